@@ -1,0 +1,24 @@
+/** What every command gets from main: streams, environment, and the output mode. */
+export interface CommandContext {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** --json: exactly one JSON document on stdout, never a prompt. */
+  json: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Aborted on SIGINT/SIGTERM; long-running commands stop on it. */
+  signal: AbortSignal;
+}
+
+/**
+ * A finished command's outcome: plain data for --json, and its human rendering.
+ * Long-running commands (serve, sandbox) resolve when they have stopped and return undefined.
+ */
+export interface CommandResult {
+  data: unknown;
+  human: () => string;
+}
+
+export type CommandRun = (ctx: CommandContext) => Promise<CommandResult | undefined>;

@@ -1,0 +1,92 @@
+/**
+ * The auth server's wire contract (DESIGN.md "Auth server contract"), declared once.
+ * The server uses these schemas for validation and serialisation; the client uses them to
+ * validate responses and for typed results.
+ */
+import Type from 'typebox';
+
+/** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */
+export const HexString = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+
+// Deliberately loose: the identity provider is the judge of what a deliverable address is.
+export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
+
+export const OtpCode = Type.String({ pattern: '^[0-9]{6}$' });
+
+export const ErrorResponse = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    requestId: Type.Optional(Type.String()),
+  }),
+});
+
+export const LoginRequest = Type.Object({ email: Email }, { additionalProperties: false });
+export type LoginRequest = Type.Static<typeof LoginRequest>;
+export const LoginResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
+export type LoginResponse = Type.Static<typeof LoginResponse>;
+
+export const VerifyRequest = Type.Object({ email: Email, code: OtpCode }, { additionalProperties: false });
+export type VerifyRequest = Type.Static<typeof VerifyRequest>;
+export const VerifyResponse = Type.Object({
+  token: Type.String(),
+  expiresAt: Type.String({ description: 'ISO 8601 time the token expires' }),
+  userId: Type.String(),
+  walletId: Type.String(),
+  walletAddress: Type.String(),
+  walletPublicKey: Type.String(),
+  isExisting: Type.Boolean({ description: 'true when the user already had a usable wallet' }),
+});
+export type VerifyResponse = Type.Static<typeof VerifyResponse>;
+
+export const Wallet = Type.Object({ id: Type.String(), address: Type.String(), publicKey: Type.String() });
+export type Wallet = Type.Static<typeof Wallet>;
+
+export const EmptyRequest = Type.Object({}, { additionalProperties: false });
+export const WalletFindResponse = Type.Object({ wallet: Type.Union([Wallet, Type.Null()]) });
+export type WalletFindResponse = Type.Static<typeof WalletFindResponse>;
+export const WalletCreateResponse = Type.Object({ wallet: Wallet, token: Type.String(), expiresAt: Type.String() });
+export type WalletCreateResponse = Type.Static<typeof WalletCreateResponse>;
+
+export const SignHashRequest = Type.Object(
+  { walletId: Type.String({ minLength: 1, maxLength: 200 }), hash: HexString },
+  { additionalProperties: false },
+);
+export type SignHashRequest = Type.Static<typeof SignHashRequest>;
+export const Signature = Type.String({ pattern: '^0x[0-9a-f]{128}$' });
+export const SignHashResponse = Type.Object({ signature: Signature });
+export type SignHashResponse = Type.Static<typeof SignHashResponse>;
+
+/** SNIP-12 typed data, structurally: the hashing code validates the rest. */
+export const TypedData = Type.Object({
+  types: Type.Record(Type.String(), Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true }))),
+  primaryType: Type.String({ minLength: 1 }),
+  domain: Type.Object({}, { additionalProperties: true }),
+  message: Type.Object({}, { additionalProperties: true }),
+});
+export const SignMessageRequest = Type.Object(
+  {
+    walletId: Type.String({ minLength: 1, maxLength: 200 }),
+    message: Type.Union([Type.String({ minLength: 1, maxLength: 10_000 }), TypedData]),
+  },
+  { additionalProperties: false },
+);
+export type SignMessageRequest = Type.Static<typeof SignMessageRequest>;
+export const SignMessageResponse = Type.Object({ signature: Signature, messageHash: HexString });
+export type SignMessageResponse = Type.Static<typeof SignMessageResponse>;
+
+export const JsonRpcRequest = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
+    method: Type.String({ minLength: 1, maxLength: 100 }),
+    params: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.Unknown())])),
+  },
+  { additionalProperties: false },
+);
+export type JsonRpcRequest = Type.Static<typeof JsonRpcRequest>;
+
+export const RootResponse = Type.Object({ name: Type.String(), version: Type.String(), status: Type.Literal('ok') });
+export type RootResponse = Type.Static<typeof RootResponse>;
+export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
+export type HealthResponse = Type.Static<typeof HealthResponse>;

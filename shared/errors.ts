@@ -1,0 +1,117 @@
+/**
+ * Stable error codes shared by the auth server, the client and the sandbox.
+ * A code, once published, keeps its meaning: scripts match on it.
+ */
+export const ErrorCode = {
+  // generic request errors (server)
+  VALIDATION_ERROR: 'VALIDATION_ERROR',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  TOKEN_EXPIRED: 'TOKEN_EXPIRED',
+  FORBIDDEN: 'FORBIDDEN',
+  WALLET_MISMATCH: 'WALLET_MISMATCH',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+  // auth flow
+  INVALID_OTP: 'INVALID_OTP',
+  // upstreams
+  IDENTITY_PROVIDER_ERROR: 'IDENTITY_PROVIDER_ERROR',
+  PAYMASTER_ERROR: 'PAYMASTER_ERROR',
+  UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  // configuration / process
+  CONFIG_ERROR: 'CONFIG_ERROR',
+  // client: usage and input
+  USAGE_ERROR: 'USAGE_ERROR',
+  UNKNOWN_TOKEN: 'UNKNOWN_TOKEN',
+  INVALID_AMOUNT: 'INVALID_AMOUNT',
+  INVALID_SLIPPAGE: 'INVALID_SLIPPAGE',
+  // client: aggregator
+  NO_ROUTE_FOUND: 'NO_ROUTE_FOUND',
+  BATCH_LIMIT_EXCEEDED: 'BATCH_LIMIT_EXCEEDED',
+  NETWORK_ERROR: 'NETWORK_ERROR',
+  INVALID_RESPONSE: 'INVALID_RESPONSE',
+  NETWORK_UNSUPPORTED: 'NETWORK_UNSUPPORTED',
+  // client: auth server reachability
+  SERVER_UNREACHABLE: 'SERVER_UNREACHABLE',
+  CANCELLED: 'CANCELLED',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Process exit codes, gh's set (documented in README). */
+export const ExitCode = {
+  OK: 0,
+  ERROR: 1,
+  CANCELLED: 2,
+  AUTH: 4,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Usage errors are the caller's mistake in flags or arguments. */
+const USAGE_CODES: ReadonlySet<string> = new Set<string>([
+  ErrorCode.USAGE_ERROR,
+  ErrorCode.UNKNOWN_TOKEN,
+  ErrorCode.INVALID_AMOUNT,
+  ErrorCode.INVALID_SLIPPAGE,
+  ErrorCode.BATCH_LIMIT_EXCEEDED,
+  ErrorCode.NETWORK_UNSUPPORTED,
+]);
+
+const AUTH_CODES: ReadonlySet<string> = new Set<string>([
+  ErrorCode.UNAUTHORIZED,
+  ErrorCode.TOKEN_EXPIRED,
+  ErrorCode.INVALID_OTP,
+]);
+
+/**
+ * An error we expect and can explain: it carries a stable code and a message that is safe to
+ * show (never a secret, never a stack). Anything that is not an AppError is a bug and is shown
+ * as INTERNAL_ERROR.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? 500;
+    this.details = options.details;
+  }
+
+  get isUsage(): boolean {
+    return USAGE_CODES.has(this.code);
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ERROR): AppError {
+  return new AppError(code, message, { status: 400 });
+}
+
+/** Exit code for a failed command (STYLE.md 9). */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (isAppError(error)) {
+    if (error.code === ErrorCode.CANCELLED) return ExitCode.CANCELLED;
+    if (AUTH_CODES.has(error.code)) return ExitCode.AUTH;
+  }
+  return ExitCode.ERROR;
+}
+
+/** The wire shape of every error, from the server and from `--json`. */
+export interface ErrorBody {
+  error: { code: string; message: string; requestId?: string; details?: Record<string, unknown> };
+}
