@@ -1,0 +1,74 @@
+/**
+ * `finance-tui sandbox [--port N] [--json]`: the emulators and our auth server wired to them,
+ * in this process, until Ctrl+C / SIGTERM. Prints one ready line (JSON with --json) and writes
+ * the same URLs to `<data>/sandbox.json`; the auth server's logs go to `<data>/sandbox/server.log`.
+ */
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { parseCommandArgs, parsePort } from '../args.js';
+import type { CommandRun } from '../context.js';
+import { dataDir } from '../paths.js';
+import { writeFileAtomic } from '../../shared/fs.js';
+
+export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
+
+Runs the local sandbox: identity-provider and swap-aggregator emulators, and the auth server
+wired to them. Nothing leaves this machine; the chain id is SN_SANDBOX.
+
+  --port N   auth server port (default $PORT or 3001; 0 = any free port)
+  --json     print the ready document as one JSON line
+`;
+
+const CLOSE_GRACE_MS = 5_000;
+
+export const run: CommandRun = async (ctx) => {
+  const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
+  if (values.help) {
+    ctx.stdout.write(USAGE);
+    return undefined;
+  }
+  const port = parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
+  const dir = dataDir(ctx.env);
+  const logFile = join(dir, 'sandbox', 'server.log');
+  const { startSandbox } = await import('../../sandbox/launcher.js');
+  mkdirSync(join(dir, 'sandbox'), { recursive: true, mode: 0o700 });
+  const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream });
+
+  const stateFile = join(dir, 'sandbox.json');
+  const info = { ...handle.info, logFile };
+  writeFileAtomic(stateFile, `${JSON.stringify(info, null, 2)}\n`);
+  if (ctx.json) ctx.stdout.write(`${JSON.stringify(info)}\n`);
+  else {
+    ctx.stdout.write(
+      [
+        'finance-tui sandbox is running (chain SN_SANDBOX; nothing leaves this machine)',
+        `  auth server  ${info.serverUrl}`,
+        `  identity     ${info.identityUrl}   (OTP mailbox: GET /sandbox/outbox/<email>)`,
+        `  aggregator   ${info.aggregatorUrl}`,
+        `  logs         ${logFile}`,
+        'Press Ctrl+C to stop.',
+        '',
+      ].join('\n'),
+    );
+  }
+
+  if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
+  if (!ctx.json && ctx.stderrIsTTY) ctx.stderr.write('stopping…\n');
+  const forced = setTimeout(() => process.exit(0), CLOSE_GRACE_MS);
+  forced.unref();
+  try {
+    await handle.close();
+  } finally {
+    clearTimeout(forced);
+    // remove the state file only if it is still ours (another sandbox may have replaced it)
+    try {
+      if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(stateFile, { force: true });
+    } catch {
+      // already gone
+    }
+    logStream.end();
+  }
+  return undefined;
+};

@@ -1,0 +1,165 @@
+/**
+ * The whole local stack in one process: the emulators on free loopback ports, and our auth
+ * server wired to them. Used by `finance-tui sandbox` and by tests.
+ *
+ * Secrets of the sandbox (its JWT secret and emulated app credentials) are generated on first
+ * start and kept in `<data>/sandbox/secrets.json` (0600), so sessions survive a restart of the
+ * sandbox, exactly as wallets do (`<data>/sandbox/identity.json`). Environment values win when set.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { writeFileAtomic } from '../shared/fs.js';
+import { loadConfig, type ServerConfig } from '../server/config.js';
+import { startServer } from '../server/main.js';
+import type { PaymasterRelay } from '../server/providers/types.js';
+import { buildIdentityEmulator } from './identity/app.js';
+import { buildAggregatorEmulator } from './aggregator/app.js';
+import type { FaultSettings } from './faults.js';
+
+/** Short string "SN_SANDBOX": nothing signed in the sandbox is valid on mainnet or Sepolia. */
+export const SANDBOX_CHAIN_ID = '0x534e5f53414e44424f58';
+
+export interface SandboxOptions {
+  /** auth server port; 0 = ephemeral. Emulators always take free ports. */
+  port: number;
+  /** the data folder (FINANCE_TUI_HOME or the platform folder) */
+  dataDir: string;
+  /** the user's environment: JWT_SECRET / IDENTITY_APP_ID / IDENTITY_APP_SECRET are honoured */
+  env?: Record<string, string | undefined>;
+  /** where the auth server's pino lines go */
+  logStream: NodeJS.WritableStream;
+  /** keep emulator state in memory instead of the data folder (tests) */
+  inMemory?: boolean;
+  faults?: { identity?: FaultSettings; aggregator?: FaultSettings };
+  /** identity-provider call timeout of the auth server */
+  upstreamTimeoutMs?: number;
+}
+
+export interface SandboxInfo {
+  event: 'ready';
+  sandbox: true;
+  serverUrl: string;
+  identityUrl: string;
+  aggregatorUrl: string;
+  chainId: string;
+  pid: number;
+  startedAt: string;
+}
+
+export interface SandboxHandle {
+  info: SandboxInfo;
+  identity: FastifyInstance;
+  aggregator: FastifyInstance;
+  server: FastifyInstance;
+  close(): Promise<void>;
+}
+
+interface SandboxSecrets {
+  jwtSecret: string;
+  appId: string;
+  appSecret: string;
+}
+
+function loadOrCreateSecrets(dir: string, inMemory: boolean): SandboxSecrets {
+  const fresh = (): SandboxSecrets => ({
+    jwtSecret: randomBytes(32).toString('base64url'),
+    appId: `sandbox-app-${randomBytes(6).toString('hex')}`,
+    appSecret: randomBytes(24).toString('base64url'),
+  });
+  if (inMemory) return fresh();
+  const file = join(dir, 'secrets.json');
+  if (existsSync(file)) {
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxSecrets>;
+      if (typeof parsed.jwtSecret === 'string' && parsed.jwtSecret.length >= 32 && parsed.appId && parsed.appSecret) {
+        return parsed as SandboxSecrets;
+      }
+    } catch {
+      // unreadable: replaced below; sessions signed with the old secret simply stop verifying
+    }
+  }
+  const secrets = fresh();
+  writeFileAtomic(file, `${JSON.stringify(secrets)}\n`);
+  return secrets;
+}
+
+/** The sandbox has no paymaster emulator yet (it arrives with execution): say so plainly. */
+const noPaymaster: PaymasterRelay = {
+  async relay() {
+    throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the sandbox has no paymaster emulator in this version', { status: 502 });
+  },
+};
+
+const urlOf = (app: FastifyInstance): string => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+export async function startSandbox(options: SandboxOptions): Promise<SandboxHandle> {
+  const env = options.env ?? {};
+  const dir = join(options.dataDir, 'sandbox');
+  const secrets = loadOrCreateSecrets(dir, options.inMemory === true);
+  const appId = env.IDENTITY_APP_ID?.trim() || secrets.appId;
+  const appSecret = env.IDENTITY_APP_SECRET?.trim() || secrets.appSecret;
+  const jwtSecret = env.JWT_SECRET && env.JWT_SECRET.length >= 32 ? env.JWT_SECRET : secrets.jwtSecret;
+
+  const started: FastifyInstance[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const app of started.reverse()) await app.close().catch(() => undefined);
+  };
+
+  try {
+    const identity = await buildIdentityEmulator({
+      appId,
+      appSecret,
+      dataFile: options.inMemory ? undefined : join(dir, 'identity.json'),
+      faults: options.faults?.identity,
+    });
+    started.push(identity);
+    await identity.listen({ host: '127.0.0.1', port: 0 });
+
+    const aggregator = await buildAggregatorEmulator({ faults: options.faults?.aggregator });
+    started.push(aggregator);
+    await aggregator.listen({ host: '127.0.0.1', port: 0 });
+
+    const identityUrl = urlOf(identity);
+    const config: ServerConfig = {
+      ...loadConfig({
+        IDENTITY_APP_ID: appId,
+        IDENTITY_APP_SECRET: appSecret,
+        JWT_SECRET: jwtSecret,
+        PORT: String(options.port),
+        NODE_ENV: 'development',
+        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+        IDENTITY_API_URL: identityUrl,
+        ALLOWED_ORIGINS: env.ALLOWED_ORIGINS,
+        UPSTREAM_TIMEOUT_MS: options.upstreamTimeoutMs === undefined ? undefined : String(options.upstreamTimeoutMs),
+      }),
+      host: '127.0.0.1',
+      sandbox: true,
+    };
+    const server = await startServer(config, { paymaster: noPaymaster, logStream: options.logStream });
+    started.push(server.app);
+
+    const info: SandboxInfo = {
+      event: 'ready',
+      sandbox: true,
+      serverUrl: server.url,
+      identityUrl,
+      aggregatorUrl: urlOf(aggregator),
+      chainId: SANDBOX_CHAIN_ID,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    };
+    return { info, identity, aggregator, server: server.app, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new AppError(ErrorCode.CONFIG_ERROR, `port ${options.port} is in use (another sandbox or server?); pick one with --port, or --port 0`, {
+        status: 400,
+      });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Our session tokens: HS256 JWTs via jose. A plain factory so the rules (pinned algorithm,
+ * issuer/audience, expiry, required claims) are testable without Fastify.
+ *
+ * Claims: `sub` = identity user id, `email` (the user's e-mail, so /wallet/create can look the
+ * user up: the identity provider has no get-user-by-id call and its metadata write replaces the
+ * whole object, so we must start from the stored user), `walletId`, `walletAddress`, `jti`,
+ * `iat`, `exp`, `iss`, `aud`. The token is held by its own user, so the e-mail in it tells the
+ * holder nothing new.
+ */
+import { randomUUID } from 'node:crypto';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { JWT_AUDIENCE, JWT_ISSUER } from './config.js';
+
+export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+const ALGORITHM = 'HS256';
+
+export interface TokenSubject {
+  userId: string;
+  email: string;
+  walletId: string;
+  walletAddress: string;
+}
+
+export interface TokenClaims extends TokenSubject {
+  jti: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+export interface IssuedToken {
+  token: string;
+  /** ISO 8601 */
+  expiresAt: string;
+}
+
+export interface TokenService {
+  issue(subject: TokenSubject): Promise<IssuedToken>;
+  /** Throws AppError 401 TOKEN_EXPIRED for an expired token, 401 UNAUTHORIZED for anything else wrong. */
+  verify(token: string): Promise<TokenClaims>;
+}
+
+export interface TokenServiceOptions {
+  secret: string;
+  now?: () => Date;
+}
+
+function unauthorized(message = 'Invalid or missing token'): AppError {
+  return new AppError(ErrorCode.UNAUTHORIZED, message, { status: 401 });
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 500;
+}
+
+export function createTokenService(options: TokenServiceOptions): TokenService {
+  const key = new TextEncoder().encode(options.secret);
+  const now = options.now ?? (() => new Date());
+
+  return {
+    async issue(subject) {
+      const issuedAt = Math.floor(now().getTime() / 1000);
+      const exp = issuedAt + TOKEN_TTL_SECONDS;
+      const token = await new SignJWT({ email: subject.email, walletId: subject.walletId, walletAddress: subject.walletAddress })
+        .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+        .setSubject(subject.userId)
+        .setIssuer(JWT_ISSUER)
+        .setAudience(JWT_AUDIENCE)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(exp)
+        .setJti(randomUUID())
+        .sign(key);
+      return { token, expiresAt: new Date(exp * 1000).toISOString() };
+    },
+
+    async verify(token) {
+      // A JWT is three base64url parts; refuse anything else before jose sees it.
+      if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) throw unauthorized();
+      let payload: Record<string, unknown>;
+      try {
+        const result = await jwtVerify(token, key, {
+          // Pinned: alg none, HS512, RS256 and the rest are refused before the signature check.
+          algorithms: [ALGORITHM],
+          issuer: JWT_ISSUER,
+          audience: JWT_AUDIENCE,
+          requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+          currentDate: now(),
+        });
+        payload = result.payload as Record<string, unknown>;
+      } catch (error) {
+        if (error instanceof errors.JWTExpired) {
+          throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
+        }
+        // Never echo jose's reason: it would help someone probing tokens, and the caller's fix is
+        // the same in every case (sign in again).
+        throw unauthorized();
+      }
+      const { sub, jti, iat, exp, email, walletId, walletAddress } = payload;
+      if (
+        !nonEmptyString(sub) ||
+        !nonEmptyString(jti) ||
+        typeof iat !== 'number' ||
+        typeof exp !== 'number' ||
+        !nonEmptyString(email) ||
+        !nonEmptyString(walletId) ||
+        !nonEmptyString(walletAddress)
+      ) {
+        throw unauthorized();
+      }
+      return { userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The token registry per network (CONTRACTS.md D). The sandbox is mainnet-like and uses the
+ * mainnet table. Addresses are compared as numbers: sources disagree on leading zeros and case.
+ */
+import { AppError, ErrorCode } from './errors.js';
+
+export type Network = 'mainnet' | 'sepolia';
+
+export interface Token {
+  symbol: string;
+  name: string;
+  /** 0x + 64 lowercase hex digits: one canonical spelling for output and comparison */
+  address: string;
+  decimals: number;
+}
+
+function token(symbol: string, name: string, address: string, decimals: number): Token {
+  return Object.freeze({ symbol, name, address: normalizeAddress(address), decimals });
+}
+
+const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+
+const REGISTRY: Record<Network, readonly Token[]> = {
+  mainnet: Object.freeze([
+    token('ETH', 'Ether', ETH, 18),
+    token('STRK', 'Starknet Token', STRK, 18),
+    token('USDC', 'USD Coin', '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb', 6),
+    token('USDC.e', 'Bridged USD Coin', '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8', 6),
+    token('USDT', 'Tether USD', '0x068f5c6a61780768455de69077e07e89787839bf8166decfbf92b645209c0fb8', 6),
+    token('DAI', 'Dai Stablecoin', '0x05574eb6b8789a91466f902c380d978e472db68170ff82a5b650b95a58ddf4ad', 18),
+    token('WBTC', 'Wrapped BTC', '0x03fe2b97c1fd336e750087d68b9b867997fd64a2661ff3ca5a7c771641e8e7ac', 8),
+  ]),
+  sepolia: Object.freeze([
+    token('ETH', 'Ether', ETH, 18),
+    token('STRK', 'Starknet Token', STRK, 18),
+    token('USDC', 'USD Coin', '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343', 6),
+  ]),
+};
+
+const FELT_MAX = (1n << 251n) + 17n * (1n << 192n); // the Stark field prime; felts are below it
+
+/** A 0x-hex felt as a number, or undefined when it is not one. */
+export function addressToBigInt(text: string): bigint | undefined {
+  const trimmed = text.trim();
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
+  const value = BigInt(trimmed);
+  return value < FELT_MAX ? value : undefined;
+}
+
+/** Canonical 0x + 64 lowercase hex; throws on anything that is not a felt. */
+export function normalizeAddress(text: string): string {
+  const value = addressToBigInt(text);
+  if (value === undefined) throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`, { status: 400 });
+  return `0x${value.toString(16).padStart(64, '0')}`;
+}
+
+export function sameAddress(a: string, b: string): boolean {
+  const x = addressToBigInt(a);
+  return x !== undefined && x === addressToBigInt(b);
+}
+
+export function listTokens(network: Network): readonly Token[] {
+  return REGISTRY[network];
+}
+
+/** Lookup without throwing: a symbol (case-insensitive) or an address (compared as a number). */
+export function findToken(network: Network, symbolOrAddress: string): Token | undefined {
+  const key = symbolOrAddress.trim();
+  const tokens = REGISTRY[network];
+  if (/^0x/i.test(key)) {
+    const value = addressToBigInt(key);
+    return value === undefined ? undefined : tokens.find((t) => BigInt(t.address) === value);
+  }
+  const upper = key.toUpperCase();
+  return tokens.find((t) => t.symbol.toUpperCase() === upper);
+}
+
+/** Lookup for user input: unknown → UNKNOWN_TOKEN naming the known symbols of that network. */
+export function resolveToken(network: Network, symbolOrAddress: string): Token {
+  const found = findToken(network, symbolOrAddress);
+  if (found !== undefined) return found;
+  const known = REGISTRY[network].map((t) => t.symbol).join(', ');
+  throw new AppError(ErrorCode.UNKNOWN_TOKEN, `unknown token "${symbolOrAddress}" on ${network} (known: ${known})`, {
+    status: 400,
+    details: { network, known: REGISTRY[network].map((t) => t.symbol) },
+  });
+}
