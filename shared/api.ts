@@ -86,7 +86,39 @@ export const JsonRpcRequest = Type.Object(
 );
 export type JsonRpcRequest = Type.Static<typeof JsonRpcRequest>;
 
-export const RootResponse = Type.Object({ name: Type.String(), version: Type.String(), status: Type.Literal('ok') });
+export const RootResponse = Type.Object({
+  name: Type.String(),
+  version: Type.String(),
+  status: Type.Literal('ok'),
+  sandbox: Type.Optional(Type.Literal(true, { description: 'present only when the server runs in the sandbox' })),
+});
 export type RootResponse = Type.Static<typeof RootResponse>;
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
 export type HealthResponse = Type.Static<typeof HealthResponse>;
+
+/**
+ * What POST /sign/message signs when `message` is a plain string: never the text as a hash, but
+ * this fixed SNIP-12 revision-1 typed data, hashed for the token's wallet address. A client can
+ * rebuild it to check `messageHash` (starknet.js `typedData.getMessageHash(data, address)`).
+ * chainId is a short string: `SN_MAIN` on the real network, `SN_SANDBOX` in the sandbox.
+ */
+export const TEXT_MESSAGE_DOMAIN_NAME = 'finance-tui';
+export const TEXT_MESSAGE_DOMAIN_VERSION = '1';
+
+export function textMessageTypedData(text: string, chainId: string) {
+  return {
+    types: {
+      StarknetDomain: [
+        { name: 'name', type: 'shortstring' },
+        { name: 'version', type: 'shortstring' },
+        { name: 'chainId', type: 'shortstring' },
+        { name: 'revision', type: 'shortstring' },
+      ],
+      // revision 1 `string` is a long string (ByteArray), so any text length hashes correctly
+      Message: [{ name: 'text', type: 'string' }],
+    },
+    primaryType: 'Message',
+    domain: { name: TEXT_MESSAGE_DOMAIN_NAME, version: TEXT_MESSAGE_DOMAIN_VERSION, chainId, revision: '1' },
+    message: { text },
+  };
+}

@@ -14,6 +14,8 @@ export interface Token {
   decimals: number;
 }
 
+const FELT_MAX = (1n << 251n) + 17n * (1n << 192n); // the Stark field prime; felts are below it
+
 function token(symbol: string, name: string, address: string, decimals: number): Token {
   return Object.freeze({ symbol, name, address: normalizeAddress(address), decimals });
 }
@@ -38,12 +40,11 @@ const REGISTRY: Record<Network, readonly Token[]> = {
   ]),
 };
 
-const FELT_MAX = (1n << 251n) + 17n * (1n << 192n); // the Stark field prime; felts are below it
-
 /** A 0x-hex felt as a number, or undefined when it is not one. */
 export function addressToBigInt(text: string): bigint | undefined {
   const trimmed = text.trim();
-  if (!/^0x[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
+  // Any number of leading zeros: sources pad differently.
+  if (trimmed.length > 200 || !/^0x0*[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
   const value = BigInt(trimmed);
   return value < FELT_MAX ? value : undefined;
 }

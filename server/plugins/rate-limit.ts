@@ -20,6 +20,55 @@ export const RATE_LIMITS = {
   sign: { max: 30, timeWindow: 60_000 },
 } as const;
 
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+interface Window {
+  count: number;
+  startedAt: number;
+}
+
+/**
+ * In-memory store with the semantics of @fastify/rate-limit's LocalStore, except that it hands
+ * back a snapshot. LocalStore passes its live counter object, and the plugin reads it one
+ * microtask later, after concurrent requests in the same tick have bumped it: a burst of 50
+ * logins then sees 50 > 5 for every request and none passes. Bounded like LocalStore (LRU).
+ */
+export class SnapshotMemoryStore {
+  private readonly windows = new Map<string, Window>();
+  private readonly capacity: number;
+
+  constructor(options: { cache?: number } = {}) {
+    this.capacity = options.cache ?? 5000;
+  }
+
+  incr(key: string, callback: IncrCallback, timeWindow: number): void {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (window === undefined || window.startedAt + timeWindow <= now) window = { count: 0, startedAt: now };
+    window.count += 1;
+    // re-insert so Map order is least-recently-used first
+    this.windows.delete(key);
+    this.windows.set(key, window);
+    if (this.windows.size > this.capacity) {
+      const oldest = this.windows.keys().next().value;
+      if (oldest !== undefined) this.windows.delete(oldest);
+    }
+    callback(null, { current: window.count, ttl: window.startedAt + timeWindow - now });
+  }
+
+  read(key: string, callback: IncrCallback, timeWindow: number): void {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    if (window === undefined || window.startedAt + timeWindow <= now) callback(null, { current: 0, ttl: 0 });
+    else callback(null, { current: window.count, ttl: window.startedAt + timeWindow - now });
+  }
+
+  /** One counter space per route, as LocalStore does. */
+  child(): SnapshotMemoryStore {
+    return new SnapshotMemoryStore({ cache: this.capacity });
+  }
+}
+
 export interface RateLimitPluginOptions {
   redis?: Redis | undefined;
 }
@@ -27,7 +76,7 @@ export interface RateLimitPluginOptions {
 const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   await fastify.register(rateLimit, {
     global: false,
-    ...(options.redis === undefined ? {} : { redis: options.redis, nameSpace: 'finance-tui-rl:' }),
+    ...(options.redis === undefined ? { store: SnapshotMemoryStore } : { redis: options.redis, nameSpace: 'finance-tui-rl:' }),
     // Fail closed: if Redis is unreachable the limited routes answer 500 rather than lifting the
     // OTP brute-force limit. main.ts gives the client a short command timeout so this is quick.
     skipOnError: false,

@@ -1,0 +1,168 @@
+/**
+ * `finance-tui quote <amount> <from> <to>` and `finance-tui quote --pairs "100 USDC>ETH, 50 STRK>ETH"`:
+ * what a swap would return right now. Read-only: nothing is signed or sent.
+ */
+import { parseCommandArgs } from '../args.js';
+import type { CommandContext, CommandRun } from '../context.js';
+import { renderQuote, type QuoteResultView } from '../quote-render.js';
+import { type AggregatorClient, createAggregatorClient, MAX_BATCH_PAIRS, MIN_BATCH_PAIRS, type Route, type SwapPair } from '../services/aggregator.js';
+import { type QuoteSummary, summarizeQuote } from '../services/quote-summary.js';
+import { loadSettings } from '../settings.js';
+import { resolveEndpoints } from '../stack.js';
+import { parseAmount } from '../../shared/amount.js';
+import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { formatBpsAsPercent } from '../../shared/fees.js';
+import { parseSlippageBps } from '../../shared/slippage.js';
+import { type Network, resolveToken, type Token } from '../../shared/tokens.js';
+
+export const USAGE = `Usage: finance-tui quote <amount> <from> <to> [options]
+       finance-tui quote --pairs "100 USDC>ETH, 50 STRK>ETH" [options]
+
+Quotes a swap (or 2–3 swaps) through the aggregator. Amounts are in token units ("0.5" ETH);
+tokens are symbols (ETH, STRK, USDC, USDC.e, USDT, DAI, WBTC) or addresses.
+
+  --pairs LIST        2–3 pairs "AMOUNT FROM>TO", comma separated; one output token for all
+                      is quoted in one batch request, otherwise the pairs are quoted in parallel
+  --slippage PERCENT  tolerance for the minimum received, 0.01–50 (default from settings, 1)
+  --network NAME      mainnet or sepolia (swaps are mainnet-only)
+  --sandbox           use the local sandbox
+  --json              one JSON document: expected output net of the service fee, fee, minimum
+                      received, price impact, route, gas, slippage, network, sandbox
+`;
+
+export interface PairSpec {
+  amount: string;
+  from: string;
+  to: string;
+}
+
+export interface QuoteOptions {
+  pairs: PairSpec[];
+  /** --pairs was used: the multi-swap rules apply even to the count */
+  multi: boolean;
+  slippageBps: number | undefined;
+  network: Network | undefined;
+  sandbox: boolean;
+  help: boolean;
+}
+
+export interface QuoteDeps {
+  client: AggregatorClient;
+  network: Network;
+  sandbox: boolean;
+  /** from settings, when --slippage is absent */
+  defaultSlippageBps: number;
+}
+
+export interface QuoteResult extends QuoteResultView {
+  aggregatorUrl: string;
+  quotes: QuoteSummary[];
+}
+
+const PAIR = /^(\S+)\s+(\S+?)\s*>\s*(\S+)$/;
+
+function parsePairs(text: string): PairSpec[] {
+  const items = text.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw usageError('--pairs has an empty item (format: "100 USDC>ETH, 50 STRK>ETH")');
+  return items.map((item) => {
+    const match = PAIR.exec(item);
+    if (match === null) throw usageError(`--pairs item "${item}" is not "AMOUNT FROM>TO" (e.g. "100 USDC>ETH")`);
+    return { amount: match[1] ?? '', from: match[2] ?? '', to: match[3] ?? '' };
+  });
+}
+
+/** Flags and arguments → options; every mistake is a usage error naming the flag. */
+export function parseQuoteOptions(argv: string[]): QuoteOptions {
+  const { values, positionals } = parseCommandArgs(argv, {
+    pairs: { type: 'string' },
+    slippage: { type: 'string' },
+    network: { type: 'string' },
+  });
+  const help = values.help === true;
+  let network: Network | undefined;
+  if (values.network !== undefined) {
+    if (values.network !== 'mainnet' && values.network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${values.network}")`);
+    network = values.network;
+  }
+  const slippageBps = values.slippage === undefined ? undefined : parseSlippageBps(values.slippage);
+  let pairs: PairSpec[] = [];
+  const multi = values.pairs !== undefined;
+  if (multi) {
+    if (positionals.length > 0) throw usageError('give either <amount> <from> <to> or --pairs, not both');
+    pairs = parsePairs(values.pairs ?? '');
+    if (pairs.length > MAX_BATCH_PAIRS) {
+      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `--pairs: at most ${MAX_BATCH_PAIRS} pairs (got ${pairs.length})`, { status: 400 });
+    }
+    if (pairs.length < MIN_BATCH_PAIRS) throw usageError(`--pairs needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs; for one swap use: quote <amount> <from> <to>`);
+  } else if (!help) {
+    if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui quote --help`);
+    pairs = [{ amount: positionals[0] ?? '', from: positionals[1] ?? '', to: positionals[2] ?? '' }];
+  }
+  return { pairs, multi, slippageBps, network, sandbox: values.sandbox === true, help };
+}
+
+/** The work: resolve tokens and amounts, ask the aggregator, summarise. Returns plain data. */
+export async function runQuote(opts: QuoteOptions, deps: QuoteDeps): Promise<QuoteResult> {
+  if (deps.network !== 'mainnet') {
+    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${deps.network})`, { status: 400 });
+  }
+  const slippageBps = opts.slippageBps ?? deps.defaultSlippageBps;
+  const resolved = opts.pairs.map((p) => {
+    const from = resolveToken(deps.network, p.from);
+    const to = resolveToken(deps.network, p.to);
+    if (from.address === to.address) throw usageError(`cannot swap ${from.symbol} for itself`);
+    return { from, to, amount: parseAmount(p.amount, from.decimals, { label: from.symbol }) };
+  });
+  const swaps: SwapPair[] = resolved.map((r) => ({ amount: r.amount, tokenIn: r.from.address, tokenOut: r.to.address }));
+
+  let mode: QuoteResult['mode'];
+  let routes: Route[];
+  if (opts.multi) {
+    const multi = await deps.client.quoteMulti(swaps);
+    mode = multi.mode;
+    routes = multi.routes;
+  } else {
+    const [single] = swaps;
+    if (single === undefined) throw usageError('nothing to quote');
+    mode = 'single';
+    routes = [await deps.client.quoteSwap(single)];
+  }
+  const quotes = routes.map((route, i) => {
+    const r = resolved[i] as { from: Token; to: Token };
+    return summarizeQuote(route, r.from, r.to, slippageBps, deps.network);
+  });
+  return {
+    network: deps.network,
+    sandbox: deps.sandbox,
+    aggregatorUrl: deps.client.baseUrl,
+    mode,
+    slippage: { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
+    quotes,
+  };
+}
+
+export const run: CommandRun = async (ctx: CommandContext) => {
+  const opts = parseQuoteOptions(ctx.argv);
+  if (opts.help) {
+    ctx.stdout.write(USAGE);
+    return undefined;
+  }
+  // Refuse before starting anything: a quote is the first step of a swap.
+  if (opts.network === 'sepolia') {
+    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, 'swaps are available on mainnet only (--network sepolia)', { status: 400 });
+  }
+  const settings = loadSettings(ctx.env);
+  const endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) });
+  try {
+    const client = createAggregatorClient({
+      baseUrl: endpoints.aggregatorUrl,
+      apiKey: endpoints.aggregatorApiKey,
+      network: endpoints.network,
+      signal: ctx.signal,
+    });
+    const data = await runQuote(opts, { client, network: endpoints.network, sandbox: endpoints.sandbox, defaultSlippageBps: settings.slippageBps });
+    return { data, human: () => renderQuote(data) };
+  } finally {
+    await endpoints.release();
+  }
+};

@@ -1,0 +1,89 @@
+/**
+ * Human renderings of `quote` and `status` results: aligned label/value tables. Amounts are
+ * shortened for the eye (truncated, never rounded up); `--json` carries the exact values.
+ */
+import { formatAmountShort } from '../shared/amount.js';
+import type { Money, QuoteSummary } from './services/quote-summary.js';
+
+export interface QuoteResultView {
+  network: string;
+  sandbox: boolean;
+  mode: 'single' | 'batch' | 'parallel';
+  slippage: { bps: number; percent: string };
+  quotes: QuoteSummary[];
+}
+
+export interface StatusView {
+  network: string;
+  sandbox: boolean;
+  swapsSupported: boolean;
+  aggregator: { url: string; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
+  server: { url: string; reachable: boolean; version?: string; sandbox?: boolean; error?: string };
+}
+
+function short(m: Money, decimals: number): string {
+  return `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+}
+
+function table(rows: Array<[string, string]>, indent = '  '): string[] {
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
+}
+
+function routeLine(q: QuoteSummary): string[] {
+  return q.route.map((leg) => {
+    const path = [leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ');
+    const pools = leg.hops.map((h) => h.pools.map((p) => p.poolName).join(' + ')).join(', ');
+    return `${leg.percent.padStart(4)} ${path} via ${pools}`;
+  });
+}
+
+function quoteRows(q: QuoteSummary, slippage: string): string[] {
+  const routes = routeLine(q);
+  const gas = q.gas.estimatedGasUsed === null ? 'unknown' : `${q.gas.estimatedGasUsed} gas${q.gas.estimatedGasUsedInUsd ? ` (~$${q.gas.estimatedGasUsedInUsd})` : ''}`;
+  return table([
+    ['You pay', short(q.amountIn, q.from.decimals)],
+    ['You receive (est.)', short(q.expectedOutput, q.to.decimals)],
+    ['Minimum received', `${short(q.minimumReceived, q.to.decimals)}  (slippage ${slippage})`],
+    ['Service fee', `${q.fee.percent}  ${short(q.fee.amount, q.to.decimals)}`],
+    ['Price impact', q.priceImpact === null ? 'unknown' : q.priceImpact.percent],
+    ['Rate', `1 ${q.from.symbol} = ${q.rate} ${q.to.symbol}`],
+    ['Route', routes[0] ?? ''],
+    ...routes.slice(1).map((line): [string, string] => ['', line]),
+    ['Gas (estimate)', gas],
+  ]);
+}
+
+export function renderQuote(result: QuoteResultView): string {
+  const lines: string[] = [];
+  if (result.sandbox) lines.push('SANDBOX — local emulators, no real funds');
+  const how = result.mode === 'batch' ? ', one batch request' : result.mode === 'parallel' ? ', pairs quoted in parallel' : '';
+  lines.push(`Quote on ${result.network}${how}`);
+  result.quotes.forEach((q, i) => {
+    lines.push('');
+    if (result.quotes.length > 1) lines.push(`Pair ${i + 1} of ${result.quotes.length}: ${q.from.symbol} → ${q.to.symbol}`);
+    lines.push(...quoteRows(q, result.slippage.percent));
+  });
+  lines.push('', 'Quotes are net of the service fee; nothing has been signed or sent.', '');
+  return lines.join('\n');
+}
+
+export function renderStatus(view: StatusView): string {
+  const agg = view.aggregator;
+  const srv = view.server;
+  const aggState = agg.reachable ? `ok${agg.message ? ` — ${agg.message}` : ''}` : `DOWN — ${agg.error ?? 'not reachable'}`;
+  const srvState = srv.reachable ? `ok${srv.version ? ` — version ${srv.version}` : ''}` : `DOWN — ${srv.error ?? 'not reachable'}`;
+  const lines = [
+    ...(view.sandbox ? ['SANDBOX — local emulators, no real funds'] : []),
+    ...table(
+      [
+        ['Network', `${view.network}${view.swapsSupported ? '' : ' (swaps are mainnet-only)'}`],
+        ['Aggregator', `${agg.url}  ${aggState}`],
+        ['Auth server', `${srv.url}  ${srvState}`],
+      ],
+      '',
+    ),
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,241 @@
+/**
+ * Client of the swap aggregator (CONTRACTS.md B, Fibrous). The same code talks to the real
+ * service and to the sandbox emulator; only the base URL differs.
+ *
+ * Pair rules of multi-swap quotes (DESIGN.md): 2–3 pairs; one output token for all → one
+ * /routeBatch; otherwise one /route per pair, concurrently. Swaps are mainnet-only: on
+ * Sepolia every swap function refuses before any request.
+ */
+import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { DEFAULT_SLIPPAGE_BPS, slippagePercentString } from '../../shared/slippage.js';
+import { addressToBigInt, type Network } from '../../shared/tokens.js';
+import {
+  CalldataResponseCheck,
+  checkRouteMatches,
+  ExecuteBatchCheck,
+  HealthCheck,
+  invalidResponse,
+  noRoute,
+  type Route,
+  RouteBatchCheck,
+  RouteResponseCheck,
+  toRoute,
+  type WireRouteSuccess,
+} from './aggregator-schemas.js';
+import { type BackoffOptions, createJsonGetter } from './http.js';
+
+export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
+
+export const MIN_BATCH_PAIRS = 2;
+export const MAX_BATCH_PAIRS = 3;
+
+export interface AggregatorClientOptions {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  network: Network;
+  /** per attempt (default 10 s) */
+  timeoutMs?: number;
+  /** retries after the first attempt (default 3) */
+  retries?: number;
+  backoff?: BackoffOptions;
+  signal?: AbortSignal;
+}
+
+/** One swap to quote: token addresses and the input in base units. */
+export interface SwapPair {
+  amount: bigint;
+  tokenIn: string;
+  tokenOut: string;
+}
+
+export interface RouteRequest extends SwapPair {
+  direct?: boolean;
+  excludeProtocols?: number[];
+}
+
+export interface ExecutionParams {
+  /** default 100 (1 %) */
+  slippageBps?: number;
+  /** the account that receives the output */
+  destination: string;
+}
+
+export interface BatchRequest {
+  amounts: bigint[];
+  tokensIn: string[];
+  tokenOut: string;
+}
+
+export interface AggregatorHealth {
+  ok: boolean;
+  /** `staus ?? status` as sent */
+  status: number | string | undefined;
+  message: string | undefined;
+}
+
+export interface MultiQuote {
+  /** how the routes were fetched: one batch request, or one request per pair in parallel */
+  mode: 'batch' | 'parallel';
+  routes: Route[];
+}
+
+export interface AggregatorClient {
+  readonly baseUrl: string;
+  readonly network: Network;
+  getRoute(request: RouteRequest): Promise<Route>;
+  getCalldata(request: RouteRequest & ExecutionParams): Promise<{ route: Route; calldata: string[] }>;
+  getRouteBatch(request: BatchRequest): Promise<Route[]>;
+  getCalldataBatch(request: BatchRequest & ExecutionParams): Promise<string[][]>;
+  checkAggregatorHealth(): Promise<AggregatorHealth>;
+  quoteSwap(pair: SwapPair): Promise<Route>;
+  quoteMulti(pairs: SwapPair[]): Promise<MultiQuote>;
+}
+
+const pairLabel = (p: SwapPair): string => `${p.amount} ${p.tokenIn} -> ${p.tokenOut}`;
+
+function routeQuery(request: RouteRequest): Record<string, string> {
+  const query: Record<string, string> = {
+    amount: request.amount.toString(),
+    tokenInAddress: request.tokenIn,
+    tokenOutAddress: request.tokenOut,
+  };
+  if (request.direct !== undefined) query.direct = String(request.direct);
+  if (request.excludeProtocols?.length) query.excludeProtocols = request.excludeProtocols.join(',');
+  return query;
+}
+
+function batchQuery(request: BatchRequest): Record<string, string> {
+  if (request.amounts.length !== request.tokensIn.length || request.amounts.length === 0) {
+    throw new RangeError('amounts and tokensIn must be non-empty and of the same length');
+  }
+  return { amounts: request.amounts.join(','), tokenInAddresses: request.tokensIn.join(','), tokenOutAddresses: request.tokenOut };
+}
+
+function executionQuery(params: ExecutionParams): Record<string, string> {
+  if (addressToBigInt(params.destination) === undefined) throw usageError(`destination "${params.destination}" is not a Starknet address`);
+  return { slippage: slippagePercentString(params.slippageBps ?? DEFAULT_SLIPPAGE_BPS), destination: params.destination };
+}
+
+function validSwapAmount(pair: SwapPair): void {
+  if (pair.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero', { status: 400 });
+  if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut)) throw usageError('input and output are the same token');
+}
+
+export function createAggregatorClient(options: AggregatorClientOptions): AggregatorClient {
+  const get = createJsonGetter({
+    baseUrl: options.baseUrl,
+    ...(options.apiKey ? { headers: { 'X-API-Key': options.apiKey } } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    service: 'aggregator',
+  });
+
+  function swapsAllowed(): void {
+    if (options.network !== 'mainnet') {
+      throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${options.network})`, { status: 400 });
+    }
+  }
+
+  function success(body: unknown, url: string, pair?: SwapPair): Route {
+    if (!RouteResponseCheck.Check(body)) throw invalidResponse(url, 'not a route response');
+    if (!body.success) throw noRoute(body.errorMessage, pair ? pairLabel(pair) : undefined);
+    return convert(body, url);
+  }
+
+  function convert(wire: WireRouteSuccess, url: string): Route {
+    try {
+      return toRoute(wire, url);
+    } catch (error) {
+      if (error instanceof AppError && error.code === ErrorCode.INVALID_RESPONSE) throw error;
+      throw invalidResponse(url, error instanceof Error ? error.message : 'bad route');
+    }
+  }
+
+  async function getRoute(request: RouteRequest): Promise<Route> {
+    swapsAllowed();
+    validSwapAmount(request);
+    const { url, body } = await get('route', routeQuery(request));
+    const route = success(body, url, request);
+    checkRouteMatches(route, request, url);
+    return route;
+  }
+
+  async function getCalldata(request: RouteRequest & ExecutionParams): Promise<{ route: Route; calldata: string[] }> {
+    swapsAllowed();
+    validSwapAmount(request);
+    const { url, body } = await get('calldata', { ...routeQuery(request), ...executionQuery(request) });
+    if (!CalldataResponseCheck.Check(body)) throw invalidResponse(url, 'not a calldata response');
+    if ('success' in body && body.success === false) throw noRoute(body.errorMessage, pairLabel(request));
+    if (!('route' in body)) throw invalidResponse(url, 'no route in calldata response');
+    const route = success(body.route, url, request);
+    checkRouteMatches(route, request, url);
+    return { route, calldata: body.calldata };
+  }
+
+  async function getRouteBatch(request: BatchRequest): Promise<Route[]> {
+    swapsAllowed();
+    const { url, body } = await get('routeBatch', batchQuery(request));
+    if (!RouteBatchCheck.Check(body)) throw invalidResponse(url, 'not a route batch');
+    let items: unknown[];
+    if (Array.isArray(body)) items = body;
+    else if (!body.success) throw noRoute(body.errorMessage);
+    else items = body.routes ?? [];
+    if (items.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} routes, got ${items.length}`);
+    return items.map((item, i) => {
+      const pair = { amount: request.amounts[i] ?? 0n, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut };
+      const route = success(item, url, pair);
+      checkRouteMatches(route, pair, url);
+      return route;
+    });
+  }
+
+  async function getCalldataBatch(request: BatchRequest & ExecutionParams): Promise<string[][]> {
+    swapsAllowed();
+    const { url, body } = await get('executeBatch', { ...batchQuery(request), ...executionQuery(request) });
+    if (!ExecuteBatchCheck.Check(body)) throw invalidResponse(url, 'not a batch of calldata');
+    if (!Array.isArray(body)) throw noRoute(body.errorMessage);
+    if (body.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} calldata, got ${body.length}`);
+    return body;
+  }
+
+  async function checkAggregatorHealth(): Promise<AggregatorHealth> {
+    const { url, body } = await get('healthCheck');
+    if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response');
+    // The real service misspells the field ("staus"); accept the correct spelling too.
+    const status = body.staus ?? body.status;
+    return { ok: String(status) === '200' || status === 'ok', status, message: body.message };
+  }
+
+  async function quoteSwap(pair: SwapPair): Promise<Route> {
+    return getRoute(pair);
+  }
+
+  async function quoteMulti(pairs: SwapPair[]): Promise<MultiQuote> {
+    swapsAllowed();
+    if (pairs.length > MAX_BATCH_PAIRS) {
+      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `at most ${MAX_BATCH_PAIRS} pairs per batch (got ${pairs.length})`, { status: 400 });
+    }
+    if (pairs.length < MIN_BATCH_PAIRS) throw usageError(`a multi-swap needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${pairs.length})`);
+    for (const pair of pairs) validSwapAmount(pair);
+    const out = addressToBigInt(pairs[0]?.tokenOut ?? '');
+    if (pairs.every((p) => addressToBigInt(p.tokenOut) === out)) {
+      const routes = await getRouteBatch({ amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.tokenIn), tokenOut: pairs[0]?.tokenOut ?? '' });
+      return { mode: 'batch', routes };
+    }
+    return { mode: 'parallel', routes: await Promise.all(pairs.map((pair) => getRoute(pair))) };
+  }
+
+  return {
+    baseUrl: options.baseUrl,
+    network: options.network,
+    getRoute,
+    getCalldata,
+    getRouteBatch,
+    getCalldataBatch,
+    checkAggregatorHealth,
+    quoteSwap,
+    quoteMulti,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * An aggregator route → what a user is shown and what `--json` prints: exact amounts as
+ * decimal strings (base units and human form), the service fee, minimum received, price impact.
+ * Pure; JSON-safe (no bigint in the result).
+ */
+import { formatAmount } from '../../shared/amount.js';
+import { applyServiceFee, formatBpsAsPercent, formatRate, priceImpactBps, serviceFeeBps } from '../../shared/fees.js';
+import { minimumReceived } from '../../shared/slippage.js';
+import { findToken, type Network, type Token } from '../../shared/tokens.js';
+import type { Route } from './aggregator.js';
+
+export interface Money {
+  /** exact human decimal, trailing zeros trimmed */
+  amount: string;
+  /** exact base units */
+  baseUnits: string;
+  symbol: string;
+}
+
+export interface QuoteSummary {
+  from: { symbol: string; address: string; decimals: number };
+  to: { symbol: string; address: string; decimals: number };
+  amountIn: Money;
+  /** what arrives: the aggregator's output minus the service fee */
+  expectedOutput: Money;
+  /** the aggregator's outputAmount, before the service fee */
+  grossOutput: Money;
+  fee: { bps: number; percent: string; amount: Money };
+  /** floor(expectedOutput × (10000 − slippage bps) / 10000): the worst case shown to the user */
+  minimumReceived: Money;
+  /**
+   * floor(grossOutput × (10000 − bps) / 10000): what the aggregator puts in the calldata's
+   * min_received (it computes it from its own outputAmount). Exposed so the pre-sign check of a
+   * later step can compare like with like.
+   */
+  calldataMinimumReceived: Money;
+  priceImpact: { bps: number; percent: string } | null;
+  /** net rate: 1 from = rate to */
+  rate: string;
+  route: Array<{
+    percent: string;
+    hops: Array<{ from: string; to: string; pools: Array<{ protocol: number; poolName: string; poolAddress: string; percent: string }> }>;
+  }>;
+  gas: { estimatedGasUsed: string | null; estimatedGasUsedInUsd: string | null };
+}
+
+function money(value: bigint, token: Token): Money {
+  return { amount: formatAmount(value, token.decimals), baseUnits: value.toString(), symbol: token.symbol };
+}
+
+function symbolOf(network: Network, address: string): string {
+  return findToken(network, address)?.symbol ?? `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+/**
+ * `from`/`to` are our registry's tokens: their decimals are trusted over the aggregator's
+ * (the client already checked the route is for these addresses).
+ */
+export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps: number, network: Network): QuoteSummary {
+  const feeBps = serviceFeeBps(route);
+  const { fee, net } = applyServiceFee(route.outputAmount, feeBps);
+  const impact = priceImpactBps({
+    amountIn: route.inputAmount,
+    decimalsIn: from.decimals,
+    priceIn: route.inputToken.price,
+    amountOut: route.outputAmount,
+    decimalsOut: to.decimals,
+    priceOut: route.outputToken.price,
+  });
+  return {
+    from: { symbol: from.symbol, address: from.address, decimals: from.decimals },
+    to: { symbol: to.symbol, address: to.address, decimals: to.decimals },
+    amountIn: money(route.inputAmount, from),
+    expectedOutput: money(net, to),
+    grossOutput: money(route.outputAmount, to),
+    fee: { bps: feeBps, percent: formatBpsAsPercent(feeBps), amount: money(fee, to) },
+    minimumReceived: money(minimumReceived(net, slippageBps), to),
+    calldataMinimumReceived: money(minimumReceived(route.outputAmount, slippageBps), to),
+    priceImpact: impact === undefined ? null : { bps: impact, percent: formatBpsAsPercent(impact) },
+    rate: formatRate(route.inputAmount, from.decimals, net, to.decimals, Math.min(to.decimals, 8)),
+    route: route.legs.map((leg) => ({
+      percent: leg.percent,
+      hops: leg.hops.map((hop) => ({
+        from: symbolOf(network, hop[0]?.fromTokenAddress ?? ''),
+        to: symbolOf(network, hop[0]?.toTokenAddress ?? ''),
+        pools: hop.map((s) => ({ protocol: s.protocol, poolName: s.poolName, poolAddress: s.poolAddress, percent: s.percent })),
+      })),
+    })),
+    gas: {
+      estimatedGasUsed: route.estimatedGasUsed === undefined ? null : route.estimatedGasUsed.toString(),
+      estimatedGasUsedInUsd: route.estimatedGasUsedInUsd ?? null,
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The swap-aggregator emulator: a Fastify app speaking CONTRACTS.md B over constant-product
+ * pools. Returned without listening (the launcher and tests choose the port).
+ *
+ * Knobs: constructor options; `POST /sandbox/no-route {tokenIn, tokenOut, clear?}` marks a pair
+ * (either direction) as routeless; latency and fail-next come from sandbox/faults.ts.
+ * `app.aggregatorStats` counts hits per path and the most requests in flight at once (tests
+ * use it to prove the client's concurrency).
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { U256_MAX } from '../../shared/amount.js';
+import { minimumReceived, parseSlippageBps } from '../../shared/slippage.js';
+import { addressToBigInt, findToken, resolveToken, type Token } from '../../shared/tokens.js';
+import { type FaultSettings, faults } from '../faults.js';
+import { DEFAULT_POOLS, type Pool, type PoolSpec, resolvePools } from './pools.js';
+import { findBestRoute, spotPrices } from './router.js';
+import { toCalldata, toRouteResponse, type WireNoRoute, type WireRouteResponse } from './wire.js';
+
+export interface AggregatorEmulatorOptions {
+  latencyMs?: number;
+  faults?: FaultSettings;
+  pools?: PoolSpec[];
+  /** pairs (symbols or addresses, either direction) that have no route */
+  noRoutePairs?: Array<[string, string]>;
+  logger?: boolean;
+}
+
+export interface AggregatorStats {
+  inFlight: number;
+  maxInFlight: number;
+  /** hits per route path, e.g. { '/route': 3 } (admin calls included) */
+  hits: Record<string, number>;
+  reset(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    aggregatorStats: AggregatorStats;
+  }
+}
+
+class BadQuery extends Error {}
+
+type Query = Record<string, string | string[] | undefined>;
+
+function field(query: Query, name: string, required = true): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw new BadQuery(`${name} given more than once`);
+  if (value === undefined || value === '') {
+    if (required) throw new BadQuery(`${name} is required`);
+    return undefined;
+  }
+  return value;
+}
+
+function parseBaseUnits(text: string, name: string): bigint {
+  if (!/^[0-9]{1,78}$/.test(text)) throw new BadQuery(`${name} must be a positive integer in base units`);
+  const value = BigInt(text);
+  if (value === 0n || value > U256_MAX) throw new BadQuery(`${name} must be between 1 and 2^256-1`);
+  return value;
+}
+
+function parseFelt(text: string, name: string): bigint {
+  const value = addressToBigInt(text);
+  if (value === undefined) throw new BadQuery(`${name} must be a 0x-hex felt`);
+  return value;
+}
+
+const pairKey = (a: string, b: string): string => [a, b].sort().join('|');
+
+interface PairRequest {
+  amount: bigint;
+  tokenIn: Token | undefined;
+  tokenOut: Token | undefined;
+}
+
+function tokenOf(text: string, name: string): Token | undefined {
+  parseFelt(text, name);
+  return findToken('mainnet', text);
+}
+
+const NoRouteBody = Type.Object(
+  { tokenIn: Type.String({ minLength: 1 }), tokenOut: Type.String({ minLength: 1 }), clear: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger === true });
+  const pools: Pool[] = resolvePools(options.pools ?? DEFAULT_POOLS);
+  const usdc = resolveToken('mainnet', 'USDC').address;
+  const prices = spotPrices(pools, usdc);
+  const noRoute = new Set<string>(
+    (options.noRoutePairs ?? []).map(([a, b]) => pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address)),
+  );
+
+  const stats: AggregatorStats = {
+    inFlight: 0,
+    maxInFlight: 0,
+    hits: {},
+    reset() {
+      this.inFlight = 0;
+      this.maxInFlight = 0;
+      this.hits = {};
+    },
+  };
+  app.decorate('aggregatorStats', stats);
+  // Added before the faults plugin so in-flight time includes injected latency.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    stats.hits[path] = (stats.hits[path] ?? 0) + 1;
+    stats.inFlight += 1;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    // The response's 'close' fires once, whether it was sent or the socket was dropped.
+    reply.raw.once('close', () => {
+      stats.inFlight -= 1;
+    });
+  });
+  await app.register(faults, { initial: { ...options.faults, ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) } });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
+    if (error instanceof BadQuery) return reply.code(400).send({ error: error.message, code: 'invalid_query' });
+    if (error.validation !== undefined) return reply.code(400).send({ error: error.message, code: 'invalid_body' });
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    return reply.code(status).send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });
+  });
+
+  function route(pair: PairRequest): WireRouteResponse | WireNoRoute {
+    const started = process.hrtime.bigint();
+    const { tokenIn, tokenOut, amount } = pair;
+    if (tokenIn === undefined || tokenOut === undefined) return { success: false, errorMessage: 'Token not supported' };
+    if (tokenIn.address === tokenOut.address) return { success: false, errorMessage: 'Input and output tokens are the same' };
+    if (noRoute.has(pairKey(tokenIn.address, tokenOut.address))) {
+      return { success: false, errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}` };
+    }
+    const plan = findBestRoute(pools, tokenIn.address, tokenOut.address, amount);
+    if (plan === undefined) return { success: false, errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}` };
+    return toRouteResponse(plan, tokenIn, tokenOut, amount, prices, started);
+  }
+
+  function singlePair(query: Query): PairRequest {
+    return {
+      amount: parseBaseUnits(field(query, 'amount') ?? '', 'amount'),
+      tokenIn: tokenOf(field(query, 'tokenInAddress') ?? '', 'tokenInAddress'),
+      tokenOut: tokenOf(field(query, 'tokenOutAddress') ?? '', 'tokenOutAddress'),
+    };
+  }
+
+  function batchPairs(query: Query): PairRequest[] {
+    const amounts = (field(query, 'amounts') ?? '').split(',');
+    const inputs = (field(query, 'tokenInAddresses') ?? '').split(',');
+    const outputs = (field(query, 'tokenOutAddresses') ?? '').split(',');
+    if (amounts.length !== inputs.length) throw new BadQuery('amounts and tokenInAddresses must have the same length');
+    if (amounts.length > 10) throw new BadQuery('too many pairs');
+    const outs = outputs.map((o) => parseFelt(o, 'tokenOutAddresses'));
+    if (outs.some((o) => o !== outs[0]) || (outputs.length !== 1 && outputs.length !== amounts.length)) {
+      throw new BadQuery('tokenOutAddresses must name one output token');
+    }
+    const tokenOut = tokenOf(outputs[0] ?? '', 'tokenOutAddresses');
+    return amounts.map((a, i) => ({ amount: parseBaseUnits(a, 'amounts'), tokenIn: tokenOf(inputs[i] ?? '', 'tokenInAddresses'), tokenOut }));
+  }
+
+  function execution(query: Query): { bps: number; destination: bigint } {
+    const slippage = field(query, 'slippage') ?? '';
+    let bps: number;
+    try {
+      bps = parseSlippageBps(slippage);
+    } catch {
+      throw new BadQuery('slippage must be a percent from 0.01 to 50');
+    }
+    return { bps, destination: parseFelt(field(query, 'destination') ?? '', 'destination') };
+  }
+
+  const health = async (): Promise<{ staus: number; message: string }> => ({ staus: 200, message: 'Fibrous sandbox emulator is healthy' });
+  app.get('/healthCheck', health);
+  app.get('/healthcheck', health);
+
+  app.get('/route', async (request) => route(singlePair(request.query as Query)));
+
+  app.get('/calldata', async (request) => {
+    const query = request.query as Query;
+    const pair = singlePair(query);
+    const { bps, destination } = execution(query);
+    const result = route(pair);
+    if (!result.success) return result;
+    return { route: result, calldata: toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination) };
+  });
+
+  app.get('/routeBatch', async (request) => batchPairs(request.query as Query).map(route));
+
+  app.get('/executeBatch', async (request) => {
+    const query = request.query as Query;
+    const pairs = batchPairs(query);
+    const { bps, destination } = execution(query);
+    const routes = pairs.map(route);
+    const failed = routes.find((r): r is WireNoRoute => !r.success);
+    if (failed !== undefined) return failed;
+    return (routes as WireRouteResponse[]).map((r) => toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination));
+  });
+
+  app.post('/sandbox/no-route', { schema: { body: NoRouteBody } }, async (request, reply: FastifyReply) => {
+    const body = request.body as { tokenIn: string; tokenOut: string; clear?: boolean };
+    const a = findToken('mainnet', body.tokenIn);
+    const b = findToken('mainnet', body.tokenOut);
+    if (a === undefined || b === undefined) return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
+    const key = pairKey(a.address, b.address);
+    if (body.clear === true) noRoute.delete(key);
+    else noRoute.add(key);
+    return { noRoutePairs: [...noRoute].map((k) => k.split('|')) };
+  });
+
+  return app;
+}

@@ -1,0 +1,97 @@
+/**
+ * The one error handler and the one not-found handler: every failure leaves as
+ * `{"error": {code, message, requestId}}`. `describeError` is the plain mapping, testable
+ * without Fastify.
+ */
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
+
+export interface ErrorDescription {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  /** true for bugs and unexpected failures: logged with the stack at error level */
+  unexpected: boolean;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: ErrorCode.VALIDATION_ERROR,
+  401: ErrorCode.UNAUTHORIZED,
+  403: ErrorCode.FORBIDDEN,
+  404: ErrorCode.NOT_FOUND,
+  405: ErrorCode.METHOD_NOT_ALLOWED,
+  413: ErrorCode.PAYLOAD_TOO_LARGE,
+  415: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+  429: ErrorCode.RATE_LIMITED,
+};
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}
+
+export function describeError(error: unknown, options: { production: boolean }): ErrorDescription {
+  if (error instanceof AppError) {
+    return { status: error.status, code: error.code, message: error.message, unexpected: error.status >= 500 && error.status < 502 };
+  }
+  const fastifyError = isFastifyError(error) ? error : undefined;
+  const code = fastifyError?.code;
+  if (fastifyError?.validation !== undefined) {
+    // Fastify's message names the field and the rule ("body/hash must match pattern ..."),
+    // never the value sent.
+    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: `Invalid request: ${fastifyError.message}`, unexpected: false };
+  }
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, code: ErrorCode.PAYLOAD_TOO_LARGE, message: 'Request body is larger than 1 MB', unexpected: false };
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'Send the body as application/json', unexpected: false };
+  }
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+    // Fixed text: JSON.parse messages quote the body, which may hold a code or token.
+    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: 'Request body is not valid JSON', unexpected: false };
+  }
+  const status = fastifyError?.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const mapped = CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_ERROR;
+    // Fastify's own 4xx messages describe the request, not our internals.
+    const message = code?.startsWith('FST_') ? fastifyError?.message ?? 'Bad request' : 'Bad request';
+    return { status: status in CODE_BY_STATUS ? status : 400, code: mapped, message, unexpected: false };
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    status: 500,
+    code: ErrorCode.INTERNAL_ERROR,
+    message: options.production ? 'Internal server error' : `Internal server error: ${detail}`,
+    unexpected: true,
+  };
+}
+
+export interface ErrorsPluginOptions {
+  production: boolean;
+}
+
+const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options) => {
+  fastify.setErrorHandler(async (error, request, reply) => {
+    const described = describeError(error, options);
+    if (described.unexpected) {
+      request.log.error({ err: error }, 'request failed');
+    } else if (described.status >= 500) {
+      // Upstream failures: the code and our message are enough; AppError messages hold no secrets.
+      request.log.warn({ code: described.code }, described.message);
+    } else {
+      request.log.info({ code: described.code, statusCode: described.status }, 'request rejected');
+    }
+    const body: ErrorBody = { error: { code: described.code, message: described.message, requestId: request.id } };
+    return reply.code(described.status).type('application/json; charset=utf-8').send(body);
+  });
+
+  fastify.setNotFoundHandler(async (request, reply) => {
+    const body: ErrorBody = {
+      error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, requestId: request.id },
+    };
+    return reply.code(404).type('application/json; charset=utf-8').send(body);
+  });
+};
+
+export default fp(errors, { name: 'errors', fastify: '5.x' });

@@ -1,0 +1,77 @@
+/**
+ * SNIP-29 paymaster relay over HTTP (ky). A JSON-RPC error from the paymaster is a valid answer
+ * and is relayed verbatim; only transport failures become our errors:
+ * timeout → 504 UPSTREAM_TIMEOUT; refused connection, 5xx, non-JSON or non-JSON-RPC → 502
+ * PAYMASTER_ERROR. No retries: paymaster_executeTransaction is not idempotent.
+ * Messages never include the API key or the upstream body.
+ */
+import ky, { isTimeoutError } from 'ky';
+import type { JsonRpcRequest } from '../../shared/api.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import type { PaymasterRelay } from './types.js';
+
+export interface PaymasterRelayOptions {
+  url: string;
+  apiKey?: string | undefined;
+  timeoutMs: number;
+}
+
+// No `cause`: a ky error holds the request, and the request holds the API key header.
+function paymasterError(message: string): AppError {
+  return new AppError(ErrorCode.PAYMASTER_ERROR, message, { status: 502 });
+}
+
+function isJsonRpcResponse(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const record = body as Record<string, unknown>;
+  return record.jsonrpc === '2.0' && ('result' in record || 'error' in record);
+}
+
+function isAbortTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterRelay {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.apiKey !== undefined && options.apiKey !== '') headers['x-paymaster-api-key'] = options.apiKey;
+
+  return {
+    async relay(request: JsonRpcRequest): Promise<unknown> {
+      // ky's timeout covers the wait for headers; this signal also bounds reading the body.
+      const signal = AbortSignal.timeout(options.timeoutMs);
+      let status: number;
+      let text: string;
+      try {
+        const response = await ky.post(options.url, {
+          json: request,
+          headers,
+          timeout: options.timeoutMs,
+          retry: 0,
+          throwHttpErrors: false,
+          signal,
+        });
+        status = response.status;
+        text = await response.text();
+      } catch (error) {
+        if (isTimeoutError(error) || isAbortTimeout(error) || signal.aborted) {
+          throw new AppError(ErrorCode.UPSTREAM_TIMEOUT, `The paymaster did not answer within ${options.timeoutMs} ms`, {
+            status: 504,
+          });
+        }
+        throw paymasterError('The paymaster could not be reached');
+      }
+
+      if (status >= 500) throw paymasterError(`The paymaster failed (HTTP ${status})`);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw paymasterError(`The paymaster sent a response that is not JSON (HTTP ${status})`);
+      }
+      // A 4xx carrying a JSON-RPC error is still the paymaster's answer (bad params, …); a 4xx
+      // without one (401 bad API key, 404 wrong URL) is a problem on our side of the link.
+      if (!isJsonRpcResponse(body)) throw paymasterError(`The paymaster sent an unexpected response (HTTP ${status})`);
+      return body;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * E-mail OTP sign-in. Both routes are limited to 5 a minute per IP (each its own counter): verify
+ * is where a 6-digit code could be guessed, login is where someone could spam a mailbox.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LoginRequest, LoginResponse, VerifyRequest, VerifyResponse } from '../../shared/api.js';
+import type { TokenService } from '../jwt.js';
+import { RATE_LIMITS } from '../plugins/rate-limit.js';
+import { verifyAndProvision } from '../providers/identity-flow.js';
+import type { IdentityProvider } from '../providers/types.js';
+
+export interface AuthRoutesOptions {
+  identity: IdentityProvider;
+  tokens: TokenService;
+}
+
+const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify, options) => {
+  const { identity, tokens } = options;
+
+  fastify.post(
+    '/login',
+    { config: { rateLimit: RATE_LIMITS.auth }, schema: { body: LoginRequest, response: { 200: LoginResponse } } },
+    async (request) => {
+      await identity.sendOtp(request.body.email);
+      return { success: true as const, message: 'A one-time code was sent to that e-mail address' };
+    },
+  );
+
+  fastify.post(
+    '/verify',
+    { config: { rateLimit: RATE_LIMITS.auth }, schema: { body: VerifyRequest, response: { 200: VerifyResponse } } },
+    async (request) => {
+      const { email, code } = request.body;
+      const { user, wallet, isExisting } = await verifyAndProvision(identity, email, code);
+      // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
+      const issued = await tokens.issue({ userId: user.id, email: user.email ?? email, walletId: wallet.id, walletAddress: wallet.address });
+      return {
+        token: issued.token,
+        expiresAt: issued.expiresAt,
+        userId: user.id,
+        walletId: wallet.id,
+        walletAddress: wallet.address,
+        walletPublicKey: wallet.publicKey,
+        isExisting,
+      };
+    },
+  );
+};
+
+export default authRoutes;

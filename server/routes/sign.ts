@@ -1,0 +1,107 @@
+/**
+ * Signing with the token's wallet through the identity provider's raw_sign. The walletId in the
+ * body must be the token's (403 WALLET_MISMATCH otherwise): it is there so a client that mixed up
+ * sessions fails loudly instead of signing with the wrong key. 30 a minute per IP.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { typedData as snip12 } from 'starknet';
+import { SignHashRequest, SignHashResponse, SignMessageRequest, SignMessageResponse, textMessageTypedData } from '../../shared/api.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { authOf } from '../plugins/auth.js';
+import { RATE_LIMITS } from '../plugins/rate-limit.js';
+import type { IdentityProvider } from '../providers/types.js';
+
+/** The Stark field prime. */
+export const STARK_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
+/**
+ * What we accept as a hash to sign: below 2^251, stricter than the field (2^251 + 17·2^192 + 1)
+ * because Stark ECDSA signs only messages in [0, 2^251); a field element above that could not be
+ * signed anyway, and a clear 400 beats a 502 from the provider.
+ */
+export const MAX_SIGNABLE_HASH = 2n ** 251n - 1n;
+
+// Control characters too: starknet.js 10 fails to encode a long string containing a newline.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+export interface SignRoutesOptions {
+  identity: IdentityProvider;
+  /** chainId (short string) of the domain wrapped around plain-text messages */
+  messageChainId: string;
+}
+
+function requireOwnWallet(tokenWalletId: string, walletId: string): void {
+  if (walletId !== tokenWalletId) {
+    throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session', { status: 403 });
+  }
+}
+
+export function isSignableHash(hex: string): boolean {
+  return /^0x[0-9a-fA-F]{1,64}$/.test(hex) && BigInt(hex) <= MAX_SIGNABLE_HASH;
+}
+
+/** Normalises the provider's signature and refuses anything that is not r‖s. */
+function checkedSignature(signature: string): string {
+  const lower = signature.toLowerCase();
+  if (!/^0x[0-9a-f]{128}$/.test(lower)) {
+    throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'The identity provider returned a malformed signature', { status: 502 });
+  }
+  return lower;
+}
+
+function messageHashOf(message: unknown, walletAddress: string): string {
+  try {
+    if (!snip12.validateTypedData(message)) throw new Error('not typed data');
+    const hash = snip12.getMessageHash(message, walletAddress);
+    if (!isSignableHash(hash)) throw new Error('hash out of range');
+    return hash;
+  } catch {
+    // starknet.js reasons are about its internals; the caller needs to know what to fix.
+    throw new AppError(ErrorCode.VALIDATION_ERROR, 'message is not valid SNIP-12 typed data (types, primaryType, domain, message)', {
+      status: 400,
+    });
+  }
+}
+
+const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify, options) => {
+  const { identity, messageChainId } = options;
+  fastify.addHook('onRequest', fastify.requireAuth);
+
+  fastify.post(
+    '/hash',
+    { config: { rateLimit: RATE_LIMITS.sign }, schema: { body: SignHashRequest, response: { 200: SignHashResponse } } },
+    async (request) => {
+      const claims = authOf(request);
+      const { walletId, hash } = request.body;
+      requireOwnWallet(claims.walletId, walletId);
+      if (!isSignableHash(hash)) {
+        throw new AppError(ErrorCode.VALIDATION_ERROR, 'hash must be 0x-hex below 2^251 (the Stark signature range)', { status: 400 });
+      }
+      return { signature: checkedSignature(await identity.rawSign(walletId, hash)) };
+    },
+  );
+
+  fastify.post(
+    '/message',
+    { config: { rateLimit: RATE_LIMITS.sign }, schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } } },
+    async (request) => {
+      const claims = authOf(request);
+      const { walletId, message } = request.body;
+      requireOwnWallet(claims.walletId, walletId);
+      // A string is wrapped in our fixed SNIP-12 type (shared/api.ts textMessageTypedData), never
+      // signed as if it were a hash: that would let "text" be a transaction hash in disguise.
+      if (typeof message === 'string' && !PRINTABLE_ASCII.test(message)) {
+        // starknet.js encodes SNIP-12 long strings as ASCII only; escaping would sign something
+        // other than what the user read.
+        throw new AppError(ErrorCode.VALIDATION_ERROR, 'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else', {
+          status: 400,
+        });
+      }
+      const data = typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message;
+      const messageHash = messageHashOf(data, claims.walletAddress);
+      const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
+      return { signature, messageHash };
+    },
+  );
+};
+
+export default signRoutes;

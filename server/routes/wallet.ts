@@ -1,0 +1,49 @@
+/**
+ * The signed-in user's wallet. Everything here answers for the token's own user and wallet only:
+ * no route takes a wallet or user id from the body.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { EmptyRequest, WalletCreateResponse, WalletFindResponse } from '../../shared/api.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import type { TokenService } from '../jwt.js';
+import { authOf } from '../plugins/auth.js';
+import { provisionWallet } from '../providers/identity-flow.js';
+import type { IdentityProvider, IdentityWallet } from '../providers/types.js';
+
+export interface WalletRoutesOptions {
+  identity: IdentityProvider;
+  tokens: TokenService;
+}
+
+function publicWallet(wallet: IdentityWallet): { id: string; address: string; publicKey: string } {
+  return { id: wallet.id, address: wallet.address, publicKey: wallet.publicKey };
+}
+
+const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fastify, options) => {
+  const { identity, tokens } = options;
+  fastify.addHook('onRequest', fastify.requireAuth);
+  // The contract's body is `{}`; a client that posts nothing at all means the same thing.
+  fastify.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {};
+  });
+
+  fastify.post('/find', { schema: { body: EmptyRequest, response: { 200: WalletFindResponse } } }, async (request) => {
+    const wallet = await identity.getWallet(authOf(request).walletId);
+    return { wallet: wallet === null ? null : publicWallet(wallet) };
+  });
+
+  fastify.post('/create', { schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } }, async (request) => {
+    const claims = authOf(request);
+    // The provider has no get-user-by-id, so the token carries the e-mail; the id check makes sure
+    // the address still belongs to the same account (e-mails can be unlinked and relinked).
+    const user = await identity.getUserByEmail(claims.email);
+    if (user === null || user.id !== claims.userId) {
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', { status: 401 });
+    }
+    const { wallet } = await provisionWallet(identity, user);
+    const issued = await tokens.issue({ userId: user.id, email: claims.email, walletId: wallet.id, walletAddress: wallet.address });
+    return { wallet: publicWallet(wallet), token: issued.token, expiresAt: issued.expiresAt };
+  });
+};
+
+export default walletRoutes;

@@ -1,0 +1,92 @@
+/**
+ * Exact decimal amounts. Every amount is a bigint of base units (wei-like) from the moment it
+ * is parsed; no float ever touches one.
+ *
+ * Accepted input (decided for a money tool, where a typo must not become a trade):
+ * - plain decimal digits with at most one ".", digits on BOTH sides of it: "1", "0.5", "007.10".
+ *   "1." and ".5" are rejected (write "1" / "0.5"): they are more often a typo than intent.
+ * - surrounding whitespace is trimmed (shells and the --pairs list leave it); inner whitespace,
+ *   signs ("+1", "-1"), exponents ("1e18"), hex ("0x10"), separators ("1,000", "1_000"),
+ *   "NaN", "Infinity" and empty/whitespace-only strings are rejected.
+ * - more fractional digits than the token has decimals are rejected, never rounded.
+ * - zero is rejected unless `allowZero` (a swap of nothing is a mistake).
+ * - the result must fit in a u256 (the router's calldata carries amounts as two u128 halves).
+ */
+import { AppError, ErrorCode } from './errors.js';
+
+export const U256_MAX = (1n << 256n) - 1n;
+const MAX_INPUT_LENGTH = 100;
+const DECIMAL = /^([0-9]+)(?:\.([0-9]+))?$/;
+
+export interface ParseAmountOptions {
+  /** accept "0" (default false: an amount to swap must be positive) */
+  allowZero?: boolean;
+  /** names the value in error messages, e.g. the token symbol */
+  label?: string;
+  /** error code to throw (default INVALID_AMOUNT) */
+  code?: typeof ErrorCode.INVALID_AMOUNT | typeof ErrorCode.INVALID_SLIPPAGE;
+}
+
+function invalid(text: string, why: string, options: ParseAmountOptions): AppError {
+  const what = options.label ? `${options.label} amount` : 'amount';
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return new AppError(options.code ?? ErrorCode.INVALID_AMOUNT, `invalid ${what} "${shown}": ${why}`, { status: 400 });
+}
+
+/** Decimal string → base units for a token with `decimals` decimals. Throws INVALID_AMOUNT. */
+export function parseAmount(text: string, decimals: number, options: ParseAmountOptions = {}): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) throw new RangeError(`bad decimals ${decimals}`);
+  if (typeof text !== 'string') throw invalid(String(text), 'not a string', options);
+  const trimmed = text.trim();
+  if (trimmed === '') throw invalid(text, 'empty', options);
+  if (trimmed.length > MAX_INPUT_LENGTH) throw invalid(text, 'too long', options);
+  const match = DECIMAL.exec(trimmed);
+  if (match === null) {
+    let why = 'write a plain decimal number such as 1 or 0.5';
+    if (trimmed.startsWith('-')) why = 'must not be negative';
+    else if (/^\.[0-9]/.test(trimmed)) why = `write a leading zero (0${trimmed})`;
+    else if (/^[0-9]+\.$/.test(trimmed)) why = `drop the trailing dot (${trimmed.slice(0, -1)})`;
+    throw invalid(text, why, options);
+  }
+  const whole = match[1] ?? '0';
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) {
+    throw invalid(text, decimals === 0 ? 'no decimals allowed' : `at most ${decimals} decimal places`, options);
+  }
+  const value = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  if (value === 0n && options.allowZero !== true) throw invalid(text, 'must be greater than zero', options);
+  if (value > U256_MAX) throw invalid(text, 'too large', options);
+  return value;
+}
+
+export interface FormatAmountOptions {
+  /** cut (never round up) the fraction to this many digits: for human screens only */
+  maxFractionDigits?: number;
+}
+
+/** Base units → decimal string, trailing zeros trimmed ("1.5", "0", "1"). Exact unless cut. */
+export function formatAmount(value: bigint, decimals: number, options: FormatAmountOptions = {}): string {
+  if (value < 0n) return `-${formatAmount(-value, decimals, options)}`;
+  const scale = 10n ** BigInt(decimals);
+  const whole = value / scale;
+  let fraction = decimals === 0 ? '' : (value % scale).toString().padStart(decimals, '0');
+  if (options.maxFractionDigits !== undefined) fraction = fraction.slice(0, options.maxFractionDigits);
+  fraction = fraction.replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}
+
+/**
+ * A human number: exact to `significant` significant fractional digits below 1, else to
+ * `maxFractionDigits`; truncated towards zero. Used only for screens (JSON carries exact values).
+ */
+export function formatAmountShort(value: bigint, decimals: number, maxFractionDigits = 6, significant = 4): string {
+  const exact = formatAmount(value, decimals);
+  const [whole, fraction = ''] = exact.replace(/^-/, '').split('.');
+  if (fraction === '') return exact;
+  let keep = maxFractionDigits;
+  if (whole === '0') {
+    const zeros = /^0*/.exec(fraction)?.[0].length ?? 0;
+    keep = Math.max(maxFractionDigits, zeros + significant);
+  }
+  return formatAmount(value, decimals, { maxFractionDigits: keep });
+}

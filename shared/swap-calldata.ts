@@ -1,0 +1,59 @@
+/**
+ * The router's `swap` calldata (CONTRACTS.md B): `swaps_len`, per swap
+ * `token_in, token_out, rate (fraction × 1e6), protocol, pool_address`, then the tail
+ * `token_in, token_out, amount_in.low, amount_in.high, min_received.low, min_received.high,
+ * destination`. The emulator encodes with this module; the client decodes the tail to check it
+ * against what the user confirmed before signing.
+ */
+
+const U128 = 1n << 128n;
+export const RATE_ONE = 1_000_000n;
+
+export interface CalldataSwap {
+  tokenIn: string;
+  tokenOut: string;
+  /** share of token_in given to this swap, × 1e6 */
+  rate: bigint;
+  protocol: number;
+  poolAddress: string;
+}
+
+export interface CalldataTail {
+  tokenIn: bigint;
+  tokenOut: bigint;
+  amountIn: bigint;
+  minReceived: bigint;
+  destination: bigint;
+}
+
+export function splitU256(value: bigint): [low: bigint, high: bigint] {
+  if (value < 0n || value >= U128 * U128) throw new RangeError('not a u256');
+  return [value % U128, value / U128];
+}
+
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+
+export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: CalldataTail): string[] {
+  const out: string[] = [swaps.length.toString()];
+  for (const s of swaps) {
+    out.push(hex(BigInt(s.tokenIn)), hex(BigInt(s.tokenOut)), s.rate.toString(), s.protocol.toString(), hex(BigInt(s.poolAddress)));
+  }
+  const [amountLow, amountHigh] = splitU256(tail.amountIn);
+  const [minLow, minHigh] = splitU256(tail.minReceived);
+  out.push(hex(tail.tokenIn), hex(tail.tokenOut), amountLow.toString(), amountHigh.toString(), minLow.toString(), minHigh.toString(), hex(tail.destination));
+  return out;
+}
+
+/** Reads the last seven felts; throws RangeError when the calldata cannot be this layout. */
+export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTail {
+  if (calldata.length < 8) throw new RangeError('calldata too short for the router layout');
+  const felts = calldata.slice(-7).map((f) => {
+    if (!/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(f)) throw new RangeError(`not a felt: ${f}`);
+    return BigInt(f);
+  });
+  const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
+  if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128) throw new RangeError('u256 half out of range');
+  const swapsLen = BigInt(calldata[0] ?? '');
+  if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n) throw new RangeError('calldata length does not match swaps_len');
+  return { tokenIn, tokenOut, amountIn: amountHigh * U128 + amountLow, minReceived: minHigh * U128 + minLow, destination };
+}

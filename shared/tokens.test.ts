@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from './errors.js';
+import { findToken, listTokens, normalizeAddress, resolveToken, sameAddress } from './tokens.js';
+
+const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+
+describe('token registry', () => {
+  it('finds by symbol, case-insensitively', () => {
+    expect(resolveToken('mainnet', 'eth').symbol).toBe('ETH');
+    expect(resolveToken('mainnet', 'usdc.E').symbol).toBe('USDC.e');
+    expect(resolveToken('mainnet', ' wbtc ').decimals).toBe(8);
+  });
+
+  it('finds by address compared as a number (leading zeros and case vary)', () => {
+    expect(findToken('mainnet', ETH)?.symbol).toBe('ETH');
+    expect(findToken('mainnet', '0x49D36570D4E46F48E99674BD3FCC84644DDD6B96F7C741B1562B82F9E004DC7')?.symbol).toBe('ETH');
+    expect(findToken('mainnet', `0x000${ETH.slice(3)}`)?.symbol).toBe('ETH');
+    expect(sameAddress(ETH, '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7')).toBe(true);
+  });
+
+  it('keeps networks apart: USDC differs on Sepolia, DAI is mainnet only', () => {
+    expect(resolveToken('sepolia', 'USDC').address).toBe('0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343');
+    expect(resolveToken('sepolia', 'ETH').address).toBe(resolveToken('mainnet', 'ETH').address);
+    expect(findToken('sepolia', 'DAI')).toBeUndefined();
+    expect(listTokens('mainnet').map((t) => t.symbol)).toEqual(['ETH', 'STRK', 'USDC', 'USDC.e', 'USDT', 'DAI', 'WBTC']);
+  });
+
+  it('stores canonical 0x + 64 lowercase hex addresses', () => {
+    for (const token of [...listTokens('mainnet'), ...listTokens('sepolia')]) {
+      expect(token.address).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+    expect(normalizeAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
+  });
+
+  it.each(['DOGE', '0x1234', 'not-an-address-0x', '', '0xZZ'])('unknown %j → UNKNOWN_TOKEN listing the known symbols', (input) => {
+    try {
+      resolveToken('sepolia', input);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('UNKNOWN_TOKEN');
+      expect((error as AppError).status).toBe(400);
+      expect((error as AppError).message).toContain('ETH, STRK, USDC');
+    }
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * Contract test of CONTRACTS.md B: the real client against the real emulator on a loopback
+ * socket. Backoff delays are injected tiny; no test sleeps.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+import { type AggregatorClientOptions, createAggregatorClient, type SwapPair } from '../cli/services/aggregator.js';
+import { AppError } from '../shared/errors.js';
+import { decodeSwapCalldataTail } from '../shared/swap-calldata.js';
+import { resolveToken } from '../shared/tokens.js';
+
+const t = (symbol: string) => resolveToken('mainnet', symbol);
+const ETH = t('ETH').address;
+const USDC = t('USDC').address;
+const STRK = t('STRK').address;
+const DAI = t('DAI').address;
+const WBTC = t('WBTC').address;
+const DEST = '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+
+let app: FastifyInstance;
+let baseUrl: string;
+const seenKeys: Array<string | undefined> = [];
+
+beforeAll(async () => {
+  app = await buildAggregatorEmulator();
+  app.addHook('onRequest', async (request) => {
+    seenKeys.push(request.headers['x-api-key'] as string | undefined);
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await app.close();
+});
+afterEach(() => {
+  app.faults.apply({ latencyMs: 0, failNext: { count: 0 } });
+  app.faults.requests = 0;
+  app.aggregatorStats.reset();
+  seenKeys.length = 0;
+});
+
+function client(overrides: Partial<AggregatorClientOptions> = {}) {
+  return createAggregatorClient({ baseUrl, network: 'mainnet', retries: 2, backoff: { baseMs: 1, maxMs: 5 }, timeoutMs: 2000, ...overrides });
+}
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+const eth = (n: bigint) => n * 10n ** 18n;
+const usdc = (n: bigint) => n * 10n ** 6n;
+
+describe('aggregator client ↔ emulator', () => {
+  it('getRoute returns bigint amounts for the asked pair and sends the API key', async () => {
+    const route = await client({ apiKey: 'k-123' }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(route.inputAmount).toBe(eth(1n));
+    expect(typeof route.outputAmount).toBe('bigint');
+    expect(route.outputAmount > usdc(2900n) && route.outputAmount < usdc(3100n)).toBe(true);
+    expect(route.outputToken.symbol).toBe('USDC');
+    expect(route.outputToken.decimals).toBe(6);
+    expect(route.legs[0]?.hops[0]?.[0]?.poolName).toMatch(/ETH\/USDC/);
+    expect(seenKeys).toEqual(['k-123']);
+    expect(app.faults.requests).toBe(1);
+  });
+
+  it('getCalldata: the tail carries tokens, amount, min received at the slippage, and destination', async () => {
+    const { route, calldata } = await client().getCalldata({ amount: usdc(250n), tokenIn: USDC, tokenOut: STRK, slippageBps: 50, destination: DEST });
+    const tail = decodeSwapCalldataTail(calldata);
+    expect(tail.tokenIn).toBe(BigInt(USDC));
+    expect(tail.tokenOut).toBe(BigInt(STRK));
+    expect(tail.amountIn).toBe(usdc(250n));
+    expect(tail.minReceived).toBe((route.outputAmount * 9950n) / 10000n);
+    expect(tail.destination).toBe(BigInt(DEST));
+  });
+
+  it('getCalldata defaults slippage to 1 %', async () => {
+    const { route, calldata } = await client().getCalldata({ amount: eth(2n), tokenIn: ETH, tokenOut: USDC, destination: DEST });
+    expect(decodeSwapCalldataTail(calldata).minReceived).toBe((route.outputAmount * 9900n) / 10000n);
+  });
+
+  it('getRouteBatch and getCalldataBatch answer per pair in input order, one request each', async () => {
+    const request = { amounts: [usdc(100n), eth(1000n)], tokensIn: [USDC, STRK], tokenOut: ETH };
+    const routes = await client().getRouteBatch(request);
+    expect(routes.map((r) => r.inputToken.symbol)).toEqual(['USDC', 'STRK']);
+    expect(app.aggregatorStats.hits['/routeBatch']).toBe(1);
+    const calldata = await client().getCalldataBatch({ ...request, slippageBps: 100, destination: DEST });
+    expect(calldata).toHaveLength(2);
+    expect(decodeSwapCalldataTail(calldata[1] ?? []).amountIn).toBe(eth(1000n));
+    expect(app.aggregatorStats.hits['/executeBatch']).toBe(1);
+    expect(app.faults.requests).toBe(2);
+  });
+
+  it('checkAggregatorHealth reads the misspelled "staus"', async () => {
+    expect(await client().checkAggregatorHealth()).toEqual({ ok: true, status: 200, message: expect.any(String) });
+  });
+
+  it('quoteMulti with one output token makes exactly one /routeBatch request', async () => {
+    const pairs: SwapPair[] = [
+      { amount: usdc(100n), tokenIn: USDC, tokenOut: ETH },
+      { amount: eth(50n), tokenIn: STRK, tokenOut: ETH },
+      { amount: 10n ** 7n, tokenIn: WBTC, tokenOut: ETH },
+    ];
+    const result = await client().quoteMulti(pairs);
+    expect(result.mode).toBe('batch');
+    expect(result.routes).toHaveLength(3);
+    expect(app.faults.requests).toBe(1);
+    expect(app.aggregatorStats.hits).toEqual({ '/routeBatch': 1 });
+  });
+
+  it('quoteMulti with mixed outputs makes one /route per pair, all in flight at once', async () => {
+    app.faults.apply({ latencyMs: 100 });
+    const pairs: SwapPair[] = [
+      { amount: usdc(100n), tokenIn: USDC, tokenOut: ETH },
+      { amount: eth(50n), tokenIn: STRK, tokenOut: USDC },
+      { amount: 10n ** 7n, tokenIn: WBTC, tokenOut: DAI },
+    ];
+    const result = await client().quoteMulti(pairs);
+    expect(result.mode).toBe('parallel');
+    expect(result.routes.map((r) => r.outputToken.symbol)).toEqual(['ETH', 'USDC', 'DAI']);
+    expect(app.aggregatorStats.hits).toEqual({ '/route': 3 });
+    expect(app.aggregatorStats.maxInFlight).toBe(3);
+  });
+
+  it('retries transient failures: two 503s, then success on the third attempt', async () => {
+    app.faults.apply({ failNext: { count: 2, status: 503 } });
+    const route = await client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(route.outputAmount > 0n).toBe(true);
+    expect(app.faults.requests).toBe(3);
+  });
+
+  it('retries 429 and dropped connections', async () => {
+    app.faults.apply({ failNext: { count: 1, status: 429 } });
+    await client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(app.faults.requests).toBe(2);
+    app.faults.requests = 0;
+    app.faults.apply({ failNext: { count: 1, drop: true } });
+    await client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(app.faults.requests).toBe(2);
+  });
+
+  it('gives up after a bounded number of attempts with NETWORK_ERROR naming the URL, not the key', async () => {
+    app.faults.apply({ failNext: { count: 1000, status: 502 } });
+    const error = await failure(client({ apiKey: 'secret-key' }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.message).toContain(`${baseUrl}/route`);
+    expect(error.message).toContain('3 attempts');
+    expect(error.message).toContain('HTTP 502');
+    expect(error.message).not.toContain('secret-key');
+    expect(app.faults.requests).toBe(3);
+  });
+
+  it('a dropped connection every time ends in NETWORK_ERROR', async () => {
+    app.faults.apply({ failNext: { count: 1000, drop: true } });
+    const error = await failure(client({ retries: 1 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(app.faults.requests).toBe(2);
+  });
+
+  it('times out each attempt and retries the timeout, then NETWORK_ERROR', async () => {
+    app.faults.apply({ latencyMs: 400 });
+    const started = Date.now();
+    const error = await failure(client({ timeoutMs: 60, retries: 1 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(error.message).toMatch(/timed out after 60 ms/);
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(app.aggregatorStats.hits['/route']).toBe(2);
+  });
+
+  it('does not retry a non-transient 400', async () => {
+    app.faults.apply({ failNext: { count: 5, status: 400 } });
+    const error = await failure(client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(app.faults.requests).toBe(1);
+  });
+
+  it('{success: false} becomes NO_ROUTE_FOUND with the aggregator message, single and batch', async () => {
+    const admin = await fetch(`${baseUrl}/sandbox/no-route`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tokenIn: 'STRK', tokenOut: 'ETH' }),
+    });
+    expect(admin.status).toBe(200);
+    try {
+      const single = await failure(client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: STRK }));
+      expect(single.code).toBe('NO_ROUTE_FOUND');
+      expect(single.message).toContain('No route found for ETH -> STRK');
+      const batch = await failure(
+        client().quoteMulti([
+          { amount: usdc(1n), tokenIn: USDC, tokenOut: ETH },
+          { amount: eth(1n), tokenIn: STRK, tokenOut: ETH },
+        ]),
+      );
+      expect(batch.code).toBe('NO_ROUTE_FOUND');
+    } finally {
+      await fetch(`${baseUrl}/sandbox/no-route`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tokenIn: 'STRK', tokenOut: 'ETH', clear: true }),
+      });
+    }
+  });
+
+  it('on sepolia every swap function refuses with NETWORK_UNSUPPORTED before any request', async () => {
+    const c = client({ network: 'sepolia' });
+    const pair = { amount: eth(1n), tokenIn: ETH, tokenOut: USDC };
+    const calls = [
+      () => c.getRoute(pair),
+      () => c.getCalldata({ ...pair, destination: DEST }),
+      () => c.getRouteBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC }),
+      () => c.getCalldataBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC, destination: DEST }),
+      () => c.quoteSwap(pair),
+      () => c.quoteMulti([pair, pair]),
+    ];
+    for (const call of calls) expect((await failure(call())).code).toBe('NETWORK_UNSUPPORTED');
+    expect(app.faults.requests).toBe(0);
+  });
+
+  it('more than 3 pairs → BATCH_LIMIT_EXCEEDED and one pair → USAGE_ERROR, with zero requests', async () => {
+    const pair = { amount: usdc(1n), tokenIn: USDC, tokenOut: ETH };
+    expect((await failure(client().quoteMulti([pair, pair, pair, pair]))).code).toBe('BATCH_LIMIT_EXCEEDED');
+    expect((await failure(client().quoteMulti([pair]))).code).toBe('USAGE_ERROR');
+    expect(app.faults.requests).toBe(0);
+  });
+});
+
+describe('aggregator client ↔ a server sending junk', () => {
+  let junk: Server;
+  let junkUrl: string;
+  let reply: { status: number; body: string } = { status: 200, body: '' };
+
+  beforeAll(async () => {
+    junk = createServer((_request, response) => {
+      response.writeHead(reply.status, { 'content-type': 'application/json' });
+      response.end(reply.body);
+    });
+    await new Promise<void>((resolve) => junk.listen(0, '127.0.0.1', resolve));
+    junkUrl = `http://127.0.0.1:${(junk.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => junk.close(resolve));
+  });
+
+  const validRoute = {
+    success: true,
+    inputToken: { name: 'Ether', symbol: 'ETH', address: ETH, decimals: '18', price: '3000.5' },
+    outputToken: { name: 'USD Coin', symbol: 'USDC', address: USDC, decimals: 6, price: 1 },
+    inputAmount: '1000000000000000000',
+    outputAmount: '2990000000',
+    estimatedGasUsed: '190000',
+    estimatedGasUsedInUsd: 0.15,
+    route: [{ percent: '100%', swaps: [[{ protocol: 2, poolName: 'P', poolAddress: '0x1', fromTokenAddress: ETH, toTokenAddress: USDC, percent: '100%' }]] }],
+    time: 0.1,
+  };
+
+  const cases: Array<{ name: string; body: string; code: string }> = [
+    { name: 'not JSON', body: '<html>oops</html>', code: 'INVALID_RESPONSE' },
+    { name: 'wrong shape', body: JSON.stringify({ hello: 'world' }), code: 'INVALID_RESPONSE' },
+    { name: 'amount as a number', body: JSON.stringify({ ...validRoute, outputAmount: 2.99e9 }), code: 'INVALID_RESPONSE' },
+    { name: 'negative amount', body: JSON.stringify({ ...validRoute, outputAmount: '-5' }), code: 'INVALID_RESPONSE' },
+    { name: 'route for another token', body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.inputToken } }), code: 'INVALID_RESPONSE' },
+    { name: 'decimals not an integer', body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.outputToken, decimals: 'six' } }), code: 'INVALID_RESPONSE' },
+    { name: 'no route', body: JSON.stringify({ success: false, errorMessage: 'Insufficient liquidity' }), code: 'NO_ROUTE_FOUND' },
+  ];
+
+  it.each(cases)('$name → $code', async ({ body, code }) => {
+    reply = { status: 200, body };
+    const error = await failure(createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    expect(error.code).toBe(code);
+  });
+
+  it('accepts the contract variants: string decimals/price and {success, routes} batches', async () => {
+    reply = { status: 200, body: JSON.stringify(validRoute) };
+    const c = createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 });
+    const route = await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(route.inputToken.decimals).toBe(18);
+    expect(route.outputAmount).toBe(2_990_000_000n);
+    reply = { status: 200, body: JSON.stringify({ success: true, routes: [validRoute, validRoute] }) };
+    const routes = await c.getRouteBatch({ amounts: [eth(1n), eth(1n)], tokensIn: [ETH, ETH], tokenOut: USDC });
+    expect(routes).toHaveLength(2);
+    reply = { status: 200, body: JSON.stringify({ status: 200, message: 'fine' }) };
+    expect((await c.checkAggregatorHealth()).ok).toBe(true);
+  });
+});

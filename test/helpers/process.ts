@@ -1,0 +1,100 @@
+/**
+ * Spawning the built bin (`node dist/cli/main.js …`) the way a user runs it, with an isolated
+ * FINANCE_TUI_HOME, and reading its output line by line without sleeping.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export function tempHome(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'finance-tui-test-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The environment of a child: no inherited finance-tui or server variables, then `extra`. */
+export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(FINANCE_TUI_|IDENTITY_|JWT_|PAYMASTER_|REDIS_|TRUST_PROXY|ALLOWED_ORIGINS|PUBLIC_URL|PORT$|HOST$|NODE_ENV$|VITEST)/.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** resolves with the first stdout line matching, rejects on exit or timeout */
+  waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    pending += chunk;
+    let index = pending.indexOf('\n');
+    while (index >= 0) {
+      const line = pending.slice(0, index);
+      pending = pending.slice(index + 1);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+      index = pending.indexOf('\n');
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    waitForLine(match, timeoutMs = 15_000) {
+      const existing = out.split('\n').find(match);
+      if (existing !== undefined) return Promise.resolve(existing);
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
+        waiters.push({
+          match,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
+        void exited.then(({ code }) => {
+          clearTimeout(timer);
+          reject(new Error(`process exited (${code}) before a matching line; stdout:\n${out}\nstderr:\n${err}`));
+        });
+      });
+    },
+  };
+}
+
+/** Run to completion and collect everything. */
+export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const spawned = spawnBin(args, env, cwd);
+  const { code } = await spawned.exited;
+  return { code, stdout: spawned.stdout(), stderr: spawned.stderr() };
+}

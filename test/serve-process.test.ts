@@ -1,0 +1,140 @@
+/**
+ * `finance-tui serve` as a process: environment validation, .env, logs on stdout, and graceful
+ * shutdown (SIGTERM finishes in-flight requests; a hung connection is cut after 5 s).
+ */
+import { connect } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildIdentityEmulator } from '../sandbox/identity/app.js';
+import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+
+const APP_ID = 'serve-test-app';
+const APP_SECRET = 'serve-test-app-secret-value';
+const JWT_SECRET = 'serve-test-jwt-secret-0123456789abcdef';
+
+describe('finance-tui serve: configuration', () => {
+  const home = tempHome();
+  afterAll(() => home.cleanup());
+
+  it('names every bad variable on its own line, exits 1, and echoes no secret', async () => {
+    const result = await runBin(
+      ['serve'],
+      cleanEnv({ FINANCE_TUI_HOME: home.dir, JWT_SECRET: 'too-short-secret', IDENTITY_APP_SECRET: APP_SECRET, PORT: 'abc', NODE_ENV: 'prod' }),
+      home.dir,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    for (const name of ['IDENTITY_APP_ID', 'JWT_SECRET', 'PORT', 'NODE_ENV']) expect(lines.filter((l) => l.includes(name))).toHaveLength(1);
+    expect(result.stderr).not.toContain('too-short-secret');
+    expect(result.stderr).not.toContain(APP_SECRET);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('reads .env from the current folder, and the environment wins over it', async () => {
+    const dir = tempHome();
+    try {
+      writeFileSync(join(dir.dir, '.env'), `IDENTITY_APP_ID=${APP_ID}\nIDENTITY_APP_SECRET=${APP_SECRET}\nJWT_SECRET=${JWT_SECRET}\nPORT=notaport\n`);
+      // PORT from the environment overrides the bad one in .env, so the only problem left is NODE_ENV
+      const result = await runBin(['serve'], cleanEnv({ FINANCE_TUI_HOME: dir.dir, PORT: '0', NODE_ENV: 'bogus' }), dir.dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('NODE_ENV');
+      expect(result.stderr).not.toContain('PORT');
+      expect(result.stderr).not.toContain('IDENTITY_APP_ID');
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+describe('finance-tui serve: running', () => {
+  const home = tempHome();
+  let emulator: FastifyInstance;
+  let emulatorUrl: string;
+
+  beforeAll(async () => {
+    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await emulator.close();
+    home.cleanup();
+  });
+
+  async function startServe(extra: Record<string, string> = {}): Promise<{ proc: Spawned; url: string }> {
+    const proc = spawnBin(
+      ['serve', '--port', '0'],
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET,
+        IDENTITY_AUTH_URL: `${emulatorUrl}/api/v1`,
+        IDENTITY_API_URL: emulatorUrl,
+        ...extra,
+      }),
+      home.dir,
+    );
+    const line = await proc.waitForLine((l) => l.includes('Server listening at'));
+    const url = /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1];
+    if (!url) throw new Error(`no URL in ${line}`);
+    return { proc, url };
+  }
+
+  it('serves /health and writes JSON log lines with request ids to stdout', async () => {
+    const { proc, url } = await startServe();
+    try {
+      const res = await fetch(`${url}/health`, { headers: { 'x-request-id': 'probe-123' } });
+      expect(await res.json()).toEqual({ status: 'ok' });
+      expect(res.headers.get('x-request-id')).toBe('probe-123');
+      await proc.waitForLine((l) => l.includes('probe-123'));
+    } finally {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+  });
+
+  it('SIGTERM while 20 slow requests are in flight: all complete, exit 0', async () => {
+    // each request from its own (trusted) forwarded address, so the 5/min login limit is not the point
+    const { proc, url } = await startServe({ TRUST_PROXY: 'true' });
+    emulator.faults.apply({ latencyMs: 1_000 });
+    const seen = emulator.faults.requests;
+    try {
+      const inFlight = Array.from({ length: 20 }, (_, i) =>
+        fetch(`${url}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.0.0.${i + 1}` },
+          body: JSON.stringify({ email: `user${i}@example.com` }),
+        }).then((r) => r.status),
+      );
+      await vi.waitFor(() => expect(emulator.faults.requests - seen).toBe(20), { timeout: 5_000, interval: 20 });
+      proc.kill('SIGTERM');
+      expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
+      expect((await proc.exited).code).toBe(0);
+    } finally {
+      emulator.faults.apply({ latencyMs: 0 });
+      proc.kill('SIGKILL');
+    }
+  });
+
+  it('a hung client connection is cut after 5 s and the process exits', async () => {
+    const { proc, url } = await startServe();
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // a request whose body never arrives
+    socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    proc.kill('SIGTERM');
+    const { code } = await proc.exited;
+    const elapsed = Date.now() - started;
+    socket.destroy();
+    expect(code).toBe(0);
+    expect(elapsed).toBeGreaterThanOrEqual(4_900);
+    expect(elapsed).toBeLessThan(5_500);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * POST /paymaster against a real JSON-RPC HTTP server on 127.0.0.1 (no mocks): the relay adds
+ * the API key, relays answers and JSON-RPC errors verbatim, and maps transport failures.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymasterRelay } from '../server/providers/paymaster.js';
+import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+
+interface Seen {
+  body: unknown;
+  headers: IncomingMessage['headers'];
+}
+
+type Behaviour = (req: IncomingMessage, res: ServerResponse, body: unknown) => void;
+
+let upstream: Server;
+let upstreamUrl: string;
+let behaviour: Behaviour;
+const seen: Seen[] = [];
+const hanging: ServerResponse[] = [];
+
+const answer: Behaviour = (_req, res, body) => {
+  const rpc = body as { id: unknown; method: string };
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: rpc.method === 'paymaster_isAvailable' ? true : { echoed: rpc.method } }));
+};
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const body = JSON.parse(raw) as unknown;
+      seen.push({ body, headers: req.headers });
+      behaviour(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  upstream.closeAllConnections();
+  await new Promise((resolve) => upstream.close(resolve));
+});
+
+let t: TestApp;
+let user: SeededUser;
+async function appWith(options: { url?: string; apiKey?: string; timeoutMs?: number } = {}): Promise<void> {
+  const paymaster = createPaymasterRelay({ url: options.url ?? upstreamUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 2_000 });
+  t = await buildTestApp({ deps: { paymaster } });
+  user = await t.seedUser();
+}
+afterEach(async () => {
+  behaviour = answer;
+  seen.length = 0;
+  await t?.close();
+});
+behaviour = answer;
+
+const rpc = (method: string, params?: unknown) => ({ jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) });
+
+describe('relay', () => {
+  it('relays a paymaster call and adds x-paymaster-api-key', async () => {
+    await appWith({ apiKey: 'pm-key-123' });
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ jsonrpc: '2.0', id: 7, result: true });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.body).toEqual(rpc('paymaster_isAvailable'));
+    expect(seen[0]?.headers['x-paymaster-api-key']).toBe('pm-key-123');
+    // the caller's own token never travels upstream
+    expect(seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('sends no API key header when none is configured', async () => {
+    await appWith();
+    await post(t.app, '/paymaster', rpc('paymaster_getSupportedTokens'), { token: user.token });
+    expect(seen[0]?.headers['x-paymaster-api-key']).toBeUndefined();
+  });
+
+  it('relays a transaction for the token own wallet (address compared as a number)', async () => {
+    await appWith();
+    const padded = `0x${user.wallet.address.slice(2).replace(/^0*/, '').padStart(64, '0').toUpperCase()}`;
+    const params = { transaction: { type: 'invoke', invoke: { user_address: padded, calls: [] } }, parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', params), { token: user.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toEqual({ echoed: 'paymaster_buildTransaction' });
+  });
+
+  it.each([
+    { description: 'HTTP 200', status: 200 },
+    { description: 'HTTP 400', status: 400 },
+  ])('relays a JSON-RPC error response as-is ($description)', async ({ status }) => {
+    await appWith();
+    const error = { jsonrpc: '2.0', id: 7, error: { code: 151, message: 'TOKEN_NOT_SUPPORTED', data: { token: '0x1' } } };
+    behaviour = (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(error));
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', {}), { token: user.token });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(error);
+  });
+});
+
+describe('refusals', () => {
+  it.each(['starknet_call', 'eth_sendTransaction', 'paymaster', 'paymaster_', 'xpaymaster_isAvailable', 'paymaster_isAvailable/../x'])(
+    'method %s → 400, never sent upstream',
+    async (method) => {
+      await appWith();
+      const res = await post(t.app, '/paymaster', rpc(method), { token: user.token });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+      expect(seen).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    { description: 'invoke.user_address of another account', transaction: (other: string) => ({ type: 'invoke', invoke: { user_address: other, calls: [] } }) },
+    {
+      description: 'deployment.address of another account',
+      transaction: (other: string, own: string) => ({ type: 'deploy_and_invoke', invoke: { user_address: own, calls: [] }, deployment: { address: other } }),
+    },
+    { description: 'a non-hex user_address', transaction: () => ({ type: 'invoke', invoke: { user_address: 'me', calls: [] } }) },
+  ])('a transaction with $description → 403 WALLET_MISMATCH, never sent upstream', async ({ transaction }) => {
+    await appWith();
+    const params = { transaction: transaction('0x0123', user.wallet.address), parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_executeTransaction', params), { token: user.token });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('WALLET_MISMATCH');
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('upstream failures', () => {
+  it('upstream down (connection refused) → 502 PAYMASTER_ERROR', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1`;
+    await new Promise((resolve) => closed.close(resolve));
+    await appWith({ url: deadUrl, apiKey: 'pm-key-123' });
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+    expect(res.body).not.toContain('pm-key-123');
+    expect(t.logs()).not.toContain('pm-key-123');
+  });
+
+  it.each([
+    { description: '500', respond: (res: ServerResponse) => res.writeHead(500).end('{"oops":true}') },
+    { description: '503 with a JSON-RPC body', respond: (res: ServerResponse) => res.writeHead(503).end('{"jsonrpc":"2.0","id":7,"error":{"code":163,"message":"x"}}') },
+    { description: 'non-JSON 200', respond: (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>gateway</html>') },
+    { description: 'JSON that is not JSON-RPC', respond: (res: ServerResponse) => res.writeHead(200).end('{"hello":"world"}') },
+    { description: '401 without JSON-RPC (bad API key)', respond: (res: ServerResponse) => res.writeHead(401).end('{"error":"invalid api key"}') },
+  ])('upstream $description → 502 PAYMASTER_ERROR', async ({ respond }) => {
+    await appWith();
+    behaviour = (_req, res) => respond(res);
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+  });
+
+  it('slow upstream (no answer within the timeout) → 504 UPSTREAM_TIMEOUT', async () => {
+    await appWith({ timeoutMs: 150 });
+    behaviour = (_req, res) => {
+      hanging.push(res);
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(504);
+    expect(res.json().error.code).toBe('UPSTREAM_TIMEOUT');
+  });
+
+  it('headers sent but the body stalls → 504 UPSTREAM_TIMEOUT', async () => {
+    await appWith({ timeoutMs: 150 });
+    behaviour = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"jsonrpc":"2.0",');
+      hanging.push(res);
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(504);
+    expect(res.json().error.code).toBe('UPSTREAM_TIMEOUT');
+  });
+});

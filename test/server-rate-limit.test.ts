@@ -1,0 +1,114 @@
+/**
+ * Per-IP limits: 5/min on /auth/*, 30/min on /sign/*. The window is moved with a faked Date
+ * (the in-memory store reads Date.now()), never by sleeping.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
+
+let t: TestApp;
+afterEach(async () => {
+  vi.useRealTimers();
+  await t?.close();
+});
+
+async function burst(n: number, send: (i: number) => ReturnType<typeof post>) {
+  const responses = await Promise.all(Array.from({ length: n }, (_, i) => send(i)));
+  return { ok: responses.filter((r) => r.statusCode === 200), limited: responses.filter((r) => r.statusCode === 429), all: responses };
+}
+
+describe('login limit', () => {
+  it('exactly 5 of 50 concurrent logins from one IP pass; the rest are 429 RATE_LIMITED with Retry-After', async () => {
+    t = await buildTestApp();
+    const { ok, limited } = await burst(50, (i) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }));
+    expect(ok).toHaveLength(5);
+    expect(limited).toHaveLength(45);
+    for (const res of limited) {
+      expect(res.json().error.code).toBe('RATE_LIMITED');
+      expect(typeof res.json().error.requestId).toBe('string');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    }
+    expect(ok[0]?.headers['x-ratelimit-limit']).toBe('5');
+    expect(t.identity.outbox.size).toBe(5);
+  });
+
+  it('another IP has its own allowance', async () => {
+    t = await buildTestApp();
+    await burst(6, (i) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }));
+    const { ok } = await burst(5, (i) => post(t.app, '/auth/login', { email: `v${i}@example.com` }, { remoteAddress: '203.0.113.8' }));
+    expect(ok).toHaveLength(5);
+  });
+
+  it('verify has its own 5/min counter (the OTP guessing limit)', async () => {
+    t = await buildTestApp();
+    const { all } = await burst(8, () => post(t.app, '/auth/verify', { email: 'a@example.com', code: '000000' }, { remoteAddress: '203.0.113.9' }));
+    expect(all.filter((r) => r.statusCode === 401)).toHaveLength(5);
+    expect(all.filter((r) => r.statusCode === 429)).toHaveLength(3);
+  });
+
+  it('the window resets after a minute (fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    t = await buildTestApp();
+    const send = (i: number) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '198.51.100.1' });
+    expect((await burst(6, send)).ok).toHaveLength(5);
+    vi.setSystemTime(new Date('2030-01-01T00:00:59Z'));
+    const stillLimited = await send(99);
+    expect(stillLimited.statusCode).toBe(429);
+    expect(stillLimited.headers['retry-after']).toBe('1');
+    vi.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    expect((await burst(6, send)).ok).toHaveLength(5);
+  });
+});
+
+describe('signing limit', () => {
+  it('exactly 30 of 40 concurrent signatures pass per IP', async () => {
+    t = await buildTestApp();
+    const { token, wallet } = await t.seedUser();
+    const { ok, limited } = await burst(40, (i) => post(t.app, '/sign/hash', { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` }, { token, remoteAddress: '192.0.2.1' }));
+    expect(ok).toHaveLength(30);
+    expect(limited).toHaveLength(10);
+    expect(limited[0]?.json().error.code).toBe('RATE_LIMITED');
+    expect(limited[0]?.headers['retry-after']).toBeDefined();
+    expect(t.identity.signed).toHaveLength(30);
+  });
+
+  it('/sign/message has its own 30/min counter', async () => {
+    t = await buildTestApp();
+    const { token, wallet } = await t.seedUser();
+    const { ok } = await burst(31, () => post(t.app, '/sign/message', { walletId: wallet.id, message: 'hi' }, { token, remoteAddress: '192.0.2.2' }));
+    expect(ok).toHaveLength(30);
+  });
+});
+
+describe('X-Forwarded-For', () => {
+  const fromSpoofer = (app: TestApp['app'], i: number) =>
+    post(app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': `10.9.${i}.1` } });
+
+  it('is ignored without TRUST_PROXY: a new forwarded address per request does not reset the count', async () => {
+    t = await buildTestApp({ config: { trustProxy: false } });
+    const { ok } = await burst(20, (i) => fromSpoofer(t.app, i));
+    expect(ok).toHaveLength(5);
+  });
+
+  it('is ignored when the peer is not the trusted proxy', async () => {
+    t = await buildTestApp({ config: { trustProxy: '127.0.0.1' } });
+    const { ok } = await burst(20, (i) => fromSpoofer(t.app, i));
+    expect(ok).toHaveLength(5);
+  });
+
+  it.each([
+    { description: 'TRUST_PROXY=true', trustProxy: true as const },
+    { description: 'TRUST_PROXY naming the peer', trustProxy: '203.0.113.50' },
+    { description: 'TRUST_PROXY=1 (one hop)', trustProxy: 1 },
+  ])('counts per forwarded client with $description', async ({ trustProxy }) => {
+    t = await buildTestApp({ config: { trustProxy } });
+    const { ok } = await burst(20, (i) => fromSpoofer(t.app, i));
+    expect(ok).toHaveLength(20);
+    // …and one forwarded client is still limited
+    const same = await burst(8, () => post(t.app, '/auth/login', { email: 'x@example.com' }, { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': '10.8.8.8' } }));
+    expect(same.ok).toHaveLength(5);
+  });
+});

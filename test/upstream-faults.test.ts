@@ -1,0 +1,62 @@
+/**
+ * The auth server over real sockets against a faulty identity provider: 5xx, too slow, gone.
+ * Each failure is the documented 502/504 code, and the server keeps serving.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxHandle, startSandbox } from '../sandbox/launcher.js';
+import { tempHome } from './helpers/process.js';
+
+const devNull = new Writable({ write: (_chunk, _enc, cb) => cb() });
+
+describe('auth server with a faulty identity provider', () => {
+  const home = tempHome();
+  let sandbox: SandboxHandle;
+  let n = 0;
+
+  const login = async (): Promise<{ status: number; code: string | undefined }> => {
+    n += 1;
+    const res = await fetch(`${sandbox.info.serverUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `fault${n}@example.com` }),
+    });
+    const body = (await res.json()) as { error?: { code: string } };
+    return { status: res.status, code: body.error?.code };
+  };
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull, upstreamTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    home.cleanup();
+  });
+
+  it('upstream 500 → 502 IDENTITY_PROVIDER_ERROR', async () => {
+    sandbox.identity.faults.apply({ failNext: { count: 1, status: 500 } });
+    expect(await login()).toEqual({ status: 502, code: 'IDENTITY_PROVIDER_ERROR' });
+  });
+
+  it('upstream slower than the timeout → 504 UPSTREAM_TIMEOUT', async () => {
+    sandbox.identity.faults.apply({ latencyMs: 1_000 });
+    try {
+      expect(await login()).toEqual({ status: 504, code: 'UPSTREAM_TIMEOUT' });
+    } finally {
+      sandbox.identity.faults.apply({ latencyMs: 0 });
+    }
+  });
+
+  it('a dropped connection → 502, and the next request succeeds', async () => {
+    sandbox.identity.faults.apply({ failNext: { count: 1, drop: true } });
+    expect(await login()).toEqual({ status: 502, code: 'IDENTITY_PROVIDER_ERROR' });
+    expect(await login()).toEqual({ status: 200, code: undefined });
+  });
+
+  it('upstream gone → 502, and the server keeps serving', async () => {
+    await sandbox.identity.close();
+    expect(await login()).toEqual({ status: 502, code: 'IDENTITY_PROVIDER_ERROR' });
+    const health = await fetch(`${sandbox.info.serverUrl}/health`);
+    expect(health.status).toBe(200);
+  });
+});
