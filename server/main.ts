@@ -100,9 +100,10 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let closing = false;
   let timer: NodeJS.Timeout | undefined;
+  let reaper: NodeJS.Timeout | undefined;
 
   const forceClose = (): void => {
-    options.log(`shutdown: closing the remaining connections`);
+    options.log('shutdown: closing the remaining connections');
     handle.app.server.closeAllConnections();
   };
 
@@ -115,14 +116,20 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
     options.log(`shutdown: ${signal} received, finishing in-flight requests (up to ${graceMs} ms)`);
     timer = setTimeout(forceClose, graceMs);
     timer.unref();
+    // A keep-alive connection whose request was in flight at the signal becomes idle only after
+    // its response; Node's close() reaps idle sockets once, at the start, so keep reaping.
+    reaper = setInterval(() => handle.app.server.closeIdleConnections(), 100);
+    reaper.unref();
     handle.close().then(
       () => {
         clearTimeout(timer);
+        clearInterval(reaper);
         options.log('shutdown: done');
         exit(0);
       },
       (error: unknown) => {
         clearTimeout(timer);
+        clearInterval(reaper);
         options.log(`shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`);
         exit(1);
       },
@@ -133,5 +140,6 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
   return () => {
     for (const signal of signals) target.off(signal, onSignal);
     clearTimeout(timer);
+    clearInterval(reaper);
   };
 }

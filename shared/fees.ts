@@ -96,6 +96,7 @@ export function formatBpsAsPercent(bps: number): string {
 export function formatRate(amountIn: bigint, decimalsIn: number, amountOut: bigint, decimalsOut: number, digits = 6): string {
   if (amountIn <= 0n) return '0';
   const scaled = (amountOut * 10n ** BigInt(decimalsIn + digits)) / (amountIn * 10n ** BigInt(decimalsOut));
+  if (digits === 0) return scaled.toString();
   const text = scaled.toString().padStart(digits + 1, '0');
   const whole = text.slice(0, -digits);
   const fraction = text.slice(-digits).replace(/0+$/, '');

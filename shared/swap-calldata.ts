@@ -53,7 +53,9 @@ export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTai
   });
   const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
   if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128) throw new RangeError('u256 half out of range');
-  const swapsLen = BigInt(calldata[0] ?? '');
+  const first = calldata[0] ?? '';
+  if (!/^(0x[0-9a-fA-F]{1,8}|[0-9]{1,8})$/.test(first)) throw new RangeError('swaps_len is not a small integer');
+  const swapsLen = BigInt(first);
   if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n) throw new RangeError('calldata length does not match swaps_len');
   return { tokenIn, tokenOut, amountIn: amountHigh * U128 + amountLow, minReceived: minHigh * U128 + minLow, destination };
 }

@@ -20,16 +20,30 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   return { promise, resolve };
 }
 
-const sink = () => new Writable({ write: (_chunk, _encoding, callback) => callback() });
+/** A log stream that resolves `seen(text)` once a line containing text was written. */
+function logWatcher() {
+  let all = '';
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      all += chunk.toString();
+      for (const waiter of [...waiters]) if (all.includes(waiter.text)) waiter.resolve();
+      callback();
+    },
+  });
+  const seen = (text: string) => (all.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
+  return { stream, seen };
+}
 
 async function start(paymaster?: PaymasterRelay) {
   const identity = new FakeIdentity();
   const config = testConfig({ port: 0 });
-  const handle = await startServer(config, { identity, logStream: sink(), ...(paymaster === undefined ? {} : { paymaster }) });
+  const logs = logWatcher();
+  const handle = await startServer(config, { identity, logStream: logs.stream, ...(paymaster === undefined ? {} : { paymaster }) });
   const exited = deferred<number>();
   const target = new EventEmitter();
   const logged: string[] = [];
-  return { handle, identity, config, exited, target, logged };
+  return { handle, identity, config, exited, target, logged, seen: logs.seen };
 }
 
 describe('startServer', () => {
@@ -83,7 +97,7 @@ describe('installShutdown', () => {
   });
 
   it('a hung connection is cut after the grace period and the process still exits 0', async () => {
-    const { handle, exited, target, logged } = await start();
+    const { handle, exited, target, logged, seen } = await start();
     installShutdown(handle, { graceMs: 300, log: (m) => logged.push(m), target, exit: (code) => exited.resolve(code) });
     const port = Number(new URL(handle.url).port);
     const socket = connect(port, '127.0.0.1');
@@ -92,8 +106,8 @@ describe('installShutdown', () => {
     const cut = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     // a request whose body never arrives
     socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
-    // wait until the server has the request in hand (its log would say so; here: one event-loop turn over the wire)
-    await new Promise((resolve) => setImmediate(resolve));
+    // the server has the request in hand once it logs it
+    await seen('"url":"/auth/login"');
 
     const started = Date.now();
     target.emit('SIGINT', 'SIGINT');

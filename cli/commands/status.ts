@@ -9,7 +9,7 @@ import { renderStatus, type StatusView } from '../quote-render.js';
 import { type AggregatorClient, createAggregatorClient } from '../services/aggregator.js';
 import { loadSettings } from '../settings.js';
 import { type Endpoints, probeServer, resolveEndpoints } from '../stack.js';
-import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
+import { ErrorCode, isAppError } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
 
 export const USAGE = `Usage: finance-tui status [--sandbox] [--json]
@@ -87,7 +87,7 @@ export const run: CommandRun = async (ctx: CommandContext) => {
   try {
     endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox });
   } catch (error) {
-    if (isCallerMistake(error) || !(error instanceof AppError || error instanceof Error)) throw error;
+    if (isCallerMistake(error)) throw error;
     // The sandbox could not be found or started: report against the configured URLs.
     sandboxError = isAppError(error) ? error.message : 'the sandbox could not be started';
     endpoints = {
