@@ -54,7 +54,9 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   '*.authorization',
   ...SECRET_FIELDS.flatMap((field) => [`body.${field}`, `req.body.${field}`, `request.body.${field}`, `*.body.${field}`]),
-  ...SECRET_FIELDS.filter((field) => field !== 'code').flatMap((field) => [field, `*.${field}`]),
+  ...SECRET_FIELDS,
+  // `*.code` would hide err.code (FST_… and AppError codes), which the logs need
+  ...SECRET_FIELDS.filter((field) => field !== 'code').map((field) => `*.${field}`),
 ];
 
 function requestLogFields(request: FastifyRequest): Record<string, unknown> {
@@ -85,8 +87,13 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
-    // Schemas answer 400 rather than quietly rewrite input: no type coercion, no removal.
+    // During shutdown a request that still arrives on a kept-alive connection is served (with
+    // Connection: close) rather than answered by Fastify's own 503 body, which is not our error
+    // shape; the listening socket is already closed and main.ts bounds the drain to 5 s.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // TypeBox's own checker instead of Fastify's Ajv defaults (coerceTypes, removeAdditional): a
+  // wrong type or an unknown property is a 400, never quietly rewritten input.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // JSON only: Fastify also parses text/plain by default, which would turn a wrong content type
   // into a confusing schema error instead of 415.

@@ -113,6 +113,9 @@ describe('finance-tui serve: running', () => {
       proc.kill('SIGTERM');
       expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
       expect((await proc.exited).code).toBe(0);
+      // it exited because the requests drained, not because the 5 s cut fired
+      expect(proc.stdout()).toContain('shutdown: done');
+      expect(proc.stdout()).not.toContain('closing the remaining connections');
     } finally {
       emulator.faults.apply({ latencyMs: 0 });
       proc.kill('SIGKILL');
@@ -134,6 +137,7 @@ describe('finance-tui serve: running', () => {
     const elapsed = Date.now() - started;
     socket.destroy();
     expect(code).toBe(0);
+    expect(proc.stdout()).toContain('closing the remaining connections');
     expect(elapsed).toBeGreaterThanOrEqual(4_900);
     expect(elapsed).toBeLessThan(5_500);
   });

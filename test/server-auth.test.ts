@@ -78,7 +78,7 @@ describe('POST /wallet/find', () => {
 describe('POST /wallet/create', () => {
   it('links a new wallet to the user and returns a fresh token bound to it', async () => {
     const { token, wallet: old, user } = await t.seedUser('creator@example.com');
-    t.identity.users.get('creator@example.com')!.customMetadata.theme = 'dark';
+    user.customMetadata.theme = 'dark';
     const res = await post(t.app, '/wallet/create', {}, { token });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { wallet: { id: string; address: string; publicKey: string }; token: string; expiresAt: string };

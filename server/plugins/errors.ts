@@ -78,9 +78,9 @@ const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options)
       request.log.error({ err: error }, 'request failed');
     } else if (described.status >= 500) {
       // Upstream failures: the code and our message are enough; AppError messages hold no secrets.
-      request.log.warn({ code: described.code }, described.message);
+      request.log.warn({ errorCode: described.code }, described.message);
     } else {
-      request.log.info({ code: described.code, statusCode: described.status }, 'request rejected');
+      request.log.info({ errorCode: described.code, statusCode: described.status }, 'request rejected');
     }
     const body: ErrorBody = { error: { code: described.code, message: described.message, requestId: request.id } };
     return reply.code(described.status).type('application/json; charset=utf-8').send(body);
