@@ -7,7 +7,7 @@
 import type { CommandContext, CommandRun } from './context.js';
 import { exitCodeFor, ExitCode, usageError } from '../shared/errors.js';
 import { errorBody, formatJson, humanError } from './output.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../shared/version.js';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
   serve: { summary: 'run the auth server from the environment (production)', load: () => import('./commands/serve.js') },

@@ -3,10 +3,10 @@
  * buildApp and listens; `installShutdown` turns SIGTERM/SIGINT into a graceful stop.
  * Configuration comes in already validated (config.ts); nothing here reads process.env.
  */
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { packageVersion } from '../shared/version.js';
 import { type AppDeps, buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { createIdentityProvider } from './providers/identity.js';
@@ -18,18 +18,6 @@ export interface ServerHandle {
   url: string;
   /** Stops accepting, waits for in-flight requests, then releases Redis. */
   close(): Promise<void>;
-}
-
-function packageVersion(): string {
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'finance-tui' && typeof pkg.version === 'string') return pkg.version;
-    } catch {
-      // not this candidate (source vs dist layout); try the next
-    }
-  }
-  return '0.0.0';
 }
 
 /** Builds the real adapters (unless given in `deps`), builds the app and listens on config.host:config.port. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;
 
-/** The package version, read from package.json next to the source or the built dist/. */
+/** The package version, read from package.json above the source (shared/) or the build (dist/shared/). */
 export function packageVersion(): string {
   if (cached !== undefined) return cached;
   for (const rel of ['../package.json', '../../package.json']) {
