@@ -4,7 +4,7 @@
  * FINANCE_TUI_SERVER_URL, FINANCE_TUI_AGGREGATOR_URL, FINANCE_TUI_AGGREGATOR_API_KEY,
  * FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
  */
-import Conf from 'conf';
+import Conf, { type Schema } from 'conf';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { dataDir } from './paths.js';
 
@@ -32,14 +32,14 @@ export const DEFAULT_SETTINGS: Settings = {
 
 type Stored = Omit<Settings, 'aggregatorApiKey'> & { aggregatorApiKey?: string };
 
-const schema = {
+const schema: Schema<Stored> = {
   serverUrl: { type: 'string', format: 'uri' },
   aggregatorUrl: { type: 'string', format: 'uri' },
   aggregatorApiKey: { type: 'string' },
   network: { type: 'string', enum: ['mainnet', 'sepolia'] },
   sandbox: { type: 'boolean' },
   slippageBps: { type: 'integer', minimum: 1, maximum: 5000 },
-} as const;
+};
 
 export function openSettingsStore(env: NodeJS.ProcessEnv): Conf<Stored> {
   try {
@@ -48,8 +48,7 @@ export function openSettingsStore(env: NodeJS.ProcessEnv): Conf<Stored> {
       cwd: dataDir(env),
       configName: 'settings',
       configFileMode: 0o600,
-      // biome-ignore lint/suspicious/noExplicitAny: conf's Schema<T> typing does not accept optional keys
-      schema: schema as any,
+      schema,
       defaults: {
         serverUrl: DEFAULT_SETTINGS.serverUrl,
         aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,

@@ -52,7 +52,6 @@ describe('aggregator emulator', () => {
     const body = await quote(pools, amount, ETH, USDC);
     const slow = cp(amount, 100n * E18, 300_000n * E6, 30n);
     const cheap = cp(amount, 100n * E18, 300_000n * E6, 5n);
-    // biome-ignore lint/complexity/useMathMinMax: Math.max does not take bigints
     const bestSingle = slow > cheap ? slow : cheap;
     expect(body.route).toHaveLength(2);
     expect(BigInt(body.outputAmount) > bestSingle).toBe(true);
