@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, ErrorCode } from '../shared/errors.js';
+import { isShuttingDown, track } from './child-registry.js';
 
 export interface ChildHandle {
   child: ChildProcess;
@@ -47,16 +48,34 @@ export async function spawnSelf(options: {
   /** resolves true once the child is usable; polled until then */
   waitFor: (ready: Record<string, unknown> | undefined) => Promise<boolean>;
   readyLine: boolean;
+  /** the command's abort signal: stop waiting, stop the child */
+  signal?: AbortSignal;
 }): Promise<ChildHandle> {
   const logFile = join(options.logDir, options.logName);
   const logFd = openSync(logFile, 'a', 0o600);
   const [cmd, ...rest] = [process.execPath, ...selfCommand()];
+  // stdin is a pipe the child watches: when this process dies, even by SIGKILL, the pipe closes
+  // and the child shuts itself down (see exitWhenParentGone)
   const child = spawn(cmd as string, [...rest, ...options.args], {
-    env: options.env,
-    stdio: ['ignore', options.readyLine ? 'pipe' : logFd, logFd],
+    env: { ...options.env, [SUPERVISED_ENV]: '1' },
+    stdio: ['pipe', options.readyLine ? 'pipe' : logFd, logFd],
   });
   closeSync(logFd);
-  const handle: ChildHandle = { child, ready: undefined, logFile, stop: () => stopChild(child, 5_000) };
+  child.stdin?.on('error', () => undefined);
+  // One stop, however many callers (the command's release, main's final sweep): the child stays
+  // tracked until it has really exited, so nobody exits the parent while it is still stopping.
+  let untrack = (): void => undefined;
+  let stopping: Promise<void> | undefined;
+  const handle: ChildHandle = {
+    child,
+    ready: undefined,
+    logFile,
+    stop: () => {
+      stopping ??= stopChild(child, 5_000).finally(() => untrack());
+      return stopping;
+    },
+  };
+  untrack = track(handle);
 
   const exited = new Promise<never>((_resolve, reject) => {
     child.once('exit', (code) =>
@@ -92,13 +111,38 @@ export async function spawnSelf(options: {
       options.timeoutMs,
     );
   });
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 }));
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    await Promise.race([ready, exited, timeout]);
+    await Promise.race([ready, exited, timeout, aborted]);
     return handle;
   } catch (error) {
     await handle.stop();
     throw error;
   } finally {
     clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Set in the environment of a child started by spawnSelf. */
+export const SUPERVISED_ENV = 'FINANCE_TUI_SUPERVISED';
+
+/**
+ * In a child started by spawnSelf: when the parent goes away (its end of our stdin closes),
+ * stop as if sent SIGTERM, so a crashed or killed client never leaves a server behind.
+ */
+export function exitWhenParentGone(env: NodeJS.ProcessEnv): void {
+  if (env[SUPERVISED_ENV] !== '1' || process.stdin.isTTY) return;
+  const gone = (): void => {
+    process.stdin.off('end', gone).off('close', gone).off('error', gone);
+    // already stopping (the parent's own SIGTERM usually comes first): a second signal would force
+    if (!isShuttingDown()) process.kill(process.pid, 'SIGTERM');
+  };
+  process.stdin.on('end', gone).on('close', gone).on('error', gone);
+  process.stdin.resume();
 }

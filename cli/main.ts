@@ -5,13 +5,15 @@
  * module is loaded on demand.
  */
 import type { CommandContext, CommandRun } from './context.js';
-import { exitCodeFor, ExitCode, usageError } from '../shared/errors.js';
+import { AppError, ErrorCode, exitCodeFor, ExitCode, usageError } from '../shared/errors.js';
+import { markShuttingDown, stopAllChildren } from './child-registry.js';
 import { errorBody, formatJson, humanError } from './output.js';
 import { packageVersion } from '../shared/version.js';
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRun }> }> = {
-  serve: { summary: 'run the auth server from the environment (production)', load: () => import('./commands/serve.js') },
-  sandbox: { summary: 'run the local sandbox stack: emulators + auth server', load: () => import('./commands/sandbox.js') },
+/** longRunning: a server that owns its shutdown (drain, then a 5 s cut), never abandoned by main. */
+const COMMANDS: Record<string, { summary: string; longRunning?: true; load: () => Promise<{ run: CommandRun }> }> = {
+  serve: { summary: 'run the auth server from the environment (production)', longRunning: true, load: () => import('./commands/serve.js') },
+  sandbox: { summary: 'run the local sandbox stack: emulators + auth server', longRunning: true, load: () => import('./commands/sandbox.js') },
   quote: { summary: 'quote a swap (or several with --pairs)', load: () => import('./commands/quote.js') },
   status: { summary: 'aggregator and auth server health', load: () => import('./commands/status.js') },
 };
@@ -38,9 +40,50 @@ export function helpText(): string {
   return lines.join('\n');
 }
 
+/** How long a command may take to wind down after Ctrl+C before it is abandoned. */
+const CANCEL_GRACE_MS = 5_000;
+
+const cancelled = (): AppError => new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+
+/**
+ * Ctrl+C / SIGTERM: the first aborts the command (it stops its requests and children and
+ * resolves); a second forces the exit. Handlers stay registered for the whole run: a library
+ * that re-raises a signal (when-exit, under conf) must never find the default handler in place,
+ * which would kill the process mid-write with no output and orphaned children.
+ */
+function installSignals(controller: AbortController, stderrIsTTY: boolean): { ours: (signal: NodeJS.Signals) => void; dispose: () => void } {
+  let count = 0;
+  const ours = (signal: NodeJS.Signals): void => {
+    count += 1;
+    markShuttingDown();
+    if (count === 1) {
+      if (stderrIsTTY) process.stderr.write('stopping… (press Ctrl+C again to force)\n');
+      controller.abort(cancelled());
+      return;
+    }
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  for (const signal of SIGNALS) process.on(signal, ours);
+  return { ours, dispose: () => SIGNALS.forEach((signal) => process.off(signal, ours)) };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Libraries loaded by a command may hook signals to clean up and then re-raise them (when-exit,
+ * which conf uses for its atomic writes). We own signals: drop their handlers. Their cleanup
+ * still runs, because they also hook process 'exit', which a normal exit fires.
+ */
+function dropForeignSignalHandlers(ours: (signal: NodeJS.Signals) => void): void {
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) if (listener !== ours) process.off(signal, listener);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const stdoutIsTTY = process.stdout.isTTY === true;
+  const stderrIsTTY = process.stderr.isTTY === true;
   const first = argv[0];
 
   if (first === '--version' || first === '-v') {
@@ -48,14 +91,12 @@ export async function main(argv: string[]): Promise<number> {
     return ExitCode.OK;
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    process.stdout.write(helpText());
+    process.stdout.write(json ? formatJson({ usage: helpText() }, stdoutIsTTY) : helpText());
     return ExitCode.OK;
   }
 
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signals = installSignals(controller, stderrIsTTY);
 
   const ctx: CommandContext = {
     argv: argv.slice(1),
@@ -64,8 +105,15 @@ export async function main(argv: string[]): Promise<number> {
     stderr: process.stderr,
     json,
     stdoutIsTTY,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stderrIsTTY,
     signal: controller.signal,
+  };
+
+  const fail = (error: unknown): number => {
+    if (process.env.FINANCE_TUI_DEBUG === '1') process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    if (json) process.stdout.write(formatJson(errorBody(error), stdoutIsTTY));
+    else process.stderr.write(humanError(error));
+    return exitCodeFor(error);
   };
 
   try {
@@ -74,29 +122,47 @@ export async function main(argv: string[]): Promise<number> {
       throw usageError(`unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
     }
     const { run } = await command.load();
-    const result = await run(ctx);
-    if (result !== undefined) {
-      process.stdout.write(json ? formatJson(result.data, stdoutIsTTY) : result.human());
+    dropForeignSignalHandlers(signals.ours);
+
+    // After an abort the command gets CANCEL_GRACE_MS to wind down; past that it is abandoned.
+    let graceTimer: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      const onAbort = (): void => {
+        graceTimer = setTimeout(() => reject(cancelled()), CANCEL_GRACE_MS);
+        graceTimer.unref();
+      };
+      if (command.longRunning) return;
+      if (controller.signal.aborted) onAbort();
+      else controller.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    abandoned.catch(() => undefined);
+    try {
+      const result = await Promise.race([run(ctx), abandoned]);
+      if (result !== undefined) {
+        process.stdout.write(json ? formatJson(result.data, stdoutIsTTY) : result.human());
+      }
+      return ExitCode.OK;
+    } finally {
+      clearTimeout(graceTimer);
     }
-    return ExitCode.OK;
   } catch (error) {
-    if (process.env.FINANCE_TUI_DEBUG === '1') process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    if (json) process.stdout.write(formatJson(errorBody(error), stdoutIsTTY));
-    else process.stderr.write(humanError(error));
-    return exitCodeFor(error);
+    // whatever a command threw while being cancelled (an aborted request, a stopped child) is the cancellation
+    return fail(controller.signal.aborted ? cancelled() : error);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    // children this command started never outlive it
+    await stopAllChildren();
+    signals.dispose();
   }
 }
 
-// Set exitCode rather than calling exit(): lets stdout drain when piped.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(humanError(error));
-    process.exitCode = ExitCode.ERROR;
-  },
-);
+// The command is done (or abandoned): exit now rather than when the event loop drains, so a
+// stray timer or socket in some library can never keep a finished process alive. Exit from
+// the write callback, after stdout has flushed, so a piped JSON document is never cut short.
+const exitAfterFlush = (code: number): void => {
+  process.exitCode = code;
+  process.stdout.write('', () => process.exit(code));
+};
+main(process.argv.slice(2)).then(exitAfterFlush, (error: unknown) => {
+  process.stderr.write(humanError(error));
+  exitAfterFlush(ExitCode.ERROR);
+});

@@ -16,7 +16,9 @@ export function errorBody(error: unknown): ErrorBody {
   return { error: { code: 'INTERNAL_ERROR', message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)' } };
 }
 
+/** One `error:` line per line of the message; the code closes the last one. */
 export function humanError(error: unknown): string {
   const body = errorBody(error);
-  return `error: ${body.error.message} (${body.error.code})\n`;
+  const lines = body.error.message.split('\n');
+  return `${lines.map((line, i) => `error: ${line}${i === lines.length - 1 ? ` (${body.error.code})` : ''}`).join('\n')}\n`;
 }

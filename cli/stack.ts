@@ -109,6 +109,7 @@ async function sandboxEndpoints(ctx: CommandContext): Promise<{ doc: SandboxFile
     timeoutMs: SPAWN_TIMEOUT_MS,
     readyLine: true,
     waitFor: async (ready) => ready !== undefined,
+    signal: ctx.signal,
   });
   const doc = child.ready as unknown as SandboxFile;
   return { doc, release: () => child.stop() };
@@ -156,6 +157,7 @@ export async function ensureAuthServer(ctx: CommandContext, serverUrl: string): 
     timeoutMs: SPAWN_TIMEOUT_MS,
     readyLine: false,
     waitFor: async () => (await probeServer(serverUrl, 500)).reachable,
+    signal: ctx.signal,
   });
   return { release: () => child.stop() };
 }

@@ -65,7 +65,8 @@ async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSett
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isAdmin(request)) return;
     state.requests += 1;
-    if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
+    // unref'd: a pending injected delay never keeps a closed emulator's process alive
+    if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
     if (state.failCount > 0) {
       state.failCount -= 1;
       if (state.failDrop) {

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../args.js';
 import type { CommandRun } from '../context.js';
+import { exitWhenParentGone } from '../child.js';
 import { dataDir } from '../paths.js';
 import { writeFileAtomic } from '../../shared/fs.js';
 
@@ -34,7 +35,13 @@ export const run: CommandRun = async (ctx) => {
   const { startSandbox } = await import('../../sandbox/launcher.js');
   mkdirSync(join(dir, 'sandbox'), { recursive: true, mode: 0o700 });
   const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
-  const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream });
+  // a full disk or a removed folder loses log lines, never the running sandbox
+  logStream.on('error', () => undefined);
+  // test knob: latency added to every emulator request (used to catch a client mid-request)
+  const latency = ctx.env.FINANCE_TUI_SANDBOX_LATENCY_MS?.trim();
+  const latencyMs = latency && /^[0-9]{1,6}$/.test(latency) ? Number(latency) : undefined;
+  const faults = latencyMs === undefined ? undefined : { identity: { latencyMs }, aggregator: { latencyMs } };
+  const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
   const stateFile = join(dir, 'sandbox.json');
   const info = { ...handle.info, logFile };
@@ -54,6 +61,7 @@ export const run: CommandRun = async (ctx) => {
     );
   }
 
+  exitWhenParentGone(ctx.env);
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   if (!ctx.json && ctx.stderrIsTTY) ctx.stderr.write('stopping…\n');
   const forced = setTimeout(() => process.exit(0), CLOSE_GRACE_MS);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { parseCommandArgs, parsePort } from '../args.js';
+import { exitWhenParentGone } from '../child.js';
 import type { CommandRun } from '../context.js';
 
 export const USAGE = `Usage: finance-tui serve [--port N]
@@ -49,9 +50,8 @@ export const run: CommandRun = async (ctx) => {
     config = loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      // one line per bad variable, nothing else: the operator fixes them all in one go
-      ctx.stderr.write(`${error.problems.map((p) => `finance-tui serve: ${p}`).join('\n')}\n`);
-      throw new AppError(ErrorCode.CONFIG_ERROR, `${error.problems.length} invalid environment variable(s)`, { status: 400 });
+      // one line per bad variable (main prints each line of the message): fix them all in one go
+      throw new AppError(ErrorCode.CONFIG_ERROR, error.problems.join('\n'), { status: 400 });
     }
     throw error;
   }
@@ -66,6 +66,7 @@ export const run: CommandRun = async (ctx) => {
     throw error;
   }
   installShutdown(handle, { graceMs: 5_000, log: (message) => handle.app.log.info(message) });
+  exitWhenParentGone(ctx.env);
   // Runs until a signal: installShutdown closes the server and exits the process.
   await new Promise<never>(() => undefined);
   return undefined;

@@ -1,0 +1,83 @@
+/**
+ * Ctrl+C and SIGTERM through whole processes: a cancelled command prints the CANCELLED document
+ * and exits 2; children it started never outlive it, even when it is killed outright.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('cancelling a headless command', () => {
+  let aggregator: FastifyInstance;
+  let aggregatorUrl: string;
+  const home = tempHome();
+
+  beforeAll(async () => {
+    aggregator = await buildAggregatorEmulator({ faults: { latencyMs: 20_000 } });
+    aggregatorUrl = await aggregator.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    await aggregator.close();
+    home.cleanup();
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} during a request: one CANCELLED document, exit 2`, async () => {
+      const before = aggregator.faults.requests;
+      const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: aggregatorUrl }));
+      await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+      proc.kill(signal);
+      const { code } = await proc.exited;
+      expect(code).toBe(2);
+      expect(JSON.parse(proc.stdout())).toEqual({ error: { code: 'CANCELLED', message: 'cancelled' } });
+    });
+  }
+});
+
+describe('a sandbox started for a command', () => {
+  const home = tempHome();
+  afterAll(() => home.cleanup());
+
+  /** Start `quote --sandbox` against a slow sandbox and wait until its child is up. */
+  async function startQuote(): Promise<{ proc: ReturnType<typeof spawnBin>; childPid: number; serverUrl: string }> {
+    const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SANDBOX_LATENCY_MS: '20000' }));
+    const file = join(home.dir, 'sandbox.json');
+    const info = await vi.waitFor(
+      () => {
+        expect(existsSync(file)).toBe(true);
+        return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; serverUrl: string };
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    return { proc, childPid: info.pid, serverUrl: info.serverUrl };
+  }
+
+  it('is stopped when the command is cancelled (SIGTERM): exit 2, child gone, sandbox.json removed', async () => {
+    const { proc, childPid } = await startQuote();
+    expect(alive(childPid)).toBe(true);
+    proc.kill('SIGTERM');
+    expect((await proc.exited).code).toBe(2);
+    expect(JSON.parse(proc.stdout())).toMatchObject({ error: { code: 'CANCELLED' } });
+    expect(alive(childPid)).toBe(false);
+    expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
+  });
+
+  it('stops itself when the command is killed outright (SIGKILL)', async () => {
+    const { proc, childPid } = await startQuote();
+    proc.kill('SIGKILL');
+    await proc.exited;
+    await vi.waitFor(() => expect(alive(childPid)).toBe(false), { timeout: 10_000, interval: 50 });
+    expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
+  });
+});
