@@ -50,15 +50,6 @@ export async function probeServer(serverUrl: string, timeoutMs = PROBE_TIMEOUT_M
   }
 }
 
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-  } catch {
-    return false;
-  }
-}
-
 interface SandboxFile {
   serverUrl: string;
   identityUrl: string;
@@ -133,31 +124,4 @@ export async function resolveEndpoints(ctx: CommandContext, opts: { sandbox: boo
     sandbox: false,
     release: async () => undefined,
   };
-}
-
-/**
- * Before a command that needs the auth server: it answers, or — at a loopback URL — the bundled
- * server is started with the user's environment (`finance-tui serve`). A remote URL that does
- * not answer is an error, never a spawn.
- */
-export async function ensureAuthServer(ctx: CommandContext, serverUrl: string): Promise<{ release: () => Promise<void> }> {
-  const probe = await probeServer(serverUrl);
-  if (probe.reachable) return { release: async () => undefined };
-  if (!isLoopbackUrl(serverUrl)) {
-    throw new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server at ${serverUrl} is ${probe.error ?? 'not reachable'}`, { status: 503 });
-  }
-  progress(ctx, `starting the auth server on ${serverUrl}…`);
-  const dir = dataDir(ctx.env);
-  const port = new URL(serverUrl).port || '80';
-  const child = await spawnSelf({
-    args: ['serve', '--port', port],
-    env: { ...ctx.env, PORT: port },
-    logDir: dir,
-    logName: 'server-child.log',
-    timeoutMs: SPAWN_TIMEOUT_MS,
-    readyLine: false,
-    waitFor: async () => (await probeServer(serverUrl, 500)).reachable,
-    signal: ctx.signal,
-  });
-  return { release: () => child.stop() };
 }
