@@ -8,7 +8,7 @@
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { ServerConfig } from './config.js';
+import { type ServerConfig, tokenAudience } from './config.js';
 import { createTokenService } from './jwt.js';
 import authPlugin from './plugins/auth.js';
 import corsPlugin from './plugins/cors.js';
@@ -99,14 +99,19 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   // into a confusing schema error instead of 415.
   app.removeContentTypeParser('text/plain');
 
-  const tokens = createTokenService({ secret: config.jwtSecret, ...(deps.now === undefined ? {} : { now: deps.now }) });
+  const tokens = createTokenService({
+    secret: config.jwtSecret,
+    audience: tokenAudience(config),
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+  });
 
   await app.register(requestIdPlugin);
   await app.register(securityPlugin);
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
   await app.register(rateLimitPlugin, { redis: deps.redis });
   await app.register(authPlugin, { tokens });
-  await app.register(errorsPlugin, { production: config.nodeEnv === 'production' });
+  // internals only where someone asked for them by name; any other value keeps 500s opaque
+  await app.register(errorsPlugin, { exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test' });
 
   await app.register(rootRoutes, { version: deps.version ?? '0.0.0', sandbox: config.sandbox });
   await app.register(authRoutes, { prefix: '/auth', identity: deps.identity, tokens });

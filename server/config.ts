@@ -14,6 +14,12 @@ export const DEFAULTS = {
 
 export const JWT_ISSUER = 'finance-tui-auth';
 export const JWT_AUDIENCE = 'finance-tui';
+/** Sandbox tokens name their own audience: never accepted by a real server sharing the secret. */
+export const JWT_SANDBOX_AUDIENCE = 'finance-tui-sandbox';
+
+export function tokenAudience(config: { sandbox: boolean }): string {
+  return config.sandbox ? JWT_SANDBOX_AUDIENCE : JWT_AUDIENCE;
+}
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -96,7 +102,9 @@ export function loadConfig(env: Env): ServerConfig {
 
   const host = present(env, 'HOST') ?? DEFAULTS.host;
 
-  let nodeEnv: NodeEnv = 'development';
+  // production unless told otherwise: development and test put internal error text in 500
+  // responses, which a server started without NODE_ENV (a plain `finance-tui serve`) must not do.
+  let nodeEnv: NodeEnv = 'production';
   const rawNodeEnv = present(env, 'NODE_ENV');
   if (rawNodeEnv !== undefined) {
     if (rawNodeEnv === 'development' || rawNodeEnv === 'production' || rawNodeEnv === 'test') nodeEnv = rawNodeEnv;

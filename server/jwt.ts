@@ -44,6 +44,8 @@ export interface TokenService {
 export interface TokenServiceOptions {
   secret: string;
   now?: () => Date;
+  /** default JWT_AUDIENCE; the sandbox passes JWT_SANDBOX_AUDIENCE */
+  audience?: string;
 }
 
 function unauthorized(message = 'Invalid or missing token'): AppError {
@@ -57,6 +59,7 @@ function nonEmptyString(value: unknown): value is string {
 export function createTokenService(options: TokenServiceOptions): TokenService {
   const key = new TextEncoder().encode(options.secret);
   const now = options.now ?? (() => new Date());
+  const audience = options.audience ?? JWT_AUDIENCE;
 
   return {
     async issue(subject) {
@@ -66,7 +69,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(subject.userId)
         .setIssuer(JWT_ISSUER)
-        .setAudience(JWT_AUDIENCE)
+        .setAudience(audience)
         .setIssuedAt(issuedAt)
         .setExpirationTime(exp)
         .setJti(randomUUID())
@@ -83,7 +86,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
           // Pinned: alg none, HS512, RS256 and the rest are refused before the signature check.
           algorithms: [ALGORITHM],
           issuer: JWT_ISSUER,
-          audience: JWT_AUDIENCE,
+          audience,
           requiredClaims: ['sub', 'jti', 'iat', 'exp'],
           currentDate: now(),
         });

@@ -66,6 +66,9 @@ export async function startServer(config: ServerConfig, deps: Partial<AppDeps> =
   return { app, url: `http://${host}:${address.port}`, close: () => app.close() };
 }
 
+/** How long after the forced cut a close that still hangs is given before exit(1). */
+export const HARD_STOP_AFTER_CUT_MS = 1_000;
+
 export interface ShutdownOptions {
   /** how long in-flight requests may take before connections are cut */
   graceMs?: number;
@@ -79,7 +82,9 @@ export interface ShutdownOptions {
 /**
  * On the first SIGTERM/SIGINT: stop accepting, let in-flight requests finish (app.close), exit 0.
  * After graceMs, or on a second signal, cut the remaining connections (a client that never
- * finishes its body must not hold the process) and exit once close completes.
+ * finishes its body must not hold the process) and exit once close completes. If close still
+ * has not completed 1 s after the cut (an onClose hook hanging, a Redis quit that never
+ * answers), exit 1 anyway: a stop that never ends is worse than an unclean one.
  */
 export function installShutdown(handle: ServerHandle, options: ShutdownOptions): () => void {
   const graceMs = options.graceMs ?? 5_000;
@@ -87,8 +92,20 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
   const target = options.target ?? process;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let closing = false;
+  let exited = false;
   let timer: NodeJS.Timeout | undefined;
   let reaper: NodeJS.Timeout | undefined;
+  let hardStop: NodeJS.Timeout | undefined;
+
+  // once only: a close that settles after the hard stop must not exit a second time
+  const finish = (code: number): void => {
+    if (exited) return;
+    exited = true;
+    clearTimeout(timer);
+    clearInterval(reaper);
+    clearTimeout(hardStop);
+    exit(code);
+  };
 
   const forceClose = (): void => {
     options.log('shutdown: closing the remaining connections');
@@ -108,18 +125,22 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
     // its response; Node's close() reaps idle sockets once, at the start, so keep reaping.
     reaper = setInterval(() => handle.app.server.closeIdleConnections(), 100);
     reaper.unref();
+    // unref'd like the others: if everything else has finished, the process may end on its own
+    hardStop = setTimeout(() => {
+      options.log(`shutdown: still not closed ${graceMs + HARD_STOP_AFTER_CUT_MS} ms after the signal, exiting`);
+      finish(1);
+    }, graceMs + HARD_STOP_AFTER_CUT_MS);
+    hardStop.unref();
     handle.close().then(
       () => {
-        clearTimeout(timer);
-        clearInterval(reaper);
+        if (exited) return;
         options.log('shutdown: done');
-        exit(0);
+        finish(0);
       },
       (error: unknown) => {
-        clearTimeout(timer);
-        clearInterval(reaper);
+        if (exited) return;
         options.log(`shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`);
-        exit(1);
+        finish(1);
       },
     );
   };
@@ -129,5 +150,6 @@ export function installShutdown(handle: ServerHandle, options: ShutdownOptions):
     for (const signal of signals) target.off(signal, onSignal);
     clearTimeout(timer);
     clearInterval(reaper);
+    clearTimeout(hardStop);
   };
 }

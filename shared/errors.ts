@@ -9,6 +9,8 @@ export const ErrorCode = {
   TOKEN_EXPIRED: 'TOKEN_EXPIRED',
   FORBIDDEN: 'FORBIDDEN',
   WALLET_MISMATCH: 'WALLET_MISMATCH',
+  // the account already has a usable wallet: creating another would unlink it (and its funds)
+  WALLET_EXISTS: 'WALLET_EXISTS',
   NOT_FOUND: 'NOT_FOUND',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',

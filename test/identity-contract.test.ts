@@ -11,7 +11,7 @@ import type { FaultSettings } from '../sandbox/faults.js';
 import { type AppError, isAppError } from '../shared/errors.js';
 import { argentAccountAddress, verifyStarkSignature } from '../shared/starknet.js';
 import { createIdentityProvider, type IdentityProviderOptions } from '../server/providers/identity.js';
-import { SERVER_WALLET_KEY, verifyAndProvision } from '../server/providers/identity-flow.js';
+import { provisionWallet, SERVER_WALLET_KEY, verifyAndProvision } from '../server/providers/identity-flow.js';
 import type { IdentityProvider } from '../server/providers/types.js';
 
 const APP_ID = 'contract-app';
@@ -203,6 +203,51 @@ describe('verifyAndProvision end to end', () => {
     const dangling = await verifyAndProvision(identity, email, await login(email));
     expect(dangling.isExisting).toBe(false);
     expect(dangling.user.customMetadata).toEqual({ [SERVER_WALLET_KEY]: dangling.wallet.id, plan: 'pro' });
+  });
+
+  it('the e-mail lookup finding another account → IDENTITY_PROVIDER_ERROR, nothing created or linked', async () => {
+    const other = freshEmail();
+    const otherUser = (await verifyAndProvision(identity, other, await login(other))).user;
+    const otherMetadata = (await identity.getUserByEmail(other))?.customMetadata;
+    const email = freshEmail();
+    const code = await login(email);
+    const writes: string[] = [];
+    // a provider that answers the lookup with the wrong account (a relinked e-mail, a bug upstream)
+    const confused: IdentityProvider = {
+      ...identity,
+      getUserByEmail: async () => identity.getUserByEmail(other),
+      createWallet: async () => {
+        writes.push('createWallet');
+        return identity.createWallet();
+      },
+      setCustomMetadata: async (userId, metadata) => {
+        writes.push(`setCustomMetadata ${userId}`);
+        return identity.setCustomMetadata(userId, metadata);
+      },
+    };
+    const error = await failure(verifyAndProvision(confused, email, code), [code]);
+    expect(error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', status: 502 });
+    expect(error.message).toMatch(/different account/);
+    expect(writes).toEqual([]);
+    expect((await identity.getUserByEmail(other))?.customMetadata).toEqual(otherMetadata);
+    // the user who signed in exists (authenticate made it) but has nothing linked
+    const signedIn = await identity.getUserByEmail(email);
+    expect(signedIn?.id).not.toBe(otherUser.id);
+    expect(signedIn?.customMetadata).toEqual({});
+  });
+
+  it('provisionWallet refuses WALLET_EXISTS over a usable wallet and replaces an owned one', async () => {
+    const email = freshEmail();
+    const first = await verifyAndProvision(identity, email, await login(email));
+    const error = await failure(provisionWallet(identity, first.user));
+    expect(error).toMatchObject({ code: 'WALLET_EXISTS', status: 409 });
+    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: first.wallet.id });
+
+    const owned = await ownedWallet(first.user.id);
+    const user = await identity.setCustomMetadata(first.user.id, { [SERVER_WALLET_KEY]: owned });
+    const replaced = await provisionWallet(identity, user);
+    expect(replaced.wallet.id).not.toBe(owned);
+    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: replaced.wallet.id });
   });
 
   it('a wrong code → INVALID_OTP, and nothing is provisioned', async () => {

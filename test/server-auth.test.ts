@@ -3,6 +3,7 @@
  * verify → token; find and create answer for the token's own user and wallet only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../shared/errors.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;
@@ -76,9 +77,28 @@ describe('POST /wallet/find', () => {
 });
 
 describe('POST /wallet/create', () => {
-  it('links a new wallet to the user and returns a fresh token bound to it', async () => {
+  it('refuses with 409 WALLET_EXISTS while the linked wallet is usable, and changes nothing', async () => {
+    const { token, wallet: old, user } = await t.seedUser('keeper@example.com');
+    user.customMetadata.theme = 'dark';
+    const walletsBefore = t.identity.wallets.size;
+    const res = await post(t.app, '/wallet/create', {}, { token });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().error.code).toBe('WALLET_EXISTS');
+    expect(res.json().error.message).toMatch(/already has a usable wallet/);
+    expect(t.identity.wallets.size).toBe(walletsBefore);
+    expect(t.identity.users.get('keeper@example.com')?.customMetadata).toEqual({ server_wallet_id: old.id, theme: 'dark' });
+    // the old wallet is still the one a later sign-in finds
+    const again = await signIn('keeper@example.com');
+    expect(again).toMatchObject({ isExisting: true, walletId: old.id, walletAddress: old.address });
+  });
+
+  it.each([
+    { description: 'is owned (app credentials cannot sign with it)', spoil: (t: TestApp, id: string) => void ((t.identity.wallets.get(id) as { wallet: { ownerId: string | null } }).wallet.ownerId = 'did:privy:owner') },
+    { description: 'no longer exists', spoil: (t: TestApp, id: string) => void t.identity.wallets.delete(id) },
+  ])('links a new wallet when the linked one $description, with a fresh token bound to it', async ({ spoil }) => {
     const { token, wallet: old, user } = await t.seedUser('creator@example.com');
     user.customMetadata.theme = 'dark';
+    spoil(t, old.id);
     const res = await post(t.app, '/wallet/create', {}, { token });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as { wallet: { id: string; address: string; publicKey: string }; token: string; expiresAt: string };
@@ -89,6 +109,30 @@ describe('POST /wallet/create', () => {
     // the new token signs for the new wallet
     const signed = await post(t.app, '/sign/hash', { walletId: body.wallet.id, hash: '0x1' }, { token: body.token });
     expect(signed.statusCode).toBe(200);
+    // …and now that one is usable, a second create is refused
+    expect((await post(t.app, '/wallet/create', {}, { token: body.token })).statusCode).toBe(409);
+  });
+
+  it('a wallet lookup that fails upstream is an error, never a new wallet', async () => {
+    const { token, wallet: old, user } = await t.seedUser('flaky@example.com');
+    t.identity.getWallet = async () => {
+      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'identity provider answered HTTP 503 to get wallet', { status: 502 });
+    };
+    const res = await post(t.app, '/wallet/create', {}, { token });
+    expect(res.statusCode).toBe(502);
+    expect(user.customMetadata).toEqual({ server_wallet_id: old.id });
+  });
+
+  it('is limited to 5 a minute per IP', async () => {
+    const { token } = await t.seedUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await post(t.app, '/wallet/create', {}, { token, remoteAddress: '198.51.100.77' })).statusCode);
+    expect(statuses).toEqual([409, 409, 409, 409, 409, 429, 429]);
+    // another address has its own allowance
+    expect((await post(t.app, '/wallet/create', {}, { token, remoteAddress: '198.51.100.78' })).statusCode).toBe(409);
+    // calls without a valid token are refused before they count
+    for (let i = 0; i < 6; i++) expect((await post(t.app, '/wallet/create', {}, { remoteAddress: '198.51.100.79' })).statusCode).toBe(401);
+    expect((await post(t.app, '/wallet/create', {}, { token, remoteAddress: '198.51.100.79' })).statusCode).toBe(409);
   });
 
   it('refuses when the e-mail now belongs to another account → 401', async () => {

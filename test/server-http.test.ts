@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../server/app.js';
-import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
+import { loadConfig } from '../server/config.js';
+import { buildTestApp, FakeIdentity, post, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;
 afterEach(async () => {
@@ -119,6 +120,24 @@ describe('routing and shape', () => {
     const line = t.logs().split('\n').find((l) => l.includes('secret internal detail'));
     expect(line).toBeDefined();
     expect(line).toContain(res.json().error.requestId);
+  });
+
+  it.each([
+    { description: 'the default config (no NODE_ENV): production', env: {}, exposed: false },
+    { description: 'NODE_ENV=production', env: { NODE_ENV: 'production' }, exposed: false },
+    { description: 'NODE_ENV=development, asked for by name', env: { NODE_ENV: 'development' }, exposed: true },
+  ])('500 internals with $description → exposed: $exposed', async ({ env, exposed }) => {
+    const config = loadConfig({ IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: TEST_JWT_SECRET, ...env });
+    if (!('NODE_ENV' in env)) expect(config.nodeEnv).toBe('production');
+    const broken = new FakeIdentity();
+    broken.sendOtp = async () => {
+      throw new TypeError('secret internal detail at /srv/app.js:12');
+    };
+    t = await buildTestApp({ config: { ...config, port: 0 }, deps: { identity: broken } });
+    const res = await post(t.app, '/auth/login', { email: 'a@example.com' });
+    expect(res.statusCode).toBe(500);
+    expectErrorShape(res.body, 'INTERNAL_ERROR');
+    expect(res.body.includes('secret internal detail')).toBe(exposed);
   });
 
   it('an upstream AppError keeps its status and code', async () => {

@@ -4,7 +4,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JWT_AUDIENCE, JWT_ISSUER } from '../server/config.js';
+import { JWT_AUDIENCE, JWT_ISSUER, JWT_SANDBOX_AUDIENCE } from '../server/config.js';
 import { createTokenService } from '../server/jwt.js';
 import { buildTestApp, post, type SeededUser, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
 
@@ -83,6 +83,11 @@ const cases: Array<{ description: string; authorization: () => Promise<string | 
   { description: 'wrong iss', authorization: async () => `Bearer ${await signed({ iss: 'someone-else' })}`, code: 'UNAUTHORIZED' },
   { description: 'wrong aud', authorization: async () => `Bearer ${await signed({ aud: 'another-app' })}`, code: 'UNAUTHORIZED' },
   {
+    description: 'a sandbox token (same secret) on a real server',
+    authorization: async () => `Bearer ${await signed({ aud: JWT_SANDBOX_AUDIENCE })}`,
+    code: 'UNAUTHORIZED',
+  },
+  {
     description: 'tampered payload (wallet swapped, signature kept)',
     authorization: async () => {
       const [header, payload, signature] = alice.token.split('.') as [string, string, string];
@@ -103,6 +108,24 @@ const cases: Array<{ description: string; authorization: () => Promise<string | 
     code: 'UNAUTHORIZED',
   },
 ];
+
+describe('sandbox tokens', () => {
+  it('a sandbox server accepts its own audience and refuses a real server\'s token with the same secret', async () => {
+    const sandbox = await buildTestApp({ config: { sandbox: true } });
+    try {
+      const user = await sandbox.seedUser('carol@example.com');
+      const own = await post(sandbox.app, '/wallet/find', {}, { token: user.token });
+      expect(own.statusCode).toBe(200);
+      const payload = JSON.parse(Buffer.from(user.token.split('.')[1] as string, 'base64url').toString()) as { aud: string };
+      expect(payload.aud).toBe(JWT_SANDBOX_AUDIENCE);
+      const real = await signed({ aud: JWT_AUDIENCE, payload: { email: user.user.email, walletId: user.wallet.id, walletAddress: user.wallet.address }, sub: user.user.id });
+      const refused = await post(sandbox.app, '/wallet/find', {}, { headers: { authorization: `Bearer ${real}` } });
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
 
 describe('JWT guard', () => {
   it('a valid token passes (the table below would pass vacuously otherwise)', async () => {

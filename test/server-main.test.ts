@@ -6,8 +6,9 @@
 import { EventEmitter } from 'node:events';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { installShutdown, startServer } from '../server/main.js';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installShutdown, type ServerHandle, startServer } from '../server/main.js';
 import type { PaymasterRelay } from '../server/providers/types.js';
 import { FakeIdentity, testConfig } from './helpers/build-test-app.js';
 import { createTokenService } from '../server/jwt.js';
@@ -117,5 +118,62 @@ describe('installShutdown', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3_000);
     expect(logged.join('\n')).toContain('closing the remaining connections');
+  });
+});
+
+describe('installShutdown hard stop', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A handle whose close never settles until told to (a Redis quit that hangs, say). */
+  function hangingHandle() {
+    const calls = { closeAll: 0 };
+    const settle = deferred<void>();
+    const server = {
+      closeAllConnections: () => {
+        calls.closeAll += 1;
+      },
+      closeIdleConnections: () => undefined,
+    };
+    const handle: ServerHandle = { app: { server } as unknown as FastifyInstance, url: 'http://127.0.0.1:1', close: () => settle.promise };
+    return { handle, calls, settle };
+  }
+
+  it('close still hanging 1 s after the forced cut → exit(1), once', async () => {
+    vi.useFakeTimers();
+    const { handle, calls, settle } = hangingHandle();
+    const target = new EventEmitter();
+    const exits: number[] = [];
+    const logged: string[] = [];
+    installShutdown(handle, { graceMs: 5_000, log: (m) => logged.push(m), target, exit: (code) => exits.push(code) });
+    target.emit('SIGTERM', 'SIGTERM');
+
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.closeAll).toBe(1);
+    expect(exits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(exits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(exits).toEqual([1]);
+    expect(logged.join('\n')).toMatch(/still not closed 6000 ms after the signal/);
+
+    // a close that finally settles afterwards does not exit again
+    settle.resolve();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(exits).toEqual([1]);
+  });
+
+  it('a close that completes in time exits 0 and the hard stop never fires', async () => {
+    vi.useFakeTimers();
+    const { handle, settle } = hangingHandle();
+    const target = new EventEmitter();
+    const exits: number[] = [];
+    installShutdown(handle, { graceMs: 300, log: () => undefined, target, exit: (code) => exits.push(code) });
+    target.emit('SIGINT', 'SIGINT');
+    await vi.advanceTimersByTimeAsync(500);
+    settle.resolve();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(exits).toEqual([0]);
   });
 });

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymasterRelay } from '../server/providers/paymaster.js';
+import { createPaymasterRelay, MAX_RESPONSE_BYTES } from '../server/providers/paymaster.js';
 import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
 
 interface Seen {
@@ -134,6 +134,96 @@ describe('refusals', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('WALLET_MISMATCH');
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe('params shape and the ownership check', () => {
+  const sponsored = { version: '0x1', fee_mode: { mode: 'sponsored' } };
+
+  it.each([
+    { description: 'a transaction for another account', method: 'paymaster_executeTransaction', params: () => [{ transaction: { type: 'invoke', invoke: { user_address: '0x0123', calls: [] } }, parameters: sponsored }, sponsored] },
+    { description: 'a transaction for the own account', method: 'paymaster_buildTransaction', params: (own: string) => [{ type: 'invoke', invoke: { user_address: own, calls: [] } }, sponsored] },
+    { description: 'an empty list', method: 'paymaster_isAvailable', params: () => [] },
+  ])('array params ($description) → 400 VALIDATION_ERROR, never relayed', async ({ method, params }) => {
+    await appWith();
+    const res = await post(t.app, '/paymaster', rpc(method, params(user.wallet.address)), { token: user.token });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    expect(res.json().error.message).toMatch(/named object/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it.each([
+    { description: 'user_address under a variant transaction type', params: (other: string) => ({ transaction: { type: 'invoke_v2', invoke_v2: { user_address: other, calls: [] } }, parameters: sponsored }) },
+    { description: 'a second user_address in parameters', params: (other: string, own: string) => ({ transaction: { type: 'invoke', invoke: { user_address: own, calls: [] } }, parameters: { ...sponsored, user_address: other } }) },
+    { description: 'a deploy transaction for another address', params: (other: string) => ({ transaction: { type: 'deploy', deployment: { address: other, class_hash: '0x1', salt: '0x1', calldata: [], version: 1 } }, parameters: sponsored }) },
+    { description: 'a user_address that is a number', params: () => ({ transaction: { type: 'invoke', invoke: { user_address: 291, calls: [] } }, parameters: sponsored }) },
+  ])('object params with $description → 403 WALLET_MISMATCH, never relayed', async ({ params }) => {
+    await appWith();
+    const res = await post(t.app, '/paymaster', rpc('paymaster_executeTransaction', params('0x0123', user.wallet.address)), { token: user.token });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().error.code).toBe('WALLET_MISMATCH');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a transaction that names no account → 400, never relayed', async () => {
+    await appWith();
+    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', { transaction: { type: 'invoke', invoke: { calls: [] } }, parameters: sponsored }), { token: user.token });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('relays deploy_and_invoke when both addresses are the own wallet', async () => {
+    await appWith();
+    const own = user.wallet.address;
+    const params = { transaction: { type: 'deploy_and_invoke', invoke: { user_address: own, calls: [] }, deployment: { address: own.toUpperCase().replace('0X', '0x'), class_hash: '0x1', salt: '0x1', calldata: [], version: 1 } }, parameters: sponsored };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', params), { token: user.token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('upstream response size', () => {
+  const overLimit = MAX_RESPONSE_BYTES + 1;
+  const bigAnswer = (size: number) => {
+    const head = '{"jsonrpc":"2.0","id":7,"result":"';
+    const tail = '"}';
+    return head + 'x'.repeat(size - head.length - tail.length) + tail;
+  };
+
+  it.each([
+    { description: 'with Content-Length', chunked: false },
+    { description: 'chunked, no Content-Length', chunked: true },
+  ])('an answer over 1 MB ($description) → 502 PAYMASTER_ERROR "too large"', async ({ chunked }) => {
+    await appWith();
+    const body = bigAnswer(overLimit);
+    behaviour = (_req, res) => {
+      if (chunked) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (let i = 0; i < body.length; i += 65_536) res.write(body.slice(i, i + 65_536));
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+        res.end(body);
+      }
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+    expect(res.json().error.message).toMatch(/too large/);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('an answer of exactly 1 MB is still relayed', async () => {
+    await appWith();
+    const body = bigAnswer(MAX_RESPONSE_BYTES);
+    behaviour = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
+    expect(res.statusCode).toBe(200);
+    expect((res.json() as { result: string }).result).toHaveLength(MAX_RESPONSE_BYTES - 36);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * Per-IP limits: 5/min on /auth/*, 30/min on /sign/*. The window is moved with a faked Date
- * (the in-memory store reads Date.now()), never by sleeping.
+ * Per-IP limits: 5/min on /auth/* and /wallet/create, 30/min on /sign/*; IPv6 clients count per
+ * /64. The window is moved with a faked Date (the in-memory store reads Date.now()), never by
+ * sleeping.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
@@ -110,5 +111,30 @@ describe('X-Forwarded-For', () => {
     // …and one forwarded client is still limited
     const same = await burst(8, () => post(t.app, '/auth/login', { email: 'x@example.com' }, { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': '10.8.8.8' } }));
     expect(same.ok).toHaveLength(5);
+  });
+});
+
+describe('IPv6 clients', () => {
+  const login = (app: TestApp['app'], remoteAddress: string, i: number) => post(app, '/auth/login', { email: `six${i}@example.com` }, { remoteAddress });
+
+  it('count per /64: two addresses of one /64 share an allowance, another /64 has its own', async () => {
+    t = await buildTestApp();
+    const first = await burst(3, (i) => login(t.app, '2001:db8::1', i));
+    expect(first.ok).toHaveLength(3);
+    // same /64, written differently: 2 left, then 429
+    const second = await burst(3, (i) => login(t.app, '2001:0DB8:0000:0000:ffff::2', 10 + i));
+    expect(second.ok).toHaveLength(2);
+    expect(second.limited).toHaveLength(1);
+    // the next /64 over is another client
+    const other = await burst(5, (i) => login(t.app, '2001:db8:0:1::1', 20 + i));
+    expect(other.ok).toHaveLength(5);
+  });
+
+  it('IPv4 and IPv4-mapped IPv6 keep per-address counters', async () => {
+    t = await buildTestApp();
+    expect((await burst(5, (i) => login(t.app, '::ffff:192.0.2.10', i))).ok).toHaveLength(5);
+    // a neighbouring mapped address is another client, not the same "/64"
+    expect((await burst(5, (i) => login(t.app, '::ffff:192.0.2.11', 10 + i))).ok).toHaveLength(5);
+    expect((await burst(5, (i) => login(t.app, '192.0.2.12', 20 + i))).ok).toHaveLength(5);
   });
 });

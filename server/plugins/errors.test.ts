@@ -17,14 +17,15 @@ describe('describeError', () => {
     { description: 'a plain Error', error: new Error('boom'), status: 500, code: 'INTERNAL_ERROR' },
     { description: 'a thrown string', error: 'boom', status: 500, code: 'INTERNAL_ERROR' },
   ])('$description → $status $code', ({ error, status, code }) => {
-    const described = describeError(error, { production: true });
+    const described = describeError(error);
     expect(described).toMatchObject({ status, code });
   });
 
-  it('hides internals in production only, and never quotes a JSON body', () => {
-    expect(describeError(new Error('db password wrong'), { production: true }).message).not.toContain('password');
-    expect(describeError(new Error('db password wrong'), { production: false }).message).toContain('db password wrong');
-    expect(describeError(Object.assign(new SyntaxError('Unexpected "123456"'), { statusCode: 400 }), { production: false }).message).not.toContain('123456');
+  it('hides internals unless asked to expose them, and never quotes a JSON body', () => {
+    expect(describeError(new Error('db password wrong')).message).not.toContain('password');
+    expect(describeError(new Error('db password wrong'), { exposeInternals: false }).message).not.toContain('password');
+    expect(describeError(new Error('db password wrong'), { exposeInternals: true }).message).toContain('db password wrong');
+    expect(describeError(Object.assign(new SyntaxError('Unexpected "123456"'), { statusCode: 400 }), { exposeInternals: true }).message).not.toContain('123456');
   });
 });
 

@@ -30,7 +30,7 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
 
-export function describeError(error: unknown, options: { production: boolean }): ErrorDescription {
+export function describeError(error: unknown, options: { exposeInternals?: boolean } = {}): ErrorDescription {
   if (error instanceof AppError) {
     return { status: error.status, code: error.code, message: error.message, unexpected: error.status >= 500 && error.status < 502 };
   }
@@ -62,13 +62,15 @@ export function describeError(error: unknown, options: { production: boolean }):
   return {
     status: 500,
     code: ErrorCode.INTERNAL_ERROR,
-    message: options.production ? 'Internal server error' : `Internal server error: ${detail}`,
+    // opaque unless asked: the detail can name files, hosts or values, and is in the log anyway
+    message: options.exposeInternals === true ? `Internal server error: ${detail}` : 'Internal server error',
     unexpected: true,
   };
 }
 
 export interface ErrorsPluginOptions {
-  production: boolean;
+  /** put the internal error text in 500 bodies (development and test only); default false */
+  exposeInternals?: boolean;
 }
 
 const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options) => {

@@ -1,7 +1,8 @@
 /**
  * Per-route rate limits (@fastify/rate-limit, `global: false`): a route opts in with
  * `config: { rateLimit: RATE_LIMITS.x }`. Keys are the client IP as Fastify sees it, so
- * X-Forwarded-For counts only when `trustProxy` trusts the proxy. Each route has its own counter
+ * X-Forwarded-For counts only when `trustProxy` trusts the proxy; IPv6 clients are keyed on
+ * their /64. Each route has its own counter
  * (login and verify each allow 5 a minute). With a Redis client the counters live in Redis and
  * every instance shares them.
  *
@@ -18,6 +19,8 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 export const RATE_LIMITS = {
   auth: { max: 5, timeWindow: 60_000 },
   sign: { max: 30, timeWindow: 60_000 },
+  // each call that gets through makes an upstream wallet: keep it as tight as sign-in
+  walletCreate: { max: 5, timeWindow: 60_000 },
 } as const;
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
@@ -80,6 +83,12 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     // Fail closed: if Redis is unreachable the limited routes answer 500 rather than lifting the
     // OTP brute-force limit. main.ts gives the client a short command timeout so this is quick.
     skipOnError: false,
+    // The plugin's default key generator masks IPv6 clients to this prefix (one /64 is what a
+    // single subscriber usually gets, so per-address keys would give one client ~2^64
+    // allowances) and keys IPv4-mapped IPv6 on the IPv4 address. Stated here rather than left
+    // to the default so a future default or a custom keyGenerator cannot undo it silently;
+    // test/server-rate-limit.test.ts pins the behaviour.
+    ipv6Subnet: 64,
     // Thrown from the hook, so our one error handler shapes the 429 like every other error;
     // Retry-After and x-ratelimit-* are already on the reply.
     errorResponseBuilder: (_request, context) =>

@@ -3,12 +3,17 @@
  * and is relayed verbatim; only transport failures become our errors:
  * timeout → 504 UPSTREAM_TIMEOUT; refused connection, 5xx, non-JSON or non-JSON-RPC → 502
  * PAYMASTER_ERROR. No retries: paymaster_executeTransaction is not idempotent.
- * Messages never include the API key or the upstream body.
+ * Messages never include the API key or the upstream body. The body is read up to
+ * MAX_RESPONSE_BYTES and refused beyond it (502): a broken or hostile upstream must not make us
+ * buffer, parse and relay an answer of any size.
  */
 import ky, { isTimeoutError } from 'ky';
 import type { JsonRpcRequest } from '../../shared/api.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import type { PaymasterRelay } from './types.js';
+
+/** Far above any SNIP-29 answer (a built transaction is a few KB), and our own body limit. */
+export const MAX_RESPONSE_BYTES = 1_048_576;
 
 export interface PaymasterRelayOptions {
   url: string;
@@ -25,6 +30,34 @@ function isJsonRpcResponse(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const record = body as Record<string, unknown>;
   return record.jsonrpc === '2.0' && ('result' in record || 'error' in record);
+}
+
+/**
+ * The body as text, or PAYMASTER_ERROR once it passes `limit` bytes: a declared Content-Length
+ * is refused before reading, and a chunked body is cut as soon as the count passes the limit.
+ */
+async function readCapped(response: Response, limit: number): Promise<string> {
+  const tooLarge = (): AppError => paymasterError(`The paymaster response is too large (over ${limit} bytes)`);
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function isAbortTimeout(error: unknown): boolean {
@@ -51,8 +84,14 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
           signal,
         });
         status = response.status;
-        text = await response.text();
+        if (status >= 500) {
+          // the body is not used: release the connection instead of reading it
+          await response.body?.cancel().catch(() => undefined);
+          throw paymasterError(`The paymaster failed (HTTP ${status})`);
+        }
+        text = await readCapped(response, MAX_RESPONSE_BYTES);
       } catch (error) {
+        if (isAppError(error)) throw error;
         if (isTimeoutError(error) || isAbortTimeout(error) || signal.aborted) {
           throw new AppError(ErrorCode.UPSTREAM_TIMEOUT, `The paymaster did not answer within ${options.timeoutMs} ms`, {
             status: 504,
@@ -61,7 +100,6 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
         throw paymasterError('The paymaster could not be reached');
       }
 
-      if (status >= 500) throw paymasterError(`The paymaster failed (HTTP ${status})`);
       let body: unknown;
       try {
         body = JSON.parse(text);

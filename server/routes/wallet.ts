@@ -1,12 +1,15 @@
 /**
  * The signed-in user's wallet. Everything here answers for the token's own user and wallet only:
- * no route takes a wallet or user id from the body.
+ * no route takes a wallet or user id from the body. /create replaces only a missing or unusable
+ * wallet (409 WALLET_EXISTS otherwise) and is limited to 5 a minute per IP, since every call
+ * that passes makes a wallet upstream.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EmptyRequest, WalletCreateResponse, WalletFindResponse } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { TokenService } from '../jwt.js';
 import { authOf } from '../plugins/auth.js';
+import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import { provisionWallet } from '../providers/identity-flow.js';
 import type { IdentityProvider, IdentityWallet } from '../providers/types.js';
 
@@ -32,18 +35,23 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
     return { wallet: wallet === null ? null : publicWallet(wallet) };
   });
 
-  fastify.post('/create', { schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } }, async (request) => {
-    const claims = authOf(request);
-    // The provider has no get-user-by-id, so the token carries the e-mail; the id check makes sure
-    // the address still belongs to the same account (e-mails can be unlinked and relinked).
-    const user = await identity.getUserByEmail(claims.email);
-    if (user === null || user.id !== claims.userId) {
-      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', { status: 401 });
-    }
-    const { wallet } = await provisionWallet(identity, user);
-    const issued = await tokens.issue({ userId: user.id, email: claims.email, walletId: wallet.id, walletAddress: wallet.address });
-    return { wallet: publicWallet(wallet), token: issued.token, expiresAt: issued.expiresAt };
-  });
+  fastify.post(
+    '/create',
+    { config: { rateLimit: RATE_LIMITS.walletCreate }, schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } },
+    async (request) => {
+      const claims = authOf(request);
+      // The provider has no get-user-by-id, so the token carries the e-mail; the id check makes sure
+      // the address still belongs to the same account (e-mails can be unlinked and relinked).
+      const user = await identity.getUserByEmail(claims.email);
+      if (user === null || user.id !== claims.userId) {
+        throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', { status: 401 });
+      }
+      // 409 WALLET_EXISTS while the linked wallet is usable: only a missing or unusable one is replaced
+      const { wallet } = await provisionWallet(identity, user);
+      const issued = await tokens.issue({ userId: user.id, email: claims.email, walletId: wallet.id, walletAddress: wallet.address });
+      return { wallet: publicWallet(wallet), token: issued.token, expiresAt: issued.expiresAt };
+    },
+  );
 };
 
 export default walletRoutes;

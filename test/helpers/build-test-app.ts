@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ec } from 'starknet';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { type AppDeps, buildApp } from '../../server/app.js';
-import type { ServerConfig } from '../../server/config.js';
+import { type ServerConfig, tokenAudience } from '../../server/config.js';
 import { createTokenService, type TokenService } from '../../server/jwt.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue, PaymasterRelay } from '../../server/providers/types.js';
 
@@ -117,6 +117,7 @@ export interface SeededUser {
 export interface TestApp {
   app: FastifyInstance;
   config: ServerConfig;
+  /** the app's identity provider when it is a FakeIdentity; with another provider, an unused fake */
   identity: FakeIdentity;
   tokens: TokenService;
   /** everything the app logged so far */
@@ -133,7 +134,8 @@ export interface TestAppOverrides {
 
 export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<TestApp> {
   const config = testConfig(overrides.config);
-  const identity = overrides.deps?.identity instanceof FakeIdentity ? overrides.deps.identity : new FakeIdentity();
+  const given = overrides.deps?.identity;
+  const identity = given instanceof FakeIdentity ? given : new FakeIdentity();
   let captured = '';
   const logStream = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {
@@ -141,9 +143,10 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       callback();
     },
   });
-  const app = await buildApp(config, { paymaster: nullPaymaster, logStream, logLevel: 'debug', version: '9.9.9-test', ...overrides.deps, identity });
+  // any provider may be given (the real adapter, say); the fake only stands in when none is
+  const app = await buildApp(config, { paymaster: nullPaymaster, logStream, logLevel: 'debug', version: '9.9.9-test', ...overrides.deps, identity: given ?? identity });
   await app.ready();
-  const tokens = createTokenService({ secret: config.jwtSecret });
+  const tokens = createTokenService({ secret: config.jwtSecret, audience: tokenAudience(config) });
   return {
     app,
     config,
