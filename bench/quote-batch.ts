@@ -2,7 +2,8 @@
  * Multi-pair quotes should cost about one round trip, not one per pair. Starts the aggregator
  * emulator with 200 ms latency, measures one /route round trip (median), then quotes 3 pairs
  * with mixed outputs (parallel /route) and with one output (one /routeBatch), and prints each
- * wall time as a ratio of the round trip. Target ≤ 1.2. Always exits 0; read PASS/FAIL.
+ * wall time as a ratio of the round trip. Target ≤ 1.2. Exits 1 when any target fails (CI does
+ * not run it; a person does, and a script around it can trust the exit code).
  *
  * Run: npx tsx bench/quote-batch.ts
  */
@@ -67,9 +68,17 @@ async function main(): Promise<void> {
     }
 
     console.log(`one round trip (median of ${RUNS}, ${LATENCY_MS} ms injected latency): ${rtt.toFixed(1)} ms`);
+    let failed = 0;
     for (const r of results) {
       const ratio = r.ms / rtt;
-      console.log(`${ratio <= TARGET ? 'PASS' : 'FAIL'}  ${r.name}: ${r.ms.toFixed(1)} ms = ${ratio.toFixed(2)} × round trip (target ≤ ${TARGET}), ${r.requests} request(s)`);
+      const pass = ratio <= TARGET;
+      if (!pass) failed += 1;
+      console.log(`${pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.ms.toFixed(1)} ms = ${ratio.toFixed(2)} × round trip (target ≤ ${TARGET}), ${r.requests} request(s)`);
+    }
+    if (failed > 0) {
+      console.log(`${failed} of ${results.length} target(s) failed`);
+      // exitCode, not exit(): the emulator still closes in finally and stdout drains
+      process.exitCode = 1;
     }
   } finally {
     await app.close();

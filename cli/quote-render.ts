@@ -17,8 +17,9 @@ export interface StatusView {
   network: string;
   sandbox: boolean;
   swapsSupported: boolean;
-  aggregator: { url: string; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
-  server: { url: string; reachable: boolean; version?: string; sandbox?: boolean; error?: string };
+  /** url null: not known (the sandbox could not be found or started) */
+  aggregator: { url: string | null; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
+  server: { url: string | null; reachable: boolean; version?: string; sandbox?: boolean; error?: string };
 }
 
 function short(m: Money, decimals: number): string {
@@ -78,8 +79,8 @@ export function renderStatus(view: StatusView): string {
     ...table(
       [
         ['Network', `${view.network}${view.swapsSupported ? '' : ' (swaps are mainnet-only)'}`],
-        ['Aggregator', `${agg.url}  ${aggState}`],
-        ['Auth server', `${srv.url}  ${srvState}`],
+        ['Aggregator', `${agg.url ?? '(unknown)'}  ${aggState}`],
+        ['Auth server', `${srv.url ?? '(unknown)'}  ${srvState}`],
       ],
       '',
     ),

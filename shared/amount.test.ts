@@ -147,4 +147,21 @@ describe('fees and price impact', () => {
     expect(formatBpsAsPercent(-250)).toBe('-2.5%');
     expect(formatRate(10n ** 18n, 18, 3_000_123_456n, 6)).toBe('3000.123456');
   });
+
+  it('junk prices are not prices: undefined instead of -Infinity or a throw', () => {
+    const base = { amountIn: 10n ** 18n, decimalsIn: 18, amountOut: 2_970_000_000n, decimalsOut: 6 };
+    for (const junk of ['1e999', '1e31', '1e-31', 1e308, `${'9'.repeat(70)}`, '2e15']) {
+      expect(parsePriceScaled(junk)).toBeUndefined();
+      expect(priceImpactBps({ ...base, priceIn: 3000, priceOut: junk })).toBeUndefined();
+      expect(priceImpactBps({ ...base, priceIn: junk, priceOut: 1 })).toBeUndefined();
+    }
+    expect(parsePriceScaled('1e15')).toBe(10n ** 33n);
+    expect(parsePriceScaled('1e-18')).toBe(1n);
+    // An "impact" beyond ±100 % is bad price data, never a market: unknown.
+    expect(priceImpactBps({ ...base, priceIn: 3000, priceOut: 1000 })).toBeUndefined();
+    expect(priceImpactBps({ ...base, priceIn: 3000, priceOut: 2.02 })).toBe(-9_998);
+    expect(priceImpactBps({ ...base, priceIn: 3000, priceOut: 2.03 })).toBeUndefined();
+    expect(priceImpactBps({ ...base, amountOut: 0n, priceIn: 3000, priceOut: 1 })).toBe(10_000);
+    expect(() => formatBpsAsPercent(Number.NEGATIVE_INFINITY)).toThrow(RangeError);
+  });
 });

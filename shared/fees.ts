@@ -7,6 +7,8 @@
  * on-chain rounding is unknown, the number shown must never promise more than arrives.
  */
 
+import { minimumReceived } from './slippage.js';
+
 export const DIRECT_FEE_BPS = 2;
 export const ROUTED_FEE_BPS = 15;
 const BPS = 10_000n;
@@ -28,14 +30,43 @@ export function applyServiceFee(gross: bigint, feeBps: number): { fee: bigint; n
   return { fee, net: gross - fee };
 }
 
+/**
+ * The minimum the user can count on receiving, net of the service fee, at `slippageBps`.
+ *
+ * Two bounds, and the smaller is shown (never promise more than the router guarantees):
+ * - `fromNet` = floor(net × (10000 − s) / 10000): slippage applied to the quote net of the fee;
+ * - `afterFee` = m − fee(m), m = floor(gross × (10000 − s) / 10000) = the calldata's
+ *   min_received: the aggregator computes it from its gross outputAmount, and if the router
+ *   checks min_received BEFORE taking its fee (the contract does not say), the worst case that
+ *   arrives is m less the fee on m.
+ * The two differ by rounding only (a unit or two), but "min" is what makes the shown figure a
+ * promise under either order of check-then-fee.
+ */
+export function guaranteedMinimum(gross: bigint, feeBps: number, slippageBps: number): { shown: bigint; fromNet: bigint; afterFee: bigint; calldata: bigint } {
+  const { net } = applyServiceFee(gross, feeBps);
+  const fromNet = minimumReceived(net, slippageBps);
+  const calldata = minimumReceived(gross, slippageBps);
+  const afterFee = applyServiceFee(calldata, feeBps).net;
+  return { shown: fromNet < afterFee ? fromNet : afterFee, fromNet, afterFee, calldata };
+}
+
 /** Fixed-point scale for USD prices parsed from the aggregator's token data. */
 const PRICE_DECIMALS = 18;
+/** Longest price spelling read: far more digits than any real quote carries. */
+const MAX_PRICE_TEXT = 64;
+/** |exponent| of an "e" spelling: 1e-30 .. 1e30 covers every real token; beyond is junk. */
+const MAX_PRICE_EXPONENT = 30;
+/** No token costs a quadrillion USD a unit: larger is junk, and would make the math absurd. */
+const MAX_PRICE_SCALED = 10n ** 15n * 10n ** BigInt(PRICE_DECIMALS);
+/** An impact beyond ±100 % is not a market, it is bad price data: shown as unknown. */
+const MAX_IMPACT_BPS = 10_000n;
 
 /**
  * A token price as the aggregator sends it (number or string, maybe "1e-7") → integer with 18
- * decimals; undefined when absent, non-finite, negative or zero. Prices are display data, not
- * amounts: going through the number's shortest decimal spelling is exact enough and no float
- * arithmetic happens.
+ * decimals; undefined when absent, non-finite, not positive, below 1e-18, above 1e15, with an
+ * exponent beyond ±30 or a spelling over 64 characters ("1e999" is junk, not a price). Prices
+ * are display data, not amounts: going through the number's shortest decimal spelling is exact
+ * enough and no float arithmetic happens.
  */
 export function parsePriceScaled(price: unknown): bigint | undefined {
   let text: string;
@@ -47,22 +78,35 @@ export function parsePriceScaled(price: unknown): bigint | undefined {
   } else {
     return undefined;
   }
+  if (text.length > MAX_PRICE_TEXT) return undefined;
   const match = /^([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]{1,3}))?$/.exec(text);
   if (match === null || (match[1] === '' && (match[2] ?? '') === '')) return undefined;
+  const written = Number(match[3] ?? '0');
+  if (Math.abs(written) > MAX_PRICE_EXPONENT) return undefined;
   const digits = `${match[1] ?? ''}${match[2] ?? ''}`;
-  const exponent = Number(match[3] ?? '0') - (match[2] ?? '').length + PRICE_DECIMALS;
+  const exponent = written - (match[2] ?? '').length + PRICE_DECIMALS;
   const mantissa = BigInt(digits === '' ? '0' : digits);
   const value = exponent >= 0 ? mantissa * 10n ** BigInt(exponent) : mantissa / 10n ** BigInt(-exponent);
-  return value > 0n ? value : undefined;
+  return value > 0n && value <= MAX_PRICE_SCALED ? value : undefined;
 }
 
 /**
- * Price impact in bps: how much less the output is worth than the input at the route's spot
- * prices, i.e. 1 − (out × priceOut) / (in × priceIn), each amount scaled by its decimals.
- * "Spot" is the aggregator's token prices (the emulator derives them from its pools' reserves,
- * so the figure is pool fees + curve slippage there). The gross output (before our service fee,
- * shown separately) is used. Signed: negative means the output is worth more than the input
- * by those prices. Rounded towards zero. Undefined when a price is missing.
+ * Price impact in bps, defined as: the shortfall of the route's GROSS output (before our
+ * service fee, which is shown separately) versus the value of the input, both valued at the
+ * aggregator's quoted USD token prices:
+ *
+ *   impact = 1 − (out × priceOut) / (in × priceIn), each amount scaled by its decimals.
+ *
+ * So it includes the pools' own fees and the curve slippage of the trade size. It is only as
+ * good as the quoted prices: the real API returns per-token USD prices and no pool reserves,
+ * so a route's own spot price cannot be computed client-side; when those prices and the
+ * route's pools disagree the figure is off by that disagreement. (The emulator quotes prices
+ * consistent with every pool, as an arbitraged market does, so there a small trade shows
+ * about the pool fee and never less than zero.)
+ *
+ * Signed: negative means the output is worth more than the input at those prices. Rounded
+ * towards zero. Undefined when a price is missing or junk, or when |impact| > 100 % (junk
+ * prices, never a real market), so callers can show "unknown" instead of a wild number.
  */
 export function priceImpactBps(args: {
   amountIn: bigint;
@@ -74,15 +118,18 @@ export function priceImpactBps(args: {
 }): number | undefined {
   const pIn = parsePriceScaled(args.priceIn);
   const pOut = parsePriceScaled(args.priceOut);
-  if (pIn === undefined || pOut === undefined || args.amountIn <= 0n) return undefined;
+  if (pIn === undefined || pOut === undefined || args.amountIn <= 0n || args.amountOut < 0n) return undefined;
   // Cross-multiplied so both values carry the same scale: 10^(decimalsIn + decimalsOut + 18).
   const valueIn = args.amountIn * pIn * 10n ** BigInt(args.decimalsOut);
   const valueOut = args.amountOut * pOut * 10n ** BigInt(args.decimalsIn);
-  return Number(((valueIn - valueOut) * BPS) / valueIn);
+  const impact = ((valueIn - valueOut) * BPS) / valueIn;
+  if (impact > MAX_IMPACT_BPS || impact < -MAX_IMPACT_BPS) return undefined;
+  return Number(impact);
 }
 
-/** bps → "0.15%" (exact: two decimals are bps). */
+/** bps → "0.15%" (exact: two decimals are bps). Integers only: a bps figure is one. */
 export function formatBpsAsPercent(bps: number): string {
+  if (!Number.isSafeInteger(bps)) throw new RangeError(`not a whole number of bps: ${bps}`);
   const sign = bps < 0 ? '-' : '';
   const abs = BigInt(Math.abs(bps));
   const fraction = (abs % 100n).toString().padStart(2, '0').replace(/0+$/, '');

@@ -48,13 +48,13 @@ export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: Calldat
 export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTail {
   if (calldata.length < 8) throw new RangeError('calldata too short for the router layout');
   const felts = calldata.slice(-7).map((f) => {
-    if (!/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(f)) throw new RangeError(`not a felt: ${f}`);
+    if (!/^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(f)) throw new RangeError(`not a felt: ${f.slice(0, 80)}`);
     return BigInt(f);
   });
   const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
   if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128) throw new RangeError('u256 half out of range');
   const first = calldata[0] ?? '';
-  if (!/^(0x[0-9a-fA-F]{1,8}|[0-9]{1,8})$/.test(first)) throw new RangeError('swaps_len is not a small integer');
+  if (!/^(0[xX][0-9a-fA-F]{1,8}|[0-9]{1,8})$/.test(first)) throw new RangeError('swaps_len is not a small integer');
   const swapsLen = BigInt(first);
   if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n) throw new RangeError('calldata length does not match swaps_len');
   return { tokenIn, tokenOut, amountIn: amountHigh * U128 + amountLow, minReceived: minHigh * U128 + minLow, destination };

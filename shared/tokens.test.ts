@@ -25,6 +25,14 @@ describe('token registry', () => {
     expect(listTokens('mainnet').map((t) => t.symbol)).toEqual(['ETH', 'STRK', 'USDC', 'USDC.e', 'USDT', 'DAI', 'WBTC']);
   });
 
+  it('accepts an upper-case 0X prefix, compared as a number', () => {
+    const upper = `0X${ETH.slice(2).toUpperCase()}`;
+    expect(findToken('mainnet', upper)?.symbol).toBe('ETH');
+    expect(resolveToken('mainnet', '0X49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7').symbol).toBe('ETH');
+    expect(normalizeAddress('0XABC')).toBe(`0x${'0'.repeat(61)}abc`);
+    expect(sameAddress(upper, ETH)).toBe(true);
+  });
+
   it('stores canonical 0x + 64 lowercase hex addresses', () => {
     for (const token of [...listTokens('mainnet'), ...listTokens('sepolia')]) {
       expect(token.address).toMatch(/^0x[0-9a-f]{64}$/);

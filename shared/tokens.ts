@@ -43,8 +43,8 @@ const REGISTRY: Record<Network, readonly Token[]> = {
 /** A 0x-hex felt as a number, or undefined when it is not one. */
 export function addressToBigInt(text: string): bigint | undefined {
   const trimmed = text.trim();
-  // Any number of leading zeros: sources pad differently.
-  if (trimmed.length > 200 || !/^0x0*[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
+  // Any number of leading zeros and either case of the prefix: sources (and users) differ.
+  if (trimmed.length > 200 || !/^0[xX]0*[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
   const value = BigInt(trimmed);
   return value < FELT_MAX ? value : undefined;
 }

@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
 import { type AggregatorClientOptions, createAggregatorClient, type SwapPair } from '../cli/services/aggregator.js';
+import type { RetryInfo } from '../cli/services/http.js';
 import { AppError } from '../shared/errors.js';
-import { decodeSwapCalldataTail } from '../shared/swap-calldata.js';
+import { decodeSwapCalldataTail, encodeSwapCalldata } from '../shared/swap-calldata.js';
 import { resolveToken } from '../shared/tokens.js';
 
 const t = (symbol: string) => resolveToken('mainnet', symbol);
@@ -92,7 +93,7 @@ describe('aggregator client ↔ emulator', () => {
     const routes = await client().getRouteBatch(request);
     expect(routes.map((r) => r.inputToken.symbol)).toEqual(['USDC', 'STRK']);
     expect(app.aggregatorStats.hits['/routeBatch']).toBe(1);
-    const calldata = await client().getCalldataBatch({ ...request, slippageBps: 100, destination: DEST });
+    const calldata = await client().getCalldataBatch({ ...request, slippageBps: 100, destination: DEST, quotedOutputs: routes.map((r) => r.outputAmount) });
     expect(calldata).toHaveLength(2);
     expect(decodeSwapCalldataTail(calldata[1] ?? []).amountIn).toBe(eth(1000n));
     expect(app.aggregatorStats.hits['/executeBatch']).toBe(1);
@@ -216,7 +217,7 @@ describe('aggregator client ↔ emulator', () => {
       () => c.getRoute(pair),
       () => c.getCalldata({ ...pair, destination: DEST }),
       () => c.getRouteBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC }),
-      () => c.getCalldataBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC, destination: DEST }),
+      () => c.getCalldataBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC, destination: DEST, quotedOutputs: [1n, 1n] }),
       () => c.quoteSwap(pair),
       () => c.quoteMulti([pair, pair]),
     ];
@@ -229,6 +230,82 @@ describe('aggregator client ↔ emulator', () => {
     expect((await failure(client().quoteMulti([pair, pair, pair, pair]))).code).toBe('BATCH_LIMIT_EXCEEDED');
     expect((await failure(client().quoteMulti([pair]))).code).toBe('USAGE_ERROR');
     expect(app.faults.requests).toBe(0);
+  });
+
+  it('getRouteBatch and getCalldataBatch enforce the same 2–3 pair rule, with zero requests', async () => {
+    const batch = (n: number) => ({ amounts: Array.from({ length: n }, () => usdc(1n)), tokensIn: Array.from({ length: n }, () => USDC), tokenOut: ETH });
+    const exec = (n: number) => ({ ...batch(n), destination: DEST, quotedOutputs: Array.from({ length: n }, () => 1n) });
+    expect((await failure(client().getRouteBatch(batch(4)))).code).toBe('BATCH_LIMIT_EXCEEDED');
+    expect((await failure(client().getCalldataBatch(exec(4)))).code).toBe('BATCH_LIMIT_EXCEEDED');
+    expect((await failure(client().getRouteBatch(batch(1)))).code).toBe('USAGE_ERROR');
+    expect((await failure(client().getCalldataBatch(exec(1)))).code).toBe('USAGE_ERROR');
+    expect((await failure(client().getRouteBatch(batch(0)))).code).toBe('USAGE_ERROR');
+    expect((await failure(client().getRouteBatch({ ...batch(2), amounts: [usdc(1n), 0n] }))).code).toBe('INVALID_AMOUNT');
+    expect(app.faults.requests).toBe(0);
+  });
+
+  it('backoff is jittered: the delays ky waits are random × min(max, base × 2^(n−1))', async () => {
+    const delaysWith = async (random: () => number): Promise<Array<number | undefined>> => {
+      const seen: RetryInfo[] = [];
+      app.faults.apply({ failNext: { count: 3, status: 503 } });
+      await client({ retries: 3, backoff: { baseMs: 10, maxMs: 25, random }, onRetry: (info) => seen.push(info) }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+      expect(seen.map((r) => r.retry)).toEqual([1, 2, 3]);
+      return seen.map((r) => r.delayMs);
+    };
+    // random = 0: no wait at all (without jitter these would be 10, 20, 25)
+    expect(await delaysWith(() => 0)).toEqual([0, 0, 0]);
+    // random ≈ 1: the full exponential delay, capped at maxMs
+    const full = await delaysWith(() => 0.999);
+    expect(full[0]).toBeCloseTo(9.99, 6);
+    expect(full[1]).toBeCloseTo(19.98, 6);
+    expect(full[2]).toBeCloseTo(24.975, 6);
+    // and the waits are real: three retries at random = 0.5 with base 40 ms take ≥ 20 + 40 + 50 ms
+    const started = performance.now();
+    app.faults.apply({ failNext: { count: 3, status: 503 } });
+    await client({ retries: 3, backoff: { baseMs: 40, maxMs: 100, random: () => 0.5 } }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(105);
+  });
+
+  it('aborting the signal mid-request rejects at once with CANCELLED and makes no further attempt', async () => {
+    // Its own emulator: the aborted request is still sleeping server-side when the test ends.
+    const slow = await buildAggregatorEmulator({ latencyMs: 1000 });
+    await slow.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const controller = new AbortController();
+      const url = `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}`;
+      const c = client({ baseUrl: url, signal: controller.signal, retries: 3, timeoutMs: 5000 });
+      const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+      while (slow.faults.requests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const abortedAt = performance.now();
+      controller.abort();
+      const error = await pending;
+      expect(performance.now() - abortedAt).toBeLessThan(100);
+      expect(error.code).toBe('CANCELLED');
+      // Give a (wrong) retry every chance to show up: backoff here is ≤ 5 ms.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(slow.faults.requests).toBe(1);
+      // Already aborted: no request at all.
+      expect((await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }))).code).toBe('CANCELLED');
+      expect(slow.faults.requests).toBe(1);
+    } finally {
+      // the aborted request is still sleeping there: cut its socket rather than wait out keep-alive
+      const closing = slow.close();
+      slow.server.closeAllConnections();
+      await closing;
+    }
+  });
+
+  it('aborting during a backoff wait rejects at once and makes no further attempt', async () => {
+    app.faults.apply({ failNext: { count: 5, status: 503 } });
+    const controller = new AbortController();
+    const c = client({ signal: controller.signal, retries: 3, backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 }, onRetry: () => undefined });
+    const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const abortedAt = performance.now();
+    controller.abort();
+    expect((await pending).code).toBe('CANCELLED');
+    expect(performance.now() - abortedAt).toBeLessThan(100);
+    expect(app.faults.requests).toBe(1);
   });
 });
 
@@ -277,11 +354,87 @@ describe('aggregator client ↔ a server sending junk', () => {
     expect(error.code).toBe(code);
   });
 
+  describe('calldata is checked against the request before it is returned', () => {
+    const request = { amount: eth(1n), tokenIn: ETH, tokenOut: USDC, slippageBps: 100, destination: DEST };
+    // validRoute quotes 2 990 USDC gross: at 1 % the router minimum must be ≥ 2 960.1 USDC.
+    const floor = (2_990_000_000n * 9_900n) / 10_000n;
+    const swaps = [{ tokenIn: ETH, tokenOut: USDC, rate: 1_000_000n, protocol: 2, poolAddress: '0x1' }];
+    const good = { tokenIn: BigInt(ETH), tokenOut: BigInt(USDC), amountIn: eth(1n), minReceived: floor, destination: BigInt(DEST) };
+    const calldata = (tail: Partial<typeof good> = {}) => encodeSwapCalldata(swaps, { ...good, ...tail });
+    const c = () => createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 });
+
+    it('accepts calldata that matches, with hex in either case', async () => {
+      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata({ minReceived: floor + 5n }).map((f) => f.toUpperCase()) }) };
+      const result = await c().getCalldata(request);
+      expect(decodeSwapCalldataTail(result.calldata).minReceived).toBe(floor + 5n);
+    });
+
+    it.each([
+      ['another destination', { destination: BigInt(DEST) + 1n }, /destination/],
+      ['another input amount', { amountIn: eth(2n) }, /spends/],
+      ['another input token', { tokenIn: BigInt(STRK) }, /input token/],
+      ['another output token', { tokenOut: BigInt(DAI) }, /output token/],
+      ['a minimum one unit too low', { minReceived: floor - 1n }, /guarantees/],
+      ['a zero minimum', { minReceived: 0n }, /guarantees/],
+    ] as Array<[string, Partial<typeof good>, RegExp]>)('getCalldata: %s → INVALID_RESPONSE', async (_name, tail, why) => {
+      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata(tail) }) };
+      const error = await failure(c().getCalldata(request));
+      expect(error.code).toBe('INVALID_RESPONSE');
+      expect(error.message).toMatch(why);
+    });
+
+    it('getCalldata: calldata that is not the router layout → INVALID_RESPONSE', async () => {
+      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata().slice(1) }) };
+      expect((await failure(c().getCalldata(request))).code).toBe('INVALID_RESPONSE');
+    });
+
+    it('getCalldataBatch checks every pair against its own request and quote', async () => {
+      const batch = { amounts: [eth(1n), eth(1n)], tokensIn: [ETH, ETH], tokenOut: USDC, slippageBps: 100, destination: DEST, quotedOutputs: [2_990_000_000n, 2_990_000_000n] };
+      reply = { status: 200, body: JSON.stringify([calldata(), calldata()]) };
+      expect(await c().getCalldataBatch(batch)).toHaveLength(2);
+      for (const tail of [{ destination: 0x666n }, { amountIn: 1n }, { tokenIn: BigInt(STRK) }, { minReceived: floor - 1n }]) {
+        reply = { status: 200, body: JSON.stringify([calldata(), calldata(tail)]) };
+        const error = await failure(c().getCalldataBatch(batch));
+        expect(error.code).toBe('INVALID_RESPONSE');
+        expect(error.message).toContain('pair 2');
+      }
+      // the quote the user saw is the reference: a higher quote makes the same minimum too low
+      reply = { status: 200, body: JSON.stringify([calldata(), calldata()]) };
+      expect((await failure(c().getCalldataBatch({ ...batch, quotedOutputs: [2_990_000_000n, 3_000_000_000n] }))).code).toBe('INVALID_RESPONSE');
+    });
+  });
+
+  it.each([
+    ['{}', {}],
+    ['a message only', { message: 'fine' }],
+    ['status "ok"', { status: 'ok' }],
+    ['a non-numeric staus', { staus: 'healthy', status: 200 }],
+    ['an array', [200]],
+  ])('health check answering %s → INVALID_RESPONSE', async (_name, body) => {
+    reply = { status: 200, body: JSON.stringify(body) };
+    const error = await failure(createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).checkAggregatorHealth());
+    expect(error.code).toBe('INVALID_RESPONSE');
+  });
+
+  it.each([
+    [{ staus: 200, message: 'ok' }, true],
+    [{ staus: '200' }, true],
+    [{ status: 200 }, true],
+    [{ status: '503' }, false],
+    [{ staus: 500, status: 200 }, false],
+  ])('health check %j → ok %s', async (body, ok) => {
+    reply = { status: 200, body: JSON.stringify(body) };
+    expect((await createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).checkAggregatorHealth()).ok).toBe(ok);
+  });
+
   it('accepts the contract variants: string decimals/price and {success, routes} batches', async () => {
     reply = { status: 200, body: JSON.stringify(validRoute) };
     const c = createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 });
     const route = await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
     expect(route.inputToken.decimals).toBe(18);
+    // an upper-case 0X prefix is still an address (compared as a number)
+    reply = { status: 200, body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.outputToken, address: `0X${USDC.slice(2).toUpperCase()}` } }) };
+    expect((await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: `0X${USDC.slice(2)}` })).outputToken.address).toBe(USDC);
     expect(route.outputAmount).toBe(2_990_000_000n);
     reply = { status: 200, body: JSON.stringify({ success: true, routes: [validRoute, validRoute] }) };
     const routes = await c.getRouteBatch({ amounts: [eth(1n), eth(1n)], tokensIn: [ETH, ETH], tokenOut: USDC });

@@ -3,7 +3,9 @@
  * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -97,7 +99,10 @@ describe('finance-tui quote / status (process level)', () => {
     expect(q.expectedOutput.symbol).toBe('USDC');
     const net = BigInt(q.expectedOutput.baseUnits);
     expect(net + BigInt(q.fee.amount.baseUnits)).toBe(BigInt(q.grossOutput.baseUnits));
-    expect(BigInt(q.minimumReceived.baseUnits)).toBe((net * 9950n) / 10000n);
+    // the smaller of floor(net × (1 − s)) and the router minimum less its fee (both ≤ net)
+    const min = BigInt(q.minimumReceived.baseUnits);
+    expect(min <= (net * 9950n) / 10000n).toBe(true);
+    expect((net * 9950n) / 10000n - min <= 2n).toBe(true);
     expect(q.priceImpact).not.toBeNull();
     expect(q.route.length).toBeGreaterThan(0);
     expect(q.gas.estimatedGasUsed).toMatch(/^[0-9]+$/);
@@ -152,13 +157,71 @@ describe('finance-tui quote / status (process level)', () => {
 
   it('quote --sandbox with no sandbox running starts one as a child and stops it', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'ftui-child-'));
+    const stateFile = join(fresh, 'sandbox.json');
+    // The child's URLs are only in sandbox.json while it runs: watch for it during the command.
+    let seen: { serverUrl: string; aggregatorUrl: string } | undefined;
+    const watch = setInterval(() => {
+      try {
+        seen ??= JSON.parse(readFileSync(stateFile, 'utf8')) as { serverUrl: string; aggregatorUrl: string };
+      } catch {
+        // not written yet (or half written): look again
+      }
+    }, 5);
     try {
       const r = await runBin(['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'], cleanEnv(fresh));
+      clearInterval(watch);
       expect(r.code).toBe(0);
       expect(r.json).toMatchObject({ sandbox: true, quotes: [{ from: { symbol: 'USDT' }, to: { symbol: 'USDC.e' } }] });
+      // stopped: its state file is gone and nothing answers at its URLs any more
+      expect(seen?.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
+      expect(existsSync(stateFile)).toBe(false);
+      for (const url of [`${seen?.serverUrl}/health`, `${seen?.aggregatorUrl}/healthCheck`]) {
+        await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+      }
     } finally {
+      clearInterval(watch);
       rmSync(fresh, { recursive: true, force: true });
     }
+  });
+
+  it('status --sandbox when the sandbox cannot start: reported unavailable, the configured services never probed', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'ftui-nosandbox-'));
+    // A file where the sandbox wants its data folder: the child cannot start.
+    writeFileSync(join(fresh, 'sandbox'), 'not a folder');
+    let hits = 0;
+    const real = createServer((_request, response) => {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"status":"ok","staus":200}');
+    });
+    await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve));
+    const realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
+    try {
+      const r = await runBin(['status', '--sandbox', '--json'], cleanEnv(fresh, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }));
+      expect(r.code).toBe(0);
+      expect(r.json).toMatchObject({
+        sandbox: true,
+        sandboxError: expect.any(String),
+        aggregator: { url: null, reachable: false },
+        server: { url: null, reachable: false },
+      });
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise((resolve) => real.close(resolve));
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it.each([['quote'], ['status']])('%s --help --json prints one {"usage": …} document', async (command) => {
+    const r = await runBin([command, '--help', '--json'], cleanEnv(home));
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ usage: expect.stringContaining(`Usage: finance-tui ${command}`) });
+  });
+
+  it('quote -1 ETH USDC → INVALID_AMOUNT "must not be negative", not an unknown option', async () => {
+    const r = await runBin(['quote', '-1', 'ETH', 'USDC', '--json'], cleanEnv(home));
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ error: { code: 'INVALID_AMOUNT', message: expect.stringContaining('must not be negative') } });
   });
 
   it('status --sandbox --json reports both services up', async () => {

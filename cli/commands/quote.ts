@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
 import { renderQuote, type QuoteResultView } from '../quote-render.js';
 import { type AggregatorClient, createAggregatorClient, MAX_BATCH_PAIRS, MIN_BATCH_PAIRS, type Route, type SwapPair } from '../services/aggregator.js';
+import { throwIfCancelled } from '../services/cancel.js';
 import { type QuoteSummary, summarizeQuote } from '../services/quote-summary.js';
 import { loadSettings } from '../settings.js';
 import { resolveEndpoints } from '../stack.js';
@@ -71,8 +72,27 @@ function parsePairs(text: string): PairSpec[] {
   });
 }
 
+/** The string options of quote: the word after one of these is its value, not an argument. */
+const VALUE_FLAGS = new Set(['--pairs', '--slippage', '--network']);
+const NEGATIVE_NUMBER = /^-(?:[0-9]|\.[0-9])/;
+
+/**
+ * `quote -1 ETH USDC`: parseArgs would call "-1" an unknown option, which hides the real
+ * mistake. A negative number where an argument stands (not as a flag's value) is an amount.
+ */
+function refuseNegativeAmount(argv: string[]): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return;
+    if (NEGATIVE_NUMBER.test(arg) && !VALUE_FLAGS.has(argv[i - 1] ?? '')) {
+      throw new AppError(ErrorCode.INVALID_AMOUNT, `invalid amount "${arg.slice(0, 40)}": amount must not be negative`, { status: 400 });
+    }
+  }
+}
+
 /** Flags and arguments → options; every mistake is a usage error naming the flag. */
 export function parseQuoteOptions(argv: string[]): QuoteOptions {
+  refuseNegativeAmount(argv);
   const { values, positionals } = parseCommandArgs(argv, {
     pairs: { type: 'string' },
     slippage: { type: 'string' },
@@ -143,10 +163,8 @@ export async function runQuote(opts: QuoteOptions, deps: QuoteDeps): Promise<Quo
 
 export const run: CommandRun = async (ctx: CommandContext) => {
   const opts = parseQuoteOptions(ctx.argv);
-  if (opts.help) {
-    ctx.stdout.write(USAGE);
-    return undefined;
-  }
+  // One document under --json, like every other answer: {"usage": "…"}.
+  if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
   // Refuse before starting anything: a quote is the first step of a swap.
   if (opts.network === 'sepolia') {
     throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, 'swaps are available on mainnet only (--network sepolia)', { status: 400 });
@@ -154,6 +172,9 @@ export const run: CommandRun = async (ctx: CommandContext) => {
   const settings = loadSettings(ctx.env);
   const endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) });
   try {
+    // Ctrl+C while the sandbox was being found: stop here. Later, the client's requests carry
+    // ctx.signal themselves (no retry after an abort; see services/http.ts).
+    throwIfCancelled(ctx.signal);
     const client = createAggregatorClient({
       baseUrl: endpoints.aggregatorUrl,
       apiKey: endpoints.aggregatorApiKey,

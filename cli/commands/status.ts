@@ -1,13 +1,13 @@
 /**
  * `finance-tui status [--sandbox] [--json]`: where the client points and whether the aggregator
  * and the auth server answer. A service being down is reported, never a failure (exit 0); only
- * usage and configuration mistakes fail.
+ * usage and configuration mistakes fail, and Ctrl+C (the command rejects, main says CANCELLED).
  */
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext, CommandRun } from '../context.js';
+import type { CommandContext, CommandResult, CommandRun } from '../context.js';
 import { renderStatus, type StatusView } from '../quote-render.js';
-import { type AggregatorClient, createAggregatorClient } from '../services/aggregator.js';
-import { loadSettings } from '../settings.js';
+import { type AggregatorClient, type AggregatorClientOptions, createAggregatorClient } from '../services/aggregator.js';
+import { isCancelled, throwIfCancelled, unlessCancelled } from '../services/cancel.js';
 import { type Endpoints, probeServer, resolveEndpoints } from '../stack.js';
 import { ErrorCode, isAppError } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
@@ -29,12 +29,19 @@ export interface StatusDeps {
   aggregator: AggregatorClient;
   serverUrl: string;
   probeServer: typeof probeServer;
-  /** why the sandbox could not be reached or started, when it could not */
-  sandboxError?: string;
+  /** the command's signal: an abort rejects at once instead of being reported as "down" */
+  signal?: AbortSignal;
 }
 
 export interface StatusResult extends StatusView {
   sandboxError?: string;
+}
+
+/** What `run` needs from outside; tests replace them. */
+export interface StatusCommandDeps {
+  resolveEndpoints: typeof resolveEndpoints;
+  probeServer: typeof probeServer;
+  createAggregatorClient: (options: AggregatorClientOptions) => AggregatorClient;
 }
 
 export function parseStatusOptions(argv: string[]): StatusOptions {
@@ -43,7 +50,7 @@ export function parseStatusOptions(argv: string[]): StatusOptions {
 }
 
 export async function runStatus(deps: StatusDeps): Promise<StatusResult> {
-  const [aggregator, server] = await Promise.all([
+  const work = Promise.all([
     deps.aggregator.checkAggregatorHealth().then(
       (health) => ({
         url: deps.aggregator.baseUrl,
@@ -52,21 +59,39 @@ export async function runStatus(deps: StatusDeps): Promise<StatusResult> {
         message: health.message ?? null,
         ...(health.ok ? {} : { error: `health check answered status ${String(health.status)}` }),
       }),
-      (error: unknown) => ({
-        url: deps.aggregator.baseUrl,
-        reachable: false,
-        error: isAppError(error) ? error.message : 'unexpected error',
-      }),
+      (error: unknown) => {
+        // Cancelled is not "down": let it through so the command ends as CANCELLED.
+        if (isCancelled(error, deps.signal)) throw error;
+        return { url: deps.aggregator.baseUrl, reachable: false, error: isAppError(error) ? error.message : 'unexpected error' };
+      },
     ),
     deps.probeServer(deps.serverUrl).then((probe) => ({ url: deps.serverUrl, ...probe })),
   ]);
+  // probeServer takes no signal: race it, so an abort ends the command now, not after the probe.
+  const [aggregator, server] = await unlessCancelled(work, deps.signal);
   return {
     network: deps.network,
     sandbox: deps.sandbox,
     swapsSupported: deps.network === 'mainnet',
     aggregator,
     server,
-    ...(deps.sandboxError ? { sandboxError: deps.sandboxError } : {}),
+  };
+}
+
+/**
+ * `--sandbox` (or `sandbox: true` in settings) when the sandbox can be neither found nor
+ * started: report it unavailable. The configured URLs are the real services; probing them
+ * would report on something the user did not ask about, under a `sandbox: true` label.
+ */
+export function sandboxUnavailable(reason: string): StatusResult {
+  const error = `the sandbox is not available: ${reason}`;
+  return {
+    network: 'mainnet',
+    sandbox: true,
+    swapsSupported: true,
+    aggregator: { url: null, reachable: false, error },
+    server: { url: null, reachable: false, error },
+    sandboxError: reason,
   };
 }
 
@@ -75,32 +100,22 @@ function isCallerMistake(error: unknown): boolean {
   return isAppError(error) && (error.isUsage || error.code === ErrorCode.CONFIG_ERROR);
 }
 
-export const run: CommandRun = async (ctx: CommandContext) => {
+const human = (data: StatusResult) => (): string => `${renderStatus(data)}${data.sandboxError ? `sandbox: ${data.sandboxError}\n` : ''}`;
+
+export async function runStatusCommand(ctx: CommandContext, deps: StatusCommandDeps): Promise<CommandResult> {
   const opts = parseStatusOptions(ctx.argv);
-  if (opts.help) {
-    ctx.stdout.write(USAGE);
-    return undefined;
-  }
-  const settings = loadSettings(ctx.env);
+  if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
   let endpoints: Endpoints;
-  let sandboxError: string | undefined;
   try {
-    endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox });
+    endpoints = await deps.resolveEndpoints(ctx, { sandbox: opts.sandbox });
   } catch (error) {
-    if (isCallerMistake(error)) throw error;
-    // The sandbox could not be found or started: report against the configured URLs.
-    sandboxError = isAppError(error) ? error.message : 'the sandbox could not be started';
-    endpoints = {
-      serverUrl: settings.serverUrl,
-      aggregatorUrl: settings.aggregatorUrl,
-      aggregatorApiKey: settings.aggregatorApiKey,
-      network: settings.network,
-      sandbox: true,
-      release: async () => undefined,
-    };
+    if (isCallerMistake(error) || isCancelled(error, ctx.signal)) throw error;
+    const data = sandboxUnavailable(isAppError(error) ? error.message : 'the sandbox could not be started');
+    return { data, human: human(data) };
   }
   try {
-    const aggregator = createAggregatorClient({
+    throwIfCancelled(ctx.signal);
+    const aggregator = deps.createAggregatorClient({
       baseUrl: endpoints.aggregatorUrl,
       apiKey: endpoints.aggregatorApiKey,
       network: endpoints.network,
@@ -114,11 +129,13 @@ export const run: CommandRun = async (ctx: CommandContext) => {
       sandbox: endpoints.sandbox,
       aggregator,
       serverUrl: endpoints.serverUrl,
-      probeServer,
-      ...(sandboxError ? { sandboxError } : {}),
+      probeServer: deps.probeServer,
+      signal: ctx.signal,
     });
-    return { data, human: () => `${renderStatus(data)}${data.sandboxError ? `sandbox: ${data.sandboxError}\n` : ''}` };
+    return { data, human: human(data) };
   } finally {
     await endpoints.release();
   }
-};
+}
+
+export const run: CommandRun = (ctx: CommandContext) => runStatusCommand(ctx, { resolveEndpoints, probeServer, createAggregatorClient });

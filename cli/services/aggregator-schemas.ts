@@ -11,7 +11,8 @@ import { addressToBigInt, normalizeAddress } from '../../shared/tokens.js';
 
 const NumberOrString = Type.Union([Type.Number(), Type.String()]);
 const BaseUnits = Type.String({ pattern: '^[0-9]{1,78}$' });
-const Felt = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+// Either case of the 0x prefix: addresses are compared as numbers (CONTRACTS.md D).
+const Felt = Type.String({ pattern: '^0[xX][0-9a-fA-F]{1,64}$' });
 const Percent = Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]+)?%$' });
 
 const WireToken = Type.Object({
@@ -51,7 +52,7 @@ const WireRouteResponse = Type.Union([WireRouteSuccess, WireNoRoute]);
 
 export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
 
-const Calldata = Type.Array(Type.String({ pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$' }));
+const Calldata = Type.Array(Type.String({ pattern: '^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$' }));
 
 export const RouteResponseCheck = Compile(WireRouteResponse);
 export const CalldataResponseCheck = Compile(Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]));
@@ -62,8 +63,15 @@ export const RouteBatchCheck = Compile(
   ]),
 );
 export const ExecuteBatchCheck = Compile(Type.Union([Type.Array(Calldata), WireNoRoute]));
+// A status code: a number or a numeric string ("200"). `{}` or `{"status": "ok"}` is not a
+// health answer of this service, so it is INVALID_RESPONSE rather than a guess.
+const HealthStatus = Type.Union([Type.Integer({ minimum: 0, maximum: 999 }), Type.String({ pattern: '^[0-9]{1,3}$' })]);
 export const HealthCheck = Compile(
-  Type.Object({ staus: Type.Optional(NumberOrString), status: Type.Optional(NumberOrString), message: Type.Optional(Type.String()) }),
+  Type.Union([
+    // The real service misspells the field ("staus"); the correct spelling is accepted too.
+    Type.Object({ staus: HealthStatus, status: Type.Optional(Type.Unknown()), message: Type.Optional(Type.String()) }),
+    Type.Object({ staus: Type.Optional(Type.Null()), status: HealthStatus, message: Type.Optional(Type.String()) }),
+  ]),
 );
 
 export interface RouteToken {

@@ -3,11 +3,18 @@
  * service and to the sandbox emulator; only the base URL differs.
  *
  * Pair rules of multi-swap quotes (DESIGN.md): 2–3 pairs; one output token for all → one
- * /routeBatch; otherwise one /route per pair, concurrently. Swaps are mainnet-only: on
- * Sepolia every swap function refuses before any request.
+ * /routeBatch; otherwise one /route per pair, concurrently. The 2–3 rule holds for every batch
+ * function (quoteMulti, getRouteBatch, getCalldataBatch) and is checked before any request.
+ * Swaps are mainnet-only: on Sepolia every swap function refuses before any request.
+ *
+ * Calldata is checked before it is returned (money safety: a signer must never get calldata
+ * that differs from what was asked): its tail must name the asked input and output tokens, the
+ * asked input amount and destination, and a min_received of at least floor(quoted output ×
+ * (10000 − slippage bps) / 10000). Anything else is INVALID_RESPONSE.
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { DEFAULT_SLIPPAGE_BPS, slippagePercentString } from '../../shared/slippage.js';
+import { DEFAULT_SLIPPAGE_BPS, minimumReceived, slippagePercentString } from '../../shared/slippage.js';
+import { type CalldataTail, decodeSwapCalldataTail } from '../../shared/swap-calldata.js';
 import { addressToBigInt, type Network } from '../../shared/tokens.js';
 import {
   CalldataResponseCheck,
@@ -22,7 +29,7 @@ import {
   toRoute,
   type WireRouteSuccess,
 } from './aggregator-schemas.js';
-import { type BackoffOptions, createJsonGetter } from './http.js';
+import { type BackoffOptions, createJsonGetter, type RetryInfo } from './http.js';
 
 export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
 
@@ -38,7 +45,10 @@ export interface AggregatorClientOptions {
   /** retries after the first attempt (default 3) */
   retries?: number;
   backoff?: BackoffOptions;
+  /** the command's signal: aborting it cancels every request at once (no retry) */
   signal?: AbortSignal;
+  /** called before each retry (progress lines, tests) */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 /** One swap to quote: token addresses and the input in base units. */
@@ -66,6 +76,16 @@ export interface BatchRequest {
   tokenOut: string;
 }
 
+export interface BatchCalldataRequest extends BatchRequest, ExecutionParams {
+  /**
+   * The gross outputAmount of each pair's route as quoted (getRouteBatch) and shown to the
+   * user. /executeBatch returns calldata only, so this is what each min_received is checked
+   * against: at least floor(quoted × (10000 − slippage bps) / 10000). If the market moved
+   * against the user since the quote, the calldata is refused and the flow must re-quote.
+   */
+  quotedOutputs: bigint[];
+}
+
 export interface AggregatorHealth {
   ok: boolean;
   /** `staus ?? status` as sent */
@@ -85,7 +105,7 @@ export interface AggregatorClient {
   getRoute(request: RouteRequest): Promise<Route>;
   getCalldata(request: RouteRequest & ExecutionParams): Promise<{ route: Route; calldata: string[] }>;
   getRouteBatch(request: BatchRequest): Promise<Route[]>;
-  getCalldataBatch(request: BatchRequest & ExecutionParams): Promise<string[][]>;
+  getCalldataBatch(request: BatchCalldataRequest): Promise<string[][]>;
   checkAggregatorHealth(): Promise<AggregatorHealth>;
   quoteSwap(pair: SwapPair): Promise<Route>;
   quoteMulti(pairs: SwapPair[]): Promise<MultiQuote>;
@@ -116,6 +136,49 @@ function executionQuery(params: ExecutionParams): Record<string, string> {
   return { slippage: slippagePercentString(params.slippageBps ?? DEFAULT_SLIPPAGE_BPS), destination: params.destination };
 }
 
+/** 2–3 pairs (DESIGN.md, ours): more is BATCH_LIMIT_EXCEEDED, fewer a usage error. */
+function checkPairCount(count: number): void {
+  if (count > MAX_BATCH_PAIRS) {
+    throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `at most ${MAX_BATCH_PAIRS} pairs per batch (got ${count})`, { status: 400 });
+  }
+  if (count < MIN_BATCH_PAIRS) throw usageError(`a multi-swap needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${count})`);
+}
+
+function checkBatch(request: BatchRequest): void {
+  if (request.amounts.length !== request.tokensIn.length) throw usageError('amounts and tokensIn must be of the same length');
+  checkPairCount(request.amounts.length);
+  request.amounts.forEach((amount, i) => validSwapAmount({ amount, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut }));
+}
+
+interface ExpectedSwap {
+  tokenIn: string;
+  tokenOut: string;
+  amount: bigint;
+  destination: string;
+  slippageBps: number;
+  /** the gross output the min_received must be derived from */
+  quotedOutput: bigint;
+}
+
+/** The calldata's tail against the request (addresses as numbers); INVALID_RESPONSE on any mismatch. */
+function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url: string, label: string): void {
+  let tail: CalldataTail;
+  try {
+    tail = decodeSwapCalldataTail(calldata);
+  } catch (error) {
+    throw invalidResponse(url, `${label}calldata is not in the router layout (${error instanceof Error ? error.message : 'undecodable'})`);
+  }
+  const refuse = (why: string): never => {
+    throw invalidResponse(url, `${label}calldata ${why}; refusing it`);
+  };
+  if (tail.tokenIn !== addressToBigInt(expected.tokenIn)) refuse('swaps another input token');
+  if (tail.tokenOut !== addressToBigInt(expected.tokenOut)) refuse('swaps to another output token');
+  if (tail.amountIn !== expected.amount) refuse(`spends ${tail.amountIn} instead of ${expected.amount}`);
+  if (tail.destination !== addressToBigInt(expected.destination)) refuse('sends the output to another destination');
+  const floor = minimumReceived(expected.quotedOutput, expected.slippageBps);
+  if (tail.minReceived < floor) refuse(`guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`);
+}
+
 function validSwapAmount(pair: SwapPair): void {
   if (pair.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero', { status: 400 });
   if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut)) throw usageError('input and output are the same token');
@@ -129,6 +192,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     service: 'aggregator',
   });
 
@@ -171,11 +235,18 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     if (!('route' in body)) throw invalidResponse(url, 'no route in calldata response');
     const route = success(body.route, url, request);
     checkRouteMatches(route, request, url);
+    checkCalldata(
+      body.calldata,
+      { ...request, slippageBps: request.slippageBps ?? DEFAULT_SLIPPAGE_BPS, quotedOutput: route.outputAmount },
+      url,
+      '',
+    );
     return { route, calldata: body.calldata };
   }
 
   async function getRouteBatch(request: BatchRequest): Promise<Route[]> {
     swapsAllowed();
+    checkBatch(request);
     const { url, body } = await get('routeBatch', batchQuery(request));
     if (!RouteBatchCheck.Check(body)) throw invalidResponse(url, 'not a route batch');
     let items: unknown[];
@@ -191,21 +262,38 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     });
   }
 
-  async function getCalldataBatch(request: BatchRequest & ExecutionParams): Promise<string[][]> {
+  async function getCalldataBatch(request: BatchCalldataRequest): Promise<string[][]> {
     swapsAllowed();
+    checkBatch(request);
+    if (request.quotedOutputs.length !== request.amounts.length) throw usageError('quotedOutputs must give one quoted output per pair');
     const { url, body } = await get('executeBatch', { ...batchQuery(request), ...executionQuery(request) });
     if (!ExecuteBatchCheck.Check(body)) throw invalidResponse(url, 'not a batch of calldata');
     if (!Array.isArray(body)) throw noRoute(body.errorMessage);
     if (body.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} calldata, got ${body.length}`);
+    body.forEach((calldata, i) =>
+      checkCalldata(
+        calldata,
+        {
+          tokenIn: request.tokensIn[i] ?? '',
+          tokenOut: request.tokenOut,
+          amount: request.amounts[i] ?? 0n,
+          destination: request.destination,
+          slippageBps: request.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+          quotedOutput: request.quotedOutputs[i] ?? 0n,
+        },
+        url,
+        `pair ${i + 1}: `,
+      ),
+    );
     return body;
   }
 
   async function checkAggregatorHealth(): Promise<AggregatorHealth> {
     const { url, body } = await get('healthCheck');
-    if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response');
-    // The real service misspells the field ("staus"); accept the correct spelling too.
-    const status = body.staus ?? body.status;
-    return { ok: String(status) === '200' || status === 'ok', status, message: body.message };
+    if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
+    // The real service misspells the field ("staus"); the schema accepts the correct one too.
+    const status = (body.staus ?? body.status) as number | string;
+    return { ok: String(status) === '200', status, message: body.message };
   }
 
   async function quoteSwap(pair: SwapPair): Promise<Route> {
@@ -214,10 +302,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
 
   async function quoteMulti(pairs: SwapPair[]): Promise<MultiQuote> {
     swapsAllowed();
-    if (pairs.length > MAX_BATCH_PAIRS) {
-      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `at most ${MAX_BATCH_PAIRS} pairs per batch (got ${pairs.length})`, { status: 400 });
-    }
-    if (pairs.length < MIN_BATCH_PAIRS) throw usageError(`a multi-swap needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${pairs.length})`);
+    checkPairCount(pairs.length);
     for (const pair of pairs) validSwapAmount(pair);
     const out = addressToBigInt(pairs[0]?.tokenOut ?? '');
     if (pairs.every((p) => addressToBigInt(p.tokenOut) === out)) {

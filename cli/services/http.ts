@@ -3,9 +3,15 @@
  * transient failures only (connection errors, timeouts, 408, 429, 5xx) with exponential backoff
  * and full jitter, a bounded number of attempts, and errors turned into NETWORK_ERROR /
  * INVALID_RESPONSE naming the URL (never a header: that is where the API key lives).
+ *
+ * Cancellation: the caller's signal (the command's, aborted on Ctrl+C / SIGTERM) goes to every
+ * request; ky combines it with its per-attempt timeout (AbortSignal.any over both), and also
+ * uses it to cut a backoff wait short. An aborted call is never retried and rejects at once
+ * with CANCELLED; a signal already aborted makes no request at all.
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { cancelledError } from './cancel.js';
 
 export interface BackoffOptions {
   /** first retry waits up to this (full jitter: uniform in [0, delay]) */
@@ -16,6 +22,15 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
+/** What a retry is about to do, for progress lines and tests. */
+export interface RetryInfo {
+  /** 1 for the first retry */
+  retry: number;
+  /** the wait before it: ours (backoffDelayMs), or undefined when the server's Retry-After set it */
+  delayMs: number | undefined;
+  url: string;
+}
+
 export interface JsonGetterOptions {
   baseUrl: string;
   headers?: Record<string, string>;
@@ -24,6 +39,8 @@ export interface JsonGetterOptions {
   retries?: number;
   backoff?: BackoffOptions;
   signal?: AbortSignal;
+  /** called before each retry, after its wait */
+  onRetry?: (info: RetryInfo) => void;
   /** the service's name in messages */
   service: string;
 }
@@ -32,6 +49,8 @@ export type JsonGetter = (path: string, query?: Record<string, string>) => Promi
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 3;
+export const DEFAULT_BACKOFF_BASE_MS = 250;
+export const DEFAULT_BACKOFF_MAX_MS = 4000;
 const TRANSIENT_STATUS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
 function rootCause(error: unknown): string {
@@ -57,53 +76,75 @@ function describe(error: unknown, timeoutMs: number): string {
   return rootCause(error);
 }
 
+/**
+ * The wait before retry number `retry` (1-based): exponential, capped, then full jitter —
+ * uniform in [0, min(maxMs, baseMs × 2^(retry − 1))) — so clients that failed together do not
+ * come back together.
+ */
+export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): number {
+  const baseMs = backoff.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
+  const maxMs = backoff.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
+  const random = backoff.random ?? Math.random;
+  return random() * Math.min(maxMs, baseMs * 2 ** (retry - 1));
+}
+
 export function createJsonGetter(options: JsonGetterOptions): JsonGetter {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? DEFAULT_RETRIES;
-  const baseMs = options.backoff?.baseMs ?? 250;
-  const maxMs = options.backoff?.maxMs ?? 4000;
-  const random = options.backoff?.random ?? Math.random;
+  const maxMs = options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
+  const signal = options.signal;
   const base = options.baseUrl.replace(/\/+$/, '');
   const api: KyInstance = ky.create({
     prefix: base,
     timeout: timeoutMs,
     headers: { accept: 'application/json', ...options.headers },
-    retry: {
-      limit: retries,
-      methods: ['get'],
-      delay: (attempt) => Math.min(maxMs, baseMs * 2 ** (attempt - 1)),
-      jitter: (delay) => random() * delay,
-      backoffLimit: maxMs,
-      maxRetryAfter: maxMs,
-      // Only failures another attempt can fix; a 400 or 401 will fail the same way again.
-      shouldRetry: ({ error }) => {
-        if (isTimeoutError(error) || isNetworkError(error)) return true;
-        if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
-        return false;
-      },
-    },
   });
 
   return async (path, query) => {
     const url = `${base}/${path.replace(/^\/+/, '')}`;
+    if (signal?.aborted) throw cancelledError(signal.reason);
     let attempts = 1;
+    // Per call: the wait ky is about to take, so onRetry reports this request's own delays.
+    let pendingDelay: number | undefined;
     let text: string;
     try {
       text = await api
         .get(path.replace(/^\/+/, ''), {
           ...(query ? { searchParams: query } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(signal ? { signal } : {}),
+          retry: {
+            limit: retries,
+            methods: ['get'],
+            // The jitter is inside backoffDelayMs (ky's own jitter option is not used), so the
+            // delay reported to onRetry is exactly the one ky waits.
+            delay: (retry) => {
+              pendingDelay = backoffDelayMs(retry, options.backoff);
+              return pendingDelay;
+            },
+            backoffLimit: maxMs,
+            maxRetryAfter: maxMs,
+            // Only failures another attempt can fix; a 400 or 401 will fail the same way again,
+            // and a cancelled call must stop, whatever error the abort surfaced as.
+            shouldRetry: ({ error }) => {
+              pendingDelay = undefined;
+              if (signal?.aborted) return false;
+              if (isTimeoutError(error) || isNetworkError(error)) return true;
+              if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
+              return false;
+            },
+          },
           hooks: {
             beforeRetry: [
               ({ retryCount }) => {
                 attempts = retryCount + 1;
+                options.onRetry?.({ retry: retryCount, delayMs: pendingDelay, url });
               },
             ],
           },
         })
         .text();
     } catch (error) {
-      if (options.signal?.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499, cause: error });
+      if (signal?.aborted) throw cancelledError(error);
       const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
       throw new AppError(ErrorCode.NETWORK_ERROR, `${options.service} request to ${url} failed after ${tries}: ${describe(error, timeoutMs)}`, {
         status: 502,

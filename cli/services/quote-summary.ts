@@ -4,8 +4,7 @@
  * Pure; JSON-safe (no bigint in the result).
  */
 import { formatAmount } from '../../shared/amount.js';
-import { applyServiceFee, formatBpsAsPercent, formatRate, priceImpactBps, serviceFeeBps } from '../../shared/fees.js';
-import { minimumReceived } from '../../shared/slippage.js';
+import { applyServiceFee, formatBpsAsPercent, formatRate, guaranteedMinimum, priceImpactBps, serviceFeeBps } from '../../shared/fees.js';
 import { findToken, type Network, type Token } from '../../shared/tokens.js';
 import type { Route } from './aggregator.js';
 
@@ -26,7 +25,11 @@ export interface QuoteSummary {
   /** the aggregator's outputAmount, before the service fee */
   grossOutput: Money;
   fee: { bps: number; percent: string; amount: Money };
-  /** floor(expectedOutput × (10000 − slippage bps) / 10000): the worst case shown to the user */
+  /**
+   * The worst case shown to the user: the smaller of floor(expectedOutput × (10000 − bps) /
+   * 10000) and calldataMinimumReceived − its service fee (the router may check min_received
+   * before taking the fee; see guaranteedMinimum in shared/fees.ts).
+   */
   minimumReceived: Money;
   /**
    * floor(grossOutput × (10000 − bps) / 10000): what the aggregator puts in the calldata's
@@ -34,6 +37,10 @@ export interface QuoteSummary {
    * later step can compare like with like.
    */
   calldataMinimumReceived: Money;
+  /**
+   * Shortfall of the gross output versus the input's value at the aggregator's quoted token
+   * prices (pool fees + curve slippage); null when the prices are missing or junk.
+   */
   priceImpact: { bps: number; percent: string } | null;
   /** net rate: 1 from = rate to */
   rate: string;
@@ -59,6 +66,7 @@ function symbolOf(network: Network, address: string): string {
 export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps: number, network: Network): QuoteSummary {
   const feeBps = serviceFeeBps(route);
   const { fee, net } = applyServiceFee(route.outputAmount, feeBps);
+  const minimum = guaranteedMinimum(route.outputAmount, feeBps, slippageBps);
   const impact = priceImpactBps({
     amountIn: route.inputAmount,
     decimalsIn: from.decimals,
@@ -74,8 +82,8 @@ export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps
     expectedOutput: money(net, to),
     grossOutput: money(route.outputAmount, to),
     fee: { bps: feeBps, percent: formatBpsAsPercent(feeBps), amount: money(fee, to) },
-    minimumReceived: money(minimumReceived(net, slippageBps), to),
-    calldataMinimumReceived: money(minimumReceived(route.outputAmount, slippageBps), to),
+    minimumReceived: money(minimum.shown, to),
+    calldataMinimumReceived: money(minimum.calldata, to),
     priceImpact: impact === undefined ? null : { bps: impact, percent: formatBpsAsPercent(impact) },
     rate: formatRate(route.inputAmount, from.decimals, net, to.decimals, Math.min(to.decimals, 8)),
     route: route.legs.map((leg) => ({

@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { priceImpactBps } from '../../shared/fees.js';
 import { decodeSwapCalldataTail } from '../../shared/swap-calldata.js';
-import { resolveToken } from '../../shared/tokens.js';
+import { listTokens, resolveToken } from '../../shared/tokens.js';
 import { buildAggregatorEmulator } from './app.js';
-import type { PoolSpec } from './pools.js';
+import { DEFAULT_POOLS, type PoolSpec, resolvePools } from './pools.js';
+import { spotPrices } from './router.js';
 import type { WireRouteResponse } from './wire.js';
 
 const ETH = resolveToken('mainnet', 'ETH').address;
@@ -136,6 +139,100 @@ describe('aggregator emulator', () => {
       for (const path of ['/healthCheck', '/healthcheck']) {
         expect((await app.inject(path)).json()).toMatchObject({ staus: 200, message: expect.any(String) });
       }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('aggregator emulator: prices and price impact', () => {
+  const pools = resolvePools(DEFAULT_POOLS);
+  const prices = spotPrices(pools, USDC);
+  const feeOf = new Map(pools.map((p) => [p.address, BigInt(p.feeBps)]));
+  const tokens = listTokens('mainnet');
+
+  it('quotes USD prices consistent with every default pool (an arbitraged market)', () => {
+    for (const pool of pools) {
+      const a = prices.get(pool.tokenA.address);
+      const b = prices.get(pool.tokenB.address);
+      if (a === undefined || b === undefined) throw new Error(`unpriced pool ${pool.name}`);
+      // value of reserve A == value of reserve B at the quoted prices (cross-multiplied, exact)
+      const valueA = pool.reserveA * a * 10n ** BigInt(pool.tokenB.decimals);
+      const valueB = pool.reserveB * b * 10n ** BigInt(pool.tokenA.decimals);
+      expect(valueA, pool.name).toBe(valueB);
+    }
+  });
+
+  /** 1 − Π(1 − fee) over each leg's hops, weighted by the leg's percent, in bps (truncated). */
+  function routeFeeBps(body: WireRouteResponse): number {
+    // Each leg's kept share is scaled to the deepest leg: × 10^4 per hop, × 100 for the percent.
+    const depth = Math.max(...body.route.map((leg) => leg.swaps.length));
+    const scale = 10_000n ** BigInt(depth) * 100n;
+    let kept = 0n;
+    for (const leg of body.route) {
+      let legKept = BigInt(leg.percent.replace('%', ''));
+      for (const hop of leg.swaps) legKept *= 10_000n - (feeOf.get(hop[0]?.poolAddress ?? '') ?? 0n);
+      kept += legKept * 10_000n ** BigInt(depth - leg.swaps.length);
+    }
+    return Number(((scale - kept) * 10_000n) / scale);
+  }
+
+  it('a small trade between any two tokens shows an impact of about the pools fees, never negative', async () => {
+    const app = await buildAggregatorEmulator();
+    try {
+      for (const from of tokens) {
+        for (const to of tokens) {
+          if (from === to) continue;
+          // about 10 USD worth of `from`
+          const price = prices.get(from.address) ?? 0n;
+          const amount = (10n * 10n ** 18n * 10n ** BigInt(from.decimals)) / price;
+          const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
+          expect(body.success, `${from.symbol}>${to.symbol}`).toBe(true);
+          const impact = priceImpactBps({
+            amountIn: amount,
+            decimalsIn: from.decimals,
+            priceIn: body.inputToken.price,
+            amountOut: BigInt(body.outputAmount),
+            decimalsOut: to.decimals,
+            priceOut: body.outputToken.price,
+          });
+          if (impact === undefined) throw new Error(`no impact for ${from.symbol}>${to.symbol}`);
+          expect(impact, `${from.symbol}>${to.symbol}`).toBeGreaterThanOrEqual(0);
+          expect(Math.abs(impact - routeFeeBps(body)), `${from.symbol}>${to.symbol}: ${impact} bps vs fees ${routeFeeBps(body)}`).toBeLessThanOrEqual(1);
+        }
+      }
+      // The finding that started this: 100 USDC → ETH goes through the 5 bps pool and shows ≈ 0.05 %.
+      const body = (await app.inject(`/route?amount=${100n * E6}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`)).json() as WireRouteResponse;
+      const impact = priceImpactBps({ amountIn: 100n * E6, decimalsIn: 6, priceIn: body.inputToken.price, amountOut: BigInt(body.outputAmount), decimalsOut: 18, priceOut: body.outputToken.price });
+      expect(body.route[0]?.swaps[0]?.[0]?.poolName).toContain('5bps');
+      expect(impact).toBe(5);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('impact is never negative, whatever the size and pair (fast-check)', async () => {
+    const app = await buildAggregatorEmulator();
+    try {
+      // Sizes spread over every order of magnitude (d × 10^e base units), dust to whale.
+      const size = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 24 })).map(([d, e]) => BigInt(d) * 10n ** BigInt(e));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...tokens), fc.constantFrom(...tokens), size, async (from, to, amount) => {
+          fc.pre(from !== to);
+          const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
+          if (!body.success) return;
+          const impact = priceImpactBps({
+            amountIn: amount,
+            decimalsIn: from.decimals,
+            priceIn: body.inputToken.price,
+            amountOut: BigInt(body.outputAmount),
+            decimalsOut: to.decimals,
+            priceOut: body.outputToken.price,
+          });
+          if (impact !== undefined) expect(impact).toBeGreaterThanOrEqual(0);
+        }),
+        { numRuns: 500 },
+      );
     } finally {
       await app.close();
     }

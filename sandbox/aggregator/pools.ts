@@ -1,8 +1,14 @@
 /**
  * Constant-product pools (x·y = k, fee taken from the input) over the mainnet registry tokens.
- * The default set is shaped like a real market: ETH ≈ 3000 USDC, STRK ≈ 0.5 USDC,
- * WBTC ≈ 90 000 USDC, stablecoins ≈ 1; two ETH/USDC pools with different fees and depth (so
+ * The default set is shaped like a real market: ETH = 3000 USDC, STRK = 0.5 USDC,
+ * WBTC = 90 000 USDC, stablecoins = 1; two ETH/USDC pools with different fees and depth (so
  * splitting can pay), and DAI/WBTC with no common pool (only a two-hop route exists).
+ *
+ * The default pools are mutually consistent, as an arbitraged market is: every pool's mid
+ * price (reserve ratio) equals the ratio of the tokens' USD prices, whatever path links them.
+ * The emulator quotes those USD prices (router.ts spotPrices), so the client's price impact
+ * (shared/fees.ts priceImpactBps) is exactly pool fees + curve slippage for any route here.
+ * Keep it so when editing this table; sandbox/aggregator/app.test.ts checks it.
  */
 import { parseAmount } from '../../shared/amount.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
@@ -37,7 +43,7 @@ const PROTOCOL_NAMES: Record<number, string> = { 1: 'SandboxSwap', 2: 'SandboxSt
 
 export const DEFAULT_POOLS: readonly PoolSpec[] = [
   { tokenA: 'ETH', tokenB: 'USDC', reserveA: '2000', reserveB: '6000000', feeBps: 30, protocol: 1 },
-  { tokenA: 'ETH', tokenB: 'USDC', reserveA: '800', reserveB: '2404000', feeBps: 5, protocol: 3 },
+  { tokenA: 'ETH', tokenB: 'USDC', reserveA: '800', reserveB: '2400000', feeBps: 5, protocol: 3 },
   { tokenA: 'ETH', tokenB: 'STRK', reserveA: '1000', reserveB: '6000000', feeBps: 30, protocol: 1 },
   { tokenA: 'STRK', tokenB: 'USDC', reserveA: '10000000', reserveB: '5000000', feeBps: 30, protocol: 1 },
   { tokenA: 'WBTC', tokenB: 'ETH', reserveA: '50', reserveB: '1500', feeBps: 30, protocol: 1 },

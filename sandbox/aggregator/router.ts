@@ -84,7 +84,9 @@ const PRICE_SCALE = 10n ** PRICE_DECIMALS;
 
 /**
  * USD spot prices (× 1e18) from the reserves: USDC is 1, every other token is priced through
- * the deepest pool linking it to an already priced token (breadth first from USDC).
+ * the deepest pool linking it to an already priced token (breadth first from USDC). With the
+ * default pools (mutually consistent, see pools.ts) every path gives the same price; with
+ * custom, inconsistent pools the deepest pool wins, as the real API's per-token prices would.
  */
 export function spotPrices(pools: readonly Pool[], usdcAddress: string): Map<string, bigint> {
   const prices = new Map<string, bigint>([[usdcAddress, PRICE_SCALE]]);

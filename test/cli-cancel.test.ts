@@ -1,0 +1,97 @@
+/**
+ * Ctrl+C during `quote` and `status`: main aborts ctx.signal and expects the command to reject
+ * promptly (it then prints CANCELLED, exit 2). The commands run in-process here against an
+ * aggregator emulator with latency, so the abort lands mid-request.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandContext, CommandRun } from '../cli/context.js';
+import { run as quote } from '../cli/commands/quote.js';
+import { run as status } from '../cli/commands/status.js';
+import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+
+let app: FastifyInstance;
+let url: string;
+let home: string;
+
+beforeAll(async () => {
+  app = await buildAggregatorEmulator({ latencyMs: 1000 });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  home = mkdtempSync(join(tmpdir(), 'ftui-cancel-'));
+});
+afterAll(async () => {
+  // The aborted requests are still sleeping server-side; once answered, their keep-alive
+  // sockets would hold close() open for the keep-alive timeout. Cut them.
+  const closing = app.close();
+  app.server.closeAllConnections();
+  await closing;
+  rmSync(home, { recursive: true, force: true });
+});
+
+function context(argv: string[], signal: AbortSignal): CommandContext {
+  return {
+    argv,
+    // The emulator answers for the aggregator and (slowly, at /health) stands in for the server.
+    env: { ...process.env, FINANCE_TUI_HOME: home, FINANCE_TUI_AGGREGATOR_URL: url, FINANCE_TUI_SERVER_URL: url, FINANCE_TUI_SANDBOX: '' },
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    json: true,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal,
+  };
+}
+
+async function abortMidRequest(command: CommandRun, argv: string[]): Promise<{ error: unknown; ms: number; requests: number }> {
+  const before = app.faults.requests;
+  const controller = new AbortController();
+  const outcome = command(context(argv, controller.signal)).then(
+    () => ({ error: undefined }),
+    (error: unknown) => ({ error }),
+  );
+  // wait until the aggregator request is in the emulator's (1 s) latency
+  while (app.aggregatorStats.hits['/route'] === undefined && app.aggregatorStats.hits['/healthCheck'] === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const abortedAt = performance.now();
+  controller.abort();
+  const { error } = await outcome;
+  const ms = performance.now() - abortedAt;
+  // No retry after the abort: give one every chance to show up (client backoff ≤ 4 s but the
+  // first retry would come at once with random() near 0; 200 ms is plenty to see it).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  app.aggregatorStats.reset();
+  return { error, ms, requests: app.faults.requests - before };
+}
+
+describe('cancellation of quote and status', () => {
+  it('quote: an abort mid-request rejects within 100 ms, with no further attempt', async () => {
+    const { error, ms, requests } = await abortMidRequest(quote, ['1', 'ETH', 'USDC', '--json']);
+    expect(error).toBeDefined();
+    expect(ms).toBeLessThan(100);
+    expect(requests).toBe(1);
+  });
+
+  it('status: an abort mid-request rejects within 100 ms instead of reporting the services down', async () => {
+    const { error, ms, requests } = await abortMidRequest(status, ['--json']);
+    expect(error).toBeDefined();
+    expect(ms).toBeLessThan(100);
+    // one aggregator health check and one server probe, neither retried
+    expect(requests).toBeLessThanOrEqual(2);
+  });
+
+  it('an already aborted signal makes no aggregator request', async () => {
+    const before = app.faults.requests;
+    const controller = new AbortController();
+    controller.abort();
+    await expect(quote(context(['1', 'ETH', 'USDC'], controller.signal))).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(status(context([], controller.signal))).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(app.faults.requests).toBe(before);
+  });
+});
