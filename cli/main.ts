@@ -5,7 +5,7 @@
  * module is loaded on demand.
  */
 import type { CommandContext, CommandRun } from './context.js';
-import { AppError, ErrorCode, exitCodeFor, ExitCode, usageError } from '../shared/errors.js';
+import { cancelledError, exitCodeFor, ExitCode, usageError } from '../shared/errors.js';
 import { markShuttingDown, stopAllChildren } from './child-registry.js';
 import { errorBody, formatJson, humanError } from './output.js';
 import { packageVersion } from '../shared/version.js';
@@ -43,8 +43,6 @@ export function helpText(): string {
 /** How long a command may take to wind down after Ctrl+C before it is abandoned. */
 const CANCEL_GRACE_MS = 5_000;
 
-const cancelled = (): AppError => new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
-
 /**
  * Ctrl+C / SIGTERM: the first aborts the command (it stops its requests and children and
  * resolves); a second forces the exit. Handlers stay registered for the whole run: a library
@@ -58,7 +56,7 @@ function installSignals(controller: AbortController, stderrIsTTY: boolean): { ou
     markShuttingDown();
     if (count === 1) {
       if (stderrIsTTY) process.stderr.write('stopping… (press Ctrl+C again to force)\n');
-      controller.abort(cancelled());
+      controller.abort(cancelledError());
       return;
     }
     process.exit(signal === 'SIGINT' ? 130 : 143);
@@ -70,14 +68,19 @@ function installSignals(controller: AbortController, stderrIsTTY: boolean): { ou
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * Libraries loaded by a command may hook signals to clean up and then re-raise them (when-exit,
- * which conf uses for its atomic writes). We own signals: drop their handlers. Their cleanup
- * still runs, because they also hook process 'exit', which a normal exit fires.
+ * main is the only owner of SIGINT/SIGTERM; commands see them as ctx.signal. A library that
+ * hooks them to clean up and then re-raise (when-exit, which conf loads for its atomic writes)
+ * would turn one Ctrl+C into two, or find the default handler and kill us mid-write. So any
+ * such listener is removed as soon as it is added, whenever its module loads; the library's
+ * cleanup still runs, because it also hooks process 'exit', which our normal exit fires.
  */
-function dropForeignSignalHandlers(ours: (signal: NodeJS.Signals) => void): void {
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) if (listener !== ours) process.off(signal, listener);
-  }
+function refuseForeignSignalHandlers(ours: (signal: NodeJS.Signals) => void): void {
+  process.on('newListener', (event: string | symbol, listener: unknown) => {
+    if ((event === 'SIGINT' || event === 'SIGTERM') && listener !== ours) {
+      // newListener runs before the listener is added: remove it right after
+      queueMicrotask(() => process.off(event, listener as () => void));
+    }
+  });
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -97,6 +100,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const controller = new AbortController();
   const signals = installSignals(controller, stderrIsTTY);
+  refuseForeignSignalHandlers(signals.ours);
 
   const ctx: CommandContext = {
     argv: argv.slice(1),
@@ -122,13 +126,12 @@ export async function main(argv: string[]): Promise<number> {
       throw usageError(`unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
     }
     const { run } = await command.load();
-    dropForeignSignalHandlers(signals.ours);
 
     // After an abort the command gets CANCEL_GRACE_MS to wind down; past that it is abandoned.
     let graceTimer: NodeJS.Timeout | undefined;
     const abandoned = new Promise<never>((_resolve, reject) => {
       const onAbort = (): void => {
-        graceTimer = setTimeout(() => reject(cancelled()), CANCEL_GRACE_MS);
+        graceTimer = setTimeout(() => reject(cancelledError()), CANCEL_GRACE_MS);
         graceTimer.unref();
       };
       if (command.longRunning) return;
@@ -147,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (error) {
     // whatever a command threw while being cancelled (an aborted request, a stopped child) is the cancellation
-    return fail(controller.signal.aborted ? cancelled() : error);
+    return fail(controller.signal.aborted ? cancelledError() : error);
   } finally {
     // children this command started never outlive it
     await stopAllChildren();

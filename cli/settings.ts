@@ -6,9 +6,9 @@
  */
 import Conf, { type Schema } from 'conf';
 import { AppError, ErrorCode } from '../shared/errors.js';
+import type { Network } from '../shared/tokens.js';
 import { dataDir } from './paths.js';
 
-export type Network = 'mainnet' | 'sepolia';
 
 export interface Settings {
   /** our auth server */

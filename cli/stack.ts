@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, ErrorCode } from '../shared/errors.js';
-import { spawnSelf } from './child.js';
+import { spawnSandbox } from './child.js';
 import type { CommandContext } from './context.js';
 import { dataDir } from './paths.js';
-import { loadSettings, type Network } from './settings.js';
+import type { Network } from '../shared/tokens.js';
+import { loadSettings, type Settings } from './settings.js';
 
 export interface Endpoints {
   serverUrl: string;
@@ -16,6 +17,8 @@ export interface Endpoints {
   aggregatorApiKey: string | undefined;
   network: Network;
   sandbox: boolean;
+  /** the effective settings (file + environment), loaded once per command */
+  settings: Settings;
   /** stops a child this process started; a no-op otherwise */
   release(): Promise<void>;
 }
@@ -30,14 +33,16 @@ export interface ServerProbe {
 const PROBE_TIMEOUT_MS = 1_500;
 const SPAWN_TIMEOUT_MS = 20_000;
 
-/** GET /health then GET / with a short timeout; never throws. */
-export async function probeServer(serverUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<ServerProbe> {
+/** GET /health then GET / with a short timeout; never throws. An abort reads as "cancelled". */
+export async function probeServer(serverUrl: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ServerProbe> {
+  const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
   try {
-    const health = await fetch(new URL('/health', serverUrl), { signal: AbortSignal.timeout(timeoutMs) });
+    const health = await fetch(new URL('/health', serverUrl), { signal });
     if (!health.ok) return { reachable: false, error: `GET /health answered ${health.status}` };
     const body = (await health.json()) as { status?: unknown };
     if (body.status !== 'ok') return { reachable: false, error: 'GET /health did not say ok' };
-    const root = await fetch(new URL('/', serverUrl), { signal: AbortSignal.timeout(timeoutMs) });
+    const root = await fetch(new URL('/', serverUrl), { signal });
     const info = root.ok ? ((await root.json()) as { version?: unknown; sandbox?: unknown }) : {};
     return {
       reachable: true,
@@ -45,6 +50,7 @@ export async function probeServer(serverUrl: string, timeoutMs = PROBE_TIMEOUT_M
       sandbox: info.sandbox === true,
     };
   } catch (error) {
+    if (options.signal?.aborted) return { reachable: false, error: 'cancelled' };
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     return { reachable: false, error: cause === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `not reachable (${cause})` };
   }
@@ -69,11 +75,11 @@ function readSandboxFile(dir: string): SandboxFile | undefined {
 }
 
 /** A sandbox answers when both our server and its aggregator emulator answer. */
-async function sandboxAlive(doc: SandboxFile): Promise<boolean> {
-  const probe = await probeServer(doc.serverUrl);
+async function sandboxAlive(doc: SandboxFile, signal: AbortSignal): Promise<boolean> {
+  const probe = await probeServer(doc.serverUrl, { signal });
   if (!probe.reachable || probe.sandbox !== true) return false;
   try {
-    const res = await fetch(new URL('/healthCheck', doc.aggregatorUrl), { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const res = await fetch(new URL('/healthCheck', doc.aggregatorUrl), { signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]) });
     return res.ok;
   } catch {
     return false;
@@ -89,19 +95,10 @@ function progress(ctx: CommandContext, line: string): void {
 async function sandboxEndpoints(ctx: CommandContext): Promise<{ doc: SandboxFile; release: () => Promise<void> }> {
   const dir = dataDir(ctx.env);
   const existing = readSandboxFile(dir);
-  if (existing && (await sandboxAlive(existing))) return { doc: existing, release: async () => undefined };
+  if (existing && (await sandboxAlive(existing, ctx.signal))) return { doc: existing, release: async () => undefined };
 
   progress(ctx, 'starting the local sandbox…');
-  const child = await spawnSelf({
-    args: ['sandbox', '--port', '0', '--json'],
-    env: { ...ctx.env, FINANCE_TUI_HOME: dir },
-    logDir: dir,
-    logName: 'sandbox-child.log',
-    timeoutMs: SPAWN_TIMEOUT_MS,
-    readyLine: true,
-    waitFor: async (ready) => ready !== undefined,
-    signal: ctx.signal,
-  });
+  const child = await spawnSandbox({ env: ctx.env, dataDir: dir, timeoutMs: SPAWN_TIMEOUT_MS, signal: ctx.signal });
   const doc = child.ready as unknown as SandboxFile;
   return { doc, release: () => child.stop() };
 }
@@ -114,7 +111,7 @@ export async function resolveEndpoints(ctx: CommandContext, opts: { sandbox: boo
       throw new AppError(ErrorCode.USAGE_ERROR, 'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox', { status: 400 });
     }
     const { doc, release } = await sandboxEndpoints(ctx);
-    return { serverUrl: doc.serverUrl, aggregatorUrl: doc.aggregatorUrl, aggregatorApiKey: undefined, network: 'mainnet', sandbox: true, release };
+    return { serverUrl: doc.serverUrl, aggregatorUrl: doc.aggregatorUrl, aggregatorApiKey: undefined, network: 'mainnet', sandbox: true, settings, release };
   }
   return {
     serverUrl: settings.serverUrl,
@@ -122,6 +119,7 @@ export async function resolveEndpoints(ctx: CommandContext, opts: { sandbox: boo
     aggregatorApiKey: settings.aggregatorApiKey,
     network: opts.network ?? settings.network,
     sandbox: false,
+    settings,
     release: async () => undefined,
   };
 }

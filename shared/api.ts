@@ -13,14 +13,6 @@ export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\
 
 export const OtpCode = Type.String({ pattern: '^[0-9]{6}$' });
 
-export const ErrorResponse = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    requestId: Type.Optional(Type.String()),
-  }),
-});
-
 export const LoginRequest = Type.Object({ email: Email }, { additionalProperties: false });
 export type LoginRequest = Type.Static<typeof LoginRequest>;
 export const LoginResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });

@@ -100,6 +100,11 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
+/** The one CANCELLED error: Ctrl+C or SIGTERM stopped the command (exit 2). */
+export function cancelledError(cause?: unknown): AppError {
+  return new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499, ...(cause === undefined ? {} : { cause }) });
+}
+
 export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ERROR): AppError {
   return new AppError(code, message, { status: 400 });
 }

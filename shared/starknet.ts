@@ -15,6 +15,7 @@
 import { Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
+import { MAX_SIGNABLE_HASH } from './felt.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
 export const ARGENT_X_V050_CLASS_HASH = '0x073414441639dcd11d1846f287650a00c60c416b9d3ba45d31c651672125b2c2';
@@ -79,7 +80,7 @@ export function joinSignature(r: bigint, s: bigint): string {
  */
 export function signStarkHash(hashHex: string, privateKey: string): string {
   const padded = padHash(hashHex);
-  if (BigInt(padded) >= 2n ** 251n) throw invalid('hash is outside the Stark signing range (must be < 2^251)');
+  if (BigInt(padded) > MAX_SIGNABLE_HASH) throw invalid('hash is outside the Stark signing range (must be < 2^251)');
   const signature = sign(padded, padHash(privateKey));
   return joinSignature(signature.r, signature.s);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { findToken, listTokens, normalizeAddress, resolveToken, sameAddress } from './tokens.js';
+import { STARK_PRIME } from './felt.js';
+import { addressToBigInt, findToken, listTokens, normalizeAddress, resolveToken, sameAddress } from './tokens.js';
 
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
 
@@ -50,5 +51,12 @@ describe('token registry', () => {
       expect((error as AppError).status).toBe(400);
       expect((error as AppError).message).toContain('ETH, STRK, USDC');
     }
+  });
+});
+
+describe('addressToBigInt field bounds', () => {
+  it('accepts the largest felt (P - 1) and refuses P itself', () => {
+    expect(addressToBigInt(`0x${(STARK_PRIME - 1n).toString(16)}`)).toBe(STARK_PRIME - 1n);
+    expect(addressToBigInt(`0x${STARK_PRIME.toString(16)}`)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
  * mainnet table. Addresses are compared as numbers: sources disagree on leading zeros and case.
  */
 import { AppError, ErrorCode } from './errors.js';
+import { STARK_PRIME } from './felt.js';
 
 export type Network = 'mainnet' | 'sepolia';
 
@@ -14,7 +15,6 @@ export interface Token {
   decimals: number;
 }
 
-const FELT_MAX = (1n << 251n) + 17n * (1n << 192n); // the Stark field prime; felts are below it
 
 function token(symbol: string, name: string, address: string, decimals: number): Token {
   return Object.freeze({ symbol, name, address: normalizeAddress(address), decimals });
@@ -46,7 +46,7 @@ export function addressToBigInt(text: string): bigint | undefined {
   // Any number of leading zeros and either case of the prefix: sources (and users) differ.
   if (trimmed.length > 200 || !/^0[xX]0*[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
   const value = BigInt(trimmed);
-  return value < FELT_MAX ? value : undefined;
+  return value < STARK_PRIME ? value : undefined;
 }
 
 /** Canonical 0x + 64 lowercase hex; throws on anything that is not a felt. */

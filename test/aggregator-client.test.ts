@@ -218,7 +218,6 @@ describe('aggregator client ↔ emulator', () => {
       () => c.getCalldata({ ...pair, destination: DEST }),
       () => c.getRouteBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC }),
       () => c.getCalldataBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC, destination: DEST, quotedOutputs: [1n, 1n] }),
-      () => c.quoteSwap(pair),
       () => c.quoteMulti([pair, pair]),
     ];
     for (const call of calls) expect((await failure(call())).code).toBe('NETWORK_UNSUPPORTED');

@@ -3,27 +3,25 @@
  * promptly (it then prints CANCELLED, exit 2). The commands run in-process here against an
  * aggregator emulator with latency, so the abort lands mid-request.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext, CommandRun } from '../cli/context.js';
 import { run as quote } from '../cli/commands/quote.js';
 import { run as status } from '../cli/commands/status.js';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+import { commandContext } from './helpers/context.js';
+import { cleanEnv, tempHome } from './helpers/process.js';
 
 let app: FastifyInstance;
 let url: string;
-let home: string;
+let home: ReturnType<typeof tempHome>;
 
 beforeAll(async () => {
   app = await buildAggregatorEmulator({ latencyMs: 1000 });
   await app.listen({ host: '127.0.0.1', port: 0 });
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  home = mkdtempSync(join(tmpdir(), 'ftui-cancel-'));
+  home = tempHome();
 });
 afterAll(async () => {
   // The aborted requests are still sleeping server-side; once answered, their keep-alive
@@ -31,21 +29,13 @@ afterAll(async () => {
   const closing = app.close();
   app.server.closeAllConnections();
   await closing;
-  rmSync(home, { recursive: true, force: true });
+  home.cleanup();
 });
 
 function context(argv: string[], signal: AbortSignal): CommandContext {
-  return {
-    argv,
-    // The emulator answers for the aggregator and (slowly, at /health) stands in for the server.
-    env: { ...process.env, FINANCE_TUI_HOME: home, FINANCE_TUI_AGGREGATOR_URL: url, FINANCE_TUI_SERVER_URL: url, FINANCE_TUI_SANDBOX: '' },
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    json: true,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    signal,
-  };
+  // The emulator answers for the aggregator and (slowly, at /health) stands in for the server;
+  // cleanEnv drops any inherited FINANCE_TUI_* (FINANCE_TUI_SANDBOX among them).
+  return commandContext({ argv, signal, env: cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: url, FINANCE_TUI_SERVER_URL: url }) });
 }
 
 async function abortMidRequest(command: CommandRun, argv: string[]): Promise<{ error: unknown; ms: number; requests: number }> {

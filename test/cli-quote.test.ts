@@ -2,78 +2,49 @@
  * Whole-program tests of `quote` and `status`: the built bin (test/global-setup.ts builds dist),
  * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runBin, runBinTracingModules, type Spawned, spawnBin, tempHome } from './helpers/process.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+/** A clean environment with its own data folder. */
+const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => cleanEnv({ FINANCE_TUI_HOME: home, ...extra });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  json: unknown;
-}
-
-function cleanEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FINANCE_TUI_HOME: home, ...extra };
-  return env;
-}
-
-function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr, json });
-    });
-  });
+/** runBin, with stdout parsed when it is one JSON document. */
+async function runJson(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; json: unknown }> {
+  const r = await runBin(args, env);
+  let json: unknown;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { ...r, json };
 }
 
 describe('finance-tui quote / status (process level)', () => {
-  let home: string;
-  let sandbox: ChildProcess | undefined;
+  let home: ReturnType<typeof tempHome>;
+  let sandbox: Spawned | undefined;
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'ftui-quote-'));
+    home = tempHome();
     // One long-lived sandbox for the file: later --sandbox commands find it through sandbox.json.
-    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { env: cleanEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
-    sandbox = child;
-    const lines = createInterface({ input: child.stdout });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('sandbox did not become ready')), 25_000);
-      lines.on('line', (line) => {
-        if (line.includes('"ready"')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`sandbox exited early with ${code}`)));
-    });
+    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], envFor(home.dir));
+    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
   });
 
   afterAll(async () => {
-    if (sandbox && sandbox.exitCode === null) {
-      const exited = new Promise((resolve) => sandbox?.once('exit', resolve));
+    if (sandbox) {
       sandbox.kill('SIGTERM');
-      await exited;
+      await sandbox.exited;
     }
-    rmSync(home, { recursive: true, force: true });
+    home.cleanup();
   });
 
   it('quote --sandbox --json: one document with net output, fee, minimum, impact, route, gas', async () => {
-    const r = await runBin(['quote', '1.5', 'ETH', 'usdc', '--sandbox', '--json', '--slippage', '0.5'], cleanEnv(home));
+    const r = await runJson(['quote', '1.5', 'ETH', 'usdc', '--sandbox', '--json', '--slippage', '0.5'], envFor(home.dir));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = r.json as {
@@ -109,17 +80,17 @@ describe('finance-tui quote / status (process level)', () => {
   });
 
   it('quote --pairs: same output → batch, mixed outputs → parallel', async () => {
-    const batch = await runBin(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>ETH', '--sandbox', '--json'], cleanEnv(home));
+    const batch = await runJson(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>ETH', '--sandbox', '--json'], envFor(home.dir));
     expect(batch.code).toBe(0);
     expect(batch.json).toMatchObject({ mode: 'batch', quotes: [{ to: { symbol: 'ETH' } }, { to: { symbol: 'ETH' } }] });
-    const mixed = await runBin(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>USDC, 0.1 WBTC>DAI', '--sandbox', '--json'], cleanEnv(home));
+    const mixed = await runJson(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>USDC, 0.1 WBTC>DAI', '--sandbox', '--json'], envFor(home.dir));
     expect(mixed.code).toBe(0);
     expect(mixed.json).toMatchObject({ mode: 'parallel' });
     expect((mixed.json as { quotes: unknown[] }).quotes).toHaveLength(3);
   });
 
   it('human output is a readable table', async () => {
-    const r = await runBin(['quote', '100', 'USDC', 'STRK', '--sandbox'], cleanEnv(home));
+    const r = await runJson(['quote', '100', 'USDC', 'STRK', '--sandbox'], envFor(home.dir));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('SANDBOX');
     expect(r.stdout).toMatch(/Minimum received\s+[0-9.]+ STRK/);
@@ -134,18 +105,18 @@ describe('finance-tui quote / status (process level)', () => {
     { name: 'sepolia', args: ['quote', '1', 'ETH', 'USDC', '--network', 'sepolia'], code: 'NETWORK_UNSUPPORTED' },
     { name: 'missing arguments', args: ['quote', '1', 'ETH'], code: 'USAGE_ERROR' },
   ])('$name → exit 1 with error code $code', async ({ args, code }) => {
-    const r = await runBin([...args, '--json'], cleanEnv(home));
+    const r = await runJson([...args, '--json'], envFor(home.dir));
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ error: { code } });
   });
 
   it('status --json reports services that are down and still exits 0', async () => {
-    const fresh = mkdtempSync(join(tmpdir(), 'ftui-status-'));
-    const r = await runBin(
+    const fresh = tempHome();
+    const r = await runJson(
       ['status', '--json'],
-      cleanEnv(fresh, { FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9', FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9' }),
+      envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9', FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9' }),
     );
-    rmSync(fresh, { recursive: true, force: true });
+    fresh.cleanup();
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({
       sandbox: false,
@@ -156,8 +127,8 @@ describe('finance-tui quote / status (process level)', () => {
   });
 
   it('quote --sandbox with no sandbox running starts one as a child and stops it', async () => {
-    const fresh = mkdtempSync(join(tmpdir(), 'ftui-child-'));
-    const stateFile = join(fresh, 'sandbox.json');
+    const fresh = tempHome();
+    const stateFile = join(fresh.dir, 'sandbox.json');
     // The child's URLs are only in sandbox.json while it runs: watch for it during the command.
     let seen: { serverUrl: string; aggregatorUrl: string } | undefined;
     const watch = setInterval(() => {
@@ -168,7 +139,7 @@ describe('finance-tui quote / status (process level)', () => {
       }
     }, 5);
     try {
-      const r = await runBin(['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'], cleanEnv(fresh));
+      const r = await runJson(['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'], envFor(fresh.dir));
       clearInterval(watch);
       expect(r.code).toBe(0);
       expect(r.json).toMatchObject({ sandbox: true, quotes: [{ from: { symbol: 'USDT' }, to: { symbol: 'USDC.e' } }] });
@@ -180,14 +151,14 @@ describe('finance-tui quote / status (process level)', () => {
       }
     } finally {
       clearInterval(watch);
-      rmSync(fresh, { recursive: true, force: true });
+      fresh.cleanup();
     }
   });
 
   it('status --sandbox when the sandbox cannot start: reported unavailable, the configured services never probed', async () => {
-    const fresh = mkdtempSync(join(tmpdir(), 'ftui-nosandbox-'));
+    const fresh = tempHome();
     // A file where the sandbox wants its data folder: the child cannot start.
-    writeFileSync(join(fresh, 'sandbox'), 'not a folder');
+    writeFileSync(join(fresh.dir, 'sandbox'), 'not a folder');
     let hits = 0;
     const real = createServer((_request, response) => {
       hits += 1;
@@ -197,7 +168,7 @@ describe('finance-tui quote / status (process level)', () => {
     await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve));
     const realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
     try {
-      const r = await runBin(['status', '--sandbox', '--json'], cleanEnv(fresh, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }));
+      const r = await runJson(['status', '--sandbox', '--json'], envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }));
       expect(r.code).toBe(0);
       expect(r.json).toMatchObject({
         sandbox: true,
@@ -208,24 +179,36 @@ describe('finance-tui quote / status (process level)', () => {
       expect(hits).toBe(0);
     } finally {
       await new Promise((resolve) => real.close(resolve));
-      rmSync(fresh, { recursive: true, force: true });
+      fresh.cleanup();
     }
   });
 
   it.each([['quote'], ['status']])('%s --help --json prints one {"usage": …} document', async (command) => {
-    const r = await runBin([command, '--help', '--json'], cleanEnv(home));
+    const r = await runJson([command, '--help', '--json'], envFor(home.dir));
     expect(r.code).toBe(0);
     expect(r.json).toEqual({ usage: expect.stringContaining(`Usage: finance-tui ${command}`) });
   });
 
+  it.each([
+    ['quote --help', ['quote', '--help']],
+    ['status --help', ['status', '--help']],
+    ['a quote usage error', ['quote', '1', 'ETH', '--json']],
+  ])('%s loads none of the heavy modules (TypeBox, ky, conf, starknet.js)', async (_name, args) => {
+    const r = await runBinTracingModules(args, envFor(home.dir));
+    expect(r.stdout).toMatch(/Usage: finance-tui|USAGE_ERROR/);
+    // the hook saw the command module itself
+    expect(r.modules).toEqual(expect.arrayContaining([expect.stringMatching(/dist\/cli\/commands\/(quote|status)\.js$/)]));
+    expect(r.modules.filter((url) => /node_modules\/(typebox|ky|conf|ajv|starknet|@scure\/starknet)\//.test(url))).toEqual([]);
+  });
+
   it('quote -1 ETH USDC → INVALID_AMOUNT "must not be negative", not an unknown option', async () => {
-    const r = await runBin(['quote', '-1', 'ETH', 'USDC', '--json'], cleanEnv(home));
+    const r = await runJson(['quote', '-1', 'ETH', 'USDC', '--json'], envFor(home.dir));
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ error: { code: 'INVALID_AMOUNT', message: expect.stringContaining('must not be negative') } });
   });
 
   it('status --sandbox --json reports both services up', async () => {
-    const r = await runBin(['status', '--sandbox', '--json'], cleanEnv(home));
+    const r = await runJson(['status', '--sandbox', '--json'], envFor(home.dir));
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ sandbox: true, swapsSupported: true, aggregator: { reachable: true, status: 200 }, server: { reachable: true } });
   });

@@ -5,7 +5,7 @@
 import { ec, typedData } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textMessageTypedData } from '../shared/api.js';
-import { MAX_SIGNABLE_HASH, STARK_PRIME } from '../server/routes/sign.js';
+import { MAX_SIGNABLE_HASH, STARK_PRIME } from '../shared/felt.js';
 import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;

@@ -1,15 +1,17 @@
 /**
  * `finance-tui quote <amount> <from> <to>` and `finance-tui quote --pairs "100 USDC>ETH, 50 STRK>ETH"`:
  * what a swap would return right now. Read-only: nothing is signed or sent.
+ *
+ * Only light modules are imported up front, so `--help` and usage errors answer at once; the
+ * aggregator client (TypeBox, ky), the settings (conf) and the stack load once the options parse.
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
 import { renderQuote, type QuoteResultView } from '../quote-render.js';
-import { type AggregatorClient, createAggregatorClient, MAX_BATCH_PAIRS, MIN_BATCH_PAIRS, type Route, type SwapPair } from '../services/aggregator.js';
+import type { AggregatorClient, Route, SwapPair } from '../services/aggregator.js';
+import { checkPairCount } from '../services/batch-limits.js';
 import { throwIfCancelled } from '../services/cancel.js';
 import { type QuoteSummary, summarizeQuote } from '../services/quote-summary.js';
-import { loadSettings } from '../settings.js';
-import { resolveEndpoints } from '../stack.js';
 import { parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { formatBpsAsPercent } from '../../shared/fees.js';
@@ -110,10 +112,7 @@ export function parseQuoteOptions(argv: string[]): QuoteOptions {
   if (multi) {
     if (positionals.length > 0) throw usageError('give either <amount> <from> <to> or --pairs, not both');
     pairs = parsePairs(values.pairs ?? '');
-    if (pairs.length > MAX_BATCH_PAIRS) {
-      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `--pairs: at most ${MAX_BATCH_PAIRS} pairs (got ${pairs.length})`, { status: 400 });
-    }
-    if (pairs.length < MIN_BATCH_PAIRS) throw usageError(`--pairs needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs; for one swap use: quote <amount> <from> <to>`);
+    checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: quote <amount> <from> <to>' });
   } else if (!help) {
     if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui quote --help`);
     pairs = [{ amount: positionals[0] ?? '', from: positionals[1] ?? '', to: positionals[2] ?? '' }];
@@ -145,7 +144,7 @@ export async function runQuote(opts: QuoteOptions, deps: QuoteDeps): Promise<Quo
     const [single] = swaps;
     if (single === undefined) throw usageError('nothing to quote');
     mode = 'single';
-    routes = [await deps.client.quoteSwap(single)];
+    routes = [await deps.client.getRoute(single)];
   }
   const quotes = routes.map((route, i) => {
     const r = resolved[i] as { from: Token; to: Token };
@@ -165,11 +164,8 @@ export const run: CommandRun = async (ctx: CommandContext) => {
   const opts = parseQuoteOptions(ctx.argv);
   // One document under --json, like every other answer: {"usage": "…"}.
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
-  // Refuse before starting anything: a quote is the first step of a swap.
-  if (opts.network === 'sepolia') {
-    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, 'swaps are available on mainnet only (--network sepolia)', { status: 400 });
-  }
-  const settings = loadSettings(ctx.env);
+  const [{ resolveEndpoints }, { createAggregatorClient }] = await Promise.all([import('../stack.js'), import('../services/aggregator.js')]);
+  // --network sepolia: refused by the stack with --sandbox, else by runQuote before any request.
   const endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) });
   try {
     // Ctrl+C while the sandbox was being found: stop here. Later, the client's requests carry
@@ -181,7 +177,12 @@ export const run: CommandRun = async (ctx: CommandContext) => {
       network: endpoints.network,
       signal: ctx.signal,
     });
-    const data = await runQuote(opts, { client, network: endpoints.network, sandbox: endpoints.sandbox, defaultSlippageBps: settings.slippageBps });
+    const data = await runQuote(opts, {
+      client,
+      network: endpoints.network,
+      sandbox: endpoints.sandbox,
+      defaultSlippageBps: endpoints.settings.slippageBps,
+    });
     return { data, human: () => renderQuote(data) };
   } finally {
     await endpoints.release();

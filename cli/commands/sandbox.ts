@@ -25,10 +25,7 @@ const CLOSE_GRACE_MS = 5_000;
 
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
-  if (values.help) {
-    ctx.stdout.write(USAGE);
-    return undefined;
-  }
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   const port = parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
   const dir = dataDir(ctx.env);
   const logFile = join(dir, 'sandbox', 'server.log');

@@ -3,6 +3,7 @@
  * (`.env` in the current folder fills in what the environment does not set). Logs are pino
  * JSON lines on stdout; SIGTERM/SIGINT stop it gracefully.
  */
+import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { AppError, ErrorCode } from '../../shared/errors.js';
@@ -33,10 +34,7 @@ export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): Record<string, 
 
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
-  if (values.help) {
-    ctx.stdout.write(USAGE);
-    return undefined;
-  }
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   const port = parsePort(values.port);
   const env = withDotEnv(ctx.env, process.cwd());
   if (port !== undefined) env.PORT = String(port);
@@ -65,7 +63,10 @@ export const run: CommandRun = async (ctx) => {
     }
     throw error;
   }
-  installShutdown(handle, { graceMs: 5_000, log: (message) => handle.app.log.info(message) });
+  // main owns the process signals; the first one reaches us as ctx.signal (a second forces exit)
+  const shutdownRequests = new EventEmitter();
+  ctx.signal.addEventListener('abort', () => shutdownRequests.emit('SIGTERM', 'SIGTERM'), { once: true });
+  installShutdown(handle, { graceMs: 5_000, log: (message) => handle.app.log.info(message), target: shutdownRequests, signals: ['SIGTERM'] });
   exitWhenParentGone(ctx.env);
   // Runs until a signal: installShutdown closes the server and exits the process.
   await new Promise<never>(() => undefined);

@@ -1,12 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import type { CommandContext } from '../context.js';
+import { commandContext } from '../../test/helpers/context.js';
 import { runStatusCommand, type StatusCommandDeps } from './status.js';
 
-function context(argv: string[]): CommandContext {
-  return { argv, env: {}, stdout: new PassThrough(), stderr: new PassThrough(), json: true, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal };
-}
+const context = (argv: string[]) => commandContext({ argv });
 
 describe('status --sandbox when the sandbox cannot start', () => {
   it('reports the sandbox unavailable and probes nothing (never the configured real services)', async () => {
@@ -19,7 +16,7 @@ describe('status --sandbox when the sandbox cannot start', () => {
         throw new Error('must not build a client');
       }),
     };
-    const result = await runStatusCommand(context(['--sandbox', '--json']), deps);
+    const result = await runStatusCommand(context(['--sandbox', '--json']), async () => deps);
     expect(result.data).toEqual({
       network: 'mainnet',
       sandbox: true,
@@ -43,13 +40,16 @@ describe('status --sandbox when the sandbox cannot start', () => {
         throw new Error('must not build a client');
       }),
     };
-    await expect(runStatusCommand(context(['--sandbox']), deps)).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(runStatusCommand(context(['--sandbox']), async () => deps)).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
   it('--help gives the usage as data, so --json prints {"usage": …}', async () => {
     const deps = { resolveEndpoints: vi.fn(), probeServer: vi.fn(), createAggregatorClient: vi.fn() } as unknown as StatusCommandDeps;
-    const result = await runStatusCommand(context(['--help']), deps);
+    const loadDeps = vi.fn(async () => deps);
+    const result = await runStatusCommand(context(['--help']), loadDeps);
     expect(result.data).toEqual({ usage: expect.stringContaining('Usage: finance-tui status') });
     expect(deps.resolveEndpoints).not.toHaveBeenCalled();
+    // nor were the heavy modules (aggregator client, stack) loaded for it
+    expect(loadDeps).not.toHaveBeenCalled();
   });
 });

@@ -2,13 +2,16 @@
  * `finance-tui status [--sandbox] [--json]`: where the client points and whether the aggregator
  * and the auth server answer. A service being down is reported, never a failure (exit 0); only
  * usage and configuration mistakes fail, and Ctrl+C (the command rejects, main says CANCELLED).
+ *
+ * Only light modules are imported up front, so `--help` and usage errors answer at once; the
+ * aggregator client and the stack load once the options parse (see StatusCommandDeps).
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext, CommandResult, CommandRun } from '../context.js';
 import { renderStatus, type StatusView } from '../quote-render.js';
-import { type AggregatorClient, type AggregatorClientOptions, createAggregatorClient } from '../services/aggregator.js';
-import { isCancelled, throwIfCancelled, unlessCancelled } from '../services/cancel.js';
-import { type Endpoints, probeServer, resolveEndpoints } from '../stack.js';
+import type { AggregatorClient, AggregatorClientOptions } from '../services/aggregator.js';
+import { isCancelled, throwIfCancelled } from '../services/cancel.js';
+import type { Endpoints, probeServer, resolveEndpoints } from '../stack.js';
 import { ErrorCode, isAppError } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
 
@@ -37,7 +40,7 @@ export interface StatusResult extends StatusView {
   sandboxError?: string;
 }
 
-/** What `run` needs from outside; tests replace them. */
+/** What `run` needs from outside, loaded only once the options parse; tests replace them. */
 export interface StatusCommandDeps {
   resolveEndpoints: typeof resolveEndpoints;
   probeServer: typeof probeServer;
@@ -50,7 +53,9 @@ export function parseStatusOptions(argv: string[]): StatusOptions {
 }
 
 export async function runStatus(deps: StatusDeps): Promise<StatusResult> {
-  const work = Promise.all([
+  // Both checks take the signal and end at once on an abort: the health check rejects with
+  // CANCELLED, the probe answers "cancelled" (probes never throw), hence the check after.
+  const [aggregator, server] = await Promise.all([
     deps.aggregator.checkAggregatorHealth().then(
       (health) => ({
         url: deps.aggregator.baseUrl,
@@ -65,10 +70,9 @@ export async function runStatus(deps: StatusDeps): Promise<StatusResult> {
         return { url: deps.aggregator.baseUrl, reachable: false, error: isAppError(error) ? error.message : 'unexpected error' };
       },
     ),
-    deps.probeServer(deps.serverUrl).then((probe) => ({ url: deps.serverUrl, ...probe })),
+    deps.probeServer(deps.serverUrl, { signal: deps.signal }).then((probe) => ({ url: deps.serverUrl, ...probe })),
   ]);
-  // probeServer takes no signal: race it, so an abort ends the command now, not after the probe.
-  const [aggregator, server] = await unlessCancelled(work, deps.signal);
+  throwIfCancelled(deps.signal);
   return {
     network: deps.network,
     sandbox: deps.sandbox,
@@ -102,9 +106,10 @@ function isCallerMistake(error: unknown): boolean {
 
 const human = (data: StatusResult) => (): string => `${renderStatus(data)}${data.sandboxError ? `sandbox: ${data.sandboxError}\n` : ''}`;
 
-export async function runStatusCommand(ctx: CommandContext, deps: StatusCommandDeps): Promise<CommandResult> {
+export async function runStatusCommand(ctx: CommandContext, loadDeps: () => Promise<StatusCommandDeps>): Promise<CommandResult> {
   const opts = parseStatusOptions(ctx.argv);
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
+  const deps = await loadDeps();
   let endpoints: Endpoints;
   try {
     endpoints = await deps.resolveEndpoints(ctx, { sandbox: opts.sandbox });
@@ -138,4 +143,9 @@ export async function runStatusCommand(ctx: CommandContext, deps: StatusCommandD
   }
 }
 
-export const run: CommandRun = (ctx: CommandContext) => runStatusCommand(ctx, { resolveEndpoints, probeServer, createAggregatorClient });
+async function loadDeps(): Promise<StatusCommandDeps> {
+  const [{ resolveEndpoints, probeServer }, { createAggregatorClient }] = await Promise.all([import('../stack.js'), import('../services/aggregator.js')]);
+  return { resolveEndpoints, probeServer, createAggregatorClient };
+}
+
+export const run: CommandRun = (ctx: CommandContext) => runStatusCommand(ctx, loadDeps);

@@ -52,21 +52,30 @@ const WireRouteResponse = Type.Union([WireRouteSuccess, WireNoRoute]);
 
 export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
 
+/**
+ * A schema compiled on its first Check, not at import: a command uses one or two of these
+ * validators, and compiling all of them up front costs every command that loads the client.
+ */
+function lazyCheck<T extends Type.TSchema>(schema: T): { Check(value: unknown): value is Type.Static<T> } {
+  let validator: { Check(value: unknown): boolean } | undefined;
+  return { Check: (value: unknown): value is Type.Static<T> => (validator ??= Compile(schema)).Check(value) };
+}
+
 const Calldata = Type.Array(Type.String({ pattern: '^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$' }));
 
-export const RouteResponseCheck = Compile(WireRouteResponse);
-export const CalldataResponseCheck = Compile(Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]));
-export const RouteBatchCheck = Compile(
+export const RouteResponseCheck = lazyCheck(WireRouteResponse);
+export const CalldataResponseCheck = lazyCheck(Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]));
+export const RouteBatchCheck = lazyCheck(
   Type.Union([
     Type.Array(WireRouteResponse),
     Type.Object({ success: Type.Boolean(), routes: Type.Optional(Type.Array(WireRouteResponse)), errorMessage: Type.Optional(Type.String()) }),
   ]),
 );
-export const ExecuteBatchCheck = Compile(Type.Union([Type.Array(Calldata), WireNoRoute]));
+export const ExecuteBatchCheck = lazyCheck(Type.Union([Type.Array(Calldata), WireNoRoute]));
 // A status code: a number or a numeric string ("200"). `{}` or `{"status": "ok"}` is not a
 // health answer of this service, so it is INVALID_RESPONSE rather than a guess.
 const HealthStatus = Type.Union([Type.Integer({ minimum: 0, maximum: 999 }), Type.String({ pattern: '^[0-9]{1,3}$' })]);
-export const HealthCheck = Compile(
+export const HealthCheck = lazyCheck(
   Type.Union([
     // The real service misspells the field ("staus"); the correct spelling is accepted too.
     Type.Object({ staus: HealthStatus, status: Type.Optional(Type.Unknown()), message: Type.Optional(Type.String()) }),

@@ -29,12 +29,11 @@ import {
   toRoute,
   type WireRouteSuccess,
 } from './aggregator-schemas.js';
+import { checkPairCount } from './batch-limits.js';
 import { type BackoffOptions, createJsonGetter, type RetryInfo } from './http.js';
 
 export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
-
-export const MIN_BATCH_PAIRS = 2;
-export const MAX_BATCH_PAIRS = 3;
+export { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from './batch-limits.js';
 
 export interface AggregatorClientOptions {
   baseUrl: string;
@@ -107,7 +106,6 @@ export interface AggregatorClient {
   getRouteBatch(request: BatchRequest): Promise<Route[]>;
   getCalldataBatch(request: BatchCalldataRequest): Promise<string[][]>;
   checkAggregatorHealth(): Promise<AggregatorHealth>;
-  quoteSwap(pair: SwapPair): Promise<Route>;
   quoteMulti(pairs: SwapPair[]): Promise<MultiQuote>;
 }
 
@@ -124,10 +122,8 @@ function routeQuery(request: RouteRequest): Record<string, string> {
   return query;
 }
 
+/** Only after checkBatch, which checks the lengths. */
 function batchQuery(request: BatchRequest): Record<string, string> {
-  if (request.amounts.length !== request.tokensIn.length || request.amounts.length === 0) {
-    throw new RangeError('amounts and tokensIn must be non-empty and of the same length');
-  }
   return { amounts: request.amounts.join(','), tokenInAddresses: request.tokensIn.join(','), tokenOutAddresses: request.tokenOut };
 }
 
@@ -136,14 +132,7 @@ function executionQuery(params: ExecutionParams): Record<string, string> {
   return { slippage: slippagePercentString(params.slippageBps ?? DEFAULT_SLIPPAGE_BPS), destination: params.destination };
 }
 
-/** 2–3 pairs (DESIGN.md, ours): more is BATCH_LIMIT_EXCEEDED, fewer a usage error. */
-function checkPairCount(count: number): void {
-  if (count > MAX_BATCH_PAIRS) {
-    throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `at most ${MAX_BATCH_PAIRS} pairs per batch (got ${count})`, { status: 400 });
-  }
-  if (count < MIN_BATCH_PAIRS) throw usageError(`a multi-swap needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${count})`);
-}
-
+/** Before any batch request: one input token per amount, 2–3 pairs, each a valid swap. */
 function checkBatch(request: BatchRequest): void {
   if (request.amounts.length !== request.tokensIn.length) throw usageError('amounts and tokensIn must be of the same length');
   checkPairCount(request.amounts.length);
@@ -296,10 +285,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     return { ok: String(status) === '200', status, message: body.message };
   }
 
-  async function quoteSwap(pair: SwapPair): Promise<Route> {
-    return getRoute(pair);
-  }
-
   async function quoteMulti(pairs: SwapPair[]): Promise<MultiQuote> {
     swapsAllowed();
     checkPairCount(pairs.length);
@@ -320,7 +305,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     getRouteBatch,
     getCalldataBatch,
     checkAggregatorHealth,
-    quoteSwap,
     quoteMulti,
   };
 }

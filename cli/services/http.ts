@@ -10,8 +10,7 @@
  * with CANCELLED; a signal already aborted makes no request at all.
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import { cancelledError } from './cancel.js';
+import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 
 export interface BackoffOptions {
   /** first retry waits up to this (full jitter: uniform in [0, delay]) */

@@ -11,7 +11,7 @@
  * Keep it so when editing this table; sandbox/aggregator/app.test.ts checks it.
  */
 import { parseAmount } from '../../shared/amount.js';
-import { resolveToken, type Token } from '../../shared/tokens.js';
+import { normalizeAddress, resolveToken, type Token } from '../../shared/tokens.js';
 
 export interface PoolSpec {
   /** a felt; derived from the index when omitted */
@@ -70,7 +70,7 @@ export function resolvePools(specs: readonly PoolSpec[]): Pool[] {
     // Deterministic fake addresses: recognisable in calldata, stable across restarts.
     const address = spec.address ?? `0x5a4d${(index + 1).toString(16).padStart(4, '0')}${'0'.repeat(52)}`;
     return {
-      address: `0x${BigInt(address).toString(16).padStart(64, '0')}`,
+      address: normalizeAddress(address),
       name: spec.name ?? `${PROTOCOL_NAMES[protocol] ?? `Protocol${protocol}`} ${tokenA.symbol}/${tokenB.symbol} ${spec.feeBps}bps`,
       protocol,
       tokenA,

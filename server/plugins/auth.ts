@@ -10,7 +10,6 @@ import type { TokenClaims, TokenService } from '../jwt.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    tokens: TokenService;
     requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
   interface FastifyRequest {
@@ -43,7 +42,6 @@ export interface AuthPluginOptions {
 
 const auth: FastifyPluginAsync<AuthPluginOptions> = async (fastify, options) => {
   const guard = createAuthGuard(options.tokens);
-  fastify.decorate('tokens', options.tokens);
   fastify.decorateRequest('auth', null);
   fastify.decorate('requireAuth', async (request: FastifyRequest) => {
     request.auth = await guard(request.headers.authorization);

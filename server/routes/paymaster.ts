@@ -10,6 +10,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { JsonRpcRequest } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { sameAddress } from '../../shared/tokens.js';
 import { authOf } from '../plugins/auth.js';
 import type { PaymasterRelay } from '../providers/types.js';
 
@@ -56,12 +57,6 @@ export function actingAddresses(params: unknown): { addresses: unknown[]; transa
   return { addresses, transaction: root !== undefined && 'transaction' in root };
 }
 
-function sameAddress(a: unknown, b: string): boolean {
-  if (typeof a !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(a)) return false;
-  // Leading zeros and case vary between sources: compare as numbers.
-  return BigInt(a) === BigInt(b);
-}
-
 const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async (fastify, options) => {
   fastify.addHook('onRequest', fastify.requireAuth);
 
@@ -84,7 +79,7 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
       });
     }
     for (const address of acting.addresses) {
-      if (!sameAddress(address, claims.walletAddress)) {
+      if (typeof address !== 'string' || !sameAddress(address, claims.walletAddress)) {
         throw new AppError(ErrorCode.WALLET_MISMATCH, 'The transaction is not for the wallet of this session', { status: 403 });
       }
     }

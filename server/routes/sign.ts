@@ -7,18 +7,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { typedData as snip12 } from 'starknet';
 import { SignHashRequest, SignHashResponse, SignMessageRequest, SignMessageResponse, textMessageTypedData } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { MAX_SIGNABLE_HASH } from '../../shared/felt.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
 
-/** The Stark field prime. */
-export const STARK_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
-/**
- * What we accept as a hash to sign: below 2^251, stricter than the field (2^251 + 17·2^192 + 1)
- * because Stark ECDSA signs only messages in [0, 2^251); a field element above that could not be
- * signed anyway, and a clear 400 beats a 502 from the provider.
- */
-export const MAX_SIGNABLE_HASH = 2n ** 251n - 1n;
+// What we accept as a hash to sign (MAX_SIGNABLE_HASH): below 2^251, stricter than the field,
+// because Stark ECDSA signs only messages in [0, 2^251); a field element above that could not
+// be signed anyway, and a clear 400 beats a 502 from the provider.
 
 // Control characters too: starknet.js 10 fails to encode a long string containing a newline.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

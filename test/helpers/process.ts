@@ -98,3 +98,31 @@ export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: strin
   const { code } = await spawned.exited;
   return { code, stdout: spawned.stdout(), stderr: spawned.stderr() };
 }
+
+/**
+ * Run the bin with a resolve hook that prints every module URL it resolves (to stderr, after
+ * the bin's own output): which modules a command loads, e.g. that `--help` stays light.
+ */
+export async function runBinTracingModules(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
+  const hook = `data:text/javascript,${encodeURIComponent(
+    "import { registerHooks } from 'node:module'; registerHooks({ resolve(s, c, next) { const r = next(s, c); process.stderr.write('resolved: ' + r.url + '\\n'); return r; } });",
+  )}`;
+  const child = spawn(process.execPath, ['--import', hook, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
+  const modules = stderr
+    .split('\n')
+    .filter((line) => line.startsWith('resolved: '))
+    .map((line) => line.slice('resolved: '.length));
+  return { code, stdout, stderr: stderr.split('\n').filter((line) => !line.startsWith('resolved: ')).join('\n'), modules };
+}
