@@ -15,6 +15,18 @@ const WBTC = resolveToken('mainnet', 'WBTC').address;
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
+/** Price impact (bps) of a route the emulator returned for `amountIn` of a `decimalsIn` token. */
+function impactOf(body: WireRouteResponse, amountIn: bigint, decimalsIn: number, decimalsOut: number): number | undefined {
+  return priceImpactBps({
+    amountIn,
+    decimalsIn,
+    priceIn: body.inputToken.price,
+    amountOut: BigInt(body.outputAmount),
+    decimalsOut,
+    priceOut: body.outputToken.price,
+  });
+}
+
 /** The constant-product formula, written out again here so the test does not trust pools.ts. */
 function cp(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: bigint): bigint {
   const x = amountIn * (10_000n - feeBps);
@@ -188,14 +200,7 @@ describe('aggregator emulator: prices and price impact', () => {
           const amount = (10n * 10n ** 18n * 10n ** BigInt(from.decimals)) / price;
           const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
           expect(body.success, `${from.symbol}>${to.symbol}`).toBe(true);
-          const impact = priceImpactBps({
-            amountIn: amount,
-            decimalsIn: from.decimals,
-            priceIn: body.inputToken.price,
-            amountOut: BigInt(body.outputAmount),
-            decimalsOut: to.decimals,
-            priceOut: body.outputToken.price,
-          });
+          const impact = impactOf(body, amount, from.decimals, to.decimals);
           if (impact === undefined) throw new Error(`no impact for ${from.symbol}>${to.symbol}`);
           expect(impact, `${from.symbol}>${to.symbol}`).toBeGreaterThanOrEqual(0);
           expect(Math.abs(impact - routeFeeBps(body)), `${from.symbol}>${to.symbol}: ${impact} bps vs fees ${routeFeeBps(body)}`).toBeLessThanOrEqual(1);
@@ -203,7 +208,7 @@ describe('aggregator emulator: prices and price impact', () => {
       }
       // The finding that started this: 100 USDC → ETH goes through the 5 bps pool and shows ≈ 0.05 %.
       const body = (await app.inject(`/route?amount=${100n * E6}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`)).json() as WireRouteResponse;
-      const impact = priceImpactBps({ amountIn: 100n * E6, decimalsIn: 6, priceIn: body.inputToken.price, amountOut: BigInt(body.outputAmount), decimalsOut: 18, priceOut: body.outputToken.price });
+      const impact = impactOf(body, 100n * E6, 6, 18);
       expect(body.route[0]?.swaps[0]?.[0]?.poolName).toContain('5bps');
       expect(impact).toBe(5);
     } finally {
@@ -221,14 +226,7 @@ describe('aggregator emulator: prices and price impact', () => {
           fc.pre(from !== to);
           const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
           if (!body.success) return;
-          const impact = priceImpactBps({
-            amountIn: amount,
-            decimalsIn: from.decimals,
-            priceIn: body.inputToken.price,
-            amountOut: BigInt(body.outputAmount),
-            decimalsOut: to.decimals,
-            priceOut: body.outputToken.price,
-          });
+          const impact = impactOf(body, amount, from.decimals, to.decimals);
           if (impact !== undefined) expect(impact).toBeGreaterThanOrEqual(0);
         }),
         { numRuns: 500 },
