@@ -1,6 +1,6 @@
 import { type ErrorBody, isAppError } from '../shared/errors.js';
 
-/** STYLE.md 9: 2-space indented on a TTY, compact when piped; always one trailing newline. */
+/** docs/architecture.md "Headless output": 2-space indented on a TTY, compact when piped; always one trailing newline. */
 export function formatJson(value: unknown, pretty: boolean): string {
   return `${JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v), pretty ? 2 : undefined)}\n`;
 }

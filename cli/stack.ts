@@ -87,7 +87,7 @@ async function sandboxAlive(doc: SandboxFile, signal: AbortSignal): Promise<bool
 }
 
 function progress(ctx: CommandContext, line: string): void {
-  // STYLE.md 9: progress only on stderr and only on a TTY
+  // docs/architecture.md "Headless output": progress only on stderr and only on a TTY
   if (ctx.stderrIsTTY) ctx.stderr.write(`${line}\n`);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The auth server's wire contract (DESIGN.md "Auth server contract"), declared once.
+ * The auth server's wire contract (docs/architecture.md "Auth server contract"), declared once.
  * The server uses these schemas for validation and serialisation; the client uses them to
  * validate responses and for typed results.
  */

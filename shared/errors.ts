@@ -109,7 +109,7 @@ export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ER
   return new AppError(code, message, { status: 400 });
 }
 
-/** Exit code for a failed command (STYLE.md 9). */
+/** Exit code for a failed command (docs/architecture.md "Headless output"). */
 export function exitCodeFor(error: unknown): ExitCode {
   if (isAppError(error)) {
     if (error.code === ErrorCode.CANCELLED) return ExitCode.CANCELLED;

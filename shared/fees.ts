@@ -1,7 +1,7 @@
 /**
  * The aggregator's service fee and the price impact of a route, in integer math.
  *
- * Service fee (CONTRACTS.md B, rule marked UNSURE there): 2 bps when every split leg is one
+ * Service fee (docs/contracts.md B, rule marked UNSURE there): 2 bps when every split leg is one
  * hop through one pool, 15 bps otherwise. It is taken on-chain and is NOT in `outputAmount`,
  * so quotes are shown net of it. The fee is rounded UP (net rounded down): when the exact
  * on-chain rounding is unknown, the number shown must never promise more than arrives.

@@ -1,5 +1,5 @@
 /**
- * The router's `swap` calldata (CONTRACTS.md B): `swaps_len`, per swap
+ * The router's `swap` calldata (docs/contracts.md B): `swaps_len`, per swap
  * `token_in, token_out, rate (fraction × 1e6), protocol, pool_address`, then the tail
  * `token_in, token_out, amount_in.low, amount_in.high, min_received.low, min_received.high,
  * destination`. The emulator encodes with this module; the client decodes the tail to check it

@@ -1,5 +1,5 @@
 /**
- * The token registry per network (CONTRACTS.md D). The sandbox is mainnet-like and uses the
+ * The token registry per network (docs/contracts.md D). The sandbox is mainnet-like and uses the
  * mainnet table. Addresses are compared as numbers: sources disagree on leading zeros and case.
  */
 import { AppError, ErrorCode } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * Contract test of CONTRACTS.md B: the real client against the real emulator on a loopback
+ * Contract test of docs/contracts.md B: the real client against the real emulator on a loopback
  * socket. Backoff delays are injected tiny; no test sleeps.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Contract test of CONTRACTS.md part A: the real identity adapter against the identity emulator,
+ * Contract test of docs/contracts.md part A: the real identity adapter against the identity emulator,
  * over real HTTP on loopback. Both sides follow the contract page; this pins them to each other.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The aggregator's responses (CONTRACTS.md B) as TypeBox schemas, and their conversion to our
+ * The aggregator's responses (docs/contracts.md B) as TypeBox schemas, and their conversion to our
  * typed, bigint-carrying Route. Lenient where the contract marks variants (decimals and price as
  * number or string; routeBatch as an array or `{success, routes}`), strict on everything an
  * amount or an address depends on.
@@ -11,7 +11,7 @@ import { addressToBigInt, normalizeAddress } from '../../shared/tokens.js';
 
 const NumberOrString = Type.Union([Type.Number(), Type.String()]);
 const BaseUnits = Type.String({ pattern: '^[0-9]{1,78}$' });
-// Either case of the 0x prefix: addresses are compared as numbers (CONTRACTS.md D).
+// Either case of the 0x prefix: addresses are compared as numbers (docs/contracts.md D).
 const Felt = Type.String({ pattern: '^0[xX][0-9a-fA-F]{1,64}$' });
 const Percent = Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]+)?%$' });
 

@@ -1,5 +1,5 @@
 /**
- * The multi-swap pair rule (DESIGN.md, ours): 2–3 pairs. Free of heavy imports: `quote` checks
+ * The multi-swap pair rule (docs/architecture.md, ours): 2–3 pairs. Free of heavy imports: `quote` checks
  * its --pairs with it before loading the aggregator client.
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The swap-aggregator emulator: a Fastify app speaking CONTRACTS.md B over constant-product
+ * The swap-aggregator emulator: a Fastify app speaking docs/contracts.md B over constant-product
  * pools. Returned without listening (the launcher and tests choose the port).
  *
  * Knobs: constructor options; `POST /sandbox/no-route {tokenIn, tokenOut, clear?}` marks a pair

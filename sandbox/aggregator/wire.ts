@@ -1,5 +1,5 @@
 /**
- * Plans → the aggregator's wire shapes (CONTRACTS.md B): RouteResponse and router calldata.
+ * Plans → the aggregator's wire shapes (docs/contracts.md B): RouteResponse and router calldata.
  *
  * Calldata `rate` (fraction × 1e6): a leg's first hop gets the leg's share of the input
  * (percent × 1e4); a later hop gets 1e6, all of what the previous hop produced. Each hop here

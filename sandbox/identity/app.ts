@@ -1,5 +1,5 @@
 /**
- * Identity-provider emulator (CONTRACTS.md part A): e-mail OTP, users with custom metadata, and
+ * Identity-provider emulator (docs/contracts.md part A): e-mail OTP, users with custom metadata, and
  * app-managed Starknet wallets with real Stark keys and real signatures. One server carries both
  * of the provider's hosts, so our adapter's base URLs are `<url>/api/v1` (auth) and `<url>` (API).
  *

@@ -1,5 +1,5 @@
 /**
- * The identity provider's routes (CONTRACTS.md part A) on one server: the auth host's OTP calls
+ * The identity provider's routes (docs/contracts.md part A) on one server: the auth host's OTP calls
  * under /api/v1, the API host's users and wallets under /v1. Credentials and origins are checked
  * by hooks in app.ts; these handlers only speak the wire format.
  */

@@ -1,5 +1,5 @@
 /**
- * The verify flow of CONTRACTS.md part A, over any IdentityProvider: authenticate → user by
+ * The verify flow of docs/contracts.md part A, over any IdentityProvider: authenticate → user by
  * e-mail → custom_metadata.server_wallet_id → that wallet → reuse it if it is an app-managed
  * Starknet wallet, else provision a new one and link it in the user's metadata.
  *

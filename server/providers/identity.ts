@@ -1,5 +1,5 @@
 /**
- * The identity-provider adapter (CONTRACTS.md part A) over HTTP with ky. Production and the
+ * The identity-provider adapter (docs/contracts.md part A) over HTTP with ky. Production and the
  * sandbox run this same code; only the two base URLs differ.
  *
  * Failure mapping (types.ts): a bad code → INVALID_OTP 401; a timeout → UPSTREAM_TIMEOUT 504;
