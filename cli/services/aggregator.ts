@@ -2,8 +2,8 @@
  * Client of the swap aggregator (docs/contracts.md B, Fibrous). The same code talks to the real
  * service and to the sandbox emulator; only the base URL differs.
  *
- * Pair rules of multi-swap quotes (docs/architecture.md): 2–3 pairs; one output token for all → one
- * /routeBatch; otherwise one /route per pair, concurrently. The 2–3 rule holds for every batch
+ * Pair rules of multi-swap quotes (docs/architecture.md "Client behaviour"): 2–3 pairs; one
+ * output token for all → one /routeBatch; otherwise one /route per pair, concurrently. The 2–3 rule holds for every batch
  * function (quoteMulti, getRouteBatch, getCalldataBatch) and is checked before any request.
  * Swaps are mainnet-only: on Sepolia every swap function refuses before any request.
  *

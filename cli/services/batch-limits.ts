@@ -1,6 +1,6 @@
 /**
- * The multi-swap pair rule (docs/architecture.md, ours): 2–3 pairs. Free of heavy imports: `quote` checks
- * its --pairs with it before loading the aggregator client.
+ * The multi-swap pair rule (docs/architecture.md "Client behaviour", ours): 2–3 pairs. Free of
+ * heavy imports: `quote` checks its --pairs with it before loading the aggregator client.
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 
