@@ -2,6 +2,14 @@
  * The whole local stack in one process: the emulators on free loopback ports, and our auth
  * server wired to them. Used by `finance-tui sandbox` and by tests.
  *
+ * One set of pool objects is made here and handed to both the aggregator emulator (which quotes
+ * from it) and the chain emulator (whose router swaps on it), so a trade moves the next quote.
+ * Every wallet the identity emulator creates is funded by the chain's faucet; the chain is in
+ * memory, so on start the wallets already in the identity store are funded again on the fresh
+ * chain (balances, deployments and transactions of an earlier run are gone).
+ * Our server relays /paymaster to the chain emulator through the real adapter, with a per-run
+ * paymaster API key (sponsored mode needs it, as AVNU's does) and sponsored gas switched on.
+ *
  * Secrets of the sandbox (its JWT secret and emulated app credentials) are generated on first
  * start and kept in `<data>/sandbox/secrets.json` (0600), so sessions survive a restart of the
  * sandbox, exactly as wallets do (`<data>/sandbox/identity.json`). Environment values win when set.
@@ -15,13 +23,15 @@ import { AppError, ErrorCode } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/fs.js';
 import { loadConfig, type ServerConfig } from '../server/config.js';
 import { startServer } from '../server/main.js';
-import type { PaymasterRelay } from '../server/providers/types.js';
 import { buildIdentityEmulator } from './identity/app.js';
 import { buildAggregatorEmulator } from './aggregator/app.js';
+import { DEFAULT_POOLS, resolvePools } from './aggregator/pools.js';
+import { buildChainEmulator } from './chain/app.js';
+import { SANDBOX_CHAIN_ID_HEX } from './chain/rpc.js';
 import type { FaultSettings } from './faults.js';
 
 /** Short string "SN_SANDBOX": nothing signed in the sandbox is valid on mainnet or Sepolia. */
-export const SANDBOX_CHAIN_ID = '0x534e5f53414e44424f58';
+export const SANDBOX_CHAIN_ID = SANDBOX_CHAIN_ID_HEX;
 
 export interface SandboxOptions {
   /** auth server port; 0 = ephemeral. Emulators always take free ports. */
@@ -34,7 +44,7 @@ export interface SandboxOptions {
   logStream: NodeJS.WritableStream;
   /** keep emulator state in memory instead of the data folder (tests) */
   inMemory?: boolean;
-  faults?: { identity?: FaultSettings; aggregator?: FaultSettings };
+  faults?: { identity?: FaultSettings; aggregator?: FaultSettings; chain?: FaultSettings };
   /** identity-provider call timeout of the auth server */
   upstreamTimeoutMs?: number;
 }
@@ -45,6 +55,12 @@ export interface SandboxInfo {
   serverUrl: string;
   identityUrl: string;
   aggregatorUrl: string;
+  /** the chain emulator's base URL (its sandbox-only knobs live under /sandbox/) */
+  chainUrl: string;
+  /** Starknet JSON-RPC of the sandbox chain */
+  rpcUrl: string;
+  /** SNIP-29 endpoint of the sandbox paymaster (clients go through <serverUrl>/paymaster) */
+  paymasterUrl: string;
   chainId: string;
   pid: number;
   startedAt: string;
@@ -54,6 +70,7 @@ export interface SandboxHandle {
   info: SandboxInfo;
   identity: FastifyInstance;
   aggregator: FastifyInstance;
+  chain: FastifyInstance;
   server: FastifyInstance;
   close(): Promise<void>;
 }
@@ -87,13 +104,6 @@ function loadOrCreateSecrets(dir: string, inMemory: boolean): SandboxSecrets {
   return secrets;
 }
 
-/** The sandbox has no paymaster emulator yet (it arrives with execution): say so plainly. */
-const noPaymaster: PaymasterRelay = {
-  async relay() {
-    throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the sandbox has no paymaster emulator in this version', { status: 502 });
-  },
-};
-
 const urlOf = (app: FastifyInstance): string => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 export async function startSandbox(options: SandboxOptions): Promise<SandboxHandle> {
@@ -110,19 +120,29 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   };
 
   try {
+    const pools = resolvePools(DEFAULT_POOLS);
+    const paymasterApiKey = randomBytes(24).toString('base64url');
+    const chain = await buildChainEmulator({ pools, paymasterApiKey, faults: options.faults?.chain });
+    started.push(chain);
+    await chain.listen({ host: '127.0.0.1', port: 0 });
+
     const identity = await buildIdentityEmulator({
       appId,
       appSecret,
       dataFile: options.inMemory ? undefined : join(dir, 'identity.json'),
       faults: options.faults?.identity,
+      onWalletCreated: (wallet) => chain.chain.fund(BigInt(wallet.address)),
     });
     started.push(identity);
+    for (const wallet of identity.identityWallets()) chain.chain.fund(BigInt(wallet.address));
     await identity.listen({ host: '127.0.0.1', port: 0 });
 
-    const aggregator = await buildAggregatorEmulator({ faults: options.faults?.aggregator });
+    const aggregator = await buildAggregatorEmulator({ faults: options.faults?.aggregator, poolSet: pools });
     started.push(aggregator);
     await aggregator.listen({ host: '127.0.0.1', port: 0 });
 
+    const chainUrl = urlOf(chain);
+    const paymasterUrl = `${chainUrl}/paymaster`;
     const identityUrl = urlOf(identity);
     const config: ServerConfig = {
       ...loadConfig({
@@ -133,13 +153,18 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
         NODE_ENV: 'development',
         IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
         IDENTITY_API_URL: identityUrl,
+        PAYMASTER_URL: paymasterUrl,
+        PAYMASTER_API_KEY: paymasterApiKey,
+        // sponsored gas is the operator's money; in the sandbox it is play money, so on
+        PAYMASTER_SPONSORED: '1',
         ALLOWED_ORIGINS: env.ALLOWED_ORIGINS,
         UPSTREAM_TIMEOUT_MS: options.upstreamTimeoutMs === undefined ? undefined : String(options.upstreamTimeoutMs),
       }),
       host: '127.0.0.1',
       sandbox: true,
     };
-    const server = await startServer(config, { paymaster: noPaymaster, logStream: options.logStream });
+    // no `paymaster` dep: startServer wires the real relay adapter to PAYMASTER_URL
+    const server = await startServer(config, { logStream: options.logStream });
     started.push(server.app);
 
     const info: SandboxInfo = {
@@ -148,11 +173,14 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
       serverUrl: server.url,
       identityUrl,
       aggregatorUrl: urlOf(aggregator),
+      chainUrl,
+      rpcUrl: `${chainUrl}/rpc`,
+      paymasterUrl,
       chainId: SANDBOX_CHAIN_ID,
       pid: process.pid,
       startedAt: new Date().toISOString(),
     };
-    return { info, identity, aggregator, server: server.app, close: closeAll };
+    return { info, identity, aggregator, chain, server: server.app, close: closeAll };
   } catch (error) {
     await closeAll();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -39,6 +39,27 @@ export const ErrorCode = {
   // client: auth server reachability
   SERVER_UNREACHABLE: 'SERVER_UNREACHABLE',
   CANCELLED: 'CANCELLED',
+  // client: chain and execution (cli/core/chain)
+  // a recipient or contract address that is not a usable Starknet address
+  INVALID_ADDRESS: 'INVALID_ADDRESS',
+  // the Starknet JSON-RPC endpoint did not answer (refused, timed out, 5xx, not JSON-RPC)
+  CHAIN_UNREACHABLE: 'CHAIN_UNREACHABLE',
+  // the Starknet JSON-RPC endpoint answered an error the client does not expect
+  CHAIN_ERROR: 'CHAIN_ERROR',
+  // the paymaster refused the transaction (its SNIP-29 code and message in details)
+  PAYMASTER_REFUSED: 'PAYMASTER_REFUSED',
+  // the paymaster says the signature does not verify (SNIP-29 153)
+  SIGNATURE_REFUSED: 'SIGNATURE_REFUSED',
+  // the fee is above the maximum the user accepted (client check, or SNIP-29 154)
+  FEE_ABOVE_MAX: 'FEE_ABOVE_MAX',
+  // the paymaster's typed data is not the transaction asked for: refused before signing
+  TAMPERED_TRANSACTION: 'TAMPERED_TRANSACTION',
+  // the transaction was included and reverted: nothing changed (receipt in details)
+  TRANSACTION_REVERTED: 'TRANSACTION_REVERTED',
+  // submitted, but not confirmed within the wait: its hash is in details, check it later
+  TRANSACTION_PENDING: 'TRANSACTION_PENDING',
+  // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
+  ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -61,6 +82,7 @@ const USAGE_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.INVALID_SLIPPAGE,
   ErrorCode.BATCH_LIMIT_EXCEEDED,
   ErrorCode.NETWORK_UNSUPPORTED,
+  ErrorCode.INVALID_ADDRESS,
 ]);
 
 const AUTH_CODES: ReadonlySet<string> = new Set<string>([

@@ -59,3 +59,6 @@ export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTai
   if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n) throw new RangeError('calldata length does not match swaps_len');
   return { tokenIn, tokenOut, amountIn: amountHigh * U128 + amountLow, minReceived: minHigh * U128 + minLow, destination };
 }
+
+/** The aggregator's router on mainnet (docs/contracts.md B); the sandbox chain serves it at the same address. */
+export const ROUTER_ADDRESS = '0x00f6f4cf62e3c010e0ac2451cc7807b5eec19a40b0faacd00cca3914280fdf5a';

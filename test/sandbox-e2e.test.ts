@@ -14,6 +14,8 @@ interface Ready {
   serverUrl: string;
   identityUrl: string;
   aggregatorUrl: string;
+  rpcUrl: string;
+  paymasterUrl: string;
   chainId: string;
   logFile: string;
 }
@@ -61,6 +63,10 @@ describe('finance-tui sandbox (whole process)', () => {
   it('prints one ready line and writes the same URLs to sandbox.json (0600)', async () => {
     expect(ready).toMatchObject({ event: 'ready', sandbox: true, chainId: '0x534e5f53414e44424f58' });
     for (const url of [ready.serverUrl, ready.identityUrl, ready.aggregatorUrl]) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rpc$/);
+    expect(ready.paymasterUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/paymaster$/);
+    const chainId = (await post(ready.rpcUrl, { jsonrpc: '2.0', id: 1, method: 'starknet_chainId' })).body as { result: string };
+    expect(chainId.result).toBe(ready.chainId);
     const file = join(home.dir, 'sandbox.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ serverUrl: ready.serverUrl, aggregatorUrl: ready.aggregatorUrl });
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -14,8 +14,8 @@ import { writeFileAtomic } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
 
-Runs the local sandbox: identity-provider and swap-aggregator emulators, and the auth server
-wired to them. Nothing leaves this machine; the chain id is SN_SANDBOX.
+Runs the local sandbox: identity-provider, swap-aggregator and chain + paymaster emulators, and
+the auth server wired to them. Nothing leaves this machine; the chain id is SN_SANDBOX.
 
   --port N   auth server port (default $PORT or 3001; 0 = any free port)
   --json     print the ready document as one JSON line
@@ -37,7 +37,7 @@ export const run: CommandRun = async (ctx) => {
   // test knob: latency added to every emulator request (used to catch a client mid-request)
   const latency = ctx.env.FINANCE_TUI_SANDBOX_LATENCY_MS?.trim();
   const latencyMs = latency && /^[0-9]{1,6}$/.test(latency) ? Number(latency) : undefined;
-  const faults = latencyMs === undefined ? undefined : { identity: { latencyMs }, aggregator: { latencyMs } };
+  const faults = latencyMs === undefined ? undefined : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
   const stateFile = join(dir, 'sandbox.json');
@@ -51,6 +51,7 @@ export const run: CommandRun = async (ctx) => {
         `  auth server  ${info.serverUrl}`,
         `  identity     ${info.identityUrl}   (OTP mailbox: GET /sandbox/outbox/<email>)`,
         `  aggregator   ${info.aggregatorUrl}`,
+        `  chain rpc    ${info.rpcUrl}   (paymaster: ${info.serverUrl}/paymaster)`,
         `  logs         ${logFile}`,
         'Press Ctrl+C to stop.',
         '',

@@ -21,6 +21,11 @@ export interface AggregatorEmulatorOptions {
   latencyMs?: number;
   faults?: FaultSettings;
   pools?: PoolSpec[];
+  /**
+   * Existing pool objects to quote from instead of `pools` (the launcher shares one set with the
+   * chain emulator, whose swaps change the reserves: the next quote reflects every trade).
+   */
+  poolSet?: Pool[];
   /** pairs (symbols or addresses, either direction) that have no route */
   noRoutePairs?: Array<[string, string]>;
   logger?: boolean;
@@ -87,9 +92,8 @@ const NoRouteBody = Type.Object(
 
 export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger === true });
-  const pools: Pool[] = resolvePools(options.pools ?? DEFAULT_POOLS);
+  const pools: Pool[] = options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS);
   const usdc = resolveToken('mainnet', 'USDC').address;
-  const prices = spotPrices(pools, usdc);
   const noRoute = new Set<string>(
     (options.noRoutePairs ?? []).map(([a, b]) => pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address)),
   );
@@ -135,7 +139,8 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     }
     const plan = findBestRoute(pools, tokenIn.address, tokenOut.address, amount);
     if (plan === undefined) return { success: false, errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}` };
-    return toRouteResponse(plan, tokenIn, tokenOut, amount, prices, started);
+    // priced from the reserves as they are now: trades on the shared pools move prices too
+    return toRouteResponse(plan, tokenIn, tokenOut, amount, spotPrices(pools, usdc), started);
   }
 
   function singlePair(query: Query): PairRequest {

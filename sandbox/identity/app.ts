@@ -12,7 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { type FaultSettings, faults } from '../faults.js';
 import { OtpBook } from './otp.js';
 import { apiRoutes, authHostRoutes, type IdentityRouteDeps, sandboxRoutes } from './routes.js';
-import { IdentityStore } from './store.js';
+import { IdentityStore, type StoredWallet } from './store.js';
 
 export interface IdentityEmulatorOptions {
   appId: string;
@@ -30,6 +30,15 @@ export interface IdentityEmulatorOptions {
   allowedOrigins?: string[];
   /** request lines (method, URL, status — no headers, no bodies) go here; default: no logging */
   logStream?: NodeJS.WritableStream;
+  /** called after each wallet is created (the sandbox launcher funds it on the chain emulator) */
+  onWalletCreated?: (wallet: StoredWallet) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** every wallet of the emulated provider, keys excluded */
+    identityWallets(): StoredWallet[];
+  }
 }
 
 const DEFAULT_OTP_TTL_MS = 10 * 60 * 1000;
@@ -87,6 +96,7 @@ export async function buildIdentityEmulator(options: IdentityEmulatorOptions): P
       now,
     }),
     now,
+    ...(options.onWalletCreated === undefined ? {} : { onWalletCreated: options.onWalletCreated }),
   };
 
   const app = Fastify({
@@ -103,6 +113,7 @@ export async function buildIdentityEmulator(options: IdentityEmulatorOptions): P
   });
 
   await app.register(faults, { initial: options.faults });
+  app.decorate('identityWallets', () => deps.store.wallets());
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation !== undefined) return reply.code(400).send({ error: `Invalid request: ${error.message}`, code: 'invalid_data' });

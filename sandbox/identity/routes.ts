@@ -15,6 +15,8 @@ export interface IdentityRouteDeps {
   store: IdentityStore;
   otp: OtpBook;
   now: () => number;
+  /** told about every wallet created (the sandbox chain's faucet funds it) */
+  onWalletCreated?: (wallet: StoredWallet) => void;
 }
 
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
@@ -147,7 +149,9 @@ export function apiRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
       if (deps.store.userById(body.owner.user_id) === undefined) return fail(reply, 400, 'Invalid wallet owner', 'invalid_data');
       ownerId = body.owner.user_id;
     }
-    return walletJson(deps.store.createWallet(ownerId, deps.now()));
+    const wallet = deps.store.createWallet(ownerId, deps.now());
+    deps.onWalletCreated?.(wallet);
+    return walletJson(wallet);
   });
 
   app.get('/wallets/:wallet_id', { schema: { params: WalletParams } }, async (request, reply) => {

@@ -147,6 +147,11 @@ export class IdentityStore {
     return wallet === undefined ? undefined : publicView(wallet);
   }
 
+  /** Every wallet (keys excluded): the launcher funds them on the sandbox chain at start. */
+  wallets(): StoredWallet[] {
+    return [...this.#wallets.values()].map(publicView);
+  }
+
   privateKeyOf(walletId: string): string | undefined {
     return this.#wallets.get(walletId)?.privateKey;
   }

@@ -1,0 +1,62 @@
+/**
+ * Failures of the execution flow → AppErrors a user can act on. Order of precedence: the caller
+ * cancelled → CANCELLED; our fetch or signer recorded an AppError (scope.ts) → that one; a
+ * JSON-RPC error from the paymaster → its SNIP-29 meaning; one from the Starknet RPC → CHAIN_ERROR.
+ */
+import { RpcError } from 'starknet';
+import { AppError, cancelledError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import type { CallScope } from './scope.js';
+
+const SNIP29_NAMES: Readonly<Record<number, string>> = {
+  150: 'INVALID_ADDRESS',
+  151: 'TOKEN_NOT_SUPPORTED',
+  153: 'INVALID_SIGNATURE',
+  154: 'MAX_AMOUNT_TOO_LOW',
+  155: 'CLASS_HASH_NOT_SUPPORTED',
+  156: 'TRANSACTION_EXECUTION_ERROR',
+  157: 'INVALID_TIME_BOUNDS',
+  158: 'INVALID_DEPLOYMENT_DATA',
+  163: 'UNKNOWN_ERROR',
+};
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+
+const short = (value: unknown): string => {
+  const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
+  return (text ?? '').slice(0, 300);
+};
+
+/** A JSON-RPC error object from the paymaster (relayed by our server) → AppError. */
+export function paymasterRefusal(error: { code?: unknown; message?: unknown; data?: unknown }): AppError {
+  const code = typeof error.code === 'number' ? error.code : undefined;
+  // our server answers some refusals (limits, sponsored gas off) as JSON-RPC errors carrying our code
+  const ours = typeof error.data === 'object' && error.data !== null ? (error.data as { code?: unknown }).code : undefined;
+  if (typeof ours === 'string' && KNOWN_CODES.has(ours)) {
+    return new AppError(ours as ErrorCode, short(error.message) || ours, { status: 400, details: { paymasterCode: code } });
+  }
+  const name = (code === undefined ? undefined : SNIP29_NAMES[code]) ?? short(error.message);
+  const detail = short(error.data);
+  const details = { paymasterCode: code, paymasterMessage: short(error.message), ...(detail === '' ? {} : { paymasterData: detail }) };
+  const why = `${name}${code === undefined ? '' : ` (${code})`}${detail === '' ? '' : `: ${detail}`}`;
+  if (code === 153) return new AppError(ErrorCode.SIGNATURE_REFUSED, `the paymaster refused the signature: ${why}`, { status: 400, details });
+  if (code === 154) {
+    return new AppError(ErrorCode.FEE_ABOVE_MAX, `the fee rose above the maximum you signed: ${why}. Estimate again and confirm the new fee`, { status: 400, details });
+  }
+  return new AppError(ErrorCode.PAYMASTER_REFUSED, `the paymaster refused the transaction: ${why}`, { status: 400, details });
+}
+
+export function mapChainError(error: unknown, scope: CallScope): unknown {
+  if (scope.signal.aborted) return cancelledError(scope.signal.reason);
+  if (scope.failure !== undefined) return scope.failure;
+  if (isAppError(error)) return error;
+  if (error instanceof RpcError) {
+    const base = error.baseError as { code?: unknown; message?: unknown; data?: unknown };
+    if (error.request.method.startsWith('paymaster_')) return paymasterRefusal(base);
+    return new AppError(ErrorCode.CHAIN_ERROR, `the Starknet RPC refused ${error.request.method}: ${short(base.message)} (${String(base.code)})${base.data === undefined ? '' : `: ${short(base.data)}`}`, {
+      status: 502,
+      details: { rpcCode: base.code },
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${message.slice(0, 300)}`, { status: 502, cause: error });
+}

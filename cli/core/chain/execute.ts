@@ -1,0 +1,313 @@
+/**
+ * Executing calls through the paymaster (docs/execution.md "PaymasterRpc"), in two steps a UI can
+ * put a confirmation between:
+ *
+ * 1. `prepareExecution`: deployed? (an undeployed account's first transaction is
+ *    deploy_and_invoke) → paymaster build → starknet.js's own safety check (the typed data's
+ *    calls are exactly ours, plus in default mode exactly one last gas-token transfer of the
+ *    suggested maximum, at most `maxFeeInGasToken`) → our checks on what starknet.js leaves
+ *    unchecked: the typed-data types are the standard SNIP-9 ones (so hashing them is bounded) and
+ *    a deployment is exactly our account's. Nothing is signed.
+ * 2. `executePrepared`: sign (the only signature: the typed data's message hash) → execute → wait
+ *    for the receipt → plain data. A REVERTED receipt is TRANSACTION_REVERTED, the receipt in its
+ *    details.
+ *
+ * `executeCalls` is both in one go. The build is done once: what is checked is what is signed.
+ * The receipt wait is our own poll loop (starknet.js's waitForTransaction cannot be cancelled and
+ * retries for minutes on a dead endpoint).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OutsideExecutionTypesV2, paymaster, type PaymasterDetails, type PreparedTransaction, RpcError } from 'starknet';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { Erc20Transfer } from '../../../shared/erc20.js';
+import { sameAddress } from '../../../shared/tokens.js';
+import type { ExecutionAccount } from './account.js';
+import type { ChainCall } from './calls.js';
+import { mapChainError } from './errors.js';
+import { accountDeployed, deploymentData } from './reads.js';
+import { currentSignal, inScope, record } from './scope.js';
+import { type BalanceChange, summarizeTransfers } from './transfers.js';
+
+/** Sponsored (the operator pays) or default mode paying gas in `gasToken` (an address). */
+export type FeeModeOption = 'sponsored' | { gasToken: string };
+
+export type ExecutionProgress =
+  | { stage: 'checking-account' }
+  | { stage: 'building'; deploy: boolean }
+  | { stage: 'built'; fee: PreparedFee }
+  | { stage: 'signing' }
+  | { stage: 'submitting' }
+  | { stage: 'submitted'; transactionHash: string }
+  | { stage: 'confirming'; transactionHash: string; polls: number }
+  | { stage: 'confirmed'; transactionHash: string; status: 'SUCCEEDED' | 'REVERTED' };
+
+export interface ProgressOptions {
+  signal?: AbortSignal;
+  onProgress?: (event: ExecutionProgress) => void;
+}
+
+export interface PrepareOptions extends ProgressOptions {
+  feeMode: FeeModeOption;
+  /** refuse (FEE_ABOVE_MAX) a build whose suggested maximum is above this, in gas-token base units */
+  maxFeeInGasToken?: bigint;
+}
+
+export type PreparedFee =
+  | { mode: 'sponsored'; estimatedInStrk: bigint }
+  | {
+      mode: 'default';
+      gasToken: string;
+      /** what the paymaster expects to charge */
+      estimatedInGasToken: bigint;
+      /** what the account signs away at most (the appended transfer); the rest is refunded */
+      maxInGasToken: bigint;
+      estimatedInStrk: bigint;
+      maxInStrk: bigint;
+      gasTokenPriceInStrk: bigint;
+    };
+
+export interface OutsideCallData {
+  to: string;
+  selector: string;
+  calldata: string[];
+}
+
+export interface PreparedExecution {
+  kind: 'invoke' | 'deploy_and_invoke';
+  /** the account, 0x + 64 hex */
+  account: string;
+  /** the user's calls, as asked */
+  calls: ChainCall[];
+  fee: PreparedFee;
+  /** every call the signed typed data carries: the user's, then (default mode) the fee transfer */
+  outsideCalls: OutsideCallData[];
+  /** who the fee transfer pays (the paymaster's forwarder); undefined when sponsored */
+  feeRecipient: string | undefined;
+  /** unix seconds after which the paymaster refuses to execute it */
+  expiresAt: number;
+  /** starknet.js's prepared transaction and details, handed back to executePrepared */
+  readonly transaction: PreparedTransaction;
+  readonly details: PaymasterDetails;
+}
+
+export interface ExecutionReceipt {
+  transactionHash: string;
+  status: 'SUCCEEDED' | 'REVERTED';
+  revertReason: string | null;
+  /** this transaction deployed the account (a deploy_and_invoke that succeeded) */
+  deployed: boolean;
+  blockNumber: number | null;
+  /** the network fee of the transaction, paid by its sender (the paymaster's relayer) */
+  actualFee: { amount: bigint; unit: string };
+  /** what the account paid the paymaster, net of refunds; null when sponsored */
+  feePaid: { token: string; amount: bigint } | null;
+  /** registry-token transfers to or from the account, fee transfers included */
+  transfers: Erc20Transfer[];
+  /** net per token, the fee excluded */
+  balanceChanges: BalanceChange[];
+}
+
+const toStarknetCalls = (calls: readonly ChainCall[]) => calls.map((call) => ({ contractAddress: call.contractAddress, entrypoint: call.entrypoint, calldata: [...call.calldata] }));
+
+const tampered = (detail: string): AppError =>
+  new AppError(ErrorCode.TAMPERED_TRANSACTION, `the paymaster's transaction is not the one asked for (${detail}); nothing was signed`, { status: 502 });
+
+const TYPES_V2 = JSON.stringify(OutsideExecutionTypesV2);
+
+const typedDataOf = (prepared: PreparedTransaction): Record<string, unknown> =>
+  ('typed_data' in prepared ? prepared.typed_data : {}) as unknown as Record<string, unknown>;
+
+function checkTypedData(prepared: PreparedTransaction): void {
+  if (prepared.type !== 'invoke' && prepared.type !== 'deploy_and_invoke') throw tampered(`type ${String(prepared.type)}`);
+  const typed = typedDataOf(prepared);
+  // the standard SNIP-9 v2 types: hashing them costs a fixed, small amount, whatever the message
+  if (JSON.stringify(typed.types) !== TYPES_V2 || typed.primaryType !== 'OutsideExecution') throw tampered('not SNIP-9 v2 outside-execution typed data');
+  const domain = typed.domain as Record<string, unknown> | undefined;
+  if (domain?.name !== 'Account.execute_from_outside' || String(domain?.version) !== '2') throw tampered('not an outside-execution domain');
+}
+
+function checkDeployment(prepared: PreparedTransaction, expected: ReturnType<typeof deploymentData> | undefined): void {
+  if (expected === undefined) {
+    if (prepared.type !== 'invoke') throw tampered(`a ${prepared.type} for a deployed account`);
+    return;
+  }
+  if (prepared.type !== 'deploy_and_invoke') throw tampered('no deployment for an undeployed account');
+  const given = prepared.deployment as unknown as Record<string, unknown>;
+  const felts = (value: unknown): string => (Array.isArray(value) ? value.map((v) => BigInt(String(v)).toString(16)).join(',') : 'x');
+  const same =
+    sameAddress(String(given.address), expected.address) &&
+    sameAddress(String(given.class_hash), expected.class_hash) &&
+    sameAddress(String(given.salt), expected.salt) &&
+    felts(given.calldata) === felts(expected.calldata) &&
+    Number(given.version) === 1;
+  if (!same) throw tampered('the deployment is not this account');
+}
+
+function outsideCalls(prepared: PreparedTransaction): OutsideCallData[] {
+  const message = (typedDataOf(prepared) as { message: { Calls: Array<{ To: string; Selector: string; Calldata: string[] }> } }).message;
+  return message.Calls.map((call) => ({ to: call.To, selector: call.Selector, calldata: call.Calldata.map(String) }));
+}
+
+export async function prepareExecution(ea: ExecutionAccount, calls: readonly ChainCall[], options: PrepareOptions): Promise<PreparedExecution> {
+  if (calls.length === 0) throw new AppError(ErrorCode.USAGE_ERROR, 'nothing to execute: no calls', { status: 400 });
+  return inScope(
+    options.signal,
+    async () => {
+      options.onProgress?.({ stage: 'checking-account' });
+      const deployed = await accountDeployed(ea);
+      const deployment = deployed ? undefined : deploymentData(ea.publicKey);
+      const details: PaymasterDetails = {
+        feeMode: options.feeMode === 'sponsored' ? { mode: 'sponsored' } : { mode: 'default', gasToken: options.feeMode.gasToken },
+        ...(deployment === undefined ? {} : { deploymentData: deployment }),
+      };
+      options.onProgress?.({ stage: 'building', deploy: deployment !== undefined });
+      const starknetCalls = toStarknetCalls(calls);
+      let transaction: PreparedTransaction;
+      try {
+        transaction = await ea.account.buildPaymasterTransaction(starknetCalls, details);
+      } catch (error) {
+        if (error instanceof Error && error.message === 'Account is not compatible with SNIP-9') {
+          throw record(new AppError(ErrorCode.ACCOUNT_UNSUPPORTED, 'this account does not support outside execution (SNIP-9), which the paymaster needs', { status: 400 }));
+        }
+        throw error;
+      }
+      const chainId = await ea.provider.getChainId();
+      try {
+        paymaster.assertPaymasterTransactionSafety(transaction, starknetCalls, details, chainId, options.maxFeeInGasToken);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (message.includes('Gas token price is too high')) {
+          throw record(new AppError(ErrorCode.FEE_ABOVE_MAX, `the paymaster's maximum fee is above the ${String(options.maxFeeInGasToken)} base units you accepted; nothing was signed`, { status: 400 }));
+        }
+        throw record(tampered(message.slice(0, 300)));
+      }
+      checkTypedData(transaction);
+      checkDeployment(transaction, deployment);
+      const fee = transaction.fee;
+      const prepared: PreparedExecution = {
+        kind: transaction.type as 'invoke' | 'deploy_and_invoke',
+        account: ea.address,
+        calls: calls.map((call) => ({ ...call, calldata: [...call.calldata] })),
+        fee:
+          options.feeMode === 'sponsored'
+            ? { mode: 'sponsored', estimatedInStrk: BigInt(fee.estimated_fee_in_strk) }
+            : {
+                mode: 'default',
+                gasToken: options.feeMode.gasToken,
+                estimatedInGasToken: BigInt(fee.estimated_fee_in_gas_token),
+                maxInGasToken: BigInt(fee.suggested_max_fee_in_gas_token),
+                estimatedInStrk: BigInt(fee.estimated_fee_in_strk),
+                maxInStrk: BigInt(fee.suggested_max_fee_in_strk),
+                gasTokenPriceInStrk: BigInt(fee.gas_token_price_in_strk),
+              },
+        outsideCalls: outsideCalls(transaction),
+        feeRecipient: undefined,
+        expiresAt: Number(BigInt(String((typedDataOf(transaction) as { message: Record<string, unknown> }).message['Execute Before']))),
+        transaction,
+        details,
+      };
+      if (prepared.fee.mode === 'default') prepared.feeRecipient = `0x${BigInt(prepared.outsideCalls.at(-1)?.calldata[0] ?? '0').toString(16).padStart(64, '0')}`;
+      options.onProgress?.({ stage: 'built', fee: prepared.fee });
+      return prepared;
+    },
+    mapChainError,
+  );
+}
+
+/** JSON-safe copy of a receipt (bigints as decimal strings), for error details and --json. */
+export function receiptToJson(receipt: ExecutionReceipt): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(receipt, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))) as Record<string, unknown>;
+}
+
+interface RawReceipt {
+  transaction_hash?: string;
+  execution_status?: string;
+  revert_reason?: string;
+  block_number?: number;
+  actual_fee?: { amount?: string; unit?: string };
+  events?: Array<{ from_address?: string; keys: string[]; data: string[] }>;
+}
+
+export function toExecutionReceipt(raw: RawReceipt, prepared: PreparedExecution, network: ExecutionAccount['network']): ExecutionReceipt {
+  const status = raw.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED';
+  const feeParty = prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken } : undefined;
+  const summary = summarizeTransfers((raw.events ?? []).map((event) => ({ event })), prepared.account, network, feeParty);
+  return {
+    transactionHash: `0x${BigInt(raw.transaction_hash ?? '0').toString(16).padStart(64, '0')}`,
+    status,
+    revertReason: status === 'REVERTED' ? (raw.revert_reason ?? 'reverted (no reason given)') : null,
+    deployed: status === 'SUCCEEDED' && prepared.kind === 'deploy_and_invoke',
+    blockNumber: typeof raw.block_number === 'number' ? raw.block_number : null,
+    actualFee: { amount: BigInt(raw.actual_fee?.amount ?? '0'), unit: raw.actual_fee?.unit ?? 'FRI' },
+    feePaid: feeParty === undefined ? null : { token: `0x${BigInt(feeParty.gasToken).toString(16).padStart(64, '0')}`, amount: summary.feePaid },
+    transfers: summary.transfers,
+    balanceChanges: summary.balanceChanges,
+  };
+}
+
+const ACCEPTED = new Set(['ACCEPTED_ON_L2', 'ACCEPTED_ON_L1']);
+
+/** Polls status until accepted, then reads the receipt. Inside a scope. */
+async function waitForReceipt(ea: ExecutionAccount, transactionHash: string, onProgress: PrepareOptions['onProgress']): Promise<RawReceipt> {
+  const deadline = Date.now() + ea.confirmTimeoutMs;
+  for (let polls = 1; ; polls += 1) {
+    await sleep(ea.pollIntervalMs, undefined, { signal: currentSignal() });
+    onProgress?.({ stage: 'confirming', transactionHash, polls });
+    try {
+      const status = (await ea.provider.getTransactionStatus(transactionHash)) as { finality_status?: string; execution_status?: string };
+      if (status.finality_status === 'REJECTED') throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', { status: 502 });
+      if (ACCEPTED.has(status.finality_status ?? '')) return (await ea.provider.channel.getTransactionReceipt(transactionHash)) as unknown as RawReceipt;
+    } catch (error) {
+      // 29 TXN_HASH_NOT_FOUND: the node has not seen it yet — keep polling
+      if (!(error instanceof RpcError && error.code === 29)) throw error;
+    }
+    if (Date.now() >= deadline) {
+      throw new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s; check it later`, {
+        status: 504,
+        details: { transactionHash },
+      });
+    }
+  }
+}
+
+export async function executePrepared(ea: ExecutionAccount, prepared: PreparedExecution, options: ProgressOptions = {}): Promise<ExecutionReceipt> {
+  let submitted: string | undefined;
+  return inScope(
+    options.signal,
+    async () => {
+      options.onProgress?.({ stage: 'signing' });
+      const executable = await ea.account.preparePaymasterTransaction(prepared.transaction);
+      options.onProgress?.({ stage: 'submitting' });
+      const { transaction_hash } = await ea.account.paymaster.executeTransaction(executable, prepared.transaction.parameters);
+      submitted = `0x${BigInt(transaction_hash).toString(16).padStart(64, '0')}`;
+      options.onProgress?.({ stage: 'submitted', transactionHash: submitted });
+      const receipt = toExecutionReceipt(await waitForReceipt(ea, submitted, options.onProgress), prepared, ea.network);
+      options.onProgress?.({ stage: 'confirmed', transactionHash: submitted, status: receipt.status });
+      if (receipt.status === 'REVERTED') {
+        throw new AppError(ErrorCode.TRANSACTION_REVERTED, `the transaction reverted, so nothing changed: ${receipt.revertReason ?? ''}`.slice(0, 1_000), {
+          status: 400,
+          details: { transactionHash: receipt.transactionHash, revertReason: receipt.revertReason, receipt: receiptToJson(receipt) },
+        });
+      }
+      return receipt;
+    },
+    (error, scope) => {
+      const mapped = mapChainError(error, scope);
+      if (submitted === undefined || !(mapped instanceof AppError) || mapped.code === ErrorCode.TRANSACTION_REVERTED || mapped.code === ErrorCode.TRANSACTION_PENDING) return mapped;
+      // after submission the transaction exists whatever went wrong here: name it
+      if (mapped.code === ErrorCode.CANCELLED) {
+        return new AppError(ErrorCode.CANCELLED, `cancelled while waiting; transaction ${submitted} was submitted and may still confirm`, { status: 499, details: { transactionHash: submitted } });
+      }
+      return new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); check it later`, {
+        status: 504,
+        details: { transactionHash: submitted, cause: mapped.code },
+      });
+    },
+  );
+}
+
+/** prepareExecution then executePrepared: build, check, sign, execute, confirm. */
+export async function executeCalls(ea: ExecutionAccount, calls: readonly ChainCall[], options: PrepareOptions): Promise<ExecutionReceipt> {
+  const prepared = await prepareExecution(ea, calls, options);
+  return executePrepared(ea, prepared, options);
+}

@@ -1,0 +1,107 @@
+/**
+ * The `baseFetch` given to starknet.js's RpcProvider and PaymasterRpc (docs/execution.md: customise
+ * through headers/baseFetch, never by subclassing). Every request:
+ * - is aborted by the current scope's signal (Ctrl+C) and by a per-request timeout;
+ * - follows no redirect, and reads at most `maxResponseBytes` of the answer;
+ * - must come back as a JSON-RPC response. starknet.js ignores the HTTP status, so a 401 from our
+ *   server would surface as "undefined: undefined": instead, our server's error body
+ *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
+ *   WALLET_MISMATCH, PAYMASTER_ERROR, …), and anything else that is not JSON-RPC (a 5xx, HTML, a
+ *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE. The AppError is recorded
+ *   in the scope (scope.ts) before starknet.js rewraps it.
+ */
+import { AppError, cancelledError, ErrorCode } from '../../../shared/errors.js';
+import { currentScope, record } from './scope.js';
+
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface ScopedFetchOptions {
+  /** 'chain': the Starknet RPC; 'server': our auth server's /paymaster */
+  service: 'chain' | 'server';
+  timeoutMs: number;
+  maxResponseBytes: number;
+  baseFetch?: FetchLike;
+}
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+
+function unreachable(service: ScopedFetchOptions['service'], detail: string): AppError {
+  return service === 'chain'
+    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, { status: 502 })
+    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, { status: 502 });
+}
+
+async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isJsonRpcResponse(body: unknown): boolean {
+  const check = (item: unknown): boolean =>
+    typeof item === 'object' && item !== null && (item as Record<string, unknown>).jsonrpc === '2.0' && ('result' in item || 'error' in item);
+  return Array.isArray(body) ? body.length > 0 && body.every(check) : check(body);
+}
+
+/** Our server's error shape → its AppError; undefined when the body is not that shape. */
+function serverError(body: unknown, status: number): AppError | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: unknown }).error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
+  const known = KNOWN_CODES.has(code) ? (code as ErrorCode) : ErrorCode.PAYMASTER_ERROR;
+  return new AppError(known, message.slice(0, 500), { status });
+}
+
+export function scopedFetch(options: ScopedFetchOptions): FetchLike {
+  const base = options.baseFetch ?? fetch;
+  return async (input, init) => {
+    const scope = currentScope();
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = scope === undefined ? timeout : AbortSignal.any([scope.signal, timeout]);
+    let status: number;
+    let text: string | undefined;
+    let headers: Headers;
+    try {
+      const response = await base(input, { ...init, signal, redirect: 'error' });
+      status = response.status;
+      headers = response.headers;
+      text = await readCapped(response, options.maxResponseBytes);
+    } catch (error) {
+      if (scope?.signal.aborted === true) throw record(cancelledError(scope.signal.reason));
+      if (timeout.aborted) throw record(unreachable(options.service, `did not answer within ${options.timeoutMs} ms`));
+      throw record(unreachable(options.service, `could not be reached (${error instanceof Error ? error.message : 'network error'})`));
+    }
+    if (text === undefined) throw record(unreachable(options.service, `sent an answer over ${options.maxResponseBytes} bytes`));
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw record(unreachable(options.service, `sent an answer that is not JSON (HTTP ${status})`));
+    }
+    if (isJsonRpcResponse(body) && status < 500) {
+      return new Response(text, { status: 200, headers: { 'content-type': headers.get('content-type') ?? 'application/json' } });
+    }
+    const ours = options.service === 'server' ? serverError(body, status) : undefined;
+    if (ours !== undefined) throw record(ours);
+    throw record(unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`));
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Reads: balances of registry tokens, whether the account is deployed, and the ArgentX v0.5.0
+ * deployment data of an account that is not (docs/execution.md "Addresses and deployment data").
+ */
+import { RpcError } from 'starknet';
+import { fromU256 } from '../../../shared/erc20.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress, argentAccountConstructorCalldata, padHash } from '../../../shared/starknet.js';
+import { listTokens, type Token } from '../../../shared/tokens.js';
+import type { ChainReader } from './account.js';
+import { mapChainError } from './errors.js';
+import { inScope } from './scope.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface TokenBalance {
+  token: Token;
+  /** exact base units */
+  balance: bigint;
+}
+
+/** What a paymaster deploy_and_invoke carries (sent as is). */
+export interface AccountDeploymentData {
+  address: string;
+  class_hash: string;
+  salt: string;
+  calldata: string[];
+  version: 1;
+}
+
+export function deploymentData(publicKey: string): AccountDeploymentData {
+  const pubkey = padHash(publicKey);
+  return {
+    address: argentAccountAddress(pubkey),
+    class_hash: ARGENT_X_V050_CLASS_HASH,
+    salt: pubkey,
+    // CallData compiles to decimal strings; the paymaster takes hex
+    calldata: argentAccountConstructorCalldata(pubkey).map((felt) => `0x${BigInt(felt).toString(16)}`),
+    version: 1,
+  };
+}
+
+/** Inside a scope: is the reader's account deployed? (RPC error 20 CONTRACT_NOT_FOUND = no.) */
+export async function accountDeployed(reader: ChainReader): Promise<boolean> {
+  try {
+    await reader.provider.getClassHashAt(reader.address);
+    return true;
+  } catch (error) {
+    if (error instanceof RpcError && error.code === 20) return false;
+    throw error;
+  }
+}
+
+export async function isDeployed(reader: ChainReader, options: CallOptions = {}): Promise<boolean> {
+  return inScope(options.signal, () => accountDeployed(reader), mapChainError);
+}
+
+/**
+ * Balances of `tokens` (default: every registry token of the reader's network), read in parallel
+ * with `balance_of`, in the order given. A balance that is not a u256 is CHAIN_ERROR.
+ */
+export async function readBalances(reader: ChainReader, options: CallOptions & { tokens?: readonly Token[] } = {}): Promise<TokenBalance[]> {
+  const tokens = options.tokens ?? listTokens(reader.network);
+  return inScope(
+    options.signal,
+    () =>
+      Promise.all(
+        tokens.map(async (token) => {
+          const result = await reader.provider.callContract({ contractAddress: token.address, entrypoint: 'balance_of', calldata: [reader.address] });
+          const balance = result.length === 2 ? fromU256(BigInt(result[0] as string), BigInt(result[1] as string)) : undefined;
+          if (balance === undefined) throw new AppError(ErrorCode.CHAIN_ERROR, `the ${token.symbol} contract returned a balance that is not a u256`, { status: 502 });
+          return { token, balance };
+        }),
+      ),
+    mapChainError,
+  );
+}

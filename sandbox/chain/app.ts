@@ -1,0 +1,152 @@
+/**
+ * The chain + paymaster emulator as a Fastify app factory (returned without listening):
+ * - `POST /rpc`: Starknet JSON-RPC (rpc.ts) — the client's `rpcUrl`;
+ * - `POST /paymaster`: SNIP-29 (paymaster.ts) — what our auth server relays to;
+ * - sandbox-only knobs under `/sandbox/…` (README "Sandbox chain"), never exposed by our server:
+ *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
+ *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
+ *   `/sandbox/chain/fund`, `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
+ *
+ * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { parseAmount } from '../../shared/amount.js';
+import { addressToBigInt, findToken } from '../../shared/tokens.js';
+import type { Pool } from '../aggregator/pools.js';
+import { type FaultSettings, faults } from '../faults.js';
+import { Chain } from './chain.js';
+import { dispatch, type MethodTable } from './jsonrpc.js';
+import { createPaymaster, type PaymasterKnobs, type TamperMode } from './paymaster.js';
+import { starknetMethods } from './rpc.js';
+
+export interface ChainEmulatorOptions {
+  /** the pool objects the aggregator emulator quotes from (shared: trades move its quotes) */
+  pools: Pool[];
+  /** when set, sponsored mode needs this `x-paymaster-api-key` */
+  paymasterApiKey?: string;
+  faults?: FaultSettings;
+  now?: () => number;
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    chain: Chain;
+    paymasterKnobs: PaymasterKnobs;
+  }
+}
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+const Digits = Type.String({ pattern: '^[0-9]{1,40}$' });
+const RevertBody = Type.Object(
+  { count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })), reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  { additionalProperties: false },
+);
+const GasPriceBody = Type.Object(
+  { l1GasPrice: Type.Optional(Digits), l1DataGasPrice: Type.Optional(Digits), l2GasPrice: Type.Optional(Digits), afterNextBuild: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+const DelayBody = Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 600_000 }) }, { additionalProperties: false });
+const MintBody = Type.Object(
+  { address: Type.String({ maxLength: 80 }), token: Type.String({ maxLength: 80 }), amount: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+const FundBody = Type.Object({ address: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
+const TamperBody = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('calldata'), Type.Literal('extra-call'), Type.Literal('fee-amount'), Type.Literal('chain-id'), Type.Literal('off')]),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+function rpcRoute(app: FastifyInstance, path: string, methods: MethodTable): void {
+  app.post(path, async (request) => dispatch(request.body, methods, { headers: request.headers }));
+}
+
+export async function buildChainEmulator(options: ChainEmulatorOptions): Promise<FastifyInstance> {
+  // forceCloseConnections: a request held by the latency knob whose client gave up would
+  // otherwise keep its socket (and the sandbox's shutdown) waiting for the keep-alive timeout
+  const app = Fastify({ logger: options.logger === true, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  const chain = new Chain({ pools: options.pools, ...(options.now === undefined ? {} : { now: options.now }) });
+  const paymaster = createPaymaster({ chain, ...(options.paymasterApiKey === undefined ? {} : { apiKey: options.paymasterApiKey }) });
+  app.decorate('chain', chain);
+  app.decorate('paymasterKnobs', paymaster.knobs);
+  await app.register(faults, { initial: options.faults });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const rpc = request.url === '/rpc' || request.url === '/paymaster';
+    if (rpc && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError)) {
+      return reply.code(200).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    }
+    if (error.validation !== undefined) return reply.code(400).send({ error: error.message, code: 'invalid_body' });
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    return reply.code(status).send({ error: status === 500 ? 'internal error' : error.message, code: status === 500 ? 'internal_error' : 'bad_request' });
+  });
+
+  rpcRoute(app, '/rpc', starknetMethods(chain));
+  rpcRoute(app, '/paymaster', paymaster.methods);
+
+  app.post('/sandbox/chain/revert-next', { schema: { body: RevertBody } }, async (request) => {
+    const body = request.body as { count?: number; reason?: string };
+    chain.revertNext = { count: body.count ?? 1, reason: body.reason ?? 'sandbox: forced revert' };
+    return chain.revertNext;
+  });
+
+  app.post('/sandbox/chain/gas-price', { schema: { body: GasPriceBody } }, async (request) => {
+    const body = request.body as { l1GasPrice?: string; l1DataGasPrice?: string; l2GasPrice?: string; afterNextBuild?: boolean };
+    const next = {
+      l1: body.l1GasPrice === undefined ? chain.gasPrices.l1 : BigInt(body.l1GasPrice),
+      l1Data: body.l1DataGasPrice === undefined ? chain.gasPrices.l1Data : BigInt(body.l1DataGasPrice),
+      l2: body.l2GasPrice === undefined ? chain.gasPrices.l2 : BigInt(body.l2GasPrice),
+    };
+    if (body.afterNextBuild === true) paymaster.knobs.gasPricesAfterNextBuild = next;
+    else chain.gasPrices = next;
+    return { l1GasPrice: next.l1.toString(), l1DataGasPrice: next.l1Data.toString(), l2GasPrice: next.l2.toString(), afterNextBuild: body.afterNextBuild === true };
+  });
+
+  app.post('/sandbox/chain/confirm-delay', { schema: { body: DelayBody } }, async (request) => {
+    chain.confirmDelayMs = (request.body as { ms: number }).ms;
+    return { ms: chain.confirmDelayMs };
+  });
+
+  app.post('/sandbox/chain/mint', { schema: { body: MintBody } }, async (request, reply) => {
+    const body = request.body as { address: string; token: string; amount: string };
+    const owner = addressToBigInt(body.address);
+    const token = findToken('mainnet', body.token);
+    if (owner === undefined || token === undefined) return reply.code(400).send({ error: 'unknown token or bad address', code: 'invalid_body' });
+    let amount: bigint;
+    try {
+      amount = parseAmount(body.amount, token.decimals);
+    } catch {
+      return reply.code(400).send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
+    }
+    chain.ledger.mint(BigInt(token.address), owner, amount);
+    return { token: token.address, amount: amount.toString(), balance: chain.ledger.balanceOf(BigInt(token.address), owner).toString() };
+  });
+
+  app.post('/sandbox/chain/fund', { schema: { body: FundBody } }, async (request, reply) => {
+    const owner = addressToBigInt((request.body as { address: string }).address);
+    if (owner === undefined) return reply.code(400).send({ error: 'bad address', code: 'invalid_body' });
+    return { funded: chain.fund(owner) };
+  });
+
+  app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {
+    const body = request.body as { mode: TamperMode | 'off'; count?: number };
+    paymaster.knobs.tamper = body.mode === 'off' ? undefined : { mode: body.mode, count: body.count ?? 1 };
+    return { tamper: paymaster.knobs.tamper ?? null };
+  });
+
+  app.get('/sandbox/chain/state', async () => ({
+    blockNumber: chain.ledger.blockNumber,
+    transactions: chain.ledger.transactionCount,
+    pendingBuilds: paymaster.builds(),
+    gasPrices: { l1: chain.gasPrices.l1.toString(), l1Data: chain.gasPrices.l1Data.toString(), l2: chain.gasPrices.l2.toString() },
+    revertNext: chain.revertNext,
+    confirmDelayMs: chain.confirmDelayMs,
+  }));
+
+  return app;
+}

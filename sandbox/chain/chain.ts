@@ -1,0 +1,282 @@
+/**
+ * The sandbox chain: the ledger, its contracts, the fee model and the test knobs, with the three
+ * things the JSON-RPC and paymaster front ends need: a read-only call, a relayed transaction
+ * (what the paymaster submits) and a simulation.
+ *
+ * Decisions (README "Sandbox chain"):
+ * - A relayed transaction is all-or-nothing: the deployment (for deploy_and_invoke), the user's
+ *   calls, the fee transfer and the forwarder's refund run on one overlay, committed only when
+ *   every call succeeded. A revert changes no balance, allowance, pool or deployment — so the user
+ *   pays no fee either — and yields a REVERTED receipt with the reason. The network fee is paid
+ *   by the paymaster's relayer (the transaction's sender) in both cases, as on Starknet; it is
+ *   the receipt's `actual_fee` and its event is the receipt's last.
+ * - The account's nonce (starknet_getNonce) advances by one for every relayed transaction of the
+ *   account, reverted or not, as a transaction's nonce does on Starknet.
+ * - Default fee mode: the forwarder refunds the part of the signed maximum above the fee actually
+ *   due, in the same transaction. So what leaves the account is exactly that fee, and two
+ *   Transfer events (account → forwarder, forwarder → account) say so. Paying in STRK, the fee
+ *   due equals the receipt's actual_fee.
+ */
+import { hash } from 'starknet';
+import { parseAmount } from '../../shared/amount.js';
+import { SELECTOR, u256Felts } from '../../shared/erc20.js';
+import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
+import { resolveToken } from '../../shared/tokens.js';
+import type { Pool } from '../aggregator/pools.js';
+import {
+  ACCOUNT_SELECTOR,
+  ARGENT_CLASS_HASH,
+  Contracts,
+  decodeMulticall,
+  encodeMulticall,
+  FORWARDER_ADDRESS,
+  RELAYER_ADDRESS,
+  SEQUENCER_ADDRESS,
+} from './contracts.js';
+import { type Contract, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
+import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage } from './gas.js';
+import { Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
+
+/** What the faucet gives every new sandbox wallet (README "Sandbox chain"). */
+export const FAUCET: ReadonlyArray<{ symbol: string; amount: string }> = Object.freeze([
+  { symbol: 'ETH', amount: '10' },
+  { symbol: 'STRK', amount: '20000' },
+  { symbol: 'USDC', amount: '10000' },
+  { symbol: 'USDT', amount: '10000' },
+  { symbol: 'WBTC', amount: '0.5' },
+  { symbol: 'DAI', amount: '10000' },
+]);
+
+export const faucetAmounts = (): Array<{ token: string; amount: bigint }> =>
+  FAUCET.map(({ symbol, amount }) => {
+    const token = resolveToken('mainnet', symbol);
+    return { token: token.address, amount: parseAmount(amount, token.decimals) };
+  });
+
+const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
+/** The relayer's float; topped up whenever it runs low (the paymaster's own money, not the user's). */
+const RELAYER_FLOAT = 10n ** 27n;
+
+export interface OutsideCall {
+  to: bigint;
+  selector: bigint;
+  calldata: bigint[];
+}
+
+export interface RelayedTransaction {
+  account: bigint;
+  calls: OutsideCall[];
+  /** deploy_and_invoke: deployed in the same all-or-nothing transaction, before the calls */
+  deployment?: { classHash: bigint; publicKey: bigint };
+  /** default fee mode: the forwarder sends this back after the calls (max − fee due) */
+  refund?: { token: bigint; amount: bigint };
+  /** the signed message hash: makes the transaction hash unique to what was signed */
+  messageHash: bigint;
+}
+
+export class ContractNotFound extends Error {}
+
+export interface ChainOptions {
+  pools: readonly Pool[];
+  now?: () => number;
+}
+
+export class Chain {
+  readonly ledger: Ledger;
+  readonly contracts: Contracts;
+  readonly now: () => number;
+  gasPrices: GasPrices = { ...DEFAULT_GAS_PRICES };
+  /** knob: the next `count` relayed transactions revert with `reason` */
+  revertNext: { count: number; reason: string } = { count: 0, reason: '' };
+  /** knob: a transaction stays unknown to the node (status error 29) this long after submission */
+  confirmDelayMs = 0;
+  /** knob: actions run right before the next relayed transaction (a third party's trade) */
+  readonly beforeNextExecution: Array<() => void> = [];
+
+  constructor(options: ChainOptions) {
+    this.ledger = new Ledger(options.pools);
+    // the router alone moves tokens in and out of pools
+    this.contracts = new Contracts(options.pools, BigInt(ROUTER_ADDRESS));
+    this.now = options.now ?? Date.now;
+    this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
+  }
+
+  /** Plugs a contract in at a fixed address (the router). */
+  addContract(address: bigint, contract: Contract): void {
+    this.contracts.add(address, contract);
+  }
+
+  /** The faucet: credits FAUCET to `address` once per chain; false when it already had it. */
+  fund(address: bigint): boolean {
+    if (!this.ledger.markFunded(address)) return false;
+    for (const { token, amount } of faucetAmounts()) this.ledger.mint(BigInt(token), address, amount);
+    return true;
+  }
+
+  classHashAt(address: bigint): bigint | undefined {
+    return this.contracts.classHashAt(address, new StateView(this.ledger));
+  }
+
+  /** starknet_call: runs on a view that is thrown away. Throws ContractNotFound or Revert. */
+  call(to: bigint, selector: bigint, calldata: readonly bigint[]): bigint[] {
+    const view = new StateView(this.ledger);
+    if (this.contracts.resolve(to, view) === undefined) throw new ContractNotFound(hex(to));
+    return new Executor(view, this.contracts).invoke(0n, to, selector, calldata).result;
+  }
+
+  usageOf(calls: readonly OutsideCall[], deploy: boolean): GasUsage {
+    return gasUsage(calls, deploy);
+  }
+
+  /** Applies a relayed transaction (see the header for what a revert changes) and records it. */
+  executeRelayed(tx: RelayedTransaction): TransactionRecord {
+    for (const action of this.beforeNextExecution.splice(0)) action();
+    const usage = gasUsage(tx.calls, tx.deployment !== undefined);
+    const fee = feeInFri(usage, this.gasPrices);
+    const view = new StateView(this.ledger);
+    const executor = new Executor(view, this.contracts);
+    const roots: Invocation[] = [];
+    let status: TransactionRecord['status'] = 'SUCCEEDED';
+    let reason: string | undefined;
+    try {
+      if (this.revertNext.count > 0) {
+        this.revertNext.count -= 1;
+        const forced = new Revert(this.revertNext.reason);
+        forced.frames.push({ address: tx.account, selector: ACCOUNT_SELECTOR.executeFromOutsideV2 });
+        throw forced;
+      }
+      if (tx.deployment !== undefined) {
+        if (view.account(tx.account) !== undefined) throw new Revert('account already deployed');
+        view.deploy({ address: tx.account, classHash: tx.deployment.classHash, publicKey: tx.deployment.publicKey });
+      }
+      roots.push(executor.invoke(FORWARDER_ADDRESS, tx.account, ACCOUNT_SELECTOR.executeFromOutsideV2, encodeMulticall(tx.calls)));
+      if (tx.refund !== undefined && tx.refund.amount > 0n) {
+        roots.push(executor.invoke(FORWARDER_ADDRESS, tx.refund.token, SELECTOR.transfer, [tx.account, ...u256Felts(tx.refund.amount).map(BigInt)]));
+      }
+      view.commit();
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      status = 'REVERTED';
+      reason = revertReason(error);
+      roots.length = 0;
+    }
+    const events: ReceiptEvent[] = roots.flatMap((root) => flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data)));
+    events.push(...this.#chargeNetworkFee(fee));
+    this.ledger.bumpNonce(tx.account);
+    const blockNumber = this.ledger.nextBlock();
+    const record: TransactionRecord = {
+      hash: BigInt(hash.computePoseidonHashOnElements([0x53414e44424f585f5458n /* "SANDBOX_TX" */, BigInt(this.ledger.transactionCount), tx.messageHash])),
+      sender: RELAYER_ADDRESS,
+      status,
+      revertReason: reason,
+      actualFee: fee,
+      events,
+      blockNumber,
+      blockHash: blockHashOf(blockNumber),
+      l2Gas: usage.l2,
+      l1DataGas: usage.l1Data,
+      visibleAt: this.now() + this.confirmDelayMs,
+    };
+    this.ledger.record(record);
+    return record;
+  }
+
+  /** The relayer pays the network fee in STRK, whatever happened to the transaction's calls. */
+  #chargeNetworkFee(fee: bigint): ReceiptEvent[] {
+    if (this.ledger.balanceOf(STRK, RELAYER_ADDRESS) < fee) this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
+    const view = new StateView(this.ledger);
+    const root = new Executor(view, this.contracts).invoke(RELAYER_ADDRESS, STRK, SELECTOR.transfer, [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)]);
+    view.commit();
+    return flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data));
+  }
+
+  /**
+   * starknet_simulateTransactions: the transactions run in order on one throw-away view, each in
+   * its own inner view so a reverted one keeps the others' effects (as a block would). Only
+   * SKIP_VALIDATE simulations are served (signatures are checked by the paymaster); without
+   * SKIP_FEE_CHARGE the sender pays the fee in STRK after its calls, reverted or not. Nonces are
+   * not checked. Throws SimulationFailure for a transaction that cannot run at all.
+   */
+  simulate(transactions: readonly SimulatedTransaction[], options: { chargeFee: boolean }): SimulationOutcome[] {
+    const outer = new StateView(this.ledger);
+    return transactions.map((tx, index) => {
+      if (tx.type === 'DEPLOY_ACCOUNT') {
+        if (tx.classHash !== ARGENT_CLASS_HASH) throw new SimulationFailure(index, `class ${hex(tx.classHash)} is not declared on the sandbox chain (only ArgentX v0.5.0 accounts)`);
+        const [variant, publicKey, guardian] = tx.constructorCalldata;
+        if (tx.constructorCalldata.length !== 3 || variant !== 0n || guardian !== 1n || publicKey === undefined) {
+          throw new SimulationFailure(index, 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
+        }
+        const address = BigInt(hash.calculateContractAddressFromHash(hex(tx.salt), hex(tx.classHash), tx.constructorCalldata.map(hex), 0));
+        if (this.contracts.classHashAt(address, outer) !== undefined) throw new SimulationFailure(index, `${hex(address)} is already deployed`);
+        outer.deploy({ address, classHash: tx.classHash, publicKey });
+        const usage = gasUsage([], true);
+        return { type: 'DEPLOY_ACCOUNT', address, invocation: undefined, revertReason: undefined, usage, fee: feeInFri(usage, this.gasPrices), feeTransfer: undefined };
+      }
+      if (outer.account(tx.sender) === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      let calls: OutsideCall[];
+      try {
+        calls = decodeMulticall(tx.calldata);
+      } catch {
+        throw new SimulationFailure(index, 'calldata is not a multicall [n, to, selector, len, calldata…]');
+      }
+      const usage = gasUsage(calls, false);
+      const fee = feeInFri(usage, this.gasPrices);
+      const inner = new StateView(outer);
+      let invocation: Invocation | undefined;
+      let reason: string | undefined;
+      const executor = new Executor(inner, this.contracts);
+      try {
+        invocation = executor.invoke(0n, tx.sender, ACCOUNT_SELECTOR.execute, tx.calldata);
+        inner.commit();
+      } catch (error) {
+        if (!(error instanceof Revert)) throw error;
+        reason = revertReason(error);
+      }
+      let feeTransfer: Invocation | undefined;
+      if (options.chargeFee) {
+        try {
+          const feeView = new StateView(outer);
+          feeTransfer = new Executor(feeView, this.contracts).invoke(tx.sender, STRK, SELECTOR.transfer, [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)]);
+          feeView.commit();
+        } catch {
+          throw new SimulationFailure(index, 'the sender cannot pay the fee in STRK');
+        }
+      }
+      return { type: 'INVOKE', address: tx.sender, invocation, revertReason: reason, usage, fee, feeTransfer };
+    });
+  }
+
+  readonly accountClassHash = ARGENT_CLASS_HASH;
+}
+
+export type SimulatedTransaction =
+  | { type: 'INVOKE'; sender: bigint; calldata: bigint[] }
+  | { type: 'DEPLOY_ACCOUNT'; classHash: bigint; salt: bigint; constructorCalldata: bigint[] };
+
+export interface SimulationOutcome {
+  type: 'INVOKE' | 'DEPLOY_ACCOUNT';
+  address: bigint;
+  /** the account's __execute__ invocation; undefined when it reverted (or for a deployment) */
+  invocation: Invocation | undefined;
+  revertReason: string | undefined;
+  usage: GasUsage;
+  fee: bigint;
+  feeTransfer: Invocation | undefined;
+}
+
+/** A transaction of a simulation that cannot run at all (JSON-RPC error 41). */
+export class SimulationFailure extends Error {
+  readonly index: number;
+  constructor(index: number, message: string) {
+    super(message);
+    this.index = index;
+  }
+}
+
+export const blockHashOf = (blockNumber: number): bigint => BigInt(hash.computePoseidonHashOnElements([0x424c4f434bn /* "BLOCK" */, BigInt(blockNumber)]));
+
+export const receiptEvent = (from: bigint, keys: readonly bigint[], data: readonly bigint[]): ReceiptEvent => ({
+  from_address: hex(from),
+  keys: keys.map(hex),
+  data: data.map(hex),
+});

@@ -1,0 +1,405 @@
+/**
+ * The SNIP-29 paymaster of the sandbox chain (docs/contracts.md C), as AVNU serves it:
+ * isAvailable, getSupportedTokens, buildTransaction (invoke and deploy_and_invoke) and
+ * executeTransaction.
+ *
+ * Build returns SNIP-9 v2 outside-execution typed data (SNIP-12 revision 1, domain chain id
+ * SN_SANDBOX, Caller = the forwarder, a fresh random Nonce, time bounds) holding the user's calls
+ * and, in default fee mode, one last gas-token `transfer(forwarder, suggested_max_fee_in_gas_token)`.
+ * It remembers what it built under the Nonce (bounded, until execute_before). Execute accepts only
+ * that typed data: it is compared field by field with the stored copy BEFORE anything is hashed,
+ * so untrusted typed data is never hashed (docs/execution.md "SNIP-12 hashing cost"); the
+ * signature is then checked over the stored copy's message hash against the account's key (the
+ * deployed account's, or the deployment's for deploy_and_invoke), both y parities.
+ *
+ * Unlike AVNU, build does not simulate the calls: a transaction that would fail is accepted and
+ * yields a REVERTED receipt (the client simulates before confirming).
+ *
+ * Knobs (set through the app's /sandbox routes): `tamper` makes the next builds return typed data
+ * whose calls differ from the request (starknet.js's safety check must refuse them);
+ * `gasPricesAfterNextBuild` moves the gas price right after the next build, so that build's
+ * signed maximum can fall short at execution (154 MAX_AMOUNT_TOO_LOW).
+ */
+import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
+import { OutsideExecutionTypesV2, typedData as snip12 } from 'starknet';
+import { SELECTOR, u256Felts } from '../../shared/erc20.js';
+import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../shared/starknet.js';
+import { findToken, listTokens, type Token } from '../../shared/tokens.js';
+import type { Chain, OutsideCall } from './chain.js';
+import { accountSignatureValid, FORWARDER_ADDRESS } from './contracts.js';
+import { hex } from './executor.js';
+import { feeInFri, friToToken, type GasPrices, gasUsage, pricesInStrk, suggestedMax } from './gas.js';
+import { feltListParam, feltParam, invalidParams, type MethodTable, objectParam, RpcFailure, type RpcContext, stringParam } from './jsonrpc.js';
+
+export const PAYMASTER_ERROR = {
+  INVALID_ADDRESS: 150,
+  TOKEN_NOT_SUPPORTED: 151,
+  INVALID_SIGNATURE: 153,
+  MAX_AMOUNT_TOO_LOW: 154,
+  CLASS_HASH_NOT_SUPPORTED: 155,
+  TRANSACTION_EXECUTION_ERROR: 156,
+  INVALID_TIME_BOUNDS: 157,
+  INVALID_DEPLOYMENT_DATA: 158,
+  UNKNOWN_ERROR: 163,
+} as const;
+
+const refuse = (name: keyof typeof PAYMASTER_ERROR, detail: string): RpcFailure => new RpcFailure(PAYMASTER_ERROR[name], name, detail);
+
+/** Limits on what one transaction may carry (anything a stranger sends is bounded). */
+export const MAX_CALLS = 32;
+const MAX_CALLDATA = 1_024;
+const MAX_TOTAL_CALLDATA = 4_096;
+/** Remembered builds; the oldest go first when full. */
+const MAX_BUILDS = 10_000;
+const DEFAULT_WINDOW_S = 3_600;
+const MAX_WINDOW_S = 24 * 3_600;
+
+export type TamperMode = 'calldata' | 'extra-call' | 'fee-amount' | 'chain-id';
+
+interface Build {
+  type: 'invoke' | 'deploy_and_invoke';
+  user: bigint;
+  typedData: Record<string, unknown>;
+  calls: OutsideCall[];
+  deployment: Record<string, unknown> | undefined;
+  publicKey: bigint | undefined;
+  feeMode: { mode: 'sponsored' } | { mode: 'default'; token: Token; max: bigint };
+  executeAfter: bigint;
+  executeBefore: bigint;
+}
+
+export interface PaymasterOptions {
+  chain: Chain;
+  /** when set, sponsored mode needs `x-paymaster-api-key` equal to it (as AVNU's does) */
+  apiKey?: string;
+}
+
+export interface PaymasterKnobs {
+  tamper: { mode: TamperMode; count: number } | undefined;
+  gasPricesAfterNextBuild: GasPrices | undefined;
+}
+
+const nowSeconds = (chain: Chain): bigint => BigInt(Math.floor(chain.now() / 1000));
+
+/** Equal as JSON, with felts compared as numbers; bounded by the stored (trusted) side's shape. */
+export function sameTypedValue(given: unknown, stored: unknown, depth = 0): boolean {
+  if (depth > 16) return false;
+  if (typeof stored === 'string' || typeof stored === 'number') {
+    if (given === stored) return true;
+    const a = typeof given === 'number' ? (Number.isSafeInteger(given) ? BigInt(given) : undefined) : typeof given === 'string' ? parseFeltLoose(given) : undefined;
+    const b = typeof stored === 'number' ? BigInt(stored) : parseFeltLoose(stored);
+    return a !== undefined && b !== undefined && a === b;
+  }
+  if (Array.isArray(stored)) {
+    return Array.isArray(given) && given.length === stored.length && stored.every((item, i) => sameTypedValue(given[i], item, depth + 1));
+  }
+  if (typeof stored === 'object' && stored !== null) {
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) return false;
+    const keys = Object.keys(stored);
+    if (Object.keys(given).length !== keys.length) return false;
+    return keys.every((key) => Object.hasOwn(given, key) && sameTypedValue((given as Record<string, unknown>)[key], (stored as Record<string, unknown>)[key], depth + 1));
+  }
+  return given === stored;
+}
+
+function parseFeltLoose(text: string): bigint | undefined {
+  return /^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(text) ? BigInt(text) : undefined;
+}
+
+function readCalls(value: unknown): OutsideCall[] {
+  if (!Array.isArray(value)) throw invalidParams('invoke.calls must be an array');
+  if (value.length === 0) throw invalidParams('invoke.calls is empty');
+  if (value.length > MAX_CALLS) throw invalidParams(`at most ${MAX_CALLS} calls per transaction`);
+  let total = 0;
+  return value.map((raw, index) => {
+    const call = objectParam(raw, `invoke.calls[${index}]`);
+    const calldata = feltListParam(call.calldata ?? [], `invoke.calls[${index}].calldata`, MAX_CALLDATA);
+    total += calldata.length;
+    if (total > MAX_TOTAL_CALLDATA) throw invalidParams(`at most ${MAX_TOTAL_CALLDATA} calldata felts per transaction`);
+    return { to: feltParam(call.to, `invoke.calls[${index}].to`), selector: feltParam(call.selector, `invoke.calls[${index}].selector`), calldata };
+  });
+}
+
+function address(value: unknown, name: string): bigint {
+  try {
+    return feltParam(value, name);
+  } catch {
+    throw refuse('INVALID_ADDRESS', `${name} is not a Starknet address`);
+  }
+}
+
+type FeeModeParam = { mode: 'sponsored' } | { mode: 'default'; token: Token };
+
+function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
+  const feeMode = objectParam(parameters.fee_mode, 'parameters.fee_mode');
+  const mode = stringParam(feeMode.mode, 'parameters.fee_mode.mode');
+  if (mode === 'sponsored') return { mode };
+  if (mode !== 'default') throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
+  const gasToken = feltParam(feeMode.gas_token, 'parameters.fee_mode.gas_token');
+  const token = findToken('mainnet', hex(gasToken));
+  if (token === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
+  return { mode, token };
+}
+
+function readTimeBounds(parameters: Record<string, unknown>, now: bigint): { after: bigint; before: bigint } {
+  if (parameters.time_bounds === undefined || parameters.time_bounds === null) return { after: 1n, before: now + BigInt(DEFAULT_WINDOW_S) };
+  const bounds = objectParam(parameters.time_bounds, 'parameters.time_bounds');
+  const after = feltParam(bounds.execute_after ?? 1, 'parameters.time_bounds.execute_after');
+  const before = feltParam(bounds.execute_before, 'parameters.time_bounds.execute_before');
+  if (before <= now || after >= before || before > now + BigInt(MAX_WINDOW_S)) {
+    throw refuse('INVALID_TIME_BOUNDS', `execute_before must be in the next ${MAX_WINDOW_S / 3600} h and after execute_after`);
+  }
+  return { after, before };
+}
+
+function readVersion(parameters: Record<string, unknown>): void {
+  if (parameters.version !== '0x1') throw invalidParams('parameters.version must be "0x1"');
+}
+
+/** Checks an ArgentX v0.5.0 deployment for `user`; returns its owner key. */
+function readDeployment(raw: unknown, user: bigint): { deployment: Record<string, unknown>; publicKey: bigint } {
+  const deployment = objectParam(raw, 'transaction.deployment');
+  const classHash = feltParam(deployment.class_hash, 'deployment.class_hash');
+  if (classHash !== BigInt(ARGENT_X_V050_CLASS_HASH)) {
+    throw refuse('CLASS_HASH_NOT_SUPPORTED', `the sandbox deploys ArgentX v0.5.0 accounts only (class ${ARGENT_X_V050_CLASS_HASH})`);
+  }
+  const calldata = feltListParam(deployment.calldata, 'deployment.calldata', 8);
+  const salt = feltParam(deployment.salt, 'deployment.salt');
+  const addr = address(deployment.address, 'deployment.address');
+  if (deployment.version !== 1 && deployment.version !== '0x1' && deployment.version !== '1') throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.version must be 1');
+  const [variant, publicKey, guardian] = calldata;
+  if (calldata.length !== 3 || variant !== 0n || guardian !== 1n || publicKey === undefined || publicKey === 0n) {
+    throw refuse('INVALID_DEPLOYMENT_DATA', 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
+  }
+  if (salt !== publicKey) throw refuse('INVALID_DEPLOYMENT_DATA', 'the salt must be the owner public key');
+  if (BigInt(argentAccountAddress(hex(publicKey))) !== addr) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not the address of this class, salt and calldata');
+  if (addr !== user) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not invoke.user_address');
+  return { deployment, publicKey };
+}
+
+const sameSecret = (given: string, expected: string): boolean =>
+  timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+
+export function createPaymaster(options: PaymasterOptions): { methods: MethodTable; knobs: PaymasterKnobs; builds: () => number } {
+  const { chain } = options;
+  const builds = new Map<string, Build>();
+  const knobs: PaymasterKnobs = { tamper: undefined, gasPricesAfterNextBuild: undefined };
+
+  function checkSponsor(feeMode: FeeModeParam, context: RpcContext): void {
+    if (feeMode.mode !== 'sponsored' || options.apiKey === undefined) return;
+    const given = context.headers['x-paymaster-api-key'];
+    if (typeof given !== 'string' || !sameSecret(given, options.apiKey)) {
+      throw refuse('UNKNOWN_ERROR', 'sponsored transactions need a valid x-paymaster-api-key');
+    }
+  }
+
+  function remember(nonce: string, build: Build): void {
+    const now = nowSeconds(chain);
+    for (const [key, old] of builds) if (old.executeBefore <= now) builds.delete(key);
+    while (builds.size >= MAX_BUILDS) builds.delete(builds.keys().next().value as string);
+    builds.set(nonce, build);
+  }
+
+  function supportedTokens(): Array<{ token_address: string; decimals: number; price_in_strk: string }> {
+    const prices = pricesInStrk(chain.ledger.pools);
+    return listTokens('mainnet').flatMap((token) => {
+      const price = prices.get(token.address);
+      return price === undefined ? [] : [{ token_address: token.address, decimals: token.decimals, price_in_strk: hex(price) }];
+    });
+  }
+
+  function tamper(message: Record<string, unknown>, domain: Record<string, unknown>): void {
+    const knob = knobs.tamper;
+    if (knob === undefined || knob.count <= 0) return;
+    knob.count -= 1;
+    if (knob.count === 0) knobs.tamper = undefined;
+    const calls = message.Calls as Array<{ To: string; Selector: string; Calldata: string[] }>;
+    const first = calls[0] as { To: string; Selector: string; Calldata: string[] };
+    if (knob.mode === 'calldata') {
+      // the first call's last felt (an amount's high half, a recipient…) is not what was asked
+      const last = first.Calldata.length - 1;
+      if (last >= 0) first.Calldata[last] = hex(BigInt(first.Calldata[last] as string) + 1n);
+      else first.Calldata.push('0x1');
+    } else if (knob.mode === 'extra-call') {
+      calls.splice(calls.length - 1, 0, { To: first.To, Selector: hex(SELECTOR.approve), Calldata: [hex(FORWARDER_ADDRESS), '0xffffffffffffffffffffffffffffffff', '0xffffffffffffffffffffffffffffffff'] });
+    } else if (knob.mode === 'fee-amount') {
+      const fee = calls[calls.length - 1] as { Calldata: string[] };
+      fee.Calldata[1] = hex(BigInt(fee.Calldata[1] as string) * 2n);
+    } else {
+      domain.chainId = 'SN_MAIN';
+    }
+  }
+
+  const methods: MethodTable = {
+    paymaster_isAvailable: { params: [], handler: () => true },
+
+    paymaster_getSupportedTokens: { params: [], handler: () => supportedTokens() },
+
+    paymaster_buildTransaction: {
+      params: ['transaction', 'parameters'],
+      handler: (params, context) => {
+        const transaction = objectParam(params.transaction, 'transaction');
+        const parameters = objectParam(params.parameters, 'parameters');
+        readVersion(parameters);
+        const feeMode = readFeeMode(parameters);
+        checkSponsor(feeMode, context);
+        const now = nowSeconds(chain);
+        const bounds = readTimeBounds(parameters, now);
+        const type = transaction.type;
+        if (type !== 'invoke' && type !== 'deploy_and_invoke') {
+          throw invalidParams('transaction.type must be "invoke" or "deploy_and_invoke" (the sandbox paymaster does not deploy alone)');
+        }
+        const invoke = objectParam(transaction.invoke, 'transaction.invoke');
+        const user = address(invoke.user_address, 'invoke.user_address');
+        const calls = readCalls(invoke.calls);
+        let deployment: Record<string, unknown> | undefined;
+        let publicKey: bigint | undefined;
+        if (type === 'deploy_and_invoke') {
+          ({ deployment, publicKey } = readDeployment(transaction.deployment, user));
+          if (chain.classHashAt(user) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(user)} is already deployed: send an invoke`);
+        } else if (chain.ledger.account(user) === undefined) {
+          throw refuse('INVALID_ADDRESS', `account ${hex(user)} is not deployed: send deploy_and_invoke with its deployment data`);
+        }
+
+        // the fee covers the calls plus, in default mode, the fee transfer appended below
+        const feeCallCount = feeMode.mode === 'default' ? 1 : 0;
+        const usage = gasUsage([...calls, ...Array.from({ length: feeCallCount }, () => ({ to: 0n, selector: 0n, calldata: [] }))], type === 'deploy_and_invoke');
+        const estimatedStrk = feeInFri(usage, chain.gasPrices);
+        const maxStrk = suggestedMax(estimatedStrk);
+        let fee: Record<string, string>;
+        let buildFee: Build['feeMode'];
+        const outsideCalls = [...calls];
+        if (feeMode.mode === 'default') {
+          const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
+          if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
+          const estimated = friToToken(estimatedStrk, feeMode.token, price);
+          const max = friToToken(maxStrk, feeMode.token, price);
+          fee = {
+            gas_token_price_in_strk: hex(price),
+            estimated_fee_in_strk: hex(estimatedStrk),
+            estimated_fee_in_gas_token: hex(estimated),
+            suggested_max_fee_in_strk: hex(maxStrk),
+            suggested_max_fee_in_gas_token: hex(max),
+          };
+          outsideCalls.push({ to: BigInt(feeMode.token.address), selector: SELECTOR.transfer, calldata: [FORWARDER_ADDRESS, ...u256Felts(max).map(BigInt)] });
+          buildFee = { mode: 'default', token: feeMode.token, max };
+        } else {
+          fee = {
+            gas_token_price_in_strk: hex(10n ** 18n),
+            estimated_fee_in_strk: hex(estimatedStrk),
+            estimated_fee_in_gas_token: hex(estimatedStrk),
+            suggested_max_fee_in_strk: hex(maxStrk),
+            suggested_max_fee_in_gas_token: hex(maxStrk),
+          };
+          buildFee = { mode: 'sponsored' };
+        }
+
+        const nonce = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
+        const domain: Record<string, unknown> = { name: 'Account.execute_from_outside', version: '2', chainId: 'SN_SANDBOX', revision: '1' };
+        const message: Record<string, unknown> = {
+          Caller: hex(FORWARDER_ADDRESS),
+          Nonce: nonce,
+          'Execute After': hex(bounds.after),
+          'Execute Before': hex(bounds.before),
+          Calls: outsideCalls.map((call) => ({ To: hex(call.to), Selector: hex(call.selector), Calldata: call.calldata.map(hex) })),
+        };
+        tamper(message, domain);
+        const typedData = { types: structuredClone(OutsideExecutionTypesV2), primaryType: 'OutsideExecution', domain, message };
+        // what executes is what the typed data says (tampered or not): keep the two in step
+        const executed = (message.Calls as Array<{ To: string; Selector: string; Calldata: string[] }>).map((call) => ({
+          to: BigInt(call.To),
+          selector: BigInt(call.Selector),
+          calldata: call.Calldata.map((felt) => BigInt(felt)),
+        }));
+        remember(nonce, { type, user, typedData, calls: executed, deployment, publicKey, feeMode: buildFee, executeAfter: bounds.after, executeBefore: bounds.before });
+        if (knobs.gasPricesAfterNextBuild !== undefined) {
+          chain.gasPrices = knobs.gasPricesAfterNextBuild;
+          knobs.gasPricesAfterNextBuild = undefined;
+        }
+
+        const echoed: Record<string, unknown> = {
+          version: '0x1',
+          fee_mode: feeMode.mode === 'default' ? { mode: 'default', gas_token: feeMode.token.address } : { mode: 'sponsored' },
+          ...(parameters.time_bounds === undefined || parameters.time_bounds === null
+            ? {}
+            : { time_bounds: { execute_after: hex(bounds.after), execute_before: hex(bounds.before) } }),
+        };
+        return { type, typed_data: typedData, parameters: echoed, fee, ...(deployment === undefined ? {} : { deployment }) };
+      },
+    },
+
+    paymaster_executeTransaction: {
+      params: ['transaction', 'parameters'],
+      handler: (params, context) => {
+        const transaction = objectParam(params.transaction, 'transaction');
+        const parameters = objectParam(params.parameters, 'parameters');
+        readVersion(parameters);
+        const feeMode = readFeeMode(parameters);
+        checkSponsor(feeMode, context);
+        const type = transaction.type;
+        if (type !== 'invoke' && type !== 'deploy_and_invoke') throw invalidParams('transaction.type must be "invoke" or "deploy_and_invoke"');
+        const invoke = objectParam(transaction.invoke, 'transaction.invoke');
+        const user = address(invoke.user_address, 'invoke.user_address');
+        const typed = objectParam(invoke.typed_data, 'invoke.typed_data');
+        const message = objectParam(typed.message, 'typed_data.message');
+        const nonce = hex(feltParam(message.Nonce, 'typed_data.message.Nonce'));
+        const signature = feltListParam(invoke.signature, 'invoke.signature', 8);
+
+        const build = builds.get(nonce);
+        if (build === undefined) {
+          throw refuse('TRANSACTION_EXECUTION_ERROR', 'no transaction was built with this nonce (never built, expired, or already executed): build it again');
+        }
+        if (build.user !== user || build.type !== type || !sameTypedValue(typed, build.typedData)) {
+          throw refuse('TRANSACTION_EXECUTION_ERROR', 'typed_data is not the transaction built for this nonce and account');
+        }
+        if (build.type === 'deploy_and_invoke' && !sameTypedValue(transaction.deployment, build.deployment)) {
+          throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment differs from the one built');
+        }
+        const sameMode = build.feeMode.mode === feeMode.mode && (feeMode.mode !== 'default' || (build.feeMode.mode === 'default' && build.feeMode.token.address === feeMode.token.address));
+        if (!sameMode) throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
+        const now = nowSeconds(chain);
+        if (now >= build.executeBefore) {
+          builds.delete(nonce);
+          throw refuse('INVALID_TIME_BOUNDS', 'the transaction expired (execute_before has passed): build it again');
+        }
+        if (now <= build.executeAfter) throw refuse('INVALID_TIME_BOUNDS', 'too early: execute_after has not passed');
+
+        const account = chain.ledger.account(user);
+        const publicKey = build.type === 'deploy_and_invoke' ? build.publicKey : account?.publicKey;
+        if (build.type === 'invoke' && account === undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', `account ${hex(user)} is not deployed`);
+        if (build.type === 'deploy_and_invoke' && chain.classHashAt(user) !== undefined) {
+          builds.delete(nonce);
+          throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(user)} is already deployed: build an invoke`);
+        }
+        // the stored copy is ours (bounded); the given one was proven equal to it above
+        const messageHash = BigInt(snip12.getMessageHash(build.typedData as never, hex(user)));
+        if (publicKey === undefined || !accountSignatureValid(publicKey, messageHash, signature)) {
+          throw refuse('INVALID_SIGNATURE', 'the signature does not verify against the account key');
+        }
+
+        let refund: { token: bigint; amount: bigint } | undefined;
+        if (build.feeMode.mode === 'default') {
+          const price = pricesInStrk(chain.ledger.pools).get(build.feeMode.token.address);
+          if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${build.feeMode.token.symbol}`);
+          const due = friToToken(feeInFri(gasUsage(build.calls, build.type === 'deploy_and_invoke'), chain.gasPrices), build.feeMode.token, price);
+          if (due > build.feeMode.max) {
+            throw refuse('MAX_AMOUNT_TOO_LOW', `the fee is now ${due} base units of ${build.feeMode.token.symbol}, above the signed maximum ${build.feeMode.max}: build again`);
+          }
+          refund = { token: BigInt(build.feeMode.token.address), amount: build.feeMode.max - due };
+        }
+
+        builds.delete(nonce);
+        const record = chain.executeRelayed({
+          account: user,
+          calls: build.calls,
+          ...(build.type === 'deploy_and_invoke' ? { deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: publicKey } } : {}),
+          ...(refund === undefined ? {} : { refund }),
+          messageHash,
+        });
+        return { transaction_hash: hex(record.hash), tracking_id: hex(BigInt(`0x${randomBytes(16).toString('hex')}`)) };
+      },
+    },
+  };
+
+  return { methods, knobs, builds: () => builds.size };
+}

@@ -1,0 +1,92 @@
+/**
+ * ERC-20 facts both sides need: entry-point selectors, u256 as two felts, and the `Transfer`
+ * event in its two layouts (docs/execution.md "Simulating before confirming"):
+ * - legacy (StarkGate): keys `[Transfer]`, data `[from, to, amount.low, amount.high]`;
+ * - keyed (OpenZeppelin component): keys `[Transfer, from, to]`, data `[amount.low, amount.high]`.
+ * The sandbox chain emits both (per token), and the client parses both by length.
+ */
+import { hash } from 'starknet';
+import { STARK_PRIME } from './felt.js';
+
+const U128 = 1n << 128n;
+
+/** sn_keccak selector of an entry point or event name, as a bigint. */
+export const selectorOf = (name: string): bigint => BigInt(hash.getSelectorFromName(name));
+
+export const SELECTOR = {
+  transfer: selectorOf('transfer'),
+  transfer_from: selectorOf('transfer_from'),
+  transferFrom: selectorOf('transferFrom'),
+  approve: selectorOf('approve'),
+  balance_of: selectorOf('balance_of'),
+  balanceOf: selectorOf('balanceOf'),
+  allowance: selectorOf('allowance'),
+  decimals: selectorOf('decimals'),
+  symbol: selectorOf('symbol'),
+  name: selectorOf('name'),
+  total_supply: selectorOf('total_supply'),
+  totalSupply: selectorOf('totalSupply'),
+} as const;
+
+/** `Transfer` event key: 0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9. */
+export const TRANSFER_EVENT_KEY = selectorOf('Transfer');
+export const APPROVAL_EVENT_KEY = selectorOf('Approval');
+
+export const toHexFelt = (value: bigint): string => `0x${value.toString(16)}`;
+
+/** A u256 as [low, high] 0x-hex felts. Throws RangeError outside [0, 2^256). */
+export function u256Felts(value: bigint): [low: string, high: string] {
+  if (value < 0n || value >= U128 * U128) throw new RangeError('not a u256');
+  return [toHexFelt(value % U128), toHexFelt(value / U128)];
+}
+
+/** [low, high] → value; undefined when a half is not below 2^128. */
+export function fromU256(low: bigint, high: bigint): bigint | undefined {
+  if (low < 0n || high < 0n || low >= U128 || high >= U128) return undefined;
+  return high * U128 + low;
+}
+
+/** A felt written as 0x-hex or decimal (what JSON-RPC carries), or undefined. */
+export function parseFelt(value: unknown): bigint | undefined {
+  if (typeof value !== 'string' || value.length > 80) return undefined;
+  if (!/^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) return undefined;
+  const felt = BigInt(value);
+  return felt < STARK_PRIME ? felt : undefined;
+}
+
+export interface RawEvent {
+  from_address?: string;
+  keys: readonly string[];
+  data: readonly string[];
+}
+
+export interface Erc20Transfer {
+  /** the emitting contract, 0x + 64 hex */
+  token: string;
+  from: string;
+  to: string;
+  amount: bigint;
+}
+
+const address64 = (value: bigint): string => `0x${value.toString(16).padStart(64, '0')}`;
+
+/**
+ * A `Transfer` event in either layout → plain data; undefined for any other event, a malformed
+ * one, or one without an emitter (`fromAddress` overrides the event's own `from_address`, for
+ * trace events that sit on their invocation).
+ */
+export function parseTransferEvent(event: RawEvent, fromAddress?: string): Erc20Transfer | undefined {
+  if (!Array.isArray(event.keys) || !Array.isArray(event.data)) return undefined;
+  const emitter = parseFelt(fromAddress ?? event.from_address);
+  const keys = event.keys.map(parseFelt);
+  const data = event.data.map(parseFelt);
+  if (emitter === undefined || keys[0] !== TRANSFER_EVENT_KEY || keys.includes(undefined) || data.includes(undefined)) return undefined;
+  let felts: bigint[];
+  if (keys.length === 1 && data.length === 4) felts = data as bigint[];
+  else if (keys.length === 3 && data.length === 2) felts = [...(keys.slice(1) as bigint[]), ...(data as bigint[])];
+  else return undefined;
+  const [from, to, low, high] = felts as [bigint, bigint, bigint, bigint];
+  const amount = fromU256(low, high);
+  if (amount === undefined) return undefined;
+  return { token: address64(emitter), from: address64(from), to: address64(to), amount };
+}
