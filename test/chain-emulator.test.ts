@@ -440,3 +440,66 @@ describe('paymaster execute', () => {
     }
   });
 });
+
+describe('simulateTransactions', () => {
+  const invoke = (sender: string, calls: Array<{ to: string; selector: string; calldata: string[] }>) => ({
+    type: 'INVOKE',
+    version: '0x3',
+    sender_address: sender,
+    calldata: [hex(BigInt(calls.length)), ...calls.flatMap((c) => [c.to, c.selector, hex(BigInt(c.calldata.length)), ...c.calldata])],
+    signature: [],
+    nonce: '0x0',
+  });
+  const deployAccount = (wallet: Wallet) => ({
+    type: 'DEPLOY_ACCOUNT',
+    version: '0x3',
+    class_hash: ARGENT_X_V050_CLASS_HASH,
+    contract_address_salt: wallet.publicKey,
+    constructor_calldata: ['0x0', wallet.publicKey, '0x1'],
+    signature: [],
+    nonce: '0x0',
+  });
+
+  it('deploy then invoke on a throw-away state: events on their invocation, fee fields, nothing applied', async () => {
+    const wallet = newWallet();
+    await fund(wallet);
+    const before = await balance(STRK.address, wallet.address);
+    const { result, error } = await rpc('/rpc', 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [deployAccount(wallet), invoke(wallet.address, [transferCall(STRK.address, '0x1234', 9n)])],
+      simulation_flags: ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+    });
+    expect(error).toBeUndefined();
+    expect(result).toHaveLength(2);
+    expect(result[0].transaction_trace.type).toBe('DEPLOY_ACCOUNT');
+    const execution = result[1].transaction_trace.execute_invocation;
+    expect(BigInt(execution.contract_address)).toBe(BigInt(wallet.address));
+    const transfer = execution.calls[0];
+    expect(BigInt(transfer.contract_address)).toBe(BigInt(STRK.address));
+    expect(transfer.events).toEqual([{ order: 0, keys: [expect.any(String)], data: [hex(BigInt(wallet.address)), '0x1234', '0x9', '0x0'] }]);
+    for (const field of ['l1_gas_consumed', 'l1_gas_price', 'l1_data_gas_consumed', 'l1_data_gas_price', 'l2_gas_consumed', 'l2_gas_price', 'overall_fee']) {
+      expect(result[1].fee_estimation[field]).toMatch(/^0x[0-9a-f]+$/);
+    }
+    expect(await balance(STRK.address, wallet.address)).toBe(before);
+    expect((await rpc('/rpc', 'starknet_getClassHashAt', { block_id: 'latest', contract_address: wallet.address })).error?.code).toBe(20);
+  });
+
+  it('a reverting invoke has a revert_reason; an undeployed sender or no SKIP_VALIDATE is error 41', async () => {
+    const wallet = newWallet();
+    await fund(wallet);
+    const reverted = await rpc('/rpc', 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [deployAccount(wallet), invoke(wallet.address, [transferCall(STRK.address, '0x1234', 10n ** 30n)])],
+      simulation_flags: ['SKIP_VALIDATE'],
+    });
+    expect(reverted.result[1].transaction_trace.execute_invocation.revert_reason).toContain('ERC20: insufficient balance');
+    const undeployed = await rpc('/rpc', 'starknet_simulateTransactions', {
+      block_id: 'latest',
+      transactions: [invoke(wallet.address, [transferCall(STRK.address, '0x1234', 1n)])],
+      simulation_flags: ['SKIP_VALIDATE'],
+    });
+    expect(undeployed.error).toMatchObject({ code: 41, data: { transaction_index: 0 } });
+    const validated = await rpc('/rpc', 'starknet_simulateTransactions', { block_id: 'latest', transactions: [deployAccount(wallet)], simulation_flags: [] });
+    expect(validated.error?.code).toBe(41);
+  });
+});

@@ -3,7 +3,10 @@
  * pools. Returned without listening (the launcher and tests choose the port).
  *
  * Knobs: constructor options; `POST /sandbox/no-route {tokenIn, tokenOut, clear?}` marks a pair
- * (either direction) as routeless; latency and fail-next come from sandbox/faults.ts.
+ * (either direction) as routeless; `POST /sandbox/tamper-calldata {kind, count?}` makes the next
+ * calldata answers lie in their tail (kind `destination`: another account receives the output;
+ * `min-received`: a minimum of 1; `token`: another output token; `off`); latency and fail-next
+ * come from sandbox/faults.ts.
  * `app.aggregatorStats` counts hits per path and the most requests in flight at once (tests
  * use it to prove the client's concurrency).
  */
@@ -85,6 +88,32 @@ function tokenOf(text: string, name: string): Token | undefined {
   return findToken('mainnet', text);
 }
 
+export type CalldataTamper = 'destination' | 'min-received' | 'token';
+
+const TamperCalldataBody = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('destination'), Type.Literal('min-received'), Type.Literal('token'), Type.Literal('off')]),
+    count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The lie a tampered calldata tells (its last seven felts are token_in … destination). */
+function tamperTail(calldata: string[], kind: CalldataTamper): string[] {
+  const out = [...calldata];
+  const at = out.length - 7;
+  if (kind === 'destination') out[at + 6] = '0x5a4d0bad';
+  else if (kind === 'min-received') {
+    out[at + 4] = '1';
+    out[at + 5] = '0';
+  } else {
+    const tokenOut = BigInt(out[at + 1] ?? '0');
+    const other = [resolveToken('mainnet', 'DAI'), resolveToken('mainnet', 'USDT')].find((t) => BigInt(t.address) !== tokenOut);
+    out[at + 1] = other?.address ?? '0x1';
+  }
+  return out;
+}
+
 const NoRouteBody = Type.Object(
   { tokenIn: Type.String({ minLength: 1 }), tokenOut: Type.String({ minLength: 1 }), clear: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
@@ -94,6 +123,14 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
   const app = Fastify({ logger: options.logger === true });
   const pools: Pool[] = options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS);
   const usdc = resolveToken('mainnet', 'USDC').address;
+  let tamper: { kind: CalldataTamper; count: number } | undefined;
+  const maybeTamper = (calldata: string[]): string[] => {
+    if (tamper === undefined) return calldata;
+    const { kind } = tamper;
+    tamper.count -= 1;
+    if (tamper.count <= 0) tamper = undefined;
+    return tamperTail(calldata, kind);
+  };
   const noRoute = new Set<string>(
     (options.noRoutePairs ?? []).map(([a, b]) => pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address)),
   );
@@ -188,7 +225,7 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     const { bps, destination } = execution(query);
     const result = route(pair);
     if (!result.success) return result;
-    return { route: result, calldata: toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination) };
+    return { route: result, calldata: maybeTamper(toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination)) };
   });
 
   app.get('/routeBatch', async (request) => batchPairs(request.query as Query).map(route));
@@ -200,7 +237,13 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     const routes = pairs.map(route);
     const failed = routes.find((r): r is WireNoRoute => !r.success);
     if (failed !== undefined) return failed;
-    return (routes as WireRouteResponse[]).map((r) => toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination));
+    return (routes as WireRouteResponse[]).map((r) => maybeTamper(toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination)));
+  });
+
+  app.post('/sandbox/tamper-calldata', { schema: { body: TamperCalldataBody } }, async (request) => {
+    const body = request.body as { kind: CalldataTamper | 'off'; count?: number };
+    tamper = body.kind === 'off' ? undefined : { kind: body.kind, count: body.count ?? 1 };
+    return { tamper: tamper ?? null };
   });
 
   app.post('/sandbox/no-route', { schema: { body: NoRouteBody } }, async (request, reply: FastifyReply) => {

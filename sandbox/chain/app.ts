@@ -5,7 +5,8 @@
  * - sandbox-only knobs under `/sandbox/…` (README "Sandbox chain"), never exposed by our server:
  *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
- *   `/sandbox/chain/fund`, `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
+ *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/paymaster/tamper`, and
+ *   `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
  */
@@ -54,6 +55,15 @@ const MintBody = Type.Object(
   { additionalProperties: false },
 );
 const FundBody = Type.Object({ address: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
+const TradeBody = Type.Object(
+  {
+    tokenIn: Type.String({ maxLength: 80 }),
+    tokenOut: Type.String({ maxLength: 80 }),
+    amount: Type.String({ maxLength: 100 }),
+    when: Type.Optional(Type.Union([Type.Literal('now'), Type.Literal('before-next-execution')])),
+  },
+  { additionalProperties: false },
+);
 const TamperBody = Type.Object(
   {
     mode: Type.Union([Type.Literal('calldata'), Type.Literal('extra-call'), Type.Literal('fee-amount'), Type.Literal('chain-id'), Type.Literal('off')]),
@@ -131,6 +141,31 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     const owner = addressToBigInt((request.body as { address: string }).address);
     if (owner === undefined) return reply.code(400).send({ error: 'bad address', code: 'invalid_body' });
     return { funded: chain.fund(owner) };
+  });
+
+  app.post('/sandbox/chain/trade', { schema: { body: TradeBody } }, async (request, reply) => {
+    const body = request.body as { tokenIn: string; tokenOut: string; amount: string; when?: 'now' | 'before-next-execution' };
+    const tokenIn = findToken('mainnet', body.tokenIn);
+    const tokenOut = findToken('mainnet', body.tokenOut);
+    if (tokenIn === undefined || tokenOut === undefined || tokenIn === tokenOut) return reply.code(400).send({ error: 'two different registry tokens are needed', code: 'invalid_body' });
+    let amount: bigint;
+    try {
+      amount = parseAmount(body.amount, tokenIn.decimals);
+    } catch {
+      return reply.code(400).send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
+    }
+    const trade = (): bigint => chain.thirdPartySwap(tokenIn, tokenOut, amount);
+    if (body.when === 'before-next-execution') {
+      chain.beforeNextExecution.push(() => {
+        trade();
+      });
+      return { scheduled: true };
+    }
+    try {
+      return { amountOut: trade().toString() };
+    } catch (error) {
+      return reply.code(400).send({ error: error instanceof Error ? error.message : 'trade failed', code: 'invalid_body' });
+    }
   });
 
   app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {

@@ -21,7 +21,7 @@ import { hash } from 'starknet';
 import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
-import { resolveToken } from '../../shared/tokens.js';
+import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
   ACCOUNT_SELECTOR,
@@ -36,6 +36,9 @@ import {
 import { type Contract, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
 import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage } from './gas.js';
 import { Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
+import { RouterContract, SWAP_SELECTOR } from './router.js';
+import { findBestRoute, spotPrices } from '../aggregator/router.js';
+import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
 /** What the faucet gives every new sandbox wallet (README "Sandbox chain"). */
 export const FAUCET: ReadonlyArray<{ symbol: string; amount: string }> = Object.freeze([
@@ -54,6 +57,8 @@ export const faucetAmounts = (): Array<{ token: string; amount: bigint }> =>
   });
 
 const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
+/** Whoever trades on the pools besides our users (the price-move knob). */
+const THIRD_PARTY_ADDRESS = 0x53414e44424f585f4d41524b4554n; // "SANDBOX_MARKET"
 /** The relayer's float; topped up whenever it runs low (the paymaster's own money, not the user's). */
 const RELAYER_FLOAT = 10n ** 27n;
 
@@ -97,6 +102,7 @@ export class Chain {
     this.ledger = new Ledger(options.pools);
     // the router alone moves tokens in and out of pools
     this.contracts = new Contracts(options.pools, BigInt(ROUTER_ADDRESS));
+    this.contracts.add(BigInt(ROUTER_ADDRESS), new RouterContract(options.pools));
     this.now = options.now ?? Date.now;
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
   }
@@ -111,6 +117,24 @@ export class Chain {
     if (!this.ledger.markFunded(address)) return false;
     for (const { token, amount } of faucetAmounts()) this.ledger.mint(BigInt(token), address, amount);
     return true;
+  }
+
+  /**
+   * A third party's trade through the router on the best route (what moves the price between a
+   * quote and its execution). Applied at once; returns the output it got.
+   */
+  thirdPartySwap(tokenIn: Token, tokenOut: Token, amountIn: bigint): bigint {
+    const plan = findBestRoute(this.ledger.pools, tokenIn.address, tokenOut.address, amountIn);
+    if (plan === undefined) throw new RangeError(`no route for ${tokenIn.symbol} -> ${tokenOut.symbol}`);
+    const response = toRouteResponse(plan, tokenIn, tokenOut, amountIn, spotPrices(this.ledger.pools, resolveToken('mainnet', 'USDC').address), process.hrtime.bigint());
+    const calldata = toCalldata(response, 0n, THIRD_PARTY_ADDRESS).map((felt) => BigInt(felt));
+    const token = BigInt(tokenIn.address);
+    this.ledger.mint(token, THIRD_PARTY_ADDRESS, amountIn);
+    const view = new StateView(this.ledger);
+    view.setAllowance(token, THIRD_PARTY_ADDRESS, BigInt(ROUTER_ADDRESS), amountIn);
+    const result = new Executor(view, this.contracts).invoke(THIRD_PARTY_ADDRESS, BigInt(ROUTER_ADDRESS), SWAP_SELECTOR, calldata).result;
+    view.commit();
+    return (result[0] ?? 0n) + ((result[1] ?? 0n) << 128n);
   }
 
   classHashAt(address: bigint): bigint | undefined {
@@ -130,7 +154,13 @@ export class Chain {
 
   /** Applies a relayed transaction (see the header for what a revert changes) and records it. */
   executeRelayed(tx: RelayedTransaction): TransactionRecord {
-    for (const action of this.beforeNextExecution.splice(0)) action();
+    for (const action of this.beforeNextExecution.splice(0)) {
+      try {
+        action();
+      } catch {
+        // a third party's trade that fails is its own problem, not this transaction's
+      }
+    }
     const usage = gasUsage(tx.calls, tx.deployment !== undefined);
     const fee = feeInFri(usage, this.gasPrices);
     const view = new StateView(this.ledger);

@@ -22,3 +22,4 @@ export {
 export { type AccountDeploymentData, type CallOptions, deploymentData, isDeployed, readBalances, type TokenBalance } from './reads.js';
 export { RemoteSigner, type SignHash } from './signer.js';
 export type { BalanceChange } from './transfers.js';
+export { type SimulationResult, simulateCalls, simulatePrepared } from './simulate.js';
