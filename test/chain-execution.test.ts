@@ -13,11 +13,11 @@ import {
   prepareExecution,
   readBalances,
 } from '../cli/core/chain/index.js';
-import { AppError, ErrorCode } from '../shared/errors.js';
+import { ErrorCode } from '../shared/errors.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { FAUCET } from '../sandbox/chain/chain.js';
 import { parseAmount } from '../shared/amount.js';
-import { type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { failure, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -37,16 +37,6 @@ async function balanceOf(address: string, token: Token): Promise<bigint> {
 
 async function allBalances(account: ExecutionAccount): Promise<Map<string, bigint>> {
   return new Map((await readBalances(account)).map((b) => [b.token.symbol, b.balance]));
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
 }
 
 beforeAll(async () => {

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AggregatorClient, createAggregatorClient } from '../cli/services/aggregator.js';
 import { buildApproveCall, type ChainCall, type ExecutionAccount, executeCalls, executePrepared, readBalances, simulateCalls } from '../cli/core/chain/index.js';
 import { SELECTOR } from '../shared/erc20.js';
-import { AppError, ErrorCode } from '../shared/errors.js';
+import { ErrorCode } from '../shared/errors.js';
 import { applyServiceFee, serviceFeeBps } from '../shared/fees.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
-import { postJson, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { failure, postJson, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
 
 const USDC = resolveToken('mainnet', 'USDC');
 const ETH = resolveToken('mainnet', 'ETH');
@@ -33,16 +33,6 @@ async function swapCalls(tokenIn: Token, tokenOut: Token, amount: bigint, slippa
   const { route, calldata } = await aggregator.getCalldata({ amount, tokenIn: tokenIn.address, tokenOut: tokenOut.address, slippageBps, destination: ea.address });
   const calls: ChainCall[] = [buildApproveCall(tokenIn, ROUTER_ADDRESS, amount), { contractAddress: ROUTER_ADDRESS, entrypoint: 'swap', calldata }];
   return { route, calls, ...applyServiceFee(route.outputAmount, serviceFeeBps(route)) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
 }
 
 async function allowance(token: Token): Promise<bigint> {

@@ -10,6 +10,7 @@
 import ky, { isTimeoutError } from 'ky';
 import type { JsonRpcRequest } from '../../shared/api.js';
 import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
+import { readCapped } from '../../shared/http-body.js';
 import type { PaymasterRelay } from './types.js';
 
 /** Far above any SNIP-29 answer (a built transaction is a few KB), and our own body limit. */
@@ -30,34 +31,6 @@ function isJsonRpcResponse(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const record = body as Record<string, unknown>;
   return record.jsonrpc === '2.0' && ('result' in record || 'error' in record);
-}
-
-/**
- * The body as text, or PAYMASTER_ERROR once it passes `limit` bytes: a declared Content-Length
- * is refused before reading, and a chunked body is cut as soon as the count passes the limit.
- */
-async function readCapped(response: Response, limit: number): Promise<string> {
-  const tooLarge = (): AppError => paymasterError(`The paymaster response is too large (over ${limit} bytes)`);
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function isAbortTimeout(error: unknown): boolean {
@@ -89,7 +62,9 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
           await response.body?.cancel().catch(() => undefined);
           throw paymasterError(`The paymaster failed (HTTP ${status})`);
         }
-        text = await readCapped(response, MAX_RESPONSE_BYTES);
+        const body = await readCapped(response, MAX_RESPONSE_BYTES);
+        if (body === undefined) throw paymasterError(`The paymaster response is too large (over ${MAX_RESPONSE_BYTES} bytes)`);
+        text = body;
       } catch (error) {
         if (isAppError(error)) throw error;
         if (isTimeoutError(error) || isAbortTimeout(error) || signal.aborted) {

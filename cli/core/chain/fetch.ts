@@ -11,6 +11,7 @@
  *   in the scope (scope.ts) before starknet.js rewraps it.
  */
 import { AppError, cancelledError, ErrorCode } from '../../../shared/errors.js';
+import { readCapped } from '../../../shared/http-body.js';
 import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -29,29 +30,6 @@ function unreachable(service: ScopedFetchOptions['service'], detail: string): Ap
   return service === 'chain'
     ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, { status: 502 })
     : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, { status: 502 });
-}
-
-async function readCapped(response: Response, limit: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
