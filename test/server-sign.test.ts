@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textMessageTypedData } from '../shared/api.js';
 import { MAX_SIGNABLE_HASH, STARK_PRIME } from '../shared/felt.js';
 import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+import { everyRevision1Type, legacyMail, outsideExecution } from './helpers/typed-data.js';
 
 let t: TestApp;
 let user: SeededUser;
@@ -131,6 +132,10 @@ describe('POST /sign/message', () => {
   it.each([
     { description: 'revision 1 typed data', data: revision1 },
     { description: 'revision 0 typed data', data: revision0 },
+    // the shapes the typed-data bounds must keep working (server/typed-data-bounds.ts)
+    { description: "the paymaster's OutsideExecution", data: outsideExecution() },
+    { description: 'revision 1 with presets, enums, a merkletree, long strings and arrays', data: everyRevision1Type() },
+    { description: 'revision 0 Mail with nested structs', data: legacyMail() },
   ])('$description: messageHash equals starknet.js getMessageHash for the wallet address', async ({ data }) => {
     const res = await post(t.app, '/sign/message', { walletId: user.wallet.id, message: data }, { token: user.token });
     expect(res.statusCode, res.body).toBe(200);
