@@ -13,7 +13,7 @@ import { createTokenService } from './jwt.js';
 import authPlugin from './plugins/auth.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
-import rateLimitPlugin from './plugins/rate-limit.js';
+import rateLimitPlugin, { type CounterStore } from './plugins/rate-limit.js';
 import requestIdPlugin, { createRequestIdGenerator } from './plugins/request-id.js';
 import securityPlugin from './plugins/security.js';
 import type { IdentityProvider, PaymasterRelay } from './providers/types.js';
@@ -28,8 +28,10 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 export interface AppDeps {
   identity: IdentityProvider;
   paymaster: PaymasterRelay;
-  /** Shared rate-limit counters across instances; in-memory per instance when absent. */
+  /** Shared rate-limit counters and provisioning locks across instances; in-memory per instance when absent. */
   redis?: Redis;
+  /** replaces the rate-limit counters (tests: a small in-memory store) */
+  rateLimitStore?: CounterStore;
   /** pino destination; stdout when absent */
   logStream?: NodeJS.WritableStream;
   logLevel?: string;
@@ -108,7 +110,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   await app.register(requestIdPlugin);
   await app.register(securityPlugin);
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
-  await app.register(rateLimitPlugin, { redis: deps.redis });
+  await app.register(rateLimitPlugin, { redis: deps.redis, ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }) });
   await app.register(authPlugin, { tokens });
   // internals only where someone asked for them by name; any other value keeps 500s opaque
   await app.register(errorsPlugin, { exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test' });
@@ -121,7 +123,12 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     identity: deps.identity,
     messageChainId: deps.messageChainId ?? (config.sandbox ? 'SN_SANDBOX' : 'SN_MAIN'),
   });
-  await app.register(paymasterRoutes, { prefix: '/paymaster', paymaster: deps.paymaster });
+  await app.register(paymasterRoutes, {
+    prefix: '/paymaster',
+    paymaster: deps.paymaster,
+    sponsored: config.paymasterSponsored,
+    sponsoredDailyLimit: config.sponsoredDailyLimit,
+  });
 
   return app;
 }

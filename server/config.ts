@@ -10,7 +10,11 @@ export const DEFAULTS = {
   identityAuthUrl: 'https://auth.privy.io/api/v1',
   identityApiUrl: 'https://api.privy.io',
   upstreamTimeoutMs: 10_000,
+  sponsoredDailyLimit: 10,
 } as const;
+
+/** Highest PAYMASTER_SPONSORED_DAILY_LIMIT accepted (the in-memory counter is exact to 1023). */
+export const MAX_SPONSORED_DAILY_LIMIT = 1_000;
 
 export const JWT_ISSUER = 'finance-tui-auth';
 export const JWT_AUDIENCE = 'finance-tui';
@@ -35,6 +39,10 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   paymasterUrl: string;
   paymasterApiKey: string | undefined;
+  /** relay `fee_mode: sponsored` (the operator pays the gas); off unless PAYMASTER_SPONSORED=1 */
+  paymasterSponsored: boolean;
+  /** sponsored transactions per user per day (24 h from the first) */
+  sponsoredDailyLimit: number;
   identityAuthUrl: string;
   identityApiUrl: string;
   /** Fastify's trustProxy: false, true, a hop count, or a comma list of addresses/CIDRs. */
@@ -150,6 +158,21 @@ export function loadConfig(env: Env): ServerConfig {
     else upstreamTimeoutMs = Number(rawTimeout);
   }
 
+  let paymasterSponsored = false;
+  const rawSponsored = present(env, 'PAYMASTER_SPONSORED');
+  if (rawSponsored !== undefined) {
+    if (rawSponsored === '1' || rawSponsored === 'true') paymasterSponsored = true;
+    else if (rawSponsored !== '0' && rawSponsored !== 'false') problems.push(`PAYMASTER_SPONSORED must be 1 or 0 (got "${rawSponsored}")`);
+  }
+
+  let sponsoredDailyLimit: number = DEFAULTS.sponsoredDailyLimit;
+  const rawDaily = present(env, 'PAYMASTER_SPONSORED_DAILY_LIMIT');
+  if (rawDaily !== undefined) {
+    if (!/^[0-9]{1,4}$/.test(rawDaily) || Number(rawDaily) < 1 || Number(rawDaily) > MAX_SPONSORED_DAILY_LIMIT) {
+      problems.push(`PAYMASTER_SPONSORED_DAILY_LIMIT must be an integer from 1 to ${MAX_SPONSORED_DAILY_LIMIT} (got "${rawDaily}")`);
+    } else sponsoredDailyLimit = Number(rawDaily);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -163,6 +186,8 @@ export function loadConfig(env: Env): ServerConfig {
     publicUrl,
     paymasterUrl,
     paymasterApiKey: present(env, 'PAYMASTER_API_KEY'),
+    paymasterSponsored,
+    sponsoredDailyLimit,
     identityAuthUrl,
     identityApiUrl,
     trustProxy: trustProxy as boolean | number | string,

@@ -11,6 +11,13 @@ export const ErrorCode = {
   WALLET_MISMATCH: 'WALLET_MISMATCH',
   // the account already has a usable wallet: creating another would unlink it (and its funds)
   WALLET_EXISTS: 'WALLET_EXISTS',
+  // /wallet/find named an e-mail that is not the token's
+  EMAIL_MISMATCH: 'EMAIL_MISMATCH',
+  // another request is creating this account's wallet right now
+  PROVISIONING_IN_PROGRESS: 'PROVISIONING_IN_PROGRESS',
+  // sponsored gas (the operator pays) is off on this server, or this user's daily quota is used
+  SPONSORED_DISABLED: 'SPONSORED_DISABLED',
+  SPONSORED_LIMIT_REACHED: 'SPONSORED_LIMIT_REACHED',
   NOT_FOUND: 'NOT_FOUND',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -138,6 +145,54 @@ export function exitCodeFor(error: unknown): ExitCode {
     if (AUTH_CODES.has(error.code)) return ExitCode.AUTH;
   }
   return ExitCode.ERROR;
+}
+
+/**
+ * JSON-RPC error codes of the auth server's own refusals on POST /paymaster (README "Auth server
+ * API"): clients of the relay (starknet.js PaymasterRpc) read only JSON-RPC error objects, so
+ * every refusal there is one, with the stable code in `data.code` and at the head of `message`.
+ * The standard codes where JSON-RPC has one; ours in its implementation-defined range
+ * -32000..-32099, clear of SNIP-29's positive paymaster codes.
+ */
+export const JSON_RPC_ERROR_CODES: Readonly<Partial<Record<ErrorCode, number>>> = {
+  [ErrorCode.VALIDATION_ERROR]: -32602,
+  [ErrorCode.INTERNAL_ERROR]: -32603,
+  [ErrorCode.UNAUTHORIZED]: -32001,
+  [ErrorCode.TOKEN_EXPIRED]: -32002,
+  [ErrorCode.FORBIDDEN]: -32003,
+  [ErrorCode.WALLET_MISMATCH]: -32004,
+  [ErrorCode.RATE_LIMITED]: -32005,
+  [ErrorCode.SPONSORED_DISABLED]: -32006,
+  [ErrorCode.SPONSORED_LIMIT_REACHED]: -32007,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: -32008,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: -32009,
+  [ErrorCode.PAYMASTER_ERROR]: -32010,
+  [ErrorCode.UPSTREAM_TIMEOUT]: -32011,
+};
+export const JSON_RPC_PARSE_ERROR = -32700;
+export const JSON_RPC_INVALID_REQUEST = -32600;
+export const JSON_RPC_METHOD_NOT_FOUND = -32601;
+/** any other code of ours */
+export const JSON_RPC_SERVER_ERROR = -32000;
+
+/** `data` of our JSON-RPC refusals */
+export interface JsonRpcRefusalData {
+  code: ErrorCode;
+  requestId: string;
+  /** seconds, on RATE_LIMITED and SPONSORED_LIMIT_REACHED */
+  retryAfter?: number;
+}
+
+/**
+ * The stable code of a JSON-RPC error object from our /paymaster (starknet.js RpcError's
+ * `baseError`), or undefined when it is not one of ours (a paymaster's own error is relayed as
+ * the paymaster sent it).
+ */
+export function stableCodeOfJsonRpcError(error: unknown): ErrorCode | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const data = (error as { data?: unknown }).data;
+  const code = typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && (Object.values(ErrorCode) as string[]).includes(code) ? (code as ErrorCode) : undefined;
 }
 
 /** The wire shape of every error, from the server and from `--json`. */

@@ -6,7 +6,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWT_AUDIENCE, JWT_ISSUER, JWT_SANDBOX_AUDIENCE } from '../server/config.js';
 import { createTokenService } from '../server/jwt.js';
-import { buildTestApp, post, type SeededUser, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
+import { buildTestApp, errorCodeOf, post, type SeededUser, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
 
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -145,7 +145,7 @@ describe('JWT guard', () => {
     ] as const) {
       const res = await post(t.app, url, body, { headers: header === undefined ? {} : { authorization: header } });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(401);
-      expect(res.json().error.code).toBe(code);
+      expect(errorCodeOf(res.json())).toBe(code);
     }
     expect(t.identity.signed).toHaveLength(0);
   });

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymasterRelay, MAX_RESPONSE_BYTES } from '../server/providers/paymaster.js';
-import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+import { buildTestApp, errorCodeOf, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
 
 interface Seen {
   body: unknown;
@@ -50,9 +50,11 @@ afterAll(async () => {
 
 let t: TestApp;
 let user: SeededUser;
-async function appWith(options: { url?: string; apiKey?: string; timeoutMs?: number } = {}): Promise<void> {
+// Sponsorship is on unless a test says otherwise: most params below ask for sponsored gas, and
+// these tests are about relaying and ownership (test/server-paymaster-limits.test.ts covers it).
+async function appWith(options: { url?: string; apiKey?: string; timeoutMs?: number; sponsored?: boolean } = {}): Promise<void> {
   const paymaster = createPaymasterRelay({ url: options.url ?? upstreamUrl, apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 2_000 });
-  t = await buildTestApp({ deps: { paymaster } });
+  t = await buildTestApp({ config: { paymasterSponsored: options.sponsored ?? true }, deps: { paymaster } });
   user = await t.seedUser();
 }
 afterEach(async () => {
@@ -115,7 +117,7 @@ describe('refusals', () => {
       await appWith();
       const res = await post(t.app, '/paymaster', rpc(method), { token: user.token });
       expect(res.statusCode).toBe(400);
-      expect(res.json().error.code).toBe('VALIDATION_ERROR');
+      expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
       expect(seen).toHaveLength(0);
     },
   );
@@ -132,7 +134,7 @@ describe('refusals', () => {
     const params = { transaction: transaction('0x0123', user.wallet.address), parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
     const res = await post(t.app, '/paymaster', rpc('paymaster_executeTransaction', params), { token: user.token });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error.code).toBe('WALLET_MISMATCH');
+    expect(errorCodeOf(res.json())).toBe('WALLET_MISMATCH');
     expect(seen).toHaveLength(0);
   });
 });
@@ -148,7 +150,7 @@ describe('params shape and the ownership check', () => {
     await appWith();
     const res = await post(t.app, '/paymaster', rpc(method, params(user.wallet.address)), { token: user.token });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
     expect(res.json().error.message).toMatch(/named object/);
     expect(seen).toHaveLength(0);
   });
@@ -162,7 +164,7 @@ describe('params shape and the ownership check', () => {
     await appWith();
     const res = await post(t.app, '/paymaster', rpc('paymaster_executeTransaction', params('0x0123', user.wallet.address)), { token: user.token });
     expect(res.statusCode, res.body).toBe(403);
-    expect(res.json().error.code).toBe('WALLET_MISMATCH');
+    expect(errorCodeOf(res.json())).toBe('WALLET_MISMATCH');
     expect(seen).toHaveLength(0);
   });
 
@@ -209,7 +211,7 @@ describe('upstream response size', () => {
     };
     const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+    expect(errorCodeOf(res.json())).toBe('PAYMASTER_ERROR');
     expect(res.json().error.message).toMatch(/too large/);
     expect(seen).toHaveLength(1);
   });
@@ -236,7 +238,7 @@ describe('upstream failures', () => {
     await appWith({ url: deadUrl, apiKey: 'pm-key-123' });
     const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+    expect(errorCodeOf(res.json())).toBe('PAYMASTER_ERROR');
     expect(res.body).not.toContain('pm-key-123');
     expect(t.logs()).not.toContain('pm-key-123');
   });
@@ -252,7 +254,7 @@ describe('upstream failures', () => {
     behaviour = (_req, res) => respond(res);
     const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.code).toBe('PAYMASTER_ERROR');
+    expect(errorCodeOf(res.json())).toBe('PAYMASTER_ERROR');
   });
 
   it('slow upstream (no answer within the timeout) → 504 UPSTREAM_TIMEOUT', async () => {
@@ -262,7 +264,7 @@ describe('upstream failures', () => {
     };
     const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
     expect(res.statusCode).toBe(504);
-    expect(res.json().error.code).toBe('UPSTREAM_TIMEOUT');
+    expect(errorCodeOf(res.json())).toBe('UPSTREAM_TIMEOUT');
   });
 
   it('headers sent but the body stalls → 504 UPSTREAM_TIMEOUT', async () => {
@@ -274,6 +276,6 @@ describe('upstream failures', () => {
     };
     const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), { token: user.token });
     expect(res.statusCode).toBe(504);
-    expect(res.json().error.code).toBe('UPSTREAM_TIMEOUT');
+    expect(errorCodeOf(res.json())).toBe('UPSTREAM_TIMEOUT');
   });
 });

@@ -1,11 +1,30 @@
 /**
  * The one error handler and the one not-found handler: every failure leaves as
- * `{"error": {code, message, requestId}}`. `describeError` is the plain mapping, testable
- * without Fastify.
+ * `{"error": {code, message, requestId}}`, except on routes marked `config.jsonRpcErrors`
+ * (POST /paymaster), where it leaves as a JSON-RPC error object a JSON-RPC client can report:
+ * `{"jsonrpc": "2.0", "id", "error": {"code": <number>, "message": "CODE: message", "data":
+ * {"code", "requestId", "retryAfter"?}}}`, HTTP status kept. `describeError` is the plain
+ * mapping, testable without Fastify.
  */
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
+import {
+  AppError,
+  type ErrorBody,
+  ErrorCode,
+  JSON_RPC_ERROR_CODES,
+  JSON_RPC_INVALID_REQUEST,
+  JSON_RPC_PARSE_ERROR,
+  JSON_RPC_SERVER_ERROR,
+  type JsonRpcRefusalData,
+} from '../../shared/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** refusals on this route leave as JSON-RPC error objects */
+    jsonRpcErrors?: boolean;
+  }
+}
 
 export interface ErrorDescription {
   status: number;
@@ -13,6 +32,10 @@ export interface ErrorDescription {
   message: string;
   /** true for bugs and unexpected failures: logged with the stack at error level */
   unexpected: boolean;
+  /** the JSON-RPC error code where it is not the code's usual one (parse error, invalid request, …) */
+  jsonRpcCode?: number;
+  /** seconds (Retry-After), on limits */
+  retryAfter?: number;
 }
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -32,14 +55,28 @@ function isFastifyError(error: unknown): error is FastifyError {
 
 export function describeError(error: unknown, options: { exposeInternals?: boolean } = {}): ErrorDescription {
   if (error instanceof AppError) {
-    return { status: error.status, code: error.code, message: error.message, unexpected: error.status >= 500 && error.status < 502 };
+    const { jsonRpcCode, retryAfter } = error.details ?? {};
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      unexpected: error.status >= 500 && error.status < 502,
+      ...(typeof jsonRpcCode === 'number' ? { jsonRpcCode } : {}),
+      ...(typeof retryAfter === 'number' ? { retryAfter } : {}),
+    };
   }
   const fastifyError = isFastifyError(error) ? error : undefined;
   const code = fastifyError?.code;
   if (fastifyError?.validation !== undefined) {
     // Fastify's message names the field and the rule ("body/hash must match pattern ..."),
     // never the value sent.
-    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: `Invalid request: ${fastifyError.message}`, unexpected: false };
+    return {
+      status: 400,
+      code: ErrorCode.VALIDATION_ERROR,
+      message: `Invalid request: ${fastifyError.message}`,
+      unexpected: false,
+      jsonRpcCode: JSON_RPC_INVALID_REQUEST,
+    };
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 413, code: ErrorCode.PAYLOAD_TOO_LARGE, message: 'Request body is larger than 1 MB', unexpected: false };
@@ -47,9 +84,12 @@ export function describeError(error: unknown, options: { exposeInternals?: boole
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'Send the body as application/json', unexpected: false };
   }
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+  // Only the body parser's failures: Fastify's own codes, or a SyntaxError a parser marked 400.
+  // Any other SyntaxError (a BigInt of bad text, an upstream body) is a bug, not the client's JSON.
+  const parserSyntaxError = error instanceof SyntaxError && (error as { statusCode?: unknown }).statusCode === 400;
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || parserSyntaxError) {
     // Fixed text: JSON.parse messages quote the body, which may hold a code or token.
-    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: 'Request body is not valid JSON', unexpected: false };
+    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: 'Request body is not valid JSON', unexpected: false, jsonRpcCode: JSON_RPC_PARSE_ERROR };
   }
   const status = fastifyError?.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
@@ -65,6 +105,33 @@ export function describeError(error: unknown, options: { exposeInternals?: boole
     // opaque unless asked: the detail can name files, hosts or values, and is in the log anyway
     message: options.exposeInternals === true ? `Internal server error: ${detail}` : 'Internal server error',
     unexpected: true,
+  };
+}
+
+/** The JSON-RPC `id` of the request when its body was read and carries a valid one; else null. */
+function jsonRpcId(request: FastifyRequest): string | number | null {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** The JSON-RPC error object for a refusal (see the file comment). */
+export function jsonRpcRefusal(described: ErrorDescription, requestId: string, id: string | number | null) {
+  const data: JsonRpcRefusalData = {
+    code: described.code,
+    requestId,
+    ...(described.retryAfter === undefined ? {} : { retryAfter: described.retryAfter }),
+  };
+  return {
+    jsonrpc: '2.0' as const,
+    id,
+    error: {
+      code: described.jsonRpcCode ?? JSON_RPC_ERROR_CODES[described.code] ?? JSON_RPC_SERVER_ERROR,
+      // the stable code first: a client that prints "code: message" shows it
+      message: `${described.code}: ${described.message}`,
+      data,
+    },
   };
 }
 
@@ -84,8 +151,10 @@ const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options)
     } else {
       request.log.info({ errorCode: described.code, statusCode: described.status }, 'request rejected');
     }
+    reply.code(described.status).type('application/json; charset=utf-8');
+    if (request.routeOptions.config?.jsonRpcErrors === true) return reply.send(jsonRpcRefusal(described, request.id, jsonRpcId(request)));
     const body: ErrorBody = { error: { code: described.code, message: described.message, requestId: request.id } };
-    return reply.code(described.status).type('application/json; charset=utf-8').send(body);
+    return reply.send(body);
   });
 
   fastify.setNotFoundHandler(async (request, reply) => {

@@ -19,7 +19,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
 
   fastify.post(
     '/login',
-    { config: { rateLimit: RATE_LIMITS.auth }, schema: { body: LoginRequest, response: { 200: LoginResponse } } },
+    { onRequest: fastify.rateLimit(RATE_LIMITS.login), schema: { body: LoginRequest, response: { 200: LoginResponse } } },
     async (request) => {
       await identity.sendOtp(request.body.email);
       return { success: true as const, message: 'A one-time code was sent to that e-mail address' };
@@ -28,7 +28,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
 
   fastify.post(
     '/verify',
-    { config: { rateLimit: RATE_LIMITS.auth }, schema: { body: VerifyRequest, response: { 200: VerifyResponse } } },
+    { onRequest: fastify.rateLimit(RATE_LIMITS.verify), schema: { body: VerifyRequest, response: { 200: VerifyResponse } } },
     async (request) => {
       const { email, code } = request.body;
       const { user, wallet, isExisting } = await verifyAndProvision(identity, email, code);

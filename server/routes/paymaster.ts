@@ -1,90 +1,142 @@
 /**
  * SNIP-29 paymaster relay. Decisions:
- * - Only `paymaster_*` methods pass; anything else is our 400 VALIDATION_ERROR (our own refusals
- *   use our error shape; JSON-RPC bodies come only from the paymaster, relayed verbatim, errors
- *   included).
+ * - Every refusal of ours leaves as a JSON-RPC error object (errors plugin, `jsonRpcErrors`):
+ *   starknet.js's PaymasterRpc reads nothing else. JSON-RPC answers of the paymaster itself,
+ *   errors included, are relayed verbatim.
+ * - Only `paymaster_*` methods pass (else -32601). Params must be a named object (as SNIP-29
+ *   defines them; else -32602): the checks below read names. They are bounded in nesting and
+ *   size before anything walks or relays them.
  * - A transaction's user_address (and deployment address) must be the token's wallet, else 403
- *   WALLET_MISMATCH: the relay spends our API key, so one user must not sponsor another's calls.
- *   Params must be a named object (as SNIP-29 defines them), else 400: the check reads names.
+ *   WALLET_MISMATCH: the relay spends our API key, so one user must not act for another.
+ * - Limits: 60/min per user and 120/min per IP on the route; 10/min per user on
+ *   paymaster_executeTransaction.
+ * - Sponsored gas (`fee_mode` other than `default`) is the operator's money: refused (403
+ *   SPONSORED_DISABLED) unless PAYMASTER_SPONSORED=1, and then each sponsored
+ *   paymaster_executeTransaction counts against the user's daily quota (429
+ *   SPONSORED_LIMIT_REACHED once used up), whatever its outcome upstream.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { JsonRpcRequest } from '../../shared/api.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import { AppError, ErrorCode, JSON_RPC_METHOD_NOT_FOUND } from '../../shared/errors.js';
 import { sameAddress } from '../../shared/tokens.js';
 import { authOf } from '../plugins/auth.js';
+import { RATE_LIMITS, sponsoredDailyRule } from '../plugins/rate-limit.js';
 import type { PaymasterRelay } from '../providers/types.js';
 
 export interface PaymasterRoutesOptions {
   paymaster: PaymasterRelay;
+  /** PAYMASTER_SPONSORED */
+  sponsored: boolean;
+  /** PAYMASTER_SPONSORED_DAILY_LIMIT */
+  sponsoredDailyLimit: number;
 }
 
 const PAYMASTER_METHOD = /^paymaster_[A-Za-z]+$/;
+const EXECUTE_METHOD = 'paymaster_executeTransaction';
+
+/** SNIP-29 params nest ~8 levels (typed data calls' calldata) and hold a few thousand values. */
+export const PARAMS_LIMITS = { maxDepth: 32, maxNodes: 20_000 } as const;
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+function invalidParams(message: string): AppError {
+  return new AppError(ErrorCode.VALIDATION_ERROR, message, { status: 400 });
+}
+
+export interface ParamsFacts {
+  /** every `user_address`, and every `address` of a `deployment`, wherever they sit */
+  addresses: unknown[];
+  /** params carry a transaction */
+  transaction: boolean;
+  /** some `fee_mode` asks for anything but the user paying (`default`) */
+  sponsored: boolean;
+}
+
 /**
- * Addresses a request acts for: every `user_address`, and every `address` of a `deployment`,
- * wherever they sit in params. The whole tree is searched rather than the two documented spots
- * so that a variant shape (a future transaction type, a nested copy the paymaster also reads)
- * cannot carry another account past the check. Iterative: a deeply nested body must not blow
- * the stack. `transaction` tells whether params carry a transaction at all.
+ * One bounded walk over params: the addresses a request acts for and whether it asks for
+ * sponsored gas. The whole tree is searched rather than the documented spots so that a variant
+ * shape (a future transaction type, a nested copy the paymaster also reads) cannot carry another
+ * account or a sponsored fee mode past the checks. Iterative, and refused past PARAMS_LIMITS
+ * with a 400 naming the bound: a deeply nested body must neither blow the stack here nor reach
+ * the relay (whose JSON encoding would fail as "could not be reached").
  */
-export function actingAddresses(params: unknown): { addresses: unknown[]; transaction: boolean } {
+export function inspectParams(params: unknown, limits: { maxDepth: number; maxNodes: number } = PARAMS_LIMITS): ParamsFacts {
   const root = record(params);
-  const addresses: unknown[] = [];
-  const pending: unknown[] = [params];
+  const facts: ParamsFacts = { addresses: [], transaction: root !== undefined && 'transaction' in root, sponsored: false };
+  const pending: Array<{ node: unknown; depth: number }> = [{ node: params, depth: 0 }];
+  let nodes = 0;
   while (pending.length > 0) {
-    const node = pending.pop();
+    const { node, depth } = pending.pop() as { node: unknown; depth: number };
+    nodes += 1;
+    if (nodes > limits.maxNodes) throw invalidParams(`paymaster params hold more than ${limits.maxNodes} values`);
+    if (depth > limits.maxDepth) throw invalidParams(`paymaster params are nested deeper than ${limits.maxDepth} levels`);
     if (Array.isArray(node)) {
       // one by one: spreading a huge array into push() would exceed the argument limit
-      for (const item of node) pending.push(item);
+      for (const item of node) pending.push({ node: item, depth: depth + 1 });
       continue;
     }
     const object = record(node);
     if (object === undefined) continue;
     for (const [key, value] of Object.entries(object)) {
-      if (key === 'user_address') addresses.push(value);
+      if (key === 'user_address') facts.addresses.push(value);
       if (key === 'deployment') {
         const deployment = record(value);
         // a deployment that is not an object, or names no address, has nothing to compare
-        if (deployment === undefined || 'address' in deployment) addresses.push(deployment?.address);
+        if (deployment === undefined || 'address' in deployment) facts.addresses.push(deployment?.address);
       }
-      pending.push(value);
+      // anything but an explicit `default` may be read as "the paymaster pays": fail closed
+      if (key === 'fee_mode' && record(value)?.mode !== 'default') facts.sponsored = true;
+      pending.push({ node: value, depth: depth + 1 });
     }
   }
-  return { addresses, transaction: root !== undefined && 'transaction' in root };
+  return facts;
 }
 
 const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async (fastify, options) => {
   fastify.addHook('onRequest', fastify.requireAuth);
+  const sponsoredDaily = [sponsoredDailyRule(options.sponsoredDailyLimit)];
 
-  fastify.post('/', { schema: { body: JsonRpcRequest } }, async (request) => {
-    const claims = authOf(request);
-    const rpc = request.body;
-    if (!PAYMASTER_METHOD.test(rpc.method)) {
-      throw new AppError(ErrorCode.VALIDATION_ERROR, 'Only paymaster_* JSON-RPC methods are relayed', { status: 400 });
-    }
-    // SNIP-29 params are a named object; positional (array) params would hide the transaction
-    // from the ownership check below, so they are refused for every method.
-    if (Array.isArray(rpc.params)) {
-      throw new AppError(ErrorCode.VALIDATION_ERROR, 'paymaster params must be a named object (SNIP-29), not an array', { status: 400 });
-    }
-    const acting = actingAddresses(rpc.params);
-    // a transaction that names no account cannot be checked, so it is not relayed
-    if (acting.transaction && acting.addresses.length === 0) {
-      throw new AppError(ErrorCode.VALIDATION_ERROR, 'The transaction names no account (invoke.user_address or deployment.address)', {
-        status: 400,
-      });
-    }
-    for (const address of acting.addresses) {
-      if (typeof address !== 'string' || !sameAddress(address, claims.walletAddress)) {
-        throw new AppError(ErrorCode.WALLET_MISMATCH, 'The transaction is not for the wallet of this session', { status: 403 });
+  fastify.post(
+    '/',
+    { onRequest: fastify.rateLimit(RATE_LIMITS.paymaster), config: { jsonRpcErrors: true }, schema: { body: JsonRpcRequest } },
+    async (request, reply) => {
+      const claims = authOf(request);
+      const rpc = request.body;
+      if (!PAYMASTER_METHOD.test(rpc.method)) {
+        throw new AppError(ErrorCode.VALIDATION_ERROR, 'Only paymaster_* JSON-RPC methods are relayed', {
+          status: 400,
+          details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND },
+        });
       }
-    }
-    return options.paymaster.relay(rpc);
-  });
+      // SNIP-29 params are a named object; positional (array) params would hide the transaction
+      // from the ownership check below, so they are refused for every method.
+      if (Array.isArray(rpc.params)) throw invalidParams('paymaster params must be a named object (SNIP-29), not an array');
+      const facts = inspectParams(rpc.params);
+      // a transaction that names no account cannot be checked, so it is not relayed
+      if (facts.transaction && facts.addresses.length === 0) {
+        throw invalidParams('The transaction names no account (invoke.user_address or deployment.address)');
+      }
+      for (const address of facts.addresses) {
+        if (typeof address !== 'string' || !sameAddress(address, claims.walletAddress)) {
+          throw new AppError(ErrorCode.WALLET_MISMATCH, 'The transaction is not for the wallet of this session', { status: 403 });
+        }
+      }
+      if (facts.sponsored && !options.sponsored) {
+        throw new AppError(
+          ErrorCode.SPONSORED_DISABLED,
+          'Sponsored gas is off on this server; pay the gas in a token (fee_mode {"mode": "default", "gas_token": …})',
+          { status: 403 },
+        );
+      }
+      if (rpc.method === EXECUTE_METHOD) {
+        await fastify.enforceLimits(request, reply, RATE_LIMITS.paymasterExecute);
+        if (facts.sponsored) await fastify.enforceLimits(request, reply, sponsoredDaily);
+      }
+      return options.paymaster.relay(rpc);
+    },
+  );
 };
 
 export default paymasterRoutes;

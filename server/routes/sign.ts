@@ -65,7 +65,7 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
 
   fastify.post(
     '/hash',
-    { config: { rateLimit: RATE_LIMITS.sign }, schema: { body: SignHashRequest, response: { 200: SignHashResponse } } },
+    { onRequest: fastify.rateLimit(RATE_LIMITS.signHash), schema: { body: SignHashRequest, response: { 200: SignHashResponse } } },
     async (request) => {
       const claims = authOf(request);
       const { walletId, hash } = request.body;
@@ -79,7 +79,7 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
 
   fastify.post(
     '/message',
-    { config: { rateLimit: RATE_LIMITS.sign }, schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } } },
+    { onRequest: fastify.rateLimit(RATE_LIMITS.signMessage), schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } } },
     async (request) => {
       const claims = authOf(request);
       const { walletId, message } = request.body;

@@ -30,14 +30,14 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
     if (request.body === undefined || request.body === null) request.body = {};
   });
 
-  fastify.post('/find', { schema: { body: EmptyRequest, response: { 200: WalletFindResponse } } }, async (request) => {
+  fastify.post('/find', { onRequest: fastify.rateLimit(RATE_LIMITS.walletFind), schema: { body: EmptyRequest, response: { 200: WalletFindResponse } } }, async (request) => {
     const wallet = await identity.getWallet(authOf(request).walletId);
     return { wallet: wallet === null ? null : publicWallet(wallet) };
   });
 
   fastify.post(
     '/create',
-    { config: { rateLimit: RATE_LIMITS.walletCreate }, schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } },
+    { onRequest: fastify.rateLimit(RATE_LIMITS.walletCreate), schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } },
     async (request) => {
       const claims = authOf(request);
       // The provider has no get-user-by-id, so the token carries the e-mail; the id check makes sure

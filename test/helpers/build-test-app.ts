@@ -27,6 +27,8 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     publicUrl: undefined,
     paymasterUrl: 'http://127.0.0.1:9/unused',
     paymasterApiKey: undefined,
+    paymasterSponsored: false,
+    sponsoredDailyLimit: 10,
     identityAuthUrl: 'http://127.0.0.1:9/unused',
     identityApiUrl: 'http://127.0.0.1:9/unused',
     trustProxy: false,
@@ -177,4 +179,14 @@ export function post(app: FastifyInstance, url: string, body: unknown, options: 
     payload: JSON.stringify(body),
     ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
   });
+}
+
+/**
+ * The stable error code of a response body: `error.code`, or `error.data.code` for a JSON-RPC
+ * refusal (POST /paymaster answers every refusal as a JSON-RPC error object).
+ */
+export function errorCodeOf(body: unknown): string | undefined {
+  const error = (body as { error?: { code?: unknown; data?: { code?: unknown } } } | null)?.error;
+  const code = typeof error?.code === 'number' ? error.data?.code : error?.code;
+  return typeof code === 'string' ? code : undefined;
 }
