@@ -7,12 +7,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PaymasterRpc, RpcError } from 'starknet';
+import { type ExecutableUserTransaction, PaymasterRpc, RpcError } from 'starknet';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../server/config.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
 import { type ErrorCode, JSON_RPC_ERROR_CODES, stableCodeOfJsonRpcError } from '../shared/errors.js';
 import { buildTestApp, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+import { outsideExecution } from './helpers/typed-data.js';
 
 let upstream: Server;
 let upstreamUrl: string;
@@ -94,9 +95,10 @@ function expectReported(result: Awaited<ReturnType<typeof refusal>>, code: Error
   expect(typeof result.data.requestId).toBe('string');
 }
 
-const invoke = (address: string) => ({
-  type: 'invoke' as const,
-  invoke: { userAddress: address, typedData: { types: {}, primaryType: 'X', domain: {}, message: {} }, signature: ['0x1', '0x2'] },
+const invoke = (address: string): ExecutableUserTransaction => ({
+  type: 'invoke',
+  // the relay checks the account, not the typed data (the paymaster verifies the signature)
+  invoke: { userAddress: address, typedData: outsideExecution(1, 2) as never, signature: ['0x1', '0x2'] },
 });
 const payInStrk = { version: '0x1' as const, feeMode: { mode: 'default' as const, gasToken: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d' } };
 const sponsored = { version: '0x1' as const, feeMode: { mode: 'sponsored' as const } };
