@@ -4,6 +4,7 @@
  * sleeping.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemoryCounterStore } from '../server/plugins/rate-limit.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;
@@ -136,5 +137,30 @@ describe('IPv6 clients', () => {
     // a neighbouring mapped address is another client, not the same "/64"
     expect((await burst(5, (i) => login(t.app, '::ffff:192.0.2.11', 10 + i))).ok).toHaveLength(5);
     expect((await burst(5, (i) => login(t.app, '192.0.2.12', 20 + i))).ok).toHaveLength(5);
+  });
+});
+
+describe('the in-memory store does not forget', () => {
+  it('an exhausted IP stays limited after 6,000 other IPs (the old 5,000-key LRU handed it fresh attempts)', async () => {
+    t = await buildTestApp();
+    const verify = (remoteAddress: string) => post(t.app, '/auth/verify', { email: 'victim@example.com', code: '000000' }, { remoteAddress });
+    const first = await burst(6, () => verify('203.0.113.66'));
+    expect(first.limited).toHaveLength(1);
+    for (let i = 0; i < 6_000; i++) await verify(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    const again = await verify('203.0.113.66');
+    expect(again.statusCode).toBe(429);
+    expect(again.json().error.code).toBe('RATE_LIMITED');
+  });
+
+  it('at capacity, with only exhausted windows left, a new client is refused (fail closed) with Retry-After', async () => {
+    t = await buildTestApp({ deps: { rateLimitStore: new MemoryCounterStore({ capacity: 2 }) } });
+    const login = (remoteAddress: string, i: number) => post(t.app, '/auth/login', { email: `cap${i}@example.com` }, { remoteAddress });
+    await burst(5, (i) => login('198.51.100.201', i));
+    await burst(5, (i) => login('198.51.100.202', 10 + i));
+    const refused = await login('198.51.100.203', 99);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Too many clients at once/) });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(t.identity.outbox.size).toBe(10);
   });
 });
