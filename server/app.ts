@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type ServerConfig, tokenAudience } from './config.js';
 import { createTokenService } from './jwt.js';
+import { createLocalLock, createRedisLock, type KeyedLock } from './locks.js';
 import authPlugin from './plugins/auth.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   paymaster: PaymasterRelay;
   /** Shared rate-limit counters and provisioning locks across instances; in-memory per instance when absent. */
   redis?: Redis;
+  /** serialises wallet provisioning per user; from `redis` (or in process) when absent */
+  locks?: KeyedLock;
   /** replaces the rate-limit counters (tests: a small in-memory store) */
   rateLimitStore?: CounterStore;
   /** pino destination; stdout when absent */
@@ -116,8 +119,14 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   await app.register(errorsPlugin, { exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test' });
 
   await app.register(rootRoutes, { version: deps.version ?? '0.0.0', sandbox: config.sandbox });
-  await app.register(authRoutes, { prefix: '/auth', identity: deps.identity, tokens });
-  await app.register(walletRoutes, { prefix: '/wallet', identity: deps.identity, tokens });
+  const provisioning = {
+    identity: deps.identity,
+    lock: deps.locks ?? (deps.redis === undefined ? createLocalLock() : createRedisLock(deps.redis)),
+    // a provisioning makes up to four upstream calls, each bounded by the upstream timeout
+    waitMs: 4 * config.upstreamTimeoutMs + 2_000,
+  };
+  await app.register(authRoutes, { prefix: '/auth', provisioning, tokens });
+  await app.register(walletRoutes, { prefix: '/wallet', provisioning, tokens });
   await app.register(signRoutes, {
     prefix: '/sign',
     identity: deps.identity,

@@ -11,7 +11,8 @@ import type { FaultSettings } from '../sandbox/faults.js';
 import { type AppError, isAppError } from '../shared/errors.js';
 import { argentAccountAddress, verifyStarkSignature } from '../shared/starknet.js';
 import { createIdentityProvider, type IdentityProviderOptions } from '../server/providers/identity.js';
-import { provisionWallet, SERVER_WALLET_KEY, verifyAndProvision } from '../server/providers/identity-flow.js';
+import { createLocalLock } from '../server/locks.js';
+import { type Provisioning, provisionWallet, SERVER_WALLET_KEY, verifyAndProvision } from '../server/providers/identity-flow.js';
 import type { IdentityProvider } from '../server/providers/types.js';
 
 const APP_ID = 'contract-app';
@@ -172,16 +173,21 @@ async function ownedWallet(userId: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
+/** The flows over `provider`, with an in-process lock (the routes share one per app). */
+function flow(provider: IdentityProvider): Provisioning {
+  return { identity: provider, lock: createLocalLock(), waitMs: 5_000 };
+}
+
 describe('verifyAndProvision end to end', () => {
   it('gives a new user a wallet linked in metadata, and the same wallet on the next login', async () => {
     const email = freshEmail();
-    const first = await verifyAndProvision(identity, email, await login(email));
+    const first = await verifyAndProvision(flow(identity), email, await login(email));
     expect(first.isExisting).toBe(false);
     expect(first.wallet).toMatchObject({ chainType: 'starknet', ownerId: null });
     expect(first.user.customMetadata).toEqual({ [SERVER_WALLET_KEY]: first.wallet.id });
     expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(first.wallet.id);
 
-    const second = await verifyAndProvision(identity, email, await login(email));
+    const second = await verifyAndProvision(flow(identity), email, await login(email));
     expect(second.isExisting).toBe(true);
     expect(second.wallet).toEqual(first.wallet);
     expect(second.user.id).toBe(first.user.id);
@@ -193,21 +199,21 @@ describe('verifyAndProvision end to end', () => {
     const owned = await ownedWallet(user.id);
     await identity.setCustomMetadata(user.id, { [SERVER_WALLET_KEY]: owned, plan: 'pro' });
 
-    const replaced = await verifyAndProvision(identity, email, await login(email));
+    const replaced = await verifyAndProvision(flow(identity), email, await login(email));
     expect(replaced.isExisting).toBe(false);
     expect(replaced.wallet.id).not.toBe(owned);
     expect(replaced.wallet.ownerId).toBeNull();
     expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: replaced.wallet.id, plan: 'pro' });
 
     await identity.setCustomMetadata(user.id, { [SERVER_WALLET_KEY]: 'gone-wallet', plan: 'pro' });
-    const dangling = await verifyAndProvision(identity, email, await login(email));
+    const dangling = await verifyAndProvision(flow(identity), email, await login(email));
     expect(dangling.isExisting).toBe(false);
     expect(dangling.user.customMetadata).toEqual({ [SERVER_WALLET_KEY]: dangling.wallet.id, plan: 'pro' });
   });
 
   it('the e-mail lookup finding another account → IDENTITY_PROVIDER_ERROR, nothing created or linked', async () => {
     const other = freshEmail();
-    const otherUser = (await verifyAndProvision(identity, other, await login(other))).user;
+    const otherUser = (await verifyAndProvision(flow(identity), other, await login(other))).user;
     const otherMetadata = (await identity.getUserByEmail(other))?.customMetadata;
     const email = freshEmail();
     const code = await login(email);
@@ -225,7 +231,7 @@ describe('verifyAndProvision end to end', () => {
         return identity.setCustomMetadata(userId, metadata);
       },
     };
-    const error = await failure(verifyAndProvision(confused, email, code), [code]);
+    const error = await failure(verifyAndProvision(flow(confused), email, code), [code]);
     expect(error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', status: 502 });
     expect(error.message).toMatch(/different account/);
     expect(writes).toEqual([]);
@@ -238,14 +244,14 @@ describe('verifyAndProvision end to end', () => {
 
   it('provisionWallet refuses WALLET_EXISTS over a usable wallet and replaces an owned one', async () => {
     const email = freshEmail();
-    const first = await verifyAndProvision(identity, email, await login(email));
-    const error = await failure(provisionWallet(identity, first.user));
+    const first = await verifyAndProvision(flow(identity), email, await login(email));
+    const error = await failure(provisionWallet(flow(identity), { email, userId: first.user.id }));
     expect(error).toMatchObject({ code: 'WALLET_EXISTS', status: 409 });
     expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: first.wallet.id });
 
     const owned = await ownedWallet(first.user.id);
     const user = await identity.setCustomMetadata(first.user.id, { [SERVER_WALLET_KEY]: owned });
-    const replaced = await provisionWallet(identity, user);
+    const replaced = await provisionWallet(flow(identity), { email, userId: user.id });
     expect(replaced.wallet.id).not.toBe(owned);
     expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: replaced.wallet.id });
   });
@@ -254,14 +260,14 @@ describe('verifyAndProvision end to end', () => {
     const email = freshEmail();
     const code = await login(email);
     const wrong = String((Number(code) + 7) % 1_000_000).padStart(6, '0');
-    const error = await failure(verifyAndProvision(identity, email, wrong), [wrong, code]);
+    const error = await failure(verifyAndProvision(flow(identity), email, wrong), [wrong, code]);
     expect(error).toMatchObject({ code: 'INVALID_OTP', status: 401 });
     expect(await identity.getUserByEmail(email)).toBeNull();
   });
 
   it('a failing wallet lookup is an error, never a reason to make a new wallet', async () => {
     const email = freshEmail();
-    const first = await verifyAndProvision(identity, email, await login(email));
+    const first = await verifyAndProvision(flow(identity), email, await login(email));
     const code = await login(email);
     // authenticate and user lookup pass, then the GET (and its one retry) fail
     await setFaults({ failNext: { count: 0 } });
@@ -272,7 +278,7 @@ describe('verifyAndProvision end to end', () => {
         return identity.getWallet(id);
       },
     };
-    const error = await failure(verifyAndProvision(spy, email, code));
+    const error = await failure(verifyAndProvision(flow(spy), email, code));
     expect(error.code).toBe('IDENTITY_PROVIDER_ERROR');
     expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(first.wallet.id);
   });

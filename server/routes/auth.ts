@@ -6,16 +6,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LoginRequest, LoginResponse, VerifyRequest, VerifyResponse } from '../../shared/api.js';
 import type { TokenService } from '../jwt.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
-import { verifyAndProvision } from '../providers/identity-flow.js';
-import type { IdentityProvider } from '../providers/types.js';
+import { type Provisioning, verifyAndProvision } from '../providers/identity-flow.js';
 
 export interface AuthRoutesOptions {
-  identity: IdentityProvider;
+  provisioning: Provisioning;
   tokens: TokenService;
 }
 
 const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify, options) => {
-  const { identity, tokens } = options;
+  const { provisioning, tokens } = options;
+  const { identity } = provisioning;
 
   fastify.post(
     '/login',
@@ -31,7 +31,7 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
     { onRequest: fastify.rateLimit(RATE_LIMITS.verify), schema: { body: VerifyRequest, response: { 200: VerifyResponse } } },
     async (request) => {
       const { email, code } = request.body;
-      const { user, wallet, isExisting } = await verifyAndProvision(identity, email, code);
+      const { user, wallet, isExisting } = await verifyAndProvision(provisioning, email, code);
       // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
       const issued = await tokens.issue({ userId: user.id, email: user.email ?? email, walletId: wallet.id, walletAddress: wallet.address });
       return {

@@ -10,11 +10,11 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { TokenService } from '../jwt.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
-import { provisionWallet } from '../providers/identity-flow.js';
-import type { IdentityProvider, IdentityWallet } from '../providers/types.js';
+import { type Provisioning, provisionWallet } from '../providers/identity-flow.js';
+import type { IdentityWallet } from '../providers/types.js';
 
 export interface WalletRoutesOptions {
-  identity: IdentityProvider;
+  provisioning: Provisioning;
   tokens: TokenService;
 }
 
@@ -23,7 +23,8 @@ function publicWallet(wallet: IdentityWallet): { id: string; address: string; pu
 }
 
 const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fastify, options) => {
-  const { identity, tokens } = options;
+  const { provisioning, tokens } = options;
+  const { identity } = provisioning;
   fastify.addHook('onRequest', fastify.requireAuth);
   // The contract's body is `{}`; a client that posts nothing at all means the same thing.
   fastify.addHook('preValidation', async (request) => {
@@ -40,14 +41,9 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
     { onRequest: fastify.rateLimit(RATE_LIMITS.walletCreate), schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } },
     async (request) => {
       const claims = authOf(request);
-      // The provider has no get-user-by-id, so the token carries the e-mail; the id check makes sure
-      // the address still belongs to the same account (e-mails can be unlinked and relinked).
-      const user = await identity.getUserByEmail(claims.email);
-      if (user === null || user.id !== claims.userId) {
-        throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', { status: 401 });
-      }
-      // 409 WALLET_EXISTS while the linked wallet is usable: only a missing or unusable one is replaced
-      const { wallet } = await provisionWallet(identity, user);
+      // 401 when the e-mail now belongs to another account; 409 WALLET_EXISTS while the linked
+      // wallet is usable: only a missing or unusable one is replaced, one request at a time per user
+      const { user, wallet } = await provisionWallet(provisioning, claims);
       const issued = await tokens.issue({ userId: user.id, email: claims.email, walletId: wallet.id, walletAddress: wallet.address });
       return { wallet: publicWallet(wallet), token: issued.token, expiresAt: issued.expiresAt };
     },
