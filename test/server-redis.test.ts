@@ -1,56 +1,30 @@
 /**
  * With Redis, instances share limits: two app instances on one real redis-server allow 5
- * logins per IP between them. Skipped (with the reason) only when redis-server is not installed.
+ * logins per IP between them. And two `finance-tui serve` processes on one redis-server
+ * provision one wallet per user however the calls are spread between them. Skipped (with the
+ * reason) only when redis-server is not installed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { createServer } from 'node:net';
-import { delimiter, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIdentityEmulator } from '../sandbox/identity/app.js';
+import { createTokenService } from '../server/jwt.js';
+import { createIdentityProvider } from '../server/providers/identity.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
+import { cleanEnv, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
 
-function findOnPath(binary: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, binary);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const redisServer = findOnPath('redis-server');
-
-describe.skipIf(redisServer === undefined)('shared limits through Redis (needs redis-server on PATH; skipped when absent)', () => {
-  let child: ChildProcess;
+describe.skipIf(redisServerPath === undefined)('shared limits through Redis (needs redis-server on PATH; skipped when absent)', () => {
+  let redis: RedisServer;
   const clients: Redis[] = [];
   const apps: TestApp[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
-    child = spawn(redisServer as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        out += chunk;
-        if (out.includes('Ready to accept connections')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-    });
+    redis = await startRedisServer();
     for (let i = 0; i < 2; i++) {
-      const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
+      const client = new Redis({ host: '127.0.0.1', port: redis.port, lazyConnect: true, maxRetriesPerRequest: 1 });
       await client.connect();
       clients.push(client);
       apps.push(await buildTestApp({ deps: { redis: client } }));
@@ -60,7 +34,7 @@ describe.skipIf(redisServer === undefined)('shared limits through Redis (needs r
   afterAll(async () => {
     for (const app of apps) await app.close();
     for (const client of clients) client.disconnect();
-    child?.kill('SIGTERM');
+    redis?.stop();
   });
 
   it('two instances share the 5/min login limit of one IP', async () => {
@@ -80,5 +54,93 @@ describe.skipIf(redisServer === undefined)('shared limits through Redis (needs r
     const [a] = apps as [TestApp];
     const res = await post(a.app, '/auth/login', { email: 'other@example.com' }, { remoteAddress: '203.0.113.78' });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('one wallet per user across two server processes sharing Redis (needs redis-server)', () => {
+  const APP_ID = 'redis-lock-app';
+  const APP_SECRET = 'redis-lock-app-secret-value';
+  const JWT_SECRET = 'redis-lock-jwt-secret-0123456789abcdef';
+  const home = tempHome();
+  const dataFile = join(home.dir, 'identity.json');
+  let redis: RedisServer;
+  let emulator: FastifyInstance;
+  let emulatorUrl: string;
+  const servers: Array<{ proc: Spawned; url: string }> = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile });
+    emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    for (let i = 0; i < 2; i++) {
+      const proc = spawnBin(
+        ['serve', '--port', '0'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          IDENTITY_APP_ID: APP_ID,
+          IDENTITY_APP_SECRET: APP_SECRET,
+          JWT_SECRET,
+          IDENTITY_AUTH_URL: `${emulatorUrl}/api/v1`,
+          IDENTITY_API_URL: emulatorUrl,
+          REDIS_URL: redis.url,
+        }),
+        home.dir,
+      );
+      const line = await proc.waitForLine((l) => l.includes('Server listening at'));
+      servers.push({ proc, url: /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1] as string });
+    }
+  });
+
+  afterAll(async () => {
+    for (const { proc } of servers) {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+    await emulator?.close();
+    redis?.stop();
+    home.cleanup();
+  });
+
+  const walletsInEmulator = (): number => (JSON.parse(readFileSync(dataFile, 'utf8')) as { wallets: unknown[] }).wallets.length;
+
+  it('concurrent /wallet/create spread over both processes: one new wallet, linked; the rest 409', async () => {
+    // a user whose linked wallet no longer exists, and a token for it (made as the server would)
+    const identity = createIdentityProvider({ authUrl: `${emulatorUrl}/api/v1`, apiUrl: emulatorUrl, appId: APP_ID, appSecret: APP_SECRET, origin: 'http://localhost', timeoutMs: 5_000 });
+    const email = 'two-instances@example.com';
+    await identity.sendOtp(email);
+    const { code } = (await (await fetch(`${emulatorUrl}/sandbox/outbox/${email}`)).json()) as { code: string };
+    const { user } = await identity.verifyOtp(email, code);
+    await identity.setCustomMetadata(user.id, { server_wallet_id: 'wallet-that-is-gone' });
+    const { token } = await createTokenService({ secret: JWT_SECRET }).issue({ userId: user.id, email, walletId: 'wallet-that-is-gone', walletAddress: '0x1' });
+    const before = walletsInEmulator();
+
+    // every upstream call takes a while, so all four requests are inside provisioning together
+    emulator.faults.apply({ latencyMs: 150 });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 4 }, async (_, i) => {
+          const res = await fetch(`${servers[i % 2]?.url}/wallet/create`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: '{}',
+          });
+          return { status: res.status, body: (await res.json()) as { wallet?: { id: string }; error?: { code: string } } };
+        }),
+      );
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+      expect(results.filter((r) => r.status === 409).map((r) => r.body.error?.code)).toEqual(['WALLET_EXISTS', 'WALLET_EXISTS', 'WALLET_EXISTS']);
+      expect(walletsInEmulator()).toBe(before + 1);
+      const created = results.find((r) => r.status === 200)?.body.wallet?.id;
+      expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ server_wallet_id: created });
+    } finally {
+      emulator.faults.apply({ latencyMs: 0 });
+    }
+    // every lock was released (compare-and-delete), none left to expire
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      expect(await client.keys('finance-tui-lock:*')).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
   });
 });

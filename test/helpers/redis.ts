@@ -1,0 +1,55 @@
+/**
+ * A throw-away redis-server on a free loopback port, for tests of what instances share through
+ * Redis. `redisServerPath` is undefined when redis-server is not installed (tests skip then).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+
+function findOnPath(binary: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, binary);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export const redisServerPath = findOnPath('redis-server');
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  stop(): void;
+}
+
+/** Starts redis-server (no persistence) and resolves once it accepts connections. */
+export async function startRedisServer(): Promise<RedisServer> {
+  if (redisServerPath === undefined) throw new Error('redis-server is not installed');
+  const port = await freePort();
+  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+  });
+  return { port, url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
