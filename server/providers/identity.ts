@@ -3,8 +3,8 @@
  * sandbox run this same code; only the two base URLs differ.
  *
  * Failure mapping (types.ts): a bad code → INVALID_OTP 401; a timeout → UPSTREAM_TIMEOUT 504;
- * any other upstream status, a refused connection, unreadable JSON or an unexpected shape →
- * IDENTITY_PROVIDER_ERROR 502. Messages name the upstream, the operation and the status, plus
+ * any other upstream status (a redirect included: never followed), a refused connection,
+ * unreadable JSON or an unexpected shape → IDENTITY_PROVIDER_ERROR 502. Messages name the upstream, the operation and the status, plus
  * the provider's machine code when it sends one; never credentials, codes, e-mail addresses,
  * tokens, or upstream bodies (which may carry any of those). The ky error is not attached as a
  * cause either: it holds the request, and the request holds the Authorization header.
@@ -117,6 +117,13 @@ function classify(error: unknown, operation: string): Failure {
   }
   if (isHTTPError(error)) {
     const status = error.response.status;
+    if (status >= 300 && status < 400) {
+      return {
+        error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`, {
+          status: 502,
+        }),
+      };
+    }
     const code = machineCode(error.data);
     const detail = code === undefined ? '' : ` (${code})`;
     return {
@@ -137,6 +144,9 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
   };
   const common: Options = {
     timeout: opts.timeoutMs,
+    // Never follow a redirect: it would re-send our app credentials and the user's e-mail and OTP
+    // code to wherever the Location points. A 3xx is an upstream error (classify above).
+    redirect: 'manual',
     // creating wallets or sending codes twice is not harmless: only reads are retried (below)
     retry: 0,
     ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),

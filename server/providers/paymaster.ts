@@ -1,7 +1,8 @@
 /**
  * SNIP-29 paymaster relay over HTTP (ky). A JSON-RPC error from the paymaster is a valid answer
  * and is relayed verbatim; only transport failures become our errors:
- * timeout → 504 UPSTREAM_TIMEOUT; refused connection, 5xx, non-JSON or non-JSON-RPC → 502
+ * timeout → 504 UPSTREAM_TIMEOUT; refused connection, a redirect (never followed: it would
+ * re-send the API key and the transaction elsewhere), 5xx, non-JSON or non-JSON-RPC → 502
  * PAYMASTER_ERROR. No retries: paymaster_executeTransaction is not idempotent.
  * Messages never include the API key or the upstream body. The body is read up to
  * MAX_RESPONSE_BYTES and refused beyond it (502): a broken or hostile upstream must not make us
@@ -54,9 +55,14 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
           timeout: options.timeoutMs,
           retry: 0,
           throwHttpErrors: false,
+          redirect: 'manual',
           signal,
         });
         status = response.status;
+        if (status >= 300 && status < 400) {
+          await response.body?.cancel().catch(() => undefined);
+          throw paymasterError(`The paymaster answered with a redirect (HTTP ${status}); redirects are never followed`);
+        }
         if (status >= 500) {
           // the body is not used: release the connection instead of reading it
           await response.body?.cancel().catch(() => undefined);
