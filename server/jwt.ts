@@ -14,6 +14,12 @@ import { AppError, ErrorCode } from '../shared/errors.js';
 import { JWT_AUDIENCE, JWT_ISSUER } from './config.js';
 
 export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/**
+ * How far in the future a token's `iat` may be. Tokens come from our own instances, whose clocks
+ * may disagree by a few seconds (NTP steps, a VM resumed); anything further ahead was not issued
+ * by a sane clock of ours, and would also stretch the 7-day cap below.
+ */
+export const CLOCK_SKEW_SECONDS = 30;
 const ALGORITHM = 'HS256';
 
 export interface TokenSubject {
@@ -37,7 +43,10 @@ export interface IssuedToken {
 
 export interface TokenService {
   issue(subject: TokenSubject): Promise<IssuedToken>;
-  /** Throws AppError 401 TOKEN_EXPIRED for an expired token, 401 UNAUTHORIZED for anything else wrong. */
+  /**
+   * Throws AppError 401 TOKEN_EXPIRED for an expired token (by `exp`, or issued 7 days ago or
+   * more), 401 UNAUTHORIZED for anything else wrong (an `iat` in the future included).
+   */
   verify(token: string): Promise<TokenClaims>;
 }
 
@@ -110,6 +119,13 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         !nonEmptyString(walletAddress)
       ) {
         throw unauthorized();
+      }
+      const nowSeconds = Math.floor(now().getTime() / 1000);
+      if (iat > nowSeconds + CLOCK_SKEW_SECONDS) throw unauthorized();
+      // 7 days from issue at most, whatever `exp` says (a token minted with a longer life, or by
+      // a build that had one, does not outlive the contract)
+      if (nowSeconds - iat >= TOKEN_TTL_SECONDS) {
+        throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
       }
       return { userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
     },

@@ -8,8 +8,20 @@ import Type from 'typebox';
 /** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */
 export const HexString = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
 
-// Deliberately loose: the identity provider is the judge of what a deliverable address is.
-export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
+// Deliberately loose: the identity provider is the judge of what a deliverable address is. But
+// no whitespace and no invisible characters (controls such as NUL, zero-width and bidi format
+// characters, separators, surrogates, private use): they make two addresses look alike and would
+// reach the provider as they are.
+const EMAIL_CHAR = '[^\\s@\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]';
+const EMAIL_CORE = `${EMAIL_CHAR}+@${EMAIL_CHAR}+\\.${EMAIL_CHAR}+`;
+export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: `^${EMAIL_CORE}$` });
+/** An e-mail as a client may echo it back (starkfi's /wallet/find): surrounding spaces allowed, compared trimmed. */
+export const EmailWithSpaces = Type.String({ minLength: 3, maxLength: 320, pattern: `^\\s*${EMAIL_CORE}\\s*$` });
+
+/** The comparison the server makes between an e-mail in a request and the token's: trimmed, case-insensitive. */
+export function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
 
 export const OtpCode = Type.String({ pattern: '^[0-9]{6}$' });
 
@@ -35,6 +47,9 @@ export const Wallet = Type.Object({ id: Type.String(), address: Type.String(), p
 export type Wallet = Type.Static<typeof Wallet>;
 
 export const EmptyRequest = Type.Object({}, { additionalProperties: false });
+/** `{}`, or `{email}` (starkfi sends it): it must then be the token's e-mail, else 403 EMAIL_MISMATCH. */
+export const WalletFindRequest = Type.Object({ email: Type.Optional(EmailWithSpaces) }, { additionalProperties: false });
+export type WalletFindRequest = Type.Static<typeof WalletFindRequest>;
 export const WalletFindResponse = Type.Object({ wallet: Type.Union([Wallet, Type.Null()]) });
 export type WalletFindResponse = Type.Static<typeof WalletFindResponse>;
 export const WalletCreateResponse = Type.Object({ wallet: Wallet, token: Type.String(), expiresAt: Type.String() });

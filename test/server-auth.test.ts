@@ -53,6 +53,32 @@ describe('POST /auth/login and /auth/verify', () => {
   });
 });
 
+describe('e-mail addresses with invisible characters', () => {
+  it.each([
+    ['NUL', 'a\u0000b@example.com'],
+    ['a control character', 'a\u0007b@example.com'],
+    ['a C1 control character', 'a\u0085b@example.com'],
+    ['a zero-width space', 'ad\u200bmin@example.com'],
+    ['a right-to-left override', 'user\u202e@example.com'],
+    ['a bidi isolate', '\u2066user@example.com'],
+    ['a byte-order mark', 'user@exa\ufeffmple.com'],
+    ['a soft hyphen', 'us\u00ader@example.com'],
+    ['a no-break space', 'us\u00a0er@example.com'],
+    ['a line separator', 'us\u2028er@example.com'],
+  ])('%s → 400 VALIDATION_ERROR on login and verify; nothing reaches the provider', async (_name, email) => {
+    const login = await post(t.app, '/auth/login', { email });
+    expect(login.statusCode).toBe(400);
+    expect(login.json().error.code).toBe('VALIDATION_ERROR');
+    const verify = await post(t.app, '/auth/verify', { email, code: '123456' });
+    expect(verify.statusCode).toBe(400);
+    expect(t.identity.outbox.size).toBe(0);
+  });
+
+  it('letters of any script still pass (the provider judges deliverability)', async () => {
+    expect((await post(t.app, '/auth/login', { email: 'jürgen@bücher.example' })).statusCode).toBe(200);
+  });
+});
+
 describe('POST /wallet/find', () => {
   it('returns the token wallet, and null once the provider no longer has it', async () => {
     const { token, wallet } = await t.seedUser();
@@ -66,6 +92,37 @@ describe('POST /wallet/find', () => {
     const { token } = await t.seedUser();
     const res = await t.app.inject({ method: 'POST', url: '/wallet/find', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it.each([
+    { description: 'the same e-mail', email: (own: string) => own },
+    { description: 'the same e-mail in another case, with spaces around it', email: (own: string) => `  ${own.toUpperCase()} ` },
+  ])('accepts {email} when it is the token\'s ($description), as starkfi sends it', async ({ email }) => {
+    const { token, wallet, user } = await t.seedUser();
+    const res = await post(t.app, '/wallet/find', { email: email(user.email as string) }, { token });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ wallet: { id: wallet.id, address: wallet.address, publicKey: wallet.publicKey } });
+  });
+
+  it('refuses {email} of someone else with 403 EMAIL_MISMATCH, and a malformed one with 400', async () => {
+    const { token } = await t.seedUser();
+    const other = await t.seedUser();
+    const res = await post(t.app, '/wallet/find', { email: other.user.email }, { token });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('EMAIL_MISMATCH');
+    expect(res.body).not.toContain(other.wallet.id);
+    expect((await post(t.app, '/wallet/find', { email: 'not an e-mail' }, { token })).statusCode).toBe(400);
+  });
+
+  it('a SyntaxError inside our own code is a 500, not "not valid JSON"', async () => {
+    const { token } = await t.seedUser();
+    t.identity.getWallet = async () => {
+      throw new SyntaxError('Cannot convert zz to a BigInt');
+    };
+    const res = await post(t.app, '/wallet/find', {}, { token });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().error.code).toBe('INTERNAL_ERROR');
+    expect(res.json().error.message).not.toMatch(/not valid JSON/);
   });
 
   it('refuses a body naming another wallet (no ids are taken from the body)', async () => {

@@ -37,13 +37,14 @@ async function signed(options: {
   aud?: string;
   exp?: number;
   nbf?: number;
+  iat?: number;
   sub?: string | null;
 }): Promise<string> {
   let jwt = new SignJWT(options.payload ?? claims())
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setIssuer(options.iss ?? JWT_ISSUER)
     .setAudience(options.aud ?? JWT_AUDIENCE)
-    .setIssuedAt()
+    .setIssuedAt(options.iat)
     .setJti('test-jti')
     .setExpirationTime(options.exp ?? nowSeconds() + 3600);
   if (options.sub !== null) jwt = jwt.setSubject(options.sub ?? alice.user.id);
@@ -80,6 +81,12 @@ const cases: Array<{ description: string; authorization: () => Promise<string | 
     code: 'TOKEN_EXPIRED',
   },
   { description: 'nbf in the future', authorization: async () => `Bearer ${await signed({ nbf: nowSeconds() + 600 })}`, code: 'UNAUTHORIZED' },
+  { description: 'iat in the future (beyond the clock skew)', authorization: async () => `Bearer ${await signed({ iat: nowSeconds() + 600 })}`, code: 'UNAUTHORIZED' },
+  {
+    description: 'issued 8 days ago although exp says later (the 7-day cap)',
+    authorization: async () => `Bearer ${await signed({ iat: nowSeconds() - 8 * 24 * 3600, exp: nowSeconds() + 3600 })}`,
+    code: 'TOKEN_EXPIRED',
+  },
   { description: 'wrong iss', authorization: async () => `Bearer ${await signed({ iss: 'someone-else' })}`, code: 'UNAUTHORIZED' },
   { description: 'wrong aud', authorization: async () => `Bearer ${await signed({ aud: 'another-app' })}`, code: 'UNAUTHORIZED' },
   {
@@ -190,5 +197,13 @@ describe('token service', () => {
     await expect(service.verify(token)).resolves.toBeDefined();
     now = new Date(now.getTime() + 1000);
     await expect(service.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED', status: 401 });
+  });
+
+  it('an iat a few seconds ahead (another instance\'s clock) passes; past the skew it is UNAUTHORIZED', async () => {
+    const issuedAt = new Date('2030-01-01T00:00:30Z');
+    const { token } = await createTokenService({ secret: TEST_JWT_SECRET, now: () => issuedAt }).issue({ userId: 'u', email: 'u@example.com', walletId: 'w', walletAddress: '0x1' });
+    const at = (iso: string) => createTokenService({ secret: TEST_JWT_SECRET, now: () => new Date(iso) });
+    await expect(at('2030-01-01T00:00:00Z').verify(token)).resolves.toMatchObject({ userId: 'u' });
+    await expect(at('2029-12-31T23:59:59Z').verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
   });
 });

@@ -168,6 +168,34 @@ describe('params shape and the ownership check', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    {
+      description: 'nested 5,000 deep',
+      // written as text: the test's own JSON.stringify would run out of stack first
+      body: (own: string) =>
+        `{"jsonrpc":"2.0","id":7,"method":"paymaster_buildTransaction","params":{"transaction":{"type":"invoke","invoke":{"user_address":"${own}","calls":${'['.repeat(5_000)}${']'.repeat(5_000)}}}}}`,
+      message: /nested deeper than 32 levels/,
+    },
+    {
+      description: 'holding more than 20,000 values',
+      body: (own: string) =>
+        JSON.stringify(rpc('paymaster_buildTransaction', { transaction: { type: 'invoke', invoke: { user_address: own, calls: [{ to: '0x1', selector: '0x2', calldata: Array(25_000).fill('0x1') }] } } })),
+      message: /more than 20000 values/,
+    },
+  ])('params $description → 400 VALIDATION_ERROR naming the bound (not "could not be reached"), never relayed', async ({ body, message }) => {
+    await appWith();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/paymaster',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      payload: body(user.wallet.address),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
+    expect(res.json().error.message).toMatch(message);
+    expect(seen).toHaveLength(0);
+  });
+
   it('a transaction that names no account → 400, never relayed', async () => {
     await appWith();
     const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', { transaction: { type: 'invoke', invoke: { calls: [] } }, parameters: sponsored }), { token: user.token });

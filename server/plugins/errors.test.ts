@@ -13,6 +13,7 @@ describe('describeError', () => {
     { description: 'media type', error: fastifyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     { description: 'invalid JSON', error: fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400), status: 400, code: 'VALIDATION_ERROR' },
     { description: 'SyntaxError from the parser', error: Object.assign(new SyntaxError('Unexpected token s in "secret"'), { statusCode: 400 }), status: 400, code: 'VALIDATION_ERROR' },
+    { description: 'a SyntaxError of our own (BigInt of bad text): a bug, not the body', error: new SyntaxError('Cannot convert zz to a BigInt'), status: 500, code: 'INTERNAL_ERROR' },
     { description: 'another Fastify 4xx', error: fastifyError('FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400), status: 400, code: 'VALIDATION_ERROR' },
     { description: 'a plain Error', error: new Error('boom'), status: 500, code: 'INTERNAL_ERROR' },
     { description: 'a thrown string', error: 'boom', status: 500, code: 'INTERNAL_ERROR' },

@@ -5,7 +5,7 @@
  * that passes makes a wallet upstream.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EmptyRequest, WalletCreateResponse, WalletFindResponse } from '../../shared/api.js';
+import { EmptyRequest, sameEmail, WalletCreateResponse, WalletFindRequest, WalletFindResponse } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { TokenService } from '../jwt.js';
 import { authOf } from '../plugins/auth.js';
@@ -31,8 +31,14 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
     if (request.body === undefined || request.body === null) request.body = {};
   });
 
-  fastify.post('/find', { onRequest: fastify.rateLimit(RATE_LIMITS.walletFind), schema: { body: EmptyRequest, response: { 200: WalletFindResponse } } }, async (request) => {
-    const wallet = await identity.getWallet(authOf(request).walletId);
+  fastify.post('/find', { onRequest: fastify.rateLimit(RATE_LIMITS.walletFind), schema: { body: WalletFindRequest, response: { 200: WalletFindResponse } } }, async (request) => {
+    const claims = authOf(request);
+    // starkfi's client names the e-mail; it only ever finds the token's own wallet, so a
+    // different e-mail is a mix-up (or a probe), answered as such rather than ignored
+    if (request.body.email !== undefined && !sameEmail(request.body.email, claims.email)) {
+      throw new AppError(ErrorCode.EMAIL_MISMATCH, 'email is not the e-mail of this session', { status: 403 });
+    }
+    const wallet = await identity.getWallet(claims.walletId);
     return { wallet: wallet === null ? null : publicWallet(wallet) };
   });
 
