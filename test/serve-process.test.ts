@@ -21,12 +21,12 @@ describe('finance-tui serve: configuration', () => {
   it('names every bad variable on its own line, exits 1, and echoes no secret', async () => {
     const result = await runBin(
       ['serve'],
-      cleanEnv({ FINANCE_TUI_HOME: home.dir, JWT_SECRET: 'too-short-secret', IDENTITY_APP_SECRET: APP_SECRET, PORT: 'abc', NODE_ENV: 'prod' }),
+      cleanEnv({ FINANCE_TUI_HOME: home.dir, JWT_SECRET: 'too-short-secret', IDENTITY_APP_SECRET: APP_SECRET, PORT: 'abc', NODE_ENV: 'prod', PAYMASTER_SPONSORED: 'yes' }),
       home.dir,
     );
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
-    for (const name of ['IDENTITY_APP_ID', 'JWT_SECRET', 'PORT', 'NODE_ENV']) expect(lines.filter((l) => l.includes(name))).toHaveLength(1);
+    for (const name of ['IDENTITY_APP_ID', 'JWT_SECRET', 'PORT', 'NODE_ENV', 'PAYMASTER_SPONSORED must']) expect(lines.filter((l) => l.includes(name))).toHaveLength(1);
     expect(result.stderr).not.toContain('too-short-secret');
     expect(result.stderr).not.toContain(APP_SECRET);
     expect(result.stderr).not.toMatch(/\n\s+at /);
