@@ -9,6 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ExecutableUserTransaction, PaymasterRpc, RpcError } from 'starknet';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { paymasterRefusal } from '../cli/core/chain/errors.js';
+import { scopedFetch } from '../cli/core/chain/fetch.js';
 import type { ServerConfig } from '../server/config.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
 import { type ErrorCode, JSON_RPC_ERROR_CODES, stableCodeOfJsonRpcError } from '../shared/errors.js';
@@ -205,5 +207,22 @@ describe('limits per user', () => {
     const build = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
     await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
     expect(upstreamCalls.filter((m) => m === 'paymaster_executeTransaction')).toHaveLength(3);
+  });
+});
+
+describe('our own client maps the refusals back to stable codes', () => {
+  it('a 4xx refusal passes to starknet.js and maps by data.code; a 5xx one becomes the AppError in the fetch', async () => {
+    await start();
+    const limited = await refusal(client(undefined).isAvailable());
+    expect(paymasterRefusal(limited.error.baseError as never)).toMatchObject({ code: 'UNAUTHORIZED' });
+
+    upstreamFails = true;
+    const fetchLike = scopedFetch({ service: 'server', timeoutMs: 2_000, maxResponseBytes: 1_048_576 });
+    const failed = fetchLike(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }),
+    });
+    await expect(failed).rejects.toMatchObject({ code: 'PAYMASTER_ERROR', status: 502 });
   });
 });

@@ -7,10 +7,13 @@
  *   server would surface as "undefined: undefined": instead, our server's error body
  *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
  *   WALLET_MISMATCH, PAYMASTER_ERROR, …), and anything else that is not JSON-RPC (a 5xx, HTML, a
- *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE. The AppError is recorded
+ *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE. Our server answers its
+ *   refusals as JSON-RPC errors with the stable code in `data.code`: below 500 they pass on to
+ *   starknet.js (errors.ts maps them), from 500 up (PAYMASTER_ERROR, UPSTREAM_TIMEOUT) they become
+ *   that AppError here. The AppError is recorded
  *   in the scope (scope.ts) before starknet.js rewraps it.
  */
-import { AppError, cancelledError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, cancelledError, ErrorCode, stableCodeOfJsonRpcError } from '../../../shared/errors.js';
 import { readCapped } from '../../../shared/http-body.js';
 import { currentScope, record } from './scope.js';
 
@@ -44,6 +47,9 @@ function serverError(body: unknown, status: number): AppError | undefined {
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
+  // a JSON-RPC refusal of ours: the stable code is in data.code
+  const stable = stableCodeOfJsonRpcError(error);
+  if (stable !== undefined && typeof message === 'string') return new AppError(stable, message.slice(0, 500), { status });
   if (typeof code !== 'string' || typeof message !== 'string') return undefined;
   const known = KNOWN_CODES.has(code) ? (code as ErrorCode) : ErrorCode.PAYMASTER_ERROR;
   return new AppError(known, message.slice(0, 500), { status });
