@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { cleanEnv, runBin, type Spawned, serveEnv, spawnServe, tempHome } from './helpers/process.js';
 
 const APP_ID = 'serve-test-app';
 const APP_SECRET = 'serve-test-app-secret-value';
@@ -64,23 +64,7 @@ describe('finance-tui serve: running', () => {
   });
 
   async function startServe(extra: Record<string, string> = {}): Promise<{ proc: Spawned; url: string }> {
-    const proc = spawnBin(
-      ['serve', '--port', '0'],
-      cleanEnv({
-        FINANCE_TUI_HOME: home.dir,
-        IDENTITY_APP_ID: APP_ID,
-        IDENTITY_APP_SECRET: APP_SECRET,
-        JWT_SECRET,
-        IDENTITY_AUTH_URL: `${emulatorUrl}/api/v1`,
-        IDENTITY_API_URL: emulatorUrl,
-        ...extra,
-      }),
-      home.dir,
-    );
-    const line = await proc.waitForLine((l) => l.includes('Server listening at'));
-    const url = /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1];
-    if (!url) throw new Error(`no URL in ${line}`);
-    return { proc, url };
+    return spawnServe(serveEnv({ home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl }, extra), home.dir);
   }
 
   it('serves /health and writes JSON log lines with request ids to stdout', async () => {

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../server/config.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
 import { type ErrorCode, JSON_RPC_ERROR_CODES, stableCodeOfJsonRpcError } from '../shared/errors.js';
 import { buildTestApp, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+import { readBody } from './helpers/http.js';
 import { outsideExecution } from './helpers/typed-data.js';
 
 let upstream: Server;
@@ -24,11 +25,7 @@ let upstreamFails = false;
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const rpc = JSON.parse(raw) as { id: unknown; method: string };
       upstreamCalls.push(rpc.method);
       if (upstreamFails) {

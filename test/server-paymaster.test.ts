@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymasterRelay, MAX_RESPONSE_BYTES } from '../server/providers/paymaster.js';
 import { buildTestApp, errorCodeOf, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
+import { readBody } from './helpers/http.js';
 
 interface Seen {
   body: unknown;
@@ -29,11 +30,7 @@ const answer: Behaviour = (_req, res, body) => {
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
+    void readBody(req).then((raw) => {
       const body = JSON.parse(raw) as unknown;
       seen.push({ body, headers: req.headers });
       behaviour(req, res, body);

@@ -13,7 +13,7 @@ import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { createTokenService } from '../server/jwt.js';
 import { createIdentityProvider } from '../server/providers/identity.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
-import { cleanEnv, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { type Spawned, serveEnv, spawnServe, tempHome } from './helpers/process.js';
 import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
 
 describe.skipIf(redisServerPath === undefined)('shared limits through Redis (needs redis-server on PATH; skipped when absent)', () => {
@@ -73,21 +73,8 @@ describe.skipIf(redisServerPath === undefined)('one wallet per user across two s
     emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile });
     emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
     for (let i = 0; i < 2; i++) {
-      const proc = spawnBin(
-        ['serve', '--port', '0'],
-        cleanEnv({
-          FINANCE_TUI_HOME: home.dir,
-          IDENTITY_APP_ID: APP_ID,
-          IDENTITY_APP_SECRET: APP_SECRET,
-          JWT_SECRET,
-          IDENTITY_AUTH_URL: `${emulatorUrl}/api/v1`,
-          IDENTITY_API_URL: emulatorUrl,
-          REDIS_URL: redis.url,
-        }),
-        home.dir,
-      );
-      const line = await proc.waitForLine((l) => l.includes('Server listening at'));
-      servers.push({ proc, url: /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1] as string });
+      const env = serveEnv({ home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl }, { REDIS_URL: redis.url });
+      servers.push(await spawnServe(env, home.dir));
     }
   });
 

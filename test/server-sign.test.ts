@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textMessageTypedData } from '../shared/api.js';
 import { MAX_SIGNABLE_HASH, STARK_PRIME } from '../shared/felt.js';
 import { buildTestApp, post, type SeededUser, type TestApp } from './helpers/build-test-app.js';
-import { everyRevision1Type, legacyMail, outsideExecution } from './helpers/typed-data.js';
+import { everyRevision1Type, LEGACY_TYPES, legacyMail, outsideExecution, STARKNET_DOMAIN } from './helpers/typed-data.js';
 
 let t: TestApp;
 let user: SeededUser;
@@ -96,12 +96,7 @@ describe('POST /sign/message', () => {
 
   const revision1 = {
     types: {
-      StarknetDomain: [
-        { name: 'name', type: 'shortstring' },
-        { name: 'version', type: 'shortstring' },
-        { name: 'chainId', type: 'shortstring' },
-        { name: 'revision', type: 'shortstring' },
-      ],
+      StarknetDomain: STARKNET_DOMAIN,
       Transfer: [
         { name: 'to', type: 'ContractAddress' },
         { name: 'amount', type: 'u128' },
@@ -113,17 +108,7 @@ describe('POST /sign/message', () => {
     message: { to: '0x123', amount: '1000', memo: 'lunch' },
   };
   const revision0 = {
-    types: {
-      StarkNetDomain: [
-        { name: 'name', type: 'felt' },
-        { name: 'version', type: 'felt' },
-        { name: 'chainId', type: 'felt' },
-      ],
-      Person: [
-        { name: 'name', type: 'felt' },
-        { name: 'wallet', type: 'felt' },
-      ],
-    },
+    types: LEGACY_TYPES,
     primaryType: 'Person',
     domain: { name: 'StarkNet Mail', version: '1', chainId: 1 },
     message: { name: 'Bob', wallet: '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' },

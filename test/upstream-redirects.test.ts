@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityProvider } from '../server/providers/identity.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
 import { buildTestApp, post, TEST_APP_SECRET, type TestApp } from './helpers/build-test-app.js';
+import { readBody } from './helpers/http.js';
 
 interface Seen {
   method: string | undefined;
@@ -32,11 +33,7 @@ async function listen(server: Server): Promise<string> {
 
 beforeAll(async () => {
   target = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', () => {
+    void readBody(req).then((body) => {
       targetHits.push({ method: req.method, url: req.url, headers: req.headers, body });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":true}');
     });

@@ -92,6 +92,28 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): 
   };
 }
 
+/** The environment of `finance-tui serve` against an identity emulator at `emulatorUrl`, plus `extra`. */
+export function serveEnv(options: { home: string; appId: string; appSecret: string; jwtSecret: string; emulatorUrl: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return cleanEnv({
+    FINANCE_TUI_HOME: options.home,
+    IDENTITY_APP_ID: options.appId,
+    IDENTITY_APP_SECRET: options.appSecret,
+    JWT_SECRET: options.jwtSecret,
+    IDENTITY_AUTH_URL: `${options.emulatorUrl}/api/v1`,
+    IDENTITY_API_URL: options.emulatorUrl,
+    ...extra,
+  });
+}
+
+/** `finance-tui serve --port 0` with `env`; resolves once it listens, with the URL it printed. */
+export async function spawnServe(env: NodeJS.ProcessEnv, cwd?: string): Promise<{ proc: Spawned; url: string }> {
+  const proc = spawnBin(['serve', '--port', '0'], env, cwd);
+  const line = await proc.waitForLine((l) => l.includes('Server listening at'));
+  const url = /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1];
+  if (!url) throw new Error(`no URL in ${line}`);
+  return { proc, url };
+}
+
 /** Run to completion and collect everything. */
 export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const spawned = spawnBin(args, env, cwd);

@@ -2,7 +2,9 @@
  * SNIP-12 typed data for tests: legitimate messages of every shape starknet.js hashes (they must
  * keep working), and the fanned-out types that make its encoder exponential.
  */
-const STARKNET_DOMAIN = [
+import { OutsideExecutionTypesV2 } from 'starknet';
+
+export const STARKNET_DOMAIN = [
   { name: 'name', type: 'shortstring' },
   { name: 'version', type: 'shortstring' },
   { name: 'chainId', type: 'shortstring' },
@@ -12,21 +14,8 @@ const STARKNET_DOMAIN = [
 /** The paymaster's OutsideExecution (SNIP-9 v2) as AVNU builds it: `calls` calls of `calldata` felts each. */
 export function outsideExecution(calls = 3, calldata = 12) {
   return {
-    types: {
-      StarknetDomain: STARKNET_DOMAIN,
-      OutsideExecution: [
-        { name: 'Caller', type: 'ContractAddress' },
-        { name: 'Nonce', type: 'felt' },
-        { name: 'Execute After', type: 'u128' },
-        { name: 'Execute Before', type: 'u128' },
-        { name: 'Calls', type: 'Call*' },
-      ],
-      Call: [
-        { name: 'To', type: 'ContractAddress' },
-        { name: 'Selector', type: 'selector' },
-        { name: 'Calldata', type: 'felt*' },
-      ],
-    },
+    // starknet.js's own SNIP-9 v2 types, the ones the paymaster flow checks against
+    types: { ...OutsideExecutionTypesV2 },
     primaryType: 'OutsideExecution',
     domain: { name: 'Account.execute_from_outside', version: '2', chainId: 'SN_MAIN', revision: '1' },
     message: {
@@ -104,19 +93,24 @@ export function everyRevision1Type() {
   };
 }
 
+/** Revision 0 (legacy, Pedersen) types of the classic Mail example. */
+export const LEGACY_TYPES = {
+  StarkNetDomain: [
+    { name: 'name', type: 'felt' },
+    { name: 'version', type: 'felt' },
+    { name: 'chainId', type: 'felt' },
+  ],
+  Person: [
+    { name: 'name', type: 'felt' },
+    { name: 'wallet', type: 'felt' },
+  ],
+};
+
 /** Revision 0 (legacy, Pedersen): the classic Mail example. */
 export function legacyMail() {
   return {
     types: {
-      StarkNetDomain: [
-        { name: 'name', type: 'felt' },
-        { name: 'version', type: 'felt' },
-        { name: 'chainId', type: 'felt' },
-      ],
-      Person: [
-        { name: 'name', type: 'felt' },
-        { name: 'wallet', type: 'felt' },
-      ],
+      ...LEGACY_TYPES,
       Mail: [
         { name: 'from', type: 'Person' },
         { name: 'to', type: 'Person' },
