@@ -157,6 +157,9 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
         PAYMASTER_API_KEY: paymasterApiKey,
         // sponsored gas is the operator's money; in the sandbox it is play money, so on
         PAYMASTER_SPONSORED: '1',
+        // the production default (10 a day) would stop a person trying the sandbox mid-session;
+        // the cap itself stays on, so the sandbox still shows what hitting it looks like
+        PAYMASTER_SPONSORED_DAILY_LIMIT: env.PAYMASTER_SPONSORED_DAILY_LIMIT?.trim() || '1000',
         ALLOWED_ORIGINS: env.ALLOWED_ORIGINS,
         UPSTREAM_TIMEOUT_MS: options.upstreamTimeoutMs === undefined ? undefined : String(options.upstreamTimeoutMs),
       }),
