@@ -9,6 +9,8 @@ import { cancelledError, exitCodeFor, ExitCode, usageError } from '../shared/err
 import { markShuttingDown, stopAllChildren } from './child-registry.js';
 import { errorBody, formatJson, humanError } from './output.js';
 import { packageVersion } from '../shared/version.js';
+import { isatty } from 'node:tty';
+import { decideMode, runWithoutCommand } from './ui/mode.js';
 
 /** longRunning: a server that owns its shutdown (drain, then a 5 s cut), never abandoned by main. */
 const COMMANDS: Record<string, { summary: string; longRunning?: true; load: () => Promise<{ run: CommandRun }> }> = {
@@ -93,6 +95,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(json ? formatJson({ version: packageVersion() }, stdoutIsTTY) : `${packageVersion()}\n`);
     return ExitCode.OK;
   }
+  // no command: the interactive TUI (Ink loads only there), or a message saying what to run
+  const mode = decideMode({ argv, stdinIsTTY: isatty(0), stdoutIsTTY, env: process.env });
+  if (mode.kind !== 'command') return runWithoutCommand(mode, { env: process.env, stdout: process.stdout, stderr: process.stderr });
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(json ? formatJson({ usage: helpText() }, stdoutIsTTY) : helpText());
     return ExitCode.OK;

@@ -1,0 +1,132 @@
+/**
+ * The root: owns the app state, the root AbortSignal, Ctrl+C and exit(). The first Ctrl+C (or
+ * SIGTERM/SIGHUP, through `stopRequests`) says "stopping…", aborts every in-flight request,
+ * stops a child server the core started (bounded by CLOSE_TIMEOUT_MS) and exits; a second one
+ * forces the exit at once.
+ */
+import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { type Ui, UiProvider, useUi } from './context.js';
+import { isInterrupt } from './keymap.js';
+import { ScreenView } from './screens/index.js';
+import type { TuiServices } from './services.js';
+import { appReducer, type AppState, initialState } from './state.js';
+import type { Theme } from './theme.js';
+import { describeFailure } from './failure.js';
+
+/** How long a child server gets to stop before the app exits anyway. */
+export const CLOSE_TIMEOUT_MS = 6_000;
+
+export interface AppProps {
+  services: TuiServices;
+  theme: Theme;
+  now?: () => number;
+  /** emits 'stop' for a signal from outside (SIGTERM, SIGHUP, SIGINT) */
+  stopRequests?: EventTarget;
+  /** the second Ctrl+C: leave now */
+  force: () => void;
+  /** the exit code, reported just before exit() */
+  onExitCode: (code: number) => void;
+  /** start on this state (tests) */
+  initial?: AppState;
+}
+
+export function App({ services, theme, now = Date.now, stopRequests, force, onExitCode, initial }: AppProps) {
+  const [state, dispatch] = useReducer(appReducer, initial ?? initialState);
+  const root = useMemo(() => new AbortController(), []);
+  const { exit } = useApp();
+  const { isRawModeSupported } = useStdin();
+  const stopping = useRef(false);
+
+  const shutdown = useCallback(
+    (code: number) => {
+      if (stopping.current) {
+        force();
+        return;
+      }
+      stopping.current = true;
+      dispatch({ type: 'stopping' });
+      root.abort();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+      });
+      void Promise.race([services.close().catch(() => undefined), timeout]).then(() => {
+        clearTimeout(timer);
+        onExitCode(code);
+        exit();
+      });
+    },
+    [exit, force, onExitCode, root, services],
+  );
+
+  useInput(
+    (input, key) => {
+      if (isInterrupt(input, key)) shutdown(2);
+    },
+    { isActive: isRawModeSupported },
+  );
+
+  useEffect(() => {
+    const onStop = (): void => shutdown(2);
+    stopRequests?.addEventListener('stop', onStop);
+    return () => stopRequests?.removeEventListener('stop', onStop);
+  }, [shutdown, stopRequests]);
+
+  useEffect(() => {
+    if (initial !== undefined) return;
+    const call = { signal: root.signal };
+    services
+      .connect(call)
+      .then(async (environment) => dispatch({ type: 'connected', environment, session: await services.currentSession() }))
+      .catch((error: unknown) => {
+        if (!root.signal.aborted) dispatch({ type: 'connectFailed', message: describeFailure(error).message });
+      });
+  }, [initial, root, services]);
+
+  const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now };
+  return (
+    <UiProvider value={ui}>
+      <Frame quit={() => shutdown(0)} />
+    </UiProvider>
+  );
+}
+
+function Frame({ quit }: { quit: () => void }) {
+  const { state, theme } = useUi();
+  const { columns } = useWindowSize();
+  const env = state.environment;
+  return (
+    <Box flexDirection="column" width={Math.max(20, columns)}>
+      <Box>
+        <Text bold wrap="truncate-end">
+          finance-tui
+          {env ? <Text color={theme.muted}> · {env.sandbox ? 'sandbox (mainnet-like)' : env.network}</Text> : null}
+          {env?.sandbox ? (
+            <Text color={theme.badge} inverse={theme.color}>
+              {' '}
+              SANDBOX{' '}
+            </Text>
+          ) : null}
+          {state.session ? <Text color={theme.muted}> · {state.session.email}</Text> : null}
+        </Text>
+      </Box>
+      {env?.startedChild ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          started {env.startedChild.what} for this session (logs: {env.startedChild.logFile})
+        </Text>
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {state.stopping ? (
+          <Text color={theme.warning}>stopping… (press Ctrl+C again to force)</Text>
+        ) : state.fatal !== undefined ? (
+          <Text color={theme.danger} wrap="wrap">
+            ✗ {state.fatal}
+          </Text>
+        ) : (
+          <ScreenView quit={quit} />
+        )}
+      </Box>
+    </Box>
+  );
+}

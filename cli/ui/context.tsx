@@ -1,0 +1,32 @@
+/**
+ * The one container: app state and dispatch, the services port, the theme, and the root
+ * AbortSignal (aborted by the first Ctrl+C; every request a screen makes derives from it).
+ * Screens are presentational over this.
+ */
+import { createContext, type Dispatch, type ReactNode, useContext } from 'react';
+import type { AppAction, AppState } from './state.js';
+import type { TuiServices } from './services.js';
+import type { Theme } from './theme.js';
+
+export interface Ui {
+  state: AppState;
+  dispatch: Dispatch<AppAction>;
+  services: TuiServices;
+  theme: Theme;
+  /** aborted when the app is stopping */
+  rootSignal: AbortSignal;
+  /** the wall clock; tests replace it */
+  now: () => number;
+}
+
+const UiContext = createContext<Ui | undefined>(undefined);
+
+export function UiProvider({ value, children }: { value: Ui; children: ReactNode }) {
+  return <UiContext.Provider value={value}>{children}</UiContext.Provider>;
+}
+
+export function useUi(): Ui {
+  const ui = useContext(UiContext);
+  if (ui === undefined) throw new Error('useUi outside UiProvider');
+  return ui;
+}

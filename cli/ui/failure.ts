@@ -1,0 +1,50 @@
+/**
+ * An error in plain words, with what to do next: what the failure and error lines show.
+ * Only AppError messages are shown (they are written to be safe to show); anything else is a
+ * bug and says so without internals.
+ */
+import { ErrorCode, isAppError } from '../../shared/errors.js';
+
+export interface Failure {
+  code: string;
+  title: string;
+  message: string;
+  next: string;
+}
+
+const NEXT: Partial<Record<string, { title: string; next: string }>> = {
+  [ErrorCode.NETWORK_ERROR]: { title: 'Could not reach the service', next: 'Check your connection, then try again.' },
+  [ErrorCode.SERVER_UNREACHABLE]: { title: 'The auth server is not reachable', next: 'Check the server URL in settings, or start it; then try again.' },
+  [ErrorCode.INVALID_RESPONSE]: { title: 'A service answered something unexpected', next: 'Nothing was signed. Try again; if it persists, check status.' },
+  [ErrorCode.NO_ROUTE_FOUND]: { title: 'No route for this swap', next: 'Try a smaller amount or another pair.' },
+  [ErrorCode.INVALID_OTP]: { title: 'Wrong or expired code', next: 'Check the code, or press Ctrl+R for a new one.' },
+  [ErrorCode.RATE_LIMITED]: { title: 'Too many attempts', next: 'Wait for the countdown, then try again.' },
+  [ErrorCode.UNAUTHORIZED]: { title: 'Your session is no longer valid', next: 'Sign in again.' },
+  [ErrorCode.TOKEN_EXPIRED]: { title: 'Your session has expired', next: 'Sign in again.' },
+  [ErrorCode.NETWORK_UNSUPPORTED]: { title: 'Not available on this network', next: 'Swaps run on mainnet only: change the network in settings.' },
+  [ErrorCode.INVALID_AMOUNT]: { title: 'Invalid amount', next: 'Fix the amount.' },
+  [ErrorCode.CONFIG_ERROR]: { title: 'Configuration problem', next: 'Fix the setting named above.' },
+  [ErrorCode.IDENTITY_PROVIDER_ERROR]: { title: 'The identity provider failed', next: 'Try again in a moment.' },
+  [ErrorCode.UPSTREAM_TIMEOUT]: { title: 'A service did not answer in time', next: 'Try again in a moment.' },
+  [ErrorCode.PAYMASTER_ERROR]: { title: 'The paymaster failed', next: 'Nothing was sent. Try again in a moment.' },
+};
+
+export function describeFailure(error: unknown): Failure {
+  if (isAppError(error)) {
+    const known = NEXT[error.code];
+    return { code: error.code, title: known?.title ?? 'Something went wrong', message: error.message, next: known?.next ?? 'Try again.' };
+  }
+  return {
+    code: ErrorCode.INTERNAL_ERROR,
+    title: 'Unexpected internal error',
+    message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)',
+    next: 'Please report it; nothing was signed.',
+  };
+}
+
+/** Seconds from a RATE_LIMITED error's details (Retry-After), if it has them. */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  if (!isAppError(error) || error.code !== ErrorCode.RATE_LIMITED) return undefined;
+  const seconds = error.details?.retryAfterSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}

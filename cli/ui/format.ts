@@ -1,0 +1,27 @@
+/** Human renderings shared by the screens: short addresses, amounts, USD, signed changes. */
+import { formatAmountShort } from '../../shared/amount.js';
+
+export function shortAddress(address: string): string {
+  return address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+export function amount(value: bigint, decimals: number, symbol: string): string {
+  return `${formatAmountShort(value, decimals)} ${symbol}`;
+}
+
+/** Cents → "$1,234.56" (exact; bigint). */
+export function usd(cents: bigint): string {
+  const negative = cents < 0n;
+  const abs = negative ? -cents : cents;
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}$${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+export function signedAmount(delta: bigint, decimals: number, symbol: string): string {
+  return `${delta < 0n ? '−' : '+'}${amount(delta < 0n ? -delta : delta, decimals, symbol)}`;
+}
+
+/** Cut a line to the terminal's width (Ink truncates Text too; this is for composed strings). */
+export function fit(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}

@@ -1,0 +1,55 @@
+/**
+ * A quote that follows its input: debounced DEBOUNCE_MS, the previous request aborted when the
+ * input changes (or the screen leaves, or the app stops), refreshed every REFRESH_MS.
+ */
+import { useEffect, useReducer, useRef } from 'react';
+import { useUi } from '../context.js';
+import type { QuoteRequest } from '../services.js';
+import { DEBOUNCE_MS, initialLiveQuote, liveQuoteReducer, type LiveQuoteState, REFRESH_MS, SPINNER_AFTER_MS } from './live-quote-state.js';
+
+export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState {
+  const { services, rootSignal, now } = useUi();
+  const [state, dispatch] = useReducer(liveQuoteReducer, initialLiveQuote);
+  const seq = useRef(0);
+  const key = request === undefined ? '' : `${request.amount}|${request.from}|${request.to}|${request.slippageBps}`;
+
+  useEffect(() => {
+    seq.current += 1;
+    const mine = seq.current;
+    dispatch({ type: 'input', seq: mine, empty: request === undefined });
+    if (request === undefined) return;
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, rootSignal]);
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void): void => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, ms);
+      timers.add(timer);
+    };
+    const ask = (): void => {
+      if (signal.aborted) return;
+      dispatch({ type: 'ask', seq: mine });
+      later(SPINNER_AFTER_MS, () => dispatch({ type: 'slow', seq: mine }));
+      services.quote(request, { signal }).then(
+        (quote) => {
+          if (signal.aborted) return;
+          dispatch({ type: 'answer', seq: mine, quote, now: now() });
+          later(REFRESH_MS, ask);
+        },
+        (error: unknown) => {
+          if (!signal.aborted) dispatch({ type: 'error', seq: mine, error });
+        },
+      );
+    };
+    later(DEBOUNCE_MS, ask);
+    return () => {
+      controller.abort();
+      for (const timer of timers) clearTimeout(timer);
+    };
+    // the key stands for the request's content
+  }, [key, services, rootSignal, now]);
+
+  return state;
+}

@@ -1,0 +1,36 @@
+/**
+ * The one place that calls Ink's render. Loaded only in interactive mode (see mode.ts), after
+ * the colour decision is in the environment.
+ */
+import { render } from 'ink';
+import { App } from './app.js';
+import { createServices } from './adapter.js';
+import type { Theme } from './theme.js';
+
+const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+
+export async function runInteractive(options: { sandbox: boolean; env: NodeJS.ProcessEnv; theme: Theme }): Promise<number> {
+  const services = createServices({ env: options.env, sandbox: options.sandbox });
+  const stopRequests = new EventTarget();
+  let code = 0;
+  let instance: ReturnType<typeof render> | undefined;
+  const force = (): void => {
+    instance?.unmount(); // Ink restores raw mode and the cursor
+    process.exit(130);
+  };
+  const onSignal = (): void => {
+    stopRequests.dispatchEvent(new Event('stop'));
+  };
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  try {
+    instance = render(<App services={services} theme={options.theme} stopRequests={stopRequests} force={force} onExitCode={(c) => (code = c)} />, {
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+    await instance.waitUntilExit();
+    return code;
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+    await services.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Home: the wallet (shortened; `a` shows it in full), the network, balances with a USD total at
+ * the aggregator's prices, and the menu. Menu items the core cannot do yet are shown, marked,
+ * and say why when chosen.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { useUi } from '../context.js';
+import { useKeys } from '../hooks/use-keys.js';
+import { useTask } from '../hooks/use-task.js';
+import { amount, shortAddress, usd } from '../format.js';
+import type { Balances, Features } from '../services.js';
+import type { Screen } from '../state.js';
+import { describeFailure } from '../failure.js';
+import { Busy, ErrorLine, Footer, Rows, Title } from '../widgets/layout.js';
+
+interface MenuItem {
+  label: string;
+  screen: Screen;
+  /** the feature this item needs, if any */
+  needs?: keyof Features;
+}
+
+export const MENU: readonly MenuItem[] = [
+  { label: 'Trade', screen: { name: 'trade' } },
+  { label: 'Multi-swap', screen: { name: 'unavailable', what: 'Multi-swap', why: '' }, needs: 'multiSwap' },
+  { label: 'Batch', screen: { name: 'unavailable', what: 'Batch', why: '' }, needs: 'batch' },
+  { label: 'Send', screen: { name: 'unavailable', what: 'Send', why: '' }, needs: 'send' },
+  { label: 'History', screen: { name: 'history' }, needs: 'history' },
+  { label: 'Status', screen: { name: 'status' } },
+  { label: 'Settings', screen: { name: 'settings' } },
+  { label: 'Log out', screen: { name: 'logout' } },
+];
+
+const NOT_YET = 'not in this version: the core does not provide it yet';
+
+export function HomeScreen({ quit }: { quit: () => void }) {
+  const { state, dispatch, services, theme } = useUi();
+  const [selected, setSelected] = useState(0);
+  const [fullAddress, setFullAddress] = useState(false);
+  const [balances, loadBalances] = useTask<Balances>();
+  const session = state.session;
+
+  const refresh = (): void => {
+    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
+  };
+  // load once on arrival; `r` reloads
+  useEffect(refresh, []);
+
+  const open = (item: MenuItem): void => {
+    if (item.needs !== undefined && !services.features[item.needs]) {
+      dispatch({ type: 'open', screen: { name: 'unavailable', what: item.label, why: NOT_YET } });
+      return;
+    }
+    dispatch({ type: 'open', screen: item.screen });
+  };
+
+  useKeys({
+    up: () => setSelected((i) => (i + MENU.length - 1) % MENU.length),
+    down: () => setSelected((i) => (i + 1) % MENU.length),
+    submit: () => open(MENU[selected] ?? MENU[0]!),
+    showAddress: () => setFullAddress((v) => !v),
+    refresh,
+    quit,
+  });
+
+  if (session === null) return null;
+  return (
+    <Box flexDirection="column">
+      <Rows
+        rows={[
+          ['Wallet', <Text key="w">{fullAddress ? session.walletAddress : shortAddress(session.walletAddress)}</Text>],
+          ['Network', <Text key="n">{state.environment?.sandbox ? 'sandbox (mainnet-like, no real funds)' : state.environment?.network}</Text>],
+        ]}
+      />
+      <Box marginTop={1} flexDirection="column">
+        <Title>Balances</Title>
+        <BalancesView balances={balances} enabled={services.features.balances} />
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        {MENU.map((item, i) => {
+          const off = item.needs !== undefined && !services.features[item.needs];
+          return (
+            <Text key={item.label} color={i === selected ? theme.accent : off ? theme.muted : undefined} wrap="truncate-end">
+              {i === selected ? '› ' : '  '}
+              {item.label}
+              {off ? ' (not yet)' : ''}
+            </Text>
+          );
+        })}
+      </Box>
+      <Footer actions={['up', 'down', 'submit', 'showAddress', 'refresh', 'quit']} wording={{ submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' }} />
+    </Box>
+  );
+}
+
+function BalancesView({ balances, enabled }: { balances: ReturnType<typeof useTask<Balances>>[0]; enabled: boolean }) {
+  const { theme } = useUi();
+  if (!enabled) return <Text color={theme.muted}>balances are not available in this version (no chain reader yet)</Text>;
+  if (balances.status === 'idle' || balances.status === 'running') return <Busy label="reading balances…" />;
+  if (balances.status === 'failed') {
+    const f = describeFailure(balances.error);
+    return <ErrorLine message={`${f.title}: ${f.message}`} hint="press r to try again" />;
+  }
+  const value = balances.value;
+  if (!value.available) return <Text color={theme.muted}>{value.reason}</Text>;
+  if (value.tokens.length === 0) return <Text color={theme.muted}>no tokens yet</Text>;
+  return (
+    <Box flexDirection="column">
+      {value.tokens.map((t) => (
+        <Text key={t.symbol} wrap="truncate-end">
+          {amount(t.amount, t.decimals, t.symbol).padEnd(28)} <Text color={theme.muted}>{t.usdCents === undefined ? 'no price' : usd(t.usdCents)}</Text>
+        </Text>
+      ))}
+      <Text bold>Total {usd(value.totalUsdCents)}</Text>
+    </Box>
+  );
+}

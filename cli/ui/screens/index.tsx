@@ -1,0 +1,47 @@
+/** The current screen, by the state's discriminated union. */
+import { Text } from 'ink';
+import { useUi } from '../context.js';
+import { Busy } from '../widgets/layout.js';
+import { ExecutingScreen } from './executing.js';
+import { HomeScreen } from './home.js';
+import { HistoryScreen, LogoutScreen, StatusScreen } from './info.js';
+import { FailureScreen, ReceiptScreen, UnavailableScreen } from './outcome.js';
+import { ReviewScreen } from './review.js';
+import { SettingsScreen } from './settings.js';
+import { SignInScreen } from './sign-in.js';
+import { TradeScreen } from './trade.js';
+
+export function ScreenView({ quit }: { quit: () => void }) {
+  const { state } = useUi();
+  const screen = state.screen;
+  switch (screen.name) {
+    case 'connecting':
+      return <Busy label="connecting…" />;
+    case 'signIn':
+      return <SignInScreen />;
+    case 'home':
+      return <HomeScreen quit={quit} />;
+    case 'trade':
+      return <TradeScreen />;
+    case 'review':
+      return <ReviewScreen plan={screen.plan} />;
+    case 'executing':
+      return <ExecutingScreen plan={screen.plan} />;
+    case 'receipt':
+      return <ReceiptScreen receipt={screen.receipt} />;
+    case 'failure':
+      return <FailureScreen title={screen.title} message={screen.message} next={screen.next} />;
+    case 'history':
+      return <HistoryScreen />;
+    case 'status':
+      return <StatusScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+    case 'logout':
+      return <LogoutScreen />;
+    case 'unavailable':
+      return <UnavailableScreen what={screen.what} why={screen.why} />;
+    default:
+      return <Text>unknown screen</Text>;
+  }
+}

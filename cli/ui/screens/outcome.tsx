@@ -1,0 +1,69 @@
+/**
+ * The end of a transaction: a receipt (kept in the terminal's scrollback through <Static>), or
+ * a failure in plain words with what to do next. Enter goes home.
+ */
+import { Box, Static, Text } from 'ink';
+import { useUi } from '../context.js';
+import { signedAmount } from '../format.js';
+import { useKeys } from '../hooks/use-keys.js';
+import type { Receipt } from '../services.js';
+import { Footer, Title } from '../widgets/layout.js';
+
+export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
+  const { dispatch, theme } = useUi();
+  useKeys({ submit: () => dispatch({ type: 'home' }) });
+  const ok = receipt.status === 'succeeded';
+  const lines = [
+    `${ok ? '✓ Swap confirmed' : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
+    ...(ok ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`) : [`  ${receipt.revertReason ?? 'no reason given'}`]),
+  ];
+  return (
+    <Box flexDirection="column">
+      <Static items={[{ id: receipt.transactionHash, lines }]}>
+        {(item) => (
+          <Box key={item.id} flexDirection="column">
+            {item.lines.map((line, i) => (
+              <Text key={i} color={i === 0 ? (ok ? theme.success : theme.danger) : undefined}>
+                {line}
+              </Text>
+            ))}
+          </Box>
+        )}
+      </Static>
+      <Title>{ok ? 'Done' : 'Reverted'}</Title>
+      {!ok ? <Text color={theme.muted}>A reverted transaction moves no tokens. Re-quote and try again, perhaps with more slippage.</Text> : null}
+      <Footer actions={['submit']} wording={{ submit: 'home' }} />
+    </Box>
+  );
+}
+
+export function FailureScreen({ title, message, next }: { title: string; message: string; next: string }) {
+  const { dispatch, theme } = useUi();
+  useKeys({ submit: () => dispatch({ type: 'home' }) });
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.danger} bold>
+        ✗ {title}
+      </Text>
+      <Text wrap="wrap">{message}</Text>
+      <Text color={theme.muted} wrap="wrap">
+        {next}
+      </Text>
+      <Footer actions={['submit']} wording={{ submit: 'home' }} />
+    </Box>
+  );
+}
+
+export function UnavailableScreen({ what, why }: { what: string; why: string }) {
+  const { dispatch, theme } = useUi();
+  useKeys({ back: () => dispatch({ type: 'back' }) });
+  return (
+    <Box flexDirection="column">
+      <Title>{what}</Title>
+      <Text color={theme.muted} wrap="wrap">
+        {why}
+      </Text>
+      <Footer actions={['back']} />
+    </Box>
+  );
+}

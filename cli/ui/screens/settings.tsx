@@ -1,0 +1,73 @@
+/**
+ * Settings: default slippage, network, auth server URL; the gas token is shown (it becomes a
+ * choice when execution lands). ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json.
+ */
+import { Box, Text } from 'ink';
+import { useState } from 'react';
+import { formatBpsAsPercent } from '../../../shared/fees.js';
+import { useUi } from '../context.js';
+import { describeFailure, type Failure } from '../failure.js';
+import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import type { SettingsView } from '../services.js';
+import { ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { TextField } from '../widgets/text-field.js';
+import { SLIPPAGE_PRESETS } from './trade-state.js';
+
+const ROWS = ['slippage', 'network', 'serverUrl'] as const;
+type Row = (typeof ROWS)[number];
+
+function cycle<T>(values: readonly T[], current: T, step: number): T {
+  const i = values.indexOf(current);
+  return values[(((i < 0 ? 0 : i) + step) % values.length + values.length) % values.length] as T;
+}
+
+export function SettingsScreen() {
+  const { services, dispatch, theme } = useUi();
+  const [draft, setDraft] = useState<SettingsView>(() => services.settings());
+  const [row, setRow] = useState<Row>('slippage');
+  const [failure, setFailure] = useState<Failure | undefined>(undefined);
+  const [saved, setSaved] = useState(false);
+  const edit = (patch: Partial<SettingsView>): void => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(false);
+    setFailure(undefined);
+  };
+  const change = (step: number): void => {
+    if (row === 'slippage') edit({ slippageBps: cycle(SLIPPAGE_PRESETS, draft.slippageBps as (typeof SLIPPAGE_PRESETS)[number], step) });
+    if (row === 'network') edit({ network: draft.network === 'mainnet' ? 'sepolia' : 'mainnet' });
+  };
+  const bindings: Bindings = {
+    up: () => setRow((r) => cycle(ROWS, r, -1)),
+    down: () => setRow((r) => cycle(ROWS, r, 1)),
+    submit: () => {
+      try {
+        setDraft(services.updateSettings({ slippageBps: draft.slippageBps, network: draft.network, serverUrl: draft.serverUrl.trim() }));
+        setSaved(true);
+      } catch (error) {
+        setFailure(describeFailure(error));
+      }
+    },
+    back: () => dispatch({ type: 'back' }),
+  };
+  if (row !== 'serverUrl') {
+    bindings.left = () => change(-1);
+    bindings.right = () => change(1);
+  }
+  useKeys(bindings);
+  const mark = (r: Row): string => (row === r ? '› ' : '  ');
+  return (
+    <Box flexDirection="column">
+      <Title>Settings</Title>
+      <Text color={row === 'slippage' ? theme.accent : undefined}>{mark('slippage')}Default slippage  {formatBpsAsPercent(draft.slippageBps)}</Text>
+      <Text color={row === 'network' ? theme.accent : undefined}>{mark('network')}Network           {draft.network}{draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}</Text>
+      <Box>
+        <Text color={row === 'serverUrl' ? theme.accent : undefined}>{mark('serverUrl')}Auth server URL   </Text>
+        <TextField value={draft.serverUrl} onChange={(serverUrl) => edit({ serverUrl })} focused={row === 'serverUrl'} maxLength={200} />
+      </Box>
+      <Text color={theme.muted}>  Gas token         {draft.gasToken} (a choice once execution lands)</Text>
+      {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
+      {saved ? <Text color={theme.success}>saved; the network and server apply from the next start</Text> : null}
+      <Footer actions={Object.keys(bindings) as Array<keyof Bindings>} wording={{ submit: 'save', left: 'change', right: 'change', up: 'row', down: 'row' }} />
+    </Box>
+  );
+}

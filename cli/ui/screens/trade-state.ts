@@ -1,0 +1,87 @@
+/**
+ * The trade form, pure: fields, focus order, slippage presets, which request (if any) the live
+ * quote should follow, and how loud the price impact is.
+ */
+import { parseAmount } from '../../../shared/amount.js';
+import { isAppError } from '../../../shared/errors.js';
+import { parseSlippageBps } from '../../../shared/slippage.js';
+import type { QuoteRequest } from '../services.js';
+
+export const FIELDS = ['from', 'to', 'amount', 'slippage'] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** Slippage presets in bps; the last choice is "custom" (typed). */
+export const SLIPPAGE_PRESETS = [10, 50, 100, 200] as const;
+
+/** Price impact that earns a warning colour, and the one that needs a typed confirmation. */
+export const IMPACT_WARN_BPS = 500;
+export const IMPACT_DANGER_BPS = 1500;
+export const CONFIRM_WORD = 'SWAP';
+
+export interface TradeForm {
+  from: string;
+  to: string;
+  amount: string;
+  /** index into SLIPPAGE_PRESETS, or SLIPPAGE_PRESETS.length for custom */
+  slippageChoice: number;
+  customSlippage: string;
+  focus: Field;
+}
+
+export function initialTrade(defaultSlippageBps: number): TradeForm {
+  const preset = SLIPPAGE_PRESETS.indexOf(defaultSlippageBps as (typeof SLIPPAGE_PRESETS)[number]);
+  return {
+    from: 'USDC',
+    to: 'ETH',
+    amount: '',
+    slippageChoice: preset >= 0 ? preset : SLIPPAGE_PRESETS.length,
+    customSlippage: preset >= 0 ? '' : (defaultSlippageBps / 100).toString(),
+    focus: 'amount',
+  };
+}
+
+export function nextFocus(focus: Field, step = 1): Field {
+  const i = FIELDS.indexOf(focus);
+  return FIELDS[(i + step + FIELDS.length) % FIELDS.length] ?? 'amount';
+}
+
+export function cycleSlippage(choice: number, step: number): number {
+  const n = SLIPPAGE_PRESETS.length + 1;
+  return (((choice + step) % n) + n) % n;
+}
+
+/** The slippage in bps, or a problem with the custom value. */
+export function slippageOf(form: TradeForm): { bps: number } | { problem: string } {
+  const preset = SLIPPAGE_PRESETS[form.slippageChoice];
+  if (preset !== undefined) return { bps: preset };
+  try {
+    return { bps: parseSlippageBps(form.customSlippage) };
+  } catch (error) {
+    return { problem: isAppError(error) ? error.message : 'invalid slippage' };
+  }
+}
+
+/** The request to quote, or why there is none yet (an empty amount is not a problem to show). */
+export function requestOf(form: TradeForm, decimalsOf: (symbol: string) => number | undefined): { request: QuoteRequest } | { problem: string | undefined } {
+  if (form.from === form.to) return { problem: `cannot swap ${form.from} for itself` };
+  if (form.amount.trim() === '') return { problem: undefined };
+  const decimals = decimalsOf(form.from);
+  if (decimals === undefined) return { problem: `unknown token ${form.from}` };
+  try {
+    parseAmount(form.amount, decimals, { label: form.from });
+  } catch (error) {
+    return { problem: isAppError(error) ? error.message : 'invalid amount' };
+  }
+  const slippage = slippageOf(form);
+  if ('problem' in slippage) return { problem: slippage.problem };
+  return { request: { amount: form.amount.trim(), from: form.from, to: form.to, slippageBps: slippage.bps } };
+}
+
+export type ImpactLevel = 'ok' | 'warn' | 'danger' | 'unknown';
+
+export function impactLevel(bps: number | undefined): ImpactLevel {
+  if (bps === undefined) return 'unknown';
+  if (bps >= IMPACT_DANGER_BPS) return 'danger';
+  if (bps >= IMPACT_WARN_BPS) return 'warn';
+  return 'ok';
+}

@@ -1,0 +1,122 @@
+/**
+ * Trade: token pickers, amount (with the balance and a "max" key), slippage presets or custom;
+ * a live quote that follows the form; Enter plans the trade and opens the review.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import { formatAmount } from '../../../shared/amount.js';
+import { formatBpsAsPercent } from '../../../shared/fees.js';
+import { useUi } from '../context.js';
+import { describeFailure } from '../failure.js';
+import { amount as showAmount } from '../format.js';
+import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useLiveQuote } from '../hooks/use-live-quote.js';
+import { secondsUntil, useNow } from '../hooks/use-now.js';
+import { useTask } from '../hooks/use-task.js';
+import type { Action } from '../keymap.js';
+import type { Balances, TradePlan } from '../services.js';
+import { Busy, ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { QuoteView } from '../widgets/quote-view.js';
+import { TextField } from '../widgets/text-field.js';
+import { TokenPicker } from '../widgets/token-picker.js';
+import { cycleSlippage, type Field, initialTrade, nextFocus, requestOf, SLIPPAGE_PRESETS, slippageOf, type TradeForm } from './trade-state.js';
+
+export function TradeScreen() {
+  const { services, state: app, dispatch, theme } = useUi();
+  const tokens = useMemo(() => services.tokens(), [services]);
+  const [form, setForm] = useState<TradeForm>(() => initialTrade(services.settings().slippageBps));
+  const [balances, loadBalances] = useTask<Balances>();
+  const [planning, plan] = useTask<TradePlan>();
+  const session = app.session;
+
+  useEffect(() => {
+    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
+  }, [loadBalances, services, session]);
+
+  const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
+  const wanted = requestOf(form, decimalsOf);
+  const request = 'request' in wanted ? wanted.request : undefined;
+  const live = useLiveQuote(request);
+  const now = useNow(live.status === 'ready');
+
+  const held = balances.status === 'done' && balances.value.available ? balances.value.tokens.find((t) => t.symbol === form.from) : undefined;
+  const set = (patch: Partial<TradeForm>): void => setForm((f) => ({ ...f, ...patch }));
+  const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
+
+  const bindings: Bindings = {
+    back: () => dispatch({ type: 'back' }),
+    nextField: () => set({ focus: nextFocus(form.focus) }),
+    swapTokens: () => set({ from: form.to, to: form.from }),
+    submit: () => {
+      if (!request || live.status !== 'ready' || !session) return;
+      if (!services.features.trade) return;
+      void plan((signal) => services.plan(request, session, { signal })).then((p) => {
+        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
+      });
+    },
+  };
+  if (form.focus === 'amount' && held) {
+    bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
+  }
+  if (form.focus === 'slippage') {
+    // ←/→ choose a preset; on "custom" the field takes a percent
+    bindings.up = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, -1) });
+    bindings.down = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, 1) });
+  }
+  useKeys(bindings, { isActive: planning.status !== 'running' });
+
+  const slippage = slippageOf(form);
+  const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
+  const actions: Action[] = ['nextField', 'submit', 'swapTokens', ...(bindings.max ? (['max'] as const) : []), ...(form.focus === 'slippage' ? (['up', 'down'] as const) : []), 'back'];
+  const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
+  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+
+  return (
+    <Box flexDirection="column">
+      <Title>Trade</Title>
+      <Box>
+        <Text>{'From     '}</Text>
+        <TokenPicker items={tokens} value={form.from} onChange={(from) => set({ from })} focused={focus('from')} />
+      </Box>
+      <Box>
+        <Text>{'To       '}</Text>
+        <TokenPicker items={tokens} value={form.to} onChange={(to) => set({ to })} focused={focus('to')} />
+      </Box>
+      <Box>
+        <Text>{'Amount   '}</Text>
+        <TextField value={form.amount} onChange={(amount) => set({ amount })} focused={focus('amount')} accept={/[0-9.]/} maxLength={40} placeholder={`in ${form.from}`} />
+        {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
+      </Box>
+      <Box>
+        <Text>{'Slippage '}</Text>
+        {SLIPPAGE_PRESETS.map((bps, i) => (
+          <Text key={bps} inverse={form.slippageChoice === i && form.focus === 'slippage'} color={form.slippageChoice === i ? theme.accent : theme.muted}>
+            {` ${formatBpsAsPercent(bps)} `}
+          </Text>
+        ))}
+        <Text color={form.slippageChoice === SLIPPAGE_PRESETS.length ? theme.accent : theme.muted}>
+          {' custom '}
+        </Text>
+        {form.slippageChoice === SLIPPAGE_PRESETS.length ? (
+          <TextField value={form.customSlippage} onChange={(customSlippage) => set({ customSlippage })} focused={focus('slippage')} accept={/[0-9.]/} maxLength={6} placeholder="%" />
+        ) : null}
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}
+        {live.status === 'idle' && !('problem' in wanted && wanted.problem) ? <Text color={theme.muted}>enter an amount to see a quote</Text> : null}
+        {live.spinner ? <Busy label="getting a quote…" /> : null}
+        {live.failure ? <ErrorLine message={`${live.failure.title}: ${live.failure.message}`} hint={live.failure.next} /> : null}
+        {live.quote ? <QuoteView quote={live.quote} slippagePercent={slippageText} /> : null}
+        {live.quote && refreshIn !== undefined ? <Text color={theme.muted}>quote refreshes in {refreshIn} s</Text> : null}
+        {live.quote && !services.features.trade ? (
+          <Text color={theme.warning} wrap="truncate-end">
+            Signing and sending swaps is not in this version: this screen quotes only.
+          </Text>
+        ) : null}
+        {planning.status === 'running' ? <Busy label="preparing the transaction and simulating it…" /> : null}
+        {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
+      </Box>
+      <Footer actions={actions} wording={{ submit: 'review', up: 'slippage', down: 'slippage' }} />
+    </Box>
+  );
+}

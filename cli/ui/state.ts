@@ -1,0 +1,93 @@
+/**
+ * App state as one reducer. `screen` is a discriminated union; the back-stack holds where Esc
+ * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
+ */
+import type { Environment, Receipt, Session, TradePlan } from './services.js';
+
+export type Screen =
+  | { name: 'connecting' }
+  | { name: 'signIn' }
+  | { name: 'home' }
+  | { name: 'trade' }
+  | { name: 'review'; plan: TradePlan }
+  | { name: 'executing'; plan: TradePlan }
+  | { name: 'receipt'; receipt: Receipt }
+  | { name: 'failure'; title: string; message: string; next: string }
+  | { name: 'history' }
+  | { name: 'status' }
+  | { name: 'settings' }
+  | { name: 'logout' }
+  | { name: 'unavailable'; what: string; why: string };
+
+export type ScreenName = Screen['name'];
+
+export interface AppState {
+  screen: Screen;
+  stack: Screen[];
+  environment: Environment | undefined;
+  session: Session | null;
+  /** set by the first Ctrl+C: in-flight work is being cancelled and the app is closing */
+  stopping: boolean;
+  /** a connection failure before any screen could run */
+  fatal: string | undefined;
+}
+
+export type AppAction =
+  | { type: 'connected'; environment: Environment; session: Session | null }
+  | { type: 'connectFailed'; message: string }
+  /** push: Esc comes back here */
+  | { type: 'open'; screen: Screen }
+  /** replace the current screen (no way back to it: executing → receipt) */
+  | { type: 'replace'; screen: Screen }
+  | { type: 'back' }
+  /** drop the stack and go home (after a receipt) */
+  | { type: 'home' }
+  | { type: 'signedIn'; session: Session }
+  | { type: 'signedOut' }
+  | { type: 'stopping' };
+
+export const initialState: AppState = {
+  screen: { name: 'connecting' },
+  stack: [],
+  environment: undefined,
+  session: null,
+  stopping: false,
+  fatal: undefined,
+};
+
+/** Screens Esc never leaves to: a running transaction must be seen through. */
+const PINNED: ReadonlySet<ScreenName> = new Set(['connecting', 'executing']);
+
+export function appReducer(state: AppState, action: AppAction): AppState {
+  switch (action.type) {
+    case 'connected':
+      return {
+        ...state,
+        environment: action.environment,
+        session: action.session,
+        screen: action.session ? { name: 'home' } : { name: 'signIn' },
+        stack: [],
+      };
+    case 'connectFailed':
+      return { ...state, fatal: action.message };
+    case 'open':
+      if (state.screen.name === action.screen.name) return state;
+      return { ...state, stack: [...state.stack, state.screen], screen: action.screen };
+    case 'replace':
+      return { ...state, screen: action.screen };
+    case 'back': {
+      if (PINNED.has(state.screen.name)) return state;
+      const previous = state.stack.at(-1);
+      if (previous === undefined) return state;
+      return { ...state, stack: state.stack.slice(0, -1), screen: previous };
+    }
+    case 'home':
+      return state.session ? { ...state, stack: [], screen: { name: 'home' } } : state;
+    case 'signedIn':
+      return { ...state, session: action.session, stack: [], screen: { name: 'home' } };
+    case 'signedOut':
+      return { ...state, session: null, stack: [], screen: { name: 'signIn' } };
+    case 'stopping':
+      return { ...state, stopping: true };
+  }
+}

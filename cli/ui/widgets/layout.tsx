@@ -1,0 +1,66 @@
+/** Small shared pieces of every screen: title, busy mark, error line, footer, key/value rows. */
+import { Box, Text } from 'ink';
+import Spinner from 'ink-spinner';
+import type { ReactNode } from 'react';
+import { useUi } from '../context.js';
+import { type Action, footerText } from '../keymap.js';
+
+export function Title({ children }: { children: ReactNode }) {
+  const { theme } = useUi();
+  return (
+    <Text bold color={theme.accent} wrap="truncate-end">
+      {children}
+    </Text>
+  );
+}
+
+/** A spinner, or a static mark when animation is off (TERM=dumb, tests). */
+export function Busy({ label }: { label: string }) {
+  const { theme } = useUi();
+  return (
+    <Text wrap="truncate-end">
+      <Text color={theme.accent}>{theme.animate ? <Spinner type="dots" /> : '…'}</Text> {label}
+    </Text>
+  );
+}
+
+export function ErrorLine({ message, hint }: { message: string; hint?: string | undefined }) {
+  const { theme } = useUi();
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.danger} wrap="truncate-end">
+        ✗ {message}
+      </Text>
+      {hint ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          {hint}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function Footer({ actions, wording }: { actions: readonly Action[]; wording?: Partial<Record<Action, string>> }) {
+  const { theme } = useUi();
+  const keys = footerText(actions, wording);
+  return (
+    <Box marginTop={1}>
+      <Text color={theme.muted} wrap="truncate-end">
+        {keys === '' ? '' : `${keys} · `}Ctrl+C quit
+      </Text>
+    </Box>
+  );
+}
+
+export function Rows({ rows }: { rows: ReadonlyArray<readonly [string, ReactNode]> }) {
+  const width = Math.max(0, ...rows.map(([label]) => label.length));
+  return (
+    <Box flexDirection="column">
+      {rows.map(([label, value], i) => (
+        <Text key={`${label}-${i}`} wrap="truncate-end">
+          {label.padEnd(width)} {value}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * The text field: its one useInput (only while focused and raw mode works) turns key presses
+ * into edits; Enter, Esc, Tab, arrows up/down and Ctrl/Meta keys are left to the screen's key
+ * router. A masked field shows • for each character and never renders the value.
+ */
+import { Text, useInput, useStdin } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { useUi } from '../context.js';
+import { editField, type FieldEdit, type FieldRules } from './field-state.js';
+
+export interface TextFieldProps extends FieldRules {
+  value: string;
+  onChange: (value: string) => void;
+  focused: boolean;
+  placeholder?: string;
+  mask?: boolean;
+}
+
+function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
+  if (key.return || key.escape || key.tab || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return undefined;
+  if (key.leftArrow) return { type: 'left' };
+  if (key.rightArrow) return { type: 'right' };
+  if (key.home) return { type: 'home' };
+  if (key.end) return { type: 'end' };
+  if (key.backspace) return { type: 'backspace' };
+  if (key.delete) return { type: 'delete' };
+  if (key.ctrl && input === 'u') return { type: 'clear' };
+  if (key.ctrl || key.meta) return undefined;
+  return input === '' ? undefined : { type: 'insert', text: input };
+}
+
+export function TextField({ value, onChange, focused, placeholder = '', mask = false, accept, maxLength }: TextFieldProps) {
+  const { theme } = useUi();
+  const { isRawModeSupported } = useStdin();
+  const [cursor, setCursor] = useState(value.length);
+  const latest = useRef({ value, cursor, onChange });
+  latest.current = { value, cursor: Math.min(cursor, value.length), onChange };
+  // a value set from outside (filled, "max", cleared) puts the cursor at its end
+  const emitted = useRef(value);
+  useEffect(() => {
+    if (value !== emitted.current) setCursor(value.length);
+    emitted.current = value;
+  }, [value]);
+
+  useInput(
+    (input, key) => {
+      const edit = editFor(input, key);
+      if (edit === undefined) return;
+      const now = latest.current;
+      const next = editField({ value: now.value, cursor: now.cursor }, edit, { accept, maxLength });
+      // the next key press may come before React re-renders: keep the ref current now
+      latest.current = { ...now, value: next.value, cursor: next.cursor };
+      setCursor(next.cursor);
+      if (next.value !== now.value) {
+        emitted.current = next.value;
+        now.onChange(next.value);
+      }
+    },
+    { isActive: focused && isRawModeSupported },
+  );
+
+  const shown = mask ? '•'.repeat(value.length) : value;
+  if (!focused) {
+    return shown === '' ? <Text color={theme.muted}>{placeholder}</Text> : <Text>{shown}</Text>;
+  }
+  const at = Math.min(cursor, shown.length);
+  return (
+    <Text>
+      {shown === '' && placeholder !== '' ? <Text color={theme.muted}>{placeholder} </Text> : shown.slice(0, at)}
+      <Text inverse>{shown[at] ?? ' '}</Text>
+      {shown.slice(at + 1)}
+    </Text>
+  );
+}

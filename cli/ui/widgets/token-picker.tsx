@@ -1,0 +1,60 @@
+/**
+ * Token picker: while focused, typing filters (symbol or name), ↑/↓ move, and the highlighted
+ * token is the choice at once (the quote follows it). Unfocused it shows only the choice.
+ */
+import { Box, Text, useInput, useStdin } from 'ink';
+import { useEffect, useState } from 'react';
+import { useUi } from '../context.js';
+import { isInterrupt } from '../keymap.js';
+import { filterItems, moveHighlight, type PickerItem } from './picker-state.js';
+
+const SHOWN = 4;
+
+export function TokenPicker({ items, value, onChange, focused }: { items: readonly PickerItem[]; value: string; onChange: (symbol: string) => void; focused: boolean }) {
+  const { theme } = useUi();
+  const { isRawModeSupported } = useStdin();
+  const [filter, setFilter] = useState('');
+  const matches = filterItems(items, filter);
+  const index = Math.max(0, matches.findIndex((t) => t.symbol === value));
+
+  useEffect(() => {
+    if (!focused) setFilter('');
+  }, [focused]);
+
+  useInput(
+    (input, key) => {
+      if (isInterrupt(input, key) || key.return || key.escape || key.tab) return;
+      if (key.upArrow || key.downArrow) {
+        const next = matches[moveHighlight(index, key.upArrow ? -1 : 1, matches.length)];
+        if (next) onChange(next.symbol);
+        return;
+      }
+      let nextFilter: string;
+      if (key.backspace || key.delete) nextFilter = filter.slice(0, -1);
+      else if (!key.ctrl && !key.meta && /^[\w.]+$/.test(input)) nextFilter = (filter + input).slice(0, 20);
+      else return;
+      setFilter(nextFilter);
+      const first = filterItems(items, nextFilter)[0];
+      if (first) onChange(first.symbol);
+    },
+    { isActive: focused && isRawModeSupported },
+  );
+
+  if (!focused) return <Text>{value}</Text>;
+  const start = Math.min(Math.max(0, index - 1), Math.max(0, matches.length - SHOWN));
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text inverse>{value}</Text>
+        <Text color={theme.muted}> {filter === '' ? 'type to filter, ↑/↓ to choose' : `filter: ${filter}`}</Text>
+      </Text>
+      {matches.length === 0 ? <Text color={theme.warning}>no token matches "{filter}"</Text> : null}
+      {matches.slice(start, start + SHOWN).map((t) => (
+        <Text key={t.symbol} color={t.symbol === value ? theme.accent : theme.muted} wrap="truncate-end">
+          {t.symbol === value ? '› ' : '  '}
+          {t.symbol.padEnd(7)} {t.name}
+        </Text>
+      ))}
+    </Box>
+  );
+}
