@@ -7,7 +7,8 @@ import type { Environment, Receipt, Session, TradePlan } from './services.js';
 export type Screen =
   | { name: 'connecting' }
   | { name: 'signIn' }
-  | { name: 'home' }
+  /** selected: the menu item to highlight on return */
+  | { name: 'home'; selected?: number }
   | { name: 'trade' }
   | { name: 'review'; plan: TradePlan }
   | { name: 'executing'; plan: TradePlan }
@@ -35,8 +36,8 @@ export interface AppState {
 export type AppAction =
   | { type: 'connected'; environment: Environment; session: Session | null }
   | { type: 'connectFailed'; message: string }
-  /** push: Esc comes back here */
-  | { type: 'open'; screen: Screen }
+  /** push: Esc comes back to the current screen (or to `returnTo`, the current one as it should be restored) */
+  | { type: 'open'; screen: Screen; returnTo?: Screen }
   /** replace the current screen (no way back to it: executing → receipt) */
   | { type: 'replace'; screen: Screen }
   | { type: 'back' }
@@ -72,7 +73,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, fatal: action.message };
     case 'open':
       if (state.screen.name === action.screen.name) return state;
-      return { ...state, stack: [...state.stack, state.screen], screen: action.screen };
+      return { ...state, stack: [...state.stack, action.returnTo ?? state.screen], screen: action.screen };
     case 'replace':
       return { ...state, screen: action.screen };
     case 'back': {

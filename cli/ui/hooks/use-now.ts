@@ -11,7 +11,8 @@ export function useNow(active: boolean, everyMs = 1000): number {
     const timer = setInterval(() => setTime(now()), everyMs);
     return () => clearInterval(timer);
   }, [active, everyMs, now]);
-  return time;
+  // a deadline set since the last tick (e.g. "resend in 30 s") must not read one second long
+  return Math.max(time, now());
 }
 
 /** Whole seconds left until `at` (never negative). */

@@ -34,9 +34,9 @@ export const MENU: readonly MenuItem[] = [
 
 const NOT_YET = 'not in this version: the core does not provide it yet';
 
-export function HomeScreen({ quit }: { quit: () => void }) {
+export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; selected?: number | undefined }) {
   const { state, dispatch, services, theme } = useUi();
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelected] = useState(initial);
   const [fullAddress, setFullAddress] = useState(false);
   const [balances, loadBalances] = useTask<Balances>();
   const session = state.session;
@@ -49,10 +49,10 @@ export function HomeScreen({ quit }: { quit: () => void }) {
 
   const open = (item: MenuItem): void => {
     if (item.needs !== undefined && !services.features[item.needs]) {
-      dispatch({ type: 'open', screen: { name: 'unavailable', what: item.label, why: NOT_YET } });
+      dispatch({ type: 'open', screen: { name: 'unavailable', what: item.label, why: NOT_YET }, returnTo: { name: 'home', selected } });
       return;
     }
-    dispatch({ type: 'open', screen: item.screen });
+    dispatch({ type: 'open', screen: item.screen, returnTo: { name: 'home', selected } });
   };
 
   useKeys({

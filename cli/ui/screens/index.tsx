@@ -20,7 +20,7 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'signIn':
       return <SignInScreen />;
     case 'home':
-      return <HomeScreen quit={quit} />;
+      return <HomeScreen key={screen.selected ?? 0} quit={quit} selected={screen.selected} />;
     case 'trade':
       return <TradeScreen />;
     case 'review':

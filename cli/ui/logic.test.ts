@@ -1,0 +1,163 @@
+/** The TUI's pure logic: mode decision, app reducer, field editing, filters, flows, theme. */
+import { describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { usd } from './format.js';
+import { initialLiveQuote, liveQuoteReducer, REFRESH_MS } from './hooks/live-quote-state.js';
+import { footerText } from './keymap.js';
+import { decideMode } from './mode.js';
+import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
+import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
+import { appReducer, initialState } from './state.js';
+import { themeFor } from './theme.js';
+import { editField } from './widgets/field-state.js';
+import { filterItems, moveHighlight } from './widgets/picker-state.js';
+
+const tty = { stdinIsTTY: true, stdoutIsTTY: true, env: {} };
+
+describe('decideMode', () => {
+  it.each([
+    ['a command word', { ...tty, argv: ['quote', '1', 'ETH', 'USDC'] }, 'command'],
+    ['--help', { ...tty, argv: ['--help'] }, 'command'],
+    ['--version after --sandbox', { ...tty, argv: ['--sandbox', '--version'] }, 'command'],
+    ['nothing, on a terminal', { ...tty, argv: [] }, 'interactive'],
+    ['--sandbox, on a terminal', { ...tty, argv: ['--sandbox'] }, 'interactive'],
+    ['no command, stdin piped', { ...tty, stdinIsTTY: false, argv: [] }, 'refused'],
+    ['no command, stdout piped', { ...tty, stdoutIsTTY: false, argv: [] }, 'refused'],
+    ['no command under CI', { ...tty, env: { CI: 'true' }, argv: [] }, 'refused'],
+    ['no command, CI=false', { ...tty, env: { CI: 'false' }, argv: [] }, 'interactive'],
+    ['--json without a command', { ...tty, argv: ['--json'] }, 'refused'],
+    ['an unknown flag', { ...tty, argv: ['--sandbx'] }, 'refused'],
+  ])('%s', (_label, input, kind) => {
+    expect(decideMode(input).kind).toBe(kind);
+  });
+
+  it('a refusal names the headless commands, and the flag when one is wrong', () => {
+    const piped = decideMode({ ...tty, stdinIsTTY: false, argv: [] });
+    expect(piped).toMatchObject({ kind: 'refused', json: false, message: expect.stringContaining('quote, status') });
+    expect(decideMode({ ...tty, argv: ['--sandbx'] })).toMatchObject({ message: expect.stringContaining('--sandbx') });
+    expect(decideMode({ ...tty, argv: ['--sandbox'] })).toEqual({ kind: 'interactive', sandbox: true });
+  });
+});
+
+describe('appReducer', () => {
+  const session = { email: 'a@b.co', userId: 'u', walletId: 'w', walletAddress: '0x1', expiresAt: '', isExisting: true };
+  const env = { sandbox: true, network: 'mainnet' as const, serverUrl: 'http://x' };
+  it('connected without a session signs in; with one goes home', () => {
+    expect(appReducer(initialState, { type: 'connected', environment: env, session: null }).screen.name).toBe('signIn');
+    expect(appReducer(initialState, { type: 'connected', environment: env, session }).screen.name).toBe('home');
+  });
+  it('Esc pops the back-stack; never leaves executing; home clears it', () => {
+    let s = appReducer(initialState, { type: 'connected', environment: env, session });
+    s = appReducer(s, { type: 'open', screen: { name: 'trade' }, returnTo: { name: 'home', selected: 0 } });
+    s = appReducer(s, { type: 'open', screen: { name: 'status' } });
+    expect(s.stack.map((x) => x.name)).toEqual(['home', 'trade']);
+    s = appReducer(s, { type: 'back' });
+    expect(s.screen.name).toBe('trade');
+    const plan = { quote: {} as never, slippageBps: 100, calls: [], simulatedChanges: [], expiresAt: 0 };
+    s = appReducer(s, { type: 'replace', screen: { name: 'executing', plan } });
+    expect(appReducer(s, { type: 'back' })).toBe(s);
+    s = appReducer(s, { type: 'home' });
+    expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
+    expect(appReducer(s, { type: 'back' })).toBe(s);
+    expect(appReducer(s, { type: 'signedOut' })).toMatchObject({ session: null, screen: { name: 'signIn' } });
+  });
+});
+
+describe('editField', () => {
+  it('inserts filtered, capped text at the cursor; edits and moves', () => {
+    const rules = { accept: /[0-9]/, maxLength: 6 };
+    let s = editField({ value: '', cursor: 0 }, { type: 'insert', text: '12a3\u001b4567' }, rules);
+    expect(s).toEqual({ value: '123456', cursor: 6 });
+    s = editField(s, { type: 'left' }, rules);
+    s = editField(s, { type: 'backspace' }, rules);
+    expect(s).toEqual({ value: '12346', cursor: 4 });
+    s = editField(s, { type: 'home' });
+    expect(editField(s, { type: 'backspace' })).toEqual(s);
+    expect(editField(s, { type: 'delete' })).toEqual({ value: '2346', cursor: 0 });
+    expect(editField({ value: 'abc', cursor: 99 }, { type: 'insert', text: 'd' })).toEqual({ value: 'abcd', cursor: 4 });
+  });
+});
+
+describe('picker filter', () => {
+  const items = [
+    { symbol: 'ETH', name: 'Ether' },
+    { symbol: 'USDC', name: 'USD Coin' },
+    { symbol: 'USDT', name: 'Tether USD' },
+    { symbol: 'STRK', name: 'Starknet Token' },
+  ];
+  it('symbol prefixes first, then names; wraps the highlight', () => {
+    expect(filterItems(items, 'us').map((t) => t.symbol)).toEqual(['USDC', 'USDT']);
+    expect(filterItems(items, 'ether').map((t) => t.symbol)).toEqual(['ETH', 'USDT']);
+    expect(filterItems(items, 'zzz')).toEqual([]);
+    expect(moveHighlight(0, -1, 4)).toBe(3);
+    expect(moveHighlight(3, 1, 4)).toBe(0);
+  });
+});
+
+describe('sign-in flow', () => {
+  const t0 = 1_000_000;
+  it('resend waits RESEND_AFTER_MS; Retry-After blocks everything until it passes', () => {
+    let s = signInReducer({ ...initialSignIn, email: 'a@b.co' }, { type: 'sending' });
+    s = signInReducer(s, { type: 'sent', now: t0 });
+    expect(s.step).toBe('code');
+    expect(canResend(s, t0 + RESEND_AFTER_MS - 1)).toBe(false);
+    expect(canResend(s, t0 + RESEND_AFTER_MS)).toBe(true);
+    const limited = new AppError(ErrorCode.RATE_LIMITED, 'slow down', { status: 429, details: { retryAfterSeconds: 60 } });
+    s = signInReducer({ ...s, code: '123456' }, { type: 'failed', error: limited, now: t0 });
+    expect(canSubmit(s, t0 + 59_000)).toEqual({ ok: false, why: 'rate limited' });
+    expect(canSubmit(s, t0 + 60_000)).toEqual({ ok: true });
+  });
+  it('a wrong code clears the field and keeps the e-mail', () => {
+    const s = signInReducer(
+      { ...initialSignIn, step: 'code', email: 'a@b.co', code: '111111' },
+      { type: 'failed', error: new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code'), now: t0 },
+    );
+    expect(s).toMatchObject({ code: '', email: 'a@b.co', failure: { code: 'INVALID_OTP' } });
+    expect(canSubmit(s, t0)).toMatchObject({ ok: false });
+  });
+});
+
+describe('live quote', () => {
+  it('an answer to a superseded request is dropped; the spinner waits for "slow"', () => {
+    let s = liveQuoteReducer(initialLiveQuote, { type: 'input', seq: 1, empty: false });
+    s = liveQuoteReducer(s, { type: 'ask', seq: 1 });
+    expect(s.spinner).toBe(false);
+    s = liveQuoteReducer(s, { type: 'slow', seq: 1 });
+    expect(s.spinner).toBe(true);
+    s = liveQuoteReducer(s, { type: 'input', seq: 2, empty: false });
+    const late = liveQuoteReducer(s, { type: 'answer', seq: 1, quote: {} as never, now: 5 });
+    expect(late).toBe(s);
+    s = liveQuoteReducer(s, { type: 'answer', seq: 2, quote: {} as never, now: 5 });
+    expect(s).toMatchObject({ status: 'ready', refreshAt: 5 + REFRESH_MS, spinner: false });
+  });
+});
+
+describe('trade form', () => {
+  const decimals = (symbol: string) => ({ USDC: 6, ETH: 18 })[symbol];
+  it('quotes only a valid amount; says why otherwise', () => {
+    const form = initialTrade(100);
+    expect(requestOf(form, decimals)).toEqual({ problem: undefined });
+    expect(requestOf({ ...form, amount: '1.0000001' }, decimals)).toMatchObject({ problem: expect.stringContaining('at most 6 decimal places') });
+    expect(requestOf({ ...form, to: 'USDC' }, decimals)).toMatchObject({ problem: 'cannot swap USDC for itself' });
+    expect(requestOf({ ...form, amount: '100', slippageChoice: 4, customSlippage: '60' }, decimals)).toMatchObject({ problem: expect.any(String) });
+    expect(requestOf({ ...form, amount: ' 100 ' }, decimals)).toEqual({ request: { amount: '100', from: 'USDC', to: 'ETH', slippageBps: 100 } });
+  });
+  it('impact warns from 5 % and needs typing from 15 %', () => {
+    expect([undefined, 499, 500, 1499, 1500].map(impactLevel)).toEqual(['unknown', 'ok', 'warn', 'warn', 'danger']);
+  });
+});
+
+describe('theme and text', () => {
+  it('NO_COLOR, FORCE_COLOR=0 and TERM=dumb drop colour; TERM=dumb also animation', () => {
+    expect(themeFor({}).color).toBe(true);
+    expect(themeFor({ NO_COLOR: '1' })).toMatchObject({ color: false, animate: true, danger: undefined });
+    expect(themeFor({ NO_COLOR: '' }).color).toBe(true);
+    expect(themeFor({ FORCE_COLOR: '0' }).color).toBe(false);
+    expect(themeFor({ TERM: 'dumb' })).toMatchObject({ color: false, animate: false });
+  });
+  it('footer and money', () => {
+    expect(footerText(['back', 'submit'], { submit: 'sign in' })).toBe('Esc back · Enter sign in');
+    expect(usd(123456789n)).toBe('$1,234,567.89');
+    expect(usd(5n)).toBe('$0.05');
+  });
+});

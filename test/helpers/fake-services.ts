@@ -1,0 +1,153 @@
+/**
+ * A fake of the TUI's services port for screen tests (pure UI logic): scripted answers, every
+ * call recorded with its signal, quotes answered on demand so stale ones can be tested.
+ */
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { listTokens } from '../../shared/tokens.js';
+import type { QuoteSummary } from '../../cli/services/quote-summary.js';
+import type { Balances, Features, QuoteRequest, Receipt, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
+
+export const SESSION: Session = {
+  email: 'alice@example.com',
+  userId: 'user-1',
+  walletId: 'wallet-1',
+  walletAddress: '0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  isExisting: true,
+};
+
+export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary {
+  const money = (amount: string, baseUnits: string, symbol: string) => ({ amount, baseUnits, symbol });
+  return {
+    from: { symbol: request.from, address: '0x1', decimals: 6 },
+    to: { symbol: request.to, address: '0x2', decimals: 18 },
+    amountIn: money(request.amount, (BigInt(request.amount) * 10n ** 6n).toString(), request.from),
+    expectedOutput: money('0.0333', '33300000000000000', request.to),
+    grossOutput: money('0.03331', '33310000000000000', request.to),
+    fee: { bps: 2, percent: '0.02%', amount: money('0.00001', '10000000000000', request.to) },
+    minimumReceived: money('0.0329', '32900000000000000', request.to),
+    calldataMinimumReceived: money('0.0329', '32900000000000000', request.to),
+    priceImpact: { bps: impactBps, percent: `${(impactBps / 100).toFixed(2)}%` },
+    rate: '0.000333',
+    route: [{ percent: '100%', hops: [{ from: request.from, to: request.to, pools: [{ protocol: 1, poolName: 'Pool A', poolAddress: '0x9', percent: '100%' }] }] }],
+    gas: { estimatedGasUsed: '190000', estimatedGasUsedInUsd: '0.15' },
+  };
+}
+
+interface PendingQuote {
+  request: QuoteRequest;
+  signal: AbortSignal;
+  resolve: (q: QuoteSummary) => void;
+  reject: (e: unknown) => void;
+}
+
+export interface FakeOptions {
+  features?: Partial<Features>;
+  session?: Session | null;
+  sandbox?: boolean;
+  /** answer quotes at once with this impact (else they wait for answerQuote) */
+  autoQuoteImpactBps?: number;
+  requestCode?: (email: string) => Promise<void>;
+  balances?: Balances;
+  execute?: () => Promise<Receipt>;
+}
+
+export type FakeServices = TuiServices & {
+  calls: string[];
+  quotes: PendingQuote[];
+  closed: boolean;
+  settingsView: SettingsView;
+};
+
+export function fakeServices(options: FakeOptions = {}): FakeServices {
+  let session = options.session ?? null;
+  const fake: FakeServices = {
+    calls: [],
+    quotes: [],
+    closed: false,
+    settingsView: { slippageBps: 100, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001', gasToken: 'STRK' },
+    features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false, ...options.features },
+    async connect() {
+      fake.calls.push('connect');
+      return { sandbox: options.sandbox ?? true, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' };
+    },
+    async currentSession() {
+      return session;
+    },
+    async requestCode(email) {
+      fake.calls.push(`requestCode ${email}`);
+      await options.requestCode?.(email);
+    },
+    async verifyCode(email, code) {
+      fake.calls.push(`verifyCode ${email}`);
+      if (code !== '123456') throw new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code', { status: 401 });
+      session = { ...SESSION, email };
+      return session;
+    },
+    async sandboxCode() {
+      return '123456';
+    },
+    async logout() {
+      fake.calls.push('logout');
+      session = null;
+    },
+    async balances() {
+      return options.balances ?? { available: false, reason: 'no chain reader in the fake' };
+    },
+    quote(request, { signal }) {
+      fake.calls.push(`quote ${request.amount} ${request.from}>${request.to} ${request.slippageBps}`);
+      if (options.autoQuoteImpactBps !== undefined) return Promise.resolve(quoteFixture(request, options.autoQuoteImpactBps));
+      return new Promise((resolve, reject) => fake.quotes.push({ request, signal, resolve, reject }));
+    },
+    async plan(request): Promise<TradePlan> {
+      fake.calls.push(`plan ${request.amount}`);
+      const quote = quoteFixture(request, options.autoQuoteImpactBps ?? 5);
+      return {
+        quote,
+        slippageBps: request.slippageBps,
+        calls: [
+          { contract: request.from, entrypoint: 'approve', description: `approve the router to take exactly ${request.amount} ${request.from}` },
+          { contract: 'router', entrypoint: 'swap', description: `swap ${request.amount} ${request.from} for at least 0.0329 ${request.to}` },
+        ],
+        simulatedChanges: [
+          { symbol: request.from, decimals: 6, delta: -(BigInt(request.amount) * 10n ** 6n) },
+          { symbol: request.to, decimals: 18, delta: 33300000000000000n },
+        ],
+        expiresAt: Date.now() + 30_000,
+      };
+    },
+    async execute(_plan, _session, { onStep }) {
+      fake.calls.push('execute');
+      onStep({ step: 'submitting' });
+      if (options.execute) return options.execute();
+      return { transactionHash: '0xabc', status: 'succeeded', changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }] };
+    },
+    async history() {
+      return [];
+    },
+    async status() {
+      return {
+        network: 'mainnet',
+        sandbox: true,
+        swapsSupported: true,
+        aggregator: { url: 'http://agg', reachable: true, status: 200, message: 'ok' },
+        server: { url: 'http://srv', reachable: false, error: 'not reachable (ECONNREFUSED)' },
+      };
+    },
+    settings() {
+      return fake.settingsView;
+    },
+    updateSettings(patch) {
+      if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl)) throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL', { status: 400 });
+      fake.settingsView = { ...fake.settingsView, ...patch };
+      return fake.settingsView;
+    },
+    tokens() {
+      return listTokens('mainnet').map((t) => ({ symbol: t.symbol, name: t.name, decimals: t.decimals }));
+    },
+    async close() {
+      fake.closed = true;
+    },
+  };
+  return fake;
+}

@@ -1,0 +1,117 @@
+/**
+ * Rendering the TUI in tests: the real App over a services port (usually the fake), through
+ * ink-testing-library. press()/type() write keys and wait for the frame to change (never a
+ * fixed sleep); waitForFrame() waits for a condition. React act() warnings fail the test.
+ * Assert frames before unmount(): Ink writes a bare newline on unmount.
+ */
+import { render } from 'ink-testing-library';
+import { App } from '../../cli/ui/app.js';
+import type { TuiServices } from '../../cli/ui/services.js';
+import type { AppState } from '../../cli/ui/state.js';
+import { type Theme, themeFor } from '../../cli/ui/theme.js';
+
+export const KEYS = {
+  enter: '\r',
+  escape: '\u001b',
+  tab: '\t',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  left: '\u001b[D',
+  right: '\u001b[C',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+  ctrlF: '\u0006',
+  ctrlR: '\u0012',
+  ctrlW: '\u0017',
+  ctrlX: '\u0018',
+} as const;
+
+const macrotask = (): Promise<void> => new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+
+export interface Rendered {
+  frame(): string;
+  /** write keys; wait until the frame differs from before (or `timeoutMs`, then fail) */
+  press(keys: string, options?: { timeoutMs?: number; change?: boolean }): Promise<string>;
+  /** type text one character at a time, each waited for */
+  type(text: string): Promise<string>;
+  waitForFrame(predicate: (frame: string) => boolean, timeoutMs?: number): Promise<string>;
+  exitCode(): number | undefined;
+  forced(): boolean;
+  stop(): void;
+  unmount(): void;
+}
+
+export function renderWithProviders(
+  services: TuiServices,
+  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget } = {},
+): Rendered {
+  const original = console.error;
+  const actWarnings: string[] = [];
+  console.error = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (text.includes('act(')) actWarnings.push(text);
+    else original(...args);
+  };
+  let code: number | undefined;
+  let forced = false;
+  const stopRequests = options.stopRequests ?? new EventTarget();
+  const theme = options.theme ?? { ...themeFor({ NO_COLOR: '1' }), animate: false };
+  const instance = render(
+    <App
+      services={services}
+      theme={theme}
+      stopRequests={stopRequests}
+      force={() => (forced = true)}
+      onExitCode={(c) => (code = c)}
+      {...(options.now ? { now: options.now } : {})}
+      {...(options.initial ? { initial: options.initial } : {})}
+    />,
+  );
+  const frame = (): string => {
+    if (actWarnings.length > 0) throw new Error(`React act() warning: ${actWarnings[0]}`);
+    return instance.lastFrame() ?? '';
+  };
+  const waitForFrame = async (predicate: (f: string) => boolean, timeoutMs = 10_000): Promise<string> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await macrotask();
+      const current = frame();
+      if (predicate(current)) {
+        // let the new screen's effects (its input handlers) attach before the next key
+        await macrotask();
+        await macrotask();
+        return frame();
+      }
+      if (Date.now() > deadline) throw new Error(`frame did not match within ${timeoutMs} ms; last frame:\n${current}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  const press = async (keys: string, opts: { timeoutMs?: number; change?: boolean } = {}): Promise<string> => {
+    const before = frame();
+    instance.stdin.write(keys);
+    // a lone Esc is held ~20 ms by Ink before it fires
+    if (keys === KEYS.escape) await new Promise((resolve) => setTimeout(resolve, 40));
+    if (opts.change === false) {
+      await macrotask();
+      return frame();
+    }
+    return waitForFrame((f) => f !== before, opts.timeoutMs);
+  };
+  return {
+    frame,
+    press,
+    async type(text) {
+      let last = frame();
+      for (const ch of text) last = await press(ch);
+      return last;
+    },
+    waitForFrame,
+    exitCode: () => code,
+    forced: () => forced,
+    stop: () => stopRequests.dispatchEvent(new Event('stop')),
+    unmount: () => {
+      instance.unmount();
+      console.error = original;
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * The TUI's screens over a fake services port (pure UI logic; the real program is driven in
+ * tmux by tui-terminal.test.ts).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { fakeServices, SESSION } from './helpers/fake-services.js';
+import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
+
+let ui: Rendered | undefined;
+afterEach(() => {
+  ui?.unmount();
+  ui = undefined;
+});
+
+const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) => fakeServices({ session: SESSION, ...options });
+
+describe('sign-in', () => {
+  it('e-mail → code → home; a wrong code is cleared and explained; Ctrl+F fills the code from the sandbox outbox', async () => {
+    const services = fakeServices();
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('Sign in'));
+    await ui.type('not-an-email');
+    expect(ui.frame()).toContain('is not an e-mail address');
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls).not.toContain('requestCode not-an-email');
+    for (let i = 0; i < 'not-an-email'.length; i++) await ui.press(KEYS.backspace);
+    await ui.type('alice@example.com');
+    let frame = await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('code sent to alice@example.com'));
+    expect(frame).toMatch(/resend available in (30|29) s/);
+    expect(frame).toContain('Ctrl+F fills it');
+
+    await ui.type('654321');
+    expect(ui.frame()).toContain('••••••');
+    expect(ui.frame()).not.toContain('654321');
+    frame = await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Wrong or expired code'));
+    expect(frame).toContain('Ctrl+R for a new one');
+
+    await ui.press(KEYS.ctrlF);
+    frame = await ui.waitForFrame((f) => f.includes('code filled from the sandbox outbox'));
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Wallet'));
+    expect(frame).toContain('0x0123…cdef');
+    expect(frame).toContain('SANDBOX');
+    frame = await ui.press('a');
+    expect(frame).toContain(SESSION.walletAddress);
+  });
+
+  it('rate limited: the Retry-After countdown blocks sending until it runs out', async () => {
+    let now = 1_000_000;
+    const services = fakeServices({
+      requestCode: async () => {
+        throw new AppError(ErrorCode.RATE_LIMITED, 'too many requests', { status: 429, details: { retryAfterSeconds: 42 } });
+      },
+    });
+    ui = renderWithProviders(services, { now: () => now });
+    await ui.waitForFrame((f) => f.includes('Sign in'));
+    await ui.type('bob@example.com');
+    await ui.press(KEYS.enter);
+    const frame = await ui.waitForFrame((f) => f.includes('rate limited'));
+    expect(frame).toContain('try again in 42 s');
+    expect(frame).toContain('Too many attempts');
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.filter((c) => c.startsWith('requestCode'))).toHaveLength(1);
+    now += 43_000;
+    await ui.waitForFrame((f) => !f.includes('rate limited'), 3000);
+    await ui.press(KEYS.enter);
+    expect(services.calls.filter((c) => c.startsWith('requestCode'))).toHaveLength(2);
+  });
+});
+
+describe('navigation', () => {
+  it('Esc goes back along the stack; menu items the core lacks say so', async () => {
+    ui = renderWithProviders(signedIn());
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    expect(ui.frame()).toContain('Multi-swap (not yet)');
+    await ui.press(KEYS.down);
+    let frame = await ui.press(KEYS.enter);
+    expect(frame).toContain('not in this version');
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain('› Multi-swap');
+    for (let i = 0; i < 4; i++) await ui.press(KEYS.down);
+    frame = await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Auth server'));
+    expect(frame).toContain('DOWN — not reachable (ECONNREFUSED)');
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain('› Status');
+  });
+
+  it('logout asks, then returns to sign-in', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.enter);
+    await ui.press('y');
+    await ui.waitForFrame((f) => f.includes('Sign in'));
+    expect(services.calls).toContain('logout');
+  });
+
+  it('settings: a bad server URL is refused with the reason; a preset saves', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.enter);
+    await ui.press(KEYS.right);
+    expect(ui.frame()).toContain('Default slippage  2%');
+    await ui.press(KEYS.enter);
+    expect(services.settingsView.slippageBps).toBe(200);
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    await ui.press('\u0015'); // Ctrl+U clears the field
+    await ui.type('nope');
+    const frame = await ui.press(KEYS.enter);
+    expect(frame).toContain('serverUrl must be a URL');
+  });
+});
+
+describe('trade', () => {
+  it('a stale quote is aborted and never shown; the fresh one is', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.enter);
+    await ui.type('1');
+    await ui.waitForFrame(() => services.quotes.length === 1);
+    const stale = services.quotes[0]!;
+    await ui.type('0');
+    await ui.waitForFrame(() => services.quotes.length === 2);
+    expect(stale.signal.aborted).toBe(true);
+    stale.resolve({ ...(await import('./helpers/fake-services.js')).quoteFixture(stale.request), expectedOutput: { amount: '7.77', baseUnits: '7770000000000000000', symbol: 'ETH' } });
+    const fresh = services.quotes[1]!;
+    expect(fresh.request.amount).toBe('10');
+    fresh.resolve((await import('./helpers/fake-services.js')).quoteFixture(fresh.request));
+    const frame = await ui.waitForFrame((f) => f.includes('You receive'));
+    expect(frame).toContain('0.0333 ETH');
+    expect(frame).not.toContain('7.77');
+    expect(frame).toMatch(/quote refreshes in 1[45] s/);
+  });
+
+  it('very high price impact needs the typed word; then executing → receipt', async () => {
+    const services = signedIn({ features: { trade: true }, autoQuoteImpactBps: 2000 });
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.enter);
+    await ui.type('5');
+    let frame = await ui.waitForFrame((f) => f.includes('Price impact'));
+    expect(frame).toContain('very high');
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Review the swap'));
+    expect(frame).toContain('approve the router to take exactly 5 USDC');
+    expect(frame).toContain('−5 USDC');
+    expect(frame).toContain('Type SWAP');
+    await ui.press('y'); // goes into the field: y is not a confirmation here
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls).not.toContain('execute');
+    await ui.press(KEYS.backspace);
+    await ui.type('SWAP');
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
+    expect(frame).toContain('0xabc');
+    expect(services.calls).toContain('execute');
+  });
+
+  it('a failed execution says what happened and what to do next', async () => {
+    const services = signedIn({
+      features: { trade: true },
+      autoQuoteImpactBps: 5,
+      execute: async () => {
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', { status: 502 });
+      },
+    });
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.enter);
+    await ui.type('5');
+    await ui.waitForFrame((f) => f.includes('Price impact'));
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review the swap'));
+    await ui.press('y');
+    const frame = await ui.waitForFrame((f) => f.includes('The paymaster failed'));
+    expect(frame).toContain('Nothing was sent');
+  });
+});
+
+describe('Ctrl+C', () => {
+  it('the first stops (aborting work, waiting for the child to stop) and exits 2', async () => {
+    const services = signedIn();
+    let stopped: () => void = () => undefined;
+    services.close = () => new Promise<void>((resolve) => (stopped = resolve)); // the child takes a moment to stop
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.enter);
+    await ui.type('1');
+    await ui.waitForFrame(() => services.quotes.length === 1);
+    const frame = await ui.press(KEYS.ctrlC);
+    expect(frame).toContain('stopping…');
+    expect(services.quotes[0]!.signal.aborted).toBe(true);
+    expect(ui.exitCode()).toBeUndefined(); // waits for the child
+    stopped();
+    await ui.waitForFrame(() => ui?.exitCode() === 2);
+    expect(ui.forced()).toBe(false);
+  });
+
+  it('SIGTERM (a stop request from outside) stops the same way; a second one forces', async () => {
+    const services = fakeServices({ session: SESSION });
+    services.close = () => new Promise(() => undefined); // a child that will not stop
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    ui.stop();
+    await ui.waitForFrame((f) => f.includes('stopping…'));
+    ui.stop();
+    expect(ui.forced()).toBe(true);
+  });
+});
