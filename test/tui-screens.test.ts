@@ -26,20 +26,20 @@ describe('sign-in', () => {
     expect(services.calls).not.toContain('requestCode not-an-email');
     for (let i = 0; i < 'not-an-email'.length; i++) await ui.press(KEYS.backspace);
     await ui.type('alice@example.com');
-    let frame = await ui.press(KEYS.enter);
-    frame = await ui.waitForFrame((f) => f.includes('code sent to alice@example.com'));
+    await ui.press(KEYS.enter);
+    let frame = await ui.waitForFrame((f) => f.includes('code sent to alice@example.com'));
     expect(frame).toMatch(/resend available in (30|29) s/);
     expect(frame).toContain('Ctrl+F fills it');
 
     await ui.type('654321');
     expect(ui.frame()).toContain('••••••');
     expect(ui.frame()).not.toContain('654321');
-    frame = await ui.press(KEYS.enter);
+    await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Wrong or expired code'));
     expect(frame).toContain('Ctrl+R for a new one');
 
     await ui.press(KEYS.ctrlF);
-    frame = await ui.waitForFrame((f) => f.includes('code filled from the sandbox outbox'));
+    await ui.waitForFrame((f) => f.includes('code filled from the sandbox outbox'));
     await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Wallet'));
     expect(frame).toContain('0x0123…cdef');
@@ -82,7 +82,7 @@ describe('navigation', () => {
     frame = await ui.press(KEYS.escape);
     expect(frame).toContain('› Multi-swap');
     for (let i = 0; i < 4; i++) await ui.press(KEYS.down);
-    frame = await ui.press(KEYS.enter);
+    await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Auth server'));
     expect(frame).toContain('DOWN — not reachable (ECONNREFUSED)');
     frame = await ui.press(KEYS.escape);

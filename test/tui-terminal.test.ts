@@ -1,0 +1,76 @@
+/**
+ * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
+ * with the code from the sandbox outbox, a live quote, then Ctrl+C — and the terminal must be
+ * restored (stty shows icanon and echo again) and the sandbox child gone.
+ * Skipped, saying why, only when tmux is not installed.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, tempHome } from './helpers/process.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+if (!hasTmux) console.warn('tui-terminal: tmux is not installed; the whole-program TUI test is skipped (.ci/run installs it)');
+
+describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
+  const socket = `finance-tui-test-${process.pid}`;
+  const home = tempHome();
+  // Ink renders only the final frame under CI: the child must not see it
+  const env = { ...cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' }), CI: undefined };
+  delete env.CI;
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { env, encoding: 'utf8' });
+  const screen = (): string => tmux('capture-pane', '-p', '-t', 'app', '-S', '-50');
+
+  async function waitFor(text: string | RegExp, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const current = screen();
+      if (typeof text === 'string' ? current.includes(text) : text.test(current)) return current;
+      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  beforeAll(() => {
+    const script = `'${process.execPath}' '${BIN}' --sandbox; echo "EXIT:$?"; stty -a; sleep 600`;
+    tmux('new-session', '-d', '-s', 'app', '-x', '110', '-y', '45', script);
+  });
+  afterAll(() => {
+    spawnSync('tmux', ['-L', socket, 'kill-server'], { env });
+    home.cleanup();
+  });
+
+  it('signs in from the outbox, quotes live, and Ctrl+C restores the terminal', { timeout: 120_000 }, async () => {
+    await waitFor('Sign in');
+    expect(screen()).toContain('SANDBOX');
+    expect(screen()).toContain('started the local sandbox for this session');
+    tmux('send-keys', '-t', 'app', '-l', 'alice@example.com');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    await waitFor('code sent to alice@example.com');
+    tmux('send-keys', '-t', 'app', 'C-f');
+    await waitFor('code filled from the sandbox outbox');
+    expect(screen()).toContain('••••••');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const homeScreen = await waitFor('Wallet');
+    expect(homeScreen).toMatch(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+
+    tmux('send-keys', '-t', 'app', 'Enter'); // Trade
+    await waitFor('Amount');
+    tmux('send-keys', '-t', 'app', '-l', '100');
+    const quoted = await waitFor(/You receive \(est\.\)\s+0\.\d+ ETH/);
+    expect(quoted).toContain('Minimum received');
+    expect(quoted).toMatch(/Route\s+100% USDC → ETH/);
+
+    const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as { pid: number };
+    tmux('send-keys', '-t', 'app', 'C-c');
+    const after = await waitFor(/EXIT:\d+[\s\S]*speed/);
+    expect(after).toContain('EXIT:2');
+    // the terminal is back in cooked mode: canonical input and echo are on again
+    const stty = after.slice(after.indexOf('EXIT:'));
+    expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
+    expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
+    // the sandbox child the app started has stopped
+    expect(() => process.kill(sandbox.pid, 0)).toThrow();
+  });
+});
