@@ -1,7 +1,14 @@
-# Source this file: makes Node >= 22 the `node` on PATH for this shell.
+# Source this file (bash or zsh): makes Node >= 22 the `node` on PATH for this shell.
 # A machine with an older Node (the sandbox has 20) gets Node 24 from the npm registry
 # into .ci/.node (git-ignored); a machine that already has Node >= 22 uses its own.
-_ft_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Shells that cannot source it (fish, sh) use `.ci/with-node <command>` instead.
+if [ -n "${ZSH_VERSION:-}" ]; then
+  # zsh has no BASH_SOURCE: %x is the file being sourced
+  eval '_ft_self="${(%):-%x}"'
+else
+  _ft_self="${BASH_SOURCE[0]:-$0}"
+fi
+_ft_root="$(cd "$(dirname "$_ft_self")/.." && pwd)"
 if [ -x "$_ft_root/.ci/.node/node_modules/.bin/node" ]; then
   export PATH="$_ft_root/.ci/.node/node_modules/.bin:$PATH"
 fi
@@ -11,4 +18,4 @@ if [ "$_ft_major" -lt 22 ]; then
   npm install --silent --no-fund --no-audit --prefix "$_ft_root/.ci/.node" node@24 >&2 || return 1 2>/dev/null || exit 1
   export PATH="$_ft_root/.ci/.node/node_modules/.bin:$PATH"
 fi
-unset _ft_root _ft_major
+unset _ft_self _ft_root _ft_major

@@ -188,7 +188,7 @@ describe('trade', () => {
 });
 
 describe('Ctrl+C', () => {
-  it('the first stops (aborting work, waiting for the child to stop) and exits 2', async () => {
+  it('the first stops (aborting work, waiting for the child to stop) and exits 0', async () => {
     const services = signedIn();
     let stopped: () => void = () => undefined;
     services.close = () => new Promise<void>((resolve) => (stopped = resolve)); // the child takes a moment to stop
@@ -202,7 +202,7 @@ describe('Ctrl+C', () => {
     expect(services.quotes[0]!.signal.aborted).toBe(true);
     expect(ui.exitCode()).toBeUndefined(); // waits for the child
     stopped();
-    await ui.waitForFrame(() => ui?.exitCode() === 2);
+    await ui.waitForFrame(() => ui?.exitCode() === 0);
     expect(ui.forced()).toBe(false);
   });
 

@@ -1,8 +1,9 @@
 /**
  * The root: owns the app state, the root AbortSignal, Ctrl+C and exit(). The first Ctrl+C (or
- * SIGTERM/SIGHUP, through `stopRequests`) says "stopping…", aborts every in-flight request,
- * stops a child server the core started (bounded by CLOSE_TIMEOUT_MS) and exits; a second one
- * forces the exit at once.
+ * SIGTERM/SIGHUP/SIGINT, through `stopRequests`) says "stopping…", aborts every in-flight
+ * request, stops a child server the core started (bounded by CLOSE_TIMEOUT_MS) and exits — 0 for
+ * Ctrl+C or q (the user left), 2 for a signal (stopped from outside); a second one forces the
+ * exit at once.
  */
 import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
@@ -62,7 +63,8 @@ export function App({ services, theme, now = Date.now, stopRequests, force, onEx
 
   useInput(
     (input, key) => {
-      if (isInterrupt(input, key)) shutdown(2);
+      // Ctrl+C is how one leaves the app: a clean exit (0), like q
+      if (isInterrupt(input, key)) shutdown(0);
     },
     { isActive: isRawModeSupported },
   );
