@@ -1,6 +1,6 @@
 /**
- * Process tests spawn the built bin, exactly what a user runs; build it once per test run.
- * tsc 7 is native and takes about a second.
+ * Process tests spawn the built bin, exactly what a user runs; build it once per test run, the
+ * way `npm run build` does: tsc, then the esbuild bundle that becomes dist/cli/main.js.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,4 +11,5 @@ export default function setup(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url))], { cwd: root, stdio: 'inherit' });
 }

@@ -22,16 +22,15 @@ const AUTH_TIMEOUT_MS = 15_000;
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
-  const [stack, aggregator, quote, status, settings, paths, starknet] = await Promise.all([
+  const [stack, aggregator, quote, status, settings, paths] = await Promise.all([
     import('../stack.js'),
     import('../services/aggregator.js'),
     import('../commands/quote.js'),
     import('../commands/status.js'),
     import('../settings.js'),
     import('../paths.js'),
-    import('../../shared/starknet.js'),
   ]);
-  return { stack, aggregator, quote, status, settings, paths, starknet };
+  return { stack, aggregator, quote, status, settings, paths };
 }
 
 /** The auth server's error document → AppError with its code (RATE_LIMITED keeps Retry-After). */
@@ -130,8 +129,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     },
 
     async verifyCode(email, code, { signal }) {
-      const { m, e } = ready();
-      const body = (await postJson(new URL('/auth/verify', e.serverUrl), { email, code }, signal)) as Record<string, unknown>;
+      const { e } = ready();
+      // the Stark curve helpers precompute tables on load: only sign-in needs them
+      const [starknet, body] = await Promise.all([
+        import('../../shared/starknet.js'),
+        postJson(new URL('/auth/verify', e.serverUrl), { email, code }, signal) as Promise<Record<string, unknown>>,
+      ]);
       const fields = ['token', 'expiresAt', 'userId', 'walletId', 'walletAddress', 'walletPublicKey'] as const;
       if (!fields.every((f) => typeof body[f] === 'string')) {
         throw new AppError(ErrorCode.INVALID_RESPONSE, 'the auth server answered the sign-in without a session', { status: 502 });
@@ -139,7 +142,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       const address = body.walletAddress as string;
       // docs/architecture.md "Client behaviour": refuse a session whose address is not the
       // account address of its public key
-      if (BigInt(m.starknet.argentAccountAddress(body.walletPublicKey as string)) !== BigInt(address)) {
+      if (BigInt(starknet.argentAccountAddress(body.walletPublicKey as string)) !== BigInt(address)) {
         throw new AppError(ErrorCode.INVALID_RESPONSE, 'the wallet address the server sent does not belong to its public key; refusing the session', { status: 502 });
       }
       session = {
@@ -201,8 +204,11 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     updateSettings(patch: SettingsPatch) {
       const { m } = ready();
       const store = m.settings.openSettingsStore(env);
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const problem = m.settings.settingsProblem({ ...store.store, ...defined });
+      if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`, { status: 400 });
       try {
-        for (const [key, value] of Object.entries(patch)) if (value !== undefined) store.set(key as keyof SettingsPatch, value);
+        store.set(defined);
       } catch (error) {
         throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`, { status: 400 });
       }

@@ -3,7 +3,7 @@
  * FINANCE_TUI_HOME, and reading its output line by line without sleeping.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,6 +122,30 @@ export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: strin
 }
 
 /**
+ * The bin is an esbuild bundle (scripts/bundle.mjs): a loaded chunk stands for the modules inside
+ * it, listed in dist/bundle-meta.json. Each chunk URL is followed by one `bundled:` URL per
+ * package (`bundled:node_modules/ink/`) and own source file (`bundled:dist/cli/output.js`) it
+ * holds, so a trace says which packages a command loaded whether the build is bundled or not.
+ */
+function expandChunks(urls: string[]): string[] {
+  let meta: Record<string, string[]>;
+  try {
+    meta = JSON.parse(readFileSync(new URL('../../dist/bundle-meta.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+  } catch {
+    return urls; // not bundled
+  }
+  return urls.flatMap((url) => {
+    const file = /\/dist\/cli\/([^/]+\.js)$/.exec(url)?.[1];
+    const inside = file === undefined ? undefined : meta[file];
+    if (inside === undefined) return [url];
+    const expanded = inside.map((entry) =>
+      entry.startsWith('(own) ') ? `bundled:dist/${entry.slice('(own) '.length).replace(/\.tsx?$/, '.js')}` : `bundled:node_modules/${entry}/`,
+    );
+    return [url, ...expanded];
+  });
+}
+
+/**
  * Run the bin with a resolve hook that prints every module URL it resolves (to stderr, after
  * the bin's own output): which modules a command loads, e.g. that `--help` stays light.
  */
@@ -142,9 +166,11 @@ export async function runBinTracingModules(
     stderr += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
-  const modules = stderr
-    .split('\n')
-    .filter((line) => line.startsWith('resolved: '))
-    .map((line) => line.slice('resolved: '.length));
+  const modules = expandChunks(
+    stderr
+      .split('\n')
+      .filter((line) => line.startsWith('resolved: '))
+      .map((line) => line.slice('resolved: '.length)),
+  );
   return { code, stdout, stderr: stderr.split('\n').filter((line) => !line.startsWith('resolved: ')).join('\n'), modules };
 }

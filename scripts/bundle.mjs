@@ -1,0 +1,85 @@
+/**
+ * The published bin as an esbuild bundle (start-up speed: one file per lazy part instead of
+ * hundreds of modules). Runs after `tsc` (npm run build), over its output folder: dist/cli/main.js
+ * becomes the bundle's entry, with one chunk per dynamic import beside it, so `import.meta.url`
+ * keeps pointing into dist/cli/. The server-side packages stay external (loaded from
+ * node_modules: long-running commands, where start-up does not matter, and packages that locate
+ * files at run time). React is bundled in its production build. react-devtools-core, which Ink
+ * imports only when DEV is set, is stubbed, and Yoga's wasm loader skips fetch() (see below).
+ *
+ * dist/bundle-meta.json maps every output file to the packages inside it: the module-trace
+ * tests use it to tell which packages a command loaded.
+ */
+import { build } from 'esbuild';
+import { rmSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = `${root}dist/cli`;
+
+for (const file of readdirSync(outdir)) if (file.startsWith('chunk-')) rmSync(`${outdir}/${file}`);
+
+const stubDevtools = {
+  name: 'stub-react-devtools-core',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
+  },
+};
+
+/**
+ * Yoga (Ink's layout engine) ships its wasm as a base64 data: URL and, where `fetch` exists,
+ * loads it through fetch(): in Node that loads undici, zlib, crypto and TLS and percent-decodes
+ * the URL — about half of the TUI's time to its first frame. Its own synchronous fallback
+ * (atob into bytes) does the same job without them, so the loader is pointed at it. If Yoga
+ * changes the loader, the build fails here rather than silently getting slower.
+ */
+const YOGA_FETCH = '"function"!=typeof fetch?Promise.resolve()';
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(b) {
+    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(YOGA_FETCH)) throw new Error(`${args.path}: the wasm loader changed; update yogaWithoutFetch in scripts/bundle.mjs`);
+      return { contents: source.replace(YOGA_FETCH, 'true?Promise.resolve()'), loader: 'js' };
+    });
+  },
+};
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'cli/main.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22',
+  chunkNames: 'chunk-[hash]',
+  // CommonJS dependencies call require() for Node built-ins. The compile cache (Node >= 22.1)
+  // keeps V8's code for every chunk loaded after the entry; NODE_DISABLE_COMPILE_CACHE=1 turns
+  // it off. Each chunk carries the banner; enabling twice is a no-op.
+  banner: {
+    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url); __ftModule.enableCompileCache?.();",
+  },
+  external: ['fastify', 'fastify-plugin', '@fastify/*', 'ioredis', 'jose', 'starknet', 'pino', 'pino-*'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+  jsx: 'automatic',
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+  metafile: true,
+  plugins: [stubDevtools, yogaWithoutFetch],
+  logLevel: 'warning',
+});
+
+const packageOf = (input) => {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return match ? match[1] : input.startsWith('stub:') ? input : `(own) ${input}`;
+};
+const meta = {};
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  meta[file.replace(/^dist\/cli\//, '')] = [...new Set(Object.keys(output.inputs).map(packageOf))].sort();
+}
+writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta, null, 1)}\n`);
