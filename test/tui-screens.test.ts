@@ -89,6 +89,18 @@ describe('navigation', () => {
     expect(frame).toContain('› Status');
   });
 
+  it('the live area stays shorter than the terminal, and follows a resize; the footer always shows', async () => {
+    ui = renderWithProviders(signedIn());
+    let frame = await ui.waitForFrame((f) => f.includes('› Trade'));
+    expect(frame).toContain('Log out');
+    frame = await ui.resize(12);
+    expect(frame.split('\n').length).toBeLessThan(12);
+    expect(frame).not.toContain('Log out');
+    expect(frame).toContain('↑ up · ↓ down · Enter open');
+    frame = await ui.resize(50);
+    expect(frame).toContain('Log out');
+  });
+
   it('logout asks, then returns to sign-in', async () => {
     const services = signedIn();
     ui = renderWithProviders(services);

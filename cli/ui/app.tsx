@@ -6,14 +6,15 @@
  * exit at once.
  */
 import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import { type Ui, UiProvider, useUi } from './context.js';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type FooterSpec, NO_FOOTER, type Ui, UiProvider, useUi } from './context.js';
 import { isInterrupt } from './keymap.js';
 import { ScreenView } from './screens/index.js';
 import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
 import type { Theme } from './theme.js';
 import { describeFailure } from './failure.js';
+import { Footer } from './widgets/layout.js';
 
 /** How long a child server gets to stop before the app exits anyway. */
 export const CLOSE_TIMEOUT_MS = 6_000;
@@ -86,18 +87,25 @@ export function App({ services, theme, now = Date.now, stopRequests, force, onEx
       });
   }, [initial, root, services]);
 
-  const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now };
+  const [footer, setFooter] = useState<FooterSpec>(NO_FOOTER);
+  const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now, setFooter };
   return (
     <UiProvider value={ui}>
-      <Frame quit={() => shutdown(0)} />
+      <Frame quit={() => shutdown(0)} footer={footer} />
     </UiProvider>
   );
 }
 
-function Frame({ quit }: { quit: () => void }) {
+/**
+ * Header, the screen, and the footer with the screen's keys. The live area stays shorter than
+ * the terminal (a taller one would scroll and leave copies of old frames in the scrollback): the
+ * screen is clipped to the rows left, and the footer always shows. Resizing re-renders.
+ */
+function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
   const { state, theme } = useUi();
-  const { columns } = useWindowSize();
+  const { columns, rows } = useWindowSize();
   const env = state.environment;
+  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 2; // header, child line, gap, gap + footer
   return (
     <Box flexDirection="column" width={Math.max(20, columns)}>
       <Box>
@@ -118,16 +126,22 @@ function Frame({ quit }: { quit: () => void }) {
           started {env.startedChild.what} for this session (logs: {env.startedChild.logFile})
         </Text>
       ) : null}
-      <Box marginTop={1} flexDirection="column">
-        {state.stopping ? (
-          <Text color={theme.warning}>stopping… (press Ctrl+C again to force)</Text>
-        ) : state.fatal !== undefined ? (
-          <Text color={theme.danger} wrap="wrap">
-            ✗ {state.fatal}
-          </Text>
-        ) : (
-          <ScreenView quit={quit} />
-        )}
+      <Box marginTop={1} flexDirection="column" maxHeight={Math.max(3, rows - chrome - 1)} overflow="hidden">
+        {/* natural height inside, clipped by the box above (not squeezed line over line) */}
+        <Box flexDirection="column" flexShrink={0}>
+          {state.stopping ? (
+            <Text color={theme.warning}>stopping… (press Ctrl+C again to force)</Text>
+          ) : state.fatal !== undefined ? (
+            <Text color={theme.danger} wrap="wrap">
+              ✗ {state.fatal}
+            </Text>
+          ) : (
+            <ScreenView quit={quit} />
+          )}
+        </Box>
+      </Box>
+      <Box marginTop={1}>
+        <Footer actions={state.stopping ? [] : footer.actions} wording={footer.wording} />
       </Box>
     </Box>
   );

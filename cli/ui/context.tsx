@@ -4,6 +4,7 @@
  * Screens are presentational over this.
  */
 import { createContext, type Dispatch, type ReactNode, useContext } from 'react';
+import type { Action } from './keymap.js';
 import type { AppAction, AppState } from './state.js';
 import type { TuiServices } from './services.js';
 import type { Theme } from './theme.js';
@@ -17,7 +18,16 @@ export interface Ui {
   rootSignal: AbortSignal;
   /** the wall clock; tests replace it */
   now: () => number;
+  /** the current screen's key router says which keys the footer lists */
+  setFooter: (footer: FooterSpec) => void;
 }
+
+export interface FooterSpec {
+  actions: readonly Action[];
+  wording: Partial<Record<Action, string>>;
+}
+
+export const NO_FOOTER: FooterSpec = { actions: [], wording: {} };
 
 const UiContext = createContext<Ui | undefined>(undefined);
 

@@ -36,15 +36,27 @@ export interface Rendered {
   type(text: string): Promise<string>;
   waitForFrame(predicate: (frame: string) => boolean, timeoutMs?: number): Promise<string>;
   exitCode(): number | undefined;
+  /** a terminal resize to `rows` lines */
+  resize(rows: number): Promise<string>;
   forced(): boolean;
   stop(): void;
   unmount(): void;
 }
 
+/**
+ * The terminal's size as Ink sees it in tests (ink-testing-library's stdout has no rows): Ink
+ * falls back to COLUMNS/LINES. resize() changes them and tells Ink.
+ */
+function setSize(columns: number, rows: number): void {
+  process.env.COLUMNS = String(columns);
+  process.env.LINES = String(rows);
+}
+
 export function renderWithProviders(
   services: TuiServices,
-  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget } = {},
+  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget; rows?: number } = {},
 ): Rendered {
+  setSize(100, options.rows ?? 50);
   const original = console.error;
   const actWarnings: string[] = [];
   console.error = (...args: unknown[]) => {
@@ -107,6 +119,12 @@ export function renderWithProviders(
     },
     waitForFrame,
     exitCode: () => code,
+    resize: (rows) => {
+      const before = frame();
+      setSize(100, rows);
+      instance.stdout.emit('resize');
+      return waitForFrame((f) => f !== before);
+    },
     forced: () => forced,
     stop: () => stopRequests.dispatchEvent(new Event('stop')),
     unmount: () => {

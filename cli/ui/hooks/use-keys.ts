@@ -1,16 +1,26 @@
 /**
- * The key router for one screen or widget: the only useInput it has, bound to action names from
- * the keymap, inactive when `isActive` is false or stdin cannot do raw mode (Ink would throw).
- * Ctrl+C never reaches a screen: the root owns it.
+ * The key router of a screen: the only useInput it has, bound to action names from the keymap,
+ * inactive when `isActive` is false or stdin cannot do raw mode (Ink would throw). The footer
+ * lists exactly the actions bound here (with the screen's wording), so it cannot drift from
+ * the keys. Ctrl+C never reaches a screen: the root owns it.
  */
 import { useInput, useStdin } from 'ink';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { NO_FOOTER, useUi } from '../context.js';
 import { type Action, actionFor, isInterrupt } from '../keymap.js';
 
 export type Bindings = Partial<Record<Action, () => void>>;
 
-export function useKeys(bindings: Bindings, options: { isActive?: boolean } = {}): void {
+export function useKeys(bindings: Bindings, options: { isActive?: boolean; wording?: Partial<Record<Action, string>> } = {}): void {
   const { isRawModeSupported } = useStdin();
+  const { setFooter } = useUi();
+  const actions = Object.keys(bindings) as Action[];
+  const footerKey = `${actions.join(',')}|${JSON.stringify(options.wording ?? {})}`;
+  useEffect(() => {
+    setFooter({ actions, wording: options.wording ?? {} });
+    // footerKey stands for actions and wording
+  }, [footerKey, setFooter]);
+  useEffect(() => () => setFooter(NO_FOOTER), [setFooter]);
   // the latest handlers without re-subscribing on every render
   const latest = useRef(bindings);
   latest.current = bindings;

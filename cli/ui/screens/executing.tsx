@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import type { ExecutionStep, TradePlan } from '../services.js';
-import { Busy, Footer, Title } from '../widgets/layout.js';
+import { Busy, Title } from '../widgets/layout.js';
 
 const STEP_TEXT: Record<ExecutionStep['step'], string> = {
   signing: 'signing with your wallet…',
@@ -48,7 +48,6 @@ export function ExecutingScreen({ plan }: { plan: TradePlan }) {
       </Title>
       <Busy label={`${STEP_TEXT[step.step]}${step.detail ? ` ${step.detail}` : ''}`} />
       <Text color={theme.muted}>Ctrl+C stops waiting; a transaction already sent cannot be called back.</Text>
-      <Footer actions={[]} />
     </Box>
   );
 }

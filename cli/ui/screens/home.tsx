@@ -12,7 +12,7 @@ import { amount, shortAddress, usd } from '../format.js';
 import type { Balances, Features } from '../services.js';
 import type { Screen } from '../state.js';
 import { describeFailure } from '../failure.js';
-import { Busy, ErrorLine, Footer, Rows, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
 
 interface MenuItem {
   label: string;
@@ -62,7 +62,7 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
     showAddress: () => setFullAddress((v) => !v),
     refresh,
     quit,
-  });
+  }, { wording: { submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' } });
 
   if (session === null) return null;
   return (
@@ -89,7 +89,6 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
           );
         })}
       </Box>
-      <Footer actions={['up', 'down', 'submit', 'showAddress', 'refresh', 'quit']} wording={{ submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' }} />
     </Box>
   );
 }

@@ -7,7 +7,7 @@ import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
 import type { HistoryEntry } from '../services.js';
-import { Busy, ErrorLine, Footer, Rows, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
 
 export function StatusScreen() {
   const { services, dispatch, theme } = useUi();
@@ -34,7 +34,6 @@ export function StatusScreen() {
           ]}
         />
       ) : null}
-      <Footer actions={['refresh', 'back']} />
     </Box>
   );
 }
@@ -62,7 +61,6 @@ export function HistoryScreen() {
       {history.status === 'running' ? <Busy label="reading history…" /> : null}
       {history.status === 'failed' ? <ErrorLine message={describeFailure(history.error).message} /> : null}
       {history.status === 'done' ? <Text color={theme.muted}>{history.value.length === 0 ? 'no transactions yet' : `${history.value.length} transactions (above)`}</Text> : null}
-      <Footer actions={['back']} />
     </Box>
   );
 }
@@ -76,7 +74,7 @@ export function LogoutScreen() {
       cancel: () => dispatch({ type: 'back' }),
       back: () => dispatch({ type: 'back' }),
     },
-    { isActive: out.status !== 'running' },
+    { isActive: out.status !== 'running', wording: { confirm: 'log out', cancel: 'stay' } },
   );
   return (
     <Box flexDirection="column">
@@ -84,7 +82,6 @@ export function LogoutScreen() {
       <Text>Forget this session on this computer? Your wallet stays yours; sign in again with your e-mail.</Text>
       {out.status === 'failed' ? <ErrorLine message={describeFailure(out.error).message} /> : null}
       {out.status === 'running' ? <Busy label="logging out…" /> : <Text color={theme.muted}>y logs out, n or Esc keeps you signed in</Text>}
-      <Footer actions={['confirm', 'cancel']} wording={{ confirm: 'log out', cancel: 'stay' }} />
     </Box>
   );
 }

@@ -7,11 +7,11 @@ import { useUi } from '../context.js';
 import { signedAmount } from '../format.js';
 import { useKeys } from '../hooks/use-keys.js';
 import type { Receipt } from '../services.js';
-import { Footer, Title } from '../widgets/layout.js';
+import { Title } from '../widgets/layout.js';
 
 export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   const { dispatch, theme } = useUi();
-  useKeys({ submit: () => dispatch({ type: 'home' }) });
+  useKeys({ submit: () => dispatch({ type: 'home' }) }, { wording: { submit: 'home' } });
   const ok = receipt.status === 'succeeded';
   const lines = [
     `${ok ? '✓ Swap confirmed' : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
@@ -32,14 +32,13 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
       </Static>
       <Title>{ok ? 'Done' : 'Reverted'}</Title>
       {!ok ? <Text color={theme.muted}>A reverted transaction moves no tokens. Re-quote and try again, perhaps with more slippage.</Text> : null}
-      <Footer actions={['submit']} wording={{ submit: 'home' }} />
     </Box>
   );
 }
 
 export function FailureScreen({ title, message, next }: { title: string; message: string; next: string }) {
   const { dispatch, theme } = useUi();
-  useKeys({ submit: () => dispatch({ type: 'home' }) });
+  useKeys({ submit: () => dispatch({ type: 'home' }) }, { wording: { submit: 'home' } });
   return (
     <Box flexDirection="column">
       <Text color={theme.danger} bold>
@@ -49,7 +48,6 @@ export function FailureScreen({ title, message, next }: { title: string; message
       <Text color={theme.muted} wrap="wrap">
         {next}
       </Text>
-      <Footer actions={['submit']} wording={{ submit: 'home' }} />
     </Box>
   );
 }
@@ -63,7 +61,6 @@ export function UnavailableScreen({ what, why }: { what: string; why: string }) 
       <Text color={theme.muted} wrap="wrap">
         {why}
       </Text>
-      <Footer actions={['back']} />
     </Box>
   );
 }

@@ -13,7 +13,7 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { QuoteRequest, TradePlan } from '../services.js';
-import { Busy, ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
@@ -45,7 +45,7 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
     bindings.confirm = confirm;
     bindings.cancel = () => dispatch({ type: 'back' });
   }
-  useKeys(bindings, { isActive: replanning.status !== 'running' });
+  useKeys(bindings, { isActive: replanning.status !== 'running', wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm' } });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
 
   return (
@@ -82,7 +82,6 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
           </Box>
         ) : null}
       </Box>
-      <Footer actions={Object.keys(bindings) as Array<keyof typeof bindings>} wording={{ confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm' }} />
     </Box>
   );
 }

@@ -9,7 +9,7 @@ import { useUi } from '../context.js';
 import { describeFailure, type Failure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import type { SettingsView } from '../services.js';
-import { ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { SLIPPAGE_PRESETS } from './trade-state.js';
 
@@ -53,7 +53,7 @@ export function SettingsScreen() {
     bindings.left = () => change(-1);
     bindings.right = () => change(1);
   }
-  useKeys(bindings);
+  useKeys(bindings, { wording: { submit: 'save', left: 'change', right: 'change', up: 'row', down: 'row' } });
   const mark = (r: Row): string => (row === r ? '› ' : '  ');
   return (
     <Box flexDirection="column">
@@ -67,7 +67,6 @@ export function SettingsScreen() {
       <Text color={theme.muted}>  Gas token         {draft.gasToken} (a choice once execution lands)</Text>
       {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
       {saved ? <Text color={theme.success}>saved; the network and server apply from the next start</Text> : null}
-      <Footer actions={Object.keys(bindings) as Array<keyof Bindings>} wording={{ submit: 'save', left: 'change', right: 'change', up: 'row', down: 'row' }} />
     </Box>
   );
 }

@@ -5,9 +5,8 @@ import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Action } from '../keymap.js';
 import type { Session } from '../services.js';
-import { Busy, ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { canResend, canSubmit, codeProblem, emailProblem, initialSignIn, signInReducer } from './sign-in-state.js';
 
@@ -74,12 +73,11 @@ export function SignInScreen() {
     };
     if (sandbox) bindings.fillCode = fill;
   }
-  useKeys(bindings, { isActive: state.busy === undefined });
+  useKeys(bindings, { isActive: state.busy === undefined, wording: { submit: state.step === 'email' ? 'send code' : 'sign in', back: 'change e-mail' } });
 
   const blocked = secondsUntil(state.blockedUntil, now);
   const resendIn = secondsUntil(state.resendAt, now);
   const problem = state.step === 'email' ? emailProblem(state.email) : codeProblem(state.code);
-  const actions: Action[] = state.step === 'email' ? ['submit'] : sandbox ? ['submit', 'resend', 'fillCode', 'back'] : ['submit', 'resend', 'back'];
 
   return (
     <Box flexDirection="column">
@@ -120,7 +118,6 @@ export function SignInScreen() {
         </Text>
       ) : null}
       {problem !== undefined && (state.step === 'code' ? state.code !== '' : state.email !== '') ? <Text color={theme.muted}>{problem}</Text> : null}
-      <Footer actions={actions} wording={{ submit: state.step === 'email' ? 'send code' : 'sign in', back: 'change e-mail' }} />
     </Box>
   );
 }

@@ -13,9 +13,8 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Action } from '../keymap.js';
 import type { Balances, TradePlan } from '../services.js';
-import { Busy, ErrorLine, Footer, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
@@ -44,9 +43,7 @@ export function TradeScreen() {
   const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
 
   const bindings: Bindings = {
-    back: () => dispatch({ type: 'back' }),
     nextField: () => set({ focus: nextFocus(form.focus) }),
-    swapTokens: () => set({ from: form.to, to: form.from }),
     submit: () => {
       if (!request || live.status !== 'ready' || !session) return;
       if (!services.features.trade) return;
@@ -54,6 +51,7 @@ export function TradeScreen() {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
       });
     },
+    swapTokens: () => set({ from: form.to, to: form.from }),
   };
   if (form.focus === 'amount' && held) {
     bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
@@ -63,11 +61,11 @@ export function TradeScreen() {
     bindings.up = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, -1) });
     bindings.down = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, 1) });
   }
-  useKeys(bindings, { isActive: planning.status !== 'running' });
+  bindings.back = () => dispatch({ type: 'back' });
+  useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review', up: 'slippage', down: 'slippage' } });
 
   const slippage = slippageOf(form);
   const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
-  const actions: Action[] = ['nextField', 'submit', 'swapTokens', ...(bindings.max ? (['max'] as const) : []), ...(form.focus === 'slippage' ? (['up', 'down'] as const) : []), 'back'];
   const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
   const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
 
@@ -116,7 +114,6 @@ export function TradeScreen() {
         {planning.status === 'running' ? <Busy label="preparing the transaction and simulating it…" /> : null}
         {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
       </Box>
-      <Footer actions={actions} wording={{ submit: 'review', up: 'slippage', down: 'slippage' }} />
     </Box>
   );
 }

@@ -44,7 +44,7 @@ export function Footer({ actions, wording }: { actions: readonly Action[]; wordi
   const { theme } = useUi();
   const keys = footerText(actions, wording);
   return (
-    <Box marginTop={1}>
+    <Box>
       <Text color={theme.muted} wrap="truncate-end">
         {keys === '' ? '' : `${keys} · `}Ctrl+C quit
       </Text>
