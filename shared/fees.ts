@@ -91,6 +91,16 @@ export function parsePriceScaled(price: unknown): bigint | undefined {
 }
 
 /**
+ * The value of `amount` base units at a quoted USD price, in whole cents, rounded down (a
+ * balance is never shown as worth more than it is); undefined when the price is missing or junk.
+ */
+export function usdCentsAt(amount: bigint, decimals: number, price: unknown): bigint | undefined {
+  const scaled = parsePriceScaled(price);
+  if (scaled === undefined || amount < 0n) return undefined;
+  return (amount * scaled * 100n) / 10n ** BigInt(decimals + PRICE_DECIMALS);
+}
+
+/**
  * Price impact in bps, defined as: the shortfall of the route's GROSS output (before our
  * service fee, which is shown separately) versus the value of the input, both valued at the
  * aggregator's quoted USD token prices:

@@ -132,6 +132,30 @@ describe('navigation', () => {
   });
 });
 
+describe('balances', () => {
+  it('home lists balances with a USD total; trade offers the balance as "max"', async () => {
+    const services = signedIn({
+      features: { balances: true },
+      balances: {
+        available: true,
+        asOf: '',
+        totalUsdCents: 123456n,
+        tokens: [
+          { symbol: 'USDC', decimals: 6, amount: 1_000_500_000n, usdCents: 100050n },
+          { symbol: 'ETH', decimals: 18, amount: 10n ** 16n, usdCents: undefined },
+        ],
+      },
+    });
+    ui = renderWithProviders(services);
+    const frame = await ui.waitForFrame((f) => f.includes('Total $1,234.56'));
+    expect(frame).toMatch(/1000\.5 USDC\s+\$1,000\.50/);
+    expect(frame).toMatch(/0\.01 ETH\s+no price/);
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('balance 1000.5 USDC'));
+    expect(await ui.press(KEYS.ctrlX)).toMatch(/Amount\s+1000\.5 /);
+  });
+});
+
 describe('trade', () => {
   it('a stale quote is aborted and never shown; the fresh one is', async () => {
     const services = signedIn();

@@ -1,7 +1,8 @@
 /**
  * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
- * with the code from the sandbox outbox, a live quote, then Ctrl+C — and the terminal must be
- * restored (stty shows icanon and echo again) and the sandbox child gone.
+ * with the code from the sandbox outbox, the funded wallet's balances, a live quote, then
+ * Ctrl+C — and the terminal must be restored (stty shows icanon and echo again) and the sandbox
+ * child gone.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -54,9 +55,14 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     tmux('send-keys', '-t', 'app', 'Enter');
     const homeScreen = await waitFor('Wallet');
     expect(homeScreen).toMatch(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+    // the sandbox funds a new wallet: balances from its chain, valued at the aggregator's prices
+    expect(await waitFor(/Total \$[0-9,]+\.[0-9]{2}/)).toMatch(/10000 USDC\s+\$[0-9,]+\.[0-9]{2}/);
 
     tmux('send-keys', '-t', 'app', 'Enter'); // Trade
-    await waitFor('Amount');
+    await waitFor('balance 10000 USDC');
+    tmux('send-keys', '-t', 'app', 'C-x'); // max: the whole USDC balance
+    await waitFor(/Amount\s+10000\s+balance 10000 USDC/);
+    for (let i = 0; i < 5; i++) tmux('send-keys', '-t', 'app', 'BSpace');
     tmux('send-keys', '-t', 'app', '-l', '100');
     const quoted = await waitFor(/You receive \(est\.\)\s+0\.\d+ ETH/);
     expect(quoted).toContain('Minimum received');

@@ -14,7 +14,7 @@ import type { CommandContext } from '../context.js';
 import type { Endpoints } from '../stack.js';
 import type { Settings } from '../settings.js';
 import { AppError, ErrorCode, type ErrorCode as Code } from '../../shared/errors.js';
-import { listTokens } from '../../shared/tokens.js';
+import { findToken, listTokens } from '../../shared/tokens.js';
 import type { Balances, Call, Environment, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
 
 const AUTH_TIMEOUT_MS = 15_000;
@@ -68,12 +68,17 @@ async function postJson(url: URL, body: unknown, signal: AbortSignal): Promise<u
   return response.json();
 }
 
-function sandboxIdentityUrl(dir: string, serverUrl: string): string | undefined {
+/** The sandbox's other URLs (its mailbox, its chain), from its sandbox.json when it is this sandbox's. */
+function sandboxUrls(dir: string, serverUrl: string): { identityUrl?: string; rpcUrl?: string } {
   try {
-    const doc = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as { serverUrl?: unknown; identityUrl?: unknown };
-    return doc.serverUrl === serverUrl && typeof doc.identityUrl === 'string' ? doc.identityUrl : undefined;
+    const doc = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as { serverUrl?: unknown; identityUrl?: unknown; rpcUrl?: unknown };
+    if (doc.serverUrl !== serverUrl) return {};
+    return {
+      ...(typeof doc.identityUrl === 'string' ? { identityUrl: doc.identityUrl } : {}),
+      ...(typeof doc.rpcUrl === 'string' ? { rpcUrl: doc.rpcUrl } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -82,6 +87,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
   let modules: Modules | undefined;
   let endpoints: Endpoints | undefined;
   let identityUrl: string | undefined;
+  let rpcUrl: string | undefined;
   let session: Session | null = null;
 
   const ready = (): { m: Modules; e: Endpoints } => {
@@ -96,7 +102,11 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
   const notYet = (what: string): AppError => new AppError(ErrorCode.USAGE_ERROR, `${what} is not in this version`, { status: 400 });
 
   const services: TuiServices = {
-    features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false },
+    // balances need a Starknet RPC URL: the sandbox's today (a setting for the real network
+    // comes with the core's settings)
+    get features() {
+      return { balances: rpcUrl !== undefined, trade: false, multiSwap: false, batch: false, send: false, history: false };
+    },
 
     async connect({ signal }: Call): Promise<Environment> {
       modules ??= await loadModules();
@@ -111,7 +121,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       const ctx: CommandContext = { argv: [], env, stdout: progress, stderr: progress, json: false, stdoutIsTTY: false, stderrIsTTY: true, signal };
       endpoints = await modules.stack.resolveEndpoints(ctx, { sandbox: options.sandbox });
       const dir = modules.paths.dataDir(env);
-      if (endpoints.sandbox) identityUrl = sandboxIdentityUrl(dir, endpoints.serverUrl);
+      if (endpoints.sandbox) ({ identityUrl, rpcUrl } = sandboxUrls(dir, endpoints.serverUrl));
       return {
         sandbox: endpoints.sandbox,
         network: endpoints.network,
@@ -160,8 +170,24 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       session = null;
     },
 
-    async balances(): Promise<Balances> {
-      return { available: false, reason: 'balances are not available in this version (no chain reader yet)' };
+    async balances(current, { signal }): Promise<Balances> {
+      const { e } = ready();
+      if (rpcUrl === undefined) return { available: false, reason: 'no Starknet RPC URL is configured for this network yet' };
+      const [{ createChainReader, readBalances }, { usdCentsAt }] = await Promise.all([import('../core/chain/index.js'), import('../../shared/fees.js')]);
+      const reader = createChainReader({ address: current.walletAddress, rpcUrl, network: e.network });
+      const held = (await readBalances(reader, { signal })).filter((b) => b.balance > 0n);
+      // USD at the aggregator's prices: a route of the whole balance carries its input token's
+      // price; a token it cannot route shows "no price" rather than failing the list
+      const client = aggregator(signal, { timeoutMs: 5000, retries: 1 });
+      const [usdc, eth] = [findToken(e.network, 'USDC'), findToken(e.network, 'ETH')];
+      const tokens = await Promise.all(
+        held.map(async ({ token, balance }) => {
+          const quoteIn = token.address === usdc?.address ? eth : usdc;
+          const price = quoteIn === undefined ? undefined : await client.getRoute({ amount: balance, tokenIn: token.address, tokenOut: quoteIn.address }).then((r) => r.inputToken.price, () => undefined);
+          return { symbol: token.symbol, decimals: token.decimals, amount: balance, usdCents: usdCentsAt(balance, token.decimals, price) };
+        }),
+      );
+      return { available: true, tokens, totalUsdCents: tokens.reduce((sum, t) => sum + (t.usdCents ?? 0n), 0n), asOf: new Date().toISOString() };
     },
 
     async quote(request, { signal }) {
