@@ -15,6 +15,13 @@ afterEach(() => {
 
 const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) => fakeServices({ session: SESSION, ...options });
 
+/** Home → the menu item `label` (moving up from Trade, the way a user would) → Enter. */
+async function openFromHome(rendered: Rendered, label: string): Promise<string> {
+  await rendered.waitForFrame((f) => f.includes('› Trade'));
+  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++) await rendered.press(KEYS.up);
+  return rendered.press(KEYS.enter);
+}
+
 describe('sign-in', () => {
   it('e-mail → code → home; a wrong code is cleared and explained; Ctrl+F fills the code from the sandbox outbox', async () => {
     const services = fakeServices();
@@ -104,9 +111,7 @@ describe('navigation', () => {
   it('logout asks, then returns to sign-in', async () => {
     const services = signedIn();
     ui = renderWithProviders(services);
-    await ui.waitForFrame((f) => f.includes('› Trade'));
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.enter);
+    await openFromHome(ui, 'Log out');
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('Sign in'));
     expect(services.calls).toContain('logout');
@@ -115,10 +120,7 @@ describe('navigation', () => {
   it('settings: a bad server URL is refused with the reason; a preset saves', async () => {
     const services = signedIn();
     ui = renderWithProviders(services);
-    await ui.waitForFrame((f) => f.includes('› Trade'));
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.enter);
+    await openFromHome(ui, 'Settings');
     await ui.press(KEYS.right);
     expect(ui.frame()).toContain('Default slippage  2%');
     await ui.press(KEYS.enter);
