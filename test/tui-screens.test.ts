@@ -55,6 +55,17 @@ describe('sign-in', () => {
     expect(frame).toContain(SESSION.walletAddress);
   });
 
+  it('text and Enter in one chunk (a paste, a fast typist): the text lands, then Enter submits it', async () => {
+    const services = fakeServices();
+    ui = renderWithProviders(services);
+    await ui.waitForFrame((f) => f.includes('Sign in'));
+    await ui.press('carol@example.com\r');
+    await ui.waitForFrame((f) => f.includes('code sent to carol@example.com'));
+    expect(services.calls).toContain('requestCode carol@example.com');
+    await ui.press('123456\r');
+    await ui.waitForFrame((f) => f.includes('Wallet'));
+  });
+
   it('rate limited: the Retry-After countdown blocks sending until it runs out', async () => {
     let now = 1_000_000;
     const services = fakeServices({

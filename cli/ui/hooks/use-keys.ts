@@ -27,6 +27,13 @@ export function useKeys(bindings: Bindings, options: { isActive?: boolean; wordi
   useInput(
     (input, key) => {
       if (isInterrupt(input, key)) return;
+      // Typed text and Enter can arrive in one chunk ("alice@example.com\r": a fast typist, a
+      // paste, a busy machine); Ink does not split Enter out of text. The field takes the text;
+      // Enter runs once React has applied it, so the handler sees the new value.
+      if (!key.return && input.length > 1 && /[\r\n]/.test(input)) {
+        setTimeout(() => latest.current.submit?.(), 0);
+        return;
+      }
       const current = latest.current;
       const action = actionFor(Object.keys(current) as Action[], input, key);
       if (action !== undefined) current[action]?.();

@@ -26,7 +26,9 @@ function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
   if (key.delete) return { type: 'delete' };
   if (key.ctrl && input === 'u') return { type: 'clear' };
   if (key.ctrl || key.meta) return undefined;
-  return input === '' ? undefined : { type: 'insert', text: input };
+  // one line: of text that arrives with Enter in it, the part before it (Enter is the screen's)
+  const line = input.split(/[\r\n]/, 1)[0] ?? '';
+  return line === '' ? undefined : { type: 'insert', text: line };
 }
 
 export function TextField({ value, onChange, focused, placeholder = '', mask = false, accept, maxLength }: TextFieldProps) {
