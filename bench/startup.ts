@@ -114,10 +114,13 @@ async function main(): Promise<void> {
   try {
     const usdc = resolveToken('mainnet', 'USDC').address;
     const eth = resolveToken('mainnet', 'ETH').address;
-    // the same requests the commands make, from a bare script: the servers' share of the time
+    // the same requests the commands make, from a bare script: the servers' share of the time.
+    // Both first find the sandbox (server /health, /, aggregator /healthCheck, in turn); then
+    // status checks both services at once, quote asks for one route.
+    const find = `await fetch('${doc.serverUrl}/health').then(r=>r.json()); await fetch('${doc.serverUrl}/').then(r=>r.json()); await fetch('${doc.aggregatorUrl}/healthCheck').then(r=>r.json());`;
     const fetches = {
-      status: `await Promise.all([fetch('${doc.serverUrl}/health').then(r=>r.json()).then(()=>fetch('${doc.serverUrl}/')).then(r=>r.json()), fetch('${doc.aggregatorUrl}/healthCheck').then(r=>r.json())])`,
-      quote: `await fetch('${doc.serverUrl}/health').then(r=>r.json()); await fetch('${doc.serverUrl}/').then(r=>r.json()); await fetch('${doc.aggregatorUrl}/healthCheck').then(r=>r.json()); await fetch('${doc.aggregatorUrl}/route?amount=100000000&tokenInAddress=${usdc}&tokenOutAddress=${eth}').then(r=>r.json())`,
+      status: `${find} await Promise.all([fetch('${doc.serverUrl}/health').then(r=>r.json()).then(()=>fetch('${doc.serverUrl}/')).then(r=>r.json()), fetch('${doc.aggregatorUrl}/healthCheck').then(r=>r.json())])`,
+      quote: `${find} await fetch('${doc.aggregatorUrl}/route?amount=100000000&tokenInAddress=${usdc}&tokenOutAddress=${eth}').then(r=>r.json())`,
     };
     const [base = 0, version = 0, help = 0, status = 0, statusServers = 0, quote = 0, quoteServers = 0] = timeMedians([
       ['-e', '0'],
