@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { usageError } from '../shared/errors.js';
+import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -12,13 +13,20 @@ export const GLOBAL_OPTIONS = {
 
 /**
  * node:util parseArgs in strict mode, with its errors turned into USAGE_ERROR (exit 1,
- * `{"error": {"code": "USAGE_ERROR", …}}` under --json) that name the offending flag.
+ * `{"error": {"code": "USAGE_ERROR", …}}` under --json) that name the offending flag, and an
+ * unknown flag's closest known one (`--slipage` → "did you mean --slippage?").
  */
 export function parseCommandArgs<T extends Options>(argv: string[], options: T, allowPositionals = true) {
+  const all = { ...GLOBAL_OPTIONS, ...options };
   try {
-    return parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...options }, allowPositionals, strict: true });
+    return parseArgs({ args: argv, options: all, allowPositionals, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
+    let message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
+    const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(--[^'=]+)/.exec(message)?.[1] : undefined;
+    if (unknown !== undefined) {
+      const suggestion = closest(unknown, Object.keys(all).map((name) => `--${name}`));
+      if (suggestion !== undefined) message += `; did you mean ${suggestion}?`;
+    }
     throw usageError(message);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * The sandbox as a child process of a client command, started when no running sandbox answers.
+ * This very program as a child process of a client command: the sandbox (when no running
+ * sandbox answers) or the auth server (`serve`, when nothing answers at a loopback server URL).
  * Its logs go to a file in the data folder, never to the terminal; it is stopped when the
  * command that started it ends, however it ends, and stops itself if that command dies.
  */
@@ -10,10 +11,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../shared/errors.js';
 import { isShuttingDown, track } from './child-registry.js';
+import { probeServer } from './core/probe.js';
 
 export interface ChildHandle {
   child: ChildProcess;
-  /** the sandbox's ready document (its URLs) */
+  /** what the child reported when ready (the sandbox: its URLs) */
   ready: Record<string, unknown>;
   logFile: string;
   stop(): Promise<void>;
@@ -36,9 +38,9 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 /** The first `{"event": "ready", …}` line on the child's stdout; then stdout is drained. */
-async function readyDocument(child: ChildProcess): Promise<Record<string, unknown>> {
+async function readyDocument(child: ChildProcess, what: string): Promise<Record<string, unknown>> {
   const stdout = child.stdout;
-  if (!stdout) throw new Error('sandbox child has no stdout pipe');
+  if (!stdout) throw new Error('child has no stdout pipe');
   for await (const line of createInterface({ input: stdout })) {
     try {
       const doc = JSON.parse(line) as Record<string, unknown>;
@@ -50,27 +52,48 @@ async function readyDocument(child: ChildProcess): Promise<Record<string, unknow
       // not a JSON line; keep reading
     }
   }
-  throw new AppError(ErrorCode.SERVER_UNREACHABLE, 'the sandbox closed its output before it was ready');
+  throw new AppError(ErrorCode.SERVER_UNREACHABLE, `${what} closed its output before it was ready`);
+}
+
+/** Polls GET /health at `url` until it answers ok (the caller races this with exit, timeout, abort). */
+async function healthy(url: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+  for (;;) {
+    const probe = await probeServer(url, { signal, timeoutMs: 1_000 });
+    if (probe.reachable) return { url, ...(probe.version ? { version: probe.version } : {}) };
+    if (signal.aborted) throw cancelledError(signal.reason);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface SpawnSelfOptions {
+  /** "the sandbox", "the auth server": how messages name it */
+  what: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** 'stdout': a ready line on stdout (stdout piped to us); else poll GET /health at this URL (stdout to the log) */
+  ready: 'stdout' | { healthUrl: string };
 }
 
 /**
- * Start `finance-tui sandbox --port 0 --json` and wait for its ready line, or its exit, or the
- * timeout, or the command's abort signal — stopping it on any of the last three.
+ * Start the program with `args` and wait until it is ready, or exits, or the timeout, or the
+ * command's abort signal — stopping it on any of the last three.
  */
-export async function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: string; timeoutMs: number; signal: AbortSignal }): Promise<ChildHandle> {
-  const logFile = join(options.dataDir, 'sandbox-child.log');
-  const logFd = openSync(logFile, 'a', 0o600);
+async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
+  const logFd = openSync(options.logFile, 'a', 0o600);
   const [cmd, ...rest] = [process.execPath, ...selfCommand()];
   // stdin is a pipe the child watches: when this process dies, even by SIGKILL, the pipe closes
   // and the child shuts itself down (see exitWhenParentGone)
-  const child = spawn(cmd as string, [...rest, 'sandbox', '--port', '0', '--json'], {
-    env: { ...options.env, FINANCE_TUI_HOME: options.dataDir, [SUPERVISED_ENV]: '1' },
-    stdio: ['pipe', 'pipe', logFd],
+  const child = spawn(cmd as string, [...rest, ...options.args], {
+    env: { ...options.env, [SUPERVISED_ENV]: '1' },
+    stdio: ['pipe', options.ready === 'stdout' ? 'pipe' : logFd, logFd],
   });
   closeSync(logFd);
   child.stdin?.on('error', () => undefined);
 
-  // One stop, however many callers (the command's release, main's final sweep): the child stays
+  // One stop, however many callers (the command's release, run's final sweep): the child stays
   // tracked until it has really exited, so nobody exits the parent while it is still stopping.
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -81,16 +104,19 @@ export async function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: s
 
   const exited = new Promise<never>((_resolve, reject) => {
     child.once('exit', (code) =>
-      reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `the sandbox exited (code ${code}) before it was ready; see ${logFile}`)),
+      reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `${options.what} exited (code ${code}) before it was ready; see ${options.logFile}`)),
     );
-    child.once('error', (error) => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `could not start the sandbox: ${error.message}`)));
+    child.once('error', (error) => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `could not start ${options.what}: ${error.message}`)));
   });
   exited.catch(() => undefined);
 
+  // One signal for the wait: the command's abort, or the end of the wait (so a health poll stops).
+  const waitDone = new AbortController();
+  const waitSignal = AbortSignal.any([options.signal, waitDone.signal]);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `the sandbox did not become ready within ${options.timeoutMs} ms; see ${logFile}`)),
+      () => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `${options.what} did not become ready within ${options.timeoutMs} ms; see ${options.logFile}`)),
       options.timeoutMs,
     );
   });
@@ -101,22 +127,57 @@ export async function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: s
     else options.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const ready = await Promise.race([readyDocument(child), exited, timeout, aborted]);
-    return { child, ready, logFile, stop };
+    const readiness = options.ready === 'stdout' ? readyDocument(child, options.what) : healthy(options.ready.healthUrl, waitSignal);
+    readiness.catch(() => undefined);
+    const ready = await Promise.race([readiness, exited, timeout, aborted]);
+    return { child, ready, logFile: options.logFile, stop };
   } catch (error) {
     await stop();
     throw error;
   } finally {
+    waitDone.abort();
     clearTimeout(timer);
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
   }
 }
 
-/** Set in the environment of a child started by spawnSandbox. */
+/** `finance-tui sandbox --port 0 --json` until its ready line (its URLs). */
+export function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: string; timeoutMs: number; signal: AbortSignal }): Promise<ChildHandle> {
+  return spawnSelf({
+    what: 'the sandbox',
+    args: ['sandbox', '--port', '0', '--json'],
+    env: { ...options.env, FINANCE_TUI_HOME: options.dataDir },
+    logFile: join(options.dataDir, 'sandbox-child.log'),
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    ready: 'stdout',
+  });
+}
+
+/**
+ * `finance-tui serve` with the user's environment, listening where `serverUrl` points (a
+ * loopback URL), until GET /health answers there. Its log lines go to `serve-child.log`.
+ */
+export function spawnServe(options: { env: NodeJS.ProcessEnv; dataDir: string; serverUrl: string; timeoutMs: number; signal: AbortSignal }): Promise<ChildHandle> {
+  const url = new URL(options.serverUrl);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return spawnSelf({
+    what: 'the auth server',
+    args: ['serve', '--port', port],
+    env: { ...options.env, HOST: host },
+    logFile: join(options.dataDir, 'serve-child.log'),
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    ready: { healthUrl: options.serverUrl },
+  });
+}
+
+/** Set in the environment of a child started by spawnSelf. */
 export const SUPERVISED_ENV = 'FINANCE_TUI_SUPERVISED';
 
 /**
- * In a child started by spawnSandbox: when the parent goes away (its end of our stdin closes),
+ * In a child started by spawnSelf: when the parent goes away (its end of our stdin closes),
  * stop as if sent SIGTERM, so a crashed or killed client never leaves a server behind.
  */
 export function exitWhenParentGone(env: NodeJS.ProcessEnv): void {

@@ -19,7 +19,7 @@ export interface StatusView {
   swapsSupported: boolean;
   /** url null: not known (the sandbox could not be found or started) */
   aggregator: { url: string | null; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
-  server: { url: string | null; reachable: boolean; version?: string; sandbox?: boolean; error?: string };
+  server: { url: string | null; reachable: boolean; usable?: boolean; version?: string; sandbox?: boolean; error?: string };
 }
 
 function short(m: Money, decimals: number): string {
@@ -39,6 +39,25 @@ function routeLine(q: QuoteSummary): string[] {
   });
 }
 
+function priceImpactText(q: QuoteSummary): string {
+  if (q.priceImpact === null) return 'unknown';
+  if (q.priceImpactWarning === 'very-high') return `${q.priceImpact.percent}  !! VERY HIGH`;
+  if (q.priceImpactWarning === 'high') return `${q.priceImpact.percent}  ! high`;
+  return q.priceImpact.percent;
+}
+
+/** Above 5 % a warning line; above 15 % a loud one, before the numbers (docs: quote output). */
+function priceImpactWarningLines(q: QuoteSummary): string[] {
+  if (q.priceImpact === null || q.priceImpactWarning === null) return [];
+  if (q.priceImpactWarning === 'very-high') {
+    return [
+      `!! VERY HIGH PRICE IMPACT: ${q.priceImpact.percent} — about ${q.priceImpact.percent} of what you pay is lost to the pools.`,
+      '!! The pools are too thin for this amount: try a smaller amount or another pair.',
+    ];
+  }
+  return [`warning: high price impact (${q.priceImpact.percent}): this trade moves the price against you.`];
+}
+
 function quoteRows(q: QuoteSummary, slippage: string): string[] {
   const routes = routeLine(q);
   const gas = q.gas.estimatedGasUsed === null ? 'unknown' : `${q.gas.estimatedGasUsed} gas${q.gas.estimatedGasUsedInUsd ? ` (~$${q.gas.estimatedGasUsedInUsd})` : ''}`;
@@ -47,7 +66,7 @@ function quoteRows(q: QuoteSummary, slippage: string): string[] {
     ['You receive (est.)', short(q.expectedOutput, q.to.decimals)],
     ['Minimum received', `${short(q.minimumReceived, q.to.decimals)}  (slippage ${slippage})`],
     ['Service fee', `${q.fee.percent}  ${short(q.fee.amount, q.to.decimals)}`],
-    ['Price impact', q.priceImpact === null ? 'unknown' : q.priceImpact.percent],
+    ['Price impact', priceImpactText(q)],
     ['Rate', `1 ${q.from.symbol} = ${q.rate} ${q.to.symbol}`],
     ['Route', routes[0] ?? ''],
     ...routes.slice(1).map((line): [string, string] => ['', line]),
@@ -59,11 +78,11 @@ export function renderQuote(result: QuoteResultView): string {
   const lines: string[] = [];
   if (result.sandbox) lines.push('SANDBOX — local emulators, no real funds');
   const how = result.mode === 'batch' ? ', one batch request' : result.mode === 'parallel' ? ', pairs quoted in parallel' : '';
-  lines.push(`Quote on ${result.network}${how}`);
+  lines.push(`${result.network === 'sandbox' ? 'Quote in the sandbox (mainnet-like tokens)' : `Quote on ${result.network}`}${how}`);
   result.quotes.forEach((q, i) => {
     lines.push('');
     if (result.quotes.length > 1) lines.push(`Pair ${i + 1} of ${result.quotes.length}: ${q.from.symbol} → ${q.to.symbol}`);
-    lines.push(...quoteRows(q, result.slippage.percent));
+    lines.push(...priceImpactWarningLines(q), ...quoteRows(q, result.slippage.percent));
   });
   lines.push('', 'Quotes are net of the service fee; nothing has been signed or sent.', '');
   return lines.join('\n');
@@ -73,7 +92,11 @@ export function renderStatus(view: StatusView): string {
   const agg = view.aggregator;
   const srv = view.server;
   const aggState = agg.reachable ? `ok${agg.message ? ` — ${agg.message}` : ''}` : `DOWN — ${agg.error ?? 'not reachable'}`;
-  const srvState = srv.reachable ? `ok${srv.version ? ` — version ${srv.version}` : ''}` : `DOWN — ${srv.error ?? 'not reachable'}`;
+  const srvState = !srv.reachable
+    ? `DOWN — ${srv.error ?? 'not reachable'}`
+    : srv.usable === false
+      ? `NOT USABLE — ${srv.error ?? 'not the configured server'}`
+      : `ok${srv.version ? ` — version ${srv.version}` : ''}`;
   const lines = [
     ...(view.sandbox ? ['SANDBOX — local emulators, no real funds'] : []),
     ...table(

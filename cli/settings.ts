@@ -2,14 +2,13 @@
  * User settings, kept with conf in `<data folder>/settings.json` (0600: it may hold an API key).
  * Environment variables override the file for one run (scripts and tests use them):
  * FINANCE_TUI_SERVER_URL, FINANCE_TUI_AGGREGATOR_URL, FINANCE_TUI_AGGREGATOR_API_KEY,
- * FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
+ * FINANCE_TUI_RPC_URL, FINANCE_TUI_GAS_TOKEN, FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
  */
-import Conf from 'conf';
+import type Conf from 'conf';
 import Type from 'typebox';
-import { Value } from 'typebox/value';
 import { AppError, ErrorCode } from '../shared/errors.js';
-import type { Network } from '../shared/tokens.js';
-import { dataDir } from './paths.js';
+import { findToken, type Network } from '../shared/tokens.js';
+import { openStore, storedProblem, storeFile } from './conf-store.js';
 
 
 export interface Settings {
@@ -21,6 +20,10 @@ export interface Settings {
   sandbox: boolean;
   /** default slippage in basis points (100 = 1 %) */
   slippageBps: number;
+  /** Starknet JSON-RPC for reads; undefined = starknet.js's public node for the network */
+  rpcUrl: string | undefined;
+  /** the token gas is paid in when the paymaster does not sponsor it (a registry symbol) */
+  gasToken: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,9 +33,11 @@ export const DEFAULT_SETTINGS: Settings = {
   network: 'mainnet',
   sandbox: false,
   slippageBps: 100,
+  rpcUrl: undefined,
+  gasToken: 'STRK',
 };
 
-type Stored = Omit<Settings, 'aggregatorApiKey'> & { aggregatorApiKey?: string };
+type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> & { aggregatorApiKey?: string; rpcUrl?: string; gasToken?: string };
 
 /**
  * The file's shape, checked with TypeBox when read and before a write, rather than through
@@ -46,6 +51,8 @@ const StoredSchema = Type.Object({
   network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
   sandbox: Type.Boolean(),
   slippageBps: Type.Integer({ minimum: 1, maximum: 5000 }),
+  rpcUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+  gasToken: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
 });
 
 const isHttpUrl = (value: string): boolean => {
@@ -59,35 +66,29 @@ const isHttpUrl = (value: string): boolean => {
 
 /** What is wrong with stored settings, if anything (names the first bad key). */
 export function settingsProblem(stored: unknown): string | undefined {
-  if (!Value.Check(StoredSchema, stored)) {
-    const first = Value.Errors(StoredSchema, stored)[0] as { instancePath?: string; message?: string } | undefined;
-    return `${first?.instancePath?.replace(/^\//, '') || 'settings'} ${first?.message ?? 'is invalid'}`;
+  const problem = storedProblem(StoredSchema, stored);
+  if (problem !== undefined) return problem;
+  const urls = stored as Stored;
+  for (const key of ['serverUrl', 'aggregatorUrl', 'rpcUrl'] as const) {
+    const value = urls[key];
+    if (value !== undefined && !isHttpUrl(value)) return `${key} must be an http(s) URL`;
   }
-  for (const key of ['serverUrl', 'aggregatorUrl'] as const) if (!isHttpUrl(stored[key])) return `${key} must be an http(s) URL`;
   return undefined;
 }
 
 export function openSettingsStore(env: NodeJS.ProcessEnv): Conf<Stored> {
-  try {
-    return new Conf<Stored>({
-      projectName: 'finance-tui',
-      cwd: dataDir(env),
-      configName: 'settings',
-      configFileMode: 0o600,
-      defaults: {
-        serverUrl: DEFAULT_SETTINGS.serverUrl,
-        aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
-        network: DEFAULT_SETTINGS.network,
-        sandbox: DEFAULT_SETTINGS.sandbox,
-        slippageBps: DEFAULT_SETTINGS.slippageBps,
-      },
-    });
-  } catch (error) {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `the settings file in ${dataDir(env)} is invalid: ${(error as Error).message}`, {
-      status: 400,
-      cause: error,
-    });
-  }
+  return openStore<Stored>({
+    env,
+    configName: 'settings',
+    what: 'settings',
+    defaults: {
+      serverUrl: DEFAULT_SETTINGS.serverUrl,
+      aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
+      network: DEFAULT_SETTINGS.network,
+      sandbox: DEFAULT_SETTINGS.sandbox,
+      slippageBps: DEFAULT_SETTINGS.slippageBps,
+    },
+  });
 }
 
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -106,10 +107,20 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   const stored = openSettingsStore(env).store;
   const problem = settingsProblem(stored);
-  if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, `the settings file in ${dataDir(env)} is invalid: ${problem}`, { status: 400 });
+  if (problem !== undefined) {
+    const file = storeFile(env, 'settings');
+    throw new AppError(ErrorCode.CONFIG_ERROR, `the settings file ${file} is invalid: ${problem}; fix or delete it`, { status: 400, details: { file } });
+  }
   const network = env.FINANCE_TUI_NETWORK?.trim() || stored.network;
   if (network !== 'mainnet' && network !== 'sepolia') {
     throw new AppError(ErrorCode.CONFIG_ERROR, `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`, { status: 400 });
+  }
+  const gasToken = env.FINANCE_TUI_GAS_TOKEN?.trim() || stored.gasToken || DEFAULT_SETTINGS.gasToken;
+  const gas = findToken(network, gasToken);
+  if (gas === undefined) {
+    throw new AppError(ErrorCode.CONFIG_ERROR, `the gas token (gasToken / FINANCE_TUI_GAS_TOKEN) must be a ${network} token of the registry (got "${gasToken.slice(0, 40)}")`, {
+      status: 400,
+    });
   }
   return {
     serverUrl: envUrl(env, 'FINANCE_TUI_SERVER_URL') ?? stored.serverUrl,
@@ -118,5 +129,7 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     network,
     sandbox: env.FINANCE_TUI_SANDBOX === '1' || stored.sandbox,
     slippageBps: stored.slippageBps,
+    rpcUrl: envUrl(env, 'FINANCE_TUI_RPC_URL') ?? stored.rpcUrl,
+    gasToken: gas.symbol,
   };
 }

@@ -1,11 +1,13 @@
 /**
- * The only file that listens and handles signals. `startServer` wires the real adapters into
- * buildApp and listens; `installShutdown` turns SIGTERM/SIGINT into a graceful stop.
+ * The only file that listens and stops servers. `startServer` wires the real adapters into
+ * buildApp and listens; `closeGracefully` is the one stop path (serve and the sandbox call it
+ * when the bin's signal aborts them: the bin owns SIGINT/SIGTERM).
  * Configuration comes in already validated (config.ts); nothing here reads process.env.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { AppError, ErrorCode } from '../shared/errors.js';
 import { packageVersion } from '../shared/version.js';
 import { type AppDeps, buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
@@ -66,90 +68,83 @@ export async function startServer(config: ServerConfig, deps: Partial<AppDeps> =
   return { app, url: `http://${host}:${address.port}`, close: () => app.close() };
 }
 
-/** How long after the forced cut a close that still hangs is given before exit(1). */
+/** How long after the forced cut a close that still hangs is given before giving up on it. */
 export const HARD_STOP_AFTER_CUT_MS = 1_000;
 
-export interface ShutdownOptions {
-  /** how long in-flight requests may take before connections are cut */
-  graceMs?: number;
-  log: (message: string) => void;
-  /** seams for tests; default: the real process */
-  signals?: readonly NodeJS.Signals[];
-  target?: NodeJS.EventEmitter;
-  exit?: (code: number) => void;
+/** Something that stops accepting and drains on close(), over the HTTP servers whose connections it owns. */
+export interface Drainable {
+  close(): Promise<void>;
+  servers: ReadonlyArray<{ closeIdleConnections(): void; closeAllConnections(): void }>;
 }
 
+export interface CloseOptions {
+  /** how long in-flight requests may take before the remaining connections are cut */
+  graceMs?: number;
+  log: (message: string) => void;
+  /** aborting it cuts the remaining connections at once (a second signal) */
+  cutNow?: AbortSignal;
+}
+
+/** How a graceful close ended: every request finished, or lingering connections were cut. */
+export type CloseOutcome = 'drained' | 'cut';
+
 /**
- * On the first SIGTERM/SIGINT: stop accepting, let in-flight requests finish (app.close), exit 0.
- * After graceMs, or on a second signal, cut the remaining connections (a client that never
- * finishes its body must not hold the process) and exit once close completes. If close still
- * has not completed 1 s after the cut (an onClose hook hanging, a Redis quit that never
- * answers), exit 1 anyway: a stop that never ends is worse than an unclean one.
+ * The one stop path of a server (`serve`, and the sandbox's three): stop accepting and let
+ * in-flight requests finish (close), reaping keep-alive connections as they go idle; after
+ * graceMs (or on cutNow), cut whatever is still open — a client that never finishes its body
+ * must not hold the process — and resolve once closed. If close still has not completed
+ * HARD_STOP_AFTER_CUT_MS after the cut (an onClose hook hanging, a Redis quit that never
+ * answers), reject with SHUTDOWN_TIMEOUT: a stop that never ends is worse than an unclean one.
  */
-export function installShutdown(handle: ServerHandle, options: ShutdownOptions): () => void {
+export function closeGracefully(target: Drainable, options: CloseOptions): Promise<CloseOutcome> {
   const graceMs = options.graceMs ?? 5_000;
-  const signals = options.signals ?? (['SIGTERM', 'SIGINT'] as const);
-  const target = options.target ?? process;
-  const exit = options.exit ?? ((code: number) => process.exit(code));
-  let closing = false;
-  let exited = false;
-  let timer: NodeJS.Timeout | undefined;
-  let reaper: NodeJS.Timeout | undefined;
+  let cut = false;
+  let grace: NodeJS.Timeout | undefined;
   let hardStop: NodeJS.Timeout | undefined;
+  // A keep-alive connection whose request was in flight at the signal becomes idle only after
+  // its response; Node's close() reaps idle sockets once, at the start, so keep reaping.
+  const reaper = setInterval(() => target.servers.forEach((server) => server.closeIdleConnections()), 100);
+  reaper.unref();
 
-  // once only: a close that settles after the hard stop must not exit a second time
-  const finish = (code: number): void => {
-    if (exited) return;
-    exited = true;
-    clearTimeout(timer);
-    clearInterval(reaper);
-    clearTimeout(hardStop);
-    exit(code);
-  };
-
-  const forceClose = (): void => {
-    options.log('shutdown: closing the remaining connections');
-    handle.app.server.closeAllConnections();
-  };
-
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (closing) {
-      forceClose();
-      return;
+  return new Promise<CloseOutcome>((resolve, reject) => {
+    let settled = false;
+    const finish = (settle: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(grace);
+      clearTimeout(hardStop);
+      clearInterval(reaper);
+      options.cutNow?.removeEventListener('abort', forceClose);
+      settle();
+    };
+    function forceClose(): void {
+      if (cut || settled) return;
+      cut = true;
+      clearTimeout(grace);
+      options.log('shutdown: closing the remaining connections');
+      target.servers.forEach((server) => server.closeAllConnections());
+      hardStop = setTimeout(() => {
+        const waited = graceMs + HARD_STOP_AFTER_CUT_MS;
+        options.log(`shutdown: still not closed ${waited} ms after the signal, giving up`);
+        finish(() => reject(new AppError(ErrorCode.SHUTDOWN_TIMEOUT, `the server did not close within ${waited} ms of the stop signal`)));
+      }, HARD_STOP_AFTER_CUT_MS);
+      hardStop.unref();
     }
-    closing = true;
-    options.log(`shutdown: ${signal} received, finishing in-flight requests (up to ${graceMs} ms)`);
-    timer = setTimeout(forceClose, graceMs);
-    timer.unref();
-    // A keep-alive connection whose request was in flight at the signal becomes idle only after
-    // its response; Node's close() reaps idle sockets once, at the start, so keep reaping.
-    reaper = setInterval(() => handle.app.server.closeIdleConnections(), 100);
-    reaper.unref();
-    // unref'd like the others: if everything else has finished, the process may end on its own
-    hardStop = setTimeout(() => {
-      options.log(`shutdown: still not closed ${graceMs + HARD_STOP_AFTER_CUT_MS} ms after the signal, exiting`);
-      finish(1);
-    }, graceMs + HARD_STOP_AFTER_CUT_MS);
-    hardStop.unref();
-    handle.close().then(
-      () => {
-        if (exited) return;
-        options.log('shutdown: done');
-        finish(0);
-      },
-      (error: unknown) => {
-        if (exited) return;
-        options.log(`shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`);
-        finish(1);
-      },
+    grace = setTimeout(forceClose, graceMs);
+    grace.unref();
+    if (options.cutNow?.aborted) forceClose();
+    else options.cutNow?.addEventListener('abort', forceClose, { once: true });
+    target.close().then(
+      () =>
+        finish(() => {
+          options.log('shutdown: done');
+          resolve(cut ? 'cut' : 'drained');
+        }),
+      (error: unknown) =>
+        finish(() => {
+          options.log(`shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`);
+          reject(error);
+        }),
     );
-  };
-
-  for (const signal of signals) target.on(signal, onSignal);
-  return () => {
-    for (const signal of signals) target.off(signal, onSignal);
-    clearTimeout(timer);
-    clearInterval(reaper);
-    clearTimeout(hardStop);
-  };
+  });
 }

@@ -2,6 +2,8 @@
  * Stable error codes shared by the auth server, the client and the sandbox.
  * A code, once published, keeps its meaning: scripts match on it.
  */
+import { ExitCode, type ExitCode as ExitCodeValue } from './exit-codes.js';
+
 export const ErrorCode = {
   // generic request errors (server)
   VALIDATION_ERROR: 'VALIDATION_ERROR',
@@ -45,6 +47,8 @@ export const ErrorCode = {
   NETWORK_UNSUPPORTED: 'NETWORK_UNSUPPORTED',
   // client: auth server reachability
   SERVER_UNREACHABLE: 'SERVER_UNREACHABLE',
+  // our server answered an error code this client does not know (a newer server)
+  SERVER_ERROR: 'SERVER_ERROR',
   CANCELLED: 'CANCELLED',
   // client: chain and execution (cli/core/chain)
   // a recipient or contract address that is not a usable Starknet address
@@ -67,19 +71,18 @@ export const ErrorCode = {
   TRANSACTION_PENDING: 'TRANSACTION_PENDING',
   // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
   ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
+  // client: session
+  AUTH_REQUIRED: 'AUTH_REQUIRED',
+  SESSION_EXPIRED: 'SESSION_EXPIRED',
+  // a wallet address that is not the ArgentX account of its public key (a saved session or a server answer)
+  ADDRESS_MISMATCH: 'ADDRESS_MISMATCH',
+  // a server (serve, sandbox) did not close within its bound after the stop signal
+  SHUTDOWN_TIMEOUT: 'SHUTDOWN_TIMEOUT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** Process exit codes, gh's set (documented in README). */
-export const ExitCode = {
-  OK: 0,
-  ERROR: 1,
-  CANCELLED: 2,
-  AUTH: 4,
-} as const;
-
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+export { ExitCode } from './exit-codes.js';
 
 /** Usage errors are the caller's mistake in flags or arguments. */
 const USAGE_CODES: ReadonlySet<string> = new Set<string>([
@@ -96,6 +99,9 @@ const AUTH_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.UNAUTHORIZED,
   ErrorCode.TOKEN_EXPIRED,
   ErrorCode.INVALID_OTP,
+  ErrorCode.AUTH_REQUIRED,
+  ErrorCode.SESSION_EXPIRED,
+  ErrorCode.ADDRESS_MISMATCH,
 ]);
 
 /**
@@ -129,6 +135,11 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
+/** Whether `code` is one of ours (a server may answer codes a client version does not know). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ErrorCode, code);
+}
+
 /** The one CANCELLED error: Ctrl+C or SIGTERM stopped the command (exit 2). */
 export function cancelledError(cause?: unknown): AppError {
   return new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499, ...(cause === undefined ? {} : { cause }) });
@@ -139,7 +150,7 @@ export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ER
 }
 
 /** Exit code for a failed command (docs/architecture.md "Headless output"). */
-export function exitCodeFor(error: unknown): ExitCode {
+export function exitCodeFor(error: unknown): ExitCodeValue {
   if (isAppError(error)) {
     if (error.code === ErrorCode.CANCELLED) return ExitCode.CANCELLED;
     if (AUTH_CODES.has(error.code)) return ExitCode.AUTH;

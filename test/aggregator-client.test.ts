@@ -272,8 +272,9 @@ describe('aggregator client ↔ emulator', () => {
     try {
       const controller = new AbortController();
       const url = `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}`;
-      const c = client({ baseUrl: url, signal: controller.signal, retries: 3, timeoutMs: 5000 });
-      const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+      const c = client({ baseUrl: url, retries: 3, timeoutMs: 5000 });
+      const call = { signal: controller.signal };
+      const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call));
       while (slow.faults.requests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       const abortedAt = performance.now();
       controller.abort();
@@ -284,8 +285,12 @@ describe('aggregator client ↔ emulator', () => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(slow.faults.requests).toBe(1);
       // Already aborted: no request at all.
-      expect((await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }))).code).toBe('CANCELLED');
+      expect((await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call))).code).toBe('CANCELLED');
       expect(slow.faults.requests).toBe(1);
+      // The signal is the call's, not the client's: the same client still serves a new call.
+      const route = await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: new AbortController().signal });
+      expect(route.outputAmount > 0n).toBe(true);
+      expect(slow.faults.requests).toBe(2);
     } finally {
       // the aborted request is still sleeping there: cut its socket rather than wait out keep-alive
       const closing = slow.close();
@@ -297,8 +302,8 @@ describe('aggregator client ↔ emulator', () => {
   it('aborting during a backoff wait rejects at once and makes no further attempt', async () => {
     app.faults.apply({ failNext: { count: 5, status: 503 } });
     const controller = new AbortController();
-    const c = client({ signal: controller.signal, retries: 3, backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 }, onRetry: () => undefined });
-    const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const c = client({ retries: 3, backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 }, onRetry: () => undefined });
+    const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: controller.signal }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const abortedAt = performance.now();
     controller.abort();

@@ -63,7 +63,7 @@ describe('finance-tui quote / status (process level)', () => {
         gas: { estimatedGasUsed: string | null };
       }>;
     };
-    expect(doc).toMatchObject({ sandbox: true, network: 'mainnet', mode: 'single', slippage: { bps: 50 } });
+    expect(doc).toMatchObject({ sandbox: true, network: 'sandbox', mode: 'single', slippage: { bps: 50 } });
     const q = doc.quotes[0];
     if (q === undefined) throw new Error('no quote');
     expect(q.amountIn.baseUnits).toBe('1500000000000000000');

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
@@ -43,6 +44,41 @@ describe('cancelling a headless command', () => {
       expect(JSON.parse(proc.stdout())).toEqual({ error: { code: 'CANCELLED', message: 'cancelled' } });
     });
   }
+});
+
+describe('sharing the signals with other libraries', () => {
+  let aggregator: FastifyInstance;
+  let aggregatorUrl: string;
+  const home = tempHome();
+  const preload = fileURLToPath(new URL('./fixtures/foreign-sigint.mjs', import.meta.url));
+
+  beforeAll(async () => {
+    aggregator = await buildAggregatorEmulator({ faults: { latencyMs: 20_000 } });
+    aggregatorUrl = await aggregator.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    const closing = aggregator.close();
+    aggregator.server.closeAllConnections();
+    await closing;
+    home.cleanup();
+  });
+
+  it("Ctrl+C cancels cleanly; another library's SIGINT listener runs and stays; when-exit's (under conf) is refused", async () => {
+    const before = aggregator.faults.requests;
+    const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: aggregatorUrl }), undefined, {
+      nodeArgs: ['--import', preload],
+    });
+    await proc.stderrIncludes('foreign listener added');
+    // settings (conf → atomically → when-exit) are loaded before the aggregator is asked
+    await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+    proc.kill('SIGINT');
+    const { code } = await proc.exited;
+    expect(code).toBe(2);
+    expect(JSON.parse(proc.stdout())).toEqual({ error: { code: 'CANCELLED', message: 'cancelled' } });
+    expect(proc.stderr().match(/foreign SIGINT listener ran/g)).toHaveLength(1);
+    expect(proc.stderr()).toContain('at the signal: when-exit SIGINT listeners 0');
+    expect(proc.stderr()).toContain('at exit: when-exit loaded true, foreign kept true');
+  });
 });
 
 describe('a sandbox started for a command', () => {

@@ -1,14 +1,13 @@
 /**
- * startServer + installShutdown over real sockets: listen on an ephemeral port, then SIGTERM
- * (emitted on a stand-in process) stops accepting, lets in-flight requests finish and exits 0;
- * a connection that never completes its request is cut after the grace period.
+ * startServer + closeGracefully over real sockets: listen on an ephemeral port, then the stop
+ * stops accepting, lets in-flight requests finish and resolves 'drained'; a connection that
+ * never completes its request is cut after the grace period ('cut'); a close that hangs past
+ * the hard stop rejects SHUTDOWN_TIMEOUT.
  */
-import { EventEmitter } from 'node:events';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { installShutdown, type ServerHandle, startServer } from '../server/main.js';
+import { closeGracefully, type Drainable, type ServerHandle, startServer } from '../server/main.js';
 import type { PaymasterRelay } from '../server/providers/types.js';
 import { FakeIdentity, testConfig } from './helpers/build-test-app.js';
 import { createTokenService } from '../server/jwt.js';
@@ -41,11 +40,11 @@ async function start(paymaster?: PaymasterRelay) {
   const config = testConfig({ port: 0 });
   const logs = logWatcher();
   const handle = await startServer(config, { identity, logStream: logs.stream, ...(paymaster === undefined ? {} : { paymaster }) });
-  const exited = deferred<number>();
-  const target = new EventEmitter();
   const logged: string[] = [];
-  return { handle, identity, config, exited, target, logged, seen: logs.seen };
+  return { handle, identity, config, logged, seen: logs.seen };
 }
+
+const drainable = (handle: ServerHandle): Drainable => ({ close: () => handle.close(), servers: [handle.app.server] });
 
 describe('startServer', () => {
   it('listens on an ephemeral loopback port and serves /health', async () => {
@@ -61,8 +60,8 @@ describe('startServer', () => {
   });
 });
 
-describe('installShutdown', () => {
-  it('SIGTERM: refuses new connections, finishes the in-flight request, exits 0', async () => {
+describe('closeGracefully', () => {
+  it('refuses new connections, finishes the in-flight request, resolves "drained"', async () => {
     const release = deferred<void>();
     const arrived = deferred<void>();
     const slowPaymaster: PaymasterRelay = {
@@ -72,11 +71,10 @@ describe('installShutdown', () => {
         return { jsonrpc: '2.0', id: request.id ?? null, result: true };
       },
     };
-    const { handle, identity, config, exited, target, logged } = await start(slowPaymaster);
+    const { handle, identity, config, logged } = await start(slowPaymaster);
     const user = identity.addUser('slow@example.com');
     const wallet = await identity.createWallet();
     const { token } = await createTokenService({ secret: config.jwtSecret }).issue({ userId: user.id, email: 'slow@example.com', walletId: wallet.id, walletAddress: wallet.address });
-    installShutdown(handle, { graceMs: 5_000, log: (m) => logged.push(m), target, exit: (code) => exited.resolve(code) });
 
     const inFlight = fetch(`${handle.url}/paymaster`, {
       method: 'POST',
@@ -84,7 +82,7 @@ describe('installShutdown', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }),
     });
     await arrived.promise;
-    target.emit('SIGTERM', 'SIGTERM');
+    const closed = closeGracefully(drainable(handle), { graceMs: 5_000, log: (m) => logged.push(m) });
 
     // the listening socket is closed: a new connection is refused
     await expect(fetch(`${handle.url}/health`, { headers: { connection: 'close' } })).rejects.toThrow();
@@ -93,13 +91,13 @@ describe('installShutdown', () => {
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, result: true });
-    expect(await exited.promise).toBe(0);
-    expect(logged.join('\n')).toContain('SIGTERM');
+    expect(await closed).toBe('drained');
+    expect(logged.join('\n')).toContain('shutdown: done');
+    expect(logged.join('\n')).not.toContain('closing the remaining connections');
   });
 
-  it('a hung connection is cut after the grace period and the process still exits 0', async () => {
-    const { handle, exited, target, logged, seen } = await start();
-    installShutdown(handle, { graceMs: 300, log: (m) => logged.push(m), target, exit: (code) => exited.resolve(code) });
+  it('a hung connection is cut after the grace period and the close resolves "cut"', async () => {
+    const { handle, logged, seen } = await start();
     const port = Number(new URL(handle.url).port);
     const socket = connect(port, '127.0.0.1');
     socket.on('error', () => undefined);
@@ -111,23 +109,35 @@ describe('installShutdown', () => {
     await seen('"url":"/auth/login"');
 
     const started = Date.now();
-    target.emit('SIGINT', 'SIGINT');
-    expect(await exited.promise).toBe(0);
+    expect(await closeGracefully(drainable(handle), { graceMs: 300, log: (m) => logged.push(m) })).toBe('cut');
     const elapsed = Date.now() - started;
     await cut;
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3_000);
     expect(logged.join('\n')).toContain('closing the remaining connections');
   });
+
+  it('cutNow cuts at once, before the grace period', async () => {
+    const { handle, logged, seen } = await start();
+    const socket = connect(Number(new URL(handle.url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
+    await seen('"url":"/auth/login"');
+    const cutNow = new AbortController();
+    const closed = closeGracefully(drainable(handle), { graceMs: 60_000, log: (m) => logged.push(m), cutNow: cutNow.signal });
+    cutNow.abort();
+    expect(await closed).toBe('cut');
+  });
 });
 
-describe('installShutdown hard stop', () => {
+describe('closeGracefully hard stop', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  /** A handle whose close never settles until told to (a Redis quit that hangs, say). */
-  function hangingHandle() {
+  /** A target whose close never settles until told to (a Redis quit that hangs, say). */
+  function hanging() {
     const calls = { closeAll: 0 };
     const settle = deferred<void>();
     const server = {
@@ -136,44 +146,46 @@ describe('installShutdown hard stop', () => {
       },
       closeIdleConnections: () => undefined,
     };
-    const handle: ServerHandle = { app: { server } as unknown as FastifyInstance, url: 'http://127.0.0.1:1', close: () => settle.promise };
-    return { handle, calls, settle };
+    const target: Drainable = { close: () => settle.promise, servers: [server] };
+    return { target, calls, settle };
   }
 
-  it('close still hanging 1 s after the forced cut → exit(1), once', async () => {
+  it('close still hanging 1 s after the forced cut → SHUTDOWN_TIMEOUT, once', async () => {
     vi.useFakeTimers();
-    const { handle, calls, settle } = hangingHandle();
-    const target = new EventEmitter();
-    const exits: number[] = [];
+    const { target, calls, settle } = hanging();
     const logged: string[] = [];
-    installShutdown(handle, { graceMs: 5_000, log: (m) => logged.push(m), target, exit: (code) => exits.push(code) });
-    target.emit('SIGTERM', 'SIGTERM');
+    const outcomes: string[] = [];
+    closeGracefully(target, { graceMs: 5_000, log: (m) => logged.push(m) }).then(
+      (outcome) => outcomes.push(outcome),
+      (error: { code?: string }) => outcomes.push(String(error.code)),
+    );
 
     await vi.advanceTimersByTimeAsync(5_000);
     expect(calls.closeAll).toBe(1);
-    expect(exits).toEqual([]);
+    expect(outcomes).toEqual([]);
     await vi.advanceTimersByTimeAsync(999);
-    expect(exits).toEqual([]);
+    expect(outcomes).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(exits).toEqual([1]);
+    expect(outcomes).toEqual(['SHUTDOWN_TIMEOUT']);
     expect(logged.join('\n')).toMatch(/still not closed 6000 ms after the signal/);
 
-    // a close that finally settles afterwards does not exit again
+    // a close that finally settles afterwards changes nothing
     settle.resolve();
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(exits).toEqual([1]);
+    expect(outcomes).toEqual(['SHUTDOWN_TIMEOUT']);
   });
 
-  it('a close that completes in time exits 0 and the hard stop never fires', async () => {
+  it('a close that completes after the cut but in time resolves "cut"; the hard stop never fires', async () => {
     vi.useFakeTimers();
-    const { handle, settle } = hangingHandle();
-    const target = new EventEmitter();
-    const exits: number[] = [];
-    installShutdown(handle, { graceMs: 300, log: () => undefined, target, exit: (code) => exits.push(code) });
-    target.emit('SIGINT', 'SIGINT');
+    const { target, settle } = hanging();
+    const outcomes: string[] = [];
+    closeGracefully(target, { graceMs: 300, log: () => undefined }).then(
+      (outcome) => outcomes.push(outcome),
+      (error: { code?: string }) => outcomes.push(String(error.code)),
+    );
     await vi.advanceTimersByTimeAsync(500);
     settle.resolve();
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(exits).toEqual([0]);
+    expect(outcomes).toEqual(['cut']);
   });
 });

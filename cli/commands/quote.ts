@@ -7,16 +7,14 @@
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
-import { renderQuote, type QuoteResultView } from '../quote-render.js';
-import type { AggregatorClient, Route, SwapPair } from '../services/aggregator.js';
+import type { PairSpec } from '../core/quote.js';
+import { progressTo } from '../progress.js';
+import { renderQuote } from '../quote-render.js';
 import { checkPairCount } from '../services/batch-limits.js';
 import { throwIfCancelled } from '../services/cancel.js';
-import { type QuoteSummary, summarizeQuote } from '../services/quote-summary.js';
-import { parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { formatBpsAsPercent } from '../../shared/fees.js';
 import { parseSlippageBps } from '../../shared/slippage.js';
-import { type Network, resolveToken, type Token } from '../../shared/tokens.js';
+import type { Network } from '../../shared/tokens.js';
 
 export const USAGE = `Usage: finance-tui quote <amount> <from> <to> [options]
        finance-tui quote --pairs "100 USDC>ETH, 50 STRK>ETH" [options]
@@ -33,12 +31,6 @@ tokens are symbols (ETH, STRK, USDC, USDC.e, USDT, DAI, WBTC) or addresses.
                       received, price impact, route, gas, slippage, network, sandbox
 `;
 
-export interface PairSpec {
-  amount: string;
-  from: string;
-  to: string;
-}
-
 export interface QuoteOptions {
   pairs: PairSpec[];
   /** --pairs was used: the multi-swap rules apply even to the count */
@@ -47,19 +39,6 @@ export interface QuoteOptions {
   network: Network | undefined;
   sandbox: boolean;
   help: boolean;
-}
-
-export interface QuoteDeps {
-  client: AggregatorClient;
-  network: Network;
-  sandbox: boolean;
-  /** from settings, when --slippage is absent */
-  defaultSlippageBps: number;
-}
-
-export interface QuoteResult extends QuoteResultView {
-  aggregatorUrl: string;
-  quotes: QuoteSummary[];
 }
 
 const PAIR = /^(\S+)\s+(\S+?)\s*>\s*(\S+)$/;
@@ -120,69 +99,19 @@ export function parseQuoteOptions(argv: string[]): QuoteOptions {
   return { pairs, multi, slippageBps, network, sandbox: values.sandbox === true, help };
 }
 
-/** The work: resolve tokens and amounts, ask the aggregator, summarise. Returns plain data. */
-export async function runQuote(opts: QuoteOptions, deps: QuoteDeps): Promise<QuoteResult> {
-  if (deps.network !== 'mainnet') {
-    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${deps.network})`, { status: 400 });
-  }
-  const slippageBps = opts.slippageBps ?? deps.defaultSlippageBps;
-  const resolved = opts.pairs.map((p) => {
-    const from = resolveToken(deps.network, p.from);
-    const to = resolveToken(deps.network, p.to);
-    if (from.address === to.address) throw usageError(`cannot swap ${from.symbol} for itself`);
-    return { from, to, amount: parseAmount(p.amount, from.decimals, { label: from.symbol }) };
-  });
-  const swaps: SwapPair[] = resolved.map((r) => ({ amount: r.amount, tokenIn: r.from.address, tokenOut: r.to.address }));
-
-  let mode: QuoteResult['mode'];
-  let routes: Route[];
-  if (opts.multi) {
-    const multi = await deps.client.quoteMulti(swaps);
-    mode = multi.mode;
-    routes = multi.routes;
-  } else {
-    const [single] = swaps;
-    if (single === undefined) throw usageError('nothing to quote');
-    mode = 'single';
-    routes = [await deps.client.getRoute(single)];
-  }
-  const quotes = routes.map((route, i) => {
-    const r = resolved[i] as { from: Token; to: Token };
-    return summarizeQuote(route, r.from, r.to, slippageBps, deps.network);
-  });
-  return {
-    network: deps.network,
-    sandbox: deps.sandbox,
-    aggregatorUrl: deps.client.baseUrl,
-    mode,
-    slippage: { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
-    quotes,
-  };
-}
-
 export const run: CommandRun = async (ctx: CommandContext) => {
   const opts = parseQuoteOptions(ctx.argv);
   // One document under --json, like every other answer: {"usage": "…"}.
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ resolveEndpoints }, { createAggregatorClient }] = await Promise.all([import('../stack.js'), import('../services/aggregator.js')]);
-  // --network sepolia: refused by the stack with --sandbox, else by runQuote before any request.
-  const endpoints = await resolveEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) });
+  const [{ resolveEndpoints }, { quote, quoteDeps }] = await Promise.all([import('../core/endpoints.js'), import('../core/quote.js')]);
+  const call = { signal: ctx.signal, onProgress: progressTo(ctx) };
+  // --network sepolia: refused with --sandbox when the endpoints resolve, else by quote before any request.
+  const endpoints = await resolveEndpoints(ctx.env, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) }, call);
   try {
-    // Ctrl+C while the sandbox was being found: stop here. Later, the client's requests carry
-    // ctx.signal themselves (no retry after an abort; see services/http.ts).
+    // Ctrl+C while the sandbox was being found: stop here. Later, the requests carry the signal
+    // themselves (no retry after an abort; see services/http.ts).
     throwIfCancelled(ctx.signal);
-    const client = createAggregatorClient({
-      baseUrl: endpoints.aggregatorUrl,
-      apiKey: endpoints.aggregatorApiKey,
-      network: endpoints.network,
-      signal: ctx.signal,
-    });
-    const data = await runQuote(opts, {
-      client,
-      network: endpoints.network,
-      sandbox: endpoints.sandbox,
-      defaultSlippageBps: endpoints.settings.slippageBps,
-    });
+    const data = await quote({ pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps }, quoteDeps(endpoints), call);
     return { data, human: () => renderQuote(data) };
   } finally {
     await endpoints.release();

@@ -2,6 +2,8 @@
  * `finance-tui sandbox [--port N] [--json]`: the emulators and our auth server wired to them,
  * in this process, until Ctrl+C / SIGTERM. Prints one ready line (JSON with --json) and writes
  * the same URLs to `<data>/sandbox.json`; the auth server's logs go to `<data>/sandbox/server.log`.
+ * The stop goes through the one stop path (server/main.ts closeGracefully) over all three
+ * servers, then prints a stopped line (`{"event": "stopped"}` with --json) and returns: exit 0.
  */
 import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -21,7 +23,7 @@ the auth server wired to them. Nothing leaves this machine; the chain id is SN_S
   --json     print the ready document as one JSON line
 `;
 
-const CLOSE_GRACE_MS = 5_000;
+export const CLOSE_GRACE_MS = 5_000;
 
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
@@ -29,7 +31,7 @@ export const run: CommandRun = async (ctx) => {
   const port = parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
   const dir = dataDir(ctx.env);
   const logFile = join(dir, 'sandbox', 'server.log');
-  const { startSandbox } = await import('../../sandbox/launcher.js');
+  const [{ startSandbox }, { closeGracefully }] = await Promise.all([import('../../sandbox/launcher.js'), import('../../server/main.js')]);
   mkdirSync(join(dir, 'sandbox'), { recursive: true, mode: 0o700 });
   const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
   // a full disk or a removed folder loses log lines, never the running sandbox
@@ -49,11 +51,11 @@ export const run: CommandRun = async (ctx) => {
       [
         'finance-tui sandbox is running (chain SN_SANDBOX; nothing leaves this machine)',
         `  auth server  ${info.serverUrl}`,
-        `  identity     ${info.identityUrl}   (OTP mailbox: GET /sandbox/outbox/<email>)`,
+        `  identity     ${info.identityUrl}   (sign-in codes: finance-tui sandbox outbox <email>)`,
         `  aggregator   ${info.aggregatorUrl}`,
         `  chain rpc    ${info.rpcUrl}   (paymaster: ${info.serverUrl}/paymaster)`,
         `  logs         ${logFile}`,
-        'Press Ctrl+C to stop.',
+        'Sign in from another terminal: finance-tui login <email> --sandbox. Press Ctrl+C to stop.',
         '',
       ].join('\n'),
     );
@@ -61,13 +63,13 @@ export const run: CommandRun = async (ctx) => {
 
   exitWhenParentGone(ctx.env);
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
-  if (!ctx.json && ctx.stderrIsTTY) ctx.stderr.write('stopping…\n');
-  const forced = setTimeout(() => process.exit(0), CLOSE_GRACE_MS);
-  forced.unref();
+  let outcome: Awaited<ReturnType<typeof closeGracefully>>;
   try {
-    await handle.close();
+    outcome = await closeGracefully(
+      { close: () => handle.close(), servers: [handle.server, handle.aggregator, handle.identity].map((app) => app.server) },
+      { graceMs: CLOSE_GRACE_MS, log: (message) => handle.server.log.info(message) },
+    );
   } finally {
-    clearTimeout(forced);
     // remove the state file only if it is still ours (another sandbox may have replaced it)
     try {
       if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(stateFile, { force: true });
@@ -76,5 +78,7 @@ export const run: CommandRun = async (ctx) => {
     }
     logStream.end();
   }
+  const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';
+  ctx.stdout.write(ctx.json ? `${JSON.stringify({ event: 'stopped', outcome })}\n` : `finance-tui sandbox stopped${cut}.\n`);
   return undefined;
 };

@@ -1,15 +1,16 @@
 /**
  * `finance-tui serve [--port N]`: the production auth server, configured by the environment
  * (`.env` in the current folder fills in what the environment does not set). Logs are pino
- * JSON lines on stdout; SIGTERM/SIGINT stop it gracefully.
+ * JSON lines on stdout. The first Ctrl+C / SIGTERM (the bin's signal, ctx.signal) stops it
+ * through the one stop path (server/main.ts closeGracefully): drain, cut what lingers after
+ * 5 s, return — and the bin exits 0.
  */
-import { EventEmitter } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
-import { parseEnv } from 'node:util';
+import { once } from 'node:events';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { parseCommandArgs, parsePort } from '../args.js';
 import { exitWhenParentGone } from '../child.js';
 import type { CommandRun } from '../context.js';
+import { loadServeConfig, withDotEnv } from '../serve-config.js';
 
 export const USAGE = `Usage: finance-tui serve [--port N]
 
@@ -19,18 +20,7 @@ from the environment and from .env in the current folder (see .env.example).
   --port N   listen port (overrides PORT; 0 = any free port)
 `;
 
-/** The environment, with .env filling in variables the environment does not set (dotenv's rule). */
-export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): Record<string, string | undefined> {
-  const file = `${cwd}/.env`;
-  if (!existsSync(file)) return { ...env };
-  let parsed: NodeJS.Dict<string>;
-  try {
-    parsed = parseEnv(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `could not read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { status: 400 });
-  }
-  return { ...parsed, ...env };
-}
+export const CLOSE_GRACE_MS = 5_000;
 
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
@@ -38,22 +28,9 @@ export const run: CommandRun = async (ctx) => {
   const port = parsePort(values.port);
   const env = withDotEnv(ctx.env, process.cwd());
   if (port !== undefined) env.PORT = String(port);
+  const config = await loadServeConfig(env);
 
-  const [{ loadConfig, ConfigError }, { startServer, installShutdown }] = await Promise.all([
-    import('../../server/config.js'),
-    import('../../server/main.js'),
-  ]);
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      // one line per bad variable (main prints each line of the message): fix them all in one go
-      throw new AppError(ErrorCode.CONFIG_ERROR, error.problems.join('\n'), { status: 400 });
-    }
-    throw error;
-  }
-
+  const { startServer, closeGracefully } = await import('../../server/main.js');
   let handle: Awaited<ReturnType<typeof startServer>>;
   try {
     handle = await startServer(config);
@@ -63,12 +40,10 @@ export const run: CommandRun = async (ctx) => {
     }
     throw error;
   }
-  // main owns the process signals; the first one reaches us as ctx.signal (a second forces exit)
-  const shutdownRequests = new EventEmitter();
-  ctx.signal.addEventListener('abort', () => shutdownRequests.emit('SIGTERM', 'SIGTERM'), { once: true });
-  installShutdown(handle, { graceMs: 5_000, log: (message) => handle.app.log.info(message), target: shutdownRequests, signals: ['SIGTERM'] });
   exitWhenParentGone(ctx.env);
-  // Runs until a signal: installShutdown closes the server and exits the process.
-  await new Promise<never>(() => undefined);
+  if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
+  const log = (message: string): void => handle.app.log.info(message);
+  log(`shutdown: stop requested, finishing in-flight requests (up to ${CLOSE_GRACE_MS} ms)`);
+  await closeGracefully({ close: () => handle.close(), servers: [handle.app.server] }, { graceMs: CLOSE_GRACE_MS, log });
   return undefined;
 };

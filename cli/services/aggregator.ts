@@ -30,7 +30,7 @@ import {
   type WireRouteSuccess,
 } from './aggregator-schemas.js';
 import { checkPairCount } from './batch-limits.js';
-import { type BackoffOptions, createJsonGetter, type RetryInfo } from './http.js';
+import { type BackoffOptions, createHttpClient, type RetryInfo } from './http.js';
 
 export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
 export { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from './batch-limits.js';
@@ -44,10 +44,16 @@ export interface AggregatorClientOptions {
   /** retries after the first attempt (default 3) */
   retries?: number;
   backoff?: BackoffOptions;
-  /** the command's signal: aborting it cancels every request at once (no retry) */
-  signal?: AbortSignal;
   /** called before each retry (progress lines, tests) */
   onRetry?: (info: RetryInfo) => void;
+}
+
+/**
+ * Per call: aborting `signal` cancels that call's requests at once (no retry), so a screen can
+ * drop one stale quote while the client lives on.
+ */
+export interface AggregatorCall {
+  signal?: AbortSignal | undefined;
 }
 
 /** One swap to quote: token addresses and the input in base units. */
@@ -101,12 +107,12 @@ export interface MultiQuote {
 export interface AggregatorClient {
   readonly baseUrl: string;
   readonly network: Network;
-  getRoute(request: RouteRequest): Promise<Route>;
-  getCalldata(request: RouteRequest & ExecutionParams): Promise<{ route: Route; calldata: string[] }>;
-  getRouteBatch(request: BatchRequest): Promise<Route[]>;
-  getCalldataBatch(request: BatchCalldataRequest): Promise<string[][]>;
-  checkAggregatorHealth(): Promise<AggregatorHealth>;
-  quoteMulti(pairs: SwapPair[]): Promise<MultiQuote>;
+  getRoute(request: RouteRequest, call?: AggregatorCall): Promise<Route>;
+  getCalldata(request: RouteRequest & ExecutionParams, call?: AggregatorCall): Promise<{ route: Route; calldata: string[] }>;
+  getRouteBatch(request: BatchRequest, call?: AggregatorCall): Promise<Route[]>;
+  getCalldataBatch(request: BatchCalldataRequest, call?: AggregatorCall): Promise<string[][]>;
+  checkAggregatorHealth(call?: AggregatorCall): Promise<AggregatorHealth>;
+  quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote>;
 }
 
 const pairLabel = (p: SwapPair): string => `${p.amount} ${p.tokenIn} -> ${p.tokenOut}`;
@@ -174,16 +180,17 @@ function validSwapAmount(pair: SwapPair): void {
 }
 
 export function createAggregatorClient(options: AggregatorClientOptions): AggregatorClient {
-  const get = createJsonGetter({
+  const http = createHttpClient({
     baseUrl: options.baseUrl,
     ...(options.apiKey ? { headers: { 'X-API-Key': options.apiKey } } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     service: 'aggregator',
   });
+  const get = (path: string, query: Record<string, string> | undefined, call: AggregatorCall = {}) =>
+    http.get(path, { ...(query ? { query } : {}), signal: call.signal });
 
   function swapsAllowed(): void {
     if (options.network !== 'mainnet') {
@@ -206,19 +213,19 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     }
   }
 
-  async function getRoute(request: RouteRequest): Promise<Route> {
+  async function getRoute(request: RouteRequest, call?: AggregatorCall): Promise<Route> {
     swapsAllowed();
     validSwapAmount(request);
-    const { url, body } = await get('route', routeQuery(request));
+    const { url, body } = await get('route', routeQuery(request), call);
     const route = success(body, url, request);
     checkRouteMatches(route, request, url);
     return route;
   }
 
-  async function getCalldata(request: RouteRequest & ExecutionParams): Promise<{ route: Route; calldata: string[] }> {
+  async function getCalldata(request: RouteRequest & ExecutionParams, call?: AggregatorCall): Promise<{ route: Route; calldata: string[] }> {
     swapsAllowed();
     validSwapAmount(request);
-    const { url, body } = await get('calldata', { ...routeQuery(request), ...executionQuery(request) });
+    const { url, body } = await get('calldata', { ...routeQuery(request), ...executionQuery(request) }, call);
     if (!CalldataResponseCheck.Check(body)) throw invalidResponse(url, 'not a calldata response');
     if ('success' in body && body.success === false) throw noRoute(body.errorMessage, pairLabel(request));
     if (!('route' in body)) throw invalidResponse(url, 'no route in calldata response');
@@ -233,10 +240,10 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     return { route, calldata: body.calldata };
   }
 
-  async function getRouteBatch(request: BatchRequest): Promise<Route[]> {
+  async function getRouteBatch(request: BatchRequest, call?: AggregatorCall): Promise<Route[]> {
     swapsAllowed();
     checkBatch(request);
-    const { url, body } = await get('routeBatch', batchQuery(request));
+    const { url, body } = await get('routeBatch', batchQuery(request), call);
     if (!RouteBatchCheck.Check(body)) throw invalidResponse(url, 'not a route batch');
     let items: unknown[];
     if (Array.isArray(body)) items = body;
@@ -251,11 +258,11 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     });
   }
 
-  async function getCalldataBatch(request: BatchCalldataRequest): Promise<string[][]> {
+  async function getCalldataBatch(request: BatchCalldataRequest, call?: AggregatorCall): Promise<string[][]> {
     swapsAllowed();
     checkBatch(request);
     if (request.quotedOutputs.length !== request.amounts.length) throw usageError('quotedOutputs must give one quoted output per pair');
-    const { url, body } = await get('executeBatch', { ...batchQuery(request), ...executionQuery(request) });
+    const { url, body } = await get('executeBatch', { ...batchQuery(request), ...executionQuery(request) }, call);
     if (!ExecuteBatchCheck.Check(body)) throw invalidResponse(url, 'not a batch of calldata');
     if (!Array.isArray(body)) throw noRoute(body.errorMessage);
     if (body.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} calldata, got ${body.length}`);
@@ -277,24 +284,24 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     return body;
   }
 
-  async function checkAggregatorHealth(): Promise<AggregatorHealth> {
-    const { url, body } = await get('healthCheck');
+  async function checkAggregatorHealth(call?: AggregatorCall): Promise<AggregatorHealth> {
+    const { url, body } = await get('healthCheck', undefined, call);
     if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
     // The real service misspells the field ("staus"); the schema accepts the correct one too.
     const status = (body.staus ?? body.status) as number | string;
     return { ok: String(status) === '200', status, message: body.message };
   }
 
-  async function quoteMulti(pairs: SwapPair[]): Promise<MultiQuote> {
+  async function quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote> {
     swapsAllowed();
     checkPairCount(pairs.length);
     for (const pair of pairs) validSwapAmount(pair);
     const out = addressToBigInt(pairs[0]?.tokenOut ?? '');
     if (pairs.every((p) => addressToBigInt(p.tokenOut) === out)) {
-      const routes = await getRouteBatch({ amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.tokenIn), tokenOut: pairs[0]?.tokenOut ?? '' });
+      const routes = await getRouteBatch({ amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.tokenIn), tokenOut: pairs[0]?.tokenOut ?? '' }, call);
       return { mode: 'batch', routes };
     }
-    return { mode: 'parallel', routes: await Promise.all(pairs.map((pair) => getRoute(pair))) };
+    return { mode: 'parallel', routes: await Promise.all(pairs.map((pair) => getRoute(pair, call))) };
   }
 
   return {

@@ -1,16 +1,29 @@
 /**
- * GET-JSON over ky with the policy every outside call needs: a timeout per attempt, retries of
- * transient failures only (connection errors, timeouts, 408, 429, 5xx) with exponential backoff
- * and full jitter, a bounded number of attempts, and errors turned into NETWORK_ERROR /
- * INVALID_RESPONSE naming the URL (never a header: that is where the API key lives).
+ * The one HTTP client layer of the program: every outside call (aggregator, our auth server,
+ * the sandbox outbox) goes through createHttpClient, over ky, with one policy:
  *
- * Cancellation: the caller's signal (the command's, aborted on Ctrl+C / SIGTERM) goes to every
- * request; ky combines it with its per-attempt timeout (AbortSignal.any over both), and also
- * uses it to cut a backoff wait short. An aborted call is never retried and rejects at once
- * with CANCELLED; a signal already aborted makes no request at all.
+ * - JSON in and out; an optional bearer token per request; a timeout per attempt; answers
+ *   larger than maxResponseBytes (1 MB) are refused while they stream, never buffered whole.
+ * - Retries of transient failures only (connection errors, timeouts, 408, 429, 5xx) with
+ *   exponential backoff and full jitter, a bounded number of attempts — and only for requests
+ *   that are safe to repeat: GET, or a POST the caller marks `idempotent` (a read such as
+ *   /wallet/find). A POST that may have had an effect (a login that sent a mail, a wallet
+ *   that was created, a signature) is never retried; its 429 is surfaced as RATE_LIMITED with
+ *   `details.retryAfterSeconds` for the caller to show or schedule.
+ * - Responses validated against a TypeBox schema when given (shared/api.ts for our server):
+ *   anything else is INVALID_RESPONSE.
+ * - Errors: our server's `{"error": {code, message}}` becomes an AppError with the same code
+ *   (`errorBodies: 'app'`); connection failures and other statuses are NETWORK_ERROR naming
+ *   the service and URL — never a header, so never a token or an API key.
+ *
+ * Cancellation is per call: the caller's signal goes to that request only (ky combines it with
+ * its per-attempt timeout and uses it to cut a backoff wait short). An aborted call is never
+ * retried and rejects at once with CANCELLED; a signal already aborted makes no request.
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
-import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { AppError, cancelledError, ErrorCode, isErrorCode } from '../../shared/errors.js';
 
 export interface BackoffOptions {
   /** first retry waits up to this (full jitter: uniform in [0, delay]) */
@@ -30,27 +43,107 @@ export interface RetryInfo {
   url: string;
 }
 
-export interface JsonGetterOptions {
+export interface HttpClientOptions {
   baseUrl: string;
+  /** the service's name in messages ("aggregator", "auth server") */
+  service: string;
   headers?: Record<string, string>;
+  /** per attempt */
   timeoutMs?: number;
-  /** retries after the first attempt */
+  /** retries after the first attempt, for requests that may be retried */
   retries?: number;
   backoff?: BackoffOptions;
-  signal?: AbortSignal;
   /** called before each retry, after its wait */
   onRetry?: (info: RetryInfo) => void;
-  /** the service's name in messages */
-  service: string;
+  /** 'app': error bodies are ours, `{"error": {code, message}}`, mapped to the same code */
+  errorBodies?: 'app' | 'plain';
+  maxResponseBytes?: number;
 }
 
-export type JsonGetter = (path: string, query?: Record<string, string>) => Promise<{ url: string; body: unknown }>;
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  query?: Record<string, string>;
+  /** sent as `Authorization: Bearer …`; never appears in a message */
+  token?: string | undefined;
+  /** the answer must match it, else INVALID_RESPONSE */
+  schema?: TSchema;
+  /** may be retried: default true for GET, false for POST */
+  idempotent?: boolean;
+}
+
+export interface HttpResponse<T> {
+  url: string;
+  status: number;
+  body: T;
+}
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  get<T = unknown>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
+  post<T = unknown>(path: string, body: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+}
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 3;
 export const DEFAULT_BACKOFF_BASE_MS = 250;
 export const DEFAULT_BACKOFF_MAX_MS = 4000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const TRANSIENT_STATUS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
+/**
+ * The wait before retry number `retry` (1-based): exponential, capped, then full jitter —
+ * uniform in [0, min(maxMs, baseMs × 2^(retry − 1))) — so clients that failed together do not
+ * come back together.
+ */
+export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): number {
+  const baseMs = backoff.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
+  const maxMs = backoff.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
+  const random = backoff.random ?? Math.random;
+  return random() * Math.min(maxMs, baseMs * 2 ** (retry - 1));
+}
+
+/** Retry-After as seconds: delta-seconds or an HTTP date; undefined when absent or junk. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  const trimmed = header.trim();
+  if (/^[0-9]{1,9}$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+class ResponseTooLarge extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`response larger than ${limit} bytes`);
+    this.name = 'ResponseTooLarge';
+    this.limit = limit;
+  }
+}
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+/** fetch whose response bodies error once they pass `limit` bytes (declared or streamed). */
+function cappedFetch(limit: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.body === null || NULL_BODY_STATUS.has(response.status)) return response;
+    const declared = Number(response.headers.get('content-length') ?? '0');
+    let seen = 0;
+    const capped = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        start(controller) {
+          if (declared > limit) controller.error(new ResponseTooLarge(limit));
+        },
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > limit) controller.error(new ResponseTooLarge(limit));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
 
 function rootCause(error: unknown): string {
   let current: unknown = error;
@@ -65,96 +158,149 @@ function rootCause(error: unknown): string {
   return message;
 }
 
+/** A server's text, made safe to show: one line, printable, bounded. */
+function printable(text: string, max = 300): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
+}
+
 function describe(error: unknown, timeoutMs: number): string {
   if (isTimeoutError(error)) return `timed out after ${timeoutMs} ms`;
   if (isHTTPError(error)) {
     const data = error.data as { error?: unknown; message?: unknown } | undefined;
     const detail = typeof data?.error === 'string' ? data.error : typeof data?.message === 'string' ? data.message : '';
-    return `HTTP ${error.response.status}${detail ? `: ${detail.slice(0, 200)}` : ''}`;
+    return `HTTP ${error.response.status}${detail ? `: ${printable(detail, 200)}` : ''}`;
   }
   return rootCause(error);
 }
 
-/**
- * The wait before retry number `retry` (1-based): exponential, capped, then full jitter —
- * uniform in [0, min(maxMs, baseMs × 2^(retry − 1))) — so clients that failed together do not
- * come back together.
- */
-export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): number {
-  const baseMs = backoff.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
-  const maxMs = backoff.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
-  const random = backoff.random ?? Math.random;
-  return random() * Math.min(maxMs, baseMs * 2 ** (retry - 1));
+/** Our server's error body → AppError with the same code (unknown codes: SERVER_ERROR). */
+function appError(status: number, data: unknown, headers: Headers, service: string, url: string): AppError | undefined {
+  const error = (data as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined)?.error;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'string') return undefined;
+  const message = typeof error.message === 'string' ? printable(error.message) : `${service} error`;
+  const retryAfter = status === 429 ? retryAfterSeconds(headers.get('retry-after')) : undefined;
+  const details: Record<string, unknown> = {
+    status,
+    url,
+    ...(typeof error.requestId === 'string' ? { requestId: printable(error.requestId, 100) } : {}),
+    ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+  };
+  if (isErrorCode(error.code)) {
+    const suffix = retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`;
+    return new AppError(error.code, `${message}${suffix}`, { status, details });
+  }
+  return new AppError(ErrorCode.SERVER_ERROR, `the ${service} answered ${printable(error.code, 60)}: ${message}`, {
+    status,
+    details: { ...details, serverCode: printable(error.code, 60) },
+  });
 }
 
-export function createJsonGetter(options: JsonGetterOptions): JsonGetter {
+const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+function validatorOf(schema: TSchema): ReturnType<typeof Compile> {
+  let validator = validators.get(schema);
+  if (validator === undefined) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retries = options.retries ?? DEFAULT_RETRIES;
   const maxMs = options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
-  const signal = options.signal;
+  const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = options.baseUrl.replace(/\/+$/, '');
   const api: KyInstance = ky.create({
     prefix: base,
     timeout: timeoutMs,
     headers: { accept: 'application/json', ...options.headers },
+    fetch: cappedFetch(limit),
   });
 
-  return async (path, query) => {
-    const url = `${base}/${path.replace(/^\/+/, '')}`;
+  async function send<T>(method: 'get' | 'post', path: string, body: unknown, request: RequestOptions): Promise<HttpResponse<T>> {
+    const relative = path.replace(/^\/+/, '');
+    const url = `${base}/${relative}`;
+    const label = `${method.toUpperCase()} ${url}`;
+    const { signal } = request;
     if (signal?.aborted) throw cancelledError(signal.reason);
+    const idempotent = request.idempotent ?? method === 'get';
     let attempts = 1;
     // Per call: the wait ky is about to take, so onRetry reports this request's own delays.
     let pendingDelay: number | undefined;
+    let status: number;
     let text: string;
     try {
-      text = await api
-        .get(path.replace(/^\/+/, ''), {
-          ...(query ? { searchParams: query } : {}),
-          ...(signal ? { signal } : {}),
-          retry: {
-            limit: retries,
-            methods: ['get'],
-            // The jitter is inside backoffDelayMs (ky's own jitter option is not used), so the
-            // delay reported to onRetry is exactly the one ky waits.
-            delay: (retry) => {
-              pendingDelay = backoffDelayMs(retry, options.backoff);
-              return pendingDelay;
-            },
-            backoffLimit: maxMs,
-            maxRetryAfter: maxMs,
-            // Only failures another attempt can fix; a 400 or 401 will fail the same way again,
-            // and a cancelled call must stop, whatever error the abort surfaced as.
-            shouldRetry: ({ error }) => {
-              pendingDelay = undefined;
-              if (signal?.aborted) return false;
-              if (isTimeoutError(error) || isNetworkError(error)) return true;
-              if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
-              return false;
-            },
+      const response = await api(relative, {
+        method,
+        ...(request.query ? { searchParams: request.query } : {}),
+        ...(method === 'post' ? { json: body ?? {} } : {}),
+        ...(request.token ? { headers: { authorization: `Bearer ${request.token}` } } : {}),
+        ...(signal ? { signal } : {}),
+        retry: {
+          limit: idempotent ? retries : 0,
+          methods: [method],
+          // The jitter is inside backoffDelayMs (ky's own jitter option is not used), so the
+          // delay reported to onRetry is exactly the one ky waits.
+          delay: (retry) => {
+            pendingDelay = backoffDelayMs(retry, options.backoff);
+            return pendingDelay;
           },
-          hooks: {
-            beforeRetry: [
-              ({ retryCount }) => {
-                attempts = retryCount + 1;
-                options.onRetry?.({ retry: retryCount, delayMs: pendingDelay, url });
-              },
-            ],
+          backoffLimit: maxMs,
+          maxRetryAfter: maxMs,
+          // Only failures another attempt can fix; a 400 or 401 will fail the same way again,
+          // and a cancelled call must stop, whatever error the abort surfaced as.
+          shouldRetry: ({ error }) => {
+            pendingDelay = undefined;
+            if (signal?.aborted || !idempotent) return false;
+            if (isTimeoutError(error) || isNetworkError(error)) return true;
+            if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
+            return false;
           },
-        })
-        .text();
+        },
+        hooks: {
+          beforeRetry: [
+            ({ retryCount }) => {
+              attempts = retryCount + 1;
+              options.onRetry?.({ retry: retryCount, delayMs: pendingDelay, url });
+            },
+          ],
+        },
+      });
+      status = response.status;
+      text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw cancelledError(error);
+      if (error instanceof ResponseTooLarge || (error instanceof Error && error.cause instanceof ResponseTooLarge)) {
+        throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`, { status: 502 });
+      }
+      if (options.errorBodies === 'app' && isHTTPError(error)) {
+        const mapped = appError(error.response.status, error.data, error.response.headers, options.service, url);
+        if (mapped !== undefined) throw mapped;
+      }
       const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-      throw new AppError(ErrorCode.NETWORK_ERROR, `${options.service} request to ${url} failed after ${tries}: ${describe(error, timeoutMs)}`, {
+      throw new AppError(ErrorCode.NETWORK_ERROR, `${options.service} request ${label} failed after ${tries}: ${describe(error, timeoutMs)}`, {
         status: 502,
-        details: { url, attempts },
+        details: { url, attempts, ...(isHTTPError(error) ? { status: error.response.status } : {}) },
         cause: error,
       });
     }
+    let parsed: unknown;
     try {
-      return { url, body: JSON.parse(text) as unknown };
+      parsed = JSON.parse(text);
     } catch {
-      throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${url} sent a response that is not JSON`, { status: 502 });
+      throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent a response that is not JSON`, { status: 502 });
     }
+    if (request.schema !== undefined && !validatorOf(request.schema).Check(parsed)) {
+      throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer of the wrong shape`, { status: 502 });
+    }
+    return { url, status, body: parsed as T };
+  }
+
+  return {
+    baseUrl: base,
+    get: (path, request = {}) => send('get', path, undefined, request),
+    post: (path, body, request = {}) => send('post', path, body, request),
   };
 }

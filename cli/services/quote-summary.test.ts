@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Route } from './aggregator.js';
-import { summarizeQuote } from './quote-summary.js';
+import { priceImpactWarning, summarizeQuote } from './quote-summary.js';
 
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -73,5 +73,20 @@ describe('summarizeQuote: price impact from junk prices', () => {
   it('sane prices still give a figure', () => {
     const q = summarizeQuote(routeOf(ETH, USDC, 10n ** 18n, 2_970_000_000n, 1), ETH, USDC, 100, 'mainnet');
     expect(q.priceImpact).toEqual({ bps: 100, percent: '1%' });
+  });
+});
+
+describe('priceImpactWarning', () => {
+  it.each([
+    [undefined, null],
+    [-20, null],
+    [0, null],
+    [500, null],
+    [501, 'high'],
+    [1500, 'high'],
+    [1501, 'very-high'],
+    [9200, 'very-high'],
+  ] as const)('%s bps → %s', (bps, expected) => {
+    expect(priceImpactWarning(bps)).toBe(expected);
   });
 });

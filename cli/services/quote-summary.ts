@@ -42,6 +42,8 @@ export interface QuoteSummary {
    * prices (pool fees + curve slippage); null when the prices are missing or junk.
    */
   priceImpact: { bps: number; percent: string } | null;
+  /** 'high' above 5 %, 'very-high' above 15 % (PRICE_IMPACT_*_BPS); null below or unknown */
+  priceImpactWarning: PriceImpactWarning;
   /** net rate: 1 from = rate to */
   rate: string;
   route: Array<{
@@ -49,6 +51,19 @@ export interface QuoteSummary {
     hops: Array<{ from: string; to: string; pools: Array<{ protocol: number; poolName: string; poolAddress: string; percent: string }> }>;
   }>;
   gas: { estimatedGasUsed: string | null; estimatedGasUsedInUsd: string | null };
+}
+
+export type PriceImpactWarning = 'high' | 'very-high' | null;
+
+/** Above 5 % a quote is worth a second look; above 15 % most users are about to lose money to a thin pool. */
+export const PRICE_IMPACT_HIGH_BPS = 500;
+export const PRICE_IMPACT_VERY_HIGH_BPS = 1500;
+
+export function priceImpactWarning(impactBps: number | undefined): PriceImpactWarning {
+  if (impactBps === undefined) return null;
+  if (impactBps > PRICE_IMPACT_VERY_HIGH_BPS) return 'very-high';
+  if (impactBps > PRICE_IMPACT_HIGH_BPS) return 'high';
+  return null;
 }
 
 function money(value: bigint, token: Token): Money {
@@ -85,6 +100,7 @@ export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps
     minimumReceived: money(minimum.shown, to),
     calldataMinimumReceived: money(minimum.calldata, to),
     priceImpact: impact === undefined ? null : { bps: impact, percent: formatBpsAsPercent(impact) },
+    priceImpactWarning: priceImpactWarning(impact),
     rate: formatRate(route.inputAmount, from.decimals, net, to.decimals, Math.min(to.decimals, 8)),
     route: route.legs.map((leg) => ({
       percent: leg.percent,

@@ -29,14 +29,16 @@ export interface Spawned {
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
+  /** resolves once stderr contains `text` */
+  stderrIncludes(text: string): Promise<void>;
   /** resolves with the first stdout line matching, rejects on exit or timeout */
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
 }
 
-export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, options: { nodeArgs?: string[] } = {}): Spawned {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
@@ -57,8 +59,15 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): 
       index = pending.indexOf('\n');
     }
   });
+  const errWaiters: Array<{ text: string; resolve: () => void }> = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
+    for (const waiter of [...errWaiters]) {
+      if (err.includes(waiter.text)) {
+        errWaiters.splice(errWaiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -67,6 +76,7 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): 
     child,
     stdout: () => out,
     stderr: () => err,
+    stderrIncludes: (text) => (err.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => errWaiters.push({ text, resolve }))),
     exited,
     kill: (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { commandContext } from '../../test/helpers/context.js';
-import { runStatusCommand, type StatusCommandDeps } from './status.js';
-
-const context = (argv: string[]) => commandContext({ argv });
+import { runStatusCommand } from '../commands/status.js';
+import { status, type StatusDeps } from './status.js';
 
 describe('status --sandbox when the sandbox cannot start', () => {
   it('reports the sandbox unavailable and probes nothing (never the configured real services)', async () => {
-    const deps: StatusCommandDeps = {
+    const deps: StatusDeps = {
       resolveEndpoints: vi.fn(async () => {
         throw new AppError(ErrorCode.SERVER_UNREACHABLE, 'the sandbox child process exited (code 1) before it was ready');
       }),
@@ -16,22 +15,23 @@ describe('status --sandbox when the sandbox cannot start', () => {
         throw new Error('must not build a client');
       }),
     };
-    const result = await runStatusCommand(context(['--sandbox', '--json']), async () => deps);
-    expect(result.data).toEqual({
-      network: 'mainnet',
+    const data = await status({}, { sandbox: true }, {}, deps);
+    expect(data).toEqual({
+      network: 'sandbox',
       sandbox: true,
       swapsSupported: true,
       aggregator: { url: null, reachable: false, error: expect.stringContaining('sandbox is not available') },
-      server: { url: null, reachable: false, error: expect.stringContaining('sandbox is not available') },
+      server: { url: null, reachable: false, usable: false, error: expect.stringContaining('sandbox is not available') },
       sandboxError: 'the sandbox child process exited (code 1) before it was ready',
     });
     expect(deps.probeServer).not.toHaveBeenCalled();
     expect(deps.createAggregatorClient).not.toHaveBeenCalled();
+    const result = await runStatusCommand(commandContext({ argv: ['--sandbox'] }), async () => deps);
     expect(result.human()).toMatch(/sandbox: the sandbox child process exited/);
   });
 
   it('a cancelled start is a cancellation, not "unavailable"', async () => {
-    const deps: StatusCommandDeps = {
+    const deps: StatusDeps = {
       resolveEndpoints: vi.fn(async () => {
         throw new AppError(ErrorCode.CANCELLED, 'cancelled');
       }),
@@ -40,16 +40,13 @@ describe('status --sandbox when the sandbox cannot start', () => {
         throw new Error('must not build a client');
       }),
     };
-    await expect(runStatusCommand(context(['--sandbox']), async () => deps)).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(status({}, { sandbox: true }, {}, deps)).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
-  it('--help gives the usage as data, so --json prints {"usage": …}', async () => {
-    const deps = { resolveEndpoints: vi.fn(), probeServer: vi.fn(), createAggregatorClient: vi.fn() } as unknown as StatusCommandDeps;
-    const loadDeps = vi.fn(async () => deps);
-    const result = await runStatusCommand(context(['--help']), loadDeps);
+  it('--help gives the usage as data, so --json prints {"usage": …}, and loads nothing', async () => {
+    const loadDeps = vi.fn(async () => ({}) as StatusDeps);
+    const result = await runStatusCommand(commandContext({ argv: ['--help'] }), loadDeps);
     expect(result.data).toEqual({ usage: expect.stringContaining('Usage: finance-tui status') });
-    expect(deps.resolveEndpoints).not.toHaveBeenCalled();
-    // nor were the heavy modules (aggregator client, stack) loaded for it
     expect(loadDeps).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * `finance-tui wallet [--create] [--sandbox] [--json]`: the signed-in account's wallet as the
+ * auth server knows it (POST /wallet/find), or a new one (POST /wallet/create, whose fresh
+ * token replaces the saved one).
+ */
+import { parseCommandArgs } from '../args.js';
+import type { CommandRun } from '../context.js';
+import { progressTo } from '../progress.js';
+
+export const USAGE = `Usage: finance-tui wallet [--create] [--sandbox] [--json]
+
+Shows the wallet of the saved session. --create makes one when the account has none (or an
+unusable one); a usable wallet is never replaced (WALLET_EXISTS).
+`;
+
+export const run: CommandRun = async (ctx) => {
+  const { values } = parseCommandArgs(ctx.argv, { create: { type: 'boolean' } }, false);
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
+  const [{ resolveEndpoints }, { wallet }, { renderWallet }] = await Promise.all([
+    import('../core/endpoints.js'),
+    import('../core/account.js'),
+    import('../account-render.js'),
+  ]);
+  const call = { signal: ctx.signal, onProgress: progressTo(ctx) };
+  const endpoints = await resolveEndpoints(ctx.env, { sandbox: values.sandbox === true }, call);
+  try {
+    const data = await wallet(endpoints, { create: values.create === true }, call);
+    return { data, human: () => renderWallet(data) };
+  } finally {
+    await endpoints.release();
+  }
+};

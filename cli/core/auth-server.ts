@@ -1,0 +1,80 @@
+/**
+ * Before any command that needs the auth server (docs/architecture.md "Client behaviour"):
+ * GET /health at the configured URL. Nothing answers and the URL is loopback → start the bundled
+ * server (`finance-tui serve`, the user's environment) as a child, wait for its health, log to
+ * `serve-child.log`, stop it when the endpoints are released (and on any exit: child-registry).
+ * A remote URL that does not answer is SERVER_UNREACHABLE, never a spawn. In sandbox mode the
+ * endpoints already point at a sandbox that answered (or was started).
+ */
+import { isIP } from 'node:net';
+import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
+import { spawnServe } from '../child.js';
+import { loadServeConfig, withDotEnv } from '../serve-config.js';
+import type { CallOptions } from './call.js';
+import type { Endpoints } from './endpoints.js';
+import { probeServer } from './probe.js';
+
+const SPAWN_TIMEOUT_MS = 20_000;
+
+/** 127.0.0.0/8, ::1 and localhost: addresses that never leave this machine. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+export interface AuthServerState {
+  url: string;
+  /** true when this call started it */
+  started: boolean;
+  version?: string;
+}
+
+export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions = {}): Promise<AuthServerState> {
+  const url = endpoints.serverUrl;
+  const probe = await probeServer(url, { signal: call.signal });
+  if (call.signal?.aborted) throw cancelledError(call.signal.reason);
+  if (probe.reachable) {
+    // Plain mode must never sign in to a sandbox that happens to listen on the configured port
+    // (npm run sandbox takes 3001, the default): the session would say mainnet and be a sandbox's.
+    if (!endpoints.sandbox && probe.sandbox === true) {
+      throw new AppError(
+        ErrorCode.CONFIG_ERROR,
+        `the server at ${url} is a sandbox, not a production auth server; use --sandbox, or point FINANCE_TUI_SERVER_URL (serverUrl in settings) at your server`,
+        { status: 400 },
+      );
+    }
+    return { url, started: false, ...(probe.version ? { version: probe.version } : {}) };
+  }
+  if (endpoints.sandbox) {
+    throw new AppError(ErrorCode.SERVER_UNREACHABLE, `the sandbox's auth server at ${url} does not answer (${probe.error ?? 'no answer'}); restart the sandbox`);
+  }
+  if (!isLoopbackUrl(url) || new URL(url).protocol !== 'http:') {
+    throw new AppError(
+      ErrorCode.SERVER_UNREACHABLE,
+      `the auth server at ${url} does not answer (${probe.error ?? 'no answer'}); check FINANCE_TUI_SERVER_URL (serverUrl in settings), or use --sandbox`,
+      { details: { url } },
+    );
+  }
+  // Refuse a bad environment here, with serve's own lines, rather than spawn a child that dies.
+  const port = new URL(url).port || '80';
+  await loadServeConfig({ ...withDotEnv(endpoints.env, process.cwd()), PORT: port });
+  call.onProgress?.({ step: 'server-start', message: `starting the auth server at ${url} (logs in ${endpoints.dataDir})…` });
+  const child = await spawnServe({
+    env: endpoints.env,
+    dataDir: endpoints.dataDir,
+    serverUrl: url,
+    timeoutMs: SPAWN_TIMEOUT_MS,
+    signal: call.signal ?? new AbortController().signal,
+  });
+  endpoints.children.push(child);
+  const version = typeof child.ready.version === 'string' ? child.ready.version : undefined;
+  return { url, started: true, ...(version ? { version } : {}) };
+}

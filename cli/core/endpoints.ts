@@ -1,0 +1,157 @@
+/**
+ * Where the client talks: settings + environment, and — in sandbox mode — the local sandbox
+ * stack, found through `<data>/sandbox.json` or started as a child process.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
+import type { Network } from '../../shared/tokens.js';
+import { spawnSandbox } from '../child.js';
+import type { Stoppable } from '../child-registry.js';
+import { dataDir } from '../paths.js';
+import { loadSettings, type Settings } from '../settings.js';
+import type { CallOptions } from './call.js';
+import { probeServer } from './probe.js';
+import { createHttpClient } from '../services/http.js';
+
+/** What output calls the network: the sandbox is mainnet-like (its token registry) but never "mainnet". */
+export type NetworkName = Network | 'sandbox';
+
+export interface Endpoints {
+  /** our auth server */
+  serverUrl: string;
+  aggregatorUrl: string;
+  aggregatorApiKey: string | undefined;
+  /** the token registry and the swap rules: 'mainnet' in the sandbox */
+  network: Network;
+  /** what screens and --json documents say: 'sandbox' when the sandbox is on */
+  networkName: NetworkName;
+  sandbox: boolean;
+  /** the sandbox's identity-provider emulator (its outbox); sandbox only */
+  identityUrl: string | undefined;
+  /** Starknet JSON-RPC for reads; undefined = starknet.js's public node for the network */
+  rpcUrl: string | undefined;
+  /** the sandbox's paymaster emulator, when its sandbox.json names one */
+  paymasterUrl: string | undefined;
+  /** gas token symbol when gas is not sponsored */
+  gasToken: string;
+  /** the effective settings (file + environment), loaded once */
+  settings: Settings;
+  /** the environment the endpoints came from: children (serve) are started with it */
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  /** children started for these endpoints (the sandbox, the auth server); release stops them */
+  children: Stoppable[];
+  release(): Promise<void>;
+}
+
+export interface EndpointOptions {
+  /** --sandbox (settings and FINANCE_TUI_SANDBOX=1 turn it on too) */
+  sandbox?: boolean;
+  /** --network */
+  network?: Network;
+  /**
+   * Only a sandbox that is already running will do (login, verify, outbox): a sandbox started
+   * for one command takes its outbox with it when the command ends, so a code sent there could
+   * never be read or used.
+   */
+  runningSandboxOnly?: boolean;
+}
+
+const SPAWN_TIMEOUT_MS = 20_000;
+
+interface SandboxFile {
+  serverUrl: string;
+  identityUrl: string;
+  aggregatorUrl: string;
+  rpcUrl?: string;
+  paymasterUrl?: string;
+}
+
+function readSandboxFile(dir: string): SandboxFile | undefined {
+  try {
+    const doc = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as Partial<SandboxFile>;
+    if (typeof doc.serverUrl === 'string' && typeof doc.aggregatorUrl === 'string' && typeof doc.identityUrl === 'string') {
+      return doc as SandboxFile;
+    }
+  } catch {
+    // absent or unreadable: no running sandbox known
+  }
+  return undefined;
+}
+
+/** A sandbox answers when both our server (saying it is a sandbox) and its aggregator emulator answer. */
+async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
+  const probe = await probeServer(doc.serverUrl, { signal });
+  if (!probe.reachable || probe.sandbox !== true) return false;
+  try {
+    await createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 }).get('healthCheck', { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Find the running sandbox, or start one as a child process for the duration of the command. */
+async function sandboxEndpoints(env: NodeJS.ProcessEnv, dir: string, runningOnly: boolean, call: CallOptions): Promise<{ doc: SandboxFile; child?: Stoppable }> {
+  const existing = readSandboxFile(dir);
+  if (existing && (await sandboxAlive(existing, call.signal))) return { doc: existing };
+  if (call.signal?.aborted) throw cancelledError(call.signal.reason);
+  if (runningOnly) {
+    throw new AppError(
+      ErrorCode.SERVER_UNREACHABLE,
+      'no sandbox is running: start one in another terminal with `finance-tui sandbox` (or `npm run sandbox`) and keep it running — ' +
+        'the sign-in code lives in its outbox, which a sandbox started just for this command would take with it',
+    );
+  }
+  call.onProgress?.({ step: 'sandbox-start', message: 'starting the local sandbox…' });
+  const child = await spawnSandbox({ env, dataDir: dir, timeoutMs: SPAWN_TIMEOUT_MS, signal: call.signal ?? new AbortController().signal });
+  return { doc: child.ready as unknown as SandboxFile, child };
+}
+
+function releaser(children: Stoppable[]): () => Promise<void> {
+  return async () => {
+    const all = children.splice(0);
+    await Promise.allSettled(all.map((child) => child.stop()));
+  };
+}
+
+export async function resolveEndpoints(env: NodeJS.ProcessEnv, opts: EndpointOptions = {}, call: CallOptions = {}): Promise<Endpoints> {
+  const settings = loadSettings(env);
+  const dir = dataDir(env);
+  const sandbox = opts.sandbox === true || settings.sandbox;
+  const children: Stoppable[] = [];
+  const common = { settings, env, dataDir: dir, children, release: releaser(children), gasToken: settings.gasToken };
+  if (sandbox) {
+    if (opts.network === 'sepolia') {
+      throw new AppError(ErrorCode.USAGE_ERROR, 'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox', { status: 400 });
+    }
+    const { doc, child } = await sandboxEndpoints(env, dir, opts.runningSandboxOnly === true, call);
+    if (child) children.push(child);
+    return {
+      ...common,
+      serverUrl: doc.serverUrl,
+      aggregatorUrl: doc.aggregatorUrl,
+      aggregatorApiKey: undefined,
+      network: 'mainnet',
+      networkName: 'sandbox',
+      sandbox: true,
+      identityUrl: doc.identityUrl,
+      rpcUrl: typeof doc.rpcUrl === 'string' ? doc.rpcUrl : undefined,
+      paymasterUrl: typeof doc.paymasterUrl === 'string' ? doc.paymasterUrl : undefined,
+    };
+  }
+  const network = opts.network ?? settings.network;
+  return {
+    ...common,
+    serverUrl: settings.serverUrl,
+    aggregatorUrl: settings.aggregatorUrl,
+    aggregatorApiKey: settings.aggregatorApiKey,
+    network,
+    networkName: network,
+    sandbox: false,
+    identityUrl: undefined,
+    rpcUrl: settings.rpcUrl,
+    paymasterUrl: undefined,
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The signed-in session (docs/architecture.md "Client behaviour"): kept with conf in
+ * `<data folder>/session.json` (0600, written atomically), one at a time.
+ *
+ * A session is used only when all of these hold, checked on every use:
+ * - its address is the ArgentX v0.5.0 account of its public key (compared as numbers): the
+ *   address is where funds go, the key is what signs — a file or a server pairing them wrongly
+ *   is refused (ADDRESS_MISMATCH, exit 4);
+ * - it belongs to where the command talks: the same server URL and network outside the sandbox;
+ *   in the sandbox, the data folder's sandbox (its URLs change with every start, its JWT secret
+ *   is kept in the data folder, so its tokens outlive a restart). Otherwise AUTH_REQUIRED;
+ * - it has not expired (expiresAt, or the server answers 401): SESSION_EXPIRED.
+ * Each refusal says how to sign in again. The token never appears in a message or a document.
+ */
+import { rmSync } from 'node:fs';
+import Type from 'typebox';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { argentAccountAddress, padHash, splitSignature, verifyStarkSignature } from '../../shared/starknet.js';
+import type { Network } from '../../shared/tokens.js';
+import { checkStored, openStore, storeFile } from '../conf-store.js';
+import { createAuthClient } from '../services/auth-client.js';
+import type { Endpoints, NetworkName } from './endpoints.js';
+
+export interface Session {
+  email: string;
+  /** the JWT: never shown, never logged */
+  token: string;
+  /** ISO 8601 */
+  expiresAt: string;
+  userId: string;
+  walletId: string;
+  /** 0x + 64 hex */
+  address: string;
+  publicKey: string;
+  serverUrl: string;
+  network: Network;
+  sandbox: boolean;
+}
+
+/** A session as commands and screens show it: everything but the token. */
+export interface SessionView {
+  email: string;
+  userId: string;
+  walletId: string;
+  address: string;
+  publicKey: string;
+  expiresAt: string;
+  serverUrl: string;
+  network: NetworkName;
+  sandbox: boolean;
+}
+
+const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const Felt = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+const SessionFileSchema = Type.Object({
+  session: Type.Optional(
+    Type.Object(
+      {
+        email: text(254),
+        token: text(8192),
+        expiresAt: text(64),
+        userId: text(200),
+        walletId: text(200),
+        address: Felt,
+        publicKey: Felt,
+        serverUrl: text(2048),
+        network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
+        sandbox: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+});
+
+type Stored = { session?: Session };
+const STORE = { configName: 'session', what: 'session' } as const;
+
+const openSessionStore = (env: NodeJS.ProcessEnv) => openStore<Stored>({ env, ...STORE });
+
+export function sessionFile(env: NodeJS.ProcessEnv): string {
+  return storeFile(env, 'session');
+}
+
+/** The saved session as stored (unchecked), or undefined. CONFIG_ERROR for a corrupt file. */
+export function readSession(env: NodeJS.ProcessEnv): Session | undefined {
+  return checkStored(SessionFileSchema, openSessionStore(env).store, { env, ...STORE }).session;
+}
+
+export function saveSession(env: NodeJS.ProcessEnv, session: Session): void {
+  openSessionStore(env).set('session', session);
+}
+
+/** Removes the session file; returns the e-mail of the session that was there, if one was. */
+export function clearSession(env: NodeJS.ProcessEnv): { email?: string } {
+  let email: string | undefined;
+  try {
+    email = readSession(env)?.email;
+  } catch {
+    // a corrupt file is removed all the same: logging out must always work
+  }
+  rmSync(sessionFile(env), { force: true });
+  return email === undefined ? {} : { email };
+}
+
+export function loginCommand(email: string | undefined, sandbox: boolean): string {
+  return `finance-tui login ${email ?? '<email>'}${sandbox ? ' --sandbox' : ''}`;
+}
+
+/** Whether `address` is the ArgentX v0.5.0 account of `publicKey`, as numbers. */
+export function addressMatchesKey(address: string, publicKey: string): boolean {
+  try {
+    return BigInt(padHash(address)) === BigInt(argentAccountAddress(publicKey));
+  } catch {
+    return false;
+  }
+}
+
+export function addressMismatch(what: string, email: string | undefined, sandbox: boolean): AppError {
+  return new AppError(
+    ErrorCode.ADDRESS_MISMATCH,
+    `${what}: its wallet address is not the account of its public key, so it is refused; sign in again: ${loginCommand(email, sandbox)}`,
+    { status: 401 },
+  );
+}
+
+export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why: string): AppError {
+  return new AppError(ErrorCode.SESSION_EXPIRED, `${why}; sign in again: ${loginCommand(session.email, session.sandbox)}`, { status: 401 });
+}
+
+/** A 401 from the server on a session's token means the session is over (expired or revoked). */
+export function mapSessionError(session: Pick<Session, 'email' | 'sandbox'>, error: unknown): unknown {
+  if (error instanceof AppError && (error.code === ErrorCode.UNAUTHORIZED || error.code === ErrorCode.TOKEN_EXPIRED)) {
+    return sessionExpired(session, `the server no longer accepts the session of ${session.email} (${error.code})`);
+  }
+  return error;
+}
+
+function sameServer(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
+export function describeTarget(target: { sandbox: boolean; network: Network; serverUrl: string }): string {
+  return target.sandbox ? 'the sandbox' : `${target.network} at ${target.serverUrl}`;
+}
+
+export function viewOf(session: Session): SessionView {
+  return {
+    email: session.email,
+    userId: session.userId,
+    walletId: session.walletId,
+    address: session.address,
+    publicKey: session.publicKey,
+    expiresAt: session.expiresAt,
+    serverUrl: session.serverUrl,
+    network: session.sandbox ? 'sandbox' : session.network,
+    sandbox: session.sandbox,
+  };
+}
+
+/**
+ * The session the command may use against `endpoints`, or the refusal that says why not and how
+ * to sign in (see the file comment for the checks and their order).
+ */
+export function requireSession(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>, options: { now?: () => number } = {}): Session {
+  const session = readSession(endpoints.env);
+  if (session === undefined) {
+    throw new AppError(ErrorCode.AUTH_REQUIRED, `not signed in; sign in with: ${loginCommand(undefined, endpoints.sandbox)}`, { status: 401 });
+  }
+  if (!addressMatchesKey(session.address, session.publicKey)) {
+    throw addressMismatch(`the saved session (${sessionFile(endpoints.env)})`, session.email, session.sandbox);
+  }
+  const sameTarget =
+    session.sandbox === endpoints.sandbox && session.network === endpoints.network && (endpoints.sandbox || sameServer(session.serverUrl, endpoints.serverUrl));
+  if (!sameTarget) {
+    throw new AppError(
+      ErrorCode.AUTH_REQUIRED,
+      `the saved session of ${session.email} is for ${describeTarget(session)}, not ${describeTarget(endpoints)}; sign in here: ${loginCommand(session.email, endpoints.sandbox)}`,
+      { status: 401 },
+    );
+  }
+  const expiresAt = Date.parse(session.expiresAt);
+  const now = (options.now ?? Date.now)();
+  if (Number.isNaN(expiresAt) || expiresAt <= now) {
+    throw sessionExpired(session, `the session of ${session.email} expired${Number.isNaN(expiresAt) ? '' : ` at ${new Date(expiresAt).toISOString()}`}`);
+  }
+  return session;
+}
+
+/** What the chain library's signer calls: the wallet's signature of a hash, as r and s. */
+export type SignHash = (hash: string, signal?: AbortSignal) => Promise<{ r: string; s: string }>;
+
+/**
+ * POST /sign/hash for the session's wallet. The signature is checked against the session's
+ * public key before it is handed on: a server (or anything between) answering with another
+ * key's signature, or garbage, is INVALID_RESPONSE rather than a transaction that fails later.
+ * A 401 ends the session (SESSION_EXPIRED); 429 is RATE_LIMITED with retryAfterSeconds.
+ */
+export function createSignHash(session: Session, options: { timeoutMs?: number } = {}): SignHash {
+  const client = createAuthClient({ serverUrl: session.serverUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+  return async (hash, signal) => {
+    let signature: string;
+    try {
+      signature = (await client.signHash(session.token, session.walletId, hash, { signal })).signature;
+    } catch (error) {
+      throw mapSessionError(session, error);
+    }
+    if (!verifyStarkSignature(hash, signature, session.publicKey)) {
+      throw new AppError(ErrorCode.INVALID_RESPONSE, "the auth server's signature does not verify against the wallet's public key; refusing it", {
+        status: 502,
+      });
+    }
+    const [r, s] = splitSignature(signature);
+    return { r, s };
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The finance-tui program as a function: `run(argv, io)` parses, picks the command, runs it and
+ * maps the outcome to an exit code (shared/exit-codes.ts). It touches no process-wide state
+ * (signals, exit): the bin (main.ts) owns those, so tests call run in-process.
+ * Kept free of heavy imports so --version and --help are instant; every command module is
+ * loaded on demand.
+ */
+import type { CommandContext, CommandRun } from './context.js';
+import { cancelledError, ErrorCode, exitCodeFor, ExitCode, isAppError, usageError } from '../shared/errors.js';
+import { exitCodeLines } from '../shared/exit-codes.js';
+import { stopAllChildren } from './child-registry.js';
+import { errorBody, formatJson, humanError } from './output.js';
+import { closest } from './suggest.js';
+import { packageVersion } from '../shared/version.js';
+
+export interface ProgramIO {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** aborted on the first Ctrl+C / SIGTERM (the bin owns the signals) */
+  signal: AbortSignal;
+}
+
+interface CommandEntry {
+  summary: string;
+  /** a server that owns its shutdown (drain, then a bounded cut), never abandoned by run */
+  longRunning?: true;
+  load: () => Promise<{ run: CommandRun }>;
+}
+
+/** Two-word names ("sandbox outbox") are matched before one-word ones. */
+const COMMANDS: Record<string, CommandEntry> = {
+  login: { summary: 'send a sign-in code to an e-mail address', load: () => import('./commands/login.js') },
+  verify: { summary: 'sign in with the code: saves the session', load: () => import('./commands/verify.js') },
+  logout: { summary: 'forget the saved session', load: () => import('./commands/logout.js') },
+  wallet: { summary: "show the session's wallet (--create makes one)", load: () => import('./commands/wallet.js') },
+  quote: { summary: 'quote a swap (or several with --pairs)', load: () => import('./commands/quote.js') },
+  status: { summary: 'aggregator and auth server health', load: () => import('./commands/status.js') },
+  serve: { summary: 'run the auth server from the environment (production)', longRunning: true, load: () => import('./commands/serve.js') },
+  sandbox: { summary: 'run the local sandbox stack: emulators + auth server', longRunning: true, load: () => import('./commands/sandbox.js') },
+  'sandbox outbox': { summary: 'print the latest sign-in code sent to an e-mail (sandbox only)', load: () => import('./commands/outbox.js') },
+};
+
+export function helpText(): string {
+  const lines = [
+    `finance-tui ${packageVersion()} — token swaps on Starknet from the terminal`,
+    '',
+    'Usage: finance-tui <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`),
+    '',
+    'Global options:',
+    '  --json        print exactly one JSON document on stdout; never prompt',
+    '  --sandbox     use the local sandbox (starts it when none is running)',
+    '  -h, --help    show help (also: finance-tui <command> --help)',
+    '  -v, --version print the version',
+    '',
+    'Exit codes:',
+    ...exitCodeLines(),
+    '',
+    'Data folder: $FINANCE_TUI_HOME, else the platform config folder.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** How long a command may take to wind down after Ctrl+C before it is abandoned. */
+const CANCEL_GRACE_MS = 5_000;
+
+function findCommand(argv: string[]): { name: string; entry: CommandEntry; rest: string[] } {
+  const [first = '', second] = argv;
+  const pair = second === undefined ? undefined : COMMANDS[`${first} ${second}`];
+  if (pair !== undefined) return { name: `${first} ${second}`, entry: pair, rest: argv.slice(2) };
+  const entry = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (entry !== undefined) return { name: first, entry, rest: argv.slice(1) };
+  const names = Object.keys(COMMANDS).filter((name) => !name.includes(' '));
+  const suggestion = closest(first, names);
+  throw usageError(`unknown command "${first}"${suggestion ? `; did you mean ${suggestion}?` : ''} (commands: ${names.join(', ')})`);
+}
+
+export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
+  const json = argv.includes('--json');
+  const first = argv[0];
+
+  if (first === '--version' || first === '-v') {
+    io.stdout.write(json ? formatJson({ version: packageVersion() }, io.stdoutIsTTY) : `${packageVersion()}\n`);
+    return ExitCode.OK;
+  }
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.stdout.write(json ? formatJson({ usage: helpText() }, io.stdoutIsTTY) : helpText());
+    return ExitCode.OK;
+  }
+
+  const fail = (error: unknown): ExitCode => {
+    if (io.env.FINANCE_TUI_DEBUG === '1') io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    if (json) io.stdout.write(formatJson(errorBody(error), io.stdoutIsTTY));
+    else io.stderr.write(humanError(error));
+    return exitCodeFor(error);
+  };
+
+  try {
+    const { entry, rest } = findCommand(argv);
+    const ctx: CommandContext = {
+      argv: rest,
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      json,
+      stdoutIsTTY: io.stdoutIsTTY,
+      stderrIsTTY: io.stderrIsTTY,
+      signal: io.signal,
+    };
+    const { run: runCommand } = await entry.load();
+
+    // After an abort the command gets CANCEL_GRACE_MS to wind down; past that it is abandoned.
+    let graceTimer: NodeJS.Timeout | undefined;
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      const onAbort = (): void => {
+        graceTimer = setTimeout(() => reject(cancelledError()), CANCEL_GRACE_MS);
+        graceTimer.unref();
+      };
+      if (entry.longRunning) return;
+      if (io.signal.aborted) onAbort();
+      else io.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    abandoned.catch(() => undefined);
+    try {
+      const result = await Promise.race([runCommand(ctx), abandoned]);
+      if (result !== undefined) {
+        io.stdout.write(json ? formatJson(result.data, io.stdoutIsTTY) : result.human());
+      }
+      return ExitCode.OK;
+    } finally {
+      clearTimeout(graceTimer);
+    }
+  } catch (error) {
+    // whatever a command threw while being cancelled (an aborted request, a stopped child) is
+    // the cancellation — except a long-running server's own failure to stop, which is its own
+    const ownFailure = isAppError(error) && error.code === ErrorCode.SHUTDOWN_TIMEOUT;
+    if (io.signal.aborted && !ownFailure) return fail(cancelledError());
+    return fail(error);
+  } finally {
+    // children this command started never outlive it
+    await stopAllChildren();
+  }
+}

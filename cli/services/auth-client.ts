@@ -1,0 +1,65 @@
+/**
+ * Client of our auth server (docs/architecture.md "Auth server contract"), over the one HTTP
+ * layer: every answer checked against the shared schemas (shared/api.ts), every error body
+ * mapped to an AppError with the server's code. Only /wallet/find is retried (a read); login,
+ * verify, wallet creation and signing are POSTs that may have had an effect and are not.
+ */
+import {
+  LoginResponse,
+  SignHashResponse,
+  VerifyResponse,
+  WalletCreateResponse,
+  WalletFindResponse,
+  type LoginResponse as LoginResponseT,
+  type SignHashResponse as SignHashResponseT,
+  type VerifyResponse as VerifyResponseT,
+  type WalletCreateResponse as WalletCreateResponseT,
+  type WalletFindResponse as WalletFindResponseT,
+} from '../../shared/api.js';
+import { createHttpClient, type BackoffOptions } from './http.js';
+
+export interface AuthClientOptions {
+  serverUrl: string;
+  /** per attempt; above the server's own upstream timeout (10 s) so its 504 arrives first */
+  timeoutMs?: number;
+  retries?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface AuthCall {
+  signal?: AbortSignal | undefined;
+}
+
+export interface AuthClient {
+  readonly serverUrl: string;
+  login(email: string, call?: AuthCall): Promise<LoginResponseT>;
+  verify(email: string, code: string, call?: AuthCall): Promise<VerifyResponseT>;
+  findWallet(token: string, call?: AuthCall): Promise<WalletFindResponseT>;
+  createWallet(token: string, call?: AuthCall): Promise<WalletCreateResponseT>;
+  signHash(token: string, walletId: string, hash: string, call?: AuthCall): Promise<SignHashResponseT>;
+}
+
+export const AUTH_TIMEOUT_MS = 20_000;
+
+export function createAuthClient(options: AuthClientOptions): AuthClient {
+  const http = createHttpClient({
+    baseUrl: options.serverUrl,
+    service: 'auth server',
+    errorBodies: 'app',
+    timeoutMs: options.timeoutMs ?? AUTH_TIMEOUT_MS,
+    ...(options.retries === undefined ? {} : { retries: options.retries }),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+  });
+  return {
+    serverUrl: http.baseUrl,
+    login: async (email, call = {}) => (await http.post<LoginResponseT>('auth/login', { email }, { signal: call.signal, schema: LoginResponse })).body,
+    verify: async (email, code, call = {}) =>
+      (await http.post<VerifyResponseT>('auth/verify', { email, code }, { signal: call.signal, schema: VerifyResponse })).body,
+    findWallet: async (token, call = {}) =>
+      (await http.post<WalletFindResponseT>('wallet/find', {}, { signal: call.signal, token, schema: WalletFindResponse, idempotent: true })).body,
+    createWallet: async (token, call = {}) =>
+      (await http.post<WalletCreateResponseT>('wallet/create', {}, { signal: call.signal, token, schema: WalletCreateResponse })).body,
+    signHash: async (token, walletId, hash, call = {}) =>
+      (await http.post<SignHashResponseT>('sign/hash', { walletId, hash }, { signal: call.signal, token, schema: SignHashResponse })).body,
+  };
+}
