@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { EXIT_CODE_TABLE } from '../shared/exit-codes.js';
 import { cleanEnv, runBin, runBinTracingModules, tempHome } from './helpers/process.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -12,10 +13,11 @@ describe('finance-tui bin basics', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
-  it('--help lists the commands and exit codes', async () => {
+  it('--help lists the commands and every exit code', async () => {
     const result = await runBin(['--help'], env);
     expect(result.code).toBe(0);
-    for (const word of ['serve', 'sandbox', 'quote', 'status', '--json', 'Exit codes']) expect(result.stdout).toContain(word);
+    for (const word of ['login', 'verify', 'logout', 'wallet', 'serve', 'sandbox outbox', 'quote', 'status', '--json', 'Exit codes']) expect(result.stdout).toContain(word);
+    for (const { code } of EXIT_CODE_TABLE) expect(result.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
   it('an unknown command is a usage error: one JSON error document, exit 1, no stack', async () => {
@@ -25,6 +27,12 @@ describe('finance-tui bin basics', () => {
     expect(doc.error.code).toBe('USAGE_ERROR');
     expect(doc.error.message).toContain('frobnicate');
     expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('a mistyped flag names the flag and suggests the closest one', async () => {
+    const result = await runBin(['quote', '2', 'ETH', 'USDC', '--slipage', '2'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("error: Unknown option '--slipage'; did you mean --slippage? (USAGE_ERROR)\n");
   });
 
   it('an unknown flag names the flag', async () => {

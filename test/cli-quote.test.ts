@@ -89,11 +89,30 @@ describe('finance-tui quote / status (process level)', () => {
     expect((mixed.json as { quotes: unknown[] }).quotes).toHaveLength(3);
   });
 
-  it('human output is a readable table', async () => {
+  it('human output is a readable table, and calls the sandbox the sandbox, never mainnet', async () => {
     const r = await runJson(['quote', '100', 'USDC', 'STRK', '--sandbox'], envFor(home.dir));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('SANDBOX');
+    expect(r.stdout).toContain('Quote in the sandbox');
+    expect(r.stdout).not.toMatch(/on mainnet/);
     expect(r.stdout).toMatch(/Minimum received\s+[0-9.]+ STRK/);
+    expect(r.stdout).not.toMatch(/HIGH|warning/);
+  });
+
+  it.each([
+    { amount: '100', warning: null, human: null },
+    { amount: '1000000', warning: 'high', human: /^warning: high price impact \([0-9.]+%\)/m },
+    { amount: '10000000', warning: 'very-high', human: /^!! VERY HIGH PRICE IMPACT: [0-9.]+%/m },
+  ])('price impact of $amount USDC → ETH: warning $warning', async ({ amount, warning, human }) => {
+    const doc = await runJson(['quote', amount, 'USDC', 'ETH', '--sandbox', '--json'], envFor(home.dir));
+    expect(doc.code).toBe(0);
+    const q = (doc.json as { quotes: Array<{ priceImpact: { bps: number }; priceImpactWarning: string | null }> }).quotes[0];
+    expect(q?.priceImpactWarning).toBe(warning);
+    const bps = q?.priceImpact.bps ?? 0;
+    expect(warning === null ? bps <= 500 : warning === 'high' ? bps > 500 && bps <= 1500 : bps > 1500).toBe(true);
+    const text = await runJson(['quote', amount, 'USDC', 'ETH', '--sandbox'], envFor(home.dir));
+    if (human === null) expect(text.stdout).not.toMatch(/HIGH|warning/i);
+    else expect(text.stdout).toMatch(human);
   });
 
   it.each([

@@ -124,10 +124,11 @@ describe('finance-tui sandbox (whole process)', () => {
     expect(logs.toLowerCase()).not.toContain('bearer ');
   });
 
-  it('stops on SIGTERM: exit 0 and sandbox.json removed', async () => {
+  it('stops on SIGTERM: a stopped line, exit 0 and sandbox.json removed', async () => {
     proc.kill('SIGTERM');
     const { code } = await proc.exited;
     expect(code).toBe(0);
+    expect(proc.stdout().trim().split('\n').map((line) => JSON.parse(line) as { event: string }).map((doc) => doc.event)).toEqual(['ready', 'stopped']);
     expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * Starting the auth server for a command (docs/architecture.md "Client behaviour"), through
+ * whole processes: nothing answers at a loopback server URL → `finance-tui serve` is started as
+ * a child with the user's environment, its health awaited, its logs kept in the data folder,
+ * and it is stopped when the command exits. A bad environment is refused before any spawn,
+ * naming the variables and the sandbox; a remote URL that does not answer is
+ * SERVER_UNREACHABLE, never a spawn. No traffic leaves the machine: the "remote" address is
+ * this machine's own non-loopback address, on a closed port.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIdentityEmulator } from '../sandbox/identity/app.js';
+import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+
+const APP_ID = 'spawn-test-app';
+const APP_SECRET = 'spawn-test-app-secret-value';
+const JWT_SECRET = 'spawn-test-jwt-secret-0123456789abcdef';
+
+/** A port nothing listens on (bound, then released), on `host`. */
+async function closedPort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes the bin believe stderr is a terminal, so its progress lines show. */
+const TTY_STDERR = `data:text/javascript,${encodeURIComponent("Object.defineProperty(process.stderr, 'isTTY', { value: true });")}`;
+
+describe('the auth server, started for a command', () => {
+  const home = tempHome();
+  let identity: FastifyInstance;
+  let identityUrl: string;
+  let serverUrl: string;
+
+  const serveEnv = (extra: Record<string, string> = {}) =>
+    cleanEnv({
+      FINANCE_TUI_HOME: home.dir,
+      FINANCE_TUI_SERVER_URL: serverUrl,
+      IDENTITY_APP_ID: APP_ID,
+      IDENTITY_APP_SECRET: APP_SECRET,
+      JWT_SECRET,
+      IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+      IDENTITY_API_URL: identityUrl,
+      NODE_ENV: 'test',
+      ...extra,
+    });
+
+  beforeAll(async () => {
+    identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+    serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
+  });
+  afterAll(async () => {
+    await identity.close();
+    home.cleanup();
+  });
+
+  it('loopback URL, nothing listening: serve is spawned, answers, logs to a file, and is gone after the command', async () => {
+    expect(await answers(`${serverUrl}/health`)).toBe(false);
+    const login = await runBin(['login', 'dave@example.com', '--json'], serveEnv(), home.dir);
+    expect(login.code).toBe(0);
+    expect(JSON.parse(login.stdout)).toMatchObject({ email: 'dave@example.com', sent: true, serverUrl, network: 'mainnet', sandbox: false });
+    // the login went through the spawned server to the identity provider
+    const mail = (await (await fetch(`${identityUrl}/sandbox/outbox/dave%40example.com`)).json()) as { code: string };
+    expect(mail.code).toMatch(/^[0-9]{6}$/);
+    // its logs went to the data folder, never to the terminal
+    const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
+    expect(log).toContain('/auth/login');
+    expect(log).not.toContain(mail.code);
+    expect(login.stderr).toBe('');
+    // stopped when the command ended
+    expect(await answers(`${serverUrl}/health`)).toBe(false);
+
+    // and again for verify: a session bound to that URL
+    const verify = await runBin(['verify', 'dave@example.com', mail.code, '--json'], serveEnv(), home.dir);
+    expect(verify.code).toBe(0);
+    expect(JSON.parse(verify.stdout)).toMatchObject({ email: 'dave@example.com', serverUrl, sandbox: false });
+    expect(await answers(`${serverUrl}/health`)).toBe(false);
+  });
+
+  it('reports the start as progress on a terminal', async () => {
+    const { spawnBin } = await import('./helpers/process.js');
+    const proc = spawnBin(['login', 'erin@example.com', '--json'], serveEnv(), home.dir, { nodeArgs: ['--import', TTY_STDERR] });
+    expect((await proc.exited).code).toBe(0);
+    expect(proc.stderr()).toContain(`starting the auth server at ${serverUrl}`);
+  });
+
+  it('serve without its required variables: CONFIG_ERROR naming them and the sandbox, nothing spawned', async () => {
+    const bare = tempHome();
+    try {
+      const r = await runBin(['login', 'dave@example.com', '--json'], cleanEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: serverUrl }), bare.dir);
+      expect(r.code).toBe(1);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('CONFIG_ERROR');
+      for (const name of ['IDENTITY_APP_ID', 'IDENTITY_APP_SECRET', 'JWT_SECRET', '--sandbox']) expect(error.message).toContain(name);
+      expect(existsSync(join(bare.dir, 'serve-child.log'))).toBe(false);
+    } finally {
+      bare.cleanup();
+    }
+  });
+
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i !== undefined && !i.internal && i.family === 'IPv4')?.address;
+
+  it.skipIf(own === undefined)('a remote-looking URL that does not answer: SERVER_UNREACHABLE, never a spawn', async () => {
+    const bare = tempHome();
+    try {
+      const remote = `http://${own}:${await closedPort(own as string)}`;
+      const r = await runBin(['login', 'dave@example.com', '--json'], serveEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: remote }), bare.dir);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'SERVER_UNREACHABLE', message: expect.stringContaining(remote) } });
+      expect(existsSync(join(bare.dir, 'serve-child.log'))).toBe(false);
+    } finally {
+      bare.cleanup();
+    }
+  });
+});
