@@ -15,6 +15,8 @@ import { packageVersion } from '../shared/version.js';
 
 export interface ProgramIO {
   env: NodeJS.ProcessEnv;
+  /** with stdoutIsTTY and the flags, what decides between the interactive app and a command */
+  stdinIsTTY: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   stdoutIsTTY: boolean;

@@ -192,6 +192,25 @@ export function requireSession(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'n
   return session;
 }
 
+/** For a screen that shows who is signed in: the session, or why there is none usable. */
+export type SessionState =
+  | { signedIn: true; session: SessionView }
+  | { signedIn: false; code: 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH'; message: string };
+
+const REFUSALS = new Set<string>([ErrorCode.AUTH_REQUIRED, ErrorCode.SESSION_EXPIRED, ErrorCode.ADDRESS_MISMATCH]);
+
+/** requireSession as data: a refusal is a state, not an error (a corrupt file still throws CONFIG_ERROR). */
+export function sessionState(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>, options: { now?: () => number } = {}): SessionState {
+  try {
+    return { signedIn: true, session: viewOf(requireSession(endpoints, options)) };
+  } catch (error) {
+    if (error instanceof AppError && REFUSALS.has(error.code)) {
+      return { signedIn: false, code: error.code as 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH', message: error.message };
+    }
+    throw error;
+  }
+}
+
 /** What the chain library's signer calls: the wallet's signature of a hash, as r and s. */
 export type SignHash = (hash: string, signal?: AbortSignal) => Promise<{ r: string; s: string }>;
 
