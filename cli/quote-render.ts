@@ -3,24 +3,9 @@
  * shortened for the eye (truncated, never rounded up); `--json` carries the exact values.
  */
 import { formatAmountShort } from '../shared/amount.js';
+import type { QuoteResult } from './core/quote.js';
+import type { StatusResult } from './core/status.js';
 import type { Money, QuoteSummary } from './services/quote-summary.js';
-
-export interface QuoteResultView {
-  network: string;
-  sandbox: boolean;
-  mode: 'single' | 'batch' | 'parallel';
-  slippage: { bps: number; percent: string };
-  quotes: QuoteSummary[];
-}
-
-export interface StatusView {
-  network: string;
-  sandbox: boolean;
-  swapsSupported: boolean;
-  /** url null: not known (the sandbox could not be found or started) */
-  aggregator: { url: string | null; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
-  server: { url: string | null; reachable: boolean; usable?: boolean; version?: string; sandbox?: boolean; error?: string };
-}
 
 function short(m: Money, decimals: number): string {
   return `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
@@ -74,7 +59,7 @@ function quoteRows(q: QuoteSummary, slippage: string): string[] {
   ]);
 }
 
-export function renderQuote(result: QuoteResultView): string {
+export function renderQuote(result: QuoteResult): string {
   const lines: string[] = [];
   if (result.sandbox) lines.push('SANDBOX — local emulators, no real funds');
   const how = result.mode === 'batch' ? ', one batch request' : result.mode === 'parallel' ? ', pairs quoted in parallel' : '';
@@ -88,7 +73,7 @@ export function renderQuote(result: QuoteResultView): string {
   return lines.join('\n');
 }
 
-export function renderStatus(view: StatusView): string {
+export function renderStatus(view: StatusResult): string {
   const agg = view.aggregator;
   const srv = view.server;
   const aggState = agg.reachable ? `ok${agg.message ? ` — ${agg.message}` : ''}` : `DOWN — ${agg.error ?? 'not reachable'}`;

@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
 import { type AggregatorClientOptions, createAggregatorClient, type SwapPair } from '../cli/services/aggregator.js';
 import type { RetryInfo } from '../cli/services/http.js';
-import { AppError } from '../shared/errors.js';
 import { decodeSwapCalldataTail, encodeSwapCalldata } from '../shared/swap-calldata.js';
+import { failure } from './helpers/failure.js';
 import { resolveToken } from '../shared/tokens.js';
 
 const t = (symbol: string) => resolveToken('mainnet', symbol);
@@ -47,15 +47,6 @@ function client(overrides: Partial<AggregatorClientOptions> = {}) {
   return createAggregatorClient({ baseUrl, network: 'mainnet', retries: 2, backoff: { baseMs: 1, maxMs: 5 }, timeoutMs: 2000, ...overrides });
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 const eth = (n: bigint) => n * 10n ** 18n;
 const usdc = (n: bigint) => n * 10n ** 6n;

@@ -189,6 +189,18 @@ describe('run(argv, io) against a stand-in auth server', () => {
     response.end(JSON.stringify(body));
   };
 
+  /** /auth/verify's answer for a wallet at `address` with key `publicKey` (a pair, or not). */
+  const verifyAnswer = (address: string, publicKey: string) => (_path: string, _body: unknown, response: ServerResponse) =>
+    json(response, 200, {
+      token: TOKEN,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      userId: 'u1',
+      walletId: 'w1',
+      walletAddress: address,
+      walletPublicKey: publicKey,
+      isExisting: true,
+    });
+
   beforeAll(async () => {
     server = createServer((request, response) => {
       let raw = '';
@@ -209,16 +221,7 @@ describe('run(argv, io) against a stand-in auth server', () => {
   });
 
   it('verify: a server pairing an address with another key is refused and nothing is saved', async () => {
-    reply = (_path, _body, response) =>
-      json(response, 200, {
-        token: TOKEN,
-        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        userId: 'u1',
-        walletId: 'w1',
-        walletAddress: fresh.address,
-        walletPublicKey: wallet.publicKey,
-        isExisting: true,
-      });
+    reply = verifyAnswer(fresh.address, wallet.publicKey);
     const r = await runIn(['verify', 'alice@example.com', '123456', '--json'], localEnv);
     expect(r.code).toBe(4);
     expect(r.json.error?.code).toBe('ADDRESS_MISMATCH');
@@ -227,16 +230,7 @@ describe('run(argv, io) against a stand-in auth server', () => {
   });
 
   it('verify: a matching answer is saved (0600); the document carries no token', async () => {
-    reply = (_path, _body, response) =>
-      json(response, 200, {
-        token: TOKEN,
-        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        userId: 'u1',
-        walletId: 'w1',
-        walletAddress: wallet.address,
-        walletPublicKey: wallet.publicKey,
-        isExisting: true,
-      });
+    reply = verifyAnswer(wallet.address, wallet.publicKey);
     const r = await runIn(['verify', 'Alice@Example.com', '123456', '--json'], localEnv);
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ email: 'alice@example.com', address: wallet.address, network: 'mainnet', sandbox: false, serverUrl: url });

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient, retryAfterSeconds } from '../cli/services/http.js';
-import { AppError } from '../shared/errors.js';
+import { failure } from './helpers/failure.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -58,15 +58,6 @@ const fast = { baseMs: 1, maxMs: 2 };
 const client = (extra: Partial<Parameters<typeof createHttpClient>[0]> = {}) =>
   createHttpClient({ baseUrl, service: 'test server', errorBodies: 'app', retries: 3, backoff: fast, ...extra });
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('retries', () => {
   it('GET: transient failures are retried, then it succeeds', async () => {

@@ -5,6 +5,7 @@
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandRun } from '../context.js';
+import { withEndpoints } from '../with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui sandbox outbox <email> [--json]
@@ -16,17 +17,7 @@ export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 1) throw usageError('expected <email>; see finance-tui sandbox outbox --help');
-  const [{ resolveEndpoints }, { readOutbox }, { renderOutbox }] = await Promise.all([
-    import('../core/endpoints.js'),
-    import('../core/account.js'),
-    import('../account-render.js'),
-  ]);
-  const call = { signal: ctx.signal };
-  const endpoints = await resolveEndpoints(ctx.env, { sandbox: true, runningSandboxOnly: true }, call);
-  try {
-    const data = await readOutbox(endpoints, positionals[0] ?? '', call);
-    return { data, human: () => renderOutbox(data) };
-  } finally {
-    await endpoints.release();
-  }
+  const [{ readOutbox }, { renderOutbox }] = await Promise.all([import('../core/account.js'), import('../account-render.js')]);
+  const data = await withEndpoints(ctx, { sandbox: true, runningSandboxOnly: true }, (endpoints, call) => readOutbox(endpoints, positionals[0] ?? '', call));
+  return { data, human: () => renderOutbox(data) };
 };

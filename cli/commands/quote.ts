@@ -8,7 +8,7 @@
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
 import type { PairSpec } from '../core/quote.js';
-import { progressTo } from '../progress.js';
+import { withEndpoints } from '../with-endpoints.js';
 import { renderQuote } from '../quote-render.js';
 import { checkPairCount } from '../services/batch-limits.js';
 import { throwIfCancelled } from '../services/cancel.js';
@@ -103,17 +103,13 @@ export const run: CommandRun = async (ctx: CommandContext) => {
   const opts = parseQuoteOptions(ctx.argv);
   // One document under --json, like every other answer: {"usage": "…"}.
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ resolveEndpoints }, { quote, quoteDeps }] = await Promise.all([import('../core/endpoints.js'), import('../core/quote.js')]);
-  const call = { signal: ctx.signal, onProgress: progressTo(ctx) };
+  const { quote, quoteDeps } = await import('../core/quote.js');
   // --network sepolia: refused with --sandbox when the endpoints resolve, else by quote before any request.
-  const endpoints = await resolveEndpoints(ctx.env, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) }, call);
-  try {
+  const data = await withEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) }, (endpoints, call) => {
     // Ctrl+C while the sandbox was being found: stop here. Later, the requests carry the signal
     // themselves (no retry after an abort; see services/http.ts).
     throwIfCancelled(ctx.signal);
-    const data = await quote({ pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps }, quoteDeps(endpoints), call);
-    return { data, human: () => renderQuote(data) };
-  } finally {
-    await endpoints.release();
-  }
+    return quote({ pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps }, quoteDeps(endpoints), call);
+  });
+  return { data, human: () => renderQuote(data) };
 };

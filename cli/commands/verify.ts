@@ -5,7 +5,7 @@
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandRun } from '../context.js';
-import { progressTo } from '../progress.js';
+import { withEndpoints } from '../with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui verify <email> <code> [--sandbox] [--json]
@@ -19,17 +19,9 @@ export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 2) throw usageError('expected <email> <code>; see finance-tui verify --help');
-  const [{ resolveEndpoints }, { verify }, { renderVerify }] = await Promise.all([
-    import('../core/endpoints.js'),
-    import('../core/account.js'),
-    import('../account-render.js'),
-  ]);
-  const call = { signal: ctx.signal, onProgress: progressTo(ctx) };
-  const endpoints = await resolveEndpoints(ctx.env, { sandbox: values.sandbox === true, runningSandboxOnly: true }, call);
-  try {
-    const data = await verify(endpoints, positionals[0] ?? '', positionals[1] ?? '', call);
-    return { data, human: () => renderVerify(data) };
-  } finally {
-    await endpoints.release();
-  }
+  const [{ verify }, { renderVerify }] = await Promise.all([import('../core/account.js'), import('../account-render.js')]);
+  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true, runningSandboxOnly: true }, (endpoints, call) =>
+    verify(endpoints, positionals[0] ?? '', positionals[1] ?? '', call),
+  );
+  return { data, human: () => renderVerify(data) };
 };

@@ -5,7 +5,7 @@
  */
 import { parseCommandArgs } from '../args.js';
 import type { CommandRun } from '../context.js';
-import { progressTo } from '../progress.js';
+import { withEndpoints } from '../with-endpoints.js';
 
 export const USAGE = `Usage: finance-tui wallet [--create] [--sandbox] [--json]
 
@@ -16,17 +16,7 @@ unusable one); a usable wallet is never replaced (WALLET_EXISTS).
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { create: { type: 'boolean' } }, false);
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ resolveEndpoints }, { wallet }, { renderWallet }] = await Promise.all([
-    import('../core/endpoints.js'),
-    import('../core/account.js'),
-    import('../account-render.js'),
-  ]);
-  const call = { signal: ctx.signal, onProgress: progressTo(ctx) };
-  const endpoints = await resolveEndpoints(ctx.env, { sandbox: values.sandbox === true }, call);
-  try {
-    const data = await wallet(endpoints, { create: values.create === true }, call);
-    return { data, human: () => renderWallet(data) };
-  } finally {
-    await endpoints.release();
-  }
+  const [{ wallet }, { renderWallet }] = await Promise.all([import('../core/account.js'), import('../account-render.js')]);
+  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, (endpoints, call) => wallet(endpoints, { create: values.create === true }, call));
+  return { data, human: () => renderWallet(data) };
 };

@@ -4,17 +4,22 @@ import { commandContext } from '../../test/helpers/context.js';
 import { runStatusCommand } from '../commands/status.js';
 import { status, type StatusDeps } from './status.js';
 
+/** Deps whose endpoint resolution fails with `error`, and that must not be used past it. */
+function failingToResolve(error: AppError): StatusDeps {
+  return {
+    resolveEndpoints: vi.fn(async () => {
+      throw error;
+    }),
+    probeServer: vi.fn(async () => ({ reachable: true })),
+    createAggregatorClient: vi.fn(() => {
+      throw new Error('must not build a client');
+    }),
+  };
+}
+
 describe('status --sandbox when the sandbox cannot start', () => {
   it('reports the sandbox unavailable and probes nothing (never the configured real services)', async () => {
-    const deps: StatusDeps = {
-      resolveEndpoints: vi.fn(async () => {
-        throw new AppError(ErrorCode.SERVER_UNREACHABLE, 'the sandbox child process exited (code 1) before it was ready');
-      }),
-      probeServer: vi.fn(async () => ({ reachable: true })),
-      createAggregatorClient: vi.fn(() => {
-        throw new Error('must not build a client');
-      }),
-    };
+    const deps = failingToResolve(new AppError(ErrorCode.SERVER_UNREACHABLE, 'the sandbox child process exited (code 1) before it was ready'));
     const data = await status({}, { sandbox: true }, {}, deps);
     expect(data).toEqual({
       network: 'sandbox',
@@ -31,15 +36,7 @@ describe('status --sandbox when the sandbox cannot start', () => {
   });
 
   it('a cancelled start is a cancellation, not "unavailable"', async () => {
-    const deps: StatusDeps = {
-      resolveEndpoints: vi.fn(async () => {
-        throw new AppError(ErrorCode.CANCELLED, 'cancelled');
-      }),
-      probeServer: vi.fn(async () => ({ reachable: true })),
-      createAggregatorClient: vi.fn(() => {
-        throw new Error('must not build a client');
-      }),
-    };
+    const deps = failingToResolve(new AppError(ErrorCode.CANCELLED, 'cancelled'));
     await expect(status({}, { sandbox: true }, {}, deps)).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
