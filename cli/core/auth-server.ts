@@ -56,7 +56,9 @@ export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions =
   if (endpoints.sandbox) {
     throw new AppError(ErrorCode.SERVER_UNREACHABLE, `the sandbox's auth server at ${url} does not answer (${probe.error ?? 'no answer'}); restart the sandbox`);
   }
-  if (!isLoopbackUrl(url) || new URL(url).protocol !== 'http:') {
+  // The bundled server speaks plain HTTP at the root: only such a loopback URL can be started here.
+  const parsed = new URL(url);
+  if (!isLoopbackUrl(url) || parsed.protocol !== 'http:' || parsed.pathname.replace(/\/+$/, '') !== '') {
     throw new AppError(
       ErrorCode.SERVER_UNREACHABLE,
       `the auth server at ${url} does not answer (${probe.error ?? 'no answer'}); check FINANCE_TUI_SERVER_URL (serverUrl in settings), or use --sandbox`,
@@ -64,7 +66,7 @@ export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions =
     );
   }
   // Refuse a bad environment here, with serve's own lines, rather than spawn a child that dies.
-  const port = new URL(url).port || '80';
+  const port = parsed.port || '80';
   await loadServeConfig({ ...withDotEnv(endpoints.env, process.cwd()), PORT: port });
   call.onProgress?.({ step: 'server-start', message: `starting the auth server at ${url} (logs in ${endpoints.dataDir})…` });
   const child = await spawnServe({
