@@ -65,10 +65,14 @@ async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSett
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (isAdmin(request)) return;
     state.requests += 1;
+    // "The next N requests" in arrival order: decided before the injected latency, so a request
+    // that arrived earlier (and was perhaps abandoned by its client) cannot wake up later and take
+    // a failure meant for a request that arrives after the knob was set.
+    const fail = state.failCount > 0;
+    if (fail) state.failCount -= 1;
     // unref'd: a pending injected delay never keeps a closed emulator's process alive
     if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
-    if (state.failCount > 0) {
-      state.failCount -= 1;
+    if (fail) {
       if (state.failDrop) {
         request.raw.socket.destroy();
         return reply.hijack();
