@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { usageError } from '../shared/errors.js';
+import { AppError, ErrorCode, usageError } from '../shared/errors.js';
 import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -36,4 +36,21 @@ export function parsePort(raw: string | undefined, flag = '--port'): number | un
   if (raw === undefined) return undefined;
   if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) throw usageError(`${flag} must be an integer from 0 to 65535 (got "${raw}")`);
   return Number(raw);
+}
+
+const NEGATIVE_NUMBER = /^-(?:[0-9]|\.[0-9])/;
+
+/**
+ * `quote -1 ETH USDC`, `send -1 STRK 0x…`: parseArgs would call "-1" an unknown option, which
+ * hides the real mistake. A negative number where an argument stands (not as the value of one of
+ * `valueFlags`) is an amount.
+ */
+export function refuseNegativeAmount(argv: readonly string[], valueFlags: ReadonlySet<string>): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') return;
+    if (NEGATIVE_NUMBER.test(arg) && !valueFlags.has(argv[i - 1] ?? '')) {
+      throw new AppError(ErrorCode.INVALID_AMOUNT, `invalid amount "${arg.slice(0, 40)}": amount must not be negative`, { status: 400 });
+    }
+  }
 }

@@ -78,6 +78,13 @@ export const ErrorCode = {
   ADDRESS_MISMATCH: 'ADDRESS_MISMATCH',
   // a server (serve, sandbox) did not close within its bound after the stop signal
   SHUTDOWN_TIMEOUT: 'SHUTDOWN_TIMEOUT',
+  // client: money
+  // signing needs a confirmation (--yes headless), or the confirmed plan expired; nothing was signed
+  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  // the wallet holds less than the transfer (plus the maximum fee when paid in the same token)
+  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  // the simulation of exactly what would be signed reverts: nothing was signed
+  SIMULATION_REVERTED: 'SIMULATION_REVERTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -5,14 +5,14 @@
  * Only light modules are imported up front, so `--help` and usage errors answer at once; the
  * aggregator client (TypeBox, ky), the settings (conf) and the stack load once the options parse.
  */
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, refuseNegativeAmount } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
 import type { PairSpec } from '../core/quote.js';
 import { withEndpoints } from '../with-endpoints.js';
 import { renderQuote } from '../quote-render.js';
 import { checkPairCount } from '../services/batch-limits.js';
 import { throwIfCancelled } from '../services/cancel.js';
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 import { parseSlippageBps } from '../../shared/slippage.js';
 import type { Network } from '../../shared/tokens.js';
 
@@ -55,25 +55,10 @@ function parsePairs(text: string): PairSpec[] {
 
 /** The string options of quote: the word after one of these is its value, not an argument. */
 const VALUE_FLAGS = new Set(['--pairs', '--slippage', '--network']);
-const NEGATIVE_NUMBER = /^-(?:[0-9]|\.[0-9])/;
-
-/**
- * `quote -1 ETH USDC`: parseArgs would call "-1" an unknown option, which hides the real
- * mistake. A negative number where an argument stands (not as a flag's value) is an amount.
- */
-function refuseNegativeAmount(argv: string[]): void {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') return;
-    if (NEGATIVE_NUMBER.test(arg) && !VALUE_FLAGS.has(argv[i - 1] ?? '')) {
-      throw new AppError(ErrorCode.INVALID_AMOUNT, `invalid amount "${arg.slice(0, 40)}": amount must not be negative`, { status: 400 });
-    }
-  }
-}
 
 /** Flags and arguments → options; every mistake is a usage error naming the flag. */
 export function parseQuoteOptions(argv: string[]): QuoteOptions {
-  refuseNegativeAmount(argv);
+  refuseNegativeAmount(argv, VALUE_FLAGS);
   const { values, positionals } = parseCommandArgs(argv, {
     pairs: { type: 'string' },
     slippage: { type: 'string' },

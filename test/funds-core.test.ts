@@ -1,0 +1,114 @@
+/**
+ * The core's send flow (cli/core/funds.ts) in process, against the sandbox stack on loopback,
+ * seen through a relay that can refuse sponsored gas the way a paymaster without an operator
+ * key does: the plan falls back to paying gas in the gas token. Also: a plan that expired is
+ * never signed, a transfer that leaves no room for its fee is refused, a cancelled plan stops.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { login, readOutbox, verify } from '../cli/core/account.js';
+import type { Progress } from '../cli/core/call.js';
+import { type Endpoints, resolveEndpoints } from '../cli/core/endpoints.js';
+import { balances, executeSend, planSend } from '../cli/core/funds.js';
+import { type SandboxHandle, startSandbox } from '../sandbox/launcher.js';
+import { writeFileAtomic } from '../shared/fs.js';
+import { failure } from './helpers/failure.js';
+import { cleanEnv, tempHome } from './helpers/process.js';
+
+const devNull = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+const BOB = `0x${'b0b'.repeat(20)}`;
+
+async function body(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('planSend / executeSend', () => {
+  const home = tempHome();
+  const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
+  let sandbox: SandboxHandle;
+  let relay: Server;
+  let refuseSponsored = false;
+  let sponsoredAsked = 0;
+  let endpoints: Endpoints;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull });
+    // Forwards everything to our server, except — when told — a sponsored paymaster build,
+    // refused as a paymaster without an operator key refuses it.
+    relay = createServer((request, response) => {
+      void body(request).then(async (raw) => {
+        const text = raw.toString('utf8');
+        if (request.url === '/paymaster' && text.includes('"sponsored"')) {
+          sponsoredAsked += 1;
+          if (refuseSponsored) {
+            const id = (JSON.parse(text) as { id?: unknown }).id ?? null;
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: 163, message: 'UNKNOWN_ERROR', data: 'sponsored transactions need an api key' } }));
+            return;
+          }
+        }
+        const headers: Record<string, string> = {};
+        for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
+        const upstream = await fetch(`${sandbox.info.serverUrl}${request.url ?? '/'}`, { method: request.method ?? 'GET', headers, ...(raw.length > 0 ? { body: raw } : {}) });
+        response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+        response.end(Buffer.from(await upstream.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+    writeFileAtomic(`${home.dir}/sandbox.json`, JSON.stringify({ ...sandbox.info, serverUrl: relayUrl }));
+    endpoints = await resolveEndpoints(env, { sandbox: true, runningSandboxOnly: true });
+    await login(endpoints, 'carol@example.com');
+    await verify(endpoints, 'carol@example.com', (await readOutbox(endpoints, 'carol@example.com')).code);
+  });
+  afterAll(async () => {
+    relay.closeAllConnections();
+    await new Promise((resolve) => relay.close(resolve));
+    await sandbox.close();
+    home.cleanup();
+  });
+
+  it('no sponsored gas on offer: the plan pays gas in the gas token, and says so', async () => {
+    refuseSponsored = true;
+    const asked = sponsoredAsked;
+    const progress: Progress[] = [];
+    const planned = await planSend(endpoints, { amount: '2', token: 'USDC', to: BOB }, { onProgress: (p) => progress.push(p) });
+    expect(sponsoredAsked).toBe(asked + 1);
+    expect(planned.plan.fee).toMatchObject({ mode: 'default', max: { symbol: 'STRK' } });
+    expect(progress.map((p) => p.step)).toContain('send-fee-mode');
+    const sent = await executeSend(endpoints, planned);
+    expect(sent.receipt.feePaid?.symbol).toBe('STRK');
+    expect(sent.balances.find((b) => b.after.symbol === 'USDC')?.change.baseUnits).toBe('-2000000');
+  });
+
+  it('a plan past its expiry is never signed: CONFIRMATION_REQUIRED', async () => {
+    refuseSponsored = false;
+    const planned = await planSend(endpoints, { amount: '1', token: 'STRK', to: BOB });
+    const signed = planned.account.signer.signatures;
+    const later = () => Date.parse(planned.plan.expiresAt) + 1_000;
+    expect((await failure(executeSend(endpoints, planned, { now: later }))).code).toBe('CONFIRMATION_REQUIRED');
+    expect(planned.account.signer.signatures).toBe(signed);
+  });
+
+  it('the whole balance of the gas token, paying gas in it: INSUFFICIENT_BALANCE (no room for the fee)', async () => {
+    const [strk] = (await balances(endpoints, { tokens: ['STRK'] })).balances;
+    const error = await failure(planSend(endpoints, { amount: strk?.amount ?? '0', token: 'STRK', to: BOB, gasToken: 'STRK' }));
+    expect(error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(error.message).toMatch(/the transfer plus the maximum fee/);
+  });
+
+  it('a maximum fee below the paymaster\'s: FEE_ABOVE_MAX, nothing signed', async () => {
+    const error = await failure(planSend(endpoints, { amount: '1', token: 'STRK', to: BOB, gasToken: 'STRK', maxFee: '0.000000001' }));
+    expect(error.code).toBe('FEE_ABOVE_MAX');
+  });
+
+  it('an aborted call is CANCELLED', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect((await failure(planSend(endpoints, { amount: '1', token: 'STRK', to: BOB }, { signal: controller.signal }))).code).toBe('CANCELLED');
+  });
+});
