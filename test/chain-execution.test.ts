@@ -17,7 +17,8 @@ import { ErrorCode } from '../shared/errors.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { FAUCET } from '../sandbox/chain/chain.js';
 import { parseAmount } from '../shared/amount.js';
-import { failure, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { failure } from './helpers/failure.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const USDC = resolveToken('mainnet', 'USDC');

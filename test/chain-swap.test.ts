@@ -11,7 +11,8 @@ import { ErrorCode } from '../shared/errors.js';
 import { applyServiceFee, serviceFeeBps } from '../shared/fees.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
-import { failure, postJson, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { postJson, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { failure } from './helpers/failure.js';
 
 const USDC = resolveToken('mainnet', 'USDC');
 const ETH = resolveToken('mainnet', 'ETH');

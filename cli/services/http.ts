@@ -24,6 +24,7 @@ import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, cancelledError, ErrorCode, isErrorCode } from '../../shared/errors.js';
+import { cappedResponse, isBodyTooLarge } from '../../shared/http-body.js';
 
 export interface BackoffOptions {
   /** first retry waits up to this (full jitter: uniform in [0, delay]) */
@@ -111,38 +112,9 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-class ResponseTooLarge extends Error {
-  readonly limit: number;
-  constructor(limit: number) {
-    super(`response larger than ${limit} bytes`);
-    this.name = 'ResponseTooLarge';
-    this.limit = limit;
-  }
-}
-
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
-
 /** fetch whose response bodies error once they pass `limit` bytes (declared or streamed). */
 function cappedFetch(limit: number): typeof fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (response.body === null || NULL_BODY_STATUS.has(response.status)) return response;
-    const declared = Number(response.headers.get('content-length') ?? '0');
-    let seen = 0;
-    const capped = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        start(controller) {
-          if (declared > limit) controller.error(new ResponseTooLarge(limit));
-        },
-        transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen > limit) controller.error(new ResponseTooLarge(limit));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  return async (input, init) => cappedResponse(await fetch(input, init), limit);
 }
 
 function rootCause(error: unknown): string {
@@ -272,7 +244,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       text = await response.text();
     } catch (error) {
       if (signal?.aborted) throw cancelledError(error);
-      if (error instanceof ResponseTooLarge || (error instanceof Error && error.cause instanceof ResponseTooLarge)) {
+      if (isBodyTooLarge(error)) {
         throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`, { status: 502 });
       }
       if (options.errorBodies === 'app' && isHTTPError(error)) {

@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createExecutionAccount, type ExecutionAccount, type ExecutionAccountOptions, type SignHash } from '../../cli/core/chain/index.js';
-import { expect } from 'vitest';
-import { AppError } from '../../shared/errors.js';
 import { splitSignature } from '../../shared/starknet.js';
 import { type SandboxHandle, startSandbox } from '../../sandbox/launcher.js';
 
@@ -41,16 +39,6 @@ export async function postJson(url: string, body: unknown, token?: string): Prom
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** The AppError `promise` rejects with (the test fails if it resolves or throws anything else). */
-export async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('expected a failure');
-}
 
 export async function startSandboxStack(): Promise<SandboxStack> {
   const dir = mkdtempSync(join(tmpdir(), 'finance-tui-chain-'));
