@@ -31,7 +31,8 @@ describe('planSend / executeSend', () => {
   const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
   let sandbox: SandboxHandle;
   let relay: Server;
-  let refuseSponsored = false;
+  /** how the relay answers a sponsored build: pass it on, or refuse it as a paymaster / as our server does */
+  let refuseSponsored: false | 'paymaster' | 'server' = false;
   let sponsoredAsked = 0;
   let endpoints: Endpoints;
 
@@ -44,10 +45,14 @@ describe('planSend / executeSend', () => {
         const text = raw.toString('utf8');
         if (request.url === '/paymaster' && text.includes('"sponsored"')) {
           sponsoredAsked += 1;
-          if (refuseSponsored) {
+          if (refuseSponsored !== false) {
             const id = (JSON.parse(text) as { id?: unknown }).id ?? null;
-            response.writeHead(200, { 'content-type': 'application/json' });
-            response.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: 163, message: 'UNKNOWN_ERROR', data: 'sponsored transactions need an api key' } }));
+            const error =
+              refuseSponsored === 'paymaster'
+                ? { code: 163, message: 'UNKNOWN_ERROR', data: 'sponsored transactions need an api key' }
+                : { code: -32006, message: 'SPONSORED_DISABLED: Sponsored gas is off on this server', data: { code: 'SPONSORED_DISABLED', requestId: 'r1' } };
+            response.writeHead(refuseSponsored === 'paymaster' ? 200 : 403, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
             return;
           }
         }
@@ -72,8 +77,8 @@ describe('planSend / executeSend', () => {
     home.cleanup();
   });
 
-  it('no sponsored gas on offer: the plan pays gas in the gas token, and says so', async () => {
-    refuseSponsored = true;
+  it.each(['server', 'paymaster'] as const)('no sponsored gas on offer (refused by the %s): the plan pays gas in the gas token, and says so', async (by) => {
+    refuseSponsored = by;
     const asked = sponsoredAsked;
     const progress: Progress[] = [];
     const planned = await planSend(endpoints, { amount: '2', token: 'USDC', to: BOB }, { onProgress: (p) => progress.push(p) });

@@ -169,6 +169,12 @@ function insufficient(token: Token, need: bigint, have: bigint, what: string): A
   );
 }
 
+/**
+ * Refusals of a sponsored build that mean "no sponsorship here", not "no such transaction": our
+ * server's (off, or the user's daily allowance spent) and the paymaster's own (no operator key).
+ */
+const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([ErrorCode.SPONSORED_DISABLED, ErrorCode.SPONSORED_LIMIT_REACHED, ErrorCode.PAYMASTER_REFUSED]);
+
 /** The sponsored build, or — when the paymaster or our server will not sponsor — default mode. */
 async function prepareWithFee(
   chain: typeof import('./chain/index.js'),
@@ -185,8 +191,7 @@ async function prepareWithFee(
   try {
     return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored' });
   } catch (error) {
-    const declined = error instanceof AppError && (error.code === ErrorCode.PAYMASTER_REFUSED || error.code === ErrorCode.FORBIDDEN);
-    if (!declined) throw error;
+    if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
     call.onProgress?.({ step: 'send-fee-mode', message: `no sponsored gas here; paying gas in ${gasToken.symbol}` });
     return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
   }
