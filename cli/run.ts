@@ -15,8 +15,6 @@ import { packageVersion } from '../shared/version.js';
 
 export interface ProgramIO {
   env: NodeJS.ProcessEnv;
-  /** with stdoutIsTTY and the flags, what decides between the interactive app and a command */
-  stdinIsTTY: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   stdoutIsTTY: boolean;

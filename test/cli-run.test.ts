@@ -31,7 +31,7 @@ async function runIn(argv: string[], env: NodeJS.ProcessEnv, signal = new AbortC
   let err = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const code = await run(argv, { env, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, signal });
+  const code = await run(argv, { env, stdout, stderr, stdoutIsTTY: false, stderrIsTTY: false, signal });
   let json: Outcome['json'] = {};
   try {
     json = JSON.parse(out) as Outcome['json'];

@@ -7,7 +7,7 @@
  * input changes, when it is left, and on Ctrl+C.
  */
 import type { QuoteSummary } from '../services/quote-summary.js';
-import type { StatusView } from '../quote-render.js';
+import type { StatusResult } from '../core/status.js';
 import type { Network } from '../../shared/tokens.js';
 
 export interface Call {
@@ -135,7 +135,7 @@ export interface TuiServices {
   plan(request: QuoteRequest, session: Session, call: Call): Promise<TradePlan>;
   execute(plan: TradePlan, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
   history(session: Session, call: Call): Promise<HistoryEntry[]>;
-  status(call: Call): Promise<StatusView>;
+  status(call: Call): Promise<StatusResult>;
   settings(): SettingsView;
   updateSettings(patch: SettingsPatch): SettingsView;
   /** the tokens the pickers offer */

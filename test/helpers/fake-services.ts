@@ -4,7 +4,7 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
-import type { QuoteSummary } from '../../cli/services/quote-summary.js';
+import { priceImpactWarning, type QuoteSummary } from '../../cli/services/quote-summary.js';
 import type { Balances, Features, QuoteRequest, Receipt, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
@@ -28,6 +28,7 @@ export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary
     minimumReceived: money('0.0329', '32900000000000000', request.to),
     calldataMinimumReceived: money('0.0329', '32900000000000000', request.to),
     priceImpact: { bps: impactBps, percent: `${(impactBps / 100).toFixed(2)}%` },
+    priceImpactWarning: priceImpactWarning(impactBps),
     rate: '0.000333',
     route: [{ percent: '100%', hops: [{ from: request.from, to: request.to, pools: [{ protocol: 1, poolName: 'Pool A', poolAddress: '0x9', percent: '100%' }] }] }],
     gas: { estimatedGasUsed: '190000', estimatedGasUsedInUsd: '0.15' },
@@ -127,11 +128,11 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async status() {
       return {
-        network: 'mainnet',
+        network: 'sandbox',
         sandbox: true,
         swapsSupported: true,
         aggregator: { url: 'http://agg', reachable: true, status: 200, message: 'ok' },
-        server: { url: 'http://srv', reachable: false, error: 'not reachable (ECONNREFUSED)' },
+        server: { url: 'http://srv', reachable: false, usable: false, error: 'not reachable (ECONNREFUSED)' },
       };
     },
     settings() {

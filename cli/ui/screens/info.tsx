@@ -1,7 +1,7 @@
 /** Status, history and log-out: small screens over one call each. */
 import { Box, Static, Text } from 'ink';
 import { useEffect } from 'react';
-import type { StatusView } from '../../quote-render.js';
+import type { StatusResult } from '../../core/status.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
@@ -11,7 +11,7 @@ import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
 
 export function StatusScreen() {
   const { services, dispatch, theme } = useUi();
-  const [status, load] = useTask<StatusView>();
+  const [status, load] = useTask<StatusResult>();
   const refresh = (): void => void load((signal) => services.status({ signal }));
   useEffect(refresh, [load, services]);
   useKeys({ refresh, back: () => dispatch({ type: 'back' }) });
