@@ -19,6 +19,7 @@ import { argentAccountAddress, padHash, splitSignature, verifyStarkSignature } f
 import type { Network } from '../../shared/tokens.js';
 import { checkStored, openStore, storeFile } from '../conf-store.js';
 import { createAuthClient } from '../services/auth-client.js';
+import type { SignHash } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 
 export interface Session {
@@ -211,8 +212,6 @@ export function sessionState(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'net
   }
 }
 
-/** What the chain library's signer calls: the wallet's signature of a hash, as r and s. */
-export type SignHash = (hash: string, signal?: AbortSignal) => Promise<{ r: string; s: string }>;
 
 /**
  * POST /sign/hash for the session's wallet. The signature is checked against the session's
