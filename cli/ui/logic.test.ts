@@ -6,6 +6,7 @@ import { initialLiveQuote, liveQuoteReducer, REFRESH_MS } from './hooks/live-quo
 import { footerText } from './keymap.js';
 import { decideMode } from './mode.js';
 import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
+import { priceImpactWarning } from '../services/quote-summary.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import { themeFor } from './theme.js';
@@ -142,8 +143,9 @@ describe('trade form', () => {
     expect(requestOf({ ...form, amount: '100', slippageChoice: 4, customSlippage: '60' }, decimals)).toMatchObject({ problem: expect.any(String) });
     expect(requestOf({ ...form, amount: ' 100 ' }, decimals)).toEqual({ request: { amount: '100', from: 'USDC', to: 'ETH', slippageBps: 100 } });
   });
-  it('impact warns from 5 % and needs typing from 15 %', () => {
-    expect([undefined, 499, 500, 1499, 1500].map(impactLevel)).toEqual(['unknown', 'ok', 'warn', 'warn', 'danger']);
+  it("impact colours follow the core's priceImpactWarning (above 5 % warns, above 15 % needs typing)", () => {
+    const level = (bps: number | undefined) => impactLevel({ priceImpact: bps === undefined ? null : { bps, percent: '' }, priceImpactWarning: priceImpactWarning(bps) });
+    expect([undefined, 500, 501, 1500, 1501].map(level)).toEqual(['unknown', 'ok', 'warn', 'warn', 'danger']);
   });
 });
 

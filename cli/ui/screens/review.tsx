@@ -25,7 +25,7 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
   const [replanning, replan] = useTask<TradePlan>();
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
-  const mustType = impactLevel(plan.quote.priceImpact?.bps) === 'danger';
+  const mustType = impactLevel(plan.quote) === 'danger';
   const q = plan.quote;
   const request: QuoteRequest = { amount: q.amountIn.amount, from: q.from.symbol, to: q.to.symbol, slippageBps: plan.slippageBps };
 

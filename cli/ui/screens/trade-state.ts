@@ -5,6 +5,7 @@
 import { parseAmount } from '../../../shared/amount.js';
 import { isAppError } from '../../../shared/errors.js';
 import { parseSlippageBps } from '../../../shared/slippage.js';
+import type { QuoteSummary } from '../../services/quote-summary.js';
 import type { QuoteRequest } from '../services.js';
 
 export const FIELDS = ['from', 'to', 'amount', 'slippage'] as const;
@@ -13,9 +14,7 @@ export type Field = (typeof FIELDS)[number];
 /** Slippage presets in bps; the last choice is "custom" (typed). */
 export const SLIPPAGE_PRESETS = [10, 50, 100, 200] as const;
 
-/** Price impact that earns a warning colour, and the one that needs a typed confirmation. */
-export const IMPACT_WARN_BPS = 500;
-export const IMPACT_DANGER_BPS = 1500;
+/** The word a very high price impact needs typed before it is signed. */
 export const CONFIRM_WORD = 'SWAP';
 
 export interface TradeForm {
@@ -79,9 +78,12 @@ export function requestOf(form: TradeForm, decimalsOf: (symbol: string) => numbe
 
 export type ImpactLevel = 'ok' | 'warn' | 'danger' | 'unknown';
 
-export function impactLevel(bps: number | undefined): ImpactLevel {
-  if (bps === undefined) return 'unknown';
-  if (bps >= IMPACT_DANGER_BPS) return 'danger';
-  if (bps >= IMPACT_WARN_BPS) return 'warn';
-  return 'ok';
+/**
+ * How loud the price impact is, from the core's own verdict on the quote (priceImpactWarning),
+ * so the TUI and the headless output never disagree on where "high" starts.
+ */
+export function impactLevel(quote: Pick<QuoteSummary, 'priceImpact' | 'priceImpactWarning'>): ImpactLevel {
+  if (quote.priceImpactWarning === 'very-high') return 'danger';
+  if (quote.priceImpactWarning === 'high') return 'warn';
+  return quote.priceImpact === null || quote.priceImpact === undefined ? 'unknown' : 'ok';
 }

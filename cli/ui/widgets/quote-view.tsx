@@ -10,7 +10,7 @@ const short = (m: { baseUnits: string; symbol: string }, decimals: number): stri
 
 export function QuoteView({ quote, slippagePercent }: { quote: QuoteSummary; slippagePercent: string }) {
   const { theme } = useUi();
-  const level = impactLevel(quote.priceImpact?.bps);
+  const level = impactLevel(quote);
   const impactColour = level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : undefined;
   const gas = quote.gas.estimatedGasUsed === null ? 'unknown' : `${quote.gas.estimatedGasUsed} gas${quote.gas.estimatedGasUsedInUsd ? ` (~$${quote.gas.estimatedGasUsedInUsd})` : ''}`;
   const routes = quote.route.map((leg) => {
