@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../shared/errors.js';
+import type { Balances } from '../cli/ui/services.js';
 import { fakeServices, SESSION } from './helpers/fake-services.js';
 import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
 
@@ -230,6 +231,69 @@ describe('trade', () => {
     await ui.waitForFrame((f) => f.includes('Price impact'));
     await ui.press(KEYS.enter);
     await ui.waitForFrame((f) => f.includes('Review the swap'));
+    await ui.press('y');
+    const frame = await ui.waitForFrame((f) => f.includes('The paymaster failed'));
+    expect(frame).toContain('Nothing was sent');
+  });
+});
+
+describe('send', () => {
+  const OTHER = `0x0${'5'.repeat(63)}`;
+  const strk = (amount: bigint): Balances => ({ available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount, usdCents: undefined }] });
+
+  it('token, amount (max), a checked recipient → review (what leaves, to whom, fee) → y → receipt', async () => {
+    const services = signedIn({ features: { send: true, balances: true }, balances: strk(25n * 10n ** 17n), sendFee: { mode: 'default', symbol: 'STRK', decimals: 18, estimated: 10n ** 15n, max: 3n * 10n ** 15n } });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Send');
+    await ui.waitForFrame((f) => f.includes('Send') && f.includes('Token'));
+    await ui.press(KEYS.tab);
+    await ui.waitForFrame((f) => f.includes('balance 2.5 STRK'));
+    expect(await ui.press(KEYS.ctrlX)).toMatch(/Amount\s+2\.5/);
+    for (let i = 0; i < 3; i++) await ui.press(KEYS.backspace);
+    await ui.type('1');
+    await ui.press(KEYS.tab, { change: false });
+    await ui.type('0x');
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false); // nothing planned on a bad address
+    await ui.press(KEYS.backspace);
+    await ui.press(SESSION.walletAddress.slice(1));
+    let frame = await ui.waitForFrame((f) => f.includes('your own wallet'));
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false);
+    for (let i = 0; i < 66; i++) await ui.press(KEYS.backspace, { change: false });
+    await ui.press(OTHER);
+    await ui.waitForFrame((f) => !f.includes('your own wallet') && f.includes(OTHER));
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Review the transfer'));
+    expect(services.calls).toContain(`planSend 1 STRK ${OTHER}`);
+    expect(frame).toMatch(/Sends\s+1 STRK/);
+    expect(frame).toContain(OTHER);
+    expect(frame).toMatch(/Fee\s+about 0\.001 STRK, at most 0\.003 STRK/);
+    expect(frame).toContain('−1 STRK');
+    expect(services.calls.some((c) => c.startsWith('executeSend'))).toBe(false);
+    await ui.press('y');
+    frame = await ui.waitForFrame((f) => f.includes('Sent 1 STRK'));
+    expect(frame).toContain('0xfeed');
+    expect(services.calls).toContain('executeSend planned');
+  });
+
+  it('sponsored plans say so; a failed transfer says what happened in plain words', async () => {
+    const services = signedIn({
+      features: { send: true },
+      executeSend: async () => {
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', { status: 502 });
+      },
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Send');
+    await ui.waitForFrame((f) => f.includes('Token'));
+    await ui.press(KEYS.tab);
+    await ui.type('2');
+    await ui.press(KEYS.tab, { change: false }); // focus shows only as the cursor (a colour)
+    await ui.press(OTHER);
+    await ui.press(KEYS.enter);
+    const review = await ui.waitForFrame((f) => f.includes('Review the transfer'));
+    expect(review).toContain('sponsored');
     await ui.press('y');
     const frame = await ui.waitForFrame((f) => f.includes('The paymaster failed'));
     expect(frame).toContain('Nothing was sent');

@@ -4,8 +4,8 @@
  * logout), quotes, status, balances, the sandbox outbox — plus the settings.
  *
  * Heavy modules (conf, ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
- * its first frame. Planning and executing swaps and history are not in the core yet: `features`
- * says so, and the screens show those parts as absent instead of pretending.
+ * its first frame. Sending goes through the core's planSend/executeSend. Planning and executing
+ * swaps and history are not in the core yet: `features` says so, and the screens show those parts as absent instead of pretending.
  */
 import { join } from 'node:path';
 import type { Endpoints } from '../core/endpoints.js';
@@ -13,7 +13,61 @@ import type { SessionView } from '../core/session.js';
 import type { Settings } from '../settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, listTokens } from '../../shared/tokens.js';
-import type { Balances, Call, Environment, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
+import { parseAddress } from '../core/chain/calls.js';
+import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
+import type { Balances, BalanceChange, Call, Environment, ExecutionStep, Receipt, SendPlanView, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
+
+/** The core's exact amount as a screen's signed change. */
+const changeOf = (t: TokenAmount): BalanceChange => ({ symbol: t.symbol, decimals: t.decimals, delta: BigInt(t.baseUnits) });
+
+/** The core's send plan as the review shows it; the planned transaction rides along, opaque. */
+function sendPlanView(planned: PlannedSend): SendPlanView {
+  const { plan } = planned;
+  return {
+    token: { symbol: plan.amount.symbol, decimals: plan.amount.decimals },
+    amount: BigInt(plan.amount.baseUnits),
+    to: plan.to,
+    deploysAccount: plan.deploysAccount,
+    calls: plan.calls,
+    fee:
+      plan.fee.mode === 'sponsored'
+        ? { mode: 'sponsored' }
+        : { mode: 'default', symbol: plan.fee.max.symbol, decimals: plan.fee.max.decimals, estimated: BigInt(plan.fee.estimated.baseUnits), max: BigInt(plan.fee.max.baseUnits) },
+    simulatedChanges: plan.simulatedChanges.map(changeOf),
+    expiresAt: Date.parse(plan.expiresAt),
+    handle: planned,
+  };
+}
+
+/** The core's progress steps (send-<stage>) as the executing screen's steps. */
+function executionStep(step: string, message: string): ExecutionStep | undefined {
+  switch (step) {
+    case 'send-signing':
+      return { step: 'signing' };
+    case 'send-submitting':
+      return { step: 'submitting' };
+    case 'send-submitted': {
+      // "sent; waiting for confirmation… 0x…": the hash is worth showing while it waits
+      const hash = /0x[0-9a-fA-F]+/.exec(message)?.[0];
+      return hash === undefined ? { step: 'waiting' } : { step: 'waiting', detail: hash };
+    }
+    case 'send-confirmed':
+      return { step: 'confirmed' };
+    default:
+      return undefined;
+  }
+}
+
+/** What the wallet holds now against before (read both times: exact), the unchanged left out. */
+function sendReceipt(result: SendResult): Receipt {
+  const { plan, receipt } = result;
+  return {
+    headline: `Sent ${plan.amount.amount} ${plan.amount.symbol} to ${plan.to}`,
+    transactionHash: receipt.transactionHash,
+    status: receipt.status === 'SUCCEEDED' ? 'succeeded' : 'reverted',
+    changes: result.balances.map((b) => changeOf(b.change)).filter((c) => c.delta !== 0n),
+  };
+}
 
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -54,7 +108,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
   const services: TuiServices = {
     // balances read the sandbox's chain, the rpcUrl setting, or starknet.js's public node
     get features() {
-      return { balances: endpoints !== undefined, trade: false, multiSwap: false, batch: false, send: false, history: false };
+      return { balances: endpoints !== undefined, trade: false, multiSwap: false, batch: false, send: endpoints !== undefined, history: false };
     },
 
     async connect({ signal }: Call): Promise<Environment> {
@@ -132,6 +186,36 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     },
     async history() {
       throw notYet('history');
+    },
+
+    checkRecipient(text, session) {
+      try {
+        const address = parseAddress(text.trim(), 'recipient');
+        if (BigInt(address) === BigInt(session.walletAddress)) return { problem: 'that is your own wallet: nothing to send' };
+        return { address };
+      } catch (error) {
+        return { problem: error instanceof AppError ? error.message : 'not an address' };
+      }
+    },
+
+    async planSend(request, _session, { signal, onProgress }) {
+      const { e } = ready();
+      const { planSend } = await import('../core/funds.js');
+      const planned = await planSend(e, { token: request.token, amount: request.amount, to: request.to.trim() }, { signal, onProgress: (p) => onProgress?.(p.message) });
+      return sendPlanView(planned);
+    },
+
+    async executeSend(plan, _session, { signal, onStep }) {
+      const { e } = ready();
+      const { executeSend } = await import('../core/funds.js');
+      const result = await executeSend(e, plan.handle as PlannedSend, {
+        signal,
+        onProgress: (p) => {
+          const step = executionStep(p.step, p.message);
+          if (step) onStep(step);
+        },
+      });
+      return sendReceipt(result);
     },
 
     async status({ signal }) {

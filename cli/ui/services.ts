@@ -76,11 +76,40 @@ export interface ExecutionStep {
 }
 
 export interface Receipt {
+  /** the first line: "Swap confirmed", "Sent 1 STRK to 0x…" */
+  headline?: string;
   transactionHash: string;
   status: 'succeeded' | 'reverted';
   changes: BalanceChange[];
   /** why it reverted, in plain words */
   revertReason?: string;
+}
+
+export interface SendRequest {
+  /** a registry symbol */
+  token: string;
+  /** decimal in token units */
+  amount: string;
+  /** recipient address as typed */
+  to: string;
+}
+
+/** A checked, built and simulated transfer, waiting for the confirmation. Nothing is signed. */
+export interface SendPlanView {
+  token: { symbol: string; decimals: number };
+  /** base units leaving the wallet */
+  amount: bigint;
+  /** the recipient, normalised */
+  to: string;
+  deploysAccount: boolean;
+  calls: CallView[];
+  fee: { mode: 'sponsored' } | { mode: 'default'; symbol: string; decimals: number; estimated: bigint; max: bigint };
+  /** from the simulation of exactly what will be signed, the fee apart */
+  simulatedChanges: BalanceChange[];
+  /** epoch ms after which the paymaster refuses it: plan again */
+  expiresAt: number;
+  /** the core's planned transaction, opaque to the screens: what executeSend signs */
+  readonly handle: unknown;
 }
 
 export interface HistoryEntry {
@@ -135,6 +164,12 @@ export interface TuiServices {
   plan(request: QuoteRequest, session: Session, call: Call): Promise<TradePlan>;
   execute(plan: TradePlan, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
   history(session: Session, call: Call): Promise<HistoryEntry[]>;
+  /** the recipient as the core reads it (normalised), or why it is not an address */
+  checkRecipient(text: string, session: Session): { address: string } | { problem: string };
+  /** checks, builds and simulates a transfer; progress lines for the spinner */
+  planSend(request: SendRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<SendPlanView>;
+  /** signs and sends exactly the planned transfer; the receipt carries the exact balance changes */
+  executeSend(plan: SendPlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
   status(call: Call): Promise<StatusResult>;
   settings(): SettingsView;
   updateSettings(patch: SettingsPatch): SettingsView;

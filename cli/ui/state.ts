@@ -2,7 +2,7 @@
  * App state as one reducer. `screen` is a discriminated union; the back-stack holds where Esc
  * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
  */
-import type { Environment, Receipt, Session, TradePlan } from './services.js';
+import type { Environment, Receipt, SendPlanView, Session, TradePlan } from './services.js';
 
 export type Screen =
   | { name: 'connecting' }
@@ -12,6 +12,9 @@ export type Screen =
   | { name: 'trade' }
   | { name: 'review'; plan: TradePlan }
   | { name: 'executing'; plan: TradePlan }
+  | { name: 'send' }
+  | { name: 'sendReview'; plan: SendPlanView }
+  | { name: 'sendExecuting'; plan: SendPlanView }
   | { name: 'receipt'; receipt: Receipt }
   | { name: 'failure'; title: string; message: string; next: string }
   | { name: 'history' }
@@ -57,7 +60,7 @@ export const initialState: AppState = {
 };
 
 /** Screens Esc never leaves to: a running transaction must be seen through. */
-const PINNED: ReadonlySet<ScreenName> = new Set(['connecting', 'executing']);
+const PINNED: ReadonlySet<ScreenName> = new Set(['connecting', 'executing', 'sendExecuting']);
 
 export function appReducer(state: AppState, action: AppAction): AppState {
   switch (action.type) {

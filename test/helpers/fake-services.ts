@@ -5,7 +5,9 @@
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/services/quote-summary.js';
-import type { Balances, Features, QuoteRequest, Receipt, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
+import { parseAmount } from '../../shared/amount.js';
+import { parseAddress } from '../../cli/core/chain/calls.js';
+import type { Balances, Features, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -51,6 +53,8 @@ export interface FakeOptions {
   requestCode?: (email: string) => Promise<void>;
   balances?: Balances;
   execute?: () => Promise<Receipt>;
+  executeSend?: () => Promise<Receipt>;
+  sendFee?: SendPlanView['fee'];
 }
 
 export type FakeServices = TuiServices & {
@@ -125,6 +129,36 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async history() {
       return [];
+    },
+    checkRecipient(text, current) {
+      try {
+        const address = parseAddress(text.trim(), 'recipient');
+        return BigInt(address) === BigInt(current.walletAddress) ? { problem: 'that is your own wallet: nothing to send' } : { address };
+      } catch (error) {
+        return { problem: (error as Error).message };
+      }
+    },
+    async planSend(request, _session, { onProgress }) {
+      fake.calls.push(`planSend ${request.amount} ${request.token} ${request.to}`);
+      onProgress?.('simulating the transaction…');
+      const amount = parseAmount(request.amount, 18);
+      return {
+        token: { symbol: request.token, decimals: 18 },
+        amount,
+        to: parseAddress(request.to, 'recipient'),
+        deploysAccount: false,
+        calls: [{ contract: '0x4718', entrypoint: 'transfer', description: `transfer exactly ${request.amount} ${request.token} to ${request.to}` }],
+        fee: options.sendFee ?? { mode: 'sponsored' },
+        simulatedChanges: [{ symbol: request.token, decimals: 18, delta: -amount }],
+        expiresAt: Date.now() + 60_000,
+        handle: 'planned',
+      };
+    },
+    async executeSend(plan, _session, { onStep }) {
+      fake.calls.push(`executeSend ${plan.handle as string}`);
+      onStep({ step: 'waiting', detail: '0xfeed' });
+      if (options.executeSend) return options.executeSend();
+      return { headline: `Sent 1 ${plan.token.symbol} to ${plan.to}`, transactionHash: '0xfeed', status: 'succeeded', changes: [{ symbol: plan.token.symbol, decimals: 18, delta: -plan.amount }] };
     },
     async status() {
       return {

@@ -7,7 +7,8 @@ import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import type { ExecutionStep, TradePlan } from '../services.js';
+import type { ExecutionStep, SendPlanView, TradePlan } from '../services.js';
+import { amount } from '../format.js';
 import { Busy, Title } from '../widgets/layout.js';
 
 const STEP_TEXT: Record<ExecutionStep['step'], string> = {
@@ -17,7 +18,15 @@ const STEP_TEXT: Record<ExecutionStep['step'], string> = {
   confirmed: 'confirmed',
 };
 
-export function ExecutingScreen({ plan }: { plan: TradePlan }) {
+/** What is being executed: the state's own screen object, the same one for the whole visit (one execution). */
+export type Job = { name: 'executing'; plan: TradePlan } | { name: 'sendExecuting'; plan: SendPlanView };
+
+function titleOf(job: Job): string {
+  if (job.name === 'executing') return `Swapping ${job.plan.quote.amountIn.amount} ${job.plan.quote.from.symbol} → ${job.plan.quote.to.symbol}`;
+  return `Sending ${amount(job.plan.amount, job.plan.token.decimals, job.plan.token.symbol)} to ${job.plan.to}`;
+}
+
+export function ExecutingScreen({ job }: { job: Job }) {
   const { services, state, dispatch, rootSignal, theme } = useUi();
   const [step, setStep] = useState<ExecutionStep>({ step: 'signing' });
 
@@ -26,7 +35,9 @@ export function ExecutingScreen({ plan }: { plan: TradePlan }) {
     if (!session) return;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, rootSignal]);
-    services.execute(plan, session, { signal, onStep: (s) => !signal.aborted && setStep(s) }).then(
+    const call = { signal, onStep: (s: ExecutionStep) => !signal.aborted && setStep(s) };
+    const run = job.name === 'executing' ? services.execute(job.plan, session, call) : services.executeSend(job.plan, session, call);
+    run.then(
       (receipt) => {
         if (!signal.aborted) dispatch({ type: 'replace', screen: { name: 'receipt', receipt } });
       },
@@ -39,13 +50,11 @@ export function ExecutingScreen({ plan }: { plan: TradePlan }) {
     return () => controller.abort();
     // one execution per visit
     // (the plan and session are fixed for this screen)
-  }, [dispatch, plan, rootSignal, services, state.session]);
+  }, [dispatch, job, rootSignal, services, state.session]);
 
   return (
     <Box flexDirection="column">
-      <Title>
-        Swapping {plan.quote.amountIn.amount} {plan.quote.from.symbol} → {plan.quote.to.symbol}
-      </Title>
+      <Title>{titleOf(job)}</Title>
       <Busy label={`${STEP_TEXT[step.step]}${step.detail ? ` ${step.detail}` : ''}`} />
       <Text color={theme.muted}>Ctrl+C stops waiting; a transaction already sent cannot be called back.</Text>
     </Box>

@@ -25,7 +25,7 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Trade', screen: { name: 'trade' } },
   { label: 'Multi-swap', screen: { name: 'unavailable', what: 'Multi-swap', why: '' }, needs: 'multiSwap' },
   { label: 'Batch', screen: { name: 'unavailable', what: 'Batch', why: '' }, needs: 'batch' },
-  { label: 'Send', screen: { name: 'unavailable', what: 'Send', why: '' }, needs: 'send' },
+  { label: 'Send', screen: { name: 'send' }, needs: 'send' },
   { label: 'History', screen: { name: 'history' }, needs: 'history' },
   { label: 'Status', screen: { name: 'status' } },
   { label: 'Settings', screen: { name: 'settings' } },

@@ -14,7 +14,7 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   useKeys({ submit: () => dispatch({ type: 'home' }) }, { wording: { submit: 'home' } });
   const ok = receipt.status === 'succeeded';
   const lines = [
-    `${ok ? '✓ Swap confirmed' : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
+    `${ok ? `✓ ${receipt.headline ?? 'Swap confirmed'}` : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
     ...(ok ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`) : [`  ${receipt.revertReason ?? 'no reason given'}`]),
   ];
   return (
@@ -31,7 +31,7 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
         )}
       </Static>
       <Title>{ok ? 'Done' : 'Reverted'}</Title>
-      {!ok ? <Text color={theme.muted}>A reverted transaction moves no tokens. Re-quote and try again, perhaps with more slippage.</Text> : null}
+      {!ok ? <Text color={theme.muted}>A reverted transaction moves no tokens (only the fee, when you paid one). Check the amounts and try again.</Text> : null}
     </Box>
   );
 }
