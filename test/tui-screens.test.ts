@@ -257,14 +257,14 @@ describe('send', () => {
     expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false); // nothing planned on a bad address
     await ui.press(KEYS.backspace);
     await ui.press(SESSION.walletAddress.slice(1));
-    let frame = await ui.waitForFrame((f) => f.includes('your own wallet'));
+    await ui.waitForFrame((f) => f.includes('your own wallet'));
     await ui.press(KEYS.enter, { change: false });
     expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false);
     for (let i = 0; i < 66; i++) await ui.press(KEYS.backspace, { change: false });
     await ui.press(OTHER);
     await ui.waitForFrame((f) => !f.includes('your own wallet') && f.includes(OTHER));
     await ui.press(KEYS.enter);
-    frame = await ui.waitForFrame((f) => f.includes('Review the transfer'));
+    let frame = await ui.waitForFrame((f) => f.includes('Review the transfer'));
     expect(services.calls).toContain(`planSend 1 STRK ${OTHER}`);
     expect(frame).toMatch(/Sends\s+1 STRK/);
     expect(frame).toContain(OTHER);
