@@ -245,8 +245,6 @@ describe('send', () => {
     const services = signedIn({ features: { send: true, balances: true }, balances: strk(25n * 10n ** 17n), sendFee: { mode: 'default', symbol: 'STRK', decimals: 18, estimated: 10n ** 15n, max: 3n * 10n ** 15n } });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Send');
-    await ui.waitForFrame((f) => f.includes('Send') && f.includes('Token'));
-    await ui.press(KEYS.tab);
     await ui.waitForFrame((f) => f.includes('balance 2.5 STRK'));
     expect(await ui.press(KEYS.ctrlX)).toMatch(/Amount\s+2\.5/);
     for (let i = 0; i < 3; i++) await ui.press(KEYS.backspace);
@@ -287,7 +285,6 @@ describe('send', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Send');
     await ui.waitForFrame((f) => f.includes('Token'));
-    await ui.press(KEYS.tab);
     await ui.type('2');
     await ui.press(KEYS.tab, { change: false }); // focus shows only as the cursor (a colour)
     await ui.press(OTHER);

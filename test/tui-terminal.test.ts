@@ -1,13 +1,14 @@
 /**
  * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
- * with the code from the sandbox outbox, the funded wallet's balances, a live quote, then
- * Ctrl+C — and the terminal must be restored (stty shows icanon and echo again) and the sandbox
+ * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real
+ * transfer of 1 STRK to another address through to its receipt, then Ctrl+C — and the terminal must be restored (stty shows icanon and echo again) and the sandbox
  * child gone.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
@@ -33,6 +34,30 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     }
   }
 
+  /** the home menu's highlighted item */
+  const selectedItem = (): string => /› (\S+)/.exec(screen())?.[1] ?? '';
+  const RECIPIENT = `0x0${'5'.repeat(63)}`;
+
+  async function waitUntil(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** an SGR sequence that turns on inverse video (7), alone or among other attributes */
+  const INVERSE = new RegExp(`${String.fromCharCode(27)}\\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`);
+  /** focus shows only as the inverse cursor: read the pane with its attributes */
+  const waitForCursorOn = (label: string): Promise<void> =>
+    waitUntil(
+      () =>
+        tmux('capture-pane', '-p', '-e', '-t', 'app')
+          .split('\n')
+          .some((line) => stripVTControlCharacters(line).startsWith(label) && INVERSE.test(line)),
+      `the cursor in the ${label} field`,
+    );
+
   beforeAll(() => {
     const script = `'${process.execPath}' '${BIN}' --sandbox; echo "EXIT:$?"; stty -a; sleep 600`;
     tmux('new-session', '-d', '-s', 'app', '-x', '110', '-y', '45', script);
@@ -42,7 +67,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     home.cleanup();
   });
 
-  it('signs in from the outbox, quotes live, and Ctrl+C restores the terminal', { timeout: 120_000 }, async () => {
+  it('signs in from the outbox, quotes live, sends 1 STRK to its receipt, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
     await waitFor('Sign in');
     expect(screen()).toContain('SANDBOX');
     expect(screen()).toContain('started the local sandbox for this session');
@@ -67,6 +92,36 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     const quoted = await waitFor(/You receive \(est\.\)\s+0\.\d+ ETH/);
     expect(quoted).toContain('Minimum received');
     expect(quoted).toMatch(/Route\s+100% USDC → ETH/);
+
+    // back home, down the menu to Send (each key waited for: the marker moves)
+    tmux('send-keys', '-t', 'app', 'Escape');
+    await waitFor('› Trade');
+    for (let i = 0; i < 8 && !screen().includes('› Send'); i++) {
+      const before = selectedItem();
+      tmux('send-keys', '-t', 'app', 'Down');
+      await waitUntil(() => selectedItem() !== before, 'the menu selection to move');
+    }
+    tmux('send-keys', '-t', 'app', 'Enter');
+    await waitFor('balance 20000 STRK');
+    await waitForCursorOn('Amount');
+    tmux('send-keys', '-t', 'app', '-l', '1');
+    await waitFor(/Amount\s+1\s+balance 20000 STRK/);
+    tmux('send-keys', '-t', 'app', 'Tab');
+    await waitForCursorOn('To');
+    tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
+    await waitFor(RECIPIENT);
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const review = await waitFor('Review the transfer', 60_000);
+    expect(review).toMatch(/Sends\s+1 STRK/);
+    expect(review).toContain(RECIPIENT);
+    expect(review).toMatch(/Fee\s+(sponsored|about [0-9.]+ STRK)/);
+    expect(review).toContain('−1 STRK');
+    tmux('send-keys', '-t', 'app', '-l', 'y');
+    const receipt = await waitFor(/✓ Sent 1 STRK to 0x[0-9a-f]+\s+0x[0-9a-f]+/, 90_000);
+    // the exact change read from the chain before and after (a fee, if paid in STRK, is part of it)
+    expect(receipt).toMatch(/−1(\.[0-9]+)? STRK/);
+    tmux('send-keys', '-t', 'app', 'Enter');
+    await waitFor('› Trade');
 
     const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as { pid: number };
     tmux('send-keys', '-t', 'app', 'C-c');

@@ -54,7 +54,7 @@ function sendRequestOf(
 export function SendScreen() {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<SendForm>({ token: 'STRK', amount: '', to: '', focus: 'token' });
+  const [form, setForm] = useState<SendForm>({ token: 'STRK', amount: '', to: '', focus: 'amount' });
   const [balances, loadBalances] = useTask<Balances>();
   const [planning, plan] = useTask<SendPlanView>();
   const [progress, setProgress] = useState('');
