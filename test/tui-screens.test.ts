@@ -297,6 +297,30 @@ describe('send', () => {
   });
 });
 
+describe('send after it left', () => {
+  it('a failure once the transaction was sent never says "try again": it names the hash and says not to resend', async () => {
+    const services = signedIn({
+      features: { send: true },
+      executeSend: async (onStep) => {
+        onStep({ step: 'waiting', detail: '0xfeed' });
+        throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering', { status: 502 });
+      },
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Send');
+    await ui.waitForFrame((f) => f.includes('Token'));
+    await ui.type('2');
+    await ui.press(KEYS.tab, { change: false });
+    await ui.press(`0x0${'5'.repeat(63)}`);
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review the transfer'));
+    await ui.press('y');
+    const frame = await ui.waitForFrame((f) => f.includes('Sent as 0xfeed'));
+    expect(frame).toContain('Do not send it again');
+    expect(frame).not.toContain('Try again');
+  });
+});
+
 describe('Ctrl+C', () => {
   it('the first stops (aborting work, waiting for the child to stop) and exits 0', async () => {
     const services = signedIn();

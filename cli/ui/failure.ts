@@ -27,7 +27,32 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   [ErrorCode.IDENTITY_PROVIDER_ERROR]: { title: 'The identity provider failed', next: 'Try again in a moment.' },
   [ErrorCode.UPSTREAM_TIMEOUT]: { title: 'A service did not answer in time', next: 'Try again in a moment.' },
   [ErrorCode.PAYMASTER_ERROR]: { title: 'The paymaster failed', next: 'Nothing was sent. Try again in a moment.' },
+  [ErrorCode.PAYMASTER_REFUSED]: { title: 'The paymaster refused the transaction', next: 'Nothing was sent. Check the amounts and try again.' },
+  [ErrorCode.FEE_ABOVE_MAX]: { title: 'The fee is above your maximum', next: 'Nothing was sent. Try again later, or accept a higher fee.' },
+  [ErrorCode.TAMPERED_TRANSACTION]: { title: 'The transaction is not the one asked for', next: 'Nothing was signed. Do not retry against this paymaster; check the server URL in settings.' },
+  [ErrorCode.INSUFFICIENT_BALANCE]: { title: 'Not enough funds', next: 'Nothing was signed. Lower the amount.' },
+  [ErrorCode.SIMULATION_REVERTED]: { title: 'The transaction would fail', next: 'Nothing was signed. Check the amounts and try again.' },
+  [ErrorCode.CONFIRMATION_REQUIRED]: { title: 'The plan expired before it was signed', next: 'Nothing was signed. Plan it again and confirm the new one.' },
+  [ErrorCode.TRANSACTION_REVERTED]: { title: 'The transaction reverted', next: 'Only the fee (if you paid one) left the wallet. Check the amounts and try again.' },
+  [ErrorCode.TRANSACTION_PENDING]: {
+    title: 'Sent, not confirmed yet',
+    next: 'Do not send it again: it may still be confirmed. Check your balances on the home screen in a moment.',
+  },
 };
+
+/**
+ * A failure after the transaction left (its hash is known): whatever went wrong, it may still
+ * be confirmed, so the advice is never "try again".
+ */
+export function describeFailureAfterSending(error: unknown, transactionHash: string): Failure {
+  const failure = describeFailure(error);
+  if (failure.code === ErrorCode.TRANSACTION_REVERTED) return failure;
+  return {
+    ...failure,
+    title: failure.code === ErrorCode.TRANSACTION_PENDING ? failure.title : `Sent as ${transactionHash}, but: ${failure.title.toLowerCase()}`,
+    next: `Do not send it again: transaction ${transactionHash} may still be confirmed. Check your balances on the home screen in a moment.`,
+  };
+}
 
 export function describeFailure(error: unknown): Failure {
   if (isAppError(error)) {

@@ -7,7 +7,7 @@ import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/services/quote-summary.js';
 import { parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
-import type { Balances, Features, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
+import type { Balances, ExecutionStep, Features, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -53,7 +53,8 @@ export interface FakeOptions {
   requestCode?: (email: string) => Promise<void>;
   balances?: Balances;
   execute?: () => Promise<Receipt>;
-  executeSend?: () => Promise<Receipt>;
+  /** instead of the default success (which reports the step 'waiting' with hash 0xfeed first) */
+  executeSend?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
   sendFee?: SendPlanView['fee'];
 }
 
@@ -156,8 +157,8 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async executeSend(plan, _session, { onStep }) {
       fake.calls.push(`executeSend ${plan.handle as string}`);
+      if (options.executeSend) return options.executeSend(onStep);
       onStep({ step: 'waiting', detail: '0xfeed' });
-      if (options.executeSend) return options.executeSend();
       return { headline: `Sent 1 ${plan.token.symbol} to ${plan.to}`, transactionHash: '0xfeed', status: 'succeeded', changes: [{ symbol: plan.token.symbol, decimals: 18, delta: -plan.amount }] };
     },
     async status() {

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
+import { describeFailure, describeFailureAfterSending } from '../failure.js';
 import type { ExecutionStep, SendPlanView, TradePlan } from '../services.js';
 import { amount } from '../format.js';
 import { Busy, Title } from '../widgets/layout.js';
@@ -35,7 +35,13 @@ export function ExecutingScreen({ job }: { job: Job }) {
     if (!session) return;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, rootSignal]);
-    const call = { signal, onStep: (s: ExecutionStep) => !signal.aborted && setStep(s) };
+    // the hash once the transaction has left: from then on a failure must not say "try again"
+    let sentAs: string | undefined;
+    const onStep = (s: ExecutionStep): void => {
+      if (s.step === 'waiting' && s.detail?.startsWith('0x')) sentAs = s.detail;
+      if (!signal.aborted) setStep(s);
+    };
+    const call = { signal, onStep };
     const run = job.name === 'executing' ? services.execute(job.plan, session, call) : services.executeSend(job.plan, session, call);
     run.then(
       (receipt) => {
@@ -43,7 +49,7 @@ export function ExecutingScreen({ job }: { job: Job }) {
       },
       (error: unknown) => {
         if (signal.aborted) return;
-        const f = describeFailure(error);
+        const f = sentAs === undefined ? describeFailure(error) : describeFailureAfterSending(error, sentAs);
         dispatch({ type: 'replace', screen: { name: 'failure', title: f.title, message: f.message, next: f.next } });
       },
     );
