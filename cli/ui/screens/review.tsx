@@ -8,12 +8,12 @@ import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { signedAmount } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { QuoteRequest, TradePlan } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
@@ -52,22 +52,7 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
     <Box flexDirection="column">
       <Title>Review the swap</Title>
       <QuoteView quote={q} slippagePercent={formatBpsAsPercent(request.slippageBps)} />
-      <Box marginTop={1} flexDirection="column">
-        <Text bold>What will be signed ({plan.calls.length} calls, one transaction):</Text>
-        {plan.calls.map((call, i) => (
-          <Text key={`${call.entrypoint}-${i}`} wrap="truncate-end">
-            {i + 1}. {call.description}
-          </Text>
-        ))}
-      </Box>
-      <Box marginTop={1} flexDirection="column">
-        <Text bold>Simulated balance changes:</Text>
-        {plan.simulatedChanges.map((c) => (
-          <Text key={c.symbol} color={c.delta < 0n ? theme.warning : theme.success}>
-            {signedAmount(c.delta, c.decimals, c.symbol)}
-          </Text>
-        ))}
-      </Box>
+      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} />
       <Box marginTop={1} flexDirection="column">
         {expired ? <Text color={theme.warning}>This quote has expired: press r to re-quote before confirming.</Text> : null}
         {replanning.status === 'running' ? <Busy label="re-quoting and simulating…" /> : null}

@@ -10,12 +10,13 @@ import { formatAmount, parseAmount } from '../../../shared/amount.js';
 import { isAppError } from '../../../shared/errors.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { amount as showAmount, signedAmount } from '../format.js';
+import { amount as showAmount } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { Balances, SendPlanView, SendRequest, Session } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { PlanCalls } from '../widgets/plan-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 
@@ -150,22 +151,7 @@ export function SendReviewScreen({ plan: initial }: { plan: SendPlanView }) {
       <Text wrap="truncate-end">To      {plan.to}</Text>
       <Text>Fee     {fee}</Text>
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
-      <Box marginTop={1} flexDirection="column">
-        <Text bold>What will be signed ({plan.calls.length === 1 ? 'one call' : `${plan.calls.length} calls`}, one transaction):</Text>
-        {plan.calls.map((call, i) => (
-          <Text key={`${call.entrypoint}-${i}`} wrap="truncate-end">
-            {i + 1}. {call.description}
-          </Text>
-        ))}
-      </Box>
-      <Box marginTop={1} flexDirection="column">
-        <Text bold>Simulated balance changes (the fee apart):</Text>
-        {plan.simulatedChanges.map((c) => (
-          <Text key={c.symbol} color={c.delta < 0n ? theme.warning : theme.success}>
-            {signedAmount(c.delta, c.decimals, c.symbol)}
-          </Text>
-        ))}
-      </Box>
+      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
       <Box marginTop={1} flexDirection="column">
         {expired ? <Text color={theme.warning}>This plan has expired: press r to plan it again before confirming.</Text> : null}
         {replanning.status === 'running' ? <Busy label="planning and simulating again…" /> : null}
