@@ -57,6 +57,8 @@ describe('appReducer', () => {
     const plan = { quote: {} as never, slippageBps: 100, calls: [], simulatedChanges: [], expiresAt: 0 };
     s = appReducer(s, { type: 'replace', screen: { name: 'executing', plan } });
     expect(appReducer(s, { type: 'back' })).toBe(s);
+    // a second confirmation keeps the running execution (the same screen object: one execution)
+    expect(appReducer(s, { type: 'replace', screen: { name: 'executing', plan } })).toBe(s);
     s = appReducer(s, { type: 'home' });
     expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
     expect(appReducer(s, { type: 'back' })).toBe(s);

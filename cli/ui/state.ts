@@ -78,6 +78,9 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       if (state.screen.name === action.screen.name) return state;
       return { ...state, stack: [...state.stack, action.returnTo ?? state.screen], screen: action.screen };
     case 'replace':
+      // a second confirmation (y pressed twice before the frame changed) must not start a second
+      // execution: a running transaction is replaced only by its outcome
+      if (PINNED.has(state.screen.name) && state.screen.name === action.screen.name) return state;
       return { ...state, screen: action.screen };
     case 'back': {
       if (PINNED.has(state.screen.name)) return state;
