@@ -45,6 +45,27 @@ export const ErrorCode = {
   NETWORK_ERROR: 'NETWORK_ERROR',
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   NETWORK_UNSUPPORTED: 'NETWORK_UNSUPPORTED',
+  // client: swap execution, before anything is signed (details.field names what differs)
+  /** a swap call's calldata (router, tokens, amount, min_received, destination) is not what was confirmed */
+  CALLDATA_MISMATCH: 'CALLDATA_MISMATCH',
+  /** an approve is missing, on another token, to another spender, or not exactly the swap's amount */
+  APPROVAL_MISMATCH: 'APPROVAL_MISMATCH',
+  /** the calls to sign are not the plan's (count, kind, or a transfer's token/recipient/amount) */
+  CALLS_MISMATCH: 'CALLS_MISMATCH',
+  /** a re-fetched quote guarantees less than the confirmed one: confirm the new figures */
+  QUOTE_CHANGED: 'QUOTE_CHANGED',
+  PRICE_IMPACT_TOO_HIGH: 'PRICE_IMPACT_TOO_HIGH',
+  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  SIMULATION_REVERTED: 'SIMULATION_REVERTED',
+  SIMULATION_BELOW_MINIMUM: 'SIMULATION_BELOW_MINIMUM',
+  /** the simulation takes more of a token from the account than the plan spends (plus the max fee) */
+  SIMULATION_OVERSPEND: 'SIMULATION_OVERSPEND',
+  /** the plan was shown and nothing was signed: pass --yes (headless) to sign it */
+  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  /** a transfer to the zero address, a token contract or the router: funds would be lost */
+  INVALID_RECIPIENT: 'INVALID_RECIPIENT',
+  /** the local transaction history could not be read or written (the transaction itself is unaffected) */
+  HISTORY_ERROR: 'HISTORY_ERROR',
   // client: auth server reachability
   SERVER_UNREACHABLE: 'SERVER_UNREACHABLE',
   // our server answered an error code this client does not know (a newer server)
@@ -100,6 +121,7 @@ const USAGE_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.BATCH_LIMIT_EXCEEDED,
   ErrorCode.NETWORK_UNSUPPORTED,
   ErrorCode.INVALID_ADDRESS,
+  ErrorCode.INVALID_RECIPIENT,
 ]);
 
 const AUTH_CODES: ReadonlySet<string> = new Set<string>([

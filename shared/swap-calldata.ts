@@ -33,6 +33,14 @@ export function splitU256(value: bigint): [low: bigint, high: bigint] {
 
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
 
+const FELT = /^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/;
+
+/** A felt as the router layout writes it (0x-hex or decimal) → its value; RangeError otherwise. */
+function felt(text: string): bigint {
+  if (!FELT.test(text)) throw new RangeError(`not a felt: ${text.slice(0, 80)}`);
+  return BigInt(text);
+}
+
 export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: CalldataTail): string[] {
   const out: string[] = [swaps.length.toString()];
   for (const s of swaps) {
@@ -47,10 +55,7 @@ export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: Calldat
 /** Reads the last seven felts; throws RangeError when the calldata cannot be this layout. */
 export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTail {
   if (calldata.length < 8) throw new RangeError('calldata too short for the router layout');
-  const felts = calldata.slice(-7).map((f) => {
-    if (!/^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(f)) throw new RangeError(`not a felt: ${f.slice(0, 80)}`);
-    return BigInt(f);
-  });
+  const felts = calldata.slice(-7).map(felt);
   const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
   if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128) throw new RangeError('u256 half out of range');
   const first = calldata[0] ?? '';
@@ -62,3 +67,16 @@ export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTai
 
 /** The aggregator's router on mainnet (docs/contracts.md B); the sandbox chain serves it at the same address. */
 export const ROUTER_ADDRESS = '0x00f6f4cf62e3c010e0ac2451cc7807b5eec19a40b0faacd00cca3914280fdf5a';
+
+/**
+ * The whole calldata: its swap list (token in and out of each swap, as numbers) and its tail.
+ * Throws RangeError like decodeSwapCalldataTail.
+ */
+export function decodeSwapCalldata(calldata: readonly string[]): { swaps: Array<{ tokenIn: bigint; tokenOut: bigint }>; tail: CalldataTail } {
+  const tail = decodeSwapCalldataTail(calldata);
+  const swaps: Array<{ tokenIn: bigint; tokenOut: bigint }> = [];
+  for (let at = 1; at < calldata.length - 7; at += 5) {
+    swaps.push({ tokenIn: felt(calldata[at] ?? ''), tokenOut: felt(calldata[at + 1] ?? '') });
+  }
+  return { swaps, tail };
+}

@@ -1,0 +1,124 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../shared/errors.js';
+import { tempHome } from '../../test/helpers/process.js';
+import { acquireLock, type NewHistoryEntry, openHistory } from './history.js';
+
+const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
+const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+
+function entry(hash: string, kind: NewHistoryEntry['kind'] = 'trade'): NewHistoryEntry {
+  return {
+    kind,
+    network: 'mainnet',
+    sandbox: true,
+    account: ACCOUNT,
+    hash,
+    status: 'pending',
+    summary: 'swap 1 ETH → at least 2970 USDC',
+    amounts: [{ direction: 'out', symbol: 'ETH', address: ETH, amount: '1', baseUnits: '1000000000000000000', basis: 'sent' }],
+  };
+}
+
+const homes: Array<() => void> = [];
+function home(): string {
+  const { dir, cleanup } = tempHome();
+  homes.push(cleanup);
+  return dir;
+}
+afterEach(() => homes.splice(0).forEach((cleanup) => cleanup()));
+
+describe('history', () => {
+  it('appends, lists newest first, and updates a status by hash (any spelling of it)', async () => {
+    let clock = Date.UTC(2026, 0, 1);
+    const store = openHistory(home(), { now: () => clock });
+    await store.append(entry('0x0abc'));
+    clock += 1000;
+    await store.append(entry('0xdef', 'send'));
+    clock += 1000;
+    const updated = await store.update('0X000ABC', { status: 'succeeded' });
+    expect(updated).toMatchObject({ hash: '0xabc', status: 'succeeded', time: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:02.000Z' });
+    const { entries, setAside } = await store.list();
+    expect(setAside).toBeNull();
+    expect(entries.map((e) => [e.hash, e.kind, e.status])).toEqual([
+      ['0xdef', 'send', 'pending'],
+      ['0xabc', 'trade', 'succeeded'],
+    ]);
+    expect(await store.update('0x1', { status: 'reverted' })).toBeUndefined();
+  });
+
+  it('keeps the file 0600 and the folder private', async () => {
+    const dir = home();
+    const store = openHistory(dir);
+    await store.append(entry('0x1'));
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('is bounded: only the newest entries are kept', async () => {
+    const store = openHistory(home(), { maxEntries: 3 });
+    for (let i = 1; i <= 5; i++) await store.append(entry(`0x${i}`));
+    expect((await store.list()).entries.map((e) => e.hash)).toEqual(['0x5', '0x4', '0x3']);
+  });
+
+  it.each([
+    ['not JSON', '{"version": 1, "entries": ['],
+    ['the wrong shape', '{"version": 1, "entries": [{"hash": 5}]}'],
+    ['an unknown version', '{"version": 2, "entries": []}'],
+  ])('a file that is %s is set aside (kept, never deleted) and a new history starts', async (_name, text) => {
+    const dir = home();
+    const store = openHistory(dir);
+    writeFileSync(store.path, text, { mode: 0o600 });
+    const listed = await store.list();
+    expect(listed.entries).toEqual([]);
+    expect(listed.setAside).not.toBeNull();
+    expect(readFileSync(listed.setAside ?? '', 'utf8')).toBe(text);
+    await store.append(entry('0x1'));
+    expect((await store.list()).entries).toHaveLength(1);
+  });
+
+  it('refuses a malformed entry without touching the file', async () => {
+    const store = openHistory(home());
+    await store.append(entry('0x1'));
+    const before = readFileSync(store.path, 'utf8');
+    await expect(store.append({ ...entry('0x2'), account: 'bob' })).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
+    await expect(store.append(entry('not a hash'))).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
+    await expect(store.update('0x1', { status: 'weird' as 'succeeded' })).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
+    expect(readFileSync(store.path, 'utf8')).toBe(before);
+  });
+
+  it('concurrent writers through separate stores lose nothing (the lock serialises them)', async () => {
+    const dir = home();
+    await Promise.all(Array.from({ length: 30 }, (_, i) => openHistory(dir).append(entry(`0x${(i + 1).toString(16)}`))));
+    const hashes = (await openHistory(dir).list()).entries.map((e) => e.hash);
+    expect(new Set(hashes).size).toBe(30);
+  });
+
+  it('breaks a lock left by a process that is gone', async () => {
+    const dir = home();
+    const store = openHistory(dir, { lockWaitMs: 200 });
+    // a pid far beyond pid_max: no such process
+    writeFileSync(`${store.path}.lock`, '99999999 deadbeef');
+    await store.append(entry('0x1'));
+    expect(existsSync(`${store.path}.lock`)).toBe(false);
+  });
+
+  it('waits for a live lock, then gives up with HISTORY_ERROR', async () => {
+    const dir = home();
+    const store = openHistory(dir, { lockWaitMs: 100 });
+    writeFileSync(join(dir, 'history.json.lock'), `${process.pid} someone-else`);
+    const error = await store.append(entry('0x1')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('HISTORY_ERROR');
+    expect(existsSync(store.path)).toBe(false);
+  });
+
+  it('releasing removes only our own lock (one broken as stale and taken by another is left alone)', async () => {
+    const lock = join(home(), 'x.lock');
+    const release = await acquireLock(lock, 100);
+    writeFileSync(lock, '1 another-owner');
+    await release();
+    expect(readFileSync(lock, 'utf8')).toBe('1 another-owner');
+  });
+});

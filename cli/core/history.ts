@@ -1,0 +1,228 @@
+/**
+ * The transactions this client sent, kept locally in `<data folder>/history.json` (0600):
+ * time, kind, network, account, amounts, hash and status (updated when a receipt arrives).
+ *
+ * - Every write replaces the whole file atomically (temp file + rename, shared/fs.ts): a crash
+ *   leaves the old file or the new one, never half of one.
+ * - Writers are serialised across processes (a TUI and a headless command may run at once) by
+ *   an exclusive lock file created with O_EXCL; a lock left by a dead process, or older than
+ *   LOCK_STALE_MS, is broken. Waiting longer than LOCK_WAIT_MS is HISTORY_ERROR.
+ * - Bounded: the newest MAX_ENTRIES are kept; a file over MAX_FILE_BYTES or one that does not
+ *   match the schema is set aside as `history.corrupt-<time>.json` (never deleted) and a new
+ *   history starts.
+ * History is a local record, not the truth (the chain is): a caller that has already sent a
+ * transaction reports a history failure as a warning, never as a failed transaction.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { writeFileAtomic } from '../../shared/fs.js';
+
+export const MAX_ENTRIES = 1000;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const LOCK_WAIT_MS = 5_000;
+const LOCK_STALE_MS = 15_000;
+const LOCK_POLL_MS = 20;
+
+const Short = (max: number) => Type.String({ maxLength: max });
+const HistoryAmount = Type.Object(
+  {
+    /** out: leaves the account; in: arrives (expected, at least `minimum`, or as received) */
+    direction: Type.Union([Type.Literal('out'), Type.Literal('in')]),
+    symbol: Short(16),
+    address: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+    amount: Short(100),
+    baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
+    /** how sure the figure is: sent, the confirmed minimum, or what the receipt shows arrived */
+    basis: Type.Union([Type.Literal('sent'), Type.Literal('minimum'), Type.Literal('received')]),
+    /** transfers: the recipient */
+    to: Type.Optional(Type.String({ pattern: '^0x[0-9a-f]{64}$' })),
+  },
+  { additionalProperties: false },
+);
+const HistoryEntry = Type.Object(
+  {
+    time: Short(40),
+    updatedAt: Short(40),
+    kind: Type.Union([Type.Literal('send'), Type.Literal('trade'), Type.Literal('multi-swap'), Type.Literal('batch')]),
+    network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
+    sandbox: Type.Boolean(),
+    account: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+    hash: Type.String({ pattern: '^0x[0-9a-f]{1,64}$' }),
+    /** pending: sent, no receipt yet; succeeded/reverted: from the receipt; unknown: no receipt in time */
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('reverted'), Type.Literal('unknown')]),
+    summary: Short(500),
+    amounts: Type.Array(HistoryAmount, { maxItems: 16 }),
+    revertReason: Type.Optional(Short(1000)),
+  },
+  { additionalProperties: false },
+);
+const HistoryFile = Type.Object({ version: Type.Literal(1), entries: Type.Array(HistoryEntry, { maxItems: MAX_ENTRIES }) }, { additionalProperties: false });
+
+export type HistoryAmount = Type.Static<typeof HistoryAmount>;
+export type HistoryEntry = Type.Static<typeof HistoryEntry>;
+export type HistoryStatus = HistoryEntry['status'];
+export type HistoryKind = HistoryEntry['kind'];
+export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt' | 'hash'> & { hash: string };
+export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason'>>;
+
+let validator: { Check(value: unknown): boolean } | undefined;
+const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> => (validator ??= Compile(HistoryFile)).Check(value);
+
+export interface HistoryOptions {
+  /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
+  now?: () => number;
+  maxEntries?: number;
+  /** how long to wait for another process's lock (default 5 s) */
+  lockWaitMs?: number;
+}
+
+export interface HistoryList {
+  /** newest first */
+  entries: HistoryEntry[];
+  /** where an unreadable history was moved, when that happened during this call */
+  setAside: string | null;
+}
+
+export interface HistoryStore {
+  readonly path: string;
+  /** records a sent transaction (status usually pending) and returns it as stored */
+  append(entry: NewHistoryEntry): Promise<HistoryEntry>;
+  /** updates the entry with this hash; undefined when there is none */
+  update(hash: string, patch: HistoryUpdate): Promise<HistoryEntry | undefined>;
+  list(): Promise<HistoryList>;
+}
+
+function historyError(message: string, cause?: unknown): AppError {
+  return new AppError(ErrorCode.HISTORY_ERROR, message, { status: 500, ...(cause === undefined ? {} : { cause }) });
+}
+
+/** A hash as stored: 0x + lowercase hex without leading zeros, so spellings of one hash compare equal. */
+function canonicalHash(hash: string): string {
+  if (!/^0[xX][0-9a-fA-F]{1,64}$/.test(hash.trim())) throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
+  return `0x${BigInt(hash.trim()).toString(16)}`;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Exported for tests: the cross-process lock around every read-modify-write. */
+export async function acquireLock(lockPath: string, waitMs: number): Promise<() => Promise<void>> {
+  const deadline = Date.now() + waitMs;
+  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
+  for (;;) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(token);
+      await handle.close();
+      return async () => {
+        // only our own lock: a stale-broken lock may since belong to someone else
+        const current = await readFile(lockPath, 'utf8').catch(() => '');
+        if (current === token) await rm(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw historyError(`cannot lock the history (${(error as Error).message})`, error);
+    }
+    const [content, info] = await Promise.all([readFile(lockPath, 'utf8').catch(() => ''), stat(lockPath).catch(() => undefined)]);
+    const pid = Number(content.split(' ')[0]);
+    const stale = info === undefined || (Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) || Date.now() - info.mtimeMs > LOCK_STALE_MS;
+    if (stale && info !== undefined) await rm(lockPath, { force: true });
+    else if (Date.now() > deadline) throw historyError(`the history is locked by another finance-tui process (${lockPath})`);
+    else await sleep(LOCK_POLL_MS);
+  }
+}
+
+export function openHistory(dir: string, options: HistoryOptions = {}): HistoryStore {
+  const path = join(dir, 'history.json');
+  const lockPath = `${path}.lock`;
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? MAX_ENTRIES;
+
+  /** The stored entries (oldest first); an unreadable file is set aside. */
+  async function read(): Promise<{ entries: HistoryEntry[]; setAside: string | null }> {
+    let text: string;
+    try {
+      const info = await stat(path);
+      if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], setAside: null };
+      throw historyError(`cannot read the history at ${path} (${(error as Error).message})`, error);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!isHistoryFile(parsed)) return { entries: [], setAside: await setAside() };
+    return { entries: parsed.entries, setAside: null };
+  }
+
+  async function setAside(): Promise<string> {
+    const target = join(dir, `history.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.json`);
+    await rename(path, target);
+    return target;
+  }
+
+  function write(entries: HistoryEntry[]): void {
+    const kept = entries.slice(-maxEntries);
+    try {
+      writeFileAtomic(path, `${JSON.stringify({ version: 1, entries: kept }, null, 2)}\n`, 0o600);
+    } catch (error) {
+      throw historyError(`cannot write the history at ${path} (${(error as Error).message})`, error);
+    }
+  }
+
+  async function locked<T>(work: () => Promise<T>): Promise<T> {
+    const release = await acquireLock(lockPath, options.lockWaitMs ?? LOCK_WAIT_MS);
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
+  return {
+    path,
+    append: (entry) =>
+      locked(async () => {
+        const time = new Date(now()).toISOString();
+        const stored: HistoryEntry = { ...entry, hash: canonicalHash(entry.hash), time, updatedAt: time };
+        if (!isHistoryFile({ version: 1, entries: [stored] })) throw historyError('refusing to record a malformed history entry');
+        const { entries } = await read();
+        write([...entries, stored]);
+        return stored;
+      }),
+    update: (hash, patch) =>
+      locked(async () => {
+        const key = canonicalHash(hash);
+        const { entries } = await read();
+        const index = entries.findLastIndex((e) => e.hash === key);
+        const current = entries[index];
+        if (current === undefined) return undefined;
+        const next: HistoryEntry = { ...current, ...patch, updatedAt: new Date(now()).toISOString() };
+        if (!isHistoryFile({ version: 1, entries: [next] })) throw historyError('refusing to record a malformed history update');
+        entries[index] = next;
+        write(entries);
+        return next;
+      }),
+    // Under the lock too: reading may set a bad file aside, which must not race a writer.
+    list: () =>
+      locked(async () => {
+        const { entries, setAside: moved } = await read();
+        return { entries: [...entries].reverse(), setAside: moved };
+      }),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The plan document: one JSON-safe shape (bigints as decimal strings, with human strings beside
+ * them) that `--json` prints and the TUI's review screen renders. It says what leaves the
+ * account, what arrives at least, at what price impact and gas, what the simulation showed, and
+ * the exact calls in plain words: a person should be able to check it in five seconds.
+ */
+import { formatAmount, formatAmountShort } from '../../../shared/amount.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { formatBpsAsPercent } from '../../../shared/fees.js';
+import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
+import type { Money, QuoteSummary } from '../../services/quote-summary.js';
+import type { ChainCall } from '../chain/calls.js';
+import { decodeAddressAmount } from './calls.js';
+import { type GasQuote, impactLevel, type ImpactLevel, type SpendLine, spendByToken, type TokenTransfer } from './checks.js';
+import type { PlanKind, SwapPlan } from './plan.js';
+
+export interface TokenRef {
+  symbol: string;
+  address: string;
+  decimals: number;
+}
+
+export interface PlanSwapView extends QuoteSummary {
+  /** the minimum the user confirmed: every check holds the execution to it */
+  confirmedMinimumReceived: Money;
+  impactLevel: ImpactLevel;
+  /** ISO time the executing quote was fetched */
+  quotedAt: string;
+}
+
+export interface PlanSendView {
+  token: TokenRef;
+  amount: Money;
+  to: string;
+}
+
+export type GasView =
+  | { mode: 'sponsored' }
+  | { mode: 'default'; token: TokenRef; maxFee: Money; estimatedFee: Money | null }
+  | { mode: 'unknown' };
+
+export interface SpendView {
+  token: TokenRef;
+  amount: Money;
+  gas: Money;
+  total: Money;
+  balance: Money | null;
+}
+
+export type SimulationView =
+  | { status: 'not-run' }
+  | { status: 'ok'; balanceChanges: Array<{ token: TokenRef; change: Money }> }
+  | { status: 'reverted'; reason: string };
+
+export interface CallView {
+  /** "approve 1 ETH to the router 0x00f6…df5a" */
+  description: string;
+  contractAddress: string;
+  entrypoint: string;
+  calldata: string[];
+}
+
+export interface PlanDocument {
+  kind: PlanKind;
+  network: Network;
+  sandbox: boolean;
+  /** one line: what goes out and what comes back at least */
+  headline: string;
+  account: string;
+  router: string;
+  slippage: { bps: number; percent: string } | null;
+  swaps: PlanSwapView[];
+  sends: PlanSendView[];
+  priceImpact: { level: ImpactLevel; worst: { bps: number; percent: string } | null };
+  gas: GasView;
+  /** per token leaving the account: amount, max gas, total, and the balance read before */
+  spend: SpendView[];
+  simulation: SimulationView;
+  calls: CallView[];
+  warnings: string[];
+}
+
+export interface DocumentExtras {
+  gas?: GasQuote | undefined;
+  balances?: ReadonlyArray<{ token: string; amount: bigint }> | undefined;
+  /** the simulation's parsed transfers, or its revert */
+  simulation?: { reverted: true; reason: string } | { reverted: false; transfers: readonly TokenTransfer[] } | undefined;
+  warnings?: readonly string[];
+}
+
+const ref = (t: Token): TokenRef => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
+const money = (value: bigint, t: Token): Money => ({ amount: formatAmount(value, t.decimals), baseUnits: value.toString(), symbol: t.symbol });
+const short = (value: bigint, t: Token): string => `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
+const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+function tokenAt(network: Network, address: string): Token | undefined {
+  return findToken(network, address);
+}
+
+/** One call in words, read from the call itself (so a wrong call reads wrong). */
+export function describeCall(call: ChainCall, plan: Pick<SwapPlan, 'network' | 'router' | 'account'>): string {
+  const token = tokenAt(plan.network, call.contractAddress);
+  const args = decodeAddressAmount(call.calldata);
+  const whom = (address: bigint): string => {
+    const text = `0x${address.toString(16).padStart(64, '0')}`;
+    if (sameAddress(text, plan.router)) return `the router ${shortAddress(plan.router)}`;
+    if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
+    return text;
+  };
+  if (token !== undefined && args !== undefined && call.entrypoint === 'approve') return `approve ${short(args.amount, token)} to ${whom(args.address)}`;
+  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer') return `transfer ${short(args.amount, token)} to ${whom(args.address)}`;
+  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router)) return `swap on the router ${shortAddress(plan.router)}`;
+  return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
+}
+
+function describeSwap(plan: SwapPlan, call: ChainCall, index: number): string {
+  const swap = plan.swaps[index];
+  if (swap === undefined) return describeCall(call, plan);
+  const q = swap.executing;
+  return `swap ${short(q.amountIn, q.from)} for at least ${short(swap.confirmed.minimumReceived, q.to)} (expected ${short(q.expectedOutput, q.to)}) to your account, on the router ${shortAddress(plan.router)}`;
+}
+
+function headline(plan: SwapPlan): string {
+  const parts = plan.swaps.map((s) => `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`);
+  const sends = plan.sends.map((s) => `send ${short(s.amount, s.token)} to ${shortAddress(s.to)}`);
+  const swapText = parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
+  return [...swapText, ...sends].join('; ') + (plan.calls.length > 1 ? ` (one transaction, ${plan.calls.length} calls)` : '');
+}
+
+function gasView(gas: GasQuote | undefined): GasView {
+  if (gas === undefined) return { mode: 'unknown' };
+  if (gas.mode === 'sponsored') return { mode: 'sponsored' };
+  return { mode: 'default', token: ref(gas.token), maxFee: money(gas.maxFee, gas.token), estimatedFee: gas.estimatedFee === undefined ? null : money(gas.estimatedFee, gas.token) };
+}
+
+function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): SpendView[] {
+  return lines.map((l) => {
+    const balance = balances?.find((b) => sameAddress(b.token, l.token.address))?.amount;
+    return { token: ref(l.token), amount: money(l.amount, l.token), gas: money(l.gas, l.token), total: money(l.total, l.token), balance: balance === undefined ? null : money(balance, l.token) };
+  });
+}
+
+/** Net change per registry token for the account, from the simulation's transfers (others are ignored). */
+export function balanceChanges(network: Network, account: string, transfers: readonly TokenTransfer[]): Array<{ token: Token; change: bigint }> {
+  const changes: Array<{ token: Token; change: bigint }> = [];
+  for (const t of transfers) {
+    const token = tokenAt(network, t.token);
+    if (token === undefined || sameAddress(t.from, t.to)) continue;
+    const delta = (sameAddress(t.to, account) ? t.amount : 0n) - (sameAddress(t.from, account) ? t.amount : 0n);
+    if (delta === 0n) continue;
+    const entry = changes.find((c) => c.token === token);
+    if (entry) entry.change += delta;
+    else changes.push({ token, change: delta });
+  }
+  return changes.filter((c) => c.change !== 0n);
+}
+
+function simulationView(plan: SwapPlan, simulation: DocumentExtras['simulation']): SimulationView {
+  if (simulation === undefined) return { status: 'not-run' };
+  if (simulation.reverted) return { status: 'reverted', reason: simulation.reason.slice(0, 1000) };
+  const changes = balanceChanges(plan.network, plan.account, simulation.transfers);
+  return { status: 'ok', balanceChanges: changes.map((c) => ({ token: ref(c.token), change: money(c.change, c.token) })) };
+}
+
+export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanDocument {
+  const swaps: PlanSwapView[] = plan.swaps.map((s) => ({
+    ...s.executing.summary,
+    confirmedMinimumReceived: money(s.confirmed.minimumReceived, s.confirmed.to),
+    impactLevel: impactLevel(s.executing.priceImpactBps),
+    quotedAt: new Date(s.executing.quotedAt).toISOString(),
+  }));
+  const order: ImpactLevel[] = ['ok', 'unknown', 'warn', 'high'];
+  const worst = plan.swaps.reduce<number | undefined>((w, s) => {
+    const bps = s.executing.priceImpactBps;
+    return bps === undefined ? w : w === undefined || bps > w ? bps : w;
+  }, undefined);
+  const level = swaps.reduce<ImpactLevel>((l, s) => (order.indexOf(s.impactLevel) > order.indexOf(l) ? s.impactLevel : l), 'ok');
+  let swapIndex = 0;
+  const calls = plan.calls.map((call) => {
+    const description = call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);
+    return { description, contractAddress: call.contractAddress, entrypoint: call.entrypoint, calldata: [...call.calldata] };
+  });
+  const slippageBps = plan.swaps[0]?.confirmed.slippageBps;
+  return {
+    kind: plan.kind,
+    network: plan.network,
+    sandbox: plan.sandbox,
+    headline: headline(plan),
+    account: plan.account,
+    router: plan.router,
+    slippage: slippageBps === undefined ? null : { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
+    swaps,
+    sends: plan.sends.map((s) => ({ token: ref(s.token), amount: money(s.amount, s.token), to: s.to })),
+    priceImpact: { level, worst: worst === undefined ? null : { bps: worst, percent: formatBpsAsPercent(worst) } },
+    gas: gasView(extras.gas),
+    spend: spendView(spendByToken(plan, extras.gas ?? { mode: 'sponsored' }), extras.balances),
+    simulation: simulationView(plan, extras.simulation),
+    calls,
+    warnings: [...(extras.warnings ?? [])],
+  };
+}
+
+/** Headless without --yes: nothing is signed; the plan travels in the error document (details.plan). */
+export function requireConfirmation(yes: boolean, document: PlanDocument): void {
+  if (yes) return;
+  throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`, {
+    status: 428,
+    details: { plan: document },
+  });
+}
