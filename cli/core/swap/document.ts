@@ -93,13 +93,9 @@ const money = (value: bigint, t: Token): Money => ({ amount: formatAmount(value,
 const short = (value: bigint, t: Token): string => `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
 const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
-function tokenAt(network: Network, address: string): Token | undefined {
-  return findToken(network, address);
-}
-
 /** One call in words, read from the call itself (so a wrong call reads wrong). */
 export function describeCall(call: ChainCall, plan: Pick<SwapPlan, 'network' | 'router' | 'account'>): string {
-  const token = tokenAt(plan.network, call.contractAddress);
+  const token = findToken(plan.network, call.contractAddress);
   const args = decodeAddressAmount(call.calldata);
   const whom = (address: bigint): string => {
     const text = `0x${address.toString(16).padStart(64, '0')}`;
@@ -144,7 +140,7 @@ function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): Sp
 export function balanceChanges(network: Network, account: string, transfers: readonly TokenTransfer[]): Array<{ token: Token; change: bigint }> {
   const changes: Array<{ token: Token; change: bigint }> = [];
   for (const t of transfers) {
-    const token = tokenAt(network, t.token);
+    const token = findToken(network, t.token);
     if (token === undefined || sameAddress(t.from, t.to)) continue;
     const delta = (sameAddress(t.to, account) ? t.amount : 0n) - (sameAddress(t.from, account) ? t.amount : 0n);
     if (delta === 0n) continue;
