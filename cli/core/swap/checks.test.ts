@@ -401,9 +401,9 @@ describe('the simulation', () => {
 
   it('delivering exactly the confirmed minimum passes; one unit less is refused', () => {
     const ok = [spend, { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived }];
-    expect(() => checkSimulation(plan, sponsored, { reverted: false, transfers: ok })).not.toThrow();
+    expect(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: ok })).not.toThrow();
     const short = [spend, { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived - 1n }];
-    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, transfers: short }))).toMatchObject({
+    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: short }))).toMatchObject({
       code: 'SIMULATION_BELOW_MINIMUM',
       details: { token: 'USDC', minimum: q.minimumReceived.toString() },
     });
@@ -415,7 +415,7 @@ describe('the simulation', () => {
       { token: USDC.address, from: ACCOUNT, to: ACCOUNT, amount: q.minimumReceived },
       { token: USDC.address, from: ROUTERISH, to: OTHER, amount: q.minimumReceived },
     ];
-    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, transfers })).code).toBe('SIMULATION_BELOW_MINIMUM');
+    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers })).code).toBe('SIMULATION_BELOW_MINIMUM');
   });
 
   it('swaps into one token must together deliver the sum of their minimums', () => {
@@ -427,20 +427,20 @@ describe('the simulation', () => {
       { token: STRK.address, from: ACCOUNT, to: ROUTERISH, amount: b.amountIn },
       { token: ETH.address, from: ROUTERISH, to: ACCOUNT, amount },
     ];
-    expect(() => checkSimulation(multi, sponsored, { reverted: false, transfers: out(a.minimumReceived + b.minimumReceived) })).not.toThrow();
-    expect(refusal(() => checkSimulation(multi, sponsored, { reverted: false, transfers: out(a.minimumReceived + b.minimumReceived - 1n) })).code).toBe('SIMULATION_BELOW_MINIMUM');
+    expect(() => checkSimulation(multi, sponsored, { reverted: false, balanceChanges: [], transfers: out(a.minimumReceived + b.minimumReceived) })).not.toThrow();
+    expect(refusal(() => checkSimulation(multi, sponsored, { reverted: false, balanceChanges: [], transfers: out(a.minimumReceived + b.minimumReceived - 1n) })).code).toBe('SIMULATION_BELOW_MINIMUM');
   });
 
   it('taking more than the plan spends (plus the max fee) is refused', () => {
     const received = { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived };
     const gas: GasQuote = { mode: 'default', token: ETH, maxFee: 10n };
     const fee = (amount: bigint) => ({ token: ETH.address, from: ACCOUNT, to: OTHER, amount });
-    expect(() => checkSimulation(plan, gas, { reverted: false, transfers: [spend, received, fee(10n)] })).not.toThrow();
-    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, transfers: [spend, received, fee(11n)] }))).toMatchObject({
+    expect(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, fee(10n)] })).not.toThrow();
+    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, fee(11n)] }))).toMatchObject({
       code: 'SIMULATION_OVERSPEND',
       details: { token: 'ETH', spent: (10n ** 18n + 11n).toString(), planned: (10n ** 18n + 10n).toString() },
     });
     const stray = { token: STRK.address, from: ACCOUNT, to: OTHER, amount: 1n };
-    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, transfers: [spend, received, stray] }))).toMatchObject({ code: 'SIMULATION_OVERSPEND', details: { token: 'STRK', planned: '0' } });
+    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, stray] }))).toMatchObject({ code: 'SIMULATION_OVERSPEND', details: { token: 'STRK', planned: '0' } });
   });
 });

@@ -17,11 +17,13 @@
  * calldata of the confirmed quote (c = calldataMinimumReceived) this holds by construction.
  */
 import { formatAmount } from '../../../shared/amount.js';
+import type { Erc20Transfer } from '../../../shared/erc20.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { applyServiceFee, DIRECT_FEE_BPS, formatBpsAsPercent, ROUTED_FEE_BPS } from '../../../shared/fees.js';
 import { type CalldataTail, decodeSwapCalldata } from '../../../shared/swap-calldata.js';
 import { addressToBigInt, findToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { ChainCall } from '../chain/calls.js';
+import type { BalanceChange } from '../chain/transfers.js';
 import { decodeAddressAmount } from './calls.js';
 import type { PlannedSwap, SwapPlan, SwapQuote } from './plan.js';
 
@@ -262,15 +264,12 @@ export function checkBalances(plan: SwapPlan, gas: GasQuote, balances: readonly 
   });
 }
 
-/** An ERC-20 Transfer event, parsed (the chain library reads both event layouts). */
-export interface TokenTransfer {
-  token: string;
-  from: string;
-  to: string;
-  amount: bigint;
-}
-
-export type SimulationResult = { reverted: true; reason: string } | { reverted: false; transfers: readonly TokenTransfer[] };
+/**
+ * A simulation as the checks and the plan document use it: its revert, or the registry-token
+ * transfers to and from the account (the fee transfer included) and the net balance changes
+ * (the fee excluded), as the chain library's simulation reports them.
+ */
+export type SimulationResult = { reverted: true; reason: string } | { reverted: false; transfers: readonly Erc20Transfer[]; balanceChanges: readonly BalanceChange[] };
 
 /**
  * The simulated multicall against the plan: a revert is SIMULATION_REVERTED with its reason;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
-import { ACCOUNT, ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, STRK, T0, USDC } from '../../../test/helpers/swap-fixtures.js';
+import { ACCOUNT, ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, T0, USDC } from '../../../test/helpers/swap-fixtures.js';
 import { buildApproveCall } from '../chain/calls.js';
-import { balanceChanges, describeCall, planDocument, requireConfirmation } from './document.js';
+import { describeCall, planDocument, requireConfirmation } from './document.js';
 
 describe('planDocument', () => {
   it('survives JSON and keeps every amount exact, as decimal strings', () => {
@@ -16,6 +16,10 @@ describe('planDocument', () => {
         transfers: [
           { token: ETH.address, from: ACCOUNT, to: ROUTER_ADDRESS, amount: 10n ** 18n },
           { token: USDC.address, from: ROUTER_ADDRESS, to: ACCOUNT, amount: 2_999_400_000n },
+        ],
+        balanceChanges: [
+          { token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(10n ** 18n) },
+          { token: USDC.address, symbol: 'USDC', decimals: 6, amount: 2_999_400_000n },
         ],
       },
       warnings: ['w'],
@@ -82,20 +86,6 @@ describe('planDocument', () => {
 
   it('a reverted simulation shows its reason', () => {
     expect(planDocument(ethToUsdcTrade(), { simulation: { reverted: true, reason: 'nope' } }).simulation).toEqual({ status: 'reverted', reason: 'nope' });
-  });
-});
-
-describe('balanceChanges', () => {
-  it('nets in and out per registry token, ignoring self-transfers and unknown tokens', () => {
-    const unknown = `0x${'77'.padStart(64, '0')}`;
-    const changes = balanceChanges('mainnet', ACCOUNT, [
-      { token: STRK.address, from: ACCOUNT, to: OTHER, amount: 5n },
-      { token: STRK.address, from: OTHER, to: ACCOUNT, amount: 2n },
-      { token: ETH.address, from: ACCOUNT, to: ACCOUNT, amount: 9n },
-      { token: USDC.address, from: OTHER, to: ROUTER_ADDRESS, amount: 9n },
-      { token: unknown, from: OTHER, to: ACCOUNT, amount: 9n },
-    ]);
-    expect(changes).toEqual([{ token: STRK, change: -3n }]);
   });
 });
 

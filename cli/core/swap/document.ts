@@ -11,7 +11,7 @@ import { findToken, type Network, sameAddress, type Token } from '../../../share
 import type { Money, QuoteSummary } from '../../services/quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
-import { type GasQuote, impactLevel, type ImpactLevel, type SpendLine, spendByToken, type TokenTransfer } from './checks.js';
+import { type GasQuote, impactLevel, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
 import type { PlanKind, SwapPlan } from './plan.js';
 
 export interface TokenRef {
@@ -84,7 +84,7 @@ export interface DocumentExtras {
   gas?: GasQuote | undefined;
   balances?: ReadonlyArray<{ token: string; amount: bigint }> | undefined;
   /** the simulation's parsed transfers, or its revert */
-  simulation?: { reverted: true; reason: string } | { reverted: false; transfers: readonly TokenTransfer[] } | undefined;
+  simulation?: SimulationResult | undefined;
   warnings?: readonly string[];
 }
 
@@ -136,26 +136,16 @@ function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): Sp
   });
 }
 
-/** Net change per registry token for the account, from the simulation's transfers (others are ignored). */
-export function balanceChanges(network: Network, account: string, transfers: readonly TokenTransfer[]): Array<{ token: Token; change: bigint }> {
-  const changes: Array<{ token: Token; change: bigint }> = [];
-  for (const t of transfers) {
-    const token = findToken(network, t.token);
-    if (token === undefined || sameAddress(t.from, t.to)) continue;
-    const delta = (sameAddress(t.to, account) ? t.amount : 0n) - (sameAddress(t.from, account) ? t.amount : 0n);
-    if (delta === 0n) continue;
-    const entry = changes.find((c) => c.token === token);
-    if (entry) entry.change += delta;
-    else changes.push({ token, change: delta });
-  }
-  return changes.filter((c) => c.change !== 0n);
-}
-
-function simulationView(plan: SwapPlan, simulation: DocumentExtras['simulation']): SimulationView {
+function simulationView(simulation: DocumentExtras['simulation']): SimulationView {
   if (simulation === undefined) return { status: 'not-run' };
   if (simulation.reverted) return { status: 'reverted', reason: simulation.reason.slice(0, 1000) };
-  const changes = balanceChanges(plan.network, plan.account, simulation.transfers);
-  return { status: 'ok', balanceChanges: changes.map((c) => ({ token: ref(c.token), change: money(c.change, c.token) })) };
+  return {
+    status: 'ok',
+    balanceChanges: simulation.balanceChanges.map((c) => {
+      const token = { symbol: c.symbol, address: c.token, decimals: c.decimals };
+      return { token, change: { amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString(), symbol: c.symbol } };
+    }),
+  };
 }
 
 export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanDocument {
@@ -190,7 +180,7 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     priceImpact: { level, worst: worst === undefined ? null : { bps: worst, percent: formatBpsAsPercent(worst) } },
     gas: gasView(extras.gas),
     spend: spendView(spendByToken(plan, extras.gas ?? { mode: 'sponsored' }), extras.balances),
-    simulation: simulationView(plan, extras.simulation),
+    simulation: simulationView(extras.simulation),
     calls,
     warnings: [...(extras.warnings ?? [])],
   };
