@@ -365,16 +365,17 @@ describe('aggregator client ↔ a server sending junk', () => {
     });
 
     it.each([
-      ['another destination', { destination: BigInt(DEST) + 1n }, /destination/],
-      ['another input amount', { amountIn: eth(2n) }, /spends/],
-      ['another input token', { tokenIn: BigInt(STRK) }, /input token/],
-      ['another output token', { tokenOut: BigInt(DAI) }, /output token/],
-      ['a minimum one unit too low', { minReceived: floor - 1n }, /guarantees/],
-      ['a zero minimum', { minReceived: 0n }, /guarantees/],
-    ] as Array<[string, Partial<typeof good>, RegExp]>)('getCalldata: %s → INVALID_RESPONSE', async (_name, tail, why) => {
+      ['another destination', { destination: BigInt(DEST) + 1n }, 'destination', /destination/],
+      ['another input amount', { amountIn: eth(2n) }, 'amount_in', /spends/],
+      ['another input token', { tokenIn: BigInt(STRK) }, 'token_in', /input token/],
+      ['another output token', { tokenOut: BigInt(DAI) }, 'token_out', /output token/],
+      ['a minimum one unit too low', { minReceived: floor - 1n }, 'min_received', /guarantees/],
+      ['a zero minimum', { minReceived: 0n }, 'min_received', /guarantees/],
+    ] as Array<[string, Partial<typeof good>, string, RegExp]>)('getCalldata: %s → CALLDATA_MISMATCH naming %s', async (_name, tail, field, why) => {
       reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata(tail) }) };
       const error = await failure(c().getCalldata(request));
-      expect(error.code).toBe('INVALID_RESPONSE');
+      expect(error.code).toBe('CALLDATA_MISMATCH');
+      expect(error.details).toEqual({ field });
       expect(error.message).toMatch(why);
     });
 
@@ -390,12 +391,13 @@ describe('aggregator client ↔ a server sending junk', () => {
       for (const tail of [{ destination: 0x666n }, { amountIn: 1n }, { tokenIn: BigInt(STRK) }, { minReceived: floor - 1n }]) {
         reply = { status: 200, body: JSON.stringify([calldata(), calldata(tail)]) };
         const error = await failure(c().getCalldataBatch(batch));
-        expect(error.code).toBe('INVALID_RESPONSE');
+        expect(error.code).toBe('CALLDATA_MISMATCH');
+        expect(error.details).toMatchObject({ pair: 2 });
         expect(error.message).toContain('pair 2');
       }
       // the quote the user saw is the reference: a higher quote makes the same minimum too low
       reply = { status: 200, body: JSON.stringify([calldata(), calldata()]) };
-      expect((await failure(c().getCalldataBatch({ ...batch, quotedOutputs: [2_990_000_000n, 3_000_000_000n] }))).code).toBe('INVALID_RESPONSE');
+      expect((await failure(c().getCalldataBatch({ ...batch, quotedOutputs: [2_990_000_000n, 3_000_000_000n] })))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'min_received', pair: 2 } });
     });
   });
 

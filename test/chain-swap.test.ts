@@ -171,7 +171,8 @@ describe('swaps on the sandbox chain', () => {
     const response = await postJson(`${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`, { kind });
     expect(response.status).toBe(200);
     const error = await failure(aggregator.getCalldata({ amount: 1_000_000n, tokenIn: USDC.address, tokenOut: ETH.address, slippageBps: 100, destination: ea.address }));
-    expect(error.code).toBe(ErrorCode.INVALID_RESPONSE);
+    expect(error.code).toBe(ErrorCode.CALLDATA_MISMATCH);
+    expect(error.details?.field).toBe({ destination: 'destination', 'min-received': 'min_received', token: 'token_out' }[kind]);
     // one answer only: the next is honest again
     await expect(aggregator.getCalldata({ amount: 1_000_000n, tokenIn: USDC.address, tokenOut: ETH.address, slippageBps: 100, destination: ea.address })).resolves.toBeDefined();
   });

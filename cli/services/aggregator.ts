@@ -10,7 +10,8 @@
  * Calldata is checked before it is returned (money safety: a signer must never get calldata
  * that differs from what was asked): its tail must name the asked input and output tokens, the
  * asked input amount and destination, and a min_received of at least floor(quoted output ×
- * (10000 − slippage bps) / 10000). Anything else is INVALID_RESPONSE.
+ * (10000 − slippage bps) / 10000). Anything else is CALLDATA_MISMATCH with the field
+ * (INVALID_RESPONSE when it is not the router layout at all).
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { DEFAULT_SLIPPAGE_BPS, minimumReceived, slippagePercentString } from '../../shared/slippage.js';
@@ -155,23 +156,31 @@ interface ExpectedSwap {
   quotedOutput: bigint;
 }
 
-/** The calldata's tail against the request (addresses as numbers); INVALID_RESPONSE on any mismatch. */
-function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url: string, label: string): void {
+/**
+ * The calldata's tail against the request (addresses as numbers): undecodable is
+ * INVALID_RESPONSE; a well-formed tail that says something other than what was asked is
+ * CALLDATA_MISMATCH naming the field (the same code the pre-sign check uses).
+ */
+function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url: string, pair: number | undefined): void {
+  const label = pair === undefined ? '' : `pair ${pair}: `;
   let tail: CalldataTail;
   try {
     tail = decodeSwapCalldataTail(calldata);
   } catch (error) {
     throw invalidResponse(url, `${label}calldata is not in the router layout (${error instanceof Error ? error.message : 'undecodable'})`);
   }
-  const refuse = (why: string): never => {
-    throw invalidResponse(url, `${label}calldata ${why}; refusing it`);
+  const refuse = (field: string, why: string): never => {
+    throw new AppError(ErrorCode.CALLDATA_MISMATCH, `the aggregator at ${url} sent calldata${pair === undefined ? '' : ` for pair ${pair}`} that ${why}; refusing it`, {
+      status: 502,
+      details: { field, ...(pair === undefined ? {} : { pair }) },
+    });
   };
-  if (tail.tokenIn !== addressToBigInt(expected.tokenIn)) refuse('swaps another input token');
-  if (tail.tokenOut !== addressToBigInt(expected.tokenOut)) refuse('swaps to another output token');
-  if (tail.amountIn !== expected.amount) refuse(`spends ${tail.amountIn} instead of ${expected.amount}`);
-  if (tail.destination !== addressToBigInt(expected.destination)) refuse('sends the output to another destination');
+  if (tail.tokenIn !== addressToBigInt(expected.tokenIn)) refuse('token_in', 'swaps another input token');
+  if (tail.tokenOut !== addressToBigInt(expected.tokenOut)) refuse('token_out', 'swaps to another output token');
+  if (tail.amountIn !== expected.amount) refuse('amount_in', `spends ${tail.amountIn} instead of ${expected.amount}`);
+  if (tail.destination !== addressToBigInt(expected.destination)) refuse('destination', 'sends the output to another destination');
   const floor = minimumReceived(expected.quotedOutput, expected.slippageBps);
-  if (tail.minReceived < floor) refuse(`guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`);
+  if (tail.minReceived < floor) refuse('min_received', `guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`);
 }
 
 function validSwapAmount(pair: SwapPair): void {
@@ -235,7 +244,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
       body.calldata,
       { ...request, slippageBps: request.slippageBps ?? DEFAULT_SLIPPAGE_BPS, quotedOutput: route.outputAmount },
       url,
-      '',
+      undefined,
     );
     return { route, calldata: body.calldata };
   }
@@ -278,7 +287,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
           quotedOutput: request.quotedOutputs[i] ?? 0n,
         },
         url,
-        `pair ${i + 1}: `,
+        i + 1,
       ),
     );
     return body;

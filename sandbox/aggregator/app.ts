@@ -5,7 +5,8 @@
  * Knobs: constructor options; `POST /sandbox/no-route {tokenIn, tokenOut, clear?}` marks a pair
  * (either direction) as routeless; `POST /sandbox/tamper-calldata {kind, count?}` makes the next
  * calldata answers lie in their tail (kind `destination`: another account receives the output;
- * `min-received`: a minimum of 1; `token`: another output token; `off`); latency and fail-next
+ * `min-received`: a minimum of 1; `token`: another output token; `pool`: the first swap names a
+ * pool that does not exist, the tail stays honest, so only the chain finds out; `off`); latency and fail-next
  * come from sandbox/faults.ts.
  * `app.aggregatorStats` counts hits per path and the most requests in flight at once (tests
  * use it to prove the client's concurrency).
@@ -88,21 +89,22 @@ function tokenOf(text: string, name: string): Token | undefined {
   return findToken('mainnet', text);
 }
 
-export type CalldataTamper = 'destination' | 'min-received' | 'token';
+export type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
 
 const TamperCalldataBody = Type.Object(
   {
-    kind: Type.Union([Type.Literal('destination'), Type.Literal('min-received'), Type.Literal('token'), Type.Literal('off')]),
+    kind: Type.Union([Type.Literal('destination'), Type.Literal('min-received'), Type.Literal('token'), Type.Literal('pool'), Type.Literal('off')]),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
 );
 
-/** The lie a tampered calldata tells (its last seven felts are token_in … destination). */
+/** The lie a tampered calldata tells (its last seven felts are token_in … destination; felt 5 is the first swap's pool). */
 function tamperTail(calldata: string[], kind: CalldataTamper): string[] {
   const out = [...calldata];
   const at = out.length - 7;
-  if (kind === 'destination') out[at + 6] = '0x5a4d0bad';
+  if (kind === 'pool') out[5] = '0xdead';
+  else if (kind === 'destination') out[at + 6] = '0x5a4d0bad';
   else if (kind === 'min-received') {
     out[at + 4] = '1';
     out[at + 5] = '0';

@@ -117,14 +117,20 @@ export function checkRecipient(network: Network, recipient: string, router: stri
   return to;
 }
 
-function checkShape(input: PlanInput, sends: readonly PlannedSend[]): void {
-  const swaps = input.swaps.length;
-  if (input.kind === 'trade' && (swaps !== 1 || sends.length > 0)) throw usageError('a trade is exactly one swap');
-  if (input.kind === 'multi-swap') {
+/**
+ * The counts and transfers of a plan, checked before any request: a trade is one swap; a
+ * multi-swap 2–3 swaps and no transfer; a batch at least one item, at most 3 swaps and
+ * MAX_BATCH_SENDS transfers, each positive, of a registry token, to a recipient that keeps the
+ * funds (checkRecipient). Returns the transfers with normalised recipients.
+ */
+export function checkPlanShape(input: { kind: PlanKind; network: Network; router: string; swapCount: number; sends: readonly PlannedSend[] }): PlannedSend[] {
+  const { kind, swapCount: swaps, sends } = input;
+  if (kind === 'trade' && (swaps !== 1 || sends.length > 0)) throw usageError('a trade is exactly one swap');
+  if (kind === 'multi-swap') {
     if (sends.length > 0) throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
     checkPairCount(swaps);
   }
-  if (input.kind === 'batch') {
+  if (kind === 'batch') {
     if (swaps + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');
     if (swaps > MAX_BATCH_PAIRS) {
       throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${swaps})`, { status: 400 });
@@ -133,19 +139,18 @@ function checkShape(input: PlanInput, sends: readonly PlannedSend[]): void {
       throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${sends.length})`, { status: 400 });
     }
   }
-  for (const send of sends) {
+  return sends.map((send) => {
     if (send.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero', { status: 400 });
     if (findToken(input.network, send.token.address) === undefined) throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
-  }
+    return { ...send, to: checkRecipient(input.network, send.to, input.router) };
+  });
 }
 
 /** The plan and its calls. Checks its shape (counts, recipients); the calls are verified separately (checks.ts). */
 export function buildPlan(input: PlanInput): SwapPlan {
-  const sends = input.sends ?? [];
-  checkShape(input, sends);
   const account = normalizeAddress(input.account);
   const router = normalizeAddress(input.router);
-  const checkedSends = sends.map((s) => ({ ...s, to: checkRecipient(input.network, s.to, router) }));
+  const checkedSends = checkPlanShape({ kind: input.kind, network: input.network, router, swapCount: input.swaps.length, sends: input.sends ?? [] });
   const calls: ChainCall[] = [];
   for (const swap of input.swaps) {
     calls.push(buildApproveCall(swap.confirmed.from, router, swap.confirmed.amountIn), swapCall(router, swap.calldata));
