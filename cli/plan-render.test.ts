@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, USDC } from '../test/helpers/swap-fixtures.js';
+import { planDocument } from './core/swap/document.js';
+import type { HistoryEntry } from './core/history.js';
+import { renderHistory, renderPlan } from './plan-render.js';
+
+describe('renderPlan', () => {
+  it('one screen: what is paid, the guaranteed minimum, gas, the simulation and the calls in order', () => {
+    const doc = planDocument(planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]), {
+      gas: { mode: 'default', token: ETH, maxFee: 10n ** 15n, estimatedFee: 5n * 10n ** 14n },
+      simulation: { reverted: false, transfers: [], balanceChanges: [{ token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(10n ** 18n) }] },
+      warnings: ['swap 1: price impact 6% is above 5%'],
+    });
+    const text = renderPlan(doc);
+    expect(text).toContain('SANDBOX');
+    expect(text).toMatch(/You pay\s+1 ETH/);
+    expect(text).toMatch(new RegExp(`At least\\s+${doc.swaps[0]?.confirmedMinimumReceived.amount.slice(0, 6)}`));
+    expect(text).toMatch(/Gas\s+at most 0.001 ETH, about 0.0005 ETH/);
+    expect(text).toMatch(/Simulation\s+ok: -1 ETH/);
+    expect(text).toContain(`Send`);
+    expect(text).toContain('  1. approve 1 ETH to the router 0x00f6…df5a');
+    expect(text).toContain(`  3. transfer 5 USDC to ${OTHER}`);
+    expect(text).toContain('warning: swap 1: price impact 6% is above 5%');
+  });
+
+  it('says so when gas is sponsored and when the simulation reverts', () => {
+    const text = renderPlan(planDocument(ethToUsdcTrade(), { gas: { mode: 'sponsored' }, simulation: { reverted: true, reason: 'no pool' } }));
+    expect(text).toMatch(/Gas\s+sponsored/);
+    expect(text).toMatch(/Simulation\s+REVERTS: no pool/);
+  });
+});
+
+describe('renderHistory', () => {
+  const entry: HistoryEntry = {
+    time: '2026-11-22T12:00:00.000Z',
+    updatedAt: '2026-11-22T12:00:01.000Z',
+    kind: 'trade',
+    network: 'mainnet',
+    sandbox: true,
+    account: OTHER,
+    hash: '0xabc',
+    status: 'reverted',
+    summary: 'swap 1 ETH → at least 2970 USDC',
+    amounts: [
+      { direction: 'out', symbol: 'ETH', address: ETH.address, amount: '1', baseUnits: '1000000000000000000', basis: 'sent' },
+      { direction: 'in', symbol: 'USDC', address: USDC.address, amount: '2970', baseUnits: '2970000000', basis: 'minimum' },
+    ],
+    revertReason: 'below min_received',
+  };
+
+  it('lists each transaction with what left and what arrived, newest first as given', () => {
+    expect(renderHistory([entry], null)).toBe(
+      ['2026-11-22T12:00:00.000Z  trade       reverted   sandbox  0xabc', '    sent 1 ETH; at least 2970 USDC', '    reverted: below min_received', ''].join('\n'),
+    );
+  });
+
+  it('says when there is nothing, and when a damaged file was set aside', () => {
+    expect(renderHistory([], '/x/history.corrupt-1.json')).toContain('set aside as /x/history.corrupt-1.json');
+    expect(renderHistory([], null)).toContain('No transactions');
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Human renderings of the swap plan document, of an executed plan and of the history: one
+ * screen, what leaves, what arrives at least, the checks' verdicts, then the exact calls.
+ * Amounts are shortened for the eye (truncated, never rounded up); `--json` carries them exact.
+ */
+import { formatAmountShort } from '../shared/amount.js';
+import type { ExecutionResult } from './core/swap/flow.js';
+import type { PlanDocument } from './core/swap/document.js';
+import type { HistoryEntry } from './core/history.js';
+import type { Money } from './services/quote-summary.js';
+
+const short = (m: Money, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+const signed = (m: Money, decimals: number): string => (m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`);
+
+function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
+  const width = Math.max(...pairs.map(([label]) => label.length));
+  return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
+}
+
+const TITLES: Record<PlanDocument['kind'], string> = { trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch' };
+
+function gasLine(doc: PlanDocument): string {
+  if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
+  if (doc.gas.mode === 'unknown') return 'not estimated';
+  const estimate = doc.gas.estimatedFee === null ? '' : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
+  return `at most ${short(doc.gas.maxFee, doc.gas.token.decimals)}${estimate} (the unused part is refunded)`;
+}
+
+function simulationLine(doc: PlanDocument): string {
+  const sim = doc.simulation;
+  if (sim.status === 'not-run') return 'not run';
+  if (sim.status === 'reverted') return `REVERTS: ${sim.reason}`;
+  if (sim.balanceChanges.length === 0) return 'ok, no balance changes';
+  return `ok: ${sim.balanceChanges.map((c) => signed(c.change, c.token.decimals)).join(', ')}`;
+}
+
+export function renderPlan(doc: PlanDocument): string {
+  const lines: string[] = [];
+  if (doc.sandbox) lines.push('SANDBOX — local emulators, no real funds');
+  lines.push(`${TITLES[doc.kind]} on ${doc.network}: ${doc.headline}`, '');
+  doc.swaps.forEach((s, i) => {
+    if (doc.swaps.length > 1) lines.push(`Swap ${i + 1}: ${s.from.symbol} → ${s.to.symbol}`);
+    const route = s.route.map((leg) => `${leg.percent} ${[leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ')}`).join(', ');
+    lines.push(
+      ...rows([
+        ['You pay', short(s.amountIn, s.from.decimals)],
+        ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
+        ['At least', `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`],
+        ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
+        ['Price impact', s.priceImpact === null ? 'unknown' : `${s.priceImpact.percent}${s.impactLevel === 'warn' || s.impactLevel === 'high' ? '  HIGH' : ''}`],
+        ['Route', route],
+      ]),
+    );
+  });
+  for (const send of doc.sends) lines.push(...rows([['Send', `${short(send.amount, send.token.decimals)} to ${send.to}`]]));
+  lines.push(
+    '',
+    ...rows([
+      ['Gas', gasLine(doc)],
+      ['Leaves the account', doc.spend.map((l) => `${short(l.total, l.token.decimals)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`).join(', ')],
+      ['Simulation', simulationLine(doc)],
+    ]),
+    '',
+    'Calls (one transaction, in order):',
+    ...doc.calls.map((c, i) => `  ${i + 1}. ${c.description}`),
+  );
+  for (const warning of doc.warnings) lines.push(`warning: ${warning}`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+export function renderExecution(result: ExecutionResult): string {
+  const tx = result.transaction;
+  const lines = [
+    renderPlan(result).trimEnd(),
+    '',
+    `Done: transaction ${tx.hash} succeeded${tx.blockNumber === null ? '' : ` in block ${tx.blockNumber}`}.`,
+    ...tx.received.map((r) => `  received ${r.amount} ${r.symbol} (at least ${formatAmountShort(BigInt(r.minimum), decimalsOf(result, r.symbol))} ${r.symbol} was guaranteed)`),
+    ...(tx.feePaid === null ? [] : [`  gas paid ${tx.feePaid.amount} ${tx.feePaid.symbol}`]),
+    ...(tx.historyWarning === undefined ? [] : [`warning: not recorded in the history: ${tx.historyWarning}`]),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function decimalsOf(doc: PlanDocument, symbol: string): number {
+  return doc.swaps.find((s) => s.to.symbol === symbol)?.to.decimals ?? 18;
+}
+
+export function renderHistory(entries: readonly HistoryEntry[], setAside: string | null): string {
+  const lines: string[] = [];
+  if (setAside !== null) lines.push(`warning: the history file was unreadable and was set aside as ${setAside}`);
+  if (entries.length === 0) lines.push('No transactions sent from this client yet.');
+  for (const e of entries) {
+    const network = e.sandbox ? 'sandbox' : e.network;
+    const flows = e.amounts.map((a) => `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`);
+    lines.push(`${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash}`, `    ${flows.join('; ') || e.summary}`);
+    if (e.revertReason !== undefined) lines.push(`    reverted: ${e.revertReason}`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
