@@ -31,6 +31,7 @@ describe('planDocument', () => {
       account: ACCOUNT,
       router: ROUTER_ADDRESS,
       slippage: { bps: 100, percent: '1%' },
+      quoteValidUntil: new Date(T0 + 30_000).toISOString(),
       gas: { mode: 'default', token: { symbol: 'ETH' }, maxFee: { baseUnits: '12345' }, estimatedFee: { baseUnits: '10000' } },
       spend: [{ token: { symbol: 'ETH' }, amount: { amount: '1' }, gas: { baseUnits: '12345' }, total: { baseUnits: (10n ** 18n + 12_345n).toString() }, balance: { amount: '2' } }],
       simulation: {

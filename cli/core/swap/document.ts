@@ -11,7 +11,7 @@ import { findToken, type Network, sameAddress, type Token } from '../../../share
 import type { Money, QuoteSummary } from '../../services/quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
-import { type GasQuote, impactLevel, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
+import { type GasQuote, impactLevel, QUOTE_MAX_AGE_MS, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
 import type { PlanKind, SwapPlan } from './plan.js';
 
 export interface TokenRef {
@@ -69,6 +69,8 @@ export interface PlanDocument {
   account: string;
   router: string;
   slippage: { bps: number; percent: string } | null;
+  /** ISO time the oldest quote turns 30 s old: signing after it re-quotes first; null without swaps */
+  quoteValidUntil: string | null;
   swaps: PlanSwapView[];
   sends: PlanSendView[];
   priceImpact: { level: ImpactLevel; worst: { bps: number; percent: string } | null };
@@ -167,6 +169,7 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     return { description, contractAddress: call.contractAddress, entrypoint: call.entrypoint, calldata: [...call.calldata] };
   });
   const slippageBps = plan.swaps[0]?.confirmed.slippageBps;
+  const oldest = plan.swaps.reduce<number | undefined>((t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t), undefined);
   return {
     kind: plan.kind,
     network: plan.network,
@@ -175,6 +178,7 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     account: plan.account,
     router: plan.router,
     slippage: slippageBps === undefined ? null : { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
+    quoteValidUntil: oldest === undefined ? null : new Date(oldest + QUOTE_MAX_AGE_MS).toISOString(),
     swaps,
     sends: plan.sends.map((s) => ({ token: ref(s.token), amount: money(s.amount, s.token), to: s.to })),
     priceImpact: { level, worst: worst === undefined ? null : { bps: worst, percent: formatBpsAsPercent(worst) } },
