@@ -55,12 +55,14 @@ export const ErrorCode = {
   /** a re-fetched quote guarantees less than the confirmed one: confirm the new figures */
   QUOTE_CHANGED: 'QUOTE_CHANGED',
   PRICE_IMPACT_TOO_HIGH: 'PRICE_IMPACT_TOO_HIGH',
+  /** the wallet holds less than what leaves it (plus the maximum fee when paid in the same token) */
   INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  /** the simulation of exactly what would be signed reverts: nothing was signed */
   SIMULATION_REVERTED: 'SIMULATION_REVERTED',
   SIMULATION_BELOW_MINIMUM: 'SIMULATION_BELOW_MINIMUM',
   /** the simulation takes more of a token from the account than the plan spends (plus the max fee) */
   SIMULATION_OVERSPEND: 'SIMULATION_OVERSPEND',
-  /** the plan was shown and nothing was signed: pass --yes (headless) to sign it */
+  /** the plan was shown and nothing was signed: --yes (headless) signs it; or the confirmed plan expired */
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
@@ -99,13 +101,6 @@ export const ErrorCode = {
   ADDRESS_MISMATCH: 'ADDRESS_MISMATCH',
   // a server (serve, sandbox) did not close within its bound after the stop signal
   SHUTDOWN_TIMEOUT: 'SHUTDOWN_TIMEOUT',
-  // client: money
-  // signing needs a confirmation (--yes headless), or the confirmed plan expired; nothing was signed
-  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
-  // the wallet holds less than the transfer (plus the maximum fee when paid in the same token)
-  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
-  // the simulation of exactly what would be signed reverts: nothing was signed
-  SIMULATION_REVERTED: 'SIMULATION_REVERTED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -15,7 +15,8 @@ import { ErrorCode } from '../shared/errors.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { tempHome } from './helpers/process.js';
-import { failure, postJson, type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
+import { failure } from './helpers/failure.js';
+import { postJson, type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
 
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
