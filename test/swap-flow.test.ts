@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBalances } from '../cli/core/chain/index.js';
 import type { ExecutionAccount } from '../cli/core/chain/account.js';
 import { openHistory } from '../cli/core/history.js';
-import { executePlan, planBatch, planMultiSwap, planTrade, type Progress, type SwapContext } from '../cli/core/swap/flow.js';
+import type { Progress } from '../cli/core/call.js';
+import { executePlan, planBatch, planMultiSwap, planTrade, type SwapContext } from '../cli/core/swap/flow.js';
 import { createAggregatorClient } from '../cli/services/aggregator.js';
 import { SELECTOR } from '../shared/erc20.js';
 import { ErrorCode } from '../shared/errors.js';
@@ -46,7 +47,7 @@ function user(overrides: Partial<SwapContext> = {}, ea: ExecutionAccount = alice
     aggregator: createAggregatorClient({ baseUrl: stack.handle.info.aggregatorUrl, network: 'mainnet', retries: 0 }),
     account: ea,
     sandbox: true,
-    feeMode: 'sponsored',
+    fee: { gasToken: STRK, forced: false },
     defaultSlippageBps: 100,
     history,
     ...overrides,
@@ -76,19 +77,19 @@ describe('trade', () => {
     const { ctx, ea } = user();
     const before = await balances(ea);
     const progress: string[] = [];
-    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, { onProgress: (p: Progress) => progress.push(p.step) });
+    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, { onProgress: (p: Progress) => progress.push(p.step.replace(/^swap-/, '')) });
     const doc = planned.document;
     expect(doc).toMatchObject({ kind: 'trade', sandbox: true, gas: { mode: 'sponsored' }, priceImpact: { level: 'ok' }, warnings: [] });
     expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
     expect(doc.calls[0]?.description).toBe('approve 1 ETH to the router 0x00f6…df5a');
     const minimum = BigInt(doc.swaps[0]?.minimumReceived.baseUnits ?? '0');
     expect(doc.simulation).toMatchObject({ status: 'ok', balanceChanges: [{ token: { symbol: 'ETH' }, change: { baseUnits: '-1000000000000000000' } }, { token: { symbol: 'USDC' } }] });
-    expect(progress).toEqual(['quote', 'build', 'simulate']);
+    expect(progress).toEqual(['quote', 'checking-account', 'building', 'built', 'simulate']);
     // nothing happened yet
     expect(await balances(ea)).toEqual(before);
 
-    const result = await executePlan(planned, ctx, { onProgress: (p) => progress.push(p.step) });
-    expect(progress.slice(3)).toEqual(expect.arrayContaining(['sign', 'submitted', 'confirmed']));
+    const result = await executePlan(planned, { onProgress: (p) => progress.push(p.step.replace(/^swap-/, '')) });
+    expect(progress.slice(5)).toEqual(['signing', 'submitting', 'submitted', 'confirming', 'confirmed']);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     expect(received).toBeGreaterThanOrEqual(minimum);
     expect(result.transaction.received[0]).toMatchObject({ symbol: 'USDC', minimum: minimum.toString() });
@@ -111,13 +112,13 @@ describe('trade', () => {
   });
 
   it('gas paid in the input token: ETH falls by 1 plus the fee paid, at most the shown maximum', async () => {
-    const { ctx, ea } = user({ feeMode: { gasToken: ETH.address } });
+    const { ctx, ea } = user({ fee: { gasToken: ETH, forced: true } });
     const before = await balances(ea);
     const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
     expect(planned.document.gas).toMatchObject({ mode: 'default', token: { symbol: 'ETH' } });
     const max = planned.gas.mode === 'default' ? planned.gas.maxFee : 0n;
     expect(planned.document.spend[0]).toMatchObject({ token: { symbol: 'ETH' }, gas: { baseUnits: max.toString() }, total: { baseUnits: (10n ** 18n + max).toString() } });
-    const result = await executePlan(planned, ctx);
+    const result = await executePlan(planned);
     const fee = BigInt(result.transaction.feePaid?.baseUnits ?? '-1');
     expect(fee).toBeGreaterThan(0n);
     expect(fee).toBeLessThanOrEqual(max);
@@ -130,8 +131,8 @@ describe('trade', () => {
     const planned = await planTrade({ amount: '10', from: 'USDC', to: 'STRK' }, {}, ctx);
     now += 31_000;
     const steps: string[] = [];
-    const result = await executePlan(planned, ctx, { onProgress: (p) => steps.push(p.step) });
-    expect(steps.slice(0, 3)).toEqual(['requote', 'build', 'simulate']);
+    const result = await executePlan(planned, { onProgress: (p) => steps.push(p.step.replace(/^swap-/, '')) });
+    expect(steps.slice(0, 5)).toEqual(['requote', 'checking-account', 'building', 'built', 'simulate']);
     expect(BigInt(result.transaction.received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(planned.document.swaps[0]?.minimumReceived.baseUnits ?? '1'));
   });
 });
@@ -150,7 +151,7 @@ describe('multi-swap', () => {
     );
     expect(planned.mode).toBe('batch');
     expect(planned.document.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'approve', 'swap']);
-    const result = await executePlan(planned, ctx);
+    const result = await executePlan(planned);
     const after = await balances(ea);
     expect(after.USDC).toBe((before.USDC ?? 0n) - 100_000_000n);
     expect(after.STRK).toBe((before.STRK ?? 0n) - 50n * 10n ** 18n);
@@ -172,7 +173,7 @@ describe('multi-swap', () => {
     );
     expect(planned.mode).toBe('parallel');
     expect(planned.document.spend).toMatchObject([{ token: { symbol: 'USDC' }, total: { baseUnits: '150000000' } }]);
-    const result = await executePlan(planned, ctx);
+    const result = await executePlan(planned);
     const after = await balances(ea);
     expect(after.USDC).toBe((before.USDC ?? 0n) - 150_000_000n);
     expect(result.transaction.received.map((r) => r.symbol)).toEqual(['ETH', 'STRK']);
@@ -194,7 +195,7 @@ describe('batch', () => {
     const friendBefore = await balances(friend.ea);
     const planned = await planBatch([{ amount: '1', from: 'ETH', to: 'USDC' }], [{ amount: '5', token: 'USDC', to: friend.ea.address }], {}, ctx);
     expect(planned.document.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
-    const result = await executePlan(planned, ctx);
+    const result = await executePlan(planned);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     const after = await balances(ea);
     expect(after.ETH).toBe((before.ETH ?? 0n) - 10n ** 18n);
@@ -208,7 +209,7 @@ describe('batch', () => {
     const friend = user({}, bob);
     const planned = await planBatch([], [{ amount: '1', token: 'STRK', to: friend.ea.address }], {}, ctx);
     expect(planned.document.calls.map((c) => c.description)).toEqual([`transfer 1 STRK to ${friend.ea.address}`]);
-    await executePlan(planned, ctx);
+    await executePlan(planned);
     expect((await failure(planBatch([], [{ amount: '1', token: 'STRK', to: USDC.address }], {}, ctx))).code).toBe(ErrorCode.INVALID_RECIPIENT);
   });
 });
@@ -254,7 +255,7 @@ describe('refusals leave every balance as it was', () => {
     const planned = await planTrade({ amount: '2000', from: 'STRK', to: 'USDC' }, { slippageBps: 50 }, ctx);
     const before = await balances(ea);
     await stack.knob('/sandbox/chain/trade', { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000', when: 'before-next-execution' });
-    const error = await failure(executePlan(planned, ctx));
+    const error = await failure(executePlan(planned));
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
     expect(await balances(ea)).toEqual(before);
     const hash = `0x${BigInt(String(error.details?.transactionHash)).toString(16)}`;
@@ -268,7 +269,7 @@ describe('refusals leave every balance as it was', () => {
     await stack.knob('/sandbox/chain/trade', { tokenIn: 'USDC', tokenOut: 'STRK', amount: '200000' });
     now += 31_000;
     const before = await balances(ea);
-    const error = await failure(executePlan(planned, ctx));
+    const error = await failure(executePlan(planned));
     expect(error.code).toBe(ErrorCode.QUOTE_CHANGED);
     expect(error.details).toMatchObject({ swap: 1, confirmed: { minimumReceived: planned.document.swaps[0]?.minimumReceived }, new: { minimumReceived: expect.any(Object) } });
     expect(ea.signer.signatures).toBe(signed);
@@ -276,12 +277,12 @@ describe('refusals leave every balance as it was', () => {
   });
 
   it('the paymaster raised its fee after the build: FEE_ABOVE_MAX at execution, nothing changes', async () => {
-    const { ctx, ea } = user({ feeMode: { gasToken: STRK.address } });
+    const { ctx, ea } = user({ fee: { gasToken: STRK, forced: true } });
     await stack.knob('/sandbox/chain/gas-price', { l2GasPrice: '30000000000', afterNextBuild: true });
     try {
       const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
       const before = await balances(ea);
-      const error = await failure(executePlan(planned, ctx));
+      const error = await failure(executePlan(planned));
       expect(error.code).toBe(ErrorCode.FEE_ABOVE_MAX);
       expect(await balances(ea)).toEqual(before);
     } finally {

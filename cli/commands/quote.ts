@@ -8,6 +8,7 @@
 import { parseCommandArgs, refuseNegativeAmount } from '../args.js';
 import type { CommandContext, CommandRun } from '../context.js';
 import type { PairSpec } from '../core/quote.js';
+import { parsePairList } from '../pairs.js';
 import { withEndpoints } from '../with-endpoints.js';
 import { renderQuote } from '../quote-render.js';
 import { checkPairCount } from '../services/batch-limits.js';
@@ -41,18 +42,6 @@ export interface QuoteOptions {
   help: boolean;
 }
 
-const PAIR = /^(\S+)\s+(\S+?)\s*>\s*(\S+)$/;
-
-function parsePairs(text: string): PairSpec[] {
-  const items = text.split(',').map((s) => s.trim());
-  if (items.some((s) => s === '')) throw usageError('--pairs has an empty item (format: "100 USDC>ETH, 50 STRK>ETH")');
-  return items.map((item) => {
-    const match = PAIR.exec(item);
-    if (match === null) throw usageError(`--pairs item "${item}" is not "AMOUNT FROM>TO" (e.g. "100 USDC>ETH")`);
-    return { amount: match[1] ?? '', from: match[2] ?? '', to: match[3] ?? '' };
-  });
-}
-
 /** The string options of quote: the word after one of these is its value, not an argument. */
 const VALUE_FLAGS = new Set(['--pairs', '--slippage', '--network']);
 
@@ -75,7 +64,7 @@ export function parseQuoteOptions(argv: string[]): QuoteOptions {
   const multi = values.pairs !== undefined;
   if (multi) {
     if (positionals.length > 0) throw usageError('give either <amount> <from> <to> or --pairs, not both');
-    pairs = parsePairs(values.pairs ?? '');
+    pairs = parsePairList(values.pairs ?? '');
     checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: quote <amount> <from> <to>' });
   } else if (!help) {
     if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui quote --help`);

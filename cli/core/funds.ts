@@ -13,11 +13,11 @@
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { findToken, listTokens, resolveToken, type Network, type Token } from '../../shared/tokens.js';
-import type { CallOptions, Progress } from './call.js';
-import type { ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution, SimulationResult } from './chain/index.js';
+import type { CallOptions } from './call.js';
+import type { ExecutionAccount, ExecutionReceipt, PreparedExecution, SimulationResult } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
-import { ensureAuthServer } from './auth-server.js';
-import { createSignHash, mapSessionError, requireSession, type Session } from './session.js';
+import { executionProgress, openExecutionAccount, prepareWithFee, rpcUrlOf } from './execution.js';
+import { mapSessionError, requireSession, type Session } from './session.js';
 
 /** An exact amount of a registry token: human decimal and base units (strings: JSON-safe). */
 export interface TokenAmount {
@@ -47,17 +47,6 @@ interface Where {
 }
 
 const where = (endpoints: Endpoints, session: Session): Where => ({ email: session.email, address: session.address, network: endpoints.networkName, sandbox: endpoints.sandbox });
-
-/** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
-async function rpcUrlOf(endpoints: Endpoints): Promise<string> {
-  if (endpoints.rpcUrl !== undefined) return endpoints.rpcUrl;
-  if (endpoints.sandbox) {
-    throw new AppError(ErrorCode.CONFIG_ERROR, 'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version', { status: 400 });
-  }
-  const { logger, provider } = await import('starknet');
-  logger.setLogLevel('OFF'); // getDefaultNodeUrl logs through console: the core never writes to a terminal
-  return provider.getDefaultNodeUrl(endpoints.network === 'mainnet' ? 'SN_MAIN' : 'SN_SEPOLIA');
-}
 
 function resolveTokens(network: Network, symbols: readonly string[] | undefined): readonly Token[] {
   if (symbols === undefined || symbols.length === 0) return listTokens(network);
@@ -125,6 +114,8 @@ export interface PlannedSend {
 
 export interface SendResult {
   plan: SendPlan;
+  /** the transaction could not be recorded in the local history (it is unaffected) */
+  historyWarning?: string;
   receipt: {
     transactionHash: string;
     status: 'SUCCEEDED' | 'REVERTED';
@@ -139,26 +130,6 @@ export interface SendResult {
   balances: Array<{ before: TokenAmount; after: TokenAmount; change: TokenAmount }>;
 }
 
-const STAGE_MESSAGES: Record<ExecutionProgress['stage'], string> = {
-  'checking-account': 'checking the account…',
-  building: 'asking the paymaster to build the transaction…',
-  built: 'built; checking it…',
-  signing: 'signing…',
-  submitting: 'sending…',
-  submitted: 'sent; waiting for confirmation…',
-  confirming: 'waiting for confirmation…',
-  confirmed: 'confirmed',
-};
-
-function progressOf(call: CallOptions): (event: ExecutionProgress) => void {
-  return (event) => {
-    if (event.stage === 'confirming' && event.polls > 1) return; // one line, not one per poll
-    const hash = 'transactionHash' in event ? ` ${event.transactionHash}` : '';
-    const progress: Progress = { step: `send-${event.stage}`, message: `${STAGE_MESSAGES[event.stage]}${event.stage === 'submitted' ? hash : ''}` };
-    call.onProgress?.(progress);
-  };
-}
-
 const signalOf = (call: CallOptions) => (call.signal ? { signal: call.signal } : {});
 
 function insufficient(token: Token, need: bigint, have: bigint, what: string): AppError {
@@ -167,34 +138,6 @@ function insufficient(token: Token, need: bigint, have: bigint, what: string): A
     `not enough ${token.symbol}: ${what} needs ${formatAmount(need, token.decimals)}, the wallet holds ${formatAmount(have, token.decimals)}`,
     { status: 400, details: { token: token.symbol, needed: need.toString(), available: have.toString() } },
   );
-}
-
-/**
- * Refusals of a sponsored build that mean "no sponsorship here", not "no such transaction": our
- * server's (off, or the user's daily allowance spent) and the paymaster's own (no operator key).
- */
-const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([ErrorCode.SPONSORED_DISABLED, ErrorCode.SPONSORED_LIMIT_REACHED, ErrorCode.PAYMASTER_REFUSED]);
-
-/** The sponsored build, or — when the paymaster or our server will not sponsor — default mode. */
-async function prepareWithFee(
-  chain: typeof import('./chain/index.js'),
-  account: ExecutionAccount,
-  calls: Parameters<typeof chain.prepareExecution>[1],
-  gasToken: Token,
-  forced: boolean,
-  maxFee: bigint | undefined,
-  call: CallOptions,
-): Promise<PreparedExecution> {
-  const base = { ...signalOf(call), onProgress: progressOf(call), ...(maxFee === undefined ? {} : { maxFeeInGasToken: maxFee }) };
-  const inGasToken: FeeModeOption = { gasToken: gasToken.address };
-  if (forced) return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
-  try {
-    return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored' });
-  } catch (error) {
-    if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
-    call.onProgress?.({ step: 'send-fee-mode', message: `no sponsored gas here; paying gas in ${gasToken.symbol}` });
-    return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
-  }
 }
 
 function checkSimulation(simulation: SimulationResult, token: Token, amount: bigint): TokenAmount[] {
@@ -227,25 +170,14 @@ export async function planSend(endpoints: Endpoints, request: SendRequest, call:
   const maxFee = request.maxFee === undefined ? undefined : parseAmount(request.maxFee, gasToken.decimals, { label: `--max-fee (${gasToken.symbol})` });
   const tokens = gasToken.address === token.address ? [token] : [token, gasToken];
 
-  await ensureAuthServer(endpoints, call);
-  const rpcUrl = await rpcUrlOf(endpoints);
-  const account = chain.createExecutionAccount({
-    address: session.address,
-    publicKey: session.publicKey,
-    rpcUrl,
-    network: endpoints.network,
-    paymasterUrl: `${endpoints.serverUrl.replace(/\/+$/, '')}/paymaster`,
-    headers: { authorization: `Bearer ${session.token}` },
-    signHash: createSignHash(session),
-    ...(endpoints.sandbox ? { pollIntervalMs: 200 } : {}),
-  });
+  const account = await openExecutionAccount(endpoints, session, call);
   try {
     const before = await chain.readBalances(account, { tokens, ...signalOf(call) });
     const held = (t: Token): bigint => before.find((b) => b.token.address === t.address)?.balance ?? 0n;
     if (held(token) < amount) throw insufficient(token, amount, held(token), 'this transfer');
 
     const calls = [chain.buildTransferCall(token, to, amount)];
-    const prepared = await prepareWithFee(chain, account, calls, gasToken, request.gasToken !== undefined, maxFee, call);
+    const prepared = await prepareWithFee(account, calls, { gasToken, forced: request.gasToken !== undefined, maxFee }, call, 'send');
     if (prepared.fee.mode === 'default') {
       const fee = prepared.fee.maxInGasToken;
       const need = gasToken.address === token.address ? amount + fee : fee;
@@ -293,12 +225,36 @@ export async function executeSend(endpoints: Endpoints, planned: PlannedSend, ca
   if (now >= planned.prepared.expiresAt * 1000) {
     throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `the plan expired at ${planned.plan.expiresAt}; plan it again and confirm the new one. Nothing was signed`, { status: 400 });
   }
-  const chain = await import('./chain/index.js');
+  const [chain, { openHistory, trackTransaction }] = await Promise.all([import('./chain/index.js'), import('./history.js')]);
+  const { amount, to } = planned.plan;
+  const tracker = trackTransaction(openHistory(endpoints.dataDir), {
+    kind: 'send',
+    network: endpoints.network,
+    sandbox: endpoints.sandbox,
+    account: planned.account.address,
+    summary: `send ${amount.amount} ${amount.symbol} to ${to}`,
+    amounts: [{ direction: 'out', symbol: amount.symbol, address: amount.address, amount: amount.amount, baseUnits: amount.baseUnits, basis: 'sent', to }],
+  });
+  const progress = executionProgress(call, 'send');
   try {
-    const receipt = await chain.executePrepared(planned.account, planned.prepared, { ...signalOf(call), onProgress: progressOf(call) });
+    let receipt: ExecutionReceipt;
+    try {
+      receipt = await chain.executePrepared(planned.account, planned.prepared, {
+        ...signalOf(call),
+        onProgress: (event) => {
+          if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
+          progress(event);
+        },
+      });
+    } catch (error) {
+      await tracker.failed(error);
+      throw error;
+    }
+    await tracker.settled(receipt.transactionHash, { status: 'succeeded' });
     const after = await chain.readBalances(planned.account, { tokens: planned.tokens, ...signalOf(call) });
     return {
       plan: planned.plan,
+      ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
       receipt: receiptView(receipt, endpoints.network),
       balances: after.map(({ token, balance }) => {
         const before = BigInt(planned.before.find((b) => b.address === token.address)?.baseUnits ?? '0');

@@ -226,3 +226,50 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       }),
   };
 }
+
+export interface TransactionTracker {
+  /** history failures, as messages: the transaction itself is unaffected */
+  readonly warnings: string[];
+  /** the transaction exists: record it as pending */
+  submitted(hash: string): void;
+  /** its receipt (or its revert) arrived */
+  settled(hash: string, patch: HistoryUpdate): Promise<void>;
+  /** the flow failed: a revert (TRANSACTION_REVERTED with its hash) is recorded as such; anything else stays pending */
+  failed(error: unknown): Promise<void>;
+}
+
+/**
+ * One transaction's life in the history, for a flow that signs: pending when submitted, then
+ * updated from its receipt. A history that cannot be written is a warning, never a failure (the
+ * chain is the truth); without a store nothing is recorded.
+ */
+export function trackTransaction(history: HistoryStore | undefined, entry: Omit<NewHistoryEntry, 'hash' | 'status'>): TransactionTracker {
+  const warnings: string[] = [];
+  let pending: Promise<void> = Promise.resolve();
+  const safely = async (work: () => Promise<unknown>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      warnings.push(error instanceof AppError ? error.message : 'the history could not be written');
+    }
+  };
+  const settled = async (hash: string, patch: HistoryUpdate): Promise<void> => {
+    await pending;
+    if (history !== undefined) await safely(() => history.update(hash, patch));
+  };
+  return {
+    warnings,
+    submitted(hash) {
+      if (history !== undefined) pending = safely(() => history.append({ ...entry, hash, status: 'pending' }));
+    },
+    settled,
+    async failed(error) {
+      await pending;
+      if (!(error instanceof AppError) || error.code !== ErrorCode.TRANSACTION_REVERTED) return;
+      const hash = error.details?.transactionHash;
+      if (typeof hash !== 'string') return;
+      const reason = String(error.details?.revertReason ?? '').slice(0, 1000);
+      await settled(hash, { status: 'reverted', ...(reason === '' ? {} : { revertReason: reason }) });
+    },
+  };
+}

@@ -62,7 +62,8 @@ export interface CallView {
 
 export interface PlanDocument {
   kind: PlanKind;
-  network: Network;
+  /** the sandbox is mainnet-like but always says "sandbox" */
+  network: Network | 'sandbox';
   sandbox: boolean;
   /** one line: what goes out and what comes back at least */
   headline: string;
@@ -172,7 +173,7 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
   const oldest = plan.swaps.reduce<number | undefined>((t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t), undefined);
   return {
     kind: plan.kind,
-    network: plan.network,
+    network: plan.sandbox ? 'sandbox' : plan.network,
     sandbox: plan.sandbox,
     headline: headline(plan),
     account: plan.account,

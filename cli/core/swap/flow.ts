@@ -15,11 +15,13 @@ import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { findToken, type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient, Route } from '../../services/aggregator.js';
 import { checkPairCount } from '../../services/batch-limits.js';
+import type { CallOptions } from '../call.js';
 import type { ExecutionAccount } from '../chain/account.js';
-import { executePrepared, type ExecutionReceipt, type FeeModeOption, type PreparedExecution, prepareExecution } from '../chain/execute.js';
+import { executePrepared, type ExecutionReceipt, type PreparedExecution } from '../chain/execute.js';
 import { readBalances } from '../chain/reads.js';
 import { simulatePrepared } from '../chain/simulate.js';
-import type { HistoryAmount, HistoryKind, HistoryStore } from '../history.js';
+import { executionProgress, type FeeChoice, prepareWithFee } from '../execution.js';
+import { type HistoryAmount, type HistoryStore, trackTransaction } from '../history.js';
 import {
   type Balance,
   checkBalances,
@@ -34,23 +36,12 @@ import {
 import { type PlanDocument, planDocument } from './document.js';
 import { buildPlan, checkPlanShape, type PlanKind, type PlannedSend, type PlannedSwap, type SwapPlan, type SwapQuote, toSwapQuote, withExecuting } from './plan.js';
 
-export interface Progress {
-  /** a stable name for the step */
-  step: 'quote' | 'calldata' | 'build' | 'simulate' | 'requote' | 'sign' | 'submitted' | 'confirm' | 'confirmed';
-  /** one human line */
-  message: string;
-}
-
-export interface SwapCallOptions {
-  signal?: AbortSignal | undefined;
-  onProgress?: ((progress: Progress) => void) | undefined;
-}
-
 export interface SwapContext {
   aggregator: AggregatorClient;
   account: ExecutionAccount;
   sandbox: boolean;
-  feeMode: FeeModeOption;
+  /** sponsored gas when offered, else paid in the gas token */
+  fee: FeeChoice;
   /** when the request names none (settings, 1 %) */
   defaultSlippageBps: number;
   router?: string;
@@ -90,6 +81,8 @@ export interface PlannedExecution {
   gas: GasQuote;
   /** the paymaster's build that was simulated: what executePlan signs */
   prepared: PreparedExecution;
+  /** where it was planned: executePlan signs with the same account and clients */
+  readonly context: SwapContext;
 }
 
 export interface ExecutionResult extends PlanDocument {
@@ -132,34 +125,38 @@ function resolveSend(network: Network, spec: SendSpec): PlannedSend {
   return { token, amount: parseAmount(spec.amount, token.decimals, { label: token.symbol }), to: spec.to };
 }
 
-const emit = (call: SwapCallOptions, step: Progress['step'], message: string): void => call.onProgress?.({ step, message });
+const emit = (call: CallOptions, step: string, message: string): void => call.onProgress?.({ step: `swap-${step}`, message });
 
 /** One pair: the route the user is shown, then the calldata with the route it came with. */
-async function quoteOne(pair: ResolvedPair, slippageBps: number, ctx: SwapContext, confirmed?: SwapQuote): Promise<PlannedSwap> {
+async function quoteOne(pair: ResolvedPair, slippageBps: number, ctx: SwapContext, call: CallOptions, confirmed?: SwapQuote): Promise<PlannedSwap> {
   const request = { amount: pair.amount, tokenIn: pair.from.address, tokenOut: pair.to.address };
-  const shown = confirmed ?? toSwapQuote(await ctx.aggregator.getRoute(request), pair.from, pair.to, slippageBps, ctx.account.network, clock(ctx));
-  const { route, calldata } = await ctx.aggregator.getCalldata({ ...request, slippageBps, destination: ctx.account.address });
+  const aggregatorCall = { signal: call.signal };
+  const shown = confirmed ?? toSwapQuote(await ctx.aggregator.getRoute(request, aggregatorCall), pair.from, pair.to, slippageBps, ctx.account.network, clock(ctx));
+  const { route, calldata } = await ctx.aggregator.getCalldata({ ...request, slippageBps, destination: ctx.account.address }, aggregatorCall);
   return { confirmed: shown, executing: toSwapQuote(route, pair.from, pair.to, slippageBps, ctx.account.network, clock(ctx)), calldata };
 }
 
 /** Pairs with one output token: one route batch and one calldata batch (the calldata is checked against those routes). */
-async function quoteBatch(pairs: ResolvedPair[], slippageBps: number, ctx: SwapContext): Promise<Array<{ quote: SwapQuote; calldata: string[] }>> {
+async function quoteBatch(pairs: ResolvedPair[], slippageBps: number, ctx: SwapContext, call: CallOptions): Promise<Array<{ quote: SwapQuote; calldata: string[] }>> {
   const tokenOut = pairs[0]?.to.address ?? '';
   const batch = { amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.from.address), tokenOut };
-  const routes: Route[] = await ctx.aggregator.getRouteBatch(batch);
+  const routes: Route[] = await ctx.aggregator.getRouteBatch(batch, { signal: call.signal });
   const quotedAt = clock(ctx);
   const quotes = routes.map((route, i) => {
     const pair = pairs[i] as ResolvedPair;
     return toSwapQuote(route, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt);
   });
-  const calldata = await ctx.aggregator.getCalldataBatch({ ...batch, slippageBps, destination: ctx.account.address, quotedOutputs: routes.map((r) => r.outputAmount) });
+  const calldata = await ctx.aggregator.getCalldataBatch(
+    { ...batch, slippageBps, destination: ctx.account.address, quotedOutputs: routes.map((r) => r.outputAmount) },
+    { signal: call.signal },
+  );
   return quotes.map((quote, i) => ({ quote, calldata: calldata[i] ?? [] }));
 }
 
-async function quoteSwaps(pairs: ResolvedPair[], mode: QuoteMode, slippageBps: number, ctx: SwapContext, call: SwapCallOptions): Promise<PlannedSwap[]> {
+async function quoteSwaps(pairs: ResolvedPair[], mode: QuoteMode, slippageBps: number, ctx: SwapContext, call: CallOptions): Promise<PlannedSwap[]> {
   emit(call, 'quote', `quoting ${pairs.length} swap${pairs.length === 1 ? '' : 's'}${mode === 'batch' ? ' (one batch request)' : ''}`);
-  if (mode === 'batch') return (await quoteBatch(pairs, slippageBps, ctx)).map(({ quote, calldata }) => ({ confirmed: quote, executing: quote, calldata }));
-  const swaps = await Promise.all(pairs.map((pair) => quoteOne(pair, slippageBps, ctx)));
+  if (mode === 'batch') return (await quoteBatch(pairs, slippageBps, ctx, call)).map(({ quote, calldata }) => ({ confirmed: quote, executing: quote, calldata }));
+  const swaps = await Promise.all(pairs.map((pair) => quoteOne(pair, slippageBps, ctx, call)));
   // the market moved between the route shown and the calldata: the user must see the new figures
   swaps.forEach((s, i) => checkRequote(i, s.confirmed, s.executing));
   return swaps;
@@ -172,14 +169,15 @@ function gasOf(prepared: PreparedExecution, network: Network): GasQuote {
   return { mode: 'default', token, maxFee: prepared.fee.maxInGasToken, estimatedFee: prepared.fee.estimatedInGasToken };
 }
 
-function involvedTokens(plan: SwapPlan, network: Network, feeMode: FeeModeOption): Token[] {
+function involvedTokens(plan: SwapPlan, gasToken: Token): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token | undefined): void => {
     if (t !== undefined && !tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
   };
   for (const s of plan.swaps) add(s.confirmed.from);
   for (const s of plan.sends) add(s.token);
-  if (feeMode !== 'sponsored') add(findToken(network, feeMode.gasToken));
+  // read even when gas may be sponsored: the build decides, and a second read would cost a round trip
+  add(gasToken);
   return tokens;
 }
 
@@ -192,14 +190,13 @@ async function finalize(
   plan: SwapPlan,
   options: { mode: QuoteMode; slippageBps: number; allowHighImpact: boolean; maxFee?: bigint },
   ctx: SwapContext,
-  call: SwapCallOptions,
+  call: CallOptions,
 ): Promise<PlannedExecution> {
   verifyCalls(plan);
   const warnings = checkPriceImpact(plan, options.allowHighImpact);
-  emit(call, 'build', 'asking the paymaster to build the transaction (nothing is signed)');
   const [prepared, balances] = await Promise.all([
-    prepareExecution(ctx.account, plan.calls, { feeMode: ctx.feeMode, signal: call.signal, ...(options.maxFee === undefined ? {} : { maxFeeInGasToken: options.maxFee }) }),
-    readBalances(ctx.account, { tokens: involvedTokens(plan, ctx.account.network, ctx.feeMode), ...(call.signal ? { signal: call.signal } : {}) }),
+    prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call, 'swap'),
+    readBalances(ctx.account, { tokens: involvedTokens(plan, ctx.fee.gasToken), ...(call.signal ? { signal: call.signal } : {}) }),
   ]);
   const gas = gasOf(prepared, ctx.account.network);
   const held: Balance[] = balances.map((b) => ({ token: b.token.address, amount: b.balance }));
@@ -212,7 +209,7 @@ async function finalize(
       : { reverted: false, transfers: simulated.transfers, balanceChanges: simulated.balanceChanges };
   checkSimulation(plan, gas, simulation);
   const document = planDocument(plan, { gas, balances: held, simulation, warnings });
-  return { plan, document, mode: options.mode, slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, gas, prepared };
+  return { plan, document, mode: options.mode, slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, gas, prepared, context: ctx };
 }
 
 function planInput(kind: PlanKind, ctx: SwapContext, swaps: PlannedSwap[], sends: PlannedSend[] = []) {
@@ -220,7 +217,7 @@ function planInput(kind: PlanKind, ctx: SwapContext, swaps: PlannedSwap[], sends
 }
 
 /** `trade <amount> <from> <to>`: approve + swap, checked and simulated; nothing is signed. */
-export async function planTrade(pair: PairSpec, options: PlanOptions, ctx: SwapContext, call: SwapCallOptions = {}): Promise<PlannedExecution> {
+export async function planTrade(pair: PairSpec, options: PlanOptions, ctx: SwapContext, call: CallOptions = {}): Promise<PlannedExecution> {
   swapsAllowed(ctx.account.network);
   const resolved = resolvePair(ctx.account.network, pair);
   const slippageBps = options.slippageBps ?? ctx.defaultSlippageBps;
@@ -230,7 +227,7 @@ export async function planTrade(pair: PairSpec, options: PlanOptions, ctx: SwapC
 }
 
 /** `multi-swap`: 2–3 pairs; one output token → batch requests, else one request per pair in parallel. */
-export async function planMultiSwap(pairs: PairSpec[], options: PlanOptions, ctx: SwapContext, call: SwapCallOptions = {}): Promise<PlannedExecution> {
+export async function planMultiSwap(pairs: PairSpec[], options: PlanOptions, ctx: SwapContext, call: CallOptions = {}): Promise<PlannedExecution> {
   swapsAllowed(ctx.account.network);
   checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: trade <amount> <from> <to>' });
   const resolved = pairs.map((p) => resolvePair(ctx.account.network, p));
@@ -242,7 +239,7 @@ export async function planMultiSwap(pairs: PairSpec[], options: PlanOptions, ctx
 }
 
 /** `batch`: swaps (one route per pair, in parallel) and plain transfers in one multicall. A batch of transfers only works on any network. */
-export async function planBatch(swapSpecs: PairSpec[], sendSpecs: SendSpec[], options: PlanOptions, ctx: SwapContext, call: SwapCallOptions = {}): Promise<PlannedExecution> {
+export async function planBatch(swapSpecs: PairSpec[], sendSpecs: SendSpec[], options: PlanOptions, ctx: SwapContext, call: CallOptions = {}): Promise<PlannedExecution> {
   if (swapSpecs.length > 0) swapsAllowed(ctx.account.network);
   const resolved = swapSpecs.map((p) => resolvePair(ctx.account.network, p));
   const sends = sendSpecs.map((s) => resolveSend(ctx.account.network, s));
@@ -255,19 +252,20 @@ export async function planBatch(swapSpecs: PairSpec[], sendSpecs: SendSpec[], op
 }
 
 /** Re-quotes the stale swaps; each must still guarantee its confirmed minimum (else QUOTE_CHANGED). */
-async function requote(planned: PlannedExecution, stale: number[], ctx: SwapContext, call: SwapCallOptions): Promise<SwapPlan> {
+async function requote(planned: PlannedExecution, stale: number[], call: CallOptions): Promise<SwapPlan> {
+  const ctx = planned.context;
   emit(call, 'requote', `the quote is older than 30 s: re-quoting ${stale.length} swap${stale.length === 1 ? '' : 's'}`);
   let plan = planned.plan;
   const pairs = plan.swaps.map((s) => ({ from: s.confirmed.from, to: s.confirmed.to, amount: s.confirmed.amountIn }));
   if (planned.mode === 'batch') {
-    const fresh = await quoteBatch(pairs, planned.slippageBps, ctx);
+    const fresh = await quoteBatch(pairs, planned.slippageBps, ctx, call);
     fresh.forEach(({ quote, calldata }, i) => {
       checkRequote(i, plan.swaps[i]?.confirmed as SwapQuote, quote);
       plan = withExecuting(plan, i, quote, calldata);
     });
     return plan;
   }
-  const fresh = await Promise.all(stale.map((i) => quoteOne(pairs[i] as ResolvedPair, planned.slippageBps, ctx, plan.swaps[i]?.confirmed)));
+  const fresh = await Promise.all(stale.map((i) => quoteOne(pairs[i] as ResolvedPair, planned.slippageBps, ctx, call, plan.swaps[i]?.confirmed)));
   fresh.forEach((swap, n) => {
     const i = stale[n] as number;
     checkRequote(i, swap.confirmed, swap.executing);
@@ -302,77 +300,51 @@ function historyAmounts(plan: SwapPlan): HistoryAmount[] {
  * bounds); so is a paymaster build near its deadline. The transaction is recorded in the
  * history when submitted and updated from its receipt.
  */
-export async function executePlan(planned: PlannedExecution, ctx: SwapContext, call: SwapCallOptions = {}): Promise<ExecutionResult> {
+export async function executePlan(planned: PlannedExecution, call: CallOptions = {}): Promise<ExecutionResult> {
+  const ctx = planned.context;
   let current = planned;
   const stale = staleSwaps(current.plan, clock(ctx));
   const expiring = current.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
   if (stale.length > 0 || expiring) {
-    const plan = stale.length > 0 ? await requote(current, stale, ctx, call) : current.plan;
+    const plan = stale.length > 0 ? await requote(current, stale, call) : current.plan;
     const maxFee = current.gas.mode === 'default' ? current.gas.maxFee : undefined;
     current = await finalize(plan, { mode: current.mode, slippageBps: current.slippageBps, allowHighImpact: current.allowHighImpact, ...(maxFee === undefined ? {} : { maxFee }) }, ctx, call);
   }
-  const kind: HistoryKind = current.plan.kind;
-  const historyWarnings: string[] = [];
-  const record = async (work: () => Promise<unknown>): Promise<void> => {
-    try {
-      await work();
-    } catch (error) {
-      historyWarnings.push(error instanceof AppError ? error.message : 'the history could not be written');
-    }
-  };
-  let submitted: Promise<void> = Promise.resolve();
-  emit(call, 'sign', 'signing and sending');
+  const { plan, document } = current;
+  const tracker = trackTransaction(ctx.history, {
+    kind: plan.kind,
+    network: ctx.account.network,
+    sandbox: ctx.sandbox,
+    account: plan.account,
+    summary: document.headline.slice(0, 500),
+    amounts: historyAmounts(plan),
+  });
+  const progress = executionProgress(call, 'swap');
   let receipt: ExecutionReceipt;
   try {
     receipt = await executePrepared(ctx.account, current.prepared, {
       signal: call.signal,
       onProgress: (event) => {
-        if (event.stage === 'submitted') {
-          emit(call, 'submitted', `submitted ${event.transactionHash}`);
-          const history = ctx.history;
-          if (history !== undefined) {
-            submitted = record(() =>
-              history.append({
-                kind,
-                network: ctx.account.network,
-                sandbox: ctx.sandbox,
-                account: current.plan.account,
-                hash: event.transactionHash,
-                status: 'pending',
-                summary: current.document.headline.slice(0, 500),
-                amounts: historyAmounts(current.plan),
-              }),
-            );
-          }
-        }
-        if (event.stage === 'confirming' && event.polls === 1) emit(call, 'confirm', 'waiting for the receipt');
+        if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
+        progress(event);
       },
     });
   } catch (error) {
-    await submitted;
-    const hash = error instanceof AppError ? (error.details?.transactionHash as string | undefined) : undefined;
-    if (hash !== undefined && ctx.history !== undefined && error instanceof AppError && error.code === ErrorCode.TRANSACTION_REVERTED) {
-      const history = ctx.history;
-      const reason = String(error.details?.revertReason ?? '').slice(0, 1000);
-      await record(() => history.update(hash, { status: 'reverted', ...(reason === '' ? {} : { revertReason: reason }) }));
-    }
+    await tracker.failed(error);
     throw error;
   }
-  await submitted;
-  emit(call, 'confirmed', `confirmed ${receipt.transactionHash}`);
-  const received = receivedAmounts(current.plan, receipt);
-  if (ctx.history !== undefined) {
-    const history = ctx.history;
-    const amounts = [
-      ...historyAmounts(current.plan).filter((a) => a.direction === 'out'),
+  const received = receivedAmounts(plan, receipt);
+  await tracker.settled(receipt.transactionHash, {
+    status: 'succeeded',
+    amounts: [
+      ...historyAmounts(plan).filter((a) => a.direction === 'out'),
       ...received.map((r) => ({ direction: 'in' as const, symbol: r.symbol, address: r.address, amount: r.amount, baseUnits: r.baseUnits, basis: 'received' as const })),
-    ];
-    await record(() => history.update(receipt.transactionHash, { status: 'succeeded', amounts }));
-  }
+    ],
+  });
   const fee = receipt.feePaid;
   const feeToken = fee === null ? undefined : findToken(ctx.account.network, fee.token);
   return {
-    ...current.document,
+    ...document,
     transaction: {
       hash: receipt.transactionHash,
       status: 'SUCCEEDED',
@@ -380,7 +352,7 @@ export async function executePlan(planned: PlannedExecution, ctx: SwapContext, c
       received,
       balanceChanges: receipt.balanceChanges.map((c) => ({ symbol: c.symbol, address: c.token, amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString() })),
       feePaid: fee === null || feeToken === undefined ? null : { symbol: feeToken.symbol, amount: formatAmount(fee.amount, feeToken.decimals), baseUnits: fee.amount.toString() },
-      ...(historyWarnings.length > 0 ? { historyWarning: historyWarnings.join('; ') } : {}),
+      ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
     },
   };
 }

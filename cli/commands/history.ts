@@ -1,0 +1,29 @@
+/** `finance-tui history [--limit N] [--json]`: the transactions this client sent, newest first. */
+import { parseCommandArgs } from '../args.js';
+import type { CommandRun } from '../context.js';
+import { usageError } from '../../shared/errors.js';
+
+export const USAGE = `Usage: finance-tui history [--limit N] [--json]
+
+The transactions this client sent (send, trade, multi-swap, batch), newest first, from
+history.json in the data folder: time, kind, network, amounts, hash, and status (pending until
+a receipt arrives, then succeeded or reverted). A local record: the chain is the truth.
+
+  --limit N   show the newest N (default: all kept, at most 1000)
+  --json      one JSON document: {"entries": […], "setAside": null | path}
+`;
+
+export const run: CommandRun = async (ctx) => {
+  const { values, positionals } = parseCommandArgs(ctx.argv, { limit: { type: 'string' } });
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
+  if (positionals.length > 0) throw usageError(`history takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  let limit: number | undefined;
+  if (values.limit !== undefined) {
+    if (!/^[0-9]{1,4}$/.test(values.limit) || Number(values.limit) < 1) throw usageError(`--limit must be a whole number from 1 to 9999 (got "${values.limit.slice(0, 20)}")`);
+    limit = Number(values.limit);
+  }
+  const [{ openHistory }, { dataDir }, { renderHistory }] = await Promise.all([import('../core/history.js'), import('../paths.js'), import('../plan-render.js')]);
+  const listed = await openHistory(dataDir(ctx.env)).list();
+  const data = { entries: limit === undefined ? listed.entries : listed.entries.slice(0, limit), setAside: listed.setAside };
+  return { data, human: () => renderHistory(data.entries, data.setAside) };
+};

@@ -1,0 +1,102 @@
+/**
+ * What every command that signs needs from the session (docs/architecture.md "Execution"): the
+ * Starknet JSON-RPC URL for reads, the session's execution account (its signer posts to our
+ * /sign/hash, its paymaster client to our /paymaster), and the paymaster build with the fee
+ * choice — sponsored when the server offers it, else default mode paying gas in the gas token.
+ * Shared by `send` (funds.ts) and the swaps (swap/flow.ts). The chain library (starknet.js) is
+ * imported when a function runs, so commands that never sign stay light.
+ */
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import type { Token } from '../../shared/tokens.js';
+import { ensureAuthServer } from './auth-server.js';
+import type { CallOptions, Progress } from './call.js';
+import type { ChainCall, ExecutionAccount, ExecutionProgress, FeeModeOption, PreparedExecution } from './chain/index.js';
+import type { Endpoints } from './endpoints.js';
+import { createSignHash, type Session } from './session.js';
+
+/** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
+export async function rpcUrlOf(endpoints: Endpoints): Promise<string> {
+  if (endpoints.rpcUrl !== undefined) return endpoints.rpcUrl;
+  if (endpoints.sandbox) {
+    throw new AppError(ErrorCode.CONFIG_ERROR, 'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version', { status: 400 });
+  }
+  const { logger, provider } = await import('starknet');
+  logger.setLogLevel('OFF'); // getDefaultNodeUrl logs through console: the core never writes to a terminal
+  return provider.getDefaultNodeUrl(endpoints.network === 'mainnet' ? 'SN_MAIN' : 'SN_SEPOLIA');
+}
+
+/** The session's account, ready to build, simulate, sign and send (the auth server is started when it is local and down). */
+export async function openExecutionAccount(endpoints: Endpoints, session: Session, call: CallOptions = {}): Promise<ExecutionAccount> {
+  await ensureAuthServer(endpoints, call);
+  const [chain, rpcUrl] = await Promise.all([import('./chain/index.js'), rpcUrlOf(endpoints)]);
+  return chain.createExecutionAccount({
+    address: session.address,
+    publicKey: session.publicKey,
+    rpcUrl,
+    network: endpoints.network,
+    paymasterUrl: `${endpoints.serverUrl.replace(/\/+$/, '')}/paymaster`,
+    headers: { authorization: `Bearer ${session.token}` },
+    signHash: createSignHash(session),
+    // the sandbox confirms at once: poll for the receipt often
+    ...(endpoints.sandbox ? { pollIntervalMs: 200 } : {}),
+  });
+}
+
+const STAGE_MESSAGES: Record<ExecutionProgress['stage'], string> = {
+  'checking-account': 'checking the account…',
+  building: 'asking the paymaster to build the transaction…',
+  built: 'built; checking it…',
+  signing: 'signing…',
+  submitting: 'sending…',
+  submitted: 'sent; waiting for confirmation…',
+  confirming: 'waiting for confirmation…',
+  confirmed: 'confirmed',
+};
+
+/** The chain library's execution stages as the core's progress lines, steps named `<prefix>-<stage>`. */
+export function executionProgress(call: CallOptions, prefix: string): (event: ExecutionProgress) => void {
+  return (event) => {
+    if (event.stage === 'confirming' && event.polls > 1) return; // one line, not one per poll
+    const hash = 'transactionHash' in event ? ` ${event.transactionHash}` : '';
+    const progress: Progress = { step: `${prefix}-${event.stage}`, message: `${STAGE_MESSAGES[event.stage]}${event.stage === 'submitted' ? hash : ''}` };
+    call.onProgress?.(progress);
+  };
+}
+
+/** Who pays the gas: sponsored when offered (unless `forced`), else `gasToken`. */
+export interface FeeChoice {
+  gasToken: Token;
+  /** the user named the gas token: never ask for sponsorship */
+  forced: boolean;
+}
+
+/**
+ * Refusals of a sponsored build that mean "no sponsorship here", not "no such transaction": our
+ * server's (off, or the user's daily allowance spent) and the paymaster's own (no operator key).
+ */
+const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([ErrorCode.SPONSORED_DISABLED, ErrorCode.SPONSORED_LIMIT_REACHED, ErrorCode.PAYMASTER_REFUSED]);
+
+/**
+ * The paymaster build (nothing signed): sponsored first — when the paymaster or our server will
+ * not sponsor, default mode in the gas token. `maxFee` refuses (FEE_ABOVE_MAX) a build whose
+ * suggested maximum is above it.
+ */
+export async function prepareWithFee(
+  account: ExecutionAccount,
+  calls: readonly ChainCall[],
+  fee: FeeChoice & { maxFee?: bigint | undefined },
+  call: CallOptions,
+  prefix: string,
+): Promise<PreparedExecution> {
+  const chain = await import('./chain/index.js');
+  const base = { ...(call.signal ? { signal: call.signal } : {}), onProgress: executionProgress(call, prefix), ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }) };
+  const inGasToken: FeeModeOption = { gasToken: fee.gasToken.address };
+  if (fee.forced) return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
+  try {
+    return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored' });
+  } catch (error) {
+    if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
+    call.onProgress?.({ step: `${prefix}-fee-mode`, message: `no sponsored gas here; paying gas in ${fee.gasToken.symbol}` });
+    return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
+  }
+}
