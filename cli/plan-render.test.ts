@@ -54,6 +54,11 @@ describe('renderHistory', () => {
     );
   });
 
+  it('a chain revert reason shows as its failure reason on one line', () => {
+    const long = { ...entry, revertReason: "Transaction execution has failed:\n0: Error in the called contract (…):\nExecution failed. Failure reason: 'Insufficient output amount'." };
+    expect(renderHistory([long], null)).toContain("    reverted: 'Insufficient output amount'.\n");
+  });
+
   it('says when there is nothing, and when a damaged file was set aside', () => {
     expect(renderHistory([], '/x/history.corrupt-1.json')).toContain('set aside as /x/history.corrupt-1.json');
     expect(renderHistory([], null)).toContain('No transactions');

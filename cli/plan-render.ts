@@ -87,6 +87,12 @@ function decimalsOf(doc: PlanDocument, symbol: string): number {
   return doc.swaps.find((s) => s.to.symbol === symbol)?.to.decimals ?? 18;
 }
 
+/** A chain revert reason on one line: its "Failure reason" when it has one (the rest is the call stack). */
+function shortReason(reason: string): string {
+  const text = (/Failure reason: (.*)$/s.exec(reason)?.[1] ?? reason).replace(/\s+/g, ' ').trim();
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
 export function renderHistory(entries: readonly HistoryEntry[], setAside: string | null): string {
   const lines: string[] = [];
   if (setAside !== null) lines.push(`warning: the history file was unreadable and was set aside as ${setAside}`);
@@ -95,7 +101,7 @@ export function renderHistory(entries: readonly HistoryEntry[], setAside: string
     const network = e.sandbox ? 'sandbox' : e.network;
     const flows = e.amounts.map((a) => `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`);
     lines.push(`${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash}`, `    ${flows.join('; ') || e.summary}`);
-    if (e.revertReason !== undefined) lines.push(`    reverted: ${e.revertReason}`);
+    if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
   }
   lines.push('');
   return lines.join('\n');

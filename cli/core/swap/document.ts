@@ -70,6 +70,8 @@ export interface PlanDocument {
   account: string;
   router: string;
   slippage: { bps: number; percent: string } | null;
+  /** how the routes were fetched: one request, one batch request, or one per pair in parallel */
+  quoteMode: 'single' | 'batch' | 'parallel' | 'none';
   /** ISO time the oldest quote turns 30 s old: signing after it re-quotes first; null without swaps */
   quoteValidUntil: string | null;
   swaps: PlanSwapView[];
@@ -89,6 +91,7 @@ export interface DocumentExtras {
   /** the simulation's parsed transfers, or its revert */
   simulation?: SimulationResult | undefined;
   warnings?: readonly string[];
+  quoteMode?: PlanDocument['quoteMode'];
 }
 
 const ref = (t: Token): TokenRef => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
@@ -179,6 +182,7 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     account: plan.account,
     router: plan.router,
     slippage: slippageBps === undefined ? null : { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
+    quoteMode: plan.swaps.length === 0 ? 'none' : (extras.quoteMode ?? (plan.swaps.length === 1 ? 'single' : 'parallel')),
     quoteValidUntil: oldest === undefined ? null : new Date(oldest + QUOTE_MAX_AGE_MS).toISOString(),
     swaps,
     sends: plan.sends.map((s) => ({ token: ref(s.token), amount: money(s.amount, s.token), to: s.to })),

@@ -208,7 +208,7 @@ async function finalize(
       ? { reverted: true, reason: simulated.revertReason ?? 'reverted (no reason given)' }
       : { reverted: false, transfers: simulated.transfers, balanceChanges: simulated.balanceChanges };
   checkSimulation(plan, gas, simulation);
-  const document = planDocument(plan, { gas, balances: held, simulation, warnings });
+  const document = planDocument(plan, { gas, balances: held, simulation, warnings, quoteMode: options.mode });
   return { plan, document, mode: options.mode, slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, gas, prepared, context: ctx };
 }
 
@@ -248,7 +248,7 @@ export async function planBatch(swapSpecs: PairSpec[], sendSpecs: SendSpec[], op
   checkPlanShape({ kind: 'batch', network: ctx.account.network, router: ctx.router ?? ROUTER_ADDRESS, swapCount: resolved.length, sends });
   const swaps = resolved.length === 0 ? [] : await quoteSwaps(resolved, 'parallel', slippageBps, ctx, call);
   const plan = buildPlan(planInput('batch', ctx, swaps, sends));
-  return finalize(plan, { mode: 'parallel', slippageBps, allowHighImpact: options.allowHighImpact === true }, ctx, call);
+  return finalize(plan, { mode: swaps.length === 1 ? 'single' : 'parallel', slippageBps, allowHighImpact: options.allowHighImpact === true }, ctx, call);
 }
 
 /** Re-quotes the stale swaps; each must still guarantee its confirmed minimum (else QUOTE_CHANGED). */
