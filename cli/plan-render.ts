@@ -47,7 +47,7 @@ export function renderPlan(doc: PlanDocument): string {
         ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
         ['At least', `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`],
         ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
-        ['Price impact', s.priceImpact === null ? 'unknown' : `${s.priceImpact.percent}${s.impactLevel === 'warn' || s.impactLevel === 'high' ? '  HIGH' : ''}`],
+        ['Price impact', s.priceImpact === null ? 'unknown' : `${s.priceImpact.percent}${s.priceImpactWarning === null ? '' : s.priceImpactWarning === 'very-high' ? '  VERY HIGH' : '  HIGH'}`],
         ['Route', route],
       ]),
     );
@@ -75,16 +75,12 @@ export function renderExecution(result: ExecutionResult): string {
     renderPlan(result).trimEnd(),
     '',
     `Done: transaction ${tx.hash} succeeded${tx.blockNumber === null ? '' : ` in block ${tx.blockNumber}`}.`,
-    ...tx.received.map((r) => `  received ${r.amount} ${r.symbol} (at least ${formatAmountShort(BigInt(r.minimum), decimalsOf(result, r.symbol))} ${r.symbol} was guaranteed)`),
+    ...tx.received.map((r) => `  received ${r.amount} ${r.symbol} (at least ${r.minimum.amount} ${r.symbol} was guaranteed)`),
     ...(tx.feePaid === null ? [] : [`  gas paid ${tx.feePaid.amount} ${tx.feePaid.symbol}`]),
     ...(tx.historyWarning === undefined ? [] : [`warning: not recorded in the history: ${tx.historyWarning}`]),
     '',
   ];
   return lines.join('\n');
-}
-
-function decimalsOf(doc: PlanDocument, symbol: string): number {
-  return doc.swaps.find((s) => s.to.symbol === symbol)?.to.decimals ?? 18;
 }
 
 /** A chain revert reason on one line: its "Failure reason" when it has one (the rest is the call stack). */

@@ -23,7 +23,7 @@ interface Executed {
   quoteMode: string;
   swaps: Array<{ grossOutput: Amount; confirmedMinimumReceived: Amount; to: { symbol: string } }>;
   calls: Array<{ entrypoint: string; description: string }>;
-  transaction: { hash: string; status: string; received: Array<Amount & { minimum: string }>; feePaid: Amount | null };
+  transaction: { hash: string; status: string; received: Array<Amount & { minimum: { amount: string; baseUnits: string } }>; feePaid: Amount | null };
 }
 
 const ONE_ETH = 10n ** 18n;
@@ -112,8 +112,8 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     expect(doc.transaction.hash).toMatch(/^0x[0-9a-f]{64}$/);
     const [received] = doc.transaction.received;
     expect(received?.symbol).toBe('USDC');
-    expect(received?.minimum).toBe(doc.swaps[0]?.confirmedMinimumReceived.baseUnits);
-    expect(BigInt(received?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(received?.minimum ?? '1'));
+    expect(received?.minimum.baseUnits).toBe(doc.swaps[0]?.confirmedMinimumReceived.baseUnits);
+    expect(BigInt(received?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(received?.minimum.baseUnits ?? '1'));
     const gas = doc.transaction.feePaid?.symbol === 'ETH' ? BigInt(doc.transaction.feePaid.baseUnits) : 0n;
     const after = await balances(aliceHome.dir);
     expect(after.ETH).toBe((before.ETH ?? 0n) - ONE_ETH - gas);

@@ -92,7 +92,7 @@ describe('trade', () => {
     expect(progress.slice(5)).toEqual(['signing', 'submitting', 'submitted', 'confirming', 'confirmed']);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     expect(received).toBeGreaterThanOrEqual(minimum);
-    expect(result.transaction.received[0]).toMatchObject({ symbol: 'USDC', minimum: minimum.toString() });
+    expect(result.transaction.received[0]).toMatchObject({ symbol: 'USDC', minimum: { baseUnits: minimum.toString() } });
     const after = await balances(ea);
     expect(after.ETH).toBe((before.ETH ?? 0n) - 10n ** 18n);
     expect(after.USDC).toBe((before.USDC ?? 0n) + received);
@@ -156,7 +156,7 @@ describe('multi-swap', () => {
     expect(after.USDC).toBe((before.USDC ?? 0n) - 100_000_000n);
     expect(after.STRK).toBe((before.STRK ?? 0n) - 50n * 10n ** 18n);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
-    expect(received).toBeGreaterThanOrEqual(BigInt(result.transaction.received[0]?.minimum ?? '1'));
+    expect(received).toBeGreaterThanOrEqual(BigInt(result.transaction.received[0]?.minimum.baseUnits ?? '1'));
     expect(after.ETH).toBe((before.ETH ?? 0n) + received);
   });
 

@@ -22,6 +22,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { applyServiceFee, DIRECT_FEE_BPS, formatBpsAsPercent, ROUTED_FEE_BPS } from '../../../shared/fees.js';
 import { type CalldataTail, decodeSwapCalldata } from '../../../shared/swap-calldata.js';
 import { addressToBigInt, findToken, sameAddress, type Token } from '../../../shared/tokens.js';
+import { PRICE_IMPACT_HIGH_BPS, PRICE_IMPACT_VERY_HIGH_BPS, priceImpactWarning } from '../../services/quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import type { BalanceChange } from '../chain/transfers.js';
 import { decodeAddressAmount } from './calls.js';
@@ -29,10 +30,10 @@ import type { PlannedSwap, SwapPlan, SwapQuote } from './plan.js';
 
 /** A quote older than this is re-fetched before signing. */
 export const QUOTE_MAX_AGE_MS = 30_000;
-/** Price impact above this warns. */
-export const IMPACT_WARN_BPS = 500;
-/** Price impact above this is refused unless the user allows it (--allow-high-impact). */
-export const IMPACT_REFUSE_BPS = 1500;
+/** Price impact above this warns (the quote's own 'high' warning). */
+const IMPACT_WARN_BPS = PRICE_IMPACT_HIGH_BPS;
+/** Price impact above this ('very-high' on a quote) is refused unless the user allows it (--allow-high-impact). */
+const IMPACT_REFUSE_BPS = PRICE_IMPACT_VERY_HIGH_BPS;
 
 const show = (amount: bigint, token: Token): string => `${formatAmount(amount, token.decimals)} ${token.symbol}`;
 const swapLabel = (i: number, q: SwapQuote): string => `swap ${i + 1} (${show(q.amountIn, q.from)} → ${q.to.symbol})`;
@@ -175,11 +176,11 @@ export function checkRequote(index: number, confirmed: SwapQuote, fresh: SwapQuo
 
 export type ImpactLevel = 'ok' | 'warn' | 'high' | 'unknown';
 
+/** The quote's warning (quote-summary.ts priceImpactWarning) as a plan's verdict: unknown impact is a level of its own. */
 export function impactLevel(bps: number | undefined): ImpactLevel {
   if (bps === undefined) return 'unknown';
-  if (bps > IMPACT_REFUSE_BPS) return 'high';
-  if (bps > IMPACT_WARN_BPS) return 'warn';
-  return 'ok';
+  const warning = priceImpactWarning(bps);
+  return warning === 'very-high' ? 'high' : warning === 'high' ? 'warn' : 'ok';
 }
 
 /**

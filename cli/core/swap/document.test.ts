@@ -50,7 +50,7 @@ describe('planDocument', () => {
       amountIn: { amount: '1', baseUnits: '1000000000000000000' },
       expectedOutput: { amount: '2999.4' },
       confirmedMinimumReceived: { baseUnits: swap?.minimumReceived.baseUnits },
-      impactLevel: 'ok',
+      priceImpactWarning: null,
       quotedAt: new Date(T0).toISOString(),
     });
     expect(swap?.route[0]?.hops[0]).toMatchObject({ from: 'ETH', to: 'USDC' });
@@ -76,7 +76,7 @@ describe('planDocument', () => {
       planOf('multi-swap', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_990_000_000n)), plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_800_000_000n))]),
     );
     expect(doc.priceImpact).toEqual({ level: 'warn', worst: { bps: 666, percent: '6.66%' } });
-    expect(doc.swaps.map((s) => s.impactLevel)).toEqual(['ok', 'warn']);
+    expect(doc.swaps.map((s) => s.priceImpactWarning)).toEqual([null, 'high']);
   });
 
   it('before gas and simulation are known it says so', () => {

@@ -23,7 +23,6 @@ export interface TokenRef {
 export interface PlanSwapView extends QuoteSummary {
   /** the minimum the user confirmed: every check holds the execution to it */
   confirmedMinimumReceived: Money;
-  impactLevel: ImpactLevel;
   /** ISO time the executing quote was fetched */
   quotedAt: string;
 }
@@ -158,7 +157,6 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
   const swaps: PlanSwapView[] = plan.swaps.map((s) => ({
     ...s.executing.summary,
     confirmedMinimumReceived: money(s.confirmed.minimumReceived, s.confirmed.to),
-    impactLevel: impactLevel(s.executing.priceImpactBps),
     quotedAt: new Date(s.executing.quotedAt).toISOString(),
   }));
   const order: ImpactLevel[] = ['ok', 'unknown', 'warn', 'high'];
@@ -166,7 +164,10 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     const bps = s.executing.priceImpactBps;
     return bps === undefined ? w : w === undefined || bps > w ? bps : w;
   }, undefined);
-  const level = swaps.reduce<ImpactLevel>((l, s) => (order.indexOf(s.impactLevel) > order.indexOf(l) ? s.impactLevel : l), 'ok');
+  const level = plan.swaps.reduce<ImpactLevel>((l, s) => {
+    const next = impactLevel(s.executing.priceImpactBps);
+    return order.indexOf(next) > order.indexOf(l) ? next : l;
+  }, 'ok');
   let swapIndex = 0;
   const calls = plan.calls.map((call) => {
     const description = call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);

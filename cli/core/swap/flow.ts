@@ -91,7 +91,7 @@ export interface ExecutionResult extends PlanDocument {
     status: 'SUCCEEDED';
     blockNumber: number | null;
     /** what each output token actually brought, against the confirmed minimum */
-    received: Array<{ symbol: string; address: string; amount: string; baseUnits: string; minimum: string }>;
+    received: Array<{ symbol: string; address: string; amount: string; baseUnits: string; minimum: { amount: string; baseUnits: string } }>;
     balanceChanges: Array<{ symbol: string; address: string; amount: string; baseUnits: string }>;
     feePaid: { symbol: string; amount: string; baseUnits: string } | null;
     /** history could not be written (the transaction is unaffected) */
@@ -366,6 +366,6 @@ function receivedAmounts(plan: SwapPlan, receipt: ExecutionReceipt): ExecutionRe
       .filter((t) => sameAddress(t.token, token.address) && sameAddress(t.to, plan.account) && !sameAddress(t.from, plan.account))
       .reduce((sum, t) => sum + t.amount, 0n);
     const minimum = plan.swaps.filter((s) => sameAddress(s.confirmed.to.address, token.address)).reduce((sum, s) => sum + s.confirmed.minimumReceived, 0n);
-    return { symbol: token.symbol, address: token.address, amount: formatAmount(amount, token.decimals), baseUnits: amount.toString(), minimum: minimum.toString() };
+    return { symbol: token.symbol, address: token.address, amount: formatAmount(amount, token.decimals), baseUnits: amount.toString(), minimum: { amount: formatAmount(minimum, token.decimals), baseUnits: minimum.toString() } };
   });
 }
