@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AggregatorClient, createAggregatorClient } from '../cli/services/aggregator.js';
 import { buildApproveCall, type ChainCall, type ExecutionAccount, executeCalls, executePrepared, readBalances, simulateCalls } from '../cli/core/chain/index.js';
-import { SELECTOR } from '../shared/erc20.js';
 import { ErrorCode } from '../shared/errors.js';
 import { applyServiceFee, serviceFeeBps } from '../shared/fees.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
-import { postJson, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import { postJson, routerAllowance, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
 import { failure } from './helpers/failure.js';
 
 const USDC = resolveToken('mainnet', 'USDC');
@@ -36,16 +35,7 @@ async function swapCalls(tokenIn: Token, tokenOut: Token, amount: bigint, slippa
   return { route, calls, ...applyServiceFee(route.outputAmount, serviceFeeBps(route)) };
 }
 
-async function allowance(token: Token): Promise<bigint> {
-  const reply = await postJson(stack.handle.info.rpcUrl, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'starknet_call',
-    params: { request: { contract_address: token.address, entry_point_selector: `0x${SELECTOR.allowance.toString(16)}`, calldata: [ea.address, ROUTER_ADDRESS] }, block_id: 'latest' },
-  });
-  const [low, high] = reply.body.result as [string, string];
-  return BigInt(low) + (BigInt(high) << 128n);
-}
+const allowance = (token: Token): Promise<bigint> => routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
 
 beforeAll(async () => {
   stack = await startSandboxStack();

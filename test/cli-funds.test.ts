@@ -5,15 +5,15 @@
  * --yes --json` → both balances changed by exactly 1.5 STRK (+ the receipt's fee when gas is
  * not sponsored). Bob signs in from his own data folder against the same sandbox.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAUCET } from '../sandbox/chain/chain.js';
 import { parseAmount } from '../shared/amount.js';
 import { resolveToken } from '../shared/tokens.js';
-import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { tempHome } from './helpers/process.js';
 
-type Doc = Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } };
 interface Amount {
   symbol: string;
   amount: string;
@@ -24,29 +24,8 @@ const STRK = resolveToken('mainnet', 'STRK');
 const ONE_AND_A_HALF = parseAmount('1.5', STRK.decimals);
 
 describe('balance and send through the sandbox (whole processes)', () => {
-  const aliceHome = tempHome();
-  const bobHome = tempHome();
-  let sandbox: Spawned;
+  let users: TwoUsers;
   let bobAddress: string;
-
-  async function cli(home: string, args: string[]): Promise<{ code: number | null; doc: Doc; stdout: string; stderr: string }> {
-    const r = await runBin(args, cleanEnv({ FINANCE_TUI_HOME: home }));
-    let doc: Doc = {};
-    try {
-      doc = JSON.parse(r.stdout) as Doc;
-    } catch {
-      // human output
-    }
-    return { code: r.code, doc, stdout: r.stdout, stderr: r.stderr };
-  }
-
-  async function signIn(home: string, email: string): Promise<Doc> {
-    expect((await cli(home, ['login', email, '--sandbox', '--json'])).code).toBe(0);
-    const code = (await cli(home, ['sandbox', 'outbox', email, '--json'])).doc.code as string;
-    const verified = await cli(home, ['verify', email, code, '--sandbox', '--json']);
-    expect(verified.code).toBe(0);
-    return verified.doc;
-  }
 
   async function strkOf(home: string): Promise<bigint> {
     const r = await cli(home, ['balance', 'STRK', '--sandbox', '--json']);
@@ -56,22 +35,15 @@ describe('balance and send through the sandbox (whole processes)', () => {
   }
 
   beforeAll(async () => {
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: aliceHome.dir }));
-    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
-    // Bob's data folder finds the same running sandbox
-    copyFileSync(join(aliceHome.dir, 'sandbox.json'), join(bobHome.dir, 'sandbox.json'));
-    await signIn(aliceHome.dir, 'alice@example.com');
-    bobAddress = (await signIn(bobHome.dir, 'bob@example.com')).address as string;
+    users = await startTwoUsers();
+    bobAddress = users.bobAddress;
   });
   afterAll(async () => {
-    sandbox.kill('SIGTERM');
-    await sandbox.exited;
-    aliceHome.cleanup();
-    bobHome.cleanup();
+    await users?.close();
   });
 
   it('balance shows exactly the faucet amounts of a new wallet', async () => {
-    const r = await cli(aliceHome.dir, ['balance', '--sandbox', '--json']);
+    const r = await cli(users.aliceHome, ['balance', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     expect(r.doc).toMatchObject({ email: 'alice@example.com', network: 'sandbox', sandbox: true });
     const held = new Map((r.doc.balances as Amount[]).map((b) => [b.symbol, b]));
@@ -81,14 +53,14 @@ describe('balance and send through the sandbox (whole processes)', () => {
       expect(held.get(symbol)?.amount, symbol).toBe(amount);
     }
     expect(held.get('USDC.e')?.baseUnits).toBe('0');
-    const human = await cli(aliceHome.dir, ['balance', 'strk', 'WBTC', '--sandbox']);
+    const human = await cli(users.aliceHome, ['balance', 'strk', 'WBTC', '--sandbox']);
     expect(human.stdout).toMatch(/^ {2}STRK\s+20000$/m);
     expect(human.stdout).toMatch(/^ {2}WBTC\s+0\.5$/m);
   });
 
   it('send without --yes: the plan, nothing signed, exit 1 CONFIRMATION_REQUIRED', async () => {
-    const before = await strkOf(aliceHome.dir);
-    const r = await cli(aliceHome.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox', '--json']);
+    const before = await strkOf(users.aliceHome);
+    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox', '--json']);
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
     expect(r.doc.error?.details?.plan).toMatchObject({
@@ -97,35 +69,35 @@ describe('balance and send through the sandbox (whole processes)', () => {
       deploysAccount: true,
       simulatedChanges: [{ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() }],
     });
-    const human = await cli(aliceHome.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
+    const human = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Send 1\.5 STRK on the sandbox/);
     expect(human.stdout).toMatch(/Simulated\s+-1\.5 STRK/);
     expect(human.stderr).toMatch(/add --yes .*\(CONFIRMATION_REQUIRED\)/);
-    expect(await strkOf(aliceHome.dir)).toBe(before);
+    expect(await strkOf(users.aliceHome)).toBe(before);
   });
 
   it('send 1.5 STRK --yes: both balances change by exactly 1.5 STRK (+ the receipt fee if gas was not sponsored)', async () => {
-    const aliceBefore = await strkOf(aliceHome.dir);
-    const bobBefore = await strkOf(bobHome.dir);
-    const r = await cli(aliceHome.dir, ['send', '1.5', 'STRK', bobAddress, '--yes', '--sandbox', '--json']);
+    const aliceBefore = await strkOf(users.aliceHome);
+    const bobBefore = await strkOf(users.bobHome);
+    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--yes', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     const receipt = r.doc.receipt as { status: string; transactionHash: string; feePaid: Amount | null; balanceChanges: Amount[] };
     expect(receipt.status).toBe('SUCCEEDED');
     expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(receipt.balanceChanges).toEqual([expect.objectContaining({ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() })]);
     const fee = receipt.feePaid?.symbol === 'STRK' ? BigInt(receipt.feePaid.baseUnits) : 0n;
-    expect(await strkOf(aliceHome.dir)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
-    expect(await strkOf(bobHome.dir)).toBe(bobBefore + ONE_AND_A_HALF);
+    expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
+    expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
     // the document's own before/after agree
     const [strk] = r.doc.balances as Array<{ before: Amount; after: Amount; change: Amount }>;
     expect(BigInt(strk?.change.baseUnits ?? '0')).toBe(-ONE_AND_A_HALF - fee);
   });
 
   it('paying gas in STRK: the sender pays exactly 1.5 STRK + the receipt fee; the recipient gets exactly 1.5', async () => {
-    const aliceBefore = await strkOf(aliceHome.dir);
-    const bobBefore = await strkOf(bobHome.dir);
-    const r = await cli(aliceHome.dir, ['send', '1.5', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox', '--json']);
+    const aliceBefore = await strkOf(users.aliceHome);
+    const bobBefore = await strkOf(users.bobHome);
+    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     const plan = r.doc.plan as { fee: { mode: string; max: Amount } };
     const receipt = r.doc.receipt as { feePaid: Amount };
@@ -134,9 +106,9 @@ describe('balance and send through the sandbox (whole processes)', () => {
     const fee = BigInt(receipt.feePaid.baseUnits);
     expect(fee).toBeGreaterThan(0n);
     expect(fee <= BigInt(plan.fee.max.baseUnits)).toBe(true);
-    expect(await strkOf(aliceHome.dir)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
-    expect(await strkOf(bobHome.dir)).toBe(bobBefore + ONE_AND_A_HALF);
-    const human = await cli(aliceHome.dir, ['send', '0.25', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox']);
+    expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
+    expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
+    const human = await cli(users.aliceHome, ['send', '0.25', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox']);
     expect(human.stdout).toMatch(/^Sent 0\.25 STRK to 0x[0-9a-f]{64}$/m);
     expect(human.stdout).toMatch(/Gas paid\s+[0-9.]+ STRK/);
   });
@@ -150,21 +122,21 @@ describe('balance and send through the sandbox (whole processes)', () => {
       { args: ['send', '1', 'DOGE', bobAddress, '--yes'], code: 'UNKNOWN_TOKEN' },
       { args: ['balance', 'DOGE'], code: 'UNKNOWN_TOKEN' },
     ];
-    const before = await strkOf(aliceHome.dir);
+    const before = await strkOf(users.aliceHome);
     for (const { args, code } of cases) {
-      const r = await cli(aliceHome.dir, [...args, '--sandbox', '--json']);
+      const r = await cli(users.aliceHome, [...args, '--sandbox', '--json']);
       expect({ args, exit: r.code, code: r.doc.error?.code }).toEqual({ args, exit: 1, code });
     }
-    expect(await strkOf(aliceHome.dir)).toBe(before);
+    expect(await strkOf(users.aliceHome)).toBe(before);
   });
 
   it('to yourself: refused; without a session: exit 4 AUTH_REQUIRED', async () => {
-    const me = (await cli(aliceHome.dir, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string };
-    const self = await cli(aliceHome.dir, ['send', '1', 'STRK', me.address, '--yes', '--sandbox', '--json']);
+    const me = (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string };
+    const self = await cli(users.aliceHome, ['send', '1', 'STRK', me.address, '--yes', '--sandbox', '--json']);
     expect(self.doc.error?.code).toBe('USAGE_ERROR');
     const nobody = tempHome();
     try {
-      copyFileSync(join(aliceHome.dir, 'sandbox.json'), join(nobody.dir, 'sandbox.json'));
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(nobody.dir, 'sandbox.json'));
       for (const args of [['balance'], ['send', '1', 'STRK', bobAddress, '--yes']]) {
         const r = await cli(nobody.dir, [...args, '--sandbox', '--json']);
         expect(r.code).toBe(4);

@@ -6,13 +6,10 @@
  * through both quote paths, a batch of a swap and a transfer, each refusal through an emulator
  * knob with every balance unchanged, and `history` listing all of it.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { postJson } from './helpers/sandbox-session.js';
 
-type Doc = Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } };
 interface Amount {
   symbol: string;
   amount: string;
@@ -29,32 +26,9 @@ interface Executed {
 const ONE_ETH = 10n ** 18n;
 
 describe('trade, multi-swap, batch and history through the sandbox (whole processes)', () => {
-  const aliceHome = tempHome();
-  const bobHome = tempHome();
-  let sandbox: Spawned;
-  let bobAddress: string;
-  let urls: { aggregatorUrl: string; chainUrl: string };
+  let users: TwoUsers;
 
-  async function cli(home: string, args: string[]): Promise<{ code: number | null; doc: Doc; stdout: string; stderr: string }> {
-    const r = await runBin(args, cleanEnv({ FINANCE_TUI_HOME: home }));
-    let doc: Doc = {};
-    try {
-      doc = JSON.parse(r.stdout) as Doc;
-    } catch {
-      // human output
-    }
-    return { code: r.code, doc, stdout: r.stdout, stderr: r.stderr };
-  }
-
-  const alice = (args: string[]) => cli(aliceHome.dir, [...args, '--sandbox', '--json']);
-
-  async function signIn(home: string, email: string): Promise<Doc> {
-    expect((await cli(home, ['login', email, '--sandbox', '--json'])).code).toBe(0);
-    const code = (await cli(home, ['sandbox', 'outbox', email, '--json'])).doc.code as string;
-    const verified = await cli(home, ['verify', email, code, '--sandbox', '--json']);
-    expect(verified.code).toBe(0);
-    return verified.doc;
-  }
+  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
 
   async function balances(home: string): Promise<Record<string, bigint>> {
     const r = await cli(home, ['balance', '--sandbox', '--json']);
@@ -68,22 +42,14 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   };
 
   beforeAll(async () => {
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: aliceHome.dir }));
-    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
-    copyFileSync(join(aliceHome.dir, 'sandbox.json'), join(bobHome.dir, 'sandbox.json'));
-    urls = JSON.parse(readFileSync(join(aliceHome.dir, 'sandbox.json'), 'utf8')) as typeof urls;
-    await signIn(aliceHome.dir, 'alice@example.com');
-    bobAddress = (await signIn(bobHome.dir, 'bob@example.com')).address as string;
+    users = await startTwoUsers();
   });
   afterAll(async () => {
-    sandbox.kill('SIGTERM');
-    await sandbox.exited;
-    aliceHome.cleanup();
-    bobHome.cleanup();
+    await users?.close();
   });
 
   it('trade without --yes: the plan (calls in words, simulation), nothing signed, exit 1 CONFIRMATION_REQUIRED', async () => {
-    const before = await balances(aliceHome.dir);
+    const before = await balances(users.aliceHome);
     const r = await alice(['trade', '1', 'ETH', 'USDC']);
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
@@ -95,16 +61,16 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       calls: [{ entrypoint: 'approve', description: 'approve 1 ETH to the router 0x00f6…df5a' }, { entrypoint: 'swap' }],
       simulation: { status: 'ok', balanceChanges: [{ token: { symbol: 'ETH' }, change: { baseUnits: (-ONE_ETH).toString() } }, { token: { symbol: 'USDC' } }] },
     });
-    const human = await cli(aliceHome.dir, ['trade', '1', 'ETH', 'USDC', '--sandbox']);
+    const human = await cli(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Trade on sandbox: swap 1 ETH → at least/);
     expect(human.stdout).toMatch(/ {2}1\. approve 1 ETH to the router/);
     expect(human.stderr).toMatch(/--yes to sign it \(CONFIRMATION_REQUIRED\)/);
-    expect(await balances(aliceHome.dir)).toEqual(before);
+    expect(await balances(users.aliceHome)).toEqual(before);
   });
 
   it('trade 1 ETH USDC --yes: ETH falls by exactly 1 (+ gas if ETH paid), USDC rises by the receipt transfer, at least the confirmed minimum; the next quote moved', async () => {
-    const before = await balances(aliceHome.dir);
+    const before = await balances(users.aliceHome);
     const r = await alice(['trade', '1', 'ETH', 'USDC', '--yes']);
     expect(r.code, r.stdout).toBe(0);
     const doc = r.doc as unknown as Executed;
@@ -115,7 +81,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     expect(received?.minimum.baseUnits).toBe(doc.swaps[0]?.confirmedMinimumReceived.baseUnits);
     expect(BigInt(received?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(received?.minimum.baseUnits ?? '1'));
     const gas = doc.transaction.feePaid?.symbol === 'ETH' ? BigInt(doc.transaction.feePaid.baseUnits) : 0n;
-    const after = await balances(aliceHome.dir);
+    const after = await balances(users.aliceHome);
     expect(after.ETH).toBe((before.ETH ?? 0n) - ONE_ETH - gas);
     expect(after.USDC).toBe((before.USDC ?? 0n) + BigInt(received?.baseUnits ?? '0'));
     const next = await alice(['quote', '1', 'ETH', 'USDC']);
@@ -124,7 +90,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   });
 
   it('multi-swap with one output token: batch quotes; with two output tokens: parallel quotes; each in one transaction', async () => {
-    const before = await balances(aliceHome.dir);
+    const before = await balances(users.aliceHome);
     const batch = await alice(['multi-swap', '--pairs', '100 USDC>ETH, 50 STRK>ETH', '--yes']);
     expect(batch.code, batch.stdout).toBe(0);
     const b = batch.doc as unknown as Executed;
@@ -134,7 +100,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     expect(parallel.code, parallel.stdout).toBe(0);
     const p = parallel.doc as unknown as Executed;
     expect(p.quoteMode).toBe('parallel');
-    const after = await balances(aliceHome.dir);
+    const after = await balances(users.aliceHome);
     expect(after.USDC).toBe((before.USDC ?? 0n) - 120_000_000n + BigInt(p.transaction.received.find((x) => x.symbol === 'USDC')?.baseUnits ?? '0'));
     const ethIn = BigInt(b.transaction.received[0]?.baseUnits ?? '0') + BigInt(p.transaction.received.find((x) => x.symbol === 'ETH')?.baseUnits ?? '0');
     const gasEth = [b, p].reduce((sum, d) => sum + (d.transaction.feePaid?.symbol === 'ETH' ? BigInt(d.transaction.feePaid.baseUnits) : 0n), 0n);
@@ -142,12 +108,12 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   });
 
   it('batch: a swap and a transfer to bob in one transaction', async () => {
-    const bobBefore = await balances(bobHome.dir);
-    const r = await alice(['batch', '--swap', '0.5 ETH>USDC', '--send', `5 USDC>${bobAddress}`, '--yes']);
+    const bobBefore = await balances(users.bobHome);
+    const r = await alice(['batch', '--swap', '0.5 ETH>USDC', '--send', `5 USDC>${users.bobAddress}`, '--yes']);
     expect(r.code, r.stdout).toBe(0);
     const doc = r.doc as unknown as Executed;
     expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
-    expect((await balances(bobHome.dir)).USDC).toBe((bobBefore.USDC ?? 0n) + 5_000_000n);
+    expect((await balances(users.bobHome)).USDC).toBe((bobBefore.USDC ?? 0n) + 5_000_000n);
   });
 
   describe('refusals leave every balance unchanged', () => {
@@ -156,35 +122,35 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       ['min-received', 'min_received'],
       ['token', 'token_out'],
     ])('tampered aggregator calldata (%s) → CALLDATA_MISMATCH naming %s', async (kind, field) => {
-      const before = await balances(aliceHome.dir);
-      await knob(`${urls.aggregatorUrl}/sandbox/tamper-calldata`, { kind });
+      const before = await balances(users.aliceHome);
+      await knob(`${users.urls.aggregatorUrl}/sandbox/tamper-calldata`, { kind });
       const r = await alice(['trade', '1', 'ETH', 'USDC', '--yes']);
       expect(r.code).toBe(1);
       expect(r.doc.error).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field } });
-      expect(await balances(aliceHome.dir)).toEqual(before);
+      expect(await balances(users.aliceHome)).toEqual(before);
     });
 
     it('the price moved between quote and execution: the chain reverts the whole transaction, reported as TRANSACTION_REVERTED', async () => {
-      const before = await balances(aliceHome.dir);
-      await knob(`${urls.chainUrl}/sandbox/chain/trade`, { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000', when: 'before-next-execution' });
+      const before = await balances(users.aliceHome);
+      await knob(`${users.urls.chainUrl}/sandbox/chain/trade`, { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000', when: 'before-next-execution' });
       const r = await alice(['trade', '2000', 'STRK', 'USDC', '--slippage', '0.5', '--yes']);
       expect(r.code).toBe(1);
       expect(r.doc.error?.code).toBe('TRANSACTION_REVERTED');
       expect(r.doc.error?.message).toMatch(/nothing changed/);
-      expect(await balances(aliceHome.dir)).toEqual(before);
+      expect(await balances(users.aliceHome)).toEqual(before);
     });
 
     it('the paymaster raised its fee after the build → FEE_ABOVE_MAX', async () => {
-      const before = await balances(aliceHome.dir);
-      await knob(`${urls.chainUrl}/sandbox/chain/gas-price`, { l2GasPrice: '30000000000', afterNextBuild: true });
+      const before = await balances(users.aliceHome);
+      await knob(`${users.urls.chainUrl}/sandbox/chain/gas-price`, { l2GasPrice: '30000000000', afterNextBuild: true });
       try {
         const r = await alice(['trade', '1', 'ETH', 'USDC', '--gas-token', 'STRK', '--yes']);
         expect(r.code).toBe(1);
         expect(r.doc.error?.code).toBe('FEE_ABOVE_MAX');
       } finally {
-        await knob(`${urls.chainUrl}/sandbox/chain/gas-price`, { l2GasPrice: '10000000000' });
+        await knob(`${users.urls.chainUrl}/sandbox/chain/gas-price`, { l2GasPrice: '10000000000' });
       }
-      expect(await balances(aliceHome.dir)).toEqual(before);
+      expect(await balances(users.aliceHome)).toEqual(before);
     });
 
     it('a price impact above 15 % → PRICE_IMPACT_TOO_HIGH; more than the wallet holds → INSUFFICIENT_BALANCE', async () => {
@@ -196,7 +162,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
 
     it('usage refusals: four pairs, the test network, a bad pair', async () => {
       expect((await alice(['multi-swap', '--pairs', '1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH'])).doc.error?.code).toBe('BATCH_LIMIT_EXCEEDED');
-      const sepolia = await cli(aliceHome.dir, ['trade', '1', 'ETH', 'USDC', '--network', 'sepolia', '--json']);
+      const sepolia = await cli(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--network', 'sepolia', '--json']);
       expect(sepolia.doc.error?.code).toBe('NETWORK_UNSUPPORTED');
       expect((await alice(['batch', '--swap', '1 ETH USDC'])).doc.error?.code).toBe('USAGE_ERROR');
       expect((await alice(['trade', '-1', 'ETH', 'USDC'])).doc.error?.code).toBe('INVALID_AMOUNT');
@@ -204,18 +170,18 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   });
 
   it('history lists every transaction sent (send included), newest first, with its status', async () => {
-    const sent = await alice(['send', '1', 'STRK', bobAddress, '--yes']);
+    const sent = await alice(['send', '1', 'STRK', users.bobAddress, '--yes']);
     expect(sent.code, sent.stdout).toBe(0);
-    const r = await cli(aliceHome.dir, ['history', '--json']);
+    const r = await cli(users.aliceHome, ['history', '--json']);
     expect(r.code).toBe(0);
     const entries = r.doc.entries as Array<{ kind: string; status: string; hash: string; amounts: Array<{ direction: string; symbol: string; basis: string }> }>;
     expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual(['send:succeeded', 'trade:reverted', 'batch:succeeded', 'multi-swap:succeeded', 'multi-swap:succeeded', 'trade:succeeded']);
     expect(entries[0]?.hash).toBe(`0x${BigInt((sent.doc.receipt as { transactionHash: string }).transactionHash).toString(16)}`);
-    expect((await cli(aliceHome.dir, ['history', '--limit', '2', '--json'])).doc.entries).toHaveLength(2);
+    expect((await cli(users.aliceHome, ['history', '--limit', '2', '--json'])).doc.entries).toHaveLength(2);
     expect(entries.at(-1)?.amounts).toEqual(
       expect.arrayContaining([expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }), expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' })]),
     );
-    const human = await cli(aliceHome.dir, ['history']);
+    const human = await cli(users.aliceHome, ['history']);
     expect(human.stdout).toMatch(/trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}sent 2000 STRK; at least [0-9.]+ USDC\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/);
     expect(human.stdout).toMatch(/sent 1 ETH; received [0-9.]+ USDC/);
   });

@@ -11,13 +11,11 @@ import { openHistory } from '../cli/core/history.js';
 import type { Progress } from '../cli/core/call.js';
 import { executePlan, planBatch, planMultiSwap, planTrade, type SwapContext } from '../cli/core/swap/flow.js';
 import { createAggregatorClient } from '../cli/services/aggregator.js';
-import { SELECTOR } from '../shared/erc20.js';
 import { ErrorCode } from '../shared/errors.js';
-import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { tempHome } from './helpers/process.js';
 import { failure } from './helpers/failure.js';
-import { postJson, type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
+import { postJson, routerAllowance, type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
 
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -59,16 +57,7 @@ async function balances(ea: ExecutionAccount): Promise<Record<string, bigint>> {
   return Object.fromEntries((await readBalances(ea)).map((b) => [b.token.symbol, b.balance]));
 }
 
-async function allowance(ea: ExecutionAccount, token: Token): Promise<bigint> {
-  const reply = await postJson(stack.handle.info.rpcUrl, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'starknet_call',
-    params: { request: { contract_address: token.address, entry_point_selector: `0x${SELECTOR.allowance.toString(16)}`, calldata: [ea.address, ROUTER_ADDRESS] }, block_id: 'latest' },
-  });
-  const [low, high] = reply.body.result as [string, string];
-  return BigInt(low) + (BigInt(high) << 128n);
-}
+const allowance = (ea: ExecutionAccount, token: Token): Promise<bigint> => routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
 
 const aggregatorKnob = (body: unknown) => postJson(`${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`, body);
 

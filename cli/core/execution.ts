@@ -10,7 +10,8 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions, Progress } from './call.js';
-import type { ChainCall, ExecutionAccount, ExecutionProgress, FeeModeOption, PreparedExecution } from './chain/index.js';
+import type { ChainCall, ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution } from './chain/index.js';
+import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
 import { createSignHash, type Session } from './session.js';
 
@@ -98,5 +99,33 @@ export async function prepareWithFee(
     if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
     call.onProgress?.({ step: `${prefix}-fee-mode`, message: `no sponsored gas here; paying gas in ${fee.gasToken.symbol}` });
     return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
+  }
+}
+
+/**
+ * Signs and sends exactly `prepared`, waits for its receipt, and keeps the history in step: the
+ * transaction is recorded when submitted, and a revert as such. The caller settles a success
+ * (it knows what to record as received).
+ */
+export async function executeTracked(
+  account: ExecutionAccount,
+  prepared: PreparedExecution,
+  tracker: TransactionTracker,
+  call: CallOptions,
+  prefix: string,
+): Promise<ExecutionReceipt> {
+  const chain = await import('./chain/index.js');
+  const progress = executionProgress(call, prefix);
+  try {
+    return await chain.executePrepared(account, prepared, {
+      ...(call.signal ? { signal: call.signal } : {}),
+      onProgress: (event) => {
+        if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
+        progress(event);
+      },
+    });
+  } catch (error) {
+    await tracker.failed(error);
+    throw error;
   }
 }

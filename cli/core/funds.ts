@@ -16,7 +16,7 @@ import { findToken, listTokens, resolveToken, type Network, type Token } from '.
 import type { CallOptions } from './call.js';
 import type { ExecutionAccount, ExecutionReceipt, PreparedExecution, SimulationResult } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
-import { executionProgress, openExecutionAccount, prepareWithFee, rpcUrlOf } from './execution.js';
+import { executeTracked, openExecutionAccount, prepareWithFee, rpcUrlOf } from './execution.js';
 import { mapSessionError, requireSession, type Session } from './session.js';
 
 /** An exact amount of a registry token: human decimal and base units (strings: JSON-safe). */
@@ -235,21 +235,8 @@ export async function executeSend(endpoints: Endpoints, planned: PlannedSend, ca
     summary: `send ${amount.amount} ${amount.symbol} to ${to}`,
     amounts: [{ direction: 'out', symbol: amount.symbol, address: amount.address, amount: amount.amount, baseUnits: amount.baseUnits, basis: 'sent', to }],
   });
-  const progress = executionProgress(call, 'send');
   try {
-    let receipt: ExecutionReceipt;
-    try {
-      receipt = await chain.executePrepared(planned.account, planned.prepared, {
-        ...signalOf(call),
-        onProgress: (event) => {
-          if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
-          progress(event);
-        },
-      });
-    } catch (error) {
-      await tracker.failed(error);
-      throw error;
-    }
+    const receipt = await executeTracked(planned.account, planned.prepared, tracker, call, 'send');
     await tracker.settled(receipt.transactionHash, { status: 'succeeded' });
     const after = await chain.readBalances(planned.account, { tokens: planned.tokens, ...signalOf(call) });
     return {

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createExecutionAccount, type ExecutionAccount, type ExecutionAccountOptions, type SignHash } from '../../cli/core/chain/index.js';
+import { SELECTOR } from '../../shared/erc20.js';
 import { splitSignature } from '../../shared/starknet.js';
+import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { type SandboxHandle, startSandbox } from '../../sandbox/launcher.js';
 
 export interface Session {
@@ -93,4 +95,16 @@ export async function startSandboxStack(): Promise<SandboxStack> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The router's ERC-20 allowance from `owner` on `token`, read with a plain starknet_call. */
+export async function routerAllowance(rpcUrl: string, owner: string, token: string): Promise<bigint> {
+  const reply = await postJson(rpcUrl, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'starknet_call',
+    params: { request: { contract_address: token, entry_point_selector: `0x${SELECTOR.allowance.toString(16)}`, calldata: [owner, ROUTER_ADDRESS] }, block_id: 'latest' },
+  });
+  const [low, high] = reply.body.result as [string, string];
+  return BigInt(low) + (BigInt(high) << 128n);
 }

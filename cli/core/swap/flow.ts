@@ -17,10 +17,10 @@ import type { AggregatorClient, Route } from '../../services/aggregator.js';
 import { checkPairCount } from '../../services/batch-limits.js';
 import type { CallOptions } from '../call.js';
 import type { ExecutionAccount } from '../chain/account.js';
-import { executePrepared, type ExecutionReceipt, type PreparedExecution } from '../chain/execute.js';
+import type { ExecutionReceipt, PreparedExecution } from '../chain/execute.js';
 import { readBalances } from '../chain/reads.js';
 import { simulatePrepared } from '../chain/simulate.js';
-import { executionProgress, type FeeChoice, prepareWithFee } from '../execution.js';
+import { executeTracked, type FeeChoice, prepareWithFee } from '../execution.js';
 import { type HistoryAmount, type HistoryStore, trackTransaction } from '../history.js';
 import {
   type Balance,
@@ -319,20 +319,7 @@ export async function executePlan(planned: PlannedExecution, call: CallOptions =
     summary: document.headline.slice(0, 500),
     amounts: historyAmounts(plan),
   });
-  const progress = executionProgress(call, 'swap');
-  let receipt: ExecutionReceipt;
-  try {
-    receipt = await executePrepared(ctx.account, current.prepared, {
-      signal: call.signal,
-      onProgress: (event) => {
-        if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
-        progress(event);
-      },
-    });
-  } catch (error) {
-    await tracker.failed(error);
-    throw error;
-  }
+  const receipt = await executeTracked(ctx.account, current.prepared, tracker, call, 'swap');
   const received = receivedAmounts(plan, receipt);
   await tracker.settled(receipt.transactionHash, {
     status: 'succeeded',

@@ -92,15 +92,7 @@ export interface SwapPlan {
   calls: ChainCall[];
 }
 
-export interface PlanInput {
-  kind: PlanKind;
-  network: Network;
-  sandbox: boolean;
-  account: string;
-  router: string;
-  swaps: PlannedSwap[];
-  sends?: PlannedSend[];
-}
+export type PlanInput = Omit<SwapPlan, 'calls' | 'sends'> & { sends?: PlannedSend[] };
 
 /**
  * A transfer recipient: not an address (or zero) is INVALID_ADDRESS; one that would lose the

@@ -1,0 +1,72 @@
+/**
+ * A sandbox in its own process and two users signed in through the built bin (login → the
+ * outbox's code → verify), each with their own data folder pointing at that same sandbox: what
+ * the whole-process tests of the money commands start from.
+ */
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { cleanEnv, runBin, spawnBin, tempHome } from './process.js';
+
+export type Doc = Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } };
+
+export interface CliResult {
+  code: number | null;
+  doc: Doc;
+  stdout: string;
+  stderr: string;
+}
+
+/** The bin with `home` as its data folder; `doc` is stdout parsed when it is JSON, else {}. */
+export async function cli(home: string, args: string[]): Promise<CliResult> {
+  const r = await runBin(args, cleanEnv({ FINANCE_TUI_HOME: home }));
+  let doc: Doc = {};
+  try {
+    doc = JSON.parse(r.stdout) as Doc;
+  } catch {
+    // human output
+  }
+  return { code: r.code, doc, stdout: r.stdout, stderr: r.stderr };
+}
+
+export async function signIn(home: string, email: string): Promise<Doc> {
+  expect((await cli(home, ['login', email, '--sandbox', '--json'])).code).toBe(0);
+  const code = (await cli(home, ['sandbox', 'outbox', email, '--json'])).doc.code as string;
+  const verified = await cli(home, ['verify', email, code, '--sandbox', '--json']);
+  expect(verified.code).toBe(0);
+  return verified.doc;
+}
+
+export interface TwoUsers {
+  aliceHome: string;
+  bobHome: string;
+  bobAddress: string;
+  /** the running sandbox's URLs, from its sandbox.json */
+  urls: { aggregatorUrl: string; chainUrl: string; rpcUrl: string; serverUrl: string };
+  close(): Promise<void>;
+}
+
+/** Starts the sandbox (alice's data folder), copies its sandbox.json to bob's, signs both in. */
+export async function startTwoUsers(): Promise<TwoUsers> {
+  const alice = tempHome();
+  const bob = tempHome();
+  const sandbox = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: alice.dir }));
+  const close = async (): Promise<void> => {
+    sandbox.kill('SIGTERM');
+    await sandbox.exited;
+    alice.cleanup();
+    bob.cleanup();
+  };
+  try {
+    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
+    // bob's data folder finds the same running sandbox
+    copyFileSync(join(alice.dir, 'sandbox.json'), join(bob.dir, 'sandbox.json'));
+    await signIn(alice.dir, 'alice@example.com');
+    const bobAddress = (await signIn(bob.dir, 'bob@example.com')).address as string;
+    const urls = JSON.parse(readFileSync(join(alice.dir, 'sandbox.json'), 'utf8')) as TwoUsers['urls'];
+    return { aliceHome: alice.dir, bobHome: bob.dir, bobAddress, urls, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
