@@ -40,7 +40,7 @@ export interface AppDeps {
   /** replaces the rate-limit counters (tests: a small in-memory store) */
   rateLimitStore?: CounterStore;
   /** pino destination; stdout (asyncLog) when absent */
-  logStream?: NodeJS.WritableStream;
+  logStream?: NodeJS.WritableStream | pino.DestinationStream;
   logLevel?: string;
   version?: string;
   /** chainId of the SNIP-12 domain wrapped around plain-text messages; SN_SANDBOX in the sandbox, else SN_MAIN */
@@ -83,14 +83,14 @@ export function trustProxyOption(value: boolean | number | string): boolean | st
 }
 
 /**
- * Log lines to stdout, asynchronously and in batches: a line waits until 8 KB have gathered or
- * 100 ms have passed, so under load one write(2) carries dozens of lines instead of one each (a
- * write per line was a fifth of the server's time per request), and a slow reader of stdout
- * never blocks a request. At most 16 MB wait: past that, lines are dropped rather than letting a
- * stuck pipe grow the heap. pino writes out what is pending when the process exits.
+ * Log lines to a file descriptor (stdout by default), asynchronously and in batches: a line waits
+ * until 8 KB have gathered or 100 ms have passed, so under load one write(2) carries dozens of
+ * lines instead of one each (a write per line was a fifth of the server's time per request), and
+ * a slow reader never blocks a request. At most 16 MB wait: past that, lines are dropped rather
+ * than letting a stuck pipe grow the heap. pino writes out what is pending when the process exits.
  */
-export function stdoutLog(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 8_192, maxLength: 16 * 1_048_576, periodicFlush: 100 });
+export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
+  return pino.destination({ dest: fd, sync: false, minLength: 8_192, maxLength: 16 * 1_048_576, periodicFlush: 100 });
 }
 
 /**
@@ -103,7 +103,7 @@ export function deadlineCheckIntervalMs(config: Pick<ServerConfig, 'headersTimeo
 }
 
 export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
-  const logStream = deps.logStream ?? stdoutLog();
+  const logStream = deps.logStream ?? asyncLog();
   const logOptions = { level: deps.logLevel ?? 'info', ...(config.sandbox ? { base: { pid: process.pid, sandbox: true } } : {}) };
   // The request line has its own logger, without redaction: every field of it is ours (method,
   // route pattern or a sanitised path, status, time, address, code), and redaction's wildcard
