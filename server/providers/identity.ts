@@ -14,6 +14,7 @@ import Type from 'typebox';
 import { Value } from 'typebox/value';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { padHash } from '../../shared/starknet.js';
+import { createNodeFetch } from './node-fetch.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue } from './types.js';
 
 export interface IdentityProviderOptions {
@@ -27,7 +28,7 @@ export interface IdentityProviderOptions {
   origin: string;
   /** per attempt */
   timeoutMs: number;
-  /** for tests that need to watch the wire; defaults to the global fetch */
+  /** for tests that need to watch the wire; defaults to node-fetch.ts (node:http, keep-alive) */
   fetch?: typeof fetch;
 }
 
@@ -149,7 +150,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     redirect: 'manual',
     // creating wallets or sending codes twice is not harmless: only reads are retried (below)
     retry: 0,
-    ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),
+    fetch: opts.fetch ?? createNodeFetch(),
   };
   const authHost = ky.create({ ...common, prefix: opts.authUrl, headers: { ...credentials, origin: opts.origin } });
   const apiHost = ky.create({ ...common, prefix: opts.apiUrl, headers: credentials });
