@@ -107,6 +107,16 @@ function expectErrorShape(parsed: Parsed, status: number, code: string): void {
   expect(parsed.headers['x-content-type-options']).toBe('nosniff');
 }
 
+/** Keep sending `piece` every 20 ms (never idle, never complete) until the server closes the connection. */
+async function trickleUntilClosed(raw: Raw, piece: string): Promise<void> {
+  const trickle = setInterval(() => raw.socket.writable && raw.socket.write(piece), 20);
+  try {
+    await raw.closed;
+  } finally {
+    clearInterval(trickle);
+  }
+}
+
 const loginHead = (length: number, extra = ''): string =>
   `POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
@@ -116,12 +126,7 @@ describe('deadlines', () => {
     const raw = await open(port);
     raw.socket.write(loginHead(1_000));
     // a byte every 20 ms: the connection is never idle, the body never completes
-    const trickle = setInterval(() => raw.socket.writable && raw.socket.write(' '), 20);
-    try {
-      await raw.closed;
-    } finally {
-      clearInterval(trickle);
-    }
+    await trickleUntilClosed(raw, ' ');
     expectErrorShape(parse(raw.received()), 408, 'REQUEST_TIMEOUT');
     expect(parse(raw.received()).headers.connection).toBe('close');
   });
@@ -130,12 +135,7 @@ describe('deadlines', () => {
     const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 5_000 });
     const raw = await open(port);
     raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
-    const trickle = setInterval(() => raw.socket.writable && raw.socket.write('X-Slow: 1\r\n'), 20);
-    try {
-      await raw.closed;
-    } finally {
-      clearInterval(trickle);
-    }
+    await trickleUntilClosed(raw, 'X-Slow: 1\r\n');
     expectErrorShape(parse(raw.received()), 408, 'REQUEST_TIMEOUT');
   });
 
