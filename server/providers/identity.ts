@@ -14,7 +14,7 @@ import Type from 'typebox';
 import { Value } from 'typebox/value';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { padHash } from '../../shared/starknet.js';
-import { createNodeFetch } from './node-fetch.js';
+import { createNodeFetch, ResponseTooLargeError } from './node-fetch.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue } from './types.js';
 
 export interface IdentityProviderOptions {
@@ -134,6 +134,9 @@ function classify(error: unknown, operation: string): Failure {
   }
   if (error instanceof SyntaxError) {
     return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent invalid JSON for ${operation}`, { status: 502 }) };
+  }
+  if (error instanceof ResponseTooLargeError) {
+    return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an oversized answer to ${operation}`, { status: 502 }) };
   }
   return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} could not be reached for ${operation}`, { status: 502 }) };
 }

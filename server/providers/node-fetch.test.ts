@@ -21,6 +21,11 @@ beforeAll(async () => {
       else if (req.url === '/redirect') res.writeHead(302, { location: '/json' }).end();
       else if (req.url === '/empty') res.writeHead(204).end();
       else if (req.url === '/big') res.writeHead(200).end('x'.repeat(2048));
+      else if (req.url === '/big-chunked') {
+        res.writeHead(200);
+        res.write('x'.repeat(1000));
+        setTimeout(() => res.end('x'.repeat(1000)), 20);
+      }
       else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 2_000).unref();
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"nope"}');
     });
@@ -68,8 +73,8 @@ describe('createNodeFetch (under ky)', () => {
     expect(isTimeoutError(error)).toBe(true);
   });
 
-  it('an answer over the limit is refused, not buffered', async () => {
-    const error = await api.get(`${base}/big`).catch((e: unknown) => e);
+  it.each(['/big', '/big-chunked'])('an answer over the limit (%s) is refused, not buffered', async (path) => {
+    const error = await api.get(`${base}${path}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
 

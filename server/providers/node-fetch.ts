@@ -60,6 +60,12 @@ export function createNodeFetch(options: { maxBodyBytes?: number } = {}): typeof
         url,
         { method: request.method, headers, agent: secure ? agents.https : agents.http },
         (response) => {
+          // a declared length over the limit is refused before a byte is read
+          if (Number(response.headers['content-length'] ?? 0) > limit) {
+            settle(() => reject(new ResponseTooLargeError(limit)));
+            client.destroy();
+            return;
+          }
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
