@@ -18,7 +18,7 @@ import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin, { type CounterStore } from './plugins/rate-limit.js';
 import requestIdPlugin, { createRequestIdGenerator } from './plugins/request-id.js';
-import requestLogPlugin, { RequestLineController } from './plugins/request-log.js';
+import requestLogPlugin, { lazyChildLogger, RequestLineController } from './plugins/request-log.js';
 import securityPlugin from './plugins/security.js';
 import transportPlugin, { clientErrorHandler } from './plugins/transport.js';
 import type { IdentityProvider, PaymasterRelay } from './providers/types.js';
@@ -119,8 +119,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { req: requestLogFields },
     },
-    // one line per request, when it is done (plugins/request-log.ts)
+    // one line per request, when it is done; request.log made only when used (plugins/request-log.ts)
     logController,
+    childLoggerFactory: lazyChildLogger,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // deadlines (docs/architecture.md "Abuse bounds"); requestTimeout covers receiving the whole

@@ -14,6 +14,7 @@
  */
 import { type FastifyBaseLogger, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,6 +82,72 @@ export class RequestLineController extends LogController {
 
   /** Fastify's 404 line would carry the raw URL; ours (through the not-found handler) does not. */
   override routeNotFound(): void {}
+}
+
+/**
+ * The per-request logger (`request.log`, with `reqId` bound), made only when something logs
+ * through it. Making a pino child runs redaction over its bindings, 3.5 µs with our paths, on
+ * every request, while most requests never use it: their one line goes through the controller.
+ */
+class LazyChildLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #real(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#parent.level;
+  }
+
+  set level(value: string) {
+    this.#real().level = value;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#real().child(bindings, options);
+  }
+
+  fatal(...args: unknown[]): void {
+    (this.#real().fatal as (...a: unknown[]) => void)(...args);
+  }
+
+  error(...args: unknown[]): void {
+    (this.#real().error as (...a: unknown[]) => void)(...args);
+  }
+
+  warn(...args: unknown[]): void {
+    (this.#real().warn as (...a: unknown[]) => void)(...args);
+  }
+
+  info(...args: unknown[]): void {
+    (this.#real().info as (...a: unknown[]) => void)(...args);
+  }
+
+  debug(...args: unknown[]): void {
+    (this.#real().debug as (...a: unknown[]) => void)(...args);
+  }
+
+  trace(...args: unknown[]): void {
+    (this.#real().trace as (...a: unknown[]) => void)(...args);
+  }
+
+  silent(): void {}
+}
+
+/** Fastify's `childLoggerFactory`. */
+export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
 }
 
 export interface RequestLogPluginOptions {
