@@ -101,7 +101,7 @@ class LazyChildLogger {
     this.#options = options;
   }
 
-  #real(): FastifyBaseLogger {
+  real(): FastifyBaseLogger {
     this.#child ??= this.#parent.child(this.#bindings, this.#options);
     return this.#child;
   }
@@ -111,38 +111,23 @@ class LazyChildLogger {
   }
 
   set level(value: string) {
-    this.#real().level = value;
+    this.real().level = value;
   }
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.#real().child(bindings, options);
-  }
-
-  fatal(...args: unknown[]): void {
-    (this.#real().fatal as (...a: unknown[]) => void)(...args);
-  }
-
-  error(...args: unknown[]): void {
-    (this.#real().error as (...a: unknown[]) => void)(...args);
-  }
-
-  warn(...args: unknown[]): void {
-    (this.#real().warn as (...a: unknown[]) => void)(...args);
-  }
-
-  info(...args: unknown[]): void {
-    (this.#real().info as (...a: unknown[]) => void)(...args);
-  }
-
-  debug(...args: unknown[]): void {
-    (this.#real().debug as (...a: unknown[]) => void)(...args);
-  }
-
-  trace(...args: unknown[]): void {
-    (this.#real().trace as (...a: unknown[]) => void)(...args);
+    return this.real().child(bindings, options);
   }
 
   silent(): void {}
+}
+
+// the log methods, each handing its arguments to the real child (made on first use)
+for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const) {
+  Object.defineProperty(LazyChildLogger.prototype, level, {
+    value(this: LazyChildLogger, ...args: unknown[]): void {
+      (this.real()[level] as (...a: unknown[]) => void)(...args);
+    },
+  });
 }
 
 /** Fastify's `childLoggerFactory`. */
