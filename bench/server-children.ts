@@ -4,11 +4,20 @@
  * (the baseline), `identity` is the identity-provider emulator (in memory). Each prints one
  * `{"port": N}` line on stdout when listening and runs until killed.
  *
- * Run by the bench as: node --import tsx bench/server-children.ts bare|identity
+ * `unthrottled` is our server as `finance-tui serve` starts it (config from the environment,
+ * startServer, pino lines on stdout), except that its rate-limit counter store counts every hit
+ * as usual but never reports one over the limit: the latency phase sends 2,000 signatures of one
+ * user, which the 30/min/user limit would turn into 429s. This knob exists only here; the server
+ * has no environment variable that lifts its limits.
+ *
+ * Run by the bench as: node --import tsx bench/server-children.ts bare|identity|unthrottled
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
+import { loadConfig } from '../server/config.js';
+import { installShutdown, startServer } from '../server/main.js';
+import { type CounterStore, type LimitRule, MemoryCounterStore } from '../server/plugins/rate-limit.js';
 
 export const BENCH_APP_ID = 'bench-app';
 export const BENCH_APP_SECRET = 'bench-identity-app-secret-0123456789';
@@ -35,7 +44,16 @@ async function main(mode: string | undefined): Promise<void> {
     process.stdout.write(`${JSON.stringify({ port: (app.server.address() as AddressInfo).port })}\n`);
     return;
   }
-  process.stderr.write('usage: server-children.ts bare|identity\n');
+  if (mode === 'unthrottled') {
+    const counters = new MemoryCounterStore();
+    const store: CounterStore = {
+      hit: (rule: LimitRule, subject: string) => ({ ...counters.hit(rule, subject), count: 1 }),
+    };
+    const handle = await startServer(loadConfig(process.env), { rateLimitStore: store });
+    installShutdown(handle, { log: (message) => handle.app.log.info(message) });
+    return;
+  }
+  process.stderr.write('usage: server-children.ts bare|identity|unthrottled\n');
   process.exit(2);
 }
 
