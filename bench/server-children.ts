@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { loadConfig } from '../server/config.js';
-import { installShutdown, startServer } from '../server/main.js';
+import { closeGracefully, startServer } from '../server/main.js';
 import { type CounterStore, type LimitRule, MemoryCounterStore } from '../server/plugins/rate-limit.js';
 
 export const BENCH_APP_ID = 'bench-app';
@@ -50,7 +50,10 @@ async function main(mode: string | undefined): Promise<void> {
       hit: (rule: LimitRule, subject: string) => ({ ...counters.hit(rule, subject), count: 1 }),
     };
     const handle = await startServer(loadConfig(process.env), { rateLimitStore: store });
-    installShutdown(handle, { log: (message) => handle.app.log.info(message) });
+    process.once('SIGTERM', () => {
+      const log = (message: string): void => handle.app.log.info(message);
+      void closeGracefully({ close: () => handle.close(), servers: [handle.app.server] }, { graceMs: 5_000, log }).then(() => process.exit(0));
+    });
     return;
   }
   process.stderr.write('usage: server-children.ts bare|identity|unthrottled\n');
