@@ -5,11 +5,12 @@
  * command that started it ends, however it ends, and stops itself if that command dies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../shared/errors.js';
+import { openPrivateLog } from '../shared/fs.js';
 import { isShuttingDown, track } from './child-registry.js';
 import { probeServer } from './core/probe.js';
 
@@ -82,7 +83,7 @@ interface SpawnSelfOptions {
  * command's abort signal — stopping it on any of the last three.
  */
 async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
-  const logFd = openSync(options.logFile, 'a', 0o600);
+  const logFd = openPrivateLog(options.logFile);
   const [cmd, ...rest] = [process.execPath, ...selfCommand()];
   // stdin is a pipe the child watches: when this process dies, even by SIGKILL, the pipe closes
   // and the child shuts itself down (see exitWhenParentGone)

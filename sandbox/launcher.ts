@@ -20,7 +20,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppError, ErrorCode } from '../shared/errors.js';
-import { writeFileAtomic } from '../shared/fs.js';
+import { ensurePrivateDir, narrowFilesIn, writeFileAtomic } from '../shared/fs.js';
+import type { AppDeps } from '../server/app.js';
 import { loadConfig, type ServerConfig } from '../server/config.js';
 import { startServer } from '../server/main.js';
 import { buildIdentityEmulator } from './identity/app.js';
@@ -41,7 +42,7 @@ export interface SandboxOptions {
   /** the user's environment: JWT_SECRET / IDENTITY_APP_ID / IDENTITY_APP_SECRET are honoured */
   env?: Record<string, string | undefined>;
   /** where the auth server's pino lines go */
-  logStream: NodeJS.WritableStream;
+  logStream: NonNullable<AppDeps['logStream']>;
   /** keep emulator state in memory instead of the data folder (tests) */
   inMemory?: boolean;
   faults?: { identity?: FaultSettings; aggregator?: FaultSettings; chain?: FaultSettings };
@@ -109,6 +110,12 @@ const urlOf = (app: FastifyInstance): string => `http://127.0.0.1:${(app.server.
 export async function startSandbox(options: SandboxOptions): Promise<SandboxHandle> {
   const env = options.env ?? {};
   const dir = join(options.dataDir, 'sandbox');
+  if (options.inMemory !== true) {
+    // secrets, wallet keys and logs live here: a folder or file left looser (an older version,
+    // a copy, a umask) is narrowed before anything is read or written
+    ensurePrivateDir(dir);
+    narrowFilesIn(dir);
+  }
   const secrets = loadOrCreateSecrets(dir, options.inMemory === true);
   const appId = env.IDENTITY_APP_ID?.trim() || secrets.appId;
   const appSecret = env.IDENTITY_APP_SECRET?.trim() || secrets.appSecret;

@@ -1,7 +1,84 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { trustProxyOption } from './app.js';
+import { ConfigError, loadConfig, parseTrustProxy, TRANSPORT_DEFAULTS } from './config.js';
 
 const base = { IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: 'x'.repeat(32) };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ ...base, ...env });
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8', '10.0.0.0/8'],
+    ['10.0.0.0/32', '10.0.0.0/32'],
+    ['fd00::/8, 127.0.0.1', 'fd00::/8,127.0.0.1'],
+    ['2001:db8::1/128', '2001:db8::1/128'],
+    ['::ffff:10.0.0.1', '::ffff:10.0.0.1'],
+    ['loopback,uniquelocal', 'loopback,uniquelocal'],
+    ['fe80::1%eth0', 'fe80::1%eth0'],
+  ])('%s is accepted as %j, and Fastify starts with it', async (raw, value) => {
+    const parsed = parseTrustProxy(raw);
+    expect(parsed).toEqual({ value });
+    // what passes validation must not crash the server at start (the bug this guards against)
+    const app = Fastify({ trustProxy: trustProxyOption(value) });
+    await app.ready();
+    await app.close();
+  });
+
+  it.each(['abc', '10.0.0.0/99', '10.0.0.0/33', '10.0.0.0/0', '::1/129', '10.0.0.256', '10.0.0.0/8/8', '10.0.0.0/', '10.0.0.1,,10.0.0.2', 'yes', '1.2.3.4/-1', 'deadbeef'])(
+    '%s is refused in one line naming TRUST_PROXY and the bad entry',
+    (raw) => {
+      const problems = problemsOf({ TRUST_PROXY: raw });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs\/CIDRs/);
+      expect(problems[0]).not.toContain('\n');
+    },
+  );
+});
+
+describe('connection bounds', () => {
+  it('default to the documented values', () => {
+    const config = loadConfig(base);
+    expect(config).toMatchObject(TRANSPORT_DEFAULTS);
+    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+  });
+
+  it('are read from the environment', () => {
+    const config = loadConfig({ ...base, MAX_CONNECTIONS: '64', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '61000' });
+    expect(config).toMatchObject({ maxConnections: 64, headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 61_000 });
+  });
+
+  it.each([
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['HEADERS_TIMEOUT_MS', '50'],
+    ['REQUEST_TIMEOUT_MS', '-1'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '1e4'],
+    ['UPSTREAM_TIMEOUT_MS', '99'],
+  ])('%s=%s is one line naming the variable', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(name);
+    expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it('a headers deadline longer than the request deadline is refused', () => {
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual(['HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)']);
+  });
+});
 
 describe('sponsored gas settings', () => {
   it('off with a daily limit of 10 unless told otherwise', () => {

@@ -3,6 +3,22 @@
  * testable without touching process.env. Every bad variable is named on its own line; values of
  * secret variables are never echoed.
  */
+import { isIP } from 'node:net';
+
+/**
+ * Bounds on what one connection may hold (docs/architecture.md "Abuse bounds"): every request has
+ * a deadline for its headers and for the whole request (body included), an idle keep-alive
+ * connection is closed, and the number of open connections is capped. With the 1 MB body limit
+ * this caps what unauthenticated clients can make us buffer at maxConnections × 1 MB, each for at
+ * most requestTimeoutMs.
+ */
+export const TRANSPORT_DEFAULTS = {
+  maxConnections: 512,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
 export const DEFAULTS = {
   port: 3001,
   host: '127.0.0.1',
@@ -49,6 +65,14 @@ export interface ServerConfig {
   trustProxy: boolean | number | string;
   redisUrl: string | undefined;
   upstreamTimeoutMs: number;
+  /** open connections at most; the next one is closed as soon as it is accepted */
+  maxConnections: number;
+  /** time from a connection's first byte (or the end of the previous request) to the end of the headers */
+  headersTimeoutMs: number;
+  /** time to receive a whole request, body included; past it the client gets 408 and the connection is closed */
+  requestTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this long */
+  keepAliveTimeoutMs: number;
   /** Set by the sandbox launcher only: marks responses and logs as sandbox. */
   sandbox: boolean;
 }
@@ -80,14 +104,32 @@ function httpUrl(value: string): boolean {
   }
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string | null {
-  if (raw === undefined || raw === 'false' || raw === '0') return false;
-  if (raw === 'true') return true;
-  if (/^[0-9]+$/.test(raw)) return Number(raw);
+/** proxy-addr's names for address ranges, which Fastify's trustProxy accepts in a list */
+const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address or CIDR as proxy-addr would take it, checked here so a typo fails at start, by name. */
+function isProxyAddress(entry: string): boolean {
+  if (TRUST_PROXY_KEYWORDS.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  // proxy-addr refuses /0 (TRUST_PROXY=true says the same)
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: true, false, a hop count, or a comma list of addresses/CIDRs; a problem line when bad. */
+export function parseTrustProxy(raw: string | undefined): { value: boolean | number | string } | { problem: string } {
+  if (raw === undefined || raw === 'false' || raw === '0') return { value: false };
+  if (raw === 'true') return { value: true };
+  if (/^[0-9]{1,3}$/.test(raw)) return { value: Number(raw) };
   const parts = raw.split(',').map((p) => p.trim());
-  // addresses or CIDRs (v4 or v6), or the proxy-addr keywords
-  const ok = parts.every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/[0-9]{1,3})?)$/.test(p));
-  return ok ? parts.join(',') : null;
+  const bad = parts.find((p) => !isProxyAddress(p));
+  if (bad === undefined) return { value: parts.join(',') };
+  const shown = bad.length > 60 ? `${bad.slice(0, 60)}…` : bad;
+  return {
+    problem: `TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs/CIDRs (got "${shown}", which is not an IP address or a CIDR with a valid prefix)`,
+  };
 }
 
 export function loadConfig(env: Env): ServerConfig {
@@ -143,20 +185,29 @@ export function loadConfig(env: Env): ServerConfig {
   const identityAuthUrl = urlVar('IDENTITY_AUTH_URL', DEFAULTS.identityAuthUrl) ?? DEFAULTS.identityAuthUrl;
   const identityApiUrl = urlVar('IDENTITY_API_URL', DEFAULTS.identityApiUrl) ?? DEFAULTS.identityApiUrl;
 
-  const trustProxy = parseTrustProxy(present(env, 'TRUST_PROXY'));
-  if (trustProxy === null) {
-    problems.push('TRUST_PROXY must be true, false, a hop count, or a comma list of proxy addresses/CIDRs');
-  }
+  const parsedTrustProxy = parseTrustProxy(present(env, 'TRUST_PROXY'));
+  if ('problem' in parsedTrustProxy) problems.push(parsedTrustProxy.problem);
+  const trustProxy = 'value' in parsedTrustProxy ? parsedTrustProxy.value : false;
 
   const redisUrl = present(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
-  let upstreamTimeoutMs: number = DEFAULTS.upstreamTimeoutMs;
-  const rawTimeout = present(env, 'UPSTREAM_TIMEOUT_MS');
-  if (rawTimeout !== undefined) {
-    if (!/^[0-9]{1,6}$/.test(rawTimeout) || Number(rawTimeout) < 100) problems.push(`UPSTREAM_TIMEOUT_MS must be an integer >= 100 (got "${rawTimeout}")`);
-    else upstreamTimeoutMs = Number(rawTimeout);
-  }
+  const integerVar = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = present(env, name);
+    if (raw === undefined) return fallback;
+    if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw.length > 20 ? `${raw.slice(0, 20)}…` : raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const upstreamTimeoutMs = integerVar('UPSTREAM_TIMEOUT_MS', DEFAULTS.upstreamTimeoutMs, 100, 999_999);
+  const maxConnections = integerVar('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections, 1, 1_000_000);
+  const headersTimeoutMs = integerVar('HEADERS_TIMEOUT_MS', TRANSPORT_DEFAULTS.headersTimeoutMs, 100, 600_000);
+  const requestTimeoutMs = integerVar('REQUEST_TIMEOUT_MS', TRANSPORT_DEFAULTS.requestTimeoutMs, 100, 600_000);
+  const keepAliveTimeoutMs = integerVar('KEEP_ALIVE_TIMEOUT_MS', TRANSPORT_DEFAULTS.keepAliveTimeoutMs, 100, 600_000);
+  // Node refuses a headers deadline past the whole-request one
+  if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
 
   let paymasterSponsored = false;
   const rawSponsored = present(env, 'PAYMASTER_SPONSORED');
@@ -190,9 +241,13 @@ export function loadConfig(env: Env): ServerConfig {
     sponsoredDailyLimit,
     identityAuthUrl,
     identityApiUrl,
-    trustProxy: trustProxy as boolean | number | string,
+    trustProxy,
     redisUrl,
     upstreamTimeoutMs,
+    maxConnections,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs,
     sandbox: false,
   };
 }

@@ -26,6 +26,11 @@ export const ErrorCode = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  // refused by the HTTP parser, before any route: the request missed its deadline (408), its
+  // headers are over 16 KB (431), or it is not valid HTTP (400)
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
+  MALFORMED_REQUEST: 'MALFORMED_REQUEST',
   // auth flow
   INVALID_OTP: 'INVALID_OTP',
   // upstreams

@@ -33,6 +33,20 @@ describe('finance-tui serve: configuration', () => {
     expect(result.stdout).toBe('');
   });
 
+  it.each(['abc', '10.0.0.0/99'])('TRUST_PROXY=%s is one line naming the variable and exit 1, not a crash at start', async (value) => {
+    const result = await runBin(
+      ['serve', '--port', '0'],
+      cleanEnv({ FINANCE_TUI_HOME: home.dir, IDENTITY_APP_ID: APP_ID, IDENTITY_APP_SECRET: APP_SECRET, JWT_SECRET, TRUST_PROXY: value }),
+      home.dir,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('TRUST_PROXY');
+    expect(lines[0]).toContain(value);
+    expect(result.stdout).toBe('');
+  });
+
   it('reads .env from the current folder, and the environment wins over it', async () => {
     const dir = tempHome();
     try {

@@ -5,14 +5,14 @@
  * The stop goes through the one stop path (server/main.ts closeGracefully) over all three
  * servers, then prints a stopped line (`{"event": "stopped"}` with --json) and returns: exit 0.
  */
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../args.js';
 import type { CommandRun } from '../context.js';
 import { exitWhenParentGone } from '../child.js';
 import { dataDir } from '../paths.js';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { openPrivateLog, writeFileAtomic } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
 
@@ -31,9 +31,13 @@ export const run: CommandRun = async (ctx) => {
   const port = parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
   const dir = dataDir(ctx.env);
   const logFile = join(dir, 'sandbox', 'server.log');
-  const [{ startSandbox }, { closeGracefully }] = await Promise.all([import('../../sandbox/launcher.js'), import('../../server/main.js')]);
-  mkdirSync(join(dir, 'sandbox'), { recursive: true, mode: 0o700 });
-  const logStream = createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  const [{ startSandbox }, { closeGracefully }, { asyncLog }] = await Promise.all([
+    import('../../sandbox/launcher.js'),
+    import('../../server/main.js'),
+    import('../../server/app.js'),
+  ]);
+  // 0600 in a 0700 folder, an existing looser file or folder narrowed first
+  const logStream = asyncLog(openPrivateLog(logFile));
   // a full disk or a removed folder loses log lines, never the running sandbox
   logStream.on('error', () => undefined);
   // test knob: latency added to every emulator request (used to catch a client mid-request)

@@ -140,9 +140,20 @@ export interface ErrorsPluginOptions {
   exposeInternals?: boolean;
 }
 
+/**
+ * The path of an unknown route is never echoed: it may be a token someone pasted into a URL, and
+ * whatever we echo ends up in the client's logs and screens. The method is one Node's parser
+ * accepted, so it is a plain word.
+ */
+export function notFoundError(method: string): AppError {
+  return new AppError(ErrorCode.NOT_FOUND, `No route serves ${method} on this path (see the API in the README)`, { status: 404 });
+}
+
 const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options) => {
   fastify.setErrorHandler(async (error, request, reply) => {
     const described = describeError(error, options);
+    // the request's own line (plugins/request-log.ts) carries the code too
+    request.errorCode = described.code;
     if (described.unexpected) {
       request.log.error({ err: error }, 'request failed');
     } else if (described.status >= 500) {
@@ -151,17 +162,16 @@ const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options)
     } else {
       request.log.info({ errorCode: described.code, statusCode: described.status }, 'request rejected');
     }
+    // an over-long body is still in the socket: close the connection rather than drain it
+    if (described.status === 413) reply.header('connection', 'close');
     reply.code(described.status).type('application/json; charset=utf-8');
     if (request.routeOptions.config?.jsonRpcErrors === true) return reply.send(jsonRpcRefusal(described, request.id, jsonRpcId(request)));
     const body: ErrorBody = { error: { code: described.code, message: described.message, requestId: request.id } };
     return reply.send(body);
   });
 
-  fastify.setNotFoundHandler(async (request, reply) => {
-    const body: ErrorBody = {
-      error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found`, requestId: request.id },
-    };
-    return reply.code(404).type('application/json; charset=utf-8').send(body);
+  fastify.setNotFoundHandler(async (request) => {
+    throw notFoundError(request.method);
   });
 };
 

@@ -14,6 +14,7 @@ import Type from 'typebox';
 import { Value } from 'typebox/value';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { padHash } from '../../shared/starknet.js';
+import { createNodeFetch, ResponseTooLargeError } from './node-fetch.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue } from './types.js';
 
 export interface IdentityProviderOptions {
@@ -27,7 +28,7 @@ export interface IdentityProviderOptions {
   origin: string;
   /** per attempt */
   timeoutMs: number;
-  /** for tests that need to watch the wire; defaults to the global fetch */
+  /** for tests that need to watch the wire; defaults to node-fetch.ts (node:http, keep-alive) */
   fetch?: typeof fetch;
 }
 
@@ -134,6 +135,9 @@ function classify(error: unknown, operation: string): Failure {
   if (error instanceof SyntaxError) {
     return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent invalid JSON for ${operation}`, { status: 502 }) };
   }
+  if (error instanceof ResponseTooLargeError) {
+    return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an oversized answer to ${operation}`, { status: 502 }) };
+  }
   return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} could not be reached for ${operation}`, { status: 502 }) };
 }
 
@@ -149,7 +153,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     redirect: 'manual',
     // creating wallets or sending codes twice is not harmless: only reads are retried (below)
     retry: 0,
-    ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),
+    fetch: opts.fetch ?? createNodeFetch(),
   };
   const authHost = ky.create({ ...common, prefix: opts.authUrl, headers: { ...credentials, origin: opts.origin } });
   const apiHost = ky.create({ ...common, prefix: opts.apiUrl, headers: credentials });

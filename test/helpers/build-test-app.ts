@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ec } from 'starknet';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { type AppDeps, buildApp } from '../../server/app.js';
-import { type ServerConfig, tokenAudience } from '../../server/config.js';
+import { type ServerConfig, TRANSPORT_DEFAULTS, tokenAudience } from '../../server/config.js';
 import { createTokenService, type TokenService } from '../../server/jwt.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue, PaymasterRelay } from '../../server/providers/types.js';
 
@@ -34,6 +34,7 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     trustProxy: false,
     redisUrl: undefined,
     upstreamTimeoutMs: 2_000,
+    ...TRANSPORT_DEFAULTS,
     sandbox: false,
     ...overrides,
   };

@@ -1,0 +1,152 @@
+/**
+ * One log line per request, written when the response has gone out: the request id (the
+ * logger's `reqId` binding), method, route, status, response time, client address, and the
+ * error code when the request failed. It replaces Fastify's two lines (incoming + completed),
+ * which cost a second serialisation per request and carried the raw URL.
+ *
+ * The route is the matched route's pattern. The raw path of an unknown route is never logged
+ * (a token pasted into a URL would land in the log): only the path when it is exactly one of our
+ * routes (asked with the wrong method), else its first segment when that is one of our route
+ * prefixes, and its length. A request the client gave up on before the answer gets its line too.
+ *
+ * The controller is Fastify's own extension point (`logController`); the plugin adds what it
+ * needs: the known paths (onRoute) and the aborted-request line.
+ */
+import { type FastifyBaseLogger, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Bindings, ChildLoggerOptions } from 'pino';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** our error code when the request failed (set by the error handler), for the request line */
+    errorCode: string | null;
+  }
+}
+
+/** Paths and first segments of the routes we serve: the only parts of an unknown URL we log. */
+export class KnownPaths {
+  readonly #paths = new Set<string>();
+  readonly #prefixes = new Set<string>();
+
+  add(url: string): void {
+    // a pattern with parameters or wildcards says nothing safe about what was sent
+    if (/[:*]/.test(url)) return;
+    this.#paths.add(url);
+    const first = url.split('/')[1];
+    if (first) this.#prefixes.add(first);
+  }
+
+  /** `/auth/login`, `/auth/… (23 chars)` or `/… (200 chars)`: never a segment we did not define. */
+  label(url: string): string {
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (this.#paths.has(path)) return path;
+    const first = path.split('/', 2)[1] ?? '';
+    return `${this.#prefixes.has(first) ? `/${first}/…` : '/…'} (${path.length} chars)`;
+  }
+}
+
+function lineOf(request: FastifyRequest, known: KnownPaths): Record<string, unknown> {
+  return {
+    reqId: request.id,
+    method: request.method,
+    url: request.is404 ? known.label(request.url) : request.routeOptions.url,
+    remoteAddress: request.ip,
+  };
+}
+
+export class RequestLineController extends LogController {
+  readonly known = new KnownPaths();
+  /** writes the request lines; `request.log` (redacting) keeps everything else */
+  readonly lines: FastifyBaseLogger;
+
+  constructor(lines: FastifyBaseLogger) {
+    super();
+    this.lines = lines;
+  }
+
+  /** No "incoming request" line: the one line comes when the request is done. */
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = lineOf(request, this.known);
+    line.statusCode = reply.statusCode;
+    line.responseTime = reply.elapsedTime;
+    if (request.errorCode !== null) line.errorCode = request.errorCode;
+    if (error) {
+      // the response stream failed (the socket died mid-write): rare, worth a warning; the error
+      // object goes through the redacting logger
+      request.log.warn({ ...line, err: error }, 'request failed while responding');
+    } else this.lines.info(line, 'request');
+  }
+
+  /** Fastify's 404 line would carry the raw URL; ours (through the not-found handler) does not. */
+  override routeNotFound(): void {}
+}
+
+/**
+ * The per-request logger (`request.log`, with `reqId` bound), made only when something logs
+ * through it. Making a pino child runs redaction over its bindings, 3.5 µs with our paths, on
+ * every request, while most requests never use it: their one line goes through the controller.
+ */
+class LazyChildLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  real(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#parent.level;
+  }
+
+  set level(value: string) {
+    this.real().level = value;
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.real().child(bindings, options);
+  }
+
+  silent(): void {}
+}
+
+// the log methods, each handing its arguments to the real child (made on first use)
+for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const) {
+  Object.defineProperty(LazyChildLogger.prototype, level, {
+    value(this: LazyChildLogger, ...args: unknown[]): void {
+      (this.real()[level] as (...a: unknown[]) => void)(...args);
+    },
+  });
+}
+
+/** Fastify's `childLoggerFactory`. */
+export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
+}
+
+export interface RequestLogPluginOptions {
+  controller: RequestLineController;
+}
+
+const requestLog: FastifyPluginAsync<RequestLogPluginOptions> = async (fastify, options) => {
+  const { known } = options.controller;
+  fastify.decorateRequest('errorCode', null);
+  fastify.addHook('onRoute', (route) => known.add(route.url));
+  fastify.addHook('onRequestAbort', (request, done) => {
+    options.controller.lines.info({ ...lineOf(request, known), aborted: true }, 'request ended before its answer');
+    done();
+  });
+};
+
+export default fp(requestLog, { name: 'request-log', fastify: '5.x' });

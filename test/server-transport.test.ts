@@ -1,0 +1,290 @@
+/**
+ * Socket-level abuse bounds of the auth server (docs/architecture.md "Abuse bounds"), through
+ * raw TCP sockets against a listening server: deadlines on headers, bodies and idle keep-alive
+ * connections (configured small here, so no test waits on a real-life timeout), the connection
+ * cap, bodies refused before they are read on routes that take none, parser errors in our error
+ * shape, and unknown paths that are neither echoed nor logged.
+ */
+import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ServerConfig } from '../server/config.js';
+import { type ServerHandle, startServer } from '../server/main.js';
+import { SECURITY_HEADERS } from '../server/plugins/security.js';
+import { FakeIdentity, testConfig } from './helpers/build-test-app.js';
+
+interface Raw {
+  socket: Socket;
+  /** everything the server sent so far */
+  received(): string;
+  /** resolves when the server closed the connection (or it errored) */
+  closed: Promise<void>;
+  /** resolves once `text` has arrived */
+  receivedText(text: string): Promise<void>;
+}
+
+interface Parsed {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+let handle: ServerHandle | undefined;
+let logs = '';
+const openSockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const socket of openSockets.splice(0)) socket.destroy();
+  await handle?.close();
+  handle = undefined;
+});
+
+async function start(overrides: Partial<ServerConfig> = {}): Promise<number> {
+  logs = '';
+  const logStream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      logs += chunk.toString();
+      callback();
+    },
+  });
+  handle = await startServer(testConfig({ port: 0, ...overrides }), { identity: new FakeIdentity(), logStream });
+  return Number(new URL(handle.url).port);
+}
+
+async function open(port: number): Promise<Raw> {
+  const socket = connect(port, '127.0.0.1');
+  openSockets.push(socket);
+  let data = '';
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => {
+    data += chunk;
+    for (const waiter of [...waiters]) if (data.includes(waiter.text)) waiter.resolve();
+  });
+  // a reset after the answer is fine: what matters is what arrived
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    received: () => data,
+    closed,
+    receivedText: (text) => (data.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+  };
+}
+
+function parse(raw: string): Parsed {
+  const split = raw.indexOf('\r\n\r\n');
+  expect(split, `no complete head in ${JSON.stringify(raw.slice(0, 200))}`).toBeGreaterThan(0);
+  const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length']);
+  return { status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(split + 4, split + 4 + length) };
+}
+
+/** The first complete response on the connection. */
+async function response(raw: Raw): Promise<Parsed> {
+  await raw.receivedText('\r\n\r\n');
+  const head = parse(raw.received());
+  const total = raw.received().indexOf('\r\n\r\n') + 4 + Number(head.headers['content-length']);
+  await vi.waitFor(() => expect(raw.received().length).toBeGreaterThanOrEqual(total), { timeout: 5_000, interval: 5 });
+  return parse(raw.received());
+}
+
+function expectErrorShape(parsed: Parsed, status: number, code: string): void {
+  expect(parsed.status).toBe(status);
+  const body = JSON.parse(parsed.body) as { error: { code: string; message: string; requestId: string } };
+  expect(body.error.code).toBe(code);
+  expect(body.error.message.length).toBeGreaterThan(0);
+  expect(body.error.requestId).toBe(parsed.headers['x-request-id']);
+  expect(parsed.headers['x-content-type-options']).toBe('nosniff');
+}
+
+/** Keep sending `piece` every 20 ms (never idle, never complete) until the server closes the connection. */
+async function trickleUntilClosed(raw: Raw, piece: string): Promise<void> {
+  const trickle = setInterval(() => raw.socket.writable && raw.socket.write(piece), 20);
+  try {
+    await raw.closed;
+  } finally {
+    clearInterval(trickle);
+  }
+}
+
+const loginHead = (length: number, extra = ''): string =>
+  `POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+
+describe('deadlines', () => {
+  it('a client that trickles its body is answered 408 REQUEST_TIMEOUT and cut at the request deadline', async () => {
+    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const raw = await open(port);
+    raw.socket.write(loginHead(1_000));
+    // a byte every 20 ms: the connection is never idle, the body never completes
+    await trickleUntilClosed(raw, ' ');
+    expectErrorShape(parse(raw.received()), 408, 'REQUEST_TIMEOUT');
+    expect(parse(raw.received()).headers.connection).toBe('close');
+  });
+
+  it('headers that never finish are answered 408 and cut at the headers deadline', async () => {
+    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 5_000 });
+    const raw = await open(port);
+    raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+    await trickleUntilClosed(raw, 'X-Slow: 1\r\n');
+    expectErrorShape(parse(raw.received()), 408, 'REQUEST_TIMEOUT');
+  });
+
+  it('a connection that sends nothing is closed', async () => {
+    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const raw = await open(port);
+    await raw.closed;
+  });
+
+  it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
+    const port = await start({ keepAliveTimeoutMs: 200 });
+    const raw = await open(port);
+    raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const answer = await response(raw);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.connection).toBe('keep-alive');
+    await raw.closed;
+  });
+});
+
+describe('connection cap', () => {
+  it('refuses connections past maxConnections, and takes new ones once a slot frees', async () => {
+    const port = await start({ maxConnections: 3 });
+    const held: Raw[] = [];
+    for (let i = 0; i < 3; i++) {
+      const raw = await open(port);
+      raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect((await response(raw)).status).toBe(200);
+      held.push(raw);
+    }
+    // the fourth is accepted by the kernel and closed by the server without a byte of answer
+    const extra = await open(port);
+    extra.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await extra.closed;
+    expect(extra.received()).toBe('');
+    await vi.waitFor(() => expect(logs).toContain('connections refused: the server is at its connection cap'));
+
+    held[0]?.socket.destroy();
+    await vi.waitFor(
+      async () => {
+        const again = await open(port);
+        again.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+        const closedFirst = await Promise.race([again.closed.then(() => 'closed'), again.receivedText('\r\n\r\n').then(() => 'answered')]);
+        expect(closedFirst).toBe('answered');
+        expect((await response(again)).status).toBe(200);
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+  });
+});
+
+describe('bodies on routes that take none', () => {
+  const MB = 1_048_576;
+
+  it.each([
+    { description: 'POST to an unknown route', head: `POST /nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MB}\r\n\r\n`, status: 404, code: 'NOT_FOUND' },
+    { description: 'GET /health with a body', head: `GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+    { description: 'GET /health with a chunked body', head: 'GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', status: 413, code: 'PAYLOAD_TOO_LARGE' },
+    { description: 'GET on an unknown route with a body', head: `GET /nope/deeper HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`, status: 404, code: 'NOT_FOUND' },
+  ])('$description: answered $status before the body is sent, and the connection is closed', async ({ head, status, code }) => {
+    const port = await start();
+    const raw = await open(port);
+    // the head and 16 KB of the 1 MB: the rest is never sent, so only an answer that does not
+    // wait for the body can arrive
+    raw.socket.write(head);
+    raw.socket.write(head.includes('chunked') ? `4000\r\n${'x'.repeat(0x4000)}\r\n` : 'x'.repeat(16_384));
+    const answer = await response(raw);
+    expectErrorShape(answer, status, code);
+    expect(answer.headers.connection).toBe('close');
+    await raw.closed;
+  });
+
+  it('a GET without a body, or with Content-Length: 0, is served as usual', async () => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    const answer = await response(raw);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'ok' });
+  });
+
+  it('a body over 1 MB to a route that takes one is refused from its Content-Length, and the connection closed', async () => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write(loginHead(MB + 1));
+    raw.socket.write('{"email":');
+    const answer = await response(raw);
+    expectErrorShape(answer, 413, 'PAYLOAD_TOO_LARGE');
+    expect(answer.headers.connection).toBe('close');
+    await raw.closed;
+  });
+});
+
+describe('parser errors', () => {
+  it('headers over 16 KB → 431 HEADERS_TOO_LARGE in our error shape, with the security headers', async () => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await raw.closed;
+    const answer = parse(raw.received());
+    expectErrorShape(answer, 431, 'HEADERS_TOO_LARGE');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(answer.headers[name]).toBe(value);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(logs).toContain('"errorCode":"HEADERS_TOO_LARGE"');
+  });
+
+  it.each([
+    { description: 'a garbage request line', data: 'HELLO THERE\r\n\r\n' },
+    { description: 'a header without a colon', data: 'GET /health HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n' },
+    { description: 'two Content-Lengths that disagree', data: 'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n' },
+  ])('$description → 400 MALFORMED_REQUEST in our error shape', async ({ data }) => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write(data);
+    await raw.closed;
+    expectErrorShape(parse(raw.received()), 400, 'MALFORMED_REQUEST');
+  });
+});
+
+describe('unknown paths', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkaWQ6cHJpdnk6eCJ9.c2lnbmF0dXJlLXBhcnQtaGVyZQ';
+
+  it.each([`/${jwt}`, `/auth/${jwt}`, `/sign/hash/${jwt}?x=1`])('GET %s: the 404 does not echo the path, and the log has no token', async (path) => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const answer = await response(raw);
+    expectErrorShape(answer, 404, 'NOT_FOUND');
+    expect(answer.body).not.toContain('eyJ');
+    await vi.waitFor(() => expect(logs).toContain(JSON.parse(answer.body).error.requestId));
+    expect(logs).not.toContain('eyJ');
+    expect(logs).not.toContain('c2lnbmF0dXJl');
+    // …and the line still says what it can: the prefix when it is one of ours, and the length
+    const line = logs.split('\n').find((l) => l.includes('"statusCode":404') && l.includes('"msg":"request"')) ?? '';
+    const pathOnly = path.split('?')[0] as string;
+    expect(line).toContain(`(${pathOnly.length} chars)`);
+    expect(line).toContain(pathOnly.startsWith('/auth/') ? '"url":"/auth/… (' : pathOnly.startsWith('/sign/') ? '"url":"/sign/… (' : '"url":"/… (');
+  });
+
+  it('a matched route logs its pattern, once per request, with status and time', async () => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write('GET /health?token=abc HTTP/1.1\r\nHost: x\r\nX-Request-Id: line-check\r\n\r\n');
+    expect((await response(raw)).status).toBe(200);
+    await vi.waitFor(() => expect(logs).toContain('line-check'));
+    const lines = logs.split('\n').filter((l) => l.includes('line-check'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ reqId: 'line-check', method: 'GET', url: '/health', statusCode: 200, msg: 'request' });
+    expect(JSON.parse(lines[0] as string).responseTime).toEqual(expect.any(Number));
+    expect(logs).not.toContain('token=abc');
+  });
+});
