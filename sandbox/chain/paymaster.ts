@@ -230,6 +230,16 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     }
   }
 
+  /** What build and execute both read first: the two objects, the version and an allowed fee mode. */
+  const readRequest = (params: Parameters<MethodTable[string]['handler']>[0], context: Parameters<MethodTable[string]['handler']>[1]) => {
+    const transaction = objectParam(params.transaction, 'transaction');
+    const parameters = objectParam(params.parameters, 'parameters');
+    readVersion(parameters);
+    const feeMode = readFeeMode(parameters);
+    checkSponsor(feeMode, context);
+    return { transaction, parameters, feeMode };
+  };
+
   const methods: MethodTable = {
     paymaster_isAvailable: { params: [], handler: () => true },
 
@@ -238,11 +248,7 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     paymaster_buildTransaction: {
       params: ['transaction', 'parameters'],
       handler: (params, context) => {
-        const transaction = objectParam(params.transaction, 'transaction');
-        const parameters = objectParam(params.parameters, 'parameters');
-        readVersion(parameters);
-        const feeMode = readFeeMode(parameters);
-        checkSponsor(feeMode, context);
+        const { transaction, parameters, feeMode } = readRequest(params, context);
         const now = nowSeconds(chain);
         const bounds = readTimeBounds(parameters, now);
         const type = transaction.type;
@@ -331,11 +337,7 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     paymaster_executeTransaction: {
       params: ['transaction', 'parameters'],
       handler: (params, context) => {
-        const transaction = objectParam(params.transaction, 'transaction');
-        const parameters = objectParam(params.parameters, 'parameters');
-        readVersion(parameters);
-        const feeMode = readFeeMode(parameters);
-        checkSponsor(feeMode, context);
+        const { transaction, feeMode } = readRequest(params, context);
         const type = transaction.type;
         if (type !== 'invoke' && type !== 'deploy_and_invoke') throw invalidParams('transaction.type must be "invoke" or "deploy_and_invoke"');
         const invoke = objectParam(transaction.invoke, 'transaction.invoke');
