@@ -23,8 +23,11 @@
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { AppError, cancelledError, ErrorCode, isErrorCode } from '../../shared/errors.js';
+import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { cappedResponse, isBodyTooLarge } from '../../shared/http-body.js';
+import { printable, serverErrorOf } from './server-error.js';
+
+export { retryAfterSeconds } from './server-error.js';
 
 export interface BackoffOptions {
   /** first retry waits up to this (full jitter: uniform in [0, delay]) */
@@ -103,15 +106,6 @@ export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): num
   return random() * Math.min(maxMs, baseMs * 2 ** (retry - 1));
 }
 
-/** Retry-After as seconds: delta-seconds or an HTTP date; undefined when absent or junk. */
-export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
-  if (header === null) return undefined;
-  const trimmed = header.trim();
-  if (/^[0-9]{1,9}$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
 /** fetch whose response bodies error once they pass `limit` bytes (declared or streamed). */
 function cappedFetch(limit: number): typeof fetch {
   return async (input, init) => cappedResponse(await fetch(input, init), limit);
@@ -130,12 +124,6 @@ function rootCause(error: unknown): string {
   return message;
 }
 
-/** A server's text, made safe to show: one line, printable, bounded. */
-function printable(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, max);
-}
-
 function describe(error: unknown, timeoutMs: number): string {
   if (isTimeoutError(error)) return `timed out after ${timeoutMs} ms`;
   if (isHTTPError(error)) {
@@ -144,28 +132,6 @@ function describe(error: unknown, timeoutMs: number): string {
     return `HTTP ${error.response.status}${detail ? `: ${printable(detail, 200)}` : ''}`;
   }
   return rootCause(error);
-}
-
-/** Our server's error body → AppError with the same code (unknown codes: SERVER_ERROR). */
-function appError(status: number, data: unknown, headers: Headers, service: string, url: string): AppError | undefined {
-  const error = (data as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined)?.error;
-  if (typeof error !== 'object' || error === null || typeof error.code !== 'string') return undefined;
-  const message = typeof error.message === 'string' ? printable(error.message) : `${service} error`;
-  const retryAfter = status === 429 ? retryAfterSeconds(headers.get('retry-after')) : undefined;
-  const details: Record<string, unknown> = {
-    status,
-    url,
-    ...(typeof error.requestId === 'string' ? { requestId: printable(error.requestId, 100) } : {}),
-    ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
-  };
-  if (isErrorCode(error.code)) {
-    const suffix = retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`;
-    return new AppError(error.code, `${message}${suffix}`, { status, details });
-  }
-  return new AppError(ErrorCode.SERVER_ERROR, `the ${service} answered ${printable(error.code, 60)}: ${message}`, {
-    status,
-    details: { ...details, serverCode: printable(error.code, 60) },
-  });
 }
 
 const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
@@ -248,7 +214,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`, { status: 502 });
       }
       if (options.errorBodies === 'app' && isHTTPError(error)) {
-        const mapped = appError(error.response.status, error.data, error.response.headers, options.service, url);
+        const mapped = serverErrorOf(error.response.status, error.data, error.response.headers, { service: options.service, url });
         if (mapped !== undefined) throw mapped;
       }
       const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;

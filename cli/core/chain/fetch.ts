@@ -6,7 +6,8 @@
  * - must come back as a JSON-RPC response. starknet.js ignores the HTTP status, so a 401 from our
  *   server would surface as "undefined: undefined": instead, our server's error body
  *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
- *   WALLET_MISMATCH, PAYMASTER_ERROR, …), and anything else that is not JSON-RPC (a 5xx, HTML, a
+ *   WALLET_MISMATCH, PAYMASTER_ERROR, …; mapped by services/server-error.ts as every other call
+ *   to our server is, so an unknown code is SERVER_ERROR and the text is made printable), and anything else that is not JSON-RPC (a 5xx, HTML, a
  *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE. Our server answers its
  *   refusals as JSON-RPC errors with the stable code in `data.code`: below 500 they pass on to
  *   starknet.js (errors.ts maps them), from 500 up (PAYMASTER_ERROR, UPSTREAM_TIMEOUT) they become
@@ -15,6 +16,7 @@
  */
 import { AppError, cancelledError, ErrorCode, stableCodeOfJsonRpcError } from '../../../shared/errors.js';
 import { readCapped } from '../../../shared/http-body.js';
+import { printable, serverErrorOf } from '../../services/server-error.js';
 import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -27,7 +29,11 @@ export interface ScopedFetchOptions {
   baseFetch?: FetchLike;
 }
 
-const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+/** Where a request went, without its query (never a credential in our URLs, but no need to repeat it). */
+const urlOf = (input: string | URL | Request): string => {
+  const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  return raw.split('?')[0] ?? raw;
+};
 
 function unreachable(service: ScopedFetchOptions['service'], detail: string): AppError {
   return service === 'chain'
@@ -41,18 +47,20 @@ function isJsonRpcResponse(body: unknown): boolean {
   return Array.isArray(body) ? body.length > 0 && body.every(check) : check(body);
 }
 
-/** Our server's error shape → its AppError; undefined when the body is not that shape. */
-function serverError(body: unknown, status: number): AppError | undefined {
+/**
+ * Our server's refusal → its AppError; undefined when the body is neither of its shapes. A
+ * JSON-RPC refusal carries the stable code in `data.code`; a plain HTTP refusal (401 before the
+ * relay, 429, 413) is the server's `{"error": {code, message}}`, mapped as every other call to
+ * our server maps it (services/server-error.ts).
+ */
+function serverError(body: unknown, status: number, headers: Headers, url: string): AppError | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  // a JSON-RPC refusal of ours: the stable code is in data.code
   const stable = stableCodeOfJsonRpcError(error);
-  if (stable !== undefined && typeof message === 'string') return new AppError(stable, message.slice(0, 500), { status });
-  if (typeof code !== 'string' || typeof message !== 'string') return undefined;
-  const known = KNOWN_CODES.has(code) ? (code as ErrorCode) : ErrorCode.PAYMASTER_ERROR;
-  return new AppError(known, message.slice(0, 500), { status });
+  const { message } = error as { message?: unknown };
+  if (stable !== undefined && typeof message === 'string') return new AppError(stable, printable(message, 500), { status });
+  return serverErrorOf(status, body, headers, { service: "auth server's paymaster relay", url });
 }
 
 export function scopedFetch(options: ScopedFetchOptions): FetchLike {
@@ -84,7 +92,7 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
     if (isJsonRpcResponse(body) && status < 500) {
       return new Response(text, { status: 200, headers: { 'content-type': headers.get('content-type') ?? 'application/json' } });
     }
-    const ours = options.service === 'server' ? serverError(body, status) : undefined;
+    const ours = options.service === 'server' ? serverError(body, status, headers, urlOf(input)) : undefined;
     if (ours !== undefined) throw record(ours);
     throw record(unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`));
   };
