@@ -375,7 +375,8 @@ describe('aggregator client ↔ a server sending junk', () => {
       reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata(tail) }) };
       const error = await failure(c().getCalldata(request));
       expect(error.code).toBe('CALLDATA_MISMATCH');
-      expect(error.details).toEqual({ field });
+      // min_received also names both figures (a batch caller tells a price move from tampering)
+      expect(error.details).toEqual(field === 'min_received' ? { field, guaranteed: String(tail.minReceived), floor: String(floor) } : { field });
       expect(error.message).toMatch(why);
     });
 

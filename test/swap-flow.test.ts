@@ -169,6 +169,33 @@ describe('multi-swap', () => {
     expect(await allowance(ea, USDC)).toBe(0n);
   });
 
+  it('the price moved between the batch route and the batch calldata: QUOTE_CHANGED with both figures (not CALLDATA_MISMATCH), nothing signed', async () => {
+    const base = user().ctx.aggregator;
+    // the real aggregator, with a third party's trade landing between the two batch requests
+    const aggregator = {
+      ...base,
+      getRouteBatch: async (...args: Parameters<typeof base.getRouteBatch>) => {
+        const routes = await base.getRouteBatch(...args);
+        await stack.knob('/sandbox/chain/trade', { tokenIn: 'STRK', tokenOut: 'ETH', amount: '500000' });
+        return routes;
+      },
+    };
+    const { ctx, ea, signed } = user({ aggregator });
+    const before = await balances(ea);
+    const pairs = [
+      { amount: '100', from: 'USDC', to: 'ETH' },
+      { amount: '2000', from: 'STRK', to: 'ETH' },
+    ];
+    const error = await failure(planMultiSwap(pairs, { slippageBps: 50 }, ctx));
+    expect(error.code).toBe(ErrorCode.QUOTE_CHANGED);
+    expect(error.message).toMatch(/^swap 2 \(2000 STRK → ETH\): the price moved while the transaction was being prepared/);
+    const details = error.details as { swap: number; confirmed: { minimumReceived: { baseUnits: string } }; new: { minimumReceived: { baseUnits: string } } };
+    expect(details.swap).toBe(2);
+    expect(BigInt(details.new.minimumReceived.baseUnits)).toBeLessThan(BigInt(details.confirmed.minimumReceived.baseUnits));
+    expect(ea.signer.signatures).toBe(signed);
+    expect(await balances(ea)).toEqual(before);
+  });
+
   it('four pairs → BATCH_LIMIT_EXCEEDED before any request', async () => {
     const { ctx } = user();
     const pair = { amount: '1', from: 'USDC', to: 'ETH' };

@@ -169,10 +169,10 @@ function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url:
   } catch (error) {
     throw invalidResponse(url, `${label}calldata is not in the router layout (${error instanceof Error ? error.message : 'undecodable'})`);
   }
-  const refuse = (field: string, why: string): never => {
+  const refuse = (field: string, why: string, extra: Record<string, string> = {}): never => {
     throw new AppError(ErrorCode.CALLDATA_MISMATCH, `the aggregator at ${url} sent calldata${pair === undefined ? '' : ` for pair ${pair}`} that ${why}; refusing it`, {
       status: 502,
-      details: { field, ...(pair === undefined ? {} : { pair }) },
+      details: { field, ...(pair === undefined ? {} : { pair }), ...extra },
     });
   };
   if (tail.tokenIn !== addressToBigInt(expected.tokenIn)) refuse('token_in', 'swaps another input token');
@@ -180,7 +180,13 @@ function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url:
   if (tail.amountIn !== expected.amount) refuse('amount_in', `spends ${tail.amountIn} instead of ${expected.amount}`);
   if (tail.destination !== addressToBigInt(expected.destination)) refuse('destination', 'sends the output to another destination');
   const floor = minimumReceived(expected.quotedOutput, expected.slippageBps);
-  if (tail.minReceived < floor) refuse('min_received', `guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`);
+  if (tail.minReceived < floor) {
+    // base units as strings: a batch caller tells a price move between its two requests from tampering by them
+    refuse('min_received', `guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`, {
+      guaranteed: tail.minReceived.toString(),
+      floor: floor.toString(),
+    });
+  }
 }
 
 function validSwapAmount(pair: SwapPair): void {

@@ -174,6 +174,33 @@ export function checkRequote(index: number, confirmed: SwapQuote, fresh: SwapQuo
   }
 }
 
+/**
+ * A batch's calldata that guarantees less than the routes fetched just before it (the aggregator
+ * client's CALLDATA_MISMATCH on min_received, with `pair` and `guaranteed`): the batch endpoint
+ * routes again, so this is the price moving between the two requests — QUOTE_CHANGED with both
+ * figures, as for a single swap, so the user quotes again rather than suspecting the aggregator.
+ * Nothing is signed either way; any other mismatch is returned unchanged.
+ */
+export function priceMovedInBatch(error: unknown, quotes: readonly SwapQuote[]): unknown {
+  if (!(error instanceof AppError) || error.code !== ErrorCode.CALLDATA_MISMATCH || error.details?.field !== 'min_received') return error;
+  const { pair, guaranteed } = error.details;
+  const quoted = typeof pair === 'number' ? quotes[pair - 1] : undefined;
+  if (quoted === undefined || typeof guaranteed !== 'string' || !/^[0-9]{1,78}$/.test(guaranteed)) return error;
+  const now = BigInt(guaranteed);
+  return new AppError(
+    ErrorCode.QUOTE_CHANGED,
+    `${swapLabel(pair as number - 1, quoted)}: the price moved while the transaction was being prepared; it now guarantees ${show(now, quoted.to)}, below the quoted ${show(quoted.minimumReceived, quoted.to)}. Quote again`,
+    {
+      status: 409,
+      details: {
+        swap: pair,
+        confirmed: figures(quoted),
+        new: { minimumReceived: { amount: formatAmount(now, quoted.to.decimals), baseUnits: guaranteed, symbol: quoted.to.symbol } },
+      },
+    },
+  );
+}
+
 export type ImpactLevel = 'ok' | 'warn' | 'high' | 'unknown';
 
 /** The quote's warning (quote-summary.ts priceImpactWarning) as a plan's verdict: unknown impact is a level of its own. */

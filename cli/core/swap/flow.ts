@@ -27,6 +27,7 @@ import {
   checkBalances,
   checkPriceImpact,
   checkRequote,
+  priceMovedInBatch,
   checkSimulation,
   type GasQuote,
   type SimulationResult,
@@ -146,10 +147,11 @@ async function quoteBatch(pairs: ResolvedPair[], slippageBps: number, ctx: SwapC
     const pair = pairs[i] as ResolvedPair;
     return toSwapQuote(route, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt);
   });
-  const calldata = await ctx.aggregator.getCalldataBatch(
-    { ...batch, slippageBps, destination: ctx.account.address, quotedOutputs: routes.map((r) => r.outputAmount) },
-    { signal: call.signal },
-  );
+  const calldata = await ctx.aggregator
+    .getCalldataBatch({ ...batch, slippageBps, destination: ctx.account.address, quotedOutputs: routes.map((r) => r.outputAmount) }, { signal: call.signal })
+    .catch((error: unknown) => {
+      throw priceMovedInBatch(error, quotes);
+    });
   return quotes.map((quote, i) => ({ quote, calldata: calldata[i] ?? [] }));
 }
 
