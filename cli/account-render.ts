@@ -33,7 +33,10 @@ export function renderVerify(r: VerifyResult): string {
 }
 
 export function renderLogout(r: LogoutResult): string {
-  return r.loggedOut ? `Signed out ${r.email ?? ''}: the saved session was removed.\n` : 'Not signed in: nothing to sign out of.\n';
+  if (!r.loggedOut) return 'Not signed in: nothing to sign out of.\n';
+  const server =
+    r.serverSignOut === 'revoked' ? ' The server ended its token.' : r.serverSignOut === 'already-ended' ? ' Its token had already ended.' : '';
+  return `Signed out ${r.email ?? ''}: the saved session was removed.${server}\n${r.warning === undefined ? '' : `warning: ${r.warning}\n`}`;
 }
 
 export function renderWallet(r: WalletResult): string {

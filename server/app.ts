@@ -27,6 +27,7 @@ import paymasterRoutes from './routes/paymaster.js';
 import rootRoutes from './routes/root.js';
 import signRoutes from './routes/sign.js';
 import walletRoutes from './routes/wallet.js';
+import { createMemoryRevocations, createRedisRevocations, type RevocationStore } from './revocations.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -47,6 +48,8 @@ export interface AppDeps {
   messageChainId?: string;
   /** clock for token issue/verify (tests) */
   now?: () => Date;
+  /** signed-out tokens; from `redis` (or in process) when absent */
+  revocations?: RevocationStore;
 }
 
 /**
@@ -156,7 +159,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
   await app.register(rateLimitPlugin, { redis: deps.redis, ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }) });
   await app.register(requestLogPlugin, { controller: logController });
-  await app.register(authPlugin, { tokens });
+  const revocations =
+    deps.revocations ?? (deps.redis === undefined ? createMemoryRevocations(deps.now === undefined ? {} : { now: () => (deps.now as () => Date)().getTime() }) : createRedisRevocations(deps.redis));
+  await app.register(authPlugin, { tokens, revocations });
   // internals only where someone asked for them by name; any other value keeps 500s opaque
   await app.register(errorsPlugin, { exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test' });
 
@@ -167,7 +172,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     // a provisioning makes up to four upstream calls, each bounded by the upstream timeout
     waitMs: 4 * config.upstreamTimeoutMs + 2_000,
   };
-  await app.register(authRoutes, { prefix: '/auth', provisioning, tokens });
+  await app.register(authRoutes, { prefix: '/auth', provisioning, tokens, revocations });
   await app.register(walletRoutes, { prefix: '/wallet', provisioning, tokens });
   await app.register(signRoutes, {
     prefix: '/sign',

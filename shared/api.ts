@@ -47,6 +47,9 @@ export const Wallet = Type.Object({ id: Type.String(), address: Type.String(), p
 export type Wallet = Type.Static<typeof Wallet>;
 
 export const EmptyRequest = Type.Object({}, { additionalProperties: false });
+/** POST /auth/logout: the presented token and every earlier token of its user no longer work. */
+export const LogoutResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
+export type LogoutResponse = Type.Static<typeof LogoutResponse>;
 /** `{}`, or `{email}` (starkfi sends it): it must then be the token's e-mail, else 403 EMAIL_MISMATCH. */
 export const WalletFindRequest = Type.Object({ email: Type.Optional(EmailWithSpaces) }, { additionalProperties: false });
 export type WalletFindRequest = Type.Static<typeof WalletFindRequest>;

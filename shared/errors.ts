@@ -9,6 +9,10 @@ export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
   UNAUTHORIZED: 'UNAUTHORIZED',
   TOKEN_EXPIRED: 'TOKEN_EXPIRED',
+  /** the token was signed out (POST /auth/logout of it or of a later token of the same user) */
+  TOKEN_REVOKED: 'TOKEN_REVOKED',
+  /** a sign-out could not be recorded (store full or unavailable): the token still works */
+  REVOCATION_UNAVAILABLE: 'REVOCATION_UNAVAILABLE',
   FORBIDDEN: 'FORBIDDEN',
   WALLET_MISMATCH: 'WALLET_MISMATCH',
   // the account already has a usable wallet: creating another would unlink it (and its funds)
@@ -127,6 +131,7 @@ const USAGE_CODES: ReadonlySet<string> = new Set<string>([
 const AUTH_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.UNAUTHORIZED,
   ErrorCode.TOKEN_EXPIRED,
+  ErrorCode.TOKEN_REVOKED,
   ErrorCode.INVALID_OTP,
   ErrorCode.AUTH_REQUIRED,
   ErrorCode.SESSION_EXPIRED,
@@ -208,6 +213,7 @@ export const JSON_RPC_ERROR_CODES: Readonly<Partial<Record<ErrorCode, number>>> 
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: -32009,
   [ErrorCode.PAYMASTER_ERROR]: -32010,
   [ErrorCode.UPSTREAM_TIMEOUT]: -32011,
+  [ErrorCode.TOKEN_REVOKED]: -32012,
 };
 export const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_INVALID_REQUEST = -32600;

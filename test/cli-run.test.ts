@@ -171,8 +171,21 @@ describe('run(argv, io): the saved session', () => {
   it('logout: removes the session once, then says there was none', async () => {
     saveSession(env, sessionFor(CONFIGURED));
     expect(statSync(join(home.dir, 'session.json')).mode & 0o777).toBe(0o600);
-    expect((await runIn(['logout', '--json'], env)).json).toEqual({ loggedOut: true, email: 'alice@example.com' });
+    // the configured server is not running: the file goes all the same, with a warning saying what it means
+    const out = await runIn(['logout', '--json'], env);
+    expect(out.code).toBe(0);
+    expect(out.json).toEqual({
+      loggedOut: true,
+      email: 'alice@example.com',
+      serverSignOut: 'not-reached',
+      warning: expect.stringMatching(/^the server was not told \(NETWORK_ERROR: .*\): a copy of this session's token would keep working there until 20/),
+    });
+    expect(out.stdout).not.toContain(TOKEN);
+    expect(existsSync(join(home.dir, 'session.json'))).toBe(false);
     expect((await runIn(['logout', '--json'], env)).json).toEqual({ loggedOut: false });
+    saveSession(env, sessionFor(CONFIGURED, { expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    const human = await runIn(['logout'], env);
+    expect(human.stdout).toBe('Signed out alice@example.com: the saved session was removed. Its token had already ended.\n');
   });
 });
 

@@ -103,7 +103,11 @@ describe('sessions through the sandbox (whole processes)', () => {
     expect(create.code).toBe(1);
     expect(create.doc.error?.code).toBe('WALLET_EXISTS');
 
-    expect((await cli(['logout', '--json'])).doc).toEqual({ loggedOut: true, email });
+    expect((await cli(['logout', '--json'])).doc).toEqual({ loggedOut: true, email, serverSignOut: 'revoked' });
+    // the server ended the token: a copy of it is refused (real sandbox server, real socket)
+    const copied = await fetch(`${ready.serverUrl}/wallet/find`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token as string}` }, body: '{}' });
+    expect(copied.status).toBe(401);
+    expect(((await copied.json()) as { error: { code: string } }).error.code).toBe('TOKEN_REVOKED');
     const after = await cli(['wallet', '--sandbox', '--json']);
     expect(after.code).toBe(4);
     expect(after.doc.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('finance-tui login <email> --sandbox') });
@@ -119,7 +123,7 @@ describe('sessions through the sandbox (whole processes)', () => {
     expect(human.stderr).toMatch(/^error: .*sign in again: finance-tui login carol@example.com --sandbox \(SESSION_EXPIRED\)$/m);
   });
 
-  it('a token the server says has expired: exit 4 SESSION_EXPIRED', async () => {
+  it('a token the server says has expired, or was signed out elsewhere: exit 4 SESSION_EXPIRED', async () => {
     await signIn();
     const { jwtSecret } = JSON.parse(readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8')) as { jwtSecret: string };
     const session = savedSession();
@@ -136,6 +140,24 @@ describe('sessions through the sandbox (whole processes)', () => {
     const r = await cli(['wallet', '--sandbox', '--json']);
     expect(r.code).toBe(4);
     expect(r.doc.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('TOKEN_EXPIRED') });
+
+    // a token signed out elsewhere (a copy of it was): exit 4 naming TOKEN_REVOKED
+    const fresh = await createTokenService({ secret: jwtSecret, audience: JWT_SANDBOX_AUDIENCE }).issue({
+      userId: session.userId as string,
+      email,
+      walletId: session.walletId as string,
+      walletAddress: session.address as string,
+    });
+    secrets.push(fresh.token);
+    rewriteSession({ token: fresh.token, expiresAt: fresh.expiresAt });
+    expect((await cli(['wallet', '--sandbox', '--json'])).code).toBe(0);
+    const out = await fetch(`${ready.serverUrl}/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fresh.token}` }, body: '{}' });
+    expect(out.status).toBe(200);
+    const revoked = await cli(['wallet', '--sandbox', '--json']);
+    expect(revoked.code).toBe(4);
+    expect(revoked.doc.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('TOKEN_REVOKED') });
+    // logging out locally afterwards: nothing left to end on the server, the file goes
+    expect((await cli(['logout', '--json'])).doc).toEqual({ loggedOut: true, email, serverSignOut: 'already-ended' });
   });
 
   it('a session file whose address is not its key\'s account is refused: exit 4 ADDRESS_MISMATCH', async () => {

@@ -1,23 +1,24 @@
 /**
  * Signing in and the account's wallet: login (a code by e-mail), verify (the code → a saved
- * session), logout, the wallet (find or create), and the sandbox's outbox. Plain data in and
+ * session), logout (the server ends the token, then the file goes), the wallet (find or create), and the sandbox's outbox. Plain data in and
  * out; the token stays in the session file and never reaches a result, a message or a log.
  */
 import { Compile } from 'typebox/compile';
 import Type from 'typebox';
 import { Email, OtpCode } from '../../shared/api.js';
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { AppError, cancelledError, ErrorCode, usageError } from '../../shared/errors.js';
 import { createAuthClient } from '../services/auth-client.js';
 import { createHttpClient } from '../services/http.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
-import type { Endpoints, NetworkName } from './endpoints.js';
+import { type Endpoints, type NetworkName, runningSandboxServerUrl } from './endpoints.js';
 import {
   addressMatchesKey,
   addressMismatch,
   clearSession,
   loginCommand,
   mapSessionError,
+  readSession,
   requireSession,
   saveSession,
   type Session,
@@ -109,12 +110,61 @@ export async function verify(endpoints: Endpoints, rawEmail: string, code: strin
 export interface LogoutResult {
   loggedOut: boolean;
   email?: string;
+  /**
+   * What the server did with the session's token: `revoked` — it and every earlier token of the
+   * account no longer work; `already-ended` — expired or signed out before; `not-reached` — the
+   * server could not be told (`warning` says why and until when the token still works).
+   */
+  serverSignOut?: 'revoked' | 'already-ended' | 'not-reached';
+  warning?: string;
 }
 
-/** Forgets the session (the file is removed). Nothing to revoke server-side: tokens expire. */
-export function logout(env: NodeJS.ProcessEnv): LogoutResult {
-  const { email } = clearSession(env);
-  return { loggedOut: email !== undefined, ...(email === undefined ? {} : { email }) };
+/** Where a saved session's token is accepted: its server, or the running sandbox's (whose URL changes with each start). */
+function signOutUrl(env: NodeJS.ProcessEnv, session: Session): string | undefined {
+  return session.sandbox ? runningSandboxServerUrl(env) : session.serverUrl;
+}
+
+/**
+ * Signs out: the server is told first (POST /auth/logout: the token, and every earlier token of
+ * the account, stop working there), then the session file is removed — whatever the server
+ * answered, so logging out always works locally. No server is started for it: one that is not
+ * running cannot be holding this session's requests. A server that cannot be reached leaves the
+ * token valid until it expires; the result says so rather than pretend.
+ */
+export async function logout(env: NodeJS.ProcessEnv, call: CallOptions = {}, options: { now?: () => number } = {}): Promise<LogoutResult> {
+  let session: Session | undefined;
+  try {
+    session = readSession(env);
+  } catch {
+    // a corrupt file is removed all the same: logging out must always work
+  }
+  if (session === undefined) {
+    clearSession(env);
+    return { loggedOut: false };
+  }
+  try {
+    return { loggedOut: true, email: session.email, ...(await tellServer(env, session, call, (options.now ?? Date.now)())) };
+  } finally {
+    clearSession(env);
+  }
+}
+
+async function tellServer(env: NodeJS.ProcessEnv, session: Session, call: CallOptions, now: number): Promise<Pick<LogoutResult, 'serverSignOut' | 'warning'>> {
+  if (Date.parse(session.expiresAt) <= now) return { serverSignOut: 'already-ended' };
+  const notReached = (why: string) => ({
+    serverSignOut: 'not-reached' as const,
+    warning: `the server was not told (${why}): a copy of this session's token would keep working there until ${session.expiresAt}`,
+  });
+  const url = signOutUrl(env, session);
+  if (url === undefined) return notReached('no sandbox is running');
+  try {
+    await createAuthClient({ serverUrl: url, timeoutMs: 5_000, retries: 1 }).logout(session.token, { signal: call.signal });
+    return { serverSignOut: 'revoked' };
+  } catch (error) {
+    if (call.signal?.aborted) throw cancelledError(call.signal.reason);
+    if (error instanceof AppError && (error.code === ErrorCode.TOKEN_REVOKED || error.code === ErrorCode.TOKEN_EXPIRED)) return { serverSignOut: 'already-ended' };
+    return notReached(error instanceof AppError ? `${error.code}: ${error.message}` : 'unexpected failure');
+  }
 }
 
 export interface WalletResult {

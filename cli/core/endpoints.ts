@@ -80,6 +80,11 @@ function readSandboxFile(dir: string): SandboxFile | undefined {
   return undefined;
 }
 
+/** The server URL the data folder's sandbox.json names (the sandbox that last started there), if any. */
+export function runningSandboxServerUrl(env: NodeJS.ProcessEnv): string | undefined {
+  return readSandboxFile(dataDir(env))?.serverUrl;
+}
+
 /** A sandbox answers when both our server (saying it is a sandbox) and its aggregator emulator answer. */
 async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
   const probe = await probeServer(doc.serverUrl, { signal });

@@ -130,7 +130,7 @@ export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why:
 
 /** A 401 from the server on a session's token means the session is over (expired or revoked). */
 export function mapSessionError(session: Pick<Session, 'email' | 'sandbox'>, error: unknown): unknown {
-  if (error instanceof AppError && (error.code === ErrorCode.UNAUTHORIZED || error.code === ErrorCode.TOKEN_EXPIRED)) {
+  if (error instanceof AppError && (error.code === ErrorCode.UNAUTHORIZED || error.code === ErrorCode.TOKEN_EXPIRED || error.code === ErrorCode.TOKEN_REVOKED)) {
     return sessionExpired(session, `the server no longer accepts the session of ${session.email} (${error.code})`);
   }
   return error;

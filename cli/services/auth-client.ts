@@ -1,16 +1,19 @@
 /**
  * Client of our auth server (docs/architecture.md "Auth server contract"), over the one HTTP
  * layer: every answer checked against the shared schemas (shared/api.ts), every error body
- * mapped to an AppError with the server's code. Only /wallet/find is retried (a read); login,
+ * mapped to an AppError with the server's code. Only /wallet/find (a read) and /auth/logout (a
+ * repeat is harmless) are retried; login,
  * verify, wallet creation and signing are POSTs that may have had an effect and are not.
  */
 import {
   LoginResponse,
+  LogoutResponse,
   SignHashResponse,
   VerifyResponse,
   WalletCreateResponse,
   WalletFindResponse,
   type LoginResponse as LoginResponseT,
+  type LogoutResponse as LogoutResponseT,
   type SignHashResponse as SignHashResponseT,
   type VerifyResponse as VerifyResponseT,
   type WalletCreateResponse as WalletCreateResponseT,
@@ -37,6 +40,8 @@ export interface AuthClient {
   findWallet(token: string, call?: AuthCall): Promise<WalletFindResponseT>;
   createWallet(token: string, call?: AuthCall): Promise<WalletCreateResponseT>;
   signHash(token: string, walletId: string, hash: string, call?: AuthCall): Promise<SignHashResponseT>;
+  /** ends `token` (and every earlier token of its account) on the server */
+  logout(token: string, call?: AuthCall): Promise<LogoutResponseT>;
 }
 
 export const AUTH_TIMEOUT_MS = 20_000;
@@ -61,5 +66,7 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
       (await http.post<WalletCreateResponseT>('wallet/create', {}, { signal: call.signal, token, schema: WalletCreateResponse })).body,
     signHash: async (token, walletId, hash, call = {}) =>
       (await http.post<SignHashResponseT>('sign/hash', { walletId, hash }, { signal: call.signal, token, schema: SignHashResponse })).body,
+    // idempotent: a repeat with the ended token is TOKEN_REVOKED, which the caller reads as done
+    logout: async (token, call = {}) => (await http.post<LogoutResponseT>('auth/logout', {}, { signal: call.signal, token, schema: LogoutResponse, idempotent: true })).body,
   };
 }

@@ -141,7 +141,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     },
 
     async logout() {
-      ready().m.account.logout(env);
+      await ready().m.account.logout(env);
     },
 
     async balances(_current, { signal }): Promise<Balances> {

@@ -21,6 +21,7 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   [ErrorCode.RATE_LIMITED]: { title: 'Too many attempts', next: 'Wait for the countdown, then try again.' },
   [ErrorCode.UNAUTHORIZED]: { title: 'Your session is no longer valid', next: 'Sign in again.' },
   [ErrorCode.TOKEN_EXPIRED]: { title: 'Your session has expired', next: 'Sign in again.' },
+  [ErrorCode.TOKEN_REVOKED]: { title: 'This session was signed out', next: 'Sign in again.' },
   [ErrorCode.NETWORK_UNSUPPORTED]: { title: 'Not available on this network', next: 'Swaps run on mainnet only: change the network in settings.' },
   [ErrorCode.INVALID_AMOUNT]: { title: 'Invalid amount', next: 'Fix the amount.' },
   [ErrorCode.CONFIG_ERROR]: { title: 'Configuration problem', next: 'Fix the setting named above.' },

@@ -1,5 +1,6 @@
 /**
- * JWT guard. `createAuthGuard(tokens)` is the plain logic (header → claims or AppError 401);
+ * JWT guard. `createAuthGuard(tokens, revocations)` is the plain logic (header → claims of a
+ * genuine token nobody signed out, or AppError 401);
  * the plugin only wires it in as `fastify.requireAuth`, an onRequest hook that protected route
  * prefixes add to their own scope, and `request.auth` where the claims land.
  */
@@ -7,6 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { TokenClaims, TokenService } from '../jwt.js';
+import type { RevocationStore } from '../revocations.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,13 +22,16 @@ declare module 'fastify' {
 
 export type AuthGuard = (authorization: string | undefined) => Promise<TokenClaims>;
 
-export function createAuthGuard(tokens: TokenService): AuthGuard {
+export function createAuthGuard(tokens: TokenService, revocations: RevocationStore): AuthGuard {
   return async (authorization) => {
     const match = authorization === undefined ? null : /^Bearer +([^\s]+) *$/i.exec(authorization);
     if (match === null || match[1] === undefined) {
       throw new AppError(ErrorCode.UNAUTHORIZED, 'Missing bearer token (Authorization: Bearer <token>)', { status: 401 });
     }
-    return tokens.verify(match[1]);
+    const claims = await tokens.verify(match[1]);
+    // checked after the signature: only a genuine token can make us look it up
+    if (await revocations.isRevoked(claims)) throw new AppError(ErrorCode.TOKEN_REVOKED, 'This token was signed out, sign in again', { status: 401 });
+    return claims;
   };
 }
 
@@ -38,10 +43,11 @@ export function authOf(request: FastifyRequest): TokenClaims {
 
 export interface AuthPluginOptions {
   tokens: TokenService;
+  revocations: RevocationStore;
 }
 
 const auth: FastifyPluginAsync<AuthPluginOptions> = async (fastify, options) => {
-  const guard = createAuthGuard(options.tokens);
+  const guard = createAuthGuard(options.tokens, options.revocations);
   fastify.decorateRequest('auth', null);
   fastify.decorate('requireAuth', async (request: FastifyRequest) => {
     request.auth = await guard(request.headers.authorization);

@@ -63,6 +63,7 @@ export const RATE_LIMITS = {
   signMessage: [rule('sign-message:ip', 'ip', 30), rule('sign-message:user', 'user', 30)],
   paymaster: [rule('paymaster:user', 'user', 60), rule('paymaster:ip', 'ip', 120)],
   paymasterExecute: [rule('paymaster-execute:user', 'user', 10)],
+  logout: [rule('logout:user', 'user', 10), rule('logout:ip', 'ip', 30)],
 } as const satisfies Record<string, readonly LimitRule[]>;
 
 /** Sponsored transactions a user may relay per day (PAYMASTER_SPONSORED_DAILY_LIMIT). */

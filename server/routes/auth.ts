@@ -1,20 +1,25 @@
 /**
  * E-mail OTP sign-in. Both routes are limited to 5 a minute per IP (each its own counter): verify
  * is where a 6-digit code could be guessed, login is where someone could spam a mailbox.
+ * Sign-out (POST /auth/logout, authenticated): the presented token and every earlier token of
+ * its user stop working (revocations.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LoginRequest, LoginResponse, VerifyRequest, VerifyResponse } from '../../shared/api.js';
+import { EmptyRequest, LoginRequest, LoginResponse, LogoutResponse, VerifyRequest, VerifyResponse } from '../../shared/api.js';
+import { authOf } from '../plugins/auth.js';
 import type { TokenService } from '../jwt.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import { type Provisioning, verifyAndProvision } from '../providers/identity-flow.js';
+import type { RevocationStore } from '../revocations.js';
 
 export interface AuthRoutesOptions {
   provisioning: Provisioning;
   tokens: TokenService;
+  revocations: RevocationStore;
 }
 
 const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify, options) => {
-  const { provisioning, tokens } = options;
+  const { provisioning, tokens, revocations } = options;
   const { identity } = provisioning;
 
   fastify.post(
@@ -43,6 +48,23 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
         walletPublicKey: wallet.publicKey,
         isExisting,
       };
+    },
+  );
+
+  fastify.post(
+    '/logout',
+    {
+      // the guard first (scoped to this route): only a genuine token is counted or recorded
+      onRequest: [fastify.requireAuth, fastify.rateLimit(RATE_LIMITS.logout)],
+      // the body is `{}`; a client that posts nothing at all means the same thing
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: { body: EmptyRequest, response: { 200: LogoutResponse } },
+    },
+    async (request) => {
+      await revocations.revoke(authOf(request));
+      return { success: true as const, message: 'Signed out: this token and every earlier token of this account no longer work' };
     },
   );
 };
