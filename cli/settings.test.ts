@@ -16,6 +16,8 @@ describe('settings file checks', () => {
     ['an aggregator URL that is not a URL', { aggregatorUrl: 'nope' }, 'aggregatorUrl must be an http(s) URL'],
     ['an RPC URL that is not http(s)', { rpcUrl: 'ws://node' }, 'rpcUrl must be an http(s) URL'],
     ['an empty gas token', { gasToken: '' }, 'gasToken'],
+    ['a gas token the network does not have', { network: 'sepolia', gasToken: 'WBTC' }, 'gasToken must be a sepolia token of the registry'],
+    ['a gas token that is no token at all', { gasToken: 'NOPE' }, 'gasToken must be a mainnet token of the registry'],
   ])('refuses %s, naming the key', (_label, patch, message) => {
     expect(settingsProblem({ ...stored, ...patch })).toContain(message);
   });

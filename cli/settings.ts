@@ -73,6 +73,9 @@ export function settingsProblem(stored: unknown): string | undefined {
     const value = urls[key];
     if (value !== undefined && !isHttpUrl(value)) return `${key} must be an http(s) URL`;
   }
+  // a gas token of another network would make every later start fail: refuse it when saved
+  const network = urls.network ?? DEFAULT_SETTINGS.network;
+  if (urls.gasToken !== undefined && findToken(network, urls.gasToken) === undefined) return `gasToken must be a ${network} token of the registry`;
   return undefined;
 }
 

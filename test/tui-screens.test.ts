@@ -129,7 +129,7 @@ describe('navigation', () => {
     expect(services.calls).toContain('logout');
   });
 
-  it('settings: a bad server URL is refused with the reason; a preset saves', async () => {
+  it('settings: a preset and another gas token save; a bad server URL is refused with the reason', async () => {
     const services = signedIn();
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Settings');
@@ -137,6 +137,11 @@ describe('navigation', () => {
     expect(ui.frame()).toContain('Default slippage  2%');
     await ui.press(KEYS.enter);
     expect(services.settingsView.slippageBps).toBe(200);
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.right);
+    expect(ui.frame()).toMatch(/› Gas token +(?!STRK)[A-Z]+ \(when gas is not sponsored\)/);
+    await ui.press(KEYS.enter);
+    expect(services.settingsView.gasToken).not.toBe('STRK');
     await ui.press(KEYS.down);
     await ui.press(KEYS.down);
     await ui.press('\u0015'); // Ctrl+U clears the field

@@ -126,7 +126,7 @@ export interface SettingsView {
   gasToken: string;
 }
 
-export type SettingsPatch = Partial<Pick<SettingsView, 'slippageBps' | 'network' | 'serverUrl'>>;
+export type SettingsPatch = Partial<Pick<SettingsView, 'slippageBps' | 'network' | 'serverUrl' | 'gasToken'>>;
 
 /** What this build of the core can do; the menu shows the rest as not available yet. */
 export interface Features {

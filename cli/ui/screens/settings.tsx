@@ -1,6 +1,7 @@
 /**
- * Settings: default slippage, network, auth server URL; the gas token is shown (it becomes a
- * choice when execution lands). ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json.
+ * Settings: default slippage, the gas token (what gas is paid in when the server does not sponsor
+ * it: any registry token of the network; the paymaster's build refuses one it does not take),
+ * network, auth server URL. ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json.
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
@@ -13,7 +14,7 @@ import { ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { SLIPPAGE_PRESETS } from './trade-state.js';
 
-const ROWS = ['slippage', 'network', 'serverUrl'] as const;
+const ROWS = ['slippage', 'gasToken', 'network', 'serverUrl'] as const;
 type Row = (typeof ROWS)[number];
 
 function cycle<T>(values: readonly T[], current: T, step: number): T {
@@ -27,6 +28,7 @@ export function SettingsScreen() {
   const [row, setRow] = useState<Row>('slippage');
   const [failure, setFailure] = useState<Failure | undefined>(undefined);
   const [saved, setSaved] = useState(false);
+  const gasTokens = services.tokens().map((t) => t.symbol);
   const edit = (patch: Partial<SettingsView>): void => {
     setDraft((d) => ({ ...d, ...patch }));
     setSaved(false);
@@ -34,6 +36,7 @@ export function SettingsScreen() {
   };
   const change = (step: number): void => {
     if (row === 'slippage') edit({ slippageBps: cycle(SLIPPAGE_PRESETS, draft.slippageBps as (typeof SLIPPAGE_PRESETS)[number], step) });
+    if (row === 'gasToken') edit({ gasToken: cycle(gasTokens, draft.gasToken, step) });
     if (row === 'network') edit({ network: draft.network === 'mainnet' ? 'sepolia' : 'mainnet' });
   };
   const bindings: Bindings = {
@@ -41,7 +44,7 @@ export function SettingsScreen() {
     down: () => setRow((r) => cycle(ROWS, r, 1)),
     submit: () => {
       try {
-        setDraft(services.updateSettings({ slippageBps: draft.slippageBps, network: draft.network, serverUrl: draft.serverUrl.trim() }));
+        setDraft(services.updateSettings({ slippageBps: draft.slippageBps, gasToken: draft.gasToken, network: draft.network, serverUrl: draft.serverUrl.trim() }));
         setSaved(true);
       } catch (error) {
         setFailure(describeFailure(error));
@@ -59,12 +62,12 @@ export function SettingsScreen() {
     <Box flexDirection="column">
       <Title>Settings</Title>
       <Text color={row === 'slippage' ? theme.accent : undefined}>{mark('slippage')}Default slippage  {formatBpsAsPercent(draft.slippageBps)}</Text>
+      <Text color={row === 'gasToken' ? theme.accent : undefined}>{mark('gasToken')}Gas token         {draft.gasToken} (when gas is not sponsored)</Text>
       <Text color={row === 'network' ? theme.accent : undefined}>{mark('network')}Network           {draft.network}{draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}</Text>
       <Box>
         <Text color={row === 'serverUrl' ? theme.accent : undefined}>{mark('serverUrl')}Auth server URL   </Text>
         <TextField value={draft.serverUrl} onChange={(serverUrl) => edit({ serverUrl })} focused={row === 'serverUrl'} maxLength={200} />
       </Box>
-      <Text color={theme.muted}>  Gas token         {draft.gasToken} (a choice once execution lands)</Text>
       {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
       {saved ? <Text color={theme.success}>saved; the network and server apply from the next start</Text> : null}
     </Box>
