@@ -4,11 +4,10 @@
  * FINANCE_TUI_SERVER_URL, FINANCE_TUI_AGGREGATOR_URL, FINANCE_TUI_AGGREGATOR_API_KEY,
  * FINANCE_TUI_RPC_URL, FINANCE_TUI_GAS_TOKEN, FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
  */
-import type Conf from 'conf';
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { findToken, type Network } from '../shared/tokens.js';
-import { openStore, storedProblem, storeFile } from './conf-store.js';
+import { readStore, storedProblem, storeFile } from './store-read.js';
 
 
 export interface Settings {
@@ -37,7 +36,7 @@ export const DEFAULT_SETTINGS: Settings = {
   gasToken: 'STRK',
 };
 
-type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> & { aggregatorApiKey?: string; rpcUrl?: string; gasToken?: string };
+export type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> & { aggregatorApiKey?: string; rpcUrl?: string; gasToken?: string };
 
 /**
  * The file's shape, checked with TypeBox when read and before a write, rather than through
@@ -79,20 +78,16 @@ export function settingsProblem(stored: unknown): string | undefined {
   return undefined;
 }
 
-export function openSettingsStore(env: NodeJS.ProcessEnv): Conf<Stored> {
-  return openStore<Stored>({
-    env,
-    configName: 'settings',
-    what: 'settings',
-    defaults: {
-      serverUrl: DEFAULT_SETTINGS.serverUrl,
-      aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
-      network: DEFAULT_SETTINGS.network,
-      sandbox: DEFAULT_SETTINGS.sandbox,
-      slippageBps: DEFAULT_SETTINGS.slippageBps,
-    },
-  });
-}
+export const SETTINGS_STORE = { configName: 'settings', what: 'settings' } as const;
+
+/** What the file holds before anything is saved (conf writes these as the defaults too). */
+export const STORED_DEFAULTS: Stored = {
+  serverUrl: DEFAULT_SETTINGS.serverUrl,
+  aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
+  network: DEFAULT_SETTINGS.network,
+  sandbox: DEFAULT_SETTINGS.sandbox,
+  slippageBps: DEFAULT_SETTINGS.slippageBps,
+};
 
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
@@ -108,7 +103,7 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** The effective settings: file, then environment overrides. */
 export function loadSettings(env: NodeJS.ProcessEnv): Settings {
-  const stored = openSettingsStore(env).store;
+  const stored = readStore({ env, ...SETTINGS_STORE }, STORED_DEFAULTS) as Stored;
   const problem = settingsProblem(stored);
   if (problem !== undefined) {
     const file = storeFile(env, 'settings');

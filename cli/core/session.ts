@@ -17,7 +17,8 @@ import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { argentAccountAddress, padHash, splitSignature, verifyStarkSignature } from '../../shared/starknet.js';
 import type { Network } from '../../shared/tokens.js';
-import { checkStored, openStore, storeFile } from '../conf-store.js';
+import { openStore } from '../conf-store.js';
+import { checkStored, readStore, storeFile } from '../store-read.js';
 import { createAuthClient } from '../services/auth-client.js';
 import type { SignHash } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -84,7 +85,7 @@ export function sessionFile(env: NodeJS.ProcessEnv): string {
 
 /** The saved session as stored (unchecked), or undefined. CONFIG_ERROR for a corrupt file. */
 export function readSession(env: NodeJS.ProcessEnv): Session | undefined {
-  return checkStored(SessionFileSchema, openSessionStore(env).store, { env, ...STORE }).session;
+  return checkStored(SessionFileSchema, readStore({ env, ...STORE }), { env, ...STORE }).session;
 }
 
 export function saveSession(env: NodeJS.ProcessEnv, session: Session): void {

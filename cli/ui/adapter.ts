@@ -72,15 +72,16 @@ function sendReceipt(result: SendResult): Receipt {
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
-  const [endpoints, account, session, quote, status, settings] = await Promise.all([
+  const [endpoints, account, session, quote, status, settings, settingsStore] = await Promise.all([
     import('../core/endpoints.js'),
     import('../core/account.js'),
     import('../core/session.js'),
     import('../core/quote.js'),
     import('../core/status.js'),
     import('../settings.js'),
+    import('../settings-store.js'),
   ]);
-  return { endpoints, account, session, quote, status, settings };
+  return { endpoints, account, session, quote, status, settings, settingsStore };
 }
 
 /** The core's session as the screens show it (a saved session: whether its wallet was new is not kept). */
@@ -229,7 +230,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     updateSettings(patch: SettingsPatch) {
       const { m } = ready();
-      const store = m.settings.openSettingsStore(env);
+      const store = m.settingsStore.openSettingsStore(env);
       const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
       const problem = m.settings.settingsProblem({ ...store.store, ...defined });
       if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`, { status: 400 });
