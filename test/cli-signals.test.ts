@@ -7,8 +7,30 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getStarkKey, utils } from '@scure/starknet';
+import { saveSession, type Session } from '../cli/core/session.js';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+import { argentAccountAddress } from '../shared/starknet.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
+
+const SERVER_URL = 'http://127.0.0.1:9';
+
+/** A saved session for `serverUrl` whose address is its key's account (as `verify` would save it). */
+function sessionFor(serverUrl: string): Session {
+  const publicKey = getStarkKey(utils.randomPrivateKey());
+  return {
+    email: 'alice@example.com',
+    token: 'eyJhbGciOiJIUzI1NiJ9.signals-test.sig',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    userId: 'did:privy:signals',
+    walletId: 'wallet-signals',
+    address: argentAccountAddress(publicKey),
+    publicKey,
+    serverUrl,
+    network: 'mainnet',
+    sandbox: false,
+  };
+}
 
 function alive(pid: number): boolean {
   try {
@@ -64,12 +86,13 @@ describe('sharing the signals with other libraries', () => {
   });
 
   it("Ctrl+C cancels cleanly; another library's SIGINT listener runs and stays; when-exit's (under conf) is refused", async () => {
+    // `balance` loads the session store (conf → atomically → when-exit) before it asks the RPC,
+    // here the slow emulator: a signed-in session for the configured server first
+    const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SERVER_URL: SERVER_URL, FINANCE_TUI_RPC_URL: `${aggregatorUrl}/rpc` });
+    saveSession(env, sessionFor(SERVER_URL));
     const before = aggregator.faults.requests;
-    const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: aggregatorUrl }), undefined, {
-      nodeArgs: ['--import', preload],
-    });
+    const proc = spawnBin(['balance', '--json'], env, undefined, { nodeArgs: ['--import', preload] });
     await proc.stderrIncludes('foreign listener added');
-    // settings (conf → atomically → when-exit) are loaded before the aggregator is asked
     await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
     proc.kill('SIGINT');
     const { code } = await proc.exited;
