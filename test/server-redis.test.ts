@@ -1,6 +1,6 @@
 /**
  * With Redis, instances share limits: two app instances on one real redis-server allow 5
- * logins per IP between them. And two `finance-tui serve` processes on one redis-server
+ * logins per IP between them, and a token signed out on one is refused by the other. And two `finance-tui serve` processes on one redis-server
  * provision one wallet per user however the calls are spread between them. Skipped (with the
  * reason) only when redis-server is not installed.
  */
@@ -17,7 +17,7 @@ import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 import { type Spawned, serveEnv, spawnServe, tempHome } from './helpers/process.js';
 import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
 
-describe.skipIf(redisServerPath === undefined)('shared limits through Redis (needs redis-server on PATH; skipped when absent)', () => {
+describe.skipIf(redisServerPath === undefined)('shared limits and sign-outs through Redis (needs redis-server on PATH; skipped when absent)', () => {
   let redis: RedisServer;
   const clients: Redis[] = [];
   const apps: TestApp[] = [];
@@ -55,6 +55,37 @@ describe.skipIf(redisServerPath === undefined)('shared limits through Redis (nee
     const [a] = apps as [TestApp];
     const res = await post(a.app, '/auth/login', { email: 'other@example.com' }, { remoteAddress: '203.0.113.78' });
     expect(res.statusCode).toBe(200);
+  });
+
+  it('a token signed out on one instance is refused by the other; the record expires with the tokens it ends', async () => {
+    const [a, b] = apps as [TestApp, TestApp];
+    const seeded = await a.seedUser();
+    const other = await a.seedUser();
+    expect((await post(b.app, '/wallet/find', {}, { token: seeded.token })).statusCode).toBe(200);
+    expect((await post(a.app, '/auth/logout', {}, { token: seeded.token })).statusCode).toBe(200);
+    const refused = await post(b.app, '/wallet/find', {}, { token: seeded.token });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.code).toBe('TOKEN_REVOKED');
+    expect((await post(b.app, '/wallet/find', {}, { token: other.token })).statusCode).toBe(200);
+    const ttl = await (clients[0] as Redis).ttl(`finance-tui:revoked:${seeded.user.id}`);
+    expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 120);
+    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
+  });
+
+  it('the store keeps the same rules as in memory: earlier ended, later and same-second siblings not, a crowded second ended whole', async () => {
+    const store = createRedisRevocations(clients[1] as Redis, { prefix: 'test-rules:' });
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 22) + ms);
+    const token = (jti: string, ms: number) => ({ userId: 'u1', jti, issuedAt: at(ms) });
+    await store.revoke(token('b', 0));
+    expect(await store.isRevoked(token('b', 0))).toBe(true);
+    expect(await store.isRevoked(token('a', -1000))).toBe(true);
+    expect(await store.isRevoked(token('sibling', 0))).toBe(false);
+    expect(await store.isRevoked(token('c', 1000))).toBe(false);
+    await store.revoke(token('old', -5000));
+    expect(await store.isRevoked(token('c', 1000))).toBe(false);
+    for (let i = 0; i < MAX_IDS_PER_SECOND; i++) await store.revoke(token(`j${i}`, 0));
+    expect(await store.isRevoked(token('sibling', 0))).toBe(true);
+    expect(await store.isRevoked(token('c', 1000))).toBe(false);
   });
 });
 
@@ -130,59 +161,5 @@ describe.skipIf(redisServerPath === undefined)('one wallet per user across two s
     } finally {
       client.disconnect();
     }
-  });
-});
-
-describe.skipIf(redisServerPath === undefined)('sign-outs through Redis (needs redis-server)', () => {
-  let redis: RedisServer;
-  const clients: Redis[] = [];
-  const apps: TestApp[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    for (let i = 0; i < 2; i++) {
-      const client = new Redis({ host: '127.0.0.1', port: redis.port, lazyConnect: true, maxRetriesPerRequest: 1 });
-      await client.connect();
-      clients.push(client);
-      // one identity provider behind both instances, as in production
-      apps.push(await buildTestApp({ deps: { redis: client, ...(apps[0] ? { identity: apps[0].identity } : {}) } }));
-    }
-  });
-
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    for (const client of clients) client.disconnect();
-    redis?.stop();
-  });
-
-  it('a token signed out on one instance is refused by the other; the record expires with the tokens it ends', async () => {
-    const [a, b] = apps as [TestApp, TestApp];
-    const seeded = await a.seedUser();
-    const other = await a.seedUser();
-    expect((await post(b.app, '/wallet/find', {}, { token: seeded.token })).statusCode).toBe(200);
-    expect((await post(a.app, '/auth/logout', {}, { token: seeded.token })).statusCode).toBe(200);
-    const refused = await post(b.app, '/wallet/find', {}, { token: seeded.token });
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json().error.code).toBe('TOKEN_REVOKED');
-    expect((await post(b.app, '/wallet/find', {}, { token: other.token })).statusCode).toBe(200);
-    const ttl = await (clients[0] as Redis).ttl(`finance-tui:revoked:${seeded.user.id}`);
-    expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 120);
-    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
-  });
-
-  it('the store keeps the same rules as in memory: earlier ended, later and same-second siblings not, a crowded second ended whole', async () => {
-    const store = createRedisRevocations(clients[1] as Redis, { prefix: 'test-rules:' });
-    const at = (ms: number) => new Date(Date.UTC(2026, 10, 22) + ms);
-    const token = (jti: string, ms: number) => ({ userId: 'u1', jti, issuedAt: at(ms) });
-    await store.revoke(token('b', 0));
-    expect(await store.isRevoked(token('b', 0))).toBe(true);
-    expect(await store.isRevoked(token('a', -1000))).toBe(true);
-    expect(await store.isRevoked(token('sibling', 0))).toBe(false);
-    expect(await store.isRevoked(token('c', 1000))).toBe(false);
-    await store.revoke(token('old', -5000));
-    expect(await store.isRevoked(token('c', 1000))).toBe(false);
-    for (let i = 0; i < MAX_IDS_PER_SECOND; i++) await store.revoke(token(`j${i}`, 0));
-    expect(await store.isRevoked(token('sibling', 0))).toBe(true);
-    expect(await store.isRevoked(token('c', 1000))).toBe(false);
   });
 });
