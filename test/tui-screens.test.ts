@@ -212,13 +212,13 @@ describe('trade', () => {
     expect(frame).toContain('Type SWAP');
     await ui.press('y'); // goes into the field: y is not a confirmation here
     await ui.press(KEYS.enter, { change: false });
-    expect(services.calls).not.toContain('execute');
+    expect(services.calls).not.toContain('execute planned-swap');
     await ui.press(KEYS.backspace);
     await ui.type('SWAP');
     await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain('0xabc');
-    expect(services.calls).toContain('execute');
+    expect(services.calls).toContain('execute planned-swap');
   });
 
   it('a failed execution says what happened and what to do next', async () => {

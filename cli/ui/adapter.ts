@@ -4,18 +4,37 @@
  * logout), quotes, status, balances, the sandbox outbox — plus the settings.
  *
  * Heavy modules (conf, ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
- * its first frame. Sending goes through the core's planSend/executeSend. Planning and executing
- * swaps and history are not in the core yet: `features` says so, and the screens show those parts as absent instead of pretending.
+ * its first frame. Sending goes through the core's planSend/executeSend; trades, multi-swaps and
+ * batches through planTrade/planMultiSwap/planBatch and executePlan (cli/core/swaps.ts), the
+ * history through the same store the `history` command reads.
  */
 import { join } from 'node:path';
 import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
 import type { Settings } from '../settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { findToken, listTokens } from '../../shared/tokens.js';
+import { findToken, listTokens, sameAddress } from '../../shared/tokens.js';
 import { parseAddress } from '../core/chain/calls.js';
 import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
-import type { Balances, BalanceChange, Call, Environment, ExecutionStep, Receipt, SendPlanView, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
+import type { ExecutionResult, PlannedSwaps } from '../core/swaps.js';
+import type { GasQuote } from '../core/swap/checks.js';
+import type {
+  Balances,
+  BalanceChange,
+  Call,
+  Environment,
+  ExecutionStep,
+  FeeView,
+  HistoryEntry,
+  Receipt,
+  SendPlanView,
+  Session,
+  SettingsPatch,
+  SettingsView,
+  SwapPlanView,
+  SwapRequest,
+  TuiServices,
+} from './services.js';
 
 /** The core's exact amount as a screen's signed change. */
 const changeOf = (t: TokenAmount): BalanceChange => ({ symbol: t.symbol, decimals: t.decimals, delta: BigInt(t.baseUnits) });
@@ -39,19 +58,19 @@ function sendPlanView(planned: PlannedSend): SendPlanView {
   };
 }
 
-/** The core's progress steps (send-<stage>) as the executing screen's steps. */
+/** The core's execution progress (`send-<stage>`, `swap-<stage>`) as the executing screen's steps. */
 function executionStep(step: string, message: string): ExecutionStep | undefined {
-  switch (step) {
-    case 'send-signing':
+  switch (step.replace(/^(send|swap)-/, '')) {
+    case 'signing':
       return { step: 'signing' };
-    case 'send-submitting':
+    case 'submitting':
       return { step: 'submitting' };
-    case 'send-submitted': {
+    case 'submitted': {
       // "sent; waiting for confirmation… 0x…": the hash is worth showing while it waits
       const hash = /0x[0-9a-fA-F]+/.exec(message)?.[0];
       return hash === undefined ? { step: 'waiting' } : { step: 'waiting', detail: hash };
     }
-    case 'send-confirmed':
+    case 'confirmed':
       return { step: 'confirmed' };
     default:
       return undefined;
@@ -66,6 +85,52 @@ function sendReceipt(result: SendResult): Receipt {
     transactionHash: receipt.transactionHash,
     status: receipt.status === 'SUCCEEDED' ? 'succeeded' : 'reverted',
     changes: result.balances.map((b) => changeOf(b.change)).filter((c) => c.delta !== 0n),
+  };
+}
+
+const feeView = (gas: GasQuote): FeeView =>
+  gas.mode === 'sponsored' ? gas : { mode: 'default', symbol: gas.token.symbol, decimals: gas.token.decimals, estimated: gas.estimatedFee, max: gas.maxFee };
+
+/** The core's swap plan as the review shows it; the planned transaction rides along, opaque. */
+function swapPlanView(request: SwapRequest, planned: PlannedSwaps): SwapPlanView {
+  const { document } = planned;
+  const level = document.priceImpact.level;
+  return {
+    request,
+    headline: document.headline,
+    quotes: document.swaps,
+    sends: document.sends.map((s) => ({ symbol: s.token.symbol, decimals: s.token.decimals, amount: BigInt(s.amount.baseUnits), to: s.to })),
+    slippageBps: planned.slippageBps,
+    impact: level === 'high' ? 'danger' : level,
+    fee: feeView(planned.gas),
+    deploysAccount: planned.prepared.kind === 'deploy_and_invoke',
+    calls: document.calls.map((c) => ({ contract: c.contractAddress, entrypoint: c.entrypoint, description: c.description })),
+    simulatedChanges:
+      document.simulation.status === 'ok'
+        ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
+        : [],
+    warnings: document.warnings,
+    // a plan without swaps (a batch of transfers) lasts as long as its paymaster build
+    expiresAt: document.quoteValidUntil === null ? planned.prepared.expiresAt * 1000 : Date.parse(document.quoteValidUntil),
+    handle: planned,
+  };
+}
+
+/** An executed swap plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
+function swapReceipt(result: ExecutionResult): Receipt {
+  const { transaction } = result;
+  return {
+    headline: result.kind === 'trade' ? 'Swap confirmed' : result.kind === 'multi-swap' ? 'Multi-swap confirmed' : 'Batch confirmed',
+    transactionHash: transaction.hash,
+    status: 'succeeded',
+    changes: transaction.balanceChanges
+      .filter((c) => c.baseUnits !== '0')
+      .map((c) => ({ symbol: c.symbol, decimals: c.decimals, delta: BigInt(c.baseUnits) })),
+    details: [
+      ...transaction.received.map((r) => `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`),
+      transaction.feePaid === null ? 'gas: sponsored' : `gas paid: ${transaction.feePaid.amount} ${transaction.feePaid.symbol}`,
+      ...(transaction.historyWarning ? [`history not written: ${transaction.historyWarning}`] : []),
+    ],
   };
 }
 
@@ -104,12 +169,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     return { m: modules, e: endpoints };
   };
   const view = (s: Settings): SettingsView => ({ slippageBps: s.slippageBps, network: s.network, serverUrl: s.serverUrl, gasToken: s.gasToken });
-  const notYet = (what: string): AppError => new AppError(ErrorCode.USAGE_ERROR, `${what} is not in this version`, { status: 400 });
 
   const services: TuiServices = {
     // balances read the sandbox's chain, the rpcUrl setting, or starknet.js's public node
     get features() {
-      return { balances: endpoints !== undefined, trade: false, multiSwap: false, batch: false, send: endpoints !== undefined, history: false };
+      const connected = endpoints !== undefined;
+      return { balances: connected, trade: connected, multiSwap: connected, batch: connected, send: connected, history: connected };
     },
 
     async connect({ signal }: Call): Promise<Environment> {
@@ -179,14 +244,56 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       return quote;
     },
 
-    async plan() {
-      throw notYet('signing and sending swaps');
+    async plan(request, _session, { signal, onProgress }) {
+      const { e } = ready();
+      const swaps = await import('../core/swaps.js');
+      // the review asks for the typed word above 15 % impact before anything is signed, so the
+      // core plans such a swap instead of refusing it (the headless --allow-high-impact)
+      const options = { slippageBps: request.slippageBps, allowHighImpact: true };
+      const call = { signal, onProgress: (p: { message: string }) => onProgress?.(p.message) };
+      const [first] = request.swaps;
+      const planned =
+        request.kind === 'trade' && first !== undefined && request.swaps.length === 1
+          ? await swaps.planTrade(e, first, options, call)
+          : request.kind === 'multi-swap'
+            ? await swaps.planMultiSwap(e, request.swaps, options, call)
+            : request.kind === 'batch'
+              ? await swaps.planBatch(e, request.swaps, request.sends, options, call)
+              : (() => {
+                  throw new AppError(ErrorCode.USAGE_ERROR, 'a trade is exactly one swap', { status: 400 });
+                })();
+      return swapPlanView(request, planned);
     },
-    async execute() {
-      throw notYet('signing and sending swaps');
+
+    async execute(plan, _session, { signal, onStep }) {
+      const { executePlan } = await import('../core/swaps.js');
+      const result = await executePlan(plan.handle as PlannedSwaps, {
+        signal,
+        onProgress: (p) => {
+          const step = executionStep(p.step, p.message);
+          if (step) onStep(step);
+        },
+      });
+      return swapReceipt(result);
     },
-    async history() {
-      throw notYet('history');
+
+    async history(session) {
+      const { e } = ready();
+      const { openHistory } = await import('../core/history.js');
+      const { entries } = await openHistory(e.dataDir).list();
+      // this wallet's transactions on this network (the file keeps every account's)
+      return entries
+        .filter((entry) => sameAddress(entry.account, session.walletAddress) && entry.network === e.network && entry.sandbox === e.sandbox)
+        .map(
+          (entry): HistoryEntry => ({
+            transactionHash: entry.hash,
+            at: entry.time,
+            kind: entry.kind,
+            summary: entry.summary,
+            status: entry.status,
+            ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
+          }),
+        );
     },
 
     checkRecipient(text, session) {

@@ -9,6 +9,7 @@ import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } f
 import { priceImpactWarning } from '../services/quote-summary.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
+import type { SwapPlanView } from './services.js';
 import { themeFor } from './theme.js';
 import { editField } from './widgets/field-state.js';
 import { filterItems, moveHighlight } from './widgets/picker-state.js';
@@ -54,7 +55,8 @@ describe('appReducer', () => {
     expect(s.stack.map((x) => x.name)).toEqual(['home', 'trade']);
     s = appReducer(s, { type: 'back' });
     expect(s.screen.name).toBe('trade');
-    const plan = { quote: {} as never, slippageBps: 100, calls: [], simulatedChanges: [], expiresAt: 0 };
+    // the reducer never looks inside a plan
+    const plan = { handle: 'planned' } as unknown as SwapPlanView;
     s = appReducer(s, { type: 'replace', screen: { name: 'executing', plan } });
     expect(appReducer(s, { type: 'back' })).toBe(s);
     // a second confirmation keeps the running execution (the same screen object: one execution)

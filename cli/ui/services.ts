@@ -60,14 +60,56 @@ export interface BalanceChange {
   delta: bigint;
 }
 
-export interface TradePlan {
-  quote: QuoteSummary;
+/** One swap as typed: decimal amount in `from` units, registry symbols. */
+export interface PairRequest {
+  amount: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * What a person asks the core to plan: a trade (one swap), a multi-swap (2–3 swaps) or a batch
+ * (swaps and plain transfers), all in one transaction. The same shapes the headless `trade`,
+ * `multi-swap` and `batch` commands plan.
+ */
+export interface SwapRequest {
+  kind: 'trade' | 'multi-swap' | 'batch';
+  swaps: PairRequest[];
+  /** batch only */
+  sends: SendRequest[];
   slippageBps: number;
+}
+
+/** Who pays the gas of a plan: the operator, or the wallet in a token (about `estimated`, at most `max`). */
+export type FeeView = { mode: 'sponsored' } | { mode: 'default'; symbol: string; decimals: number; estimated: bigint | undefined; max: bigint };
+
+/**
+ * A checked, quoted, built and simulated swap transaction, waiting for the confirmation.
+ * Nothing is signed. The core's plan document, in the screens' terms.
+ */
+export interface SwapPlanView {
+  /** what was asked: re-planning asks the same again */
+  request: SwapRequest;
+  /** one line: what goes out and what comes back at least */
+  headline: string;
+  /** each swap's quote, as executed (the minimum received is what the user confirms) */
+  quotes: QuoteSummary[];
+  /** a batch's plain transfers */
+  sends: Array<{ symbol: string; decimals: number; amount: bigint; to: string }>;
+  slippageBps: number;
+  /** the worst price impact of the plan's swaps, as the core rates it */
+  impact: 'ok' | 'warn' | 'danger' | 'unknown';
+  fee: FeeView;
+  deploysAccount: boolean;
   calls: CallView[];
-  /** from the simulation of the whole multicall */
+  /** from the simulation of exactly what will be signed, the fee apart */
   simulatedChanges: BalanceChange[];
-  /** when the plan's quote expires and must be re-quoted */
+  /** the core's warnings (price impact, unknown prices) */
+  warnings: string[];
+  /** epoch ms after which the quote is stale: re-plan (re-quote) before confirming */
   expiresAt: number;
+  /** the core's planned transaction, opaque to the screens: what execute signs */
+  readonly handle: unknown;
 }
 
 export interface ExecutionStep {
@@ -83,6 +125,8 @@ export interface Receipt {
   changes: BalanceChange[];
   /** why it reverted, in plain words */
   revertReason?: string;
+  /** further lines: what each output brought against its confirmed minimum, the fee paid */
+  details?: string[];
 }
 
 export interface SendRequest {
@@ -103,7 +147,7 @@ export interface SendPlanView {
   to: string;
   deploysAccount: boolean;
   calls: CallView[];
-  fee: { mode: 'sponsored' } | { mode: 'default'; symbol: string; decimals: number; estimated: bigint; max: bigint };
+  fee: FeeView;
   /** from the simulation of exactly what will be signed, the fee apart */
   simulatedChanges: BalanceChange[];
   /** epoch ms after which the paymaster refuses it: plan again */
@@ -114,9 +158,13 @@ export interface SendPlanView {
 
 export interface HistoryEntry {
   transactionHash: string;
+  /** ISO time it was sent */
   at: string;
+  kind: 'send' | 'trade' | 'multi-swap' | 'batch';
   summary: string;
-  status: 'succeeded' | 'reverted' | 'pending';
+  /** pending: no receipt yet; unknown: no receipt in time (the chain is the truth) */
+  status: 'succeeded' | 'reverted' | 'pending' | 'unknown';
+  revertReason?: string;
 }
 
 export interface SettingsView {
@@ -161,8 +209,11 @@ export interface TuiServices {
   logout(): Promise<void>;
   balances(session: Session, call: Call): Promise<Balances>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
-  plan(request: QuoteRequest, session: Session, call: Call): Promise<TradePlan>;
-  execute(plan: TradePlan, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
+  /** quotes, checks, builds and simulates a trade, multi-swap or batch; progress lines for the spinner */
+  plan(request: SwapRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<SwapPlanView>;
+  /** signs and sends exactly the planned transaction (re-quoting first if it went stale); the receipt */
+  execute(plan: SwapPlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
+  /** the transactions this client sent from the session's wallet, newest first */
   history(session: Session, call: Call): Promise<HistoryEntry[]>;
   /** the recipient as the core reads it (normalised), or why it is not an address */
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };

@@ -2,7 +2,7 @@
  * App state as one reducer. `screen` is a discriminated union; the back-stack holds where Esc
  * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
  */
-import type { Environment, Receipt, SendPlanView, Session, TradePlan } from './services.js';
+import type { Environment, Receipt, SendPlanView, Session, SwapPlanView } from './services.js';
 
 export type Screen =
   | { name: 'connecting' }
@@ -10,8 +10,11 @@ export type Screen =
   /** selected: the menu item to highlight on return */
   | { name: 'home'; selected?: number }
   | { name: 'trade' }
-  | { name: 'review'; plan: TradePlan }
-  | { name: 'executing'; plan: TradePlan }
+  | { name: 'multiSwap' }
+  | { name: 'batch' }
+  /** the review of any swap plan (trade, multi-swap, batch) */
+  | { name: 'review'; plan: SwapPlanView }
+  | { name: 'executing'; plan: SwapPlanView }
   | { name: 'send' }
   | { name: 'sendReview'; plan: SendPlanView }
   | { name: 'sendExecuting'; plan: SendPlanView }

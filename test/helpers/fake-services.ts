@@ -7,7 +7,7 @@ import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/services/quote-summary.js';
 import { parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
-import type { Balances, ExecutionStep, Features, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, TradePlan, TuiServices } from '../../cli/ui/services.js';
+import type { Balances, ExecutionStep, Features, HistoryEntry, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, SwapPlanView, SwapRequest, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -56,6 +56,11 @@ export interface FakeOptions {
   /** instead of the default success (which reports the step 'waiting' with hash 0xfeed first) */
   executeSend?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
   sendFee?: SendPlanView['fee'];
+  /** instead of the default plan (built from the request) */
+  plan?: (request: SwapRequest) => Promise<SwapPlanView>;
+  history?: HistoryEntry[];
+  /** the clock of the plans' expiry */
+  now?: () => number;
 }
 
 export type FakeServices = TuiServices & {
@@ -105,31 +110,43 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (options.autoQuoteImpactBps !== undefined) return Promise.resolve(quoteFixture(request, options.autoQuoteImpactBps));
       return new Promise((resolve, reject) => fake.quotes.push({ request, signal, resolve, reject }));
     },
-    async plan(request): Promise<TradePlan> {
-      fake.calls.push(`plan ${request.amount}`);
-      const quote = quoteFixture(request, options.autoQuoteImpactBps ?? 5);
+    async plan(request: SwapRequest, _session, { onProgress }): Promise<SwapPlanView> {
+      fake.calls.push(`plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`);
+      onProgress?.('simulating the transaction');
+      if (options.plan) return options.plan(request);
+      const impact = options.autoQuoteImpactBps ?? 5;
+      const quotes = request.swaps.map((pair) => quoteFixture({ ...pair, slippageBps: request.slippageBps }, impact));
       return {
-        quote,
+        request,
+        headline: quotes.map((q) => `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`).join('; '),
+        quotes,
+        sends: request.sends.map((s) => ({ symbol: s.token, decimals: 18, amount: parseAmount(s.amount, 18), to: parseAddress(s.to, 'recipient') })),
         slippageBps: request.slippageBps,
-        calls: [
-          { contract: request.from, entrypoint: 'approve', description: `approve the router to take exactly ${request.amount} ${request.from}` },
-          { contract: 'router', entrypoint: 'swap', description: `swap ${request.amount} ${request.from} for at least 0.0329 ${request.to}` },
-        ],
-        simulatedChanges: [
-          { symbol: request.from, decimals: 6, delta: -(BigInt(request.amount) * 10n ** 6n) },
-          { symbol: request.to, decimals: 18, delta: 33300000000000000n },
-        ],
-        expiresAt: Date.now() + 30_000,
+        impact: priceImpactWarning(impact) === 'very-high' ? 'danger' : priceImpactWarning(impact) === 'high' ? 'warn' : 'ok',
+        fee: { mode: 'sponsored' },
+        deploysAccount: false,
+        calls: request.swaps.flatMap((pair) => [
+          { contract: pair.from, entrypoint: 'approve', description: `approve the router to take exactly ${pair.amount} ${pair.from}` },
+          { contract: 'router', entrypoint: 'swap', description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}` },
+        ]),
+        simulatedChanges: request.swaps.flatMap((pair) => [
+          { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
+          { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
+        ]),
+        warnings: [],
+        expiresAt: (options.now ?? Date.now)() + 30_000,
+        handle: 'planned-swap',
       };
     },
-    async execute(_plan, _session, { onStep }) {
-      fake.calls.push('execute');
+    async execute(plan, _session, { onStep }) {
+      fake.calls.push(`execute ${plan.handle as string}`);
       onStep({ step: 'submitting' });
       if (options.execute) return options.execute();
-      return { transactionHash: '0xabc', status: 'succeeded', changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }] };
+      return { headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }], details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'] };
     },
     async history() {
-      return [];
+      fake.calls.push('history');
+      return options.history ?? [];
     },
     checkRecipient(text, current) {
       try {

@@ -93,7 +93,7 @@ export interface ExecutionResult extends PlanDocument {
     blockNumber: number | null;
     /** what each output token actually brought, against the confirmed minimum */
     received: Array<{ symbol: string; address: string; amount: string; baseUnits: string; minimum: { amount: string; baseUnits: string } }>;
-    balanceChanges: Array<{ symbol: string; address: string; amount: string; baseUnits: string }>;
+    balanceChanges: Array<{ symbol: string; address: string; decimals: number; amount: string; baseUnits: string }>;
     feePaid: { symbol: string; amount: string; baseUnits: string } | null;
     /** history could not be written (the transaction is unaffected) */
     historyWarning?: string;
@@ -339,7 +339,7 @@ export async function executePlan(planned: PlannedExecution, call: CallOptions =
       status: 'SUCCEEDED',
       blockNumber: receipt.blockNumber,
       received,
-      balanceChanges: receipt.balanceChanges.map((c) => ({ symbol: c.symbol, address: c.token, amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString() })),
+      balanceChanges: receipt.balanceChanges.map((c) => ({ symbol: c.symbol, address: c.token, decimals: c.decimals, amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString() })),
       feePaid: fee === null || feeToken === undefined ? null : { symbol: feeToken.symbol, amount: formatAmount(fee.amount, feeToken.decimals), baseUnits: fee.amount.toString() },
       ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
     },

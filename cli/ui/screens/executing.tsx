@@ -7,7 +7,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure, describeFailureAfterSending } from '../failure.js';
-import type { ExecutionStep, SendPlanView, TradePlan } from '../services.js';
+import type { ExecutionStep, SendPlanView, SwapPlanView } from '../services.js';
 import { amount } from '../format.js';
 import { Busy, Title } from '../widgets/layout.js';
 
@@ -19,10 +19,10 @@ const STEP_TEXT: Record<ExecutionStep['step'], string> = {
 };
 
 /** What is being executed: the state's own screen object, the same one for the whole visit (one execution). */
-export type Job = { name: 'executing'; plan: TradePlan } | { name: 'sendExecuting'; plan: SendPlanView };
+export type Job = { name: 'executing'; plan: SwapPlanView } | { name: 'sendExecuting'; plan: SendPlanView };
 
 function titleOf(job: Job): string {
-  if (job.name === 'executing') return `Swapping ${job.plan.quote.amountIn.amount} ${job.plan.quote.from.symbol} → ${job.plan.quote.to.symbol}`;
+  if (job.name === 'executing') return job.plan.headline;
   return `Sending ${amount(job.plan.amount, job.plan.token.decimals, job.plan.token.symbol)} to ${job.plan.to}`;
 }
 

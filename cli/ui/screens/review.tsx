@@ -1,33 +1,38 @@
 /**
- * Review: the exact calls in human terms, the balance changes the simulation produced, the
- * quote; `y` confirms. A very high price impact needs the confirmation word typed instead.
- * A plan older than its expiry is re-planned (re-quoted) before it can be confirmed.
+ * Review of any swap plan (trade, multi-swap, batch): what leaves and what comes back at least,
+ * the fee, the exact calls in human terms and the balance changes the simulation produced; `y`
+ * signs and sends. A very high price impact needs the confirmation word typed instead. A plan
+ * whose quote is older than 30 s must be planned again (`r`: re-quoted, re-checked, simulated)
+ * and the new figures confirmed: nobody signs figures they have not seen.
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
+import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
-import { useNow } from '../hooks/use-now.js';
+import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { QuoteRequest, TradePlan } from '../services.js';
+import type { SwapPlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
-import { PlanCalls } from '../widgets/plan-view.js';
+import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 
-export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
+const TITLES: Record<SwapPlanView['request']['kind'], string> = { trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
+
+export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
   const { dispatch, services, state, theme } = useUi();
   const [plan, setPlan] = useState(initial);
   const [typed, setTyped] = useState('');
-  const [replanning, replan] = useTask<TradePlan>();
+  const [progress, setProgress] = useState('');
+  const [replanning, replan] = useTask<SwapPlanView>();
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
-  const mustType = impactLevel(plan.quote) === 'danger';
-  const q = plan.quote;
-  const request: QuoteRequest = { amount: q.amountIn.amount, from: q.from.symbol, to: q.to.symbol, slippageBps: plan.slippageBps };
+  const mustType = plan.impact === 'danger';
+  const slippage = formatBpsAsPercent(plan.slippageBps);
 
   const confirm = (): void => {
     if (expired || (mustType && typed !== CONFIRM_WORD)) return;
@@ -36,9 +41,10 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
   if (expired) {
     bindings.refresh = () => {
-      if (!state.session) return;
       const session = state.session;
-      void replan((signal) => services.plan(request, session, { signal })).then((p) => p && setPlan(p));
+      if (!session) return;
+      setTyped('');
+      void replan((signal) => services.plan(plan.request, session, { signal, onProgress: setProgress })).then((p) => p && setPlan(p));
     };
   } else if (mustType) bindings.submit = confirm;
   else {
@@ -47,15 +53,50 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
   }
   useKeys(bindings, { isActive: replanning.status !== 'running', wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm' } });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
+  const [single] = plan.quotes;
 
   return (
     <Box flexDirection="column">
-      <Title>Review the swap</Title>
-      <QuoteView quote={q} slippagePercent={formatBpsAsPercent(request.slippageBps)} />
-      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} />
+      <Title>{TITLES[plan.request.kind]}</Title>
+      {plan.request.kind === 'trade' && single !== undefined ? (
+        <QuoteView quote={single} slippagePercent={slippage} />
+      ) : (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">{plan.headline}</Text>
+          {plan.quotes.map((q, i) => {
+            const level = impactLevel(q);
+            return (
+              <Text key={`swap-${i}`} wrap="truncate-end">
+                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least {q.minimumReceived.amount} {q.to.symbol}
+                <Text color={theme.muted}> (est. {q.expectedOutput.amount}, fee {q.fee.percent}, impact </Text>
+                <Text color={level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : theme.muted}>{q.priceImpact === null ? 'unknown' : q.priceImpact.percent}</Text>
+                <Text color={theme.muted}>)</Text>
+              </Text>
+            );
+          })}
+          {plan.sends.map((s, i) => (
+            <Text key={`send-${i}`} wrap="truncate-end">
+              {plan.quotes.length + i + 1}. send {formatAmount(s.amount, s.decimals)} {s.symbol} to {s.to}
+            </Text>
+          ))}
+          {plan.quotes.length > 0 ? <Text color={theme.muted}>slippage {slippage} on every swap</Text> : null}
+        </Box>
+      )}
+      <Text>Fee     {feeText(plan.fee)}</Text>
+      {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
+      {plan.warnings.map((w) => (
+        <Text key={w} color={theme.warning} wrap="truncate-end">
+          ! {w}
+        </Text>
+      ))}
+      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
       <Box marginTop={1} flexDirection="column">
-        {expired ? <Text color={theme.warning}>This quote has expired: press r to re-quote before confirming.</Text> : null}
-        {replanning.status === 'running' ? <Busy label="re-quoting and simulating…" /> : null}
+        {expired ? (
+          <Text color={theme.warning}>This quote is older than 30 s: press r to re-quote (and simulate again) before confirming.</Text>
+        ) : plan.quotes.length > 0 ? (
+          <Text color={theme.muted}>quote valid for {secondsUntil(plan.expiresAt, now)} s</Text>
+        ) : null}
+        {replanning.status === 'running' ? <Busy label={progress || 're-quoting and simulating…'} /> : null}
         {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} /> : null}
         {mustType && !expired ? (
           <Box flexDirection="column">
@@ -70,3 +111,4 @@ export function ReviewScreen({ plan: initial }: { plan: TradePlan }) {
     </Box>
   );
 }
+

@@ -16,7 +16,7 @@ import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { Balances, SendPlanView, SendRequest, Session } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
-import { PlanCalls } from '../widgets/plan-view.js';
+import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 
@@ -137,10 +137,6 @@ export function SendReviewScreen({ plan: initial }: { plan: SendPlanView }) {
   }
   useKeys(bindings, { isActive: replanning.status !== 'running', wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 'plan again' } });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
-  const fee =
-    plan.fee.mode === 'sponsored'
-      ? 'sponsored (you pay no gas)'
-      : `about ${showAmount(plan.fee.estimated, plan.fee.decimals, plan.fee.symbol)}, at most ${showAmount(plan.fee.max, plan.fee.decimals, plan.fee.symbol)}`;
 
   return (
     <Box flexDirection="column">
@@ -149,7 +145,7 @@ export function SendReviewScreen({ plan: initial }: { plan: SendPlanView }) {
         Sends   <Text bold>{formatAmount(plan.amount, plan.token.decimals)} {plan.token.symbol}</Text>
       </Text>
       <Text wrap="truncate-end">To      {plan.to}</Text>
-      <Text>Fee     {fee}</Text>
+      <Text>Fee     {feeText(plan.fee)}</Text>
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
       <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
       <Box marginTop={1} flexDirection="column">

@@ -13,7 +13,7 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Balances, TradePlan } from '../services.js';
+import type { Balances, SwapPlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
@@ -25,7 +25,8 @@ export function TradeScreen() {
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<TradeForm>(() => initialTrade(services.settings().slippageBps));
   const [balances, loadBalances] = useTask<Balances>();
-  const [planning, plan] = useTask<TradePlan>();
+  const [planning, plan] = useTask<SwapPlanView>();
+  const [progress, setProgress] = useState('');
   const session = app.session;
 
   useEffect(() => {
@@ -47,7 +48,8 @@ export function TradeScreen() {
     submit: () => {
       if (!request || live.status !== 'ready' || !session) return;
       if (!services.features.trade) return;
-      void plan((signal) => services.plan(request, session, { signal })).then((p) => {
+      const swap = { kind: 'trade' as const, swaps: [{ amount: request.amount, from: request.from, to: request.to }], sends: [], slippageBps: request.slippageBps };
+      void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
       });
     },
@@ -111,7 +113,7 @@ export function TradeScreen() {
             Signing and sending swaps is not in this version: this screen quotes only.
           </Text>
         ) : null}
-        {planning.status === 'running' ? <Busy label="preparing the transaction and simulating it…" /> : null}
+        {planning.status === 'running' ? <Busy label={progress || 'preparing the transaction and simulating it…'} /> : null}
         {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
       </Box>
     </Box>
