@@ -1,6 +1,6 @@
 /** Status, history and log-out: small screens over one call each. */
-import { Box, Static, Text } from 'ink';
-import { useEffect } from 'react';
+import { Box, Text, useWindowSize } from 'ink';
+import { useEffect, useState } from 'react';
 import type { StatusResult } from '../../core/status.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
@@ -38,29 +38,66 @@ export function StatusScreen() {
   );
 }
 
+/** History rows shown at once: the live area must stay shorter than the terminal. */
+export function historyWindow(count: number, selected: number, rows: number): { first: number; last: number } {
+  const size = Math.max(3, Math.min(count, rows));
+  const first = Math.min(Math.max(0, selected - size + 1), Math.max(0, count - size));
+  return { first, last: Math.min(count, first + size) };
+}
+
+const STATUS_MARK: Record<HistoryEntry['status'], string> = { succeeded: '✓', reverted: '✗', pending: '…', unknown: '?' };
+const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
+  succeeded: 'succeeded',
+  reverted: 'reverted: nothing moved but the fee',
+  pending: 'sent, no receipt yet',
+  unknown: 'no receipt in time: check the chain before sending again',
+};
+
+/** The transactions this client sent from the signed-in wallet, newest first; ↑/↓ select one to see it whole. */
 export function HistoryScreen() {
   const { services, state, dispatch, theme } = useUi();
+  const { rows } = useWindowSize();
   const [history, load] = useTask<HistoryEntry[]>();
-  useEffect(() => {
+  const [selected, setSelected] = useState(0);
+  const refresh = (): void => {
     const session = state.session;
     if (session) void load((signal) => services.history(session, { signal }));
-  }, [load, services, state.session]);
-  useKeys({ back: () => dispatch({ type: 'back' }) });
+  };
+  useEffect(refresh, [load, services, state.session]);
+  const entries = history.status === 'done' ? history.value : [];
+  useKeys({
+    up: () => setSelected((i) => Math.max(0, i - 1)),
+    down: () => setSelected((i) => Math.min(Math.max(0, entries.length - 1), i + 1)),
+    refresh,
+    back: () => dispatch({ type: 'back' }),
+  });
+  // the header, title, details and footer take about 12 rows
+  const { first, last } = historyWindow(entries.length, selected, rows - 12);
+  const current = entries[selected];
   return (
     <Box flexDirection="column">
-      {history.status === 'done' ? (
-        <Static items={history.value}>
-          {(entry) => (
-            <Text key={entry.transactionHash} wrap="truncate-end">
-              {entry.at} {entry.status === 'succeeded' ? '✓' : entry.status === 'reverted' ? '✗' : '…'} {entry.summary} <Text color={theme.muted}>{entry.transactionHash}</Text>
-            </Text>
-          )}
-        </Static>
+      <Title>History {entries.length > 0 ? <Text color={theme.muted}>({selected + 1} of {entries.length}, newest first)</Text> : null}</Title>
+      {history.status === 'running' || history.status === 'idle' ? <Busy label="reading history…" /> : null}
+      {history.status === 'failed' ? <ErrorLine message={describeFailure(history.error).message} hint="press r to try again" /> : null}
+      {history.status === 'done' && entries.length === 0 ? <Text color={theme.muted}>no transactions from this wallet yet</Text> : null}
+      {entries.slice(first, last).map((entry, i) => {
+        const index = first + i;
+        const colour = entry.status === 'reverted' ? theme.danger : entry.status === 'succeeded' ? undefined : theme.warning;
+        return (
+          <Text key={entry.transactionHash} color={index === selected ? theme.accent : colour} wrap="truncate-end">
+            {index === selected ? '› ' : '  '}
+            {entry.at.slice(0, 16).replace('T', ' ')} {STATUS_MARK[entry.status]} {entry.kind.padEnd(10)} {entry.summary}
+          </Text>
+        );
+      })}
+      {current ? (
+        <Box marginTop={1} flexDirection="column">
+          <Text wrap="truncate-end">Hash    {current.transactionHash}</Text>
+          <Text wrap="truncate-end">Status  {STATUS_TEXT[current.status]}</Text>
+          {current.revertReason ? <Text wrap="truncate-end">Reason  {current.revertReason}</Text> : null}
+        </Box>
       ) : null}
-      <Title>History</Title>
-      {history.status === 'running' ? <Busy label="reading history…" /> : null}
-      {history.status === 'failed' ? <ErrorLine message={describeFailure(history.error).message} /> : null}
-      {history.status === 'done' ? <Text color={theme.muted}>{history.value.length === 0 ? 'no transactions yet' : `${history.value.length} transactions (above)`}</Text> : null}
+      <Text color={theme.muted}>A record kept on this computer; the chain is the truth.</Text>
     </Box>
   );
 }

@@ -16,6 +16,7 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   const lines = [
     `${ok ? `✓ ${receipt.headline ?? 'Swap confirmed'}` : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
     ...(ok ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`) : [`  ${receipt.revertReason ?? 'no reason given'}`]),
+    ...(receipt.details ?? []).map((line) => `  ${line}`),
   ];
   return (
     <Box flexDirection="column">

@@ -1,0 +1,133 @@
+/**
+ * The TUI's real services port (cli/ui/adapter.ts) over a sandbox in its own process: what the
+ * screens get from the core when they sign in, plan and sign a trade, a multi-swap and a batch,
+ * and read the history. The screens themselves are tested over a fake port (tui-screens) and,
+ * whole, in a terminal (tui-terminal); this proves the port under them is the real core.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../cli/ui/adapter.js';
+import type { Receipt, Session, SwapPlanView, SwapRequest, TuiServices } from '../cli/ui/services.js';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js';
+
+const RECIPIENT = `0x0${'7'.repeat(63)}`;
+const ONE_ETH = 10n ** 18n;
+
+describe('the TUI services port over a real sandbox', () => {
+  const home = tempHome();
+  let sandbox: Spawned;
+  let services: TuiServices;
+  let session: Session;
+  const signal = new AbortController().signal;
+
+  beforeAll(async () => {
+    const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
+    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], env);
+    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
+    services = createServices({ env, sandbox: true });
+    const environment = await services.connect({ signal });
+    expect(environment).toMatchObject({ sandbox: true, network: 'mainnet' });
+    // found the running sandbox: nothing started for this session
+    expect(environment.startedChild).toBeUndefined();
+    await services.requestCode('alice@example.com', { signal });
+    const code = await services.sandboxCode?.('alice@example.com', { signal });
+    expect(code).toMatch(/^[0-9]{6}$/);
+    session = await services.verifyCode('alice@example.com', code ?? '', { signal });
+  }, 60_000);
+
+  afterAll(async () => {
+    await services?.close();
+    sandbox?.kill('SIGTERM');
+    await sandbox?.exited;
+    home.cleanup();
+  });
+
+  const plan = (request: Omit<SwapRequest, 'slippageBps'>): Promise<SwapPlanView> => {
+    const progress: string[] = [];
+    return services.plan({ ...request, slippageBps: 100 }, session, { signal, onProgress: (line) => progress.push(line) }).then((p) => {
+      // the spinner had the core's steps to show
+      expect(progress.length).toBeGreaterThan(0);
+      return p;
+    });
+  };
+  const execute = async (p: SwapPlanView): Promise<{ receipt: Receipt; steps: string[] }> => {
+    const steps: string[] = [];
+    const receipt = await services.execute(p, session, { signal, onStep: (s) => steps.push(s.step) });
+    return { receipt, steps };
+  };
+
+  it('a trade: planned from the core (quote, exact approve, swap, simulation), signed, its receipt with the exact changes', async () => {
+    const p = await plan({ kind: 'trade', swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }], sends: [] });
+    expect(p.quotes).toHaveLength(1);
+    expect(p.quotes[0]).toMatchObject({ from: { symbol: 'ETH' }, to: { symbol: 'USDC' }, amountIn: { baseUnits: ONE_ETH.toString() } });
+    expect(p.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
+    expect(p.calls[0]?.description).toMatch(/^approve 1 ETH to the router/);
+    expect(p.simulatedChanges.find((c) => c.symbol === 'ETH')?.delta).toBe(-ONE_ETH);
+    const minimum = BigInt(p.quotes[0]?.minimumReceived.baseUnits ?? '0');
+    expect(p.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBeGreaterThanOrEqual(minimum);
+    expect(p.headline).toMatch(/swap 1 ETH → at least [0-9.]+ USDC/);
+    expect(p.expiresAt).toBeGreaterThan(Date.now());
+    // the first transaction of a new sandbox wallet deploys its account too
+    expect(p.deploysAccount).toBe(true);
+
+    const { receipt, steps } = await execute(p);
+    expect(steps).toEqual(expect.arrayContaining(['signing', 'waiting', 'confirmed']));
+    expect(receipt).toMatchObject({ status: 'succeeded', headline: 'Swap confirmed' });
+    expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]+$/);
+    const usdc = receipt.changes.find((c) => c.symbol === 'USDC');
+    expect(usdc?.delta).toBeGreaterThanOrEqual(minimum);
+    expect(usdc?.decimals).toBe(6);
+    expect(receipt.details?.[0]).toMatch(/^received [0-9.]+ USDC \(you confirmed at least [0-9.]+ USDC\)$/);
+  });
+
+  it('a multi-swap and a batch (a swap and a transfer) through the same port, then this wallet’s history, newest first', async () => {
+    const multi = await plan({
+      kind: 'multi-swap',
+      swaps: [
+        { amount: '100', from: 'USDC', to: 'ETH' },
+        { amount: '50', from: 'STRK', to: 'ETH' },
+      ],
+      sends: [],
+    });
+    expect(multi.quotes.map((q) => `${q.from.symbol}>${q.to.symbol}`)).toEqual(['USDC>ETH', 'STRK>ETH']);
+    expect(multi.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'approve', 'swap']);
+    expect((await execute(multi)).receipt).toMatchObject({ status: 'succeeded', headline: 'Multi-swap confirmed' });
+
+    const batch = await plan({ kind: 'batch', swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }], sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }] });
+    expect(batch.sends).toEqual([{ symbol: 'USDC', decimals: 6, amount: 5_000_000n, to: RECIPIENT }]);
+    expect(batch.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
+    expect(batch.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
+    const { receipt } = await execute(batch);
+    expect(receipt.headline).toBe('Batch confirmed');
+    expect(receipt.changes.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
+
+    const history = await services.history(session, { signal });
+    expect(history.map((h) => [h.kind, h.status])).toEqual([
+      ['batch', 'succeeded'],
+      ['multi-swap', 'succeeded'],
+      ['trade', 'succeeded'],
+    ]);
+    expect(BigInt(history[0]?.transactionHash ?? '0')).toBe(BigInt(receipt.transactionHash));
+  });
+
+  it('refusals reach the screens as the core’s codes, and nothing is signed', async () => {
+    const refused = (request: Omit<SwapRequest, 'slippageBps'>) => plan(request).then(
+      () => undefined,
+      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+    );
+    expect(await refused({ kind: 'trade', swaps: [{ amount: '1000000', from: 'ETH', to: 'USDC' }], sends: [] })).toBe(ErrorCode.INSUFFICIENT_BALANCE);
+    expect(
+      await refused({
+        kind: 'multi-swap',
+        swaps: [
+          { amount: '1', from: 'USDC', to: 'ETH' },
+          { amount: '1', from: 'STRK', to: 'ETH' },
+          { amount: '1', from: 'DAI', to: 'ETH' },
+          { amount: '1', from: 'USDT', to: 'ETH' },
+        ],
+        sends: [],
+      }),
+    ).toBe(ErrorCode.BATCH_LIMIT_EXCEEDED);
+    expect((await services.history(session, { signal })).length).toBe(3);
+  });
+});
