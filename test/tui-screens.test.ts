@@ -242,6 +242,58 @@ describe('trade', () => {
   });
 });
 
+describe('swap review', () => {
+  it('a quote older than 30 s cannot be confirmed: r plans the same request again and the new figures are confirmed', async () => {
+    let now = 1_000_000;
+    const services = signedIn({ features: { trade: true }, autoQuoteImpactBps: 5, now: () => now });
+    ui = renderWithProviders(services, { now: () => now });
+    await ui.waitForFrame((f) => f.includes('› Trade'));
+    await ui.press(KEYS.enter);
+    await ui.type('5');
+    await ui.waitForFrame((f) => f.includes('Price impact'));
+    await ui.press(KEYS.enter);
+    let frame = await ui.waitForFrame((f) => f.includes('Review the swap'));
+    expect(frame).toMatch(/Fee\s+sponsored/);
+    expect(frame).toContain('quote valid for 30 s');
+    now += 31_000;
+    frame = await ui.waitForFrame((f) => f.includes('older than 30 s'));
+    expect(frame).toContain('r re-quote');
+    expect(frame).not.toContain('y sign and send');
+    await ui.press('y', { change: false });
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
+    await ui.press('r');
+    await ui.waitForFrame((f) => f.includes('quote valid for 30 s'));
+    expect(services.calls.filter((c) => c.startsWith('plan '))).toEqual(['plan trade 5 USDC>ETH', 'plan trade 5 USDC>ETH']);
+    await ui.press('y');
+    await ui.waitForFrame((f) => f.includes('Swap confirmed'));
+    expect(ui.frame()).toContain('received 0.0333 ETH (you confirmed at least 0.0329 ETH)');
+  });
+});
+
+describe('history', () => {
+  it("lists the wallet's transactions newest first; ↑/↓ show one whole, a revert with its reason", async () => {
+    const services = signedIn({
+      features: { history: true },
+      history: [
+        { transactionHash: `0x${'a'.repeat(64)}`, at: '2026-11-24T10:05:00.000Z', kind: 'send', summary: 'send 1 STRK to 0x0555…5555', status: 'succeeded' },
+        { transactionHash: `0x${'b'.repeat(64)}`, at: '2026-11-24T10:01:00.000Z', kind: 'trade', summary: 'swap 100 USDC → at least 0.03 ETH', status: 'reverted', revertReason: 'min_received not met' },
+      ],
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'History');
+    let frame = await ui.waitForFrame((f) => f.includes('History (1 of 2'));
+    expect(frame).toMatch(/› 2026-11-24 10:05 ✓ send\s+send 1 STRK/);
+    expect(frame).toMatch(/2026-11-24 10:01 ✗ trade\s+swap 100 USDC/);
+    expect(frame).toContain(`Hash    0x${'a'.repeat(64)}`);
+    frame = await ui.press(KEYS.down);
+    expect(frame).toContain('History (2 of 2');
+    expect(frame).toContain('reverted: nothing moved but the fee');
+    expect(frame).toContain('Reason  min_received not met');
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain('› History');
+  });
+});
+
 describe('send', () => {
   const OTHER = `0x0${'5'.repeat(63)}`;
   const strk = (amount: bigint): Balances => ({ available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount, usdCents: undefined }] });

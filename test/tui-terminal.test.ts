@@ -1,8 +1,9 @@
 /**
  * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
- * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real
- * transfer of 1 STRK to another address through to its receipt, then Ctrl+C — and the terminal must be restored (stty shows icanon and echo again) and the sandbox
- * child gone.
+ * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real swap
+ * of 100 USDC for ETH (review, confirm, receipt), a real transfer of 1 STRK to another address
+ * through to its receipt, both in the history, then Ctrl+C — and the terminal must be restored
+ * (stty shows icanon and echo again) and the sandbox child gone.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -46,6 +47,16 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     }
   }
 
+  /** down the home menu to `label`, each key waited for (the marker moves) */
+  async function menuTo(label: string): Promise<void> {
+    for (let i = 0; i < 8 && !screen().includes(`› ${label}`); i++) {
+      const before = selectedItem();
+      tmux('send-keys', '-t', 'app', 'Down');
+      await waitUntil(() => selectedItem() !== before, 'the menu selection to move');
+    }
+    expect(screen()).toContain(`› ${label}`);
+  }
+
   /** an SGR sequence that turns on inverse video (7), alone or among other attributes */
   const INVERSE = new RegExp(`${String.fromCharCode(27)}\\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`);
   /** focus shows only as the inverse cursor: read the pane with its attributes */
@@ -67,7 +78,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     home.cleanup();
   });
 
-  it('signs in from the outbox, quotes live, sends 1 STRK to its receipt, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
+  it('signs in from the outbox, quotes live, swaps 100 USDC for ETH and sends 1 STRK to their receipts, lists both in the history, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
     await waitFor('Sign in');
     expect(screen()).toContain('SANDBOX');
     expect(screen()).toContain('started the local sandbox for this session');
@@ -93,14 +104,23 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     expect(quoted).toContain('Minimum received');
     expect(quoted).toMatch(/Route\s+100% USDC → ETH/);
 
-    // back home, down the menu to Send (each key waited for: the marker moves)
-    tmux('send-keys', '-t', 'app', 'Escape');
+    // the swap: planned and simulated (nothing signed), reviewed, confirmed, executed, its receipt
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const swapReview = await waitFor(/Review the swap[\s\S]*y sign and send/, 60_000);
+    expect(swapReview).toContain('approve 100 USDC to the router');
+    expect(swapReview).toMatch(/swap 100 USDC for at least 0\.\d+ ETH/);
+    expect(swapReview).toContain('−100 USDC');
+    expect(swapReview).toMatch(/This first transaction also deploys your wallet's account/);
+    tmux('send-keys', '-t', 'app', '-l', 'y');
+    const swapReceipt = await waitFor(/✓ Swap confirmed\s+0x[0-9a-f]+/, 90_000);
+    expect(swapReceipt).toContain('−100 USDC');
+    expect(swapReceipt).toMatch(/received 0\.\d+ ETH \(you confirmed at least 0\.\d+ ETH\)/);
+    tmux('send-keys', '-t', 'app', 'Enter');
     await waitFor('› Trade');
-    for (let i = 0; i < 8 && !screen().includes('› Send'); i++) {
-      const before = selectedItem();
-      tmux('send-keys', '-t', 'app', 'Down');
-      await waitUntil(() => selectedItem() !== before, 'the menu selection to move');
-    }
+    // the balances read again on arrival: 100 USDC fewer
+    await waitFor(/9900 USDC\s+\$/);
+
+    await menuTo('Send');
     tmux('send-keys', '-t', 'app', 'Enter');
     await waitFor('balance 20000 STRK');
     await waitForCursorOn('Amount');
@@ -122,6 +142,15 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     expect(receipt).toMatch(/−1(\.[0-9]+)? STRK/);
     tmux('send-keys', '-t', 'app', 'Enter');
     await waitFor('› Trade');
+
+    // both transactions in the history, newest first
+    await menuTo('History');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const history = await waitFor(/History \(1 of 2/);
+    expect(history).toMatch(/✓ send\s+.*1 STRK/);
+    expect(history).toMatch(/✓ trade\s+.*100 USDC/);
+    tmux('send-keys', '-t', 'app', 'Escape');
+    await waitFor('› History');
 
     const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as { pid: number };
     tmux('send-keys', '-t', 'app', 'C-c');

@@ -286,7 +286,8 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         .filter((entry) => sameAddress(entry.account, session.walletAddress) && entry.network === e.network && entry.sandbox === e.sandbox)
         .map(
           (entry): HistoryEntry => ({
-            transactionHash: entry.hash,
+            // as receipts show it (the store keeps it without leading zeros)
+            transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
             at: entry.time,
             kind: entry.kind,
             summary: entry.summary,

@@ -10,6 +10,7 @@ import { priceImpactWarning } from '../services/quote-summary.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import type { SwapPlanView } from './services.js';
+import { historyWindow } from './screens/info.js';
 import { themeFor } from './theme.js';
 import { editField } from './widgets/field-state.js';
 import { filterItems, moveHighlight } from './widgets/picker-state.js';
@@ -65,6 +66,18 @@ describe('appReducer', () => {
     expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
     expect(appReducer(s, { type: 'back' })).toBe(s);
     expect(appReducer(s, { type: 'signedOut' })).toMatchObject({ session: null, screen: { name: 'signIn' } });
+  });
+});
+
+describe('historyWindow', () => {
+  it('keeps the selected row in a window that fits the rows left', () => {
+    expect(historyWindow(2, 0, 20)).toEqual({ first: 0, last: 2 });
+    expect(historyWindow(100, 0, 10)).toEqual({ first: 0, last: 10 });
+    expect(historyWindow(100, 9, 10)).toEqual({ first: 0, last: 10 });
+    expect(historyWindow(100, 10, 10)).toEqual({ first: 1, last: 11 });
+    expect(historyWindow(100, 99, 10)).toEqual({ first: 90, last: 100 });
+    // a tiny terminal still shows a few
+    expect(historyWindow(100, 50, -4)).toEqual({ first: 48, last: 51 });
   });
 });
 

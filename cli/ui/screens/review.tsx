@@ -59,7 +59,7 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
     <Box flexDirection="column">
       <Title>{TITLES[plan.request.kind]}</Title>
       {plan.request.kind === 'trade' && single !== undefined ? (
-        <QuoteView quote={single} slippagePercent={slippage} />
+        <QuoteView quote={single} slippagePercent={slippage} extra={[['Fee', feeText(plan.fee)]]} />
       ) : (
         <Box flexDirection="column">
           <Text wrap="truncate-end">{plan.headline}</Text>
@@ -80,9 +80,9 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
             </Text>
           ))}
           {plan.quotes.length > 0 ? <Text color={theme.muted}>slippage {slippage} on every swap</Text> : null}
+          <Text>Fee {feeText(plan.fee)}</Text>
         </Box>
       )}
-      <Text>Fee     {feeText(plan.fee)}</Text>
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
       {plan.warnings.map((w) => (
         <Text key={w} color={theme.warning} wrap="truncate-end">

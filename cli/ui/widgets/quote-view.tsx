@@ -1,5 +1,6 @@
 /** A quote's figures, the way the headless table shows them, with impact in warning colours. */
 import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
 import type { QuoteSummary } from '../../services/quote-summary.js';
 import { formatAmountShort } from '../../../shared/amount.js';
 import { useUi } from '../context.js';
@@ -8,7 +9,8 @@ import { Rows } from './layout.js';
 
 const short = (m: { baseUnits: string; symbol: string }, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
 
-export function QuoteView({ quote, slippagePercent }: { quote: QuoteSummary; slippagePercent: string }) {
+/** `extra` rows (a review's fee) line up with the quote's. */
+export function QuoteView({ quote, slippagePercent, extra = [] }: { quote: QuoteSummary; slippagePercent: string; extra?: ReadonlyArray<readonly [string, ReactNode]> }) {
   const { theme } = useUi();
   const level = impactLevel(quote);
   const impactColour = level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : undefined;
@@ -37,6 +39,7 @@ export function QuoteView({ quote, slippagePercent }: { quote: QuoteSummary; sli
           ...routes.slice(1, 4).map((line): [string, string] => ['', line]),
           ...(routes.length > 4 ? [['', `… ${routes.length - 4} more legs`] as [string, string]] : []),
           ['Gas (estimate)', gas],
+          ...extra,
         ]}
       />
     </Box>
