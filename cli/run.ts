@@ -49,6 +49,11 @@ const COMMANDS: Record<string, CommandEntry> = {
   'sandbox outbox': { summary: 'print the latest sign-in code sent to an e-mail (sandbox only)', load: () => import('./commands/outbox.js') },
 };
 
+/** The command words (`sandbox outbox` is the sandbox command's own sub-command). */
+export function commandNames(): string[] {
+  return Object.keys(COMMANDS).filter((name) => !name.includes(' '));
+}
+
 export function helpText(): string {
   const lines = [
     `finance-tui ${packageVersion()} — token swaps on Starknet from the terminal`,
@@ -82,7 +87,7 @@ function findCommand(argv: string[]): { name: string; entry: CommandEntry; rest:
   if (pair !== undefined) return { name: `${first} ${second}`, entry: pair, rest: argv.slice(2) };
   const entry = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (entry !== undefined) return { name: first, entry, rest: argv.slice(1) };
-  const names = Object.keys(COMMANDS).filter((name) => !name.includes(' '));
+  const names = commandNames();
   const suggestion = closest(first, names);
   throw usageError(`unknown command "${first}"${suggestion ? `; did you mean ${suggestion}?` : ''} (commands: ${names.join(', ')})`);
 }

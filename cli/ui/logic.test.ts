@@ -5,6 +5,7 @@ import { usd } from './format.js';
 import { initialLiveQuote, liveQuoteReducer, REFRESH_MS } from './hooks/live-quote-state.js';
 import { footerText } from './keymap.js';
 import { decideMode } from './mode.js';
+import { commandNames } from '../run.js';
 import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
 import { priceImpactWarning } from '../services/quote-summary.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
@@ -36,7 +37,10 @@ describe('decideMode', () => {
 
   it('a refusal names the headless commands, and the flag when one is wrong', () => {
     const piped = decideMode({ ...tty, stdinIsTTY: false, argv: [] });
-    expect(piped).toMatchObject({ kind: 'refused', json: false, message: expect.stringContaining('quote, status') });
+    expect(piped).toMatchObject({ kind: 'refused', json: false, message: expect.stringContaining('quote, trade') });
+    // every command word, as run.ts's table has them
+    const named = (piped as { message: string }).message.replace(/^.*use a command: | \(finance-tui --help\)$/g, '').split(', ');
+    expect(named).toEqual(commandNames());
     expect(decideMode({ ...tty, argv: ['--sandbx'] })).toMatchObject({ message: expect.stringContaining('--sandbx') });
     expect(decideMode({ ...tty, argv: ['--sandbox'] })).toEqual({ kind: 'interactive', sandbox: true });
   });

@@ -23,7 +23,8 @@ export type Mode =
 /** The flags the TUI itself takes (`finance-tui --sandbox`). */
 const TUI_OPTIONS = { sandbox: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
-const HEADLESS = 'login, verify, wallet, balance, send, quote, status, serve, sandbox';
+/** Every command word (run.ts's table; a test keeps the two in step without loading run.ts here). */
+const HEADLESS = 'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, history, status, serve, sandbox';
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
 export function isCI(env: NodeJS.ProcessEnv): boolean {
