@@ -270,6 +270,22 @@ describe('swap review', () => {
   });
 });
 
+describe('a lost session', () => {
+  it('expired or revoked on the server: the screen says so, and Enter leads to signing in again', async () => {
+    const services = signedIn({
+      features: { balances: true },
+      balancesError: new AppError(ErrorCode.SESSION_EXPIRED, 'the server no longer accepts the session of alice@example.com (TOKEN_REVOKED)', { status: 401 }),
+    });
+    ui = renderWithProviders(services);
+    let frame = await ui.waitForFrame((f) => f.includes('Your session has expired'));
+    expect(frame).toContain('Press Enter to sign in again.');
+    expect(frame).toContain('Enter sign in');
+    frame = await ui.press(KEYS.enter);
+    expect(frame).toContain('Sign in');
+    expect(frame).not.toContain('alice@example.com');
+  });
+});
+
 describe('history', () => {
   it("lists the wallet's transactions newest first; ↑/↓ show one whole, a revert with its reason", async () => {
     const services = signedIn({

@@ -10,7 +10,12 @@ export interface Failure {
   title: string;
   message: string;
   next: string;
+  /** the session is gone (expired, revoked, signed out elsewhere): the way on is signing in again */
+  signIn: boolean;
 }
+
+/** Codes that mean the saved session can no longer be used. */
+const SESSION_LOST: ReadonlySet<string> = new Set([ErrorCode.SESSION_EXPIRED, ErrorCode.AUTH_REQUIRED, ErrorCode.TOKEN_EXPIRED, ErrorCode.TOKEN_REVOKED, ErrorCode.UNAUTHORIZED]);
 
 const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   [ErrorCode.NETWORK_ERROR]: { title: 'Could not reach the service', next: 'Check your connection, then try again.' },
@@ -52,6 +57,7 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   [ErrorCode.SIMULATION_OVERSPEND]: { title: 'The simulation spent more than planned', next: 'Nothing was signed. Do not retry against this service; check status.' },
   [ErrorCode.CHAIN_UNREACHABLE]: { title: 'The chain is not reachable', next: 'Check the RPC URL or your connection, then try again.' },
   [ErrorCode.SESSION_EXPIRED]: { title: 'Your session has expired', next: 'Sign in again.' },
+  [ErrorCode.AUTH_REQUIRED]: { title: 'You are not signed in here', next: 'Sign in again.' },
   [ErrorCode.TRANSACTION_PENDING]: {
     title: 'Sent, not confirmed yet',
     next: 'Do not send it again: it may still be confirmed. Check your balances on the home screen in a moment.',
@@ -75,13 +81,15 @@ export function describeFailureAfterSending(error: unknown, transactionHash: str
 export function describeFailure(error: unknown): Failure {
   if (isAppError(error)) {
     const known = NEXT[error.code];
-    return { code: error.code, title: known?.title ?? 'Something went wrong', message: error.message, next: known?.next ?? 'Try again.' };
+    const signIn = SESSION_LOST.has(error.code);
+    return { code: error.code, title: known?.title ?? 'Something went wrong', message: error.message, next: signIn ? 'Press Enter to sign in again.' : (known?.next ?? 'Try again.'), signIn };
   }
   return {
     code: ErrorCode.INTERNAL_ERROR,
     title: 'Unexpected internal error',
     message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)',
     next: 'Please report it; nothing was signed.',
+    signIn: false,
   };
 }
 

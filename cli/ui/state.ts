@@ -19,7 +19,8 @@ export type Screen =
   | { name: 'sendReview'; plan: SendPlanView }
   | { name: 'sendExecuting'; plan: SendPlanView }
   | { name: 'receipt'; receipt: Receipt }
-  | { name: 'failure'; title: string; message: string; next: string }
+  /** signIn: the session is gone; Enter leads to signing in again */
+  | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
   | { name: 'history' }
   | { name: 'status' }
   | { name: 'settings' }

@@ -52,6 +52,8 @@ export interface FakeOptions {
   autoQuoteImpactBps?: number;
   requestCode?: (email: string) => Promise<void>;
   balances?: Balances;
+  /** balances fail with this */
+  balancesError?: Error;
   execute?: () => Promise<Receipt>;
   /** instead of the default success (which reports the step 'waiting' with hash 0xfeed first) */
   executeSend?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
@@ -103,6 +105,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       session = null;
     },
     async balances() {
+      if (options.balancesError) throw options.balancesError;
       return options.balances ?? { available: false, reason: 'no chain reader in the fake' };
     },
     quote(request, { signal }) {

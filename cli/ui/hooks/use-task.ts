@@ -1,11 +1,14 @@
 /**
  * One async call tied to a screen: its own AbortController, aborted when the screen leaves,
  * when a newer run starts, and when the app stops (root signal). A result that arrives after
- * its run was superseded or aborted is dropped, never shown.
+ * its run was superseded or aborted is dropped, never shown. A failure that means the session
+ * is gone (expired or revoked on the server) leaves the screen for one that says so and leads
+ * to signing in again: nothing else can work without it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useUi } from '../context.js';
 import { isCancelled } from '../../services/cancel.js';
+import { describeFailure } from '../failure.js';
 
 export type TaskState<T> =
   | { status: 'idle' }
@@ -14,7 +17,7 @@ export type TaskState<T> =
   | { status: 'failed'; error: unknown };
 
 export function useTask<T>(): [TaskState<T>, (work: (signal: AbortSignal) => Promise<T>) => Promise<T | undefined>, () => void] {
-  const { rootSignal } = useUi();
+  const { rootSignal, dispatch } = useUi();
   const [state, setState] = useState<TaskState<T>>({ status: 'idle' });
   const current = useRef<AbortController | undefined>(undefined);
 
@@ -40,10 +43,12 @@ export function useTask<T>(): [TaskState<T>, (work: (signal: AbortSignal) => Pro
       } catch (error) {
         if (current.current !== controller || isCancelled(error, signal)) return undefined;
         setState({ status: 'failed', error });
+        const failure = describeFailure(error);
+        if (failure.signIn) dispatch({ type: 'replace', screen: { name: 'failure', title: failure.title, message: failure.message, next: failure.next, signIn: true } });
         return undefined;
       }
     },
-    [rootSignal],
+    [dispatch, rootSignal],
   );
   return [state, run, cancel];
 }

@@ -50,7 +50,7 @@ export function ExecutingScreen({ job }: { job: Job }) {
       (error: unknown) => {
         if (signal.aborted) return;
         const f = sentAs === undefined ? describeFailure(error) : describeFailureAfterSending(error, sentAs);
-        dispatch({ type: 'replace', screen: { name: 'failure', title: f.title, message: f.message, next: f.next } });
+        dispatch({ type: 'replace', screen: { name: 'failure', title: f.title, message: f.message, next: f.next, signIn: f.signIn } });
       },
     );
     return () => controller.abort();

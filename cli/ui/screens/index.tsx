@@ -36,7 +36,7 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'receipt':
       return <ReceiptScreen receipt={screen.receipt} />;
     case 'failure':
-      return <FailureScreen title={screen.title} message={screen.message} next={screen.next} />;
+      return <FailureScreen title={screen.title} message={screen.message} next={screen.next} signIn={screen.signIn === true} />;
     case 'history':
       return <HistoryScreen />;
     case 'status':

@@ -37,9 +37,9 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   );
 }
 
-export function FailureScreen({ title, message, next }: { title: string; message: string; next: string }) {
+export function FailureScreen({ title, message, next, signIn }: { title: string; message: string; next: string; signIn: boolean }) {
   const { dispatch, theme } = useUi();
-  useKeys({ submit: () => dispatch({ type: 'home' }) }, { wording: { submit: 'home' } });
+  useKeys({ submit: () => dispatch({ type: signIn ? 'signedOut' : 'home' }) }, { wording: { submit: signIn ? 'sign in' : 'home' } });
   return (
     <Box flexDirection="column">
       <Text color={theme.danger} bold>
