@@ -116,9 +116,15 @@ describe('finance-tui sandbox (whole process)', () => {
   it('keeps the OTP code, JWTs, Authorization header, app secret and JWT secret out of the logs', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     const { appSecret, jwtSecret } = JSON.parse(readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8')) as Record<string, string>;
-    // give pino's async destination a moment to flush by asking for one more logged request
+    // the log is written asynchronously in batches, in order: once one more request's line is
+    // there, every earlier one is too
     await fetch(`${ready.serverUrl}/health`);
-    const logs = readFileSync(ready.logFile, 'utf8');
+    const deadline = Date.now() + 15_000;
+    let logs = readFileSync(ready.logFile, 'utf8');
+    while (!logs.includes('"url":"/health"') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      logs = readFileSync(ready.logFile, 'utf8');
+    }
     expect(logs).toContain('/sign/hash'); // the requests were logged…
     for (const secret of [...secrets, appSecret as string, jwtSecret as string]) expect(logs).not.toContain(secret); // …their secrets were not
     expect(logs.toLowerCase()).not.toContain('bearer ');
