@@ -72,6 +72,14 @@ function executionStep(step: string, message: string): ExecutionStep | undefined
     }
     case 'confirmed':
       return { step: 'confirmed' };
+    // executePlan re-quotes, re-checks and simulates a plan whose quote went stale first
+    case 'requote':
+    case 'quote':
+    case 'checking-account':
+    case 'building':
+    case 'simulate':
+    case 'fee-mode':
+      return { step: 'building', detail: message };
     default:
       return undefined;
   }

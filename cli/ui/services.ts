@@ -113,7 +113,8 @@ export interface SwapPlanView {
 }
 
 export interface ExecutionStep {
-  step: 'signing' | 'submitting' | 'waiting' | 'confirmed';
+  /** building: a quote went stale while the review was open; re-quoting, checking, simulating again */
+  step: 'building' | 'signing' | 'submitting' | 'waiting' | 'confirmed';
   detail?: string;
 }
 

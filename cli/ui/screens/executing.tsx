@@ -12,6 +12,7 @@ import { amount } from '../format.js';
 import { Busy, Title } from '../widgets/layout.js';
 
 const STEP_TEXT: Record<ExecutionStep['step'], string> = {
+  building: 'preparing it again:',
   signing: 'signing with your wallet…',
   submitting: 'sending the transaction…',
   waiting: 'waiting for the network to include it…',
