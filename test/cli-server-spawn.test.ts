@@ -9,25 +9,15 @@
  * connection to it is answered by this machine's own stack), on a port nothing listens on.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+import { cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
 
 const APP_ID = 'spawn-test-app';
 const APP_SECRET = 'spawn-test-app-secret-value';
 const JWT_SECRET = 'spawn-test-jwt-secret-0123456789abcdef';
-
-/** A port nothing listens on (bound, then released), on `host`. */
-async function closedPort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function answers(url: string): Promise<boolean> {
   try {

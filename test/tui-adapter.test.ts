@@ -131,3 +131,4 @@ describe('the TUI services port over a real sandbox', () => {
     expect((await services.history(session, { signal })).length).toBe(3);
   });
 });
+

@@ -3,49 +3,36 @@
  * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real swap
  * of 100 USDC for ETH (review, confirm, receipt), a real transfer of 1 STRK to another address
  * through to its receipt, both in the history, then Ctrl+C — and the terminal must be restored
- * (stty shows icanon and echo again) and the sandbox child gone.
+ * (stty shows icanon and echo again) and the sandbox child gone. And without the sandbox: nothing
+ * answers at the loopback server URL, so the app starts the bundled auth server, says so, signs
+ * in through it, and stops it on Ctrl+C.
  * Skipped, saying why, only when tmux is not installed.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempHome } from './helpers/process.js';
+import { buildIdentityEmulator } from '../sandbox/identity/app.js';
+import { BIN, cleanEnv, closedPort, tempHome } from './helpers/process.js';
+import { hasTmux, openTerminal, type Terminal } from './helpers/terminal.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-if (!hasTmux) console.warn('tui-terminal: tmux is not installed; the whole-program TUI test is skipped (.ci/run installs it)');
+if (!hasTmux) console.warn('tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)');
+
+/** The app, then its exit code and the terminal's modes once it has left. */
+const appThen = (args: string): string => `'${process.execPath}' '${BIN}' ${args}; echo "EXIT:$?"; stty -a; sleep 600`;
 
 describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
-  const socket = `finance-tui-test-${process.pid}`;
   const home = tempHome();
-  // Ink renders only the final frame under CI: the child must not see it
-  const env = { ...cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' }), CI: undefined };
-  delete env.CI;
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { env, encoding: 'utf8' });
-  const screen = (): string => tmux('capture-pane', '-p', '-t', 'app', '-S', '-50');
-
-  async function waitFor(text: string | RegExp, timeoutMs = 30_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const current = screen();
-      if (typeof text === 'string' ? current.includes(text) : text.test(current)) return current;
-      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  let term: Terminal;
+  const tmux = (...args: string[]): string => term.tmux(...args);
+  const screen = (): string => term.screen();
+  const waitFor = (text: string | RegExp, timeoutMs?: number): Promise<string> => term.waitFor(text, timeoutMs);
+  const waitUntil = (done: () => boolean, what: string, timeoutMs?: number): Promise<void> => term.waitUntil(done, what, timeoutMs);
 
   /** the home menu's highlighted item */
   const selectedItem = (): string => /› (\S+)/.exec(screen())?.[1] ?? '';
   const RECIPIENT = `0x0${'5'.repeat(63)}`;
-
-  async function waitUntil(done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   /** down the home menu to `label`, each key waited for (the marker moves) */
   async function menuTo(label: string): Promise<void> {
@@ -70,11 +57,10 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     );
 
   beforeAll(() => {
-    const script = `'${process.execPath}' '${BIN}' --sandbox; echo "EXIT:$?"; stty -a; sleep 600`;
-    tmux('new-session', '-d', '-s', 'app', '-x', '110', '-y', '45', script);
+    term = openTerminal('sandbox', cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' }), appThen('--sandbox'));
   });
   afterAll(() => {
-    spawnSync('tmux', ['-L', socket, 'kill-server'], { env });
+    term?.close();
     home.cleanup();
   });
 
@@ -162,5 +148,62 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
     // the sandbox child the app started has stopped
     expect(() => process.kill(sandbox.pid, 0)).toThrow();
+  });
+});
+
+describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)', () => {
+  const APP_ID = 'tui-terminal-app';
+  const APP_SECRET = 'tui-terminal-app-secret-value';
+  const home = tempHome();
+  let identity: FastifyInstance;
+  let term: Terminal | undefined;
+
+  beforeAll(async () => {
+    identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+  });
+  afterAll(async () => {
+    term?.close();
+    await identity.close();
+    home.cleanup();
+  });
+
+  it('starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C', { timeout: 120_000 }, async () => {
+    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+    const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
+    const env = cleanEnv({
+      FINANCE_TUI_HOME: home.dir,
+      TERM: 'xterm-256color',
+      FINANCE_TUI_SERVER_URL: serverUrl,
+      IDENTITY_APP_ID: APP_ID,
+      IDENTITY_APP_SECRET: APP_SECRET,
+      JWT_SECRET: 'tui-terminal-jwt-secret-0123456789abcdef',
+      IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+      IDENTITY_API_URL: identityUrl,
+      NODE_ENV: 'test',
+    });
+    term = openTerminal('serve', env, appThen(''));
+    const signIn = await term.waitFor('Sign in');
+    expect(signIn).toContain(`started the auth server for this session (logs: ${join(home.dir, 'serve-child.log')})`);
+    expect(signIn).not.toContain('SANDBOX');
+    // no sandbox: no outbox key
+    expect(signIn).not.toContain('Ctrl+F');
+    expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
+
+    term.keys({ text: 'frank@example.com' }, 'Enter');
+    await term.waitFor('code sent to frank@example.com');
+    const mail = (await (await fetch(`${identityUrl}/sandbox/outbox/frank%40example.com`)).json()) as { code: string };
+    term.keys({ text: mail.code });
+    await term.waitFor('••••••');
+    term.keys('Enter');
+    await term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+
+    term.keys('C-c');
+    const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
+    expect(after).toContain('EXIT:0');
+    // the server the app started is gone with it; its log kept the requests, not the code
+    await expect(fetch(`${serverUrl}/health`)).rejects.toThrow();
+    const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
+    expect(log).toContain('/auth/verify');
+    expect(log).not.toContain(mail.code);
   });
 });

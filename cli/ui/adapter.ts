@@ -187,14 +187,21 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     async connect({ signal }: Call): Promise<Environment> {
       modules ??= await loadModules();
-      let started = false;
-      endpoints = await modules.endpoints.resolveEndpoints(env, { sandbox: options.sandbox }, { signal, onProgress: (p) => (started ||= p.step === 'sandbox-start') });
-      return {
-        sandbox: endpoints.sandbox,
-        network: endpoints.network,
-        serverUrl: endpoints.serverUrl,
-        ...(started ? { startedChild: { what: 'the local sandbox', logFile: join(endpoints.dataDir, 'sandbox-child.log') } } : {}),
-      };
+      let startedSandbox = false;
+      const found = await modules.endpoints.resolveEndpoints(env, { sandbox: options.sandbox }, { signal, onProgress: (p) => (startedSandbox ||= p.step === 'sandbox-start') });
+      endpoints = found;
+      let startedChild: Environment['startedChild'];
+      if (startedSandbox) startedChild = { what: 'the local sandbox', logFile: join(found.dataDir, 'sandbox-child.log') };
+      else if (!found.sandbox) {
+        // The bundled auth server, started now when nothing answers at a loopback server URL, so
+        // the header can say so. Failing here (no credentials in the environment, a remote URL
+        // down) is left to the first call that needs the server, which says it in plain words:
+        // balances and quotes work without it.
+        const { ensureAuthServer } = await import('../core/auth-server.js');
+        const server = await ensureAuthServer(found, { signal }).catch(() => undefined);
+        if (server?.started) startedChild = { what: 'the auth server', logFile: join(found.dataDir, 'serve-child.log') };
+      }
+      return { sandbox: found.sandbox, network: found.network, serverUrl: found.serverUrl, ...(startedChild ? { startedChild } : {}) };
     },
 
     async currentSession() {

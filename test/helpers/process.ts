@@ -4,11 +4,21 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** A port nothing listens on (bound, then released), on `host`. */
+export async function closedPort(host: string): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export function tempHome(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'finance-tui-test-'));
