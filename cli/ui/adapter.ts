@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
 import type { Settings } from '../settings.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
+import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { findToken, listTokens, sameAddress } from '../../shared/tokens.js';
 import { parseAddress } from '../core/chain/calls.js';
 import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
@@ -266,18 +266,20 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       // core plans such a swap instead of refusing it (the headless --allow-high-impact)
       const options = { slippageBps: request.slippageBps, allowHighImpact: true };
       const call = { signal, onProgress: (p: { message: string }) => onProgress?.(p.message) };
-      const [first] = request.swaps;
-      const planned =
-        request.kind === 'trade' && first !== undefined && request.swaps.length === 1
-          ? await swaps.planTrade(e, first, options, call)
-          : request.kind === 'multi-swap'
-            ? await swaps.planMultiSwap(e, request.swaps, options, call)
-            : request.kind === 'batch'
-              ? await swaps.planBatch(e, request.swaps, request.sends, options, call)
-              : (() => {
-                  throw new AppError(ErrorCode.USAGE_ERROR, 'a trade is exactly one swap', { status: 400 });
-                })();
-      return swapPlanView(request, planned);
+      const planned = (): Promise<PlannedSwaps> => {
+        switch (request.kind) {
+          case 'trade': {
+            const [pair] = request.swaps;
+            if (pair === undefined || request.swaps.length > 1 || request.sends.length > 0) throw usageError('a trade is exactly one swap');
+            return swaps.planTrade(e, pair, options, call);
+          }
+          case 'multi-swap':
+            return swaps.planMultiSwap(e, request.swaps, options, call);
+          case 'batch':
+            return swaps.planBatch(e, request.swaps, request.sends, options, call);
+        }
+      };
+      return swapPlanView(request, await planned());
     },
 
     async execute(plan, _session, { signal, onStep }) {
