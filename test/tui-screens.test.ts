@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../shared/errors.js';
-import type { Balances } from '../cli/ui/services.js';
+import type { Balances, Receipt } from '../cli/ui/services.js';
 import { fakeServices, SESSION } from './helpers/fake-services.js';
 import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
 
@@ -307,6 +307,141 @@ describe('history', () => {
     expect(frame).toContain('Reason  min_received not met');
     frame = await ui.press(KEYS.escape);
     expect(frame).toContain('› History');
+  });
+});
+
+describe('multi-swap', () => {
+  it('two rows typed, a third added and removed; from = to is said and never planned; Enter plans exactly the typed pairs → review → y → executing → receipt', async () => {
+    let finish: (receipt: Receipt) => void = () => undefined;
+    const services = signedIn({ features: { multiSwap: true }, execute: () => new Promise((resolve) => (finish = resolve)) });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Multi-swap');
+    let frame = await ui.waitForFrame((f) => f.includes('2 to 3 swaps in one transaction'));
+    expect(frame).toMatch(/1\. swap amount +USDC → ETH\n2\. swap amount USDC → ETH\nSlippage/);
+    expect(frame).toContain('Tab next · Enter review · Esc back · Ctrl+N add row · Ctrl+D remove');
+    await ui.type('100');
+    await ui.press(KEYS.tab); // the picker's hint shows
+    await ui.press(KEYS.tab, { change: false });
+    await ui.press(KEYS.tab); // row 2's amount: the hint goes
+    await ui.type('50');
+    await ui.press(KEYS.tab);
+    frame = await ui.type('STRK');
+    expect(frame).toContain('2. swap 50 STRK filter: STRK → ETH');
+
+    frame = await ui.press(KEYS.ctrlN);
+    expect(frame).toMatch(/3\. swap amount +USDC → ETH/);
+    await ui.type('7');
+    await ui.press(KEYS.tab);
+    frame = await ui.type('ETH');
+    expect(frame).toContain('3. swap 7 ETH filter: ETH → ETH');
+    expect(frame).toContain('✗ 3. cannot swap ETH for itself');
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.some((c) => c.startsWith('plan'))).toBe(false);
+    frame = await ui.press(KEYS.ctrlD);
+    expect(frame).not.toContain('3. swap');
+    expect(frame).not.toContain('cannot swap');
+    frame = await ui.press(KEYS.ctrlD);
+    expect(frame).toContain('a multi-swap needs at least 2 swaps');
+
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Review the multi-swap'));
+    expect(services.calls).toContain('plan multi-swap 100 USDC>ETH, 50 STRK>ETH');
+    expect(frame).toContain('1. swap 100 USDC → at least 0.0329 ETH');
+    expect(frame).toContain('2. swap 50 STRK → at least 0.0329 ETH');
+    expect(frame).toContain('slippage 1% on every swap');
+    await ui.press('y');
+    await ui.waitForFrame((f) => f.includes('sending the transaction…'));
+    expect(services.calls).toContain('execute planned-swap');
+    finish({ headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [] });
+    frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
+    expect(frame).toContain('0xabc');
+  });
+
+  it('a failed plan is said in plain words; the form stays as typed', async () => {
+    const services = signedIn({
+      features: { multiSwap: true },
+      plan: async () => {
+        throw new AppError(ErrorCode.NO_ROUTE_FOUND, 'no route for 1 STRK to ETH', { status: 404 });
+      },
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Multi-swap');
+    await ui.waitForFrame((f) => f.includes('Multi-swap'));
+    await ui.type('1');
+    await ui.press(KEYS.enter); // the next empty field: row 2's amount
+    await ui.type('2');
+    await ui.press(KEYS.enter);
+    const frame = await ui.waitForFrame((f) => f.includes('No route for this swap'));
+    expect(frame).toContain('Try a smaller amount or another pair.');
+    expect(frame).toContain('1. swap 1 USDC → ETH');
+    expect(services.calls).toContain('plan multi-swap 1 USDC>ETH, 2 USDC>ETH');
+  });
+});
+
+describe('batch', () => {
+  const OTHER = `0x0${'5'.repeat(63)}`;
+
+  it('a swap row and a send row with a bad then a good address; Enter plans the batch; the review shows the send', async () => {
+    const services = signedIn({ features: { batch: true, balances: true }, balances: { available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount: 25n * 10n ** 17n, usdCents: undefined }] } });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Batch');
+    let frame = await ui.waitForFrame((f) => f.includes('up to 3 swaps and 5 sends in one transaction'));
+    expect(frame).toMatch(/1\. swap amount +USDC → ETH/);
+    await ui.type('100');
+    frame = await ui.press(KEYS.ctrlT);
+    expect(frame).toMatch(/2\. send amount +STRK → 0x… recipient address {3}balance 2\.5 STRK/);
+    await ui.type('5');
+    await ui.press(KEYS.tab);
+    await ui.press(KEYS.tab);
+    frame = await ui.type('0x');
+    expect(frame).toMatch(/✗ 2\. .*address/);
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.some((c) => c.startsWith('plan'))).toBe(false);
+    await ui.press(KEYS.backspace);
+    await ui.press(KEYS.backspace);
+    frame = await ui.press(OTHER);
+    expect(frame).not.toContain('✗');
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Review the batch'));
+    expect(services.calls).toContain(`plan batch 100 USDC>ETH; send 5 STRK>${OTHER}`);
+    expect(frame).toContain('1. swap 100 USDC → at least 0.0329 ETH');
+    expect(frame).toContain(`2. send 5 STRK to ${OTHER}`);
+    // Esc comes back to the rows as typed; the recipient shortens once the focus leaves it
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain(`2. send 5 STRK → ${OTHER}`);
+    frame = await ui.press(KEYS.tab);
+    expect(frame).toContain('2. send 5 STRK → 0x0555…5555');
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain('› Batch');
+  });
+
+  it('the core’s limits are refused with a message; without swaps the slippage goes; the last row stays', async () => {
+    const services = signedIn({ features: { batch: true } });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Batch');
+    let frame = await ui.waitForFrame((f) => f.includes('Ctrl+T add send'));
+    expect(frame).toContain('Tab next · Enter review · Esc back · Ctrl+N add swap · Ctrl+T add send · Ctrl+D remove · Ctrl+C quit');
+    for (let i = 0; i < 5; i++) await ui.press(KEYS.ctrlT);
+    frame = await ui.press(KEYS.ctrlT);
+    expect(frame).toContain('a batch holds at most 5 transfers');
+    await ui.press(KEYS.ctrlN);
+    await ui.press(KEYS.ctrlN);
+    frame = await ui.press(KEYS.ctrlN);
+    expect(frame).toContain('a batch holds at most 3 swaps');
+    expect(frame).toMatch(/3\. swap amount +USDC → ETH\n4\. send amount STRK/);
+    expect(frame).toContain('8. send amount STRK');
+    expect(frame).not.toContain('9.');
+    await ui.press(KEYS.enter); // the first empty field: row 1
+    for (let i = 0; i < 3; i++) frame = await ui.press(KEYS.ctrlD);
+    expect(frame).not.toMatch(/\d\. swap/);
+    expect(frame).not.toContain('Slippage');
+    expect(frame).toContain('5. send amount STRK');
+    for (let i = 0; i < 4; i++) frame = await ui.press(KEYS.ctrlD);
+    expect(frame).not.toContain('2. send');
+    frame = await ui.press(KEYS.ctrlD);
+    expect(frame).toContain('a batch needs at least one swap or send');
+    expect(frame).toMatch(/1\. send amount +STRK/);
+    expect(services.calls.some((c) => c.startsWith('plan'))).toBe(false);
   });
 });
 

@@ -37,6 +37,9 @@ export const KEYMAP = {
   max: { keys: [{ ctrl: 'x' }], label: 'Ctrl+X', help: 'max' },
   slippage: { keys: [{ ctrl: 's' }], label: 'Ctrl+S', help: 'slippage' },
   swapTokens: { keys: [{ ctrl: 'w' }], label: 'Ctrl+W', help: 'swap tokens' },
+  addSwap: { keys: [{ ctrl: 'n' }], label: 'Ctrl+N', help: 'add swap' },
+  addSend: { keys: [{ ctrl: 't' }], label: 'Ctrl+T', help: 'add send' },
+  removeRow: { keys: [{ ctrl: 'd' }], label: 'Ctrl+D', help: 'remove row' },
   confirm: { keys: [{ char: 'y' }], label: 'y', help: 'confirm' },
   cancel: { keys: [{ char: 'n' }], label: 'n', help: 'cancel' },
 } as const satisfies Record<string, ActionDef>;

@@ -8,6 +8,9 @@ import { decideMode } from './mode.js';
 import { commandNames } from '../run.js';
 import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
 import { priceImpactWarning } from '../services/quote-summary.js';
+import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../services/batch-limits.js';
+import { MAX_BATCH_SENDS } from '../core/swap/plan.js';
+import { checkRows, focusStops, initialRows, rowsReducer, type RowsAction, type RowsForm } from './screens/rows-state.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import type { SwapPlanView } from './services.js';
@@ -167,6 +170,117 @@ describe('trade form', () => {
   it("impact colours follow the core's priceImpactWarning (above 5 % warns, above 15 % needs typing)", () => {
     const level = (bps: number | undefined) => impactLevel({ priceImpact: bps === undefined ? null : { bps, percent: '' }, priceImpactWarning: priceImpactWarning(bps) });
     expect([undefined, 500, 501, 1500, 1501].map(level)).toEqual(['unknown', 'ok', 'warn', 'warn', 'danger']);
+  });
+});
+
+describe('multi-swap and batch rows', () => {
+  const decimalsOf = (symbol: string) => ({ USDC: 6, ETH: 18, STRK: 18 })[symbol];
+  const OTHER = `0x0${'5'.repeat(63)}`;
+  const checkRecipient = (text: string) => (text.trim() === OTHER ? { address: OTHER } : { problem: `"${text.trim()}" is not an address` });
+  const context = { decimalsOf, checkRecipient, defaultSlippageBps: 100 };
+  const run = (form: RowsForm, ...actions: RowsAction[]) => actions.reduce(rowsReducer, form);
+  const type = (form: RowsForm, row: number, field: 'amount' | 'from' | 'to' | 'token', value: string) => rowsReducer(form, { type: 'edit', row, field, value });
+  const kinds = (form: RowsForm) => form.rows.map((r) => r.kind);
+
+  it('a multi-swap keeps between the core’s fewest and most swaps, and says why it refuses', () => {
+    let form = initialRows('multi-swap', 100);
+    expect(kinds(form)).toEqual(Array(MIN_BATCH_PAIRS).fill('swap'));
+    form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'addSwap' }));
+    expect(form.rows).toHaveLength(MAX_BATCH_PAIRS);
+    expect(form.focus).toEqual({ row: MAX_BATCH_PAIRS - 1, field: 'amount' });
+    form = rowsReducer(form, { type: 'addSwap' });
+    expect(form.rows).toHaveLength(MAX_BATCH_PAIRS);
+    expect(form.notice).toBe(`a multi-swap holds at most ${MAX_BATCH_PAIRS} swaps`);
+    expect(rowsReducer(form, { type: 'nextField' }).notice).toBeUndefined();
+    expect(rowsReducer(form, { type: 'addSend' }).notice).toContain('swaps only');
+    form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'removeRow' }));
+    expect(form.rows).toHaveLength(MIN_BATCH_PAIRS);
+    expect(form.focus).toEqual({ row: MIN_BATCH_PAIRS - 1, field: 'amount' });
+    expect(rowsReducer(form, { type: 'removeRow' })).toMatchObject({ rows: form.rows, notice: `a multi-swap needs at least ${MIN_BATCH_PAIRS} swaps` });
+  });
+
+  it('a batch: swaps before sends, the core’s limits, at least one row; slippage only with swaps', () => {
+    let form = initialRows('batch', 100);
+    expect(kinds(form)).toEqual(['swap']);
+    form = run(form, { type: 'addSend' }, { type: 'addSwap' });
+    expect(kinds(form)).toEqual(['swap', 'swap', 'send']);
+    expect(form.focus).toEqual({ row: 1, field: 'amount' });
+    form = run(form, ...Array<RowsAction>(MAX_BATCH_SENDS).fill({ type: 'addSend' }));
+    expect(form.rows.filter((r) => r.kind === 'send')).toHaveLength(MAX_BATCH_SENDS);
+    expect(form.notice).toBe(`a batch holds at most ${MAX_BATCH_SENDS} transfers`);
+    form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS).fill({ type: 'addSwap' }));
+    expect(form.notice).toBe(`a batch holds at most ${MAX_BATCH_PAIRS} swaps`);
+
+    form = run(initialRows('batch', 100), { type: 'addSend' }, { type: 'focus', focus: { row: 0, field: 'from' } }, { type: 'removeRow' });
+    expect(kinds(form)).toEqual(['send']);
+    expect(focusStops(form)).toEqual([
+      { row: 0, field: 'amount' },
+      { row: 0, field: 'token' },
+      { row: 0, field: 'to' },
+    ]);
+    expect(rowsReducer(form, { type: 'removeRow' }).notice).toBe('a batch needs at least one swap or send');
+    expect(rowsReducer(form, { type: 'focus', focus: 'slippage' }).focus).toBe('slippage');
+  });
+
+  it('Tab walks each row’s fields in line order, then the slippage, and wraps', () => {
+    let form = initialRows('multi-swap', 100);
+    const seen = [];
+    for (let i = 0; i < 8; i++) {
+      seen.push(form.focus);
+      form = rowsReducer(form, { type: 'nextField' });
+    }
+    expect(seen).toEqual([...focusStops(form), { row: 0, field: 'amount' }]);
+    expect(seen.slice(0, 4)).toEqual([
+      { row: 0, field: 'amount' },
+      { row: 0, field: 'from' },
+      { row: 0, field: 'to' },
+      { row: 1, field: 'amount' },
+    ]);
+    expect(seen[6]).toBe('slippage');
+  });
+
+  it('each row is checked as typed; the request is exactly the typed rows once all are complete', () => {
+    let form = initialRows('multi-swap', 100);
+    expect(checkRows(form, context)).toMatchObject({ problems: [undefined, undefined], empty: { row: 0, field: 'amount' }, request: undefined });
+    form = type(type(form, 0, 'amount', ' 100 '), 1, 'from', 'ETH');
+    let check = checkRows(form, context);
+    expect(check.problems).toEqual([undefined, 'cannot swap ETH for itself']);
+    form = type(type(form, 1, 'from', 'STRK'), 1, 'amount', '1.0000000000000000001');
+    expect(checkRows(form, context).problems[1]).toContain('at most 18 decimal places');
+    form = type(form, 1, 'amount', '50');
+    check = checkRows(form, context);
+    expect(check.request).toEqual({
+      kind: 'multi-swap',
+      swaps: [
+        { amount: '100', from: 'USDC', to: 'ETH' },
+        { amount: '50', from: 'STRK', to: 'ETH' },
+      ],
+      sends: [],
+      slippageBps: 100,
+    });
+    form = run(form, { type: 'slippage', patch: { slippageChoice: 4, customSlippage: '60' } });
+    check = checkRows(form, context);
+    expect(check.slippageProblem).toEqual(expect.any(String));
+    expect(check.request).toBeUndefined();
+    expect(checkRows(run(form, { type: 'slippage', patch: { customSlippage: '0.7' } }), context).request?.slippageBps).toBe(70);
+  });
+
+  it('a send row: the recipient checked as the core reads it, then planned after the swaps', () => {
+    let form = run(initialRows('batch', 100), { type: 'addSend' });
+    form = type(type(form, 0, 'amount', '100'), 1, 'amount', '5');
+    expect(checkRows(form, context).empty).toEqual({ row: 1, field: 'to' });
+    form = type(form, 1, 'to', '0x12');
+    expect(checkRows(form, context)).toMatchObject({ problems: [undefined, '"0x12" is not an address'], request: undefined });
+    form = type(form, 1, 'to', OTHER);
+    expect(checkRows(form, context).request).toEqual({
+      kind: 'batch',
+      swaps: [{ amount: '100', from: 'USDC', to: 'ETH' }],
+      sends: [{ token: 'STRK', amount: '5', to: OTHER }],
+      slippageBps: 100,
+    });
+    // without swaps the slippage is not asked for: a bad custom value is not in the way
+    form = run(form, { type: 'slippage', patch: { slippageChoice: 4, customSlippage: 'x' } }, { type: 'focus', focus: { row: 0, field: 'amount' } }, { type: 'removeRow' });
+    expect(checkRows(form, context)).toMatchObject({ slippageProblem: undefined, request: { kind: 'batch', swaps: [], slippageBps: 100 } });
   });
 });
 

@@ -3,6 +3,7 @@
  * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
  */
 import type { Environment, Receipt, SendPlanView, Session, SwapPlanView } from './services.js';
+import type { RowsForm } from './screens/rows-state.js';
 
 export type Screen =
   | { name: 'connecting' }
@@ -10,8 +11,9 @@ export type Screen =
   /** selected: the menu item to highlight on return */
   | { name: 'home'; selected?: number }
   | { name: 'trade' }
-  | { name: 'multiSwap' }
-  | { name: 'batch' }
+  /** form: the rows as typed, restored when Esc comes back from the review */
+  | { name: 'multiSwap'; form?: RowsForm }
+  | { name: 'batch'; form?: RowsForm }
   /** the review of any swap plan (trade, multi-swap, batch) */
   | { name: 'review'; plan: SwapPlanView }
   | { name: 'executing'; plan: SwapPlanView }

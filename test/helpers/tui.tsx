@@ -20,8 +20,11 @@ export const KEYS = {
   right: '\u001b[C',
   backspace: '\u007f',
   ctrlC: '\u0003',
+  ctrlD: '\u0004',
   ctrlF: '\u0006',
+  ctrlN: '\u000e',
   ctrlR: '\u0012',
+  ctrlT: '\u0014',
   ctrlW: '\u0017',
   ctrlX: '\u0018',
 } as const;

@@ -23,8 +23,8 @@ interface MenuItem {
 
 export const MENU: readonly MenuItem[] = [
   { label: 'Trade', screen: { name: 'trade' } },
-  { label: 'Multi-swap', screen: { name: 'unavailable', what: 'Multi-swap', why: '' }, needs: 'multiSwap' },
-  { label: 'Batch', screen: { name: 'unavailable', what: 'Batch', why: '' }, needs: 'batch' },
+  { label: 'Multi-swap', screen: { name: 'multiSwap' }, needs: 'multiSwap' },
+  { label: 'Batch', screen: { name: 'batch' }, needs: 'batch' },
   { label: 'Send', screen: { name: 'send' }, needs: 'send' },
   { label: 'History', screen: { name: 'history' }, needs: 'history' },
   { label: 'Status', screen: { name: 'status' } },

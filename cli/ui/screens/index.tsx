@@ -10,6 +10,7 @@ import { ReviewScreen } from './review.js';
 import { SendReviewScreen, SendScreen } from './send.js';
 import { SettingsScreen } from './settings.js';
 import { SignInScreen } from './sign-in.js';
+import { SwapRowsScreen } from './swap-rows.js';
 import { TradeScreen } from './trade.js';
 
 export function ScreenView({ quit }: { quit: () => void }) {
@@ -24,6 +25,10 @@ export function ScreenView({ quit }: { quit: () => void }) {
       return <HomeScreen key={screen.selected ?? 0} quit={quit} selected={screen.selected} />;
     case 'trade':
       return <TradeScreen />;
+    case 'multiSwap':
+      return <SwapRowsScreen key="multi-swap" kind="multi-swap" initial={screen.form} />;
+    case 'batch':
+      return <SwapRowsScreen key="batch" kind="batch" initial={screen.form} />;
     case 'review':
       return <ReviewScreen plan={screen.plan} />;
     case 'executing':

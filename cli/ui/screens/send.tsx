@@ -5,20 +5,21 @@
  * "sponsored"); `y` signs and sends it, and the executing screen follows it to a receipt.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
-import { formatAmount, parseAmount } from '../../../shared/amount.js';
-import { isAppError } from '../../../shared/errors.js';
+import { useMemo, useState } from 'react';
+import { formatAmount } from '../../../shared/amount.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { amount as showAmount } from '../format.js';
+import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Balances, SendPlanView, SendRequest, Session } from '../services.js';
+import type { SendPlanView, SendRequest, Session } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
+import { amountProblem, DEFAULT_SEND_TOKEN, type RecipientCheck, recipientProblem } from './form-fields.js';
 
 const FIELDS = ['token', 'amount', 'to'] as const;
 type Field = (typeof FIELDS)[number];
@@ -31,44 +32,25 @@ interface SendForm {
 }
 
 /** The request to plan, or why there is none yet (empty fields are not problems to show). */
-function sendRequestOf(
-  form: SendForm,
-  decimals: number | undefined,
-  checkRecipient: (text: string) => { address: string } | { problem: string },
-): { request: SendRequest } | { problem: string | undefined } {
-  if (decimals === undefined) return { problem: `unknown token ${form.token}` };
-  if (form.amount.trim() !== '') {
-    try {
-      if (parseAmount(form.amount, decimals, { label: form.token }) <= 0n) return { problem: 'the amount to send must be greater than zero' };
-    } catch (error) {
-      return { problem: isAppError(error) ? error.message : 'invalid amount' };
-    }
-  }
-  if (form.to.trim() !== '') {
-    const recipient = checkRecipient(form.to);
-    if ('problem' in recipient) return { problem: recipient.problem };
-  }
-  if (form.amount.trim() === '' || form.to.trim() === '') return { problem: undefined };
+function sendRequestOf(form: SendForm, decimals: number | undefined, checkRecipient: RecipientCheck): { request: SendRequest } | { problem: string | undefined } {
+  const problem = amountProblem(form.amount, form.token, decimals) ?? recipientProblem(form.to, checkRecipient);
+  if (problem !== undefined || form.amount.trim() === '' || form.to.trim() === '') return { problem };
   return { request: { token: form.token, amount: form.amount.trim(), to: form.to.trim() } };
 }
 
 export function SendScreen() {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<SendForm>({ token: 'STRK', amount: '', to: '', focus: 'amount' });
-  const [balances, loadBalances] = useTask<Balances>();
+  const [form, setForm] = useState<SendForm>({ token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' });
+  const heldOf = useHeld();
   const [planning, plan] = useTask<SendPlanView>();
   const [progress, setProgress] = useState('');
   const session = app.session;
 
-  useEffect(() => {
-    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
-  }, [loadBalances, services, session]);
-
   const decimals = tokens.find((t) => t.symbol === form.token)?.decimals;
   const wanted = session ? sendRequestOf(form, decimals, (text) => services.checkRecipient(text, session)) : { problem: 'not signed in' };
   const request = 'request' in wanted ? wanted.request : undefined;
-  const held = balances.status === 'done' && balances.value.available ? balances.value.tokens.find((t) => t.symbol === form.token) : undefined;
+  const held = heldOf(form.token);
   const set = (patch: Partial<SendForm>): void => setForm((f) => ({ ...f, ...patch }));
   const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
 

@@ -2,11 +2,11 @@
  * The trade form, pure: fields, focus order, slippage presets, which request (if any) the live
  * quote should follow, and how loud the price impact is.
  */
-import { parseAmount } from '../../../shared/amount.js';
 import { isAppError } from '../../../shared/errors.js';
 import { parseSlippageBps } from '../../../shared/slippage.js';
 import type { QuoteSummary } from '../../services/quote-summary.js';
 import type { QuoteRequest } from '../services.js';
+import { amountProblem, DEFAULT_PAIR, pairProblem } from './form-fields.js';
 
 export const FIELDS = ['from', 'to', 'amount', 'slippage'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -17,26 +17,31 @@ export const SLIPPAGE_PRESETS = [10, 50, 100, 200] as const;
 /** The word a very high price impact needs typed before it is signed. */
 export const CONFIRM_WORD = 'SWAP';
 
-export interface TradeForm {
-  from: string;
-  to: string;
-  amount: string;
+/** The slippage of a swap form: a preset, or a typed percent. */
+export interface SlippageChoice {
   /** index into SLIPPAGE_PRESETS, or SLIPPAGE_PRESETS.length for custom */
   slippageChoice: number;
   customSlippage: string;
+}
+
+export interface TradeForm extends SlippageChoice {
+  from: string;
+  to: string;
+  amount: string;
   focus: Field;
 }
 
-export function initialTrade(defaultSlippageBps: number): TradeForm {
+/** The settings' default slippage: its preset, else typed as a custom percent. */
+export function initialSlippage(defaultSlippageBps: number): SlippageChoice {
   const preset = SLIPPAGE_PRESETS.indexOf(defaultSlippageBps as (typeof SLIPPAGE_PRESETS)[number]);
   return {
-    from: 'USDC',
-    to: 'ETH',
-    amount: '',
     slippageChoice: preset >= 0 ? preset : SLIPPAGE_PRESETS.length,
     customSlippage: preset >= 0 ? '' : (defaultSlippageBps / 100).toString(),
-    focus: 'amount',
   };
+}
+
+export function initialTrade(defaultSlippageBps: number): TradeForm {
+  return { ...DEFAULT_PAIR, amount: '', ...initialSlippage(defaultSlippageBps), focus: 'amount' };
 }
 
 export function nextFocus(focus: Field, step = 1): Field {
@@ -50,7 +55,7 @@ export function cycleSlippage(choice: number, step: number): number {
 }
 
 /** The slippage in bps, or a problem with the custom value. */
-export function slippageOf(form: TradeForm): { bps: number } | { problem: string } {
+export function slippageOf(form: SlippageChoice): { bps: number } | { problem: string } {
   const preset = SLIPPAGE_PRESETS[form.slippageChoice];
   if (preset !== undefined) return { bps: preset };
   try {
@@ -62,15 +67,8 @@ export function slippageOf(form: TradeForm): { bps: number } | { problem: string
 
 /** The request to quote, or why there is none yet (an empty amount is not a problem to show). */
 export function requestOf(form: TradeForm, decimalsOf: (symbol: string) => number | undefined): { request: QuoteRequest } | { problem: string | undefined } {
-  if (form.from === form.to) return { problem: `cannot swap ${form.from} for itself` };
-  if (form.amount.trim() === '') return { problem: undefined };
-  const decimals = decimalsOf(form.from);
-  if (decimals === undefined) return { problem: `unknown token ${form.from}` };
-  try {
-    parseAmount(form.amount, decimals, { label: form.from });
-  } catch (error) {
-    return { problem: isAppError(error) ? error.message : 'invalid amount' };
-  }
+  const problem = pairProblem(form.from, form.to) ?? amountProblem(form.amount, form.from, decimalsOf(form.from));
+  if (problem !== undefined || form.amount.trim() === '') return { problem };
   const slippage = slippageOf(form);
   if ('problem' in slippage) return { problem: slippage.problem };
   return { request: { amount: form.amount.trim(), from: form.from, to: form.to, slippageBps: slippage.bps } };

@@ -3,35 +3,33 @@
  * a live quote that follows the form; Enter plans the trade and opens the review.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { amount as showAmount } from '../format.js';
+import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Balances, SwapPlanView } from '../services.js';
+import type { SwapPlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
+import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import { cycleSlippage, type Field, initialTrade, nextFocus, requestOf, SLIPPAGE_PRESETS, slippageOf, type TradeForm } from './trade-state.js';
+import { type Field, initialTrade, nextFocus, requestOf, slippageOf, type TradeForm } from './trade-state.js';
 
 export function TradeScreen() {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<TradeForm>(() => initialTrade(services.settings().slippageBps));
-  const [balances, loadBalances] = useTask<Balances>();
+  const heldOf = useHeld();
   const [planning, plan] = useTask<SwapPlanView>();
   const [progress, setProgress] = useState('');
   const session = app.session;
-
-  useEffect(() => {
-    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
-  }, [loadBalances, services, session]);
 
   const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
   const wanted = requestOf(form, decimalsOf);
@@ -39,7 +37,7 @@ export function TradeScreen() {
   const live = useLiveQuote(request);
   const now = useNow(live.status === 'ready');
 
-  const held = balances.status === 'done' && balances.value.available ? balances.value.tokens.find((t) => t.symbol === form.from) : undefined;
+  const held = heldOf(form.from);
   const set = (patch: Partial<TradeForm>): void => setForm((f) => ({ ...f, ...patch }));
   const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
 
@@ -58,11 +56,7 @@ export function TradeScreen() {
   if (form.focus === 'amount' && held) {
     bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
   }
-  if (form.focus === 'slippage') {
-    // ←/→ choose a preset; on "custom" the field takes a percent
-    bindings.up = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, -1) });
-    bindings.down = () => set({ slippageChoice: cycleSlippage(form.slippageChoice, 1) });
-  }
+  if (form.focus === 'slippage') Object.assign(bindings, slippageKeys(form, set));
   bindings.back = () => dispatch({ type: 'back' });
   useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review', up: 'slippage', down: 'slippage' } });
 
@@ -87,20 +81,7 @@ export function TradeScreen() {
         <TextField value={form.amount} onChange={(amount) => set({ amount })} focused={focus('amount')} accept={/[0-9.]/} maxLength={40} placeholder={`in ${form.from}`} />
         {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
       </Box>
-      <Box>
-        <Text>{'Slippage '}</Text>
-        {SLIPPAGE_PRESETS.map((bps, i) => (
-          <Text key={bps} inverse={form.slippageChoice === i && form.focus === 'slippage'} color={form.slippageChoice === i ? theme.accent : theme.muted}>
-            {` ${formatBpsAsPercent(bps)} `}
-          </Text>
-        ))}
-        <Text color={form.slippageChoice === SLIPPAGE_PRESETS.length ? theme.accent : theme.muted}>
-          {' custom '}
-        </Text>
-        {form.slippageChoice === SLIPPAGE_PRESETS.length ? (
-          <TextField value={form.customSlippage} onChange={(customSlippage) => set({ customSlippage })} focused={focus('slippage')} accept={/[0-9.]/} maxLength={6} placeholder="%" />
-        ) : null}
-      </Box>
+      <SlippageField value={form} onChange={set} focused={focus('slippage')} />
       <Box marginTop={1} flexDirection="column">
         {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}
         {live.status === 'idle' && !('problem' in wanted && wanted.problem) ? <Text color={theme.muted}>enter an amount to see a quote</Text> : null}

@@ -1,6 +1,8 @@
 /**
  * Token picker: while focused, typing filters (symbol or name), ↑/↓ move, and the highlighted
  * token is the choice at once (the quote follows it). Unfocused it shows only the choice.
+ * `inline` keeps it on its line (a row of a multi-swap or batch): the choice and the filter,
+ * without the list below.
  */
 import { Box, Text, useInput, useStdin } from 'ink';
 import { useEffect, useState } from 'react';
@@ -10,7 +12,19 @@ import { filterItems, moveHighlight, type PickerItem } from './picker-state.js';
 
 const SHOWN = 4;
 
-export function TokenPicker({ items, value, onChange, focused }: { items: readonly PickerItem[]; value: string; onChange: (symbol: string) => void; focused: boolean }) {
+export function TokenPicker({
+  items,
+  value,
+  onChange,
+  focused,
+  inline = false,
+}: {
+  items: readonly PickerItem[];
+  value: string;
+  onChange: (symbol: string) => void;
+  focused: boolean;
+  inline?: boolean;
+}) {
   const { theme } = useUi();
   const { isRawModeSupported } = useStdin();
   const [filter, setFilter] = useState('');
@@ -41,6 +55,14 @@ export function TokenPicker({ items, value, onChange, focused }: { items: readon
   );
 
   if (!focused) return <Text>{value}</Text>;
+  if (inline) {
+    return (
+      <Text>
+        <Text inverse>{value}</Text>
+        {filter === '' ? null : <Text color={matches.length === 0 ? theme.warning : theme.muted}> {matches.length === 0 ? `no token matches "${filter}"` : `filter: ${filter}`}</Text>}
+      </Text>
+    );
+  }
   const start = Math.min(Math.max(0, index - 1), Math.max(0, matches.length - SHOWN));
   return (
     <Box flexDirection="column">

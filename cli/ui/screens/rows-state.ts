@@ -1,0 +1,165 @@
+/**
+ * The multi-swap and batch forms, pure: rows of swaps (amount, from, to) and of sends (amount,
+ * token, recipient), the focus, rows added and removed within the core's limits, each row
+ * checked as it is typed, and the request the form asks the core to plan. One core, two faces
+ * (docs/architecture.md "Client behaviour"): the limits are the core's own constants and the
+ * request is the one `multi-swap --pairs` and `batch --swap/--send` plan.
+ */
+import { MAX_BATCH_SENDS } from '../../core/swap/plan.js';
+import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../services/batch-limits.js';
+import type { PairRequest, SendRequest, SwapRequest } from '../services.js';
+import { amountProblem, DEFAULT_PAIR, DEFAULT_SEND_TOKEN, pairProblem, type RecipientCheck, recipientProblem } from './form-fields.js';
+import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.js';
+
+export type RowsKind = 'multi-swap' | 'batch';
+
+export type SwapRow = { kind: 'swap' } & PairRequest;
+/** `to` is the recipient as typed */
+export type SendRow = { kind: 'send' } & SendRequest;
+export type Row = SwapRow | SendRow;
+
+export type RowField = 'amount' | 'from' | 'to' | 'token';
+
+/** Each row's fields, in the order of its line ("100 USDC → ETH", "5 STRK → 0x…") and of Tab. */
+export const ROW_FIELDS = { swap: ['amount', 'from', 'to'], send: ['amount', 'token', 'to'] } as const satisfies Record<Row['kind'], readonly RowField[]>;
+
+export type RowsFocus = { row: number; field: RowField } | 'slippage';
+
+export interface RowsForm extends SlippageChoice {
+  kind: RowsKind;
+  /** swaps first, then sends: the order of the plan's calls and of its review */
+  rows: Row[];
+  focus: RowsFocus;
+  /** why the last add or remove was refused; cleared by the next action */
+  notice: string | undefined;
+}
+
+/** What each form may hold: the core's limits (a multi-swap 2–3 swaps; a batch at least one row, ≤ 3 swaps, ≤ MAX_BATCH_SENDS sends). */
+export const LIMITS: Record<RowsKind, { minSwaps: number; maxSwaps: number; maxSends: number }> = {
+  'multi-swap': { minSwaps: MIN_BATCH_PAIRS, maxSwaps: MAX_BATCH_PAIRS, maxSends: 0 },
+  batch: { minSwaps: 0, maxSwaps: MAX_BATCH_PAIRS, maxSends: MAX_BATCH_SENDS },
+};
+
+const NAME: Record<RowsKind, string> = { 'multi-swap': 'a multi-swap', batch: 'a batch' };
+
+const newSwap = (): SwapRow => ({ kind: 'swap', amount: '', ...DEFAULT_PAIR });
+const newSend = (): SendRow => ({ kind: 'send', amount: '', token: DEFAULT_SEND_TOKEN, to: '' });
+
+/** A multi-swap starts with its fewest swaps; a batch with one swap. */
+export function initialRows(kind: RowsKind, defaultSlippageBps: number): RowsForm {
+  const count = Math.max(1, LIMITS[kind].minSwaps);
+  return { kind, rows: Array.from({ length: count }, newSwap), focus: { row: 0, field: 'amount' }, notice: undefined, ...initialSlippage(defaultSlippageBps) };
+}
+
+export const swapCount = (form: RowsForm): number => form.rows.filter((r) => r.kind === 'swap').length;
+
+/** Every focus stop in Tab order: each row's fields, then the slippage (only when there are swaps). */
+export function focusStops(form: RowsForm): RowsFocus[] {
+  const fields = form.rows.flatMap((row, i) => ROW_FIELDS[row.kind].map((field): RowsFocus => ({ row: i, field })));
+  return swapCount(form) > 0 ? [...fields, 'slippage'] : fields;
+}
+
+export const sameFocus = (a: RowsFocus, b: RowsFocus): boolean => (a === 'slippage' || b === 'slippage' ? a === b : a.row === b.row && a.field === b.field);
+
+export type RowsAction =
+  | { type: 'edit'; row: number; field: RowField; value: string }
+  | { type: 'slippage'; patch: Partial<SlippageChoice> }
+  | { type: 'nextField' }
+  | { type: 'focus'; focus: RowsFocus }
+  | { type: 'addSwap' }
+  | { type: 'addSend' }
+  | { type: 'removeRow' };
+
+function withField(row: Row, field: RowField, value: string): Row {
+  if (field === 'amount') return { ...row, amount: value };
+  if (field === 'to') return { ...row, to: value };
+  if (row.kind === 'swap') return field === 'from' ? { ...row, from: value } : row;
+  return field === 'token' ? { ...row, token: value } : row;
+}
+
+export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
+  const next = { ...form, notice: undefined };
+  const limits = LIMITS[form.kind];
+  const swaps = swapCount(form);
+  switch (action.type) {
+    case 'edit':
+      return { ...next, rows: form.rows.map((row, i) => (i === action.row ? withField(row, action.field, action.value) : row)) };
+    case 'slippage':
+      return { ...next, ...action.patch };
+    case 'nextField': {
+      const stops = focusStops(form);
+      const at = stops.findIndex((stop) => sameFocus(stop, form.focus));
+      return { ...next, focus: stops[(at + 1) % stops.length] ?? stops[0] ?? form.focus };
+    }
+    case 'focus':
+      return { ...next, focus: action.focus };
+    case 'addSwap':
+      if (swaps >= limits.maxSwaps) return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSwaps} swaps` };
+      // after the last swap: swaps come before sends
+      return { ...next, rows: form.rows.toSpliced(swaps, 0, newSwap()), focus: { row: swaps, field: 'amount' } };
+    case 'addSend': {
+      const sends = form.rows.length - swaps;
+      if (limits.maxSends === 0) return { ...next, notice: `${NAME[form.kind]} holds swaps only (use Batch to add transfers)` };
+      if (sends >= limits.maxSends) return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSends} transfers` };
+      return { ...next, rows: [...form.rows, newSend()], focus: { row: form.rows.length, field: 'amount' } };
+    }
+    case 'removeRow': {
+      if (form.focus === 'slippage') return next;
+      const { row } = form.focus;
+      if (form.rows[row]?.kind === 'swap' && swaps <= limits.minSwaps) return { ...next, notice: `${NAME[form.kind]} needs at least ${limits.minSwaps} swaps` };
+      if (form.rows.length <= 1) return { ...next, notice: `${NAME[form.kind]} needs at least one swap or send` };
+      const rows = form.rows.toSpliced(row, 1);
+      return { ...next, rows, focus: { row: Math.min(row, rows.length - 1), field: 'amount' } };
+    }
+  }
+}
+
+export interface RowsCheck {
+  /** each row's problem, by row (undefined: none, or nothing typed yet) */
+  problems: Array<string | undefined>;
+  /** the custom slippage's problem, when there are swaps */
+  slippageProblem: string | undefined;
+  /** the first field still empty: where Enter takes the cursor */
+  empty: RowsFocus | undefined;
+  /** what to plan: every row complete and without a problem */
+  request: SwapRequest | undefined;
+}
+
+export interface RowsContext {
+  decimalsOf: (symbol: string) => number | undefined;
+  checkRecipient: RecipientCheck;
+  /** the slippage a batch without swaps carries (the core does not use it then) */
+  defaultSlippageBps: number;
+}
+
+function rowProblem(row: Row, context: RowsContext): string | undefined {
+  if (row.kind === 'swap') return pairProblem(row.from, row.to) ?? amountProblem(row.amount, row.from, context.decimalsOf(row.from));
+  return amountProblem(row.amount, row.token, context.decimalsOf(row.token)) ?? recipientProblem(row.to, context.checkRecipient);
+}
+
+/** Each row checked as typed, and the request once the whole form is complete and fine. */
+export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
+  const problems = form.rows.map((row) => rowProblem(row, context));
+  const hasSwaps = swapCount(form) > 0;
+  const slippage = slippageOf(form);
+  const slippageProblem = hasSwaps && 'problem' in slippage ? slippage.problem : undefined;
+  const empty = firstEmpty(form.rows);
+  const fine = empty === undefined && slippageProblem === undefined && problems.every((p) => p === undefined);
+  if (!fine) return { problems, slippageProblem, empty, request: undefined };
+  const request: SwapRequest = {
+    kind: form.kind,
+    swaps: form.rows.flatMap((row) => (row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [])),
+    sends: form.rows.flatMap((row) => (row.kind === 'send' ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }] : [])),
+    slippageBps: 'bps' in slippage ? slippage.bps : context.defaultSlippageBps,
+  };
+  return { problems, slippageProblem, empty, request };
+}
+
+/** The first field still to type: a row's amount, a send's recipient. */
+function firstEmpty(rows: readonly Row[]): RowsFocus | undefined {
+  for (const [row, r] of rows.entries()) {
+    if (r.amount.trim() === '') return { row, field: 'amount' };
+    if (r.kind === 'send' && r.to.trim() === '') return { row, field: 'to' };
+  }
+  return undefined;
+}

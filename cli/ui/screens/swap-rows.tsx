@@ -1,0 +1,158 @@
+/**
+ * Multi-swap and Batch: one form of rows, one line each — swaps ("100 USDC → ETH") and, in a
+ * batch, sends ("5 STRK → 0x…") — each checked as it is typed, with the balance of its token;
+ * the slippage applies to every swap. Enter plans the whole form as one transaction (quoted,
+ * checked, built, simulated — nothing signed) and opens the review every swap plan shares. The
+ * rows' rules and limits are rows-state.ts.
+ */
+import { Box, Text } from 'ink';
+import { useMemo, useReducer, useState } from 'react';
+import { formatAmount } from '../../../shared/amount.js';
+import { useUi } from '../context.js';
+import { describeFailure } from '../failure.js';
+import { amount as showAmount, shortAddress } from '../format.js';
+import { useHeld } from '../hooks/use-held.js';
+import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useTask } from '../hooks/use-task.js';
+import type { SwapPlanView, TokenBalance } from '../services.js';
+import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import type { PickerItem } from '../widgets/picker-state.js';
+import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
+import { TextField } from '../widgets/text-field.js';
+import { TokenPicker } from '../widgets/token-picker.js';
+import type { RecipientCheck } from './form-fields.js';
+import type { ScreenName } from '../state.js';
+import { checkRows, initialRows, LIMITS, type Row, type RowField, type RowsForm, type RowsKind, rowsReducer, swapCount } from './rows-state.js';
+
+const TITLE: Record<RowsKind, string> = { 'multi-swap': 'Multi-swap', batch: 'Batch' };
+
+const ABOUT: Record<RowsKind, string> = {
+  'multi-swap': `${LIMITS['multi-swap'].minSwaps} to ${LIMITS['multi-swap'].maxSwaps} swaps in one transaction`,
+  batch: `up to ${LIMITS.batch.maxSwaps} swaps and ${LIMITS.batch.maxSends} sends in one transaction`,
+};
+
+const SCREEN = { 'multi-swap': 'multiSwap', batch: 'batch' } as const satisfies Record<RowsKind, ScreenName>;
+
+/** `initial`: the form as it was left for the review (Esc comes back to it). */
+export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: RowsForm | undefined }) {
+  const { services, state: app, dispatch, theme } = useUi();
+  const tokens = useMemo(() => services.tokens(), [services]);
+  const defaultSlippageBps = services.settings().slippageBps;
+  const [form, update] = useReducer(rowsReducer, initial, (typed) => typed ?? initialRows(kind, defaultSlippageBps));
+  const heldOf = useHeld();
+  const [planning, plan] = useTask<SwapPlanView>();
+  const [progress, setProgress] = useState('');
+  const session = app.session;
+  const running = planning.status === 'running';
+
+  const checkRecipient: RecipientCheck = (text) => (session ? services.checkRecipient(text, session) : { problem: 'not signed in' });
+  const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
+  const check = checkRows(form, { decimalsOf, checkRecipient, defaultSlippageBps });
+  const focus = form.focus;
+  const heldIn = (row: Row): TokenBalance | undefined => heldOf(row.kind === 'swap' ? row.from : row.token);
+
+  const bindings: Bindings = {
+    nextField: () => update({ type: 'nextField' }),
+    submit: () => {
+      if (check.empty !== undefined) {
+        // Enter on an unfinished form moves on to the first empty field
+        update({ type: 'focus', focus: check.empty });
+        return;
+      }
+      const request = check.request;
+      if (!request || !session) return;
+      setProgress('');
+      void plan((signal) => services.plan(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
+        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: SCREEN[kind], form } });
+      });
+    },
+    back: () => dispatch({ type: 'back' }),
+    addSwap: () => update({ type: 'addSwap' }),
+  };
+  if (kind === 'batch') bindings.addSend = () => update({ type: 'addSend' });
+  if (focus === 'slippage') Object.assign(bindings, slippageKeys(form, (patch) => update({ type: 'slippage', patch })));
+  else {
+    bindings.removeRow = () => update({ type: 'removeRow' });
+    const row = form.rows[focus.row];
+    const held = row && focus.field === 'amount' ? heldIn(row) : undefined;
+    if (held) bindings.max = () => update({ type: 'edit', row: focus.row, field: 'amount', value: formatAmount(held.amount, held.decimals) });
+  }
+  useKeys(bindings, {
+    isActive: !running,
+    wording: { nextField: 'next', submit: 'review', addSwap: kind === 'multi-swap' ? 'add row' : 'add swap', removeRow: 'remove', up: 'slippage', down: 'slippage' },
+  });
+
+  const fieldOf = (row: number): RowField | undefined => (running || focus === 'slippage' || focus.row !== row ? undefined : focus.field);
+  const pickingToken = !running && focus !== 'slippage' && focus.field !== 'amount' && !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
+  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+
+  return (
+    <Box flexDirection="column">
+      <Title>{TITLE[kind]}</Title>
+      <Text color={theme.muted} wrap="truncate-end">
+        {ABOUT[kind]}
+      </Text>
+      {form.rows.map((row, i) => (
+        <RowLine
+          key={i}
+          row={row}
+          index={i}
+          field={fieldOf(i)}
+          tokens={tokens}
+          held={heldIn(row)}
+          problem={check.problems[i]}
+          onEdit={(field, value) => update({ type: 'edit', row: i, field, value })}
+        />
+      ))}
+      {swapCount(form) > 0 ? <SlippageField value={form} onChange={(patch) => update({ type: 'slippage', patch })} focused={!running && focus === 'slippage'} /> : null}
+      <Box marginTop={1} flexDirection="column">
+        {pickingToken ? <Text color={theme.muted}>type to filter the tokens, ↑/↓ to choose</Text> : null}
+        {check.problems.map((problem, i) => (problem === undefined ? null : <ErrorLine key={i} message={`${i + 1}. ${problem}`} />))}
+        {check.slippageProblem !== undefined ? <ErrorLine message={check.slippageProblem} /> : null}
+        {form.notice !== undefined ? <Text color={theme.warning}>{form.notice}</Text> : null}
+        {running ? <Busy label={progress || 'quoting, checking, building and simulating…'} /> : null}
+        {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
+      </Box>
+    </Box>
+  );
+}
+
+/** One row on one line: "1. swap 100 USDC → ETH   balance …" or "3. send 5 STRK → 0x0123…cdef". */
+function RowLine({
+  row,
+  index,
+  field,
+  tokens,
+  held,
+  problem,
+  onEdit,
+}: {
+  row: Row;
+  index: number;
+  /** the focused field of this row, if any */
+  field: RowField | undefined;
+  tokens: readonly PickerItem[];
+  held: TokenBalance | undefined;
+  problem: string | undefined;
+  onEdit: (field: RowField, value: string) => void;
+}) {
+  const { theme } = useUi();
+  const picker = (which: 'from' | 'to' | 'token', value: string) => <TokenPicker inline items={tokens} value={value} onChange={(symbol) => onEdit(which, symbol)} focused={field === which} />;
+  return (
+    <Text wrap="truncate-end">
+      <Text color={problem === undefined ? theme.muted : theme.danger}>{`${index + 1}. ${row.kind} `}</Text>
+      <TextField value={row.amount} onChange={(value) => onEdit('amount', value)} focused={field === 'amount'} accept={/[0-9.]/} maxLength={40} placeholder="amount" />
+      <Text> </Text>
+      {row.kind === 'swap' ? picker('from', row.from) : picker('token', row.token)}
+      <Text> → </Text>
+      {row.kind === 'swap' ? (
+        picker('to', row.to)
+      ) : field === 'to' || row.to.trim() === '' ? (
+        <TextField value={row.to} onChange={(value) => onEdit('to', value)} focused={field === 'to'} accept={/[0-9a-fA-FxX]/} maxLength={66} placeholder="0x… recipient address" />
+      ) : (
+        <Text>{shortAddress(row.to.trim())}</Text>
+      )}
+      {held ? <Text color={theme.muted}>{`   balance ${showAmount(held.amount, held.decimals, held.symbol)}`}</Text> : null}
+    </Text>
+  );
+}
