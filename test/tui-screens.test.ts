@@ -415,6 +415,18 @@ describe('batch', () => {
     expect(frame).toContain('› Batch');
   });
 
+  it('a footer longer than the terminal is wide wraps, keeping every key (and Ctrl+C) on screen', async () => {
+    const usdc: Balances = { available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'USDC', decimals: 6, amount: 10n ** 9n, usdCents: undefined }] };
+    const services = signedIn({ features: { batch: true, balances: true }, balances: usdc });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Batch');
+    const frame = await ui.waitForFrame((f) => f.includes('balance 1000 USDC'));
+    // the batch's keys with "max" are longer than the test terminal's 100 columns
+    const footer = frame.slice(frame.indexOf('Tab next')).replace(/\s+/g, ' ');
+    expect(footer).toContain('Ctrl+X max · Ctrl+C quit');
+    expect(frame.split('\n').length).toBeLessThan(50);
+  });
+
   it('the core’s limits are refused with a message; without swaps the slippage goes; the last row stays', async () => {
     const services = signedIn({ features: { batch: true } });
     ui = renderWithProviders(services);

@@ -2,7 +2,7 @@
  * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
  * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real swap
  * of 100 USDC for ETH (review, confirm, receipt), a real transfer of 1 STRK to another address
- * through to its receipt, both in the history, then Ctrl+C — and the terminal must be restored
+ * through to its receipt, a batch of a swap and a transfer, all three in the history, then Ctrl+C — and the terminal must be restored
  * (stty shows icanon and echo again) and the sandbox child gone. And without the sandbox: nothing
  * answers at the loopback server URL, so the app starts the bundled auth server, says so, signs
  * in through it, and stops it on Ctrl+C.
@@ -64,7 +64,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     home.cleanup();
   });
 
-  it('signs in from the outbox, quotes live, swaps 100 USDC for ETH and sends 1 STRK to their receipts, lists both in the history, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
+  it('signs in from the outbox, quotes live, swaps 100 USDC for ETH, sends 1 STRK, runs a batch, each to its receipt, lists them in the history, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
     await waitFor('Sign in');
     expect(screen()).toContain('SANDBOX');
     expect(screen()).toContain('started the local sandbox for this session');
@@ -129,10 +129,38 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     tmux('send-keys', '-t', 'app', 'Enter');
     await waitFor('› Trade');
 
-    // both transactions in the history, newest first
+    // a batch: a swap row and a send row, one transaction (each key waited for on screen)
+    await menuTo('Batch');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    await waitFor(/1\. swap amount\s+USDC → ETH/);
+    tmux('send-keys', '-t', 'app', '-l', '10');
+    await waitFor(/1\. swap 10\s+USDC → ETH/);
+    tmux('send-keys', '-t', 'app', 'C-t');
+    await waitFor(/2\. send amount\s+STRK/);
+    tmux('send-keys', '-t', 'app', '-l', '2');
+    await waitFor(/2\. send 2\s+STRK/);
+    tmux('send-keys', '-t', 'app', 'Tab');
+    await waitFor('type to filter the tokens');
+    tmux('send-keys', '-t', 'app', 'Tab');
+    await waitUntil(() => !screen().includes('type to filter the tokens'), 'the cursor in the recipient field');
+    tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
+    await waitFor(RECIPIENT);
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const batchReview = await waitFor(/Review the batch[\s\S]*y sign and send/, 60_000);
+    expect(batchReview).toMatch(/1\. swap 10 USDC → at least 0\.\d+ ETH/);
+    expect(batchReview).toContain(`2. send 2 STRK to ${RECIPIENT}`);
+    expect(batchReview).toContain(`transfer 2 STRK to ${RECIPIENT}`);
+    tmux('send-keys', '-t', 'app', '-l', 'y');
+    const batchReceipt = await waitFor(/✓ Batch confirmed\s+0x[0-9a-f]+/, 90_000);
+    expect(batchReceipt).toContain('−10 USDC');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    await waitFor('› Trade');
+
+    // the three transactions in the history, newest first
     await menuTo('History');
     tmux('send-keys', '-t', 'app', 'Enter');
-    const history = await waitFor(/History \(1 of 2/);
+    const history = await waitFor(/History \(1 of 3/);
+    expect(history).toMatch(/› .*✓ batch\s+.*10 USDC/);
     expect(history).toMatch(/✓ send\s+.*1 STRK/);
     expect(history).toMatch(/✓ trade\s+.*100 USDC/);
     tmux('send-keys', '-t', 'app', 'Escape');

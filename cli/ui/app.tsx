@@ -14,7 +14,7 @@ import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
 import type { Theme } from './theme.js';
 import { describeFailure } from './failure.js';
-import { Footer } from './widgets/layout.js';
+import { Footer, footerLine } from './widgets/layout.js';
 
 /** How long a child server gets to stop before the app exits anyway. */
 export const CLOSE_TIMEOUT_MS = 6_000;
@@ -105,9 +105,12 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
   const { state, theme } = useUi();
   const { columns, rows } = useWindowSize();
   const env = state.environment;
-  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 2; // header, child line, gap, gap + footer
+  const actions = state.stopping ? [] : footer.actions;
+  const width = Math.max(20, columns);
+  // header, child line, gap, gap + the footer's lines (it wraps on a narrow terminal)
+  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 1 + Math.ceil(footerLine(actions, footer.wording).length / width);
   return (
-    <Box flexDirection="column" width={Math.max(20, columns)}>
+    <Box flexDirection="column" width={width}>
       <Box>
         <Text bold wrap="truncate-end">
           finance-tui
@@ -141,7 +144,7 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
         </Box>
       </Box>
       <Box marginTop={1}>
-        <Footer actions={state.stopping ? [] : footer.actions} wording={footer.wording} />
+        <Footer actions={actions} wording={footer.wording} />
       </Box>
     </Box>
   );

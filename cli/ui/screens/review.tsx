@@ -7,10 +7,10 @@
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
+import { amount as showAmount } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
@@ -20,6 +20,9 @@ import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
+
+/** A quote's money, short ("0.032975 ETH"), truncated: a minimum never reads higher than it is. */
+const short = (m: { baseUnits: string; symbol: string }, decimals: number): string => showAmount(BigInt(m.baseUnits), decimals, m.symbol);
 
 const TITLES: Record<SwapPlanView['request']['kind'], string> = { trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
 
@@ -67,8 +70,8 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
             const level = impactLevel(q);
             return (
               <Text key={`swap-${i}`} wrap="truncate-end">
-                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least {q.minimumReceived.amount} {q.to.symbol}
-                <Text color={theme.muted}> (est. {q.expectedOutput.amount}, fee {q.fee.percent}, impact </Text>
+                {i + 1}. swap {short(q.amountIn, q.from.decimals)} → at least {short(q.minimumReceived, q.to.decimals)}
+                <Text color={theme.muted}> (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact </Text>
                 <Text color={level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : theme.muted}>{q.priceImpact === null ? 'unknown' : q.priceImpact.percent}</Text>
                 <Text color={theme.muted}>)</Text>
               </Text>
@@ -76,7 +79,7 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
           })}
           {plan.sends.map((s, i) => (
             <Text key={`send-${i}`} wrap="truncate-end">
-              {plan.quotes.length + i + 1}. send {formatAmount(s.amount, s.decimals)} {s.symbol} to {s.to}
+              {plan.quotes.length + i + 1}. send {showAmount(s.amount, s.decimals, s.symbol)} to {s.to}
             </Text>
           ))}
           {plan.quotes.length > 0 ? <Text color={theme.muted}>slippage {slippage} on every swap</Text> : null}

@@ -40,13 +40,19 @@ export function ErrorLine({ message, hint }: { message: string; hint?: string | 
   );
 }
 
+/** The footer's line: the screen's keys, then Ctrl+C, which every screen has. */
+export function footerLine(actions: readonly Action[], wording?: Partial<Record<Action, string>>): string {
+  const keys = footerText(actions, wording);
+  return `${keys === '' ? '' : `${keys} · `}Ctrl+C quit`;
+}
+
+/** Wraps rather than cuts on a narrow terminal: every key stays listed (the frame makes room). */
 export function Footer({ actions, wording }: { actions: readonly Action[]; wording?: Partial<Record<Action, string>> }) {
   const { theme } = useUi();
-  const keys = footerText(actions, wording);
   return (
     <Box>
-      <Text color={theme.muted} wrap="truncate-end">
-        {keys === '' ? '' : `${keys} · `}Ctrl+C quit
+      <Text color={theme.muted} wrap="wrap">
+        {footerLine(actions, wording)}
       </Text>
     </Box>
   );
