@@ -118,8 +118,8 @@ function swapPlanView(request: SwapRequest, planned: PlannedSwaps): SwapPlanView
         ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
         : [],
     warnings: document.warnings,
-    // a plan without swaps (a batch of transfers) lasts as long as its paymaster build
-    expiresAt: document.quoteValidUntil === null ? planned.prepared.expiresAt * 1000 : Date.parse(document.quoteValidUntil),
+    // the quote's 30 s, and never past the paymaster build's own deadline (all a batch of transfers has)
+    expiresAt: Math.min(planned.prepared.expiresAt * 1000, document.quoteValidUntil === null ? Infinity : Date.parse(document.quoteValidUntil)),
     handle: planned,
   };
 }
