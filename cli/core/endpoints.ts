@@ -85,16 +85,21 @@ export function runningSandboxServerUrl(env: NodeJS.ProcessEnv): string | undefi
   return readSandboxFile(dataDir(env))?.serverUrl;
 }
 
-/** A sandbox answers when both our server (saying it is a sandbox) and its aggregator emulator answer. */
+/**
+ * A sandbox answers when both our server (saying it is a sandbox) and its aggregator emulator
+ * answer; asked at once, since every --sandbox command waits for this before its own work.
+ */
 async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
-  const probe = await probeServer(doc.serverUrl, { signal });
-  if (!probe.reachable || probe.sandbox !== true) return false;
-  try {
-    await createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 }).get('healthCheck', { signal });
-    return true;
-  } catch {
-    return false;
-  }
+  const [probe, aggregator] = await Promise.all([
+    probeServer(doc.serverUrl, { signal }),
+    createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
+      .get('healthCheck', { signal })
+      .then(
+        () => true,
+        () => false,
+      ),
+  ]);
+  return aggregator && probe.reachable && probe.sandbox === true;
 }
 
 /** Find the running sandbox, or start one as a child process for the duration of the command. */
