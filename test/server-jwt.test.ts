@@ -2,6 +2,7 @@
  * The JWT guard on protected routes: every kind of bad token is 401 (TOKEN_EXPIRED when only
  * the expiry is wrong), and a valid token cannot sign for another wallet.
  */
+import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWT_AUDIENCE, JWT_ISSUER, JWT_SANDBOX_AUDIENCE } from '../server/config.js';
@@ -100,6 +101,40 @@ const cases: Array<{ description: string; authorization: () => Promise<string | 
       const [header, payload, signature] = alice.token.split('.') as [string, string, string];
       const body = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
       return `Bearer ${header}.${b64({ ...body, walletId: bob.wallet.id })}.${signature}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
+  {
+    description: 'the same signature bytes spelt with other padding bits (only the canonical spelling passes)',
+    authorization: async () => {
+      const [header, payload, signature] = alice.token.split('.') as [string, string, string];
+      // 32 bytes are 43 base64url characters: the last one carries 2 spare bits
+      const last = signature.charCodeAt(signature.length - 1);
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const twin = alphabet[alphabet.indexOf(String.fromCharCode(last)) ^ 1] as string;
+      const respelt = `${signature.slice(0, -1)}${twin}`;
+      expect(Buffer.from(respelt, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+      return `Bearer ${header}.${payload}.${respelt}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
+  {
+    description: 'a header asking for an extension (crit), correctly signed',
+    authorization: async () => {
+      const header = b64({ alg: 'HS256', typ: 'JWT', crit: ['exp'] });
+      const payload = alice.token.split('.')[1] as string;
+      const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+      return `Bearer ${header}.${payload}.${signature}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
+  {
+    description: 'a payload that is not a JSON object, correctly signed',
+    authorization: async () => {
+      const header = alice.token.split('.')[0] as string;
+      const payload = Buffer.from('"alice"').toString('base64url');
+      const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+      return `Bearer ${header}.${payload}.${signature}`;
     },
     code: 'UNAUTHORIZED',
   },
