@@ -75,11 +75,38 @@ function nonEmptyString(value: unknown): value is string {
 /** What jose's claims check reads as the header of an already verified token (it reads none of it). */
 const VERIFIED_HEADER = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
 
+/**
+ * How many verified tokens are remembered. A session sends the same token with every call, and
+ * verifying it again (HMAC, base64, JSON, jose's claims checks) was the largest piece of our own
+ * CPU in a signing request (README "Benchmarks"). ~1 KB each at most.
+ */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+interface Verified {
+  claims: TokenClaims;
+  /** seconds */
+  iat: number;
+  exp: number;
+  nbf: number | undefined;
+}
+
 export function createTokenService(options: TokenServiceOptions): TokenService {
   const key = new TextEncoder().encode(options.secret);
   const hmacKey = createSecretKey(key);
   const now = options.now ?? (() => new Date());
   const audience = options.audience ?? JWT_AUDIENCE;
+  // Keyed by the whole token, so a hit is byte for byte a token that passed every check below;
+  // only the checks that depend on the clock run again. The oldest entry makes room.
+  const verified = new Map<string, Verified>();
+
+  /** The checks that depend on the clock, as jose and verify below make them. */
+  function checkLifetime(entry: Verified, nowSeconds: number): void {
+    // jose: exp at or before now is expired
+    if (entry.exp <= nowSeconds || nowSeconds - entry.iat >= TOKEN_TTL_SECONDS) {
+      throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
+    }
+    if (entry.iat > nowSeconds + CLOCK_SKEW_SECONDS || (entry.nbf !== undefined && entry.nbf > nowSeconds)) throw unauthorized();
+  }
 
   return {
     async issue(subject) {
@@ -98,6 +125,11 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     },
 
     async verify(token) {
+      const known = verified.get(token);
+      if (known !== undefined) {
+        checkLifetime(known, Math.floor(now().getTime() / 1000));
+        return known.claims;
+      }
       // A JWT is three base64url parts; refuse anything else before parsing it.
       if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) throw unauthorized();
       const [header = '', body = '', signature = ''] = token.split('.');
@@ -135,7 +167,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         // the same in every case (sign in again).
         throw unauthorized();
       }
-      const { sub, jti, iat, exp, email, walletId, walletAddress } = payload;
+      const { sub, jti, iat, exp, nbf, email, walletId, walletAddress } = payload;
       if (
         !nonEmptyString(sub) ||
         !nonEmptyString(jti) ||
@@ -147,14 +179,15 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       ) {
         throw unauthorized();
       }
-      const nowSeconds = Math.floor(now().getTime() / 1000);
-      if (iat > nowSeconds + CLOCK_SKEW_SECONDS) throw unauthorized();
-      // 7 days from issue at most, whatever `exp` says (a token minted with a longer life, or by
-      // a build that had one, does not outlive the contract)
-      if (nowSeconds - iat >= TOKEN_TTL_SECONDS) {
-        throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
-      }
-      return { userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+      const claims = { userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+      const entry: Verified = { claims, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined };
+      // an iat too far ahead (another instance's clock, within the skew, passes); 7 days from
+      // issue at most, whatever `exp` says (a token minted with a longer life, or by a build that
+      // had one, does not outlive the contract)
+      checkLifetime(entry, Math.floor(now().getTime() / 1000));
+      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
+      verified.set(token, entry);
+      return claims;
     },
   };
 }

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWT_AUDIENCE, JWT_ISSUER, JWT_SANDBOX_AUDIENCE } from '../server/config.js';
-import { createTokenService } from '../server/jwt.js';
+import { CLOCK_SKEW_SECONDS, createTokenService } from '../server/jwt.js';
 import { buildTestApp, errorCodeOf, post, type SeededUser, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
 
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
@@ -232,6 +232,29 @@ describe('token service', () => {
     await expect(service.verify(token)).resolves.toBeDefined();
     now = new Date(now.getTime() + 1000);
     await expect(service.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED', status: 401 });
+  });
+
+  it('a token verified before meets the clock again (verified tokens are remembered, not their verdict)', async () => {
+    let now = new Date('2030-01-01T00:00:00Z');
+    const service = createTokenService({ secret: TEST_JWT_SECRET, now: () => now });
+    const iat = Math.floor(now.getTime() / 1000);
+    const token = await new SignJWT({ email: 'u@example.com', walletId: 'w', walletAddress: '0x1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject('u')
+      .setJti('j')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(key);
+    await expect(service.verify(token)).resolves.toMatchObject({ userId: 'u' });
+    await expect(service.verify(token)).resolves.toMatchObject({ userId: 'u' });
+    // the clock stepped back past the skew: as if the iat were ahead
+    now = new Date(now.getTime() - (CLOCK_SKEW_SECONDS + 1) * 1000);
+    await expect(service.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    // its own exp, well before the 7-day cap
+    now = new Date((iat + 60) * 1000);
+    await expect(service.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
   });
 
   it('an iat a few seconds ahead (another instance\'s clock) passes; past the skew it is UNAUTHORIZED', async () => {
