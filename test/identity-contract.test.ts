@@ -329,6 +329,21 @@ describe('upstream faults', () => {
     expect((await failure(identity.getWallet(wallet.id))).code).toBe('IDENTITY_PROVIDER_ERROR');
   });
 
+  it('a read meets a failed connection: tried once more; a write never', async () => {
+    const calls: string[] = [];
+    const flaky = adapter({
+      transport: async (request) => {
+        calls.push(request.method);
+        throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      },
+    });
+    expect((await failure(flaky.getWallet('w'))).message).toMatch(/could not be reached for get wallet/);
+    expect(calls).toEqual(['GET', 'GET']);
+    calls.length = 0;
+    expect((await failure(flaky.createWallet())).code).toBe('IDENTITY_PROVIDER_ERROR');
+    expect(calls).toEqual(['POST']);
+  });
+
   it('429 and a dropped connection → IDENTITY_PROVIDER_ERROR', async () => {
     await setFaults({ failNext: { count: 1, status: 429 } });
     expect((await failure(identity.sendOtp(freshEmail()))).message).toMatch(/HTTP 429/);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as stark from '@scure/starknet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanEnv, type Spawned, spawnBin, tempHome } from './helpers/process.js';
 
 interface Ready {
@@ -116,15 +116,11 @@ describe('finance-tui sandbox (whole process)', () => {
   it('keeps the OTP code, JWTs, Authorization header, app secret and JWT secret out of the logs', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     const { appSecret, jwtSecret } = JSON.parse(readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8')) as Record<string, string>;
-    // the log is written asynchronously in batches, in order: once one more request's line is
-    // there, every earlier one is too
+    // the log leaves in batches (every 100 ms at the latest), in order: once the line of a request
+    // sent after all the others is there, every earlier one is too
     await fetch(`${ready.serverUrl}/health`);
-    const deadline = Date.now() + 15_000;
-    let logs = readFileSync(ready.logFile, 'utf8');
-    while (!logs.includes('"url":"/health"') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      logs = readFileSync(ready.logFile, 'utf8');
-    }
+    await vi.waitFor(() => expect(readFileSync(ready.logFile, 'utf8')).toContain('"url":"/health"'), { timeout: 5_000 });
+    const logs = readFileSync(ready.logFile, 'utf8');
     expect(logs).toContain('/sign/hash'); // the requests were logged…
     for (const secret of [...secrets, appSecret as string, jwtSecret as string]) expect(logs).not.toContain(secret); // …their secrets were not
     expect(logs.toLowerCase()).not.toContain('bearer ');

@@ -2,10 +2,11 @@
  * The JWT guard on protected routes: every kind of bad token is 401 (TOKEN_EXPIRED when only
  * the expiry is wrong), and a valid token cannot sign for another wallet.
  */
+import { createHmac } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JWT_AUDIENCE, JWT_ISSUER, JWT_SANDBOX_AUDIENCE } from '../server/config.js';
-import { createTokenService } from '../server/jwt.js';
+import { CLOCK_SKEW_SECONDS, createTokenService } from '../server/jwt.js';
 import { buildTestApp, errorCodeOf, post, type SeededUser, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
 
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
@@ -103,6 +104,40 @@ const cases: Array<{ description: string; authorization: () => Promise<string | 
     },
     code: 'UNAUTHORIZED',
   },
+  {
+    description: 'the same signature bytes spelt with other padding bits (only the canonical spelling passes)',
+    authorization: async () => {
+      const [header, payload, signature] = alice.token.split('.') as [string, string, string];
+      // 32 bytes are 43 base64url characters: the last one carries 2 spare bits
+      const last = signature.charCodeAt(signature.length - 1);
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const twin = alphabet[alphabet.indexOf(String.fromCharCode(last)) ^ 1] as string;
+      const respelt = `${signature.slice(0, -1)}${twin}`;
+      expect(Buffer.from(respelt, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+      return `Bearer ${header}.${payload}.${respelt}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
+  {
+    description: 'a header asking for an extension (crit), correctly signed',
+    authorization: async () => {
+      const header = b64({ alg: 'HS256', typ: 'JWT', crit: ['exp'] });
+      const payload = alice.token.split('.')[1] as string;
+      const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+      return `Bearer ${header}.${payload}.${signature}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
+  {
+    description: 'a payload that is not a JSON object, correctly signed',
+    authorization: async () => {
+      const header = alice.token.split('.')[0] as string;
+      const payload = Buffer.from('"alice"').toString('base64url');
+      const signature = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+      return `Bearer ${header}.${payload}.${signature}`;
+    },
+    code: 'UNAUTHORIZED',
+  },
   { description: 'missing sub', authorization: async () => `Bearer ${await signed({ sub: null })}`, code: 'UNAUTHORIZED' },
   {
     description: 'missing walletId claim',
@@ -197,6 +232,29 @@ describe('token service', () => {
     await expect(service.verify(token)).resolves.toBeDefined();
     now = new Date(now.getTime() + 1000);
     await expect(service.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED', status: 401 });
+  });
+
+  it('a token verified before meets the clock again (verified tokens are remembered, not their verdict)', async () => {
+    let now = new Date('2030-01-01T00:00:00Z');
+    const service = createTokenService({ secret: TEST_JWT_SECRET, now: () => now });
+    const iat = Math.floor(now.getTime() / 1000);
+    const token = await new SignJWT({ email: 'u@example.com', walletId: 'w', walletAddress: '0x1' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject('u')
+      .setJti('j')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 60)
+      .sign(key);
+    await expect(service.verify(token)).resolves.toMatchObject({ userId: 'u' });
+    await expect(service.verify(token)).resolves.toMatchObject({ userId: 'u' });
+    // the clock stepped back past the skew: as if the iat were ahead
+    now = new Date(now.getTime() - (CLOCK_SKEW_SECONDS + 1) * 1000);
+    await expect(service.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    // its own exp, well before the 7-day cap
+    now = new Date((iat + 60) * 1000);
+    await expect(service.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
   });
 
   it('an iat a few seconds ahead (another instance\'s clock) passes; past the skew it is UNAUTHORIZED', async () => {

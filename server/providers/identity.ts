@@ -1,20 +1,21 @@
 /**
- * The identity-provider adapter (docs/contracts.md part A) over HTTP with ky. Production and the
- * sandbox run this same code; only the two base URLs differ.
+ * The identity-provider adapter (docs/contracts.md part A) over HTTP (json-http.ts: node:http
+ * with keep-alive). Production and the sandbox run this same code; only the two base URLs differ.
  *
  * Failure mapping (types.ts): a bad code → INVALID_OTP 401; a timeout → UPSTREAM_TIMEOUT 504;
  * any other upstream status (a redirect included: never followed), a refused connection,
  * unreadable JSON or an unexpected shape → IDENTITY_PROVIDER_ERROR 502. Messages name the upstream, the operation and the status, plus
  * the provider's machine code when it sends one; never credentials, codes, e-mail addresses,
- * tokens, or upstream bodies (which may carry any of those). The ky error is not attached as a
- * cause either: it holds the request, and the request holds the Authorization header.
+ * tokens, or upstream bodies (which may carry any of those). The transport's error is not
+ * attached as a cause either: it may hold the request, and the request holds the Authorization
+ * header.
  */
-import ky, { isHTTPError, isTimeoutError, type KyInstance, type Options } from 'ky';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Type from 'typebox';
-import { Value } from 'typebox/value';
+import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { padHash } from '../../shared/starknet.js';
-import { createNodeFetch, ResponseTooLargeError } from './node-fetch.js';
+import { type Answer, createJsonTransport, type JsonTransport, ResponseTooLargeError, UpstreamTimeoutError } from './json-http.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue } from './types.js';
 
 export interface IdentityProviderOptions {
@@ -28,8 +29,8 @@ export interface IdentityProviderOptions {
   origin: string;
   /** per attempt */
   timeoutMs: number;
-  /** for tests that need to watch the wire; defaults to node-fetch.ts (node:http, keep-alive) */
-  fetch?: typeof fetch;
+  /** for tests that need to watch the wire; defaults to json-http.ts (node:http, keep-alive) */
+  transport?: JsonTransport;
 }
 
 const UPSTREAM = 'identity provider';
@@ -89,7 +90,7 @@ function toWallet(wire: WalletWire, operation: string): IdentityWallet {
     // not ours to normalise; the verify flow replaces such a wallet
     return { id: wire.id, address: wire.address, publicKey: wire.public_key ?? '', chainType: wire.chain_type, ownerId };
   }
-  if (!Value.Check(StarknetWalletWire, wire)) throw shapeError(operation);
+  if (!isStarknetWallet(wire)) throw shapeError(operation);
   try {
     return { id: wire.id, address: padHash(wire.address), publicKey: padHash(wire.public_key), chainType: 'starknet', ownerId };
   } catch {
@@ -98,102 +99,128 @@ function toWallet(wire: WalletWire, operation: string): IdentityWallet {
 }
 
 /** Only short machine codes are echoed: free-text upstream messages might quote anything. */
-function machineCode(data: unknown): string | undefined {
+function machineCode(answer: Answer): string | undefined {
+  // as ky read an error body: JSON only when the answer says it is JSON
+  if (!/json/i.test(answer.headers['content-type'] ?? '')) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(answer.text);
+  } catch {
+    return undefined;
+  }
   if (typeof data !== 'object' || data === null) return undefined;
   const code = (data as { code?: unknown }).code;
   return typeof code === 'string' && /^[a-z0-9_]{1,64}$/.test(code) ? code : undefined;
 }
 
-interface Failure {
-  /** set when the provider answered with a non-2xx status */
-  status?: number;
-  error: AppError;
-}
-
-function classify(error: unknown, operation: string): Failure {
-  if (isTimeoutError(error)) {
-    return {
-      error: new AppError(ErrorCode.UPSTREAM_TIMEOUT, `${UPSTREAM} did not answer ${operation} in time`, { status: 504 }),
-    };
-  }
-  if (isHTTPError(error)) {
-    const status = error.response.status;
-    if (status >= 300 && status < 400) {
-      return {
-        error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`, {
-          status: 502,
-        }),
-      };
-    }
-    const code = machineCode(error.data);
-    const detail = code === undefined ? '' : ` (${code})`;
-    return {
-      status,
-      error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered HTTP ${status}${detail} to ${operation}`, { status: 502 }),
-    };
-  }
-  if (error instanceof SyntaxError) {
-    return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent invalid JSON for ${operation}`, { status: 502 }) };
+/** No answer at all: the deadline passed, the answer was too large, or the connection failed. */
+function transportError(error: unknown, operation: string): AppError {
+  if (error instanceof UpstreamTimeoutError) {
+    return new AppError(ErrorCode.UPSTREAM_TIMEOUT, `${UPSTREAM} did not answer ${operation} in time`, { status: 504 });
   }
   if (error instanceof ResponseTooLargeError) {
-    return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an oversized answer to ${operation}`, { status: 502 }) };
+    return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an oversized answer to ${operation}`, { status: 502 });
   }
-  return { error: new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} could not be reached for ${operation}`, { status: 502 }) };
+  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} could not be reached for ${operation}`, { status: 502 });
 }
+
+/** An answer other than 2xx (a redirect included: never followed). */
+function statusError(answer: Answer, operation: string): AppError {
+  const { status } = answer;
+  if (status >= 300 && status < 400) {
+    return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`, {
+      status: 502,
+    });
+  }
+  const code = machineCode(answer);
+  const detail = code === undefined ? '' : ` (${code})`;
+  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered HTTP ${status}${detail} to ${operation}`, { status: 502 });
+}
+
+/** A read that met one of these, or a failed connection, is tried once more (a timeout is not). */
+const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+const RETRY_DELAY_MS = 100;
+/** the longest Retry-After (on a 503) a read waits for before its one retry */
+const MAX_RETRY_AFTER_MS = 1_000;
+
+function retryDelayMs(answer: Answer): number {
+  const seconds = answer.status === 503 ? Number(answer.headers['retry-after']) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(MAX_RETRY_AFTER_MS, seconds * 1_000) : RETRY_DELAY_MS;
+}
+
+/** TypeBox schemas compiled on first use (Value.Check would interpret the schema on every call). */
+function checker<S extends Type.TSchema>(schema: S): (value: unknown) => value is Type.Static<S> {
+  let compiled: ReturnType<typeof Compile<S>> | undefined;
+  return (value): value is Type.Static<S> => (compiled ??= Compile(schema)).Check(value);
+}
+
+const isStarknetWallet = checker(StarknetWalletWire);
+const isUser = checker(UserWire);
+const isWallet = checker(WalletWire);
+const isVerify = checker(VerifyWire);
+const isRawSign = checker(RawSignWire);
+const isSuccess = checker(SuccessWire);
 
 export function createIdentityProvider(opts: IdentityProviderOptions): IdentityProvider {
   const credentials = {
     'privy-app-id': opts.appId,
     authorization: `Basic ${Buffer.from(`${opts.appId}:${opts.appSecret}`).toString('base64')}`,
   };
-  const common: Options = {
-    timeout: opts.timeoutMs,
-    // Never follow a redirect: it would re-send our app credentials and the user's e-mail and OTP
-    // code to wherever the Location points. A 3xx is an upstream error (classify above).
-    redirect: 'manual',
-    // creating wallets or sending codes twice is not harmless: only reads are retried (below)
-    retry: 0,
-    fetch: opts.fetch ?? createNodeFetch(),
-  };
-  const authHost = ky.create({ ...common, prefix: opts.authUrl, headers: { ...credentials, origin: opts.origin } });
-  const apiHost = ky.create({ ...common, prefix: opts.apiUrl, headers: credentials });
-  // one quick retry for a read that met a refused connection or a 5xx; a timeout is not retried
-  const readRetry: Options['retry'] = {
-    limit: 1,
-    methods: ['get'],
-    statusCodes: [500, 502, 503, 504],
-    delay: () => 100,
-    maxRetryAfter: 1000,
-    backoffLimit: 1000,
-  };
+  // Redirects are never followed (json-http.ts): following one would re-send our app credentials
+  // and the user's e-mail and OTP code to wherever the Location points. A 3xx is an upstream
+  // error (statusError above).
+  const transport = opts.transport ?? createJsonTransport();
+  const authHost = { base: opts.authUrl.replace(/\/+$/, ''), headers: { ...credentials, origin: opts.origin } };
+  const apiHost = { base: opts.apiUrl.replace(/\/+$/, ''), headers: credentials };
 
   /**
    * One upstream call: returns the validated body, or null when `nullOn` lists the status.
-   * `onStatus` lets a caller turn a status into its own error (a bad code, say).
+   * `onStatus` lets a caller turn a status into its own error (a bad code, say). Creating
+   * wallets or sending codes twice is not harmless: only reads (GET) are retried, once.
    */
-  async function call<S extends Type.TSchema>(
-    host: KyInstance,
+  async function call<T>(
+    host: { base: string; headers: Readonly<Record<string, string>> },
     operation: string,
     path: string,
-    schema: S,
-    init: { method: 'get' | 'post'; json?: unknown; nullOn?: number[]; onStatus?: (status: number) => AppError | undefined },
-  ): Promise<Type.Static<S> | null> {
-    let body: unknown;
+    check: (value: unknown) => value is T,
+    init: { method: 'GET' | 'POST'; json?: unknown; nullOn?: number[]; onStatus?: (status: number) => AppError | undefined },
+  ): Promise<T | null> {
+    const request = { method: init.method, url: `${host.base}/${path}`, headers: host.headers, json: init.json, timeoutMs: opts.timeoutMs };
+    let answer: Answer;
     try {
-      const options: Options = { method: init.method, ...(init.json === undefined ? {} : { json: init.json }) };
-      if (init.method === 'get') options.retry = readRetry;
-      body = await host(path, options).json();
+      answer = await exchange(request, init.method === 'GET');
     } catch (error) {
-      const failure = classify(error, operation);
-      if (failure.status !== undefined) {
-        if (init.nullOn?.includes(failure.status)) return null;
-        const mapped = init.onStatus?.(failure.status);
+      throw transportError(error, operation);
+    }
+    if (answer.status < 200 || answer.status >= 300) {
+      if (answer.status < 300 || answer.status >= 400) {
+        if (init.nullOn?.includes(answer.status)) return null;
+        const mapped = init.onStatus?.(answer.status);
         if (mapped !== undefined) throw mapped;
       }
-      throw failure.error;
+      throw statusError(answer, operation);
     }
-    if (!Value.Check(schema, body)) throw shapeError(operation);
+    let body: unknown;
+    try {
+      // an empty body is no JSON document, but not a syntax error either: it fails the shape check
+      body = answer.text === '' ? '' : JSON.parse(answer.text);
+    } catch {
+      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent invalid JSON for ${operation}`, { status: 502 });
+    }
+    if (!check(body)) throw shapeError(operation);
     return body;
+  }
+
+  async function exchange(request: Parameters<JsonTransport>[0], retry: boolean): Promise<Answer> {
+    try {
+      const answer = await transport(request);
+      if (!retry || !RETRY_STATUSES.has(answer.status)) return answer;
+      await sleep(retryDelayMs(answer));
+    } catch (error) {
+      if (!retry || error instanceof UpstreamTimeoutError || error instanceof ResponseTooLargeError) throw error;
+      await sleep(RETRY_DELAY_MS);
+    }
+    return transport(request);
   }
 
   const required = <T>(value: T | null, operation: string): T => {
@@ -203,14 +230,14 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
   return {
     async sendOtp(email) {
-      await call(authHost, 'send OTP', 'passwordless/init', SuccessWire, { method: 'post', json: { email: normaliseEmail(email) } });
+      await call(authHost, 'send OTP', 'passwordless/init', isSuccess, { method: 'POST', json: { email: normaliseEmail(email) } });
     },
 
     async verifyOtp(email, code) {
       const operation = 'verify OTP';
       const body = required(
-        await call(authHost, operation, 'passwordless/authenticate', VerifyWire, {
-          method: 'post',
+        await call(authHost, operation, 'passwordless/authenticate', isVerify, {
+          method: 'POST',
           json: { email: normaliseEmail(email), code },
           // the provider answers a wrong or expired code with 422 (documented) or 401 (seen)
           onStatus: (status) =>
@@ -224,8 +251,8 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     },
 
     async getUserByEmail(email) {
-      const body = await call(apiHost, 'look up user', 'v1/users/email/address', UserWire, {
-        method: 'post',
+      const body = await call(apiHost, 'look up user', 'v1/users/email/address', isUser, {
+        method: 'POST',
         json: { address: normaliseEmail(email) },
         nullOn: [404],
       });
@@ -234,8 +261,8 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
     async setCustomMetadata(userId, metadata) {
       const operation = 'set user metadata';
-      const body = await call(apiHost, operation, `v1/users/${encodeURIComponent(userId)}/custom_metadata`, UserWire, {
-        method: 'post',
+      const body = await call(apiHost, operation, `v1/users/${encodeURIComponent(userId)}/custom_metadata`, isUser, {
+        method: 'POST',
         json: { custom_metadata: metadata },
       });
       return toUser(required(body, operation));
@@ -243,14 +270,14 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
     async createWallet() {
       const operation = 'create wallet';
-      const body = await call(apiHost, operation, 'v1/wallets', WalletWire, { method: 'post', json: { chain_type: 'starknet' } });
+      const body = await call(apiHost, operation, 'v1/wallets', isWallet, { method: 'POST', json: { chain_type: 'starknet' } });
       return toWallet(required(body, operation), operation);
     },
 
     async getWallet(walletId) {
       const operation = 'get wallet';
-      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}`, WalletWire, {
-        method: 'get',
+      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}`, isWallet, {
+        method: 'GET',
         nullOn: [404],
       });
       return body === null ? null : toWallet(body, operation);
@@ -258,8 +285,8 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
     async rawSign(walletId, hash) {
       const operation = 'raw sign';
-      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}/raw_sign`, RawSignWire, {
-        method: 'post',
+      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}/raw_sign`, isRawSign, {
+        method: 'POST',
         // the provider may or may not pad short hashes itself (UNSURE): always send 32 bytes
         json: { params: { hash: padHash(hash) } },
       });
