@@ -47,6 +47,7 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
       const session = state.session;
       if (!session) return;
       setTyped('');
+      setProgress('');
       void replan((signal) => services.plan(plan.request, session, { signal, onProgress: setProgress })).then((p) => p && setPlan(p));
     };
   } else if (mustType) bindings.submit = confirm;

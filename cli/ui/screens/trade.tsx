@@ -47,6 +47,7 @@ export function TradeScreen() {
       if (!request || live.status !== 'ready' || !session) return;
       if (!services.features.trade) return;
       const swap = { kind: 'trade' as const, swaps: [{ amount: request.amount, from: request.from, to: request.to }], sends: [], slippageBps: request.slippageBps };
+      setProgress('');
       void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
       });
