@@ -212,13 +212,13 @@ describe('trade', () => {
     expect(frame).toContain('Type SWAP');
     await ui.press('y'); // goes into the field: y is not a confirmation here
     await ui.press(KEYS.enter, { change: false });
-    expect(services.calls).not.toContain('execute planned-swap');
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
     await ui.press(KEYS.backspace);
     await ui.type('SWAP');
     await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain('0xabc');
-    expect(services.calls).toContain('execute planned-swap');
+    expect(services.calls).toContain('execute planned-swap-1');
   });
 
   it('a failed execution says what happened and what to do next', async () => {
@@ -267,6 +267,8 @@ describe('swap review', () => {
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(ui.frame()).toContain('received 0.0333 ETH (you confirmed at least 0.0329 ETH)');
+    // what was signed is the plan confirmed after r, not the stale one
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual(['execute planned-swap-2']);
   });
 });
 
@@ -283,6 +285,8 @@ describe('a lost session', () => {
     frame = await ui.press(KEYS.enter);
     expect(frame).toContain('Sign in');
     expect(frame).not.toContain('alice@example.com');
+    // and forgotten on this computer: the next start signs in
+    expect(services.calls).toContain('logout');
   });
 });
 
@@ -351,7 +355,7 @@ describe('multi-swap', () => {
     expect(frame).toContain('slippage 1% on every swap');
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('sending the transaction…'));
-    expect(services.calls).toContain('execute planned-swap');
+    expect(services.calls).toContain('execute planned-swap-1');
     finish({ headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [] });
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain('0xabc');

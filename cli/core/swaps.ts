@@ -24,6 +24,7 @@ import type { ExecutionResult, PairSpec, PlannedExecution, PlanOptions, SendSpec
 
 export type { ExecutionResult, PairSpec, SendSpec } from './swap/flow.js';
 export type { PlanDocument } from './swap/document.js';
+export { EXPIRY_MARGIN_S } from './swap/checks.js';
 
 export interface SwapRequestOptions extends PlanOptions {
   /** pay gas in this token (symbol or address) instead of asking for sponsorship first */

@@ -15,6 +15,7 @@ import type { Settings } from '../settings.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { findToken, listTokens, sameAddress } from '../../shared/tokens.js';
 import { parseAddress } from '../core/chain/calls.js';
+import { printable } from '../services/server-error.js';
 import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
 import type { ExecutionResult, PlannedSwaps } from '../core/swaps.js';
 import type { GasQuote } from '../core/swap/checks.js';
@@ -99,8 +100,11 @@ function sendReceipt(result: SendResult): Receipt {
 const feeView = (gas: GasQuote): FeeView =>
   gas.mode === 'sponsored' ? gas : { mode: 'default', symbol: gas.token.symbol, decimals: gas.token.decimals, estimated: gas.estimatedFee, max: gas.maxFee };
 
+/** How long before a quote turns stale its review stops taking a confirmation. */
+const CONFIRM_MARGIN_MS = 2_000;
+
 /** The core's swap plan as the review shows it; the planned transaction rides along, opaque. */
-function swapPlanView(request: SwapRequest, planned: PlannedSwaps): SwapPlanView {
+function swapPlanView(request: SwapRequest, planned: PlannedSwaps, expiryMarginS: number): SwapPlanView {
   const { document } = planned;
   const level = document.priceImpact.level;
   return {
@@ -118,8 +122,13 @@ function swapPlanView(request: SwapRequest, planned: PlannedSwaps): SwapPlanView
         ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
         : [],
     warnings: document.warnings,
-    // the quote's 30 s, and never past the paymaster build's own deadline (all a batch of transfers has)
-    expiresAt: Math.min(planned.prepared.expiresAt * 1000, document.quoteValidUntil === null ? Infinity : Date.parse(document.quoteValidUntil)),
+    // The review may be confirmed only while executePlan would sign exactly this build: before
+    // the quote's 30 s (less a moment for the key press to reach it) and before the paymaster
+    // build's own margin (all a batch of transfers has). Past that, the review plans again.
+    expiresAt: Math.min(
+      (planned.prepared.expiresAt - expiryMarginS) * 1000,
+      document.quoteValidUntil === null ? Infinity : Date.parse(document.quoteValidUntil) - CONFIRM_MARGIN_MS,
+    ),
     handle: planned,
   };
 }
@@ -279,12 +288,15 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
             return swaps.planBatch(e, request.swaps, request.sends, options, call);
         }
       };
-      return swapPlanView(request, await planned());
+      return swapPlanView(request, await planned(), swaps.EXPIRY_MARGIN_S);
     },
 
     async execute(plan, _session, { signal, onStep }) {
       const { executePlan } = await import('../core/swaps.js');
-      const result = await executePlan(plan.handle as PlannedSwaps, {
+      // Above 15 % impact the review took the typed word for this plan; anything else executes
+      // as the headless default, so a re-quote that crossed 15 % on the way is refused.
+      const planned = plan.handle as PlannedSwaps;
+      const result = await executePlan({ ...planned, allowHighImpact: plan.impact === 'danger' }, {
         signal,
         onProgress: (p) => {
           const step = executionStep(p.step, p.message);
@@ -307,9 +319,10 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
             transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
             at: entry.time,
             kind: entry.kind,
-            summary: entry.summary,
+            summary: printable(entry.summary, 500),
             status: entry.status,
-            ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
+            // the chain's words: one printable line (no escape sequences reach the terminal)
+            ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason) }),
           }),
         );
     },

@@ -1,5 +1,5 @@
 /** Human renderings shared by the screens: short addresses, amounts, USD, signed changes. */
-import { formatAmountShort } from '../../shared/amount.js';
+import { formatAmount, formatAmountShort } from '../../shared/amount.js';
 
 export function shortAddress(address: string): string {
   return address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
@@ -17,8 +17,14 @@ export function usd(cents: bigint): string {
   return `${negative ? '-' : ''}$${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
+/** Every digit: for what leaves the wallet and for maximums, which a shortened figure would understate. */
+export function exactAmount(value: bigint, decimals: number, symbol: string): string {
+  return `${formatAmount(value, decimals)} ${symbol}`;
+}
+
+/** A change: what leaves exact, what arrives shortened (truncated, so it never reads higher than it is). */
 export function signedAmount(delta: bigint, decimals: number, symbol: string): string {
-  return `${delta < 0n ? '−' : '+'}${amount(delta < 0n ? -delta : delta, decimals, symbol)}`;
+  return delta < 0n ? `−${exactAmount(-delta, decimals, symbol)}` : `+${amount(delta, decimals, symbol)}`;
 }
 
 /** Cut a line to the terminal's width (Ink truncates Text too; this is for composed strings). */

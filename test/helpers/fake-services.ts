@@ -74,6 +74,8 @@ export type FakeServices = TuiServices & {
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
+  /** each plan's handle is its own: a test can tell which one was signed */
+  let plans = 0;
   const fake: FakeServices = {
     calls: [],
     quotes: [],
@@ -138,7 +140,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         ]),
         warnings: [],
         expiresAt: (options.now ?? Date.now)() + 30_000,
-        handle: 'planned-swap',
+        handle: `planned-swap-${++plans}`,
       };
     },
     async execute(plan, _session, { onStep }) {

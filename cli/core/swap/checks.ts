@@ -30,6 +30,9 @@ import type { PlannedSwap, SwapPlan, SwapQuote } from './plan.js';
 
 /** A quote older than this is re-fetched before signing. */
 export const QUOTE_MAX_AGE_MS = 30_000;
+
+/** A paymaster build this close to its deadline (seconds) is built again before signing. */
+export const EXPIRY_MARGIN_S = 60;
 /** Price impact above this warns (the quote's own 'high' warning). */
 const IMPACT_WARN_BPS = PRICE_IMPACT_HIGH_BPS;
 /** Price impact above this ('very-high' on a quote) is refused unless the user allows it (--allow-high-impact). */

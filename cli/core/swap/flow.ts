@@ -25,6 +25,7 @@ import { type HistoryAmount, type HistoryStore, trackTransaction } from '../hist
 import {
   type Balance,
   checkBalances,
+  EXPIRY_MARGIN_S,
   checkPriceImpact,
   checkRequote,
   priceMovedInBatch,
@@ -277,7 +278,6 @@ async function requote(planned: PlannedExecution, stale: number[], call: CallOpt
 }
 
 /** A paymaster build this close to its deadline is built again rather than signed. */
-const EXPIRY_MARGIN_S = 60;
 
 function historyAmounts(plan: SwapPlan): HistoryAmount[] {
   const money = (direction: 'out' | 'in', token: Token, value: bigint, basis: HistoryAmount['basis'], to?: string): HistoryAmount => ({

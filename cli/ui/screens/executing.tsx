@@ -30,9 +30,11 @@ function titleOf(job: Job): string {
 export function ExecutingScreen({ job }: { job: Job }) {
   const { services, state, dispatch, rootSignal, theme } = useUi();
   const [step, setStep] = useState<ExecutionStep>({ step: 'signing' });
+  // the session as the visit began: nothing that changes the app state later may restart (or
+  // cancel) a transaction that may already have left
+  const [session] = useState(state.session);
 
   useEffect(() => {
-    const session = state.session;
     if (!session) return;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, rootSignal]);
@@ -55,9 +57,8 @@ export function ExecutingScreen({ job }: { job: Job }) {
       },
     );
     return () => controller.abort();
-    // one execution per visit
-    // (the plan and session are fixed for this screen)
-  }, [dispatch, job, rootSignal, services, state.session]);
+    // one execution per visit: the job, the session and the services are fixed for this screen
+  }, [dispatch, job, rootSignal, services, session]);
 
   return (
     <Box flexDirection="column">

@@ -38,8 +38,11 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
 }
 
 export function FailureScreen({ title, message, next, signIn }: { title: string; message: string; next: string; signIn: boolean }) {
-  const { dispatch, theme } = useUi();
-  useKeys({ submit: () => dispatch({ type: signIn ? 'signedOut' : 'home' }) }, { wording: { submit: signIn ? 'sign in' : 'home' } });
+  const { dispatch, services, theme } = useUi();
+  // a session the server no longer accepts is forgotten here too, so the next start signs in
+  // rather than opening a home that cannot work
+  const submit = signIn ? () => void services.logout().catch(() => undefined).finally(() => dispatch({ type: 'signedOut' })) : () => dispatch({ type: 'home' });
+  useKeys({ submit }, { wording: { submit: signIn ? 'sign in' : 'home' } });
   return (
     <Box flexDirection="column">
       <Text color={theme.danger} bold>

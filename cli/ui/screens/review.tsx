@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { amount as showAmount } from '../format.js';
+import { amount as showAmount, exactAmount } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
@@ -27,7 +27,7 @@ const short = (m: { baseUnits: string; symbol: string }, decimals: number): stri
 const TITLES: Record<SwapPlanView['request']['kind'], string> = { trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
 
 export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
-  const { dispatch, services, state, theme } = useUi();
+  const { dispatch, services, state, theme, now: clock } = useUi();
   const [plan, setPlan] = useState(initial);
   const [typed, setTyped] = useState('');
   const [progress, setProgress] = useState('');
@@ -38,7 +38,8 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
   const slippage = formatBpsAsPercent(plan.slippageBps);
 
   const confirm = (): void => {
-    if (expired || (mustType && typed !== CONFIRM_WORD)) return;
+    // the clock itself, not the last tick: a key pressed just past the expiry must not sign
+    if (clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD)) return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -71,7 +72,7 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
             const level = impactLevel(q);
             return (
               <Text key={`swap-${i}`} wrap="truncate-end">
-                {i + 1}. swap {short(q.amountIn, q.from.decimals)} → at least {short(q.minimumReceived, q.to.decimals)}
+                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least {short(q.minimumReceived, q.to.decimals)}
                 <Text color={theme.muted}> (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact </Text>
                 <Text color={level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : theme.muted}>{q.priceImpact === null ? 'unknown' : q.priceImpact.percent}</Text>
                 <Text color={theme.muted}>)</Text>
@@ -80,7 +81,7 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
           })}
           {plan.sends.map((s, i) => (
             <Text key={`send-${i}`} wrap="truncate-end">
-              {plan.quotes.length + i + 1}. send {showAmount(s.amount, s.decimals, s.symbol)} to {s.to}
+              {plan.quotes.length + i + 1}. send {exactAmount(s.amount, s.decimals, s.symbol)} to {s.to}
             </Text>
           ))}
           {plan.quotes.length > 0 ? <Text color={theme.muted}>slippage {slippage} on every swap</Text> : null}
