@@ -290,6 +290,44 @@ describe('a lost session', () => {
   });
 });
 
+describe('a review taller than the window', () => {
+  it('scrolls with ↓, and takes no confirmation until its last line has been on screen', async () => {
+    const services = signedIn({ features: { batch: true } });
+    const request = {
+      kind: 'batch' as const,
+      swaps: [{ amount: '1', from: 'USDC', to: 'ETH' }],
+      sends: Array.from({ length: 5 }, (_, i) => ({ amount: `${i + 1}`, token: 'STRK', to: `0x0${String(i + 1).repeat(63)}` })),
+      slippageBps: 100,
+    };
+    const plan = await services.plan(request, SESSION, { signal: new AbortController().signal });
+    ui = renderWithProviders(services, {
+      rows: 24,
+      initial: {
+        screen: { name: 'review', plan },
+        stack: [{ name: 'home' }],
+        environment: { sandbox: true, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' },
+        session: SESSION,
+        stopping: false,
+        fatal: undefined,
+      },
+    });
+    let frame = await ui.waitForFrame((f) => f.includes('taller than the window'));
+    expect(frame.split('\n').length).toBeLessThan(24);
+    expect(frame).not.toContain('y sign and send');
+    expect(frame).toContain('↓ read on');
+    await ui.press('y', { change: false });
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
+    for (let i = 0; i < 40 && !ui.frame().includes('y sign and send'); i++) frame = await ui.press(KEYS.down);
+    // the end of the plan is on screen now, and only now can it be signed
+    expect(frame).toContain('y sign and send');
+    expect(frame).toContain('quote valid for');
+    expect(frame).not.toContain('Review the batch');
+    await ui.press('y');
+    await ui.waitForFrame((f) => f.includes('Swap confirmed'));
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual(['execute planned-swap-1']);
+  });
+});
+
 describe('history', () => {
   it("lists the wallet's transactions newest first; ↑/↓ show one whole, a revert with its reason", async () => {
     const services = signedIn({

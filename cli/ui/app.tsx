@@ -7,7 +7,7 @@
  */
 import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { type FooterSpec, NO_FOOTER, type Ui, UiProvider, useUi } from './context.js';
+import { type FooterSpec, NO_FOOTER, ScreenRows, type Ui, UiProvider, useUi } from './context.js';
 import { isInterrupt } from './keymap.js';
 import { ScreenView } from './screens/index.js';
 import type { TuiServices } from './services.js';
@@ -109,6 +109,7 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
   const width = Math.max(20, columns);
   // header, child line, gap, gap + the footer's lines (it wraps on a narrow terminal)
   const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 1 + Math.ceil(footerLine(actions, footer.wording).length / width);
+  const screenRows = Math.max(3, rows - chrome - 1);
   return (
     <Box flexDirection="column" width={width}>
       <Box>
@@ -129,7 +130,7 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
           started {env.startedChild.what} for this session (logs: {env.startedChild.logFile})
         </Text>
       ) : null}
-      <Box marginTop={1} flexDirection="column" maxHeight={Math.max(3, rows - chrome - 1)} overflow="hidden">
+      <Box marginTop={1} flexDirection="column" maxHeight={screenRows} overflow="hidden">
         {/* natural height inside, clipped by the box above (not squeezed line over line) */}
         <Box flexDirection="column" flexShrink={0}>
           {state.stopping ? (
@@ -139,7 +140,9 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
               ✗ {state.fatal}
             </Text>
           ) : (
-            <ScreenView quit={quit} />
+            <ScreenRows.Provider value={screenRows}>
+              <ScreenView quit={quit} />
+            </ScreenRows.Provider>
           )}
         </Box>
       </Box>

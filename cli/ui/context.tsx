@@ -35,6 +35,9 @@ export function UiProvider({ value, children }: { value: Ui; children: ReactNode
   return <UiContext.Provider value={value}>{children}</UiContext.Provider>;
 }
 
+/** The rows the frame leaves a screen (it clips the rest): a screen taller than this scrolls. */
+export const ScreenRows = createContext<number>(Number.POSITIVE_INFINITY);
+
 export function useUi(): Ui {
   const ui = useContext(UiContext);
   if (ui === undefined) throw new Error('useUi outside UiProvider');

@@ -13,6 +13,7 @@ import { describeFailure } from '../failure.js';
 import { amount as showAmount, exactAmount } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
+import { useScroll } from '../hooks/use-scroll.js';
 import { useTask } from '../hooks/use-task.js';
 import type { SwapPlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
@@ -36,10 +37,12 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
   const expired = now >= plan.expiresAt;
   const mustType = plan.impact === 'danger';
   const slippage = formatBpsAsPercent(plan.slippageBps);
+  // taller than the window: read to the end (↓) before anything can be confirmed
+  const scroll = useScroll();
 
   const confirm = (): void => {
     // the clock itself, not the last tick: a key pressed just past the expiry must not sign
-    if (clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD)) return;
+    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD)) return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -51,18 +54,31 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
       setProgress('');
       void replan((signal) => services.plan(plan.request, session, { signal, onProgress: setProgress })).then((p) => p && setPlan(p));
     };
-  } else if (mustType) bindings.submit = confirm;
+  } else if (!scroll.seenAll) bindings.cancel = () => dispatch({ type: 'back' });
+  else if (mustType) bindings.submit = confirm;
   else {
     bindings.confirm = confirm;
     bindings.cancel = () => dispatch({ type: 'back' });
   }
-  useKeys(bindings, { isActive: replanning.status !== 'running', wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm' } });
+  if (scroll.hidden > 0) {
+    bindings.down = scroll.down;
+    bindings.up = scroll.up;
+  }
+  useKeys(bindings, {
+    isActive: replanning.status !== 'running',
+    wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm', down: 'read on', up: 'back up' },
+  });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
   const [single] = plan.quotes;
 
   return (
-    <Box flexDirection="column">
+    <Box ref={scroll.ref} flexDirection="column" flexShrink={0} marginTop={-scroll.offset}>
       <Title>{TITLES[plan.request.kind]}</Title>
+      {scroll.hidden > 0 && !scroll.seenAll ? (
+        <Text color={theme.warning} wrap="truncate-end">
+          The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset} more lines); y works once you have.
+        </Text>
+      ) : null}
       {plan.request.kind === 'trade' && single !== undefined ? (
         <QuoteView quote={single} slippagePercent={slippage} extra={[['Fee', feeText(plan.fee)]]} />
       ) : (

@@ -18,7 +18,8 @@ export function PlanCalls({ calls, changes, changesNote = '' }: { calls: readonl
       <Box marginTop={1} flexDirection="column">
         <Text bold>What will be signed ({calls.length === 1 ? 'one call' : `${calls.length} calls`}, one transaction):</Text>
         {calls.map((call, i) => (
-          <Text key={`${call.entrypoint}-${i}`} wrap="truncate-end">
+          // wrapped, not cut: a review shows each call whole (it scrolls when that is too tall)
+          <Text key={`${call.entrypoint}-${i}`} wrap="wrap">
             {i + 1}. {call.description}
           </Text>
         ))}
