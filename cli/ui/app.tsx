@@ -14,7 +14,7 @@ import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
 import type { Theme } from './theme.js';
 import { describeFailure } from './failure.js';
-import { Footer, footerLine } from './widgets/layout.js';
+import { Footer, footerLine, wrappedLines } from './widgets/layout.js';
 
 /** How long a child server gets to stop before the app exits anyway. */
 export const CLOSE_TIMEOUT_MS = 6_000;
@@ -108,7 +108,7 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
   const actions = state.stopping ? [] : footer.actions;
   const width = Math.max(20, columns);
   // header, child line, gap, gap + the footer's lines (it wraps on a narrow terminal)
-  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 1 + Math.ceil(footerLine(actions, footer.wording).length / width);
+  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 1 + wrappedLines(footerLine(actions, footer.wording), width);
   const screenRows = Math.max(3, rows - chrome - 1);
   return (
     <Box flexDirection="column" width={width}>

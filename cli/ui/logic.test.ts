@@ -15,6 +15,7 @@ import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import type { SwapPlanView } from './services.js';
 import { historyWindow } from './screens/info.js';
+import { wrappedLines } from './widgets/layout.js';
 import { themeFor } from './theme.js';
 import { editField } from './widgets/field-state.js';
 import { filterItems, moveHighlight } from './widgets/picker-state.js';
@@ -73,6 +74,17 @@ describe('appReducer', () => {
     expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
     expect(appReducer(s, { type: 'back' })).toBe(s);
     expect(appReducer(s, { type: 'signedOut' })).toMatchObject({ session: null, screen: { name: 'signIn' } });
+  });
+});
+
+describe('wrappedLines', () => {
+  it('counts lines wrapped at word boundaries, as the footer is', () => {
+    expect(wrappedLines('Esc back · Ctrl+C quit', 40)).toBe(1);
+    // 10 columns: "Esc back ·" | "Ctrl+C" | "quit" — not ceil(22 / 10) = 3 by luck: words move whole
+    expect(wrappedLines('Esc back · Ctrl+C quit', 10)).toBe(3);
+    expect(wrappedLines('aaaa bbbb cccc', 9)).toBe(2);
+    expect(wrappedLines('aaaa bbbbb', 9)).toBe(2);
+    expect(wrappedLines('a'.repeat(25), 10)).toBe(3);
   });
 });
 

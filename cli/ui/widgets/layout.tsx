@@ -46,6 +46,24 @@ export function footerLine(actions: readonly Action[], wording?: Partial<Record<
   return `${keys === '' ? '' : `${keys} · `}Ctrl+C quit`;
 }
 
+/** How many lines `text` takes wrapped at word boundaries to `width` columns, as Ink wraps it. */
+export function wrappedLines(text: string, width: number): number {
+  let lines = 1;
+  let used = 0;
+  for (const word of text.split(' ')) {
+    const length = [...word].length;
+    const needed = used === 0 ? length : used + 1 + length;
+    if (needed <= width) used = needed;
+    else {
+      // a word longer than the line is cut across lines
+      lines += used === 0 ? 0 : 1;
+      lines += Math.max(0, Math.ceil(length / width) - 1);
+      used = length % width || Math.min(length, width);
+    }
+  }
+  return lines;
+}
+
 /** Wraps rather than cuts on a narrow terminal: every key stays listed (the frame makes room). */
 export function Footer({ actions, wording }: { actions: readonly Action[]; wording?: Partial<Record<Action, string>> }) {
   const { theme } = useUi();
