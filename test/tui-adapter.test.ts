@@ -101,7 +101,8 @@ describe('the TUI services port over a real sandbox', () => {
     expect(receipt.headline).toBe('Batch confirmed');
     expect(receipt.changes.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
 
-    const history = await services.history(session, { signal });
+    const { entries: history, setAside } = await services.history(session, { signal });
+    expect(setAside).toBeNull();
     expect(history.map((h) => [h.kind, h.status])).toEqual([
       ['batch', 'succeeded'],
       ['multi-swap', 'succeeded'],
@@ -128,7 +129,7 @@ describe('the TUI services port over a real sandbox', () => {
         sends: [],
       }),
     ).toBe(ErrorCode.BATCH_LIMIT_EXCEEDED);
-    expect((await services.history(session, { signal })).length).toBe(3);
+    expect((await services.history(session, { signal })).entries.length).toBe(3);
   });
 });
 

@@ -350,6 +350,14 @@ describe('history', () => {
     frame = await ui.press(KEYS.escape);
     expect(frame).toContain('› History');
   });
+
+  it('an unreadable history file is said, with where it was moved', async () => {
+    ui = renderWithProviders(signedIn({ features: { history: true }, historySetAside: '/data/history.json.corrupt-1' }));
+    await openFromHome(ui, 'History');
+    const frame = await ui.waitForFrame((f) => f.includes('could not be read'));
+    expect(frame).toContain('moved to /data/history.json.corrupt-1');
+    expect(frame).toContain('no transactions from this wallet yet');
+  });
 });
 
 describe('multi-swap', () => {

@@ -309,9 +309,9 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     async history(session) {
       const { e } = ready();
       const { openHistory } = await import('../core/history.js');
-      const { entries } = await openHistory(e.dataDir).list();
+      const { entries, setAside } = await openHistory(e.dataDir).list();
       // this wallet's transactions on this network (the file keeps every account's)
-      return entries
+      const mine = entries
         .filter((entry) => sameAddress(entry.account, session.walletAddress) && entry.network === e.network && entry.sandbox === e.sandbox)
         .map(
           (entry): HistoryEntry => ({
@@ -325,6 +325,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
             ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason) }),
           }),
         );
+      return { entries: mine, setAside };
     },
 
     checkRecipient(text, session) {

@@ -214,8 +214,11 @@ export interface TuiServices {
   plan(request: SwapRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<SwapPlanView>;
   /** signs and sends exactly the planned transaction (re-quoting first if it went stale); the receipt */
   execute(plan: SwapPlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
-  /** the transactions this client sent from the session's wallet, newest first */
-  history(session: Session, call: Call): Promise<HistoryEntry[]>;
+  /**
+   * the transactions this client sent from the session's wallet, newest first; `setAside`: where
+   * an unreadable history file was moved (it starts again empty), when that just happened
+   */
+  history(session: Session, call: Call): Promise<{ entries: HistoryEntry[]; setAside: string | null }>;
   /** the recipient as the core reads it (normalised), or why it is not an address */
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };
   /** checks, builds and simulates a transfer; progress lines for the spinner */

@@ -61,6 +61,7 @@ export interface FakeOptions {
   /** instead of the default plan (built from the request) */
   plan?: (request: SwapRequest) => Promise<SwapPlanView>;
   history?: HistoryEntry[];
+  historySetAside?: string;
   /** the clock of the plans' expiry */
   now?: () => number;
 }
@@ -151,7 +152,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async history() {
       fake.calls.push('history');
-      return options.history ?? [];
+      return { entries: options.history ?? [], setAside: options.historySetAside ?? null };
     },
     checkRecipient(text, current) {
       try {

@@ -57,14 +57,15 @@ const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
 export function HistoryScreen() {
   const { services, state, dispatch, theme } = useUi();
   const { rows } = useWindowSize();
-  const [history, load] = useTask<HistoryEntry[]>();
+  const [history, load] = useTask<{ entries: HistoryEntry[]; setAside: string | null }>();
   const [selected, setSelected] = useState(0);
   const refresh = (): void => {
     const session = state.session;
     if (session) void load((signal) => services.history(session, { signal }));
   };
   useEffect(refresh, [load, services, state.session]);
-  const entries = history.status === 'done' ? history.value : [];
+  const entries = history.status === 'done' ? history.value.entries : [];
+  const setAside = history.status === 'done' ? history.value.setAside : null;
   useKeys({
     up: () => setSelected((i) => Math.max(0, i - 1)),
     down: () => setSelected((i) => Math.min(Math.max(0, entries.length - 1), i + 1)),
@@ -79,6 +80,11 @@ export function HistoryScreen() {
       <Title>History {entries.length > 0 ? <Text color={theme.muted}>({selected + 1} of {entries.length}, newest first)</Text> : null}</Title>
       {history.status === 'running' || history.status === 'idle' ? <Busy label="reading history…" /> : null}
       {history.status === 'failed' ? <ErrorLine message={describeFailure(history.error).message} hint="press r to try again" /> : null}
+      {setAside !== null ? (
+        <Text color={theme.warning} wrap="wrap">
+          The history file could not be read; it was moved to {setAside} and a new one begun.
+        </Text>
+      ) : null}
       {history.status === 'done' && entries.length === 0 ? <Text color={theme.muted}>no transactions from this wallet yet</Text> : null}
       {entries.slice(first, last).map((entry, i) => {
         const index = first + i;
