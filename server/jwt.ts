@@ -179,7 +179,8 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       ) {
         throw unauthorized();
       }
-      const claims = { userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+      // frozen: a remembered token hands every later request the same object
+      const claims = Object.freeze({ userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) });
       const entry: Verified = { claims, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined };
       // an iat too far ahead (another instance's clock, within the skew, passes); 7 days from
       // issue at most, whatever `exp` says (a token minted with a longer life, or by a build that
