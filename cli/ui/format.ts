@@ -17,6 +17,11 @@ export function usd(cents: bigint): string {
   return `${negative ? '-' : ''}$${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
+/** A quote's money (decimal strings and base units) shortened, like amount(): truncated, so a minimum never reads high. */
+export function money(m: { baseUnits: string; symbol: string }, decimals: number): string {
+  return amount(BigInt(m.baseUnits), decimals, m.symbol);
+}
+
 /** Every digit: for what leaves the wallet and for maximums, which a shortened figure would understate. */
 export function exactAmount(value: bigint, decimals: number, symbol: string): string {
   return `${formatAmount(value, decimals)} ${symbol}`;

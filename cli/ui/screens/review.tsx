@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { amount as showAmount, exactAmount } from '../format.js';
+import { exactAmount, money as short } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useScroll } from '../hooks/use-scroll.js';
@@ -21,9 +21,6 @@ import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
-
-/** A quote's money, short ("0.032975 ETH"), truncated: a minimum never reads higher than it is. */
-const short = (m: { baseUnits: string; symbol: string }, decimals: number): string => showAmount(BigInt(m.baseUnits), decimals, m.symbol);
 
 const TITLES: Record<SwapPlanView['request']['kind'], string> = { trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
 
@@ -113,7 +110,10 @@ export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
       <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
       <Box marginTop={1} flexDirection="column">
         {expired ? (
-          <Text color={theme.warning}>This quote is older than 30 s: press r to re-quote (and simulate again) before confirming.</Text>
+          <Text color={theme.warning}>
+            {plan.quotes.length > 0 ? 'This quote is older than 30 s' : 'This plan is near its deadline at the paymaster'}: press r to re-quote (and simulate
+            again) before confirming.
+          </Text>
         ) : plan.quotes.length > 0 ? (
           <Text color={theme.muted}>quote valid for {secondsUntil(plan.expiresAt, now)} s</Text>
         ) : null}

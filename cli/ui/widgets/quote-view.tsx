@@ -2,12 +2,11 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { QuoteSummary } from '../../services/quote-summary.js';
-import { formatAmountShort } from '../../../shared/amount.js';
+import { money as short } from '../format.js';
 import { useUi } from '../context.js';
 import { impactLevel } from '../screens/trade-state.js';
 import { Rows } from './layout.js';
 
-const short = (m: { baseUnits: string; symbol: string }, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
 
 /** `extra` rows (a review's fee) line up with the quote's. */
 export function QuoteView({ quote, slippagePercent, extra = [] }: { quote: QuoteSummary; slippagePercent: string; extra?: ReadonlyArray<readonly [string, ReactNode]> }) {
