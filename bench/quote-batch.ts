@@ -9,7 +9,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createAggregatorClient, type SwapPair } from '../cli/services/aggregator.js';
+import { createAggregatorClient, type SwapPair } from '../cli/clients/aggregator.js';
 import { resolveToken } from '../shared/tokens.js';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
 

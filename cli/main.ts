@@ -5,9 +5,9 @@
  * and runs the program: a command through run(argv, io) (run.ts, testable in process), no
  * command through the TUI (cli/ui/mode.ts, which loads Ink only then).
  */
-import { humanError } from './output.js';
+import { humanError } from './headless/output.js';
 import { run } from './run.js';
-import { ownProcessSignals, refuseWhenExitListeners } from './signals.js';
+import { ownProcessSignals, refuseWhenExitListeners } from './platform/signals.js';
 import { decideMode, runWithoutCommand } from './ui/mode.js';
 import { ExitCode } from '../shared/exit-codes.js';
 

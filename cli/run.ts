@@ -5,12 +5,12 @@
  * Kept free of heavy imports so --version and --help are instant; every command module is
  * loaded on demand.
  */
-import type { CommandContext, CommandRun } from './context.js';
+import type { CommandContext, CommandRun } from './headless/context.js';
 import { cancelledError, ErrorCode, exitCodeFor, ExitCode, isAppError, usageError } from '../shared/errors.js';
 import { exitCodeLines } from '../shared/exit-codes.js';
-import { stopAllChildren } from './child-registry.js';
-import { errorBody, formatJson, humanError } from './output.js';
-import { closest } from './suggest.js';
+import { stopAllChildren } from './platform/child-registry.js';
+import { errorBody, formatJson, humanError } from './headless/output.js';
+import { closest } from './headless/suggest.js';
 import { packageVersion } from '../shared/version.js';
 
 export interface ProgramIO {

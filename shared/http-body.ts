@@ -2,7 +2,7 @@
  * Reading an HTTP answer without trusting its size: a declared Content-Length over `limit` is
  * refused before reading, and a chunked body is cut as soon as the count passes the limit.
  * Used by the server's paymaster relay, the client's chain fetch, and the client's HTTP layer
- * (cli/services/http.ts, which hands ky a capped response).
+ * (cli/clients/http.ts, which hands ky a capped response).
  */
 
 /** The error a capped body fails with once it passes its limit. */

@@ -4,7 +4,7 @@
  * swap in one paymaster transaction), simulated first, and refused when the market moved.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AggregatorClient, createAggregatorClient } from '../cli/services/aggregator.js';
+import { type AggregatorClient, createAggregatorClient } from '../cli/clients/aggregator.js';
 import { buildApproveCall, type ChainCall, type ExecutionAccount, executeCalls, executePrepared, readBalances, simulateCalls } from '../cli/core/chain/index.js';
 import { ErrorCode } from '../shared/errors.js';
 import { applyServiceFee, serviceFeeBps } from '../shared/fees.js';

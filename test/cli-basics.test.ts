@@ -48,7 +48,7 @@ describe('finance-tui bin basics', () => {
 
   it('--version does not load the heavy modules (Fastify, starknet.js)', async () => {
     const { modules } = await runBinTracingModules(['--version'], env);
-    expect(modules.some((url) => url.endsWith('dist/cli/output.js'))).toBe(true); // the hook saw our own imports
+    expect(modules.some((url) => url.endsWith('dist/cli/headless/output.js'))).toBe(true); // the hook saw our own imports
     expect(modules.filter((url) => /node_modules\/(fastify|starknet|typebox|ky|conf|ink|react)\//.test(url))).toEqual([]);
   });
 });

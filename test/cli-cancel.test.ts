@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext, CommandRun } from '../cli/context.js';
+import type { CommandContext, CommandRun } from '../cli/headless/context.js';
 import { run as quote } from '../cli/commands/quote.js';
 import { run as status } from '../cli/commands/status.js';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';

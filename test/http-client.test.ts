@@ -1,5 +1,5 @@
 /**
- * The one HTTP client layer (cli/services/http.ts) against a real server on loopback: which
+ * The one HTTP client layer (cli/clients/http.ts) against a real server on loopback: which
  * requests are retried (GET, idempotent POST) and which never are (a POST that may have had an
  * effect), 429 Retry-After as data, our server's error bodies mapped to the same code, schema
  * checks, the response size cap, bearer tokens kept out of messages, per-call cancellation.
@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpClient, retryAfterSeconds } from '../cli/services/http.js';
+import { createHttpClient, retryAfterSeconds } from '../cli/clients/http.js';
 import { failure } from './helpers/failure.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;

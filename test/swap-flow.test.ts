@@ -10,7 +10,7 @@ import type { ExecutionAccount } from '../cli/core/chain/account.js';
 import { openHistory } from '../cli/core/history.js';
 import type { Progress } from '../cli/core/call.js';
 import { executePlan, planBatch, planMultiSwap, planTrade, type SwapContext } from '../cli/core/swap/flow.js';
-import { createAggregatorClient } from '../cli/services/aggregator.js';
+import { createAggregatorClient } from '../cli/clients/aggregator.js';
 import { ErrorCode } from '../shared/errors.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { tempHome } from './helpers/process.js';

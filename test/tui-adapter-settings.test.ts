@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSettings } from '../cli/settings.js';
+import { loadSettings } from '../cli/platform/settings.js';
 import { createServices } from '../cli/ui/adapter.js';
 import { cleanEnv, tempHome } from './helpers/process.js';
 

@@ -1,7 +1,7 @@
 /** `finance-tui batch --swap "AMOUNT FROM>TO" … --send "AMOUNT TOKEN>ADDRESS" … [--yes]`: one multicall. */
-import type { CommandRun } from '../context.js';
-import { parseArrowItem } from '../pairs.js';
-import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../swap-command.js';
+import type { CommandRun } from '../headless/context.js';
+import { parseArrowItem } from '../headless/pairs.js';
+import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui batch [--swap "AMOUNT FROM>TO"]… [--send "AMOUNT TOKEN>ADDRESS"]… [options]

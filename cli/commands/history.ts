@@ -1,6 +1,6 @@
 /** `finance-tui history [--limit N] [--json]`: the transactions this client sent, newest first. */
-import { parseCommandArgs } from '../args.js';
-import type { CommandRun } from '../context.js';
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui history [--limit N] [--json]
@@ -22,7 +22,7 @@ export const run: CommandRun = async (ctx) => {
     if (!/^[0-9]{1,4}$/.test(values.limit) || Number(values.limit) < 1) throw usageError(`--limit must be a whole number from 1 to 9999 (got "${values.limit.slice(0, 20)}")`);
     limit = Number(values.limit);
   }
-  const [{ openHistory }, { dataDir }, { renderHistory }] = await Promise.all([import('../core/history.js'), import('../paths.js'), import('../plan-render.js')]);
+  const [{ openHistory }, { dataDir }, { renderHistory }] = await Promise.all([import('../core/history.js'), import('../platform/paths.js'), import('../headless/plan-render.js')]);
   const listed = await openHistory(dataDir(ctx.env)).list();
   const data = { entries: limit === undefined ? listed.entries : listed.entries.slice(0, limit), setAside: listed.setAside };
   return { data, human: () => renderHistory(data.entries, data.setAside) };

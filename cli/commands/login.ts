@@ -2,9 +2,9 @@
  * `finance-tui login <email> [--sandbox] [--json]`: asks the auth server to mail a sign-in code
  * (cli/core/account.ts). In the sandbox the code is in the outbox of the running sandbox.
  */
-import { parseCommandArgs } from '../args.js';
-import type { CommandRun } from '../context.js';
-import { withEndpoints } from '../with-endpoints.js';
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
+import { withEndpoints } from '../headless/with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui login <email> [--sandbox] [--json]
@@ -19,7 +19,7 @@ export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 1) throw usageError('expected <email>; see finance-tui login --help');
-  const [{ login }, { renderLogin }] = await Promise.all([import('../core/account.js'), import('../account-render.js')]);
+  const [{ login }, { renderLogin }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
   const data = await withEndpoints(ctx, { sandbox: values.sandbox === true, runningSandboxOnly: true }, (endpoints, call) =>
     login(endpoints, positionals[0] ?? '', call),
   );

@@ -1,6 +1,6 @@
 /** `finance-tui logout [--json]`: the server ends the session's token, then the saved session is removed. */
-import { parseCommandArgs } from '../args.js';
-import type { CommandRun } from '../context.js';
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
 
 export const USAGE = `Usage: finance-tui logout [--json]
 
@@ -13,7 +13,7 @@ until it expires (7 days from sign-in). No server is started for it.
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, {}, false);
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ logout }, { renderLogout }] = await Promise.all([import('../core/account.js'), import('../account-render.js')]);
+  const [{ logout }, { renderLogout }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
   const data = await logout(ctx.env, { signal: ctx.signal });
   return { data, human: () => renderLogout(data) };
 };

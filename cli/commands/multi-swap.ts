@@ -1,8 +1,8 @@
 /** `finance-tui multi-swap --pairs "100 USDC>ETH, 50 STRK>ETH" [--yes] …`: 2–3 swaps in one transaction. */
-import type { CommandRun } from '../context.js';
-import { parsePairList } from '../pairs.js';
-import { checkPairCount } from '../services/batch-limits.js';
-import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../swap-command.js';
+import type { CommandRun } from '../headless/context.js';
+import { parsePairList } from '../headless/pairs.js';
+import { checkPairCount } from '../core/swap/limits.js';
+import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui multi-swap --pairs "100 USDC>ETH, 50 STRK>ETH" [options]

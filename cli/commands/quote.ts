@@ -5,14 +5,14 @@
  * Only light modules are imported up front, so `--help` and usage errors answer at once; the
  * aggregator client (TypeBox, ky), the settings (conf) and the stack load once the options parse.
  */
-import { parseCommandArgs, refuseNegativeAmount } from '../args.js';
-import type { CommandContext, CommandRun } from '../context.js';
+import { parseCommandArgs, refuseNegativeAmount } from '../headless/args.js';
+import type { CommandContext, CommandRun } from '../headless/context.js';
 import type { PairSpec } from '../core/quote.js';
-import { parsePairList } from '../pairs.js';
-import { withEndpoints } from '../with-endpoints.js';
-import { renderQuote } from '../quote-render.js';
-import { checkPairCount } from '../services/batch-limits.js';
-import { throwIfCancelled } from '../services/cancel.js';
+import { parsePairList } from '../headless/pairs.js';
+import { withEndpoints } from '../headless/with-endpoints.js';
+import { renderQuote } from '../headless/quote-render.js';
+import { checkPairCount } from '../core/swap/limits.js';
+import { throwIfCancelled } from '../clients/cancel.js';
 import { usageError } from '../../shared/errors.js';
 import { parseSlippageBps } from '../../shared/slippage.js';
 import type { Network } from '../../shared/tokens.js';

@@ -8,10 +8,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { parseCommandArgs, parsePort } from '../args.js';
-import type { CommandRun } from '../context.js';
-import { exitWhenParentGone } from '../child.js';
-import { dataDir } from '../paths.js';
+import { parseCommandArgs, parsePort } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
+import { exitWhenParentGone } from '../platform/child.js';
+import { dataDir } from '../platform/paths.js';
 import { openPrivateLog, writeFileAtomic } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]

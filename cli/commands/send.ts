@@ -4,9 +4,9 @@
  * checked, built and simulated — signs nothing, and exits 1 with CONFIRMATION_REQUIRED (the plan
  * in the error document under --json). With --yes it signs exactly that plan and sends it.
  */
-import { parseCommandArgs, refuseNegativeAmount } from '../args.js';
-import type { CommandRun } from '../context.js';
-import { withEndpoints } from '../with-endpoints.js';
+import { parseCommandArgs, refuseNegativeAmount } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
+import { withEndpoints } from '../headless/with-endpoints.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui send <amount> <token> <to> [options]
@@ -31,7 +31,7 @@ export const run: CommandRun = async (ctx) => {
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 3) throw usageError(`expected <amount> <token> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui send --help`);
   const [amount = '', token = '', to = ''] = positionals;
-  const [{ planSend, executeSend }, { renderPlan, renderSent }] = await Promise.all([import('../core/funds.js'), import('../funds-render.js')]);
+  const [{ planSend, executeSend }, { renderPlan, renderSent }] = await Promise.all([import('../core/funds.js'), import('../headless/funds-render.js')]);
   const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, async (endpoints, call) => {
     const planned = await planSend(endpoints, { amount, token, to, gasToken: values['gas-token'], maxFee: values['max-fee'] }, call);
     if (values.yes !== true) {

@@ -7,10 +7,10 @@
  */
 import { once } from 'node:events';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { parseCommandArgs, parsePort } from '../args.js';
-import { exitWhenParentGone } from '../child.js';
-import type { CommandRun } from '../context.js';
-import { loadServeConfig, withDotEnv } from '../serve-config.js';
+import { parseCommandArgs, parsePort } from '../headless/args.js';
+import { exitWhenParentGone } from '../platform/child.js';
+import type { CommandRun } from '../headless/context.js';
+import { loadServeConfig, withDotEnv } from '../platform/serve-config.js';
 
 export const USAGE = `Usage: finance-tui serve [--port N]
 

@@ -5,11 +5,11 @@
  *
  * Only light modules are imported up front, so `--help` and usage errors answer at once.
  */
-import { parseCommandArgs } from '../args.js';
-import type { CommandContext, CommandResult, CommandRun } from '../context.js';
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandContext, CommandResult, CommandRun } from '../headless/context.js';
 import type { StatusDeps, StatusResult } from '../core/status.js';
-import { progressTo } from '../progress.js';
-import { renderStatus } from '../quote-render.js';
+import { progressTo } from '../headless/progress.js';
+import { renderStatus } from '../headless/quote-render.js';
 
 export const USAGE = `Usage: finance-tui status [--sandbox] [--json]
 

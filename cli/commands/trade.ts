@@ -1,6 +1,6 @@
 /** `finance-tui trade <amount> <from> <to> [--yes] …`: one swap, approve + swap in one transaction. */
-import type { CommandRun } from '../context.js';
-import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../swap-command.js';
+import type { CommandRun } from '../headless/context.js';
+import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui trade <amount> <from> <to> [options]

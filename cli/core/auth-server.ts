@@ -8,8 +8,8 @@
  */
 import { isIP } from 'node:net';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { spawnServe } from '../child.js';
-import { loadServeConfig, withDotEnv } from '../serve-config.js';
+import { spawnServe } from '../platform/child.js';
+import { loadServeConfig, withDotEnv } from '../platform/serve-config.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { probeServer } from './probe.js';

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
-import { spawnSandbox } from '../child.js';
-import type { Stoppable } from '../child-registry.js';
-import { dataDir } from '../paths.js';
-import { loadSettings, type Settings } from '../settings.js';
+import { spawnSandbox } from '../platform/child.js';
+import type { Stoppable } from '../platform/child-registry.js';
+import { dataDir } from '../platform/paths.js';
+import { loadSettings, type Settings } from '../platform/settings.js';
 import type { CallOptions } from './call.js';
 import { probeServer } from './probe.js';
-import { createHttpClient } from '../services/http.js';
+import { createHttpClient } from '../clients/http.js';
 
 /** What output calls the network: the sandbox is mainnet-like (its token registry) but never "mainnet". */
 export type NetworkName = Network | 'sandbox';

@@ -8,8 +8,8 @@ import { parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { formatBpsAsPercent } from '../../shared/fees.js';
 import { resolveToken, type Network, type Token } from '../../shared/tokens.js';
-import { type AggregatorClient, createAggregatorClient, type Route, type SwapPair } from '../services/aggregator.js';
-import { type QuoteSummary, summarizeQuote } from '../services/quote-summary.js';
+import { type AggregatorClient, createAggregatorClient, type Route, type SwapPair } from '../clients/aggregator.js';
+import { type QuoteSummary, summarizeQuote } from './quote-summary.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 

@@ -17,9 +17,9 @@ import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { argentAccountAddress, padHash, splitSignature, verifyStarkSignature } from '../../shared/starknet.js';
 import type { Network } from '../../shared/tokens.js';
-import { openStore } from '../conf-store.js';
-import { checkStored, readStore, storeFile } from '../store-read.js';
-import { createAuthClient } from '../services/auth-client.js';
+import { openStore } from '../platform/conf-store.js';
+import { checkStored, readStore, storeFile } from '../platform/store-read.js';
+import { createAuthClient } from '../clients/auth-client.js';
 import type { SignHash } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 

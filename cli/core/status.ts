@@ -7,8 +7,8 @@
  * 3001, the default server URL) is reported as not usable: it is not the configured server.
  */
 import { ErrorCode, isAppError } from '../../shared/errors.js';
-import type { AggregatorClient, AggregatorClientOptions } from '../services/aggregator.js';
-import { isCancelled, throwIfCancelled } from '../services/cancel.js';
+import type { AggregatorClient, AggregatorClientOptions } from '../clients/aggregator.js';
+import { isCancelled, throwIfCancelled } from '../clients/cancel.js';
 import type { CallOptions } from './call.js';
 import type { EndpointOptions, Endpoints, NetworkName } from './endpoints.js';
 import type { ServerProbe } from './probe.js';
@@ -34,7 +34,7 @@ export async function loadStatusDeps(): Promise<StatusDeps> {
   const [{ resolveEndpoints }, { probeServer }, { createAggregatorClient }] = await Promise.all([
     import('./endpoints.js'),
     import('./probe.js'),
-    import('../services/aggregator.js'),
+    import('../clients/aggregator.js'),
   ]);
   return { resolveEndpoints, probeServer, createAggregatorClient };
 }

@@ -11,11 +11,11 @@
 import { join } from 'node:path';
 import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
-import type { Settings } from '../settings.js';
+import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { findToken, listTokens, sameAddress } from '../../shared/tokens.js';
 import { parseAddress } from '../core/chain/calls.js';
-import { printable } from '../services/server-error.js';
+import { printable } from '../clients/server-error.js';
 import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
 import type { ExecutionResult, PlannedSwaps } from '../core/swaps.js';
 import type { GasQuote } from '../core/swap/checks.js';
@@ -160,8 +160,8 @@ async function loadModules() {
     import('../core/session.js'),
     import('../core/quote.js'),
     import('../core/status.js'),
-    import('../settings.js'),
-    import('../settings-store.js'),
+    import('../platform/settings.js'),
+    import('../platform/settings-store.js'),
   ]);
   return { endpoints, account, session, quote, status, settings, settingsStore };
 }

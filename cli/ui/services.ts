@@ -6,7 +6,7 @@
  * Every call that leaves the process takes an AbortSignal: a screen aborts its request when the
  * input changes, when it is left, and on Ctrl+C.
  */
-import type { QuoteSummary } from '../services/quote-summary.js';
+import type { QuoteSummary } from '../core/quote-summary.js';
 import type { StatusResult } from '../core/status.js';
 import type { Network } from '../../shared/tokens.js';
 

@@ -3,7 +3,7 @@
  * throwaway streams, --json, no TTY and a signal that never aborts, unless overridden.
  */
 import { PassThrough } from 'node:stream';
-import type { CommandContext } from '../../cli/context.js';
+import type { CommandContext } from '../../cli/headless/context.js';
 
 export function commandContext(overrides: Partial<CommandContext> = {}): CommandContext {
   return {

@@ -4,7 +4,7 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
-import { priceImpactWarning, type QuoteSummary } from '../../cli/services/quote-summary.js';
+import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
 import { parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
 import type { Balances, ExecutionStep, Features, HistoryEntry, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, SwapPlanView, SwapRequest, TuiServices } from '../../cli/ui/services.js';

@@ -144,7 +144,7 @@ export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: strin
 /**
  * The bin is an esbuild bundle (scripts/bundle.mjs): a loaded chunk stands for the modules inside
  * it, listed in dist/bundle-meta.json. Each chunk URL is followed by one `bundled:` URL per
- * package (`bundled:node_modules/ink/`) and own source file (`bundled:dist/cli/output.js`) it
+ * package (`bundled:node_modules/ink/`) and own source file (`bundled:dist/cli/headless/output.js`) it
  * holds, so a trace says which packages a command loaded whether the build is bundled or not.
  */
 function expandChunks(urls: string[]): string[] {

@@ -2,7 +2,7 @@
  * Routes, quotes and honest router calldata for the swap-plan unit tests: what an honest
  * aggregator would send for a pair, built with the same calldata layout the emulator uses.
  */
-import type { Route } from '../../cli/services/aggregator.js';
+import type { Route } from '../../cli/clients/aggregator.js';
 import { buildPlan, type PlanKind, type PlannedSend, type PlannedSwap, type SwapPlan, type SwapQuote, toSwapQuote } from '../../cli/core/swap/plan.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { encodeSwapCalldata } from '../../shared/swap-calldata.js';

@@ -16,7 +16,7 @@
  */
 import { AppError, cancelledError, ErrorCode, stableCodeOfJsonRpcError } from '../../../shared/errors.js';
 import { readCapped } from '../../../shared/http-body.js';
-import { printable, serverErrorOf } from '../../services/server-error.js';
+import { printable, serverErrorOf } from '../../clients/server-error.js';
 import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

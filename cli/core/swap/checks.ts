@@ -22,7 +22,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { applyServiceFee, DIRECT_FEE_BPS, formatBpsAsPercent, ROUTED_FEE_BPS } from '../../../shared/fees.js';
 import { type CalldataTail, decodeSwapCalldata } from '../../../shared/swap-calldata.js';
 import { addressToBigInt, findToken, sameAddress, type Token } from '../../../shared/tokens.js';
-import { PRICE_IMPACT_HIGH_BPS, PRICE_IMPACT_VERY_HIGH_BPS, priceImpactWarning } from '../../services/quote-summary.js';
+import { PRICE_IMPACT_HIGH_BPS, PRICE_IMPACT_VERY_HIGH_BPS, priceImpactWarning } from '../quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import type { BalanceChange } from '../chain/transfers.js';
 import { decodeAddressAmount } from './calls.js';

@@ -8,7 +8,7 @@ import { formatAmount, formatAmountShort } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
-import type { Money, QuoteSummary } from '../../services/quote-summary.js';
+import type { Money, QuoteSummary } from '../quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
 import { type GasQuote, impactLevel, QUOTE_MAX_AGE_MS, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';

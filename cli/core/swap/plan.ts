@@ -13,9 +13,9 @@
  */
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { findToken, listTokens, type Network, normalizeAddress, sameAddress, type Token } from '../../../shared/tokens.js';
-import type { Route } from '../../services/aggregator.js';
-import { checkPairCount, MAX_BATCH_PAIRS } from '../../services/batch-limits.js';
-import { type QuoteSummary, summarizeQuote } from '../../services/quote-summary.js';
+import type { Route } from '../../clients/aggregator.js';
+import { checkPairCount, MAX_BATCH_PAIRS } from './limits.js';
+import { type QuoteSummary, summarizeQuote } from '../quote-summary.js';
 import { buildApproveCall, buildTransferCall, type ChainCall, parseAddress } from '../chain/calls.js';
 import { swapCall } from './calls.js';
 

@@ -4,7 +4,7 @@
  * only once a request has run SPINNER_AFTER_MS; a quote is refreshed every REFRESH_MS and
  * stays on screen while its refresh runs.
  */
-import type { QuoteSummary } from '../../services/quote-summary.js';
+import type { QuoteSummary } from '../../core/quote-summary.js';
 import { describeFailure, type Failure } from '../failure.js';
 
 export const DEBOUNCE_MS = 300;

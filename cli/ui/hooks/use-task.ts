@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useUi } from '../context.js';
-import { isCancelled } from '../../services/cancel.js';
+import { isCancelled } from '../../clients/cancel.js';
 import { describeFailure } from '../failure.js';
 
 export type TaskState<T> =

@@ -6,7 +6,7 @@
  * request is the one `multi-swap --pairs` and `batch --swap/--send` plan.
  */
 import { MAX_BATCH_SENDS } from '../../core/swap/plan.js';
-import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../services/batch-limits.js';
+import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/swap/limits.js';
 import type { PairRequest, SendRequest, SwapRequest } from '../services.js';
 import { amountProblem, DEFAULT_PAIR, DEFAULT_SEND_TOKEN, pairProblem, type RecipientCheck, recipientProblem } from './form-fields.js';
 import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.js';

@@ -4,7 +4,7 @@
  */
 import { isAppError } from '../../../shared/errors.js';
 import { parseSlippageBps } from '../../../shared/slippage.js';
-import type { QuoteSummary } from '../../services/quote-summary.js';
+import type { QuoteSummary } from '../../core/quote-summary.js';
 import type { QuoteRequest } from '../services.js';
 import { amountProblem, DEFAULT_PAIR, pairProblem } from './form-fields.js';
 

@@ -1,7 +1,7 @@
 /** A quote's figures, the way the headless table shows them, with impact in warning colours. */
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import type { QuoteSummary } from '../../services/quote-summary.js';
+import type { QuoteSummary } from '../../core/quote-summary.js';
 import { money as short } from '../format.js';
 import { useUi } from '../context.js';
 import { impactLevel } from '../screens/trade-state.js';

@@ -6,13 +6,13 @@
  */
 import { parseCommandArgs, refuseNegativeAmount } from './args.js';
 import type { CommandContext, CommandResult } from './context.js';
-import type { CallOptions } from './core/call.js';
-import type { Endpoints } from './core/endpoints.js';
-import type { PlannedSwaps, SwapRequestOptions } from './core/swaps.js';
+import type { CallOptions } from '../core/call.js';
+import type { Endpoints } from '../core/endpoints.js';
+import type { PlannedSwaps, SwapRequestOptions } from '../core/swaps.js';
 import { withEndpoints } from './with-endpoints.js';
-import { usageError } from '../shared/errors.js';
-import { parseSlippageBps } from '../shared/slippage.js';
-import type { Network } from '../shared/tokens.js';
+import { usageError } from '../../shared/errors.js';
+import { parseSlippageBps } from '../../shared/slippage.js';
+import type { Network } from '../../shared/tokens.js';
 
 export const SIGNING_OPTIONS_HELP = `  --yes               sign and send the plan (without it: show the plan, sign nothing, exit 1)
   --slippage PERCENT  tolerance for the minimum received, 0.01–50 (default from settings, 1)
@@ -69,9 +69,9 @@ export function parseSigningArgs(
 export async function runSigning(
   ctx: CommandContext,
   options: SigningOptions,
-  plan: (endpoints: Endpoints, call: CallOptions, core: typeof import('./core/swaps.js')) => Promise<PlannedSwaps>,
+  plan: (endpoints: Endpoints, call: CallOptions, core: typeof import('../core/swaps.js')) => Promise<PlannedSwaps>,
 ): Promise<CommandResult> {
-  const [core, render, { requireConfirmation }] = await Promise.all([import('./core/swaps.js'), import('./plan-render.js'), import('./core/swap/document.js')]);
+  const [core, render, { requireConfirmation }] = await Promise.all([import('../core/swaps.js'), import('./plan-render.js'), import('../core/swap/document.js')]);
   const data = await withEndpoints(ctx, { sandbox: options.sandbox, ...(options.network ? { network: options.network } : {}) }, async (endpoints, call) => {
     const planned = await plan(endpoints, call, core);
     if (!options.yes) {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { commandContext } from '../../test/helpers/context.js';
-import { runStatusCommand } from '../commands/status.js';
-import { status, type StatusDeps } from './status.js';
+import { runStatusCommand } from './status.js';
+import { status, type StatusDeps } from '../core/status.js';
 
 /** Deps whose endpoint resolution fails with `error`, and that must not be used past it. */
 function failingToResolve(error: AppError): StatusDeps {

@@ -1,5 +1,5 @@
 import type { CommandContext } from './context.js';
-import type { Progress } from './core/call.js';
+import type { Progress } from '../core/call.js';
 
 /**
  * The headless face of the core's progress (docs/architecture.md "Headless output"): one line

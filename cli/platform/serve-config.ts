@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { AppError, ErrorCode } from '../shared/errors.js';
-import type { ServerConfig } from '../server/config.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import type { ServerConfig } from '../../server/config.js';
 
 /** The environment, with .env filling in variables the environment does not set. */
 export function withDotEnv(env: NodeJS.ProcessEnv, cwd: string): Record<string, string | undefined> {
@@ -29,7 +29,7 @@ const SANDBOX_HINT = 'to try finance-tui without identity-provider credentials, 
  * one go) — and, when a required variable is missing, the way to the sandbox.
  */
 export async function loadServeConfig(env: Record<string, string | undefined>): Promise<ServerConfig> {
-  const { loadConfig, ConfigError } = await import('../server/config.js');
+  const { loadConfig, ConfigError } = await import('../../server/config.js');
   try {
     return loadConfig(env);
   } catch (error) {

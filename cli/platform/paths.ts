@@ -1,5 +1,5 @@
 import envPaths from 'env-paths';
-import { ensurePrivateDir } from '../shared/fs.js';
+import { ensurePrivateDir } from '../../shared/fs.js';
 
 /**
  * The data folder: FINANCE_TUI_HOME when set (tests and scripts isolate themselves with it),

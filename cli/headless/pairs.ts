@@ -3,7 +3,7 @@
  * `multi-swap --pairs` and `batch --swap/--send` take them. Light: no heavy import, so usage
  * errors answer at once.
  */
-import { usageError } from '../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 
 const ITEM = /^(\S+)\s+(\S+?)\s*>\s*(\S+)$/;
 

@@ -24,7 +24,7 @@
  * foreground process group gets it), so a single keypress arrives twice.
  */
 import { markShuttingDown } from './child-registry.js';
-import { cancelledError, ExitCode } from '../shared/errors.js';
+import { cancelledError, ExitCode } from '../../shared/errors.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type OwnedSignal = (typeof SIGNALS)[number];

@@ -6,7 +6,7 @@
 import { formatAmount } from '../../shared/amount.js';
 import { applyServiceFee, formatBpsAsPercent, formatRate, guaranteedMinimum, priceImpactBps, serviceFeeBps } from '../../shared/fees.js';
 import { findToken, type Network, type Token } from '../../shared/tokens.js';
-import type { Route } from './aggregator.js';
+import type { Route } from '../clients/aggregator.js';
 
 export interface Money {
   /** exact human decimal, trailing zeros trimmed */

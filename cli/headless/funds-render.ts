@@ -2,7 +2,7 @@
  * Human renderings of `balance` and `send` (plan and result). Amounts are exact here: a transfer
  * is read digit by digit before it is confirmed.
  */
-import type { BalanceResult, SendPlan, SendResult, TokenAmount } from './core/funds.js';
+import type { BalanceResult, SendPlan, SendResult, TokenAmount } from '../core/funds.js';
 
 const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 

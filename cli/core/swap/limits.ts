@@ -2,7 +2,7 @@
  * The multi-swap pair rule (docs/architecture.md "Client behaviour", ours): 2–3 pairs. Free of
  * heavy imports: `quote` checks its --pairs with it before loading the aggregator client.
  */
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 
 export const MIN_BATCH_PAIRS = 2;
 export const MAX_BATCH_PAIRS = 3;

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AppError, ErrorCode, usageError } from '../shared/errors.js';
+import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -3,11 +3,11 @@
  * screen, what leaves, what arrives at least, the checks' verdicts, then the exact calls.
  * Amounts are shortened for the eye (truncated, never rounded up); `--json` carries them exact.
  */
-import { formatAmountShort } from '../shared/amount.js';
-import type { ExecutionResult } from './core/swap/flow.js';
-import type { PlanDocument } from './core/swap/document.js';
-import type { HistoryEntry } from './core/history.js';
-import type { Money } from './services/quote-summary.js';
+import { formatAmountShort } from '../../shared/amount.js';
+import type { ExecutionResult } from '../core/swap/flow.js';
+import type { PlanDocument } from '../core/swap/document.js';
+import type { HistoryEntry } from '../core/history.js';
+import type { Money } from '../core/quote-summary.js';
 
 const short = (m: Money, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
 const signed = (m: Money, decimals: number): string => (m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`);

@@ -5,8 +5,8 @@
  * FINANCE_TUI_RPC_URL, FINANCE_TUI_GAS_TOKEN, FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
  */
 import Type from 'typebox';
-import { AppError, ErrorCode } from '../shared/errors.js';
-import { findToken, type Network } from '../shared/tokens.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { findToken, type Network } from '../../shared/tokens.js';
 import { readStore, storedProblem, storeFile } from './store-read.js';
 
 

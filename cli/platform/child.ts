@@ -9,10 +9,10 @@ import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { AppError, cancelledError, ErrorCode } from '../shared/errors.js';
-import { openPrivateLog } from '../shared/fs.js';
+import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
+import { openPrivateLog } from '../../shared/fs.js';
 import { isShuttingDown, track } from './child-registry.js';
-import { probeServer } from './core/probe.js';
+import { probeServer } from '../core/probe.js';
 
 export interface ChildHandle {
   child: ChildProcess;

@@ -1,4 +1,4 @@
-import { type ErrorBody, isAppError } from '../shared/errors.js';
+import { type ErrorBody, isAppError } from '../../shared/errors.js';
 
 /** docs/architecture.md "Headless output": 2-space indented on a TTY, compact when piped; always one trailing newline. */
 export function formatJson(value: unknown, pretty: boolean): string {

@@ -2,10 +2,10 @@
  * Human renderings of `quote` and `status` results: aligned label/value tables. Amounts are
  * shortened for the eye (truncated, never rounded up); `--json` carries the exact values.
  */
-import { formatAmountShort } from '../shared/amount.js';
-import type { QuoteResult } from './core/quote.js';
-import type { StatusResult } from './core/status.js';
-import type { Money, QuoteSummary } from './services/quote-summary.js';
+import { formatAmountShort } from '../../shared/amount.js';
+import type { QuoteResult } from '../core/quote.js';
+import type { StatusResult } from '../core/status.js';
+import type { Money, QuoteSummary } from '../core/quote-summary.js';
 
 function short(m: Money, decimals: number): string {
   return `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;

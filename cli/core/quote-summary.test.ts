@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveToken, type Token } from '../../shared/tokens.js';
-import type { Route } from './aggregator.js';
+import type { Route } from '../clients/aggregator.js';
 import { priceImpactWarning, summarizeQuote } from './quote-summary.js';
 
 const ETH = resolveToken('mainnet', 'ETH');

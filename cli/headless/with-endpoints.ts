@@ -1,6 +1,6 @@
 import type { CommandContext } from './context.js';
-import type { CallOptions } from './core/call.js';
-import type { EndpointOptions, Endpoints } from './core/endpoints.js';
+import type { CallOptions } from '../core/call.js';
+import type { EndpointOptions, Endpoints } from '../core/endpoints.js';
 import { progressTo } from './progress.js';
 
 /**
@@ -9,7 +9,7 @@ import { progressTo } from './progress.js';
  * (stderr, on a TTY), and release whatever was started for it, however the call ends.
  */
 export async function withEndpoints<T>(ctx: CommandContext, options: EndpointOptions, work: (endpoints: Endpoints, call: CallOptions) => Promise<T>): Promise<T> {
-  const { resolveEndpoints } = await import('./core/endpoints.js');
+  const { resolveEndpoints } = await import('../core/endpoints.js');
   const call: CallOptions = { signal: ctx.signal, onProgress: progressTo(ctx) };
   const endpoints = await resolveEndpoints(ctx.env, options, call);
   try {

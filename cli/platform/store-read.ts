@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { AppError, ErrorCode } from '../shared/errors.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
 import { dataDir } from './paths.js';
 
 export interface StoreName {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, USDC } from '../test/helpers/swap-fixtures.js';
-import { planDocument } from './core/swap/document.js';
-import type { HistoryEntry } from './core/history.js';
+import { ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, USDC } from '../../test/helpers/swap-fixtures.js';
+import { planDocument } from '../core/swap/document.js';
+import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';
 
 describe('renderPlan', () => {

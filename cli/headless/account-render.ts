@@ -2,7 +2,7 @@
  * Human renderings of the account commands (login, verify, logout, wallet, sandbox outbox).
  * `--json` prints the core's plain data instead. Nothing here ever sees a token.
  */
-import type { LoginResult, LogoutResult, OutboxResult, VerifyResult, WalletResult } from './core/account.js';
+import type { LoginResult, LogoutResult, OutboxResult, VerifyResult, WalletResult } from '../core/account.js';
 
 const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 const banner = (sandbox: boolean): string[] => (sandbox ? [SANDBOX_BANNER] : []);
