@@ -101,6 +101,11 @@ export const ErrorCode = {
   TRANSACTION_REVERTED: 'TRANSACTION_REVERTED',
   // submitted, but not confirmed within the wait: its hash is in details, check it later
   TRANSACTION_PENDING: 'TRANSACTION_PENDING',
+  // the signed transaction left the client but how it ended is not known (interrupted, or the
+  // answer was lost): details.transactionHash when known; never retry blindly, check the history
+  SUBMITTED_UNCONFIRMED: 'SUBMITTED_UNCONFIRMED',
+  // this plan (or the same transaction) was already submitted: it is never signed twice
+  ALREADY_SUBMITTED: 'ALREADY_SUBMITTED',
   // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
   ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
   // client: session
@@ -127,6 +132,9 @@ const USAGE_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.INVALID_ADDRESS,
   ErrorCode.INVALID_RECIPIENT,
 ]);
+
+/** The transaction exists (or may): the outcome is not known yet. */
+const SUBMITTED_CODES: ReadonlySet<string> = new Set<string>([ErrorCode.TRANSACTION_PENDING, ErrorCode.SUBMITTED_UNCONFIRMED]);
 
 const AUTH_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.UNAUTHORIZED,
@@ -187,6 +195,7 @@ export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ER
 export function exitCodeFor(error: unknown): ExitCodeValue {
   if (isAppError(error)) {
     if (error.code === ErrorCode.CANCELLED) return ExitCode.CANCELLED;
+    if (SUBMITTED_CODES.has(error.code)) return ExitCode.SUBMITTED;
     if (AUTH_CODES.has(error.code)) return ExitCode.AUTH;
   }
   return ExitCode.ERROR;

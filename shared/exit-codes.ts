@@ -1,13 +1,14 @@
 /**
  * Every exit code a finance-tui process can end with, in one table: `--help` and README print
  * it, and nothing exits with a code that is not here (docs/architecture.md "Headless output").
- * 0/1/2/4 are gh's set; 130 and 143 are the shell's convention for a process stopped by
+ * 0/1/2/4 are gh's set, 3 is ours (a transaction that left the client with no known outcome); 130 and 143 are the shell's convention for a process stopped by
  * SIGINT/SIGTERM, used only when a second signal forces an exit before the command wound down.
  */
 export const ExitCode = {
   OK: 0,
   ERROR: 1,
   CANCELLED: 2,
+  SUBMITTED: 3,
   AUTH: 4,
   FORCED_SIGINT: 130,
   FORCED_SIGTERM: 143,
@@ -19,6 +20,10 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   { code: ExitCode.OK, meaning: 'ok (also: serve and sandbox stopped cleanly by Ctrl+C or SIGTERM)' },
   { code: ExitCode.ERROR, meaning: 'error: usage, input, network, server (the error code says which)' },
   { code: ExitCode.CANCELLED, meaning: 'cancelled (CANCELLED): Ctrl+C or SIGTERM stopped the command' },
+  {
+    code: ExitCode.SUBMITTED,
+    meaning: 'submitted, not confirmed (SUBMITTED_UNCONFIRMED, TRANSACTION_PENDING): the transaction may land; do not retry, check `finance-tui history`',
+  },
   { code: ExitCode.AUTH, meaning: 'authentication needed or refused (AUTH_REQUIRED, SESSION_EXPIRED, …)' },
   { code: ExitCode.FORCED_SIGINT, meaning: 'forced: a second Ctrl+C before the command had wound down' },
   { code: ExitCode.FORCED_SIGTERM, meaning: 'forced: a second SIGTERM before the command had wound down' },

@@ -64,16 +64,16 @@ describe('balance and send through the sandbox (whole processes)', () => {
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
     expect(r.doc.error?.details?.plan).toMatchObject({
-      to: bobAddress,
-      amount: { symbol: 'STRK', amount: '1.5', baseUnits: ONE_AND_A_HALF.toString() },
+      kind: 'send',
+      sends: [{ to: bobAddress, amount: { symbol: 'STRK', amount: '1.5', baseUnits: ONE_AND_A_HALF.toString() } }],
       deploysAccount: true,
-      simulatedChanges: [{ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() }],
+      simulation: { status: 'ok', balanceChanges: [{ token: { symbol: 'STRK' }, change: { baseUnits: (-ONE_AND_A_HALF).toString() } }] },
     });
     const human = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
-    expect(human.stdout).toMatch(/Send 1\.5 STRK on the sandbox/);
-    expect(human.stdout).toMatch(/Simulated\s+-1\.5 STRK/);
-    expect(human.stderr).toMatch(/add --yes .*\(CONFIRMATION_REQUIRED\)/);
+    expect(human.stdout).toMatch(/Send on sandbox: send 1\.5 STRK to 0x/);
+    expect(human.stdout).toMatch(/Simulation\s+ok: -1\.5 STRK/);
+    expect(human.stderr).toMatch(/--yes .*\(CONFIRMATION_REQUIRED\)/);
     expect(await strkOf(users.aliceHome)).toBe(before);
   });
 
@@ -82,16 +82,13 @@ describe('balance and send through the sandbox (whole processes)', () => {
     const bobBefore = await strkOf(users.bobHome);
     const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--yes', '--sandbox', '--json']);
     expect(r.code).toBe(0);
-    const receipt = r.doc.receipt as { status: string; transactionHash: string; feePaid: Amount | null; balanceChanges: Amount[] };
+    const receipt = r.doc.transaction as { status: string; hash: string; feePaid: Amount | null; balanceChanges: Amount[] };
     expect(receipt.status).toBe('SUCCEEDED');
-    expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(receipt.hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(receipt.balanceChanges).toEqual([expect.objectContaining({ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() })]);
     const fee = receipt.feePaid?.symbol === 'STRK' ? BigInt(receipt.feePaid.baseUnits) : 0n;
     expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
-    // the document's own before/after agree
-    const [strk] = r.doc.balances as Array<{ before: Amount; after: Amount; change: Amount }>;
-    expect(BigInt(strk?.change.baseUnits ?? '0')).toBe(-ONE_AND_A_HALF - fee);
   });
 
   it('paying gas in STRK: the sender pays exactly 1.5 STRK + the receipt fee; the recipient gets exactly 1.5', async () => {
@@ -99,18 +96,18 @@ describe('balance and send through the sandbox (whole processes)', () => {
     const bobBefore = await strkOf(users.bobHome);
     const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox', '--json']);
     expect(r.code).toBe(0);
-    const plan = r.doc.plan as { fee: { mode: string; max: Amount } };
-    const receipt = r.doc.receipt as { feePaid: Amount };
-    expect(plan.fee.mode).toBe('default');
+    const gas = r.doc.gas as { mode: string; maxFee: Amount };
+    const receipt = r.doc.transaction as { feePaid: Amount };
+    expect(gas.mode).toBe('default');
     expect(receipt.feePaid.symbol).toBe('STRK');
     const fee = BigInt(receipt.feePaid.baseUnits);
     expect(fee).toBeGreaterThan(0n);
-    expect(fee <= BigInt(plan.fee.max.baseUnits)).toBe(true);
+    expect(fee <= BigInt(gas.maxFee.baseUnits)).toBe(true);
     expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
     const human = await cli(users.aliceHome, ['send', '0.25', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox']);
-    expect(human.stdout).toMatch(/^Sent 0\.25 STRK to 0x[0-9a-f]{64}$/m);
-    expect(human.stdout).toMatch(/Gas paid\s+[0-9.]+ STRK/);
+    expect(human.stdout).toMatch(/^Done: transaction 0x[0-9a-f]{64} succeeded/m);
+    expect(human.stdout).toMatch(/gas paid [0-9.]+ STRK/);
   });
 
   it('refusals: exit 1 with their code, and nothing signed', async () => {
@@ -130,10 +127,35 @@ describe('balance and send through the sandbox (whole processes)', () => {
     expect(await strkOf(users.aliceHome)).toBe(before);
   });
 
+  it('send and a one-transfer batch are one action: they refuse alike (a token contract, the router, zero, malformed, yourself) and nothing is signed', async () => {
+    const me = ((await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string }).address;
+    const router = '0x00f6f4cf62e3c010e0ac2451cc7807b5eec19a40b0faacd00cca3914280fdf5a';
+    const before = await strkOf(users.aliceHome);
+    for (const [to, code] of [
+      [STRK.address, 'INVALID_RECIPIENT'],
+      [resolveToken('mainnet', 'USDC').address, 'INVALID_RECIPIENT'],
+      [router, 'INVALID_RECIPIENT'],
+      [me, 'INVALID_RECIPIENT'],
+      ['0x0', 'INVALID_ADDRESS'],
+      ['0xnothex', 'INVALID_ADDRESS'],
+    ] as const) {
+      const send = await cli(users.aliceHome, ['send', '1', 'STRK', to, '--yes', '--sandbox', '--json']);
+      const batch = await cli(users.aliceHome, ['batch', '--send', `1 STRK>${to}`, '--yes', '--sandbox', '--json']);
+      expect({ to, send: [send.code, send.doc.error?.code], batch: [batch.code, batch.doc.error?.code] }).toEqual({ to, send: [1, code], batch: [1, code] });
+      expect(send.doc.error?.message).toBe(batch.doc.error?.message);
+    }
+    expect(await strkOf(users.aliceHome)).toBe(before);
+    // and succeed alike: the same plan document, kind apart
+    const send = await cli(users.aliceHome, ['send', '0.5', 'STRK', bobAddress, '--sandbox', '--json']);
+    const batch = await cli(users.aliceHome, ['batch', '--send', `0.5 STRK>${bobAddress}`, '--sandbox', '--json']);
+    const shape = ({ headline, swaps, sends, calls, simulation, deploysAccount, warnings }: Record<string, unknown>) => ({ headline, swaps, sends, calls, simulation, deploysAccount, warnings });
+    expect(shape(send.doc.error?.details?.plan as Record<string, unknown>)).toEqual(shape(batch.doc.error?.details?.plan as Record<string, unknown>));
+  });
+
   it('to yourself: refused; without a session: exit 4 AUTH_REQUIRED', async () => {
     const me = (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string };
     const self = await cli(users.aliceHome, ['send', '1', 'STRK', me.address, '--yes', '--sandbox', '--json']);
-    expect(self.doc.error?.code).toBe('USAGE_ERROR');
+    expect(self.doc.error?.code).toBe('INVALID_RECIPIENT');
     const nobody = tempHome();
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(nobody.dir, 'sandbox.json'));

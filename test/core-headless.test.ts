@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Progress } from '../cli/core/call.js';
+import type { ProgressEvent as Progress } from '../cli/core/call.js';
 import { resolveEndpoints } from '../cli/core/endpoints.js';
 import { quote, quoteDeps } from '../cli/core/quote.js';
 import { status } from '../cli/core/status.js';

@@ -1,17 +1,19 @@
 /**
- * The core's send flow (cli/core/funds.ts) in process, against the sandbox stack on loopback,
- * seen through a relay that can refuse sponsored gas the way a paymaster without an operator
- * key does: the plan falls back to paying gas in the gas token. Also: a plan that expired is
- * never signed, a transfer that leaves no room for its fee is refused, a cancelled plan stops.
+ * The `send` action of the pipeline (cli/core/actions) in process, against the sandbox stack on
+ * loopback, seen through a relay that can refuse sponsored gas the way a paymaster without an
+ * operator key does: the plan falls back to paying gas in the gas token. Also: a build past its
+ * deadline is built again (never signed stale), a plan is signed once, a transfer that leaves no
+ * room for its fee is refused, a cancelled plan stops.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { login, readOutbox, verify } from '../cli/core/account.js';
-import type { Progress } from '../cli/core/call.js';
+import { type ActionOptions, executeAction, planAction } from '../cli/core/actions/index.js';
+import type { ProgressEvent } from '../cli/core/call.js';
 import { type Endpoints, resolveEndpoints } from '../cli/core/endpoints.js';
-import { balances, executeSend, planSend } from '../cli/core/funds.js';
+import { balances } from '../cli/core/funds.js';
 import { type SandboxHandle, startSandbox } from '../sandbox/launcher.js';
 import { writeFileAtomic } from '../shared/fs.js';
 import { failure } from './helpers/failure.js';
@@ -26,7 +28,10 @@ async function body(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-describe('planSend / executeSend', () => {
+const planSend = (endpoints: Endpoints, request: { amount: string; token: string; to: string } & Omit<ActionOptions, 'now'>, call = {}) =>
+  planAction(endpoints, { kind: 'send', transfer: { amount: request.amount, token: request.token, to: request.to } }, request, call);
+
+describe('the send action', () => {
   const home = tempHome();
   const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
   let sandbox: SandboxHandle;
@@ -80,30 +85,36 @@ describe('planSend / executeSend', () => {
   it.each(['server', 'paymaster'] as const)('no sponsored gas on offer (refused by the %s): the plan pays gas in the gas token, and says so', async (by) => {
     refuseSponsored = by;
     const asked = sponsoredAsked;
-    const progress: Progress[] = [];
-    const planned = await planSend(endpoints, { amount: '2', token: 'USDC', to: BOB }, { onProgress: (p) => progress.push(p) });
+    const progress: ProgressEvent[] = [];
+    const planned = await planSend(endpoints, { amount: '2', token: 'USDC', to: BOB }, { onProgress: (p: ProgressEvent) => progress.push(p) });
     expect(sponsoredAsked).toBe(asked + 1);
-    expect(planned.plan.fee).toMatchObject({ mode: 'default', max: { symbol: 'STRK' } });
-    expect(progress.map((p) => p.step)).toContain('send-fee-mode');
-    const sent = await executeSend(endpoints, planned);
-    expect(sent.receipt.feePaid?.symbol).toBe('STRK');
-    expect(sent.balances.find((b) => b.after.symbol === 'USDC')?.change.baseUnits).toBe('-2000000');
+    expect(planned.document.gas).toMatchObject({ mode: 'default', maxFee: { symbol: 'STRK' } });
+    expect(progress).toContainEqual({ kind: 'fee-mode', gasToken: 'STRK' });
+    const sent = await executeAction(planned);
+    expect(sent.transaction.feePaid?.symbol).toBe('STRK');
+    expect(sent.transaction.balanceChanges.find((b) => b.symbol === 'USDC')?.baseUnits).toBe('-2000000');
   });
 
-  it('a plan past its expiry is never signed: CONFIRMATION_REQUIRED', async () => {
+  it('a build past its deadline is built again before signing (same calls, fee no higher than confirmed); signed once', async () => {
     refuseSponsored = false;
     const planned = await planSend(endpoints, { amount: '1', token: 'STRK', to: BOB });
-    const signed = planned.account.signer.signatures;
-    const later = () => Date.parse(planned.plan.expiresAt) + 1_000;
-    expect((await failure(executeSend(endpoints, planned, { now: later }))).code).toBe('CONFIRMATION_REQUIRED');
-    expect(planned.account.signer.signatures).toBe(signed);
+    const signed = planned.context.account.signer.signatures;
+    const later = { ...planned, context: { ...planned.context, now: () => planned.prepared.expiresAt * 1000 + 1_000 } };
+    const steps: string[] = [];
+    const sent = await executeAction(later, { onProgress: (p) => steps.push(p.kind) });
+    expect(steps.slice(0, 3)).toEqual(['checking-account', 'building', 'simulating']);
+    expect(sent.sends[0]).toMatchObject({ to: `0x${BOB.slice(2).padStart(64, '0')}`, amount: { baseUnits: '1000000000000000000' } });
+    expect(planned.context.account.signer.signatures).toBe(signed + 1);
+    // the same plan again: never signed twice
+    expect((await failure(executeAction(planned))).code).toBe('ALREADY_SUBMITTED');
+    expect(planned.context.account.signer.signatures).toBe(signed + 1);
   });
 
   it('the whole balance of the gas token, paying gas in it: INSUFFICIENT_BALANCE (no room for the fee)', async () => {
     const [strk] = (await balances(endpoints, { tokens: ['STRK'] })).balances;
     const error = await failure(planSend(endpoints, { amount: strk?.amount ?? '0', token: 'STRK', to: BOB, gasToken: 'STRK' }));
     expect(error.code).toBe('INSUFFICIENT_BALANCE');
-    expect(error.message).toMatch(/the transfer plus the maximum fee/);
+    expect(error.message).toMatch(/plus up to .* of gas/);
   });
 
   it('a maximum fee below the paymaster\'s: FEE_ABOVE_MAX, nothing signed', async () => {

@@ -1,5 +1,5 @@
 /**
- * The swap core (cli/core/swap/flow.ts) against the whole sandbox stack over real sockets:
+ * The action pipeline (cli/core/actions/pipeline.ts) against the whole sandbox stack over real sockets:
  * aggregator emulator → plan and checks → paymaster build → chain simulation → signature through
  * our auth server → chain execution → receipt → history. Every refusal comes from an emulator
  * knob, and leaves every balance as it was.
@@ -8,8 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBalances } from '../cli/core/chain/index.js';
 import type { ExecutionAccount } from '../cli/core/chain/account.js';
 import { openHistory } from '../cli/core/history.js';
-import type { Progress } from '../cli/core/call.js';
-import { executePlan, planBatch, planMultiSwap, planTrade, type SwapContext } from '../cli/core/swap/flow.js';
+import type { CallOptions, ProgressEvent } from '../cli/core/call.js';
+import { type ActionContext, executeAction, type PairSpec, planAction, type PlanOptions, type TransferSpec } from '../cli/core/actions/pipeline.js';
+
+// the pipeline's one entry, by kind
+const planTrade = (swap: PairSpec, options: PlanOptions, ctx: ActionContext, call?: CallOptions) => planAction({ kind: 'trade', swap }, options, ctx, call);
+const planMultiSwap = (swaps: PairSpec[], options: PlanOptions, ctx: ActionContext, call?: CallOptions) => planAction({ kind: 'multi-swap', swaps }, options, ctx, call);
+const planBatch = (swaps: PairSpec[], transfers: TransferSpec[], options: PlanOptions, ctx: ActionContext, call?: CallOptions) =>
+  planAction({ kind: 'batch', swaps, transfers }, options, ctx, call);
+const executePlan = executeAction;
 import { createAggregatorClient } from '../cli/clients/aggregator.js';
 import { ErrorCode } from '../shared/errors.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
@@ -40,8 +47,8 @@ afterAll(async () => {
 });
 
 /** The core's context for alice (or `ea`). */
-function user(overrides: Partial<SwapContext> = {}, ea: ExecutionAccount = alice): { ctx: SwapContext; ea: ExecutionAccount; signed: number } {
-  const ctx: SwapContext = {
+function user(overrides: Partial<ActionContext> = {}, ea: ExecutionAccount = alice): { ctx: ActionContext; ea: ExecutionAccount; signed: number } {
+  const ctx: ActionContext = {
     aggregator: createAggregatorClient({ baseUrl: stack.handle.info.aggregatorUrl, network: 'mainnet', retries: 0 }),
     account: ea,
     sandbox: true,
@@ -66,19 +73,19 @@ describe('trade', () => {
     const { ctx, ea } = user();
     const before = await balances(ea);
     const progress: string[] = [];
-    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, { onProgress: (p: Progress) => progress.push(p.step.replace(/^swap-/, '')) });
+    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, { onProgress: (p: ProgressEvent) => progress.push(p.kind) });
     const doc = planned.document;
     expect(doc).toMatchObject({ kind: 'trade', sandbox: true, gas: { mode: 'sponsored' }, priceImpact: { level: 'ok' }, warnings: [] });
     expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
     expect(doc.calls[0]?.description).toBe('approve 1 ETH to the router 0x00f6…df5a');
     const minimum = BigInt(doc.swaps[0]?.minimumReceived.baseUnits ?? '0');
     expect(doc.simulation).toMatchObject({ status: 'ok', balanceChanges: [{ token: { symbol: 'ETH' }, change: { baseUnits: '-1000000000000000000' } }, { token: { symbol: 'USDC' } }] });
-    expect(progress).toEqual(['quote', 'checking-account', 'building', 'built', 'simulate']);
+    expect(progress).toEqual(['quoting', 'checking-account', 'building', 'simulating']);
     // nothing happened yet
     expect(await balances(ea)).toEqual(before);
 
-    const result = await executePlan(planned, { onProgress: (p) => progress.push(p.step.replace(/^swap-/, '')) });
-    expect(progress.slice(5)).toEqual(['signing', 'submitting', 'submitted', 'confirming', 'confirmed']);
+    const result = await executePlan(planned, { onProgress: (p) => progress.push(p.kind) });
+    expect(progress.slice(4)).toEqual(['signing', 'submitting', 'submitted', 'confirming', 'confirmed']);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     expect(received).toBeGreaterThanOrEqual(minimum);
     expect(result.transaction.received[0]).toMatchObject({ symbol: 'USDC', minimum: { baseUnits: minimum.toString() } });
@@ -120,8 +127,8 @@ describe('trade', () => {
     const planned = await planTrade({ amount: '10', from: 'USDC', to: 'STRK' }, {}, ctx);
     now += 31_000;
     const steps: string[] = [];
-    const result = await executePlan(planned, { onProgress: (p) => steps.push(p.step.replace(/^swap-/, '')) });
-    expect(steps.slice(0, 5)).toEqual(['requote', 'checking-account', 'building', 'built', 'simulate']);
+    const result = await executePlan(planned, { onProgress: (p) => steps.push(p.kind) });
+    expect(steps.slice(0, 4)).toEqual(['requoting', 'checking-account', 'building', 'simulating']);
     expect(BigInt(result.transaction.received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(planned.document.swaps[0]?.minimumReceived.baseUnits ?? '1'));
   });
 });

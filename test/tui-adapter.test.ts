@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
-import type { Receipt, Session, SwapPlanView, SwapRequest, TuiServices } from '../cli/ui/services.js';
+import type { Receipt, Session, PlanView, PlanRequest, TuiServices } from '../cli/ui/services.js';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js';
 
@@ -42,7 +42,7 @@ describe('the TUI services port over a real sandbox', () => {
     home.cleanup();
   });
 
-  const plan = (request: Omit<SwapRequest, 'slippageBps'>): Promise<SwapPlanView> => {
+  const plan = (request: Omit<PlanRequest, 'slippageBps'>): Promise<PlanView> => {
     const progress: string[] = [];
     return services.plan({ ...request, slippageBps: 100 }, session, { signal, onProgress: (line) => progress.push(line) }).then((p) => {
       // the spinner had the core's steps to show
@@ -50,9 +50,9 @@ describe('the TUI services port over a real sandbox', () => {
       return p;
     });
   };
-  const execute = async (p: SwapPlanView): Promise<{ receipt: Receipt; steps: string[] }> => {
+  const execute = async (p: PlanView): Promise<{ receipt: Receipt; steps: string[] }> => {
     const steps: string[] = [];
-    const receipt = await services.execute(p, session, { signal, onStep: (s) => steps.push(s.step) });
+    const receipt = await services.execute(p, session, { signal, onStep: (s) => steps.push(s.kind) });
     return { receipt, steps };
   };
 
@@ -71,7 +71,7 @@ describe('the TUI services port over a real sandbox', () => {
     expect(p.deploysAccount).toBe(true);
 
     const { receipt, steps } = await execute(p);
-    expect(steps).toEqual(expect.arrayContaining(['signing', 'waiting', 'confirmed']));
+    expect(steps).toEqual(expect.arrayContaining(['signing', 'submitted', 'confirmed']));
     expect(receipt).toMatchObject({ status: 'succeeded', headline: 'Swap confirmed' });
     expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]+$/);
     const usdc = receipt.changes.find((c) => c.symbol === 'USDC');
@@ -112,7 +112,7 @@ describe('the TUI services port over a real sandbox', () => {
   });
 
   it('refusals reach the screens as the core’s codes, and nothing is signed', async () => {
-    const refused = (request: Omit<SwapRequest, 'slippageBps'>) => plan(request).then(
+    const refused = (request: Omit<PlanRequest, 'slippageBps'>) => plan(request).then(
       () => undefined,
       (error: unknown) => (error instanceof AppError ? error.code : String(error)),
     );

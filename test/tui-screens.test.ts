@@ -363,7 +363,11 @@ describe('history', () => {
 describe('multi-swap', () => {
   it('two rows typed, a third added and removed; from = to is said and never planned; Enter plans exactly the typed pairs → review → y → executing → receipt', async () => {
     let finish: (receipt: Receipt) => void = () => undefined;
-    const services = signedIn({ features: { multiSwap: true }, execute: () => new Promise((resolve) => (finish = resolve)) });
+    const services = signedIn({ features: { multiSwap: true }, execute: (onStep) => {
+        onStep({ kind: 'submitting' });
+        return new Promise((resolve) => (finish = resolve));
+      },
+    });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Multi-swap');
     let frame = await ui.waitForFrame((f) => f.includes('2 to 3 swaps in one transaction'));
@@ -515,7 +519,7 @@ describe('send', () => {
   const strk = (amount: bigint): Balances => ({ available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount, usdCents: undefined }] });
 
   it('token, amount (max), a checked recipient → review (what leaves, to whom, fee) → y → receipt', async () => {
-    const services = signedIn({ features: { send: true, balances: true }, balances: strk(25n * 10n ** 17n), sendFee: { mode: 'default', symbol: 'STRK', decimals: 18, estimated: 10n ** 15n, max: 3n * 10n ** 15n } });
+    const services = signedIn({ features: { send: true, balances: true }, balances: strk(25n * 10n ** 17n), fee: { mode: 'default', symbol: 'STRK', decimals: 18, estimated: 10n ** 15n, max: 3n * 10n ** 15n } });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Send');
     await ui.waitForFrame((f) => f.includes('balance 2.5 STRK'));
@@ -525,33 +529,33 @@ describe('send', () => {
     await ui.press(KEYS.tab, { change: false });
     await ui.type('0x');
     await ui.press(KEYS.enter, { change: false });
-    expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false); // nothing planned on a bad address
+    expect(services.calls.some((c) => c.startsWith('plan '))).toBe(false); // nothing planned on a bad address
     await ui.press(KEYS.backspace);
     await ui.press(SESSION.walletAddress.slice(1));
     await ui.waitForFrame((f) => f.includes('your own wallet'));
     await ui.press(KEYS.enter, { change: false });
-    expect(services.calls.some((c) => c.startsWith('planSend'))).toBe(false);
+    expect(services.calls.some((c) => c.startsWith('plan '))).toBe(false);
     for (let i = 0; i < 66; i++) await ui.press(KEYS.backspace, { change: false });
     await ui.press(OTHER);
     await ui.waitForFrame((f) => !f.includes('your own wallet') && f.includes(OTHER));
     await ui.press(KEYS.enter);
     let frame = await ui.waitForFrame((f) => f.includes('Review the transfer'));
-    expect(services.calls).toContain(`planSend 1 STRK ${OTHER}`);
-    expect(frame).toMatch(/Sends\s+1 STRK/);
+    expect(services.calls).toContain(`plan send ; send 1 STRK>${OTHER}`);
+    expect(frame).toContain(`1. send 1 STRK to ${OTHER}`);
     expect(frame).toContain(OTHER);
     expect(frame).toMatch(/Fee\s+about 0\.001 STRK, at most 0\.003 STRK/);
     expect(frame).toContain('−1 STRK');
-    expect(services.calls.some((c) => c.startsWith('executeSend'))).toBe(false);
+    expect(services.calls.some((c) => c.startsWith('execute '))).toBe(false);
     await ui.press('y');
     frame = await ui.waitForFrame((f) => f.includes('Sent 1 STRK'));
     expect(frame).toContain('0xfeed');
-    expect(services.calls).toContain('executeSend planned');
+    expect(services.calls).toContain('execute planned-send-1');
   });
 
   it('sponsored plans say so; a failed transfer says what happened in plain words', async () => {
     const services = signedIn({
       features: { send: true },
-      executeSend: async () => {
+      execute: async () => {
         throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', { status: 502 });
       },
     });
@@ -574,8 +578,8 @@ describe('send after it left', () => {
   it('a failure once the transaction was sent never says "try again": it names the hash and says not to resend', async () => {
     const services = signedIn({
       features: { send: true },
-      executeSend: async (onStep) => {
-        onStep({ step: 'waiting', detail: '0xfeed' });
+      execute: async (onStep) => {
+        onStep({ kind: 'submitted', hash: '0xfeed' });
         throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering', { status: 502 });
       },
     });

@@ -118,7 +118,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     await waitFor(RECIPIENT);
     tmux('send-keys', '-t', 'app', 'Enter');
     const review = await waitFor('Review the transfer', 60_000);
-    expect(review).toMatch(/Sends\s+1 STRK/);
+    expect(review).toMatch(/1\. send 1 STRK to 0x/);
     expect(review).toContain(RECIPIENT);
     expect(review).toMatch(/Fee\s+(sponsored|about [0-9.]+ STRK)/);
     expect(review).toContain('−1 STRK');

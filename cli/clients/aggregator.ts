@@ -30,11 +30,11 @@ import {
   toRoute,
   type WireRouteSuccess,
 } from './aggregator-schemas.js';
-import { checkPairCount } from '../core/swap/limits.js';
+import { checkPairCount } from '../core/actions/limits.js';
 import { type BackoffOptions, createHttpClient, type RetryInfo } from './http.js';
 
 export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
-export { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/swap/limits.js';
+export { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
 
 export interface AggregatorClientOptions {
   baseUrl: string;

@@ -28,5 +28,5 @@ export const run: CommandRun = async (ctx) => {
     return { amount, token: left, to: right };
   });
   if (swaps.length + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');
-  return runSigning(ctx, options, (endpoints, call, core) => core.planBatch(endpoints, swaps, sends, options, call));
+  return runSigning(ctx, options, { kind: 'batch', swaps, transfers: sends });
 };

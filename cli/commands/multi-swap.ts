@@ -1,7 +1,7 @@
 /** `finance-tui multi-swap --pairs "100 USDC>ETH, 50 STRK>ETH" [--yes] …`: 2–3 swaps in one transaction. */
 import type { CommandRun } from '../headless/context.js';
 import { parsePairList } from '../headless/pairs.js';
-import { checkPairCount } from '../core/swap/limits.js';
+import { checkPairCount } from '../core/actions/limits.js';
 import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
@@ -21,5 +21,5 @@ export const run: CommandRun = async (ctx) => {
   if (typeof values.pairs !== 'string') throw usageError('--pairs is required (e.g. --pairs "100 USDC>ETH, 50 STRK>ETH")');
   const pairs = parsePairList(values.pairs);
   checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: trade <amount> <from> <to>' });
-  return runSigning(ctx, options, (endpoints, call, core) => core.planMultiSwap(endpoints, pairs, options, call));
+  return runSigning(ctx, options, { kind: 'multi-swap', swaps: pairs });
 };

@@ -11,7 +11,7 @@ import type { PairSpec } from '../core/quote.js';
 import { parsePairList } from '../headless/pairs.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { renderQuote } from '../headless/quote-render.js';
-import { checkPairCount } from '../core/swap/limits.js';
+import { checkPairCount } from '../core/actions/limits.js';
 import { throwIfCancelled } from '../clients/cancel.js';
 import { usageError } from '../../shared/errors.js';
 import { parseSlippageBps } from '../../shared/slippage.js';

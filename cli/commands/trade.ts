@@ -17,5 +17,5 @@ export const run: CommandRun = async (ctx) => {
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui trade --help`);
   const [amount = '', from = '', to = ''] = positionals;
-  return runSigning(ctx, options, (endpoints, call, core) => core.planTrade(endpoints, { amount, from, to }, options, call));
+  return runSigning(ctx, options, { kind: 'trade', swap: { amount, from, to } });
 };

@@ -68,7 +68,7 @@ export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions =
   // Refuse a bad environment here, with serve's own lines, rather than spawn a child that dies.
   const port = parsed.port || '80';
   await loadServeConfig({ ...withDotEnv(endpoints.env, process.cwd()), PORT: port });
-  call.onProgress?.({ step: 'server-start', message: `starting the auth server at ${url} (logs in ${endpoints.dataDir})…` });
+  call.onProgress?.({ kind: 'server-start', url, logDir: endpoints.dataDir });
   const child = await spawnServe({
     env: endpoints.env,
     dataDir: endpoints.dataDir,

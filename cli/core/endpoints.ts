@@ -114,7 +114,7 @@ async function sandboxEndpoints(env: NodeJS.ProcessEnv, dir: string, runningOnly
         'the sign-in code lives in its outbox, which a sandbox started just for this command would take with it',
     );
   }
-  call.onProgress?.({ step: 'sandbox-start', message: 'starting the local sandbox…' });
+  call.onProgress?.({ kind: 'sandbox-start' });
   const child = await spawnSandbox({ env, dataDir: dir, timeoutMs: SPAWN_TIMEOUT_MS, signal: call.signal ?? new AbortController().signal });
   return { doc: child.ready as unknown as SandboxFile, child };
 }

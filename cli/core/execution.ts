@@ -9,7 +9,7 @@
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';
 import { ensureAuthServer } from './auth-server.js';
-import type { CallOptions, Progress } from './call.js';
+import type { CallOptions } from './call.js';
 import type { ChainCall, ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution } from './chain/index.js';
 import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
@@ -37,30 +37,38 @@ export async function openExecutionAccount(endpoints: Endpoints, session: Sessio
     network: endpoints.network,
     paymasterUrl: `${endpoints.serverUrl.replace(/\/+$/, '')}/paymaster`,
     headers: { authorization: `Bearer ${session.token}` },
-    signHash: createSignHash(session),
+    // the server this run talks to, not the one the session was saved with: a sandbox restarted
+    // on new ports keeps the session (docs/architecture.md "Session"), and signs where it is now
+    signHash: createSignHash(session, { serverUrl: endpoints.serverUrl }),
     // the sandbox confirms at once: poll for the receipt often
     ...(endpoints.sandbox ? { pollIntervalMs: 200 } : {}),
   });
 }
 
-const STAGE_MESSAGES: Record<ExecutionProgress['stage'], string> = {
-  'checking-account': 'checking the account…',
-  building: 'asking the paymaster to build the transaction…',
-  built: 'built; checking it…',
-  signing: 'signing…',
-  submitting: 'sending…',
-  submitted: 'sent; waiting for confirmation…',
-  confirming: 'waiting for confirmation…',
-  confirmed: 'confirmed',
-};
-
-/** The chain library's execution stages as the core's progress lines, steps named `<prefix>-<stage>`. */
-export function executionProgress(call: CallOptions, prefix: string): (event: ExecutionProgress) => void {
+/** The chain library's execution stages as the core's typed progress events. */
+export function executionProgress(call: CallOptions): (event: ExecutionProgress) => void {
   return (event) => {
-    if (event.stage === 'confirming' && event.polls > 1) return; // one line, not one per poll
-    const hash = 'transactionHash' in event ? ` ${event.transactionHash}` : '';
-    const progress: Progress = { step: `${prefix}-${event.stage}`, message: `${STAGE_MESSAGES[event.stage]}${event.stage === 'submitted' ? hash : ''}` };
-    call.onProgress?.(progress);
+    const emit = call.onProgress;
+    if (emit === undefined) return;
+    switch (event.stage) {
+      case 'checking-account':
+        return emit({ kind: 'checking-account' });
+      case 'building':
+        return emit({ kind: 'building', deploy: event.deploy });
+      case 'built':
+        return undefined;
+      case 'signing':
+        return emit({ kind: 'signing' });
+      case 'submitting':
+        return emit({ kind: 'submitting' });
+      case 'submitted':
+        return emit({ kind: 'submitted', hash: event.transactionHash });
+      case 'confirming':
+        // one event, not one per poll
+        return event.polls === 1 ? emit({ kind: 'confirming', hash: event.transactionHash }) : undefined;
+      case 'confirmed':
+        return emit({ kind: 'confirmed', hash: event.transactionHash, status: event.status });
+    }
   };
 }
 
@@ -87,17 +95,16 @@ export async function prepareWithFee(
   calls: readonly ChainCall[],
   fee: FeeChoice & { maxFee?: bigint | undefined },
   call: CallOptions,
-  prefix: string,
 ): Promise<PreparedExecution> {
   const chain = await import('./chain/index.js');
-  const base = { ...(call.signal ? { signal: call.signal } : {}), onProgress: executionProgress(call, prefix), ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }) };
+  const base = { ...(call.signal ? { signal: call.signal } : {}), onProgress: executionProgress(call), ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }) };
   const inGasToken: FeeModeOption = { gasToken: fee.gasToken.address };
   if (fee.forced) return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
   try {
     return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored' });
   } catch (error) {
     if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
-    call.onProgress?.({ step: `${prefix}-fee-mode`, message: `no sponsored gas here; paying gas in ${fee.gasToken.symbol}` });
+    call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
     return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
   }
 }
@@ -112,10 +119,9 @@ export async function executeTracked(
   prepared: PreparedExecution,
   tracker: TransactionTracker,
   call: CallOptions,
-  prefix: string,
 ): Promise<ExecutionReceipt> {
   const chain = await import('./chain/index.js');
-  const progress = executionProgress(call, prefix);
+  const progress = executionProgress(call);
   try {
     return await chain.executePrepared(account, prepared, {
       ...(call.signal ? { signal: call.signal } : {}),

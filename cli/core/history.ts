@@ -273,3 +273,20 @@ export function trackTransaction(history: HistoryStore | undefined, entry: Omit<
     },
   };
 }
+
+/** Where a wallet's transactions belong: its account on a network (or the sandbox). */
+export interface HistoryScope {
+  account: string;
+  network: HistoryEntry['network'];
+  sandbox: boolean;
+}
+
+/**
+ * The transactions of one wallet on one network, newest first (the file keeps every account's):
+ * what every face lists for the signed-in wallet.
+ */
+export async function walletHistory(history: HistoryStore, scope: HistoryScope): Promise<HistoryList> {
+  const { entries, setAside } = await history.list();
+  const account = BigInt(scope.account);
+  return { entries: entries.filter((e) => BigInt(e.account) === account && e.network === scope.network && e.sandbox === scope.sandbox), setAside };
+}

@@ -220,8 +220,8 @@ export function sessionState(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'net
  * key's signature, or garbage, is INVALID_RESPONSE rather than a transaction that fails later.
  * A 401 ends the session (SESSION_EXPIRED); 429 is RATE_LIMITED with retryAfterSeconds.
  */
-export function createSignHash(session: Session, options: { timeoutMs?: number } = {}): SignHash {
-  const client = createAuthClient({ serverUrl: session.serverUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+export function createSignHash(session: Session, options: { serverUrl: string; timeoutMs?: number }): SignHash {
+  const client = createAuthClient({ serverUrl: options.serverUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
   return async (hash, signal) => {
     let signature: string;
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, USDC } from '../../test/helpers/swap-fixtures.js';
-import { planDocument } from '../core/swap/document.js';
+import { planDocument } from '../core/actions/document.js';
 import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';
 

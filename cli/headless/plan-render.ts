@@ -4,8 +4,8 @@
  * Amounts are shortened for the eye (truncated, never rounded up); `--json` carries them exact.
  */
 import { formatAmountShort } from '../../shared/amount.js';
-import type { ExecutionResult } from '../core/swap/flow.js';
-import type { PlanDocument } from '../core/swap/document.js';
+import type { ExecutionResult } from '../core/actions/pipeline.js';
+import type { PlanDocument } from '../core/actions/document.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { Money } from '../core/quote-summary.js';
 
@@ -17,7 +17,7 @@ function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const TITLES: Record<PlanDocument['kind'], string> = { trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch' };
+const TITLES: Record<PlanDocument['kind'], string> = { send: 'Send', trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch' };
 
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';

@@ -1,12 +1,13 @@
 import type { CommandContext } from './context.js';
-import type { Progress } from '../core/call.js';
+import { describeEvent, type ProgressEvent } from '../core/events.js';
 
 /**
  * The headless face of the core's progress (docs/architecture.md "Headless output"): one line
- * on stderr, and only on a TTY, so piped output and --json documents stay clean.
+ * on stderr, and only on a TTY, so piped output and --json documents stay clean. Polls while
+ * waiting for a receipt say nothing new: only the first is printed.
  */
-export function progressTo(ctx: Pick<CommandContext, 'stderr' | 'stderrIsTTY'>): (progress: Progress) => void {
-  return (progress) => {
-    if (ctx.stderrIsTTY) ctx.stderr.write(`${progress.message}\n`);
+export function progressTo(ctx: Pick<CommandContext, 'stderr' | 'stderrIsTTY'>): (event: ProgressEvent) => void {
+  return (event) => {
+    if (ctx.stderrIsTTY) ctx.stderr.write(`${describeEvent(event)}\n`);
   };
 }

@@ -1,24 +1,23 @@
 /**
- * What `trade`, `multi-swap` and `batch` share: their signing flags, and the run — plan (checked
- * and simulated), then without --yes show it and sign nothing (CONFIRMATION_REQUIRED, exit 1, the
- * plan document in `error.details.plan` under --json), with --yes sign exactly that plan.
- * Light at import: the core and the renderers load once the options parse.
+ * What every command that moves money shares (`send`, `trade`, `multi-swap`, `batch`): the
+ * signing flags, and the run — plan the action (checked and simulated), then without --yes show
+ * it and sign nothing (CONFIRMATION_REQUIRED, exit 1, the plan document in `error.details.plan`
+ * under --json), with --yes sign exactly that plan. Light at import: the core and the renderers
+ * load once the options parse.
  */
 import { parseCommandArgs, refuseNegativeAmount } from './args.js';
 import type { CommandContext, CommandResult } from './context.js';
-import type { CallOptions } from '../core/call.js';
-import type { Endpoints } from '../core/endpoints.js';
-import type { PlannedSwaps, SwapRequestOptions } from '../core/swaps.js';
+import type { ActionOptions, ActionRequest } from '../core/actions/index.js';
 import { withEndpoints } from './with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
-import { parseSlippageBps } from '../../shared/slippage.js';
+import { parseSlippageBps } from '../core/actions/rules.js';
 import type { Network } from '../../shared/tokens.js';
 
-export const SIGNING_OPTIONS_HELP = `  --yes               sign and send the plan (without it: show the plan, sign nothing, exit 1)
-  --slippage PERCENT  tolerance for the minimum received, 0.01–50 (default from settings, 1)
-  --allow-high-impact accept a price impact above 15 % (refused otherwise)
+/** The flags of every signing command. */
+export const SIGNING_HELP = `  --yes               sign and send the plan (without it: show the plan, sign nothing, exit 1)
   --gas-token T       pay gas in T (default: sponsored when the server offers it, else the
                       gasToken setting, STRK)
+  --max-fee AMOUNT    refuse a plan whose maximum gas fee is above AMOUNT (gas-token units)
   --network NAME      mainnet or sepolia (swaps are mainnet-only)
   --sandbox           use the local sandbox
   --json              one JSON document: the plan (route, minimum received, fee, price impact,
@@ -26,29 +25,42 @@ export const SIGNING_OPTIONS_HELP = `  --yes               sign and send the pla
                       transaction (hash, what arrived, gas paid)
 `;
 
+/** The flags of the commands that swap, then every signing flag. */
+export const SIGNING_OPTIONS_HELP = `  --slippage PERCENT  tolerance for the minimum received, 0.01–50 (default from settings, 1)
+  --allow-high-impact accept a price impact above 15 % (refused otherwise)
+${SIGNING_HELP}`;
+
 const SIGNING_FLAGS = {
   yes: { type: 'boolean' },
-  slippage: { type: 'string' },
-  'allow-high-impact': { type: 'boolean' },
   'gas-token': { type: 'string' },
+  'max-fee': { type: 'string' },
   network: { type: 'string' },
 } as const;
 
-export interface SigningOptions extends SwapRequestOptions {
+const SWAP_FLAGS = {
+  slippage: { type: 'string' },
+  'allow-high-impact': { type: 'boolean' },
+} as const;
+
+export interface SigningOptions extends ActionOptions {
   yes: boolean;
   sandbox: boolean;
   network: Network | undefined;
   help: boolean;
 }
 
-/** Flags and arguments of a signing command; `extra` adds its own flags (their values must be strings). */
+/**
+ * Flags and arguments of a signing command; `extra` adds its own flags (their values must be
+ * strings). `swaps: false` (send) takes no slippage or impact flags.
+ */
 export function parseSigningArgs(
   argv: string[],
   extra: Record<string, { type: 'string'; multiple?: boolean }>,
+  { swaps = true }: { swaps?: boolean } = {},
 ): { options: SigningOptions; values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  const valueFlags = new Set(['--slippage', '--gas-token', '--network', ...Object.keys(extra).map((name) => `--${name}`)]);
+  const valueFlags = new Set(['--gas-token', '--max-fee', '--network', ...(swaps ? ['--slippage'] : []), ...Object.keys(extra).map((name) => `--${name}`)]);
   refuseNegativeAmount(argv, valueFlags);
-  const parsed = parseCommandArgs(argv, { ...SIGNING_FLAGS, ...extra });
+  const parsed = parseCommandArgs(argv, { ...SIGNING_FLAGS, ...(swaps ? SWAP_FLAGS : {}), ...extra });
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const network = values.network as string | undefined;
   if (network !== undefined && network !== 'mainnet' && network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
@@ -61,25 +73,22 @@ export function parseSigningArgs(
     slippageBps: slippage === undefined ? undefined : parseSlippageBps(slippage),
     allowHighImpact: values['allow-high-impact'] === true,
     gasToken: values['gas-token'] as string | undefined,
+    maxFee: values['max-fee'] as string | undefined,
   };
   return { options, values, positionals: parsed.positionals };
 }
 
-/** Plan, then show it (no --yes) or sign it (--yes). */
-export async function runSigning(
-  ctx: CommandContext,
-  options: SigningOptions,
-  plan: (endpoints: Endpoints, call: CallOptions, core: typeof import('../core/swaps.js')) => Promise<PlannedSwaps>,
-): Promise<CommandResult> {
-  const [core, render, { requireConfirmation }] = await Promise.all([import('../core/swaps.js'), import('./plan-render.js'), import('../core/swap/document.js')]);
+/** Plan the action, then show it (no --yes) or sign it (--yes). */
+export async function runSigning(ctx: CommandContext, options: SigningOptions, request: ActionRequest): Promise<CommandResult> {
+  const [core, render, { requireConfirmation }] = await Promise.all([import('../core/actions/index.js'), import('./plan-render.js'), import('../core/actions/document.js')]);
   const data = await withEndpoints(ctx, { sandbox: options.sandbox, ...(options.network ? { network: options.network } : {}) }, async (endpoints, call) => {
-    const planned = await plan(endpoints, call, core);
+    const planned = await core.planAction(endpoints, request, options, call);
     if (!options.yes) {
       // a person reads the plan above the error line; a script gets it in the error document
       if (!ctx.json) ctx.stdout.write(render.renderPlan(planned.document));
       requireConfirmation(false, planned.document);
     }
-    return core.executePlan(planned, call);
+    return core.executeAction(planned, call);
   });
   return { data, human: () => render.renderExecution(data) };
 }

@@ -4,107 +4,41 @@
  * logout), quotes, status, balances, the sandbox outbox — plus the settings.
  *
  * Heavy modules (conf, ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
- * its first frame. Sending goes through the core's planSend/executeSend; trades, multi-swaps and
- * batches through planTrade/planMultiSwap/planBatch and executePlan (cli/core/swaps.ts), the
+ * its first frame. Every plan — a send, a trade, a multi-swap, a batch — goes through the core's
+ * one pipeline (planAction/executeAction, cli/core/actions); prices, the rules and expiry are the
+ * core's, so this adapter only maps shapes. The
  * history through the same store the `history` command reads.
  */
 import { join } from 'node:path';
 import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { findToken, listTokens, sameAddress } from '../../shared/tokens.js';
-import { parseAddress } from '../core/chain/calls.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { listTokens } from '../../shared/tokens.js';
 import { printable } from '../clients/server-error.js';
-import type { PlannedSend, SendResult, TokenAmount } from '../core/funds.js';
-import type { ExecutionResult, PlannedSwaps } from '../core/swaps.js';
-import type { GasQuote } from '../core/swap/checks.js';
-import type {
-  Balances,
-  BalanceChange,
-  Call,
-  Environment,
-  ExecutionStep,
-  FeeView,
-  HistoryEntry,
-  Receipt,
-  SendPlanView,
-  Session,
-  SettingsPatch,
-  SettingsView,
-  SwapPlanView,
-  SwapRequest,
-  TuiServices,
-} from './services.js';
-
-/** The core's exact amount as a screen's signed change. */
-const changeOf = (t: TokenAmount): BalanceChange => ({ symbol: t.symbol, decimals: t.decimals, delta: BigInt(t.baseUnits) });
-
-/** The core's send plan as the review shows it; the planned transaction rides along, opaque. */
-function sendPlanView(planned: PlannedSend): SendPlanView {
-  const { plan } = planned;
-  return {
-    token: { symbol: plan.amount.symbol, decimals: plan.amount.decimals },
-    amount: BigInt(plan.amount.baseUnits),
-    to: plan.to,
-    deploysAccount: plan.deploysAccount,
-    calls: plan.calls,
-    fee:
-      plan.fee.mode === 'sponsored'
-        ? { mode: 'sponsored' }
-        : { mode: 'default', symbol: plan.fee.max.symbol, decimals: plan.fee.max.decimals, estimated: BigInt(plan.fee.estimated.baseUnits), max: BigInt(plan.fee.max.baseUnits) },
-    simulatedChanges: plan.simulatedChanges.map(changeOf),
-    expiresAt: Date.parse(plan.expiresAt),
-    handle: planned,
-  };
-}
-
-/** The core's execution progress (`send-<stage>`, `swap-<stage>`) as the executing screen's steps. */
-function executionStep(step: string, message: string): ExecutionStep | undefined {
-  switch (step.replace(/^(send|swap)-/, '')) {
-    case 'signing':
-      return { step: 'signing' };
-    case 'submitting':
-      return { step: 'submitting' };
-    case 'submitted': {
-      // "sent; waiting for confirmation… 0x…": the hash is worth showing while it waits
-      const hash = /0x[0-9a-fA-F]+/.exec(message)?.[0];
-      return hash === undefined ? { step: 'waiting' } : { step: 'waiting', detail: hash };
-    }
-    case 'confirmed':
-      return { step: 'confirmed' };
-    // executePlan re-quotes, re-checks and simulates a plan whose quote went stale first
-    case 'requote':
-    case 'quote':
-    case 'checking-account':
-    case 'building':
-    case 'simulate':
-    case 'fee-mode':
-      return { step: 'building', detail: message };
-    default:
-      return undefined;
-  }
-}
-
-/** What the wallet holds now against before (read both times: exact), the unchanged left out. */
-function sendReceipt(result: SendResult): Receipt {
-  const { plan, receipt } = result;
-  return {
-    headline: `Sent ${plan.amount.amount} ${plan.amount.symbol} to ${plan.to}`,
-    transactionHash: receipt.transactionHash,
-    status: receipt.status === 'SUCCEEDED' ? 'succeeded' : 'reverted',
-    changes: result.balances.map((b) => changeOf(b.change)).filter((c) => c.delta !== 0n),
-  };
-}
+import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
+import type { GasQuote } from '../core/actions/checks.js';
+import type { Balances, Call, Environment, FeeView, HistoryEntry, PlanHandle, PlanRequest, PlanView, Receipt, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
 
 const feeView = (gas: GasQuote): FeeView =>
   gas.mode === 'sponsored' ? gas : { mode: 'default', symbol: gas.token.symbol, decimals: gas.token.decimals, estimated: gas.estimatedFee, max: gas.maxFee };
 
-/** How long before a quote turns stale its review stops taking a confirmation. */
-const CONFIRM_MARGIN_MS = 2_000;
+/** The screens' request as the core's typed action request. */
+function actionRequest(request: PlanRequest): ActionRequest {
+  switch (request.kind) {
+    case 'send':
+      return { kind: 'send', transfer: request.sends[0] ?? { amount: '', token: '', to: '' } };
+    case 'trade':
+      return { kind: 'trade', swap: request.swaps[0] ?? { amount: '', from: '', to: '' } };
+    case 'multi-swap':
+      return { kind: 'multi-swap', swaps: request.swaps };
+    case 'batch':
+      return { kind: 'batch', swaps: request.swaps, transfers: request.sends };
+  }
+}
 
-/** The core's swap plan as the review shows it; the planned transaction rides along, opaque. */
-function swapPlanView(request: SwapRequest, planned: PlannedSwaps, expiryMarginS: number): SwapPlanView {
+/** The core's plan document in the screens' terms; `handle` names the planned transaction. */
+function planView(request: PlanRequest, planned: PlannedWalletAction, handle: PlanHandle): PlanView {
   const { document } = planned;
   const level = document.priceImpact.level;
   return {
@@ -115,29 +49,31 @@ function swapPlanView(request: SwapRequest, planned: PlannedSwaps, expiryMarginS
     slippageBps: planned.slippageBps,
     impact: level === 'high' ? 'danger' : level,
     fee: feeView(planned.gas),
-    deploysAccount: planned.prepared.kind === 'deploy_and_invoke',
+    deploysAccount: document.deploysAccount,
     calls: document.calls.map((c) => ({ contract: c.contractAddress, entrypoint: c.entrypoint, description: c.description })),
     simulatedChanges:
       document.simulation.status === 'ok'
         ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
         : [],
     warnings: document.warnings,
-    // The review may be confirmed only while executePlan would sign exactly this build: before
-    // the quote's 30 s (less a moment for the key press to reach it) and before the paymaster
-    // build's own margin (all a batch of transfers has). Past that, the review plans again.
-    expiresAt: Math.min(
-      (planned.prepared.expiresAt - expiryMarginS) * 1000,
-      document.quoteValidUntil === null ? Infinity : Date.parse(document.quoteValidUntil) - CONFIRM_MARGIN_MS,
-    ),
-    handle: planned,
+    expiresAt: planned.confirmBy,
+    handle,
   };
 }
 
-/** An executed swap plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
-function swapReceipt(result: ExecutionResult): Receipt {
+const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed' };
+
+/** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
+function sentHeadline(result: ExecutionResult): string {
+  const [send] = result.sends;
+  return send === undefined ? HEADLINES.send : `${HEADLINES.send} ${send.amount.amount} ${send.amount.symbol} to ${send.to}`;
+}
+
+/** An executed plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
+function receiptOf(result: ExecutionResult): Receipt {
   const { transaction } = result;
   return {
-    headline: result.kind === 'trade' ? 'Swap confirmed' : result.kind === 'multi-swap' ? 'Multi-swap confirmed' : 'Batch confirmed',
+    headline: result.kind === 'send' ? sentHeadline(result) : HEADLINES[result.kind],
     transactionHash: transaction.hash,
     status: 'succeeded',
     changes: transaction.balanceChanges
@@ -146,6 +82,7 @@ function swapReceipt(result: ExecutionResult): Receipt {
     details: [
       ...transaction.received.map((r) => `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`),
       transaction.feePaid === null ? 'gas: sponsored' : `gas paid: ${transaction.feePaid.amount} ${transaction.feePaid.symbol}`,
+      ...(transaction.deployedAccount ? ['your account was deployed with this transaction'] : []),
       ...(transaction.historyWarning ? [`history not written: ${transaction.historyWarning}`] : []),
     ],
   };
@@ -154,7 +91,7 @@ function swapReceipt(result: ExecutionResult): Receipt {
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
-  const [endpoints, account, session, quote, status, settings, settingsStore] = await Promise.all([
+  const [endpoints, account, session, quote, status, settings, settingsStore, rules] = await Promise.all([
     import('../core/endpoints.js'),
     import('../core/account.js'),
     import('../core/session.js'),
@@ -162,8 +99,9 @@ async function loadModules() {
     import('../core/status.js'),
     import('../platform/settings.js'),
     import('../platform/settings-store.js'),
+    import('../core/actions/rules.js'),
   ]);
-  return { endpoints, account, session, quote, status, settings, settingsStore };
+  return { endpoints, account, session, quote, status, settings, settingsStore, rules };
 }
 
 /** The core's session as the screens show it (a saved session: whether its wallet was new is not kept). */
@@ -180,6 +118,8 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
   const { env } = options;
   let modules: Modules | undefined;
   let endpoints: Endpoints | undefined;
+  // the core's plans behind the handles the screens hold
+  const plans = new WeakMap<PlanHandle, PlannedWalletAction>();
 
   const ready = (): { m: Modules; e: Endpoints } => {
     if (!modules || !endpoints) throw new AppError(ErrorCode.INTERNAL_ERROR, 'not connected yet');
@@ -197,7 +137,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     async connect({ signal }: Call): Promise<Environment> {
       modules ??= await loadModules();
       let startedSandbox = false;
-      const found = await modules.endpoints.resolveEndpoints(env, { sandbox: options.sandbox }, { signal, onProgress: (p) => (startedSandbox ||= p.step === 'sandbox-start') });
+      const found = await modules.endpoints.resolveEndpoints(env, { sandbox: options.sandbox }, { signal, onProgress: (event) => (startedSandbox ||= event.kind === 'sandbox-start') });
       endpoints = found;
       let startedChild: Environment['startedChild'];
       if (startedSandbox) startedChild = { what: 'the local sandbox', logFile: join(found.dataDir, 'sandbox-child.log') };
@@ -235,25 +175,15 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     },
 
     async balances(_current, { signal }): Promise<Balances> {
-      const { m, e } = ready();
-      const [{ balances }, { usdCentsAt }] = await Promise.all([import('../core/funds.js'), import('../../shared/fees.js')]);
-      const held = (await balances(e, {}, { signal })).balances.filter((b) => b.baseUnits !== '0');
-      // USD at the aggregator's prices: a route of the whole balance carries its input token's
-      // price; a token it cannot route shows "no price" rather than failing the list
-      const client = m.quote.aggregatorFor(e, { timeoutMs: 5000, retries: 1 });
-      const [usdc, eth] = [findToken(e.network, 'USDC'), findToken(e.network, 'ETH')];
-      const tokens = await Promise.all(
-        held.map(async (token) => {
-          const amount = BigInt(token.baseUnits);
-          const quoteIn = token.address === usdc?.address ? eth : usdc;
-          const price =
-            quoteIn === undefined
-              ? undefined
-              : await client.getRoute({ amount, tokenIn: token.address, tokenOut: quoteIn.address }, { signal }).then((r) => r.inputToken.price, () => undefined);
-          return { symbol: token.symbol, decimals: token.decimals, amount, usdCents: usdCentsAt(amount, token.decimals, price) };
-        }),
-      );
-      return { available: true, tokens, totalUsdCents: tokens.reduce((sum, t) => sum + (t.usdCents ?? 0n), 0n), asOf: new Date().toISOString() };
+      const { e } = ready();
+      const { holdings } = await import('../core/portfolio.js');
+      const held = await holdings(e, { signal });
+      return {
+        available: true,
+        tokens: held.tokens.map((t) => ({ symbol: t.symbol, decimals: t.decimals, amount: BigInt(t.baseUnits), usdCents: t.usdCents })),
+        totalUsdCents: held.totalUsdCents,
+        asOf: held.asOf,
+      };
     },
 
     async quote(request, { signal }) {
@@ -270,92 +200,51 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     async plan(request, _session, { signal, onProgress }) {
       const { e } = ready();
-      const swaps = await import('../core/swaps.js');
+      const [actions, { describeEvent }] = await Promise.all([import('../core/actions/index.js'), import('../core/events.js')]);
       // the review asks for the typed word above 15 % impact before anything is signed, so the
       // core plans such a swap instead of refusing it (the headless --allow-high-impact)
-      const options = { slippageBps: request.slippageBps, allowHighImpact: true };
-      const call = { signal, onProgress: (p: { message: string }) => onProgress?.(p.message) };
-      const planned = (): Promise<PlannedSwaps> => {
-        switch (request.kind) {
-          case 'trade': {
-            const [pair] = request.swaps;
-            if (pair === undefined || request.swaps.length > 1 || request.sends.length > 0) throw usageError('a trade is exactly one swap');
-            return swaps.planTrade(e, pair, options, call);
-          }
-          case 'multi-swap':
-            return swaps.planMultiSwap(e, request.swaps, options, call);
-          case 'batch':
-            return swaps.planBatch(e, request.swaps, request.sends, options, call);
-        }
-      };
-      return swapPlanView(request, await planned(), swaps.EXPIRY_MARGIN_S);
+      const planned = await actions.planAction(e, actionRequest(request), { slippageBps: request.slippageBps, allowHighImpact: true }, { signal, onProgress: (event) => onProgress?.(describeEvent(event)) });
+      const handle = Object.freeze({}) as PlanHandle;
+      plans.set(handle, planned);
+      return planView(request, planned, handle);
     },
 
     async execute(plan, _session, { signal, onStep }) {
-      const { executePlan } = await import('../core/swaps.js');
+      const planned = plans.get(plan.handle);
+      if (planned === undefined) throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again', { status: 400 });
+      const { executeAction } = await import('../core/actions/index.js');
       // Above 15 % impact the review took the typed word for this plan; anything else executes
       // as the headless default, so a re-quote that crossed 15 % on the way is refused.
-      const planned = plan.handle as PlannedSwaps;
-      const result = await executePlan({ ...planned, allowHighImpact: plan.impact === 'danger' }, {
-        signal,
-        onProgress: (p) => {
-          const step = executionStep(p.step, p.message);
-          if (step) onStep(step);
-        },
-      });
-      return swapReceipt(result);
+      const result = await executeAction({ ...planned, allowHighImpact: false }, { signal, onProgress: (event) => event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event) }, { highImpactConfirmed: plan.impact === 'danger' });
+      return receiptOf(result);
     },
 
     async history(session) {
       const { e } = ready();
-      const { openHistory } = await import('../core/history.js');
-      const { entries, setAside } = await openHistory(e.dataDir).list();
-      // this wallet's transactions on this network (the file keeps every account's)
-      const mine = entries
-        .filter((entry) => sameAddress(entry.account, session.walletAddress) && entry.network === e.network && entry.sandbox === e.sandbox)
-        .map(
-          (entry): HistoryEntry => ({
-            // as receipts show it (the store keeps it without leading zeros)
-            transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
-            at: entry.time,
-            kind: entry.kind,
-            summary: printable(entry.summary, 500),
-            status: entry.status,
-            // the chain's words: one printable line (no escape sequences reach the terminal)
-            ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason) }),
-          }),
-        );
+      const { openHistory, walletHistory } = await import('../core/history.js');
+      const { entries, setAside } = await walletHistory(openHistory(e.dataDir), { account: session.walletAddress, network: e.network, sandbox: e.sandbox });
+      const mine = entries.map(
+        (entry): HistoryEntry => ({
+          // as receipts show it (the store keeps it without leading zeros)
+          transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
+          at: entry.time,
+          kind: entry.kind,
+          summary: printable(entry.summary, 500),
+          status: entry.status,
+          // the chain's words: one printable line (no escape sequences reach the terminal)
+          ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason) }),
+        }),
+      );
       return { entries: mine, setAside };
     },
 
     checkRecipient(text, session) {
+      const { m, e } = ready();
       try {
-        const address = parseAddress(text.trim(), 'recipient');
-        if (BigInt(address) === BigInt(session.walletAddress)) return { problem: 'that is your own wallet: nothing to send' };
-        return { address };
+        return { address: m.rules.checkRecipient(text, { network: e.network, account: session.walletAddress }) };
       } catch (error) {
         return { problem: error instanceof AppError ? error.message : 'not an address' };
       }
-    },
-
-    async planSend(request, _session, { signal, onProgress }) {
-      const { e } = ready();
-      const { planSend } = await import('../core/funds.js');
-      const planned = await planSend(e, { token: request.token, amount: request.amount, to: request.to.trim() }, { signal, onProgress: (p) => onProgress?.(p.message) });
-      return sendPlanView(planned);
-    },
-
-    async executeSend(plan, _session, { signal, onStep }) {
-      const { e } = ready();
-      const { executeSend } = await import('../core/funds.js');
-      const result = await executeSend(e, plan.handle as PlannedSend, {
-        signal,
-        onProgress: (p) => {
-          const step = executionStep(p.step, p.message);
-          if (step) onStep(step);
-        },
-      });
-      return sendReceipt(result);
     },
 
     async status({ signal }) {

@@ -8,12 +8,12 @@ import { decideMode } from './mode.js';
 import { commandNames } from '../run.js';
 import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
 import { priceImpactWarning } from '../core/quote-summary.js';
-import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/swap/limits.js';
-import { MAX_BATCH_SENDS } from '../core/swap/plan.js';
+import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
+import { MAX_BATCH_SENDS } from '../core/actions/plan.js';
 import { checkRows, focusStops, initialRows, rowsReducer, type RowsAction, type RowsForm } from './screens/rows-state.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
-import type { SwapPlanView } from './services.js';
+import type { PlanView } from './services.js';
 import { historyWindow } from './screens/info.js';
 import { wrappedLines } from './widgets/layout.js';
 import { themeFor } from './theme.js';
@@ -65,7 +65,7 @@ describe('appReducer', () => {
     s = appReducer(s, { type: 'back' });
     expect(s.screen.name).toBe('trade');
     // the reducer never looks inside a plan
-    const plan = { handle: 'planned' } as unknown as SwapPlanView;
+    const plan = { handle: 'planned' } as unknown as PlanView;
     s = appReducer(s, { type: 'replace', screen: { name: 'executing', plan } });
     expect(appReducer(s, { type: 'back' })).toBe(s);
     // a second confirmation keeps the running execution (the same screen object: one execution)

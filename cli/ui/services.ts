@@ -8,6 +8,7 @@
  */
 import type { QuoteSummary } from '../core/quote-summary.js';
 import type { StatusResult } from '../core/status.js';
+import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 
 export interface Call {
@@ -68,28 +69,35 @@ export interface PairRequest {
 }
 
 /**
- * What a person asks the core to plan: a trade (one swap), a multi-swap (2–3 swaps) or a batch
- * (swaps and plain transfers), all in one transaction. The same shapes the headless `trade`,
- * `multi-swap` and `batch` commands plan.
+ * What a person asks the core to plan: a send (one transfer), a trade (one swap), a multi-swap
+ * (2–3 swaps) or a batch (swaps and plain transfers), all in one transaction. The same actions
+ * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
  */
-export interface SwapRequest {
-  kind: 'trade' | 'multi-swap' | 'batch';
+export interface PlanRequest {
+  kind: 'send' | 'trade' | 'multi-swap' | 'batch';
   swaps: PairRequest[];
-  /** batch only */
+  /** send: exactly one; batch: any */
   sends: SendRequest[];
   slippageBps: number;
+}
+
+declare const planHandle: unique symbol;
+/** The core's planned transaction behind a view: opaque to the screens, what execute signs. */
+export interface PlanHandle {
+  readonly [planHandle]: true;
 }
 
 /** Who pays the gas of a plan: the operator, or the wallet in a token (about `estimated`, at most `max`). */
 export type FeeView = { mode: 'sponsored' } | { mode: 'default'; symbol: string; decimals: number; estimated: bigint | undefined; max: bigint };
 
 /**
- * A checked, quoted, built and simulated swap transaction, waiting for the confirmation.
- * Nothing is signed. The core's plan document, in the screens' terms.
+ * A checked, quoted, built and simulated transaction (a send, a trade, a multi-swap or a batch),
+ * waiting for the confirmation. Nothing is signed. The core's plan document, in the screens'
+ * terms.
  */
-export interface SwapPlanView {
+export interface PlanView {
   /** what was asked: re-planning asks the same again */
-  request: SwapRequest;
+  request: PlanRequest;
   /** one line: what goes out and what comes back at least */
   headline: string;
   /** each swap's quote, as executed (the minimum received is what the user confirms) */
@@ -106,17 +114,13 @@ export interface SwapPlanView {
   simulatedChanges: BalanceChange[];
   /** the core's warnings (price impact, unknown prices) */
   warnings: string[];
-  /** epoch ms after which the quote is stale: re-plan (re-quote) before confirming */
+  /** epoch ms until which the core takes a confirmation of exactly this plan (PlannedAction.confirmBy): plan again after */
   expiresAt: number;
-  /** the core's planned transaction, opaque to the screens: what execute signs */
-  readonly handle: unknown;
+  readonly handle: PlanHandle;
 }
 
-export interface ExecutionStep {
-  /** building: a quote went stale while the review was open; re-quoting, checking, simulating again */
-  step: 'building' | 'signing' | 'submitting' | 'waiting' | 'confirmed';
-  detail?: string;
-}
+/** The core's typed progress of an execution: the screens switch on `kind` (a hash is `hash`). */
+export type ExecutionStep = ActionEvent;
 
 export interface Receipt {
   /** the first line: "Swap confirmed", "Sent 1 STRK to 0x…" */
@@ -137,24 +141,6 @@ export interface SendRequest {
   amount: string;
   /** recipient address as typed */
   to: string;
-}
-
-/** A checked, built and simulated transfer, waiting for the confirmation. Nothing is signed. */
-export interface SendPlanView {
-  token: { symbol: string; decimals: number };
-  /** base units leaving the wallet */
-  amount: bigint;
-  /** the recipient, normalised */
-  to: string;
-  deploysAccount: boolean;
-  calls: CallView[];
-  fee: FeeView;
-  /** from the simulation of exactly what will be signed, the fee apart */
-  simulatedChanges: BalanceChange[];
-  /** epoch ms after which the paymaster refuses it: plan again */
-  expiresAt: number;
-  /** the core's planned transaction, opaque to the screens: what executeSend signs */
-  readonly handle: unknown;
 }
 
 export interface HistoryEntry {
@@ -210,21 +196,17 @@ export interface TuiServices {
   logout(): Promise<void>;
   balances(session: Session, call: Call): Promise<Balances>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
-  /** quotes, checks, builds and simulates a trade, multi-swap or batch; progress lines for the spinner */
-  plan(request: SwapRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<SwapPlanView>;
-  /** signs and sends exactly the planned transaction (re-quoting first if it went stale); the receipt */
-  execute(plan: SwapPlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
+  /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
+  plan(request: PlanRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<PlanView>;
+  /** signs and sends exactly the planned transaction, once (re-quoting first if it went stale); the receipt */
+  execute(plan: PlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
   /**
    * the transactions this client sent from the session's wallet, newest first; `setAside`: where
    * an unreadable history file was moved (it starts again empty), when that just happened
    */
   history(session: Session, call: Call): Promise<{ entries: HistoryEntry[]; setAside: string | null }>;
-  /** the recipient as the core reads it (normalised), or why it is not an address */
+  /** the recipient as the core's rule reads it (normalised), or why it is refused */
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };
-  /** checks, builds and simulates a transfer; progress lines for the spinner */
-  planSend(request: SendRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<SendPlanView>;
-  /** signs and sends exactly the planned transfer; the receipt carries the exact balance changes */
-  executeSend(plan: SendPlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
   status(call: Call): Promise<StatusResult>;
   settings(): SettingsView;
   updateSettings(patch: SettingsPatch): SettingsView;

@@ -2,7 +2,7 @@
  * App state as one reducer. `screen` is a discriminated union; the back-stack holds where Esc
  * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
  */
-import type { Environment, Receipt, SendPlanView, Session, SwapPlanView } from './services.js';
+import type { Environment, Receipt, Session, PlanView } from './services.js';
 import type { RowsForm } from './screens/rows-state.js';
 
 export type Screen =
@@ -14,12 +14,10 @@ export type Screen =
   /** form: the rows as typed, restored when Esc comes back from the review */
   | { name: 'multiSwap'; form?: RowsForm }
   | { name: 'batch'; form?: RowsForm }
-  /** the review of any swap plan (trade, multi-swap, batch) */
-  | { name: 'review'; plan: SwapPlanView }
-  | { name: 'executing'; plan: SwapPlanView }
+  /** the review of any plan (send, trade, multi-swap, batch) */
+  | { name: 'review'; plan: PlanView }
+  | { name: 'executing'; plan: PlanView }
   | { name: 'send' }
-  | { name: 'sendReview'; plan: SendPlanView }
-  | { name: 'sendExecuting'; plan: SendPlanView }
   | { name: 'receipt'; receipt: Receipt }
   /** signIn: the session is gone; Enter leads to signing in again */
   | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
@@ -66,7 +64,7 @@ export const initialState: AppState = {
 };
 
 /** Screens Esc never leaves to: a running transaction must be seen through. */
-const PINNED: ReadonlySet<ScreenName> = new Set(['connecting', 'executing', 'sendExecuting']);
+const PINNED: ReadonlySet<ScreenName> = new Set(['connecting', 'executing']);
 
 export function appReducer(state: AppState, action: AppAction): AppState {
   switch (action.type) {

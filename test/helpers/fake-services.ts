@@ -5,9 +5,9 @@
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
-import { parseAmount } from '../../shared/amount.js';
+import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
-import type { Balances, ExecutionStep, Features, HistoryEntry, QuoteRequest, Receipt, SendPlanView, Session, SettingsView, SwapPlanView, SwapRequest, TuiServices } from '../../cli/ui/services.js';
+import type { Balances, ExecutionStep, Features, HistoryEntry, PlanHandle, QuoteRequest, Receipt, Session, SettingsView, PlanView, PlanRequest, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -54,12 +54,12 @@ export interface FakeOptions {
   balances?: Balances;
   /** balances fail with this */
   balancesError?: Error;
-  execute?: () => Promise<Receipt>;
-  /** instead of the default success (which reports the step 'waiting' with hash 0xfeed first) */
-  executeSend?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
-  sendFee?: SendPlanView['fee'];
+  /** instead of the default success (which reports 'submitting' first); a send reports 'submitted' 0xfeed first */
+  execute?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
+  /** the fee of every plan (default: sponsored) */
+  fee?: PlanView['fee'];
   /** instead of the default plan (built from the request) */
-  plan?: (request: SwapRequest) => Promise<SwapPlanView>;
+  plan?: (request: PlanRequest) => Promise<PlanView>;
   history?: HistoryEntry[];
   historySetAside?: string;
   /** the clock of the plans' expiry */
@@ -68,6 +68,8 @@ export interface FakeOptions {
 
 export type FakeServices = TuiServices & {
   calls: string[];
+  /** the name a test knows a plan by: planned-<kind>-<n> */
+  nameOf(handle: PlanHandle): string;
   quotes: PendingQuote[];
   closed: boolean;
   settingsView: SettingsView;
@@ -75,10 +77,17 @@ export type FakeServices = TuiServices & {
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
+  const named = (name: string): PlanHandle => {
+    const handle = Object.freeze({}) as PlanHandle;
+    names.set(handle, name);
+    return handle;
+  };
   /** each plan's handle is its own: a test can tell which one was signed */
   let plans = 0;
+  const names = new WeakMap<PlanHandle, string>();
   const fake: FakeServices = {
     calls: [],
+    nameOf: (handle) => names.get(handle) ?? 'unknown',
     quotes: [],
     closed: false,
     settingsView: { slippageBps: 100, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001', gasToken: 'STRK' },
@@ -116,7 +125,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (options.autoQuoteImpactBps !== undefined) return Promise.resolve(quoteFixture(request, options.autoQuoteImpactBps));
       return new Promise((resolve, reject) => fake.quotes.push({ request, signal, resolve, reject }));
     },
-    async plan(request: SwapRequest, _session, { onProgress }): Promise<SwapPlanView> {
+    async plan(request: PlanRequest, _session, { onProgress }): Promise<PlanView> {
       fake.calls.push(`plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`);
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
@@ -129,25 +138,36 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         sends: request.sends.map((s) => ({ symbol: s.token, decimals: 18, amount: parseAmount(s.amount, 18), to: parseAddress(s.to, 'recipient') })),
         slippageBps: request.slippageBps,
         impact: priceImpactWarning(impact) === 'very-high' ? 'danger' : priceImpactWarning(impact) === 'high' ? 'warn' : 'ok',
-        fee: { mode: 'sponsored' },
+        fee: options.fee ?? { mode: 'sponsored' },
         deploysAccount: false,
-        calls: request.swaps.flatMap((pair) => [
-          { contract: pair.from, entrypoint: 'approve', description: `approve the router to take exactly ${pair.amount} ${pair.from}` },
-          { contract: 'router', entrypoint: 'swap', description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}` },
-        ]),
-        simulatedChanges: request.swaps.flatMap((pair) => [
-          { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
-          { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
-        ]),
+        calls: [
+          ...request.swaps.flatMap((pair) => [
+            { contract: pair.from, entrypoint: 'approve', description: `approve the router to take exactly ${pair.amount} ${pair.from}` },
+            { contract: 'router', entrypoint: 'swap', description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}` },
+          ]),
+          ...request.sends.map((send) => ({ contract: '0x4718', entrypoint: 'transfer', description: `transfer exactly ${send.amount} ${send.token} to ${send.to}` })),
+        ],
+        simulatedChanges: [
+          ...request.swaps.flatMap((pair) => [
+            { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
+            { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
+          ]),
+          ...request.sends.map((send) => ({ symbol: send.token, decimals: 18, delta: -parseAmount(send.amount, 18) })),
+        ],
         warnings: [],
         expiresAt: (options.now ?? Date.now)() + 30_000,
-        handle: `planned-swap-${++plans}`,
+        handle: named(`planned-${request.kind === 'send' ? 'send' : 'swap'}-${++plans}`),
       };
     },
     async execute(plan, _session, { onStep }) {
-      fake.calls.push(`execute ${plan.handle as string}`);
-      onStep({ step: 'submitting' });
-      if (options.execute) return options.execute();
+      fake.calls.push(`execute ${fake.nameOf(plan.handle)}`);
+      if (options.execute) return options.execute(onStep);
+      if (plan.request.kind === 'send') {
+        onStep({ kind: 'submitted', hash: '0xfeed' });
+        const [send] = plan.sends;
+        return { headline: `Sent ${formatAmount(send?.amount ?? 0n, 18)} ${send?.symbol} to ${send?.to}`, transactionHash: '0xfeed', status: 'succeeded', changes: [{ symbol: send?.symbol ?? '?', decimals: 18, delta: -(send?.amount ?? 0n) }] };
+      }
+      onStep({ kind: 'submitting' });
       return { headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }], details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'] };
     },
     async history() {
@@ -161,28 +181,6 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       } catch (error) {
         return { problem: (error as Error).message };
       }
-    },
-    async planSend(request, _session, { onProgress }) {
-      fake.calls.push(`planSend ${request.amount} ${request.token} ${request.to}`);
-      onProgress?.('simulating the transaction…');
-      const amount = parseAmount(request.amount, 18);
-      return {
-        token: { symbol: request.token, decimals: 18 },
-        amount,
-        to: parseAddress(request.to, 'recipient'),
-        deploysAccount: false,
-        calls: [{ contract: '0x4718', entrypoint: 'transfer', description: `transfer exactly ${request.amount} ${request.token} to ${request.to}` }],
-        fee: options.sendFee ?? { mode: 'sponsored' },
-        simulatedChanges: [{ symbol: request.token, decimals: 18, delta: -amount }],
-        expiresAt: Date.now() + 60_000,
-        handle: 'planned',
-      };
-    },
-    async executeSend(plan, _session, { onStep }) {
-      fake.calls.push(`executeSend ${plan.handle as string}`);
-      if (options.executeSend) return options.executeSend(onStep);
-      onStep({ step: 'waiting', detail: '0xfeed' });
-      return { headline: `Sent 1 ${plan.token.symbol} to ${plan.to}`, transactionHash: '0xfeed', status: 'succeeded', changes: [{ symbol: plan.token.symbol, decimals: 18, delta: -plan.amount }] };
     },
     async status() {
       return {

@@ -3,7 +3,7 @@
  * aggregator would send for a pair, built with the same calldata layout the emulator uses.
  */
 import type { Route } from '../../cli/clients/aggregator.js';
-import { buildPlan, type PlanKind, type PlannedSend, type PlannedSwap, type SwapPlan, type SwapQuote, toSwapQuote } from '../../cli/core/swap/plan.js';
+import { buildPlan, type PlanKind, type PlannedTransfer, type PlannedSwap, type ActionPlan, type SwapQuote, toSwapQuote } from '../../cli/core/actions/plan.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { encodeSwapCalldata } from '../../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
@@ -73,11 +73,11 @@ export function plannedSwap(quote: SwapQuote, calldata = honestCalldata(quote)):
   return { confirmed: quote, executing: quote, calldata };
 }
 
-export function planOf(kind: PlanKind, swaps: PlannedSwap[], sends: PlannedSend[] = []): SwapPlan {
+export function planOf(kind: PlanKind, swaps: PlannedSwap[], sends: PlannedTransfer[] = []): ActionPlan {
   return buildPlan({ kind, network: 'mainnet', sandbox: true, account: ACCOUNT, router: ROUTER_ADDRESS, swaps, sends });
 }
 
 /** 1 ETH → 3000 USDC through one pool: the plan of `trade 1 ETH USDC`. */
-export function ethToUsdcTrade(options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {}): SwapPlan {
+export function ethToUsdcTrade(options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {}): ActionPlan {
   return planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n, options))]);
 }

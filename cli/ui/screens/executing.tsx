@@ -7,29 +7,37 @@ import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure, describeFailureAfterSending } from '../failure.js';
-import type { ExecutionStep, SendPlanView, SwapPlanView } from '../services.js';
-import { amount } from '../format.js';
+import type { ExecutionStep, PlanView } from '../services.js';
 import { Busy, Title } from '../widgets/layout.js';
 
-const STEP_TEXT: Record<ExecutionStep['step'], string> = {
-  building: 'preparing it again:',
-  signing: 'signing with your wallet…',
-  submitting: 'sending the transaction…',
-  waiting: 'waiting for the network to include it…',
-  confirmed: 'confirmed',
-};
+/** The core's execution events in the screen's words; the hash is a field of the event. */
+function stepText(step: ExecutionStep): string {
+  switch (step.kind) {
+    case 'signing':
+      return 'signing with your wallet…';
+    case 'submitting':
+      return 'sending the transaction…';
+    case 'submitted':
+    case 'confirming':
+      return `waiting for the network to include it… ${step.hash}`;
+    case 'confirmed':
+      return `confirmed ${step.hash}`;
+    // a quote went stale while the review was open: re-quoted, checked and simulated again first
+    case 'requoting':
+      return 'preparing it again: the quote is older than 30 s, quoting again…';
+    case 'fee-mode':
+      return `preparing it again: paying gas in ${step.gasToken}…`;
+    default:
+      return 'preparing it again: checking, building and simulating…';
+  }
+}
 
 /** What is being executed: the state's own screen object, the same one for the whole visit (one execution). */
-export type Job = { name: 'executing'; plan: SwapPlanView } | { name: 'sendExecuting'; plan: SendPlanView };
-
-function titleOf(job: Job): string {
-  if (job.name === 'executing') return job.plan.headline;
-  return `Sending ${amount(job.plan.amount, job.plan.token.decimals, job.plan.token.symbol)} to ${job.plan.to}`;
-}
+export type Job = { name: 'executing'; plan: PlanView };
 
 export function ExecutingScreen({ job }: { job: Job }) {
   const { services, state, dispatch, rootSignal, theme } = useUi();
-  const [step, setStep] = useState<ExecutionStep>({ step: 'signing' });
+  const [step, setStep] = useState<ExecutionStep>({ kind: 'signing' });
   // the session as the visit began: nothing that changes the app state later may restart (or
   // cancel) a transaction that may already have left
   const [session] = useState(state.session);
@@ -41,12 +49,11 @@ export function ExecutingScreen({ job }: { job: Job }) {
     // the hash once the transaction has left: from then on a failure must not say "try again"
     let sentAs: string | undefined;
     const onStep = (s: ExecutionStep): void => {
-      if (s.step === 'waiting' && s.detail?.startsWith('0x')) sentAs = s.detail;
+      if (s.kind === 'submitted') sentAs = s.hash;
       if (!signal.aborted) setStep(s);
     };
     const call = { signal, onStep };
-    const run = job.name === 'executing' ? services.execute(job.plan, session, call) : services.executeSend(job.plan, session, call);
-    run.then(
+    services.execute(job.plan, session, call).then(
       (receipt) => {
         if (!signal.aborted) dispatch({ type: 'replace', screen: { name: 'receipt', receipt } });
       },
@@ -62,8 +69,8 @@ export function ExecutingScreen({ job }: { job: Job }) {
 
   return (
     <Box flexDirection="column">
-      <Title>{titleOf(job)}</Title>
-      <Busy label={`${STEP_TEXT[step.step]}${step.detail ? ` ${step.detail}` : ''}`} />
+      <Title>{job.plan.headline}</Title>
+      <Busy label={stepText(step)} />
       <Text color={theme.muted}>Ctrl+C stops waiting; a transaction already sent cannot be called back.</Text>
     </Box>
   );

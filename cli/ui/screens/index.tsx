@@ -7,7 +7,7 @@ import { HomeScreen } from './home.js';
 import { HistoryScreen, LogoutScreen, StatusScreen } from './info.js';
 import { FailureScreen, ReceiptScreen, UnavailableScreen } from './outcome.js';
 import { ReviewScreen } from './review.js';
-import { SendReviewScreen, SendScreen } from './send.js';
+import { SendScreen } from './send.js';
 import { SettingsScreen } from './settings.js';
 import { SignInScreen } from './sign-in.js';
 import { SwapRowsScreen } from './swap-rows.js';
@@ -32,12 +32,9 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'review':
       return <ReviewScreen plan={screen.plan} />;
     case 'executing':
-    case 'sendExecuting':
       return <ExecutingScreen job={screen} />;
     case 'send':
       return <SendScreen />;
-    case 'sendReview':
-      return <SendReviewScreen plan={screen.plan} />;
     case 'receipt':
       return <ReceiptScreen receipt={screen.receipt} />;
     case 'failure':

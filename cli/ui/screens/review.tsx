@@ -15,21 +15,21 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useScroll } from '../hooks/use-scroll.js';
 import { useTask } from '../hooks/use-task.js';
-import type { SwapPlanView } from '../services.js';
+import type { PlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 
-const TITLES: Record<SwapPlanView['request']['kind'], string> = { trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
+const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
 
-export function ReviewScreen({ plan: initial }: { plan: SwapPlanView }) {
+export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
   const [plan, setPlan] = useState(initial);
   const [typed, setTyped] = useState('');
   const [progress, setProgress] = useState('');
-  const [replanning, replan] = useTask<SwapPlanView>();
+  const [replanning, replan] = useTask<PlanView>();
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
   const mustType = plan.impact === 'danger';

@@ -5,9 +5,9 @@
  * (docs/architecture.md "Client behaviour"): the limits are the core's own constants and the
  * request is the one `multi-swap --pairs` and `batch --swap/--send` plan.
  */
-import { MAX_BATCH_SENDS } from '../../core/swap/plan.js';
-import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/swap/limits.js';
-import type { PairRequest, SendRequest, SwapRequest } from '../services.js';
+import { MAX_BATCH_SENDS } from '../../core/actions/plan.js';
+import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/actions/limits.js';
+import type { PairRequest, SendRequest, PlanRequest } from '../services.js';
 import { amountProblem, DEFAULT_PAIR, DEFAULT_SEND_TOKEN, pairProblem, type RecipientCheck, recipientProblem } from './form-fields.js';
 import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.js';
 
@@ -122,7 +122,7 @@ export interface RowsCheck {
   /** the first field still empty: where Enter takes the cursor */
   empty: RowsFocus | undefined;
   /** what to plan: every row complete and without a problem */
-  request: SwapRequest | undefined;
+  request: PlanRequest | undefined;
 }
 
 export interface RowsContext {
@@ -146,7 +146,7 @@ export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
   const empty = firstEmpty(form.rows);
   const fine = empty === undefined && slippageProblem === undefined && problems.every((p) => p === undefined);
   if (!fine) return { problems, slippageProblem, empty, request: undefined };
-  const request: SwapRequest = {
+  const request: PlanRequest = {
     kind: form.kind,
     swaps: form.rows.flatMap((row) => (row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [])),
     sends: form.rows.flatMap((row) => (row.kind === 'send' ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }] : [])),

@@ -1,8 +1,9 @@
 /**
  * Send: a token, an amount (with the balance and a "max" key) and a recipient address, checked
- * as the core reads it; Enter plans the transfer (checked, built, simulated — nothing signed)
- * and opens the review. The review shows exactly what leaves, to whom, and the fee (or
- * "sponsored"); `y` signs and sends it, and the executing screen follows it to a receipt.
+ * as the core reads it; Enter plans the transfer — the core's `send` action, the same pipeline
+ * as a batch (checked, built, simulated; nothing signed) — and opens the one review every plan
+ * has: exactly what leaves, to whom, the fee (or "sponsored"); `y` signs and sends it, and the
+ * executing screen follows it to a receipt.
  */
 import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
@@ -12,11 +13,9 @@ import { describeFailure } from '../failure.js';
 import { amount as showAmount } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
-import { useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { SendPlanView, SendRequest, Session } from '../services.js';
+import type { PlanView, SendRequest } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
-import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 import { amountProblem, DEFAULT_SEND_TOKEN, type RecipientCheck, recipientProblem } from './form-fields.js';
@@ -43,7 +42,7 @@ export function SendScreen() {
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<SendForm>({ token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' });
   const heldOf = useHeld();
-  const [planning, plan] = useTask<SendPlanView>();
+  const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
   const session = app.session;
 
@@ -63,8 +62,9 @@ export function SendScreen() {
         return;
       }
       setProgress('');
-      void plan((signal) => services.planSend(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'sendReview', plan: p } });
+      const action = { kind: 'send' as const, swaps: [], sends: [request], slippageBps: services.settings().slippageBps };
+      void plan((signal) => services.plan(action, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
+        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
       });
     },
     back: () => dispatch({ type: 'back' }),
@@ -93,47 +93,6 @@ export function SendScreen() {
         {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}
         {planning.status === 'running' ? <Busy label={progress || 'checking, building and simulating the transfer…'} /> : null}
         {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
-      </Box>
-    </Box>
-  );
-}
-
-export function SendReviewScreen({ plan: initial }: { plan: SendPlanView }) {
-  const { dispatch, services, state, theme } = useUi();
-  const [plan, setPlan] = useState(initial);
-  const [replanning, replan] = useTask<SendPlanView>();
-  const now = useNow(true);
-  const expired = now >= plan.expiresAt;
-  const session: Session | null = state.session;
-
-  const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
-  if (expired) {
-    bindings.refresh = () => {
-      if (!session) return;
-      const request: SendRequest = { token: plan.token.symbol, amount: formatAmount(plan.amount, plan.token.decimals), to: plan.to };
-      void replan((signal) => services.planSend(request, session, { signal })).then((p) => p && setPlan(p));
-    };
-  } else {
-    bindings.confirm = () => dispatch({ type: 'replace', screen: { name: 'sendExecuting', plan } });
-    bindings.cancel = () => dispatch({ type: 'back' });
-  }
-  useKeys(bindings, { isActive: replanning.status !== 'running', wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 'plan again' } });
-  const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
-
-  return (
-    <Box flexDirection="column">
-      <Title>Review the transfer</Title>
-      <Text>
-        Sends   <Text bold>{formatAmount(plan.amount, plan.token.decimals)} {plan.token.symbol}</Text>
-      </Text>
-      <Text wrap="truncate-end">To      {plan.to}</Text>
-      <Text>Fee     {feeText(plan.fee)}</Text>
-      {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
-      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
-      <Box marginTop={1} flexDirection="column">
-        {expired ? <Text color={theme.warning}>This plan has expired: press r to plan it again before confirming.</Text> : null}
-        {replanning.status === 'running' ? <Busy label="planning and simulating again…" /> : null}
-        {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} /> : null}
       </Box>
     </Box>
   );

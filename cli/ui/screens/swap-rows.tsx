@@ -14,7 +14,7 @@ import { amount as showAmount, shortAddress } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
-import type { SwapPlanView, TokenBalance } from '../services.js';
+import type { PlanView, TokenBalance } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import type { PickerItem } from '../widgets/picker-state.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
@@ -40,7 +40,7 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
   const defaultSlippageBps = services.settings().slippageBps;
   const [form, update] = useReducer(rowsReducer, initial, (typed) => typed ?? initialRows(kind, defaultSlippageBps));
   const heldOf = useHeld();
-  const [planning, plan] = useTask<SwapPlanView>();
+  const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
   const session = app.session;
   const running = planning.status === 'running';

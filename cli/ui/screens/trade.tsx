@@ -14,7 +14,7 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
-import type { SwapPlanView } from '../services.js';
+import type { PlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
@@ -27,7 +27,7 @@ export function TradeScreen() {
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<TradeForm>(() => initialTrade(services.settings().slippageBps));
   const heldOf = useHeld();
-  const [planning, plan] = useTask<SwapPlanView>();
+  const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
   const session = app.session;
 

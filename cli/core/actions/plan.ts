@@ -12,14 +12,16 @@
  * more than any single swap spends. Any allowance the account held before is overwritten too.
  */
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
-import { findToken, listTokens, type Network, normalizeAddress, sameAddress, type Token } from '../../../shared/tokens.js';
+import { findToken, type Network, normalizeAddress, type Token } from '../../../shared/tokens.js';
+import { checkRecipient } from './rules.js';
 import type { Route } from '../../clients/aggregator.js';
 import { checkPairCount, MAX_BATCH_PAIRS } from './limits.js';
 import { type QuoteSummary, summarizeQuote } from '../quote-summary.js';
-import { buildApproveCall, buildTransferCall, type ChainCall, parseAddress } from '../chain/calls.js';
+import { buildApproveCall, buildTransferCall, type ChainCall } from '../chain/calls.js';
 import { swapCall } from './calls.js';
 
-export type PlanKind = 'trade' | 'multi-swap' | 'batch';
+/** The kinds of action the pipeline plans (pipeline.ts KINDS): each compiles to swaps and transfers. */
+export type PlanKind = 'send' | 'trade' | 'multi-swap' | 'batch';
 
 /** A batch holds at most this many transfers: bounded work and a plan one screen can show. */
 export const MAX_BATCH_SENDS = 5;
@@ -72,14 +74,14 @@ export interface PlannedSwap {
   calldata: string[];
 }
 
-export interface PlannedSend {
+export interface PlannedTransfer {
   token: Token;
   amount: bigint;
   /** normalised address */
   to: string;
 }
 
-export interface SwapPlan {
+export interface ActionPlan {
   kind: PlanKind;
   network: Network;
   sandbox: boolean;
@@ -87,36 +89,23 @@ export interface SwapPlan {
   account: string;
   router: string;
   swaps: PlannedSwap[];
-  sends: PlannedSend[];
+  sends: PlannedTransfer[];
   /** exactly what is signed, in order */
   calls: ChainCall[];
 }
 
-export type PlanInput = Omit<SwapPlan, 'calls' | 'sends'> & { sends?: PlannedSend[] };
+export type PlanInput = Omit<ActionPlan, 'calls' | 'sends'> & { sends?: PlannedTransfer[] };
 
 /**
- * A transfer recipient: not an address (or zero) is INVALID_ADDRESS; one that would lose the
- * funds is INVALID_RECIPIENT: a registry token contract or the router (neither hands tokens back).
+ * The counts and transfers of a plan, checked before any request: a send is exactly one
+ * transfer; a trade is one swap; a multi-swap 2–3 swaps and no transfer; a batch at least one
+ * item, at most 3 swaps and MAX_BATCH_SENDS transfers. Each transfer is positive, of a registry
+ * token, to a recipient that keeps the funds (rules.ts checkRecipient). Returns the transfers
+ * with normalised recipients.
  */
-export function checkRecipient(network: Network, recipient: string, router: string): string {
-  const to = parseAddress(recipient, 'recipient');
-  const refuse = (why: string): never => {
-    throw new AppError(ErrorCode.INVALID_RECIPIENT, `refusing to send to ${to}: ${why}`, { status: 400, details: { recipient: to } });
-  };
-  const token = listTokens(network).find((t) => sameAddress(t.address, to));
-  if (token !== undefined) refuse(`it is the ${token.symbol} token contract, which cannot give the funds back`);
-  if (sameAddress(to, router)) refuse('it is the swap router');
-  return to;
-}
-
-/**
- * The counts and transfers of a plan, checked before any request: a trade is one swap; a
- * multi-swap 2–3 swaps and no transfer; a batch at least one item, at most 3 swaps and
- * MAX_BATCH_SENDS transfers, each positive, of a registry token, to a recipient that keeps the
- * funds (checkRecipient). Returns the transfers with normalised recipients.
- */
-export function checkPlanShape(input: { kind: PlanKind; network: Network; router: string; swapCount: number; sends: readonly PlannedSend[] }): PlannedSend[] {
+export function checkPlanShape(input: { kind: PlanKind; network: Network; router: string; account: string | undefined; swapCount: number; sends: readonly PlannedTransfer[] }): PlannedTransfer[] {
   const { kind, swapCount: swaps, sends } = input;
+  if (kind === 'send' && (swaps !== 0 || sends.length !== 1)) throw usageError('a send is exactly one transfer');
   if (kind === 'trade' && (swaps !== 1 || sends.length > 0)) throw usageError('a trade is exactly one swap');
   if (kind === 'multi-swap') {
     if (sends.length > 0) throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
@@ -134,15 +123,15 @@ export function checkPlanShape(input: { kind: PlanKind; network: Network; router
   return sends.map((send) => {
     if (send.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero', { status: 400 });
     if (findToken(input.network, send.token.address) === undefined) throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
-    return { ...send, to: checkRecipient(input.network, send.to, input.router) };
+    return { ...send, to: checkRecipient(send.to, { network: input.network, router: input.router, account: input.account }) };
   });
 }
 
 /** The plan and its calls. Checks its shape (counts, recipients); the calls are verified separately (checks.ts). */
-export function buildPlan(input: PlanInput): SwapPlan {
+export function buildPlan(input: PlanInput): ActionPlan {
   const account = normalizeAddress(input.account);
   const router = normalizeAddress(input.router);
-  const checkedSends = checkPlanShape({ kind: input.kind, network: input.network, router, swapCount: input.swaps.length, sends: input.sends ?? [] });
+  const checkedSends = checkPlanShape({ kind: input.kind, network: input.network, router, account, swapCount: input.swaps.length, sends: input.sends ?? [] });
   const calls: ChainCall[] = [];
   for (const swap of input.swaps) {
     calls.push(buildApproveCall(swap.confirmed.from, router, swap.confirmed.amountIn), swapCall(router, swap.calldata));
@@ -152,7 +141,7 @@ export function buildPlan(input: PlanInput): SwapPlan {
 }
 
 /** The plan with one swap's calldata replaced by a re-quote's (after checks.ts checkRequote accepted it). */
-export function withExecuting(plan: SwapPlan, index: number, executing: SwapQuote, calldata: string[]): SwapPlan {
+export function withExecuting(plan: ActionPlan, index: number, executing: SwapQuote, calldata: string[]): ActionPlan {
   const swaps = plan.swaps.map((s, i) => (i === index ? { ...s, executing, calldata } : s));
   return buildPlan({ ...plan, swaps });
 }

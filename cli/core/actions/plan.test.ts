@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { ACCOUNT, ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, STRK, USDC } from '../../../test/helpers/swap-fixtures.js';
-import { checkRecipient, type PlannedSwap } from './plan.js';
+import { type PlannedSwap } from './plan.js';
+import { checkRecipient } from './rules.js';
 
 const codeOf = (run: () => unknown): string => {
   try {
@@ -44,6 +45,9 @@ describe('buildPlan', () => {
     ['a batch of four swaps', () => planOf('batch', [swap(), swap(), swap(), swap()]), 'BATCH_LIMIT_EXCEEDED'],
     ['a batch of six transfers', () => planOf('batch', [], Array.from({ length: 6 }, () => ({ token: USDC, amount: 1n, to: OTHER }))), 'BATCH_LIMIT_EXCEEDED'],
     ['a transfer of zero', () => planOf('batch', [], [{ token: USDC, amount: 0n, to: OTHER }]), 'INVALID_AMOUNT'],
+    ['a send of two transfers', () => planOf('send', [], [{ token: USDC, amount: 1n, to: OTHER }, { token: USDC, amount: 1n, to: OTHER }]), 'USAGE_ERROR'],
+    ['a send with a swap', () => planOf('send', [swap()], [{ token: USDC, amount: 1n, to: OTHER }]), 'USAGE_ERROR'],
+    ['a send to a token contract', () => planOf('send', [], [{ token: USDC, amount: 1n, to: USDC.address }]), 'INVALID_RECIPIENT'],
   ])('%s is refused', (_name, build, code) => {
     expect(codeOf(build)).toBe(code);
   });
@@ -55,7 +59,7 @@ describe('checkRecipient: transfers that would lose the funds', () => {
     ['a token contract written short', '0x33068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb'],
     ['the router', ROUTER_ADDRESS],
   ])('%s → INVALID_RECIPIENT', (_name, to) => {
-    expect(codeOf(() => checkRecipient('mainnet', to, ROUTER_ADDRESS))).toBe('INVALID_RECIPIENT');
+    expect(codeOf(() => checkRecipient(to, { network: 'mainnet', router: ROUTER_ADDRESS }))).toBe('INVALID_RECIPIENT');
   });
 
   it.each([
@@ -63,12 +67,17 @@ describe('checkRecipient: transfers that would lose the funds', () => {
     ['not an address', 'bob'],
     ['beyond 2^251', `0x${'f'.repeat(63)}`],
   ])('%s → INVALID_ADDRESS', (_name, to) => {
-    expect(codeOf(() => checkRecipient('mainnet', to, ROUTER_ADDRESS))).toBe('INVALID_ADDRESS');
+    expect(codeOf(() => checkRecipient(to, { network: 'mainnet', router: ROUTER_ADDRESS }))).toBe('INVALID_ADDRESS');
   });
 
   it('a plain account is normalised', () => {
-    expect(checkRecipient('mainnet', '0XB0B', ROUTER_ADDRESS)).toBe(OTHER);
-    expect(checkRecipient('mainnet', ACCOUNT, ROUTER_ADDRESS)).toBe(ACCOUNT);
+    expect(checkRecipient(' 0XB0B ', { network: 'mainnet', router: ROUTER_ADDRESS })).toBe(OTHER);
+    expect(checkRecipient(ACCOUNT, { network: 'mainnet', router: ROUTER_ADDRESS })).toBe(ACCOUNT);
+  });
+
+  it('the sender\'s own account → INVALID_RECIPIENT (sending to oneself moves nothing)', () => {
+    expect(codeOf(() => checkRecipient(ACCOUNT.replace('0x0', '0x'), { network: 'mainnet', account: ACCOUNT }))).toBe('INVALID_RECIPIENT');
+    expect(codeOf(() => planOf('send', [], [{ token: USDC, amount: 1n, to: ACCOUNT }]))).toBe('INVALID_RECIPIENT');
   });
 
   it('is applied by buildPlan', () => {

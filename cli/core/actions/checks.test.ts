@@ -31,7 +31,7 @@ import {
   verifyCalls,
   worstCaseArrival,
 } from './checks.js';
-import { type SwapPlan, withExecuting } from './plan.js';
+import { type ActionPlan, withExecuting } from './plan.js';
 
 /** The thrown AppError's code and details (fails the test when nothing is thrown). */
 function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
@@ -44,10 +44,10 @@ function refusal(run: () => unknown): { code: string; details: Record<string, un
   throw new Error('expected a refusal, nothing was thrown');
 }
 
-const withCalls = (plan: SwapPlan, edit: (calls: Call[]) => Call[]): SwapPlan => ({ ...plan, calls: edit(plan.calls.map((c) => ({ ...c, calldata: [...c.calldata] }))) });
-const replaceCall = (plan: SwapPlan, index: number, call: Call): SwapPlan => withCalls(plan, (calls) => calls.map((c, i) => (i === index ? call : c)));
+const withCalls = (plan: ActionPlan, edit: (calls: Call[]) => Call[]): ActionPlan => ({ ...plan, calls: edit(plan.calls.map((c) => ({ ...c, calldata: [...c.calldata] }))) });
+const replaceCall = (plan: ActionPlan, index: number, call: Call): ActionPlan => withCalls(plan, (calls) => calls.map((c, i) => (i === index ? call : c)));
 /** A trade whose swap call carries this calldata (as if the aggregator sent it) instead of the honest one. */
-function tradeWithTail(tail: Parameters<typeof honestCalldata>[2]): SwapPlan {
+function tradeWithTail(tail: Parameters<typeof honestCalldata>[2]): ActionPlan {
   const q = quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n);
   return planOf('trade', [plannedSwap(q, honestCalldata(q, ACCOUNT, tail))]);
 }
@@ -148,7 +148,7 @@ describe('verifyCalls: approvals', () => {
 });
 
 describe('verifyCalls: batch transfers', () => {
-  const batch = (): SwapPlan => planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]);
+  const batch = (): ActionPlan => planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]);
 
   it('passes swap + transfer', () => {
     expect(() => verifyCalls(batch())).not.toThrow();
@@ -274,7 +274,7 @@ describe('the minimum-received rule (property, 10 000 runs)', () => {
 });
 
 describe('quote age and re-quotes', () => {
-  const at = (ms: number): SwapPlan => ethToUsdcTrade({ quotedAt: T0 - ms });
+  const at = (ms: number): ActionPlan => ethToUsdcTrade({ quotedAt: T0 - ms });
 
   it('a quote is stale after 30 s, or when it is from the future', () => {
     expect(staleSwaps(at(30_000), T0)).toEqual([]);
@@ -331,7 +331,7 @@ describe('price impact', () => {
   });
 
   // 1 ETH at $3000 for this many USDC: impact = 1 − out / 3000
-  const tradeAtImpact = (usdc: bigint): SwapPlan => planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, usdc))]);
+  const tradeAtImpact = (usdc: bigint): ActionPlan => planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, usdc))]);
 
   it('above 15 % is refused unless allowed; above 5 % warns', () => {
     const high = tradeAtImpact(2_549_000_000n); // 15.03 %

@@ -12,7 +12,7 @@ import type { Money, QuoteSummary } from '../quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
 import { type GasQuote, impactLevel, QUOTE_MAX_AGE_MS, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
-import type { PlanKind, SwapPlan } from './plan.js';
+import type { PlanKind, ActionPlan } from './plan.js';
 
 export interface TokenRef {
   symbol: string;
@@ -81,6 +81,12 @@ export interface PlanDocument {
   spend: SpendView[];
   simulation: SimulationView;
   calls: CallView[];
+  /** the transaction also deploys the account (its first) */
+  deploysAccount: boolean;
+  /** ISO time until which this exact build may be confirmed (later, execution re-quotes and rebuilds first); null when not built */
+  confirmBy: string | null;
+  /** ISO time after which the paymaster refuses this build; null when not built */
+  expiresAt: string | null;
   warnings: string[];
 }
 
@@ -91,6 +97,11 @@ export interface DocumentExtras {
   simulation?: SimulationResult | undefined;
   warnings?: readonly string[];
   quoteMode?: PlanDocument['quoteMode'];
+  deploysAccount?: boolean;
+  /** epoch ms */
+  confirmBy?: number;
+  /** epoch ms */
+  buildExpiresAt?: number;
 }
 
 const ref = (t: Token): TokenRef => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
@@ -99,7 +110,7 @@ const short = (value: bigint, t: Token): string => `${formatAmountShort(value, t
 const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /** One call in words, read from the call itself (so a wrong call reads wrong). */
-export function describeCall(call: ChainCall, plan: Pick<SwapPlan, 'network' | 'router' | 'account'>): string {
+export function describeCall(call: ChainCall, plan: Pick<ActionPlan, 'network' | 'router' | 'account'>): string {
   const token = findToken(plan.network, call.contractAddress);
   const args = decodeAddressAmount(call.calldata);
   const whom = (address: bigint): string => {
@@ -114,14 +125,14 @@ export function describeCall(call: ChainCall, plan: Pick<SwapPlan, 'network' | '
   return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
 }
 
-function describeSwap(plan: SwapPlan, call: ChainCall, index: number): string {
+function describeSwap(plan: ActionPlan, call: ChainCall, index: number): string {
   const swap = plan.swaps[index];
   if (swap === undefined) return describeCall(call, plan);
   const q = swap.executing;
   return `swap ${short(q.amountIn, q.from)} for at least ${short(swap.confirmed.minimumReceived, q.to)} (expected ${short(q.expectedOutput, q.to)}) to your account, on the router ${shortAddress(plan.router)}`;
 }
 
-function headline(plan: SwapPlan): string {
+function headline(plan: ActionPlan): string {
   const parts = plan.swaps.map((s) => `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`);
   const sends = plan.sends.map((s) => `send ${short(s.amount, s.token)} to ${shortAddress(s.to)}`);
   const swapText = parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
@@ -153,7 +164,7 @@ function simulationView(simulation: DocumentExtras['simulation']): SimulationVie
   };
 }
 
-export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanDocument {
+export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): PlanDocument {
   const swaps: PlanSwapView[] = plan.swaps.map((s) => ({
     ...s.executing.summary,
     confirmedMinimumReceived: money(s.confirmed.minimumReceived, s.confirmed.to),
@@ -192,6 +203,9 @@ export function planDocument(plan: SwapPlan, extras: DocumentExtras = {}): PlanD
     spend: spendView(spendByToken(plan, extras.gas ?? { mode: 'sponsored' }), extras.balances),
     simulation: simulationView(extras.simulation),
     calls,
+    deploysAccount: extras.deploysAccount === true,
+    confirmBy: extras.confirmBy === undefined ? null : new Date(extras.confirmBy).toISOString(),
+    expiresAt: extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
     warnings: [...(extras.warnings ?? [])],
   };
 }

@@ -26,13 +26,15 @@ import { PRICE_IMPACT_HIGH_BPS, PRICE_IMPACT_VERY_HIGH_BPS, priceImpactWarning }
 import type { ChainCall } from '../chain/calls.js';
 import type { BalanceChange } from '../chain/transfers.js';
 import { decodeAddressAmount } from './calls.js';
-import type { PlannedSwap, SwapPlan, SwapQuote } from './plan.js';
+import type { PlannedSwap, ActionPlan, SwapQuote } from './plan.js';
 
 /** A quote older than this is re-fetched before signing. */
 export const QUOTE_MAX_AGE_MS = 30_000;
 
 /** A paymaster build this close to its deadline (seconds) is built again before signing. */
 export const EXPIRY_MARGIN_S = 60;
+/** How long before a quote turns stale a face stops taking a confirmation of it (the key press must reach executeAction first). */
+export const CONFIRM_MARGIN_MS = 2_000;
 /** Price impact above this warns (the quote's own 'high' warning). */
 const IMPACT_WARN_BPS = PRICE_IMPACT_HIGH_BPS;
 /** Price impact above this ('very-high' on a quote) is refused unless the user allows it (--allow-high-impact). */
@@ -71,7 +73,7 @@ function checkApprove(call: ChainCall | undefined, swap: PlannedSwap, i: number,
   }
 }
 
-function checkSwap(call: ChainCall | undefined, swap: PlannedSwap, i: number, at: number, plan: SwapPlan): void {
+function checkSwap(call: ChainCall | undefined, swap: PlannedSwap, i: number, at: number, plan: ActionPlan): void {
   const q = swap.confirmed;
   const fail = (field: string, why: string, extra: Record<string, unknown> = {}): never =>
     refuse(ErrorCode.CALLDATA_MISMATCH, `${swapLabel(i, q)}: ${why}; refusing to sign`, { field, swap: i + 1, call: at + 1, ...extra });
@@ -102,7 +104,7 @@ function checkSwap(call: ChainCall | undefined, swap: PlannedSwap, i: number, at
   }
 }
 
-function checkTransfer(call: ChainCall | undefined, send: SwapPlan['sends'][number], n: number, at: number): void {
+function checkTransfer(call: ChainCall | undefined, send: ActionPlan['sends'][number], n: number, at: number): void {
   const fail = (field: string, why: string): never =>
     refuse(ErrorCode.CALLS_MISMATCH, `transfer ${n + 1} (${show(send.amount, send.token)} to ${send.to}): ${why}; refusing to sign`, {
       field,
@@ -124,7 +126,7 @@ function checkTransfer(call: ChainCall | undefined, send: SwapPlan['sends'][numb
  * confirmed tokens, amount, the user's own account and an acceptable min_received; then the
  * batch's transfers; nothing else.
  */
-export function verifyCalls(plan: SwapPlan): void {
+export function verifyCalls(plan: ActionPlan): void {
   let at = 0;
   plan.swaps.forEach((swap, i) => {
     checkApprove(plan.calls[at], swap, i, at, plan.router);
@@ -145,7 +147,7 @@ export function verifyCalls(plan: SwapPlan): void {
 }
 
 /** Indexes of the swaps whose executing quote is older than QUOTE_MAX_AGE_MS (or from the future: a clock that jumped). */
-export function staleSwaps(plan: SwapPlan, now: number, maxAgeMs = QUOTE_MAX_AGE_MS): number[] {
+export function staleSwaps(plan: ActionPlan, now: number, maxAgeMs = QUOTE_MAX_AGE_MS): number[] {
   return plan.swaps.flatMap((s, i) => {
     const age = now - s.executing.quotedAt;
     return age > maxAgeMs || age < 0 ? [i] : [];
@@ -218,7 +220,7 @@ export function impactLevel(bps: number | undefined): ImpactLevel {
  * `allowHighImpact`. An unknown impact (missing or junk prices) warns: the real API does not
  * always price every token, and refusing would block those swaps outright. Returns the warnings.
  */
-export function checkPriceImpact(plan: SwapPlan, allowHighImpact: boolean): string[] {
+export function checkPriceImpact(plan: ActionPlan, allowHighImpact: boolean): string[] {
   const warnings: string[] = [];
   plan.swaps.forEach((swap, i) => {
     const q = swap.executing;
@@ -250,7 +252,7 @@ export interface SpendLine {
 }
 
 /** What leaves the account per token, in order of first appearance; the gas token is included even when nothing else spends it. */
-export function spendByToken(plan: SwapPlan, gas: GasQuote): SpendLine[] {
+export function spendByToken(plan: ActionPlan, gas: GasQuote): SpendLine[] {
   const lines: SpendLine[] = [];
   const line = (token: Token): SpendLine => {
     let found = lines.find((l) => sameAddress(l.token.address, token.address));
@@ -277,7 +279,7 @@ export interface Balance {
  * against the balances read just before: short → INSUFFICIENT_BALANCE naming the token. A
  * token with no balance read counts as zero.
  */
-export function checkBalances(plan: SwapPlan, gas: GasQuote, balances: readonly Balance[]): Array<SpendLine & { balance: bigint }> {
+export function checkBalances(plan: ActionPlan, gas: GasQuote, balances: readonly Balance[]): Array<SpendLine & { balance: bigint }> {
   return spendByToken(plan, gas).map((l) => {
     const balance = balances.find((b) => sameAddress(b.token, l.token.address))?.amount ?? 0n;
     if (balance < l.total) {
@@ -305,10 +307,11 @@ export type SimulationResult = { reverted: true; reason: string } | { reverted: 
 /**
  * The simulated multicall against the plan: a revert is SIMULATION_REVERTED with its reason;
  * for each output token, what the account receives from others must be at least the sum of the
- * confirmed minimums of the swaps into it (SIMULATION_BELOW_MINIMUM); and no token may leave
- * the account beyond the plan's spend plus the max gas fee (SIMULATION_OVERSPEND).
+ * confirmed minimums of the swaps into it (SIMULATION_BELOW_MINIMUM); each planned transfer must
+ * pay its recipient its whole amount from the account (TAMPERED_TRANSACTION); and no token may
+ * leave the account beyond the plan's spend plus the max gas fee (SIMULATION_OVERSPEND).
  */
-export function checkSimulation(plan: SwapPlan, gas: GasQuote, simulation: SimulationResult): void {
+export function checkSimulation(plan: ActionPlan, gas: GasQuote, simulation: SimulationResult): void {
   if (simulation.reverted) {
     refuse(ErrorCode.SIMULATION_REVERTED, `the simulated transaction reverts: ${simulation.reason.slice(0, 300)}; nothing was signed`, {
       reason: simulation.reason.slice(0, 1000),
@@ -332,6 +335,18 @@ export function checkSimulation(plan: SwapPlan, gas: GasQuote, simulation: Simul
       });
     }
   }
+  plan.sends.forEach((send, n) => {
+    const paid = simulation.transfers
+      .filter((t) => sameAddress(t.token, send.token.address) && sameAddress(t.from, plan.account) && sameAddress(t.to, send.to))
+      .reduce((sum, t) => sum + t.amount, 0n);
+    if (paid < send.amount) {
+      refuse(ErrorCode.TAMPERED_TRANSACTION, `the simulation does not pay ${show(send.amount, send.token)} to ${send.to} (it pays ${show(paid, send.token)}); nothing was signed`, {
+        send: n + 1,
+        expected: send.amount.toString(),
+        simulated: paid.toString(),
+      });
+    }
+  });
   const allowed = spendByToken(plan, gas);
   const spentTokens = new Set(simulation.transfers.filter((t) => sameAddress(t.from, plan.account)).map((t) => addressToBigInt(t.token)));
   for (const value of spentTokens) {

@@ -1,0 +1,90 @@
+/**
+ * The rules every action obeys, each written once (docs/architecture.md "The action pipeline").
+ * The pipeline applies them before any request; the faces call the same functions to check what
+ * a person types (the app's forms, the tool server's inputs), so a refusal reads the same
+ * everywhere. Pure: no I/O.
+ *
+ * - swaps are mainnet-only (the sandbox is mainnet-like): NETWORK_UNSUPPORTED elsewhere;
+ * - a token is a registry token of the network (symbol or address);
+ * - an amount is an exact decimal of the token (shared/amount.ts parseAmount), above zero;
+ * - a swap's two tokens differ;
+ * - a recipient is a Starknet address (not zero) that keeps the funds: not a registry token
+ *   contract, not the router (neither hands tokens back), not the sender's own account;
+ * - slippage is 0.01–50 % (shared/slippage.ts).
+ */
+import { parseAmount } from '../../../shared/amount.js';
+import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
+import { listTokens, type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
+import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
+import { parseAddress } from '../chain/calls.js';
+
+export { parseSlippageBps, MIN_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from '../../../shared/slippage.js';
+
+/** Slippage above this warns (form and review); above SLIPPAGE_CONFIRM_BPS it needs the typed word, like high impact. */
+export const SLIPPAGE_WARN_BPS = 500;
+export const SLIPPAGE_CONFIRM_BPS = 1500;
+
+/** Swaps run on mainnet only (and the mainnet-like sandbox). */
+export function swapsAllowed(network: Network): void {
+  if (network !== 'mainnet') {
+    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${network})`, { status: 400 });
+  }
+}
+
+/** An exact amount of `token`, above zero. */
+export function parsePositiveAmount(text: string, token: Token): bigint {
+  const amount = parseAmount(text, token.decimals, { label: token.symbol });
+  if (amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${token.symbol} amount must be greater than zero`, { status: 400 });
+  return amount;
+}
+
+export interface ResolvedPair {
+  from: Token;
+  to: Token;
+  amount: bigint;
+}
+
+/** "100 USDC>ETH" as typed: registry tokens that differ, an exact positive amount of the input. */
+export function resolvePair(network: Network, spec: { amount: string; from: string; to: string }): ResolvedPair {
+  const from = resolveToken(network, spec.from);
+  const to = resolveToken(network, spec.to);
+  if (sameAddress(from.address, to.address)) throw usageError(`cannot swap ${from.symbol} for itself`);
+  return { from, to, amount: parsePositiveAmount(spec.amount, from) };
+}
+
+export interface RecipientContext {
+  network: Network;
+  /** the sender: sending to oneself moves nothing and costs gas */
+  account?: string | undefined;
+  router?: string | undefined;
+}
+
+/**
+ * A transfer recipient: not an address (or zero) is INVALID_ADDRESS; one that would lose the
+ * funds (a registry token contract, the router) or is the sender's own account is
+ * INVALID_RECIPIENT. Returns the address as 0x + 64 hex.
+ */
+export function checkRecipient(recipient: string, context: RecipientContext): string {
+  const to = parseAddress(typeof recipient === 'string' ? recipient.trim() : recipient, 'recipient');
+  const refuse = (why: string): never => {
+    throw new AppError(ErrorCode.INVALID_RECIPIENT, `refusing to send to ${to}: ${why}`, { status: 400, details: { recipient: to } });
+  };
+  const token = listTokens(context.network).find((t) => sameAddress(t.address, to));
+  if (token !== undefined) refuse(`it is the ${token.symbol} token contract, which cannot give the funds back`);
+  if (sameAddress(to, context.router ?? ROUTER_ADDRESS)) refuse('it is the swap router');
+  if (context.account !== undefined && sameAddress(to, context.account)) refuse('it is your own wallet: nothing would move');
+  return to;
+}
+
+export interface ResolvedTransfer {
+  token: Token;
+  amount: bigint;
+  /** 0x + 64 hex */
+  to: string;
+}
+
+/** "5 USDC>0x…" as typed: a registry token, an exact positive amount, a recipient that keeps the funds. */
+export function resolveTransfer(spec: { amount: string; token: string; to: string }, context: RecipientContext): ResolvedTransfer {
+  const token = resolveToken(context.network, spec.token);
+  return { token, amount: parsePositiveAmount(spec.amount, token), to: checkRecipient(spec.to, context) };
+}
