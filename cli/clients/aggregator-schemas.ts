@@ -3,10 +3,15 @@
  * typed, bigint-carrying Route. Lenient where the contract marks variants (decimals and price as
  * number or string; routeBatch as an array or `{success, routes}`), strict on everything an
  * amount or an address depends on.
+ *
+ * Every text of the service (token symbols and names, pool names, string prices, error
+ * messages) is made printable here, where it enters the client (shared/printable.ts), so no
+ * face and no file ever gets an escape sequence from it.
  */
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
 import { addressToBigInt, normalizeAddress } from '../../shared/tokens.js';
 
 const NumberOrString = Type.Union([Type.Number(), Type.String()]);
@@ -123,7 +128,7 @@ export function invalidResponse(url: string, why: string): AppError {
 }
 
 export function noRoute(message: string | undefined, pair?: string): AppError {
-  const text = message?.trim() || 'no route found';
+  const text = printable(message ?? '') || 'no route found';
   return new AppError(ErrorCode.NO_ROUTE_FOUND, pair ? `${pair}: ${text}` : text, { status: 404 });
 }
 
@@ -135,11 +140,11 @@ function integer(value: number | string, url: string, what: string, max: number)
 
 function token(wire: Type.Static<typeof WireToken>, url: string): RouteToken {
   return {
-    symbol: wire.symbol,
-    name: wire.name,
+    symbol: printable(wire.symbol, 32),
+    name: wire.name === undefined ? undefined : printable(wire.name, 100),
     address: normalizeAddress(wire.address),
-    decimals: integer(wire.decimals, url, `decimals of ${wire.symbol}`, 77),
-    price: wire.price ?? undefined,
+    decimals: integer(wire.decimals, url, `decimals of ${printable(wire.symbol, 32)}`, 77),
+    price: typeof wire.price === 'string' ? printable(wire.price, 40) : (wire.price ?? undefined),
   };
 }
 
@@ -153,7 +158,7 @@ export function toRoute(wire: WireRouteSuccess, url: string): Route {
     hops: leg.swaps.map((hop) =>
       hop.map((s) => ({
         protocol: integer(s.protocol, url, 'protocol', 1_000_000),
-        poolName: s.poolName,
+        poolName: printable(s.poolName, 100),
         poolAddress: normalizeAddress(s.poolAddress),
         fromTokenAddress: normalizeAddress(s.fromTokenAddress),
         toTokenAddress: normalizeAddress(s.toTokenAddress),
@@ -167,7 +172,7 @@ export function toRoute(wire: WireRouteSuccess, url: string): Route {
     inputAmount: BigInt(wire.inputAmount),
     outputAmount: BigInt(wire.outputAmount),
     estimatedGasUsed,
-    estimatedGasUsedInUsd: wire.estimatedGasUsedInUsd === undefined || wire.estimatedGasUsedInUsd === null ? undefined : String(wire.estimatedGasUsedInUsd),
+    estimatedGasUsedInUsd: wire.estimatedGasUsedInUsd === undefined || wire.estimatedGasUsedInUsd === null ? undefined : printable(String(wire.estimatedGasUsedInUsd), 40),
     legs,
   };
 }

@@ -14,6 +14,7 @@
  * (INVALID_RESPONSE when it is not the router layout at all).
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
 import { DEFAULT_SLIPPAGE_BPS, minimumReceived, slippagePercentString } from '../../shared/slippage.js';
 import { type CalldataTail, decodeSwapCalldataTail } from '../../shared/swap-calldata.js';
 import { addressToBigInt, type Network } from '../../shared/tokens.js';
@@ -304,7 +305,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
     // The real service misspells the field ("staus"); the schema accepts the correct one too.
     const status = (body.staus ?? body.status) as number | string;
-    return { ok: String(status) === '200', status, message: body.message };
+    return { ok: String(status) === '200', status, message: body.message === undefined ? undefined : printable(body.message) };
   }
 
   async function quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote> {

@@ -2,8 +2,15 @@
  * The one HTTP client layer of the program: every outside call (aggregator, our auth server,
  * the sandbox outbox) goes through createHttpClient, over ky, with one policy:
  *
- * - JSON in and out; an optional bearer token per request; a timeout per attempt; answers
- *   larger than maxResponseBytes (1 MB) are refused while they stream, never buffered whole.
+ * - JSON in and out; an optional bearer token per request; answers larger than
+ *   maxResponseBytes (1 MB) are refused while they stream, never buffered whole.
+ * - One deadline per attempt for the whole answer, body included (`timeoutMs`): a server that
+ *   sends its headers and then a byte a second is cut at the deadline (the connection closed),
+ *   NETWORK_ERROR "timed out after N ms" with `details.timedOut`. ky's own timeout ends at the
+ *   headers, so it is off and the deadline lives in the fetch given to ky (guardedFetch).
+ * - No redirect is ever followed (`redirect: 'manual'`): a 3xx is INVALID_RESPONSE with
+ *   `details.redirect`, and nothing is sent to the Location it names (an API key, a token, an
+ *   e-mail and its code must never reach another origin).
  * - Retries of transient failures only (connection errors, timeouts, 408, 429, 5xx) with
  *   exponential backoff and full jitter, a bounded number of attempts — and only for requests
  *   that are safe to repeat: GET, or a POST the caller marks `idempotent` (a read such as
@@ -25,7 +32,8 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { cappedResponse, isBodyTooLarge } from '../../shared/http-body.js';
-import { printable, serverErrorOf } from './server-error.js';
+import { printable } from '../../shared/printable.js';
+import { serverErrorOf } from './server-error.js';
 
 export { retryAfterSeconds } from './server-error.js';
 
@@ -92,6 +100,7 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_BACKOFF_BASE_MS = 250;
 export const DEFAULT_BACKOFF_MAX_MS = 4000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const TRANSIENT_STATUS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
 /**
@@ -106,9 +115,61 @@ export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): num
   return random() * Math.min(maxMs, baseMs * 2 ** (retry - 1));
 }
 
-/** fetch whose response bodies error once they pass `limit` bytes (declared or streamed). */
-function cappedFetch(limit: number): typeof fetch {
-  return async (input, init) => cappedResponse(await fetch(input, init), limit);
+/** The whole answer did not arrive within the deadline (headers or body). */
+class AnswerDeadline extends Error {
+  constructor(timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'AnswerDeadline';
+  }
+}
+
+/** The service answered with a redirect, which is never followed. */
+class RedirectRefused extends Error {
+  readonly status: number;
+  constructor(status: number) {
+    super(`answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`);
+    this.name = 'RedirectRefused';
+    this.status = status;
+  }
+}
+
+function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof type) return current;
+    current = current.cause;
+  }
+  return current instanceof type ? current : undefined;
+}
+
+/**
+ * The fetch ky uses: follows no redirect (a 3xx rejects with RedirectRefused, its body
+ * released), gives each attempt one deadline for the whole answer and reads that answer whole,
+ * at most `limit` bytes (declared or streamed), before handing it to ky. So a dripping body is
+ * an attempt that failed like any other timeout (aborted — its socket closed — and retried when
+ * the request may be), and nothing after this fetch waits on the network.
+ */
+function guardedFetch(limit: number, timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new AnswerDeadline(timeoutMs)), timeoutMs);
+    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const signal = own ? AbortSignal.any([own, deadline.signal]) : deadline.signal;
+    try {
+      const response = await fetch(input, { ...init, signal, redirect: 'manual' });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new RedirectRefused(response.status);
+      }
+      const head = { status: response.status, statusText: response.statusText, headers: response.headers };
+      if (response.body === null || NULL_BODY_STATUS.has(response.status)) return new Response(null, head);
+      return new Response(await cappedResponse(response, limit).arrayBuffer(), head);
+    } catch (error) {
+      throw deadline.signal.aborted && !own?.aborted ? deadline.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 function rootCause(error: unknown): string {
@@ -125,7 +186,7 @@ function rootCause(error: unknown): string {
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  if (isTimeoutError(error)) return `timed out after ${timeoutMs} ms`;
+  if (isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined) return `timed out after ${timeoutMs} ms`;
   if (isHTTPError(error)) {
     const data = error.data as { error?: unknown; message?: unknown } | undefined;
     const detail = typeof data?.error === 'string' ? data.error : typeof data?.message === 'string' ? data.message : '';
@@ -152,9 +213,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   const api: KyInstance = ky.create({
     prefix: base,
-    timeout: timeoutMs,
+    // the deadline is guardedFetch's, for the whole answer; ky's would end at the headers
+    timeout: false,
+    redirect: 'manual',
     headers: { accept: 'application/json', ...options.headers },
-    fetch: cappedFetch(limit),
+    fetch: guardedFetch(limit, timeoutMs),
   });
 
   async function send<T>(method: 'get' | 'post', path: string, body: unknown, request: RequestOptions): Promise<HttpResponse<T>> {
@@ -192,7 +255,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           shouldRetry: ({ error }) => {
             pendingDelay = undefined;
             if (signal?.aborted || !idempotent) return false;
-            if (isTimeoutError(error) || isNetworkError(error)) return true;
+            if (causeOf(error, RedirectRefused) !== undefined) return false;
+            if (isTimeoutError(error) || isNetworkError(error) || causeOf(error, AnswerDeadline) !== undefined) return true;
             if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
             return false;
           },
@@ -213,6 +277,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (isBodyTooLarge(error)) {
         throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`, { status: 502 });
       }
+      const redirect = causeOf(error, RedirectRefused);
+      if (redirect !== undefined) {
+        throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} ${redirect.message}`, {
+          status: 502,
+          details: { url, status: redirect.status, redirect: true },
+        });
+      }
       if (options.errorBodies === 'app' && isHTTPError(error)) {
         const mapped = serverErrorOf(error.response.status, error.data, error.response.headers, { service: options.service, url });
         if (mapped !== undefined) throw mapped;
@@ -220,7 +291,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
       throw new AppError(ErrorCode.NETWORK_ERROR, `${options.service} request ${label} failed after ${tries}: ${describe(error, timeoutMs)}`, {
         status: 502,
-        details: { url, attempts, ...(isHTTPError(error) ? { status: error.response.status } : {}) },
+        details: {
+          url,
+          attempts,
+          ...(isHTTPError(error) ? { status: error.response.status } : {}),
+          ...(isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined ? { timedOut: true } : {}),
+        },
         cause: error,
       });
     }

@@ -5,17 +5,12 @@
  * failures are `{"error": {code, message, requestId?}}`; a 429 carries Retry-After.
  *
  * Whatever the server sends is shown to a person: every string is made one printable line and
- * bounded (a hostile or broken server cannot put escape sequences on the terminal), and a code
+ * bounded by shared/printable.ts (a hostile or broken server cannot put escape sequences on the terminal), and a code
  * this client does not know becomes SERVER_ERROR with the server's code in the details.
  * No dependencies beyond shared/: the chain's chunk loads it without ky.
  */
 import { AppError, ErrorCode, isErrorCode } from '../../shared/errors.js';
-
-/** A server's text, made safe to show: one line, printable, bounded. */
-export function printable(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, max);
-}
+import { printable } from '../../shared/printable.js';
 
 /** Retry-After as seconds: delta-seconds or an HTTP date; undefined when absent or junk. */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {

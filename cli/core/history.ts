@@ -10,6 +10,10 @@
  * - Bounded: the newest MAX_ENTRIES are kept; a file over MAX_FILE_BYTES or one that does not
  *   match the schema is set aside as `history.corrupt-<time>.json` (never deleted) and a new
  *   history starts.
+ * - Its text (summary, revert reason, symbols) is printable (shared/printable.ts): outside text is
+ *   made printable where it enters the client, and an entry read back is cleaned again, so a file
+ *   written by an older version (which stored a revert reason raw) never puts an escape sequence
+ *   on a terminal, whichever face lists it; the next write stores the clean text.
  * History is a local record, not the truth (the chain is): a caller that has already sent a
  * transaction reports a history failure as a warning, never as a failed transaction.
  */
@@ -20,6 +24,7 @@ import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/fs.js';
+import { printable } from '../../shared/printable.js';
 
 export const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -68,6 +73,16 @@ export type HistoryStatus = HistoryEntry['status'];
 export type HistoryKind = HistoryEntry['kind'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt' | 'hash'> & { hash: string };
 export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason'>>;
+
+/** An entry whose every text is one printable line within the schema's bounds. */
+function cleanEntry(entry: HistoryEntry): HistoryEntry {
+  return {
+    ...entry,
+    summary: printable(entry.summary, 500),
+    amounts: entry.amounts.map((a) => ({ ...a, symbol: printable(a.symbol, 16), amount: printable(a.amount, 100) })),
+    ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason, 1000) }),
+  };
+}
 
 let validator: { Check(value: unknown): boolean } | undefined;
 const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> => (validator ??= Compile(HistoryFile)).Check(value);
@@ -167,7 +182,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       parsed = undefined;
     }
     if (!isHistoryFile(parsed)) return { entries: [], setAside: await setAside() };
-    return { entries: parsed.entries, setAside: null };
+    return { entries: parsed.entries.map(cleanEntry), setAside: null };
   }
 
   async function setAside(): Promise<string> {
@@ -199,7 +214,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     append: (entry) =>
       locked(async () => {
         const time = new Date(now()).toISOString();
-        const stored: HistoryEntry = { ...entry, hash: canonicalHash(entry.hash), time, updatedAt: time };
+        const stored: HistoryEntry = cleanEntry({ ...entry, hash: canonicalHash(entry.hash), time, updatedAt: time });
         if (!isHistoryFile({ version: 1, entries: [stored] })) throw historyError('refusing to record a malformed history entry');
         const { entries } = await read();
         write([...entries, stored]);
@@ -212,7 +227,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
         const index = entries.findLastIndex((e) => e.hash === key);
         const current = entries[index];
         if (current === undefined) return undefined;
-        const next: HistoryEntry = { ...current, ...patch, updatedAt: new Date(now()).toISOString() };
+        const next: HistoryEntry = cleanEntry({ ...current, ...patch, updatedAt: new Date(now()).toISOString() });
         if (!isHistoryFile({ version: 1, entries: [next] })) throw historyError('refusing to record a malformed history update');
         entries[index] = next;
         write(entries);

@@ -15,11 +15,17 @@ export const GLOBAL_OPTIONS = {
  * node:util parseArgs in strict mode, with its errors turned into USAGE_ERROR (exit 1,
  * `{"error": {"code": "USAGE_ERROR", …}}` under --json) that name the offending flag, and an
  * unknown flag's closest known one (`--slipage` → "did you mean --slippage?").
+ *
+ * A flag given twice is a USAGE_ERROR naming it, unless it is declared `multiple: true`
+ * (batch's --swap and --send): parseArgs would keep the last value, so
+ * `--slippage 1 --slippage 50` would run at 50 % without a word. Boolean flags too
+ * (`--yes --yes`): harmless, but one rule is simpler to state and to trust than two.
  */
 export function parseCommandArgs<T extends Options>(argv: string[], options: T, allowPositionals = true) {
   const all = { ...GLOBAL_OPTIONS, ...options };
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: all, allowPositionals, strict: true });
+    parsed = parseArgs({ args: argv, options: all, allowPositionals, strict: true, tokens: true });
   } catch (error) {
     let message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
     const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(--[^'=]+)/.exec(message)?.[1] : undefined;
@@ -28,6 +34,23 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T, 
       if (suggestion !== undefined) message += `; did you mean ${suggestion}?`;
     }
     throw usageError(message);
+  }
+  refuseRepeatedFlags(parsed.tokens, all);
+  const { tokens: _tokens, ...result } = parsed;
+  return result;
+}
+
+/** Every option token names a declared flag (strict mode checked that); each may appear once unless `multiple`. */
+function refuseRepeatedFlags(tokens: ReadonlyArray<{ kind: string; name?: string; rawName?: string }>, options: Options): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    if ((options[token.name] as { multiple?: boolean } | undefined)?.multiple === true) continue;
+    if (seen.has(token.name)) {
+      const short = (options[token.name] as { short?: string } | undefined)?.short;
+      throw usageError(`--${token.name}${short === undefined ? '' : ` (-${short})`} was given more than once; give it once`);
+    }
+    seen.add(token.name);
   }
 }
 

@@ -15,7 +15,6 @@ import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
-import { printable } from '../clients/server-error.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
 import type { Balances, Call, Environment, FeeView, HistoryEntry, PlanHandle, PlanRequest, PlanView, Receipt, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
@@ -229,10 +228,10 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
           transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
           at: entry.time,
           kind: entry.kind,
-          summary: printable(entry.summary, 500),
+          // printable already: the history cleans every entry it reads (core/history.ts)
+          summary: entry.summary,
           status: entry.status,
-          // the chain's words: one printable line (no escape sequences reach the terminal)
-          ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason) }),
+          ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
         }),
       );
       return { entries: mine, setAside };

@@ -5,6 +5,7 @@
  */
 import { RpcError } from 'starknet';
 import { AppError, cancelledError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { printable } from '../../../shared/printable.js';
 import type { CallScope } from './scope.js';
 
 const SNIP29_NAMES: Readonly<Record<number, string>> = {
@@ -21,9 +22,10 @@ const SNIP29_NAMES: Readonly<Record<number, string>> = {
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 
+/** The paymaster's or the node's words: one printable line, bounded (shared/printable.ts). */
 const short = (value: unknown): string => {
   const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
-  return (text ?? '').slice(0, 300);
+  return printable(text ?? '');
 };
 
 /** A JSON-RPC error object from the paymaster (relayed by our server) → AppError. */
@@ -58,5 +60,5 @@ export function mapChainError(error: unknown, scope: CallScope): unknown {
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${message.slice(0, 300)}`, { status: 502, cause: error });
+  return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${printable(message)}`, { status: 502, cause: error });
 }

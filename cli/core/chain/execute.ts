@@ -27,6 +27,7 @@ import { mapChainError } from './errors.js';
 import { accountDeployed, deploymentData } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
 import { type BalanceChange, summarizeTransfers } from './transfers.js';
+import { printable } from '../../../shared/printable.js';
 
 /** Sponsored (the operator pays) or default mode paying gas in `gasToken` (an address). */
 export type FeeModeOption = 'sponsored' | { gasToken: string };
@@ -219,6 +220,9 @@ export function receiptToJson(receipt: ExecutionReceipt): Record<string, unknown
   return JSON.parse(JSON.stringify(receipt, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))) as Record<string, unknown>;
 }
 
+/** A revert reason is kept to this many characters (the history holds up to 1000). */
+export const REVERT_REASON_MAX = 1000;
+
 interface RawReceipt {
   transaction_hash?: string;
   execution_status?: string;
@@ -235,7 +239,8 @@ export function toExecutionReceipt(raw: RawReceipt, prepared: PreparedExecution,
   return {
     transactionHash: `0x${BigInt(raw.transaction_hash ?? '0').toString(16).padStart(64, '0')}`,
     status,
-    revertReason: status === 'REVERTED' ? (raw.revert_reason ?? 'reverted (no reason given)') : null,
+    // the chain's words, made printable where they enter (shared/printable.ts)
+    revertReason: status === 'REVERTED' ? printable(raw.revert_reason ?? '', REVERT_REASON_MAX) || 'reverted (no reason given)' : null,
     deployed: status === 'SUCCEEDED' && prepared.kind === 'deploy_and_invoke',
     blockNumber: typeof raw.block_number === 'number' ? raw.block_number : null,
     actualFee: { amount: BigInt(raw.actual_fee?.amount ?? '0'), unit: raw.actual_fee?.unit ?? 'FRI' },

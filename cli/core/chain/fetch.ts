@@ -1,8 +1,11 @@
 /**
  * The `baseFetch` given to starknet.js's RpcProvider and PaymasterRpc (docs/execution.md: customise
  * through headers/baseFetch, never by subclassing). Every request:
- * - is aborted by the current scope's signal (Ctrl+C) and by a per-request timeout;
- * - follows no redirect, and reads at most `maxResponseBytes` of the answer;
+ * - is aborted by the current scope's signal (Ctrl+C) and by one deadline for the whole answer,
+ *   body included (`timeoutMs`: a node that sends its headers and then drips is cut there);
+ * - follows no redirect (a 3xx is CHAIN_UNREACHABLE / SERVER_UNREACHABLE with
+ *   `details.redirect`, and nothing goes to its Location), and reads at most
+ *   `maxResponseBytes` of the answer;
  * - must come back as a JSON-RPC response. starknet.js ignores the HTTP status, so a 401 from our
  *   server would surface as "undefined: undefined": instead, our server's error body
  *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
@@ -16,7 +19,8 @@
  */
 import { AppError, cancelledError, ErrorCode, stableCodeOfJsonRpcError } from '../../../shared/errors.js';
 import { readCapped } from '../../../shared/http-body.js';
-import { printable, serverErrorOf } from '../../clients/server-error.js';
+import { printable } from '../../../shared/printable.js';
+import { serverErrorOf } from '../../clients/server-error.js';
 import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -35,10 +39,11 @@ const urlOf = (input: string | URL | Request): string => {
   return raw.split('?')[0] ?? raw;
 };
 
-function unreachable(service: ScopedFetchOptions['service'], detail: string): AppError {
+function unreachable(service: ScopedFetchOptions['service'], detail: string, details?: Record<string, unknown>): AppError {
+  const extra = details === undefined ? {} : { details };
   return service === 'chain'
-    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, { status: 502 })
-    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, { status: 502 });
+    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, { status: 502, ...extra })
+    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, { status: 502, ...extra });
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
@@ -73,13 +78,20 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
     let text: string | undefined;
     let headers: Headers;
     try {
-      const response = await base(input, { ...init, signal, redirect: 'error' });
+      const response = await base(input, { ...init, signal, redirect: 'manual' });
       status = response.status;
       headers = response.headers;
+      if (status >= 300 && status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        throw record(
+          unreachable(options.service, `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`, { status, redirect: true }),
+        );
+      }
       text = await readCapped(response, options.maxResponseBytes);
     } catch (error) {
+      if (error instanceof AppError) throw error;
       if (scope?.signal.aborted === true) throw record(cancelledError(scope.signal.reason));
-      if (timeout.aborted) throw record(unreachable(options.service, `did not answer within ${options.timeoutMs} ms`));
+      if (timeout.aborted) throw record(unreachable(options.service, `did not answer within ${options.timeoutMs} ms`, { timedOut: true }));
       throw record(unreachable(options.service, `could not be reached (${error instanceof Error ? error.message : 'network error'})`));
     }
     if (text === undefined) throw record(unreachable(options.service, `sent an answer over ${options.maxResponseBytes} bytes`));

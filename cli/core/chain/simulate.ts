@@ -16,10 +16,11 @@ import type { Erc20Transfer } from '../../../shared/erc20.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
-import { type PreparedExecution, type PreparedFee, prepareExecution, type PrepareOptions, type ProgressOptions } from './execute.js';
+import { type PreparedExecution, type PreparedFee, prepareExecution, type PrepareOptions, type ProgressOptions, REVERT_REASON_MAX } from './execute.js';
 import { deploymentData } from './reads.js';
 import { inScope } from './scope.js';
 import { type BalanceChange, summarizeTransfers } from './transfers.js';
+import { printable } from '../../../shared/printable.js';
 
 export interface SimulationResult {
   status: 'SUCCEEDED' | 'REVERTED';
@@ -107,7 +108,8 @@ export async function simulatePrepared(ea: ExecutionAccount, prepared: PreparedE
       const summary = reverted ? { transfers: [], balanceChanges: [] } : summarizeTransfers(eventsOf(execution), ea.address, ea.network, feeParty);
       return {
         status: reverted ? 'REVERTED' : 'SUCCEEDED',
-        revertReason: reverted ? (execution.revert_reason ?? null) : null,
+        // the chain's words, made printable where they enter (shared/printable.ts)
+        revertReason: reverted ? printable(execution.revert_reason ?? '', REVERT_REASON_MAX) || 'reverted (no reason given)' : null,
         balanceChanges: summary.balanceChanges,
         transfers: summary.transfers,
         fee: prepared.fee,
