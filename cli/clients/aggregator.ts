@@ -41,7 +41,7 @@ export interface AggregatorClientOptions {
   baseUrl: string;
   apiKey?: string | undefined;
   network: Network;
-  /** per attempt (default 10 s) */
+  /** per attempt, for the whole answer, body included (default 10 s) */
   timeoutMs?: number;
   /** retries after the first attempt (default 3) */
   retries?: number;

@@ -23,7 +23,7 @@ import { createHttpClient, type BackoffOptions } from './http.js';
 
 export interface AuthClientOptions {
   serverUrl: string;
-  /** per attempt; above the server's own upstream timeout (10 s) so its 504 arrives first */
+  /** per attempt, for the whole answer; above the server's own upstream timeout (10 s) so its 504 arrives first */
   timeoutMs?: number;
   retries?: number;
   backoff?: BackoffOptions;
