@@ -60,7 +60,7 @@ export interface HttpClientOptions {
   /** the service's name in messages ("aggregator", "auth server") */
   service: string;
   headers?: Record<string, string>;
-  /** per attempt */
+  /** per attempt, for the whole answer (headers and body) */
   timeoutMs?: number;
   /** retries after the first attempt, for requests that may be retried */
   retries?: number;
