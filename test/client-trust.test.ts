@@ -79,7 +79,8 @@ type Behaviour =
   | { kind: 'drip'; status?: number }
   | { kind: 'proxy-escapes' }
   | { kind: 'no-route' }
-  | { kind: 'rpc-error' };
+  | { kind: 'rpc-error' }
+  | { kind: 'login-escapes' };
 let behaviour: Behaviour = { kind: 'proxy-escapes' };
 const hostileHits: Seen[] = [];
 /** one per dripping answer: resolved when its socket is closed (by the client) */
@@ -118,6 +119,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, body: string): 
     }
     case 'no-route':
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errorMessage: HOSTILE }));
+      return;
+    case 'login-escapes':
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, message: `code sent ${HOSTILE}` }));
       return;
     case 'rpc-error': {
       const { id } = JSON.parse(body) as { id?: unknown };
@@ -298,6 +302,13 @@ describe('outside text is made printable where it enters', () => {
     expect(error.code).toBe('CHAIN_ERROR');
     expect(error.message).toContain('evil');
     expect(error.message).not.toMatch(UNPRINTABLE);
+  });
+
+  it("our server's own words (a login answer's message) are printable", async () => {
+    behaviour = { kind: 'login-escapes' };
+    const answer = await createAuthClient({ serverUrl: hostileUrl }).login('a@example.com');
+    expect(answer.message).toContain('evil');
+    expect(answer.message).not.toMatch(UNPRINTABLE);
   });
 
   it("the paymaster's refusal text is printable", () => {

@@ -19,6 +19,7 @@ import {
   type WalletCreateResponse as WalletCreateResponseT,
   type WalletFindResponse as WalletFindResponseT,
 } from '../../shared/api.js';
+import { printable } from '../../shared/printable.js';
 import { createHttpClient, type BackoffOptions } from './http.js';
 
 export interface AuthClientOptions {
@@ -57,7 +58,11 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
   });
   return {
     serverUrl: http.baseUrl,
-    login: async (email, call = {}) => (await http.post<LoginResponseT>('auth/login', { email }, { signal: call.signal, schema: LoginResponse })).body,
+    login: async (email, call = {}) => {
+      const { body } = await http.post<LoginResponseT>('auth/login', { email }, { signal: call.signal, schema: LoginResponse });
+      // the server's words reach the user: printable where they enter (shared/printable.ts)
+      return { ...body, message: printable(body.message) };
+    },
     verify: async (email, code, call = {}) =>
       (await http.post<VerifyResponseT>('auth/verify', { email, code }, { signal: call.signal, schema: VerifyResponse })).body,
     findWallet: async (token, call = {}) =>
@@ -67,6 +72,9 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
     signHash: async (token, walletId, hash, call = {}) =>
       (await http.post<SignHashResponseT>('sign/hash', { walletId, hash }, { signal: call.signal, token, schema: SignHashResponse })).body,
     // idempotent: a repeat with the ended token is TOKEN_REVOKED, which the caller reads as done
-    logout: async (token, call = {}) => (await http.post<LogoutResponseT>('auth/logout', {}, { signal: call.signal, token, schema: LogoutResponse, idempotent: true })).body,
+    logout: async (token, call = {}) => {
+      const { body } = await http.post<LogoutResponseT>('auth/logout', {}, { signal: call.signal, token, schema: LogoutResponse, idempotent: true });
+      return { ...body, message: printable(body.message) };
+    },
   };
 }
