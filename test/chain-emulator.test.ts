@@ -184,6 +184,25 @@ describe('JSON-RPC', () => {
     expect(await batch(0)).toMatchObject({ error: { code: -32600 } });
   });
 
+  it('a notification (no id) gets no reply, alone or in a batch; a bad id is -32600 with id null', async () => {
+    const post = (body: unknown) => fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const alone = await post({ jsonrpc: '2.0', method: 'starknet_chainId' });
+    expect(alone.status).toBe(204);
+    expect(await alone.text()).toBe('');
+    // a notification that fails is not answered either
+    expect((await post({ jsonrpc: '2.0', method: 'no_such_method' })).status).toBe(204);
+    const onlyNotifications = await post([{ jsonrpc: '2.0', method: 'starknet_chainId' }, { jsonrpc: '2.0', method: 'starknet_blockNumber' }]);
+    expect(onlyNotifications.status).toBe(204);
+    const mixed = await post([{ jsonrpc: '2.0', method: 'starknet_chainId' }, { jsonrpc: '2.0', id: 'b', method: 'starknet_chainId' }, { jsonrpc: '2.0', id: null, method: 'starknet_chainId' }]);
+    expect(await mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: 'b', result: '0x534e5f53414e44424f58' },
+      { jsonrpc: '2.0', id: null, result: '0x534e5f53414e44424f58' },
+    ]);
+    expect(await (await post({ jsonrpc: '2.0', id: { x: 1 }, method: 'starknet_chainId' })).json()).toMatchObject({ id: null, error: { code: -32600 } });
+    // an invalid request is answered even without an id (it cannot be told to be a notification)
+    expect(await (await post({ jsonrpc: '1.0', method: 'starknet_chainId' })).json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
   it('positional params work as named ones', async () => {
     const wallet = newWallet();
     const { error } = await rpc('/rpc', 'starknet_getClassHashAt', ['latest', wallet.address]);
@@ -201,7 +220,7 @@ describe('JSON-RPC', () => {
 });
 
 describe('reads', () => {
-  it('ERC-20 reads: balance as u256, decimals, symbol; unknown entry point is 40; nothing at an address is 20', async () => {
+  it('ERC-20 reads: balance as u256, decimals, symbol; an unknown entry point is 21, a revert 40; nothing at an address is 20', async () => {
     const wallet = newWallet();
     await fund(wallet);
     expect(await balance(STRK.address, wallet.address)).toBe(20_000n * 10n ** 18n);
@@ -211,7 +230,9 @@ describe('reads', () => {
     const symbol = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: hex(SELECTOR.symbol), calldata: [] }, block_id: 'latest' });
     expect(Buffer.from(symbol.result[0].slice(2), 'hex').toString()).toBe('ETH');
     const unknown = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: '0x1234', calldata: [] }, block_id: 'latest' });
-    expect(unknown.error).toMatchObject({ code: 40, data: { revert_error: expect.stringContaining('not found') } });
+    expect(unknown.error).toMatchObject({ code: 21, message: 'Requested entry point does not exist in the contract' });
+    const reverted = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: hex(SELECTOR.balance_of), calldata: [] }, block_id: 'latest' });
+    expect(reverted.error).toMatchObject({ code: 40, data: { revert_error: expect.stringContaining('deserialize') } });
     const nothing = await rpc('/rpc', 'starknet_call', { request: { contract_address: wallet.address, entry_point_selector: hex(SELECTOR.decimals), calldata: [] }, block_id: 'latest' });
     expect(nothing.error?.code).toBe(20);
     expect((await rpc('/rpc', 'starknet_getNonce', { block_id: 'latest', contract_address: wallet.address })).error?.code).toBe(20);

@@ -40,7 +40,7 @@ import {
   SEQUENCER_ADDRESS,
   TokenContract,
 } from './contracts.js';
-import { type Contract, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
+import { type Contract, EntryPointNotFound, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
 import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage, pricesInStrk } from './gas.js';
 import { type BlockRecord, Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
@@ -186,10 +186,16 @@ export class Chain {
     return this.contracts.classHashAt(address, new StateView(this.ledger));
   }
 
-  /** starknet_call: runs on a view that is thrown away. Throws ContractNotFound or Revert. */
+  /** starknet_call: runs on a view that is thrown away. Throws ContractNotFound or Revert (EntryPointNotFound for a missing entry point). */
   call(to: bigint, selector: bigint, calldata: readonly bigint[]): bigint[] {
     const view = new StateView(this.ledger);
-    if (this.contracts.resolve(to, view) === undefined) throw new ContractNotFound(hex(to));
+    if (this.contracts.resolve(to, view) === undefined) {
+      if (this.contracts.classHashAt(to, view) === undefined) throw new ContractNotFound(hex(to));
+      // a pool: deployed, without entry points (the router moves its reserves)
+      const missing = new EntryPointNotFound(selector);
+      missing.frames.push({ address: to, selector });
+      throw missing;
+    }
     return new Executor(view, this.contracts).invoke(0n, to, selector, calldata).result;
   }
 

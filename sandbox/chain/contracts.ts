@@ -22,7 +22,7 @@ import { hash, shortString } from 'starknet';
 import { APPROVAL_EVENT_KEY, fromU256, selectorOf, SELECTOR, TRANSFER_EVENT_KEY } from '../../shared/erc20.js';
 import { ARGENT_X_V050_CLASS_HASH, joinSignature, verifyStarkSignature } from '../../shared/starknet.js';
 import { listTokens, type Token } from '../../shared/tokens.js';
-import { type CallContext, type Contract, type ContractResolver, hex, Revert } from './executor.js';
+import { type CallContext, type Contract, type ContractResolver, EntryPointNotFound, hex, Revert } from './executor.js';
 import type { Pool } from '../aggregator/pools.js';
 import type { Ledger, StateView } from './ledger.js';
 import { balanceSlot, ERC20_STORAGE } from './storage.js';
@@ -218,7 +218,7 @@ export class TokenContract implements Contract {
         return [1n];
       }
       default:
-        throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+        throw new EntryPointNotFound(selector);
     }
   }
 }
@@ -326,7 +326,7 @@ export class AccountContract implements Contract {
         return runCalls(ctx, outside.calls);
       }
       default:
-        throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+        throw new EntryPointNotFound(selector);
     }
   }
 }
@@ -362,7 +362,7 @@ class ForwarderContract implements Contract {
   readonly classHash = CLASS_HASH.forwarder;
 
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
-    if (selector !== FORWARDER_SELECTOR.execute && selector !== FORWARDER_SELECTOR.deployAccount) throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+    if (selector !== FORWARDER_SELECTOR.execute && selector !== FORWARDER_SELECTOR.deployAccount) throw new EntryPointNotFound(selector);
     if (ctx.caller !== RELAYER_ADDRESS) throw new Revert('forwarder: caller is not the relayer');
     if (selector === FORWARDER_SELECTOR.deployAccount) {
       // deploy_account(class_hash, salt, calldata: Array<felt252>) -> ContractAddress

@@ -44,7 +44,9 @@ const SCHEMA_KEYWORDS = ['type', '$ref', 'properties', 'oneOf', 'anyOf', 'allOf'
  * 2. v0.10.0 CONTRACT_ERROR's `required: "revert_error"` (a string) → `["revert_error"]`;
  * 3. SNIP-29 UNKNOWN_ERROR's `data: "string"` → `{type: "string"}`;
  * 4. SNIP-29's STARKNET_DOMAIN.revision allows "2" or the numbers 0/1, while SNIP-12 revision 1
- *    typed data (what starknet.js hashes and AVNU serves) writes the string "1": "1" is allowed too.
+ *    typed data (what starknet.js hashes and AVNU serves) writes the string "1": "1" is allowed too;
+ * 5. v0.10.0 getBlockWith…'s result is `oneOf` a block and a pre-confirmed block, but a block
+ *    satisfies both: the pre-confirmed branch is made to exclude a `block_hash`.
  */
 function patchSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(patchSchema);
@@ -78,6 +80,16 @@ function patchDocument(document: Json): Json {
     params: (method.params as Json[]).map((param) => ({ ...param, schema: patchSchema(param.schema) })),
     result: method.result === undefined ? undefined : { ...(method.result as Json), schema: patchSchema((method.result as Json).schema) },
   }));
+  // quirk 5: a whole block also satisfies its pre-confirmed form (whose header is a subset), so
+  // getBlockWith…'s `oneOf` fails for every block; the pre-confirmed branch is told apart by
+  // having no block_hash
+  for (const method of patched.methods as Json[]) {
+    const schema = (method.result as Json | undefined)?.schema as Json | undefined;
+    if (!String(method.name).startsWith('starknet_getBlockWith') || !Array.isArray(schema?.oneOf)) continue;
+    schema.oneOf = (schema.oneOf as Json[]).map((branch) =>
+      String(branch.$ref).includes('PRE_CONFIRMED') ? { allOf: [branch, { not: { required: ['block_hash'] } }] } : branch,
+    );
+  }
   const domain = (out.schemas as Json).STARKNET_DOMAIN as Json | undefined;
   const revision = (domain?.properties as Json | undefined)?.revision as Json | undefined;
   if (revision !== undefined) revision.oneOf = [...(revision.oneOf as unknown[]), { type: 'string', enum: ['1'] }];
