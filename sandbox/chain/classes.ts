@@ -12,8 +12,9 @@
  *
  * The classes are TypeScript, not Sierra: `sierra_program` is empty and the class hashes are
  * labels (contracts.ts CLASS_HASH), except ArgentX's, which is real so that account addresses are
- * mainnet's. Each ABI lists exactly the entry points the contract answers (test/chain-classes.test.ts
- * calls every one of them through starknet.js's Contract).
+ * mainnet's. Each ABI lists exactly the entry points the contract answers, with the types of its
+ * calldata layout (test/chain-starknetjs.test.ts drives tokens and accounts through starknet.js's
+ * Contract with these ABIs, and decodes both Transfer layouts with them).
  */
 import { selectorOf } from '../../shared/erc20.js';
 import { CLASS_HASH, POOL_CLASS_HASH } from './contracts.js';
