@@ -7,15 +7,17 @@
  * word, data schema). The last test fails when a served method has no passing result case.
  */
 import type { FastifyInstance } from 'fastify';
+import { type constants, hash } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELECTOR, TRANSFER_EVENT_KEY } from '../shared/erc20.js';
-import { ARGENT_X_V050_CLASS_HASH } from '../shared/starknet.js';
+import { ARGENT_X_V050_CLASS_HASH, signStarkHash, splitSignature } from '../shared/starknet.js';
 import { resolveToken } from '../shared/tokens.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { DEFAULT_POOLS, resolvePools } from '../sandbox/aggregator/pools.js';
 import { buildChainEmulator } from '../sandbox/chain/app.js';
 import { balanceSlot, ERC20_STORAGE } from '../sandbox/chain/storage.js';
 import { FORWARDER_ADDRESS } from '../sandbox/chain/contracts.js';
+import { SANDBOX_CHAIN_ID_HEX } from '../sandbox/chain/rpc.js';
 import { canonical, deploymentOf, hex, newWallet, payIn, signTyped, sponsored, transferCall, type Wallet } from './helpers/chain-wallet.js';
 import { OpenRpcValidator } from './helpers/openrpc.js';
 
@@ -164,6 +166,26 @@ const invokeTx = (sender: string, calls: Array<{ to: string; selector: string; c
   nonce_data_availability_mode: 'L1',
   fee_data_availability_mode: 'L1',
 });
+/** An INVOKE v3 signed by the wallet's key, as an account's `__validate__` checks it (starknet.js's hash). */
+function signedInvoke(wallet: Wallet, calls: Array<{ to: string; selector: string; calldata: string[] }>) {
+  const tx = invokeTx(wallet.address, calls, '0x1');
+  const zero = { max_amount: 0n, max_price_per_unit: 0n };
+  const txHash = hash.calculateInvokeTransactionHash({
+    senderAddress: tx.sender_address,
+    version: '0x3',
+    compiledCalldata: tx.calldata,
+    chainId: SANDBOX_CHAIN_ID_HEX as constants.StarknetChainId,
+    nonce: tx.nonce,
+    accountDeploymentData: [],
+    nonceDataAvailabilityMode: 0,
+    feeDataAvailabilityMode: 0,
+    resourceBounds: { l1_gas: zero, l2_gas: zero, l1_data_gas: zero },
+    tip: 0n,
+    paymasterData: [],
+  });
+  return { ...tx, signature: splitSignature(signStarkHash(txHash, wallet.privateKey)).map(canonical) };
+}
+
 const deployAccountTx = (wallet: Wallet) => ({
   type: 'DEPLOY_ACCOUNT',
   version: '0x3',
@@ -268,6 +290,19 @@ const STARKNET_CASES: Case[] = [
     endpoint: '/rpc',
     method: 'starknet_estimateFee',
     params: (w) => ({ request: [deployAccountTx(w.undeployed), invokeTx(w.undeployed.address, [])], simulation_flags: ['SKIP_VALIDATE'], ...latest }),
+  },
+  {
+    name: 'fee estimate validated (no SKIP_VALIDATE): the signature is the owner key\'s over the transaction hash',
+    endpoint: '/rpc',
+    method: 'starknet_estimateFee',
+    params: (w) => ({ request: [signedInvoke(w.alice, [transferCall(STRK.address, w.bob.address, 1n)])], simulation_flags: [], ...latest }),
+  },
+  {
+    name: 'a simulation whose signature does not validate is 41',
+    endpoint: '/rpc',
+    method: 'starknet_simulateTransactions',
+    params: (w) => ({ ...latest, transactions: [{ ...signedInvoke(w.alice, []), signature: ['0x1', '0x2'] }], simulation_flags: [] }),
+    error: 41,
   },
   {
     name: 'an estimate of a reverting invoke is 41',

@@ -466,6 +466,13 @@ describe('paymaster execute', () => {
 });
 
 describe('simulateTransactions', () => {
+  const v3 = {
+    resource_bounds: { l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' }, l2_gas: { max_amount: '0x0', max_price_per_unit: '0x0' }, l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' } },
+    tip: '0x0',
+    paymaster_data: [],
+    nonce_data_availability_mode: 'L1',
+    fee_data_availability_mode: 'L1',
+  };
   const invoke = (sender: string, calls: Array<{ to: string; selector: string; calldata: string[] }>) => ({
     type: 'INVOKE',
     version: '0x3',
@@ -473,6 +480,8 @@ describe('simulateTransactions', () => {
     calldata: [hex(BigInt(calls.length)), ...calls.flatMap((c) => [c.to, c.selector, hex(BigInt(c.calldata.length)), ...c.calldata])],
     signature: [],
     nonce: '0x0',
+    account_deployment_data: [],
+    ...v3,
   });
   const deployAccount = (wallet: Wallet) => ({
     type: 'DEPLOY_ACCOUNT',
@@ -482,6 +491,7 @@ describe('simulateTransactions', () => {
     constructor_calldata: ['0x0', wallet.publicKey, '0x1'],
     signature: [],
     nonce: '0x0',
+    ...v3,
   });
 
   it('deploy then invoke on a throw-away state: events on their invocation, fee fields, nothing applied', async () => {
@@ -508,7 +518,7 @@ describe('simulateTransactions', () => {
     expect((await rpc('/rpc', 'starknet_getClassHashAt', { block_id: 'latest', contract_address: wallet.address })).error?.code).toBe(20);
   });
 
-  it('a reverting invoke has a revert_reason; an undeployed sender or no SKIP_VALIDATE is error 41', async () => {
+  it('a reverting invoke has a revert_reason; an undeployed sender, or a signature that does not validate, is error 41', async () => {
     const wallet = newWallet();
     await fund(wallet);
     const reverted = await rpc('/rpc', 'starknet_simulateTransactions', {
@@ -523,7 +533,8 @@ describe('simulateTransactions', () => {
       simulation_flags: ['SKIP_VALIDATE'],
     });
     expect(undeployed.error).toMatchObject({ code: 41, data: { transaction_index: 0 } });
+    // without SKIP_VALIDATE the account validates: an empty signature does not
     const validated = await rpc('/rpc', 'starknet_simulateTransactions', { block_id: 'latest', transactions: [deployAccount(wallet)], simulation_flags: [] });
-    expect(validated.error?.code).toBe(41);
+    expect(validated.error).toMatchObject({ code: 41, data: { transaction_index: 0, execution_error: expect.stringContaining('validation failed') } });
   });
 });

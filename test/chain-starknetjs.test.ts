@@ -93,6 +93,22 @@ describe('starknet.js against the sandbox chain', () => {
     expect(estimate.overall_fee).toBeGreaterThanOrEqual(1_300_000n * 10_000_000_000n + 192n * 1_000_000_000_000n);
   });
 
+  it('without SKIP_VALIDATE the account validates: what starknet.js signs passes, another key is 41', async () => {
+    const calls = [strkTransfer(bob.address, 10n ** 18n)];
+    const validated = await accountOf(alice).estimateInvokeFee(calls, { skipValidate: false });
+    expect(validated.overall_fee).toBe((await accountOf(alice).estimateInvokeFee(calls)).overall_fee);
+    const { simulated_transactions: simulated } = await accountOf(alice).simulateTransaction([{ type: 'INVOKE', payload: calls }], { skipValidate: false });
+    expect(simulated).toHaveLength(1);
+    const impostor = new Account({ provider, address: alice.address, signer: newWallet().privateKey });
+    await expect(impostor.estimateInvokeFee(calls, { skipValidate: false })).rejects.toMatchObject({ baseError: { code: 41, data: { execution_error: expect.stringContaining('validation failed') } } });
+    // a deployment validates against the key in its constructor calldata
+    const carol = newWallet();
+    const deploy = { classHash: ARGENT_X_V050_CLASS_HASH, constructorCalldata: ['0x0', carol.publicKey, '0x1'], addressSalt: carol.publicKey, contractAddress: carol.address };
+    const deployFee = await new Account({ provider, address: carol.address, signer: carol.privateKey }).estimateAccountDeployFee(deploy, { skipValidate: false });
+    expect(deployFee.overall_fee).toBeGreaterThan(0n);
+    await expect(new Account({ provider, address: carol.address, signer: bob.privateKey }).estimateAccountDeployFee(deploy, { skipValidate: false })).rejects.toMatchObject({ baseError: { code: 41 } });
+  });
+
   it('Account.simulateTransaction with default flags: the trace carries the transfer, nothing is applied', async () => {
     const before = await provider.callContract({ contractAddress: STRK.address, entrypoint: 'balance_of', calldata: [alice.address] });
     const {

@@ -26,6 +26,7 @@ import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
+  accountSignatureValid,
   ACCOUNT_SELECTOR,
   ARGENT_CLASS_HASH,
   argentOwner,
@@ -274,10 +275,11 @@ export class Chain {
 
   /**
    * starknet_simulateTransactions: the transactions run in order on one throw-away view, each in
-   * its own inner view so a reverted one keeps the others' effects (as a block would). Only
-   * SKIP_VALIDATE simulations are served (signatures are checked by the paymaster); without
-   * SKIP_FEE_CHARGE the sender pays the fee in STRK after its calls, reverted or not. Nonces are
-   * not checked. Throws SimulationFailure for a transaction that cannot run at all.
+   * its own inner view so a reverted one keeps the others' effects (as a block would). A
+   * transaction with `validation` is validated first, as ArgentX's `__validate__` does: its
+   * signature must be the owner key's over the transaction hash. Without SKIP_FEE_CHARGE the
+   * sender pays the fee in STRK after its calls, reverted or not. Nonces are not checked. Throws
+   * SimulationFailure for a transaction that cannot run at all (a failed validation included).
    */
   simulate(transactions: readonly SimulatedTransaction[], options: { chargeFee: boolean }): SimulationOutcome[] {
     const outer = new StateView(this.ledger);
@@ -288,11 +290,14 @@ export class Chain {
         if (publicKey === undefined) throw new SimulationFailure(index, 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
         const address = deployedAddress(tx.classHash, tx.salt, tx.constructorCalldata);
         if (this.contracts.classHashAt(address, outer) !== undefined) throw new SimulationFailure(index, `${hex(address)} is already deployed`);
+        validate(index, tx, address, publicKey);
         outer.deploy({ address, classHash: tx.classHash, publicKey });
         const usage = gasUsage([], true);
         return { type: 'DEPLOY_ACCOUNT', address, invocation: undefined, revertReason: undefined, usage, fee: feeInFri(usage, this.gasPrices), feeTransfer: undefined };
       }
-      if (outer.account(tx.sender) === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      const sender = outer.account(tx.sender);
+      if (sender === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      validate(index, tx, tx.sender, sender.publicKey);
       let calls: OutsideCall[];
       try {
         calls = decodeMulticall(tx.calldata);
@@ -329,9 +334,13 @@ export class Chain {
   readonly accountClassHash = ARGENT_CLASS_HASH;
 }
 
-export type SimulatedTransaction =
+export type SimulatedTransaction = (
   | { type: 'INVOKE'; sender: bigint; calldata: bigint[] }
-  | { type: 'DEPLOY_ACCOUNT'; classHash: bigint; salt: bigint; constructorCalldata: bigint[] };
+  | { type: 'DEPLOY_ACCOUNT'; classHash: bigint; salt: bigint; constructorCalldata: bigint[] }
+) & {
+  /** when set, the account validates: `signature` must be its owner's over `hash` (the transaction hash) */
+  validation?: { hash: (address: bigint) => bigint; signature: bigint[] };
+};
 
 export interface SimulationOutcome {
   type: 'INVOKE' | 'DEPLOY_ACCOUNT';
@@ -342,6 +351,13 @@ export interface SimulationOutcome {
   usage: GasUsage;
   fee: bigint;
   feeTransfer: Invocation | undefined;
+}
+
+function validate(index: number, tx: SimulatedTransaction, address: bigint, publicKey: bigint): void {
+  if (tx.validation === undefined) return;
+  if (!accountSignatureValid(publicKey, tx.validation.hash(address), tx.validation.signature)) {
+    throw new SimulationFailure(index, `Account validation failed: the signature is not the owner's over the transaction hash (contract address: ${hex(address)}): 'argent/invalid-owner-sig'.`);
+  }
 }
 
 /** A transaction of a simulation that cannot run at all (JSON-RPC error 41). */

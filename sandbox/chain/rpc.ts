@@ -20,6 +20,7 @@ import { contractClassOf } from './classes.js';
 import { EntryPointNotFound, hex, type Invocation, Revert } from './executor.js';
 import { feltListParam, feltParam, invalidParams, type MethodTable, objectParam, RpcFailure } from './jsonrpc.js';
 import type { BlockRecord, TransactionRecord } from './ledger.js';
+import { deployAccountTransactionHash, invokeTransactionHash, readV3Fields } from './validation.js';
 
 /** The spec version served (starknet_specVersion): its schemas are the ones the conformance test validates against. */
 export const SPEC_VERSION = '0.10.0';
@@ -171,9 +172,24 @@ function simulationJson(chain: Chain, outcome: SimulationOutcome): Record<string
 
 const TX_VERSIONS = new Set(['0x3', '0x100000000000000000000000000000003']);
 
-/** A BROADCASTED_TXN the sandbox can run; a DECLARE is a valid one it cannot, so it is error 41 at its index. */
-function readBroadcasted(value: unknown, index: number): SimulatedTransaction {
+/**
+ * A BROADCASTED_TXN the sandbox can run; a DECLARE is a valid one it cannot, so it is error 41 at
+ * its index. With `validate`, the v3 fields that make its hash are read too (the spec requires
+ * them; without validation they are not needed, and a client that leaves them out is let be).
+ */
+function readBroadcasted(value: unknown, index: number, validate: boolean): SimulatedTransaction {
   const tx = objectParam(value, `transactions[${index}]`);
+  const read = readBroadcastedBody(tx, index);
+  if (!validate) return read;
+  const fields = readV3Fields(tx, `transactions[${index}]`);
+  if (read.type === 'INVOKE') {
+    const deploymentData = feltListParam(tx.account_deployment_data ?? [], `transactions[${index}].account_deployment_data`, 64);
+    return { ...read, validation: { signature: fields.signature, hash: (address) => invokeTransactionHash(address, read.calldata, deploymentData, fields, SANDBOX_CHAIN_ID_HEX) } };
+  }
+  return { ...read, validation: { signature: fields.signature, hash: (address) => deployAccountTransactionHash(address, read.classHash, read.salt, read.constructorCalldata, fields, SANDBOX_CHAIN_ID_HEX) } };
+}
+
+function readBroadcastedBody(tx: Record<string, unknown>, index: number): SimulatedTransaction {
   if (typeof tx.version !== 'string' || !TX_VERSIONS.has(tx.version.toLowerCase())) {
     throw invalidParams(`transactions[${index}].version must be 0x3 or 0x100000000000000000000000000000003 (v3, the only version of starknet-specs v0.10.0)`);
   }
@@ -192,9 +208,9 @@ function readBroadcasted(value: unknown, index: number): SimulatedTransaction {
   throw invalidParams(`transactions[${index}].type must be INVOKE, DEPLOY_ACCOUNT or DECLARE`);
 }
 
-function readTransactions(value: unknown, name: string): SimulatedTransaction[] {
+function readTransactions(value: unknown, name: string, flags: Set<string>): SimulatedTransaction[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_SIMULATED) throw invalidParams(`${name} must hold 1 to ${MAX_SIMULATED} transactions`);
-  return value.map(readBroadcasted);
+  return value.map((tx, index) => readBroadcasted(tx, index, !flags.has('SKIP_VALIDATE')));
 }
 
 /**
@@ -214,11 +230,8 @@ function readFlags(value: unknown, allowed: readonly string[]): Set<string> {
   return flags;
 }
 
-/** The simulation itself; transactions that cannot run are error 41 at their index. */
-function simulate(chain: Chain, transactions: SimulatedTransaction[], flags: Set<string>, options: { chargeFee: boolean }): SimulationOutcome[] {
-  if (!flags.has('SKIP_VALIDATE')) {
-    throw executionError(0, 'the sandbox chain runs simulations and estimates with SKIP_VALIDATE only (signatures are verified by its paymaster)');
-  }
+/** The simulation itself; transactions that cannot run (or do not validate) are error 41 at their index. */
+function simulate(chain: Chain, transactions: SimulatedTransaction[], options: { chargeFee: boolean }): SimulationOutcome[] {
   try {
     return chain.simulate(transactions, options);
   } catch (error) {
@@ -407,9 +420,9 @@ export function starknetMethods(chain: Chain): MethodTable {
       handler: (params) => {
         const flags = readFlags(params.simulation_flags, ['SKIP_VALIDATE']);
         checkStateBlock(chain, params.block_id);
-        const transactions = readTransactions(params.request, 'request');
+        const transactions = readTransactions(params.request, 'request', flags);
         // an estimate does not charge the fee: what it costs is the answer, not whether the sender can pay it
-        const outcomes = simulate(chain, transactions, flags, { chargeFee: false });
+        const outcomes = simulate(chain, transactions, { chargeFee: false });
         // a transaction that reverts has no estimate (the spec: TRANSACTION_EXECUTION_ERROR)
         outcomes.forEach((outcome, index) => {
           if (outcome.revertReason !== undefined) throw executionError(index, outcome.revertReason);
@@ -423,8 +436,8 @@ export function starknetMethods(chain: Chain): MethodTable {
       handler: (params) => {
         checkStateBlock(chain, params.block_id);
         const flags = readFlags(params.simulation_flags, ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE']);
-        const transactions = readTransactions(params.transactions, 'transactions');
-        return simulate(chain, transactions, flags, { chargeFee: !flags.has('SKIP_FEE_CHARGE') }).map((outcome) => simulationJson(chain, outcome));
+        const transactions = readTransactions(params.transactions, 'transactions', flags);
+        return simulate(chain, transactions, { chargeFee: !flags.has('SKIP_FEE_CHARGE') }).map((outcome) => simulationJson(chain, outcome));
       },
     },
   };
