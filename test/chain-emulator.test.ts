@@ -151,7 +151,7 @@ describe('JSON-RPC', () => {
   it('chain id, spec version, and an unknown method names what is served', async () => {
     expect((await rpc('/rpc', 'starknet_chainId')).result).toBe('0x534e5f53414e44424f58');
     expect((await rpc('/rpc', 'starknet_specVersion')).result).toMatch(/^0\.10\./);
-    const unknown = await rpc('/rpc', 'starknet_getStorageAt', {});
+    const unknown = await rpc('/rpc', 'starknet_getStateUpdate', { block_id: 'latest' });
     expect(unknown.error?.code).toBe(-32601);
     expect(unknown.error?.data).toContain('starknet_call');
     expect((await rpc('/rpc', 'paymaster_isAvailable')).error?.code).toBe(-32601);
@@ -184,6 +184,25 @@ describe('JSON-RPC', () => {
     expect(await batch(0)).toMatchObject({ error: { code: -32600 } });
   });
 
+  it('a notification (no id) gets no reply, alone or in a batch; a bad id is -32600 with id null', async () => {
+    const post = (body: unknown) => fetch(`${url}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const alone = await post({ jsonrpc: '2.0', method: 'starknet_chainId' });
+    expect(alone.status).toBe(204);
+    expect(await alone.text()).toBe('');
+    // a notification that fails is not answered either
+    expect((await post({ jsonrpc: '2.0', method: 'no_such_method' })).status).toBe(204);
+    const onlyNotifications = await post([{ jsonrpc: '2.0', method: 'starknet_chainId' }, { jsonrpc: '2.0', method: 'starknet_blockNumber' }]);
+    expect(onlyNotifications.status).toBe(204);
+    const mixed = await post([{ jsonrpc: '2.0', method: 'starknet_chainId' }, { jsonrpc: '2.0', id: 'b', method: 'starknet_chainId' }, { jsonrpc: '2.0', id: null, method: 'starknet_chainId' }]);
+    expect(await mixed.json()).toEqual([
+      { jsonrpc: '2.0', id: 'b', result: '0x534e5f53414e44424f58' },
+      { jsonrpc: '2.0', id: null, result: '0x534e5f53414e44424f58' },
+    ]);
+    expect(await (await post({ jsonrpc: '2.0', id: { x: 1 }, method: 'starknet_chainId' })).json()).toMatchObject({ id: null, error: { code: -32600 } });
+    // an invalid request is answered even without an id (it cannot be told to be a notification)
+    expect(await (await post({ jsonrpc: '1.0', method: 'starknet_chainId' })).json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
   it('positional params work as named ones', async () => {
     const wallet = newWallet();
     const { error } = await rpc('/rpc', 'starknet_getClassHashAt', ['latest', wallet.address]);
@@ -201,7 +220,7 @@ describe('JSON-RPC', () => {
 });
 
 describe('reads', () => {
-  it('ERC-20 reads: balance as u256, decimals, symbol; unknown entry point is 40; nothing at an address is 20', async () => {
+  it('ERC-20 reads: balance as u256, decimals, symbol; an unknown entry point is 21, a revert 40; nothing at an address is 20', async () => {
     const wallet = newWallet();
     await fund(wallet);
     expect(await balance(STRK.address, wallet.address)).toBe(20_000n * 10n ** 18n);
@@ -211,7 +230,9 @@ describe('reads', () => {
     const symbol = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: hex(SELECTOR.symbol), calldata: [] }, block_id: 'latest' });
     expect(Buffer.from(symbol.result[0].slice(2), 'hex').toString()).toBe('ETH');
     const unknown = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: '0x1234', calldata: [] }, block_id: 'latest' });
-    expect(unknown.error).toMatchObject({ code: 40, data: { revert_error: expect.stringContaining('not found') } });
+    expect(unknown.error).toMatchObject({ code: 21, message: 'Requested entry point does not exist in the contract' });
+    const reverted = await rpc('/rpc', 'starknet_call', { request: { contract_address: ETH.address, entry_point_selector: hex(SELECTOR.balance_of), calldata: [] }, block_id: 'latest' });
+    expect(reverted.error).toMatchObject({ code: 40, data: { revert_error: expect.stringContaining('deserialize') } });
     const nothing = await rpc('/rpc', 'starknet_call', { request: { contract_address: wallet.address, entry_point_selector: hex(SELECTOR.decimals), calldata: [] }, block_id: 'latest' });
     expect(nothing.error?.code).toBe(20);
     expect((await rpc('/rpc', 'starknet_getNonce', { block_id: 'latest', contract_address: wallet.address })).error?.code).toBe(20);
@@ -243,7 +264,10 @@ describe('paymaster build', () => {
     const { result, error } = await build(wallet, [call], payIn(STRK.address), true);
     expect(error).toBeUndefined();
     expect(result.type).toBe('deploy_and_invoke');
-    expect(result.deployment).toEqual(deployment(wallet));
+    // the deployment echoed with its felts canonical (SNIP-29's FELT has no leading zeros)
+    const canonical = (felt: string) => hex(BigInt(felt));
+    const sent = deployment(wallet);
+    expect(result.deployment).toEqual({ ...sent, address: canonical(sent.address), class_hash: canonical(sent.class_hash), salt: canonical(sent.salt), calldata: sent.calldata.map(canonical) });
     expect(Object.keys(result.fee).sort()).toEqual(['estimated_fee_in_gas_token', 'estimated_fee_in_strk', 'gas_token_price_in_strk', 'suggested_max_fee_in_gas_token', 'suggested_max_fee_in_strk']);
     for (const value of Object.values(result.fee)) expect(value).toMatch(/^0x[0-9a-f]+$/);
     const { domain, message, primaryType } = result.typed_data;
@@ -373,14 +397,14 @@ describe('paymaster execute', () => {
     expect((await execute(wallet, built, ['0x1', '0x2'], {}, hostile)).error).toMatchObject({ code: 156 });
   });
 
-  it('refuses an expired build (157) by the emulator clock', async () => {
+  it('refuses an expired build by the emulator clock (156: SNIP-29 execute has no time-bounds error)', async () => {
     const wallet = newWallet();
     await fund(wallet);
     const built = (await build(wallet, [transferCall(STRK.address, '0x1234', 1n)], payIn(STRK.address), true)).result;
     const signature = sign(wallet, built.typed_data);
     clock += 3_601_000;
     try {
-      expect((await execute(wallet, built, signature)).error).toMatchObject({ code: 157 });
+      expect((await execute(wallet, built, signature)).error).toMatchObject({ code: 156, data: { execution_error: expect.stringContaining('expired') } });
     } finally {
       clock -= 3_601_000;
     }
@@ -442,6 +466,13 @@ describe('paymaster execute', () => {
 });
 
 describe('simulateTransactions', () => {
+  const v3 = {
+    resource_bounds: { l1_gas: { max_amount: '0x0', max_price_per_unit: '0x0' }, l2_gas: { max_amount: '0x0', max_price_per_unit: '0x0' }, l1_data_gas: { max_amount: '0x0', max_price_per_unit: '0x0' } },
+    tip: '0x0',
+    paymaster_data: [],
+    nonce_data_availability_mode: 'L1',
+    fee_data_availability_mode: 'L1',
+  };
   const invoke = (sender: string, calls: Array<{ to: string; selector: string; calldata: string[] }>) => ({
     type: 'INVOKE',
     version: '0x3',
@@ -449,6 +480,8 @@ describe('simulateTransactions', () => {
     calldata: [hex(BigInt(calls.length)), ...calls.flatMap((c) => [c.to, c.selector, hex(BigInt(c.calldata.length)), ...c.calldata])],
     signature: [],
     nonce: '0x0',
+    account_deployment_data: [],
+    ...v3,
   });
   const deployAccount = (wallet: Wallet) => ({
     type: 'DEPLOY_ACCOUNT',
@@ -458,6 +491,7 @@ describe('simulateTransactions', () => {
     constructor_calldata: ['0x0', wallet.publicKey, '0x1'],
     signature: [],
     nonce: '0x0',
+    ...v3,
   });
 
   it('deploy then invoke on a throw-away state: events on their invocation, fee fields, nothing applied', async () => {
@@ -484,7 +518,7 @@ describe('simulateTransactions', () => {
     expect((await rpc('/rpc', 'starknet_getClassHashAt', { block_id: 'latest', contract_address: wallet.address })).error?.code).toBe(20);
   });
 
-  it('a reverting invoke has a revert_reason; an undeployed sender or no SKIP_VALIDATE is error 41', async () => {
+  it('a reverting invoke has a revert_reason; an undeployed sender, or a signature that does not validate, is error 41', async () => {
     const wallet = newWallet();
     await fund(wallet);
     const reverted = await rpc('/rpc', 'starknet_simulateTransactions', {
@@ -499,7 +533,8 @@ describe('simulateTransactions', () => {
       simulation_flags: ['SKIP_VALIDATE'],
     });
     expect(undeployed.error).toMatchObject({ code: 41, data: { transaction_index: 0 } });
+    // without SKIP_VALIDATE the account validates: an empty signature does not
     const validated = await rpc('/rpc', 'starknet_simulateTransactions', { block_id: 'latest', transactions: [deployAccount(wallet)], simulation_flags: [] });
-    expect(validated.error?.code).toBe(41);
+    expect(validated.error).toMatchObject({ code: 41, data: { transaction_index: 0, execution_error: expect.stringContaining('validation failed') } });
   });
 });

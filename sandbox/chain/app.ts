@@ -73,7 +73,12 @@ const TamperBody = Type.Object(
 );
 
 function rpcRoute(app: FastifyInstance, path: string, methods: MethodTable): void {
-  app.post(path, async (request) => dispatch(request.body, methods, { headers: request.headers }));
+  app.post(path, async (request, reply) => {
+    const response = await dispatch(request.body, methods, { headers: request.headers });
+    // notifications only: JSON-RPC answers nothing, HTTP says so with 204
+    if (response === undefined) return reply.code(204).send();
+    return response;
+  });
 }
 
 export async function buildChainEmulator(options: ChainEmulatorOptions): Promise<FastifyInstance> {

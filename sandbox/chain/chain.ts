@@ -4,9 +4,11 @@
  * (what the paymaster submits) and a simulation.
  *
  * Decisions (README "Sandbox chain"):
- * - A relayed transaction is all-or-nothing: the deployment (for deploy_and_invoke), the user's
- *   calls, the fee transfer and the forwarder's refund run on one overlay, committed only when
- *   every call succeeded. A revert changes no balance, allowance, pool or deployment — so the user
+ * - A relayed transaction is the relayer's INVOKE of the forwarder: `deploy_account` (for a
+ *   deployment), then `execute` (the account's `execute_from_outside_v2` with what the user
+ *   signed, then the refund). It is all-or-nothing: the deployment, the user's calls, the fee
+ *   transfer and the forwarder's refund run on one overlay, committed only when every call
+ *   succeeded. A revert changes no balance, allowance, pool or deployment — so the user
  *   pays no fee either — and yields a REVERTED receipt with the reason. The network fee is paid
  *   by the paymaster's relayer (the transaction's sender) in both cases, as on Starknet; it is
  *   the receipt's `actual_fee` and its event is the receipt's last.
@@ -24,18 +26,24 @@ import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
+  accountSignatureValid,
   ACCOUNT_SELECTOR,
   ARGENT_CLASS_HASH,
+  argentOwner,
   Contracts,
   decodeMulticall,
+  deployedAddress,
   encodeMulticall,
+  encodeOutsideExecution,
   FORWARDER_ADDRESS,
+  FORWARDER_SELECTOR,
   RELAYER_ADDRESS,
   SEQUENCER_ADDRESS,
+  TokenContract,
 } from './contracts.js';
-import { type Contract, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
-import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage } from './gas.js';
-import { Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
+import { type Contract, EntryPointNotFound, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
+import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage, pricesInStrk } from './gas.js';
+import { type BlockRecord, Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
@@ -70,8 +78,9 @@ export interface OutsideCall {
 
 export interface RelayedTransaction {
   account: bigint;
-  calls: OutsideCall[];
-  /** deploy_and_invoke: deployed in the same all-or-nothing transaction, before the calls */
+  /** what the account signed (absent for a deploy-only transaction); `calls` include the fee transfer */
+  outside?: { nonce: bigint; executeAfter: bigint; executeBefore: bigint; calls: OutsideCall[]; signature: bigint[] };
+  /** deploy / deploy_and_invoke: deployed in the same all-or-nothing transaction, before the calls */
   deployment?: { classHash: bigint; publicKey: bigint };
   /** default fee mode: the forwarder sends this back after the calls (max − fee due) */
   refund?: { token: bigint; amount: bigint };
@@ -105,6 +114,43 @@ export class Chain {
     this.contracts.add(BigInt(ROUTER_ADDRESS), new RouterContract(options.pools));
     this.now = options.now ?? Date.now;
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
+    this.#sealBlock([], 0);
+  }
+
+  #sealBlock(transactions: bigint[], visibleAt: number): BlockRecord {
+    return this.ledger.sealBlock({
+      hashOf: blockHashOf,
+      timestamp: Math.floor(this.now() / 1000),
+      gasPrices: { ...this.gasPrices },
+      gasPricesWei: this.#inWei(this.gasPrices),
+      transactions,
+      visibleAt,
+    });
+  }
+
+  /** Fri prices → wei at the pools' ETH price (fri per whole ETH); the fri ones when ETH has no price. */
+  #inWei(prices: GasPrices): GasPrices {
+    const eth = pricesInStrk(this.ledger.pools).get(resolveToken('mainnet', 'ETH').address);
+    if (eth === undefined || eth === 0n) return { ...prices };
+    const wei = (fri: bigint): bigint => (fri * 10n ** 18n) / eth;
+    return { l1: wei(prices.l1), l1Data: wei(prices.l1Data), l2: wei(prices.l2) };
+  }
+
+  /** The newest block the node shows: one whose transaction's confirmation delay has passed. */
+  latestBlock(): BlockRecord {
+    const now = this.now();
+    for (let number = this.ledger.blockNumber; number > 0; number -= 1) {
+      const block = this.ledger.block(number) as BlockRecord;
+      if (block.visibleAt <= now) return block;
+    }
+    return this.ledger.block(0) as BlockRecord;
+  }
+
+  /** starknet_getStorageAt: ERC-20 storage in OpenZeppelin's layout (storage.ts), 0 elsewhere; ContractNotFound when nothing is there. */
+  storageAt(address: bigint, key: bigint): bigint {
+    if (this.classHashAt(address) === undefined) throw new ContractNotFound(hex(address));
+    const contract = this.contracts.tokens.get(address);
+    return contract instanceof TokenContract ? contract.storageAt(this.ledger, key) : 0n;
   }
 
   /** Plugs a contract in at a fixed address (the router). */
@@ -141,10 +187,16 @@ export class Chain {
     return this.contracts.classHashAt(address, new StateView(this.ledger));
   }
 
-  /** starknet_call: runs on a view that is thrown away. Throws ContractNotFound or Revert. */
+  /** starknet_call: runs on a view that is thrown away. Throws ContractNotFound or Revert (EntryPointNotFound for a missing entry point). */
   call(to: bigint, selector: bigint, calldata: readonly bigint[]): bigint[] {
     const view = new StateView(this.ledger);
-    if (this.contracts.resolve(to, view) === undefined) throw new ContractNotFound(hex(to));
+    if (this.contracts.resolve(to, view) === undefined) {
+      if (this.contracts.classHashAt(to, view) === undefined) throw new ContractNotFound(hex(to));
+      // a pool: deployed, without entry points (the router moves its reserves)
+      const missing = new EntryPointNotFound(selector);
+      missing.frames.push({ address: to, selector });
+      throw missing;
+    }
     return new Executor(view, this.contracts).invoke(0n, to, selector, calldata).result;
   }
 
@@ -161,8 +213,9 @@ export class Chain {
         // a third party's trade that fails is its own problem, not this transaction's
       }
     }
-    const usage = gasUsage(tx.calls, tx.deployment !== undefined);
+    const usage = gasUsage(tx.outside?.calls ?? [], tx.deployment !== undefined);
     const fee = feeInFri(usage, this.gasPrices);
+    const relayerCalls = relayerCallsOf(tx);
     const view = new StateView(this.ledger);
     const executor = new Executor(view, this.contracts);
     const roots: Invocation[] = [];
@@ -172,17 +225,10 @@ export class Chain {
       if (this.revertNext.count > 0) {
         this.revertNext.count -= 1;
         const forced = new Revert(this.revertNext.reason);
-        forced.frames.push({ address: tx.account, selector: ACCOUNT_SELECTOR.executeFromOutsideV2 });
+        forced.frames.push({ address: FORWARDER_ADDRESS, selector: FORWARDER_SELECTOR.execute }, { address: tx.account, selector: ACCOUNT_SELECTOR.executeFromOutsideV2 });
         throw forced;
       }
-      if (tx.deployment !== undefined) {
-        if (view.account(tx.account) !== undefined) throw new Revert('account already deployed');
-        view.deploy({ address: tx.account, classHash: tx.deployment.classHash, publicKey: tx.deployment.publicKey });
-      }
-      roots.push(executor.invoke(FORWARDER_ADDRESS, tx.account, ACCOUNT_SELECTOR.executeFromOutsideV2, encodeMulticall(tx.calls)));
-      if (tx.refund !== undefined && tx.refund.amount > 0n) {
-        roots.push(executor.invoke(FORWARDER_ADDRESS, tx.refund.token, SELECTOR.transfer, [tx.account, ...u256Felts(tx.refund.amount).map(BigInt)]));
-      }
+      for (const call of relayerCalls) roots.push(executor.invoke(RELAYER_ADDRESS, call.to, call.selector, call.calldata));
       view.commit();
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
@@ -192,20 +238,27 @@ export class Chain {
     }
     const events: ReceiptEvent[] = roots.flatMap((root) => flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data)));
     events.push(...this.#chargeNetworkFee(fee));
-    this.ledger.bumpNonce(tx.account);
-    const blockNumber = this.ledger.nextBlock();
+    // a deploy-only transaction runs nothing the account signed: its nonce stays
+    if (tx.outside !== undefined) this.ledger.bumpNonce(tx.account);
+    const nonce = this.ledger.nonce(RELAYER_ADDRESS);
+    this.ledger.bumpNonce(RELAYER_ADDRESS);
+    const txHash = BigInt(hash.computePoseidonHashOnElements([0x53414e44424f585f5458n /* "SANDBOX_TX" */, BigInt(this.ledger.transactionCount), tx.messageHash]));
+    const visibleAt = this.now() + this.confirmDelayMs;
+    const block = this.#sealBlock([txHash], visibleAt);
     const record: TransactionRecord = {
-      hash: BigInt(hash.computePoseidonHashOnElements([0x53414e44424f585f5458n /* "SANDBOX_TX" */, BigInt(this.ledger.transactionCount), tx.messageHash])),
+      hash: txHash,
       sender: RELAYER_ADDRESS,
+      nonce,
+      calldata: encodeMulticall(relayerCalls),
       status,
       revertReason: reason,
       actualFee: fee,
       events,
-      blockNumber,
-      blockHash: blockHashOf(blockNumber),
+      blockNumber: block.number,
+      blockHash: block.hash,
       l2Gas: usage.l2,
       l1DataGas: usage.l1Data,
-      visibleAt: this.now() + this.confirmDelayMs,
+      visibleAt,
     };
     this.ledger.record(record);
     return record;
@@ -222,27 +275,29 @@ export class Chain {
 
   /**
    * starknet_simulateTransactions: the transactions run in order on one throw-away view, each in
-   * its own inner view so a reverted one keeps the others' effects (as a block would). Only
-   * SKIP_VALIDATE simulations are served (signatures are checked by the paymaster); without
-   * SKIP_FEE_CHARGE the sender pays the fee in STRK after its calls, reverted or not. Nonces are
-   * not checked. Throws SimulationFailure for a transaction that cannot run at all.
+   * its own inner view so a reverted one keeps the others' effects (as a block would). A
+   * transaction with `validation` is validated first, as ArgentX's `__validate__` does: its
+   * signature must be the owner key's over the transaction hash. Without SKIP_FEE_CHARGE the
+   * sender pays the fee in STRK after its calls, reverted or not. Nonces are not checked. Throws
+   * SimulationFailure for a transaction that cannot run at all (a failed validation included).
    */
   simulate(transactions: readonly SimulatedTransaction[], options: { chargeFee: boolean }): SimulationOutcome[] {
     const outer = new StateView(this.ledger);
     return transactions.map((tx, index) => {
       if (tx.type === 'DEPLOY_ACCOUNT') {
         if (tx.classHash !== ARGENT_CLASS_HASH) throw new SimulationFailure(index, `class ${hex(tx.classHash)} is not declared on the sandbox chain (only ArgentX v0.5.0 accounts)`);
-        const [variant, publicKey, guardian] = tx.constructorCalldata;
-        if (tx.constructorCalldata.length !== 3 || variant !== 0n || guardian !== 1n || publicKey === undefined) {
-          throw new SimulationFailure(index, 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
-        }
-        const address = BigInt(hash.calculateContractAddressFromHash(hex(tx.salt), hex(tx.classHash), tx.constructorCalldata.map(hex), 0));
+        const publicKey = argentOwner(tx.constructorCalldata);
+        if (publicKey === undefined) throw new SimulationFailure(index, 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
+        const address = deployedAddress(tx.classHash, tx.salt, tx.constructorCalldata);
         if (this.contracts.classHashAt(address, outer) !== undefined) throw new SimulationFailure(index, `${hex(address)} is already deployed`);
+        validate(index, tx, address, publicKey);
         outer.deploy({ address, classHash: tx.classHash, publicKey });
         const usage = gasUsage([], true);
         return { type: 'DEPLOY_ACCOUNT', address, invocation: undefined, revertReason: undefined, usage, fee: feeInFri(usage, this.gasPrices), feeTransfer: undefined };
       }
-      if (outer.account(tx.sender) === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      const sender = outer.account(tx.sender);
+      if (sender === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      validate(index, tx, tx.sender, sender.publicKey);
       let calls: OutsideCall[];
       try {
         calls = decodeMulticall(tx.calldata);
@@ -279,9 +334,13 @@ export class Chain {
   readonly accountClassHash = ARGENT_CLASS_HASH;
 }
 
-export type SimulatedTransaction =
+export type SimulatedTransaction = (
   | { type: 'INVOKE'; sender: bigint; calldata: bigint[] }
-  | { type: 'DEPLOY_ACCOUNT'; classHash: bigint; salt: bigint; constructorCalldata: bigint[] };
+  | { type: 'DEPLOY_ACCOUNT'; classHash: bigint; salt: bigint; constructorCalldata: bigint[] }
+) & {
+  /** when set, the account validates: `signature` must be its owner's over `hash` (the transaction hash) */
+  validation?: { hash: (address: bigint) => bigint; signature: bigint[] };
+};
 
 export interface SimulationOutcome {
   type: 'INVOKE' | 'DEPLOY_ACCOUNT';
@@ -294,6 +353,13 @@ export interface SimulationOutcome {
   feeTransfer: Invocation | undefined;
 }
 
+function validate(index: number, tx: SimulatedTransaction, address: bigint, publicKey: bigint): void {
+  if (tx.validation === undefined) return;
+  if (!accountSignatureValid(publicKey, tx.validation.hash(address), tx.validation.signature)) {
+    throw new SimulationFailure(index, `Account validation failed: the signature is not the owner's over the transaction hash (contract address: ${hex(address)}): 'argent/invalid-owner-sig'.`);
+  }
+}
+
 /** A transaction of a simulation that cannot run at all (JSON-RPC error 41). */
 export class SimulationFailure extends Error {
   readonly index: number;
@@ -301,6 +367,25 @@ export class SimulationFailure extends Error {
     super(message);
     this.index = index;
   }
+}
+
+/** The relayer's calls to the forwarder for `tx` (what its INVOKE carries). */
+function relayerCallsOf(tx: RelayedTransaction): OutsideCall[] {
+  const calls: OutsideCall[] = [];
+  if (tx.deployment !== undefined) {
+    const constructorCalldata = [0n, tx.deployment.publicKey, 1n];
+    calls.push({ to: FORWARDER_ADDRESS, selector: FORWARDER_SELECTOR.deployAccount, calldata: [tx.deployment.classHash, tx.deployment.publicKey, BigInt(constructorCalldata.length), ...constructorCalldata] });
+  }
+  if (tx.outside !== undefined) {
+    const outside = encodeOutsideExecution({ caller: FORWARDER_ADDRESS, ...tx.outside });
+    const refund = tx.refund ?? { token: 0n, amount: 0n };
+    calls.push({
+      to: FORWARDER_ADDRESS,
+      selector: FORWARDER_SELECTOR.execute,
+      calldata: [tx.account, ACCOUNT_SELECTOR.executeFromOutsideV2, BigInt(outside.length), ...outside, refund.token, ...u256Felts(refund.amount).map(BigInt)],
+    });
+  }
+  return calls;
 }
 
 export const blockHashOf = (blockNumber: number): bigint => BigInt(hash.computePoseidonHashOnElements([0x424c4f434bn /* "BLOCK" */, BigInt(blockNumber)]));

@@ -5,18 +5,27 @@
  * Tokens emit `Transfer` in the keyed OpenZeppelin layout for USDC and USDT and in the legacy
  * StarkGate layout for the others, so a client meets both layouts (shared/erc20.ts).
  *
- * An account's `__execute__` (caller: the protocol, address 0) and `execute_from_outside_v2`
- * (caller: the forwarder) both take the calls in the multicall layout `[n, to, selector, len,
- * calldata…]`; the outside execution's own checks (caller, time bounds, nonce, signature) are made
- * by the paymaster emulator before it calls, as the contract would make them.
+ * An account's `__execute__` (caller: the protocol, address 0) takes `Array<Call>` in the
+ * multicall layout `[n, to, selector, len, calldata…]` and returns `Array<Span<felt252>>`;
+ * `execute_from_outside_v2` (caller: the forwarder) takes ArgentX's `OutsideExecution` struct
+ * `[caller, nonce, execute_after, execute_before, calls…]` then the signature `[len, felts…]`. The
+ * outside execution's checks beyond its caller (time bounds, nonce, signature) are made by the
+ * paymaster emulator before it relays, as the contract would make them.
+ *
+ * The forwarder is what the paymaster's relayer calls (the relayer alone may): `deploy_account`
+ * deploys an ArgentX account, `execute` calls the account's `execute_from_outside_v2` and then
+ * refunds the part of the signed fee above what is due.
+ *
+ * Each class's ABI is in classes.ts; storage (starknet_getStorageAt) follows storage.ts.
  */
-import { shortString } from 'starknet';
+import { hash, shortString } from 'starknet';
 import { APPROVAL_EVENT_KEY, fromU256, selectorOf, SELECTOR, TRANSFER_EVENT_KEY } from '../../shared/erc20.js';
 import { ARGENT_X_V050_CLASS_HASH, joinSignature, verifyStarkSignature } from '../../shared/starknet.js';
 import { listTokens, type Token } from '../../shared/tokens.js';
-import { type CallContext, type Contract, type ContractResolver, hex, Revert } from './executor.js';
+import { type CallContext, type Contract, type ContractResolver, EntryPointNotFound, hex, Revert } from './executor.js';
 import type { Pool } from '../aggregator/pools.js';
-import type { StateView } from './ledger.js';
+import type { Ledger, StateView } from './ledger.js';
+import { balanceSlot, ERC20_STORAGE } from './storage.js';
 
 const U128 = 1n << 128n;
 export const U256_MAX = U128 * U128 - 1n;
@@ -31,9 +40,16 @@ export const RELAYER_ADDRESS = label('SANDBOX_PAYMASTER_RELAYER');
 /** Receives network fees (the sequencer's fee address). */
 export const SEQUENCER_ADDRESS = label('SANDBOX_SEQUENCER');
 
-const ERC20_CLASS_HASH = selectorOf('sandbox::erc20');
-const FORWARDER_CLASS_HASH = selectorOf('sandbox::paymaster_forwarder');
-const ARGENT_CLASS_HASH = BigInt(ARGENT_X_V050_CLASS_HASH);
+/** Class hashes: labels of the emulator's classes (not hashes of a Sierra program), except ArgentX's, which is real so account addresses match mainnet's. */
+export const CLASS_HASH = {
+  /** OpenZeppelin-style ERC-20 emitting the keyed Transfer layout */
+  erc20Keyed: selectorOf('sandbox::erc20'),
+  /** StarkGate-style ERC-20 emitting the legacy Transfer layout */
+  erc20Legacy: selectorOf('sandbox::erc20_legacy_events'),
+  forwarder: selectorOf('sandbox::paymaster_forwarder'),
+  argent: BigInt(ARGENT_X_V050_CLASS_HASH),
+} as const;
+const ARGENT_CLASS_HASH = CLASS_HASH.argent;
 
 export const INTERFACE = {
   SRC5: 0x3f918d17e5ee77373b56385708f855659a07f75997f365cf87748628532a055n,
@@ -66,7 +82,7 @@ const u256Out = (value: bigint): bigint[] => [value % U128, value / U128];
 export type EventLayout = 'legacy' | 'keyed';
 
 export class TokenContract implements Contract {
-  readonly classHash = ERC20_CLASS_HASH;
+  readonly classHash: bigint;
   readonly token: Token;
   readonly address: bigint;
   readonly layout: EventLayout;
@@ -78,6 +94,7 @@ export class TokenContract implements Contract {
     this.token = token;
     this.address = BigInt(token.address);
     this.layout = layout;
+    this.classHash = layout === 'keyed' ? CLASS_HASH.erc20Keyed : CLASS_HASH.erc20Legacy;
     this.#poolOperator = poolOperator;
     const held = new Map<bigint, { pool: Pool; side: 'A' | 'B' }>();
     for (const pool of pools) {
@@ -85,10 +102,28 @@ export class TokenContract implements Contract {
       if (pool.tokenB.address === token.address) held.set(BigInt(pool.address), { pool, side: 'B' });
     }
     this.#pools = held;
+    this.#poolSlots = new Map([...held.keys()].map((pool) => [balanceSlot(pool), pool]));
+  }
+
+  readonly #poolSlots: ReadonlyMap<bigint, bigint>;
+
+  /** starknet_getStorageAt on the committed state, in the layout of storage.ts. */
+  storageAt(ledger: Ledger, key: bigint): bigint {
+    const u256Half = (value: bigint, high: boolean): bigint => (high ? value / U128 : value % U128);
+    for (const high of [false, true]) {
+      const base = high ? key - 1n : key;
+      if (base === ERC20_STORAGE.totalSupply) return u256Half(ledger.totalSupply(this.address), high);
+      const pool = this.#poolSlots.get(base);
+      if (pool !== undefined) return u256Half(this.balanceOf(ledger, pool), high);
+      const entry = ledger.slot(this.address, base);
+      if (entry?.kind === 'balance') return u256Half(ledger.balanceOf(this.address, entry.owner), high);
+      if (entry?.kind === 'allowance') return u256Half(ledger.allowance(this.address, entry.owner, entry.spender), high);
+    }
+    return 0n;
   }
 
   /** A pool's balance of this token is its reserve: the router's transfers to and from pools are reserve changes. */
-  balanceOf(state: StateView, owner: bigint): bigint {
+  balanceOf(state: Pick<StateView, 'reserves' | 'balanceOf'>, owner: bigint): bigint {
     const pool = this.#pools.get(owner);
     if (pool !== undefined) {
       const reserves = state.reserves(pool.pool);
@@ -183,7 +218,7 @@ export class TokenContract implements Contract {
         return [1n];
       }
       default:
-        throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+        throw new EntryPointNotFound(selector);
     }
   }
 }
@@ -191,24 +226,55 @@ export class TokenContract implements Contract {
 /** The sandbox tokens' entry point for pool moves (see TokenContract). */
 export const POOL_TRANSFER_SELECTOR = selectorOf('sandbox_pool_transfer');
 
-/** Decodes `[n, (to, selector, len, calldata…)×n]`; Revert when it is not that. */
-export function decodeMulticall(calldata: readonly bigint[]): Array<{ to: bigint; selector: bigint; calldata: bigint[] }> {
-  const calls: Array<{ to: bigint; selector: bigint; calldata: bigint[] }> = [];
-  const count = calldata[0];
-  if (count === undefined || count > 1_000n) throw new Revert('Failed to deserialize param #1');
-  let at = 1;
+type CallData = { to: bigint; selector: bigint; calldata: bigint[] };
+
+/** Reads `[n, (to, selector, len, calldata…)×n]` from `start`; Revert naming `param` when it is not that. */
+function readCallArray(calldata: readonly bigint[], start: number, param: number): { calls: CallData[]; end: number } {
+  const calls: CallData[] = [];
+  const count = calldata[start];
+  if (count === undefined || count > 1_000n) throw new Revert(`Failed to deserialize param #${param}`);
+  let at = start + 1;
   for (let i = 0n; i < count; i += 1n) {
     const to = calldata[at];
     const selector = calldata[at + 1];
     const length = calldata[at + 2];
     if (to === undefined || selector === undefined || length === undefined || BigInt(at + 3) + length > BigInt(calldata.length)) {
-      throw new Revert('Failed to deserialize param #1');
+      throw new Revert(`Failed to deserialize param #${param}`);
     }
     calls.push({ to, selector, calldata: calldata.slice(at + 3, at + 3 + Number(length)) });
     at += 3 + Number(length);
   }
-  if (at !== calldata.length) throw new Revert('Failed to deserialize param #1');
+  return { calls, end: at };
+}
+
+/** Decodes `[n, (to, selector, len, calldata…)×n]`; Revert when it is not that. */
+export function decodeMulticall(calldata: readonly bigint[]): CallData[] {
+  const { calls, end } = readCallArray(calldata, 0, 1);
+  if (end !== calldata.length) throw new Revert('Failed to deserialize param #1');
   return calls;
+}
+
+/** What the forwarder passes to `execute_from_outside_v2`: ArgentX's OutsideExecution, then the signature. */
+export interface OutsideExecutionCall {
+  caller: bigint;
+  nonce: bigint;
+  executeAfter: bigint;
+  executeBefore: bigint;
+  calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>;
+  signature: readonly bigint[];
+}
+
+export function encodeOutsideExecution(outside: OutsideExecutionCall): bigint[] {
+  return [outside.caller, outside.nonce, outside.executeAfter, outside.executeBefore, ...encodeMulticall(outside.calls), BigInt(outside.signature.length), ...outside.signature];
+}
+
+export function decodeOutsideExecution(calldata: readonly bigint[]): OutsideExecutionCall {
+  if (calldata.length < 5) throw new Revert('Failed to deserialize param #1');
+  const [caller, nonce, executeAfter, executeBefore] = calldata as [bigint, bigint, bigint, bigint];
+  const { calls, end } = readCallArray(calldata, 4, 1);
+  const length = calldata[end];
+  if (length === undefined || BigInt(end + 1) + length !== BigInt(calldata.length)) throw new Revert('Failed to deserialize param #2');
+  return { caller, nonce, executeAfter, executeBefore, calls, signature: calldata.slice(end + 1) };
 }
 
 export function encodeMulticall(calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>): bigint[] {
@@ -249,24 +315,76 @@ export class AccountContract implements Contract {
         if (calldata.length < 2 || length === undefined || BigInt(calldata.length) !== 2n + length) throw new Revert('Failed to deserialize param #2');
         return [accountSignatureValid(this.publicKey, calldata[0] as bigint, calldata.slice(2)) ? VALID : 0n];
       }
-      case ACCOUNT_SELECTOR.execute:
+      case ACCOUNT_SELECTOR.execute: {
+        if (ctx.caller !== 0n) throw new Revert('argent/non-null-caller');
+        return runCalls(ctx, decodeMulticall(calldata));
+      }
       case ACCOUNT_SELECTOR.executeFromOutsideV2: {
-        const allowed = selector === ACCOUNT_SELECTOR.execute ? 0n : FORWARDER_ADDRESS;
-        if (ctx.caller !== allowed) throw new Revert('argent/invalid-caller');
-        const results: bigint[] = [];
-        for (const call of decodeMulticall(calldata)) results.push(...ctx.call(call.to, call.selector, call.calldata));
-        return results;
+        const outside = decodeOutsideExecution(calldata);
+        // the forwarder is the only caller this sandbox's paymaster signs for (or ANY_CALLER)
+        if (ctx.caller !== FORWARDER_ADDRESS || (outside.caller !== ctx.caller && outside.caller !== ANY_CALLER)) throw new Revert('argent/invalid-caller');
+        return runCalls(ctx, outside.calls);
       }
       default:
-        throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+        throw new EntryPointNotFound(selector);
     }
   }
 }
 
+/** Runs `calls` from the account; returns their results as `Array<Span<felt252>>`. */
+function runCalls(ctx: CallContext, calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>): bigint[] {
+  const results: bigint[] = [BigInt(calls.length)];
+  for (const call of calls) {
+    const result = ctx.call(call.to, call.selector, [...call.calldata]);
+    results.push(BigInt(result.length), ...result);
+  }
+  return results;
+}
+
+const ANY_CALLER = label('ANY_CALLER');
+
+export const FORWARDER_SELECTOR = {
+  execute: selectorOf('execute'),
+  deployAccount: selectorOf('deploy_account'),
+} as const;
+
+/** The ArgentX v0.5.0 constructor calldata `[0 (Starknet owner), pubkey, 1 (no guardian)]` → the owner key, or undefined. */
+export function argentOwner(constructorCalldata: readonly bigint[]): bigint | undefined {
+  const [variant, publicKey, guardian] = constructorCalldata;
+  return constructorCalldata.length === 3 && variant === 0n && guardian === 1n && publicKey !== undefined && publicKey !== 0n ? publicKey : undefined;
+}
+
+/** The address of a contract deployed from address 0 (as a DEPLOY_ACCOUNT or the forwarder deploys). */
+export const deployedAddress = (classHash: bigint, salt: bigint, constructorCalldata: readonly bigint[]): bigint =>
+  BigInt(hash.calculateContractAddressFromHash(hex(salt), hex(classHash), constructorCalldata.map(hex), 0));
+
 class ForwarderContract implements Contract {
-  readonly classHash = FORWARDER_CLASS_HASH;
-  invoke(_ctx: CallContext, selector: bigint): bigint[] {
-    throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+  readonly classHash = CLASS_HASH.forwarder;
+
+  invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
+    if (selector !== FORWARDER_SELECTOR.execute && selector !== FORWARDER_SELECTOR.deployAccount) throw new EntryPointNotFound(selector);
+    if (ctx.caller !== RELAYER_ADDRESS) throw new Revert('forwarder: caller is not the relayer');
+    if (selector === FORWARDER_SELECTOR.deployAccount) {
+      // deploy_account(class_hash, salt, calldata: Array<felt252>) -> ContractAddress
+      const [classHash, salt, length] = calldata;
+      if (classHash === undefined || salt === undefined || length === undefined || BigInt(calldata.length) !== 3n + length) throw new Revert('Failed to deserialize param #3');
+      const constructorCalldata = calldata.slice(3);
+      const owner = argentOwner(constructorCalldata);
+      if (classHash !== ARGENT_CLASS_HASH || owner === undefined) throw new Revert('forwarder: only ArgentX v0.5.0 accounts with a Starknet owner and no guardian');
+      const address = deployedAddress(classHash, salt, constructorCalldata);
+      if (ctx.state.account(address) !== undefined) throw new Revert('account already deployed');
+      ctx.state.deploy({ address, classHash, publicKey: owner });
+      return [address];
+    }
+    // execute(account, entrypoint, calldata: Array<felt252>, refund_token, refund_amount: u256) -> bool
+    const [account, entrypoint, length] = calldata;
+    if (account === undefined || entrypoint === undefined || length === undefined || BigInt(calldata.length) !== 3n + length + 3n) throw new Revert('Failed to deserialize param #3');
+    const end = 3 + Number(length);
+    ctx.call(account, entrypoint, calldata.slice(3, end));
+    const refundToken = calldata[end] as bigint;
+    const refund = u256At(calldata, end + 1);
+    if (refund > 0n) ctx.call(refundToken, SELECTOR.transfer, [account, ...u256Out(refund)]);
+    return [1n];
   }
 }
 
@@ -307,5 +425,5 @@ export class Contracts implements ContractResolver {
   }
 }
 
-const POOL_CLASS_HASH = selectorOf('sandbox::constant_product_pool');
+export const POOL_CLASS_HASH = selectorOf('sandbox::constant_product_pool');
 export { ARGENT_CLASS_HASH };

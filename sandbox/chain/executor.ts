@@ -19,6 +19,14 @@ export class Revert extends Error {
   }
 }
 
+/** A call to an entry point the contract does not have (starknet_call answers 21 when it is the called contract's). */
+export class EntryPointNotFound extends Revert {
+  constructor(selector: bigint) {
+    super(`Entry point ${hex(selector)} not found in contract.`);
+    this.name = 'EntryPointNotFound';
+  }
+}
+
 export interface EmittedEvent {
   order: number;
   keys: bigint[];

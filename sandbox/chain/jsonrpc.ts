@@ -1,7 +1,8 @@
 /**
  * JSON-RPC 2.0 for the chain emulator's two endpoints: dispatch with bounded batches, named or
- * positional params, and the error objects clients parse (`{code, message, data?}`).
- * Param readers throw `RpcFailure` -32602 with a message naming the parameter.
+ * positional params, notifications (no reply), and the error objects clients parse
+ * (`{code, message, data?}`). Param readers throw `RpcFailure` -32602 "Invalid params" whose
+ * `data` names the parameter.
  */
 import { parseFelt } from '../../shared/erc20.js';
 
@@ -38,47 +39,58 @@ function responseError(id: Id, failure: RpcFailure): Record<string, unknown> {
   return { jsonrpc: '2.0', id, error: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data }) } };
 }
 
-function idOf(request: Record<string, unknown>): Id {
-  const id = request.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
+const invalidRequest = (detail?: string): RpcFailure => new RpcFailure(-32600, 'Invalid Request', detail);
 
-async function one(request: unknown, methods: MethodTable, context: RpcContext): Promise<Record<string, unknown>> {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-    return responseError(null, new RpcFailure(-32600, 'Invalid Request'));
-  }
+/**
+ * One request object → its response, or undefined for a notification (a valid request without
+ * an `id` member: JSON-RPC 2.0 §4.1 runs it and answers nothing, errors included). An `id` that is
+ * not a string, a finite number or null makes the request invalid (answered with id null).
+ */
+async function one(request: unknown, methods: MethodTable, context: RpcContext): Promise<Record<string, unknown> | undefined> {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return responseError(null, invalidRequest());
   const body = request as Record<string, unknown>;
-  const id = idOf(body);
-  if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') return responseError(id, new RpcFailure(-32600, 'Invalid Request'));
+  const notification = !Object.hasOwn(body, 'id');
+  const rawId = body.id;
+  if (!notification && rawId !== null && typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isFinite(rawId))) {
+    return responseError(null, invalidRequest('id must be a string, a number or null'));
+  }
+  const id: Id = notification ? null : (rawId as Id);
+  if (body.jsonrpc !== '2.0' || typeof body.method !== 'string') return responseError(id, invalidRequest());
+  const answer = (response: Record<string, unknown>): Record<string, unknown> | undefined => (notification ? undefined : response);
   const method = Object.hasOwn(methods, body.method) ? methods[body.method] : undefined;
   if (method === undefined) {
-    return responseError(id, new RpcFailure(-32601, 'Method not found', `${body.method.slice(0, 100)} is not served here (served: ${Object.keys(methods).join(', ')})`));
+    return answer(responseError(id, new RpcFailure(-32601, 'Method not found', `${body.method.slice(0, 100)} is not served here (served: ${Object.keys(methods).join(', ')})`)));
   }
   let params: Record<string, unknown>;
   if (body.params === undefined) params = {};
   else if (Array.isArray(body.params)) {
-    if (body.params.length > method.params.length) return responseError(id, invalidParams('too many positional params'));
+    if (body.params.length > method.params.length) return answer(responseError(id, invalidParams('too many positional params')));
     params = Object.fromEntries(body.params.map((value, index) => [method.params[index] as string, value]));
   } else if (typeof body.params === 'object' && body.params !== null) params = body.params as Record<string, unknown>;
-  else return responseError(id, invalidParams('params must be an object or an array'));
+  else return answer(responseError(id, invalidParams('params must be an object or an array')));
   try {
-    return { jsonrpc: '2.0', id, result: await method.handler(params, context) };
+    return answer({ jsonrpc: '2.0', id, result: await method.handler(params, context) });
   } catch (error) {
-    if (error instanceof RpcFailure) return responseError(id, error);
+    if (error instanceof RpcFailure) return answer(responseError(id, error));
     throw error;
   }
 }
 
-/** A single request or a batch (1..MAX_BATCH requests) → the response body. */
+/**
+ * A single request or a batch (1..MAX_BATCH requests) → the response body, or undefined when
+ * nothing is to be answered (a notification, or a batch of notifications only: the route then
+ * sends 204 with no body). A batch answers its requests in order, notifications left out.
+ */
 export async function dispatch(body: unknown, methods: MethodTable, context: RpcContext): Promise<unknown> {
   if (!Array.isArray(body)) return one(body, methods, context);
-  if (body.length === 0 || body.length > MAX_BATCH) {
-    return responseError(null, new RpcFailure(-32600, 'Invalid Request', `a batch holds 1 to ${MAX_BATCH} requests`));
-  }
+  if (body.length === 0 || body.length > MAX_BATCH) return responseError(null, invalidRequest(`a batch holds 1 to ${MAX_BATCH} requests`));
   const out: unknown[] = [];
   // in order, one at a time: requests of a batch may depend on each other's effects
-  for (const request of body) out.push(await one(request, methods, context));
-  return out;
+  for (const request of body) {
+    const response = await one(request, methods, context);
+    if (response !== undefined) out.push(response);
+  }
+  return out.length === 0 ? undefined : out;
 }
 
 // ── param readers ──────────────────────────────────────────────────────────────

@@ -7,8 +7,15 @@
  * calls to a view and the view is committed only when every call succeeded (all-or-nothing); a
  * simulation applies them to a view that is thrown away. Pools are written back in place at
  * commit, so the aggregator's next quote sees the trade.
+ *
+ * Blocks: block 0 is the genesis (no transactions); every relayed transaction is sealed at once
+ * in a block of its own. The ledger indexes the storage slot of every ERC-20 balance and
+ * allowance it holds, at the moment the entry first appears (storage.ts), so
+ * starknet_getStorageAt finds what a slot holds without inverting a hash.
  */
 import type { Pool } from '../aggregator/pools.js';
+import type { GasPrices } from './gas.js';
+import { allowanceSlot, balanceSlot, type SlotEntry } from './storage.js';
 
 export interface DeployedAccount {
   address: bigint;
@@ -25,6 +32,10 @@ export interface ReceiptEvent {
 export interface TransactionRecord {
   hash: bigint;
   sender: bigint;
+  /** the sender's (the relayer's) nonce of this transaction */
+  nonce: bigint;
+  /** what the sender's `__execute__` was given: the multicall `[n, to, selector, len, calldata…]` */
+  calldata: bigint[];
   status: 'SUCCEEDED' | 'REVERTED';
   revertReason: string | undefined;
   /** network fee paid by the sender (the paymaster's relayer), in fri */
@@ -38,7 +49,22 @@ export interface TransactionRecord {
   visibleAt: number;
 }
 
+export interface BlockRecord {
+  number: number;
+  hash: bigint;
+  parentHash: bigint;
+  /** unix seconds */
+  timestamp: number;
+  /** gas prices in fri when the block was sealed, and the same in wei at the pools' ETH price */
+  gasPrices: GasPrices;
+  gasPricesWei: GasPrices;
+  transactions: bigint[];
+  /** ms epoch before which the node does not show the block (its transaction's confirmation delay) */
+  visibleAt: number;
+}
+
 const key2 = (a: bigint, b: bigint): string => `${a.toString(16)}:${b.toString(16)}`;
+const parts = (key: string): bigint[] => key.split(':').map((part) => BigInt(`0x${part}`));
 const key3 = (a: bigint, b: bigint, c: bigint): string => `${a.toString(16)}:${b.toString(16)}:${c.toString(16)}`;
 
 /** Read access shared by the ledger and its views. */
@@ -72,7 +98,10 @@ export class Ledger implements StateBase {
   readonly #nonces = new Map<bigint, bigint>();
   readonly #transactions = new Map<bigint, TransactionRecord>();
   readonly #funded = new Set<bigint>();
-  #blockNumber = 0;
+  readonly #blocks: BlockRecord[] = [];
+  readonly #blockByHash = new Map<bigint, BlockRecord>();
+  /** token:slot → what the slot holds (storage.ts) */
+  readonly #slots = new Map<string, SlotEntry>();
 
   constructor(pools: readonly Pool[]) {
     this.pools = pools;
@@ -109,7 +138,7 @@ export class Ledger implements StateBase {
   /** New tokens out of thin air (faucet, test knobs): raises the supply too. */
   mint(token: bigint, owner: bigint, amount: bigint): void {
     if (amount < 0n) throw new RangeError('mint amount must not be negative');
-    this.#balances.set(key2(token, owner), this.balanceOf(token, owner) + amount);
+    this.#setBalance(key2(token, owner), this.balanceOf(token, owner) + amount);
     this.#supply.set(token, this.totalSupply(token) + amount);
   }
 
@@ -120,13 +149,48 @@ export class Ledger implements StateBase {
     return true;
   }
 
-  get blockNumber(): number {
-    return this.#blockNumber;
+  /** What storage slot `slot` of `token` holds, when it is a balance's or an allowance's low half. */
+  slot(token: bigint, slot: bigint): SlotEntry | undefined {
+    return this.#slots.get(key2(token, slot));
   }
 
-  nextBlock(): number {
-    this.#blockNumber += 1;
-    return this.#blockNumber;
+  #setBalance(key: string, value: bigint): void {
+    if (!this.#balances.has(key)) {
+      const [token, owner] = parts(key) as [bigint, bigint];
+      this.#slots.set(key2(token, balanceSlot(owner)), { kind: 'balance', owner });
+    }
+    this.#balances.set(key, value);
+  }
+
+  #setAllowance(key: string, value: bigint): void {
+    if (!this.#allowances.has(key)) {
+      const [token, owner, spender] = parts(key) as [bigint, bigint, bigint];
+      this.#slots.set(key2(token, allowanceSlot(owner, spender)), { kind: 'allowance', owner, spender });
+    }
+    this.#allowances.set(key, value);
+  }
+
+  /** The number of the newest block (sealed, whether shown yet or not). */
+  get blockNumber(): number {
+    return this.#blocks.length - 1;
+  }
+
+  block(number: number): BlockRecord | undefined {
+    return this.#blocks[number];
+  }
+
+  blockByHash(hash: bigint): BlockRecord | undefined {
+    return this.#blockByHash.get(hash);
+  }
+
+  /** Seals the next block (the genesis first) and returns it. */
+  sealBlock(block: Omit<BlockRecord, 'number' | 'parentHash' | 'hash'> & { hashOf: (number: number) => bigint }): BlockRecord {
+    const number = this.#blocks.length;
+    const { hashOf, ...rest } = block;
+    const sealed: BlockRecord = { ...rest, number, hash: hashOf(number), parentHash: this.#blocks.at(-1)?.hash ?? 0n };
+    this.#blocks.push(sealed);
+    this.#blockByHash.set(sealed.hash, sealed);
+    return sealed;
   }
 
   record(tx: TransactionRecord): void {
@@ -143,8 +207,8 @@ export class Ledger implements StateBase {
 
   /** Used by StateView.commit only. */
   write(changes: StateChanges): void {
-    for (const [k, v] of changes.balances) this.#balances.set(k, v);
-    for (const [k, v] of changes.allowances) this.#allowances.set(k, v);
+    for (const [k, v] of changes.balances) this.#setBalance(k, v);
+    for (const [k, v] of changes.allowances) this.#setAllowance(k, v);
     for (const [k, v] of changes.accounts) this.#accounts.set(k, v);
     for (const [pool, r] of changes.reserves) {
       pool.reserveA = r.reserveA;

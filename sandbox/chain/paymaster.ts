@@ -1,7 +1,7 @@
 /**
- * The SNIP-29 paymaster of the sandbox chain (docs/contracts.md C), as AVNU serves it:
- * isAvailable, getSupportedTokens, buildTransaction (invoke and deploy_and_invoke) and
- * executeTransaction.
+ * The SNIP-29 paymaster of the sandbox chain (docs/contracts.md C, docs/sandbox-chain.md), as
+ * AVNU serves it: isAvailable, getSupportedTokens, buildTransaction and executeTransaction (types
+ * invoke, deploy_and_invoke and deploy), trackingIdToLatestHash.
  *
  * Build returns SNIP-9 v2 outside-execution typed data (SNIP-12 revision 1, domain chain id
  * SN_SANDBOX, Caller = the forwarder, a fresh random Nonce, time bounds) holding the user's calls
@@ -15,6 +15,13 @@
  * Unlike AVNU, build does not simulate the calls: a transaction that would fail is accepted and
  * yields a REVERTED receipt (the client simulates before confirming).
  *
+ * A deploy-only transaction (type deploy) has nothing signed that could carry a fee: the
+ * paymaster pays it in either fee mode (sponsored still needs the API key); its `fee` says what it
+ * costs. Execute needs no build before it.
+ *
+ * Answers follow the SNIP-29 schemas: felts canonical (no leading zeros), time bounds as decimal
+ * strings, errors with the spec's messages.
+ *
  * Knobs (set through the app's /sandbox routes): `tamper` makes the next builds return typed data
  * whose calls differ from the request (starknet.js's safety check must refuse them);
  * `gasPricesAfterNextBuild` moves the gas price right after the next build, so that build's
@@ -26,9 +33,9 @@ import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../shared/starknet.js';
 import { findToken, listTokens, type Token } from '../../shared/tokens.js';
 import type { Chain, OutsideCall } from './chain.js';
-import { accountSignatureValid, FORWARDER_ADDRESS } from './contracts.js';
+import { accountSignatureValid, argentOwner, FORWARDER_ADDRESS } from './contracts.js';
 import { hex } from './executor.js';
-import { feeInFri, friToToken, type GasPrices, gasUsage, pricesInStrk, suggestedMax } from './gas.js';
+import { feeInFri, friToToken, type GasPrices, gasUsage, type GasUsage, pricesInStrk, suggestedMax } from './gas.js';
 import { feltListParam, feltParam, invalidParams, type MethodTable, objectParam, RpcFailure, type RpcContext, stringParam } from './jsonrpc.js';
 
 export const PAYMASTER_ERROR = {
@@ -40,10 +47,18 @@ export const PAYMASTER_ERROR = {
   TRANSACTION_EXECUTION_ERROR: 156,
   INVALID_TIME_BOUNDS: 157,
   INVALID_DEPLOYMENT_DATA: 158,
+  INVALID_ID: 160,
   UNKNOWN_ERROR: 163,
 } as const;
 
-const refuse = (name: keyof typeof PAYMASTER_ERROR, detail: string): RpcFailure => new RpcFailure(PAYMASTER_ERROR[name], name, detail);
+/**
+ * A SNIP-29 refusal: the spec's code and message ("An error occurred (NAME)"). `data` is the
+ * spec's where it defines one — TRANSACTION_EXECUTION_ERROR's `{execution_error}`, UNKNOWN_ERROR's
+ * string — and otherwise a string saying why (the spec defines no `data` for the others; JSON-RPC
+ * allows one, and a client is better served by a reason).
+ */
+const refuse = (name: keyof typeof PAYMASTER_ERROR, detail: string): RpcFailure =>
+  new RpcFailure(PAYMASTER_ERROR[name], `An error occurred (${name})`, name === 'TRANSACTION_EXECUTION_ERROR' ? { execution_error: detail } : detail);
 
 /** Limits on what one transaction may carry (anything a stranger sends is bounded). */
 export const MAX_CALLS = 32;
@@ -51,6 +66,8 @@ const MAX_CALLDATA = 1_024;
 const MAX_TOTAL_CALLDATA = 4_096;
 /** Remembered builds; the oldest go first when full. */
 const MAX_BUILDS = 10_000;
+/** Remembered tracking ids (paymaster_trackingIdToLatestHash); the oldest go first when full. */
+const MAX_TRACKED = 10_000;
 const DEFAULT_WINDOW_S = 3_600;
 const MAX_WINDOW_S = 24 * 3_600;
 
@@ -128,19 +145,40 @@ function address(value: unknown, name: string): bigint {
   }
 }
 
-type FeeModeParam = { mode: 'sponsored' } | { mode: 'default'; token: Token };
+/** SNIP-29 TIP_PRIORITY: "slow" | "normal" | "fast" | {custom: u64}. The sandbox has no tip market: read, checked, echoed. */
+type Tip = 'slow' | 'normal' | 'fast' | { custom: number };
+
+type FeeModeParam = ({ mode: 'sponsored' } | { mode: 'default'; token: Token }) & { tip?: Tip };
+
+function readTip(value: unknown): Tip | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'slow' || value === 'normal' || value === 'fast') return value;
+  const custom = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { custom?: unknown }).custom : undefined;
+  if (typeof custom === 'number' && Number.isSafeInteger(custom) && custom >= 0) return { custom };
+  throw invalidParams('parameters.fee_mode.tip must be "slow", "normal", "fast" or {custom: integer}');
+}
 
 function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
   const feeMode = objectParam(parameters.fee_mode, 'parameters.fee_mode');
   const mode = stringParam(feeMode.mode, 'parameters.fee_mode.mode');
-  if (mode === 'sponsored') return { mode };
+  const tip = readTip(feeMode.tip);
+  const withTip = tip === undefined ? {} : { tip };
+  if (mode === 'sponsored') return { mode, ...withTip };
   if (mode !== 'default') throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
   const gasToken = feltParam(feeMode.gas_token, 'parameters.fee_mode.gas_token');
   const token = findToken('mainnet', hex(gasToken));
   if (token === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
-  return { mode, token };
+  return { mode, token, ...withTip };
 }
 
+/** The fee mode as SNIP-29's FEE_MODE writes it (felts canonical). */
+const feeModeJson = (feeMode: FeeModeParam): Record<string, unknown> => ({
+  mode: feeMode.mode,
+  ...(feeMode.mode === 'default' ? { gas_token: hex(BigInt(feeMode.token.address)) } : {}),
+  ...(feeMode.tip === undefined ? {} : { tip: feeMode.tip }),
+});
+
+/** Time bounds in (SNIP-29 TIMESTAMP: decimal strings; numbers and 0x-hex are taken too), checked against `now`. */
 function readTimeBounds(parameters: Record<string, unknown>, now: bigint): { after: bigint; before: bigint } {
   if (parameters.time_bounds === undefined || parameters.time_bounds === null) return { after: 1n, before: now + BigInt(DEFAULT_WINDOW_S) };
   const bounds = objectParam(parameters.time_bounds, 'parameters.time_bounds');
@@ -152,29 +190,59 @@ function readTimeBounds(parameters: Record<string, unknown>, now: bigint): { aft
   return { after, before };
 }
 
+/** The execution parameters as SNIP-29's USER_PARAMETERS writes them: time bounds as decimal strings. */
+const parametersJson = (feeMode: FeeModeParam, bounds: { after: bigint; before: bigint } | undefined): Record<string, unknown> => ({
+  version: '0x1',
+  fee_mode: feeModeJson(feeMode),
+  ...(bounds === undefined ? {} : { time_bounds: { execute_after: bounds.after.toString(), execute_before: bounds.before.toString() } }),
+});
+
 function readVersion(parameters: Record<string, unknown>): void {
   if (parameters.version !== '0x1') throw invalidParams('parameters.version must be "0x1"');
 }
 
-/** Checks an ArgentX v0.5.0 deployment for `user`; returns its owner key. */
-function readDeployment(raw: unknown, user: bigint): { deployment: Record<string, unknown>; publicKey: bigint } {
+interface Deployment {
+  address: bigint;
+  publicKey: bigint;
+  /** as SNIP-29's ACCOUNT_DEPLOYMENT_DATA writes it (felts canonical) */
+  json: Record<string, unknown>;
+}
+
+/** Checks an ArgentX v0.5.0 deployment (for `user`, when the transaction also invokes); returns its address and owner key. */
+function readDeployment(raw: unknown, user: bigint | undefined): Deployment {
   const deployment = objectParam(raw, 'transaction.deployment');
   const classHash = feltParam(deployment.class_hash, 'deployment.class_hash');
   if (classHash !== BigInt(ARGENT_X_V050_CLASS_HASH)) {
     throw refuse('CLASS_HASH_NOT_SUPPORTED', `the sandbox deploys ArgentX v0.5.0 accounts only (class ${ARGENT_X_V050_CLASS_HASH})`);
   }
   const calldata = feltListParam(deployment.calldata, 'deployment.calldata', 8);
+  const sigdata = deployment.sigdata === undefined ? undefined : feltListParam(deployment.sigdata, 'deployment.sigdata', 8);
   const salt = feltParam(deployment.salt, 'deployment.salt');
   const addr = address(deployment.address, 'deployment.address');
   if (deployment.version !== 1 && deployment.version !== '0x1' && deployment.version !== '1') throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.version must be 1');
-  const [variant, publicKey, guardian] = calldata;
-  if (calldata.length !== 3 || variant !== 0n || guardian !== 1n || publicKey === undefined || publicKey === 0n) {
-    throw refuse('INVALID_DEPLOYMENT_DATA', 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
-  }
+  const publicKey = argentOwner(calldata);
+  if (publicKey === undefined) throw refuse('INVALID_DEPLOYMENT_DATA', 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
   if (salt !== publicKey) throw refuse('INVALID_DEPLOYMENT_DATA', 'the salt must be the owner public key');
   if (BigInt(argentAccountAddress(hex(publicKey))) !== addr) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not the address of this class, salt and calldata');
-  if (addr !== user) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not invoke.user_address');
-  return { deployment, publicKey };
+  if (user !== undefined && addr !== user) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not invoke.user_address');
+  const json = {
+    address: hex(addr),
+    class_hash: hex(classHash),
+    salt: hex(salt),
+    calldata: calldata.map(hex),
+    ...(sigdata === undefined ? {} : { sigdata: sigdata.map(hex) }),
+    version: 1,
+  };
+  return { address: addr, publicKey, json };
+}
+
+const TRANSACTION_TYPES = ['invoke', 'deploy_and_invoke', 'deploy'] as const;
+type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+function readType(transaction: Record<string, unknown>): TransactionType {
+  const type = transaction.type;
+  if (!TRANSACTION_TYPES.includes(type as TransactionType)) throw invalidParams('transaction.type must be "invoke", "deploy_and_invoke" or "deploy"');
+  return type as TransactionType;
 }
 
 const sameSecret = (given: string, expected: string): boolean =>
@@ -183,6 +251,8 @@ const sameSecret = (given: string, expected: string): boolean =>
 export function createPaymaster(options: PaymasterOptions): { methods: MethodTable; knobs: PaymasterKnobs; builds: () => number } {
   const { chain } = options;
   const builds = new Map<string, Build>();
+  /** tracking id → the hash of the transaction relayed for it (one per execute here: nothing is ever re-sent) */
+  const tracked = new Map<string, bigint>();
   const knobs: PaymasterKnobs = { tamper: undefined, gasPricesAfterNextBuild: undefined };
 
   function checkSponsor(feeMode: FeeModeParam, context: RpcContext): void {
@@ -204,8 +274,42 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     const prices = pricesInStrk(chain.ledger.pools);
     return listTokens('mainnet').flatMap((token) => {
       const price = prices.get(token.address);
-      return price === undefined ? [] : [{ token_address: token.address, decimals: token.decimals, price_in_strk: hex(price) }];
+      return price === undefined ? [] : [{ token_address: hex(BigInt(token.address)), decimals: token.decimals, price_in_strk: hex(price) }];
     });
+  }
+
+  /** The fee of `usage` in `feeMode`: SNIP-29's FEE_ESTIMATE, and the maximum in gas-token units. */
+  function feeOf(usage: GasUsage, feeMode: FeeModeParam): { fee: Record<string, string>; max: bigint } {
+    const estimatedStrk = feeInFri(usage, chain.gasPrices);
+    const maxStrk = suggestedMax(estimatedStrk);
+    if (feeMode.mode === 'sponsored') {
+      const fee = {
+        gas_token_price_in_strk: hex(10n ** 18n),
+        estimated_fee_in_strk: hex(estimatedStrk),
+        estimated_fee_in_gas_token: hex(estimatedStrk),
+        suggested_max_fee_in_strk: hex(maxStrk),
+        suggested_max_fee_in_gas_token: hex(maxStrk),
+      };
+      return { fee, max: maxStrk };
+    }
+    const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
+    if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
+    const max = friToToken(maxStrk, feeMode.token, price);
+    const fee = {
+      gas_token_price_in_strk: hex(price),
+      estimated_fee_in_strk: hex(estimatedStrk),
+      estimated_fee_in_gas_token: hex(friToToken(estimatedStrk, feeMode.token, price)),
+      suggested_max_fee_in_strk: hex(maxStrk),
+      suggested_max_fee_in_gas_token: hex(max),
+    };
+    return { fee, max };
+  }
+
+  function track(transactionHash: bigint): string {
+    const id = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
+    while (tracked.size >= MAX_TRACKED) tracked.delete(tracked.keys().next().value as string);
+    tracked.set(id, transactionHash);
+    return id;
   }
 
   function tamper(message: Record<string, unknown>, domain: Record<string, unknown>): void {
@@ -230,38 +334,67 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     }
   }
 
-  /** What build and execute both read first: the two objects, the version and an allowed fee mode. */
+  /** What build and execute both read first: the two objects, the type, the version and an allowed fee mode. */
   const readRequest = (params: Parameters<MethodTable[string]['handler']>[0], context: Parameters<MethodTable[string]['handler']>[1]) => {
     const transaction = objectParam(params.transaction, 'transaction');
     const parameters = objectParam(params.parameters, 'parameters');
+    const type = readType(transaction);
     readVersion(parameters);
     const feeMode = readFeeMode(parameters);
     checkSponsor(feeMode, context);
-    return { transaction, parameters, feeMode };
+    return { transaction, parameters, type, feeMode };
   };
+
+  function buildDeploy(transaction: Record<string, unknown>, parameters: Record<string, unknown>, feeMode: FeeModeParam): Record<string, unknown> {
+    const deployment = readDeployment(transaction.deployment, undefined);
+    if (chain.classHashAt(deployment.address) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(deployment.address)} is already deployed`);
+    const bounds = parameters.time_bounds === undefined || parameters.time_bounds === null ? undefined : readTimeBounds(parameters, nowSeconds(chain));
+    const { fee } = feeOf(gasUsage([], true), feeMode);
+    return { type: 'deploy', deployment: deployment.json, parameters: parametersJson(feeMode, bounds), fee };
+  }
+
+  function executeDeploy(transaction: Record<string, unknown>): Record<string, unknown> {
+    const deployment = readDeployment(transaction.deployment, undefined);
+    if (chain.classHashAt(deployment.address) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(deployment.address)} is already deployed`);
+    const record = chain.executeRelayed({
+      account: deployment.address,
+      deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: deployment.publicKey },
+      messageHash: deployment.address,
+    });
+    return { transaction_hash: hex(record.hash), tracking_id: track(record.hash) };
+  }
 
   const methods: MethodTable = {
     paymaster_isAvailable: { params: [], handler: () => true },
 
     paymaster_getSupportedTokens: { params: [], handler: () => supportedTokens() },
 
+    paymaster_trackingIdToLatestHash: {
+      params: ['tracking_id'],
+      handler: (params) => {
+        const id = feltParam(params.tracking_id, 'tracking_id');
+        const transactionHash = tracked.get(hex(id));
+        if (transactionHash === undefined) throw refuse('INVALID_ID', `no execution was tracked as ${hex(id)} (unknown, or forgotten after ${MAX_TRACKED} newer ones)`);
+        const tx = chain.ledger.transaction(transactionHash);
+        // the transaction is in a block as soon as the node shows it; nothing is ever dropped here
+        const status = tx !== undefined && chain.now() >= tx.visibleAt ? 'accepted' : 'active';
+        return { transaction_hash: hex(transactionHash), status };
+      },
+    },
+
     paymaster_buildTransaction: {
       params: ['transaction', 'parameters'],
       handler: (params, context) => {
-        const { transaction, parameters, feeMode } = readRequest(params, context);
+        const { transaction, parameters, type, feeMode } = readRequest(params, context);
+        if (type === 'deploy') return buildDeploy(transaction, parameters, feeMode);
         const now = nowSeconds(chain);
         const bounds = readTimeBounds(parameters, now);
-        const type = transaction.type;
-        if (type !== 'invoke' && type !== 'deploy_and_invoke') {
-          throw invalidParams('transaction.type must be "invoke" or "deploy_and_invoke" (the sandbox paymaster does not deploy alone)');
-        }
         const invoke = objectParam(transaction.invoke, 'transaction.invoke');
         const user = address(invoke.user_address, 'invoke.user_address');
         const calls = readCalls(invoke.calls);
-        let deployment: Record<string, unknown> | undefined;
-        let publicKey: bigint | undefined;
+        let deployment: Deployment | undefined;
         if (type === 'deploy_and_invoke') {
-          ({ deployment, publicKey } = readDeployment(transaction.deployment, user));
+          deployment = readDeployment(transaction.deployment, user);
           if (chain.classHashAt(user) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(user)} is already deployed: send an invoke`);
         } else if (chain.ledger.account(user) === undefined) {
           throw refuse('INVALID_ADDRESS', `account ${hex(user)} is not deployed: send deploy_and_invoke with its deployment data`);
@@ -270,34 +403,12 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         // the fee covers the calls plus, in default mode, the fee transfer appended below
         const feeCallCount = feeMode.mode === 'default' ? 1 : 0;
         const usage = gasUsage([...calls, ...Array.from({ length: feeCallCount }, () => ({ to: 0n, selector: 0n, calldata: [] }))], type === 'deploy_and_invoke');
-        const estimatedStrk = feeInFri(usage, chain.gasPrices);
-        const maxStrk = suggestedMax(estimatedStrk);
-        let fee: Record<string, string>;
-        let buildFee: Build['feeMode'];
+        const { fee, max } = feeOf(usage, feeMode);
         const outsideCalls = [...calls];
+        let buildFee: Build['feeMode'] = { mode: 'sponsored' };
         if (feeMode.mode === 'default') {
-          const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
-          if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
-          const estimated = friToToken(estimatedStrk, feeMode.token, price);
-          const max = friToToken(maxStrk, feeMode.token, price);
-          fee = {
-            gas_token_price_in_strk: hex(price),
-            estimated_fee_in_strk: hex(estimatedStrk),
-            estimated_fee_in_gas_token: hex(estimated),
-            suggested_max_fee_in_strk: hex(maxStrk),
-            suggested_max_fee_in_gas_token: hex(max),
-          };
           outsideCalls.push({ to: BigInt(feeMode.token.address), selector: SELECTOR.transfer, calldata: [FORWARDER_ADDRESS, ...u256Felts(max).map(BigInt)] });
           buildFee = { mode: 'default', token: feeMode.token, max };
-        } else {
-          fee = {
-            gas_token_price_in_strk: hex(10n ** 18n),
-            estimated_fee_in_strk: hex(estimatedStrk),
-            estimated_fee_in_gas_token: hex(estimatedStrk),
-            suggested_max_fee_in_strk: hex(maxStrk),
-            suggested_max_fee_in_gas_token: hex(maxStrk),
-          };
-          buildFee = { mode: 'sponsored' };
         }
 
         const nonce = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
@@ -317,29 +428,40 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
           selector: BigInt(call.Selector),
           calldata: call.Calldata.map((felt) => BigInt(felt)),
         }));
-        remember(nonce, { type, user, typedData, calls: executed, deployment, publicKey, feeMode: buildFee, executeAfter: bounds.after, executeBefore: bounds.before });
+        remember(nonce, {
+          type,
+          user,
+          typedData,
+          calls: executed,
+          deployment: deployment?.json,
+          publicKey: deployment?.publicKey,
+          feeMode: buildFee,
+          executeAfter: bounds.after,
+          executeBefore: bounds.before,
+        });
         if (knobs.gasPricesAfterNextBuild !== undefined) {
           chain.gasPrices = knobs.gasPricesAfterNextBuild;
           knobs.gasPricesAfterNextBuild = undefined;
         }
 
-        const echoed: Record<string, unknown> = {
-          version: '0x1',
-          fee_mode: feeMode.mode === 'default' ? { mode: 'default', gas_token: feeMode.token.address } : { mode: 'sponsored' },
-          ...(parameters.time_bounds === undefined || parameters.time_bounds === null
-            ? {}
-            : { time_bounds: { execute_after: hex(bounds.after), execute_before: hex(bounds.before) } }),
-        };
-        return { type, typed_data: typedData, parameters: echoed, fee, ...(deployment === undefined ? {} : { deployment }) };
+        const echoed = parametersJson(feeMode, parameters.time_bounds === undefined || parameters.time_bounds === null ? undefined : bounds);
+        return { type, typed_data: typedData, parameters: echoed, fee, ...(deployment === undefined ? {} : { deployment: deployment.json }) };
       },
     },
 
     paymaster_executeTransaction: {
       params: ['transaction', 'parameters'],
       handler: (params, context) => {
-        const { transaction, feeMode } = readRequest(params, context);
-        const type = transaction.type;
-        if (type !== 'invoke' && type !== 'deploy_and_invoke') throw invalidParams('transaction.type must be "invoke" or "deploy_and_invoke"');
+        let request: ReturnType<typeof readRequest>;
+        try {
+          request = readRequest(params, context);
+        } catch (error) {
+          // at execute, a gas token is one the build took: another one is not what was built
+          if (error instanceof RpcFailure && error.code === PAYMASTER_ERROR.TOKEN_NOT_SUPPORTED) throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
+          throw error;
+        }
+        const { transaction, type, feeMode } = request;
+        if (type === 'deploy') return executeDeploy(transaction);
         const invoke = objectParam(transaction.invoke, 'transaction.invoke');
         const user = address(invoke.user_address, 'invoke.user_address');
         const typed = objectParam(invoke.typed_data, 'invoke.typed_data');
@@ -359,12 +481,14 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         }
         const sameMode = build.feeMode.mode === feeMode.mode && (feeMode.mode !== 'default' || (build.feeMode.mode === 'default' && build.feeMode.token.address === feeMode.token.address));
         if (!sameMode) throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
+        // the account would refuse an outside execution out of its time bounds (SNIP-29 lists no
+        // time-bounds error for execute: the execution fails)
         const now = nowSeconds(chain);
         if (now >= build.executeBefore) {
           builds.delete(nonce);
-          throw refuse('INVALID_TIME_BOUNDS', 'the transaction expired (execute_before has passed): build it again');
+          throw refuse('TRANSACTION_EXECUTION_ERROR', 'the transaction expired (execute_before has passed): build it again');
         }
-        if (now <= build.executeAfter) throw refuse('INVALID_TIME_BOUNDS', 'too early: execute_after has not passed');
+        if (now <= build.executeAfter) throw refuse('TRANSACTION_EXECUTION_ERROR', 'too early: execute_after has not passed');
 
         const account = chain.ledger.account(user);
         const publicKey = build.type === 'deploy_and_invoke' ? build.publicKey : account?.publicKey;
@@ -382,7 +506,7 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         let refund: { token: bigint; amount: bigint } | undefined;
         if (build.feeMode.mode === 'default') {
           const price = pricesInStrk(chain.ledger.pools).get(build.feeMode.token.address);
-          if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${build.feeMode.token.symbol}`);
+          if (price === undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', `no price for ${build.feeMode.token.symbol}`);
           const due = friToToken(feeInFri(gasUsage(build.calls, build.type === 'deploy_and_invoke'), chain.gasPrices), build.feeMode.token, price);
           if (due > build.feeMode.max) {
             throw refuse('MAX_AMOUNT_TOO_LOW', `the fee is now ${due} base units of ${build.feeMode.token.symbol}, above the signed maximum ${build.feeMode.max}: build again`);
@@ -393,12 +517,12 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         builds.delete(nonce);
         const record = chain.executeRelayed({
           account: user,
-          calls: build.calls,
+          outside: { nonce: BigInt(nonce), executeAfter: build.executeAfter, executeBefore: build.executeBefore, calls: build.calls, signature },
           ...(build.type === 'deploy_and_invoke' ? { deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: publicKey } } : {}),
           ...(refund === undefined ? {} : { refund }),
           messageHash,
         });
-        return { transaction_hash: hex(record.hash), tracking_id: hex(BigInt(`0x${randomBytes(16).toString('hex')}`)) };
+        return { transaction_hash: hex(record.hash), tracking_id: track(record.hash) };
       },
     },
   };

@@ -25,12 +25,12 @@ import { applyServiceFee, DIRECT_FEE_BPS, ROUTED_FEE_BPS } from '../../shared/fe
 import { RATE_ONE } from '../../shared/swap-calldata.js';
 import { getAmountOut, type Pool } from '../aggregator/pools.js';
 import { POOL_TRANSFER_SELECTOR } from './contracts.js';
-import { type CallContext, type Contract, hex, Revert } from './executor.js';
+import { type CallContext, type Contract, EntryPointNotFound, hex, Revert } from './executor.js';
 
 export const SWAP_SELECTOR = selectorOf('swap');
 /** Where the router's service fee goes. */
 export const FEE_COLLECTOR_ADDRESS = BigInt(shortString.encodeShortString('SANDBOX_ROUTER_FEES'));
-const ROUTER_CLASS_HASH = selectorOf('sandbox::router');
+export const ROUTER_CLASS_HASH = selectorOf('sandbox::router');
 const U128 = 1n << 128n;
 const MAX_SWAPS = 64n;
 
@@ -68,7 +68,7 @@ export class RouterContract implements Contract {
   }
 
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
-    if (selector !== SWAP_SELECTOR) throw new Revert(`Entry point ${hex(selector)} not found in contract.`);
+    if (selector !== SWAP_SELECTOR) throw new EntryPointNotFound(selector);
     const order = decode(calldata);
     if (order.amountIn === 0n) throw new Revert('amount_in is zero');
     if (order.destination === 0n) throw new Revert('destination is zero');
