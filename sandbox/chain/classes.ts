@@ -205,14 +205,18 @@ function contractClass(abi: readonly AbiEntry[]): Record<string, unknown> {
   return { sierra_program: [], contract_class_version: '0.1.0', entry_points_by_type: entryPoints(abi), abi: JSON.stringify(abi) };
 }
 
-const CLASSES: ReadonlyMap<bigint, Record<string, unknown>> = new Map([
-  [CLASS_HASH.erc20Keyed, contractClass(erc20Abi('keyed'))],
-  [CLASS_HASH.erc20Legacy, contractClass(erc20Abi('legacy'))],
-  [CLASS_HASH.argent, contractClass(ACCOUNT_ABI)],
-  [CLASS_HASH.forwarder, contractClass(FORWARDER_ABI)],
-  [ROUTER_CLASS_HASH, contractClass(ROUTER_ABI)],
-  [POOL_CLASS_HASH, contractClass(POOL_ABI)],
-]);
+/** Built at the first class read (the selectors cost a keccak each, which a sandbox start need not pay). */
+let classes: ReadonlyMap<bigint, Record<string, unknown>> | undefined;
 
 /** CONTRACT_CLASS of `classHash`, or undefined when no such class is declared. */
-export const contractClassOf = (classHash: bigint): Record<string, unknown> | undefined => CLASSES.get(classHash);
+export function contractClassOf(classHash: bigint): Record<string, unknown> | undefined {
+  classes ??= new Map([
+    [CLASS_HASH.erc20Keyed, contractClass(erc20Abi('keyed'))],
+    [CLASS_HASH.erc20Legacy, contractClass(erc20Abi('legacy'))],
+    [CLASS_HASH.argent, contractClass(ACCOUNT_ABI)],
+    [CLASS_HASH.forwarder, contractClass(FORWARDER_ABI)],
+    [ROUTER_CLASS_HASH, contractClass(ROUTER_ABI)],
+    [POOL_CLASS_HASH, contractClass(POOL_ABI)],
+  ]);
+  return classes.get(classHash);
+}

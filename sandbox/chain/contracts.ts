@@ -102,10 +102,10 @@ export class TokenContract implements Contract {
       if (pool.tokenB.address === token.address) held.set(BigInt(pool.address), { pool, side: 'B' });
     }
     this.#pools = held;
-    this.#poolSlots = new Map([...held.keys()].map((pool) => [balanceSlot(pool), pool]));
   }
 
-  readonly #poolSlots: ReadonlyMap<bigint, bigint>;
+  /** balance slot → pool, hashed at the first storage read (storage.ts) */
+  #poolSlots: ReadonlyMap<bigint, bigint> | undefined;
 
   /** starknet_getStorageAt on the committed state, in the layout of storage.ts. */
   storageAt(ledger: Ledger, key: bigint): bigint {
@@ -113,6 +113,7 @@ export class TokenContract implements Contract {
     for (const high of [false, true]) {
       const base = high ? key - 1n : key;
       if (base === ERC20_STORAGE.totalSupply) return u256Half(ledger.totalSupply(this.address), high);
+      this.#poolSlots ??= new Map([...this.#pools.keys()].map((pool) => [balanceSlot(pool), pool]));
       const pool = this.#poolSlots.get(base);
       if (pool !== undefined) return u256Half(this.balanceOf(ledger, pool), high);
       const entry = ledger.slot(this.address, base);

@@ -10,8 +10,9 @@
  *
  * Blocks: block 0 is the genesis (no transactions); every relayed transaction is sealed at once
  * in a block of its own. The ledger indexes the storage slot of every ERC-20 balance and
- * allowance it holds, at the moment the entry first appears (storage.ts), so
- * starknet_getStorageAt finds what a slot holds without inverting a hash.
+ * allowance it holds (storage.ts), so starknet_getStorageAt finds what a slot holds without
+ * inverting a hash. A slot costs a Pedersen hash or two, so new entries only queue up as they
+ * appear and are hashed when a storage read comes: once each, and never on a transaction's path.
  */
 import type { Pool } from '../aggregator/pools.js';
 import type { GasPrices } from './gas.js';
@@ -102,6 +103,8 @@ export class Ledger implements StateBase {
   readonly #blockByHash = new Map<bigint, BlockRecord>();
   /** token:slot → what the slot holds (storage.ts) */
   readonly #slots = new Map<string, SlotEntry>();
+  /** balance and allowance keys not hashed into #slots yet */
+  readonly #unindexed: Array<{ kind: 'balance' | 'allowance'; key: string }> = [];
 
   constructor(pools: readonly Pool[]) {
     this.pools = pools;
@@ -151,22 +154,25 @@ export class Ledger implements StateBase {
 
   /** What storage slot `slot` of `token` holds, when it is a balance's or an allowance's low half. */
   slot(token: bigint, slot: bigint): SlotEntry | undefined {
+    for (const { kind, key } of this.#unindexed.splice(0)) {
+      if (kind === 'balance') {
+        const [tokenOf, owner] = parts(key) as [bigint, bigint];
+        this.#slots.set(key2(tokenOf, balanceSlot(owner)), { kind, owner });
+      } else {
+        const [tokenOf, owner, spender] = parts(key) as [bigint, bigint, bigint];
+        this.#slots.set(key2(tokenOf, allowanceSlot(owner, spender)), { kind, owner, spender });
+      }
+    }
     return this.#slots.get(key2(token, slot));
   }
 
   #setBalance(key: string, value: bigint): void {
-    if (!this.#balances.has(key)) {
-      const [token, owner] = parts(key) as [bigint, bigint];
-      this.#slots.set(key2(token, balanceSlot(owner)), { kind: 'balance', owner });
-    }
+    if (!this.#balances.has(key)) this.#unindexed.push({ kind: 'balance', key });
     this.#balances.set(key, value);
   }
 
   #setAllowance(key: string, value: bigint): void {
-    if (!this.#allowances.has(key)) {
-      const [token, owner, spender] = parts(key) as [bigint, bigint, bigint];
-      this.#slots.set(key2(token, allowanceSlot(owner, spender)), { kind: 'allowance', owner, spender });
-    }
+    if (!this.#allowances.has(key)) this.#unindexed.push({ kind: 'allowance', key });
     this.#allowances.set(key, value);
   }
 
