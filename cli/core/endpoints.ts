@@ -102,27 +102,22 @@ function processAlive(pid: unknown): boolean {
 
 /**
  * A sandbox answers when our server answers saying it is a sandbox, and its aggregator emulator
- * answers too. Both are asked at once, since every --sandbox command waits for this before its
- * own work; when the process that wrote sandbox.json still runs, the server's answer is enough:
- * the emulators live in that process, and its ports cannot be another sandbox's while it holds
- * them (it closes the server first on its way out), so the aggregator's answer is not awaited.
+ * answers too (asked at once, since every --sandbox command waits for this before its own work).
+ * When the process that wrote sandbox.json still runs, the server's answer is enough and the
+ * aggregator is not asked: the emulators live in that process, and its ports cannot be another
+ * sandbox's while it holds them (on its way out it closes the server first).
  */
 async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
-  const aggregatorAbort = new AbortController();
-  const aggregatorSignal = signal === undefined ? aggregatorAbort.signal : AbortSignal.any([signal, aggregatorAbort.signal]);
-  const aggregator = createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
-    .get('healthCheck', { signal: aggregatorSignal })
-    .then(
-      () => true,
-      () => false,
-    );
-  const probe = await probeServer(doc.serverUrl, { signal });
-  const server = probe.reachable && probe.sandbox === true;
-  if (!server || processAlive(doc.pid)) {
-    aggregatorAbort.abort();
-    return server;
-  }
-  return aggregator;
+  const aggregator = processAlive(doc.pid)
+    ? true
+    : createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
+        .get('healthCheck', { signal })
+        .then(
+          () => true,
+          () => false,
+        );
+  const [probe, answered] = await Promise.all([probeServer(doc.serverUrl, { signal }), aggregator]);
+  return answered && probe.reachable && probe.sandbox === true;
 }
 
 /** Find the running sandbox, or start one as a child process for the duration of the command. */
