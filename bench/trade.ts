@@ -9,7 +9,8 @@
  *    (process.cpuUsage: user + system over all threads, so it can overlap the waits);
  *  - peak RSS (process.resourceUsage().maxRSS at exit);
  *  - sequential round trips of a trade and of a `send 0.01 STRK <address> --yes --json`
- *    (target ≤ 7 each): (wall with the sandbox's latency knob at 100 ms − wall at 0) / 0.1 s,
+ *    (target ≤ 7 each): (fastest wall with the sandbox's latency knob at 100 ms − fastest wall at
+ *    0) / 0.1 s (a busy machine only adds time),
  *    the knob set on every emulator (POST /sandbox/faults) before each run, so both latencies
  *    share each round; beside it, the steps the probe counts from the order of the requests;
  * and, measured in the same run as the baseline, `node -e 0` and `quote 0.01 ETH USDC --sandbox
@@ -172,14 +173,19 @@ async function main(): Promise<void> {
       `sequential round trips (emulator latency 0 vs ${LATENCY_MS} ms, same run; target ≤ ${TARGET_ROUND_TRIPS}):`,
     ];
     for (const command of ['trade', 'send'] as const) {
-      const at0 = median(lane(command, 0).samples.map((s) => s.wallMs));
-      const at100 = median(lane(command, LATENCY_MS).samples.map((s) => s.wallMs));
+      // the fastest run of each: a busy machine only ever adds time, and the difference of two
+      // minimums is what the latency cost (medians are printed too)
+      const at0 = Math.min(...lane(command, 0).samples.map((s) => s.wallMs));
+      const at100 = Math.min(...lane(command, LATENCY_MS).samples.map((s) => s.wallMs));
+      const med0 = median(lane(command, 0).samples.map((s) => s.wallMs));
+      const med100 = median(lane(command, LATENCY_MS).samples.map((s) => s.wallMs));
       const trips = (at100 - at0) / LATENCY_MS;
       const steps = median(lane(command, LATENCY_MS).samples.map((s) => s.steps));
       const good = trips <= TARGET_ROUND_TRIPS;
       if (!good) failed = true;
       lines.push(
-        `  ${command.padEnd(6)} wall ${ms(at0)} at 0, ${ms(at100)} at ${LATENCY_MS}  → ${trips.toFixed(1).padStart(4)} round trips${good ? '' : ' FAILED'}  (${steps} sequential steps counted by the probe)`,
+        `  ${command.padEnd(6)} fastest wall ${ms(at0)} at 0, ${ms(at100)} at ${LATENCY_MS}  → ${trips.toFixed(1).padStart(4)} round trips${good ? '' : ' FAILED'}` +
+          `  (${steps} sequential steps counted by the probe; median walls ${med0.toFixed(0)} / ${med100.toFixed(0)} ms)`,
       );
     }
     lines.push(`(medians of ${RUNS} runs)`);

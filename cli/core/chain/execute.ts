@@ -2,10 +2,11 @@
  * Executing calls through the paymaster (docs/execution.md "PaymasterRpc"), in two steps a UI can
  * put a confirmation between:
  *
- * 1. `prepareExecution`: deployed? (an undeployed account's first transaction is
- *    deploy_and_invoke) → paymaster build → starknet.js's own safety check (the typed data's
- *    calls are exactly ours, plus in default mode exactly one last gas-token transfer of the
- *    suggested maximum, at most `maxFeeInGasToken`) → our checks on what starknet.js leaves
+ * 1. `prepareExecution`: the account's facts (facts.ts: deployed? — an undeployed account's
+ *    first transaction is deploy_and_invoke — chain id, nonce, SNIP-9) → paymaster build →
+ *    starknet.js's own safety check (the typed data's calls are exactly ours, plus in default
+ *    mode exactly one last gas-token transfer of the suggested maximum, at most
+ *    `maxFeeInGasToken`) → our checks on what starknet.js leaves
  *    unchecked: the typed-data types are the standard SNIP-9 ones (so hashing them is bounded) and
  *    a deployment is exactly our account's. Nothing is signed.
  * 2. `executePrepared`: sign (the only signature: the typed data's message hash) → execute → wait
