@@ -37,8 +37,14 @@ export interface AuthServerState {
   version?: string;
 }
 
+/** How long a sandbox's answer to the endpoint resolution stands for its auth server's. */
+export const SANDBOX_SEEN_MS = 5_000;
+
 export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions = {}): Promise<AuthServerState> {
   const url = endpoints.serverUrl;
+  // The sandbox's endpoints come from a sandbox whose server answered GET /health and GET / (or
+  // was started) moments ago: asking again would cost a command two requests for the same fact.
+  if (endpoints.sandbox && endpoints.serverSeenAt !== undefined && Date.now() - endpoints.serverSeenAt < SANDBOX_SEEN_MS) return { url, started: false };
   const probe = await probeServer(url, { signal: call.signal });
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
   if (probe.reachable) {

@@ -40,6 +40,8 @@ export interface Endpoints {
   /** the environment the endpoints came from: children (serve) are started with it */
   env: NodeJS.ProcessEnv;
   dataDir: string;
+  /** sandbox: when its auth server was last seen answering (epoch ms): ensureAuthServer asks again only later */
+  serverSeenAt?: number;
   /** children started for these endpoints (the sandbox, the auth server); release stops them */
   children: Stoppable[];
   release(): Promise<void>;
@@ -66,6 +68,8 @@ interface SandboxFile {
   aggregatorUrl: string;
   rpcUrl?: string;
   paymasterUrl?: string;
+  /** the sandbox's process */
+  pid?: number;
 }
 
 function readSandboxFile(dir: string): SandboxFile | undefined {
@@ -85,21 +89,35 @@ export function runningSandboxServerUrl(env: NodeJS.ProcessEnv): string | undefi
   return readSandboxFile(dataDir(env))?.serverUrl;
 }
 
+/** The process that wrote sandbox.json still runs (EPERM: it runs, as another user). */
+function processAlive(pid: unknown): boolean {
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * A sandbox answers when both our server (saying it is a sandbox) and its aggregator emulator
- * answer; asked at once, since every --sandbox command waits for this before its own work.
+ * A sandbox answers when our server answers saying it is a sandbox, and its aggregator emulator
+ * answers too (asked at once, since every --sandbox command waits for this before its own work).
+ * When the process that wrote sandbox.json still runs, the server's answer is enough and the
+ * aggregator is not asked: the emulators live in that process, and its ports cannot be another
+ * sandbox's while it holds them (on its way out it closes the server first).
  */
 async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
-  const [probe, aggregator] = await Promise.all([
-    probeServer(doc.serverUrl, { signal }),
-    createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
-      .get('healthCheck', { signal })
-      .then(
-        () => true,
-        () => false,
-      ),
-  ]);
-  return aggregator && probe.reachable && probe.sandbox === true;
+  const aggregator = processAlive(doc.pid)
+    ? true
+    : createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
+        .get('healthCheck', { signal })
+        .then(
+          () => true,
+          () => false,
+        );
+  const [probe, answered] = await Promise.all([probeServer(doc.serverUrl, { signal }), aggregator]);
+  return answered && probe.reachable && probe.sandbox === true;
 }
 
 /** Find the running sandbox, or start one as a child process for the duration of the command. */
@@ -146,6 +164,8 @@ export async function resolveEndpoints(env: NodeJS.ProcessEnv, opts: EndpointOpt
       network: 'mainnet',
       networkName: 'sandbox',
       sandbox: true,
+      // it answered (or was started, and said ready) just now
+      serverSeenAt: Date.now(),
       identityUrl: doc.identityUrl,
       rpcUrl: typeof doc.rpcUrl === 'string' ? doc.rpcUrl : undefined,
       paymasterUrl: typeof doc.paymasterUrl === 'string' ? doc.paymasterUrl : undefined,

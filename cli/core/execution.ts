@@ -10,7 +10,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
-import type { ChainCall, ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution } from './chain/index.js';
+import type { AccountFacts, ChainCall, ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution } from './chain/index.js';
 import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
 import { createSignHash, type Session } from './session.js';
@@ -100,12 +100,14 @@ export async function prepareWithFee(
   const base = { ...(call.signal ? { signal: call.signal } : {}), onProgress: executionProgress(call), ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }) };
   const inGasToken: FeeModeOption = { gasToken: fee.gasToken.address };
   if (fee.forced) return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
+  let facts: AccountFacts | undefined;
   try {
-    return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored' });
+    return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored', onFacts: (read) => (facts = read) });
   } catch (error) {
     if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
     call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
-    return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
+    // the same account facts for the second build: read moments ago, for this plan
+    return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken, ...(facts === undefined ? {} : { facts }) });
   }
 }
 

@@ -3,9 +3,9 @@
  * money — a send, a trade, a multi-swap, a batch — is one typed request that goes through the
  * same stages:
  *
- *   resolve (rules.ts) → quote → build the calls (plan.ts) → check (checks.ts) → paymaster
- *   build and balances, in parallel → simulate → [the face confirms] → sign → submit → track →
- *   record (history.ts)
+ *   resolve (rules.ts) → quote (the balances and the account's facts read meanwhile) → build
+ *   the calls (plan.ts) → check (checks.ts) → paymaster build → simulate → [the face confirms]
+ *   → sign → submit → track → record (history.ts)
  *
  * `planAction` runs everything up to the confirmation and returns a PlannedAction whose
  * `document` is what a face shows; `executeAction` signs exactly what was simulated (re-quoting
@@ -23,7 +23,8 @@ import type { CallOptions } from '../call.js';
 import type { ActionEvent } from '../events.js';
 import type { ExecutionAccount } from '../chain/account.js';
 import type { ExecutionReceipt, PreparedExecution } from '../chain/execute.js';
-import { readBalances } from '../chain/reads.js';
+import { prefetchAccountFacts } from '../chain/facts.js';
+import { readBalances, type TokenBalance } from '../chain/reads.js';
 import { simulatePrepared } from '../chain/simulate.js';
 import { executeTracked, type FeeChoice, prepareWithFee } from '../execution.js';
 import { type HistoryAmount, type HistoryStore, trackTransaction } from '../history.js';
@@ -272,13 +273,14 @@ function gasOf(prepared: PreparedExecution, network: Network): GasQuote {
   return { mode: 'default', token, maxFee: prepared.fee.maxInGasToken, estimatedFee: prepared.fee.estimatedInGasToken };
 }
 
-function involvedTokens(plan: ActionPlan, gasToken: Token): Token[] {
+/** The tokens whose balances the checks need: what is spent, and the gas token. */
+function involvedTokens(spent: { swapsFrom: readonly Token[]; sends: readonly PlannedTransfer[] }, gasToken: Token): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token | undefined): void => {
     if (t !== undefined && !tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
   };
-  for (const s of plan.swaps) add(s.confirmed.from);
-  for (const s of plan.sends) add(s.token);
+  for (const t of spent.swapsFrom) add(t);
+  for (const s of spent.sends) add(s.token);
   // read even when gas may be sponsored: the build decides, and a second read would cost a round trip
   add(gasToken);
   return tokens;
@@ -296,7 +298,12 @@ interface FinalizeOptions {
   slippageBps: number;
   allowHighImpact: boolean;
   maxFee?: bigint | undefined;
+  /** the balances of the plan's tokens, read while it was quoted (planAction); default: read with the build */
+  balances?: Promise<TokenBalance[]> | undefined;
 }
+
+const balancesOf = (ctx: ActionContext, call: CallOptions, tokens: Token[]): Promise<TokenBalance[]> =>
+  readBalances(ctx.account, { tokens, ...(call.signal ? { signal: call.signal } : {}) });
 
 /**
  * Every check on a built plan, then the paymaster build and the balances (in parallel), the
@@ -309,7 +316,7 @@ async function finalize(request: ActionRequest, plan: ActionPlan, options: Final
   const warnings = checkPriceImpact(plan, options.allowHighImpact);
   const [prepared, balances] = await Promise.all([
     prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call),
-    readBalances(ctx.account, { tokens: involvedTokens(plan, ctx.fee.gasToken), ...(call.signal ? { signal: call.signal } : {}) }),
+    options.balances ?? balancesOf(ctx, call, involvedTokens({ swapsFrom: plan.swaps.map((s) => s.confirmed.from), sends: plan.sends }, ctx.fee.gasToken)),
   ]);
   const gas = gasOf(prepared, ctx.account.network);
   const held: Balance[] = balances.map((b) => ({ token: b.token.address, amount: b.balance }));
@@ -344,10 +351,16 @@ export async function planAction(request: ActionRequest, options: PlanOptions, c
   const router = ctx.router ?? ROUTER_ADDRESS;
   const legs = legsOf(request, { network: ctx.account.network, account: ctx.account.address, router });
   const slippageBps = options.slippageBps ?? ctx.defaultSlippageBps;
+  // what the checks and the build need that does not depend on the quote is read while it is
+  // fetched: the balances of the tokens spent and the account's facts (deployed, nonce, …)
+  const balances = balancesOf(ctx, call, involvedTokens({ swapsFrom: legs.swaps.map((s) => s.from), sends: legs.transfers }, ctx.fee.gasToken));
+  // awaited after the build (a quote's failure is the one reported); never an unhandled rejection
+  balances.catch(() => undefined);
+  prefetchAccountFacts(ctx.account, call.signal);
   const swaps = await quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call);
   const plan = buildPlan({ kind: request.kind, network: ctx.account.network, sandbox: ctx.sandbox, account: ctx.account.address, router, swaps, sends: legs.transfers });
   const ticket: ExecutionTicket = { state: 'ready', hash: undefined };
-  return finalize(request, plan, { mode: legs.mode, slippageBps, allowHighImpact: options.allowHighImpact === true, maxFee: options.maxFee }, ctx, call, ticket);
+  return finalize(request, plan, { mode: legs.mode, slippageBps, allowHighImpact: options.allowHighImpact === true, maxFee: options.maxFee, balances }, ctx, call, ticket);
 }
 
 /** Re-quotes the stale swaps; each must still guarantee its confirmed minimum (else QUOTE_CHANGED). */

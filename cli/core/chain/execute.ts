@@ -2,10 +2,11 @@
  * Executing calls through the paymaster (docs/execution.md "PaymasterRpc"), in two steps a UI can
  * put a confirmation between:
  *
- * 1. `prepareExecution`: deployed? (an undeployed account's first transaction is
- *    deploy_and_invoke) → paymaster build → starknet.js's own safety check (the typed data's
- *    calls are exactly ours, plus in default mode exactly one last gas-token transfer of the
- *    suggested maximum, at most `maxFeeInGasToken`) → our checks on what starknet.js leaves
+ * 1. `prepareExecution`: the account's facts (facts.ts: deployed? — an undeployed account's
+ *    first transaction is deploy_and_invoke — chain id, nonce, SNIP-9) → paymaster build →
+ *    starknet.js's own safety check (the typed data's calls are exactly ours, plus in default
+ *    mode exactly one last gas-token transfer of the suggested maximum, at most
+ *    `maxFeeInGasToken`) → our checks on what starknet.js leaves
  *    unchecked: the typed-data types are the standard SNIP-9 ones (so hashing them is bounded) and
  *    a deployment is exactly our account's. Nothing is signed.
  * 2. `executePrepared`: sign (the only signature: the typed data's message hash) → execute → wait
@@ -24,7 +25,8 @@ import { sameAddress } from '../../../shared/tokens.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
-import { accountDeployed, deploymentData } from './reads.js';
+import { type AccountFacts, takeAccountFacts } from './facts.js';
+import { deploymentData } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
 import { type BalanceChange, summarizeTransfers } from './transfers.js';
 import { printable } from '../../../shared/printable.js';
@@ -51,6 +53,10 @@ export interface PrepareOptions extends ProgressOptions {
   feeMode: FeeModeOption;
   /** refuse (FEE_ABOVE_MAX) a build whose suggested maximum is above this, in gas-token base units */
   maxFeeInGasToken?: bigint;
+  /** the account's facts for this build (takeAccountFacts); default: taken now */
+  facts?: AccountFacts;
+  /** told the facts the build used (a fallback build may reuse them) */
+  onFacts?: (facts: AccountFacts) => void;
 }
 
 export type PreparedFee =
@@ -86,6 +92,8 @@ export interface PreparedExecution {
   feeRecipient: string | undefined;
   /** unix seconds after which the paymaster refuses to execute it */
   expiresAt: number;
+  /** the account's nonce, read with the deployed check this build relied on (undefined: not deployed) */
+  accountNonce: bigint | undefined;
   /** starknet.js's prepared transaction and details, handed back to executePrepared */
   readonly transaction: PreparedTransaction;
   readonly details: PaymasterDetails;
@@ -155,26 +163,26 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
     options.signal,
     async () => {
       options.onProgress?.({ stage: 'checking-account' });
-      const deployed = await accountDeployed(ea);
-      const deployment = deployed ? undefined : deploymentData(ea.publicKey);
+      // deployed, chain id, nonce and SNIP-9 support, read at once (or prefetched: facts.ts)
+      const facts = options.facts ?? (await takeAccountFacts(ea));
+      options.onFacts?.(facts);
+      const deployment = facts.deployed ? undefined : deploymentData(ea.publicKey);
       const details: PaymasterDetails = {
         feeMode: options.feeMode === 'sponsored' ? { mode: 'sponsored' } : { mode: 'default', gasToken: options.feeMode.gasToken },
         ...(deployment === undefined ? {} : { deploymentData: deployment }),
       };
       options.onProgress?.({ stage: 'building', deploy: deployment !== undefined });
       const starknetCalls = toStarknetCalls(calls);
-      let transaction: PreparedTransaction;
+      // what starknet.js's Account.buildPaymasterTransaction sends, without its own SNIP-9
+      // questions (asked already, in parallel, by the facts)
+      const transaction: PreparedTransaction = await ea.account.paymaster.buildTransaction(
+        deployment === undefined
+          ? { type: 'invoke', invoke: { userAddress: ea.address, calls: starknetCalls } }
+          : { type: 'deploy_and_invoke', invoke: { userAddress: ea.address, calls: starknetCalls }, deployment },
+        { version: '0x1', feeMode: details.feeMode },
+      );
       try {
-        transaction = await ea.account.buildPaymasterTransaction(starknetCalls, details);
-      } catch (error) {
-        if (error instanceof Error && error.message === 'Account is not compatible with SNIP-9') {
-          throw record(new AppError(ErrorCode.ACCOUNT_UNSUPPORTED, 'this account does not support outside execution (SNIP-9), which the paymaster needs', { status: 400 }));
-        }
-        throw error;
-      }
-      const chainId = await ea.provider.getChainId();
-      try {
-        paymaster.assertPaymasterTransactionSafety(transaction, starknetCalls, details, chainId, options.maxFeeInGasToken);
+        paymaster.assertPaymasterTransactionSafety(transaction, starknetCalls, details, facts.chainId, options.maxFeeInGasToken);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (message.includes('Gas token price is too high')) {
@@ -204,6 +212,7 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
         outsideCalls: outsideCalls(transaction),
         feeRecipient: undefined,
         expiresAt: Number(BigInt(String((typedDataOf(transaction) as { message: Record<string, unknown> }).message['Execute Before']))),
+        accountNonce: facts.nonce,
         transaction,
         details,
       };
@@ -252,19 +261,34 @@ export function toExecutionReceipt(raw: RawReceipt, prepared: PreparedExecution,
 
 const ACCEPTED = new Set(['ACCEPTED_ON_L2', 'ACCEPTED_ON_L1']);
 
-/** Polls status until accepted, then reads the receipt. Inside a scope. */
+/** 29 TXN_HASH_NOT_FOUND: the node has not seen the transaction yet. */
+const notSeenYet = (error: unknown): boolean => error instanceof RpcError && error.code === 29;
+
+/**
+ * Polls the receipt until accepted. Inside a scope. The first question goes at once (the
+ * paymaster answers once it relayed the transaction; a fast chain, as the sandbox's, has it
+ * accepted already), later ones every pollIntervalMs. One request a poll while the node has a
+ * receipt; without one, the status too, which is where a rejected transaction shows.
+ */
 async function waitForReceipt(ea: ExecutionAccount, transactionHash: string, onProgress: PrepareOptions['onProgress']): Promise<RawReceipt> {
   const deadline = Date.now() + ea.confirmTimeoutMs;
   for (let polls = 1; ; polls += 1) {
-    await sleep(ea.pollIntervalMs, undefined, { signal: currentSignal() });
+    if (polls > 1) await sleep(ea.pollIntervalMs, undefined, { signal: currentSignal() });
     onProgress?.({ stage: 'confirming', transactionHash, polls });
+    let receipt: (RawReceipt & { finality_status?: string }) | undefined;
     try {
-      const status = (await ea.provider.getTransactionStatus(transactionHash)) as { finality_status?: string; execution_status?: string };
-      if (status.finality_status === 'REJECTED') throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', { status: 502 });
-      if (ACCEPTED.has(status.finality_status ?? '')) return (await ea.provider.channel.getTransactionReceipt(transactionHash)) as unknown as RawReceipt;
+      receipt = (await ea.provider.channel.getTransactionReceipt(transactionHash)) as unknown as RawReceipt & { finality_status?: string };
     } catch (error) {
-      // 29 TXN_HASH_NOT_FOUND: the node has not seen it yet — keep polling
-      if (!(error instanceof RpcError && error.code === 29)) throw error;
+      if (!notSeenYet(error)) throw error;
+    }
+    if (receipt !== undefined && ACCEPTED.has(receipt.finality_status ?? '')) return receipt;
+    if (receipt === undefined) {
+      try {
+        const status = (await ea.provider.getTransactionStatus(transactionHash)) as { finality_status?: string };
+        if (status.finality_status === 'REJECTED') throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', { status: 502 });
+      } catch (error) {
+        if (!notSeenYet(error)) throw error;
+      }
     }
     if (Date.now() >= deadline) {
       throw new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s; check it later`, {

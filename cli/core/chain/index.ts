@@ -4,6 +4,7 @@
  * to stdout or stderr. The headless commands and the TUI both build on it.
  */
 export { type ChainReader, type ChainReaderOptions, createChainReader, createExecutionAccount, type ExecutionAccount, type ExecutionAccountOptions } from './account.js';
+export { type AccountFacts, FACTS_MAX_AGE_MS, prefetchAccountFacts, takeAccountFacts } from './facts.js';
 export { buildApproveCall, buildTransferCall, type ChainCall, parseAddress } from './calls.js';
 export {
   executeCalls,

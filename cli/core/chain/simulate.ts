@@ -96,7 +96,8 @@ export async function simulatePrepared(ea: ExecutionAccount, prepared: PreparedE
         invocations.push({ type: 'DEPLOY_ACCOUNT', classHash: deployment.class_hash, constructorCalldata: deployment.calldata, addressSalt: deployment.salt, contractAddress: deployment.address, nonce: 0n, ...COMMON });
         nonce = 1n;
       } else {
-        nonce = BigInt(await ea.provider.getNonceForAddress(ea.address));
+        // read with the deployed check the build relied on (facts.ts); a build made elsewhere reads it now
+        nonce = prepared.accountNonce ?? BigInt(await ea.provider.getNonceForAddress(ea.address));
       }
       invocations.push({ type: 'INVOKE', contractAddress: ea.address, calldata: multicall(prepared), nonce, ...COMMON });
       const response = (await ea.provider.channel.simulateTransaction(invocations as AccountInvocations, { skipValidate: true, skipFeeCharge: true })) as unknown as SimulatedTransaction[];

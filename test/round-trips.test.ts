@@ -1,0 +1,63 @@
+/**
+ * Issue 14 "Performance": a `send --yes` and a `trade --yes` wait for at most 7 sequential round
+ * trips (docs/execution.md "Round trips"). Counted, not timed: the built bin runs with the fetch
+ * probe preloaded (bench/fetch-probe.ts), which orders every request's start and answer and
+ * reports the longest chain of requests each started after the one before had answered. The
+ * sandbox's latency knob holds every emulator answer back, so requests that are sent together
+ * are all under way before the first answers (the count is of the order of events, not of time).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FETCH_PROBE, readProbe } from '../bench/fetch-probe.js';
+import type { Doc } from './helpers/cli-sandbox.js';
+import { startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cleanEnv, spawnBin } from './helpers/process.js';
+
+const MAX_ROUND_TRIPS = 7;
+/** long against the client's own work between requests sent together, even on a busy machine */
+const LATENCY_MS = 200;
+
+describe('sequential round trips of a money command (whole processes)', () => {
+  let users: TwoUsers;
+
+  async function counted(args: string[]): Promise<{ doc: Doc; steps: number; requests: string[] }> {
+    const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), undefined, { nodeArgs: ['--import', FETCH_PROBE] });
+    const { code } = await spawned.exited;
+    const doc = JSON.parse(spawned.stdout()) as Doc;
+    expect(code, spawned.stdout() + spawned.stderr()).toBe(0);
+    return { doc, ...readProbe(spawned.stderr()) };
+  }
+
+  beforeAll(async () => {
+    users = await startTwoUsers();
+    const { identityUrl } = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as { identityUrl: string };
+    for (const url of [identityUrl, users.urls.aggregatorUrl, users.urls.chainUrl]) {
+      const response = await fetch(`${url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: LATENCY_MS }) });
+      expect(response.ok).toBe(true);
+    }
+  });
+  afterAll(async () => {
+    await users?.close();
+  });
+
+  it(`send --yes (the account's first transaction, which deploys it): at most ${MAX_ROUND_TRIPS}`, async () => {
+    const r = await counted(['send', '1', 'STRK', users.bobAddress, '--yes', '--json', '--sandbox']);
+    expect(r.doc).toMatchObject({ transaction: { status: 'SUCCEEDED', deployedAccount: true } });
+    expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    // each fact is asked once: the account's class hash, chain id and nonce, the build, the simulation
+    for (const method of ['starknet_getClassHashAt', 'starknet_chainId', 'paymaster_buildTransaction', 'starknet_simulateTransactions', 'paymaster_executeTransaction']) {
+      expect(r.requests.filter((q) => q.endsWith(` ${method}`)), method).toHaveLength(1);
+    }
+  });
+
+  it(`trade --yes: at most ${MAX_ROUND_TRIPS}; send --yes of a deployed account: at most ${MAX_ROUND_TRIPS}`, async () => {
+    const trade = await counted(['trade', '0.01', 'ETH', 'USDC', '--yes', '--json', '--sandbox']);
+    expect(trade.doc).toMatchObject({ transaction: { status: 'SUCCEEDED', deployedAccount: false } });
+    expect(trade.steps, trade.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    const send = await counted(['send', '1', 'STRK', users.bobAddress, '--yes', '--json', '--sandbox']);
+    expect(send.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+    expect(send.steps, send.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+    expect(send.requests.filter((q) => q.endsWith(' starknet_getNonce'))).toHaveLength(1);
+  });
+});
