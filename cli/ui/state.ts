@@ -4,20 +4,22 @@
  */
 import type { Environment, Receipt, Session, PlanView } from './services.js';
 import type { RowsForm } from './screens/rows-state.js';
+import type { SendForm } from './screens/form-fields.js';
+import type { TradeForm } from './screens/trade-state.js';
 
 export type Screen =
   | { name: 'connecting' }
   | { name: 'signIn' }
   /** selected: the menu item to highlight on return */
   | { name: 'home'; selected?: number }
-  | { name: 'trade' }
-  /** form: the rows as typed, restored when Esc comes back from the review */
+  /** form: the form as typed, restored when Esc or `n` comes back from the review */
+  | { name: 'trade'; form?: TradeForm }
   | { name: 'multiSwap'; form?: RowsForm }
   | { name: 'batch'; form?: RowsForm }
   /** the review of any plan (send, trade, multi-swap, batch) */
   | { name: 'review'; plan: PlanView }
   | { name: 'executing'; plan: PlanView }
-  | { name: 'send' }
+  | { name: 'send'; form?: SendForm }
   | { name: 'receipt'; receipt: Receipt }
   /** signIn: the session is gone; Enter leads to signing in again */
   | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
