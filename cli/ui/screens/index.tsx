@@ -20,7 +20,7 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'connecting':
       return <Busy label="connecting…" />;
     case 'signIn':
-      return <SignInScreen />;
+      return <SignInScreen email={screen.email} note={screen.note} />;
     case 'home':
       return <HomeScreen key={screen.selected ?? 0} quit={quit} selected={screen.selected} />;
     case 'trade':

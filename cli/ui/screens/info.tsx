@@ -115,7 +115,7 @@ export function LogoutScreen() {
   const [out, logout] = useTask<void>();
   useKeys(
     {
-      confirm: () => void logout(() => services.logout()).then(() => dispatch({ type: 'signedOut' })),
+      confirm: () => void logout(() => services.logout()).then(() => dispatch({ type: 'signedOut', note: 'Logged out: this computer no longer holds your session. Enter sends a new code.' })),
       cancel: () => dispatch({ type: 'back' }),
       back: () => dispatch({ type: 'back' }),
     },

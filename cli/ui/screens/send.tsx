@@ -38,6 +38,7 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
 
   const decimals = tokens.find((t) => t.symbol === form.token)?.decimals;
@@ -56,6 +57,7 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
         return;
       }
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       const action = { kind: 'send' as const, swaps: [], sends: [request], slippageBps: services.settings().slippageBps };
       void plan((signal) => services.plan(action, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'send', form } });
@@ -65,7 +67,8 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   };
   if (form.focus === 'amount' && held) bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
   useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review' } });
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">

@@ -42,6 +42,7 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
   const running = planning.status === 'running';
 
@@ -62,6 +63,7 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
       const request = check.request;
       if (!request || !session) return;
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       void plan((signal) => services.plan(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: SCREEN[kind], form } });
       });
@@ -84,7 +86,8 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
 
   const fieldOf = (row: number): RowField | undefined => (running || focus === 'slippage' || focus.row !== row ? undefined : focus.field);
   const pickingToken = !running && focus !== 'slippage' && focus.field !== 'amount' && !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(check.request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">

@@ -31,6 +31,7 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
 
   const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
@@ -50,6 +51,7 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
       if (!services.features.trade) return;
       const swap = { kind: 'trade' as const, swaps: [{ amount: request.amount, from: request.from, to: request.to }], sends: [], slippageBps: request.slippageBps };
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'trade', form } });
       });
@@ -66,7 +68,8 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const slippage = slippageOf(form);
   const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
   const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">
