@@ -9,8 +9,10 @@ import { describeFailure, type Failure, retryAfterSeconds } from '../failure.js'
 
 export const RESEND_AFTER_MS = 30_000;
 /**
- * Wrong tries after which the identity provider kills a code (the sandbox's emulator does at 5,
- * docs/sandbox.md): past it no code, typed or filled from the outbox, can work — only a new one.
+ * Wrong tries after which the identity provider kills a code (the sandbox's emulator does at 5:
+ * sandbox/identity/app.ts DEFAULT_MAX_OTP_ATTEMPTS). Counted here, since a killed code answers as
+ * any wrong one (INVALID_OTP); past it no code, typed or filled from the outbox, can work — only
+ * a new one.
  */
 export const MAX_WRONG_CODES = 5;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
