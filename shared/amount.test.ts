@@ -90,6 +90,22 @@ describe('parseAmount / formatAmount', () => {
   });
 });
 
+describe('a decimal comma', () => {
+  const messageOf = (text: string): string => {
+    try {
+      parseAmount(text, 6, { label: 'USDC' });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'parsed';
+  };
+  it('says to write the dotted number, and names both readings of a possible thousands separator', () => {
+    expect(messageOf('1,5')).toBe('invalid USDC amount "1,5": use a dot for decimals: write 1.5');
+    expect(messageOf('12,25')).toContain('write 12.25');
+    expect(messageOf('1,000')).toBe('invalid USDC amount "1,000": no commas: write 1000, or 1.000 for a decimal');
+  });
+});
+
 describe('slippage', () => {
   it('parses percent into basis points within 0.01 %–50 %', () => {
     expect(parseSlippageBps('1')).toBe(100);

@@ -7,7 +7,8 @@
  *   "1." and ".5" are rejected (write "1" / "0.5"): they are more often a typo than intent.
  * - surrounding whitespace is trimmed (shells and the --pairs list leave it); inner whitespace,
  *   signs ("+1", "-1"), exponents ("1e18"), hex ("0x10"), separators ("1,000", "1_000"),
- *   "NaN", "Infinity" and empty/whitespace-only strings are rejected.
+ *   "NaN", "Infinity" and empty/whitespace-only strings are rejected; a decimal comma ("1,5")
+ *   is refused with the dotted spelling to write instead ("1.5").
  * - more fractional digits than the token has decimals are rejected, never rounded.
  * - zero is rejected unless `allowZero` (a swap of nothing is a mistake).
  * - the result must fit in a u256 (the router's calldata carries amounts as two u128 halves).
@@ -33,6 +34,16 @@ function invalid(text: string, why: string, options: ParseAmountOptions): AppErr
   return new AppError(options.code ?? ErrorCode.INVALID_AMOUNT, `invalid ${what} "${shown}": ${why}`, { status: 400 });
 }
 
+/**
+ * "1,5" is a decimal comma: say how to write it with a dot. "1,000" may be a thousands
+ * separator or a decimal comma: name both readings rather than guess one.
+ */
+function commaHint(text: string): string {
+  const [whole = '', fraction = ''] = text.split(',');
+  const dotted = `${whole}.${fraction}`;
+  return fraction.length === 3 ? `no commas: write ${whole}${fraction}, or ${dotted} for a decimal` : `use a dot for decimals: write ${dotted}`;
+}
+
 /** Decimal string → base units for a token with `decimals` decimals. Throws INVALID_AMOUNT. */
 export function parseAmount(text: string, decimals: number, options: ParseAmountOptions = {}): bigint {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) throw new RangeError(`bad decimals ${decimals}`);
@@ -44,6 +55,7 @@ export function parseAmount(text: string, decimals: number, options: ParseAmount
   if (match === null) {
     let why = 'write a plain decimal number such as 1 or 0.5';
     if (trimmed.startsWith('-')) why = 'must not be negative';
+    else if (/^[0-9]+,[0-9]+$/.test(trimmed)) why = commaHint(trimmed);
     else if (/^\.[0-9]/.test(trimmed)) why = `write a leading zero (0${trimmed})`;
     else if (/^[0-9]+\.$/.test(trimmed)) why = `drop the trailing dot (${trimmed.slice(0, -1)})`;
     throw invalid(text, why, options);

@@ -14,7 +14,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { BIN, cleanEnv, closedPort, tempHome } from './helpers/process.js';
+import { BIN, cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
 import { hasTmux, openTerminal, type Terminal } from './helpers/terminal.js';
 
 if (!hasTmux) console.warn('tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)');
@@ -31,17 +31,19 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   const waitUntil = (done: () => boolean, what: string, timeoutMs?: number): Promise<void> => term.waitUntil(done, what, timeoutMs);
 
   /** the home menu's highlighted item */
-  const selectedItem = (): string => /› (\S+)/.exec(screen())?.[1] ?? '';
+  const selectedItem = (): string => /› (\S+)/.exec(visible())?.[1] ?? '';
+  /** the visible pane only (a resize may leave an older frame in the scrollback) */
+  const visible = (): string => tmux('capture-pane', '-p', '-t', 'app');
   const RECIPIENT = `0x0${'5'.repeat(63)}`;
 
   /** down the home menu to `label`, each key waited for (the marker moves) */
   async function menuTo(label: string): Promise<void> {
-    for (let i = 0; i < 8 && !screen().includes(`› ${label}`); i++) {
+    for (let i = 0; i < 8 && !visible().includes(`› ${label}`); i++) {
       const before = selectedItem();
       tmux('send-keys', '-t', 'app', 'Down');
       await waitUntil(() => selectedItem() !== before, 'the menu selection to move');
     }
-    expect(screen()).toContain(`› ${label}`);
+    expect(visible()).toContain(`› ${label}`);
   }
 
   /** an SGR sequence that turns on inverse video (7), alone or among other attributes */
@@ -52,7 +54,8 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       () =>
         tmux('capture-pane', '-p', '-e', '-t', 'app')
           .split('\n')
-          .some((line) => stripVTControlCharacters(line).startsWith(label) && INVERSE.test(line)),
+          // the focused field's label carries "› " (seen without colour too)
+          .some((line) => stripVTControlCharacters(line).startsWith(`› ${label}`) && INVERSE.test(line)),
       `the cursor in the ${label} field`,
     );
 
@@ -82,6 +85,16 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
 
     tmux('send-keys', '-t', 'app', 'Enter'); // Trade
     await waitFor('balance 10000 USDC');
+    // a decimal comma stays as typed and is refused in the headless command's own words
+    tmux('send-keys', '-t', 'app', '-l', '1,5');
+    const comma = await waitFor('write 1.5');
+    expect(comma).toMatch(/› Amount\s+1,5\s/);
+    const headless = await runBin(['quote', '1,5', 'USDC', 'ETH', '--sandbox', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
+    const refusal = (JSON.parse(headless.stdout) as { error: { code: string; message: string } }).error;
+    expect(refusal.code).toBe('INVALID_AMOUNT');
+    expect(comma.replace(/\s+/g, ' ')).toContain(refusal.message);
+    for (let i = 0; i < 3; i++) tmux('send-keys', '-t', 'app', 'BSpace');
+    await waitUntil(() => !screen().includes('write 1.5'), 'the comma error to go with the comma');
     tmux('send-keys', '-t', 'app', 'C-x'); // max: the whole USDC balance
     await waitFor(/Amount\s+10000\s+balance 10000 USDC/);
     for (let i = 0; i < 5; i++) tmux('send-keys', '-t', 'app', 'BSpace');
@@ -165,6 +178,20 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
     expect(history).toMatch(/✓ trade\s+.*100 USDC/);
     tmux('send-keys', '-t', 'app', 'Escape');
     await waitFor('› History');
+
+    // 80×24: every menu entry drawn, the cursor reaches Log out; the sandbox's settings say so
+    tmux('resize-window', '-t', 'app', '-x', '80', '-y', '24');
+    const labels = ['Trade', 'Multi-swap', 'Batch', 'Send', 'History', 'Status', 'Settings', 'Log out'];
+    await waitUntil(() => tmux('display-message', '-p', '-t', 'app', '#{window_width}x#{window_height}').trim() === '80x24', 'the window at 80×24');
+    await waitUntil(() => labels.every((label) => visible().includes(label)), 'every menu entry on the 80×24 screen');
+    await menuTo('Settings');
+    tmux('send-keys', '-t', 'app', 'Enter');
+    const settings = await waitFor('In use now');
+    expect(settings).toContain('In use now: the sandbox');
+    expect(settings).toMatch(/Aggregator\s+http:\/\/127\.0\.0\.1:\d+/);
+    tmux('send-keys', '-t', 'app', 'Escape');
+    await waitFor('› Settings');
+    await menuTo('Log out');
 
     const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as { pid: number };
     tmux('send-keys', '-t', 'app', 'C-c');

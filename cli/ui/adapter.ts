@@ -149,7 +149,8 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         const server = await ensureAuthServer(found, { signal }).catch(() => undefined);
         if (server?.started) startedChild = { what: 'the auth server', logFile: join(found.dataDir, 'serve-child.log') };
       }
-      return { sandbox: found.sandbox, network: found.network, serverUrl: found.serverUrl, ...(startedChild ? { startedChild } : {}) };
+      const urls = { server: found.serverUrl, aggregator: found.aggregatorUrl, chain: found.rpcUrl, paymaster: found.paymasterUrl, identity: found.identityUrl };
+      return { sandbox: found.sandbox, network: found.network, serverUrl: found.serverUrl, urls, ...(startedChild ? { startedChild } : {}) };
     },
 
     async currentSession() {

@@ -6,7 +6,9 @@ import { initialLiveQuote, liveQuoteReducer, REFRESH_MS } from './hooks/live-quo
 import { footerText } from './keymap.js';
 import { decideMode } from './mode.js';
 import { commandNames } from '../run.js';
-import { canResend, canSubmit, initialSignIn, RESEND_AFTER_MS, signInReducer } from './screens/sign-in-state.js';
+import { canResend, canSubmit, codeIsDead, initialSignIn, MAX_WRONG_CODES, RESEND_AFTER_MS, type SignInState, signInReducer } from './screens/sign-in-state.js';
+import { menuWindow } from './screens/home.js';
+import { SLIPPAGE_CONFIRM_BPS, SLIPPAGE_WARN_BPS, slippageLevel } from '../core/actions/rules.js';
 import { priceImpactWarning } from '../core/quote-summary.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
 import { MAX_BATCH_SENDS } from '../core/actions/plan.js';
@@ -74,6 +76,9 @@ describe('appReducer', () => {
     expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
     expect(appReducer(s, { type: 'back' })).toBe(s);
     expect(appReducer(s, { type: 'signedOut' })).toMatchObject({ session: null, screen: { name: 'signIn' } });
+    // signed in: the e-mail stays filled in, and the note is said
+    const signedIn = appReducer(s, { type: 'signedIn', session: { email: 'a@b.co', userId: 'u', walletId: 'w', walletAddress: '0x1', expiresAt: '', isExisting: true } });
+    expect(appReducer(signedIn, { type: 'signedOut', note: 'Logged out' })).toMatchObject({ session: null, screen: { name: 'signIn', email: 'a@b.co', note: 'Logged out' } });
   });
 });
 
@@ -151,6 +156,47 @@ describe('sign-in flow', () => {
     );
     expect(s).toMatchObject({ code: '', email: 'a@b.co', failure: { code: 'INVALID_OTP' } });
     expect(canSubmit(s, t0)).toMatchObject({ ok: false });
+  });
+});
+
+describe('a dead code', () => {
+  it(`after MAX_WRONG_CODES wrong tries nothing is submitted or filled; a new code starts again at once`, () => {
+    const wrong = new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code');
+    let s: SignInState = signInReducer({ ...initialSignIn, email: 'a@b.co' }, { type: 'sent', now: 0 });
+    for (let i = 0; i < MAX_WRONG_CODES; i++) {
+      expect(codeIsDead(s)).toBe(false);
+      s = signInReducer({ ...s, code: '000000' }, { type: 'verifying' });
+      s = signInReducer(s, { type: 'failed', error: wrong, now: 1 });
+    }
+    expect(codeIsDead(s)).toBe(true);
+    expect(canSubmit({ ...s, code: '123456' }, 2)).toEqual({ ok: false, why: 'the code is dead' });
+    expect(signInReducer(s, { type: 'filled', code: '123456' }).code).toBe('');
+    expect(canResend(s, 2)).toBe(true); // before RESEND_AFTER_MS
+    s = signInReducer(s, { type: 'sent', now: 3 });
+    expect(codeIsDead(s)).toBe(false);
+    expect(signInReducer(s, { type: 'filled', code: '123456' }).code).toBe('123456');
+  });
+});
+
+describe('home menu window', () => {
+  it('all items when they fit; else a window that keeps the selected one', () => {
+    expect(menuWindow(8, 7, 8)).toEqual({ first: 0, last: 8 });
+    for (let selected = 0; selected < 8; selected++) {
+      const { first, last } = menuWindow(8, selected, 6);
+      expect(last - first).toBe(4);
+      expect(selected).toBeGreaterThanOrEqual(first);
+      expect(selected).toBeLessThan(last);
+    }
+  });
+});
+
+describe('slippage level', () => {
+  it('warns above SLIPPAGE_WARN_BPS and needs the word above SLIPPAGE_CONFIRM_BPS (the default 1 % is quiet)', () => {
+    expect(slippageLevel(100)).toBe('ok');
+    expect(slippageLevel(SLIPPAGE_WARN_BPS)).toBe('ok');
+    expect(slippageLevel(SLIPPAGE_WARN_BPS + 1)).toBe('high');
+    expect(slippageLevel(SLIPPAGE_CONFIRM_BPS)).toBe('high');
+    expect(slippageLevel(SLIPPAGE_CONFIRM_BPS + 1)).toBe('very-high');
   });
 });
 

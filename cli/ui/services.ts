@@ -177,8 +177,21 @@ export interface Environment {
   sandbox: boolean;
   network: Network;
   serverUrl: string;
+  /** what this session talks to, as resolved (the sandbox's own ports, not the saved settings) */
+  urls?: EnvironmentUrls;
   /** the core started a sandbox/server child for this session: where its logs go */
   startedChild?: { what: string; logFile: string };
+}
+
+export interface EnvironmentUrls {
+  server: string;
+  aggregator: string;
+  /** Starknet JSON-RPC; undefined: starknet.js's public node for the network */
+  chain: string | undefined;
+  /** the sandbox's paymaster emulator */
+  paymaster: string | undefined;
+  /** the sandbox's identity-provider emulator (its outbox) */
+  identity: string | undefined;
 }
 
 export interface TuiServices {

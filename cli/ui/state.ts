@@ -4,20 +4,23 @@
  */
 import type { Environment, Receipt, Session, PlanView } from './services.js';
 import type { RowsForm } from './screens/rows-state.js';
+import type { SendForm } from './screens/form-fields.js';
+import type { TradeForm } from './screens/trade-state.js';
 
 export type Screen =
   | { name: 'connecting' }
-  | { name: 'signIn' }
+  /** email: filled in (after a logout); note: said first */
+  | { name: 'signIn'; email?: string; note?: string }
   /** selected: the menu item to highlight on return */
   | { name: 'home'; selected?: number }
-  | { name: 'trade' }
-  /** form: the rows as typed, restored when Esc comes back from the review */
+  /** form: the form as typed, restored when Esc or `n` comes back from the review */
+  | { name: 'trade'; form?: TradeForm }
   | { name: 'multiSwap'; form?: RowsForm }
   | { name: 'batch'; form?: RowsForm }
   /** the review of any plan (send, trade, multi-swap, batch) */
   | { name: 'review'; plan: PlanView }
   | { name: 'executing'; plan: PlanView }
-  | { name: 'send' }
+  | { name: 'send'; form?: SendForm }
   | { name: 'receipt'; receipt: Receipt }
   /** signIn: the session is gone; Enter leads to signing in again */
   | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
@@ -51,7 +54,8 @@ export type AppAction =
   /** drop the stack and go home (after a receipt) */
   | { type: 'home' }
   | { type: 'signedIn'; session: Session }
-  | { type: 'signedOut' }
+  /** note: what the sign-in screen says first ("logged out") */
+  | { type: 'signedOut'; note?: string }
   | { type: 'stopping' };
 
 export const initialState: AppState = {
@@ -97,7 +101,13 @@ export function appReducer(state: AppState, action: AppAction): AppState {
     case 'signedIn':
       return { ...state, session: action.session, stack: [], screen: { name: 'home' } };
     case 'signedOut':
-      return { ...state, session: null, stack: [], screen: { name: 'signIn' } };
+      // say so, and keep the address: signing in again is one Enter away
+      return {
+        ...state,
+        session: null,
+        stack: [],
+        screen: { name: 'signIn', ...(state.session ? { email: state.session.email } : {}), ...(action.note === undefined ? {} : { note: action.note }) },
+      };
     case 'stopping':
       return { ...state, stopping: true };
   }

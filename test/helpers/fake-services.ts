@@ -94,7 +94,15 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false, ...options.features },
     async connect() {
       fake.calls.push('connect');
-      return { sandbox: options.sandbox ?? true, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' };
+      const sandbox = options.sandbox ?? true;
+      return sandbox
+        ? {
+            sandbox,
+            network: 'mainnet',
+            serverUrl: 'http://127.0.0.1:41001',
+            urls: { server: 'http://127.0.0.1:41001', aggregator: 'http://127.0.0.1:41002', chain: 'http://127.0.0.1:41003/rpc', paymaster: 'http://127.0.0.1:41004', identity: 'http://127.0.0.1:41005' },
+          }
+        : { sandbox, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' };
     },
     async currentSession() {
       return session;

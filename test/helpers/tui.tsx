@@ -57,9 +57,10 @@ function setSize(columns: number, rows: number): void {
 
 export function renderWithProviders(
   services: TuiServices,
-  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget; rows?: number } = {},
+  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget; rows?: number; columns?: number } = {},
 ): Rendered {
-  setSize(100, options.rows ?? 50);
+  const columns = options.columns ?? 100;
+  setSize(columns, options.rows ?? 50);
   const original = console.error;
   const actWarnings: string[] = [];
   console.error = (...args: unknown[]) => {
@@ -124,7 +125,7 @@ export function renderWithProviders(
     exitCode: () => code,
     resize: (rows) => {
       const before = frame();
-      setSize(100, rows);
+      setSize(columns, rows);
       instance.stdout.emit('resize');
       return waitForFrame((f) => f !== before);
     },

@@ -24,6 +24,12 @@ export { parseSlippageBps, MIN_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from '../../../s
 export const SLIPPAGE_WARN_BPS = 500;
 export const SLIPPAGE_CONFIRM_BPS = 1500;
 
+/** How loud a slippage is: 'high' above SLIPPAGE_WARN_BPS (warn), 'very-high' above SLIPPAGE_CONFIRM_BPS (typed word). */
+export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
+  if (bps > SLIPPAGE_CONFIRM_BPS) return 'very-high';
+  return bps > SLIPPAGE_WARN_BPS ? 'high' : 'ok';
+}
+
 /** Swaps run on mainnet only (and the mainnet-like sandbox). */
 export function swapsAllowed(network: Network): void {
   if (network !== 'mainnet') {
@@ -32,7 +38,7 @@ export function swapsAllowed(network: Network): void {
 }
 
 /** An exact amount of `token`, above zero. */
-export function parsePositiveAmount(text: string, token: Token): bigint {
+export function parsePositiveAmount(text: string, token: Pick<Token, 'symbol' | 'decimals'>): bigint {
   const amount = parseAmount(text, token.decimals, { label: token.symbol });
   if (amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${token.symbol} amount must be greater than zero`, { status: 400 });
   return amount;

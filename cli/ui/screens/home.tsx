@@ -4,8 +4,8 @@
  * and say why when chosen.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
-import { useUi } from '../context.js';
+import { useContext, useEffect, useState } from 'react';
+import { ScreenRows, useUi } from '../context.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
 import { amount, shortAddress, usd } from '../format.js';
@@ -32,6 +32,20 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Log out', screen: { name: 'logout' } },
 ];
 
+/** The menu's column beside the balances: its longest label with the marker and " (not yet)". */
+const MENU_WIDTH = 24;
+
+/**
+ * The menu items shown in `rows` lines, the selected one always among them: all of them when they
+ * fit, else a window with "↑ more"/"↓ more" lines (each taking a line of its own).
+ */
+export function menuWindow(count: number, selected: number, rows: number): { first: number; last: number } {
+  if (count <= rows) return { first: 0, last: count };
+  const size = Math.max(1, rows - 2);
+  const first = Math.min(Math.max(0, selected - size + 1), Math.max(0, count - size));
+  return { first, last: Math.min(count, first + size) };
+}
+
 const NOT_YET = 'not in this version: the core does not provide it yet';
 
 export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; selected?: number | undefined }) {
@@ -40,6 +54,7 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
   const [fullAddress, setFullAddress] = useState(false);
   const [balances, loadBalances] = useTask<Balances>();
   const session = state.session;
+  const rows = useContext(ScreenRows);
 
   const refresh = (): void => {
     if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
@@ -64,6 +79,8 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
     quit,
   }, { wording: { submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' } });
 
+  // the wallet and network lines and the gap take 3 rows; a shorter window scrolls the menu
+  const { first, last } = menuWindow(MENU.length, selected, rows - 3);
   if (session === null) return null;
   return (
     <Box flexDirection="column">
@@ -73,21 +90,27 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
           ['Network', <Text key="n">{state.environment?.sandbox ? 'sandbox (mainnet-like, no real funds)' : state.environment?.network}</Text>],
         ]}
       />
-      <Box marginTop={1} flexDirection="column">
-        <Title>Balances</Title>
-        <BalancesView balances={balances} enabled={services.features.balances} />
-      </Box>
-      <Box marginTop={1} flexDirection="column">
-        {MENU.map((item, i) => {
-          const off = item.needs !== undefined && !services.features[item.needs];
-          return (
-            <Text key={item.label} color={i === selected ? theme.accent : off ? theme.muted : undefined} wrap="truncate-end">
-              {i === selected ? '› ' : '  '}
-              {item.label}
-              {off ? ' (not yet)' : ''}
-            </Text>
-          );
-        })}
+      {/* the menu beside the balances: all of it fits 80×24 with a wallet's tokens */}
+      <Box marginTop={1}>
+        <Box flexDirection="column" width={MENU_WIDTH} flexShrink={0}>
+          {first > 0 ? <Text color={theme.muted}>  ↑ more</Text> : null}
+          {MENU.slice(first, last).map((item, i) => {
+            const index = first + i;
+            const off = item.needs !== undefined && !services.features[item.needs];
+            return (
+              <Text key={item.label} color={index === selected ? theme.accent : off ? theme.muted : undefined} wrap="truncate-end">
+                {index === selected ? '› ' : '  '}
+                {item.label}
+                {off ? ' (not yet)' : ''}
+              </Text>
+            );
+          })}
+          {last < MENU.length ? <Text color={theme.muted}>  ↓ more</Text> : null}
+        </Box>
+        <Box flexDirection="column" flexGrow={1}>
+          <Title>Balances</Title>
+          <BalancesView balances={balances} enabled={services.features.balances} />
+        </Box>
       </Box>
     </Box>
   );
@@ -107,7 +130,7 @@ function BalancesView({ balances, enabled }: { balances: ReturnType<typeof useTa
   return (
     <Box flexDirection="column">
       {value.tokens.map((t) => (
-        <Text key={t.symbol} wrap="truncate-end">
+        <Text key={t.symbol} wrap="wrap">
           {amount(t.amount, t.decimals, t.symbol).padEnd(28)} <Text color={theme.muted}>{t.usdCents === undefined ? 'no price' : usd(t.usdCents)}</Text>
         </Text>
       ))}

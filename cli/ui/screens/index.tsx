@@ -20,11 +20,11 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'connecting':
       return <Busy label="connecting…" />;
     case 'signIn':
-      return <SignInScreen />;
+      return <SignInScreen email={screen.email} note={screen.note} />;
     case 'home':
       return <HomeScreen key={screen.selected ?? 0} quit={quit} selected={screen.selected} />;
     case 'trade':
-      return <TradeScreen />;
+      return <TradeScreen initial={screen.form} />;
     case 'multiSwap':
       return <SwapRowsScreen key="multi-swap" kind="multi-swap" initial={screen.form} />;
     case 'batch':
@@ -34,7 +34,7 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'executing':
       return <ExecutingScreen job={screen} />;
     case 'send':
-      return <SendScreen />;
+      return <SendScreen initial={screen.form} />;
     case 'receipt':
       return <ReceiptScreen receipt={screen.receipt} />;
     case 'failure':

@@ -72,8 +72,8 @@ export function HistoryScreen() {
     refresh,
     back: () => dispatch({ type: 'back' }),
   });
-  // the header, title, details and footer take about 12 rows
-  const { first, last } = historyWindow(entries.length, selected, rows - 12);
+  // the header, title, details and footer take about 14 rows
+  const { first, last } = historyWindow(entries.length, selected, rows - 14);
   const current = entries[selected];
   return (
     <Box flexDirection="column">
@@ -98,9 +98,11 @@ export function HistoryScreen() {
       })}
       {current ? (
         <Box marginTop={1} flexDirection="column">
-          <Text wrap="truncate-end">Hash    {current.transactionHash}</Text>
-          <Text wrap="truncate-end">Status  {STATUS_TEXT[current.status]}</Text>
-          {current.revertReason ? <Text wrap="truncate-end">Reason  {current.revertReason}</Text> : null}
+          {/* the selected entry whole (the list above cuts long lines): wrapped, never cut */}
+          <Text wrap="wrap">What    {current.summary}</Text>
+          <Text wrap="wrap">Hash    {current.transactionHash}</Text>
+          <Text wrap="wrap">Status  {STATUS_TEXT[current.status]}</Text>
+          {current.revertReason ? <Text wrap="wrap">Reason  {current.revertReason}</Text> : null}
         </Box>
       ) : null}
       <Text color={theme.muted}>A record kept on this computer; the chain is the truth.</Text>
@@ -113,7 +115,7 @@ export function LogoutScreen() {
   const [out, logout] = useTask<void>();
   useKeys(
     {
-      confirm: () => void logout(() => services.logout()).then(() => dispatch({ type: 'signedOut' })),
+      confirm: () => void logout(() => services.logout()).then(() => dispatch({ type: 'signedOut', note: 'Logged out: this computer no longer holds your session. Enter sends a new code.' })),
       cancel: () => dispatch({ type: 'back' }),
       back: () => dispatch({ type: 'back' }),
     },

@@ -41,7 +41,7 @@ export function FailureScreen({ title, message, next, signIn }: { title: string;
   const { dispatch, services, theme } = useUi();
   // a session the server no longer accepts is forgotten here too, so the next start signs in
   // rather than opening a home that cannot work
-  const submit = signIn ? () => void services.logout().catch(() => undefined).finally(() => dispatch({ type: 'signedOut' })) : () => dispatch({ type: 'home' });
+  const submit = signIn ? () => void services.logout().catch(() => undefined).finally(() => dispatch({ type: 'signedOut', note: 'Your session ended. Enter sends a new code.' })) : () => dispatch({ type: 'home' });
   useKeys({ submit }, { wording: { submit: signIn ? 'sign in' : 'home' } });
   return (
     <Box flexDirection="column">

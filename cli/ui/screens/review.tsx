@@ -21,6 +21,7 @@ import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
+import { slippageLevel } from '../../core/actions/rules.js';
 
 const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
 
@@ -32,8 +33,11 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const [replanning, replan] = useTask<PlanView>();
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
-  const mustType = plan.impact === 'danger';
   const slippage = formatBpsAsPercent(plan.slippageBps);
+  // a plain transfer has no slippage: only swaps are judged by it
+  const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
+  const mustType = plan.impact === 'danger' || slippageLoud === 'very-high';
+  const typeWhy = [plan.impact === 'danger' ? 'Price impact is very high' : '', slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : ''].filter(Boolean).join('; ');
   // taller than the window: read to the end (↓) before anything can be confirmed
   const scroll = useScroll();
 
@@ -72,7 +76,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
     <Box ref={scroll.ref} flexDirection="column" flexShrink={0} marginTop={-scroll.offset}>
       <Title>{TITLES[plan.request.kind]}</Title>
       {scroll.hidden > 0 && !scroll.seenAll ? (
-        <Text color={theme.warning} wrap="truncate-end">
+        <Text color={theme.warning} wrap="wrap">
           The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset} more lines); y works once you have.
         </Text>
       ) : null}
@@ -80,11 +84,11 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         <QuoteView quote={single} slippagePercent={slippage} extra={[['Fee', feeText(plan.fee)]]} />
       ) : (
         <Box flexDirection="column">
-          <Text wrap="truncate-end">{plan.headline}</Text>
+          <Text wrap="wrap">{plan.headline}</Text>
           {plan.quotes.map((q, i) => {
             const level = impactLevel(q);
             return (
-              <Text key={`swap-${i}`} wrap="truncate-end">
+              <Text key={`swap-${i}`} wrap="wrap">
                 {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least {short(q.minimumReceived, q.to.decimals)}
                 <Text color={theme.muted}> (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact </Text>
                 <Text color={level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : theme.muted}>{q.priceImpact === null ? 'unknown' : q.priceImpact.percent}</Text>
@@ -93,7 +97,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
             );
           })}
           {plan.sends.map((s, i) => (
-            <Text key={`send-${i}`} wrap="truncate-end">
+            <Text key={`send-${i}`} wrap="wrap">
               {plan.quotes.length + i + 1}. send {exactAmount(s.amount, s.decimals, s.symbol)} to {s.to}
             </Text>
           ))}
@@ -102,8 +106,13 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         </Box>
       )}
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
+      {slippageLoud !== 'ok' ? (
+        <Text color={slippageLoud === 'very-high' ? theme.danger : theme.warning} wrap="wrap">
+          ! slippage {slippage} is high: you accept up to {slippage} less than quoted
+        </Text>
+      ) : null}
       {plan.warnings.map((w) => (
-        <Text key={w} color={theme.warning} wrap="truncate-end">
+        <Text key={w} color={theme.warning} wrap="wrap">
           ! {w}
         </Text>
       ))}
@@ -121,7 +130,9 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} /> : null}
         {mustType && !expired ? (
           <Box flexDirection="column">
-            <Text color={theme.danger}>Price impact is very high. Type {CONFIRM_WORD} and press Enter to confirm anyway.</Text>
+            <Text color={theme.danger} wrap="wrap">
+              {typeWhy}. Type {CONFIRM_WORD} and press Enter to confirm anyway.
+            </Text>
             <Box>
               <Text>Confirm </Text>
               <TextField value={typed} onChange={setTyped} focused={replanning.status !== 'running'} maxLength={10} accept={/[A-Za-z]/} />

@@ -15,20 +15,13 @@ import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanView, SendRequest } from '../services.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import { amountProblem, DEFAULT_SEND_TOKEN, type RecipientCheck, recipientProblem } from './form-fields.js';
+import { ADDRESS_FIELD_LENGTH, AMOUNT_FIELD_LENGTH, amountProblem, DEFAULT_SEND_TOKEN, type RecipientCheck, recipientProblem, type SendForm } from './form-fields.js';
 
 const FIELDS = ['token', 'amount', 'to'] as const;
-type Field = (typeof FIELDS)[number];
-
-interface SendForm {
-  token: string;
-  amount: string;
-  to: string;
-  focus: Field;
-}
+type Field = SendForm['focus'];
 
 /** The request to plan, or why there is none yet (empty fields are not problems to show). */
 function sendRequestOf(form: SendForm, decimals: number | undefined, checkRecipient: RecipientCheck): { request: SendRequest } | { problem: string | undefined } {
@@ -37,13 +30,15 @@ function sendRequestOf(form: SendForm, decimals: number | undefined, checkRecipi
   return { request: { token: form.token, amount: form.amount.trim(), to: form.to.trim() } };
 }
 
-export function SendScreen() {
+/** `initial`: the form as it was left for the review (Esc or `n` comes back to it). */
+export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<SendForm>({ token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' });
+  const [form, setForm] = useState<SendForm>(() => initial ?? { token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' });
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
 
   const decimals = tokens.find((t) => t.symbol === form.token)?.decimals;
@@ -62,32 +57,34 @@ export function SendScreen() {
         return;
       }
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       const action = { kind: 'send' as const, swaps: [], sends: [request], slippageBps: services.settings().slippageBps };
       void plan((signal) => services.plan(action, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
+        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'send', form } });
       });
     },
     back: () => dispatch({ type: 'back' }),
   };
   if (form.focus === 'amount' && held) bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
   useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review' } });
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Send</Title>
       <Box>
-        <Text>{'Token    '}</Text>
+        <FieldLabel label="Token" focused={focus('token')} />
         <TokenPicker items={tokens} value={form.token} onChange={(token) => set({ token })} focused={focus('token')} />
       </Box>
       <Box>
-        <Text>{'Amount   '}</Text>
-        <TextField value={form.amount} onChange={(value) => set({ amount: value })} focused={focus('amount')} accept={/[0-9.]/} maxLength={40} placeholder={`in ${form.token}`} />
+        <FieldLabel label="Amount" focused={focus('amount')} />
+        <TextField value={form.amount} onChange={(value) => set({ amount: value })} focused={focus('amount')} maxLength={AMOUNT_FIELD_LENGTH} placeholder={`in ${form.token}`} />
         {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
       </Box>
       <Box>
-        <Text>{'To       '}</Text>
-        <TextField value={form.to} onChange={(to) => set({ to })} focused={focus('to')} accept={/[0-9a-fA-FxX]/} maxLength={66} placeholder="0x… recipient address" />
+        <FieldLabel label="To" focused={focus('to')} />
+        <TextField value={form.to} onChange={(to) => set({ to })} focused={focus('to')} maxLength={ADDRESS_FIELD_LENGTH} placeholder="0x… recipient address" />
       </Box>
       <Box marginTop={1} flexDirection="column">
         {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}

@@ -2,6 +2,8 @@
  * Settings: default slippage, the gas token (what gas is paid in when the server does not sponsor
  * it: any registry token of the network; the paymaster's build refuses one it does not take),
  * network, auth server URL. ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json.
+ * Above them, what this session really talks to: a sandbox session runs on the sandbox's own
+ * local services (mainnet-like, no real funds), whatever the saved network and server say.
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
@@ -9,7 +11,7 @@ import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure, type Failure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
-import type { SettingsView } from '../services.js';
+import type { Environment, SettingsView } from '../services.js';
 import { ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { SLIPPAGE_PRESETS } from './trade-state.js';
@@ -23,7 +25,8 @@ function cycle<T>(values: readonly T[], current: T, step: number): T {
 }
 
 export function SettingsScreen() {
-  const { services, dispatch, theme } = useUi();
+  const { services, dispatch, theme, state } = useUi();
+  const env = state.environment;
   const [draft, setDraft] = useState<SettingsView>(() => services.settings());
   const [row, setRow] = useState<Row>('slippage');
   const [failure, setFailure] = useState<Failure | undefined>(undefined);
@@ -61,6 +64,8 @@ export function SettingsScreen() {
   return (
     <Box flexDirection="column">
       <Title>Settings</Title>
+      {env ? <InUse env={env} /> : null}
+      <Text color={theme.muted}>{env?.sandbox ? 'Saved settings (used when the app runs without the sandbox):' : 'Saved settings:'}</Text>
       <Text color={row === 'slippage' ? theme.accent : undefined}>{mark('slippage')}Default slippage  {formatBpsAsPercent(draft.slippageBps)}</Text>
       <Text color={row === 'gasToken' ? theme.accent : undefined}>{mark('gasToken')}Gas token         {draft.gasToken} (when gas is not sponsored)</Text>
       <Text color={row === 'network' ? theme.accent : undefined}>{mark('network')}Network           {draft.network}{draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}</Text>
@@ -70,6 +75,34 @@ export function SettingsScreen() {
       </Box>
       {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
       {saved ? <Text color={theme.success}>saved; the network and server apply from the next start</Text> : null}
+    </Box>
+  );
+}
+
+/** What this session talks to now, as connect() resolved it. */
+function InUse({ env }: { env: Environment }) {
+  const { theme } = useUi();
+  const urls = env.urls;
+  const rows: Array<[string, string | undefined]> = [
+    ['Auth server', urls?.server ?? env.serverUrl],
+    ['Aggregator', urls?.aggregator],
+    ['Chain RPC', urls === undefined ? undefined : (urls.chain ?? `the public ${env.network} node`)],
+    ['Paymaster', urls?.paymaster],
+    ['Identity', urls?.identity],
+  ];
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text>
+        In use now: <Text color={env.sandbox ? theme.badge : undefined}>{env.sandbox ? 'the sandbox (local, mainnet-like, no real funds)' : env.network}</Text>
+      </Text>
+      {rows.map(([label, url]) =>
+        url === undefined ? null : (
+          <Text key={label} wrap="wrap">
+            {'  '}
+            {label.padEnd(12)} {url}
+          </Text>
+        ),
+      )}
     </Box>
   );
 }

@@ -8,6 +8,13 @@ import { ErrorCode } from '../../../shared/errors.js';
 import { describeFailure, type Failure, retryAfterSeconds } from '../failure.js';
 
 export const RESEND_AFTER_MS = 30_000;
+/**
+ * Wrong tries after which the identity provider kills a code (the sandbox's emulator does at 5:
+ * sandbox/identity/app.ts DEFAULT_MAX_OTP_ATTEMPTS). Counted here, since a killed code answers as
+ * any wrong one (INVALID_OTP); past it no code, typed or filled from the outbox, can work — only
+ * a new one.
+ */
+export const MAX_WRONG_CODES = 5;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface SignInState {
@@ -22,6 +29,8 @@ export interface SignInState {
   blockedUntil: number;
   /** a short note ("code sent to …") */
   note: string | undefined;
+  /** wrong codes since the last one was sent */
+  wrongTries: number;
 }
 
 export type SignInAction =
@@ -44,7 +53,13 @@ export const initialSignIn: SignInState = {
   resendAt: 0,
   blockedUntil: 0,
   note: undefined,
+  wrongTries: 0,
 };
+
+/** The code sent last has had MAX_WRONG_CODES wrong tries: the provider has killed it. */
+export function codeIsDead(state: SignInState): boolean {
+  return state.step === 'code' && state.wrongTries >= MAX_WRONG_CODES;
+}
 
 export function emailProblem(email: string): string | undefined {
   if (email.trim() === '') return 'enter your e-mail address';
@@ -70,6 +85,8 @@ export function signInReducer(state: SignInState, action: SignInAction): SignInS
         busy: undefined,
         step: 'code',
         code: '',
+        wrongTries: 0,
+        failure: undefined,
         resendAt: action.now + RESEND_AFTER_MS,
         note: `code sent to ${state.email.trim()}`,
       };
@@ -78,14 +95,18 @@ export function signInReducer(state: SignInState, action: SignInAction): SignInS
     case 'filling':
       return { ...state, busy: 'filling', failure: undefined };
     case 'filled':
+      // the outbox still shows a code the provider has killed: it is never filled in
+      if (codeIsDead(state)) return { ...state, busy: undefined, note: undefined };
       return action.code === null
         ? { ...state, busy: undefined, note: 'no code in the sandbox outbox for this address yet' }
         : { ...state, busy: undefined, code: action.code, note: 'code filled from the sandbox outbox' };
     case 'failed': {
       const failure = describeFailure(action.error);
       const wait = retryAfterSeconds(action.error);
+      const wrong = failure.code === ErrorCode.INVALID_OTP && state.busy === 'verifying';
       return {
         ...state,
+        wrongTries: state.wrongTries + (wrong ? 1 : 0),
         busy: undefined,
         failure,
         note: undefined,
@@ -103,10 +124,12 @@ export function signInReducer(state: SignInState, action: SignInAction): SignInS
 export function canSubmit(state: SignInState, now: number): { ok: true } | { ok: false; why: string } {
   if (state.busy !== undefined) return { ok: false, why: 'busy' };
   if (now < state.blockedUntil) return { ok: false, why: 'rate limited' };
+  if (codeIsDead(state)) return { ok: false, why: 'the code is dead' };
   const problem = state.step === 'email' ? emailProblem(state.email) : codeProblem(state.code);
   return problem === undefined ? { ok: true } : { ok: false, why: problem };
 }
 
 export function canResend(state: SignInState, now: number): boolean {
-  return state.step === 'code' && state.busy === undefined && now >= state.resendAt && now >= state.blockedUntil;
+  // a dead code is replaced at once: waiting out the resend delay would only keep the person out
+  return state.step === 'code' && state.busy === undefined && (now >= state.resendAt || codeIsDead(state)) && now >= state.blockedUntil;
 }

@@ -8,11 +8,13 @@ import { useTask } from '../hooks/use-task.js';
 import type { Session } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
-import { canResend, canSubmit, codeProblem, emailProblem, initialSignIn, signInReducer } from './sign-in-state.js';
+import { canResend, canSubmit, codeIsDead, codeProblem, emailProblem, initialSignIn, MAX_WRONG_CODES, signInReducer } from './sign-in-state.js';
 
-export function SignInScreen() {
+/** `email`: filled in (after a logout); `note`: said first ("logged out"). */
+export function SignInScreen({ email: knownEmail = '', note }: { email?: string | undefined; note?: string | undefined }) {
   const { services, dispatch: app, state: appState, now: clock, theme } = useUi();
-  const [state, dispatch] = useReducer(signInReducer, initialSignIn);
+  const [state, dispatch] = useReducer(signInReducer, initialSignIn, (s) => ({ ...s, email: knownEmail, note }));
+  const dead = codeIsDead(state);
   const [, run] = useTask<unknown>();
   const sandbox = appState.environment?.sandbox === true && services.sandboxCode !== undefined;
   const waiting = clock() < state.blockedUntil || (state.step === 'code' && clock() < state.resendAt);
@@ -71,7 +73,7 @@ export function SignInScreen() {
     bindings.resend = () => {
       if (canResend(state, clock())) send();
     };
-    if (sandbox) bindings.fillCode = fill;
+    if (sandbox && !dead) bindings.fillCode = fill;
   }
   useKeys(bindings, { isActive: state.busy === undefined, wording: { submit: state.step === 'email' ? 'send code' : 'sign in', back: 'change e-mail' } });
 
@@ -107,12 +109,16 @@ export function SignInScreen() {
       {state.busy === 'verifying' ? <Busy label="checking the code…" /> : null}
       {state.busy === 'filling' ? <Busy label="reading the sandbox outbox…" /> : null}
       {state.note ? <Text color={theme.success} wrap="truncate-end">{state.note}</Text> : null}
-      {state.failure ? <ErrorLine message={`${state.failure.title}: ${state.failure.message}`} hint={state.failure.next} /> : null}
+      {dead ? (
+        <ErrorLine message={`This code is dead: ${MAX_WRONG_CODES} wrong tries, and the server no longer takes it.`} hint="Press Ctrl+R to send a new code." />
+      ) : state.failure ? (
+        <ErrorLine message={`${state.failure.title}: ${state.failure.message}`} hint={state.failure.next} />
+      ) : null}
       {blocked > 0 ? <Text color={theme.warning}>rate limited: try again in {blocked} s</Text> : null}
       {state.step === 'code' && blocked === 0 ? (
-        <Text color={theme.muted}>{resendIn > 0 ? `resend available in ${resendIn} s` : 'Ctrl+R sends a new code'}</Text>
+        <Text color={theme.muted}>{resendIn > 0 && !dead ? `resend available in ${resendIn} s` : 'Ctrl+R sends a new code'}</Text>
       ) : null}
-      {state.step === 'code' && sandbox ? (
+      {state.step === 'code' && sandbox && !dead ? (
         <Text color={theme.muted} wrap="truncate-end">
           sandbox: the code is in the emulated mailbox {'(GET /sandbox/outbox/<email>)'}; Ctrl+F fills it
         </Text>

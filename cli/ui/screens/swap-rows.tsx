@@ -20,7 +20,7 @@ import type { PickerItem } from '../widgets/picker-state.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import type { RecipientCheck } from './form-fields.js';
+import { ADDRESS_FIELD_LENGTH, AMOUNT_FIELD_LENGTH, type RecipientCheck } from './form-fields.js';
 import type { ScreenName } from '../state.js';
 import { checkRows, initialRows, LIMITS, type Row, type RowField, type RowsForm, type RowsKind, rowsReducer, swapCount } from './rows-state.js';
 
@@ -42,6 +42,7 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
   const running = planning.status === 'running';
 
@@ -62,6 +63,7 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
       const request = check.request;
       if (!request || !session) return;
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       void plan((signal) => services.plan(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
         if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: SCREEN[kind], form } });
       });
@@ -84,12 +86,13 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
 
   const fieldOf = (row: number): RowField | undefined => (running || focus === 'slippage' || focus.row !== row ? undefined : focus.field);
   const pickingToken = !running && focus !== 'slippage' && focus.field !== 'amount' && !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(check.request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>{TITLE[kind]}</Title>
-      <Text color={theme.muted} wrap="truncate-end">
+      <Text color={theme.muted} wrap="wrap">
         {ABOUT[kind]}
       </Text>
       {form.rows.map((row, i) => (
@@ -139,16 +142,16 @@ function RowLine({
   const { theme } = useUi();
   const picker = (which: 'from' | 'to' | 'token', value: string) => <TokenPicker inline items={tokens} value={value} onChange={(symbol) => onEdit(which, symbol)} focused={field === which} />;
   return (
-    <Text wrap="truncate-end">
-      <Text color={problem === undefined ? theme.muted : theme.danger}>{`${index + 1}. ${row.kind} `}</Text>
-      <TextField value={row.amount} onChange={(value) => onEdit('amount', value)} focused={field === 'amount'} accept={/[0-9.]/} maxLength={40} placeholder="amount" />
+    <Text wrap="wrap">
+      <Text color={problem === undefined ? theme.muted : theme.danger}>{`${field === undefined ? '  ' : '› '}${index + 1}. ${row.kind} `}</Text>
+      <TextField value={row.amount} onChange={(value) => onEdit('amount', value)} focused={field === 'amount'} marked maxLength={AMOUNT_FIELD_LENGTH} placeholder="amount" />
       <Text> </Text>
       {row.kind === 'swap' ? picker('from', row.from) : picker('token', row.token)}
       <Text> → </Text>
       {row.kind === 'swap' ? (
         picker('to', row.to)
       ) : field === 'to' || row.to.trim() === '' ? (
-        <TextField value={row.to} onChange={(value) => onEdit('to', value)} focused={field === 'to'} accept={/[0-9a-fA-FxX]/} maxLength={66} placeholder="0x… recipient address" />
+        <TextField value={row.to} onChange={(value) => onEdit('to', value)} focused={field === 'to'} marked maxLength={ADDRESS_FIELD_LENGTH} placeholder="0x… recipient address" />
       ) : (
         <Text>{shortAddress(row.to.trim())}</Text>
       )}

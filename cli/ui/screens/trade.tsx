@@ -15,20 +15,23 @@ import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanView } from '../services.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
+import { AMOUNT_FIELD_LENGTH } from './form-fields.js';
 import { type Field, initialTrade, nextFocus, requestOf, slippageOf, type TradeForm } from './trade-state.js';
 
-export function TradeScreen() {
+/** `initial`: the form as it was left for the review (Esc or `n` comes back to it). */
+export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<TradeForm>(() => initialTrade(services.settings().slippageBps));
+  const [form, setForm] = useState<TradeForm>(() => initial ?? initialTrade(services.settings().slippageBps));
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
+  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
 
   const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
@@ -48,8 +51,9 @@ export function TradeScreen() {
       if (!services.features.trade) return;
       const swap = { kind: 'trade' as const, swaps: [{ amount: request.amount, from: request.from, to: request.to }], sends: [], slippageBps: request.slippageBps };
       setProgress('');
+      setPlannedFor(JSON.stringify(request));
       void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p } });
+        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'trade', form } });
       });
     },
     swapTokens: () => set({ from: form.to, to: form.from }),
@@ -64,22 +68,23 @@ export function TradeScreen() {
   const slippage = slippageOf(form);
   const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
   const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
-  const planFailure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  // a failed plan is said while the form still asks for what failed: a change clears it
+  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Trade</Title>
       <Box>
-        <Text>{'From     '}</Text>
+        <FieldLabel label="From" focused={focus('from')} />
         <TokenPicker items={tokens} value={form.from} onChange={(from) => set({ from })} focused={focus('from')} />
       </Box>
       <Box>
-        <Text>{'To       '}</Text>
+        <FieldLabel label="To" focused={focus('to')} />
         <TokenPicker items={tokens} value={form.to} onChange={(to) => set({ to })} focused={focus('to')} />
       </Box>
       <Box>
-        <Text>{'Amount   '}</Text>
-        <TextField value={form.amount} onChange={(amount) => set({ amount })} focused={focus('amount')} accept={/[0-9.]/} maxLength={40} placeholder={`in ${form.from}`} />
+        <FieldLabel label="Amount" focused={focus('amount')} />
+        <TextField value={form.amount} onChange={(amount) => set({ amount })} focused={focus('amount')} maxLength={AMOUNT_FIELD_LENGTH} placeholder={`in ${form.from}`} />
         {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
       </Box>
       <SlippageField value={form} onChange={set} focused={focus('slippage')} />
@@ -91,7 +96,7 @@ export function TradeScreen() {
         {live.quote ? <QuoteView quote={live.quote} slippagePercent={slippageText} /> : null}
         {live.quote && refreshIn !== undefined ? <Text color={theme.muted}>quote refreshes in {refreshIn} s</Text> : null}
         {live.quote && !services.features.trade ? (
-          <Text color={theme.warning} wrap="truncate-end">
+          <Text color={theme.warning} wrap="wrap">
             Signing and sending swaps is not in this version: this screen quotes only.
           </Text>
         ) : null}

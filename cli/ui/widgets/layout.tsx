@@ -14,6 +14,15 @@ export function Title({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * A form field's label, "› " before it while the field has the focus: focus is seen without
+ * colour or inverse video too (NO_COLOR, a terminal that drops attributes).
+ */
+export function FieldLabel({ label, focused }: { label: string; focused: boolean }) {
+  const { theme } = useUi();
+  return <Text color={focused ? theme.accent : undefined}>{`${focused ? '› ' : '  '}${label.padEnd(9)}`}</Text>;
+}
+
 /** A spinner, or a static mark when animation is off (TERM=dumb, tests). */
 export function Busy({ label }: { label: string }) {
   const { theme } = useUi();
@@ -28,11 +37,11 @@ export function ErrorLine({ message, hint }: { message: string; hint?: string | 
   const { theme } = useUi();
   return (
     <Box flexDirection="column">
-      <Text color={theme.danger} wrap="truncate-end">
+      <Text color={theme.danger} wrap="wrap">
         ✗ {message}
       </Text>
       {hint ? (
-        <Text color={theme.muted} wrap="truncate-end">
+        <Text color={theme.muted} wrap="wrap">
           {hint}
         </Text>
       ) : null}
@@ -76,14 +85,18 @@ export function Footer({ actions, wording }: { actions: readonly Action[]; wordi
   );
 }
 
+/** Labelled rows; a long value (a figure, an address) wraps beside its label, never cut. */
 export function Rows({ rows }: { rows: ReadonlyArray<readonly [string, ReactNode]> }) {
   const width = Math.max(0, ...rows.map(([label]) => label.length));
   return (
     <Box flexDirection="column">
       {rows.map(([label, value], i) => (
-        <Text key={`${label}-${i}`} wrap="truncate-end">
-          {label.padEnd(width)} {value}
-        </Text>
+        <Box key={`${label}-${i}`}>
+          <Box width={width + 1} flexShrink={0}>
+            <Text>{label}</Text>
+          </Box>
+          <Text wrap="wrap">{value}</Text>
+        </Box>
       ))}
     </Box>
   );

@@ -14,6 +14,8 @@ export interface TextFieldProps extends FieldRules {
   focused: boolean;
   placeholder?: string;
   mask?: boolean;
+  /** brackets around the focused field when there is no colour (its row has no label to mark) */
+  marked?: boolean;
 }
 
 function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
@@ -31,7 +33,7 @@ function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
   return line === '' ? undefined : { type: 'insert', text: line };
 }
 
-export function TextField({ value, onChange, focused, placeholder = '', mask = false, accept, maxLength }: TextFieldProps) {
+export function TextField({ value, onChange, focused, placeholder = '', mask = false, marked = false, accept, maxLength }: TextFieldProps) {
   const { theme } = useUi();
   const { isRawModeSupported } = useStdin();
   const [cursor, setCursor] = useState(value.length);
@@ -66,11 +68,16 @@ export function TextField({ value, onChange, focused, placeholder = '', mask = f
     return shown === '' ? <Text color={theme.muted}>{placeholder}</Text> : <Text>{shown}</Text>;
   }
   const at = Math.min(cursor, shown.length);
+  // without colour the cursor's inverse video may not show: brackets mark the focused field
+  // where a label cannot (a field inside a row of fields)
+  const [open, close] = marked && !theme.color ? ['[', ']'] : ['', ''];
   return (
     <Text>
+      {open}
       {shown === '' && placeholder !== '' ? <Text color={theme.muted}>{placeholder} </Text> : shown.slice(0, at)}
       <Text inverse>{shown[at] ?? ' '}</Text>
       {shown.slice(at + 1)}
+      {close}
     </Text>
   );
 }

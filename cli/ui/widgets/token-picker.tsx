@@ -5,7 +5,7 @@
  * without the list below.
  */
 import { Box, Text, useInput, useStdin } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useUi } from '../context.js';
 import { isInterrupt } from '../keymap.js';
 import { filterItems, moveHighlight, type PickerItem } from './picker-state.js';
@@ -30,6 +30,10 @@ export function TokenPicker({
   const [filter, setFilter] = useState('');
   const matches = filterItems(items, filter);
   const index = Math.max(0, matches.findIndex((t) => t.symbol === value));
+  // keys arrive in bursts (a paste, a held key, ↓↓↓ in one chunk) faster than React re-renders:
+  // each key reads and updates this, so every key of a burst counts, not only the last
+  const latest = useRef({ filter, value });
+  latest.current = { filter, value };
 
   useEffect(() => {
     if (!focused) setFilter('');
@@ -38,18 +42,25 @@ export function TokenPicker({
   useInput(
     (input, key) => {
       if (isInterrupt(input, key) || key.return || key.escape || key.tab) return;
+      const now = latest.current;
       if (key.upArrow || key.downArrow) {
-        const next = matches[moveHighlight(index, key.upArrow ? -1 : 1, matches.length)];
-        if (next) onChange(next.symbol);
+        const shown = filterItems(items, now.filter);
+        const at = Math.max(0, shown.findIndex((t) => t.symbol === now.value));
+        const next = shown[moveHighlight(at, key.upArrow ? -1 : 1, shown.length)];
+        if (next && next.symbol !== now.value) {
+          latest.current = { ...now, value: next.symbol };
+          onChange(next.symbol);
+        }
         return;
       }
       let nextFilter: string;
-      if (key.backspace || key.delete) nextFilter = filter.slice(0, -1);
-      else if (!key.ctrl && !key.meta && /^[\w.]+$/.test(input)) nextFilter = (filter + input).slice(0, 20);
+      if (key.backspace || key.delete) nextFilter = now.filter.slice(0, -1);
+      else if (!key.ctrl && !key.meta && /^[\w.]+$/.test(input)) nextFilter = (now.filter + input).slice(0, 20);
       else return;
-      setFilter(nextFilter);
       const first = filterItems(items, nextFilter)[0];
-      if (first) onChange(first.symbol);
+      latest.current = { filter: nextFilter, value: first?.symbol ?? now.value };
+      setFilter(nextFilter);
+      if (first && first.symbol !== now.value) onChange(first.symbol);
     },
     { isActive: focused && isRawModeSupported },
   );
@@ -58,7 +69,7 @@ export function TokenPicker({
   if (inline) {
     return (
       <Text>
-        <Text inverse>{value}</Text>
+        <Text inverse>{`[${value}]`}</Text>
         {filter === '' ? null : <Text color={matches.length === 0 ? theme.warning : theme.muted}> {matches.length === 0 ? `no token matches "${filter}"` : `filter: ${filter}`}</Text>}
       </Text>
     );
@@ -67,7 +78,7 @@ export function TokenPicker({
   return (
     <Box flexDirection="column">
       <Text>
-        <Text inverse>{value}</Text>
+        <Text inverse>{`[${value}]`}</Text>
         <Text color={theme.muted}> {filter === '' ? 'type to filter, ↑/↓ to choose' : `filter: ${filter}`}</Text>
       </Text>
       {matches.length === 0 ? <Text color={theme.warning}>no token matches "{filter}"</Text> : null}
