@@ -284,7 +284,10 @@ describe('a lost session', () => {
     expect(frame).toContain('Enter sign in');
     frame = await ui.press(KEYS.enter);
     expect(frame).toContain('Sign in');
-    expect(frame).not.toContain('alice@example.com');
+    // signed out (the header names no session), the e-mail kept for signing in again
+    expect(frame).not.toContain('· alice@example.com');
+    expect(frame).toContain('E-mail alice@example.com');
+    expect(frame).toContain('Your session ended');
     // and forgotten on this computer: the next start signs in
     expect(services.calls).toContain('logout');
   });
@@ -387,7 +390,7 @@ describe('multi-swap', () => {
     await ui.type('7');
     await ui.press(KEYS.tab);
     frame = await ui.type('ETH');
-    expect(frame).toContain('3. swap 7 ETH filter: ETH → ETH');
+    expect(frame).toContain('3. swap 7 [ETH] filter: ETH → ETH');
     expect(frame).toContain('✗ 3. cannot swap ETH for itself');
     await ui.press(KEYS.enter, { change: false });
     expect(services.calls.some((c) => c.startsWith('plan'))).toBe(false);
