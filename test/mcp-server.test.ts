@@ -124,7 +124,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const again = errorOf(await call(client, 'execute_plan', { planId }));
     expect(again.code).toBe('ALREADY_SUBMITTED');
     const history = await call(client, 'get_history', { limit: 5 });
-    expect((history.structuredContent as { entries: Array<{ hash: string }> }).entries[0]?.hash).toBe(tx.hash);
+    expect(BigInt((history.structuredContent as { entries: Array<{ hash: string }> }).entries[0]?.hash ?? '0')).toBe(BigInt(tx.hash));
   });
 
   it('caps: over --max-usd is LIMIT_EXCEEDED, a token outside --allow-token is TOKEN_NOT_ALLOWED; nothing signed', async () => {
