@@ -22,7 +22,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   let users: TwoUsers;
   const open: Client[] = [];
 
-  async function connect(args: string[], options: { elicit?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, unknown> } } = {}): Promise<{ client: Client; stderr: () => string }> {
+  async function connect(args: string[], options: { elicit?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, string | number | boolean> } } = {}): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', ...args], env: cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }) as Record<string, string>, stderr: 'pipe' });
     let err = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
@@ -137,19 +137,27 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(errorOf(await call(client, 'execute_plan', { planId: (strk.structuredContent as { planId: string }).planId })).code).toBe('TOKEN_NOT_ALLOWED');
   });
 
-  it('elicitation: the person sees what leaves, the minimum and the fee; a decline signs nothing', async () => {
+  it('elicitation: the person sees what leaves, the minimum and the fee; a decline signs nothing, an accept signs', async () => {
     const asked: string[] = [];
+    let confirm = false;
     const { client } = await connect(['--allow-execute'], {
       elicit: (message) => {
         asked.push(message);
-        return { action: 'decline' };
+        return confirm ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
       },
     });
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
-    const refused = errorOf(await call(client, 'execute_plan', { planId: (planned.structuredContent as { planId: string }).planId }));
+    const { planId } = planned.structuredContent as { planId: string };
+    const refused = errorOf(await call(client, 'execute_plan', { planId }));
     expect(refused.code).toBe('CONFIRMATION_REQUIRED');
     expect(asked[0]).toMatch(/leaves the wallet: 0\.01 ETH/);
     expect(asked[0]).toMatch(/receive at least [0-9.]+ USDC \(service fee/);
+    // nothing was signed: the same plan can still be confirmed (inside its confirmation window)
+    confirm = true;
+    const signed = await call(client, 'execute_plan', { planId });
+    if (signed.isError) expect(errorOf(signed).code).toBe('CONFIRMATION_REQUIRED'); // the machine was slower than the quote's 30 s
+    else expect((signed.structuredContent as { result: { transaction: { status: string } } }).result.transaction.status).toBe('SUCCEEDED');
+    expect(asked).toHaveLength(2);
   });
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {

@@ -118,6 +118,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }
   };
   const ep = o.endpoints;
+  let deps: import('../core/quote.js').QuoteDeps | undefined;
 
   server.registerTool(
     'get_status',
@@ -184,7 +185,9 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         if (multi) checkPairCount(input.pairs.length, { label: 'pairs' });
         const slippageBps = input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent);
         const quotedAt = now();
-        const result = await quote({ pairs: input.pairs, multi, slippageBps }, quoteDeps(ep), call);
+        // one aggregator client for the server's life: its connections stay warm between calls
+        deps ??= quoteDeps(ep);
+        const result = await quote({ pairs: input.pairs, multi, slippageBps }, deps, call);
         return { ...result, quotedAt: new Date(quotedAt).toISOString(), validUntil: new Date(quotedAt + QUOTE_MAX_AGE_MS).toISOString() };
       }),
   );
