@@ -310,11 +310,17 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
             const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
             if (canAsk) {
-              const answer = await ctx.mcpReq.elicitInput({
-                mode: 'form',
-                message: consentMessage(planned),
-                requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Sign and send', description: 'true signs and sends exactly this plan' } }, required: ['confirm'] },
-              });
+              const answer = await ctx.mcpReq
+                .elicitInput({
+                  mode: 'form',
+                  message: consentMessage(planned),
+                  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Sign and send', description: 'true signs and sends exactly this plan' } }, required: ['confirm'] },
+                })
+                .catch((error: unknown) => {
+                  // no answer is no consent (fail closed)
+                  if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+                  throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: the host could not ask the person to confirm (${String((error as Error)?.message ?? error).slice(0, 120)})`, { status: 428 });
+                });
               if (answer.action !== 'accept' || answer.content?.confirm !== true) {
                 throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, 'nothing was signed: the person did not confirm the plan', { status: 428 });
               }
