@@ -5,11 +5,13 @@
  * same server in-process with a fake clock (the only knob the app has for time).
  */
 import { spawn } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { BIN, cleanEnv } from './helpers/process.js';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 
@@ -22,8 +24,10 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   let users: TwoUsers;
   const open: Client[] = [];
 
-  async function connect(args: string[], options: { elicit?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, string | number | boolean> } } = {}): Promise<{ client: Client; stderr: () => string }> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', ...args], env: cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }) as Record<string, string>, stderr: 'pipe' });
+  const session = (r: Result): Record<string, unknown> | undefined => r.structuredContent;
+
+  async function connect(args: string[], options: { home?: string; elicit?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, string | number | boolean> } } = {}): Promise<{ client: Client; stderr: () => string }> {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', ...args], env: cleanEnv({ FINANCE_TUI_HOME: options.home ?? users.aliceHome }) as Record<string, string>, stderr: 'pipe' });
     let err = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       err += chunk.toString();
@@ -90,6 +94,25 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const multi = await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }, { amount: '10', from: 'STRK', to: 'USDC' }] });
     expect((multi.structuredContent as { mode: string; quotes: unknown[] }).quotes).toHaveLength(2);
     expect((multi.structuredContent as { mode: string }).mode).toBe('batch');
+  });
+
+  it('sign-in through the tools: login sends the code, verify with the code the person reads saves the session', async () => {
+    const carol = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(carol.dir, 'sandbox.json'));
+      const { client } = await connect([], { home: carol.dir });
+      expect(session(await call(client, 'get_session', {}))).toMatchObject({ signedIn: false, code: 'AUTH_REQUIRED' });
+      const sent = await call(client, 'login', { email: 'carol@example.com' });
+      expect(sent.structuredContent).toMatchObject({ sent: true, email: 'carol@example.com', sandbox: true });
+      const code = (await cli(carol.dir, ['sandbox', 'outbox', 'carol@example.com', '--json'])).doc.code as string;
+      expect(errorOf(await call(client, 'verify', { email: 'carol@example.com', code: code === '000000' ? '111111' : '000000' })).code).toBe('INVALID_OTP');
+      const verified = await call(client, 'verify', { email: 'carol@example.com', code });
+      expect(verified.structuredContent).toMatchObject({ email: 'carol@example.com', sandbox: true });
+      expect(JSON.stringify(verified)).not.toContain(code);
+      expect(session(await call(client, 'get_session', {}))).toMatchObject({ signedIn: true, email: 'carol@example.com' });
+    } finally {
+      carol.cleanup();
+    }
   });
 
   it('read-only by default: a plan is made and shown, execute_plan is refused (EXECUTION_DISABLED)', async () => {
