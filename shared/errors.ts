@@ -108,6 +108,14 @@ export const ErrorCode = {
   ALREADY_SUBMITTED: 'ALREADY_SUBMITTED',
   // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
   ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
+  // a cap set at start (`mcp --max-usd`) refuses the plan before signing, or its value cannot be known
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
+  // a token the plan moves is not in the allow-list set at start (`mcp --allow-token`)
+  TOKEN_NOT_ALLOWED: 'TOKEN_NOT_ALLOWED',
+  // the tool server was started without --allow-execute: it plans, it never signs
+  EXECUTION_DISABLED: 'EXECUTION_DISABLED',
+  // no plan with this id (never made by this server, or forgotten after its expiry)
+  PLAN_NOT_FOUND: 'PLAN_NOT_FOUND',
   // client: session
   AUTH_REQUIRED: 'AUTH_REQUIRED',
   SESSION_EXPIRED: 'SESSION_EXPIRED',

@@ -27,7 +27,7 @@ export function importsOf(file: string): string[] {
   return specs.map((spec) => relative(root, resolve(dirname(file), spec)));
 }
 
-const FACES = ['cli/commands/', 'cli/headless/', 'cli/ui/'];
+const FACES = ['cli/commands/', 'cli/headless/', 'cli/ui/', 'cli/mcp/'];
 const isRootFile = (path: string): boolean => dirname(path) === 'cli';
 
 function violations(layer: string): string[] {

@@ -6,7 +6,8 @@
  * Every token is priced in one parallel round.
  */
 import { usdCentsAt } from '../../shared/fees.js';
-import { findToken, sameAddress } from '../../shared/tokens.js';
+import { findToken, type Network, sameAddress } from '../../shared/tokens.js';
+import type { AggregatorClient } from '../clients/aggregator.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { balances as readWalletBalances, type TokenAmount } from './funds.js';
@@ -27,22 +28,29 @@ export interface Holdings {
   asOf: string;
 }
 
+/**
+ * The aggregator's USD price of `token` on a route of `amount` into USDC (USDC itself: into ETH),
+ * as sent (display data, read with shared/fees.ts); undefined when it has no route or no price.
+ * The one pricing rule: holdings and the spending caps (actions/caps.ts) both use it.
+ */
+export async function usdPriceOf(client: AggregatorClient, network: Network, token: string, amount: bigint, call: CallOptions = {}): Promise<unknown> {
+  const [usdc, eth] = [findToken(network, 'USDC'), findToken(network, 'ETH')];
+  const quoteIn = usdc !== undefined && sameAddress(token, usdc.address) ? eth : usdc;
+  if (quoteIn === undefined || amount <= 0n) return undefined;
+  return client.getRoute({ amount, tokenIn: token, tokenOut: quoteIn.address }, { signal: call.signal }).then(
+    (route) => route.inputToken.price,
+    () => undefined,
+  );
+}
+
 /** The session wallet's non-zero balances, each with its USD value where the aggregator has a price. */
 export async function holdings(endpoints: Endpoints, call: CallOptions = {}, now: () => number = Date.now): Promise<Holdings> {
   const held = (await readWalletBalances(endpoints, {}, call)).balances.filter((b) => b.baseUnits !== '0');
   const client = aggregatorFor(endpoints, { timeoutMs: 5000, retries: 1 });
-  const [usdc, eth] = [findToken(endpoints.network, 'USDC'), findToken(endpoints.network, 'ETH')];
   const tokens = await Promise.all(
     held.map(async (token): Promise<PricedHolding> => {
       const amount = BigInt(token.baseUnits);
-      const quoteIn = usdc !== undefined && sameAddress(token.address, usdc.address) ? eth : usdc;
-      const price =
-        quoteIn === undefined
-          ? undefined
-          : await client.getRoute({ amount, tokenIn: token.address, tokenOut: quoteIn.address }, { signal: call.signal }).then(
-              (route) => route.inputToken.price,
-              () => undefined,
-            );
+      const price = await usdPriceOf(client, endpoints.network, token.address, amount, call);
       return { ...token, usdCents: usdCentsAt(amount, token.decimals, price) };
     }),
   );

@@ -23,6 +23,7 @@ import type { ActionContext, ActionRequest, ExecuteOptions, ExecutionResult, Pla
 
 export type { ActionRequest, ExecuteOptions, ExecutionResult, PairSpec, PlannedAction, TransferSpec } from './pipeline.js';
 export type { PlanDocument } from './document.js';
+export type { ActionLimits } from './caps.js';
 export { EXPIRY_MARGIN_S, CONFIRM_MARGIN_MS } from './checks.js';
 
 export interface ActionOptions {

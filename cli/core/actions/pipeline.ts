@@ -19,6 +19,7 @@ import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient, Route } from '../../clients/aggregator.js';
 import { checkPairCount } from './limits.js';
+import { type ActionLimits, checkLimits } from './caps.js';
 import type { CallOptions } from '../call.js';
 import type { ActionEvent } from '../events.js';
 import type { ExecutionAccount } from '../chain/account.js';
@@ -410,6 +411,8 @@ export interface ExecuteOptions {
    * plan's own allowHighImpact.
    */
   highImpactConfirmed?: boolean;
+  /** caps the face set at start (the tool server's --max-usd, --allow-token), checked right before signing */
+  limits?: ActionLimits | undefined;
 }
 
 function alreadyExecuted(ticket: ExecutionTicket): AppError {
@@ -459,6 +462,7 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
       current = await finalize(planned.request, plan, { mode: current.mode, slippageBps: current.slippageBps, allowHighImpact, maxFee }, ctx, track, ticket);
     }
     const { plan, document } = current;
+    await checkLimits(plan, options.limits, ctx.aggregator, track);
     const tracker = trackTransaction(ctx.history, {
       kind: plan.kind,
       network: ctx.account.network,

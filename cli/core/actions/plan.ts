@@ -44,6 +44,8 @@ export interface SwapQuote {
   priceImpactBps: number | undefined;
   /** ms since the epoch, when the route was fetched */
   quotedAt: number;
+  /** the aggregator's USD price of the input token, as sent (display data: the spending caps value a plan with it) */
+  inputPrice: unknown;
   summary: QuoteSummary;
 }
 
@@ -61,6 +63,7 @@ export function toSwapQuote(route: Route, from: Token, to: Token, slippageBps: n
     slippageBps,
     priceImpactBps: summary.priceImpact?.bps,
     quotedAt,
+    inputPrice: route.inputToken.price,
     summary,
   };
 }
