@@ -61,7 +61,7 @@ function planView(request: PlanRequest, planned: PlannedWalletAction, handle: Pl
   };
 }
 
-const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed' };
+const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed', rebalance: 'Rebalance confirmed' };
 
 /** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
 function sentHeadline(result: ExecutionResult): string {

@@ -147,7 +147,7 @@ export interface HistoryEntry {
   transactionHash: string;
   /** ISO time it was sent */
   at: string;
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch';
+  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
   summary: string;
   /** pending: no receipt yet; unknown: no receipt in time (the chain is the truth) */
   status: 'succeeded' | 'reverted' | 'pending' | 'unknown';
