@@ -19,10 +19,11 @@ import type { PlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
+import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 
-const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
+const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch', rebalance: 'Review the rebalance' };
 
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
@@ -101,6 +102,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
           <Text>Fee {feeText(plan.fee)}</Text>
         </Box>
       )}
+      {plan.rebalance ? <RebalanceTable view={plan.rebalance} /> : null}
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
       {plan.warnings.map((w) => (
         <Text key={w} color={theme.warning} wrap="truncate-end">
