@@ -65,7 +65,7 @@ async function roundTrip(aggregatorUrl: string): Promise<number> {
 
 async function main(): Promise<void> {
   const { child, aggregatorUrl } = await startSandbox();
-  let failed = false;
+  let failed: boolean;
   try {
     run(['login', 'bench@example.com', '--sandbox', '--json']);
     const { code } = JSON.parse(run(['sandbox', 'outbox', 'bench@example.com', '--json']).stdout) as { code: string };

@@ -49,15 +49,15 @@ describe('portfolio screen', () => {
     const services = fakeServices({ session: SESSION, features: { portfolio: true }, portfolios: [PORTFOLIO('75.00', 7500), PORTFOLIO('70.00', 7000)] });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Portfolio');
-    let frame = await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    const frame = await ui.waitForFrame((f) => f.includes('Total $40000.00'));
     expect(frame).toMatch(/ETH +█{18}·{6} +75\.00 %/);
     expect(frame).toMatch(/USDC +█{6}·{18} +25\.00 %/);
     expect(frame).toMatch(/DAI +unpriced/);
     expect(frame).toContain('DAI: unpriced: NO_ROUTE_FOUND');
     expect(frame).toContain('(priced tokens only)');
     expect(frame).toContain('prices 3 s old');
-    frame = await ui.press('r');
-    frame = await ui.waitForFrame((f) => f.includes('70.00 %'));
+    await ui.press('r');
+    await ui.waitForFrame((f) => f.includes('70.00 %'));
     expect(services.calls.filter((c) => c.startsWith('portfolio'))).toEqual(['portfolio', 'portfolio fresh']);
   });
 });
