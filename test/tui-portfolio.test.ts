@@ -85,10 +85,13 @@ describe('rebalance screen', () => {
     const services = fakeServices({
       session: SESSION,
       features: { portfolio: true },
+      portfolios: [PORTFOLIO('75.00', 7500)],
       rebalanceError: new AppError(ErrorCode.ALREADY_BALANCED, 'already balanced', { details: { rebalance: view } }),
     });
     ui = renderWithProviders(services);
-    await openFromHome(ui, 'Rebalance');
+    await openFromHome(ui, 'Portfolio');
+    await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    await ui.press(KEYS.enter);
     await ui.waitForFrame((f) => f.includes('Target'));
     await ui.press('75 ETH, 25 USDC');
     let frame = await ui.press('\u000f'); // Ctrl+O: sell unlisted

@@ -1,7 +1,7 @@
 /**
  * Portfolio: the allocation drawn as bars with each share (to exactly 100.00 %), the total and
  * the price age, refreshed live while the screen is open (every REFRESH_MS; `r` now, past the
- * price cache). Rebalance: the targets as typed ("50 ETH, 30 USDC, 20 STRK"), the band, and
+ * price cache); Enter opens Rebalance. Rebalance: the targets as typed ("50 ETH, 30 USDC, 20 STRK"), the band, and
  * whether unlisted tokens are sold; Enter plans it — the core's `rebalance` action, the same
  * pipeline as every swap — and opens the one review every plan has. "Already balanced" is said
  * here, nothing to sign.
@@ -31,7 +31,10 @@ export function PortfolioScreen() {
     const timer = setInterval(() => refresh(false), REFRESH_MS);
     return () => clearInterval(timer);
   }, [load, services]);
-  useKeys({ refresh: () => refresh(true), back: () => dispatch({ type: 'back' }) }, { wording: { refresh: 'refresh prices' } });
+  useKeys(
+    { submit: () => dispatch({ type: 'open', screen: { name: 'rebalance' } }), refresh: () => refresh(true), back: () => dispatch({ type: 'back' }) },
+    { wording: { submit: 'rebalance', refresh: 'refresh prices' } },
+  );
   const failure = current.status === 'failed' ? describeFailure(current.error) : undefined;
   return (
     <Box flexDirection="column">
