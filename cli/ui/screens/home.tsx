@@ -26,10 +26,10 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Multi-swap', screen: { name: 'multiSwap' }, needs: 'multiSwap' },
   { label: 'Batch', screen: { name: 'batch' }, needs: 'batch' },
   { label: 'Send', screen: { name: 'send' }, needs: 'send' },
-  // Rebalance opens from the Portfolio screen (Enter): one entry keeps the home within 80×24
-  { label: 'Portfolio', screen: { name: 'portfolio' }, needs: 'portfolio' },
   { label: 'History', screen: { name: 'history' }, needs: 'history' },
   { label: 'Status', screen: { name: 'status' } },
+  // Rebalance opens from the Portfolio screen (Enter): one entry keeps the home within 80×24
+  { label: 'Portfolio', screen: { name: 'portfolio' }, needs: 'portfolio' },
   { label: 'Settings', screen: { name: 'settings' } },
   { label: 'Log out', screen: { name: 'logout' } },
 ];
