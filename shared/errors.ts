@@ -106,6 +106,9 @@ export const ErrorCode = {
   SUBMITTED_UNCONFIRMED: 'SUBMITTED_UNCONFIRMED',
   // this plan (or the same transaction) was already submitted: it is never signed twice
   ALREADY_SUBMITTED: 'ALREADY_SUBMITTED',
+  // a rebalance with nothing to do: every token is within the band of its target (not a failure:
+  // portfolio-rebalance exits 0 with the allocation; nothing is signed)
+  ALREADY_BALANCED: 'ALREADY_BALANCED',
   // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
   ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
   // a cap set at start (`mcp --max-usd`) refuses the plan before signing, or its value cannot be known

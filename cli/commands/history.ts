@@ -3,18 +3,19 @@ import { parseCommandArgs } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { usageError } from '../../shared/errors.js';
 
-export const USAGE = `Usage: finance-tui history [--limit N] [--json]
+export const USAGE = `Usage: finance-tui history [--limit N] [--csv | --json]
 
 The transactions this client sent (send, trade, multi-swap, batch), newest first, from
 history.json in the data folder: time, kind, network, amounts, hash, and status (pending until
 a receipt arrives, then succeeded or reverted). A local record: the chain is the truth.
 
   --limit N   show the newest N (default: all kept, at most 1000)
+  --csv       CSV (time, kind, network, hash, left, arrived, fee, status), exact amounts
   --json      one JSON document: {"entries": […], "setAside": null | path}
 `;
 
 export const run: CommandRun = async (ctx) => {
-  const { values, positionals } = parseCommandArgs(ctx.argv, { limit: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(ctx.argv, { limit: { type: 'string' }, csv: { type: 'boolean' } });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0) throw usageError(`history takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   let limit: number | undefined;
@@ -25,5 +26,10 @@ export const run: CommandRun = async (ctx) => {
   const [{ openHistory }, { dataDir }, { renderHistory }] = await Promise.all([import('../core/history.js'), import('../platform/paths.js'), import('../headless/plan-render.js')]);
   const listed = await openHistory(dataDir(ctx.env)).list();
   const data = { entries: limit === undefined ? listed.entries : listed.entries.slice(0, limit), setAside: listed.setAside };
+  if (values.csv === true) {
+    if (ctx.json) throw usageError('--csv and --json are two formats: choose one');
+    const { renderHistoryCsv } = await import('../headless/history-csv.js');
+    return { data, human: () => renderHistoryCsv(data.entries) };
+  }
   return { data, human: () => renderHistory(data.entries, data.setAside) };
 };

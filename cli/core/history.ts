@@ -52,7 +52,7 @@ const HistoryEntry = Type.Object(
   {
     time: Short(40),
     updatedAt: Short(40),
-    kind: Type.Union([Type.Literal('send'), Type.Literal('trade'), Type.Literal('multi-swap'), Type.Literal('batch')]),
+    kind: Type.Union([Type.Literal('send'), Type.Literal('trade'), Type.Literal('multi-swap'), Type.Literal('batch'), Type.Literal('rebalance')]),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
     sandbox: Type.Boolean(),
     account: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),

@@ -8,6 +8,7 @@ import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { Money } from '../core/quote-summary.js';
+import { renderRebalanceTable } from './portfolio-render.js';
 
 const short = (m: Money, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
 const signed = (m: Money, decimals: number): string => (m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`);
@@ -17,7 +18,7 @@ function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const TITLES: Record<PlanDocument['kind'], string> = { send: 'Send', trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch' };
+const TITLES: Record<PlanDocument['kind'], string> = { send: 'Send', trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch', rebalance: 'Rebalance' };
 
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
@@ -38,6 +39,7 @@ export function renderPlan(doc: PlanDocument): string {
   const lines: string[] = [];
   if (doc.sandbox) lines.push('SANDBOX — local emulators, no real funds');
   lines.push(`${TITLES[doc.kind]} on ${doc.network}: ${doc.headline}`, '');
+  if (doc.rebalance !== undefined) lines.push(...renderRebalanceTable(doc.rebalance), '');
   doc.swaps.forEach((s, i) => {
     if (doc.swaps.length > 1) lines.push(`Swap ${i + 1}: ${s.from.symbol} → ${s.to.symbol}`);
     const route = s.route.map((leg) => `${leg.percent} ${[leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ')}`).join(', ');

@@ -51,14 +51,14 @@ export interface SigningOptions extends ActionOptions {
 
 /**
  * Flags and arguments of a signing command; `extra` adds its own flags (their values must be
- * strings). `swaps: false` (send) takes no slippage or impact flags.
+ * strings, or booleans). `swaps: false` (send) takes no slippage or impact flags.
  */
 export function parseSigningArgs(
   argv: string[],
-  extra: Record<string, { type: 'string'; multiple?: boolean }>,
+  extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
   { swaps = true }: { swaps?: boolean } = {},
 ): { options: SigningOptions; values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  const valueFlags = new Set(['--gas-token', '--max-fee', '--network', ...(swaps ? ['--slippage'] : []), ...Object.keys(extra).map((name) => `--${name}`)]);
+  const valueFlags = new Set(['--gas-token', '--max-fee', '--network', ...(swaps ? ['--slippage'] : []), ...Object.entries(extra).filter(([, o]) => o.type === 'string').map(([name]) => `--${name}`)]);
   refuseNegativeAmount(argv, valueFlags);
   const parsed = parseCommandArgs(argv, { ...SIGNING_FLAGS, ...(swaps ? SWAP_FLAGS : {}), ...extra });
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;

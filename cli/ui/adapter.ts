@@ -33,6 +33,8 @@ function actionRequest(request: PlanRequest): ActionRequest {
       return { kind: 'multi-swap', swaps: request.swaps };
     case 'batch':
       return { kind: 'batch', swaps: request.swaps, transfers: request.sends };
+    case 'rebalance':
+      return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
   }
 }
 
@@ -55,12 +57,13 @@ function planView(request: PlanRequest, planned: PlannedWalletAction, handle: Pl
         ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
         : [],
     warnings: document.warnings,
+    ...(document.rebalance === undefined ? {} : { rebalance: document.rebalance }),
     expiresAt: planned.confirmBy,
     handle,
   };
 }
 
-const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed' };
+const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed', rebalance: 'Rebalance confirmed' };
 
 /** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
 function sentHeadline(result: ExecutionResult): string {
@@ -130,7 +133,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     // balances read the sandbox's chain, the rpcUrl setting, or starknet.js's public node
     get features() {
       const connected = endpoints !== undefined;
-      return { balances: connected, trade: connected, multiSwap: connected, batch: connected, send: connected, history: connected };
+      return { balances: connected, trade: connected, multiSwap: connected, batch: connected, send: connected, history: connected, portfolio: connected };
     },
 
     async connect({ signal }: Call): Promise<Environment> {
@@ -184,6 +187,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         totalUsdCents: held.totalUsdCents,
         asOf: held.asOf,
       };
+    },
+
+    async portfolio({ signal, fresh }) {
+      const { e } = ready();
+      const { portfolio } = await import('../core/portfolio.js');
+      return portfolio(e, fresh === true ? { maxAgeMs: 0 } : {}, { signal });
     },
 
     async quote(request, { signal }) {

@@ -40,6 +40,7 @@ export const KEYMAP = {
   addSwap: { keys: [{ ctrl: 'n' }], label: 'Ctrl+N', help: 'add swap' },
   addSend: { keys: [{ ctrl: 't' }], label: 'Ctrl+T', help: 'add send' },
   removeRow: { keys: [{ ctrl: 'd' }], label: 'Ctrl+D', help: 'remove row' },
+  toggle: { keys: [{ ctrl: 'o' }], label: 'Ctrl+O', help: 'toggle' },
   confirm: { keys: [{ char: 'y' }], label: 'y', help: 'confirm' },
   cancel: { keys: [{ char: 'n' }], label: 'n', help: 'cancel' },
 } as const satisfies Record<string, ActionDef>;

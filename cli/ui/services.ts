@@ -10,6 +10,10 @@ import type { QuoteSummary } from '../core/quote-summary.js';
 import type { StatusResult } from '../core/status.js';
 import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
+import type { Portfolio } from '../core/portfolio.js';
+import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
+
+export type { Portfolio, RebalanceSpec, RebalanceView };
 
 export interface Call {
   signal: AbortSignal;
@@ -74,11 +78,13 @@ export interface PairRequest {
  * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
  */
 export interface PlanRequest {
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch';
+  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
   swaps: PairRequest[];
   /** send: exactly one; batch: any */
   sends: SendRequest[];
   slippageBps: number;
+  /** a rebalance: the targets and its settings (the core picks the legs) */
+  rebalance?: RebalanceSpec;
 }
 
 declare const planHandle: unique symbol;
@@ -114,6 +120,8 @@ export interface PlanView {
   simulatedChanges: BalanceChange[];
   /** the core's warnings (price impact, unknown prices) */
   warnings: string[];
+  /** a rebalance: token, now %, target %, after % (simulated), and what the shares are of */
+  rebalance?: RebalanceView;
   /** epoch ms until which the core takes a confirmation of exactly this plan (PlannedAction.confirmBy): plan again after */
   expiresAt: number;
   readonly handle: PlanHandle;
@@ -147,7 +155,7 @@ export interface HistoryEntry {
   transactionHash: string;
   /** ISO time it was sent */
   at: string;
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch';
+  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
   summary: string;
   /** pending: no receipt yet; unknown: no receipt in time (the chain is the truth) */
   status: 'succeeded' | 'reverted' | 'pending' | 'unknown';
@@ -171,6 +179,7 @@ export interface Features {
   batch: boolean;
   send: boolean;
   history: boolean;
+  portfolio: boolean;
 }
 
 export interface Environment {
@@ -208,6 +217,8 @@ export interface TuiServices {
   sandboxCode?(email: string, call: Call): Promise<string | null>;
   logout(): Promise<void>;
   balances(session: Session, call: Call): Promise<Balances>;
+  /** the core's portfolio: balances, prices, values, shares (to exactly 100.00 %), the total; `fresh` skips the price cache */
+  portfolio(call: Call & { fresh?: boolean }): Promise<Portfolio>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
   plan(request: PlanRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<PlanView>;

@@ -25,6 +25,9 @@ export type Screen =
   /** signIn: the session is gone; Enter leads to signing in again */
   | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
   | { name: 'history' }
+  | { name: 'portfolio' }
+  /** form: the targets as typed, restored when Esc comes back from the review */
+  | { name: 'rebalance'; form?: { target: string; band: string; sellUnlisted: boolean } }
   | { name: 'status' }
   | { name: 'settings' }
   | { name: 'logout' }

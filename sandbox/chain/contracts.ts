@@ -397,7 +397,10 @@ export class Contracts implements ContractResolver {
   readonly #fixed = new Map<bigint, Contract>();
 
   constructor(pools: readonly Pool[], poolOperator: bigint) {
-    for (const token of listTokens('mainnet')) {
+    // the sepolia registry's own tokens too (balance 0): a client pointed at this chain with
+    // --network sepolia (the test network's tests) reads every registry balance
+    const sepoliaOnly = listTokens('sepolia').filter((t) => !listTokens('mainnet').some((m) => m.address === t.address));
+    for (const token of [...listTokens('mainnet'), ...sepoliaOnly]) {
       const contract = new TokenContract(token, KEYED_LAYOUT.has(token.symbol) ? 'keyed' : 'legacy', pools, poolOperator);
       this.tokens.set(contract.address, contract);
     }

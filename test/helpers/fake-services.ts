@@ -7,7 +7,7 @@ import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
-import type { Balances, ExecutionStep, Features, HistoryEntry, PlanHandle, QuoteRequest, Receipt, Session, SettingsView, PlanView, PlanRequest, TuiServices } from '../../cli/ui/services.js';
+import type { Balances, ExecutionStep, Features, HistoryEntry, PlanHandle, QuoteRequest, Receipt, Session, SettingsView, PlanView, PlanRequest, Portfolio, TuiServices } from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -54,6 +54,10 @@ export interface FakeOptions {
   balances?: Balances;
   /** balances fail with this */
   balancesError?: Error;
+  /** what portfolio() answers (each call in order; the last repeats) */
+  portfolios?: Portfolio[];
+  /** plan() of a rebalance fails with this (e.g. ALREADY_BALANCED) */
+  rebalanceError?: Error;
   /** instead of the default success (which reports 'submitting' first); a send reports 'submitted' 0xfeed first */
   execute?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
   /** the fee of every plan (default: sponsored) */
@@ -77,6 +81,7 @@ export type FakeServices = TuiServices & {
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
+  let portfolioCalls = 0;
   const named = (name: string): PlanHandle => {
     const handle = Object.freeze({}) as PlanHandle;
     names.set(handle, name);
@@ -91,7 +96,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     quotes: [],
     closed: false,
     settingsView: { slippageBps: 100, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001', gasToken: 'STRK' },
-    features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false, ...options.features },
+    features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false, portfolio: false, ...options.features },
     async connect() {
       fake.calls.push('connect');
       const sandbox = options.sandbox ?? true;
@@ -124,6 +129,13 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       fake.calls.push('logout');
       session = null;
     },
+    async portfolio({ fresh }) {
+      fake.calls.push(`portfolio${fresh === true ? ' fresh' : ''}`);
+      const list = options.portfolios ?? [];
+      const next = list[Math.min(portfolioCalls++, list.length - 1)];
+      if (next === undefined) throw new Error('no portfolio in the fake');
+      return next;
+    },
     async balances() {
       if (options.balancesError) throw options.balancesError;
       return options.balances ?? { available: false, reason: 'no chain reader in the fake' };
@@ -134,6 +146,10 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       return new Promise((resolve, reject) => fake.quotes.push({ request, signal, resolve, reject }));
     },
     async plan(request: PlanRequest, _session, { onProgress }): Promise<PlanView> {
+      if (request.kind === 'rebalance' && options.rebalanceError) {
+        fake.calls.push(`plan rebalance ${request.rebalance?.target ?? ''}`);
+        throw options.rebalanceError;
+      }
       fake.calls.push(`plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`);
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);

@@ -13,6 +13,7 @@ import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
 import { type GasQuote, impactLevel, QUOTE_MAX_AGE_MS, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
 import type { PlanKind, ActionPlan } from './plan.js';
+import type { RebalanceView } from './rebalance.js';
 
 export interface TokenRef {
   symbol: string;
@@ -88,6 +89,8 @@ export interface PlanDocument {
   /** ISO time after which the paymaster refuses this build; null when not built */
   expiresAt: string | null;
   warnings: string[];
+  /** a rebalance: the table (token, now %, target %, after % from the simulation) and what the shares are of */
+  rebalance?: RebalanceView;
 }
 
 export interface DocumentExtras {
@@ -102,6 +105,7 @@ export interface DocumentExtras {
   confirmBy?: number;
   /** epoch ms */
   buildExpiresAt?: number;
+  rebalance?: RebalanceView;
 }
 
 const ref = (t: Token): TokenRef => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
@@ -207,6 +211,7 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     confirmBy: extras.confirmBy === undefined ? null : new Date(extras.confirmBy).toISOString(),
     expiresAt: extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
     warnings: [...(extras.warnings ?? [])],
+    ...(extras.rebalance === undefined ? {} : { rebalance: extras.rebalance }),
   };
 }
 

@@ -9,7 +9,9 @@
  *    went stale), once; the executed plan document with its receipt.
  *
  * The work is pipeline.ts over an ActionContext; this module opens that context from the
- * endpoints and the saved session, and maps a refused token to the session's own error.
+ * endpoints and the saved session, and maps a refused token to the session's own error. A
+ * rebalance is planned from a snapshot of the wallet (every registry balance, and the prices of
+ * the tokens held or targeted, asked afresh in one parallel round) taken here first.
  */
 import { parseAmount } from '../../../shared/amount.js';
 import { resolveToken } from '../../../shared/tokens.js';
@@ -20,8 +22,10 @@ import { openHistory } from '../history.js';
 import { aggregatorFor } from '../quote.js';
 import { mapSessionError, requireSession, type Session } from '../session.js';
 import type { ActionContext, ActionRequest, ExecuteOptions, ExecutionResult, PlannedAction } from './pipeline.js';
+import type { RebalanceRequest, RebalanceSnapshot } from './rebalance.js';
 
 export type { ActionRequest, ExecuteOptions, ExecutionResult, PairSpec, PlannedAction, TransferSpec } from './pipeline.js';
+export type { RebalanceSpec, RebalanceView } from './rebalance.js';
 export type { PlanDocument } from './document.js';
 export type { ActionLimits } from './caps.js';
 export { EXPIRY_MARGIN_S, CONFIRM_MARGIN_MS } from './checks.js';
@@ -60,7 +64,8 @@ export async function planAction(endpoints: Endpoints, request: ActionRequest, o
       history: openHistory(endpoints.dataDir),
       ...(options.now ? { now: options.now } : {}),
     };
-    const planned = await pipeline.planAction(request, { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee }, ctx, call);
+    const withSnapshot = request.kind === 'rebalance' && request.snapshot === undefined ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) } : request;
+    const planned = await pipeline.planAction(withSnapshot, { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee }, ctx, call);
     return { ...planned, session };
   } catch (error) {
     throw mapSessionError(session, error);
@@ -75,4 +80,32 @@ export async function executeAction(planned: PlannedWalletAction, call: CallOpti
   } catch (error) {
     throw mapSessionError(planned.session, error);
   }
+}
+
+/**
+ * The wallet as a rebalance plans from it: every registry token's balance, and a fresh price
+ * (one parallel round, no cache: money moves on it) for each token held or named by the target.
+ */
+async function rebalanceSnapshot(endpoints: Endpoints, request: RebalanceRequest, options: ActionOptions, call: CallOptions): Promise<RebalanceSnapshot> {
+  const [{ balances }, { priceTokens }, { parseTargets }, { listTokens, sameAddress }] = await Promise.all([
+    import('../funds.js'),
+    import('../portfolio.js'),
+    import('../allocation.js'),
+    import('../../../shared/tokens.js'),
+  ]);
+  const now = options.now ?? Date.now;
+  const targets = parseTargets(request.rebalance.target, endpoints.network);
+  const read = await balances(endpoints, options.now ? { now: options.now } : {}, call);
+  const holdings = listTokens(endpoints.network).map((token) => ({ token, balance: BigInt(read.balances.find((b) => sameAddress(b.address, token.address))?.baseUnits ?? '0') }));
+  const wanted = holdings.filter((h) => h.balance > 0n || targets.some((t) => sameAddress(t.token.address, h.token.address)));
+  // a target not held is priced on one whole unit
+  const prices = await priceTokens(endpoints, wanted.map((h) => ({ token: h.token, amount: h.balance > 0n ? h.balance : 10n ** BigInt(h.token.decimals) })), { maxAgeMs: 0, now }, call);
+  return {
+    holdings: holdings.map((h) => {
+      const i = wanted.indexOf(h);
+      const p = i < 0 ? undefined : prices[i];
+      return { ...h, price: p?.ok === true ? p.price.scaled : undefined };
+    }),
+    pricedAt: now(),
+  };
 }

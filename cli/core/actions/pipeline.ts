@@ -47,6 +47,7 @@ import {
 import { type PlanDocument, planDocument } from './document.js';
 import { buildPlan, checkPlanShape, type PlannedTransfer, type PlannedSwap, type ActionPlan, type SwapQuote, toSwapQuote, withExecuting } from './plan.js';
 import { type ResolvedPair, resolvePair, resolveTransfer, swapsAllowed } from './rules.js';
+import { type RebalanceRequest, rebalanceView, resolveRebalance } from './rebalance.js';
 
 export interface ActionContext {
   aggregator: AggregatorClient;
@@ -80,7 +81,8 @@ export type ActionRequest =
   | { kind: 'send'; transfer: TransferSpec }
   | { kind: 'trade'; swap: PairSpec }
   | { kind: 'multi-swap'; swaps: PairSpec[] }
-  | { kind: 'batch'; swaps: PairSpec[]; transfers: TransferSpec[] };
+  | { kind: 'batch'; swaps: PairSpec[]; transfers: TransferSpec[] }
+  | RebalanceRequest;
 
 export interface PlanOptions {
   slippageBps?: number | undefined;
@@ -189,6 +191,15 @@ const KINDS: Kinds = {
       const swaps = request.swaps.map((p) => resolvePair(where.network, p));
       const transfers = request.transfers.map((t) => resolveTransfer(t, where));
       return { swaps, transfers, mode: swaps.length === 1 ? 'single' : 'parallel' };
+    },
+  },
+  rebalance: {
+    // the targets + the snapshot's balances and prices → swap legs (at most a batch's 3);
+    // nothing to do is ALREADY_BALANCED (rebalance.ts)
+    resolve: (request, { network }) => {
+      swapsAllowed(network);
+      const swaps = resolveRebalance(request, network);
+      return { swaps, transfers: [], mode: swaps.length <= 1 ? 'single' : sameOutput(swaps) ? 'batch' : 'parallel' };
     },
   },
 };
@@ -339,6 +350,7 @@ async function finalize(request: ActionRequest, plan: ActionPlan, options: Final
     deploysAccount: prepared.kind === 'deploy_and_invoke',
     confirmBy,
     buildExpiresAt: prepared.expiresAt * 1000,
+    ...(request.kind === 'rebalance' ? { rebalance: rebalanceView(request, ctx.account.network, simulation) } : {}),
   });
   return { request, plan, document, mode: options.mode, slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, gas, prepared, confirmBy, context: ctx, ticket };
 }

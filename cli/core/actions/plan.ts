@@ -21,7 +21,7 @@ import { buildApproveCall, buildTransferCall, type ChainCall } from '../chain/ca
 import { swapCall } from './calls.js';
 
 /** The kinds of action the pipeline plans (pipeline.ts KINDS): each compiles to swaps and transfers. */
-export type PlanKind = 'send' | 'trade' | 'multi-swap' | 'batch';
+export type PlanKind = 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
 
 /** A batch holds at most this many transfers: bounded work and a plan one screen can show. */
 export const MAX_BATCH_SENDS = 5;
@@ -113,6 +113,10 @@ export function checkPlanShape(input: { kind: PlanKind; network: Network; router
   if (kind === 'multi-swap') {
     if (sends.length > 0) throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
     checkPairCount(swaps);
+  }
+  if (kind === 'rebalance') {
+    if (sends.length > 0) throw usageError('a rebalance holds swaps only');
+    if (swaps > MAX_BATCH_PAIRS) throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${swaps})`, { status: 400 });
   }
   if (kind === 'batch') {
     if (swaps + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');

@@ -28,6 +28,8 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Send', screen: { name: 'send' }, needs: 'send' },
   { label: 'History', screen: { name: 'history' }, needs: 'history' },
   { label: 'Status', screen: { name: 'status' } },
+  // Rebalance opens from the Portfolio screen (Enter): one entry keeps the home within 80×24
+  { label: 'Portfolio', screen: { name: 'portfolio' }, needs: 'portfolio' },
   { label: 'Settings', screen: { name: 'settings' } },
   { label: 'Log out', screen: { name: 'logout' } },
 ];

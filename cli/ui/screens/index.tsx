@@ -5,6 +5,7 @@ import { Busy } from '../widgets/layout.js';
 import { ExecutingScreen } from './executing.js';
 import { HomeScreen } from './home.js';
 import { HistoryScreen, LogoutScreen, StatusScreen } from './info.js';
+import { PortfolioScreen, RebalanceScreen } from './portfolio.js';
 import { FailureScreen, ReceiptScreen, UnavailableScreen } from './outcome.js';
 import { ReviewScreen } from './review.js';
 import { SendScreen } from './send.js';
@@ -43,6 +44,10 @@ export function ScreenView({ quit }: { quit: () => void }) {
       return <HistoryScreen />;
     case 'status':
       return <StatusScreen />;
+    case 'portfolio':
+      return <PortfolioScreen />;
+    case 'rebalance':
+      return <RebalanceScreen initial={screen.form} />;
     case 'settings':
       return <SettingsScreen />;
     case 'logout':

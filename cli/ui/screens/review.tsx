@@ -19,11 +19,12 @@ import type { PlanView } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
+import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
 
-const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch' };
+const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch', rebalance: 'Review the rebalance' };
 
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
@@ -105,6 +106,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
           <Text>Fee {feeText(plan.fee)}</Text>
         </Box>
       )}
+      {plan.rebalance ? <RebalanceTable view={plan.rebalance} /> : null}
       {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
       {slippageLoud !== 'ok' ? (
         <Text color={slippageLoud === 'very-high' ? theme.danger : theme.warning} wrap="wrap">

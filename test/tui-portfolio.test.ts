@@ -1,0 +1,107 @@
+/** The Portfolio and Rebalance screens over a fake of the services port (the real port: test/cli-portfolio.test.ts runs the same core). */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../shared/errors.js';
+import type { Portfolio, RebalanceView } from '../cli/ui/services.js';
+import { fakeServices, SESSION } from './helpers/fake-services.js';
+import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
+
+let ui: Rendered | undefined;
+afterEach(() => {
+  ui?.unmount();
+  ui = undefined;
+});
+
+async function openFromHome(rendered: Rendered, label: string): Promise<string> {
+  await rendered.waitForFrame((f) => f.includes('› Trade'));
+  for (let i = 0; i < 12 && !rendered.frame().includes(`› ${label}`); i++) await rendered.press(KEYS.up);
+  return rendered.press(KEYS.enter);
+}
+
+const token = (symbol: string, amount: string, share: { percent: string; units: number } | null, usd: string | null, unpriced: string | null = null) => ({
+  symbol,
+  address: `0x${'1'.repeat(64)}`,
+  decimals: 18,
+  amount,
+  baseUnits: '1',
+  price: usd === null ? null : { usd: '1.00', scaled: '1' },
+  value: usd === null ? null : { usd, cents: '1' },
+  share,
+  ifSoldNow: null,
+  unpriced,
+  cached: false,
+});
+
+const PORTFOLIO = (ethPercent: string, units: number): Portfolio => ({
+  network: 'sandbox',
+  sandbox: true,
+  address: SESSION.walletAddress,
+  email: SESSION.email,
+  tokens: [token('ETH', '10', { percent: ethPercent, units }, '30000.00'), token('USDC', '10000', { percent: '25.00', units: 10_000 - units }, '10000.00'), token('DAI', '5', null, null, 'unpriced: NO_ROUTE_FOUND: no route')],
+  total: { usd: '40000.00', cents: '4000000' },
+  unpriced: [{ symbol: 'DAI', reason: 'unpriced: NO_ROUTE_FOUND: no route' }],
+  notes: ['DAI has no price and is left out of the total and the shares (not counted as 0)'],
+  pricing: { method: 'm', cacheSeconds: 20, pricesAsOf: null, ageSeconds: 3, fromCache: 0 },
+  asOf: '2026-11-25T10:00:00.000Z',
+});
+
+describe('portfolio screen', () => {
+  it('draws the allocation as bars with shares, the total, the unpriced token with its reason; r refreshes past the cache', async () => {
+    const services = fakeServices({ session: SESSION, features: { portfolio: true }, portfolios: [PORTFOLIO('75.00', 7500), PORTFOLIO('70.00', 7000)] });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Portfolio');
+    const frame = await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    expect(frame).toMatch(/ETH +█{18}·{6} +75\.00 %/);
+    expect(frame).toMatch(/USDC +█{6}·{18} +25\.00 %/);
+    expect(frame).toMatch(/DAI +unpriced/);
+    expect(frame).toContain('DAI: unpriced: NO_ROUTE_FOUND');
+    expect(frame).toContain('(priced tokens only)');
+    expect(frame).toContain('prices 3 s old');
+    await ui.press('r');
+    await ui.waitForFrame((f) => f.includes('70.00 %'));
+    expect(services.calls.filter((c) => c.startsWith('portfolio'))).toEqual(['portfolio', 'portfolio fresh']);
+  });
+});
+
+describe('rebalance screen', () => {
+  it('"already balanced" is said with the table; nothing to review', async () => {
+    const view: RebalanceView = {
+      base: 'named-tokens',
+      baseNote: 'target shares are of what the named tokens are worth together; DAI kept as they are (--sell-unlisted sells them)',
+      baseValueUsd: '40000.00',
+      band: '2.00',
+      minTradeUsd: '1.00',
+      rows: [
+        { symbol: 'ETH', now: '75.00', target: '75.00', after: '75.00' },
+        { symbol: 'USDC', now: '25.00', target: '25.00', after: '25.00' },
+      ],
+      afterFrom: 'unchanged',
+      kept: ['DAI'],
+      unpriced: [],
+      belowMinimum: [],
+      deferred: [],
+      notes: [],
+      pricedAt: '2026-11-25T10:00:00.000Z',
+    };
+    const services = fakeServices({
+      session: SESSION,
+      features: { portfolio: true },
+      portfolios: [PORTFOLIO('75.00', 7500)],
+      rebalanceError: new AppError(ErrorCode.ALREADY_BALANCED, 'already balanced', { details: { rebalance: view } }),
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Portfolio');
+    await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Target'));
+    await ui.press('75 ETH, 25 USDC');
+    let frame = await ui.press('\u000f'); // Ctrl+O: sell unlisted
+    expect(frame).toContain('[x] sold');
+    frame = await ui.press('\u000f');
+    expect(frame).toContain('[ ] kept');
+    await ui.press(KEYS.enter);
+    frame = await ui.waitForFrame((f) => f.includes('Already balanced'));
+    expect(frame).toMatch(/ETH +75\.00 +75\.00 +75\.00/);
+    expect(frame).toContain('DAI kept');
+    expect(services.calls).toContain('plan rebalance 75 ETH, 25 USDC');
+  });
+});
