@@ -42,14 +42,14 @@ const COMMANDS: Record<string, CommandEntry> = {
   trade: { summary: 'swap one token for another (--yes signs)', load: () => import('./commands/trade.js') },
   'multi-swap': { summary: '2–3 swaps in one transaction (--yes signs)', load: () => import('./commands/multi-swap.js') },
   batch: { summary: 'swaps and transfers in one transaction (--yes signs)', load: () => import('./commands/batch.js') },
-  portfolio: { summary: 'what the wallet holds and is worth, with each share', load: () => import('./commands/portfolio.js') },
-  'portfolio-rebalance': { summary: 'move the wallet to a target allocation (--yes signs)', load: () => import('./commands/portfolio-rebalance.js') },
   history: { summary: 'the transactions this client sent', load: () => import('./commands/history.js') },
   status: { summary: 'aggregator and auth server health', load: () => import('./commands/status.js') },
   mcp: { summary: 'the tool server for AI agents (MCP on stdio; read-only unless --allow-execute)', longRunning: true, load: () => import('./commands/mcp.js') },
   serve: { summary: 'run the auth server from the environment (production)', longRunning: true, load: () => import('./commands/serve.js') },
   sandbox: { summary: 'run the local sandbox stack: emulators + auth server', longRunning: true, load: () => import('./commands/sandbox.js') },
   'sandbox outbox': { summary: 'print the latest sign-in code sent to an e-mail (sandbox only)', load: () => import('./commands/outbox.js') },
+  portfolio: { summary: 'what the wallet holds and is worth, with each share', load: () => import('./commands/portfolio.js') },
+  'portfolio-rebalance': { summary: 'move the wallet to a target allocation (--yes signs)', load: () => import('./commands/portfolio-rebalance.js') },
 };
 
 /** The command words (`sandbox outbox` is the sandbox command's own sub-command). */

@@ -24,7 +24,7 @@ export type Mode =
 const TUI_OPTIONS = { sandbox: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 /** Every command word (run.ts's table; a test keeps the two in step without loading run.ts here). */
-const HEADLESS = 'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, portfolio, portfolio-rebalance, history, status, mcp, serve, sandbox';
+const HEADLESS = 'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance';
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
 export function isCI(env: NodeJS.ProcessEnv): boolean {
