@@ -77,6 +77,8 @@ export interface RelayedTransaction {
   refund?: { token: bigint; amount: bigint };
   /** the signed message hash: makes the transaction hash unique to what was signed */
   messageHash: bigint;
+  /** the outside execution's nonce: used once the transaction succeeds (is_valid_outside_execution_nonce) */
+  outsideNonce?: bigint;
 }
 
 export class ContractNotFound extends Error {}
@@ -184,6 +186,7 @@ export class Chain {
         roots.push(executor.invoke(FORWARDER_ADDRESS, tx.refund.token, SELECTOR.transfer, [tx.account, ...u256Felts(tx.refund.amount).map(BigInt)]));
       }
       view.commit();
+      if (tx.outsideNonce !== undefined) this.contracts.usedOutsideNonces.add(`${tx.account}:${tx.outsideNonce}`);
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
       status = 'REVERTED';
