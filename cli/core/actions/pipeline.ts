@@ -435,6 +435,15 @@ export function planFingerprint(plan: ActionPlan, chain: string): string {
   return createHash('sha256').update(JSON.stringify(what)).digest('hex');
 }
 
+/** What identifies the signed outside execution, for settling it later; none when it cannot be read (it is still sent). */
+function outsideOf(prepared: PreparedExecution): { outside?: ReturnType<typeof outsideIdentity> } {
+  try {
+    return { outside: outsideIdentity(prepared) };
+  } catch {
+    return {};
+  }
+}
+
 /**
  * A plan whose transaction may already be on its way is never signed again, across processes
  * too: the account's unresolved entries on this chain are first asked of the chain (bounded);
@@ -513,7 +522,7 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
       summary: document.headline.slice(0, 500),
       amounts: historyAmounts(plan),
       fingerprint,
-      outside: outsideIdentity(current.prepared),
+      ...outsideOf(current.prepared),
     });
     const receipt = await executeTracked(ctx.account, current.prepared, tracker, track);
     ticket.state = 'done';
