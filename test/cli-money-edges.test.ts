@@ -75,7 +75,7 @@ describe('money edges through whole processes', () => {
   afterAll(async () => {
     await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true }).catch(() => undefined);
     await users?.close();
-  });
+  }, 120_000);
 
   it('one hash format: the receipt, `history --json` and the file say the same 0x + 64 hex', async () => {
     const sent = await cli(users.aliceHome, ['send', '0.1', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json']);
@@ -87,7 +87,7 @@ describe('money edges through whole processes', () => {
     expect(entry).toMatchObject({ hash, status: 'succeeded' });
     expect(entry?.chain).toMatch(/^sandbox:[0-9a-f-]+$/);
     expect(historyFile(users.aliceHome).some((e) => e.hash === hash)).toBe(true);
-  });
+  }, 120_000);
 
   it('Ctrl+C after submission: SUBMITTED_UNCONFIRMED with the hash (exit 3); the history keeps it; a retry is refused; `history` settles it', async () => {
     const amount = '1250000000000000000'; // 1.25 STRK
@@ -120,7 +120,7 @@ describe('money edges through whole processes', () => {
     const settled = await cli(users.aliceHome, ['history', '--json']);
     expect(settled.doc.entries).toEqual(expect.arrayContaining([expect.objectContaining({ hash: pending.hash, status: 'succeeded' })]));
     expect(historyFile(users.aliceHome).find((e) => e.hash === pending.hash)?.status).toBe('succeeded');
-  });
+  }, 120_000);
 
   it('Ctrl+C after submission, for a person: one line with the hash that says not to retry (exit 3)', async () => {
     await knob('/sandbox/chain/confirm-delay', { ms: 600_000 });
@@ -134,7 +134,7 @@ describe('money edges through whole processes', () => {
     } finally {
       await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });
     }
-  });
+  }, 120_000);
 
   it("the paymaster's answer is lost after it relayed the transaction: SUBMITTED_UNCONFIRMED (exit 3), recorded; the retry is refused and nothing is paid twice", async () => {
     const amount = '700000000000000000'; // 0.7 STRK
@@ -160,5 +160,5 @@ describe('money edges through whole processes', () => {
     expect(historyFile(users.aliceHome).find(toBob(amount))?.status).toBe('succeeded');
     const human = await cli(users.aliceHome, ['history']);
     expect(human.stdout).toContain('(hash not received)');
-  });
+  }, 120_000);
 });

@@ -48,19 +48,19 @@ describe('a sandbox restarted on new ports keeps signing', () => {
     sandbox?.kill('SIGTERM');
     await sandbox?.exited;
     home.cleanup();
-  });
+  }, 60_000);
 
   it('the new sandbox is on other ports, and is another chain', () => {
     expect(after.serverUrl).not.toBe(before.serverUrl);
     expect(after.chainInstance).not.toBe(before.chainInstance);
-  });
+  }, 60_000);
 
   it('headless: `send … --yes` signs through the server that runs now', async () => {
     const r = await cli(home.dir, ['send', '0.5', 'STRK', RECIPIENT, '--yes', '--sandbox', '--json']);
     expect(r.stderr).not.toContain('ECONNREFUSED');
     expect(r.code).toBe(0);
     expect((r.doc.transaction as { status: string }).status).toBe('SUCCEEDED');
-  });
+  }, 60_000);
 
   it("the app's services port: the saved session plans and signs a send", async () => {
     const signal = new AbortController().signal;
@@ -77,5 +77,5 @@ describe('a sandbox restarted on new ports keeps signing', () => {
     } finally {
       await services.close();
     }
-  });
+  }, 60_000);
 });

@@ -189,7 +189,7 @@ export async function reconcileFile(env: NodeJS.ProcessEnv, history: HistoryStor
       } else {
         const network = chain as HistoryEntry['network'];
         const { rpcUrlOf } = await import('./execution.js');
-        const rpcUrl = network === settings.network && settings.rpcUrl !== undefined ? settings.rpcUrl : await rpcUrlOf({ sandbox: false, network, rpcUrl: undefined } as Endpoints);
+        const rpcUrl = network === settings.network && settings.rpcUrl !== undefined ? settings.rpcUrl : await rpcUrlOf({ sandbox: false, network, rpcUrl: undefined });
         lookup = await rpcLookup(rpcUrl, network);
       }
     } catch {
