@@ -154,7 +154,10 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     // whatever a command threw while being cancelled (an aborted request, a stopped child) is
     // the cancellation — except a long-running server's own failure to stop, which is its own
     const ownFailure = isAppError(error) && error.code === ErrorCode.SHUTDOWN_TIMEOUT;
-    if (io.signal.aborted && !ownFailure) return fail(cancelledError());
+    // …and except a transaction that had left the client: its outcome (and hash) is what the
+    // caller must learn, not "cancelled" (exit 3, SUBMITTED_UNCONFIRMED / TRANSACTION_PENDING)
+    const sent = exitCodeFor(error) === ExitCode.SUBMITTED;
+    if (io.signal.aborted && !ownFailure && !sent) return fail(cancelledError());
     return fail(error);
   } finally {
     // children this command started never outlive it

@@ -1,6 +1,8 @@
 /**
- * Fault injection shared by every emulator: added latency, and "the next N requests fail" with
- * an HTTP status or a dropped connection. Set through constructor options or, at run time,
+ * Fault injection shared by every emulator: added latency, "the next N requests fail" with an
+ * HTTP status or a dropped connection, and "the answer to the next N requests is lost": the
+ * request is handled (a paymaster relays the transaction) and then the connection is dropped or
+ * never answered (docs/architecture.md "Headless output", SUBMITTED_UNCONFIRMED). Set through constructor options or, at run time,
  * through the sandbox-only admin route `POST /sandbox/faults` (never exposed by our server).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +14,11 @@ export interface FaultSettings {
   latencyMs?: number;
   /** the next `count` requests fail: with `status` (JSON error body) or by dropping the socket */
   failNext?: { count: number; status?: number; drop?: boolean };
+  /**
+   * the next `count` requests (of JSON-RPC `method` when given) are handled, then their answer is
+   * lost: `drop` closes the connection, `hang` never answers (until the client gives up)
+   */
+  loseAnswer?: { count: number; method?: string; mode?: 'drop' | 'hang' };
 }
 
 export class FaultState {
@@ -19,6 +26,11 @@ export class FaultState {
   failCount = 0;
   failStatus = 500;
   failDrop = false;
+  loseCount = 0;
+  loseMethod: string | undefined = undefined;
+  loseMode: 'drop' | 'hang' = 'drop';
+  /** answers lost so far (the requests were handled) */
+  lost = 0;
   /** requests seen (admin calls excluded): lets tests count upstream calls */
   requests = 0;
 
@@ -33,6 +45,21 @@ export class FaultState {
       this.failStatus = settings.failNext.status ?? 500;
       this.failDrop = settings.failNext.drop === true;
     }
+    if (settings.loseAnswer !== undefined) {
+      this.loseCount = settings.loseAnswer.count;
+      this.loseMethod = settings.loseAnswer.method;
+      this.loseMode = settings.loseAnswer.mode ?? 'drop';
+    }
+  }
+
+  /** Whether this handled request's answer is to be lost (counts it down). */
+  takeLoss(body: unknown): boolean {
+    if (this.loseCount <= 0) return false;
+    const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+    if (this.loseMethod !== undefined && method !== this.loseMethod) return false;
+    this.loseCount -= 1;
+    this.lost += 1;
+    return true;
   }
 }
 
@@ -45,6 +72,16 @@ const FaultBody = Type.Object(
         status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
         drop: Type.Optional(Type.Boolean()),
       }),
+    ),
+    loseAnswer: Type.Optional(
+      Type.Object(
+        {
+          count: Type.Integer({ minimum: 0, maximum: 1_000 }),
+          method: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          mode: Type.Optional(Type.Union([Type.Literal('drop'), Type.Literal('hang')])),
+        },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -81,11 +118,30 @@ async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSett
     }
   });
 
+  // after the handler ran: the work is done, only its answer goes missing
+  app.addHook('onSend', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
+    if (isAdmin(request) || !state.takeLoss(request.body)) return payload;
+    const socket = request.raw.socket;
+    if (state.loseMode === 'hang') {
+      // held until the client gives up (or 10 min); unref'd so it never keeps the process alive
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        setTimeout(resolve, 600_000).unref();
+      });
+    }
+    socket.destroy();
+    return payload;
+  });
+
   app.post('/sandbox/faults', { schema: { body: FaultBody } }, async (request) => {
     state.apply(request.body as FaultSettings);
-    return { latencyMs: state.latencyMs, failNext: { count: state.failCount, status: state.failStatus, drop: state.failDrop } };
+    return {
+      latencyMs: state.latencyMs,
+      failNext: { count: state.failCount, status: state.failStatus, drop: state.failDrop },
+      loseAnswer: { count: state.loseCount, method: state.loseMethod ?? null, mode: state.loseMode },
+    };
   });
-  app.get('/sandbox/faults', async () => ({ latencyMs: state.latencyMs, failCount: state.failCount, requests: state.requests }));
+  app.get('/sandbox/faults', async () => ({ latencyMs: state.latencyMs, failCount: state.failCount, requests: state.requests, lostAnswers: state.lost }));
 }
 
 export const faults = fp(faultsPlugin, { name: 'faults', fastify: '5.x' });

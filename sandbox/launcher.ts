@@ -14,7 +14,7 @@
  * start and kept in `<data>/sandbox/secrets.json` (0600), so sessions survive a restart of the
  * sandbox, exactly as wallets do (`<data>/sandbox/identity.json`). Environment values win when set.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -63,6 +63,8 @@ export interface SandboxInfo {
   /** SNIP-29 endpoint of the sandbox paymaster (clients go through <serverUrl>/paymaster) */
   paymasterUrl: string;
   chainId: string;
+  /** this start's chain: a new in-memory chain each time (the client keys its history by it) */
+  chainInstance: string;
   pid: number;
   startedAt: string;
 }
@@ -187,6 +189,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
       rpcUrl: `${chainUrl}/rpc`,
       paymasterUrl,
       chainId: SANDBOX_CHAIN_ID,
+      chainInstance: randomUUID(),
       pid: process.pid,
       startedAt: new Date().toISOString(),
     };

@@ -97,7 +97,7 @@ describe('trade', () => {
     const next = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
     expect(BigInt(next.document.swaps[0]?.grossOutput.baseUnits ?? '0')).toBeLessThan(BigInt(doc.swaps[0]?.grossOutput.baseUnits ?? '0'));
 
-    const listed = (await history.list()).entries.find((e) => e.hash === `0x${BigInt(result.transaction.hash).toString(16)}`);
+    const listed = (await history.list()).entries.find((e) => e.hash === result.transaction.hash);
     expect(listed).toMatchObject({ kind: 'trade', status: 'succeeded', sandbox: true });
     expect(listed?.amounts).toEqual(
       expect.arrayContaining([
@@ -281,7 +281,7 @@ describe('refusals leave every balance as it was', () => {
     const error = await failure(executePlan(planned));
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
     expect(await balances(ea)).toEqual(before);
-    const hash = `0x${BigInt(String(error.details?.transactionHash)).toString(16)}`;
+    const hash = String(error.details?.transactionHash);
     expect((await history.list()).entries.find((e) => e.hash === hash)).toMatchObject({ status: 'reverted', revertReason: expect.stringContaining('min_received') });
   });
 

@@ -33,6 +33,8 @@ export interface Endpoints {
   rpcUrl: string | undefined;
   /** the sandbox's paymaster emulator, when its sandbox.json names one */
   paymasterUrl: string | undefined;
+  /** the running sandbox chain's id (each start is a new chain): which history entries are its */
+  chainInstance?: string | undefined;
   /** gas token symbol when gas is not sponsored */
   gasToken: string;
   /** the effective settings (file + environment), loaded once */
@@ -70,6 +72,7 @@ interface SandboxFile {
   paymasterUrl?: string;
   /** the sandbox's process */
   pid?: number;
+  chainInstance?: string;
 }
 
 function readSandboxFile(dir: string): SandboxFile | undefined {
@@ -82,6 +85,13 @@ function readSandboxFile(dir: string): SandboxFile | undefined {
     // absent or unreadable: no running sandbox known
   }
   return undefined;
+}
+
+/** The chain of the sandbox the data folder's sandbox.json names (the last started there), if any. */
+export function lastSandboxChain(env: NodeJS.ProcessEnv): { chainInstance: string; rpcUrl: string } | undefined {
+  const doc = readSandboxFile(dataDir(env));
+  if (typeof doc?.chainInstance !== 'string' || !/^[0-9a-z-]{1,64}$/.test(doc.chainInstance) || typeof doc.rpcUrl !== 'string') return undefined;
+  return { chainInstance: doc.chainInstance, rpcUrl: doc.rpcUrl };
 }
 
 /** The server URL the data folder's sandbox.json names (the sandbox that last started there), if any. */
@@ -169,6 +179,7 @@ export async function resolveEndpoints(env: NodeJS.ProcessEnv, opts: EndpointOpt
       identityUrl: doc.identityUrl,
       rpcUrl: typeof doc.rpcUrl === 'string' ? doc.rpcUrl : undefined,
       paymasterUrl: typeof doc.paymasterUrl === 'string' ? doc.paymasterUrl : undefined,
+      chainInstance: typeof doc.chainInstance === 'string' && /^[0-9a-z-]{1,64}$/.test(doc.chainInstance) ? doc.chainInstance : undefined,
     };
   }
   const network = opts.network ?? settings.network;

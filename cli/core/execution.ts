@@ -16,7 +16,7 @@ import type { Endpoints } from './endpoints.js';
 import { createSignHash, type Session } from './session.js';
 
 /** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
-export async function rpcUrlOf(endpoints: Endpoints): Promise<string> {
+export async function rpcUrlOf(endpoints: Pick<Endpoints, 'rpcUrl' | 'sandbox' | 'network'>): Promise<string> {
   if (endpoints.rpcUrl !== undefined) return endpoints.rpcUrl;
   if (endpoints.sandbox) {
     throw new AppError(ErrorCode.CONFIG_ERROR, 'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version', { status: 400 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
 import { tempHome } from '../../test/helpers/process.js';
-import { acquireLock, type NewHistoryEntry, openHistory } from './history.js';
+import { acquireLock, type NewHistoryEntry, openHistory, walletHistory } from './history.js';
 
 const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
@@ -20,6 +20,9 @@ function entry(hash: string, kind: NewHistoryEntry['kind'] = 'trade'): NewHistor
     amounts: [{ direction: 'out', symbol: 'ETH', address: ETH, amount: '1', baseUnits: '1000000000000000000', basis: 'sent' }],
   };
 }
+
+/** The one hash format: 0x + 64 lower-case hex. */
+const h = (digits: string): string => `0x${digits.padStart(64, '0')}`;
 
 const homes: Array<() => void> = [];
 function home(): string {
@@ -38,12 +41,12 @@ describe('history', () => {
     await store.append(entry('0xdef', 'send'));
     clock += 1000;
     const updated = await store.update('0X000ABC', { status: 'succeeded' });
-    expect(updated).toMatchObject({ hash: '0xabc', status: 'succeeded', time: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:02.000Z' });
+    expect(updated).toMatchObject({ hash: h('abc'), status: 'succeeded', time: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:02.000Z' });
     const { entries, setAside } = await store.list();
     expect(setAside).toBeNull();
     expect(entries.map((e) => [e.hash, e.kind, e.status])).toEqual([
-      ['0xdef', 'send', 'pending'],
-      ['0xabc', 'trade', 'succeeded'],
+      [h('def'), 'send', 'pending'],
+      [h('abc'), 'trade', 'succeeded'],
     ]);
     expect(await store.update('0x1', { status: 'reverted' })).toBeUndefined();
   });
@@ -59,7 +62,7 @@ describe('history', () => {
   it('is bounded: only the newest entries are kept', async () => {
     const store = openHistory(home(), { maxEntries: 3 });
     for (let i = 1; i <= 5; i++) await store.append(entry(`0x${i}`));
-    expect((await store.list()).entries.map((e) => e.hash)).toEqual(['0x5', '0x4', '0x3']);
+    expect((await store.list()).entries.map((e) => e.hash)).toEqual([h('5'), h('4'), h('3')]);
   });
 
   it.each([
@@ -120,5 +123,34 @@ describe('history', () => {
     writeFileSync(lock, '1 another-owner');
     await release();
     expect(readFileSync(lock, 'utf8')).toBe('1 another-owner');
+  });
+
+  it('one hash format: older files with short hashes are read as 0x + 64 lower-case hex, and updated by any spelling', async () => {
+    const dir = home();
+    const store = openHistory(dir);
+    const old = { ...entry('0x1'), hash: '0xABC', time: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
+    writeFileSync(store.path, JSON.stringify({ version: 1, entries: [old] }), { mode: 0o600 });
+    expect((await store.list()).entries.map((e) => e.hash)).toEqual([h('abc')]);
+    expect(await store.update('0xabc', { status: 'succeeded' })).toMatchObject({ hash: h('abc'), status: 'succeeded' });
+    expect(JSON.parse(readFileSync(store.path, 'utf8')).entries[0].hash).toBe(h('abc'));
+  });
+
+  it('an entry with no hash (the answer was lost) is kept and updated by its id', async () => {
+    const store = openHistory(home());
+    const { hash: _none, ...rest } = entry('0x1');
+    const stored = await store.append({ ...rest, status: 'unknown', outside: { nonce: h('7'), messageHash: h('8'), executeBefore: 1_900_000_000 } });
+    expect(stored.id).toMatch(/^[0-9a-f]{16}$/);
+    expect(stored.hash).toBeUndefined();
+    expect(await store.update(stored.id as string, { status: 'succeeded', note: 'executed' })).toMatchObject({ status: 'succeeded', note: 'executed' });
+  });
+
+  it('a sandbox wallet lists only the current sandbox chain; the file keeps the others', async () => {
+    const store = openHistory(home());
+    await store.append({ ...entry('0x1'), chain: 'sandbox:old-chain' });
+    await store.append({ ...entry('0x2'), chain: 'sandbox:new-chain' });
+    await store.append(entry('0x3')); // written before chains were kept
+    const scope = { account: ACCOUNT, network: 'mainnet' as const, sandbox: true };
+    expect((await walletHistory(store, { ...scope, chain: 'sandbox:new-chain' })).entries.map((e) => e.hash)).toEqual([h('2')]);
+    expect((await store.list()).entries).toHaveLength(3);
   });
 });

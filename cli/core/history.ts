@@ -48,20 +48,41 @@ const HistoryAmount = Type.Object(
   },
   { additionalProperties: false },
 );
+const Felt = Type.String({ pattern: '^0x[0-9a-f]{1,64}$' });
 const HistoryEntry = Type.Object(
   {
+    /** this entry's own key (entries written before it had none: their hash is their key) */
+    id: Type.Optional(Type.String({ pattern: '^[0-9a-f]{16,32}$' })),
     time: Short(40),
     updatedAt: Short(40),
     kind: Type.Union([Type.Literal('send'), Type.Literal('trade'), Type.Literal('multi-swap'), Type.Literal('batch'), Type.Literal('rebalance')]),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
     sandbox: Type.Boolean(),
+    /**
+     * which chain it was sent on: "mainnet", "sepolia", or "sandbox:<id>" (each sandbox start is
+     * a new chain; docs/architecture.md "History"). Absent on entries written before it was kept.
+     */
+    chain: Type.Optional(Type.String({ pattern: '^(mainnet|sepolia|sandbox:[0-9a-z-]{1,64})$' })),
     account: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
-    hash: Type.String({ pattern: '^0x[0-9a-f]{1,64}$' }),
-    /** pending: sent, no receipt yet; succeeded/reverted: from the receipt; unknown: no receipt in time */
-    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('reverted'), Type.Literal('unknown')]),
+    /** 0x + 64 lower-case hex (older files held shorter spellings: normalised when read); absent when the answer was lost */
+    hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' })),
+    /**
+     * pending: sent, no receipt yet; succeeded/reverted: from the chain; unknown: the signed
+     * transaction left the client and how it ended is not known yet; not-sent: it provably never
+     * executed (its outside-execution deadline passed with its nonce unused)
+     */
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('reverted'), Type.Literal('unknown'), Type.Literal('not-sent')]),
     summary: Short(500),
     amounts: Type.Array(HistoryAmount, { maxItems: 16 }),
     revertReason: Type.Optional(Short(1000)),
+    /** sha-256 of what the plan moves (planFingerprint): a retry of the same plan is recognised */
+    fingerprint: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    /** what identifies the signed outside execution when no hash is known (SNIP-9) */
+    outside: Type.Optional(
+      Type.Object({ nonce: Felt, messageHash: Felt, executeBefore: Type.Integer({ minimum: 0, maximum: 2 ** 40 }) }, { additionalProperties: false }),
+    ),
+    /** how the outcome was learned, when not from a receipt */
+    note: Type.Optional(Short(300)),
   },
   { additionalProperties: false },
 );
@@ -71,8 +92,10 @@ export type HistoryAmount = Type.Static<typeof HistoryAmount>;
 export type HistoryEntry = Type.Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
 export type HistoryKind = HistoryEntry['kind'];
-export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt' | 'hash'> & { hash: string };
-export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason'>>;
+export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
+export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note'>>;
+/** Not settled yet: the chain may still say how it ended. */
+export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>(['pending', 'unknown']);
 
 /** An entry whose every text is one printable line within the schema's bounds. */
 function cleanEntry(entry: HistoryEntry): HistoryEntry {
@@ -106,8 +129,8 @@ export interface HistoryStore {
   readonly path: string;
   /** records a sent transaction (status usually pending) and returns it as stored */
   append(entry: NewHistoryEntry): Promise<HistoryEntry>;
-  /** updates the entry with this hash; undefined when there is none */
-  update(hash: string, patch: HistoryUpdate): Promise<HistoryEntry | undefined>;
+  /** updates the entry with this id or hash; undefined when there is none */
+  update(key: string, patch: HistoryUpdate): Promise<HistoryEntry | undefined>;
   list(): Promise<HistoryList>;
 }
 
@@ -115,11 +138,22 @@ function historyError(message: string, cause?: unknown): AppError {
   return new AppError(ErrorCode.HISTORY_ERROR, message, { status: 500, ...(cause === undefined ? {} : { cause }) });
 }
 
-/** A hash as stored: 0x + lowercase hex without leading zeros, so spellings of one hash compare equal. */
-function canonicalHash(hash: string): string {
+/**
+ * The one hash format (docs/architecture.md "Headless output"): 0x + 64 lower-case hex, as
+ * receipts, events, `history --json` and the app print it, so string comparison works.
+ */
+export function canonicalHash(hash: string): string {
   if (!/^0[xX][0-9a-fA-F]{1,64}$/.test(hash.trim())) throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
-  return `0x${BigInt(hash.trim()).toString(16)}`;
+  return `0x${BigInt(hash.trim()).toString(16).padStart(64, '0')}`;
 }
+
+/** Entries as read: older files spelled hashes without leading zeros. */
+const migrated = (entry: HistoryEntry): HistoryEntry => (entry.hash === undefined ? entry : { ...entry, hash: canonicalHash(entry.hash) });
+
+const newId = (): string => randomBytes(8).toString('hex');
+
+/** The entry's key: its id, else (older entries) its hash. */
+export const entryKey = (entry: HistoryEntry): string => entry.id ?? entry.hash ?? '';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -182,7 +216,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       parsed = undefined;
     }
     if (!isHistoryFile(parsed)) return { entries: [], setAside: await setAside() };
-    return { entries: parsed.entries.map(cleanEntry), setAside: null };
+    return { entries: parsed.entries.map((e) => cleanEntry(migrated(e))), setAside: null };
   }
 
   async function setAside(): Promise<string> {
@@ -214,20 +248,20 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     append: (entry) =>
       locked(async () => {
         const time = new Date(now()).toISOString();
-        const stored: HistoryEntry = cleanEntry({ ...entry, hash: canonicalHash(entry.hash), time, updatedAt: time });
+        const stored: HistoryEntry = cleanEntry({ ...entry, id: entry.id ?? newId(), ...(entry.hash === undefined ? {} : { hash: canonicalHash(entry.hash) }), time, updatedAt: time });
         if (!isHistoryFile({ version: 1, entries: [stored] })) throw historyError('refusing to record a malformed history entry');
         const { entries } = await read();
         write([...entries, stored]);
         return stored;
       }),
-    update: (hash, patch) =>
+    update: (key, patch) =>
       locked(async () => {
-        const key = canonicalHash(hash);
+        const hash = /^0[xX][0-9a-fA-F]{1,64}$/.test(key.trim()) ? canonicalHash(key) : undefined;
         const { entries } = await read();
-        const index = entries.findLastIndex((e) => e.hash === key);
+        const index = entries.findLastIndex((e) => e.id === key || (hash !== undefined && e.hash === hash));
         const current = entries[index];
         if (current === undefined) return undefined;
-        const next: HistoryEntry = cleanEntry({ ...current, ...patch, updatedAt: new Date(now()).toISOString() });
+        const next: HistoryEntry = cleanEntry({ ...current, ...patch, ...(patch.hash === undefined ? {} : { hash: canonicalHash(patch.hash) }), updatedAt: new Date(now()).toISOString() });
         if (!isHistoryFile({ version: 1, entries: [next] })) throw historyError('refusing to record a malformed history update');
         entries[index] = next;
         write(entries);
@@ -249,7 +283,11 @@ export interface TransactionTracker {
   submitted(hash: string): void;
   /** its receipt (or its revert) arrived */
   settled(hash: string, patch: HistoryUpdate): Promise<void>;
-  /** the flow failed: a revert (TRANSACTION_REVERTED with its hash) is recorded as such; anything else stays pending */
+  /**
+   * the flow failed: a revert (TRANSACTION_REVERTED) is recorded as such; a signed transaction
+   * whose answer was lost (SUBMITTED_UNCONFIRMED with no hash) as `unknown`, with what identifies
+   * it; anything else after the hash stays pending
+   */
   failed(error: unknown): Promise<void>;
 }
 
@@ -258,8 +296,10 @@ export interface TransactionTracker {
  * updated from its receipt. A history that cannot be written is a warning, never a failure (the
  * chain is the truth); without a store nothing is recorded.
  */
-export function trackTransaction(history: HistoryStore | undefined, entry: Omit<NewHistoryEntry, 'hash' | 'status'>): TransactionTracker {
+export function trackTransaction(history: HistoryStore | undefined, entry: Omit<NewHistoryEntry, 'hash' | 'status' | 'id'>): TransactionTracker {
   const warnings: string[] = [];
+  const id = newId();
+  let recorded = false;
   let pending: Promise<void> = Promise.resolve();
   const safely = async (work: () => Promise<unknown>): Promise<void> => {
     try {
@@ -270,38 +310,66 @@ export function trackTransaction(history: HistoryStore | undefined, entry: Omit<
   };
   const settled = async (hash: string, patch: HistoryUpdate): Promise<void> => {
     await pending;
-    if (history !== undefined) await safely(() => history.update(hash, patch));
+    if (history !== undefined) await safely(() => history.update(id, { hash, ...patch }));
   };
   return {
     warnings,
     submitted(hash) {
-      if (history !== undefined) pending = safely(() => history.append({ ...entry, hash, status: 'pending' }));
+      recorded = true;
+      if (history !== undefined) pending = safely(() => history.append({ ...entry, id, hash, status: 'pending' }));
     },
     settled,
     async failed(error) {
       await pending;
-      if (!(error instanceof AppError) || error.code !== ErrorCode.TRANSACTION_REVERTED) return;
-      const hash = error.details?.transactionHash;
-      if (typeof hash !== 'string') return;
-      const reason = String(error.details?.revertReason ?? '').slice(0, 1000);
-      await settled(hash, { status: 'reverted', ...(reason === '' ? {} : { revertReason: reason }) });
+      if (!(error instanceof AppError)) return;
+      if (error.code === ErrorCode.TRANSACTION_REVERTED) {
+        const hash = error.details?.transactionHash;
+        if (typeof hash !== 'string') return;
+        const reason = String(error.details?.revertReason ?? '').slice(0, 1000);
+        await settled(hash, { status: 'reverted', ...(reason === '' ? {} : { revertReason: reason }) });
+        return;
+      }
+      if (error.code === ErrorCode.SUBMITTED_UNCONFIRMED && !recorded && history !== undefined) {
+        recorded = true;
+        const note = `the answer to the submission was lost (${String(error.details?.cause ?? 'unknown cause')}); it may have been executed`.slice(0, 300);
+        await safely(() => history.append({ ...entry, id, status: 'unknown', note }));
+      }
     },
   };
 }
 
-/** Where a wallet's transactions belong: its account on a network (or the sandbox). */
+/** Where a wallet's transactions belong: its account on a network (or the sandbox) and chain. */
 export interface HistoryScope {
   account: string;
   network: HistoryEntry['network'];
   sandbox: boolean;
+  /**
+   * the chain in use ("sandbox:<id>", reconcile.ts chainOf): a sandbox wallet's history shows
+   * only this sandbox chain's entries (an earlier sandbox's chain is gone; its entries stay in
+   * the file and `finance-tui history` lists them, marked)
+   */
+  chain?: string | undefined;
+}
+
+export interface WalletHistoryOptions {
+  /** asks the chain about unresolved entries first (bounded: reconcile.ts) */
+  lookup?: import('./reconcile.js').ChainLookup | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**
  * The transactions of one wallet on one network, newest first (the file keeps every account's):
- * what every face lists for the signed-in wallet.
+ * what every face lists for the signed-in wallet. With a lookup, unresolved entries are settled
+ * from the chain first.
  */
-export async function walletHistory(history: HistoryStore, scope: HistoryScope): Promise<HistoryList> {
+export async function walletHistory(history: HistoryStore, scope: HistoryScope, options: WalletHistoryOptions = {}): Promise<HistoryList> {
   const { entries, setAside } = await history.list();
   const account = BigInt(scope.account);
-  return { entries: entries.filter((e) => BigInt(e.account) === account && e.network === scope.network && e.sandbox === scope.sandbox), setAside };
+  const { entryChain, reconcileHistory, withChanges } = await import('./reconcile.js');
+  const sameChain = (e: HistoryEntry): boolean => !scope.sandbox || scope.chain === undefined || entryChain(e) === scope.chain;
+  const mine = entries.filter((e) => BigInt(e.account) === account && e.network === scope.network && e.sandbox === scope.sandbox && sameChain(e));
+  if (options.lookup === undefined) return { entries: mine, setAside };
+  const lookup = options.lookup;
+  const changed = await reconcileHistory(history, mine, { lookupFor: () => lookup, signal: options.signal }).catch(() => []);
+  return { entries: withChanges(mine, changed), setAside };
 }

@@ -26,6 +26,6 @@ function fee(e: HistoryEntry): string {
 }
 
 export function renderHistoryCsv(entries: readonly HistoryEntry[]): string {
-  const rows = entries.map((e) => [e.time, e.kind, e.sandbox ? 'sandbox' : e.network, e.hash, flow(e, 'out'), flow(e, 'in'), fee(e), e.status]);
+  const rows = entries.map((e) => [e.time, e.kind, e.sandbox ? 'sandbox' : e.network, e.hash ?? '', flow(e, 'out'), flow(e, 'in'), fee(e), e.status]);
   return [CSV_HEADER as readonly string[], ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -48,6 +48,11 @@ describe('renderHistory', () => {
     revertReason: 'below min_received',
   };
 
+  it('marks a sandbox entry of another chain than the current sandbox as an earlier sandbox', () => {
+    expect(renderHistory([{ ...entry, chain: 'sandbox:old' }], null, 'sandbox:new')).toContain('reverted   earlier sandbox  0xabc');
+    expect(renderHistory([{ ...entry, chain: 'sandbox:new' }], null, 'sandbox:new')).toContain('reverted   sandbox  0xabc');
+  });
+
   it('lists each transaction with what left and what arrived, newest first as given', () => {
     expect(renderHistory([entry], null)).toBe(
       ['2026-11-22T12:00:00.000Z  trade       reverted   sandbox  0xabc', '    sent 1 ETH; at least 2970 USDC', '    reverted: below min_received', ''].join('\n'),

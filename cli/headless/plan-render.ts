@@ -91,15 +91,20 @@ function shortReason(reason: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-export function renderHistory(entries: readonly HistoryEntry[], setAside: string | null): string {
+/** `currentSandbox`: the chain of the sandbox last started here ("sandbox:<id>"); other sandbox entries are an earlier chain's. */
+export function renderHistory(entries: readonly HistoryEntry[], setAside: string | null, currentSandbox?: string): string {
   const lines: string[] = [];
   if (setAside !== null) lines.push(`warning: the history file was unreadable and was set aside as ${setAside}`);
   if (entries.length === 0) lines.push('No transactions sent from this client yet.');
   for (const e of entries) {
-    const network = e.sandbox ? 'sandbox' : e.network;
+    // a sandbox entry of another chain than the sandbox last started here: that chain is gone
+    const earlier = e.sandbox && e.chain !== undefined && currentSandbox !== undefined && e.chain !== currentSandbox;
+    const network = e.sandbox ? (earlier ? 'earlier sandbox' : 'sandbox') : e.network;
     const flows = e.amounts.map((a) => `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`);
-    lines.push(`${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash}`, `    ${flows.join('; ') || e.summary}`);
+    lines.push(`${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`, `    ${flows.join('; ') || e.summary}`);
     if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
+    if (e.note !== undefined) lines.push(`    ${e.note}`);
+    if (e.status === 'unknown' || e.status === 'pending') lines.push('    not settled yet: do not send it again before it is');
   }
   lines.push('');
   return lines.join('\n');

@@ -230,12 +230,15 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     async history(session) {
       const { e } = ready();
-      const { openHistory, walletHistory } = await import('../core/history.js');
-      const { entries, setAside } = await walletHistory(openHistory(e.dataDir), { account: session.walletAddress, network: e.network, sandbox: e.sandbox });
+      const [{ openHistory, walletHistory }, { chainOf, endpointsLookup }] = await Promise.all([import('../core/history.js'), import('../core/reconcile.js')]);
+      // pending entries are settled from the chain first (bounded); no chain to ask: as stored
+      const lookup = await endpointsLookup(e).catch(() => undefined);
+      const scope = { account: session.walletAddress, network: e.network, sandbox: e.sandbox, chain: chainOf(e) };
+      const { entries, setAside } = await walletHistory(openHistory(e.dataDir), scope, { lookup });
       const mine = entries.map(
         (entry): HistoryEntry => ({
-          // as receipts show it (the store keeps it without leading zeros)
-          transactionHash: `0x${BigInt(entry.hash).toString(16).padStart(64, '0')}`,
+          // 0x + 64 hex, as receipts show it; none when the paymaster's answer was lost
+          transactionHash: entry.hash ?? 'not received (the answer was lost)',
           at: entry.time,
           kind: entry.kind,
           // printable already: the history cleans every entry it reads (core/history.ts)

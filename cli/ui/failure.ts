@@ -62,6 +62,14 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
     title: 'Sent, not confirmed yet',
     next: 'Do not send it again: it may still be confirmed. Check your balances on the home screen in a moment.',
   },
+  [ErrorCode.SUBMITTED_UNCONFIRMED]: {
+    title: 'Sent, but how it ended is not known',
+    next: 'Do not send it again: it may have been executed. The history asks the chain; the same plan is refused until it is settled.',
+  },
+  [ErrorCode.ALREADY_SUBMITTED]: {
+    title: 'The same transaction is already on its way',
+    next: 'Nothing was signed. Check the history; once it has settled you can send it again.',
+  },
 };
 
 /**

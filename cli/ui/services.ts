@@ -157,8 +157,8 @@ export interface HistoryEntry {
   at: string;
   kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
   summary: string;
-  /** pending: no receipt yet; unknown: no receipt in time (the chain is the truth) */
-  status: 'succeeded' | 'reverted' | 'pending' | 'unknown';
+  /** pending: no receipt yet; unknown: the answer was lost, may have executed; not-sent: provably never executed */
+  status: 'succeeded' | 'reverted' | 'pending' | 'unknown' | 'not-sent';
   revertReason?: string;
 }
 

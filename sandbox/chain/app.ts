@@ -49,7 +49,14 @@ const GasPriceBody = Type.Object(
   { l1GasPrice: Type.Optional(Digits), l1DataGasPrice: Type.Optional(Digits), l2GasPrice: Type.Optional(Digits), afterNextBuild: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
-const DelayBody = Type.Object({ ms: Type.Integer({ minimum: 0, maximum: 600_000 }) }, { additionalProperties: false });
+const DelayBody = Type.Object(
+  {
+    ms: Type.Integer({ minimum: 0, maximum: 600_000 }),
+    /** the transactions held back so far become visible at once */
+    release: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 const MintBody = Type.Object(
   { address: Type.String({ maxLength: 80 }), token: Type.String({ maxLength: 80 }), amount: Type.String({ maxLength: 100 }) },
   { additionalProperties: false },
@@ -123,7 +130,9 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
   });
 
   app.post('/sandbox/chain/confirm-delay', { schema: { body: DelayBody } }, async (request) => {
-    chain.confirmDelayMs = (request.body as { ms: number }).ms;
+    const body = request.body as { ms: number; release?: boolean };
+    chain.confirmDelayMs = body.ms;
+    if (body.release === true) for (const tx of chain.ledger.transactions()) tx.visibleAt = 0;
     return { ms: chain.confirmDelayMs };
   });
 

@@ -86,6 +86,8 @@ export interface RelayedTransaction {
   refund?: { token: bigint; amount: bigint };
   /** the signed message hash: makes the transaction hash unique to what was signed */
   messageHash: bigint;
+  /** the outside execution's nonce: used once the transaction succeeds (is_valid_outside_execution_nonce) */
+  outsideNonce?: bigint;
 }
 
 export class ContractNotFound extends Error {}
@@ -230,6 +232,7 @@ export class Chain {
       }
       for (const call of relayerCalls) roots.push(executor.invoke(RELAYER_ADDRESS, call.to, call.selector, call.calldata));
       view.commit();
+      if (tx.outsideNonce !== undefined) this.contracts.usedOutsideNonces.add(`${tx.account}:${tx.outsideNonce}`);
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
       status = 'REVERTED';

@@ -63,6 +63,7 @@ export const ACCOUNT_SELECTOR = {
   executeFromOutsideV2: selectorOf('execute_from_outside_v2'),
   supportsInterface: selectorOf('supports_interface'),
   isValidSignature: selectorOf('is_valid_signature'),
+  isValidOutsideExecutionNonce: selectorOf('is_valid_outside_execution_nonce'),
 } as const;
 
 const VALID = label('VALID');
@@ -300,10 +301,13 @@ export function accountSignatureValid(publicKey: bigint, hash: bigint, signature
 export class AccountContract implements Contract {
   readonly classHash: bigint;
   readonly publicKey: bigint;
+  /** SNIP-9: whether an outside execution with this nonce has been executed by this account */
+  readonly #nonceUsed: (nonce: bigint) => boolean;
 
-  constructor(classHash: bigint, publicKey: bigint) {
+  constructor(classHash: bigint, publicKey: bigint, nonceUsed: (nonce: bigint) => boolean = () => false) {
     this.classHash = classHash;
     this.publicKey = publicKey;
+    this.#nonceUsed = nonceUsed;
   }
 
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
@@ -316,6 +320,9 @@ export class AccountContract implements Contract {
         if (calldata.length < 2 || length === undefined || BigInt(calldata.length) !== 2n + length) throw new Revert('Failed to deserialize param #2');
         return [accountSignatureValid(this.publicKey, calldata[0] as bigint, calldata.slice(2)) ? VALID : 0n];
       }
+      case ACCOUNT_SELECTOR.isValidOutsideExecutionNonce:
+        expectArgs(calldata, 1);
+        return [this.#nonceUsed(calldata[0] as bigint) ? 0n : 1n];
       case ACCOUNT_SELECTOR.execute: {
         if (ctx.caller !== 0n) throw new Revert('argent/non-null-caller');
         return runCalls(ctx, decodeMulticall(calldata));
@@ -395,6 +402,8 @@ const KEYED_LAYOUT = new Set(['USDC', 'USDT']);
 export class Contracts implements ContractResolver {
   readonly tokens = new Map<bigint, TokenContract>();
   readonly #fixed = new Map<bigint, Contract>();
+  /** `<account>:<nonce>` of every outside execution that was executed (a revert undoes its nonce, as on Starknet) */
+  readonly usedOutsideNonces = new Set<string>();
 
   constructor(pools: readonly Pool[], poolOperator: bigint) {
     // the sepolia registry's own tokens too (balance 0): a client pointed at this chain with
@@ -418,7 +427,7 @@ export class Contracts implements ContractResolver {
     const fixed = this.#fixed.get(address);
     if (fixed !== undefined) return fixed;
     const account = state.account(address);
-    return account === undefined ? undefined : new AccountContract(account.classHash, account.publicKey);
+    return account === undefined ? undefined : new AccountContract(account.classHash, account.publicKey, (nonce) => this.usedOutsideNonces.has(`${address}:${nonce}`));
   }
 
   /** Class hash of what is deployed at `address`, or undefined (pools count as deployed contracts). */

@@ -207,6 +207,11 @@ export class Ledger implements StateBase {
     return this.#transactions.get(hash);
   }
 
+  /** Every recorded transaction (the confirm-delay knob's `release`). */
+  transactions(): IterableIterator<TransactionRecord> {
+    return this.#transactions.values();
+  }
+
   get transactionCount(): number {
     return this.#transactions.size;
   }

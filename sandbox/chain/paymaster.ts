@@ -521,6 +521,7 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
           ...(build.type === 'deploy_and_invoke' ? { deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: publicKey } } : {}),
           ...(refund === undefined ? {} : { refund }),
           messageHash,
+          outsideNonce: BigInt(nonce),
         });
         return { transaction_hash: hex(record.hash), tracking_id: track(record.hash) };
       },

@@ -19,6 +19,7 @@ import type { CallOptions } from '../call.js';
 import type { Endpoints } from '../endpoints.js';
 import { openExecutionAccount } from '../execution.js';
 import { openHistory } from '../history.js';
+import { chainOf } from '../reconcile.js';
 import { aggregatorFor } from '../quote.js';
 import { mapSessionError, requireSession, type Session } from '../session.js';
 import type { ActionContext, ActionRequest, ExecuteOptions, ExecutionResult, PlannedAction } from './pipeline.js';
@@ -62,6 +63,7 @@ export async function planAction(endpoints: Endpoints, request: ActionRequest, o
       fee: { gasToken, forced: options.gasToken !== undefined },
       defaultSlippageBps: endpoints.settings.slippageBps,
       history: openHistory(endpoints.dataDir),
+      chain: chainOf(endpoints),
       ...(options.now ? { now: options.now } : {}),
     };
     const withSnapshot = request.kind === 'rebalance' && request.snapshot === undefined ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) } : request;

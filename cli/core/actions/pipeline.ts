@@ -13,6 +13,7 @@
  * is an entry of KINDS: how its request resolves into swaps and transfers. Progress is typed
  * (events.ts). Plain functions over an ActionContext: no endpoints, no session file.
  */
+import { createHash } from 'node:crypto';
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
@@ -28,7 +29,9 @@ import { prefetchAccountFacts } from '../chain/facts.js';
 import { readBalances, type TokenBalance } from '../chain/reads.js';
 import { simulatePrepared } from '../chain/simulate.js';
 import { executeTracked, type FeeChoice, prepareWithFee } from '../execution.js';
-import { type HistoryAmount, type HistoryStore, trackTransaction } from '../history.js';
+import { entryKey, type HistoryAmount, type HistoryEntry, type HistoryStore, trackTransaction, UNRESOLVED } from '../history.js';
+import { askable, entryChain, readerLookup, reconcileHistory } from '../reconcile.js';
+import { outsideIdentity } from '../chain/execute.js';
 import {
   type Balance,
   checkBalances,
@@ -60,6 +63,8 @@ export interface ActionContext {
   router?: string;
   now?: () => number;
   history?: HistoryStore | undefined;
+  /** the chain this runs on: "mainnet", "sepolia" or "sandbox:<id>" (reconcile.ts chainOf) */
+  chain?: string | undefined;
 }
 
 /** "100 USDC>ETH" as given: decimal amount in token units, symbols or addresses. */
@@ -442,6 +447,65 @@ function alreadyExecuted(ticket: ExecutionTicket): AppError {
 }
 
 /**
+ * What a plan moves, as a sha-256 (hex): the account, the chain, each swap's tokens and amount
+ * in, each transfer's token, recipient and amount — not the quote or the fee, so a script that
+ * runs the same `send` or `trade` again gets the same fingerprint (and `send` and a one-transfer
+ * `batch` share theirs).
+ */
+export function planFingerprint(plan: ActionPlan, chain: string): string {
+  const hex = (value: string): string => `0x${BigInt(value).toString(16).padStart(64, '0')}`;
+  const what = {
+    account: hex(plan.account),
+    chain,
+    swaps: plan.swaps.map((s) => [hex(s.confirmed.from.address), hex(s.confirmed.to.address), s.confirmed.amountIn.toString()]),
+    sends: plan.sends.map((t) => [hex(t.token.address), hex(t.to), t.amount.toString()]),
+  };
+  return createHash('sha256').update(JSON.stringify(what)).digest('hex');
+}
+
+/** What identifies the signed outside execution, for settling it later; none when it cannot be read (it is still sent). */
+function outsideOf(prepared: PreparedExecution): { outside?: ReturnType<typeof outsideIdentity> } {
+  try {
+    return { outside: outsideIdentity(prepared) };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A plan whose transaction may already be on its way is never signed again, across processes
+ * too: the account's unresolved entries on this chain are first asked of the chain (bounded);
+ * one with the same fingerprint that is still unresolved refuses this run (ALREADY_SUBMITTED).
+ */
+async function refuseUnsettledRetry(ctx: ActionContext, chain: string, fingerprint: string, call: CallOptions): Promise<void> {
+  if (ctx.history === undefined || !askable(chain)) return;
+  const account = BigInt(ctx.account.address);
+  const mine = (e: HistoryEntry): boolean => BigInt(e.account) === account && entryChain(e) === chain;
+  const { entries } = await ctx.history.list();
+  const open = entries.filter((e) => mine(e) && UNRESOLVED.has(e.status));
+  if (!open.some((e) => e.fingerprint === fingerprint)) return;
+  const lookup = await readerLookup(ctx.account);
+  // the same plan first: it decides whether this run may sign
+  const ordered = [...open.filter((e) => e.fingerprint === fingerprint), ...open.filter((e) => e.fingerprint !== fingerprint)];
+  const changed = await reconcileHistory(ctx.history, ordered, { lookupFor: () => lookup, signal: call.signal, now: ctx.now });
+  const settled = new Map(changed.map((c) => [entryKey(c), c]));
+  const same = ordered.filter((e) => e.fingerprint === fingerprint).map((e) => settled.get(entryKey(e)) ?? e);
+  // still unresolved: it may yet execute; just found executed: this run is the blind retry of it
+  const blocking = same.find((e) => UNRESOLVED.has(e.status)) ?? same.find((e) => e.status === 'succeeded');
+  if (blocking === undefined) return;
+  const deadline = blocking.outside === undefined ? '' : ` (it can execute until ${new Date(blocking.outside.executeBefore * 1000).toISOString()})`;
+  const as = blocking.hash === undefined ? '' : ` as ${blocking.hash}`;
+  const what =
+    blocking.status === 'succeeded'
+      ? `the same plan, sent at ${blocking.time}${as}, has been executed (the chain says so now)`
+      : `the same plan was sent at ${blocking.time}${as} and how it ended is not known yet${deadline}`;
+  throw new AppError(ErrorCode.ALREADY_SUBMITTED, `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`, {
+    status: 409,
+    details: { transactionHash: blocking.hash ?? null, state: blocking.status, time: blocking.time, ...(blocking.outside === undefined ? {} : { executeBefore: blocking.outside.executeBefore }) },
+  });
+}
+
+/**
  * Signs and sends a checked plan, once. A quote older than 30 s is re-fetched first and the
  * whole plan checked, built and simulated again (the confirmed minimums and gas maximum stay
  * the bounds); so is a paymaster build near its deadline. The transaction is recorded in the
@@ -475,13 +539,19 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
     }
     const { plan, document } = current;
     await checkLimits(plan, options.limits, ctx.aggregator, track);
+    const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
+    const fingerprint = planFingerprint(plan, chain);
+    await refuseUnsettledRetry(ctx, chain, fingerprint, track);
     const tracker = trackTransaction(ctx.history, {
       kind: plan.kind,
       network: ctx.account.network,
       sandbox: ctx.sandbox,
+      ...(chain === 'sandbox:unknown' ? {} : { chain }),
       account: plan.account,
       summary: document.headline.slice(0, 500),
       amounts: historyAmounts(plan),
+      fingerprint,
+      ...outsideOf(current.prepared),
     });
     const receipt = await executeTracked(ctx.account, current.prepared, tracker, track);
     ticket.state = 'done';

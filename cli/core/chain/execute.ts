@@ -18,7 +18,7 @@
  * retries for minutes on a dead endpoint).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OutsideExecutionTypesV2, paymaster, type PaymasterDetails, type PreparedTransaction, RpcError } from 'starknet';
+import { OutsideExecutionTypesV2, paymaster, type PaymasterDetails, type PreparedTransaction, RpcError, typedData as snip12 } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
 import { sameAddress } from '../../../shared/tokens.js';
@@ -291,7 +291,7 @@ async function waitForReceipt(ea: ExecutionAccount, transactionHash: string, onP
       }
     }
     if (Date.now() >= deadline) {
-      throw new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s; check it later`, {
+      throw new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s`, {
         status: 504,
         details: { transactionHash },
       });
@@ -299,13 +299,66 @@ async function waitForReceipt(ea: ExecutionAccount, transactionHash: string, onP
   }
 }
 
+/** What identifies a signed outside execution (SNIP-9) when its hash is not known: its nonce, its message hash, its deadline. */
+export interface OutsideIdentity {
+  /** 0x + 64 hex: the account's `is_valid_outside_execution_nonce(nonce)` turns false once it executed */
+  nonce: string;
+  /** 0x + 64 hex: the typed-data message hash that was signed */
+  messageHash: string;
+  /** unix seconds: after it, the outside execution can never run */
+  executeBefore: number;
+}
+
+const felt64 = (value: unknown): string => `0x${BigInt(String(value)).toString(16).padStart(64, '0')}`;
+
+export function outsideIdentity(prepared: PreparedExecution): OutsideIdentity {
+  const typed = typedDataOf(prepared.transaction);
+  const message = typed.message as Record<string, unknown>;
+  // the types were checked to be the standard SNIP-9 v2 ones (checkTypedData): hashing is bounded
+  return { nonce: felt64(message.Nonce), messageHash: felt64(snip12.getMessageHash(typed as never, prepared.account)), executeBefore: prepared.expiresAt };
+}
+
+/**
+ * Answers that prove the paymaster did not execute: our server's own refusals (made before it
+ * relays) and the paymaster's refusals of the signature, the fee, the time bounds, the token,
+ * the class or the deployment. Anything else after the signed transaction left the client —
+ * a lost or hung answer, a 5xx, an interrupt, an unexpected refusal — may have been executed
+ * (a guard that cannot classify its input refuses it: here, assumes the worst).
+ */
+const DEFINITE_REFUSALS: ReadonlySet<string> = new Set([
+  ErrorCode.SIGNATURE_REFUSED,
+  ErrorCode.FEE_ABOVE_MAX,
+  ErrorCode.RATE_LIMITED,
+  ErrorCode.UNAUTHORIZED,
+  ErrorCode.TOKEN_EXPIRED,
+  ErrorCode.TOKEN_REVOKED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.WALLET_MISMATCH,
+  ErrorCode.SPONSORED_DISABLED,
+  ErrorCode.SPONSORED_LIMIT_REACHED,
+  ErrorCode.VALIDATION_ERROR,
+  ErrorCode.PAYLOAD_TOO_LARGE,
+]);
+const REFUSING_SNIP29_CODES: ReadonlySet<unknown> = new Set([150, 151, 153, 154, 155, 157, 158]);
+
+function definitelyNotExecuted(error: AppError): boolean {
+  if (DEFINITE_REFUSALS.has(error.code)) return true;
+  return error.code === ErrorCode.PAYMASTER_REFUSED && REFUSING_SNIP29_CODES.has(error.details?.paymasterCode);
+}
+
+/** The line every "may have been sent" outcome ends with (README "Exit codes"). */
+export const DO_NOT_RETRY = 'do not retry: check `finance-tui history` (it asks the chain how it ended)';
+
 export async function executePrepared(ea: ExecutionAccount, prepared: PreparedExecution, options: ProgressOptions = {}): Promise<ExecutionReceipt> {
   let submitted: string | undefined;
+  // the signed transaction has left the client (the execute request was started)
+  let leftClient = false;
   return inScope(
     options.signal,
     async () => {
       options.onProgress?.({ stage: 'signing' });
       const executable = await ea.account.preparePaymasterTransaction(prepared.transaction);
+      leftClient = true;
       options.onProgress?.({ stage: 'submitting' });
       const { transaction_hash } = await ea.account.paymaster.executeTransaction(executable, prepared.transaction.parameters);
       submitted = `0x${BigInt(transaction_hash).toString(16).padStart(64, '0')}`;
@@ -322,12 +375,29 @@ export async function executePrepared(ea: ExecutionAccount, prepared: PreparedEx
     },
     (error, scope) => {
       const mapped = mapChainError(error, scope);
-      if (submitted === undefined || !(mapped instanceof AppError) || mapped.code === ErrorCode.TRANSACTION_REVERTED || mapped.code === ErrorCode.TRANSACTION_PENDING) return mapped;
+      if (!leftClient || !(mapped instanceof AppError)) return mapped;
+      if (submitted === undefined) {
+        if (definitelyNotExecuted(mapped)) return mapped;
+        // the paymaster may have relayed it: never "failed", never retried blindly
+        const identity = outsideIdentity(prepared);
+        const why = mapped.code === ErrorCode.CANCELLED ? 'interrupted while the paymaster was executing it' : `the paymaster's answer was lost (${mapped.code})`;
+        return new AppError(ErrorCode.SUBMITTED_UNCONFIRMED, `the signed transaction was sent, but ${why}: it may have been executed; ${DO_NOT_RETRY}`, {
+          status: 504,
+          details: { transactionHash: null, cause: mapped.code, outsideNonce: identity.nonce, messageHash: identity.messageHash, executeBefore: identity.executeBefore },
+        });
+      }
+      if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
+      if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
+        return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, { status: 504, details: { transactionHash: submitted } });
+      }
       // after submission the transaction exists whatever went wrong here: name it
       if (mapped.code === ErrorCode.CANCELLED) {
-        return new AppError(ErrorCode.CANCELLED, `cancelled while waiting; transaction ${submitted} was submitted and may still confirm`, { status: 499, details: { transactionHash: submitted } });
+        return new AppError(ErrorCode.SUBMITTED_UNCONFIRMED, `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`, {
+          status: 499,
+          details: { transactionHash: submitted, cause: ErrorCode.CANCELLED },
+        });
       }
-      return new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); check it later`, {
+      return new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`, {
         status: 504,
         details: { transactionHash: submitted, cause: mapped.code },
       });

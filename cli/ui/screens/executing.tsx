@@ -3,7 +3,7 @@
  * leave (state.ts pins it). The outcome replaces this screen: a receipt, or a failure in plain
  * words with what to do next.
  */
-import { Box, Text } from 'ink';
+import { Box, Static, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure, describeFailureAfterSending } from '../failure.js';
@@ -38,6 +38,9 @@ export type Job = { name: 'executing'; plan: PlanView };
 export function ExecutingScreen({ job }: { job: Job }) {
   const { services, state, dispatch, rootSignal, theme } = useUi();
   const [step, setStep] = useState<ExecutionStep>({ kind: 'signing' });
+  // the hash, printed once into the scrollback (<Static>) the moment it is known: it stays there
+  // whatever happens next — Ctrl+C, a lost connection, the app closing
+  const [sent, setSent] = useState<string[]>([]);
   // the session as the visit began: nothing that changes the app state later may restart (or
   // cancel) a transaction that may already have left
   const [session] = useState(state.session);
@@ -49,7 +52,11 @@ export function ExecutingScreen({ job }: { job: Job }) {
     // the hash once the transaction has left: from then on a failure must not say "try again"
     let sentAs: string | undefined;
     const onStep = (s: ExecutionStep): void => {
-      if (s.kind === 'submitted') sentAs = s.hash;
+      if (s.kind === 'submitted') {
+        sentAs = s.hash;
+        const hash = s.hash;
+        setSent((list) => (list.includes(hash) ? list : [...list, hash]));
+      }
       if (!signal.aborted) setStep(s);
     };
     const call = { signal, onStep };
@@ -69,6 +76,13 @@ export function ExecutingScreen({ job }: { job: Job }) {
 
   return (
     <Box flexDirection="column">
+      <Static items={sent}>
+        {(hash) => (
+          <Text key={hash}>
+            sent {hash} ({job.plan.headline}) — if this app stops before it confirms, do not send it again: check the history
+          </Text>
+        )}
+      </Static>
       <Title>{job.plan.headline}</Title>
       <Busy label={stepText(step)} />
       <Text color={theme.muted}>Ctrl+C stops waiting; a transaction already sent cannot be called back.</Text>

@@ -45,12 +45,13 @@ export function historyWindow(count: number, selected: number, rows: number): { 
   return { first, last: Math.min(count, first + size) };
 }
 
-const STATUS_MARK: Record<HistoryEntry['status'], string> = { succeeded: '✓', reverted: '✗', pending: '…', unknown: '?' };
+const STATUS_MARK: Record<HistoryEntry['status'], string> = { succeeded: '✓', reverted: '✗', pending: '…', unknown: '?', 'not-sent': '–' };
 const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
   succeeded: 'succeeded',
   reverted: 'reverted: nothing moved but the fee',
   pending: 'sent, no receipt yet',
   unknown: 'no receipt in time: check the chain before sending again',
+  'not-sent': 'never executed: its deadline passed unused',
 };
 
 /** The transactions this client sent from the signed-in wallet, newest first; ↑/↓ select one to see it whole. */
