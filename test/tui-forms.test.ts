@@ -291,13 +291,13 @@ describe('80×24', () => {
   };
 
   it('every home menu item is drawn and reachable, the cursor always on screen', async () => {
-    const services = signedIn({ features: { balances: true, trade: true, multiSwap: true, batch: true, send: true, history: true }, balances: six });
+    const services = signedIn({ features: { balances: true, trade: true, multiSwap: true, batch: true, send: true, history: true, portfolio: true }, balances: six });
     ui = renderWithProviders(services, { rows: 24, columns: 80 });
     let frame = await ui.waitForFrame((f) => f.includes('Total'));
-    for (const label of ['Trade', 'Multi-swap', 'Batch', 'Send', 'History', 'Status', 'Settings', 'Log out']) expect(frame).toContain(label);
+    for (const label of ['Trade', 'Multi-swap', 'Batch', 'Send', 'History', 'Status', 'Portfolio', 'Settings', 'Log out']) expect(frame).toContain(label);
     expect(frame).toMatch(/123456\.789012 DAI +\$12,345\.67/);
     expect(frame).toContain('Total $1,234,567.89');
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       frame = await ui.press(KEYS.down);
       expect(frame).toMatch(/› \w/);
     }

@@ -14,7 +14,7 @@ describe('finance-tui without a command', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('the interactive app needs a terminal');
-    expect(stderr).toContain('quote, trade, multi-swap, batch, history, status, serve, sandbox');
+    expect(stderr).toContain('quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance');
     expect(modules.filter((url) => UI_MODULES.test(url))).toEqual([]);
   });
 

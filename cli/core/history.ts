@@ -75,6 +75,8 @@ const HistoryEntry = Type.Object(
     summary: Short(500),
     amounts: Type.Array(HistoryAmount, { maxItems: 16 }),
     revertReason: Type.Optional(Short(1000)),
+    /** what the account paid for gas, from the receipt (absent: sponsored, not settled, or an older entry) */
+    fee: Type.Optional(Type.Object({ symbol: Short(16), amount: Short(100), baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }) }, { additionalProperties: false })),
     /** sha-256 of what the plan moves (planFingerprint): a retry of the same plan is recognised */
     fingerprint: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     /** what identifies the signed outside execution when no hash is known (SNIP-9) */
@@ -93,7 +95,7 @@ export type HistoryEntry = Type.Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
 export type HistoryKind = HistoryEntry['kind'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
-export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note'>>;
+export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee'>>;
 /** Not settled yet: the chain may still say how it ended. */
 export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>(['pending', 'unknown']);
 

@@ -19,11 +19,8 @@ const flow = (e: HistoryEntry, direction: 'out' | 'in'): string =>
     .map((a) => `${a.amount} ${a.symbol}${a.basis === 'minimum' ? ' (at least)' : ''}${a.to === undefined ? '' : ` to ${a.to}`}`)
     .join('; ');
 
-/** The fee when the history recorded one (older entries have none: the field is empty). */
-function fee(e: HistoryEntry): string {
-  const recorded = (e as HistoryEntry & { fee?: { amount?: unknown; symbol?: unknown } }).fee;
-  return recorded !== undefined && typeof recorded.amount === 'string' && typeof recorded.symbol === 'string' ? `${recorded.amount} ${recorded.symbol}` : '';
-}
+/** The gas the account paid, from the receipt; empty when sponsored, not settled, or recorded by an older version. */
+const fee = (e: HistoryEntry): string => (e.fee === undefined ? '' : `${e.fee.amount} ${e.fee.symbol}`);
 
 export function renderHistoryCsv(entries: readonly HistoryEntry[]): string {
   const rows = entries.map((e) => [e.time, e.kind, e.sandbox ? 'sandbox' : e.network, e.hash ?? '', flow(e, 'out'), flow(e, 'in'), fee(e), e.status]);

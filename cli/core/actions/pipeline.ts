@@ -556,15 +556,16 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
     const receipt = await executeTracked(ctx.account, current.prepared, tracker, track);
     ticket.state = 'done';
     const received = receivedAmounts(plan, receipt);
+    const fee = receipt.feePaid;
+    const feeToken = fee === null ? undefined : findToken(ctx.account.network, fee.token);
     await tracker.settled(receipt.transactionHash, {
       status: 'succeeded',
       amounts: [
         ...historyAmounts(plan).filter((a) => a.direction === 'out'),
         ...received.map((r) => ({ direction: 'in' as const, symbol: r.symbol, address: r.address, amount: r.amount, baseUnits: r.baseUnits, basis: 'received' as const })),
       ],
+      ...(fee === null || feeToken === undefined ? {} : { fee: { symbol: feeToken.symbol, amount: formatAmount(fee.amount, feeToken.decimals), baseUnits: fee.amount.toString() } }),
     });
-    const fee = receipt.feePaid;
-    const feeToken = fee === null ? undefined : findToken(ctx.account.network, fee.token);
     return {
       ...document,
       transaction: {
