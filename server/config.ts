@@ -41,6 +41,48 @@ export function tokenAudience(config: { sandbox: boolean }): string {
   return config.sandbox ? JWT_SANDBOX_AUDIENCE : JWT_AUDIENCE;
 }
 
+/**
+ * JWT_SECRET must be hard to guess (docs/server-security.md "JWT_SECRET"): at least 32
+ * characters, not a shorter pattern repeated, and at least MIN_SECRET_BITS of entropy as
+ * estimated from how often each of its characters occurs (length × Shannon entropy per
+ * character). A random secret of 32 base64 characters estimates ~140 bits, 64 hex digits ~235;
+ * 32 × "a" estimates 0, "abcd" × 8 64. The check refuses what is plainly guessable; it cannot
+ * prove a secret random.
+ */
+export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_BITS = 96;
+export const SECRET_ADVICE = 'generate one with `openssl rand -base64 48` (or `node -e "console.log(require(\'crypto\').randomBytes(48).toString(\'base64url\'))"`)';
+
+/** Estimated entropy of `secret` in bits: its length times the Shannon entropy of its character frequencies. */
+export function secretEntropyBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
+  const length = [...secret].length;
+  let bitsPerChar = 0;
+  for (const count of counts.values()) bitsPerChar -= (count / length) * Math.log2(count / length);
+  return bitsPerChar * length;
+}
+
+/** `secret` is a shorter string repeated (its smallest period is at most half its length). */
+function repeatsPattern(secret: string): boolean {
+  for (let period = 1; period <= secret.length / 2; period++) {
+    let repeats = true;
+    for (let i = period; i < secret.length && repeats; i++) repeats = secret[i] === secret[i - period];
+    if (repeats) return true;
+  }
+  return false;
+}
+
+/** What is wrong with a JWT_SECRET, in one line that never quotes it; undefined when it will do. */
+export function jwtSecretProblem(secret: string): string | undefined {
+  if (secret.length === 0) return `JWT_SECRET is required (at least ${MIN_SECRET_LENGTH} random characters; ${SECRET_ADVICE})`;
+  if (secret.length < MIN_SECRET_LENGTH) return `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (got ${secret.length}); ${SECRET_ADVICE}`;
+  if (repeatsPattern(secret) || secretEntropyBits(secret) < MIN_SECRET_BITS) {
+    return `JWT_SECRET is too easy to guess (a repeated pattern, or too few distinct characters for its length); ${SECRET_ADVICE}`;
+  }
+  return undefined;
+}
+
 export type NodeEnv = 'development' | 'production' | 'test';
 
 export interface ServerConfig {
@@ -140,8 +182,8 @@ export function loadConfig(env: Env): ServerConfig {
   const identityAppSecret = present(env, 'IDENTITY_APP_SECRET');
   if (identityAppSecret === undefined) problems.push('IDENTITY_APP_SECRET is required (the identity provider app secret)');
   const jwtSecret = env.JWT_SECRET ?? '';
-  if (jwtSecret.length === 0) problems.push('JWT_SECRET is required (at least 32 characters)');
-  else if (jwtSecret.length < 32) problems.push(`JWT_SECRET must be at least 32 characters (got ${jwtSecret.length})`);
+  const secretProblem = jwtSecretProblem(jwtSecret);
+  if (secretProblem !== undefined) problems.push(secretProblem);
 
   let port: number = DEFAULTS.port;
   const rawPort = present(env, 'PORT');
