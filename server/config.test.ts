@@ -158,3 +158,11 @@ describe('JWT_SECRET', () => {
     }
   });
 });
+
+describe('REDIS_PERSISTENCE', () => {
+  it('is required unless set to warn; anything else is one line naming it', () => {
+    expect(loadConfig(base).redisPersistence).toBe('required');
+    expect(loadConfig({ ...base, REDIS_PERSISTENCE: 'warn' }).redisPersistence).toBe('warn');
+    expect(problemsOf({ REDIS_PERSISTENCE: 'off' })).toEqual(['REDIS_PERSISTENCE must be required or warn (got "off")']);
+  });
+});

@@ -106,6 +106,8 @@ export interface ServerConfig {
   /** Fastify's trustProxy: false, true, a hop count, or a comma list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   redisUrl: string | undefined;
+  /** with REDIS_URL: refuse to start on a Redis that may forget sign-outs (`required`), or only warn (server/redis-persistence.ts) */
+  redisPersistence: 'required' | 'warn';
   upstreamTimeoutMs: number;
   /** open connections at most; the next one is closed as soon as it is accepted */
   maxConnections: number;
@@ -234,6 +236,13 @@ export function loadConfig(env: Env): ServerConfig {
   const redisUrl = present(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
+  let redisPersistence: 'required' | 'warn' = 'required';
+  const rawPersistence = present(env, 'REDIS_PERSISTENCE');
+  if (rawPersistence !== undefined) {
+    if (rawPersistence === 'required' || rawPersistence === 'warn') redisPersistence = rawPersistence;
+    else problems.push(`REDIS_PERSISTENCE must be required or warn (got "${rawPersistence.length > 20 ? `${rawPersistence.slice(0, 20)}…` : rawPersistence}")`);
+  }
+
   const integerVar = (name: string, fallback: number, min: number, max: number): number => {
     const raw = present(env, name);
     if (raw === undefined) return fallback;
@@ -285,6 +294,7 @@ export function loadConfig(env: Env): ServerConfig {
     identityApiUrl,
     trustProxy,
     redisUrl,
+    redisPersistence,
     upstreamTimeoutMs,
     maxConnections,
     headersTimeoutMs,
