@@ -54,7 +54,7 @@ describe('connection bounds', () => {
   it('default to the documented values', () => {
     const config = loadConfig(base);
     expect(config).toMatchObject(TRANSPORT_DEFAULTS);
-    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, maxConnectionsPerAddress: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
   });
 
   it('are read from the environment', () => {
@@ -74,6 +74,14 @@ describe('connection bounds', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
     expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it('connections per address: a quarter of MAX_CONNECTIONS unless set, never more than MAX_CONNECTIONS', () => {
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '64' }).maxConnectionsPerAddress).toBe(16);
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '3' }).maxConnectionsPerAddress).toBe(1);
+    expect(loadConfig({ ...base, MAX_CONNECTIONS_PER_ADDRESS: '8' }).maxConnectionsPerAddress).toBe(8);
+    expect(problemsOf({ MAX_CONNECTIONS: '64', MAX_CONNECTIONS_PER_ADDRESS: '65' })).toEqual(['MAX_CONNECTIONS_PER_ADDRESS (65) must not exceed MAX_CONNECTIONS (64)']);
+    expect(problemsOf({ MAX_CONNECTIONS_PER_ADDRESS: '0' })[0]).toMatch(/^MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1/);
   });
 
   it('a headers deadline longer than the request deadline is refused', () => {

@@ -14,6 +14,8 @@ import { isIP } from 'node:net';
  */
 export const TRANSPORT_DEFAULTS = {
   maxConnections: 512,
+  /** a quarter of maxConnections unless MAX_CONNECTIONS_PER_ADDRESS says otherwise */
+  maxConnectionsPerAddress: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
@@ -111,6 +113,8 @@ export interface ServerConfig {
   upstreamTimeoutMs: number;
   /** open connections at most; the next one is closed as soon as it is accepted */
   maxConnections: number;
+  /** open connections of one client address (IPv4, or IPv6 /64) at most; trusted proxies are bounded by maxConnections only */
+  maxConnectionsPerAddress: number;
   /** time from a connection's first byte (or the end of the previous request) to the end of the headers */
   headersTimeoutMs: number;
   /** time to receive a whole request, body included; past it the client gets 408 and the connection is closed */
@@ -254,6 +258,10 @@ export function loadConfig(env: Env): ServerConfig {
   };
   const upstreamTimeoutMs = integerVar('UPSTREAM_TIMEOUT_MS', DEFAULTS.upstreamTimeoutMs, 100, 999_999);
   const maxConnections = integerVar('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections, 1, 1_000_000);
+  const maxConnectionsPerAddress = integerVar('MAX_CONNECTIONS_PER_ADDRESS', Math.max(1, Math.floor(maxConnections / 4)), 1, 1_000_000);
+  if (maxConnectionsPerAddress > maxConnections) {
+    problems.push(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${maxConnections})`);
+  }
   const headersTimeoutMs = integerVar('HEADERS_TIMEOUT_MS', TRANSPORT_DEFAULTS.headersTimeoutMs, 100, 600_000);
   const requestTimeoutMs = integerVar('REQUEST_TIMEOUT_MS', TRANSPORT_DEFAULTS.requestTimeoutMs, 100, 600_000);
   const keepAliveTimeoutMs = integerVar('KEEP_ALIVE_TIMEOUT_MS', TRANSPORT_DEFAULTS.keepAliveTimeoutMs, 100, 600_000);
@@ -297,6 +305,7 @@ export function loadConfig(env: Env): ServerConfig {
     redisPersistence,
     upstreamTimeoutMs,
     maxConnections,
+    maxConnectionsPerAddress,
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs,
