@@ -222,9 +222,12 @@ describe.skipIf(redisServerPath === undefined)('serve checks that Redis keeps si
     refusedWith(await serve(redis.url), /no persistence .*set appendonly yes/);
   });
 
-  it('a Redis that may evict keys, one whose CONFIG is disabled, one that does not answer: refused (cannot classify = refuse)', async () => {
+  it('a Redis that may evict keys (sign-outs included): refused', async () => {
     const evicting = await redisWith({ persistence: 'aof', dir: home.dir, args: ['--maxmemory-policy', 'allkeys-lru'] });
     refusedWith(await serve(evicting.url), /maxmemory-policy allkeys-lru.*noeviction/);
+  });
+
+  it('a Redis whose CONFIG is disabled, and one that does not answer: refused (a check that cannot classify refuses)', async () => {
     const noConfig = await redisWith({ persistence: 'aof', dir: home.dir, args: ['--rename-command', 'CONFIG', ''] });
     refusedWith(await serve(noConfig.url), /could not read Redis's persistence settings \(CONFIG GET: ERR\)/);
     refusedWith(await serve(`redis://127.0.0.1:${await freePort()}`), /could not read Redis's persistence settings \(CONFIG GET: no answer\)/);
