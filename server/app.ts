@@ -173,7 +173,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   await app.register(requestIdPlugin);
   await app.register(securityPlugin);
   // after the headers every reply carries: its refusals skip the onRequest hooks after it
-  await app.register(transportPlugin);
+  await app.register(transportPlugin, {
+    maxConnections: config.maxConnections,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    trustProxy: config.trustProxy,
+  });
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
   await app.register(rateLimitPlugin, { redis: deps.redis, ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }) });
   await app.register(requestLogPlugin, { controller: logController });

@@ -1,9 +1,10 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { trustProxyOption } from './app.js';
-import { ConfigError, loadConfig, parseTrustProxy, TRANSPORT_DEFAULTS } from './config.js';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, jwtSecretProblem, loadConfig, parseTrustProxy, secretEntropyBits, TRANSPORT_DEFAULTS } from './config.js';
 
-const base = { IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: 'x'.repeat(32) };
+const base = { IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: 'config-test-jwt-secret-0123456789abcdefgh' };
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -53,7 +54,7 @@ describe('connection bounds', () => {
   it('default to the documented values', () => {
     const config = loadConfig(base);
     expect(config).toMatchObject(TRANSPORT_DEFAULTS);
-    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, maxConnectionsPerAddress: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
   });
 
   it('are read from the environment', () => {
@@ -73,6 +74,14 @@ describe('connection bounds', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
     expect(problems[0]).toContain(`"${value}"`);
+  });
+
+  it('connections per address: a quarter of MAX_CONNECTIONS unless set, never more than MAX_CONNECTIONS', () => {
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '64' }).maxConnectionsPerAddress).toBe(16);
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '3' }).maxConnectionsPerAddress).toBe(1);
+    expect(loadConfig({ ...base, MAX_CONNECTIONS_PER_ADDRESS: '8' }).maxConnectionsPerAddress).toBe(8);
+    expect(problemsOf({ MAX_CONNECTIONS: '64', MAX_CONNECTIONS_PER_ADDRESS: '65' })).toEqual(['MAX_CONNECTIONS_PER_ADDRESS (65) must not exceed MAX_CONNECTIONS (64)']);
+    expect(problemsOf({ MAX_CONNECTIONS_PER_ADDRESS: '0' })[0]).toMatch(/^MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1/);
   });
 
   it('a headers deadline longer than the request deadline is refused', () => {
@@ -112,5 +121,56 @@ describe('sponsored gas settings', () => {
     }
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).problems).toEqual([expect.stringContaining(name)]);
+  });
+});
+
+describe('JWT_SECRET', () => {
+  it.each([
+    ['32 × "a"', 'a'.repeat(32)],
+    ['43 × "s"', 's'.repeat(43)],
+    ['two characters alternating', 'ab'.repeat(16)],
+    ['a short pattern repeated', 'abcd'.repeat(8)],
+    ['a word repeated', 'password1234'.repeat(3)],
+    ['few distinct characters', `${'0'.repeat(20)}${'1'.repeat(12)}`],
+  ])('%s is refused in one line that says how to make one, never quoting it', (_, secret) => {
+    const problems = problemsOf({ JWT_SECRET: secret });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^JWT_SECRET is too easy to guess/);
+    expect(problems[0]).toContain('openssl rand -base64 48');
+    expect(problems[0]).not.toContain(secret);
+  });
+
+  it('too short, and missing, say so first', () => {
+    expect(problemsOf({ JWT_SECRET: 'short-but-varied-9' })[0]).toMatch(/^JWT_SECRET must be at least 32 characters \(got 18\); generate one with/);
+    expect(problemsOf({ JWT_SECRET: '' })[0]).toMatch(/^JWT_SECRET is required/);
+  });
+
+  it('random secrets of the documented recipes pass, every time (thousands each)', () => {
+    const recipes = [
+      () => randomBytes(48).toString('base64'),
+      () => randomBytes(32).toString('base64url'), // the sandbox's own
+      () => randomBytes(24).toString('base64'), // 32 characters
+      () => randomBytes(32).toString('hex'),
+    ];
+    for (const recipe of recipes) {
+      for (let i = 0; i < 2_000; i++) {
+        const secret = recipe();
+        expect(jwtSecretProblem(secret), `${secret.length} characters, ${secretEntropyBits(secret).toFixed(0)} bits`).toBeUndefined();
+      }
+    }
+  });
+
+  it("the test fixtures' secrets pass", () => {
+    for (const secret of ['test-jwt-secret-0123456789-abcdefghijklmnop', 'bench-jwt-secret-0123456789abcdefghijklmnop', 'serve-test-jwt-secret-0123456789abcdef', base.JWT_SECRET]) {
+      expect(jwtSecretProblem(secret)).toBeUndefined();
+    }
+  });
+});
+
+describe('REDIS_PERSISTENCE', () => {
+  it('is required unless set to warn; anything else is one line naming it', () => {
+    expect(loadConfig(base).redisPersistence).toBe('required');
+    expect(loadConfig({ ...base, REDIS_PERSISTENCE: 'warn' }).redisPersistence).toBe('warn');
+    expect(problemsOf({ REDIS_PERSISTENCE: 'off' })).toEqual(['REDIS_PERSISTENCE must be required or warn (got "off")']);
   });
 });

@@ -14,6 +14,8 @@ import { isIP } from 'node:net';
  */
 export const TRANSPORT_DEFAULTS = {
   maxConnections: 512,
+  /** a quarter of maxConnections unless MAX_CONNECTIONS_PER_ADDRESS says otherwise */
+  maxConnectionsPerAddress: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
@@ -41,6 +43,48 @@ export function tokenAudience(config: { sandbox: boolean }): string {
   return config.sandbox ? JWT_SANDBOX_AUDIENCE : JWT_AUDIENCE;
 }
 
+/**
+ * JWT_SECRET must be hard to guess (docs/server-security.md "JWT_SECRET"): at least 32
+ * characters, not a shorter pattern repeated, and at least MIN_SECRET_BITS of entropy as
+ * estimated from how often each of its characters occurs (length × Shannon entropy per
+ * character). A random secret of 32 base64 characters estimates ~140 bits, 64 hex digits ~235;
+ * 32 × "a" estimates 0, "abcd" × 8 64. The check refuses what is plainly guessable; it cannot
+ * prove a secret random.
+ */
+export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_BITS = 96;
+export const SECRET_ADVICE = 'generate one with `openssl rand -base64 48` (or `node -e "console.log(require(\'crypto\').randomBytes(48).toString(\'base64url\'))"`)';
+
+/** Estimated entropy of `secret` in bits: its length times the Shannon entropy of its character frequencies. */
+export function secretEntropyBits(secret: string): number {
+  const counts = new Map<string, number>();
+  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
+  const length = [...secret].length;
+  let bitsPerChar = 0;
+  for (const count of counts.values()) bitsPerChar -= (count / length) * Math.log2(count / length);
+  return bitsPerChar * length;
+}
+
+/** `secret` is a shorter string repeated (its smallest period is at most half its length). */
+function repeatsPattern(secret: string): boolean {
+  for (let period = 1; period <= secret.length / 2; period++) {
+    let repeats = true;
+    for (let i = period; i < secret.length && repeats; i++) repeats = secret[i] === secret[i - period];
+    if (repeats) return true;
+  }
+  return false;
+}
+
+/** What is wrong with a JWT_SECRET, in one line that never quotes it; undefined when it will do. */
+export function jwtSecretProblem(secret: string): string | undefined {
+  if (secret.length === 0) return `JWT_SECRET is required (at least ${MIN_SECRET_LENGTH} random characters; ${SECRET_ADVICE})`;
+  if (secret.length < MIN_SECRET_LENGTH) return `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (got ${secret.length}); ${SECRET_ADVICE}`;
+  if (repeatsPattern(secret) || secretEntropyBits(secret) < MIN_SECRET_BITS) {
+    return `JWT_SECRET is too easy to guess (a repeated pattern, or too few distinct characters for its length); ${SECRET_ADVICE}`;
+  }
+  return undefined;
+}
+
 export type NodeEnv = 'development' | 'production' | 'test';
 
 export interface ServerConfig {
@@ -64,9 +108,13 @@ export interface ServerConfig {
   /** Fastify's trustProxy: false, true, a hop count, or a comma list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   redisUrl: string | undefined;
+  /** with REDIS_URL: refuse to start on a Redis that may forget sign-outs (`required`), or only warn (server/redis-persistence.ts) */
+  redisPersistence: 'required' | 'warn';
   upstreamTimeoutMs: number;
   /** open connections at most; the next one is closed as soon as it is accepted */
   maxConnections: number;
+  /** open connections of one client address (IPv4, or IPv6 /64) at most; trusted proxies are bounded by maxConnections only */
+  maxConnectionsPerAddress: number;
   /** time from a connection's first byte (or the end of the previous request) to the end of the headers */
   headersTimeoutMs: number;
   /** time to receive a whole request, body included; past it the client gets 408 and the connection is closed */
@@ -140,8 +188,8 @@ export function loadConfig(env: Env): ServerConfig {
   const identityAppSecret = present(env, 'IDENTITY_APP_SECRET');
   if (identityAppSecret === undefined) problems.push('IDENTITY_APP_SECRET is required (the identity provider app secret)');
   const jwtSecret = env.JWT_SECRET ?? '';
-  if (jwtSecret.length === 0) problems.push('JWT_SECRET is required (at least 32 characters)');
-  else if (jwtSecret.length < 32) problems.push(`JWT_SECRET must be at least 32 characters (got ${jwtSecret.length})`);
+  const secretProblem = jwtSecretProblem(jwtSecret);
+  if (secretProblem !== undefined) problems.push(secretProblem);
 
   let port: number = DEFAULTS.port;
   const rawPort = present(env, 'PORT');
@@ -192,6 +240,13 @@ export function loadConfig(env: Env): ServerConfig {
   const redisUrl = present(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
 
+  let redisPersistence: 'required' | 'warn' = 'required';
+  const rawPersistence = present(env, 'REDIS_PERSISTENCE');
+  if (rawPersistence !== undefined) {
+    if (rawPersistence === 'required' || rawPersistence === 'warn') redisPersistence = rawPersistence;
+    else problems.push(`REDIS_PERSISTENCE must be required or warn (got "${rawPersistence.length > 20 ? `${rawPersistence.slice(0, 20)}…` : rawPersistence}")`);
+  }
+
   const integerVar = (name: string, fallback: number, min: number, max: number): number => {
     const raw = present(env, name);
     if (raw === undefined) return fallback;
@@ -203,6 +258,10 @@ export function loadConfig(env: Env): ServerConfig {
   };
   const upstreamTimeoutMs = integerVar('UPSTREAM_TIMEOUT_MS', DEFAULTS.upstreamTimeoutMs, 100, 999_999);
   const maxConnections = integerVar('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections, 1, 1_000_000);
+  const maxConnectionsPerAddress = integerVar('MAX_CONNECTIONS_PER_ADDRESS', Math.max(1, Math.floor(maxConnections / 4)), 1, 1_000_000);
+  if (maxConnectionsPerAddress > maxConnections) {
+    problems.push(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${maxConnections})`);
+  }
   const headersTimeoutMs = integerVar('HEADERS_TIMEOUT_MS', TRANSPORT_DEFAULTS.headersTimeoutMs, 100, 600_000);
   const requestTimeoutMs = integerVar('REQUEST_TIMEOUT_MS', TRANSPORT_DEFAULTS.requestTimeoutMs, 100, 600_000);
   const keepAliveTimeoutMs = integerVar('KEEP_ALIVE_TIMEOUT_MS', TRANSPORT_DEFAULTS.keepAliveTimeoutMs, 100, 600_000);
@@ -243,8 +302,10 @@ export function loadConfig(env: Env): ServerConfig {
     identityApiUrl,
     trustProxy,
     redisUrl,
+    redisPersistence,
     upstreamTimeoutMs,
     maxConnections,
+    maxConnectionsPerAddress,
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs,

@@ -13,6 +13,7 @@ import { type AppDeps, buildApp } from './app.js';
 import type { ServerConfig } from './config.js';
 import { createIdentityProvider } from './providers/identity.js';
 import { createPaymasterRelay } from './providers/paymaster.js';
+import { checkRedisPersistence } from './redis-persistence.js';
 
 export interface ServerHandle {
   app: FastifyInstance;
@@ -55,6 +56,19 @@ export async function startServer(config: ServerConfig, deps: Partial<AppDeps> =
     app.addHook('onClose', async () => {
       await client.quit().catch(() => client.disconnect());
     });
+  }
+
+  if (ownRedis !== undefined) {
+    // sign-outs live in Redis: one that may forget them is refused at start (or, with
+    // REDIS_PERSISTENCE=warn, logged) — docs/server-security.md "Redis"
+    const { verdict, problem } = await checkRedisPersistence(ownRedis);
+    if (problem !== undefined) {
+      if (verdict === 'snapshots' || config.redisPersistence === 'warn') app.log.warn({ redisPersistence: verdict }, `REDIS_URL: ${problem}`);
+      else {
+        await app.close();
+        throw new AppError(ErrorCode.CONFIG_ERROR, `REDIS_URL: ${problem} (or set REDIS_PERSISTENCE=warn to start anyway)`, { status: 400 });
+      }
+    }
   }
 
   try {

@@ -22,7 +22,7 @@ describe('finance-tui sandbox: permissions', () => {
       identity: join(sandboxDir, 'identity.json'),
       log: join(sandboxDir, 'server.log'),
     };
-    writeFileSync(files.secrets, JSON.stringify({ jwtSecret: 's'.repeat(43), appId: 'sandbox-app-1', appSecret: 'a'.repeat(32) }));
+    writeFileSync(files.secrets, JSON.stringify({ jwtSecret: 'Zk3q-9vYt_Lw2mNc8RbH4xJp7sDa1EuGfKi0oTyQ5Ve', appId: 'sandbox-app-1', appSecret: 'a'.repeat(32) }));
     writeFileSync(files.identity, JSON.stringify({ version: 1, users: [], wallets: [] }));
     writeFileSync(files.log, '');
     for (const file of Object.values(files)) chmodSync(file, 0o644);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { cleanEnv, runBin, type Spawned, serveEnv, spawnServe, tempHome } from './helpers/process.js';
+import { cleanEnv, runBin, type Spawned, serveEnv, spawnBin, spawnServe, tempHome } from './helpers/process.js';
 
 const APP_ID = 'serve-test-app';
 const APP_SECRET = 'serve-test-app-secret-value';
@@ -45,6 +45,24 @@ describe('finance-tui serve: configuration', () => {
     expect(lines[0]).toContain('TRUST_PROXY');
     expect(lines[0]).toContain(value);
     expect(result.stdout).toBe('');
+  });
+
+  it('a guessable JWT_SECRET (32 × "a") is refused at start in one line saying how to make one', async () => {
+    const weak = 'a'.repeat(32);
+    const proc = spawnBin(['serve', '--port', '0'], cleanEnv({ FINANCE_TUI_HOME: home.dir, IDENTITY_APP_ID: APP_ID, IDENTITY_APP_SECRET: APP_SECRET, JWT_SECRET: weak }), home.dir);
+    const outcome = await Promise.race([
+      proc.exited.then(({ code }) => ({ code })),
+      proc.waitForLine((line) => line.includes('Server listening')).then(() => 'listening' as const),
+    ]);
+    if (outcome === 'listening') {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+    expect(outcome).toEqual({ code: 1 });
+    const lines = proc.stderr().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^.*JWT_SECRET is too easy to guess.*openssl rand -base64 48/);
+    expect(proc.stderr()).not.toContain(weak);
   });
 
   it('reads .env from the current folder, and the environment wins over it', async () => {

@@ -116,7 +116,7 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
     expect(upstreamCalls).toEqual([]);
   });
 
-  it('a method that is not paymaster_* → method not found (-32601), VALIDATION_ERROR in data', async () => {
+  it('a method that is not a relayed paymaster_* one → method not found (-32601), VALIDATION_ERROR in data', async () => {
     await start();
     const result = await refusal(client(user.token).raw('starknet_call', {}));
     expect(result.code).toBe('VALIDATION_ERROR');
@@ -204,6 +204,59 @@ describe('limits per user', () => {
     const build = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
     await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
     expect(upstreamCalls.filter((m) => m === 'paymaster_executeTransaction')).toHaveLength(3);
+  });
+});
+
+describe('an allowlist of the SNIP-29 methods the client uses, each metered by what it does', () => {
+  const rawExecute = () => ({
+    transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, execute_from_outside_call: { to: '0x1', selector: '0x2', calldata: [] }, signature: ['0x1', '0x2'] } },
+    parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } },
+  });
+
+  it('paymaster_executeRawTransaction (which real paymasters implement) is refused: no sponsored execute past the quota or the execute limit', async () => {
+    await start({ paymasterSponsored: true, sponsoredDailyLimit: 2 });
+    for (let i = 0; i < 2; i++) await client(user.token).executeTransaction(invoke(user.wallet.address), sponsored);
+    expectReported(await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored)), 'SPONSORED_LIMIT_REACHED');
+    // the review relayed 43 of these past the quota
+    for (let i = 0; i < 12; i++) {
+      const result = await refusal(client(user.token, `203.0.113.${i + 1}`).raw('paymaster_executeRawTransaction', rawExecute()));
+      expect(result.code).toBe('VALIDATION_ERROR');
+      expect(result.rpcCode).toBe(-32601);
+      expect(result.error.message).toMatch(/Only these JSON-RPC methods are relayed: paymaster_isAvailable, paymaster_getSupportedTokens, paymaster_buildTransaction, paymaster_executeTransaction/);
+    }
+    expect(upstreamCalls).toEqual(['paymaster_executeTransaction', 'paymaster_executeTransaction']);
+  });
+
+  it.each(['paymaster_trackingIdToLatestHash', 'paymaster_executeRawTransaction', 'paymaster_somethingNew', 'paymaster_', 'paymaster_isAvailable ', 'PAYMASTER_ISAVAILABLE', 'constructor', '__proto__'])(
+    '%s is not relayed (-32601)',
+    async (method) => {
+      await start();
+      const result = await refusal(client(user.token).raw(method, method === 'paymaster_trackingIdToLatestHash' ? { tracking_id: '0x1' } : {}));
+      expect(result.code).toBe('VALIDATION_ERROR');
+      expect(result.rpcCode).toBe(-32601);
+      expect(upstreamCalls).toEqual([]);
+    },
+  );
+
+  it('the four the client uses are relayed; params not of the method\'s shape are refused (-32602)', async () => {
+    await start();
+    await expect(client(user.token).isAvailable()).resolves.toBe(true);
+    await expect(client(user.token).raw('paymaster_getSupportedTokens', {})).resolves.toBe(true);
+    await expect(client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk)).resolves.toMatchObject({ transaction_hash: '0x1234' });
+    const build = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: payInStrk.feeMode } };
+    await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
+    expect(upstreamCalls).toEqual(['paymaster_isAvailable', 'paymaster_getSupportedTokens', 'paymaster_executeTransaction', 'paymaster_buildTransaction']);
+    for (const [method, params] of [
+      ['paymaster_isAvailable', { anything: 1 }],
+      ['paymaster_buildTransaction', { transaction: build.transaction }],
+      ['paymaster_buildTransaction', { ...build, extra: {} }],
+      ['paymaster_executeTransaction', { ...build, parameters: 'sponsored' }],
+    ] as const) {
+      const result = await refusal(client(user.token).raw(method, params));
+      expectReported(result, 'VALIDATION_ERROR');
+      expect(result.rpcCode).toBe(-32602);
+    }
+    expect(upstreamCalls).toHaveLength(4);
   });
 });
 

@@ -101,14 +101,15 @@ describe('relay', () => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(error));
     };
-    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', {}), { token: user.token });
+    const params = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_buildTransaction', params), { token: user.token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(error);
   });
 });
 
 describe('refusals', () => {
-  it.each(['starknet_call', 'eth_sendTransaction', 'paymaster', 'paymaster_', 'xpaymaster_isAvailable', 'paymaster_isAvailable/../x'])(
+  it.each(['starknet_call', 'eth_sendTransaction', 'paymaster', 'paymaster_', 'xpaymaster_isAvailable', 'paymaster_isAvailable/../x', 'paymaster_executeRawTransaction', 'paymaster_trackingIdToLatestHash'])(
     'method %s → 400, never sent upstream',
     async (method) => {
       await appWith();

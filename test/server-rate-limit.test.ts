@@ -77,6 +77,16 @@ describe('signing limit', () => {
     expect(t.identity.signed).toHaveLength(30);
   });
 
+  it("a key costs an account's allowance: calls over the user's limit open no window for their address", async () => {
+    const store = new MemoryCounterStore();
+    t = await buildTestApp({ deps: { rateLimitStore: store } });
+    const { token, wallet } = await t.seedUser();
+    // one token from 100 addresses: 30 pass, and only their 30 addresses got a window
+    const { ok } = await burst(100, (i) => post(t.app, '/sign/hash', { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` }, { token, remoteAddress: `192.0.2.${i + 1}` }));
+    expect(ok).toHaveLength(30);
+    expect(store.size()).toBe(1 + 30);
+  });
+
   it('/sign/message has its own 30/min counter', async () => {
     t = await buildTestApp();
     const { token, wallet } = await t.seedUser();
@@ -162,5 +172,51 @@ describe('the in-memory store does not forget', () => {
     expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Too many clients at once/) });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(t.identity.outbox.size).toBe(10);
+  });
+});
+
+describe('strangers filling the limiter (issue 15: 100,000 forwarded addresses × 5 verifies locked every new client out)', () => {
+  async function listening(capacity: number): Promise<(path: string, body: unknown, from: string) => Promise<{ status: number; message: string | undefined }>> {
+    t = await buildTestApp({ config: { trustProxy: 'loopback' }, deps: { rateLimitStore: new MemoryCounterStore({ capacity }) } });
+    const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return async (path, body, from) => {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': from }, body: JSON.stringify(body) });
+      return { status: res.status, message: ((await res.json()) as { error?: { message: string } }).error?.message };
+    };
+  }
+
+  it('full of exhausted strangers: a client that signed in before is still served; new strangers are refused (fail closed)', async () => {
+    const send = await listening(20);
+    const signIn = async (from: string): Promise<number> => {
+      const email = 'regular@example.com';
+      expect((await send('/auth/login', { email }, from)).status).toBe(200);
+      return (await send('/auth/verify', { email, code: t.identity.outbox.get(email) }, from)).status;
+    };
+    expect(await signIn('198.51.100.7')).toBe(200);
+    // 25 strangers (more than the 20 windows a space holds here) × 5 logins and 5 verifies each
+    for (let i = 0; i < 25; i++) {
+      const from = `10.1.${i}.1`;
+      await Promise.all(Array.from({ length: 5 }, () => send('/auth/login', { email: `s${i}@example.com` }, from)));
+      await Promise.all(Array.from({ length: 5 }, () => send('/auth/verify', { email: `s${i}@example.com`, code: '000000' }, from)));
+    }
+    const stranger = await send('/auth/verify', { email: 'new@example.com', code: '000000' }, '10.2.0.1');
+    expect(stranger).toMatchObject({ status: 429, message: expect.stringMatching(/Too many clients at once/) });
+    expect((await send('/auth/login', { email: 'new@example.com' }, '10.2.0.1')).status).toBe(429);
+    // the regular client signs in again, through both spaces
+    expect(await signIn('198.51.100.7')).toBe(200);
+    // and a stranger at its limit stays there
+    expect((await send('/auth/verify', { email: 's24@example.com', code: '000000' }, '10.1.24.1')).status).toBe(429);
+  });
+
+  it('one IPv6 /48 takes at most its share of a space; other networks keep signing in', async () => {
+    const send = await listening(1_600); // a share of 16 windows
+    const answers = [];
+    for (let i = 0; i < 40; i++) answers.push(await send('/auth/login', { email: `six${i}@example.com` }, `2001:db8:77:${i.toString(16)}::1`));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(16);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused).toHaveLength(24);
+    expect(refused[0]?.message).toMatch(/Too many clients from your network at once/);
+    expect((await send('/auth/login', { email: 'other@example.com' }, '2001:db8:78::1')).status).toBe(200);
+    expect((await send('/auth/login', { email: 'four@example.com' }, '203.0.113.4')).status).toBe(200);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * With Redis, instances share limits: two app instances on one real redis-server allow 5
  * logins per IP between them, and a token signed out on one is refused by the other. And two `finance-tui serve` processes on one redis-server
- * provision one wallet per user however the calls are spread between them. Skipped (with the
- * reason) only when redis-server is not installed.
+ * provision one wallet per user however the calls are spread between them. `serve` checks at start
+ * that Redis will keep sign-outs (an append-only file, no eviction), and with one a signed-out
+ * token stays refused across a Redis restart. Skipped (with the reason) only when redis-server is
+ * not installed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +16,8 @@ import { createTokenService } from '../server/jwt.js';
 import { createRedisRevocations, MAX_IDS_PER_SECOND } from '../server/revocations.js';
 import { createIdentityProvider } from '../server/providers/identity.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
-import { type Spawned, serveEnv, spawnServe, tempHome } from './helpers/process.js';
-import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
+import { type Spawned, serveEnv, spawnBin, spawnServe, tempHome } from './helpers/process.js';
+import { freePort, type RedisOptions, type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
 
 describe.skipIf(redisServerPath === undefined)('shared limits and sign-outs through Redis (needs redis-server on PATH; skipped when absent)', () => {
   let redis: RedisServer;
@@ -101,7 +103,8 @@ describe.skipIf(redisServerPath === undefined)('one wallet per user across two s
   const servers: Array<{ proc: Spawned; url: string }> = [];
 
   beforeAll(async () => {
-    redis = await startRedisServer();
+    // what a deployment runs (serve refuses a Redis without persistence)
+    redis = await startRedisServer({ persistence: 'aof', dir: home.dir });
     emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile });
     emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
     for (let i = 0; i < 2; i++) {
@@ -160,6 +163,118 @@ describe.skipIf(redisServerPath === undefined)('one wallet per user across two s
       expect(await client.keys('finance-tui-lock:*')).toEqual([]);
     } finally {
       client.disconnect();
+    }
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)('serve checks that Redis keeps sign-outs (needs redis-server)', () => {
+  const APP_ID = 'redis-persistence-app';
+  const APP_SECRET = 'redis-persistence-app-secret';
+  const JWT_SECRET = 'redis-persistence-jwt-secret-0123456789abcdef';
+  const home = tempHome();
+  let emulator: FastifyInstance;
+  let emulatorUrl: string;
+  const redises: RedisServer[] = [];
+  const procs: Spawned[] = [];
+
+  beforeAll(async () => {
+    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(async () => {
+    for (const proc of procs) {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+    for (const redis of redises) await redis.stopped();
+    await emulator?.close();
+    home.cleanup();
+  });
+
+  async function redisWith(options: RedisOptions): Promise<RedisServer> {
+    const redis = await startRedisServer(options);
+    redises.push(redis);
+    return redis;
+  }
+
+  /** `serve` on `redisUrl`: it listens (its URL), or exits (its code and stderr). */
+  async function serve(redisUrl: string, extra: Record<string, string> = {}): Promise<{ url: string; proc: Spawned } | { code: number | null; stderr: string }> {
+    const proc = spawnBin(['serve', '--port', '0'], serveEnv({ home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl }, { REDIS_URL: redisUrl, ...extra }), home.dir);
+    procs.push(proc);
+    const outcome = await Promise.race([proc.exited.then(({ code }) => ({ code })), proc.waitForLine((line) => line.includes('Server listening at'))]);
+    if (typeof outcome === 'string') return { url: /Server listening at (http:\/\/[0-9.:]+)/.exec(outcome)?.[1] as string, proc };
+    return { code: outcome.code, stderr: proc.stderr() };
+  }
+
+  const refusedWith = (outcome: Awaited<ReturnType<typeof serve>>, reason: RegExp): void => {
+    expect(outcome).toMatchObject({ code: 1 });
+    const { stderr } = outcome as { stderr: string };
+    const lines = stderr.trim().split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/REDIS_URL: /);
+    expect(lines[0]).toMatch(reason);
+    expect(lines[0]).toMatch(/REDIS_PERSISTENCE=warn/);
+    expect(stderr).not.toContain('redis://');
+  };
+
+  it('a Redis without persistence: serve refuses to start, saying what to set', async () => {
+    const redis = await redisWith({ persistence: 'none' });
+    refusedWith(await serve(redis.url), /no persistence .*set appendonly yes/);
+  });
+
+  it('a Redis that may evict keys (sign-outs included): refused', async () => {
+    const evicting = await redisWith({ persistence: 'aof', dir: home.dir, args: ['--maxmemory-policy', 'allkeys-lru'] });
+    refusedWith(await serve(evicting.url), /maxmemory-policy allkeys-lru.*noeviction/);
+  });
+
+  it('a Redis whose CONFIG is disabled, and one that does not answer: refused (a check that cannot classify refuses)', async () => {
+    const noConfig = await redisWith({ persistence: 'aof', dir: home.dir, args: ['--rename-command', 'CONFIG', ''] });
+    refusedWith(await serve(noConfig.url), /could not read Redis's persistence settings \(CONFIG GET: ERR\)/);
+    refusedWith(await serve(`redis://127.0.0.1:${await freePort()}`), /could not read Redis's persistence settings \(CONFIG GET: no answer\)/);
+  });
+
+  it('RDB snapshots only, or REDIS_PERSISTENCE=warn: it starts and logs the warning', async () => {
+    const snapshots = await redisWith({ persistence: 'snapshots', dir: home.dir });
+    const started = await serve(snapshots.url);
+    expect(started).toHaveProperty('url');
+    const { proc } = started as { proc: Spawned };
+    await proc.waitForLine((line) => line.includes('"redisPersistence":"snapshots"') && line.includes('set appendonly yes'));
+    const none = await redisWith({ persistence: 'none' });
+    const warned = await serve(none.url, { REDIS_PERSISTENCE: 'warn' });
+    expect(warned).toHaveProperty('url');
+    await (warned as { proc: Spawned }).proc.waitForLine((line) => line.includes('"redisPersistence":"none"') && line.includes('a restart forgets every sign-out'));
+  });
+
+  it.each([
+    { persistence: 'aof' as const, afterRestart: 'TOKEN_REVOKED', extra: {} as Record<string, string> },
+    // the hole the check closes: what a Redis without persistence does to a sign-out
+    { persistence: 'none' as const, afterRestart: 'accepted again', extra: { REDIS_PERSISTENCE: 'warn' } },
+  ])('Redis with persistence $persistence restarted: a signed-out token is $afterRestart', async ({ persistence, afterRestart, extra }) => {
+    const dir = tempHome();
+    try {
+      const port = await freePort();
+      let redis = await startRedisServer({ persistence, dir: dir.dir, port });
+      const started = await serve(redis.url, extra);
+      const { url } = started as { url: string };
+      const { token } = await createTokenService({ secret: JWT_SECRET }).issue({ userId: `did:privy:${persistence}`, email: `${persistence}@example.com`, walletId: 'w', walletAddress: '0x1' });
+      const logout = async (): Promise<{ status: number; code: string | undefined }> => {
+        const res = await fetch(`${url}/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+        return { status: res.status, code: ((await res.json()) as { error?: { code: string } }).error?.code };
+      };
+      expect(await logout()).toEqual({ status: 200, code: undefined });
+      expect(await logout()).toEqual({ status: 401, code: 'TOKEN_REVOKED' });
+      await redis.stopped();
+      redis = await startRedisServer({ persistence, dir: dir.dir, port });
+      redises.push(redis);
+      // until the server has reconnected, a check fails closed (500)
+      let after = await logout();
+      for (let tries = 0; after.status === 500 && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await logout();
+      }
+      expect(after).toEqual(afterRestart === 'TOKEN_REVOKED' ? { status: 401, code: 'TOKEN_REVOKED' } : { status: 200, code: undefined });
+    } finally {
+      dir.cleanup();
     }
   });
 });

@@ -51,8 +51,8 @@ async function start(overrides: Partial<ServerConfig> = {}): Promise<number> {
   return Number(new URL(handle.url).port);
 }
 
-async function open(port: number): Promise<Raw> {
-  const socket = connect(port, '127.0.0.1');
+async function open(port: number, localAddress?: string): Promise<Raw> {
+  const socket = connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) });
   openSockets.push(socket);
   let data = '';
   const waiters: Array<{ text: string; resolve: () => void }> = [];
@@ -184,6 +184,86 @@ describe('connection cap', () => {
       },
       { timeout: 5_000, interval: 50 },
     );
+  });
+});
+
+/** GET /health on a fresh connection from `localAddress`: the status, or 'closed' when the server closed it unanswered. */
+async function healthFrom(port: number, localAddress: string): Promise<number | 'closed'> {
+  const raw = await open(port, localAddress);
+  raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const first = await Promise.race([raw.closed.then(() => 'closed' as const), raw.receivedText('\r\n\r\n').then(() => 'answered' as const)]);
+  if (first === 'closed' && !raw.received().includes('\r\n\r\n')) return 'closed';
+  return (await response(raw)).status;
+}
+
+/** `count` connections from `localAddress` that send nothing; resolves with those still open once every refused one has closed. */
+async function idleFrom(port: number, localAddress: string, count: number): Promise<Raw[]> {
+  const opened = await Promise.all(Array.from({ length: count }, () => open(port, localAddress)));
+  // each one either is refused (closed at once) or answers a request: ask the ones not closed
+  const kept: Raw[] = [];
+  await Promise.all(
+    opened.map(async (raw) => {
+      raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      const first = await Promise.race([raw.closed.then(() => 'closed' as const), raw.receivedText('\r\n\r\n').then(() => 'answered' as const)]);
+      if (first === 'answered') kept.push(raw);
+    }),
+  );
+  return kept;
+}
+
+describe('connections per client address (issue 15: one address took every slot)', () => {
+  it('one address holding 600 idle connections, topped up, cannot keep /health from another address from answering', async () => {
+    const port = await start(); // the defaults: 512 in all, 128 per address
+    const attacker: Raw[] = [];
+    let stop = false;
+    // ~530 idle connections, topped up every 100 ms, filled the 512 slots before
+    const topUp = async (): Promise<void> => {
+      while (!stop) {
+        const alive = attacker.filter((raw) => !raw.socket.destroyed);
+        attacker.splice(0, attacker.length, ...alive);
+        const more = await Promise.all(Array.from({ length: 600 - alive.length }, () => open(port, '127.0.0.1').catch(() => undefined)));
+        for (const raw of more) if (raw !== undefined) attacker.push(raw);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const flooding = topUp();
+    try {
+      await vi.waitFor(() => expect(attacker.length).toBeGreaterThanOrEqual(128), { timeout: 10_000, interval: 20 });
+      const answers: Array<number | 'closed'> = [];
+      for (let batch = 0; batch < 4; batch++) answers.push(...(await Promise.all(Array.from({ length: 10 }, () => healthFrom(port, '127.0.0.2')))));
+      expect(answers.filter((answer) => answer === 200)).toHaveLength(40);
+    } finally {
+      stop = true;
+      await flooding;
+    }
+    // the attacker holds its share, no more: of its open connections, only those answer
+    const answered = await Promise.all(
+      attacker.map(async (raw) => {
+        if (raw.socket.destroyed) return false;
+        raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+        return (await Promise.race([raw.closed.then(() => 'closed'), raw.receivedText('\r\n\r\n').then(() => 'answered')])) === 'answered';
+      }),
+    );
+    expect(answered.filter(Boolean).length).toBeGreaterThan(0);
+    expect(answered.filter(Boolean).length).toBeLessThanOrEqual(128);
+    await vi.waitFor(() => expect(logs).toContain('connections refused: a client address is at its share of the connections'));
+  });
+
+  it('a quarter of the slots is kept for light clients: heavy addresses together cannot fill them', async () => {
+    const port = await start({ maxConnections: 64, maxConnectionsPerAddress: 16 });
+    const held: Raw[][] = [];
+    // six addresses each try to hold 16: the first three take 48 (all but the reserved 16),
+    // the others only as many as a light client holds (4)
+    for (let i = 3; i <= 8; i++) held.push(await idleFrom(port, `127.0.0.${i}`, 16));
+    expect(held.map((raws) => raws.length)).toEqual([16, 16, 16, 4, 4, 4]);
+    // 4 slots left, for clients holding fewer than 4
+    for (let i = 0; i < 10; i++) expect(await healthFrom(port, '127.0.0.2')).toBe(200);
+  });
+
+  it('a trusted proxy (TRUST_PROXY) carries many clients: bounded by the total only', async () => {
+    const port = await start({ maxConnections: 64, maxConnectionsPerAddress: 4, trustProxy: '127.0.0.5' });
+    expect(await idleFrom(port, '127.0.0.5', 10)).toHaveLength(10);
+    expect(await idleFrom(port, '127.0.0.6', 10)).toHaveLength(4);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type LimitRule, MemoryCounterStore } from './rate-limit.js';
+import { KnownClients, type LimitRule, MemoryCounterStore } from './rate-limit.js';
 
 const rule = (overrides: Partial<LimitRule> = {}): LimitRule => ({ name: 'login:ip', per: 'ip', max: 5, windowMs: 60_000, capacity: 100, ...overrides });
 
@@ -65,7 +65,7 @@ describe('MemoryCounterStore', () => {
     vi.setSystemTime(10_000);
     for (let i = 0; i < 5; i++) store.hit(rule(), 'b');
     const refused = store.hit(rule(), 'c');
-    expect(refused).toMatchObject({ full: true, resetMs: 50_000 });
+    expect(refused).toMatchObject({ full: 'clients', resetMs: 50_000 });
     expect(refused.count).toBeGreaterThan(5);
     expect(store.size()).toBe(2);
     // a's window closes: the new key gets in
@@ -82,5 +82,64 @@ describe('MemoryCounterStore', () => {
     vi.setSystemTime(61_000);
     for (let i = 0; i < 100; i++) store.hit(rule({ capacity: 100_000 }), `fresh${i}`);
     expect(store.size()).toBe(100);
+  });
+});
+
+describe('MemoryCounterStore full of strangers (issue 15)', () => {
+  it('a known-good client gets a reserved window when only exhausted windows are left; strangers stay refused', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(0);
+    const store = new MemoryCounterStore({ capacity: 20 });
+    for (let i = 0; i < 20; i++) for (let n = 0; n < 5; n++) store.hit(rule(), `10.0.0.${i}`);
+    expect(store.hit(rule(), 'stranger')).toMatchObject({ full: 'clients' });
+    // the reserve: a tenth of the capacity (2), for known clients only
+    expect(store.hit(rule(), 'known-1', { known: true })).toEqual({ count: 1, resetMs: 60_000 });
+    expect(store.hit(rule(), 'known-2', { known: true })).toEqual({ count: 1, resetMs: 60_000 });
+    expect(store.hit(rule(), 'known-3', { known: true })).toMatchObject({ full: 'clients' });
+    // a reserved window counts like any other, and is never dropped before it closes
+    for (let n = 0; n < 5; n++) store.hit(rule(), 'known-1', { known: true });
+    expect(store.hit(rule(), 'known-1', { known: true }).count).toBe(7);
+    // an exhausted client is refused whatever it is known as (its own window says so)
+    expect(store.hit(rule(), '10.0.0.3', { known: true }).count).toBe(6);
+    expect(store.size()).toBe(22);
+    // the windows close: everyone is a new client again
+    vi.setSystemTime(60_000);
+    expect(store.hit(rule(), 'stranger')).toEqual({ count: 1, resetMs: 60_000 });
+  });
+
+  it('one IPv6 /48 holds at most a hundredth of a space (at least 16 windows); other networks are not affected', () => {
+    const store = new MemoryCounterStore({ capacity: 3_200 });
+    const results = Array.from({ length: 40 }, (_, i) => store.hit(rule(), `2001:db8:1:${i.toString(16)}::`));
+    expect(results.filter((hit) => hit.full === undefined)).toHaveLength(32);
+    expect(results.filter((hit) => hit.full === 'network')).toHaveLength(8);
+    expect(store.hit(rule(), '2001:db8:2::').full).toBeUndefined();
+    // IPv4 addresses are not grouped
+    for (let i = 0; i < 100; i++) expect(store.hit(rule(), `198.51.100.${i}`).full).toBeUndefined();
+    // a known client of that network still gets a window
+    expect(store.hit(rule(), '2001:db8:1:ff::', { known: true }).full).toBeUndefined();
+  });
+
+  it("a network's count follows its windows: closed ones make room again", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(0);
+    const store = new MemoryCounterStore({ capacity: 100 });
+    for (let i = 0; i < 16; i++) store.hit(rule(), `2001:db8:1:${i}::`);
+    expect(store.hit(rule(), '2001:db8:1:99::').full).toBe('network');
+    vi.setSystemTime(60_000);
+    for (let i = 0; i < 16; i++) expect(store.hit(rule(), `2001:db8:1:${100 + i}::`).full).toBeUndefined();
+  });
+});
+
+describe('KnownClients', () => {
+  it('remembers a client for a token lifetime, at most `max` of them (the oldest forgotten first)', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(0);
+    const known = new KnownClients(2);
+    known.remember('a');
+    known.remember('b');
+    known.remember('c');
+    expect([known.has('a'), known.has('b'), known.has('c')]).toEqual([false, true, true]);
+    vi.setSystemTime(7 * 24 * 3600 * 1000);
+    expect(known.has('b')).toBe(false);
   });
 });

@@ -1,15 +1,15 @@
 /**
- * Rate limits (docs/architecture.md "Auth server contract" and "Abuse bounds"): fixed windows
- * counted per client IP and, on authenticated routes, per user (the token's `sub`), so neither
- * many addresses for one account nor many accounts behind one address lift a limit. A route lists
- * its rules in RATE_LIMITS and opts in with `onRequest: fastify.rateLimit(rules)`; a handler that
- * only knows what to count after parsing the body (the paymaster's execute call, sponsored gas)
- * calls `fastify.enforceLimits(request, reply, rules)`.
+ * Rate limits (docs/architecture.md "Auth server contract"; docs/server-security.md "Rate
+ * limits"): fixed windows counted per client and, on authenticated routes, per user (the token's
+ * `sub`), so neither many addresses for one account nor many accounts behind one address lift a
+ * limit. A route lists its rules in RATE_LIMITS and opts in with `onRequest:
+ * fastify.rateLimit(rules)`; a handler that only knows what to count after parsing the body (the
+ * paymaster's execute call, sponsored gas) calls `fastify.enforceLimits(request, reply, rules)`.
  *
- * Keys are the client IP as Fastify sees it, so X-Forwarded-For counts only when `trustProxy`
- * trusts the proxy; IPv6 clients are keyed on their /64 (one subscriber's usual allocation, so
- * per-address keys would give one client ~2^64 allowances) and IPv4-mapped IPv6 on the IPv4
- * address (@fastify/rate-limit's normalizeIP). Every rule is its own counter space.
+ * Clients are keyed by client-key.ts (IPv4 address, IPv6 /64) on the address Fastify sees, so
+ * X-Forwarded-For counts only when `trustProxy` trusts the proxy. Every rule is its own counter
+ * space. User rules are counted first: a request over its user's limit is refused without opening
+ * a window for its address, so on authenticated routes a new key costs an account's allowance.
  *
  * The limiter runs in onRequest, before the body is parsed: a flood of large or broken bodies
  * costs us nothing. On protected prefixes the JWT guard (a scoped onRequest hook) runs first, so
@@ -19,11 +19,12 @@
  * Redis, shared by every instance. A Redis failure fails closed: the request is refused (500)
  * rather than let through unlimited.
  */
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { clientKey, networkKey } from '../client-key.js';
+import { TOKEN_TTL_SECONDS } from '../jwt.js';
 
 export interface LimitRule {
   /** the counter space: one per route (or call) and subject */
@@ -82,12 +83,20 @@ export interface Hit {
   count: number;
   /** ms until the window closes */
   resetMs: number;
-  /** the in-memory store is full of windows it may not drop: this new key is refused */
-  full?: true;
+  /**
+   * the in-memory store refused this new key: full of windows it may not drop (`clients`), or
+   * holding its network's share already (`network`, an IPv6 /48)
+   */
+  full?: 'clients' | 'network';
+}
+
+export interface HitContext {
+  /** a known-good client (signed in from this address lately, or an authenticated request within its user's limits) */
+  known?: boolean;
 }
 
 export interface CounterStore {
-  hit(rule: LimitRule, subject: string): Hit | Promise<Hit>;
+  hit(rule: LimitRule, subject: string, context?: HitContext): Hit | Promise<Hit>;
 }
 
 /** Counts up to 1023 are kept exactly; more only ever means "over the limit". */
@@ -100,27 +109,41 @@ const resetAtOf = (packed: number): number => Math.floor(packed / COUNT_RANGE);
 const SWEEP_PER_HIT = 8;
 const SWEEP_WHEN_FULL = 256;
 
+/** Known-good clients' reserved windows: a tenth of a space's capacity on top of it. */
+export const RESERVE_SHARE = 0.1;
+/** Windows one IPv6 /48 may hold in a space: a hundredth of its capacity (at least 16). */
+export const NETWORK_SHARE = 0.01;
+
 interface Space {
   /** windows still under the limit, in window-start order (so oldest = closing first) */
   open: Map<string, number>;
   /** windows at or over the limit: never dropped before they close */
   exhausted: Map<string, number>;
+  /** known-good clients' windows opened while the space was full: never dropped before they close */
+  reserved: Map<string, number>;
   capacity: number;
+  reserveCapacity: number;
+  networkShare: number;
+  /** windows per IPv6 /48 (client-key.ts networkKey) */
+  networks: Map<string, number>;
 }
 
 /**
  * In-memory counters, one fixed window per key, bounded so that forgetting is never an attacker's
- * tool:
+ * tool, and so that strangers' keys cannot lock everyone else out:
  * - a window is dropped when it closes (swept from the front of insertion order as hits arrive);
  * - at a space's capacity, the oldest window that is still *under* its limit makes room (its
  *   client regains at most the allowance any of the new keys filling the space has anyway);
  * - a window at or over its limit is never dropped before it closes: flooding the store with
  *   other addresses cannot hand an exhausted client fresh attempts;
- * - when a space holds only exhausted windows, a new key is refused (429, fail closed) until the
- *   oldest closes. Memory stays at most capacity × ~100 bytes per space.
- * Values are packed numbers (reset time × 1024 + count), not objects: about half the memory.
- * It hands back plain numbers, never a live counter (concurrent requests in one tick each see
- * their own count).
+ * - when a space holds only exhausted windows, a new stranger is refused (429, fail closed) until
+ *   the oldest closes; a known-good client (HitContext.known) gets a window in a reserve of
+ *   RESERVE_SHARE × capacity that strangers cannot use, refused only once that is full too;
+ * - one IPv6 /48 may hold at most NETWORK_SHARE × capacity windows of a space (a /48 holds 65,536
+ *   /64 keys): past it, a new stranger from that network is refused, the rest of the world is not.
+ * Memory stays at most (capacity + reserve) × ~100 bytes per space. Values are packed numbers
+ * (reset time × 1024 + count), not objects: about half the memory. It hands back plain numbers,
+ * never a live counter (concurrent requests in one tick each see their own count).
  */
 export class MemoryCounterStore implements CounterStore {
   private readonly spaces = new Map<string, Space>();
@@ -131,61 +154,74 @@ export class MemoryCounterStore implements CounterStore {
     this.capacity = options.capacity;
   }
 
-  hit(rule: LimitRule, subject: string): Hit {
+  hit(rule: LimitRule, subject: string, context: HitContext = {}): Hit {
     const now = Date.now();
     const space = this.space(rule);
-    sweep(space.open, now, SWEEP_PER_HIT);
-    sweep(space.exhausted, now, SWEEP_PER_HIT);
+    sweep(space, space.open, now, SWEEP_PER_HIT);
+    sweep(space, space.exhausted, now, SWEEP_PER_HIT);
+    sweep(space, space.reserved, now, SWEEP_PER_HIT);
 
-    let packed = space.open.get(subject);
-    let exhausted = false;
-    if (packed === undefined) {
-      packed = space.exhausted.get(subject);
-      exhausted = packed !== undefined;
+    let where: Map<string, number> | undefined;
+    let packed: number | undefined;
+    for (const map of [space.open, space.exhausted, space.reserved]) {
+      packed = map.get(subject);
+      if (packed !== undefined) {
+        where = map;
+        break;
+      }
     }
-    if (packed !== undefined && resetAtOf(packed) <= now) {
-      (exhausted ? space.exhausted : space.open).delete(subject);
+    if (where !== undefined && packed !== undefined && resetAtOf(packed) <= now) {
+      forget(space, where, subject);
+      where = undefined;
       packed = undefined;
-      exhausted = false;
     }
 
-    let count: number;
-    let resetAt: number;
-    if (packed === undefined) {
-      if (!makeRoom(space, now)) {
+    if (where === undefined || packed === undefined) {
+      const network = networkKey(subject);
+      const inNetwork = network === undefined ? 0 : (space.networks.get(network) ?? 0);
+      if (context.known !== true && inNetwork >= space.networkShare) {
+        return { count: rule.max + 1, resetMs: rule.windowMs, full: 'network' };
+      }
+      where = makeRoom(space, now) ? space.open : context.known === true && roomInReserve(space, now) ? space.reserved : undefined;
+      if (where === undefined) {
         const oldest = first(space.exhausted);
         const retry = oldest === undefined ? rule.windowMs : Math.max(1_000, resetAtOf(oldest) - now);
-        return { count: rule.max + 1, resetMs: retry, full: true };
+        return { count: rule.max + 1, resetMs: retry, full: 'clients' };
       }
-      count = 1;
-      resetAt = now + rule.windowMs;
-    } else {
-      count = countOf(packed) + 1;
-      resetAt = resetAtOf(packed);
+      if (network !== undefined) space.networks.set(network, inNetwork + 1);
+      where.set(subject, pack(now + rule.windowMs, 1));
+      if (where === space.open && rule.max <= 1) move(space.open, space.exhausted, subject);
+      return { count: 1, resetMs: rule.windowMs };
     }
 
-    const value = pack(resetAt, count);
-    if (count >= rule.max) {
-      if (!exhausted) space.open.delete(subject);
-      space.exhausted.set(subject, value);
-    } else {
-      // an existing key keeps its place: Map.set on a present key does not reorder
-      space.open.set(subject, value);
-    }
+    const count = countOf(packed) + 1;
+    const resetAt = resetAtOf(packed);
+    // an existing key keeps its place: Map.set on a present key does not reorder
+    where.set(subject, pack(resetAt, count));
+    if (where === space.open && count >= rule.max) move(space.open, space.exhausted, subject);
     return { count, resetMs: resetAt - now };
   }
 
   /** Windows held (tests and the memory measurement). */
   size(): number {
     let total = 0;
-    for (const space of this.spaces.values()) total += space.open.size + space.exhausted.size;
+    for (const space of this.spaces.values()) total += space.open.size + space.exhausted.size + space.reserved.size;
     return total;
   }
 
   private space(rule: LimitRule): Space {
     let space = this.spaces.get(rule.name);
     if (space === undefined) {
-      space = { open: new Map(), exhausted: new Map(), capacity: this.capacity ?? rule.capacity };
+      const capacity = this.capacity ?? rule.capacity;
+      space = {
+        open: new Map(),
+        exhausted: new Map(),
+        reserved: new Map(),
+        capacity,
+        reserveCapacity: Math.max(1, Math.ceil(capacity * RESERVE_SHARE)),
+        networkShare: Math.max(16, Math.floor(capacity * NETWORK_SHARE)),
+        networks: new Map(),
+      };
       this.spaces.set(rule.name, space);
     }
     return space;
@@ -197,12 +233,28 @@ function first(map: Map<string, number>): number | undefined {
   return undefined;
 }
 
+function move(from: Map<string, number>, to: Map<string, number>, key: string): void {
+  const value = from.get(key) as number;
+  from.delete(key);
+  to.set(key, value);
+}
+
+/** Drops a window, and its count in its network. */
+function forget(space: Space, map: Map<string, number>, key: string): void {
+  map.delete(key);
+  const network = networkKey(key);
+  if (network === undefined) return;
+  const left = (space.networks.get(network) ?? 1) - 1;
+  if (left <= 0) space.networks.delete(network);
+  else space.networks.set(network, left);
+}
+
 /** Drops up to `limit` closed windows from the front of `map`. */
-function sweep(map: Map<string, number>, now: number, limit: number): void {
+function sweep(space: Space, map: Map<string, number>, now: number, limit: number): void {
   let dropped = 0;
   for (const [key, value] of map) {
     if (dropped >= limit || resetAtOf(value) > now) return;
-    map.delete(key);
+    forget(space, map, key);
     dropped += 1;
   }
 }
@@ -210,14 +262,55 @@ function sweep(map: Map<string, number>, now: number, limit: number): void {
 /** True when a new window fits: below capacity, after a sweep, or by dropping the oldest window under its limit. */
 function makeRoom(space: Space, now: number): boolean {
   if (space.open.size + space.exhausted.size < space.capacity) return true;
-  sweep(space.open, now, SWEEP_WHEN_FULL);
-  sweep(space.exhausted, now, SWEEP_WHEN_FULL);
+  sweep(space, space.open, now, SWEEP_WHEN_FULL);
+  sweep(space, space.exhausted, now, SWEEP_WHEN_FULL);
   if (space.open.size + space.exhausted.size < space.capacity) return true;
   for (const key of space.open.keys()) {
-    space.open.delete(key);
+    forget(space, space.open, key);
     return true;
   }
   return false;
+}
+
+function roomInReserve(space: Space, now: number): boolean {
+  if (space.reserved.size < space.reserveCapacity) return true;
+  sweep(space, space.reserved, now, SWEEP_WHEN_FULL);
+  return space.reserved.size < space.reserveCapacity;
+}
+
+/**
+ * Clients that signed in from their address lately (POST /auth/verify answered 200), kept for a
+ * token's lifetime: the in-memory store gives them reserved windows when strangers have filled a
+ * space. At most MAX_KNOWN_CLIENTS (the oldest is forgotten first: losing the privilege, never
+ * gaining one); becoming known takes a real sign-in, so strangers cannot fill it cheaply.
+ */
+export const MAX_KNOWN_CLIENTS = 100_000;
+
+export class KnownClients {
+  private readonly until = new Map<string, number>();
+  private readonly max: number;
+  constructor(max = MAX_KNOWN_CLIENTS) {
+    this.max = max;
+  }
+
+  remember(client: string): void {
+    this.until.delete(client);
+    this.until.set(client, Date.now() + TOKEN_TTL_SECONDS * 1000);
+    while (this.until.size > this.max) {
+      for (const key of this.until.keys()) {
+        this.until.delete(key);
+        break;
+      }
+    }
+  }
+
+  has(client: string): boolean {
+    const until = this.until.get(client);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(client);
+    return false;
+  }
 }
 
 const HIT_SCRIPT = `
@@ -254,13 +347,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** an onRequest hook enforcing `rules` */
     rateLimit(rules: readonly LimitRule[]): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** counts one hit against each rule; throws 429 RATE_LIMITED (Retry-After set) when one is over */
+    /** counts one hit against each rule (user rules first); throws 429 RATE_LIMITED (Retry-After set) when one is over */
     enforceLimits(request: FastifyRequest, reply: FastifyReply, rules: readonly LimitRule[]): Promise<void>;
+    /** marks the request's client known-good (it has just signed in) */
+    rememberClient(request: FastifyRequest): void;
   }
 }
 
 function subjectOf(request: FastifyRequest, rule: LimitRule): string {
-  if (rule.per === 'ip') return normalizeIP(request.ip, 64);
+  if (rule.per === 'ip') {
+    const client = clientKey(request.ip);
+    // an address we cannot read is no client: refused rather than counted under a shared key
+    if (client === undefined) throw new AppError(ErrorCode.RATE_LIMITED, 'The client address could not be read; retry in 60 s', { status: 429, details: { retryAfter: 60 } });
+    return client;
+  }
   // user rules sit behind the JWT guard; reaching one without claims is a wiring bug
   if (request.auth === null) throw new Error(`rate limit ${rule.name} needs an authenticated request`);
   return request.auth.userId;
@@ -274,9 +374,22 @@ export interface RateLimitPluginOptions {
 
 const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   const store = options.store ?? (options.redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(options.redis));
+  const known = new KnownClients();
+
+  type Counted = { limit: LimitRule; hit: Hit };
+  const count = (request: FastifyRequest, rules: readonly LimitRule[], context: HitContext): Promise<Counted[]> =>
+    Promise.all(rules.map(async (limit) => ({ limit, hit: await store.hit(limit, subjectOf(request, limit), context) })));
 
   async function enforceLimits(request: FastifyRequest, reply: FastifyReply, rules: readonly LimitRule[]): Promise<void> {
-    const hits = await Promise.all(rules.map(async (limit) => ({ limit, hit: await store.hit(limit, subjectOf(request, limit)) })));
+    // known-good: an authenticated request (its user's rules are counted first), or a client that signed in lately
+    const client = request.auth === null ? clientKey(request.ip) : undefined;
+    const context = { known: request.auth !== null || (client !== undefined && known.has(client)) };
+    // the user's rules first: a request over them opens no window for its address
+    const userHits = await count(request, rules.filter((limit) => limit.per === 'user'), context);
+    const userOver = userHits.some((entry) => entry.hit.count > entry.limit.max);
+    const ipRules = rules.filter((limit) => limit.per === 'ip');
+    let hits = userHits;
+    if (!userOver && ipRules.length > 0) hits = [...userHits, ...(await count(request, ipRules, context))];
     // the headers describe the tightest rule; Retry-After the longest wait among those over
     let tightest = hits[0];
     let over: (typeof hits)[number] | undefined;
@@ -293,13 +406,19 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     const retryAfter = Math.max(1, Math.ceil(over.hit.resetMs / 1000));
     reply.header('retry-after', retryAfter);
     const refusal =
-      over.hit.full === true
+      over.hit.full === 'clients'
         ? { code: ErrorCode.RATE_LIMITED, message: 'Too many clients at once;' }
-        : (over.limit.exceeded ?? { code: ErrorCode.RATE_LIMITED, message: 'Too many requests,' });
+        : over.hit.full === 'network'
+          ? { code: ErrorCode.RATE_LIMITED, message: 'Too many clients from your network at once;' }
+          : (over.limit.exceeded ?? { code: ErrorCode.RATE_LIMITED, message: 'Too many requests,' });
     throw new AppError(refusal.code, `${refusal.message} retry in ${retryAfter} s`, { status: 429, details: { retryAfter } });
   }
 
   fastify.decorate('enforceLimits', enforceLimits);
+  fastify.decorate('rememberClient', (request: FastifyRequest) => {
+    const client = clientKey(request.ip);
+    if (client !== undefined) known.remember(client);
+  });
   fastify.decorate('rateLimit', (rules: readonly LimitRule[]) => async (request: FastifyRequest, reply: FastifyReply) => {
     await enforceLimits(request, reply, rules);
   });

@@ -9,8 +9,12 @@
  * - Errors of Node's HTTP parser (`clientError`: headers over 16 KB, a malformed request line
  *   or header, a request that missed its deadline) are answered in our error shape with a
  *   stable code, instead of Fastify's own body.
- * - Connections over the cap are closed by Node as soon as they are accepted; we log how many,
- *   at most once every 10 s (a flood must not become a log flood).
+ * - Connections are bounded per client address as well as in total (ConnectionLedger): an
+ *   address may hold at most maxConnectionsPerAddress, and the last quarter of the slots is kept
+ *   for addresses holding fewer than LIGHT_CLIENT, so neither one address nor a few heavy ones
+ *   can take every slot (docs/server-security.md "Connections"). A connection refused is closed
+ *   as soon as it is accepted, without a byte of answer, as Node does past maxConnections; we log
+ *   how many, at most once every 10 s (a flood must not become a log flood).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -18,6 +22,7 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
+import { clientKey, trustedPeer } from '../client-key.js';
 import { notFoundError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
@@ -77,7 +82,69 @@ function declaresBody(headers: Record<string, string | string[] | undefined>): b
 
 const DROP_LOG_INTERVAL_MS = 10_000;
 
-const transport: FastifyPluginAsync = async (fastify) => {
+/** Connections an address may hold and still be given one of the reserved slots. */
+export const LIGHT_CLIENT = 4;
+
+export type Admission = 'ok' | 'per-address' | 'reserved' | 'full' | 'unknown';
+
+/**
+ * Who holds how many connections, and whether one more may be taken: at most `max` in all, at
+ * most `perAddress` per client (client-key.ts: IPv4 address, IPv6 /64), and once only a quarter
+ * of `max` is left, only for clients holding fewer than LIGHT_CLIENT. A trusted proxy's
+ * connections carry many clients: they are bounded by `max` only. A socket whose address cannot
+ * be read is refused.
+ */
+export class ConnectionLedger {
+  readonly max: number;
+  readonly perAddress: number;
+  /** slots kept for light clients */
+  readonly reserved: number;
+  private readonly held = new Map<string, number>();
+  private total = 0;
+
+  constructor(limits: { max: number; perAddress: number }) {
+    this.max = limits.max;
+    this.perAddress = limits.perAddress;
+    this.reserved = Math.floor(limits.max / 4);
+  }
+
+  get open(): number {
+    return this.total;
+  }
+
+  heldBy(key: string): number {
+    return this.held.get(key) ?? 0;
+  }
+
+  /** Takes a slot for `key` (`trusted`: a trusted proxy), or says why not. */
+  admit(key: string | undefined, trusted: boolean): Admission {
+    if (key === undefined) return 'unknown';
+    if (this.total >= this.max) return 'full';
+    const held = this.heldBy(key);
+    if (!trusted) {
+      if (held >= this.perAddress) return 'per-address';
+      if (this.total >= this.max - this.reserved && held >= LIGHT_CLIENT) return 'reserved';
+    }
+    this.held.set(key, held + 1);
+    this.total += 1;
+    return 'ok';
+  }
+
+  release(key: string): void {
+    const held = this.heldBy(key);
+    if (held <= 1) this.held.delete(key);
+    else this.held.set(key, held - 1);
+    this.total -= 1;
+  }
+}
+
+export interface TransportOptions {
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  trustProxy: boolean | number | string;
+}
+
+const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options) => {
   fastify.addHook('onRequest', (request, reply, done) => {
     if (!declaresBody(request.headers) || (!request.is404 && request.routeOptions.schema?.body !== undefined)) {
       done();
@@ -88,15 +155,33 @@ const transport: FastifyPluginAsync = async (fastify) => {
     done(request.is404 ? notFoundError(request.method) : new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'This route takes no request body', { status: 413 }));
   });
 
-  let dropped = 0;
+  const refused: Record<Exclude<Admission, 'ok'>, number> = { full: 0, 'per-address': 0, reserved: 0, unknown: 0 };
   let lastLog = 0;
-  fastify.server.on('drop', () => {
-    dropped += 1;
+  const countRefusal = (reason: Exclude<Admission, 'ok'>): void => {
+    refused[reason] += 1;
     const now = Date.now();
     if (now - lastLog < DROP_LOG_INTERVAL_MS) return;
-    fastify.log.warn({ dropped, maxConnections: fastify.server.maxConnections }, 'connections refused: the server is at its connection cap');
+    fastify.log.warn(
+      { refused: { ...refused }, maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress },
+      reason === 'full' ? 'connections refused: the server is at its connection cap' : 'connections refused: a client address is at its share of the connections',
+    );
     lastLog = now;
-    dropped = 0;
+    for (const key of Object.keys(refused) as Array<keyof typeof refused>) refused[key] = 0;
+  };
+
+  const ledger = new ConnectionLedger({ max: options.maxConnections, perAddress: options.maxConnectionsPerAddress });
+  const trusted = trustedPeer(options.trustProxy);
+  // Node closes what is over maxConnections before it becomes a connection (the same total)
+  fastify.server.on('drop', () => countRefusal('full'));
+  fastify.server.on('connection', (socket: Socket) => {
+    const key = clientKey(socket.remoteAddress);
+    const admission = ledger.admit(key, trusted(socket.remoteAddress));
+    if (admission !== 'ok') {
+      countRefusal(admission);
+      socket.destroy();
+      return;
+    }
+    socket.once('close', () => ledger.release(key as string));
   });
 };
 

@@ -1,6 +1,7 @@
 /**
  * E-mail OTP sign-in. Both routes are limited to 5 a minute per IP (each its own counter): verify
- * is where a 6-digit code could be guessed, login is where someone could spam a mailbox.
+ * is where a 6-digit code could be guessed, login is where someone could spam a mailbox. A
+ * client that signs in is remembered as known-good for the limiter's degraded mode.
  * Sign-out (POST /auth/logout, authenticated): the presented token and every earlier token of
  * its user stop working (revocations.ts).
  */
@@ -39,6 +40,9 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
       const { user, wallet, isExisting } = await verifyAndProvision(provisioning, email, code);
       // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
       const issued = await tokens.issue({ userId: user.id, email: user.email ?? email, walletId: wallet.id, walletAddress: wallet.address });
+      // a client that signs in is known-good: the limiter keeps reserved windows for it when
+      // strangers fill a counter space (plugins/rate-limit.ts)
+      fastify.rememberClient(request);
       return {
         token: issued.token,
         expiresAt: issued.expiresAt,

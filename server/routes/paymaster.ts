@@ -1,19 +1,26 @@
 /**
- * SNIP-29 paymaster relay. Decisions:
+ * SNIP-29 paymaster relay (docs/server-security.md "Paymaster relay"). Decisions:
  * - Every refusal of ours leaves as a JSON-RPC error object (errors plugin, `jsonRpcErrors`):
  *   starknet.js's PaymasterRpc reads nothing else. JSON-RPC answers of the paymaster itself,
  *   errors included, are relayed verbatim.
- * - Only `paymaster_*` methods pass (else -32601). Params must be a named object (as SNIP-29
- *   defines them; else -32602): the checks below read names. They are bounded in nesting and
- *   size before anything walks or relays them.
+ * - An allowlist, not a prefix: only the SNIP-29 methods the client uses (starknet.js
+ *   PaymasterRpc) are relayed, each metered by what it does (RELAYED_METHODS); anything else is
+ *   refused (-32601) before it reaches the paymaster. A prefix let through methods a real
+ *   paymaster implements beyond SNIP-29: paymaster_executeRawTransaction executed sponsored
+ *   transactions past both execute limits. It stays refused (the client never sends it; a method
+ *   we would meter by guessing is not relayed), as does paymaster_trackingIdToLatestHash (unused,
+ *   and its tracking id names no account we could check).
+ * - Params must be a named object (as SNIP-29 defines them; else -32602), bounded in nesting and
+ *   size before anything walks or relays them, and of the method's shape: none for the two
+ *   queries, exactly {transaction, parameters} for build and execute.
  * - A transaction's user_address (and deployment address) must be the token's wallet, else 403
  *   WALLET_MISMATCH: the relay spends our API key, so one user must not act for another.
- * - Limits: 60/min per user and 120/min per IP on the route; 10/min per user on
- *   paymaster_executeTransaction.
+ * - Limits: 60/min per user and 120/min per IP on the route; 10/min per user on each call that
+ *   executes (paymaster_executeTransaction).
  * - Sponsored gas (`fee_mode` other than `default`) is the operator's money: refused (403
- *   SPONSORED_DISABLED) unless PAYMASTER_SPONSORED=1, and then each sponsored
- *   paymaster_executeTransaction counts against the user's daily quota (429
- *   SPONSORED_LIMIT_REACHED once used up), whatever its outcome upstream.
+ *   SPONSORED_DISABLED) unless PAYMASTER_SPONSORED=1, and then each sponsored call that executes
+ *   counts against the user's daily quota (429 SPONSORED_LIMIT_REACHED once used up), whatever
+ *   its outcome upstream.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { JsonRpcRequest } from '../../shared/api.js';
@@ -31,8 +38,17 @@ export interface PaymasterRoutesOptions {
   sponsoredDailyLimit: number;
 }
 
-const PAYMASTER_METHOD = /^paymaster_[A-Za-z]+$/;
-const EXECUTE_METHOD = 'paymaster_executeTransaction';
+/**
+ * The methods relayed, and what each does: `params` is the shape it takes (none, or SNIP-29's
+ * {transaction, parameters}); `executes` puts it under the per-minute execute limit and, when
+ * sponsored, the daily sponsored quota.
+ */
+export const RELAYED_METHODS: Readonly<Record<string, { params: 'none' | 'transaction'; executes: boolean }>> = {
+  paymaster_isAvailable: { params: 'none', executes: false },
+  paymaster_getSupportedTokens: { params: 'none', executes: false },
+  paymaster_buildTransaction: { params: 'transaction', executes: false },
+  paymaster_executeTransaction: { params: 'transaction', executes: true },
+};
 
 /** SNIP-29 params nest ~8 levels (typed data calls' calldata) and hold a few thousand values. */
 export const PARAMS_LIMITS = { maxDepth: 32, maxNodes: 20_000 } as const;
@@ -94,6 +110,20 @@ export function inspectParams(params: unknown, limits: { maxDepth: number; maxNo
   return facts;
 }
 
+/** Params of the method's shape: none (absent or {}) for the queries, exactly {transaction, parameters} (two objects) for build and execute. */
+function checkShape(method: string, shape: 'none' | 'transaction', params: unknown): void {
+  const named = record(params);
+  const keys = named === undefined ? [] : Object.keys(named);
+  if (shape === 'none') {
+    if (keys.length > 0) throw invalidParams(`${method} takes no params`);
+    return;
+  }
+  const extra = keys.filter((key) => key !== 'transaction' && key !== 'parameters');
+  if (named === undefined || record(named.transaction) === undefined || record(named.parameters) === undefined || extra.length > 0) {
+    throw invalidParams(`${method} params must be exactly {transaction, parameters} (SNIP-29), two objects`);
+  }
+}
+
 const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async (fastify, options) => {
   fastify.addHook('onRequest', fastify.requireAuth);
   const sponsoredDaily = [sponsoredDailyRule(options.sponsoredDailyLimit)];
@@ -104,8 +134,9 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
     async (request, reply) => {
       const claims = authOf(request);
       const rpc = request.body;
-      if (!PAYMASTER_METHOD.test(rpc.method)) {
-        throw new AppError(ErrorCode.VALIDATION_ERROR, 'Only paymaster_* JSON-RPC methods are relayed', {
+      const method = Object.hasOwn(RELAYED_METHODS, rpc.method) ? RELAYED_METHODS[rpc.method] : undefined;
+      if (method === undefined) {
+        throw new AppError(ErrorCode.VALIDATION_ERROR, `Only these JSON-RPC methods are relayed: ${Object.keys(RELAYED_METHODS).join(', ')}`, {
           status: 400,
           details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND },
         });
@@ -114,6 +145,7 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
       // from the ownership check below, so they are refused for every method.
       if (Array.isArray(rpc.params)) throw invalidParams('paymaster params must be a named object (SNIP-29), not an array');
       const facts = inspectParams(rpc.params);
+      checkShape(rpc.method, method.params, rpc.params);
       // a transaction that names no account cannot be checked, so it is not relayed
       if (facts.transaction && facts.addresses.length === 0) {
         throw invalidParams('The transaction names no account (invoke.user_address or deployment.address)');
@@ -130,7 +162,7 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
           { status: 403 },
         );
       }
-      if (rpc.method === EXECUTE_METHOD) {
+      if (method.executes) {
         await fastify.enforceLimits(request, reply, RATE_LIMITS.paymasterExecute);
         if (facts.sponsored) await fastify.enforceLimits(request, reply, sponsoredDaily);
       }

@@ -11,7 +11,7 @@ import { MAX_SIGNABLE_HASH } from '../../shared/felt.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
-import { checkTypedDataBounds } from '../typed-data-bounds.js';
+import { checkTypedData } from '../typed-data-bounds.js';
 
 // What we accept as a hash to sign (MAX_SIGNABLE_HASH): below 2^251, stricter than the field,
 // because Stark ECDSA signs only messages in [0, 2^251); a field element above that could not
@@ -93,10 +93,10 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
           status: 400,
         });
       }
-      // Untrusted typed data is bounded before starknet.js hashes it (its encoder is exponential
-      // in the depth of fanned-out types, and slow per element): 400 at once, never a frozen loop.
-      if (typeof message !== 'string') checkTypedDataBounds(message);
-      const data = typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message;
+      // Untrusted typed data is classified and bounded before starknet.js hashes it (its encoder
+      // is exponential in the depth of fanned-out types, and slow per element): 400 at once,
+      // never a frozen loop. What is hashed is the checked copy, not the request.
+      const { data } = checkTypedData(typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message);
       const messageHash = messageHashOf(data, claims.walletAddress);
       const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
       return { signature, messageHash };

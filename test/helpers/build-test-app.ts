@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     identityApiUrl: 'http://127.0.0.1:9/unused',
     trustProxy: false,
     redisUrl: undefined,
+    redisPersistence: 'required',
     upstreamTimeoutMs: 2_000,
     ...TRANSPORT_DEFAULTS,
     sandbox: false,

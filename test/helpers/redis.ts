@@ -34,15 +34,35 @@ export interface RedisServer {
   port: number;
   url: string;
   stop(): void;
+  /** SIGTERM, resolved once the process is gone (Redis writes its files first) */
+  stopped(): Promise<void>;
 }
 
-/** Starts redis-server (no persistence) and resolves once it accepts connections. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisOptions {
+  /** none (the default: fastest), aof (an append-only file: what a deployment needs), snapshots (RDB only) */
+  persistence?: 'none' | 'aof' | 'snapshots';
+  /** the folder of its files (aof, snapshots); a restart on the same port and folder reads them back */
+  dir?: string;
+  port?: number;
+  /** more redis-server options, e.g. ['--maxmemory-policy', 'allkeys-lru'] */
+  args?: string[];
+}
+
+/** Starts redis-server and resolves once it accepts connections. */
+export async function startRedisServer(options: RedisOptions = {}): Promise<RedisServer> {
   if (redisServerPath === undefined) throw new Error('redis-server is not installed');
-  const port = await freePort();
-  const child: ChildProcess = spawn(redisServerPath, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const port = options.port ?? (await freePort());
+  const persistence = options.persistence ?? 'none';
+  const args = [
+    '--port', String(port), '--bind', '127.0.0.1',
+    '--save', persistence === 'snapshots' ? '900 1' : '',
+    '--appendonly', persistence === 'aof' ? 'yes' : 'no',
+    ...(options.dir === undefined ? [] : ['--dir', options.dir]),
+    ...(options.args ?? []),
+  ];
+  const child: ChildProcess = spawn(redisServerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.stderr?.resume();
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -51,5 +71,14 @@ export async function startRedisServer(): Promise<RedisServer> {
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
   });
-  return { port, url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  child.stdout?.resume();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => child.kill('SIGTERM'),
+    stopped: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
