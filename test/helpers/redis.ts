@@ -61,7 +61,15 @@ export async function startRedisServer(options: RedisOptions = {}): Promise<Redi
     ...(options.args ?? []),
   ];
   const child: ChildProcess = spawn(redisServerPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // however the test ends (a timeout mid-start included), no redis-server outlives it
+  const orphanGuard = (): void => void child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', orphanGuard);
+      resolve();
+    }),
+  );
   child.stderr?.resume();
   await new Promise<void>((resolve, reject) => {
     let out = '';
