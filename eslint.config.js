@@ -11,10 +11,23 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // money is bigint end to end; a float parse near an amount is a bug
-      'no-restricted-globals': ['error', { name: 'parseFloat', message: 'amounts are bigint; parse decimals with shared/amount.ts' }],
-      'no-restricted-properties': ['error', { object: 'Number', property: 'parseFloat', message: 'amounts are bigint; parse decimals with shared/amount.ts' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'parseFloat', message: 'amounts are bigint; parse decimals with shared/amount.ts' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Number',
+          property: 'parseFloat',
+          message: 'amounts are bigint; parse decimals with shared/amount.ts',
+        },
+      ],
       eqeqeq: ['error', 'always'],
     },
   },

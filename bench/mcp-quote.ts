@@ -18,7 +18,8 @@ import { BIN, cleanEnv, spawnBin, tempHome } from '../test/helpers/process.js';
 const RUNS = 40;
 const TARGET_MS = 20;
 
-const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
   const home = tempHome();
@@ -31,9 +32,19 @@ async function main(): Promise<void> {
     const deps = quoteDeps(endpoints);
     const request = { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }], multi: false };
     client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox'], env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--sandbox'],
+        env: env as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     const viaMcp = async (): Promise<void> => {
-      const r = (await (client as Client).callTool({ name: 'get_quote', arguments: { pairs: request.pairs } })) as { isError?: boolean };
+      const r = (await (client as Client).callTool({
+        name: 'get_quote',
+        arguments: { pairs: request.pairs },
+      })) as { isError?: boolean };
       if (r.isError) throw new Error('get_quote failed');
     };
     const direct = async (): Promise<void> => {
@@ -56,7 +67,9 @@ async function main(): Promise<void> {
     console.log(`quote 1 ETH>USDC, ${RUNS} interleaved runs, medians`);
     console.log(`  headless core quote     ${h.toFixed(2)} ms`);
     console.log(`  get_quote over MCP      ${m.toFixed(2)} ms`);
-    console.log(`  ratio ${(m / h).toFixed(2)}, added ${diff.toFixed(2)} ms (target ≤ ${TARGET_MS} ms): ${diff <= TARGET_MS ? 'ok' : 'OVER'}`);
+    console.log(
+      `  ratio ${(m / h).toFixed(2)}, added ${diff.toFixed(2)} ms (target ≤ ${TARGET_MS} ms): ${diff <= TARGET_MS ? 'ok' : 'OVER'}`,
+    );
     await endpoints.release();
     process.exitCode = diff <= TARGET_MS ? 0 : 1;
   } finally {

@@ -29,18 +29,25 @@ const home = mkdtempSync(join(tmpdir(), 'finance-tui-bench-portfolio-'));
 const env: NodeJS.ProcessEnv = { ...process.env, FINANCE_TUI_HOME: home, NO_COLOR: '1' };
 delete env.CI;
 
-const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 function run(args: string[]): { wallMs: number; stdout: string } {
   const start = performance.now();
   const result = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8' });
   const wallMs = performance.now() - start;
-  if (result.status !== 0) throw new Error(`finance-tui ${args.join(' ')} exited ${result.status}: ${(result.stdout + result.stderr).slice(0, 800)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `finance-tui ${args.join(' ')} exited ${result.status}: ${(result.stdout + result.stderr).slice(0, 800)}`,
+    );
   return { wallMs, stdout: result.stdout };
 }
 
 async function startSandbox(): Promise<{ child: ChildProcess; aggregatorUrl: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   for await (const line of createInterface({ input: child.stdout! })) {
     const doc = JSON.parse(line) as { event?: string; aggregatorUrl?: string };
     if (doc.event === 'ready') {
@@ -68,12 +75,22 @@ async function main(): Promise<void> {
   let failed: boolean;
   try {
     run(['login', 'bench@example.com', '--sandbox', '--json']);
-    const { code } = JSON.parse(run(['sandbox', 'outbox', 'bench@example.com', '--json']).stdout) as { code: string };
+    const { code } = JSON.parse(
+      run(['sandbox', 'outbox', 'bench@example.com', '--json']).stdout,
+    ) as { code: string };
     run(['verify', 'bench@example.com', code, '--sandbox', '--json']);
     run(['trade', '10', 'USDC', 'USDC.e', '--yes', '--sandbox', '--json']); // the 7th registry token
-    const knob = await fetch(`${aggregatorUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: LATENCY_MS }) });
+    const knob = await fetch(`${aggregatorUrl}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: LATENCY_MS }),
+    });
     if (!knob.ok) throw new Error(`the latency knob answered ${knob.status}`);
-    const held = (JSON.parse(run(['portfolio', '--json', '--fresh', '--sandbox']).stdout) as { tokens: unknown[] }).tokens.length; // warms the caches
+    const held = (
+      JSON.parse(run(['portfolio', '--json', '--fresh', '--sandbox']).stdout) as {
+        tokens: unknown[];
+      }
+    ).tokens.length; // warms the caches
     const startups: number[] = [];
     const trips: number[] = [];
     const portfolios: number[] = [];

@@ -67,13 +67,17 @@ async function main(): Promise<void> {
       results.push({ name, ms: median(times), requests });
     }
 
-    console.log(`one round trip (median of ${RUNS}, ${LATENCY_MS} ms injected latency): ${rtt.toFixed(1)} ms`);
+    console.log(
+      `one round trip (median of ${RUNS}, ${LATENCY_MS} ms injected latency): ${rtt.toFixed(1)} ms`,
+    );
     let failed = 0;
     for (const r of results) {
       const ratio = r.ms / rtt;
       const pass = ratio <= TARGET;
       if (!pass) failed += 1;
-      console.log(`${pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.ms.toFixed(1)} ms = ${ratio.toFixed(2)} × round trip (target ≤ ${TARGET}), ${r.requests} request(s)`);
+      console.log(
+        `${pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.ms.toFixed(1)} ms = ${ratio.toFixed(2)} × round trip (target ≤ ${TARGET}), ${r.requests} request(s)`,
+      );
     }
     if (failed > 0) {
       console.log(`${failed} of ${results.length} target(s) failed`);

@@ -17,7 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { loadConfig } from '../server/config.js';
 import { closeGracefully, startServer } from '../server/main.js';
-import { type CounterStore, type LimitRule, MemoryCounterStore } from '../server/plugins/rate-limit.js';
+import {
+  type CounterStore,
+  type LimitRule,
+  MemoryCounterStore,
+} from '../server/plugins/rate-limit.js';
 
 export const BENCH_APP_ID = 'bench-app';
 export const BENCH_APP_SECRET = 'bench-identity-app-secret-0123456789';
@@ -28,7 +32,10 @@ async function main(mode: string | undefined): Promise<void> {
   if (mode === 'bare') {
     const server = createServer((req, res) => {
       if (req.url === '/health') {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(HEALTH) });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(HEALTH),
+        });
         res.end(HEALTH);
       } else {
         res.writeHead(404).end();
@@ -41,7 +48,9 @@ async function main(mode: string | undefined): Promise<void> {
   if (mode === 'identity') {
     const app = await buildIdentityEmulator({ appId: BENCH_APP_ID, appSecret: BENCH_APP_SECRET });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    process.stdout.write(`${JSON.stringify({ port: (app.server.address() as AddressInfo).port })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ port: (app.server.address() as AddressInfo).port })}\n`,
+    );
     return;
   }
   if (mode === 'unthrottled') {
@@ -52,7 +61,10 @@ async function main(mode: string | undefined): Promise<void> {
     const handle = await startServer(loadConfig(process.env), { rateLimitStore: store });
     process.once('SIGTERM', () => {
       const log = (message: string): void => handle.app.log.info(message);
-      void closeGracefully({ close: () => handle.close(), servers: [handle.app.server] }, { graceMs: 5_000, log }).then(() => process.exit(0));
+      void closeGracefully(
+        { close: () => handle.close(), servers: [handle.app.server] },
+        { graceMs: 5_000, log },
+      ).then(() => process.exit(0));
     });
     return;
   }

@@ -22,7 +22,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, truncateSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,7 +77,10 @@ function track(child: ChildProcess): () => Promise<void> {
 
 /** A bench/server-children.ts process; resolves with the port it prints. */
 async function startChild(mode: 'bare' | 'identity'): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILDREN, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILDREN, mode], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const stop = track(child);
   for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
     const port = (JSON.parse(line) as { port?: number }).port;
@@ -85,17 +96,26 @@ async function startChild(mode: 'bare' | 'identity'): Promise<Proc> {
  * `finance-tui serve --port 0` with its stdout (the pino log) going to logFile, as `serve > file`
  * does; `unthrottled`: the same server with limits that count but never refuse (server-children.ts).
  */
-async function startOurs(identityPort: number, home: string, logFile: string, unthrottled = false): Promise<Proc> {
+async function startOurs(
+  identityPort: number,
+  home: string,
+  logFile: string,
+  unthrottled = false,
+): Promise<Proc> {
   const fd = openSync(logFile, 'a', 0o600);
   const identityUrl = `http://127.0.0.1:${identityPort}`;
-  const args = unthrottled ? ['--import', 'tsx', CHILDREN, 'unthrottled'] : [BIN, 'serve', '--port', '0'];
+  const args = unthrottled
+    ? ['--import', 'tsx', CHILDREN, 'unthrottled']
+    : [BIN, 'serve', '--port', '0'];
   const child = spawn(process.execPath, args, {
     cwd: unthrottled ? ROOT : home,
     env: {
       PATH: process.env.PATH,
       PORT: '0',
       // e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile our server under the bench's load
-      ...(process.env.BENCH_SERVER_NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }),
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS === undefined
+        ? {}
+        : { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }),
       FINANCE_TUI_HOME: home,
       NODE_ENV: 'production',
       IDENTITY_APP_ID: BENCH_APP_ID,
@@ -109,7 +129,9 @@ async function startOurs(identityPort: number, home: string, logFile: string, un
   closeSync(fd);
   const stop = track(child);
   for (let waited = 0; waited < 15_000; waited += 50) {
-    const port = /Server listening at http:\/\/127\.0\.0\.1:([0-9]+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+    const port = /Server listening at http:\/\/127\.0\.0\.1:([0-9]+)/.exec(
+      readFileSync(logFile, 'utf8'),
+    )?.[1];
     if (port !== undefined) return { child, port: Number(port), stop };
     if (child.exitCode !== null) break;
     await sleep(50);
@@ -126,7 +148,8 @@ function rssMb(pid: number): number {
 
 async function countLines(file: string, needle: string): Promise<number> {
   let count = 0;
-  for await (const line of createInterface({ input: createReadStream(file) })) if (line.includes(needle)) count += 1;
+  for await (const line of createInterface({ input: createReadStream(file) }))
+    if (line.includes(needle)) count += 1;
   return count;
 }
 
@@ -155,8 +178,15 @@ function send(options: {
         agent: options.agent ?? false,
         ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
         headers: {
-          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
-          ...(options.agent === false || options.agent === undefined ? { connection: 'close' } : {}),
+          ...(payload === undefined
+            ? {}
+            : {
+                'content-type': 'application/json',
+                'content-length': String(Buffer.byteLength(payload)),
+              }),
+          ...(options.agent === false || options.agent === undefined
+            ? { connection: 'close' }
+            : {}),
           ...options.headers,
         },
       },
@@ -176,13 +206,22 @@ function send(options: {
 }
 
 async function throughput(url: string, durationS: number): Promise<autocannon.Result> {
-  const result = await autocannon({ url, connections: THROUGHPUT.connections, duration: durationS });
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
+  const result = await autocannon({
+    url,
+    connections: THROUGHPUT.connections,
+    duration: durationS,
+  });
+  if (result.errors > 0 || result.non2xx > 0)
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx responses`);
   return result;
 }
 
 /** Open loop: one request every 1000/rate ms whatever the previous ones are doing; latencies in ms. */
-async function openLoop(rate: number, durationS: number, call: (i: number) => Promise<void>): Promise<number[]> {
+async function openLoop(
+  rate: number,
+  durationS: number,
+  call: (i: number) => Promise<void>,
+): Promise<number[]> {
   const latencies: number[] = [];
   const pending: Array<Promise<void>> = [];
   let failure: unknown;
@@ -208,11 +247,14 @@ async function openLoop(rate: number, durationS: number, call: (i: number) => Pr
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+  );
 }
 
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
-const randomHash = (): string => `0x${Array.from({ length: 62 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
+const randomHash = (): string =>
+  `0x${Array.from({ length: 62 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
 /** 127.10.0.1 onwards: a different client address for each i (hosts .1–.250 of each /24). */
 function clientAddress(i: number): string {
@@ -220,18 +262,28 @@ function clientAddress(i: number): string {
   return `127.${10 + Math.floor(block / 256)}.${block % 256}.${(i % 250) + 1}`;
 }
 
-async function loginThroughOurs(ours: Proc, identity: Proc): Promise<{ token: string; walletId: string }> {
+async function loginThroughOurs(
+  ours: Proc,
+  identity: Proc,
+): Promise<{ token: string; walletId: string }> {
   const email = 'bench@example.com';
   const login = await send({ port: ours.port, path: '/auth/login', body: { email } });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${login.body}`);
-  const mail = await send({ port: identity.port, path: `/sandbox/outbox/${encodeURIComponent(email)}` });
+  const mail = await send({
+    port: identity.port,
+    path: `/sandbox/outbox/${encodeURIComponent(email)}`,
+  });
   const { code } = JSON.parse(mail.body) as { code: string };
   const verify = await send({ port: ours.port, path: '/auth/verify', body: { email, code } });
   if (verify.status !== 200) throw new Error(`verify: ${verify.status} ${verify.body}`);
   return JSON.parse(verify.body) as { token: string; walletId: string };
 }
 
-async function latencyPhase(ours: Proc, identity: Proc, logFile: string): Promise<{ ours: number; direct: number }> {
+async function latencyPhase(
+  ours: Proc,
+  identity: Proc,
+  logFile: string,
+): Promise<{ ours: number; direct: number }> {
   const session = await loginThroughOurs(ours, identity);
   const addresses = Array.from({ length: LATENCY.addresses }, (_, i) => `127.0.2.${i + 1}`);
   const agentsFor = () => addresses.map(() => new Agent({ keepAlive: true, maxSockets: 4 }));
@@ -259,7 +311,8 @@ async function latencyPhase(ours: Proc, identity: Proc, logFile: string): Promis
       agent: oursAgents[i % addresses.length] as Agent,
       localAddress: addresses[i % addresses.length] as string,
     });
-    if (reply.status === 429) throw new Error('/sign/hash was rate-limited: the bench would measure 429s, not signing');
+    if (reply.status === 429)
+      throw new Error('/sign/hash was rate-limited: the bench would measure 429s, not signing');
     if (reply.status !== 200) throw new Error(`/sign/hash: ${reply.status} ${reply.body}`);
   };
 
@@ -279,21 +332,30 @@ async function latencyPhase(ours: Proc, identity: Proc, logFile: string): Promis
     ['/sign/hash ours', oursLatencies],
   ] as const) {
     const at = (p: number): string => percentile(latencies, p).toFixed(2);
-    console.log(`${name.padEnd(22)} p50 ${at(50)} ms  p90 ${at(90)} ms  p99 ${at(99)} ms  max ${at(100)} ms`);
+    console.log(
+      `${name.padEnd(22)} p50 ${at(50)} ms  p90 ${at(90)} ms  p99 ${at(99)} ms  max ${at(100)} ms`,
+    );
   }
   // what our server itself reports (its request line's responseTime, upstream call included)
   await sleep(300);
   const inside: number[] = [];
   for await (const line of createInterface({ input: createReadStream(logFile) })) {
-    if (line.includes('"url":"/sign/hash"') && line.includes('"msg":"request"')) inside.push((JSON.parse(line) as { responseTime: number }).responseTime);
+    if (line.includes('"url":"/sign/hash"') && line.includes('"msg":"request"'))
+      inside.push((JSON.parse(line) as { responseTime: number }).responseTime);
   }
   const at = (p: number): string => percentile(inside.slice(-oursLatencies.length), p).toFixed(2);
-  console.log(`${'  (as logged by ours)'.padEnd(22)} p50 ${at(50)} ms  p90 ${at(90)} ms  p99 ${at(99)} ms  max ${at(100)} ms`);
+  console.log(
+    `${'  (as logged by ours)'.padEnd(22)} p50 ${at(50)} ms  p90 ${at(90)} ms  p99 ${at(99)} ms  max ${at(100)} ms`,
+  );
   return { ours: percentile(oursLatencies, 99), direct: percentile(directLatencies, 99) };
 }
 
 /** `count` POST /auth/login {} (counted by the limiter, then refused by the schema), one connection each. */
-async function loginFlood(port: number, count: number, addressOf: (i: number) => string): Promise<void> {
+async function loginFlood(
+  port: number,
+  count: number,
+  addressOf: (i: number) => string,
+): Promise<void> {
   let next = 0;
   const statuses = new Map<number, number>();
   const worker = async (): Promise<void> => {
@@ -305,10 +367,17 @@ async function loginFlood(port: number, count: number, addressOf: (i: number) =>
   };
   await Promise.all(Array.from({ length: MEMORY.concurrency }, worker));
   const unexpected = [...statuses.keys()].filter((status) => status !== 400 && status !== 429);
-  if (unexpected.length > 0) throw new Error(`login flood: unexpected statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+  if (unexpected.length > 0)
+    throw new Error(
+      `login flood: unexpected statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
 }
 
-async function memoryRun(identity: Proc, home: string, addressOf: (i: number) => string): Promise<{ before: number; after: number }> {
+async function memoryRun(
+  identity: Proc,
+  home: string,
+  addressOf: (i: number) => string,
+): Promise<{ before: number; after: number }> {
   const logFile = join(home, `memory-${Date.now()}.log`);
   const ours = await startOurs(identity.port, home, logFile);
   try {
@@ -385,18 +454,36 @@ async function main(): Promise<void> {
 
 type Results = Array<{ pass: boolean; line: string }>;
 
-async function throughputPhase(bare: Proc, ours: Proc, logFile: string, results: Results): Promise<void> {
+async function throughputPhase(
+  bare: Proc,
+  ours: Proc,
+  logFile: string,
+  results: Results,
+): Promise<void> {
   const targets = [
-    { name: 'bare node:http', url: `http://127.0.0.1:${bare.port}/health`, rps: [] as number[], total: 0 },
-    { name: 'ours (serve)', url: `http://127.0.0.1:${ours.port}/health`, rps: [] as number[], total: 0 },
+    {
+      name: 'bare node:http',
+      url: `http://127.0.0.1:${bare.port}/health`,
+      rps: [] as number[],
+      total: 0,
+    },
+    {
+      name: 'ours (serve)',
+      url: `http://127.0.0.1:${ours.port}/health`,
+      rps: [] as number[],
+      total: 0,
+    },
   ];
-  for (const target of targets) target.total += (await throughput(target.url, THROUGHPUT.warmupS)).requests.total;
+  for (const target of targets)
+    target.total += (await throughput(target.url, THROUGHPUT.warmupS)).requests.total;
   for (let round = 1; round <= THROUGHPUT.rounds; round++) {
     for (const target of targets) {
       const result = await throughput(target.url, THROUGHPUT.durationS);
       target.rps.push(result.requests.average);
       target.total += result.requests.total;
-      console.log(`round ${round}  ${target.name.padEnd(15)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p99 ${result.latency.p99} ms`);
+      console.log(
+        `round ${round}  ${target.name.padEnd(15)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p99 ${result.latency.p99} ms`,
+      );
     }
   }
   const [bareT, oursT] = targets as [(typeof targets)[0], (typeof targets)[0]];

@@ -19,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { resolveToken } from '../shared/tokens.js';
 
 // BENCH_BIN: another build of the bin, to compare (e.g. tsc's output without the bundle)
-const BIN = process.env.BENCH_BIN ? resolve(process.env.BENCH_BIN) : fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const BIN = process.env.BENCH_BIN
+  ? resolve(process.env.BENCH_BIN)
+  : fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const home = mkdtempSync(join(tmpdir(), 'finance-tui-bench-'));
 const env: NodeJS.ProcessEnv = { ...process.env, FINANCE_TUI_HOME: home, NO_COLOR: '1' };
@@ -34,7 +36,10 @@ function timeOnce(args: string[]): number {
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const ms = performance.now() - start;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`,
+    );
   return ms;
 }
 
@@ -45,19 +50,29 @@ function timeOnce(args: string[]): number {
 function timeMedians(commands: ReadonlyArray<readonly string[]>): number[] {
   for (const args of commands) timeOnce([...args]); // warm the file cache (and the compile cache)
   const samples = commands.map(() => [] as number[]);
-  for (let round = 0; round < RUNS; round++) commands.forEach((args, i) => samples[i]!.push(timeOnce([...args])));
+  for (let round = 0; round < RUNS; round++)
+    commands.forEach((args, i) => samples[i]!.push(timeOnce([...args])));
   return samples.map(median);
 }
 
 function peakRssMb(args: string[]): number | undefined {
   if (!existsSync('/usr/bin/time')) return undefined;
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    env,
+    encoding: 'utf8',
+  });
   const kb = Number(result.stderr.trim().split('\n').at(-1));
   return Number.isFinite(kb) ? Math.round(kb / 1024) : undefined;
 }
 
-async function startSandbox(): Promise<{ child: ChildProcess; doc: { serverUrl: string; aggregatorUrl: string } }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+async function startSandbox(): Promise<{
+  child: ChildProcess;
+  doc: { serverUrl: string; aggregatorUrl: string };
+}> {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   for await (const line of createInterface({ input: child.stdout! })) {
     const doc = JSON.parse(line) as { event?: string; serverUrl: string; aggregatorUrl: string };
     if (doc.event === 'ready') {
@@ -75,13 +90,24 @@ async function startSandbox(): Promise<{ child: ChildProcess; doc: { serverUrl: 
  */
 async function tuiFrames(): Promise<{ first: number; ready: number; pty: number } | undefined> {
   if (spawnSync('script', ['--version']).status !== 0) return undefined;
-  const once = (command: string, firstText: string, readyText: string): Promise<{ first: number; ready: number }> =>
+  const once = (
+    command: string,
+    firstText: string,
+    readyText: string,
+  ): Promise<{ first: number; ready: number }> =>
     new Promise((resolve, reject) => {
       const start = performance.now();
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: { ...env, TERM: 'xterm-256color' },
+        stdio: ['pipe', 'pipe', 'ignore'],
+        detached: true,
+      });
       let out = '';
       let first: number | undefined;
-      const timer = setTimeout(() => reject(new Error(`no sign-in screen within 20 s:\n${out}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no sign-in screen within 20 s:\n${out}`)),
+        20_000,
+      );
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         out += chunk;
         if (first === undefined && out.includes(firstText)) first = performance.now() - start;
@@ -94,22 +120,36 @@ async function tuiFrames(): Promise<{ first: number; ready: number; pty: number 
         }
       });
     });
-  const tui = (): Promise<{ first: number; ready: number }> => once(`'${process.execPath}' '${BIN}' --sandbox`, 'finance-tui', 'Sign in');
-  const bare = (): Promise<{ first: number; ready: number }> => once(`'${process.execPath}' -e "console.log('READY')"`, 'READY', 'READY');
+  const tui = (): Promise<{ first: number; ready: number }> =>
+    once(`'${process.execPath}' '${BIN}' --sandbox`, 'finance-tui', 'Sign in');
+  const bare = (): Promise<{ first: number; ready: number }> =>
+    once(`'${process.execPath}' -e "console.log('READY')"`, 'READY', 'READY');
   await tui();
   const runs: Array<{ first: number; ready: number; pty: number }> = [];
   for (let i = 0; i < RUNS; i++) runs.push({ ...(await tui()), pty: (await bare()).first });
-  return { first: median(runs.map((r) => r.first)), ready: median(runs.map((r) => r.ready)), pty: median(runs.map((r) => r.pty)) };
+  return {
+    first: median(runs.map((r) => r.first)),
+    ready: median(runs.map((r) => r.ready)),
+    pty: median(runs.map((r) => r.pty)),
+  };
 }
 
 async function main(): Promise<void> {
   const { child, doc } = await startSandbox();
   let failed = false;
   const rows: string[] = [];
-  const report = (name: string, ms: number, ratio: number, target: number | undefined, extra = ''): void => {
+  const report = (
+    name: string,
+    ms: number,
+    ratio: number,
+    target: number | undefined,
+    extra = '',
+  ): void => {
     const ok = target === undefined || ratio <= target;
     if (!ok) failed = true;
-    rows.push(`${name.padEnd(44)} ${ms.toFixed(0).padStart(5)} ms  ${ratio.toFixed(2).padStart(5)}×${target === undefined ? '' : `  (target ≤ ${target}×${ok ? '' : ' FAILED'})`}${extra}`);
+    rows.push(
+      `${name.padEnd(44)} ${ms.toFixed(0).padStart(5)} ms  ${ratio.toFixed(2).padStart(5)}×${target === undefined ? '' : `  (target ≤ ${target}×${ok ? '' : ' FAILED'})`}${extra}`,
+    );
   };
   try {
     const usdc = resolveToken('mainnet', 'USDC').address;
@@ -122,7 +162,15 @@ async function main(): Promise<void> {
       status: `${find} await Promise.all([fetch('${doc.serverUrl}/health').then(r=>r.json()).then(()=>fetch('${doc.serverUrl}/')).then(r=>r.json()), fetch('${doc.aggregatorUrl}/healthCheck').then(r=>r.json())])`,
       quote: `${find} await fetch('${doc.aggregatorUrl}/route?amount=100000000&tokenInAddress=${usdc}&tokenOutAddress=${eth}').then(r=>r.json())`,
     };
-    const [base = 0, version = 0, help = 0, status = 0, statusServers = 0, quote = 0, quoteServers = 0] = timeMedians([
+    const [
+      base = 0,
+      version = 0,
+      help = 0,
+      status = 0,
+      statusServers = 0,
+      quote = 0,
+      quoteServers = 0,
+    ] = timeMedians([
       ['-e', '0'],
       [BIN, '--version'],
       [BIN, 'quote', '--help'],
@@ -136,14 +184,26 @@ async function main(): Promise<void> {
     report('quote --help', help, help / base, 3);
     for (const [name, args, ms, servers] of [
       ['status --sandbox --json', ['status', '--sandbox', '--json'], status, statusServers],
-      ['quote 100 USDC ETH --sandbox --json', ['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'], quote, quoteServers],
+      [
+        'quote 100 USDC ETH --sandbox --json',
+        ['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'],
+        quote,
+        quoteServers,
+      ],
     ] as const) {
       const serverMs = Math.max(0, servers - base);
       const rss = peakRssMb([BIN, ...args]);
-      report(`${name} (own overhead)`, ms - serverMs, (ms - serverMs) / base, 3, `  [total ${ms.toFixed(0)} ms, servers ${serverMs.toFixed(0)} ms${rss === undefined ? '' : `, peak RSS ${rss} MB`}]`);
+      report(
+        `${name} (own overhead)`,
+        ms - serverMs,
+        (ms - serverMs) / base,
+        3,
+        `  [total ${ms.toFixed(0)} ms, servers ${serverMs.toFixed(0)} ms${rss === undefined ? '' : `, peak RSS ${rss} MB`}]`,
+      );
     }
     const tui = await tuiFrames();
-    if (tui === undefined) rows.push('TUI first frame: skipped (no `script` command for a pseudo-terminal)');
+    if (tui === undefined)
+      rows.push('TUI first frame: skipped (no `script` command for a pseudo-terminal)');
     else {
       const own = (ms: number): number => ms - tui.pty + base;
       const first = own(tui.first);

@@ -60,11 +60,22 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-function run(home: string, args: string[], probe = false): { wallMs: number; stdout: string; stderr: string } {
+function run(
+  home: string,
+  args: string[],
+  probe = false,
+): { wallMs: number; stdout: string; stderr: string } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, [...(probe ? ['--import', FETCH_PROBE] : []), ...args], { env: envOf(home), encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [...(probe ? ['--import', FETCH_PROBE] : []), ...args],
+    { env: envOf(home), encoding: 'utf8' },
+  );
   const wallMs = performance.now() - start;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${(result.stdout + result.stderr).slice(0, 800)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `node ${args.join(' ')} exited ${result.status}: ${(result.stdout + result.stderr).slice(0, 800)}`,
+    );
   return { wallMs, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -72,20 +83,29 @@ function run(home: string, args: string[], probe = false): { wallMs: number; std
 function measured(home: string, args: string[]): Sample {
   const { wallMs, stdout, stderr } = run(home, [BIN, ...args], true);
   const doc = JSON.parse(stdout) as { transaction?: { status?: string } };
-  if (doc.transaction?.status !== 'SUCCEEDED') throw new Error(`${args[0]} did not succeed: ${stdout.slice(0, 500)}`);
+  if (doc.transaction?.status !== 'SUCCEEDED')
+    throw new Error(`${args[0]} did not succeed: ${stdout.slice(0, 500)}`);
   return { wallMs, ...readProbe(stderr) };
 }
 
 /** The latency knob of every emulator (the auth server's relays reach them too). */
 async function setLatency(info: SandboxInfo, latencyMs: number): Promise<void> {
   for (const url of [info.identityUrl, info.aggregatorUrl, info.chainUrl]) {
-    const response = await fetch(`${url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs }) });
-    if (!response.ok) throw new Error(`could not set the latency at ${url}: HTTP ${response.status}`);
+    const response = await fetch(`${url}/sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs }),
+    });
+    if (!response.ok)
+      throw new Error(`could not set the latency at ${url}: HTTP ${response.status}`);
   }
 }
 
 async function startSandbox(home: string): Promise<{ child: ChildProcess; info: SandboxInfo }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], { env: envOf(home), stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--json'], {
+    env: envOf(home),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   for await (const line of createInterface({ input: child.stdout! })) {
     const doc = JSON.parse(line) as SandboxInfo & { event?: string };
     if (doc.event === 'ready') {
@@ -105,8 +125,12 @@ function signIn(sandboxHome: string, name: string): { home: string; address: str
     copyFileSync(join(sandboxHome, 'sandbox.json'), join(home, 'sandbox.json'));
   }
   run(home, [BIN, 'login', email, '--sandbox', '--json']);
-  const { code } = JSON.parse(run(home, [BIN, 'sandbox', 'outbox', email, '--json']).stdout) as { code: string };
-  const { address } = JSON.parse(run(home, [BIN, 'verify', email, code, '--sandbox', '--json']).stdout) as { address: string };
+  const { code } = JSON.parse(run(home, [BIN, 'sandbox', 'outbox', email, '--json']).stdout) as {
+    code: string;
+  };
+  const { address } = JSON.parse(
+    run(home, [BIN, 'verify', email, code, '--sandbox', '--json']).stdout,
+  ) as { address: string };
   return { home, address };
 }
 
@@ -134,7 +158,10 @@ async function main(): Promise<void> {
         const user = signIn(sandboxHome, `${command}-${latencyMs}`);
         // a send pays the first trade user: any account that is not a token contract will do
         recipient ??= user.address;
-        const args = command === 'trade' ? ['trade', '0.01', 'ETH', 'USDC', '--yes', '--json', '--sandbox'] : ['send', '0.01', 'STRK', recipient, '--yes', '--json', '--sandbox'];
+        const args =
+          command === 'trade'
+            ? ['trade', '0.01', 'ETH', 'USDC', '--yes', '--json', '--sandbox']
+            : ['send', '0.01', 'STRK', recipient, '--yes', '--json', '--sandbox'];
         measured(user.home, args); // warm the file and compile caches; the first transaction also deploys the account
         lanes.push({ command, latencyMs, home: user.home, args, samples: [] });
       }
@@ -144,14 +171,17 @@ async function main(): Promise<void> {
     // one of each per round, so a busy spell on a shared machine slows all of them alike
     for (let round = 0; round < RUNS; round++) {
       baseline.push(run(sandboxHome, ['-e', '0']).wallMs);
-      quotes.push(run(sandboxHome, [BIN, 'quote', '0.01', 'ETH', 'USDC', '--sandbox', '--json']).wallMs);
+      quotes.push(
+        run(sandboxHome, [BIN, 'quote', '0.01', 'ETH', 'USDC', '--sandbox', '--json']).wallMs,
+      );
       for (const lane of lanes) {
         await setLatency(info, lane.latencyMs);
         lane.samples.push(measured(lane.home, lane.args));
       }
       await setLatency(info, 0);
     }
-    const lane = (command: Lane['command'], latencyMs: number): Lane => lanes.find((l) => l.command === command && l.latencyMs === latencyMs) as Lane;
+    const lane = (command: Lane['command'], latencyMs: number): Lane =>
+      lanes.find((l) => l.command === command && l.latencyMs === latencyMs) as Lane;
     const samples = lane('trade', 0).samples;
     const wall = median(samples.map((s) => s.wallMs));
     const cpu = median(samples.map((s) => s.cpuMs));

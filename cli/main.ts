@@ -27,12 +27,28 @@ const crashed = (error: unknown): void => {
   exitAfterFlush(ExitCode.ERROR);
 };
 
-const mode = decideMode({ argv, stdinIsTTY: process.stdin.isTTY === true, stdoutIsTTY, env: process.env });
+const mode = decideMode({
+  argv,
+  stdinIsTTY: process.stdin.isTTY === true,
+  stdoutIsTTY,
+  env: process.env,
+});
 if (mode.kind === 'command') {
   const signals = ownProcessSignals({ stderr: process.stderr, stderrIsTTY });
-  run(argv, { env: process.env, stdout: process.stdout, stderr: process.stderr, stdoutIsTTY, stderrIsTTY, signal: signals.signal }).then(exitAfterFlush, crashed);
+  run(argv, {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdoutIsTTY,
+    stderrIsTTY,
+    signal: signals.signal,
+  }).then(exitAfterFlush, crashed);
 } else {
   // the interactive app handles its own signals (and Ink restores the terminal); when-exit must not re-raise them
   refuseWhenExitListeners();
-  runWithoutCommand(mode, { env: process.env, stdout: process.stdout, stderr: process.stderr }).then(exitAfterFlush, crashed);
+  runWithoutCommand(mode, {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  }).then(exitAfterFlush, crashed);
 }

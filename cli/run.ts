@@ -6,7 +6,14 @@
  * loaded on demand.
  */
 import type { CommandContext, CommandRun } from './headless/context.js';
-import { cancelledError, ErrorCode, exitCodeFor, ExitCode, isAppError, usageError } from '../shared/errors.js';
+import {
+  cancelledError,
+  ErrorCode,
+  exitCodeFor,
+  ExitCode,
+  isAppError,
+  usageError,
+} from '../shared/errors.js';
 import { exitCodeLines } from '../shared/exit-codes.js';
 import { stopAllChildren } from './platform/child-registry.js';
 import { errorBody, formatJson, humanError } from './headless/output.js';
@@ -32,24 +39,78 @@ interface CommandEntry {
 
 /** Two-word names ("sandbox outbox") are matched before one-word ones. */
 const COMMANDS: Record<string, CommandEntry> = {
-  login: { summary: 'send a sign-in code to an e-mail address', load: () => import('./commands/login.js') },
-  verify: { summary: 'sign in with the code: saves the session', load: () => import('./commands/verify.js') },
+  login: {
+    summary: 'send a sign-in code to an e-mail address',
+    load: () => import('./commands/login.js'),
+  },
+  verify: {
+    summary: 'sign in with the code: saves the session',
+    load: () => import('./commands/verify.js'),
+  },
   logout: { summary: 'forget the saved session', load: () => import('./commands/logout.js') },
-  wallet: { summary: "show the session's wallet (--create makes one)", load: () => import('./commands/wallet.js') },
-  balance: { summary: "the wallet's token balances, exact", load: () => import('./commands/balance.js') },
-  send: { summary: 'send a token to an address (--yes signs)', load: () => import('./commands/send.js') },
-  quote: { summary: 'quote a swap (or several with --pairs)', load: () => import('./commands/quote.js') },
-  trade: { summary: 'swap one token for another (--yes signs)', load: () => import('./commands/trade.js') },
-  'multi-swap': { summary: '2–3 swaps in one transaction (--yes signs)', load: () => import('./commands/multi-swap.js') },
-  batch: { summary: 'swaps and transfers in one transaction (--yes signs)', load: () => import('./commands/batch.js') },
-  history: { summary: 'the transactions this client sent', load: () => import('./commands/history.js') },
-  status: { summary: 'aggregator and auth server health', load: () => import('./commands/status.js') },
-  mcp: { summary: 'the tool server for AI agents (MCP on stdio; read-only unless --allow-execute)', longRunning: true, load: () => import('./commands/mcp.js') },
-  serve: { summary: 'run the auth server from the environment (production)', longRunning: true, load: () => import('./commands/serve.js') },
-  sandbox: { summary: 'run the local sandbox stack: emulators + auth server', longRunning: true, load: () => import('./commands/sandbox.js') },
-  'sandbox outbox': { summary: 'print the latest sign-in code sent to an e-mail (sandbox only)', load: () => import('./commands/outbox.js') },
-  portfolio: { summary: 'what the wallet holds and is worth, with each share', load: () => import('./commands/portfolio.js') },
-  'portfolio-rebalance': { summary: 'move the wallet to a target allocation (--yes signs)', load: () => import('./commands/portfolio-rebalance.js') },
+  wallet: {
+    summary: "show the session's wallet (--create makes one)",
+    load: () => import('./commands/wallet.js'),
+  },
+  balance: {
+    summary: "the wallet's token balances, exact",
+    load: () => import('./commands/balance.js'),
+  },
+  send: {
+    summary: 'send a token to an address (--yes signs)',
+    load: () => import('./commands/send.js'),
+  },
+  quote: {
+    summary: 'quote a swap (or several with --pairs)',
+    load: () => import('./commands/quote.js'),
+  },
+  trade: {
+    summary: 'swap one token for another (--yes signs)',
+    load: () => import('./commands/trade.js'),
+  },
+  'multi-swap': {
+    summary: '2–3 swaps in one transaction (--yes signs)',
+    load: () => import('./commands/multi-swap.js'),
+  },
+  batch: {
+    summary: 'swaps and transfers in one transaction (--yes signs)',
+    load: () => import('./commands/batch.js'),
+  },
+  history: {
+    summary: 'the transactions this client sent',
+    load: () => import('./commands/history.js'),
+  },
+  status: {
+    summary: 'aggregator and auth server health',
+    load: () => import('./commands/status.js'),
+  },
+  mcp: {
+    summary: 'the tool server for AI agents (MCP on stdio; read-only unless --allow-execute)',
+    longRunning: true,
+    load: () => import('./commands/mcp.js'),
+  },
+  serve: {
+    summary: 'run the auth server from the environment (production)',
+    longRunning: true,
+    load: () => import('./commands/serve.js'),
+  },
+  sandbox: {
+    summary: 'run the local sandbox stack: emulators + auth server',
+    longRunning: true,
+    load: () => import('./commands/sandbox.js'),
+  },
+  'sandbox outbox': {
+    summary: 'print the latest sign-in code sent to an e-mail (sandbox only)',
+    load: () => import('./commands/outbox.js'),
+  },
+  portfolio: {
+    summary: 'what the wallet holds and is worth, with each share',
+    load: () => import('./commands/portfolio.js'),
+  },
+  'portfolio-rebalance': {
+    summary: 'move the wallet to a target allocation (--yes signs)',
+    load: () => import('./commands/portfolio-rebalance.js'),
+  },
 };
 
 /** The command words (`sandbox outbox` is the sandbox command's own sub-command). */
@@ -92,7 +153,9 @@ function findCommand(argv: string[]): { name: string; entry: CommandEntry; rest:
   if (entry !== undefined) return { name: first, entry, rest: argv.slice(1) };
   const names = commandNames();
   const suggestion = closest(first, names);
-  throw usageError(`unknown command "${first}"${suggestion ? `; did you mean ${suggestion}?` : ''} (commands: ${names.join(', ')})`);
+  throw usageError(
+    `unknown command "${first}"${suggestion ? `; did you mean ${suggestion}?` : ''} (commands: ${names.join(', ')})`,
+  );
 }
 
 export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
@@ -100,7 +163,9 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
   const first = argv[0];
 
   if (first === '--version' || first === '-v') {
-    io.stdout.write(json ? formatJson({ version: packageVersion() }, io.stdoutIsTTY) : `${packageVersion()}\n`);
+    io.stdout.write(
+      json ? formatJson({ version: packageVersion() }, io.stdoutIsTTY) : `${packageVersion()}\n`,
+    );
     return ExitCode.OK;
   }
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -109,7 +174,8 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
   }
 
   const fail = (error: unknown): ExitCode => {
-    if (io.env.FINANCE_TUI_DEBUG === '1') io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    if (io.env.FINANCE_TUI_DEBUG === '1')
+      io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
     if (json) io.stdout.write(formatJson(errorBody(error), io.stdoutIsTTY));
     else io.stderr.write(humanError(error));
     return exitCodeFor(error);

@@ -55,7 +55,10 @@ export class FaultState {
   /** Whether this handled request's answer is to be lost (counts it down). */
   takeLoss(body: unknown): boolean {
     if (this.loseCount <= 0) return false;
-    const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+    const method =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as { method?: unknown }).method
+        : undefined;
     if (this.loseMethod !== undefined && method !== this.loseMethod) return false;
     this.loseCount -= 1;
     this.lost += 1;
@@ -95,7 +98,10 @@ declare module 'fastify' {
 
 const isAdmin = (request: FastifyRequest): boolean => request.url.startsWith('/sandbox/');
 
-async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSettings }): Promise<void> {
+async function faultsPlugin(
+  app: FastifyInstance,
+  options: { initial?: FaultSettings },
+): Promise<void> {
   const state = new FaultState(options.initial);
   app.decorate('faults', state);
 
@@ -108,7 +114,8 @@ async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSett
     const fail = state.failCount > 0;
     if (fail) state.failCount -= 1;
     // unref'd: a pending injected delay never keeps a closed emulator's process alive
-    if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
+    if (state.latencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
     if (fail) {
       if (state.failDrop) {
         request.raw.socket.destroy();
@@ -138,10 +145,19 @@ async function faultsPlugin(app: FastifyInstance, options: { initial?: FaultSett
     return {
       latencyMs: state.latencyMs,
       failNext: { count: state.failCount, status: state.failStatus, drop: state.failDrop },
-      loseAnswer: { count: state.loseCount, method: state.loseMethod ?? null, mode: state.loseMode },
+      loseAnswer: {
+        count: state.loseCount,
+        method: state.loseMethod ?? null,
+        mode: state.loseMode,
+      },
     };
   });
-  app.get('/sandbox/faults', async () => ({ latencyMs: state.latencyMs, failCount: state.failCount, requests: state.requests, lostAnswers: state.lost }));
+  app.get('/sandbox/faults', async () => ({
+    latencyMs: state.latencyMs,
+    failCount: state.failCount,
+    requests: state.requests,
+    lostAnswers: state.lost,
+  }));
 }
 
 export const faults = fp(faultsPlugin, { name: 'faults', fastify: '5.x' });

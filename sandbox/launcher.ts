@@ -95,7 +95,12 @@ function loadOrCreateSecrets(dir: string, inMemory: boolean): SandboxSecrets {
   if (existsSync(file)) {
     try {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxSecrets>;
-      if (typeof parsed.jwtSecret === 'string' && parsed.jwtSecret.length >= 32 && parsed.appId && parsed.appSecret) {
+      if (
+        typeof parsed.jwtSecret === 'string' &&
+        parsed.jwtSecret.length >= 32 &&
+        parsed.appId &&
+        parsed.appSecret
+      ) {
         return parsed as SandboxSecrets;
       }
     } catch {
@@ -107,7 +112,8 @@ function loadOrCreateSecrets(dir: string, inMemory: boolean): SandboxSecrets {
   return secrets;
 }
 
-const urlOf = (app: FastifyInstance): string => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const urlOf = (app: FastifyInstance): string =>
+  `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
 export async function startSandbox(options: SandboxOptions): Promise<SandboxHandle> {
   const env = options.env ?? {};
@@ -121,7 +127,8 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   const secrets = loadOrCreateSecrets(dir, options.inMemory === true);
   const appId = env.IDENTITY_APP_ID?.trim() || secrets.appId;
   const appSecret = env.IDENTITY_APP_SECRET?.trim() || secrets.appSecret;
-  const jwtSecret = env.JWT_SECRET && env.JWT_SECRET.length >= 32 ? env.JWT_SECRET : secrets.jwtSecret;
+  const jwtSecret =
+    env.JWT_SECRET && env.JWT_SECRET.length >= 32 ? env.JWT_SECRET : secrets.jwtSecret;
 
   const started: FastifyInstance[] = [];
   const closeAll = async (): Promise<void> => {
@@ -131,7 +138,11 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   try {
     const pools = resolvePools(DEFAULT_POOLS);
     const paymasterApiKey = randomBytes(24).toString('base64url');
-    const chain = await buildChainEmulator({ pools, paymasterApiKey, faults: options.faults?.chain });
+    const chain = await buildChainEmulator({
+      pools,
+      paymasterApiKey,
+      faults: options.faults?.chain,
+    });
     started.push(chain);
     await chain.listen({ host: '127.0.0.1', port: 0 });
 
@@ -146,7 +157,10 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     for (const wallet of identity.identityWallets()) chain.chain.fund(BigInt(wallet.address));
     await identity.listen({ host: '127.0.0.1', port: 0 });
 
-    const aggregator = await buildAggregatorEmulator({ faults: options.faults?.aggregator, poolSet: pools });
+    const aggregator = await buildAggregatorEmulator({
+      faults: options.faults?.aggregator,
+      poolSet: pools,
+    });
     started.push(aggregator);
     await aggregator.listen({ host: '127.0.0.1', port: 0 });
 
@@ -170,7 +184,8 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
         // the cap itself stays on, so the sandbox still shows what hitting it looks like
         PAYMASTER_SPONSORED_DAILY_LIMIT: env.PAYMASTER_SPONSORED_DAILY_LIMIT?.trim() || '1000',
         ALLOWED_ORIGINS: env.ALLOWED_ORIGINS,
-        UPSTREAM_TIMEOUT_MS: options.upstreamTimeoutMs === undefined ? undefined : String(options.upstreamTimeoutMs),
+        UPSTREAM_TIMEOUT_MS:
+          options.upstreamTimeoutMs === undefined ? undefined : String(options.upstreamTimeoutMs),
       }),
       host: '127.0.0.1',
       sandbox: true,
@@ -197,9 +212,13 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   } catch (error) {
     await closeAll();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new AppError(ErrorCode.CONFIG_ERROR, `port ${options.port} is in use (another sandbox or server?); pick one with --port, or --port 0`, {
-        status: 400,
-      });
+      throw new AppError(
+        ErrorCode.CONFIG_ERROR,
+        `port ${options.port} is in use (another sandbox or server?); pick one with --port, or --port 0`,
+        {
+          status: 400,
+        },
+      );
     }
     throw error;
   }

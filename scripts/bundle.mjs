@@ -23,8 +23,14 @@ for (const file of readdirSync(outdir)) if (file.startsWith('chunk-')) rmSync(`$
 const stubDevtools = {
   name: 'stub-react-devtools-core',
   setup(b) {
-    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
-    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({
+      path: 'react-devtools-core',
+      namespace: 'stub',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: 'export default { initialize() {}, connectToDevTools() {} };',
+      loader: 'js',
+    }));
   },
 };
 
@@ -39,11 +45,17 @@ const YOGA_FETCH = '"function"!=typeof fetch?Promise.resolve()';
 const yogaWithoutFetch = {
   name: 'yoga-without-fetch',
   setup(b) {
-    b.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(YOGA_FETCH)) throw new Error(`${args.path}: the wasm loader changed; update yogaWithoutFetch in scripts/bundle.mjs`);
-      return { contents: source.replace(YOGA_FETCH, 'true?Promise.resolve()'), loader: 'js' };
-    });
+    b.onLoad(
+      { filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(YOGA_FETCH))
+          throw new Error(
+            `${args.path}: the wasm loader changed; update yogaWithoutFetch in scripts/bundle.mjs`,
+          );
+        return { contents: source.replace(YOGA_FETCH, 'true?Promise.resolve()'), loader: 'js' };
+      },
+    );
   },
 };
 
@@ -65,7 +77,17 @@ const result = await build({
   },
   // when-exit (conf → atomically) stays a module of its own: the bin recognises its SIGINT/SIGTERM
   // listeners by the file they are added from (cli/platform/signals.ts), which a bundle would hide.
-  external: ['fastify', 'fastify-plugin', '@fastify/*', 'ioredis', 'jose', 'starknet', 'pino', 'pino-*', 'when-exit'],
+  external: [
+    'fastify',
+    'fastify-plugin',
+    '@fastify/*',
+    'ioredis',
+    'jose',
+    'starknet',
+    'pino',
+    'pino-*',
+    'when-exit',
+  ],
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
   minifySyntax: true,
@@ -82,6 +104,8 @@ const packageOf = (input) => {
 };
 const meta = {};
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
-  meta[file.replace(/^dist\/cli\//, '')] = [...new Set(Object.keys(output.inputs).map(packageOf))].sort();
+  meta[file.replace(/^dist\/cli\//, '')] = [
+    ...new Set(Object.keys(output.inputs).map(packageOf)),
+  ].sort();
 }
 writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta, null, 1)}\n`);

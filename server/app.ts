@@ -27,7 +27,11 @@ import paymasterRoutes from './routes/paymaster.js';
 import rootRoutes from './routes/root.js';
 import signRoutes from './routes/sign.js';
 import walletRoutes from './routes/wallet.js';
-import { createMemoryRevocations, createRedisRevocations, type RevocationStore } from './revocations.js';
+import {
+  createMemoryRevocations,
+  createRedisRevocations,
+  type RevocationStore,
+} from './revocations.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
 
@@ -56,7 +60,17 @@ export interface AppDeps {
  * Redaction is a second line of defence: we never log bodies or headers, but a future
  * `log.info({ req })` or an error object carrying a request must not leak credentials either.
  */
-const SECRET_FIELDS = ['code', 'token', 'secret', 'password', 'otp', 'apiKey', 'jwtSecret', 'identityAppSecret', 'paymasterApiKey'];
+const SECRET_FIELDS = [
+  'code',
+  'token',
+  'secret',
+  'password',
+  'otp',
+  'apiKey',
+  'jwtSecret',
+  'identityAppSecret',
+  'paymasterApiKey',
+];
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -65,7 +79,12 @@ export const REDACT_PATHS = [
   'headers.cookie',
   'res.headers["set-cookie"]',
   '*.authorization',
-  ...SECRET_FIELDS.flatMap((field) => [`body.${field}`, `req.body.${field}`, `request.body.${field}`, `*.body.${field}`]),
+  ...SECRET_FIELDS.flatMap((field) => [
+    `body.${field}`,
+    `req.body.${field}`,
+    `request.body.${field}`,
+    `*.body.${field}`,
+  ]),
   ...SECRET_FIELDS,
   // `*.code` would hide err.code (FST_… and AppError codes), which the logs need
   ...SECRET_FIELDS.filter((field) => field !== 'code').map((field) => `*.${field}`),
@@ -80,7 +99,9 @@ function requestLogFields(request: FastifyRequest): Record<string, unknown> {
  * TRUST_PROXY as a hop count means "the nearest n proxies are ours" (Express semantics). Fastify
  * 5.12 treats a bare number as trust-nothing, so it becomes a function of the hop index here.
  */
-export function trustProxyOption(value: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+export function trustProxyOption(
+  value: boolean | number | string,
+): boolean | string | ((address: string, hop: number) => boolean) {
   if (typeof value !== 'number') return value;
   return (_address, hop) => hop < value;
 }
@@ -110,7 +131,8 @@ export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
   });
   // pino writes strings; buffer mode takes bytes
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
-  destination.write = (line: string | Buffer): boolean => writeBytes(typeof line === 'string' ? Buffer.from(line) : line);
+  destination.write = (line: string | Buffer): boolean =>
+    writeBytes(typeof line === 'string' ? Buffer.from(line) : line);
   return destination;
 }
 
@@ -119,13 +141,21 @@ export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
  * let a slow client overstay a 10 s deadline threefold): a quarter of the shortest deadline, at
  * most once a second.
  */
-export function deadlineCheckIntervalMs(config: Pick<ServerConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>): number {
-  return Math.max(10, Math.min(1_000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4)));
+export function deadlineCheckIntervalMs(
+  config: Pick<ServerConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): number {
+  return Math.max(
+    10,
+    Math.min(1_000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4)),
+  );
 }
 
 export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
   const logStream = deps.logStream ?? asyncLog();
-  const logOptions = { level: deps.logLevel ?? 'info', ...(config.sandbox ? { base: { pid: process.pid, sandbox: true } } : {}) };
+  const logOptions = {
+    level: deps.logLevel ?? 'info',
+    ...(config.sandbox ? { base: { pid: process.pid, sandbox: true } } : {}),
+  };
   // The request line has its own logger, without redaction: every field of it is ours (method,
   // route pattern or a sanitised path, status, time, address, code), and redaction's wildcard
   // paths, applied to each field of each line, were a quarter of the server's time per request.
@@ -149,7 +179,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     // request, not the time our handler takes to answer
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: deadlineCheckIntervalMs(config) },
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: deadlineCheckIntervalMs(config),
+    },
     clientErrorHandler,
     // During shutdown a request that still arrives on a kept-alive connection is served (with
     // Connection: close) rather than answered by Fastify's own 503 body, which is not our error
@@ -179,18 +213,29 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     trustProxy: config.trustProxy,
   });
   await app.register(corsPlugin, { allowedOrigins: config.allowedOrigins });
-  await app.register(rateLimitPlugin, { redis: deps.redis, ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }) });
+  await app.register(rateLimitPlugin, {
+    redis: deps.redis,
+    ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }),
+  });
   await app.register(requestLogPlugin, { controller: logController });
   const revocations =
-    deps.revocations ?? (deps.redis === undefined ? createMemoryRevocations(deps.now === undefined ? {} : { now: () => (deps.now as () => Date)().getTime() }) : createRedisRevocations(deps.redis));
+    deps.revocations ??
+    (deps.redis === undefined
+      ? createMemoryRevocations(
+          deps.now === undefined ? {} : { now: () => (deps.now as () => Date)().getTime() },
+        )
+      : createRedisRevocations(deps.redis));
   await app.register(authPlugin, { tokens, revocations });
   // internals only where someone asked for them by name; any other value keeps 500s opaque
-  await app.register(errorsPlugin, { exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test' });
+  await app.register(errorsPlugin, {
+    exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test',
+  });
 
   await app.register(rootRoutes, { version: deps.version ?? '0.0.0', sandbox: config.sandbox });
   const provisioning = {
     identity: deps.identity,
-    lock: deps.locks ?? (deps.redis === undefined ? createLocalLock() : createRedisLock(deps.redis)),
+    lock:
+      deps.locks ?? (deps.redis === undefined ? createLocalLock() : createRedisLock(deps.redis)),
     // a provisioning makes up to four upstream calls, each bounded by the upstream timeout
     waitMs: 4 * config.upstreamTimeoutMs + 2_000,
   };

@@ -13,7 +13,8 @@ describe('client keys', () => {
   });
 
   it('an address that cannot be read is no client', () => {
-    for (const address of [undefined, '', 'localhost', '999.1.1.1', '::g']) expect(clientKey(address)).toBeUndefined();
+    for (const address of [undefined, '', 'localhost', '999.1.1.1', '::g'])
+      expect(clientKey(address)).toBeUndefined();
   });
 
   it('IPv6 clients group by /48; IPv4 ones do not', () => {
@@ -32,7 +33,16 @@ describe('trusted peers, as TRUST_PROXY says', () => {
 
   it('a list trusts its addresses, ranges and named ranges, IPv4-mapped included', () => {
     const trusted = trustedPeer('10.0.0.0/8,192.0.2.7,loopback,fd00::/8');
-    for (const address of ['10.1.2.3', '::ffff:10.1.2.3', '192.0.2.7', '127.0.0.2', '::1', 'fd12::1']) expect(trusted(address), address).toBe(true);
-    for (const address of ['11.0.0.1', '192.0.2.8', 'fe80::1', '2001:db8::1', undefined]) expect(trusted(address), String(address)).toBe(false);
+    for (const address of [
+      '10.1.2.3',
+      '::ffff:10.1.2.3',
+      '192.0.2.7',
+      '127.0.0.2',
+      '::1',
+      'fd12::1',
+    ])
+      expect(trusted(address), address).toBe(true);
+    for (const address of ['11.0.0.1', '192.0.2.8', 'fe80::1', '2001:db8::1', undefined])
+      expect(trusted(address), String(address)).toBe(false);
   });
 });

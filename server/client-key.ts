@@ -53,7 +53,9 @@ const NAMED_RANGES: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
  * `true` or a hop count every peer is, with a list the peers in it are. Connections from a trusted
  * proxy carry many clients, so per-client connection bounds cannot apply to them.
  */
-export function trustedPeer(trustProxy: boolean | number | string): (address: string | undefined) => boolean {
+export function trustedPeer(
+  trustProxy: boolean | number | string,
+): (address: string | undefined) => boolean {
   if (trustProxy === true || (typeof trustProxy === 'number' && trustProxy >= 1)) return () => true;
   if (typeof trustProxy !== 'string') return () => false;
   const list = new BlockList();

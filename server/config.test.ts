@@ -2,9 +2,20 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { trustProxyOption } from './app.js';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, jwtSecretProblem, loadConfig, parseTrustProxy, secretEntropyBits, TRANSPORT_DEFAULTS } from './config.js';
+import {
+  ConfigError,
+  jwtSecretProblem,
+  loadConfig,
+  parseTrustProxy,
+  secretEntropyBits,
+  TRANSPORT_DEFAULTS,
+} from './config.js';
 
-const base = { IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: 'config-test-jwt-secret-0123456789abcdefgh' };
+const base = {
+  IDENTITY_APP_ID: 'app',
+  IDENTITY_APP_SECRET: 'secret',
+  JWT_SECRET: 'config-test-jwt-secret-0123456789abcdefgh',
+};
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -39,27 +50,56 @@ describe('TRUST_PROXY', () => {
     await app.close();
   });
 
-  it.each(['abc', '10.0.0.0/99', '10.0.0.0/33', '10.0.0.0/0', '::1/129', '10.0.0.256', '10.0.0.0/8/8', '10.0.0.0/', '10.0.0.1,,10.0.0.2', 'yes', '1.2.3.4/-1', 'deadbeef'])(
-    '%s is refused in one line naming TRUST_PROXY and the bad entry',
-    (raw) => {
-      const problems = problemsOf({ TRUST_PROXY: raw });
-      expect(problems).toHaveLength(1);
-      expect(problems[0]).toMatch(/^TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs\/CIDRs/);
-      expect(problems[0]).not.toContain('\n');
-    },
-  );
+  it.each([
+    'abc',
+    '10.0.0.0/99',
+    '10.0.0.0/33',
+    '10.0.0.0/0',
+    '::1/129',
+    '10.0.0.256',
+    '10.0.0.0/8/8',
+    '10.0.0.0/',
+    '10.0.0.1,,10.0.0.2',
+    'yes',
+    '1.2.3.4/-1',
+    'deadbeef',
+  ])('%s is refused in one line naming TRUST_PROXY and the bad entry', (raw) => {
+    const problems = problemsOf({ TRUST_PROXY: raw });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(
+      /^TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs\/CIDRs/,
+    );
+    expect(problems[0]).not.toContain('\n');
+  });
 });
 
 describe('connection bounds', () => {
   it('default to the documented values', () => {
     const config = loadConfig(base);
     expect(config).toMatchObject(TRANSPORT_DEFAULTS);
-    expect(TRANSPORT_DEFAULTS).toEqual({ maxConnections: 512, maxConnectionsPerAddress: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(TRANSPORT_DEFAULTS).toEqual({
+      maxConnections: 512,
+      maxConnectionsPerAddress: 128,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+    });
   });
 
   it('are read from the environment', () => {
-    const config = loadConfig({ ...base, MAX_CONNECTIONS: '64', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '61000' });
-    expect(config).toMatchObject({ maxConnections: 64, headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 61_000 });
+    const config = loadConfig({
+      ...base,
+      MAX_CONNECTIONS: '64',
+      HEADERS_TIMEOUT_MS: '2000',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '61000',
+    });
+    expect(config).toMatchObject({
+      maxConnections: 64,
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 4_000,
+      keepAliveTimeoutMs: 61_000,
+    });
   });
 
   it.each([
@@ -79,13 +119,21 @@ describe('connection bounds', () => {
   it('connections per address: a quarter of MAX_CONNECTIONS unless set, never more than MAX_CONNECTIONS', () => {
     expect(loadConfig({ ...base, MAX_CONNECTIONS: '64' }).maxConnectionsPerAddress).toBe(16);
     expect(loadConfig({ ...base, MAX_CONNECTIONS: '3' }).maxConnectionsPerAddress).toBe(1);
-    expect(loadConfig({ ...base, MAX_CONNECTIONS_PER_ADDRESS: '8' }).maxConnectionsPerAddress).toBe(8);
-    expect(problemsOf({ MAX_CONNECTIONS: '64', MAX_CONNECTIONS_PER_ADDRESS: '65' })).toEqual(['MAX_CONNECTIONS_PER_ADDRESS (65) must not exceed MAX_CONNECTIONS (64)']);
-    expect(problemsOf({ MAX_CONNECTIONS_PER_ADDRESS: '0' })[0]).toMatch(/^MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1/);
+    expect(loadConfig({ ...base, MAX_CONNECTIONS_PER_ADDRESS: '8' }).maxConnectionsPerAddress).toBe(
+      8,
+    );
+    expect(problemsOf({ MAX_CONNECTIONS: '64', MAX_CONNECTIONS_PER_ADDRESS: '65' })).toEqual([
+      'MAX_CONNECTIONS_PER_ADDRESS (65) must not exceed MAX_CONNECTIONS (64)',
+    ]);
+    expect(problemsOf({ MAX_CONNECTIONS_PER_ADDRESS: '0' })[0]).toMatch(
+      /^MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1/,
+    );
   });
 
   it('a headers deadline longer than the request deadline is refused', () => {
-    expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual(['HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)']);
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: '40000' })).toEqual([
+      'HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)',
+    ]);
   });
 });
 
@@ -104,7 +152,9 @@ describe('sponsored gas settings', () => {
   });
 
   it('reads PAYMASTER_SPONSORED_DAILY_LIMIT', () => {
-    expect(loadConfig({ ...base, PAYMASTER_SPONSORED_DAILY_LIMIT: '3' }).sponsoredDailyLimit).toBe(3);
+    expect(loadConfig({ ...base, PAYMASTER_SPONSORED_DAILY_LIMIT: '3' }).sponsoredDailyLimit).toBe(
+      3,
+    );
   });
 
   it.each([
@@ -141,7 +191,9 @@ describe('JWT_SECRET', () => {
   });
 
   it('too short, and missing, say so first', () => {
-    expect(problemsOf({ JWT_SECRET: 'short-but-varied-9' })[0]).toMatch(/^JWT_SECRET must be at least 32 characters \(got 18\); generate one with/);
+    expect(problemsOf({ JWT_SECRET: 'short-but-varied-9' })[0]).toMatch(
+      /^JWT_SECRET must be at least 32 characters \(got 18\); generate one with/,
+    );
     expect(problemsOf({ JWT_SECRET: '' })[0]).toMatch(/^JWT_SECRET is required/);
   });
 
@@ -155,13 +207,21 @@ describe('JWT_SECRET', () => {
     for (const recipe of recipes) {
       for (let i = 0; i < 2_000; i++) {
         const secret = recipe();
-        expect(jwtSecretProblem(secret), `${secret.length} characters, ${secretEntropyBits(secret).toFixed(0)} bits`).toBeUndefined();
+        expect(
+          jwtSecretProblem(secret),
+          `${secret.length} characters, ${secretEntropyBits(secret).toFixed(0)} bits`,
+        ).toBeUndefined();
       }
     }
   });
 
   it("the test fixtures' secrets pass", () => {
-    for (const secret of ['test-jwt-secret-0123456789-abcdefghijklmnop', 'bench-jwt-secret-0123456789abcdefghijklmnop', 'serve-test-jwt-secret-0123456789abcdef', base.JWT_SECRET]) {
+    for (const secret of [
+      'test-jwt-secret-0123456789-abcdefghijklmnop',
+      'bench-jwt-secret-0123456789abcdefghijklmnop',
+      'serve-test-jwt-secret-0123456789abcdef',
+      base.JWT_SECRET,
+    ]) {
       expect(jwtSecretProblem(secret)).toBeUndefined();
     }
   });
@@ -171,6 +231,8 @@ describe('REDIS_PERSISTENCE', () => {
   it('is required unless set to warn; anything else is one line naming it', () => {
     expect(loadConfig(base).redisPersistence).toBe('required');
     expect(loadConfig({ ...base, REDIS_PERSISTENCE: 'warn' }).redisPersistence).toBe('warn');
-    expect(problemsOf({ REDIS_PERSISTENCE: 'off' })).toEqual(['REDIS_PERSISTENCE must be required or warn (got "off")']);
+    expect(problemsOf({ REDIS_PERSISTENCE: 'off' })).toEqual([
+      'REDIS_PERSISTENCE must be required or warn (got "off")',
+    ]);
   });
 });

@@ -53,7 +53,8 @@ export function tokenAudience(config: { sandbox: boolean }): string {
  */
 export const MIN_SECRET_LENGTH = 32;
 export const MIN_SECRET_BITS = 96;
-export const SECRET_ADVICE = 'generate one with `openssl rand -base64 48` (or `node -e "console.log(require(\'crypto\').randomBytes(48).toString(\'base64url\'))"`)';
+export const SECRET_ADVICE =
+  "generate one with `openssl rand -base64 48` (or `node -e \"console.log(require('crypto').randomBytes(48).toString('base64url'))\"`)";
 
 /** Estimated entropy of `secret` in bits: its length times the Shannon entropy of its character frequencies. */
 export function secretEntropyBits(secret: string): number {
@@ -69,7 +70,8 @@ export function secretEntropyBits(secret: string): number {
 function repeatsPattern(secret: string): boolean {
   for (let period = 1; period <= secret.length / 2; period++) {
     let repeats = true;
-    for (let i = period; i < secret.length && repeats; i++) repeats = secret[i] === secret[i - period];
+    for (let i = period; i < secret.length && repeats; i++)
+      repeats = secret[i] === secret[i - period];
     if (repeats) return true;
   }
   return false;
@@ -77,8 +79,10 @@ function repeatsPattern(secret: string): boolean {
 
 /** What is wrong with a JWT_SECRET, in one line that never quotes it; undefined when it will do. */
 export function jwtSecretProblem(secret: string): string | undefined {
-  if (secret.length === 0) return `JWT_SECRET is required (at least ${MIN_SECRET_LENGTH} random characters; ${SECRET_ADVICE})`;
-  if (secret.length < MIN_SECRET_LENGTH) return `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (got ${secret.length}); ${SECRET_ADVICE}`;
+  if (secret.length === 0)
+    return `JWT_SECRET is required (at least ${MIN_SECRET_LENGTH} random characters; ${SECRET_ADVICE})`;
+  if (secret.length < MIN_SECRET_LENGTH)
+    return `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (got ${secret.length}); ${SECRET_ADVICE}`;
   if (repeatsPattern(secret) || secretEntropyBits(secret) < MIN_SECRET_BITS) {
     return `JWT_SECRET is too easy to guess (a repeated pattern, or too few distinct characters for its length); ${SECRET_ADVICE}`;
   }
@@ -163,11 +167,17 @@ function isProxyAddress(entry: string): boolean {
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
   // proxy-addr refuses /0 (TRUST_PROXY=true says the same)
-  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+  return (
+    /^[0-9]{1,3}$/.test(prefix) &&
+    Number(prefix) >= 1 &&
+    Number(prefix) <= (family === 4 ? 32 : 128)
+  );
 }
 
 /** TRUST_PROXY: true, false, a hop count, or a comma list of addresses/CIDRs; a problem line when bad. */
-export function parseTrustProxy(raw: string | undefined): { value: boolean | number | string } | { problem: string } {
+export function parseTrustProxy(
+  raw: string | undefined,
+): { value: boolean | number | string } | { problem: string } {
   if (raw === undefined || raw === 'false' || raw === '0') return { value: false };
   if (raw === 'true') return { value: true };
   if (/^[0-9]{1,3}$/.test(raw)) return { value: Number(raw) };
@@ -184,9 +194,11 @@ export function loadConfig(env: Env): ServerConfig {
   const problems: string[] = [];
 
   const identityAppId = present(env, 'IDENTITY_APP_ID');
-  if (identityAppId === undefined) problems.push('IDENTITY_APP_ID is required (the identity provider app id)');
+  if (identityAppId === undefined)
+    problems.push('IDENTITY_APP_ID is required (the identity provider app id)');
   const identityAppSecret = present(env, 'IDENTITY_APP_SECRET');
-  if (identityAppSecret === undefined) problems.push('IDENTITY_APP_SECRET is required (the identity provider app secret)');
+  if (identityAppSecret === undefined)
+    problems.push('IDENTITY_APP_SECRET is required (the identity provider app secret)');
   const jwtSecret = env.JWT_SECRET ?? '';
   const secretProblem = jwtSecretProblem(jwtSecret);
   if (secretProblem !== undefined) problems.push(secretProblem);
@@ -194,7 +206,8 @@ export function loadConfig(env: Env): ServerConfig {
   let port: number = DEFAULTS.port;
   const rawPort = present(env, 'PORT');
   if (rawPort !== undefined) {
-    if (!/^[0-9]{1,5}$/.test(rawPort) || Number(rawPort) > 65535) problems.push(`PORT must be an integer from 0 to 65535 (got "${rawPort}")`);
+    if (!/^[0-9]{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
+      problems.push(`PORT must be an integer from 0 to 65535 (got "${rawPort}")`);
     else port = Number(rawPort);
   }
 
@@ -205,16 +218,22 @@ export function loadConfig(env: Env): ServerConfig {
   let nodeEnv: NodeEnv = 'production';
   const rawNodeEnv = present(env, 'NODE_ENV');
   if (rawNodeEnv !== undefined) {
-    if (rawNodeEnv === 'development' || rawNodeEnv === 'production' || rawNodeEnv === 'test') nodeEnv = rawNodeEnv;
+    if (rawNodeEnv === 'development' || rawNodeEnv === 'production' || rawNodeEnv === 'test')
+      nodeEnv = rawNodeEnv;
     else problems.push(`NODE_ENV must be development, production or test (got "${rawNodeEnv}")`);
   }
 
   const allowedOrigins: string[] = [];
   const rawOrigins = present(env, 'ALLOWED_ORIGINS');
   if (rawOrigins !== undefined) {
-    for (const origin of rawOrigins.split(',').map((o) => o.trim()).filter(Boolean)) {
+    for (const origin of rawOrigins
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)) {
       if (!httpUrl(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
-        problems.push(`ALLOWED_ORIGINS has "${origin}", which is not an origin like https://app.example.com`);
+        problems.push(
+          `ALLOWED_ORIGINS has "${origin}", which is not an origin like https://app.example.com`,
+        );
       } else allowedOrigins.push(new URL(origin).origin);
     }
   }
@@ -230,56 +249,107 @@ export function loadConfig(env: Env): ServerConfig {
   };
   const publicUrl = urlVar('PUBLIC_URL', undefined);
   const paymasterUrl = urlVar('PAYMASTER_URL', DEFAULTS.paymasterUrl) ?? DEFAULTS.paymasterUrl;
-  const identityAuthUrl = urlVar('IDENTITY_AUTH_URL', DEFAULTS.identityAuthUrl) ?? DEFAULTS.identityAuthUrl;
-  const identityApiUrl = urlVar('IDENTITY_API_URL', DEFAULTS.identityApiUrl) ?? DEFAULTS.identityApiUrl;
+  const identityAuthUrl =
+    urlVar('IDENTITY_AUTH_URL', DEFAULTS.identityAuthUrl) ?? DEFAULTS.identityAuthUrl;
+  const identityApiUrl =
+    urlVar('IDENTITY_API_URL', DEFAULTS.identityApiUrl) ?? DEFAULTS.identityApiUrl;
 
   const parsedTrustProxy = parseTrustProxy(present(env, 'TRUST_PROXY'));
   if ('problem' in parsedTrustProxy) problems.push(parsedTrustProxy.problem);
   const trustProxy = 'value' in parsedTrustProxy ? parsedTrustProxy.value : false;
 
   const redisUrl = present(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
+    problems.push('REDIS_URL must start with redis:// or rediss://');
 
   let redisPersistence: 'required' | 'warn' = 'required';
   const rawPersistence = present(env, 'REDIS_PERSISTENCE');
   if (rawPersistence !== undefined) {
-    if (rawPersistence === 'required' || rawPersistence === 'warn') redisPersistence = rawPersistence;
-    else problems.push(`REDIS_PERSISTENCE must be required or warn (got "${rawPersistence.length > 20 ? `${rawPersistence.slice(0, 20)}…` : rawPersistence}")`);
+    if (rawPersistence === 'required' || rawPersistence === 'warn')
+      redisPersistence = rawPersistence;
+    else
+      problems.push(
+        `REDIS_PERSISTENCE must be required or warn (got "${rawPersistence.length > 20 ? `${rawPersistence.slice(0, 20)}…` : rawPersistence}")`,
+      );
   }
 
   const integerVar = (name: string, fallback: number, min: number, max: number): number => {
     const raw = present(env, name);
     if (raw === undefined) return fallback;
     if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw.length > 20 ? `${raw.slice(0, 20)}…` : raw}")`);
+      problems.push(
+        `${name} must be an integer from ${min} to ${max} (got "${raw.length > 20 ? `${raw.slice(0, 20)}…` : raw}")`,
+      );
       return fallback;
     }
     return Number(raw);
   };
-  const upstreamTimeoutMs = integerVar('UPSTREAM_TIMEOUT_MS', DEFAULTS.upstreamTimeoutMs, 100, 999_999);
-  const maxConnections = integerVar('MAX_CONNECTIONS', TRANSPORT_DEFAULTS.maxConnections, 1, 1_000_000);
-  const maxConnectionsPerAddress = integerVar('MAX_CONNECTIONS_PER_ADDRESS', Math.max(1, Math.floor(maxConnections / 4)), 1, 1_000_000);
+  const upstreamTimeoutMs = integerVar(
+    'UPSTREAM_TIMEOUT_MS',
+    DEFAULTS.upstreamTimeoutMs,
+    100,
+    999_999,
+  );
+  const maxConnections = integerVar(
+    'MAX_CONNECTIONS',
+    TRANSPORT_DEFAULTS.maxConnections,
+    1,
+    1_000_000,
+  );
+  const maxConnectionsPerAddress = integerVar(
+    'MAX_CONNECTIONS_PER_ADDRESS',
+    Math.max(1, Math.floor(maxConnections / 4)),
+    1,
+    1_000_000,
+  );
   if (maxConnectionsPerAddress > maxConnections) {
-    problems.push(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${maxConnections})`);
+    problems.push(
+      `MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${maxConnections})`,
+    );
   }
-  const headersTimeoutMs = integerVar('HEADERS_TIMEOUT_MS', TRANSPORT_DEFAULTS.headersTimeoutMs, 100, 600_000);
-  const requestTimeoutMs = integerVar('REQUEST_TIMEOUT_MS', TRANSPORT_DEFAULTS.requestTimeoutMs, 100, 600_000);
-  const keepAliveTimeoutMs = integerVar('KEEP_ALIVE_TIMEOUT_MS', TRANSPORT_DEFAULTS.keepAliveTimeoutMs, 100, 600_000);
+  const headersTimeoutMs = integerVar(
+    'HEADERS_TIMEOUT_MS',
+    TRANSPORT_DEFAULTS.headersTimeoutMs,
+    100,
+    600_000,
+  );
+  const requestTimeoutMs = integerVar(
+    'REQUEST_TIMEOUT_MS',
+    TRANSPORT_DEFAULTS.requestTimeoutMs,
+    100,
+    600_000,
+  );
+  const keepAliveTimeoutMs = integerVar(
+    'KEEP_ALIVE_TIMEOUT_MS',
+    TRANSPORT_DEFAULTS.keepAliveTimeoutMs,
+    100,
+    600_000,
+  );
   // Node refuses a headers deadline past the whole-request one
-  if (headersTimeoutMs > requestTimeoutMs) problems.push(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    problems.push(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
 
   let paymasterSponsored = false;
   const rawSponsored = present(env, 'PAYMASTER_SPONSORED');
   if (rawSponsored !== undefined) {
     if (rawSponsored === '1' || rawSponsored === 'true') paymasterSponsored = true;
-    else if (rawSponsored !== '0' && rawSponsored !== 'false') problems.push(`PAYMASTER_SPONSORED must be 1 or 0 (got "${rawSponsored}")`);
+    else if (rawSponsored !== '0' && rawSponsored !== 'false')
+      problems.push(`PAYMASTER_SPONSORED must be 1 or 0 (got "${rawSponsored}")`);
   }
 
   let sponsoredDailyLimit: number = DEFAULTS.sponsoredDailyLimit;
   const rawDaily = present(env, 'PAYMASTER_SPONSORED_DAILY_LIMIT');
   if (rawDaily !== undefined) {
-    if (!/^[0-9]{1,4}$/.test(rawDaily) || Number(rawDaily) < 1 || Number(rawDaily) > MAX_SPONSORED_DAILY_LIMIT) {
-      problems.push(`PAYMASTER_SPONSORED_DAILY_LIMIT must be an integer from 1 to ${MAX_SPONSORED_DAILY_LIMIT} (got "${rawDaily}")`);
+    if (
+      !/^[0-9]{1,4}$/.test(rawDaily) ||
+      Number(rawDaily) < 1 ||
+      Number(rawDaily) > MAX_SPONSORED_DAILY_LIMIT
+    ) {
+      problems.push(
+        `PAYMASTER_SPONSORED_DAILY_LIMIT must be an integer from 1 to ${MAX_SPONSORED_DAILY_LIMIT} (got "${rawDaily}")`,
+      );
     } else sponsoredDailyLimit = Number(rawDaily);
   }
 

@@ -105,14 +105,22 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
     if (entry.exp <= nowSeconds || nowSeconds - entry.iat >= TOKEN_TTL_SECONDS) {
       throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
     }
-    if (entry.iat > nowSeconds + CLOCK_SKEW_SECONDS || (entry.nbf !== undefined && entry.nbf > nowSeconds)) throw unauthorized();
+    if (
+      entry.iat > nowSeconds + CLOCK_SKEW_SECONDS ||
+      (entry.nbf !== undefined && entry.nbf > nowSeconds)
+    )
+      throw unauthorized();
   }
 
   return {
     async issue(subject) {
       const issuedAt = Math.floor(now().getTime() / 1000);
       const exp = issuedAt + TOKEN_TTL_SECONDS;
-      const token = await new SignJWT({ email: subject.email, walletId: subject.walletId, walletAddress: subject.walletAddress })
+      const token = await new SignJWT({
+        email: subject.email,
+        walletId: subject.walletId,
+        walletAddress: subject.walletAddress,
+      })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(subject.userId)
         .setIssuer(JWT_ISSUER)
@@ -131,7 +139,8 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         return known.claims;
       }
       // A JWT is three base64url parts; refuse anything else before parsing it.
-      if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) throw unauthorized();
+      if (token.length > 4096 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token))
+        throw unauthorized();
       const [header = '', body = '', signature = ''] = token.split('.');
       // Pinned: alg none, HS512, RS256 and the rest are refused before the signature check, and
       // so is any header asking for extensions (crit, b64) we do not implement.
@@ -141,12 +150,20 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
       } catch {
         throw unauthorized();
       }
-      if (protectedHeader.alg !== ALGORITHM || 'crit' in protectedHeader || 'b64' in protectedHeader) throw unauthorized();
+      if (
+        protectedHeader.alg !== ALGORITHM ||
+        'crit' in protectedHeader ||
+        'b64' in protectedHeader
+      )
+        throw unauthorized();
       // Compared as canonical base64url text, in constant time: a signature with other padding
       // bits or characters is refused even where it would decode to the same bytes.
-      const expected = Buffer.from(createHmac('sha256', hmacKey).update(`${header}.${body}`).digest('base64url'));
+      const expected = Buffer.from(
+        createHmac('sha256', hmacKey).update(`${header}.${body}`).digest('base64url'),
+      );
       const presented = Buffer.from(signature);
-      if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw unauthorized();
+      if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+        throw unauthorized();
       let payload: Record<string, unknown>;
       try {
         // The signature is checked above; this is jose's claims validation (the one jwtVerify
@@ -161,7 +178,9 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         }).payload as Record<string, unknown>;
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
-          throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
+          throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', {
+            status: 401,
+          });
         }
         // Never echo jose's reason: it would help someone probing tokens, and the caller's fix is
         // the same in every case (sign in again).
@@ -180,13 +199,22 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         throw unauthorized();
       }
       // frozen: a remembered token hands every later request the same object
-      const claims = Object.freeze({ userId: sub, email, walletId, walletAddress, jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) });
+      const claims = Object.freeze({
+        userId: sub,
+        email,
+        walletId,
+        walletAddress,
+        jti,
+        issuedAt: new Date(iat * 1000),
+        expiresAt: new Date(exp * 1000),
+      });
       const entry: Verified = { claims, iat, exp, nbf: typeof nbf === 'number' ? nbf : undefined };
       // an iat too far ahead (another instance's clock, within the skew, passes); 7 days from
       // issue at most, whatever `exp` says (a token minted with a longer life, or by a build that
       // had one, does not outlive the contract)
       checkLifetime(entry, Math.floor(now().getTime() / 1000));
-      if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
+      if (verified.size >= VERIFIED_TOKENS_KEPT)
+        verified.delete(verified.keys().next().value as string);
       verified.set(token, entry);
       return claims;
     },

@@ -17,7 +17,11 @@ export interface KeyedLock {
    * Runs `fn` holding the lock on `key`. Waits at most `waitMs` for it; then rejects with
    * `onTimeout()` without running `fn`.
    */
-  withLock<T>(key: string, fn: () => Promise<T>, options: { waitMs: number; onTimeout: () => Error }): Promise<T>;
+  withLock<T>(
+    key: string,
+    fn: () => Promise<T>,
+    options: { waitMs: number; onTimeout: () => Error },
+  ): Promise<T>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,9 +96,12 @@ export function createRedisLock(redis: Redis, options: RedisLockOptions = {}): K
             await sleep(25 + Math.floor(Math.random() * 75));
           }
           // keep it ours while fn runs (fn is bounded by upstream timeouts, but may outlast one ttl)
-          const keepAlive = setInterval(() => {
-            client.financeTuiExtend(redisKey, token, ttlMs).catch(() => undefined);
-          }, Math.floor(ttlMs / 3));
+          const keepAlive = setInterval(
+            () => {
+              client.financeTuiExtend(redisKey, token, ttlMs).catch(() => undefined);
+            },
+            Math.floor(ttlMs / 3),
+          );
           keepAlive.unref();
           try {
             return await fn();

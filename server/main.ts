@@ -24,7 +24,10 @@ export interface ServerHandle {
 }
 
 /** Builds the real adapters (unless given in `deps`), builds the app and listens on config.host:config.port. */
-export async function startServer(config: ServerConfig, deps: Partial<AppDeps> = {}): Promise<ServerHandle> {
+export async function startServer(
+  config: ServerConfig,
+  deps: Partial<AppDeps> = {},
+): Promise<ServerHandle> {
   const identity =
     deps.identity ??
     createIdentityProvider({
@@ -36,23 +39,41 @@ export async function startServer(config: ServerConfig, deps: Partial<AppDeps> =
       timeoutMs: config.upstreamTimeoutMs,
     });
   const paymaster =
-    deps.paymaster ?? createPaymasterRelay({ url: config.paymasterUrl, apiKey: config.paymasterApiKey, timeoutMs: config.upstreamTimeoutMs });
+    deps.paymaster ??
+    createPaymasterRelay({
+      url: config.paymasterUrl,
+      apiKey: config.paymasterApiKey,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
 
   let ownRedis: Redis | undefined;
   let redis = deps.redis;
   if (redis === undefined && config.redisUrl !== undefined) {
     // Short timeouts: the limiter fails closed, so a dead Redis must fail fast, not hang logins.
-    ownRedis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000, connectTimeout: 2_000, lazyConnect: false });
+    ownRedis = new Redis(config.redisUrl, {
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
+      connectTimeout: 2_000,
+      lazyConnect: false,
+    });
     // ioredis reports connection errors as events; without a listener they would crash the process.
     ownRedis.on('error', () => undefined);
     redis = ownRedis;
   }
 
-  const app = await buildApp(config, { version: packageVersion(), ...deps, identity, paymaster, ...(redis === undefined ? {} : { redis }) });
+  const app = await buildApp(config, {
+    version: packageVersion(),
+    ...deps,
+    identity,
+    paymaster,
+    ...(redis === undefined ? {} : { redis }),
+  });
   if (ownRedis !== undefined) {
     const client = ownRedis;
     // The code only: a message could one day quote the connection string and its password.
-    client.on('error', (error: Error & { code?: string }) => app.log.warn({ redisError: error.code ?? error.name }, 'redis unavailable'));
+    client.on('error', (error: Error & { code?: string }) =>
+      app.log.warn({ redisError: error.code ?? error.name }, 'redis unavailable'),
+    );
     app.addHook('onClose', async () => {
       await client.quit().catch(() => client.disconnect());
     });
@@ -63,10 +84,15 @@ export async function startServer(config: ServerConfig, deps: Partial<AppDeps> =
     // REDIS_PERSISTENCE=warn, logged) — docs/server-security.md "Redis"
     const { verdict, problem } = await checkRedisPersistence(ownRedis);
     if (problem !== undefined) {
-      if (verdict === 'snapshots' || config.redisPersistence === 'warn') app.log.warn({ redisPersistence: verdict }, `REDIS_URL: ${problem}`);
+      if (verdict === 'snapshots' || config.redisPersistence === 'warn')
+        app.log.warn({ redisPersistence: verdict }, `REDIS_URL: ${problem}`);
       else {
         await app.close();
-        throw new AppError(ErrorCode.CONFIG_ERROR, `REDIS_URL: ${problem} (or set REDIS_PERSISTENCE=warn to start anyway)`, { status: 400 });
+        throw new AppError(
+          ErrorCode.CONFIG_ERROR,
+          `REDIS_URL: ${problem} (or set REDIS_PERSISTENCE=warn to start anyway)`,
+          { status: 400 },
+        );
       }
     }
   }
@@ -117,7 +143,10 @@ export function closeGracefully(target: Drainable, options: CloseOptions): Promi
   let hardStop: NodeJS.Timeout | undefined;
   // A keep-alive connection whose request was in flight at the signal becomes idle only after
   // its response; Node's close() reaps idle sockets once, at the start, so keep reaping.
-  const reaper = setInterval(() => target.servers.forEach((server) => server.closeIdleConnections()), 100);
+  const reaper = setInterval(
+    () => target.servers.forEach((server) => server.closeIdleConnections()),
+    100,
+  );
   reaper.unref();
 
   return new Promise<CloseOutcome>((resolve, reject) => {
@@ -140,7 +169,14 @@ export function closeGracefully(target: Drainable, options: CloseOptions): Promi
       hardStop = setTimeout(() => {
         const waited = graceMs + HARD_STOP_AFTER_CUT_MS;
         options.log(`shutdown: still not closed ${waited} ms after the signal, giving up`);
-        finish(() => reject(new AppError(ErrorCode.SHUTDOWN_TIMEOUT, `the server did not close within ${waited} ms of the stop signal`)));
+        finish(() =>
+          reject(
+            new AppError(
+              ErrorCode.SHUTDOWN_TIMEOUT,
+              `the server did not close within ${waited} ms of the stop signal`,
+            ),
+          ),
+        );
       }, HARD_STOP_AFTER_CUT_MS);
       hardStop.unref();
     }
@@ -156,7 +192,9 @@ export function closeGracefully(target: Drainable, options: CloseOptions): Promi
         }),
       (error: unknown) =>
         finish(() => {
-          options.log(`shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`);
+          options.log(
+            `shutdown: close failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
           reject(error);
         }),
     );

@@ -26,7 +26,11 @@ export interface PersistenceVerdict {
 const CHECK_TIMEOUT_MS = 5_000;
 
 /** The verdict on Redis's own settings (the values of CONFIG GET). */
-export function judgePersistence(settings: { appendonly: string; save: string; maxmemoryPolicy: string }): PersistenceVerdict {
+export function judgePersistence(settings: {
+  appendonly: string;
+  save: string;
+  maxmemoryPolicy: string;
+}): PersistenceVerdict {
   if (settings.maxmemoryPolicy !== 'noeviction') {
     return {
       verdict: 'evicts',
@@ -35,21 +39,35 @@ export function judgePersistence(settings: { appendonly: string; save: string; m
   }
   if (settings.appendonly === 'yes') return { verdict: 'durable', problem: undefined };
   if (settings.save.trim() !== '') {
-    return { verdict: 'snapshots', problem: 'Redis keeps RDB snapshots only: sign-outs since the last snapshot are lost if it crashes; set appendonly yes' };
+    return {
+      verdict: 'snapshots',
+      problem:
+        'Redis keeps RDB snapshots only: sign-outs since the last snapshot are lost if it crashes; set appendonly yes',
+    };
   }
-  return { verdict: 'none', problem: 'Redis has no persistence (appendonly no, save ""): a restart forgets every sign-out; set appendonly yes' };
+  return {
+    verdict: 'none',
+    problem:
+      'Redis has no persistence (appendonly no, save ""): a restart forgets every sign-out; set appendonly yes',
+  };
 }
 
 function settingOf(reply: unknown, name: string): string {
   // CONFIG GET answers [name, value] (RESP2) or {name: value} (RESP3)
   if (Array.isArray(reply) && reply.length >= 2 && typeof reply[1] === 'string') return reply[1];
-  if (typeof reply === 'object' && reply !== null && typeof (reply as Record<string, unknown>)[name] === 'string') return (reply as Record<string, string>)[name] as string;
+  if (
+    typeof reply === 'object' &&
+    reply !== null &&
+    typeof (reply as Record<string, unknown>)[name] === 'string'
+  )
+    return (reply as Record<string, string>)[name] as string;
   throw new Error(`no ${name} in the CONFIG GET reply`);
 }
 
 /** Reads the settings and judges them; `unknown` when Redis does not say (no answer within 5 s, CONFIG refused, an odd reply). */
 export async function checkRedisPersistence(redis: Redis): Promise<PersistenceVerdict> {
-  const read = async (name: string): Promise<string> => settingOf(await redis.call('CONFIG', 'GET', name), name);
+  const read = async (name: string): Promise<string> =>
+    settingOf(await redis.call('CONFIG', 'GET', name), name);
   let timer: NodeJS.Timeout | undefined;
   try {
     const settings = await Promise.race([
@@ -62,7 +80,10 @@ export async function checkRedisPersistence(redis: Redis): Promise<PersistenceVe
     return judgePersistence({ appendonly, save, maxmemoryPolicy });
   } catch (error) {
     // the reason only (a Redis error code, "timeout"): a message could quote the URL
-    const reason = error instanceof Error && /^[A-Z]+\b/.test(error.message) ? (/^[A-Z]+/.exec(error.message)?.[0] ?? 'error') : 'no answer';
+    const reason =
+      error instanceof Error && /^[A-Z]+\b/.test(error.message)
+        ? (/^[A-Z]+/.exec(error.message)?.[0] ?? 'error')
+        : 'no answer';
     return {
       verdict: 'unknown',
       problem: `could not read Redis's persistence settings (CONFIG GET: ${reason}); it must keep an append-only file (appendonly yes) and never evict (maxmemory-policy noeviction)`,

@@ -4,7 +4,11 @@ import { TOKEN_TTL_SECONDS } from './jwt.js';
 import { createMemoryRevocations, MAX_IDS_PER_SECOND } from './revocations.js';
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
-const token = (userId: string, jti: string, atMs: number) => ({ userId, jti, issuedAt: new Date(atMs) });
+const token = (userId: string, jti: string, atMs: number) => ({
+  userId,
+  jti,
+  issuedAt: new Date(atMs),
+});
 
 describe('createMemoryRevocations', () => {
   it('ends the token and every earlier token of its user; a later one, another user and a same-second sibling stay valid', async () => {
@@ -41,7 +45,10 @@ describe('createMemoryRevocations', () => {
     now = T0 + TOKEN_TTL_SECONDS * 1000 - 1;
     expect(store.isRevoked(token('u1', 'a', T0))).toBe(true);
     // full: a sign-out that would need a new record is refused, never made by forgetting one
-    await expect(store.revoke(token('u2', 'x', T0))).rejects.toMatchObject({ code: 'REVOCATION_UNAVAILABLE', status: 503 });
+    await expect(store.revoke(token('u2', 'x', T0))).rejects.toMatchObject({
+      code: 'REVOCATION_UNAVAILABLE',
+      status: 503,
+    });
     now = T0 + TOKEN_TTL_SECONDS * 1000;
     await store.revoke(token('u2', 'x', T0 + 1000));
     expect(store.isRevoked(token('u2', 'x', T0 + 1000))).toBe(true);

@@ -48,7 +48,9 @@ interface RevocationRecord {
   until: number;
 }
 
-export function createMemoryRevocations(options: { now?: () => number; maxUsers?: number } = {}): RevocationStore {
+export function createMemoryRevocations(
+  options: { now?: () => number; maxUsers?: number } = {},
+): RevocationStore {
   const now = options.now ?? Date.now;
   const maxUsers = options.maxUsers ?? MAX_USERS;
   const records = new Map<string, RevocationRecord>();
@@ -69,9 +71,17 @@ export function createMemoryRevocations(options: { now?: () => number; maxUsers?
       if (record === undefined) {
         if (records.size >= maxUsers) sweep();
         if (records.size >= maxUsers) {
-          throw new AppError(ErrorCode.REVOCATION_UNAVAILABLE, 'The sign-out could not be recorded now; try again later', { status: 503 });
+          throw new AppError(
+            ErrorCode.REVOCATION_UNAVAILABLE,
+            'The sign-out could not be recorded now; try again later',
+            { status: 503 },
+          );
         }
-        records.set(token.userId, { through: iat, ids: new Set([token.jti]), until: (iat + TOKEN_TTL_SECONDS) * 1000 });
+        records.set(token.userId, {
+          through: iat,
+          ids: new Set([token.jti]),
+          until: (iat + TOKEN_TTL_SECONDS) * 1000,
+        });
         return;
       }
       if (iat < record.through) return; // already ended
@@ -119,20 +129,43 @@ redis.call('EXPIREAT', KEYS[1], iat + tonumber(ARGV[3]))
 return 1
 `;
 
-type RedisWithRevoke = Redis & { financeTuiRevoke(key: string, iat: number, jti: string, ttl: number, maxIds: number): Promise<number> };
+type RedisWithRevoke = Redis & {
+  financeTuiRevoke(
+    key: string,
+    iat: number,
+    jti: string,
+    ttl: number,
+    maxIds: number,
+  ): Promise<number>;
+};
 
-export function createRedisRevocations(redis: Redis, options: { prefix?: string } = {}): RevocationStore {
+export function createRedisRevocations(
+  redis: Redis,
+  options: { prefix?: string } = {},
+): RevocationStore {
   const prefix = options.prefix ?? 'finance-tui:revoked:';
-  if (!('financeTuiRevoke' in redis)) redis.defineCommand('financeTuiRevoke', { numberOfKeys: 1, lua: REVOKE });
+  if (!('financeTuiRevoke' in redis))
+    redis.defineCommand('financeTuiRevoke', { numberOfKeys: 1, lua: REVOKE });
   const client = redis as RedisWithRevoke;
-  const failed = (): AppError => new AppError(ErrorCode.INTERNAL_ERROR, 'The session store is unavailable', { status: 500 });
+  const failed = (): AppError =>
+    new AppError(ErrorCode.INTERNAL_ERROR, 'The session store is unavailable', { status: 500 });
 
   return {
     async revoke(token) {
       try {
-        await client.financeTuiRevoke(`${prefix}${token.userId}`, seconds(token.issuedAt), token.jti, TOKEN_TTL_SECONDS, MAX_IDS_PER_SECOND);
+        await client.financeTuiRevoke(
+          `${prefix}${token.userId}`,
+          seconds(token.issuedAt),
+          token.jti,
+          TOKEN_TTL_SECONDS,
+          MAX_IDS_PER_SECOND,
+        );
       } catch {
-        throw new AppError(ErrorCode.REVOCATION_UNAVAILABLE, 'The sign-out could not be recorded now; try again later', { status: 503 });
+        throw new AppError(
+          ErrorCode.REVOCATION_UNAVAILABLE,
+          'The sign-out could not be recorded now; try again later',
+          { status: 503 },
+        );
       }
     },
 

@@ -1,6 +1,11 @@
 import { typedData } from 'starknet';
 import { describe, expect, it } from 'vitest';
-import { everyRevision1Type, fannedOutTypes, legacyMail, outsideExecution } from '../test/helpers/typed-data.js';
+import {
+  everyRevision1Type,
+  fannedOutTypes,
+  legacyMail,
+  outsideExecution,
+} from '../test/helpers/typed-data.js';
 import { checkTypedData, TYPED_DATA_LIMITS } from './typed-data-bounds.js';
 
 const refusal = (data: unknown, limits = TYPED_DATA_LIMITS): string => {
@@ -16,8 +21,14 @@ const refusal = (data: unknown, limits = TYPED_DATA_LIMITS): string => {
 describe('legitimate typed data passes, well inside the budget', () => {
   it.each([
     { description: 'the paymaster OutsideExecution', data: outsideExecution() },
-    { description: 'an OutsideExecution of 10 calls × 80 calldata felts', data: outsideExecution(10, 80) },
-    { description: 'revision 1 with presets, enums, a merkletree, long strings and arrays', data: everyRevision1Type() },
+    {
+      description: 'an OutsideExecution of 10 calls × 80 calldata felts',
+      data: outsideExecution(10, 80),
+    },
+    {
+      description: 'revision 1 with presets, enums, a merkletree, long strings and arrays',
+      data: everyRevision1Type(),
+    },
     { description: 'revision 0 (legacy Mail)', data: legacyMail() },
   ])('$description', ({ data }) => {
     const checked = checkTypedData(data);
@@ -30,7 +41,11 @@ describe('legitimate typed data passes, well inside the budget', () => {
 
   it('the copy holds only what the hasher reads: undeclared keys are left behind', () => {
     const data = outsideExecution(1, 2);
-    const checked = checkTypedData({ ...data, extra: 'x'.repeat(1_000), message: { ...data.message, Unread: [1, 2, 3] } });
+    const checked = checkTypedData({
+      ...data,
+      extra: 'x'.repeat(1_000),
+      message: { ...data.message, Unread: [1, 2, 3] },
+    });
     expect(Object.keys(checked.data)).toEqual(['types', 'primaryType', 'domain', 'message']);
     expect(checked.data.message).not.toHaveProperty('Unread');
     expect(checked.revision).toBe('1');
@@ -53,18 +68,34 @@ describe('refused before hashing, naming the bound', () => {
 
   it('a type that refers to itself, directly or through another', () => {
     const data = outsideExecution();
-    expect(refusal({ ...data, types: { ...data.types, Call: [...data.types.Call, { name: 'Next', type: 'Call' }] } })).toMatch(/refers to itself/);
-    expect(refusal({ ...data, types: { ...data.types, Call: [{ name: 'Back', type: 'OutsideExecution' }] } })).toMatch(/refers to itself/);
+    expect(
+      refusal({
+        ...data,
+        types: { ...data.types, Call: [...data.types.Call, { name: 'Next', type: 'Call' }] },
+      }),
+    ).toMatch(/refers to itself/);
+    expect(
+      refusal({
+        ...data,
+        types: { ...data.types, Call: [{ name: 'Back', type: 'OutsideExecution' }] },
+      }),
+    ).toMatch(/refers to itself/);
   });
 
   it('too many types, too many fields, too large', () => {
     const data = outsideExecution();
-    const many = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`T${i}`, [{ name: 'x', type: 'felt' }]]));
+    const many = Object.fromEntries(
+      Array.from({ length: 65 }, (_, i) => [`T${i}`, [{ name: 'x', type: 'felt' }]]),
+    );
     expect(refusal({ ...data, types: { ...data.types, ...many } })).toMatch(/types \(at most 64\)/);
     const wide = Array.from({ length: 65 }, (_, i) => ({ name: `f${i}`, type: 'felt' }));
-    expect(refusal({ ...data, types: { ...data.types, Call: wide } })).toMatch(/65 fields \(at most 64\)/);
+    expect(refusal({ ...data, types: { ...data.types, Call: wide } })).toMatch(
+      /65 fields \(at most 64\)/,
+    );
     // size first: extra keys cost starknet.js nothing, but are parsed and walked by everyone
-    expect(refusal({ ...data, message: { ...data.message, padding: 'x'.repeat(140_000) } })).toMatch(/more than 131072 bytes/);
+    expect(
+      refusal({ ...data, message: { ...data.message, padding: 'x'.repeat(140_000) } }),
+    ).toMatch(/more than 131072 bytes/);
   });
 
   it('many cheap-looking elements: each one goes through Poseidon', () => {
@@ -77,7 +108,11 @@ describe('refused before hashing, naming the bound', () => {
   it('a struct array whose entries all get a type hash', () => {
     const data = {
       ...outsideExecution(),
-      types: { ...outsideExecution().types, Batch: [{ name: 'Items', type: 'Item*' }], Item: [] as Array<{ name: string; type: string }> },
+      types: {
+        ...outsideExecution().types,
+        Batch: [{ name: 'Items', type: 'Item*' }],
+        Item: [] as Array<{ name: string; type: string }>,
+      },
       primaryType: 'Batch',
       message: { Items: Array.from({ length: 1_000 }, () => ({})) },
     };
@@ -86,14 +121,23 @@ describe('refused before hashing, naming the bound', () => {
 
   it('an overlong scalar, and a field typed with an inherited property name', () => {
     const data = outsideExecution();
-    expect(refusal({ ...data, message: { ...data.message, Nonce: '9'.repeat(300) } })).toMatch(/longer than 256 characters/);
-    expect(refusal({ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'constructor' }] } })).toMatch(/inherited object property/);
+    expect(refusal({ ...data, message: { ...data.message, Nonce: '9'.repeat(300) } })).toMatch(
+      /longer than 256 characters/,
+    );
+    expect(
+      refusal({ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'constructor' }] } }),
+    ).toMatch(/inherited object property/);
   });
 
   it('what the hasher could not read is refused, not charged: a struct entry without its fields', () => {
     const data = fannedOutTypes(4, 3);
     const types = { ...data.types, Root: [{ name: 'items', type: 'T0_0*' }] };
-    const failsAtOnce = { ...data, types, primaryType: 'Root', message: { items: Array.from({ length: 5_000 }, () => ({})) } };
+    const failsAtOnce = {
+      ...data,
+      types,
+      primaryType: 'Root',
+      message: { items: Array.from({ length: 5_000 }, () => ({})) },
+    };
     expect(refusal(failsAtOnce)).toMatch(/too much work|is missing/);
   });
 
@@ -111,18 +155,55 @@ describe('refused before hashing, naming the bound', () => {
       [{ ...data, types: withoutDomain }, /no domain type for its revision/],
       [{ ...data, types: { ...data.types, felt: [] } }, /reserved/],
       [{ ...data, types: { ...data.types, u256: [] } }, /preset/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'constructor' }] } }, /inherited/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'Mystery' }] } }, /neither declared nor a revision 1 basic type/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'enum' }] } }, /must name a declared type of variants/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'merkletree*', contains: 'felt' }] } }, /can only be the type of a struct field/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'merkletree', contains: 'felt*' }] } }, /leaf type \(not an array\)/],
-      [{ ...data, types: { ...data.types, Call: [{ name: 'x', type: 'felt' }, { name: 'x', type: 'felt' }] } }, /two fields named/],
+      [
+        { ...data, types: { ...data.types, Call: [{ name: 'x', type: 'constructor' }] } },
+        /inherited/,
+      ],
+      [
+        { ...data, types: { ...data.types, Call: [{ name: 'x', type: 'Mystery' }] } },
+        /neither declared nor a revision 1 basic type/,
+      ],
+      [
+        { ...data, types: { ...data.types, Call: [{ name: 'x', type: 'enum' }] } },
+        /must name a declared type of variants/,
+      ],
+      [
+        {
+          ...data,
+          types: { ...data.types, Call: [{ name: 'x', type: 'merkletree*', contains: 'felt' }] },
+        },
+        /can only be the type of a struct field/,
+      ],
+      [
+        {
+          ...data,
+          types: { ...data.types, Call: [{ name: 'x', type: 'merkletree', contains: 'felt*' }] },
+        },
+        /leaf type \(not an array\)/,
+      ],
+      [
+        {
+          ...data,
+          types: {
+            ...data.types,
+            Call: [
+              { name: 'x', type: 'felt' },
+              { name: 'x', type: 'felt' },
+            ],
+          },
+        },
+        /two fields named/,
+      ],
       [{ ...data, primaryType: 'Nope' }, /primaryType "Nope" is not a type/],
       [{ ...data, message: { ...data.message, Calls: 'no' } }, /must be an array/],
-      [{ ...data, message: { ...data.message, Caller: { x: 1 } } }, /must be a string, a number or a boolean/],
+      [
+        { ...data, message: { ...data.message, Caller: { x: 1 } } },
+        /must be a string, a number or a boolean/,
+      ],
       [{ ...data, message: { ...data.message, Caller: null } }, /is missing/],
     ];
-    for (const [input, reason] of cases) expect(refusal(input), JSON.stringify(input).slice(0, 120)).toMatch(reason);
+    for (const [input, reason] of cases)
+      expect(refusal(input), JSON.stringify(input).slice(0, 120)).toMatch(reason);
   });
 
   it('an error message shows names printable and short', () => {

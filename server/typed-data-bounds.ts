@@ -111,7 +111,18 @@ const PRESET_TYPES: Record<string, Field[]> = {
 };
 
 /** the basic types of revision 1's encodeValue; anything else that is not a struct it refuses */
-const REVISION_1_SCALARS = new Set(['felt', 'shortstring', 'selector', 'string', 'i128', 'u128', 'timestamp', 'ClassHash', 'ContractAddress', 'bool']);
+const REVISION_1_SCALARS = new Set([
+  'felt',
+  'shortstring',
+  'selector',
+  'string',
+  'i128',
+  'u128',
+  'timestamp',
+  'ClassHash',
+  'ContractAddress',
+  'bool',
+]);
 /** names the encoder gives a meaning of its own: a struct so named would change how others hash */
 const RESERVED_NAMES = new Set([...REVISION_1_SCALARS, 'enum', 'merkletree', 'raw']);
 /** revision 0 hashes any other type name as a felt (getHex); we accept plain identifiers only */
@@ -119,7 +130,9 @@ const REVISION_0_SCALAR = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TUPLE = /^\(.*\)$/;
 
 function refuse(reason: string): never {
-  throw new AppError(ErrorCode.VALIDATION_ERROR, `typed data refused before hashing: ${reason}`, { status: 400 });
+  throw new AppError(ErrorCode.VALIDATION_ERROR, `typed data refused before hashing: ${reason}`, {
+    status: 400,
+  });
 }
 
 /** A name as it may appear in an error message: printable, short, quoted. */
@@ -155,7 +168,8 @@ function measure(value: unknown, limits: TypedDataLimits): void {
       bytes += String(node).length;
     } else if (typeof node === 'boolean' || node === null) bytes += 5;
     else if (Array.isArray(node) || isRecord(node)) {
-      if (depth >= limits.maxValueDepth) refuse(`values are nested deeper than ${limits.maxValueDepth} levels`);
+      if (depth >= limits.maxValueDepth)
+        refuse(`values are nested deeper than ${limits.maxValueDepth} levels`);
       bytes += 2;
       if (Array.isArray(node)) {
         for (const item of node) {
@@ -179,14 +193,31 @@ function measure(value: unknown, limits: TypedDataLimits): void {
  * "0", null or absent. Both tests in its order (a data with both domain types and revision 1 is
  * revision 1).
  */
-function classifyRevision(types: Record<string, unknown>, domain: Record<string, unknown>): Revision {
+function classifyRevision(
+  types: Record<string, unknown>,
+  domain: Record<string, unknown>,
+): Revision {
   const revision = Object.hasOwn(domain, 'revision') ? domain.revision : undefined;
-  if (!(revision === undefined || revision === null || revision === '0' || revision === '1' || revision === 1)) {
+  if (!(
+    revision === undefined ||
+    revision === null ||
+    revision === '0' ||
+    revision === '1' ||
+    revision === 1
+  )) {
     refuse('domain.revision must be 1 or "1" (revision 1), or "0", null or absent (revision 0)');
   }
-  if (Object.hasOwn(types, 'StarknetDomain') && revision !== undefined && revision !== null && String(revision) === '1') return '1';
+  if (
+    Object.hasOwn(types, 'StarknetDomain') &&
+    revision !== undefined &&
+    revision !== null &&
+    String(revision) === '1'
+  )
+    return '1';
   if (Object.hasOwn(types, 'StarkNetDomain') && (revision ?? '0') === '0') return '0';
-  refuse('no domain type for its revision (StarknetDomain with revision 1; StarkNetDomain with revision 0, null or absent)');
+  refuse(
+    'no domain type for its revision (StarknetDomain with revision 1; StarkNetDomain with revision 0, null or absent)',
+  );
 }
 
 type Kind =
@@ -218,57 +249,94 @@ class Schema {
       if (REVISION_1_SCALARS.has(type)) return { kind: 'scalar' };
       refuse(`type ${shown(type)} is neither declared nor a revision 1 basic type`);
     }
-    if (!REVISION_0_SCALAR.test(type)) refuse(`type ${shown(type)} is neither declared nor a plain name`);
+    if (!REVISION_0_SCALAR.test(type))
+      refuse(`type ${shown(type)} is neither declared nor a plain name`);
     return { kind: 'scalar' };
   }
 }
 
-function readTypes(raw: Record<string, unknown>, revision: Revision, limits: TypedDataLimits): Schema {
+function readTypes(
+  raw: Record<string, unknown>,
+  revision: Revision,
+  limits: TypedDataLimits,
+): Schema {
   const schema = new Schema(revision);
   const names = Object.keys(raw);
   if (names.length > limits.maxTypes) refuse(`${names.length} types (at most ${limits.maxTypes})`);
   for (const name of names) {
-    if (name.length === 0 || name.length > limits.maxNameLength) refuse(`a type name is empty or longer than ${limits.maxNameLength} characters`);
-    if (inherited(name) || RESERVED_NAMES.has(name) || name.endsWith('*') || TUPLE.test(name) || name.includes(',')) {
+    if (name.length === 0 || name.length > limits.maxNameLength)
+      refuse(`a type name is empty or longer than ${limits.maxNameLength} characters`);
+    if (
+      inherited(name) ||
+      RESERVED_NAMES.has(name) ||
+      name.endsWith('*') ||
+      TUPLE.test(name) ||
+      name.includes(',')
+    ) {
       refuse(`type name ${shown(name)} is reserved`);
     }
-    if (revision === '1' && Object.hasOwn(PRESET_TYPES, name)) refuse(`type name ${shown(name)} is a revision 1 preset`);
+    if (revision === '1' && Object.hasOwn(PRESET_TYPES, name))
+      refuse(`type name ${shown(name)} is a revision 1 preset`);
     const fields = raw[name];
     if (!Array.isArray(fields)) refuse(`type ${shown(name)} is not a list of fields`);
-    if (fields.length > limits.maxFieldsPerType) refuse(`type ${shown(name)} has ${fields.length} fields (at most ${limits.maxFieldsPerType})`);
+    if (fields.length > limits.maxFieldsPerType)
+      refuse(
+        `type ${shown(name)} has ${fields.length} fields (at most ${limits.maxFieldsPerType})`,
+      );
     const read: Field[] = [];
     const seen = new Set<string>();
     for (const field of fields) {
-      if (!isRecord(field) || typeof field.name !== 'string' || typeof field.type !== 'string') refuse(`type ${shown(name)} has a field without a name and a type`);
+      if (!isRecord(field) || typeof field.name !== 'string' || typeof field.type !== 'string')
+        refuse(`type ${shown(name)} has a field without a name and a type`);
       const contains = field.contains;
-      if (contains !== undefined && typeof contains !== 'string') refuse(`field ${shown(field.name)} has a "contains" that is not a type name`);
+      if (contains !== undefined && typeof contains !== 'string')
+        refuse(`field ${shown(field.name)} has a "contains" that is not a type name`);
       for (const text of [field.name, field.type, contains ?? '']) {
-        if (text.length > limits.maxNameLength) refuse(`a field name or type is longer than ${limits.maxNameLength} characters`);
+        if (text.length > limits.maxNameLength)
+          refuse(`a field name or type is longer than ${limits.maxNameLength} characters`);
       }
-      if (inherited(field.name)) refuse(`field name ${shown(field.name)} is an inherited object property`);
-      if (seen.has(field.name)) refuse(`type ${shown(name)} has two fields named ${shown(field.name)}`);
+      if (inherited(field.name))
+        refuse(`field name ${shown(field.name)} is an inherited object property`);
+      if (seen.has(field.name))
+        refuse(`type ${shown(name)} has two fields named ${shown(field.name)}`);
       seen.add(field.name);
-      read.push({ name: field.name, type: field.type, ...(contains === undefined ? {} : { contains }) });
+      read.push({
+        name: field.name,
+        type: field.type,
+        ...(contains === undefined ? {} : { contains }),
+      });
     }
     schema.types.set(name, read);
     schema.declared[name] = read;
   }
-  if (revision === '1') for (const [name, fields] of Object.entries(PRESET_TYPES)) schema.types.set(name, fields);
+  if (revision === '1')
+    for (const [name, fields] of Object.entries(PRESET_TYPES)) schema.types.set(name, fields);
   // every field type must be one the hasher knows; enums and merkletrees must name their content
   for (const [name, fields] of schema.types) {
     for (const field of fields) {
       const kind = schema.kindOf(field.type);
       if (kind.kind === 'array') checkElementType(schema, kind.element);
       if (kind.kind === 'enum') {
-        const variants = field.contains === undefined || inherited(field.contains) ? undefined : schema.declared[field.contains];
-        if (variants === undefined) refuse(`enum field ${shown(field.name)} of ${shown(name)} must name a declared type of variants in "contains"`);
+        const variants =
+          field.contains === undefined || inherited(field.contains)
+            ? undefined
+            : schema.declared[field.contains];
+        if (variants === undefined)
+          refuse(
+            `enum field ${shown(field.name)} of ${shown(name)} must name a declared type of variants in "contains"`,
+          );
         for (const variant of variants) {
-          if (!TUPLE.test(variant.type)) refuse(`enum variant ${shown(variant.name)} must have a tuple type like "(felt,u128)"`);
-          for (const subtype of tupleTypes(variant.type)) if (subtype !== '') checkElementType(schema, subtype);
+          if (!TUPLE.test(variant.type))
+            refuse(`enum variant ${shown(variant.name)} must have a tuple type like "(felt,u128)"`);
+          for (const subtype of tupleTypes(variant.type))
+            if (subtype !== '') checkElementType(schema, subtype);
         }
       }
       if (kind.kind === 'merkletree') {
-        if (field.contains === undefined || field.contains.endsWith('*')) refuse(`merkletree field ${shown(field.name)} must name its leaf type (not an array) in "contains"`);
+        if (field.contains === undefined || field.contains.endsWith('*'))
+          refuse(
+            `merkletree field ${shown(field.name)} must name its leaf type (not an array) in "contains"`,
+          );
         checkElementType(schema, field.contains);
       }
     }
@@ -287,7 +355,8 @@ function checkElementType(schema: Schema, type: string): void {
     }
     // starknet.js finds an enum's variants and a merkletree's leaf type through the parent
     // struct's field; without one it fails (revision 1) or hashes leaves as raw felts (revision 0)
-    if (kind.kind === 'enum' || kind.kind === 'merkletree' || kind.kind === 'tuple') refuse(`type ${shown(type)} can only be the type of a struct field`);
+    if (kind.kind === 'enum' || kind.kind === 'merkletree' || kind.kind === 'tuple')
+      refuse(`type ${shown(type)} can only be the type of a struct field`);
     return;
   }
 }
@@ -302,7 +371,8 @@ function followed(field: Field, revision: Revision): string[] {
   if (type.endsWith('*')) return [type.slice(0, -1)];
   if (revision === '1') {
     if (type === 'enum') return [field.contains ?? ''];
-    if (TUPLE.test(type)) return tupleTypes(type).map((t) => (t.endsWith('*') ? t.slice(0, -1) : t));
+    if (TUPLE.test(type))
+      return tupleTypes(type).map((t) => (t.endsWith('*') ? t.slice(0, -1) : t));
   }
   return [type];
 }
@@ -330,7 +400,8 @@ function typeCosts(schema: Schema, limits: TypedDataLimits): Map<string, TypeCos
   const visit = (name: string): TypeCost => {
     const known = costs.get(name);
     if (known !== undefined) return known;
-    if (visiting.has(name)) refuse(`type ${shown(name)} refers to itself (directly or through other types)`);
+    if (visiting.has(name))
+      refuse(`type ${shown(name)} refers to itself (directly or through other types)`);
     const fields = schema.types.get(name) as Field[];
     visiting.add(name);
     const deps = new Set<string>([name]);
@@ -342,7 +413,8 @@ function typeCosts(schema: Schema, limits: TypedDataLimits): Map<string, TypeCos
       const expanded = refs.filter((ref) => !found.has(ref));
       for (const ref of refs) {
         depth = Math.max(depth, visit(ref).depth + 1);
-        if (depth > limits.maxDepth) refuse(`type dependencies are nested deeper than ${limits.maxDepth} levels`);
+        if (depth > limits.maxDepth)
+          refuse(`type dependencies are nested deeper than ${limits.maxDepth} levels`);
       }
       for (const ref of expanded) walk += (costs.get(ref) as TypeCost).walk;
       for (const ref of refs) {
@@ -394,7 +466,10 @@ class Budget {
   }
   spend(units: number): void {
     this.spent += units;
-    if (this.spent > this.limit) refuse(`hashing it would take too much work (over the equivalent of ${this.limit} hashed elements)`);
+    if (this.spent > this.limit)
+      refuse(
+        `hashing it would take too much work (over the equivalent of ${this.limit} hashed elements)`,
+      );
   }
 }
 
@@ -407,7 +482,9 @@ interface Walk {
 
 /** Work of hashing `elements` values together (hashMethod): Poseidon, or Pedersen over each and the length. */
 function hashOf(walk: Walk, elements: number): number {
-  return walk.schema.revision === '1' ? elements * WORK.poseidonElement : (elements + 1) * WORK.pedersen;
+  return walk.schema.revision === '1'
+    ? elements * WORK.poseidonElement
+    : (elements + 1) * WORK.pedersen;
 }
 
 /** Work of a merkle tree over `leaves` hashes: one pair hash per two nodes, level by level (an odd one pairs with 0). */
@@ -422,10 +499,19 @@ function merkleWork(walk: Walk, leaves: number): number {
  * hash, the reads of encodeData, and the hash over the type hash and one element per field.
  * Returns the copy, which holds the declared fields only.
  */
-function walkStruct(walk: Walk, type: string, value: unknown, path: string): Record<string, unknown> {
+function walkStruct(
+  walk: Walk,
+  type: string,
+  value: unknown,
+  path: string,
+): Record<string, unknown> {
   const fields = walk.schema.types.get(type) as Field[];
   if (!isRecord(value)) refuse(`${path} must be an object (a ${shown(type)})`);
-  walk.budget.spend((walk.costs.get(type) as TypeCost).hash + 6 * fields.length * WORK.fieldRead + hashOf(walk, 1 + fields.length));
+  walk.budget.spend(
+    (walk.costs.get(type) as TypeCost).hash +
+      6 * fields.length * WORK.fieldRead +
+      hashOf(walk, 1 + fields.length),
+  );
   const copy: Record<string, unknown> = {};
   for (const field of fields) {
     const item = Object.hasOwn(value, field.name) ? value[field.name] : undefined;
@@ -437,7 +523,14 @@ function walkStruct(walk: Walk, type: string, value: unknown, path: string): Rec
 }
 
 /** A struct field: enums and merkletrees read their parent field again (a find over the parent's fields). */
-function walkField(walk: Walk, parent: string, siblings: Field[], field: Field, value: unknown, path: string): unknown {
+function walkField(
+  walk: Walk,
+  parent: string,
+  siblings: Field[],
+  field: Field,
+  value: unknown,
+  path: string,
+): unknown {
   const kind = walk.schema.kindOf(field.type);
   if (kind.kind === 'enum') {
     const variants = walk.schema.declared[field.contains as string] as Field[];
@@ -446,10 +539,14 @@ function walkField(walk: Walk, parent: string, siblings: Field[], field: Field, 
     if (entries.length !== 1) refuse(`${path} must name exactly one variant`);
     const [name, data] = entries[0] as [string, unknown];
     const variant = variants.find((v) => v.name === name);
-    if (variant === undefined) refuse(`${path} names no variant of ${shown(field.contains as string)}`);
-    if (!Array.isArray(data)) refuse(`${path}.${shown(name)} must be an array of the variant's values`);
+    if (variant === undefined)
+      refuse(`${path} names no variant of ${shown(field.contains as string)}`);
+    if (!Array.isArray(data))
+      refuse(`${path}.${shown(name)} must be an array of the variant's values`);
     const members = tupleTypes(variant.type);
-    walk.budget.spend((siblings.length + variants.length + 3) * WORK.fieldRead + hashOf(walk, 1 + members.length));
+    walk.budget.spend(
+      (siblings.length + variants.length + 3) * WORK.fieldRead + hashOf(walk, 1 + members.length),
+    );
     // an empty member (the unit variant "()") is not read: null holds its place in the copy
     const copied = members.map((member, index) => {
       if (member === '') return null;
@@ -460,12 +557,19 @@ function walkField(walk: Walk, parent: string, siblings: Field[], field: Field, 
     return { [name]: copied };
   }
   if (kind.kind === 'merkletree') {
-    if (!Array.isArray(value) || value.length === 0) refuse(`${path} must be a non-empty array of leaves`);
-    if (value.length > walk.limits.maxMerkleLeaves) refuse(`${path} has ${value.length} leaves (at most ${walk.limits.maxMerkleLeaves})`);
+    if (!Array.isArray(value) || value.length === 0)
+      refuse(`${path} must be a non-empty array of leaves`);
+    if (value.length > walk.limits.maxMerkleLeaves)
+      refuse(`${path} has ${value.length} leaves (at most ${walk.limits.maxMerkleLeaves})`);
     walk.budget.spend((siblings.length + 3) * WORK.fieldRead + merkleWork(walk, value.length));
-    return value.map((leaf, index) => walkValue(walk, field.contains as string, leaf, `${path}[${index}]`));
+    return value.map((leaf, index) =>
+      walkValue(walk, field.contains as string, leaf, `${path}[${index}]`),
+    );
   }
-  if (kind.kind === 'tuple') refuse(`${path}: a tuple type is only an enum variant (field ${shown(field.name)} of ${shown(parent)})`);
+  if (kind.kind === 'tuple')
+    refuse(
+      `${path}: a tuple type is only an enum variant (field ${shown(field.name)} of ${shown(parent)})`,
+    );
   return walkValue(walk, field.type, value, path);
 }
 
@@ -499,7 +603,8 @@ function walkScalar(walk: Walk, type: string, value: unknown, path: string): unk
     walk.budget.spend(hashOf(walk, Math.floor(value.length / 31) + 3));
     return value;
   }
-  if (value.length > walk.limits.maxScalarLength) refuse(`${path} is longer than ${walk.limits.maxScalarLength} characters`);
+  if (value.length > walk.limits.maxScalarLength)
+    refuse(`${path} is longer than ${walk.limits.maxScalarLength} characters`);
   // a selector given by name goes through keccak
   if (type === 'selector') walk.budget.spend(Buffer.byteLength(value) * WORK.keccakByte);
   return value;
@@ -510,7 +615,10 @@ function walkScalar(walk: Walk, type: string, value: unknown, path: string): unk
  * revision and the estimated work. Throws 400 VALIDATION_ERROR naming the reason for anything
  * it cannot classify, and for anything over a bound.
  */
-export function checkTypedData(data: unknown, limits: TypedDataLimits = TYPED_DATA_LIMITS): CheckedTypedData {
+export function checkTypedData(
+  data: unknown,
+  limits: TypedDataLimits = TYPED_DATA_LIMITS,
+): CheckedTypedData {
   measure(data, limits);
   if (!isRecord(data)) refuse('it must be an object {types, primaryType, domain, message}');
   const { types: rawTypes, primaryType, domain, message } = data;
@@ -519,7 +627,8 @@ export function checkTypedData(data: unknown, limits: TypedDataLimits = TYPED_DA
   if (!isRecord(domain)) refuse('"domain" must be an object');
   const revision = classifyRevision(rawTypes, domain);
   const schema = readTypes(rawTypes, revision, limits);
-  if (!schema.types.has(primaryType) || inherited(primaryType)) refuse(`primaryType ${shown(primaryType)} is not a type of this data`);
+  if (!schema.types.has(primaryType) || inherited(primaryType))
+    refuse(`primaryType ${shown(primaryType)} is not a type of this data`);
   const costs = typeCosts(schema, limits);
   const budget = new Budget(limits.maxWork);
   const walk: Walk = { schema, costs, limits, budget };
@@ -530,6 +639,11 @@ export function checkTypedData(data: unknown, limits: TypedDataLimits = TYPED_DA
   // identifyRevision reads domain.revision whether or not the domain type declares it
   if (Object.hasOwn(domain, 'revision')) domainCopy.revision = domain.revision;
   const messageCopy = walkStruct(walk, primaryType, message, 'message');
-  const copy = { types: schema.declared, primaryType, domain: domainCopy, message: messageCopy } as unknown as TypedData;
+  const copy = {
+    types: schema.declared,
+    primaryType,
+    domain: domainCopy,
+    message: messageCopy,
+  } as unknown as TypedData;
   return { data: copy, revision, work: budget.spent };
 }

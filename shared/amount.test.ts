@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatAmount, formatAmountShort, parseAmount, U256_MAX } from './amount.js';
 import { AppError } from './errors.js';
-import { applyServiceFee, formatBpsAsPercent, formatRate, parsePriceScaled, priceImpactBps, serviceFeeBps } from './fees.js';
+import {
+  applyServiceFee,
+  formatBpsAsPercent,
+  formatRate,
+  parsePriceScaled,
+  priceImpactBps,
+  serviceFeeBps,
+} from './fees.js';
 import { minimumReceived, parseSlippageBps, slippagePercentString } from './slippage.js';
 
 function codeOf(run: () => unknown): string | undefined {
@@ -17,35 +24,52 @@ function codeOf(run: () => unknown): string | undefined {
 /** A canonical decimal string with at most `decimals` fractional digits (trailing zeros trimmed). */
 const decimalString = (decimals: number) =>
   fc
-    .tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** BigInt(decimals) - 1n }))
+    .tuple(
+      fc.bigInt({ min: 0n, max: 10n ** 30n }),
+      fc.bigInt({ min: 0n, max: 10n ** BigInt(decimals) - 1n }),
+    )
     .map(([whole, frac]) => {
-      const fraction = decimals === 0 ? '' : frac.toString().padStart(decimals, '0').replace(/0+$/, '');
+      const fraction =
+        decimals === 0 ? '' : frac.toString().padStart(decimals, '0').replace(/0+$/, '');
       return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
     });
 
 describe('parseAmount / formatAmount', () => {
   it('format(parse(x)) is x for canonical decimal strings', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }).chain((d) => fc.tuple(fc.constant(d), decimalString(d))), ([decimals, text]) => {
-        expect(formatAmount(parseAmount(text, decimals, { allowZero: true }), decimals)).toBe(text);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30 }).chain((d) => fc.tuple(fc.constant(d), decimalString(d))),
+        ([decimals, text]) => {
+          expect(formatAmount(parseAmount(text, decimals, { allowZero: true }), decimals)).toBe(
+            text,
+          );
+        },
+      ),
     );
   });
 
   it('parse(format(units)) is units for any base-unit value', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 30 }), fc.bigInt({ min: 1n, max: U256_MAX }), (decimals, units) => {
-        expect(parseAmount(formatAmount(units, decimals), decimals)).toBe(units);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 30 }),
+        fc.bigInt({ min: 1n, max: U256_MAX }),
+        (decimals, units) => {
+          expect(parseAmount(formatAmount(units, decimals), decimals)).toBe(units);
+        },
+      ),
     );
   });
 
   it('rejects more fractional digits than the token has', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 18 }), fc.integer({ min: 1, max: 5 }), (decimals, extra) => {
-        const text = `1.${'0'.repeat(decimals)}${'1'.repeat(extra)}`;
-        expect(codeOf(() => parseAmount(text, decimals))).toBe('INVALID_AMOUNT');
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 18 }),
+        fc.integer({ min: 1, max: 5 }),
+        (decimals, extra) => {
+          const text = `1.${'0'.repeat(decimals)}${'1'.repeat(extra)}`;
+          expect(codeOf(() => parseAmount(text, decimals))).toBe('INVALID_AMOUNT');
+        },
+      ),
     );
   });
 
@@ -102,7 +126,9 @@ describe('a decimal comma', () => {
   it('says to write the dotted number, and names both readings of a possible thousands separator', () => {
     expect(messageOf('1,5')).toBe('invalid USDC amount "1,5": use a dot for decimals: write 1.5');
     expect(messageOf('12,25')).toContain('write 12.25');
-    expect(messageOf('1,000')).toBe('invalid USDC amount "1,000": no commas: write 1000, or 1.000 for a decimal');
+    expect(messageOf('1,000')).toBe(
+      'invalid USDC amount "1,000": no commas: write 1000, or 1.000 for a decimal',
+    );
   });
 });
 
@@ -117,20 +143,27 @@ describe('slippage', () => {
     expect(slippagePercentString(100)).toBe('1');
   });
 
-  it.each(['0', '0.001', '50.01', '51', '-1', 'abc', '', '1e1', 'NaN'])('rejects %j with INVALID_SLIPPAGE', (text) => {
-    expect(codeOf(() => parseSlippageBps(text))).toBe('INVALID_SLIPPAGE');
-  });
+  it.each(['0', '0.001', '50.01', '51', '-1', 'abc', '', '1e1', 'NaN'])(
+    'rejects %j with INVALID_SLIPPAGE',
+    (text) => {
+      expect(codeOf(() => parseSlippageBps(text))).toBe('INVALID_SLIPPAGE');
+    },
+  );
 
   it('minimum received never exceeds expected and equals floor(out × (10000 − bps) / 10000)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: U256_MAX }), fc.integer({ min: 1, max: 5000 }), (out, bps) => {
-        const min = minimumReceived(out, bps);
-        expect(min <= out).toBe(true);
-        // Independent computation: subtract the ceiling of the slippage share instead of scaling down.
-        const product = out * BigInt(bps);
-        const ceilShare = product / 10000n + (product % 10000n === 0n ? 0n : 1n);
-        expect(min).toBe(out - ceilShare);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: U256_MAX }),
+        fc.integer({ min: 1, max: 5000 }),
+        (out, bps) => {
+          const min = minimumReceived(out, bps);
+          expect(min <= out).toBe(true);
+          // Independent computation: subtract the ceiling of the slippage share instead of scaling down.
+          const product = out * BigInt(bps);
+          const ceilShare = product / 10000n + (product % 10000n === 0n ? 0n : 1n);
+          expect(min).toBe(out - ceilShare);
+        },
+      ),
       { numRuns: 10_000 },
     );
   });
@@ -154,8 +187,26 @@ describe('fees and price impact', () => {
 
   it('computes price impact in integer math from token prices', () => {
     // 1 ETH at 3000 → 2970 USDC at 1: 1 % impact.
-    expect(priceImpactBps({ amountIn: 10n ** 18n, decimalsIn: 18, priceIn: 3000, amountOut: 2_970_000_000n, decimalsOut: 6, priceOut: '1' })).toBe(100);
-    expect(priceImpactBps({ amountIn: 10n ** 18n, decimalsIn: 18, priceIn: undefined, amountOut: 1n, decimalsOut: 6, priceOut: 1 })).toBeUndefined();
+    expect(
+      priceImpactBps({
+        amountIn: 10n ** 18n,
+        decimalsIn: 18,
+        priceIn: 3000,
+        amountOut: 2_970_000_000n,
+        decimalsOut: 6,
+        priceOut: '1',
+      }),
+    ).toBe(100);
+    expect(
+      priceImpactBps({
+        amountIn: 10n ** 18n,
+        decimalsIn: 18,
+        priceIn: undefined,
+        amountOut: 1n,
+        decimalsOut: 6,
+        priceOut: 1,
+      }),
+    ).toBeUndefined();
     expect(parsePriceScaled('1e-7')).toBe(10n ** 11n);
     expect(parsePriceScaled(0.5)).toBe(5n * 10n ** 17n);
     expect(parsePriceScaled('abc')).toBeUndefined();
@@ -165,7 +216,12 @@ describe('fees and price impact', () => {
   });
 
   it('junk prices are not prices: undefined instead of -Infinity or a throw', () => {
-    const base = { amountIn: 10n ** 18n, decimalsIn: 18, amountOut: 2_970_000_000n, decimalsOut: 6 };
+    const base = {
+      amountIn: 10n ** 18n,
+      decimalsIn: 18,
+      amountOut: 2_970_000_000n,
+      decimalsOut: 6,
+    };
     for (const junk of ['1e999', '1e31', '1e-31', 1e308, `${'9'.repeat(70)}`, '2e15']) {
       expect(parsePriceScaled(junk)).toBeUndefined();
       expect(priceImpactBps({ ...base, priceIn: 3000, priceOut: junk })).toBeUndefined();

@@ -31,7 +31,11 @@ export interface ParseAmountOptions {
 function invalid(text: string, why: string, options: ParseAmountOptions): AppError {
   const what = options.label ? `${options.label} amount` : 'amount';
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return new AppError(options.code ?? ErrorCode.INVALID_AMOUNT, `invalid ${what} "${shown}": ${why}`, { status: 400 });
+  return new AppError(
+    options.code ?? ErrorCode.INVALID_AMOUNT,
+    `invalid ${what} "${shown}": ${why}`,
+    { status: 400 },
+  );
 }
 
 /**
@@ -41,12 +45,19 @@ function invalid(text: string, why: string, options: ParseAmountOptions): AppErr
 function commaHint(text: string): string {
   const [whole = '', fraction = ''] = text.split(',');
   const dotted = `${whole}.${fraction}`;
-  return fraction.length === 3 ? `no commas: write ${whole}${fraction}, or ${dotted} for a decimal` : `use a dot for decimals: write ${dotted}`;
+  return fraction.length === 3
+    ? `no commas: write ${whole}${fraction}, or ${dotted} for a decimal`
+    : `use a dot for decimals: write ${dotted}`;
 }
 
 /** Decimal string → base units for a token with `decimals` decimals. Throws INVALID_AMOUNT. */
-export function parseAmount(text: string, decimals: number, options: ParseAmountOptions = {}): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77) throw new RangeError(`bad decimals ${decimals}`);
+export function parseAmount(
+  text: string,
+  decimals: number,
+  options: ParseAmountOptions = {},
+): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 77)
+    throw new RangeError(`bad decimals ${decimals}`);
   if (typeof text !== 'string') throw invalid(String(text), 'not a string', options);
   const trimmed = text.trim();
   if (trimmed === '') throw invalid(text, 'empty', options);
@@ -63,10 +74,16 @@ export function parseAmount(text: string, decimals: number, options: ParseAmount
   const whole = match[1] ?? '0';
   const fraction = match[2] ?? '';
   if (fraction.length > decimals) {
-    throw invalid(text, decimals === 0 ? 'no decimals allowed' : `at most ${decimals} decimal places`, options);
+    throw invalid(
+      text,
+      decimals === 0 ? 'no decimals allowed' : `at most ${decimals} decimal places`,
+      options,
+    );
   }
-  const value = BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  if (value === 0n && options.allowZero !== true) throw invalid(text, 'must be greater than zero', options);
+  const value =
+    BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  if (value === 0n && options.allowZero !== true)
+    throw invalid(text, 'must be greater than zero', options);
   if (value > U256_MAX) throw invalid(text, 'too large', options);
   return value;
 }
@@ -77,12 +94,17 @@ export interface FormatAmountOptions {
 }
 
 /** Base units → decimal string, trailing zeros trimmed ("1.5", "0", "1"). Exact unless cut. */
-export function formatAmount(value: bigint, decimals: number, options: FormatAmountOptions = {}): string {
+export function formatAmount(
+  value: bigint,
+  decimals: number,
+  options: FormatAmountOptions = {},
+): string {
   if (value < 0n) return `-${formatAmount(-value, decimals, options)}`;
   const scale = 10n ** BigInt(decimals);
   const whole = value / scale;
   let fraction = decimals === 0 ? '' : (value % scale).toString().padStart(decimals, '0');
-  if (options.maxFractionDigits !== undefined) fraction = fraction.slice(0, options.maxFractionDigits);
+  if (options.maxFractionDigits !== undefined)
+    fraction = fraction.slice(0, options.maxFractionDigits);
   fraction = fraction.replace(/0+$/, '');
   return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
 }
@@ -91,7 +113,12 @@ export function formatAmount(value: bigint, decimals: number, options: FormatAmo
  * A human number: exact to `significant` significant fractional digits below 1, else to
  * `maxFractionDigits`; truncated towards zero. Used only for screens (JSON carries exact values).
  */
-export function formatAmountShort(value: bigint, decimals: number, maxFractionDigits = 6, significant = 4): string {
+export function formatAmountShort(
+  value: bigint,
+  decimals: number,
+  maxFractionDigits = 6,
+  significant = 4,
+): string {
   const exact = formatAmount(value, decimals);
   const [whole, fraction = ''] = exact.replace(/^-/, '').split('.');
   if (fraction === '') return exact;

@@ -16,7 +16,11 @@ const EMAIL_CHAR = '[^\\s@\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]';
 const EMAIL_CORE = `${EMAIL_CHAR}+@${EMAIL_CHAR}+\\.${EMAIL_CHAR}+`;
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: `^${EMAIL_CORE}$` });
 /** An e-mail as a client may echo it back (starkfi's /wallet/find): surrounding spaces allowed, compared trimmed. */
-export const EmailWithSpaces = Type.String({ minLength: 3, maxLength: 320, pattern: `^\\s*${EMAIL_CORE}\\s*$` });
+export const EmailWithSpaces = Type.String({
+  minLength: 3,
+  maxLength: 320,
+  pattern: `^\\s*${EMAIL_CORE}\\s*$`,
+});
 
 /** The comparison the server makes between an e-mail in a request and the token's: trimmed, case-insensitive. */
 export function sameEmail(a: string, b: string): boolean {
@@ -30,7 +34,10 @@ export type LoginRequest = Type.Static<typeof LoginRequest>;
 export const LoginResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 export type LoginResponse = Type.Static<typeof LoginResponse>;
 
-export const VerifyRequest = Type.Object({ email: Email, code: OtpCode }, { additionalProperties: false });
+export const VerifyRequest = Type.Object(
+  { email: Email, code: OtpCode },
+  { additionalProperties: false },
+);
 export type VerifyRequest = Type.Static<typeof VerifyRequest>;
 export const VerifyResponse = Type.Object({
   token: Type.String(),
@@ -43,7 +50,11 @@ export const VerifyResponse = Type.Object({
 });
 export type VerifyResponse = Type.Static<typeof VerifyResponse>;
 
-export const Wallet = Type.Object({ id: Type.String(), address: Type.String(), publicKey: Type.String() });
+export const Wallet = Type.Object({
+  id: Type.String(),
+  address: Type.String(),
+  publicKey: Type.String(),
+});
 export type Wallet = Type.Static<typeof Wallet>;
 
 export const EmptyRequest = Type.Object({}, { additionalProperties: false });
@@ -51,11 +62,18 @@ export const EmptyRequest = Type.Object({}, { additionalProperties: false });
 export const LogoutResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 export type LogoutResponse = Type.Static<typeof LogoutResponse>;
 /** `{}`, or `{email}` (starkfi sends it): it must then be the token's e-mail, else 403 EMAIL_MISMATCH. */
-export const WalletFindRequest = Type.Object({ email: Type.Optional(EmailWithSpaces) }, { additionalProperties: false });
+export const WalletFindRequest = Type.Object(
+  { email: Type.Optional(EmailWithSpaces) },
+  { additionalProperties: false },
+);
 export type WalletFindRequest = Type.Static<typeof WalletFindRequest>;
 export const WalletFindResponse = Type.Object({ wallet: Type.Union([Wallet, Type.Null()]) });
 export type WalletFindResponse = Type.Static<typeof WalletFindResponse>;
-export const WalletCreateResponse = Type.Object({ wallet: Wallet, token: Type.String(), expiresAt: Type.String() });
+export const WalletCreateResponse = Type.Object({
+  wallet: Wallet,
+  token: Type.String(),
+  expiresAt: Type.String(),
+});
 export type WalletCreateResponse = Type.Static<typeof WalletCreateResponse>;
 
 export const SignHashRequest = Type.Object(
@@ -69,7 +87,12 @@ export type SignHashResponse = Type.Static<typeof SignHashResponse>;
 
 /** SNIP-12 typed data, structurally: the hashing code validates the rest. */
 export const TypedData = Type.Object({
-  types: Type.Record(Type.String(), Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true }))),
+  types: Type.Record(
+    Type.String(),
+    Type.Array(
+      Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true }),
+    ),
+  ),
   primaryType: Type.String({ minLength: 1 }),
   domain: Type.Object({}, { additionalProperties: true }),
   message: Type.Object({}, { additionalProperties: true }),
@@ -90,7 +113,9 @@ export const JsonRpcRequest = Type.Object(
     jsonrpc: Type.Literal('2.0'),
     id: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
     method: Type.String({ minLength: 1, maxLength: 100 }),
-    params: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.Unknown())])),
+    params: Type.Optional(
+      Type.Union([Type.Object({}, { additionalProperties: true }), Type.Array(Type.Unknown())]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -100,7 +125,9 @@ export const RootResponse = Type.Object({
   name: Type.String(),
   version: Type.String(),
   status: Type.Literal('ok'),
-  sandbox: Type.Optional(Type.Literal(true, { description: 'present only when the server runs in the sandbox' })),
+  sandbox: Type.Optional(
+    Type.Literal(true, { description: 'present only when the server runs in the sandbox' }),
+  ),
 });
 export type RootResponse = Type.Static<typeof RootResponse>;
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
@@ -128,7 +155,12 @@ export function textMessageTypedData(text: string, chainId: string) {
       Message: [{ name: 'text', type: 'string' }],
     },
     primaryType: 'Message',
-    domain: { name: TEXT_MESSAGE_DOMAIN_NAME, version: TEXT_MESSAGE_DOMAIN_VERSION, chainId, revision: '1' },
+    domain: {
+      name: TEXT_MESSAGE_DOMAIN_NAME,
+      version: TEXT_MESSAGE_DOMAIN_VERSION,
+      chainId,
+      revision: '1',
+    },
     message: { text },
   };
 }

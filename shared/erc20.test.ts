@@ -30,13 +30,31 @@ describe('Transfer events', () => {
   const [low, high] = u256Felts(amount);
 
   it('parses the legacy layout (keys [Transfer], data [from, to, low, high])', () => {
-    const event = { from_address: TOKEN, keys: [hex(TRANSFER_EVENT_KEY)], data: ['0x1', '0x2', low, high] };
-    expect(parseTransferEvent(event)).toEqual({ token: pad(BigInt(TOKEN)), from: pad(1n), to: pad(2n), amount });
+    const event = {
+      from_address: TOKEN,
+      keys: [hex(TRANSFER_EVENT_KEY)],
+      data: ['0x1', '0x2', low, high],
+    };
+    expect(parseTransferEvent(event)).toEqual({
+      token: pad(BigInt(TOKEN)),
+      from: pad(1n),
+      to: pad(2n),
+      amount,
+    });
   });
 
   it('parses the keyed layout (keys [Transfer, from, to], data [low, high])', () => {
-    const event = { from_address: TOKEN, keys: [hex(TRANSFER_EVENT_KEY), '0x1', '0x2'], data: [low, high] };
-    expect(parseTransferEvent(event)).toEqual({ token: pad(BigInt(TOKEN)), from: pad(1n), to: pad(2n), amount });
+    const event = {
+      from_address: TOKEN,
+      keys: [hex(TRANSFER_EVENT_KEY), '0x1', '0x2'],
+      data: [low, high],
+    };
+    expect(parseTransferEvent(event)).toEqual({
+      token: pad(BigInt(TOKEN)),
+      from: pad(1n),
+      to: pad(2n),
+      amount,
+    });
   });
 
   it('takes the emitter from a trace invocation when the event carries none', () => {
@@ -46,9 +64,33 @@ describe('Transfer events', () => {
   });
 
   it('ignores other events and malformed ones', () => {
-    expect(parseTransferEvent({ from_address: TOKEN, keys: ['0x1234'], data: ['0x1', '0x2', low, high] })).toBeUndefined();
-    expect(parseTransferEvent({ from_address: TOKEN, keys: [hex(TRANSFER_EVENT_KEY)], data: ['0x1', '0x2', low] })).toBeUndefined();
-    expect(parseTransferEvent({ from_address: TOKEN, keys: [hex(TRANSFER_EVENT_KEY)], data: ['0x1', '0x2', hex(1n << 128n), '0x0'] })).toBeUndefined();
-    expect(parseTransferEvent({ from_address: TOKEN, keys: [hex(TRANSFER_EVENT_KEY)], data: ['0x1', 'zz', low, high] })).toBeUndefined();
+    expect(
+      parseTransferEvent({
+        from_address: TOKEN,
+        keys: ['0x1234'],
+        data: ['0x1', '0x2', low, high],
+      }),
+    ).toBeUndefined();
+    expect(
+      parseTransferEvent({
+        from_address: TOKEN,
+        keys: [hex(TRANSFER_EVENT_KEY)],
+        data: ['0x1', '0x2', low],
+      }),
+    ).toBeUndefined();
+    expect(
+      parseTransferEvent({
+        from_address: TOKEN,
+        keys: [hex(TRANSFER_EVENT_KEY)],
+        data: ['0x1', '0x2', hex(1n << 128n), '0x0'],
+      }),
+    ).toBeUndefined();
+    expect(
+      parseTransferEvent({
+        from_address: TOKEN,
+        keys: [hex(TRANSFER_EVENT_KEY)],
+        data: ['0x1', 'zz', low, high],
+      }),
+    ).toBeUndefined();
   });
 });

@@ -75,15 +75,25 @@ const address64 = (value: bigint): string => `0x${value.toString(16).padStart(64
  * one, or one without an emitter (`fromAddress` overrides the event's own `from_address`, for
  * trace events that sit on their invocation).
  */
-export function parseTransferEvent(event: RawEvent, fromAddress?: string): Erc20Transfer | undefined {
+export function parseTransferEvent(
+  event: RawEvent,
+  fromAddress?: string,
+): Erc20Transfer | undefined {
   if (!Array.isArray(event.keys) || !Array.isArray(event.data)) return undefined;
   const emitter = parseFelt(fromAddress ?? event.from_address);
   const keys = event.keys.map(parseFelt);
   const data = event.data.map(parseFelt);
-  if (emitter === undefined || keys[0] !== TRANSFER_EVENT_KEY || keys.includes(undefined) || data.includes(undefined)) return undefined;
+  if (
+    emitter === undefined ||
+    keys[0] !== TRANSFER_EVENT_KEY ||
+    keys.includes(undefined) ||
+    data.includes(undefined)
+  )
+    return undefined;
   let felts: bigint[];
   if (keys.length === 1 && data.length === 4) felts = data as bigint[];
-  else if (keys.length === 3 && data.length === 2) felts = [...(keys.slice(1) as bigint[]), ...(data as bigint[])];
+  else if (keys.length === 3 && data.length === 2)
+    felts = [...(keys.slice(1) as bigint[]), ...(data as bigint[])];
   else return undefined;
   const [from, to, low, high] = felts as [bigint, bigint, bigint, bigint];
   const amount = fromU256(low, high);

@@ -145,7 +145,10 @@ const USAGE_CODES: ReadonlySet<string> = new Set<string>([
 ]);
 
 /** The transaction exists (or may): the outcome is not known yet. */
-const SUBMITTED_CODES: ReadonlySet<string> = new Set<string>([ErrorCode.TRANSACTION_PENDING, ErrorCode.SUBMITTED_UNCONFIRMED]);
+const SUBMITTED_CODES: ReadonlySet<string> = new Set<string>([
+  ErrorCode.TRANSACTION_PENDING,
+  ErrorCode.SUBMITTED_UNCONFIRMED,
+]);
 
 const AUTH_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.UNAUTHORIZED,
@@ -195,7 +198,10 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 
 /** The one CANCELLED error: Ctrl+C or SIGTERM stopped the command (exit 2). */
 export function cancelledError(cause?: unknown): AppError {
-  return new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499, ...(cause === undefined ? {} : { cause }) });
+  return new AppError(ErrorCode.CANCELLED, 'cancelled', {
+    status: 499,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ERROR): AppError {
@@ -257,8 +263,11 @@ export interface JsonRpcRefusalData {
 export function stableCodeOfJsonRpcError(error: unknown): ErrorCode | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const data = (error as { data?: unknown }).data;
-  const code = typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && (Object.values(ErrorCode) as string[]).includes(code) ? (code as ErrorCode) : undefined;
+  const code =
+    typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && (Object.values(ErrorCode) as string[]).includes(code)
+    ? (code as ErrorCode)
+    : undefined;
 }
 
 /** The wire shape of every error, from the server and from `--json`. */

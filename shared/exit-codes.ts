@@ -17,16 +17,35 @@ export const ExitCode = {
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }> = [
-  { code: ExitCode.OK, meaning: 'ok (also: serve and sandbox stopped cleanly by Ctrl+C or SIGTERM)' },
-  { code: ExitCode.ERROR, meaning: 'error: usage, input, network, server (the error code says which)' },
-  { code: ExitCode.CANCELLED, meaning: 'cancelled (CANCELLED): Ctrl+C or SIGTERM stopped the command' },
+  {
+    code: ExitCode.OK,
+    meaning: 'ok (also: serve and sandbox stopped cleanly by Ctrl+C or SIGTERM)',
+  },
+  {
+    code: ExitCode.ERROR,
+    meaning: 'error: usage, input, network, server (the error code says which)',
+  },
+  {
+    code: ExitCode.CANCELLED,
+    meaning: 'cancelled (CANCELLED): Ctrl+C or SIGTERM stopped the command',
+  },
   {
     code: ExitCode.SUBMITTED,
-    meaning: 'submitted, not confirmed (SUBMITTED_UNCONFIRMED, TRANSACTION_PENDING): the transaction may land; do not retry, check `finance-tui history`',
+    meaning:
+      'submitted, not confirmed (SUBMITTED_UNCONFIRMED, TRANSACTION_PENDING): the transaction may land; do not retry, check `finance-tui history`',
   },
-  { code: ExitCode.AUTH, meaning: 'authentication needed or refused (AUTH_REQUIRED, SESSION_EXPIRED, …)' },
-  { code: ExitCode.FORCED_SIGINT, meaning: 'forced: a second Ctrl+C before the command had wound down' },
-  { code: ExitCode.FORCED_SIGTERM, meaning: 'forced: a second SIGTERM before the command had wound down' },
+  {
+    code: ExitCode.AUTH,
+    meaning: 'authentication needed or refused (AUTH_REQUIRED, SESSION_EXPIRED, …)',
+  },
+  {
+    code: ExitCode.FORCED_SIGINT,
+    meaning: 'forced: a second Ctrl+C before the command had wound down',
+  },
+  {
+    code: ExitCode.FORCED_SIGTERM,
+    meaning: 'forced: a second SIGTERM before the command had wound down',
+  },
 ];
 
 /** The table as help text lines. */

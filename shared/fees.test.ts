@@ -12,7 +12,8 @@ describe('usdCentsAt', () => {
   });
 
   it('no price, a junk one or a negative amount is unknown', () => {
-    for (const price of [undefined, null, 'abc', '1e999', -1, 0]) expect(usdCentsAt(1n, 0, price)).toBeUndefined();
+    for (const price of [undefined, null, 'abc', '1e999', -1, 0])
+      expect(usdCentsAt(1n, 0, price)).toBeUndefined();
     expect(usdCentsAt(-1n, 0, '1')).toBeUndefined();
   });
 });

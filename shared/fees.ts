@@ -19,7 +19,9 @@ export interface RouteShape {
 }
 
 export function serviceFeeBps(route: RouteShape): number {
-  const direct = route.legs.length > 0 && route.legs.every((leg) => leg.hops.length === 1 && leg.hops[0]?.length === 1);
+  const direct =
+    route.legs.length > 0 &&
+    route.legs.every((leg) => leg.hops.length === 1 && leg.hops[0]?.length === 1);
   return direct ? DIRECT_FEE_BPS : ROUTED_FEE_BPS;
 }
 
@@ -42,7 +44,11 @@ export function applyServiceFee(gross: bigint, feeBps: number): { fee: bigint; n
  * The two differ by rounding only (a unit or two), but "min" is what makes the shown figure a
  * promise under either order of check-then-fee.
  */
-export function guaranteedMinimum(gross: bigint, feeBps: number, slippageBps: number): { shown: bigint; fromNet: bigint; afterFee: bigint; calldata: bigint } {
+export function guaranteedMinimum(
+  gross: bigint,
+  feeBps: number,
+  slippageBps: number,
+): { shown: bigint; fromNet: bigint; afterFee: bigint; calldata: bigint } {
   const { net } = applyServiceFee(gross, feeBps);
   const fromNet = minimumReceived(net, slippageBps);
   const calldata = minimumReceived(gross, slippageBps);
@@ -86,7 +92,8 @@ export function parsePriceScaled(price: unknown): bigint | undefined {
   const digits = `${match[1] ?? ''}${match[2] ?? ''}`;
   const exponent = written - (match[2] ?? '').length + PRICE_DECIMALS;
   const mantissa = BigInt(digits === '' ? '0' : digits);
-  const value = exponent >= 0 ? mantissa * 10n ** BigInt(exponent) : mantissa / 10n ** BigInt(-exponent);
+  const value =
+    exponent >= 0 ? mantissa * 10n ** BigInt(exponent) : mantissa / 10n ** BigInt(-exponent);
   return value > 0n && value <= MAX_PRICE_SCALED ? value : undefined;
 }
 
@@ -128,7 +135,8 @@ export function priceImpactBps(args: {
 }): number | undefined {
   const pIn = parsePriceScaled(args.priceIn);
   const pOut = parsePriceScaled(args.priceOut);
-  if (pIn === undefined || pOut === undefined || args.amountIn <= 0n || args.amountOut < 0n) return undefined;
+  if (pIn === undefined || pOut === undefined || args.amountIn <= 0n || args.amountOut < 0n)
+    return undefined;
   // Cross-multiplied so both values carry the same scale: 10^(decimalsIn + decimalsOut + 18).
   const valueIn = args.amountIn * pIn * 10n ** BigInt(args.decimalsOut);
   const valueOut = args.amountOut * pOut * 10n ** BigInt(args.decimalsIn);
@@ -150,9 +158,16 @@ export function formatBpsAsPercent(bps: number): string {
  * Rate "1 IN = x OUT" as a decimal string with `digits` decimals, truncated: out/in scaled by
  * the tokens' decimals, in integer math.
  */
-export function formatRate(amountIn: bigint, decimalsIn: number, amountOut: bigint, decimalsOut: number, digits = 6): string {
+export function formatRate(
+  amountIn: bigint,
+  decimalsIn: number,
+  amountOut: bigint,
+  decimalsOut: number,
+  digits = 6,
+): string {
   if (amountIn <= 0n) return '0';
-  const scaled = (amountOut * 10n ** BigInt(decimalsIn + digits)) / (amountIn * 10n ** BigInt(decimalsOut));
+  const scaled =
+    (amountOut * 10n ** BigInt(decimalsIn + digits)) / (amountIn * 10n ** BigInt(decimalsOut));
   if (digits === 0) return scaled.toString();
   const text = scaled.toString().padStart(digits + 1, '0');
   const whole = text.slice(0, -digits);

@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError, ErrorCode } from './errors.js';
 
@@ -34,14 +46,21 @@ export function narrowMode(path: string, mode: number, fd?: number): void {
   const stat = fd === undefined ? statSync(path) : fstatSync(fd);
   if ((stat.mode & 0o777 & ~mode) === 0) return;
   const refuse = (why: string): never => {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `${path} is open to other users (mode ${octal(stat.mode)}) and ${why}`, { status: 400 });
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `${path} is open to other users (mode ${octal(stat.mode)}) and ${why}`,
+      { status: 400 },
+    );
   };
-  if (stat.isDirectory() && (stat.mode & 0o1000) !== 0) refuse('is a shared folder (sticky bit): use a folder of your own');
+  if (stat.isDirectory() && (stat.mode & 0o1000) !== 0)
+    refuse('is a shared folder (sticky bit): use a folder of your own');
   try {
     if (fd === undefined) chmodSync(path, mode);
     else fchmodSync(fd, mode);
   } catch (error) {
-    refuse(`could not be narrowed to ${octal(mode)} (${(error as NodeJS.ErrnoException).code ?? 'error'}); run chmod ${octal(mode)} ${path}`);
+    refuse(
+      `could not be narrowed to ${octal(mode)} (${(error as NodeJS.ErrnoException).code ?? 'error'}); run chmod ${octal(mode)} ${path}`,
+    );
   }
 }
 
@@ -53,7 +72,8 @@ export function ensurePrivateDir(path: string): void {
 
 /** Every regular file directly in `dir` narrowed to 0600 (state files and logs of the sandbox). */
 export function narrowFilesIn(dir: string): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) narrowMode(join(dir, entry.name), 0o600);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isFile()) narrowMode(join(dir, entry.name), 0o600);
 }
 
 /** A log file opened for appending: created 0600 (folder 0700), an existing one narrowed to 0600. Returns the fd. */

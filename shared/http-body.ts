@@ -25,7 +25,8 @@ export function cappedResponse(response: Response, limit: number): Response {
   const capped = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
-        if (Number.isFinite(declared) && declared > limit) controller.error(new BodyTooLarge(limit));
+        if (Number.isFinite(declared) && declared > limit)
+          controller.error(new BodyTooLarge(limit));
       },
       transform(chunk, controller) {
         size += chunk.byteLength;
@@ -34,12 +35,18 @@ export function cappedResponse(response: Response, limit: number): Response {
       },
     }),
   );
-  return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(capped, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** Whether `error` (or its cause, as fetch's body readers wrap it) is a BodyTooLarge. */
 export function isBodyTooLarge(error: unknown): boolean {
-  return error instanceof BodyTooLarge || (error instanceof Error && error.cause instanceof BodyTooLarge);
+  return (
+    error instanceof BodyTooLarge || (error instanceof Error && error.cause instanceof BodyTooLarge)
+  );
 }
 
 /** The body as text, or undefined when it is larger than `limit` bytes (the body is then released). */

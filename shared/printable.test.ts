@@ -25,7 +25,14 @@ describe('printable: outside text as one safe line', () => {
   });
 
   it('keeps ordinary text, other scripts and emoji as they are', () => {
-    for (const text of ['Ekubo ETH/USDC 0.05%', 'Jedi — 10 000 €', 'שלום עולם', '日本語', 'pool 🦄']) expect(printable(text)).toBe(text);
+    for (const text of [
+      'Ekubo ETH/USDC 0.05%',
+      'Jedi — 10 000 €',
+      'שלום עולם',
+      '日本語',
+      'pool 🦄',
+    ])
+      expect(printable(text)).toBe(text);
   });
 
   it('bounds the length in code points, marking a cut with …, and never splits a surrogate pair', () => {

@@ -40,10 +40,21 @@ export const PRINTABLE_MAX = 300;
 export function printable(text: string, max = PRINTABLE_MAX): string {
   // bounded work: never more than a few times what can be kept is looked at
   const bounded = text.length > max * 8 + 64 ? text.slice(0, max * 8 + 64) : text;
-  const clean = bounded.replace(LONE_SURROGATE, '\ufffd').replace(ESCAPE_SEQUENCE, '').replace(CONTROL, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim();
+  const clean = bounded
+    .replace(LONE_SURROGATE, '\ufffd')
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(CONTROL, ' ')
+    .replace(INVISIBLE, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   const points = Array.from(clean);
   if (points.length <= max && bounded.length === text.length) return clean;
-  return max > 0 ? `${points.slice(0, max - 1).join('').trimEnd()}…` : '';
+  return max > 0
+    ? `${points
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : '';
 }
 
 /** Whether `text` is already what printable makes of it (for tests and guards). */

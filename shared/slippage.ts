@@ -16,22 +16,38 @@ export function parseSlippageBps(text: string): number {
   let bps: bigint;
   try {
     // A percent with two decimals is exactly a count of basis points.
-    bps = parseAmount(percent, 2, { allowZero: true, label: 'slippage', code: ErrorCode.INVALID_SLIPPAGE });
+    bps = parseAmount(percent, 2, {
+      allowZero: true,
+      label: 'slippage',
+      code: ErrorCode.INVALID_SLIPPAGE,
+    });
   } catch (error) {
     if (error instanceof AppError) {
-      throw new AppError(ErrorCode.INVALID_SLIPPAGE, `${error.message} (slippage is a percent from 0.01 to 50, e.g. 0.5)`, { status: 400 });
+      throw new AppError(
+        ErrorCode.INVALID_SLIPPAGE,
+        `${error.message} (slippage is a percent from 0.01 to 50, e.g. 0.5)`,
+        { status: 400 },
+      );
     }
     throw error;
   }
   if (bps < BigInt(MIN_SLIPPAGE_BPS) || bps > BigInt(MAX_SLIPPAGE_BPS)) {
-    throw new AppError(ErrorCode.INVALID_SLIPPAGE, `slippage must be from 0.01 % to 50 % (got "${text}")`, { status: 400 });
+    throw new AppError(
+      ErrorCode.INVALID_SLIPPAGE,
+      `slippage must be from 0.01 % to 50 % (got "${text}")`,
+      { status: 400 },
+    );
   }
   return Number(bps);
 }
 
 export function assertSlippageBps(bps: number): void {
   if (!Number.isInteger(bps) || bps < MIN_SLIPPAGE_BPS || bps > MAX_SLIPPAGE_BPS) {
-    throw new AppError(ErrorCode.INVALID_SLIPPAGE, `slippage must be 1..5000 basis points (got ${bps})`, { status: 400 });
+    throw new AppError(
+      ErrorCode.INVALID_SLIPPAGE,
+      `slippage must be 1..5000 basis points (got ${bps})`,
+      { status: 400 },
+    );
   }
 }
 

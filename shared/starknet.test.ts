@@ -23,7 +23,9 @@ function addressViaStarknetJs(publicKey: string): string {
     owner: new CairoCustomEnum({ Starknet: { pubkey: publicKey } }),
     guardian: new CairoOption<unknown>(CairoOptionVariant.None),
   });
-  return padHash(hash.calculateContractAddressFromHash(publicKey, ARGENT_X_V050_CLASS_HASH, calldata, 0));
+  return padHash(
+    hash.calculateContractAddressFromHash(publicKey, ARGENT_X_V050_CLASS_HASH, calldata, 0),
+  );
 }
 
 /** The address formula by hand (Pedersen chain, mod 2^251 - 256), with the calldata written out. */
@@ -31,14 +33,26 @@ function addressByHand(publicKey: string): string {
   const calldataHash = computeHashOnElements([0n, BigInt(publicKey), 1n]);
   const prefix = BigInt(`0x${Buffer.from('STARKNET_CONTRACT_ADDRESS').toString('hex')}`);
   // pedersen returns 0x-hex strings
-  const raw = BigInt(computeHashOnElements([prefix, 0n, BigInt(publicKey), BigInt(ARGENT_X_V050_CLASS_HASH), calldataHash]) as string);
+  const raw = BigInt(
+    computeHashOnElements([
+      prefix,
+      0n,
+      BigInt(publicKey),
+      BigInt(ARGENT_X_V050_CLASS_HASH),
+      calldataHash,
+    ]) as string,
+  );
   const bound = 2n ** 251n - 256n;
   return padHash(`0x${(raw % bound).toString(16)}`);
 }
 
 describe('argentAccountAddress', () => {
   it('compiles the constructor calldata to [Starknet variant 0, pubkey, Option::None 1]', () => {
-    expect(argentAccountConstructorCalldata(PUBLIC_KEY)).toEqual(['0', BigInt(PUBLIC_KEY).toString(), '1']);
+    expect(argentAccountConstructorCalldata(PUBLIC_KEY)).toEqual([
+      '0',
+      BigInt(PUBLIC_KEY).toString(),
+      '1',
+    ]);
   });
 
   it('matches starknet.js and a hand-written Pedersen computation', () => {
@@ -90,7 +104,9 @@ describe('padHash', () => {
     } catch (error) {
       caught = error;
     }
-    expect(isAppError(caught) && caught.code === 'VALIDATION_ERROR' && caught.status === 400).toBe(true);
+    expect(isAppError(caught) && caught.code === 'VALIDATION_ERROR' && caught.status === 400).toBe(
+      true,
+    );
   });
 
   it('accepts exactly 252 bits', () => {
@@ -111,9 +127,12 @@ describe('splitSignature / joinSignature', () => {
     expect([BigInt(r), BigInt(s)]).toEqual([123n, 456n]);
   });
 
-  it.each(['0x1234', `${'a'.repeat(128)}`, `0x${'a'.repeat(127)}`, `0x${'g'.repeat(128)}`])('rejects %s', (input) => {
-    expect(() => splitSignature(input)).toThrow(/128 hex/);
-  });
+  it.each(['0x1234', `${'a'.repeat(128)}`, `0x${'a'.repeat(127)}`, `0x${'g'.repeat(128)}`])(
+    'rejects %s',
+    (input) => {
+      expect(() => splitSignature(input)).toThrow(/128 hex/);
+    },
+  );
 });
 
 describe('verifyStarkSignature', () => {
@@ -145,13 +164,19 @@ describe('verifyStarkSignature', () => {
 
   it('holds for random keys and hashes', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 2n ** 251n - 1n }), fc.bigInt({ min: 1n, max: 2n ** 250n }), (h, k) => {
-        const hashHex = `0x${h.toString(16)}`;
-        const key = `0x${k.toString(16)}`;
-        const signature = signStarkHash(hashHex, key);
-        expect(verifyStarkSignature(hashHex, signature, getStarkKey(key))).toBe(true);
-        expect(verifyStarkSignature(`0x${(h ^ 1n).toString(16)}`, signature, getStarkKey(key))).toBe(false);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 251n - 1n }),
+        fc.bigInt({ min: 1n, max: 2n ** 250n }),
+        (h, k) => {
+          const hashHex = `0x${h.toString(16)}`;
+          const key = `0x${k.toString(16)}`;
+          const signature = signStarkHash(hashHex, key);
+          expect(verifyStarkSignature(hashHex, signature, getStarkKey(key))).toBe(true);
+          expect(
+            verifyStarkSignature(`0x${(h ^ 1n).toString(16)}`, signature, getStarkKey(key)),
+          ).toBe(false);
+        },
+      ),
       { numRuns: 10 },
     );
   });

@@ -18,7 +18,8 @@ import { AppError, ErrorCode } from './errors.js';
 import { MAX_SIGNABLE_HASH } from './felt.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
-export const ARGENT_X_V050_CLASS_HASH = '0x073414441639dcd11d1846f287650a00c60c416b9d3ba45d31c651672125b2c2';
+export const ARGENT_X_V050_CLASS_HASH =
+  '0x073414441639dcd11d1846f287650a00c60c416b9d3ba45d31c651672125b2c2';
 
 const HEX = /^0x[0-9a-fA-F]+$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{128}$/;
@@ -80,7 +81,8 @@ export function joinSignature(r: bigint, s: bigint): string {
  */
 export function signStarkHash(hashHex: string, privateKey: string): string {
   const padded = padHash(hashHex);
-  if (BigInt(padded) > MAX_SIGNABLE_HASH) throw invalid('hash is outside the Stark signing range (must be < 2^251)');
+  if (BigInt(padded) > MAX_SIGNABLE_HASH)
+    throw invalid('hash is outside the Stark signing range (must be < 2^251)');
   const signature = sign(padded, padHash(privateKey));
   return joinSignature(signature.r, signature.s);
 }
@@ -90,7 +92,11 @@ export function signStarkHash(hashHex: string, privateKey: string): string {
  * (what the provider calls public_key). Malformed input is simply "not valid", never a throw.
  * Both y parities are tried: the account contract's check_ecdsa_signature accepts either point.
  */
-export function verifyStarkSignature(hashHex: string, signature: string, publicKey: string): boolean {
+export function verifyStarkSignature(
+  hashHex: string,
+  signature: string,
+  publicKey: string,
+): boolean {
   try {
     const [r, s] = splitSignature(signature);
     const message = padHash(hashHex);

@@ -44,11 +44,25 @@ function felt(text: string): bigint {
 export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: CalldataTail): string[] {
   const out: string[] = [swaps.length.toString()];
   for (const s of swaps) {
-    out.push(hex(BigInt(s.tokenIn)), hex(BigInt(s.tokenOut)), s.rate.toString(), s.protocol.toString(), hex(BigInt(s.poolAddress)));
+    out.push(
+      hex(BigInt(s.tokenIn)),
+      hex(BigInt(s.tokenOut)),
+      s.rate.toString(),
+      s.protocol.toString(),
+      hex(BigInt(s.poolAddress)),
+    );
   }
   const [amountLow, amountHigh] = splitU256(tail.amountIn);
   const [minLow, minHigh] = splitU256(tail.minReceived);
-  out.push(hex(tail.tokenIn), hex(tail.tokenOut), amountLow.toString(), amountHigh.toString(), minLow.toString(), minHigh.toString(), hex(tail.destination));
+  out.push(
+    hex(tail.tokenIn),
+    hex(tail.tokenOut),
+    amountLow.toString(),
+    amountHigh.toString(),
+    minLow.toString(),
+    minHigh.toString(),
+    hex(tail.destination),
+  );
   return out;
 }
 
@@ -56,13 +70,30 @@ export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: Calldat
 export function decodeSwapCalldataTail(calldata: readonly string[]): CalldataTail {
   if (calldata.length < 8) throw new RangeError('calldata too short for the router layout');
   const felts = calldata.slice(-7).map(felt);
-  const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
-  if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128) throw new RangeError('u256 half out of range');
+  const [tokenIn, tokenOut, amountLow, amountHigh, minLow, minHigh, destination] = felts as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  if (amountLow >= U128 || amountHigh >= U128 || minLow >= U128 || minHigh >= U128)
+    throw new RangeError('u256 half out of range');
   const first = calldata[0] ?? '';
-  if (!/^(0[xX][0-9a-fA-F]{1,8}|[0-9]{1,8})$/.test(first)) throw new RangeError('swaps_len is not a small integer');
+  if (!/^(0[xX][0-9a-fA-F]{1,8}|[0-9]{1,8})$/.test(first))
+    throw new RangeError('swaps_len is not a small integer');
   const swapsLen = BigInt(first);
-  if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n) throw new RangeError('calldata length does not match swaps_len');
-  return { tokenIn, tokenOut, amountIn: amountHigh * U128 + amountLow, minReceived: minHigh * U128 + minLow, destination };
+  if (BigInt(calldata.length) !== 1n + swapsLen * 5n + 7n)
+    throw new RangeError('calldata length does not match swaps_len');
+  return {
+    tokenIn,
+    tokenOut,
+    amountIn: amountHigh * U128 + amountLow,
+    minReceived: minHigh * U128 + minLow,
+    destination,
+  };
 }
 
 /** The aggregator's router on mainnet (docs/contracts.md B); the sandbox chain serves it at the same address. */
@@ -72,7 +103,10 @@ export const ROUTER_ADDRESS = '0x00f6f4cf62e3c010e0ac2451cc7807b5eec19a40b0faacd
  * The whole calldata: its swap list (token in and out of each swap, as numbers) and its tail.
  * Throws RangeError like decodeSwapCalldataTail.
  */
-export function decodeSwapCalldata(calldata: readonly string[]): { swaps: Array<{ tokenIn: bigint; tokenOut: bigint }>; tail: CalldataTail } {
+export function decodeSwapCalldata(calldata: readonly string[]): {
+  swaps: Array<{ tokenIn: bigint; tokenOut: bigint }>;
+  tail: CalldataTail;
+} {
   const tail = decodeSwapCalldataTail(calldata);
   const swaps: Array<{ tokenIn: bigint; tokenOut: bigint }> = [];
   for (let at = 1; at < calldata.length - 7; at += 5) {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
 import { STARK_PRIME } from './felt.js';
-import { addressToBigInt, findToken, listTokens, normalizeAddress, resolveToken, sameAddress } from './tokens.js';
+import {
+  addressToBigInt,
+  findToken,
+  listTokens,
+  normalizeAddress,
+  resolveToken,
+  sameAddress,
+} from './tokens.js';
 
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
 
@@ -14,22 +21,40 @@ describe('token registry', () => {
 
   it('finds by address compared as a number (leading zeros and case vary)', () => {
     expect(findToken('mainnet', ETH)?.symbol).toBe('ETH');
-    expect(findToken('mainnet', '0x49D36570D4E46F48E99674BD3FCC84644DDD6B96F7C741B1562B82F9E004DC7')?.symbol).toBe('ETH');
+    expect(
+      findToken('mainnet', '0x49D36570D4E46F48E99674BD3FCC84644DDD6B96F7C741B1562B82F9E004DC7')
+        ?.symbol,
+    ).toBe('ETH');
     expect(findToken('mainnet', `0x000${ETH.slice(3)}`)?.symbol).toBe('ETH');
-    expect(sameAddress(ETH, '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7')).toBe(true);
+    expect(
+      sameAddress(ETH, '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7'),
+    ).toBe(true);
   });
 
   it('keeps networks apart: USDC differs on Sepolia, DAI is mainnet only', () => {
-    expect(resolveToken('sepolia', 'USDC').address).toBe('0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343');
+    expect(resolveToken('sepolia', 'USDC').address).toBe(
+      '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343',
+    );
     expect(resolveToken('sepolia', 'ETH').address).toBe(resolveToken('mainnet', 'ETH').address);
     expect(findToken('sepolia', 'DAI')).toBeUndefined();
-    expect(listTokens('mainnet').map((t) => t.symbol)).toEqual(['ETH', 'STRK', 'USDC', 'USDC.e', 'USDT', 'DAI', 'WBTC']);
+    expect(listTokens('mainnet').map((t) => t.symbol)).toEqual([
+      'ETH',
+      'STRK',
+      'USDC',
+      'USDC.e',
+      'USDT',
+      'DAI',
+      'WBTC',
+    ]);
   });
 
   it('accepts an upper-case 0X prefix, compared as a number', () => {
     const upper = `0X${ETH.slice(2).toUpperCase()}`;
     expect(findToken('mainnet', upper)?.symbol).toBe('ETH');
-    expect(resolveToken('mainnet', '0X49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7').symbol).toBe('ETH');
+    expect(
+      resolveToken('mainnet', '0X49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7')
+        .symbol,
+    ).toBe('ETH');
     expect(normalizeAddress('0XABC')).toBe(`0x${'0'.repeat(61)}abc`);
     expect(sameAddress(upper, ETH)).toBe(true);
   });
@@ -41,17 +66,20 @@ describe('token registry', () => {
     expect(normalizeAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
   });
 
-  it.each(['DOGE', '0x1234', 'not-an-address-0x', '', '0xZZ'])('unknown %j → UNKNOWN_TOKEN listing the known symbols', (input) => {
-    try {
-      resolveToken('sepolia', input);
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).code).toBe('UNKNOWN_TOKEN');
-      expect((error as AppError).status).toBe(400);
-      expect((error as AppError).message).toContain('ETH, STRK, USDC');
-    }
-  });
+  it.each(['DOGE', '0x1234', 'not-an-address-0x', '', '0xZZ'])(
+    'unknown %j → UNKNOWN_TOKEN listing the known symbols',
+    (input) => {
+      try {
+        resolveToken('sepolia', input);
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe('UNKNOWN_TOKEN');
+        expect((error as AppError).status).toBe(400);
+        expect((error as AppError).message).toContain('ETH, STRK, USDC');
+      }
+    },
+  );
 });
 
 describe('addressToBigInt field bounds', () => {

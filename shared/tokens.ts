@@ -15,7 +15,6 @@ export interface Token {
   decimals: number;
 }
 
-
 function token(symbol: string, name: string, address: string, decimals: number): Token {
   return Object.freeze({ symbol, name, address: normalizeAddress(address), decimals });
 }
@@ -27,16 +26,46 @@ const REGISTRY: Record<Network, readonly Token[]> = {
   mainnet: Object.freeze([
     token('ETH', 'Ether', ETH, 18),
     token('STRK', 'Starknet Token', STRK, 18),
-    token('USDC', 'USD Coin', '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb', 6),
-    token('USDC.e', 'Bridged USD Coin', '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8', 6),
-    token('USDT', 'Tether USD', '0x068f5c6a61780768455de69077e07e89787839bf8166decfbf92b645209c0fb8', 6),
-    token('DAI', 'Dai Stablecoin', '0x05574eb6b8789a91466f902c380d978e472db68170ff82a5b650b95a58ddf4ad', 18),
-    token('WBTC', 'Wrapped BTC', '0x03fe2b97c1fd336e750087d68b9b867997fd64a2661ff3ca5a7c771641e8e7ac', 8),
+    token(
+      'USDC',
+      'USD Coin',
+      '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb',
+      6,
+    ),
+    token(
+      'USDC.e',
+      'Bridged USD Coin',
+      '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8',
+      6,
+    ),
+    token(
+      'USDT',
+      'Tether USD',
+      '0x068f5c6a61780768455de69077e07e89787839bf8166decfbf92b645209c0fb8',
+      6,
+    ),
+    token(
+      'DAI',
+      'Dai Stablecoin',
+      '0x05574eb6b8789a91466f902c380d978e472db68170ff82a5b650b95a58ddf4ad',
+      18,
+    ),
+    token(
+      'WBTC',
+      'Wrapped BTC',
+      '0x03fe2b97c1fd336e750087d68b9b867997fd64a2661ff3ca5a7c771641e8e7ac',
+      8,
+    ),
   ]),
   sepolia: Object.freeze([
     token('ETH', 'Ether', ETH, 18),
     token('STRK', 'Starknet Token', STRK, 18),
-    token('USDC', 'USD Coin', '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343', 6),
+    token(
+      'USDC',
+      'USD Coin',
+      '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343',
+      6,
+    ),
   ]),
 };
 
@@ -52,7 +81,10 @@ export function addressToBigInt(text: string): bigint | undefined {
 /** Canonical 0x + 64 lowercase hex; throws on anything that is not a felt. */
 export function normalizeAddress(text: string): string {
   const value = addressToBigInt(text);
-  if (value === undefined) throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`, { status: 400 });
+  if (value === undefined)
+    throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`, {
+      status: 400,
+    });
   return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
@@ -82,8 +114,12 @@ export function resolveToken(network: Network, symbolOrAddress: string): Token {
   const found = findToken(network, symbolOrAddress);
   if (found !== undefined) return found;
   const known = REGISTRY[network].map((t) => t.symbol).join(', ');
-  throw new AppError(ErrorCode.UNKNOWN_TOKEN, `unknown token "${symbolOrAddress}" on ${network} (known: ${known})`, {
-    status: 400,
-    details: { network, known: REGISTRY[network].map((t) => t.symbol) },
-  });
+  throw new AppError(
+    ErrorCode.UNKNOWN_TOKEN,
+    `unknown token "${symbolOrAddress}" on ${network} (known: ${known})`,
+    {
+      status: 400,
+      details: { network, known: REGISTRY[network].map((t) => t.symbol) },
+    },
+  );
 }

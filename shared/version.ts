@@ -7,7 +7,10 @@ export function packageVersion(): string {
   if (cached !== undefined) return cached;
   for (const rel of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'finance-tui' && typeof pkg.version === 'string') {
         cached = pkg.version;
         return cached;

@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
-import { type AggregatorClientOptions, createAggregatorClient, type SwapPair } from '../cli/clients/aggregator.js';
+import {
+  type AggregatorClientOptions,
+  createAggregatorClient,
+  type SwapPair,
+} from '../cli/clients/aggregator.js';
 import type { RetryInfo } from '../cli/clients/http.js';
 import { decodeSwapCalldataTail, encodeSwapCalldata } from '../shared/swap-calldata.js';
 import { failure } from './helpers/failure.js';
@@ -44,16 +48,26 @@ afterEach(() => {
 });
 
 function client(overrides: Partial<AggregatorClientOptions> = {}) {
-  return createAggregatorClient({ baseUrl, network: 'mainnet', retries: 2, backoff: { baseMs: 1, maxMs: 5 }, timeoutMs: 2000, ...overrides });
+  return createAggregatorClient({
+    baseUrl,
+    network: 'mainnet',
+    retries: 2,
+    backoff: { baseMs: 1, maxMs: 5 },
+    timeoutMs: 2000,
+    ...overrides,
+  });
 }
-
 
 const eth = (n: bigint) => n * 10n ** 18n;
 const usdc = (n: bigint) => n * 10n ** 6n;
 
 describe('aggregator client ↔ emulator', () => {
   it('getRoute returns bigint amounts for the asked pair and sends the API key', async () => {
-    const route = await client({ apiKey: 'k-123' }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    const route = await client({ apiKey: 'k-123' }).getRoute({
+      amount: eth(1n),
+      tokenIn: ETH,
+      tokenOut: USDC,
+    });
     expect(route.inputAmount).toBe(eth(1n));
     expect(typeof route.outputAmount).toBe('bigint');
     expect(route.outputAmount > usdc(2900n) && route.outputAmount < usdc(3100n)).toBe(true);
@@ -65,7 +79,13 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('getCalldata: the tail carries tokens, amount, min received at the slippage, and destination', async () => {
-    const { route, calldata } = await client().getCalldata({ amount: usdc(250n), tokenIn: USDC, tokenOut: STRK, slippageBps: 50, destination: DEST });
+    const { route, calldata } = await client().getCalldata({
+      amount: usdc(250n),
+      tokenIn: USDC,
+      tokenOut: STRK,
+      slippageBps: 50,
+      destination: DEST,
+    });
     const tail = decodeSwapCalldataTail(calldata);
     expect(tail.tokenIn).toBe(BigInt(USDC));
     expect(tail.tokenOut).toBe(BigInt(STRK));
@@ -75,8 +95,15 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('getCalldata defaults slippage to 1 %', async () => {
-    const { route, calldata } = await client().getCalldata({ amount: eth(2n), tokenIn: ETH, tokenOut: USDC, destination: DEST });
-    expect(decodeSwapCalldataTail(calldata).minReceived).toBe((route.outputAmount * 9900n) / 10000n);
+    const { route, calldata } = await client().getCalldata({
+      amount: eth(2n),
+      tokenIn: ETH,
+      tokenOut: USDC,
+      destination: DEST,
+    });
+    expect(decodeSwapCalldataTail(calldata).minReceived).toBe(
+      (route.outputAmount * 9900n) / 10000n,
+    );
   });
 
   it('getRouteBatch and getCalldataBatch answer per pair in input order, one request each', async () => {
@@ -84,7 +111,12 @@ describe('aggregator client ↔ emulator', () => {
     const routes = await client().getRouteBatch(request);
     expect(routes.map((r) => r.inputToken.symbol)).toEqual(['USDC', 'STRK']);
     expect(app.aggregatorStats.hits['/routeBatch']).toBe(1);
-    const calldata = await client().getCalldataBatch({ ...request, slippageBps: 100, destination: DEST, quotedOutputs: routes.map((r) => r.outputAmount) });
+    const calldata = await client().getCalldataBatch({
+      ...request,
+      slippageBps: 100,
+      destination: DEST,
+      quotedOutputs: routes.map((r) => r.outputAmount),
+    });
     expect(calldata).toHaveLength(2);
     expect(decodeSwapCalldataTail(calldata[1] ?? []).amountIn).toBe(eth(1000n));
     expect(app.aggregatorStats.hits['/executeBatch']).toBe(1);
@@ -92,7 +124,11 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('checkAggregatorHealth reads the misspelled "staus"', async () => {
-    expect(await client().checkAggregatorHealth()).toEqual({ ok: true, status: 200, message: expect.any(String) });
+    expect(await client().checkAggregatorHealth()).toEqual({
+      ok: true,
+      status: 200,
+      message: expect.any(String),
+    });
   });
 
   it('quoteMulti with one output token makes exactly one /routeBatch request', async () => {
@@ -141,7 +177,9 @@ describe('aggregator client ↔ emulator', () => {
 
   it('gives up after a bounded number of attempts with NETWORK_ERROR naming the URL, not the key', async () => {
     app.faults.apply({ failNext: { count: 1000, status: 502 } });
-    const error = await failure(client({ apiKey: 'secret-key' }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      client({ apiKey: 'secret-key' }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }),
+    );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.message).toContain(`${baseUrl}/route`);
     expect(error.message).toContain('3 attempts');
@@ -152,7 +190,9 @@ describe('aggregator client ↔ emulator', () => {
 
   it('a dropped connection every time ends in NETWORK_ERROR', async () => {
     app.faults.apply({ failNext: { count: 1000, drop: true } });
-    const error = await failure(client({ retries: 1 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      client({ retries: 1 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }),
+    );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(app.faults.requests).toBe(2);
   });
@@ -160,7 +200,13 @@ describe('aggregator client ↔ emulator', () => {
   it('times out each attempt and retries the timeout, then NETWORK_ERROR', async () => {
     app.faults.apply({ latencyMs: 400 });
     const started = Date.now();
-    const error = await failure(client({ timeoutMs: 60, retries: 1 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      client({ timeoutMs: 60, retries: 1 }).getRoute({
+        amount: eth(1n),
+        tokenIn: ETH,
+        tokenOut: USDC,
+      }),
+    );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.message).toMatch(/timed out after 60 ms/);
     expect(Date.now() - started).toBeLessThan(400);
@@ -169,7 +215,9 @@ describe('aggregator client ↔ emulator', () => {
 
   it('does not retry a non-transient 400', async () => {
     app.faults.apply({ failNext: { count: 5, status: 400 } });
-    const error = await failure(client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }),
+    );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(app.faults.requests).toBe(1);
   });
@@ -182,7 +230,9 @@ describe('aggregator client ↔ emulator', () => {
     });
     expect(admin.status).toBe(200);
     try {
-      const single = await failure(client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: STRK }));
+      const single = await failure(
+        client().getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: STRK }),
+      );
       expect(single.code).toBe('NO_ROUTE_FOUND');
       expect(single.message).toContain('No route found for ETH -> STRK');
       const batch = await failure(
@@ -208,7 +258,14 @@ describe('aggregator client ↔ emulator', () => {
       () => c.getRoute(pair),
       () => c.getCalldata({ ...pair, destination: DEST }),
       () => c.getRouteBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC }),
-      () => c.getCalldataBatch({ amounts: [1n, 2n], tokensIn: [ETH, STRK], tokenOut: USDC, destination: DEST, quotedOutputs: [1n, 1n] }),
+      () =>
+        c.getCalldataBatch({
+          amounts: [1n, 2n],
+          tokensIn: [ETH, STRK],
+          tokenOut: USDC,
+          destination: DEST,
+          quotedOutputs: [1n, 1n],
+        }),
       () => c.quoteMulti([pair, pair]),
     ];
     for (const call of calls) expect((await failure(call())).code).toBe('NETWORK_UNSUPPORTED');
@@ -217,20 +274,32 @@ describe('aggregator client ↔ emulator', () => {
 
   it('more than 3 pairs → BATCH_LIMIT_EXCEEDED and one pair → USAGE_ERROR, with zero requests', async () => {
     const pair = { amount: usdc(1n), tokenIn: USDC, tokenOut: ETH };
-    expect((await failure(client().quoteMulti([pair, pair, pair, pair]))).code).toBe('BATCH_LIMIT_EXCEEDED');
+    expect((await failure(client().quoteMulti([pair, pair, pair, pair]))).code).toBe(
+      'BATCH_LIMIT_EXCEEDED',
+    );
     expect((await failure(client().quoteMulti([pair]))).code).toBe('USAGE_ERROR');
     expect(app.faults.requests).toBe(0);
   });
 
   it('getRouteBatch and getCalldataBatch enforce the same 2–3 pair rule, with zero requests', async () => {
-    const batch = (n: number) => ({ amounts: Array.from({ length: n }, () => usdc(1n)), tokensIn: Array.from({ length: n }, () => USDC), tokenOut: ETH });
-    const exec = (n: number) => ({ ...batch(n), destination: DEST, quotedOutputs: Array.from({ length: n }, () => 1n) });
+    const batch = (n: number) => ({
+      amounts: Array.from({ length: n }, () => usdc(1n)),
+      tokensIn: Array.from({ length: n }, () => USDC),
+      tokenOut: ETH,
+    });
+    const exec = (n: number) => ({
+      ...batch(n),
+      destination: DEST,
+      quotedOutputs: Array.from({ length: n }, () => 1n),
+    });
     expect((await failure(client().getRouteBatch(batch(4)))).code).toBe('BATCH_LIMIT_EXCEEDED');
     expect((await failure(client().getCalldataBatch(exec(4)))).code).toBe('BATCH_LIMIT_EXCEEDED');
     expect((await failure(client().getRouteBatch(batch(1)))).code).toBe('USAGE_ERROR');
     expect((await failure(client().getCalldataBatch(exec(1)))).code).toBe('USAGE_ERROR');
     expect((await failure(client().getRouteBatch(batch(0)))).code).toBe('USAGE_ERROR');
-    expect((await failure(client().getRouteBatch({ ...batch(2), amounts: [usdc(1n), 0n] }))).code).toBe('INVALID_AMOUNT');
+    expect(
+      (await failure(client().getRouteBatch({ ...batch(2), amounts: [usdc(1n), 0n] }))).code,
+    ).toBe('INVALID_AMOUNT');
     expect(app.faults.requests).toBe(0);
   });
 
@@ -238,7 +307,11 @@ describe('aggregator client ↔ emulator', () => {
     const delaysWith = async (random: () => number): Promise<Array<number | undefined>> => {
       const seen: RetryInfo[] = [];
       app.faults.apply({ failNext: { count: 3, status: 503 } });
-      await client({ retries: 3, backoff: { baseMs: 10, maxMs: 25, random }, onRetry: (info) => seen.push(info) }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+      await client({
+        retries: 3,
+        backoff: { baseMs: 10, maxMs: 25, random },
+        onRetry: (info) => seen.push(info),
+      }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
       expect(seen.map((r) => r.retry)).toEqual([1, 2, 3]);
       return seen.map((r) => r.delayMs);
     };
@@ -252,7 +325,11 @@ describe('aggregator client ↔ emulator', () => {
     // and the waits are real: three retries at random = 0.5 with base 40 ms take ≥ 20 + 40 + 50 ms
     const started = performance.now();
     app.faults.apply({ failNext: { count: 3, status: 503 } });
-    await client({ retries: 3, backoff: { baseMs: 40, maxMs: 100, random: () => 0.5 } }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+    await client({ retries: 3, backoff: { baseMs: 40, maxMs: 100, random: () => 0.5 } }).getRoute({
+      amount: eth(1n),
+      tokenIn: ETH,
+      tokenOut: USDC,
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(105);
   });
 
@@ -276,10 +353,15 @@ describe('aggregator client ↔ emulator', () => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(slow.faults.requests).toBe(1);
       // Already aborted: no request at all.
-      expect((await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call))).code).toBe('CANCELLED');
+      expect(
+        (await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call))).code,
+      ).toBe('CANCELLED');
       expect(slow.faults.requests).toBe(1);
       // The signal is the call's, not the client's: the same client still serves a new call.
-      const route = await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: new AbortController().signal });
+      const route = await c.getRoute(
+        { amount: eth(1n), tokenIn: ETH, tokenOut: USDC },
+        { signal: new AbortController().signal },
+      );
       expect(route.outputAmount > 0n).toBe(true);
       expect(slow.faults.requests).toBe(2);
     } finally {
@@ -293,8 +375,14 @@ describe('aggregator client ↔ emulator', () => {
   it('aborting during a backoff wait rejects at once and makes no further attempt', async () => {
     app.faults.apply({ failNext: { count: 5, status: 503 } });
     const controller = new AbortController();
-    const c = client({ retries: 3, backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 }, onRetry: () => undefined });
-    const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: controller.signal }));
+    const c = client({
+      retries: 3,
+      backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 },
+      onRetry: () => undefined,
+    });
+    const pending = failure(
+      c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: controller.signal }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const abortedAt = performance.now();
     controller.abort();
@@ -329,37 +417,103 @@ describe('aggregator client ↔ a server sending junk', () => {
     outputAmount: '2990000000',
     estimatedGasUsed: '190000',
     estimatedGasUsedInUsd: 0.15,
-    route: [{ percent: '100%', swaps: [[{ protocol: 2, poolName: 'P', poolAddress: '0x1', fromTokenAddress: ETH, toTokenAddress: USDC, percent: '100%' }]] }],
+    route: [
+      {
+        percent: '100%',
+        swaps: [
+          [
+            {
+              protocol: 2,
+              poolName: 'P',
+              poolAddress: '0x1',
+              fromTokenAddress: ETH,
+              toTokenAddress: USDC,
+              percent: '100%',
+            },
+          ],
+        ],
+      },
+    ],
     time: 0.1,
   };
 
   const cases: Array<{ name: string; body: string; code: string }> = [
     { name: 'not JSON', body: '<html>oops</html>', code: 'INVALID_RESPONSE' },
     { name: 'wrong shape', body: JSON.stringify({ hello: 'world' }), code: 'INVALID_RESPONSE' },
-    { name: 'amount as a number', body: JSON.stringify({ ...validRoute, outputAmount: 2.99e9 }), code: 'INVALID_RESPONSE' },
-    { name: 'negative amount', body: JSON.stringify({ ...validRoute, outputAmount: '-5' }), code: 'INVALID_RESPONSE' },
-    { name: 'route for another token', body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.inputToken } }), code: 'INVALID_RESPONSE' },
-    { name: 'decimals not an integer', body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.outputToken, decimals: 'six' } }), code: 'INVALID_RESPONSE' },
-    { name: 'no route', body: JSON.stringify({ success: false, errorMessage: 'Insufficient liquidity' }), code: 'NO_ROUTE_FOUND' },
+    {
+      name: 'amount as a number',
+      body: JSON.stringify({ ...validRoute, outputAmount: 2.99e9 }),
+      code: 'INVALID_RESPONSE',
+    },
+    {
+      name: 'negative amount',
+      body: JSON.stringify({ ...validRoute, outputAmount: '-5' }),
+      code: 'INVALID_RESPONSE',
+    },
+    {
+      name: 'route for another token',
+      body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.inputToken } }),
+      code: 'INVALID_RESPONSE',
+    },
+    {
+      name: 'decimals not an integer',
+      body: JSON.stringify({
+        ...validRoute,
+        outputToken: { ...validRoute.outputToken, decimals: 'six' },
+      }),
+      code: 'INVALID_RESPONSE',
+    },
+    {
+      name: 'no route',
+      body: JSON.stringify({ success: false, errorMessage: 'Insufficient liquidity' }),
+      code: 'NO_ROUTE_FOUND',
+    },
   ];
 
   it.each(cases)('$name → $code', async ({ body, code }) => {
     reply = { status: 200, body };
-    const error = await failure(createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).getRoute({
+        amount: eth(1n),
+        tokenIn: ETH,
+        tokenOut: USDC,
+      }),
+    );
     expect(error.code).toBe(code);
   });
 
   describe('calldata is checked against the request before it is returned', () => {
-    const request = { amount: eth(1n), tokenIn: ETH, tokenOut: USDC, slippageBps: 100, destination: DEST };
+    const request = {
+      amount: eth(1n),
+      tokenIn: ETH,
+      tokenOut: USDC,
+      slippageBps: 100,
+      destination: DEST,
+    };
     // validRoute quotes 2 990 USDC gross: at 1 % the router minimum must be ≥ 2 960.1 USDC.
     const floor = (2_990_000_000n * 9_900n) / 10_000n;
-    const swaps = [{ tokenIn: ETH, tokenOut: USDC, rate: 1_000_000n, protocol: 2, poolAddress: '0x1' }];
-    const good = { tokenIn: BigInt(ETH), tokenOut: BigInt(USDC), amountIn: eth(1n), minReceived: floor, destination: BigInt(DEST) };
-    const calldata = (tail: Partial<typeof good> = {}) => encodeSwapCalldata(swaps, { ...good, ...tail });
+    const swaps = [
+      { tokenIn: ETH, tokenOut: USDC, rate: 1_000_000n, protocol: 2, poolAddress: '0x1' },
+    ];
+    const good = {
+      tokenIn: BigInt(ETH),
+      tokenOut: BigInt(USDC),
+      amountIn: eth(1n),
+      minReceived: floor,
+      destination: BigInt(DEST),
+    };
+    const calldata = (tail: Partial<typeof good> = {}) =>
+      encodeSwapCalldata(swaps, { ...good, ...tail });
     const c = () => createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 });
 
     it('accepts calldata that matches, with hex in either case', async () => {
-      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata({ minReceived: floor + 5n }).map((f) => f.toUpperCase()) }) };
+      reply = {
+        status: 200,
+        body: JSON.stringify({
+          route: validRoute,
+          calldata: calldata({ minReceived: floor + 5n }).map((f) => f.toUpperCase()),
+        }),
+      };
       const result = await c().getCalldata(request);
       expect(decodeSwapCalldataTail(result.calldata).minReceived).toBe(floor + 5n);
     });
@@ -371,25 +525,50 @@ describe('aggregator client ↔ a server sending junk', () => {
       ['another output token', { tokenOut: BigInt(DAI) }, 'token_out', /output token/],
       ['a minimum one unit too low', { minReceived: floor - 1n }, 'min_received', /guarantees/],
       ['a zero minimum', { minReceived: 0n }, 'min_received', /guarantees/],
-    ] as Array<[string, Partial<typeof good>, string, RegExp]>)('getCalldata: %s → CALLDATA_MISMATCH naming %s', async (_name, tail, field, why) => {
-      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata(tail) }) };
-      const error = await failure(c().getCalldata(request));
-      expect(error.code).toBe('CALLDATA_MISMATCH');
-      // min_received also names both figures (a batch caller tells a price move from tampering)
-      expect(error.details).toEqual(field === 'min_received' ? { field, guaranteed: String(tail.minReceived), floor: String(floor) } : { field });
-      expect(error.message).toMatch(why);
-    });
+    ] as Array<[string, Partial<typeof good>, string, RegExp]>)(
+      'getCalldata: %s → CALLDATA_MISMATCH naming %s',
+      async (_name, tail, field, why) => {
+        reply = {
+          status: 200,
+          body: JSON.stringify({ route: validRoute, calldata: calldata(tail) }),
+        };
+        const error = await failure(c().getCalldata(request));
+        expect(error.code).toBe('CALLDATA_MISMATCH');
+        // min_received also names both figures (a batch caller tells a price move from tampering)
+        expect(error.details).toEqual(
+          field === 'min_received'
+            ? { field, guaranteed: String(tail.minReceived), floor: String(floor) }
+            : { field },
+        );
+        expect(error.message).toMatch(why);
+      },
+    );
 
     it('getCalldata: calldata that is not the router layout → INVALID_RESPONSE', async () => {
-      reply = { status: 200, body: JSON.stringify({ route: validRoute, calldata: calldata().slice(1) }) };
+      reply = {
+        status: 200,
+        body: JSON.stringify({ route: validRoute, calldata: calldata().slice(1) }),
+      };
       expect((await failure(c().getCalldata(request))).code).toBe('INVALID_RESPONSE');
     });
 
     it('getCalldataBatch checks every pair against its own request and quote', async () => {
-      const batch = { amounts: [eth(1n), eth(1n)], tokensIn: [ETH, ETH], tokenOut: USDC, slippageBps: 100, destination: DEST, quotedOutputs: [2_990_000_000n, 2_990_000_000n] };
+      const batch = {
+        amounts: [eth(1n), eth(1n)],
+        tokensIn: [ETH, ETH],
+        tokenOut: USDC,
+        slippageBps: 100,
+        destination: DEST,
+        quotedOutputs: [2_990_000_000n, 2_990_000_000n],
+      };
       reply = { status: 200, body: JSON.stringify([calldata(), calldata()]) };
       expect(await c().getCalldataBatch(batch)).toHaveLength(2);
-      for (const tail of [{ destination: 0x666n }, { amountIn: 1n }, { tokenIn: BigInt(STRK) }, { minReceived: floor - 1n }]) {
+      for (const tail of [
+        { destination: 0x666n },
+        { amountIn: 1n },
+        { tokenIn: BigInt(STRK) },
+        { minReceived: floor - 1n },
+      ]) {
         reply = { status: 200, body: JSON.stringify([calldata(), calldata(tail)]) };
         const error = await failure(c().getCalldataBatch(batch));
         expect(error.code).toBe('CALLDATA_MISMATCH');
@@ -398,7 +577,11 @@ describe('aggregator client ↔ a server sending junk', () => {
       }
       // the quote the user saw is the reference: a higher quote makes the same minimum too low
       reply = { status: 200, body: JSON.stringify([calldata(), calldata()]) };
-      expect((await failure(c().getCalldataBatch({ ...batch, quotedOutputs: [2_990_000_000n, 3_000_000_000n] })))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'min_received', pair: 2 } });
+      expect(
+        await failure(
+          c().getCalldataBatch({ ...batch, quotedOutputs: [2_990_000_000n, 3_000_000_000n] }),
+        ),
+      ).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'min_received', pair: 2 } });
     });
   });
 
@@ -410,7 +593,13 @@ describe('aggregator client ↔ a server sending junk', () => {
     ['an array', [200]],
   ])('health check answering %s → INVALID_RESPONSE', async (_name, body) => {
     reply = { status: 200, body: JSON.stringify(body) };
-    const error = await failure(createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).checkAggregatorHealth());
+    const error = await failure(
+      createAggregatorClient({
+        baseUrl: junkUrl,
+        network: 'mainnet',
+        retries: 0,
+      }).checkAggregatorHealth(),
+    );
     expect(error.code).toBe('INVALID_RESPONSE');
   });
 
@@ -422,7 +611,15 @@ describe('aggregator client ↔ a server sending junk', () => {
     [{ staus: 500, status: 200 }, false],
   ])('health check %j → ok %s', async (body, ok) => {
     reply = { status: 200, body: JSON.stringify(body) };
-    expect((await createAggregatorClient({ baseUrl: junkUrl, network: 'mainnet', retries: 0 }).checkAggregatorHealth()).ok).toBe(ok);
+    expect(
+      (
+        await createAggregatorClient({
+          baseUrl: junkUrl,
+          network: 'mainnet',
+          retries: 0,
+        }).checkAggregatorHealth()
+      ).ok,
+    ).toBe(ok);
   });
 
   it('accepts the contract variants: string decimals/price and {success, routes} batches', async () => {
@@ -431,11 +628,27 @@ describe('aggregator client ↔ a server sending junk', () => {
     const route = await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
     expect(route.inputToken.decimals).toBe(18);
     // an upper-case 0X prefix is still an address (compared as a number)
-    reply = { status: 200, body: JSON.stringify({ ...validRoute, outputToken: { ...validRoute.outputToken, address: `0X${USDC.slice(2).toUpperCase()}` } }) };
-    expect((await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: `0X${USDC.slice(2)}` })).outputToken.address).toBe(USDC);
+    reply = {
+      status: 200,
+      body: JSON.stringify({
+        ...validRoute,
+        outputToken: { ...validRoute.outputToken, address: `0X${USDC.slice(2).toUpperCase()}` },
+      }),
+    };
+    expect(
+      (await c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: `0X${USDC.slice(2)}` }))
+        .outputToken.address,
+    ).toBe(USDC);
     expect(route.outputAmount).toBe(2_990_000_000n);
-    reply = { status: 200, body: JSON.stringify({ success: true, routes: [validRoute, validRoute] }) };
-    const routes = await c.getRouteBatch({ amounts: [eth(1n), eth(1n)], tokensIn: [ETH, ETH], tokenOut: USDC });
+    reply = {
+      status: 200,
+      body: JSON.stringify({ success: true, routes: [validRoute, validRoute] }),
+    };
+    const routes = await c.getRouteBatch({
+      amounts: [eth(1n), eth(1n)],
+      tokensIn: [ETH, ETH],
+      tokenOut: USDC,
+    });
     expect(routes).toHaveLength(2);
     reply = { status: 200, body: JSON.stringify({ status: 200, message: 'fine' }) };
     expect((await c.checkAggregatorHealth()).ok).toBe(true);

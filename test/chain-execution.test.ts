@@ -69,23 +69,41 @@ describe('transfers', () => {
     const to = randomAddress();
     const before = await balanceOf(ea.address, STRK);
     const stages: string[] = [];
-    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], { feeMode: 'sponsored', onProgress: (e) => stages.push(e.stage) });
+    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {
+      feeMode: 'sponsored',
+      onProgress: (e) => stages.push(e.stage),
+    });
     expect(receipt.status).toBe('SUCCEEDED');
     expect(receipt.deployed).toBe(true);
     expect(receipt.feePaid).toBeNull();
-    expect(receipt.balanceChanges).toEqual([{ token: STRK.address, symbol: 'STRK', decimals: 18, amount: -ONE_AND_A_HALF }]);
+    expect(receipt.balanceChanges).toEqual([
+      { token: STRK.address, symbol: 'STRK', decimals: 18, amount: -ONE_AND_A_HALF },
+    ]);
     expect(await balanceOf(ea.address, STRK)).toBe(before - ONE_AND_A_HALF);
     expect(await balanceOf(to, STRK)).toBe(ONE_AND_A_HALF);
     expect(await isDeployed(ea)).toBe(true);
-    expect(stages).toEqual(['checking-account', 'building', 'built', 'signing', 'submitting', 'submitted', ...stages.filter((s) => s === 'confirming'), 'confirmed']);
+    expect(stages).toEqual([
+      'checking-account',
+      'building',
+      'built',
+      'signing',
+      'submitting',
+      'submitted',
+      ...stages.filter((s) => s === 'confirming'),
+      'confirmed',
+    ]);
   });
 
   it('default mode paying STRK: the second transaction is a plain invoke; the sender pays 1.5 STRK + exactly the receipt fee', async () => {
     const to = randomAddress();
     const before = await balanceOf(ea.address, STRK);
-    const prepared = await prepareExecution(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], { feeMode: { gasToken: STRK.address } });
+    const prepared = await prepareExecution(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {
+      feeMode: { gasToken: STRK.address },
+    });
     expect(prepared.kind).toBe('invoke');
-    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], { feeMode: { gasToken: STRK.address } });
+    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {
+      feeMode: { gasToken: STRK.address },
+    });
     expect(receipt.deployed).toBe(false);
     expect(receipt.feePaid?.token).toBe(STRK.address);
     const fee = receipt.feePaid?.amount ?? 0n;
@@ -96,15 +114,25 @@ describe('transfers', () => {
     expect(await balanceOf(ea.address, STRK)).toBe(before - ONE_AND_A_HALF - fee);
     expect(await balanceOf(to, STRK)).toBe(ONE_AND_A_HALF);
     // the fee left as the signed maximum and came partly back: the events say exactly that
-    const feeEvents = receipt.transfers.filter((t) => BigInt(t.to) === BigInt(prepared.feeRecipient ?? 0) || BigInt(t.from) === BigInt(prepared.feeRecipient ?? 0));
-    expect(feeEvents.map((t) => (BigInt(t.from) === BigInt(ea.address) ? t.amount : -t.amount)).reduce((a, b) => a + b, 0n)).toBe(fee);
+    const feeEvents = receipt.transfers.filter(
+      (t) =>
+        BigInt(t.to) === BigInt(prepared.feeRecipient ?? 0) ||
+        BigInt(t.from) === BigInt(prepared.feeRecipient ?? 0),
+    );
+    expect(
+      feeEvents
+        .map((t) => (BigInt(t.from) === BigInt(ea.address) ? t.amount : -t.amount))
+        .reduce((a, b) => a + b, 0n),
+    ).toBe(fee);
   });
 
   it('default mode paying USDC: the fee is charged in USDC, the STRK transfer is exact', async () => {
     const to = randomAddress();
     const strkBefore = await balanceOf(ea.address, STRK);
     const usdcBefore = await balanceOf(ea.address, USDC);
-    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], { feeMode: { gasToken: USDC.address } });
+    const receipt = await executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {
+      feeMode: { gasToken: USDC.address },
+    });
     const fee = receipt.feePaid?.amount ?? 0n;
     expect(receipt.feePaid?.token).toBe(USDC.address);
     expect(fee).toBeGreaterThan(0n);
@@ -118,29 +146,45 @@ describe('refusals', () => {
     await stack.knob('/sandbox/paymaster/tamper', { mode: 'calldata' });
     const signed = ea.signer.signatures;
     const before = await allBalances(ea);
-    const error = await failure(executeCalls(ea, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], { feeMode: { gasToken: STRK.address } }));
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], {
+        feeMode: { gasToken: STRK.address },
+      }),
+    );
     expect(error.code).toBe(ErrorCode.TAMPERED_TRANSACTION);
     expect(error.message).toMatch(/not the one asked for.*nothing was signed/);
     expect(ea.signer.signatures).toBe(signed);
     expect(await allBalances(ea)).toEqual(before);
   });
 
-  it.each(['extra-call', 'fee-amount', 'chain-id'] as const)('tampering (%s) is refused before signing too', async (mode) => {
-    await stack.knob('/sandbox/paymaster/tamper', { mode });
-    const signed = ea.signer.signatures;
-    const error = await failure(prepareExecution(ea, [buildTransferCall(STRK, randomAddress(), 1n)], { feeMode: { gasToken: STRK.address } }));
-    expect(error.code).toBe(ErrorCode.TAMPERED_TRANSACTION);
-    expect(ea.signer.signatures).toBe(signed);
-  });
+  it.each(['extra-call', 'fee-amount', 'chain-id'] as const)(
+    'tampering (%s) is refused before signing too',
+    async (mode) => {
+      await stack.knob('/sandbox/paymaster/tamper', { mode });
+      const signed = ea.signer.signatures;
+      const error = await failure(
+        prepareExecution(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {
+          feeMode: { gasToken: STRK.address },
+        }),
+      );
+      expect(error.code).toBe(ErrorCode.TAMPERED_TRANSACTION);
+      expect(ea.signer.signatures).toBe(signed);
+    },
+  );
 
   it('a bad signature is refused by the paymaster: SIGNATURE_REFUSED, nothing changes', async () => {
     const good = stack.signHash(alice);
     const forger = stack.account(alice, {
       // a real signature, but of another hash
-      signHash: async (hash, signal) => good(`0x${(BigInt(hash) ^ 1n).toString(16).padStart(64, '0')}`, signal),
+      signHash: async (hash, signal) =>
+        good(`0x${(BigInt(hash) ^ 1n).toString(16).padStart(64, '0')}`, signal),
     });
     const before = await allBalances(ea);
-    const error = await failure(executeCalls(forger, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], { feeMode: 'sponsored' }));
+    const error = await failure(
+      executeCalls(forger, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], {
+        feeMode: 'sponsored',
+      }),
+    );
     expect(error.code).toBe(ErrorCode.SIGNATURE_REFUSED);
     expect(error.details).toMatchObject({ paymasterCode: 153 });
     expect(await allBalances(ea)).toEqual(before);
@@ -150,10 +194,19 @@ describe('refusals', () => {
     await stack.knob('/sandbox/chain/revert-next', { reason: 'sandbox test: out of luck' });
     const to = randomAddress();
     const before = await allBalances(ea);
-    const error = await failure(executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], { feeMode: { gasToken: STRK.address } }));
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {
+        feeMode: { gasToken: STRK.address },
+      }),
+    );
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
     expect(error.message).toContain('sandbox test: out of luck');
-    const receipt = error.details?.receipt as { status: string; revertReason: string; balanceChanges: unknown[]; feePaid: { amount: string } };
+    const receipt = error.details?.receipt as {
+      status: string;
+      revertReason: string;
+      balanceChanges: unknown[];
+      feePaid: { amount: string };
+    };
     expect(receipt.status).toBe('REVERTED');
     expect(receipt.revertReason).toContain('sandbox test: out of luck');
     expect(receipt.balanceChanges).toEqual([]);
@@ -164,7 +217,11 @@ describe('refusals', () => {
 
   it('a transfer of more than the balance reverts on chain with the token reason; nothing changes', async () => {
     const before = await allBalances(ea);
-    const error = await failure(executeCalls(ea, [buildTransferCall(USDC, randomAddress(), 10n ** 30n)], { feeMode: 'sponsored' }));
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(USDC, randomAddress(), 10n ** 30n)], {
+        feeMode: 'sponsored',
+      }),
+    );
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
     expect(error.message).toContain('ERC20: insufficient balance');
     expect(await allBalances(ea)).toEqual(before);
@@ -172,9 +229,16 @@ describe('refusals', () => {
 
   it('the fee moved between build and execute: the paymaster answers 154 → FEE_ABOVE_MAX, nothing changes', async () => {
     // three times the L2 gas price, applied right after the next build
-    await stack.knob('/sandbox/chain/gas-price', { l2GasPrice: '30000000000', afterNextBuild: true });
+    await stack.knob('/sandbox/chain/gas-price', {
+      l2GasPrice: '30000000000',
+      afterNextBuild: true,
+    });
     const before = await allBalances(ea);
-    const error = await failure(executeCalls(ea, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], { feeMode: { gasToken: STRK.address } }));
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(STRK, randomAddress(), ONE_AND_A_HALF)], {
+        feeMode: { gasToken: STRK.address },
+      }),
+    );
     expect(error.code).toBe(ErrorCode.FEE_ABOVE_MAX);
     expect(error.details).toMatchObject({ paymasterCode: 154 });
     expect(await allBalances(ea)).toEqual(before);
@@ -183,13 +247,22 @@ describe('refusals', () => {
 
   it('a suggested maximum above what the user accepted is refused before signing', async () => {
     const signed = ea.signer.signatures;
-    const error = await failure(executeCalls(ea, [buildTransferCall(STRK, randomAddress(), 1n)], { feeMode: { gasToken: STRK.address }, maxFeeInGasToken: 1n }));
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {
+        feeMode: { gasToken: STRK.address },
+        maxFeeInGasToken: 1n,
+      }),
+    );
     expect(error.code).toBe(ErrorCode.FEE_ABOVE_MAX);
     expect(ea.signer.signatures).toBe(signed);
   });
 
   it('an unsupported gas token is the paymaster refusal 151', async () => {
-    const error = await failure(prepareExecution(ea, [buildTransferCall(STRK, randomAddress(), 1n)], { feeMode: { gasToken: '0x1234' } }));
+    const error = await failure(
+      prepareExecution(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {
+        feeMode: { gasToken: '0x1234' },
+      }),
+    );
     expect(error.code).toBe(ErrorCode.PAYMASTER_REFUSED);
     expect(error.details).toMatchObject({ paymasterCode: 151 });
   });
@@ -198,7 +271,11 @@ describe('refusals', () => {
 describe('transport and session failures', () => {
   it('a session token the server refuses is UNAUTHORIZED (our error body, not "undefined: undefined")', async () => {
     const stale = stack.account(alice, { headers: { authorization: 'Bearer not-a-token' } });
-    const error = await failure(prepareExecution(stale, [buildTransferCall(STRK, randomAddress(), 1n)], { feeMode: 'sponsored' }));
+    const error = await failure(
+      prepareExecution(stale, [buildTransferCall(STRK, randomAddress(), 1n)], {
+        feeMode: 'sponsored',
+      }),
+    );
     expect(error.code).toBe(ErrorCode.UNAUTHORIZED);
   });
 
@@ -210,7 +287,11 @@ describe('transport and session failures', () => {
     } finally {
       await stack.knob('/sandbox/faults', { failNext: { count: 0 } });
     }
-    const closed = createChainReader({ address: ea.address, rpcUrl: 'http://127.0.0.1:9/rpc', requestTimeoutMs: 2_000 });
+    const closed = createChainReader({
+      address: ea.address,
+      rpcUrl: 'http://127.0.0.1:9/rpc',
+      requestTimeoutMs: 2_000,
+    });
     expect((await failure(readBalances(closed))).code).toBe(ErrorCode.CHAIN_UNREACHABLE);
   });
 
@@ -232,7 +313,11 @@ describe('transport and session failures', () => {
   it('a slow chain beyond the request timeout is CHAIN_UNREACHABLE', async () => {
     await stack.knob('/sandbox/faults', { latencyMs: 2_000 });
     try {
-      const impatient = createChainReader({ address: ea.address, rpcUrl: stack.handle.info.rpcUrl, requestTimeoutMs: 200 });
+      const impatient = createChainReader({
+        address: ea.address,
+        rpcUrl: stack.handle.info.rpcUrl,
+        requestTimeoutMs: 200,
+      });
       const error = await failure(readBalances(impatient, { tokens: [STRK] }));
       expect(error.code).toBe(ErrorCode.CHAIN_UNREACHABLE);
       expect(error.message).toMatch(/did not answer within 200 ms/);

@@ -17,7 +17,11 @@ let answer: { status: number; headers?: Record<string, string>; body: unknown };
 beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body)));
+    req.on('end', () =>
+      res
+        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+        .end(JSON.stringify(answer.body)),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/paymaster`;
@@ -26,7 +30,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function refusal(): Promise<AppError> {
   const fetchLike = scopedFetch({ service: 'server', timeoutMs: 2_000, maxResponseBytes: 65_536 });
-  const error = await fetchLike(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }) }).then(
+  const error = await fetchLike(url, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }),
+  }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -36,23 +43,47 @@ async function refusal(): Promise<AppError> {
 
 describe('scopedFetch: our server refusals', () => {
   it('a known code keeps its code; the message is one printable line', async () => {
-    answer = { status: 401, body: { error: { code: 'UNAUTHORIZED', message: '\u001b[31mtoken\u001b]0;pwned\u0007 expired\r\nnext line', requestId: 'r-1' } } };
+    answer = {
+      status: 401,
+      body: {
+        error: {
+          code: 'UNAUTHORIZED',
+          message: '\u001b[31mtoken\u001b]0;pwned\u0007 expired\r\nnext line',
+          requestId: 'r-1',
+        },
+      },
+    };
     const error = await refusal();
-    expect(error).toMatchObject({ code: 'UNAUTHORIZED', status: 401, details: { requestId: 'r-1', url } });
+    expect(error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      status: 401,
+      details: { requestId: 'r-1', url },
+    });
     // eslint-disable-next-line no-control-regex
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.message).toContain('expired');
   });
 
   it('429: RATE_LIMITED with retryAfterSeconds, as the HTTP layer reports it', async () => {
-    answer = { status: 429, headers: { 'retry-after': '17' }, body: { error: { code: 'RATE_LIMITED', message: 'too many executions' } } };
-    expect(await refusal()).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 17 } });
+    answer = {
+      status: 429,
+      headers: { 'retry-after': '17' },
+      body: { error: { code: 'RATE_LIMITED', message: 'too many executions' } },
+    };
+    expect(await refusal()).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 17 },
+    });
   });
 
   it('a code this client does not know: SERVER_ERROR naming it, never a guess', async () => {
     answer = { status: 418, body: { error: { code: 'TEAPOT', message: 'short and stout' } } };
     const error = await refusal();
-    expect(error).toMatchObject({ code: 'SERVER_ERROR', status: 418, details: { serverCode: 'TEAPOT' } });
+    expect(error).toMatchObject({
+      code: 'SERVER_ERROR',
+      status: 418,
+      details: { serverCode: 'TEAPOT' },
+    });
     expect(error.message).toMatch(/paymaster relay answered TEAPOT: short and stout/);
   });
 });

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTransferCall, createChainReader, createExecutionAccount, executeCalls, isDeployed, readBalances } from '../cli/core/chain/index.js';
+import {
+  buildTransferCall,
+  createChainReader,
+  createExecutionAccount,
+  executeCalls,
+  isDeployed,
+  readBalances,
+} from '../cli/core/chain/index.js';
 import { splitSignature } from '../shared/starknet.js';
 import { resolveToken } from '../shared/tokens.js';
 import { type SandboxHandle, startSandbox } from '../sandbox/launcher.js';
@@ -23,9 +30,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function signIn(handle: SandboxHandle, email: string) {
   await postJson(`${handle.info.serverUrl}/auth/login`, { email });
-  const { code } = (await (await fetch(`${handle.info.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)).json()) as { code: string };
+  const { code } = (await (
+    await fetch(`${handle.info.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)
+  ).json()) as { code: string };
   const verify = await postJson(`${handle.info.serverUrl}/auth/verify`, { email, code });
-  return verify.body as { token: string; walletId: string; walletAddress: string; walletPublicKey: string };
+  return verify.body as {
+    token: string;
+    walletId: string;
+    walletAddress: string;
+    walletPublicKey: string;
+  };
 }
 
 describe('sandbox launcher with the chain emulator', () => {
@@ -45,15 +59,23 @@ describe('sandbox launcher with the chain emulator', () => {
         headers: { authorization: `Bearer ${session.token}` },
         pollIntervalMs: 10,
         signHash: async (hash) => {
-          const signed = await postJson(`${first.info.serverUrl}/sign/hash`, { walletId: session.walletId, hash }, session.token);
+          const signed = await postJson(
+            `${first.info.serverUrl}/sign/hash`,
+            { walletId: session.walletId, hash },
+            session.token,
+          );
           const [r, s] = splitSignature(signed.body.signature as string);
           return { r, s };
         },
       });
       expect((await readBalances(ea, { tokens: [STRK] }))[0]?.balance).toBe(FAUCET_STRK);
       // sponsored through the real relay: our server adds the per-run paymaster API key
-      await executeCalls(ea, [buildTransferCall(STRK, '0x1234', 10n ** 18n)], { feeMode: 'sponsored' });
-      expect((await readBalances(ea, { tokens: [STRK] }))[0]?.balance).toBe(FAUCET_STRK - 10n ** 18n);
+      await executeCalls(ea, [buildTransferCall(STRK, '0x1234', 10n ** 18n)], {
+        feeMode: 'sponsored',
+      });
+      expect((await readBalances(ea, { tokens: [STRK] }))[0]?.balance).toBe(
+        FAUCET_STRK - 10n ** 18n,
+      );
       expect(await isDeployed(ea)).toBe(true);
     } finally {
       await first.close();

@@ -5,12 +5,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AggregatorClient, createAggregatorClient } from '../cli/clients/aggregator.js';
-import { buildApproveCall, type ChainCall, type ExecutionAccount, executeCalls, executePrepared, readBalances, simulateCalls } from '../cli/core/chain/index.js';
+import {
+  buildApproveCall,
+  type ChainCall,
+  type ExecutionAccount,
+  executeCalls,
+  executePrepared,
+  readBalances,
+  simulateCalls,
+} from '../cli/core/chain/index.js';
 import { ErrorCode } from '../shared/errors.js';
 import { applyServiceFee, serviceFeeBps } from '../shared/fees.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
-import { postJson, routerAllowance, type SandboxStack, type Session, startSandboxStack } from './helpers/sandbox-session.js';
+import {
+  postJson,
+  routerAllowance,
+  type SandboxStack,
+  type Session,
+  startSandboxStack,
+} from './helpers/sandbox-session.js';
 import { failure } from './helpers/failure.js';
 
 const USDC = resolveToken('mainnet', 'USDC');
@@ -30,18 +44,32 @@ async function balances(): Promise<Map<string, bigint>> {
 
 /** approve(router, exact amount) + swap, with the aggregator's calldata (checked by the client). */
 async function swapCalls(tokenIn: Token, tokenOut: Token, amount: bigint, slippageBps = 100) {
-  const { route, calldata } = await aggregator.getCalldata({ amount, tokenIn: tokenIn.address, tokenOut: tokenOut.address, slippageBps, destination: ea.address });
-  const calls: ChainCall[] = [buildApproveCall(tokenIn, ROUTER_ADDRESS, amount), { contractAddress: ROUTER_ADDRESS, entrypoint: 'swap', calldata }];
+  const { route, calldata } = await aggregator.getCalldata({
+    amount,
+    tokenIn: tokenIn.address,
+    tokenOut: tokenOut.address,
+    slippageBps,
+    destination: ea.address,
+  });
+  const calls: ChainCall[] = [
+    buildApproveCall(tokenIn, ROUTER_ADDRESS, amount),
+    { contractAddress: ROUTER_ADDRESS, entrypoint: 'swap', calldata },
+  ];
   return { route, calls, ...applyServiceFee(route.outputAmount, serviceFeeBps(route)) };
 }
 
-const allowance = (token: Token): Promise<bigint> => routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
+const allowance = (token: Token): Promise<bigint> =>
+  routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
 
 beforeAll(async () => {
   stack = await startSandboxStack();
   dave = await stack.signIn('dave@example.com');
   ea = stack.account(dave);
-  aggregator = createAggregatorClient({ baseUrl: stack.handle.info.aggregatorUrl, network: 'mainnet', retries: 0 });
+  aggregator = createAggregatorClient({
+    baseUrl: stack.handle.info.aggregatorUrl,
+    network: 'mainnet',
+    retries: 0,
+  });
 });
 
 afterAll(async () => {
@@ -65,22 +93,34 @@ describe('swaps on the sandbox chain', () => {
     expect(after.get('ETH')).toBe((before.get('ETH') ?? 0n) + net);
     // the approval was spent exactly
     expect(await allowance(USDC)).toBe(0n);
-    const next = await aggregator.getRoute({ amount, tokenIn: USDC.address, tokenOut: ETH.address });
+    const next = await aggregator.getRoute({
+      amount,
+      tokenIn: USDC.address,
+      tokenOut: ETH.address,
+    });
     expect(next.outputAmount).toBeLessThan(route.outputAmount);
   });
 
   it('a split route (two pools) and a two-hop route pay exactly the quoted output less the service fee', async () => {
     const split = await swapCalls(ETH, USDC, 5n * 10n ** 18n);
     expect(split.route.legs.length).toBe(2);
-    const splitReceipt = await executeCalls(ea, split.calls, { feeMode: { gasToken: STRK.address } });
+    const splitReceipt = await executeCalls(ea, split.calls, {
+      feeMode: { gasToken: STRK.address },
+    });
     expect(splitReceipt.balanceChanges).toEqual(
-      expect.arrayContaining([{ token: USDC.address, symbol: 'USDC', decimals: 6, amount: split.net }, { token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(5n * 10n ** 18n) }]),
+      expect.arrayContaining([
+        { token: USDC.address, symbol: 'USDC', decimals: 6, amount: split.net },
+        { token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(5n * 10n ** 18n) },
+      ]),
     );
     const hops = await swapCalls(DAI, WBTC, 1_000n * 10n ** 18n);
     expect(hops.route.legs[0]?.hops.length).toBe(2);
     const hopsReceipt = await executeCalls(ea, hops.calls, { feeMode: 'sponsored' });
     expect(hopsReceipt.balanceChanges).toEqual(
-      expect.arrayContaining([{ token: WBTC.address, symbol: 'WBTC', decimals: 8, amount: hops.net }, { token: DAI.address, symbol: 'DAI', decimals: 18, amount: -(1_000n * 10n ** 18n) }]),
+      expect.arrayContaining([
+        { token: WBTC.address, symbol: 'WBTC', decimals: 8, amount: hops.net },
+        { token: DAI.address, symbol: 'DAI', decimals: 18, amount: -(1_000n * 10n ** 18n) },
+      ]),
     );
   });
 
@@ -104,14 +144,20 @@ describe('swaps on the sandbox chain', () => {
     expect(receipt.feePaid?.amount).toBeGreaterThan(0n);
     expect(receipt.feePaid?.amount ?? max + 1n).toBeLessThanOrEqual(max);
     const after = await balances();
-    expect(after.get('STRK')).toBe((before.get('STRK') ?? 0n) - 1_000n * 10n ** 18n - (receipt.feePaid?.amount ?? 0n));
+    expect(after.get('STRK')).toBe(
+      (before.get('STRK') ?? 0n) - 1_000n * 10n ** 18n - (receipt.feePaid?.amount ?? 0n),
+    );
     expect(after.get('USDC')).toBe((before.get('USDC') ?? 0n) + net);
   });
 
   it('the price moved between quote and execution: simulation says REVERTED, execution reverts on min_received, nothing changes', async () => {
     const { calls } = await swapCalls(STRK, USDC, 2_000n * 10n ** 18n, 50);
     // a third party sells a lot of STRK into the same pools
-    await stack.knob('/sandbox/chain/trade', { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000' });
+    await stack.knob('/sandbox/chain/trade', {
+      tokenIn: 'STRK',
+      tokenOut: 'USDC',
+      amount: '500000',
+    });
     const before = await balances();
     const simulation = await simulateCalls(ea, calls, { feeMode: { gasToken: STRK.address } });
     expect(simulation.status).toBe('REVERTED');
@@ -128,7 +174,12 @@ describe('swaps on the sandbox chain', () => {
     const { calls } = await swapCalls(USDC, STRK, 500_000_000n, 10);
     const simulation = await simulateCalls(ea, calls, { feeMode: 'sponsored' });
     expect(simulation.status).toBe('SUCCEEDED');
-    await stack.knob('/sandbox/chain/trade', { tokenIn: 'USDC', tokenOut: 'STRK', amount: '100000', when: 'before-next-execution' });
+    await stack.knob('/sandbox/chain/trade', {
+      tokenIn: 'USDC',
+      tokenOut: 'STRK',
+      amount: '100000',
+      when: 'before-next-execution',
+    });
     const before = await balances();
     const error = await failure(executePrepared(ea, simulation.prepared));
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
@@ -139,11 +190,15 @@ describe('swaps on the sandbox chain', () => {
     const erin = await stack.signIn('erin@example.com');
     const fresh = stack.account(erin);
     const to = `0x${'0'.repeat(60)}beef`;
-    const calls = [{ contractAddress: STRK.address, entrypoint: 'transfer', calldata: [to, '0x5', '0x0'] }];
+    const calls = [
+      { contractAddress: STRK.address, entrypoint: 'transfer', calldata: [to, '0x5', '0x0'] },
+    ];
     const simulation = await simulateCalls(fresh, calls, { feeMode: 'sponsored' });
     expect(simulation.prepared.kind).toBe('deploy_and_invoke');
     expect(simulation.status).toBe('SUCCEEDED');
-    expect(simulation.balanceChanges).toEqual([{ token: STRK.address, symbol: 'STRK', decimals: 18, amount: -5n }]);
+    expect(simulation.balanceChanges).toEqual([
+      { token: STRK.address, symbol: 'STRK', decimals: 18, amount: -5n },
+    ]);
     expect(simulation.networkFee).toBeGreaterThan(0n);
     const receipt = await executePrepared(fresh, simulation.prepared);
     expect(receipt.deployed).toBe(true);
@@ -157,23 +212,60 @@ describe('swaps on the sandbox chain', () => {
     expect(error.message).toContain('ERC20: insufficient allowance');
   });
 
-  it.each(['destination', 'min-received', 'token'] as const)('tampered aggregator calldata (%s) is refused by the client before anything is built', async (kind) => {
-    const response = await postJson(`${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`, { kind });
-    expect(response.status).toBe(200);
-    const error = await failure(aggregator.getCalldata({ amount: 1_000_000n, tokenIn: USDC.address, tokenOut: ETH.address, slippageBps: 100, destination: ea.address }));
-    expect(error.code).toBe(ErrorCode.CALLDATA_MISMATCH);
-    expect(error.details?.field).toBe({ destination: 'destination', 'min-received': 'min_received', token: 'token_out' }[kind]);
-    // one answer only: the next is honest again
-    await expect(aggregator.getCalldata({ amount: 1_000_000n, tokenIn: USDC.address, tokenOut: ETH.address, slippageBps: 100, destination: ea.address })).resolves.toBeDefined();
-  });
+  it.each(['destination', 'min-received', 'token'] as const)(
+    'tampered aggregator calldata (%s) is refused by the client before anything is built',
+    async (kind) => {
+      const response = await postJson(
+        `${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`,
+        { kind },
+      );
+      expect(response.status).toBe(200);
+      const error = await failure(
+        aggregator.getCalldata({
+          amount: 1_000_000n,
+          tokenIn: USDC.address,
+          tokenOut: ETH.address,
+          slippageBps: 100,
+          destination: ea.address,
+        }),
+      );
+      expect(error.code).toBe(ErrorCode.CALLDATA_MISMATCH);
+      expect(error.details?.field).toBe(
+        { destination: 'destination', 'min-received': 'min_received', token: 'token_out' }[kind],
+      );
+      // one answer only: the next is honest again
+      await expect(
+        aggregator.getCalldata({
+          amount: 1_000_000n,
+          tokenIn: USDC.address,
+          tokenOut: ETH.address,
+          slippageBps: 100,
+          destination: ea.address,
+        }),
+      ).resolves.toBeDefined();
+    },
+  );
 
   it('the router refuses calldata whose pools or tokens do not match, before moving anything', async () => {
-    const { calldata } = await aggregator.getCalldata({ amount: 1_000_000n, tokenIn: USDC.address, tokenOut: ETH.address, slippageBps: 100, destination: ea.address });
+    const { calldata } = await aggregator.getCalldata({
+      amount: 1_000_000n,
+      tokenIn: USDC.address,
+      tokenOut: ETH.address,
+      slippageBps: 100,
+      destination: ea.address,
+    });
     const wrongPool = [...calldata];
     wrongPool[5] = '0x1234';
     const before = await balances();
     const error = await failure(
-      executeCalls(ea, [buildApproveCall(USDC, ROUTER_ADDRESS, 1_000_000n), { contractAddress: ROUTER_ADDRESS, entrypoint: 'swap', calldata: wrongPool }], { feeMode: 'sponsored' }),
+      executeCalls(
+        ea,
+        [
+          buildApproveCall(USDC, ROUTER_ADDRESS, 1_000_000n),
+          { contractAddress: ROUTER_ADDRESS, entrypoint: 'swap', calldata: wrongPool },
+        ],
+        { feeMode: 'sponsored' },
+      ),
     );
     expect(error.message).toContain('no pool at 0x1234');
     expect(await balances()).toEqual(before);

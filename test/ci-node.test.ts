@@ -36,7 +36,11 @@ describe('.ci/node.sh', () => {
       npm_config_fetch_timeout: '5000',
       npm_config_userconfig: join(root, 'npmrc'),
     };
-    const run = spawnSync('bash', ['-c', `source '${join(repo, '.ci', 'node.sh')}'; echo "rc=$?"`], { env, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(
+      'bash',
+      ['-c', `source '${join(repo, '.ci', 'node.sh')}'; echo "rc=$?"`],
+      { env, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(run.stdout).toContain('rc=1');
     const said = run.stderr;
     expect(said).toContain('FAILED to install Node 24 from the npm registry (http://127.0.0.1:1/)');

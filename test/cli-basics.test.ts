@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { EXIT_CODE_TABLE } from '../shared/exit-codes.js';
 import { cleanEnv, runBin, runBinTracingModules, tempHome } from './helpers/process.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 describe('finance-tui bin basics', () => {
   const env = cleanEnv({});
@@ -16,8 +18,21 @@ describe('finance-tui bin basics', () => {
   it('--help lists the commands and every exit code', async () => {
     const result = await runBin(['--help'], env);
     expect(result.code).toBe(0);
-    for (const word of ['login', 'verify', 'logout', 'wallet', 'serve', 'sandbox outbox', 'quote', 'status', '--json', 'Exit codes']) expect(result.stdout).toContain(word);
-    for (const { code } of EXIT_CODE_TABLE) expect(result.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
+    for (const word of [
+      'login',
+      'verify',
+      'logout',
+      'wallet',
+      'serve',
+      'sandbox outbox',
+      'quote',
+      'status',
+      '--json',
+      'Exit codes',
+    ])
+      expect(result.stdout).toContain(word);
+    for (const { code } of EXIT_CODE_TABLE)
+      expect(result.stdout).toMatch(new RegExp(`^  ${code}\\s`, 'm'));
   });
 
   it('an unknown command is a usage error: one JSON error document, exit 1, no stack', async () => {
@@ -32,15 +47,22 @@ describe('finance-tui bin basics', () => {
   it('a mistyped flag names the flag and suggests the closest one', async () => {
     const result = await runBin(['quote', '2', 'ETH', 'USDC', '--slipage', '2'], env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("error: Unknown option '--slipage'; did you mean --slippage? (USAGE_ERROR)\n");
+    expect(result.stderr).toBe(
+      "error: Unknown option '--slipage'; did you mean --slippage? (USAGE_ERROR)\n",
+    );
   });
 
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {
-      const result = await runBin(['sandbox', '--prot', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
+      const result = await runBin(
+        ['sandbox', '--prot', '0', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
       expect(result.code).toBe(1);
-      expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'USAGE_ERROR', message: expect.stringContaining('--prot') } });
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        error: { code: 'USAGE_ERROR', message: expect.stringContaining('--prot') },
+      });
     } finally {
       home.cleanup();
     }
@@ -49,6 +71,10 @@ describe('finance-tui bin basics', () => {
   it('--version does not load the heavy modules (Fastify, starknet.js)', async () => {
     const { modules } = await runBinTracingModules(['--version'], env);
     expect(modules.some((url) => url.endsWith('dist/cli/headless/output.js'))).toBe(true); // the hook saw our own imports
-    expect(modules.filter((url) => /node_modules\/(fastify|starknet|typebox|ky|conf|ink|react)\//.test(url))).toEqual([]);
+    expect(
+      modules.filter((url) =>
+        /node_modules\/(fastify|starknet|typebox|ky|conf|ink|react)\//.test(url),
+      ),
+    ).toEqual([]);
   });
 });

@@ -35,10 +35,21 @@ afterAll(async () => {
 function context(argv: string[], signal: AbortSignal): CommandContext {
   // The emulator answers for the aggregator and (slowly, at /health) stands in for the server;
   // cleanEnv drops any inherited FINANCE_TUI_* (FINANCE_TUI_SANDBOX among them).
-  return commandContext({ argv, signal, env: cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: url, FINANCE_TUI_SERVER_URL: url }) });
+  return commandContext({
+    argv,
+    signal,
+    env: cleanEnv({
+      FINANCE_TUI_HOME: home.dir,
+      FINANCE_TUI_AGGREGATOR_URL: url,
+      FINANCE_TUI_SERVER_URL: url,
+    }),
+  });
 }
 
-async function abortMidRequest(command: CommandRun, argv: string[]): Promise<{ error: unknown; ms: number; requests: number }> {
+async function abortMidRequest(
+  command: CommandRun,
+  argv: string[],
+): Promise<{ error: unknown; ms: number; requests: number }> {
   const before = app.faults.requests;
   const controller = new AbortController();
   const outcome = command(context(argv, controller.signal)).then(
@@ -46,7 +57,10 @@ async function abortMidRequest(command: CommandRun, argv: string[]): Promise<{ e
     (error: unknown) => ({ error }),
   );
   // wait until the aggregator request is in the emulator's (1 s) latency
-  while (app.aggregatorStats.hits['/route'] === undefined && app.aggregatorStats.hits['/healthCheck'] === undefined) {
+  while (
+    app.aggregatorStats.hits['/route'] === undefined &&
+    app.aggregatorStats.hits['/healthCheck'] === undefined
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const abortedAt = performance.now();
@@ -80,8 +94,12 @@ describe('cancellation of quote and status', () => {
     const before = app.faults.requests;
     const controller = new AbortController();
     controller.abort();
-    await expect(quote(context(['1', 'ETH', 'USDC'], controller.signal))).rejects.toMatchObject({ code: 'CANCELLED' });
-    await expect(status(context([], controller.signal))).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(quote(context(['1', 'ETH', 'USDC'], controller.signal))).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
+    await expect(status(context([], controller.signal))).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
     expect(app.faults.requests).toBe(before);
   });
 });

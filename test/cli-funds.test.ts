@@ -49,7 +49,9 @@ describe('balance and send through the sandbox (whole processes)', () => {
     const held = new Map((r.doc.balances as Amount[]).map((b) => [b.symbol, b]));
     for (const { symbol, amount } of FAUCET) {
       const token = resolveToken('mainnet', symbol);
-      expect(held.get(symbol)?.baseUnits, symbol).toBe(parseAmount(amount, token.decimals).toString());
+      expect(held.get(symbol)?.baseUnits, symbol).toBe(
+        parseAmount(amount, token.decimals).toString(),
+      );
       expect(held.get(symbol)?.amount, symbol).toBe(amount);
     }
     expect(held.get('USDC.e')?.baseUnits).toBe('0');
@@ -60,14 +62,31 @@ describe('balance and send through the sandbox (whole processes)', () => {
 
   it('send without --yes: the plan, nothing signed, exit 1 CONFIRMATION_REQUIRED', async () => {
     const before = await strkOf(users.aliceHome);
-    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox', '--json']);
+    const r = await cli(users.aliceHome, [
+      'send',
+      '1.5',
+      'STRK',
+      bobAddress,
+      '--sandbox',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
     expect(r.doc.error?.details?.plan).toMatchObject({
       kind: 'send',
-      sends: [{ to: bobAddress, amount: { symbol: 'STRK', amount: '1.5', baseUnits: ONE_AND_A_HALF.toString() } }],
+      sends: [
+        {
+          to: bobAddress,
+          amount: { symbol: 'STRK', amount: '1.5', baseUnits: ONE_AND_A_HALF.toString() },
+        },
+      ],
       deploysAccount: true,
-      simulation: { status: 'ok', balanceChanges: [{ token: { symbol: 'STRK' }, change: { baseUnits: (-ONE_AND_A_HALF).toString() } }] },
+      simulation: {
+        status: 'ok',
+        balanceChanges: [
+          { token: { symbol: 'STRK' }, change: { baseUnits: (-ONE_AND_A_HALF).toString() } },
+        ],
+      },
     });
     const human = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
@@ -80,12 +99,27 @@ describe('balance and send through the sandbox (whole processes)', () => {
   it('send 1.5 STRK --yes: both balances change by exactly 1.5 STRK (+ the receipt fee if gas was not sponsored)', async () => {
     const aliceBefore = await strkOf(users.aliceHome);
     const bobBefore = await strkOf(users.bobHome);
-    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--yes', '--sandbox', '--json']);
+    const r = await cli(users.aliceHome, [
+      'send',
+      '1.5',
+      'STRK',
+      bobAddress,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
-    const receipt = r.doc.transaction as { status: string; hash: string; feePaid: Amount | null; balanceChanges: Amount[] };
+    const receipt = r.doc.transaction as {
+      status: string;
+      hash: string;
+      feePaid: Amount | null;
+      balanceChanges: Amount[];
+    };
     expect(receipt.status).toBe('SUCCEEDED');
     expect(receipt.hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(receipt.balanceChanges).toEqual([expect.objectContaining({ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() })]);
+    expect(receipt.balanceChanges).toEqual([
+      expect.objectContaining({ symbol: 'STRK', baseUnits: (-ONE_AND_A_HALF).toString() }),
+    ]);
     const fee = receipt.feePaid?.symbol === 'STRK' ? BigInt(receipt.feePaid.baseUnits) : 0n;
     expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
@@ -94,7 +128,17 @@ describe('balance and send through the sandbox (whole processes)', () => {
   it('paying gas in STRK: the sender pays exactly 1.5 STRK + the receipt fee; the recipient gets exactly 1.5', async () => {
     const aliceBefore = await strkOf(users.aliceHome);
     const bobBefore = await strkOf(users.bobHome);
-    const r = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox', '--json']);
+    const r = await cli(users.aliceHome, [
+      'send',
+      '1.5',
+      'STRK',
+      bobAddress,
+      '--gas-token',
+      'STRK',
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const gas = r.doc.gas as { mode: string; maxFee: Amount };
     const receipt = r.doc.transaction as { feePaid: Amount };
@@ -105,7 +149,16 @@ describe('balance and send through the sandbox (whole processes)', () => {
     expect(fee <= BigInt(gas.maxFee.baseUnits)).toBe(true);
     expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
-    const human = await cli(users.aliceHome, ['send', '0.25', 'STRK', bobAddress, '--gas-token', 'STRK', '--yes', '--sandbox']);
+    const human = await cli(users.aliceHome, [
+      'send',
+      '0.25',
+      'STRK',
+      bobAddress,
+      '--gas-token',
+      'STRK',
+      '--yes',
+      '--sandbox',
+    ]);
     expect(human.stdout).toMatch(/^Done: transaction 0x[0-9a-f]{64} succeeded/m);
     expect(human.stdout).toMatch(/gas paid [0-9.]+ STRK/);
   });
@@ -128,7 +181,11 @@ describe('balance and send through the sandbox (whole processes)', () => {
   });
 
   it('send and a one-transfer batch are one action: they refuse alike (a token contract, the router, zero, malformed, yourself) and nothing is signed', async () => {
-    const me = ((await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string }).address;
+    const me = (
+      (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as {
+        address: string;
+      }
+    ).address;
     const router = '0x00f6f4cf62e3c010e0ac2451cc7807b5eec19a40b0faacd00cca3914280fdf5a';
     const before = await strkOf(users.aliceHome);
     for (const [to, code] of [
@@ -139,22 +196,82 @@ describe('balance and send through the sandbox (whole processes)', () => {
       ['0x0', 'INVALID_ADDRESS'],
       ['0xnothex', 'INVALID_ADDRESS'],
     ] as const) {
-      const send = await cli(users.aliceHome, ['send', '1', 'STRK', to, '--yes', '--sandbox', '--json']);
-      const batch = await cli(users.aliceHome, ['batch', '--send', `1 STRK>${to}`, '--yes', '--sandbox', '--json']);
-      expect({ to, send: [send.code, send.doc.error?.code], batch: [batch.code, batch.doc.error?.code] }).toEqual({ to, send: [1, code], batch: [1, code] });
+      const send = await cli(users.aliceHome, [
+        'send',
+        '1',
+        'STRK',
+        to,
+        '--yes',
+        '--sandbox',
+        '--json',
+      ]);
+      const batch = await cli(users.aliceHome, [
+        'batch',
+        '--send',
+        `1 STRK>${to}`,
+        '--yes',
+        '--sandbox',
+        '--json',
+      ]);
+      expect({
+        to,
+        send: [send.code, send.doc.error?.code],
+        batch: [batch.code, batch.doc.error?.code],
+      }).toEqual({ to, send: [1, code], batch: [1, code] });
       expect(send.doc.error?.message).toBe(batch.doc.error?.message);
     }
     expect(await strkOf(users.aliceHome)).toBe(before);
     // and succeed alike: the same plan document, kind apart
-    const send = await cli(users.aliceHome, ['send', '0.5', 'STRK', bobAddress, '--sandbox', '--json']);
-    const batch = await cli(users.aliceHome, ['batch', '--send', `0.5 STRK>${bobAddress}`, '--sandbox', '--json']);
-    const shape = ({ headline, swaps, sends, calls, simulation, deploysAccount, warnings }: Record<string, unknown>) => ({ headline, swaps, sends, calls, simulation, deploysAccount, warnings });
-    expect(shape(send.doc.error?.details?.plan as Record<string, unknown>)).toEqual(shape(batch.doc.error?.details?.plan as Record<string, unknown>));
+    const send = await cli(users.aliceHome, [
+      'send',
+      '0.5',
+      'STRK',
+      bobAddress,
+      '--sandbox',
+      '--json',
+    ]);
+    const batch = await cli(users.aliceHome, [
+      'batch',
+      '--send',
+      `0.5 STRK>${bobAddress}`,
+      '--sandbox',
+      '--json',
+    ]);
+    const shape = ({
+      headline,
+      swaps,
+      sends,
+      calls,
+      simulation,
+      deploysAccount,
+      warnings,
+    }: Record<string, unknown>) => ({
+      headline,
+      swaps,
+      sends,
+      calls,
+      simulation,
+      deploysAccount,
+      warnings,
+    });
+    expect(shape(send.doc.error?.details?.plan as Record<string, unknown>)).toEqual(
+      shape(batch.doc.error?.details?.plan as Record<string, unknown>),
+    );
   });
 
   it('to yourself: refused; without a session: exit 4 AUTH_REQUIRED', async () => {
-    const me = (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as { address: string };
-    const self = await cli(users.aliceHome, ['send', '1', 'STRK', me.address, '--yes', '--sandbox', '--json']);
+    const me = (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as {
+      address: string;
+    };
+    const self = await cli(users.aliceHome, [
+      'send',
+      '1',
+      'STRK',
+      me.address,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(self.doc.error?.code).toBe('INVALID_RECIPIENT');
     const nobody = tempHome();
     try {

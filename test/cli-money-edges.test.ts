@@ -36,14 +36,19 @@ const HASH = /^0x[0-9a-f]{64}$/;
 
 function historyFile(home: string): Entry[] {
   try {
-    return (JSON.parse(readFileSync(join(home, 'history.json'), 'utf8')) as { entries: Entry[] }).entries;
+    return (JSON.parse(readFileSync(join(home, 'history.json'), 'utf8')) as { entries: Entry[] })
+      .entries;
   } catch {
     return [];
   }
 }
 
 /** Resolves once the history file holds an entry matching (the send's 'submitted' moment); polls the file. */
-async function entryAppears(home: string, match: (e: Entry) => boolean, timeoutMs = 30_000): Promise<Entry> {
+async function entryAppears(
+  home: string,
+  match: (e: Entry) => boolean,
+  timeoutMs = 30_000,
+): Promise<Entry> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = historyFile(home).find(match);
@@ -57,7 +62,11 @@ describe('money edges through whole processes', () => {
   let users: TwoUsers;
 
   async function knob(path: string, body: unknown): Promise<void> {
-    const response = await fetch(`${users.urls.chainUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${users.urls.chainUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(200);
   }
 
@@ -67,7 +76,13 @@ describe('money edges through whole processes', () => {
     return BigInt((r.doc.balances as Amount[])[0]?.baseUnits ?? '-1');
   }
 
-  const toBob = (baseUnits: string) => (e: Entry) => e.amounts.some((a) => a.to !== undefined && BigInt(a.to) === BigInt(users.bobAddress) && a.baseUnits === baseUnits);
+  const toBob = (baseUnits: string) => (e: Entry) =>
+    e.amounts.some(
+      (a) =>
+        a.to !== undefined &&
+        BigInt(a.to) === BigInt(users.bobAddress) &&
+        a.baseUnits === baseUnits,
+    );
 
   beforeAll(async () => {
     users = await startTwoUsers();
@@ -78,7 +93,15 @@ describe('money edges through whole processes', () => {
   }, 120_000);
 
   it('one hash format: the receipt, `history --json` and the file say the same 0x + 64 hex', async () => {
-    const sent = await cli(users.aliceHome, ['send', '0.1', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json']);
+    const sent = await cli(users.aliceHome, [
+      'send',
+      '0.1',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(sent.code).toBe(0);
     const hash = (sent.doc.transaction as { hash: string }).hash;
     expect(hash).toMatch(HASH);
@@ -94,43 +117,78 @@ describe('money edges through whole processes', () => {
     const bobBefore = await strkOf(users.bobHome);
     // the chain executes at once but its node withholds status and receipt
     await knob('/sandbox/chain/confirm-delay', { ms: 600_000 });
-    const proc = spawnBin(['send', '1.25', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json'], cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }));
-    const pending = await entryAppears(users.aliceHome, (e) => toBob(amount)(e) && e.status === 'pending');
+    const proc = spawnBin(
+      ['send', '1.25', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json'],
+      cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }),
+    );
+    const pending = await entryAppears(
+      users.aliceHome,
+      (e) => toBob(amount)(e) && e.status === 'pending',
+    );
     proc.kill('SIGINT');
     const { code } = await proc.exited;
     expect(code).toBe(3);
-    const doc = JSON.parse(proc.stdout()) as { error: { code: string; message: string; details: { transactionHash: string } } };
+    const doc = JSON.parse(proc.stdout()) as {
+      error: { code: string; message: string; details: { transactionHash: string } };
+    };
     expect(doc.error.code).toBe('SUBMITTED_UNCONFIRMED');
     expect(doc.error.details.transactionHash).toMatch(HASH);
     expect(doc.error.details.transactionHash).toBe(pending.hash);
     expect(doc.error.message).toContain('finance-tui history');
-    expect(historyFile(users.aliceHome).find((e) => e.hash === pending.hash)).toMatchObject({ status: 'pending', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(historyFile(users.aliceHome).find((e) => e.hash === pending.hash)).toMatchObject({
+      status: 'pending',
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
     // a script that retries the same send: refused, naming the hash; nothing paid twice
-    const retry = await cli(users.aliceHome, ['send', '1.25', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json']);
+    const retry = await cli(users.aliceHome, [
+      'send',
+      '1.25',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(retry.code).toBe(1);
     expect(retry.doc.error?.code).toBe('ALREADY_SUBMITTED');
     expect(retry.doc.error?.details?.transactionHash).toBe(pending.hash);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
     // while the node does not know it, history leaves it pending; once it does, history settles it
-    expect((await cli(users.aliceHome, ['history', '--json'])).doc.entries).toEqual(expect.arrayContaining([expect.objectContaining({ hash: pending.hash, status: 'pending' })]));
+    expect((await cli(users.aliceHome, ['history', '--json'])).doc.entries).toEqual(
+      expect.arrayContaining([expect.objectContaining({ hash: pending.hash, status: 'pending' })]),
+    );
     await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });
     const settled = await cli(users.aliceHome, ['history', '--json']);
-    expect(settled.doc.entries).toEqual(expect.arrayContaining([expect.objectContaining({ hash: pending.hash, status: 'succeeded' })]));
-    expect(historyFile(users.aliceHome).find((e) => e.hash === pending.hash)?.status).toBe('succeeded');
+    expect(settled.doc.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ hash: pending.hash, status: 'succeeded' }),
+      ]),
+    );
+    expect(historyFile(users.aliceHome).find((e) => e.hash === pending.hash)?.status).toBe(
+      'succeeded',
+    );
   }, 120_000);
 
   it('Ctrl+C after submission, for a person: one line with the hash that says not to retry (exit 3)', async () => {
     await knob('/sandbox/chain/confirm-delay', { ms: 600_000 });
     try {
-      const proc = spawnBin(['send', '0.3', 'STRK', users.bobAddress, '--yes', '--sandbox'], cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }));
-      const pending = await entryAppears(users.aliceHome, (e) => toBob('300000000000000000')(e) && e.status === 'pending');
+      const proc = spawnBin(
+        ['send', '0.3', 'STRK', users.bobAddress, '--yes', '--sandbox'],
+        cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }),
+      );
+      const pending = await entryAppears(
+        users.aliceHome,
+        (e) => toBob('300000000000000000')(e) && e.status === 'pending',
+      );
       proc.kill('SIGINT');
       expect((await proc.exited).code).toBe(3);
       expect(proc.stderr()).toContain(pending.hash as string);
-      expect(proc.stderr()).toMatch(/do not retry: check `finance-tui history`.*\(SUBMITTED_UNCONFIRMED\)/);
+      expect(proc.stderr()).toMatch(
+        /do not retry: check `finance-tui history`.*\(SUBMITTED_UNCONFIRMED\)/,
+      );
     } finally {
       await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });
     }
@@ -139,19 +197,44 @@ describe('money edges through whole processes', () => {
   it("the paymaster's answer is lost after it relayed the transaction: SUBMITTED_UNCONFIRMED (exit 3), recorded; the retry is refused and nothing is paid twice", async () => {
     const amount = '700000000000000000'; // 0.7 STRK
     const bobBefore = await strkOf(users.bobHome);
-    await knob('/sandbox/faults', { loseAnswer: { count: 1, method: 'paymaster_executeTransaction', mode: 'drop' } });
-    const first = await cli(users.aliceHome, ['send', '0.7', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json']);
+    await knob('/sandbox/faults', {
+      loseAnswer: { count: 1, method: 'paymaster_executeTransaction', mode: 'drop' },
+    });
+    const first = await cli(users.aliceHome, [
+      'send',
+      '0.7',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(first.code).toBe(3);
     expect(first.doc.error?.code).toBe('SUBMITTED_UNCONFIRMED');
-    expect(first.doc.error?.details).toMatchObject({ transactionHash: null, outsideNonce: expect.stringMatching(HASH), messageHash: expect.stringMatching(HASH) });
+    expect(first.doc.error?.details).toMatchObject({
+      transactionHash: null,
+      outsideNonce: expect.stringMatching(HASH),
+      messageHash: expect.stringMatching(HASH),
+    });
     expect(first.doc.error?.message).toContain('may have been executed');
     const recorded = historyFile(users.aliceHome).find(toBob(amount));
-    expect(recorded).toMatchObject({ status: 'unknown', outside: { nonce: first.doc.error?.details?.outsideNonce } });
+    expect(recorded).toMatchObject({
+      status: 'unknown',
+      outside: { nonce: first.doc.error?.details?.outsideNonce },
+    });
     expect(recorded?.hash).toBeUndefined();
     // it did go through
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
-    const retry = await cli(users.aliceHome, ['send', '0.7', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json']);
+    const retry = await cli(users.aliceHome, [
+      'send',
+      '0.7',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(retry.code).toBe(1);
     expect(retry.doc.error?.code).toBe('ALREADY_SUBMITTED');
     expect(retry.doc.error?.message).toContain('has been executed');

@@ -71,11 +71,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
     const total = symbols.reduce((sum, s) => sum + cents(s), 0n);
     for (const s of symbols) {
       const diff = cents(s) * 10_000n - BigInt((targets[s] as number) * 100) * total;
-      expect((diff < 0n ? -diff : diff) <= bandUnits * total, `${s}: ${cents(s)} of ${total} vs target ${targets[s]} %`).toBe(true);
+      expect(
+        (diff < 0n ? -diff : diff) <= bandUnits * total,
+        `${s}: ${cents(s)} of ${total} vs target ${targets[s]} %`,
+      ).toBe(true);
     }
   }
 
-  const historyCount = async (home: string): Promise<number> => ((await run(home, ['history'])).doc.entries as unknown[]).length;
+  const historyCount = async (home: string): Promise<number> =>
+    ((await run(home, ['history'])).doc.entries as unknown[]).length;
 
   beforeAll(async () => {
     users = await startTwoUsers();
@@ -85,174 +89,325 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
     for (const h of homes) h.cleanup();
   });
 
-  it('portfolio --json: every held token, exact balances, prices, shares adding up to exactly 100.00 %; total = the values; the cache and its age', async () => {
-    const p = await portfolioOf(users.bobHome);
-    expect(p).toMatchObject({ network: 'sandbox', sandbox: true, unpriced: [], pricing: { cacheSeconds: 20, fromCache: 0 } });
-    expect(p.tokens.map((t) => t.symbol).sort()).toEqual(['DAI', 'ETH', 'STRK', 'USDC', 'USDT', 'WBTC']);
-    const balances = (await run(users.bobHome, ['balance'])).doc.balances as Array<{ symbol: string; baseUnits: string }>;
-    for (const t of p.tokens) expect(t.baseUnits).toBe(balances.find((b) => b.symbol === t.symbol)?.baseUnits);
-    expect(p.tokens.reduce((s, t) => s + (t.share?.units ?? 0), 0)).toBe(10_000);
-    expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(p.total.cents);
-    expect(p.tokens.find((t) => t.symbol === 'ETH')?.price?.usd).toBe('3000.00');
-    // a second look within 20 s is served from the cache, with its age
-    const again = (await run(users.bobHome, ['portfolio'])).doc as unknown as PDoc;
-    expect(again.pricing.fromCache).toBe(p.tokens.length);
-    expect(again.pricing.ageSeconds).toBeGreaterThanOrEqual(0);
-    expect(again.total).toEqual(p.total);
-  }, LONG);
-
-  it('portfolio (human): a table with bars, the total, the price age and how prices are derived', async () => {
-    const r = await cli(users.bobHome, ['portfolio', '--sandbox']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/token +balance +price USD +value USD +share/);
-    expect(r.stdout).toMatch(/ETH +10 +3000\.00 +30000\.00 +\d+\.\d\d % +█+·+/);
-    expect(r.stdout).toMatch(/Total: \d+\.\d\d USD/);
-    expect(r.stdout).toMatch(/prices \d+ s old/);
-  }, LONG);
-
-  it('an unpriced token (no route): shown with the reason, left out of the total and the shares, never valued at 0', async () => {
-    const knob = `${users.urls.aggregatorUrl}/sandbox/no-route`;
-    expect((await postJson(knob, { tokenIn: 'DAI', tokenOut: 'USDC' })).status).toBe(200);
-    try {
+  it(
+    'portfolio --json: every held token, exact balances, prices, shares adding up to exactly 100.00 %; total = the values; the cache and its age',
+    async () => {
       const p = await portfolioOf(users.bobHome);
-      const dai = p.tokens.find((t) => t.symbol === 'DAI');
-      expect(dai).toMatchObject({ amount: '10000', price: null, value: null, share: null });
-      expect(dai?.unpriced).toMatch(/NO_ROUTE_FOUND/);
-      expect(p.unpriced).toEqual([{ symbol: 'DAI', reason: dai?.unpriced }]);
-      expect(p.notes.join(' ')).toMatch(/DAI has no price and is left out of the total/);
+      expect(p).toMatchObject({
+        network: 'sandbox',
+        sandbox: true,
+        unpriced: [],
+        pricing: { cacheSeconds: 20, fromCache: 0 },
+      });
+      expect(p.tokens.map((t) => t.symbol).sort()).toEqual([
+        'DAI',
+        'ETH',
+        'STRK',
+        'USDC',
+        'USDT',
+        'WBTC',
+      ]);
+      const balances = (await run(users.bobHome, ['balance'])).doc.balances as Array<{
+        symbol: string;
+        baseUnits: string;
+      }>;
+      for (const t of p.tokens)
+        expect(t.baseUnits).toBe(balances.find((b) => b.symbol === t.symbol)?.baseUnits);
       expect(p.tokens.reduce((s, t) => s + (t.share?.units ?? 0), 0)).toBe(10_000);
-      expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(p.total.cents);
-      const human = await cli(users.bobHome, ['portfolio', '--sandbox', '--fresh']);
-      expect(human.stdout).toMatch(/DAI +10000 +unpriced +—/);
-      expect(human.stdout).toMatch(/priced tokens only/);
-      // a target without a price cannot be planned: its value is unknown
-      const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 50 DAI']);
-      expect(r.code).toBe(1);
-      expect(r.doc.error).toMatchObject({ code: 'NO_ROUTE_FOUND' });
-      expect(r.doc.error?.message).toMatch(/no price for DAI/);
-    } finally {
-      await postJson(knob, { tokenIn: 'DAI', tokenOut: 'USDC', clear: true });
-    }
-  }, LONG);
+      expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(
+        p.total.cents,
+      );
+      expect(p.tokens.find((t) => t.symbol === 'ETH')?.price?.usd).toBe('3000.00');
+      // a second look within 20 s is served from the cache, with its age
+      const again = (await run(users.bobHome, ['portfolio'])).doc as unknown as PDoc;
+      expect(again.pricing.fromCache).toBe(p.tokens.length);
+      expect(again.pricing.ageSeconds).toBeGreaterThanOrEqual(0);
+      expect(again.total).toEqual(p.total);
+    },
+    LONG,
+  );
 
-  it('the test network: balances shown, every price says why it is missing; a rebalance is refused like every swap', async () => {
-    const home = tempHome();
-    homes.push(home);
-    // bob's wallet, as a session on sepolia whose reads go to the sandbox chain
-    const sandbox = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as { serverUrl: string; rpcUrl: string };
-    const saved = JSON.parse(readFileSync(join(users.bobHome, 'session.json'), 'utf8')) as { session: Record<string, unknown> };
-    writeFileSync(join(home.dir, 'session.json'), JSON.stringify({ session: { ...saved.session, network: 'sepolia', sandbox: false, serverUrl: sandbox.serverUrl } }), { mode: 0o600 });
-    writeFileSync(join(home.dir, 'settings.json'), JSON.stringify({ serverUrl: sandbox.serverUrl, rpcUrl: sandbox.rpcUrl, network: 'sepolia' }));
-    const r = await cli(home.dir, ['portfolio', '--json']);
-    expect(r.code, r.stdout).toBe(0);
-    const p = r.doc as unknown as PDoc;
-    expect(p).toMatchObject({ network: 'sepolia', sandbox: false, total: { usd: '0.00', cents: '0' } });
-    expect(p.tokens.map((t) => t.symbol)).toEqual(['ETH', 'STRK']);
-    for (const t of p.tokens) {
-      expect(t).toMatchObject({ price: null, value: null, share: null });
-      expect(t.unpriced).toMatch(/no price on sepolia: prices come from the swap aggregator, which serves mainnet only/);
-    }
-    const human = await cli(home.dir, ['portfolio']);
-    expect(human.stdout).toMatch(/ETH +\d+(\.\d+)? +unpriced/);
-    const refused = await cli(home.dir, ['portfolio-rebalance', '--target', '50 ETH, 50 STRK', '--json']);
-    expect(refused.doc.error?.code).toBe('NETWORK_UNSUPPORTED');
-  }, LONG);
+  it(
+    'portfolio (human): a table with bars, the total, the price age and how prices are derived',
+    async () => {
+      const r = await cli(users.bobHome, ['portfolio', '--sandbox']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/token +balance +price USD +value USD +share/);
+      expect(r.stdout).toMatch(/ETH +10 +3000\.00 +30000\.00 +\d+\.\d\d % +█+·+/);
+      expect(r.stdout).toMatch(/Total: \d+\.\d\d USD/);
+      expect(r.stdout).toMatch(/prices \d+ s old/);
+    },
+    LONG,
+  );
 
-  it('targets that do not add up to 100, or no target: a clear usage error, nothing planned', async () => {
-    const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC']);
-    expect(r.code).toBe(1);
-    expect(r.doc.error).toMatchObject({ code: 'USAGE_ERROR', message: '--target percentages must add up to 100; they add up to 80' });
-    const none = await run(users.bobHome, ['portfolio-rebalance']);
-    expect(none.doc.error?.message).toMatch(/--target is required/);
-    const human = await cli(users.bobHome, ['portfolio-rebalance', '--target', '60 ETH, 60 USDC', '--sandbox']);
-    expect(human.stderr).toMatch(/they add up to 120 \(USAGE_ERROR\)/);
-  }, LONG);
+  it(
+    'an unpriced token (no route): shown with the reason, left out of the total and the shares, never valued at 0',
+    async () => {
+      const knob = `${users.urls.aggregatorUrl}/sandbox/no-route`;
+      expect((await postJson(knob, { tokenIn: 'DAI', tokenOut: 'USDC' })).status).toBe(200);
+      try {
+        const p = await portfolioOf(users.bobHome);
+        const dai = p.tokens.find((t) => t.symbol === 'DAI');
+        expect(dai).toMatchObject({ amount: '10000', price: null, value: null, share: null });
+        expect(dai?.unpriced).toMatch(/NO_ROUTE_FOUND/);
+        expect(p.unpriced).toEqual([{ symbol: 'DAI', reason: dai?.unpriced }]);
+        expect(p.notes.join(' ')).toMatch(/DAI has no price and is left out of the total/);
+        expect(p.tokens.reduce((s, t) => s + (t.share?.units ?? 0), 0)).toBe(10_000);
+        expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(
+          p.total.cents,
+        );
+        const human = await cli(users.bobHome, ['portfolio', '--sandbox', '--fresh']);
+        expect(human.stdout).toMatch(/DAI +10000 +unpriced +—/);
+        expect(human.stdout).toMatch(/priced tokens only/);
+        // a target without a price cannot be planned: its value is unknown
+        const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 50 DAI']);
+        expect(r.code).toBe(1);
+        expect(r.doc.error).toMatchObject({ code: 'NO_ROUTE_FOUND' });
+        expect(r.doc.error?.message).toMatch(/no price for DAI/);
+      } finally {
+        await postJson(knob, { tokenIn: 'DAI', tokenOut: 'USDC', clear: true });
+      }
+    },
+    LONG,
+  );
 
-  it('the band: 1 point off is within the default 2 points (already balanced, exit 0, nothing signed); with --band 0.5 it is a plan', async () => {
-    const home = await newWallet('band@example.com');
-    // the faucet wallet: ETH 60 %, USDC 20 %, STRK 20 % of the three
-    const balanced = await run(home, ['portfolio-rebalance', '--target', '61 ETH, 19 USDC, 20 STRK', '--yes']);
-    expect(balanced.code, balanced.stdout).toBe(0);
-    expect(balanced.doc).toMatchObject({ status: 'balanced', signed: false });
-    expect(await historyCount(home)).toBe(0);
-    const tight = await run(home, ['portfolio-rebalance', '--target', '61 ETH, 19 USDC, 20 STRK', '--band', '0.5']);
-    expect(tight.code).toBe(1);
-    expect(tight.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
-    const plan = tight.doc.error?.details?.plan as Doc & { rebalance: RView; swaps: Array<{ from: { symbol: string }; to: { symbol: string } }> };
-    expect(plan.kind).toBe('rebalance');
-    expect(plan.swaps.map((s) => `${s.from.symbol}>${s.to.symbol}`)).toEqual(['USDC>ETH']);
-    expect(plan.rebalance.rows.map((row) => [row.symbol, row.target])).toEqual([
-      ['ETH', '61.00'],
-      ['USDC', '19.00'],
-      ['STRK', '20.00'],
-    ]);
-  }, LONG);
-
-  it('rebalance --yes (named tokens): one transaction of approve → swap legs; afterwards within the band, the unlisted tokens untouched; then "already balanced"', async () => {
-    const home = users.aliceHome;
-    const before = await portfolioOf(home);
-    const preview = await cli(home, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sandbox']);
-    expect(preview.code).toBe(1);
-    expect(preview.stdout).toMatch(/token +now % +target % +after % \(simulated\)/);
-    expect(preview.stdout).toMatch(/what the named tokens are worth together; USDT, DAI, WBTC kept/);
-    expect(preview.stdout).toMatch(/At least/);
-    const r = await run(home, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--yes']);
-    expect(r.code, r.stdout).toBe(0);
-    const doc = r.doc as Doc & { rebalance: RView; calls: Array<{ entrypoint: string }>; transaction: { status: string } };
-    expect(doc.transaction.status).toBe('SUCCEEDED');
-    expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
-    expect(doc.rebalance.afterFrom).toBe('simulation');
-    for (const row of doc.rebalance.rows) expect(Math.abs(Number(row.after) - Number(row.target))).toBeLessThanOrEqual(2);
-    const after = await portfolioOf(home);
-    expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20 });
-    for (const s of ['USDT', 'DAI', 'WBTC']) expect(after.tokens.find((t) => t.symbol === s)?.baseUnits).toBe(before.tokens.find((t) => t.symbol === s)?.baseUnits);
-    // nothing left to do: exit 0, nothing signed
-    const count = await historyCount(home);
-    const again = await cli(home, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--yes', '--sandbox']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/Already balanced/);
-    expect(await historyCount(home)).toBe(count);
-  }, LONG);
-
-  it('a target token not held at all (USDC.e) is bought; afterwards within the band', async () => {
-    const home = await newWallet('nousdce@example.com');
-    expect((await portfolioOf(home)).tokens.some((t) => t.symbol === 'USDC.e')).toBe(false);
-    const r = await run(home, ['portfolio-rebalance', '--target', '40 ETH, 60 USDC.e', '--yes']);
-    expect(r.code, r.stdout).toBe(0);
-    expectWithinBand(await portfolioOf(home), { ETH: 40, 'USDC.e': 60 });
-  }, LONG);
-
-  it('--sell-unlisted: shares of the whole wallet; the other tokens are sold (at most 3 swaps a run, the rest in the next); within the band after', async () => {
-    const home = await newWallet('sellall@example.com');
-    const target = ['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'];
-    const preview = await run(home, target);
-    const plan = preview.doc.error?.details?.plan as { rebalance: RView; swaps: unknown[] };
-    expect(plan.rebalance.base).toBe('whole-wallet');
-    expect(plan.rebalance.baseNote).toMatch(/of the whole \(priced\) wallet; tokens the target does not name are sold/);
-    expect(plan.swaps.length).toBeLessThanOrEqual(3);
-    let runs = 0;
-    for (; runs < 4; runs++) {
-      const r = await run(home, [...target, '--yes']);
+  it(
+    'the test network: balances shown, every price says why it is missing; a rebalance is refused like every swap',
+    async () => {
+      const home = tempHome();
+      homes.push(home);
+      // bob's wallet, as a session on sepolia whose reads go to the sandbox chain
+      const sandbox = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as {
+        serverUrl: string;
+        rpcUrl: string;
+      };
+      const saved = JSON.parse(readFileSync(join(users.bobHome, 'session.json'), 'utf8')) as {
+        session: Record<string, unknown>;
+      };
+      writeFileSync(
+        join(home.dir, 'session.json'),
+        JSON.stringify({
+          session: {
+            ...saved.session,
+            network: 'sepolia',
+            sandbox: false,
+            serverUrl: sandbox.serverUrl,
+          },
+        }),
+        { mode: 0o600 },
+      );
+      writeFileSync(
+        join(home.dir, 'settings.json'),
+        JSON.stringify({
+          serverUrl: sandbox.serverUrl,
+          rpcUrl: sandbox.rpcUrl,
+          network: 'sepolia',
+        }),
+      );
+      const r = await cli(home.dir, ['portfolio', '--json']);
       expect(r.code, r.stdout).toBe(0);
-      if (r.doc.status === 'balanced') break;
-      expect((r.doc as { calls: unknown[] }).calls.length).toBeLessThanOrEqual(6);
-    }
-    expect(runs).toBeGreaterThanOrEqual(1);
-    expect(runs).toBeLessThan(4);
-    const after = await portfolioOf(home);
-    expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20, USDT: 0, DAI: 0, WBTC: 0 });
-  }, LONG * 2);
+      const p = r.doc as unknown as PDoc;
+      expect(p).toMatchObject({
+        network: 'sepolia',
+        sandbox: false,
+        total: { usd: '0.00', cents: '0' },
+      });
+      expect(p.tokens.map((t) => t.symbol)).toEqual(['ETH', 'STRK']);
+      for (const t of p.tokens) {
+        expect(t).toMatchObject({ price: null, value: null, share: null });
+        expect(t.unpriced).toMatch(
+          /no price on sepolia: prices come from the swap aggregator, which serves mainnet only/,
+        );
+      }
+      const human = await cli(home.dir, ['portfolio']);
+      expect(human.stdout).toMatch(/ETH +\d+(\.\d+)? +unpriced/);
+      const refused = await cli(home.dir, [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 50 STRK',
+        '--json',
+      ]);
+      expect(refused.doc.error?.code).toBe('NETWORK_UNSUPPORTED');
+    },
+    LONG,
+  );
 
-  it('history --csv: a header, one row per transaction, exact amounts, the rebalance among them', async () => {
-    const r = await cli(users.aliceHome, ['history', '--csv']);
-    expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.split('\r\n');
-    expect(lines[0]).toBe('time,kind,network,hash,left,arrived,fee,status');
-    const row = lines.find((l) => l.includes(',rebalance,'));
-    // the fee column: the gas the receipt shows paid (empty only when the paymaster sponsored it)
-    expect(row).toMatch(/^\d{4}-\d\d-\d\dT[^,]+,rebalance,sandbox,0x[0-9a-f]{64},[0-9.]+ ETH,[0-9.]+ USDC,([0-9.]+ [A-Z]+)?,succeeded$/);
-    expect(lines.at(-1)).toBe('');
-    const both = await cli(users.aliceHome, ['history', '--csv', '--json']);
-    expect(both.doc.error?.code).toBe('USAGE_ERROR');
-  }, LONG);
+  it(
+    'targets that do not add up to 100, or no target: a clear usage error, nothing planned',
+    async () => {
+      const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC']);
+      expect(r.code).toBe(1);
+      expect(r.doc.error).toMatchObject({
+        code: 'USAGE_ERROR',
+        message: '--target percentages must add up to 100; they add up to 80',
+      });
+      const none = await run(users.bobHome, ['portfolio-rebalance']);
+      expect(none.doc.error?.message).toMatch(/--target is required/);
+      const human = await cli(users.bobHome, [
+        'portfolio-rebalance',
+        '--target',
+        '60 ETH, 60 USDC',
+        '--sandbox',
+      ]);
+      expect(human.stderr).toMatch(/they add up to 120 \(USAGE_ERROR\)/);
+    },
+    LONG,
+  );
+
+  it(
+    'the band: 1 point off is within the default 2 points (already balanced, exit 0, nothing signed); with --band 0.5 it is a plan',
+    async () => {
+      const home = await newWallet('band@example.com');
+      // the faucet wallet: ETH 60 %, USDC 20 %, STRK 20 % of the three
+      const balanced = await run(home, [
+        'portfolio-rebalance',
+        '--target',
+        '61 ETH, 19 USDC, 20 STRK',
+        '--yes',
+      ]);
+      expect(balanced.code, balanced.stdout).toBe(0);
+      expect(balanced.doc).toMatchObject({ status: 'balanced', signed: false });
+      expect(await historyCount(home)).toBe(0);
+      const tight = await run(home, [
+        'portfolio-rebalance',
+        '--target',
+        '61 ETH, 19 USDC, 20 STRK',
+        '--band',
+        '0.5',
+      ]);
+      expect(tight.code).toBe(1);
+      expect(tight.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
+      const plan = tight.doc.error?.details?.plan as Doc & {
+        rebalance: RView;
+        swaps: Array<{ from: { symbol: string }; to: { symbol: string } }>;
+      };
+      expect(plan.kind).toBe('rebalance');
+      expect(plan.swaps.map((s) => `${s.from.symbol}>${s.to.symbol}`)).toEqual(['USDC>ETH']);
+      expect(plan.rebalance.rows.map((row) => [row.symbol, row.target])).toEqual([
+        ['ETH', '61.00'],
+        ['USDC', '19.00'],
+        ['STRK', '20.00'],
+      ]);
+    },
+    LONG,
+  );
+
+  it(
+    'rebalance --yes (named tokens): one transaction of approve → swap legs; afterwards within the band, the unlisted tokens untouched; then "already balanced"',
+    async () => {
+      const home = users.aliceHome;
+      const before = await portfolioOf(home);
+      const preview = await cli(home, [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 30 USDC, 20 STRK',
+        '--sandbox',
+      ]);
+      expect(preview.code).toBe(1);
+      expect(preview.stdout).toMatch(/token +now % +target % +after % \(simulated\)/);
+      expect(preview.stdout).toMatch(
+        /what the named tokens are worth together; USDT, DAI, WBTC kept/,
+      );
+      expect(preview.stdout).toMatch(/At least/);
+      const r = await run(home, [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 30 USDC, 20 STRK',
+        '--yes',
+      ]);
+      expect(r.code, r.stdout).toBe(0);
+      const doc = r.doc as Doc & {
+        rebalance: RView;
+        calls: Array<{ entrypoint: string }>;
+        transaction: { status: string };
+      };
+      expect(doc.transaction.status).toBe('SUCCEEDED');
+      expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
+      expect(doc.rebalance.afterFrom).toBe('simulation');
+      for (const row of doc.rebalance.rows)
+        expect(Math.abs(Number(row.after) - Number(row.target))).toBeLessThanOrEqual(2);
+      const after = await portfolioOf(home);
+      expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20 });
+      for (const s of ['USDT', 'DAI', 'WBTC'])
+        expect(after.tokens.find((t) => t.symbol === s)?.baseUnits).toBe(
+          before.tokens.find((t) => t.symbol === s)?.baseUnits,
+        );
+      // nothing left to do: exit 0, nothing signed
+      const count = await historyCount(home);
+      const again = await cli(home, [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 30 USDC, 20 STRK',
+        '--yes',
+        '--sandbox',
+      ]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/Already balanced/);
+      expect(await historyCount(home)).toBe(count);
+    },
+    LONG,
+  );
+
+  it(
+    'a target token not held at all (USDC.e) is bought; afterwards within the band',
+    async () => {
+      const home = await newWallet('nousdce@example.com');
+      expect((await portfolioOf(home)).tokens.some((t) => t.symbol === 'USDC.e')).toBe(false);
+      const r = await run(home, ['portfolio-rebalance', '--target', '40 ETH, 60 USDC.e', '--yes']);
+      expect(r.code, r.stdout).toBe(0);
+      expectWithinBand(await portfolioOf(home), { ETH: 40, 'USDC.e': 60 });
+    },
+    LONG,
+  );
+
+  it(
+    '--sell-unlisted: shares of the whole wallet; the other tokens are sold (at most 3 swaps a run, the rest in the next); within the band after',
+    async () => {
+      const home = await newWallet('sellall@example.com');
+      const target = [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 30 USDC, 20 STRK',
+        '--sell-unlisted',
+      ];
+      const preview = await run(home, target);
+      const plan = preview.doc.error?.details?.plan as { rebalance: RView; swaps: unknown[] };
+      expect(plan.rebalance.base).toBe('whole-wallet');
+      expect(plan.rebalance.baseNote).toMatch(
+        /of the whole \(priced\) wallet; tokens the target does not name are sold/,
+      );
+      expect(plan.swaps.length).toBeLessThanOrEqual(3);
+      let runs = 0;
+      for (; runs < 4; runs++) {
+        const r = await run(home, [...target, '--yes']);
+        expect(r.code, r.stdout).toBe(0);
+        if (r.doc.status === 'balanced') break;
+        expect((r.doc as { calls: unknown[] }).calls.length).toBeLessThanOrEqual(6);
+      }
+      expect(runs).toBeGreaterThanOrEqual(1);
+      expect(runs).toBeLessThan(4);
+      const after = await portfolioOf(home);
+      expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20, USDT: 0, DAI: 0, WBTC: 0 });
+    },
+    LONG * 2,
+  );
+
+  it(
+    'history --csv: a header, one row per transaction, exact amounts, the rebalance among them',
+    async () => {
+      const r = await cli(users.aliceHome, ['history', '--csv']);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\r\n');
+      expect(lines[0]).toBe('time,kind,network,hash,left,arrived,fee,status');
+      const row = lines.find((l) => l.includes(',rebalance,'));
+      // the fee column: the gas the receipt shows paid (empty only when the paymaster sponsored it)
+      expect(row).toMatch(
+        /^\d{4}-\d\d-\d\dT[^,]+,rebalance,sandbox,0x[0-9a-f]{64},[0-9.]+ ETH,[0-9.]+ USDC,([0-9.]+ [A-Z]+)?,succeeded$/,
+      );
+      expect(lines.at(-1)).toBe('');
+      const both = await cli(users.aliceHome, ['history', '--csv', '--json']);
+      expect(both.doc.error?.code).toBe('USAGE_ERROR');
+    },
+    LONG,
+  );
 });

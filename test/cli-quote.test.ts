@@ -7,13 +7,24 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runBin, runBinTracingModules, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import {
+  cleanEnv,
+  runBin,
+  runBinTracingModules,
+  type Spawned,
+  spawnBin,
+  tempHome,
+} from './helpers/process.js';
 
 /** A clean environment with its own data folder. */
-const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv => cleanEnv({ FINANCE_TUI_HOME: home, ...extra });
+const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
+  cleanEnv({ FINANCE_TUI_HOME: home, ...extra });
 
 /** runBin, with stdout parsed when it is one JSON document. */
-async function runJson(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string; json: unknown }> {
+async function runJson(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string; json: unknown }> {
   const r = await runBin(args, env);
   let json: unknown;
   try {
@@ -44,7 +55,10 @@ describe('finance-tui quote / status (process level)', () => {
   });
 
   it('quote --sandbox --json: one document with net output, fee, minimum, impact, route, gas', async () => {
-    const r = await runJson(['quote', '1.5', 'ETH', 'usdc', '--sandbox', '--json', '--slippage', '0.5'], envFor(home.dir));
+    const r = await runJson(
+      ['quote', '1.5', 'ETH', 'usdc', '--sandbox', '--json', '--slippage', '0.5'],
+      envFor(home.dir),
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const doc = r.json as {
@@ -63,7 +77,12 @@ describe('finance-tui quote / status (process level)', () => {
         gas: { estimatedGasUsed: string | null };
       }>;
     };
-    expect(doc).toMatchObject({ sandbox: true, network: 'sandbox', mode: 'single', slippage: { bps: 50 } });
+    expect(doc).toMatchObject({
+      sandbox: true,
+      network: 'sandbox',
+      mode: 'single',
+      slippage: { bps: 50 },
+    });
     const q = doc.quotes[0];
     if (q === undefined) throw new Error('no quote');
     expect(q.amountIn.baseUnits).toBe('1500000000000000000');
@@ -80,10 +99,19 @@ describe('finance-tui quote / status (process level)', () => {
   });
 
   it('quote --pairs: same output → batch, mixed outputs → parallel', async () => {
-    const batch = await runJson(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>ETH', '--sandbox', '--json'], envFor(home.dir));
+    const batch = await runJson(
+      ['quote', '--pairs', '100 USDC>ETH, 5000 STRK>ETH', '--sandbox', '--json'],
+      envFor(home.dir),
+    );
     expect(batch.code).toBe(0);
-    expect(batch.json).toMatchObject({ mode: 'batch', quotes: [{ to: { symbol: 'ETH' } }, { to: { symbol: 'ETH' } }] });
-    const mixed = await runJson(['quote', '--pairs', '100 USDC>ETH, 5000 STRK>USDC, 0.1 WBTC>DAI', '--sandbox', '--json'], envFor(home.dir));
+    expect(batch.json).toMatchObject({
+      mode: 'batch',
+      quotes: [{ to: { symbol: 'ETH' } }, { to: { symbol: 'ETH' } }],
+    });
+    const mixed = await runJson(
+      ['quote', '--pairs', '100 USDC>ETH, 5000 STRK>USDC, 0.1 WBTC>DAI', '--sandbox', '--json'],
+      envFor(home.dir),
+    );
     expect(mixed.code).toBe(0);
     expect(mixed.json).toMatchObject({ mode: 'parallel' });
     expect((mixed.json as { quotes: unknown[] }).quotes).toHaveLength(3);
@@ -104,12 +132,21 @@ describe('finance-tui quote / status (process level)', () => {
     { amount: '1000000', warning: 'high', human: /^warning: high price impact \([0-9.]+%\)/m },
     { amount: '10000000', warning: 'very-high', human: /^!! VERY HIGH PRICE IMPACT: [0-9.]+%/m },
   ])('price impact of $amount USDC → ETH: warning $warning', async ({ amount, warning, human }) => {
-    const doc = await runJson(['quote', amount, 'USDC', 'ETH', '--sandbox', '--json'], envFor(home.dir));
+    const doc = await runJson(
+      ['quote', amount, 'USDC', 'ETH', '--sandbox', '--json'],
+      envFor(home.dir),
+    );
     expect(doc.code).toBe(0);
-    const q = (doc.json as { quotes: Array<{ priceImpact: { bps: number }; priceImpactWarning: string | null }> }).quotes[0];
+    const q = (
+      doc.json as {
+        quotes: Array<{ priceImpact: { bps: number }; priceImpactWarning: string | null }>;
+      }
+    ).quotes[0];
     expect(q?.priceImpactWarning).toBe(warning);
     const bps = q?.priceImpact.bps ?? 0;
-    expect(warning === null ? bps <= 500 : warning === 'high' ? bps > 500 && bps <= 1500 : bps > 1500).toBe(true);
+    expect(
+      warning === null ? bps <= 500 : warning === 'high' ? bps > 500 && bps <= 1500 : bps > 1500,
+    ).toBe(true);
     const text = await runJson(['quote', amount, 'USDC', 'ETH', '--sandbox'], envFor(home.dir));
     if (human === null) expect(text.stdout).not.toMatch(/HIGH|warning/i);
     else expect(text.stdout).toMatch(human);
@@ -117,11 +154,27 @@ describe('finance-tui quote / status (process level)', () => {
 
   it.each([
     { name: 'unknown token', args: ['quote', '1', 'DOGE', 'USDC'], code: 'UNKNOWN_TOKEN' },
-    { name: 'too many decimals', args: ['quote', '1.0000001', 'USDC', 'ETH'], code: 'INVALID_AMOUNT' },
-    { name: 'bad slippage', args: ['quote', '1', 'ETH', 'USDC', '--slippage', '80'], code: 'INVALID_SLIPPAGE' },
-    { name: 'four pairs', args: ['quote', '--pairs', '1 ETH>USDC, 1 ETH>USDC, 1 ETH>USDC, 1 ETH>USDC'], code: 'BATCH_LIMIT_EXCEEDED' },
+    {
+      name: 'too many decimals',
+      args: ['quote', '1.0000001', 'USDC', 'ETH'],
+      code: 'INVALID_AMOUNT',
+    },
+    {
+      name: 'bad slippage',
+      args: ['quote', '1', 'ETH', 'USDC', '--slippage', '80'],
+      code: 'INVALID_SLIPPAGE',
+    },
+    {
+      name: 'four pairs',
+      args: ['quote', '--pairs', '1 ETH>USDC, 1 ETH>USDC, 1 ETH>USDC, 1 ETH>USDC'],
+      code: 'BATCH_LIMIT_EXCEEDED',
+    },
     { name: 'one pair', args: ['quote', '--pairs', '1 ETH>USDC'], code: 'USAGE_ERROR' },
-    { name: 'sepolia', args: ['quote', '1', 'ETH', 'USDC', '--network', 'sepolia'], code: 'NETWORK_UNSUPPORTED' },
+    {
+      name: 'sepolia',
+      args: ['quote', '1', 'ETH', 'USDC', '--network', 'sepolia'],
+      code: 'NETWORK_UNSUPPORTED',
+    },
     { name: 'missing arguments', args: ['quote', '1', 'ETH'], code: 'USAGE_ERROR' },
   ])('$name → exit 1 with error code $code', async ({ args, code }) => {
     const r = await runJson([...args, '--json'], envFor(home.dir));
@@ -133,7 +186,10 @@ describe('finance-tui quote / status (process level)', () => {
     const fresh = tempHome();
     const r = await runJson(
       ['status', '--json'],
-      envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9', FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9' }),
+      envFor(fresh.dir, {
+        FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9',
+        FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+      }),
     );
     fresh.cleanup();
     expect(r.code).toBe(0);
@@ -152,16 +208,25 @@ describe('finance-tui quote / status (process level)', () => {
     let seen: { serverUrl: string; aggregatorUrl: string } | undefined;
     const watch = setInterval(() => {
       try {
-        seen ??= JSON.parse(readFileSync(stateFile, 'utf8')) as { serverUrl: string; aggregatorUrl: string };
+        seen ??= JSON.parse(readFileSync(stateFile, 'utf8')) as {
+          serverUrl: string;
+          aggregatorUrl: string;
+        };
       } catch {
         // not written yet (or half written): look again
       }
     }, 5);
     try {
-      const r = await runJson(['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'], envFor(fresh.dir));
+      const r = await runJson(
+        ['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'],
+        envFor(fresh.dir),
+      );
       clearInterval(watch);
       expect(r.code).toBe(0);
-      expect(r.json).toMatchObject({ sandbox: true, quotes: [{ from: { symbol: 'USDT' }, to: { symbol: 'USDC.e' } }] });
+      expect(r.json).toMatchObject({
+        sandbox: true,
+        quotes: [{ from: { symbol: 'USDT' }, to: { symbol: 'USDC.e' } }],
+      });
       // stopped: its state file is gone and nothing answers at its URLs any more
       expect(seen?.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
       expect(existsSync(stateFile)).toBe(false);
@@ -187,7 +252,10 @@ describe('finance-tui quote / status (process level)', () => {
     await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve));
     const realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
     try {
-      const r = await runJson(['status', '--sandbox', '--json'], envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }));
+      const r = await runJson(
+        ['status', '--sandbox', '--json'],
+        envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }),
+      );
       expect(r.code).toBe(0);
       expect(r.json).toMatchObject({
         sandbox: true,
@@ -202,11 +270,14 @@ describe('finance-tui quote / status (process level)', () => {
     }
   });
 
-  it.each([['quote'], ['status']])('%s --help --json prints one {"usage": …} document', async (command) => {
-    const r = await runJson([command, '--help', '--json'], envFor(home.dir));
-    expect(r.code).toBe(0);
-    expect(r.json).toEqual({ usage: expect.stringContaining(`Usage: finance-tui ${command}`) });
-  });
+  it.each([['quote'], ['status']])(
+    '%s --help --json prints one {"usage": …} document',
+    async (command) => {
+      const r = await runJson([command, '--help', '--json'], envFor(home.dir));
+      expect(r.code).toBe(0);
+      expect(r.json).toEqual({ usage: expect.stringContaining(`Usage: finance-tui ${command}`) });
+    },
+  );
 
   it.each([
     ['quote --help', ['quote', '--help']],
@@ -216,19 +287,32 @@ describe('finance-tui quote / status (process level)', () => {
     const r = await runBinTracingModules(args, envFor(home.dir));
     expect(r.stdout).toMatch(/Usage: finance-tui|USAGE_ERROR/);
     // the hook saw the command module itself
-    expect(r.modules).toEqual(expect.arrayContaining([expect.stringMatching(/dist\/cli\/commands\/(quote|status)\.js$/)]));
-    expect(r.modules.filter((url) => /node_modules\/(typebox|ky|conf|ajv|starknet|@scure\/starknet)\//.test(url))).toEqual([]);
+    expect(r.modules).toEqual(
+      expect.arrayContaining([expect.stringMatching(/dist\/cli\/commands\/(quote|status)\.js$/)]),
+    );
+    expect(
+      r.modules.filter((url) =>
+        /node_modules\/(typebox|ky|conf|ajv|starknet|@scure\/starknet)\//.test(url),
+      ),
+    ).toEqual([]);
   });
 
   it('quote -1 ETH USDC → INVALID_AMOUNT "must not be negative", not an unknown option', async () => {
     const r = await runJson(['quote', '-1', 'ETH', 'USDC', '--json'], envFor(home.dir));
     expect(r.code).toBe(1);
-    expect(r.json).toMatchObject({ error: { code: 'INVALID_AMOUNT', message: expect.stringContaining('must not be negative') } });
+    expect(r.json).toMatchObject({
+      error: { code: 'INVALID_AMOUNT', message: expect.stringContaining('must not be negative') },
+    });
   });
 
   it('status --sandbox --json reports both services up', async () => {
     const r = await runJson(['status', '--sandbox', '--json'], envFor(home.dir));
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ sandbox: true, swapsSupported: true, aggregator: { reachable: true, status: 200 }, server: { reachable: true } });
+    expect(r.json).toMatchObject({
+      sandbox: true,
+      swapsSupported: true,
+      aggregator: { reachable: true, status: 200 },
+      server: { reachable: true },
+    });
   });
 });

@@ -9,7 +9,11 @@ import { cleanEnv, runBin, tempHome } from './helpers/process.js';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
-const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9', FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9' });
+const env = cleanEnv({
+  FINANCE_TUI_HOME: home.dir,
+  FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9',
+  FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+});
 const RECIPIENT = `0x${'5'.padStart(64, '0')}`;
 
 async function usage(args: string[]): Promise<string> {
@@ -33,18 +37,28 @@ describe('repeated flags', () => {
 
   it('a repeated global flag too (--json --json), and a short one names both spellings', async () => {
     expect(await usage(['status', '--json'])).toBe('--json was given more than once; give it once');
-    expect(await usage(['history', '-h', '--help'])).toBe('--help (-h) was given more than once; give it once');
+    expect(await usage(['history', '-h', '--help'])).toBe(
+      '--help (-h) was given more than once; give it once',
+    );
   });
 
   it('human output says the same on stderr, exit 1', async () => {
-    const r = await runBin(['quote', '1', 'ETH', 'USDC', '--slippage', '1', '--slippage', '50'], env);
+    const r = await runBin(
+      ['quote', '1', 'ETH', 'USDC', '--slippage', '1', '--slippage', '50'],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: --slippage was given more than once; give it once (USAGE_ERROR)\n');
+    expect(r.stderr).toBe(
+      'error: --slippage was given more than once; give it once (USAGE_ERROR)\n',
+    );
   });
 
   it('batch --send and --swap stay repeatable (declared multiple): no usage error for them', async () => {
-    const r = await runBin(['batch', '--send', `1 STRK>${RECIPIENT}`, '--send', `2 STRK>${RECIPIENT}`, '--json'], env);
+    const r = await runBin(
+      ['batch', '--send', `1 STRK>${RECIPIENT}`, '--send', `2 STRK>${RECIPIENT}`, '--json'],
+      env,
+    );
     const doc = JSON.parse(r.stdout) as { error?: { code: string; message: string } };
     // it gets past the parser: not signed in here, so the next refusal is about the session
     expect(doc.error?.message ?? '').not.toMatch(/more than once/);

@@ -21,17 +21,31 @@ interface Outcome {
   code: number;
   stdout: string;
   stderr: string;
-  json: { error?: { code: string; message: string; details?: Record<string, unknown> } } & Record<string, unknown>;
+  json: { error?: { code: string; message: string; details?: Record<string, unknown> } } & Record<
+    string,
+    unknown
+  >;
 }
 
-async function runIn(argv: string[], env: NodeJS.ProcessEnv, signal = new AbortController().signal): Promise<Outcome> {
+async function runIn(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  signal = new AbortController().signal,
+): Promise<Outcome> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const code = await run(argv, { env, stdout, stderr, stdoutIsTTY: false, stderrIsTTY: false, signal });
+  const code = await run(argv, {
+    env,
+    stdout,
+    stderr,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal,
+  });
   let json: Outcome['json'] = {};
   try {
     json = JSON.parse(out) as Outcome['json'];
@@ -71,7 +85,11 @@ const CONFIGURED = 'http://127.0.0.1:9';
 
 beforeAll(() => {
   home = tempHome();
-  env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SERVER_URL: CONFIGURED, FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9' });
+  env = cleanEnv({
+    FINANCE_TUI_HOME: home.dir,
+    FINANCE_TUI_SERVER_URL: CONFIGURED,
+    FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9',
+  });
 });
 afterAll(() => home.cleanup());
 afterEach(async () => {
@@ -83,13 +101,17 @@ describe('run(argv, io): usage', () => {
     expect((await runIn(['--version'], env)).code).toBe(0);
     const help = await runIn(['--help'], env);
     expect(help.code).toBe(0);
-    for (const code of ['0 ', '1 ', '2 ', '4 ', '130', '143']) expect(help.stdout).toContain(`  ${code}`);
+    for (const code of ['0 ', '1 ', '2 ', '4 ', '130', '143'])
+      expect(help.stdout).toContain(`  ${code}`);
   });
 
   it('an unknown command: USAGE_ERROR, exit 1, with the closest command', async () => {
     const r = await runIn(['qoute', '1', 'ETH', 'USDC', '--json'], env);
     expect(r.code).toBe(1);
-    expect(r.json.error).toMatchObject({ code: 'USAGE_ERROR', message: expect.stringContaining('did you mean quote?') });
+    expect(r.json.error).toMatchObject({
+      code: 'USAGE_ERROR',
+      message: expect.stringContaining('did you mean quote?'),
+    });
   });
 
   it('a mistyped flag: USAGE_ERROR with the closest flag', async () => {
@@ -107,7 +129,9 @@ describe('run(argv, io): usage', () => {
   });
 
   it('login with something that is not an e-mail, verify with a malformed code: exit 1, the code not echoed', async () => {
-    expect((await runIn(['login', 'not-an-email', '--json'], env)).json.error?.code).toBe('USAGE_ERROR');
+    expect((await runIn(['login', 'not-an-email', '--json'], env)).json.error?.code).toBe(
+      'USAGE_ERROR',
+    );
     const r = await runIn(['verify', 'alice@example.com', '12345x', '--json'], env);
     expect(r.code).toBe(1);
     expect(r.json.error?.code).toBe('USAGE_ERROR');
@@ -117,7 +141,10 @@ describe('run(argv, io): usage', () => {
   it('sandbox outbox with no sandbox running: SERVER_UNREACHABLE naming the way to start one, nothing started', async () => {
     const r = await runIn(['sandbox', 'outbox', 'alice@example.com', '--json'], env);
     expect(r.code).toBe(1);
-    expect(r.json.error).toMatchObject({ code: 'SERVER_UNREACHABLE', message: expect.stringContaining('finance-tui sandbox') });
+    expect(r.json.error).toMatchObject({
+      code: 'SERVER_UNREACHABLE',
+      message: expect.stringContaining('finance-tui sandbox'),
+    });
     expect(existsSync(join(home.dir, 'sandbox-child.log'))).toBe(false);
   });
 });
@@ -126,32 +153,47 @@ describe('run(argv, io): the saved session', () => {
   it('no session: AUTH_REQUIRED, exit 4, saying how to sign in', async () => {
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('finance-tui login <email>') });
+    expect(r.json.error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      message: expect.stringContaining('finance-tui login <email>'),
+    });
   });
 
   it('expired by expiresAt: SESSION_EXPIRED, exit 4, with the way back in', async () => {
     saveSession(env, sessionFor(CONFIGURED, { expiresAt: '2020-01-01T00:00:00.000Z' }));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('finance-tui login alice@example.com') });
+    expect(r.json.error).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: expect.stringContaining('finance-tui login alice@example.com'),
+    });
   });
 
-  it('an address that is not its key\'s account: ADDRESS_MISMATCH, exit 4', async () => {
+  it("an address that is not its key's account: ADDRESS_MISMATCH, exit 4", async () => {
     const other = keyPair();
     saveSession(env, sessionFor(CONFIGURED, { address: other.address }));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({ code: 'ADDRESS_MISMATCH', message: expect.stringContaining('session.json') });
+    expect(r.json.error).toMatchObject({
+      code: 'ADDRESS_MISMATCH',
+      message: expect.stringContaining('session.json'),
+    });
   });
 
   it('a session of another server, or of the sandbox: AUTH_REQUIRED, exit 4', async () => {
     saveSession(env, sessionFor('http://127.0.0.1:4000'));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('mainnet at http://127.0.0.1:4000') });
+    expect(r.json.error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      message: expect.stringContaining('mainnet at http://127.0.0.1:4000'),
+    });
     saveSession(env, sessionFor('http://127.0.0.1:5000', { sandbox: true }));
     const s = await runIn(['wallet', '--json'], env);
-    expect(s.json.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('is for the sandbox') });
+    expect(s.json.error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      message: expect.stringContaining('is for the sandbox'),
+    });
   });
 
   it('a corrupt session file: CONFIG_ERROR naming the file, quoting nothing from it; logout still clears it', async () => {
@@ -159,11 +201,19 @@ describe('run(argv, io): the saved session', () => {
     writeFileSync(file, `{"session": {"token": "${TOKEN}", `, { mode: 0o600 });
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(1);
-    expect(r.json.error).toMatchObject({ code: 'CONFIG_ERROR', message: expect.stringContaining(file) });
+    expect(r.json.error).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message: expect.stringContaining(file),
+    });
     expect(r.stdout).not.toContain('test-token-payload');
-    writeFileSync(file, JSON.stringify({ session: { email: 'a@b.co', token: 42 } }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ session: { email: 'a@b.co', token: 42 } }), {
+      mode: 0o600,
+    });
     const wrongShape = await runIn(['wallet', '--json'], env);
-    expect(wrongShape.json.error).toMatchObject({ code: 'CONFIG_ERROR', message: expect.stringContaining(file) });
+    expect(wrongShape.json.error).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message: expect.stringContaining(file),
+    });
     expect((await runIn(['logout', '--json'], env)).code).toBe(0);
     expect(existsSync(file)).toBe(false);
   });
@@ -178,14 +228,21 @@ describe('run(argv, io): the saved session', () => {
       loggedOut: true,
       email: 'alice@example.com',
       serverSignOut: 'not-reached',
-      warning: expect.stringMatching(/^the server was not told \(NETWORK_ERROR: .*\): a copy of this session's token would keep working there until 20/),
+      warning: expect.stringMatching(
+        /^the server was not told \(NETWORK_ERROR: .*\): a copy of this session's token would keep working there until 20/,
+      ),
     });
     expect(out.stdout).not.toContain(TOKEN);
     expect(existsSync(join(home.dir, 'session.json'))).toBe(false);
     expect((await runIn(['logout', '--json'], env)).json).toEqual({ loggedOut: false });
-    saveSession(env, sessionFor(CONFIGURED, { expiresAt: new Date(Date.now() - 1000).toISOString() }));
+    saveSession(
+      env,
+      sessionFor(CONFIGURED, { expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    );
     const human = await runIn(['logout'], env);
-    expect(human.stdout).toBe('Signed out alice@example.com: the saved session was removed. Its token had already ended.\n');
+    expect(human.stdout).toBe(
+      'Signed out alice@example.com: the saved session was removed. Its token had already ended.\n',
+    );
   });
 });
 
@@ -203,16 +260,18 @@ describe('run(argv, io) against a stand-in auth server', () => {
   };
 
   /** /auth/verify's answer for a wallet at `address` with key `publicKey` (a pair, or not). */
-  const verifyAnswer = (address: string, publicKey: string) => (_path: string, _body: unknown, response: ServerResponse) =>
-    json(response, 200, {
-      token: TOKEN,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-      userId: 'u1',
-      walletId: 'w1',
-      walletAddress: address,
-      walletPublicKey: publicKey,
-      isExisting: true,
-    });
+  const verifyAnswer =
+    (address: string, publicKey: string) =>
+    (_path: string, _body: unknown, response: ServerResponse) =>
+      json(response, 200, {
+        token: TOKEN,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        userId: 'u1',
+        walletId: 'w1',
+        walletAddress: address,
+        walletPublicKey: publicKey,
+        isExisting: true,
+      });
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -220,7 +279,8 @@ describe('run(argv, io) against a stand-in auth server', () => {
       request.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
       request.on('end', () => {
         if (request.url === '/health') return json(response, 200, { status: 'ok' });
-        if (request.url === '/') return json(response, 200, { name: 'stand-in', version: '9.9.9', status: 'ok' });
+        if (request.url === '/')
+          return json(response, 200, { name: 'stand-in', version: '9.9.9', status: 'ok' });
         reply(request.url ?? '', raw ? (JSON.parse(raw) as Record<string, unknown>) : {}, response);
       });
     });
@@ -246,19 +306,33 @@ describe('run(argv, io) against a stand-in auth server', () => {
     reply = verifyAnswer(wallet.address, wallet.publicKey);
     const r = await runIn(['verify', 'Alice@Example.com', '123456', '--json'], localEnv);
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ email: 'alice@example.com', address: wallet.address, network: 'mainnet', sandbox: false, serverUrl: url });
+    expect(r.json).toMatchObject({
+      email: 'alice@example.com',
+      address: wallet.address,
+      network: 'mainnet',
+      sandbox: false,
+      serverUrl: url,
+    });
     expect(r.stdout).not.toContain(TOKEN);
     const file = join(home.dir, 'session.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ session: { token: TOKEN, walletId: 'w1' } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      session: { token: TOKEN, walletId: 'w1' },
+    });
   });
 
   it('a 401 TOKEN_EXPIRED from the server ends the session: SESSION_EXPIRED, exit 4', async () => {
     saveSession(localEnv, sessionFor(url));
-    reply = (_path, _body, response) => json(response, 401, { error: { code: 'TOKEN_EXPIRED', message: 'Token expired, sign in again', requestId: 'r1' } });
+    reply = (_path, _body, response) =>
+      json(response, 401, {
+        error: { code: 'TOKEN_EXPIRED', message: 'Token expired, sign in again', requestId: 'r1' },
+      });
     const r = await runIn(['wallet', '--json'], localEnv);
     expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('finance-tui login alice@example.com') });
+    expect(r.json.error).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: expect.stringContaining('finance-tui login alice@example.com'),
+    });
   });
 
   it('wallet --create stores the fresh token and wallet it returns', async () => {
@@ -275,19 +349,34 @@ describe('run(argv, io) against a stand-in auth server', () => {
     const r = await runIn(['wallet', '--create', '--json'], localEnv);
     expect(r.code).toBe(0);
     expect(seen).toEqual(['/wallet/create']);
-    expect(r.json).toMatchObject({ created: true, wallet: { id: 'w-new', address: fresh.address } });
+    expect(r.json).toMatchObject({
+      created: true,
+      wallet: { id: 'w-new', address: fresh.address },
+    });
     expect(JSON.parse(readFileSync(join(home.dir, 'session.json'), 'utf8'))).toMatchObject({
-      session: { token: 'eyJ.fresh-token.sig', walletId: 'w-new', address: fresh.address, publicKey: fresh.publicKey },
+      session: {
+        token: 'eyJ.fresh-token.sig',
+        walletId: 'w-new',
+        address: fresh.address,
+        publicKey: fresh.publicKey,
+      },
     });
   });
 
   it('429 on login: RATE_LIMITED with retryAfterSeconds in the document, exit 1', async () => {
     reply = (_path, _body, response) => {
       response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '37' });
-      response.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry in 37 seconds' } }));
+      response.end(
+        JSON.stringify({
+          error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry in 37 seconds' },
+        }),
+      );
     };
     const r = await runIn(['login', 'alice@example.com', '--json'], localEnv);
     expect(r.code).toBe(1);
-    expect(r.json.error).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: 37 } });
+    expect(r.json.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: 37 },
+    });
   });
 });

@@ -64,9 +64,17 @@ describe('the auth server, started for a command', () => {
     expect(await answers(`${serverUrl}/health`)).toBe(false);
     const login = await runBin(['login', 'dave@example.com', '--json'], serveEnv(), home.dir);
     expect(login.code).toBe(0);
-    expect(JSON.parse(login.stdout)).toMatchObject({ email: 'dave@example.com', sent: true, serverUrl, network: 'mainnet', sandbox: false });
+    expect(JSON.parse(login.stdout)).toMatchObject({
+      email: 'dave@example.com',
+      sent: true,
+      serverUrl,
+      network: 'mainnet',
+      sandbox: false,
+    });
     // the login went through the spawned server to the identity provider
-    const mail = (await (await fetch(`${identityUrl}/sandbox/outbox/dave%40example.com`)).json()) as { code: string };
+    const mail = (await (
+      await fetch(`${identityUrl}/sandbox/outbox/dave%40example.com`)
+    ).json()) as { code: string };
     expect(mail.code).toMatch(/^[0-9]{6}$/);
     // its logs went to the data folder, never to the terminal
     const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
@@ -77,15 +85,25 @@ describe('the auth server, started for a command', () => {
     expect(await answers(`${serverUrl}/health`)).toBe(false);
 
     // and again for verify: a session bound to that URL
-    const verify = await runBin(['verify', 'dave@example.com', mail.code, '--json'], serveEnv(), home.dir);
+    const verify = await runBin(
+      ['verify', 'dave@example.com', mail.code, '--json'],
+      serveEnv(),
+      home.dir,
+    );
     expect(verify.code).toBe(0);
-    expect(JSON.parse(verify.stdout)).toMatchObject({ email: 'dave@example.com', serverUrl, sandbox: false });
+    expect(JSON.parse(verify.stdout)).toMatchObject({
+      email: 'dave@example.com',
+      serverUrl,
+      sandbox: false,
+    });
     expect(await answers(`${serverUrl}/health`)).toBe(false);
   });
 
   it('reports the start as progress on a terminal', async () => {
     const { spawnBin } = await import('./helpers/process.js');
-    const proc = spawnBin(['login', 'erin@example.com', '--json'], serveEnv(), home.dir, { nodeArgs: ['--import', TTY_STDERR] });
+    const proc = spawnBin(['login', 'erin@example.com', '--json'], serveEnv(), home.dir, {
+      nodeArgs: ['--import', TTY_STDERR],
+    });
     expect((await proc.exited).code).toBe(0);
     expect(proc.stderr()).toContain(`starting the auth server at ${serverUrl}`);
   });
@@ -93,11 +111,16 @@ describe('the auth server, started for a command', () => {
   it('serve without its required variables: CONFIG_ERROR naming them and the sandbox, nothing spawned', async () => {
     const bare = tempHome();
     try {
-      const r = await runBin(['login', 'dave@example.com', '--json'], cleanEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: serverUrl }), bare.dir);
+      const r = await runBin(
+        ['login', 'dave@example.com', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: serverUrl }),
+        bare.dir,
+      );
       expect(r.code).toBe(1);
       const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
       expect(error.code).toBe('CONFIG_ERROR');
-      for (const name of ['IDENTITY_APP_ID', 'IDENTITY_APP_SECRET', 'JWT_SECRET', '--sandbox']) expect(error.message).toContain(name);
+      for (const name of ['IDENTITY_APP_ID', 'IDENTITY_APP_SECRET', 'JWT_SECRET', '--sandbox'])
+        expect(error.message).toContain(name);
       expect(existsSync(join(bare.dir, 'serve-child.log'))).toBe(false);
     } finally {
       bare.cleanup();
@@ -108,9 +131,15 @@ describe('the auth server, started for a command', () => {
     const bare = tempHome();
     try {
       const remote = `http://0.0.0.0:${await closedPort('0.0.0.0')}`;
-      const r = await runBin(['login', 'dave@example.com', '--json'], serveEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: remote }), bare.dir);
+      const r = await runBin(
+        ['login', 'dave@example.com', '--json'],
+        serveEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: remote }),
+        bare.dir,
+      );
       expect(r.code).toBe(1);
-      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'SERVER_UNREACHABLE', message: expect.stringContaining(remote) } });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        error: { code: 'SERVER_UNREACHABLE', message: expect.stringContaining(remote) },
+      });
       expect(existsSync(join(bare.dir, 'serve-child.log'))).toBe(false);
     } finally {
       bare.cleanup();

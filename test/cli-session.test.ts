@@ -33,7 +33,10 @@ describe('sessions through the sandbox (whole processes)', () => {
   const secrets: string[] = [];
   const sessionPath = join(home.dir, 'session.json');
 
-  async function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; doc: Doc; stdout: string; stderr: string }> {
+  async function cli(
+    args: string[],
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<{ code: number | null; doc: Doc; stdout: string; stderr: string }> {
     const r = await runBin(args, { ...env, ...extraEnv });
     transcript += r.stdout + r.stderr;
     let doc: Doc = {};
@@ -45,9 +48,12 @@ describe('sessions through the sandbox (whole processes)', () => {
     return { code: r.code, doc, stdout: r.stdout, stderr: r.stderr };
   }
 
-  const savedSession = () => (JSON.parse(readFileSync(sessionPath, 'utf8')) as { session: Record<string, unknown> }).session;
+  const savedSession = () =>
+    (JSON.parse(readFileSync(sessionPath, 'utf8')) as { session: Record<string, unknown> }).session;
   const rewriteSession = (change: Record<string, unknown>) =>
-    writeFileSync(sessionPath, JSON.stringify({ session: { ...savedSession(), ...change } }), { mode: 0o600 });
+    writeFileSync(sessionPath, JSON.stringify({ session: { ...savedSession(), ...change } }), {
+      mode: 0o600,
+    });
 
   async function signIn(): Promise<Doc> {
     expect((await cli(['login', email, '--sandbox', '--json'])).code).toBe(0);
@@ -62,7 +68,9 @@ describe('sessions through the sandbox (whole processes)', () => {
 
   beforeAll(async () => {
     sandbox = spawnBin(['sandbox', '--port', '0', '--json'], env);
-    ready = JSON.parse(await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000)) as Ready;
+    ready = JSON.parse(
+      await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000),
+    ) as Ready;
   });
   afterAll(async () => {
     sandbox.kill('SIGTERM');
@@ -77,7 +85,13 @@ describe('sessions through the sandbox (whole processes)', () => {
     expect(login.stdout).toContain(`finance-tui sandbox outbox ${email}`);
     expect(login.stdout).toContain(`${ready.identityUrl}/sandbox/outbox/`);
     const loginJson = await cli(['login', email, '--sandbox', '--json']);
-    expect(loginJson.doc).toMatchObject({ email, sent: true, network: 'sandbox', sandbox: true, outbox: { command: `finance-tui sandbox outbox ${email}` } });
+    expect(loginJson.doc).toMatchObject({
+      email,
+      sent: true,
+      network: 'sandbox',
+      sandbox: true,
+      outbox: { command: `finance-tui sandbox outbox ${email}` },
+    });
 
     const outbox = await cli(['sandbox', 'outbox', email]);
     expect(outbox.code).toBe(0);
@@ -87,30 +101,60 @@ describe('sessions through the sandbox (whole processes)', () => {
 
     const verify = await cli(['verify', email, code, '--sandbox', '--json']);
     expect(verify.code).toBe(0);
-    expect(verify.doc).toMatchObject({ email, network: 'sandbox', sandbox: true, serverUrl: ready.serverUrl, isExisting: false });
+    expect(verify.doc).toMatchObject({
+      email,
+      network: 'sandbox',
+      sandbox: true,
+      serverUrl: ready.serverUrl,
+      isExisting: false,
+    });
     expect(verify.doc).not.toHaveProperty('token');
     expect(statSync(sessionPath).mode & 0o777).toBe(0o600);
     const session = savedSession();
     secrets.push(session.token as string);
-    expect(session).toMatchObject({ email, address: verify.doc.address, publicKey: verify.doc.publicKey, sandbox: true, network: 'mainnet' });
+    expect(session).toMatchObject({
+      email,
+      address: verify.doc.address,
+      publicKey: verify.doc.publicKey,
+      sandbox: true,
+      network: 'mainnet',
+    });
 
     const wallet = await cli(['wallet', '--sandbox', '--json']);
     expect(wallet.code).toBe(0);
-    expect(wallet.doc).toMatchObject({ email, created: false, wallet: { id: verify.doc.walletId, address: verify.doc.address } });
+    expect(wallet.doc).toMatchObject({
+      email,
+      created: false,
+      wallet: { id: verify.doc.walletId, address: verify.doc.address },
+    });
 
     // the account's wallet is usable: --create refuses to replace it
     const create = await cli(['wallet', '--create', '--sandbox', '--json']);
     expect(create.code).toBe(1);
     expect(create.doc.error?.code).toBe('WALLET_EXISTS');
 
-    expect((await cli(['logout', '--json'])).doc).toEqual({ loggedOut: true, email, serverSignOut: 'revoked' });
+    expect((await cli(['logout', '--json'])).doc).toEqual({
+      loggedOut: true,
+      email,
+      serverSignOut: 'revoked',
+    });
     // the server ended the token: a copy of it is refused (real sandbox server, real socket)
-    const copied = await fetch(`${ready.serverUrl}/wallet/find`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token as string}` }, body: '{}' });
+    const copied = await fetch(`${ready.serverUrl}/wallet/find`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${session.token as string}`,
+      },
+      body: '{}',
+    });
     expect(copied.status).toBe(401);
     expect(((await copied.json()) as { error: { code: string } }).error.code).toBe('TOKEN_REVOKED');
     const after = await cli(['wallet', '--sandbox', '--json']);
     expect(after.code).toBe(4);
-    expect(after.doc.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('finance-tui login <email> --sandbox') });
+    expect(after.doc.error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      message: expect.stringContaining('finance-tui login <email> --sandbox'),
+    });
   });
 
   it('a session past its expiresAt: exit 4 SESSION_EXPIRED, the way back in the message', async () => {
@@ -118,17 +162,28 @@ describe('sessions through the sandbox (whole processes)', () => {
     rewriteSession({ expiresAt: new Date(Date.now() - 60_000).toISOString() });
     const r = await cli(['wallet', '--sandbox', '--json']);
     expect(r.code).toBe(4);
-    expect(r.doc.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining(`finance-tui login ${email} --sandbox`) });
+    expect(r.doc.error).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: expect.stringContaining(`finance-tui login ${email} --sandbox`),
+    });
     const human = await cli(['wallet', '--sandbox']);
-    expect(human.stderr).toMatch(/^error: .*sign in again: finance-tui login carol@example.com --sandbox \(SESSION_EXPIRED\)$/m);
+    expect(human.stderr).toMatch(
+      /^error: .*sign in again: finance-tui login carol@example.com --sandbox \(SESSION_EXPIRED\)$/m,
+    );
   });
 
   it('a token the server says has expired, or was signed out elsewhere: exit 4 SESSION_EXPIRED', async () => {
     await signIn();
-    const { jwtSecret } = JSON.parse(readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8')) as { jwtSecret: string };
+    const { jwtSecret } = JSON.parse(
+      readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8'),
+    ) as { jwtSecret: string };
     const session = savedSession();
     const eightDaysAgo = () => new Date(Date.now() - 8 * 24 * 3_600_000);
-    const stale = await createTokenService({ secret: jwtSecret, audience: JWT_SANDBOX_AUDIENCE, now: eightDaysAgo }).issue({
+    const stale = await createTokenService({
+      secret: jwtSecret,
+      audience: JWT_SANDBOX_AUDIENCE,
+      now: eightDaysAgo,
+    }).issue({
       userId: session.userId as string,
       email,
       walletId: session.walletId as string,
@@ -139,10 +194,16 @@ describe('sessions through the sandbox (whole processes)', () => {
     rewriteSession({ token: stale.token });
     const r = await cli(['wallet', '--sandbox', '--json']);
     expect(r.code).toBe(4);
-    expect(r.doc.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('TOKEN_EXPIRED') });
+    expect(r.doc.error).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: expect.stringContaining('TOKEN_EXPIRED'),
+    });
 
     // a token signed out elsewhere (a copy of it was): exit 4 naming TOKEN_REVOKED
-    const fresh = await createTokenService({ secret: jwtSecret, audience: JWT_SANDBOX_AUDIENCE }).issue({
+    const fresh = await createTokenService({
+      secret: jwtSecret,
+      audience: JWT_SANDBOX_AUDIENCE,
+    }).issue({
       userId: session.userId as string,
       email,
       walletId: session.walletId as string,
@@ -151,34 +212,58 @@ describe('sessions through the sandbox (whole processes)', () => {
     secrets.push(fresh.token);
     rewriteSession({ token: fresh.token, expiresAt: fresh.expiresAt });
     expect((await cli(['wallet', '--sandbox', '--json'])).code).toBe(0);
-    const out = await fetch(`${ready.serverUrl}/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fresh.token}` }, body: '{}' });
+    const out = await fetch(`${ready.serverUrl}/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${fresh.token}` },
+      body: '{}',
+    });
     expect(out.status).toBe(200);
     const revoked = await cli(['wallet', '--sandbox', '--json']);
     expect(revoked.code).toBe(4);
-    expect(revoked.doc.error).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('TOKEN_REVOKED') });
+    expect(revoked.doc.error).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: expect.stringContaining('TOKEN_REVOKED'),
+    });
     // logging out locally afterwards: nothing left to end on the server, the file goes
-    expect((await cli(['logout', '--json'])).doc).toEqual({ loggedOut: true, email, serverSignOut: 'already-ended' });
+    expect((await cli(['logout', '--json'])).doc).toEqual({
+      loggedOut: true,
+      email,
+      serverSignOut: 'already-ended',
+    });
   });
 
-  it('a session file whose address is not its key\'s account is refused: exit 4 ADDRESS_MISMATCH', async () => {
+  it("a session file whose address is not its key's account is refused: exit 4 ADDRESS_MISMATCH", async () => {
     await signIn();
     const stranger = argentAccountAddress(getStarkKey(utils.randomPrivateKey()));
     rewriteSession({ address: stranger });
     const r = await cli(['wallet', '--sandbox', '--json']);
     expect(r.code).toBe(4);
-    expect(r.doc.error).toMatchObject({ code: 'ADDRESS_MISMATCH', message: expect.stringContaining('sign in again') });
+    expect(r.doc.error).toMatchObject({
+      code: 'ADDRESS_MISMATCH',
+      message: expect.stringContaining('sign in again'),
+    });
   });
 
   it('plain mode with a sandbox on the configured URL: status says it is not usable, login refuses', async () => {
-    const plain = { FINANCE_TUI_SERVER_URL: ready.serverUrl, FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9' };
+    const plain = {
+      FINANCE_TUI_SERVER_URL: ready.serverUrl,
+      FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9',
+    };
     const status = await cli(['status', '--json'], plain);
     expect(status.code).toBe(0);
-    expect(status.doc).toMatchObject({ sandbox: false, network: 'mainnet', server: { url: ready.serverUrl, reachable: true, sandbox: true, usable: false } });
+    expect(status.doc).toMatchObject({
+      sandbox: false,
+      network: 'mainnet',
+      server: { url: ready.serverUrl, reachable: true, sandbox: true, usable: false },
+    });
     const human = await cli(['status'], plain);
     expect(human.stdout).toMatch(/Auth server\s+\S+\s+NOT USABLE — a sandbox answers at this URL/);
     const login = await cli(['login', email, '--json'], plain);
     expect(login.code).toBe(1);
-    expect(login.doc.error).toMatchObject({ code: 'CONFIG_ERROR', message: expect.stringContaining('is a sandbox') });
+    expect(login.doc.error).toMatchObject({
+      code: 'CONFIG_ERROR',
+      message: expect.stringContaining('is a sandbox'),
+    });
   });
 
   it('no code, token or secret reached any output or the sandbox log', async () => {
@@ -187,7 +272,10 @@ describe('sessions through the sandbox (whole processes)', () => {
     const logs = readFileSync(ready.logFile, 'utf8');
     for (const secret of secrets) {
       // a code is printed by `sandbox outbox` (that is its job) and nowhere else
-      const outboxPrints = transcript.split(`${secret}\n`).length - 1 + (transcript.split(`"code":"${secret}"`).length - 1);
+      const outboxPrints =
+        transcript.split(`${secret}\n`).length -
+        1 +
+        (transcript.split(`"code":"${secret}"`).length - 1);
       expect(transcript.split(secret).length - 1 - outboxPrints).toBe(0);
       expect(logs).not.toContain(secret);
     }

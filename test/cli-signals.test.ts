@@ -58,12 +58,20 @@ describe('cancelling a headless command', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} during a request: one CANCELLED document, exit 2`, async () => {
       const before = aggregator.faults.requests;
-      const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: aggregatorUrl }));
-      await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+      const proc = spawnBin(
+        ['quote', '100', 'USDC', 'ETH', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: aggregatorUrl }),
+      );
+      await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), {
+        timeout: 10_000,
+        interval: 20,
+      });
       proc.kill(signal);
       const { code } = await proc.exited;
       expect(code).toBe(2);
-      expect(JSON.parse(proc.stdout())).toEqual({ error: { code: 'CANCELLED', message: 'cancelled' } });
+      expect(JSON.parse(proc.stdout())).toEqual({
+        error: { code: 'CANCELLED', message: 'cancelled' },
+      });
     });
   }
 });
@@ -88,16 +96,27 @@ describe('sharing the signals with other libraries', () => {
   it("Ctrl+C cancels cleanly; another library's SIGINT listener runs and stays; when-exit's (under conf) is refused", async () => {
     // `balance` loads the session store (conf → atomically → when-exit) before it asks the RPC,
     // here the slow emulator: a signed-in session for the configured server first
-    const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SERVER_URL: SERVER_URL, FINANCE_TUI_RPC_URL: `${aggregatorUrl}/rpc` });
+    const env = cleanEnv({
+      FINANCE_TUI_HOME: home.dir,
+      FINANCE_TUI_SERVER_URL: SERVER_URL,
+      FINANCE_TUI_RPC_URL: `${aggregatorUrl}/rpc`,
+    });
     saveSession(env, sessionFor(SERVER_URL));
     const before = aggregator.faults.requests;
-    const proc = spawnBin(['balance', '--json'], env, undefined, { nodeArgs: ['--import', preload] });
+    const proc = spawnBin(['balance', '--json'], env, undefined, {
+      nodeArgs: ['--import', preload],
+    });
     await proc.stderrIncludes('foreign listener added');
-    await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(aggregator.faults.requests).toBeGreaterThan(before), {
+      timeout: 10_000,
+      interval: 20,
+    });
     proc.kill('SIGINT');
     const { code } = await proc.exited;
     expect(code).toBe(2);
-    expect(JSON.parse(proc.stdout())).toEqual({ error: { code: 'CANCELLED', message: 'cancelled' } });
+    expect(JSON.parse(proc.stdout())).toEqual({
+      error: { code: 'CANCELLED', message: 'cancelled' },
+    });
     expect(proc.stderr().match(/foreign SIGINT listener ran/g)).toHaveLength(1);
     expect(proc.stderr()).toContain('at the signal: when-exit SIGINT listeners 0');
     expect(proc.stderr()).toContain('at exit: when-exit loaded true, foreign kept true');
@@ -109,8 +128,15 @@ describe('a sandbox started for a command', () => {
   afterAll(() => home.cleanup());
 
   /** Start `quote --sandbox` against a slow sandbox and wait until its child is up. */
-  async function startQuote(): Promise<{ proc: ReturnType<typeof spawnBin>; childPid: number; serverUrl: string }> {
-    const proc = spawnBin(['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SANDBOX_LATENCY_MS: '20000' }));
+  async function startQuote(): Promise<{
+    proc: ReturnType<typeof spawnBin>;
+    childPid: number;
+    serverUrl: string;
+  }> {
+    const proc = spawnBin(
+      ['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'],
+      cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SANDBOX_LATENCY_MS: '20000' }),
+    );
     const file = join(home.dir, 'sandbox.json');
     const info = await vi.waitFor(
       () => {

@@ -20,7 +20,12 @@ interface Executed {
   quoteMode: string;
   swaps: Array<{ grossOutput: Amount; confirmedMinimumReceived: Amount; to: { symbol: string } }>;
   calls: Array<{ entrypoint: string; description: string }>;
-  transaction: { hash: string; status: string; received: Array<Amount & { minimum: { amount: string; baseUnits: string } }>; feePaid: Amount | null };
+  transaction: {
+    hash: string;
+    status: string;
+    received: Array<Amount & { minimum: { amount: string; baseUnits: string } }>;
+    feePaid: Amount | null;
+  };
 }
 
 const ONE_ETH = 10n ** 18n;
@@ -33,7 +38,9 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   async function balances(home: string): Promise<Record<string, bigint>> {
     const r = await cli(home, ['balance', '--sandbox', '--json']);
     expect(r.code).toBe(0);
-    return Object.fromEntries((r.doc.balances as Amount[]).map((b) => [b.symbol, BigInt(b.baseUnits)]));
+    return Object.fromEntries(
+      (r.doc.balances as Amount[]).map((b) => [b.symbol, BigInt(b.baseUnits)]),
+    );
   }
 
   const knob = async (url: string, body: unknown): Promise<void> => {
@@ -58,8 +65,17 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       network: 'sandbox',
       sandbox: true,
       quoteMode: 'single',
-      calls: [{ entrypoint: 'approve', description: 'approve 1 ETH to the router 0x00f6…df5a' }, { entrypoint: 'swap' }],
-      simulation: { status: 'ok', balanceChanges: [{ token: { symbol: 'ETH' }, change: { baseUnits: (-ONE_ETH).toString() } }, { token: { symbol: 'USDC' } }] },
+      calls: [
+        { entrypoint: 'approve', description: 'approve 1 ETH to the router 0x00f6…df5a' },
+        { entrypoint: 'swap' },
+      ],
+      simulation: {
+        status: 'ok',
+        balanceChanges: [
+          { token: { symbol: 'ETH' }, change: { baseUnits: (-ONE_ETH).toString() } },
+          { token: { symbol: 'USDC' } },
+        ],
+      },
     });
     const human = await cli(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--sandbox']);
     expect(human.code).toBe(1);
@@ -79,14 +95,19 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     const [received] = doc.transaction.received;
     expect(received?.symbol).toBe('USDC');
     expect(received?.minimum.baseUnits).toBe(doc.swaps[0]?.confirmedMinimumReceived.baseUnits);
-    expect(BigInt(received?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(received?.minimum.baseUnits ?? '1'));
-    const gas = doc.transaction.feePaid?.symbol === 'ETH' ? BigInt(doc.transaction.feePaid.baseUnits) : 0n;
+    expect(BigInt(received?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
+      BigInt(received?.minimum.baseUnits ?? '1'),
+    );
+    const gas =
+      doc.transaction.feePaid?.symbol === 'ETH' ? BigInt(doc.transaction.feePaid.baseUnits) : 0n;
     const after = await balances(users.aliceHome);
     expect(after.ETH).toBe((before.ETH ?? 0n) - ONE_ETH - gas);
     expect(after.USDC).toBe((before.USDC ?? 0n) + BigInt(received?.baseUnits ?? '0'));
     const next = await alice(['quote', '1', 'ETH', 'USDC']);
     const quoted = (next.doc.quotes as Array<{ grossOutput: Amount }>)[0];
-    expect(BigInt(quoted?.grossOutput.baseUnits ?? '0')).toBeLessThan(BigInt(doc.swaps[0]?.grossOutput.baseUnits ?? '0'));
+    expect(BigInt(quoted?.grossOutput.baseUnits ?? '0')).toBeLessThan(
+      BigInt(doc.swaps[0]?.grossOutput.baseUnits ?? '0'),
+    );
   });
 
   it('multi-swap with one output token: batch quotes; with two output tokens: parallel quotes; each in one transaction', async () => {
@@ -101,15 +122,33 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     const p = parallel.doc as unknown as Executed;
     expect(p.quoteMode).toBe('parallel');
     const after = await balances(users.aliceHome);
-    expect(after.USDC).toBe((before.USDC ?? 0n) - 120_000_000n + BigInt(p.transaction.received.find((x) => x.symbol === 'USDC')?.baseUnits ?? '0'));
-    const ethIn = BigInt(b.transaction.received[0]?.baseUnits ?? '0') + BigInt(p.transaction.received.find((x) => x.symbol === 'ETH')?.baseUnits ?? '0');
-    const gasEth = [b, p].reduce((sum, d) => sum + (d.transaction.feePaid?.symbol === 'ETH' ? BigInt(d.transaction.feePaid.baseUnits) : 0n), 0n);
+    expect(after.USDC).toBe(
+      (before.USDC ?? 0n) -
+        120_000_000n +
+        BigInt(p.transaction.received.find((x) => x.symbol === 'USDC')?.baseUnits ?? '0'),
+    );
+    const ethIn =
+      BigInt(b.transaction.received[0]?.baseUnits ?? '0') +
+      BigInt(p.transaction.received.find((x) => x.symbol === 'ETH')?.baseUnits ?? '0');
+    const gasEth = [b, p].reduce(
+      (sum, d) =>
+        sum +
+        (d.transaction.feePaid?.symbol === 'ETH' ? BigInt(d.transaction.feePaid.baseUnits) : 0n),
+      0n,
+    );
     expect(after.ETH).toBe((before.ETH ?? 0n) + ethIn - gasEth);
   });
 
   it('batch: a swap and a transfer to bob in one transaction', async () => {
     const bobBefore = await balances(users.bobHome);
-    const r = await alice(['batch', '--swap', '0.5 ETH>USDC', '--send', `5 USDC>${users.bobAddress}`, '--yes']);
+    const r = await alice([
+      'batch',
+      '--swap',
+      '0.5 ETH>USDC',
+      '--send',
+      `5 USDC>${users.bobAddress}`,
+      '--yes',
+    ]);
     expect(r.code, r.stdout).toBe(0);
     const doc = r.doc as unknown as Executed;
     expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
@@ -132,7 +171,12 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
 
     it('the price moved between quote and execution: the chain reverts the whole transaction, reported as TRANSACTION_REVERTED', async () => {
       const before = await balances(users.aliceHome);
-      await knob(`${users.urls.chainUrl}/sandbox/chain/trade`, { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000', when: 'before-next-execution' });
+      await knob(`${users.urls.chainUrl}/sandbox/chain/trade`, {
+        tokenIn: 'STRK',
+        tokenOut: 'USDC',
+        amount: '500000',
+        when: 'before-next-execution',
+      });
       const r = await alice(['trade', '2000', 'STRK', 'USDC', '--slippage', '0.5', '--yes']);
       expect(r.code).toBe(1);
       expect(r.doc.error?.code).toBe('TRANSACTION_REVERTED');
@@ -142,7 +186,10 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
 
     it('the paymaster raised its fee after the build → FEE_ABOVE_MAX', async () => {
       const before = await balances(users.aliceHome);
-      await knob(`${users.urls.chainUrl}/sandbox/chain/gas-price`, { l2GasPrice: '30000000000', afterNextBuild: true });
+      await knob(`${users.urls.chainUrl}/sandbox/chain/gas-price`, {
+        l2GasPrice: '30000000000',
+        afterNextBuild: true,
+      });
       try {
         const r = await alice(['trade', '1', 'ETH', 'USDC', '--gas-token', 'STRK', '--yes']);
         expect(r.code).toBe(1);
@@ -157,12 +204,26 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       const impact = await alice(['trade', '1500', 'ETH', 'USDC', '--yes']);
       expect(impact.doc.error?.code).toBe('PRICE_IMPACT_TOO_HIGH');
       const balance = await alice(['trade', '1500', 'ETH', 'USDC', '--allow-high-impact', '--yes']);
-      expect(balance.doc.error).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { token: 'ETH' } });
+      expect(balance.doc.error).toMatchObject({
+        code: 'INSUFFICIENT_BALANCE',
+        details: { token: 'ETH' },
+      });
     });
 
     it('usage refusals: four pairs, the test network, a bad pair', async () => {
-      expect((await alice(['multi-swap', '--pairs', '1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH'])).doc.error?.code).toBe('BATCH_LIMIT_EXCEEDED');
-      const sepolia = await cli(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--network', 'sepolia', '--json']);
+      expect(
+        (await alice(['multi-swap', '--pairs', '1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH']))
+          .doc.error?.code,
+      ).toBe('BATCH_LIMIT_EXCEEDED');
+      const sepolia = await cli(users.aliceHome, [
+        'trade',
+        '1',
+        'ETH',
+        'USDC',
+        '--network',
+        'sepolia',
+        '--json',
+      ]);
       expect(sepolia.doc.error?.code).toBe('NETWORK_UNSUPPORTED');
       expect((await alice(['batch', '--swap', '1 ETH USDC'])).doc.error?.code).toBe('USAGE_ERROR');
       expect((await alice(['trade', '-1', 'ETH', 'USDC'])).doc.error?.code).toBe('INVALID_AMOUNT');
@@ -174,16 +235,35 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     expect(sent.code, sent.stdout).toBe(0);
     const r = await cli(users.aliceHome, ['history', '--json']);
     expect(r.code).toBe(0);
-    const entries = r.doc.entries as Array<{ kind: string; status: string; hash: string; amounts: Array<{ direction: string; symbol: string; basis: string }> }>;
-    expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual(['send:succeeded', 'trade:reverted', 'batch:succeeded', 'multi-swap:succeeded', 'multi-swap:succeeded', 'trade:succeeded']);
+    const entries = r.doc.entries as Array<{
+      kind: string;
+      status: string;
+      hash: string;
+      amounts: Array<{ direction: string; symbol: string; basis: string }>;
+    }>;
+    expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual([
+      'send:succeeded',
+      'trade:reverted',
+      'batch:succeeded',
+      'multi-swap:succeeded',
+      'multi-swap:succeeded',
+      'trade:succeeded',
+    ]);
     // one hash format: the receipt's hash is the history's, string for string
     expect(entries[0]?.hash).toBe((sent.doc.transaction as { hash: string }).hash);
-    expect((await cli(users.aliceHome, ['history', '--limit', '2', '--json'])).doc.entries).toHaveLength(2);
+    expect(
+      (await cli(users.aliceHome, ['history', '--limit', '2', '--json'])).doc.entries,
+    ).toHaveLength(2);
     expect(entries.at(-1)?.amounts).toEqual(
-      expect.arrayContaining([expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }), expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }),
+        expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' }),
+      ]),
     );
     const human = await cli(users.aliceHome, ['history']);
-    expect(human.stdout).toMatch(/trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}sent 2000 STRK; at least [0-9.]+ USDC\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/);
+    expect(human.stdout).toMatch(
+      /trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}sent 2000 STRK; at least [0-9.]+ USDC\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/,
+    );
     expect(human.stdout).toMatch(/sent 1 ETH; received [0-9.]+ USDC/);
   });
 });

@@ -37,9 +37,11 @@ const API_KEY = 'agg-key-never-elsewhere-7f3a';
 const ACCOUNT = `0x${'1'.padStart(64, '0')}`;
 
 /** Terminal control a hostile service puts in its text: clear screen, OSC title, CR, bidi override, and friends. */
-const HOSTILE = 'Pool\u001b[2J\u001b[H\u001b]0;pwned\u0007 A\rB\u202Eevil\u2066x\u2069\u200b\u009b31m\u0000end';
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const HOSTILE =
+  'Pool\u001b[2J\u001b[H\u001b]0;pwned\u0007 A\rB\u202Eevil\u2066x\u2069\u200b\u009b31m\u0000end';
+const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- the test looks for exactly these characters
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 interface Seen {
   method: string | undefined;
@@ -62,7 +64,8 @@ const close = (server: Server): Promise<void> =>
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) value.forEach((v) => strings(v, out));
-  else if (typeof value === 'object' && value !== null) Object.values(value).forEach((v) => strings(v, out));
+  else if (typeof value === 'object' && value !== null)
+    Object.values(value).forEach((v) => strings(v, out));
   return out;
 }
 
@@ -96,7 +99,12 @@ let emulatorUrl: string;
 function poison(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(poison);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'poolName' || key === 'name' ? `${HOSTILE} ${String(v)}` : poison(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      key === 'poolName' || key === 'name' ? `${HOSTILE} ${String(v)}` : poison(v),
+    ]),
+  );
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
@@ -109,23 +117,35 @@ async function answer(req: IncomingMessage, res: ServerResponse, body: string): 
       res.writeHead(behaviour.status ?? 200, { 'content-type': 'application/json' });
       res.write('{"a":"');
       const timer = setInterval(() => res.write('x'), 25);
-      dripsClosed.push(new Promise((resolve) =>
-        req.socket.once('close', () => {
-          clearInterval(timer);
-          resolve();
-        }),
-      ));
+      dripsClosed.push(
+        new Promise((resolve) =>
+          req.socket.once('close', () => {
+            clearInterval(timer);
+            resolve();
+          }),
+        ),
+      );
       return;
     }
     case 'no-route':
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, errorMessage: HOSTILE }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: false, errorMessage: HOSTILE }));
       return;
     case 'login-escapes':
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, message: `code sent ${HOSTILE}` }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: true, message: `code sent ${HOSTILE}` }));
       return;
     case 'rpc-error': {
       const { id } = JSON.parse(body) as { id?: unknown };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: 40, message: HOSTILE, data: HOSTILE } }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          error: { code: 40, message: HOSTILE, data: HOSTILE },
+        }),
+      );
       return;
     }
     case 'proxy-escapes': {
@@ -162,12 +182,25 @@ afterEach(() => {
 });
 
 const aggregator = (options: { timeoutMs?: number; retries?: number } = {}) =>
-  createAggregatorClient({ baseUrl: hostileUrl, apiKey: API_KEY, network: 'mainnet', retries: 2, backoff: { baseMs: 1, maxMs: 5 }, ...options });
+  createAggregatorClient({
+    baseUrl: hostileUrl,
+    apiKey: API_KEY,
+    network: 'mainnet',
+    retries: 2,
+    backoff: { baseMs: 1, maxMs: 5 },
+    ...options,
+  });
 
 const home = tempHome();
 afterAll(() => home.cleanup());
 const cliEnv = (extra: Record<string, string> = {}) =>
-  cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: hostileUrl, FINANCE_TUI_AGGREGATOR_API_KEY: API_KEY, FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9', ...extra });
+  cleanEnv({
+    FINANCE_TUI_HOME: home.dir,
+    FINANCE_TUI_AGGREGATOR_URL: hostileUrl,
+    FINANCE_TUI_AGGREGATOR_API_KEY: API_KEY,
+    FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+    ...extra,
+  });
 
 // ---- redirects --------------------------------------------------------------------------------
 
@@ -176,7 +209,9 @@ describe('no client request follows a redirect', () => {
     behaviour = { kind: 'redirect', status: 302 };
     const r = await runBin(['quote', '1', 'ETH', 'USDC', '--json'], cliEnv());
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { error: { code: string; message: string; details?: Record<string, unknown> } };
+    const doc = JSON.parse(r.stdout) as {
+      error: { code: string; message: string; details?: Record<string, unknown> };
+    };
     expect(doc.error.code).toBe('INVALID_RESPONSE');
     expect(doc.error.message).toMatch(/redirect \(HTTP 302\), which was refused/);
     expect(doc.error.details).toMatchObject({ status: 302, redirect: true });
@@ -187,18 +222,31 @@ describe('no client request follows a redirect', () => {
     expect(r.stdout + r.stderr).not.toContain(API_KEY);
   });
 
-  it.each([301, 302, 303, 307, 308])('the aggregator client refuses HTTP %i without a retry', async (status) => {
-    behaviour = { kind: 'redirect', status };
-    const error = await failure(aggregator().getRoute({ amount: 10n ** 18n, tokenIn: ETH, tokenOut: USDC }));
-    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', details: { status, redirect: true } });
-    expect(hostileHits).toHaveLength(1);
-    expect(targetHits).toEqual([]);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'the aggregator client refuses HTTP %i without a retry',
+    async (status) => {
+      behaviour = { kind: 'redirect', status };
+      const error = await failure(
+        aggregator().getRoute({ amount: 10n ** 18n, tokenIn: ETH, tokenOut: USDC }),
+      );
+      expect(error).toMatchObject({
+        code: 'INVALID_RESPONSE',
+        details: { status, redirect: true },
+      });
+      expect(hostileHits).toHaveLength(1);
+      expect(targetHits).toEqual([]);
+    },
+  );
 
   it('the auth client: a 307 on /auth/verify does not re-post the e-mail and code elsewhere', async () => {
     behaviour = { kind: 'redirect', status: 307 };
-    const error = await failure(createAuthClient({ serverUrl: hostileUrl }).verify('victim@example.com', '123456'));
-    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', details: { status: 307, redirect: true } });
+    const error = await failure(
+      createAuthClient({ serverUrl: hostileUrl }).verify('victim@example.com', '123456'),
+    );
+    expect(error).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      details: { status: 307, redirect: true },
+    });
     expect(hostileHits).toHaveLength(1);
     expect(hostileHits[0]?.body).toContain('victim@example.com');
     expect(targetHits).toEqual([]);
@@ -207,9 +255,19 @@ describe('no client request follows a redirect', () => {
 
   it('the chain and paymaster fetch: a redirect is refused, naming it, and the target gets nothing', async () => {
     behaviour = { kind: 'redirect', status: 307 };
-    const fetchLike = scopedFetch({ service: 'server', timeoutMs: 2_000, maxResponseBytes: 65_536 });
-    const error = (await fetchLike(`${hostileUrl}/paymaster`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"paymaster_isAvailable"}' }).catch((e: unknown) => e)) as AppError;
-    expect(error).toMatchObject({ code: 'SERVER_UNREACHABLE', details: { status: 307, redirect: true } });
+    const fetchLike = scopedFetch({
+      service: 'server',
+      timeoutMs: 2_000,
+      maxResponseBytes: 65_536,
+    });
+    const error = (await fetchLike(`${hostileUrl}/paymaster`, {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","id":1,"method":"paymaster_isAvailable"}',
+    }).catch((e: unknown) => e)) as AppError;
+    expect(error).toMatchObject({
+      code: 'SERVER_UNREACHABLE',
+      details: { status: 307, redirect: true },
+    });
     expect(targetHits).toEqual([]);
   });
 });
@@ -219,7 +277,13 @@ describe('no client request follows a redirect', () => {
 describe('one deadline for the whole answer, body included', () => {
   it('the aggregator client: headers, then a byte every 25 ms → the timeout code, and the socket is closed', async () => {
     behaviour = { kind: 'drip' };
-    const error = await failure(aggregator({ timeoutMs: 300, retries: 0 }).getRoute({ amount: 10n ** 18n, tokenIn: ETH, tokenOut: USDC }));
+    const error = await failure(
+      aggregator({ timeoutMs: 300, retries: 0 }).getRoute({
+        amount: 10n ** 18n,
+        tokenIn: ETH,
+        tokenOut: USDC,
+      }),
+    );
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', details: { timedOut: true } });
     expect(error.message).toMatch(/timed out after 300 ms/);
     await allDripsClosed();
@@ -227,11 +291,19 @@ describe('one deadline for the whole answer, body included', () => {
 
   it('the auth client: a dripping error body ends the same way (the deadline covers error answers too)', async () => {
     behaviour = { kind: 'drip', status: 200 };
-    const error = await failure(createAuthClient({ serverUrl: hostileUrl, timeoutMs: 300, retries: 0 }).login('a@example.com'));
+    const error = await failure(
+      createAuthClient({ serverUrl: hostileUrl, timeoutMs: 300, retries: 0 }).login(
+        'a@example.com',
+      ),
+    );
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', details: { timedOut: true } });
     await allDripsClosed();
     behaviour = { kind: 'drip', status: 503 };
-    const again = await failure(createAuthClient({ serverUrl: hostileUrl, timeoutMs: 300, retries: 0 }).login('a@example.com'));
+    const again = await failure(
+      createAuthClient({ serverUrl: hostileUrl, timeoutMs: 300, retries: 0 }).login(
+        'a@example.com',
+      ),
+    );
     expect(again.code).toBe('NETWORK_ERROR');
     await allDripsClosed();
   });
@@ -239,7 +311,10 @@ describe('one deadline for the whole answer, body included', () => {
   it('a GET whose body drips is retried like any timeout, with a fresh deadline; each dripping socket is closed', async () => {
     behaviour = { kind: 'drip' };
     const error = await failure(aggregator({ timeoutMs: 200, retries: 1 }).checkAggregatorHealth());
-    expect(error).toMatchObject({ code: 'NETWORK_ERROR', details: { timedOut: true, attempts: 2 } });
+    expect(error).toMatchObject({
+      code: 'NETWORK_ERROR',
+      details: { timedOut: true, attempts: 2 },
+    });
     expect(hostileHits).toHaveLength(2);
     expect(dripsClosed).toHaveLength(2);
     await allDripsClosed();
@@ -248,7 +323,10 @@ describe('one deadline for the whole answer, body included', () => {
   it('the chain fetch: the same drip is CHAIN_UNREACHABLE (timed out), the socket closed', async () => {
     behaviour = { kind: 'drip' };
     const fetchLike = scopedFetch({ service: 'chain', timeoutMs: 300, maxResponseBytes: 65_536 });
-    const error = (await fetchLike(`${hostileUrl}/rpc`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"starknet_chainId"}' }).catch((e: unknown) => e)) as AppError;
+    const error = (await fetchLike(`${hostileUrl}/rpc`, {
+      method: 'POST',
+      body: '{"jsonrpc":"2.0","id":1,"method":"starknet_chainId"}',
+    }).catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ code: 'CHAIN_UNREACHABLE', details: { timedOut: true } });
     await allDripsClosed();
   });
@@ -276,8 +354,18 @@ describe('outside text is made printable where it enters', () => {
 
   it("what the app's quote screen gets (the core's QuoteResult): every string printable", async () => {
     behaviour = { kind: 'proxy-escapes' };
-    const endpoints = { aggregatorUrl: hostileUrl, aggregatorApiKey: API_KEY, network: 'mainnet', networkName: 'mainnet', sandbox: false, settings: { slippageBps: 100 } } as unknown as Endpoints;
-    const result = await quote({ pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }], multi: false }, quoteDeps(endpoints));
+    const endpoints = {
+      aggregatorUrl: hostileUrl,
+      aggregatorApiKey: API_KEY,
+      network: 'mainnet',
+      networkName: 'mainnet',
+      sandbox: false,
+      settings: { slippageBps: 100 },
+    } as unknown as Endpoints;
+    const result = await quote(
+      { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }], multi: false },
+      quoteDeps(endpoints),
+    );
     const all = strings(result);
     expect(all.some((s) => s.includes('evil'))).toBe(true);
     for (const s of all) expect(s).not.toMatch(UNPRINTABLE);
@@ -297,7 +385,11 @@ describe('outside text is made printable where it enters', () => {
 
   it("a Starknet node's error message (a real RpcProvider over the socket) is printable in CHAIN_ERROR", async () => {
     behaviour = { kind: 'rpc-error' };
-    const reader = createChainReader({ address: ACCOUNT, rpcUrl: `${hostileUrl}/rpc`, requestTimeoutMs: 2_000 });
+    const reader = createChainReader({
+      address: ACCOUNT,
+      rpcUrl: `${hostileUrl}/rpc`,
+      requestTimeoutMs: 2_000,
+    });
     const error = await failure(readBalances(reader, { tokens: [resolveToken('mainnet', 'ETH')] }));
     expect(error.code).toBe('CHAIN_ERROR');
     expect(error.message).toContain('evil');
@@ -317,19 +409,42 @@ describe('outside text is made printable where it enters', () => {
   });
 
   it('a revert reason with escapes is stored clean in the history file', async () => {
-    const prepared = { account: ACCOUNT, kind: 'invoke', fee: { mode: 'sponsored' } } as unknown as PreparedExecution;
-    const receipt = toExecutionReceipt({ transaction_hash: '0xabc', execution_status: 'REVERTED', revert_reason: `Failure reason: ${HOSTILE}` }, prepared, 'mainnet');
+    const prepared = {
+      account: ACCOUNT,
+      kind: 'invoke',
+      fee: { mode: 'sponsored' },
+    } as unknown as PreparedExecution;
+    const receipt = toExecutionReceipt(
+      {
+        transaction_hash: '0xabc',
+        execution_status: 'REVERTED',
+        revert_reason: `Failure reason: ${HOSTILE}`,
+      },
+      prepared,
+      'mainnet',
+    );
     expect(receipt.revertReason).toContain('evil');
     expect(receipt.revertReason).not.toMatch(UNPRINTABLE);
     const dir = tempHome();
     try {
       const history = openHistory(dir.dir);
-      const track = trackTransaction(history, { kind: 'send', network: 'mainnet', sandbox: false, account: ACCOUNT, summary: 'send 1 STRK', amounts: [] });
+      const track = trackTransaction(history, {
+        kind: 'send',
+        network: 'mainnet',
+        sandbox: false,
+        account: ACCOUNT,
+        summary: 'send 1 STRK',
+        amounts: [],
+      });
       track.submitted(receipt.transactionHash);
       await track.failed(
-        new AppError(ErrorCode.TRANSACTION_REVERTED, 'reverted', { details: { transactionHash: receipt.transactionHash, revertReason: receipt.revertReason } }),
+        new AppError(ErrorCode.TRANSACTION_REVERTED, 'reverted', {
+          details: { transactionHash: receipt.transactionHash, revertReason: receipt.revertReason },
+        }),
       );
-      const file = JSON.parse(readFileSync(join(dir.dir, 'history.json'), 'utf8')) as { entries: Array<{ status: string; revertReason?: string }> };
+      const file = JSON.parse(readFileSync(join(dir.dir, 'history.json'), 'utf8')) as {
+        entries: Array<{ status: string; revertReason?: string }>;
+      };
       expect(file.entries[0]?.status).toBe('reverted');
       expect(file.entries[0]?.revertReason).toContain('evil');
       expect(file.entries[0]?.revertReason).not.toMatch(UNPRINTABLE);
@@ -354,7 +469,11 @@ describe('outside text is made printable where it enters', () => {
         amounts: [],
         revertReason: `Execution failed. Failure reason: ${HOSTILE}`,
       };
-      writeFileSync(join(dir.dir, 'history.json'), JSON.stringify({ version: 1, entries: [entry] }), { mode: 0o600 });
+      writeFileSync(
+        join(dir.dir, 'history.json'),
+        JSON.stringify({ version: 1, entries: [entry] }),
+        { mode: 0o600 },
+      );
       const env = cleanEnv({ FINANCE_TUI_HOME: dir.dir });
       const human = await runBin(['history'], env);
       expect(human.code).toBe(0);

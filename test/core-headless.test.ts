@@ -34,7 +34,11 @@ describe('the core writes nothing to a terminal', () => {
         .split('\n')
         .map((line, i) => ({ line, at: `${relative(CORE, file)}:${i + 1}` }))
         .filter(({ line }) => !/^\s*(\*|\/\/)/.test(line))
-        .filter(({ line }) => /\bprocess\.(stdout|stderr)\b|\bconsole\.|\bCommandContext\b|\.\.\/context\.js|\bctx\.(stdout|stderr)\b/.test(line))
+        .filter(({ line }) =>
+          /\bprocess\.(stdout|stderr)\b|\bconsole\.|\bCommandContext\b|\.\.\/context\.js|\bctx\.(stdout|stderr)\b/.test(
+            line,
+          ),
+        )
         .map(({ at, line }) => `${at}: ${line.trim()}`),
     );
     expect(offences).toEqual([]);
@@ -55,14 +59,25 @@ describe('the core writes nothing to a terminal', () => {
 
     it('quote and status report through their results and onProgress only', async () => {
       const url = `http://127.0.0.1:${(aggregator.server.address() as { port: number }).port}`;
-      const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_AGGREGATOR_URL: url, FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9' });
+      const env = cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        FINANCE_TUI_AGGREGATOR_URL: url,
+        FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+      });
       const out = vi.spyOn(process.stdout, 'write');
       const err = vi.spyOn(process.stderr, 'write');
       const progress: Progress[] = [];
       try {
-        const call = { signal: new AbortController().signal, onProgress: (p: Progress) => progress.push(p) };
+        const call = {
+          signal: new AbortController().signal,
+          onProgress: (p: Progress) => progress.push(p),
+        };
         const endpoints = await resolveEndpoints(env, {}, call);
-        const q = await quote({ pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }], multi: false }, quoteDeps(endpoints), call);
+        const q = await quote(
+          { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }], multi: false },
+          quoteDeps(endpoints),
+          call,
+        );
         const s = await status(env, {}, call);
         await endpoints.release();
         expect(q.quotes).toHaveLength(1);

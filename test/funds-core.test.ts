@@ -28,8 +28,17 @@ async function body(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const planSend = (endpoints: Endpoints, request: { amount: string; token: string; to: string } & Omit<ActionOptions, 'now'>, call = {}) =>
-  planAction(endpoints, { kind: 'send', transfer: { amount: request.amount, token: request.token, to: request.to } }, request, call);
+const planSend = (
+  endpoints: Endpoints,
+  request: { amount: string; token: string; to: string } & Omit<ActionOptions, 'now'>,
+  call = {},
+) =>
+  planAction(
+    endpoints,
+    { kind: 'send', transfer: { amount: request.amount, token: request.token, to: request.to } },
+    request,
+    call,
+  );
 
 describe('the send action', () => {
   const home = tempHome();
@@ -42,7 +51,12 @@ describe('the send action', () => {
   let endpoints: Endpoints;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: home.dir,
+      inMemory: true,
+      logStream: devNull,
+    });
     // Forwards everything to our server, except — when told — a sponsored paymaster build,
     // refused as a paymaster without an operator key refuses it.
     relay = createServer((request, response) => {
@@ -54,26 +68,51 @@ describe('the send action', () => {
             const id = (JSON.parse(text) as { id?: unknown }).id ?? null;
             const error =
               refuseSponsored === 'paymaster'
-                ? { code: 163, message: 'UNKNOWN_ERROR', data: 'sponsored transactions need an api key' }
-                : { code: -32006, message: 'SPONSORED_DISABLED: Sponsored gas is off on this server', data: { code: 'SPONSORED_DISABLED', requestId: 'r1' } };
-            response.writeHead(refuseSponsored === 'paymaster' ? 200 : 403, { 'content-type': 'application/json' });
+                ? {
+                    code: 163,
+                    message: 'UNKNOWN_ERROR',
+                    data: 'sponsored transactions need an api key',
+                  }
+                : {
+                    code: -32006,
+                    message: 'SPONSORED_DISABLED: Sponsored gas is off on this server',
+                    data: { code: 'SPONSORED_DISABLED', requestId: 'r1' },
+                  };
+            response.writeHead(refuseSponsored === 'paymaster' ? 200 : 403, {
+              'content-type': 'application/json',
+            });
             response.end(JSON.stringify({ jsonrpc: '2.0', id, error }));
             return;
           }
         }
         const headers: Record<string, string> = {};
-        for (const [key, value] of Object.entries(request.headers)) if (typeof value === 'string' && key !== 'host' && key !== 'content-length') headers[key] = value;
-        const upstream = await fetch(`${sandbox.info.serverUrl}${request.url ?? '/'}`, { method: request.method ?? 'GET', headers, ...(raw.length > 0 ? { body: raw } : {}) });
-        response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+        for (const [key, value] of Object.entries(request.headers))
+          if (typeof value === 'string' && key !== 'host' && key !== 'content-length')
+            headers[key] = value;
+        const upstream = await fetch(`${sandbox.info.serverUrl}${request.url ?? '/'}`, {
+          method: request.method ?? 'GET',
+          headers,
+          ...(raw.length > 0 ? { body: raw } : {}),
+        });
+        response.writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+        });
         response.end(Buffer.from(await upstream.arrayBuffer()));
       });
     });
     await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
     const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-    writeFileAtomic(`${home.dir}/sandbox.json`, JSON.stringify({ ...sandbox.info, serverUrl: relayUrl }));
+    writeFileAtomic(
+      `${home.dir}/sandbox.json`,
+      JSON.stringify({ ...sandbox.info, serverUrl: relayUrl }),
+    );
     endpoints = await resolveEndpoints(env, { sandbox: true, runningSandboxOnly: true });
     await login(endpoints, 'carol@example.com');
-    await verify(endpoints, 'carol@example.com', (await readOutbox(endpoints, 'carol@example.com')).code);
+    await verify(
+      endpoints,
+      'carol@example.com',
+      (await readOutbox(endpoints, 'carol@example.com')).code,
+    );
   });
   afterAll(async () => {
     relay.closeAllConnections();
@@ -82,28 +121,43 @@ describe('the send action', () => {
     home.cleanup();
   });
 
-  it.each(['server', 'paymaster'] as const)('no sponsored gas on offer (refused by the %s): the plan pays gas in the gas token, and says so', async (by) => {
-    refuseSponsored = by;
-    const asked = sponsoredAsked;
-    const progress: ProgressEvent[] = [];
-    const planned = await planSend(endpoints, { amount: '2', token: 'USDC', to: BOB }, { onProgress: (p: ProgressEvent) => progress.push(p) });
-    expect(sponsoredAsked).toBe(asked + 1);
-    expect(planned.document.gas).toMatchObject({ mode: 'default', maxFee: { symbol: 'STRK' } });
-    expect(progress).toContainEqual({ kind: 'fee-mode', gasToken: 'STRK' });
-    const sent = await executeAction(planned);
-    expect(sent.transaction.feePaid?.symbol).toBe('STRK');
-    expect(sent.transaction.balanceChanges.find((b) => b.symbol === 'USDC')?.baseUnits).toBe('-2000000');
-  });
+  it.each(['server', 'paymaster'] as const)(
+    'no sponsored gas on offer (refused by the %s): the plan pays gas in the gas token, and says so',
+    async (by) => {
+      refuseSponsored = by;
+      const asked = sponsoredAsked;
+      const progress: ProgressEvent[] = [];
+      const planned = await planSend(
+        endpoints,
+        { amount: '2', token: 'USDC', to: BOB },
+        { onProgress: (p: ProgressEvent) => progress.push(p) },
+      );
+      expect(sponsoredAsked).toBe(asked + 1);
+      expect(planned.document.gas).toMatchObject({ mode: 'default', maxFee: { symbol: 'STRK' } });
+      expect(progress).toContainEqual({ kind: 'fee-mode', gasToken: 'STRK' });
+      const sent = await executeAction(planned);
+      expect(sent.transaction.feePaid?.symbol).toBe('STRK');
+      expect(sent.transaction.balanceChanges.find((b) => b.symbol === 'USDC')?.baseUnits).toBe(
+        '-2000000',
+      );
+    },
+  );
 
   it('a build past its deadline is built again before signing (same calls, fee no higher than confirmed); signed once', async () => {
     refuseSponsored = false;
     const planned = await planSend(endpoints, { amount: '1', token: 'STRK', to: BOB });
     const signed = planned.context.account.signer.signatures;
-    const later = { ...planned, context: { ...planned.context, now: () => planned.prepared.expiresAt * 1000 + 1_000 } };
+    const later = {
+      ...planned,
+      context: { ...planned.context, now: () => planned.prepared.expiresAt * 1000 + 1_000 },
+    };
     const steps: string[] = [];
     const sent = await executeAction(later, { onProgress: (p) => steps.push(p.kind) });
     expect(steps.slice(0, 3)).toEqual(['checking-account', 'building', 'simulating']);
-    expect(sent.sends[0]).toMatchObject({ to: `0x${BOB.slice(2).padStart(64, '0')}`, amount: { baseUnits: '1000000000000000000' } });
+    expect(sent.sends[0]).toMatchObject({
+      to: `0x${BOB.slice(2).padStart(64, '0')}`,
+      amount: { baseUnits: '1000000000000000000' },
+    });
     expect(planned.context.account.signer.signatures).toBe(signed + 1);
     // the same plan again: never signed twice
     expect((await failure(executeAction(planned))).code).toBe('ALREADY_SUBMITTED');
@@ -112,19 +166,44 @@ describe('the send action', () => {
 
   it('the whole balance of the gas token, paying gas in it: INSUFFICIENT_BALANCE (no room for the fee)', async () => {
     const [strk] = (await balances(endpoints, { tokens: ['STRK'] })).balances;
-    const error = await failure(planSend(endpoints, { amount: strk?.amount ?? '0', token: 'STRK', to: BOB, gasToken: 'STRK' }));
+    const error = await failure(
+      planSend(endpoints, {
+        amount: strk?.amount ?? '0',
+        token: 'STRK',
+        to: BOB,
+        gasToken: 'STRK',
+      }),
+    );
     expect(error.code).toBe('INSUFFICIENT_BALANCE');
     expect(error.message).toMatch(/plus up to .* of gas/);
   });
 
-  it('a maximum fee below the paymaster\'s: FEE_ABOVE_MAX, nothing signed', async () => {
-    const error = await failure(planSend(endpoints, { amount: '1', token: 'STRK', to: BOB, gasToken: 'STRK', maxFee: '0.000000001' }));
+  it("a maximum fee below the paymaster's: FEE_ABOVE_MAX, nothing signed", async () => {
+    const error = await failure(
+      planSend(endpoints, {
+        amount: '1',
+        token: 'STRK',
+        to: BOB,
+        gasToken: 'STRK',
+        maxFee: '0.000000001',
+      }),
+    );
     expect(error.code).toBe('FEE_ABOVE_MAX');
   });
 
   it('an aborted call is CANCELLED', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect((await failure(planSend(endpoints, { amount: '1', token: 'STRK', to: BOB }, { signal: controller.signal }))).code).toBe('CANCELLED');
+    expect(
+      (
+        await failure(
+          planSend(
+            endpoints,
+            { amount: '1', token: 'STRK', to: BOB },
+            { signal: controller.signal },
+          ),
+        )
+      ).code,
+    ).toBe('CANCELLED');
   });
 });

@@ -7,9 +7,21 @@ import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url))], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [
+      fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)),
+      '-p',
+      'tsconfig.build.json',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url))],
+    { cwd: root, stdio: 'inherit' },
+  );
 }

@@ -21,7 +21,9 @@ function writer(dir: string, id: number, count: number): Promise<number | null> 
         hash: '0x' + (${id} * 1000 + i).toString(16), status: 'pending', summary: 'w${id} #' + i, amounts: [],
       });
     }`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return new Promise((resolve) => child.on('exit', resolve));
 }
 

@@ -16,14 +16,24 @@ type Handler = (request: IncomingMessage, body: string, response: ServerResponse
 let server: Server;
 let baseUrl: string;
 let handler: Handler;
-const seen: Array<{ method: string; url: string; authorization: string | undefined; body: string }> = [];
+const seen: Array<{
+  method: string;
+  url: string;
+  authorization: string | undefined;
+  body: string;
+}> = [];
 
 beforeAll(async () => {
   server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      seen.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization, body });
+      seen.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        authorization: request.headers.authorization,
+        body,
+      });
       handler(request, body, response);
     });
   });
@@ -38,13 +48,23 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+const json = (
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void => {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 };
 
 /** Fails `failures` times with `status` (and body), then answers `{ok: true}`. */
-function flaky(failures: number, status: number, body: unknown = { error: { code: 'INTERNAL_ERROR', message: 'boom' } }, headers: Record<string, string> = {}): void {
+function flaky(
+  failures: number,
+  status: number,
+  body: unknown = { error: { code: 'INTERNAL_ERROR', message: 'boom' } },
+  headers: Record<string, string> = {},
+): void {
   let left = failures;
   handler = (_request, _body, response) => {
     if (left > 0) {
@@ -56,8 +76,14 @@ function flaky(failures: number, status: number, body: unknown = { error: { code
 
 const fast = { baseMs: 1, maxMs: 2 };
 const client = (extra: Partial<Parameters<typeof createHttpClient>[0]> = {}) =>
-  createHttpClient({ baseUrl, service: 'test server', errorBodies: 'app', retries: 3, backoff: fast, ...extra });
-
+  createHttpClient({
+    baseUrl,
+    service: 'test server',
+    errorBodies: 'app',
+    retries: 3,
+    backoff: fast,
+    ...extra,
+  });
 
 describe('retries', () => {
   it('GET: transient failures are retried, then it succeeds', async () => {
@@ -103,7 +129,12 @@ describe('retries', () => {
 
 describe('429 and Retry-After', () => {
   it('POST 429: RATE_LIMITED with retryAfterSeconds as data, one attempt', async () => {
-    flaky(1, 429, { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded', requestId: 'req-1' } }, { 'retry-after': '42' });
+    flaky(
+      1,
+      429,
+      { error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded', requestId: 'req-1' } },
+      { 'retry-after': '42' },
+    );
     const error = await failure(client().post('auth/login', { email: 'a@b.co' }));
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.details).toMatchObject({ status: 429, retryAfterSeconds: 42, requestId: 'req-1' });
@@ -121,7 +152,7 @@ describe('429 and Retry-After', () => {
   });
 });
 
-describe('our server\'s errors', () => {
+describe("our server's errors", () => {
   it.each([
     [401, 'TOKEN_EXPIRED'],
     [401, 'UNAUTHORIZED'],
@@ -129,7 +160,7 @@ describe('our server\'s errors', () => {
     [403, 'WALLET_MISMATCH'],
     [409, 'WALLET_EXISTS'],
     [502, 'IDENTITY_PROVIDER_ERROR'],
-  ])('%i %s → AppError with the same code and the server\'s message', async (status, code) => {
+  ])("%i %s → AppError with the same code and the server's message", async (status, code) => {
     flaky(1, status, { error: { code, message: `server says ${code}`, requestId: 'abc' } });
     const error = await failure(client().post('x', {}));
     expect(error.code).toBe(code);
@@ -180,10 +211,15 @@ describe('answers', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(big);
     };
-    expect((await failure(client({ maxResponseBytes: 1_000 }).get('x'))).code).toBe('INVALID_RESPONSE');
+    expect((await failure(client({ maxResponseBytes: 1_000 }).get('x'))).code).toBe(
+      'INVALID_RESPONSE',
+    );
     // chunked, no Content-Length: the stream itself is cut
     handler = (_request, _body, response) => {
-      response.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      });
       for (let i = 0; i < 10; i++) response.write('x'.repeat(500));
       response.end();
     };
@@ -200,9 +236,19 @@ describe('tokens and cancellation', () => {
     flaky(4, 503, { error: { code: 'UPSTREAM_TIMEOUT', message: 'upstream slow' } });
     const error = await failure(client().post('sign/hash', { hash: '0x1' }, { token }));
     expect(seen[0]?.authorization).toBe(`Bearer ${token}`);
-    expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain('secret-payload');
-    const network = await failure(createHttpClient({ baseUrl: 'http://127.0.0.1:9', service: 'x', retries: 0 }).post('a', {}, { token }));
-    expect(JSON.stringify({ message: network.message, details: network.details })).not.toContain('secret-payload');
+    expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(
+      'secret-payload',
+    );
+    const network = await failure(
+      createHttpClient({ baseUrl: 'http://127.0.0.1:9', service: 'x', retries: 0 }).post(
+        'a',
+        {},
+        { token },
+      ),
+    );
+    expect(JSON.stringify({ message: network.message, details: network.details })).not.toContain(
+      'secret-payload',
+    );
   });
 
   it('the signal is per call: one aborted call, the next one on the same client goes through', async () => {
@@ -217,7 +263,9 @@ describe('tokens and cancellation', () => {
     while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect((await pending).code).toBe('CANCELLED');
-    expect((await http.get('fast', { signal: new AbortController().signal })).body).toEqual({ ok: true });
+    expect((await http.get('fast', { signal: new AbortController().signal })).body).toEqual({
+      ok: true,
+    });
     release?.();
   });
 });

@@ -10,9 +10,17 @@ import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import type { FaultSettings } from '../sandbox/faults.js';
 import { type AppError, isAppError } from '../shared/errors.js';
 import { argentAccountAddress, verifyStarkSignature } from '../shared/starknet.js';
-import { createIdentityProvider, type IdentityProviderOptions } from '../server/providers/identity.js';
+import {
+  createIdentityProvider,
+  type IdentityProviderOptions,
+} from '../server/providers/identity.js';
 import { createLocalLock } from '../server/locks.js';
-import { type Provisioning, provisionWallet, SERVER_WALLET_KEY, verifyAndProvision } from '../server/providers/identity-flow.js';
+import {
+  type Provisioning,
+  provisionWallet,
+  SERVER_WALLET_KEY,
+  verifyAndProvision,
+} from '../server/providers/identity-flow.js';
 import type { IdentityProvider } from '../server/providers/types.js';
 
 const APP_ID = 'contract-app';
@@ -25,7 +33,8 @@ let url: string;
 let identity: IdentityProvider;
 let emailCounter = 0;
 
-const urlOf = (server: Server): string => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const urlOf = (server: Server): string =>
+  `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 function adapter(overrides: Partial<IdentityProviderOptions> = {}, base = url): IdentityProvider {
   return createIdentityProvider({
@@ -81,7 +90,11 @@ async function failure(promise: Promise<unknown>, secrets: string[] = []): Promi
 }
 
 beforeAll(async () => {
-  emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, allowedOrigins: [ORIGIN] });
+  emulator = await buildIdentityEmulator({
+    appId: APP_ID,
+    appSecret: APP_SECRET,
+    allowedOrigins: [ORIGIN],
+  });
   await emulator.listen({ host: '127.0.0.1', port: 0 });
   url = urlOf(emulator.server);
   identity = adapter();
@@ -100,7 +113,11 @@ describe('adapter methods against the emulator', () => {
     const email = freshEmail();
     const first = await identity.verifyOtp(email, await login(email));
     expect(first.isNewUser).toBe(true);
-    expect(first.user).toEqual({ id: expect.stringMatching(/^did:privy:/), email, customMetadata: {} });
+    expect(first.user).toEqual({
+      id: expect.stringMatching(/^did:privy:/),
+      email,
+      customMetadata: {},
+    });
     const second = await identity.verifyOtp(email.toUpperCase(), await login(email));
     expect(second).toEqual({ user: first.user, isNewUser: false });
   });
@@ -158,7 +175,9 @@ describe('adapter methods against the emulator', () => {
     expect(error.message).toContain('401');
 
     const email = freshEmail();
-    const refused = await failure(adapter({ origin: 'https://elsewhere.example' }).sendOtp(email), [email]);
+    const refused = await failure(adapter({ origin: 'https://elsewhere.example' }).sendOtp(email), [
+      email,
+    ]);
     expect(refused.message).toMatch(/403 \(invalid_origin\)/);
   });
 });
@@ -166,7 +185,11 @@ describe('adapter methods against the emulator', () => {
 async function ownedWallet(userId: string): Promise<string> {
   const response = await fetch(`${url}/v1/wallets`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'privy-app-id': APP_ID, authorization: `Basic ${BASIC}` },
+    headers: {
+      'content-type': 'application/json',
+      'privy-app-id': APP_ID,
+      authorization: `Basic ${BASIC}`,
+    },
     body: JSON.stringify({ chain_type: 'starknet', owner: { user_id: userId } }),
   });
   expect(response.status).toBe(200);
@@ -185,7 +208,9 @@ describe('verifyAndProvision end to end', () => {
     expect(first.isExisting).toBe(false);
     expect(first.wallet).toMatchObject({ chainType: 'starknet', ownerId: null });
     expect(first.user.customMetadata).toEqual({ [SERVER_WALLET_KEY]: first.wallet.id });
-    expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(first.wallet.id);
+    expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(
+      first.wallet.id,
+    );
 
     const second = await verifyAndProvision(flow(identity), email, await login(email));
     expect(second.isExisting).toBe(true);
@@ -203,12 +228,18 @@ describe('verifyAndProvision end to end', () => {
     expect(replaced.isExisting).toBe(false);
     expect(replaced.wallet.id).not.toBe(owned);
     expect(replaced.wallet.ownerId).toBeNull();
-    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: replaced.wallet.id, plan: 'pro' });
+    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({
+      [SERVER_WALLET_KEY]: replaced.wallet.id,
+      plan: 'pro',
+    });
 
     await identity.setCustomMetadata(user.id, { [SERVER_WALLET_KEY]: 'gone-wallet', plan: 'pro' });
     const dangling = await verifyAndProvision(flow(identity), email, await login(email));
     expect(dangling.isExisting).toBe(false);
-    expect(dangling.user.customMetadata).toEqual({ [SERVER_WALLET_KEY]: dangling.wallet.id, plan: 'pro' });
+    expect(dangling.user.customMetadata).toEqual({
+      [SERVER_WALLET_KEY]: dangling.wallet.id,
+      plan: 'pro',
+    });
   });
 
   it('the e-mail lookup finding another account → IDENTITY_PROVIDER_ERROR, nothing created or linked', async () => {
@@ -247,13 +278,17 @@ describe('verifyAndProvision end to end', () => {
     const first = await verifyAndProvision(flow(identity), email, await login(email));
     const error = await failure(provisionWallet(flow(identity), { email, userId: first.user.id }));
     expect(error).toMatchObject({ code: 'WALLET_EXISTS', status: 409 });
-    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: first.wallet.id });
+    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({
+      [SERVER_WALLET_KEY]: first.wallet.id,
+    });
 
     const owned = await ownedWallet(first.user.id);
     const user = await identity.setCustomMetadata(first.user.id, { [SERVER_WALLET_KEY]: owned });
     const replaced = await provisionWallet(flow(identity), { email, userId: user.id });
     expect(replaced.wallet.id).not.toBe(owned);
-    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({ [SERVER_WALLET_KEY]: replaced.wallet.id });
+    expect((await identity.getUserByEmail(email))?.customMetadata).toEqual({
+      [SERVER_WALLET_KEY]: replaced.wallet.id,
+    });
   });
 
   it('a wrong code → INVALID_OTP, and nothing is provisioned', async () => {
@@ -280,7 +315,9 @@ describe('verifyAndProvision end to end', () => {
     };
     const error = await failure(verifyAndProvision(flow(spy), email, code));
     expect(error.code).toBe('IDENTITY_PROVIDER_ERROR');
-    expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(first.wallet.id);
+    expect((await identity.getUserByEmail(email))?.customMetadata[SERVER_WALLET_KEY]).toBe(
+      first.wallet.id,
+    );
   });
 });
 
@@ -291,7 +328,11 @@ describe('upstream faults', () => {
     const deadUrl = urlOf(closed);
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const dead = adapter({}, deadUrl);
-    for (const call of [() => dead.createWallet(), () => dead.getWallet('x'), () => dead.sendOtp('a@example.com')]) {
+    for (const call of [
+      () => dead.createWallet(),
+      () => dead.getWallet('x'),
+      () => dead.sendOtp('a@example.com'),
+    ]) {
       const error = await failure(call());
       expect(error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', status: 502 });
       expect(error.message).toMatch(/could not be reached/);
@@ -301,7 +342,11 @@ describe('upstream faults', () => {
   it('latency past timeoutMs → UPSTREAM_TIMEOUT 504', async () => {
     // its own emulator: requests that outlive the adapter's timeout are still sleeping in there,
     // and close() waits for them, so they cannot bleed into the next test's fault counter
-    const slow = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, faults: { latencyMs: 600 } });
+    const slow = await buildIdentityEmulator({
+      appId: APP_ID,
+      appSecret: APP_SECRET,
+      faults: { latencyMs: 600 },
+    });
     try {
       await slow.listen({ host: '127.0.0.1', port: 0 });
       const hasty = adapter({ timeoutMs: 200 }, urlOf(slow.server));
@@ -337,7 +382,9 @@ describe('upstream faults', () => {
         throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       },
     });
-    expect((await failure(flaky.getWallet('w'))).message).toMatch(/could not be reached for get wallet/);
+    expect((await failure(flaky.getWallet('w'))).message).toMatch(
+      /could not be reached for get wallet/,
+    );
     expect(calls).toEqual(['GET', 'GET']);
     calls.length = 0;
     expect((await failure(flaky.createWallet())).code).toBe('IDENTITY_PROVIDER_ERROR');
@@ -368,25 +415,55 @@ describe('responses that break the contract', () => {
     await new Promise<void>((resolve) => rogue.close(() => resolve()));
   });
 
-  const cases: [string, { status: number; body: string }, (p: IdentityProvider) => Promise<unknown>][] = [
+  const cases: [
+    string,
+    { status: number; body: string },
+    (p: IdentityProvider) => Promise<unknown>,
+  ][] = [
     ['invalid JSON', { status: 200, body: 'not json {' }, (p) => p.createWallet()],
-    ['a wallet without an id', { status: 200, body: '{"address":"0x1","chain_type":"starknet","public_key":"0x2"}' }, (p) => p.createWallet()],
-    ['a starknet wallet without a public key', { status: 200, body: '{"id":"w","address":"0x1","chain_type":"starknet"}' }, (p) => p.getWallet('w')],
-    ['a signature of the wrong length', { status: 200, body: '{"method":"raw_sign","data":{"signature":"0x12","encoding":"hex"}}' }, (p) => p.rawSign('w', '0x1')],
-    ['a user without linked accounts', { status: 200, body: '{"id":"did:privy:x"}' }, (p) => p.getUserByEmail('a@example.com')],
-    ['an error body that quotes secrets', { status: 400, body: `{"error":"bad ${APP_SECRET} 123456 token_abc"}` }, (p) => p.verifyOtp('a@example.com', '123456')],
+    [
+      'a wallet without an id',
+      { status: 200, body: '{"address":"0x1","chain_type":"starknet","public_key":"0x2"}' },
+      (p) => p.createWallet(),
+    ],
+    [
+      'a starknet wallet without a public key',
+      { status: 200, body: '{"id":"w","address":"0x1","chain_type":"starknet"}' },
+      (p) => p.getWallet('w'),
+    ],
+    [
+      'a signature of the wrong length',
+      { status: 200, body: '{"method":"raw_sign","data":{"signature":"0x12","encoding":"hex"}}' },
+      (p) => p.rawSign('w', '0x1'),
+    ],
+    [
+      'a user without linked accounts',
+      { status: 200, body: '{"id":"did:privy:x"}' },
+      (p) => p.getUserByEmail('a@example.com'),
+    ],
+    [
+      'an error body that quotes secrets',
+      { status: 400, body: `{"error":"bad ${APP_SECRET} 123456 token_abc"}` },
+      (p) => p.verifyOtp('a@example.com', '123456'),
+    ],
   ];
 
   it.each(cases)('%s → IDENTITY_PROVIDER_ERROR 502', async (_name, answer, call) => {
     reply = answer;
-    const error = await failure(call(adapter({}, urlOf(rogue))), ['123456', 'token_abc', 'a@example.com']);
+    const error = await failure(call(adapter({}, urlOf(rogue))), [
+      '123456',
+      'token_abc',
+      'a@example.com',
+    ]);
     expect(error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', status: 502 });
   });
 
   it('accepts the documented variants: 401 for a bad code, unpadded hex, extra fields', async () => {
     const rogueIdentity = adapter({}, urlOf(rogue));
     reply = { status: 401, body: '{"error":"Invalid code"}' };
-    expect((await failure(rogueIdentity.verifyOtp('a@example.com', '000000'))).code).toBe('INVALID_OTP');
+    expect((await failure(rogueIdentity.verifyOtp('a@example.com', '000000'))).code).toBe(
+      'INVALID_OTP',
+    );
     reply = {
       status: 200,
       body: '{"id":"w","address":"0xABC","chain_type":"starknet","public_key":"0x5","owner_id":null,"policy_ids":[],"extra":1}',

@@ -23,7 +23,9 @@ function sources(dir: string): string[] {
 /** Relative specifiers of static imports, re-exports and dynamic import()s, resolved to repo paths. */
 export function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm)].map((m) => m[2] as string);
+  const specs = [
+    ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm),
+  ].map((m) => m[2] as string);
   return specs.map((spec) => relative(root, resolve(dirname(file), spec)));
 }
 
@@ -40,16 +42,26 @@ function violations(layer: string): string[] {
 
 describe('client layers', () => {
   it('finds imports the way the checks below rely on (a face import in a fixture is seen)', () => {
-    expect(importsOf(join(CLI, 'headless', 'with-endpoints.ts'))).toContain('cli/core/endpoints.js');
-    expect(importsOf(join(CLI, 'run.ts')).some((target) => target.startsWith('cli/commands/'))).toBe(true);
+    expect(importsOf(join(CLI, 'headless', 'with-endpoints.ts'))).toContain(
+      'cli/core/endpoints.js',
+    );
+    expect(
+      importsOf(join(CLI, 'run.ts')).some((target) => target.startsWith('cli/commands/')),
+    ).toBe(true);
   });
 
-  it.each(['cli/core', 'cli/platform', 'cli/clients'])('%s imports no face and no loose file of cli/', (layer) => {
-    expect(violations(layer)).toEqual([]);
-  });
+  it.each(['cli/core', 'cli/platform', 'cli/clients'])(
+    '%s imports no face and no loose file of cli/',
+    (layer) => {
+      expect(violations(layer)).toEqual([]);
+    },
+  );
 
   it('cli/ holds only the bin and the command table at its root', () => {
-    const loose = readdirSync(CLI, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+    const loose = readdirSync(CLI, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
     expect(loose).toEqual(['main.ts', 'run.ts']);
   });
 });

@@ -13,11 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
-type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+type Result = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
 
-const errorOf = (r: Result): { code: string; message: string; details?: Record<string, unknown> } => {
+const errorOf = (
+  r: Result,
+): { code: string; message: string; details?: Record<string, unknown> } => {
   expect(r.isError).toBe(true);
-  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: { code: string; message: string } }).error;
+  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: { code: string; message: string } })
+    .error;
 };
 
 describe('finance-tui mcp over stdio (sandbox)', () => {
@@ -26,24 +33,50 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
 
   const session = (r: Result): Record<string, unknown> | undefined => r.structuredContent;
 
-  async function connect(args: string[], options: { home?: string; elicit?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, string | number | boolean> } } = {}): Promise<{ client: Client; stderr: () => string }> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--sandbox', ...args], env: cleanEnv({ FINANCE_TUI_HOME: options.home ?? users.aliceHome }) as Record<string, string>, stderr: 'pipe' });
+  async function connect(
+    args: string[],
+    options: {
+      home?: string;
+      elicit?: (message: string) => {
+        action: 'accept' | 'decline';
+        content?: Record<string, string | number | boolean>;
+      };
+    } = {},
+  ): Promise<{ client: Client; stderr: () => string }> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', '--sandbox', ...args],
+      env: cleanEnv({ FINANCE_TUI_HOME: options.home ?? users.aliceHome }) as Record<
+        string,
+        string
+      >,
+      stderr: 'pipe',
+    });
     let err = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       err += chunk.toString();
     });
-    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: options.elicit ? { elicitation: { form: {} } } : {} });
+    const client = new Client(
+      { name: 'test', version: '1.0.0' },
+      { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
+    );
     if (options.elicit) {
       const elicit = options.elicit;
-      client.setRequestHandler('elicitation/create', async (request) => elicit(String((request.params as { message?: string }).message ?? '')));
+      client.setRequestHandler('elicitation/create', async (request) =>
+        elicit(String((request.params as { message?: string }).message ?? '')),
+      );
     }
     await client.connect(transport);
     open.push(client);
     return { client, stderr: () => err };
   }
 
-  const call = async (client: Client, name: string, args: Record<string, unknown>, extra: Parameters<Client['callTool']>[1] = undefined): Promise<Result> =>
-    (await client.callTool({ name, arguments: args }, extra)) as Result;
+  const call = async (
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    extra: Parameters<Client['callTool']>[1] = undefined,
+  ): Promise<Result> => (await client.callTool({ name, arguments: args }, extra)) as Result;
 
   beforeAll(async () => {
     users = await startTwoUsers();
@@ -57,19 +90,56 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual(['execute_plan', 'get_balances', 'get_history', 'get_quote', 'get_session', 'get_status', 'get_transaction', 'login', 'plan_batch', 'plan_multi_swap', 'plan_send', 'plan_trade', 'verify'].sort());
-    const readOnly = new Set(['get_status', 'get_session', 'get_balances', 'get_quote', 'get_history', 'get_transaction', 'plan_send', 'plan_trade', 'plan_multi_swap', 'plan_batch']);
+    expect(names).toEqual(
+      [
+        'execute_plan',
+        'get_balances',
+        'get_history',
+        'get_quote',
+        'get_session',
+        'get_status',
+        'get_transaction',
+        'login',
+        'plan_batch',
+        'plan_multi_swap',
+        'plan_send',
+        'plan_trade',
+        'verify',
+      ].sort(),
+    );
+    const readOnly = new Set([
+      'get_status',
+      'get_session',
+      'get_balances',
+      'get_quote',
+      'get_history',
+      'get_transaction',
+      'plan_send',
+      'plan_trade',
+      'plan_multi_swap',
+      'plan_batch',
+    ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect((tool.description ?? '').length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       const a = tool.annotations ?? {};
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof a[hint], `${tool.name} ${hint}`).toBe('boolean');
+      for (const hint of [
+        'readOnlyHint',
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+      ] as const)
+        expect(typeof a[hint], `${tool.name} ${hint}`).toBe('boolean');
       expect(a.readOnlyHint, tool.name).toBe(readOnly.has(tool.name));
       if (a.readOnlyHint) expect(a.destructiveHint).toBe(false);
     }
-    expect(tools.find((t) => t.name === 'execute_plan')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(tools.find((t) => t.name === 'execute_plan')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
     expect(client.getInstructions()).toMatch(/quote.*plan.*confirm.*execute_plan/s);
     expect(client.getInstructions()).toMatch(/read-only/);
   });
@@ -77,10 +147,22 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   it('get_session and get_quote (single and multi-pair), exact amounts with minimum, fee, impact, route and expiry', async () => {
     const { client } = await connect([]);
     const session = await call(client, 'get_session', {});
-    expect(session.structuredContent).toMatchObject({ signedIn: true, email: 'alice@example.com', network: 'sandbox', sandbox: true });
-    const single = await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }] });
+    expect(session.structuredContent).toMatchObject({
+      signedIn: true,
+      email: 'alice@example.com',
+      network: 'sandbox',
+      sandbox: true,
+    });
+    const single = await call(client, 'get_quote', {
+      pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }],
+    });
     expect(single.isError).toBeFalsy();
-    const doc = single.structuredContent as { mode: string; validUntil: string; quotedAt: string; quotes: Array<Record<string, { baseUnits: string } & Record<string, unknown>>> };
+    const doc = single.structuredContent as {
+      mode: string;
+      validUntil: string;
+      quotedAt: string;
+      quotes: Array<Record<string, { baseUnits: string } & Record<string, unknown>>>;
+    };
     expect(doc.mode).toBe('single');
     const q = doc.quotes[0] as Record<string, { baseUnits: string }>;
     expect(q.amountIn?.baseUnits).toBe('1000000000000000000');
@@ -89,9 +171,17 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(minimum).toBeGreaterThan(0n);
     expect(minimum).toBeLessThanOrEqual(expected);
     // expected = gross − fee, exactly
-    expect(BigInt(q.grossOutput?.baseUnits ?? '0') - BigInt((q.fee as unknown as { amount: { baseUnits: string } }).amount.baseUnits)).toBe(expected);
+    expect(
+      BigInt(q.grossOutput?.baseUnits ?? '0') -
+        BigInt((q.fee as unknown as { amount: { baseUnits: string } }).amount.baseUnits),
+    ).toBe(expected);
     expect(Date.parse(doc.validUntil) - Date.parse(doc.quotedAt)).toBe(30_000);
-    const multi = await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }, { amount: '10', from: 'STRK', to: 'USDC' }] });
+    const multi = await call(client, 'get_quote', {
+      pairs: [
+        { amount: '1', from: 'ETH', to: 'USDC' },
+        { amount: '10', from: 'STRK', to: 'USDC' },
+      ],
+    });
     expect((multi.structuredContent as { mode: string; quotes: unknown[] }).quotes).toHaveLength(2);
     expect((multi.structuredContent as { mode: string }).mode).toBe('batch');
   });
@@ -101,15 +191,36 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(carol.dir, 'sandbox.json'));
       const { client } = await connect([], { home: carol.dir });
-      expect(session(await call(client, 'get_session', {}))).toMatchObject({ signedIn: false, code: 'AUTH_REQUIRED' });
+      expect(session(await call(client, 'get_session', {}))).toMatchObject({
+        signedIn: false,
+        code: 'AUTH_REQUIRED',
+      });
       const sent = await call(client, 'login', { email: 'carol@example.com' });
-      expect(sent.structuredContent).toMatchObject({ sent: true, email: 'carol@example.com', sandbox: true });
-      const code = (await cli(carol.dir, ['sandbox', 'outbox', 'carol@example.com', '--json'])).doc.code as string;
-      expect(errorOf(await call(client, 'verify', { email: 'carol@example.com', code: code === '000000' ? '111111' : '000000' })).code).toBe('INVALID_OTP');
+      expect(sent.structuredContent).toMatchObject({
+        sent: true,
+        email: 'carol@example.com',
+        sandbox: true,
+      });
+      const code = (await cli(carol.dir, ['sandbox', 'outbox', 'carol@example.com', '--json'])).doc
+        .code as string;
+      expect(
+        errorOf(
+          await call(client, 'verify', {
+            email: 'carol@example.com',
+            code: code === '000000' ? '111111' : '000000',
+          }),
+        ).code,
+      ).toBe('INVALID_OTP');
       const verified = await call(client, 'verify', { email: 'carol@example.com', code });
-      expect(verified.structuredContent).toMatchObject({ email: 'carol@example.com', sandbox: true });
+      expect(verified.structuredContent).toMatchObject({
+        email: 'carol@example.com',
+        sandbox: true,
+      });
       expect(JSON.stringify(verified)).not.toContain(code);
-      expect(session(await call(client, 'get_session', {}))).toMatchObject({ signedIn: true, email: 'carol@example.com' });
+      expect(session(await call(client, 'get_session', {}))).toMatchObject({
+        signedIn: true,
+        email: 'carol@example.com',
+      });
     } finally {
       carol.cleanup();
     }
@@ -119,19 +230,45 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
     expect(planned.isError).toBeFalsy();
-    const doc = planned.structuredContent as { planId: string; executable: boolean; plan: { kind: string; simulation: { status: string } } };
-    expect(doc).toMatchObject({ executable: false, plan: { kind: 'trade', simulation: { status: 'ok' } } });
-    expect(errorOf(await call(client, 'execute_plan', { planId: doc.planId })).code).toBe('EXECUTION_DISABLED');
+    const doc = planned.structuredContent as {
+      planId: string;
+      executable: boolean;
+      plan: { kind: string; simulation: { status: string } };
+    };
+    expect(doc).toMatchObject({
+      executable: false,
+      plan: { kind: 'trade', simulation: { status: 'ok' } },
+    });
+    expect(errorOf(await call(client, 'execute_plan', { planId: doc.planId })).code).toBe(
+      'EXECUTION_DISABLED',
+    );
   });
 
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
     const { client } = await connect(['--allow-execute']);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
-    const { planId, plan } = planned.structuredContent as { planId: string; plan: { swaps: Array<{ confirmedMinimumReceived: { baseUnits: string } }> } };
+    const { planId, plan } = planned.structuredContent as {
+      planId: string;
+      plan: { swaps: Array<{ confirmedMinimumReceived: { baseUnits: string } }> };
+    };
     const progress: string[] = [];
-    const done = await call(client, 'execute_plan', { planId }, { onprogress: (p) => progress.push(String(p.message)) });
+    const done = await call(
+      client,
+      'execute_plan',
+      { planId },
+      { onprogress: (p) => progress.push(String(p.message)) },
+    );
     expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
-    const tx = (done.structuredContent as { result: { transaction: { hash: string; received: Array<{ baseUnits: string; minimum: { baseUnits: string } }> } } }).result.transaction;
+    const tx = (
+      done.structuredContent as {
+        result: {
+          transaction: {
+            hash: string;
+            received: Array<{ baseUnits: string; minimum: { baseUnits: string } }>;
+          };
+        };
+      }
+    ).result.transaction;
     const minimum = BigInt(plan.swaps[0]?.confirmedMinimumReceived.baseUnits ?? 'x');
     expect(BigInt(tx.received[0]?.minimum.baseUnits ?? '0')).toBe(minimum);
     expect(BigInt(tx.received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(minimum);
@@ -142,22 +279,46 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(progress[at(/^sent 0x/)]).toContain(tx.hash);
     const read = await call(client, 'get_transaction', { hash: tx.hash });
     expect(read.structuredContent).toMatchObject({ hash: tx.hash, execution: 'SUCCEEDED' });
-    const usdc = (read.structuredContent as { balanceChanges: Array<{ symbol: string; baseUnits: string }> }).balanceChanges.find((c) => c.symbol === 'USDC');
+    const usdc = (
+      read.structuredContent as { balanceChanges: Array<{ symbol: string; baseUnits: string }> }
+    ).balanceChanges.find((c) => c.symbol === 'USDC');
     expect(usdc?.baseUnits).toBe(tx.received[0]?.baseUnits);
     const again = errorOf(await call(client, 'execute_plan', { planId }));
     expect(again.code).toBe('ALREADY_SUBMITTED');
     const history = await call(client, 'get_history', { limit: 5 });
-    expect(BigInt((history.structuredContent as { entries: Array<{ hash: string }> }).entries[0]?.hash ?? '0')).toBe(BigInt(tx.hash));
+    expect(
+      BigInt(
+        (history.structuredContent as { entries: Array<{ hash: string }> }).entries[0]?.hash ?? '0',
+      ),
+    ).toBe(BigInt(tx.hash));
   });
 
   it('caps: over --max-usd is LIMIT_EXCEEDED, a token outside --allow-token is TOKEN_NOT_ALLOWED; nothing signed', async () => {
-    const { client } = await connect(['--allow-execute', '--max-usd', '1', '--allow-token', 'ETH', '--allow-token', 'USDC']);
+    const { client } = await connect([
+      '--allow-execute',
+      '--max-usd',
+      '1',
+      '--allow-token',
+      'ETH',
+      '--allow-token',
+      'USDC',
+    ]);
     const big = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
-    const cap = errorOf(await call(client, 'execute_plan', { planId: (big.structuredContent as { planId: string }).planId }));
+    const cap = errorOf(
+      await call(client, 'execute_plan', {
+        planId: (big.structuredContent as { planId: string }).planId,
+      }),
+    );
     expect(cap.code).toBe('LIMIT_EXCEEDED');
     expect(cap.message).toMatch(/\$1\.00|\$1\b/);
     const strk = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'STRK' });
-    expect(errorOf(await call(client, 'execute_plan', { planId: (strk.structuredContent as { planId: string }).planId })).code).toBe('TOKEN_NOT_ALLOWED');
+    expect(
+      errorOf(
+        await call(client, 'execute_plan', {
+          planId: (strk.structuredContent as { planId: string }).planId,
+        }),
+      ).code,
+    ).toBe('TOKEN_NOT_ALLOWED');
   });
 
   it('elicitation: the person sees what leaves, the minimum and the fee; a decline signs nothing, an accept signs', async () => {
@@ -178,27 +339,41 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     // nothing was signed: the same plan can still be confirmed (inside its confirmation window)
     confirm = true;
     const signed = await call(client, 'execute_plan', { planId });
-    if (signed.isError) expect(errorOf(signed).code).toBe('CONFIRMATION_REQUIRED'); // the machine was slower than the quote's 30 s
-    else expect((signed.structuredContent as { result: { transaction: { status: string } } }).result.transaction.status).toBe('SUCCEEDED');
+    if (signed.isError)
+      expect(errorOf(signed).code).toBe('CONFIRMATION_REQUIRED'); // the machine was slower than the quote's 30 s
+    else
+      expect(
+        (signed.structuredContent as { result: { transaction: { status: string } } }).result
+          .transaction.status,
+      ).toBe('SUCCEEDED');
     expect(asked).toHaveLength(2);
   });
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {
     const { client, stderr } = await connect(['--allow-execute']);
-    const planned = await call(client, 'plan_send', { amount: '0.001', token: 'ETH', to: users.bobAddress });
+    const planned = await call(client, 'plan_send', {
+      amount: '0.001',
+      token: 'ETH',
+      to: users.bobAddress,
+    });
     const { planId } = planned.structuredContent as { planId: string };
     const abort = new AbortController();
     let hash: string | undefined;
-    const outcome = await call(client, 'execute_plan', { planId }, {
-      signal: abort.signal,
-      onprogress: (p) => {
-        const m = /^sent (0x[0-9a-f]{64})/.exec(String(p.message));
-        if (m) {
-          hash = m[1];
-          abort.abort();
-        }
+    const outcome = await call(
+      client,
+      'execute_plan',
+      { planId },
+      {
+        signal: abort.signal,
+        onprogress: (p) => {
+          const m = /^sent (0x[0-9a-f]{64})/.exec(String(p.message));
+          if (m) {
+            hash = m[1];
+            abort.abort();
+          }
+        },
       },
-    }).then(
+    ).then(
       () => 'answered',
       () => 'cancelled',
     );
@@ -214,14 +389,31 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const bad = await call(client, 'get_quote', { pairs: [] });
     expect(bad.isError).toBe(true);
-    expect(errorOf(await call(client, 'get_quote', { pairs: [{ amount: '1e5', from: 'ETH', to: 'USDC' }] })).code).toBe('INVALID_AMOUNT');
-    expect(errorOf(await call(client, 'plan_send', { amount: '1', token: 'ETH', to: '0x0' })).code).toMatch(/INVALID_RECIPIENT|INVALID_ADDRESS/);
-    expect(errorOf(await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'NOPE', to: 'USDC' }] })).code).toBe('UNKNOWN_TOKEN');
-    expect(errorOf(await call(client, 'execute_plan', { planId: '00000000-0000-4000-8000-000000000000' })).code).toBe('EXECUTION_DISABLED');
+    expect(
+      errorOf(
+        await call(client, 'get_quote', { pairs: [{ amount: '1e5', from: 'ETH', to: 'USDC' }] }),
+      ).code,
+    ).toBe('INVALID_AMOUNT');
+    expect(
+      errorOf(await call(client, 'plan_send', { amount: '1', token: 'ETH', to: '0x0' })).code,
+    ).toMatch(/INVALID_RECIPIENT|INVALID_ADDRESS/);
+    expect(
+      errorOf(
+        await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'NOPE', to: 'USDC' }] }),
+      ).code,
+    ).toBe('UNKNOWN_TOKEN');
+    expect(
+      errorOf(
+        await call(client, 'execute_plan', { planId: '00000000-0000-4000-8000-000000000000' }),
+      ).code,
+    ).toBe('EXECUTION_DISABLED');
   });
 
   it('a malformed JSON-RPC line, an unknown tool and a huge argument do not stop it', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], { env: cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], {
+      env: cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child.stderr.resume();
     let out = '';
     const answers = new Map<number, Record<string, unknown>>();
@@ -240,23 +432,58 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         i = out.indexOf('\n');
       }
     });
-    const answer = (id: number): Promise<Record<string, unknown>> => (answers.has(id) ? Promise.resolve(answers.get(id) as Record<string, unknown>) : new Promise((resolve) => waiting.set(id, () => resolve(answers.get(id) as Record<string, unknown>))));
+    const answer = (id: number): Promise<Record<string, unknown>> =>
+      answers.has(id)
+        ? Promise.resolve(answers.get(id) as Record<string, unknown>)
+        : new Promise((resolve) =>
+            waiting.set(id, () => resolve(answers.get(id) as Record<string, unknown>)),
+          );
     const send = (msg: unknown): void => {
       child.stdin.write(`${JSON.stringify(msg)}\n`);
     };
     try {
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
       await answer(1);
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       child.stdin.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
       child.stdin.write('not json at all\n');
-      send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+      send({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'no_such_tool', arguments: {} },
+      });
       const unknown = await answer(3);
       expect(JSON.stringify(unknown)).toMatch(/no_such_tool/);
       // over the line bound: dropped whole
-      send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_quote', arguments: { pairs: [{ amount: '1'.repeat(3_000_000), from: 'ETH', to: 'USDC' }] } } });
+      send({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: {
+          name: 'get_quote',
+          arguments: { pairs: [{ amount: '1'.repeat(3_000_000), from: 'ETH', to: 'USDC' }] },
+        },
+      });
       // under the bound but over the schema's: refused as invalid input
-      send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_quote', arguments: { pairs: [{ amount: '1'.repeat(500_000), from: 'ETH', to: 'USDC' }] } } });
+      send({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {
+          name: 'get_quote',
+          arguments: { pairs: [{ amount: '1'.repeat(500_000), from: 'ETH', to: 'USDC' }] },
+        },
+      });
       const huge = (await answer(5)) as { result?: { isError?: boolean } };
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
@@ -271,16 +498,32 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   });
 
   it('an expired plan is refused without a confirmation through the host (in-process, fake clock)', async () => {
-    const [{ createToolServer }, { resolveEndpoints }] = await Promise.all([import('../cli/mcp/server.js'), import('../cli/core/endpoints.js')]);
-    const endpoints = await resolveEndpoints(cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), { sandbox: true });
+    const [{ createToolServer }, { resolveEndpoints }] = await Promise.all([
+      import('../cli/mcp/server.js'),
+      import('../cli/core/endpoints.js'),
+    ]);
+    const endpoints = await resolveEndpoints(cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), {
+      sandbox: true,
+    });
     let offset = 0;
-    const server = createToolServer({ endpoints, allowExecute: true, limits: undefined, capsText: '', log: () => undefined, now: () => Date.now() + offset });
+    const server = createToolServer({
+      endpoints,
+      allowExecute: true,
+      limits: undefined,
+      capsText: '',
+      log: () => undefined,
+      now: () => Date.now() + offset,
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(b);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(a);
     try {
-      const planned = await call(client, 'plan_send', { amount: '0.001', token: 'ETH', to: users.bobAddress });
+      const planned = await call(client, 'plan_send', {
+        amount: '0.001',
+        token: 'ETH',
+        to: users.bobAddress,
+      });
       const { planId } = planned.structuredContent as { planId: string };
       offset = 31_000;
       const refused = errorOf(await call(client, 'execute_plan', { planId }));

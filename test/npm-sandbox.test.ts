@@ -21,13 +21,18 @@ describe('npm run sandbox', () => {
   it('Ctrl+C (SIGINT to the process group): prints that it stopped, and npm exits 0', async () => {
     // npm itself, as `npm test` runs it when set (the same npm as the user's), else from PATH
     const npmCli = process.env.npm_execpath;
-    const [command, args] = npmCli && npmCli.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
-    const child = spawn(command, [...args, 'run', 'sandbox', '--ignore-scripts', '--', '--port', '0'], {
-      cwd: ROOT,
-      detached: true, // its own process group, like a terminal's foreground job
-      env: cleanEnv({ FINANCE_TUI_HOME: home.dir }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const [command, args] =
+      npmCli && npmCli.endsWith('.js') ? [process.execPath, [npmCli]] : ['npm', []];
+    const child = spawn(
+      command,
+      [...args, 'run', 'sandbox', '--ignore-scripts', '--', '--port', '0'],
+      {
+        cwd: ROOT,
+        detached: true, // its own process group, like a terminal's foreground job
+        env: cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -37,9 +42,14 @@ describe('npm run sandbox', () => {
         if (out.includes('Press Ctrl+C to stop.')) resolve();
       }),
     );
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
-      await Promise.race([running, exited.then(() => Promise.reject(new Error(`npm exited early:\n${out}\n${err}`)))]);
+      await Promise.race([
+        running,
+        exited.then(() => Promise.reject(new Error(`npm exited early:\n${out}\n${err}`))),
+      ]);
       expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(true);
       process.kill(-(child.pid as number), 'SIGINT');
       expect(await exited).toEqual({ code: 0, signal: null });

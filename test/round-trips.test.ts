@@ -22,7 +22,9 @@ describe('sequential round trips of a money command (whole processes)', () => {
   let users: TwoUsers;
 
   async function counted(args: string[]): Promise<{ doc: Doc; steps: number; requests: string[] }> {
-    const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), undefined, { nodeArgs: ['--import', FETCH_PROBE] });
+    const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), undefined, {
+      nodeArgs: ['--import', FETCH_PROBE],
+    });
     const { code } = await spawned.exited;
     const doc = JSON.parse(spawned.stdout()) as Doc;
     expect(code, spawned.stdout() + spawned.stderr()).toBe(0);
@@ -31,9 +33,15 @@ describe('sequential round trips of a money command (whole processes)', () => {
 
   beforeAll(async () => {
     users = await startTwoUsers();
-    const { identityUrl } = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as { identityUrl: string };
+    const { identityUrl } = JSON.parse(
+      readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8'),
+    ) as { identityUrl: string };
     for (const url of [identityUrl, users.urls.aggregatorUrl, users.urls.chainUrl]) {
-      const response = await fetch(`${url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: LATENCY_MS }) });
+      const response = await fetch(`${url}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ latencyMs: LATENCY_MS }),
+      });
       expect(response.ok).toBe(true);
     }
     // a sandbox process and two sign-ins through the bin: slow on a busy shared machine
@@ -43,20 +51,47 @@ describe('sequential round trips of a money command (whole processes)', () => {
   });
 
   it(`send --yes (the account's first transaction, which deploys it): at most ${MAX_ROUND_TRIPS}`, async () => {
-    const r = await counted(['send', '1', 'STRK', users.bobAddress, '--yes', '--json', '--sandbox']);
+    const r = await counted([
+      'send',
+      '1',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--json',
+      '--sandbox',
+    ]);
     expect(r.doc).toMatchObject({ transaction: { status: 'SUCCEEDED', deployedAccount: true } });
     expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
     // each fact is asked once: the account's class hash, chain id and nonce, the build, the simulation
-    for (const method of ['starknet_getClassHashAt', 'starknet_chainId', 'paymaster_buildTransaction', 'starknet_simulateTransactions', 'paymaster_executeTransaction']) {
-      expect(r.requests.filter((q) => q.endsWith(` ${method}`)), method).toHaveLength(1);
+    for (const method of [
+      'starknet_getClassHashAt',
+      'starknet_chainId',
+      'paymaster_buildTransaction',
+      'starknet_simulateTransactions',
+      'paymaster_executeTransaction',
+    ]) {
+      expect(
+        r.requests.filter((q) => q.endsWith(` ${method}`)),
+        method,
+      ).toHaveLength(1);
     }
   });
 
   it(`trade --yes: at most ${MAX_ROUND_TRIPS}; send --yes of a deployed account: at most ${MAX_ROUND_TRIPS}`, async () => {
     const trade = await counted(['trade', '0.01', 'ETH', 'USDC', '--yes', '--json', '--sandbox']);
-    expect(trade.doc).toMatchObject({ transaction: { status: 'SUCCEEDED', deployedAccount: false } });
+    expect(trade.doc).toMatchObject({
+      transaction: { status: 'SUCCEEDED', deployedAccount: false },
+    });
     expect(trade.steps, trade.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
-    const send = await counted(['send', '1', 'STRK', users.bobAddress, '--yes', '--json', '--sandbox']);
+    const send = await counted([
+      'send',
+      '1',
+      'STRK',
+      users.bobAddress,
+      '--yes',
+      '--json',
+      '--sandbox',
+    ]);
     expect(send.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
     expect(send.steps, send.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
     expect(send.requests.filter((q) => q.endsWith(' starknet_getNonce'))).toHaveLength(1);

@@ -20,13 +20,24 @@ interface Ready {
   logFile: string;
 }
 
-async function post(url: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+async function post(
+  url: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown>,
+    headers: res.headers,
+  };
 }
 
 /** Stark ECDSA with an x-only public key: the signature must verify for one of the two points. */
@@ -61,14 +72,24 @@ describe('finance-tui sandbox (whole process)', () => {
   });
 
   it('prints one ready line and writes the same URLs to sandbox.json (0600)', async () => {
-    expect(ready).toMatchObject({ event: 'ready', sandbox: true, chainId: '0x534e5f53414e44424f58' });
-    for (const url of [ready.serverUrl, ready.identityUrl, ready.aggregatorUrl]) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready).toMatchObject({
+      event: 'ready',
+      sandbox: true,
+      chainId: '0x534e5f53414e44424f58',
+    });
+    for (const url of [ready.serverUrl, ready.identityUrl, ready.aggregatorUrl])
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rpc$/);
     expect(ready.paymasterUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/paymaster$/);
-    const chainId = (await post(ready.rpcUrl, { jsonrpc: '2.0', id: 1, method: 'starknet_chainId' })).body as { result: string };
+    const chainId = (
+      await post(ready.rpcUrl, { jsonrpc: '2.0', id: 1, method: 'starknet_chainId' })
+    ).body as { result: string };
     expect(chainId.result).toBe(ready.chainId);
     const file = join(home.dir, 'sandbox.json');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ serverUrl: ready.serverUrl, aggregatorUrl: ready.aggregatorUrl });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      serverUrl: ready.serverUrl,
+      aggregatorUrl: ready.aggregatorUrl,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(home.dir, 'sandbox', 'secrets.json')).mode & 0o777).toBe(0o600);
     const root = (await (await fetch(`${ready.serverUrl}/`)).json()) as Record<string, unknown>;
@@ -81,19 +102,31 @@ describe('finance-tui sandbox (whole process)', () => {
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ success: true });
 
-    const outbox = (await (await fetch(`${ready.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)).json()) as { code: string };
+    const outbox = (await (
+      await fetch(`${ready.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)
+    ).json()) as { code: string };
     expect(outbox.code).toMatch(/^\d{6}$/);
     secrets.push(outbox.code);
 
     const verify = await post(`${ready.serverUrl}/auth/verify`, { email, code: outbox.code });
     expect(verify.status).toBe(200);
-    const session = verify.body as { token: string; walletId: string; walletAddress: string; walletPublicKey: string; isExisting: boolean };
+    const session = verify.body as {
+      token: string;
+      walletId: string;
+      walletAddress: string;
+      walletPublicKey: string;
+      isExisting: boolean;
+    };
     expect(session.isExisting).toBe(false);
     expect(session.walletAddress).toMatch(/^0x[0-9a-f]{64}$/);
     secrets.push(session.token);
 
     const hash = '0x5d2e8f1c0e6a3b2d4c1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9';
-    const signed = await post(`${ready.serverUrl}/sign/hash`, { walletId: session.walletId, hash }, session.token);
+    const signed = await post(
+      `${ready.serverUrl}/sign/hash`,
+      { walletId: session.walletId, hash },
+      session.token,
+    );
     expect(signed.status).toBe(200);
     const signature = signed.body.signature as string;
     expect(signature).toMatch(/^0x[0-9a-f]{128}$/);
@@ -102,27 +135,47 @@ describe('finance-tui sandbox (whole process)', () => {
     expect(verifiesWithStarkKey(signature, '0x1234', session.walletPublicKey)).toBe(false);
 
     const found = await post(`${ready.serverUrl}/wallet/find`, {}, session.token);
-    expect(found.body).toEqual({ wallet: { id: session.walletId, address: session.walletAddress, publicKey: session.walletPublicKey } });
+    expect(found.body).toEqual({
+      wallet: {
+        id: session.walletId,
+        address: session.walletAddress,
+        publicKey: session.walletPublicKey,
+      },
+    });
 
     // a second login finds the same wallet
     await post(`${ready.serverUrl}/auth/login`, { email });
-    const code2 = ((await (await fetch(`${ready.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)).json()) as { code: string }).code;
+    const code2 = (
+      (await (
+        await fetch(`${ready.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)
+      ).json()) as { code: string }
+    ).code;
     secrets.push(code2);
     const again = await post(`${ready.serverUrl}/auth/verify`, { email, code: code2 });
-    expect(again.body).toMatchObject({ walletId: session.walletId, walletAddress: session.walletAddress, isExisting: true });
+    expect(again.body).toMatchObject({
+      walletId: session.walletId,
+      walletAddress: session.walletAddress,
+      isExisting: true,
+    });
     secrets.push(again.body.token as string);
   });
 
   it('keeps the OTP code, JWTs, Authorization header, app secret and JWT secret out of the logs', async () => {
     expect(secrets.length).toBeGreaterThanOrEqual(4);
-    const { appSecret, jwtSecret } = JSON.parse(readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8')) as Record<string, string>;
+    const { appSecret, jwtSecret } = JSON.parse(
+      readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8'),
+    ) as Record<string, string>;
     // the log leaves in batches (every 100 ms at the latest), in order: once the line of a request
     // sent after all the others is there, every earlier one is too
     await fetch(`${ready.serverUrl}/health`);
-    await vi.waitFor(() => expect(readFileSync(ready.logFile, 'utf8')).toContain('"url":"/health"'), { timeout: 5_000 });
+    await vi.waitFor(
+      () => expect(readFileSync(ready.logFile, 'utf8')).toContain('"url":"/health"'),
+      { timeout: 5_000 },
+    );
     const logs = readFileSync(ready.logFile, 'utf8');
     expect(logs).toContain('/sign/hash'); // the requests were logged…
-    for (const secret of [...secrets, appSecret as string, jwtSecret as string]) expect(logs).not.toContain(secret); // …their secrets were not
+    for (const secret of [...secrets, appSecret as string, jwtSecret as string])
+      expect(logs).not.toContain(secret); // …their secrets were not
     expect(logs.toLowerCase()).not.toContain('bearer ');
   });
 
@@ -130,7 +183,14 @@ describe('finance-tui sandbox (whole process)', () => {
     proc.kill('SIGTERM');
     const { code } = await proc.exited;
     expect(code).toBe(0);
-    expect(proc.stdout().trim().split('\n').map((line) => JSON.parse(line) as { event: string }).map((doc) => doc.event)).toEqual(['ready', 'stopped']);
+    expect(
+      proc
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string })
+        .map((doc) => doc.event),
+    ).toEqual(['ready', 'stopped']);
     expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
   });
 });

@@ -22,23 +22,37 @@ describe('finance-tui sandbox: permissions', () => {
       identity: join(sandboxDir, 'identity.json'),
       log: join(sandboxDir, 'server.log'),
     };
-    writeFileSync(files.secrets, JSON.stringify({ jwtSecret: 'Zk3q-9vYt_Lw2mNc8RbH4xJp7sDa1EuGfKi0oTyQ5Ve', appId: 'sandbox-app-1', appSecret: 'a'.repeat(32) }));
+    writeFileSync(
+      files.secrets,
+      JSON.stringify({
+        jwtSecret: 'Zk3q-9vYt_Lw2mNc8RbH4xJp7sDa1EuGfKi0oTyQ5Ve',
+        appId: 'sandbox-app-1',
+        appSecret: 'a'.repeat(32),
+      }),
+    );
     writeFileSync(files.identity, JSON.stringify({ version: 1, users: [], wallets: [] }));
     writeFileSync(files.log, '');
     for (const file of Object.values(files)) chmodSync(file, 0o644);
     chmodSync(sandboxDir, 0o755);
     chmodSync(home.dir, 0o755);
 
-    const proc = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
+    const proc = spawnBin(
+      ['sandbox', '--port', '0', '--json'],
+      cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+    );
     try {
-      const ready = JSON.parse(await proc.waitForLine((line) => line.startsWith('{'))) as { serverUrl: string };
+      const ready = JSON.parse(await proc.waitForLine((line) => line.startsWith('{'))) as {
+        serverUrl: string;
+      };
       expect(ready, JSON.stringify(ready)).toMatchObject({ event: 'ready' });
       expect(mode(home.dir)).toBe(0o700);
       expect(mode(sandboxDir)).toBe(0o700);
       for (const file of Object.values(files)) expect(mode(file), file).toBe(0o600);
       // the log is written (asynchronously, in batches) to the narrowed file
       await fetch(`${ready.serverUrl}/health`, { headers: { 'x-request-id': 'perm-check' } });
-      await vi.waitFor(() => expect(readFileSync(files.log, 'utf8')).toContain('perm-check'), { timeout: 5_000 });
+      await vi.waitFor(() => expect(readFileSync(files.log, 'utf8')).toContain('perm-check'), {
+        timeout: 5_000,
+      });
     } finally {
       proc.kill('SIGKILL');
       await proc.exited;

@@ -40,7 +40,11 @@ describe('a sandbox restarted on new ports keeps signing', () => {
     await sandbox?.exited;
     after = await start();
     // the new sandbox is a new, empty chain: fund the wallet there
-    const funded = await fetch(`${after.chainUrl}/sandbox/chain/fund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address }) });
+    const funded = await fetch(`${after.chainUrl}/sandbox/chain/fund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
     expect(funded.status).toBe(200);
   }, 90_000);
 
@@ -56,7 +60,15 @@ describe('a sandbox restarted on new ports keeps signing', () => {
   }, 60_000);
 
   it('headless: `send … --yes` signs through the server that runs now', async () => {
-    const r = await cli(home.dir, ['send', '0.5', 'STRK', RECIPIENT, '--yes', '--sandbox', '--json']);
+    const r = await cli(home.dir, [
+      'send',
+      '0.5',
+      'STRK',
+      RECIPIENT,
+      '--yes',
+      '--sandbox',
+      '--json',
+    ]);
     expect(r.stderr).not.toContain('ECONNREFUSED');
     expect(r.code).toBe(0);
     expect((r.doc.transaction as { status: string }).status).toBe('SUCCEEDED');
@@ -70,7 +82,16 @@ describe('a sandbox restarted on new ports keeps signing', () => {
       const session = await services.currentSession();
       expect(session).not.toBeNull();
       if (session === null) return;
-      const plan = await services.plan({ kind: 'send', swaps: [], sends: [{ token: 'STRK', amount: '0.25', to: RECIPIENT }], slippageBps: 100 }, session, { signal });
+      const plan = await services.plan(
+        {
+          kind: 'send',
+          swaps: [],
+          sends: [{ token: 'STRK', amount: '0.25', to: RECIPIENT }],
+          slippageBps: 100,
+        },
+        session,
+        { signal },
+      );
       const receipt = await services.execute(plan, session, { signal, onStep: () => undefined });
       expect(receipt.status).toBe('succeeded');
       expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);

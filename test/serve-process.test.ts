@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { cleanEnv, runBin, type Spawned, serveEnv, spawnBin, spawnServe, tempHome } from './helpers/process.js';
+import {
+  cleanEnv,
+  runBin,
+  type Spawned,
+  serveEnv,
+  spawnBin,
+  spawnServe,
+  tempHome,
+} from './helpers/process.js';
 
 const APP_ID = 'serve-test-app';
 const APP_SECRET = 'serve-test-app-secret-value';
@@ -21,38 +29,72 @@ describe('finance-tui serve: configuration', () => {
   it('names every bad variable on its own line, exits 1, and echoes no secret', async () => {
     const result = await runBin(
       ['serve'],
-      cleanEnv({ FINANCE_TUI_HOME: home.dir, JWT_SECRET: 'too-short-secret', IDENTITY_APP_SECRET: APP_SECRET, PORT: 'abc', NODE_ENV: 'prod', PAYMASTER_SPONSORED: 'yes' }),
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        JWT_SECRET: 'too-short-secret',
+        IDENTITY_APP_SECRET: APP_SECRET,
+        PORT: 'abc',
+        NODE_ENV: 'prod',
+        PAYMASTER_SPONSORED: 'yes',
+      }),
       home.dir,
     );
     expect(result.code).toBe(1);
     const lines = result.stderr.trim().split('\n');
-    for (const name of ['IDENTITY_APP_ID', 'JWT_SECRET', 'PORT', 'NODE_ENV', 'PAYMASTER_SPONSORED must']) expect(lines.filter((l) => l.includes(name))).toHaveLength(1);
+    for (const name of [
+      'IDENTITY_APP_ID',
+      'JWT_SECRET',
+      'PORT',
+      'NODE_ENV',
+      'PAYMASTER_SPONSORED must',
+    ])
+      expect(lines.filter((l) => l.includes(name))).toHaveLength(1);
     expect(result.stderr).not.toContain('too-short-secret');
     expect(result.stderr).not.toContain(APP_SECRET);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(result.stdout).toBe('');
   });
 
-  it.each(['abc', '10.0.0.0/99'])('TRUST_PROXY=%s is one line naming the variable and exit 1, not a crash at start', async (value) => {
-    const result = await runBin(
-      ['serve', '--port', '0'],
-      cleanEnv({ FINANCE_TUI_HOME: home.dir, IDENTITY_APP_ID: APP_ID, IDENTITY_APP_SECRET: APP_SECRET, JWT_SECRET, TRUST_PROXY: value }),
-      home.dir,
-    );
-    expect(result.code).toBe(1);
-    const lines = result.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('TRUST_PROXY');
-    expect(lines[0]).toContain(value);
-    expect(result.stdout).toBe('');
-  });
+  it.each(['abc', '10.0.0.0/99'])(
+    'TRUST_PROXY=%s is one line naming the variable and exit 1, not a crash at start',
+    async (value) => {
+      const result = await runBin(
+        ['serve', '--port', '0'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          IDENTITY_APP_ID: APP_ID,
+          IDENTITY_APP_SECRET: APP_SECRET,
+          JWT_SECRET,
+          TRUST_PROXY: value,
+        }),
+        home.dir,
+      );
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('TRUST_PROXY');
+      expect(lines[0]).toContain(value);
+      expect(result.stdout).toBe('');
+    },
+  );
 
   it('a guessable JWT_SECRET (32 × "a") is refused at start in one line saying how to make one', async () => {
     const weak = 'a'.repeat(32);
-    const proc = spawnBin(['serve', '--port', '0'], cleanEnv({ FINANCE_TUI_HOME: home.dir, IDENTITY_APP_ID: APP_ID, IDENTITY_APP_SECRET: APP_SECRET, JWT_SECRET: weak }), home.dir);
+    const proc = spawnBin(
+      ['serve', '--port', '0'],
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET: weak,
+      }),
+      home.dir,
+    );
     const outcome = await Promise.race([
       proc.exited.then(({ code }) => ({ code })),
-      proc.waitForLine((line) => line.includes('Server listening')).then(() => 'listening' as const),
+      proc
+        .waitForLine((line) => line.includes('Server listening'))
+        .then(() => 'listening' as const),
     ]);
     if (outcome === 'listening') {
       proc.kill('SIGKILL');
@@ -68,9 +110,16 @@ describe('finance-tui serve: configuration', () => {
   it('reads .env from the current folder, and the environment wins over it', async () => {
     const dir = tempHome();
     try {
-      writeFileSync(join(dir.dir, '.env'), `IDENTITY_APP_ID=${APP_ID}\nIDENTITY_APP_SECRET=${APP_SECRET}\nJWT_SECRET=${JWT_SECRET}\nPORT=notaport\n`);
+      writeFileSync(
+        join(dir.dir, '.env'),
+        `IDENTITY_APP_ID=${APP_ID}\nIDENTITY_APP_SECRET=${APP_SECRET}\nJWT_SECRET=${JWT_SECRET}\nPORT=notaport\n`,
+      );
       // PORT from the environment overrides the bad one in .env, so the only problem left is NODE_ENV
-      const result = await runBin(['serve'], cleanEnv({ FINANCE_TUI_HOME: dir.dir, PORT: '0', NODE_ENV: 'bogus' }), dir.dir);
+      const result = await runBin(
+        ['serve'],
+        cleanEnv({ FINANCE_TUI_HOME: dir.dir, PORT: '0', NODE_ENV: 'bogus' }),
+        dir.dir,
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('NODE_ENV');
       expect(result.stderr).not.toContain('PORT');
@@ -95,8 +144,22 @@ describe('finance-tui serve: running', () => {
     home.cleanup();
   });
 
-  async function startServe(extra: Record<string, string> = {}): Promise<{ proc: Spawned; url: string }> {
-    return spawnServe(serveEnv({ home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl }, extra), home.dir);
+  async function startServe(
+    extra: Record<string, string> = {},
+  ): Promise<{ proc: Spawned; url: string }> {
+    return spawnServe(
+      serveEnv(
+        {
+          home: home.dir,
+          appId: APP_ID,
+          appSecret: APP_SECRET,
+          jwtSecret: JWT_SECRET,
+          emulatorUrl,
+        },
+        extra,
+      ),
+      home.dir,
+    );
   }
 
   it('serves /health and writes JSON log lines with request ids to stdout', async () => {
@@ -125,7 +188,10 @@ describe('finance-tui serve: running', () => {
           body: JSON.stringify({ email: `user${i}@example.com` }),
         }).then((r) => r.status),
       );
-      await vi.waitFor(() => expect(emulator.faults.requests - seen).toBe(20), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(emulator.faults.requests - seen).toBe(20), {
+        timeout: 5_000,
+        interval: 20,
+      });
       proc.kill('SIGTERM');
       expect(await Promise.all(inFlight)).toEqual(Array(20).fill(200));
       expect((await proc.exited).code).toBe(0);
@@ -145,7 +211,9 @@ describe('finance-tui serve: running', () => {
     socket.on('error', () => undefined);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     // a request whose body never arrives
-    socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
+    socket.write(
+      'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     proc.kill('SIGTERM');

@@ -5,7 +5,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { buildTestApp, FakeIdentity, post, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
+import {
+  buildTestApp,
+  FakeIdentity,
+  post,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from './helpers/build-test-app.js';
 
 let t: TestApp;
 afterEach(async () => {
@@ -13,7 +19,9 @@ afterEach(async () => {
 });
 
 function expectErrorShape(body: string, code: string): void {
-  const parsed = JSON.parse(body) as { error: { code: string; message: string; requestId: string } };
+  const parsed = JSON.parse(body) as {
+    error: { code: string; message: string; requestId: string };
+  };
   expect(parsed.error.code).toBe(code);
   expect(typeof parsed.error.message).toBe('string');
   expect(parsed.error.message.length).toBeGreaterThan(0);
@@ -29,11 +37,21 @@ describe('bodies', () => {
     const overLimit = filler(BODY_LIMIT_BYTES - overhead + 1);
     expect(Buffer.byteLength(overLimit)).toBe(BODY_LIMIT_BYTES + 1);
 
-    const ok = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: atLimit });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: atLimit,
+    });
     // parsed, then refused by the schema (unknown property), not by the size limit
     expect(ok.statusCode).toBe(400);
 
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload: overLimit });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: overLimit,
+    });
     expect(res.statusCode).toBe(413);
     expectErrorShape(res.body, 'PAYLOAD_TOO_LARGE');
   });
@@ -45,7 +63,12 @@ describe('bodies', () => {
     { description: 'empty body with a JSON content type', payload: '' },
   ])('malformed JSON ($description) → 400 VALIDATION_ERROR', async ({ payload }) => {
     t = await buildTestApp();
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expectErrorShape(res.body, 'VALIDATION_ERROR');
     // JSON.parse messages quote the input; ours must not
@@ -58,7 +81,12 @@ describe('bodies', () => {
     { description: 'xml', contentType: 'application/xml' },
   ])('a $description body → 415 UNSUPPORTED_MEDIA_TYPE', async ({ contentType }) => {
     t = await buildTestApp();
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': contentType }, payload: 'email=a@example.com' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': contentType },
+      payload: 'email=a@example.com',
+    });
     expect(res.statusCode).toBe(415);
     expectErrorShape(res.body, 'UNSUPPORTED_MEDIA_TYPE');
   });
@@ -68,13 +96,16 @@ describe('bodies', () => {
     { description: 'not an e-mail', body: { email: 'nope' } },
     { description: 'extra property', body: { email: 'a@example.com', admin: true } },
     { description: 'number instead of string', body: { email: 42 } },
-  ])('schema violation ($description) → 400 with a message naming the problem', async ({ body }) => {
-    t = await buildTestApp();
-    const res = await post(t.app, '/auth/login', body);
-    expect(res.statusCode).toBe(400);
-    expectErrorShape(res.body, 'VALIDATION_ERROR');
-    expect(res.json().error.message).toMatch(/^Invalid request: /);
-  });
+  ])(
+    'schema violation ($description) → 400 with a message naming the problem',
+    async ({ body }) => {
+      t = await buildTestApp();
+      const res = await post(t.app, '/auth/login', body);
+      expect(res.statusCode).toBe(400);
+      expectErrorShape(res.body, 'VALIDATION_ERROR');
+      expect(res.json().error.message).toMatch(/^Invalid request: /);
+    },
+  );
 });
 
 describe('routing and shape', () => {
@@ -92,10 +123,19 @@ describe('routing and shape', () => {
 
   it('GET / names the server and its version; sandbox only when on', async () => {
     t = await buildTestApp();
-    expect((await t.app.inject({ url: '/' })).json()).toEqual({ name: 'finance-tui-auth', version: '9.9.9-test', status: 'ok' });
+    expect((await t.app.inject({ url: '/' })).json()).toEqual({
+      name: 'finance-tui-auth',
+      version: '9.9.9-test',
+      status: 'ok',
+    });
     await t.close();
     t = await buildTestApp({ config: { sandbox: true } });
-    expect((await t.app.inject({ url: '/' })).json()).toEqual({ name: 'finance-tui-auth', version: '9.9.9-test', status: 'ok', sandbox: true });
+    expect((await t.app.inject({ url: '/' })).json()).toEqual({
+      name: 'finance-tui-auth',
+      version: '9.9.9-test',
+      status: 'ok',
+      sandbox: true,
+    });
   });
 
   it('GET /health → {status: ok}', async () => {
@@ -117,7 +157,10 @@ describe('routing and shape', () => {
     expectErrorShape(res.body, 'INTERNAL_ERROR');
     expect(res.body).not.toContain('secret internal detail');
     // …but the log has it, with the request id
-    const line = t.logs().split('\n').find((l) => l.includes('secret internal detail'));
+    const line = t
+      .logs()
+      .split('\n')
+      .find((l) => l.includes('secret internal detail'));
     expect(line).toBeDefined();
     expect(line).toContain(res.json().error.requestId);
   });
@@ -125,9 +168,18 @@ describe('routing and shape', () => {
   it.each([
     { description: 'the default config (no NODE_ENV): production', env: {}, exposed: false },
     { description: 'NODE_ENV=production', env: { NODE_ENV: 'production' }, exposed: false },
-    { description: 'NODE_ENV=development, asked for by name', env: { NODE_ENV: 'development' }, exposed: true },
+    {
+      description: 'NODE_ENV=development, asked for by name',
+      env: { NODE_ENV: 'development' },
+      exposed: true,
+    },
   ])('500 internals with $description → exposed: $exposed', async ({ env, exposed }) => {
-    const config = loadConfig({ IDENTITY_APP_ID: 'app', IDENTITY_APP_SECRET: 'secret', JWT_SECRET: TEST_JWT_SECRET, ...env });
+    const config = loadConfig({
+      IDENTITY_APP_ID: 'app',
+      IDENTITY_APP_SECRET: 'secret',
+      JWT_SECRET: TEST_JWT_SECRET,
+      ...env,
+    });
     if (!('NODE_ENV' in env)) expect(config.nodeEnv).toBe('production');
     const broken = new FakeIdentity();
     broken.sendOtp = async () => {
@@ -145,7 +197,9 @@ describe('routing and shape', () => {
     const { AppError } = await import('../shared/errors.js');
     const down = new FakeIdentity();
     down.sendOtp = async () => {
-      throw new AppError('IDENTITY_PROVIDER_ERROR', 'The identity provider failed (HTTP 503)', { status: 502 });
+      throw new AppError('IDENTITY_PROVIDER_ERROR', 'The identity provider failed (HTTP 503)', {
+        status: 502,
+      });
     };
     t = await buildTestApp({ deps: { identity: down } });
     const res = await post(t.app, '/auth/login', { email: 'a@example.com' });
@@ -157,25 +211,42 @@ describe('routing and shape', () => {
 describe('CORS', () => {
   it('an allowed origin gets Access-Control-Allow-Origin', async () => {
     t = await buildTestApp();
-    const res = await t.app.inject({ url: '/health', headers: { origin: 'https://app.example.com' } });
+    const res = await t.app.inject({
+      url: '/health',
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
   });
 
-  it.each(['https://evil.example.com', 'https://app.example.com.evil.com', 'null'])('origin %s gets no CORS header', async (origin) => {
-    t = await buildTestApp();
-    const res = await t.app.inject({ url: '/health', headers: { origin } });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['access-control-allow-origin']).toBeUndefined();
-  });
+  it.each(['https://evil.example.com', 'https://app.example.com.evil.com', 'null'])(
+    'origin %s gets no CORS header',
+    async (origin) => {
+      t = await buildTestApp();
+      const res = await t.app.inject({ url: '/health', headers: { origin } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
 
   it('preflight from an allowed origin lists the methods and headers; others get nothing', async () => {
     t = await buildTestApp();
-    const headers = { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' };
-    const ok = await t.app.inject({ method: 'OPTIONS', url: '/sign/hash', headers: { ...headers, origin: 'https://app.example.com' } });
+    const headers = {
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization,content-type',
+    };
+    const ok = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/sign/hash',
+      headers: { ...headers, origin: 'https://app.example.com' },
+    });
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(String(ok.headers['access-control-allow-headers'])).toContain('authorization');
-    const other = await t.app.inject({ method: 'OPTIONS', url: '/sign/hash', headers: { ...headers, origin: 'https://evil.example.com' } });
+    const other = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/sign/hash',
+      headers: { ...headers, origin: 'https://evil.example.com' },
+    });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
@@ -186,12 +257,19 @@ describe('request id', () => {
     { description: 'a 128-char id is kept', incoming: 'a'.repeat(128), kept: true },
     { description: 'a 129-char id is replaced', incoming: 'a'.repeat(129), kept: false },
     { description: 'an id with spaces is replaced', incoming: 'abc def', kept: false },
-    { description: 'an id with a newline-ish payload is replaced', incoming: 'abc%0d%0aINJECTED', kept: false },
+    {
+      description: 'an id with a newline-ish payload is replaced',
+      incoming: 'abc%0d%0aINJECTED',
+      kept: false,
+    },
     { description: 'an id with JSON is replaced', incoming: '{"level":60}', kept: false },
     { description: 'no id gets one', incoming: undefined, kept: false },
   ])('$description', async ({ incoming, kept }) => {
     t = await buildTestApp();
-    const res = await t.app.inject({ url: '/health', headers: incoming === undefined ? {} : { 'x-request-id': incoming } });
+    const res = await t.app.inject({
+      url: '/health',
+      headers: incoming === undefined ? {} : { 'x-request-id': incoming },
+    });
     const echoed = res.headers['x-request-id'];
     expect(typeof echoed).toBe('string');
     if (kept) expect(echoed).toBe(incoming);
@@ -213,14 +291,17 @@ describe('request id', () => {
 });
 
 describe('secure headers', () => {
-  it.each(['/health', '/nope'])('%s carries nosniff, frame deny, a locked-down CSP and no x-powered-by', async (url) => {
-    t = await buildTestApp();
-    const res = await t.app.inject({ url });
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('DENY');
-    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.headers['x-powered-by']).toBeUndefined();
-  });
+  it.each(['/health', '/nope'])(
+    '%s carries nosniff, frame deny, a locked-down CSP and no x-powered-by',
+    async (url) => {
+      t = await buildTestApp();
+      const res = await t.app.inject({ url });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    },
+  );
 });

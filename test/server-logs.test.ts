@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { createIdentityProvider } from '../server/providers/identity.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
-import { buildTestApp, post, TEST_APP_SECRET, TEST_JWT_SECRET, type TestApp } from './helpers/build-test-app.js';
+import {
+  buildTestApp,
+  post,
+  TEST_APP_SECRET,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from './helpers/build-test-app.js';
 
 const APP_ID = 'test-app';
 const BASIC = Buffer.from(`${APP_ID}:${TEST_APP_SECRET}`).toString('base64');
@@ -39,13 +45,19 @@ let paymasterUpstream: Server;
 let paymasterUrl: string;
 
 beforeAll(async () => {
-  emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: TEST_APP_SECRET, logStream: emulatorLogs.stream });
+  emulator = await buildIdentityEmulator({
+    appId: APP_ID,
+    appSecret: TEST_APP_SECRET,
+    logStream: emulatorLogs.stream,
+  });
   await emulator.listen({ host: '127.0.0.1', port: 0 });
   emulatorUrl = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
   // a minimal JSON-RPC paymaster, so the relay (and its API key header) runs for real too
   paymasterUpstream = createServer((req, res) => {
     req.resume().on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":true}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":1,"result":true}');
     });
   });
   await new Promise<void>((resolve) => paymasterUpstream.listen(0, '127.0.0.1', resolve));
@@ -66,14 +78,23 @@ async function appWithSecret(appSecret: string): Promise<TestApp> {
     origin: 'http://localhost:3001',
     timeoutMs: 2_000,
   });
-  const paymaster = createPaymasterRelay({ url: paymasterUrl, apiKey: PAYMASTER_KEY, timeoutMs: 2_000 });
-  return buildTestApp({ config: { paymasterApiKey: PAYMASTER_KEY, identityAppSecret: appSecret }, deps: { identity, paymaster } });
+  const paymaster = createPaymasterRelay({
+    url: paymasterUrl,
+    apiKey: PAYMASTER_KEY,
+    timeoutMs: 2_000,
+  });
+  return buildTestApp({
+    config: { paymasterApiKey: PAYMASTER_KEY, identityAppSecret: appSecret },
+    deps: { identity, paymaster },
+  });
 }
 
 async function emulatorJson(path: string, body?: unknown): Promise<unknown> {
   const response = await fetch(`${emulatorUrl}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
   expect(response.status, path).toBe(200);
   return response.json();
@@ -85,9 +106,16 @@ describe('logs', () => {
     const misconfigured = await appWithSecret(WRONG_SECRET);
     try {
       const email = 'log-test@example.com';
-      const login = await post(t.app, '/auth/login', { email }, { headers: { cookie: 'session=cookie-secret-value' } });
+      const login = await post(
+        t.app,
+        '/auth/login',
+        { email },
+        { headers: { cookie: 'session=cookie-secret-value' } },
+      );
       expect(login.statusCode, login.body).toBe(200);
-      const { code } = (await emulatorJson(`/sandbox/outbox/${encodeURIComponent(email)}`)) as { code: string };
+      const { code } = (await emulatorJson(`/sandbox/outbox/${encodeURIComponent(email)}`)) as {
+        code: string;
+      };
       expect(code).toMatch(/^[0-9]{6}$/);
 
       // a wrong code first (the provider's 422 path), and a malformed one (a validation path)
@@ -103,20 +131,77 @@ describe('logs', () => {
       const headers = { authorization };
       expect((await post(t.app, '/wallet/find', {}, { headers })).statusCode).toBe(200);
       expect((await post(t.app, '/wallet/create', {}, { headers })).statusCode).toBe(409);
-      expect((await post(t.app, '/sign/hash', { walletId: session.walletId, hash: '0xabc' }, { headers })).statusCode).toBe(200);
-      expect((await post(t.app, '/sign/message', { walletId: session.walletId, message: 'hello' }, { headers })).statusCode).toBe(200);
-      expect((await post(t.app, '/paymaster', { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }, { headers })).statusCode).toBe(200);
-      expect((await post(t.app, '/paymaster', { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable', params: [] }, { headers })).statusCode).toBe(400);
+      expect(
+        (
+          await post(
+            t.app,
+            '/sign/hash',
+            { walletId: session.walletId, hash: '0xabc' },
+            { headers },
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await post(
+            t.app,
+            '/sign/message',
+            { walletId: session.walletId, message: 'hello' },
+            { headers },
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await post(
+            t.app,
+            '/paymaster',
+            { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' },
+            { headers },
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await post(
+            t.app,
+            '/paymaster',
+            { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable', params: [] },
+            { headers },
+          )
+        ).statusCode,
+      ).toBe(400);
       // an upstream failure while signing (a warn line on our side, an error reply on theirs)
       await emulatorJson('/sandbox/faults', { failNext: { count: 1, status: 500 } });
-      expect((await post(t.app, '/sign/hash', { walletId: session.walletId, hash: '0xabd' }, { headers })).statusCode).toBe(502);
+      expect(
+        (
+          await post(
+            t.app,
+            '/sign/hash',
+            { walletId: session.walletId, hash: '0xabd' },
+            { headers },
+          )
+        ).statusCode,
+      ).toBe(502);
       // the provider refusing our credentials: the request that failed carried the Basic header
       expect((await post(misconfigured.app, '/auth/login', { email })).statusCode).toBe(502);
       // a tampered token (error path) and a token in a query string
-      expect((await post(t.app, '/wallet/find', {}, { headers: { authorization: `${authorization}x` } })).statusCode).toBe(401);
+      expect(
+        (await post(t.app, '/wallet/find', {}, { headers: { authorization: `${authorization}x` } }))
+          .statusCode,
+      ).toBe(401);
       expect((await t.app.inject({ url: `/health?token=${session.token}` })).statusCode).toBe(200);
       // a JSON parse error whose message would quote the body
-      expect((await t.app.inject({ method: 'POST', url: '/auth/verify', headers: { 'content-type': 'application/json' }, payload: `{"email":"${email}","code":"${code}"` })).statusCode).toBe(400);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/auth/verify',
+            headers: { 'content-type': 'application/json' },
+            payload: `{"email":"${email}","code":"${code}"`,
+          })
+        ).statusCode,
+      ).toBe(400);
 
       const serverLogs = t.logs() + misconfigured.logs();
       const upstreamLogs = emulatorLogs.text();
@@ -147,9 +232,13 @@ describe('logs', () => {
         ['server', serverLogs],
         ['identity emulator', upstreamLogs],
       ] as const) {
-        for (const [what, secret] of secrets) expect(logs.includes(secret), `${what} found in ${stream} logs`).toBe(false);
+        for (const [what, secret] of secrets)
+          expect(logs.includes(secret), `${what} found in ${stream} logs`).toBe(false);
         // any Basic credential at all, whatever its casing
-        expect(logs.toLowerCase().includes('basic '), `a Basic authorization found in ${stream} logs`).toBe(false);
+        expect(
+          logs.toLowerCase().includes('basic '),
+          `a Basic authorization found in ${stream} logs`,
+        ).toBe(false);
       }
       // the logs are still useful: every request id and path is there
       expect(serverLogs).toContain('"url":"/sign/hash"');

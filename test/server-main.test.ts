@@ -26,7 +26,9 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
  */
 async function sendUnfinishedRequest(socket: Socket): Promise<void> {
   const continued = new Promise<void>((resolve) => socket.once('data', () => resolve()));
-  socket.write('POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+  socket.write(
+    'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+  );
   await continued;
   socket.write('{"em');
 }
@@ -42,7 +44,10 @@ function logWatcher() {
       callback();
     },
   });
-  const seen = (text: string) => (all.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ text, resolve })));
+  const seen = (text: string) =>
+    all.includes(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiters.push({ text, resolve }));
   return { stream, seen };
 }
 
@@ -50,12 +55,19 @@ async function start(paymaster?: PaymasterRelay) {
   const identity = new FakeIdentity();
   const config = testConfig({ port: 0 });
   const logs = logWatcher();
-  const handle = await startServer(config, { identity, logStream: logs.stream, ...(paymaster === undefined ? {} : { paymaster }) });
+  const handle = await startServer(config, {
+    identity,
+    logStream: logs.stream,
+    ...(paymaster === undefined ? {} : { paymaster }),
+  });
   const logged: string[] = [];
   return { handle, identity, config, logged, seen: logs.seen };
 }
 
-const drainable = (handle: ServerHandle): Drainable => ({ close: () => handle.close(), servers: [handle.app.server] });
+const drainable = (handle: ServerHandle): Drainable => ({
+  close: () => handle.close(),
+  servers: [handle.app.server],
+});
 
 describe('startServer', () => {
   it('listens on an ephemeral loopback port and serves /health', async () => {
@@ -85,7 +97,12 @@ describe('closeGracefully', () => {
     const { handle, identity, config, logged } = await start(slowPaymaster);
     const user = identity.addUser('slow@example.com');
     const wallet = await identity.createWallet();
-    const { token } = await createTokenService({ secret: config.jwtSecret }).issue({ userId: user.id, email: 'slow@example.com', walletId: wallet.id, walletAddress: wallet.address });
+    const { token } = await createTokenService({ secret: config.jwtSecret }).issue({
+      userId: user.id,
+      email: 'slow@example.com',
+      walletId: wallet.id,
+      walletAddress: wallet.address,
+    });
 
     const inFlight = fetch(`${handle.url}/paymaster`, {
       method: 'POST',
@@ -93,10 +110,15 @@ describe('closeGracefully', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }),
     });
     await arrived.promise;
-    const closed = closeGracefully(drainable(handle), { graceMs: 5_000, log: (m) => logged.push(m) });
+    const closed = closeGracefully(drainable(handle), {
+      graceMs: 5_000,
+      log: (m) => logged.push(m),
+    });
 
     // the listening socket is closed: a new connection is refused
-    await expect(fetch(`${handle.url}/health`, { headers: { connection: 'close' } })).rejects.toThrow();
+    await expect(
+      fetch(`${handle.url}/health`, { headers: { connection: 'close' } }),
+    ).rejects.toThrow();
 
     release.resolve();
     const res = await inFlight;
@@ -117,7 +139,9 @@ describe('closeGracefully', () => {
     await sendUnfinishedRequest(socket);
 
     const started = Date.now();
-    expect(await closeGracefully(drainable(handle), { graceMs: 300, log: (m) => logged.push(m) })).toBe('cut');
+    expect(
+      await closeGracefully(drainable(handle), { graceMs: 300, log: (m) => logged.push(m) }),
+    ).toBe('cut');
     const elapsed = Date.now() - started;
     await cut;
     expect(elapsed).toBeGreaterThanOrEqual(290);
@@ -134,7 +158,11 @@ describe('closeGracefully', () => {
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     await sendUnfinishedRequest(socket);
     const cutNow = new AbortController();
-    const closed = closeGracefully(drainable(handle), { graceMs: 60_000, log: (m) => logged.push(m), cutNow: cutNow.signal });
+    const closed = closeGracefully(drainable(handle), {
+      graceMs: 60_000,
+      log: (m) => logged.push(m),
+      cutNow: cutNow.signal,
+    });
     cutNow.abort();
     expect(await closed).toBe('cut');
   });

@@ -13,7 +13,11 @@ import { paymasterRefusal } from '../cli/core/chain/errors.js';
 import { scopedFetch } from '../cli/core/chain/fetch.js';
 import type { ServerConfig } from '../server/config.js';
 import { createPaymasterRelay } from '../server/providers/paymaster.js';
-import { type ErrorCode, JSON_RPC_ERROR_CODES, stableCodeOfJsonRpcError } from '../shared/errors.js';
+import {
+  type ErrorCode,
+  JSON_RPC_ERROR_CODES,
+  stableCodeOfJsonRpcError,
+} from '../shared/errors.js';
 import { buildTestApp, type SeededUser, type TestApp } from './helpers/build-test-app.js';
 import { readBody } from './helpers/http.js';
 import { outsideExecution } from './helpers/typed-data.js';
@@ -32,8 +36,13 @@ beforeAll(async () => {
         res.writeHead(503).end('busy');
         return;
       }
-      const result = rpc.method === 'paymaster_executeTransaction' ? { transaction_hash: '0x1234', tracking_id: '0x1' } : true;
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result }));
+      const result =
+        rpc.method === 'paymaster_executeTransaction'
+          ? { transaction_hash: '0x1234', tracking_id: '0x1' }
+          : true;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result }));
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -68,11 +77,22 @@ class Probe extends PaymasterRpc {
 }
 
 function client(token: string | undefined, from = '198.51.100.1'): Probe {
-  return new Probe({ nodeUrl: url, headers: { ...(token === undefined ? {} : { authorization: `Bearer ${token}` }), 'x-forwarded-for': from } });
+  return new Probe({
+    nodeUrl: url,
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      'x-forwarded-for': from,
+    },
+  });
 }
 
 /** What a starknet.js caller gets: the RpcError, its JSON-RPC code and our stable code. */
-async function refusal(call: Promise<unknown>): Promise<{ error: RpcError; rpcCode: number; code: ErrorCode | undefined; data: Record<string, unknown> }> {
+async function refusal(call: Promise<unknown>): Promise<{
+  error: RpcError;
+  rpcCode: number;
+  code: ErrorCode | undefined;
+  data: Record<string, unknown>;
+}> {
   const error = await call.then(
     () => {
       throw new Error('expected a refusal');
@@ -82,7 +102,12 @@ async function refusal(call: Promise<unknown>): Promise<{ error: RpcError; rpcCo
   expect(error).toBeInstanceOf(RpcError);
   const rpcError = error as RpcError;
   const base = rpcError.baseError as unknown as { code: number; data: Record<string, unknown> };
-  return { error: rpcError, rpcCode: base.code, code: stableCodeOfJsonRpcError(base), data: base.data };
+  return {
+    error: rpcError,
+    rpcCode: base.code,
+    code: stableCodeOfJsonRpcError(base),
+    data: base.data,
+  };
 }
 
 function expectReported(result: Awaited<ReturnType<typeof refusal>>, code: ErrorCode): void {
@@ -97,9 +122,19 @@ function expectReported(result: Awaited<ReturnType<typeof refusal>>, code: Error
 const invoke = (address: string): ExecutableUserTransaction => ({
   type: 'invoke',
   // the relay checks the account, not the typed data (the paymaster verifies the signature)
-  invoke: { userAddress: address, typedData: outsideExecution(1, 2) as never, signature: ['0x1', '0x2'] },
+  invoke: {
+    userAddress: address,
+    typedData: outsideExecution(1, 2) as never,
+    signature: ['0x1', '0x2'],
+  },
 });
-const payInStrk = { version: '0x1' as const, feeMode: { mode: 'default' as const, gasToken: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d' } };
+const payInStrk = {
+  version: '0x1' as const,
+  feeMode: {
+    mode: 'default' as const,
+    gasToken: '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+  },
+};
 const sponsored = { version: '0x1' as const, feeMode: { mode: 'sponsored' as const } };
 
 describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
@@ -112,7 +147,10 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
 
   it('a transaction for another wallet → WALLET_MISMATCH', async () => {
     await start();
-    expectReported(await refusal(client(user.token).executeTransaction(invoke('0x0123'), payInStrk)), 'WALLET_MISMATCH');
+    expectReported(
+      await refusal(client(user.token).executeTransaction(invoke('0x0123'), payInStrk)),
+      'WALLET_MISMATCH',
+    );
     expect(upstreamCalls).toEqual([]);
   });
 
@@ -127,7 +165,9 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
     await start();
     let deep: unknown = { user_address: user.wallet.address };
     for (let i = 0; i < 2_000; i++) deep = { nested: deep };
-    const result = await refusal(client(user.token).raw('paymaster_buildTransaction', { transaction: deep }));
+    const result = await refusal(
+      client(user.token).raw('paymaster_buildTransaction', { transaction: deep }),
+    );
     expectReported(result, 'VALIDATION_ERROR');
     expect(result.error.message).toMatch(/nested deeper than 32 levels/);
     expect(upstreamCalls).toEqual([]);
@@ -135,9 +175,14 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
 
   it('sponsored gas while the server does not offer it → SPONSORED_DISABLED (default mode still relays)', async () => {
     await start();
-    expectReported(await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored)), 'SPONSORED_DISABLED');
+    expectReported(
+      await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored)),
+      'SPONSORED_DISABLED',
+    );
     expect(upstreamCalls).toEqual([]);
-    await expect(client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk)).resolves.toEqual({ transaction_hash: '0x1234', tracking_id: '0x1' });
+    await expect(
+      client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk),
+    ).resolves.toEqual({ transaction_hash: '0x1234', tracking_id: '0x1' });
   });
 
   it('an upstream failure → PAYMASTER_ERROR', async () => {
@@ -151,7 +196,12 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'abc-7', method: 'paymaster_isAvailable', params: [] }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'abc-7',
+        method: 'paymaster_isAvailable',
+        params: [],
+      }),
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -159,21 +209,31 @@ describe('refusals reach PaymasterRpc as JSON-RPC errors', () => {
       id: 'abc-7',
       error: {
         code: -32602,
-        message: 'VALIDATION_ERROR: paymaster params must be a named object (SNIP-29), not an array',
+        message:
+          'VALIDATION_ERROR: paymaster params must be a named object (SNIP-29), not an array',
         data: { code: 'VALIDATION_ERROR', requestId: res.headers.get('x-request-id') },
       },
     });
     // refused before the body is read: id null
-    const unsupported = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${user.token}` }, body: 'x' });
+    const unsupported = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${user.token}` },
+      body: 'x',
+    });
     expect(unsupported.status).toBe(415);
-    expect(await unsupported.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32009, data: { code: 'UNSUPPORTED_MEDIA_TYPE' } } });
+    expect(await unsupported.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32009, data: { code: 'UNSUPPORTED_MEDIA_TYPE' } },
+    });
   });
 });
 
 describe('limits per user', () => {
   it('60 calls a minute per user, however many addresses they come from; Retry-After in data', async () => {
     await start();
-    for (let i = 0; i < 60; i++) await expect(client(user.token, `203.0.113.${i + 1}`).isAvailable()).resolves.toBe(true);
+    for (let i = 0; i < 60; i++)
+      await expect(client(user.token, `203.0.113.${i + 1}`).isAvailable()).resolves.toBe(true);
     const result = await refusal(client(user.token, '192.0.2.200').isAvailable());
     expectReported(result, 'RATE_LIMITED');
     expect(result.data.retryAfter).toBeGreaterThan(0);
@@ -185,8 +245,20 @@ describe('limits per user', () => {
 
   it('10 paymaster_executeTransaction a minute per user', async () => {
     await start();
-    for (let i = 0; i < 10; i++) await client(user.token, `203.0.113.${i + 1}`).executeTransaction(invoke(user.wallet.address), payInStrk);
-    expectReported(await refusal(client(user.token, '203.0.113.99').executeTransaction(invoke(user.wallet.address), payInStrk)), 'RATE_LIMITED');
+    for (let i = 0; i < 10; i++)
+      await client(user.token, `203.0.113.${i + 1}`).executeTransaction(
+        invoke(user.wallet.address),
+        payInStrk,
+      );
+    expectReported(
+      await refusal(
+        client(user.token, '203.0.113.99').executeTransaction(
+          invoke(user.wallet.address),
+          payInStrk,
+        ),
+      ),
+      'RATE_LIMITED',
+    );
     expect(upstreamCalls.filter((m) => m === 'paymaster_executeTransaction')).toHaveLength(10);
     // other methods still pass
     await expect(client(user.token).isAvailable()).resolves.toBe(true);
@@ -194,14 +266,22 @@ describe('limits per user', () => {
 
   it('with PAYMASTER_SPONSORED=1, sponsored executes are capped per user per day; paying in a token is not', async () => {
     await start({ paymasterSponsored: true, sponsoredDailyLimit: 2 });
-    for (let i = 0; i < 2; i++) await client(user.token).executeTransaction(invoke(user.wallet.address), sponsored);
-    const result = await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored));
+    for (let i = 0; i < 2; i++)
+      await client(user.token).executeTransaction(invoke(user.wallet.address), sponsored);
+    const result = await refusal(
+      client(user.token).executeTransaction(invoke(user.wallet.address), sponsored),
+    );
     expectReported(result, 'SPONSORED_LIMIT_REACHED');
     expect(result.error.message).toMatch(/2 sponsored transactions for the day/);
     expect(Number(result.data.retryAfter)).toBeGreaterThan(23 * 3600);
-    await expect(client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk)).resolves.toMatchObject({ transaction_hash: '0x1234' });
+    await expect(
+      client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk),
+    ).resolves.toMatchObject({ transaction_hash: '0x1234' });
     // building a sponsored transaction spends no gas and is not counted
-    const build = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } } };
+    const build = {
+      transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } },
+      parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } },
+    };
     await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
     expect(upstreamCalls.filter((m) => m === 'paymaster_executeTransaction')).toHaveLength(3);
   });
@@ -209,43 +289,82 @@ describe('limits per user', () => {
 
 describe('an allowlist of the SNIP-29 methods the client uses, each metered by what it does', () => {
   const rawExecute = () => ({
-    transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, execute_from_outside_call: { to: '0x1', selector: '0x2', calldata: [] }, signature: ['0x1', '0x2'] } },
+    transaction: {
+      type: 'invoke',
+      invoke: {
+        user_address: user.wallet.address,
+        execute_from_outside_call: { to: '0x1', selector: '0x2', calldata: [] },
+        signature: ['0x1', '0x2'],
+      },
+    },
     parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } },
   });
 
   it('paymaster_executeRawTransaction (which real paymasters implement) is refused: no sponsored execute past the quota or the execute limit', async () => {
     await start({ paymasterSponsored: true, sponsoredDailyLimit: 2 });
-    for (let i = 0; i < 2; i++) await client(user.token).executeTransaction(invoke(user.wallet.address), sponsored);
-    expectReported(await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored)), 'SPONSORED_LIMIT_REACHED');
+    for (let i = 0; i < 2; i++)
+      await client(user.token).executeTransaction(invoke(user.wallet.address), sponsored);
+    expectReported(
+      await refusal(client(user.token).executeTransaction(invoke(user.wallet.address), sponsored)),
+      'SPONSORED_LIMIT_REACHED',
+    );
     // the review relayed 43 of these past the quota
     for (let i = 0; i < 12; i++) {
-      const result = await refusal(client(user.token, `203.0.113.${i + 1}`).raw('paymaster_executeRawTransaction', rawExecute()));
+      const result = await refusal(
+        client(user.token, `203.0.113.${i + 1}`).raw(
+          'paymaster_executeRawTransaction',
+          rawExecute(),
+        ),
+      );
       expect(result.code).toBe('VALIDATION_ERROR');
       expect(result.rpcCode).toBe(-32601);
-      expect(result.error.message).toMatch(/Only these JSON-RPC methods are relayed: paymaster_isAvailable, paymaster_getSupportedTokens, paymaster_buildTransaction, paymaster_executeTransaction/);
+      expect(result.error.message).toMatch(
+        /Only these JSON-RPC methods are relayed: paymaster_isAvailable, paymaster_getSupportedTokens, paymaster_buildTransaction, paymaster_executeTransaction/,
+      );
     }
     expect(upstreamCalls).toEqual(['paymaster_executeTransaction', 'paymaster_executeTransaction']);
   });
 
-  it.each(['paymaster_trackingIdToLatestHash', 'paymaster_executeRawTransaction', 'paymaster_somethingNew', 'paymaster_', 'paymaster_isAvailable ', 'PAYMASTER_ISAVAILABLE', 'constructor', '__proto__'])(
-    '%s is not relayed (-32601)',
-    async (method) => {
-      await start();
-      const result = await refusal(client(user.token).raw(method, method === 'paymaster_trackingIdToLatestHash' ? { tracking_id: '0x1' } : {}));
-      expect(result.code).toBe('VALIDATION_ERROR');
-      expect(result.rpcCode).toBe(-32601);
-      expect(upstreamCalls).toEqual([]);
-    },
-  );
+  it.each([
+    'paymaster_trackingIdToLatestHash',
+    'paymaster_executeRawTransaction',
+    'paymaster_somethingNew',
+    'paymaster_',
+    'paymaster_isAvailable ',
+    'PAYMASTER_ISAVAILABLE',
+    'constructor',
+    '__proto__',
+  ])('%s is not relayed (-32601)', async (method) => {
+    await start();
+    const result = await refusal(
+      client(user.token).raw(
+        method,
+        method === 'paymaster_trackingIdToLatestHash' ? { tracking_id: '0x1' } : {},
+      ),
+    );
+    expect(result.code).toBe('VALIDATION_ERROR');
+    expect(result.rpcCode).toBe(-32601);
+    expect(upstreamCalls).toEqual([]);
+  });
 
-  it('the four the client uses are relayed; params not of the method\'s shape are refused (-32602)', async () => {
+  it("the four the client uses are relayed; params not of the method's shape are refused (-32602)", async () => {
     await start();
     await expect(client(user.token).isAvailable()).resolves.toBe(true);
     await expect(client(user.token).raw('paymaster_getSupportedTokens', {})).resolves.toBe(true);
-    await expect(client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk)).resolves.toMatchObject({ transaction_hash: '0x1234' });
-    const build = { transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } }, parameters: { version: '0x1', fee_mode: payInStrk.feeMode } };
+    await expect(
+      client(user.token).executeTransaction(invoke(user.wallet.address), payInStrk),
+    ).resolves.toMatchObject({ transaction_hash: '0x1234' });
+    const build = {
+      transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } },
+      parameters: { version: '0x1', fee_mode: payInStrk.feeMode },
+    };
     await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
-    expect(upstreamCalls).toEqual(['paymaster_isAvailable', 'paymaster_getSupportedTokens', 'paymaster_executeTransaction', 'paymaster_buildTransaction']);
+    expect(upstreamCalls).toEqual([
+      'paymaster_isAvailable',
+      'paymaster_getSupportedTokens',
+      'paymaster_executeTransaction',
+      'paymaster_buildTransaction',
+    ]);
     for (const [method, params] of [
       ['paymaster_isAvailable', { anything: 1 }],
       ['paymaster_buildTransaction', { transaction: build.transaction }],
@@ -264,10 +383,16 @@ describe('our own client maps the refusals back to stable codes', () => {
   it('a 4xx refusal passes to starknet.js and maps by data.code; a 5xx one becomes the AppError in the fetch', async () => {
     await start();
     const limited = await refusal(client(undefined).isAvailable());
-    expect(paymasterRefusal(limited.error.baseError as never)).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(paymasterRefusal(limited.error.baseError as never)).toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
 
     upstreamFails = true;
-    const fetchLike = scopedFetch({ service: 'server', timeoutMs: 2_000, maxResponseBytes: 1_048_576 });
+    const fetchLike = scopedFetch({
+      service: 'server',
+      timeoutMs: 2_000,
+      maxResponseBytes: 1_048_576,
+    });
     const failed = fetchLike(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },

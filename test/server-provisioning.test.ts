@@ -17,7 +17,10 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class RacingIdentity extends FakeIdentity {
   metadataWrites = 0;
 
-  override async verifyOtp(email: string, code: string): Promise<{ user: IdentityUser; isNewUser: boolean }> {
+  override async verifyOtp(
+    email: string,
+    code: string,
+  ): Promise<{ user: IdentityUser; isNewUser: boolean }> {
     await pause(5);
     this.outbox.set(email.toLowerCase(), code === CODE ? CODE : `not-${code}`);
     return super.verifyOtp(email, code);
@@ -35,7 +38,10 @@ class RacingIdentity extends FakeIdentity {
     return super.createWallet();
   }
 
-  override async setCustomMetadata(userId: string, metadata: Record<string, MetadataValue>): Promise<IdentityUser> {
+  override async setCustomMetadata(
+    userId: string,
+    metadata: Record<string, MetadataValue>,
+  ): Promise<IdentityUser> {
     await pause(10);
     this.metadataWrites += 1;
     const user = await super.setCustomMetadata(userId, metadata);
@@ -53,10 +59,17 @@ async function listening(identity: FakeIdentity): Promise<string> {
   return t.app.listen({ host: '127.0.0.1', port: 0 });
 }
 
-async function postJson(url: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function postJson(
+  url: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -66,13 +79,19 @@ describe('concurrent provisioning on one server', () => {
   it('five concurrent first sign-ins: one wallet, linked, handed to all five', async () => {
     const identity = new RacingIdentity();
     const url = await listening(identity);
-    const results = await Promise.all(Array.from({ length: 5 }, () => postJson(`${url}/auth/verify`, { email: 'racer@example.com', code: CODE })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postJson(`${url}/auth/verify`, { email: 'racer@example.com', code: CODE }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(identity.wallets.size).toBe(1);
     const [wallet] = [...identity.wallets.keys()];
     expect(new Set(results.map((r) => r.body.walletId))).toEqual(new Set([wallet]));
     expect(results.filter((r) => r.body.isExisting === false)).toHaveLength(1);
-    expect(identity.users.get('racer@example.com')?.customMetadata).toEqual({ server_wallet_id: wallet });
+    expect(identity.users.get('racer@example.com')?.customMetadata).toEqual({
+      server_wallet_id: wallet,
+    });
     expect(identity.metadataWrites).toBe(1);
   });
 
@@ -81,9 +100,15 @@ describe('concurrent provisioning on one server', () => {
     const url = await listening(identity);
     const { token, wallet: gone, user } = await t.seedUser('recreate@example.com');
     identity.wallets.delete(gone.id);
-    const results = await Promise.all(Array.from({ length: 5 }, () => postJson(`${url}/wallet/create`, {}, token)));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => postJson(`${url}/wallet/create`, {}, token)),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    expect(results.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'WALLET_EXISTS')).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === 409)
+        .every((r) => (r.body.error as { code: string }).code === 'WALLET_EXISTS'),
+    ).toBe(true);
     expect(identity.wallets.size).toBe(1);
     const created = (results.find((r) => r.status === 200)?.body.wallet as { id: string }).id;
     expect(user.customMetadata).toEqual({ server_wallet_id: created });
@@ -97,7 +122,10 @@ describe('the verify path never unlinks a wallet', () => {
     override async getUserByEmail(): Promise<IdentityUser | null> {
       return null;
     }
-    override async setCustomMetadata(userId: string, metadata: Record<string, MetadataValue>): Promise<IdentityUser> {
+    override async setCustomMetadata(
+      userId: string,
+      metadata: Record<string, MetadataValue>,
+    ): Promise<IdentityUser> {
       this.writes += 1;
       return super.setCustomMetadata(userId, metadata);
     }
@@ -113,7 +141,10 @@ describe('the verify path never unlinks a wallet', () => {
     const url = await listening(identity);
     const { wallet } = await t.seedUser('blind@example.com');
     identity.writes = 0;
-    const res = await postJson(`${url}/auth/verify`, { email: 'blind@example.com', code: await signInCode(identity, 'blind@example.com') });
+    const res = await postJson(`${url}/auth/verify`, {
+      email: 'blind@example.com',
+      code: await signInCode(identity, 'blind@example.com'),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ walletId: wallet.id, isExisting: true });
     expect(identity.writes).toBe(0);
@@ -125,12 +156,21 @@ describe('the verify path never unlinks a wallet', () => {
     const url = await listening(identity);
     const user = identity.addUser('partial@example.com');
     user.customMetadata = { server_wallet_id: 'wallet-the-lookup-would-show', plan: 'pro' };
-    const res = await postJson(`${url}/auth/verify`, { email: 'partial@example.com', code: await signInCode(identity, 'partial@example.com') });
+    const res = await postJson(`${url}/auth/verify`, {
+      email: 'partial@example.com',
+      code: await signInCode(identity, 'partial@example.com'),
+    });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', message: expect.stringMatching(/cannot find it/) });
+    expect(res.body.error).toMatchObject({
+      code: 'IDENTITY_PROVIDER_ERROR',
+      message: expect.stringMatching(/cannot find it/),
+    });
     expect(identity.writes).toBe(0);
     expect(identity.wallets.size).toBe(0);
-    expect(user.customMetadata).toEqual({ server_wallet_id: 'wallet-the-lookup-would-show', plan: 'pro' });
+    expect(user.customMetadata).toEqual({
+      server_wallet_id: 'wallet-the-lookup-would-show',
+      plan: 'pro',
+    });
   });
 
   it('the authenticate answer links a usable wallet the lookup does not show: reused, nothing created', async () => {
@@ -143,7 +183,10 @@ describe('the verify path never unlinks a wallet', () => {
     const identity = new StaleLookup();
     const url = await listening(identity);
     const { wallet } = await t.seedUser('stale@example.com');
-    const res = await postJson(`${url}/auth/verify`, { email: 'stale@example.com', code: await signInCode(identity, 'stale@example.com') });
+    const res = await postJson(`${url}/auth/verify`, {
+      email: 'stale@example.com',
+      code: await signInCode(identity, 'stale@example.com'),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ walletId: wallet.id, isExisting: true });
     expect(identity.wallets.size).toBe(1);
@@ -158,9 +201,15 @@ describe('the verify path never unlinks a wallet', () => {
     }
     const identity = new ForgetfulWrite();
     const url = await listening(identity);
-    const res = await postJson(`${url}/auth/verify`, { email: 'lost@example.com', code: await signInCode(identity, 'lost@example.com') });
+    const res = await postJson(`${url}/auth/verify`, {
+      email: 'lost@example.com',
+      code: await signInCode(identity, 'lost@example.com'),
+    });
     expect(res.status).toBe(502);
-    expect(res.body.error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', message: expect.stringMatching(/did not record the new wallet/) });
+    expect(res.body.error).toMatchObject({
+      code: 'IDENTITY_PROVIDER_ERROR',
+      message: expect.stringMatching(/did not record the new wallet/),
+    });
     expect(JSON.stringify(res.body)).not.toContain('token');
   });
 });

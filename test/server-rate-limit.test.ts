@@ -15,13 +15,19 @@ afterEach(async () => {
 
 async function burst(n: number, send: (i: number) => ReturnType<typeof post>) {
   const responses = await Promise.all(Array.from({ length: n }, (_, i) => send(i)));
-  return { ok: responses.filter((r) => r.statusCode === 200), limited: responses.filter((r) => r.statusCode === 429), all: responses };
+  return {
+    ok: responses.filter((r) => r.statusCode === 200),
+    limited: responses.filter((r) => r.statusCode === 429),
+    all: responses,
+  };
 }
 
 describe('login limit', () => {
   it('exactly 5 of 50 concurrent logins from one IP pass; the rest are 429 RATE_LIMITED with Retry-After', async () => {
     t = await buildTestApp();
-    const { ok, limited } = await burst(50, (i) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }));
+    const { ok, limited } = await burst(50, (i) =>
+      post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }),
+    );
     expect(ok).toHaveLength(5);
     expect(limited).toHaveLength(45);
     for (const res of limited) {
@@ -38,14 +44,25 @@ describe('login limit', () => {
 
   it('another IP has its own allowance', async () => {
     t = await buildTestApp();
-    await burst(6, (i) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }));
-    const { ok } = await burst(5, (i) => post(t.app, '/auth/login', { email: `v${i}@example.com` }, { remoteAddress: '203.0.113.8' }));
+    await burst(6, (i) =>
+      post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.7' }),
+    );
+    const { ok } = await burst(5, (i) =>
+      post(t.app, '/auth/login', { email: `v${i}@example.com` }, { remoteAddress: '203.0.113.8' }),
+    );
     expect(ok).toHaveLength(5);
   });
 
   it('verify has its own 5/min counter (the OTP guessing limit)', async () => {
     t = await buildTestApp();
-    const { all } = await burst(8, () => post(t.app, '/auth/verify', { email: 'a@example.com', code: '000000' }, { remoteAddress: '203.0.113.9' }));
+    const { all } = await burst(8, () =>
+      post(
+        t.app,
+        '/auth/verify',
+        { email: 'a@example.com', code: '000000' },
+        { remoteAddress: '203.0.113.9' },
+      ),
+    );
     expect(all.filter((r) => r.statusCode === 401)).toHaveLength(5);
     expect(all.filter((r) => r.statusCode === 429)).toHaveLength(3);
   });
@@ -54,7 +71,8 @@ describe('login limit', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
     t = await buildTestApp();
-    const send = (i: number) => post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '198.51.100.1' });
+    const send = (i: number) =>
+      post(t.app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '198.51.100.1' });
     expect((await burst(6, send)).ok).toHaveLength(5);
     vi.setSystemTime(new Date('2030-01-01T00:00:59Z'));
     const stillLimited = await send(99);
@@ -69,7 +87,14 @@ describe('signing limit', () => {
   it('exactly 30 of 40 concurrent signatures pass per IP', async () => {
     t = await buildTestApp();
     const { token, wallet } = await t.seedUser();
-    const { ok, limited } = await burst(40, (i) => post(t.app, '/sign/hash', { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` }, { token, remoteAddress: '192.0.2.1' }));
+    const { ok, limited } = await burst(40, (i) =>
+      post(
+        t.app,
+        '/sign/hash',
+        { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` },
+        { token, remoteAddress: '192.0.2.1' },
+      ),
+    );
     expect(ok).toHaveLength(30);
     expect(limited).toHaveLength(10);
     expect(limited[0]?.json().error.code).toBe('RATE_LIMITED');
@@ -82,7 +107,14 @@ describe('signing limit', () => {
     t = await buildTestApp({ deps: { rateLimitStore: store } });
     const { token, wallet } = await t.seedUser();
     // one token from 100 addresses: 30 pass, and only their 30 addresses got a window
-    const { ok } = await burst(100, (i) => post(t.app, '/sign/hash', { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` }, { token, remoteAddress: `192.0.2.${i + 1}` }));
+    const { ok } = await burst(100, (i) =>
+      post(
+        t.app,
+        '/sign/hash',
+        { walletId: wallet.id, hash: `0x${(i + 1).toString(16)}` },
+        { token, remoteAddress: `192.0.2.${i + 1}` },
+      ),
+    );
     expect(ok).toHaveLength(30);
     expect(store.size()).toBe(1 + 30);
   });
@@ -90,14 +122,26 @@ describe('signing limit', () => {
   it('/sign/message has its own 30/min counter', async () => {
     t = await buildTestApp();
     const { token, wallet } = await t.seedUser();
-    const { ok } = await burst(31, () => post(t.app, '/sign/message', { walletId: wallet.id, message: 'hi' }, { token, remoteAddress: '192.0.2.2' }));
+    const { ok } = await burst(31, () =>
+      post(
+        t.app,
+        '/sign/message',
+        { walletId: wallet.id, message: 'hi' },
+        { token, remoteAddress: '192.0.2.2' },
+      ),
+    );
     expect(ok).toHaveLength(30);
   });
 });
 
 describe('X-Forwarded-For', () => {
   const fromSpoofer = (app: TestApp['app'], i: number) =>
-    post(app, '/auth/login', { email: `u${i}@example.com` }, { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': `10.9.${i}.1` } });
+    post(
+      app,
+      '/auth/login',
+      { email: `u${i}@example.com` },
+      { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': `10.9.${i}.1` } },
+    );
 
   it('is ignored without TRUST_PROXY: a new forwarded address per request does not reset the count', async () => {
     t = await buildTestApp({ config: { trustProxy: false } });
@@ -120,13 +164,21 @@ describe('X-Forwarded-For', () => {
     const { ok } = await burst(20, (i) => fromSpoofer(t.app, i));
     expect(ok).toHaveLength(20);
     // …and one forwarded client is still limited
-    const same = await burst(8, () => post(t.app, '/auth/login', { email: 'x@example.com' }, { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': '10.8.8.8' } }));
+    const same = await burst(8, () =>
+      post(
+        t.app,
+        '/auth/login',
+        { email: 'x@example.com' },
+        { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': '10.8.8.8' } },
+      ),
+    );
     expect(same.ok).toHaveLength(5);
   });
 });
 
 describe('IPv6 clients', () => {
-  const login = (app: TestApp['app'], remoteAddress: string, i: number) => post(app, '/auth/login', { email: `six${i}@example.com` }, { remoteAddress });
+  const login = (app: TestApp['app'], remoteAddress: string, i: number) =>
+    post(app, '/auth/login', { email: `six${i}@example.com` }, { remoteAddress });
 
   it('count per /64: two addresses of one /64 share an allowance, another /64 has its own', async () => {
     t = await buildTestApp();
@@ -153,10 +205,17 @@ describe('IPv6 clients', () => {
 describe('the in-memory store does not forget', () => {
   it('an exhausted IP stays limited after 6,000 other IPs (the old 5,000-key LRU handed it fresh attempts)', async () => {
     t = await buildTestApp();
-    const verify = (remoteAddress: string) => post(t.app, '/auth/verify', { email: 'victim@example.com', code: '000000' }, { remoteAddress });
+    const verify = (remoteAddress: string) =>
+      post(
+        t.app,
+        '/auth/verify',
+        { email: 'victim@example.com', code: '000000' },
+        { remoteAddress },
+      );
     const first = await burst(6, () => verify('203.0.113.66'));
     expect(first.limited).toHaveLength(1);
-    for (let i = 0; i < 6_000; i++) await verify(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < 6_000; i++)
+      await verify(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
     const again = await verify('203.0.113.66');
     expect(again.statusCode).toBe(429);
     expect(again.json().error.code).toBe('RATE_LIMITED');
@@ -164,24 +223,46 @@ describe('the in-memory store does not forget', () => {
 
   it('at capacity, with only exhausted windows left, a new client is refused (fail closed) with Retry-After', async () => {
     t = await buildTestApp({ deps: { rateLimitStore: new MemoryCounterStore({ capacity: 2 }) } });
-    const login = (remoteAddress: string, i: number) => post(t.app, '/auth/login', { email: `cap${i}@example.com` }, { remoteAddress });
+    const login = (remoteAddress: string, i: number) =>
+      post(t.app, '/auth/login', { email: `cap${i}@example.com` }, { remoteAddress });
     await burst(5, (i) => login('198.51.100.201', i));
     await burst(5, (i) => login('198.51.100.202', 10 + i));
     const refused = await login('198.51.100.203', 99);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Too many clients at once/) });
+    expect(refused.json().error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/Too many clients at once/),
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(t.identity.outbox.size).toBe(10);
   });
 });
 
 describe('strangers filling the limiter (issue 15: 100,000 forwarded addresses × 5 verifies locked every new client out)', () => {
-  async function listening(capacity: number): Promise<(path: string, body: unknown, from: string) => Promise<{ status: number; message: string | undefined }>> {
-    t = await buildTestApp({ config: { trustProxy: 'loopback' }, deps: { rateLimitStore: new MemoryCounterStore({ capacity }) } });
+  async function listening(
+    capacity: number,
+  ): Promise<
+    (
+      path: string,
+      body: unknown,
+      from: string,
+    ) => Promise<{ status: number; message: string | undefined }>
+  > {
+    t = await buildTestApp({
+      config: { trustProxy: 'loopback' },
+      deps: { rateLimitStore: new MemoryCounterStore({ capacity }) },
+    });
     const url = await t.app.listen({ host: '127.0.0.1', port: 0 });
     return async (path, body, from) => {
-      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': from }, body: JSON.stringify(body) });
-      return { status: res.status, message: ((await res.json()) as { error?: { message: string } }).error?.message };
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: res.status,
+        message: ((await res.json()) as { error?: { message: string } }).error?.message,
+      };
     };
   }
 
@@ -190,33 +271,61 @@ describe('strangers filling the limiter (issue 15: 100,000 forwarded addresses �
     const signIn = async (from: string): Promise<number> => {
       const email = 'regular@example.com';
       expect((await send('/auth/login', { email }, from)).status).toBe(200);
-      return (await send('/auth/verify', { email, code: t.identity.outbox.get(email) }, from)).status;
+      return (await send('/auth/verify', { email, code: t.identity.outbox.get(email) }, from))
+        .status;
     };
     expect(await signIn('198.51.100.7')).toBe(200);
     // 25 strangers (more than the 20 windows a space holds here) × 5 logins and 5 verifies each
     for (let i = 0; i < 25; i++) {
       const from = `10.1.${i}.1`;
-      await Promise.all(Array.from({ length: 5 }, () => send('/auth/login', { email: `s${i}@example.com` }, from)));
-      await Promise.all(Array.from({ length: 5 }, () => send('/auth/verify', { email: `s${i}@example.com`, code: '000000' }, from)));
+      await Promise.all(
+        Array.from({ length: 5 }, () => send('/auth/login', { email: `s${i}@example.com` }, from)),
+      );
+      await Promise.all(
+        Array.from({ length: 5 }, () =>
+          send('/auth/verify', { email: `s${i}@example.com`, code: '000000' }, from),
+        ),
+      );
     }
-    const stranger = await send('/auth/verify', { email: 'new@example.com', code: '000000' }, '10.2.0.1');
-    expect(stranger).toMatchObject({ status: 429, message: expect.stringMatching(/Too many clients at once/) });
+    const stranger = await send(
+      '/auth/verify',
+      { email: 'new@example.com', code: '000000' },
+      '10.2.0.1',
+    );
+    expect(stranger).toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/Too many clients at once/),
+    });
     expect((await send('/auth/login', { email: 'new@example.com' }, '10.2.0.1')).status).toBe(429);
     // the regular client signs in again, through both spaces
     expect(await signIn('198.51.100.7')).toBe(200);
     // and a stranger at its limit stays there
-    expect((await send('/auth/verify', { email: 's24@example.com', code: '000000' }, '10.1.24.1')).status).toBe(429);
+    expect(
+      (await send('/auth/verify', { email: 's24@example.com', code: '000000' }, '10.1.24.1'))
+        .status,
+    ).toBe(429);
   });
 
   it('one IPv6 /48 takes at most its share of a space; other networks keep signing in', async () => {
     const send = await listening(1_600); // a share of 16 windows
     const answers = [];
-    for (let i = 0; i < 40; i++) answers.push(await send('/auth/login', { email: `six${i}@example.com` }, `2001:db8:77:${i.toString(16)}::1`));
+    for (let i = 0; i < 40; i++)
+      answers.push(
+        await send(
+          '/auth/login',
+          { email: `six${i}@example.com` },
+          `2001:db8:77:${i.toString(16)}::1`,
+        ),
+      );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(16);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(refused).toHaveLength(24);
     expect(refused[0]?.message).toMatch(/Too many clients from your network at once/);
-    expect((await send('/auth/login', { email: 'other@example.com' }, '2001:db8:78::1')).status).toBe(200);
-    expect((await send('/auth/login', { email: 'four@example.com' }, '203.0.113.4')).status).toBe(200);
+    expect(
+      (await send('/auth/login', { email: 'other@example.com' }, '2001:db8:78::1')).status,
+    ).toBe(200);
+    expect((await send('/auth/login', { email: 'four@example.com' }, '203.0.113.4')).status).toBe(
+      200,
+    );
   });
 });

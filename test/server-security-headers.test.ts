@@ -12,7 +12,10 @@ import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 
 const HELMET_OPTIONS = {
   global: true,
-  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  },
   frameguard: { action: 'deny' as const },
   referrerPolicy: { policy: 'no-referrer' as const },
   crossOriginResourcePolicy: { policy: 'same-origin' as const },
@@ -39,10 +42,23 @@ async function helmetHeaders(url: string): Promise<Record<string, unknown>> {
   }
 }
 
-const OURS_NOT_SECURITY = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'x-request-id', 'vary', 'retry-after']);
+const OURS_NOT_SECURITY = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'x-request-id',
+  'vary',
+  'retry-after',
+]);
 
 function securityPart(headers: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !OURS_NOT_SECURITY.has(name) && !name.startsWith('x-ratelimit-')));
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      ([name]) => !OURS_NOT_SECURITY.has(name) && !name.startsWith('x-ratelimit-'),
+    ),
+  );
 }
 
 let t: TestApp;
@@ -57,10 +73,26 @@ describe('security headers', () => {
   });
 
   it.each([
-    { description: 'a success', request: (app: FastifyInstance) => app.inject({ url: '/health' }), status: 200 },
-    { description: 'a 404', request: (app: FastifyInstance) => app.inject({ url: '/nope' }), status: 404 },
-    { description: 'a 401', request: (app: FastifyInstance) => post(app, '/sign/hash', {}), status: 401 },
-    { description: 'a 400', request: (app: FastifyInstance) => post(app, '/auth/login', { email: 'nope' }), status: 400 },
+    {
+      description: 'a success',
+      request: (app: FastifyInstance) => app.inject({ url: '/health' }),
+      status: 200,
+    },
+    {
+      description: 'a 404',
+      request: (app: FastifyInstance) => app.inject({ url: '/nope' }),
+      status: 404,
+    },
+    {
+      description: 'a 401',
+      request: (app: FastifyInstance) => post(app, '/sign/hash', {}),
+      status: 401,
+    },
+    {
+      description: 'a 400',
+      request: (app: FastifyInstance) => post(app, '/auth/login', { email: 'nope' }),
+      status: 400,
+    },
   ])('our replies carry the same set on $description', async ({ request, status }) => {
     t = await buildTestApp();
     const res = await request(t.app);

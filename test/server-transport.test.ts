@@ -47,12 +47,19 @@ async function start(overrides: Partial<ServerConfig> = {}): Promise<number> {
       callback();
     },
   });
-  handle = await startServer(testConfig({ port: 0, ...overrides }), { identity: new FakeIdentity(), logStream });
+  handle = await startServer(testConfig({ port: 0, ...overrides }), {
+    identity: new FakeIdentity(),
+    logStream,
+  });
   return Number(new URL(handle.url).port);
 }
 
 async function open(port: number, localAddress?: string): Promise<Raw> {
-  const socket = connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) });
+  const socket = connect({
+    port,
+    host: '127.0.0.1',
+    ...(localAddress === undefined ? {} : { localAddress }),
+  });
   openSockets.push(socket);
   let data = '';
   const waiters: Array<{ text: string; resolve: () => void }> = [];
@@ -72,7 +79,10 @@ async function open(port: number, localAddress?: string): Promise<Raw> {
     socket,
     received: () => data,
     closed,
-    receivedText: (text) => (data.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    receivedText: (text) =>
+      data.includes(text)
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ text, resolve })),
   };
 }
 
@@ -86,7 +96,11 @@ function parse(raw: string): Parsed {
     headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
   }
   const length = Number(headers['content-length']);
-  return { status: Number(statusLine.split(' ')[1]), headers, body: raw.slice(split + 4, split + 4 + length) };
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: raw.slice(split + 4, split + 4 + length),
+  };
 }
 
 /** The first complete response on the connection. */
@@ -94,13 +108,18 @@ async function response(raw: Raw): Promise<Parsed> {
   await raw.receivedText('\r\n\r\n');
   const head = parse(raw.received());
   const total = raw.received().indexOf('\r\n\r\n') + 4 + Number(head.headers['content-length']);
-  await vi.waitFor(() => expect(raw.received().length).toBeGreaterThanOrEqual(total), { timeout: 5_000, interval: 5 });
+  await vi.waitFor(() => expect(raw.received().length).toBeGreaterThanOrEqual(total), {
+    timeout: 5_000,
+    interval: 5,
+  });
   return parse(raw.received());
 }
 
 function expectErrorShape(parsed: Parsed, status: number, code: string): void {
   expect(parsed.status).toBe(status);
-  const body = JSON.parse(parsed.body) as { error: { code: string; message: string; requestId: string } };
+  const body = JSON.parse(parsed.body) as {
+    error: { code: string; message: string; requestId: string };
+  };
   expect(body.error.code).toBe(code);
   expect(body.error.message.length).toBeGreaterThan(0);
   expect(body.error.requestId).toBe(parsed.headers['x-request-id']);
@@ -171,14 +190,19 @@ describe('connection cap', () => {
     extra.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
     await extra.closed;
     expect(extra.received()).toBe('');
-    await vi.waitFor(() => expect(logs).toContain('connections refused: the server is at its connection cap'));
+    await vi.waitFor(() =>
+      expect(logs).toContain('connections refused: the server is at its connection cap'),
+    );
 
     held[0]?.socket.destroy();
     await vi.waitFor(
       async () => {
         const again = await open(port);
         again.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-        const closedFirst = await Promise.race([again.closed.then(() => 'closed'), again.receivedText('\r\n\r\n').then(() => 'answered')]);
+        const closedFirst = await Promise.race([
+          again.closed.then(() => 'closed'),
+          again.receivedText('\r\n\r\n').then(() => 'answered'),
+        ]);
         expect(closedFirst).toBe('answered');
         expect((await response(again)).status).toBe(200);
       },
@@ -191,7 +215,10 @@ describe('connection cap', () => {
 async function healthFrom(port: number, localAddress: string): Promise<number | 'closed'> {
   const raw = await open(port, localAddress);
   raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-  const first = await Promise.race([raw.closed.then(() => 'closed' as const), raw.receivedText('\r\n\r\n').then(() => 'answered' as const)]);
+  const first = await Promise.race([
+    raw.closed.then(() => 'closed' as const),
+    raw.receivedText('\r\n\r\n').then(() => 'answered' as const),
+  ]);
   if (first === 'closed' && !raw.received().includes('\r\n\r\n')) return 'closed';
   return (await response(raw)).status;
 }
@@ -204,7 +231,10 @@ async function idleFrom(port: number, localAddress: string, count: number): Prom
   await Promise.all(
     opened.map(async (raw) => {
       raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-      const first = await Promise.race([raw.closed.then(() => 'closed' as const), raw.receivedText('\r\n\r\n').then(() => 'answered' as const)]);
+      const first = await Promise.race([
+        raw.closed.then(() => 'closed' as const),
+        raw.receivedText('\r\n\r\n').then(() => 'answered' as const),
+      ]);
       if (first === 'answered') kept.push(raw);
     }),
   );
@@ -221,16 +251,26 @@ describe('connections per client address (issue 15: one address took every slot)
       while (!stop) {
         const alive = attacker.filter((raw) => !raw.socket.destroyed);
         attacker.splice(0, attacker.length, ...alive);
-        const more = await Promise.all(Array.from({ length: 600 - alive.length }, () => open(port, '127.0.0.1').catch(() => undefined)));
+        const more = await Promise.all(
+          Array.from({ length: 600 - alive.length }, () =>
+            open(port, '127.0.0.1').catch(() => undefined),
+          ),
+        );
         for (const raw of more) if (raw !== undefined) attacker.push(raw);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
     const flooding = topUp();
     try {
-      await vi.waitFor(() => expect(attacker.length).toBeGreaterThanOrEqual(128), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(() => expect(attacker.length).toBeGreaterThanOrEqual(128), {
+        timeout: 10_000,
+        interval: 20,
+      });
       const answers: Array<number | 'closed'> = [];
-      for (let batch = 0; batch < 4; batch++) answers.push(...(await Promise.all(Array.from({ length: 10 }, () => healthFrom(port, '127.0.0.2')))));
+      for (let batch = 0; batch < 4; batch++)
+        answers.push(
+          ...(await Promise.all(Array.from({ length: 10 }, () => healthFrom(port, '127.0.0.2')))),
+        );
       expect(answers.filter((answer) => answer === 200)).toHaveLength(40);
     } finally {
       stop = true;
@@ -241,12 +281,21 @@ describe('connections per client address (issue 15: one address took every slot)
       attacker.map(async (raw) => {
         if (raw.socket.destroyed) return false;
         raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-        return (await Promise.race([raw.closed.then(() => 'closed'), raw.receivedText('\r\n\r\n').then(() => 'answered')])) === 'answered';
+        return (
+          (await Promise.race([
+            raw.closed.then(() => 'closed'),
+            raw.receivedText('\r\n\r\n').then(() => 'answered'),
+          ])) === 'answered'
+        );
       }),
     );
     expect(answered.filter(Boolean).length).toBeGreaterThan(0);
     expect(answered.filter(Boolean).length).toBeLessThanOrEqual(128);
-    await vi.waitFor(() => expect(logs).toContain('connections refused: a client address is at its share of the connections'));
+    await vi.waitFor(() =>
+      expect(logs).toContain(
+        'connections refused: a client address is at its share of the connections',
+      ),
+    );
   });
 
   it('a quarter of the slots is kept for light clients: heavy addresses together cannot fill them', async () => {
@@ -261,7 +310,11 @@ describe('connections per client address (issue 15: one address took every slot)
   });
 
   it('a trusted proxy (TRUST_PROXY) carries many clients: bounded by the total only', async () => {
-    const port = await start({ maxConnections: 64, maxConnectionsPerAddress: 4, trustProxy: '127.0.0.5' });
+    const port = await start({
+      maxConnections: 64,
+      maxConnectionsPerAddress: 4,
+      trustProxy: '127.0.0.5',
+    });
     expect(await idleFrom(port, '127.0.0.5', 10)).toHaveLength(10);
     expect(await idleFrom(port, '127.0.0.6', 10)).toHaveLength(4);
   });
@@ -271,22 +324,47 @@ describe('bodies on routes that take none', () => {
   const MB = 1_048_576;
 
   it.each([
-    { description: 'POST to an unknown route', head: `POST /nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MB}\r\n\r\n`, status: 404, code: 'NOT_FOUND' },
-    { description: 'GET /health with a body', head: `GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`, status: 413, code: 'PAYLOAD_TOO_LARGE' },
-    { description: 'GET /health with a chunked body', head: 'GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', status: 413, code: 'PAYLOAD_TOO_LARGE' },
-    { description: 'GET on an unknown route with a body', head: `GET /nope/deeper HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`, status: 404, code: 'NOT_FOUND' },
-  ])('$description: answered $status before the body is sent, and the connection is closed', async ({ head, status, code }) => {
-    const port = await start();
-    const raw = await open(port);
-    // the head and 16 KB of the 1 MB: the rest is never sent, so only an answer that does not
-    // wait for the body can arrive
-    raw.socket.write(head);
-    raw.socket.write(head.includes('chunked') ? `4000\r\n${'x'.repeat(0x4000)}\r\n` : 'x'.repeat(16_384));
-    const answer = await response(raw);
-    expectErrorShape(answer, status, code);
-    expect(answer.headers.connection).toBe('close');
-    await raw.closed;
-  });
+    {
+      description: 'POST to an unknown route',
+      head: `POST /nope HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${MB}\r\n\r\n`,
+      status: 404,
+      code: 'NOT_FOUND',
+    },
+    {
+      description: 'GET /health with a body',
+      head: `GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`,
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    },
+    {
+      description: 'GET /health with a chunked body',
+      head: 'GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    },
+    {
+      description: 'GET on an unknown route with a body',
+      head: `GET /nope/deeper HTTP/1.1\r\nHost: x\r\nContent-Length: ${MB}\r\n\r\n`,
+      status: 404,
+      code: 'NOT_FOUND',
+    },
+  ])(
+    '$description: answered $status before the body is sent, and the connection is closed',
+    async ({ head, status, code }) => {
+      const port = await start();
+      const raw = await open(port);
+      // the head and 16 KB of the 1 MB: the rest is never sent, so only an answer that does not
+      // wait for the body can arrive
+      raw.socket.write(head);
+      raw.socket.write(
+        head.includes('chunked') ? `4000\r\n${'x'.repeat(0x4000)}\r\n` : 'x'.repeat(16_384),
+      );
+      const answer = await response(raw);
+      expectErrorShape(answer, status, code);
+      expect(answer.headers.connection).toBe('close');
+      await raw.closed;
+    },
+  );
 
   it('a GET without a body, or with Content-Length: 0, is served as usual', async () => {
     const port = await start();
@@ -317,15 +395,22 @@ describe('parser errors', () => {
     await raw.closed;
     const answer = parse(raw.received());
     expectErrorShape(answer, 431, 'HEADERS_TOO_LARGE');
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(answer.headers[name]).toBe(value);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS))
+      expect(answer.headers[name]).toBe(value);
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(logs).toContain('"errorCode":"HEADERS_TOO_LARGE"');
   });
 
   it.each([
     { description: 'a garbage request line', data: 'HELLO THERE\r\n\r\n' },
-    { description: 'a header without a colon', data: 'GET /health HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n' },
-    { description: 'two Content-Lengths that disagree', data: 'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n' },
+    {
+      description: 'a header without a colon',
+      data: 'GET /health HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n',
+    },
+    {
+      description: 'two Content-Lengths that disagree',
+      data: 'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+    },
   ])('$description → 400 MALFORMED_REQUEST in our error shape', async ({ data }) => {
     const port = await start();
     const raw = await open(port);
@@ -338,32 +423,52 @@ describe('parser errors', () => {
 describe('unknown paths', () => {
   const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJkaWQ6cHJpdnk6eCJ9.c2lnbmF0dXJlLXBhcnQtaGVyZQ';
 
-  it.each([`/${jwt}`, `/auth/${jwt}`, `/sign/hash/${jwt}?x=1`])('GET %s: the 404 does not echo the path, and the log has no token', async (path) => {
-    const port = await start();
-    const raw = await open(port);
-    raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
-    const answer = await response(raw);
-    expectErrorShape(answer, 404, 'NOT_FOUND');
-    expect(answer.body).not.toContain('eyJ');
-    await vi.waitFor(() => expect(logs).toContain(JSON.parse(answer.body).error.requestId));
-    expect(logs).not.toContain('eyJ');
-    expect(logs).not.toContain('c2lnbmF0dXJl');
-    // …and the line still says what it can: the prefix when it is one of ours, and the length
-    const line = logs.split('\n').find((l) => l.includes('"statusCode":404') && l.includes('"msg":"request"')) ?? '';
-    const pathOnly = path.split('?')[0] as string;
-    expect(line).toContain(`(${pathOnly.length} chars)`);
-    expect(line).toContain(pathOnly.startsWith('/auth/') ? '"url":"/auth/… (' : pathOnly.startsWith('/sign/') ? '"url":"/sign/… (' : '"url":"/… (');
-  });
+  it.each([`/${jwt}`, `/auth/${jwt}`, `/sign/hash/${jwt}?x=1`])(
+    'GET %s: the 404 does not echo the path, and the log has no token',
+    async (path) => {
+      const port = await start();
+      const raw = await open(port);
+      raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const answer = await response(raw);
+      expectErrorShape(answer, 404, 'NOT_FOUND');
+      expect(answer.body).not.toContain('eyJ');
+      await vi.waitFor(() => expect(logs).toContain(JSON.parse(answer.body).error.requestId));
+      expect(logs).not.toContain('eyJ');
+      expect(logs).not.toContain('c2lnbmF0dXJl');
+      // …and the line still says what it can: the prefix when it is one of ours, and the length
+      const line =
+        logs
+          .split('\n')
+          .find((l) => l.includes('"statusCode":404') && l.includes('"msg":"request"')) ?? '';
+      const pathOnly = path.split('?')[0] as string;
+      expect(line).toContain(`(${pathOnly.length} chars)`);
+      expect(line).toContain(
+        pathOnly.startsWith('/auth/')
+          ? '"url":"/auth/… ('
+          : pathOnly.startsWith('/sign/')
+            ? '"url":"/sign/… ('
+            : '"url":"/… (',
+      );
+    },
+  );
 
   it('a matched route logs its pattern, once per request, with status and time', async () => {
     const port = await start();
     const raw = await open(port);
-    raw.socket.write('GET /health?token=abc HTTP/1.1\r\nHost: x\r\nX-Request-Id: line-check\r\n\r\n');
+    raw.socket.write(
+      'GET /health?token=abc HTTP/1.1\r\nHost: x\r\nX-Request-Id: line-check\r\n\r\n',
+    );
     expect((await response(raw)).status).toBe(200);
     await vi.waitFor(() => expect(logs).toContain('line-check'));
     const lines = logs.split('\n').filter((l) => l.includes('line-check'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ reqId: 'line-check', method: 'GET', url: '/health', statusCode: 200, msg: 'request' });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      reqId: 'line-check',
+      method: 'GET',
+      url: '/health',
+      statusCode: 200,
+      msg: 'request',
+    });
     expect(JSON.parse(lines[0] as string).responseTime).toEqual(expect.any(Number));
     expect(logs).not.toContain('token=abc');
   });

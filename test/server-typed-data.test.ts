@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 /** `message` as a value, or as its JSON text (values too deep for JSON.stringify) */
-async function signMessage(message: unknown): Promise<{ status: number; code: string | undefined; message: string | undefined }> {
+async function signMessage(
+  message: unknown,
+): Promise<{ status: number; code: string | undefined; message: string | undefined }> {
   const json = message instanceof JsonText ? message.text : JSON.stringify(message);
   const res = await fetch(`${url}/sign/message`, {
     method: 'POST',
@@ -51,7 +53,10 @@ describe('costly typed data over real sockets', () => {
     const attack = fannedOutTypes(24);
     expect(JSON.stringify(attack).length).toBeLessThan(4_000);
     const attacks = Array.from({ length: 4 }, () => signMessage(attack));
-    const health = fetch(`${url}/health`).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const health = fetch(`${url}/health`).then(async (res) => ({
+      status: res.status,
+      body: await res.json(),
+    }));
     const [results, healthResult] = await Promise.all([Promise.all(attacks), health]);
     for (const result of results) {
       expect(result).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
@@ -62,7 +67,10 @@ describe('costly typed data over real sockets', () => {
   });
 
   it.each([
-    { description: 'types fanned out 7 wide within the depth bound', message: fannedOutTypes(8, 7) },
+    {
+      description: 'types fanned out 7 wide within the depth bound',
+      message: fannedOutTypes(8, 7),
+    },
     {
       description: '2,000 one-digit calldata felts (16 kB, each a Poseidon element)',
       message: (() => {
@@ -79,22 +87,32 @@ describe('costly typed data over real sockets', () => {
   });
 
   // as JSON text: the test's own JSON.stringify would overflow the stack on it
-  const nested = (depth: number): string => '[{"a":'.repeat(depth / 2) + '"0x1"' + '}]'.repeat(depth / 2);
+  const nested = (depth: number): string =>
+    '[{"a":'.repeat(depth / 2) + '"0x1"' + '}]'.repeat(depth / 2);
   const legacyDomain = { StarkNetDomain: [{ name: 'name', type: 'felt' }] };
 
   it.each([
     {
-      description: 'revision null (which the hasher takes as revision 0) and types fanned out 26 deep',
+      description:
+        'revision null (which the hasher takes as revision 0) and types fanned out 26 deep',
       message: (() => {
         const { StarknetDomain: _, ...types } = fannedOutTypes(26).types;
-        return { ...fannedOutTypes(26), types: { ...types, ...legacyDomain }, domain: { name: 'x', revision: null } };
+        return {
+          ...fannedOutTypes(26),
+          types: { ...types, ...legacyDomain },
+          domain: { name: 'x', revision: null },
+        };
       })(),
       reason: /nested deeper than 8 levels/,
     },
     {
-      description: 'a merkletree* of 20,000 felt leaves (revision 0: hashed as raw leaves, a Pedersen pair each)',
+      description:
+        'a merkletree* of 20,000 felt leaves (revision 0: hashed as raw leaves, a Pedersen pair each)',
       message: {
-        types: { ...legacyDomain, Root: [{ name: 'roots', type: 'merkletree*', contains: 'felt' }] },
+        types: {
+          ...legacyDomain,
+          Root: [{ name: 'roots', type: 'merkletree*', contains: 'felt' }],
+        },
         primaryType: 'Root',
         domain: { name: 'x' },
         message: { roots: [Array.from({ length: 20_000 }, () => '1')] },
@@ -103,26 +121,36 @@ describe('costly typed data over real sockets', () => {
     },
     {
       description: 'values nested 5,000 deep in the message',
-      message: new JsonText(`{"types":${JSON.stringify({ ...legacyDomain, Note: [{ name: 'n', type: 'felt' }] })},"primaryType":"Note","domain":{"name":"x"},"message":{"n":${nested(5_000)}}}`),
+      message: new JsonText(
+        `{"types":${JSON.stringify({ ...legacyDomain, Note: [{ name: 'n', type: 'felt' }] })},"primaryType":"Note","domain":{"name":"x"},"message":{"n":${nested(5_000)}}}`,
+      ),
       reason: /nested deeper than 64 levels/,
     },
     {
       description: 'values nested 5,000 deep in the domain',
-      message: new JsonText(`{"types":${JSON.stringify({ ...legacyDomain, Note: [{ name: 'n', type: 'felt' }] })},"primaryType":"Note","domain":{"name":${nested(5_000)}},"message":{"n":"0x1"}}`),
+      message: new JsonText(
+        `{"types":${JSON.stringify({ ...legacyDomain, Note: [{ name: 'n', type: 'felt' }] })},"primaryType":"Note","domain":{"name":${nested(5_000)}},"message":{"n":"0x1"}}`,
+      ),
       reason: /nested deeper than 64 levels/,
     },
-  ])('$description: refused by the bound (400) while /health keeps answering', async ({ message, reason }) => {
-    const attacks = Array.from({ length: 2 }, () => signMessage(message));
-    const health = fetch(`${url}/health`).then(async (res) => ({ status: res.status, body: await res.json() }));
-    const [results, healthResult] = await Promise.all([Promise.all(attacks), health]);
-    for (const result of results) {
-      expect(result).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
-      expect(result.message).toMatch(REFUSED_BY_THE_BOUND);
-      expect(result.message).toMatch(reason);
-    }
-    expect(healthResult).toEqual({ status: 200, body: { status: 'ok' } });
-    expect(t.identity.signed).toHaveLength(0);
-  });
+  ])(
+    '$description: refused by the bound (400) while /health keeps answering',
+    async ({ message, reason }) => {
+      const attacks = Array.from({ length: 2 }, () => signMessage(message));
+      const health = fetch(`${url}/health`).then(async (res) => ({
+        status: res.status,
+        body: await res.json(),
+      }));
+      const [results, healthResult] = await Promise.all([Promise.all(attacks), health]);
+      for (const result of results) {
+        expect(result).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+        expect(result.message).toMatch(REFUSED_BY_THE_BOUND);
+        expect(result.message).toMatch(reason);
+      }
+      expect(healthResult).toEqual({ status: 200, body: { status: 'ok' } });
+      expect(t.identity.signed).toHaveLength(0);
+    },
+  );
 
   it('a legitimate OutsideExecution is still signed', async () => {
     const result = await signMessage(outsideExecution(4, 30));

@@ -39,9 +39,17 @@ describe('createSignHash', () => {
   let rpcUrl: string | undefined;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: home.dir,
+      inMemory: true,
+      logStream: devNull,
+    });
     // as the chain branch's sandbox writes it: its JSON-RPC and paymaster URLs beside the others
-    writeFileAtomic(`${home.dir}/sandbox.json`, JSON.stringify({ ...sandbox.info, rpcUrl: `${sandbox.info.serverUrl}/rpc-stand-in` }));
+    writeFileAtomic(
+      `${home.dir}/sandbox.json`,
+      JSON.stringify({ ...sandbox.info, rpcUrl: `${sandbox.info.serverUrl}/rpc-stand-in` }),
+    );
     const endpoints = await resolveEndpoints(env, { sandbox: true, runningSandboxOnly: true });
     rpcUrl = endpoints.rpcUrl;
     await login(endpoints, 'frank@example.com');
@@ -59,7 +67,10 @@ describe('createSignHash', () => {
   });
 
   it('returns r and s of a signature that verifies against the session key', async () => {
-    const { r, s } = await createSignHash(session, { serverUrl: session.serverUrl })(HASH, new AbortController().signal);
+    const { r, s } = await createSignHash(session, { serverUrl: session.serverUrl })(
+      HASH,
+      new AbortController().signal,
+    );
     expect(r).toMatch(/^0x[0-9a-f]{64}$/);
     expect(s).toMatch(/^0x[0-9a-f]{64}$/);
     expect(verifies(r, s, HASH, session.publicKey)).toBe(true);
@@ -68,7 +79,9 @@ describe('createSignHash', () => {
   it('an aborted call is CANCELLED', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(createSignHash(session, { serverUrl: session.serverUrl })(HASH, controller.signal)).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(
+      createSignHash(session, { serverUrl: session.serverUrl })(HASH, controller.signal),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
   });
 
   describe('against a server that lies', () => {
@@ -94,12 +107,19 @@ describe('createSignHash', () => {
 
     it("another key's signature of the same hash is refused: INVALID_RESPONSE", async () => {
       answer = { status: 200, body: { signature: signStarkHash(HASH, `0x${'1'.repeat(63)}`) } };
-      await expect(createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal)).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+      await expect(
+        createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal),
+      ).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
     });
 
     it('a 401 ends the session: SESSION_EXPIRED with the way back', async () => {
-      answer = { status: 401, body: { error: { code: 'UNAUTHORIZED', message: 'Invalid or missing token' } } };
-      await expect(createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal)).rejects.toMatchObject({
+      answer = {
+        status: 401,
+        body: { error: { code: 'UNAUTHORIZED', message: 'Invalid or missing token' } },
+      };
+      await expect(
+        createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal),
+      ).rejects.toMatchObject({
         code: 'SESSION_EXPIRED',
         message: expect.stringContaining('finance-tui login frank@example.com --sandbox'),
       });
@@ -107,7 +127,9 @@ describe('createSignHash', () => {
 
     it('429: RATE_LIMITED with retryAfterSeconds, not retried', async () => {
       answer = { status: 429, body: { error: { code: 'RATE_LIMITED', message: 'slow down' } } };
-      await expect(createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+      await expect(
+        createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal),
+      ).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     });
   });
 });

@@ -23,14 +23,24 @@ import { outsideExecution } from './helpers/typed-data.js';
 const devNull = new Writable({ write: (_chunk, _enc, cb) => cb() });
 
 /** starkfi's API client: POST JSON, optional bearer token; a non-2xx becomes an error with error.message. */
-async function starkfiRequest<T>(base: string, path: string, body: Record<string, unknown>, token?: string): Promise<T> {
+async function starkfiRequest<T>(
+  base: string,
+  path: string,
+  body: Record<string, unknown>,
+  token?: string,
+): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify(body),
   });
   if (!res.ok) {
-    const errorBody = (await res.json().catch(() => ({ error: { message: res.statusText } }))) as { error?: { message?: string } };
+    const errorBody = (await res.json().catch(() => ({ error: { message: res.statusText } }))) as {
+      error?: { message?: string };
+    };
     throw new Error(errorBody.error?.message ?? `API error (${res.status})`);
   }
   return (await res.json()) as T;
@@ -53,7 +63,12 @@ describe('starkfi-style client against a real server', () => {
   let session: StarkfiVerifyResponse;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: home.dir,
+      inMemory: true,
+      logStream: devNull,
+    });
     server = sandbox.info.serverUrl;
   });
   afterAll(async () => {
@@ -62,12 +77,18 @@ describe('starkfi-style client against a real server', () => {
   });
 
   it('login: {email} → {success, message}', async () => {
-    const result = await starkfiRequest<{ success: boolean; message: string }>(server, '/auth/login', { email });
+    const result = await starkfiRequest<{ success: boolean; message: string }>(
+      server,
+      '/auth/login',
+      { email },
+    );
     expect(result).toEqual({ success: true, message: expect.any(String) });
   });
 
   it('verify: {email, code} → the six fields starkfi saves in its session', async () => {
-    const { code } = (await (await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)).json()) as { code: string };
+    const { code } = (await (
+      await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)
+    ).json()) as { code: string };
     session = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', { email, code });
     expect(session).toMatchObject({
       userId: expect.any(String),
@@ -80,39 +101,79 @@ describe('starkfi-style client against a real server', () => {
   });
 
   it.each([
-    { description: 'a SNIP-12 message hash as starknet.js returns it', hash: () => typedData.getMessageHash(outsideExecution() as never, session.walletAddress) },
-    { description: 'a transaction-style hash (toHex, no leading zeros)', hash: () => starkHash.computePoseidonHashOnElements([1n, 2n, 3n]) },
+    {
+      description: 'a SNIP-12 message hash as starknet.js returns it',
+      hash: () => typedData.getMessageHash(outsideExecution() as never, session.walletAddress),
+    },
+    {
+      description: 'a transaction-style hash (toHex, no leading zeros)',
+      hash: () => starkHash.computePoseidonHashOnElements([1n, 2n, 3n]),
+    },
     { description: 'a short hash', hash: () => '0x1a2b' },
     { description: 'a zero-padded hash', hash: () => `0x${'0'.repeat(60)}beef` },
-    { description: 'upper-case hex digits', hash: () => `0x${(MAX_SIGNABLE_HASH - 12345n).toString(16).toUpperCase()}` },
-  ])('sign/hash {walletId, hash}: $description → a signature PrivySigner splits into [r, s] that verifies', async ({ hash }) => {
-    const value = hash();
-    const { signature } = await starkfiRequest<{ signature: string }>(server, '/sign/hash', { walletId: session.walletId, hash: value }, session.token);
-    // PrivySigner: strip 0x, expect exactly 128 hex digits, r = first 64, s = last 64
-    const bare = signature.startsWith('0x') ? signature.slice(2) : signature;
-    expect(bare).toMatch(/^[0-9a-fA-F]{128}$/);
-    const [r, s] = splitSignature(signature);
-    expect(`0x${bare.slice(0, 64)}`).toBe(r);
-    expect(`0x${bare.slice(64)}`).toBe(s);
-    expect(verifyStarkSignature(value.toLowerCase(), signature, session.walletPublicKey)).toBe(true);
-  });
+    {
+      description: 'upper-case hex digits',
+      hash: () => `0x${(MAX_SIGNABLE_HASH - 12345n).toString(16).toUpperCase()}`,
+    },
+  ])(
+    'sign/hash {walletId, hash}: $description → a signature PrivySigner splits into [r, s] that verifies',
+    async ({ hash }) => {
+      const value = hash();
+      const { signature } = await starkfiRequest<{ signature: string }>(
+        server,
+        '/sign/hash',
+        { walletId: session.walletId, hash: value },
+        session.token,
+      );
+      // PrivySigner: strip 0x, expect exactly 128 hex digits, r = first 64, s = last 64
+      const bare = signature.startsWith('0x') ? signature.slice(2) : signature;
+      expect(bare).toMatch(/^[0-9a-fA-F]{128}$/);
+      const [r, s] = splitSignature(signature);
+      expect(`0x${bare.slice(0, 64)}`).toBe(r);
+      expect(`0x${bare.slice(64)}`).toBe(s);
+      expect(verifyStarkSignature(value.toLowerCase(), signature, session.walletPublicKey)).toBe(
+        true,
+      );
+    },
+  );
 
   it('sign/hash refusals reach starkfi as a readable error.message (a hash past 2^251)', async () => {
     await expect(
-      starkfiRequest(server, '/sign/hash', { walletId: session.walletId, hash: `0x${(MAX_SIGNABLE_HASH + 1n).toString(16)}` }, session.token),
+      starkfiRequest(
+        server,
+        '/sign/hash',
+        { walletId: session.walletId, hash: `0x${(MAX_SIGNABLE_HASH + 1n).toString(16)}` },
+        session.token,
+      ),
     ).rejects.toThrow(/below 2\^251/);
   });
 
   it('wallet/find {email} → {wallet: {id, address}} for its own e-mail; another e-mail is refused', async () => {
-    const found = await starkfiRequest<{ wallet: { id: string; address: string } | null }>(server, '/wallet/find', { email }, session.token);
+    const found = await starkfiRequest<{ wallet: { id: string; address: string } | null }>(
+      server,
+      '/wallet/find',
+      { email },
+      session.token,
+    );
     expect(found.wallet).toMatchObject({ id: session.walletId, address: session.walletAddress });
-    await expect(starkfiRequest(server, '/wallet/find', { email: 'someone.else@example.com' }, session.token)).rejects.toThrow(/not the e-mail of this session/);
+    await expect(
+      starkfiRequest(server, '/wallet/find', { email: 'someone.else@example.com' }, session.token),
+    ).rejects.toThrow(/not the e-mail of this session/);
   });
 
   it('signing in again: isExisting true, the same wallet', async () => {
     await starkfiRequest(server, '/auth/login', { email });
-    const { code } = (await (await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)).json()) as { code: string };
-    const again = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', { email, code });
-    expect(again).toMatchObject({ isExisting: true, walletId: session.walletId, walletAddress: session.walletAddress });
+    const { code } = (await (
+      await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)
+    ).json()) as { code: string };
+    const again = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', {
+      email,
+      code,
+    });
+    expect(again).toMatchObject({
+      isExisting: true,
+      walletId: session.walletId,
+      walletAddress: session.walletAddress,
+    });
   });
 });

@@ -9,20 +9,43 @@ import { readBalances } from '../cli/core/chain/index.js';
 import type { ExecutionAccount } from '../cli/core/chain/account.js';
 import { openHistory } from '../cli/core/history.js';
 import type { CallOptions, ProgressEvent } from '../cli/core/call.js';
-import { type ActionContext, executeAction, type PairSpec, planAction, type PlanOptions, type TransferSpec } from '../cli/core/actions/pipeline.js';
+import {
+  type ActionContext,
+  executeAction,
+  type PairSpec,
+  planAction,
+  type PlanOptions,
+  type TransferSpec,
+} from '../cli/core/actions/pipeline.js';
 
 // the pipeline's one entry, by kind
-const planTrade = (swap: PairSpec, options: PlanOptions, ctx: ActionContext, call?: CallOptions) => planAction({ kind: 'trade', swap }, options, ctx, call);
-const planMultiSwap = (swaps: PairSpec[], options: PlanOptions, ctx: ActionContext, call?: CallOptions) => planAction({ kind: 'multi-swap', swaps }, options, ctx, call);
-const planBatch = (swaps: PairSpec[], transfers: TransferSpec[], options: PlanOptions, ctx: ActionContext, call?: CallOptions) =>
-  planAction({ kind: 'batch', swaps, transfers }, options, ctx, call);
+const planTrade = (swap: PairSpec, options: PlanOptions, ctx: ActionContext, call?: CallOptions) =>
+  planAction({ kind: 'trade', swap }, options, ctx, call);
+const planMultiSwap = (
+  swaps: PairSpec[],
+  options: PlanOptions,
+  ctx: ActionContext,
+  call?: CallOptions,
+) => planAction({ kind: 'multi-swap', swaps }, options, ctx, call);
+const planBatch = (
+  swaps: PairSpec[],
+  transfers: TransferSpec[],
+  options: PlanOptions,
+  ctx: ActionContext,
+  call?: CallOptions,
+) => planAction({ kind: 'batch', swaps, transfers }, options, ctx, call);
 const executePlan = executeAction;
 import { createAggregatorClient } from '../cli/clients/aggregator.js';
 import { ErrorCode } from '../shared/errors.js';
 import { resolveToken, type Token } from '../shared/tokens.js';
 import { tempHome } from './helpers/process.js';
 import { failure } from './helpers/failure.js';
-import { postJson, routerAllowance, type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
+import {
+  postJson,
+  routerAllowance,
+  type SandboxStack,
+  startSandboxStack,
+} from './helpers/sandbox-session.js';
 
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -47,9 +70,16 @@ afterAll(async () => {
 });
 
 /** The core's context for alice (or `ea`). */
-function user(overrides: Partial<ActionContext> = {}, ea: ExecutionAccount = alice): { ctx: ActionContext; ea: ExecutionAccount; signed: number } {
+function user(
+  overrides: Partial<ActionContext> = {},
+  ea: ExecutionAccount = alice,
+): { ctx: ActionContext; ea: ExecutionAccount; signed: number } {
   const ctx: ActionContext = {
-    aggregator: createAggregatorClient({ baseUrl: stack.handle.info.aggregatorUrl, network: 'mainnet', retries: 0 }),
+    aggregator: createAggregatorClient({
+      baseUrl: stack.handle.info.aggregatorUrl,
+      network: 'mainnet',
+      retries: 0,
+    }),
     account: ea,
     sandbox: true,
     fee: { gasToken: STRK, forced: false },
@@ -64,45 +94,82 @@ async function balances(ea: ExecutionAccount): Promise<Record<string, bigint>> {
   return Object.fromEntries((await readBalances(ea)).map((b) => [b.token.symbol, b.balance]));
 }
 
-const allowance = (ea: ExecutionAccount, token: Token): Promise<bigint> => routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
+const allowance = (ea: ExecutionAccount, token: Token): Promise<bigint> =>
+  routerAllowance(stack.handle.info.rpcUrl, ea.address, token.address);
 
-const aggregatorKnob = (body: unknown) => postJson(`${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`, body);
+const aggregatorKnob = (body: unknown) =>
+  postJson(`${stack.handle.info.aggregatorUrl}/sandbox/tamper-calldata`, body);
 
 describe('trade', () => {
   it('1 ETH → USDC: the plan shows the simulated changes; executed, ETH falls by exactly 1 and USDC rises by the transfer, at least the minimum; the next quote moved', async () => {
     const { ctx, ea } = user();
     const before = await balances(ea);
     const progress: string[] = [];
-    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, { onProgress: (p: ProgressEvent) => progress.push(p.kind) });
+    const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx, {
+      onProgress: (p: ProgressEvent) => progress.push(p.kind),
+    });
     const doc = planned.document;
-    expect(doc).toMatchObject({ kind: 'trade', sandbox: true, gas: { mode: 'sponsored' }, priceImpact: { level: 'ok' }, warnings: [] });
+    expect(doc).toMatchObject({
+      kind: 'trade',
+      sandbox: true,
+      gas: { mode: 'sponsored' },
+      priceImpact: { level: 'ok' },
+      warnings: [],
+    });
     expect(doc.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
     expect(doc.calls[0]?.description).toBe('approve 1 ETH to the router 0x00f6…df5a');
     const minimum = BigInt(doc.swaps[0]?.minimumReceived.baseUnits ?? '0');
-    expect(doc.simulation).toMatchObject({ status: 'ok', balanceChanges: [{ token: { symbol: 'ETH' }, change: { baseUnits: '-1000000000000000000' } }, { token: { symbol: 'USDC' } }] });
+    expect(doc.simulation).toMatchObject({
+      status: 'ok',
+      balanceChanges: [
+        { token: { symbol: 'ETH' }, change: { baseUnits: '-1000000000000000000' } },
+        { token: { symbol: 'USDC' } },
+      ],
+    });
     expect(progress).toEqual(['quoting', 'checking-account', 'building', 'simulating']);
     // nothing happened yet
     expect(await balances(ea)).toEqual(before);
 
     const result = await executePlan(planned, { onProgress: (p) => progress.push(p.kind) });
-    expect(progress.slice(4)).toEqual(['signing', 'submitting', 'submitted', 'confirming', 'confirmed']);
+    expect(progress.slice(4)).toEqual([
+      'signing',
+      'submitting',
+      'submitted',
+      'confirming',
+      'confirmed',
+    ]);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     expect(received).toBeGreaterThanOrEqual(minimum);
-    expect(result.transaction.received[0]).toMatchObject({ symbol: 'USDC', minimum: { baseUnits: minimum.toString() } });
+    expect(result.transaction.received[0]).toMatchObject({
+      symbol: 'USDC',
+      minimum: { baseUnits: minimum.toString() },
+    });
     const after = await balances(ea);
     expect(after.ETH).toBe((before.ETH ?? 0n) - 10n ** 18n);
     expect(after.USDC).toBe((before.USDC ?? 0n) + received);
     expect(await allowance(ea, ETH)).toBe(0n);
     // the trade moved the pools: the same quote now gives less
     const next = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
-    expect(BigInt(next.document.swaps[0]?.grossOutput.baseUnits ?? '0')).toBeLessThan(BigInt(doc.swaps[0]?.grossOutput.baseUnits ?? '0'));
+    expect(BigInt(next.document.swaps[0]?.grossOutput.baseUnits ?? '0')).toBeLessThan(
+      BigInt(doc.swaps[0]?.grossOutput.baseUnits ?? '0'),
+    );
 
     const listed = (await history.list()).entries.find((e) => e.hash === result.transaction.hash);
     expect(listed).toMatchObject({ kind: 'trade', status: 'succeeded', sandbox: true });
     expect(listed?.amounts).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ direction: 'out', symbol: 'ETH', baseUnits: (10n ** 18n).toString(), basis: 'sent' }),
-        expect.objectContaining({ direction: 'in', symbol: 'USDC', baseUnits: received.toString(), basis: 'received' }),
+        expect.objectContaining({
+          direction: 'out',
+          symbol: 'ETH',
+          baseUnits: (10n ** 18n).toString(),
+          basis: 'sent',
+        }),
+        expect.objectContaining({
+          direction: 'in',
+          symbol: 'USDC',
+          baseUnits: received.toString(),
+          basis: 'received',
+        }),
       ]),
     );
   });
@@ -113,7 +180,11 @@ describe('trade', () => {
     const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
     expect(planned.document.gas).toMatchObject({ mode: 'default', token: { symbol: 'ETH' } });
     const max = planned.gas.mode === 'default' ? planned.gas.maxFee : 0n;
-    expect(planned.document.spend[0]).toMatchObject({ token: { symbol: 'ETH' }, gas: { baseUnits: max.toString() }, total: { baseUnits: (10n ** 18n + max).toString() } });
+    expect(planned.document.spend[0]).toMatchObject({
+      token: { symbol: 'ETH' },
+      gas: { baseUnits: max.toString() },
+      total: { baseUnits: (10n ** 18n + max).toString() },
+    });
     const result = await executePlan(planned);
     const fee = BigInt(result.transaction.feePaid?.baseUnits ?? '-1');
     expect(fee).toBeGreaterThan(0n);
@@ -129,7 +200,9 @@ describe('trade', () => {
     const steps: string[] = [];
     const result = await executePlan(planned, { onProgress: (p) => steps.push(p.kind) });
     expect(steps.slice(0, 4)).toEqual(['requoting', 'checking-account', 'building', 'simulating']);
-    expect(BigInt(result.transaction.received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(BigInt(planned.document.swaps[0]?.minimumReceived.baseUnits ?? '1'));
+    expect(BigInt(result.transaction.received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
+      BigInt(planned.document.swaps[0]?.minimumReceived.baseUnits ?? '1'),
+    );
   });
 });
 
@@ -146,13 +219,20 @@ describe('multi-swap', () => {
       ctx,
     );
     expect(planned.mode).toBe('batch');
-    expect(planned.document.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'approve', 'swap']);
+    expect(planned.document.calls.map((c) => c.entrypoint)).toEqual([
+      'approve',
+      'swap',
+      'approve',
+      'swap',
+    ]);
     const result = await executePlan(planned);
     const after = await balances(ea);
     expect(after.USDC).toBe((before.USDC ?? 0n) - 100_000_000n);
     expect(after.STRK).toBe((before.STRK ?? 0n) - 50n * 10n ** 18n);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
-    expect(received).toBeGreaterThanOrEqual(BigInt(result.transaction.received[0]?.minimum.baseUnits ?? '1'));
+    expect(received).toBeGreaterThanOrEqual(
+      BigInt(result.transaction.received[0]?.minimum.baseUnits ?? '1'),
+    );
     expect(after.ETH).toBe((before.ETH ?? 0n) + received);
   });
 
@@ -168,7 +248,9 @@ describe('multi-swap', () => {
       ctx,
     );
     expect(planned.mode).toBe('parallel');
-    expect(planned.document.spend).toMatchObject([{ token: { symbol: 'USDC' }, total: { baseUnits: '150000000' } }]);
+    expect(planned.document.spend).toMatchObject([
+      { token: { symbol: 'USDC' }, total: { baseUnits: '150000000' } },
+    ]);
     const result = await executePlan(planned);
     const after = await balances(ea);
     expect(after.USDC).toBe((before.USDC ?? 0n) - 150_000_000n);
@@ -183,7 +265,11 @@ describe('multi-swap', () => {
       ...base,
       getRouteBatch: async (...args: Parameters<typeof base.getRouteBatch>) => {
         const routes = await base.getRouteBatch(...args);
-        await stack.knob('/sandbox/chain/trade', { tokenIn: 'STRK', tokenOut: 'ETH', amount: '500000' });
+        await stack.knob('/sandbox/chain/trade', {
+          tokenIn: 'STRK',
+          tokenOut: 'ETH',
+          amount: '500000',
+        });
         return routes;
       },
     };
@@ -195,10 +281,18 @@ describe('multi-swap', () => {
     ];
     const error = await failure(planMultiSwap(pairs, { slippageBps: 50 }, ctx));
     expect(error.code).toBe(ErrorCode.QUOTE_CHANGED);
-    expect(error.message).toMatch(/^swap 2 \(2000 STRK → ETH\): the price moved while the transaction was being prepared/);
-    const details = error.details as { swap: number; confirmed: { minimumReceived: { baseUnits: string } }; new: { minimumReceived: { baseUnits: string } } };
+    expect(error.message).toMatch(
+      /^swap 2 \(2000 STRK → ETH\): the price moved while the transaction was being prepared/,
+    );
+    const details = error.details as {
+      swap: number;
+      confirmed: { minimumReceived: { baseUnits: string } };
+      new: { minimumReceived: { baseUnits: string } };
+    };
     expect(details.swap).toBe(2);
-    expect(BigInt(details.new.minimumReceived.baseUnits)).toBeLessThan(BigInt(details.confirmed.minimumReceived.baseUnits));
+    expect(BigInt(details.new.minimumReceived.baseUnits)).toBeLessThan(
+      BigInt(details.confirmed.minimumReceived.baseUnits),
+    );
     expect(ea.signer.signatures).toBe(signed);
     expect(await balances(ea)).toEqual(before);
   });
@@ -206,7 +300,9 @@ describe('multi-swap', () => {
   it('four pairs → BATCH_LIMIT_EXCEEDED before any request', async () => {
     const { ctx } = user();
     const pair = { amount: '1', from: 'USDC', to: 'ETH' };
-    expect((await failure(planMultiSwap([pair, pair, pair, pair], {}, ctx))).code).toBe(ErrorCode.BATCH_LIMIT_EXCEEDED);
+    expect((await failure(planMultiSwap([pair, pair, pair, pair], {}, ctx))).code).toBe(
+      ErrorCode.BATCH_LIMIT_EXCEEDED,
+    );
   });
 });
 
@@ -216,8 +312,17 @@ describe('batch', () => {
     const friend = user({}, bob);
     const before = await balances(ea);
     const friendBefore = await balances(friend.ea);
-    const planned = await planBatch([{ amount: '1', from: 'ETH', to: 'USDC' }], [{ amount: '5', token: 'USDC', to: friend.ea.address }], {}, ctx);
-    expect(planned.document.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
+    const planned = await planBatch(
+      [{ amount: '1', from: 'ETH', to: 'USDC' }],
+      [{ amount: '5', token: 'USDC', to: friend.ea.address }],
+      {},
+      ctx,
+    );
+    expect(planned.document.calls.map((c) => c.entrypoint)).toEqual([
+      'approve',
+      'swap',
+      'transfer',
+    ]);
     const result = await executePlan(planned);
     const received = BigInt(result.transaction.received[0]?.baseUnits ?? '0');
     const after = await balances(ea);
@@ -230,10 +335,20 @@ describe('batch', () => {
   it('transfers only, and a transfer to a token contract is refused', async () => {
     const { ctx } = user();
     const friend = user({}, bob);
-    const planned = await planBatch([], [{ amount: '1', token: 'STRK', to: friend.ea.address }], {}, ctx);
-    expect(planned.document.calls.map((c) => c.description)).toEqual([`transfer 1 STRK to ${friend.ea.address}`]);
+    const planned = await planBatch(
+      [],
+      [{ amount: '1', token: 'STRK', to: friend.ea.address }],
+      {},
+      ctx,
+    );
+    expect(planned.document.calls.map((c) => c.description)).toEqual([
+      `transfer 1 STRK to ${friend.ea.address}`,
+    ]);
     await executePlan(planned);
-    expect((await failure(planBatch([], [{ amount: '1', token: 'STRK', to: USDC.address }], {}, ctx))).code).toBe(ErrorCode.INVALID_RECIPIENT);
+    expect(
+      (await failure(planBatch([], [{ amount: '1', token: 'STRK', to: USDC.address }], {}, ctx)))
+        .code,
+    ).toBe(ErrorCode.INVALID_RECIPIENT);
   });
 });
 
@@ -270,38 +385,64 @@ describe('refusals leave every balance as it was', () => {
     expect(Number(impact.details?.bps)).toBeGreaterThan(1500);
     const balance = await failure(planTrade(huge, { allowHighImpact: true }, ctx));
     expect(balance.code).toBe(ErrorCode.INSUFFICIENT_BALANCE);
-    expect(balance.details).toMatchObject({ token: 'ETH', needed: (1500n * 10n ** 18n).toString() });
+    expect(balance.details).toMatchObject({
+      token: 'ETH',
+      needed: (1500n * 10n ** 18n).toString(),
+    });
   });
 
   it('the price moved between the check and the execution: the chain reverts on min_received, nothing changes, history says reverted', async () => {
     const { ctx, ea } = user();
-    const planned = await planTrade({ amount: '2000', from: 'STRK', to: 'USDC' }, { slippageBps: 50 }, ctx);
+    const planned = await planTrade(
+      { amount: '2000', from: 'STRK', to: 'USDC' },
+      { slippageBps: 50 },
+      ctx,
+    );
     const before = await balances(ea);
-    await stack.knob('/sandbox/chain/trade', { tokenIn: 'STRK', tokenOut: 'USDC', amount: '500000', when: 'before-next-execution' });
+    await stack.knob('/sandbox/chain/trade', {
+      tokenIn: 'STRK',
+      tokenOut: 'USDC',
+      amount: '500000',
+      when: 'before-next-execution',
+    });
     const error = await failure(executePlan(planned));
     expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
     expect(await balances(ea)).toEqual(before);
     const hash = String(error.details?.transactionHash);
-    expect((await history.list()).entries.find((e) => e.hash === hash)).toMatchObject({ status: 'reverted', revertReason: expect.stringContaining('min_received') });
+    expect((await history.list()).entries.find((e) => e.hash === hash)).toMatchObject({
+      status: 'reverted',
+      revertReason: expect.stringContaining('min_received'),
+    });
   });
 
   it('a stale quote whose re-quote guarantees less than confirmed → QUOTE_CHANGED with both figures, nothing signed', async () => {
     let now = Date.now();
     const { ctx, ea, signed } = user({ now: () => now });
     const planned = await planTrade({ amount: '1000', from: 'USDC', to: 'STRK' }, {}, ctx);
-    await stack.knob('/sandbox/chain/trade', { tokenIn: 'USDC', tokenOut: 'STRK', amount: '200000' });
+    await stack.knob('/sandbox/chain/trade', {
+      tokenIn: 'USDC',
+      tokenOut: 'STRK',
+      amount: '200000',
+    });
     now += 31_000;
     const before = await balances(ea);
     const error = await failure(executePlan(planned));
     expect(error.code).toBe(ErrorCode.QUOTE_CHANGED);
-    expect(error.details).toMatchObject({ swap: 1, confirmed: { minimumReceived: planned.document.swaps[0]?.minimumReceived }, new: { minimumReceived: expect.any(Object) } });
+    expect(error.details).toMatchObject({
+      swap: 1,
+      confirmed: { minimumReceived: planned.document.swaps[0]?.minimumReceived },
+      new: { minimumReceived: expect.any(Object) },
+    });
     expect(ea.signer.signatures).toBe(signed);
     expect(await balances(ea)).toEqual(before);
   });
 
   it('the paymaster raised its fee after the build: FEE_ABOVE_MAX at execution, nothing changes', async () => {
     const { ctx, ea } = user({ fee: { gasToken: STRK, forced: true } });
-    await stack.knob('/sandbox/chain/gas-price', { l2GasPrice: '30000000000', afterNextBuild: true });
+    await stack.knob('/sandbox/chain/gas-price', {
+      l2GasPrice: '30000000000',
+      afterNextBuild: true,
+    });
     try {
       const planned = await planTrade({ amount: '1', from: 'ETH', to: 'USDC' }, {}, ctx);
       const before = await balances(ea);

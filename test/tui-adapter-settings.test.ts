@@ -19,15 +19,26 @@ describe('settings through the real adapter', () => {
     const services = createServices({ env, sandbox: false });
     await services.connect({ signal: new AbortController().signal });
     try {
-      expect(services.settings()).toMatchObject({ slippageBps: 100, gasToken: 'STRK', network: 'mainnet' });
-      expect(services.updateSettings({ slippageBps: 250, gasToken: 'ETH' })).toMatchObject({ slippageBps: 250, gasToken: 'ETH' });
+      expect(services.settings()).toMatchObject({
+        slippageBps: 100,
+        gasToken: 'STRK',
+        network: 'mainnet',
+      });
+      expect(services.updateSettings({ slippageBps: 250, gasToken: 'ETH' })).toMatchObject({
+        slippageBps: 250,
+        gasToken: 'ETH',
+      });
       const file = join(home.dir, 'settings.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(loadSettings(env)).toMatchObject({ slippageBps: 250, gasToken: 'ETH' });
 
       const before = readFileSync(file, 'utf8');
-      expect(() => services.updateSettings({ network: 'sepolia', gasToken: 'WBTC' })).toThrow(/not saved: gasToken must be a sepolia token of the registry/);
-      expect(() => services.updateSettings({ serverUrl: 'ftp://example.com' })).toThrow(/not saved: serverUrl must be an http\(s\) URL/);
+      expect(() => services.updateSettings({ network: 'sepolia', gasToken: 'WBTC' })).toThrow(
+        /not saved: gasToken must be a sepolia token of the registry/,
+      );
+      expect(() => services.updateSettings({ serverUrl: 'ftp://example.com' })).toThrow(
+        /not saved: serverUrl must be an http\(s\) URL/,
+      );
       expect(readFileSync(file, 'utf8')).toBe(before);
     } finally {
       await services.close();

@@ -44,27 +44,45 @@ describe('the TUI services port over a real sandbox', () => {
 
   const plan = (request: Omit<PlanRequest, 'slippageBps'>): Promise<PlanView> => {
     const progress: string[] = [];
-    return services.plan({ ...request, slippageBps: 100 }, session, { signal, onProgress: (line) => progress.push(line) }).then((p) => {
-      // the spinner had the core's steps to show
-      expect(progress.length).toBeGreaterThan(0);
-      return p;
-    });
+    return services
+      .plan({ ...request, slippageBps: 100 }, session, {
+        signal,
+        onProgress: (line) => progress.push(line),
+      })
+      .then((p) => {
+        // the spinner had the core's steps to show
+        expect(progress.length).toBeGreaterThan(0);
+        return p;
+      });
   };
   const execute = async (p: PlanView): Promise<{ receipt: Receipt; steps: string[] }> => {
     const steps: string[] = [];
-    const receipt = await services.execute(p, session, { signal, onStep: (s) => steps.push(s.kind) });
+    const receipt = await services.execute(p, session, {
+      signal,
+      onStep: (s) => steps.push(s.kind),
+    });
     return { receipt, steps };
   };
 
   it('a trade: planned from the core (quote, exact approve, swap, simulation), signed, its receipt with the exact changes', async () => {
-    const p = await plan({ kind: 'trade', swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }], sends: [] });
+    const p = await plan({
+      kind: 'trade',
+      swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }],
+      sends: [],
+    });
     expect(p.quotes).toHaveLength(1);
-    expect(p.quotes[0]).toMatchObject({ from: { symbol: 'ETH' }, to: { symbol: 'USDC' }, amountIn: { baseUnits: ONE_ETH.toString() } });
+    expect(p.quotes[0]).toMatchObject({
+      from: { symbol: 'ETH' },
+      to: { symbol: 'USDC' },
+      amountIn: { baseUnits: ONE_ETH.toString() },
+    });
     expect(p.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap']);
     expect(p.calls[0]?.description).toMatch(/^approve 1 ETH to the router/);
     expect(p.simulatedChanges.find((c) => c.symbol === 'ETH')?.delta).toBe(-ONE_ETH);
     const minimum = BigInt(p.quotes[0]?.minimumReceived.baseUnits ?? '0');
-    expect(p.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBeGreaterThanOrEqual(minimum);
+    expect(p.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBeGreaterThanOrEqual(
+      minimum,
+    );
     expect(p.headline).toMatch(/swap 1 ETH → at least [0-9.]+ USDC/);
     expect(p.expiresAt).toBeGreaterThan(Date.now());
     // the first transaction of a new sandbox wallet deploys its account too
@@ -77,7 +95,9 @@ describe('the TUI services port over a real sandbox', () => {
     const usdc = receipt.changes.find((c) => c.symbol === 'USDC');
     expect(usdc?.delta).toBeGreaterThanOrEqual(minimum);
     expect(usdc?.decimals).toBe(6);
-    expect(receipt.details?.[0]).toMatch(/^received [0-9.]+ USDC \(you confirmed at least [0-9.]+ USDC\)$/);
+    expect(receipt.details?.[0]).toMatch(
+      /^received [0-9.]+ USDC \(you confirmed at least [0-9.]+ USDC\)$/,
+    );
   });
 
   it('a multi-swap and a batch (a swap and a transfer) through the same port, then this wallet’s history, newest first', async () => {
@@ -89,12 +109,24 @@ describe('the TUI services port over a real sandbox', () => {
       ],
       sends: [],
     });
-    expect(multi.quotes.map((q) => `${q.from.symbol}>${q.to.symbol}`)).toEqual(['USDC>ETH', 'STRK>ETH']);
+    expect(multi.quotes.map((q) => `${q.from.symbol}>${q.to.symbol}`)).toEqual([
+      'USDC>ETH',
+      'STRK>ETH',
+    ]);
     expect(multi.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'approve', 'swap']);
-    expect((await execute(multi)).receipt).toMatchObject({ status: 'succeeded', headline: 'Multi-swap confirmed' });
+    expect((await execute(multi)).receipt).toMatchObject({
+      status: 'succeeded',
+      headline: 'Multi-swap confirmed',
+    });
 
-    const batch = await plan({ kind: 'batch', swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }], sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }] });
-    expect(batch.sends).toEqual([{ symbol: 'USDC', decimals: 6, amount: 5_000_000n, to: RECIPIENT }]);
+    const batch = await plan({
+      kind: 'batch',
+      swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }],
+      sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }],
+    });
+    expect(batch.sends).toEqual([
+      { symbol: 'USDC', decimals: 6, amount: 5_000_000n, to: RECIPIENT },
+    ]);
     expect(batch.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
     expect(batch.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
     const { receipt } = await execute(batch);
@@ -112,11 +144,18 @@ describe('the TUI services port over a real sandbox', () => {
   });
 
   it('refusals reach the screens as the core’s codes, and nothing is signed', async () => {
-    const refused = (request: Omit<PlanRequest, 'slippageBps'>) => plan(request).then(
-      () => undefined,
-      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
-    );
-    expect(await refused({ kind: 'trade', swaps: [{ amount: '1000000', from: 'ETH', to: 'USDC' }], sends: [] })).toBe(ErrorCode.INSUFFICIENT_BALANCE);
+    const refused = (request: Omit<PlanRequest, 'slippageBps'>) =>
+      plan(request).then(
+        () => undefined,
+        (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+      );
+    expect(
+      await refused({
+        kind: 'trade',
+        swaps: [{ amount: '1000000', from: 'ETH', to: 'USDC' }],
+        sends: [],
+      }),
+    ).toBe(ErrorCode.INSUFFICIENT_BALANCE);
     expect(
       await refused({
         kind: 'multi-swap',
@@ -132,4 +171,3 @@ describe('the TUI services port over a real sandbox', () => {
     expect((await services.history(session, { signal })).entries.length).toBe(3);
   });
 });
-

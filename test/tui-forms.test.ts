@@ -18,7 +18,8 @@ afterEach(() => {
   ui = undefined;
 });
 
-const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) => fakeServices({ session: SESSION, ...options });
+const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) =>
+  fakeServices({ session: SESSION, ...options });
 const OTHER = `0x0${'5'.repeat(63)}`;
 /** the core's own words for `text` as an amount of USDC (6 decimals) */
 const coreSays = (text: string): string => {
@@ -32,7 +33,8 @@ const coreSays = (text: string): string => {
 
 async function openFromHome(rendered: Rendered, label: string): Promise<string> {
   await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++) await rendered.press(KEYS.up);
+  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++)
+    await rendered.press(KEYS.up);
   return rendered.press(KEYS.enter);
 }
 
@@ -48,13 +50,17 @@ describe('the amount field shows what was typed', () => {
     await ui.waitForFrame((f) => f.includes('› Amount'));
     for (const text of ['1,5', '-1', '1e999', 'abc']) {
       const frame = await ui.type(text);
-      expect(frame).toMatch(new RegExp(`› Amount +${text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}(?: |$)`, 'm'));
+      expect(frame).toMatch(
+        new RegExp(`› Amount +${text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}(?: |$)`, 'm'),
+      );
       expect(frame).toContain(coreSays(text));
       await ui.press(KEYS.enter, { change: false });
       await clear(ui, text.length);
     }
     expect(coreSays('1,5')).toContain('write 1.5');
-    expect(services.calls.filter((c) => c.startsWith('quote ') || c.startsWith('plan '))).toEqual([]);
+    expect(services.calls.filter((c) => c.startsWith('quote ') || c.startsWith('plan '))).toEqual(
+      [],
+    );
     // a good amount is quoted as typed
     await ui.type('15');
     await ui.waitForFrame((f) => f.includes('You receive'));
@@ -173,7 +179,12 @@ describe('errors go with their cause', () => {
     const services = signedIn({
       features: { send: true },
       plan: async (request) => {
-        if (request.sends[0]?.token === 'STRK') throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'not enough STRK: you have 0, this needs 1', { status: 400 });
+        if (request.sends[0]?.token === 'STRK')
+          throw new AppError(
+            ErrorCode.INSUFFICIENT_BALANCE,
+            'not enough STRK: you have 0, this needs 1',
+            { status: 400 },
+          );
         throw new AppError(ErrorCode.INTERNAL_ERROR, 'unexpected');
       },
     });
@@ -239,7 +250,9 @@ describe('sign-in', () => {
     for (let i = 0; i < 5; i++) {
       await ui.press('000000');
       await ui.press(KEYS.enter);
-      await ui.waitForFrame((f) => f.includes(i < 4 ? 'Wrong or expired code' : 'This code is dead'));
+      await ui.waitForFrame((f) =>
+        f.includes(i < 4 ? 'Wrong or expired code' : 'This code is dead'),
+      );
     }
     const frame = ui.frame();
     expect(frame).toContain('This code is dead: 5 wrong tries');
@@ -277,7 +290,13 @@ describe('settings in a sandbox session', () => {
     ui = renderWithProviders(services);
     const frame = await openFromHome(ui, 'Settings');
     expect(frame).toContain('In use now: the sandbox (local, mainnet-like, no real funds)');
-    for (const url of ['http://127.0.0.1:41001', 'http://127.0.0.1:41002', 'http://127.0.0.1:41003/rpc', 'http://127.0.0.1:41004']) expect(frame).toContain(url);
+    for (const url of [
+      'http://127.0.0.1:41001',
+      'http://127.0.0.1:41002',
+      'http://127.0.0.1:41003/rpc',
+      'http://127.0.0.1:41004',
+    ])
+      expect(frame).toContain(url);
     expect(frame).toContain('Saved settings (used when the app runs without the sandbox)');
   });
 });
@@ -287,14 +306,41 @@ describe('80×24', () => {
     available: true,
     asOf: '',
     totalUsdCents: 123456789n,
-    tokens: ['ETH', 'STRK', 'USDC', 'USDT', 'WBTC', 'DAI'].map((symbol) => ({ symbol, decimals: 18, amount: 123456789012345678901234n, usdCents: 1234567n })),
+    tokens: ['ETH', 'STRK', 'USDC', 'USDT', 'WBTC', 'DAI'].map((symbol) => ({
+      symbol,
+      decimals: 18,
+      amount: 123456789012345678901234n,
+      usdCents: 1234567n,
+    })),
   };
 
   it('every home menu item is drawn and reachable, the cursor always on screen', async () => {
-    const services = signedIn({ features: { balances: true, trade: true, multiSwap: true, batch: true, send: true, history: true, portfolio: true }, balances: six });
+    const services = signedIn({
+      features: {
+        balances: true,
+        trade: true,
+        multiSwap: true,
+        batch: true,
+        send: true,
+        history: true,
+        portfolio: true,
+      },
+      balances: six,
+    });
     ui = renderWithProviders(services, { rows: 24, columns: 80 });
     let frame = await ui.waitForFrame((f) => f.includes('Total'));
-    for (const label of ['Trade', 'Multi-swap', 'Batch', 'Send', 'History', 'Status', 'Portfolio', 'Settings', 'Log out']) expect(frame).toContain(label);
+    for (const label of [
+      'Trade',
+      'Multi-swap',
+      'Batch',
+      'Send',
+      'History',
+      'Status',
+      'Portfolio',
+      'Settings',
+      'Log out',
+    ])
+      expect(frame).toContain(label);
     expect(frame).toMatch(/123456\.789012 DAI +\$12,345\.67/);
     expect(frame).toContain('Total $1,234,567.89');
     for (let i = 0; i < 8; i++) {

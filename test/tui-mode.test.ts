@@ -14,14 +14,18 @@ describe('finance-tui without a command', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('the interactive app needs a terminal');
-    expect(stderr).toContain('quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance');
+    expect(stderr).toContain(
+      'quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance',
+    );
     expect(modules.filter((url) => UI_MODULES.test(url))).toEqual([]);
   });
 
   it('--json alone: one JSON error document', async () => {
     const result = await runBin(['--json'], cleanEnv({}));
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'USAGE_ERROR', message: expect.stringContaining('--json needs a command') } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      error: { code: 'USAGE_ERROR', message: expect.stringContaining('--json needs a command') },
+    });
   });
 
   it('an unknown flag is named', async () => {
@@ -36,7 +40,11 @@ describe('headless commands never load the UI', () => {
     const home = tempHome();
     try {
       // nothing listens on port 9: both services are reported down, quickly
-      const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9', FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9' });
+      const env = cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+        FINANCE_TUI_AGGREGATOR_URL: 'http://127.0.0.1:9',
+      });
       const { code, stdout, modules } = await runBinTracingModules(['status', '--json'], env);
       expect(code).toBe(0);
       expect(JSON.parse(stdout)).toMatchObject({ server: { reachable: false } });

@@ -13,11 +13,18 @@ afterEach(() => {
 
 async function openFromHome(rendered: Rendered, label: string): Promise<string> {
   await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 12 && !rendered.frame().includes(`› ${label}`); i++) await rendered.press(KEYS.up);
+  for (let i = 0; i < 12 && !rendered.frame().includes(`› ${label}`); i++)
+    await rendered.press(KEYS.up);
   return rendered.press(KEYS.enter);
 }
 
-const token = (symbol: string, amount: string, share: { percent: string; units: number } | null, usd: string | null, unpriced: string | null = null) => ({
+const token = (
+  symbol: string,
+  amount: string,
+  share: { percent: string; units: number } | null,
+  usd: string | null,
+  unpriced: string | null = null,
+) => ({
   symbol,
   address: `0x${'1'.repeat(64)}`,
   decimals: 18,
@@ -36,7 +43,11 @@ const PORTFOLIO = (ethPercent: string, units: number): Portfolio => ({
   sandbox: true,
   address: SESSION.walletAddress,
   email: SESSION.email,
-  tokens: [token('ETH', '10', { percent: ethPercent, units }, '30000.00'), token('USDC', '10000', { percent: '25.00', units: 10_000 - units }, '10000.00'), token('DAI', '5', null, null, 'unpriced: NO_ROUTE_FOUND: no route')],
+  tokens: [
+    token('ETH', '10', { percent: ethPercent, units }, '30000.00'),
+    token('USDC', '10000', { percent: '25.00', units: 10_000 - units }, '10000.00'),
+    token('DAI', '5', null, null, 'unpriced: NO_ROUTE_FOUND: no route'),
+  ],
   total: { usd: '40000.00', cents: '4000000' },
   unpriced: [{ symbol: 'DAI', reason: 'unpriced: NO_ROUTE_FOUND: no route' }],
   notes: ['DAI has no price and is left out of the total and the shares (not counted as 0)'],
@@ -46,7 +57,11 @@ const PORTFOLIO = (ethPercent: string, units: number): Portfolio => ({
 
 describe('portfolio screen', () => {
   it('draws the allocation as bars with shares, the total, the unpriced token with its reason; r refreshes past the cache', async () => {
-    const services = fakeServices({ session: SESSION, features: { portfolio: true }, portfolios: [PORTFOLIO('75.00', 7500), PORTFOLIO('70.00', 7000)] });
+    const services = fakeServices({
+      session: SESSION,
+      features: { portfolio: true },
+      portfolios: [PORTFOLIO('75.00', 7500), PORTFOLIO('70.00', 7000)],
+    });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Portfolio');
     const frame = await ui.waitForFrame((f) => f.includes('Total $40000.00'));
@@ -58,7 +73,10 @@ describe('portfolio screen', () => {
     expect(frame).toContain('prices 3 s old');
     await ui.press('r');
     await ui.waitForFrame((f) => f.includes('70.00 %'));
-    expect(services.calls.filter((c) => c.startsWith('portfolio'))).toEqual(['portfolio', 'portfolio fresh']);
+    expect(services.calls.filter((c) => c.startsWith('portfolio'))).toEqual([
+      'portfolio',
+      'portfolio fresh',
+    ]);
   });
 });
 
@@ -66,7 +84,8 @@ describe('rebalance screen', () => {
   it('"already balanced" is said with the table; nothing to review', async () => {
     const view: RebalanceView = {
       base: 'named-tokens',
-      baseNote: 'target shares are of what the named tokens are worth together; DAI kept as they are (--sell-unlisted sells them)',
+      baseNote:
+        'target shares are of what the named tokens are worth together; DAI kept as they are (--sell-unlisted sells them)',
       baseValueUsd: '40000.00',
       band: '2.00',
       minTradeUsd: '1.00',
@@ -86,7 +105,9 @@ describe('rebalance screen', () => {
       session: SESSION,
       features: { portfolio: true },
       portfolios: [PORTFOLIO('75.00', 7500)],
-      rebalanceError: new AppError(ErrorCode.ALREADY_BALANCED, 'already balanced', { details: { rebalance: view } }),
+      rebalanceError: new AppError(ErrorCode.ALREADY_BALANCED, 'already balanced', {
+        details: { rebalance: view },
+      }),
     });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Portfolio');

@@ -14,12 +14,14 @@ afterEach(() => {
   ui = undefined;
 });
 
-const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) => fakeServices({ session: SESSION, ...options });
+const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) =>
+  fakeServices({ session: SESSION, ...options });
 
 /** Home → the menu item `label` (moving up from Trade, the way a user would) → Enter. */
 async function openFromHome(rendered: Rendered, label: string): Promise<string> {
   await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++) await rendered.press(KEYS.up);
+  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++)
+    await rendered.press(KEYS.up);
   return rendered.press(KEYS.enter);
 }
 
@@ -71,7 +73,10 @@ describe('sign-in', () => {
     let now = 1_000_000;
     const services = fakeServices({
       requestCode: async () => {
-        throw new AppError(ErrorCode.RATE_LIMITED, 'too many requests', { status: 429, details: { retryAfterSeconds: 42 } });
+        throw new AppError(ErrorCode.RATE_LIMITED, 'too many requests', {
+          status: 429,
+          details: { retryAfterSeconds: 42 },
+        });
       },
     });
     ui = renderWithProviders(services, { now: () => now });
@@ -187,7 +192,10 @@ describe('trade', () => {
     await ui.type('0');
     await ui.waitForFrame(() => services.quotes.length === 2);
     expect(stale.signal.aborted).toBe(true);
-    stale.resolve({ ...(await import('./helpers/fake-services.js')).quoteFixture(stale.request), expectedOutput: { amount: '7.77', baseUnits: '7770000000000000000', symbol: 'ETH' } });
+    stale.resolve({
+      ...(await import('./helpers/fake-services.js')).quoteFixture(stale.request),
+      expectedOutput: { amount: '7.77', baseUnits: '7770000000000000000', symbol: 'ETH' },
+    });
     const fresh = services.quotes[1]!;
     expect(fresh.request.amount).toBe('10');
     fresh.resolve((await import('./helpers/fake-services.js')).quoteFixture(fresh.request));
@@ -226,7 +234,9 @@ describe('trade', () => {
       features: { trade: true },
       autoQuoteImpactBps: 5,
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', { status: 502 });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
+          status: 502,
+        });
       },
     });
     ui = renderWithProviders(services);
@@ -263,12 +273,17 @@ describe('swap review', () => {
     expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
     await ui.press('r');
     await ui.waitForFrame((f) => f.includes('quote valid for 30 s'));
-    expect(services.calls.filter((c) => c.startsWith('plan '))).toEqual(['plan trade 5 USDC>ETH', 'plan trade 5 USDC>ETH']);
+    expect(services.calls.filter((c) => c.startsWith('plan '))).toEqual([
+      'plan trade 5 USDC>ETH',
+      'plan trade 5 USDC>ETH',
+    ]);
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(ui.frame()).toContain('received 0.0333 ETH (you confirmed at least 0.0329 ETH)');
     // what was signed is the plan confirmed after r, not the stale one
-    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual(['execute planned-swap-2']);
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([
+      'execute planned-swap-2',
+    ]);
   });
 });
 
@@ -276,7 +291,11 @@ describe('a lost session', () => {
   it('expired or revoked on the server: the screen says so, and Enter leads to signing in again', async () => {
     const services = signedIn({
       features: { balances: true },
-      balancesError: new AppError(ErrorCode.SESSION_EXPIRED, 'the server no longer accepts the session of alice@example.com (TOKEN_REVOKED)', { status: 401 }),
+      balancesError: new AppError(
+        ErrorCode.SESSION_EXPIRED,
+        'the server no longer accepts the session of alice@example.com (TOKEN_REVOKED)',
+        { status: 401 },
+      ),
     });
     ui = renderWithProviders(services);
     let frame = await ui.waitForFrame((f) => f.includes('Your session has expired'));
@@ -299,7 +318,11 @@ describe('a review taller than the window', () => {
     const request = {
       kind: 'batch' as const,
       swaps: [{ amount: '1', from: 'USDC', to: 'ETH' }],
-      sends: Array.from({ length: 5 }, (_, i) => ({ amount: `${i + 1}`, token: 'STRK', to: `0x0${String(i + 1).repeat(63)}` })),
+      sends: Array.from({ length: 5 }, (_, i) => ({
+        amount: `${i + 1}`,
+        token: 'STRK',
+        to: `0x0${String(i + 1).repeat(63)}`,
+      })),
       slippageBps: 100,
     };
     const plan = await services.plan(request, SESSION, { signal: new AbortController().signal });
@@ -320,14 +343,17 @@ describe('a review taller than the window', () => {
     expect(frame).toContain('↓ read on');
     await ui.press('y', { change: false });
     expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
-    for (let i = 0; i < 40 && !ui.frame().includes('y sign and send'); i++) frame = await ui.press(KEYS.down);
+    for (let i = 0; i < 40 && !ui.frame().includes('y sign and send'); i++)
+      frame = await ui.press(KEYS.down);
     // the end of the plan is on screen now, and only now can it be signed
     expect(frame).toContain('y sign and send');
     expect(frame).toContain('quote valid for');
     expect(frame).not.toContain('Review the batch');
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('Swap confirmed'));
-    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual(['execute planned-swap-1']);
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([
+      'execute planned-swap-1',
+    ]);
   });
 });
 
@@ -336,8 +362,21 @@ describe('history', () => {
     const services = signedIn({
       features: { history: true },
       history: [
-        { transactionHash: `0x${'a'.repeat(64)}`, at: '2026-11-24T10:05:00.000Z', kind: 'send', summary: 'send 1 STRK to 0x0555…5555', status: 'succeeded' },
-        { transactionHash: `0x${'b'.repeat(64)}`, at: '2026-11-24T10:01:00.000Z', kind: 'trade', summary: 'swap 100 USDC → at least 0.03 ETH', status: 'reverted', revertReason: 'min_received not met' },
+        {
+          transactionHash: `0x${'a'.repeat(64)}`,
+          at: '2026-11-24T10:05:00.000Z',
+          kind: 'send',
+          summary: 'send 1 STRK to 0x0555…5555',
+          status: 'succeeded',
+        },
+        {
+          transactionHash: `0x${'b'.repeat(64)}`,
+          at: '2026-11-24T10:01:00.000Z',
+          kind: 'trade',
+          summary: 'swap 100 USDC → at least 0.03 ETH',
+          status: 'reverted',
+          revertReason: 'min_received not met',
+        },
       ],
     });
     ui = renderWithProviders(services);
@@ -355,7 +394,9 @@ describe('history', () => {
   });
 
   it('an unreadable history file is said, with where it was moved', async () => {
-    ui = renderWithProviders(signedIn({ features: { history: true }, historySetAside: '/data/history.json.corrupt-1' }));
+    ui = renderWithProviders(
+      signedIn({ features: { history: true }, historySetAside: '/data/history.json.corrupt-1' }),
+    );
     await openFromHome(ui, 'History');
     const frame = await ui.waitForFrame((f) => f.includes('could not be read'));
     expect(frame).toContain('moved to /data/history.json.corrupt-1');
@@ -366,7 +407,9 @@ describe('history', () => {
 describe('multi-swap', () => {
   it('two rows typed, a third added and removed; from = to is said and never planned; Enter plans exactly the typed pairs → review → y → executing → receipt', async () => {
     let finish: (receipt: Receipt) => void = () => undefined;
-    const services = signedIn({ features: { multiSwap: true }, execute: (onStep) => {
+    const services = signedIn({
+      features: { multiSwap: true },
+      execute: (onStep) => {
         onStep({ kind: 'submitting' });
         return new Promise((resolve) => (finish = resolve));
       },
@@ -374,7 +417,9 @@ describe('multi-swap', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Multi-swap');
     let frame = await ui.waitForFrame((f) => f.includes('2 to 3 swaps in one transaction'));
-    expect(frame).toMatch(/› 1\. swap \[amount +\] USDC → ETH\n {2}2\. swap amount USDC → ETH\n {2}Slippage/);
+    expect(frame).toMatch(
+      /› 1\. swap \[amount +\] USDC → ETH\n {2}2\. swap amount USDC → ETH\n {2}Slippage/,
+    );
     expect(frame).toContain('Tab next · Enter review · Esc back · Ctrl+N add row · Ctrl+D remove');
     await ui.type('100');
     await ui.press(KEYS.tab); // the picker's hint shows
@@ -409,7 +454,12 @@ describe('multi-swap', () => {
     await ui.press('y');
     await ui.waitForFrame((f) => f.includes('sending the transaction…'));
     expect(services.calls).toContain('execute planned-swap-1');
-    finish({ headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [] });
+    finish({
+      headline: 'Swap confirmed',
+      transactionHash: '0xabc',
+      status: 'succeeded',
+      changes: [],
+    });
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain('0xabc');
   });
@@ -439,14 +489,26 @@ describe('batch', () => {
   const OTHER = `0x0${'5'.repeat(63)}`;
 
   it('a swap row and a send row with a bad then a good address; Enter plans the batch; the review shows the send', async () => {
-    const services = signedIn({ features: { batch: true, balances: true }, balances: { available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount: 25n * 10n ** 17n, usdCents: undefined }] } });
+    const services = signedIn({
+      features: { batch: true, balances: true },
+      balances: {
+        available: true,
+        asOf: '',
+        totalUsdCents: 0n,
+        tokens: [{ symbol: 'STRK', decimals: 18, amount: 25n * 10n ** 17n, usdCents: undefined }],
+      },
+    });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Batch');
-    let frame = await ui.waitForFrame((f) => f.includes('up to 3 swaps and 5 sends in one transaction'));
+    let frame = await ui.waitForFrame((f) =>
+      f.includes('up to 3 swaps and 5 sends in one transaction'),
+    );
     expect(frame).toMatch(/1\. swap \[?amount +\]? ?USDC → ETH/);
     await ui.type('100');
     frame = await ui.press(KEYS.ctrlT);
-    expect(frame).toMatch(/2\. send \[?amount +\]? ?STRK → 0x… recipient address {3}balance 2\.5 STRK/);
+    expect(frame).toMatch(
+      /2\. send \[?amount +\]? ?STRK → 0x… recipient address {3}balance 2\.5 STRK/,
+    );
     await ui.type('5');
     await ui.press(KEYS.tab);
     await ui.press(KEYS.tab);
@@ -473,7 +535,12 @@ describe('batch', () => {
   });
 
   it('a footer longer than the terminal is wide wraps, keeping every key (and Ctrl+C) on screen', async () => {
-    const usdc: Balances = { available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'USDC', decimals: 6, amount: 10n ** 9n, usdCents: undefined }] };
+    const usdc: Balances = {
+      available: true,
+      asOf: '',
+      totalUsdCents: 0n,
+      tokens: [{ symbol: 'USDC', decimals: 6, amount: 10n ** 9n, usdCents: undefined }],
+    };
     const services = signedIn({ features: { batch: true, balances: true }, balances: usdc });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Batch');
@@ -484,7 +551,9 @@ describe('batch', () => {
     // on a short terminal too: the frame makes room for both footer lines and stays shorter than it
     const short = await ui.resize(10);
     expect(short.split('\n').length).toBeLessThan(10);
-    expect(short.slice(short.indexOf('Tab next')).replace(/\s+/g, ' ')).toContain('Ctrl+X max · Ctrl+C quit');
+    expect(short.slice(short.indexOf('Tab next')).replace(/\s+/g, ' ')).toContain(
+      'Ctrl+X max · Ctrl+C quit',
+    );
   });
 
   it('the core’s limits are refused with a message; without swaps the slippage goes; the last row stays', async () => {
@@ -492,7 +561,9 @@ describe('batch', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Batch');
     let frame = await ui.waitForFrame((f) => f.includes('Ctrl+T add send'));
-    expect(frame).toContain('Tab next · Enter review · Esc back · Ctrl+N add swap · Ctrl+T add send · Ctrl+D remove · Ctrl+C quit');
+    expect(frame).toContain(
+      'Tab next · Enter review · Esc back · Ctrl+N add swap · Ctrl+T add send · Ctrl+D remove · Ctrl+C quit',
+    );
     for (let i = 0; i < 5; i++) await ui.press(KEYS.ctrlT);
     frame = await ui.press(KEYS.ctrlT);
     expect(frame).toContain('a batch holds at most 5 transfers');
@@ -519,10 +590,25 @@ describe('batch', () => {
 
 describe('send', () => {
   const OTHER = `0x0${'5'.repeat(63)}`;
-  const strk = (amount: bigint): Balances => ({ available: true, asOf: '', totalUsdCents: 0n, tokens: [{ symbol: 'STRK', decimals: 18, amount, usdCents: undefined }] });
+  const strk = (amount: bigint): Balances => ({
+    available: true,
+    asOf: '',
+    totalUsdCents: 0n,
+    tokens: [{ symbol: 'STRK', decimals: 18, amount, usdCents: undefined }],
+  });
 
   it('token, amount (max), a checked recipient → review (what leaves, to whom, fee) → y → receipt', async () => {
-    const services = signedIn({ features: { send: true, balances: true }, balances: strk(25n * 10n ** 17n), fee: { mode: 'default', symbol: 'STRK', decimals: 18, estimated: 10n ** 15n, max: 3n * 10n ** 15n } });
+    const services = signedIn({
+      features: { send: true, balances: true },
+      balances: strk(25n * 10n ** 17n),
+      fee: {
+        mode: 'default',
+        symbol: 'STRK',
+        decimals: 18,
+        estimated: 10n ** 15n,
+        max: 3n * 10n ** 15n,
+      },
+    });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Send');
     await ui.waitForFrame((f) => f.includes('balance 2.5 STRK'));
@@ -559,7 +645,9 @@ describe('send', () => {
     const services = signedIn({
       features: { send: true },
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', { status: 502 });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
+          status: 502,
+        });
       },
     });
     ui = renderWithProviders(services);

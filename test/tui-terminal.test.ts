@@ -17,18 +17,24 @@ import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { BIN, cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
 import { hasTmux, openTerminal, type Terminal } from './helpers/terminal.js';
 
-if (!hasTmux) console.warn('tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)');
+if (!hasTmux)
+  console.warn(
+    'tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)',
+  );
 
 /** The app, then its exit code and the terminal's modes once it has left. */
-const appThen = (args: string): string => `'${process.execPath}' '${BIN}' ${args}; echo "EXIT:$?"; stty -a; sleep 600`;
+const appThen = (args: string): string =>
+  `'${process.execPath}' '${BIN}' ${args}; echo "EXIT:$?"; stty -a; sleep 600`;
 
 describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   const home = tempHome();
   let term: Terminal;
   const tmux = (...args: string[]): string => term.tmux(...args);
   const screen = (): string => term.screen();
-  const waitFor = (text: string | RegExp, timeoutMs?: number): Promise<string> => term.waitFor(text, timeoutMs);
-  const waitUntil = (done: () => boolean, what: string, timeoutMs?: number): Promise<void> => term.waitUntil(done, what, timeoutMs);
+  const waitFor = (text: string | RegExp, timeoutMs?: number): Promise<string> =>
+    term.waitFor(text, timeoutMs);
+  const waitUntil = (done: () => boolean, what: string, timeoutMs?: number): Promise<void> =>
+    term.waitUntil(done, what, timeoutMs);
 
   /** the home menu's highlighted item */
   const selectedItem = (): string => /› (\S+)/.exec(visible())?.[1] ?? '';
@@ -55,155 +61,196 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
         tmux('capture-pane', '-p', '-e', '-t', 'app')
           .split('\n')
           // the focused field's label carries "› " (seen without colour too)
-          .some((line) => stripVTControlCharacters(line).startsWith(`› ${label}`) && INVERSE.test(line)),
+          .some(
+            (line) => stripVTControlCharacters(line).startsWith(`› ${label}`) && INVERSE.test(line),
+          ),
       `the cursor in the ${label} field`,
     );
 
   beforeAll(() => {
-    term = openTerminal('sandbox', cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' }), appThen('--sandbox'));
+    term = openTerminal(
+      'sandbox',
+      cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' }),
+      appThen('--sandbox'),
+    );
   });
   afterAll(() => {
     term?.close();
     home.cleanup();
   });
 
-  it('signs in from the outbox, quotes live, swaps 100 USDC for ETH, sends 1 STRK, runs a batch, each to its receipt, lists them in the history, and Ctrl+C restores the terminal', { timeout: 300_000 }, async () => {
-    await waitFor('Sign in');
-    expect(screen()).toContain('SANDBOX');
-    expect(screen()).toContain('started the local sandbox for this session');
-    tmux('send-keys', '-t', 'app', '-l', 'alice@example.com');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor('code sent to alice@example.com');
-    tmux('send-keys', '-t', 'app', 'C-f');
-    await waitFor('code filled from the sandbox outbox');
-    expect(screen()).toContain('••••••');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const homeScreen = await waitFor('Wallet');
-    expect(homeScreen).toMatch(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
-    // the sandbox funds a new wallet: balances from its chain, valued at the aggregator's prices
-    expect(await waitFor(/Total \$[0-9,]+\.[0-9]{2}/)).toMatch(/10000 USDC\s+\$[0-9,]+\.[0-9]{2}/);
+  it(
+    'signs in from the outbox, quotes live, swaps 100 USDC for ETH, sends 1 STRK, runs a batch, each to its receipt, lists them in the history, and Ctrl+C restores the terminal',
+    { timeout: 300_000 },
+    async () => {
+      await waitFor('Sign in');
+      expect(screen()).toContain('SANDBOX');
+      expect(screen()).toContain('started the local sandbox for this session');
+      tmux('send-keys', '-t', 'app', '-l', 'alice@example.com');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('code sent to alice@example.com');
+      tmux('send-keys', '-t', 'app', 'C-f');
+      await waitFor('code filled from the sandbox outbox');
+      expect(screen()).toContain('••••••');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const homeScreen = await waitFor('Wallet');
+      expect(homeScreen).toMatch(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+      // the sandbox funds a new wallet: balances from its chain, valued at the aggregator's prices
+      expect(await waitFor(/Total \$[0-9,]+\.[0-9]{2}/)).toMatch(
+        /10000 USDC\s+\$[0-9,]+\.[0-9]{2}/,
+      );
 
-    tmux('send-keys', '-t', 'app', 'Enter'); // Trade
-    await waitFor('balance 10000 USDC');
-    // a decimal comma stays as typed and is refused in the headless command's own words
-    tmux('send-keys', '-t', 'app', '-l', '1,5');
-    const comma = await waitFor('write 1.5');
-    expect(comma).toMatch(/› Amount\s+1,5\s/);
-    const headless = await runBin(['quote', '1,5', 'USDC', 'ETH', '--sandbox', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
-    const refusal = (JSON.parse(headless.stdout) as { error: { code: string; message: string } }).error;
-    expect(refusal.code).toBe('INVALID_AMOUNT');
-    expect(comma.replace(/\s+/g, ' ')).toContain(refusal.message);
-    for (let i = 0; i < 3; i++) tmux('send-keys', '-t', 'app', 'BSpace');
-    await waitUntil(() => !screen().includes('write 1.5'), 'the comma error to go with the comma');
-    tmux('send-keys', '-t', 'app', 'C-x'); // max: the whole USDC balance
-    await waitFor(/Amount\s+10000\s+balance 10000 USDC/);
-    for (let i = 0; i < 5; i++) tmux('send-keys', '-t', 'app', 'BSpace');
-    tmux('send-keys', '-t', 'app', '-l', '100');
-    const quoted = await waitFor(/You receive \(est\.\)\s+0\.\d+ ETH/);
-    expect(quoted).toContain('Minimum received');
-    expect(quoted).toMatch(/Route\s+100% USDC → ETH/);
+      tmux('send-keys', '-t', 'app', 'Enter'); // Trade
+      await waitFor('balance 10000 USDC');
+      // a decimal comma stays as typed and is refused in the headless command's own words
+      tmux('send-keys', '-t', 'app', '-l', '1,5');
+      const comma = await waitFor('write 1.5');
+      expect(comma).toMatch(/› Amount\s+1,5\s/);
+      const headless = await runBin(
+        ['quote', '1,5', 'USDC', 'ETH', '--sandbox', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      const refusal = (JSON.parse(headless.stdout) as { error: { code: string; message: string } })
+        .error;
+      expect(refusal.code).toBe('INVALID_AMOUNT');
+      expect(comma.replace(/\s+/g, ' ')).toContain(refusal.message);
+      for (let i = 0; i < 3; i++) tmux('send-keys', '-t', 'app', 'BSpace');
+      await waitUntil(
+        () => !screen().includes('write 1.5'),
+        'the comma error to go with the comma',
+      );
+      tmux('send-keys', '-t', 'app', 'C-x'); // max: the whole USDC balance
+      await waitFor(/Amount\s+10000\s+balance 10000 USDC/);
+      for (let i = 0; i < 5; i++) tmux('send-keys', '-t', 'app', 'BSpace');
+      tmux('send-keys', '-t', 'app', '-l', '100');
+      const quoted = await waitFor(/You receive \(est\.\)\s+0\.\d+ ETH/);
+      expect(quoted).toContain('Minimum received');
+      expect(quoted).toMatch(/Route\s+100% USDC → ETH/);
 
-    // the swap: planned and simulated (nothing signed), reviewed, confirmed, executed, its receipt
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const swapReview = await waitFor(/Review the swap[\s\S]*y sign and send/, 60_000);
-    expect(swapReview).toContain('approve 100 USDC to the router');
-    expect(swapReview).toMatch(/swap 100 USDC for at least 0\.\d+ ETH/);
-    expect(swapReview).toContain('−100 USDC');
-    expect(swapReview).toMatch(/This first transaction also deploys your wallet's account/);
-    tmux('send-keys', '-t', 'app', '-l', 'y');
-    const swapReceipt = await waitFor(/✓ Swap confirmed\s+0x[0-9a-f]+/, 90_000);
-    expect(swapReceipt).toContain('−100 USDC');
-    expect(swapReceipt).toMatch(/received 0\.\d+ ETH \(you confirmed at least 0\.\d+ ETH\)/);
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor('› Trade');
-    // the balances read again on arrival: 100 USDC fewer
-    await waitFor(/9900 USDC\s+\$/);
+      // the swap: planned and simulated (nothing signed), reviewed, confirmed, executed, its receipt
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const swapReview = await waitFor(/Review the swap[\s\S]*y sign and send/, 60_000);
+      expect(swapReview).toContain('approve 100 USDC to the router');
+      expect(swapReview).toMatch(/swap 100 USDC for at least 0\.\d+ ETH/);
+      expect(swapReview).toContain('−100 USDC');
+      expect(swapReview).toMatch(/This first transaction also deploys your wallet's account/);
+      tmux('send-keys', '-t', 'app', '-l', 'y');
+      const swapReceipt = await waitFor(/✓ Swap confirmed\s+0x[0-9a-f]+/, 90_000);
+      expect(swapReceipt).toContain('−100 USDC');
+      expect(swapReceipt).toMatch(/received 0\.\d+ ETH \(you confirmed at least 0\.\d+ ETH\)/);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('› Trade');
+      // the balances read again on arrival: 100 USDC fewer
+      await waitFor(/9900 USDC\s+\$/);
 
-    await menuTo('Send');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor('balance 20000 STRK');
-    await waitForCursorOn('Amount');
-    tmux('send-keys', '-t', 'app', '-l', '1');
-    await waitFor(/Amount\s+1\s+balance 20000 STRK/);
-    tmux('send-keys', '-t', 'app', 'Tab');
-    await waitForCursorOn('To');
-    tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
-    await waitFor(RECIPIENT);
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const review = await waitFor('Review the transfer', 60_000);
-    expect(review).toMatch(/1\. send 1 STRK to 0x/);
-    expect(review).toContain(RECIPIENT);
-    expect(review).toMatch(/Fee\s+(sponsored|about [0-9.]+ STRK)/);
-    expect(review).toContain('−1 STRK');
-    tmux('send-keys', '-t', 'app', '-l', 'y');
-    const receipt = await waitFor(/✓ Sent 1 STRK to 0x[0-9a-f]+\s+0x[0-9a-f]+/, 90_000);
-    // the exact change read from the chain before and after (a fee, if paid in STRK, is part of it)
-    expect(receipt).toMatch(/−1(\.[0-9]+)? STRK/);
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor('› Trade');
+      await menuTo('Send');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('balance 20000 STRK');
+      await waitForCursorOn('Amount');
+      tmux('send-keys', '-t', 'app', '-l', '1');
+      await waitFor(/Amount\s+1\s+balance 20000 STRK/);
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitForCursorOn('To');
+      tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
+      await waitFor(RECIPIENT);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const review = await waitFor('Review the transfer', 60_000);
+      expect(review).toMatch(/1\. send 1 STRK to 0x/);
+      expect(review).toContain(RECIPIENT);
+      expect(review).toMatch(/Fee\s+(sponsored|about [0-9.]+ STRK)/);
+      expect(review).toContain('−1 STRK');
+      tmux('send-keys', '-t', 'app', '-l', 'y');
+      const receipt = await waitFor(/✓ Sent 1 STRK to 0x[0-9a-f]+\s+0x[0-9a-f]+/, 90_000);
+      // the exact change read from the chain before and after (a fee, if paid in STRK, is part of it)
+      expect(receipt).toMatch(/−1(\.[0-9]+)? STRK/);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('› Trade');
 
-    // a batch: a swap row and a send row, one transaction (each key waited for on screen)
-    await menuTo('Batch');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor(/1\. swap amount\s+USDC → ETH/);
-    tmux('send-keys', '-t', 'app', '-l', '10');
-    await waitFor(/1\. swap 10\s+USDC → ETH/);
-    tmux('send-keys', '-t', 'app', 'C-t');
-    await waitFor(/2\. send amount\s+STRK/);
-    tmux('send-keys', '-t', 'app', '-l', '2');
-    await waitFor(/2\. send 2\s+STRK/);
-    tmux('send-keys', '-t', 'app', 'Tab');
-    await waitFor('type to filter the tokens');
-    tmux('send-keys', '-t', 'app', 'Tab');
-    await waitUntil(() => !screen().includes('type to filter the tokens'), 'the cursor in the recipient field');
-    tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
-    await waitFor(RECIPIENT);
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const batchReview = await waitFor(/Review the batch[\s\S]*y sign and send/, 60_000);
-    expect(batchReview).toMatch(/1\. swap 10 USDC → at least 0\.\d+ ETH/);
-    expect(batchReview).toContain(`2. send 2 STRK to ${RECIPIENT}`);
-    expect(batchReview).toContain(`transfer 2 STRK to ${RECIPIENT}`);
-    tmux('send-keys', '-t', 'app', '-l', 'y');
-    const batchReceipt = await waitFor(/✓ Batch confirmed\s+0x[0-9a-f]+/, 90_000);
-    expect(batchReceipt).toContain('−10 USDC');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    await waitFor('› Trade');
+      // a batch: a swap row and a send row, one transaction (each key waited for on screen)
+      await menuTo('Batch');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor(/1\. swap amount\s+USDC → ETH/);
+      tmux('send-keys', '-t', 'app', '-l', '10');
+      await waitFor(/1\. swap 10\s+USDC → ETH/);
+      tmux('send-keys', '-t', 'app', 'C-t');
+      await waitFor(/2\. send amount\s+STRK/);
+      tmux('send-keys', '-t', 'app', '-l', '2');
+      await waitFor(/2\. send 2\s+STRK/);
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitFor('type to filter the tokens');
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitUntil(
+        () => !screen().includes('type to filter the tokens'),
+        'the cursor in the recipient field',
+      );
+      tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
+      await waitFor(RECIPIENT);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const batchReview = await waitFor(/Review the batch[\s\S]*y sign and send/, 60_000);
+      expect(batchReview).toMatch(/1\. swap 10 USDC → at least 0\.\d+ ETH/);
+      expect(batchReview).toContain(`2. send 2 STRK to ${RECIPIENT}`);
+      expect(batchReview).toContain(`transfer 2 STRK to ${RECIPIENT}`);
+      tmux('send-keys', '-t', 'app', '-l', 'y');
+      const batchReceipt = await waitFor(/✓ Batch confirmed\s+0x[0-9a-f]+/, 90_000);
+      expect(batchReceipt).toContain('−10 USDC');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('› Trade');
 
-    // the three transactions in the history, newest first
-    await menuTo('History');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const history = await waitFor(/History \(1 of 3/);
-    expect(history).toMatch(/› .*✓ batch\s+.*10 USDC/);
-    expect(history).toMatch(/✓ send\s+.*1 STRK/);
-    expect(history).toMatch(/✓ trade\s+.*100 USDC/);
-    tmux('send-keys', '-t', 'app', 'Escape');
-    await waitFor('› History');
+      // the three transactions in the history, newest first
+      await menuTo('History');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const history = await waitFor(/History \(1 of 3/);
+      expect(history).toMatch(/› .*✓ batch\s+.*10 USDC/);
+      expect(history).toMatch(/✓ send\s+.*1 STRK/);
+      expect(history).toMatch(/✓ trade\s+.*100 USDC/);
+      tmux('send-keys', '-t', 'app', 'Escape');
+      await waitFor('› History');
 
-    // 80×24: every menu entry drawn, the cursor reaches Log out; the sandbox's settings say so
-    tmux('resize-window', '-t', 'app', '-x', '80', '-y', '24');
-    const labels = ['Trade', 'Multi-swap', 'Batch', 'Send', 'History', 'Status', 'Settings', 'Log out'];
-    await waitUntil(() => tmux('display-message', '-p', '-t', 'app', '#{window_width}x#{window_height}').trim() === '80x24', 'the window at 80×24');
-    await waitUntil(() => labels.every((label) => visible().includes(label)), 'every menu entry on the 80×24 screen');
-    await menuTo('Settings');
-    tmux('send-keys', '-t', 'app', 'Enter');
-    const settings = await waitFor('In use now');
-    expect(settings).toContain('In use now: the sandbox');
-    expect(settings).toMatch(/Aggregator\s+http:\/\/127\.0\.0\.1:\d+/);
-    tmux('send-keys', '-t', 'app', 'Escape');
-    await waitFor('› Settings');
-    await menuTo('Log out');
+      // 80×24: every menu entry drawn, the cursor reaches Log out; the sandbox's settings say so
+      tmux('resize-window', '-t', 'app', '-x', '80', '-y', '24');
+      const labels = [
+        'Trade',
+        'Multi-swap',
+        'Batch',
+        'Send',
+        'History',
+        'Status',
+        'Settings',
+        'Log out',
+      ];
+      await waitUntil(
+        () =>
+          tmux('display-message', '-p', '-t', 'app', '#{window_width}x#{window_height}').trim() ===
+          '80x24',
+        'the window at 80×24',
+      );
+      await waitUntil(
+        () => labels.every((label) => visible().includes(label)),
+        'every menu entry on the 80×24 screen',
+      );
+      await menuTo('Settings');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const settings = await waitFor('In use now');
+      expect(settings).toContain('In use now: the sandbox');
+      expect(settings).toMatch(/Aggregator\s+http:\/\/127\.0\.0\.1:\d+/);
+      tmux('send-keys', '-t', 'app', 'Escape');
+      await waitFor('› Settings');
+      await menuTo('Log out');
 
-    const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as { pid: number };
-    tmux('send-keys', '-t', 'app', 'C-c');
-    const after = await waitFor(/EXIT:\d+[\s\S]*speed/);
-    expect(after).toContain('EXIT:0');
-    // the terminal is back in cooked mode: canonical input and echo are on again
-    const stty = after.slice(after.indexOf('EXIT:'));
-    expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
-    expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
-    // the sandbox child the app started has stopped
-    expect(() => process.kill(sandbox.pid, 0)).toThrow();
-  });
+      const sandbox = JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as {
+        pid: number;
+      };
+      tmux('send-keys', '-t', 'app', 'C-c');
+      const after = await waitFor(/EXIT:\d+[\s\S]*speed/);
+      expect(after).toContain('EXIT:0');
+      // the terminal is back in cooked mode: canonical input and echo are on again
+      const stty = after.slice(after.indexOf('EXIT:'));
+      expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
+      expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
+      // the sandbox child the app started has stopped
+      expect(() => process.kill(sandbox.pid, 0)).toThrow();
+    },
+  );
 });
 
 describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)', () => {
@@ -222,43 +269,51 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
     home.cleanup();
   });
 
-  it('starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C', { timeout: 120_000 }, async () => {
-    const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
-    const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-    const env = cleanEnv({
-      FINANCE_TUI_HOME: home.dir,
-      TERM: 'xterm-256color',
-      FINANCE_TUI_SERVER_URL: serverUrl,
-      IDENTITY_APP_ID: APP_ID,
-      IDENTITY_APP_SECRET: APP_SECRET,
-      JWT_SECRET: 'tui-terminal-jwt-secret-0123456789abcdef',
-      IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
-      IDENTITY_API_URL: identityUrl,
-      NODE_ENV: 'test',
-    });
-    term = openTerminal('serve', env, appThen(''));
-    const signIn = await term.waitFor('Sign in');
-    expect(signIn).toContain(`started the auth server for this session (logs: ${join(home.dir, 'serve-child.log')})`);
-    expect(signIn).not.toContain('SANDBOX');
-    // no sandbox: no outbox key
-    expect(signIn).not.toContain('Ctrl+F');
-    expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
+  it(
+    'starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C',
+    { timeout: 120_000 },
+    async () => {
+      const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+      const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
+      const env = cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        TERM: 'xterm-256color',
+        FINANCE_TUI_SERVER_URL: serverUrl,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET: 'tui-terminal-jwt-secret-0123456789abcdef',
+        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+        IDENTITY_API_URL: identityUrl,
+        NODE_ENV: 'test',
+      });
+      term = openTerminal('serve', env, appThen(''));
+      const signIn = await term.waitFor('Sign in');
+      expect(signIn).toContain(
+        `started the auth server for this session (logs: ${join(home.dir, 'serve-child.log')})`,
+      );
+      expect(signIn).not.toContain('SANDBOX');
+      // no sandbox: no outbox key
+      expect(signIn).not.toContain('Ctrl+F');
+      expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
 
-    term.keys({ text: 'frank@example.com' }, 'Enter');
-    await term.waitFor('code sent to frank@example.com');
-    const mail = (await (await fetch(`${identityUrl}/sandbox/outbox/frank%40example.com`)).json()) as { code: string };
-    term.keys({ text: mail.code });
-    await term.waitFor('••••••');
-    term.keys('Enter');
-    await term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+      term.keys({ text: 'frank@example.com' }, 'Enter');
+      await term.waitFor('code sent to frank@example.com');
+      const mail = (await (
+        await fetch(`${identityUrl}/sandbox/outbox/frank%40example.com`)
+      ).json()) as { code: string };
+      term.keys({ text: mail.code });
+      await term.waitFor('••••••');
+      term.keys('Enter');
+      await term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
 
-    term.keys('C-c');
-    const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
-    expect(after).toContain('EXIT:0');
-    // the server the app started is gone with it; its log kept the requests, not the code
-    await expect(fetch(`${serverUrl}/health`)).rejects.toThrow();
-    const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
-    expect(log).toContain('/auth/verify');
-    expect(log).not.toContain(mail.code);
-  });
+      term.keys('C-c');
+      const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
+      expect(after).toContain('EXIT:0');
+      // the server the app started is gone with it; its log kept the requests, not the code
+      await expect(fetch(`${serverUrl}/health`)).rejects.toThrow();
+      const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
+      expect(log).toContain('/auth/verify');
+      expect(log).not.toContain(mail.code);
+    },
+  );
 });

@@ -12,7 +12,11 @@ import fc from 'fast-check';
 import type { TypedData } from 'starknet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors.js';
-import { checkTypedData, type CheckedTypedData, TYPED_DATA_LIMITS } from '../server/typed-data-bounds.js';
+import {
+  checkTypedData,
+  type CheckedTypedData,
+  TYPED_DATA_LIMITS,
+} from '../server/typed-data-bounds.js';
 import { type CountedHash, countedHasher } from './helpers/counted-hasher.js';
 import { fannedOutTypes, STARKNET_DOMAIN } from './helpers/typed-data.js';
 
@@ -27,7 +31,10 @@ function check(data: unknown): CheckedTypedData | 'refused' {
     return checkTypedData(data);
   } catch (error) {
     if (!(error instanceof AppError) || error.status !== 400 || error.code !== 'VALIDATION_ERROR') {
-      throw new Error(`the bound threw something other than a 400: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, { cause: error });
+      throw new Error(
+        `the bound threw something other than a 400: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        { cause: error },
+      );
     }
     return 'refused';
   }
@@ -75,14 +82,42 @@ interface Spec {
 }
 
 const SCALARS = {
-  '1': ['felt', 'shortstring', 'u128', 'ContractAddress', 'ClassHash', 'bool', 'timestamp', 'i128', 'selector'],
+  '1': [
+    'felt',
+    'shortstring',
+    'u128',
+    'ContractAddress',
+    'ClassHash',
+    'bool',
+    'timestamp',
+    'i128',
+    'selector',
+  ],
   '0': ['felt', 'shortstring', 'selector', 'bool', 'string', 'u128', 'enum'],
 } as const;
 
 const fieldKind = (revision: '0' | '1') =>
   revision === '1'
-    ? fc.constantFrom('scalar', 'scalarArray', 'struct', 'structArray', 'longString', 'preset', 'enum', 'merkletree', 'backReference')
-    : fc.constantFrom('scalar', 'scalarArray', 'struct', 'structArray', 'merkletree', 'merkleArray', 'backReference');
+    ? fc.constantFrom(
+        'scalar',
+        'scalarArray',
+        'struct',
+        'structArray',
+        'longString',
+        'preset',
+        'enum',
+        'merkletree',
+        'backReference',
+      )
+    : fc.constantFrom(
+        'scalar',
+        'scalarArray',
+        'struct',
+        'structArray',
+        'merkletree',
+        'merkleArray',
+        'backReference',
+      );
 
 const specArbitrary: fc.Arbitrary<Spec> = fc
   .record({
@@ -96,10 +131,20 @@ const specArbitrary: fc.Arbitrary<Spec> = fc
   .chain(({ revision, typeCount, odd, seed, size, damage }) =>
     fc
       .record({
-        spelling: revision === '1' ? fc.constantFrom<unknown>('1', 1) : fc.constantFrom<unknown>(ABSENT, null, '0'),
+        spelling:
+          revision === '1'
+            ? fc.constantFrom<unknown>('1', 1)
+            : fc.constantFrom<unknown>(ABSENT, null, '0'),
         weird: fc.constantFrom<unknown>(0, [1], ['1'], true, '01', 2, {}, [], ' 1', '1.0'),
         fields: fc.array(
-          fc.array(fc.record({ kind: fieldKind(revision), pick: fc.nat(), width: fc.integer({ min: 0, max: 3 }) }), { maxLength: 5 }),
+          fc.array(
+            fc.record({
+              kind: fieldKind(revision),
+              pick: fc.nat(),
+              width: fc.integer({ min: 0, max: 3 }),
+            }),
+            { maxLength: 5 },
+          ),
           { minLength: typeCount, maxLength: typeCount },
         ),
       })
@@ -111,7 +156,8 @@ const specArbitrary: fc.Arbitrary<Spec> = fc
             const scalars = SCALARS[revision];
             const scalar = scalars[pick % scalars.length] as string;
             // references go to later types only (acyclic), except backReference
-            const later = i + 1 < typeCount ? name(i + 1 + (pick % (typeCount - i - 1))) : undefined;
+            const later =
+              i + 1 < typeCount ? name(i + 1 + (pick % (typeCount - i - 1))) : undefined;
             const fieldName = `f${f}`;
             switch (kind) {
               case 'scalarArray':
@@ -123,19 +169,28 @@ const specArbitrary: fc.Arbitrary<Spec> = fc
               case 'longString':
                 return { name: fieldName, type: 'string' };
               case 'preset':
-                return { name: fieldName, type: (['u256', 'TokenAmount', 'NftId'] as const)[pick % 3] as string };
+                return {
+                  name: fieldName,
+                  type: (['u256', 'TokenAmount', 'NftId'] as const)[pick % 3] as string,
+                };
               case 'enum': {
                 const variants = `V${i}_${f}`;
                 types[variants] = Array.from({ length: width + 1 }, (_, v) => {
                   const members = Array.from({ length: (pick + v) % 3 }, (_, m) =>
-                    m === 0 && later !== undefined && (pick + v) % 2 === 0 ? later : (scalars[(pick + m + v) % scalars.length] as string) + (m === 1 ? '*' : ''),
+                    m === 0 && later !== undefined && (pick + v) % 2 === 0
+                      ? later
+                      : (scalars[(pick + m + v) % scalars.length] as string) + (m === 1 ? '*' : ''),
                   );
                   return { name: `v${v}`, type: `(${members.join(',')})` };
                 });
                 return { name: fieldName, type: 'enum', contains: variants };
               }
               case 'merkletree':
-                return { name: fieldName, type: 'merkletree', contains: pick % 2 === 0 && later !== undefined ? later : 'felt' };
+                return {
+                  name: fieldName,
+                  type: 'merkletree',
+                  contains: pick % 2 === 0 && later !== undefined ? later : 'felt',
+                };
               case 'merkleArray':
                 return { name: fieldName, type: 'merkletree*', contains: 'felt' };
               case 'backReference':
@@ -145,7 +200,14 @@ const specArbitrary: fc.Arbitrary<Spec> = fc
             }
           });
         });
-        const domainType = revision === '1' ? (odd === 0 ? 'StarkNetDomain' : 'StarknetDomain') : odd === 0 ? 'StarknetDomain' : 'StarkNetDomain';
+        const domainType =
+          revision === '1'
+            ? odd === 0
+              ? 'StarkNetDomain'
+              : 'StarknetDomain'
+            : odd === 0
+              ? 'StarknetDomain'
+              : 'StarkNetDomain';
         types[domainType] =
           revision === '1'
             ? STARKNET_DOMAIN
@@ -154,7 +216,16 @@ const specArbitrary: fc.Arbitrary<Spec> = fc
                 { name: 'version', type: 'felt' },
                 { name: 'chainId', type: 'felt' },
               ];
-        return { revision, revisionValue: odd === 1 ? weird : spelling, domainType, types, primaryType: name(0), seed, size, damage };
+        return {
+          revision,
+          revisionValue: odd === 1 ? weird : spelling,
+          domainType,
+          types,
+          primaryType: name(0),
+          seed,
+          size,
+          damage,
+        };
       }),
   );
 
@@ -178,13 +249,26 @@ const fanOutArbitrary: fc.Arbitrary<Spec> = fc
       for (let index = 0; index < width; index++) {
         types[name(level, index)] =
           level + 1 < levels
-            ? Array.from({ length: width }, (_, next) => ({ name: `g${next}`, type: next < structs && level < 2 ? name(level + 1, next) : `${name(level + 1, next)}*` }))
+            ? Array.from({ length: width }, (_, next) => ({
+                name: `g${next}`,
+                type:
+                  next < structs && level < 2 ? name(level + 1, next) : `${name(level + 1, next)}*`,
+              }))
             : [{ name: 'x', type: 'felt' }];
       }
     }
     const domainType = revision === '1' ? 'StarknetDomain' : 'StarkNetDomain';
     types[domainType] = revision === '1' ? STARKNET_DOMAIN : [{ name: 'name', type: 'felt' }];
-    return { revision, revisionValue: revision === '1' ? '1' : ABSENT, domainType, types, primaryType: name(0, 0), seed, size: 0, damage: 9 };
+    return {
+      revision,
+      revisionValue: revision === '1' ? '1' : ABSENT,
+      domainType,
+      types,
+      primaryType: name(0, 0),
+      seed,
+      size: 0,
+      damage: 9,
+    };
   });
 
 /** mulberry32: the values of a spec, reproducible from its seed */
@@ -228,7 +312,9 @@ function buildValues(spec: Spec): TypedData {
       case 'string':
         return spec.revision === '1' ? 'x'.repeat(int(random() < 0.9 ? 80 : 5_000)) : 'short';
       case 'selector':
-        return random() < 0.5 ? 'transfer' : '0x83afd3f4caedc6eebf44246fe54e38c95e3179a5ec9ea81740eca5b482d12e';
+        return random() < 0.5
+          ? 'transfer'
+          : '0x83afd3f4caedc6eebf44246fe54e38c95e3179a5ec9ea81740eca5b482d12e';
       case 'i128':
         return String(int(2_000) - 1_000);
       case 'u128':
@@ -242,22 +328,42 @@ function buildValues(spec: Spec): TypedData {
     // a cyclic spec would go on for ever
     if (--budget < 0 || depth > 12) return 0;
     const fields = spec.types[type] ?? (spec.revision === '1' ? PRESETS[type] : undefined);
-    if (fields !== undefined) return Object.fromEntries(fields.map((field) => [field.name, value(field.type, field.contains, depth + 1)]));
-    if (type.endsWith('*')) return Array.from({ length: length() }, () => value(type.slice(0, -1), undefined, depth + 1));
+    if (fields !== undefined)
+      return Object.fromEntries(
+        fields.map((field) => [field.name, value(field.type, field.contains, depth + 1)]),
+      );
+    if (type.endsWith('*'))
+      return Array.from({ length: length() }, () => value(type.slice(0, -1), undefined, depth + 1));
     if (type === 'enum' && spec.revision === '1') {
       const variants = spec.types[contains ?? ''] ?? [];
       const variant = variants[int(variants.length - 1)];
       if (variant === undefined) return {};
       const members = variant.type.slice(1, -1).split(',');
-      return { [variant.name]: members.map((member) => (member === '' ? null : value(member, undefined, depth + 1))) };
+      return {
+        [variant.name]: members.map((member) =>
+          member === '' ? null : value(member, undefined, depth + 1),
+        ),
+      };
     }
-    if (type === 'merkletree') return Array.from({ length: Math.max(1, length()) }, () => value(contains ?? 'felt', undefined, depth + 1));
+    if (type === 'merkletree')
+      return Array.from({ length: Math.max(1, length()) }, () =>
+        value(contains ?? 'felt', undefined, depth + 1),
+      );
     return scalar(type);
   };
-  const domain: Record<string, unknown> = { name: 'finance-tui tests', version: '1', chainId: 'SN_MAIN' };
+  const domain: Record<string, unknown> = {
+    name: 'finance-tui tests',
+    version: '1',
+    chainId: 'SN_MAIN',
+  };
   if (spec.revisionValue !== ABSENT) domain.revision = spec.revisionValue;
   else if (spec.revision === '1') domain.revision = '1';
-  return { types: spec.types, primaryType: spec.primaryType, domain, message: value(spec.primaryType) } as TypedData;
+  return {
+    types: spec.types,
+    primaryType: spec.primaryType,
+    domain,
+    message: value(spec.primaryType),
+  } as TypedData;
 }
 
 /** Sometimes damage the message: a field gone, null, the wrong shape, deep nesting, extra keys. */
@@ -311,13 +417,57 @@ describe('typed data the bound accepts is bounded, and classified as the hasher 
   it('arbitrary JSON in every slot (3,000 runs): the bound answers or refuses with 400, nothing else', () => {
     const json = fc.jsonValue({ maxDepth: 4 });
     const types = fc.dictionary(
-      fc.oneof(fc.constantFrom('StarknetDomain', 'StarkNetDomain', 'u256', 'enum', 'constructor', 'T*', '(a,b)'), fc.string({ maxLength: 6 })),
-      fc.oneof(json, fc.array(fc.record({ name: fc.oneof(fc.string({ maxLength: 4 }), json), type: fc.oneof(fc.constantFrom('felt', 'enum', 'merkletree', 'T', 'T*', '(felt)', 'u256', 'string'), json), contains: fc.oneof(fc.constantFrom('felt', 'T'), json) }, { requiredKeys: ['name', 'type'] }), { maxLength: 4 })),
+      fc.oneof(
+        fc.constantFrom(
+          'StarknetDomain',
+          'StarkNetDomain',
+          'u256',
+          'enum',
+          'constructor',
+          'T*',
+          '(a,b)',
+        ),
+        fc.string({ maxLength: 6 }),
+      ),
+      fc.oneof(
+        json,
+        fc.array(
+          fc.record(
+            {
+              name: fc.oneof(fc.string({ maxLength: 4 }), json),
+              type: fc.oneof(
+                fc.constantFrom(
+                  'felt',
+                  'enum',
+                  'merkletree',
+                  'T',
+                  'T*',
+                  '(felt)',
+                  'u256',
+                  'string',
+                ),
+                json,
+              ),
+              contains: fc.oneof(fc.constantFrom('felt', 'T'), json),
+            },
+            { requiredKeys: ['name', 'type'] },
+          ),
+          { maxLength: 4 },
+        ),
+      ),
       { maxKeys: 5 },
     );
     fc.assert(
       fc.property(
-        fc.record({ types: fc.oneof(types, json), primaryType: fc.oneof(fc.constantFrom('T', 'StarknetDomain', 'u256'), json), domain: fc.oneof(fc.record({ revision: json }), json), message: json }, { requiredKeys: [] }),
+        fc.record(
+          {
+            types: fc.oneof(types, json),
+            primaryType: fc.oneof(fc.constantFrom('T', 'StarknetDomain', 'u256'), json),
+            domain: fc.oneof(fc.record({ revision: json }), json),
+            message: json,
+          },
+          { requiredKeys: [] },
+        ),
         (data) => {
           const checked = check(data);
           if (checked !== 'refused') expectBounded(data, checked);
@@ -328,8 +478,28 @@ describe('typed data the bound accepts is bounded, and classified as the hasher 
   });
 
   it('every spelling of the revision: accepted ones agree with the hasher, anything it might guess at is refused', () => {
-    const spellings: unknown[] = [ABSENT, null, '0', '1', 1, 0, [1], ['1'], [[1]], true, '01', 2, {}, [], ' 1'];
-    for (const domainTypes of [['StarknetDomain'], ['StarkNetDomain'], ['StarknetDomain', 'StarkNetDomain']]) {
+    const spellings: unknown[] = [
+      ABSENT,
+      null,
+      '0',
+      '1',
+      1,
+      0,
+      [1],
+      ['1'],
+      [[1]],
+      true,
+      '01',
+      2,
+      {},
+      [],
+      ' 1',
+    ];
+    for (const domainTypes of [
+      ['StarknetDomain'],
+      ['StarkNetDomain'],
+      ['StarknetDomain', 'StarkNetDomain'],
+    ]) {
       for (const spelling of spellings) {
         const types: Record<string, FieldSpec[]> = { Note: [{ name: 'n', type: 'felt' }] };
         for (const name of domainTypes) types[name] = [{ name: 'name', type: 'felt' }];
@@ -365,34 +535,53 @@ describe('the attack shapes of issue 15, refused by the bound with its reason', 
   it('revision null (hashed as revision 0) with types fanned out 24 deep', () => {
     const fanned = fannedOutTypes(24);
     const { StarknetDomain: _, ...rest } = fanned.types;
-    const data = { ...fanned, types: { ...rest, StarkNetDomain: [{ name: 'name', type: 'felt' }] }, domain: { name: 'x', revision: null } };
+    const data = {
+      ...fanned,
+      types: { ...rest, StarkNetDomain: [{ name: 'name', type: 'felt' }] },
+      domain: { name: 'x', revision: null },
+    };
     // the hasher would take it as revision 0 (its final hash is Pedersen), after the exponential walk
     expect(refusal(data)).toMatch(/nested deeper than 8 levels/);
   });
 
   it('a merkletree* of felt leaves (revision 0), which the hasher reads as raw leaves', () => {
     const data = {
-      types: { StarkNetDomain: [{ name: 'name', type: 'felt' }], Root: [{ name: 'roots', type: 'merkletree*', contains: 'felt' }] },
+      types: {
+        StarkNetDomain: [{ name: 'name', type: 'felt' }],
+        Root: [{ name: 'roots', type: 'merkletree*', contains: 'felt' }],
+      },
       primaryType: 'Root',
       domain: { name: 'x' },
       message: { roots: [Array.from({ length: 20_000 }, () => '1')] },
     };
     expect(refusal(data)).toMatch(/can only be the type of a struct field/);
     // and a merkletree field with too many leaves, or too much work
-    const field = { ...data, types: { ...data.types, Root: [{ name: 'root', type: 'merkletree', contains: 'felt' }] }, message: { root: Array.from({ length: 300 }, () => '1') } };
+    const field = {
+      ...data,
+      types: { ...data.types, Root: [{ name: 'root', type: 'merkletree', contains: 'felt' }] },
+      message: { root: Array.from({ length: 300 }, () => '1') },
+    };
     expect(refusal(field)).toMatch(/300 leaves \(at most 256\)/);
-    expect(refusal({ ...field, message: { root: Array.from({ length: 100 }, () => '1') } })).toMatch(/too much work/);
+    expect(
+      refusal({ ...field, message: { root: Array.from({ length: 100 }, () => '1') } }),
+    ).toMatch(/too much work/);
   });
 
-  it.each(['message', 'domain'] as const)('values nested 5,000 deep in the %s: 400, not a stack overflow', (where) => {
-    let deep: unknown = '0x1';
-    for (let i = 0; i < 5_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
-    const data = {
-      types: { StarkNetDomain: [{ name: 'name', type: 'felt' }], Note: [{ name: 'n', type: 'felt' }] },
-      primaryType: 'Note',
-      domain: where === 'domain' ? { name: deep } : { name: 'x' },
-      message: where === 'message' ? { n: deep } : { n: '0x1' },
-    };
-    expect(refusal(data)).toMatch(/nested deeper than 64 levels/);
-  });
+  it.each(['message', 'domain'] as const)(
+    'values nested 5,000 deep in the %s: 400, not a stack overflow',
+    (where) => {
+      let deep: unknown = '0x1';
+      for (let i = 0; i < 5_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+      const data = {
+        types: {
+          StarkNetDomain: [{ name: 'name', type: 'felt' }],
+          Note: [{ name: 'n', type: 'felt' }],
+        },
+        primaryType: 'Note',
+        domain: where === 'domain' ? { name: deep } : { name: 'x' },
+        message: where === 'message' ? { n: deep } : { n: '0x1' },
+      };
+      expect(refusal(data)).toMatch(/nested deeper than 64 levels/);
+    },
+  );
 });

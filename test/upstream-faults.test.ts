@@ -26,7 +26,13 @@ describe('auth server with a faulty identity provider', () => {
   };
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, dataDir: home.dir, inMemory: true, logStream: devNull, upstreamTimeoutMs: 300 });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: home.dir,
+      inMemory: true,
+      logStream: devNull,
+      upstreamTimeoutMs: 300,
+    });
   });
   afterAll(async () => {
     await sandbox.close();

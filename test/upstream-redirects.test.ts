@@ -35,7 +35,9 @@ beforeAll(async () => {
   target = createServer((req, res) => {
     void readBody(req).then((body) => {
       targetHits.push({ method: req.method, url: req.url, headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":true}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"jsonrpc":"2.0","id":1,"result":true}');
     });
   });
   const targetUrl = await listen(target);
@@ -74,19 +76,37 @@ describe.each([307, 308, 302, 301])('an upstream answering HTTP %i', (status) =>
     t = await buildTestApp({ deps: { identity } });
     const login = await post(t.app, '/auth/login', { email: 'redirected@example.com' });
     expect(login.statusCode).toBe(502);
-    expect(login.json().error).toMatchObject({ code: 'IDENTITY_PROVIDER_ERROR', message: expect.stringMatching(/identity provider .*redirect/) });
-    const verify = await post(t.app, '/auth/verify', { email: 'redirected@example.com', code: '123456' });
+    expect(login.json().error).toMatchObject({
+      code: 'IDENTITY_PROVIDER_ERROR',
+      message: expect.stringMatching(/identity provider .*redirect/),
+    });
+    const verify = await post(t.app, '/auth/verify', {
+      email: 'redirected@example.com',
+      code: '123456',
+    });
     expect(verify.statusCode).toBe(502);
     expect(targetHits).toEqual([]);
   });
 
   it('paymaster: the relay fails with 502 PAYMASTER_ERROR, the API key never reaches the target', async () => {
-    const paymaster = createPaymasterRelay({ url: `${redirectorUrl}/v1`, apiKey: 'pm-secret-key', timeoutMs: 2_000 });
+    const paymaster = createPaymasterRelay({
+      url: `${redirectorUrl}/v1`,
+      apiKey: 'pm-secret-key',
+      timeoutMs: 2_000,
+    });
     t = await buildTestApp({ deps: { paymaster } });
     const { token } = await t.seedUser();
-    const res = await post(t.app, '/paymaster', { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' }, { token });
+    const res = await post(
+      t.app,
+      '/paymaster',
+      { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' },
+      { token },
+    );
     expect(res.statusCode).toBe(502);
-    expect(res.json().error).toMatchObject({ data: { code: 'PAYMASTER_ERROR' }, message: expect.stringMatching(/redirect/) });
+    expect(res.json().error).toMatchObject({
+      data: { code: 'PAYMASTER_ERROR' },
+      message: expect.stringMatching(/redirect/),
+    });
     expect(targetHits).toEqual([]);
     expect(res.body).not.toContain('pm-secret-key');
   });

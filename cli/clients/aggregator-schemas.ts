@@ -46,13 +46,22 @@ const WireRouteSuccess = Type.Object({
   outputAmount: BaseUnits,
   estimatedGasUsed: Type.Optional(NumberOrString),
   estimatedGasUsedInUsd: Type.Optional(Type.Union([NumberOrString, Type.Null()])),
-  route: Type.Array(Type.Object({ percent: Percent, swaps: Type.Array(Type.Array(WireSwap, { minItems: 1 }), { minItems: 1 }) }), {
-    minItems: 1,
-  }),
+  route: Type.Array(
+    Type.Object({
+      percent: Percent,
+      swaps: Type.Array(Type.Array(WireSwap, { minItems: 1 }), { minItems: 1 }),
+    }),
+    {
+      minItems: 1,
+    },
+  ),
   time: Type.Optional(NumberOrString),
 });
 
-const WireNoRoute = Type.Object({ success: Type.Literal(false), errorMessage: Type.Optional(Type.String()) });
+const WireNoRoute = Type.Object({
+  success: Type.Literal(false),
+  errorMessage: Type.Optional(Type.String()),
+});
 const WireRouteResponse = Type.Union([WireRouteSuccess, WireNoRoute]);
 
 export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
@@ -61,30 +70,52 @@ export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
  * A schema compiled on its first Check, not at import: a command uses one or two of these
  * validators, and compiling all of them up front costs every command that loads the client.
  */
-function lazyCheck<T extends Type.TSchema>(schema: T): { Check(value: unknown): value is Type.Static<T> } {
+function lazyCheck<T extends Type.TSchema>(
+  schema: T,
+): { Check(value: unknown): value is Type.Static<T> } {
   let validator: { Check(value: unknown): boolean } | undefined;
-  return { Check: (value: unknown): value is Type.Static<T> => (validator ??= Compile(schema)).Check(value) };
+  return {
+    Check: (value: unknown): value is Type.Static<T> =>
+      (validator ??= Compile(schema)).Check(value),
+  };
 }
 
 const Calldata = Type.Array(Type.String({ pattern: '^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$' }));
 
 export const RouteResponseCheck = lazyCheck(WireRouteResponse);
-export const CalldataResponseCheck = lazyCheck(Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]));
+export const CalldataResponseCheck = lazyCheck(
+  Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]),
+);
 export const RouteBatchCheck = lazyCheck(
   Type.Union([
     Type.Array(WireRouteResponse),
-    Type.Object({ success: Type.Boolean(), routes: Type.Optional(Type.Array(WireRouteResponse)), errorMessage: Type.Optional(Type.String()) }),
+    Type.Object({
+      success: Type.Boolean(),
+      routes: Type.Optional(Type.Array(WireRouteResponse)),
+      errorMessage: Type.Optional(Type.String()),
+    }),
   ]),
 );
 export const ExecuteBatchCheck = lazyCheck(Type.Union([Type.Array(Calldata), WireNoRoute]));
 // A status code: a number or a numeric string ("200"). `{}` or `{"status": "ok"}` is not a
 // health answer of this service, so it is INVALID_RESPONSE rather than a guess.
-const HealthStatus = Type.Union([Type.Integer({ minimum: 0, maximum: 999 }), Type.String({ pattern: '^[0-9]{1,3}$' })]);
+const HealthStatus = Type.Union([
+  Type.Integer({ minimum: 0, maximum: 999 }),
+  Type.String({ pattern: '^[0-9]{1,3}$' }),
+]);
 export const HealthCheck = lazyCheck(
   Type.Union([
     // The real service misspells the field ("staus"); the correct spelling is accepted too.
-    Type.Object({ staus: HealthStatus, status: Type.Optional(Type.Unknown()), message: Type.Optional(Type.String()) }),
-    Type.Object({ staus: Type.Optional(Type.Null()), status: HealthStatus, message: Type.Optional(Type.String()) }),
+    Type.Object({
+      staus: HealthStatus,
+      status: Type.Optional(Type.Unknown()),
+      message: Type.Optional(Type.String()),
+    }),
+    Type.Object({
+      staus: Type.Optional(Type.Null()),
+      status: HealthStatus,
+      message: Type.Optional(Type.String()),
+    }),
   ]),
 );
 
@@ -124,7 +155,11 @@ export interface Route {
 }
 
 export function invalidResponse(url: string, why: string): AppError {
-  return new AppError(ErrorCode.INVALID_RESPONSE, `the aggregator at ${url} sent an unexpected response: ${why}`, { status: 502 });
+  return new AppError(
+    ErrorCode.INVALID_RESPONSE,
+    `the aggregator at ${url} sent an unexpected response: ${why}`,
+    { status: 502 },
+  );
 }
 
 export function noRoute(message: string | undefined, pair?: string): AppError {
@@ -134,7 +169,8 @@ export function noRoute(message: string | undefined, pair?: string): AppError {
 
 function integer(value: number | string, url: string, what: string, max: number): number {
   const text = String(value).trim();
-  if (!/^[0-9]{1,6}$/.test(text) || Number(text) > max) throw invalidResponse(url, `${what} is not an integer 0..${max}`);
+  if (!/^[0-9]{1,6}$/.test(text) || Number(text) > max)
+    throw invalidResponse(url, `${what} is not an integer 0..${max}`);
   return Number(text);
 }
 
@@ -150,7 +186,8 @@ function token(wire: Type.Static<typeof WireToken>, url: string): RouteToken {
 
 /** A schema-checked success body → Route. Gas is display data; kept exact when it is an integer. */
 export function toRoute(wire: WireRouteSuccess, url: string): Route {
-  const gas = wire.estimatedGasUsed === undefined ? undefined : String(wire.estimatedGasUsed).trim();
+  const gas =
+    wire.estimatedGasUsed === undefined ? undefined : String(wire.estimatedGasUsed).trim();
   let estimatedGasUsed: bigint | undefined;
   if (gas !== undefined && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(gas)) estimatedGasUsed = BigInt(gas);
   const legs = wire.route.map((leg) => ({
@@ -172,14 +209,24 @@ export function toRoute(wire: WireRouteSuccess, url: string): Route {
     inputAmount: BigInt(wire.inputAmount),
     outputAmount: BigInt(wire.outputAmount),
     estimatedGasUsed,
-    estimatedGasUsedInUsd: wire.estimatedGasUsedInUsd === undefined || wire.estimatedGasUsedInUsd === null ? undefined : printable(String(wire.estimatedGasUsedInUsd), 40),
+    estimatedGasUsedInUsd:
+      wire.estimatedGasUsedInUsd === undefined || wire.estimatedGasUsedInUsd === null
+        ? undefined
+        : printable(String(wire.estimatedGasUsedInUsd), 40),
     legs,
   };
 }
 
 /** The route must be for what we asked: same tokens, same input amount. Anything else is junk. */
-export function checkRouteMatches(route: Route, request: { amount: bigint; tokenIn: string; tokenOut: string }, url: string): void {
-  if (addressToBigInt(route.inputToken.address) !== addressToBigInt(request.tokenIn)) throw invalidResponse(url, 'route is for another input token');
-  if (addressToBigInt(route.outputToken.address) !== addressToBigInt(request.tokenOut)) throw invalidResponse(url, 'route is for another output token');
-  if (route.inputAmount !== request.amount) throw invalidResponse(url, 'route is for another input amount');
+export function checkRouteMatches(
+  route: Route,
+  request: { amount: bigint; tokenIn: string; tokenOut: string },
+  url: string,
+): void {
+  if (addressToBigInt(route.inputToken.address) !== addressToBigInt(request.tokenIn))
+    throw invalidResponse(url, 'route is for another input token');
+  if (addressToBigInt(route.outputToken.address) !== addressToBigInt(request.tokenOut))
+    throw invalidResponse(url, 'route is for another output token');
+  if (route.inputAmount !== request.amount)
+    throw invalidResponse(url, 'route is for another input amount');
 }

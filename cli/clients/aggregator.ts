@@ -15,7 +15,11 @@
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
-import { DEFAULT_SLIPPAGE_BPS, minimumReceived, slippagePercentString } from '../../shared/slippage.js';
+import {
+  DEFAULT_SLIPPAGE_BPS,
+  minimumReceived,
+  slippagePercentString,
+} from '../../shared/slippage.js';
 import { type CalldataTail, decodeSwapCalldataTail } from '../../shared/swap-calldata.js';
 import { addressToBigInt, type Network } from '../../shared/tokens.js';
 import {
@@ -110,7 +114,10 @@ export interface AggregatorClient {
   readonly baseUrl: string;
   readonly network: Network;
   getRoute(request: RouteRequest, call?: AggregatorCall): Promise<Route>;
-  getCalldata(request: RouteRequest & ExecutionParams, call?: AggregatorCall): Promise<{ route: Route; calldata: string[] }>;
+  getCalldata(
+    request: RouteRequest & ExecutionParams,
+    call?: AggregatorCall,
+  ): Promise<{ route: Route; calldata: string[] }>;
   getRouteBatch(request: BatchRequest, call?: AggregatorCall): Promise<Route[]>;
   getCalldataBatch(request: BatchCalldataRequest, call?: AggregatorCall): Promise<string[][]>;
   checkAggregatorHealth(call?: AggregatorCall): Promise<AggregatorHealth>;
@@ -132,19 +139,30 @@ function routeQuery(request: RouteRequest): Record<string, string> {
 
 /** Only after checkBatch, which checks the lengths. */
 function batchQuery(request: BatchRequest): Record<string, string> {
-  return { amounts: request.amounts.join(','), tokenInAddresses: request.tokensIn.join(','), tokenOutAddresses: request.tokenOut };
+  return {
+    amounts: request.amounts.join(','),
+    tokenInAddresses: request.tokensIn.join(','),
+    tokenOutAddresses: request.tokenOut,
+  };
 }
 
 function executionQuery(params: ExecutionParams): Record<string, string> {
-  if (addressToBigInt(params.destination) === undefined) throw usageError(`destination "${params.destination}" is not a Starknet address`);
-  return { slippage: slippagePercentString(params.slippageBps ?? DEFAULT_SLIPPAGE_BPS), destination: params.destination };
+  if (addressToBigInt(params.destination) === undefined)
+    throw usageError(`destination "${params.destination}" is not a Starknet address`);
+  return {
+    slippage: slippagePercentString(params.slippageBps ?? DEFAULT_SLIPPAGE_BPS),
+    destination: params.destination,
+  };
 }
 
 /** Before any batch request: one input token per amount, 2–3 pairs, each a valid swap. */
 function checkBatch(request: BatchRequest): void {
-  if (request.amounts.length !== request.tokensIn.length) throw usageError('amounts and tokensIn must be of the same length');
+  if (request.amounts.length !== request.tokensIn.length)
+    throw usageError('amounts and tokensIn must be of the same length');
   checkPairCount(request.amounts.length);
-  request.amounts.forEach((amount, i) => validSwapAmount({ amount, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut }));
+  request.amounts.forEach((amount, i) =>
+    validSwapAmount({ amount, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut }),
+  );
 }
 
 interface ExpectedSwap {
@@ -162,37 +180,61 @@ interface ExpectedSwap {
  * INVALID_RESPONSE; a well-formed tail that says something other than what was asked is
  * CALLDATA_MISMATCH naming the field (the same code the pre-sign check uses).
  */
-function checkCalldata(calldata: readonly string[], expected: ExpectedSwap, url: string, pair: number | undefined): void {
+function checkCalldata(
+  calldata: readonly string[],
+  expected: ExpectedSwap,
+  url: string,
+  pair: number | undefined,
+): void {
   const label = pair === undefined ? '' : `pair ${pair}: `;
   let tail: CalldataTail;
   try {
     tail = decodeSwapCalldataTail(calldata);
   } catch (error) {
-    throw invalidResponse(url, `${label}calldata is not in the router layout (${error instanceof Error ? error.message : 'undecodable'})`);
+    throw invalidResponse(
+      url,
+      `${label}calldata is not in the router layout (${error instanceof Error ? error.message : 'undecodable'})`,
+    );
   }
   const refuse = (field: string, why: string, extra: Record<string, string> = {}): never => {
-    throw new AppError(ErrorCode.CALLDATA_MISMATCH, `the aggregator at ${url} sent calldata${pair === undefined ? '' : ` for pair ${pair}`} that ${why}; refusing it`, {
-      status: 502,
-      details: { field, ...(pair === undefined ? {} : { pair }), ...extra },
-    });
+    throw new AppError(
+      ErrorCode.CALLDATA_MISMATCH,
+      `the aggregator at ${url} sent calldata${pair === undefined ? '' : ` for pair ${pair}`} that ${why}; refusing it`,
+      {
+        status: 502,
+        details: { field, ...(pair === undefined ? {} : { pair }), ...extra },
+      },
+    );
   };
-  if (tail.tokenIn !== addressToBigInt(expected.tokenIn)) refuse('token_in', 'swaps another input token');
-  if (tail.tokenOut !== addressToBigInt(expected.tokenOut)) refuse('token_out', 'swaps to another output token');
-  if (tail.amountIn !== expected.amount) refuse('amount_in', `spends ${tail.amountIn} instead of ${expected.amount}`);
-  if (tail.destination !== addressToBigInt(expected.destination)) refuse('destination', 'sends the output to another destination');
+  if (tail.tokenIn !== addressToBigInt(expected.tokenIn))
+    refuse('token_in', 'swaps another input token');
+  if (tail.tokenOut !== addressToBigInt(expected.tokenOut))
+    refuse('token_out', 'swaps to another output token');
+  if (tail.amountIn !== expected.amount)
+    refuse('amount_in', `spends ${tail.amountIn} instead of ${expected.amount}`);
+  if (tail.destination !== addressToBigInt(expected.destination))
+    refuse('destination', 'sends the output to another destination');
   const floor = minimumReceived(expected.quotedOutput, expected.slippageBps);
   if (tail.minReceived < floor) {
     // base units as strings: a batch caller tells a price move between its two requests from tampering by them
-    refuse('min_received', `guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`, {
-      guaranteed: tail.minReceived.toString(),
-      floor: floor.toString(),
-    });
+    refuse(
+      'min_received',
+      `guarantees ${tail.minReceived}, less than ${floor} (quote ${expected.quotedOutput} at ${expected.slippageBps} bps slippage)`,
+      {
+        guaranteed: tail.minReceived.toString(),
+        floor: floor.toString(),
+      },
+    );
   }
 }
 
 function validSwapAmount(pair: SwapPair): void {
-  if (pair.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero', { status: 400 });
-  if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut)) throw usageError('input and output are the same token');
+  if (pair.amount <= 0n)
+    throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero', {
+      status: 400,
+    });
+  if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut))
+    throw usageError('input and output are the same token');
 }
 
 export function createAggregatorClient(options: AggregatorClientOptions): AggregatorClient {
@@ -205,12 +247,19 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     service: 'aggregator',
   });
-  const get = (path: string, query: Record<string, string> | undefined, call: AggregatorCall = {}) =>
-    http.get(path, { ...(query ? { query } : {}), signal: call.signal });
+  const get = (
+    path: string,
+    query: Record<string, string> | undefined,
+    call: AggregatorCall = {},
+  ) => http.get(path, { ...(query ? { query } : {}), signal: call.signal });
 
   function swapsAllowed(): void {
     if (options.network !== 'mainnet') {
-      throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${options.network})`, { status: 400 });
+      throw new AppError(
+        ErrorCode.NETWORK_UNSUPPORTED,
+        `swaps are available on mainnet only (current network: ${options.network})`,
+        { status: 400 },
+      );
     }
   }
 
@@ -238,18 +287,30 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     return route;
   }
 
-  async function getCalldata(request: RouteRequest & ExecutionParams, call?: AggregatorCall): Promise<{ route: Route; calldata: string[] }> {
+  async function getCalldata(
+    request: RouteRequest & ExecutionParams,
+    call?: AggregatorCall,
+  ): Promise<{ route: Route; calldata: string[] }> {
     swapsAllowed();
     validSwapAmount(request);
-    const { url, body } = await get('calldata', { ...routeQuery(request), ...executionQuery(request) }, call);
+    const { url, body } = await get(
+      'calldata',
+      { ...routeQuery(request), ...executionQuery(request) },
+      call,
+    );
     if (!CalldataResponseCheck.Check(body)) throw invalidResponse(url, 'not a calldata response');
-    if ('success' in body && body.success === false) throw noRoute(body.errorMessage, pairLabel(request));
+    if ('success' in body && body.success === false)
+      throw noRoute(body.errorMessage, pairLabel(request));
     if (!('route' in body)) throw invalidResponse(url, 'no route in calldata response');
     const route = success(body.route, url, request);
     checkRouteMatches(route, request, url);
     checkCalldata(
       body.calldata,
-      { ...request, slippageBps: request.slippageBps ?? DEFAULT_SLIPPAGE_BPS, quotedOutput: route.outputAmount },
+      {
+        ...request,
+        slippageBps: request.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+        quotedOutput: route.outputAmount,
+      },
       url,
       undefined,
     );
@@ -265,23 +326,37 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     if (Array.isArray(body)) items = body;
     else if (!body.success) throw noRoute(body.errorMessage);
     else items = body.routes ?? [];
-    if (items.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} routes, got ${items.length}`);
+    if (items.length !== request.amounts.length)
+      throw invalidResponse(url, `expected ${request.amounts.length} routes, got ${items.length}`);
     return items.map((item, i) => {
-      const pair = { amount: request.amounts[i] ?? 0n, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut };
+      const pair = {
+        amount: request.amounts[i] ?? 0n,
+        tokenIn: request.tokensIn[i] ?? '',
+        tokenOut: request.tokenOut,
+      };
       const route = success(item, url, pair);
       checkRouteMatches(route, pair, url);
       return route;
     });
   }
 
-  async function getCalldataBatch(request: BatchCalldataRequest, call?: AggregatorCall): Promise<string[][]> {
+  async function getCalldataBatch(
+    request: BatchCalldataRequest,
+    call?: AggregatorCall,
+  ): Promise<string[][]> {
     swapsAllowed();
     checkBatch(request);
-    if (request.quotedOutputs.length !== request.amounts.length) throw usageError('quotedOutputs must give one quoted output per pair');
-    const { url, body } = await get('executeBatch', { ...batchQuery(request), ...executionQuery(request) }, call);
+    if (request.quotedOutputs.length !== request.amounts.length)
+      throw usageError('quotedOutputs must give one quoted output per pair');
+    const { url, body } = await get(
+      'executeBatch',
+      { ...batchQuery(request), ...executionQuery(request) },
+      call,
+    );
     if (!ExecuteBatchCheck.Check(body)) throw invalidResponse(url, 'not a batch of calldata');
     if (!Array.isArray(body)) throw noRoute(body.errorMessage);
-    if (body.length !== request.amounts.length) throw invalidResponse(url, `expected ${request.amounts.length} calldata, got ${body.length}`);
+    if (body.length !== request.amounts.length)
+      throw invalidResponse(url, `expected ${request.amounts.length} calldata, got ${body.length}`);
     body.forEach((calldata, i) =>
       checkCalldata(
         calldata,
@@ -302,10 +377,15 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
 
   async function checkAggregatorHealth(call?: AggregatorCall): Promise<AggregatorHealth> {
     const { url, body } = await get('healthCheck', undefined, call);
-    if (!HealthCheck.Check(body)) throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
+    if (!HealthCheck.Check(body))
+      throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
     // The real service misspells the field ("staus"); the schema accepts the correct one too.
     const status = (body.staus ?? body.status) as number | string;
-    return { ok: String(status) === '200', status, message: body.message === undefined ? undefined : printable(body.message) };
+    return {
+      ok: String(status) === '200',
+      status,
+      message: body.message === undefined ? undefined : printable(body.message),
+    };
   }
 
   async function quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote> {
@@ -314,10 +394,20 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     for (const pair of pairs) validSwapAmount(pair);
     const out = addressToBigInt(pairs[0]?.tokenOut ?? '');
     if (pairs.every((p) => addressToBigInt(p.tokenOut) === out)) {
-      const routes = await getRouteBatch({ amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.tokenIn), tokenOut: pairs[0]?.tokenOut ?? '' }, call);
+      const routes = await getRouteBatch(
+        {
+          amounts: pairs.map((p) => p.amount),
+          tokensIn: pairs.map((p) => p.tokenIn),
+          tokenOut: pairs[0]?.tokenOut ?? '',
+        },
+        call,
+      );
       return { mode: 'batch', routes };
     }
-    return { mode: 'parallel', routes: await Promise.all(pairs.map((pair) => getRoute(pair, call))) };
+    return {
+      mode: 'parallel',
+      routes: await Promise.all(pairs.map((pair) => getRoute(pair, call))),
+    };
   }
 
   return {

@@ -40,7 +40,12 @@ export interface AuthClient {
   verify(email: string, code: string, call?: AuthCall): Promise<VerifyResponseT>;
   findWallet(token: string, call?: AuthCall): Promise<WalletFindResponseT>;
   createWallet(token: string, call?: AuthCall): Promise<WalletCreateResponseT>;
-  signHash(token: string, walletId: string, hash: string, call?: AuthCall): Promise<SignHashResponseT>;
+  signHash(
+    token: string,
+    walletId: string,
+    hash: string,
+    call?: AuthCall,
+  ): Promise<SignHashResponseT>;
   /** ends `token` (and every earlier token of its account) on the server */
   logout(token: string, call?: AuthCall): Promise<LogoutResponseT>;
 }
@@ -59,21 +64,53 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
   return {
     serverUrl: http.baseUrl,
     login: async (email, call = {}) => {
-      const { body } = await http.post<LoginResponseT>('auth/login', { email }, { signal: call.signal, schema: LoginResponse });
+      const { body } = await http.post<LoginResponseT>(
+        'auth/login',
+        { email },
+        { signal: call.signal, schema: LoginResponse },
+      );
       // the server's words reach the user: printable where they enter (shared/printable.ts)
       return { ...body, message: printable(body.message) };
     },
     verify: async (email, code, call = {}) =>
-      (await http.post<VerifyResponseT>('auth/verify', { email, code }, { signal: call.signal, schema: VerifyResponse })).body,
+      (
+        await http.post<VerifyResponseT>(
+          'auth/verify',
+          { email, code },
+          { signal: call.signal, schema: VerifyResponse },
+        )
+      ).body,
     findWallet: async (token, call = {}) =>
-      (await http.post<WalletFindResponseT>('wallet/find', {}, { signal: call.signal, token, schema: WalletFindResponse, idempotent: true })).body,
+      (
+        await http.post<WalletFindResponseT>(
+          'wallet/find',
+          {},
+          { signal: call.signal, token, schema: WalletFindResponse, idempotent: true },
+        )
+      ).body,
     createWallet: async (token, call = {}) =>
-      (await http.post<WalletCreateResponseT>('wallet/create', {}, { signal: call.signal, token, schema: WalletCreateResponse })).body,
+      (
+        await http.post<WalletCreateResponseT>(
+          'wallet/create',
+          {},
+          { signal: call.signal, token, schema: WalletCreateResponse },
+        )
+      ).body,
     signHash: async (token, walletId, hash, call = {}) =>
-      (await http.post<SignHashResponseT>('sign/hash', { walletId, hash }, { signal: call.signal, token, schema: SignHashResponse })).body,
+      (
+        await http.post<SignHashResponseT>(
+          'sign/hash',
+          { walletId, hash },
+          { signal: call.signal, token, schema: SignHashResponse },
+        )
+      ).body,
     // idempotent: a repeat with the ended token is TOKEN_REVOKED, which the caller reads as done
     logout: async (token, call = {}) => {
-      const { body } = await http.post<LogoutResponseT>('auth/logout', {}, { signal: call.signal, token, schema: LogoutResponse, idempotent: true });
+      const { body } = await http.post<LogoutResponseT>(
+        'auth/logout',
+        {},
+        { signal: call.signal, token, schema: LogoutResponse, idempotent: true },
+      );
       return { ...body, message: printable(body.message) };
     },
   };

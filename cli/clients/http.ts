@@ -92,7 +92,11 @@ export interface HttpResponse<T> {
 export interface HttpClient {
   readonly baseUrl: string;
   get<T = unknown>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
-  post<T = unknown>(path: string, body: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+  post<T = unknown>(
+    path: string,
+    body: unknown,
+    options?: RequestOptions,
+  ): Promise<HttpResponse<T>>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -101,7 +105,8 @@ export const DEFAULT_BACKOFF_BASE_MS = 250;
 export const DEFAULT_BACKOFF_MAX_MS = 4000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
-const TRANSIENT_STATUS = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+const TRANSIENT_STATUS = (status: number): boolean =>
+  status === 408 || status === 429 || status >= 500;
 
 /**
  * The wait before retry number `retry` (1-based): exponential, capped, then full jitter —
@@ -127,13 +132,18 @@ class AnswerDeadline extends Error {
 class RedirectRefused extends Error {
   readonly status: number;
   constructor(status: number) {
-    super(`answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`);
+    super(
+      `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`,
+    );
     this.name = 'RedirectRefused';
     this.status = status;
   }
 }
 
-function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+function causeOf<T extends Error>(
+  error: unknown,
+  type: new (...args: never[]) => T,
+): T | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     if (current instanceof type) return current;
@@ -161,8 +171,13 @@ function guardedFetch(limit: number, timeoutMs: number): typeof fetch {
         await response.body?.cancel().catch(() => undefined);
         throw new RedirectRefused(response.status);
       }
-      const head = { status: response.status, statusText: response.statusText, headers: response.headers };
-      if (response.body === null || NULL_BODY_STATUS.has(response.status)) return new Response(null, head);
+      const head = {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      };
+      if (response.body === null || NULL_BODY_STATUS.has(response.status))
+        return new Response(null, head);
       return new Response(await cappedResponse(response, limit).arrayBuffer(), head);
     } catch (error) {
       throw deadline.signal.aborted && !own?.aborted ? deadline.signal.reason : error;
@@ -175,7 +190,11 @@ function guardedFetch(limit: number, timeoutMs: number): typeof fetch {
 function rootCause(error: unknown): string {
   let current: unknown = error;
   let message = error instanceof Error ? error.message : String(error);
-  for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) {
+  for (
+    let depth = 0;
+    depth < 5 && current instanceof Error && current.cause !== undefined;
+    depth++
+  ) {
     current = current.cause;
     if (current instanceof Error) {
       const code = (current as { code?: unknown }).code;
@@ -186,10 +205,16 @@ function rootCause(error: unknown): string {
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  if (isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined) return `timed out after ${timeoutMs} ms`;
+  if (isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined)
+    return `timed out after ${timeoutMs} ms`;
   if (isHTTPError(error)) {
     const data = error.data as { error?: unknown; message?: unknown } | undefined;
-    const detail = typeof data?.error === 'string' ? data.error : typeof data?.message === 'string' ? data.message : '';
+    const detail =
+      typeof data?.error === 'string'
+        ? data.error
+        : typeof data?.message === 'string'
+          ? data.message
+          : '';
     return `HTTP ${error.response.status}${detail ? `: ${printable(detail, 200)}` : ''}`;
   }
   return rootCause(error);
@@ -220,7 +245,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     fetch: guardedFetch(limit, timeoutMs),
   });
 
-  async function send<T>(method: 'get' | 'post', path: string, body: unknown, request: RequestOptions): Promise<HttpResponse<T>> {
+  async function send<T>(
+    method: 'get' | 'post',
+    path: string,
+    body: unknown,
+    request: RequestOptions,
+  ): Promise<HttpResponse<T>> {
     const relative = path.replace(/^\/+/, '');
     const url = `${base}/${relative}`;
     const label = `${method.toUpperCase()} ${url}`;
@@ -256,7 +286,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             pendingDelay = undefined;
             if (signal?.aborted || !idempotent) return false;
             if (causeOf(error, RedirectRefused) !== undefined) return false;
-            if (isTimeoutError(error) || isNetworkError(error) || causeOf(error, AnswerDeadline) !== undefined) return true;
+            if (
+              isTimeoutError(error) ||
+              isNetworkError(error) ||
+              causeOf(error, AnswerDeadline) !== undefined
+            )
+              return true;
             if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
             return false;
           },
@@ -275,39 +310,64 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (error) {
       if (signal?.aborted) throw cancelledError(error);
       if (isBodyTooLarge(error)) {
-        throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`, { status: 502 });
+        throw new AppError(
+          ErrorCode.INVALID_RESPONSE,
+          `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`,
+          { status: 502 },
+        );
       }
       const redirect = causeOf(error, RedirectRefused);
       if (redirect !== undefined) {
-        throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} ${redirect.message}`, {
-          status: 502,
-          details: { url, status: redirect.status, redirect: true },
-        });
+        throw new AppError(
+          ErrorCode.INVALID_RESPONSE,
+          `the ${options.service} at ${label} ${redirect.message}`,
+          {
+            status: 502,
+            details: { url, status: redirect.status, redirect: true },
+          },
+        );
       }
       if (options.errorBodies === 'app' && isHTTPError(error)) {
-        const mapped = serverErrorOf(error.response.status, error.data, error.response.headers, { service: options.service, url });
+        const mapped = serverErrorOf(error.response.status, error.data, error.response.headers, {
+          service: options.service,
+          url,
+        });
         if (mapped !== undefined) throw mapped;
       }
       const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-      throw new AppError(ErrorCode.NETWORK_ERROR, `${options.service} request ${label} failed after ${tries}: ${describe(error, timeoutMs)}`, {
-        status: 502,
-        details: {
-          url,
-          attempts,
-          ...(isHTTPError(error) ? { status: error.response.status } : {}),
-          ...(isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined ? { timedOut: true } : {}),
+      throw new AppError(
+        ErrorCode.NETWORK_ERROR,
+        `${options.service} request ${label} failed after ${tries}: ${describe(error, timeoutMs)}`,
+        {
+          status: 502,
+          details: {
+            url,
+            attempts,
+            ...(isHTTPError(error) ? { status: error.response.status } : {}),
+            ...(isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined
+              ? { timedOut: true }
+              : {}),
+          },
+          cause: error,
         },
-        cause: error,
-      });
+      );
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent a response that is not JSON`, { status: 502 });
+      throw new AppError(
+        ErrorCode.INVALID_RESPONSE,
+        `the ${options.service} at ${label} sent a response that is not JSON`,
+        { status: 502 },
+      );
     }
     if (request.schema !== undefined && !validatorOf(request.schema).Check(parsed)) {
-      throw new AppError(ErrorCode.INVALID_RESPONSE, `the ${options.service} at ${label} sent an answer of the wrong shape`, { status: 502 });
+      throw new AppError(
+        ErrorCode.INVALID_RESPONSE,
+        `the ${options.service} at ${label} sent an answer of the wrong shape`,
+        { status: 502 },
+      );
     }
     return { url, status, body: parsed as T };
   }

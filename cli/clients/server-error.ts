@@ -29,10 +29,19 @@ export interface ServerErrorContext {
 }
 
 /** Our server's `{"error": {code, message}}` → AppError with the same code; undefined when the body is not that shape. */
-export function serverErrorOf(status: number, data: unknown, headers: Headers, context: ServerErrorContext): AppError | undefined {
-  const error = (data as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined)?.error;
-  if (typeof error !== 'object' || error === null || typeof error.code !== 'string') return undefined;
-  const message = typeof error.message === 'string' ? printable(error.message) : `${context.service} error`;
+export function serverErrorOf(
+  status: number,
+  data: unknown,
+  headers: Headers,
+  context: ServerErrorContext,
+): AppError | undefined {
+  const error = (
+    data as { error?: { code?: unknown; message?: unknown; requestId?: unknown } } | undefined
+  )?.error;
+  if (typeof error !== 'object' || error === null || typeof error.code !== 'string')
+    return undefined;
+  const message =
+    typeof error.message === 'string' ? printable(error.message) : `${context.service} error`;
   const retryAfter = status === 429 ? retryAfterSeconds(headers.get('retry-after')) : undefined;
   const details: Record<string, unknown> = {
     status,
@@ -44,8 +53,12 @@ export function serverErrorOf(status: number, data: unknown, headers: Headers, c
     const suffix = retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`;
     return new AppError(error.code, `${message}${suffix}`, { status, details });
   }
-  return new AppError(ErrorCode.SERVER_ERROR, `the ${context.service} answered ${printable(error.code, 60)}: ${message}`, {
-    status,
-    details: { ...details, serverCode: printable(error.code, 60) },
-  });
+  return new AppError(
+    ErrorCode.SERVER_ERROR,
+    `the ${context.service} answered ${printable(error.code, 60)}: ${message}`,
+    {
+      status,
+      details: { ...details, serverCode: printable(error.code, 60) },
+    },
+  );
 }

@@ -12,7 +12,12 @@ TOKENs given (symbols or addresses). Exact amounts; --json adds base units.
 export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ balances }, { renderBalances }] = await Promise.all([import('../core/funds.js'), import('../headless/funds-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, (endpoints, call) => balances(endpoints, { tokens: positionals }, call));
+  const [{ balances }, { renderBalances }] = await Promise.all([
+    import('../core/funds.js'),
+    import('../headless/funds-render.js'),
+  ]);
+  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, (endpoints, call) =>
+    balances(endpoints, { tokens: positionals }, call),
+  );
   return { data, human: () => renderBalances(data) };
 };

@@ -16,17 +16,32 @@ and signs nothing.
 ${SIGNING_OPTIONS_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(ctx.argv, { swap: { type: 'string', multiple: true }, send: { type: 'string', multiple: true } });
+  const { options, values, positionals } = parseSigningArgs(ctx.argv, {
+    swap: { type: 'string', multiple: true },
+    send: { type: 'string', multiple: true },
+  });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`batch takes its items as --swap and --send, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  if (positionals.length > 0)
+    throw usageError(
+      `batch takes its items as --swap and --send, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
+    );
   const swaps = ((values.swap as string[] | undefined) ?? []).map((item) => {
-    const { amount, left, right } = parseArrowItem(item, '--swap', 'AMOUNT FROM>TO (e.g. "1 ETH>USDC")');
+    const { amount, left, right } = parseArrowItem(
+      item,
+      '--swap',
+      'AMOUNT FROM>TO (e.g. "1 ETH>USDC")',
+    );
     return { amount, from: left, to: right };
   });
   const sends = ((values.send as string[] | undefined) ?? []).map((item) => {
-    const { amount, left, right } = parseArrowItem(item, '--send', 'AMOUNT TOKEN>ADDRESS (e.g. "5 USDC>0x…")');
+    const { amount, left, right } = parseArrowItem(
+      item,
+      '--send',
+      'AMOUNT TOKEN>ADDRESS (e.g. "5 USDC>0x…")',
+    );
     return { amount, token: left, to: right };
   });
-  if (swaps.length + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');
+  if (swaps.length + sends.length === 0)
+    throw usageError('a batch needs at least one --swap or --send');
   return runSigning(ctx, options, { kind: 'batch', swaps, transfers: sends });
 };

@@ -19,28 +19,43 @@ unresolved entries (at most 8, 5 s) are asked of their chain and updated. The ch
 `;
 
 export const run: CommandRun = async (ctx) => {
-  const { values, positionals } = parseCommandArgs(ctx.argv, { limit: { type: 'string' }, offline: { type: 'boolean' }, csv: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(ctx.argv, {
+    limit: { type: 'string' },
+    offline: { type: 'boolean' },
+    csv: { type: 'boolean' },
+  });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`history takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  if (positionals.length > 0)
+    throw usageError(`history takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   let limit: number | undefined;
   if (values.limit !== undefined) {
-    if (!/^[0-9]{1,4}$/.test(values.limit) || Number(values.limit) < 1) throw usageError(`--limit must be a whole number from 1 to 9999 (got "${values.limit.slice(0, 20)}")`);
+    if (!/^[0-9]{1,4}$/.test(values.limit) || Number(values.limit) < 1)
+      throw usageError(
+        `--limit must be a whole number from 1 to 9999 (got "${values.limit.slice(0, 20)}")`,
+      );
     limit = Number(values.limit);
   }
-  const [{ openHistory }, { dataDir }, { renderHistory }, reconcile, { lastSandboxChain }] = await Promise.all([
-    import('../core/history.js'),
-    import('../platform/paths.js'),
-    import('../headless/plan-render.js'),
-    import('../core/reconcile.js'),
-    import('../core/endpoints.js'),
-  ]);
+  const [{ openHistory }, { dataDir }, { renderHistory }, reconcile, { lastSandboxChain }] =
+    await Promise.all([
+      import('../core/history.js'),
+      import('../platform/paths.js'),
+      import('../headless/plan-render.js'),
+      import('../core/reconcile.js'),
+      import('../core/endpoints.js'),
+    ]);
   const history = openHistory(dataDir(ctx.env));
   const listed = await history.list();
-  const changed = values.offline === true ? [] : await reconcile.reconcileFile(ctx.env, history, listed.entries, ctx.signal);
+  const changed =
+    values.offline === true
+      ? []
+      : await reconcile.reconcileFile(ctx.env, history, listed.entries, ctx.signal);
   const entries = reconcile.withChanges(listed.entries, changed);
   const sandbox = lastSandboxChain(ctx.env);
   const current = sandbox === undefined ? undefined : `sandbox:${sandbox.chainInstance}`;
-  const data = { entries: limit === undefined ? entries : entries.slice(0, limit), setAside: listed.setAside };
+  const data = {
+    entries: limit === undefined ? entries : entries.slice(0, limit),
+    setAside: listed.setAside,
+  };
   if (values.csv === true) {
     if (ctx.json) throw usageError('--csv and --json are two formats: choose one');
     const { renderHistoryCsv } = await import('../headless/history-csv.js');

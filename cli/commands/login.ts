@@ -19,9 +19,14 @@ export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 1) throw usageError('expected <email>; see finance-tui login --help');
-  const [{ login }, { renderLogin }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true, runningSandboxOnly: true }, (endpoints, call) =>
-    login(endpoints, positionals[0] ?? '', call),
+  const [{ login }, { renderLogin }] = await Promise.all([
+    import('../core/account.js'),
+    import('../headless/account-render.js'),
+  ]);
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: values.sandbox === true, runningSandboxOnly: true },
+    (endpoints, call) => login(endpoints, positionals[0] ?? '', call),
   );
   return { data, human: () => renderLogin(data) };
 };

@@ -13,7 +13,10 @@ until it expires (7 days from sign-in). No server is started for it.
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, {}, false);
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ logout }, { renderLogout }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
+  const [{ logout }, { renderLogout }] = await Promise.all([
+    import('../core/account.js'),
+    import('../headless/account-render.js'),
+  ]);
   const data = await logout(ctx.env, { signal: ctx.signal });
   return { data, human: () => renderLogout(data) };
 };

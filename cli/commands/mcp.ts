@@ -31,10 +31,19 @@ export const run: CommandRun = async (ctx) => {
     network: { type: 'string' },
   });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`mcp takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  if (positionals.length > 0)
+    throw usageError(`mcp takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   const network = values.network;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
-  const [{ parseAmount }, { resolveToken }, { resolveEndpoints }, { createToolServer }, { StdioServerTransport }, { boundedLines, MAX_LINE_BYTES }] = await Promise.all([
+  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
+    throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
+  const [
+    { parseAmount },
+    { resolveToken },
+    { resolveEndpoints },
+    { createToolServer },
+    { StdioServerTransport },
+    { boundedLines, MAX_LINE_BYTES },
+  ] = await Promise.all([
     import('../../shared/amount.js'),
     import('../../shared/tokens.js'),
     import('../core/endpoints.js'),
@@ -45,20 +54,42 @@ export const run: CommandRun = async (ctx) => {
   const log = (line: string): void => {
     ctx.stderr.write(`finance-tui mcp: ${line.replace(/[^\x20-\x7e]/g, '?')}\n`);
   };
-  const maxUsdCents = values['max-usd'] === undefined ? undefined : parseAmount(values['max-usd'], 2, { label: '--max-usd (US dollars)' });
-  const endpoints = await resolveEndpoints(ctx.env, { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) }, { signal: ctx.signal, onProgress: (e) => log(e.kind) });
+  const maxUsdCents =
+    values['max-usd'] === undefined
+      ? undefined
+      : parseAmount(values['max-usd'], 2, { label: '--max-usd (US dollars)' });
+  const endpoints = await resolveEndpoints(
+    ctx.env,
+    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    { signal: ctx.signal, onProgress: (e) => log(e.kind) },
+  );
   try {
     const allowTokens = values['allow-token']?.map((t) => resolveToken(endpoints.network, t));
-    const capsText = [maxUsdCents === undefined ? '' : `at most $${values['max-usd']} per plan`, allowTokens === undefined ? '' : `only ${allowTokens.map((t) => t.symbol).join(', ')}`].filter(Boolean).join('; ');
+    const capsText = [
+      maxUsdCents === undefined ? '' : `at most $${values['max-usd']} per plan`,
+      allowTokens === undefined ? '' : `only ${allowTokens.map((t) => t.symbol).join(', ')}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     const server = createToolServer({
       endpoints,
       allowExecute: values['allow-execute'] === true,
-      limits: maxUsdCents === undefined && allowTokens === undefined ? undefined : { maxUsdCents, allowTokens: allowTokens?.map((t) => t.address) },
+      limits:
+        maxUsdCents === undefined && allowTokens === undefined
+          ? undefined
+          : { maxUsdCents, allowTokens: allowTokens?.map((t) => t.address) },
       capsText,
       log,
     });
-    const stdin = process.stdin.pipe(boundedLines(MAX_LINE_BYTES, (bytes) => log(`dropped an input line of ${bytes} bytes (over ${MAX_LINE_BYTES})`)));
-    const transport = new StdioServerTransport(stdin, process.stdout as unknown as import('node:stream').Writable);
+    const stdin = process.stdin.pipe(
+      boundedLines(MAX_LINE_BYTES, (bytes) =>
+        log(`dropped an input line of ${bytes} bytes (over ${MAX_LINE_BYTES})`),
+      ),
+    );
+    const transport = new StdioServerTransport(
+      stdin,
+      process.stdout as unknown as import('node:stream').Writable,
+    );
     // reported, never fatal: a malformed line, a client that went away mid-answer
     server.server.onerror = (error) => log(`protocol: ${String(error.message).slice(0, 200)}`);
     await server.connect(transport);
@@ -69,8 +100,15 @@ export const run: CommandRun = async (ctx) => {
         resolve();
       };
     });
-    log(`serving on stdio (${endpoints.networkName}; ${values['allow-execute'] ? `execution allowed${capsText ? `, ${capsText}` : ''}` : 'read-only'})`);
-    await Promise.race([closed, new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }))]);
+    log(
+      `serving on stdio (${endpoints.networkName}; ${values['allow-execute'] ? `execution allowed${capsText ? `, ${capsText}` : ''}` : 'read-only'})`,
+    );
+    await Promise.race([
+      closed,
+      new Promise<void>((resolve) =>
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true }),
+      ),
+    ]);
     await server.close().catch(() => undefined);
     return undefined;
   } finally {

@@ -15,11 +15,20 @@ is BATCH_LIMIT_EXCEEDED. Without --yes it shows the plan and signs nothing.
 ${SIGNING_OPTIONS_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(ctx.argv, { pairs: { type: 'string' } });
+  const { options, values, positionals } = parseSigningArgs(ctx.argv, {
+    pairs: { type: 'string' },
+  });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`multi-swap takes its swaps in --pairs, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`);
-  if (typeof values.pairs !== 'string') throw usageError('--pairs is required (e.g. --pairs "100 USDC>ETH, 50 STRK>ETH")');
+  if (positionals.length > 0)
+    throw usageError(
+      `multi-swap takes its swaps in --pairs, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
+    );
+  if (typeof values.pairs !== 'string')
+    throw usageError('--pairs is required (e.g. --pairs "100 USDC>ETH, 50 STRK>ETH")');
   const pairs = parsePairList(values.pairs);
-  checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: trade <amount> <from> <to>' });
+  checkPairCount(pairs.length, {
+    label: '--pairs',
+    hint: 'for one swap use: trade <amount> <from> <to>',
+  });
   return runSigning(ctx, options, { kind: 'multi-swap', swaps: pairs });
 };

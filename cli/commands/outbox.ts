@@ -16,8 +16,16 @@ Prints the latest sign-in code the running sandbox sent to <email> (the emulated
 export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length !== 1) throw usageError('expected <email>; see finance-tui sandbox outbox --help');
-  const [{ readOutbox }, { renderOutbox }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: true, runningSandboxOnly: true }, (endpoints, call) => readOutbox(endpoints, positionals[0] ?? '', call));
+  if (positionals.length !== 1)
+    throw usageError('expected <email>; see finance-tui sandbox outbox --help');
+  const [{ readOutbox }, { renderOutbox }] = await Promise.all([
+    import('../core/account.js'),
+    import('../headless/account-render.js'),
+  ]);
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: true, runningSandboxOnly: true },
+    (endpoints, call) => readOutbox(endpoints, positionals[0] ?? '', call),
+  );
   return { data, human: () => renderOutbox(data) };
 };

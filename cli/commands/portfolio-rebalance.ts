@@ -24,10 +24,19 @@ worst-case minimums.
 ${SIGNING_OPTIONS_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(ctx.argv, { target: { type: 'string' }, band: { type: 'string' }, 'min-trade': { type: 'string' }, 'sell-unlisted': { type: 'boolean' } });
+  const { options, values, positionals } = parseSigningArgs(ctx.argv, {
+    target: { type: 'string' },
+    band: { type: 'string' },
+    'min-trade': { type: 'string' },
+    'sell-unlisted': { type: 'boolean' },
+  });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`portfolio-rebalance takes its targets in --target, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`);
-  if (typeof values.target !== 'string') throw usageError('--target is required (e.g. --target "50 ETH, 30 USDC, 20 STRK")');
+  if (positionals.length > 0)
+    throw usageError(
+      `portfolio-rebalance takes its targets in --target, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
+    );
+  if (typeof values.target !== 'string')
+    throw usageError('--target is required (e.g. --target "50 ETH, 30 USDC, 20 STRK")');
   const rebalance = {
     target: values.target,
     sellUnlisted: values['sell-unlisted'] === true,
@@ -41,7 +50,10 @@ export const run: CommandRun = async (ctx) => {
     if (isAppError(error) && error.code === ErrorCode.ALREADY_BALANCED) {
       const view = error.details?.rebalance as RebalanceView;
       const { renderBalanced } = await import('../headless/portfolio-render.js');
-      return { data: { status: 'balanced', signed: false, message: error.message, rebalance: view }, human: () => renderBalanced(view) };
+      return {
+        data: { status: 'balanced', signed: false, message: error.message, rebalance: view },
+        human: () => renderBalanced(view),
+      };
     }
     throw error;
   }

@@ -21,14 +21,24 @@ not work: balances are shown and the prices say why they are missing.
 `;
 
 export const run: CommandRun = async (ctx) => {
-  const { values, positionals } = parseCommandArgs(ctx.argv, { fresh: { type: 'boolean' }, network: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(ctx.argv, {
+    fresh: { type: 'boolean' },
+    network: { type: 'string' },
+  });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length > 0) throw usageError(`portfolio takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  if (positionals.length > 0)
+    throw usageError(`portfolio takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   const network = values.network;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
-  const [{ portfolio }, { renderPortfolio }] = await Promise.all([import('../core/portfolio.js'), import('../headless/portfolio-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true, ...(network ? { network } : {}) }, (endpoints, call) =>
-    portfolio(endpoints, values.fresh === true ? { maxAgeMs: 0 } : {}, call),
+  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
+    throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
+  const [{ portfolio }, { renderPortfolio }] = await Promise.all([
+    import('../core/portfolio.js'),
+    import('../headless/portfolio-render.js'),
+  ]);
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
+    (endpoints, call) => portfolio(endpoints, values.fresh === true ? { maxAgeMs: 0 } : {}, call),
   );
   return { data, human: () => renderPortfolio(data) };
 };

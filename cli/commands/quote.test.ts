@@ -6,7 +6,9 @@ function codeOf(run: () => unknown): string | undefined {
   try {
     run();
   } catch (error) {
-    return error instanceof AppError ? `${error.code}: ${error.message}` : `not an AppError: ${String(error)}`;
+    return error instanceof AppError
+      ? `${error.code}: ${error.message}`
+      : `not an AppError: ${String(error)}`;
   }
   return undefined;
 }
@@ -17,16 +19,26 @@ describe('parseQuoteOptions', () => {
     [['-0.5', 'ETH', 'USDC', '--json']],
     [['--sandbox', '-.5', 'ETH', 'USDC']],
     [['--slippage', '1', '-2', 'ETH', 'USDC']],
-  ])('a negative amount %j → INVALID_AMOUNT "must not be negative", not an unknown option', (argv) => {
-    expect(codeOf(() => parseQuoteOptions(argv))).toMatch(/^INVALID_AMOUNT: .*amount must not be negative/);
-  });
+  ])(
+    'a negative amount %j → INVALID_AMOUNT "must not be negative", not an unknown option',
+    (argv) => {
+      expect(codeOf(() => parseQuoteOptions(argv))).toMatch(
+        /^INVALID_AMOUNT: .*amount must not be negative/,
+      );
+    },
+  );
 
-  it('a negative flag value is the flag\'s problem, not an amount', () => {
-    expect(codeOf(() => parseQuoteOptions(['1', 'ETH', 'USDC', '--slippage', '-1']))).toMatch(/^USAGE_ERROR/);
+  it("a negative flag value is the flag's problem, not an amount", () => {
+    expect(codeOf(() => parseQuoteOptions(['1', 'ETH', 'USDC', '--slippage', '-1']))).toMatch(
+      /^USAGE_ERROR/,
+    );
   });
 
   it('still parses ordinary arguments, and unknown options stay usage errors', () => {
-    expect(parseQuoteOptions(['1.5', 'ETH', 'USDC', '--slippage', '0.5'])).toMatchObject({ pairs: [{ amount: '1.5', from: 'ETH', to: 'USDC' }], slippageBps: 50 });
+    expect(parseQuoteOptions(['1.5', 'ETH', 'USDC', '--slippage', '0.5'])).toMatchObject({
+      pairs: [{ amount: '1.5', from: 'ETH', to: 'USDC' }],
+      slippageBps: 50,
+    });
     expect(codeOf(() => parseQuoteOptions(['1', 'ETH', 'USDC', '-x']))).toMatch(/^USAGE_ERROR/);
   });
 });

@@ -56,19 +56,29 @@ export function parseQuoteOptions(argv: string[]): QuoteOptions {
   const help = values.help === true;
   let network: Network | undefined;
   if (values.network !== undefined) {
-    if (values.network !== 'mainnet' && values.network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${values.network}")`);
+    if (values.network !== 'mainnet' && values.network !== 'sepolia')
+      throw usageError(`--network must be mainnet or sepolia (got "${values.network}")`);
     network = values.network;
   }
   const slippageBps = values.slippage === undefined ? undefined : parseSlippageBps(values.slippage);
   let pairs: PairSpec[] = [];
   const multi = values.pairs !== undefined;
   if (multi) {
-    if (positionals.length > 0) throw usageError('give either <amount> <from> <to> or --pairs, not both');
+    if (positionals.length > 0)
+      throw usageError('give either <amount> <from> <to> or --pairs, not both');
     pairs = parsePairList(values.pairs ?? '');
-    checkPairCount(pairs.length, { label: '--pairs', hint: 'for one swap use: quote <amount> <from> <to>' });
+    checkPairCount(pairs.length, {
+      label: '--pairs',
+      hint: 'for one swap use: quote <amount> <from> <to>',
+    });
   } else if (!help) {
-    if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui quote --help`);
-    pairs = [{ amount: positionals[0] ?? '', from: positionals[1] ?? '', to: positionals[2] ?? '' }];
+    if (positionals.length !== 3)
+      throw usageError(
+        `expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui quote --help`,
+      );
+    pairs = [
+      { amount: positionals[0] ?? '', from: positionals[1] ?? '', to: positionals[2] ?? '' },
+    ];
   }
   return { pairs, multi, slippageBps, network, sandbox: values.sandbox === true, help };
 }
@@ -79,11 +89,19 @@ export const run: CommandRun = async (ctx: CommandContext) => {
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
   const { quote, quoteDeps } = await import('../core/quote.js');
   // --network sepolia: refused with --sandbox when the endpoints resolve, else by quote before any request.
-  const data = await withEndpoints(ctx, { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) }, (endpoints, call) => {
-    // Ctrl+C while the sandbox was being found: stop here. Later, the requests carry the signal
-    // themselves (no retry after an abort; see services/http.ts).
-    throwIfCancelled(ctx.signal);
-    return quote({ pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps }, quoteDeps(endpoints), call);
-  });
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) },
+    (endpoints, call) => {
+      // Ctrl+C while the sandbox was being found: stop here. Later, the requests carry the signal
+      // themselves (no retry after an abort; see services/http.ts).
+      throwIfCancelled(ctx.signal);
+      return quote(
+        { pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps },
+        quoteDeps(endpoints),
+        call,
+      );
+    },
+  );
   return { data, human: () => renderQuote(data) };
 };

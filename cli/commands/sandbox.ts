@@ -28,7 +28,8 @@ export const CLOSE_GRACE_MS = 5_000;
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const port = parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
+  const port =
+    parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
   const dir = dataDir(ctx.env);
   const logFile = join(dir, 'sandbox', 'server.log');
   const [{ startSandbox }, { closeGracefully }, { asyncLog }] = await Promise.all([
@@ -43,7 +44,10 @@ export const run: CommandRun = async (ctx) => {
   // test knob: latency added to every emulator request (used to catch a client mid-request)
   const latency = ctx.env.FINANCE_TUI_SANDBOX_LATENCY_MS?.trim();
   const latencyMs = latency && /^[0-9]{1,6}$/.test(latency) ? Number(latency) : undefined;
-  const faults = latencyMs === undefined ? undefined : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
+  const faults =
+    latencyMs === undefined
+      ? undefined
+      : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
   const stateFile = join(dir, 'sandbox.json');
@@ -70,19 +74,27 @@ export const run: CommandRun = async (ctx) => {
   let outcome: Awaited<ReturnType<typeof closeGracefully>>;
   try {
     outcome = await closeGracefully(
-      { close: () => handle.close(), servers: [handle.server, handle.aggregator, handle.identity].map((app) => app.server) },
+      {
+        close: () => handle.close(),
+        servers: [handle.server, handle.aggregator, handle.identity].map((app) => app.server),
+      },
       { graceMs: CLOSE_GRACE_MS, log: (message) => handle.server.log.info(message) },
     );
   } finally {
     // remove the state file only if it is still ours (another sandbox may have replaced it)
     try {
-      if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid) rmSync(stateFile, { force: true });
+      if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid)
+        rmSync(stateFile, { force: true });
     } catch {
       // already gone
     }
     logStream.end();
   }
   const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';
-  ctx.stdout.write(ctx.json ? `${JSON.stringify({ event: 'stopped', outcome })}\n` : `finance-tui sandbox stopped${cut}.\n`);
+  ctx.stdout.write(
+    ctx.json
+      ? `${JSON.stringify({ event: 'stopped', outcome })}\n`
+      : `finance-tui sandbox stopped${cut}.\n`,
+  );
   return undefined;
 };

@@ -20,7 +20,10 @@ ${SIGNING_HELP}`;
 export const run: CommandRun = async (ctx) => {
   const { options, positionals } = parseSigningArgs(ctx.argv, {}, { swaps: false });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length !== 3) throw usageError(`expected <amount> <token> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui send --help`);
+  if (positionals.length !== 3)
+    throw usageError(
+      `expected <amount> <token> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui send --help`,
+    );
   const [amount = '', token = '', to = ''] = positionals;
   return runSigning(ctx, options, { kind: 'send', transfer: { amount, token, to } });
 };

@@ -36,7 +36,11 @@ export const run: CommandRun = async (ctx) => {
     handle = await startServer(config);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new AppError(ErrorCode.CONFIG_ERROR, `port ${config.port} on ${config.host} is already in use`, { status: 400 });
+      throw new AppError(
+        ErrorCode.CONFIG_ERROR,
+        `port ${config.port} on ${config.host} is already in use`,
+        { status: 400 },
+      );
     }
     throw error;
   }
@@ -44,6 +48,9 @@ export const run: CommandRun = async (ctx) => {
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   const log = (message: string): void => handle.app.log.info(message);
   log(`shutdown: stop requested, finishing in-flight requests (up to ${CLOSE_GRACE_MS} ms)`);
-  await closeGracefully({ close: () => handle.close(), servers: [handle.app.server] }, { graceMs: CLOSE_GRACE_MS, log });
+  await closeGracefully(
+    { close: () => handle.close(), servers: [handle.app.server] },
+    { graceMs: CLOSE_GRACE_MS, log },
+  );
   return undefined;
 };

@@ -27,13 +27,22 @@ export function parseStatusOptions(argv: string[]): StatusOptions {
   return { sandbox: values.sandbox === true, help: values.help === true };
 }
 
-const human = (data: StatusResult) => (): string => `${renderStatus(data)}${data.sandboxError ? `sandbox: ${data.sandboxError}\n` : ''}`;
+const human = (data: StatusResult) => (): string =>
+  `${renderStatus(data)}${data.sandboxError ? `sandbox: ${data.sandboxError}\n` : ''}`;
 
-export async function runStatusCommand(ctx: CommandContext, loadDeps?: () => Promise<StatusDeps>): Promise<CommandResult> {
+export async function runStatusCommand(
+  ctx: CommandContext,
+  loadDeps?: () => Promise<StatusDeps>,
+): Promise<CommandResult> {
   const opts = parseStatusOptions(ctx.argv);
   if (opts.help) return { data: { usage: USAGE }, human: () => USAGE };
   const { status } = await import('../core/status.js');
-  const data = await status(ctx.env, { sandbox: opts.sandbox }, { signal: ctx.signal, onProgress: progressTo(ctx) }, loadDeps ? await loadDeps() : undefined);
+  const data = await status(
+    ctx.env,
+    { sandbox: opts.sandbox },
+    { signal: ctx.signal, onProgress: progressTo(ctx) },
+    loadDeps ? await loadDeps() : undefined,
+  );
   return { data, human: human(data) };
 }
 

@@ -15,7 +15,10 @@ ${SIGNING_OPTIONS_HELP}`;
 export const run: CommandRun = async (ctx) => {
   const { options, positionals } = parseSigningArgs(ctx.argv, {});
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length !== 3) throw usageError(`expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui trade --help`);
+  if (positionals.length !== 3)
+    throw usageError(
+      `expected <amount> <from> <to> (got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}); see finance-tui trade --help`,
+    );
   const [amount = '', from = '', to = ''] = positionals;
   return runSigning(ctx, options, { kind: 'trade', swap: { amount, from, to } });
 };

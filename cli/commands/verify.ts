@@ -18,10 +18,16 @@ account is refused and nothing is saved.
 export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {});
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  if (positionals.length !== 2) throw usageError('expected <email> <code>; see finance-tui verify --help');
-  const [{ verify }, { renderVerify }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true, runningSandboxOnly: true }, (endpoints, call) =>
-    verify(endpoints, positionals[0] ?? '', positionals[1] ?? '', call),
+  if (positionals.length !== 2)
+    throw usageError('expected <email> <code>; see finance-tui verify --help');
+  const [{ verify }, { renderVerify }] = await Promise.all([
+    import('../core/account.js'),
+    import('../headless/account-render.js'),
+  ]);
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: values.sandbox === true, runningSandboxOnly: true },
+    (endpoints, call) => verify(endpoints, positionals[0] ?? '', positionals[1] ?? '', call),
   );
   return { data, human: () => renderVerify(data) };
 };

@@ -16,7 +16,12 @@ unusable one); a usable wallet is never replaced (WALLET_EXISTS).
 export const run: CommandRun = async (ctx) => {
   const { values } = parseCommandArgs(ctx.argv, { create: { type: 'boolean' } }, false);
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const [{ wallet }, { renderWallet }] = await Promise.all([import('../core/account.js'), import('../headless/account-render.js')]);
-  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, (endpoints, call) => wallet(endpoints, { create: values.create === true }, call));
+  const [{ wallet }, { renderWallet }] = await Promise.all([
+    import('../core/account.js'),
+    import('../headless/account-render.js'),
+  ]);
+  const data = await withEndpoints(ctx, { sandbox: values.sandbox === true }, (endpoints, call) =>
+    wallet(endpoints, { create: values.create === true }, call),
+  );
   return { data, human: () => renderWallet(data) };
 };

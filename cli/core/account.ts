@@ -38,7 +38,11 @@ export function normaliseEmail(raw: string): string {
   return email;
 }
 
-const where = (endpoints: Endpoints) => ({ network: endpoints.networkName, sandbox: endpoints.sandbox, serverUrl: endpoints.serverUrl });
+const where = (endpoints: Endpoints) => ({
+  network: endpoints.networkName,
+  sandbox: endpoints.sandbox,
+  serverUrl: endpoints.serverUrl,
+});
 
 export interface LoginResult {
   email: string;
@@ -53,10 +57,16 @@ export interface LoginResult {
   next: string;
 }
 
-export async function login(endpoints: Endpoints, rawEmail: string, call: CallOptions = {}): Promise<LoginResult> {
+export async function login(
+  endpoints: Endpoints,
+  rawEmail: string,
+  call: CallOptions = {},
+): Promise<LoginResult> {
   const email = normaliseEmail(rawEmail);
   await ensureAuthServer(endpoints, call);
-  const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).login(email, { signal: call.signal });
+  const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).login(email, {
+    signal: call.signal,
+  });
   const sandboxFlag = endpoints.sandbox ? ' --sandbox' : '';
   return {
     email,
@@ -64,7 +74,12 @@ export async function login(endpoints: Endpoints, rawEmail: string, call: CallOp
     message: answer.message,
     ...where(endpoints),
     ...(endpoints.sandbox && endpoints.identityUrl
-      ? { outbox: { url: `${endpoints.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`, command: `finance-tui sandbox outbox ${email}` } }
+      ? {
+          outbox: {
+            url: `${endpoints.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`,
+            command: `finance-tui sandbox outbox ${email}`,
+          },
+        }
       : {}),
     next: `finance-tui verify ${email} <code>${sandboxFlag}`,
   };
@@ -80,16 +95,27 @@ export interface VerifyResult extends SessionView {
  * The code for a session: checked, then saved. A server whose answer pairs an address with a
  * key it does not belong to is refused and nothing is saved. The code never appears in a message.
  */
-export async function verify(endpoints: Endpoints, rawEmail: string, code: string, call: CallOptions = {}): Promise<VerifyResult> {
+export async function verify(
+  endpoints: Endpoints,
+  rawEmail: string,
+  code: string,
+  call: CallOptions = {},
+): Promise<VerifyResult> {
   const email = normaliseEmail(rawEmail);
   if (!CodeCheck.Check(code)) throw usageError('the code is the 6 digits from the sign-in mail');
   await ensureAuthServer(endpoints, call);
-  const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).verify(email, code, { signal: call.signal });
+  const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).verify(email, code, {
+    signal: call.signal,
+  });
   if (!addressMatchesKey(answer.walletAddress, answer.walletPublicKey)) {
     throw addressMismatch(`the server's answer for ${email}`, email, endpoints.sandbox);
   }
   if (Number.isNaN(Date.parse(answer.expiresAt))) {
-    throw new AppError(ErrorCode.INVALID_RESPONSE, 'the auth server sent a session without a valid expiry time', { status: 502 });
+    throw new AppError(
+      ErrorCode.INVALID_RESPONSE,
+      'the auth server sent a session without a valid expiry time',
+      { status: 502 },
+    );
   }
   const session: Session = {
     email,
@@ -104,7 +130,11 @@ export async function verify(endpoints: Endpoints, rawEmail: string, code: strin
     sandbox: endpoints.sandbox,
   };
   saveSession(endpoints.env, session);
-  return { ...viewOf(session), isExisting: answer.isExisting, sessionFile: sessionFile(endpoints.env) };
+  return {
+    ...viewOf(session),
+    isExisting: answer.isExisting,
+    sessionFile: sessionFile(endpoints.env),
+  };
 }
 
 export interface LogoutResult {
@@ -131,7 +161,11 @@ function signOutUrl(env: NodeJS.ProcessEnv, session: Session): string | undefine
  * running cannot be holding this session's requests. A server that cannot be reached leaves the
  * token valid until it expires; the result says so rather than pretend.
  */
-export async function logout(env: NodeJS.ProcessEnv, call: CallOptions = {}, options: { now?: () => number } = {}): Promise<LogoutResult> {
+export async function logout(
+  env: NodeJS.ProcessEnv,
+  call: CallOptions = {},
+  options: { now?: () => number } = {},
+): Promise<LogoutResult> {
   let session: Session | undefined;
   try {
     session = readSession(env);
@@ -143,13 +177,22 @@ export async function logout(env: NodeJS.ProcessEnv, call: CallOptions = {}, opt
     return { loggedOut: false };
   }
   try {
-    return { loggedOut: true, email: session.email, ...(await tellServer(env, session, call, (options.now ?? Date.now)())) };
+    return {
+      loggedOut: true,
+      email: session.email,
+      ...(await tellServer(env, session, call, (options.now ?? Date.now)())),
+    };
   } finally {
     clearSession(env);
   }
 }
 
-async function tellServer(env: NodeJS.ProcessEnv, session: Session, call: CallOptions, now: number): Promise<Pick<LogoutResult, 'serverSignOut' | 'warning'>> {
+async function tellServer(
+  env: NodeJS.ProcessEnv,
+  session: Session,
+  call: CallOptions,
+  now: number,
+): Promise<Pick<LogoutResult, 'serverSignOut' | 'warning'>> {
   if (Date.parse(session.expiresAt) <= now) return { serverSignOut: 'already-ended' };
   const notReached = (why: string) => ({
     serverSignOut: 'not-reached' as const,
@@ -158,12 +201,20 @@ async function tellServer(env: NodeJS.ProcessEnv, session: Session, call: CallOp
   const url = signOutUrl(env, session);
   if (url === undefined) return notReached('no sandbox is running');
   try {
-    await createAuthClient({ serverUrl: url, timeoutMs: 5_000, retries: 1 }).logout(session.token, { signal: call.signal });
+    await createAuthClient({ serverUrl: url, timeoutMs: 5_000, retries: 1 }).logout(session.token, {
+      signal: call.signal,
+    });
     return { serverSignOut: 'revoked' };
   } catch (error) {
     if (call.signal?.aborted) throw cancelledError(call.signal.reason);
-    if (error instanceof AppError && (error.code === ErrorCode.TOKEN_REVOKED || error.code === ErrorCode.TOKEN_EXPIRED)) return { serverSignOut: 'already-ended' };
-    return notReached(error instanceof AppError ? `${error.code}: ${error.message}` : 'unexpected failure');
+    if (
+      error instanceof AppError &&
+      (error.code === ErrorCode.TOKEN_REVOKED || error.code === ErrorCode.TOKEN_EXPIRED)
+    )
+      return { serverSignOut: 'already-ended' };
+    return notReached(
+      error instanceof AppError ? `${error.code}: ${error.message}` : 'unexpected failure',
+    );
   }
 }
 
@@ -182,12 +233,21 @@ export interface WalletResult {
  * /wallet/create, whose fresh token replaces the saved one). Every wallet is checked: its
  * address must be its key's account.
  */
-export async function wallet(endpoints: Endpoints, options: { create?: boolean; now?: () => number } = {}, call: CallOptions = {}): Promise<WalletResult> {
+export async function wallet(
+  endpoints: Endpoints,
+  options: { create?: boolean; now?: () => number } = {},
+  call: CallOptions = {},
+): Promise<WalletResult> {
   const session = requireSession(endpoints, options.now ? { now: options.now } : {});
   await ensureAuthServer(endpoints, call);
   const client = createAuthClient({ serverUrl: endpoints.serverUrl });
   const checked = <W extends { address: string; publicKey: string } | null>(found: W): W => {
-    if (found !== null && !addressMatchesKey(found.address, found.publicKey)) throw addressMismatch(`the server's wallet for ${session.email}`, session.email, session.sandbox);
+    if (found !== null && !addressMatchesKey(found.address, found.publicKey))
+      throw addressMismatch(
+        `the server's wallet for ${session.email}`,
+        session.email,
+        session.sandbox,
+      );
     return found;
   };
   try {
@@ -205,7 +265,12 @@ export async function wallet(endpoints: Endpoints, options: { create?: boolean; 
       return { email: session.email, wallet: made.wallet, created: true, ...where(endpoints) };
     }
     const found = await client.findWallet(session.token, { signal: call.signal });
-    return { email: session.email, wallet: checked(found.wallet), created: false, ...where(endpoints) };
+    return {
+      email: session.email,
+      wallet: checked(found.wallet),
+      created: false,
+      ...where(endpoints),
+    };
   } catch (error) {
     throw mapSessionError(session, error);
   }
@@ -219,22 +284,38 @@ export interface OutboxResult {
 }
 
 /** The latest code the sandbox's identity emulator "sent" to `email` (sandbox only). */
-export async function readOutbox(endpoints: Endpoints, rawEmail: string, call: CallOptions = {}): Promise<OutboxResult> {
+export async function readOutbox(
+  endpoints: Endpoints,
+  rawEmail: string,
+  call: CallOptions = {},
+): Promise<OutboxResult> {
   const email = normaliseEmail(rawEmail);
   if (!endpoints.sandbox || endpoints.identityUrl === undefined) {
     throw usageError('the outbox exists only in the sandbox: real codes arrive by e-mail');
   }
   const url = `${endpoints.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`;
-  const http = createHttpClient({ baseUrl: endpoints.identityUrl, service: 'sandbox identity provider', retries: 0, timeoutMs: 5_000 });
+  const http = createHttpClient({
+    baseUrl: endpoints.identityUrl,
+    service: 'sandbox identity provider',
+    retries: 0,
+    timeoutMs: 5_000,
+  });
   try {
-    const { body } = await http.get<{ email: string; code: string; sentAt: string }>(`sandbox/outbox/${encodeURIComponent(email)}`, {
-      signal: call.signal,
-      schema: OutboxEntry,
-    });
+    const { body } = await http.get<{ email: string; code: string; sentAt: string }>(
+      `sandbox/outbox/${encodeURIComponent(email)}`,
+      {
+        signal: call.signal,
+        schema: OutboxEntry,
+      },
+    );
     return { email, code: body.code, sentAt: body.sentAt, outboxUrl: url };
   } catch (error) {
     if (error instanceof AppError && error.details?.status === 404) {
-      throw new AppError(ErrorCode.NOT_FOUND, `no code has been sent to ${email} in this sandbox; send one with: ${loginCommand(email, true)}`, { status: 404 });
+      throw new AppError(
+        ErrorCode.NOT_FOUND,
+        `no code has been sent to ${email} in this sandbox; send one with: ${loginCommand(email, true)}`,
+        { status: 404 },
+      );
     }
     throw error;
   }

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listTokens, resolveToken } from '../../shared/tokens.js';
-import { computeRebalance, formatShare, type HoldingInput, parseTargets, PRICE_SCALE, SHARE_SCALE, shares } from './allocation.js';
+import {
+  computeRebalance,
+  formatShare,
+  type HoldingInput,
+  parseTargets,
+  PRICE_SCALE,
+  SHARE_SCALE,
+  shares,
+} from './allocation.js';
 
 const tokens = listTokens('mainnet');
 const T = (s: string) => resolveToken('mainnet', s);
@@ -15,27 +23,32 @@ describe('shares: largest remainder, exactly 100.00 %', () => {
 
   it('property: shares of any non-zero values add up to exactly 10000 (100.00 %), each within 0.01 of its exact share', () => {
     fc.assert(
-      fc.property(fc.array(fc.bigInt({ min: 0n, max: 10n ** 40n }), { minLength: 1, maxLength: 12 }), (values) => {
-        const total = values.reduce((s, v) => s + v, 0n);
-        const got = shares(values);
-        if (total === 0n) return got.every((g) => g === 0n);
-        expect(got.reduce((s, v) => s + v, 0n)).toBe(SHARE_SCALE);
-        values.forEach((v, i) => {
-          const exactTimesTotal = v * SHARE_SCALE;
-          const shown = (got[i] as bigint) * total;
-          // floor(exact) ≤ shown ≤ floor(exact) + 1
-          expect(shown <= exactTimesTotal + total).toBe(true);
-          expect(shown + total > exactTimesTotal).toBe(true);
-        });
-        return true;
-      }),
+      fc.property(
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 40n }), { minLength: 1, maxLength: 12 }),
+        (values) => {
+          const total = values.reduce((s, v) => s + v, 0n);
+          const got = shares(values);
+          if (total === 0n) return got.every((g) => g === 0n);
+          expect(got.reduce((s, v) => s + v, 0n)).toBe(SHARE_SCALE);
+          values.forEach((v, i) => {
+            const exactTimesTotal = v * SHARE_SCALE;
+            const shown = (got[i] as bigint) * total;
+            // floor(exact) ≤ shown ≤ floor(exact) + 1
+            expect(shown <= exactTimesTotal + total).toBe(true);
+            expect(shown + total > exactTimesTotal).toBe(true);
+          });
+          return true;
+        },
+      ),
     );
   });
 });
 
 describe('targets', () => {
   it('parses "50 ETH, 30 USDC, 20 STRK" and "33.33% ETH, 33.33 USDC, 33.34 STRK"', () => {
-    expect(parseTargets('50 ETH, 30 USDC, 20 STRK', 'mainnet').map((t) => [t.token.symbol, t.share])).toEqual([
+    expect(
+      parseTargets('50 ETH, 30 USDC, 20 STRK', 'mainnet').map((t) => [t.token.symbol, t.share]),
+    ).toEqual([
       ['ETH', 5000n],
       ['USDC', 3000n],
       ['STRK', 2000n],
@@ -65,27 +78,55 @@ describe('computeRebalance', () => {
   ];
 
   it('named tokens only: WBTC is kept, the shares are of ETH + USDC + STRK; ETH sells into USDC', () => {
-    const r = computeRebalance({ holdings: wallet, targets: parseTargets('50 ETH, 30 USDC, 20 STRK', 'mainnet'), sellUnlisted: false, band: 200n, minTrade: PRICE_SCALE });
+    const r = computeRebalance({
+      holdings: wallet,
+      targets: parseTargets('50 ETH, 30 USDC, 20 STRK', 'mainnet'),
+      sellUnlisted: false,
+      band: 200n,
+      minTrade: PRICE_SCALE,
+    });
     expect(r.base).toBe('named-tokens');
     expect(r.kept.map((t) => t.symbol)).toEqual(['WBTC']);
     expect(r.rows.map((x) => formatShare(x.now))).toEqual(['60.00', '20.00', '20.00']);
-    expect(r.legs).toEqual([{ from: T('ETH'), to: T('USDC'), amount: (10n * 10n ** 18n) / 6n, value: usd(5000n) }]);
+    expect(r.legs).toEqual([
+      { from: T('ETH'), to: T('USDC'), amount: (10n * 10n ** 18n) / 6n, value: usd(5000n) },
+    ]);
   });
 
   it('within the band: balanced, no leg; a leg below the minimum trade is not made', () => {
-    const r = computeRebalance({ holdings: wallet, targets: parseTargets('59 ETH, 21 USDC, 20 STRK', 'mainnet'), sellUnlisted: false, band: 200n, minTrade: PRICE_SCALE });
+    const r = computeRebalance({
+      holdings: wallet,
+      targets: parseTargets('59 ETH, 21 USDC, 20 STRK', 'mainnet'),
+      sellUnlisted: false,
+      band: 200n,
+      minTrade: PRICE_SCALE,
+    });
     expect(r.balanced).toBe(true);
     expect(r.legs).toEqual([]);
-    const tiny = computeRebalance({ holdings: wallet, targets: parseTargets('57 ETH, 23 USDC, 20 STRK', 'mainnet'), sellUnlisted: false, band: 200n, minTrade: usd(10_000n) });
+    const tiny = computeRebalance({
+      holdings: wallet,
+      targets: parseTargets('57 ETH, 23 USDC, 20 STRK', 'mainnet'),
+      sellUnlisted: false,
+      band: 200n,
+      minTrade: usd(10_000n),
+    });
     expect(tiny.legs).toEqual([]);
     expect(tiny.belowMinimum).toHaveLength(1);
     expect(tiny.balanced).toBe(true);
   });
 
   it('--sell-unlisted: the whole wallet is the base, WBTC (target 0) is sold to the last unit; legs are capped at 3, the rest deferred', () => {
-    const r = computeRebalance({ holdings: wallet, targets: parseTargets('40 ETH, 40 USDC, 20 STRK', 'mainnet'), sellUnlisted: true, band: 200n, minTrade: PRICE_SCALE });
+    const r = computeRebalance({
+      holdings: wallet,
+      targets: parseTargets('40 ETH, 40 USDC, 20 STRK', 'mainnet'),
+      sellUnlisted: true,
+      band: 200n,
+      minTrade: PRICE_SCALE,
+    });
     expect(r.base).toBe('whole-wallet');
-    const wbtcSold = [...r.legs, ...r.deferred].filter((l) => l.from.symbol === 'WBTC').reduce((s, l) => s + l.amount, 0n);
+    const wbtcSold = [...r.legs, ...r.deferred]
+      .filter((l) => l.from.symbol === 'WBTC')
+      .reduce((s, l) => s + l.amount, 0n);
     expect(wbtcSold).toBe(5n * 10n ** 7n);
     expect(r.legs.length).toBeLessThanOrEqual(3);
   });
@@ -98,9 +139,17 @@ describe('computeRebalance', () => {
       band: 200n,
       minTrade: PRICE_SCALE,
     });
-    expect(r.legs).toMatchObject([{ from: { symbol: 'ETH' }, to: { symbol: 'DAI' }, value: usd(15_000n) }]);
+    expect(r.legs).toMatchObject([
+      { from: { symbol: 'ETH' }, to: { symbol: 'DAI' }, value: usd(15_000n) },
+    ]);
     expect(() =>
-      computeRebalance({ holdings: [{ token: T('ETH'), balance: 1n, price: undefined }], targets: parseTargets('100 ETH', 'mainnet'), sellUnlisted: false, band: 200n, minTrade: 0n }),
+      computeRebalance({
+        holdings: [{ token: T('ETH'), balance: 1n, price: undefined }],
+        targets: parseTargets('100 ETH', 'mainnet'),
+        sellUnlisted: false,
+        band: 200n,
+        minTrade: 0n,
+      }),
     ).toThrow(/no price for ETH/);
   });
 
@@ -110,36 +159,53 @@ describe('computeRebalance', () => {
       balance: fc.bigInt({ min: 0n, max: 10n ** 30n }),
       price: fc.bigInt({ min: 1n, max: 10n ** 24n }),
     });
-    const targetsArb = fc.uniqueArray(fc.integer({ min: 0, max: tokens.length - 1 }), { minLength: 1, maxLength: tokens.length }).chain((idx) =>
-      fc.array(fc.integer({ min: 0, max: 100 }), { minLength: idx.length, maxLength: idx.length }).map((weights) => {
-        const sum = weights.reduce((s, w) => s + w, 0) || 1;
-        const raw = weights.map((w) => BigInt(Math.floor((w * 10_000) / sum)));
-        raw[0] = (raw[0] as bigint) + (SHARE_SCALE - raw.reduce((s, v) => s + v, 0n));
-        return idx.map((i, k) => ({ token: tokens[i] as (typeof tokens)[number], share: raw[k] as bigint }));
-      }),
-    );
+    const targetsArb = fc
+      .uniqueArray(fc.integer({ min: 0, max: tokens.length - 1 }), {
+        minLength: 1,
+        maxLength: tokens.length,
+      })
+      .chain((idx) =>
+        fc
+          .array(fc.integer({ min: 0, max: 100 }), { minLength: idx.length, maxLength: idx.length })
+          .map((weights) => {
+            const sum = weights.reduce((s, w) => s + w, 0) || 1;
+            const raw = weights.map((w) => BigInt(Math.floor((w * 10_000) / sum)));
+            raw[0] = (raw[0] as bigint) + (SHARE_SCALE - raw.reduce((s, v) => s + v, 0n));
+            return idx.map((i, k) => ({
+              token: tokens[i] as (typeof tokens)[number],
+              share: raw[k] as bigint,
+            }));
+          }),
+      );
     fc.assert(
-      fc.property(fc.uniqueArray(holding, { selector: (h) => h.index, maxLength: tokens.length }), targetsArb, fc.boolean(), (hs, targets, sellUnlisted) => {
-        const holdings = tokens.map((token, i) => {
-          const h = hs.find((x) => x.index === i);
-          return { token, balance: h?.balance ?? 0n, price: h?.price ?? 10n ** 18n };
-        });
-        let r;
-        try {
-          r = computeRebalance({ holdings, targets, sellUnlisted, band: 200n, minTrade: 0n });
-        } catch {
-          return true; // nothing worth anything: refused, never a leg
-        }
-        expect(r.legs.length).toBeLessThanOrEqual(3);
-        for (const token of tokens) {
-          const sold = [...r.legs, ...r.deferred, ...r.belowMinimum].filter((l) => l.from.address === token.address).reduce((s, l) => s + l.amount, 0n);
-          const held = holdings.find((h) => h.token.address === token.address)?.balance ?? 0n;
-          expect(sold <= held).toBe(true);
-        }
-        expect(r.legs.every((l) => l.amount > 0n && l.from.address !== l.to.address)).toBe(true);
-        expect(r.rows.reduce((s, x) => s + x.now, 0n)).toBe(SHARE_SCALE);
-        return true;
-      }),
+      fc.property(
+        fc.uniqueArray(holding, { selector: (h) => h.index, maxLength: tokens.length }),
+        targetsArb,
+        fc.boolean(),
+        (hs, targets, sellUnlisted) => {
+          const holdings = tokens.map((token, i) => {
+            const h = hs.find((x) => x.index === i);
+            return { token, balance: h?.balance ?? 0n, price: h?.price ?? 10n ** 18n };
+          });
+          let r;
+          try {
+            r = computeRebalance({ holdings, targets, sellUnlisted, band: 200n, minTrade: 0n });
+          } catch {
+            return true; // nothing worth anything: refused, never a leg
+          }
+          expect(r.legs.length).toBeLessThanOrEqual(3);
+          for (const token of tokens) {
+            const sold = [...r.legs, ...r.deferred, ...r.belowMinimum]
+              .filter((l) => l.from.address === token.address)
+              .reduce((s, l) => s + l.amount, 0n);
+            const held = holdings.find((h) => h.token.address === token.address)?.balance ?? 0n;
+            expect(sold <= held).toBe(true);
+          }
+          expect(r.legs.every((l) => l.amount > 0n && l.from.address !== l.to.address)).toBe(true);
+          expect(r.rows.reduce((s, x) => s + x.now, 0n)).toBe(SHARE_SCALE);
+          return true;
+        },
+      ),
     );
   });
 });

@@ -62,7 +62,10 @@ export function formatShare(units: bigint): string {
 /** "2.5" (percentage points or percent, at most two decimals) → 250n. */
 export function parsePercent(text: string, label: string): bigint {
   const t = text.trim().replace(/\s*%$/, '');
-  if (!/^[0-9]{1,3}(\.[0-9]{1,2})?$/.test(t)) throw usageError(`${label} must be a percentage with at most two decimals, like 2 or 2.5 (got "${text.slice(0, 20)}")`);
+  if (!/^[0-9]{1,3}(\.[0-9]{1,2})?$/.test(t))
+    throw usageError(
+      `${label} must be a percentage with at most two decimals, like 2 or 2.5 (got "${text.slice(0, 20)}")`,
+    );
   const [whole = '0', fraction = ''] = t.split('.');
   const value = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
   if (value > SHARE_SCALE) throw usageError(`${label} is at most 100 (got "${text.slice(0, 20)}")`);
@@ -72,7 +75,8 @@ export function parsePercent(text: string, label: string): bigint {
 /** "10" or "10.50" USD → value units (VALUE_SCALE). */
 export function parseUsd(text: string, label: string): bigint {
   const t = text.trim();
-  if (!/^[0-9]{1,12}(\.[0-9]{1,2})?$/.test(t)) throw usageError(`${label} must be a USD amount like 10 or 10.50 (got "${text.slice(0, 20)}")`);
+  if (!/^[0-9]{1,12}(\.[0-9]{1,2})?$/.test(t))
+    throw usageError(`${label} must be a USD amount like 10 or 10.50 (got "${text.slice(0, 20)}")`);
   const [whole = '0', fraction = ''] = t.split('.');
   return ((BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'))) * VALUE_SCALE) / 100n;
 }
@@ -92,24 +96,31 @@ export const MAX_TARGETS = 16;
  * what they add up to.
  */
 export function parseTargets(text: string, network: Network): Target[] {
-  if (typeof text !== 'string' || text.trim() === '') throw usageError('--target is required, e.g. --target "50 ETH, 30 USDC, 20 STRK"');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw usageError('--target is required, e.g. --target "50 ETH, 30 USDC, 20 STRK"');
   if (text.length > 1000) throw usageError('--target is too long');
   const items = text.split(',').map((s) => s.trim());
   if (items.length > MAX_TARGETS) throw usageError(`--target takes at most ${MAX_TARGETS} tokens`);
   const targets: Target[] = [];
   for (const item of items) {
     const match = /^([0-9.]+)\s*%?\s+(\S+)$/.exec(item);
-    if (match === null) throw usageError(`--target: "${item.slice(0, 40)}" is not "PERCENT TOKEN" (e.g. "50 ETH")`);
+    if (match === null)
+      throw usageError(`--target: "${item.slice(0, 40)}" is not "PERCENT TOKEN" (e.g. "50 ETH")`);
     const token = resolveToken(network, match[2] as string);
-    if (targets.some((t) => sameAddress(t.token.address, token.address))) throw usageError(`--target names ${token.symbol} twice`);
+    if (targets.some((t) => sameAddress(t.token.address, token.address)))
+      throw usageError(`--target names ${token.symbol} twice`);
     targets.push({ token, share: parsePercent(match[1] as string, `--target ${token.symbol}`) });
   }
   const sum = targets.reduce((s, t) => s + t.share, 0n);
   if (sum !== SHARE_SCALE) {
-    throw new AppError(ErrorCode.USAGE_ERROR, `--target percentages must add up to 100; they add up to ${formatShare(sum).replace(/\.00$/, '')}`, {
-      status: 400,
-      details: { sum: formatShare(sum) },
-    });
+    throw new AppError(
+      ErrorCode.USAGE_ERROR,
+      `--target percentages must add up to 100; they add up to ${formatShare(sum).replace(/\.00$/, '')}`,
+      {
+        status: 400,
+        details: { sum: formatShare(sum) },
+      },
+    );
   }
   return targets;
 }
@@ -167,7 +178,8 @@ export interface RebalanceComputation {
   unpriced: Token[];
 }
 
-const valueOf = (balance: bigint, price: bigint, decimals: number): bigint => (balance * price) / 10n ** BigInt(decimals);
+const valueOf = (balance: bigint, price: bigint, decimals: number): bigint =>
+  (balance * price) / 10n ** BigInt(decimals);
 
 /**
  * The rebalance plan, exact. Tokens in play: every target (held or not) and, with sellUnlisted,
@@ -178,34 +190,63 @@ const valueOf = (balance: bigint, price: bigint, decimals: number): bigint => (b
  */
 export function computeRebalance(input: RebalanceInput): RebalanceComputation {
   const maxLegs = input.maxLegs ?? MAX_REBALANCE_LEGS;
-  const find = (t: Token): HoldingInput | undefined => input.holdings.find((h) => sameAddress(h.token.address, t.address));
+  const find = (t: Token): HoldingInput | undefined =>
+    input.holdings.find((h) => sameAddress(h.token.address, t.address));
   const unpriced: Token[] = [];
   const kept: Token[] = [];
   const inPlay: Array<{ token: Token; balance: bigint; price: bigint; target: bigint }> = [];
   for (const t of input.targets) {
     const h = find(t.token);
     if (h?.price === undefined) {
-      throw new AppError(ErrorCode.NO_ROUTE_FOUND, `cannot rebalance: no price for ${t.token.symbol} (the aggregator has no route for it), so its value is unknown`, {
-        status: 502,
-        details: { token: t.token.symbol },
-      });
+      throw new AppError(
+        ErrorCode.NO_ROUTE_FOUND,
+        `cannot rebalance: no price for ${t.token.symbol} (the aggregator has no route for it), so its value is unknown`,
+        {
+          status: 502,
+          details: { token: t.token.symbol },
+        },
+      );
     }
     inPlay.push({ token: t.token, balance: h.balance, price: h.price, target: t.share });
   }
   for (const h of input.holdings) {
-    if (h.balance === 0n || input.targets.some((t) => sameAddress(t.token.address, h.token.address))) continue;
+    if (
+      h.balance === 0n ||
+      input.targets.some((t) => sameAddress(t.token.address, h.token.address))
+    )
+      continue;
     if (h.price === undefined) unpriced.push(h.token);
-    else if (input.sellUnlisted) inPlay.push({ token: h.token, balance: h.balance, price: h.price, target: 0n });
+    else if (input.sellUnlisted)
+      inPlay.push({ token: h.token, balance: h.balance, price: h.price, target: 0n });
     else kept.push(h.token);
   }
   const values = inPlay.map((p) => valueOf(p.balance, p.price, p.token.decimals));
   const baseValue = values.reduce((s, v) => s + v, 0n);
   const now = shares(values);
-  const rows: RebalanceRow[] = inPlay.map((p, i) => ({ token: p.token, balance: p.balance, value: values[i] as bigint, now: now[i] as bigint, target: p.target }));
+  const rows: RebalanceRow[] = inPlay.map((p, i) => ({
+    token: p.token,
+    balance: p.balance,
+    value: values[i] as bigint,
+    now: now[i] as bigint,
+    target: p.target,
+  }));
   const base = input.sellUnlisted ? 'whole-wallet' : 'named-tokens';
-  const empty = { rows, base, baseValue, legs: [], belowMinimum: [], deferred: [], kept, unpriced } as const;
+  const empty = {
+    rows,
+    base,
+    baseValue,
+    legs: [],
+    belowMinimum: [],
+    deferred: [],
+    kept,
+    unpriced,
+  } as const;
   if (baseValue === 0n) {
-    throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, 'nothing to rebalance: the tokens in play are worth nothing', { status: 400 });
+    throw new AppError(
+      ErrorCode.INSUFFICIENT_BALANCE,
+      'nothing to rebalance: the tokens in play are worth nothing',
+      { status: 400 },
+    );
   }
   // |value × 100 % − target × base| ≤ band × base, exactly
   const balanced = inPlay.every((p, i) => {
@@ -215,7 +256,11 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
   if (balanced) return { ...empty, legs: [], belowMinimum: [], deferred: [], balanced: true };
 
   const sellers = inPlay
-    .map((p, i) => ({ p, left: (values[i] as bigint) - (p.target * baseValue) / SHARE_SCALE, units: p.balance }))
+    .map((p, i) => ({
+      p,
+      left: (values[i] as bigint) - (p.target * baseValue) / SHARE_SCALE,
+      units: p.balance,
+    }))
     .filter((s) => s.left > 0n)
     .sort((a, b) => (a.left === b.left ? 0 : a.left > b.left ? -1 : 1));
   const buyers = inPlay
@@ -232,7 +277,9 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
     seller.left -= move;
     buyer.left -= move;
     const sellsAll = seller.p.target === 0n && seller.left === 0n;
-    let amount = sellsAll ? seller.units : (move * 10n ** BigInt(seller.p.token.decimals)) / seller.p.price;
+    let amount = sellsAll
+      ? seller.units
+      : (move * 10n ** BigInt(seller.p.token.decimals)) / seller.p.price;
     if (amount > seller.units) amount = seller.units;
     seller.units -= amount;
     if (amount > 0n) all.push({ from: seller.p.token, to: buyer.p.token, amount, value: move });
@@ -240,12 +287,24 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
     if (buyer.left === 0n) b += 1;
   }
   const belowMinimum = all.filter((l) => l.value < input.minTrade);
-  const big = all.filter((l) => l.value >= input.minTrade).sort((x, y) => (x.value === y.value ? 0 : x.value > y.value ? -1 : 1));
-  return { ...empty, balanced: big.length === 0, legs: big.slice(0, maxLegs), belowMinimum, deferred: big.slice(maxLegs) };
+  const big = all
+    .filter((l) => l.value >= input.minTrade)
+    .sort((x, y) => (x.value === y.value ? 0 : x.value > y.value ? -1 : 1));
+  return {
+    ...empty,
+    balanced: big.length === 0,
+    legs: big.slice(0, maxLegs),
+    belowMinimum,
+    deferred: big.slice(maxLegs),
+  };
 }
 
 /** Shares of `balances` (aligned with `rows`) at the rows' prices: the allocation after. */
-export function sharesAt(rows: ReadonlyArray<{ token: Token }>, balances: readonly bigint[], prices: readonly bigint[]): bigint[] {
+export function sharesAt(
+  rows: ReadonlyArray<{ token: Token }>,
+  balances: readonly bigint[],
+  prices: readonly bigint[],
+): bigint[] {
   return shares(rows.map((r, i) => valueOf(balances[i] ?? 0n, prices[i] ?? 0n, r.token.decimals)));
 }
 

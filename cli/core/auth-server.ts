@@ -40,11 +40,19 @@ export interface AuthServerState {
 /** How long a sandbox's answer to the endpoint resolution stands for its auth server's. */
 export const SANDBOX_SEEN_MS = 5_000;
 
-export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions = {}): Promise<AuthServerState> {
+export async function ensureAuthServer(
+  endpoints: Endpoints,
+  call: CallOptions = {},
+): Promise<AuthServerState> {
   const url = endpoints.serverUrl;
   // The sandbox's endpoints come from a sandbox whose server answered GET /health and GET / (or
   // was started) moments ago: asking again would cost a command two requests for the same fact.
-  if (endpoints.sandbox && endpoints.serverSeenAt !== undefined && Date.now() - endpoints.serverSeenAt < SANDBOX_SEEN_MS) return { url, started: false };
+  if (
+    endpoints.sandbox &&
+    endpoints.serverSeenAt !== undefined &&
+    Date.now() - endpoints.serverSeenAt < SANDBOX_SEEN_MS
+  )
+    return { url, started: false };
   const probe = await probeServer(url, { signal: call.signal });
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
   if (probe.reachable) {
@@ -60,11 +68,18 @@ export async function ensureAuthServer(endpoints: Endpoints, call: CallOptions =
     return { url, started: false, ...(probe.version ? { version: probe.version } : {}) };
   }
   if (endpoints.sandbox) {
-    throw new AppError(ErrorCode.SERVER_UNREACHABLE, `the sandbox's auth server at ${url} does not answer (${probe.error ?? 'no answer'}); restart the sandbox`);
+    throw new AppError(
+      ErrorCode.SERVER_UNREACHABLE,
+      `the sandbox's auth server at ${url} does not answer (${probe.error ?? 'no answer'}); restart the sandbox`,
+    );
   }
   // The bundled server speaks plain HTTP at the root: only such a loopback URL can be started here.
   const parsed = new URL(url);
-  if (!isLoopbackUrl(url) || parsed.protocol !== 'http:' || parsed.pathname.replace(/\/+$/, '') !== '') {
+  if (
+    !isLoopbackUrl(url) ||
+    parsed.protocol !== 'http:' ||
+    parsed.pathname.replace(/\/+$/, '') !== ''
+  ) {
     throw new AppError(
       ErrorCode.SERVER_UNREACHABLE,
       `the auth server at ${url} does not answer (${probe.error ?? 'no answer'}); check FINANCE_TUI_SERVER_URL (serverUrl in settings), or use --sandbox`,

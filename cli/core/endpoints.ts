@@ -78,7 +78,11 @@ interface SandboxFile {
 function readSandboxFile(dir: string): SandboxFile | undefined {
   try {
     const doc = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as Partial<SandboxFile>;
-    if (typeof doc.serverUrl === 'string' && typeof doc.aggregatorUrl === 'string' && typeof doc.identityUrl === 'string') {
+    if (
+      typeof doc.serverUrl === 'string' &&
+      typeof doc.aggregatorUrl === 'string' &&
+      typeof doc.identityUrl === 'string'
+    ) {
       return doc as SandboxFile;
     }
   } catch {
@@ -88,9 +92,16 @@ function readSandboxFile(dir: string): SandboxFile | undefined {
 }
 
 /** The chain of the sandbox the data folder's sandbox.json names (the last started there), if any. */
-export function lastSandboxChain(env: NodeJS.ProcessEnv): { chainInstance: string; rpcUrl: string } | undefined {
+export function lastSandboxChain(
+  env: NodeJS.ProcessEnv,
+): { chainInstance: string; rpcUrl: string } | undefined {
   const doc = readSandboxFile(dataDir(env));
-  if (typeof doc?.chainInstance !== 'string' || !/^[0-9a-z-]{1,64}$/.test(doc.chainInstance) || typeof doc.rpcUrl !== 'string') return undefined;
+  if (
+    typeof doc?.chainInstance !== 'string' ||
+    !/^[0-9a-z-]{1,64}$/.test(doc.chainInstance) ||
+    typeof doc.rpcUrl !== 'string'
+  )
+    return undefined;
   return { chainInstance: doc.chainInstance, rpcUrl: doc.rpcUrl };
 }
 
@@ -120,7 +131,12 @@ function processAlive(pid: unknown): boolean {
 async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
   const aggregator = processAlive(doc.pid)
     ? true
-    : createHttpClient({ baseUrl: doc.aggregatorUrl, service: 'aggregator emulator', timeoutMs: 1_500, retries: 0 })
+    : createHttpClient({
+        baseUrl: doc.aggregatorUrl,
+        service: 'aggregator emulator',
+        timeoutMs: 1_500,
+        retries: 0,
+      })
         .get('healthCheck', { signal })
         .then(
           () => true,
@@ -131,7 +147,12 @@ async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): 
 }
 
 /** Find the running sandbox, or start one as a child process for the duration of the command. */
-async function sandboxEndpoints(env: NodeJS.ProcessEnv, dir: string, runningOnly: boolean, call: CallOptions): Promise<{ doc: SandboxFile; child?: Stoppable }> {
+async function sandboxEndpoints(
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  runningOnly: boolean,
+  call: CallOptions,
+): Promise<{ doc: SandboxFile; child?: Stoppable }> {
   const existing = readSandboxFile(dir);
   if (existing && (await sandboxAlive(existing, call.signal))) return { doc: existing };
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
@@ -143,7 +164,12 @@ async function sandboxEndpoints(env: NodeJS.ProcessEnv, dir: string, runningOnly
     );
   }
   call.onProgress?.({ kind: 'sandbox-start' });
-  const child = await spawnSandbox({ env, dataDir: dir, timeoutMs: SPAWN_TIMEOUT_MS, signal: call.signal ?? new AbortController().signal });
+  const child = await spawnSandbox({
+    env,
+    dataDir: dir,
+    timeoutMs: SPAWN_TIMEOUT_MS,
+    signal: call.signal ?? new AbortController().signal,
+  });
   return { doc: child.ready as unknown as SandboxFile, child };
 }
 
@@ -154,15 +180,30 @@ function releaser(children: Stoppable[]): () => Promise<void> {
   };
 }
 
-export async function resolveEndpoints(env: NodeJS.ProcessEnv, opts: EndpointOptions = {}, call: CallOptions = {}): Promise<Endpoints> {
+export async function resolveEndpoints(
+  env: NodeJS.ProcessEnv,
+  opts: EndpointOptions = {},
+  call: CallOptions = {},
+): Promise<Endpoints> {
   const settings = loadSettings(env);
   const dir = dataDir(env);
   const sandbox = opts.sandbox === true || settings.sandbox;
   const children: Stoppable[] = [];
-  const common = { settings, env, dataDir: dir, children, release: releaser(children), gasToken: settings.gasToken };
+  const common = {
+    settings,
+    env,
+    dataDir: dir,
+    children,
+    release: releaser(children),
+    gasToken: settings.gasToken,
+  };
   if (sandbox) {
     if (opts.network === 'sepolia') {
-      throw new AppError(ErrorCode.USAGE_ERROR, 'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox', { status: 400 });
+      throw new AppError(
+        ErrorCode.USAGE_ERROR,
+        'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox',
+        { status: 400 },
+      );
     }
     const { doc, child } = await sandboxEndpoints(env, dir, opts.runningSandboxOnly === true, call);
     if (child) children.push(child);
@@ -179,7 +220,10 @@ export async function resolveEndpoints(env: NodeJS.ProcessEnv, opts: EndpointOpt
       identityUrl: doc.identityUrl,
       rpcUrl: typeof doc.rpcUrl === 'string' ? doc.rpcUrl : undefined,
       paymasterUrl: typeof doc.paymasterUrl === 'string' ? doc.paymasterUrl : undefined,
-      chainInstance: typeof doc.chainInstance === 'string' && /^[0-9a-z-]{1,64}$/.test(doc.chainInstance) ? doc.chainInstance : undefined,
+      chainInstance:
+        typeof doc.chainInstance === 'string' && /^[0-9a-z-]{1,64}$/.test(doc.chainInstance)
+          ? doc.chainInstance
+          : undefined,
     };
   }
   const network = opts.network ?? settings.network;

@@ -47,7 +47,9 @@ export function describeEvent(event: ProgressEvent): string {
     case 'checking-account':
       return 'checking the account…';
     case 'building':
-      return event.deploy ? 'asking the paymaster to build the transaction (it also deploys your account)…' : 'asking the paymaster to build the transaction…';
+      return event.deploy
+        ? 'asking the paymaster to build the transaction (it also deploys your account)…'
+        : 'asking the paymaster to build the transaction…';
     case 'fee-mode':
       return `no sponsored gas here; paying gas in ${event.gasToken}`;
     case 'simulating':

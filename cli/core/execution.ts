@@ -10,16 +10,30 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
-import type { AccountFacts, ChainCall, ExecutionAccount, ExecutionProgress, ExecutionReceipt, FeeModeOption, PreparedExecution } from './chain/index.js';
+import type {
+  AccountFacts,
+  ChainCall,
+  ExecutionAccount,
+  ExecutionProgress,
+  ExecutionReceipt,
+  FeeModeOption,
+  PreparedExecution,
+} from './chain/index.js';
 import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
 import { createSignHash, type Session } from './session.js';
 
 /** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
-export async function rpcUrlOf(endpoints: Pick<Endpoints, 'rpcUrl' | 'sandbox' | 'network'>): Promise<string> {
+export async function rpcUrlOf(
+  endpoints: Pick<Endpoints, 'rpcUrl' | 'sandbox' | 'network'>,
+): Promise<string> {
   if (endpoints.rpcUrl !== undefined) return endpoints.rpcUrl;
   if (endpoints.sandbox) {
-    throw new AppError(ErrorCode.CONFIG_ERROR, 'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version', { status: 400 });
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version',
+      { status: 400 },
+    );
   }
   const { logger, provider } = await import('starknet');
   logger.setLogLevel('OFF'); // getDefaultNodeUrl logs through console: the core never writes to a terminal
@@ -27,7 +41,11 @@ export async function rpcUrlOf(endpoints: Pick<Endpoints, 'rpcUrl' | 'sandbox' |
 }
 
 /** The session's account, ready to build, simulate, sign and send (the auth server is started when it is local and down). */
-export async function openExecutionAccount(endpoints: Endpoints, session: Session, call: CallOptions = {}): Promise<ExecutionAccount> {
+export async function openExecutionAccount(
+  endpoints: Endpoints,
+  session: Session,
+  call: CallOptions = {},
+): Promise<ExecutionAccount> {
   await ensureAuthServer(endpoints, call);
   const [chain, rpcUrl] = await Promise.all([import('./chain/index.js'), rpcUrlOf(endpoints)]);
   return chain.createExecutionAccount({
@@ -65,7 +83,9 @@ export function executionProgress(call: CallOptions): (event: ExecutionProgress)
         return emit({ kind: 'submitted', hash: event.transactionHash });
       case 'confirming':
         // one event, not one per poll
-        return event.polls === 1 ? emit({ kind: 'confirming', hash: event.transactionHash }) : undefined;
+        return event.polls === 1
+          ? emit({ kind: 'confirming', hash: event.transactionHash })
+          : undefined;
       case 'confirmed':
         return emit({ kind: 'confirmed', hash: event.transactionHash, status: event.status });
     }
@@ -83,7 +103,11 @@ export interface FeeChoice {
  * Refusals of a sponsored build that mean "no sponsorship here", not "no such transaction": our
  * server's (off, or the user's daily allowance spent) and the paymaster's own (no operator key).
  */
-const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([ErrorCode.SPONSORED_DISABLED, ErrorCode.SPONSORED_LIMIT_REACHED, ErrorCode.PAYMASTER_REFUSED]);
+const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([
+  ErrorCode.SPONSORED_DISABLED,
+  ErrorCode.SPONSORED_LIMIT_REACHED,
+  ErrorCode.PAYMASTER_REFUSED,
+]);
 
 /**
  * The paymaster build (nothing signed): sponsored first — when the paymaster or our server will
@@ -97,17 +121,29 @@ export async function prepareWithFee(
   call: CallOptions,
 ): Promise<PreparedExecution> {
   const chain = await import('./chain/index.js');
-  const base = { ...(call.signal ? { signal: call.signal } : {}), onProgress: executionProgress(call), ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }) };
+  const base = {
+    ...(call.signal ? { signal: call.signal } : {}),
+    onProgress: executionProgress(call),
+    ...(fee.maxFee === undefined ? {} : { maxFeeInGasToken: fee.maxFee }),
+  };
   const inGasToken: FeeModeOption = { gasToken: fee.gasToken.address };
   if (fee.forced) return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken });
   let facts: AccountFacts | undefined;
   try {
-    return await chain.prepareExecution(account, calls, { ...base, feeMode: 'sponsored', onFacts: (read) => (facts = read) });
+    return await chain.prepareExecution(account, calls, {
+      ...base,
+      feeMode: 'sponsored',
+      onFacts: (read) => (facts = read),
+    });
   } catch (error) {
     if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
     call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
     // the same account facts for the second build: read moments ago, for this plan
-    return chain.prepareExecution(account, calls, { ...base, feeMode: inGasToken, ...(facts === undefined ? {} : { facts }) });
+    return chain.prepareExecution(account, calls, {
+      ...base,
+      feeMode: inGasToken,
+      ...(facts === undefined ? {} : { facts }),
+    });
   }
 }
 

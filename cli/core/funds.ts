@@ -21,10 +21,19 @@ export interface TokenAmount {
   baseUnits: string;
 }
 
-export function tokenAmount(token: Pick<Token, 'symbol' | 'address' | 'decimals'>, value: bigint): TokenAmount {
+export function tokenAmount(
+  token: Pick<Token, 'symbol' | 'address' | 'decimals'>,
+  value: bigint,
+): TokenAmount {
   const sign = value < 0n ? '-' : '';
   const magnitude = value < 0n ? -value : value;
-  return { symbol: token.symbol, address: token.address, decimals: token.decimals, amount: `${sign}${formatAmount(magnitude, token.decimals)}`, baseUnits: value.toString() };
+  return {
+    symbol: token.symbol,
+    address: token.address,
+    decimals: token.decimals,
+    amount: `${sign}${formatAmount(magnitude, token.decimals)}`,
+    baseUnits: value.toString(),
+  };
 }
 
 interface Where {
@@ -34,7 +43,12 @@ interface Where {
   sandbox: boolean;
 }
 
-const where = (endpoints: Endpoints, session: Session): Where => ({ email: session.email, address: session.address, network: endpoints.networkName, sandbox: endpoints.sandbox });
+const where = (endpoints: Endpoints, session: Session): Where => ({
+  email: session.email,
+  address: session.address,
+  network: endpoints.networkName,
+  sandbox: endpoints.sandbox,
+});
 
 function resolveTokens(network: Network, symbols: readonly string[] | undefined): readonly Token[] {
   if (symbols === undefined || symbols.length === 0) return listTokens(network);
@@ -53,11 +67,28 @@ export interface BalanceResult extends Where {
 }
 
 /** The session wallet's balances of `tokens` (symbols or addresses; default: the whole registry). */
-export async function balances(endpoints: Endpoints, options: { tokens?: readonly string[]; now?: () => number } = {}, call: CallOptions = {}): Promise<BalanceResult> {
+export async function balances(
+  endpoints: Endpoints,
+  options: { tokens?: readonly string[]; now?: () => number } = {},
+  call: CallOptions = {},
+): Promise<BalanceResult> {
   const session = requireSession(endpoints, options.now ? { now: options.now } : {});
   const tokens = resolveTokens(endpoints.network, options.tokens);
-  const [{ createChainReader, readBalances }, rpcUrl] = await Promise.all([import('./chain/index.js'), rpcUrlOf(endpoints)]);
-  const reader = createChainReader({ address: session.address, rpcUrl, network: endpoints.network });
-  const read = await readBalances(reader, { tokens, ...(call.signal ? { signal: call.signal } : {}) });
-  return { ...where(endpoints, session), balances: read.map(({ token, balance }) => tokenAmount(token, balance)) };
+  const [{ createChainReader, readBalances }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    rpcUrlOf(endpoints),
+  ]);
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
+  const read = await readBalances(reader, {
+    tokens,
+    ...(call.signal ? { signal: call.signal } : {}),
+  });
+  return {
+    ...where(endpoints, session),
+    balances: read.map(({ token, balance }) => tokenAmount(token, balance)),
+  };
 }

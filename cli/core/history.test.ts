@@ -17,7 +17,16 @@ function entry(hash: string, kind: NewHistoryEntry['kind'] = 'trade'): NewHistor
     hash,
     status: 'pending',
     summary: 'swap 1 ETH → at least 2970 USDC',
-    amounts: [{ direction: 'out', symbol: 'ETH', address: ETH, amount: '1', baseUnits: '1000000000000000000', basis: 'sent' }],
+    amounts: [
+      {
+        direction: 'out',
+        symbol: 'ETH',
+        address: ETH,
+        amount: '1',
+        baseUnits: '1000000000000000000',
+        basis: 'sent',
+      },
+    ],
   };
 }
 
@@ -41,7 +50,12 @@ describe('history', () => {
     await store.append(entry('0xdef', 'send'));
     clock += 1000;
     const updated = await store.update('0X000ABC', { status: 'succeeded' });
-    expect(updated).toMatchObject({ hash: h('abc'), status: 'succeeded', time: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:02.000Z' });
+    expect(updated).toMatchObject({
+      hash: h('abc'),
+      status: 'succeeded',
+      time: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:02.000Z',
+    });
     const { entries, setAside } = await store.list();
     expect(setAside).toBeNull();
     expect(entries.map((e) => [e.hash, e.kind, e.status])).toEqual([
@@ -69,31 +83,44 @@ describe('history', () => {
     ['not JSON', '{"version": 1, "entries": ['],
     ['the wrong shape', '{"version": 1, "entries": [{"hash": 5}]}'],
     ['an unknown version', '{"version": 2, "entries": []}'],
-  ])('a file that is %s is set aside (kept, never deleted) and a new history starts', async (_name, text) => {
-    const dir = home();
-    const store = openHistory(dir);
-    writeFileSync(store.path, text, { mode: 0o600 });
-    const listed = await store.list();
-    expect(listed.entries).toEqual([]);
-    expect(listed.setAside).not.toBeNull();
-    expect(readFileSync(listed.setAside ?? '', 'utf8')).toBe(text);
-    await store.append(entry('0x1'));
-    expect((await store.list()).entries).toHaveLength(1);
-  });
+  ])(
+    'a file that is %s is set aside (kept, never deleted) and a new history starts',
+    async (_name, text) => {
+      const dir = home();
+      const store = openHistory(dir);
+      writeFileSync(store.path, text, { mode: 0o600 });
+      const listed = await store.list();
+      expect(listed.entries).toEqual([]);
+      expect(listed.setAside).not.toBeNull();
+      expect(readFileSync(listed.setAside ?? '', 'utf8')).toBe(text);
+      await store.append(entry('0x1'));
+      expect((await store.list()).entries).toHaveLength(1);
+    },
+  );
 
   it('refuses a malformed entry without touching the file', async () => {
     const store = openHistory(home());
     await store.append(entry('0x1'));
     const before = readFileSync(store.path, 'utf8');
-    await expect(store.append({ ...entry('0x2'), account: 'bob' })).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
-    await expect(store.append(entry('not a hash'))).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
-    await expect(store.update('0x1', { status: 'weird' as 'succeeded' })).rejects.toMatchObject({ code: 'HISTORY_ERROR' });
+    await expect(store.append({ ...entry('0x2'), account: 'bob' })).rejects.toMatchObject({
+      code: 'HISTORY_ERROR',
+    });
+    await expect(store.append(entry('not a hash'))).rejects.toMatchObject({
+      code: 'HISTORY_ERROR',
+    });
+    await expect(store.update('0x1', { status: 'weird' as 'succeeded' })).rejects.toMatchObject({
+      code: 'HISTORY_ERROR',
+    });
     expect(readFileSync(store.path, 'utf8')).toBe(before);
   });
 
   it('concurrent writers through separate stores lose nothing (the lock serialises them)', async () => {
     const dir = home();
-    await Promise.all(Array.from({ length: 30 }, (_, i) => openHistory(dir).append(entry(`0x${(i + 1).toString(16)}`))));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        openHistory(dir).append(entry(`0x${(i + 1).toString(16)}`)),
+      ),
+    );
     const hashes = (await openHistory(dir).list()).entries.map((e) => e.hash);
     expect(new Set(hashes).size).toBe(30);
   });
@@ -128,20 +155,34 @@ describe('history', () => {
   it('one hash format: older files with short hashes are read as 0x + 64 lower-case hex, and updated by any spelling', async () => {
     const dir = home();
     const store = openHistory(dir);
-    const old = { ...entry('0x1'), hash: '0xABC', time: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' };
+    const old = {
+      ...entry('0x1'),
+      hash: '0xABC',
+      time: '2025-01-01T00:00:00.000Z',
+      updatedAt: '2025-01-01T00:00:00.000Z',
+    };
     writeFileSync(store.path, JSON.stringify({ version: 1, entries: [old] }), { mode: 0o600 });
     expect((await store.list()).entries.map((e) => e.hash)).toEqual([h('abc')]);
-    expect(await store.update('0xabc', { status: 'succeeded' })).toMatchObject({ hash: h('abc'), status: 'succeeded' });
+    expect(await store.update('0xabc', { status: 'succeeded' })).toMatchObject({
+      hash: h('abc'),
+      status: 'succeeded',
+    });
     expect(JSON.parse(readFileSync(store.path, 'utf8')).entries[0].hash).toBe(h('abc'));
   });
 
   it('an entry with no hash (the answer was lost) is kept and updated by its id', async () => {
     const store = openHistory(home());
     const { hash: _none, ...rest } = entry('0x1');
-    const stored = await store.append({ ...rest, status: 'unknown', outside: { nonce: h('7'), messageHash: h('8'), executeBefore: 1_900_000_000 } });
+    const stored = await store.append({
+      ...rest,
+      status: 'unknown',
+      outside: { nonce: h('7'), messageHash: h('8'), executeBefore: 1_900_000_000 },
+    });
     expect(stored.id).toMatch(/^[0-9a-f]{16}$/);
     expect(stored.hash).toBeUndefined();
-    expect(await store.update(stored.id as string, { status: 'succeeded', note: 'executed' })).toMatchObject({ status: 'succeeded', note: 'executed' });
+    expect(
+      await store.update(stored.id as string, { status: 'succeeded', note: 'executed' }),
+    ).toMatchObject({ status: 'succeeded', note: 'executed' });
   });
 
   it('a sandbox wallet lists only the current sandbox chain; the file keeps the others', async () => {
@@ -150,7 +191,11 @@ describe('history', () => {
     await store.append({ ...entry('0x2'), chain: 'sandbox:new-chain' });
     await store.append(entry('0x3')); // written before chains were kept
     const scope = { account: ACCOUNT, network: 'mainnet' as const, sandbox: true };
-    expect((await walletHistory(store, { ...scope, chain: 'sandbox:new-chain' })).entries.map((e) => e.hash)).toEqual([h('2')]);
+    expect(
+      (await walletHistory(store, { ...scope, chain: 'sandbox:new-chain' })).entries.map(
+        (e) => e.hash,
+      ),
+    ).toEqual([h('2')]);
     expect((await store.list()).entries).toHaveLength(3);
   });
 });

@@ -55,7 +55,13 @@ const HistoryEntry = Type.Object(
     id: Type.Optional(Type.String({ pattern: '^[0-9a-f]{16,32}$' })),
     time: Short(40),
     updatedAt: Short(40),
-    kind: Type.Union([Type.Literal('send'), Type.Literal('trade'), Type.Literal('multi-swap'), Type.Literal('batch'), Type.Literal('rebalance')]),
+    kind: Type.Union([
+      Type.Literal('send'),
+      Type.Literal('trade'),
+      Type.Literal('multi-swap'),
+      Type.Literal('batch'),
+      Type.Literal('rebalance'),
+    ]),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
     sandbox: Type.Boolean(),
     /**
@@ -71,46 +77,83 @@ const HistoryEntry = Type.Object(
      * transaction left the client and how it ended is not known yet; not-sent: it provably never
      * executed (its outside-execution deadline passed with its nonce unused)
      */
-    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('reverted'), Type.Literal('unknown'), Type.Literal('not-sent')]),
+    status: Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('succeeded'),
+      Type.Literal('reverted'),
+      Type.Literal('unknown'),
+      Type.Literal('not-sent'),
+    ]),
     summary: Short(500),
     amounts: Type.Array(HistoryAmount, { maxItems: 16 }),
     revertReason: Type.Optional(Short(1000)),
     /** what the account paid for gas, from the receipt (absent: sponsored, not settled, or an older entry) */
-    fee: Type.Optional(Type.Object({ symbol: Short(16), amount: Short(100), baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }) }, { additionalProperties: false })),
+    fee: Type.Optional(
+      Type.Object(
+        {
+          symbol: Short(16),
+          amount: Short(100),
+          baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** sha-256 of what the plan moves (planFingerprint): a retry of the same plan is recognised */
     fingerprint: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     /** what identifies the signed outside execution when no hash is known (SNIP-9) */
     outside: Type.Optional(
-      Type.Object({ nonce: Felt, messageHash: Felt, executeBefore: Type.Integer({ minimum: 0, maximum: 2 ** 40 }) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          nonce: Felt,
+          messageHash: Felt,
+          executeBefore: Type.Integer({ minimum: 0, maximum: 2 ** 40 }),
+        },
+        { additionalProperties: false },
+      ),
     ),
     /** how the outcome was learned, when not from a receipt */
     note: Type.Optional(Short(300)),
   },
   { additionalProperties: false },
 );
-const HistoryFile = Type.Object({ version: Type.Literal(1), entries: Type.Array(HistoryEntry, { maxItems: MAX_ENTRIES }) }, { additionalProperties: false });
+const HistoryFile = Type.Object(
+  { version: Type.Literal(1), entries: Type.Array(HistoryEntry, { maxItems: MAX_ENTRIES }) },
+  { additionalProperties: false },
+);
 
 export type HistoryAmount = Type.Static<typeof HistoryAmount>;
 export type HistoryEntry = Type.Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
 export type HistoryKind = HistoryEntry['kind'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
-export type HistoryUpdate = Partial<Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee'>>;
+export type HistoryUpdate = Partial<
+  Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee'>
+>;
 /** Not settled yet: the chain may still say how it ended. */
-export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>(['pending', 'unknown']);
+export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>([
+  'pending',
+  'unknown',
+]);
 
 /** An entry whose every text is one printable line within the schema's bounds. */
 function cleanEntry(entry: HistoryEntry): HistoryEntry {
   return {
     ...entry,
     summary: printable(entry.summary, 500),
-    amounts: entry.amounts.map((a) => ({ ...a, symbol: printable(a.symbol, 16), amount: printable(a.amount, 100) })),
-    ...(entry.revertReason === undefined ? {} : { revertReason: printable(entry.revertReason, 1000) }),
+    amounts: entry.amounts.map((a) => ({
+      ...a,
+      symbol: printable(a.symbol, 16),
+      amount: printable(a.amount, 100),
+    })),
+    ...(entry.revertReason === undefined
+      ? {}
+      : { revertReason: printable(entry.revertReason, 1000) }),
   };
 }
 
 let validator: { Check(value: unknown): boolean } | undefined;
-const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> => (validator ??= Compile(HistoryFile)).Check(value);
+const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> =>
+  (validator ??= Compile(HistoryFile)).Check(value);
 
 export interface HistoryOptions {
   /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
@@ -137,7 +180,10 @@ export interface HistoryStore {
 }
 
 function historyError(message: string, cause?: unknown): AppError {
-  return new AppError(ErrorCode.HISTORY_ERROR, message, { status: 500, ...(cause === undefined ? {} : { cause }) });
+  return new AppError(ErrorCode.HISTORY_ERROR, message, {
+    status: 500,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /**
@@ -145,12 +191,14 @@ function historyError(message: string, cause?: unknown): AppError {
  * receipts, events, `history --json` and the app print it, so string comparison works.
  */
 export function canonicalHash(hash: string): string {
-  if (!/^0[xX][0-9a-fA-F]{1,64}$/.test(hash.trim())) throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
+  if (!/^0[xX][0-9a-fA-F]{1,64}$/.test(hash.trim()))
+    throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
   return `0x${BigInt(hash.trim()).toString(16).padStart(64, '0')}`;
 }
 
 /** Entries as read: older files spelled hashes without leading zeros. */
-const migrated = (entry: HistoryEntry): HistoryEntry => (entry.hash === undefined ? entry : { ...entry, hash: canonicalHash(entry.hash) });
+const migrated = (entry: HistoryEntry): HistoryEntry =>
+  entry.hash === undefined ? entry : { ...entry, hash: canonicalHash(entry.hash) };
 
 const newId = (): string => randomBytes(8).toString('hex');
 
@@ -183,13 +231,21 @@ export async function acquireLock(lockPath: string, waitMs: number): Promise<() 
         if (current === token) await rm(lockPath, { force: true });
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw historyError(`cannot lock the history (${(error as Error).message})`, error);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw historyError(`cannot lock the history (${(error as Error).message})`, error);
     }
-    const [content, info] = await Promise.all([readFile(lockPath, 'utf8').catch(() => ''), stat(lockPath).catch(() => undefined)]);
+    const [content, info] = await Promise.all([
+      readFile(lockPath, 'utf8').catch(() => ''),
+      stat(lockPath).catch(() => undefined),
+    ]);
     const pid = Number(content.split(' ')[0]);
-    const stale = info === undefined || (Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) || Date.now() - info.mtimeMs > LOCK_STALE_MS;
+    const stale =
+      info === undefined ||
+      (Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) ||
+      Date.now() - info.mtimeMs > LOCK_STALE_MS;
     if (stale && info !== undefined) await rm(lockPath, { force: true });
-    else if (Date.now() > deadline) throw historyError(`the history is locked by another finance-tui process (${lockPath})`);
+    else if (Date.now() > deadline)
+      throw historyError(`the history is locked by another finance-tui process (${lockPath})`);
     else await sleep(LOCK_POLL_MS);
   }
 }
@@ -208,7 +264,8 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], setAside: null };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { entries: [], setAside: null };
       throw historyError(`cannot read the history at ${path} (${(error as Error).message})`, error);
     }
     let parsed: unknown;
@@ -222,7 +279,10 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
   }
 
   async function setAside(): Promise<string> {
-    const target = join(dir, `history.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.json`);
+    const target = join(
+      dir,
+      `history.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.json`,
+    );
     await rename(path, target);
     return target;
   }
@@ -232,7 +292,10 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     try {
       writeFileAtomic(path, `${JSON.stringify({ version: 1, entries: kept }, null, 2)}\n`, 0o600);
     } catch (error) {
-      throw historyError(`cannot write the history at ${path} (${(error as Error).message})`, error);
+      throw historyError(
+        `cannot write the history at ${path} (${(error as Error).message})`,
+        error,
+      );
     }
   }
 
@@ -250,8 +313,15 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     append: (entry) =>
       locked(async () => {
         const time = new Date(now()).toISOString();
-        const stored: HistoryEntry = cleanEntry({ ...entry, id: entry.id ?? newId(), ...(entry.hash === undefined ? {} : { hash: canonicalHash(entry.hash) }), time, updatedAt: time });
-        if (!isHistoryFile({ version: 1, entries: [stored] })) throw historyError('refusing to record a malformed history entry');
+        const stored: HistoryEntry = cleanEntry({
+          ...entry,
+          id: entry.id ?? newId(),
+          ...(entry.hash === undefined ? {} : { hash: canonicalHash(entry.hash) }),
+          time,
+          updatedAt: time,
+        });
+        if (!isHistoryFile({ version: 1, entries: [stored] }))
+          throw historyError('refusing to record a malformed history entry');
         const { entries } = await read();
         write([...entries, stored]);
         return stored;
@@ -260,11 +330,19 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       locked(async () => {
         const hash = /^0[xX][0-9a-fA-F]{1,64}$/.test(key.trim()) ? canonicalHash(key) : undefined;
         const { entries } = await read();
-        const index = entries.findLastIndex((e) => e.id === key || (hash !== undefined && e.hash === hash));
+        const index = entries.findLastIndex(
+          (e) => e.id === key || (hash !== undefined && e.hash === hash),
+        );
         const current = entries[index];
         if (current === undefined) return undefined;
-        const next: HistoryEntry = cleanEntry({ ...current, ...patch, ...(patch.hash === undefined ? {} : { hash: canonicalHash(patch.hash) }), updatedAt: new Date(now()).toISOString() });
-        if (!isHistoryFile({ version: 1, entries: [next] })) throw historyError('refusing to record a malformed history update');
+        const next: HistoryEntry = cleanEntry({
+          ...current,
+          ...patch,
+          ...(patch.hash === undefined ? {} : { hash: canonicalHash(patch.hash) }),
+          updatedAt: new Date(now()).toISOString(),
+        });
+        if (!isHistoryFile({ version: 1, entries: [next] }))
+          throw historyError('refusing to record a malformed history update');
         entries[index] = next;
         write(entries);
         return next;
@@ -298,7 +376,10 @@ export interface TransactionTracker {
  * updated from its receipt. A history that cannot be written is a warning, never a failure (the
  * chain is the truth); without a store nothing is recorded.
  */
-export function trackTransaction(history: HistoryStore | undefined, entry: Omit<NewHistoryEntry, 'hash' | 'status' | 'id'>): TransactionTracker {
+export function trackTransaction(
+  history: HistoryStore | undefined,
+  entry: Omit<NewHistoryEntry, 'hash' | 'status' | 'id'>,
+): TransactionTracker {
   const warnings: string[] = [];
   const id = newId();
   let recorded = false;
@@ -318,7 +399,8 @@ export function trackTransaction(history: HistoryStore | undefined, entry: Omit<
     warnings,
     submitted(hash) {
       recorded = true;
-      if (history !== undefined) pending = safely(() => history.append({ ...entry, id, hash, status: 'pending' }));
+      if (history !== undefined)
+        pending = safely(() => history.append({ ...entry, id, hash, status: 'pending' }));
     },
     settled,
     async failed(error) {
@@ -328,12 +410,19 @@ export function trackTransaction(history: HistoryStore | undefined, entry: Omit<
         const hash = error.details?.transactionHash;
         if (typeof hash !== 'string') return;
         const reason = String(error.details?.revertReason ?? '').slice(0, 1000);
-        await settled(hash, { status: 'reverted', ...(reason === '' ? {} : { revertReason: reason }) });
+        await settled(hash, {
+          status: 'reverted',
+          ...(reason === '' ? {} : { revertReason: reason }),
+        });
         return;
       }
       if (error.code === ErrorCode.SUBMITTED_UNCONFIRMED && !recorded && history !== undefined) {
         recorded = true;
-        const note = `the answer to the submission was lost (${String(error.details?.cause ?? 'unknown cause')}); it may have been executed`.slice(0, 300);
+        const note =
+          `the answer to the submission was lost (${String(error.details?.cause ?? 'unknown cause')}); it may have been executed`.slice(
+            0,
+            300,
+          );
         await safely(() => history.append({ ...entry, id, status: 'unknown', note }));
       }
     },
@@ -364,14 +453,28 @@ export interface WalletHistoryOptions {
  * what every face lists for the signed-in wallet. With a lookup, unresolved entries are settled
  * from the chain first.
  */
-export async function walletHistory(history: HistoryStore, scope: HistoryScope, options: WalletHistoryOptions = {}): Promise<HistoryList> {
+export async function walletHistory(
+  history: HistoryStore,
+  scope: HistoryScope,
+  options: WalletHistoryOptions = {},
+): Promise<HistoryList> {
   const { entries, setAside } = await history.list();
   const account = BigInt(scope.account);
   const { entryChain, reconcileHistory, withChanges } = await import('./reconcile.js');
-  const sameChain = (e: HistoryEntry): boolean => !scope.sandbox || scope.chain === undefined || entryChain(e) === scope.chain;
-  const mine = entries.filter((e) => BigInt(e.account) === account && e.network === scope.network && e.sandbox === scope.sandbox && sameChain(e));
+  const sameChain = (e: HistoryEntry): boolean =>
+    !scope.sandbox || scope.chain === undefined || entryChain(e) === scope.chain;
+  const mine = entries.filter(
+    (e) =>
+      BigInt(e.account) === account &&
+      e.network === scope.network &&
+      e.sandbox === scope.sandbox &&
+      sameChain(e),
+  );
   if (options.lookup === undefined) return { entries: mine, setAside };
   const lookup = options.lookup;
-  const changed = await reconcileHistory(history, mine, { lookupFor: () => lookup, signal: options.signal }).catch(() => []);
+  const changed = await reconcileHistory(history, mine, {
+    lookupFor: () => lookup,
+    signal: options.signal,
+  }).catch(() => []);
   return { entries: withChanges(mine, changed), setAside };
 }

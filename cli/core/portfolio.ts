@@ -20,7 +20,13 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatAmount } from '../../shared/amount.js';
 import { formatBpsAsPercent, parsePriceScaled, priceImpactBps } from '../../shared/fees.js';
-import { findToken, listTokens, type Network, sameAddress, type Token } from '../../shared/tokens.js';
+import {
+  findToken,
+  listTokens,
+  type Network,
+  sameAddress,
+  type Token,
+} from '../../shared/tokens.js';
 import { isAppError } from '../../shared/errors.js';
 import type { AggregatorClient } from '../clients/aggregator.js';
 import { formatShare, shares } from './allocation.js';
@@ -60,19 +66,26 @@ interface CacheEntry {
   quotedAt: number;
 }
 
-const cacheKey = (endpoints: Endpoints, token: Token, amount: bigint): string => `${endpoints.aggregatorUrl}|${endpoints.network}|${token.address}|${amount}`;
+const cacheKey = (endpoints: Endpoints, token: Token, amount: bigint): string =>
+  `${endpoints.aggregatorUrl}|${endpoints.network}|${token.address}|${amount}`;
 
 async function readCache(dir: string): Promise<Record<string, CacheEntry>> {
   try {
     const parsed = JSON.parse(await readFile(join(dir, CACHE_FILE), 'utf8')) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, CacheEntry>) : {};
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, CacheEntry>)
+      : {};
   } catch {
     // absent or unreadable: an empty cache (it is only a cache)
     return {};
   }
 }
 
-async function writeCache(dir: string, entries: Record<string, CacheEntry>, now: number): Promise<void> {
+async function writeCache(
+  dir: string,
+  entries: Record<string, CacheEntry>,
+  now: number,
+): Promise<void> {
   const fresh = Object.entries(entries)
     .filter(([, e]) => typeof e?.quotedAt === 'number' && now - e.quotedAt < PRICE_CACHE_MS)
     .slice(-CACHE_MAX_ENTRIES);
@@ -88,7 +101,13 @@ async function writeCache(dir: string, entries: Record<string, CacheEntry>, now:
 }
 
 function fromCache(e: CacheEntry | undefined, now: number): TokenPrice | undefined {
-  if (e === undefined || typeof e.quotedAt !== 'number' || now - e.quotedAt >= PRICE_CACHE_MS || now < e.quotedAt) return undefined;
+  if (
+    e === undefined ||
+    typeof e.quotedAt !== 'number' ||
+    now - e.quotedAt >= PRICE_CACHE_MS ||
+    now < e.quotedAt
+  )
+    return undefined;
   try {
     return {
       scaled: BigInt(e.scaled),
@@ -120,7 +139,12 @@ export interface PriceOptions {
  * once; cached prices younger than `maxAgeMs` are reused. Never throws for one token: a token
  * the aggregator cannot price gets the reason.
  */
-export async function priceTokens(endpoints: Endpoints, items: ReadonlyArray<{ token: Token; amount: bigint }>, options: PriceOptions = {}, call: CallOptions = {}): Promise<PriceResult[]> {
+export async function priceTokens(
+  endpoints: Endpoints,
+  items: ReadonlyArray<{ token: Token; amount: bigint }>,
+  options: PriceOptions = {},
+  call: CallOptions = {},
+): Promise<PriceResult[]> {
   if (endpoints.network !== 'mainnet') {
     const reason = `no price on ${endpoints.network}: prices come from the swap aggregator, which serves mainnet only`;
     return items.map(() => ({ ok: false, reason }));
@@ -138,32 +162,62 @@ export async function priceTokens(endpoints: Endpoints, items: ReadonlyArray<{ t
       if (hit !== undefined && now() - hit.quotedAt < maxAge) return { ok: true, price: hit };
       const isUsdc = usdc !== undefined && sameAddress(token.address, usdc.address);
       const into = pricedAgainst(endpoints.network, token.address);
-      if (into === undefined || amount <= 0n) return { ok: false, reason: 'no quote token to price against' };
+      if (into === undefined || amount <= 0n)
+        return { ok: false, reason: 'no quote token to price against' };
       try {
-        const route = await client.getRoute({ amount, tokenIn: token.address, tokenOut: into.address }, { signal: call.signal });
+        const route = await client.getRoute(
+          { amount, tokenIn: token.address, tokenOut: into.address },
+          { signal: call.signal },
+        );
         const scaled = parsePriceScaled(route.inputToken.price);
-        if (scaled === undefined) return { ok: false, reason: 'the aggregator sent no usable USD price for it' };
+        if (scaled === undefined)
+          return { ok: false, reason: 'the aggregator sent no usable USD price for it' };
         const impact = isUsdc
           ? undefined
-          : priceImpactBps({ amountIn: amount, decimalsIn: token.decimals, priceIn: route.inputToken.price, amountOut: route.outputAmount, decimalsOut: into.decimals, priceOut: route.outputToken.price });
-        const price: TokenPrice = { scaled, quotedAmount: amount, usdcOut: isUsdc ? undefined : route.outputAmount, impactBps: impact, quotedAt: now(), cached: false };
-        fresh[key] = { scaled: scaled.toString(), quotedAmount: amount.toString(), usdcOut: price.usdcOut?.toString() ?? null, impactBps: impact ?? null, quotedAt: price.quotedAt };
+          : priceImpactBps({
+              amountIn: amount,
+              decimalsIn: token.decimals,
+              priceIn: route.inputToken.price,
+              amountOut: route.outputAmount,
+              decimalsOut: into.decimals,
+              priceOut: route.outputToken.price,
+            });
+        const price: TokenPrice = {
+          scaled,
+          quotedAmount: amount,
+          usdcOut: isUsdc ? undefined : route.outputAmount,
+          impactBps: impact,
+          quotedAt: now(),
+          cached: false,
+        };
+        fresh[key] = {
+          scaled: scaled.toString(),
+          quotedAmount: amount.toString(),
+          usdcOut: price.usdcOut?.toString() ?? null,
+          impactBps: impact ?? null,
+          quotedAt: price.quotedAt,
+        };
         return { ok: true, price };
       } catch (error) {
         if (call.signal?.aborted === true) throw error;
-        const why = isAppError(error) ? `${error.code}: ${error.message}` : 'the aggregator did not answer';
+        const why = isAppError(error)
+          ? `${error.code}: ${error.message}`
+          : 'the aggregator did not answer';
         return { ok: false, reason: `unpriced: ${why}`.slice(0, 300) };
       }
     }),
   );
-  if (Object.keys(fresh).length > 0) await writeCache(endpoints.dataDir, { ...cache, ...fresh }, now());
+  if (Object.keys(fresh).length > 0)
+    await writeCache(endpoints.dataDir, { ...cache, ...fresh }, now());
   return results;
 }
 
 /** A value in USD cents of `amount` at `scaled` (floored). */
-export const centsAt = (amount: bigint, decimals: number, scaled: bigint): bigint => (amount * scaled * 100n) / 10n ** BigInt(decimals + 18);
+export const centsAt = (amount: bigint, decimals: number, scaled: bigint): bigint =>
+  (amount * scaled * 100n) / 10n ** BigInt(decimals + 18);
 
-const usdText = (cents: bigint): string => `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+const usdText = (cents: bigint): string =>
+  `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 
 /** A price per unit as text: at least 2 decimals, at most 8 (truncated). */
 export function priceText(scaled: bigint): string {
@@ -178,7 +232,12 @@ export interface PortfolioToken extends TokenAmount {
   /** of the priced total, hundredths of a percent as "12.34" */
   share: { percent: string; units: number } | null;
   /** selling the whole holding at once: what it fetches in USDC and the impact (null for USDC and the unpriced) */
-  ifSoldNow: { usdc: string; baseUnits: string; impact: string | null; impactBps: number | null } | null;
+  ifSoldNow: {
+    usdc: string;
+    baseUnits: string;
+    impact: string | null;
+    impactBps: number | null;
+  } | null;
   /** why there is no price */
   unpriced: string | null;
   /** the price came from the cache */
@@ -208,18 +267,25 @@ export interface Portfolio {
 }
 
 export const PRICING_METHOD =
-  'price = the aggregator USD price per unit quoted with a route of the whole held amount into USDC (USDC: into ETH); value = balance × price; ifSoldNow = that route\'s output';
+  "price = the aggregator USD price per unit quoted with a route of the whole held amount into USDC (USDC: into ETH); value = balance × price; ifSoldNow = that route's output";
 
 /**
  * The session wallet's registry tokens with a non-zero balance: exact balance, USD price and
  * value, share of the priced total (exact, adding up to 100.00 %), and the total.
  */
-export async function portfolio(endpoints: Endpoints, options: PriceOptions = {}, call: CallOptions = {}): Promise<Portfolio> {
+export async function portfolio(
+  endpoints: Endpoints,
+  options: PriceOptions = {},
+  call: CallOptions = {},
+): Promise<Portfolio> {
   const now = options.now ?? Date.now;
   const read = await readWalletBalances(endpoints, {}, call);
   const held = read.balances.filter((b) => b.baseUnits !== '0');
   const registry = listTokens(endpoints.network);
-  const items = held.map((b) => ({ token: registry.find((t) => sameAddress(t.address, b.address)) as Token, amount: BigInt(b.baseUnits) }));
+  const items = held.map((b) => ({
+    token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
+    amount: BigInt(b.baseUnits),
+  }));
   const prices = await priceTokens(endpoints, items, options, call);
   const cents = items.map((it, i) => {
     const p = prices[i];
@@ -230,7 +296,16 @@ export async function portfolio(endpoints: Endpoints, options: PriceOptions = {}
   const tokens: PortfolioToken[] = held.map((b, i) => {
     const p = prices[i] as PriceResult;
     const c = cents[i];
-    if (!p.ok || c === undefined) return { ...b, price: null, value: null, share: null, ifSoldNow: null, unpriced: p.ok ? 'no price' : p.reason, cached: false };
+    if (!p.ok || c === undefined)
+      return {
+        ...b,
+        price: null,
+        value: null,
+        share: null,
+        ifSoldNow: null,
+        unpriced: p.ok ? 'no price' : p.reason,
+        cached: false,
+      };
     const share = pricedShares[k++] as bigint;
     const usdc = findToken(endpoints.network, 'USDC');
     const out = p.price.usdcOut;
@@ -242,19 +317,41 @@ export async function portfolio(endpoints: Endpoints, options: PriceOptions = {}
       ifSoldNow:
         out === undefined || usdc === undefined
           ? null
-          : { usdc: formatAmount(out, usdc.decimals), baseUnits: out.toString(), impact: p.price.impactBps === undefined ? null : formatBpsAsPercent(p.price.impactBps), impactBps: p.price.impactBps ?? null },
+          : {
+              usdc: formatAmount(out, usdc.decimals),
+              baseUnits: out.toString(),
+              impact:
+                p.price.impactBps === undefined ? null : formatBpsAsPercent(p.price.impactBps),
+              impactBps: p.price.impactBps ?? null,
+            },
       unpriced: null,
       cached: p.price.cached,
     };
   });
   const total = cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n);
-  const unpriced = tokens.filter((t) => t.unpriced !== null).map((t) => ({ symbol: t.symbol, reason: t.unpriced as string }));
+  const unpriced = tokens
+    .filter((t) => t.unpriced !== null)
+    .map((t) => ({ symbol: t.symbol, reason: t.unpriced as string }));
   const used = prices.filter((p): p is { ok: true; price: TokenPrice } => p.ok);
-  const oldest = used.reduce<number | undefined>((o, p) => (o === undefined || p.price.quotedAt < o ? p.price.quotedAt : o), undefined);
+  const oldest = used.reduce<number | undefined>(
+    (o, p) => (o === undefined || p.price.quotedAt < o ? p.price.quotedAt : o),
+    undefined,
+  );
   const notes: string[] = [];
-  if (unpriced.length > 0) notes.push(`${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`);
-  const thin = tokens.filter((t) => t.ifSoldNow?.impactBps !== null && t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > IMPACT_NOTE_BPS);
-  if (thin.length > 0) notes.push(`selling ${thin.map((t) => t.symbol).join(', ')} at once would fetch less than the value shown (price impact above ${formatBpsAsPercent(IMPACT_NOTE_BPS)})`);
+  if (unpriced.length > 0)
+    notes.push(
+      `${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`,
+    );
+  const thin = tokens.filter(
+    (t) =>
+      t.ifSoldNow?.impactBps !== null &&
+      t.ifSoldNow !== null &&
+      (t.ifSoldNow.impactBps ?? 0) > IMPACT_NOTE_BPS,
+  );
+  if (thin.length > 0)
+    notes.push(
+      `selling ${thin.map((t) => t.symbol).join(', ')} at once would fetch less than the value shown (price impact above ${formatBpsAsPercent(IMPACT_NOTE_BPS)})`,
+    );
   return {
     network: read.network,
     sandbox: read.sandbox,
@@ -295,20 +392,39 @@ export interface Holdings {
  * as sent (display data, read with shared/fees.ts); undefined when it has no route or no price.
  * The one pricing rule: holdings and the spending caps (actions/caps.ts) both use it.
  */
-export async function usdPriceOf(client: AggregatorClient, network: Network, token: string, amount: bigint, call: CallOptions = {}): Promise<unknown> {
+export async function usdPriceOf(
+  client: AggregatorClient,
+  network: Network,
+  token: string,
+  amount: bigint,
+  call: CallOptions = {},
+): Promise<unknown> {
   const quoteIn = pricedAgainst(network, token);
   if (quoteIn === undefined || amount <= 0n) return undefined;
-  return client.getRoute({ amount, tokenIn: token, tokenOut: quoteIn.address }, { signal: call.signal }).then(
-    (route) => route.inputToken.price,
-    () => undefined,
-  );
+  return client
+    .getRoute({ amount, tokenIn: token, tokenOut: quoteIn.address }, { signal: call.signal })
+    .then(
+      (route) => route.inputToken.price,
+      () => undefined,
+    );
 }
 
 /** The session wallet's non-zero balances, each with its USD value where the aggregator has a price (the portfolio's figures). */
-export async function holdings(endpoints: Endpoints, call: CallOptions = {}, now: () => number = Date.now): Promise<Holdings> {
+export async function holdings(
+  endpoints: Endpoints,
+  call: CallOptions = {},
+  now: () => number = Date.now,
+): Promise<Holdings> {
   const p = await portfolio(endpoints, { now }, call);
   return {
-    tokens: p.tokens.map(({ symbol, address, decimals, amount, baseUnits, value }) => ({ symbol, address, decimals, amount, baseUnits, usdCents: value === null ? undefined : BigInt(value.cents) })),
+    tokens: p.tokens.map(({ symbol, address, decimals, amount, baseUnits, value }) => ({
+      symbol,
+      address,
+      decimals,
+      amount,
+      baseUnits,
+      usdCents: value === null ? undefined : BigInt(value.cents),
+    })),
     totalUsdCents: BigInt(p.total.cents),
     unpriced: p.unpriced.map((u) => u.symbol),
     asOf: p.asOf,

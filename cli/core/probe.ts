@@ -17,8 +17,16 @@ export interface ServerProbe {
 
 export const PROBE_TIMEOUT_MS = 1_500;
 
-export async function probeServer(serverUrl: string, options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {}): Promise<ServerProbe> {
-  const http = createHttpClient({ baseUrl: serverUrl, service: 'auth server', timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, retries: 0 });
+export async function probeServer(
+  serverUrl: string,
+  options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {},
+): Promise<ServerProbe> {
+  const http = createHttpClient({
+    baseUrl: serverUrl,
+    service: 'auth server',
+    timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
+    retries: 0,
+  });
   try {
     await http.get('health', { signal: options.signal, schema: HealthResponse });
   } catch (error) {

@@ -7,11 +7,37 @@ import { priceImpactWarning, summarizeQuote } from './quote-summary.js';
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
 
-function routeOf(from: Token, to: Token, inputAmount: bigint, outputAmount: bigint, hops: number, prices: [unknown, unknown] = [3000, 1]): Route {
-  const swap = { protocol: 1, poolName: 'P', poolAddress: `0x${'1'.padStart(64, '0')}`, fromTokenAddress: from.address, toTokenAddress: to.address, percent: '100%' };
+function routeOf(
+  from: Token,
+  to: Token,
+  inputAmount: bigint,
+  outputAmount: bigint,
+  hops: number,
+  prices: [unknown, unknown] = [3000, 1],
+): Route {
+  const swap = {
+    protocol: 1,
+    poolName: 'P',
+    poolAddress: `0x${'1'.padStart(64, '0')}`,
+    fromTokenAddress: from.address,
+    toTokenAddress: to.address,
+    percent: '100%',
+  };
   return {
-    inputToken: { symbol: from.symbol, name: from.name, address: from.address, decimals: from.decimals, price: prices[0] as number | string | undefined },
-    outputToken: { symbol: to.symbol, name: to.name, address: to.address, decimals: to.decimals, price: prices[1] as number | string | undefined },
+    inputToken: {
+      symbol: from.symbol,
+      name: from.name,
+      address: from.address,
+      decimals: from.decimals,
+      price: prices[0] as number | string | undefined,
+    },
+    outputToken: {
+      symbol: to.symbol,
+      name: to.name,
+      address: to.address,
+      decimals: to.decimals,
+      price: prices[1] as number | string | undefined,
+    },
     inputAmount,
     outputAmount,
     estimatedGasUsed: undefined,
@@ -33,7 +59,13 @@ describe('summarizeQuote: minimum received', () => {
         fc.constantFrom(1, 2),
         (gross, slippage, hops) => {
           const feeBps = hops === 1 ? 2n : 15n;
-          const q = summarizeQuote(routeOf(ETH, USDC, 10n ** 18n, gross, hops), ETH, USDC, slippage, 'mainnet');
+          const q = summarizeQuote(
+            routeOf(ETH, USDC, 10n ** 18n, gross, hops),
+            ETH,
+            USDC,
+            slippage,
+            'mainnet',
+          );
           const shown = BigInt(q.minimumReceived.baseUnits);
           const net = gross - ceilFee(gross, feeBps);
           const fromNet = floorScale(net, BigInt(slippage));
@@ -52,7 +84,13 @@ describe('summarizeQuote: minimum received', () => {
   it('a case where the net-based figure would promise one unit more than the router guarantees', () => {
     // gross 1 000.000101 USDC, 15 bps, 1 %: net 998.500100 → floor(× 0.99) = 988.515099, but
     // m = 990.000099 and m − ceil(m × 15 bps) = 988.515098.
-    const q = summarizeQuote(routeOf(ETH, USDC, 10n ** 18n, 1_000_000_101n, 2), ETH, USDC, 100, 'mainnet');
+    const q = summarizeQuote(
+      routeOf(ETH, USDC, 10n ** 18n, 1_000_000_101n, 2),
+      ETH,
+      USDC,
+      100,
+      'mainnet',
+    );
     expect(q.calldataMinimumReceived.baseUnits).toBe('990000099');
     expect(q.minimumReceived.baseUnits).toBe('988515098');
   });
@@ -66,12 +104,24 @@ describe('summarizeQuote: price impact from junk prices', () => {
     ['a 200-digit price', ['9'.repeat(200), 1]],
     ['a tiny price out (output worth nothing)', [3000, '1e-30']],
   ] as Array<[string, [unknown, unknown]]>)('%s → priceImpact null, no throw', (_name, prices) => {
-    const q = summarizeQuote(routeOf(ETH, USDC, 10n ** 18n, 2_990_000_000n, 1, prices), ETH, USDC, 100, 'mainnet');
+    const q = summarizeQuote(
+      routeOf(ETH, USDC, 10n ** 18n, 2_990_000_000n, 1, prices),
+      ETH,
+      USDC,
+      100,
+      'mainnet',
+    );
     expect(q.priceImpact).toBeNull();
   });
 
   it('sane prices still give a figure', () => {
-    const q = summarizeQuote(routeOf(ETH, USDC, 10n ** 18n, 2_970_000_000n, 1), ETH, USDC, 100, 'mainnet');
+    const q = summarizeQuote(
+      routeOf(ETH, USDC, 10n ** 18n, 2_970_000_000n, 1),
+      ETH,
+      USDC,
+      100,
+      'mainnet',
+    );
     expect(q.priceImpact).toEqual({ bps: 100, percent: '1%' });
   });
 });

@@ -4,7 +4,14 @@
  * Pure; JSON-safe (no bigint in the result).
  */
 import { formatAmount } from '../../shared/amount.js';
-import { applyServiceFee, formatBpsAsPercent, formatRate, guaranteedMinimum, priceImpactBps, serviceFeeBps } from '../../shared/fees.js';
+import {
+  applyServiceFee,
+  formatBpsAsPercent,
+  formatRate,
+  guaranteedMinimum,
+  priceImpactBps,
+  serviceFeeBps,
+} from '../../shared/fees.js';
 import { findToken, type Network, type Token } from '../../shared/tokens.js';
 import type { Route } from '../clients/aggregator.js';
 
@@ -48,7 +55,11 @@ export interface QuoteSummary {
   rate: string;
   route: Array<{
     percent: string;
-    hops: Array<{ from: string; to: string; pools: Array<{ protocol: number; poolName: string; poolAddress: string; percent: string }> }>;
+    hops: Array<{
+      from: string;
+      to: string;
+      pools: Array<{ protocol: number; poolName: string; poolAddress: string; percent: string }>;
+    }>;
   }>;
   gas: { estimatedGasUsed: string | null; estimatedGasUsedInUsd: string | null };
 }
@@ -67,7 +78,11 @@ export function priceImpactWarning(impactBps: number | undefined): PriceImpactWa
 }
 
 function money(value: bigint, token: Token): Money {
-  return { amount: formatAmount(value, token.decimals), baseUnits: value.toString(), symbol: token.symbol };
+  return {
+    amount: formatAmount(value, token.decimals),
+    baseUnits: value.toString(),
+    symbol: token.symbol,
+  };
 }
 
 function symbolOf(network: Network, address: string): string {
@@ -78,7 +93,13 @@ function symbolOf(network: Network, address: string): string {
  * `from`/`to` are our registry's tokens: their decimals are trusted over the aggregator's
  * (the client already checked the route is for these addresses).
  */
-export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps: number, network: Network): QuoteSummary {
+export function summarizeQuote(
+  route: Route,
+  from: Token,
+  to: Token,
+  slippageBps: number,
+  network: Network,
+): QuoteSummary {
   const feeBps = serviceFeeBps(route);
   const { fee, net } = applyServiceFee(route.outputAmount, feeBps);
   const minimum = guaranteedMinimum(route.outputAmount, feeBps, slippageBps);
@@ -107,11 +128,17 @@ export function summarizeQuote(route: Route, from: Token, to: Token, slippageBps
       hops: leg.hops.map((hop) => ({
         from: symbolOf(network, hop[0]?.fromTokenAddress ?? ''),
         to: symbolOf(network, hop[0]?.toTokenAddress ?? ''),
-        pools: hop.map((s) => ({ protocol: s.protocol, poolName: s.poolName, poolAddress: s.poolAddress, percent: s.percent })),
+        pools: hop.map((s) => ({
+          protocol: s.protocol,
+          poolName: s.poolName,
+          poolAddress: s.poolAddress,
+          percent: s.percent,
+        })),
       })),
     })),
     gas: {
-      estimatedGasUsed: route.estimatedGasUsed === undefined ? null : route.estimatedGasUsed.toString(),
+      estimatedGasUsed:
+        route.estimatedGasUsed === undefined ? null : route.estimatedGasUsed.toString(),
       estimatedGasUsedInUsd: route.estimatedGasUsedInUsd ?? null,
     },
   };

@@ -8,7 +8,12 @@ import { parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { formatBpsAsPercent } from '../../shared/fees.js';
 import { resolveToken, type Network, type Token } from '../../shared/tokens.js';
-import { type AggregatorClient, createAggregatorClient, type Route, type SwapPair } from '../clients/aggregator.js';
+import {
+  type AggregatorClient,
+  createAggregatorClient,
+  type Route,
+  type SwapPair,
+} from '../clients/aggregator.js';
 import { type QuoteSummary, summarizeQuote } from './quote-summary.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -48,11 +53,22 @@ export interface QuoteDeps {
 }
 
 /** The aggregator client for these endpoints (cheap: no connection until a call). */
-export function aggregatorFor(endpoints: Endpoints, options: { timeoutMs?: number; retries?: number } = {}): AggregatorClient {
-  return createAggregatorClient({ baseUrl: endpoints.aggregatorUrl, apiKey: endpoints.aggregatorApiKey, network: endpoints.network, ...options });
+export function aggregatorFor(
+  endpoints: Endpoints,
+  options: { timeoutMs?: number; retries?: number } = {},
+): AggregatorClient {
+  return createAggregatorClient({
+    baseUrl: endpoints.aggregatorUrl,
+    apiKey: endpoints.aggregatorApiKey,
+    network: endpoints.network,
+    ...options,
+  });
 }
 
-export function quoteDeps(endpoints: Endpoints, client: AggregatorClient = aggregatorFor(endpoints)): QuoteDeps {
+export function quoteDeps(
+  endpoints: Endpoints,
+  client: AggregatorClient = aggregatorFor(endpoints),
+): QuoteDeps {
   return {
     client,
     network: endpoints.network,
@@ -62,9 +78,17 @@ export function quoteDeps(endpoints: Endpoints, client: AggregatorClient = aggre
   };
 }
 
-export async function quote(request: QuoteRequest, deps: QuoteDeps, call: CallOptions = {}): Promise<QuoteResult> {
+export async function quote(
+  request: QuoteRequest,
+  deps: QuoteDeps,
+  call: CallOptions = {},
+): Promise<QuoteResult> {
   if (deps.network !== 'mainnet') {
-    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${deps.network})`, { status: 400 });
+    throw new AppError(
+      ErrorCode.NETWORK_UNSUPPORTED,
+      `swaps are available on mainnet only (current network: ${deps.network})`,
+      { status: 400 },
+    );
   }
   const slippageBps = request.slippageBps ?? deps.defaultSlippageBps;
   const resolved = request.pairs.map((p) => {
@@ -73,7 +97,11 @@ export async function quote(request: QuoteRequest, deps: QuoteDeps, call: CallOp
     if (from.address === to.address) throw usageError(`cannot swap ${from.symbol} for itself`);
     return { from, to, amount: parseAmount(p.amount, from.decimals, { label: from.symbol }) };
   });
-  const swaps: SwapPair[] = resolved.map((r) => ({ amount: r.amount, tokenIn: r.from.address, tokenOut: r.to.address }));
+  const swaps: SwapPair[] = resolved.map((r) => ({
+    amount: r.amount,
+    tokenIn: r.from.address,
+    tokenOut: r.to.address,
+  }));
   const aggregatorCall = { signal: call.signal };
 
   let mode: QuoteResult['mode'];

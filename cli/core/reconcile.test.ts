@@ -21,7 +21,10 @@ const base: HistoryEntry = {
   outside: { nonce: h('5'), messageHash: h('6'), executeBefore: 1_000 },
 };
 
-function lookup(receipt: Awaited<ReturnType<ChainLookup['receipt']>>, available: boolean): ChainLookup & { asked: string[] } {
+function lookup(
+  receipt: Awaited<ReturnType<ChainLookup['receipt']>>,
+  available: boolean,
+): ChainLookup & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -39,12 +42,18 @@ function lookup(receipt: Awaited<ReturnType<ChainLookup['receipt']>>, available:
 describe('settleEntry', () => {
   it('a receipt settles a hash: succeeded or reverted with its reason', async () => {
     const entry = { ...base, hash: h('1'), status: 'pending' as const };
-    expect(await settleEntry(entry, lookup({ status: 'succeeded' }, true), 0, {})).toEqual({ status: 'succeeded' });
-    expect(await settleEntry(entry, lookup({ status: 'reverted', revertReason: 'no' }, true), 0, {})).toEqual({ status: 'reverted', revertReason: 'no' });
+    expect(await settleEntry(entry, lookup({ status: 'succeeded' }, true), 0, {})).toEqual({
+      status: 'succeeded',
+    });
+    expect(
+      await settleEntry(entry, lookup({ status: 'reverted', revertReason: 'no' }, true), 0, {}),
+    ).toEqual({ status: 'reverted', revertReason: 'no' });
   });
 
   it('no hash, nonce used: it executed', async () => {
-    expect(await settleEntry(base, lookup(undefined, false), 999, {})).toMatchObject({ status: 'succeeded' });
+    expect(await settleEntry(base, lookup(undefined, false), 999, {})).toMatchObject({
+      status: 'succeeded',
+    });
   });
 
   it('no hash, nonce unused before the deadline: still unknown (it may yet execute)', async () => {
@@ -52,23 +61,43 @@ describe('settleEntry', () => {
   });
 
   it('nonce unused after the deadline: provably never executed', async () => {
-    expect(await settleEntry(base, lookup(undefined, true), 1_001, {})).toMatchObject({ status: 'not-sent' });
+    expect(await settleEntry(base, lookup(undefined, true), 1_001, {})).toMatchObject({
+      status: 'not-sent',
+    });
   });
 
   it('a hash the node does not show yet, nonce used: wait for the receipt', async () => {
-    expect(await settleEntry({ ...base, hash: h('1'), status: 'pending' }, lookup(undefined, false), 2_000, {})).toBeUndefined();
+    expect(
+      await settleEntry(
+        { ...base, hash: h('1'), status: 'pending' },
+        lookup(undefined, false),
+        2_000,
+        {},
+      ),
+    ).toBeUndefined();
   });
 
   it('an entry without an outside identity and no receipt: nothing learned', async () => {
     const { outside: _none, ...legacy } = base;
-    expect(await settleEntry({ ...legacy, hash: h('1'), status: 'pending' }, lookup(undefined, true), 2_000, {})).toBeUndefined();
+    expect(
+      await settleEntry(
+        { ...legacy, hash: h('1'), status: 'pending' },
+        lookup(undefined, true),
+        2_000,
+        {},
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('chains', () => {
   it('a sandbox start is its own chain; entries without one are an unknown sandbox chain, or their network', () => {
-    expect(chainOf({ sandbox: true, network: 'mainnet', chainInstance: 'abc' })).toBe('sandbox:abc');
-    expect(chainOf({ sandbox: false, network: 'sepolia', chainInstance: undefined })).toBe('sepolia');
+    expect(chainOf({ sandbox: true, network: 'mainnet', chainInstance: 'abc' })).toBe(
+      'sandbox:abc',
+    );
+    expect(chainOf({ sandbox: false, network: 'sepolia', chainInstance: undefined })).toBe(
+      'sepolia',
+    );
     expect(entryChain({ ...base, sandbox: true })).toBe('sandbox:unknown');
     expect(entryChain(base)).toBe('mainnet');
   });

@@ -17,11 +17,20 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import type { Endpoints } from './endpoints.js';
-import { type HistoryEntry, type HistoryStore, type HistoryUpdate, entryKey, UNRESOLVED } from './history.js';
+import {
+  type HistoryEntry,
+  type HistoryStore,
+  type HistoryUpdate,
+  entryKey,
+  UNRESOLVED,
+} from './history.js';
 
 /** What the chain says about a transaction; undefined: it does not know it (yet). */
 export interface ChainLookup {
-  receipt(hash: string, call: CallOptions): Promise<{ status: 'succeeded' | 'reverted'; revertReason?: string } | undefined>;
+  receipt(
+    hash: string,
+    call: CallOptions,
+  ): Promise<{ status: 'succeeded' | 'reverted'; revertReason?: string } | undefined>;
   /** whether `account` may still use this outside-execution nonce (false once an execution with it succeeded) */
   nonceAvailable(account: string, nonce: string, call: CallOptions): Promise<boolean>;
 }
@@ -34,7 +43,9 @@ export const RECONCILE_TIMEOUT_MS = 5_000;
  * new chain (its sandbox.json names its `chainInstance`); a sandbox that names none is
  * "sandbox:unknown" and no entry is ever asked of it by chain.
  */
-export function chainOf(endpoints: Pick<Endpoints, 'sandbox' | 'network' | 'chainInstance'>): string {
+export function chainOf(
+  endpoints: Pick<Endpoints, 'sandbox' | 'network' | 'chainInstance'>,
+): string {
   if (!endpoints.sandbox) return endpoints.network;
   return `sandbox:${endpoints.chainInstance ?? 'unknown'}`;
 }
@@ -48,11 +59,21 @@ export function entryChain(entry: HistoryEntry): string {
 export const askable = (chain: string): boolean => chain !== 'sandbox:unknown';
 
 /** What the chain says about one unresolved entry, as the update to make; undefined: nothing learned. */
-export async function settleEntry(entry: HistoryEntry, lookup: ChainLookup, nowSeconds: number, call: CallOptions): Promise<HistoryUpdate | undefined> {
+export async function settleEntry(
+  entry: HistoryEntry,
+  lookup: ChainLookup,
+  nowSeconds: number,
+  call: CallOptions,
+): Promise<HistoryUpdate | undefined> {
   if (entry.hash !== undefined) {
     const receipt = await lookup.receipt(entry.hash, call);
     if (receipt !== undefined) {
-      return { status: receipt.status, ...(receipt.revertReason === undefined ? {} : { revertReason: receipt.revertReason.slice(0, 1000) }) };
+      return {
+        status: receipt.status,
+        ...(receipt.revertReason === undefined
+          ? {}
+          : { revertReason: receipt.revertReason.slice(0, 1000) }),
+      };
     }
   }
   const outside = entry.outside;
@@ -61,10 +82,16 @@ export async function settleEntry(entry: HistoryEntry, lookup: ChainLookup, nowS
   if (!available) {
     // a hash we hold but the chain does not show yet: wait for its receipt, which says more
     if (entry.hash !== undefined) return undefined;
-    return { status: 'succeeded', note: 'executed: the account has used its outside-execution nonce (the hash was never received)' };
+    return {
+      status: 'succeeded',
+      note: 'executed: the account has used its outside-execution nonce (the hash was never received)',
+    };
   }
   if (nowSeconds > outside.executeBefore) {
-    return { status: 'not-sent', note: `never executed: its deadline (${new Date(outside.executeBefore * 1000).toISOString()}) passed with its nonce unused` };
+    return {
+      status: 'not-sent',
+      note: `never executed: its deadline (${new Date(outside.executeBefore * 1000).toISOString()}) passed with its nonce unused`,
+    };
   }
   return undefined;
 }
@@ -85,7 +112,11 @@ export interface ReconcileOptions {
  * deadline) and records what it says. Returns the entries that changed, as stored. History
  * write failures are the caller's (HISTORY_ERROR); lookups that fail change nothing.
  */
-export async function reconcileHistory(history: HistoryStore, entries: readonly HistoryEntry[], options: ReconcileOptions): Promise<HistoryEntry[]> {
+export async function reconcileHistory(
+  history: HistoryStore,
+  entries: readonly HistoryEntry[],
+  options: ReconcileOptions,
+): Promise<HistoryEntry[]> {
   const limit = options.limit ?? RECONCILE_LIMIT;
   const candidates = entries
     .filter((e) => UNRESOLVED.has(e.status) && (options.filter?.(e) ?? true))
@@ -94,9 +125,14 @@ export async function reconcileHistory(history: HistoryStore, entries: readonly 
     .slice(0, limit);
   if (candidates.length === 0) return [];
   const timeout = AbortSignal.timeout(options.timeoutMs ?? RECONCILE_TIMEOUT_MS);
-  const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+  const signal =
+    options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
   const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-  const patches = await Promise.all(candidates.map(({ entry, lookup }) => settleEntry(entry, lookup, nowSeconds, { signal }).catch(() => undefined)));
+  const patches = await Promise.all(
+    candidates.map(({ entry, lookup }) =>
+      settleEntry(entry, lookup, nowSeconds, { signal }).catch(() => undefined),
+    ),
+  );
   const changed: HistoryEntry[] = [];
   for (const [i, patch] of patches.entries()) {
     const entry = candidates[i]?.entry;
@@ -108,15 +144,23 @@ export async function reconcileHistory(history: HistoryStore, entries: readonly 
 }
 
 /** `entries` with the changed ones in place. */
-export function withChanges(entries: readonly HistoryEntry[], changed: readonly HistoryEntry[]): HistoryEntry[] {
+export function withChanges(
+  entries: readonly HistoryEntry[],
+  changed: readonly HistoryEntry[],
+): HistoryEntry[] {
   return entries.map((e) => changed.find((c) => entryKey(c) === entryKey(e)) ?? e);
 }
 
 /** A lookup over a Starknet JSON-RPC URL (starknet.js, loaded when called). */
-export async function rpcLookup(rpcUrl: string, network: HistoryEntry['network']): Promise<ChainLookup> {
+export async function rpcLookup(
+  rpcUrl: string,
+  network: HistoryEntry['network'],
+): Promise<ChainLookup> {
   const { createChainReader } = await import('./chain/account.js');
   // any address will do: the reader is used for reads that name their own
-  return readerLookup(createChainReader({ address: '0x1', rpcUrl, network, requestTimeoutMs: RECONCILE_TIMEOUT_MS }));
+  return readerLookup(
+    createChainReader({ address: '0x1', rpcUrl, network, requestTimeoutMs: RECONCILE_TIMEOUT_MS }),
+  );
 }
 
 /** The lookup for the chain an endpoint set talks to (its RPC URL: the sandbox's, the setting's, or the public node). */
@@ -127,16 +171,28 @@ export async function endpointsLookup(endpoints: Endpoints): Promise<ChainLookup
 
 /** A lookup over a chain reader's provider (the execution account's, before signing). */
 export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
-  const [{ inScope }, { mapChainError }, { RpcError }] = await Promise.all([import('./chain/scope.js'), import('./chain/errors.js'), import('starknet')]);
-  const rpcCode = (error: unknown): unknown => (error instanceof RpcError ? (error.baseError as { code?: unknown }).code : undefined);
+  const [{ inScope }, { mapChainError }, { RpcError }] = await Promise.all([
+    import('./chain/scope.js'),
+    import('./chain/errors.js'),
+    import('starknet'),
+  ]);
+  const rpcCode = (error: unknown): unknown =>
+    error instanceof RpcError ? (error.baseError as { code?: unknown }).code : undefined;
   return {
     receipt: (hash, call) =>
       inScope(
         call.signal,
         async () => {
           try {
-            const raw = (await reader.provider.channel.getTransactionReceipt(hash)) as unknown as { execution_status?: string; revert_reason?: string };
-            if (raw.execution_status === 'REVERTED') return { status: 'reverted' as const, revertReason: String(raw.revert_reason ?? 'reverted (no reason given)') };
+            const raw = (await reader.provider.channel.getTransactionReceipt(hash)) as unknown as {
+              execution_status?: string;
+              revert_reason?: string;
+            };
+            if (raw.execution_status === 'REVERTED')
+              return {
+                status: 'reverted' as const,
+                revertReason: String(raw.revert_reason ?? 'reverted (no reason given)'),
+              };
             if (raw.execution_status === 'SUCCEEDED') return { status: 'succeeded' as const };
             return undefined;
           } catch (error) {
@@ -152,9 +208,21 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
         call.signal,
         async () => {
           try {
-            const result = await reader.provider.callContract({ contractAddress: account, entrypoint: 'is_valid_outside_execution_nonce', calldata: [nonce] }, 'latest');
+            const result = await reader.provider.callContract(
+              {
+                contractAddress: account,
+                entrypoint: 'is_valid_outside_execution_nonce',
+                calldata: [nonce],
+              },
+              'latest',
+            );
             const value = result[0];
-            if (value === undefined || !/^0x[01]$/.test(`0x${BigInt(value).toString(16)}`)) throw new AppError(ErrorCode.CHAIN_ERROR, 'is_valid_outside_execution_nonce answered no boolean', { status: 502 });
+            if (value === undefined || !/^0x[01]$/.test(`0x${BigInt(value).toString(16)}`))
+              throw new AppError(
+                ErrorCode.CHAIN_ERROR,
+                'is_valid_outside_execution_nonce answered no boolean',
+                { status: 502 },
+              );
             return BigInt(value) === 1n;
           } catch (error) {
             // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
@@ -172,8 +240,16 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
  * started sandbox's chain (from sandbox.json; a stopped one simply does not answer), and mainnet
  * or Sepolia through the rpcUrl setting (for its network) or the public node.
  */
-export async function reconcileFile(env: NodeJS.ProcessEnv, history: HistoryStore, entries: readonly HistoryEntry[], signal: AbortSignal | undefined): Promise<HistoryEntry[]> {
-  const [{ lastSandboxChain }, { loadSettings }] = await Promise.all([import('./endpoints.js'), import('../platform/settings.js')]);
+export async function reconcileFile(
+  env: NodeJS.ProcessEnv,
+  history: HistoryStore,
+  entries: readonly HistoryEntry[],
+  signal: AbortSignal | undefined,
+): Promise<HistoryEntry[]> {
+  const [{ lastSandboxChain }, { loadSettings }] = await Promise.all([
+    import('./endpoints.js'),
+    import('../platform/settings.js'),
+  ]);
   const open = entries.filter((e) => UNRESOLVED.has(e.status)).slice(0, RECONCILE_LIMIT);
   if (open.length === 0) return [];
   const sandbox = lastSandboxChain(env);
@@ -185,11 +261,15 @@ export async function reconcileFile(env: NodeJS.ProcessEnv, history: HistoryStor
     let lookup: ChainLookup | undefined;
     try {
       if (chain.startsWith('sandbox:')) {
-        if (sandbox !== undefined && chain === `sandbox:${sandbox.chainInstance}`) lookup = await rpcLookup(sandbox.rpcUrl, 'mainnet');
+        if (sandbox !== undefined && chain === `sandbox:${sandbox.chainInstance}`)
+          lookup = await rpcLookup(sandbox.rpcUrl, 'mainnet');
       } else {
         const network = chain as HistoryEntry['network'];
         const { rpcUrlOf } = await import('./execution.js');
-        const rpcUrl = network === settings.network && settings.rpcUrl !== undefined ? settings.rpcUrl : await rpcUrlOf({ sandbox: false, network, rpcUrl: undefined });
+        const rpcUrl =
+          network === settings.network && settings.rpcUrl !== undefined
+            ? settings.rpcUrl
+            : await rpcUrlOf({ sandbox: false, network, rpcUrl: undefined });
         lookup = await rpcLookup(rpcUrl, network);
       }
     } catch {

@@ -8,7 +8,12 @@ describe('sessionState', () => {
   const home = tempHome();
   afterAll(() => home.cleanup());
   const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
-  const where = { env, sandbox: false, network: 'mainnet' as const, serverUrl: 'http://127.0.0.1:3001/' };
+  const where = {
+    env,
+    sandbox: false,
+    network: 'mainnet' as const,
+    serverUrl: 'http://127.0.0.1:3001/',
+  };
   const publicKey = getStarkKey(utils.randomPrivateKey());
   const session: Session = {
     email: 'a@b.co',
@@ -28,9 +33,15 @@ describe('sessionState', () => {
     expect(sessionState(where, { now })).toMatchObject({ signedIn: false, code: 'AUTH_REQUIRED' });
     saveSession(env, session);
     const state = sessionState(where, { now });
-    expect(state).toMatchObject({ signedIn: true, session: { email: 'a@b.co', network: 'mainnet' } });
+    expect(state).toMatchObject({
+      signedIn: true,
+      session: { email: 'a@b.co', network: 'mainnet' },
+    });
     expect(JSON.stringify(state)).not.toContain('eyJ.t.s');
-    expect(sessionState(where, { now: () => Date.parse('2031-01-01T00:00:00Z') })).toMatchObject({ signedIn: false, code: 'SESSION_EXPIRED' });
+    expect(sessionState(where, { now: () => Date.parse('2031-01-01T00:00:00Z') })).toMatchObject({
+      signedIn: false,
+      code: 'SESSION_EXPIRED',
+    });
   });
 
   it('addresses compare as numbers: leading zeros and case do not matter, another key does', () => {

@@ -15,7 +15,12 @@
 import { rmSync } from 'node:fs';
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { argentAccountAddress, padHash, splitSignature, verifyStarkSignature } from '../../shared/starknet.js';
+import {
+  argentAccountAddress,
+  padHash,
+  splitSignature,
+  verifyStarkSignature,
+} from '../../shared/starknet.js';
 import type { Network } from '../../shared/tokens.js';
 import { openStore } from '../platform/conf-store.js';
 import { checkStored, readStore, storeFile } from '../platform/store-read.js';
@@ -117,7 +122,11 @@ export function addressMatchesKey(address: string, publicKey: string): boolean {
   }
 }
 
-export function addressMismatch(what: string, email: string | undefined, sandbox: boolean): AppError {
+export function addressMismatch(
+  what: string,
+  email: string | undefined,
+  sandbox: boolean,
+): AppError {
   return new AppError(
     ErrorCode.ADDRESS_MISMATCH,
     `${what}: its wallet address is not the account of its public key, so it is refused; sign in again: ${loginCommand(email, sandbox)}`,
@@ -126,13 +135,28 @@ export function addressMismatch(what: string, email: string | undefined, sandbox
 }
 
 export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why: string): AppError {
-  return new AppError(ErrorCode.SESSION_EXPIRED, `${why}; sign in again: ${loginCommand(session.email, session.sandbox)}`, { status: 401 });
+  return new AppError(
+    ErrorCode.SESSION_EXPIRED,
+    `${why}; sign in again: ${loginCommand(session.email, session.sandbox)}`,
+    { status: 401 },
+  );
 }
 
 /** A 401 from the server on a session's token means the session is over (expired or revoked). */
-export function mapSessionError(session: Pick<Session, 'email' | 'sandbox'>, error: unknown): unknown {
-  if (error instanceof AppError && (error.code === ErrorCode.UNAUTHORIZED || error.code === ErrorCode.TOKEN_EXPIRED || error.code === ErrorCode.TOKEN_REVOKED)) {
-    return sessionExpired(session, `the server no longer accepts the session of ${session.email} (${error.code})`);
+export function mapSessionError(
+  session: Pick<Session, 'email' | 'sandbox'>,
+  error: unknown,
+): unknown {
+  if (
+    error instanceof AppError &&
+    (error.code === ErrorCode.UNAUTHORIZED ||
+      error.code === ErrorCode.TOKEN_EXPIRED ||
+      error.code === ErrorCode.TOKEN_REVOKED)
+  ) {
+    return sessionExpired(
+      session,
+      `the server no longer accepts the session of ${session.email} (${error.code})`,
+    );
   }
   return error;
 }
@@ -141,13 +165,19 @@ function sameServer(a: string, b: string): boolean {
   try {
     const x = new URL(a);
     const y = new URL(b);
-    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+    return (
+      x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '')
+    );
   } catch {
     return false;
   }
 }
 
-export function describeTarget(target: { sandbox: boolean; network: Network; serverUrl: string }): string {
+export function describeTarget(target: {
+  sandbox: boolean;
+  network: Network;
+  serverUrl: string;
+}): string {
   return target.sandbox ? 'the sandbox' : `${target.network} at ${target.serverUrl}`;
 }
 
@@ -169,16 +199,29 @@ export function viewOf(session: Session): SessionView {
  * The session the command may use against `endpoints`, or the refusal that says why not and how
  * to sign in (see the file comment for the checks and their order).
  */
-export function requireSession(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>, options: { now?: () => number } = {}): Session {
+export function requireSession(
+  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>,
+  options: { now?: () => number } = {},
+): Session {
   const session = readSession(endpoints.env);
   if (session === undefined) {
-    throw new AppError(ErrorCode.AUTH_REQUIRED, `not signed in; sign in with: ${loginCommand(undefined, endpoints.sandbox)}`, { status: 401 });
+    throw new AppError(
+      ErrorCode.AUTH_REQUIRED,
+      `not signed in; sign in with: ${loginCommand(undefined, endpoints.sandbox)}`,
+      { status: 401 },
+    );
   }
   if (!addressMatchesKey(session.address, session.publicKey)) {
-    throw addressMismatch(`the saved session (${sessionFile(endpoints.env)})`, session.email, session.sandbox);
+    throw addressMismatch(
+      `the saved session (${sessionFile(endpoints.env)})`,
+      session.email,
+      session.sandbox,
+    );
   }
   const sameTarget =
-    session.sandbox === endpoints.sandbox && session.network === endpoints.network && (endpoints.sandbox || sameServer(session.serverUrl, endpoints.serverUrl));
+    session.sandbox === endpoints.sandbox &&
+    session.network === endpoints.network &&
+    (endpoints.sandbox || sameServer(session.serverUrl, endpoints.serverUrl));
   if (!sameTarget) {
     throw new AppError(
       ErrorCode.AUTH_REQUIRED,
@@ -189,7 +232,10 @@ export function requireSession(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'n
   const expiresAt = Date.parse(session.expiresAt);
   const now = (options.now ?? Date.now)();
   if (Number.isNaN(expiresAt) || expiresAt <= now) {
-    throw sessionExpired(session, `the session of ${session.email} expired${Number.isNaN(expiresAt) ? '' : ` at ${new Date(expiresAt).toISOString()}`}`);
+    throw sessionExpired(
+      session,
+      `the session of ${session.email} expired${Number.isNaN(expiresAt) ? '' : ` at ${new Date(expiresAt).toISOString()}`}`,
+    );
   }
   return session;
 }
@@ -197,22 +243,36 @@ export function requireSession(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'n
 /** For a screen that shows who is signed in: the session, or why there is none usable. */
 export type SessionState =
   | { signedIn: true; session: SessionView }
-  | { signedIn: false; code: 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH'; message: string };
+  | {
+      signedIn: false;
+      code: 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH';
+      message: string;
+    };
 
-const REFUSALS = new Set<string>([ErrorCode.AUTH_REQUIRED, ErrorCode.SESSION_EXPIRED, ErrorCode.ADDRESS_MISMATCH]);
+const REFUSALS = new Set<string>([
+  ErrorCode.AUTH_REQUIRED,
+  ErrorCode.SESSION_EXPIRED,
+  ErrorCode.ADDRESS_MISMATCH,
+]);
 
 /** requireSession as data: a refusal is a state, not an error (a corrupt file still throws CONFIG_ERROR). */
-export function sessionState(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>, options: { now?: () => number } = {}): SessionState {
+export function sessionState(
+  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>,
+  options: { now?: () => number } = {},
+): SessionState {
   try {
     return { signedIn: true, session: viewOf(requireSession(endpoints, options)) };
   } catch (error) {
     if (error instanceof AppError && REFUSALS.has(error.code)) {
-      return { signedIn: false, code: error.code as 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH', message: error.message };
+      return {
+        signedIn: false,
+        code: error.code as 'AUTH_REQUIRED' | 'SESSION_EXPIRED' | 'ADDRESS_MISMATCH',
+        message: error.message,
+      };
     }
     throw error;
   }
 }
-
 
 /**
  * POST /sign/hash for the session's wallet. The signature is checked against the session's
@@ -220,19 +280,30 @@ export function sessionState(endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'net
  * key's signature, or garbage, is INVALID_RESPONSE rather than a transaction that fails later.
  * A 401 ends the session (SESSION_EXPIRED); 429 is RATE_LIMITED with retryAfterSeconds.
  */
-export function createSignHash(session: Session, options: { serverUrl: string; timeoutMs?: number }): SignHash {
-  const client = createAuthClient({ serverUrl: options.serverUrl, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) });
+export function createSignHash(
+  session: Session,
+  options: { serverUrl: string; timeoutMs?: number },
+): SignHash {
+  const client = createAuthClient({
+    serverUrl: options.serverUrl,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
   return async (hash, signal) => {
     let signature: string;
     try {
-      signature = (await client.signHash(session.token, session.walletId, hash, { signal })).signature;
+      signature = (await client.signHash(session.token, session.walletId, hash, { signal }))
+        .signature;
     } catch (error) {
       throw mapSessionError(session, error);
     }
     if (!verifyStarkSignature(hash, signature, session.publicKey)) {
-      throw new AppError(ErrorCode.INVALID_RESPONSE, "the auth server's signature does not verify against the wallet's public key; refusing it", {
-        status: 502,
-      });
+      throw new AppError(
+        ErrorCode.INVALID_RESPONSE,
+        "the auth server's signature does not verify against the wallet's public key; refusing it",
+        {
+          status: 502,
+        },
+      );
     }
     const [r, s] = splitSignature(signature);
     return { r, s };

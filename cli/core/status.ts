@@ -18,14 +18,31 @@ export interface StatusResult {
   sandbox: boolean;
   swapsSupported: boolean;
   /** url null: not known (the sandbox could not be found or started) */
-  aggregator: { url: string | null; reachable: boolean; status?: string | number | null; message?: string | null; error?: string };
-  server: { url: string | null; reachable: boolean; usable: boolean; version?: string; sandbox?: boolean; error?: string };
+  aggregator: {
+    url: string | null;
+    reachable: boolean;
+    status?: string | number | null;
+    message?: string | null;
+    error?: string;
+  };
+  server: {
+    url: string | null;
+    reachable: boolean;
+    usable: boolean;
+    version?: string;
+    sandbox?: boolean;
+    error?: string;
+  };
   sandboxError?: string;
 }
 
 /** What status needs from outside; tests replace them. */
 export interface StatusDeps {
-  resolveEndpoints: (env: NodeJS.ProcessEnv, opts: EndpointOptions, call: CallOptions) => Promise<Endpoints>;
+  resolveEndpoints: (
+    env: NodeJS.ProcessEnv,
+    opts: EndpointOptions,
+    call: CallOptions,
+  ) => Promise<Endpoints>;
   probeServer: (url: string, options: { signal?: AbortSignal | undefined }) => Promise<ServerProbe>;
   createAggregatorClient: (options: AggregatorClientOptions) => AggregatorClient;
 }
@@ -61,7 +78,11 @@ function isCallerMistake(error: unknown): boolean {
   return isAppError(error) && (error.isUsage || error.code === ErrorCode.CONFIG_ERROR);
 }
 
-export async function statusOf(endpoints: Endpoints, deps: Pick<StatusDeps, 'probeServer' | 'createAggregatorClient'>, call: CallOptions = {}): Promise<StatusResult> {
+export async function statusOf(
+  endpoints: Endpoints,
+  deps: Pick<StatusDeps, 'probeServer' | 'createAggregatorClient'>,
+  call: CallOptions = {},
+): Promise<StatusResult> {
   const { signal } = call;
   const aggregatorClient = deps.createAggregatorClient({
     baseUrl: endpoints.aggregatorUrl,
@@ -85,7 +106,11 @@ export async function statusOf(endpoints: Endpoints, deps: Pick<StatusDeps, 'pro
       (error: unknown) => {
         // Cancelled is not "down": let it through so the call ends as CANCELLED.
         if (isCancelled(error, signal)) throw error;
-        return { url: aggregatorClient.baseUrl, reachable: false, error: isAppError(error) ? error.message : 'unexpected error' };
+        return {
+          url: aggregatorClient.baseUrl,
+          reachable: false,
+          error: isAppError(error) ? error.message : 'unexpected error',
+        };
       },
     ),
     deps.probeServer(endpoints.serverUrl, { signal }),
@@ -101,20 +126,32 @@ export async function statusOf(endpoints: Endpoints, deps: Pick<StatusDeps, 'pro
       url: endpoints.serverUrl,
       ...probe,
       usable: probe.reachable && !wrongKind,
-      ...(wrongKind ? { error: 'a sandbox answers at this URL, not the configured auth server (use --sandbox, or stop the sandbox / set FINANCE_TUI_SERVER_URL)' } : {}),
+      ...(wrongKind
+        ? {
+            error:
+              'a sandbox answers at this URL, not the configured auth server (use --sandbox, or stop the sandbox / set FINANCE_TUI_SERVER_URL)',
+          }
+        : {}),
     },
   };
 }
 
 /** Resolve the endpoints (finding or starting the sandbox when asked), report, release. */
-export async function status(env: NodeJS.ProcessEnv, opts: { sandbox?: boolean }, call: CallOptions = {}, deps?: StatusDeps): Promise<StatusResult> {
+export async function status(
+  env: NodeJS.ProcessEnv,
+  opts: { sandbox?: boolean },
+  call: CallOptions = {},
+  deps?: StatusDeps,
+): Promise<StatusResult> {
   const d = deps ?? (await loadStatusDeps());
   let endpoints: Endpoints;
   try {
     endpoints = await d.resolveEndpoints(env, { sandbox: opts.sandbox === true }, call);
   } catch (error) {
     if (isCallerMistake(error) || isCancelled(error, call.signal)) throw error;
-    return sandboxUnavailable(isAppError(error) ? error.message : 'the sandbox could not be started');
+    return sandboxUnavailable(
+      isAppError(error) ? error.message : 'the sandbox could not be started',
+    );
   }
   try {
     throwIfCancelled(call.signal);

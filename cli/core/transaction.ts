@@ -30,7 +30,12 @@ const HASH = /^0x[0-9a-fA-F]{1,64}$/;
 
 /** A transaction hash as typed: 0x and 1–64 hex digits, else INVALID_ADDRESS-like usage error. */
 export function parseTransactionHash(text: string): string {
-  if (!HASH.test(text)) throw new AppError(ErrorCode.USAGE_ERROR, 'a transaction hash is 0x followed by 1 to 64 hex digits', { status: 400 });
+  if (!HASH.test(text))
+    throw new AppError(
+      ErrorCode.USAGE_ERROR,
+      'a transaction hash is 0x followed by 1 to 64 hex digits',
+      { status: 400 },
+    );
   return `0x${BigInt(text).toString(16).padStart(64, '0')}`;
 }
 
@@ -48,23 +53,37 @@ interface RawReceipt {
 }
 
 /** Reads `hash` from the chain: NOT_FOUND when the node has never seen it. */
-export async function readTransaction(endpoints: Endpoints, hashText: string, call: CallOptions = {}): Promise<TransactionView> {
+export async function readTransaction(
+  endpoints: Endpoints,
+  hashText: string,
+  call: CallOptions = {},
+): Promise<TransactionView> {
   const hash = parseTransactionHash(hashText);
   const session = requireSession(endpoints);
-  const [{ createChainReader }, { inScope }, { mapChainError }, { summarizeTransfers }, rpcUrl] = await Promise.all([
-    import('./chain/account.js'),
-    import('./chain/scope.js'),
-    import('./chain/errors.js'),
-    import('./chain/transfers.js'),
-    rpcUrlOf(endpoints),
-  ]);
-  const reader = createChainReader({ address: session.address, rpcUrl, network: endpoints.network });
+  const [{ createChainReader }, { inScope }, { mapChainError }, { summarizeTransfers }, rpcUrl] =
+    await Promise.all([
+      import('./chain/account.js'),
+      import('./chain/scope.js'),
+      import('./chain/errors.js'),
+      import('./chain/transfers.js'),
+      rpcUrlOf(endpoints),
+    ]);
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
   const read = await inScope(
     call.signal,
     async (): Promise<{ status: RawStatus; receipt: RawReceipt | undefined } | undefined> => {
       try {
         const status = (await reader.provider.getTransactionStatus(hash)) as RawStatus;
-        const receipt = status.execution_status === undefined ? undefined : ((await reader.provider.channel.getTransactionReceipt(hash)) as unknown as RawReceipt);
+        const receipt =
+          status.execution_status === undefined
+            ? undefined
+            : ((await reader.provider.channel.getTransactionReceipt(
+                hash,
+              )) as unknown as RawReceipt);
         return { status, receipt };
       } catch (error) {
         // 29 TXN_HASH_NOT_FOUND
@@ -74,10 +93,26 @@ export async function readTransaction(endpoints: Endpoints, hashText: string, ca
     },
     mapChainError,
   );
-  if (read === undefined) throw new AppError(ErrorCode.NOT_FOUND, `the network has no transaction ${hash}`, { status: 404 });
+  if (read === undefined)
+    throw new AppError(ErrorCode.NOT_FOUND, `the network has no transaction ${hash}`, {
+      status: 404,
+    });
   const { status, receipt } = read;
-  const changes = receipt === undefined ? [] : summarizeTransfers((receipt.events ?? []).map((event) => ({ event })), session.address, endpoints.network, undefined).balanceChanges;
-  const execution = status.execution_status === 'REVERTED' ? 'REVERTED' : status.execution_status === 'SUCCEEDED' ? 'SUCCEEDED' : null;
+  const changes =
+    receipt === undefined
+      ? []
+      : summarizeTransfers(
+          (receipt.events ?? []).map((event) => ({ event })),
+          session.address,
+          endpoints.network,
+          undefined,
+        ).balanceChanges;
+  const execution =
+    status.execution_status === 'REVERTED'
+      ? 'REVERTED'
+      : status.execution_status === 'SUCCEEDED'
+        ? 'SUCCEEDED'
+        : null;
   return {
     hash,
     network: endpoints.networkName,
@@ -86,11 +121,25 @@ export async function readTransaction(endpoints: Endpoints, hashText: string, ca
     finality: String(status.finality_status ?? 'UNKNOWN').slice(0, 40),
     execution,
     blockNumber: typeof receipt?.block_number === 'number' ? receipt.block_number : null,
-    revertReason: execution === 'REVERTED' ? String(receipt?.revert_reason ?? 'reverted (no reason given)').slice(0, 1000) : null,
-    actualFee: receipt?.actual_fee === undefined ? null : { amount: String(receipt.actual_fee.amount ?? '0').slice(0, 80), unit: String(receipt.actual_fee.unit ?? 'FRI').slice(0, 10) },
+    revertReason:
+      execution === 'REVERTED'
+        ? String(receipt?.revert_reason ?? 'reverted (no reason given)').slice(0, 1000)
+        : null,
+    actualFee:
+      receipt?.actual_fee === undefined
+        ? null
+        : {
+            amount: String(receipt.actual_fee.amount ?? '0').slice(0, 80),
+            unit: String(receipt.actual_fee.unit ?? 'FRI').slice(0, 10),
+          },
     balanceChanges: changes.map((c) => {
       const magnitude = c.amount < 0n ? -c.amount : c.amount;
-      return { symbol: c.symbol, address: c.token, amount: `${c.amount < 0n ? '-' : ''}${formatAmount(magnitude, c.decimals)}`, baseUnits: c.amount.toString() };
+      return {
+        symbol: c.symbol,
+        address: c.token,
+        amount: `${c.amount < 0n ? '-' : ''}${formatAmount(magnitude, c.decimals)}`,
+        baseUnits: c.amount.toString(),
+      };
     }),
   };
 }

@@ -2,11 +2,18 @@
  * Human renderings of the account commands (login, verify, logout, wallet, sandbox outbox).
  * `--json` prints the core's plain data instead. Nothing here ever sees a token.
  */
-import type { LoginResult, LogoutResult, OutboxResult, VerifyResult, WalletResult } from '../core/account.js';
+import type {
+  LoginResult,
+  LogoutResult,
+  OutboxResult,
+  VerifyResult,
+  WalletResult,
+} from '../core/account.js';
 
 const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 const banner = (sandbox: boolean): string[] => (sandbox ? [SANDBOX_BANNER] : []);
-const place = (r: { sandbox: boolean; network: string; serverUrl: string }): string => (r.sandbox ? 'the sandbox' : `${r.network} (${r.serverUrl})`);
+const place = (r: { sandbox: boolean; network: string; serverUrl: string }): string =>
+  r.sandbox ? 'the sandbox' : `${r.network} (${r.serverUrl})`;
 
 export function renderLogin(r: LoginResult): string {
   const lines = [...banner(r.sandbox), `A sign-in code was sent to ${r.email} on ${place(r)}.`];
@@ -35,13 +42,21 @@ export function renderVerify(r: VerifyResult): string {
 export function renderLogout(r: LogoutResult): string {
   if (!r.loggedOut) return 'Not signed in: nothing to sign out of.\n';
   const server =
-    r.serverSignOut === 'revoked' ? ' The server ended its token.' : r.serverSignOut === 'already-ended' ? ' Its token had already ended.' : '';
+    r.serverSignOut === 'revoked'
+      ? ' The server ended its token.'
+      : r.serverSignOut === 'already-ended'
+        ? ' Its token had already ended.'
+        : '';
   return `Signed out ${r.email ?? ''}: the saved session was removed.${server}\n${r.warning === undefined ? '' : `warning: ${r.warning}\n`}`;
 }
 
 export function renderWallet(r: WalletResult): string {
   if (r.wallet === null) {
-    return [...banner(r.sandbox), `${r.email} has no usable wallet on ${place(r)}; make one with: finance-tui wallet --create${r.sandbox ? ' --sandbox' : ''}`, ''].join('\n');
+    return [
+      ...banner(r.sandbox),
+      `${r.email} has no usable wallet on ${place(r)}; make one with: finance-tui wallet --create${r.sandbox ? ' --sandbox' : ''}`,
+      '',
+    ].join('\n');
   }
   return [
     ...banner(r.sandbox),

@@ -21,16 +21,29 @@ export const GLOBAL_OPTIONS = {
  * `--slippage 1 --slippage 50` would run at 50 % without a word. Boolean flags too
  * (`--yes --yes`): harmless, but one rule is simpler to state and to trust than two.
  */
-export function parseCommandArgs<T extends Options>(argv: string[], options: T, allowPositionals = true) {
+export function parseCommandArgs<T extends Options>(
+  argv: string[],
+  options: T,
+  allowPositionals = true,
+) {
   const all = { ...GLOBAL_OPTIONS, ...options };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: all, allowPositionals, strict: true, tokens: true });
   } catch (error) {
-    let message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
-    const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /Unknown option '(--[^'=]+)/.exec(message)?.[1] : undefined;
+    let message =
+      error instanceof Error
+        ? error.message.replace(/\. To specify a positional.*$/s, '')
+        : String(error);
+    const unknown =
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? /Unknown option '(--[^'=]+)/.exec(message)?.[1]
+        : undefined;
     if (unknown !== undefined) {
-      const suggestion = closest(unknown, Object.keys(all).map((name) => `--${name}`));
+      const suggestion = closest(
+        unknown,
+        Object.keys(all).map((name) => `--${name}`),
+      );
       if (suggestion !== undefined) message += `; did you mean ${suggestion}?`;
     }
     throw usageError(message);
@@ -41,14 +54,19 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T, 
 }
 
 /** Every option token names a declared flag (strict mode checked that); each may appear once unless `multiple`. */
-function refuseRepeatedFlags(tokens: ReadonlyArray<{ kind: string; name?: string; rawName?: string }>, options: Options): void {
+function refuseRepeatedFlags(
+  tokens: ReadonlyArray<{ kind: string; name?: string; rawName?: string }>,
+  options: Options,
+): void {
   const seen = new Set<string>();
   for (const token of tokens) {
     if (token.kind !== 'option' || token.name === undefined) continue;
     if ((options[token.name] as { multiple?: boolean } | undefined)?.multiple === true) continue;
     if (seen.has(token.name)) {
       const short = (options[token.name] as { short?: string } | undefined)?.short;
-      throw usageError(`--${token.name}${short === undefined ? '' : ` (-${short})`} was given more than once; give it once`);
+      throw usageError(
+        `--${token.name}${short === undefined ? '' : ` (-${short})`} was given more than once; give it once`,
+      );
     }
     seen.add(token.name);
   }
@@ -57,7 +75,8 @@ function refuseRepeatedFlags(tokens: ReadonlyArray<{ kind: string; name?: string
 /** An integer port from a flag, 0 allowed (ephemeral). */
 export function parsePort(raw: string | undefined, flag = '--port'): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) throw usageError(`${flag} must be an integer from 0 to 65535 (got "${raw}")`);
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535)
+    throw usageError(`${flag} must be an integer from 0 to 65535 (got "${raw}")`);
   return Number(raw);
 }
 
@@ -68,12 +87,19 @@ const NEGATIVE_NUMBER = /^-(?:[0-9]|\.[0-9])/;
  * hides the real mistake. A negative number where an argument stands (not as the value of one of
  * `valueFlags`) is an amount.
  */
-export function refuseNegativeAmount(argv: readonly string[], valueFlags: ReadonlySet<string>): void {
+export function refuseNegativeAmount(
+  argv: readonly string[],
+  valueFlags: ReadonlySet<string>,
+): void {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--') return;
     if (NEGATIVE_NUMBER.test(arg) && !valueFlags.has(argv[i - 1] ?? '')) {
-      throw new AppError(ErrorCode.INVALID_AMOUNT, `invalid amount "${arg.slice(0, 40)}": amount must not be negative`, { status: 400 });
+      throw new AppError(
+        ErrorCode.INVALID_AMOUNT,
+        `invalid amount "${arg.slice(0, 40)}": amount must not be negative`,
+        { status: 400 },
+      );
     }
   }
 }

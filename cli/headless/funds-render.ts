@@ -10,7 +10,8 @@ function table(rows: Array<[string, string]>, indent = '  '): string[] {
   return rows.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const place = (r: { sandbox: boolean; network: string }): string => (r.sandbox ? 'the sandbox' : r.network);
+const place = (r: { sandbox: boolean; network: string }): string =>
+  r.sandbox ? 'the sandbox' : r.network;
 
 export function renderBalances(r: BalanceResult): string {
   return [

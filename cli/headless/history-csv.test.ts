@@ -24,12 +24,28 @@ describe('history CSV', () => {
         status: 'succeeded',
         summary: 'x',
         amounts: [
-          { direction: 'out', symbol: 'ETH', address: `0x${'2'.repeat(64)}`, amount: '1.000000000000000001', baseUnits: '1000000000000000001', basis: 'sent' },
-          { direction: 'in', symbol: 'USDC', address: `0x${'3'.repeat(64)}`, amount: '2950.123456', baseUnits: '2950123456', basis: 'minimum' },
+          {
+            direction: 'out',
+            symbol: 'ETH',
+            address: `0x${'2'.repeat(64)}`,
+            amount: '1.000000000000000001',
+            baseUnits: '1000000000000000001',
+            basis: 'sent',
+          },
+          {
+            direction: 'in',
+            symbol: 'USDC',
+            address: `0x${'3'.repeat(64)}`,
+            amount: '2950.123456',
+            baseUnits: '2950123456',
+            basis: 'minimum',
+          },
         ],
       },
     ]);
-    expect(csv).toBe('time,kind,network,hash,left,arrived,fee,status\r\n2026-11-25T10:00:00.000Z,trade,mainnet,0xabc,1.000000000000000001 ETH,2950.123456 USDC (at least),,succeeded\r\n');
+    expect(csv).toBe(
+      'time,kind,network,hash,left,arrived,fee,status\r\n2026-11-25T10:00:00.000Z,trade,mainnet,0xabc,1.000000000000000001 ETH,2950.123456 USDC (at least),,succeeded\r\n',
+    );
   });
 
   it('the gas paid, as the receipt recorded it, exact', () => {
@@ -44,10 +60,22 @@ describe('history CSV', () => {
         hash: `0x${'a'.repeat(64)}`,
         status: 'succeeded',
         summary: 'x',
-        amounts: [{ direction: 'out', symbol: 'STRK', address: `0x${'2'.repeat(64)}`, amount: '1', baseUnits: '1000000000000000000', basis: 'sent', to: `0x${'4'.repeat(64)}` }],
+        amounts: [
+          {
+            direction: 'out',
+            symbol: 'STRK',
+            address: `0x${'2'.repeat(64)}`,
+            amount: '1',
+            baseUnits: '1000000000000000000',
+            basis: 'sent',
+            to: `0x${'4'.repeat(64)}`,
+          },
+        ],
         fee: { symbol: 'STRK', amount: '0.000123456789012345', baseUnits: '123456789012345' },
       },
     ]);
-    expect(csv.split('\r\n')[1]).toBe(`2026-11-25T10:00:00.000Z,send,mainnet,0x${'a'.repeat(64)},1 STRK to 0x${'4'.repeat(64)},,0.000123456789012345 STRK,succeeded`);
+    expect(csv.split('\r\n')[1]).toBe(
+      `2026-11-25T10:00:00.000Z,send,mainnet,0x${'a'.repeat(64)},1 STRK to 0x${'4'.repeat(64)},,0.000123456789012345 STRK,succeeded`,
+    );
   });
 });

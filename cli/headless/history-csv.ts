@@ -6,7 +6,16 @@
  */
 import type { HistoryEntry } from '../core/history.js';
 
-export const CSV_HEADER = ['time', 'kind', 'network', 'hash', 'left', 'arrived', 'fee', 'status'] as const;
+export const CSV_HEADER = [
+  'time',
+  'kind',
+  'network',
+  'hash',
+  'left',
+  'arrived',
+  'fee',
+  'status',
+] as const;
 
 export function csvField(value: string): string {
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -16,13 +25,29 @@ export function csvField(value: string): string {
 const flow = (e: HistoryEntry, direction: 'out' | 'in'): string =>
   e.amounts
     .filter((a) => a.direction === direction)
-    .map((a) => `${a.amount} ${a.symbol}${a.basis === 'minimum' ? ' (at least)' : ''}${a.to === undefined ? '' : ` to ${a.to}`}`)
+    .map(
+      (a) =>
+        `${a.amount} ${a.symbol}${a.basis === 'minimum' ? ' (at least)' : ''}${a.to === undefined ? '' : ` to ${a.to}`}`,
+    )
     .join('; ');
 
 /** The gas the account paid, from the receipt; empty when sponsored, not settled, or recorded by an older version. */
-const fee = (e: HistoryEntry): string => (e.fee === undefined ? '' : `${e.fee.amount} ${e.fee.symbol}`);
+const fee = (e: HistoryEntry): string =>
+  e.fee === undefined ? '' : `${e.fee.amount} ${e.fee.symbol}`;
 
 export function renderHistoryCsv(entries: readonly HistoryEntry[]): string {
-  const rows = entries.map((e) => [e.time, e.kind, e.sandbox ? 'sandbox' : e.network, e.hash ?? '', flow(e, 'out'), flow(e, 'in'), fee(e), e.status]);
-  return [CSV_HEADER as readonly string[], ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+  const rows = entries.map((e) => [
+    e.time,
+    e.kind,
+    e.sandbox ? 'sandbox' : e.network,
+    e.hash ?? '',
+    flow(e, 'out'),
+    flow(e, 'in'),
+    fee(e),
+    e.status,
+  ]);
+  return (
+    [CSV_HEADER as readonly string[], ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') +
+    '\r\n'
+  );
 }

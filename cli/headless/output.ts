@@ -11,9 +11,20 @@ export function formatJson(value: unknown, pretty: boolean): string {
  */
 export function errorBody(error: unknown): ErrorBody {
   if (isAppError(error)) {
-    return { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    return {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+      },
+    };
   }
-  return { error: { code: 'INTERNAL_ERROR', message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)' } };
+  return {
+    error: {
+      code: 'INTERNAL_ERROR',
+      message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)',
+    },
+  };
 }
 
 /** One `error:` line per line of the message; the code closes the last one. */

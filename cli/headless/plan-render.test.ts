@@ -1,20 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, USDC } from '../../test/helpers/swap-fixtures.js';
+import {
+  ETH,
+  ethToUsdcTrade,
+  OTHER,
+  planOf,
+  plannedSwap,
+  quoteOf,
+  USDC,
+} from '../../test/helpers/swap-fixtures.js';
 import { planDocument } from '../core/actions/document.js';
 import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';
 
 describe('renderPlan', () => {
   it('one screen: what is paid, the guaranteed minimum, gas, the simulation and the calls in order', () => {
-    const doc = planDocument(planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]), {
-      gas: { mode: 'default', token: ETH, maxFee: 10n ** 15n, estimatedFee: 5n * 10n ** 14n },
-      simulation: { reverted: false, transfers: [], balanceChanges: [{ token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(10n ** 18n) }] },
-      warnings: ['swap 1: price impact 6% is above 5%'],
-    });
+    const doc = planDocument(
+      planOf(
+        'batch',
+        [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))],
+        [{ token: USDC, amount: 5_000_000n, to: OTHER }],
+      ),
+      {
+        gas: { mode: 'default', token: ETH, maxFee: 10n ** 15n, estimatedFee: 5n * 10n ** 14n },
+        simulation: {
+          reverted: false,
+          transfers: [],
+          balanceChanges: [
+            { token: ETH.address, symbol: 'ETH', decimals: 18, amount: -(10n ** 18n) },
+          ],
+        },
+        warnings: ['swap 1: price impact 6% is above 5%'],
+      },
+    );
     const text = renderPlan(doc);
     expect(text).toContain('SANDBOX');
     expect(text).toMatch(/You pay\s+1 ETH/);
-    expect(text).toMatch(new RegExp(`At least\\s+${doc.swaps[0]?.confirmedMinimumReceived.amount.slice(0, 6)}`));
+    expect(text).toMatch(
+      new RegExp(`At least\\s+${doc.swaps[0]?.confirmedMinimumReceived.amount.slice(0, 6)}`),
+    );
     expect(text).toMatch(/Gas\s+at most 0.001 ETH, about 0.0005 ETH/);
     expect(text).toMatch(/Simulation\s+ok: -1 ETH/);
     expect(text).toContain(`Send`);
@@ -24,7 +47,12 @@ describe('renderPlan', () => {
   });
 
   it('says so when gas is sponsored and when the simulation reverts', () => {
-    const text = renderPlan(planDocument(ethToUsdcTrade(), { gas: { mode: 'sponsored' }, simulation: { reverted: true, reason: 'no pool' } }));
+    const text = renderPlan(
+      planDocument(ethToUsdcTrade(), {
+        gas: { mode: 'sponsored' },
+        simulation: { reverted: true, reason: 'no pool' },
+      }),
+    );
     expect(text).toMatch(/Gas\s+sponsored/);
     expect(text).toMatch(/Simulation\s+REVERTS: no pool/);
   });
@@ -42,30 +70,59 @@ describe('renderHistory', () => {
     status: 'reverted',
     summary: 'swap 1 ETH → at least 2970 USDC',
     amounts: [
-      { direction: 'out', symbol: 'ETH', address: ETH.address, amount: '1', baseUnits: '1000000000000000000', basis: 'sent' },
-      { direction: 'in', symbol: 'USDC', address: USDC.address, amount: '2970', baseUnits: '2970000000', basis: 'minimum' },
+      {
+        direction: 'out',
+        symbol: 'ETH',
+        address: ETH.address,
+        amount: '1',
+        baseUnits: '1000000000000000000',
+        basis: 'sent',
+      },
+      {
+        direction: 'in',
+        symbol: 'USDC',
+        address: USDC.address,
+        amount: '2970',
+        baseUnits: '2970000000',
+        basis: 'minimum',
+      },
     ],
     revertReason: 'below min_received',
   };
 
   it('marks a sandbox entry of another chain than the current sandbox as an earlier sandbox', () => {
-    expect(renderHistory([{ ...entry, chain: 'sandbox:old' }], null, 'sandbox:new')).toContain('reverted   earlier sandbox  0xabc');
-    expect(renderHistory([{ ...entry, chain: 'sandbox:new' }], null, 'sandbox:new')).toContain('reverted   sandbox  0xabc');
+    expect(renderHistory([{ ...entry, chain: 'sandbox:old' }], null, 'sandbox:new')).toContain(
+      'reverted   earlier sandbox  0xabc',
+    );
+    expect(renderHistory([{ ...entry, chain: 'sandbox:new' }], null, 'sandbox:new')).toContain(
+      'reverted   sandbox  0xabc',
+    );
   });
 
   it('lists each transaction with what left and what arrived, newest first as given', () => {
     expect(renderHistory([entry], null)).toBe(
-      ['2026-11-22T12:00:00.000Z  trade       reverted   sandbox  0xabc', '    sent 1 ETH; at least 2970 USDC', '    reverted: below min_received', ''].join('\n'),
+      [
+        '2026-11-22T12:00:00.000Z  trade       reverted   sandbox  0xabc',
+        '    sent 1 ETH; at least 2970 USDC',
+        '    reverted: below min_received',
+        '',
+      ].join('\n'),
     );
   });
 
   it('a chain revert reason shows as its failure reason on one line', () => {
-    const long = { ...entry, revertReason: "Transaction execution has failed:\n0: Error in the called contract (…):\nExecution failed. Failure reason: 'Insufficient output amount'." };
+    const long = {
+      ...entry,
+      revertReason:
+        "Transaction execution has failed:\n0: Error in the called contract (…):\nExecution failed. Failure reason: 'Insufficient output amount'.",
+    };
     expect(renderHistory([long], null)).toContain("    reverted: 'Insufficient output amount'.\n");
   });
 
   it('says when there is nothing, and when a damaged file was set aside', () => {
-    expect(renderHistory([], '/x/history.corrupt-1.json')).toContain('set aside as /x/history.corrupt-1.json');
+    expect(renderHistory([], '/x/history.corrupt-1.json')).toContain(
+      'set aside as /x/history.corrupt-1.json',
+    );
     expect(renderHistory([], null)).toContain('No transactions');
   });
 });

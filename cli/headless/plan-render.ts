@@ -10,20 +10,31 @@ import type { HistoryEntry } from '../core/history.js';
 import type { Money } from '../core/quote-summary.js';
 import { renderRebalanceTable } from './portfolio-render.js';
 
-const short = (m: Money, decimals: number): string => `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
-const signed = (m: Money, decimals: number): string => (m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`);
+const short = (m: Money, decimals: number): string =>
+  `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+const signed = (m: Money, decimals: number): string =>
+  m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`;
 
 function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length));
   return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const TITLES: Record<PlanDocument['kind'], string> = { send: 'Send', trade: 'Trade', 'multi-swap': 'Multi-swap', batch: 'Batch', rebalance: 'Rebalance' };
+const TITLES: Record<PlanDocument['kind'], string> = {
+  send: 'Send',
+  trade: 'Trade',
+  'multi-swap': 'Multi-swap',
+  batch: 'Batch',
+  rebalance: 'Rebalance',
+};
 
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
   if (doc.gas.mode === 'unknown') return 'not estimated';
-  const estimate = doc.gas.estimatedFee === null ? '' : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
+  const estimate =
+    doc.gas.estimatedFee === null
+      ? ''
+      : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
   return `at most ${short(doc.gas.maxFee, doc.gas.token.decimals)}${estimate} (the unused part is refunded)`;
 }
 
@@ -42,24 +53,46 @@ export function renderPlan(doc: PlanDocument): string {
   if (doc.rebalance !== undefined) lines.push(...renderRebalanceTable(doc.rebalance), '');
   doc.swaps.forEach((s, i) => {
     if (doc.swaps.length > 1) lines.push(`Swap ${i + 1}: ${s.from.symbol} → ${s.to.symbol}`);
-    const route = s.route.map((leg) => `${leg.percent} ${[leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ')}`).join(', ');
+    const route = s.route
+      .map(
+        (leg) =>
+          `${leg.percent} ${[leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ')}`,
+      )
+      .join(', ');
     lines.push(
       ...rows([
         ['You pay', short(s.amountIn, s.from.decimals)],
         ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
-        ['At least', `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`],
+        [
+          'At least',
+          `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
+        ],
         ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
-        ['Price impact', s.priceImpact === null ? 'unknown' : `${s.priceImpact.percent}${s.priceImpactWarning === null ? '' : s.priceImpactWarning === 'very-high' ? '  VERY HIGH' : '  HIGH'}`],
+        [
+          'Price impact',
+          s.priceImpact === null
+            ? 'unknown'
+            : `${s.priceImpact.percent}${s.priceImpactWarning === null ? '' : s.priceImpactWarning === 'very-high' ? '  VERY HIGH' : '  HIGH'}`,
+        ],
         ['Route', route],
       ]),
     );
   });
-  for (const send of doc.sends) lines.push(...rows([['Send', `${short(send.amount, send.token.decimals)} to ${send.to}`]]));
+  for (const send of doc.sends)
+    lines.push(...rows([['Send', `${short(send.amount, send.token.decimals)} to ${send.to}`]]));
   lines.push(
     '',
     ...rows([
       ['Gas', gasLine(doc)],
-      ['Leaves the account', doc.spend.map((l) => `${short(l.total, l.token.decimals)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`).join(', ')],
+      [
+        'Leaves the account',
+        doc.spend
+          .map(
+            (l) =>
+              `${short(l.total, l.token.decimals)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
+          )
+          .join(', '),
+      ],
       ['Simulation', simulationLine(doc)],
     ]),
     '',
@@ -77,9 +110,14 @@ export function renderExecution(result: ExecutionResult): string {
     renderPlan(result).trimEnd(),
     '',
     `Done: transaction ${tx.hash} succeeded${tx.blockNumber === null ? '' : ` in block ${tx.blockNumber}`}.`,
-    ...tx.received.map((r) => `  received ${r.amount} ${r.symbol} (at least ${r.minimum.amount} ${r.symbol} was guaranteed)`),
+    ...tx.received.map(
+      (r) =>
+        `  received ${r.amount} ${r.symbol} (at least ${r.minimum.amount} ${r.symbol} was guaranteed)`,
+    ),
     ...(tx.feePaid === null ? [] : [`  gas paid ${tx.feePaid.amount} ${tx.feePaid.symbol}`]),
-    ...(tx.historyWarning === undefined ? [] : [`warning: not recorded in the history: ${tx.historyWarning}`]),
+    ...(tx.historyWarning === undefined
+      ? []
+      : [`warning: not recorded in the history: ${tx.historyWarning}`]),
     '',
   ];
   return lines.join('\n');
@@ -92,19 +130,35 @@ function shortReason(reason: string): string {
 }
 
 /** `currentSandbox`: the chain of the sandbox last started here ("sandbox:<id>"); other sandbox entries are an earlier chain's. */
-export function renderHistory(entries: readonly HistoryEntry[], setAside: string | null, currentSandbox?: string): string {
+export function renderHistory(
+  entries: readonly HistoryEntry[],
+  setAside: string | null,
+  currentSandbox?: string,
+): string {
   const lines: string[] = [];
-  if (setAside !== null) lines.push(`warning: the history file was unreadable and was set aside as ${setAside}`);
+  if (setAside !== null)
+    lines.push(`warning: the history file was unreadable and was set aside as ${setAside}`);
   if (entries.length === 0) lines.push('No transactions sent from this client yet.');
   for (const e of entries) {
     // a sandbox entry of another chain than the sandbox last started here: that chain is gone
-    const earlier = e.sandbox && e.chain !== undefined && currentSandbox !== undefined && e.chain !== currentSandbox;
+    const earlier =
+      e.sandbox &&
+      e.chain !== undefined &&
+      currentSandbox !== undefined &&
+      e.chain !== currentSandbox;
     const network = e.sandbox ? (earlier ? 'earlier sandbox' : 'sandbox') : e.network;
-    const flows = e.amounts.map((a) => `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`);
-    lines.push(`${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`, `    ${flows.join('; ') || e.summary}`);
+    const flows = e.amounts.map(
+      (a) =>
+        `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
+    );
+    lines.push(
+      `${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`,
+      `    ${flows.join('; ') || e.summary}`,
+    );
     if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
     if (e.note !== undefined) lines.push(`    ${e.note}`);
-    if (e.status === 'unknown' || e.status === 'pending') lines.push('    not settled yet: do not send it again before it is');
+    if (e.status === 'unknown' || e.status === 'pending')
+      lines.push('    not settled yet: do not send it again before it is');
   }
   lines.push('');
   return lines.join('\n');

@@ -9,7 +9,8 @@ const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 
 function table(header: string[], rows: string[][], right: ReadonlySet<number>): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `  ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -42,12 +43,21 @@ export function renderPortfolio(p: Portfolio): string {
   }
   lines.push(`  Total: ${p.total.usd} USD${p.unpriced.length > 0 ? ' (priced tokens only)' : ''}`);
   for (const t of p.tokens) {
-    if (t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > 100) lines.push(`  ${t.symbol}: selling it all at once would fetch about ${t.ifSoldNow.usdc} USDC (price impact ${t.ifSoldNow.impact})`);
+    if (t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > 100)
+      lines.push(
+        `  ${t.symbol}: selling it all at once would fetch about ${t.ifSoldNow.usdc} USDC (price impact ${t.ifSoldNow.impact})`,
+      );
   }
   for (const u of p.unpriced) lines.push(`  ${u.symbol}: ${u.reason}`);
   for (const n of p.notes) lines.push(`note: ${n}`);
-  const age = p.pricing.ageSeconds === null ? 'no prices' : `prices ${p.pricing.ageSeconds} s old${p.pricing.fromCache > 0 ? ` (${p.pricing.fromCache} from the ${p.pricing.cacheSeconds} s cache)` : ''}`;
-  lines.push(`  ${age}; price = the aggregator's USD price per unit, quoted on a sale of the whole holding into USDC`, '');
+  const age =
+    p.pricing.ageSeconds === null
+      ? 'no prices'
+      : `prices ${p.pricing.ageSeconds} s old${p.pricing.fromCache > 0 ? ` (${p.pricing.fromCache} from the ${p.pricing.cacheSeconds} s cache)` : ''}`;
+  lines.push(
+    `  ${age}; price = the aggregator's USD price per unit, quoted on a sale of the whole holding into USDC`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -65,5 +75,10 @@ export function renderRebalanceTable(v: RebalanceView): string[] {
 }
 
 export function renderBalanced(v: RebalanceView): string {
-  return ['Already balanced: every token is within the band of its target. Nothing was signed.', '', ...renderRebalanceTable(v), ''].join('\n');
+  return [
+    'Already balanced: every token is within the band of its target. Nothing was signed.',
+    '',
+    ...renderRebalanceTable(v),
+    '',
+  ].join('\n');
 }

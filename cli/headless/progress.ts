@@ -6,7 +6,9 @@ import { describeEvent, type ProgressEvent } from '../core/events.js';
  * on stderr, and only on a TTY, so piped output and --json documents stay clean. Polls while
  * waiting for a receipt say nothing new: only the first is printed.
  */
-export function progressTo(ctx: Pick<CommandContext, 'stderr' | 'stderrIsTTY'>): (event: ProgressEvent) => void {
+export function progressTo(
+  ctx: Pick<CommandContext, 'stderr' | 'stderrIsTTY'>,
+): (event: ProgressEvent) => void {
   return (event) => {
     if (ctx.stderrIsTTY) ctx.stderr.write(`${describeEvent(event)}\n`);
   };

@@ -40,12 +40,17 @@ function priceImpactWarningLines(q: QuoteSummary): string[] {
       '!! The pools are too thin for this amount: try a smaller amount or another pair.',
     ];
   }
-  return [`warning: high price impact (${q.priceImpact.percent}): this trade moves the price against you.`];
+  return [
+    `warning: high price impact (${q.priceImpact.percent}): this trade moves the price against you.`,
+  ];
 }
 
 function quoteRows(q: QuoteSummary, slippage: string): string[] {
   const routes = routeLine(q);
-  const gas = q.gas.estimatedGasUsed === null ? 'unknown' : `${q.gas.estimatedGasUsed} gas${q.gas.estimatedGasUsedInUsd ? ` (~$${q.gas.estimatedGasUsedInUsd})` : ''}`;
+  const gas =
+    q.gas.estimatedGasUsed === null
+      ? 'unknown'
+      : `${q.gas.estimatedGasUsed} gas${q.gas.estimatedGasUsedInUsd ? ` (~$${q.gas.estimatedGasUsedInUsd})` : ''}`;
   return table([
     ['You pay', short(q.amountIn, q.from.decimals)],
     ['You receive (est.)', short(q.expectedOutput, q.to.decimals)],
@@ -62,11 +67,19 @@ function quoteRows(q: QuoteSummary, slippage: string): string[] {
 export function renderQuote(result: QuoteResult): string {
   const lines: string[] = [];
   if (result.sandbox) lines.push('SANDBOX — local emulators, no real funds');
-  const how = result.mode === 'batch' ? ', one batch request' : result.mode === 'parallel' ? ', pairs quoted in parallel' : '';
-  lines.push(`${result.network === 'sandbox' ? 'Quote in the sandbox (mainnet-like tokens)' : `Quote on ${result.network}`}${how}`);
+  const how =
+    result.mode === 'batch'
+      ? ', one batch request'
+      : result.mode === 'parallel'
+        ? ', pairs quoted in parallel'
+        : '';
+  lines.push(
+    `${result.network === 'sandbox' ? 'Quote in the sandbox (mainnet-like tokens)' : `Quote on ${result.network}`}${how}`,
+  );
   result.quotes.forEach((q, i) => {
     lines.push('');
-    if (result.quotes.length > 1) lines.push(`Pair ${i + 1} of ${result.quotes.length}: ${q.from.symbol} → ${q.to.symbol}`);
+    if (result.quotes.length > 1)
+      lines.push(`Pair ${i + 1} of ${result.quotes.length}: ${q.from.symbol} → ${q.to.symbol}`);
     lines.push(...priceImpactWarningLines(q), ...quoteRows(q, result.slippage.percent));
   });
   lines.push('', 'Quotes are net of the service fee; nothing has been signed or sent.', '');
@@ -76,7 +89,9 @@ export function renderQuote(result: QuoteResult): string {
 export function renderStatus(view: StatusResult): string {
   const agg = view.aggregator;
   const srv = view.server;
-  const aggState = agg.reachable ? `ok${agg.message ? ` — ${agg.message}` : ''}` : `DOWN — ${agg.error ?? 'not reachable'}`;
+  const aggState = agg.reachable
+    ? `ok${agg.message ? ` — ${agg.message}` : ''}`
+    : `DOWN — ${agg.error ?? 'not reachable'}`;
   const srvState = !srv.reachable
     ? `DOWN — ${srv.error ?? 'not reachable'}`
     : srv.usable === false

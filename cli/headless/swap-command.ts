@@ -57,13 +57,30 @@ export function parseSigningArgs(
   argv: string[],
   extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>,
   { swaps = true }: { swaps?: boolean } = {},
-): { options: SigningOptions; values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  const valueFlags = new Set(['--gas-token', '--max-fee', '--network', ...(swaps ? ['--slippage'] : []), ...Object.entries(extra).filter(([, o]) => o.type === 'string').map(([name]) => `--${name}`)]);
+): {
+  options: SigningOptions;
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+} {
+  const valueFlags = new Set([
+    '--gas-token',
+    '--max-fee',
+    '--network',
+    ...(swaps ? ['--slippage'] : []),
+    ...Object.entries(extra)
+      .filter(([, o]) => o.type === 'string')
+      .map(([name]) => `--${name}`),
+  ]);
   refuseNegativeAmount(argv, valueFlags);
-  const parsed = parseCommandArgs(argv, { ...SIGNING_FLAGS, ...(swaps ? SWAP_FLAGS : {}), ...extra });
+  const parsed = parseCommandArgs(argv, {
+    ...SIGNING_FLAGS,
+    ...(swaps ? SWAP_FLAGS : {}),
+    ...extra,
+  });
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const network = values.network as string | undefined;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia') throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
+    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
   const slippage = values.slippage as string | undefined;
   const options: SigningOptions = {
     yes: values.yes === true,
@@ -79,16 +96,28 @@ export function parseSigningArgs(
 }
 
 /** Plan the action, then show it (no --yes) or sign it (--yes). */
-export async function runSigning(ctx: CommandContext, options: SigningOptions, request: ActionRequest): Promise<CommandResult> {
-  const [core, render, { requireConfirmation }] = await Promise.all([import('../core/actions/index.js'), import('./plan-render.js'), import('../core/actions/document.js')]);
-  const data = await withEndpoints(ctx, { sandbox: options.sandbox, ...(options.network ? { network: options.network } : {}) }, async (endpoints, call) => {
-    const planned = await core.planAction(endpoints, request, options, call);
-    if (!options.yes) {
-      // a person reads the plan above the error line; a script gets it in the error document
-      if (!ctx.json) ctx.stdout.write(render.renderPlan(planned.document));
-      requireConfirmation(false, planned.document);
-    }
-    return core.executeAction(planned, call);
-  });
+export async function runSigning(
+  ctx: CommandContext,
+  options: SigningOptions,
+  request: ActionRequest,
+): Promise<CommandResult> {
+  const [core, render, { requireConfirmation }] = await Promise.all([
+    import('../core/actions/index.js'),
+    import('./plan-render.js'),
+    import('../core/actions/document.js'),
+  ]);
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: options.sandbox, ...(options.network ? { network: options.network } : {}) },
+    async (endpoints, call) => {
+      const planned = await core.planAction(endpoints, request, options, call);
+      if (!options.yes) {
+        // a person reads the plan above the error line; a script gets it in the error document
+        if (!ctx.json) ctx.stdout.write(render.renderPlan(planned.document));
+        requireConfirmation(false, planned.document);
+      }
+      return core.executeAction(planned, call);
+    },
+  );
   return { data, human: () => render.renderExecution(data) };
 }

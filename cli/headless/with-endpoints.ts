@@ -8,7 +8,11 @@ import { progressTo } from './progress.js';
  * (finding or starting the sandbox), hand the core the command's signal and a progress sink
  * (stderr, on a TTY), and release whatever was started for it, however the call ends.
  */
-export async function withEndpoints<T>(ctx: CommandContext, options: EndpointOptions, work: (endpoints: Endpoints, call: CallOptions) => Promise<T>): Promise<T> {
+export async function withEndpoints<T>(
+  ctx: CommandContext,
+  options: EndpointOptions,
+  work: (endpoints: Endpoints, call: CallOptions) => Promise<T>,
+): Promise<T> {
   const { resolveEndpoints } = await import('../core/endpoints.js');
   const call: CallOptions = { signal: ctx.signal, onProgress: progressTo(ctx) };
   const endpoints = await resolveEndpoints(ctx.env, options, call);

@@ -7,19 +7,38 @@ import * as z from 'zod';
 
 const text = (max: number) => z.string().min(1).max(max);
 export const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
-export const Amount = text(40).describe('a decimal amount in token units, exact ("1.5"); no signs or exponents');
+export const Amount = text(40).describe(
+  'a decimal amount in token units, exact ("1.5"); no signs or exponents',
+);
 export const Address = text(80).describe('a Starknet address, 0x + hex');
 export const Email = text(254).describe("the person's e-mail address");
 
 export const Pair = z.strictObject({ amount: Amount, from: TokenName, to: TokenName });
-export const Transfer = z.strictObject({ amount: Amount, token: TokenName, to: Address.describe('the recipient address') });
+export const Transfer = z.strictObject({
+  amount: Amount,
+  token: TokenName,
+  to: Address.describe('the recipient address'),
+});
 
-const Slippage = text(8).describe('tolerance for the minimum received, in percent, 0.01–50 (default from settings, 1)').optional();
-const GasToken = TokenName.describe('pay gas in this token (default: sponsored when offered, else the gasToken setting)').optional();
-const MaxFee = Amount.describe('refuse a plan whose maximum gas fee is above this, in gas-token units').optional();
-const AllowHighImpact = z.boolean().describe('accept a price impact above 15 % (refused otherwise)').optional();
+const Slippage = text(8)
+  .describe('tolerance for the minimum received, in percent, 0.01–50 (default from settings, 1)')
+  .optional();
+const GasToken = TokenName.describe(
+  'pay gas in this token (default: sponsored when offered, else the gasToken setting)',
+).optional();
+const MaxFee = Amount.describe(
+  'refuse a plan whose maximum gas fee is above this, in gas-token units',
+).optional();
+const AllowHighImpact = z
+  .boolean()
+  .describe('accept a price impact above 15 % (refused otherwise)')
+  .optional();
 
-export const Money = z.looseObject({ amount: z.string(), baseUnits: z.string(), symbol: z.string() });
+export const Money = z.looseObject({
+  amount: z.string(),
+  baseUnits: z.string(),
+  symbol: z.string(),
+});
 const Quote = z.looseObject({
   from: z.looseObject({ symbol: z.string(), address: z.string() }),
   to: z.looseObject({ symbol: z.string(), address: z.string() }),
@@ -33,18 +52,58 @@ const Quote = z.looseObject({
 
 export const inputs = {
   none: z.strictObject({}),
-  balances: z.strictObject({ tokens: z.array(TokenName).max(20).optional().describe('only these tokens (default: every token held)') }),
+  balances: z.strictObject({
+    tokens: z
+      .array(TokenName)
+      .max(20)
+      .optional()
+      .describe('only these tokens (default: every token held)'),
+  }),
   quote: z.strictObject({
-    pairs: z.array(Pair).min(1).max(3).describe('one pair for a single quote; 2–3 for a multi-swap quote'),
+    pairs: z
+      .array(Pair)
+      .min(1)
+      .max(3)
+      .describe('one pair for a single quote; 2–3 for a multi-swap quote'),
     slippagePercent: Slippage,
   }),
-  history: z.strictObject({ limit: z.number().int().min(1).max(100).optional().describe('the newest N (default 20)') }),
-  transaction: z.strictObject({ hash: text(70).describe('the transaction hash, 0x + up to 64 hex digits') }),
+  history: z.strictObject({
+    limit: z.number().int().min(1).max(100).optional().describe('the newest N (default 20)'),
+  }),
+  transaction: z.strictObject({
+    hash: text(70).describe('the transaction hash, 0x + up to 64 hex digits'),
+  }),
   login: z.strictObject({ email: Email }),
-  verify: z.strictObject({ email: Email, code: z.string().regex(/^[0-9]{6}$/).describe('the 6-digit code the person read from the sign-in mail') }),
-  send: z.strictObject({ amount: Amount, token: TokenName, to: Address.describe('the recipient address'), gasToken: GasToken, maxFee: MaxFee }),
-  trade: z.strictObject({ amount: Amount, from: TokenName, to: TokenName, slippagePercent: Slippage, allowHighImpact: AllowHighImpact, gasToken: GasToken, maxFee: MaxFee }),
-  multiSwap: z.strictObject({ pairs: z.array(Pair).min(2).max(3), slippagePercent: Slippage, allowHighImpact: AllowHighImpact, gasToken: GasToken, maxFee: MaxFee }),
+  verify: z.strictObject({
+    email: Email,
+    code: z
+      .string()
+      .regex(/^[0-9]{6}$/)
+      .describe('the 6-digit code the person read from the sign-in mail'),
+  }),
+  send: z.strictObject({
+    amount: Amount,
+    token: TokenName,
+    to: Address.describe('the recipient address'),
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  trade: z.strictObject({
+    amount: Amount,
+    from: TokenName,
+    to: TokenName,
+    slippagePercent: Slippage,
+    allowHighImpact: AllowHighImpact,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  multiSwap: z.strictObject({
+    pairs: z.array(Pair).min(2).max(3),
+    slippagePercent: Slippage,
+    allowHighImpact: AllowHighImpact,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
   batch: z.strictObject({
     swaps: z.array(Pair).max(3).default([]),
     sends: z.array(Transfer).max(5).default([]),
@@ -53,13 +112,20 @@ export const inputs = {
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
-  execute: z.strictObject({ planId: z.string().uuid().describe('the planId a plan_* tool returned') }),
+  execute: z.strictObject({
+    planId: z.string().uuid().describe('the planId a plan_* tool returned'),
+  }),
 };
 
 const Where = { network: z.string(), sandbox: z.boolean() };
 
 export const outputs = {
-  status: z.looseObject({ ...Where, swapsSupported: z.boolean(), aggregator: z.looseObject({ reachable: z.boolean() }), server: z.looseObject({ reachable: z.boolean() }) }),
+  status: z.looseObject({
+    ...Where,
+    swapsSupported: z.boolean(),
+    aggregator: z.looseObject({ reachable: z.boolean() }),
+    server: z.looseObject({ reachable: z.boolean() }),
+  }),
   session: z.looseObject({
     signedIn: z.boolean(),
     email: z.string().optional(),
@@ -73,22 +139,70 @@ export const outputs = {
   balances: z.looseObject({
     ...Where,
     address: z.string(),
-    tokens: z.array(z.looseObject({ symbol: z.string(), address: z.string(), decimals: z.number(), amount: z.string(), baseUnits: z.string(), usd: z.string().nullable() })),
+    tokens: z.array(
+      z.looseObject({
+        symbol: z.string(),
+        address: z.string(),
+        decimals: z.number(),
+        amount: z.string(),
+        baseUnits: z.string(),
+        usd: z.string().nullable(),
+      }),
+    ),
     totalUsd: z.string(),
     unpriced: z.array(z.string()),
     asOf: z.string(),
   }),
-  quote: z.looseObject({ ...Where, mode: z.string(), slippage: z.looseObject({ bps: z.number(), percent: z.string() }), quotedAt: z.string(), validUntil: z.string(), quotes: z.array(Quote) }),
-  history: z.looseObject({ ...Where, account: z.string(), entries: z.array(z.looseObject({ hash: z.string(), kind: z.string(), status: z.string(), time: z.string() })) }),
-  transaction: z.looseObject({ ...Where, hash: z.string(), finality: z.string(), execution: z.string().nullable(), blockNumber: z.number().nullable(), balanceChanges: z.array(z.looseObject({ symbol: z.string(), amount: z.string(), baseUnits: z.string() })) }),
+  quote: z.looseObject({
+    ...Where,
+    mode: z.string(),
+    slippage: z.looseObject({ bps: z.number(), percent: z.string() }),
+    quotedAt: z.string(),
+    validUntil: z.string(),
+    quotes: z.array(Quote),
+  }),
+  history: z.looseObject({
+    ...Where,
+    account: z.string(),
+    entries: z.array(
+      z.looseObject({ hash: z.string(), kind: z.string(), status: z.string(), time: z.string() }),
+    ),
+  }),
+  transaction: z.looseObject({
+    ...Where,
+    hash: z.string(),
+    finality: z.string(),
+    execution: z.string().nullable(),
+    blockNumber: z.number().nullable(),
+    balanceChanges: z.array(
+      z.looseObject({ symbol: z.string(), amount: z.string(), baseUnits: z.string() }),
+    ),
+  }),
   login: z.looseObject({ ...Where, email: z.string(), sent: z.literal(true), next: z.string() }),
-  verify: z.looseObject({ ...Where, email: z.string(), address: z.string(), expiresAt: z.string(), isExisting: z.boolean() }),
+  verify: z.looseObject({
+    ...Where,
+    email: z.string(),
+    address: z.string(),
+    expiresAt: z.string(),
+    isExisting: z.boolean(),
+  }),
   plan: z.looseObject({
     planId: z.string(),
-    confirmBy: z.string().describe('ISO time: execute_plan refuses this plan after it (plan again)'),
-    executable: z.boolean().describe('whether this server may execute plans (started with --allow-execute)'),
+    confirmBy: z
+      .string()
+      .describe('ISO time: execute_plan refuses this plan after it (plan again)'),
+    executable: z
+      .boolean()
+      .describe('whether this server may execute plans (started with --allow-execute)'),
     next: z.string(),
-    plan: z.looseObject({ kind: z.string(), headline: z.string(), swaps: z.array(z.looseObject({})), sends: z.array(z.looseObject({})), gas: z.looseObject({ mode: z.string() }), simulation: z.looseObject({ status: z.string() }) }),
+    plan: z.looseObject({
+      kind: z.string(),
+      headline: z.string(),
+      swaps: z.array(z.looseObject({})),
+      sends: z.array(z.looseObject({})),
+      gas: z.looseObject({ mode: z.string() }),
+      simulation: z.looseObject({ status: z.string() }),
+    }),
   }),
   execution: z.looseObject({
     planId: z.string(),
@@ -97,8 +211,17 @@ export const outputs = {
       transaction: z.looseObject({
         hash: z.string(),
         status: z.literal('SUCCEEDED'),
-        received: z.array(z.looseObject({ symbol: z.string(), amount: z.string(), baseUnits: z.string(), minimum: Money.omit({ symbol: true }) })),
-        feePaid: z.looseObject({ symbol: z.string(), amount: z.string(), baseUnits: z.string() }).nullable(),
+        received: z.array(
+          z.looseObject({
+            symbol: z.string(),
+            amount: z.string(),
+            baseUnits: z.string(),
+            minimum: Money.omit({ symbol: true }),
+          }),
+        ),
+        feePaid: z
+          .looseObject({ symbol: z.string(), amount: z.string(), baseUnits: z.string() })
+          .nullable(),
       }),
     }),
   }),

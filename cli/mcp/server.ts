@@ -41,9 +41,16 @@ interface StoredPlan {
   madeAt: number;
 }
 
-type ToolResult = { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
-const ok = (data: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
+const ok = (data: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(data) }],
+  structuredContent: data,
+});
 
 /** A domain failure as a tool result: our code and a message to act on; a bug is INTERNAL_ERROR with no internals. */
 export function toolError(error: unknown, hint?: string): ToolResult {
@@ -52,22 +59,41 @@ export function toolError(error: unknown, hint?: string): ToolResult {
     // cancelled after the transaction left the client: it exists, its outcome is not known here
     const hash = error.details?.transactionHash;
     if (error.code === ErrorCode.CANCELLED && typeof hash === 'string') {
-      body = { code: ErrorCode.SUBMITTED_UNCONFIRMED, message: `cancelled after submission: transaction ${hash} was sent and may still confirm; it will not be sent again. Check it with get_transaction`, details: { transactionHash: hash } };
+      body = {
+        code: ErrorCode.SUBMITTED_UNCONFIRMED,
+        message: `cancelled after submission: transaction ${hash} was sent and may still confirm; it will not be sent again. Check it with get_transaction`,
+        details: { transactionHash: hash },
+      };
     } else {
-      body = { code: error.code, message: `${error.message}${hint ? `. ${hint}` : ''}`, ...(error.details ? { details: jsonSafe(error.details) as Record<string, unknown> } : {}) };
+      body = {
+        code: error.code,
+        message: `${error.message}${hint ? `. ${hint}` : ''}`,
+        ...(error.details ? { details: jsonSafe(error.details) as Record<string, unknown> } : {}),
+      };
     }
   } else {
-    body = { code: ErrorCode.INTERNAL_ERROR, message: 'internal error (a bug): nothing was signed by this call unless a progress notification named a transaction hash' };
+    body = {
+      code: ErrorCode.INTERNAL_ERROR,
+      message:
+        'internal error (a bug): nothing was signed by this call unless a progress notification named a transaction hash',
+    };
   }
   return { content: [{ type: 'text', text: JSON.stringify({ error: body }) }], isError: true };
 }
 
 /** bigints as decimal strings; everything else as JSON has it. */
 function jsonSafe(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+  ) as unknown;
 }
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } as const;
+const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
 
 const INSTRUCTIONS = (o: ToolServerOptions): string =>
   [
@@ -81,10 +107,19 @@ const INSTRUCTIONS = (o: ToolServerOptions): string =>
   ].join('\n');
 
 /** The ActionOptions of a plan_* input. */
-async function actionOptions(input: { slippagePercent?: string | undefined; allowHighImpact?: boolean | undefined; gasToken?: string | undefined; maxFee?: string | undefined }, now: (() => number) | undefined) {
+async function actionOptions(
+  input: {
+    slippagePercent?: string | undefined;
+    allowHighImpact?: boolean | undefined;
+    gasToken?: string | undefined;
+    maxFee?: string | undefined;
+  },
+  now: (() => number) | undefined,
+) {
   const { parseSlippageBps } = await import('../core/actions/rules.js');
   return {
-    slippageBps: input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent),
+    slippageBps:
+      input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent),
     allowHighImpact: input.allowHighImpact === true,
     gasToken: input.gasToken,
     maxFee: input.maxFee,
@@ -96,24 +131,51 @@ async function actionOptions(input: { slippagePercent?: string | undefined; allo
 function consentMessage(planned: PlannedWalletAction): string {
   const d = planned.document;
   const lines = [`Sign this ${d.kind} on ${d.network}? ${d.headline}`];
-  for (const s of d.spend) lines.push(`leaves the wallet: ${s.amount.amount} ${s.token.symbol}${s.gas.baseUnits !== '0' ? ` (+ up to ${s.gas.amount} ${s.token.symbol} gas)` : ''}`);
-  for (const s of d.swaps) lines.push(`receive at least ${s.confirmedMinimumReceived.amount} ${s.confirmedMinimumReceived.symbol} (service fee ${s.fee.amount.amount} ${s.fee.amount.symbol}, ${s.fee.percent})`);
+  for (const s of d.spend)
+    lines.push(
+      `leaves the wallet: ${s.amount.amount} ${s.token.symbol}${s.gas.baseUnits !== '0' ? ` (+ up to ${s.gas.amount} ${s.token.symbol} gas)` : ''}`,
+    );
+  for (const s of d.swaps)
+    lines.push(
+      `receive at least ${s.confirmedMinimumReceived.amount} ${s.confirmedMinimumReceived.symbol} (service fee ${s.fee.amount.amount} ${s.fee.amount.symbol}, ${s.fee.percent})`,
+    );
   for (const s of d.sends) lines.push(`send ${s.amount.amount} ${s.amount.symbol} to ${s.to}`);
-  lines.push(d.gas.mode === 'sponsored' ? 'gas: sponsored' : d.gas.mode === 'default' ? `gas: at most ${d.gas.maxFee.amount} ${d.gas.maxFee.symbol}` : 'gas: unknown');
+  lines.push(
+    d.gas.mode === 'sponsored'
+      ? 'gas: sponsored'
+      : d.gas.mode === 'default'
+        ? `gas: at most ${d.gas.maxFee.amount} ${d.gas.maxFee.symbol}`
+        : 'gas: unknown',
+  );
   return lines.join('\n').slice(0, 4000);
 }
 
 export function createToolServer(o: ToolServerOptions): McpServer {
   const now = o.now ?? Date.now;
   const plans = new Map<string, StoredPlan>();
-  const server = new McpServer({ name: 'finance-tui', version: packageVersion() }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS(o) });
+  const server = new McpServer(
+    { name: 'finance-tui', version: packageVersion() },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS(o) },
+  );
 
   /** One tool call: the core's work under the request's own cancellation; any failure is a tool result. */
-  const handle = async (signal: AbortSignal, work: (call: CallOptions) => Promise<Record<string, unknown>>, hint?: (error: unknown) => string | undefined): Promise<ToolResult> => {
+  const handle = async (
+    signal: AbortSignal,
+    work: (call: CallOptions) => Promise<Record<string, unknown>>,
+    hint?: (error: unknown) => string | undefined,
+  ): Promise<ToolResult> => {
     try {
-      return ok(jsonSafe(await work({ signal, onProgress: (e) => o.log(`progress: ${e.kind}`) })) as Record<string, unknown>);
+      return ok(
+        jsonSafe(await work({ signal, onProgress: (e) => o.log(`progress: ${e.kind}`) })) as Record<
+          string,
+          unknown
+        >,
+      );
     } catch (error) {
-      if (!isAppError(error)) o.log(`internal error: ${o.endpoints.env.FINANCE_TUI_DEBUG === '1' ? ((error as Error)?.stack ?? String(error)) : String((error as Error)?.message ?? error).slice(0, 300)}`);
+      if (!isAppError(error))
+        o.log(
+          `internal error: ${o.endpoints.env.FINANCE_TUI_DEBUG === '1' ? ((error as Error)?.stack ?? String(error)) : String((error as Error)?.message ?? error).slice(0, 300)}`,
+        );
       return toolError(error, hint?.(error));
     }
   };
@@ -122,7 +184,14 @@ export function createToolServer(o: ToolServerOptions): McpServer {
 
   server.registerTool(
     'get_status',
-    { title: 'Service status', description: 'Which network this server uses, and whether the swap aggregator and the auth server answer. Read-only.', inputSchema: inputs.none, outputSchema: outputs.status, annotations: { title: 'Service status', ...READ } },
+    {
+      title: 'Service status',
+      description:
+        'Which network this server uses, and whether the swap aggregator and the auth server answer. Read-only.',
+      inputSchema: inputs.none,
+      outputSchema: outputs.status,
+      annotations: { title: 'Service status', ...READ },
+    },
     async (_input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
         const [{ statusOf, loadStatusDeps }] = await Promise.all([import('../core/status.js')]);
@@ -132,22 +201,42 @@ export function createToolServer(o: ToolServerOptions): McpServer {
 
   server.registerTool(
     'get_session',
-    { title: 'Who is signed in', description: 'The signed-in person (e-mail), their wallet address, the network and when the session expires; or why no session is usable (then call login).', inputSchema: inputs.none, outputSchema: outputs.session, annotations: { title: 'Who is signed in', ...READ, openWorldHint: false } },
+    {
+      title: 'Who is signed in',
+      description:
+        'The signed-in person (e-mail), their wallet address, the network and when the session expires; or why no session is usable (then call login).',
+      inputSchema: inputs.none,
+      outputSchema: outputs.session,
+      annotations: { title: 'Who is signed in', ...READ, openWorldHint: false },
+    },
     async (_input, ctx) =>
       handle(ctx.mcpReq.signal, async () => {
         const { sessionState } = await import('../core/session.js');
         const state = sessionState(ep, { now });
         const where = { network: ep.networkName, sandbox: ep.sandbox };
-        return state.signedIn ? { signedIn: true, ...state.session, ...where } : { signedIn: false, code: state.code, message: state.message, ...where };
+        return state.signedIn
+          ? { signedIn: true, ...state.session, ...where }
+          : { signedIn: false, code: state.code, message: state.message, ...where };
       }),
   );
 
   server.registerTool(
     'get_balances',
-    { title: 'Wallet balances', description: "The signed-in wallet's non-zero token balances, exact, each with its USD value at the aggregator's price (null when unpriced), and the total of the priced ones.", inputSchema: inputs.balances, outputSchema: outputs.balances, annotations: { title: 'Wallet balances', ...READ } },
+    {
+      title: 'Wallet balances',
+      description:
+        "The signed-in wallet's non-zero token balances, exact, each with its USD value at the aggregator's price (null when unpriced), and the total of the priced ones.",
+      inputSchema: inputs.balances,
+      outputSchema: outputs.balances,
+      annotations: { title: 'Wallet balances', ...READ },
+    },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
-        const [{ holdings }, { requireSession }, { resolveToken }] = await Promise.all([import('../core/portfolio.js'), import('../core/session.js'), import('../../shared/tokens.js')]);
+        const [{ holdings }, { requireSession }, { resolveToken }] = await Promise.all([
+          import('../core/portfolio.js'),
+          import('../core/session.js'),
+          import('../../shared/tokens.js'),
+        ]);
         const session = requireSession(ep, { now });
         const only = input.tokens?.map((t) => resolveToken(ep.network, t).address);
         const held = await holdings(ep, call, now);
@@ -156,8 +245,14 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           network: ep.networkName,
           sandbox: ep.sandbox,
           address: session.address,
-          tokens: tokens.map(({ usdCents, ...t }) => ({ ...t, usd: usdCents === undefined ? null : formatAmount(usdCents, 2) })),
-          totalUsd: formatAmount(tokens.reduce((sum, t) => sum + (t.usdCents ?? 0n), 0n), 2),
+          tokens: tokens.map(({ usdCents, ...t }) => ({
+            ...t,
+            usd: usdCents === undefined ? null : formatAmount(usdCents, 2),
+          })),
+          totalUsd: formatAmount(
+            tokens.reduce((sum, t) => sum + (t.usdCents ?? 0n), 0n),
+            2,
+          ),
           unpriced: tokens.filter((t) => t.usdCents === undefined).map((t) => t.symbol),
           asOf: held.asOf,
         };
@@ -168,14 +263,20 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     'get_quote',
     {
       title: 'Quote a swap',
-      description: 'What a swap (one pair) or a multi-swap (2–3 pairs) would return right now: expected output net of the service fee, the minimum received at the slippage, the fee, the price impact, the route, and until when the quote holds. Read-only: nothing is signed.',
+      description:
+        'What a swap (one pair) or a multi-swap (2–3 pairs) would return right now: expected output net of the service fee, the minimum received at the slippage, the fee, the price impact, the route, and until when the quote holds. Read-only: nothing is signed.',
       inputSchema: inputs.quote,
       outputSchema: outputs.quote,
       annotations: { title: 'Quote a swap', ...READ, idempotentHint: false },
     },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
-        const [{ quote, quoteDeps }, { parseSlippageBps }, { QUOTE_MAX_AGE_MS }, { checkPairCount }] = await Promise.all([
+        const [
+          { quote, quoteDeps },
+          { parseSlippageBps },
+          { QUOTE_MAX_AGE_MS },
+          { checkPairCount },
+        ] = await Promise.all([
           import('../core/quote.js'),
           import('../core/actions/rules.js'),
           import('../core/actions/checks.js'),
@@ -183,30 +284,62 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         ]);
         const multi = input.pairs.length > 1;
         if (multi) checkPairCount(input.pairs.length, { label: 'pairs' });
-        const slippageBps = input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent);
+        const slippageBps =
+          input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent);
         const quotedAt = now();
         // one aggregator client for the server's life: its connections stay warm between calls
         deps ??= quoteDeps(ep);
         const result = await quote({ pairs: input.pairs, multi, slippageBps }, deps, call);
-        return { ...result, quotedAt: new Date(quotedAt).toISOString(), validUntil: new Date(quotedAt + QUOTE_MAX_AGE_MS).toISOString() };
+        return {
+          ...result,
+          quotedAt: new Date(quotedAt).toISOString(),
+          validUntil: new Date(quotedAt + QUOTE_MAX_AGE_MS).toISOString(),
+        };
       }),
   );
 
   server.registerTool(
     'get_history',
-    { title: 'Transaction history', description: "The signed-in wallet's transactions sent by this client, newest first (a local record: get_transaction reads the chain).", inputSchema: inputs.history, outputSchema: outputs.history, annotations: { title: 'Transaction history', ...READ, openWorldHint: false } },
+    {
+      title: 'Transaction history',
+      description:
+        "The signed-in wallet's transactions sent by this client, newest first (a local record: get_transaction reads the chain).",
+      inputSchema: inputs.history,
+      outputSchema: outputs.history,
+      annotations: { title: 'Transaction history', ...READ, openWorldHint: false },
+    },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async () => {
-        const [{ openHistory, walletHistory }, { requireSession }] = await Promise.all([import('../core/history.js'), import('../core/session.js')]);
+        const [{ openHistory, walletHistory }, { requireSession }] = await Promise.all([
+          import('../core/history.js'),
+          import('../core/session.js'),
+        ]);
         const session = requireSession(ep, { now });
-        const list = await walletHistory(openHistory(ep.dataDir), { account: session.address, network: ep.network, sandbox: ep.sandbox });
-        return { network: ep.networkName, sandbox: ep.sandbox, account: session.address, entries: list.entries.slice(0, input.limit ?? 20), setAside: list.setAside ?? null };
+        const list = await walletHistory(openHistory(ep.dataDir), {
+          account: session.address,
+          network: ep.network,
+          sandbox: ep.sandbox,
+        });
+        return {
+          network: ep.networkName,
+          sandbox: ep.sandbox,
+          account: session.address,
+          entries: list.entries.slice(0, input.limit ?? 20),
+          setAside: list.setAside ?? null,
+        };
       }),
   );
 
   server.registerTool(
     'get_transaction',
-    { title: 'Read a transaction', description: 'One transaction read from the chain by its hash: finality, success or revert (with the reason), block, fee, and what it changed in the signed-in wallet.', inputSchema: inputs.transaction, outputSchema: outputs.transaction, annotations: { title: 'Read a transaction', ...READ } },
+    {
+      title: 'Read a transaction',
+      description:
+        'One transaction read from the chain by its hash: finality, success or revert (with the reason), block, fee, and what it changed in the signed-in wallet.',
+      inputSchema: inputs.transaction,
+      outputSchema: outputs.transaction,
+      annotations: { title: 'Read a transaction', ...READ },
+    },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
         const { readTransaction } = await import('../core/transaction.js');
@@ -216,18 +349,47 @@ export function createToolServer(o: ToolServerOptions): McpServer {
 
   server.registerTool(
     'login',
-    { title: 'Send a sign-in code', description: "Sends a 6-digit sign-in code to the person's e-mail. Ask them to read it to you, then call verify.", inputSchema: inputs.login, outputSchema: outputs.login, annotations: { title: 'Send a sign-in code', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+    {
+      title: 'Send a sign-in code',
+      description:
+        "Sends a 6-digit sign-in code to the person's e-mail. Ask them to read it to you, then call verify.",
+      inputSchema: inputs.login,
+      outputSchema: outputs.login,
+      annotations: {
+        title: 'Send a sign-in code',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
         const { login } = await import('../core/account.js');
         const result = await login(ep, input.email, call);
-        return { ...result, next: 'ask the person for the 6-digit code from the mail, then call verify(email, code)' };
+        return {
+          ...result,
+          next: 'ask the person for the 6-digit code from the mail, then call verify(email, code)',
+        };
       }),
   );
 
   server.registerTool(
     'verify',
-    { title: 'Sign in with the code', description: 'Signs in with the code the person read from the sign-in mail and saves the session (it replaces any earlier one).', inputSchema: inputs.verify, outputSchema: outputs.verify, annotations: { title: 'Sign in with the code', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } },
+    {
+      title: 'Sign in with the code',
+      description:
+        'Signs in with the code the person read from the sign-in mail and saves the session (it replaces any earlier one).',
+      inputSchema: inputs.verify,
+      outputSchema: outputs.verify,
+      annotations: {
+        title: 'Sign in with the code',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
         const { verify } = await import('../core/account.js');
@@ -244,31 +406,92 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     return id;
   };
 
-  const planTool = (name: string, title: string, description: string, schema: (typeof inputs)['send' | 'trade' | 'multiSwap' | 'batch'], request: (input: never) => ActionRequest): void => {
+  const planTool = (
+    name: string,
+    title: string,
+    description: string,
+    schema: (typeof inputs)['send' | 'trade' | 'multiSwap' | 'batch'],
+    request: (input: never) => ActionRequest,
+  ): void => {
     server.registerTool(
       name,
-      { title, description: `${description} Nothing is signed: returns the plan (what leaves, the minimum received, fees, price impact, gas, the simulation, the exact calls) and a planId for execute_plan.`, inputSchema: schema, outputSchema: outputs.plan, annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+      {
+        title,
+        description: `${description} Nothing is signed: returns the plan (what leaves, the minimum received, fees, price impact, gas, the simulation, the exact calls) and a planId for execute_plan.`,
+        inputSchema: schema,
+        outputSchema: outputs.plan,
+        annotations: {
+          title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: true,
+        },
+      },
       async (input: Record<string, unknown>, ctx: ServerContext) =>
         handle(ctx.mcpReq.signal, async (call) => {
           const { planAction } = await import('../core/actions/index.js');
-          const planned = await planAction(ep, request(input as never), await actionOptions(input, o.now), call);
+          const planned = await planAction(
+            ep,
+            request(input as never),
+            await actionOptions(input, o.now),
+            call,
+          );
           const planId = keep(planned);
           const confirmBy = Math.min(planned.confirmBy, now() + PLAN_FRESH_MS);
           return {
             planId,
             confirmBy: new Date(confirmBy).toISOString(),
             executable: o.allowExecute,
-            next: o.allowExecute ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy' : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
+            next: o.allowExecute
+              ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy'
+              : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
             plan: planned.document,
           };
         }),
     );
   };
 
-  planTool('plan_send', 'Plan a transfer', 'Plans sending an amount of a token to an address.', inputs.send, (i: { amount: string; token: string; to: string }) => ({ kind: 'send', transfer: { amount: i.amount, token: i.token, to: i.to } }));
-  planTool('plan_trade', 'Plan a swap', 'Plans swapping an amount of one token for another (approve then swap, one transaction).', inputs.trade, (i: { amount: string; from: string; to: string }) => ({ kind: 'trade', swap: { amount: i.amount, from: i.from, to: i.to } }));
-  planTool('plan_multi_swap', 'Plan 2–3 swaps', 'Plans 2 or 3 swaps in one transaction.', inputs.multiSwap, (i: { pairs: Array<{ amount: string; from: string; to: string }> }) => ({ kind: 'multi-swap', swaps: i.pairs }));
-  planTool('plan_batch', 'Plan a batch', 'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).', inputs.batch, (i: { swaps: Array<{ amount: string; from: string; to: string }>; sends: Array<{ amount: string; token: string; to: string }> }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }));
+  planTool(
+    'plan_send',
+    'Plan a transfer',
+    'Plans sending an amount of a token to an address.',
+    inputs.send,
+    (i: { amount: string; token: string; to: string }) => ({
+      kind: 'send',
+      transfer: { amount: i.amount, token: i.token, to: i.to },
+    }),
+  );
+  planTool(
+    'plan_trade',
+    'Plan a swap',
+    'Plans swapping an amount of one token for another (approve then swap, one transaction).',
+    inputs.trade,
+    (i: { amount: string; from: string; to: string }) => ({
+      kind: 'trade',
+      swap: { amount: i.amount, from: i.from, to: i.to },
+    }),
+  );
+  planTool(
+    'plan_multi_swap',
+    'Plan 2–3 swaps',
+    'Plans 2 or 3 swaps in one transaction.',
+    inputs.multiSwap,
+    (i: { pairs: Array<{ amount: string; from: string; to: string }> }) => ({
+      kind: 'multi-swap',
+      swaps: i.pairs,
+    }),
+  );
+  planTool(
+    'plan_batch',
+    'Plan a batch',
+    'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).',
+    inputs.batch,
+    (i: {
+      swaps: Array<{ amount: string; from: string; to: string }>;
+      sends: Array<{ amount: string; token: string; to: string }>;
+    }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
+  );
 
   server.registerTool(
     'execute_plan',
@@ -278,14 +501,33 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         'Signs and sends a plan made by a plan_* tool, once. Only on a server started with --allow-execute. The host asks the person to confirm when it can; otherwise the plan must be less than 30 s old. Caps set at start are enforced before signing. Progress (signing, submitted with the hash, confirmed) is sent when a progress token is given; a cancellation after submission reports the hash and never sends twice.',
       inputSchema: inputs.execute,
       outputSchema: outputs.execution,
-      annotations: { title: 'Sign and send a plan', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        title: 'Sign and send a plan',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     async (input, ctx) => {
       if (!o.allowExecute) {
-        return toolError(new AppError(ErrorCode.EXECUTION_DISABLED, 'nothing was signed: this server is read-only. The person can restart it with --allow-execute (and caps such as --max-usd) to let you execute plans', { status: 403 }));
+        return toolError(
+          new AppError(
+            ErrorCode.EXECUTION_DISABLED,
+            'nothing was signed: this server is read-only. The person can restart it with --allow-execute (and caps such as --max-usd) to let you execute plans',
+            { status: 403 },
+          ),
+        );
       }
       const stored = plans.get(input.planId);
-      if (stored === undefined) return toolError(new AppError(ErrorCode.PLAN_NOT_FOUND, `no plan ${input.planId} on this server (plans last until they expire): call a plan_* tool again`, { status: 404 }));
+      if (stored === undefined)
+        return toolError(
+          new AppError(
+            ErrorCode.PLAN_NOT_FOUND,
+            `no plan ${input.planId} on this server (plans last until they expire): call a plan_* tool again`,
+            { status: 404 },
+          ),
+        );
       const { planned } = stored;
       const replan = `call plan_${planned.document.kind.replace('-', '_')} again and confirm the new figures`;
       const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -295,7 +537,17 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         if (progressToken === undefined) return;
         step += 1;
         void import('../core/events.js').then(({ describeEvent }) =>
-          ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, message: describeEvent(event), ...('hash' in event ? { _meta: { transactionHash: event.hash } } : {}) } }).catch(() => undefined),
+          ctx.mcpReq
+            .notify({
+              method: 'notifications/progress',
+              params: {
+                progressToken,
+                progress: step,
+                message: describeEvent(event),
+                ...('hash' in event ? { _meta: { transactionHash: event.hash } } : {}),
+              },
+            })
+            .catch(() => undefined),
         );
       };
       return handle(
@@ -306,33 +558,72 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           if (planned.ticket.state === 'ready') {
             const { checkLimits } = await import('../core/actions/caps.js');
             // the same caps the core enforces before signing: refused before the person is asked
-            await checkLimits(planned.plan, o.limits, planned.context.aggregator, { signal: ctx.mcpReq.signal });
-            if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+            await checkLimits(planned.plan, o.limits, planned.context.aggregator, {
+              signal: ctx.mcpReq.signal,
+            });
+            if (ctx.mcpReq.signal.aborted)
+              throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
             const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
             if (canAsk) {
               const answer = await ctx.mcpReq
                 .elicitInput({
                   mode: 'form',
                   message: consentMessage(planned),
-                  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Sign and send', description: 'true signs and sends exactly this plan' } }, required: ['confirm'] },
+                  requestedSchema: {
+                    type: 'object',
+                    properties: {
+                      confirm: {
+                        type: 'boolean',
+                        title: 'Sign and send',
+                        description: 'true signs and sends exactly this plan',
+                      },
+                    },
+                    required: ['confirm'],
+                  },
                 })
                 .catch((error: unknown) => {
                   // no answer is no consent (fail closed)
-                  if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
-                  throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: the host could not ask the person to confirm (${String((error as Error)?.message ?? error).slice(0, 120)})`, { status: 428 });
+                  if (ctx.mcpReq.signal.aborted)
+                    throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+                  throw new AppError(
+                    ErrorCode.CONFIRMATION_REQUIRED,
+                    `nothing was signed: the host could not ask the person to confirm (${String((error as Error)?.message ?? error).slice(0, 120)})`,
+                    { status: 428 },
+                  );
                 });
               if (answer.action !== 'accept' || answer.content?.confirm !== true) {
-                throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, 'nothing was signed: the person did not confirm the plan', { status: 428 });
+                throw new AppError(
+                  ErrorCode.CONFIRMATION_REQUIRED,
+                  'nothing was signed: the person did not confirm the plan',
+                  { status: 428 },
+                );
               }
-              if (now() > planned.confirmBy) throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: the plan's quote expired before it was confirmed; ${replan}`, { status: 428 });
+              if (now() > planned.confirmBy)
+                throw new AppError(
+                  ErrorCode.CONFIRMATION_REQUIRED,
+                  `nothing was signed: the plan's quote expired before it was confirmed; ${replan}`,
+                  { status: 428 },
+                );
             } else if (now() > Math.min(planned.confirmBy, stored.madeAt + PLAN_FRESH_MS)) {
-              throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: the plan is older than 30 s (or its build expired) and this host cannot ask the person to confirm; ${replan}, show it, and execute it at once`, { status: 428 });
+              throw new AppError(
+                ErrorCode.CONFIRMATION_REQUIRED,
+                `nothing was signed: the plan is older than 30 s (or its build expired) and this host cannot ask the person to confirm; ${replan}, show it, and execute it at once`,
+                { status: 428 },
+              );
             }
           }
-          const result = await executeAction(planned, { signal: ctx.mcpReq.signal, onProgress }, { limits: o.limits });
+          const result = await executeAction(
+            planned,
+            { signal: ctx.mcpReq.signal, onProgress },
+            { limits: o.limits },
+          );
           return { planId: input.planId, result };
         },
-        (error) => (isAppError(error) && (error.code === ErrorCode.QUOTE_CHANGED || error.code === ErrorCode.PRICE_IMPACT_TOO_HIGH) ? replan : undefined),
+        (error) =>
+          isAppError(error) &&
+          (error.code === ErrorCode.QUOTE_CHANGED || error.code === ErrorCode.PRICE_IMPACT_TOO_HIGH)
+            ? replan
+            : undefined,
       );
     },
   );

@@ -25,7 +25,8 @@ export interface ChildHandle {
 /** The command that runs this very program: built bin, or source under tsx in development. */
 function selfCommand(): string[] {
   const main = fileURLToPath(new URL('./main.js', import.meta.url));
-  const source = main.endsWith('.js') && import.meta.url.endsWith('.ts') ? main.replace(/\.js$/, '.ts') : main;
+  const source =
+    main.endsWith('.js') && import.meta.url.endsWith('.ts') ? main.replace(/\.js$/, '.ts') : main;
   return [...process.execArgv, source];
 }
 
@@ -105,9 +106,21 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
 
   const exited = new Promise<never>((_resolve, reject) => {
     child.once('exit', (code) =>
-      reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `${options.what} exited (code ${code}) before it was ready; see ${options.logFile}`)),
+      reject(
+        new AppError(
+          ErrorCode.SERVER_UNREACHABLE,
+          `${options.what} exited (code ${code}) before it was ready; see ${options.logFile}`,
+        ),
+      ),
     );
-    child.once('error', (error) => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `could not start ${options.what}: ${error.message}`)));
+    child.once('error', (error) =>
+      reject(
+        new AppError(
+          ErrorCode.SERVER_UNREACHABLE,
+          `could not start ${options.what}: ${error.message}`,
+        ),
+      ),
+    );
   });
   exited.catch(() => undefined);
 
@@ -117,7 +130,13 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new AppError(ErrorCode.SERVER_UNREACHABLE, `${options.what} did not become ready within ${options.timeoutMs} ms; see ${options.logFile}`)),
+      () =>
+        reject(
+          new AppError(
+            ErrorCode.SERVER_UNREACHABLE,
+            `${options.what} did not become ready within ${options.timeoutMs} ms; see ${options.logFile}`,
+          ),
+        ),
       options.timeoutMs,
     );
   });
@@ -128,7 +147,10 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
     else options.signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const readiness = options.ready === 'stdout' ? readyDocument(child, options.what) : healthy(options.ready.healthUrl, waitSignal);
+    const readiness =
+      options.ready === 'stdout'
+        ? readyDocument(child, options.what)
+        : healthy(options.ready.healthUrl, waitSignal);
     readiness.catch(() => undefined);
     const ready = await Promise.race([readiness, exited, timeout, aborted]);
     return { child, ready, logFile: options.logFile, stop };
@@ -143,7 +165,12 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
 }
 
 /** `finance-tui sandbox --port 0 --json` until its ready line (its URLs). */
-export function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: string; timeoutMs: number; signal: AbortSignal }): Promise<ChildHandle> {
+export function spawnSandbox(options: {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}): Promise<ChildHandle> {
   return spawnSelf({
     what: 'the sandbox',
     args: ['sandbox', '--port', '0', '--json'],
@@ -159,7 +186,13 @@ export function spawnSandbox(options: { env: NodeJS.ProcessEnv; dataDir: string;
  * `finance-tui serve` with the user's environment, listening where `serverUrl` points (a
  * loopback URL), until GET /health answers there. Its log lines go to `serve-child.log`.
  */
-export function spawnServe(options: { env: NodeJS.ProcessEnv; dataDir: string; serverUrl: string; timeoutMs: number; signal: AbortSignal }): Promise<ChildHandle> {
+export function spawnServe(options: {
+  env: NodeJS.ProcessEnv;
+  dataDir: string;
+  serverUrl: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}): Promise<ChildHandle> {
   const url = new URL(options.serverUrl);
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -25,7 +25,10 @@ export function openStore<T extends Record<string, unknown>>(options: StoreOptio
       ...(options.defaults ? { defaults: options.defaults } : {}),
     });
   } catch (error) {
-    const why = error instanceof SyntaxError || (error as Error)?.name === 'SyntaxError' ? 'it is not valid JSON' : 'it could not be read';
+    const why =
+      error instanceof SyntaxError || (error as Error)?.name === 'SyntaxError'
+        ? 'it is not valid JSON'
+        : 'it could not be read';
     throw invalidStore(options.what, join(cwd, `${options.configName}.json`), why, error);
   }
 }

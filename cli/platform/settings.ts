@@ -9,7 +9,6 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, type Network } from '../../shared/tokens.js';
 import { readStore, storedProblem, storeFile } from './store-read.js';
 
-
 export interface Settings {
   /** our auth server */
   serverUrl: string;
@@ -36,7 +35,11 @@ export const DEFAULT_SETTINGS: Settings = {
   gasToken: 'STRK',
 };
 
-export type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> & { aggregatorApiKey?: string; rpcUrl?: string; gasToken?: string };
+export type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> & {
+  aggregatorApiKey?: string;
+  rpcUrl?: string;
+  gasToken?: string;
+};
 
 /**
  * The file's shape, checked with TypeBox when read and before a write, rather than through
@@ -74,7 +77,8 @@ export function settingsProblem(stored: unknown): string | undefined {
   }
   // a gas token of another network would make every later start fail: refuse it when saved
   const network = urls.network ?? DEFAULT_SETTINGS.network;
-  if (urls.gasToken !== undefined && findToken(network, urls.gasToken) === undefined) return `gasToken must be a ${network} token of the registry`;
+  if (urls.gasToken !== undefined && findToken(network, urls.gasToken) === undefined)
+    return `gasToken must be a ${network} token of the registry`;
   return undefined;
 }
 
@@ -107,18 +111,31 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   const problem = settingsProblem(stored);
   if (problem !== undefined) {
     const file = storeFile(env, 'settings');
-    throw new AppError(ErrorCode.CONFIG_ERROR, `the settings file ${file} is invalid: ${problem}; fix or delete it`, { status: 400, details: { file } });
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `the settings file ${file} is invalid: ${problem}; fix or delete it`,
+      { status: 400, details: { file } },
+    );
   }
   const network = env.FINANCE_TUI_NETWORK?.trim() || stored.network;
   if (network !== 'mainnet' && network !== 'sepolia') {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`, { status: 400 });
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`,
+      { status: 400 },
+    );
   }
-  const gasToken = env.FINANCE_TUI_GAS_TOKEN?.trim() || stored.gasToken || DEFAULT_SETTINGS.gasToken;
+  const gasToken =
+    env.FINANCE_TUI_GAS_TOKEN?.trim() || stored.gasToken || DEFAULT_SETTINGS.gasToken;
   const gas = findToken(network, gasToken);
   if (gas === undefined) {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `the gas token (gasToken / FINANCE_TUI_GAS_TOKEN) must be a ${network} token of the registry (got "${gasToken.slice(0, 40)}")`, {
-      status: 400,
-    });
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `the gas token (gasToken / FINANCE_TUI_GAS_TOKEN) must be a ${network} token of the registry (got "${gasToken.slice(0, 40)}")`,
+      {
+        status: 400,
+      },
+    );
   }
   return {
     serverUrl: envUrl(env, 'FINANCE_TUI_SERVER_URL') ?? stored.serverUrl,

@@ -11,7 +11,13 @@ function owner() {
   const target = new EventEmitter();
   const exits: number[] = [];
   let now = 1_000;
-  const signals = ownProcessSignals({ stderr: new PassThrough(), stderrIsTTY: false, target, exit: (code) => exits.push(code), now: () => now });
+  const signals = ownProcessSignals({
+    stderr: new PassThrough(),
+    stderrIsTTY: false,
+    target,
+    exit: (code) => exits.push(code),
+    now: () => now,
+  });
   return { target, exits, signals, advance: (ms: number) => (now += ms) };
 }
 
@@ -44,14 +50,19 @@ describe('ownProcessSignals', () => {
     const dir = mkdtempSync(join(tmpdir(), 'finance-tui-when-exit-'));
     const fake = join(dir, 'node_modules', 'when-exit', 'index.mjs');
     mkdirSync(join(dir, 'node_modules', 'when-exit'), { recursive: true });
-    writeFileSync(fake, 'export function hook(target) { target.once("SIGINT", () => undefined); target.once("SIGTERM", () => undefined); target.once("SIGHUP", () => undefined); }\n');
+    writeFileSync(
+      fake,
+      'export function hook(target) { target.once("SIGINT", () => undefined); target.once("SIGTERM", () => undefined); target.once("SIGHUP", () => undefined); }\n',
+    );
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it("when-exit's SIGINT/SIGTERM listeners are refused; its SIGHUP and everyone else's stay", async () => {
       const { target, signals } = owner();
       const foreign = (): void => undefined;
       target.on('SIGINT', foreign);
-      const { hook } = (await import(pathToFileURL(fake).href)) as { hook: (t: EventEmitter) => void };
+      const { hook } = (await import(pathToFileURL(fake).href)) as {
+        hook: (t: EventEmitter) => void;
+      };
       hook(target);
       await Promise.resolve(); // removal happens right after the add
       expect(target.listeners('SIGINT')).toHaveLength(2); // ours + foreign

@@ -28,15 +28,22 @@ export function storeFile(env: NodeJS.ProcessEnv, configName: string): string {
 }
 
 export function invalidStore(what: string, file: string, why: string, cause?: unknown): AppError {
-  return new AppError(ErrorCode.CONFIG_ERROR, `the ${what} file ${file} is invalid: ${why}; fix or delete it`, {
-    status: 400,
-    details: { file },
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new AppError(
+    ErrorCode.CONFIG_ERROR,
+    `the ${what} file ${file} is invalid: ${why}; fix or delete it`,
+    {
+      status: 400,
+      details: { file },
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 /** The file's contents over `defaults` (unchecked: pass them to checkStored or storedProblem). */
-export function readStore(name: StoreName, defaults: Record<string, unknown> = {}): Record<string, unknown> {
+export function readStore(
+  name: StoreName,
+  defaults: Record<string, unknown> = {},
+): Record<string, unknown> {
   const file = storeFile(name.env, name.configName);
   let text: string;
   try {
@@ -51,20 +58,27 @@ export function readStore(name: StoreName, defaults: Record<string, unknown> = {
   } catch (error) {
     throw invalidStore(name.what, file, 'it is not valid JSON', error);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalidStore(name.what, file, 'it is not a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidStore(name.what, file, 'it is not a JSON object');
   return { ...defaults, ...(parsed as Record<string, unknown>) };
 }
 
 /** What is wrong with `value` against `schema`, naming the first bad key (never the value). */
 export function storedProblem(schema: TSchema, value: unknown): string | undefined {
   if (Value.Check(schema, value)) return undefined;
-  const first = Value.Errors(schema, value)[0] as { instancePath?: string; message?: string } | undefined;
+  const first = Value.Errors(schema, value)[0] as
+    { instancePath?: string; message?: string } | undefined;
   return `${first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || 'the file'} ${first?.message ?? 'is invalid'}`;
 }
 
 /** `value` as `schema` describes it, or CONFIG_ERROR naming the file and the first bad key. */
-export function checkStored<S extends TSchema>(schema: S, value: unknown, name: StoreName): Static<S> {
+export function checkStored<S extends TSchema>(
+  schema: S,
+  value: unknown,
+  name: StoreName,
+): Static<S> {
   const problem = storedProblem(schema, value);
-  if (problem !== undefined) throw invalidStore(name.what, storeFile(name.env, name.configName), problem);
+  if (problem !== undefined)
+    throw invalidStore(name.what, storeFile(name.env, name.configName), problem);
   return value as Static<S>;
 }

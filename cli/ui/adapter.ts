@@ -17,10 +17,32 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
-import type { Balances, Call, Environment, FeeView, HistoryEntry, PlanHandle, PlanRequest, PlanView, Receipt, Session, SettingsPatch, SettingsView, TuiServices } from './services.js';
+import type {
+  Balances,
+  Call,
+  Environment,
+  FeeView,
+  HistoryEntry,
+  PlanHandle,
+  PlanRequest,
+  PlanView,
+  Receipt,
+  Session,
+  SettingsPatch,
+  SettingsView,
+  TuiServices,
+} from './services.js';
 
 const feeView = (gas: GasQuote): FeeView =>
-  gas.mode === 'sponsored' ? gas : { mode: 'default', symbol: gas.token.symbol, decimals: gas.token.decimals, estimated: gas.estimatedFee, max: gas.maxFee };
+  gas.mode === 'sponsored'
+    ? gas
+    : {
+        mode: 'default',
+        symbol: gas.token.symbol,
+        decimals: gas.token.decimals,
+        estimated: gas.estimatedFee,
+        max: gas.maxFee,
+      };
 
 /** The screens' request as the core's typed action request. */
 function actionRequest(request: PlanRequest): ActionRequest {
@@ -39,22 +61,39 @@ function actionRequest(request: PlanRequest): ActionRequest {
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */
-function planView(request: PlanRequest, planned: PlannedWalletAction, handle: PlanHandle): PlanView {
+function planView(
+  request: PlanRequest,
+  planned: PlannedWalletAction,
+  handle: PlanHandle,
+): PlanView {
   const { document } = planned;
   const level = document.priceImpact.level;
   return {
     request,
     headline: document.headline,
     quotes: document.swaps,
-    sends: document.sends.map((s) => ({ symbol: s.token.symbol, decimals: s.token.decimals, amount: BigInt(s.amount.baseUnits), to: s.to })),
+    sends: document.sends.map((s) => ({
+      symbol: s.token.symbol,
+      decimals: s.token.decimals,
+      amount: BigInt(s.amount.baseUnits),
+      to: s.to,
+    })),
     slippageBps: planned.slippageBps,
     impact: level === 'high' ? 'danger' : level,
     fee: feeView(planned.gas),
     deploysAccount: document.deploysAccount,
-    calls: document.calls.map((c) => ({ contract: c.contractAddress, entrypoint: c.entrypoint, description: c.description })),
+    calls: document.calls.map((c) => ({
+      contract: c.contractAddress,
+      entrypoint: c.entrypoint,
+      description: c.description,
+    })),
     simulatedChanges:
       document.simulation.status === 'ok'
-        ? document.simulation.balanceChanges.map((c) => ({ symbol: c.token.symbol, decimals: c.token.decimals, delta: BigInt(c.change.baseUnits) }))
+        ? document.simulation.balanceChanges.map((c) => ({
+            symbol: c.token.symbol,
+            decimals: c.token.decimals,
+            delta: BigInt(c.change.baseUnits),
+          }))
         : [],
     warnings: document.warnings,
     ...(document.rebalance === undefined ? {} : { rebalance: document.rebalance }),
@@ -63,12 +102,20 @@ function planView(request: PlanRequest, planned: PlannedWalletAction, handle: Pl
   };
 }
 
-const HEADLINES: Record<ExecutionResult['kind'], string> = { send: 'Sent', trade: 'Swap confirmed', 'multi-swap': 'Multi-swap confirmed', batch: 'Batch confirmed', rebalance: 'Rebalance confirmed' };
+const HEADLINES: Record<ExecutionResult['kind'], string> = {
+  send: 'Sent',
+  trade: 'Swap confirmed',
+  'multi-swap': 'Multi-swap confirmed',
+  batch: 'Batch confirmed',
+  rebalance: 'Rebalance confirmed',
+};
 
 /** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
 function sentHeadline(result: ExecutionResult): string {
   const [send] = result.sends;
-  return send === undefined ? HEADLINES.send : `${HEADLINES.send} ${send.amount.amount} ${send.amount.symbol} to ${send.to}`;
+  return send === undefined
+    ? HEADLINES.send
+    : `${HEADLINES.send} ${send.amount.amount} ${send.amount.symbol} to ${send.to}`;
 }
 
 /** An executed plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
@@ -82,8 +129,13 @@ function receiptOf(result: ExecutionResult): Receipt {
       .filter((c) => c.baseUnits !== '0')
       .map((c) => ({ symbol: c.symbol, decimals: c.decimals, delta: BigInt(c.baseUnits) })),
     details: [
-      ...transaction.received.map((r) => `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`),
-      transaction.feePaid === null ? 'gas: sponsored' : `gas paid: ${transaction.feePaid.amount} ${transaction.feePaid.symbol}`,
+      ...transaction.received.map(
+        (r) =>
+          `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`,
+      ),
+      transaction.feePaid === null
+        ? 'gas: sponsored'
+        : `gas paid: ${transaction.feePaid.amount} ${transaction.feePaid.symbol}`,
       ...(transaction.deployedAccount ? ['your account was deployed with this transaction'] : []),
       ...(transaction.historyWarning ? [`history not written: ${transaction.historyWarning}`] : []),
     ],
@@ -93,16 +145,17 @@ function receiptOf(result: ExecutionResult): Receipt {
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
-  const [endpoints, account, session, quote, status, settings, settingsStore, rules] = await Promise.all([
-    import('../core/endpoints.js'),
-    import('../core/account.js'),
-    import('../core/session.js'),
-    import('../core/quote.js'),
-    import('../core/status.js'),
-    import('../platform/settings.js'),
-    import('../platform/settings-store.js'),
-    import('../core/actions/rules.js'),
-  ]);
+  const [endpoints, account, session, quote, status, settings, settingsStore, rules] =
+    await Promise.all([
+      import('../core/endpoints.js'),
+      import('../core/account.js'),
+      import('../core/session.js'),
+      import('../core/quote.js'),
+      import('../core/status.js'),
+      import('../platform/settings.js'),
+      import('../platform/settings-store.js'),
+      import('../core/actions/rules.js'),
+    ]);
   return { endpoints, account, session, quote, status, settings, settingsStore, rules };
 }
 
@@ -127,22 +180,43 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     if (!modules || !endpoints) throw new AppError(ErrorCode.INTERNAL_ERROR, 'not connected yet');
     return { m: modules, e: endpoints };
   };
-  const view = (s: Settings): SettingsView => ({ slippageBps: s.slippageBps, network: s.network, serverUrl: s.serverUrl, gasToken: s.gasToken });
+  const view = (s: Settings): SettingsView => ({
+    slippageBps: s.slippageBps,
+    network: s.network,
+    serverUrl: s.serverUrl,
+    gasToken: s.gasToken,
+  });
 
   const services: TuiServices = {
     // balances read the sandbox's chain, the rpcUrl setting, or starknet.js's public node
     get features() {
       const connected = endpoints !== undefined;
-      return { balances: connected, trade: connected, multiSwap: connected, batch: connected, send: connected, history: connected, portfolio: connected };
+      return {
+        balances: connected,
+        trade: connected,
+        multiSwap: connected,
+        batch: connected,
+        send: connected,
+        history: connected,
+        portfolio: connected,
+      };
     },
 
     async connect({ signal }: Call): Promise<Environment> {
       modules ??= await loadModules();
       let startedSandbox = false;
-      const found = await modules.endpoints.resolveEndpoints(env, { sandbox: options.sandbox }, { signal, onProgress: (event) => (startedSandbox ||= event.kind === 'sandbox-start') });
+      const found = await modules.endpoints.resolveEndpoints(
+        env,
+        { sandbox: options.sandbox },
+        { signal, onProgress: (event) => (startedSandbox ||= event.kind === 'sandbox-start') },
+      );
       endpoints = found;
       let startedChild: Environment['startedChild'];
-      if (startedSandbox) startedChild = { what: 'the local sandbox', logFile: join(found.dataDir, 'sandbox-child.log') };
+      if (startedSandbox)
+        startedChild = {
+          what: 'the local sandbox',
+          logFile: join(found.dataDir, 'sandbox-child.log'),
+        };
       else if (!found.sandbox) {
         // The bundled auth server, started now when nothing answers at a loopback server URL, so
         // the header can say so. Failing here (no credentials in the environment, a remote URL
@@ -150,10 +224,26 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         // balances and quotes work without it.
         const { ensureAuthServer } = await import('../core/auth-server.js');
         const server = await ensureAuthServer(found, { signal }).catch(() => undefined);
-        if (server?.started) startedChild = { what: 'the auth server', logFile: join(found.dataDir, 'serve-child.log') };
+        if (server?.started)
+          startedChild = {
+            what: 'the auth server',
+            logFile: join(found.dataDir, 'serve-child.log'),
+          };
       }
-      const urls = { server: found.serverUrl, aggregator: found.aggregatorUrl, chain: found.rpcUrl, paymaster: found.paymasterUrl, identity: found.identityUrl };
-      return { sandbox: found.sandbox, network: found.network, serverUrl: found.serverUrl, urls, ...(startedChild ? { startedChild } : {}) };
+      const urls = {
+        server: found.serverUrl,
+        aggregator: found.aggregatorUrl,
+        chain: found.rpcUrl,
+        paymaster: found.paymasterUrl,
+        identity: found.identityUrl,
+      };
+      return {
+        sandbox: found.sandbox,
+        network: found.network,
+        serverUrl: found.serverUrl,
+        urls,
+        ...(startedChild ? { startedChild } : {}),
+      };
     },
 
     async currentSession() {
@@ -183,7 +273,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       const held = await holdings(e, { signal });
       return {
         available: true,
-        tokens: held.tokens.map((t) => ({ symbol: t.symbol, decimals: t.decimals, amount: BigInt(t.baseUnits), usdCents: t.usdCents })),
+        tokens: held.tokens.map((t) => ({
+          symbol: t.symbol,
+          decimals: t.decimals,
+          amount: BigInt(t.baseUnits),
+          usdCents: t.usdCents,
+        })),
         totalUsdCents: held.totalUsdCents,
         asOf: held.asOf,
       };
@@ -198,21 +293,34 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     async quote(request, { signal }) {
       const { m, e } = ready();
       const result = await m.quote.quote(
-        { pairs: [{ amount: request.amount, from: request.from, to: request.to }], multi: false, slippageBps: request.slippageBps },
+        {
+          pairs: [{ amount: request.amount, from: request.from, to: request.to }],
+          multi: false,
+          slippageBps: request.slippageBps,
+        },
         m.quote.quoteDeps(e),
         { signal },
       );
       const [quote] = result.quotes;
-      if (!quote) throw new AppError(ErrorCode.INVALID_RESPONSE, 'no quote in the answer', { status: 502 });
+      if (!quote)
+        throw new AppError(ErrorCode.INVALID_RESPONSE, 'no quote in the answer', { status: 502 });
       return quote;
     },
 
     async plan(request, _session, { signal, onProgress }) {
       const { e } = ready();
-      const [actions, { describeEvent }] = await Promise.all([import('../core/actions/index.js'), import('../core/events.js')]);
+      const [actions, { describeEvent }] = await Promise.all([
+        import('../core/actions/index.js'),
+        import('../core/events.js'),
+      ]);
       // the review asks for the typed word above 15 % impact before anything is signed, so the
       // core plans such a swap instead of refusing it (the headless --allow-high-impact)
-      const planned = await actions.planAction(e, actionRequest(request), { slippageBps: request.slippageBps, allowHighImpact: true }, { signal, onProgress: (event) => onProgress?.(describeEvent(event)) });
+      const planned = await actions.planAction(
+        e,
+        actionRequest(request),
+        { slippageBps: request.slippageBps, allowHighImpact: true },
+        { signal, onProgress: (event) => onProgress?.(describeEvent(event)) },
+      );
       const handle = Object.freeze({}) as PlanHandle;
       plans.set(handle, planned);
       return planView(request, planned, handle);
@@ -220,40 +328,62 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     async execute(plan, _session, { signal, onStep }) {
       const planned = plans.get(plan.handle);
-      if (planned === undefined) throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again', { status: 400 });
+      if (planned === undefined)
+        throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again', {
+          status: 400,
+        });
       const { executeAction } = await import('../core/actions/index.js');
       // Above 15 % impact the review took the typed word for this plan; anything else executes
       // as the headless default, so a re-quote that crossed 15 % on the way is refused.
-      const result = await executeAction({ ...planned, allowHighImpact: false }, { signal, onProgress: (event) => event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event) }, { highImpactConfirmed: plan.impact === 'danger' });
+      const result = await executeAction(
+        { ...planned, allowHighImpact: false },
+        {
+          signal,
+          onProgress: (event) =>
+            event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
+        },
+        { highImpactConfirmed: plan.impact === 'danger' },
+      );
       return receiptOf(result);
     },
 
     async history(session) {
       const { e } = ready();
-      const [{ openHistory, walletHistory }, { chainOf, endpointsLookup }] = await Promise.all([import('../core/history.js'), import('../core/reconcile.js')]);
+      const [{ openHistory, walletHistory }, { chainOf, endpointsLookup }] = await Promise.all([
+        import('../core/history.js'),
+        import('../core/reconcile.js'),
+      ]);
       // pending entries are settled from the chain first (bounded); no chain to ask: as stored
       const lookup = await endpointsLookup(e).catch(() => undefined);
-      const scope = { account: session.walletAddress, network: e.network, sandbox: e.sandbox, chain: chainOf(e) };
+      const scope = {
+        account: session.walletAddress,
+        network: e.network,
+        sandbox: e.sandbox,
+        chain: chainOf(e),
+      };
       const { entries, setAside } = await walletHistory(openHistory(e.dataDir), scope, { lookup });
-      const mine = entries.map(
-        (entry): HistoryEntry => ({
-          // 0x + 64 hex, as receipts show it; none when the paymaster's answer was lost
-          transactionHash: entry.hash ?? 'not received (the answer was lost)',
-          at: entry.time,
-          kind: entry.kind,
-          // printable already: the history cleans every entry it reads (core/history.ts)
-          summary: entry.summary,
-          status: entry.status,
-          ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
-        }),
-      );
+      const mine = entries.map((entry): HistoryEntry => ({
+        // 0x + 64 hex, as receipts show it; none when the paymaster's answer was lost
+        transactionHash: entry.hash ?? 'not received (the answer was lost)',
+        at: entry.time,
+        kind: entry.kind,
+        // printable already: the history cleans every entry it reads (core/history.ts)
+        summary: entry.summary,
+        status: entry.status,
+        ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
+      }));
       return { entries: mine, setAside };
     },
 
     checkRecipient(text, session) {
       const { m, e } = ready();
       try {
-        return { address: m.rules.checkRecipient(text, { network: e.network, account: session.walletAddress }) };
+        return {
+          address: m.rules.checkRecipient(text, {
+            network: e.network,
+            account: session.walletAddress,
+          }),
+        };
       } catch (error) {
         return { problem: error instanceof AppError ? error.message : 'not an address' };
       }
@@ -271,13 +401,18 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     updateSettings(patch: SettingsPatch) {
       const { m } = ready();
       const store = m.settingsStore.openSettingsStore(env);
-      const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      const defined = Object.fromEntries(
+        Object.entries(patch).filter(([, value]) => value !== undefined),
+      );
       const problem = m.settings.settingsProblem({ ...store.store, ...defined });
-      if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`, { status: 400 });
+      if (problem !== undefined)
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`, { status: 400 });
       try {
         store.set(defined);
       } catch (error) {
-        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`, { status: 400 });
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`, {
+          status: 400,
+        });
       }
       return view(m.settings.loadSettings(env));
     },
@@ -293,7 +428,11 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     },
 
     tokens() {
-      return listTokens(endpoints?.network ?? 'mainnet').map((t) => ({ symbol: t.symbol, name: t.name, decimals: t.decimals }));
+      return listTokens(endpoints?.network ?? 'mainnet').map((t) => ({
+        symbol: t.symbol,
+        name: t.name,
+        decimals: t.decimals,
+      }));
     },
 
     async close() {

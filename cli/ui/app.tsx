@@ -33,7 +33,15 @@ export interface AppProps {
   initial?: AppState;
 }
 
-export function App({ services, theme, now = Date.now, stopRequests, force, onExitCode, initial }: AppProps) {
+export function App({
+  services,
+  theme,
+  now = Date.now,
+  stopRequests,
+  force,
+  onExitCode,
+  initial,
+}: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initial ?? initialState);
   const root = useMemo(() => new AbortController(), []);
   const { exit } = useApp();
@@ -81,9 +89,12 @@ export function App({ services, theme, now = Date.now, stopRequests, force, onEx
     const call = { signal: root.signal };
     services
       .connect(call)
-      .then(async (environment) => dispatch({ type: 'connected', environment, session: await services.currentSession() }))
+      .then(async (environment) =>
+        dispatch({ type: 'connected', environment, session: await services.currentSession() }),
+      )
       .catch((error: unknown) => {
-        if (!root.signal.aborted) dispatch({ type: 'connectFailed', message: describeFailure(error).message });
+        if (!root.signal.aborted)
+          dispatch({ type: 'connectFailed', message: describeFailure(error).message });
       });
   }, [initial, root, services]);
 
@@ -108,14 +119,24 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
   const actions = state.stopping ? [] : footer.actions;
   const width = Math.max(20, columns);
   // header, child line, gap, gap + the footer's lines (it wraps on a narrow terminal)
-  const chrome = 1 + (env?.startedChild ? 1 : 0) + 1 + 1 + wrappedLines(footerLine(actions, footer.wording), width);
+  const chrome =
+    1 +
+    (env?.startedChild ? 1 : 0) +
+    1 +
+    1 +
+    wrappedLines(footerLine(actions, footer.wording), width);
   const screenRows = Math.max(3, rows - chrome - 1);
   return (
     <Box flexDirection="column" width={width}>
       <Box>
         <Text bold wrap="truncate-end">
           finance-tui
-          {env ? <Text color={theme.muted}> · {env.sandbox ? 'sandbox (mainnet-like)' : env.network}</Text> : null}
+          {env ? (
+            <Text color={theme.muted}>
+              {' '}
+              · {env.sandbox ? 'sandbox (mainnet-like)' : env.network}
+            </Text>
+          ) : null}
           {env?.sandbox ? (
             <Text color={theme.badge} inverse={theme.color}>
               {' '}

@@ -15,47 +15,134 @@ export interface Failure {
 }
 
 /** Codes that mean the saved session can no longer be used. */
-const SESSION_LOST: ReadonlySet<string> = new Set([ErrorCode.SESSION_EXPIRED, ErrorCode.AUTH_REQUIRED, ErrorCode.TOKEN_EXPIRED, ErrorCode.TOKEN_REVOKED, ErrorCode.UNAUTHORIZED]);
+const SESSION_LOST: ReadonlySet<string> = new Set([
+  ErrorCode.SESSION_EXPIRED,
+  ErrorCode.AUTH_REQUIRED,
+  ErrorCode.TOKEN_EXPIRED,
+  ErrorCode.TOKEN_REVOKED,
+  ErrorCode.UNAUTHORIZED,
+]);
 
 const NEXT: Partial<Record<string, { title: string; next: string }>> = {
-  [ErrorCode.NETWORK_ERROR]: { title: 'Could not reach the service', next: 'Check your connection, then try again.' },
-  [ErrorCode.SERVER_UNREACHABLE]: { title: 'The auth server is not reachable', next: 'Check the server URL in settings, or start it; then try again.' },
-  [ErrorCode.INVALID_RESPONSE]: { title: 'A service answered something unexpected', next: 'Nothing was signed. Try again; if it persists, check status.' },
-  [ErrorCode.NO_ROUTE_FOUND]: { title: 'No route for this swap', next: 'Try a smaller amount or another pair.' },
-  [ErrorCode.INVALID_OTP]: { title: 'Wrong or expired code', next: 'Check the code, or press Ctrl+R for a new one.' },
-  [ErrorCode.RATE_LIMITED]: { title: 'Too many attempts', next: 'Wait for the countdown, then try again.' },
+  [ErrorCode.NETWORK_ERROR]: {
+    title: 'Could not reach the service',
+    next: 'Check your connection, then try again.',
+  },
+  [ErrorCode.SERVER_UNREACHABLE]: {
+    title: 'The auth server is not reachable',
+    next: 'Check the server URL in settings, or start it; then try again.',
+  },
+  [ErrorCode.INVALID_RESPONSE]: {
+    title: 'A service answered something unexpected',
+    next: 'Nothing was signed. Try again; if it persists, check status.',
+  },
+  [ErrorCode.NO_ROUTE_FOUND]: {
+    title: 'No route for this swap',
+    next: 'Try a smaller amount or another pair.',
+  },
+  [ErrorCode.INVALID_OTP]: {
+    title: 'Wrong or expired code',
+    next: 'Check the code, or press Ctrl+R for a new one.',
+  },
+  [ErrorCode.RATE_LIMITED]: {
+    title: 'Too many attempts',
+    next: 'Wait for the countdown, then try again.',
+  },
   [ErrorCode.UNAUTHORIZED]: { title: 'Your session is no longer valid', next: 'Sign in again.' },
   [ErrorCode.TOKEN_EXPIRED]: { title: 'Your session has expired', next: 'Sign in again.' },
   [ErrorCode.TOKEN_REVOKED]: { title: 'This session was signed out', next: 'Sign in again.' },
-  [ErrorCode.NETWORK_UNSUPPORTED]: { title: 'Not available on this network', next: 'Swaps run on mainnet only: change the network in settings.' },
+  [ErrorCode.NETWORK_UNSUPPORTED]: {
+    title: 'Not available on this network',
+    next: 'Swaps run on mainnet only: change the network in settings.',
+  },
   [ErrorCode.INVALID_AMOUNT]: { title: 'Invalid amount', next: 'Fix the amount.' },
-  [ErrorCode.CONFIG_ERROR]: { title: 'Configuration problem', next: 'Fix the setting named above.' },
-  [ErrorCode.IDENTITY_PROVIDER_ERROR]: { title: 'The identity provider failed', next: 'Try again in a moment.' },
-  [ErrorCode.UPSTREAM_TIMEOUT]: { title: 'A service did not answer in time', next: 'Try again in a moment.' },
-  [ErrorCode.PAYMASTER_ERROR]: { title: 'The paymaster failed', next: 'Nothing was sent. Try again in a moment.' },
-  [ErrorCode.PAYMASTER_REFUSED]: { title: 'The paymaster refused the transaction', next: 'Nothing was sent. Check the amounts and try again.' },
-  [ErrorCode.FEE_ABOVE_MAX]: { title: 'The fee is above your maximum', next: 'Nothing was sent. Try again later, or accept a higher fee.' },
-  [ErrorCode.TAMPERED_TRANSACTION]: { title: 'The transaction is not the one asked for', next: 'Nothing was signed. Do not retry against this paymaster; check the server URL in settings.' },
-  [ErrorCode.INSUFFICIENT_BALANCE]: { title: 'Not enough funds', next: 'Nothing was signed. Lower the amount.' },
-  [ErrorCode.SIMULATION_REVERTED]: { title: 'The transaction would fail', next: 'Nothing was signed. Check the amounts and try again.' },
-  [ErrorCode.CONFIRMATION_REQUIRED]: { title: 'The plan expired before it was signed', next: 'Nothing was signed. Plan it again and confirm the new one.' },
-  [ErrorCode.TRANSACTION_REVERTED]: { title: 'The transaction reverted', next: 'Only the fee (if you paid one) left the wallet. Check the amounts and try again.' },
-  [ErrorCode.BATCH_LIMIT_EXCEEDED]: { title: 'Too many items in one transaction', next: 'Remove a row and try again.' },
+  [ErrorCode.CONFIG_ERROR]: {
+    title: 'Configuration problem',
+    next: 'Fix the setting named above.',
+  },
+  [ErrorCode.IDENTITY_PROVIDER_ERROR]: {
+    title: 'The identity provider failed',
+    next: 'Try again in a moment.',
+  },
+  [ErrorCode.UPSTREAM_TIMEOUT]: {
+    title: 'A service did not answer in time',
+    next: 'Try again in a moment.',
+  },
+  [ErrorCode.PAYMASTER_ERROR]: {
+    title: 'The paymaster failed',
+    next: 'Nothing was sent. Try again in a moment.',
+  },
+  [ErrorCode.PAYMASTER_REFUSED]: {
+    title: 'The paymaster refused the transaction',
+    next: 'Nothing was sent. Check the amounts and try again.',
+  },
+  [ErrorCode.FEE_ABOVE_MAX]: {
+    title: 'The fee is above your maximum',
+    next: 'Nothing was sent. Try again later, or accept a higher fee.',
+  },
+  [ErrorCode.TAMPERED_TRANSACTION]: {
+    title: 'The transaction is not the one asked for',
+    next: 'Nothing was signed. Do not retry against this paymaster; check the server URL in settings.',
+  },
+  [ErrorCode.INSUFFICIENT_BALANCE]: {
+    title: 'Not enough funds',
+    next: 'Nothing was signed. Lower the amount.',
+  },
+  [ErrorCode.SIMULATION_REVERTED]: {
+    title: 'The transaction would fail',
+    next: 'Nothing was signed. Check the amounts and try again.',
+  },
+  [ErrorCode.CONFIRMATION_REQUIRED]: {
+    title: 'The plan expired before it was signed',
+    next: 'Nothing was signed. Plan it again and confirm the new one.',
+  },
+  [ErrorCode.TRANSACTION_REVERTED]: {
+    title: 'The transaction reverted',
+    next: 'Only the fee (if you paid one) left the wallet. Check the amounts and try again.',
+  },
+  [ErrorCode.BATCH_LIMIT_EXCEEDED]: {
+    title: 'Too many items in one transaction',
+    next: 'Remove a row and try again.',
+  },
   [ErrorCode.UNKNOWN_TOKEN]: { title: 'Unknown token', next: 'Pick a token from the list.' },
-  [ErrorCode.INVALID_SLIPPAGE]: { title: 'Invalid slippage', next: 'Pick a preset or type a percent.' },
+  [ErrorCode.INVALID_SLIPPAGE]: {
+    title: 'Invalid slippage',
+    next: 'Pick a preset or type a percent.',
+  },
   [ErrorCode.INVALID_RECIPIENT]: { title: 'Invalid recipient', next: 'Check the address.' },
   [ErrorCode.INVALID_ADDRESS]: { title: 'Not an address', next: 'Check the address.' },
-  [ErrorCode.QUOTE_CHANGED]: { title: 'The price moved', next: 'Nothing was signed. Review the new quote and confirm it again.' },
-  [ErrorCode.PRICE_IMPACT_TOO_HIGH]: { title: 'Price impact too high', next: 'Nothing was signed. Try a smaller amount.' },
+  [ErrorCode.QUOTE_CHANGED]: {
+    title: 'The price moved',
+    next: 'Nothing was signed. Review the new quote and confirm it again.',
+  },
+  [ErrorCode.PRICE_IMPACT_TOO_HIGH]: {
+    title: 'Price impact too high',
+    next: 'Nothing was signed. Try a smaller amount.',
+  },
   [ErrorCode.CALLDATA_MISMATCH]: {
     title: 'The aggregator sent a swap that is not the one you confirmed',
     next: 'Nothing was signed. Try again; if it persists, check status.',
   },
-  [ErrorCode.APPROVAL_MISMATCH]: { title: 'The approval is not the one expected', next: 'Nothing was signed. Try again; if it persists, check status.' },
-  [ErrorCode.CALLS_MISMATCH]: { title: 'The transaction is not the one planned', next: 'Nothing was signed. Try again; if it persists, check status.' },
-  [ErrorCode.SIMULATION_BELOW_MINIMUM]: { title: 'The simulation received less than the minimum', next: 'Nothing was signed. Re-quote, or raise the slippage.' },
-  [ErrorCode.SIMULATION_OVERSPEND]: { title: 'The simulation spent more than planned', next: 'Nothing was signed. Do not retry against this service; check status.' },
-  [ErrorCode.CHAIN_UNREACHABLE]: { title: 'The chain is not reachable', next: 'Check the RPC URL or your connection, then try again.' },
+  [ErrorCode.APPROVAL_MISMATCH]: {
+    title: 'The approval is not the one expected',
+    next: 'Nothing was signed. Try again; if it persists, check status.',
+  },
+  [ErrorCode.CALLS_MISMATCH]: {
+    title: 'The transaction is not the one planned',
+    next: 'Nothing was signed. Try again; if it persists, check status.',
+  },
+  [ErrorCode.SIMULATION_BELOW_MINIMUM]: {
+    title: 'The simulation received less than the minimum',
+    next: 'Nothing was signed. Re-quote, or raise the slippage.',
+  },
+  [ErrorCode.SIMULATION_OVERSPEND]: {
+    title: 'The simulation spent more than planned',
+    next: 'Nothing was signed. Do not retry against this service; check status.',
+  },
+  [ErrorCode.CHAIN_UNREACHABLE]: {
+    title: 'The chain is not reachable',
+    next: 'Check the RPC URL or your connection, then try again.',
+  },
   [ErrorCode.SESSION_EXPIRED]: { title: 'Your session has expired', next: 'Sign in again.' },
   [ErrorCode.AUTH_REQUIRED]: { title: 'You are not signed in here', next: 'Sign in again.' },
   [ErrorCode.TRANSACTION_PENDING]: {
@@ -81,7 +168,10 @@ export function describeFailureAfterSending(error: unknown, transactionHash: str
   if (failure.code === ErrorCode.TRANSACTION_REVERTED) return failure;
   return {
     ...failure,
-    title: failure.code === ErrorCode.TRANSACTION_PENDING ? failure.title : `Sent as ${transactionHash}, but: ${failure.title.toLowerCase()}`,
+    title:
+      failure.code === ErrorCode.TRANSACTION_PENDING
+        ? failure.title
+        : `Sent as ${transactionHash}, but: ${failure.title.toLowerCase()}`,
     next: `Do not send it again: transaction ${transactionHash} may still be confirmed. Check your balances on the home screen in a moment.`,
   };
 }
@@ -90,7 +180,13 @@ export function describeFailure(error: unknown): Failure {
   if (isAppError(error)) {
     const known = NEXT[error.code];
     const signIn = SESSION_LOST.has(error.code);
-    return { code: error.code, title: known?.title ?? 'Something went wrong', message: error.message, next: signIn ? 'Press Enter to sign in again.' : (known?.next ?? 'Try again.'), signIn };
+    return {
+      code: error.code,
+      title: known?.title ?? 'Something went wrong',
+      message: error.message,
+      next: signIn ? 'Press Enter to sign in again.' : (known?.next ?? 'Try again.'),
+      signIn,
+    };
   }
   return {
     code: ErrorCode.INTERNAL_ERROR,
@@ -105,5 +201,7 @@ export function describeFailure(error: unknown): Failure {
 export function retryAfterSeconds(error: unknown): number | undefined {
   if (!isAppError(error) || error.code !== ErrorCode.RATE_LIMITED) return undefined;
   const seconds = error.details?.retryAfterSeconds;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0
+    ? seconds
+    : undefined;
 }

@@ -29,7 +29,9 @@ export function exactAmount(value: bigint, decimals: number, symbol: string): st
 
 /** A change: what leaves exact, what arrives shortened (truncated, so it never reads higher than it is). */
 export function signedAmount(delta: bigint, decimals: number, symbol: string): string {
-  return delta < 0n ? `−${exactAmount(-delta, decimals, symbol)}` : `+${amount(delta, decimals, symbol)}`;
+  return delta < 0n
+    ? `−${exactAmount(-delta, decimals, symbol)}`
+    : `+${amount(delta, decimals, symbol)}`;
 }
 
 /** Cut a line to the terminal's width (Ink truncates Text too; this is for composed strings). */

@@ -10,7 +10,16 @@ export interface KeySpec {
   char?: string;
   /** a letter with Ctrl */
   ctrl?: string;
-  special?: 'return' | 'escape' | 'tab' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'pageUp' | 'pageDown';
+  special?:
+    | 'return'
+    | 'escape'
+    | 'tab'
+    | 'upArrow'
+    | 'downArrow'
+    | 'leftArrow'
+    | 'rightArrow'
+    | 'pageUp'
+    | 'pageDown';
 }
 
 export interface ActionDef {
@@ -65,6 +74,11 @@ export function isInterrupt(input: string, key: Key): boolean {
 }
 
 /** "Esc back · Enter continue" for the footer, with per-screen wording where given. */
-export function footerText(actions: readonly Action[], wording: Partial<Record<Action, string>> = {}): string {
-  return actions.map((action) => `${KEYMAP[action].label} ${wording[action] ?? KEYMAP[action].help}`).join(' · ');
+export function footerText(
+  actions: readonly Action[],
+  wording: Partial<Record<Action, string>> = {},
+): string {
+  return actions
+    .map((action) => `${KEYMAP[action].label} ${wording[action] ?? KEYMAP[action].help}`)
+    .join(' · ');
 }

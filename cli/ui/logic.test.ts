@@ -6,13 +6,29 @@ import { initialLiveQuote, liveQuoteReducer, REFRESH_MS } from './hooks/live-quo
 import { footerText } from './keymap.js';
 import { decideMode } from './mode.js';
 import { commandNames } from '../run.js';
-import { canResend, canSubmit, codeIsDead, initialSignIn, MAX_WRONG_CODES, RESEND_AFTER_MS, type SignInState, signInReducer } from './screens/sign-in-state.js';
+import {
+  canResend,
+  canSubmit,
+  codeIsDead,
+  initialSignIn,
+  MAX_WRONG_CODES,
+  RESEND_AFTER_MS,
+  type SignInState,
+  signInReducer,
+} from './screens/sign-in-state.js';
 import { menuWindow } from './screens/home.js';
 import { SLIPPAGE_CONFIRM_BPS, SLIPPAGE_WARN_BPS, slippageLevel } from '../core/actions/rules.js';
 import { priceImpactWarning } from '../core/quote-summary.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
 import { MAX_BATCH_SENDS } from '../core/actions/plan.js';
-import { checkRows, focusStops, initialRows, rowsReducer, type RowsAction, type RowsForm } from './screens/rows-state.js';
+import {
+  checkRows,
+  focusStops,
+  initialRows,
+  rowsReducer,
+  type RowsAction,
+  type RowsForm,
+} from './screens/rows-state.js';
 import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import type { PlanView } from './services.js';
@@ -43,25 +59,51 @@ describe('decideMode', () => {
 
   it('a refusal names the headless commands, and the flag when one is wrong', () => {
     const piped = decideMode({ ...tty, stdinIsTTY: false, argv: [] });
-    expect(piped).toMatchObject({ kind: 'refused', json: false, message: expect.stringContaining('quote, trade') });
+    expect(piped).toMatchObject({
+      kind: 'refused',
+      json: false,
+      message: expect.stringContaining('quote, trade'),
+    });
     // every command word, as run.ts's table has them
-    const named = (piped as { message: string }).message.replace(/^.*use a command: | \(finance-tui --help\)$/g, '').split(', ');
+    const named = (piped as { message: string }).message
+      .replace(/^.*use a command: | \(finance-tui --help\)$/g, '')
+      .split(', ');
     expect(named).toEqual(commandNames());
-    expect(decideMode({ ...tty, argv: ['--sandbx'] })).toMatchObject({ message: expect.stringContaining('--sandbx') });
-    expect(decideMode({ ...tty, argv: ['--sandbox'] })).toEqual({ kind: 'interactive', sandbox: true });
+    expect(decideMode({ ...tty, argv: ['--sandbx'] })).toMatchObject({
+      message: expect.stringContaining('--sandbx'),
+    });
+    expect(decideMode({ ...tty, argv: ['--sandbox'] })).toEqual({
+      kind: 'interactive',
+      sandbox: true,
+    });
   });
 });
 
 describe('appReducer', () => {
-  const session = { email: 'a@b.co', userId: 'u', walletId: 'w', walletAddress: '0x1', expiresAt: '', isExisting: true };
+  const session = {
+    email: 'a@b.co',
+    userId: 'u',
+    walletId: 'w',
+    walletAddress: '0x1',
+    expiresAt: '',
+    isExisting: true,
+  };
   const env = { sandbox: true, network: 'mainnet' as const, serverUrl: 'http://x' };
   it('connected without a session signs in; with one goes home', () => {
-    expect(appReducer(initialState, { type: 'connected', environment: env, session: null }).screen.name).toBe('signIn');
-    expect(appReducer(initialState, { type: 'connected', environment: env, session }).screen.name).toBe('home');
+    expect(
+      appReducer(initialState, { type: 'connected', environment: env, session: null }).screen.name,
+    ).toBe('signIn');
+    expect(
+      appReducer(initialState, { type: 'connected', environment: env, session }).screen.name,
+    ).toBe('home');
   });
   it('Esc pops the back-stack; never leaves executing; home clears it', () => {
     let s = appReducer(initialState, { type: 'connected', environment: env, session });
-    s = appReducer(s, { type: 'open', screen: { name: 'trade' }, returnTo: { name: 'home', selected: 0 } });
+    s = appReducer(s, {
+      type: 'open',
+      screen: { name: 'trade' },
+      returnTo: { name: 'home', selected: 0 },
+    });
     s = appReducer(s, { type: 'open', screen: { name: 'status' } });
     expect(s.stack.map((x) => x.name)).toEqual(['home', 'trade']);
     s = appReducer(s, { type: 'back' });
@@ -75,10 +117,26 @@ describe('appReducer', () => {
     s = appReducer(s, { type: 'home' });
     expect(s).toMatchObject({ screen: { name: 'home' }, stack: [] });
     expect(appReducer(s, { type: 'back' })).toBe(s);
-    expect(appReducer(s, { type: 'signedOut' })).toMatchObject({ session: null, screen: { name: 'signIn' } });
+    expect(appReducer(s, { type: 'signedOut' })).toMatchObject({
+      session: null,
+      screen: { name: 'signIn' },
+    });
     // signed in: the e-mail stays filled in, and the note is said
-    const signedIn = appReducer(s, { type: 'signedIn', session: { email: 'a@b.co', userId: 'u', walletId: 'w', walletAddress: '0x1', expiresAt: '', isExisting: true } });
-    expect(appReducer(signedIn, { type: 'signedOut', note: 'Logged out' })).toMatchObject({ session: null, screen: { name: 'signIn', email: 'a@b.co', note: 'Logged out' } });
+    const signedIn = appReducer(s, {
+      type: 'signedIn',
+      session: {
+        email: 'a@b.co',
+        userId: 'u',
+        walletId: 'w',
+        walletAddress: '0x1',
+        expiresAt: '',
+        isExisting: true,
+      },
+    });
+    expect(appReducer(signedIn, { type: 'signedOut', note: 'Logged out' })).toMatchObject({
+      session: null,
+      screen: { name: 'signIn', email: 'a@b.co', note: 'Logged out' },
+    });
   });
 });
 
@@ -116,7 +174,10 @@ describe('editField', () => {
     s = editField(s, { type: 'home' });
     expect(editField(s, { type: 'backspace' })).toEqual(s);
     expect(editField(s, { type: 'delete' })).toEqual({ value: '2346', cursor: 0 });
-    expect(editField({ value: 'abc', cursor: 99 }, { type: 'insert', text: 'd' })).toEqual({ value: 'abcd', cursor: 4 });
+    expect(editField({ value: 'abc', cursor: 99 }, { type: 'insert', text: 'd' })).toEqual({
+      value: 'abcd',
+      cursor: 4,
+    });
   });
 });
 
@@ -144,7 +205,10 @@ describe('sign-in flow', () => {
     expect(s.step).toBe('code');
     expect(canResend(s, t0 + RESEND_AFTER_MS - 1)).toBe(false);
     expect(canResend(s, t0 + RESEND_AFTER_MS)).toBe(true);
-    const limited = new AppError(ErrorCode.RATE_LIMITED, 'slow down', { status: 429, details: { retryAfterSeconds: 60 } });
+    const limited = new AppError(ErrorCode.RATE_LIMITED, 'slow down', {
+      status: 429,
+      details: { retryAfterSeconds: 60 },
+    });
     s = signInReducer({ ...s, code: '123456' }, { type: 'failed', error: limited, now: t0 });
     expect(canSubmit(s, t0 + 59_000)).toEqual({ ok: false, why: 'rate limited' });
     expect(canSubmit(s, t0 + 60_000)).toEqual({ ok: true });
@@ -152,7 +216,11 @@ describe('sign-in flow', () => {
   it('a wrong code clears the field and keeps the e-mail', () => {
     const s = signInReducer(
       { ...initialSignIn, step: 'code', email: 'a@b.co', code: '111111' },
-      { type: 'failed', error: new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code'), now: t0 },
+      {
+        type: 'failed',
+        error: new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code'),
+        now: t0,
+      },
     );
     expect(s).toMatchObject({ code: '', email: 'a@b.co', failure: { code: 'INVALID_OTP' } });
     expect(canSubmit(s, t0)).toMatchObject({ ok: false });
@@ -162,7 +230,10 @@ describe('sign-in flow', () => {
 describe('a dead code', () => {
   it(`after MAX_WRONG_CODES wrong tries nothing is submitted or filled; a new code starts again at once`, () => {
     const wrong = new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code');
-    let s: SignInState = signInReducer({ ...initialSignIn, email: 'a@b.co' }, { type: 'sent', now: 0 });
+    let s: SignInState = signInReducer(
+      { ...initialSignIn, email: 'a@b.co' },
+      { type: 'sent', now: 0 },
+    );
     for (let i = 0; i < MAX_WRONG_CODES; i++) {
       expect(codeIsDead(s)).toBe(false);
       s = signInReducer({ ...s, code: '000000' }, { type: 'verifying' });
@@ -220,30 +291,57 @@ describe('trade form', () => {
   it('quotes only a valid amount; says why otherwise', () => {
     const form = initialTrade(100);
     expect(requestOf(form, decimals)).toEqual({ problem: undefined });
-    expect(requestOf({ ...form, amount: '1.0000001' }, decimals)).toMatchObject({ problem: expect.stringContaining('at most 6 decimal places') });
-    expect(requestOf({ ...form, to: 'USDC' }, decimals)).toMatchObject({ problem: 'cannot swap USDC for itself' });
-    expect(requestOf({ ...form, amount: '100', slippageChoice: 4, customSlippage: '60' }, decimals)).toMatchObject({ problem: expect.any(String) });
-    expect(requestOf({ ...form, amount: ' 100 ' }, decimals)).toEqual({ request: { amount: '100', from: 'USDC', to: 'ETH', slippageBps: 100 } });
+    expect(requestOf({ ...form, amount: '1.0000001' }, decimals)).toMatchObject({
+      problem: expect.stringContaining('at most 6 decimal places'),
+    });
+    expect(requestOf({ ...form, to: 'USDC' }, decimals)).toMatchObject({
+      problem: 'cannot swap USDC for itself',
+    });
+    expect(
+      requestOf({ ...form, amount: '100', slippageChoice: 4, customSlippage: '60' }, decimals),
+    ).toMatchObject({ problem: expect.any(String) });
+    expect(requestOf({ ...form, amount: ' 100 ' }, decimals)).toEqual({
+      request: { amount: '100', from: 'USDC', to: 'ETH', slippageBps: 100 },
+    });
   });
   it("impact colours follow the core's priceImpactWarning (above 5 % warns, above 15 % needs typing)", () => {
-    const level = (bps: number | undefined) => impactLevel({ priceImpact: bps === undefined ? null : { bps, percent: '' }, priceImpactWarning: priceImpactWarning(bps) });
-    expect([undefined, 500, 501, 1500, 1501].map(level)).toEqual(['unknown', 'ok', 'warn', 'warn', 'danger']);
+    const level = (bps: number | undefined) =>
+      impactLevel({
+        priceImpact: bps === undefined ? null : { bps, percent: '' },
+        priceImpactWarning: priceImpactWarning(bps),
+      });
+    expect([undefined, 500, 501, 1500, 1501].map(level)).toEqual([
+      'unknown',
+      'ok',
+      'warn',
+      'warn',
+      'danger',
+    ]);
   });
 });
 
 describe('multi-swap and batch rows', () => {
   const decimalsOf = (symbol: string) => ({ USDC: 6, ETH: 18, STRK: 18 })[symbol];
   const OTHER = `0x0${'5'.repeat(63)}`;
-  const checkRecipient = (text: string) => (text.trim() === OTHER ? { address: OTHER } : { problem: `"${text.trim()}" is not an address` });
+  const checkRecipient = (text: string) =>
+    text.trim() === OTHER ? { address: OTHER } : { problem: `"${text.trim()}" is not an address` };
   const context = { decimalsOf, checkRecipient, defaultSlippageBps: 100 };
   const run = (form: RowsForm, ...actions: RowsAction[]) => actions.reduce(rowsReducer, form);
-  const type = (form: RowsForm, row: number, field: 'amount' | 'from' | 'to' | 'token', value: string) => rowsReducer(form, { type: 'edit', row, field, value });
+  const type = (
+    form: RowsForm,
+    row: number,
+    field: 'amount' | 'from' | 'to' | 'token',
+    value: string,
+  ) => rowsReducer(form, { type: 'edit', row, field, value });
   const kinds = (form: RowsForm) => form.rows.map((r) => r.kind);
 
   it('a multi-swap keeps between the core’s fewest and most swaps, and says why it refuses', () => {
     let form = initialRows('multi-swap', 100);
     expect(kinds(form)).toEqual(Array(MIN_BATCH_PAIRS).fill('swap'));
-    form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'addSwap' }));
+    form = run(
+      form,
+      ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'addSwap' }),
+    );
     expect(form.rows).toHaveLength(MAX_BATCH_PAIRS);
     expect(form.focus).toEqual({ row: MAX_BATCH_PAIRS - 1, field: 'amount' });
     form = rowsReducer(form, { type: 'addSwap' });
@@ -251,10 +349,16 @@ describe('multi-swap and batch rows', () => {
     expect(form.notice).toBe(`a multi-swap holds at most ${MAX_BATCH_PAIRS} swaps`);
     expect(rowsReducer(form, { type: 'nextField' }).notice).toBeUndefined();
     expect(rowsReducer(form, { type: 'addSend' }).notice).toContain('swaps only');
-    form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'removeRow' }));
+    form = run(
+      form,
+      ...Array<RowsAction>(MAX_BATCH_PAIRS - MIN_BATCH_PAIRS).fill({ type: 'removeRow' }),
+    );
     expect(form.rows).toHaveLength(MIN_BATCH_PAIRS);
     expect(form.focus).toEqual({ row: MIN_BATCH_PAIRS - 1, field: 'amount' });
-    expect(rowsReducer(form, { type: 'removeRow' })).toMatchObject({ rows: form.rows, notice: `a multi-swap needs at least ${MIN_BATCH_PAIRS} swaps` });
+    expect(rowsReducer(form, { type: 'removeRow' })).toMatchObject({
+      rows: form.rows,
+      notice: `a multi-swap needs at least ${MIN_BATCH_PAIRS} swaps`,
+    });
   });
 
   it('a batch: swaps before sends, the core’s limits, at least one row; slippage only with swaps', () => {
@@ -269,14 +373,21 @@ describe('multi-swap and batch rows', () => {
     form = run(form, ...Array<RowsAction>(MAX_BATCH_PAIRS).fill({ type: 'addSwap' }));
     expect(form.notice).toBe(`a batch holds at most ${MAX_BATCH_PAIRS} swaps`);
 
-    form = run(initialRows('batch', 100), { type: 'addSend' }, { type: 'focus', focus: { row: 0, field: 'from' } }, { type: 'removeRow' });
+    form = run(
+      initialRows('batch', 100),
+      { type: 'addSend' },
+      { type: 'focus', focus: { row: 0, field: 'from' } },
+      { type: 'removeRow' },
+    );
     expect(kinds(form)).toEqual(['send']);
     expect(focusStops(form)).toEqual([
       { row: 0, field: 'amount' },
       { row: 0, field: 'token' },
       { row: 0, field: 'to' },
     ]);
-    expect(rowsReducer(form, { type: 'removeRow' }).notice).toBe('a batch needs at least one swap or send');
+    expect(rowsReducer(form, { type: 'removeRow' }).notice).toBe(
+      'a batch needs at least one swap or send',
+    );
     expect(rowsReducer(form, { type: 'focus', focus: 'slippage' }).focus).toBe('slippage');
   });
 
@@ -299,7 +410,11 @@ describe('multi-swap and batch rows', () => {
 
   it('each row is checked as typed; the request is exactly the typed rows once all are complete', () => {
     let form = initialRows('multi-swap', 100);
-    expect(checkRows(form, context)).toMatchObject({ problems: [undefined, undefined], empty: { row: 0, field: 'amount' }, request: undefined });
+    expect(checkRows(form, context)).toMatchObject({
+      problems: [undefined, undefined],
+      empty: { row: 0, field: 'amount' },
+      request: undefined,
+    });
     form = type(type(form, 0, 'amount', ' 100 '), 1, 'from', 'ETH');
     let check = checkRows(form, context);
     expect(check.problems).toEqual([undefined, 'cannot swap ETH for itself']);
@@ -320,7 +435,10 @@ describe('multi-swap and batch rows', () => {
     check = checkRows(form, context);
     expect(check.slippageProblem).toEqual(expect.any(String));
     expect(check.request).toBeUndefined();
-    expect(checkRows(run(form, { type: 'slippage', patch: { customSlippage: '0.7' } }), context).request?.slippageBps).toBe(70);
+    expect(
+      checkRows(run(form, { type: 'slippage', patch: { customSlippage: '0.7' } }), context).request
+        ?.slippageBps,
+    ).toBe(70);
   });
 
   it('a send row: the recipient checked as the core reads it, then planned after the swaps', () => {
@@ -328,7 +446,10 @@ describe('multi-swap and batch rows', () => {
     form = type(type(form, 0, 'amount', '100'), 1, 'amount', '5');
     expect(checkRows(form, context).empty).toEqual({ row: 1, field: 'to' });
     form = type(form, 1, 'to', '0x12');
-    expect(checkRows(form, context)).toMatchObject({ problems: [undefined, '"0x12" is not an address'], request: undefined });
+    expect(checkRows(form, context)).toMatchObject({
+      problems: [undefined, '"0x12" is not an address'],
+      request: undefined,
+    });
     form = type(form, 1, 'to', OTHER);
     expect(checkRows(form, context).request).toEqual({
       kind: 'batch',
@@ -337,15 +458,27 @@ describe('multi-swap and batch rows', () => {
       slippageBps: 100,
     });
     // without swaps the slippage is not asked for: a bad custom value is not in the way
-    form = run(form, { type: 'slippage', patch: { slippageChoice: 4, customSlippage: 'x' } }, { type: 'focus', focus: { row: 0, field: 'amount' } }, { type: 'removeRow' });
-    expect(checkRows(form, context)).toMatchObject({ slippageProblem: undefined, request: { kind: 'batch', swaps: [], slippageBps: 100 } });
+    form = run(
+      form,
+      { type: 'slippage', patch: { slippageChoice: 4, customSlippage: 'x' } },
+      { type: 'focus', focus: { row: 0, field: 'amount' } },
+      { type: 'removeRow' },
+    );
+    expect(checkRows(form, context)).toMatchObject({
+      slippageProblem: undefined,
+      request: { kind: 'batch', swaps: [], slippageBps: 100 },
+    });
   });
 });
 
 describe('theme and text', () => {
   it('NO_COLOR, FORCE_COLOR=0 and TERM=dumb drop colour; TERM=dumb also animation', () => {
     expect(themeFor({}).color).toBe(true);
-    expect(themeFor({ NO_COLOR: '1' })).toMatchObject({ color: false, animate: true, danger: undefined });
+    expect(themeFor({ NO_COLOR: '1' })).toMatchObject({
+      color: false,
+      animate: true,
+      danger: undefined,
+    });
     expect(themeFor({ NO_COLOR: '' }).color).toBe(true);
     expect(themeFor({ FORCE_COLOR: '0' }).color).toBe(false);
     expect(themeFor({ TERM: 'dumb' })).toMatchObject({ color: false, animate: false });

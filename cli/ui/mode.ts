@@ -24,7 +24,8 @@ export type Mode =
 const TUI_OPTIONS = { sandbox: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 /** Every command word (run.ts's table; a test keeps the two in step without loading run.ts here). */
-const HEADLESS = 'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance';
+const HEADLESS =
+  'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance';
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
 export function isCI(env: NodeJS.ProcessEnv): boolean {
@@ -35,17 +36,27 @@ export function isCI(env: NodeJS.ProcessEnv): boolean {
 export function decideMode(input: ModeInput): Mode {
   const first = input.argv[0];
   if (first !== undefined && !first.startsWith('-')) return { kind: 'command' };
-  if (input.argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v')) return { kind: 'command' };
+  if (input.argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v'))
+    return { kind: 'command' };
 
   let sandbox: boolean;
   let json: boolean;
   try {
-    const { values } = parseArgs({ args: [...input.argv], options: TUI_OPTIONS, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args: [...input.argv],
+      options: TUI_OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    });
     sandbox = values.sandbox === true;
     json = values.json === true;
   } catch (error) {
     const json = input.argv.includes('--json');
-    return { kind: 'refused', json, message: `${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}; see finance-tui --help` };
+    return {
+      kind: 'refused',
+      json,
+      message: `${(error as Error).message.replace(/\. To specify a positional.*$/s, '')}; see finance-tui --help`,
+    };
   }
   const why = json
     ? '--json needs a command'
@@ -54,7 +65,12 @@ export function decideMode(input: ModeInput): Mode {
       : isCI(input.env)
         ? 'the interactive app does not run under CI (CI is set)'
         : undefined;
-  if (why !== undefined) return { kind: 'refused', json, message: `${why}; use a command: ${HEADLESS} (finance-tui --help)` };
+  if (why !== undefined)
+    return {
+      kind: 'refused',
+      json,
+      message: `${why}; use a command: ${HEADLESS} (finance-tui --help)`,
+    };
   return { kind: 'interactive', sandbox };
 }
 
@@ -68,7 +84,10 @@ export async function runWithoutCommand(
 ): Promise<number> {
   if (mode.kind === 'refused') {
     // --json: still exactly one JSON document on stdout (docs/architecture.md "Headless output")
-    if (mode.json) io.stdout.write(`${JSON.stringify({ error: { code: 'USAGE_ERROR', message: mode.message } })}\n`);
+    if (mode.json)
+      io.stdout.write(
+        `${JSON.stringify({ error: { code: 'USAGE_ERROR', message: mode.message } })}\n`,
+      );
     else io.stderr.write(`finance-tui: ${mode.message}\n`);
     return 1;
   }

@@ -9,7 +9,11 @@ import type { Theme } from './theme.js';
 
 const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
 
-export async function runInteractive(options: { sandbox: boolean; env: NodeJS.ProcessEnv; theme: Theme }): Promise<number> {
+export async function runInteractive(options: {
+  sandbox: boolean;
+  env: NodeJS.ProcessEnv;
+  theme: Theme;
+}): Promise<number> {
   const services = createServices({ env: options.env, sandbox: options.sandbox });
   const stopRequests = new EventTarget();
   let code = 0;
@@ -23,10 +27,19 @@ export async function runInteractive(options: { sandbox: boolean; env: NodeJS.Pr
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
   try {
-    instance = render(<App services={services} theme={options.theme} stopRequests={stopRequests} force={force} onExitCode={(c) => (code = c)} />, {
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
+    instance = render(
+      <App
+        services={services}
+        theme={options.theme}
+        stopRequests={stopRequests}
+        force={force}
+        onExitCode={(c) => (code = c)}
+      />,
+      {
+        exitOnCtrlC: false,
+        patchConsole: false,
+      },
+    );
     await instance.waitUntilExit();
     return code;
   } finally {

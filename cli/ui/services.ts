@@ -94,7 +94,15 @@ export interface PlanHandle {
 }
 
 /** Who pays the gas of a plan: the operator, or the wallet in a token (about `estimated`, at most `max`). */
-export type FeeView = { mode: 'sponsored' } | { mode: 'default'; symbol: string; decimals: number; estimated: bigint | undefined; max: bigint };
+export type FeeView =
+  | { mode: 'sponsored' }
+  | {
+      mode: 'default';
+      symbol: string;
+      decimals: number;
+      estimated: bigint | undefined;
+      max: bigint;
+    };
 
 /**
  * A checked, quoted, built and simulated transaction (a send, a trade, a multi-swap or a batch),
@@ -169,7 +177,9 @@ export interface SettingsView {
   gasToken: string;
 }
 
-export type SettingsPatch = Partial<Pick<SettingsView, 'slippageBps' | 'network' | 'serverUrl' | 'gasToken'>>;
+export type SettingsPatch = Partial<
+  Pick<SettingsView, 'slippageBps' | 'network' | 'serverUrl' | 'gasToken'>
+>;
 
 /** What this build of the core can do; the menu shows the rest as not available yet. */
 export interface Features {
@@ -221,14 +231,25 @@ export interface TuiServices {
   portfolio(call: Call & { fresh?: boolean }): Promise<Portfolio>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
-  plan(request: PlanRequest, session: Session, call: Call & { onProgress?: (message: string) => void }): Promise<PlanView>;
+  plan(
+    request: PlanRequest,
+    session: Session,
+    call: Call & { onProgress?: (message: string) => void },
+  ): Promise<PlanView>;
   /** signs and sends exactly the planned transaction, once (re-quoting first if it went stale); the receipt */
-  execute(plan: PlanView, session: Session, call: Call & { onStep: (step: ExecutionStep) => void }): Promise<Receipt>;
+  execute(
+    plan: PlanView,
+    session: Session,
+    call: Call & { onStep: (step: ExecutionStep) => void },
+  ): Promise<Receipt>;
   /**
    * the transactions this client sent from the session's wallet, newest first; `setAside`: where
    * an unreadable history file was moved (it starts again empty), when that just happened
    */
-  history(session: Session, call: Call): Promise<{ entries: HistoryEntry[]; setAside: string | null }>;
+  history(
+    session: Session,
+    call: Call,
+  ): Promise<{ entries: HistoryEntry[]; setAside: string | null }>;
   /** the recipient as the core's rule reads it (normalised), or why it is refused */
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };
   status(call: Call): Promise<StatusResult>;

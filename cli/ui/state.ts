@@ -87,7 +87,11 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, fatal: action.message };
     case 'open':
       if (state.screen.name === action.screen.name) return state;
-      return { ...state, stack: [...state.stack, action.returnTo ?? state.screen], screen: action.screen };
+      return {
+        ...state,
+        stack: [...state.stack, action.returnTo ?? state.screen],
+        screen: action.screen,
+      };
     case 'replace':
       // a second confirmation (y pressed twice before the frame changed) must not start a second
       // execution: a running transaction is replaced only by its outcome
@@ -109,7 +113,11 @@ export function appReducer(state: AppState, action: AppAction): AppState {
         ...state,
         session: null,
         stack: [],
-        screen: { name: 'signIn', ...(state.session ? { email: state.session.email } : {}), ...(action.note === undefined ? {} : { note: action.note }) },
+        screen: {
+          name: 'signIn',
+          ...(state.session ? { email: state.session.email } : {}),
+          ...(action.note === undefined ? {} : { note: action.note }),
+        },
       };
     case 'stopping':
       return { ...state, stopping: true };

@@ -42,7 +42,8 @@ const PLAIN: Theme = {
 /** no-color.org: any non-empty NO_COLOR; FORCE_COLOR=0 as chalk reads it; TERM=dumb. */
 export function themeFor(env: NodeJS.ProcessEnv): Theme {
   const dumb = env.TERM === 'dumb';
-  const noColour = (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.FORCE_COLOR === '0' || dumb;
+  const noColour =
+    (env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.FORCE_COLOR === '0' || dumb;
   const base = noColour ? PLAIN : COLOURS;
   return { ...base, animate: !dumb };
 }

@@ -16,7 +16,12 @@ const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
 /** Price impact (bps) of a route the emulator returned for `amountIn` of a `decimalsIn` token. */
-function impactOf(body: WireRouteResponse, amountIn: bigint, decimalsIn: number, decimalsOut: number): number | undefined {
+function impactOf(
+  body: WireRouteResponse,
+  amountIn: bigint,
+  decimalsIn: number,
+  decimalsOut: number,
+): number | undefined {
   return priceImpactBps({
     amountIn,
     decimalsIn,
@@ -33,10 +38,17 @@ function cp(amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: big
   return (x * reserveOut) / (reserveIn * 10_000n + x);
 }
 
-async function quote(pools: PoolSpec[] | undefined, amount: bigint, tokenIn: string, tokenOut: string): Promise<WireRouteResponse> {
+async function quote(
+  pools: PoolSpec[] | undefined,
+  amount: bigint,
+  tokenIn: string,
+  tokenOut: string,
+): Promise<WireRouteResponse> {
   const app = await buildAggregatorEmulator(pools ? { pools } : {});
   try {
-    const response = await app.inject(`/route?amount=${amount}&tokenInAddress=${tokenIn}&tokenOutAddress=${tokenOut}`);
+    const response = await app.inject(
+      `/route?amount=${amount}&tokenInAddress=${tokenIn}&tokenOutAddress=${tokenOut}`,
+    );
     expect(response.statusCode).toBe(200);
     const body = response.json() as WireRouteResponse;
     expect(body.success).toBe(true);
@@ -48,7 +60,15 @@ async function quote(pools: PoolSpec[] | undefined, amount: bigint, tokenIn: str
 
 describe('aggregator emulator', () => {
   it('quotes exactly what the pool returns', async () => {
-    const pools: PoolSpec[] = [{ tokenA: 'ETH', tokenB: 'USDC', reserveA: 1000n * E18, reserveB: 3_000_000n * E6, feeBps: 30 }];
+    const pools: PoolSpec[] = [
+      {
+        tokenA: 'ETH',
+        tokenB: 'USDC',
+        reserveA: 1000n * E18,
+        reserveB: 3_000_000n * E6,
+        feeBps: 30,
+      },
+    ];
     const body = await quote(pools, 5n * E18, ETH, USDC);
     expect(BigInt(body.outputAmount)).toBe(cp(5n * E18, 1000n * E18, 3_000_000n * E6, 30n));
     expect(body.route).toHaveLength(1);
@@ -81,7 +101,9 @@ describe('aggregator emulator', () => {
     if (first === undefined || second === undefined) throw new Error('two legs expected');
     expect(first.percent + second.percent).toBe(100n);
     const inFirst = (amount * first.percent) / 100n;
-    const expected = cp(inFirst, 100n * E18, 300_000n * E6, first.fee) + cp(amount - inFirst, 100n * E18, 300_000n * E6, second.fee);
+    const expected =
+      cp(inFirst, 100n * E18, 300_000n * E6, first.fee) +
+      cp(amount - inFirst, 100n * E18, 300_000n * E6, second.fee);
     expect(BigInt(body.outputAmount)).toBe(expected);
   });
 
@@ -100,7 +122,9 @@ describe('aggregator emulator', () => {
   it('builds calldata in the router layout with min_received from the slippage and the destination', async () => {
     const app = await buildAggregatorEmulator();
     const destination = '0x0777';
-    const response = await app.inject(`/calldata?amount=${3n * E18}&tokenInAddress=${ETH}&tokenOutAddress=${DAI}&slippage=0.5&destination=${destination}`);
+    const response = await app.inject(
+      `/calldata?amount=${3n * E18}&tokenInAddress=${ETH}&tokenOutAddress=${DAI}&slippage=0.5&destination=${destination}`,
+    );
     await app.close();
     expect(response.statusCode).toBe(200);
     const { route, calldata } = response.json() as { route: WireRouteResponse; calldata: string[] };
@@ -126,10 +150,22 @@ describe('aggregator emulator', () => {
     ['decimal amount', `/route?amount=1.5&tokenInAddress=${ETH}&tokenOutAddress=${USDC}`],
     ['bad address', `/route?amount=1&tokenInAddress=ETH&tokenOutAddress=${USDC}`],
     ['repeated param', `/route?amount=1&amount=2&tokenInAddress=${ETH}&tokenOutAddress=${USDC}`],
-    ['slippage too high', `/calldata?amount=1&tokenInAddress=${ETH}&tokenOutAddress=${USDC}&slippage=60&destination=0x1`],
-    ['no destination', `/calldata?amount=1&tokenInAddress=${ETH}&tokenOutAddress=${USDC}&slippage=1`],
-    ['batch lengths differ', `/routeBatch?amounts=1,2&tokenInAddresses=${ETH}&tokenOutAddresses=${USDC}`],
-    ['batch two outputs', `/routeBatch?amounts=1,2&tokenInAddresses=${ETH},${DAI}&tokenOutAddresses=${USDC},${WBTC}`],
+    [
+      'slippage too high',
+      `/calldata?amount=1&tokenInAddress=${ETH}&tokenOutAddress=${USDC}&slippage=60&destination=0x1`,
+    ],
+    [
+      'no destination',
+      `/calldata?amount=1&tokenInAddress=${ETH}&tokenOutAddress=${USDC}&slippage=1`,
+    ],
+    [
+      'batch lengths differ',
+      `/routeBatch?amounts=1,2&tokenInAddresses=${ETH}&tokenOutAddresses=${USDC}`,
+    ],
+    [
+      'batch two outputs',
+      `/routeBatch?amounts=1,2&tokenInAddresses=${ETH},${DAI}&tokenOutAddresses=${USDC},${WBTC}`,
+    ],
   ])('rejects %s with 400 and an error body', async (_name, url) => {
     const app = await buildAggregatorEmulator();
     const response = await app.inject(url);
@@ -141,15 +177,29 @@ describe('aggregator emulator', () => {
   it('answers {success:false} for routeless pairs (option and admin route) and serves health', async () => {
     const app = await buildAggregatorEmulator({ noRoutePairs: [['ETH', 'USDC']] });
     try {
-      const none = await app.inject(`/route?amount=${E18}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`);
-      expect(none.json()).toMatchObject({ success: false, errorMessage: expect.stringContaining('No route') });
-      const admin = await app.inject({ method: 'POST', url: '/sandbox/no-route', payload: { tokenIn: 'WBTC', tokenOut: 'DAI' } });
+      const none = await app.inject(
+        `/route?amount=${E18}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`,
+      );
+      expect(none.json()).toMatchObject({
+        success: false,
+        errorMessage: expect.stringContaining('No route'),
+      });
+      const admin = await app.inject({
+        method: 'POST',
+        url: '/sandbox/no-route',
+        payload: { tokenIn: 'WBTC', tokenOut: 'DAI' },
+      });
       expect(admin.statusCode).toBe(200);
-      const batch = await app.inject(`/routeBatch?amounts=${E18},${10n ** 7n}&tokenInAddresses=${ETH},${WBTC}&tokenOutAddresses=${DAI}`);
+      const batch = await app.inject(
+        `/routeBatch?amounts=${E18},${10n ** 7n}&tokenInAddresses=${ETH},${WBTC}&tokenOutAddresses=${DAI}`,
+      );
       const items = batch.json() as Array<{ success: boolean }>;
       expect(items.map((i) => i.success)).toEqual([true, false]);
       for (const path of ['/healthCheck', '/healthcheck']) {
-        expect((await app.inject(path)).json()).toMatchObject({ staus: 200, message: expect.any(String) });
+        expect((await app.inject(path)).json()).toMatchObject({
+          staus: 200,
+          message: expect.any(String),
+        });
       }
     } finally {
       await app.close();
@@ -183,7 +233,8 @@ describe('aggregator emulator: prices and price impact', () => {
     let kept = 0n;
     for (const leg of body.route) {
       let legKept = BigInt(leg.percent.replace('%', ''));
-      for (const hop of leg.swaps) legKept *= 10_000n - (feeOf.get(hop[0]?.poolAddress ?? '') ?? 0n);
+      for (const hop of leg.swaps)
+        legKept *= 10_000n - (feeOf.get(hop[0]?.poolAddress ?? '') ?? 0n);
       kept += legKept * 10_000n ** BigInt(depth - leg.swaps.length);
     }
     return Number(((scale - kept) * 10_000n) / scale);
@@ -198,16 +249,25 @@ describe('aggregator emulator: prices and price impact', () => {
           // about 10 USD worth of `from`
           const price = prices.get(from.address) ?? 0n;
           const amount = (10n * 10n ** 18n * 10n ** BigInt(from.decimals)) / price;
-          const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
+          const body = (
+            await app.inject(
+              `/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`,
+            )
+          ).json() as WireRouteResponse;
           expect(body.success, `${from.symbol}>${to.symbol}`).toBe(true);
           const impact = impactOf(body, amount, from.decimals, to.decimals);
           if (impact === undefined) throw new Error(`no impact for ${from.symbol}>${to.symbol}`);
           expect(impact, `${from.symbol}>${to.symbol}`).toBeGreaterThanOrEqual(0);
-          expect(Math.abs(impact - routeFeeBps(body)), `${from.symbol}>${to.symbol}: ${impact} bps vs fees ${routeFeeBps(body)}`).toBeLessThanOrEqual(1);
+          expect(
+            Math.abs(impact - routeFeeBps(body)),
+            `${from.symbol}>${to.symbol}: ${impact} bps vs fees ${routeFeeBps(body)}`,
+          ).toBeLessThanOrEqual(1);
         }
       }
       // The finding that started this: 100 USDC → ETH goes through the 5 bps pool and shows ≈ 0.05 %.
-      const body = (await app.inject(`/route?amount=${100n * E6}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`)).json() as WireRouteResponse;
+      const body = (
+        await app.inject(`/route?amount=${100n * E6}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`)
+      ).json() as WireRouteResponse;
       const impact = impactOf(body, 100n * E6, 6, 18);
       expect(body.route[0]?.swaps[0]?.[0]?.poolName).toContain('5bps');
       expect(impact).toBe(5);
@@ -220,15 +280,26 @@ describe('aggregator emulator: prices and price impact', () => {
     const app = await buildAggregatorEmulator();
     try {
       // Sizes spread over every order of magnitude (d × 10^e base units), dust to whale.
-      const size = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 24 })).map(([d, e]) => BigInt(d) * 10n ** BigInt(e));
+      const size = fc
+        .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 24 }))
+        .map(([d, e]) => BigInt(d) * 10n ** BigInt(e));
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...tokens), fc.constantFrom(...tokens), size, async (from, to, amount) => {
-          fc.pre(from !== to);
-          const body = (await app.inject(`/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`)).json() as WireRouteResponse;
-          if (!body.success) return;
-          const impact = impactOf(body, amount, from.decimals, to.decimals);
-          if (impact !== undefined) expect(impact).toBeGreaterThanOrEqual(0);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...tokens),
+          fc.constantFrom(...tokens),
+          size,
+          async (from, to, amount) => {
+            fc.pre(from !== to);
+            const body = (
+              await app.inject(
+                `/route?amount=${amount}&tokenInAddress=${from.address}&tokenOutAddress=${to.address}`,
+              )
+            ).json() as WireRouteResponse;
+            if (!body.success) return;
+            const impact = impactOf(body, amount, from.decimals, to.decimals);
+            if (impact !== undefined) expect(impact).toBeGreaterThanOrEqual(0);
+          },
+        ),
         { numRuns: 500 },
       );
     } finally {

@@ -64,7 +64,8 @@ function field(query: Query, name: string, required = true): string | undefined 
 }
 
 function parseBaseUnits(text: string, name: string): bigint {
-  if (!/^[0-9]{1,78}$/.test(text)) throw new BadQuery(`${name} must be a positive integer in base units`);
+  if (!/^[0-9]{1,78}$/.test(text))
+    throw new BadQuery(`${name} must be a positive integer in base units`);
   const value = BigInt(text);
   if (value === 0n || value > U256_MAX) throw new BadQuery(`${name} must be between 1 and 2^256-1`);
   return value;
@@ -93,7 +94,13 @@ export type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
 
 const TamperCalldataBody = Type.Object(
   {
-    kind: Type.Union([Type.Literal('destination'), Type.Literal('min-received'), Type.Literal('token'), Type.Literal('pool'), Type.Literal('off')]),
+    kind: Type.Union([
+      Type.Literal('destination'),
+      Type.Literal('min-received'),
+      Type.Literal('token'),
+      Type.Literal('pool'),
+      Type.Literal('off'),
+    ]),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -110,18 +117,26 @@ function tamperTail(calldata: string[], kind: CalldataTamper): string[] {
     out[at + 5] = '0';
   } else {
     const tokenOut = BigInt(out[at + 1] ?? '0');
-    const other = [resolveToken('mainnet', 'DAI'), resolveToken('mainnet', 'USDT')].find((t) => BigInt(t.address) !== tokenOut);
+    const other = [resolveToken('mainnet', 'DAI'), resolveToken('mainnet', 'USDT')].find(
+      (t) => BigInt(t.address) !== tokenOut,
+    );
     out[at + 1] = other?.address ?? '0x1';
   }
   return out;
 }
 
 const NoRouteBody = Type.Object(
-  { tokenIn: Type.String({ minLength: 1 }), tokenOut: Type.String({ minLength: 1 }), clear: Type.Optional(Type.Boolean()) },
+  {
+    tokenIn: Type.String({ minLength: 1 }),
+    tokenOut: Type.String({ minLength: 1 }),
+    clear: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 
-export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions = {}): Promise<FastifyInstance> {
+export async function buildAggregatorEmulator(
+  options: AggregatorEmulatorOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger === true });
   const pools: Pool[] = options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS);
   const usdc = resolveToken('mainnet', 'USDC').address;
@@ -134,7 +149,9 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     return tamperTail(calldata, kind);
   };
   const noRoute = new Set<string>(
-    (options.noRoutePairs ?? []).map(([a, b]) => pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address)),
+    (options.noRoutePairs ?? []).map(([a, b]) =>
+      pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address),
+    ),
   );
 
   const stats: AggregatorStats = {
@@ -159,25 +176,48 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
       stats.inFlight -= 1;
     });
   });
-  await app.register(faults, { initial: { ...options.faults, ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) } });
-
-  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
-    if (error instanceof BadQuery) return reply.code(400).send({ error: error.message, code: 'invalid_query' });
-    if (error.validation !== undefined) return reply.code(400).send({ error: error.message, code: 'invalid_body' });
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    return reply.code(status).send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });
+  await app.register(faults, {
+    initial: {
+      ...options.faults,
+      ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+    },
   });
+
+  app.setErrorHandler(
+    (error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
+      if (error instanceof BadQuery)
+        return reply.code(400).send({ error: error.message, code: 'invalid_query' });
+      if (error.validation !== undefined)
+        return reply.code(400).send({ error: error.message, code: 'invalid_body' });
+      const status =
+        error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+          ? error.statusCode
+          : 500;
+      return reply
+        .code(status)
+        .send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });
+    },
+  );
 
   function route(pair: PairRequest): WireRouteResponse | WireNoRoute {
     const started = process.hrtime.bigint();
     const { tokenIn, tokenOut, amount } = pair;
-    if (tokenIn === undefined || tokenOut === undefined) return { success: false, errorMessage: 'Token not supported' };
-    if (tokenIn.address === tokenOut.address) return { success: false, errorMessage: 'Input and output tokens are the same' };
+    if (tokenIn === undefined || tokenOut === undefined)
+      return { success: false, errorMessage: 'Token not supported' };
+    if (tokenIn.address === tokenOut.address)
+      return { success: false, errorMessage: 'Input and output tokens are the same' };
     if (noRoute.has(pairKey(tokenIn.address, tokenOut.address))) {
-      return { success: false, errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}` };
+      return {
+        success: false,
+        errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
+      };
     }
     const plan = findBestRoute(pools, tokenIn.address, tokenOut.address, amount);
-    if (plan === undefined) return { success: false, errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}` };
+    if (plan === undefined)
+      return {
+        success: false,
+        errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
+      };
     // priced from the reserves as they are now: trades on the shared pools move prices too
     return toRouteResponse(plan, tokenIn, tokenOut, amount, spotPrices(pools, usdc), started);
   }
@@ -194,14 +234,22 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     const amounts = (field(query, 'amounts') ?? '').split(',');
     const inputs = (field(query, 'tokenInAddresses') ?? '').split(',');
     const outputs = (field(query, 'tokenOutAddresses') ?? '').split(',');
-    if (amounts.length !== inputs.length) throw new BadQuery('amounts and tokenInAddresses must have the same length');
+    if (amounts.length !== inputs.length)
+      throw new BadQuery('amounts and tokenInAddresses must have the same length');
     if (amounts.length > 10) throw new BadQuery('too many pairs');
     const outs = outputs.map((o) => parseFelt(o, 'tokenOutAddresses'));
-    if (outs.some((o) => o !== outs[0]) || (outputs.length !== 1 && outputs.length !== amounts.length)) {
+    if (
+      outs.some((o) => o !== outs[0]) ||
+      (outputs.length !== 1 && outputs.length !== amounts.length)
+    ) {
       throw new BadQuery('tokenOutAddresses must name one output token');
     }
     const tokenOut = tokenOf(outputs[0] ?? '', 'tokenOutAddresses');
-    return amounts.map((a, i) => ({ amount: parseBaseUnits(a, 'amounts'), tokenIn: tokenOf(inputs[i] ?? '', 'tokenInAddresses'), tokenOut }));
+    return amounts.map((a, i) => ({
+      amount: parseBaseUnits(a, 'amounts'),
+      tokenIn: tokenOf(inputs[i] ?? '', 'tokenInAddresses'),
+      tokenOut,
+    }));
   }
 
   function execution(query: Query): { bps: number; destination: bigint } {
@@ -215,7 +263,10 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     return { bps, destination: parseFelt(field(query, 'destination') ?? '', 'destination') };
   }
 
-  const health = async (): Promise<{ staus: number; message: string }> => ({ staus: 200, message: 'Fibrous sandbox emulator is healthy' });
+  const health = async (): Promise<{ staus: number; message: string }> => ({
+    staus: 200,
+    message: 'Fibrous sandbox emulator is healthy',
+  });
   app.get('/healthCheck', health);
   app.get('/healthcheck', health);
 
@@ -227,7 +278,12 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     const { bps, destination } = execution(query);
     const result = route(pair);
     if (!result.success) return result;
-    return { route: result, calldata: maybeTamper(toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination)) };
+    return {
+      route: result,
+      calldata: maybeTamper(
+        toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination),
+      ),
+    };
   });
 
   app.get('/routeBatch', async (request) => batchPairs(request.query as Query).map(route));
@@ -239,25 +295,36 @@ export async function buildAggregatorEmulator(options: AggregatorEmulatorOptions
     const routes = pairs.map(route);
     const failed = routes.find((r): r is WireNoRoute => !r.success);
     if (failed !== undefined) return failed;
-    return (routes as WireRouteResponse[]).map((r) => maybeTamper(toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination)));
+    return (routes as WireRouteResponse[]).map((r) =>
+      maybeTamper(toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination)),
+    );
   });
 
-  app.post('/sandbox/tamper-calldata', { schema: { body: TamperCalldataBody } }, async (request) => {
-    const body = request.body as { kind: CalldataTamper | 'off'; count?: number };
-    tamper = body.kind === 'off' ? undefined : { kind: body.kind, count: body.count ?? 1 };
-    return { tamper: tamper ?? null };
-  });
+  app.post(
+    '/sandbox/tamper-calldata',
+    { schema: { body: TamperCalldataBody } },
+    async (request) => {
+      const body = request.body as { kind: CalldataTamper | 'off'; count?: number };
+      tamper = body.kind === 'off' ? undefined : { kind: body.kind, count: body.count ?? 1 };
+      return { tamper: tamper ?? null };
+    },
+  );
 
-  app.post('/sandbox/no-route', { schema: { body: NoRouteBody } }, async (request, reply: FastifyReply) => {
-    const body = request.body as { tokenIn: string; tokenOut: string; clear?: boolean };
-    const a = findToken('mainnet', body.tokenIn);
-    const b = findToken('mainnet', body.tokenOut);
-    if (a === undefined || b === undefined) return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
-    const key = pairKey(a.address, b.address);
-    if (body.clear === true) noRoute.delete(key);
-    else noRoute.add(key);
-    return { noRoutePairs: [...noRoute].map((k) => k.split('|')) };
-  });
+  app.post(
+    '/sandbox/no-route',
+    { schema: { body: NoRouteBody } },
+    async (request, reply: FastifyReply) => {
+      const body = request.body as { tokenIn: string; tokenOut: string; clear?: boolean };
+      const a = findToken('mainnet', body.tokenIn);
+      const b = findToken('mainnet', body.tokenOut);
+      if (a === undefined || b === undefined)
+        return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
+      const key = pairKey(a.address, b.address);
+      if (body.clear === true) noRoute.delete(key);
+      else noRoute.add(key);
+      return { noRoutePairs: [...noRoute].map((k) => k.split('|')) };
+    },
+  );
 
   return app;
 }

@@ -22,7 +22,11 @@ const SPLIT_STEP = 5;
 /** Only the best few single paths are paired for splits: enough for a market of this size. */
 const SPLIT_CANDIDATES = 6;
 
-export function enumeratePaths(pools: readonly Pool[], tokenIn: string, tokenOut: string): Pool[][] {
+export function enumeratePaths(
+  pools: readonly Pool[],
+  tokenIn: string,
+  tokenOut: string,
+): Pool[][] {
   const paths: Pool[][] = [];
   for (const first of pools) {
     const side = orient(first, tokenIn);
@@ -41,9 +45,15 @@ export function enumeratePaths(pools: readonly Pool[], tokenIn: string, tokenOut
   return paths;
 }
 
-const disjoint = (a: readonly Pool[], b: readonly Pool[]): boolean => a.every((pool) => !b.includes(pool));
+const disjoint = (a: readonly Pool[], b: readonly Pool[]): boolean =>
+  a.every((pool) => !b.includes(pool));
 
-export function findBestRoute(pools: readonly Pool[], tokenIn: string, tokenOut: string, amountIn: bigint): RoutePlan | undefined {
+export function findBestRoute(
+  pools: readonly Pool[],
+  tokenIn: string,
+  tokenOut: string,
+  amountIn: bigint,
+): RoutePlan | undefined {
   if (tokenIn === tokenOut || amountIn <= 0n) return undefined;
   const scored = enumeratePaths(pools, tokenIn, tokenOut)
     .map((path) => ({ path, out: pathOutput(path, tokenIn, amountIn) }))
@@ -51,7 +61,10 @@ export function findBestRoute(pools: readonly Pool[], tokenIn: string, tokenOut:
   const best = scored[0];
   if (best === undefined || best.out <= 0n) return undefined;
 
-  let plan: RoutePlan = { legs: [{ percent: 100, path: best.path, amountIn, amountOut: best.out }], amountOut: best.out };
+  let plan: RoutePlan = {
+    legs: [{ percent: 100, path: best.path, amountIn, amountOut: best.out }],
+    amountOut: best.out,
+  };
   const candidates = scored.slice(0, SPLIT_CANDIDATES);
   for (let i = 0; i < candidates.length; i++) {
     for (let j = i + 1; j < candidates.length; j++) {
@@ -102,10 +115,13 @@ export function spotPrices(pools: readonly Pool[], usdcAddress: string): Map<str
         const knownPrice = prices.get(known.address);
         if (knownPrice === undefined || prices.has(other.address)) continue;
         // price(other) = price(known) × (rKnown / 10^dKnown) / (rOther / 10^dOther)
-        const price = (knownPrice * rKnown * 10n ** BigInt(other.decimals)) / (rOther * 10n ** BigInt(known.decimals));
+        const price =
+          (knownPrice * rKnown * 10n ** BigInt(other.decimals)) /
+          (rOther * 10n ** BigInt(known.decimals));
         const depth = (rKnown * knownPrice) / 10n ** BigInt(known.decimals);
         const previous = found.get(other.address);
-        if (previous === undefined || depth > previous.depth) found.set(other.address, { price, depth });
+        if (previous === undefined || depth > previous.depth)
+          found.set(other.address, { price, depth });
       }
     }
     for (const [address, { price }] of found) {
@@ -120,6 +136,9 @@ export function spotPrices(pools: readonly Pool[], usdcAddress: string): Map<str
 export function priceToNumber(scaled: bigint | undefined): number {
   if (scaled === undefined) return 0;
   const whole = scaled / PRICE_SCALE;
-  const fraction = (scaled % PRICE_SCALE).toString().padStart(Number(PRICE_DECIMALS), '0').slice(0, 10);
+  const fraction = (scaled % PRICE_SCALE)
+    .toString()
+    .padStart(Number(PRICE_DECIMALS), '0')
+    .slice(0, 10);
   return Number(`${whole}.${fraction}`);
 }

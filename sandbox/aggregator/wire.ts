@@ -51,7 +51,13 @@ const GAS_PER_SWAP = 70_000n;
 const USD_PER_GAS_SCALED = 790_000_000_000n;
 
 function wireToken(token: Token, prices: ReadonlyMap<string, bigint>): WireToken {
-  return { name: token.name, symbol: token.symbol, address: token.address, decimals: token.decimals, price: priceToNumber(prices.get(token.address)) };
+  return {
+    name: token.name,
+    symbol: token.symbol,
+    address: token.address,
+    decimals: token.decimals,
+    price: priceToNumber(prices.get(token.address)),
+  };
 }
 
 export function toRouteResponse(
@@ -97,7 +103,11 @@ export function toRouteResponse(
   };
 }
 
-export function toCalldata(response: WireRouteResponse, minReceived: bigint, destination: bigint): string[] {
+export function toCalldata(
+  response: WireRouteResponse,
+  minReceived: bigint,
+  destination: bigint,
+): string[] {
   const swaps: CalldataSwap[] = [];
   for (const leg of response.route) {
     const legRate = BigInt(leg.percent.replace('%', '')) * (RATE_ONE / 100n);
@@ -105,7 +115,13 @@ export function toCalldata(response: WireRouteResponse, minReceived: bigint, des
       for (const s of hop) {
         const hopShare = BigInt(s.percent.replace('%', '')) * (RATE_ONE / 100n);
         const base = index === 0 ? legRate : RATE_ONE;
-        swaps.push({ tokenIn: s.fromTokenAddress, tokenOut: s.toTokenAddress, rate: (base * hopShare) / RATE_ONE, protocol: s.protocol, poolAddress: s.poolAddress });
+        swaps.push({
+          tokenIn: s.fromTokenAddress,
+          tokenOut: s.toTokenAddress,
+          rate: (base * hopShare) / RATE_ONE,
+          protocol: s.protocol,
+          poolAddress: s.poolAddress,
+        });
       }
     });
   }

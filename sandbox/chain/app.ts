@@ -42,11 +42,19 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 
 const Digits = Type.String({ pattern: '^[0-9]{1,40}$' });
 const RevertBody = Type.Object(
-  { count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })), reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+  {
+    count: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
   { additionalProperties: false },
 );
 const GasPriceBody = Type.Object(
-  { l1GasPrice: Type.Optional(Digits), l1DataGasPrice: Type.Optional(Digits), l2GasPrice: Type.Optional(Digits), afterNextBuild: Type.Optional(Type.Boolean()) },
+  {
+    l1GasPrice: Type.Optional(Digits),
+    l1DataGasPrice: Type.Optional(Digits),
+    l2GasPrice: Type.Optional(Digits),
+    afterNextBuild: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const DelayBody = Type.Object(
@@ -58,10 +66,17 @@ const DelayBody = Type.Object(
   { additionalProperties: false },
 );
 const MintBody = Type.Object(
-  { address: Type.String({ maxLength: 80 }), token: Type.String({ maxLength: 80 }), amount: Type.String({ maxLength: 100 }) },
+  {
+    address: Type.String({ maxLength: 80 }),
+    token: Type.String({ maxLength: 80 }),
+    amount: Type.String({ maxLength: 100 }),
+  },
   { additionalProperties: false },
 );
-const FundBody = Type.Object({ address: Type.String({ maxLength: 80 }) }, { additionalProperties: false });
+const FundBody = Type.Object(
+  { address: Type.String({ maxLength: 80 }) },
+  { additionalProperties: false },
+);
 const TradeBody = Type.Object(
   {
     tokenIn: Type.String({ maxLength: 80 }),
@@ -73,7 +88,13 @@ const TradeBody = Type.Object(
 );
 const TamperBody = Type.Object(
   {
-    mode: Type.Union([Type.Literal('calldata'), Type.Literal('extra-call'), Type.Literal('fee-amount'), Type.Literal('chain-id'), Type.Literal('off')]),
+    mode: Type.Union([
+      Type.Literal('calldata'),
+      Type.Literal('extra-call'),
+      Type.Literal('fee-amount'),
+      Type.Literal('chain-id'),
+      Type.Literal('off'),
+    ]),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: false },
@@ -91,21 +112,45 @@ function rpcRoute(app: FastifyInstance, path: string, methods: MethodTable): voi
 export async function buildChainEmulator(options: ChainEmulatorOptions): Promise<FastifyInstance> {
   // forceCloseConnections: a request held by the latency knob whose client gave up would
   // otherwise keep its socket (and the sandbox's shutdown) waiting for the keep-alive timeout
-  const app = Fastify({ logger: options.logger === true, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
-  const chain = new Chain({ pools: options.pools, ...(options.now === undefined ? {} : { now: options.now }) });
-  const paymaster = createPaymaster({ chain, ...(options.paymasterApiKey === undefined ? {} : { apiKey: options.paymasterApiKey }) });
+  const app = Fastify({
+    logger: options.logger === true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: true,
+  });
+  const chain = new Chain({
+    pools: options.pools,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const paymaster = createPaymaster({
+    chain,
+    ...(options.paymasterApiKey === undefined ? {} : { apiKey: options.paymasterApiKey }),
+  });
   app.decorate('chain', chain);
   app.decorate('paymasterKnobs', paymaster.knobs);
   await app.register(faults, { initial: options.faults });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const rpc = request.url === '/rpc' || request.url === '/paymaster';
-    if (rpc && (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError)) {
-      return reply.code(200).send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    if (
+      rpc &&
+      (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        error instanceof SyntaxError)
+    ) {
+      return reply
+        .code(200)
+        .send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
     }
-    if (error.validation !== undefined) return reply.code(400).send({ error: error.message, code: 'invalid_body' });
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    return reply.code(status).send({ error: status === 500 ? 'internal error' : error.message, code: status === 500 ? 'internal_error' : 'bad_request' });
+    if (error.validation !== undefined)
+      return reply.code(400).send({ error: error.message, code: 'invalid_body' });
+    const status =
+      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    return reply.code(status).send({
+      error: status === 500 ? 'internal error' : error.message,
+      code: status === 500 ? 'internal_error' : 'bad_request',
+    });
   });
 
   rpcRoute(app, '/rpc', starknetMethods(chain));
@@ -118,15 +163,26 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
   });
 
   app.post('/sandbox/chain/gas-price', { schema: { body: GasPriceBody } }, async (request) => {
-    const body = request.body as { l1GasPrice?: string; l1DataGasPrice?: string; l2GasPrice?: string; afterNextBuild?: boolean };
+    const body = request.body as {
+      l1GasPrice?: string;
+      l1DataGasPrice?: string;
+      l2GasPrice?: string;
+      afterNextBuild?: boolean;
+    };
     const next = {
       l1: body.l1GasPrice === undefined ? chain.gasPrices.l1 : BigInt(body.l1GasPrice),
-      l1Data: body.l1DataGasPrice === undefined ? chain.gasPrices.l1Data : BigInt(body.l1DataGasPrice),
+      l1Data:
+        body.l1DataGasPrice === undefined ? chain.gasPrices.l1Data : BigInt(body.l1DataGasPrice),
       l2: body.l2GasPrice === undefined ? chain.gasPrices.l2 : BigInt(body.l2GasPrice),
     };
     if (body.afterNextBuild === true) paymaster.knobs.gasPricesAfterNextBuild = next;
     else chain.gasPrices = next;
-    return { l1GasPrice: next.l1.toString(), l1DataGasPrice: next.l1Data.toString(), l2GasPrice: next.l2.toString(), afterNextBuild: body.afterNextBuild === true };
+    return {
+      l1GasPrice: next.l1.toString(),
+      l1DataGasPrice: next.l1Data.toString(),
+      l2GasPrice: next.l2.toString(),
+      afterNextBuild: body.afterNextBuild === true,
+    };
   });
 
   app.post('/sandbox/chain/confirm-delay', { schema: { body: DelayBody } }, async (request) => {
@@ -140,33 +196,51 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     const body = request.body as { address: string; token: string; amount: string };
     const owner = addressToBigInt(body.address);
     const token = findToken('mainnet', body.token);
-    if (owner === undefined || token === undefined) return reply.code(400).send({ error: 'unknown token or bad address', code: 'invalid_body' });
+    if (owner === undefined || token === undefined)
+      return reply.code(400).send({ error: 'unknown token or bad address', code: 'invalid_body' });
     let amount: bigint;
     try {
       amount = parseAmount(body.amount, token.decimals);
     } catch {
-      return reply.code(400).send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
+      return reply
+        .code(400)
+        .send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
     }
     chain.ledger.mint(BigInt(token.address), owner, amount);
-    return { token: token.address, amount: amount.toString(), balance: chain.ledger.balanceOf(BigInt(token.address), owner).toString() };
+    return {
+      token: token.address,
+      amount: amount.toString(),
+      balance: chain.ledger.balanceOf(BigInt(token.address), owner).toString(),
+    };
   });
 
   app.post('/sandbox/chain/fund', { schema: { body: FundBody } }, async (request, reply) => {
     const owner = addressToBigInt((request.body as { address: string }).address);
-    if (owner === undefined) return reply.code(400).send({ error: 'bad address', code: 'invalid_body' });
+    if (owner === undefined)
+      return reply.code(400).send({ error: 'bad address', code: 'invalid_body' });
     return { funded: chain.fund(owner) };
   });
 
   app.post('/sandbox/chain/trade', { schema: { body: TradeBody } }, async (request, reply) => {
-    const body = request.body as { tokenIn: string; tokenOut: string; amount: string; when?: 'now' | 'before-next-execution' };
+    const body = request.body as {
+      tokenIn: string;
+      tokenOut: string;
+      amount: string;
+      when?: 'now' | 'before-next-execution';
+    };
     const tokenIn = findToken('mainnet', body.tokenIn);
     const tokenOut = findToken('mainnet', body.tokenOut);
-    if (tokenIn === undefined || tokenOut === undefined || tokenIn === tokenOut) return reply.code(400).send({ error: 'two different registry tokens are needed', code: 'invalid_body' });
+    if (tokenIn === undefined || tokenOut === undefined || tokenIn === tokenOut)
+      return reply
+        .code(400)
+        .send({ error: 'two different registry tokens are needed', code: 'invalid_body' });
     let amount: bigint;
     try {
       amount = parseAmount(body.amount, tokenIn.decimals);
     } catch {
-      return reply.code(400).send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
+      return reply
+        .code(400)
+        .send({ error: 'amount must be a positive decimal in token units', code: 'invalid_body' });
     }
     const trade = (): bigint => chain.thirdPartySwap(tokenIn, tokenOut, amount);
     if (body.when === 'before-next-execution') {
@@ -178,13 +252,17 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     try {
       return { amountOut: trade().toString() };
     } catch (error) {
-      return reply.code(400).send({ error: error instanceof Error ? error.message : 'trade failed', code: 'invalid_body' });
+      return reply.code(400).send({
+        error: error instanceof Error ? error.message : 'trade failed',
+        code: 'invalid_body',
+      });
     }
   });
 
   app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {
     const body = request.body as { mode: TamperMode | 'off'; count?: number };
-    paymaster.knobs.tamper = body.mode === 'off' ? undefined : { mode: body.mode, count: body.count ?? 1 };
+    paymaster.knobs.tamper =
+      body.mode === 'off' ? undefined : { mode: body.mode, count: body.count ?? 1 };
     return { tamper: paymaster.knobs.tamper ?? null };
   });
 
@@ -192,7 +270,11 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     blockNumber: chain.ledger.blockNumber,
     transactions: chain.ledger.transactionCount,
     pendingBuilds: paymaster.builds(),
-    gasPrices: { l1: chain.gasPrices.l1.toString(), l1Data: chain.gasPrices.l1Data.toString(), l2: chain.gasPrices.l2.toString() },
+    gasPrices: {
+      l1: chain.gasPrices.l1.toString(),
+      l1Data: chain.gasPrices.l1Data.toString(),
+      l2: chain.gasPrices.l2.toString(),
+    },
     revertNext: chain.revertNext,
     confirmDelayMs: chain.confirmDelayMs,
   }));

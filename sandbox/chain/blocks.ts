@@ -17,9 +17,14 @@ import { SEQUENCER_ADDRESS } from './contracts.js';
 
 export const STARKNET_VERSION = '0.14.0';
 
-const price = (fri: bigint, wei: bigint): Record<string, string> => ({ price_in_fri: hex(fri), price_in_wei: hex(wei) });
+const price = (fri: bigint, wei: bigint): Record<string, string> => ({
+  price_in_fri: hex(fri),
+  price_in_wei: hex(wei),
+});
 
-function pricesJson(block: Pick<BlockRecord, 'gasPrices' | 'gasPricesWei'>): Record<string, unknown> {
+function pricesJson(
+  block: Pick<BlockRecord, 'gasPrices' | 'gasPricesWei'>,
+): Record<string, unknown> {
   return {
     l1_gas_price: price(block.gasPrices.l1, block.gasPricesWei.l1),
     l2_gas_price: price(block.gasPrices.l2, block.gasPricesWei.l2),
@@ -30,7 +35,9 @@ function pricesJson(block: Pick<BlockRecord, 'gasPrices' | 'gasPricesWei'>): Rec
 }
 
 export function blockHeaderJson(block: BlockRecord, ledger: Ledger): Record<string, unknown> {
-  const transactions = block.transactions.map((hash) => ledger.transaction(hash) as TransactionRecord);
+  const transactions = block.transactions.map(
+    (hash) => ledger.transaction(hash) as TransactionRecord,
+  );
   return {
     status: 'ACCEPTED_ON_L2',
     block_hash: hex(block.hash),
@@ -52,11 +59,19 @@ export function blockHeaderJson(block: BlockRecord, ledger: Ledger): Record<stri
 
 /** The block being built at latest + 1: empty (relayed transactions are sealed at once). */
 export function preConfirmedHeaderJson(latest: BlockRecord, now: number): Record<string, unknown> {
-  return { block_number: latest.number + 1, timestamp: Math.floor(now / 1000), sequencer_address: hex(SEQUENCER_ADDRESS), ...pricesJson(latest) };
+  return {
+    block_number: latest.number + 1,
+    timestamp: Math.floor(now / 1000),
+    sequencer_address: hex(SEQUENCER_ADDRESS),
+    ...pricesJson(latest),
+  };
 }
 
 /** TXN (INVOKE_TXN_V3) of a relayed transaction, without its hash. */
-export function transactionJson(tx: TransactionRecord, block: BlockRecord): Record<string, unknown> {
+export function transactionJson(
+  tx: TransactionRecord,
+  block: BlockRecord,
+): Record<string, unknown> {
   const prices = block.gasPrices;
   return {
     type: 'INVOKE',
@@ -96,14 +111,26 @@ export function receiptJson(tx: TransactionRecord, withBlock: boolean): Record<s
 
 export type BodyKind = 'hashes' | 'transactions' | 'receipts';
 
-export function blockJson(block: BlockRecord, ledger: Ledger, kind: BodyKind): Record<string, unknown> {
-  const transactions = block.transactions.map((hash) => ledger.transaction(hash) as TransactionRecord);
+export function blockJson(
+  block: BlockRecord,
+  ledger: Ledger,
+  kind: BodyKind,
+): Record<string, unknown> {
+  const transactions = block.transactions.map(
+    (hash) => ledger.transaction(hash) as TransactionRecord,
+  );
   const body =
     kind === 'hashes'
       ? transactions.map((tx) => hex(tx.hash))
       : kind === 'transactions'
-        ? transactions.map((tx) => ({ transaction_hash: hex(tx.hash), ...transactionJson(tx, block) }))
-        : transactions.map((tx) => ({ transaction: transactionJson(tx, block), receipt: receiptJson(tx, false) }));
+        ? transactions.map((tx) => ({
+            transaction_hash: hex(tx.hash),
+            ...transactionJson(tx, block),
+          }))
+        : transactions.map((tx) => ({
+            transaction: transactionJson(tx, block),
+            receipt: receiptJson(tx, false),
+          }));
   return { ...blockHeaderJson(block, ledger), transactions: body };
 }
 
@@ -134,7 +161,9 @@ export interface EventFilter {
 /** A continuation token: `<block>-<event>` (decimal), where the next page starts. */
 export const continuationToken = (block: number, event: number): string => `${block}-${event}`;
 
-export function parseContinuationToken(token: string): { block: number; event: number } | undefined {
+export function parseContinuationToken(
+  token: string,
+): { block: number; event: number } | undefined {
   const match = /^([0-9]{1,12})-([0-9]{1,9})$/.exec(token);
   if (match === null) return undefined;
   return { block: Number(match[1]), event: Number(match[2]) };
@@ -146,21 +175,33 @@ function matches(event: { from_address: string; keys: string[] }, filter: EventF
     // a position the event does not have matches only an "any" position
     if (filter.keys.slice(event.keys.length).some((allowed) => allowed.size > 0)) return false;
   }
-  return filter.keys.every((allowed, position) => allowed.size === 0 || (event.keys[position] !== undefined && allowed.has(BigInt(event.keys[position] as string))));
+  return filter.keys.every(
+    (allowed, position) =>
+      allowed.size === 0 ||
+      (event.keys[position] !== undefined && allowed.has(BigInt(event.keys[position] as string))),
+  );
 }
 
 /** EVENTS_CHUNK for `filter` over blocks fromBlock..toBlock (both shown), bounded by EVENTS_LIMITS.maxScan. */
-export function eventsChunk(ledger: Ledger, filter: EventFilter): { events: Array<Record<string, unknown>>; continuation_token?: string } {
+export function eventsChunk(
+  ledger: Ledger,
+  filter: EventFilter,
+): { events: Array<Record<string, unknown>>; continuation_token?: string } {
   const events: Array<Record<string, unknown>> = [];
   let scanned = 0;
-  for (let number = Math.max(filter.start.block, filter.fromBlock); number <= filter.toBlock; number += 1) {
+  for (
+    let number = Math.max(filter.start.block, filter.fromBlock);
+    number <= filter.toBlock;
+    number += 1
+  ) {
     const block = ledger.block(number) as BlockRecord;
     scanned += 1;
     for (const [transactionIndex, hash] of block.transactions.entries()) {
       const tx = ledger.transaction(hash) as TransactionRecord;
       const first = number === filter.start.block ? filter.start.event : 0;
       for (let eventIndex = first; eventIndex < tx.events.length; eventIndex += 1) {
-        if (events.length === filter.chunkSize || scanned >= EVENTS_LIMITS.maxScan) return { events, continuation_token: continuationToken(number, eventIndex) };
+        if (events.length === filter.chunkSize || scanned >= EVENTS_LIMITS.maxScan)
+          return { events, continuation_token: continuationToken(number, eventIndex) };
         scanned += 1;
         const event = tx.events[eventIndex] as TransactionRecord['events'][number];
         if (!matches(event, filter)) continue;
@@ -174,7 +215,8 @@ export function eventsChunk(ledger: Ledger, filter: EventFilter): { events: Arra
         });
       }
     }
-    if (scanned >= EVENTS_LIMITS.maxScan && number < filter.toBlock) return { events, continuation_token: continuationToken(number + 1, 0) };
+    if (scanned >= EVENTS_LIMITS.maxScan && number < filter.toBlock)
+      return { events, continuation_token: continuationToken(number + 1, 0) };
   }
   return { events };
 }

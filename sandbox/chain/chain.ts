@@ -41,9 +41,31 @@ import {
   SEQUENCER_ADDRESS,
   TokenContract,
 } from './contracts.js';
-import { type Contract, EntryPointNotFound, Executor, flattenEvents, hex, type Invocation, Revert, revertReason } from './executor.js';
-import { DEFAULT_GAS_PRICES, feeInFri, type GasPrices, gasUsage, type GasUsage, pricesInStrk } from './gas.js';
-import { type BlockRecord, Ledger, type ReceiptEvent, StateView, type TransactionRecord } from './ledger.js';
+import {
+  type Contract,
+  EntryPointNotFound,
+  Executor,
+  flattenEvents,
+  hex,
+  type Invocation,
+  Revert,
+  revertReason,
+} from './executor.js';
+import {
+  DEFAULT_GAS_PRICES,
+  feeInFri,
+  type GasPrices,
+  gasUsage,
+  type GasUsage,
+  pricesInStrk,
+} from './gas.js';
+import {
+  type BlockRecord,
+  Ledger,
+  type ReceiptEvent,
+  StateView,
+  type TransactionRecord,
+} from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
@@ -79,7 +101,13 @@ export interface OutsideCall {
 export interface RelayedTransaction {
   account: bigint;
   /** what the account signed (absent for a deploy-only transaction); `calls` include the fee transfer */
-  outside?: { nonce: bigint; executeAfter: bigint; executeBefore: bigint; calls: OutsideCall[]; signature: bigint[] };
+  outside?: {
+    nonce: bigint;
+    executeAfter: bigint;
+    executeBefore: bigint;
+    calls: OutsideCall[];
+    signature: bigint[];
+  };
   /** deploy / deploy_and_invoke: deployed in the same all-or-nothing transaction, before the calls */
   deployment?: { classHash: bigint; publicKey: bigint };
   /** default fee mode: the forwarder sends this back after the calls (max − fee due) */
@@ -163,7 +191,8 @@ export class Chain {
   /** The faucet: credits FAUCET to `address` once per chain; false when it already had it. */
   fund(address: bigint): boolean {
     if (!this.ledger.markFunded(address)) return false;
-    for (const { token, amount } of faucetAmounts()) this.ledger.mint(BigInt(token), address, amount);
+    for (const { token, amount } of faucetAmounts())
+      this.ledger.mint(BigInt(token), address, amount);
     return true;
   }
 
@@ -173,14 +202,27 @@ export class Chain {
    */
   thirdPartySwap(tokenIn: Token, tokenOut: Token, amountIn: bigint): bigint {
     const plan = findBestRoute(this.ledger.pools, tokenIn.address, tokenOut.address, amountIn);
-    if (plan === undefined) throw new RangeError(`no route for ${tokenIn.symbol} -> ${tokenOut.symbol}`);
-    const response = toRouteResponse(plan, tokenIn, tokenOut, amountIn, spotPrices(this.ledger.pools, resolveToken('mainnet', 'USDC').address), process.hrtime.bigint());
+    if (plan === undefined)
+      throw new RangeError(`no route for ${tokenIn.symbol} -> ${tokenOut.symbol}`);
+    const response = toRouteResponse(
+      plan,
+      tokenIn,
+      tokenOut,
+      amountIn,
+      spotPrices(this.ledger.pools, resolveToken('mainnet', 'USDC').address),
+      process.hrtime.bigint(),
+    );
     const calldata = toCalldata(response, 0n, THIRD_PARTY_ADDRESS).map((felt) => BigInt(felt));
     const token = BigInt(tokenIn.address);
     this.ledger.mint(token, THIRD_PARTY_ADDRESS, amountIn);
     const view = new StateView(this.ledger);
     view.setAllowance(token, THIRD_PARTY_ADDRESS, BigInt(ROUTER_ADDRESS), amountIn);
-    const result = new Executor(view, this.contracts).invoke(THIRD_PARTY_ADDRESS, BigInt(ROUTER_ADDRESS), SWAP_SELECTOR, calldata).result;
+    const result = new Executor(view, this.contracts).invoke(
+      THIRD_PARTY_ADDRESS,
+      BigInt(ROUTER_ADDRESS),
+      SWAP_SELECTOR,
+      calldata,
+    ).result;
     view.commit();
     return (result[0] ?? 0n) + ((result[1] ?? 0n) << 128n);
   }
@@ -227,25 +269,38 @@ export class Chain {
       if (this.revertNext.count > 0) {
         this.revertNext.count -= 1;
         const forced = new Revert(this.revertNext.reason);
-        forced.frames.push({ address: FORWARDER_ADDRESS, selector: FORWARDER_SELECTOR.execute }, { address: tx.account, selector: ACCOUNT_SELECTOR.executeFromOutsideV2 });
+        forced.frames.push(
+          { address: FORWARDER_ADDRESS, selector: FORWARDER_SELECTOR.execute },
+          { address: tx.account, selector: ACCOUNT_SELECTOR.executeFromOutsideV2 },
+        );
         throw forced;
       }
-      for (const call of relayerCalls) roots.push(executor.invoke(RELAYER_ADDRESS, call.to, call.selector, call.calldata));
+      for (const call of relayerCalls)
+        roots.push(executor.invoke(RELAYER_ADDRESS, call.to, call.selector, call.calldata));
       view.commit();
-      if (tx.outsideNonce !== undefined) this.contracts.usedOutsideNonces.add(`${tx.account}:${tx.outsideNonce}`);
+      if (tx.outsideNonce !== undefined)
+        this.contracts.usedOutsideNonces.add(`${tx.account}:${tx.outsideNonce}`);
     } catch (error) {
       if (!(error instanceof Revert)) throw error;
       status = 'REVERTED';
       reason = revertReason(error);
       roots.length = 0;
     }
-    const events: ReceiptEvent[] = roots.flatMap((root) => flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data)));
+    const events: ReceiptEvent[] = roots.flatMap((root) =>
+      flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data)),
+    );
     events.push(...this.#chargeNetworkFee(fee));
     // a deploy-only transaction runs nothing the account signed: its nonce stays
     if (tx.outside !== undefined) this.ledger.bumpNonce(tx.account);
     const nonce = this.ledger.nonce(RELAYER_ADDRESS);
     this.ledger.bumpNonce(RELAYER_ADDRESS);
-    const txHash = BigInt(hash.computePoseidonHashOnElements([0x53414e44424f585f5458n /* "SANDBOX_TX" */, BigInt(this.ledger.transactionCount), tx.messageHash]));
+    const txHash = BigInt(
+      hash.computePoseidonHashOnElements([
+        0x53414e44424f585f5458n /* "SANDBOX_TX" */,
+        BigInt(this.ledger.transactionCount),
+        tx.messageHash,
+      ]),
+    );
     const visibleAt = this.now() + this.confirmDelayMs;
     const block = this.#sealBlock([txHash], visibleAt);
     const record: TransactionRecord = {
@@ -269,9 +324,15 @@ export class Chain {
 
   /** The relayer pays the network fee in STRK, whatever happened to the transaction's calls. */
   #chargeNetworkFee(fee: bigint): ReceiptEvent[] {
-    if (this.ledger.balanceOf(STRK, RELAYER_ADDRESS) < fee) this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
+    if (this.ledger.balanceOf(STRK, RELAYER_ADDRESS) < fee)
+      this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
     const view = new StateView(this.ledger);
-    const root = new Executor(view, this.contracts).invoke(RELAYER_ADDRESS, STRK, SELECTOR.transfer, [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)]);
+    const root = new Executor(view, this.contracts).invoke(
+      RELAYER_ADDRESS,
+      STRK,
+      SELECTOR.transfer,
+      [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)],
+    );
     view.commit();
     return flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data));
   }
@@ -284,28 +345,55 @@ export class Chain {
    * sender pays the fee in STRK after its calls, reverted or not. Nonces are not checked. Throws
    * SimulationFailure for a transaction that cannot run at all (a failed validation included).
    */
-  simulate(transactions: readonly SimulatedTransaction[], options: { chargeFee: boolean }): SimulationOutcome[] {
+  simulate(
+    transactions: readonly SimulatedTransaction[],
+    options: { chargeFee: boolean },
+  ): SimulationOutcome[] {
     const outer = new StateView(this.ledger);
     return transactions.map((tx, index) => {
       if (tx.type === 'DEPLOY_ACCOUNT') {
-        if (tx.classHash !== ARGENT_CLASS_HASH) throw new SimulationFailure(index, `class ${hex(tx.classHash)} is not declared on the sandbox chain (only ArgentX v0.5.0 accounts)`);
+        if (tx.classHash !== ARGENT_CLASS_HASH)
+          throw new SimulationFailure(
+            index,
+            `class ${hex(tx.classHash)} is not declared on the sandbox chain (only ArgentX v0.5.0 accounts)`,
+          );
         const publicKey = argentOwner(tx.constructorCalldata);
-        if (publicKey === undefined) throw new SimulationFailure(index, 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
+        if (publicKey === undefined)
+          throw new SimulationFailure(
+            index,
+            'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]',
+          );
         const address = deployedAddress(tx.classHash, tx.salt, tx.constructorCalldata);
-        if (this.contracts.classHashAt(address, outer) !== undefined) throw new SimulationFailure(index, `${hex(address)} is already deployed`);
+        if (this.contracts.classHashAt(address, outer) !== undefined)
+          throw new SimulationFailure(index, `${hex(address)} is already deployed`);
         validate(index, tx, address, publicKey);
         outer.deploy({ address, classHash: tx.classHash, publicKey });
         const usage = gasUsage([], true);
-        return { type: 'DEPLOY_ACCOUNT', address, invocation: undefined, revertReason: undefined, usage, fee: feeInFri(usage, this.gasPrices), feeTransfer: undefined };
+        return {
+          type: 'DEPLOY_ACCOUNT',
+          address,
+          invocation: undefined,
+          revertReason: undefined,
+          usage,
+          fee: feeInFri(usage, this.gasPrices),
+          feeTransfer: undefined,
+        };
       }
       const sender = outer.account(tx.sender);
-      if (sender === undefined) throw new SimulationFailure(index, `Requested contract address ${hex(tx.sender)} is not deployed.`);
+      if (sender === undefined)
+        throw new SimulationFailure(
+          index,
+          `Requested contract address ${hex(tx.sender)} is not deployed.`,
+        );
       validate(index, tx, tx.sender, sender.publicKey);
       let calls: OutsideCall[];
       try {
         calls = decodeMulticall(tx.calldata);
       } catch {
-        throw new SimulationFailure(index, 'calldata is not a multicall [n, to, selector, len, calldata…]');
+        throw new SimulationFailure(
+          index,
+          'calldata is not a multicall [n, to, selector, len, calldata…]',
+        );
       }
       const usage = gasUsage(calls, false);
       const fee = feeInFri(usage, this.gasPrices);
@@ -324,13 +412,26 @@ export class Chain {
       if (options.chargeFee) {
         try {
           const feeView = new StateView(outer);
-          feeTransfer = new Executor(feeView, this.contracts).invoke(tx.sender, STRK, SELECTOR.transfer, [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)]);
+          feeTransfer = new Executor(feeView, this.contracts).invoke(
+            tx.sender,
+            STRK,
+            SELECTOR.transfer,
+            [SEQUENCER_ADDRESS, ...u256Felts(fee).map(BigInt)],
+          );
           feeView.commit();
         } catch {
           throw new SimulationFailure(index, 'the sender cannot pay the fee in STRK');
         }
       }
-      return { type: 'INVOKE', address: tx.sender, invocation, revertReason: reason, usage, fee, feeTransfer };
+      return {
+        type: 'INVOKE',
+        address: tx.sender,
+        invocation,
+        revertReason: reason,
+        usage,
+        fee,
+        feeTransfer,
+      };
     });
   }
 
@@ -356,10 +457,18 @@ export interface SimulationOutcome {
   feeTransfer: Invocation | undefined;
 }
 
-function validate(index: number, tx: SimulatedTransaction, address: bigint, publicKey: bigint): void {
+function validate(
+  index: number,
+  tx: SimulatedTransaction,
+  address: bigint,
+  publicKey: bigint,
+): void {
   if (tx.validation === undefined) return;
   if (!accountSignatureValid(publicKey, tx.validation.hash(address), tx.validation.signature)) {
-    throw new SimulationFailure(index, `Account validation failed: the signature is not the owner's over the transaction hash (contract address: ${hex(address)}): 'argent/invalid-owner-sig'.`);
+    throw new SimulationFailure(
+      index,
+      `Account validation failed: the signature is not the owner's over the transaction hash (contract address: ${hex(address)}): 'argent/invalid-owner-sig'.`,
+    );
   }
 }
 
@@ -377,7 +486,16 @@ function relayerCallsOf(tx: RelayedTransaction): OutsideCall[] {
   const calls: OutsideCall[] = [];
   if (tx.deployment !== undefined) {
     const constructorCalldata = [0n, tx.deployment.publicKey, 1n];
-    calls.push({ to: FORWARDER_ADDRESS, selector: FORWARDER_SELECTOR.deployAccount, calldata: [tx.deployment.classHash, tx.deployment.publicKey, BigInt(constructorCalldata.length), ...constructorCalldata] });
+    calls.push({
+      to: FORWARDER_ADDRESS,
+      selector: FORWARDER_SELECTOR.deployAccount,
+      calldata: [
+        tx.deployment.classHash,
+        tx.deployment.publicKey,
+        BigInt(constructorCalldata.length),
+        ...constructorCalldata,
+      ],
+    });
   }
   if (tx.outside !== undefined) {
     const outside = encodeOutsideExecution({ caller: FORWARDER_ADDRESS, ...tx.outside });
@@ -385,15 +503,27 @@ function relayerCallsOf(tx: RelayedTransaction): OutsideCall[] {
     calls.push({
       to: FORWARDER_ADDRESS,
       selector: FORWARDER_SELECTOR.execute,
-      calldata: [tx.account, ACCOUNT_SELECTOR.executeFromOutsideV2, BigInt(outside.length), ...outside, refund.token, ...u256Felts(refund.amount).map(BigInt)],
+      calldata: [
+        tx.account,
+        ACCOUNT_SELECTOR.executeFromOutsideV2,
+        BigInt(outside.length),
+        ...outside,
+        refund.token,
+        ...u256Felts(refund.amount).map(BigInt),
+      ],
     });
   }
   return calls;
 }
 
-export const blockHashOf = (blockNumber: number): bigint => BigInt(hash.computePoseidonHashOnElements([0x424c4f434bn /* "BLOCK" */, BigInt(blockNumber)]));
+export const blockHashOf = (blockNumber: number): bigint =>
+  BigInt(hash.computePoseidonHashOnElements([0x424c4f434bn /* "BLOCK" */, BigInt(blockNumber)]));
 
-export const receiptEvent = (from: bigint, keys: readonly bigint[], data: readonly bigint[]): ReceiptEvent => ({
+export const receiptEvent = (
+  from: bigint,
+  keys: readonly bigint[],
+  data: readonly bigint[],
+): ReceiptEvent => ({
   from_address: hex(from),
   keys: keys.map(hex),
   data: data.map(hex),

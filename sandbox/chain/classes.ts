@@ -31,13 +31,32 @@ const SPAN_FELT = 'core::array::Span::<core::felt252>';
 const ARRAY_FELT = 'core::array::Array::<core::felt252>';
 
 const CORE_TYPES: AbiEntry[] = [
-  { type: 'struct', name: U256, members: [{ name: 'low', type: 'core::integer::u128' }, { name: 'high', type: 'core::integer::u128' }] },
-  { type: 'enum', name: BOOL, variants: [{ name: 'False', type: '()' }, { name: 'True', type: '()' }] },
+  {
+    type: 'struct',
+    name: U256,
+    members: [
+      { name: 'low', type: 'core::integer::u128' },
+      { name: 'high', type: 'core::integer::u128' },
+    ],
+  },
+  {
+    type: 'enum',
+    name: BOOL,
+    variants: [
+      { name: 'False', type: '()' },
+      { name: 'True', type: '()' },
+    ],
+  },
   { type: 'struct', name: SPAN_FELT, members: [{ name: 'snapshot', type: `@${ARRAY_FELT}` }] },
 ];
 
 const input = (name: string, type: string) => ({ name, type });
-const fn = (name: string, inputs: Array<{ name: string; type: string }>, outputs: string[], mutability: 'view' | 'external'): AbiEntry => ({
+const fn = (
+  name: string,
+  inputs: Array<{ name: string; type: string }>,
+  outputs: string[],
+  mutability: 'view' | 'external',
+): AbiEntry => ({
   type: 'function',
   name,
   inputs,
@@ -74,11 +93,26 @@ function erc20Abi(layout: 'keyed' | 'legacy'): AbiEntry[] {
         fn('balanceOf', [input('account', ADDRESS)], [U256], 'view'),
         fn('allowance', [input('owner', ADDRESS), input('spender', ADDRESS)], [U256], 'view'),
         fn('transfer', [input('recipient', ADDRESS), input('amount', U256)], [BOOL], 'external'),
-        fn('transfer_from', [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)], [BOOL], 'external'),
-        fn('transferFrom', [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)], [BOOL], 'external'),
+        fn(
+          'transfer_from',
+          [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)],
+          [BOOL],
+          'external',
+        ),
+        fn(
+          'transferFrom',
+          [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)],
+          [BOOL],
+          'external',
+        ),
         fn('approve', [input('spender', ADDRESS), input('amount', U256)], [BOOL], 'external'),
         // the router's move of a pool's reserve (the router alone may call it)
-        fn('sandbox_pool_transfer', [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)], [BOOL], 'external'),
+        fn(
+          'sandbox_pool_transfer',
+          [input('sender', ADDRESS), input('recipient', ADDRESS), input('amount', U256)],
+          [BOOL],
+          'external',
+        ),
       ],
     },
     event('Transfer', 'from', 'to'),
@@ -103,35 +137,98 @@ const SIGNER = 'argent::signer::signer_signature::Signer';
 const ACCOUNT_ABI: AbiEntry[] = [
   { type: 'impl', name: 'AccountImpl', interface_name: 'argent::account::interface::IAccount' },
   ...CORE_TYPES,
-  { type: 'struct', name: CALL, members: [input('to', ADDRESS), input('selector', FELT), input('calldata', SPAN_FELT)] },
-  { type: 'struct', name: SPAN_CALL, members: [{ name: 'snapshot', type: `@core::array::Array::<${CALL}>` }] },
+  {
+    type: 'struct',
+    name: CALL,
+    members: [input('to', ADDRESS), input('selector', FELT), input('calldata', SPAN_FELT)],
+  },
+  {
+    type: 'struct',
+    name: SPAN_CALL,
+    members: [{ name: 'snapshot', type: `@core::array::Array::<${CALL}>` }],
+  },
   {
     type: 'interface',
     name: 'argent::account::interface::IAccount',
     items: [
-      fn('__execute__', [input('calls', `core::array::Array::<${CALL}>`)], [`core::array::Array::<${SPAN_FELT}>`], 'external'),
-      fn('is_valid_signature', [input('hash', FELT), input('signature', ARRAY_FELT)], [FELT], 'view'),
+      fn(
+        '__execute__',
+        [input('calls', `core::array::Array::<${CALL}>`)],
+        [`core::array::Array::<${SPAN_FELT}>`],
+        'external',
+      ),
+      fn(
+        'is_valid_signature',
+        [input('hash', FELT), input('signature', ARRAY_FELT)],
+        [FELT],
+        'view',
+      ),
     ],
   },
   { type: 'impl', name: 'SRC5', interface_name: 'argent::introspection::interface::ISRC5' },
-  { type: 'interface', name: 'argent::introspection::interface::ISRC5', items: [fn('supports_interface', [input('interface_id', FELT)], [BOOL], 'view')] },
-  { type: 'impl', name: 'ExecuteFromOutsideV2', interface_name: 'argent::outside_execution::interface::IOutsideExecution' },
+  {
+    type: 'interface',
+    name: 'argent::introspection::interface::ISRC5',
+    items: [fn('supports_interface', [input('interface_id', FELT)], [BOOL], 'view')],
+  },
+  {
+    type: 'impl',
+    name: 'ExecuteFromOutsideV2',
+    interface_name: 'argent::outside_execution::interface::IOutsideExecution',
+  },
   {
     type: 'struct',
     name: OUTSIDE_EXECUTION,
-    members: [input('caller', ADDRESS), input('nonce', FELT), input('execute_after', 'core::integer::u64'), input('execute_before', 'core::integer::u64'), input('calls', SPAN_CALL)],
+    members: [
+      input('caller', ADDRESS),
+      input('nonce', FELT),
+      input('execute_after', 'core::integer::u64'),
+      input('execute_before', 'core::integer::u64'),
+      input('calls', SPAN_CALL),
+    ],
   },
   {
     type: 'interface',
     name: 'argent::outside_execution::interface::IOutsideExecution',
-    items: [fn('execute_from_outside_v2', [input('outside_execution', OUTSIDE_EXECUTION), input('signature', SPAN_FELT)], [`core::array::Array::<${SPAN_FELT}>`], 'external')],
+    items: [
+      fn(
+        'execute_from_outside_v2',
+        [input('outside_execution', OUTSIDE_EXECUTION), input('signature', SPAN_FELT)],
+        [`core::array::Array::<${SPAN_FELT}>`],
+        'external',
+      ),
+    ],
   },
   // the sandbox deploys ArgentX accounts with one Starknet owner and no guardian only
-  { type: 'struct', name: 'argent::signer::signer_signature::StarknetSigner', members: [input('pubkey', 'core::zeroable::NonZero::<core::felt252>')] },
-  { type: 'enum', name: SIGNER, variants: [{ name: 'Starknet', type: 'argent::signer::signer_signature::StarknetSigner' }] },
-  { type: 'enum', name: `core::option::Option::<${SIGNER}>`, variants: [{ name: 'Some', type: SIGNER }, { name: 'None', type: '()' }] },
-  { type: 'constructor', name: 'constructor', inputs: [input('owner', SIGNER), input('guardian', `core::option::Option::<${SIGNER}>`)] },
-  { type: 'event', name: 'argent::account::argent_account::ArgentAccount::Event', kind: 'enum', variants: [] },
+  {
+    type: 'struct',
+    name: 'argent::signer::signer_signature::StarknetSigner',
+    members: [input('pubkey', 'core::zeroable::NonZero::<core::felt252>')],
+  },
+  {
+    type: 'enum',
+    name: SIGNER,
+    variants: [{ name: 'Starknet', type: 'argent::signer::signer_signature::StarknetSigner' }],
+  },
+  {
+    type: 'enum',
+    name: `core::option::Option::<${SIGNER}>`,
+    variants: [
+      { name: 'Some', type: SIGNER },
+      { name: 'None', type: '()' },
+    ],
+  },
+  {
+    type: 'constructor',
+    name: 'constructor',
+    inputs: [input('owner', SIGNER), input('guardian', `core::option::Option::<${SIGNER}>`)],
+  },
+  {
+    type: 'event',
+    name: 'argent::account::argent_account::ArgentAccount::Event',
+    kind: 'enum',
+    variants: [],
+  },
 ];
 
 const SWAP = 'sandbox::router::Swap';
@@ -141,7 +238,13 @@ const ROUTER_ABI: AbiEntry[] = [
   {
     type: 'struct',
     name: SWAP,
-    members: [input('token_in', ADDRESS), input('token_out', ADDRESS), input('rate', 'core::integer::u128'), input('protocol', FELT), input('pool_address', ADDRESS)],
+    members: [
+      input('token_in', ADDRESS),
+      input('token_out', ADDRESS),
+      input('rate', 'core::integer::u128'),
+      input('protocol', FELT),
+      input('pool_address', ADDRESS),
+    ],
   },
   {
     type: 'interface',
@@ -166,7 +269,11 @@ const ROUTER_ABI: AbiEntry[] = [
 ];
 
 const FORWARDER_ABI: AbiEntry[] = [
-  { type: 'impl', name: 'ForwarderImpl', interface_name: 'sandbox::paymaster_forwarder::IForwarder' },
+  {
+    type: 'impl',
+    name: 'ForwarderImpl',
+    interface_name: 'sandbox::paymaster_forwarder::IForwarder',
+  },
   ...CORE_TYPES,
   {
     type: 'interface',
@@ -174,35 +281,60 @@ const FORWARDER_ABI: AbiEntry[] = [
     items: [
       fn(
         'execute',
-        [input('account_address', ADDRESS), input('entrypoint', FELT), input('calldata', ARRAY_FELT), input('refund_token', ADDRESS), input('refund_amount', U256)],
+        [
+          input('account_address', ADDRESS),
+          input('entrypoint', FELT),
+          input('calldata', ARRAY_FELT),
+          input('refund_token', ADDRESS),
+          input('refund_amount', U256),
+        ],
         [BOOL],
         'external',
       ),
-      fn('deploy_account', [input('class_hash', 'core::starknet::class_hash::ClassHash'), input('salt', FELT), input('calldata', ARRAY_FELT)], [ADDRESS], 'external'),
+      fn(
+        'deploy_account',
+        [
+          input('class_hash', 'core::starknet::class_hash::ClassHash'),
+          input('salt', FELT),
+          input('calldata', ARRAY_FELT),
+        ],
+        [ADDRESS],
+        'external',
+      ),
     ],
   },
   { type: 'event', name: 'sandbox::paymaster_forwarder::Event', kind: 'enum', variants: [] },
 ];
 
-const POOL_ABI: AbiEntry[] = [{ type: 'event', name: 'sandbox::constant_product_pool::Event', kind: 'enum', variants: [] }];
+const POOL_ABI: AbiEntry[] = [
+  { type: 'event', name: 'sandbox::constant_product_pool::Event', kind: 'enum', variants: [] },
+];
 
 /** The entry points of an ABI, as Sierra lists them: sorted by selector, function_idx in ABI order. */
 function entryPoints(abi: readonly AbiEntry[]): Record<string, unknown> {
   const names: string[] = [];
   for (const entry of abi) {
-    if (entry.type === 'interface') for (const item of entry.items as AbiEntry[]) names.push(item.name as string);
+    if (entry.type === 'interface')
+      for (const item of entry.items as AbiEntry[]) names.push(item.name as string);
     if (entry.type === 'function') names.push(entry.name as string);
   }
   const external = names
     .map((name, index) => ({ selector: selectorOf(name), function_idx: index }))
     .sort((a, b) => (a.selector < b.selector ? -1 : a.selector > b.selector ? 1 : 0))
     .map(({ selector, function_idx }) => ({ selector: hex(selector), function_idx }));
-  const constructor = abi.some((entry) => entry.type === 'constructor') ? [{ selector: hex(selectorOf('constructor')), function_idx: names.length }] : [];
+  const constructor = abi.some((entry) => entry.type === 'constructor')
+    ? [{ selector: hex(selectorOf('constructor')), function_idx: names.length }]
+    : [];
   return { CONSTRUCTOR: constructor, EXTERNAL: external, L1_HANDLER: [] };
 }
 
 function contractClass(abi: readonly AbiEntry[]): Record<string, unknown> {
-  return { sierra_program: [], contract_class_version: '0.1.0', entry_points_by_type: entryPoints(abi), abi: JSON.stringify(abi) };
+  return {
+    sierra_program: [],
+    contract_class_version: '0.1.0',
+    entry_points_by_type: entryPoints(abi),
+    abi: JSON.stringify(abi),
+  };
 }
 
 /** Built at the first class read (the selectors cost a keccak each, which a sandbox start need not pay). */

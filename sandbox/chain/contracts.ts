@@ -19,10 +19,27 @@
  * Each class's ABI is in classes.ts; storage (starknet_getStorageAt) follows storage.ts.
  */
 import { hash, shortString } from 'starknet';
-import { APPROVAL_EVENT_KEY, fromU256, selectorOf, SELECTOR, TRANSFER_EVENT_KEY } from '../../shared/erc20.js';
-import { ARGENT_X_V050_CLASS_HASH, joinSignature, verifyStarkSignature } from '../../shared/starknet.js';
+import {
+  APPROVAL_EVENT_KEY,
+  fromU256,
+  selectorOf,
+  SELECTOR,
+  TRANSFER_EVENT_KEY,
+} from '../../shared/erc20.js';
+import {
+  ARGENT_X_V050_CLASS_HASH,
+  joinSignature,
+  verifyStarkSignature,
+} from '../../shared/starknet.js';
 import { listTokens, type Token } from '../../shared/tokens.js';
-import { type CallContext, type Contract, type ContractResolver, EntryPointNotFound, hex, Revert } from './executor.js';
+import {
+  type CallContext,
+  type Contract,
+  type ContractResolver,
+  EntryPointNotFound,
+  hex,
+  Revert,
+} from './executor.js';
 import type { Pool } from '../aggregator/pools.js';
 import type { Ledger, StateView } from './ledger.js';
 import { balanceSlot, ERC20_STORAGE } from './storage.js';
@@ -69,7 +86,8 @@ export const ACCOUNT_SELECTOR = {
 const VALID = label('VALID');
 
 function expectArgs(calldata: readonly bigint[], count: number): void {
-  if (calldata.length !== count) throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
+  if (calldata.length !== count)
+    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
 }
 
 function u256At(calldata: readonly bigint[], index: number): bigint {
@@ -99,8 +117,10 @@ export class TokenContract implements Contract {
     this.#poolOperator = poolOperator;
     const held = new Map<bigint, { pool: Pool; side: 'A' | 'B' }>();
     for (const pool of pools) {
-      if (pool.tokenA.address === token.address) held.set(BigInt(pool.address), { pool, side: 'A' });
-      if (pool.tokenB.address === token.address) held.set(BigInt(pool.address), { pool, side: 'B' });
+      if (pool.tokenA.address === token.address)
+        held.set(BigInt(pool.address), { pool, side: 'A' });
+      if (pool.tokenB.address === token.address)
+        held.set(BigInt(pool.address), { pool, side: 'B' });
     }
     this.#pools = held;
   }
@@ -113,13 +133,16 @@ export class TokenContract implements Contract {
     const u256Half = (value: bigint, high: boolean): bigint => (high ? value / U128 : value % U128);
     for (const high of [false, true]) {
       const base = high ? key - 1n : key;
-      if (base === ERC20_STORAGE.totalSupply) return u256Half(ledger.totalSupply(this.address), high);
+      if (base === ERC20_STORAGE.totalSupply)
+        return u256Half(ledger.totalSupply(this.address), high);
       this.#poolSlots ??= new Map([...this.#pools.keys()].map((pool) => [balanceSlot(pool), pool]));
       const pool = this.#poolSlots.get(base);
       if (pool !== undefined) return u256Half(this.balanceOf(ledger, pool), high);
       const entry = ledger.slot(this.address, base);
-      if (entry?.kind === 'balance') return u256Half(ledger.balanceOf(this.address, entry.owner), high);
-      if (entry?.kind === 'allowance') return u256Half(ledger.allowance(this.address, entry.owner, entry.spender), high);
+      if (entry?.kind === 'balance')
+        return u256Half(ledger.balanceOf(this.address, entry.owner), high);
+      if (entry?.kind === 'allowance')
+        return u256Half(ledger.allowance(this.address, entry.owner, entry.spender), high);
     }
     return 0n;
   }
@@ -136,14 +159,16 @@ export class TokenContract implements Contract {
 
   emitTransfer(ctx: CallContext, from: bigint, to: bigint, amount: bigint): void {
     const [low, high] = u256Out(amount);
-    if (this.layout === 'keyed') ctx.emit([TRANSFER_EVENT_KEY, from, to], [low as bigint, high as bigint]);
+    if (this.layout === 'keyed')
+      ctx.emit([TRANSFER_EVENT_KEY, from, to], [low as bigint, high as bigint]);
     else ctx.emit([TRANSFER_EVENT_KEY], [from, to, low as bigint, high as bigint]);
   }
 
   #move(ctx: CallContext, from: bigint, to: bigint, amount: bigint): void {
     if (to === 0n) throw new Revert('ERC20: transfer to 0');
     if (from === 0n) throw new Revert('ERC20: transfer from 0');
-    if (this.#pools.has(from) || this.#pools.has(to)) throw new Revert('ERC20: pool reserves move only through the router');
+    if (this.#pools.has(from) || this.#pools.has(to))
+      throw new Revert('ERC20: pool reserves move only through the router');
     const balance = ctx.state.balanceOf(this.address, from);
     if (balance < amount) throw new Revert('ERC20: insufficient balance');
     ctx.state.setBalance(this.address, from, balance - amount);
@@ -172,7 +197,9 @@ export class TokenContract implements Contract {
         return u256Out(this.balanceOf(ctx.state, calldata[0] as bigint));
       case SELECTOR.allowance:
         expectArgs(calldata, 2);
-        return u256Out(ctx.state.allowance(this.address, calldata[0] as bigint, calldata[1] as bigint));
+        return u256Out(
+          ctx.state.allowance(this.address, calldata[0] as bigint, calldata[1] as bigint),
+        );
       case SELECTOR.transfer: {
         expectArgs(calldata, 3);
         this.#move(ctx, ctx.caller, calldata[0] as bigint, u256At(calldata, 1));
@@ -186,7 +213,8 @@ export class TokenContract implements Contract {
         const allowed = ctx.state.allowance(this.address, sender, ctx.caller);
         if (allowed < amount) throw new Revert('ERC20: insufficient allowance');
         // an unlimited allowance is not spent down (OpenZeppelin's rule)
-        if (allowed !== U256_MAX) ctx.state.setAllowance(this.address, sender, ctx.caller, allowed - amount);
+        if (allowed !== U256_MAX)
+          ctx.state.setAllowance(this.address, sender, ctx.caller, allowed - amount);
         this.#move(ctx, sender, recipient, amount);
         return [1n];
       }
@@ -197,18 +225,21 @@ export class TokenContract implements Contract {
         const amount = u256At(calldata, 1);
         ctx.state.setAllowance(this.address, ctx.caller, spender, amount);
         const [low, high] = u256Out(amount) as [bigint, bigint];
-        if (this.layout === 'keyed') ctx.emit([APPROVAL_EVENT_KEY, ctx.caller, spender], [low, high]);
+        if (this.layout === 'keyed')
+          ctx.emit([APPROVAL_EVENT_KEY, ctx.caller, spender], [low, high]);
         else ctx.emit([APPROVAL_EVENT_KEY], [ctx.caller, spender, low, high]);
         return [1n];
       }
       case POOL_TRANSFER_SELECTOR: {
         // a move between a pool and its counterparty: the pool's side is its reserve, which the
         // router sets itself; this records the holder's side and emits the Transfer
-        if (ctx.caller !== this.#poolOperator) throw new Revert('ERC20: caller is not the pool operator');
+        if (ctx.caller !== this.#poolOperator)
+          throw new Revert('ERC20: caller is not the pool operator');
         expectArgs(calldata, 4);
         const [from, to] = calldata as [bigint, bigint];
         const amount = u256At(calldata, 2);
-        if (this.#pools.has(from) === this.#pools.has(to)) throw new Revert('ERC20: pool_transfer needs exactly one pool');
+        if (this.#pools.has(from) === this.#pools.has(to))
+          throw new Revert('ERC20: pool_transfer needs exactly one pool');
         if (!this.#pools.has(from)) {
           const balance = ctx.state.balanceOf(this.address, from);
           if (balance < amount) throw new Revert('ERC20: insufficient balance');
@@ -231,16 +262,26 @@ export const POOL_TRANSFER_SELECTOR = selectorOf('sandbox_pool_transfer');
 type CallData = { to: bigint; selector: bigint; calldata: bigint[] };
 
 /** Reads `[n, (to, selector, len, calldata…)×n]` from `start`; Revert naming `param` when it is not that. */
-function readCallArray(calldata: readonly bigint[], start: number, param: number): { calls: CallData[]; end: number } {
+function readCallArray(
+  calldata: readonly bigint[],
+  start: number,
+  param: number,
+): { calls: CallData[]; end: number } {
   const calls: CallData[] = [];
   const count = calldata[start];
-  if (count === undefined || count > 1_000n) throw new Revert(`Failed to deserialize param #${param}`);
+  if (count === undefined || count > 1_000n)
+    throw new Revert(`Failed to deserialize param #${param}`);
   let at = start + 1;
   for (let i = 0n; i < count; i += 1n) {
     const to = calldata[at];
     const selector = calldata[at + 1];
     const length = calldata[at + 2];
-    if (to === undefined || selector === undefined || length === undefined || BigInt(at + 3) + length > BigInt(calldata.length)) {
+    if (
+      to === undefined ||
+      selector === undefined ||
+      length === undefined ||
+      BigInt(at + 3) + length > BigInt(calldata.length)
+    ) {
       throw new Revert(`Failed to deserialize param #${param}`);
     }
     calls.push({ to, selector, calldata: calldata.slice(at + 3, at + 3 + Number(length)) });
@@ -267,7 +308,15 @@ export interface OutsideExecutionCall {
 }
 
 export function encodeOutsideExecution(outside: OutsideExecutionCall): bigint[] {
-  return [outside.caller, outside.nonce, outside.executeAfter, outside.executeBefore, ...encodeMulticall(outside.calls), BigInt(outside.signature.length), ...outside.signature];
+  return [
+    outside.caller,
+    outside.nonce,
+    outside.executeAfter,
+    outside.executeBefore,
+    ...encodeMulticall(outside.calls),
+    BigInt(outside.signature.length),
+    ...outside.signature,
+  ];
 }
 
 export function decodeOutsideExecution(calldata: readonly bigint[]): OutsideExecutionCall {
@@ -275,13 +324,17 @@ export function decodeOutsideExecution(calldata: readonly bigint[]): OutsideExec
   const [caller, nonce, executeAfter, executeBefore] = calldata as [bigint, bigint, bigint, bigint];
   const { calls, end } = readCallArray(calldata, 4, 1);
   const length = calldata[end];
-  if (length === undefined || BigInt(end + 1) + length !== BigInt(calldata.length)) throw new Revert('Failed to deserialize param #2');
+  if (length === undefined || BigInt(end + 1) + length !== BigInt(calldata.length))
+    throw new Revert('Failed to deserialize param #2');
   return { caller, nonce, executeAfter, executeBefore, calls, signature: calldata.slice(end + 1) };
 }
 
-export function encodeMulticall(calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>): bigint[] {
+export function encodeMulticall(
+  calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>,
+): bigint[] {
   const out: bigint[] = [BigInt(calls.length)];
-  for (const call of calls) out.push(call.to, call.selector, BigInt(call.calldata.length), ...call.calldata);
+  for (const call of calls)
+    out.push(call.to, call.selector, BigInt(call.calldata.length), ...call.calldata);
   return out;
 }
 
@@ -289,11 +342,21 @@ export function encodeMulticall(calls: ReadonlyArray<{ to: bigint; selector: big
  * ArgentX v0.5.0 with one Starknet owner and no guardian accepts the concise `[r, s]` and the
  * long form `[1, 0 (Starknet signer), pubkey, r, s]`.
  */
-export function accountSignatureValid(publicKey: bigint, hash: bigint, signature: readonly bigint[]): boolean {
+export function accountSignatureValid(
+  publicKey: bigint,
+  hash: bigint,
+  signature: readonly bigint[],
+): boolean {
   let r: bigint | undefined;
   let s: bigint | undefined;
   if (signature.length === 2) [r, s] = signature as [bigint, bigint];
-  else if (signature.length === 5 && signature[0] === 1n && signature[1] === 0n && signature[2] === publicKey) [, , , r, s] = signature as bigint[];
+  else if (
+    signature.length === 5 &&
+    signature[0] === 1n &&
+    signature[1] === 0n &&
+    signature[2] === publicKey
+  )
+    [, , , r, s] = signature as bigint[];
   if (r === undefined || s === undefined || r >= U128 * U128 || s >= U128 * U128) return false;
   return verifyStarkSignature(hex(hash), joinSignature(r, s), hex(publicKey));
 }
@@ -304,7 +367,11 @@ export class AccountContract implements Contract {
   /** SNIP-9: whether an outside execution with this nonce has been executed by this account */
   readonly #nonceUsed: (nonce: bigint) => boolean;
 
-  constructor(classHash: bigint, publicKey: bigint, nonceUsed: (nonce: bigint) => boolean = () => false) {
+  constructor(
+    classHash: bigint,
+    publicKey: bigint,
+    nonceUsed: (nonce: bigint) => boolean = () => false,
+  ) {
     this.classHash = classHash;
     this.publicKey = publicKey;
     this.#nonceUsed = nonceUsed;
@@ -317,8 +384,13 @@ export class AccountContract implements Contract {
         return [(Object.values(INTERFACE) as bigint[]).includes(calldata[0] as bigint) ? 1n : 0n];
       case ACCOUNT_SELECTOR.isValidSignature: {
         const length = calldata[1];
-        if (calldata.length < 2 || length === undefined || BigInt(calldata.length) !== 2n + length) throw new Revert('Failed to deserialize param #2');
-        return [accountSignatureValid(this.publicKey, calldata[0] as bigint, calldata.slice(2)) ? VALID : 0n];
+        if (calldata.length < 2 || length === undefined || BigInt(calldata.length) !== 2n + length)
+          throw new Revert('Failed to deserialize param #2');
+        return [
+          accountSignatureValid(this.publicKey, calldata[0] as bigint, calldata.slice(2))
+            ? VALID
+            : 0n,
+        ];
       }
       case ACCOUNT_SELECTOR.isValidOutsideExecutionNonce:
         expectArgs(calldata, 1);
@@ -330,7 +402,11 @@ export class AccountContract implements Contract {
       case ACCOUNT_SELECTOR.executeFromOutsideV2: {
         const outside = decodeOutsideExecution(calldata);
         // the forwarder is the only caller this sandbox's paymaster signs for (or ANY_CALLER)
-        if (ctx.caller !== FORWARDER_ADDRESS || (outside.caller !== ctx.caller && outside.caller !== ANY_CALLER)) throw new Revert('argent/invalid-caller');
+        if (
+          ctx.caller !== FORWARDER_ADDRESS ||
+          (outside.caller !== ctx.caller && outside.caller !== ANY_CALLER)
+        )
+          throw new Revert('argent/invalid-caller');
         return runCalls(ctx, outside.calls);
       }
       default:
@@ -340,7 +416,10 @@ export class AccountContract implements Contract {
 }
 
 /** Runs `calls` from the account; returns their results as `Array<Span<felt252>>`. */
-function runCalls(ctx: CallContext, calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>): bigint[] {
+function runCalls(
+  ctx: CallContext,
+  calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>,
+): bigint[] {
   const results: bigint[] = [BigInt(calls.length)];
   for (const call of calls) {
     const result = ctx.call(call.to, call.selector, [...call.calldata]);
@@ -359,26 +438,53 @@ export const FORWARDER_SELECTOR = {
 /** The ArgentX v0.5.0 constructor calldata `[0 (Starknet owner), pubkey, 1 (no guardian)]` → the owner key, or undefined. */
 export function argentOwner(constructorCalldata: readonly bigint[]): bigint | undefined {
   const [variant, publicKey, guardian] = constructorCalldata;
-  return constructorCalldata.length === 3 && variant === 0n && guardian === 1n && publicKey !== undefined && publicKey !== 0n ? publicKey : undefined;
+  return constructorCalldata.length === 3 &&
+    variant === 0n &&
+    guardian === 1n &&
+    publicKey !== undefined &&
+    publicKey !== 0n
+    ? publicKey
+    : undefined;
 }
 
 /** The address of a contract deployed from address 0 (as a DEPLOY_ACCOUNT or the forwarder deploys). */
-export const deployedAddress = (classHash: bigint, salt: bigint, constructorCalldata: readonly bigint[]): bigint =>
-  BigInt(hash.calculateContractAddressFromHash(hex(salt), hex(classHash), constructorCalldata.map(hex), 0));
+export const deployedAddress = (
+  classHash: bigint,
+  salt: bigint,
+  constructorCalldata: readonly bigint[],
+): bigint =>
+  BigInt(
+    hash.calculateContractAddressFromHash(
+      hex(salt),
+      hex(classHash),
+      constructorCalldata.map(hex),
+      0,
+    ),
+  );
 
 class ForwarderContract implements Contract {
   readonly classHash = CLASS_HASH.forwarder;
 
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
-    if (selector !== FORWARDER_SELECTOR.execute && selector !== FORWARDER_SELECTOR.deployAccount) throw new EntryPointNotFound(selector);
+    if (selector !== FORWARDER_SELECTOR.execute && selector !== FORWARDER_SELECTOR.deployAccount)
+      throw new EntryPointNotFound(selector);
     if (ctx.caller !== RELAYER_ADDRESS) throw new Revert('forwarder: caller is not the relayer');
     if (selector === FORWARDER_SELECTOR.deployAccount) {
       // deploy_account(class_hash, salt, calldata: Array<felt252>) -> ContractAddress
       const [classHash, salt, length] = calldata;
-      if (classHash === undefined || salt === undefined || length === undefined || BigInt(calldata.length) !== 3n + length) throw new Revert('Failed to deserialize param #3');
+      if (
+        classHash === undefined ||
+        salt === undefined ||
+        length === undefined ||
+        BigInt(calldata.length) !== 3n + length
+      )
+        throw new Revert('Failed to deserialize param #3');
       const constructorCalldata = calldata.slice(3);
       const owner = argentOwner(constructorCalldata);
-      if (classHash !== ARGENT_CLASS_HASH || owner === undefined) throw new Revert('forwarder: only ArgentX v0.5.0 accounts with a Starknet owner and no guardian');
+      if (classHash !== ARGENT_CLASS_HASH || owner === undefined)
+        throw new Revert(
+          'forwarder: only ArgentX v0.5.0 accounts with a Starknet owner and no guardian',
+        );
       const address = deployedAddress(classHash, salt, constructorCalldata);
       if (ctx.state.account(address) !== undefined) throw new Revert('account already deployed');
       ctx.state.deploy({ address, classHash, publicKey: owner });
@@ -386,7 +492,13 @@ class ForwarderContract implements Contract {
     }
     // execute(account, entrypoint, calldata: Array<felt252>, refund_token, refund_amount: u256) -> bool
     const [account, entrypoint, length] = calldata;
-    if (account === undefined || entrypoint === undefined || length === undefined || BigInt(calldata.length) !== 3n + length + 3n) throw new Revert('Failed to deserialize param #3');
+    if (
+      account === undefined ||
+      entrypoint === undefined ||
+      length === undefined ||
+      BigInt(calldata.length) !== 3n + length + 3n
+    )
+      throw new Revert('Failed to deserialize param #3');
     const end = 3 + Number(length);
     ctx.call(account, entrypoint, calldata.slice(3, end));
     const refundToken = calldata[end] as bigint;
@@ -408,9 +520,16 @@ export class Contracts implements ContractResolver {
   constructor(pools: readonly Pool[], poolOperator: bigint) {
     // the sepolia registry's own tokens too (balance 0): a client pointed at this chain with
     // --network sepolia (the test network's tests) reads every registry balance
-    const sepoliaOnly = listTokens('sepolia').filter((t) => !listTokens('mainnet').some((m) => m.address === t.address));
+    const sepoliaOnly = listTokens('sepolia').filter(
+      (t) => !listTokens('mainnet').some((m) => m.address === t.address),
+    );
     for (const token of [...listTokens('mainnet'), ...sepoliaOnly]) {
-      const contract = new TokenContract(token, KEYED_LAYOUT.has(token.symbol) ? 'keyed' : 'legacy', pools, poolOperator);
+      const contract = new TokenContract(
+        token,
+        KEYED_LAYOUT.has(token.symbol) ? 'keyed' : 'legacy',
+        pools,
+        poolOperator,
+      );
       this.tokens.set(contract.address, contract);
     }
     this.#fixed.set(FORWARDER_ADDRESS, new ForwarderContract());
@@ -427,14 +546,20 @@ export class Contracts implements ContractResolver {
     const fixed = this.#fixed.get(address);
     if (fixed !== undefined) return fixed;
     const account = state.account(address);
-    return account === undefined ? undefined : new AccountContract(account.classHash, account.publicKey, (nonce) => this.usedOutsideNonces.has(`${address}:${nonce}`));
+    return account === undefined
+      ? undefined
+      : new AccountContract(account.classHash, account.publicKey, (nonce) =>
+          this.usedOutsideNonces.has(`${address}:${nonce}`),
+        );
   }
 
   /** Class hash of what is deployed at `address`, or undefined (pools count as deployed contracts). */
   classHashAt(address: bigint, state: StateView): bigint | undefined {
     const contract = this.resolve(address, state);
     if (contract !== undefined) return contract.classHash;
-    return state.pools.some((pool) => BigInt(pool.address) === address) ? POOL_CLASS_HASH : undefined;
+    return state.pools.some((pool) => BigInt(pool.address) === address)
+      ? POOL_CLASS_HASH
+      : undefined;
   }
 }
 

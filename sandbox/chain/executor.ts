@@ -78,16 +78,32 @@ export class Executor {
     this.#contracts = contracts;
   }
 
-  invoke(caller: bigint, to: bigint, selector: bigint, calldata: readonly bigint[], depth = 0): Invocation {
+  invoke(
+    caller: bigint,
+    to: bigint,
+    selector: bigint,
+    calldata: readonly bigint[],
+    depth = 0,
+  ): Invocation {
     this.#invocations += 1;
-    if (depth > MAX_CALL_DEPTH || this.#invocations > MAX_INVOCATIONS) throw new Revert('too many nested calls');
+    if (depth > MAX_CALL_DEPTH || this.#invocations > MAX_INVOCATIONS)
+      throw new Revert('too many nested calls');
     const contract = this.#contracts.resolve(to, this.state);
     if (contract === undefined) {
       const error = new Revert(`Requested contract address ${hex(to)} is not deployed.`);
       error.frames.push({ address: to, selector });
       throw error;
     }
-    const node: Invocation = { contractAddress: to, selector, calldata: [...calldata], caller, classHash: contract.classHash, result: [], calls: [], events: [] };
+    const node: Invocation = {
+      contractAddress: to,
+      selector,
+      calldata: [...calldata],
+      caller,
+      classHash: contract.classHash,
+      result: [],
+      calls: [],
+      events: [],
+    };
     const ctx: CallContext = {
       self: to,
       caller,
@@ -137,7 +153,9 @@ export function flattenEvents(root: Invocation): Array<{ from: bigint; event: Em
 export function revertReason(error: Revert): string {
   const lines = ['Transaction execution has failed:'];
   error.frames.forEach((frame, depth) => {
-    lines.push(`${depth}: Error in the called contract (contract address: ${hex(frame.address)}, selector: ${hex(frame.selector)}):`);
+    lines.push(
+      `${depth}: Error in the called contract (contract address: ${hex(frame.address)}, selector: ${hex(frame.selector)}):`,
+    );
   });
   lines.push(`Execution failed. Failure reason: '${error.reason}'.`);
   return lines.join('\n');

@@ -26,7 +26,11 @@ export interface GasPrices {
   l2: bigint;
 }
 
-export const DEFAULT_GAS_PRICES: Readonly<GasPrices> = Object.freeze({ l1: 30_000_000_000_000n, l1Data: 1_000_000_000_000n, l2: 10_000_000_000n });
+export const DEFAULT_GAS_PRICES: Readonly<GasPrices> = Object.freeze({
+  l1: 30_000_000_000_000n,
+  l1Data: 1_000_000_000_000n,
+  l2: 10_000_000_000n,
+});
 
 export interface GasUsage {
   l1: bigint;
@@ -45,7 +49,10 @@ const L1_DATA_DEPLOY = 256n;
 const ROUTER = BigInt(ROUTER_ADDRESS);
 const SWAP = selectorOf('swap');
 
-export function gasUsage(calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>, deploy: boolean): GasUsage {
+export function gasUsage(
+  calls: ReadonlyArray<{ to: bigint; selector: bigint; calldata: readonly bigint[] }>,
+  deploy: boolean,
+): GasUsage {
   let steps = 0n;
   for (const call of calls) {
     // a router swap costs per pool step (its calldata starts with swaps_len); bounded by the call size

@@ -66,7 +66,8 @@ export interface BlockRecord {
 
 const key2 = (a: bigint, b: bigint): string => `${a.toString(16)}:${b.toString(16)}`;
 const parts = (key: string): bigint[] => key.split(':').map((part) => BigInt(`0x${part}`));
-const key3 = (a: bigint, b: bigint, c: bigint): string => `${a.toString(16)}:${b.toString(16)}:${c.toString(16)}`;
+const key3 = (a: bigint, b: bigint, c: bigint): string =>
+  `${a.toString(16)}:${b.toString(16)}:${c.toString(16)}`;
 
 /** Read access shared by the ledger and its views. */
 export interface StateReader {
@@ -190,10 +191,19 @@ export class Ledger implements StateBase {
   }
 
   /** Seals the next block (the genesis first) and returns it. */
-  sealBlock(block: Omit<BlockRecord, 'number' | 'parentHash' | 'hash'> & { hashOf: (number: number) => bigint }): BlockRecord {
+  sealBlock(
+    block: Omit<BlockRecord, 'number' | 'parentHash' | 'hash'> & {
+      hashOf: (number: number) => bigint;
+    },
+  ): BlockRecord {
     const number = this.#blocks.length;
     const { hashOf, ...rest } = block;
-    const sealed: BlockRecord = { ...rest, number, hash: hashOf(number), parentHash: this.#blocks.at(-1)?.hash ?? 0n };
+    const sealed: BlockRecord = {
+      ...rest,
+      number,
+      hash: hashOf(number),
+      parentHash: this.#blocks.at(-1)?.hash ?? 0n,
+    };
     this.#blocks.push(sealed);
     this.#blockByHash.set(sealed.hash, sealed);
     return sealed;
@@ -258,7 +268,10 @@ export class StateView implements StateBase {
   }
 
   allowance(token: bigint, owner: bigint, spender: bigint): bigint {
-    return this.#allowances.get(key3(token, owner, spender)) ?? this.#base.allowance(token, owner, spender);
+    return (
+      this.#allowances.get(key3(token, owner, spender)) ??
+      this.#base.allowance(token, owner, spender)
+    );
   }
 
   setAllowance(token: bigint, owner: bigint, spender: bigint, amount: bigint): void {
@@ -294,6 +307,11 @@ export class StateView implements StateBase {
   }
 
   commit(): void {
-    this.#base.write({ balances: this.#balances, allowances: this.#allowances, accounts: this.#accounts, reserves: this.#reserves });
+    this.#base.write({
+      balances: this.#balances,
+      allowances: this.#allowances,
+      accounts: this.#accounts,
+      reserves: this.#reserves,
+    });
   }
 }

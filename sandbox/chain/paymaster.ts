@@ -35,8 +35,25 @@ import { findToken, listTokens, type Token } from '../../shared/tokens.js';
 import type { Chain, OutsideCall } from './chain.js';
 import { accountSignatureValid, argentOwner, FORWARDER_ADDRESS } from './contracts.js';
 import { hex } from './executor.js';
-import { feeInFri, friToToken, type GasPrices, gasUsage, type GasUsage, pricesInStrk, suggestedMax } from './gas.js';
-import { feltListParam, feltParam, invalidParams, type MethodTable, objectParam, RpcFailure, type RpcContext, stringParam } from './jsonrpc.js';
+import {
+  feeInFri,
+  friToToken,
+  type GasPrices,
+  gasUsage,
+  type GasUsage,
+  pricesInStrk,
+  suggestedMax,
+} from './gas.js';
+import {
+  feltListParam,
+  feltParam,
+  invalidParams,
+  type MethodTable,
+  objectParam,
+  RpcFailure,
+  type RpcContext,
+  stringParam,
+} from './jsonrpc.js';
 
 export const PAYMASTER_ERROR = {
   INVALID_ADDRESS: 150,
@@ -58,7 +75,11 @@ export const PAYMASTER_ERROR = {
  * allows one, and a client is better served by a reason).
  */
 const refuse = (name: keyof typeof PAYMASTER_ERROR, detail: string): RpcFailure =>
-  new RpcFailure(PAYMASTER_ERROR[name], `An error occurred (${name})`, name === 'TRANSACTION_EXECUTION_ERROR' ? { execution_error: detail } : detail);
+  new RpcFailure(
+    PAYMASTER_ERROR[name],
+    `An error occurred (${name})`,
+    name === 'TRANSACTION_EXECUTION_ERROR' ? { execution_error: detail } : detail,
+  );
 
 /** Limits on what one transaction may carry (anything a stranger sends is bounded). */
 export const MAX_CALLS = 32;
@@ -103,18 +124,37 @@ export function sameTypedValue(given: unknown, stored: unknown, depth = 0): bool
   if (depth > 16) return false;
   if (typeof stored === 'string' || typeof stored === 'number') {
     if (given === stored) return true;
-    const a = typeof given === 'number' ? (Number.isSafeInteger(given) ? BigInt(given) : undefined) : typeof given === 'string' ? parseFeltLoose(given) : undefined;
+    const a =
+      typeof given === 'number'
+        ? Number.isSafeInteger(given)
+          ? BigInt(given)
+          : undefined
+        : typeof given === 'string'
+          ? parseFeltLoose(given)
+          : undefined;
     const b = typeof stored === 'number' ? BigInt(stored) : parseFeltLoose(stored);
     return a !== undefined && b !== undefined && a === b;
   }
   if (Array.isArray(stored)) {
-    return Array.isArray(given) && given.length === stored.length && stored.every((item, i) => sameTypedValue(given[i], item, depth + 1));
+    return (
+      Array.isArray(given) &&
+      given.length === stored.length &&
+      stored.every((item, i) => sameTypedValue(given[i], item, depth + 1))
+    );
   }
   if (typeof stored === 'object' && stored !== null) {
     if (typeof given !== 'object' || given === null || Array.isArray(given)) return false;
     const keys = Object.keys(stored);
     if (Object.keys(given).length !== keys.length) return false;
-    return keys.every((key) => Object.hasOwn(given, key) && sameTypedValue((given as Record<string, unknown>)[key], (stored as Record<string, unknown>)[key], depth + 1));
+    return keys.every(
+      (key) =>
+        Object.hasOwn(given, key) &&
+        sameTypedValue(
+          (given as Record<string, unknown>)[key],
+          (stored as Record<string, unknown>)[key],
+          depth + 1,
+        ),
+    );
   }
   return given === stored;
 }
@@ -130,10 +170,19 @@ function readCalls(value: unknown): OutsideCall[] {
   let total = 0;
   return value.map((raw, index) => {
     const call = objectParam(raw, `invoke.calls[${index}]`);
-    const calldata = feltListParam(call.calldata ?? [], `invoke.calls[${index}].calldata`, MAX_CALLDATA);
+    const calldata = feltListParam(
+      call.calldata ?? [],
+      `invoke.calls[${index}].calldata`,
+      MAX_CALLDATA,
+    );
     total += calldata.length;
-    if (total > MAX_TOTAL_CALLDATA) throw invalidParams(`at most ${MAX_TOTAL_CALLDATA} calldata felts per transaction`);
-    return { to: feltParam(call.to, `invoke.calls[${index}].to`), selector: feltParam(call.selector, `invoke.calls[${index}].selector`), calldata };
+    if (total > MAX_TOTAL_CALLDATA)
+      throw invalidParams(`at most ${MAX_TOTAL_CALLDATA} calldata felts per transaction`);
+    return {
+      to: feltParam(call.to, `invoke.calls[${index}].to`),
+      selector: feltParam(call.selector, `invoke.calls[${index}].selector`),
+      calldata,
+    };
   });
 }
 
@@ -153,9 +202,17 @@ type FeeModeParam = ({ mode: 'sponsored' } | { mode: 'default'; token: Token }) 
 function readTip(value: unknown): Tip | undefined {
   if (value === undefined) return undefined;
   if (value === 'slow' || value === 'normal' || value === 'fast') return value;
-  const custom = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { custom?: unknown }).custom : undefined;
+  const custom =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1
+      ? (value as { custom?: unknown }).custom
+      : undefined;
   if (typeof custom === 'number' && Number.isSafeInteger(custom) && custom >= 0) return { custom };
-  throw invalidParams('parameters.fee_mode.tip must be "slow", "normal", "fast" or {custom: integer}');
+  throw invalidParams(
+    'parameters.fee_mode.tip must be "slow", "normal", "fast" or {custom: integer}',
+  );
 }
 
 function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
@@ -164,10 +221,12 @@ function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
   const tip = readTip(feeMode.tip);
   const withTip = tip === undefined ? {} : { tip };
   if (mode === 'sponsored') return { mode, ...withTip };
-  if (mode !== 'default') throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
+  if (mode !== 'default')
+    throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
   const gasToken = feltParam(feeMode.gas_token, 'parameters.fee_mode.gas_token');
   const token = findToken('mainnet', hex(gasToken));
-  if (token === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
+  if (token === undefined)
+    throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
   return { mode, token, ...withTip };
 }
 
@@ -179,22 +238,39 @@ const feeModeJson = (feeMode: FeeModeParam): Record<string, unknown> => ({
 });
 
 /** Time bounds in (SNIP-29 TIMESTAMP: decimal strings; numbers and 0x-hex are taken too), checked against `now`. */
-function readTimeBounds(parameters: Record<string, unknown>, now: bigint): { after: bigint; before: bigint } {
-  if (parameters.time_bounds === undefined || parameters.time_bounds === null) return { after: 1n, before: now + BigInt(DEFAULT_WINDOW_S) };
+function readTimeBounds(
+  parameters: Record<string, unknown>,
+  now: bigint,
+): { after: bigint; before: bigint } {
+  if (parameters.time_bounds === undefined || parameters.time_bounds === null)
+    return { after: 1n, before: now + BigInt(DEFAULT_WINDOW_S) };
   const bounds = objectParam(parameters.time_bounds, 'parameters.time_bounds');
   const after = feltParam(bounds.execute_after ?? 1, 'parameters.time_bounds.execute_after');
   const before = feltParam(bounds.execute_before, 'parameters.time_bounds.execute_before');
   if (before <= now || after >= before || before > now + BigInt(MAX_WINDOW_S)) {
-    throw refuse('INVALID_TIME_BOUNDS', `execute_before must be in the next ${MAX_WINDOW_S / 3600} h and after execute_after`);
+    throw refuse(
+      'INVALID_TIME_BOUNDS',
+      `execute_before must be in the next ${MAX_WINDOW_S / 3600} h and after execute_after`,
+    );
   }
   return { after, before };
 }
 
 /** The execution parameters as SNIP-29's USER_PARAMETERS writes them: time bounds as decimal strings. */
-const parametersJson = (feeMode: FeeModeParam, bounds: { after: bigint; before: bigint } | undefined): Record<string, unknown> => ({
+const parametersJson = (
+  feeMode: FeeModeParam,
+  bounds: { after: bigint; before: bigint } | undefined,
+): Record<string, unknown> => ({
   version: '0x1',
   fee_mode: feeModeJson(feeMode),
-  ...(bounds === undefined ? {} : { time_bounds: { execute_after: bounds.after.toString(), execute_before: bounds.before.toString() } }),
+  ...(bounds === undefined
+    ? {}
+    : {
+        time_bounds: {
+          execute_after: bounds.after.toString(),
+          execute_before: bounds.before.toString(),
+        },
+      }),
 });
 
 function readVersion(parameters: Record<string, unknown>): void {
@@ -213,18 +289,35 @@ function readDeployment(raw: unknown, user: bigint | undefined): Deployment {
   const deployment = objectParam(raw, 'transaction.deployment');
   const classHash = feltParam(deployment.class_hash, 'deployment.class_hash');
   if (classHash !== BigInt(ARGENT_X_V050_CLASS_HASH)) {
-    throw refuse('CLASS_HASH_NOT_SUPPORTED', `the sandbox deploys ArgentX v0.5.0 accounts only (class ${ARGENT_X_V050_CLASS_HASH})`);
+    throw refuse(
+      'CLASS_HASH_NOT_SUPPORTED',
+      `the sandbox deploys ArgentX v0.5.0 accounts only (class ${ARGENT_X_V050_CLASS_HASH})`,
+    );
   }
   const calldata = feltListParam(deployment.calldata, 'deployment.calldata', 8);
-  const sigdata = deployment.sigdata === undefined ? undefined : feltListParam(deployment.sigdata, 'deployment.sigdata', 8);
+  const sigdata =
+    deployment.sigdata === undefined
+      ? undefined
+      : feltListParam(deployment.sigdata, 'deployment.sigdata', 8);
   const salt = feltParam(deployment.salt, 'deployment.salt');
   const addr = address(deployment.address, 'deployment.address');
-  if (deployment.version !== 1 && deployment.version !== '0x1' && deployment.version !== '1') throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.version must be 1');
+  if (deployment.version !== 1 && deployment.version !== '0x1' && deployment.version !== '1')
+    throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.version must be 1');
   const publicKey = argentOwner(calldata);
-  if (publicKey === undefined) throw refuse('INVALID_DEPLOYMENT_DATA', 'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]');
-  if (salt !== publicKey) throw refuse('INVALID_DEPLOYMENT_DATA', 'the salt must be the owner public key');
-  if (BigInt(argentAccountAddress(hex(publicKey))) !== addr) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not the address of this class, salt and calldata');
-  if (user !== undefined && addr !== user) throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not invoke.user_address');
+  if (publicKey === undefined)
+    throw refuse(
+      'INVALID_DEPLOYMENT_DATA',
+      'constructor calldata must be [0 (Starknet owner), pubkey, 1 (no guardian)]',
+    );
+  if (salt !== publicKey)
+    throw refuse('INVALID_DEPLOYMENT_DATA', 'the salt must be the owner public key');
+  if (BigInt(argentAccountAddress(hex(publicKey))) !== addr)
+    throw refuse(
+      'INVALID_DEPLOYMENT_DATA',
+      'deployment.address is not the address of this class, salt and calldata',
+    );
+  if (user !== undefined && addr !== user)
+    throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment.address is not invoke.user_address');
   const json = {
     address: hex(addr),
     class_hash: hex(classHash),
@@ -241,14 +334,22 @@ type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 function readType(transaction: Record<string, unknown>): TransactionType {
   const type = transaction.type;
-  if (!TRANSACTION_TYPES.includes(type as TransactionType)) throw invalidParams('transaction.type must be "invoke", "deploy_and_invoke" or "deploy"');
+  if (!TRANSACTION_TYPES.includes(type as TransactionType))
+    throw invalidParams('transaction.type must be "invoke", "deploy_and_invoke" or "deploy"');
   return type as TransactionType;
 }
 
 const sameSecret = (given: string, expected: string): boolean =>
-  timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+  timingSafeEqual(
+    createHash('sha256').update(given).digest(),
+    createHash('sha256').update(expected).digest(),
+  );
 
-export function createPaymaster(options: PaymasterOptions): { methods: MethodTable; knobs: PaymasterKnobs; builds: () => number } {
+export function createPaymaster(options: PaymasterOptions): {
+  methods: MethodTable;
+  knobs: PaymasterKnobs;
+  builds: () => number;
+} {
   const { chain } = options;
   const builds = new Map<string, Build>();
   /** tracking id → the hash of the transaction relayed for it (one per execute here: nothing is ever re-sent) */
@@ -270,16 +371,31 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     builds.set(nonce, build);
   }
 
-  function supportedTokens(): Array<{ token_address: string; decimals: number; price_in_strk: string }> {
+  function supportedTokens(): Array<{
+    token_address: string;
+    decimals: number;
+    price_in_strk: string;
+  }> {
     const prices = pricesInStrk(chain.ledger.pools);
     return listTokens('mainnet').flatMap((token) => {
       const price = prices.get(token.address);
-      return price === undefined ? [] : [{ token_address: hex(BigInt(token.address)), decimals: token.decimals, price_in_strk: hex(price) }];
+      return price === undefined
+        ? []
+        : [
+            {
+              token_address: hex(BigInt(token.address)),
+              decimals: token.decimals,
+              price_in_strk: hex(price),
+            },
+          ];
     });
   }
 
   /** The fee of `usage` in `feeMode`: SNIP-29's FEE_ESTIMATE, and the maximum in gas-token units. */
-  function feeOf(usage: GasUsage, feeMode: FeeModeParam): { fee: Record<string, string>; max: bigint } {
+  function feeOf(
+    usage: GasUsage,
+    feeMode: FeeModeParam,
+  ): { fee: Record<string, string>; max: bigint } {
     const estimatedStrk = feeInFri(usage, chain.gasPrices);
     const maxStrk = suggestedMax(estimatedStrk);
     if (feeMode.mode === 'sponsored') {
@@ -293,7 +409,8 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
       return { fee, max: maxStrk };
     }
     const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
-    if (price === undefined) throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
+    if (price === undefined)
+      throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
     const max = friToToken(maxStrk, feeMode.token, price);
     const fee = {
       gas_token_price_in_strk: hex(price),
@@ -325,7 +442,15 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
       if (last >= 0) first.Calldata[last] = hex(BigInt(first.Calldata[last] as string) + 1n);
       else first.Calldata.push('0x1');
     } else if (knob.mode === 'extra-call') {
-      calls.splice(calls.length - 1, 0, { To: first.To, Selector: hex(SELECTOR.approve), Calldata: [hex(FORWARDER_ADDRESS), '0xffffffffffffffffffffffffffffffff', '0xffffffffffffffffffffffffffffffff'] });
+      calls.splice(calls.length - 1, 0, {
+        To: first.To,
+        Selector: hex(SELECTOR.approve),
+        Calldata: [
+          hex(FORWARDER_ADDRESS),
+          '0xffffffffffffffffffffffffffffffff',
+          '0xffffffffffffffffffffffffffffffff',
+        ],
+      });
     } else if (knob.mode === 'fee-amount') {
       const fee = calls[calls.length - 1] as { Calldata: string[] };
       fee.Calldata[1] = hex(BigInt(fee.Calldata[1] as string) * 2n);
@@ -335,7 +460,10 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
   }
 
   /** What build and execute both read first: the two objects, the type, the version and an allowed fee mode. */
-  const readRequest = (params: Parameters<MethodTable[string]['handler']>[0], context: Parameters<MethodTable[string]['handler']>[1]) => {
+  const readRequest = (
+    params: Parameters<MethodTable[string]['handler']>[0],
+    context: Parameters<MethodTable[string]['handler']>[1],
+  ) => {
     const transaction = objectParam(params.transaction, 'transaction');
     const parameters = objectParam(params.parameters, 'parameters');
     const type = readType(transaction);
@@ -345,17 +473,37 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
     return { transaction, parameters, type, feeMode };
   };
 
-  function buildDeploy(transaction: Record<string, unknown>, parameters: Record<string, unknown>, feeMode: FeeModeParam): Record<string, unknown> {
+  function buildDeploy(
+    transaction: Record<string, unknown>,
+    parameters: Record<string, unknown>,
+    feeMode: FeeModeParam,
+  ): Record<string, unknown> {
     const deployment = readDeployment(transaction.deployment, undefined);
-    if (chain.classHashAt(deployment.address) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(deployment.address)} is already deployed`);
-    const bounds = parameters.time_bounds === undefined || parameters.time_bounds === null ? undefined : readTimeBounds(parameters, nowSeconds(chain));
+    if (chain.classHashAt(deployment.address) !== undefined)
+      throw refuse(
+        'INVALID_DEPLOYMENT_DATA',
+        `account ${hex(deployment.address)} is already deployed`,
+      );
+    const bounds =
+      parameters.time_bounds === undefined || parameters.time_bounds === null
+        ? undefined
+        : readTimeBounds(parameters, nowSeconds(chain));
     const { fee } = feeOf(gasUsage([], true), feeMode);
-    return { type: 'deploy', deployment: deployment.json, parameters: parametersJson(feeMode, bounds), fee };
+    return {
+      type: 'deploy',
+      deployment: deployment.json,
+      parameters: parametersJson(feeMode, bounds),
+      fee,
+    };
   }
 
   function executeDeploy(transaction: Record<string, unknown>): Record<string, unknown> {
     const deployment = readDeployment(transaction.deployment, undefined);
-    if (chain.classHashAt(deployment.address) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(deployment.address)} is already deployed`);
+    if (chain.classHashAt(deployment.address) !== undefined)
+      throw refuse(
+        'INVALID_DEPLOYMENT_DATA',
+        `account ${hex(deployment.address)} is already deployed`,
+      );
     const record = chain.executeRelayed({
       account: deployment.address,
       deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: deployment.publicKey },
@@ -374,7 +522,11 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
       handler: (params) => {
         const id = feltParam(params.tracking_id, 'tracking_id');
         const transactionHash = tracked.get(hex(id));
-        if (transactionHash === undefined) throw refuse('INVALID_ID', `no execution was tracked as ${hex(id)} (unknown, or forgotten after ${MAX_TRACKED} newer ones)`);
+        if (transactionHash === undefined)
+          throw refuse(
+            'INVALID_ID',
+            `no execution was tracked as ${hex(id)} (unknown, or forgotten after ${MAX_TRACKED} newer ones)`,
+          );
         const tx = chain.ledger.transaction(transactionHash);
         // the transaction is in a block as soon as the node shows it; nothing is ever dropped here
         const status = tx !== undefined && chain.now() >= tx.visibleAt ? 'accepted' : 'active';
@@ -395,35 +547,68 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         let deployment: Deployment | undefined;
         if (type === 'deploy_and_invoke') {
           deployment = readDeployment(transaction.deployment, user);
-          if (chain.classHashAt(user) !== undefined) throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(user)} is already deployed: send an invoke`);
+          if (chain.classHashAt(user) !== undefined)
+            throw refuse(
+              'INVALID_DEPLOYMENT_DATA',
+              `account ${hex(user)} is already deployed: send an invoke`,
+            );
         } else if (chain.ledger.account(user) === undefined) {
-          throw refuse('INVALID_ADDRESS', `account ${hex(user)} is not deployed: send deploy_and_invoke with its deployment data`);
+          throw refuse(
+            'INVALID_ADDRESS',
+            `account ${hex(user)} is not deployed: send deploy_and_invoke with its deployment data`,
+          );
         }
 
         // the fee covers the calls plus, in default mode, the fee transfer appended below
         const feeCallCount = feeMode.mode === 'default' ? 1 : 0;
-        const usage = gasUsage([...calls, ...Array.from({ length: feeCallCount }, () => ({ to: 0n, selector: 0n, calldata: [] }))], type === 'deploy_and_invoke');
+        const usage = gasUsage(
+          [
+            ...calls,
+            ...Array.from({ length: feeCallCount }, () => ({ to: 0n, selector: 0n, calldata: [] })),
+          ],
+          type === 'deploy_and_invoke',
+        );
         const { fee, max } = feeOf(usage, feeMode);
         const outsideCalls = [...calls];
         let buildFee: Build['feeMode'] = { mode: 'sponsored' };
         if (feeMode.mode === 'default') {
-          outsideCalls.push({ to: BigInt(feeMode.token.address), selector: SELECTOR.transfer, calldata: [FORWARDER_ADDRESS, ...u256Felts(max).map(BigInt)] });
+          outsideCalls.push({
+            to: BigInt(feeMode.token.address),
+            selector: SELECTOR.transfer,
+            calldata: [FORWARDER_ADDRESS, ...u256Felts(max).map(BigInt)],
+          });
           buildFee = { mode: 'default', token: feeMode.token, max };
         }
 
         const nonce = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
-        const domain: Record<string, unknown> = { name: 'Account.execute_from_outside', version: '2', chainId: 'SN_SANDBOX', revision: '1' };
+        const domain: Record<string, unknown> = {
+          name: 'Account.execute_from_outside',
+          version: '2',
+          chainId: 'SN_SANDBOX',
+          revision: '1',
+        };
         const message: Record<string, unknown> = {
           Caller: hex(FORWARDER_ADDRESS),
           Nonce: nonce,
           'Execute After': hex(bounds.after),
           'Execute Before': hex(bounds.before),
-          Calls: outsideCalls.map((call) => ({ To: hex(call.to), Selector: hex(call.selector), Calldata: call.calldata.map(hex) })),
+          Calls: outsideCalls.map((call) => ({
+            To: hex(call.to),
+            Selector: hex(call.selector),
+            Calldata: call.calldata.map(hex),
+          })),
         };
         tamper(message, domain);
-        const typedData = { types: structuredClone(OutsideExecutionTypesV2), primaryType: 'OutsideExecution', domain, message };
+        const typedData = {
+          types: structuredClone(OutsideExecutionTypesV2),
+          primaryType: 'OutsideExecution',
+          domain,
+          message,
+        };
         // what executes is what the typed data says (tampered or not): keep the two in step
-        const executed = (message.Calls as Array<{ To: string; Selector: string; Calldata: string[] }>).map((call) => ({
+        const executed = (
+          message.Calls as Array<{ To: string; Selector: string; Calldata: string[] }>
+        ).map((call) => ({
           to: BigInt(call.To),
           selector: BigInt(call.Selector),
           calldata: call.Calldata.map((felt) => BigInt(felt)),
@@ -444,8 +629,19 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
           knobs.gasPricesAfterNextBuild = undefined;
         }
 
-        const echoed = parametersJson(feeMode, parameters.time_bounds === undefined || parameters.time_bounds === null ? undefined : bounds);
-        return { type, typed_data: typedData, parameters: echoed, fee, ...(deployment === undefined ? {} : { deployment: deployment.json }) };
+        const echoed = parametersJson(
+          feeMode,
+          parameters.time_bounds === undefined || parameters.time_bounds === null
+            ? undefined
+            : bounds,
+        );
+        return {
+          type,
+          typed_data: typedData,
+          parameters: echoed,
+          fee,
+          ...(deployment === undefined ? {} : { deployment: deployment.json }),
+        };
       },
     },
 
@@ -457,7 +653,8 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
           request = readRequest(params, context);
         } catch (error) {
           // at execute, a gas token is one the build took: another one is not what was built
-          if (error instanceof RpcFailure && error.code === PAYMASTER_ERROR.TOKEN_NOT_SUPPORTED) throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
+          if (error instanceof RpcFailure && error.code === PAYMASTER_ERROR.TOKEN_NOT_SUPPORTED)
+            throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
           throw error;
         }
         const { transaction, type, feeMode } = request;
@@ -471,45 +668,81 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
 
         const build = builds.get(nonce);
         if (build === undefined) {
-          throw refuse('TRANSACTION_EXECUTION_ERROR', 'no transaction was built with this nonce (never built, expired, or already executed): build it again');
+          throw refuse(
+            'TRANSACTION_EXECUTION_ERROR',
+            'no transaction was built with this nonce (never built, expired, or already executed): build it again',
+          );
         }
         if (build.user !== user || build.type !== type || !sameTypedValue(typed, build.typedData)) {
-          throw refuse('TRANSACTION_EXECUTION_ERROR', 'typed_data is not the transaction built for this nonce and account');
+          throw refuse(
+            'TRANSACTION_EXECUTION_ERROR',
+            'typed_data is not the transaction built for this nonce and account',
+          );
         }
-        if (build.type === 'deploy_and_invoke' && !sameTypedValue(transaction.deployment, build.deployment)) {
+        if (
+          build.type === 'deploy_and_invoke' &&
+          !sameTypedValue(transaction.deployment, build.deployment)
+        ) {
           throw refuse('INVALID_DEPLOYMENT_DATA', 'deployment differs from the one built');
         }
-        const sameMode = build.feeMode.mode === feeMode.mode && (feeMode.mode !== 'default' || (build.feeMode.mode === 'default' && build.feeMode.token.address === feeMode.token.address));
-        if (!sameMode) throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
+        const sameMode =
+          build.feeMode.mode === feeMode.mode &&
+          (feeMode.mode !== 'default' ||
+            (build.feeMode.mode === 'default' &&
+              build.feeMode.token.address === feeMode.token.address));
+        if (!sameMode)
+          throw refuse('TRANSACTION_EXECUTION_ERROR', 'fee_mode differs from the one built');
         // the account would refuse an outside execution out of its time bounds (SNIP-29 lists no
         // time-bounds error for execute: the execution fails)
         const now = nowSeconds(chain);
         if (now >= build.executeBefore) {
           builds.delete(nonce);
-          throw refuse('TRANSACTION_EXECUTION_ERROR', 'the transaction expired (execute_before has passed): build it again');
+          throw refuse(
+            'TRANSACTION_EXECUTION_ERROR',
+            'the transaction expired (execute_before has passed): build it again',
+          );
         }
-        if (now <= build.executeAfter) throw refuse('TRANSACTION_EXECUTION_ERROR', 'too early: execute_after has not passed');
+        if (now <= build.executeAfter)
+          throw refuse('TRANSACTION_EXECUTION_ERROR', 'too early: execute_after has not passed');
 
         const account = chain.ledger.account(user);
         const publicKey = build.type === 'deploy_and_invoke' ? build.publicKey : account?.publicKey;
-        if (build.type === 'invoke' && account === undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', `account ${hex(user)} is not deployed`);
+        if (build.type === 'invoke' && account === undefined)
+          throw refuse('TRANSACTION_EXECUTION_ERROR', `account ${hex(user)} is not deployed`);
         if (build.type === 'deploy_and_invoke' && chain.classHashAt(user) !== undefined) {
           builds.delete(nonce);
-          throw refuse('INVALID_DEPLOYMENT_DATA', `account ${hex(user)} is already deployed: build an invoke`);
+          throw refuse(
+            'INVALID_DEPLOYMENT_DATA',
+            `account ${hex(user)} is already deployed: build an invoke`,
+          );
         }
         // the stored copy is ours (bounded); the given one was proven equal to it above
         const messageHash = BigInt(snip12.getMessageHash(build.typedData as never, hex(user)));
         if (publicKey === undefined || !accountSignatureValid(publicKey, messageHash, signature)) {
-          throw refuse('INVALID_SIGNATURE', 'the signature does not verify against the account key');
+          throw refuse(
+            'INVALID_SIGNATURE',
+            'the signature does not verify against the account key',
+          );
         }
 
         let refund: { token: bigint; amount: bigint } | undefined;
         if (build.feeMode.mode === 'default') {
           const price = pricesInStrk(chain.ledger.pools).get(build.feeMode.token.address);
-          if (price === undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', `no price for ${build.feeMode.token.symbol}`);
-          const due = friToToken(feeInFri(gasUsage(build.calls, build.type === 'deploy_and_invoke'), chain.gasPrices), build.feeMode.token, price);
+          if (price === undefined)
+            throw refuse(
+              'TRANSACTION_EXECUTION_ERROR',
+              `no price for ${build.feeMode.token.symbol}`,
+            );
+          const due = friToToken(
+            feeInFri(gasUsage(build.calls, build.type === 'deploy_and_invoke'), chain.gasPrices),
+            build.feeMode.token,
+            price,
+          );
           if (due > build.feeMode.max) {
-            throw refuse('MAX_AMOUNT_TOO_LOW', `the fee is now ${due} base units of ${build.feeMode.token.symbol}, above the signed maximum ${build.feeMode.max}: build again`);
+            throw refuse(
+              'MAX_AMOUNT_TOO_LOW',
+              `the fee is now ${due} base units of ${build.feeMode.token.symbol}, above the signed maximum ${build.feeMode.max}: build again`,
+            );
           }
           refund = { token: BigInt(build.feeMode.token.address), amount: build.feeMode.max - due };
         }
@@ -517,8 +750,16 @@ export function createPaymaster(options: PaymasterOptions): { methods: MethodTab
         builds.delete(nonce);
         const record = chain.executeRelayed({
           account: user,
-          outside: { nonce: BigInt(nonce), executeAfter: build.executeAfter, executeBefore: build.executeBefore, calls: build.calls, signature },
-          ...(build.type === 'deploy_and_invoke' ? { deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: publicKey } } : {}),
+          outside: {
+            nonce: BigInt(nonce),
+            executeAfter: build.executeAfter,
+            executeBefore: build.executeBefore,
+            calls: build.calls,
+            signature,
+          },
+          ...(build.type === 'deploy_and_invoke'
+            ? { deployment: { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: publicKey } }
+            : {}),
           ...(refund === undefined ? {} : { refund }),
           messageHash,
           outsideNonce: BigInt(nonce),

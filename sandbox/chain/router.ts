@@ -44,19 +44,53 @@ interface Step {
   pool: bigint;
 }
 
-function decode(calldata: readonly bigint[]): { steps: Step[]; tokenIn: bigint; tokenOut: bigint; amountIn: bigint; minReceived: bigint; destination: bigint } {
+function decode(calldata: readonly bigint[]): {
+  steps: Step[];
+  tokenIn: bigint;
+  tokenOut: bigint;
+  amountIn: bigint;
+  minReceived: bigint;
+  destination: bigint;
+} {
   const count = calldata[0];
-  if (count === undefined || count === 0n || count > MAX_SWAPS || BigInt(calldata.length) !== 1n + count * 5n + 7n) {
+  if (
+    count === undefined ||
+    count === 0n ||
+    count > MAX_SWAPS ||
+    BigInt(calldata.length) !== 1n + count * 5n + 7n
+  ) {
     throw new Revert('Failed to deserialize param #1: calldata does not match swaps_len');
   }
   const steps: Step[] = [];
   for (let i = 0; i < Number(count); i += 1) {
-    const [tokenIn, tokenOut, rate, protocol, pool] = calldata.slice(1 + i * 5, 6 + i * 5) as [bigint, bigint, bigint, bigint, bigint];
+    const [tokenIn, tokenOut, rate, protocol, pool] = calldata.slice(1 + i * 5, 6 + i * 5) as [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
     steps.push({ tokenIn, tokenOut, rate, protocol, pool });
   }
-  const [tokenIn, tokenOut, aLow, aHigh, mLow, mHigh, destination] = calldata.slice(-7) as [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
-  if (aLow >= U128 || aHigh >= U128 || mLow >= U128 || mHigh >= U128) throw new Revert('Failed to deserialize param: u256 out of range');
-  return { steps, tokenIn, tokenOut, amountIn: aHigh * U128 + aLow, minReceived: mHigh * U128 + mLow, destination };
+  const [tokenIn, tokenOut, aLow, aHigh, mLow, mHigh, destination] = calldata.slice(-7) as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  if (aLow >= U128 || aHigh >= U128 || mLow >= U128 || mHigh >= U128)
+    throw new Revert('Failed to deserialize param: u256 out of range');
+  return {
+    steps,
+    tokenIn,
+    tokenOut,
+    amountIn: aHigh * U128 + aLow,
+    minReceived: mHigh * U128 + mLow,
+    destination,
+  };
 }
 
 export class RouterContract implements Contract {
@@ -74,26 +108,44 @@ export class RouterContract implements Contract {
     if (order.destination === 0n) throw new Revert('destination is zero');
     if (order.tokenIn === order.tokenOut) throw new Revert('token_in and token_out are the same');
 
-    ctx.call(order.tokenIn, SELECTOR.transfer_from, [ctx.caller, ctx.self, ...u256(order.amountIn)]);
+    ctx.call(order.tokenIn, SELECTOR.transfer_from, [
+      ctx.caller,
+      ctx.self,
+      ...u256(order.amountIn),
+    ]);
     const received = new Map<bigint, bigint>([[order.tokenIn, order.amountIn]]);
     const left = new Map<bigint, bigint>([[order.tokenIn, order.amountIn]]);
     order.steps.forEach((step, index) => {
       const pool = this.#pools.get(step.pool);
       if (pool === undefined) throw new Revert(`swap ${index}: no pool at ${hex(step.pool)}`);
-      if (BigInt(pool.protocol) !== step.protocol) throw new Revert(`swap ${index}: pool ${hex(step.pool)} is not protocol ${step.protocol}`);
-      const aIn = BigInt(pool.tokenA.address) === step.tokenIn && BigInt(pool.tokenB.address) === step.tokenOut;
-      const bIn = BigInt(pool.tokenB.address) === step.tokenIn && BigInt(pool.tokenA.address) === step.tokenOut;
-      if (!aIn && !bIn) throw new Revert(`swap ${index}: pool ${hex(step.pool)} does not trade this pair`);
-      if (step.rate <= 0n || step.rate > RATE_ONE) throw new Revert(`swap ${index}: rate must be 1..${RATE_ONE}`);
+      if (BigInt(pool.protocol) !== step.protocol)
+        throw new Revert(`swap ${index}: pool ${hex(step.pool)} is not protocol ${step.protocol}`);
+      const aIn =
+        BigInt(pool.tokenA.address) === step.tokenIn &&
+        BigInt(pool.tokenB.address) === step.tokenOut;
+      const bIn =
+        BigInt(pool.tokenB.address) === step.tokenIn &&
+        BigInt(pool.tokenA.address) === step.tokenOut;
+      if (!aIn && !bIn)
+        throw new Revert(`swap ${index}: pool ${hex(step.pool)} does not trade this pair`);
+      if (step.rate <= 0n || step.rate > RATE_ONE)
+        throw new Revert(`swap ${index}: rate must be 1..${RATE_ONE}`);
       const available = left.get(step.tokenIn) ?? 0n;
-      const lastSpender = !order.steps.slice(index + 1).some((later) => later.tokenIn === step.tokenIn);
-      const amount = lastSpender ? available : ((received.get(step.tokenIn) ?? 0n) * step.rate) / RATE_ONE;
+      const lastSpender = !order.steps
+        .slice(index + 1)
+        .some((later) => later.tokenIn === step.tokenIn);
+      const amount = lastSpender
+        ? available
+        : ((received.get(step.tokenIn) ?? 0n) * step.rate) / RATE_ONE;
       if (amount > available) throw new Revert(`swap ${index}: spends more than the route holds`);
       if (amount === 0n) return;
       const reserves = ctx.state.reserves(pool);
-      const [reserveIn, reserveOut] = aIn ? [reserves.reserveA, reserves.reserveB] : [reserves.reserveB, reserves.reserveA];
+      const [reserveIn, reserveOut] = aIn
+        ? [reserves.reserveA, reserves.reserveB]
+        : [reserves.reserveB, reserves.reserveA];
       const out = getAmountOut(amount, reserveIn, reserveOut, pool.feeBps);
-      if (out === 0n || out >= reserveOut) throw new Revert(`swap ${index}: insufficient liquidity`);
+      if (out === 0n || out >= reserveOut)
+        throw new Revert(`swap ${index}: insufficient liquidity`);
       ctx.call(step.tokenIn, POOL_TRANSFER_SELECTOR, [ctx.self, step.pool, ...u256(amount)]);
       ctx.call(step.tokenOut, POOL_TRANSFER_SELECTOR, [step.pool, ctx.self, ...u256(out)]);
       if (aIn) ctx.state.setReserves(pool, reserveIn + amount, reserveOut - out);
@@ -103,13 +155,20 @@ export class RouterContract implements Contract {
       left.set(step.tokenOut, (left.get(step.tokenOut) ?? 0n) + out);
     });
     for (const [token, amount] of left) {
-      if (token !== order.tokenOut && amount > 0n) throw new Revert(`the route leaves ${amount} of ${hex(token)} unswapped`);
+      if (token !== order.tokenOut && amount > 0n)
+        throw new Revert(`the route leaves ${amount} of ${hex(token)} unswapped`);
     }
     const gross = left.get(order.tokenOut) ?? 0n;
-    if (gross < order.minReceived) throw new Revert(`Insufficient output amount: ${gross} is below min_received ${order.minReceived}`);
-    const direct = order.steps.every((step) => step.tokenIn === order.tokenIn && step.tokenOut === order.tokenOut);
+    if (gross < order.minReceived)
+      throw new Revert(
+        `Insufficient output amount: ${gross} is below min_received ${order.minReceived}`,
+      );
+    const direct = order.steps.every(
+      (step) => step.tokenIn === order.tokenIn && step.tokenOut === order.tokenOut,
+    );
     const { fee, net } = applyServiceFee(gross, direct ? DIRECT_FEE_BPS : ROUTED_FEE_BPS);
-    if (fee > 0n) ctx.call(order.tokenOut, SELECTOR.transfer, [FEE_COLLECTOR_ADDRESS, ...u256(fee)]);
+    if (fee > 0n)
+      ctx.call(order.tokenOut, SELECTOR.transfer, [FEE_COLLECTOR_ADDRESS, ...u256(fee)]);
     if (net > 0n) ctx.call(order.tokenOut, SELECTOR.transfer, [order.destination, ...u256(net)]);
     return u256(net);
   }

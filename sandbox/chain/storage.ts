@@ -29,7 +29,9 @@ export const ERC20_STORAGE = {
 } as const;
 
 export const balanceSlot = (owner: bigint): bigint => mapSlot(ERC20_STORAGE.balances, owner);
-export const allowanceSlot = (owner: bigint, spender: bigint): bigint => mapSlot(ERC20_STORAGE.allowances, owner, spender);
+export const allowanceSlot = (owner: bigint, spender: bigint): bigint =>
+  mapSlot(ERC20_STORAGE.allowances, owner, spender);
 
 /** What an indexed storage slot holds (the low half of a u256; the high half is at slot + 1). */
-export type SlotEntry = { kind: 'balance'; owner: bigint } | { kind: 'allowance'; owner: bigint; spender: bigint };
+export type SlotEntry =
+  { kind: 'balance'; owner: bigint } | { kind: 'allowance'; owner: bigint; spender: bigint };

@@ -13,7 +13,10 @@ type Version = '0x3' | '0x100000000000000000000000000000003';
 export interface V3Fields {
   version: Version;
   nonce: bigint;
-  resourceBounds: Record<'l1_gas' | 'l2_gas' | 'l1_data_gas', { max_amount: bigint; max_price_per_unit: bigint }>;
+  resourceBounds: Record<
+    'l1_gas' | 'l2_gas' | 'l1_data_gas',
+    { max_amount: bigint; max_price_per_unit: bigint }
+  >;
   tip: bigint;
   paymasterData: bigint[];
   nonceDataAvailabilityMode: 0 | 1;
@@ -36,17 +39,30 @@ export function readV3Fields(tx: Record<string, unknown>, name: string): V3Field
     const value = objectParam(bounds[resource], `${name}.resource_bounds.${resource}`);
     return {
       max_amount: feltParam(value.max_amount, `${name}.resource_bounds.${resource}.max_amount`),
-      max_price_per_unit: feltParam(value.max_price_per_unit, `${name}.resource_bounds.${resource}.max_price_per_unit`),
+      max_price_per_unit: feltParam(
+        value.max_price_per_unit,
+        `${name}.resource_bounds.${resource}.max_price_per_unit`,
+      ),
     };
   };
   return {
     version: String(tx.version).toLowerCase() as Version,
     nonce: feltParam(tx.nonce, `${name}.nonce`),
-    resourceBounds: { l1_gas: bound('l1_gas'), l2_gas: bound('l2_gas'), l1_data_gas: bound('l1_data_gas') },
+    resourceBounds: {
+      l1_gas: bound('l1_gas'),
+      l2_gas: bound('l2_gas'),
+      l1_data_gas: bound('l1_data_gas'),
+    },
     tip: feltParam(tx.tip, `${name}.tip`),
     paymasterData: feltListParam(tx.paymaster_data, `${name}.paymaster_data`, MAX_LIST),
-    nonceDataAvailabilityMode: daMode(tx.nonce_data_availability_mode, `${name}.nonce_data_availability_mode`),
-    feeDataAvailabilityMode: daMode(tx.fee_data_availability_mode, `${name}.fee_data_availability_mode`),
+    nonceDataAvailabilityMode: daMode(
+      tx.nonce_data_availability_mode,
+      `${name}.nonce_data_availability_mode`,
+    ),
+    feeDataAvailabilityMode: daMode(
+      tx.fee_data_availability_mode,
+      `${name}.fee_data_availability_mode`,
+    ),
     signature: feltListParam(tx.signature, `${name}.signature`, MAX_LIST),
   };
 }
@@ -62,7 +78,13 @@ const common = (fields: V3Fields, chainId: string) => ({
   paymasterData: fields.paymasterData,
 });
 
-export function invokeTransactionHash(sender: bigint, calldata: readonly bigint[], accountDeploymentData: readonly bigint[], fields: V3Fields, chainId: string): bigint {
+export function invokeTransactionHash(
+  sender: bigint,
+  calldata: readonly bigint[],
+  accountDeploymentData: readonly bigint[],
+  fields: V3Fields,
+  chainId: string,
+): bigint {
   return BigInt(
     hash.calculateInvokeTransactionHash({
       ...common(fields, chainId),
@@ -73,7 +95,14 @@ export function invokeTransactionHash(sender: bigint, calldata: readonly bigint[
   );
 }
 
-export function deployAccountTransactionHash(address: bigint, classHash: bigint, salt: bigint, constructorCalldata: readonly bigint[], fields: V3Fields, chainId: string): bigint {
+export function deployAccountTransactionHash(
+  address: bigint,
+  classHash: bigint,
+  salt: bigint,
+  constructorCalldata: readonly bigint[],
+  fields: V3Fields,
+  chainId: string,
+): bigint {
   return BigInt(
     hash.calculateDeployAccountTransactionHash({
       ...common(fields, chainId),

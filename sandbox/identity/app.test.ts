@@ -35,23 +35,50 @@ function tempDir(): string {
 }
 
 async function sendOtp(app: FastifyInstance, email: string): Promise<string> {
-  const init = await app.inject({ method: 'POST', url: '/api/v1/passwordless/init', headers: OTP_HEADERS, payload: { email } });
+  const init = await app.inject({
+    method: 'POST',
+    url: '/api/v1/passwordless/init',
+    headers: OTP_HEADERS,
+    payload: { email },
+  });
   expect(init.statusCode).toBe(200);
   expect(init.json()).toEqual({ success: true });
-  const mail = await app.inject({ method: 'GET', url: `/sandbox/outbox/${encodeURIComponent(email)}` });
+  const mail = await app.inject({
+    method: 'GET',
+    url: `/sandbox/outbox/${encodeURIComponent(email)}`,
+  });
   expect(mail.statusCode).toBe(200);
   return mail.json().code as string;
 }
 
 const authenticate = (app: FastifyInstance, email: string, code: string) =>
-  app.inject({ method: 'POST', url: '/api/v1/passwordless/authenticate', headers: OTP_HEADERS, payload: { email, code } });
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/passwordless/authenticate',
+    headers: OTP_HEADERS,
+    payload: { email, code },
+  });
 
 const wrongCode = (code: string): string => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
-async function createWallet(app: FastifyInstance, body: Record<string, unknown> = { chain_type: 'starknet' }) {
-  const response = await app.inject({ method: 'POST', url: '/v1/wallets', headers: HEADERS, payload: body });
+async function createWallet(
+  app: FastifyInstance,
+  body: Record<string, unknown> = { chain_type: 'starknet' },
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/wallets',
+    headers: HEADERS,
+    payload: body,
+  });
   expect(response.statusCode).toBe(200);
-  return response.json() as { id: string; address: string; public_key: string; owner_id: string | null; chain_type: string };
+  return response.json() as {
+    id: string;
+    address: string;
+    public_key: string;
+    owner_id: string | null;
+    chain_type: string;
+  };
 }
 
 describe('app credentials', () => {
@@ -60,30 +87,53 @@ describe('app credentials', () => {
     ['no app id', { authorization: BASIC }],
     ['no authorization', { 'privy-app-id': APP_ID }],
     ['wrong app id header', { ...HEADERS, 'privy-app-id': 'other-app' }],
-    ['wrong secret', { ...HEADERS, authorization: `Basic ${Buffer.from(`${APP_ID}:nope`).toString('base64')}` }],
-    ['wrong id inside basic', { ...HEADERS, authorization: `Basic ${Buffer.from(`other:${APP_SECRET}`).toString('base64')}` }],
+    [
+      'wrong secret',
+      { ...HEADERS, authorization: `Basic ${Buffer.from(`${APP_ID}:nope`).toString('base64')}` },
+    ],
+    [
+      'wrong id inside basic',
+      {
+        ...HEADERS,
+        authorization: `Basic ${Buffer.from(`other:${APP_SECRET}`).toString('base64')}`,
+      },
+    ],
     ['bearer instead of basic', { ...HEADERS, authorization: `Bearer ${APP_SECRET}` }],
   ];
 
-  it.each(badHeaders)('%s → 401 with one indistinguishable body, on both hosts', async (_name, headers) => {
-    const app = await build();
-    const api = await app.inject({ method: 'POST', url: '/v1/wallets', headers, payload: { chain_type: 'starknet' } });
-    const otp = await app.inject({
-      method: 'POST',
-      url: '/api/v1/passwordless/init',
-      headers: { ...headers, origin: ORIGIN },
-      payload: { email: 'a@example.com' },
-    });
-    for (const response of [api, otp]) {
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'Invalid app ID or app secret', code: 'invalid_credentials' });
-    }
-    expect(api.body).not.toContain(APP_SECRET);
-  });
+  it.each(badHeaders)(
+    '%s → 401 with one indistinguishable body, on both hosts',
+    async (_name, headers) => {
+      const app = await build();
+      const api = await app.inject({
+        method: 'POST',
+        url: '/v1/wallets',
+        headers,
+        payload: { chain_type: 'starknet' },
+      });
+      const otp = await app.inject({
+        method: 'POST',
+        url: '/api/v1/passwordless/init',
+        headers: { ...headers, origin: ORIGIN },
+        payload: { email: 'a@example.com' },
+      });
+      for (const response of [api, otp]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({
+          error: 'Invalid app ID or app secret',
+          code: 'invalid_credentials',
+        });
+      }
+      expect(api.body).not.toContain(APP_SECRET);
+    },
+  );
 
   it('the sandbox outbox needs no credentials', async () => {
     const app = await build();
-    const response = await app.inject({ method: 'GET', url: '/sandbox/outbox/nobody%40example.com' });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/sandbox/outbox/nobody%40example.com',
+    });
     expect(response.statusCode).toBe(404);
   });
 });
@@ -91,7 +141,12 @@ describe('app credentials', () => {
 describe('origin on OTP calls', () => {
   it('requires an Origin header', async () => {
     const app = await build();
-    const response = await app.inject({ method: 'POST', url: '/api/v1/passwordless/init', headers: HEADERS, payload: { email: 'a@example.com' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/passwordless/init',
+      headers: HEADERS,
+      payload: { email: 'a@example.com' },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('invalid_origin');
   });
@@ -100,10 +155,20 @@ describe('origin on OTP calls', () => {
     const app = await build({ allowedOrigins: ['https://app.example.com'] });
     const payload = { email: 'a@example.com' };
     const url = '/api/v1/passwordless/init';
-    const refused = await app.inject({ method: 'POST', url, headers: { ...HEADERS, origin: 'https://evil.example.com' }, payload });
+    const refused = await app.inject({
+      method: 'POST',
+      url,
+      headers: { ...HEADERS, origin: 'https://evil.example.com' },
+      payload,
+    });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'invalid_origin' });
-    const accepted = await app.inject({ method: 'POST', url, headers: { ...HEADERS, origin: 'https://app.example.com' }, payload });
+    const accepted = await app.inject({
+      method: 'POST',
+      url,
+      headers: { ...HEADERS, origin: 'https://app.example.com' },
+      payload,
+    });
     expect(accepted.statusCode).toBe(200);
   });
 });
@@ -113,21 +178,30 @@ describe('e-mail OTP', () => {
     const app = await build({ now: () => Date.parse('2026-11-01T10:00:00Z') });
     const code = await sendOtp(app, 'Alice@Example.com');
     expect(code).toMatch(/^[0-9]{6}$/);
-    const mail = (await app.inject({ method: 'GET', url: '/sandbox/outbox/alice%40example.com' })).json();
+    const mail = (
+      await app.inject({ method: 'GET', url: '/sandbox/outbox/alice%40example.com' })
+    ).json();
     expect(mail).toEqual({ email: 'alice@example.com', code, sentAt: '2026-11-01T10:00:00.000Z' });
 
     const first = await authenticate(app, 'alice@example.com', code);
     expect(first.statusCode).toBe(200);
     const body = first.json();
     expect(body).toMatchObject({ session_update_action: 'set', is_new_user: true });
-    for (const token of ['token', 'privy_access_token', 'refresh_token']) expect(typeof body[token]).toBe('string');
+    for (const token of ['token', 'privy_access_token', 'refresh_token'])
+      expect(typeof body[token]).toBe('string');
     expect(body.user.id).toMatch(/^did:privy:[a-z0-9]+$/);
-    expect(body.user.linked_accounts).toEqual([expect.objectContaining({ type: 'email', address: 'alice@example.com' })]);
+    expect(body.user.linked_accounts).toEqual([
+      expect.objectContaining({ type: 'email', address: 'alice@example.com' }),
+    ]);
 
     // a code works once
     expect((await authenticate(app, 'alice@example.com', code)).statusCode).toBe(422);
 
-    const again = await authenticate(app, 'alice@example.com', await sendOtp(app, 'alice@example.com'));
+    const again = await authenticate(
+      app,
+      'alice@example.com',
+      await sendOtp(app, 'alice@example.com'),
+    );
     expect(again.json()).toMatchObject({ is_new_user: false, user: { id: body.user.id } });
   });
 
@@ -148,11 +222,17 @@ describe('e-mail OTP', () => {
   it('kills a code after 5 wrong tries, but not after 4', async () => {
     const app = await build();
     const survivor = await sendOtp(app, 'carol@example.com');
-    for (let i = 0; i < 4; i += 1) expect((await authenticate(app, 'carol@example.com', wrongCode(survivor))).statusCode).toBe(422);
+    for (let i = 0; i < 4; i += 1)
+      expect((await authenticate(app, 'carol@example.com', wrongCode(survivor))).statusCode).toBe(
+        422,
+      );
     expect((await authenticate(app, 'carol@example.com', survivor)).statusCode).toBe(200);
 
     const victim = await sendOtp(app, 'carol@example.com');
-    for (let i = 0; i < 5; i += 1) expect((await authenticate(app, 'carol@example.com', wrongCode(victim))).statusCode).toBe(422);
+    for (let i = 0; i < 5; i += 1)
+      expect((await authenticate(app, 'carol@example.com', wrongCode(victim))).statusCode).toBe(
+        422,
+      );
     expect((await authenticate(app, 'carol@example.com', victim)).statusCode).toBe(422);
   });
 
@@ -181,11 +261,22 @@ describe('e-mail OTP', () => {
     const app = await build({ logStream: stream });
     const code = await sendOtp(app, 'gina@example.com');
     const verified = (await authenticate(app, 'gina@example.com', code)).json();
-    await app.inject({ method: 'POST', url: '/api/v1/passwordless/authenticate', headers: OTP_HEADERS, payload: { email: 'x', code: '123' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/passwordless/authenticate',
+      headers: OTP_HEADERS,
+      payload: { email: 'x', code: '123' },
+    });
     const wallet = await createWallet(app);
-    await app.inject({ method: 'POST', url: `/v1/wallets/${wallet.id}/raw_sign`, headers: HEADERS, payload: { params: { hash: '0x1' } } });
+    await app.inject({
+      method: 'POST',
+      url: `/v1/wallets/${wallet.id}/raw_sign`,
+      headers: HEADERS,
+      payload: { params: { hash: '0x1' } },
+    });
     expect(log).toContain('/api/v1/passwordless/authenticate');
-    for (const secret of [code, APP_SECRET, BASIC.slice(6), verified.token, verified.refresh_token]) expect(log).not.toContain(secret);
+    for (const secret of [code, APP_SECRET, BASIC.slice(6), verified.token, verified.refresh_token])
+      expect(log).not.toContain(secret);
   });
 });
 
@@ -197,9 +288,19 @@ describe('users', () => {
   it('finds users by e-mail (404 when none), case-insensitively', async () => {
     const app = await build();
     const id = await newUser(app, 'hal@example.com');
-    const found = await app.inject({ method: 'POST', url: '/v1/users/email/address', headers: HEADERS, payload: { address: 'HAL@example.com' } });
+    const found = await app.inject({
+      method: 'POST',
+      url: '/v1/users/email/address',
+      headers: HEADERS,
+      payload: { address: 'HAL@example.com' },
+    });
     expect(found.json()).toMatchObject({ id, custom_metadata: {} });
-    const missing = await app.inject({ method: 'POST', url: '/v1/users/email/address', headers: HEADERS, payload: { address: 'nobody@example.com' } });
+    const missing = await app.inject({
+      method: 'POST',
+      url: '/v1/users/email/address',
+      headers: HEADERS,
+      payload: { address: 'nobody@example.com' },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toHaveProperty('error');
   });
@@ -208,18 +309,41 @@ describe('users', () => {
     const app = await build();
     const id = await newUser(app, 'ivy@example.com');
     const url = `/v1/users/${encodeURIComponent(id)}/custom_metadata`;
-    const set = async (custom_metadata: unknown) => app.inject({ method: 'POST', url, headers: HEADERS, payload: { custom_metadata } });
+    const set = async (custom_metadata: unknown) =>
+      app.inject({ method: 'POST', url, headers: HEADERS, payload: { custom_metadata } });
 
-    expect((await set({ a: 'x', b: 2, c: true })).json().custom_metadata).toEqual({ a: 'x', b: 2, c: true });
-    expect((await set({ server_wallet_id: 'w1' })).json().custom_metadata).toEqual({ server_wallet_id: 'w1' });
-    for (const bad of [{ a: null }, { a: { nested: 1 } }, { a: [1] }, 'text', { a: 'x'.repeat(2000) }]) {
+    expect((await set({ a: 'x', b: 2, c: true })).json().custom_metadata).toEqual({
+      a: 'x',
+      b: 2,
+      c: true,
+    });
+    expect((await set({ server_wallet_id: 'w1' })).json().custom_metadata).toEqual({
+      server_wallet_id: 'w1',
+    });
+    for (const bad of [
+      { a: null },
+      { a: { nested: 1 } },
+      { a: [1] },
+      'text',
+      { a: 'x'.repeat(2000) },
+    ]) {
       const response = await set(bad);
       expect(response.statusCode).toBe(400);
     }
-    const user = await app.inject({ method: 'POST', url: '/v1/users/email/address', headers: HEADERS, payload: { address: 'ivy@example.com' } });
+    const user = await app.inject({
+      method: 'POST',
+      url: '/v1/users/email/address',
+      headers: HEADERS,
+      payload: { address: 'ivy@example.com' },
+    });
     expect(user.json().custom_metadata).toEqual({ server_wallet_id: 'w1' });
 
-    const unknown = await app.inject({ method: 'POST', url: '/v1/users/did%3Aprivy%3Anope/custom_metadata', headers: HEADERS, payload: { custom_metadata: {} } });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/v1/users/did%3Aprivy%3Anope/custom_metadata',
+      headers: HEADERS,
+      payload: { custom_metadata: {} },
+    });
     expect(unknown.statusCode).toBe(404);
   });
 });
@@ -231,10 +355,21 @@ describe('wallets', () => {
     expect(wallet).toMatchObject({ chain_type: 'starknet', owner_id: null, policy_ids: [] });
     expect(wallet.public_key).toMatch(/^0x[0-9a-f]{64}$/);
     expect(wallet.address).toBe(argentAccountAddress(wallet.public_key));
-    const fetched = await app.inject({ method: 'GET', url: `/v1/wallets/${wallet.id}`, headers: HEADERS });
+    const fetched = await app.inject({
+      method: 'GET',
+      url: `/v1/wallets/${wallet.id}`,
+      headers: HEADERS,
+    });
     expect(fetched.json()).toEqual(wallet);
-    expect((await app.inject({ method: 'GET', url: '/v1/wallets/nope', headers: HEADERS })).statusCode).toBe(404);
-    const other = await app.inject({ method: 'POST', url: '/v1/wallets', headers: HEADERS, payload: { chain_type: 'ethereum' } });
+    expect(
+      (await app.inject({ method: 'GET', url: '/v1/wallets/nope', headers: HEADERS })).statusCode,
+    ).toBe(404);
+    const other = await app.inject({
+      method: 'POST',
+      url: '/v1/wallets',
+      headers: HEADERS,
+      payload: { chain_type: 'ethereum' },
+    });
     expect(other.statusCode).toBe(400);
   });
 
@@ -242,7 +377,12 @@ describe('wallets', () => {
     const app = await build();
     const wallet = await createWallet(app);
     for (const hash of ['0x2a', `0x${'0'.repeat(40)}${'ab'.repeat(12)}`, `0x7${'f'.repeat(62)}`]) {
-      const response = await app.inject({ method: 'POST', url: `/v1/wallets/${wallet.id}/raw_sign`, headers: HEADERS, payload: { params: { hash } } });
+      const response = await app.inject({
+        method: 'POST',
+        url: `/v1/wallets/${wallet.id}/raw_sign`,
+        headers: HEADERS,
+        payload: { params: { hash } },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body).toMatchObject({ method: 'raw_sign', data: { encoding: 'hex' } });
@@ -256,7 +396,12 @@ describe('wallets', () => {
     const app = await build();
     const wallet = await createWallet(app);
     const sign = (id: string, hash: unknown) =>
-      app.inject({ method: 'POST', url: `/v1/wallets/${id}/raw_sign`, headers: HEADERS, payload: { params: { hash } } });
+      app.inject({
+        method: 'POST',
+        url: `/v1/wallets/${id}/raw_sign`,
+        headers: HEADERS,
+        payload: { params: { hash } },
+      });
     expect((await sign(wallet.id, 'abc')).statusCode).toBe(400);
     expect((await sign(wallet.id, `0x8${'0'.repeat(63)}`)).statusCode).toBe(400);
     expect((await sign(wallet.id, `0x${'f'.repeat(65)}`)).statusCode).toBe(400);
@@ -266,13 +411,24 @@ describe('wallets', () => {
   it('a wallet with an owner cannot be signed with app credentials alone', async () => {
     const app = await build();
     const email = 'jay@example.com';
-    const userId = (await authenticate(app, email, await sendOtp(app, email))).json().user.id as string;
+    const userId = (await authenticate(app, email, await sendOtp(app, email))).json().user
+      .id as string;
     const owned = await createWallet(app, { chain_type: 'starknet', owner: { user_id: userId } });
     expect(owned.owner_id).toBe(userId);
-    const response = await app.inject({ method: 'POST', url: `/v1/wallets/${owned.id}/raw_sign`, headers: HEADERS, payload: { params: { hash: '0x1' } } });
+    const response = await app.inject({
+      method: 'POST',
+      url: `/v1/wallets/${owned.id}/raw_sign`,
+      headers: HEADERS,
+      payload: { params: { hash: '0x1' } },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().error).toMatch(/authorization signature required/);
-    const badOwner = await app.inject({ method: 'POST', url: '/v1/wallets', headers: HEADERS, payload: { chain_type: 'starknet', owner: { user_id: 'did:privy:nobody' } } });
+    const badOwner = await app.inject({
+      method: 'POST',
+      url: '/v1/wallets',
+      headers: HEADERS,
+      payload: { chain_type: 'starknet', owner: { user_id: 'did:privy:nobody' } },
+    });
     expect(badOwner.statusCode).toBe(400);
   });
 
@@ -280,40 +436,75 @@ describe('wallets', () => {
     const dataFile = join(tempDir(), 'nested', 'identity.json');
     const first = await build({ dataFile });
     const email = 'kim@example.com';
-    const userId = (await authenticate(first, email, await sendOtp(first, email))).json().user.id as string;
-    await first.inject({ method: 'POST', url: `/v1/users/${encodeURIComponent(userId)}/custom_metadata`, headers: HEADERS, payload: { custom_metadata: { k: 1 } } });
+    const userId = (await authenticate(first, email, await sendOtp(first, email))).json().user
+      .id as string;
+    await first.inject({
+      method: 'POST',
+      url: `/v1/users/${encodeURIComponent(userId)}/custom_metadata`,
+      headers: HEADERS,
+      payload: { custom_metadata: { k: 1 } },
+    });
     const wallet = await createWallet(first);
 
     expect(statSync(dataFile).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(readFileSync(dataFile, 'utf8')) as { wallets: { id: string; privateKey: string }[] };
+    const saved = JSON.parse(readFileSync(dataFile, 'utf8')) as {
+      wallets: { id: string; privateKey: string }[];
+    };
     const privateKey = saved.wallets.find((w) => w.id === wallet.id)?.privateKey;
     expect(privateKey).toMatch(/^0x[0-9a-f]{64}$/);
     await first.close();
 
     const second = await build({ dataFile });
-    const fetched = await second.inject({ method: 'GET', url: `/v1/wallets/${wallet.id}`, headers: HEADERS });
+    const fetched = await second.inject({
+      method: 'GET',
+      url: `/v1/wallets/${wallet.id}`,
+      headers: HEADERS,
+    });
     expect(fetched.json()).toEqual(wallet);
-    const signed = await second.inject({ method: 'POST', url: `/v1/wallets/${wallet.id}/raw_sign`, headers: HEADERS, payload: { params: { hash: '0x1234' } } });
-    expect(verifyStarkSignature('0x1234', signed.json().data.signature, wallet.public_key)).toBe(true);
-    const user = await second.inject({ method: 'POST', url: '/v1/users/email/address', headers: HEADERS, payload: { address: email } });
+    const signed = await second.inject({
+      method: 'POST',
+      url: `/v1/wallets/${wallet.id}/raw_sign`,
+      headers: HEADERS,
+      payload: { params: { hash: '0x1234' } },
+    });
+    expect(verifyStarkSignature('0x1234', signed.json().data.signature, wallet.public_key)).toBe(
+      true,
+    );
+    const user = await second.inject({
+      method: 'POST',
+      url: '/v1/users/email/address',
+      headers: HEADERS,
+      payload: { address: email },
+    });
     expect(user.json()).toMatchObject({ id: userId, custom_metadata: { k: 1 } });
 
-    for (const body of [fetched.body, signed.body, user.body]) expect(body).not.toContain((privateKey as string).slice(2));
+    for (const body of [fetched.body, signed.body, user.body])
+      expect(body).not.toContain((privateKey as string).slice(2));
   });
 
   it('refuses a corrupt state file instead of silently starting empty', async () => {
     const dataFile = join(tempDir(), 'identity.json');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(dataFile, '{"version": 1, "users": "nope"}');
-    await expect(buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile })).rejects.toThrow(/not an identity state file/);
+    await expect(
+      buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile }),
+    ).rejects.toThrow(/not an identity state file/);
   });
 });
 
 describe('fault injection', () => {
   it('is wired in: the next request fails with the injected status', async () => {
     const app = await build();
-    await app.inject({ method: 'POST', url: '/sandbox/faults', payload: { failNext: { count: 1, status: 503 } } });
-    expect((await app.inject({ method: 'GET', url: '/v1/wallets/x', headers: HEADERS })).statusCode).toBe(503);
-    expect((await app.inject({ method: 'GET', url: '/v1/wallets/x', headers: HEADERS })).statusCode).toBe(404);
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/faults',
+      payload: { failNext: { count: 1, status: 503 } },
+    });
+    expect(
+      (await app.inject({ method: 'GET', url: '/v1/wallets/x', headers: HEADERS })).statusCode,
+    ).toBe(503);
+    expect(
+      (await app.inject({ method: 'GET', url: '/v1/wallets/x', headers: HEADERS })).statusCode,
+    ).toBe(404);
   });
 });

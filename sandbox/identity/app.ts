@@ -8,7 +8,12 @@
  * headers or bodies.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { type FaultSettings, faults } from '../faults.js';
 import { OtpBook } from './otp.js';
 import { apiRoutes, authHostRoutes, type IdentityRouteDeps, sandboxRoutes } from './routes.js';
@@ -47,12 +52,18 @@ const DEFAULT_MAX_OTP_ATTEMPTS = 5;
 const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** One answer for every credential problem: the caller learns nothing about which part was wrong. */
-const UNAUTHORIZED = { error: 'Invalid app ID or app secret', code: 'invalid_credentials' } as const;
+const UNAUTHORIZED = {
+  error: 'Invalid app ID or app secret',
+  code: 'invalid_credentials',
+} as const;
 
 function credentialCheck(appId: string, appSecret: string) {
   const expectedId = sha256(appId);
   const expectedAuth = sha256(`Basic ${Buffer.from(`${appId}:${appSecret}`).toString('base64')}`);
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> => {
     const id = request.headers['privy-app-id'];
     const auth = request.headers.authorization;
     // evaluate both comparisons every time, so timing does not tell which one failed
@@ -64,13 +75,24 @@ function credentialCheck(appId: string, appSecret: string) {
 }
 
 function originCheck(allowedOrigins: string[] | undefined) {
-  const allowed = allowedOrigins === undefined ? undefined : new Set(allowedOrigins.map(originOf).filter((o) => o !== undefined));
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+  const allowed =
+    allowedOrigins === undefined
+      ? undefined
+      : new Set(allowedOrigins.map(originOf).filter((o) => o !== undefined));
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> => {
     const header = request.headers.origin;
     const origin = typeof header === 'string' ? originOf(header) : undefined;
-    if (origin === undefined) return reply.code(403).send({ error: 'A valid Origin header is required', code: 'invalid_origin' });
+    if (origin === undefined)
+      return reply
+        .code(403)
+        .send({ error: 'A valid Origin header is required', code: 'invalid_origin' });
     if (allowed !== undefined && !allowed.has(origin)) {
-      return reply.code(403).send({ error: 'Origin not allowed for this app', code: 'invalid_origin' });
+      return reply
+        .code(403)
+        .send({ error: 'Origin not allowed for this app', code: 'invalid_origin' });
     }
     return undefined;
   };
@@ -85,8 +107,11 @@ function originOf(value: string): string | undefined {
   }
 }
 
-export async function buildIdentityEmulator(options: IdentityEmulatorOptions): Promise<FastifyInstance> {
-  if (options.appId === '' || options.appSecret === '') throw new Error('identity emulator: appId and appSecret are required');
+export async function buildIdentityEmulator(
+  options: IdentityEmulatorOptions,
+): Promise<FastifyInstance> {
+  if (options.appId === '' || options.appSecret === '')
+    throw new Error('identity emulator: appId and appSecret are required');
   const now = options.now ?? Date.now;
   const deps: IdentityRouteDeps = {
     store: IdentityStore.open(options.dataFile),
@@ -116,9 +141,13 @@ export async function buildIdentityEmulator(options: IdentityEmulatorOptions): P
   app.decorate('identityWallets', () => deps.store.wallets());
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error.validation !== undefined) return reply.code(400).send({ error: `Invalid request: ${error.message}`, code: 'invalid_data' });
+    if (error.validation !== undefined)
+      return reply
+        .code(400)
+        .send({ error: `Invalid request: ${error.message}`, code: 'invalid_data' });
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send({ error: error.message, code: 'invalid_data' });
+    if (status >= 400 && status < 500)
+      return reply.code(status).send({ error: error.message, code: 'invalid_data' });
     request.log.error({ code: error.code }, 'identity emulator: internal error');
     return reply.code(500).send({ error: 'Internal server error' });
   });

@@ -15,7 +15,10 @@ import { argentAccountAddress, padHash } from '../../shared/starknet.js';
 
 export type MetadataValue = string | number | boolean;
 
-const MetadataSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+const MetadataSchema = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+);
 
 const StoredUserSchema = Type.Object({
   id: Type.String(),
@@ -78,10 +81,14 @@ export class IdentityStore {
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8'));
     } catch {
-      throw new Error(`identity emulator: ${file} is not valid JSON; move it away to start with empty state`);
+      throw new Error(
+        `identity emulator: ${file} is not valid JSON; move it away to start with empty state`,
+      );
     }
     if (!Value.Check(StateSchema, parsed)) {
-      throw new Error(`identity emulator: ${file} is not an identity state file; move it away to start with empty state`);
+      throw new Error(
+        `identity emulator: ${file} is not an identity state file; move it away to start with empty state`,
+      );
     }
     // the file holds private keys: narrow a copy that arrived with wider permissions
     chmodSync(file, 0o600);
@@ -117,7 +124,10 @@ export class IdentityStore {
   }
 
   /** Replaces the whole metadata object, as the provider does. */
-  setCustomMetadata(userId: string, metadata: Record<string, MetadataValue>): StoredUser | undefined {
+  setCustomMetadata(
+    userId: string,
+    metadata: Record<string, MetadataValue>,
+  ): StoredUser | undefined {
     const user = this.#users.get(userId);
     if (user === undefined) return undefined;
     user.customMetadata = { ...metadata };
@@ -158,7 +168,11 @@ export class IdentityStore {
 
   #persist(): void {
     if (this.#file === undefined) return;
-    const state: State = { version: 1, users: [...this.#users.values()], wallets: [...this.#wallets.values()] };
+    const state: State = {
+      version: 1,
+      users: [...this.#users.values()],
+      wallets: [...this.#wallets.values()],
+    };
     writeFileAtomic(this.#file, `${JSON.stringify(state, null, 2)}\n`, 0o600);
   }
 }

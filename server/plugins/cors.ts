@@ -17,7 +17,13 @@ const corsPlugin: FastifyPluginAsync<CorsPluginOptions> = async (fastify, option
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST'],
     allowedHeaders: ['content-type', 'authorization', 'x-request-id'],
-    exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+    ],
     // Bearer tokens, not cookies: browsers need no credentials mode.
     credentials: false,
     maxAge: 600,

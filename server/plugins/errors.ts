@@ -53,7 +53,10 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }
 
-export function describeError(error: unknown, options: { exposeInternals?: boolean } = {}): ErrorDescription {
+export function describeError(
+  error: unknown,
+  options: { exposeInternals?: boolean } = {},
+): ErrorDescription {
   if (error instanceof AppError) {
     const { jsonRpcCode, retryAfter } = error.details ?? {};
     return {
@@ -79,31 +82,62 @@ export function describeError(error: unknown, options: { exposeInternals?: boole
     };
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, code: ErrorCode.PAYLOAD_TOO_LARGE, message: 'Request body is larger than 1 MB', unexpected: false };
+    return {
+      status: 413,
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      message: 'Request body is larger than 1 MB',
+      unexpected: false,
+    };
   }
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'Send the body as application/json', unexpected: false };
+    return {
+      status: 415,
+      code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      message: 'Send the body as application/json',
+      unexpected: false,
+    };
   }
   // Only the body parser's failures: Fastify's own codes, or a SyntaxError a parser marked 400.
   // Any other SyntaxError (a BigInt of bad text, an upstream body) is a bug, not the client's JSON.
-  const parserSyntaxError = error instanceof SyntaxError && (error as { statusCode?: unknown }).statusCode === 400;
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || parserSyntaxError) {
+  const parserSyntaxError =
+    error instanceof SyntaxError && (error as { statusCode?: unknown }).statusCode === 400;
+  if (
+    code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    parserSyntaxError
+  ) {
     // Fixed text: JSON.parse messages quote the body, which may hold a code or token.
-    return { status: 400, code: ErrorCode.VALIDATION_ERROR, message: 'Request body is not valid JSON', unexpected: false, jsonRpcCode: JSON_RPC_PARSE_ERROR };
+    return {
+      status: 400,
+      code: ErrorCode.VALIDATION_ERROR,
+      message: 'Request body is not valid JSON',
+      unexpected: false,
+      jsonRpcCode: JSON_RPC_PARSE_ERROR,
+    };
   }
   const status = fastifyError?.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     const mapped = CODE_BY_STATUS[status] ?? ErrorCode.VALIDATION_ERROR;
     // Fastify's own 4xx messages describe the request, not our internals.
-    const message = code?.startsWith('FST_') ? fastifyError?.message ?? 'Bad request' : 'Bad request';
-    return { status: status in CODE_BY_STATUS ? status : 400, code: mapped, message, unexpected: false };
+    const message = code?.startsWith('FST_')
+      ? (fastifyError?.message ?? 'Bad request')
+      : 'Bad request';
+    return {
+      status: status in CODE_BY_STATUS ? status : 400,
+      code: mapped,
+      message,
+      unexpected: false,
+    };
   }
   const detail = error instanceof Error ? error.message : String(error);
   return {
     status: 500,
     code: ErrorCode.INTERNAL_ERROR,
     // opaque unless asked: the detail can name files, hosts or values, and is in the log anyway
-    message: options.exposeInternals === true ? `Internal server error: ${detail}` : 'Internal server error',
+    message:
+      options.exposeInternals === true
+        ? `Internal server error: ${detail}`
+        : 'Internal server error',
     unexpected: true,
   };
 }
@@ -117,7 +151,11 @@ function jsonRpcId(request: FastifyRequest): string | number | null {
 }
 
 /** The JSON-RPC error object for a refusal (see the file comment). */
-export function jsonRpcRefusal(described: ErrorDescription, requestId: string, id: string | number | null) {
+export function jsonRpcRefusal(
+  described: ErrorDescription,
+  requestId: string,
+  id: string | number | null,
+) {
   const data: JsonRpcRefusalData = {
     code: described.code,
     requestId,
@@ -146,7 +184,11 @@ export interface ErrorsPluginOptions {
  * accepted, so it is a plain word.
  */
 export function notFoundError(method: string): AppError {
-  return new AppError(ErrorCode.NOT_FOUND, `No route serves ${method} on this path (see the API in the README)`, { status: 404 });
+  return new AppError(
+    ErrorCode.NOT_FOUND,
+    `No route serves ${method} on this path (see the API in the README)`,
+    { status: 404 },
+  );
 }
 
 const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options) => {
@@ -160,13 +202,19 @@ const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (fastify, options)
       // Upstream failures: the code and our message are enough; AppError messages hold no secrets.
       request.log.warn({ errorCode: described.code }, described.message);
     } else {
-      request.log.info({ errorCode: described.code, statusCode: described.status }, 'request rejected');
+      request.log.info(
+        { errorCode: described.code, statusCode: described.status },
+        'request rejected',
+      );
     }
     // an over-long body is still in the socket: close the connection rather than drain it
     if (described.status === 413) reply.header('connection', 'close');
     reply.code(described.status).type('application/json; charset=utf-8');
-    if (request.routeOptions.config?.jsonRpcErrors === true) return reply.send(jsonRpcRefusal(described, request.id, jsonRpcId(request)));
-    const body: ErrorBody = { error: { code: described.code, message: described.message, requestId: request.id } };
+    if (request.routeOptions.config?.jsonRpcErrors === true)
+      return reply.send(jsonRpcRefusal(described, request.id, jsonRpcId(request)));
+    const body: ErrorBody = {
+      error: { code: described.code, message: described.message, requestId: request.id },
+    };
     return reply.send(body);
   });
 

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KnownClients, type LimitRule, MemoryCounterStore } from './rate-limit.js';
 
-const rule = (overrides: Partial<LimitRule> = {}): LimitRule => ({ name: 'login:ip', per: 'ip', max: 5, windowMs: 60_000, capacity: 100, ...overrides });
+const rule = (overrides: Partial<LimitRule> = {}): LimitRule => ({
+  name: 'login:ip',
+  per: 'ip',
+  max: 5,
+  windowMs: 60_000,
+  capacity: 100,
+  ...overrides,
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -109,7 +116,9 @@ describe('MemoryCounterStore full of strangers (issue 15)', () => {
 
   it('one IPv6 /48 holds at most a hundredth of a space (at least 16 windows); other networks are not affected', () => {
     const store = new MemoryCounterStore({ capacity: 3_200 });
-    const results = Array.from({ length: 40 }, (_, i) => store.hit(rule(), `2001:db8:1:${i.toString(16)}::`));
+    const results = Array.from({ length: 40 }, (_, i) =>
+      store.hit(rule(), `2001:db8:1:${i.toString(16)}::`),
+    );
     expect(results.filter((hit) => hit.full === undefined)).toHaveLength(32);
     expect(results.filter((hit) => hit.full === 'network')).toHaveLength(8);
     expect(store.hit(rule(), '2001:db8:2::').full).toBeUndefined();
@@ -126,7 +135,8 @@ describe('MemoryCounterStore full of strangers (issue 15)', () => {
     for (let i = 0; i < 16; i++) store.hit(rule(), `2001:db8:1:${i}::`);
     expect(store.hit(rule(), '2001:db8:1:99::').full).toBe('network');
     vi.setSystemTime(60_000);
-    for (let i = 0; i < 16; i++) expect(store.hit(rule(), `2001:db8:1:${100 + i}::`).full).toBeUndefined();
+    for (let i = 0; i < 16; i++)
+      expect(store.hit(rule(), `2001:db8:1:${100 + i}::`).full).toBeUndefined();
   });
 });
 

@@ -48,7 +48,13 @@ export const DAY = 24 * 60 * MINUTE;
  */
 const CAPACITY = { open: 100_000, authenticated: 25_000 } as const;
 
-function rule(name: string, per: LimitRule['per'], max: number, capacity: number = CAPACITY.authenticated, windowMs = MINUTE): LimitRule {
+function rule(
+  name: string,
+  per: LimitRule['per'],
+  max: number,
+  capacity: number = CAPACITY.authenticated,
+  windowMs = MINUTE,
+): LimitRule {
   return { name, per, max, windowMs, capacity };
 }
 
@@ -101,7 +107,8 @@ export interface CounterStore {
 
 /** Counts up to 1023 are kept exactly; more only ever means "over the limit". */
 const COUNT_RANGE = 1024;
-const pack = (resetAt: number, count: number): number => resetAt * COUNT_RANGE + Math.min(count, COUNT_RANGE - 1);
+const pack = (resetAt: number, count: number): number =>
+  resetAt * COUNT_RANGE + Math.min(count, COUNT_RANGE - 1);
 const countOf = (packed: number): number => packed % COUNT_RANGE;
 const resetAtOf = (packed: number): number => Math.floor(packed / COUNT_RANGE);
 
@@ -182,10 +189,15 @@ export class MemoryCounterStore implements CounterStore {
       if (context.known !== true && inNetwork >= space.networkShare) {
         return { count: rule.max + 1, resetMs: rule.windowMs, full: 'network' };
       }
-      where = makeRoom(space, now) ? space.open : context.known === true && roomInReserve(space, now) ? space.reserved : undefined;
+      where = makeRoom(space, now)
+        ? space.open
+        : context.known === true && roomInReserve(space, now)
+          ? space.reserved
+          : undefined;
       if (where === undefined) {
         const oldest = first(space.exhausted);
-        const retry = oldest === undefined ? rule.windowMs : Math.max(1_000, resetAtOf(oldest) - now);
+        const retry =
+          oldest === undefined ? rule.windowMs : Math.max(1_000, resetAtOf(oldest) - now);
         return { count: rule.max + 1, resetMs: retry, full: 'clients' };
       }
       if (network !== undefined) space.networks.set(network, inNetwork + 1);
@@ -205,7 +217,8 @@ export class MemoryCounterStore implements CounterStore {
   /** Windows held (tests and the memory measurement). */
   size(): number {
     let total = 0;
-    for (const space of this.spaces.values()) total += space.open.size + space.exhausted.size + space.reserved.size;
+    for (const space of this.spaces.values())
+      total += space.open.size + space.exhausted.size + space.reserved.size;
     return total;
   }
 
@@ -324,7 +337,9 @@ end
 return {count, ttl}
 `;
 
-type RedisWithHit = Redis & { financeTuiHit(key: string, windowMs: number): Promise<[number, number]> };
+type RedisWithHit = Redis & {
+  financeTuiHit(key: string, windowMs: number): Promise<[number, number]>;
+};
 
 /** Counters in Redis (INCR + PEXPIRE in one script): shared by every instance, expired by Redis. */
 export class RedisCounterStore implements CounterStore {
@@ -333,12 +348,16 @@ export class RedisCounterStore implements CounterStore {
 
   constructor(redis: Redis, prefix = 'finance-tui-rl:') {
     this.prefix = prefix;
-    if (!('financeTuiHit' in redis)) redis.defineCommand('financeTuiHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    if (!('financeTuiHit' in redis))
+      redis.defineCommand('financeTuiHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis = redis as RedisWithHit;
   }
 
   async hit(rule: LimitRule, subject: string): Promise<Hit> {
-    const [count, ttl] = await this.redis.financeTuiHit(`${this.prefix}${rule.name}:${subject}`, rule.windowMs);
+    const [count, ttl] = await this.redis.financeTuiHit(
+      `${this.prefix}${rule.name}:${subject}`,
+      rule.windowMs,
+    );
     return { count, resetMs: ttl };
   }
 }
@@ -346,9 +365,15 @@ export class RedisCounterStore implements CounterStore {
 declare module 'fastify' {
   interface FastifyInstance {
     /** an onRequest hook enforcing `rules` */
-    rateLimit(rules: readonly LimitRule[]): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    rateLimit(
+      rules: readonly LimitRule[],
+    ): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** counts one hit against each rule (user rules first); throws 429 RATE_LIMITED (Retry-After set) when one is over */
-    enforceLimits(request: FastifyRequest, reply: FastifyReply, rules: readonly LimitRule[]): Promise<void>;
+    enforceLimits(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      rules: readonly LimitRule[],
+    ): Promise<void>;
     /** marks the request's client known-good (it has just signed in) */
     rememberClient(request: FastifyRequest): void;
   }
@@ -358,11 +383,17 @@ function subjectOf(request: FastifyRequest, rule: LimitRule): string {
   if (rule.per === 'ip') {
     const client = clientKey(request.ip);
     // an address we cannot read is no client: refused rather than counted under a shared key
-    if (client === undefined) throw new AppError(ErrorCode.RATE_LIMITED, 'The client address could not be read; retry in 60 s', { status: 429, details: { retryAfter: 60 } });
+    if (client === undefined)
+      throw new AppError(
+        ErrorCode.RATE_LIMITED,
+        'The client address could not be read; retry in 60 s',
+        { status: 429, details: { retryAfter: 60 } },
+      );
     return client;
   }
   // user rules sit behind the JWT guard; reaching one without claims is a wiring bug
-  if (request.auth === null) throw new Error(`rate limit ${rule.name} needs an authenticated request`);
+  if (request.auth === null)
+    throw new Error(`rate limit ${rule.name} needs an authenticated request`);
   return request.auth.userId;
 }
 
@@ -373,30 +404,55 @@ export interface RateLimitPluginOptions {
 }
 
 const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
-  const store = options.store ?? (options.redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(options.redis));
+  const store =
+    options.store ??
+    (options.redis === undefined ? new MemoryCounterStore() : new RedisCounterStore(options.redis));
   const known = new KnownClients();
 
   type Counted = { limit: LimitRule; hit: Hit };
-  const count = (request: FastifyRequest, rules: readonly LimitRule[], context: HitContext): Promise<Counted[]> =>
-    Promise.all(rules.map(async (limit) => ({ limit, hit: await store.hit(limit, subjectOf(request, limit), context) })));
+  const count = (
+    request: FastifyRequest,
+    rules: readonly LimitRule[],
+    context: HitContext,
+  ): Promise<Counted[]> =>
+    Promise.all(
+      rules.map(async (limit) => ({
+        limit,
+        hit: await store.hit(limit, subjectOf(request, limit), context),
+      })),
+    );
 
-  async function enforceLimits(request: FastifyRequest, reply: FastifyReply, rules: readonly LimitRule[]): Promise<void> {
+  async function enforceLimits(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    rules: readonly LimitRule[],
+  ): Promise<void> {
     // known-good: an authenticated request (its user's rules are counted first), or a client that signed in lately
     const client = request.auth === null ? clientKey(request.ip) : undefined;
     const context = { known: request.auth !== null || (client !== undefined && known.has(client)) };
     // the user's rules first: a request over them opens no window for its address
-    const userHits = await count(request, rules.filter((limit) => limit.per === 'user'), context);
+    const userHits = await count(
+      request,
+      rules.filter((limit) => limit.per === 'user'),
+      context,
+    );
     const userOver = userHits.some((entry) => entry.hit.count > entry.limit.max);
     const ipRules = rules.filter((limit) => limit.per === 'ip');
     let hits = userHits;
-    if (!userOver && ipRules.length > 0) hits = [...userHits, ...(await count(request, ipRules, context))];
+    if (!userOver && ipRules.length > 0)
+      hits = [...userHits, ...(await count(request, ipRules, context))];
     // the headers describe the tightest rule; Retry-After the longest wait among those over
     let tightest = hits[0];
     let over: (typeof hits)[number] | undefined;
     for (const entry of hits) {
       const remaining = entry.limit.max - entry.hit.count;
-      if (tightest === undefined || remaining < tightest.limit.max - tightest.hit.count) tightest = entry;
-      if (entry.hit.count > entry.limit.max && (over === undefined || entry.hit.resetMs > over.hit.resetMs)) over = entry;
+      if (tightest === undefined || remaining < tightest.limit.max - tightest.hit.count)
+        tightest = entry;
+      if (
+        entry.hit.count > entry.limit.max &&
+        (over === undefined || entry.hit.resetMs > over.hit.resetMs)
+      )
+        over = entry;
     }
     if (tightest === undefined) return;
     reply.header('x-ratelimit-limit', tightest.limit.max);
@@ -410,8 +466,14 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
         ? { code: ErrorCode.RATE_LIMITED, message: 'Too many clients at once;' }
         : over.hit.full === 'network'
           ? { code: ErrorCode.RATE_LIMITED, message: 'Too many clients from your network at once;' }
-          : (over.limit.exceeded ?? { code: ErrorCode.RATE_LIMITED, message: 'Too many requests,' });
-    throw new AppError(refusal.code, `${refusal.message} retry in ${retryAfter} s`, { status: 429, details: { retryAfter } });
+          : (over.limit.exceeded ?? {
+              code: ErrorCode.RATE_LIMITED,
+              message: 'Too many requests,',
+            });
+    throw new AppError(refusal.code, `${refusal.message} retry in ${retryAfter} s`, {
+      status: 429,
+      details: { retryAfter },
+    });
   }
 
   fastify.decorate('enforceLimits', enforceLimits);
@@ -419,9 +481,12 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     const client = clientKey(request.ip);
     if (client !== undefined) known.remember(client);
   });
-  fastify.decorate('rateLimit', (rules: readonly LimitRule[]) => async (request: FastifyRequest, reply: FastifyReply) => {
-    await enforceLimits(request, reply, rules);
-  });
+  fastify.decorate(
+    'rateLimit',
+    (rules: readonly LimitRule[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+      await enforceLimits(request, reply, rules);
+    },
+  );
 };
 
 export default fp(rateLimitPlugin, { name: 'rate-limit', fastify: '5.x' });

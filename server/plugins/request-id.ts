@@ -19,7 +19,9 @@ export function isSaneRequestId(value: unknown): value is string {
 }
 
 /** Fastify `genReqId`: the incoming id when sane, else a fresh UUID. */
-export function createRequestIdGenerator(generate: () => string = randomUUID): (req: IncomingMessage) => string {
+export function createRequestIdGenerator(
+  generate: () => string = randomUUID,
+): (req: IncomingMessage) => string {
   return (req) => {
     const incoming = req.headers[REQUEST_ID_HEADER];
     return isSaneRequestId(incoming) ? incoming : generate();

@@ -18,7 +18,13 @@
  * about 1 µs of the ~17 µs of CPU a GET /health takes (bench/server-health.ts; README
  * "Benchmarks"). Rarer lines (aborted, failed while responding) still go through pino.
  */
-import { type FastifyBaseLogger, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
 
@@ -90,7 +96,11 @@ export class RequestLineController extends LogController {
   /** No "incoming request" line: the one line comes when the request is done. */
   override incomingRequest(): void {}
 
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
     if (error) {
       // the response stream failed (the socket died mid-write): rare, worth a warning; the error
       // object goes through the redacting logger
@@ -107,7 +117,10 @@ export class RequestLineController extends LogController {
       `{"level":30,"time":${Date.now()}${this.#bindings}` +
         stringField('reqId', request.id) +
         stringField('method', request.method) +
-        stringField('url', request.is404 ? this.known.label(request.url) : request.routeOptions.url) +
+        stringField(
+          'url',
+          request.is404 ? this.known.label(request.url) : request.routeOptions.url,
+        ) +
         stringField('remoteAddress', request.ip) +
         numberField('statusCode', reply.statusCode) +
         numberField('responseTime', reply.elapsedTime) +
@@ -167,7 +180,11 @@ for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as cons
 }
 
 /** Fastify's `childLoggerFactory`. */
-export function lazyChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
 }
 
@@ -180,7 +197,10 @@ const requestLog: FastifyPluginAsync<RequestLogPluginOptions> = async (fastify, 
   fastify.decorateRequest('errorCode', null);
   fastify.addHook('onRoute', (route) => known.add(route.url));
   fastify.addHook('onRequestAbort', (request, done) => {
-    options.controller.lines.info({ ...lineOf(request, known), aborted: true }, 'request ended before its answer');
+    options.controller.lines.info(
+      { ...lineOf(request, known), aborted: true },
+      'request ended before its answer',
+    );
     done();
   });
 };

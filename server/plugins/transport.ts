@@ -28,14 +28,30 @@ import { REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
 
 /** What each parser error becomes: status, code and a message that names the bound. */
-export function describeClientError(errorCode: string | undefined): { status: number; code: ErrorCode; message: string } {
+export function describeClientError(errorCode: string | undefined): {
+  status: number;
+  code: ErrorCode;
+  message: string;
+} {
   if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, code: ErrorCode.REQUEST_TIMEOUT, message: 'The request did not arrive in time (headers or body too slow)' };
+    return {
+      status: 408,
+      code: ErrorCode.REQUEST_TIMEOUT,
+      message: 'The request did not arrive in time (headers or body too slow)',
+    };
   }
   if (errorCode === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, code: ErrorCode.HEADERS_TOO_LARGE, message: 'Request headers are larger than 16 KB' };
+    return {
+      status: 431,
+      code: ErrorCode.HEADERS_TOO_LARGE,
+      message: 'Request headers are larger than 16 KB',
+    };
   }
-  return { status: 400, code: ErrorCode.MALFORMED_REQUEST, message: 'The request is not valid HTTP/1.1' };
+  return {
+    status: 400,
+    code: ErrorCode.MALFORMED_REQUEST,
+    message: 'The request is not valid HTTP/1.1',
+  };
 }
 
 const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
@@ -57,19 +73,33 @@ export function clientErrorResponse(status: number, body: ErrorBody): string {
 }
 
 /** Fastify's `clientErrorHandler` option (Fastify binds it to the instance). */
-export function clientErrorHandler(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(
+  this: { log: FastifyBaseLogger },
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
   // a reset or an already closed socket: nobody to answer
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const described = describeClientError(error.code);
   const requestId = randomUUID();
   this.log.info(
-    { reqId: requestId, remoteAddress: socket.remoteAddress, statusCode: described.status, errorCode: described.code, parserError: error.code },
+    {
+      reqId: requestId,
+      remoteAddress: socket.remoteAddress,
+      statusCode: described.status,
+      errorCode: described.code,
+      parserError: error.code,
+    },
     'request refused by the HTTP parser',
   );
   // as Node does: answer only if no response to this connection has started
   const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && current?.headersSent !== true) {
-    socket.write(clientErrorResponse(described.status, { error: { code: described.code, message: described.message, requestId } }));
+    socket.write(
+      clientErrorResponse(described.status, {
+        error: { code: described.code, message: described.message, requestId },
+      }),
+    );
   }
   socket.destroy();
 }
@@ -146,30 +176,53 @@ export interface TransportOptions {
 
 const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options) => {
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (!declaresBody(request.headers) || (!request.is404 && request.routeOptions.schema?.body !== undefined)) {
+    if (
+      !declaresBody(request.headers) ||
+      (!request.is404 && request.routeOptions.schema?.body !== undefined)
+    ) {
       done();
       return;
     }
     // the unread body stays in the socket: close it after this answer rather than drain it
     reply.header('connection', 'close');
-    done(request.is404 ? notFoundError(request.method) : new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'This route takes no request body', { status: 413 }));
+    done(
+      request.is404
+        ? notFoundError(request.method)
+        : new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'This route takes no request body', {
+            status: 413,
+          }),
+    );
   });
 
-  const refused: Record<Exclude<Admission, 'ok'>, number> = { full: 0, 'per-address': 0, reserved: 0, unknown: 0 };
+  const refused: Record<Exclude<Admission, 'ok'>, number> = {
+    full: 0,
+    'per-address': 0,
+    reserved: 0,
+    unknown: 0,
+  };
   let lastLog = 0;
   const countRefusal = (reason: Exclude<Admission, 'ok'>): void => {
     refused[reason] += 1;
     const now = Date.now();
     if (now - lastLog < DROP_LOG_INTERVAL_MS) return;
     fastify.log.warn(
-      { refused: { ...refused }, maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress },
-      reason === 'full' ? 'connections refused: the server is at its connection cap' : 'connections refused: a client address is at its share of the connections',
+      {
+        refused: { ...refused },
+        maxConnections: options.maxConnections,
+        maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+      },
+      reason === 'full'
+        ? 'connections refused: the server is at its connection cap'
+        : 'connections refused: a client address is at its share of the connections',
     );
     lastLog = now;
     for (const key of Object.keys(refused) as Array<keyof typeof refused>) refused[key] = 0;
   };
 
-  const ledger = new ConnectionLedger({ max: options.maxConnections, perAddress: options.maxConnectionsPerAddress });
+  const ledger = new ConnectionLedger({
+    max: options.maxConnections,
+    perAddress: options.maxConnectionsPerAddress,
+  });
   const trusted = trustedPeer(options.trustProxy);
   // Node closes what is over maxConnections before it becomes a connection (the same total)
   fastify.server.on('drop', () => countRefusal('full'));

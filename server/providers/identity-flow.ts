@@ -36,7 +36,10 @@ export function isUsableWallet(wallet: IdentityWallet): boolean {
  * none is linked, the provider answers 404 for it, or it is not app-managed Starknet. A lookup
  * that fails any other way throws: "did not answer" must never read as "has no wallet".
  */
-export async function linkedUsableWallet(identity: IdentityProvider, user: IdentityUser): Promise<IdentityWallet | null> {
+export async function linkedUsableWallet(
+  identity: IdentityProvider,
+  user: IdentityUser,
+): Promise<IdentityWallet | null> {
   const linkedId = user.customMetadata[SERVER_WALLET_KEY];
   if (typeof linkedId !== 'string' || linkedId === '') return null;
   const wallet = await identity.getWallet(linkedId);
@@ -52,17 +55,27 @@ export interface Provisioning {
 }
 
 function providerError(message: string): AppError {
-  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `identity provider ${message}`, { status: 502 });
+  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `identity provider ${message}`, {
+    status: 502,
+  });
 }
 
 /** Serialises provisioning of one user; the lock key is the provider's user id. */
-function underUserLock<T>(provisioning: Provisioning, userId: string, fn: () => Promise<T>): Promise<T> {
+function underUserLock<T>(
+  provisioning: Provisioning,
+  userId: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   return provisioning.lock.withLock(`provision:${userId}`, fn, {
     waitMs: provisioning.waitMs,
     onTimeout: () =>
-      new AppError(ErrorCode.PROVISIONING_IN_PROGRESS, 'A wallet is being set up for this account by another request; try again in a moment', {
-        status: 409,
-      }),
+      new AppError(
+        ErrorCode.PROVISIONING_IN_PROGRESS,
+        'A wallet is being set up for this account by another request; try again in a moment',
+        {
+          status: 409,
+        },
+      ),
   });
 }
 
@@ -71,12 +84,20 @@ function underUserLock<T>(provisioning: Provisioning, userId: string, fn: () => 
  * metadata key (the provider replaces the whole object on write). Call it only under the user's
  * lock, with `user` read inside the lock.
  */
-async function createAndLink(identity: IdentityProvider, user: IdentityUser): Promise<{ user: IdentityUser; wallet: IdentityWallet }> {
+async function createAndLink(
+  identity: IdentityProvider,
+  user: IdentityUser,
+): Promise<{ user: IdentityUser; wallet: IdentityWallet }> {
   const wallet = await identity.createWallet();
-  const updated = await identity.setCustomMetadata(user.id, { ...user.customMetadata, [SERVER_WALLET_KEY]: wallet.id });
+  const updated = await identity.setCustomMetadata(user.id, {
+    ...user.customMetadata,
+    [SERVER_WALLET_KEY]: wallet.id,
+  });
   if (updated.customMetadata[SERVER_WALLET_KEY] !== wallet.id) {
     // the new wallet was never shown to anyone; the old link (if any) is whatever the provider kept
-    throw providerError('did not record the new wallet in the account; nothing was changed on our side, try again');
+    throw providerError(
+      'did not record the new wallet in the account; nothing was changed on our side, try again',
+    );
   }
   return { user: updated, wallet };
 }
@@ -97,7 +118,9 @@ export async function provisionWallet(
     // the address still belongs to the same account (e-mails can be unlinked and relinked).
     const user = await identity.getUserByEmail(claims.email);
     if (user === null || user.id !== claims.userId) {
-      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', { status: 401 });
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', {
+        status: 401,
+      });
     }
     if ((await linkedUsableWallet(identity, user)) !== null) {
       throw new AppError(
@@ -111,7 +134,10 @@ export async function provisionWallet(
 }
 
 /** The first usable wallet linked by any of these views of one user (lookup first). */
-async function firstUsableLink(identity: IdentityProvider, users: IdentityUser[]): Promise<IdentityWallet | null> {
+async function firstUsableLink(
+  identity: IdentityProvider,
+  users: IdentityUser[],
+): Promise<IdentityWallet | null> {
   const seen = new Set<unknown>();
   for (const user of users) {
     const linked = user.customMetadata[SERVER_WALLET_KEY];
@@ -143,13 +169,18 @@ export async function verifyAndProvision(
   }
   const views = lookedUp === null ? [authenticated] : [lookedUp, authenticated];
   const existing = await firstUsableLink(identity, views);
-  if (existing !== null) return { user: lookedUp ?? authenticated, wallet: existing, isExisting: true };
-  if (lookedUp === null) throw providerError('signed this account in but cannot find it by e-mail yet; sign in again in a moment');
+  if (existing !== null)
+    return { user: lookedUp ?? authenticated, wallet: existing, isExisting: true };
+  if (lookedUp === null)
+    throw providerError(
+      'signed this account in but cannot find it by e-mail yet; sign in again in a moment',
+    );
 
   return underUserLock(provisioning, authenticated.id, async () => {
     // again, inside the lock: another request (or instance) may have linked a wallet meanwhile
     const user = await identity.getUserByEmail(email);
-    if (user === null || user.id !== authenticated.id) throw providerError('no longer finds the account that signed in; sign in again');
+    if (user === null || user.id !== authenticated.id)
+      throw providerError('no longer finds the account that signed in; sign in again');
     const linked = await linkedUsableWallet(identity, user);
     if (linked !== null) return { user, wallet: linked, isExisting: true };
     return { ...(await createAndLink(identity, user)), isExisting: false };

@@ -15,7 +15,13 @@ import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { padHash } from '../../shared/starknet.js';
-import { type Answer, createJsonTransport, type JsonTransport, ResponseTooLargeError, UpstreamTimeoutError } from './json-http.js';
+import {
+  type Answer,
+  createJsonTransport,
+  type JsonTransport,
+  ResponseTooLargeError,
+  UpstreamTimeoutError,
+} from './json-http.js';
 import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue } from './types.js';
 
 export interface IdentityProviderOptions {
@@ -39,8 +45,12 @@ const Hex = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
 
 const UserWire = Type.Object({
   id: Type.String({ minLength: 1 }),
-  linked_accounts: Type.Array(Type.Object({ type: Type.String(), address: Type.Optional(Type.String()) })),
-  custom_metadata: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+  linked_accounts: Type.Array(
+    Type.Object({ type: Type.String(), address: Type.Optional(Type.String()) }),
+  ),
+  custom_metadata: Type.Optional(
+    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  ),
 });
 type UserWire = Type.Static<typeof UserWire>;
 
@@ -69,30 +79,53 @@ const SuccessWire = Type.Object({});
 const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 function isMetadataValue(value: unknown): value is MetadataValue {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 function toUser(wire: UserWire): IdentityUser {
-  const email = wire.linked_accounts.find((account) => account.type === 'email' && typeof account.address === 'string');
+  const email = wire.linked_accounts.find(
+    (account) => account.type === 'email' && typeof account.address === 'string',
+  );
   const customMetadata: Record<string, MetadataValue> = {};
   // other apps' tooling may have stored shapes we do not use; keep only what the contract allows
-  for (const [key, value] of Object.entries(wire.custom_metadata ?? {})) if (isMetadataValue(value)) customMetadata[key] = value;
+  for (const [key, value] of Object.entries(wire.custom_metadata ?? {}))
+    if (isMetadataValue(value)) customMetadata[key] = value;
   return { id: wire.id, email: email?.address?.toLowerCase(), customMetadata };
 }
 
 function shapeError(operation: string): AppError {
-  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an unexpected response to ${operation}`, { status: 502 });
+  return new AppError(
+    ErrorCode.IDENTITY_PROVIDER_ERROR,
+    `${UPSTREAM} sent an unexpected response to ${operation}`,
+    { status: 502 },
+  );
 }
 
 function toWallet(wire: WalletWire, operation: string): IdentityWallet {
   const ownerId = wire.owner_id ?? null;
   if (wire.chain_type !== 'starknet') {
     // not ours to normalise; the verify flow replaces such a wallet
-    return { id: wire.id, address: wire.address, publicKey: wire.public_key ?? '', chainType: wire.chain_type, ownerId };
+    return {
+      id: wire.id,
+      address: wire.address,
+      publicKey: wire.public_key ?? '',
+      chainType: wire.chain_type,
+      ownerId,
+    };
   }
   if (!isStarknetWallet(wire)) throw shapeError(operation);
   try {
-    return { id: wire.id, address: padHash(wire.address), publicKey: padHash(wire.public_key), chainType: 'starknet', ownerId };
+    return {
+      id: wire.id,
+      address: padHash(wire.address),
+      publicKey: padHash(wire.public_key),
+      chainType: 'starknet',
+      ownerId,
+    };
   } catch {
     throw shapeError(operation);
   }
@@ -116,25 +149,45 @@ function machineCode(answer: Answer): string | undefined {
 /** No answer at all: the deadline passed, the answer was too large, or the connection failed. */
 function transportError(error: unknown, operation: string): AppError {
   if (error instanceof UpstreamTimeoutError) {
-    return new AppError(ErrorCode.UPSTREAM_TIMEOUT, `${UPSTREAM} did not answer ${operation} in time`, { status: 504 });
+    return new AppError(
+      ErrorCode.UPSTREAM_TIMEOUT,
+      `${UPSTREAM} did not answer ${operation} in time`,
+      { status: 504 },
+    );
   }
   if (error instanceof ResponseTooLargeError) {
-    return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent an oversized answer to ${operation}`, { status: 502 });
+    return new AppError(
+      ErrorCode.IDENTITY_PROVIDER_ERROR,
+      `${UPSTREAM} sent an oversized answer to ${operation}`,
+      { status: 502 },
+    );
   }
-  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} could not be reached for ${operation}`, { status: 502 });
+  return new AppError(
+    ErrorCode.IDENTITY_PROVIDER_ERROR,
+    `${UPSTREAM} could not be reached for ${operation}`,
+    { status: 502 },
+  );
 }
 
 /** An answer other than 2xx (a redirect included: never followed). */
 function statusError(answer: Answer, operation: string): AppError {
   const { status } = answer;
   if (status >= 300 && status < 400) {
-    return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`, {
-      status: 502,
-    });
+    return new AppError(
+      ErrorCode.IDENTITY_PROVIDER_ERROR,
+      `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`,
+      {
+        status: 502,
+      },
+    );
   }
   const code = machineCode(answer);
   const detail = code === undefined ? '' : ` (${code})`;
-  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} answered HTTP ${status}${detail} to ${operation}`, { status: 502 });
+  return new AppError(
+    ErrorCode.IDENTITY_PROVIDER_ERROR,
+    `${UPSTREAM} answered HTTP ${status}${detail} to ${operation}`,
+    { status: 502 },
+  );
 }
 
 /** A read that met one of these, or a failed connection, is tried once more (a timeout is not). */
@@ -145,7 +198,9 @@ const MAX_RETRY_AFTER_MS = 1_000;
 
 function retryDelayMs(answer: Answer): number {
   const seconds = answer.status === 503 ? Number(answer.headers['retry-after']) : Number.NaN;
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(MAX_RETRY_AFTER_MS, seconds * 1_000) : RETRY_DELAY_MS;
+  return Number.isFinite(seconds) && seconds >= 0
+    ? Math.min(MAX_RETRY_AFTER_MS, seconds * 1_000)
+    : RETRY_DELAY_MS;
 }
 
 /** TypeBox schemas compiled on first use (Value.Check would interpret the schema on every call). */
@@ -170,7 +225,10 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
   // and the user's e-mail and OTP code to wherever the Location points. A 3xx is an upstream
   // error (statusError above).
   const transport = opts.transport ?? createJsonTransport();
-  const authHost = { base: opts.authUrl.replace(/\/+$/, ''), headers: { ...credentials, origin: opts.origin } };
+  const authHost = {
+    base: opts.authUrl.replace(/\/+$/, ''),
+    headers: { ...credentials, origin: opts.origin },
+  };
   const apiHost = { base: opts.apiUrl.replace(/\/+$/, ''), headers: credentials };
 
   /**
@@ -183,9 +241,20 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     operation: string,
     path: string,
     check: (value: unknown) => value is T,
-    init: { method: 'GET' | 'POST'; json?: unknown; nullOn?: number[]; onStatus?: (status: number) => AppError | undefined },
+    init: {
+      method: 'GET' | 'POST';
+      json?: unknown;
+      nullOn?: number[];
+      onStatus?: (status: number) => AppError | undefined;
+    },
   ): Promise<T | null> {
-    const request = { method: init.method, url: `${host.base}/${path}`, headers: host.headers, json: init.json, timeoutMs: opts.timeoutMs };
+    const request = {
+      method: init.method,
+      url: `${host.base}/${path}`,
+      headers: host.headers,
+      json: init.json,
+      timeoutMs: opts.timeoutMs,
+    };
     let answer: Answer;
     try {
       answer = await exchange(request, init.method === 'GET');
@@ -205,7 +274,11 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
       // an empty body is no JSON document, but not a syntax error either: it fails the shape check
       body = answer.text === '' ? '' : JSON.parse(answer.text);
     } catch {
-      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `${UPSTREAM} sent invalid JSON for ${operation}`, { status: 502 });
+      throw new AppError(
+        ErrorCode.IDENTITY_PROVIDER_ERROR,
+        `${UPSTREAM} sent invalid JSON for ${operation}`,
+        { status: 502 },
+      );
     }
     if (!check(body)) throw shapeError(operation);
     return body;
@@ -217,7 +290,8 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
       if (!retry || !RETRY_STATUSES.has(answer.status)) return answer;
       await sleep(retryDelayMs(answer));
     } catch (error) {
-      if (!retry || error instanceof UpstreamTimeoutError || error instanceof ResponseTooLargeError) throw error;
+      if (!retry || error instanceof UpstreamTimeoutError || error instanceof ResponseTooLargeError)
+        throw error;
       await sleep(RETRY_DELAY_MS);
     }
     return transport(request);
@@ -230,7 +304,10 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
   return {
     async sendOtp(email) {
-      await call(authHost, 'send OTP', 'passwordless/init', isSuccess, { method: 'POST', json: { email: normaliseEmail(email) } });
+      await call(authHost, 'send OTP', 'passwordless/init', isSuccess, {
+        method: 'POST',
+        json: { email: normaliseEmail(email) },
+      });
     },
 
     async verifyOtp(email, code) {
@@ -242,7 +319,11 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
           // the provider answers a wrong or expired code with 422 (documented) or 401 (seen)
           onStatus: (status) =>
             status === 401 || status === 422
-              ? new AppError(ErrorCode.INVALID_OTP, 'the code is wrong or has expired; ask for a new one', { status: 401 })
+              ? new AppError(
+                  ErrorCode.INVALID_OTP,
+                  'the code is wrong or has expired; ask for a new one',
+                  { status: 401 },
+                )
               : undefined,
         }),
         operation,
@@ -261,35 +342,56 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
 
     async setCustomMetadata(userId, metadata) {
       const operation = 'set user metadata';
-      const body = await call(apiHost, operation, `v1/users/${encodeURIComponent(userId)}/custom_metadata`, isUser, {
-        method: 'POST',
-        json: { custom_metadata: metadata },
-      });
+      const body = await call(
+        apiHost,
+        operation,
+        `v1/users/${encodeURIComponent(userId)}/custom_metadata`,
+        isUser,
+        {
+          method: 'POST',
+          json: { custom_metadata: metadata },
+        },
+      );
       return toUser(required(body, operation));
     },
 
     async createWallet() {
       const operation = 'create wallet';
-      const body = await call(apiHost, operation, 'v1/wallets', isWallet, { method: 'POST', json: { chain_type: 'starknet' } });
+      const body = await call(apiHost, operation, 'v1/wallets', isWallet, {
+        method: 'POST',
+        json: { chain_type: 'starknet' },
+      });
       return toWallet(required(body, operation), operation);
     },
 
     async getWallet(walletId) {
       const operation = 'get wallet';
-      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}`, isWallet, {
-        method: 'GET',
-        nullOn: [404],
-      });
+      const body = await call(
+        apiHost,
+        operation,
+        `v1/wallets/${encodeURIComponent(walletId)}`,
+        isWallet,
+        {
+          method: 'GET',
+          nullOn: [404],
+        },
+      );
       return body === null ? null : toWallet(body, operation);
     },
 
     async rawSign(walletId, hash) {
       const operation = 'raw sign';
-      const body = await call(apiHost, operation, `v1/wallets/${encodeURIComponent(walletId)}/raw_sign`, isRawSign, {
-        method: 'POST',
-        // the provider may or may not pad short hashes itself (UNSURE): always send 32 bytes
-        json: { params: { hash: padHash(hash) } },
-      });
+      const body = await call(
+        apiHost,
+        operation,
+        `v1/wallets/${encodeURIComponent(walletId)}/raw_sign`,
+        isRawSign,
+        {
+          method: 'POST',
+          // the provider may or may not pad short hashes itself (UNSURE): always send 32 bytes
+          json: { params: { hash: padHash(hash) } },
+        },
+      );
       const signature = required(body, operation).data.signature.toLowerCase();
       return signature.startsWith('0x') ? signature : `0x${signature}`;
     },

@@ -5,7 +5,8 @@ import { createJsonTransport, ResponseTooLargeError, UpstreamTimeoutError } from
 
 let server: Server;
 let base: string;
-const seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> = [];
+const seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> =
+  [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -16,7 +17,10 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      if (req.url === '/json') res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] }).end(JSON.stringify({ echo: body }));
+      if (req.url === '/json')
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'] })
+          .end(JSON.stringify({ echo: body }));
       else if (req.url === '/redirect') res.writeHead(302, { location: '/json' }).end();
       else if (req.url === '/empty') res.writeHead(204).end();
       else if (req.url === '/big') res.writeHead(200).end('x'.repeat(2048));
@@ -24,14 +28,12 @@ beforeAll(async () => {
         res.writeHead(200);
         res.write('x'.repeat(1000));
         setTimeout(() => res.end('x'.repeat(1000)), 20);
-      }
-      else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 2_000).unref();
+      } else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 2_000).unref();
       else if (req.url === '/slow-body') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{');
         setTimeout(() => res.end('}'), 2_000).unref();
-      }
-      else if (req.url === '/port') res.writeHead(200).end(String(req.socket.remotePort));
+      } else if (req.url === '/port') res.writeHead(200).end(String(req.socket.remotePort));
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"nope"}');
     });
   });
@@ -46,17 +48,29 @@ afterAll(async () => {
 
 describe('createJsonTransport', () => {
   const transport = createJsonTransport({ maxBodyBytes: 1024 });
-  const get = (path: string, timeoutMs = 500) => transport({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs });
+  const get = (path: string, timeoutMs = 500) =>
+    transport({ method: 'GET', url: `${base}${path}`, headers: {}, timeoutMs });
 
   it('sends method, headers and a JSON body, and returns status, headers and body text', async () => {
-    const answer = await transport({ method: 'POST', url: `${base}/json`, headers: { authorization: 'Basic abc' }, json: { hello: 'world' }, timeoutMs: 500 });
+    const answer = await transport({
+      method: 'POST',
+      url: `${base}/json`,
+      headers: { authorization: 'Basic abc' },
+      json: { hello: 'world' },
+      timeoutMs: 500,
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json');
     expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
     expect(JSON.parse(answer.text)).toEqual({ echo: '{"hello":"world"}' });
     const request = seen.at(-1);
     expect(request).toMatchObject({ method: 'POST', url: '/json', body: '{"hello":"world"}' });
-    expect(request?.headers).toMatchObject({ authorization: 'Basic abc', 'content-type': 'application/json', 'content-length': '17', accept: 'application/json' });
+    expect(request?.headers).toMatchObject({
+      authorization: 'Basic abc',
+      'content-type': 'application/json',
+      'content-length': '17',
+      accept: 'application/json',
+    });
     // nothing that would ask the upstream to compress
     expect(request?.headers['accept-encoding']).toBeUndefined();
   });
@@ -80,20 +94,30 @@ describe('createJsonTransport', () => {
     expect(await get('/missing')).toMatchObject({ status: 404, text: '{"code":"nope"}' });
   });
 
-  it.each(['/slow', '/slow-body'])('the deadline (%s) covers the whole answer, headers and body', async (path) => {
-    // the server answers after 2 s: without a deadline on the body, /slow-body would resolve
-    await expect(get(path, 200)).rejects.toBeInstanceOf(UpstreamTimeoutError);
-  });
+  it.each(['/slow', '/slow-body'])(
+    'the deadline (%s) covers the whole answer, headers and body',
+    async (path) => {
+      // the server answers after 2 s: without a deadline on the body, /slow-body would resolve
+      await expect(get(path, 200)).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    },
+  );
 
-  it.each(['/big', '/big-chunked'])('an answer over the limit (%s) is refused, not buffered', async (path) => {
-    await expect(get(path)).rejects.toBeInstanceOf(ResponseTooLargeError);
-  });
+  it.each(['/big', '/big-chunked'])(
+    'an answer over the limit (%s) is refused, not buffered',
+    async (path) => {
+      await expect(get(path)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    },
+  );
 
   it('a refused connection rejects', async () => {
-    await expect(transport({ method: 'GET', url: 'http://127.0.0.1:9/unused', headers: {}, timeoutMs: 500 })).rejects.toThrow();
+    await expect(
+      transport({ method: 'GET', url: 'http://127.0.0.1:9/unused', headers: {}, timeoutMs: 500 }),
+    ).rejects.toThrow();
   });
 
   it('only http and https', async () => {
-    await expect(transport({ method: 'GET', url: 'file:///etc/passwd', headers: {}, timeoutMs: 500 })).rejects.toThrow(/unsupported protocol/);
+    await expect(
+      transport({ method: 'GET', url: 'file:///etc/passwd', headers: {}, timeoutMs: 500 }),
+    ).rejects.toThrow(/unsupported protocol/);
   });
 });

@@ -50,13 +50,17 @@ export type JsonTransport = (request: JsonRequest) => Promise<Answer>;
 
 export function createJsonTransport(options: { maxBodyBytes?: number } = {}): JsonTransport {
   const limit = options.maxBodyBytes ?? 4 * 1_048_576;
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const agents = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true }),
+  };
 
   return (init) =>
     new Promise<Answer>((resolve, reject) => {
       const url = new URL(init.url);
       const secure = url.protocol === 'https:';
-      if (!secure && url.protocol !== 'http:') throw new TypeError(`unsupported protocol ${url.protocol}`);
+      if (!secure && url.protocol !== 'http:')
+        throw new TypeError(`unsupported protocol ${url.protocol}`);
       const body = init.json === undefined ? undefined : JSON.stringify(init.json);
       const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
       if (body !== undefined) {
@@ -93,12 +97,20 @@ export function createJsonTransport(options: { maxBodyBytes?: number } = {}): Js
           });
           response.on('error', (error) => settle(() => reject(error)));
           response.on('end', () => {
-            const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            settle(() => resolve({ status: response.statusCode ?? 502, headers: response.headers, text }));
+            const text =
+              chunks.length === 1
+                ? (chunks[0] as Buffer).toString('utf8')
+                : Buffer.concat(chunks).toString('utf8');
+            settle(() =>
+              resolve({ status: response.statusCode ?? 502, headers: response.headers, text }),
+            );
           });
         },
       );
-      const deadline = setTimeout(() => fail(new UpstreamTimeoutError(init.timeoutMs)), init.timeoutMs);
+      const deadline = setTimeout(
+        () => fail(new UpstreamTimeoutError(init.timeoutMs)),
+        init.timeoutMs,
+      );
       client.on('error', (error) => settle(() => reject(error)));
       // a string body goes out in the same write as the headers
       client.end(body);

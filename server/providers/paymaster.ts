@@ -40,7 +40,8 @@ function isAbortTimeout(error: unknown): boolean {
 
 export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterRelay {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.apiKey !== undefined && options.apiKey !== '') headers['x-paymaster-api-key'] = options.apiKey;
+  if (options.apiKey !== undefined && options.apiKey !== '')
+    headers['x-paymaster-api-key'] = options.apiKey;
 
   return {
     async relay(request: JsonRpcRequest): Promise<unknown> {
@@ -61,7 +62,9 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
         status = response.status;
         if (status >= 300 && status < 400) {
           await response.body?.cancel().catch(() => undefined);
-          throw paymasterError(`The paymaster answered with a redirect (HTTP ${status}); redirects are never followed`);
+          throw paymasterError(
+            `The paymaster answered with a redirect (HTTP ${status}); redirects are never followed`,
+          );
         }
         if (status >= 500) {
           // the body is not used: release the connection instead of reading it
@@ -69,14 +72,21 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
           throw paymasterError(`The paymaster failed (HTTP ${status})`);
         }
         const body = await readCapped(response, MAX_RESPONSE_BYTES);
-        if (body === undefined) throw paymasterError(`The paymaster response is too large (over ${MAX_RESPONSE_BYTES} bytes)`);
+        if (body === undefined)
+          throw paymasterError(
+            `The paymaster response is too large (over ${MAX_RESPONSE_BYTES} bytes)`,
+          );
         text = body;
       } catch (error) {
         if (isAppError(error)) throw error;
         if (isTimeoutError(error) || isAbortTimeout(error) || signal.aborted) {
-          throw new AppError(ErrorCode.UPSTREAM_TIMEOUT, `The paymaster did not answer within ${options.timeoutMs} ms`, {
-            status: 504,
-          });
+          throw new AppError(
+            ErrorCode.UPSTREAM_TIMEOUT,
+            `The paymaster did not answer within ${options.timeoutMs} ms`,
+            {
+              status: 504,
+            },
+          );
         }
         throw paymasterError('The paymaster could not be reached');
       }
@@ -89,7 +99,8 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
       }
       // A 4xx carrying a JSON-RPC error is still the paymaster's answer (bad params, …); a 4xx
       // without one (401 bad API key, 404 wrong URL) is a problem on our side of the link.
-      if (!isJsonRpcResponse(body)) throw paymasterError(`The paymaster sent an unexpected response (HTTP ${status})`);
+      if (!isJsonRpcResponse(body))
+        throw paymasterError(`The paymaster sent an unexpected response (HTTP ${status})`);
       return body;
     },
   };

@@ -6,7 +6,14 @@
  * its user stop working (revocations.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EmptyRequest, LoginRequest, LoginResponse, LogoutResponse, VerifyRequest, VerifyResponse } from '../../shared/api.js';
+import {
+  EmptyRequest,
+  LoginRequest,
+  LoginResponse,
+  LogoutResponse,
+  VerifyRequest,
+  VerifyResponse,
+} from '../../shared/api.js';
 import { authOf } from '../plugins/auth.js';
 import type { TokenService } from '../jwt.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
@@ -25,7 +32,10 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
 
   fastify.post(
     '/login',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.login), schema: { body: LoginRequest, response: { 200: LoginResponse } } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.login),
+      schema: { body: LoginRequest, response: { 200: LoginResponse } },
+    },
     async (request) => {
       await identity.sendOtp(request.body.email);
       return { success: true as const, message: 'A one-time code was sent to that e-mail address' };
@@ -34,12 +44,20 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
 
   fastify.post(
     '/verify',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.verify), schema: { body: VerifyRequest, response: { 200: VerifyResponse } } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.verify),
+      schema: { body: VerifyRequest, response: { 200: VerifyResponse } },
+    },
     async (request) => {
       const { email, code } = request.body;
       const { user, wallet, isExisting } = await verifyAndProvision(provisioning, email, code);
       // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
-      const issued = await tokens.issue({ userId: user.id, email: user.email ?? email, walletId: wallet.id, walletAddress: wallet.address });
+      const issued = await tokens.issue({
+        userId: user.id,
+        email: user.email ?? email,
+        walletId: wallet.id,
+        walletAddress: wallet.address,
+      });
       // a client that signs in is known-good: the limiter keeps reserved windows for it when
       // strangers fill a counter space (plugins/rate-limit.ts)
       fastify.rememberClient(request);
@@ -68,7 +86,10 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
     },
     async (request) => {
       await revocations.revoke(authOf(request));
-      return { success: true as const, message: 'Signed out: this token and every earlier token of this account no longer work' };
+      return {
+        success: true as const,
+        message: 'Signed out: this token and every earlier token of this account no longer work',
+      };
     },
   );
 };

@@ -43,7 +43,9 @@ export interface PaymasterRoutesOptions {
  * {transaction, parameters}); `executes` puts it under the per-minute execute limit and, when
  * sponsored, the daily sponsored quota.
  */
-export const RELAYED_METHODS: Readonly<Record<string, { params: 'none' | 'transaction'; executes: boolean }>> = {
+export const RELAYED_METHODS: Readonly<
+  Record<string, { params: 'none' | 'transaction'; executes: boolean }>
+> = {
   paymaster_isAvailable: { params: 'none', executes: false },
   paymaster_getSupportedTokens: { params: 'none', executes: false },
   paymaster_buildTransaction: { params: 'transaction', executes: false },
@@ -54,7 +56,9 @@ export const RELAYED_METHODS: Readonly<Record<string, { params: 'none' | 'transa
 export const PARAMS_LIMITS = { maxDepth: 32, maxNodes: 20_000 } as const;
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 function invalidParams(message: string): AppError {
@@ -78,16 +82,25 @@ export interface ParamsFacts {
  * with a 400 naming the bound: a deeply nested body must neither blow the stack here nor reach
  * the relay (whose JSON encoding would fail as "could not be reached").
  */
-export function inspectParams(params: unknown, limits: { maxDepth: number; maxNodes: number } = PARAMS_LIMITS): ParamsFacts {
+export function inspectParams(
+  params: unknown,
+  limits: { maxDepth: number; maxNodes: number } = PARAMS_LIMITS,
+): ParamsFacts {
   const root = record(params);
-  const facts: ParamsFacts = { addresses: [], transaction: root !== undefined && 'transaction' in root, sponsored: false };
+  const facts: ParamsFacts = {
+    addresses: [],
+    transaction: root !== undefined && 'transaction' in root,
+    sponsored: false,
+  };
   const pending: Array<{ node: unknown; depth: number }> = [{ node: params, depth: 0 }];
   let nodes = 0;
   while (pending.length > 0) {
     const { node, depth } = pending.pop() as { node: unknown; depth: number };
     nodes += 1;
-    if (nodes > limits.maxNodes) throw invalidParams(`paymaster params hold more than ${limits.maxNodes} values`);
-    if (depth > limits.maxDepth) throw invalidParams(`paymaster params are nested deeper than ${limits.maxDepth} levels`);
+    if (nodes > limits.maxNodes)
+      throw invalidParams(`paymaster params hold more than ${limits.maxNodes} values`);
+    if (depth > limits.maxDepth)
+      throw invalidParams(`paymaster params are nested deeper than ${limits.maxDepth} levels`);
     if (Array.isArray(node)) {
       // one by one: spreading a huge array into push() would exceed the argument limit
       for (const item of node) pending.push({ node: item, depth: depth + 1 });
@@ -100,7 +113,8 @@ export function inspectParams(params: unknown, limits: { maxDepth: number; maxNo
       if (key === 'deployment') {
         const deployment = record(value);
         // a deployment that is not an object, or names no address, has nothing to compare
-        if (deployment === undefined || 'address' in deployment) facts.addresses.push(deployment?.address);
+        if (deployment === undefined || 'address' in deployment)
+          facts.addresses.push(deployment?.address);
       }
       // anything but an explicit `default` may be read as "the paymaster pays": fail closed
       if (key === 'fee_mode' && record(value)?.mode !== 'default') facts.sponsored = true;
@@ -119,40 +133,67 @@ function checkShape(method: string, shape: 'none' | 'transaction', params: unkno
     return;
   }
   const extra = keys.filter((key) => key !== 'transaction' && key !== 'parameters');
-  if (named === undefined || record(named.transaction) === undefined || record(named.parameters) === undefined || extra.length > 0) {
-    throw invalidParams(`${method} params must be exactly {transaction, parameters} (SNIP-29), two objects`);
+  if (
+    named === undefined ||
+    record(named.transaction) === undefined ||
+    record(named.parameters) === undefined ||
+    extra.length > 0
+  ) {
+    throw invalidParams(
+      `${method} params must be exactly {transaction, parameters} (SNIP-29), two objects`,
+    );
   }
 }
 
-const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async (fastify, options) => {
+const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async (
+  fastify,
+  options,
+) => {
   fastify.addHook('onRequest', fastify.requireAuth);
   const sponsoredDaily = [sponsoredDailyRule(options.sponsoredDailyLimit)];
 
   fastify.post(
     '/',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.paymaster), config: { jsonRpcErrors: true }, schema: { body: JsonRpcRequest } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.paymaster),
+      config: { jsonRpcErrors: true },
+      schema: { body: JsonRpcRequest },
+    },
     async (request, reply) => {
       const claims = authOf(request);
       const rpc = request.body;
-      const method = Object.hasOwn(RELAYED_METHODS, rpc.method) ? RELAYED_METHODS[rpc.method] : undefined;
+      const method = Object.hasOwn(RELAYED_METHODS, rpc.method)
+        ? RELAYED_METHODS[rpc.method]
+        : undefined;
       if (method === undefined) {
-        throw new AppError(ErrorCode.VALIDATION_ERROR, `Only these JSON-RPC methods are relayed: ${Object.keys(RELAYED_METHODS).join(', ')}`, {
-          status: 400,
-          details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND },
-        });
+        throw new AppError(
+          ErrorCode.VALIDATION_ERROR,
+          `Only these JSON-RPC methods are relayed: ${Object.keys(RELAYED_METHODS).join(', ')}`,
+          {
+            status: 400,
+            details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND },
+          },
+        );
       }
       // SNIP-29 params are a named object; positional (array) params would hide the transaction
       // from the ownership check below, so they are refused for every method.
-      if (Array.isArray(rpc.params)) throw invalidParams('paymaster params must be a named object (SNIP-29), not an array');
+      if (Array.isArray(rpc.params))
+        throw invalidParams('paymaster params must be a named object (SNIP-29), not an array');
       const facts = inspectParams(rpc.params);
       checkShape(rpc.method, method.params, rpc.params);
       // a transaction that names no account cannot be checked, so it is not relayed
       if (facts.transaction && facts.addresses.length === 0) {
-        throw invalidParams('The transaction names no account (invoke.user_address or deployment.address)');
+        throw invalidParams(
+          'The transaction names no account (invoke.user_address or deployment.address)',
+        );
       }
       for (const address of facts.addresses) {
         if (typeof address !== 'string' || !sameAddress(address, claims.walletAddress)) {
-          throw new AppError(ErrorCode.WALLET_MISMATCH, 'The transaction is not for the wallet of this session', { status: 403 });
+          throw new AppError(
+            ErrorCode.WALLET_MISMATCH,
+            'The transaction is not for the wallet of this session',
+            { status: 403 },
+          );
         }
       }
       if (facts.sponsored && !options.sponsored) {

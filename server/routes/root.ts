@@ -15,7 +15,9 @@ const rootRoutes: FastifyPluginAsyncTypebox<RootRoutesOptions> = async (fastify,
     ...(options.sandbox ? { sandbox: true as const } : {}),
   }));
 
-  fastify.get('/health', { schema: { response: { 200: HealthResponse } } }, async () => ({ status: 'ok' as const }));
+  fastify.get('/health', { schema: { response: { 200: HealthResponse } } }, async () => ({
+    status: 'ok' as const,
+  }));
 };
 
 export default rootRoutes;

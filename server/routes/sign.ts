@@ -5,7 +5,13 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { typedData as snip12 } from 'starknet';
-import { SignHashRequest, SignHashResponse, SignMessageRequest, SignMessageResponse, textMessageTypedData } from '../../shared/api.js';
+import {
+  SignHashRequest,
+  SignHashResponse,
+  SignMessageRequest,
+  SignMessageResponse,
+  textMessageTypedData,
+} from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { MAX_SIGNABLE_HASH } from '../../shared/felt.js';
 import { authOf } from '../plugins/auth.js';
@@ -28,7 +34,9 @@ export interface SignRoutesOptions {
 
 function requireOwnWallet(tokenWalletId: string, walletId: string): void {
   if (walletId !== tokenWalletId) {
-    throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session', { status: 403 });
+    throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session', {
+      status: 403,
+    });
   }
 }
 
@@ -40,7 +48,11 @@ export function isSignableHash(hex: string): boolean {
 function checkedSignature(signature: string): string {
   const lower = signature.toLowerCase();
   if (!/^0x[0-9a-f]{128}$/.test(lower)) {
-    throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'The identity provider returned a malformed signature', { status: 502 });
+    throw new AppError(
+      ErrorCode.IDENTITY_PROVIDER_ERROR,
+      'The identity provider returned a malformed signature',
+      { status: 502 },
+    );
   }
   return lower;
 }
@@ -53,9 +65,13 @@ function messageHashOf(message: unknown, walletAddress: string): string {
     return hash;
   } catch {
     // starknet.js reasons are about its internals; the caller needs to know what to fix.
-    throw new AppError(ErrorCode.VALIDATION_ERROR, 'message is not valid SNIP-12 typed data (types, primaryType, domain, message)', {
-      status: 400,
-    });
+    throw new AppError(
+      ErrorCode.VALIDATION_ERROR,
+      'message is not valid SNIP-12 typed data (types, primaryType, domain, message)',
+      {
+        status: 400,
+      },
+    );
   }
 }
 
@@ -65,13 +81,20 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
 
   fastify.post(
     '/hash',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.signHash), schema: { body: SignHashRequest, response: { 200: SignHashResponse } } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.signHash),
+      schema: { body: SignHashRequest, response: { 200: SignHashResponse } },
+    },
     async (request) => {
       const claims = authOf(request);
       const { walletId, hash } = request.body;
       requireOwnWallet(claims.walletId, walletId);
       if (!isSignableHash(hash)) {
-        throw new AppError(ErrorCode.VALIDATION_ERROR, 'hash must be 0x-hex below 2^251 (the Stark signature range)', { status: 400 });
+        throw new AppError(
+          ErrorCode.VALIDATION_ERROR,
+          'hash must be 0x-hex below 2^251 (the Stark signature range)',
+          { status: 400 },
+        );
       }
       return { signature: checkedSignature(await identity.rawSign(walletId, hash)) };
     },
@@ -79,7 +102,10 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
 
   fastify.post(
     '/message',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.signMessage), schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.signMessage),
+      schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } },
+    },
     async (request) => {
       const claims = authOf(request);
       const { walletId, message } = request.body;
@@ -89,14 +115,20 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
       if (typeof message === 'string' && !PRINTABLE_ASCII.test(message)) {
         // starknet.js encodes SNIP-12 long strings as ASCII only; escaping would sign something
         // other than what the user read.
-        throw new AppError(ErrorCode.VALIDATION_ERROR, 'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else', {
-          status: 400,
-        });
+        throw new AppError(
+          ErrorCode.VALIDATION_ERROR,
+          'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else',
+          {
+            status: 400,
+          },
+        );
       }
       // Untrusted typed data is classified and bounded before starknet.js hashes it (its encoder
       // is exponential in the depth of fanned-out types, and slow per element): 400 at once,
       // never a frozen loop. What is hashed is the checked copy, not the request.
-      const { data } = checkTypedData(typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message);
+      const { data } = checkTypedData(
+        typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message,
+      );
       const messageHash = messageHashOf(data, claims.walletAddress);
       const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
       return { signature, messageHash };

@@ -5,7 +5,13 @@
  * that passes makes a wallet upstream.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EmptyRequest, sameEmail, WalletCreateResponse, WalletFindRequest, WalletFindResponse } from '../../shared/api.js';
+import {
+  EmptyRequest,
+  sameEmail,
+  WalletCreateResponse,
+  WalletFindRequest,
+  WalletFindResponse,
+} from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { TokenService } from '../jwt.js';
 import { authOf } from '../plugins/auth.js';
@@ -31,26 +37,43 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
     if (request.body === undefined || request.body === null) request.body = {};
   });
 
-  fastify.post('/find', { onRequest: fastify.rateLimit(RATE_LIMITS.walletFind), schema: { body: WalletFindRequest, response: { 200: WalletFindResponse } } }, async (request) => {
-    const claims = authOf(request);
-    // starkfi's client names the e-mail; it only ever finds the token's own wallet, so a
-    // different e-mail is a mix-up (or a probe), answered as such rather than ignored
-    if (request.body.email !== undefined && !sameEmail(request.body.email, claims.email)) {
-      throw new AppError(ErrorCode.EMAIL_MISMATCH, 'email is not the e-mail of this session', { status: 403 });
-    }
-    const wallet = await identity.getWallet(claims.walletId);
-    return { wallet: wallet === null ? null : publicWallet(wallet) };
-  });
+  fastify.post(
+    '/find',
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.walletFind),
+      schema: { body: WalletFindRequest, response: { 200: WalletFindResponse } },
+    },
+    async (request) => {
+      const claims = authOf(request);
+      // starkfi's client names the e-mail; it only ever finds the token's own wallet, so a
+      // different e-mail is a mix-up (or a probe), answered as such rather than ignored
+      if (request.body.email !== undefined && !sameEmail(request.body.email, claims.email)) {
+        throw new AppError(ErrorCode.EMAIL_MISMATCH, 'email is not the e-mail of this session', {
+          status: 403,
+        });
+      }
+      const wallet = await identity.getWallet(claims.walletId);
+      return { wallet: wallet === null ? null : publicWallet(wallet) };
+    },
+  );
 
   fastify.post(
     '/create',
-    { onRequest: fastify.rateLimit(RATE_LIMITS.walletCreate), schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } } },
+    {
+      onRequest: fastify.rateLimit(RATE_LIMITS.walletCreate),
+      schema: { body: EmptyRequest, response: { 200: WalletCreateResponse } },
+    },
     async (request) => {
       const claims = authOf(request);
       // 401 when the e-mail now belongs to another account; 409 WALLET_EXISTS while the linked
       // wallet is usable: only a missing or unusable one is replaced, one request at a time per user
       const { user, wallet } = await provisionWallet(provisioning, claims);
-      const issued = await tokens.issue({ userId: user.id, email: claims.email, walletId: wallet.id, walletAddress: wallet.address });
+      const issued = await tokens.issue({
+        userId: user.id,
+        email: claims.email,
+        walletId: wallet.id,
+        walletAddress: wallet.address,
+      });
       return { wallet: publicWallet(wallet), token: issued.token, expiresAt: issued.expiresAt };
     },
   );

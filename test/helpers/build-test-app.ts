@@ -10,7 +10,13 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { type AppDeps, buildApp } from '../../server/app.js';
 import { type ServerConfig, TRANSPORT_DEFAULTS, tokenAudience } from '../../server/config.js';
 import { createTokenService, type TokenService } from '../../server/jwt.js';
-import type { IdentityProvider, IdentityUser, IdentityWallet, MetadataValue, PaymasterRelay } from '../../server/providers/types.js';
+import type {
+  IdentityProvider,
+  IdentityUser,
+  IdentityWallet,
+  MetadataValue,
+  PaymasterRelay,
+} from '../../server/providers/types.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789-abcdefghijklmnop';
 export const TEST_APP_SECRET = 'test-identity-app-secret-zyxwvutsrq';
@@ -52,9 +58,15 @@ export class FakeIdentity implements IdentityProvider {
     this.outbox.set(email.toLowerCase(), String(randomInt(0, 1_000_000)).padStart(6, '0'));
   }
 
-  async verifyOtp(email: string, code: string): Promise<{ user: IdentityUser; isNewUser: boolean }> {
+  async verifyOtp(
+    email: string,
+    code: string,
+  ): Promise<{ user: IdentityUser; isNewUser: boolean }> {
     const key = email.toLowerCase();
-    if (this.outbox.get(key) !== code) throw new AppError(ErrorCode.INVALID_OTP, 'Invalid e-mail and code combination', { status: 401 });
+    if (this.outbox.get(key) !== code)
+      throw new AppError(ErrorCode.INVALID_OTP, 'Invalid e-mail and code combination', {
+        status: 401,
+      });
     this.outbox.delete(key);
     const existing = this.users.get(key);
     if (existing !== undefined) return { user: existing, isNewUser: false };
@@ -62,7 +74,11 @@ export class FakeIdentity implements IdentityProvider {
   }
 
   addUser(email: string): IdentityUser {
-    const user: IdentityUser = { id: `did:privy:${randomUUID()}`, email: email.toLowerCase(), customMetadata: {} };
+    const user: IdentityUser = {
+      id: `did:privy:${randomUUID()}`,
+      email: email.toLowerCase(),
+      customMetadata: {},
+    };
     this.users.set(user.email as string, user);
     return user;
   }
@@ -71,9 +87,13 @@ export class FakeIdentity implements IdentityProvider {
     return this.users.get(email.toLowerCase()) ?? null;
   }
 
-  async setCustomMetadata(userId: string, metadata: Record<string, MetadataValue>): Promise<IdentityUser> {
+  async setCustomMetadata(
+    userId: string,
+    metadata: Record<string, MetadataValue>,
+  ): Promise<IdentityUser> {
     const user = [...this.users.values()].find((u) => u.id === userId);
-    if (user === undefined) throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'no such user', { status: 502 });
+    if (user === undefined)
+      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'no such user', { status: 502 });
     user.customMetadata = { ...metadata };
     return user;
   }
@@ -99,7 +119,8 @@ export class FakeIdentity implements IdentityProvider {
 
   async rawSign(walletId: string, hash: string): Promise<string> {
     const entry = this.wallets.get(walletId);
-    if (entry === undefined) throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'unknown wallet', { status: 502 });
+    if (entry === undefined)
+      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'unknown wallet', { status: 502 });
     this.signed.push({ walletId, hash });
     const signature = ec.starkCurve.sign(hash, entry.privateKey);
     return `0x${signature.r.toString(16).padStart(64, '0')}${signature.s.toString(16).padStart(64, '0')}`;
@@ -148,7 +169,14 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
     },
   });
   // any provider may be given (the real adapter, say); the fake only stands in when none is
-  const app = await buildApp(config, { paymaster: nullPaymaster, logStream, logLevel: 'debug', version: '9.9.9-test', ...overrides.deps, identity: given ?? identity });
+  const app = await buildApp(config, {
+    paymaster: nullPaymaster,
+    logStream,
+    logLevel: 'debug',
+    version: '9.9.9-test',
+    ...overrides.deps,
+    identity: given ?? identity,
+  });
   await app.ready();
   const tokens = createTokenService({ secret: config.jwtSecret, audience: tokenAudience(config) });
   return {
@@ -161,7 +189,12 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
       const user = identity.addUser(email);
       const wallet = await identity.createWallet();
       await identity.setCustomMetadata(user.id, { server_wallet_id: wallet.id });
-      const { token } = await tokens.issue({ userId: user.id, email: user.email as string, walletId: wallet.id, walletAddress: wallet.address });
+      const { token } = await tokens.issue({
+        userId: user.id,
+        email: user.email as string,
+        walletId: wallet.id,
+        walletAddress: wallet.address,
+      });
       return { user, wallet, token };
     },
     close: () => app.close(),
@@ -169,7 +202,12 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
 }
 
 /** JSON POST through app.inject. */
-export function post(app: FastifyInstance, url: string, body: unknown, options: { token?: string; headers?: Record<string, string>; remoteAddress?: string } = {}) {
+export function post(
+  app: FastifyInstance,
+  url: string,
+  body: unknown,
+  options: { token?: string; headers?: Record<string, string>; remoteAddress?: string } = {},
+) {
   return app.inject({
     method: 'POST',
     url,

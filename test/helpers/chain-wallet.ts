@@ -6,7 +6,13 @@
 import { getStarkKey, utils } from '@scure/starknet';
 import { typedData } from 'starknet';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
-import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress, padHash, signStarkHash, splitSignature } from '../../shared/starknet.js';
+import {
+  ARGENT_X_V050_CLASS_HASH,
+  argentAccountAddress,
+  padHash,
+  signStarkHash,
+  splitSignature,
+} from '../../shared/starknet.js';
 
 export interface Wallet {
   privateKey: string;
@@ -25,7 +31,11 @@ export const hex = (value: bigint): string => `0x${value.toString(16)}`;
 /** A felt as the specs write it: 0x-hex without leading zeros. */
 export const canonical = (felt: string): string => hex(BigInt(felt));
 
-export const transferCall = (token: string, to: string, amount: bigint) => ({ to: canonical(token), selector: hex(SELECTOR.transfer), calldata: [canonical(to), ...u256Felts(amount)] });
+export const transferCall = (token: string, to: string, amount: bigint) => ({
+  to: canonical(token),
+  selector: hex(SELECTOR.transfer),
+  calldata: [canonical(to), ...u256Felts(amount)],
+});
 
 /** SNIP-29 ACCOUNT_DEPLOYMENT_DATA of the wallet's account (felts canonical). */
 export function deploymentOf(wallet: Wallet) {
@@ -39,7 +49,10 @@ export function deploymentOf(wallet: Wallet) {
 }
 
 export const sponsored = { version: '0x1', fee_mode: { mode: 'sponsored' } };
-export const payIn = (token: string) => ({ version: '0x1', fee_mode: { mode: 'default', gas_token: canonical(token) } });
+export const payIn = (token: string) => ({
+  version: '0x1',
+  fee_mode: { mode: 'default', gas_token: canonical(token) },
+});
 
 /** The wallet's signature `[r, s]` of SNIP-12 typed data. */
 export function signTyped(wallet: Wallet, typed: unknown): string[] {

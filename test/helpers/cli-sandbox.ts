@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { cleanEnv, runBin, spawnBin, tempHome } from './process.js';
 
-export type Doc = Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } };
+export type Doc = Record<string, unknown> & {
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+};
 
 export interface CliResult {
   code: number | null;
@@ -50,7 +52,10 @@ export interface TwoUsers {
 export async function startTwoUsers(): Promise<TwoUsers> {
   const alice = tempHome();
   const bob = tempHome();
-  const sandbox = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: alice.dir }));
+  const sandbox = spawnBin(
+    ['sandbox', '--port', '0', '--json'],
+    cleanEnv({ FINANCE_TUI_HOME: alice.dir }),
+  );
   const close = async (): Promise<void> => {
     sandbox.kill('SIGTERM');
     await sandbox.exited;
@@ -63,7 +68,9 @@ export async function startTwoUsers(): Promise<TwoUsers> {
     copyFileSync(join(alice.dir, 'sandbox.json'), join(bob.dir, 'sandbox.json'));
     await signIn(alice.dir, 'alice@example.com');
     const bobAddress = (await signIn(bob.dir, 'bob@example.com')).address as string;
-    const urls = JSON.parse(readFileSync(join(alice.dir, 'sandbox.json'), 'utf8')) as TwoUsers['urls'];
+    const urls = JSON.parse(
+      readFileSync(join(alice.dir, 'sandbox.json'), 'utf8'),
+    ) as TwoUsers['urls'];
     return { aliceHome: alice.dir, bobHome: bob.dir, bobAddress, urls, close };
   } catch (error) {
     await close();

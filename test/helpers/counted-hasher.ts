@@ -28,14 +28,25 @@ export interface HashCount {
 }
 
 interface CountedModule {
-  typedData: { getMessageHash(data: TypedData, account: string): string; validateTypedData(data: unknown): boolean };
+  typedData: {
+    getMessageHash(data: TypedData, account: string): string;
+    validateTypedData(data: unknown): boolean;
+  };
 }
 
 const MARK = 'finance-tui-counted-hasher';
 const STARK_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
 
 function freshCount(): HashCount {
-  return { pedersen: 0, poseidonElements: 0, poseidonPairs: 0, keccakBytes: 0, fieldReads: 0, listSteps: 0, last: undefined };
+  return {
+    pedersen: 0,
+    poseidonElements: 0,
+    poseidonPairs: 0,
+    keccakBytes: 0,
+    fieldReads: 0,
+    listSteps: 0,
+    last: undefined,
+  };
 }
 
 declare global {
@@ -59,9 +70,13 @@ export function keccak(data) { const c = count(); if (c) c.keccakBytes += data.l
 let loaded: Promise<CountedModule> | undefined;
 
 function load(): Promise<CountedModule> {
-  if (typeof registerHooks !== 'function') throw new Error('the counted hasher needs node:module registerHooks (Node ≥ 22.15)');
+  if (typeof registerHooks !== 'function')
+    throw new Error('the counted hasher needs node:module registerHooks (Node ≥ 22.15)');
   const require = createRequire(import.meta.url);
-  const starknetUrl = pathToFileURL(require.resolve('starknet')).href.replace(/index\.js$/, 'index.mjs');
+  const starknetUrl = pathToFileURL(require.resolve('starknet')).href.replace(
+    /index\.js$/,
+    'index.mjs',
+  );
   registerHooks({
     resolve(specifier, context, next) {
       if (specifier === '@scure/starknet' && context.parentURL?.includes(MARK) === true) {
@@ -72,7 +87,11 @@ function load(): Promise<CountedModule> {
     },
     load(url, context, next) {
       if (url.startsWith(`${MARK}:`)) {
-        return { format: 'module', source: shimSource(decodeURIComponent(url.slice(MARK.length + 1))), shortCircuit: true };
+        return {
+          format: 'module',
+          source: shimSource(decodeURIComponent(url.slice(MARK.length + 1))),
+          shortCircuit: true,
+        };
       }
       return next(url, context);
     },
@@ -88,7 +107,12 @@ function instrumentTypes(types: TypedData['types'], count: HashCount): TypedData
       return Reflect.get(target, key, receiver);
     },
   };
-  return Object.fromEntries(Object.entries(types).map(([name, fields]) => [name, fields.map((field) => new Proxy(field, handler))])) as TypedData['types'];
+  return Object.fromEntries(
+    Object.entries(types).map(([name, fields]) => [
+      name,
+      fields.map((field) => new Proxy(field, handler)),
+    ]),
+  ) as TypedData['types'];
 }
 
 export interface CountedHash {
@@ -112,7 +136,9 @@ export function workOf(count: HashCount): number {
 }
 
 /** An instance of the counted hasher; `hash` runs what POST /sign/message runs (validate, then getMessageHash). */
-export async function countedHasher(): Promise<{ hash(data: TypedData, account?: string): CountedHash }> {
+export async function countedHasher(): Promise<{
+  hash(data: TypedData, account?: string): CountedHash;
+}> {
   loaded ??= load();
   const { typedData } = await loaded;
   return {
@@ -120,7 +146,10 @@ export async function countedHasher(): Promise<{ hash(data: TypedData, account?:
       const count = freshCount();
       const instrumented = { ...data, types: instrumentTypes(data.types, count) };
       const includes = Array.prototype.includes;
-      Array.prototype.includes = function meteredIncludes(this: unknown[], ...args: [unknown, number?]) {
+      Array.prototype.includes = function meteredIncludes(
+        this: unknown[],
+        ...args: [unknown, number?]
+      ) {
         count.listSteps += this.length;
         return includes.apply(this, args);
       };
@@ -135,8 +164,14 @@ export async function countedHasher(): Promise<{ hash(data: TypedData, account?:
         Array.prototype.includes = includes;
         globalThis.__financeTuiHashCount = undefined;
       }
-      const revision = count.last === 'pedersen' ? '0' : count.last === 'poseidon' ? '1' : undefined;
-      return { count, work: workOf(count), revision: 'hash' in result ? revision : undefined, result };
+      const revision =
+        count.last === 'pedersen' ? '0' : count.last === 'poseidon' ? '1' : undefined;
+      return {
+        count,
+        work: workOf(count),
+        revision: 'hash' in result ? revision : undefined,
+        result,
+      };
     },
   };
 }

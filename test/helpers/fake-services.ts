@@ -7,7 +7,21 @@ import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../cli/core/chain/calls.js';
-import type { Balances, ExecutionStep, Features, HistoryEntry, PlanHandle, QuoteRequest, Receipt, Session, SettingsView, PlanView, PlanRequest, Portfolio, TuiServices } from '../../cli/ui/services.js';
+import type {
+  Balances,
+  ExecutionStep,
+  Features,
+  HistoryEntry,
+  PlanHandle,
+  QuoteRequest,
+  Receipt,
+  Session,
+  SettingsView,
+  PlanView,
+  PlanRequest,
+  Portfolio,
+  TuiServices,
+} from '../../cli/ui/services.js';
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -19,7 +33,11 @@ export const SESSION: Session = {
 };
 
 export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary {
-  const money = (amount: string, baseUnits: string, symbol: string) => ({ amount, baseUnits, symbol });
+  const money = (amount: string, baseUnits: string, symbol: string) => ({
+    amount,
+    baseUnits,
+    symbol,
+  });
   return {
     from: { symbol: request.from, address: '0x1', decimals: 6 },
     to: { symbol: request.to, address: '0x2', decimals: 18 },
@@ -32,7 +50,18 @@ export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary
     priceImpact: { bps: impactBps, percent: `${(impactBps / 100).toFixed(2)}%` },
     priceImpactWarning: priceImpactWarning(impactBps),
     rate: '0.000333',
-    route: [{ percent: '100%', hops: [{ from: request.from, to: request.to, pools: [{ protocol: 1, poolName: 'Pool A', poolAddress: '0x9', percent: '100%' }] }] }],
+    route: [
+      {
+        percent: '100%',
+        hops: [
+          {
+            from: request.from,
+            to: request.to,
+            pools: [{ protocol: 1, poolName: 'Pool A', poolAddress: '0x9', percent: '100%' }],
+          },
+        ],
+      },
+    ],
     gas: { estimatedGasUsed: '190000', estimatedGasUsedInUsd: '0.15' },
   };
 }
@@ -95,8 +124,22 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     nameOf: (handle) => names.get(handle) ?? 'unknown',
     quotes: [],
     closed: false,
-    settingsView: { slippageBps: 100, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001', gasToken: 'STRK' },
-    features: { balances: false, trade: false, multiSwap: false, batch: false, send: false, history: false, portfolio: false, ...options.features },
+    settingsView: {
+      slippageBps: 100,
+      network: 'mainnet',
+      serverUrl: 'http://127.0.0.1:3001',
+      gasToken: 'STRK',
+    },
+    features: {
+      balances: false,
+      trade: false,
+      multiSwap: false,
+      batch: false,
+      send: false,
+      history: false,
+      portfolio: false,
+      ...options.features,
+    },
     async connect() {
       fake.calls.push('connect');
       const sandbox = options.sandbox ?? true;
@@ -105,7 +148,13 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             sandbox,
             network: 'mainnet',
             serverUrl: 'http://127.0.0.1:41001',
-            urls: { server: 'http://127.0.0.1:41001', aggregator: 'http://127.0.0.1:41002', chain: 'http://127.0.0.1:41003/rpc', paymaster: 'http://127.0.0.1:41004', identity: 'http://127.0.0.1:41005' },
+            urls: {
+              server: 'http://127.0.0.1:41001',
+              aggregator: 'http://127.0.0.1:41002',
+              chain: 'http://127.0.0.1:41003/rpc',
+              paymaster: 'http://127.0.0.1:41004',
+              identity: 'http://127.0.0.1:41005',
+            },
           }
         : { sandbox, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' };
     },
@@ -118,7 +167,8 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async verifyCode(email, code) {
       fake.calls.push(`verifyCode ${email}`);
-      if (code !== '123456') throw new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code', { status: 401 });
+      if (code !== '123456')
+        throw new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code', { status: 401 });
       session = { ...SESSION, email };
       return session;
     },
@@ -141,42 +191,82 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       return options.balances ?? { available: false, reason: 'no chain reader in the fake' };
     },
     quote(request, { signal }) {
-      fake.calls.push(`quote ${request.amount} ${request.from}>${request.to} ${request.slippageBps}`);
-      if (options.autoQuoteImpactBps !== undefined) return Promise.resolve(quoteFixture(request, options.autoQuoteImpactBps));
-      return new Promise((resolve, reject) => fake.quotes.push({ request, signal, resolve, reject }));
+      fake.calls.push(
+        `quote ${request.amount} ${request.from}>${request.to} ${request.slippageBps}`,
+      );
+      if (options.autoQuoteImpactBps !== undefined)
+        return Promise.resolve(quoteFixture(request, options.autoQuoteImpactBps));
+      return new Promise((resolve, reject) =>
+        fake.quotes.push({ request, signal, resolve, reject }),
+      );
     },
     async plan(request: PlanRequest, _session, { onProgress }): Promise<PlanView> {
       if (request.kind === 'rebalance' && options.rebalanceError) {
         fake.calls.push(`plan rebalance ${request.rebalance?.target ?? ''}`);
         throw options.rebalanceError;
       }
-      fake.calls.push(`plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`);
+      fake.calls.push(
+        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`,
+      );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
       const impact = options.autoQuoteImpactBps ?? 5;
-      const quotes = request.swaps.map((pair) => quoteFixture({ ...pair, slippageBps: request.slippageBps }, impact));
+      const quotes = request.swaps.map((pair) =>
+        quoteFixture({ ...pair, slippageBps: request.slippageBps }, impact),
+      );
       return {
         request,
-        headline: quotes.map((q) => `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`).join('; '),
+        headline: quotes
+          .map(
+            (q) =>
+              `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
+          )
+          .join('; '),
         quotes,
-        sends: request.sends.map((s) => ({ symbol: s.token, decimals: 18, amount: parseAmount(s.amount, 18), to: parseAddress(s.to, 'recipient') })),
+        sends: request.sends.map((s) => ({
+          symbol: s.token,
+          decimals: 18,
+          amount: parseAmount(s.amount, 18),
+          to: parseAddress(s.to, 'recipient'),
+        })),
         slippageBps: request.slippageBps,
-        impact: priceImpactWarning(impact) === 'very-high' ? 'danger' : priceImpactWarning(impact) === 'high' ? 'warn' : 'ok',
+        impact:
+          priceImpactWarning(impact) === 'very-high'
+            ? 'danger'
+            : priceImpactWarning(impact) === 'high'
+              ? 'warn'
+              : 'ok',
         fee: options.fee ?? { mode: 'sponsored' },
         deploysAccount: false,
         calls: [
           ...request.swaps.flatMap((pair) => [
-            { contract: pair.from, entrypoint: 'approve', description: `approve the router to take exactly ${pair.amount} ${pair.from}` },
-            { contract: 'router', entrypoint: 'swap', description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}` },
+            {
+              contract: pair.from,
+              entrypoint: 'approve',
+              description: `approve the router to take exactly ${pair.amount} ${pair.from}`,
+            },
+            {
+              contract: 'router',
+              entrypoint: 'swap',
+              description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}`,
+            },
           ]),
-          ...request.sends.map((send) => ({ contract: '0x4718', entrypoint: 'transfer', description: `transfer exactly ${send.amount} ${send.token} to ${send.to}` })),
+          ...request.sends.map((send) => ({
+            contract: '0x4718',
+            entrypoint: 'transfer',
+            description: `transfer exactly ${send.amount} ${send.token} to ${send.to}`,
+          })),
         ],
         simulatedChanges: [
           ...request.swaps.flatMap((pair) => [
             { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
             { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
           ]),
-          ...request.sends.map((send) => ({ symbol: send.token, decimals: 18, delta: -parseAmount(send.amount, 18) })),
+          ...request.sends.map((send) => ({
+            symbol: send.token,
+            decimals: 18,
+            delta: -parseAmount(send.amount, 18),
+          })),
         ],
         warnings: [],
         expiresAt: (options.now ?? Date.now)() + 30_000,
@@ -189,10 +279,21 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (plan.request.kind === 'send') {
         onStep({ kind: 'submitted', hash: '0xfeed' });
         const [send] = plan.sends;
-        return { headline: `Sent ${formatAmount(send?.amount ?? 0n, 18)} ${send?.symbol} to ${send?.to}`, transactionHash: '0xfeed', status: 'succeeded', changes: [{ symbol: send?.symbol ?? '?', decimals: 18, delta: -(send?.amount ?? 0n) }] };
+        return {
+          headline: `Sent ${formatAmount(send?.amount ?? 0n, 18)} ${send?.symbol} to ${send?.to}`,
+          transactionHash: '0xfeed',
+          status: 'succeeded',
+          changes: [{ symbol: send?.symbol ?? '?', decimals: 18, delta: -(send?.amount ?? 0n) }],
+        };
       }
       onStep({ kind: 'submitting' });
-      return { headline: 'Swap confirmed', transactionHash: '0xabc', status: 'succeeded', changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }], details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'] };
+      return {
+        headline: 'Swap confirmed',
+        transactionHash: '0xabc',
+        status: 'succeeded',
+        changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }],
+        details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'],
+      };
     },
     async history() {
       fake.calls.push('history');
@@ -201,7 +302,9 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     checkRecipient(text, current) {
       try {
         const address = parseAddress(text.trim(), 'recipient');
-        return BigInt(address) === BigInt(current.walletAddress) ? { problem: 'that is your own wallet: nothing to send' } : { address };
+        return BigInt(address) === BigInt(current.walletAddress)
+          ? { problem: 'that is your own wallet: nothing to send' }
+          : { address };
       } catch (error) {
         return { problem: (error as Error).message };
       }
@@ -212,19 +315,31 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         sandbox: true,
         swapsSupported: true,
         aggregator: { url: 'http://agg', reachable: true, status: 200, message: 'ok' },
-        server: { url: 'http://srv', reachable: false, usable: false, error: 'not reachable (ECONNREFUSED)' },
+        server: {
+          url: 'http://srv',
+          reachable: false,
+          usable: false,
+          error: 'not reachable (ECONNREFUSED)',
+        },
       };
     },
     settings() {
       return fake.settingsView;
     },
     updateSettings(patch) {
-      if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl)) throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL', { status: 400 });
+      if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl))
+        throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL', {
+          status: 400,
+        });
       fake.settingsView = { ...fake.settingsView, ...patch };
       return fake.settingsView;
     },
     tokens() {
-      return listTokens('mainnet').map((t) => ({ symbol: t.symbol, name: t.name, decimals: t.decimals }));
+      return listTokens('mainnet').map((t) => ({
+        symbol: t.symbol,
+        name: t.name,
+        decimals: t.decimals,
+      }));
     },
     async close() {
       fake.closed = true;

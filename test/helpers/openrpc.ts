@@ -26,15 +26,32 @@ interface Document {
 }
 
 const DOCUMENTS: readonly Document[] = [
-  { id: `${BASE}api/starknet_api_openrpc.json`, file: 'starknet-specs-v0.10.0/starknet_api_openrpc.json' },
-  { id: `${BASE}starknet_trace_api_openrpc.json`, file: 'starknet-specs-v0.10.0/starknet_trace_api_openrpc.json' },
+  {
+    id: `${BASE}api/starknet_api_openrpc.json`,
+    file: 'starknet-specs-v0.10.0/starknet_api_openrpc.json',
+  },
+  {
+    id: `${BASE}starknet_trace_api_openrpc.json`,
+    file: 'starknet-specs-v0.10.0/starknet_trace_api_openrpc.json',
+  },
   { id: `${BASE}starknet_write_api.json`, file: 'starknet-specs-v0.10.0/starknet_write_api.json' },
   { id: `${BASE}snip-29/paymaster_api.json`, file: 'snip-29/paymaster_api.json' },
 ];
 
 type Json = Record<string, unknown>;
 
-const SCHEMA_KEYWORDS = ['type', '$ref', 'properties', 'oneOf', 'anyOf', 'allOf', 'items', 'enum', 'required', 'pattern'];
+const SCHEMA_KEYWORDS = [
+  'type',
+  '$ref',
+  'properties',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'items',
+  'enum',
+  'required',
+  'pattern',
+];
 
 /**
  * The specs' known quirks (sandbox/chain/specs/README.md), patched in the copy the validator uses:
@@ -53,7 +70,8 @@ function patchSchema(node: unknown): unknown {
   if (typeof node !== 'object' || node === null) return node;
   const object = node as Json;
   const keys = Object.keys(object);
-  if ('schema' in object && !keys.some((key) => SCHEMA_KEYWORDS.includes(key))) return patchSchema(object.schema);
+  if ('schema' in object && !keys.some((key) => SCHEMA_KEYWORDS.includes(key)))
+    return patchSchema(object.schema);
   const out: Json = {};
   for (const [key, value] of Object.entries(object)) out[key] = patchSchema(value);
   if (typeof out.required === 'string') out.required = [out.required];
@@ -77,22 +95,32 @@ function patchDocument(document: Json): Json {
   }
   patched.methods = (document.methods as Json[]).map((method) => ({
     ...method,
-    params: (method.params as Json[]).map((param) => ({ ...param, schema: patchSchema(param.schema) })),
-    result: method.result === undefined ? undefined : { ...(method.result as Json), schema: patchSchema((method.result as Json).schema) },
+    params: (method.params as Json[]).map((param) => ({
+      ...param,
+      schema: patchSchema(param.schema),
+    })),
+    result:
+      method.result === undefined
+        ? undefined
+        : { ...(method.result as Json), schema: patchSchema((method.result as Json).schema) },
   }));
   // quirk 5: a whole block also satisfies its pre-confirmed form (whose header is a subset), so
   // getBlockWith…'s `oneOf` fails for every block; the pre-confirmed branch is told apart by
   // having no block_hash
   for (const method of patched.methods as Json[]) {
     const schema = (method.result as Json | undefined)?.schema as Json | undefined;
-    if (!String(method.name).startsWith('starknet_getBlockWith') || !Array.isArray(schema?.oneOf)) continue;
+    if (!String(method.name).startsWith('starknet_getBlockWith') || !Array.isArray(schema?.oneOf))
+      continue;
     schema.oneOf = (schema.oneOf as Json[]).map((branch) =>
-      String(branch.$ref).includes('PRE_CONFIRMED') ? { allOf: [branch, { not: { required: ['block_hash'] } }] } : branch,
+      String(branch.$ref).includes('PRE_CONFIRMED')
+        ? { allOf: [branch, { not: { required: ['block_hash'] } }] }
+        : branch,
     );
   }
   const domain = (out.schemas as Json).STARKNET_DOMAIN as Json | undefined;
   const revision = (domain?.properties as Json | undefined)?.revision as Json | undefined;
-  if (revision !== undefined) revision.oneOf = [...(revision.oneOf as unknown[]), { type: 'string', enum: ['1'] }];
+  if (revision !== undefined)
+    revision.oneOf = [...(revision.oneOf as unknown[]), { type: 'string', enum: ['1'] }];
   return patched;
 }
 
@@ -126,26 +154,46 @@ export class OpenRpcValidator {
   readonly #compiled = new Map<string, ValidateFunction>();
 
   constructor() {
-    const loaded = DOCUMENTS.map((document) => ({ document, json: patchDocument(JSON.parse(readFileSync(`${SPECS}${document.file}`, 'utf8')) as Json) }));
-    for (const { document, json } of loaded) this.#ajv.addSchema({ ...json, $id: document.id }, document.id);
+    const loaded = DOCUMENTS.map((document) => ({
+      document,
+      json: patchDocument(JSON.parse(readFileSync(`${SPECS}${document.file}`, 'utf8')) as Json),
+    }));
+    for (const { document, json } of loaded)
+      this.#ajv.addSchema({ ...json, $id: document.id }, document.id);
     for (const { document, json } of loaded) {
       (json.methods as Json[]).forEach((spec, index) => {
-        const errors = ((spec.errors as Json[] | undefined) ?? []).map((ref) => this.#resolveError(document, json, loaded, ref));
+        const errors = ((spec.errors as Json[] | undefined) ?? []).map((ref) =>
+          this.#resolveError(document, json, loaded, ref),
+        );
         this.#methods.set(spec.name as string, { document, index, spec, errors });
       });
     }
   }
 
-  #resolveError(document: Document, json: Json, loaded: Array<{ document: Document; json: Json }>, ref: Json): SpecError {
+  #resolveError(
+    document: Document,
+    json: Json,
+    loaded: Array<{ document: Document; json: Json }>,
+    ref: Json,
+  ): SpecError {
     const target = ref.$ref;
     if (typeof target !== 'string') return ref as unknown as SpecError;
     const [file, pointer] = target.split('#') as [string, string];
-    const owner = file === '' ? json : loaded.find((entry) => entry.document.id === new URL(file, document.id).href)?.json;
+    const owner =
+      file === ''
+        ? json
+        : loaded.find((entry) => entry.document.id === new URL(file, document.id).href)?.json;
     const name = pointer.split('/').at(-1) as string;
     const ownerId = file === '' ? document.id : new URL(file, document.id).href;
-    const error = ((owner?.components as Json | undefined)?.errors as Json | undefined)?.[name] as SpecError | undefined;
+    const error = ((owner?.components as Json | undefined)?.errors as Json | undefined)?.[name] as
+      SpecError | undefined;
     if (error === undefined) throw new Error(`unresolved error ${target} in ${document.file}`);
-    return { ...error, ...(error.data === undefined ? {} : { dataRef: `${ownerId}#/components/errors/${name}/data` }) };
+    return {
+      ...error,
+      ...(error.data === undefined
+        ? {}
+        : { dataRef: `${ownerId}#/components/errors/${name}/data` }),
+    };
   }
 
   get methods(): string[] {
@@ -179,7 +227,9 @@ export class OpenRpcValidator {
   #check(ref: string, value: unknown): string[] {
     const validate = this.#validator(ref);
     if (validate(value)) return [];
-    return (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? [])
+      .slice(0, 8)
+      .map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
 
   /** Problems of `value` as the result of `method` ([] when valid). */
@@ -199,21 +249,32 @@ export class OpenRpcValidator {
         if (param.required === true) problems.push(`missing required param ${name}`);
         return;
       }
-      problems.push(...this.#check(`${entry.document.id}#/methods/${entry.index}/params/${index}/schema`, params[name]).map((p) => `${name}: ${p}`));
+      problems.push(
+        ...this.#check(
+          `${entry.document.id}#/methods/${entry.index}/params/${index}/schema`,
+          params[name],
+        ).map((p) => `${name}: ${p}`),
+      );
     });
-    for (const name of Object.keys(params)) if (!specs.some((param) => param.name === name)) problems.push(`unknown param ${name}`);
+    for (const name of Object.keys(params))
+      if (!specs.some((param) => param.name === name)) problems.push(`unknown param ${name}`);
     return problems;
   }
 
   /** Problems of `error` as an error object of `method` ([] when it is one of the spec's, or a JSON-RPC standard error). */
   error(method: string, error: { code?: unknown; message?: unknown; data?: unknown }): string[] {
     const standard = typeof error.code === 'number' ? STANDARD_ERRORS.get(error.code) : undefined;
-    if (standard !== undefined) return error.message === standard ? [] : [`message "${String(error.message)}" is not "${standard}"`];
+    if (standard !== undefined)
+      return error.message === standard
+        ? []
+        : [`message "${String(error.message)}" is not "${standard}"`];
     const spec = this.#entry(method).errors.find((candidate) => candidate.code === error.code);
     if (spec === undefined) return [`code ${String(error.code)} is not an error of ${method}`];
     const problems: string[] = [];
-    if (error.message !== spec.message) problems.push(`message "${String(error.message)}" is not the spec's "${spec.message}"`);
-    if (spec.dataRef !== undefined) problems.push(...this.#check(spec.dataRef, error.data).map((p) => `data: ${p}`));
+    if (error.message !== spec.message)
+      problems.push(`message "${String(error.message)}" is not the spec's "${spec.message}"`);
+    if (spec.dataRef !== undefined)
+      problems.push(...this.#check(spec.dataRef, error.data).map((p) => `data: ${p}`));
     return problems;
   }
 }

@@ -29,7 +29,12 @@ export function tempHome(): { dir: string; cleanup: () => void } {
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(FINANCE_TUI_|IDENTITY_|JWT_|PAYMASTER_|REDIS_|TRUST_PROXY|ALLOWED_ORIGINS|PUBLIC_URL|PORT$|HOST$|NODE_ENV$|VITEST)/.test(key)) continue;
+    if (
+      /^(FINANCE_TUI_|IDENTITY_|JWT_|PAYMASTER_|REDIS_|TRUST_PROXY|ALLOWED_ORIGINS|PUBLIC_URL|PORT$|HOST$|NODE_ENV$|VITEST)/.test(
+        key,
+      )
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, ...extra };
@@ -47,8 +52,17 @@ export interface Spawned {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, options: { nodeArgs?: string[] } = {}): Spawned {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnBin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+  options: { nodeArgs?: string[] } = {},
+): Spawned {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    env,
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
@@ -86,7 +100,10 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, o
     child,
     stdout: () => out,
     stderr: () => err,
-    stderrIncludes: (text) => (err.includes(text) ? Promise.resolve() : new Promise<void>((resolve) => errWaiters.push({ text, resolve }))),
+    stderrIncludes: (text) =>
+      err.includes(text)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => errWaiters.push({ text, resolve })),
     exited,
     kill: (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -95,7 +112,15 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, o
       const existing = out.split('\n').find(match);
       if (existing !== undefined) return Promise.resolve(existing);
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`,
+              ),
+            ),
+          timeoutMs,
+        );
         waiters.push({
           match,
           resolve: (line) => {
@@ -105,7 +130,11 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, o
         });
         void exited.then(({ code }) => {
           clearTimeout(timer);
-          reject(new Error(`process exited (${code}) before a matching line; stdout:\n${out}\nstderr:\n${err}`));
+          reject(
+            new Error(
+              `process exited (${code}) before a matching line; stdout:\n${out}\nstderr:\n${err}`,
+            ),
+          );
         });
       });
     },
@@ -113,7 +142,16 @@ export function spawnBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string, o
 }
 
 /** The environment of `finance-tui serve` against an identity emulator at `emulatorUrl`, plus `extra`. */
-export function serveEnv(options: { home: string; appId: string; appSecret: string; jwtSecret: string; emulatorUrl: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function serveEnv(
+  options: {
+    home: string;
+    appId: string;
+    appSecret: string;
+    jwtSecret: string;
+    emulatorUrl: string;
+  },
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return cleanEnv({
     FINANCE_TUI_HOME: options.home,
     IDENTITY_APP_ID: options.appId,
@@ -126,7 +164,10 @@ export function serveEnv(options: { home: string; appId: string; appSecret: stri
 }
 
 /** `finance-tui serve --port 0` with `env`; resolves once it listens, with the URL it printed. */
-export async function spawnServe(env: NodeJS.ProcessEnv, cwd?: string): Promise<{ proc: Spawned; url: string }> {
+export async function spawnServe(
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): Promise<{ proc: Spawned; url: string }> {
   const proc = spawnBin(['serve', '--port', '0'], env, cwd);
   const line = await proc.waitForLine((l) => l.includes('Server listening at'));
   const url = /Server listening at (http:\/\/[0-9.:]+)/.exec(line)?.[1];
@@ -135,7 +176,11 @@ export async function spawnServe(env: NodeJS.ProcessEnv, cwd?: string): Promise<
 }
 
 /** Run to completion and collect everything. */
-export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runBin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const spawned = spawnBin(args, env, cwd);
   const { code } = await spawned.exited;
   return { code, stdout: spawned.stdout(), stderr: spawned.stderr() };
@@ -150,7 +195,9 @@ export async function runBin(args: string[], env: NodeJS.ProcessEnv, cwd?: strin
 function expandChunks(urls: string[]): string[] {
   let meta: Record<string, string[]>;
   try {
-    meta = JSON.parse(readFileSync(new URL('../../dist/bundle-meta.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+    meta = JSON.parse(
+      readFileSync(new URL('../../dist/bundle-meta.json', import.meta.url), 'utf8'),
+    ) as Record<string, string[]>;
   } catch {
     return urls; // not bundled
   }
@@ -159,7 +206,9 @@ function expandChunks(urls: string[]): string[] {
     const inside = file === undefined ? undefined : meta[file];
     if (inside === undefined) return [url];
     const expanded = inside.map((entry) =>
-      entry.startsWith('(own) ') ? `bundled:dist/${entry.slice('(own) '.length).replace(/\.tsx?$/, '.js')}` : `bundled:node_modules/${entry}/`,
+      entry.startsWith('(own) ')
+        ? `bundled:dist/${entry.slice('(own) '.length).replace(/\.tsx?$/, '.js')}`
+        : `bundled:node_modules/${entry}/`,
     );
     return [url, ...expanded];
   });
@@ -176,7 +225,10 @@ export async function runBinTracingModules(
   const hook = `data:text/javascript,${encodeURIComponent(
     "import { registerHooks } from 'node:module'; registerHooks({ resolve(s, c, next) { const r = next(s, c); process.stderr.write('resolved: ' + r.url + '\\n'); return r; } });",
   )}`;
-  const child = spawn(process.execPath, ['--import', hook, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', hook, BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -185,12 +237,22 @@ export async function runBinTracingModules(
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.once('close', (exitCode) => resolve(exitCode)),
+  );
   const modules = expandChunks(
     stderr
       .split('\n')
       .filter((line) => line.startsWith('resolved: '))
       .map((line) => line.slice('resolved: '.length)),
   );
-  return { code, stdout, stderr: stderr.split('\n').filter((line) => !line.startsWith('resolved: ')).join('\n'), modules };
+  return {
+    code,
+    stdout,
+    stderr: stderr
+      .split('\n')
+      .filter((line) => !line.startsWith('resolved: '))
+      .join('\n'),
+    modules,
+  };
 }

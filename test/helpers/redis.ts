@@ -54,9 +54,14 @@ export async function startRedisServer(options: RedisOptions = {}): Promise<Redi
   const port = options.port ?? (await freePort());
   const persistence = options.persistence ?? 'none';
   const args = [
-    '--port', String(port), '--bind', '127.0.0.1',
-    '--save', persistence === 'snapshots' ? '900 1' : '',
-    '--appendonly', persistence === 'aof' ? 'yes' : 'no',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    persistence === 'snapshots' ? '900 1' : '',
+    '--appendonly',
+    persistence === 'aof' ? 'yes' : 'no',
     ...(options.dir === undefined ? [] : ['--dir', options.dir]),
     ...(options.args ?? []),
   ];

@@ -7,7 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createExecutionAccount, type ExecutionAccount, type ExecutionAccountOptions, type SignHash } from '../../cli/core/chain/index.js';
+import {
+  createExecutionAccount,
+  type ExecutionAccount,
+  type ExecutionAccountOptions,
+  type SignHash,
+} from '../../cli/core/chain/index.js';
 import { SELECTOR } from '../../shared/erc20.js';
 import { splitSignature } from '../../shared/starknet.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
@@ -32,15 +37,21 @@ export interface SandboxStack {
   close(): Promise<void>;
 }
 
-export async function postJson(url: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
-
 
 export async function startSandboxStack(): Promise<SandboxStack> {
   const dir = mkdtempSync(join(tmpdir(), 'finance-tui-chain-'));
@@ -68,7 +79,9 @@ export async function startSandboxStack(): Promise<SandboxStack> {
     async signIn(email) {
       const login = await postJson(`${serverUrl}/auth/login`, { email });
       if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-      const outbox = (await (await fetch(`${identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)).json()) as { code: string };
+      const outbox = (await (
+        await fetch(`${identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`)
+      ).json()) as { code: string };
       const verify = await postJson(`${serverUrl}/auth/verify`, { email, code: outbox.code });
       if (verify.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verify.body)}`);
       return { email, ...(verify.body as Omit<Session, 'email'>) };
@@ -87,7 +100,8 @@ export async function startSandboxStack(): Promise<SandboxStack> {
     },
     async knob(path, body) {
       const response = await postJson(`${chainUrl}${path}`, body);
-      if (response.status !== 200) throw new Error(`knob ${path} failed: ${JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        throw new Error(`knob ${path} failed: ${JSON.stringify(response.body)}`);
       return response.body;
     },
     async close() {
@@ -98,12 +112,23 @@ export async function startSandboxStack(): Promise<SandboxStack> {
 }
 
 /** The router's ERC-20 allowance from `owner` on `token`, read with a plain starknet_call. */
-export async function routerAllowance(rpcUrl: string, owner: string, token: string): Promise<bigint> {
+export async function routerAllowance(
+  rpcUrl: string,
+  owner: string,
+  token: string,
+): Promise<bigint> {
   const reply = await postJson(rpcUrl, {
     jsonrpc: '2.0',
     id: 1,
     method: 'starknet_call',
-    params: { request: { contract_address: token, entry_point_selector: `0x${SELECTOR.allowance.toString(16)}`, calldata: [owner, ROUTER_ADDRESS] }, block_id: 'latest' },
+    params: {
+      request: {
+        contract_address: token,
+        entry_point_selector: `0x${SELECTOR.allowance.toString(16)}`,
+        calldata: [owner, ROUTER_ADDRESS],
+      },
+      block_id: 'latest',
+    },
   });
   const [low, high] = reply.body.result as [string, string];
   return BigInt(low) + (BigInt(high) << 128n);

@@ -3,7 +3,15 @@
  * aggregator would send for a pair, built with the same calldata layout the emulator uses.
  */
 import type { Route } from '../../cli/clients/aggregator.js';
-import { buildPlan, type PlanKind, type PlannedTransfer, type PlannedSwap, type ActionPlan, type SwapQuote, toSwapQuote } from '../../cli/core/actions/plan.js';
+import {
+  buildPlan,
+  type PlanKind,
+  type PlannedTransfer,
+  type PlannedSwap,
+  type ActionPlan,
+  type SwapQuote,
+  toSwapQuote,
+} from '../../cli/core/actions/plan.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { encodeSwapCalldata } from '../../shared/swap-calldata.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
@@ -22,14 +30,38 @@ export interface RouteOptions {
   prices?: [unknown, unknown];
 }
 
-export function routeOf(from: Token, to: Token, inputAmount: bigint, outputAmount: bigint, options: RouteOptions = {}): Route {
+export function routeOf(
+  from: Token,
+  to: Token,
+  inputAmount: bigint,
+  outputAmount: bigint,
+  options: RouteOptions = {},
+): Route {
   const hops = options.hops ?? 1;
   const [pIn, pOut] = options.prices ?? [3000, 1];
   const middle = from.address === STRK.address || to.address === STRK.address ? ETH : STRK;
-  const path = hops === 1 ? [[from, to]] : [[from, middle], [middle, to]];
+  const path =
+    hops === 1
+      ? [[from, to]]
+      : [
+          [from, middle],
+          [middle, to],
+        ];
   return {
-    inputToken: { symbol: from.symbol, name: from.name, address: from.address, decimals: from.decimals, price: pIn as number },
-    outputToken: { symbol: to.symbol, name: to.name, address: to.address, decimals: to.decimals, price: pOut as number },
+    inputToken: {
+      symbol: from.symbol,
+      name: from.name,
+      address: from.address,
+      decimals: from.decimals,
+      price: pIn as number,
+    },
+    outputToken: {
+      symbol: to.symbol,
+      name: to.name,
+      address: to.address,
+      decimals: to.decimals,
+      price: pOut as number,
+    },
     inputAmount,
     outputAmount,
     estimatedGasUsed: 100_000n,
@@ -38,19 +70,49 @@ export function routeOf(from: Token, to: Token, inputAmount: bigint, outputAmoun
       {
         percent: '100%',
         hops: path.map(([a, b]) => [
-          { protocol: 1, poolName: `${a?.symbol}/${b?.symbol}`, poolAddress: POOL, fromTokenAddress: a?.address ?? '', toTokenAddress: b?.address ?? '', percent: '100%' },
+          {
+            protocol: 1,
+            poolName: `${a?.symbol}/${b?.symbol}`,
+            poolAddress: POOL,
+            fromTokenAddress: a?.address ?? '',
+            toTokenAddress: b?.address ?? '',
+            percent: '100%',
+          },
         ]),
       },
     ],
   };
 }
 
-export function quoteOf(from: Token, to: Token, amountIn: bigint, gross: bigint, options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {}): SwapQuote {
-  return toSwapQuote(routeOf(from, to, amountIn, gross, options), from, to, options.slippageBps ?? 100, 'mainnet', options.quotedAt ?? T0);
+export function quoteOf(
+  from: Token,
+  to: Token,
+  amountIn: bigint,
+  gross: bigint,
+  options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {},
+): SwapQuote {
+  return toSwapQuote(
+    routeOf(from, to, amountIn, gross, options),
+    from,
+    to,
+    options.slippageBps ?? 100,
+    'mainnet',
+    options.quotedAt ?? T0,
+  );
 }
 
 /** The calldata an honest aggregator sends for `quote`: min_received = its calldata minimum. */
-export function honestCalldata(quote: SwapQuote, destination = ACCOUNT, tail: Partial<{ tokenIn: bigint; tokenOut: bigint; amountIn: bigint; minReceived: bigint; destination: bigint }> = {}): string[] {
+export function honestCalldata(
+  quote: SwapQuote,
+  destination = ACCOUNT,
+  tail: Partial<{
+    tokenIn: bigint;
+    tokenOut: bigint;
+    amountIn: bigint;
+    minReceived: bigint;
+    destination: bigint;
+  }> = {},
+): string[] {
   const hops = quote.summary.route[0]?.hops ?? [];
   const swaps = hops.map((hop) => ({
     tokenIn: resolveToken('mainnet', hop.from).address,
@@ -73,11 +135,25 @@ export function plannedSwap(quote: SwapQuote, calldata = honestCalldata(quote)):
   return { confirmed: quote, executing: quote, calldata };
 }
 
-export function planOf(kind: PlanKind, swaps: PlannedSwap[], sends: PlannedTransfer[] = []): ActionPlan {
-  return buildPlan({ kind, network: 'mainnet', sandbox: true, account: ACCOUNT, router: ROUTER_ADDRESS, swaps, sends });
+export function planOf(
+  kind: PlanKind,
+  swaps: PlannedSwap[],
+  sends: PlannedTransfer[] = [],
+): ActionPlan {
+  return buildPlan({
+    kind,
+    network: 'mainnet',
+    sandbox: true,
+    account: ACCOUNT,
+    router: ROUTER_ADDRESS,
+    swaps,
+    sends,
+  });
 }
 
 /** 1 ETH → 3000 USDC through one pool: the plan of `trade 1 ETH USDC`. */
-export function ethToUsdcTrade(options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {}): ActionPlan {
+export function ethToUsdcTrade(
+  options: RouteOptions & { slippageBps?: number; quotedAt?: number } = {},
+): ActionPlan {
   return planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n, options))]);
 }

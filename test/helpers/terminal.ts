@@ -21,12 +21,28 @@ export interface Terminal {
  * Runs `command` (a shell line) in a new tmux session. The environment is the caller's, without
  * CI: under CI Ink renders only the final frame.
  */
-export function openTerminal(name: string, env: NodeJS.ProcessEnv, command: string, size = { columns: 110, rows: 45 }): Terminal {
+export function openTerminal(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  command: string,
+  size = { columns: 110, rows: 45 },
+): Terminal {
   const socket = `finance-tui-${name}-${process.pid}`;
   const childEnv = { ...env };
   delete childEnv.CI;
-  const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', socket, ...args], { env: childEnv, encoding: 'utf8' });
-  tmux('new-session', '-d', '-s', 'app', '-x', String(size.columns), '-y', String(size.rows), command);
+  const tmux = (...args: string[]): string =>
+    execFileSync('tmux', ['-L', socket, ...args], { env: childEnv, encoding: 'utf8' });
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'app',
+    '-x',
+    String(size.columns),
+    '-y',
+    String(size.rows),
+    command,
+  );
   const screen = (): string => tmux('capture-pane', '-p', '-t', 'app', '-S', '-50');
   const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -44,14 +60,16 @@ export function openTerminal(name: string, env: NodeJS.ProcessEnv, command: stri
       for (;;) {
         const current = screen();
         if (typeof text === 'string' ? current.includes(text) : text.test(current)) return current;
-        if (Date.now() > deadline) throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
+        if (Date.now() > deadline)
+          throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
         await pause();
       }
     },
     async waitUntil(done, what, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (!done()) {
-        if (Date.now() > deadline) throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
+        if (Date.now() > deadline)
+          throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
         await pause();
       }
     },

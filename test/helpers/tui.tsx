@@ -29,7 +29,8 @@ export const KEYS = {
   ctrlX: '\u0018',
 } as const;
 
-const macrotask = (): Promise<void> => new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+const macrotask = (): Promise<void> =>
+  new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
 
 export interface Rendered {
   frame(): string;
@@ -57,7 +58,14 @@ function setSize(columns: number, rows: number): void {
 
 export function renderWithProviders(
   services: TuiServices,
-  options: { theme?: Theme; initial?: AppState; now?: () => number; stopRequests?: EventTarget; rows?: number; columns?: number } = {},
+  options: {
+    theme?: Theme;
+    initial?: AppState;
+    now?: () => number;
+    stopRequests?: EventTarget;
+    rows?: number;
+    columns?: number;
+  } = {},
 ): Rendered {
   const columns = options.columns ?? 100;
   setSize(columns, options.rows ?? 50);
@@ -87,7 +95,10 @@ export function renderWithProviders(
     if (actWarnings.length > 0) throw new Error(`React act() warning: ${actWarnings[0]}`);
     return instance.lastFrame() ?? '';
   };
-  const waitForFrame = async (predicate: (f: string) => boolean, timeoutMs = 10_000): Promise<string> => {
+  const waitForFrame = async (
+    predicate: (f: string) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       await macrotask();
@@ -98,11 +109,15 @@ export function renderWithProviders(
         await macrotask();
         return frame();
       }
-      if (Date.now() > deadline) throw new Error(`frame did not match within ${timeoutMs} ms; last frame:\n${current}`);
+      if (Date.now() > deadline)
+        throw new Error(`frame did not match within ${timeoutMs} ms; last frame:\n${current}`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  const press = async (keys: string, opts: { timeoutMs?: number; change?: boolean } = {}): Promise<string> => {
+  const press = async (
+    keys: string,
+    opts: { timeoutMs?: number; change?: boolean } = {},
+  ): Promise<string> => {
     const before = frame();
     instance.stdin.write(keys);
     // a lone Esc is held ~20 ms by Ink before it fires

@@ -17,7 +17,12 @@ export function outsideExecution(calls = 3, calldata = 12) {
     // starknet.js's own SNIP-9 v2 types, the ones the paymaster flow checks against
     types: { ...OutsideExecutionTypesV2 },
     primaryType: 'OutsideExecution',
-    domain: { name: 'Account.execute_from_outside', version: '2', chainId: 'SN_MAIN', revision: '1' },
+    domain: {
+      name: 'Account.execute_from_outside',
+      version: '2',
+      chainId: 'SN_MAIN',
+      revision: '1',
+    },
     message: {
       Caller: '0x414e595f43414c4c4552',
       Nonce: '0x5f2c1e8a7b',
@@ -26,7 +31,10 @@ export function outsideExecution(calls = 3, calldata = 12) {
       Calls: Array.from({ length: calls }, (_, i) => ({
         To: `0x${(0x4718f5a0fc34 + i).toString(16).padStart(64, '0')}`,
         Selector: '0x219209e083275171774dab1df80982e9df2096516f06319c5c6d71ae0a8480c',
-        Calldata: Array.from({ length: calldata }, (_, j) => `0x${(j * 7919 + i + 1).toString(16)}`),
+        Calldata: Array.from(
+          { length: calldata },
+          (_, j) => `0x${(j * 7919 + i + 1).toString(16)}`,
+        ),
       })),
     },
   };
@@ -67,7 +75,10 @@ export function everyRevision1Type() {
     primaryType: 'Example',
     domain: { name: 'finance-tui tests', version: '1', chainId: 'SN_MAIN', revision: '1' },
     message: {
-      Amount: { token_address: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7', amount: { low: '0x2386f26fc10000', high: '0x0' } },
+      Amount: {
+        token_address: '0x49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        amount: { low: '0x2386f26fc10000', high: '0x0' },
+      },
       Nft: { collection_address: '0x1234', token_id: { low: '7', high: '0' } },
       Big: { low: '0xffffffffffffffffffffffffffffffff', high: '0x1' },
       Choice: { Pair: ['0x10', ['0x1', '0x2', '0x3']] },
@@ -132,13 +143,25 @@ export function legacyMail() {
  * levels. starknet.js expands it width^depth times (2 wide, 24 deep: ~3 kB, ~10 s).
  */
 export function fannedOutTypes(depth: number, width = 2) {
-  const types: Record<string, Array<{ name: string; type: string }>> = { StarknetDomain: STARKNET_DOMAIN };
+  const types: Record<string, Array<{ name: string; type: string }>> = {
+    StarknetDomain: STARKNET_DOMAIN,
+  };
   const name = (level: number, index: number) => `T${level}_${index}`;
   for (let level = 0; level < depth; level++) {
     for (let index = 0; index < width; index++) {
       types[name(level, index)] =
-        level + 1 < depth ? Array.from({ length: width }, (_, next) => ({ name: `f${next}`, type: name(level + 1, next) })) : [{ name: 'x', type: 'felt' }];
+        level + 1 < depth
+          ? Array.from({ length: width }, (_, next) => ({
+              name: `f${next}`,
+              type: name(level + 1, next),
+            }))
+          : [{ name: 'x', type: 'felt' }];
     }
   }
-  return { types, primaryType: name(0, 0), domain: { name: 'x', version: '1', chainId: 'SN_MAIN', revision: '1' }, message: {} };
+  return {
+    types,
+    primaryType: name(0, 0),
+    domain: { name: 'x', version: '1', chainId: 'SN_MAIN', revision: '1' },
+    message: {},
+  };
 }

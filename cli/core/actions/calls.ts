@@ -14,7 +14,9 @@ export function swapCall(router: string, calldata: readonly string[]): ChainCall
  * `[address, low, high]`, the calldata of approve(spender, amount) and transfer(recipient,
  * amount), read back from the call itself; undefined when it is not exactly that.
  */
-export function decodeAddressAmount(calldata: readonly string[]): { address: bigint; amount: bigint } | undefined {
+export function decodeAddressAmount(
+  calldata: readonly string[],
+): { address: bigint; amount: bigint } | undefined {
   if (calldata.length !== 3) return undefined;
   const [address, low, high] = calldata.map(parseFelt);
   if (address === undefined || low === undefined || high === undefined) return undefined;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
-import { ETH, OTHER, planOf, plannedSwap, quoteOf, routeOf, STRK, USDC } from '../../../test/helpers/swap-fixtures.js';
+import {
+  ETH,
+  OTHER,
+  planOf,
+  plannedSwap,
+  quoteOf,
+  routeOf,
+  STRK,
+  USDC,
+} from '../../../test/helpers/swap-fixtures.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
 
 /** An aggregator that only prices: STRK at $0.50, anything else unpriced. */
@@ -21,7 +30,11 @@ const codeOf = async (work: Promise<unknown>): Promise<string> =>
 
 // 1 ETH at the quote's $3000 price, plus 10 STRK sent at $0.50
 const trade = planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))]);
-const batch = planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: STRK, amount: 10n * 10n ** 18n, to: OTHER }]);
+const batch = planOf(
+  'batch',
+  [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))],
+  [{ token: STRK, amount: 10n * 10n ** 18n, to: OTHER }],
+);
 
 describe('spending caps (checked before signing)', () => {
   it('values what leaves: a swap at its own quote, a transfer at the aggregator price, exactly in cents', async () => {
@@ -30,19 +43,35 @@ describe('spending caps (checked before signing)', () => {
   });
 
   it('refuses above --max-usd, allows at it; no caps asks nothing', async () => {
-    expect(await codeOf(checkLimits(batch, { maxUsdCents: 300_499n }, pricer()))).toBe('LIMIT_EXCEEDED');
+    expect(await codeOf(checkLimits(batch, { maxUsdCents: 300_499n }, pricer()))).toBe(
+      'LIMIT_EXCEEDED',
+    );
     expect(await codeOf(checkLimits(batch, { maxUsdCents: 300_500n }, pricer()))).toBe('ok');
-    expect(await codeOf(checkLimits(batch, undefined, { getRoute: () => Promise.reject(new Error('asked')) } as unknown as AggregatorClient))).toBe('ok');
+    expect(
+      await codeOf(
+        checkLimits(batch, undefined, {
+          getRoute: () => Promise.reject(new Error('asked')),
+        } as unknown as AggregatorClient),
+      ),
+    ).toBe('ok');
   });
 
   it('fails closed: an amount without a price cannot pass a cap', async () => {
     const sendUsdc = planOf('send', [], [{ token: USDC, amount: 1n, to: OTHER }]);
-    expect(await codeOf(checkLimits(sendUsdc, { maxUsdCents: 10n ** 9n }, pricer()))).toBe('LIMIT_EXCEEDED');
+    expect(await codeOf(checkLimits(sendUsdc, { maxUsdCents: 10n ** 9n }, pricer()))).toBe(
+      'LIMIT_EXCEEDED',
+    );
   });
 
   it('refuses a token outside --allow-token, in or out', async () => {
-    expect(await codeOf(checkLimits(trade, { allowTokens: [ETH.address] }, pricer()))).toBe('TOKEN_NOT_ALLOWED');
-    expect(await codeOf(checkLimits(trade, { allowTokens: [ETH.address, USDC.address] }, pricer()))).toBe('ok');
-    expect(await codeOf(checkLimits(batch, { allowTokens: [ETH.address, USDC.address] }, pricer()))).toBe('TOKEN_NOT_ALLOWED');
+    expect(await codeOf(checkLimits(trade, { allowTokens: [ETH.address] }, pricer()))).toBe(
+      'TOKEN_NOT_ALLOWED',
+    );
+    expect(
+      await codeOf(checkLimits(trade, { allowTokens: [ETH.address, USDC.address] }, pricer())),
+    ).toBe('ok');
+    expect(
+      await codeOf(checkLimits(batch, { allowTokens: [ETH.address, USDC.address] }, pricer())),
+    ).toBe('TOKEN_NOT_ALLOWED');
   });
 });

@@ -42,42 +42,81 @@ function movedTokens(plan: ActionPlan): Token[] {
 }
 
 /** Pure: refuses a plan that moves a token outside `allowTokens`. */
-export function checkAllowedTokens(plan: ActionPlan, allowTokens: readonly string[] | undefined): void {
+export function checkAllowedTokens(
+  plan: ActionPlan,
+  allowTokens: readonly string[] | undefined,
+): void {
   if (allowTokens === undefined) return;
-  const refused = movedTokens(plan).filter((t) => !allowTokens.some((a) => sameAddress(a, t.address)));
+  const refused = movedTokens(plan).filter(
+    (t) => !allowTokens.some((a) => sameAddress(a, t.address)),
+  );
   if (refused.length === 0) return;
-  throw new AppError(ErrorCode.TOKEN_NOT_ALLOWED, `nothing was signed: this plan moves ${refused.map((t) => t.symbol).join(', ')}, which the server's --allow-token list does not include`, {
-    status: 403,
-    details: { tokens: refused.map((t) => t.symbol) },
-  });
+  throw new AppError(
+    ErrorCode.TOKEN_NOT_ALLOWED,
+    `nothing was signed: this plan moves ${refused.map((t) => t.symbol).join(', ')}, which the server's --allow-token list does not include`,
+    {
+      status: 403,
+      details: { tokens: refused.map((t) => t.symbol) },
+    },
+  );
 }
 
 /** The plan's outgoing value in cents, undefined when an amount cannot be priced. */
-export async function outgoingUsdCents(plan: ActionPlan, aggregator: AggregatorClient, call: CallOptions = {}): Promise<{ cents: bigint | undefined; unpriced: string[] }> {
+export async function outgoingUsdCents(
+  plan: ActionPlan,
+  aggregator: AggregatorClient,
+  call: CallOptions = {},
+): Promise<{ cents: bigint | undefined; unpriced: string[] }> {
   const values = await Promise.all([
-    ...plan.swaps.map(async (s) => ({ token: s.executing.from, cents: usdCentsAt(s.executing.amountIn, s.executing.from.decimals, s.executing.inputPrice) })),
-    ...plan.sends.map(async (s) => ({ token: s.token, cents: usdCentsAt(s.amount, s.token.decimals, await usdPriceOf(aggregator, plan.network, s.token.address, s.amount, call)) })),
+    ...plan.swaps.map(async (s) => ({
+      token: s.executing.from,
+      cents: usdCentsAt(s.executing.amountIn, s.executing.from.decimals, s.executing.inputPrice),
+    })),
+    ...plan.sends.map(async (s) => ({
+      token: s.token,
+      cents: usdCentsAt(
+        s.amount,
+        s.token.decimals,
+        await usdPriceOf(aggregator, plan.network, s.token.address, s.amount, call),
+      ),
+    })),
   ]);
   const unpriced = values.filter((v) => v.cents === undefined).map((v) => v.token.symbol);
-  return { cents: unpriced.length > 0 ? undefined : values.reduce((sum, v) => sum + (v.cents ?? 0n), 0n), unpriced };
+  return {
+    cents: unpriced.length > 0 ? undefined : values.reduce((sum, v) => sum + (v.cents ?? 0n), 0n),
+    unpriced,
+  };
 }
 
 /** Refuses (before signing) a plan over the caps; with no caps set it asks nothing. */
-export async function checkLimits(plan: ActionPlan, limits: ActionLimits | undefined, aggregator: AggregatorClient, call: CallOptions = {}): Promise<void> {
+export async function checkLimits(
+  plan: ActionPlan,
+  limits: ActionLimits | undefined,
+  aggregator: AggregatorClient,
+  call: CallOptions = {},
+): Promise<void> {
   if (limits === undefined) return;
   checkAllowedTokens(plan, limits.allowTokens);
   if (limits.maxUsdCents === undefined) return;
   const { cents, unpriced } = await outgoingUsdCents(plan, aggregator, call);
   if (cents === undefined) {
-    throw new AppError(ErrorCode.LIMIT_EXCEEDED, `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so the ${dollars(limits.maxUsdCents)} cap cannot be checked`, {
-      status: 403,
-      details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced },
-    });
+    throw new AppError(
+      ErrorCode.LIMIT_EXCEEDED,
+      `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so the ${dollars(limits.maxUsdCents)} cap cannot be checked`,
+      {
+        status: 403,
+        details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced },
+      },
+    );
   }
   if (cents > limits.maxUsdCents) {
-    throw new AppError(ErrorCode.LIMIT_EXCEEDED, `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`, {
-      status: 403,
-      details: { valueUsd: formatAmount(cents, 2), maxUsd: formatAmount(limits.maxUsdCents, 2) },
-    });
+    throw new AppError(
+      ErrorCode.LIMIT_EXCEEDED,
+      `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`,
+      {
+        status: 403,
+        details: { valueUsd: formatAmount(cents, 2), maxUsd: formatAmount(limits.maxUsdCents, 2) },
+      },
+    );
   }
 }

@@ -44,8 +44,12 @@ function refusal(run: () => unknown): { code: string; details: Record<string, un
   throw new Error('expected a refusal, nothing was thrown');
 }
 
-const withCalls = (plan: ActionPlan, edit: (calls: Call[]) => Call[]): ActionPlan => ({ ...plan, calls: edit(plan.calls.map((c) => ({ ...c, calldata: [...c.calldata] }))) });
-const replaceCall = (plan: ActionPlan, index: number, call: Call): ActionPlan => withCalls(plan, (calls) => calls.map((c, i) => (i === index ? call : c)));
+const withCalls = (plan: ActionPlan, edit: (calls: Call[]) => Call[]): ActionPlan => ({
+  ...plan,
+  calls: edit(plan.calls.map((c) => ({ ...c, calldata: [...c.calldata] }))),
+});
+const replaceCall = (plan: ActionPlan, index: number, call: Call): ActionPlan =>
+  withCalls(plan, (calls) => calls.map((c, i) => (i === index ? call : c)));
 /** A trade whose swap call carries this calldata (as if the aggregator sent it) instead of the honest one. */
 function tradeWithTail(tail: Parameters<typeof honestCalldata>[2]): ActionPlan {
   const q = quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n);
@@ -67,7 +71,10 @@ describe('verifyCalls: swap calldata against what was confirmed', () => {
     ['amount_in', { amountIn: 10n ** 18n + 1n }],
     ['amount_in', { amountIn: 10n ** 18n - 1n }],
   ] as const)('tampered %s → CALLDATA_MISMATCH naming it', (field, tail) => {
-    expect(refusal(() => verifyCalls(tradeWithTail(tail)))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field, swap: 1, call: 2 } });
+    expect(refusal(() => verifyCalls(tradeWithTail(tail)))).toMatchObject({
+      code: 'CALLDATA_MISMATCH',
+      details: { field, swap: 1, call: 2 },
+    });
   });
 
   it('min_received: accepted at the exact threshold, refused one unit below', () => {
@@ -90,18 +97,41 @@ describe('verifyCalls: swap calldata against what was confirmed', () => {
     expect(afterFee(c, 15n)).toBeLessThan(q.minimumReceived);
     const routed = encodeSwapCalldata(
       [
-        { tokenIn: ETH.address, tokenOut: STRK.address, rate: 1_000_000n, protocol: 1, poolAddress: POOL },
-        { tokenIn: STRK.address, tokenOut: USDC.address, rate: 1_000_000n, protocol: 1, poolAddress: POOL },
+        {
+          tokenIn: ETH.address,
+          tokenOut: STRK.address,
+          rate: 1_000_000n,
+          protocol: 1,
+          poolAddress: POOL,
+        },
+        {
+          tokenIn: STRK.address,
+          tokenOut: USDC.address,
+          rate: 1_000_000n,
+          protocol: 1,
+          poolAddress: POOL,
+        },
       ],
-      { tokenIn: BigInt(ETH.address), tokenOut: BigInt(USDC.address), amountIn: q.amountIn, minReceived: c, destination: BigInt(ACCOUNT) },
+      {
+        tokenIn: BigInt(ETH.address),
+        tokenOut: BigInt(USDC.address),
+        amountIn: q.amountIn,
+        minReceived: c,
+        destination: BigInt(ACCOUNT),
+      },
     );
-    expect(refusal(() => verifyCalls(planOf('trade', [plannedSwap(q, routed)])))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'min_received', feeBps: 15 } });
+    expect(refusal(() => verifyCalls(planOf('trade', [plannedSwap(q, routed)])))).toMatchObject({
+      code: 'CALLDATA_MISMATCH',
+      details: { field: 'min_received', feeBps: 15 },
+    });
   });
 
   it('the swap must call the router', () => {
     const plan = ethToUsdcTrade();
     const swap = plan.calls[1] as Call;
-    expect(refusal(() => verifyCalls(replaceCall(plan, 1, { ...swap, contractAddress: OTHER })))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'router' } });
+    expect(
+      refusal(() => verifyCalls(replaceCall(plan, 1, { ...swap, contractAddress: OTHER }))),
+    ).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'router' } });
   });
 
   it.each([
@@ -111,7 +141,10 @@ describe('verifyCalls: swap calldata against what was confirmed', () => {
   ])('calldata that is not the router layout (%s) → layout', (_name, calldata) => {
     const plan = ethToUsdcTrade();
     const swap = plan.calls[1] as Call;
-    expect(refusal(() => verifyCalls(replaceCall(plan, 1, { ...swap, calldata })))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'layout' } });
+    expect(refusal(() => verifyCalls(replaceCall(plan, 1, { ...swap, calldata })))).toMatchObject({
+      code: 'CALLDATA_MISMATCH',
+      details: { field: 'layout' },
+    });
   });
 });
 
@@ -122,10 +155,16 @@ describe('verifyCalls: approvals', () => {
     ['amount', buildApproveCall(ETH, ROUTER_ADDRESS, (1n << 256n) - 1n)],
     ['spender', buildApproveCall(ETH, OTHER, 10n ** 18n)],
     ['token', buildApproveCall(STRK, ROUTER_ADDRESS, 10n ** 18n)],
-    ['calldata', { contractAddress: ETH.address, entrypoint: 'approve', calldata: [ROUTER_ADDRESS, '1'] }],
+    [
+      'calldata',
+      { contractAddress: ETH.address, entrypoint: 'approve', calldata: [ROUTER_ADDRESS, '1'] },
+    ],
     ['missing', buildTransferCall(ETH, OTHER, 10n ** 18n)],
   ] as Array<[string, Call]>)('an approve with the wrong %s → APPROVAL_MISMATCH', (field, call) => {
-    expect(refusal(() => verifyCalls(replaceCall(ethToUsdcTrade(), 0, call)))).toMatchObject({ code: 'APPROVAL_MISMATCH', details: { field, swap: 1, call: 1 } });
+    expect(refusal(() => verifyCalls(replaceCall(ethToUsdcTrade(), 0, call)))).toMatchObject({
+      code: 'APPROVAL_MISMATCH',
+      details: { field, swap: 1, call: 1 },
+    });
   });
 
   it('approves first, swaps after (approve1, approve2, swap1, swap2) is refused: each approve must sit right before its swap', () => {
@@ -134,13 +173,23 @@ describe('verifyCalls: approvals', () => {
       plannedSwap(quoteOf(USDC, STRK, 50_000_000n, 100n * 10n ** 18n, { prices: [1, '0.5'] })),
     ]);
     const [a1, s1, a2, s2] = plan.calls as [Call, Call, Call, Call];
-    expect(refusal(() => verifyCalls(withCalls(plan, () => [a1, a2, s1, s2])))).toMatchObject({ code: 'CALLDATA_MISMATCH', details: { field: 'entrypoint' } });
-    expect(refusal(() => verifyCalls(withCalls(plan, () => [s1, a1, a2, s2])))).toMatchObject({ code: 'APPROVAL_MISMATCH', details: { field: 'missing' } });
+    expect(refusal(() => verifyCalls(withCalls(plan, () => [a1, a2, s1, s2])))).toMatchObject({
+      code: 'CALLDATA_MISMATCH',
+      details: { field: 'entrypoint' },
+    });
+    expect(refusal(() => verifyCalls(withCalls(plan, () => [s1, a1, a2, s2])))).toMatchObject({
+      code: 'APPROVAL_MISMATCH',
+      details: { field: 'missing' },
+    });
   });
 
   it('an extra call after the plan → CALLS_MISMATCH count', () => {
     const plan = ethToUsdcTrade();
-    expect(refusal(() => verifyCalls(withCalls(plan, (calls) => [...calls, buildApproveCall(USDC, OTHER, 1n)])))).toMatchObject({
+    expect(
+      refusal(() =>
+        verifyCalls(withCalls(plan, (calls) => [...calls, buildApproveCall(USDC, OTHER, 1n)])),
+      ),
+    ).toMatchObject({
       code: 'CALLS_MISMATCH',
       details: { field: 'count', expected: 2, actual: 3 },
     });
@@ -148,7 +197,12 @@ describe('verifyCalls: approvals', () => {
 });
 
 describe('verifyCalls: batch transfers', () => {
-  const batch = (): ActionPlan => planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]);
+  const batch = (): ActionPlan =>
+    planOf(
+      'batch',
+      [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))],
+      [{ token: USDC, amount: 5_000_000n, to: OTHER }],
+    );
 
   it('passes swap + transfer', () => {
     expect(() => verifyCalls(batch())).not.toThrow();
@@ -160,7 +214,10 @@ describe('verifyCalls: batch transfers', () => {
     ['token', buildTransferCall(STRK, OTHER, 5_000_000n)],
     ['entrypoint', buildApproveCall(USDC, OTHER, 5_000_000n)],
   ] as const)('a transfer with the wrong %s → CALLS_MISMATCH', (field, call) => {
-    expect(refusal(() => verifyCalls(replaceCall(batch(), 2, call)))).toMatchObject({ code: 'CALLS_MISMATCH', details: { field, send: 1, call: 3 } });
+    expect(refusal(() => verifyCalls(replaceCall(batch(), 2, call)))).toMatchObject({
+      code: 'CALLS_MISMATCH',
+      details: { field, send: 1, call: 3 },
+    });
   });
 });
 
@@ -168,14 +225,18 @@ describe('verifyCalls: batch transfers', () => {
  * A toy ERC-20 ledger over the calls: approve SETS the allowance, the router's swap pulls its
  * calldata's amount_in with transferFrom (needing that much allowance), transfer moves funds.
  */
-function replay(calls: readonly Call[], router: string): { ok: boolean; allowance: Map<string, bigint>; spent: Map<string, bigint> } {
+function replay(
+  calls: readonly Call[],
+  router: string,
+): { ok: boolean; allowance: Map<string, bigint>; spent: Map<string, bigint> } {
   const allowance = new Map<string, bigint>();
   const spent = new Map<string, bigint>();
   const key = (a: string): string => BigInt(a).toString(16);
   for (const call of calls) {
     if (call.entrypoint === 'approve') {
       const args = decodeAddressAmount(call.calldata);
-      if (args === undefined || args.address !== BigInt(router)) return { ok: false, allowance, spent };
+      if (args === undefined || args.address !== BigInt(router))
+        return { ok: false, allowance, spent };
       allowance.set(key(call.contractAddress), args.amount);
     } else if (call.entrypoint === 'swap') {
       const tail = decodeSwapCalldataTail(call.calldata);
@@ -186,7 +247,10 @@ function replay(calls: readonly Call[], router: string): { ok: boolean; allowanc
       spent.set(token, (spent.get(token) ?? 0n) + tail.amountIn);
     } else if (call.entrypoint === 'transfer') {
       const args = decodeAddressAmount(call.calldata);
-      spent.set(key(call.contractAddress), (spent.get(key(call.contractAddress)) ?? 0n) + (args?.amount ?? 0n));
+      spent.set(
+        key(call.contractAddress),
+        (spent.get(key(call.contractAddress)) ?? 0n) + (args?.amount ?? 0n),
+      );
     }
   }
   return { ok: true, allowance, spent };
@@ -204,21 +268,37 @@ const arbSwap = fc.record({
 });
 
 describe('the calls of any plan (property, 2 000 runs)', () => {
-  it('verify, approve exactly each swap\'s amount right before it, and leave no allowance behind', () => {
+  it("verify, approve exactly each swap's amount right before it, and leave no allowance behind", () => {
     fc.assert(
       fc.property(
         fc.array(arbSwap, { minLength: 1, maxLength: 3 }),
-        fc.array(fc.record({ token: fc.constantFrom(...tokens), amount: fc.bigInt({ min: 1n, max: 10n ** 30n }) }), { maxLength: 3 }),
+        fc.array(
+          fc.record({
+            token: fc.constantFrom(...tokens),
+            amount: fc.bigInt({ min: 1n, max: 10n ** 30n }),
+          }),
+          { maxLength: 3 },
+        ),
         fc.integer({ min: 1, max: 5000 }),
         (swaps, sends, slippageBps) => {
-          const planned = swaps.map((s) => plannedSwap(quoteOf(s.pair[0], s.pair[1], s.amountIn, s.gross, { hops: s.hops, slippageBps })));
-          const plan = planOf('batch', planned, sends.map((s) => ({ ...s, to: OTHER })));
+          const planned = swaps.map((s) =>
+            plannedSwap(
+              quoteOf(s.pair[0], s.pair[1], s.amountIn, s.gross, { hops: s.hops, slippageBps }),
+            ),
+          );
+          const plan = planOf(
+            'batch',
+            planned,
+            sends.map((s) => ({ ...s, to: OTHER })),
+          );
           verifyCalls(plan);
           const result = replay(plan.calls, plan.router);
           expect(result.ok).toBe(true);
           for (const left of result.allowance.values()) expect(left).toBe(0n);
           for (const t of tokens) {
-            const planned = swaps.filter((s) => s.pair[0] === t).reduce((sum, s) => sum + s.amountIn, 0n) + sends.filter((s) => s.token === t).reduce((sum, s) => sum + s.amount, 0n);
+            const planned =
+              swaps.filter((s) => s.pair[0] === t).reduce((sum, s) => sum + s.amountIn, 0n) +
+              sends.filter((s) => s.token === t).reduce((sum, s) => sum + s.amount, 0n);
             expect(result.spent.get(BigInt(t.address).toString(16)) ?? 0n).toBe(planned);
           }
         },
@@ -254,7 +334,9 @@ describe('the minimum-received rule (property, 10 000 runs)', () => {
           if (c < 0n) return;
           const accepted = (() => {
             try {
-              verifyCalls(planOf('trade', [plannedSwap(q, honestCalldata(q, ACCOUNT, { minReceived: c }))]));
+              verifyCalls(
+                planOf('trade', [plannedSwap(q, honestCalldata(q, ACCOUNT, { minReceived: c }))]),
+              );
               return true;
             } catch {
               return false;
@@ -296,23 +378,31 @@ describe('quote age and re-quotes', () => {
 
   it('a re-quote at or above the confirmed minimum executes, and its calldata still passes against the confirmed figures (property)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: -50n, max: 10n ** 6n }), fc.integer({ min: 1, max: 5000 }), (gross, move, slippageBps) => {
-        const confirmed = quoteOf(ETH, USDC, 10n ** 18n, gross, { slippageBps });
-        const fresh = quoteOf(ETH, USDC, 10n ** 18n, gross + move < 0n ? 0n : gross + move, { slippageBps, quotedAt: T0 + 40_000 });
-        const plan = planOf('trade', [plannedSwap(confirmed)]);
-        let accepted = true;
-        try {
-          checkRequote(0, confirmed, fresh);
-        } catch {
-          accepted = false;
-        }
-        expect(accepted).toBe(fresh.minimumReceived >= confirmed.minimumReceived);
-        if (accepted) {
-          const next = withExecuting(plan, 0, fresh, honestCalldata(fresh));
-          expect(() => verifyCalls(next)).not.toThrow();
-          expect(staleSwaps(next, T0 + 40_000)).toEqual([]);
-        }
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 30n }),
+        fc.bigInt({ min: -50n, max: 10n ** 6n }),
+        fc.integer({ min: 1, max: 5000 }),
+        (gross, move, slippageBps) => {
+          const confirmed = quoteOf(ETH, USDC, 10n ** 18n, gross, { slippageBps });
+          const fresh = quoteOf(ETH, USDC, 10n ** 18n, gross + move < 0n ? 0n : gross + move, {
+            slippageBps,
+            quotedAt: T0 + 40_000,
+          });
+          const plan = planOf('trade', [plannedSwap(confirmed)]);
+          let accepted = true;
+          try {
+            checkRequote(0, confirmed, fresh);
+          } catch {
+            accepted = false;
+          }
+          expect(accepted).toBe(fresh.minimumReceived >= confirmed.minimumReceived);
+          if (accepted) {
+            const next = withExecuting(plan, 0, fresh, honestCalldata(fresh));
+            expect(() => verifyCalls(next)).not.toThrow();
+            expect(staleSwaps(next, T0 + 40_000)).toEqual([]);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -331,19 +421,31 @@ describe('price impact', () => {
   });
 
   // 1 ETH at $3000 for this many USDC: impact = 1 − out / 3000
-  const tradeAtImpact = (usdc: bigint): ActionPlan => planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, usdc))]);
+  const tradeAtImpact = (usdc: bigint): ActionPlan =>
+    planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, usdc))]);
 
   it('above 15 % is refused unless allowed; above 5 % warns', () => {
     const high = tradeAtImpact(2_549_000_000n); // 15.03 %
-    expect(refusal(() => checkPriceImpact(high, false))).toMatchObject({ code: 'PRICE_IMPACT_TOO_HIGH', details: { swap: 1, bps: 1503, limitBps: 1500 } });
-    expect(checkPriceImpact(high, true)).toEqual([expect.stringContaining('price impact 15.03% is above 15%')]);
-    expect(checkPriceImpact(tradeAtImpact(2_820_000_000n), false)).toEqual([expect.stringContaining('price impact 6% is above 5%')]);
+    expect(refusal(() => checkPriceImpact(high, false))).toMatchObject({
+      code: 'PRICE_IMPACT_TOO_HIGH',
+      details: { swap: 1, bps: 1503, limitBps: 1500 },
+    });
+    expect(checkPriceImpact(high, true)).toEqual([
+      expect.stringContaining('price impact 15.03% is above 15%'),
+    ]);
+    expect(checkPriceImpact(tradeAtImpact(2_820_000_000n), false)).toEqual([
+      expect.stringContaining('price impact 6% is above 5%'),
+    ]);
     expect(checkPriceImpact(tradeAtImpact(2_991_000_000n), false)).toEqual([]);
   });
 
   it('unknown impact warns but does not refuse', () => {
-    const plan = planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n, { prices: [undefined, 1] }))]);
-    expect(checkPriceImpact(plan, false)).toEqual([expect.stringContaining('price impact unknown')]);
+    const plan = planOf('trade', [
+      plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n, { prices: [undefined, 1] })),
+    ]);
+    expect(checkPriceImpact(plan, false)).toEqual([
+      expect.stringContaining('price impact unknown'),
+    ]);
   });
 });
 
@@ -353,24 +455,41 @@ describe('balances', () => {
 
   it('the exact amount passes when gas is sponsored; one unit short is refused naming the token', () => {
     const plan = ethToUsdcTrade();
-    expect(checkBalances(plan, { mode: 'sponsored' }, [balance(ETH, 10n ** 18n)])).toMatchObject([{ token: ETH, total: 10n ** 18n, gas: 0n }]);
-    expect(refusal(() => checkBalances(plan, { mode: 'sponsored' }, [balance(ETH, 10n ** 18n - 1n)]))).toMatchObject({
+    expect(checkBalances(plan, { mode: 'sponsored' }, [balance(ETH, 10n ** 18n)])).toMatchObject([
+      { token: ETH, total: 10n ** 18n, gas: 0n },
+    ]);
+    expect(
+      refusal(() => checkBalances(plan, { mode: 'sponsored' }, [balance(ETH, 10n ** 18n - 1n)])),
+    ).toMatchObject({
       code: 'INSUFFICIENT_BALANCE',
-      details: { token: 'ETH', needed: (10n ** 18n).toString(), available: (10n ** 18n - 1n).toString() },
+      details: {
+        token: 'ETH',
+        needed: (10n ** 18n).toString(),
+        available: (10n ** 18n - 1n).toString(),
+      },
     });
   });
 
   it('gas in the same token counts on top of the amount', () => {
     const plan = ethToUsdcTrade();
-    expect(() => checkBalances(plan, ethGas(1000n), [balance(ETH, 10n ** 18n + 1000n)])).not.toThrow();
-    expect(refusal(() => checkBalances(plan, ethGas(1000n), [balance(ETH, 10n ** 18n + 999n)]))).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { token: 'ETH', gas: '1000' } });
+    expect(() =>
+      checkBalances(plan, ethGas(1000n), [balance(ETH, 10n ** 18n + 1000n)]),
+    ).not.toThrow();
+    expect(
+      refusal(() => checkBalances(plan, ethGas(1000n), [balance(ETH, 10n ** 18n + 999n)])),
+    ).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { token: 'ETH', gas: '1000' } });
   });
 
   it('gas in another token needs that token too (missing balance counts as zero)', () => {
     const plan = ethToUsdcTrade();
     const gas: GasQuote = { mode: 'default', token: STRK, maxFee: 5n };
-    expect(refusal(() => checkBalances(plan, gas, [balance(ETH, 10n ** 18n)]))).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { token: 'STRK', available: '0' } });
-    expect(() => checkBalances(plan, gas, [balance(ETH, 10n ** 18n), balance(STRK, 5n)])).not.toThrow();
+    expect(refusal(() => checkBalances(plan, gas, [balance(ETH, 10n ** 18n)]))).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { token: 'STRK', available: '0' },
+    });
+    expect(() =>
+      checkBalances(plan, gas, [balance(ETH, 10n ** 18n), balance(STRK, 5n)]),
+    ).not.toThrow();
   });
 
   it('two swaps and a send from one token add up', () => {
@@ -379,7 +498,9 @@ describe('balances', () => {
       [plannedSwap(quoteOf(USDC, ETH, 100n, 1000n)), plannedSwap(quoteOf(USDC, STRK, 50n, 1000n))],
       [{ token: USDC, amount: 7n, to: OTHER }],
     );
-    expect(refusal(() => checkBalances(plan, { mode: 'sponsored' }, [balance(USDC, 156n)]))).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { needed: '157' } });
+    expect(
+      refusal(() => checkBalances(plan, { mode: 'sponsored' }, [balance(USDC, 156n)])),
+    ).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { needed: '157' } });
     expect(() => checkBalances(plan, { mode: 'sponsored' }, [balance(USDC, 157n)])).not.toThrow();
   });
 });
@@ -393,17 +514,33 @@ describe('the simulation', () => {
   const sponsored: GasQuote = { mode: 'sponsored' };
 
   it('a revert is refused with its reason', () => {
-    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: true, reason: 'Insufficient output amount' }))).toMatchObject({
+    expect(
+      refusal(() =>
+        checkSimulation(plan, sponsored, { reverted: true, reason: 'Insufficient output amount' }),
+      ),
+    ).toMatchObject({
       code: 'SIMULATION_REVERTED',
       details: { reason: 'Insufficient output amount' },
     });
   });
 
   it('delivering exactly the confirmed minimum passes; one unit less is refused', () => {
-    const ok = [spend, { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived }];
-    expect(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: ok })).not.toThrow();
-    const short = [spend, { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived - 1n }];
-    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: short }))).toMatchObject({
+    const ok = [
+      spend,
+      { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived },
+    ];
+    expect(() =>
+      checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: ok }),
+    ).not.toThrow();
+    const short = [
+      spend,
+      { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived - 1n },
+    ];
+    expect(
+      refusal(() =>
+        checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers: short }),
+      ),
+    ).toMatchObject({
       code: 'SIMULATION_BELOW_MINIMUM',
       details: { token: 'USDC', minimum: q.minimumReceived.toString() },
     });
@@ -415,7 +552,11 @@ describe('the simulation', () => {
       { token: USDC.address, from: ACCOUNT, to: ACCOUNT, amount: q.minimumReceived },
       { token: USDC.address, from: ROUTERISH, to: OTHER, amount: q.minimumReceived },
     ];
-    expect(refusal(() => checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers })).code).toBe('SIMULATION_BELOW_MINIMUM');
+    expect(
+      refusal(() =>
+        checkSimulation(plan, sponsored, { reverted: false, balanceChanges: [], transfers }),
+      ).code,
+    ).toBe('SIMULATION_BELOW_MINIMUM');
   });
 
   it('swaps into one token must together deliver the sum of their minimums', () => {
@@ -427,20 +568,65 @@ describe('the simulation', () => {
       { token: STRK.address, from: ACCOUNT, to: ROUTERISH, amount: b.amountIn },
       { token: ETH.address, from: ROUTERISH, to: ACCOUNT, amount },
     ];
-    expect(() => checkSimulation(multi, sponsored, { reverted: false, balanceChanges: [], transfers: out(a.minimumReceived + b.minimumReceived) })).not.toThrow();
-    expect(refusal(() => checkSimulation(multi, sponsored, { reverted: false, balanceChanges: [], transfers: out(a.minimumReceived + b.minimumReceived - 1n) })).code).toBe('SIMULATION_BELOW_MINIMUM');
+    expect(() =>
+      checkSimulation(multi, sponsored, {
+        reverted: false,
+        balanceChanges: [],
+        transfers: out(a.minimumReceived + b.minimumReceived),
+      }),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        checkSimulation(multi, sponsored, {
+          reverted: false,
+          balanceChanges: [],
+          transfers: out(a.minimumReceived + b.minimumReceived - 1n),
+        }),
+      ).code,
+    ).toBe('SIMULATION_BELOW_MINIMUM');
   });
 
   it('taking more than the plan spends (plus the max fee) is refused', () => {
-    const received = { token: USDC.address, from: ROUTERISH, to: ACCOUNT, amount: q.minimumReceived };
+    const received = {
+      token: USDC.address,
+      from: ROUTERISH,
+      to: ACCOUNT,
+      amount: q.minimumReceived,
+    };
     const gas: GasQuote = { mode: 'default', token: ETH, maxFee: 10n };
     const fee = (amount: bigint) => ({ token: ETH.address, from: ACCOUNT, to: OTHER, amount });
-    expect(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, fee(10n)] })).not.toThrow();
-    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, fee(11n)] }))).toMatchObject({
+    expect(() =>
+      checkSimulation(plan, gas, {
+        reverted: false,
+        balanceChanges: [],
+        transfers: [spend, received, fee(10n)],
+      }),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        checkSimulation(plan, gas, {
+          reverted: false,
+          balanceChanges: [],
+          transfers: [spend, received, fee(11n)],
+        }),
+      ),
+    ).toMatchObject({
       code: 'SIMULATION_OVERSPEND',
-      details: { token: 'ETH', spent: (10n ** 18n + 11n).toString(), planned: (10n ** 18n + 10n).toString() },
+      details: {
+        token: 'ETH',
+        spent: (10n ** 18n + 11n).toString(),
+        planned: (10n ** 18n + 10n).toString(),
+      },
     });
     const stray = { token: STRK.address, from: ACCOUNT, to: OTHER, amount: 1n };
-    expect(refusal(() => checkSimulation(plan, gas, { reverted: false, balanceChanges: [], transfers: [spend, received, stray] }))).toMatchObject({ code: 'SIMULATION_OVERSPEND', details: { token: 'STRK', planned: '0' } });
+    expect(
+      refusal(() =>
+        checkSimulation(plan, gas, {
+          reverted: false,
+          balanceChanges: [],
+          transfers: [spend, received, stray],
+        }),
+      ),
+    ).toMatchObject({ code: 'SIMULATION_OVERSPEND', details: { token: 'STRK', planned: '0' } });
   });
 });

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
-import { ACCOUNT, ETH, ethToUsdcTrade, OTHER, planOf, plannedSwap, quoteOf, T0, USDC } from '../../../test/helpers/swap-fixtures.js';
+import {
+  ACCOUNT,
+  ETH,
+  ethToUsdcTrade,
+  OTHER,
+  planOf,
+  plannedSwap,
+  quoteOf,
+  T0,
+  USDC,
+} from '../../../test/helpers/swap-fixtures.js';
 import { buildApproveCall } from '../chain/calls.js';
 import { describeCall, planDocument, requireConfirmation } from './document.js';
 
@@ -32,8 +42,21 @@ describe('planDocument', () => {
       router: ROUTER_ADDRESS,
       slippage: { bps: 100, percent: '1%' },
       quoteValidUntil: new Date(T0 + 30_000).toISOString(),
-      gas: { mode: 'default', token: { symbol: 'ETH' }, maxFee: { baseUnits: '12345' }, estimatedFee: { baseUnits: '10000' } },
-      spend: [{ token: { symbol: 'ETH' }, amount: { amount: '1' }, gas: { baseUnits: '12345' }, total: { baseUnits: (10n ** 18n + 12_345n).toString() }, balance: { amount: '2' } }],
+      gas: {
+        mode: 'default',
+        token: { symbol: 'ETH' },
+        maxFee: { baseUnits: '12345' },
+        estimatedFee: { baseUnits: '10000' },
+      },
+      spend: [
+        {
+          token: { symbol: 'ETH' },
+          amount: { amount: '1' },
+          gas: { baseUnits: '12345' },
+          total: { baseUnits: (10n ** 18n + 12_345n).toString() },
+          balance: { amount: '2' },
+        },
+      ],
       simulation: {
         status: 'ok',
         balanceChanges: [
@@ -57,23 +80,44 @@ describe('planDocument', () => {
   });
 
   it('says the calls in words a person can check', () => {
-    const doc = planDocument(planOf('batch', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))], [{ token: USDC, amount: 5_000_000n, to: OTHER }]));
+    const doc = planDocument(
+      planOf(
+        'batch',
+        [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))],
+        [{ token: USDC, amount: 5_000_000n, to: OTHER }],
+      ),
+    );
     expect(doc.calls.map((c) => c.description)).toEqual([
       'approve 1 ETH to the router 0x00f6…df5a',
       `swap 1 ETH for at least ${doc.swaps[0]?.minimumReceived.amount} USDC (expected 2999.4 USDC) to your account, on the router 0x00f6…df5a`,
       `transfer 5 USDC to ${OTHER}`,
     ]);
-    expect(doc.headline).toBe(`swap 1 ETH → at least ${doc.swaps[0]?.minimumReceived.amount} USDC; send 5 USDC to 0x0000…0b0b (one transaction, 3 calls)`);
-    expect(doc.calls[0]).toMatchObject({ contractAddress: ETH.address, entrypoint: 'approve', calldata: expect.any(Array) });
+    expect(doc.headline).toBe(
+      `swap 1 ETH → at least ${doc.swaps[0]?.minimumReceived.amount} USDC; send 5 USDC to 0x0000…0b0b (one transaction, 3 calls)`,
+    );
+    expect(doc.calls[0]).toMatchObject({
+      contractAddress: ETH.address,
+      entrypoint: 'approve',
+      calldata: expect.any(Array),
+    });
   });
 
   it('reads each call from the call itself: a wrong approve reads wrong', () => {
-    expect(describeCall(buildApproveCall(ETH, OTHER, 5n * 10n ** 18n), { network: 'mainnet', router: ROUTER_ADDRESS, account: ACCOUNT })).toBe(`approve 5 ETH to ${OTHER}`);
+    expect(
+      describeCall(buildApproveCall(ETH, OTHER, 5n * 10n ** 18n), {
+        network: 'mainnet',
+        router: ROUTER_ADDRESS,
+        account: ACCOUNT,
+      }),
+    ).toBe(`approve 5 ETH to ${OTHER}`);
   });
 
   it('ranks the worst price impact across swaps', () => {
     const doc = planDocument(
-      planOf('multi-swap', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_990_000_000n)), plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_800_000_000n))]),
+      planOf('multi-swap', [
+        plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_990_000_000n)),
+        plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 2_800_000_000n)),
+      ]),
     );
     expect(doc.priceImpact).toEqual({ level: 'warn', worst: { bps: 666, percent: '6.66%' } });
     expect(doc.swaps.map((s) => s.priceImpactWarning)).toEqual([null, 'high']);
@@ -86,7 +130,9 @@ describe('planDocument', () => {
   });
 
   it('a reverted simulation shows its reason', () => {
-    expect(planDocument(ethToUsdcTrade(), { simulation: { reverted: true, reason: 'nope' } }).simulation).toEqual({ status: 'reverted', reason: 'nope' });
+    expect(
+      planDocument(ethToUsdcTrade(), { simulation: { reverted: true, reason: 'nope' } }).simulation,
+    ).toEqual({ status: 'reverted', reason: 'nope' });
   });
 });
 

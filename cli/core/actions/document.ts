@@ -11,7 +11,15 @@ import { findToken, type Network, sameAddress, type Token } from '../../../share
 import type { Money, QuoteSummary } from '../quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import { decodeAddressAmount } from './calls.js';
-import { type GasQuote, impactLevel, QUOTE_MAX_AGE_MS, type ImpactLevel, type SpendLine, spendByToken, type SimulationResult } from './checks.js';
+import {
+  type GasQuote,
+  impactLevel,
+  QUOTE_MAX_AGE_MS,
+  type ImpactLevel,
+  type SpendLine,
+  spendByToken,
+  type SimulationResult,
+} from './checks.js';
 import type { PlanKind, ActionPlan } from './plan.js';
 import type { RebalanceView } from './rebalance.js';
 
@@ -108,13 +116,25 @@ export interface DocumentExtras {
   rebalance?: RebalanceView;
 }
 
-const ref = (t: Token): TokenRef => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
-const money = (value: bigint, t: Token): Money => ({ amount: formatAmount(value, t.decimals), baseUnits: value.toString(), symbol: t.symbol });
-const short = (value: bigint, t: Token): string => `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
+const ref = (t: Token): TokenRef => ({
+  symbol: t.symbol,
+  address: t.address,
+  decimals: t.decimals,
+});
+const money = (value: bigint, t: Token): Money => ({
+  amount: formatAmount(value, t.decimals),
+  baseUnits: value.toString(),
+  symbol: t.symbol,
+});
+const short = (value: bigint, t: Token): string =>
+  `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
 const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /** One call in words, read from the call itself (so a wrong call reads wrong). */
-export function describeCall(call: ChainCall, plan: Pick<ActionPlan, 'network' | 'router' | 'account'>): string {
+export function describeCall(
+  call: ChainCall,
+  plan: Pick<ActionPlan, 'network' | 'router' | 'account'>,
+): string {
   const token = findToken(plan.network, call.contractAddress);
   const args = decodeAddressAmount(call.calldata);
   const whom = (address: bigint): string => {
@@ -123,9 +143,12 @@ export function describeCall(call: ChainCall, plan: Pick<ActionPlan, 'network' |
     if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
     return text;
   };
-  if (token !== undefined && args !== undefined && call.entrypoint === 'approve') return `approve ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer') return `transfer ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router)) return `swap on the router ${shortAddress(plan.router)}`;
+  if (token !== undefined && args !== undefined && call.entrypoint === 'approve')
+    return `approve ${short(args.amount, token)} to ${whom(args.address)}`;
+  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer')
+    return `transfer ${short(args.amount, token)} to ${whom(args.address)}`;
+  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router))
+    return `swap on the router ${shortAddress(plan.router)}`;
   return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
 }
 
@@ -137,22 +160,39 @@ function describeSwap(plan: ActionPlan, call: ChainCall, index: number): string 
 }
 
 function headline(plan: ActionPlan): string {
-  const parts = plan.swaps.map((s) => `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`);
+  const parts = plan.swaps.map(
+    (s) =>
+      `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`,
+  );
   const sends = plan.sends.map((s) => `send ${short(s.amount, s.token)} to ${shortAddress(s.to)}`);
   const swapText = parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
-  return [...swapText, ...sends].join('; ') + (plan.calls.length > 1 ? ` (one transaction, ${plan.calls.length} calls)` : '');
+  return (
+    [...swapText, ...sends].join('; ') +
+    (plan.calls.length > 1 ? ` (one transaction, ${plan.calls.length} calls)` : '')
+  );
 }
 
 function gasView(gas: GasQuote | undefined): GasView {
   if (gas === undefined) return { mode: 'unknown' };
   if (gas.mode === 'sponsored') return { mode: 'sponsored' };
-  return { mode: 'default', token: ref(gas.token), maxFee: money(gas.maxFee, gas.token), estimatedFee: gas.estimatedFee === undefined ? null : money(gas.estimatedFee, gas.token) };
+  return {
+    mode: 'default',
+    token: ref(gas.token),
+    maxFee: money(gas.maxFee, gas.token),
+    estimatedFee: gas.estimatedFee === undefined ? null : money(gas.estimatedFee, gas.token),
+  };
 }
 
 function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): SpendView[] {
   return lines.map((l) => {
     const balance = balances?.find((b) => sameAddress(b.token, l.token.address))?.amount;
-    return { token: ref(l.token), amount: money(l.amount, l.token), gas: money(l.gas, l.token), total: money(l.total, l.token), balance: balance === undefined ? null : money(balance, l.token) };
+    return {
+      token: ref(l.token),
+      amount: money(l.amount, l.token),
+      gas: money(l.gas, l.token),
+      total: money(l.total, l.token),
+      balance: balance === undefined ? null : money(balance, l.token),
+    };
   });
 }
 
@@ -163,7 +203,14 @@ function simulationView(simulation: DocumentExtras['simulation']): SimulationVie
     status: 'ok',
     balanceChanges: simulation.balanceChanges.map((c) => {
       const token = { symbol: c.symbol, address: c.token, decimals: c.decimals };
-      return { token, change: { amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString(), symbol: c.symbol } };
+      return {
+        token,
+        change: {
+          amount: formatAmount(c.amount, c.decimals),
+          baseUnits: c.amount.toString(),
+          symbol: c.symbol,
+        },
+      };
     }),
   };
 }
@@ -185,11 +232,20 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
   }, 'ok');
   let swapIndex = 0;
   const calls = plan.calls.map((call) => {
-    const description = call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);
-    return { description, contractAddress: call.contractAddress, entrypoint: call.entrypoint, calldata: [...call.calldata] };
+    const description =
+      call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);
+    return {
+      description,
+      contractAddress: call.contractAddress,
+      entrypoint: call.entrypoint,
+      calldata: [...call.calldata],
+    };
   });
   const slippageBps = plan.swaps[0]?.confirmed.slippageBps;
-  const oldest = plan.swaps.reduce<number | undefined>((t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t), undefined);
+  const oldest = plan.swaps.reduce<number | undefined>(
+    (t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t),
+    undefined,
+  );
   return {
     kind: plan.kind,
     network: plan.sandbox ? 'sandbox' : plan.network,
@@ -197,19 +253,34 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     headline: headline(plan),
     account: plan.account,
     router: plan.router,
-    slippage: slippageBps === undefined ? null : { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
-    quoteMode: plan.swaps.length === 0 ? 'none' : (extras.quoteMode ?? (plan.swaps.length === 1 ? 'single' : 'parallel')),
-    quoteValidUntil: oldest === undefined ? null : new Date(oldest + QUOTE_MAX_AGE_MS).toISOString(),
+    slippage:
+      slippageBps === undefined
+        ? null
+        : { bps: slippageBps, percent: formatBpsAsPercent(slippageBps) },
+    quoteMode:
+      plan.swaps.length === 0
+        ? 'none'
+        : (extras.quoteMode ?? (plan.swaps.length === 1 ? 'single' : 'parallel')),
+    quoteValidUntil:
+      oldest === undefined ? null : new Date(oldest + QUOTE_MAX_AGE_MS).toISOString(),
     swaps,
-    sends: plan.sends.map((s) => ({ token: ref(s.token), amount: money(s.amount, s.token), to: s.to })),
-    priceImpact: { level, worst: worst === undefined ? null : { bps: worst, percent: formatBpsAsPercent(worst) } },
+    sends: plan.sends.map((s) => ({
+      token: ref(s.token),
+      amount: money(s.amount, s.token),
+      to: s.to,
+    })),
+    priceImpact: {
+      level,
+      worst: worst === undefined ? null : { bps: worst, percent: formatBpsAsPercent(worst) },
+    },
     gas: gasView(extras.gas),
     spend: spendView(spendByToken(plan, extras.gas ?? { mode: 'sponsored' }), extras.balances),
     simulation: simulationView(extras.simulation),
     calls,
     deploysAccount: extras.deploysAccount === true,
     confirmBy: extras.confirmBy === undefined ? null : new Date(extras.confirmBy).toISOString(),
-    expiresAt: extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
+    expiresAt:
+      extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
     warnings: [...(extras.warnings ?? [])],
     ...(extras.rebalance === undefined ? {} : { rebalance: extras.rebalance }),
   };
@@ -218,8 +289,12 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
 /** Headless without --yes: nothing is signed; the plan travels in the error document (details.plan). */
 export function requireConfirmation(yes: boolean, document: PlanDocument): void {
   if (yes) return;
-  throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`, {
-    status: 428,
-    details: { plan: document },
-  });
+  throw new AppError(
+    ErrorCode.CONFIRMATION_REQUIRED,
+    `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`,
+    {
+      status: 428,
+      details: { plan: document },
+    },
+  );
 }

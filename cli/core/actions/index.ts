@@ -22,10 +22,23 @@ import { openHistory } from '../history.js';
 import { chainOf } from '../reconcile.js';
 import { aggregatorFor } from '../quote.js';
 import { mapSessionError, requireSession, type Session } from '../session.js';
-import type { ActionContext, ActionRequest, ExecuteOptions, ExecutionResult, PlannedAction } from './pipeline.js';
+import type {
+  ActionContext,
+  ActionRequest,
+  ExecuteOptions,
+  ExecutionResult,
+  PlannedAction,
+} from './pipeline.js';
 import type { RebalanceRequest, RebalanceSnapshot } from './rebalance.js';
 
-export type { ActionRequest, ExecuteOptions, ExecutionResult, PairSpec, PlannedAction, TransferSpec } from './pipeline.js';
+export type {
+  ActionRequest,
+  ExecuteOptions,
+  ExecutionResult,
+  PairSpec,
+  PlannedAction,
+  TransferSpec,
+} from './pipeline.js';
 export type { RebalanceSpec, RebalanceView } from './rebalance.js';
 export type { PlanDocument } from './document.js';
 export type { ActionLimits } from './caps.js';
@@ -48,12 +61,20 @@ export interface PlannedWalletAction extends PlannedAction {
 }
 
 /** Plans `request` for the session's wallet: checked, built, simulated; nothing is signed. */
-export async function planAction(endpoints: Endpoints, request: ActionRequest, options: ActionOptions = {}, call: CallOptions = {}): Promise<PlannedWalletAction> {
+export async function planAction(
+  endpoints: Endpoints,
+  request: ActionRequest,
+  options: ActionOptions = {},
+  call: CallOptions = {},
+): Promise<PlannedWalletAction> {
   const pipeline = await import('./pipeline.js');
   pipeline.checkActionRequest(request, endpoints.network);
   const session = requireSession(endpoints, options.now ? { now: options.now } : {});
   const gasToken = resolveToken(endpoints.network, options.gasToken ?? endpoints.gasToken);
-  const maxFee = options.maxFee === undefined ? undefined : parseAmount(options.maxFee, gasToken.decimals, { label: `--max-fee (${gasToken.symbol})` });
+  const maxFee =
+    options.maxFee === undefined
+      ? undefined
+      : parseAmount(options.maxFee, gasToken.decimals, { label: `--max-fee (${gasToken.symbol})` });
   try {
     const account = await openExecutionAccount(endpoints, session, call);
     const ctx: ActionContext = {
@@ -66,8 +87,16 @@ export async function planAction(endpoints: Endpoints, request: ActionRequest, o
       chain: chainOf(endpoints),
       ...(options.now ? { now: options.now } : {}),
     };
-    const withSnapshot = request.kind === 'rebalance' && request.snapshot === undefined ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) } : request;
-    const planned = await pipeline.planAction(withSnapshot, { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee }, ctx, call);
+    const withSnapshot =
+      request.kind === 'rebalance' && request.snapshot === undefined
+        ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) }
+        : request;
+    const planned = await pipeline.planAction(
+      withSnapshot,
+      { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee },
+      ctx,
+      call,
+    );
     return { ...planned, session };
   } catch (error) {
     throw mapSessionError(session, error);
@@ -75,7 +104,11 @@ export async function planAction(endpoints: Endpoints, request: ActionRequest, o
 }
 
 /** Signs and sends a plan once (re-quoting first when its quote is older than 30 s); the executed plan document with its receipt. */
-export async function executeAction(planned: PlannedWalletAction, call: CallOptions = {}, options: ExecuteOptions = {}): Promise<ExecutionResult> {
+export async function executeAction(
+  planned: PlannedWalletAction,
+  call: CallOptions = {},
+  options: ExecuteOptions = {},
+): Promise<ExecutionResult> {
   const pipeline = await import('./pipeline.js');
   try {
     return await pipeline.executeAction(planned, call, options);
@@ -88,20 +121,41 @@ export async function executeAction(planned: PlannedWalletAction, call: CallOpti
  * The wallet as a rebalance plans from it: every registry token's balance, and a fresh price
  * (one parallel round, no cache: money moves on it) for each token held or named by the target.
  */
-async function rebalanceSnapshot(endpoints: Endpoints, request: RebalanceRequest, options: ActionOptions, call: CallOptions): Promise<RebalanceSnapshot> {
-  const [{ balances }, { priceTokens }, { parseTargets }, { listTokens, sameAddress }] = await Promise.all([
-    import('../funds.js'),
-    import('../portfolio.js'),
-    import('../allocation.js'),
-    import('../../../shared/tokens.js'),
-  ]);
+async function rebalanceSnapshot(
+  endpoints: Endpoints,
+  request: RebalanceRequest,
+  options: ActionOptions,
+  call: CallOptions,
+): Promise<RebalanceSnapshot> {
+  const [{ balances }, { priceTokens }, { parseTargets }, { listTokens, sameAddress }] =
+    await Promise.all([
+      import('../funds.js'),
+      import('../portfolio.js'),
+      import('../allocation.js'),
+      import('../../../shared/tokens.js'),
+    ]);
   const now = options.now ?? Date.now;
   const targets = parseTargets(request.rebalance.target, endpoints.network);
   const read = await balances(endpoints, options.now ? { now: options.now } : {}, call);
-  const holdings = listTokens(endpoints.network).map((token) => ({ token, balance: BigInt(read.balances.find((b) => sameAddress(b.address, token.address))?.baseUnits ?? '0') }));
-  const wanted = holdings.filter((h) => h.balance > 0n || targets.some((t) => sameAddress(t.token.address, h.token.address)));
+  const holdings = listTokens(endpoints.network).map((token) => ({
+    token,
+    balance: BigInt(
+      read.balances.find((b) => sameAddress(b.address, token.address))?.baseUnits ?? '0',
+    ),
+  }));
+  const wanted = holdings.filter(
+    (h) => h.balance > 0n || targets.some((t) => sameAddress(t.token.address, h.token.address)),
+  );
   // a target not held is priced on one whole unit
-  const prices = await priceTokens(endpoints, wanted.map((h) => ({ token: h.token, amount: h.balance > 0n ? h.balance : 10n ** BigInt(h.token.decimals) })), { maxAgeMs: 0, now }, call);
+  const prices = await priceTokens(
+    endpoints,
+    wanted.map((h) => ({
+      token: h.token,
+      amount: h.balance > 0n ? h.balance : 10n ** BigInt(h.token.decimals),
+    })),
+    { maxAgeMs: 0, now },
+    call,
+  );
   return {
     holdings: holdings.map((h) => {
       const i = wanted.indexOf(h);

@@ -11,12 +11,21 @@ export const MAX_BATCH_PAIRS = 3;
  * More than MAX_BATCH_PAIRS is BATCH_LIMIT_EXCEEDED, fewer than MIN_BATCH_PAIRS a usage error.
  * `label` names what was counted ("--pairs" on the command line); `hint` ends the too-few message.
  */
-export function checkPairCount(count: number, options: { label?: string; hint?: string } = {}): void {
+export function checkPairCount(
+  count: number,
+  options: { label?: string; hint?: string } = {},
+): void {
   const label = options.label ?? 'a multi-swap';
   if (count > MAX_BATCH_PAIRS) {
-    throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `${label}: at most ${MAX_BATCH_PAIRS} pairs (got ${count})`, { status: 400 });
+    throw new AppError(
+      ErrorCode.BATCH_LIMIT_EXCEEDED,
+      `${label}: at most ${MAX_BATCH_PAIRS} pairs (got ${count})`,
+      { status: 400 },
+    );
   }
   if (count < MIN_BATCH_PAIRS) {
-    throw usageError(`${label} needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${count})${options.hint ? `; ${options.hint}` : ''}`);
+    throw usageError(
+      `${label} needs ${MIN_BATCH_PAIRS} to ${MAX_BATCH_PAIRS} pairs (got ${count})${options.hint ? `; ${options.hint}` : ''}`,
+    );
   }
 }

@@ -29,7 +29,14 @@ import { prefetchAccountFacts } from '../chain/facts.js';
 import { readBalances, type TokenBalance } from '../chain/reads.js';
 import { simulatePrepared } from '../chain/simulate.js';
 import { executeTracked, type FeeChoice, prepareWithFee } from '../execution.js';
-import { entryKey, type HistoryAmount, type HistoryEntry, type HistoryStore, trackTransaction, UNRESOLVED } from '../history.js';
+import {
+  entryKey,
+  type HistoryAmount,
+  type HistoryEntry,
+  type HistoryStore,
+  trackTransaction,
+  UNRESOLVED,
+} from '../history.js';
 import { askable, entryChain, readerLookup, reconcileHistory } from '../reconcile.js';
 import { outsideIdentity } from '../chain/execute.js';
 import {
@@ -48,7 +55,16 @@ import {
   verifyCalls,
 } from './checks.js';
 import { type PlanDocument, planDocument } from './document.js';
-import { buildPlan, checkPlanShape, type PlannedTransfer, type PlannedSwap, type ActionPlan, type SwapQuote, toSwapQuote, withExecuting } from './plan.js';
+import {
+  buildPlan,
+  checkPlanShape,
+  type PlannedTransfer,
+  type PlannedSwap,
+  type ActionPlan,
+  type SwapQuote,
+  toSwapQuote,
+  withExecuting,
+} from './plan.js';
 import { type ResolvedPair, resolvePair, resolveTransfer, swapsAllowed } from './rules.js';
 import { type RebalanceRequest, rebalanceView, resolveRebalance } from './rebalance.js';
 
@@ -138,8 +154,20 @@ export interface ExecutionResult extends PlanDocument {
     status: 'SUCCEEDED';
     blockNumber: number | null;
     /** what each output token actually brought, against the confirmed minimum */
-    received: Array<{ symbol: string; address: string; amount: string; baseUnits: string; minimum: { amount: string; baseUnits: string } }>;
-    balanceChanges: Array<{ symbol: string; address: string; decimals: number; amount: string; baseUnits: string }>;
+    received: Array<{
+      symbol: string;
+      address: string;
+      amount: string;
+      baseUnits: string;
+      minimum: { amount: string; baseUnits: string };
+    }>;
+    balanceChanges: Array<{
+      symbol: string;
+      address: string;
+      decimals: number;
+      amount: string;
+      baseUnits: string;
+    }>;
     feePaid: { symbol: string; amount: string; baseUnits: string } | null;
     /** the transaction deployed the account (its first) */
     deployedAccount: boolean;
@@ -169,11 +197,16 @@ interface ActionKind<R extends ActionRequest> {
 
 type Kinds = { [K in ActionRequest['kind']]: ActionKind<Extract<ActionRequest, { kind: K }>> };
 
-const sameOutput = (swaps: readonly ResolvedPair[]): boolean => swaps.every((s) => sameAddress(s.to.address, swaps[0]?.to.address ?? ''));
+const sameOutput = (swaps: readonly ResolvedPair[]): boolean =>
+  swaps.every((s) => sameAddress(s.to.address, swaps[0]?.to.address ?? ''));
 
 const KINDS: Kinds = {
   send: {
-    resolve: (request, where) => ({ swaps: [], transfers: [resolveTransfer(request.transfer, where)], mode: 'single' }),
+    resolve: (request, where) => ({
+      swaps: [],
+      transfers: [resolveTransfer(request.transfer, where)],
+      mode: 'single',
+    }),
   },
   trade: {
     resolve: (request, { network }) => {
@@ -184,7 +217,10 @@ const KINDS: Kinds = {
   'multi-swap': {
     resolve: (request, { network }) => {
       swapsAllowed(network);
-      checkPairCount(request.swaps.length, { label: '--pairs', hint: 'for one swap use: trade <amount> <from> <to>' });
+      checkPairCount(request.swaps.length, {
+        label: '--pairs',
+        hint: 'for one swap use: trade <amount> <from> <to>',
+      });
       const swaps = request.swaps.map((p) => resolvePair(network, p));
       // one output token: one route batch and one calldata batch; else one request per pair in parallel
       return { swaps, transfers: [], mode: sameOutput(swaps) ? 'batch' : 'parallel' };
@@ -204,7 +240,11 @@ const KINDS: Kinds = {
     resolve: (request, { network }) => {
       swapsAllowed(network);
       const swaps = resolveRebalance(request, network);
-      return { swaps, transfers: [], mode: swaps.length <= 1 ? 'single' : sameOutput(swaps) ? 'batch' : 'parallel' };
+      return {
+        swaps,
+        transfers: [],
+        mode: swaps.length <= 1 ? 'single' : sameOutput(swaps) ? 'batch' : 'parallel',
+      };
     },
   },
 };
@@ -222,10 +262,22 @@ interface Where {
 function legsOf(request: ActionRequest, where: Where): Legs {
   const kind = KINDS[request.kind] as ActionKind<ActionRequest> | undefined;
   // a guard that cannot classify its input refuses it
-  if (kind === undefined) throw new AppError(ErrorCode.USAGE_ERROR, `unknown action kind "${String((request as { kind?: unknown }).kind).slice(0, 40)}"`, { status: 400 });
+  if (kind === undefined)
+    throw new AppError(
+      ErrorCode.USAGE_ERROR,
+      `unknown action kind "${String((request as { kind?: unknown }).kind).slice(0, 40)}"`,
+      { status: 400 },
+    );
   const legs = kind.resolve(request, where);
   // counts and recipients, before any request
-  checkPlanShape({ kind: request.kind, network: where.network, router: where.router, account: where.account, swapCount: legs.swaps.length, sends: legs.transfers });
+  checkPlanShape({
+    kind: request.kind,
+    network: where.network,
+    router: where.router,
+    account: where.account,
+    swapCount: legs.swaps.length,
+    sends: legs.transfers,
+  });
   return legs;
 }
 
@@ -243,22 +295,53 @@ const emit = (call: CallOptions, event: ActionEvent): void => call.onProgress?.(
  * One pair: the route the user is shown and the calldata (with the route it came with), asked at
  * once. A re-quote keeps the confirmed quote as what was shown and fetches only the calldata.
  */
-async function quoteOne(pair: ResolvedPair, slippageBps: number, ctx: ActionContext, call: CallOptions, confirmed?: SwapQuote): Promise<PlannedSwap> {
+async function quoteOne(
+  pair: ResolvedPair,
+  slippageBps: number,
+  ctx: ActionContext,
+  call: CallOptions,
+  confirmed?: SwapQuote,
+): Promise<PlannedSwap> {
   const request = { amount: pair.amount, tokenIn: pair.from.address, tokenOut: pair.to.address };
   const aggregatorCall = { signal: call.signal };
   const [route, { route: executingRoute, calldata }] = await Promise.all([
     confirmed === undefined ? ctx.aggregator.getRoute(request, aggregatorCall) : undefined,
-    ctx.aggregator.getCalldata({ ...request, slippageBps, destination: ctx.account.address }, aggregatorCall),
+    ctx.aggregator.getCalldata(
+      { ...request, slippageBps, destination: ctx.account.address },
+      aggregatorCall,
+    ),
   ]);
   const quotedAt = clock(ctx);
-  const shown = confirmed ?? toSwapQuote(route as Route, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt);
-  return { confirmed: shown, executing: toSwapQuote(executingRoute, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt), calldata };
+  const shown =
+    confirmed ??
+    toSwapQuote(route as Route, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt);
+  return {
+    confirmed: shown,
+    executing: toSwapQuote(
+      executingRoute,
+      pair.from,
+      pair.to,
+      slippageBps,
+      ctx.account.network,
+      quotedAt,
+    ),
+    calldata,
+  };
 }
 
 /** Pairs with one output token: one route batch and one calldata batch (the calldata is checked against those routes). */
-async function quoteBatch(pairs: ResolvedPair[], slippageBps: number, ctx: ActionContext, call: CallOptions): Promise<Array<{ quote: SwapQuote; calldata: string[] }>> {
+async function quoteBatch(
+  pairs: ResolvedPair[],
+  slippageBps: number,
+  ctx: ActionContext,
+  call: CallOptions,
+): Promise<Array<{ quote: SwapQuote; calldata: string[] }>> {
   const tokenOut = pairs[0]?.to.address ?? '';
-  const batch = { amounts: pairs.map((p) => p.amount), tokensIn: pairs.map((p) => p.from.address), tokenOut };
+  const batch = {
+    amounts: pairs.map((p) => p.amount),
+    tokensIn: pairs.map((p) => p.from.address),
+    tokenOut,
+  };
   const routes: Route[] = await ctx.aggregator.getRouteBatch(batch, { signal: call.signal });
   const quotedAt = clock(ctx);
   const quotes = routes.map((route, i) => {
@@ -266,17 +349,36 @@ async function quoteBatch(pairs: ResolvedPair[], slippageBps: number, ctx: Actio
     return toSwapQuote(route, pair.from, pair.to, slippageBps, ctx.account.network, quotedAt);
   });
   const calldata = await ctx.aggregator
-    .getCalldataBatch({ ...batch, slippageBps, destination: ctx.account.address, quotedOutputs: routes.map((r) => r.outputAmount) }, { signal: call.signal })
+    .getCalldataBatch(
+      {
+        ...batch,
+        slippageBps,
+        destination: ctx.account.address,
+        quotedOutputs: routes.map((r) => r.outputAmount),
+      },
+      { signal: call.signal },
+    )
     .catch((error: unknown) => {
       throw priceMovedInBatch(error, quotes);
     });
   return quotes.map((quote, i) => ({ quote, calldata: calldata[i] ?? [] }));
 }
 
-async function quoteSwaps(pairs: ResolvedPair[], mode: QuoteMode, slippageBps: number, ctx: ActionContext, call: CallOptions): Promise<PlannedSwap[]> {
+async function quoteSwaps(
+  pairs: ResolvedPair[],
+  mode: QuoteMode,
+  slippageBps: number,
+  ctx: ActionContext,
+  call: CallOptions,
+): Promise<PlannedSwap[]> {
   if (pairs.length === 0) return [];
   emit(call, { kind: 'quoting', swaps: pairs.length, batch: mode === 'batch' });
-  if (mode === 'batch') return (await quoteBatch(pairs, slippageBps, ctx, call)).map(({ quote, calldata }) => ({ confirmed: quote, executing: quote, calldata }));
+  if (mode === 'batch')
+    return (await quoteBatch(pairs, slippageBps, ctx, call)).map(({ quote, calldata }) => ({
+      confirmed: quote,
+      executing: quote,
+      calldata,
+    }));
   const swaps = await Promise.all(pairs.map((pair) => quoteOne(pair, slippageBps, ctx, call)));
   // the market moved between the route shown and the calldata: the user must see the new figures
   swaps.forEach((s, i) => checkRequote(i, s.confirmed, s.executing));
@@ -286,12 +388,25 @@ async function quoteSwaps(pairs: ResolvedPair[], mode: QuoteMode, slippageBps: n
 function gasOf(prepared: PreparedExecution, network: Network): GasQuote {
   if (prepared.fee.mode === 'sponsored') return { mode: 'sponsored' };
   const token = findToken(network, prepared.fee.gasToken);
-  if (token === undefined) throw new AppError(ErrorCode.CONFIG_ERROR, `the gas token ${prepared.fee.gasToken} is not a ${network} registry token`, { status: 400 });
-  return { mode: 'default', token, maxFee: prepared.fee.maxInGasToken, estimatedFee: prepared.fee.estimatedInGasToken };
+  if (token === undefined)
+    throw new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `the gas token ${prepared.fee.gasToken} is not a ${network} registry token`,
+      { status: 400 },
+    );
+  return {
+    mode: 'default',
+    token,
+    maxFee: prepared.fee.maxInGasToken,
+    estimatedFee: prepared.fee.estimatedInGasToken,
+  };
 }
 
 /** The tokens whose balances the checks need: what is spent, and the gas token. */
-function involvedTokens(spent: { swapsFrom: readonly Token[]; sends: readonly PlannedTransfer[] }, gasToken: Token): Token[] {
+function involvedTokens(
+  spent: { swapsFrom: readonly Token[]; sends: readonly PlannedTransfer[] },
+  gasToken: Token,
+): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token | undefined): void => {
     if (t !== undefined && !tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
@@ -319,7 +434,11 @@ interface FinalizeOptions {
   balances?: Promise<TokenBalance[]> | undefined;
 }
 
-const balancesOf = (ctx: ActionContext, call: CallOptions, tokens: Token[]): Promise<TokenBalance[]> =>
+const balancesOf = (
+  ctx: ActionContext,
+  call: CallOptions,
+  tokens: Token[],
+): Promise<TokenBalance[]> =>
   readBalances(ctx.account, { tokens, ...(call.signal ? { signal: call.signal } : {}) });
 
 /**
@@ -328,12 +447,27 @@ const balancesOf = (ctx: ActionContext, call: CallOptions, tokens: Token[]): Pro
  * refuses a build whose maximum fee is above it (the user's --max-fee, or on a re-build the fee
  * the user confirmed).
  */
-async function finalize(request: ActionRequest, plan: ActionPlan, options: FinalizeOptions, ctx: ActionContext, call: CallOptions, ticket: ExecutionTicket): Promise<PlannedAction> {
+async function finalize(
+  request: ActionRequest,
+  plan: ActionPlan,
+  options: FinalizeOptions,
+  ctx: ActionContext,
+  call: CallOptions,
+  ticket: ExecutionTicket,
+): Promise<PlannedAction> {
   verifyCalls(plan);
   const warnings = checkPriceImpact(plan, options.allowHighImpact);
   const [prepared, balances] = await Promise.all([
     prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call),
-    options.balances ?? balancesOf(ctx, call, involvedTokens({ swapsFrom: plan.swaps.map((s) => s.confirmed.from), sends: plan.sends }, ctx.fee.gasToken)),
+    options.balances ??
+      balancesOf(
+        ctx,
+        call,
+        involvedTokens(
+          { swapsFrom: plan.swaps.map((s) => s.confirmed.from), sends: plan.sends },
+          ctx.fee.gasToken,
+        ),
+      ),
   ]);
   const gas = gasOf(prepared, ctx.account.network);
   const held: Balance[] = balances.map((b) => ({ token: b.token.address, amount: b.balance }));
@@ -343,7 +477,11 @@ async function finalize(request: ActionRequest, plan: ActionPlan, options: Final
   const simulation: SimulationResult =
     simulated.status === 'REVERTED'
       ? { reverted: true, reason: simulated.revertReason ?? 'reverted (no reason given)' }
-      : { reverted: false, transfers: simulated.transfers, balanceChanges: simulated.balanceChanges };
+      : {
+          reverted: false,
+          transfers: simulated.transfers,
+          balanceChanges: simulated.balanceChanges,
+        };
   checkSimulation(plan, gas, simulation);
   const confirmBy = confirmByOf(plan, prepared);
   const document = planDocument(plan, {
@@ -355,9 +493,23 @@ async function finalize(request: ActionRequest, plan: ActionPlan, options: Final
     deploysAccount: prepared.kind === 'deploy_and_invoke',
     confirmBy,
     buildExpiresAt: prepared.expiresAt * 1000,
-    ...(request.kind === 'rebalance' ? { rebalance: rebalanceView(request, ctx.account.network, simulation) } : {}),
+    ...(request.kind === 'rebalance'
+      ? { rebalance: rebalanceView(request, ctx.account.network, simulation) }
+      : {}),
   });
-  return { request, plan, document, mode: options.mode, slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, gas, prepared, confirmBy, context: ctx, ticket };
+  return {
+    request,
+    plan,
+    document,
+    mode: options.mode,
+    slippageBps: options.slippageBps,
+    allowHighImpact: options.allowHighImpact,
+    gas,
+    prepared,
+    confirmBy,
+    context: ctx,
+    ticket,
+  };
 }
 
 /**
@@ -365,28 +517,73 @@ async function finalize(request: ActionRequest, plan: ActionPlan, options: Final
  * built and checked, the paymaster build and the balances, the simulation of exactly what would
  * be signed. Nothing is signed.
  */
-export async function planAction(request: ActionRequest, options: PlanOptions, ctx: ActionContext, call: CallOptions = {}): Promise<PlannedAction> {
+export async function planAction(
+  request: ActionRequest,
+  options: PlanOptions,
+  ctx: ActionContext,
+  call: CallOptions = {},
+): Promise<PlannedAction> {
   const router = ctx.router ?? ROUTER_ADDRESS;
-  const legs = legsOf(request, { network: ctx.account.network, account: ctx.account.address, router });
+  const legs = legsOf(request, {
+    network: ctx.account.network,
+    account: ctx.account.address,
+    router,
+  });
   const slippageBps = options.slippageBps ?? ctx.defaultSlippageBps;
   // what the checks and the build need that does not depend on the quote is read while it is
   // fetched: the balances of the tokens spent and the account's facts (deployed, nonce, …)
-  const balances = balancesOf(ctx, call, involvedTokens({ swapsFrom: legs.swaps.map((s) => s.from), sends: legs.transfers }, ctx.fee.gasToken));
+  const balances = balancesOf(
+    ctx,
+    call,
+    involvedTokens(
+      { swapsFrom: legs.swaps.map((s) => s.from), sends: legs.transfers },
+      ctx.fee.gasToken,
+    ),
+  );
   // awaited after the build (a quote's failure is the one reported); never an unhandled rejection
   balances.catch(() => undefined);
   prefetchAccountFacts(ctx.account, call.signal);
   const swaps = await quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call);
-  const plan = buildPlan({ kind: request.kind, network: ctx.account.network, sandbox: ctx.sandbox, account: ctx.account.address, router, swaps, sends: legs.transfers });
+  const plan = buildPlan({
+    kind: request.kind,
+    network: ctx.account.network,
+    sandbox: ctx.sandbox,
+    account: ctx.account.address,
+    router,
+    swaps,
+    sends: legs.transfers,
+  });
   const ticket: ExecutionTicket = { state: 'ready', hash: undefined };
-  return finalize(request, plan, { mode: legs.mode, slippageBps, allowHighImpact: options.allowHighImpact === true, maxFee: options.maxFee, balances }, ctx, call, ticket);
+  return finalize(
+    request,
+    plan,
+    {
+      mode: legs.mode,
+      slippageBps,
+      allowHighImpact: options.allowHighImpact === true,
+      maxFee: options.maxFee,
+      balances,
+    },
+    ctx,
+    call,
+    ticket,
+  );
 }
 
 /** Re-quotes the stale swaps; each must still guarantee its confirmed minimum (else QUOTE_CHANGED). */
-async function requote(planned: PlannedAction, stale: number[], call: CallOptions): Promise<ActionPlan> {
+async function requote(
+  planned: PlannedAction,
+  stale: number[],
+  call: CallOptions,
+): Promise<ActionPlan> {
   const ctx = planned.context;
   emit(call, { kind: 'requoting', swaps: stale.length });
   let plan = planned.plan;
-  const pairs = plan.swaps.map((s) => ({ from: s.confirmed.from, to: s.confirmed.to, amount: s.confirmed.amountIn }));
+  const pairs = plan.swaps.map((s) => ({
+    from: s.confirmed.from,
+    to: s.confirmed.to,
+    amount: s.confirmed.amountIn,
+  }));
   if (planned.mode === 'batch') {
     const fresh = await quoteBatch(pairs, planned.slippageBps, ctx, call);
     fresh.forEach(({ quote, calldata }, i) => {
@@ -395,7 +592,11 @@ async function requote(planned: PlannedAction, stale: number[], call: CallOption
     });
     return plan;
   }
-  const fresh = await Promise.all(stale.map((i) => quoteOne(pairs[i] as ResolvedPair, planned.slippageBps, ctx, call, plan.swaps[i]?.confirmed)));
+  const fresh = await Promise.all(
+    stale.map((i) =>
+      quoteOne(pairs[i] as ResolvedPair, planned.slippageBps, ctx, call, plan.swaps[i]?.confirmed),
+    ),
+  );
   fresh.forEach((swap, n) => {
     const i = stale[n] as number;
     checkRequote(i, swap.confirmed, swap.executing);
@@ -405,7 +606,13 @@ async function requote(planned: PlannedAction, stale: number[], call: CallOption
 }
 
 function historyAmounts(plan: ActionPlan): HistoryAmount[] {
-  const money = (direction: 'out' | 'in', token: Token, value: bigint, basis: HistoryAmount['basis'], to?: string): HistoryAmount => ({
+  const money = (
+    direction: 'out' | 'in',
+    token: Token,
+    value: bigint,
+    basis: HistoryAmount['basis'],
+    to?: string,
+  ): HistoryAmount => ({
     direction,
     symbol: token.symbol,
     address: token.address,
@@ -440,10 +647,14 @@ function alreadyExecuted(ticket: ExecutionTicket): AppError {
       : hash !== undefined
         ? `this plan was already submitted as ${hash}`
         : 'this plan was already sent to the network and may have been executed';
-  return new AppError(ErrorCode.ALREADY_SUBMITTED, `${what}; it is never signed twice. Check the history before planning it again`, {
-    status: 409,
-    details: { transactionHash: hash ?? null, state: ticket.state },
-  });
+  return new AppError(
+    ErrorCode.ALREADY_SUBMITTED,
+    `${what}; it is never signed twice. Check the history before planning it again`,
+    {
+      status: 409,
+      details: { transactionHash: hash ?? null, state: ticket.state },
+    },
+  );
 }
 
 /**
@@ -457,7 +668,11 @@ export function planFingerprint(plan: ActionPlan, chain: string): string {
   const what = {
     account: hex(plan.account),
     chain,
-    swaps: plan.swaps.map((s) => [hex(s.confirmed.from.address), hex(s.confirmed.to.address), s.confirmed.amountIn.toString()]),
+    swaps: plan.swaps.map((s) => [
+      hex(s.confirmed.from.address),
+      hex(s.confirmed.to.address),
+      s.confirmed.amountIn.toString(),
+    ]),
     sends: plan.sends.map((t) => [hex(t.token.address), hex(t.to), t.amount.toString()]),
   };
   return createHash('sha256').update(JSON.stringify(what)).digest('hex');
@@ -477,32 +692,62 @@ function outsideOf(prepared: PreparedExecution): { outside?: ReturnType<typeof o
  * too: the account's unresolved entries on this chain are first asked of the chain (bounded);
  * one with the same fingerprint that is still unresolved refuses this run (ALREADY_SUBMITTED).
  */
-async function refuseUnsettledRetry(ctx: ActionContext, chain: string, fingerprint: string, call: CallOptions): Promise<void> {
+async function refuseUnsettledRetry(
+  ctx: ActionContext,
+  chain: string,
+  fingerprint: string,
+  call: CallOptions,
+): Promise<void> {
   if (ctx.history === undefined || !askable(chain)) return;
   const account = BigInt(ctx.account.address);
-  const mine = (e: HistoryEntry): boolean => BigInt(e.account) === account && entryChain(e) === chain;
+  const mine = (e: HistoryEntry): boolean =>
+    BigInt(e.account) === account && entryChain(e) === chain;
   const { entries } = await ctx.history.list();
   const open = entries.filter((e) => mine(e) && UNRESOLVED.has(e.status));
   if (!open.some((e) => e.fingerprint === fingerprint)) return;
   const lookup = await readerLookup(ctx.account);
   // the same plan first: it decides whether this run may sign
-  const ordered = [...open.filter((e) => e.fingerprint === fingerprint), ...open.filter((e) => e.fingerprint !== fingerprint)];
-  const changed = await reconcileHistory(ctx.history, ordered, { lookupFor: () => lookup, signal: call.signal, now: ctx.now });
+  const ordered = [
+    ...open.filter((e) => e.fingerprint === fingerprint),
+    ...open.filter((e) => e.fingerprint !== fingerprint),
+  ];
+  const changed = await reconcileHistory(ctx.history, ordered, {
+    lookupFor: () => lookup,
+    signal: call.signal,
+    now: ctx.now,
+  });
   const settled = new Map(changed.map((c) => [entryKey(c), c]));
-  const same = ordered.filter((e) => e.fingerprint === fingerprint).map((e) => settled.get(entryKey(e)) ?? e);
+  const same = ordered
+    .filter((e) => e.fingerprint === fingerprint)
+    .map((e) => settled.get(entryKey(e)) ?? e);
   // still unresolved: it may yet execute; just found executed: this run is the blind retry of it
-  const blocking = same.find((e) => UNRESOLVED.has(e.status)) ?? same.find((e) => e.status === 'succeeded');
+  const blocking =
+    same.find((e) => UNRESOLVED.has(e.status)) ?? same.find((e) => e.status === 'succeeded');
   if (blocking === undefined) return;
-  const deadline = blocking.outside === undefined ? '' : ` (it can execute until ${new Date(blocking.outside.executeBefore * 1000).toISOString()})`;
+  const deadline =
+    blocking.outside === undefined
+      ? ''
+      : ` (it can execute until ${new Date(blocking.outside.executeBefore * 1000).toISOString()})`;
   const as = blocking.hash === undefined ? '' : ` as ${blocking.hash}`;
   const what =
     blocking.status === 'succeeded'
       ? `the same plan, sent at ${blocking.time}${as}, has been executed (the chain says so now)`
       : `the same plan was sent at ${blocking.time}${as} and how it ended is not known yet${deadline}`;
-  throw new AppError(ErrorCode.ALREADY_SUBMITTED, `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`, {
-    status: 409,
-    details: { transactionHash: blocking.hash ?? null, state: blocking.status, time: blocking.time, ...(blocking.outside === undefined ? {} : { executeBefore: blocking.outside.executeBefore }) },
-  });
+  throw new AppError(
+    ErrorCode.ALREADY_SUBMITTED,
+    `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`,
+    {
+      status: 409,
+      details: {
+        transactionHash: blocking.hash ?? null,
+        state: blocking.status,
+        time: blocking.time,
+        ...(blocking.outside === undefined
+          ? {}
+          : { executeBefore: blocking.outside.executeBefore }),
+      },
+    },
+  );
 }
 
 /**
@@ -511,7 +756,11 @@ async function refuseUnsettledRetry(ctx: ActionContext, chain: string, fingerpri
  * the bounds); so is a paymaster build near its deadline. The transaction is recorded in the
  * history when submitted and updated from its receipt.
  */
-export async function executeAction(planned: PlannedAction, call: CallOptions = {}, options: ExecuteOptions = {}): Promise<ExecutionResult> {
+export async function executeAction(
+  planned: PlannedAction,
+  call: CallOptions = {},
+  options: ExecuteOptions = {},
+): Promise<ExecutionResult> {
   const { ticket } = planned;
   if (ticket.state !== 'ready') throw alreadyExecuted(ticket);
   ticket.state = 'executing';
@@ -535,7 +784,14 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
     if (stale.length > 0 || expiring) {
       const plan = stale.length > 0 ? await requote(current, stale, track) : current.plan;
       const maxFee = current.gas.mode === 'default' ? current.gas.maxFee : undefined;
-      current = await finalize(planned.request, plan, { mode: current.mode, slippageBps: current.slippageBps, allowHighImpact, maxFee }, ctx, track, ticket);
+      current = await finalize(
+        planned.request,
+        plan,
+        { mode: current.mode, slippageBps: current.slippageBps, allowHighImpact, maxFee },
+        ctx,
+        track,
+        ticket,
+      );
     }
     const { plan, document } = current;
     await checkLimits(plan, options.limits, ctx.aggregator, track);
@@ -562,9 +818,24 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
       status: 'succeeded',
       amounts: [
         ...historyAmounts(plan).filter((a) => a.direction === 'out'),
-        ...received.map((r) => ({ direction: 'in' as const, symbol: r.symbol, address: r.address, amount: r.amount, baseUnits: r.baseUnits, basis: 'received' as const })),
+        ...received.map((r) => ({
+          direction: 'in' as const,
+          symbol: r.symbol,
+          address: r.address,
+          amount: r.amount,
+          baseUnits: r.baseUnits,
+          basis: 'received' as const,
+        })),
       ],
-      ...(fee === null || feeToken === undefined ? {} : { fee: { symbol: feeToken.symbol, amount: formatAmount(fee.amount, feeToken.decimals), baseUnits: fee.amount.toString() } }),
+      ...(fee === null || feeToken === undefined
+        ? {}
+        : {
+            fee: {
+              symbol: feeToken.symbol,
+              amount: formatAmount(fee.amount, feeToken.decimals),
+              baseUnits: fee.amount.toString(),
+            },
+          }),
     });
     return {
       ...document,
@@ -573,8 +844,21 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
         status: 'SUCCEEDED',
         blockNumber: receipt.blockNumber,
         received,
-        balanceChanges: receipt.balanceChanges.map((c) => ({ symbol: c.symbol, address: c.token, decimals: c.decimals, amount: formatAmount(c.amount, c.decimals), baseUnits: c.amount.toString() })),
-        feePaid: fee === null || feeToken === undefined ? null : { symbol: feeToken.symbol, amount: formatAmount(fee.amount, feeToken.decimals), baseUnits: fee.amount.toString() },
+        balanceChanges: receipt.balanceChanges.map((c) => ({
+          symbol: c.symbol,
+          address: c.token,
+          decimals: c.decimals,
+          amount: formatAmount(c.amount, c.decimals),
+          baseUnits: c.amount.toString(),
+        })),
+        feePaid:
+          fee === null || feeToken === undefined
+            ? null
+            : {
+                symbol: feeToken.symbol,
+                amount: formatAmount(fee.amount, feeToken.decimals),
+                baseUnits: fee.amount.toString(),
+              },
         deployedAccount: receipt.deployed,
         ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
       },
@@ -587,14 +871,32 @@ export async function executeAction(planned: PlannedAction, call: CallOptions = 
 }
 
 /** Per output token: what the receipt's transfers brought the account, against the sum of confirmed minimums. */
-function receivedAmounts(plan: ActionPlan, receipt: ExecutionReceipt): ExecutionResult['transaction']['received'] {
+function receivedAmounts(
+  plan: ActionPlan,
+  receipt: ExecutionReceipt,
+): ExecutionResult['transaction']['received'] {
   const outputs: Token[] = [];
-  for (const s of plan.swaps) if (!outputs.some((t) => sameAddress(t.address, s.confirmed.to.address))) outputs.push(s.confirmed.to);
+  for (const s of plan.swaps)
+    if (!outputs.some((t) => sameAddress(t.address, s.confirmed.to.address)))
+      outputs.push(s.confirmed.to);
   return outputs.map((token) => {
     const amount = receipt.transfers
-      .filter((t) => sameAddress(t.token, token.address) && sameAddress(t.to, plan.account) && !sameAddress(t.from, plan.account))
+      .filter(
+        (t) =>
+          sameAddress(t.token, token.address) &&
+          sameAddress(t.to, plan.account) &&
+          !sameAddress(t.from, plan.account),
+      )
       .reduce((sum, t) => sum + t.amount, 0n);
-    const minimum = plan.swaps.filter((s) => sameAddress(s.confirmed.to.address, token.address)).reduce((sum, s) => sum + s.confirmed.minimumReceived, 0n);
-    return { symbol: token.symbol, address: token.address, amount: formatAmount(amount, token.decimals), baseUnits: amount.toString(), minimum: { amount: formatAmount(minimum, token.decimals), baseUnits: minimum.toString() } };
+    const minimum = plan.swaps
+      .filter((s) => sameAddress(s.confirmed.to.address, token.address))
+      .reduce((sum, s) => sum + s.confirmed.minimumReceived, 0n);
+    return {
+      symbol: token.symbol,
+      address: token.address,
+      amount: formatAmount(amount, token.decimals),
+      baseUnits: amount.toString(),
+      minimum: { amount: formatAmount(minimum, token.decimals), baseUnits: minimum.toString() },
+    };
   });
 }

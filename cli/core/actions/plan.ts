@@ -49,7 +49,14 @@ export interface SwapQuote {
   summary: QuoteSummary;
 }
 
-export function toSwapQuote(route: Route, from: Token, to: Token, slippageBps: number, network: Network, quotedAt: number): SwapQuote {
+export function toSwapQuote(
+  route: Route,
+  from: Token,
+  to: Token,
+  slippageBps: number,
+  network: Network,
+  quotedAt: number,
+): SwapQuote {
   const summary = summarizeQuote(route, from, to, slippageBps, network);
   return {
     from,
@@ -106,31 +113,65 @@ export type PlanInput = Omit<ActionPlan, 'calls' | 'sends'> & { sends?: PlannedT
  * token, to a recipient that keeps the funds (rules.ts checkRecipient). Returns the transfers
  * with normalised recipients.
  */
-export function checkPlanShape(input: { kind: PlanKind; network: Network; router: string; account: string | undefined; swapCount: number; sends: readonly PlannedTransfer[] }): PlannedTransfer[] {
+export function checkPlanShape(input: {
+  kind: PlanKind;
+  network: Network;
+  router: string;
+  account: string | undefined;
+  swapCount: number;
+  sends: readonly PlannedTransfer[];
+}): PlannedTransfer[] {
   const { kind, swapCount: swaps, sends } = input;
-  if (kind === 'send' && (swaps !== 0 || sends.length !== 1)) throw usageError('a send is exactly one transfer');
-  if (kind === 'trade' && (swaps !== 1 || sends.length > 0)) throw usageError('a trade is exactly one swap');
+  if (kind === 'send' && (swaps !== 0 || sends.length !== 1))
+    throw usageError('a send is exactly one transfer');
+  if (kind === 'trade' && (swaps !== 1 || sends.length > 0))
+    throw usageError('a trade is exactly one swap');
   if (kind === 'multi-swap') {
-    if (sends.length > 0) throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
+    if (sends.length > 0)
+      throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
     checkPairCount(swaps);
   }
   if (kind === 'rebalance') {
     if (sends.length > 0) throw usageError('a rebalance holds swaps only');
-    if (swaps > MAX_BATCH_PAIRS) throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${swaps})`, { status: 400 });
+    if (swaps > MAX_BATCH_PAIRS)
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${swaps})`,
+        { status: 400 },
+      );
   }
   if (kind === 'batch') {
     if (swaps + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');
     if (swaps > MAX_BATCH_PAIRS) {
-      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${swaps})`, { status: 400 });
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${swaps})`,
+        { status: 400 },
+      );
     }
     if (sends.length > MAX_BATCH_SENDS) {
-      throw new AppError(ErrorCode.BATCH_LIMIT_EXCEEDED, `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${sends.length})`, { status: 400 });
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${sends.length})`,
+        { status: 400 },
+      );
     }
   }
   return sends.map((send) => {
-    if (send.amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero', { status: 400 });
-    if (findToken(input.network, send.token.address) === undefined) throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
-    return { ...send, to: checkRecipient(send.to, { network: input.network, router: input.router, account: input.account }) };
+    if (send.amount <= 0n)
+      throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero', {
+        status: 400,
+      });
+    if (findToken(input.network, send.token.address) === undefined)
+      throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
+    return {
+      ...send,
+      to: checkRecipient(send.to, {
+        network: input.network,
+        router: input.router,
+        account: input.account,
+      }),
+    };
   });
 }
 
@@ -138,17 +179,41 @@ export function checkPlanShape(input: { kind: PlanKind; network: Network; router
 export function buildPlan(input: PlanInput): ActionPlan {
   const account = normalizeAddress(input.account);
   const router = normalizeAddress(input.router);
-  const checkedSends = checkPlanShape({ kind: input.kind, network: input.network, router, account, swapCount: input.swaps.length, sends: input.sends ?? [] });
+  const checkedSends = checkPlanShape({
+    kind: input.kind,
+    network: input.network,
+    router,
+    account,
+    swapCount: input.swaps.length,
+    sends: input.sends ?? [],
+  });
   const calls: ChainCall[] = [];
   for (const swap of input.swaps) {
-    calls.push(buildApproveCall(swap.confirmed.from, router, swap.confirmed.amountIn), swapCall(router, swap.calldata));
+    calls.push(
+      buildApproveCall(swap.confirmed.from, router, swap.confirmed.amountIn),
+      swapCall(router, swap.calldata),
+    );
   }
   for (const send of checkedSends) calls.push(buildTransferCall(send.token, send.to, send.amount));
-  return { kind: input.kind, network: input.network, sandbox: input.sandbox, account, router, swaps: input.swaps, sends: checkedSends, calls };
+  return {
+    kind: input.kind,
+    network: input.network,
+    sandbox: input.sandbox,
+    account,
+    router,
+    swaps: input.swaps,
+    sends: checkedSends,
+    calls,
+  };
 }
 
 /** The plan with one swap's calldata replaced by a re-quote's (after checks.ts checkRequote accepted it). */
-export function withExecuting(plan: ActionPlan, index: number, executing: SwapQuote, calldata: string[]): ActionPlan {
+export function withExecuting(
+  plan: ActionPlan,
+  index: number,
+  executing: SwapQuote,
+  calldata: string[],
+): ActionPlan {
   const swaps = plan.swaps.map((s, i) => (i === index ? { ...s, executing, calldata } : s));
   return buildPlan({ ...plan, swaps });
 }

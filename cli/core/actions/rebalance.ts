@@ -75,11 +75,13 @@ const usd = (value: bigint): string => {
 };
 
 function settings(spec: RebalanceSpec, network: Network) {
-  if (spec === null || typeof spec !== 'object') throw new AppError(ErrorCode.USAGE_ERROR, 'a rebalance needs its targets', { status: 400 });
+  if (spec === null || typeof spec !== 'object')
+    throw new AppError(ErrorCode.USAGE_ERROR, 'a rebalance needs its targets', { status: 400 });
   return {
     targets: parseTargets(spec.target, network),
     band: spec.band === undefined ? DEFAULT_BAND : parsePercent(spec.band, '--band'),
-    minTrade: spec.minTrade === undefined ? DEFAULT_MIN_TRADE : parseUsd(spec.minTrade, '--min-trade'),
+    minTrade:
+      spec.minTrade === undefined ? DEFAULT_MIN_TRADE : parseUsd(spec.minTrade, '--min-trade'),
     sellUnlisted: spec.sellUnlisted === true,
   };
 }
@@ -91,8 +93,19 @@ export function checkRebalanceSpec(spec: RebalanceSpec, network: Network): void 
 
 export function computeFor(request: RebalanceRequest, network: Network): RebalanceComputation {
   const s = settings(request.rebalance, network);
-  if (request.snapshot === undefined) throw new AppError(ErrorCode.INTERNAL_ERROR, 'a rebalance is planned from a snapshot of the wallet', { status: 500 });
-  return computeRebalance({ holdings: request.snapshot.holdings, targets: s.targets, sellUnlisted: s.sellUnlisted, band: s.band, minTrade: s.minTrade });
+  if (request.snapshot === undefined)
+    throw new AppError(
+      ErrorCode.INTERNAL_ERROR,
+      'a rebalance is planned from a snapshot of the wallet',
+      { status: 500 },
+    );
+  return computeRebalance({
+    holdings: request.snapshot.holdings,
+    targets: s.targets,
+    sellUnlisted: s.sellUnlisted,
+    band: s.band,
+    minTrade: s.minTrade,
+  });
 }
 
 const legText = (l: RebalanceLeg) => ({ from: l.from.symbol, to: l.to.symbol, usd: usd(l.value) });
@@ -101,7 +114,11 @@ const legText = (l: RebalanceLeg) => ({ from: l.from.symbol, to: l.to.symbol, us
  * The preview table. `simulation`: the balance changes of exactly what would be signed give the
  * after column; 'unchanged' (already balanced) repeats now.
  */
-export function rebalanceView(request: RebalanceRequest, network: Network, simulation: SimulationResult | 'unchanged' | undefined): RebalanceView {
+export function rebalanceView(
+  request: RebalanceRequest,
+  network: Network,
+  simulation: SimulationResult | 'unchanged' | undefined,
+): RebalanceView {
   const s = settings(request.rebalance, network);
   const c = computeFor(request, network);
   const snapshot = request.snapshot as RebalanceSnapshot;
@@ -111,15 +128,33 @@ export function rebalanceView(request: RebalanceRequest, network: Network, simul
     after = c.rows.map((r) => formatShare(r.now));
     afterFrom = 'unchanged';
   } else if (simulation !== undefined && !simulation.reverted) {
-    const balances = c.rows.map((r) => r.balance + simulation.balanceChanges.filter((ch) => sameAddress(ch.token, r.token.address)).reduce((sum, ch) => sum + ch.amount, 0n));
-    const prices = c.rows.map((r) => snapshot.holdings.find((h) => sameAddress(h.token.address, r.token.address))?.price ?? 0n);
+    const balances = c.rows.map(
+      (r) =>
+        r.balance +
+        simulation.balanceChanges
+          .filter((ch) => sameAddress(ch.token, r.token.address))
+          .reduce((sum, ch) => sum + ch.amount, 0n),
+    );
+    const prices = c.rows.map(
+      (r) =>
+        snapshot.holdings.find((h) => sameAddress(h.token.address, r.token.address))?.price ?? 0n,
+    );
     after = sharesAt(c.rows, balances, prices).map(formatShare);
     afterFrom = 'simulation';
   }
   const notes: string[] = [];
-  if (c.deferred.length > 0) notes.push(`${c.deferred.length} more leg(s) needed: one transaction holds at most ${c.legs.length} swaps (the largest first); run portfolio-rebalance again for the rest`);
-  if (c.belowMinimum.length > 0) notes.push(`${c.belowMinimum.length} leg(s) below the minimum trade of ${usd(s.minTrade)} USD are not made`);
-  if (c.unpriced.length > 0) notes.push(`${c.unpriced.map((t) => t.symbol).join(', ')} unpriced: left alone and outside the shares`);
+  if (c.deferred.length > 0)
+    notes.push(
+      `${c.deferred.length} more leg(s) needed: one transaction holds at most ${c.legs.length} swaps (the largest first); run portfolio-rebalance again for the rest`,
+    );
+  if (c.belowMinimum.length > 0)
+    notes.push(
+      `${c.belowMinimum.length} leg(s) below the minimum trade of ${usd(s.minTrade)} USD are not made`,
+    );
+  if (c.unpriced.length > 0)
+    notes.push(
+      `${c.unpriced.map((t) => t.symbol).join(', ')} unpriced: left alone and outside the shares`,
+    );
   return {
     base: c.base,
     baseNote:
@@ -129,7 +164,12 @@ export function rebalanceView(request: RebalanceRequest, network: Network, simul
     baseValueUsd: usd(c.baseValue),
     band: formatShare(s.band),
     minTradeUsd: usd(s.minTrade),
-    rows: c.rows.map((r, i) => ({ symbol: r.token.symbol, now: formatShare(r.now), target: formatShare(r.target), after: after[i] ?? null })),
+    rows: c.rows.map((r, i) => ({
+      symbol: r.token.symbol,
+      now: formatShare(r.now),
+      target: formatShare(r.target),
+      after: after[i] ?? null,
+    })),
     afterFrom,
     kept: c.kept.map((t) => t.symbol),
     unpriced: c.unpriced.map((t) => t.symbol),
@@ -150,10 +190,14 @@ export function resolveRebalance(request: RebalanceRequest, network: Network): R
   const c = computeFor(request, network);
   if (c.legs.length === 0) {
     const view = rebalanceView(request, network, 'unchanged');
-    throw new AppError(ErrorCode.ALREADY_BALANCED, `already balanced: every token is within ${view.band} percentage points of its target; nothing to sign`, {
-      status: 200,
-      details: { rebalance: view },
-    });
+    throw new AppError(
+      ErrorCode.ALREADY_BALANCED,
+      `already balanced: every token is within ${view.band} percentage points of its target; nothing to sign`,
+      {
+        status: 200,
+        details: { rebalance: view },
+      },
+    );
   }
   return c.legs.map((l) => ({ from: l.from, to: l.to, amount: l.amount }));
 }

@@ -14,7 +14,13 @@
  */
 import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
-import { listTokens, type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
+import {
+  listTokens,
+  type Network,
+  resolveToken,
+  sameAddress,
+  type Token,
+} from '../../../shared/tokens.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { parseAddress } from '../chain/calls.js';
 
@@ -33,14 +39,26 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
 /** Swaps run on mainnet only (and the mainnet-like sandbox). */
 export function swapsAllowed(network: Network): void {
   if (network !== 'mainnet') {
-    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `swaps are available on mainnet only (current network: ${network})`, { status: 400 });
+    throw new AppError(
+      ErrorCode.NETWORK_UNSUPPORTED,
+      `swaps are available on mainnet only (current network: ${network})`,
+      { status: 400 },
+    );
   }
 }
 
 /** An exact amount of `token`, above zero. */
-export function parsePositiveAmount(text: string, token: Pick<Token, 'symbol' | 'decimals'>): bigint {
+export function parsePositiveAmount(
+  text: string,
+  token: Pick<Token, 'symbol' | 'decimals'>,
+): bigint {
   const amount = parseAmount(text, token.decimals, { label: token.symbol });
-  if (amount <= 0n) throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${token.symbol} amount must be greater than zero`, { status: 400 });
+  if (amount <= 0n)
+    throw new AppError(
+      ErrorCode.INVALID_AMOUNT,
+      `the ${token.symbol} amount must be greater than zero`,
+      { status: 400 },
+    );
   return amount;
 }
 
@@ -51,10 +69,14 @@ export interface ResolvedPair {
 }
 
 /** "100 USDC>ETH" as typed: registry tokens that differ, an exact positive amount of the input. */
-export function resolvePair(network: Network, spec: { amount: string; from: string; to: string }): ResolvedPair {
+export function resolvePair(
+  network: Network,
+  spec: { amount: string; from: string; to: string },
+): ResolvedPair {
   const from = resolveToken(network, spec.from);
   const to = resolveToken(network, spec.to);
-  if (sameAddress(from.address, to.address)) throw usageError(`cannot swap ${from.symbol} for itself`);
+  if (sameAddress(from.address, to.address))
+    throw usageError(`cannot swap ${from.symbol} for itself`);
   return { from, to, amount: parsePositiveAmount(spec.amount, from) };
 }
 
@@ -71,14 +93,22 @@ export interface RecipientContext {
  * INVALID_RECIPIENT. Returns the address as 0x + 64 hex.
  */
 export function checkRecipient(recipient: string, context: RecipientContext): string {
-  const to = parseAddress(typeof recipient === 'string' ? recipient.trim() : recipient, 'recipient');
+  const to = parseAddress(
+    typeof recipient === 'string' ? recipient.trim() : recipient,
+    'recipient',
+  );
   const refuse = (why: string): never => {
-    throw new AppError(ErrorCode.INVALID_RECIPIENT, `refusing to send to ${to}: ${why}`, { status: 400, details: { recipient: to } });
+    throw new AppError(ErrorCode.INVALID_RECIPIENT, `refusing to send to ${to}: ${why}`, {
+      status: 400,
+      details: { recipient: to },
+    });
   };
   const token = listTokens(context.network).find((t) => sameAddress(t.address, to));
-  if (token !== undefined) refuse(`it is the ${token.symbol} token contract, which cannot give the funds back`);
+  if (token !== undefined)
+    refuse(`it is the ${token.symbol} token contract, which cannot give the funds back`);
   if (sameAddress(to, context.router ?? ROUTER_ADDRESS)) refuse('it is the swap router');
-  if (context.account !== undefined && sameAddress(to, context.account)) refuse('it is your own wallet: nothing would move');
+  if (context.account !== undefined && sameAddress(to, context.account))
+    refuse('it is your own wallet: nothing would move');
   return to;
 }
 
@@ -90,7 +120,14 @@ export interface ResolvedTransfer {
 }
 
 /** "5 USDC>0x…" as typed: a registry token, an exact positive amount, a recipient that keeps the funds. */
-export function resolveTransfer(spec: { amount: string; token: string; to: string }, context: RecipientContext): ResolvedTransfer {
+export function resolveTransfer(
+  spec: { amount: string; token: string; to: string },
+  context: RecipientContext,
+): ResolvedTransfer {
   const token = resolveToken(context.network, spec.token);
-  return { token, amount: parsePositiveAmount(spec.amount, token), to: checkRecipient(spec.to, context) };
+  return {
+    token,
+    amount: parsePositiveAmount(spec.amount, token),
+    to: checkRecipient(spec.to, context),
+  };
 }

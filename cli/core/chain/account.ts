@@ -78,7 +78,12 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   const timeoutMs = options.requestTimeoutMs ?? 15_000;
   const provider = new RpcProvider({
     nodeUrl: httpUrl(options.rpcUrl, 'rpcUrl'),
-    baseFetch: scopedFetch({ service: 'chain', timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }) }),
+    baseFetch: scopedFetch({
+      service: 'chain',
+      timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }),
+    }),
   });
   return {
     address,
@@ -94,16 +99,32 @@ export function createExecutionAccount(options: ExecutionAccountOptions): Execut
   const publicKey = padHash(options.publicKey);
   // a session whose address is not its key's account would sign for an account it cannot deploy
   if (BigInt(argentAccountAddress(publicKey)) !== BigInt(reader.address)) {
-    throw new AppError(ErrorCode.INVALID_ADDRESS, 'the wallet address is not the ArgentX account of its public key: sign in again', { status: 400 });
+    throw new AppError(
+      ErrorCode.INVALID_ADDRESS,
+      'the wallet address is not the ArgentX account of its public key: sign in again',
+      { status: 400 },
+    );
   }
   const timeoutMs = options.requestTimeoutMs ?? 15_000;
   const paymaster = new PaymasterRpc({
     nodeUrl: httpUrl(options.paymasterUrl, 'paymasterUrl'),
     headers: { ...options.headers },
-    baseFetch: scopedFetch({ service: 'server', timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }) }),
+    baseFetch: scopedFetch({
+      service: 'server',
+      timeoutMs,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+      ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }),
+    }),
   });
   const signer = new RemoteSigner(publicKey, options.signHash);
-  const account = new Account({ provider: reader.provider, address: reader.address, signer, paymaster, cairoVersion: '1', plugins: false });
+  const account = new Account({
+    provider: reader.provider,
+    address: reader.address,
+    signer,
+    paymaster,
+    cairoVersion: '1',
+    plugins: false,
+  });
   return {
     ...reader,
     publicKey,
@@ -111,7 +132,10 @@ export function createExecutionAccount(options: ExecutionAccountOptions): Execut
     signer,
     setPaymasterHeaders(headers) {
       // Account copies the PaymasterRpc it is given: its own copy is the one that sends
-      (account.paymaster as PaymasterRpc).headers = { 'Content-Type': 'application/json', ...headers };
+      (account.paymaster as PaymasterRpc).headers = {
+        'Content-Type': 'application/json',
+        ...headers,
+      };
     },
   };
 }

@@ -24,7 +24,11 @@ describe('buildTransferCall', () => {
       entrypoint: 'transfer',
       calldata: [`0x${'0'.repeat(60)}1234`, '0x7', '0x1'],
     });
-    expect(buildApproveCall(USDC, '0XABC', 5n).calldata).toEqual([`0x${'0'.repeat(61)}abc`, '0x5', '0x0']);
+    expect(buildApproveCall(USDC, '0XABC', 5n).calldata).toEqual([
+      `0x${'0'.repeat(61)}abc`,
+      '0x5',
+      '0x0',
+    ]);
   });
 
   it.each([
@@ -50,7 +54,13 @@ describe('summarizeTransfers', () => {
   const me = `0x${'0'.repeat(62)}aa`;
   const forwarder = `0x${'0'.repeat(62)}ff`;
   const key = '0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9';
-  const legacy = (token: string, from: string, to: string, amount: bigint) => ({ event: { from_address: token, keys: [key], data: [from, to, `0x${amount.toString(16)}`, '0x0'] } });
+  const legacy = (token: string, from: string, to: string, amount: bigint) => ({
+    event: {
+      from_address: token,
+      keys: [key],
+      data: [from, to, `0x${amount.toString(16)}`, '0x0'],
+    },
+  });
 
   it('nets per token, reports the fee apart, and ignores unknown emitters and third parties', () => {
     const summary = summarizeTransfers(

@@ -21,15 +21,26 @@ export function parseAddress(text: string, what = 'address'): string {
   const value = typeof text === 'string' ? addressToBigInt(text) : undefined;
   if (value === undefined || value >= ADDRESS_BOUND) {
     const shown = typeof text === 'string' ? text.slice(0, 80) : String(text);
-    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} "${shown}" is not a Starknet address (0x + up to 64 hex digits, below 2^251)`, { status: 400 });
+    throw new AppError(
+      ErrorCode.INVALID_ADDRESS,
+      `${what} "${shown}" is not a Starknet address (0x + up to 64 hex digits, below 2^251)`,
+      { status: 400 },
+    );
   }
-  if (value === 0n) throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`, { status: 400 });
+  if (value === 0n)
+    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`, {
+      status: 400,
+    });
   return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
 function checkAmount(amount: bigint, token: Token): void {
   if (typeof amount !== 'bigint' || amount <= 0n || amount > U256_MAX) {
-    throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${token.symbol} amount must be a positive u256 in base units`, { status: 400 });
+    throw new AppError(
+      ErrorCode.INVALID_AMOUNT,
+      `the ${token.symbol} amount must be a positive u256 in base units`,
+      { status: 400 },
+    );
   }
 }
 
@@ -37,12 +48,20 @@ function checkAmount(amount: bigint, token: Token): void {
 export function buildTransferCall(token: Token, to: string, amount: bigint): ChainCall {
   const recipient = parseAddress(to, 'recipient');
   checkAmount(amount, token);
-  return { contractAddress: token.address, entrypoint: 'transfer', calldata: [recipient, ...u256Felts(amount)] };
+  return {
+    contractAddress: token.address,
+    entrypoint: 'transfer',
+    calldata: [recipient, ...u256Felts(amount)],
+  };
 }
 
 /** ERC-20 `approve(spender, amount)` of exactly `amount` base units (never unlimited). */
 export function buildApproveCall(token: Token, spender: string, amount: bigint): ChainCall {
   const target = parseAddress(spender, 'spender');
   checkAmount(amount, token);
-  return { contractAddress: token.address, entrypoint: 'approve', calldata: [target, ...u256Felts(amount)] };
+  return {
+    contractAddress: token.address,
+    entrypoint: 'approve',
+    calldata: [target, ...u256Felts(amount)],
+  };
 }

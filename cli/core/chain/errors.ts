@@ -29,22 +29,49 @@ const short = (value: unknown): string => {
 };
 
 /** A JSON-RPC error object from the paymaster (relayed by our server) → AppError. */
-export function paymasterRefusal(error: { code?: unknown; message?: unknown; data?: unknown }): AppError {
+export function paymasterRefusal(error: {
+  code?: unknown;
+  message?: unknown;
+  data?: unknown;
+}): AppError {
   const code = typeof error.code === 'number' ? error.code : undefined;
   // our server answers some refusals (limits, sponsored gas off) as JSON-RPC errors carrying our code
-  const ours = typeof error.data === 'object' && error.data !== null ? (error.data as { code?: unknown }).code : undefined;
+  const ours =
+    typeof error.data === 'object' && error.data !== null
+      ? (error.data as { code?: unknown }).code
+      : undefined;
   if (typeof ours === 'string' && KNOWN_CODES.has(ours)) {
-    return new AppError(ours as ErrorCode, short(error.message) || ours, { status: 400, details: { paymasterCode: code } });
+    return new AppError(ours as ErrorCode, short(error.message) || ours, {
+      status: 400,
+      details: { paymasterCode: code },
+    });
   }
   const name = (code === undefined ? undefined : SNIP29_NAMES[code]) ?? short(error.message);
   const detail = short(error.data);
-  const details = { paymasterCode: code, paymasterMessage: short(error.message), ...(detail === '' ? {} : { paymasterData: detail }) };
+  const details = {
+    paymasterCode: code,
+    paymasterMessage: short(error.message),
+    ...(detail === '' ? {} : { paymasterData: detail }),
+  };
   const why = `${name}${code === undefined ? '' : ` (${code})`}${detail === '' ? '' : `: ${detail}`}`;
-  if (code === 153) return new AppError(ErrorCode.SIGNATURE_REFUSED, `the paymaster refused the signature: ${why}`, { status: 400, details });
+  if (code === 153)
+    return new AppError(
+      ErrorCode.SIGNATURE_REFUSED,
+      `the paymaster refused the signature: ${why}`,
+      { status: 400, details },
+    );
   if (code === 154) {
-    return new AppError(ErrorCode.FEE_ABOVE_MAX, `the fee rose above the maximum you signed: ${why}. Estimate again and confirm the new fee`, { status: 400, details });
+    return new AppError(
+      ErrorCode.FEE_ABOVE_MAX,
+      `the fee rose above the maximum you signed: ${why}. Estimate again and confirm the new fee`,
+      { status: 400, details },
+    );
   }
-  return new AppError(ErrorCode.PAYMASTER_REFUSED, `the paymaster refused the transaction: ${why}`, { status: 400, details });
+  return new AppError(
+    ErrorCode.PAYMASTER_REFUSED,
+    `the paymaster refused the transaction: ${why}`,
+    { status: 400, details },
+  );
 }
 
 export function mapChainError(error: unknown, scope: CallScope): unknown {
@@ -54,11 +81,18 @@ export function mapChainError(error: unknown, scope: CallScope): unknown {
   if (error instanceof RpcError) {
     const base = error.baseError as { code?: unknown; message?: unknown; data?: unknown };
     if (error.request.method.startsWith('paymaster_')) return paymasterRefusal(base);
-    return new AppError(ErrorCode.CHAIN_ERROR, `the Starknet RPC refused ${error.request.method}: ${short(base.message)} (${String(base.code)})${base.data === undefined ? '' : `: ${short(base.data)}`}`, {
-      status: 502,
-      details: { rpcCode: base.code },
-    });
+    return new AppError(
+      ErrorCode.CHAIN_ERROR,
+      `the Starknet RPC refused ${error.request.method}: ${short(base.message)} (${String(base.code)})${base.data === undefined ? '' : `: ${short(base.data)}`}`,
+      {
+        status: 502,
+        details: { rpcCode: base.code },
+      },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${printable(message)}`, { status: 502, cause: error });
+  return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${printable(message)}`, {
+    status: 502,
+    cause: error,
+  });
 }

@@ -18,7 +18,14 @@
  * retries for minutes on a dead endpoint).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OutsideExecutionTypesV2, paymaster, type PaymasterDetails, type PreparedTransaction, RpcError, typedData as snip12 } from 'starknet';
+import {
+  OutsideExecutionTypesV2,
+  paymaster,
+  type PaymasterDetails,
+  type PreparedTransaction,
+  RpcError,
+  typedData as snip12,
+} from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
 import { sameAddress } from '../../../shared/tokens.js';
@@ -116,10 +123,19 @@ export interface ExecutionReceipt {
   balanceChanges: BalanceChange[];
 }
 
-const toStarknetCalls = (calls: readonly ChainCall[]) => calls.map((call) => ({ contractAddress: call.contractAddress, entrypoint: call.entrypoint, calldata: [...call.calldata] }));
+const toStarknetCalls = (calls: readonly ChainCall[]) =>
+  calls.map((call) => ({
+    contractAddress: call.contractAddress,
+    entrypoint: call.entrypoint,
+    calldata: [...call.calldata],
+  }));
 
 const tampered = (detail: string): AppError =>
-  new AppError(ErrorCode.TAMPERED_TRANSACTION, `the paymaster's transaction is not the one asked for (${detail}); nothing was signed`, { status: 502 });
+  new AppError(
+    ErrorCode.TAMPERED_TRANSACTION,
+    `the paymaster's transaction is not the one asked for (${detail}); nothing was signed`,
+    { status: 502 },
+  );
 
 const TYPES_V2 = JSON.stringify(OutsideExecutionTypesV2);
 
@@ -127,22 +143,30 @@ const typedDataOf = (prepared: PreparedTransaction): Record<string, unknown> =>
   ('typed_data' in prepared ? prepared.typed_data : {}) as unknown as Record<string, unknown>;
 
 function checkTypedData(prepared: PreparedTransaction): void {
-  if (prepared.type !== 'invoke' && prepared.type !== 'deploy_and_invoke') throw tampered(`type ${String(prepared.type)}`);
+  if (prepared.type !== 'invoke' && prepared.type !== 'deploy_and_invoke')
+    throw tampered(`type ${String(prepared.type)}`);
   const typed = typedDataOf(prepared);
   // the standard SNIP-9 v2 types: hashing them costs a fixed, small amount, whatever the message
-  if (JSON.stringify(typed.types) !== TYPES_V2 || typed.primaryType !== 'OutsideExecution') throw tampered('not SNIP-9 v2 outside-execution typed data');
+  if (JSON.stringify(typed.types) !== TYPES_V2 || typed.primaryType !== 'OutsideExecution')
+    throw tampered('not SNIP-9 v2 outside-execution typed data');
   const domain = typed.domain as Record<string, unknown> | undefined;
-  if (domain?.name !== 'Account.execute_from_outside' || String(domain?.version) !== '2') throw tampered('not an outside-execution domain');
+  if (domain?.name !== 'Account.execute_from_outside' || String(domain?.version) !== '2')
+    throw tampered('not an outside-execution domain');
 }
 
-function checkDeployment(prepared: PreparedTransaction, expected: ReturnType<typeof deploymentData> | undefined): void {
+function checkDeployment(
+  prepared: PreparedTransaction,
+  expected: ReturnType<typeof deploymentData> | undefined,
+): void {
   if (expected === undefined) {
     if (prepared.type !== 'invoke') throw tampered(`a ${prepared.type} for a deployed account`);
     return;
   }
-  if (prepared.type !== 'deploy_and_invoke') throw tampered('no deployment for an undeployed account');
+  if (prepared.type !== 'deploy_and_invoke')
+    throw tampered('no deployment for an undeployed account');
   const given = prepared.deployment as unknown as Record<string, unknown>;
-  const felts = (value: unknown): string => (Array.isArray(value) ? value.map((v) => BigInt(String(v)).toString(16)).join(',') : 'x');
+  const felts = (value: unknown): string =>
+    Array.isArray(value) ? value.map((v) => BigInt(String(v)).toString(16)).join(',') : 'x';
   const same =
     sameAddress(String(given.address), expected.address) &&
     sameAddress(String(given.class_hash), expected.class_hash) &&
@@ -153,12 +177,25 @@ function checkDeployment(prepared: PreparedTransaction, expected: ReturnType<typ
 }
 
 function outsideCalls(prepared: PreparedTransaction): OutsideCallData[] {
-  const message = (typedDataOf(prepared) as { message: { Calls: Array<{ To: string; Selector: string; Calldata: string[] }> } }).message;
-  return message.Calls.map((call) => ({ to: call.To, selector: call.Selector, calldata: call.Calldata.map(String) }));
+  const message = (
+    typedDataOf(prepared) as {
+      message: { Calls: Array<{ To: string; Selector: string; Calldata: string[] }> };
+    }
+  ).message;
+  return message.Calls.map((call) => ({
+    to: call.To,
+    selector: call.Selector,
+    calldata: call.Calldata.map(String),
+  }));
 }
 
-export async function prepareExecution(ea: ExecutionAccount, calls: readonly ChainCall[], options: PrepareOptions): Promise<PreparedExecution> {
-  if (calls.length === 0) throw new AppError(ErrorCode.USAGE_ERROR, 'nothing to execute: no calls', { status: 400 });
+export async function prepareExecution(
+  ea: ExecutionAccount,
+  calls: readonly ChainCall[],
+  options: PrepareOptions,
+): Promise<PreparedExecution> {
+  if (calls.length === 0)
+    throw new AppError(ErrorCode.USAGE_ERROR, 'nothing to execute: no calls', { status: 400 });
   return inScope(
     options.signal,
     async () => {
@@ -168,7 +205,10 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
       options.onFacts?.(facts);
       const deployment = facts.deployed ? undefined : deploymentData(ea.publicKey);
       const details: PaymasterDetails = {
-        feeMode: options.feeMode === 'sponsored' ? { mode: 'sponsored' } : { mode: 'default', gasToken: options.feeMode.gasToken },
+        feeMode:
+          options.feeMode === 'sponsored'
+            ? { mode: 'sponsored' }
+            : { mode: 'default', gasToken: options.feeMode.gasToken },
         ...(deployment === undefined ? {} : { deploymentData: deployment }),
       };
       options.onProgress?.({ stage: 'building', deploy: deployment !== undefined });
@@ -178,15 +218,31 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
       const transaction: PreparedTransaction = await ea.account.paymaster.buildTransaction(
         deployment === undefined
           ? { type: 'invoke', invoke: { userAddress: ea.address, calls: starknetCalls } }
-          : { type: 'deploy_and_invoke', invoke: { userAddress: ea.address, calls: starknetCalls }, deployment },
+          : {
+              type: 'deploy_and_invoke',
+              invoke: { userAddress: ea.address, calls: starknetCalls },
+              deployment,
+            },
         { version: '0x1', feeMode: details.feeMode },
       );
       try {
-        paymaster.assertPaymasterTransactionSafety(transaction, starknetCalls, details, facts.chainId, options.maxFeeInGasToken);
+        paymaster.assertPaymasterTransactionSafety(
+          transaction,
+          starknetCalls,
+          details,
+          facts.chainId,
+          options.maxFeeInGasToken,
+        );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (message.includes('Gas token price is too high')) {
-          throw record(new AppError(ErrorCode.FEE_ABOVE_MAX, `the paymaster's maximum fee is above the ${String(options.maxFeeInGasToken)} base units you accepted; nothing was signed`, { status: 400 }));
+          throw record(
+            new AppError(
+              ErrorCode.FEE_ABOVE_MAX,
+              `the paymaster's maximum fee is above the ${String(options.maxFeeInGasToken)} base units you accepted; nothing was signed`,
+              { status: 400 },
+            ),
+          );
         }
         throw record(tampered(message.slice(0, 300)));
       }
@@ -211,12 +267,23 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
               },
         outsideCalls: outsideCalls(transaction),
         feeRecipient: undefined,
-        expiresAt: Number(BigInt(String((typedDataOf(transaction) as { message: Record<string, unknown> }).message['Execute Before']))),
+        expiresAt: Number(
+          BigInt(
+            String(
+              (typedDataOf(transaction) as { message: Record<string, unknown> }).message[
+                'Execute Before'
+              ],
+            ),
+          ),
+        ),
         accountNonce: facts.nonce,
         transaction,
         details,
       };
-      if (prepared.fee.mode === 'default') prepared.feeRecipient = `0x${BigInt(prepared.outsideCalls.at(-1)?.calldata[0] ?? '0').toString(16).padStart(64, '0')}`;
+      if (prepared.fee.mode === 'default')
+        prepared.feeRecipient = `0x${BigInt(prepared.outsideCalls.at(-1)?.calldata[0] ?? '0')
+          .toString(16)
+          .padStart(64, '0')}`;
       options.onProgress?.({ stage: 'built', fee: prepared.fee });
       return prepared;
     },
@@ -226,7 +293,11 @@ export async function prepareExecution(ea: ExecutionAccount, calls: readonly Cha
 
 /** JSON-safe copy of a receipt (bigints as decimal strings), for error details and --json. */
 export function receiptToJson(receipt: ExecutionReceipt): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(receipt, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))) as Record<string, unknown>;
+  return JSON.parse(
+    JSON.stringify(receipt, (_key, value: unknown) =>
+      typeof value === 'bigint' ? value.toString() : value,
+    ),
+  ) as Record<string, unknown>;
 }
 
 /** A revert reason is kept to this many characters (the history holds up to 1000). */
@@ -241,19 +312,45 @@ interface RawReceipt {
   events?: Array<{ from_address?: string; keys: string[]; data: string[] }>;
 }
 
-export function toExecutionReceipt(raw: RawReceipt, prepared: PreparedExecution, network: ExecutionAccount['network']): ExecutionReceipt {
+export function toExecutionReceipt(
+  raw: RawReceipt,
+  prepared: PreparedExecution,
+  network: ExecutionAccount['network'],
+): ExecutionReceipt {
   const status = raw.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED';
-  const feeParty = prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken } : undefined;
-  const summary = summarizeTransfers((raw.events ?? []).map((event) => ({ event })), prepared.account, network, feeParty);
+  const feeParty =
+    prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined
+      ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken }
+      : undefined;
+  const summary = summarizeTransfers(
+    (raw.events ?? []).map((event) => ({ event })),
+    prepared.account,
+    network,
+    feeParty,
+  );
   return {
-    transactionHash: `0x${BigInt(raw.transaction_hash ?? '0').toString(16).padStart(64, '0')}`,
+    transactionHash: `0x${BigInt(raw.transaction_hash ?? '0')
+      .toString(16)
+      .padStart(64, '0')}`,
     status,
     // the chain's words, made printable where they enter (shared/printable.ts)
-    revertReason: status === 'REVERTED' ? printable(raw.revert_reason ?? '', REVERT_REASON_MAX) || 'reverted (no reason given)' : null,
+    revertReason:
+      status === 'REVERTED'
+        ? printable(raw.revert_reason ?? '', REVERT_REASON_MAX) || 'reverted (no reason given)'
+        : null,
     deployed: status === 'SUCCEEDED' && prepared.kind === 'deploy_and_invoke',
     blockNumber: typeof raw.block_number === 'number' ? raw.block_number : null,
-    actualFee: { amount: BigInt(raw.actual_fee?.amount ?? '0'), unit: raw.actual_fee?.unit ?? 'FRI' },
-    feePaid: feeParty === undefined ? null : { token: `0x${BigInt(feeParty.gasToken).toString(16).padStart(64, '0')}`, amount: summary.feePaid },
+    actualFee: {
+      amount: BigInt(raw.actual_fee?.amount ?? '0'),
+      unit: raw.actual_fee?.unit ?? 'FRI',
+    },
+    feePaid:
+      feeParty === undefined
+        ? null
+        : {
+            token: `0x${BigInt(feeParty.gasToken).toString(16).padStart(64, '0')}`,
+            amount: summary.feePaid,
+          },
     transfers: summary.transfers,
     balanceChanges: summary.balanceChanges,
   };
@@ -270,31 +367,46 @@ const notSeenYet = (error: unknown): boolean => error instanceof RpcError && err
  * accepted already), later ones every pollIntervalMs. One request a poll while the node has a
  * receipt; without one, the status too, which is where a rejected transaction shows.
  */
-async function waitForReceipt(ea: ExecutionAccount, transactionHash: string, onProgress: PrepareOptions['onProgress']): Promise<RawReceipt> {
+async function waitForReceipt(
+  ea: ExecutionAccount,
+  transactionHash: string,
+  onProgress: PrepareOptions['onProgress'],
+): Promise<RawReceipt> {
   const deadline = Date.now() + ea.confirmTimeoutMs;
   for (let polls = 1; ; polls += 1) {
     if (polls > 1) await sleep(ea.pollIntervalMs, undefined, { signal: currentSignal() });
     onProgress?.({ stage: 'confirming', transactionHash, polls });
     let receipt: (RawReceipt & { finality_status?: string }) | undefined;
     try {
-      receipt = (await ea.provider.channel.getTransactionReceipt(transactionHash)) as unknown as RawReceipt & { finality_status?: string };
+      receipt = (await ea.provider.channel.getTransactionReceipt(
+        transactionHash,
+      )) as unknown as RawReceipt & { finality_status?: string };
     } catch (error) {
       if (!notSeenYet(error)) throw error;
     }
     if (receipt !== undefined && ACCEPTED.has(receipt.finality_status ?? '')) return receipt;
     if (receipt === undefined) {
       try {
-        const status = (await ea.provider.getTransactionStatus(transactionHash)) as { finality_status?: string };
-        if (status.finality_status === 'REJECTED') throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', { status: 502 });
+        const status = (await ea.provider.getTransactionStatus(transactionHash)) as {
+          finality_status?: string;
+        };
+        if (status.finality_status === 'REJECTED')
+          throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', {
+            status: 502,
+          });
       } catch (error) {
         if (!notSeenYet(error)) throw error;
       }
     }
     if (Date.now() >= deadline) {
-      throw new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s`, {
-        status: 504,
-        details: { transactionHash },
-      });
+      throw new AppError(
+        ErrorCode.TRANSACTION_PENDING,
+        `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s`,
+        {
+          status: 504,
+          details: { transactionHash },
+        },
+      );
     }
   }
 }
@@ -309,13 +421,18 @@ export interface OutsideIdentity {
   executeBefore: number;
 }
 
-const felt64 = (value: unknown): string => `0x${BigInt(String(value)).toString(16).padStart(64, '0')}`;
+const felt64 = (value: unknown): string =>
+  `0x${BigInt(String(value)).toString(16).padStart(64, '0')}`;
 
 export function outsideIdentity(prepared: PreparedExecution): OutsideIdentity {
   const typed = typedDataOf(prepared.transaction);
   const message = typed.message as Record<string, unknown>;
   // the types were checked to be the standard SNIP-9 v2 ones (checkTypedData): hashing is bounded
-  return { nonce: felt64(message.Nonce), messageHash: felt64(snip12.getMessageHash(typed as never, prepared.account)), executeBefore: prepared.expiresAt };
+  return {
+    nonce: felt64(message.Nonce),
+    messageHash: felt64(snip12.getMessageHash(typed as never, prepared.account)),
+    executeBefore: prepared.expiresAt,
+  };
 }
 
 /**
@@ -343,13 +460,21 @@ const REFUSING_SNIP29_CODES: ReadonlySet<unknown> = new Set([150, 151, 153, 154,
 
 function definitelyNotExecuted(error: AppError): boolean {
   if (DEFINITE_REFUSALS.has(error.code)) return true;
-  return error.code === ErrorCode.PAYMASTER_REFUSED && REFUSING_SNIP29_CODES.has(error.details?.paymasterCode);
+  return (
+    error.code === ErrorCode.PAYMASTER_REFUSED &&
+    REFUSING_SNIP29_CODES.has(error.details?.paymasterCode)
+  );
 }
 
 /** The line every "may have been sent" outcome ends with (README "Exit codes"). */
-export const DO_NOT_RETRY = 'do not retry: check `finance-tui history` (it asks the chain how it ended)';
+export const DO_NOT_RETRY =
+  'do not retry: check `finance-tui history` (it asks the chain how it ended)';
 
-export async function executePrepared(ea: ExecutionAccount, prepared: PreparedExecution, options: ProgressOptions = {}): Promise<ExecutionReceipt> {
+export async function executePrepared(
+  ea: ExecutionAccount,
+  prepared: PreparedExecution,
+  options: ProgressOptions = {},
+): Promise<ExecutionReceipt> {
   let submitted: string | undefined;
   // the signed transaction has left the client (the execute request was started)
   let leftClient = false;
@@ -360,16 +485,38 @@ export async function executePrepared(ea: ExecutionAccount, prepared: PreparedEx
       const executable = await ea.account.preparePaymasterTransaction(prepared.transaction);
       leftClient = true;
       options.onProgress?.({ stage: 'submitting' });
-      const { transaction_hash } = await ea.account.paymaster.executeTransaction(executable, prepared.transaction.parameters);
+      const { transaction_hash } = await ea.account.paymaster.executeTransaction(
+        executable,
+        prepared.transaction.parameters,
+      );
       submitted = `0x${BigInt(transaction_hash).toString(16).padStart(64, '0')}`;
       options.onProgress?.({ stage: 'submitted', transactionHash: submitted });
-      const receipt = toExecutionReceipt(await waitForReceipt(ea, submitted, options.onProgress), prepared, ea.network);
-      options.onProgress?.({ stage: 'confirmed', transactionHash: submitted, status: receipt.status });
+      const receipt = toExecutionReceipt(
+        await waitForReceipt(ea, submitted, options.onProgress),
+        prepared,
+        ea.network,
+      );
+      options.onProgress?.({
+        stage: 'confirmed',
+        transactionHash: submitted,
+        status: receipt.status,
+      });
       if (receipt.status === 'REVERTED') {
-        throw new AppError(ErrorCode.TRANSACTION_REVERTED, `the transaction reverted, so nothing changed: ${receipt.revertReason ?? ''}`.slice(0, 1_000), {
-          status: 400,
-          details: { transactionHash: receipt.transactionHash, revertReason: receipt.revertReason, receipt: receiptToJson(receipt) },
-        });
+        throw new AppError(
+          ErrorCode.TRANSACTION_REVERTED,
+          `the transaction reverted, so nothing changed: ${receipt.revertReason ?? ''}`.slice(
+            0,
+            1_000,
+          ),
+          {
+            status: 400,
+            details: {
+              transactionHash: receipt.transactionHash,
+              revertReason: receipt.revertReason,
+              receipt: receiptToJson(receipt),
+            },
+          },
+        );
       }
       return receipt;
     },
@@ -380,33 +527,61 @@ export async function executePrepared(ea: ExecutionAccount, prepared: PreparedEx
         if (definitelyNotExecuted(mapped)) return mapped;
         // the paymaster may have relayed it: never "failed", never retried blindly
         const identity = outsideIdentity(prepared);
-        const why = mapped.code === ErrorCode.CANCELLED ? 'interrupted while the paymaster was executing it' : `the paymaster's answer was lost (${mapped.code})`;
-        return new AppError(ErrorCode.SUBMITTED_UNCONFIRMED, `the signed transaction was sent, but ${why}: it may have been executed; ${DO_NOT_RETRY}`, {
-          status: 504,
-          details: { transactionHash: null, cause: mapped.code, outsideNonce: identity.nonce, messageHash: identity.messageHash, executeBefore: identity.executeBefore },
-        });
+        const why =
+          mapped.code === ErrorCode.CANCELLED
+            ? 'interrupted while the paymaster was executing it'
+            : `the paymaster's answer was lost (${mapped.code})`;
+        return new AppError(
+          ErrorCode.SUBMITTED_UNCONFIRMED,
+          `the signed transaction was sent, but ${why}: it may have been executed; ${DO_NOT_RETRY}`,
+          {
+            status: 504,
+            details: {
+              transactionHash: null,
+              cause: mapped.code,
+              outsideNonce: identity.nonce,
+              messageHash: identity.messageHash,
+              executeBefore: identity.executeBefore,
+            },
+          },
+        );
       }
       if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
       if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
-        return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, { status: 504, details: { transactionHash: submitted } });
+        return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, {
+          status: 504,
+          details: { transactionHash: submitted },
+        });
       }
       // after submission the transaction exists whatever went wrong here: name it
       if (mapped.code === ErrorCode.CANCELLED) {
-        return new AppError(ErrorCode.SUBMITTED_UNCONFIRMED, `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`, {
-          status: 499,
-          details: { transactionHash: submitted, cause: ErrorCode.CANCELLED },
-        });
+        return new AppError(
+          ErrorCode.SUBMITTED_UNCONFIRMED,
+          `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`,
+          {
+            status: 499,
+            details: { transactionHash: submitted, cause: ErrorCode.CANCELLED },
+          },
+        );
       }
-      return new AppError(ErrorCode.TRANSACTION_PENDING, `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`, {
-        status: 504,
-        details: { transactionHash: submitted, cause: mapped.code },
-      });
+      return new AppError(
+        ErrorCode.TRANSACTION_PENDING,
+        `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`,
+        {
+          status: 504,
+          details: { transactionHash: submitted, cause: mapped.code },
+        },
+      );
     },
   );
 }
 
 /** prepareExecution then executePrepared: build, check, sign, execute, confirm. */
-export async function executeCalls(ea: ExecutionAccount, calls: readonly ChainCall[], options: PrepareOptions): Promise<ExecutionReceipt> {
+export async function executeCalls(
+  ea: ExecutionAccount,
+  calls: readonly ChainCall[],
+  options: PrepareOptions,
+): Promise<ExecutionReceipt> {
   const prepared = await prepareExecution(ea, calls, options);
   return executePrepared(ea, prepared, options);
 }

@@ -37,7 +37,8 @@ async function readFacts(ea: ExecutionAccount): Promise<AccountFacts> {
   );
   // starknet.js's Account.getSnip9Version, its two SRC-5 questions asked at once (each answers
   // false on any failure, as there); asked of an undeployed account too, and then not used
-  const supports = (id: string): Promise<boolean> => src5.supportsInterface(ea.provider, ea.address, id);
+  const supports = (id: string): Promise<boolean> =>
+    src5.supportsInterface(ea.provider, ea.address, id);
   const [deployed, chainId, nonce, v2, v1] = await Promise.all([
     accountDeployed(ea),
     ea.provider.getChainId(),
@@ -48,7 +49,13 @@ async function readFacts(ea: ExecutionAccount): Promise<AccountFacts> {
   if (!deployed) return { deployed, chainId, nonce: undefined };
   if (!nonce.ok) throw nonce.error;
   if (!v2 && !v1) {
-    throw record(new AppError(ErrorCode.ACCOUNT_UNSUPPORTED, 'this account does not support outside execution (SNIP-9), which the paymaster needs', { status: 400 }));
+    throw record(
+      new AppError(
+        ErrorCode.ACCOUNT_UNSUPPORTED,
+        'this account does not support outside execution (SNIP-9), which the paymaster needs',
+        { status: 400 },
+      ),
+    );
   }
   return { deployed, chainId, nonce: BigInt(nonce.value) };
 }

@@ -17,7 +17,12 @@
  *   that AppError here. The AppError is recorded
  *   in the scope (scope.ts) before starknet.js rewraps it.
  */
-import { AppError, cancelledError, ErrorCode, stableCodeOfJsonRpcError } from '../../../shared/errors.js';
+import {
+  AppError,
+  cancelledError,
+  ErrorCode,
+  stableCodeOfJsonRpcError,
+} from '../../../shared/errors.js';
 import { readCapped } from '../../../shared/http-body.js';
 import { printable } from '../../../shared/printable.js';
 import { serverErrorOf } from '../../clients/server-error.js';
@@ -39,16 +44,29 @@ const urlOf = (input: string | URL | Request): string => {
   return raw.split('?')[0] ?? raw;
 };
 
-function unreachable(service: ScopedFetchOptions['service'], detail: string, details?: Record<string, unknown>): AppError {
+function unreachable(
+  service: ScopedFetchOptions['service'],
+  detail: string,
+  details?: Record<string, unknown>,
+): AppError {
   const extra = details === undefined ? {} : { details };
   return service === 'chain'
-    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, { status: 502, ...extra })
-    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, { status: 502, ...extra });
+    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, {
+        status: 502,
+        ...extra,
+      })
+    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, {
+        status: 502,
+        ...extra,
+      });
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
   const check = (item: unknown): boolean =>
-    typeof item === 'object' && item !== null && (item as Record<string, unknown>).jsonrpc === '2.0' && ('result' in item || 'error' in item);
+    typeof item === 'object' &&
+    item !== null &&
+    (item as Record<string, unknown>).jsonrpc === '2.0' &&
+    ('result' in item || 'error' in item);
   return Array.isArray(body) ? body.length > 0 && body.every(check) : check(body);
 }
 
@@ -58,13 +76,19 @@ function isJsonRpcResponse(body: unknown): boolean {
  * relay, 429, 413) is the server's `{"error": {code, message}}`, mapped as every other call to
  * our server maps it (services/server-error.ts).
  */
-function serverError(body: unknown, status: number, headers: Headers, url: string): AppError | undefined {
+function serverError(
+  body: unknown,
+  status: number,
+  headers: Headers,
+  url: string,
+): AppError | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: unknown }).error;
   if (typeof error !== 'object' || error === null) return undefined;
   const stable = stableCodeOfJsonRpcError(error);
   const { message } = error as { message?: unknown };
-  if (stable !== undefined && typeof message === 'string') return new AppError(stable, printable(message, 500), { status });
+  if (stable !== undefined && typeof message === 'string')
+    return new AppError(stable, printable(message, 500), { status });
   return serverErrorOf(status, body, headers, { service: "auth server's paymaster relay", url });
 }
 
@@ -84,28 +108,53 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
       if (status >= 300 && status < 400) {
         await response.body?.cancel().catch(() => undefined);
         throw record(
-          unreachable(options.service, `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`, { status, redirect: true }),
+          unreachable(
+            options.service,
+            `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`,
+            { status, redirect: true },
+          ),
         );
       }
       text = await readCapped(response, options.maxResponseBytes);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (scope?.signal.aborted === true) throw record(cancelledError(scope.signal.reason));
-      if (timeout.aborted) throw record(unreachable(options.service, `did not answer within ${options.timeoutMs} ms`, { timedOut: true }));
-      throw record(unreachable(options.service, `could not be reached (${error instanceof Error ? error.message : 'network error'})`));
+      if (timeout.aborted)
+        throw record(
+          unreachable(options.service, `did not answer within ${options.timeoutMs} ms`, {
+            timedOut: true,
+          }),
+        );
+      throw record(
+        unreachable(
+          options.service,
+          `could not be reached (${error instanceof Error ? error.message : 'network error'})`,
+        ),
+      );
     }
-    if (text === undefined) throw record(unreachable(options.service, `sent an answer over ${options.maxResponseBytes} bytes`));
+    if (text === undefined)
+      throw record(
+        unreachable(options.service, `sent an answer over ${options.maxResponseBytes} bytes`),
+      );
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw record(unreachable(options.service, `sent an answer that is not JSON (HTTP ${status})`));
+      throw record(
+        unreachable(options.service, `sent an answer that is not JSON (HTTP ${status})`),
+      );
     }
     if (isJsonRpcResponse(body) && status < 500) {
-      return new Response(text, { status: 200, headers: { 'content-type': headers.get('content-type') ?? 'application/json' } });
+      return new Response(text, {
+        status: 200,
+        headers: { 'content-type': headers.get('content-type') ?? 'application/json' },
+      });
     }
-    const ours = options.service === 'server' ? serverError(body, status, headers, urlOf(input)) : undefined;
+    const ours =
+      options.service === 'server' ? serverError(body, status, headers, urlOf(input)) : undefined;
     if (ours !== undefined) throw record(ours);
-    throw record(unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`));
+    throw record(
+      unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`),
+    );
   };
 }

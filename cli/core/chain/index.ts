@@ -3,8 +3,20 @@
  * taking `{signal, onProgress}` and returning plain data (bigint base units); nothing here writes
  * to stdout or stderr. The headless commands and the TUI both build on it.
  */
-export { type ChainReader, type ChainReaderOptions, createChainReader, createExecutionAccount, type ExecutionAccount, type ExecutionAccountOptions } from './account.js';
-export { type AccountFacts, FACTS_MAX_AGE_MS, prefetchAccountFacts, takeAccountFacts } from './facts.js';
+export {
+  type ChainReader,
+  type ChainReaderOptions,
+  createChainReader,
+  createExecutionAccount,
+  type ExecutionAccount,
+  type ExecutionAccountOptions,
+} from './account.js';
+export {
+  type AccountFacts,
+  FACTS_MAX_AGE_MS,
+  prefetchAccountFacts,
+  takeAccountFacts,
+} from './facts.js';
 export { buildApproveCall, buildTransferCall, type ChainCall, parseAddress } from './calls.js';
 export {
   executeCalls,
@@ -20,7 +32,14 @@ export {
   type ProgressOptions,
   receiptToJson,
 } from './execute.js';
-export { type AccountDeploymentData, type CallOptions, deploymentData, isDeployed, readBalances, type TokenBalance } from './reads.js';
+export {
+  type AccountDeploymentData,
+  type CallOptions,
+  deploymentData,
+  isDeployed,
+  readBalances,
+  type TokenBalance,
+} from './reads.js';
 export { RemoteSigner, type SignHash } from './signer.js';
 export type { BalanceChange } from './transfers.js';
 export { type SimulationResult, simulateCalls, simulatePrepared } from './simulate.js';

@@ -5,7 +5,12 @@
 import { RpcError } from 'starknet';
 import { fromU256 } from '../../../shared/erc20.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress, argentAccountConstructorCalldata, padHash } from '../../../shared/starknet.js';
+import {
+  ARGENT_X_V050_CLASS_HASH,
+  argentAccountAddress,
+  argentAccountConstructorCalldata,
+  padHash,
+} from '../../../shared/starknet.js';
 import { listTokens, type Token } from '../../../shared/tokens.js';
 import type { ChainReader } from './account.js';
 import { mapChainError } from './errors.js';
@@ -37,7 +42,9 @@ export function deploymentData(publicKey: string): AccountDeploymentData {
     class_hash: ARGENT_X_V050_CLASS_HASH,
     salt: pubkey,
     // CallData compiles to decimal strings; the paymaster takes hex
-    calldata: argentAccountConstructorCalldata(pubkey).map((felt) => `0x${BigInt(felt).toString(16)}`),
+    calldata: argentAccountConstructorCalldata(pubkey).map(
+      (felt) => `0x${BigInt(felt).toString(16)}`,
+    ),
     version: 1,
   };
 }
@@ -61,16 +68,31 @@ export async function isDeployed(reader: ChainReader, options: CallOptions = {})
  * Balances of `tokens` (default: every registry token of the reader's network), read in parallel
  * with `balance_of`, in the order given. A balance that is not a u256 is CHAIN_ERROR.
  */
-export async function readBalances(reader: ChainReader, options: CallOptions & { tokens?: readonly Token[] } = {}): Promise<TokenBalance[]> {
+export async function readBalances(
+  reader: ChainReader,
+  options: CallOptions & { tokens?: readonly Token[] } = {},
+): Promise<TokenBalance[]> {
   const tokens = options.tokens ?? listTokens(reader.network);
   return inScope(
     options.signal,
     () =>
       Promise.all(
         tokens.map(async (token) => {
-          const result = await reader.provider.callContract({ contractAddress: token.address, entrypoint: 'balance_of', calldata: [reader.address] });
-          const balance = result.length === 2 ? fromU256(BigInt(result[0] as string), BigInt(result[1] as string)) : undefined;
-          if (balance === undefined) throw new AppError(ErrorCode.CHAIN_ERROR, `the ${token.symbol} contract returned a balance that is not a u256`, { status: 502 });
+          const result = await reader.provider.callContract({
+            contractAddress: token.address,
+            entrypoint: 'balance_of',
+            calldata: [reader.address],
+          });
+          const balance =
+            result.length === 2
+              ? fromU256(BigInt(result[0] as string), BigInt(result[1] as string))
+              : undefined;
+          if (balance === undefined)
+            throw new AppError(
+              ErrorCode.CHAIN_ERROR,
+              `the ${token.symbol} contract returned a balance that is not a u256`,
+              { status: 502 },
+            );
           return { token, balance };
         }),
       ),

@@ -39,7 +39,11 @@ export function record(error: AppError): AppError {
  * Runs `work` in a fresh scope. A signal already aborted fails at once with CANCELLED; `mapError`
  * turns whatever escapes into the AppError to throw (it sees the scope's recorded failure).
  */
-export async function inScope<T>(signal: AbortSignal | undefined, work: () => Promise<T>, mapError: (error: unknown, scope: CallScope) => unknown): Promise<T> {
+export async function inScope<T>(
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+  mapError: (error: unknown, scope: CallScope) => unknown,
+): Promise<T> {
   const scope: CallScope = { signal: signal ?? NEVER, failure: undefined };
   if (scope.signal.aborted) throw cancelledError(scope.signal.reason);
   try {

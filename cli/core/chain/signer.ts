@@ -12,7 +12,10 @@ import { padHash } from '../../../shared/starknet.js';
 import { currentSignal, record } from './scope.js';
 
 /** Signs a 0x + 64 hex hash with the session's wallet; r and s are 0x-hex felts. */
-export type SignHash = (hashHex64: string, signal: AbortSignal) => Promise<{ r: string; s: string }>;
+export type SignHash = (
+  hashHex64: string,
+  signal: AbortSignal,
+) => Promise<{ r: string; s: string }>;
 
 const FELT = /^0x[0-9a-fA-F]{1,64}$/;
 
@@ -43,7 +46,13 @@ export class RemoteSigner extends Signer {
       throw error;
     }
     if (!FELT.test(signature?.r ?? '') || !FELT.test(signature?.s ?? '')) {
-      throw record(new AppError(ErrorCode.INVALID_RESPONSE, 'the signing service returned a malformed signature', { status: 502 }));
+      throw record(
+        new AppError(
+          ErrorCode.INVALID_RESPONSE,
+          'the signing service returned a malformed signature',
+          { status: 502 },
+        ),
+      );
     }
     return [padHash(signature.r), padHash(signature.s)];
   }

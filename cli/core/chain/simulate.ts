@@ -16,7 +16,14 @@ import type { Erc20Transfer } from '../../../shared/erc20.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
-import { type PreparedExecution, type PreparedFee, prepareExecution, type PrepareOptions, type ProgressOptions, REVERT_REASON_MAX } from './execute.js';
+import {
+  type PreparedExecution,
+  type PreparedFee,
+  prepareExecution,
+  type PrepareOptions,
+  type ProgressOptions,
+  REVERT_REASON_MAX,
+} from './execute.js';
 import { deploymentData } from './reads.js';
 import { inScope } from './scope.js';
 import { type BalanceChange, summarizeTransfers } from './transfers.js';
@@ -67,12 +74,15 @@ const COMMON = {
 } as const;
 
 /** Every event of an invocation tree with its emitter, in the trace's global order (iterative). */
-function eventsOf(root: TraceInvocation): Array<{ event: { keys: string[]; data: string[] }; from: string; order: number }> {
+function eventsOf(
+  root: TraceInvocation,
+): Array<{ event: { keys: string[]; data: string[] }; from: string; order: number }> {
   const out: Array<{ event: { keys: string[]; data: string[] }; from: string; order: number }> = [];
   const pending: TraceInvocation[] = [root];
   while (pending.length > 0) {
     const node = pending.pop() as TraceInvocation;
-    for (const event of node.events ?? []) out.push({ event, from: node.contract_address ?? '0x0', order: event.order ?? out.length });
+    for (const event of node.events ?? [])
+      out.push({ event, from: node.contract_address ?? '0x0', order: event.order ?? out.length });
     for (const child of node.calls ?? []) pending.push(child);
   }
   return out.sort((a, b) => a.order - b.order);
@@ -80,12 +90,17 @@ function eventsOf(root: TraceInvocation): Array<{ event: { keys: string[]; data:
 
 function multicall(prepared: PreparedExecution): string[] {
   const out: string[] = [String(prepared.outsideCalls.length)];
-  for (const call of prepared.outsideCalls) out.push(call.to, call.selector, String(call.calldata.length), ...call.calldata);
+  for (const call of prepared.outsideCalls)
+    out.push(call.to, call.selector, String(call.calldata.length), ...call.calldata);
   return out;
 }
 
 /** Simulates `prepared` (from prepareExecution): nothing is signed or sent. */
-export async function simulatePrepared(ea: ExecutionAccount, prepared: PreparedExecution, options: ProgressOptions = {}): Promise<SimulationResult> {
+export async function simulatePrepared(
+  ea: ExecutionAccount,
+  prepared: PreparedExecution,
+  options: ProgressOptions = {},
+): Promise<SimulationResult> {
   return inScope(
     options.signal,
     async () => {
@@ -93,24 +108,54 @@ export async function simulatePrepared(ea: ExecutionAccount, prepared: PreparedE
       let nonce: bigint;
       if (prepared.kind === 'deploy_and_invoke') {
         const deployment = deploymentData(ea.publicKey);
-        invocations.push({ type: 'DEPLOY_ACCOUNT', classHash: deployment.class_hash, constructorCalldata: deployment.calldata, addressSalt: deployment.salt, contractAddress: deployment.address, nonce: 0n, ...COMMON });
+        invocations.push({
+          type: 'DEPLOY_ACCOUNT',
+          classHash: deployment.class_hash,
+          constructorCalldata: deployment.calldata,
+          addressSalt: deployment.salt,
+          contractAddress: deployment.address,
+          nonce: 0n,
+          ...COMMON,
+        });
         nonce = 1n;
       } else {
         // read with the deployed check the build relied on (facts.ts); a build made elsewhere reads it now
         nonce = prepared.accountNonce ?? BigInt(await ea.provider.getNonceForAddress(ea.address));
       }
-      invocations.push({ type: 'INVOKE', contractAddress: ea.address, calldata: multicall(prepared), nonce, ...COMMON });
-      const response = (await ea.provider.channel.simulateTransaction(invocations as AccountInvocations, { skipValidate: true, skipFeeCharge: true })) as unknown as SimulatedTransaction[];
+      invocations.push({
+        type: 'INVOKE',
+        contractAddress: ea.address,
+        calldata: multicall(prepared),
+        nonce,
+        ...COMMON,
+      });
+      const response = (await ea.provider.channel.simulateTransaction(
+        invocations as AccountInvocations,
+        { skipValidate: true, skipFeeCharge: true },
+      )) as unknown as SimulatedTransaction[];
       const invoke = Array.isArray(response) ? response.at(-1) : undefined;
       const execution = invoke?.transaction_trace?.execute_invocation;
-      if (execution === undefined) throw new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a simulation without an execute_invocation', { status: 502 });
-      const feeParty = prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken } : undefined;
+      if (execution === undefined)
+        throw new AppError(
+          ErrorCode.CHAIN_ERROR,
+          'the Starknet RPC answered a simulation without an execute_invocation',
+          { status: 502 },
+        );
+      const feeParty =
+        prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined
+          ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken }
+          : undefined;
       const reverted = typeof execution.revert_reason === 'string';
-      const summary = reverted ? { transfers: [], balanceChanges: [] } : summarizeTransfers(eventsOf(execution), ea.address, ea.network, feeParty);
+      const summary = reverted
+        ? { transfers: [], balanceChanges: [] }
+        : summarizeTransfers(eventsOf(execution), ea.address, ea.network, feeParty);
       return {
         status: reverted ? 'REVERTED' : 'SUCCEEDED',
         // the chain's words, made printable where they enter (shared/printable.ts)
-        revertReason: reverted ? printable(execution.revert_reason ?? '', REVERT_REASON_MAX) || 'reverted (no reason given)' : null,
+        revertReason: reverted
+          ? printable(execution.revert_reason ?? '', REVERT_REASON_MAX) ||
+            'reverted (no reason given)'
+          : null,
         balanceChanges: summary.balanceChanges,
         transfers: summary.transfers,
         fee: prepared.fee,
@@ -123,7 +168,11 @@ export async function simulatePrepared(ea: ExecutionAccount, prepared: PreparedE
 }
 
 /** prepareExecution (the paymaster build, checked; nothing signed) then simulatePrepared. */
-export async function simulateCalls(ea: ExecutionAccount, calls: readonly ChainCall[], options: PrepareOptions): Promise<SimulationResult> {
+export async function simulateCalls(
+  ea: ExecutionAccount,
+  calls: readonly ChainCall[],
+  options: PrepareOptions,
+): Promise<SimulationResult> {
   const prepared = await prepareExecution(ea, calls, options);
   return simulatePrepared(ea, prepared, options);
 }

@@ -50,7 +50,11 @@ export function summarizeTransfers(
     if (out && into) continue;
     const counterparty = BigInt(out ? transfer.to : transfer.from);
     const signed = out ? -transfer.amount : transfer.amount;
-    if (fee !== undefined && counterparty === BigInt(fee.recipient) && BigInt(transfer.token) === BigInt(fee.gasToken)) {
+    if (
+      fee !== undefined &&
+      counterparty === BigInt(fee.recipient) &&
+      BigInt(transfer.token) === BigInt(fee.gasToken)
+    ) {
       feePaid -= signed;
       continue;
     }
@@ -59,7 +63,13 @@ export function summarizeTransfers(
   const balanceChanges: BalanceChange[] = [];
   for (const [address, amount] of net) {
     const token = findToken(network, address);
-    if (token !== undefined && amount !== 0n) balanceChanges.push({ token: token.address, symbol: token.symbol, decimals: token.decimals, amount });
+    if (token !== undefined && amount !== 0n)
+      balanceChanges.push({
+        token: token.address,
+        symbol: token.symbol,
+        decimals: token.decimals,
+        amount,
+      });
   }
   return { transfers, balanceChanges, feePaid };
 }

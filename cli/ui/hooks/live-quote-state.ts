@@ -29,12 +29,26 @@ export type LiveQuoteAction =
   | { type: 'answer'; seq: number; quote: QuoteSummary; now: number }
   | { type: 'error'; seq: number; error: unknown };
 
-export const initialLiveQuote: LiveQuoteState = { seq: 0, status: 'idle', quote: undefined, failure: undefined, spinner: false, refreshAt: undefined };
+export const initialLiveQuote: LiveQuoteState = {
+  seq: 0,
+  status: 'idle',
+  quote: undefined,
+  failure: undefined,
+  spinner: false,
+  refreshAt: undefined,
+};
 
 export function liveQuoteReducer(state: LiveQuoteState, action: LiveQuoteAction): LiveQuoteState {
   if (action.type === 'input') {
     // the request changed: what is on screen no longer answers it
-    return { seq: action.seq, status: action.empty ? 'idle' : 'waiting', quote: undefined, failure: undefined, spinner: false, refreshAt: undefined };
+    return {
+      seq: action.seq,
+      status: action.empty ? 'idle' : 'waiting',
+      quote: undefined,
+      failure: undefined,
+      spinner: false,
+      refreshAt: undefined,
+    };
   }
   if (action.seq !== state.seq) return state; // a superseded request: dropped
   switch (action.type) {
@@ -43,8 +57,22 @@ export function liveQuoteReducer(state: LiveQuoteState, action: LiveQuoteAction)
     case 'slow':
       return state.status === 'loading' ? { ...state, spinner: true } : state;
     case 'answer':
-      return { ...state, status: 'ready', quote: action.quote, failure: undefined, spinner: false, refreshAt: action.now + REFRESH_MS };
+      return {
+        ...state,
+        status: 'ready',
+        quote: action.quote,
+        failure: undefined,
+        spinner: false,
+        refreshAt: action.now + REFRESH_MS,
+      };
     case 'error':
-      return { ...state, status: 'failed', quote: undefined, failure: describeFailure(action.error), spinner: false, refreshAt: undefined };
+      return {
+        ...state,
+        status: 'failed',
+        quote: undefined,
+        failure: describeFailure(action.error),
+        spinner: false,
+        refreshAt: undefined,
+      };
   }
 }

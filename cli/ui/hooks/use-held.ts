@@ -14,11 +14,15 @@ export function useHeld(): (symbol: string) => TokenBalance | undefined {
   const session = state.session;
 
   useEffect(() => {
-    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
+    if (session && services.features.balances)
+      void loadBalances((signal) => services.balances(session, { signal }));
   }, [loadBalances, services, session]);
 
   return useCallback(
-    (symbol: string) => (balances.status === 'done' && balances.value.available ? balances.value.tokens.find((t) => t.symbol === symbol) : undefined),
+    (symbol: string) =>
+      balances.status === 'done' && balances.value.available
+        ? balances.value.tokens.find((t) => t.symbol === symbol)
+        : undefined,
     [balances],
   );
 }

@@ -11,7 +11,10 @@ import { type Action, actionFor, isInterrupt } from '../keymap.js';
 
 export type Bindings = Partial<Record<Action, () => void>>;
 
-export function useKeys(bindings: Bindings, options: { isActive?: boolean; wording?: Partial<Record<Action, string>> } = {}): void {
+export function useKeys(
+  bindings: Bindings,
+  options: { isActive?: boolean; wording?: Partial<Record<Action, string>> } = {},
+): void {
   const { isRawModeSupported } = useStdin();
   const { setFooter } = useUi();
   const actions = Object.keys(bindings) as Action[];

@@ -5,13 +5,23 @@
 import { useEffect, useReducer, useRef } from 'react';
 import { useUi } from '../context.js';
 import type { QuoteRequest } from '../services.js';
-import { DEBOUNCE_MS, initialLiveQuote, liveQuoteReducer, type LiveQuoteState, REFRESH_MS, SPINNER_AFTER_MS } from './live-quote-state.js';
+import {
+  DEBOUNCE_MS,
+  initialLiveQuote,
+  liveQuoteReducer,
+  type LiveQuoteState,
+  REFRESH_MS,
+  SPINNER_AFTER_MS,
+} from './live-quote-state.js';
 
 export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState {
   const { services, rootSignal, now } = useUi();
   const [state, dispatch] = useReducer(liveQuoteReducer, initialLiveQuote);
   const seq = useRef(0);
-  const key = request === undefined ? '' : `${request.amount}|${request.from}|${request.to}|${request.slippageBps}`;
+  const key =
+    request === undefined
+      ? ''
+      : `${request.amount}|${request.from}|${request.to}|${request.slippageBps}`;
 
   useEffect(() => {
     seq.current += 1;

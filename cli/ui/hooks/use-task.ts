@@ -16,7 +16,11 @@ export type TaskState<T> =
   | { status: 'done'; value: T }
   | { status: 'failed'; error: unknown };
 
-export function useTask<T>(): [TaskState<T>, (work: (signal: AbortSignal) => Promise<T>) => Promise<T | undefined>, () => void] {
+export function useTask<T>(): [
+  TaskState<T>,
+  (work: (signal: AbortSignal) => Promise<T>) => Promise<T | undefined>,
+  () => void,
+] {
   const { rootSignal, dispatch } = useUi();
   const [state, setState] = useState<TaskState<T>>({ status: 'idle' });
   const current = useRef<AbortController | undefined>(undefined);
@@ -44,7 +48,17 @@ export function useTask<T>(): [TaskState<T>, (work: (signal: AbortSignal) => Pro
         if (current.current !== controller || isCancelled(error, signal)) return undefined;
         setState({ status: 'failed', error });
         const failure = describeFailure(error);
-        if (failure.signIn) dispatch({ type: 'replace', screen: { name: 'failure', title: failure.title, message: failure.message, next: failure.next, signIn: true } });
+        if (failure.signIn)
+          dispatch({
+            type: 'replace',
+            screen: {
+              name: 'failure',
+              title: failure.title,
+              message: failure.message,
+              next: failure.next,
+              signIn: true,
+            },
+          });
         return undefined;
       }
     },

@@ -66,8 +66,20 @@ export function ExecutingScreen({ job }: { job: Job }) {
       },
       (error: unknown) => {
         if (signal.aborted) return;
-        const f = sentAs === undefined ? describeFailure(error) : describeFailureAfterSending(error, sentAs);
-        dispatch({ type: 'replace', screen: { name: 'failure', title: f.title, message: f.message, next: f.next, signIn: f.signIn } });
+        const f =
+          sentAs === undefined
+            ? describeFailure(error)
+            : describeFailureAfterSending(error, sentAs);
+        dispatch({
+          type: 'replace',
+          screen: {
+            name: 'failure',
+            title: f.title,
+            message: f.message,
+            next: f.next,
+            signIn: f.signIn,
+          },
+        });
       },
     );
     return () => controller.abort();
@@ -79,13 +91,16 @@ export function ExecutingScreen({ job }: { job: Job }) {
       <Static items={sent}>
         {(hash) => (
           <Text key={hash}>
-            sent {hash} ({job.plan.headline}) — if this app stops before it confirms, do not send it again: check the history
+            sent {hash} ({job.plan.headline}) — if this app stops before it confirms, do not send it
+            again: check the history
           </Text>
         )}
       </Static>
       <Title>{job.plan.headline}</Title>
       <Busy label={stepText(step)} />
-      <Text color={theme.muted}>Ctrl+C stops waiting; a transaction already sent cannot be called back.</Text>
+      <Text color={theme.muted}>
+        Ctrl+C stops waiting; a transaction already sent cannot be called back.
+      </Text>
     </Box>
   );
 }

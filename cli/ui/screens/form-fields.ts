@@ -23,7 +23,11 @@ export const DEFAULT_PAIR = { from: 'USDC', to: 'ETH' } as const;
 export const DEFAULT_SEND_TOKEN = 'STRK';
 
 /** Why the typed amount is not exactly an amount of `symbol` (undefined: it is, or it is still empty). */
-export function amountProblem(text: string, symbol: string, decimals: number | undefined): string | undefined {
+export function amountProblem(
+  text: string,
+  symbol: string,
+  decimals: number | undefined,
+): string | undefined {
   if (text.trim() === '') return undefined;
   if (decimals === undefined) return `unknown token ${symbol}`;
   try {

@@ -41,7 +41,11 @@ const MENU_WIDTH = 24;
  * The menu items shown in `rows` lines, the selected one always among them: all of them when they
  * fit, else a window with "↑ more"/"↓ more" lines (each taking a line of its own).
  */
-export function menuWindow(count: number, selected: number, rows: number): { first: number; last: number } {
+export function menuWindow(
+  count: number,
+  selected: number,
+  rows: number,
+): { first: number; last: number } {
   if (count <= rows) return { first: 0, last: count };
   const size = Math.max(1, rows - 2);
   const first = Math.min(Math.max(0, selected - size + 1), Math.max(0, count - size));
@@ -50,7 +54,13 @@ export function menuWindow(count: number, selected: number, rows: number): { fir
 
 const NOT_YET = 'not in this version: the core does not provide it yet';
 
-export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; selected?: number | undefined }) {
+export function HomeScreen({
+  quit,
+  selected: initial = 0,
+}: {
+  quit: () => void;
+  selected?: number | undefined;
+}) {
   const { state, dispatch, services, theme } = useUi();
   const [selected, setSelected] = useState(initial);
   const [fullAddress, setFullAddress] = useState(false);
@@ -59,27 +69,35 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
   const rows = useContext(ScreenRows);
 
   const refresh = (): void => {
-    if (session && services.features.balances) void loadBalances((signal) => services.balances(session, { signal }));
+    if (session && services.features.balances)
+      void loadBalances((signal) => services.balances(session, { signal }));
   };
   // load once on arrival; `r` reloads
   useEffect(refresh, []);
 
   const open = (item: MenuItem): void => {
     if (item.needs !== undefined && !services.features[item.needs]) {
-      dispatch({ type: 'open', screen: { name: 'unavailable', what: item.label, why: NOT_YET }, returnTo: { name: 'home', selected } });
+      dispatch({
+        type: 'open',
+        screen: { name: 'unavailable', what: item.label, why: NOT_YET },
+        returnTo: { name: 'home', selected },
+      });
       return;
     }
     dispatch({ type: 'open', screen: item.screen, returnTo: { name: 'home', selected } });
   };
 
-  useKeys({
-    up: () => setSelected((i) => (i + MENU.length - 1) % MENU.length),
-    down: () => setSelected((i) => (i + 1) % MENU.length),
-    submit: () => open(MENU[selected] ?? MENU[0]!),
-    showAddress: () => setFullAddress((v) => !v),
-    refresh,
-    quit,
-  }, { wording: { submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' } });
+  useKeys(
+    {
+      up: () => setSelected((i) => (i + MENU.length - 1) % MENU.length),
+      down: () => setSelected((i) => (i + 1) % MENU.length),
+      submit: () => open(MENU[selected] ?? MENU[0]!),
+      showAddress: () => setFullAddress((v) => !v),
+      refresh,
+      quit,
+    },
+    { wording: { submit: 'open', showAddress: fullAddress ? 'short address' : 'full address' } },
+  );
 
   // the wallet and network lines and the gap take 3 rows; a shorter window scrolls the menu
   const { first, last } = menuWindow(MENU.length, selected, rows - 3);
@@ -88,26 +106,42 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
     <Box flexDirection="column">
       <Rows
         rows={[
-          ['Wallet', <Text key="w">{fullAddress ? session.walletAddress : shortAddress(session.walletAddress)}</Text>],
-          ['Network', <Text key="n">{state.environment?.sandbox ? 'sandbox (mainnet-like, no real funds)' : state.environment?.network}</Text>],
+          [
+            'Wallet',
+            <Text key="w">
+              {fullAddress ? session.walletAddress : shortAddress(session.walletAddress)}
+            </Text>,
+          ],
+          [
+            'Network',
+            <Text key="n">
+              {state.environment?.sandbox
+                ? 'sandbox (mainnet-like, no real funds)'
+                : state.environment?.network}
+            </Text>,
+          ],
         ]}
       />
       {/* the menu beside the balances: all of it fits 80×24 with a wallet's tokens */}
       <Box marginTop={1}>
         <Box flexDirection="column" width={MENU_WIDTH} flexShrink={0}>
-          {first > 0 ? <Text color={theme.muted}>  ↑ more</Text> : null}
+          {first > 0 ? <Text color={theme.muted}>{'  ↑ more'}</Text> : null}
           {MENU.slice(first, last).map((item, i) => {
             const index = first + i;
             const off = item.needs !== undefined && !services.features[item.needs];
             return (
-              <Text key={item.label} color={index === selected ? theme.accent : off ? theme.muted : undefined} wrap="truncate-end">
+              <Text
+                key={item.label}
+                color={index === selected ? theme.accent : off ? theme.muted : undefined}
+                wrap="truncate-end"
+              >
                 {index === selected ? '› ' : '  '}
                 {item.label}
                 {off ? ' (not yet)' : ''}
               </Text>
             );
           })}
-          {last < MENU.length ? <Text color={theme.muted}>  ↓ more</Text> : null}
+          {last < MENU.length ? <Text color={theme.muted}>{'  ↓ more'}</Text> : null}
         </Box>
         <Box flexDirection="column" flexGrow={1}>
           <Title>Balances</Title>
@@ -118,10 +152,22 @@ export function HomeScreen({ quit, selected: initial = 0 }: { quit: () => void; 
   );
 }
 
-function BalancesView({ balances, enabled }: { balances: ReturnType<typeof useTask<Balances>>[0]; enabled: boolean }) {
+function BalancesView({
+  balances,
+  enabled,
+}: {
+  balances: ReturnType<typeof useTask<Balances>>[0];
+  enabled: boolean;
+}) {
   const { theme } = useUi();
-  if (!enabled) return <Text color={theme.muted}>balances are not available in this version (no chain reader yet)</Text>;
-  if (balances.status === 'idle' || balances.status === 'running') return <Busy label="reading balances…" />;
+  if (!enabled)
+    return (
+      <Text color={theme.muted}>
+        balances are not available in this version (no chain reader yet)
+      </Text>
+    );
+  if (balances.status === 'idle' || balances.status === 'running')
+    return <Busy label="reading balances…" />;
   if (balances.status === 'failed') {
     const f = describeFailure(balances.error);
     return <ErrorLine message={`${f.title}: ${f.message}`} hint="press r to try again" />;
@@ -133,7 +179,8 @@ function BalancesView({ balances, enabled }: { balances: ReturnType<typeof useTa
     <Box flexDirection="column">
       {value.tokens.map((t) => (
         <Text key={t.symbol} wrap="wrap">
-          {amount(t.amount, t.decimals, t.symbol).padEnd(28)} <Text color={theme.muted}>{t.usdCents === undefined ? 'no price' : usd(t.usdCents)}</Text>
+          {amount(t.amount, t.decimals, t.symbol).padEnd(28)}{' '}
+          <Text color={theme.muted}>{t.usdCents === undefined ? 'no price' : usd(t.usdCents)}</Text>
         </Text>
       ))}
       <Text bold>Total {usd(value.totalUsdCents)}</Text>

@@ -39,7 +39,14 @@ export function ScreenView({ quit }: { quit: () => void }) {
     case 'receipt':
       return <ReceiptScreen receipt={screen.receipt} />;
     case 'failure':
-      return <FailureScreen title={screen.title} message={screen.message} next={screen.next} signIn={screen.signIn === true} />;
+      return (
+        <FailureScreen
+          title={screen.title}
+          message={screen.message}
+          next={screen.next}
+          signIn={screen.signIn === true}
+        />
+      );
     case 'history':
       return <HistoryScreen />;
     case 'status':

@@ -15,22 +15,45 @@ export function StatusScreen() {
   const refresh = (): void => void load((signal) => services.status({ signal }));
   useEffect(refresh, [load, services]);
   useKeys({ refresh, back: () => dispatch({ type: 'back' }) });
-  const line = (s: { url: string | null; reachable: boolean; error?: string }, extra = ''): React.ReactNode => (
+  const line = (
+    s: { url: string | null; reachable: boolean; error?: string },
+    extra = '',
+  ): React.ReactNode => (
     <Text color={s.reachable ? theme.success : theme.danger}>
-      {s.reachable ? `ok${extra}` : `DOWN — ${s.error ?? 'not reachable'}`} <Text color={theme.muted}>{s.url ?? ''}</Text>
+      {s.reachable ? `ok${extra}` : `DOWN — ${s.error ?? 'not reachable'}`}{' '}
+      <Text color={theme.muted}>{s.url ?? ''}</Text>
     </Text>
   );
   return (
     <Box flexDirection="column">
       <Title>Status</Title>
-      {status.status === 'running' || status.status === 'idle' ? <Busy label="checking the services…" /> : null}
-      {status.status === 'failed' ? <ErrorLine message={describeFailure(status.error).message} hint="press r to try again" /> : null}
+      {status.status === 'running' || status.status === 'idle' ? (
+        <Busy label="checking the services…" />
+      ) : null}
+      {status.status === 'failed' ? (
+        <ErrorLine message={describeFailure(status.error).message} hint="press r to try again" />
+      ) : null}
       {status.status === 'done' ? (
         <Rows
           rows={[
-            ['Network', `${status.value.sandbox ? 'sandbox (mainnet-like)' : status.value.network}${status.value.swapsSupported ? '' : ' (swaps are mainnet-only)'}`],
-            ['Aggregator', line(status.value.aggregator, status.value.aggregator.message ? ` — ${status.value.aggregator.message}` : '')],
-            ['Auth server', line(status.value.server, status.value.server.version ? ` — version ${status.value.server.version}` : '')],
+            [
+              'Network',
+              `${status.value.sandbox ? 'sandbox (mainnet-like)' : status.value.network}${status.value.swapsSupported ? '' : ' (swaps are mainnet-only)'}`,
+            ],
+            [
+              'Aggregator',
+              line(
+                status.value.aggregator,
+                status.value.aggregator.message ? ` — ${status.value.aggregator.message}` : '',
+              ),
+            ],
+            [
+              'Auth server',
+              line(
+                status.value.server,
+                status.value.server.version ? ` — version ${status.value.server.version}` : '',
+              ),
+            ],
           ]}
         />
       ) : null}
@@ -39,13 +62,23 @@ export function StatusScreen() {
 }
 
 /** History rows shown at once: the live area must stay shorter than the terminal. */
-export function historyWindow(count: number, selected: number, rows: number): { first: number; last: number } {
+export function historyWindow(
+  count: number,
+  selected: number,
+  rows: number,
+): { first: number; last: number } {
   const size = Math.max(3, Math.min(count, rows));
   const first = Math.min(Math.max(0, selected - size + 1), Math.max(0, count - size));
   return { first, last: Math.min(count, first + size) };
 }
 
-const STATUS_MARK: Record<HistoryEntry['status'], string> = { succeeded: '✓', reverted: '✗', pending: '…', unknown: '?', 'not-sent': '–' };
+const STATUS_MARK: Record<HistoryEntry['status'], string> = {
+  succeeded: '✓',
+  reverted: '✗',
+  pending: '…',
+  unknown: '?',
+  'not-sent': '–',
+};
 const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
   succeeded: 'succeeded',
   reverted: 'reverted: nothing moved but the fee',
@@ -78,32 +111,69 @@ export function HistoryScreen() {
   const current = entries[selected];
   return (
     <Box flexDirection="column">
-      <Title>History {entries.length > 0 ? <Text color={theme.muted}>({selected + 1} of {entries.length}, newest first)</Text> : null}</Title>
-      {history.status === 'running' || history.status === 'idle' ? <Busy label="reading history…" /> : null}
-      {history.status === 'failed' ? <ErrorLine message={describeFailure(history.error).message} hint="press r to try again" /> : null}
+      <Title>
+        History{' '}
+        {entries.length > 0 ? (
+          <Text color={theme.muted}>
+            ({selected + 1} of {entries.length}, newest first)
+          </Text>
+        ) : null}
+      </Title>
+      {history.status === 'running' || history.status === 'idle' ? (
+        <Busy label="reading history…" />
+      ) : null}
+      {history.status === 'failed' ? (
+        <ErrorLine message={describeFailure(history.error).message} hint="press r to try again" />
+      ) : null}
       {setAside !== null ? (
         <Text color={theme.warning} wrap="wrap">
           The history file could not be read; it was moved to {setAside} and a new one begun.
         </Text>
       ) : null}
-      {history.status === 'done' && entries.length === 0 ? <Text color={theme.muted}>no transactions from this wallet yet</Text> : null}
+      {history.status === 'done' && entries.length === 0 ? (
+        <Text color={theme.muted}>no transactions from this wallet yet</Text>
+      ) : null}
       {entries.slice(first, last).map((entry, i) => {
         const index = first + i;
-        const colour = entry.status === 'reverted' ? theme.danger : entry.status === 'succeeded' ? undefined : theme.warning;
+        const colour =
+          entry.status === 'reverted'
+            ? theme.danger
+            : entry.status === 'succeeded'
+              ? undefined
+              : theme.warning;
         return (
-          <Text key={entry.transactionHash} color={index === selected ? theme.accent : colour} wrap="truncate-end">
+          <Text
+            key={entry.transactionHash}
+            color={index === selected ? theme.accent : colour}
+            wrap="truncate-end"
+          >
             {index === selected ? '› ' : '  '}
-            {entry.at.slice(0, 16).replace('T', ' ')} {STATUS_MARK[entry.status]} {entry.kind.padEnd(10)} {entry.summary}
+            {entry.at.slice(0, 16).replace('T', ' ')} {STATUS_MARK[entry.status]}{' '}
+            {entry.kind.padEnd(10)} {entry.summary}
           </Text>
         );
       })}
       {current ? (
         <Box marginTop={1} flexDirection="column">
           {/* the selected entry whole (the list above cuts long lines): wrapped, never cut */}
-          <Text wrap="wrap">What    {current.summary}</Text>
-          <Text wrap="wrap">Hash    {current.transactionHash}</Text>
-          <Text wrap="wrap">Status  {STATUS_TEXT[current.status]}</Text>
-          {current.revertReason ? <Text wrap="wrap">Reason  {current.revertReason}</Text> : null}
+          <Text wrap="wrap">
+            {'What    '}
+            {current.summary}
+          </Text>
+          <Text wrap="wrap">
+            {'Hash    '}
+            {current.transactionHash}
+          </Text>
+          <Text wrap="wrap">
+            {'Status  '}
+            {STATUS_TEXT[current.status]}
+          </Text>
+          {current.revertReason ? (
+            <Text wrap="wrap">
+              {'Reason  '}
+              {current.revertReason}
+            </Text>
+          ) : null}
         </Box>
       ) : null}
       <Text color={theme.muted}>A record kept on this computer; the chain is the truth.</Text>
@@ -116,7 +186,13 @@ export function LogoutScreen() {
   const [out, logout] = useTask<void>();
   useKeys(
     {
-      confirm: () => void logout(() => services.logout()).then(() => dispatch({ type: 'signedOut', note: 'Logged out: this computer no longer holds your session. Enter sends a new code.' })),
+      confirm: () =>
+        void logout(() => services.logout()).then(() =>
+          dispatch({
+            type: 'signedOut',
+            note: 'Logged out: this computer no longer holds your session. Enter sends a new code.',
+          }),
+        ),
       cancel: () => dispatch({ type: 'back' }),
       back: () => dispatch({ type: 'back' }),
     },
@@ -125,9 +201,16 @@ export function LogoutScreen() {
   return (
     <Box flexDirection="column">
       <Title>Log out</Title>
-      <Text>Forget this session on this computer? Your wallet stays yours; sign in again with your e-mail.</Text>
+      <Text>
+        Forget this session on this computer? Your wallet stays yours; sign in again with your
+        e-mail.
+      </Text>
       {out.status === 'failed' ? <ErrorLine message={describeFailure(out.error).message} /> : null}
-      {out.status === 'running' ? <Busy label="logging out…" /> : <Text color={theme.muted}>y logs out, n or Esc keeps you signed in</Text>}
+      {out.status === 'running' ? (
+        <Busy label="logging out…" />
+      ) : (
+        <Text color={theme.muted}>y logs out, n or Esc keeps you signed in</Text>
+      )}
     </Box>
   );
 }

@@ -15,7 +15,9 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   const ok = receipt.status === 'succeeded';
   const lines = [
     `${ok ? `✓ ${receipt.headline ?? 'Swap confirmed'}` : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
-    ...(ok ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`) : [`  ${receipt.revertReason ?? 'no reason given'}`]),
+    ...(ok
+      ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`)
+      : [`  ${receipt.revertReason ?? 'no reason given'}`]),
     ...(receipt.details ?? []).map((line) => `  ${line}`),
   ];
   return (
@@ -32,16 +34,39 @@ export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
         )}
       </Static>
       <Title>{ok ? 'Done' : 'Reverted'}</Title>
-      {!ok ? <Text color={theme.muted}>A reverted transaction moves no tokens (only the fee, when you paid one). Check the amounts and try again.</Text> : null}
+      {!ok ? (
+        <Text color={theme.muted}>
+          A reverted transaction moves no tokens (only the fee, when you paid one). Check the
+          amounts and try again.
+        </Text>
+      ) : null}
     </Box>
   );
 }
 
-export function FailureScreen({ title, message, next, signIn }: { title: string; message: string; next: string; signIn: boolean }) {
+export function FailureScreen({
+  title,
+  message,
+  next,
+  signIn,
+}: {
+  title: string;
+  message: string;
+  next: string;
+  signIn: boolean;
+}) {
   const { dispatch, services, theme } = useUi();
   // a session the server no longer accepts is forgotten here too, so the next start signs in
   // rather than opening a home that cannot work
-  const submit = signIn ? () => void services.logout().catch(() => undefined).finally(() => dispatch({ type: 'signedOut', note: 'Your session ended. Enter sends a new code.' })) : () => dispatch({ type: 'home' });
+  const submit = signIn
+    ? () =>
+        void services
+          .logout()
+          .catch(() => undefined)
+          .finally(() =>
+            dispatch({ type: 'signedOut', note: 'Your session ended. Enter sends a new code.' }),
+          )
+    : () => dispatch({ type: 'home' });
   useKeys({ submit }, { wording: { submit: signIn ? 'sign in' : 'home' } });
   return (
     <Box flexDirection="column">

@@ -25,27 +25,41 @@ export function PortfolioScreen() {
   const { services, dispatch, theme } = useUi();
   const [current, load] = useTask<Portfolio>();
   const [shown, setShown] = useState<Portfolio | undefined>(undefined);
-  const refresh = (fresh: boolean): void => void load((signal) => services.portfolio({ signal, fresh })).then((p) => p && setShown(p));
+  const refresh = (fresh: boolean): void =>
+    void load((signal) => services.portfolio({ signal, fresh })).then((p) => p && setShown(p));
   useEffect(() => {
     refresh(false);
     const timer = setInterval(() => refresh(false), REFRESH_MS);
     return () => clearInterval(timer);
   }, [load, services]);
   useKeys(
-    { submit: () => dispatch({ type: 'open', screen: { name: 'rebalance' } }), refresh: () => refresh(true), back: () => dispatch({ type: 'back' }) },
+    {
+      submit: () => dispatch({ type: 'open', screen: { name: 'rebalance' } }),
+      refresh: () => refresh(true),
+      back: () => dispatch({ type: 'back' }),
+    },
     { wording: { submit: 'rebalance', refresh: 'refresh prices' } },
   );
   const failure = current.status === 'failed' ? describeFailure(current.error) : undefined;
   return (
     <Box flexDirection="column">
-      <Title>Portfolio {shown ? <Text color={theme.muted}>({shown.sandbox ? 'sandbox' : shown.network})</Text> : null}</Title>
-      {shown === undefined && current.status !== 'failed' ? <Busy label="reading balances and prices…" /> : null}
+      <Title>
+        Portfolio{' '}
+        {shown ? (
+          <Text color={theme.muted}>({shown.sandbox ? 'sandbox' : shown.network})</Text>
+        ) : null}
+      </Title>
+      {shown === undefined && current.status !== 'failed' ? (
+        <Busy label="reading balances and prices…" />
+      ) : null}
       {shown ? (
         <>
           <AllocationBars portfolio={shown} />
           <Text>
             Total <Text bold>${shown.total.usd}</Text>
-            {shown.unpriced.length > 0 ? <Text color={theme.muted}> (priced tokens only)</Text> : null}
+            {shown.unpriced.length > 0 ? (
+              <Text color={theme.muted}> (priced tokens only)</Text>
+            ) : null}
           </Text>
           {shown.unpriced.map((u) => (
             <Text key={u.symbol} color={theme.warning} wrap="wrap">
@@ -58,19 +72,28 @@ export function PortfolioScreen() {
             </Text>
           ))}
           <Text color={theme.muted} wrap="truncate-end">
-            {shown.pricing.ageSeconds === null ? 'no prices' : `prices ${shown.pricing.ageSeconds} s old`} · refreshed every {REFRESH_MS / 1000} s while open
+            {shown.pricing.ageSeconds === null
+              ? 'no prices'
+              : `prices ${shown.pricing.ageSeconds} s old`}{' '}
+            · refreshed every {REFRESH_MS / 1000} s while open
             {current.status === 'running' ? ' · refreshing…' : ''}
           </Text>
         </>
       ) : null}
-      {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint="press r to try again" /> : null}
+      {failure ? (
+        <ErrorLine message={`${failure.title}: ${failure.message}`} hint="press r to try again" />
+      ) : null}
     </Box>
   );
 }
 
 type Field = 'target' | 'band';
 
-export function RebalanceScreen({ initial }: { initial?: { target: string; band: string; sellUnlisted: boolean } | undefined }) {
+export function RebalanceScreen({
+  initial,
+}: {
+  initial?: { target: string; band: string; sellUnlisted: boolean } | undefined;
+}) {
   const { services, state: app, dispatch, theme } = useUi();
   const [form, setForm] = useState(initial ?? { target: '', band: '2', sellUnlisted: false });
   const [focus, setFocus] = useState<Field>('target');
@@ -88,10 +111,23 @@ export function RebalanceScreen({ initial }: { initial?: { target: string; band:
         if (!session || form.target.trim() === '') return;
         setBalanced(undefined);
         setProgress('');
-        const request = { kind: 'rebalance' as const, swaps: [], sends: [], slippageBps: services.settings().slippageBps, rebalance: { target: form.target, band: form.band.trim() || undefined, sellUnlisted: form.sellUnlisted } };
+        const request = {
+          kind: 'rebalance' as const,
+          swaps: [],
+          sends: [],
+          slippageBps: services.settings().slippageBps,
+          rebalance: {
+            target: form.target,
+            band: form.band.trim() || undefined,
+            sellUnlisted: form.sellUnlisted,
+          },
+        };
         void plan(async (signal) => {
           try {
-            return await services.plan(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) });
+            return await services.plan(request, session, {
+              signal,
+              onProgress: (message) => !signal.aborted && setProgress(message),
+            });
           } catch (error) {
             if (isAppError(error) && error.code === ErrorCode.ALREADY_BALANCED) {
               setBalanced(error.details?.rebalance as RebalanceView);
@@ -100,12 +136,20 @@ export function RebalanceScreen({ initial }: { initial?: { target: string; band:
             throw error;
           }
         }).then((p) => {
-          if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'rebalance', form } });
+          if (p)
+            dispatch({
+              type: 'open',
+              screen: { name: 'review', plan: p },
+              returnTo: { name: 'rebalance', form },
+            });
         });
       },
       back: () => dispatch({ type: 'back' }),
     },
-    { isActive: !running, wording: { submit: 'review', toggle: form.sellUnlisted ? 'keep unlisted' : 'sell unlisted' } },
+    {
+      isActive: !running,
+      wording: { submit: 'review', toggle: form.sellUnlisted ? 'keep unlisted' : 'sell unlisted' },
+    },
   );
   const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
   return (
@@ -113,25 +157,49 @@ export function RebalanceScreen({ initial }: { initial?: { target: string; band:
       <Title>Rebalance</Title>
       <Box>
         <Text>{'Target  '}</Text>
-        <TextField value={form.target} onChange={(target) => setForm((f) => ({ ...f, target }))} focused={focus === 'target' && !running} maxLength={200} placeholder="50 ETH, 30 USDC, 20 STRK" />
+        <TextField
+          value={form.target}
+          onChange={(target) => setForm((f) => ({ ...f, target }))}
+          focused={focus === 'target' && !running}
+          maxLength={200}
+          placeholder="50 ETH, 30 USDC, 20 STRK"
+        />
       </Box>
       <Box>
         <Text>{'Band    '}</Text>
-        <TextField value={form.band} onChange={(band) => setForm((f) => ({ ...f, band }))} focused={focus === 'band' && !running} accept={/[0-9.]/} maxLength={6} placeholder="2" />
+        <TextField
+          value={form.band}
+          onChange={(band) => setForm((f) => ({ ...f, band }))}
+          focused={focus === 'band' && !running}
+          accept={/[0-9.]/}
+          maxLength={6}
+          placeholder="2"
+        />
         <Text color={theme.muted}> percentage points: no trade while every token is within it</Text>
       </Box>
       <Text>
-        Unlisted tokens <Text bold>{form.sellUnlisted ? '[x] sold (shares of the whole wallet)' : '[ ] kept (shares of the named tokens)'}</Text>
+        Unlisted tokens{' '}
+        <Text bold>
+          {form.sellUnlisted
+            ? '[x] sold (shares of the whole wallet)'
+            : '[ ] kept (shares of the named tokens)'}
+        </Text>
       </Text>
       <Box marginTop={1} flexDirection="column">
-        {running ? <Busy label={progress || 'pricing, planning and simulating the rebalance…'} /> : null}
+        {running ? (
+          <Busy label={progress || 'pricing, planning and simulating the rebalance…'} />
+        ) : null}
         {balanced ? (
           <>
-            <Text color={theme.success}>Already balanced: every token is within the band of its target. Nothing to sign.</Text>
+            <Text color={theme.success}>
+              Already balanced: every token is within the band of its target. Nothing to sign.
+            </Text>
             <RebalanceTable view={balanced} />
           </>
         ) : null}
-        {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} /> : null}
+        {failure ? (
+          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
+        ) : null}
       </Box>
     </Box>
   );

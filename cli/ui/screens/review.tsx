@@ -24,7 +24,13 @@ import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
 
-const TITLES: Record<PlanView['request']['kind'], string> = { send: 'Review the transfer', trade: 'Review the swap', 'multi-swap': 'Review the multi-swap', batch: 'Review the batch', rebalance: 'Review the rebalance' };
+const TITLES: Record<PlanView['request']['kind'], string> = {
+  send: 'Review the transfer',
+  trade: 'Review the swap',
+  'multi-swap': 'Review the multi-swap',
+  batch: 'Review the batch',
+  rebalance: 'Review the rebalance',
+};
 
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
@@ -38,13 +44,19 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   // a plain transfer has no slippage: only swaps are judged by it
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
   const mustType = plan.impact === 'danger' || slippageLoud === 'very-high';
-  const typeWhy = [plan.impact === 'danger' ? 'Price impact is very high' : '', slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : ''].filter(Boolean).join('; ');
+  const typeWhy = [
+    plan.impact === 'danger' ? 'Price impact is very high' : '',
+    slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   // taller than the window: read to the end (↓) before anything can be confirmed
   const scroll = useScroll();
 
   const confirm = (): void => {
     // the clock itself, not the last tick: a key pressed just past the expiry must not sign
-    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD)) return;
+    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD))
+      return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -54,7 +66,9 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
       if (!session) return;
       setTyped('');
       setProgress('');
-      void replan((signal) => services.plan(plan.request, session, { signal, onProgress: setProgress })).then((p) => p && setPlan(p));
+      void replan((signal) =>
+        services.plan(plan.request, session, { signal, onProgress: setProgress }),
+      ).then((p) => p && setPlan(p));
     };
   } else if (!scroll.seenAll) bindings.cancel = () => dispatch({ type: 'back' });
   else if (mustType) bindings.submit = confirm;
@@ -68,7 +82,14 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   }
   useKeys(bindings, {
     isActive: replanning.status !== 'running',
-    wording: { confirm: 'sign and send', cancel: 'cancel', refresh: 're-quote', submit: 'confirm', down: 'read on', up: 'back up' },
+    wording: {
+      confirm: 'sign and send',
+      cancel: 'cancel',
+      refresh: 're-quote',
+      submit: 'confirm',
+      down: 'read on',
+      up: 'back up',
+    },
   });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
   const [single] = plan.quotes;
@@ -78,7 +99,8 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
       <Title>{TITLES[plan.request.kind]}</Title>
       {scroll.hidden > 0 && !scroll.seenAll ? (
         <Text color={theme.warning} wrap="wrap">
-          The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset} more lines); y works once you have.
+          The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset}{' '}
+          more lines); y works once you have.
         </Text>
       ) : null}
       {plan.request.kind === 'trade' && single !== undefined ? (
@@ -90,24 +112,43 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
             const level = impactLevel(q);
             return (
               <Text key={`swap-${i}`} wrap="wrap">
-                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least {short(q.minimumReceived, q.to.decimals)}
-                <Text color={theme.muted}> (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact </Text>
-                <Text color={level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : theme.muted}>{q.priceImpact === null ? 'unknown' : q.priceImpact.percent}</Text>
+                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least{' '}
+                {short(q.minimumReceived, q.to.decimals)}
+                <Text color={theme.muted}>
+                  {' '}
+                  (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact{' '}
+                </Text>
+                <Text
+                  color={
+                    level === 'danger'
+                      ? theme.danger
+                      : level === 'warn'
+                        ? theme.warning
+                        : theme.muted
+                  }
+                >
+                  {q.priceImpact === null ? 'unknown' : q.priceImpact.percent}
+                </Text>
                 <Text color={theme.muted}>)</Text>
               </Text>
             );
           })}
           {plan.sends.map((s, i) => (
             <Text key={`send-${i}`} wrap="wrap">
-              {plan.quotes.length + i + 1}. send {exactAmount(s.amount, s.decimals, s.symbol)} to {s.to}
+              {plan.quotes.length + i + 1}. send {exactAmount(s.amount, s.decimals, s.symbol)} to{' '}
+              {s.to}
             </Text>
           ))}
-          {plan.quotes.length > 0 ? <Text color={theme.muted}>slippage {slippage} on every swap</Text> : null}
+          {plan.quotes.length > 0 ? (
+            <Text color={theme.muted}>slippage {slippage} on every swap</Text>
+          ) : null}
           <Text>Fee {feeText(plan.fee)}</Text>
         </Box>
       )}
       {plan.rebalance ? <RebalanceTable view={plan.rebalance} /> : null}
-      {plan.deploysAccount ? <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text> : null}
+      {plan.deploysAccount ? (
+        <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text>
+      ) : null}
       {slippageLoud !== 'ok' ? (
         <Text color={slippageLoud === 'very-high' ? theme.danger : theme.warning} wrap="wrap">
           ! slippage {slippage} is high: you accept up to {slippage} less than quoted
@@ -118,18 +159,28 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
           ! {w}
         </Text>
       ))}
-      <PlanCalls calls={plan.calls} changes={plan.simulatedChanges} changesNote=" (the fee apart)" />
+      <PlanCalls
+        calls={plan.calls}
+        changes={plan.simulatedChanges}
+        changesNote=" (the fee apart)"
+      />
       <Box marginTop={1} flexDirection="column">
         {expired ? (
           <Text color={theme.warning}>
-            {plan.quotes.length > 0 ? 'This quote is older than 30 s' : 'This plan is near its deadline at the paymaster'}: press r to re-quote (and simulate
-            again) before confirming.
+            {plan.quotes.length > 0
+              ? 'This quote is older than 30 s'
+              : 'This plan is near its deadline at the paymaster'}
+            : press r to re-quote (and simulate again) before confirming.
           </Text>
         ) : plan.quotes.length > 0 ? (
           <Text color={theme.muted}>quote valid for {secondsUntil(plan.expiresAt, now)} s</Text>
         ) : null}
-        {replanning.status === 'running' ? <Busy label={progress || 're-quoting and simulating…'} /> : null}
-        {failure ? <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} /> : null}
+        {replanning.status === 'running' ? (
+          <Busy label={progress || 're-quoting and simulating…'} />
+        ) : null}
+        {failure ? (
+          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
+        ) : null}
         {mustType && !expired ? (
           <Box flexDirection="column">
             <Text color={theme.danger} wrap="wrap">
@@ -137,7 +188,13 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
             </Text>
             <Box>
               <Text>Confirm </Text>
-              <TextField value={typed} onChange={setTyped} focused={replanning.status !== 'running'} maxLength={10} accept={/[A-Za-z]/} />
+              <TextField
+                value={typed}
+                onChange={setTyped}
+                focused={replanning.status !== 'running'}
+                maxLength={10}
+                accept={/[A-Za-z]/}
+              />
             </Box>
           </Box>
         ) : null}
@@ -145,4 +202,3 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
     </Box>
   );
 }
-

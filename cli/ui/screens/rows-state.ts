@@ -8,7 +8,14 @@
 import { MAX_BATCH_SENDS } from '../../core/actions/plan.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/actions/limits.js';
 import type { PairRequest, SendRequest, PlanRequest } from '../services.js';
-import { amountProblem, DEFAULT_PAIR, DEFAULT_SEND_TOKEN, pairProblem, type RecipientCheck, recipientProblem } from './form-fields.js';
+import {
+  amountProblem,
+  DEFAULT_PAIR,
+  DEFAULT_SEND_TOKEN,
+  pairProblem,
+  type RecipientCheck,
+  recipientProblem,
+} from './form-fields.js';
 import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.js';
 
 export type RowsKind = 'multi-swap' | 'batch';
@@ -21,7 +28,10 @@ export type Row = SwapRow | SendRow;
 export type RowField = 'amount' | 'from' | 'to' | 'token';
 
 /** Each row's fields, in the order of its line ("100 USDC → ETH", "5 STRK → 0x…") and of Tab. */
-export const ROW_FIELDS = { swap: ['amount', 'from', 'to'], send: ['amount', 'token', 'to'] } as const satisfies Record<Row['kind'], readonly RowField[]>;
+export const ROW_FIELDS = {
+  swap: ['amount', 'from', 'to'],
+  send: ['amount', 'token', 'to'],
+} as const satisfies Record<Row['kind'], readonly RowField[]>;
 
 export type RowsFocus = { row: number; field: RowField } | 'slippage';
 
@@ -48,18 +58,28 @@ const newSend = (): SendRow => ({ kind: 'send', amount: '', token: DEFAULT_SEND_
 /** A multi-swap starts with its fewest swaps; a batch with one swap. */
 export function initialRows(kind: RowsKind, defaultSlippageBps: number): RowsForm {
   const count = Math.max(1, LIMITS[kind].minSwaps);
-  return { kind, rows: Array.from({ length: count }, newSwap), focus: { row: 0, field: 'amount' }, notice: undefined, ...initialSlippage(defaultSlippageBps) };
+  return {
+    kind,
+    rows: Array.from({ length: count }, newSwap),
+    focus: { row: 0, field: 'amount' },
+    notice: undefined,
+    ...initialSlippage(defaultSlippageBps),
+  };
 }
 
-export const swapCount = (form: RowsForm): number => form.rows.filter((r) => r.kind === 'swap').length;
+export const swapCount = (form: RowsForm): number =>
+  form.rows.filter((r) => r.kind === 'swap').length;
 
 /** Every focus stop in Tab order: each row's fields, then the slippage (only when there are swaps). */
 export function focusStops(form: RowsForm): RowsFocus[] {
-  const fields = form.rows.flatMap((row, i) => ROW_FIELDS[row.kind].map((field): RowsFocus => ({ row: i, field })));
+  const fields = form.rows.flatMap((row, i) =>
+    ROW_FIELDS[row.kind].map((field): RowsFocus => ({ row: i, field })),
+  );
   return swapCount(form) > 0 ? [...fields, 'slippage'] : fields;
 }
 
-export const sameFocus = (a: RowsFocus, b: RowsFocus): boolean => (a === 'slippage' || b === 'slippage' ? a === b : a.row === b.row && a.field === b.field);
+export const sameFocus = (a: RowsFocus, b: RowsFocus): boolean =>
+  a === 'slippage' || b === 'slippage' ? a === b : a.row === b.row && a.field === b.field;
 
 export type RowsAction =
   | { type: 'edit'; row: number; field: RowField; value: string }
@@ -83,7 +103,12 @@ export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
   const swaps = swapCount(form);
   switch (action.type) {
     case 'edit':
-      return { ...next, rows: form.rows.map((row, i) => (i === action.row ? withField(row, action.field, action.value) : row)) };
+      return {
+        ...next,
+        rows: form.rows.map((row, i) =>
+          i === action.row ? withField(row, action.field, action.value) : row,
+        ),
+      };
     case 'slippage':
       return { ...next, ...action.patch };
     case 'nextField': {
@@ -94,20 +119,36 @@ export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
     case 'focus':
       return { ...next, focus: action.focus };
     case 'addSwap':
-      if (swaps >= limits.maxSwaps) return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSwaps} swaps` };
+      if (swaps >= limits.maxSwaps)
+        return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSwaps} swaps` };
       // after the last swap: swaps come before sends
-      return { ...next, rows: form.rows.toSpliced(swaps, 0, newSwap()), focus: { row: swaps, field: 'amount' } };
+      return {
+        ...next,
+        rows: form.rows.toSpliced(swaps, 0, newSwap()),
+        focus: { row: swaps, field: 'amount' },
+      };
     case 'addSend': {
       const sends = form.rows.length - swaps;
-      if (limits.maxSends === 0) return { ...next, notice: `${NAME[form.kind]} holds swaps only (use Batch to add transfers)` };
-      if (sends >= limits.maxSends) return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSends} transfers` };
-      return { ...next, rows: [...form.rows, newSend()], focus: { row: form.rows.length, field: 'amount' } };
+      if (limits.maxSends === 0)
+        return {
+          ...next,
+          notice: `${NAME[form.kind]} holds swaps only (use Batch to add transfers)`,
+        };
+      if (sends >= limits.maxSends)
+        return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxSends} transfers` };
+      return {
+        ...next,
+        rows: [...form.rows, newSend()],
+        focus: { row: form.rows.length, field: 'amount' },
+      };
     }
     case 'removeRow': {
       if (form.focus === 'slippage') return next;
       const { row } = form.focus;
-      if (form.rows[row]?.kind === 'swap' && swaps <= limits.minSwaps) return { ...next, notice: `${NAME[form.kind]} needs at least ${limits.minSwaps} swaps` };
-      if (form.rows.length <= 1) return { ...next, notice: `${NAME[form.kind]} needs at least one swap or send` };
+      if (form.rows[row]?.kind === 'swap' && swaps <= limits.minSwaps)
+        return { ...next, notice: `${NAME[form.kind]} needs at least ${limits.minSwaps} swaps` };
+      if (form.rows.length <= 1)
+        return { ...next, notice: `${NAME[form.kind]} needs at least one swap or send` };
       const rows = form.rows.toSpliced(row, 1);
       return { ...next, rows, focus: { row: Math.min(row, rows.length - 1), field: 'amount' } };
     }
@@ -133,8 +174,15 @@ export interface RowsContext {
 }
 
 function rowProblem(row: Row, context: RowsContext): string | undefined {
-  if (row.kind === 'swap') return pairProblem(row.from, row.to) ?? amountProblem(row.amount, row.from, context.decimalsOf(row.from));
-  return amountProblem(row.amount, row.token, context.decimalsOf(row.token)) ?? recipientProblem(row.to, context.checkRecipient);
+  if (row.kind === 'swap')
+    return (
+      pairProblem(row.from, row.to) ??
+      amountProblem(row.amount, row.from, context.decimalsOf(row.from))
+    );
+  return (
+    amountProblem(row.amount, row.token, context.decimalsOf(row.token)) ??
+    recipientProblem(row.to, context.checkRecipient)
+  );
 }
 
 /** Each row checked as typed, and the request once the whole form is complete and fine. */
@@ -144,12 +192,19 @@ export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
   const slippage = slippageOf(form);
   const slippageProblem = hasSwaps && 'problem' in slippage ? slippage.problem : undefined;
   const empty = firstEmpty(form.rows);
-  const fine = empty === undefined && slippageProblem === undefined && problems.every((p) => p === undefined);
+  const fine =
+    empty === undefined && slippageProblem === undefined && problems.every((p) => p === undefined);
   if (!fine) return { problems, slippageProblem, empty, request: undefined };
   const request: PlanRequest = {
     kind: form.kind,
-    swaps: form.rows.flatMap((row) => (row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [])),
-    sends: form.rows.flatMap((row) => (row.kind === 'send' ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }] : [])),
+    swaps: form.rows.flatMap((row) =>
+      row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [],
+    ),
+    sends: form.rows.flatMap((row) =>
+      row.kind === 'send'
+        ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }]
+        : [],
+    ),
     slippageBps: 'bps' in slippage ? slippage.bps : context.defaultSlippageBps,
   };
   return { problems, slippageProblem, empty, request };

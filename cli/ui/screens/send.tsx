@@ -18,15 +18,29 @@ import type { PlanView, SendRequest } from '../services.js';
 import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import { ADDRESS_FIELD_LENGTH, AMOUNT_FIELD_LENGTH, amountProblem, DEFAULT_SEND_TOKEN, type RecipientCheck, recipientProblem, type SendForm } from './form-fields.js';
+import {
+  ADDRESS_FIELD_LENGTH,
+  AMOUNT_FIELD_LENGTH,
+  amountProblem,
+  DEFAULT_SEND_TOKEN,
+  type RecipientCheck,
+  recipientProblem,
+  type SendForm,
+} from './form-fields.js';
 
 const FIELDS = ['token', 'amount', 'to'] as const;
 type Field = SendForm['focus'];
 
 /** The request to plan, or why there is none yet (empty fields are not problems to show). */
-function sendRequestOf(form: SendForm, decimals: number | undefined, checkRecipient: RecipientCheck): { request: SendRequest } | { problem: string | undefined } {
-  const problem = amountProblem(form.amount, form.token, decimals) ?? recipientProblem(form.to, checkRecipient);
-  if (problem !== undefined || form.amount.trim() === '' || form.to.trim() === '') return { problem };
+function sendRequestOf(
+  form: SendForm,
+  decimals: number | undefined,
+  checkRecipient: RecipientCheck,
+): { request: SendRequest } | { problem: string | undefined } {
+  const problem =
+    amountProblem(form.amount, form.token, decimals) ?? recipientProblem(form.to, checkRecipient);
+  if (problem !== undefined || form.amount.trim() === '' || form.to.trim() === '')
+    return { problem };
   return { request: { token: form.token, amount: form.amount.trim(), to: form.to.trim() } };
 }
 
@@ -34,7 +48,9 @@ function sendRequestOf(form: SendForm, decimals: number | undefined, checkRecipi
 export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<SendForm>(() => initial ?? { token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' });
+  const [form, setForm] = useState<SendForm>(
+    () => initial ?? { token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' },
+  );
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
@@ -42,14 +58,17 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   const session = app.session;
 
   const decimals = tokens.find((t) => t.symbol === form.token)?.decimals;
-  const wanted = session ? sendRequestOf(form, decimals, (text) => services.checkRecipient(text, session)) : { problem: 'not signed in' };
+  const wanted = session
+    ? sendRequestOf(form, decimals, (text) => services.checkRecipient(text, session))
+    : { problem: 'not signed in' };
   const request = 'request' in wanted ? wanted.request : undefined;
   const held = heldOf(form.token);
   const set = (patch: Partial<SendForm>): void => setForm((f) => ({ ...f, ...patch }));
   const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
 
   const bindings: Bindings = {
-    nextField: () => set({ focus: FIELDS[(FIELDS.indexOf(form.focus) + 1) % FIELDS.length] ?? 'amount' }),
+    nextField: () =>
+      set({ focus: FIELDS[(FIELDS.indexOf(form.focus) + 1) % FIELDS.length] ?? 'amount' }),
     submit: () => {
       if (!request || !session) {
         // Enter on an unfinished form moves on to the next empty field
@@ -58,38 +77,88 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
       }
       setProgress('');
       setPlannedFor(JSON.stringify(request));
-      const action = { kind: 'send' as const, swaps: [], sends: [request], slippageBps: services.settings().slippageBps };
-      void plan((signal) => services.plan(action, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'send', form } });
+      const action = {
+        kind: 'send' as const,
+        swaps: [],
+        sends: [request],
+        slippageBps: services.settings().slippageBps,
+      };
+      void plan((signal) =>
+        services.plan(action, session, {
+          signal,
+          onProgress: (message) => !signal.aborted && setProgress(message),
+        }),
+      ).then((p) => {
+        if (p)
+          dispatch({
+            type: 'open',
+            screen: { name: 'review', plan: p },
+            returnTo: { name: 'send', form },
+          });
       });
     },
     back: () => dispatch({ type: 'back' }),
   };
-  if (form.focus === 'amount' && held) bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
+  if (form.focus === 'amount' && held)
+    bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
   useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review' } });
   // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
+  const planFailure =
+    planning.status === 'failed' && plannedFor === JSON.stringify(request)
+      ? describeFailure(planning.error)
+      : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Send</Title>
       <Box>
         <FieldLabel label="Token" focused={focus('token')} />
-        <TokenPicker items={tokens} value={form.token} onChange={(token) => set({ token })} focused={focus('token')} />
+        <TokenPicker
+          items={tokens}
+          value={form.token}
+          onChange={(token) => set({ token })}
+          focused={focus('token')}
+        />
       </Box>
       <Box>
         <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField value={form.amount} onChange={(value) => set({ amount: value })} focused={focus('amount')} maxLength={AMOUNT_FIELD_LENGTH} placeholder={`in ${form.token}`} />
-        {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
+        <TextField
+          value={form.amount}
+          onChange={(value) => set({ amount: value })}
+          focused={focus('amount')}
+          maxLength={AMOUNT_FIELD_LENGTH}
+          placeholder={`in ${form.token}`}
+        />
+        {held ? (
+          <Text color={theme.muted}>
+            {'  balance '}
+            {showAmount(held.amount, held.decimals, held.symbol)}
+          </Text>
+        ) : null}
       </Box>
       <Box>
         <FieldLabel label="To" focused={focus('to')} />
-        <TextField value={form.to} onChange={(to) => set({ to })} focused={focus('to')} maxLength={ADDRESS_FIELD_LENGTH} placeholder="0x… recipient address" />
+        <TextField
+          value={form.to}
+          onChange={(to) => set({ to })}
+          focused={focus('to')}
+          maxLength={ADDRESS_FIELD_LENGTH}
+          placeholder="0x… recipient address"
+        />
       </Box>
       <Box marginTop={1} flexDirection="column">
-        {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}
-        {planning.status === 'running' ? <Busy label={progress || 'checking, building and simulating the transfer…'} /> : null}
-        {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
+        {'problem' in wanted && wanted.problem !== undefined ? (
+          <ErrorLine message={wanted.problem} />
+        ) : null}
+        {planning.status === 'running' ? (
+          <Busy label={progress || 'checking, building and simulating the transfer…'} />
+        ) : null}
+        {planFailure ? (
+          <ErrorLine
+            message={`${planFailure.title}: ${planFailure.message}`}
+            hint={planFailure.next}
+          />
+        ) : null}
       </Box>
     </Box>
   );

@@ -21,7 +21,7 @@ type Row = (typeof ROWS)[number];
 
 function cycle<T>(values: readonly T[], current: T, step: number): T {
   const i = values.indexOf(current);
-  return values[(((i < 0 ? 0 : i) + step) % values.length + values.length) % values.length] as T;
+  return values[((((i < 0 ? 0 : i) + step) % values.length) + values.length) % values.length] as T;
 }
 
 export function SettingsScreen() {
@@ -38,7 +38,14 @@ export function SettingsScreen() {
     setFailure(undefined);
   };
   const change = (step: number): void => {
-    if (row === 'slippage') edit({ slippageBps: cycle(SLIPPAGE_PRESETS, draft.slippageBps as (typeof SLIPPAGE_PRESETS)[number], step) });
+    if (row === 'slippage')
+      edit({
+        slippageBps: cycle(
+          SLIPPAGE_PRESETS,
+          draft.slippageBps as (typeof SLIPPAGE_PRESETS)[number],
+          step,
+        ),
+      });
     if (row === 'gasToken') edit({ gasToken: cycle(gasTokens, draft.gasToken, step) });
     if (row === 'network') edit({ network: draft.network === 'mainnet' ? 'sepolia' : 'mainnet' });
   };
@@ -47,7 +54,14 @@ export function SettingsScreen() {
     down: () => setRow((r) => cycle(ROWS, r, 1)),
     submit: () => {
       try {
-        setDraft(services.updateSettings({ slippageBps: draft.slippageBps, gasToken: draft.gasToken, network: draft.network, serverUrl: draft.serverUrl.trim() }));
+        setDraft(
+          services.updateSettings({
+            slippageBps: draft.slippageBps,
+            gasToken: draft.gasToken,
+            network: draft.network,
+            serverUrl: draft.serverUrl.trim(),
+          }),
+        );
         setSaved(true);
       } catch (error) {
         setFailure(describeFailure(error));
@@ -59,22 +73,51 @@ export function SettingsScreen() {
     bindings.left = () => change(-1);
     bindings.right = () => change(1);
   }
-  useKeys(bindings, { wording: { submit: 'save', left: 'change', right: 'change', up: 'row', down: 'row' } });
+  useKeys(bindings, {
+    wording: { submit: 'save', left: 'change', right: 'change', up: 'row', down: 'row' },
+  });
   const mark = (r: Row): string => (row === r ? '› ' : '  ');
   return (
     <Box flexDirection="column">
       <Title>Settings</Title>
       {env ? <InUse env={env} /> : null}
-      <Text color={theme.muted}>{env?.sandbox ? 'Saved settings (used when the app runs without the sandbox):' : 'Saved settings:'}</Text>
-      <Text color={row === 'slippage' ? theme.accent : undefined}>{mark('slippage')}Default slippage  {formatBpsAsPercent(draft.slippageBps)}</Text>
-      <Text color={row === 'gasToken' ? theme.accent : undefined}>{mark('gasToken')}Gas token         {draft.gasToken} (when gas is not sponsored)</Text>
-      <Text color={row === 'network' ? theme.accent : undefined}>{mark('network')}Network           {draft.network}{draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}</Text>
+      <Text color={theme.muted}>
+        {env?.sandbox
+          ? 'Saved settings (used when the app runs without the sandbox):'
+          : 'Saved settings:'}
+      </Text>
+      <Text color={row === 'slippage' ? theme.accent : undefined}>
+        {mark('slippage')}
+        {'Default slippage  '}
+        {formatBpsAsPercent(draft.slippageBps)}
+      </Text>
+      <Text color={row === 'gasToken' ? theme.accent : undefined}>
+        {mark('gasToken')}
+        {'Gas token         '}
+        {draft.gasToken} (when gas is not sponsored)
+      </Text>
+      <Text color={row === 'network' ? theme.accent : undefined}>
+        {mark('network')}
+        {'Network           '}
+        {draft.network}
+        {draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}
+      </Text>
       <Box>
-        <Text color={row === 'serverUrl' ? theme.accent : undefined}>{mark('serverUrl')}Auth server URL   </Text>
-        <TextField value={draft.serverUrl} onChange={(serverUrl) => edit({ serverUrl })} focused={row === 'serverUrl'} maxLength={200} />
+        <Text color={row === 'serverUrl' ? theme.accent : undefined}>
+          {mark('serverUrl')}
+          {'Auth server URL   '}
+        </Text>
+        <TextField
+          value={draft.serverUrl}
+          onChange={(serverUrl) => edit({ serverUrl })}
+          focused={row === 'serverUrl'}
+          maxLength={200}
+        />
       </Box>
       {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
-      {saved ? <Text color={theme.success}>saved; the network and server apply from the next start</Text> : null}
+      {saved ? (
+        <Text color={theme.success}>saved; the network and server apply from the next start</Text>
+      ) : null}
     </Box>
   );
 }
@@ -86,14 +129,20 @@ function InUse({ env }: { env: Environment }) {
   const rows: Array<[string, string | undefined]> = [
     ['Auth server', urls?.server ?? env.serverUrl],
     ['Aggregator', urls?.aggregator],
-    ['Chain RPC', urls === undefined ? undefined : (urls.chain ?? `the public ${env.network} node`)],
+    [
+      'Chain RPC',
+      urls === undefined ? undefined : (urls.chain ?? `the public ${env.network} node`),
+    ],
     ['Paymaster', urls?.paymaster],
     ['Identity', urls?.identity],
   ];
   return (
     <Box flexDirection="column" marginBottom={1}>
       <Text>
-        In use now: <Text color={env.sandbox ? theme.badge : undefined}>{env.sandbox ? 'the sandbox (local, mainnet-like, no real funds)' : env.network}</Text>
+        In use now:{' '}
+        <Text color={env.sandbox ? theme.badge : undefined}>
+          {env.sandbox ? 'the sandbox (local, mainnet-like, no real funds)' : env.network}
+        </Text>
       </Text>
       {rows.map(([label, url]) =>
         url === undefined ? null : (

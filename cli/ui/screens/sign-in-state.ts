@@ -63,7 +63,8 @@ export function codeIsDead(state: SignInState): boolean {
 
 export function emailProblem(email: string): string | undefined {
   if (email.trim() === '') return 'enter your e-mail address';
-  if (!EMAIL.test(email.trim()) || email.length > 254) return `"${email.slice(0, 60)}" is not an e-mail address`;
+  if (!EMAIL.test(email.trim()) || email.length > 254)
+    return `"${email.slice(0, 60)}" is not an e-mail address`;
   return undefined;
 }
 
@@ -99,7 +100,12 @@ export function signInReducer(state: SignInState, action: SignInAction): SignInS
       if (codeIsDead(state)) return { ...state, busy: undefined, note: undefined };
       return action.code === null
         ? { ...state, busy: undefined, note: 'no code in the sandbox outbox for this address yet' }
-        : { ...state, busy: undefined, code: action.code, note: 'code filled from the sandbox outbox' };
+        : {
+            ...state,
+            busy: undefined,
+            code: action.code,
+            note: 'code filled from the sandbox outbox',
+          };
     case 'failed': {
       const failure = describeFailure(action.error);
       const wait = retryAfterSeconds(action.error);
@@ -121,7 +127,10 @@ export function signInReducer(state: SignInState, action: SignInAction): SignInS
 }
 
 /** What Enter does now, or why it cannot. */
-export function canSubmit(state: SignInState, now: number): { ok: true } | { ok: false; why: string } {
+export function canSubmit(
+  state: SignInState,
+  now: number,
+): { ok: true } | { ok: false; why: string } {
   if (state.busy !== undefined) return { ok: false, why: 'busy' };
   if (now < state.blockedUntil) return { ok: false, why: 'rate limited' };
   if (codeIsDead(state)) return { ok: false, why: 'the code is dead' };
@@ -131,5 +140,10 @@ export function canSubmit(state: SignInState, now: number): { ok: true } | { ok:
 
 export function canResend(state: SignInState, now: number): boolean {
   // a dead code is replaced at once: waiting out the resend delay would only keep the person out
-  return state.step === 'code' && state.busy === undefined && (now >= state.resendAt || codeIsDead(state)) && now >= state.blockedUntil;
+  return (
+    state.step === 'code' &&
+    state.busy === undefined &&
+    (now >= state.resendAt || codeIsDead(state)) &&
+    now >= state.blockedUntil
+  );
 }

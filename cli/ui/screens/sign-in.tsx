@@ -8,16 +8,36 @@ import { useTask } from '../hooks/use-task.js';
 import type { Session } from '../services.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
-import { canResend, canSubmit, codeIsDead, codeProblem, emailProblem, initialSignIn, MAX_WRONG_CODES, signInReducer } from './sign-in-state.js';
+import {
+  canResend,
+  canSubmit,
+  codeIsDead,
+  codeProblem,
+  emailProblem,
+  initialSignIn,
+  MAX_WRONG_CODES,
+  signInReducer,
+} from './sign-in-state.js';
 
 /** `email`: filled in (after a logout); `note`: said first ("logged out"). */
-export function SignInScreen({ email: knownEmail = '', note }: { email?: string | undefined; note?: string | undefined }) {
+export function SignInScreen({
+  email: knownEmail = '',
+  note,
+}: {
+  email?: string | undefined;
+  note?: string | undefined;
+}) {
   const { services, dispatch: app, state: appState, now: clock, theme } = useUi();
-  const [state, dispatch] = useReducer(signInReducer, initialSignIn, (s) => ({ ...s, email: knownEmail, note }));
+  const [state, dispatch] = useReducer(signInReducer, initialSignIn, (s) => ({
+    ...s,
+    email: knownEmail,
+    note,
+  }));
   const dead = codeIsDead(state);
   const [, run] = useTask<unknown>();
   const sandbox = appState.environment?.sandbox === true && services.sandboxCode !== undefined;
-  const waiting = clock() < state.blockedUntil || (state.step === 'code' && clock() < state.resendAt);
+  const waiting =
+    clock() < state.blockedUntil || (state.step === 'code' && clock() < state.resendAt);
   const now = useNow(waiting || state.busy !== undefined);
 
   const send = (): void => {
@@ -75,7 +95,10 @@ export function SignInScreen({ email: knownEmail = '', note }: { email?: string 
     };
     if (sandbox && !dead) bindings.fillCode = fill;
   }
-  useKeys(bindings, { isActive: state.busy === undefined, wording: { submit: state.step === 'email' ? 'send code' : 'sign in', back: 'change e-mail' } });
+  useKeys(bindings, {
+    isActive: state.busy === undefined,
+    wording: { submit: state.step === 'email' ? 'send code' : 'sign in', back: 'change e-mail' },
+  });
 
   const blocked = secondsUntil(state.blockedUntil, now);
   const resendIn = secondsUntil(state.resendAt, now);
@@ -101,29 +124,54 @@ export function SignInScreen({ email: knownEmail = '', note }: { email?: string 
           <Text wrap="truncate-end">E-mail {state.email.trim()}</Text>
           <Box>
             <Text>Code </Text>
-            <TextField value={state.code} onChange={(value) => dispatch({ type: 'code', value })} focused={state.busy === undefined} mask maxLength={6} accept={/[0-9]/} placeholder="6 digits" />
+            <TextField
+              value={state.code}
+              onChange={(value) => dispatch({ type: 'code', value })}
+              focused={state.busy === undefined}
+              mask
+              maxLength={6}
+              accept={/[0-9]/}
+              placeholder="6 digits"
+            />
           </Box>
         </Box>
       )}
       {state.busy === 'sending' ? <Busy label="sending a code…" /> : null}
       {state.busy === 'verifying' ? <Busy label="checking the code…" /> : null}
       {state.busy === 'filling' ? <Busy label="reading the sandbox outbox…" /> : null}
-      {state.note ? <Text color={theme.success} wrap="truncate-end">{state.note}</Text> : null}
-      {dead ? (
-        <ErrorLine message={`This code is dead: ${MAX_WRONG_CODES} wrong tries, and the server no longer takes it.`} hint="Press Ctrl+R to send a new code." />
-      ) : state.failure ? (
-        <ErrorLine message={`${state.failure.title}: ${state.failure.message}`} hint={state.failure.next} />
+      {state.note ? (
+        <Text color={theme.success} wrap="truncate-end">
+          {state.note}
+        </Text>
       ) : null}
-      {blocked > 0 ? <Text color={theme.warning}>rate limited: try again in {blocked} s</Text> : null}
+      {dead ? (
+        <ErrorLine
+          message={`This code is dead: ${MAX_WRONG_CODES} wrong tries, and the server no longer takes it.`}
+          hint="Press Ctrl+R to send a new code."
+        />
+      ) : state.failure ? (
+        <ErrorLine
+          message={`${state.failure.title}: ${state.failure.message}`}
+          hint={state.failure.next}
+        />
+      ) : null}
+      {blocked > 0 ? (
+        <Text color={theme.warning}>rate limited: try again in {blocked} s</Text>
+      ) : null}
       {state.step === 'code' && blocked === 0 ? (
-        <Text color={theme.muted}>{resendIn > 0 && !dead ? `resend available in ${resendIn} s` : 'Ctrl+R sends a new code'}</Text>
+        <Text color={theme.muted}>
+          {resendIn > 0 && !dead ? `resend available in ${resendIn} s` : 'Ctrl+R sends a new code'}
+        </Text>
       ) : null}
       {state.step === 'code' && sandbox && !dead ? (
         <Text color={theme.muted} wrap="truncate-end">
-          sandbox: the code is in the emulated mailbox {'(GET /sandbox/outbox/<email>)'}; Ctrl+F fills it
+          sandbox: the code is in the emulated mailbox {'(GET /sandbox/outbox/<email>)'}; Ctrl+F
+          fills it
         </Text>
       ) : null}
-      {problem !== undefined && (state.step === 'code' ? state.code !== '' : state.email !== '') ? <Text color={theme.muted}>{problem}</Text> : null}
+      {problem !== undefined && (state.step === 'code' ? state.code !== '' : state.email !== '') ? (
+        <Text color={theme.muted}>{problem}</Text>
+      ) : null}
     </Box>
   );
 }

@@ -22,7 +22,17 @@ import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 import { ADDRESS_FIELD_LENGTH, AMOUNT_FIELD_LENGTH, type RecipientCheck } from './form-fields.js';
 import type { ScreenName } from '../state.js';
-import { checkRows, initialRows, LIMITS, type Row, type RowField, type RowsForm, type RowsKind, rowsReducer, swapCount } from './rows-state.js';
+import {
+  checkRows,
+  initialRows,
+  LIMITS,
+  type Row,
+  type RowField,
+  type RowsForm,
+  type RowsKind,
+  rowsReducer,
+  swapCount,
+} from './rows-state.js';
 
 const TITLE: Record<RowsKind, string> = { 'multi-swap': 'Multi-swap', batch: 'Batch' };
 
@@ -31,14 +41,27 @@ const ABOUT: Record<RowsKind, string> = {
   batch: `up to ${LIMITS.batch.maxSwaps} swaps and ${LIMITS.batch.maxSends} sends in one transaction`,
 };
 
-const SCREEN = { 'multi-swap': 'multiSwap', batch: 'batch' } as const satisfies Record<RowsKind, ScreenName>;
+const SCREEN = { 'multi-swap': 'multiSwap', batch: 'batch' } as const satisfies Record<
+  RowsKind,
+  ScreenName
+>;
 
 /** `initial`: the form as it was left for the review (Esc comes back to it). */
-export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: RowsForm | undefined }) {
+export function SwapRowsScreen({
+  kind,
+  initial,
+}: {
+  kind: RowsKind;
+  initial?: RowsForm | undefined;
+}) {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
   const defaultSlippageBps = services.settings().slippageBps;
-  const [form, update] = useReducer(rowsReducer, initial, (typed) => typed ?? initialRows(kind, defaultSlippageBps));
+  const [form, update] = useReducer(
+    rowsReducer,
+    initial,
+    (typed) => typed ?? initialRows(kind, defaultSlippageBps),
+  );
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
@@ -46,11 +69,14 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
   const session = app.session;
   const running = planning.status === 'running';
 
-  const checkRecipient: RecipientCheck = (text) => (session ? services.checkRecipient(text, session) : { problem: 'not signed in' });
-  const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
+  const checkRecipient: RecipientCheck = (text) =>
+    session ? services.checkRecipient(text, session) : { problem: 'not signed in' };
+  const decimalsOf = (symbol: string): number | undefined =>
+    tokens.find((t) => t.symbol === symbol)?.decimals;
   const check = checkRows(form, { decimalsOf, checkRecipient, defaultSlippageBps });
   const focus = form.focus;
-  const heldIn = (row: Row): TokenBalance | undefined => heldOf(row.kind === 'swap' ? row.from : row.token);
+  const heldIn = (row: Row): TokenBalance | undefined =>
+    heldOf(row.kind === 'swap' ? row.from : row.token);
 
   const bindings: Bindings = {
     nextField: () => update({ type: 'nextField' }),
@@ -64,30 +90,66 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
       if (!request || !session) return;
       setProgress('');
       setPlannedFor(JSON.stringify(request));
-      void plan((signal) => services.plan(request, session, { signal, onProgress: (message) => !signal.aborted && setProgress(message) })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: SCREEN[kind], form } });
+      void plan((signal) =>
+        services.plan(request, session, {
+          signal,
+          onProgress: (message) => !signal.aborted && setProgress(message),
+        }),
+      ).then((p) => {
+        if (p)
+          dispatch({
+            type: 'open',
+            screen: { name: 'review', plan: p },
+            returnTo: { name: SCREEN[kind], form },
+          });
       });
     },
     back: () => dispatch({ type: 'back' }),
     addSwap: () => update({ type: 'addSwap' }),
   };
   if (kind === 'batch') bindings.addSend = () => update({ type: 'addSend' });
-  if (focus === 'slippage') Object.assign(bindings, slippageKeys(form, (patch) => update({ type: 'slippage', patch })));
+  if (focus === 'slippage')
+    Object.assign(
+      bindings,
+      slippageKeys(form, (patch) => update({ type: 'slippage', patch })),
+    );
   else {
     bindings.removeRow = () => update({ type: 'removeRow' });
     const row = form.rows[focus.row];
     const held = row && focus.field === 'amount' ? heldIn(row) : undefined;
-    if (held) bindings.max = () => update({ type: 'edit', row: focus.row, field: 'amount', value: formatAmount(held.amount, held.decimals) });
+    if (held)
+      bindings.max = () =>
+        update({
+          type: 'edit',
+          row: focus.row,
+          field: 'amount',
+          value: formatAmount(held.amount, held.decimals),
+        });
   }
   useKeys(bindings, {
     isActive: !running,
-    wording: { nextField: 'next', submit: 'review', addSwap: kind === 'multi-swap' ? 'add row' : 'add swap', removeRow: 'remove', up: 'slippage', down: 'slippage' },
+    wording: {
+      nextField: 'next',
+      submit: 'review',
+      addSwap: kind === 'multi-swap' ? 'add row' : 'add swap',
+      removeRow: 'remove',
+      up: 'slippage',
+      down: 'slippage',
+    },
   });
 
-  const fieldOf = (row: number): RowField | undefined => (running || focus === 'slippage' || focus.row !== row ? undefined : focus.field);
-  const pickingToken = !running && focus !== 'slippage' && focus.field !== 'amount' && !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
+  const fieldOf = (row: number): RowField | undefined =>
+    running || focus === 'slippage' || focus.row !== row ? undefined : focus.field;
+  const pickingToken =
+    !running &&
+    focus !== 'slippage' &&
+    focus.field !== 'amount' &&
+    !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
   // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(check.request) ? describeFailure(planning.error) : undefined;
+  const planFailure =
+    planning.status === 'failed' && plannedFor === JSON.stringify(check.request)
+      ? describeFailure(planning.error)
+      : undefined;
 
   return (
     <Box flexDirection="column">
@@ -107,14 +169,31 @@ export function SwapRowsScreen({ kind, initial }: { kind: RowsKind; initial?: Ro
           onEdit={(field, value) => update({ type: 'edit', row: i, field, value })}
         />
       ))}
-      {swapCount(form) > 0 ? <SlippageField value={form} onChange={(patch) => update({ type: 'slippage', patch })} focused={!running && focus === 'slippage'} /> : null}
+      {swapCount(form) > 0 ? (
+        <SlippageField
+          value={form}
+          onChange={(patch) => update({ type: 'slippage', patch })}
+          focused={!running && focus === 'slippage'}
+        />
+      ) : null}
       <Box marginTop={1} flexDirection="column">
-        {pickingToken ? <Text color={theme.muted}>type to filter the tokens, ↑/↓ to choose</Text> : null}
-        {check.problems.map((problem, i) => (problem === undefined ? null : <ErrorLine key={i} message={`${i + 1}. ${problem}`} />))}
+        {pickingToken ? (
+          <Text color={theme.muted}>type to filter the tokens, ↑/↓ to choose</Text>
+        ) : null}
+        {check.problems.map((problem, i) =>
+          problem === undefined ? null : <ErrorLine key={i} message={`${i + 1}. ${problem}`} />,
+        )}
         {check.slippageProblem !== undefined ? <ErrorLine message={check.slippageProblem} /> : null}
         {form.notice !== undefined ? <Text color={theme.warning}>{form.notice}</Text> : null}
-        {running ? <Busy label={progress || 'quoting, checking, building and simulating…'} /> : null}
-        {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
+        {running ? (
+          <Busy label={progress || 'quoting, checking, building and simulating…'} />
+        ) : null}
+        {planFailure ? (
+          <ErrorLine
+            message={`${planFailure.title}: ${planFailure.message}`}
+            hint={planFailure.next}
+          />
+        ) : null}
       </Box>
     </Box>
   );
@@ -140,22 +219,50 @@ function RowLine({
   onEdit: (field: RowField, value: string) => void;
 }) {
   const { theme } = useUi();
-  const picker = (which: 'from' | 'to' | 'token', value: string) => <TokenPicker inline items={tokens} value={value} onChange={(symbol) => onEdit(which, symbol)} focused={field === which} />;
+  const picker = (which: 'from' | 'to' | 'token', value: string) => (
+    <TokenPicker
+      inline
+      items={tokens}
+      value={value}
+      onChange={(symbol) => onEdit(which, symbol)}
+      focused={field === which}
+    />
+  );
   return (
     <Text wrap="wrap">
-      <Text color={problem === undefined ? theme.muted : theme.danger}>{`${field === undefined ? '  ' : '› '}${index + 1}. ${row.kind} `}</Text>
-      <TextField value={row.amount} onChange={(value) => onEdit('amount', value)} focused={field === 'amount'} marked maxLength={AMOUNT_FIELD_LENGTH} placeholder="amount" />
+      <Text
+        color={problem === undefined ? theme.muted : theme.danger}
+      >{`${field === undefined ? '  ' : '› '}${index + 1}. ${row.kind} `}</Text>
+      <TextField
+        value={row.amount}
+        onChange={(value) => onEdit('amount', value)}
+        focused={field === 'amount'}
+        marked
+        maxLength={AMOUNT_FIELD_LENGTH}
+        placeholder="amount"
+      />
       <Text> </Text>
       {row.kind === 'swap' ? picker('from', row.from) : picker('token', row.token)}
       <Text> → </Text>
       {row.kind === 'swap' ? (
         picker('to', row.to)
       ) : field === 'to' || row.to.trim() === '' ? (
-        <TextField value={row.to} onChange={(value) => onEdit('to', value)} focused={field === 'to'} marked maxLength={ADDRESS_FIELD_LENGTH} placeholder="0x… recipient address" />
+        <TextField
+          value={row.to}
+          onChange={(value) => onEdit('to', value)}
+          focused={field === 'to'}
+          marked
+          maxLength={ADDRESS_FIELD_LENGTH}
+          placeholder="0x… recipient address"
+        />
       ) : (
         <Text>{shortAddress(row.to.trim())}</Text>
       )}
-      {held ? <Text color={theme.muted}>{`   balance ${showAmount(held.amount, held.decimals, held.symbol)}`}</Text> : null}
+      {held ? (
+        <Text
+          color={theme.muted}
+        >{`   balance ${showAmount(held.amount, held.decimals, held.symbol)}`}</Text>
+      ) : null}
     </Text>
   );
 }

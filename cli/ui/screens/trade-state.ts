@@ -66,12 +66,23 @@ export function slippageOf(form: SlippageChoice): { bps: number } | { problem: s
 }
 
 /** The request to quote, or why there is none yet (an empty amount is not a problem to show). */
-export function requestOf(form: TradeForm, decimalsOf: (symbol: string) => number | undefined): { request: QuoteRequest } | { problem: string | undefined } {
-  const problem = pairProblem(form.from, form.to) ?? amountProblem(form.amount, form.from, decimalsOf(form.from));
+export function requestOf(
+  form: TradeForm,
+  decimalsOf: (symbol: string) => number | undefined,
+): { request: QuoteRequest } | { problem: string | undefined } {
+  const problem =
+    pairProblem(form.from, form.to) ?? amountProblem(form.amount, form.from, decimalsOf(form.from));
   if (problem !== undefined || form.amount.trim() === '') return { problem };
   const slippage = slippageOf(form);
   if ('problem' in slippage) return { problem: slippage.problem };
-  return { request: { amount: form.amount.trim(), from: form.from, to: form.to, slippageBps: slippage.bps } };
+  return {
+    request: {
+      amount: form.amount.trim(),
+      from: form.from,
+      to: form.to,
+      slippageBps: slippage.bps,
+    },
+  };
 }
 
 export type ImpactLevel = 'ok' | 'warn' | 'danger' | 'unknown';
@@ -80,7 +91,9 @@ export type ImpactLevel = 'ok' | 'warn' | 'danger' | 'unknown';
  * How loud the price impact is, from the core's own verdict on the quote (priceImpactWarning),
  * so the TUI and the headless output never disagree on where "high" starts.
  */
-export function impactLevel(quote: Pick<QuoteSummary, 'priceImpact' | 'priceImpactWarning'>): ImpactLevel {
+export function impactLevel(
+  quote: Pick<QuoteSummary, 'priceImpact' | 'priceImpactWarning'>,
+): ImpactLevel {
   if (quote.priceImpactWarning === 'very-high') return 'danger';
   if (quote.priceImpactWarning === 'high') return 'warn';
   return quote.priceImpact === null || quote.priceImpact === undefined ? 'unknown' : 'ok';

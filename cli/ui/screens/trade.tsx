@@ -21,20 +21,30 @@ import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 import { AMOUNT_FIELD_LENGTH } from './form-fields.js';
-import { type Field, initialTrade, nextFocus, requestOf, slippageOf, type TradeForm } from './trade-state.js';
+import {
+  type Field,
+  initialTrade,
+  nextFocus,
+  requestOf,
+  slippageOf,
+  type TradeForm,
+} from './trade-state.js';
 
 /** `initial`: the form as it was left for the review (Esc or `n` comes back to it). */
 export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
-  const [form, setForm] = useState<TradeForm>(() => initial ?? initialTrade(services.settings().slippageBps));
+  const [form, setForm] = useState<TradeForm>(
+    () => initial ?? initialTrade(services.settings().slippageBps),
+  );
   const heldOf = useHeld();
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
   const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
   const session = app.session;
 
-  const decimalsOf = (symbol: string): number | undefined => tokens.find((t) => t.symbol === symbol)?.decimals;
+  const decimalsOf = (symbol: string): number | undefined =>
+    tokens.find((t) => t.symbol === symbol)?.decimals;
   const wanted = requestOf(form, decimalsOf);
   const request = 'request' in wanted ? wanted.request : undefined;
   const live = useLiveQuote(request);
@@ -49,12 +59,24 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
     submit: () => {
       if (!request || live.status !== 'ready' || !session) return;
       if (!services.features.trade) return;
-      const swap = { kind: 'trade' as const, swaps: [{ amount: request.amount, from: request.from, to: request.to }], sends: [], slippageBps: request.slippageBps };
+      const swap = {
+        kind: 'trade' as const,
+        swaps: [{ amount: request.amount, from: request.from, to: request.to }],
+        sends: [],
+        slippageBps: request.slippageBps,
+      };
       setProgress('');
       setPlannedFor(JSON.stringify(request));
-      void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then((p) => {
-        if (p) dispatch({ type: 'open', screen: { name: 'review', plan: p }, returnTo: { name: 'trade', form } });
-      });
+      void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then(
+        (p) => {
+          if (p)
+            dispatch({
+              type: 'open',
+              screen: { name: 'review', plan: p },
+              returnTo: { name: 'trade', form },
+            });
+        },
+      );
     },
     swapTokens: () => set({ from: form.to, to: form.from }),
   };
@@ -63,45 +85,90 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   }
   if (form.focus === 'slippage') Object.assign(bindings, slippageKeys(form, set));
   bindings.back = () => dispatch({ type: 'back' });
-  useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review', up: 'slippage', down: 'slippage' } });
+  useKeys(bindings, {
+    isActive: planning.status !== 'running',
+    wording: { submit: 'review', up: 'slippage', down: 'slippage' },
+  });
 
   const slippage = slippageOf(form);
   const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
   const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
   // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure = planning.status === 'failed' && plannedFor === JSON.stringify(request) ? describeFailure(planning.error) : undefined;
+  const planFailure =
+    planning.status === 'failed' && plannedFor === JSON.stringify(request)
+      ? describeFailure(planning.error)
+      : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Trade</Title>
       <Box>
         <FieldLabel label="From" focused={focus('from')} />
-        <TokenPicker items={tokens} value={form.from} onChange={(from) => set({ from })} focused={focus('from')} />
+        <TokenPicker
+          items={tokens}
+          value={form.from}
+          onChange={(from) => set({ from })}
+          focused={focus('from')}
+        />
       </Box>
       <Box>
         <FieldLabel label="To" focused={focus('to')} />
-        <TokenPicker items={tokens} value={form.to} onChange={(to) => set({ to })} focused={focus('to')} />
+        <TokenPicker
+          items={tokens}
+          value={form.to}
+          onChange={(to) => set({ to })}
+          focused={focus('to')}
+        />
       </Box>
       <Box>
         <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField value={form.amount} onChange={(amount) => set({ amount })} focused={focus('amount')} maxLength={AMOUNT_FIELD_LENGTH} placeholder={`in ${form.from}`} />
-        {held ? <Text color={theme.muted}>  balance {showAmount(held.amount, held.decimals, held.symbol)}</Text> : null}
+        <TextField
+          value={form.amount}
+          onChange={(amount) => set({ amount })}
+          focused={focus('amount')}
+          maxLength={AMOUNT_FIELD_LENGTH}
+          placeholder={`in ${form.from}`}
+        />
+        {held ? (
+          <Text color={theme.muted}>
+            {'  balance '}
+            {showAmount(held.amount, held.decimals, held.symbol)}
+          </Text>
+        ) : null}
       </Box>
       <SlippageField value={form} onChange={set} focused={focus('slippage')} />
       <Box marginTop={1} flexDirection="column">
-        {'problem' in wanted && wanted.problem !== undefined ? <ErrorLine message={wanted.problem} /> : null}
-        {live.status === 'idle' && !('problem' in wanted && wanted.problem) ? <Text color={theme.muted}>enter an amount to see a quote</Text> : null}
+        {'problem' in wanted && wanted.problem !== undefined ? (
+          <ErrorLine message={wanted.problem} />
+        ) : null}
+        {live.status === 'idle' && !('problem' in wanted && wanted.problem) ? (
+          <Text color={theme.muted}>enter an amount to see a quote</Text>
+        ) : null}
         {live.spinner ? <Busy label="getting a quote…" /> : null}
-        {live.failure ? <ErrorLine message={`${live.failure.title}: ${live.failure.message}`} hint={live.failure.next} /> : null}
+        {live.failure ? (
+          <ErrorLine
+            message={`${live.failure.title}: ${live.failure.message}`}
+            hint={live.failure.next}
+          />
+        ) : null}
         {live.quote ? <QuoteView quote={live.quote} slippagePercent={slippageText} /> : null}
-        {live.quote && refreshIn !== undefined ? <Text color={theme.muted}>quote refreshes in {refreshIn} s</Text> : null}
+        {live.quote && refreshIn !== undefined ? (
+          <Text color={theme.muted}>quote refreshes in {refreshIn} s</Text>
+        ) : null}
         {live.quote && !services.features.trade ? (
           <Text color={theme.warning} wrap="wrap">
             Signing and sending swaps is not in this version: this screen quotes only.
           </Text>
         ) : null}
-        {planning.status === 'running' ? <Busy label={progress || 'preparing the transaction and simulating it…'} /> : null}
-        {planFailure ? <ErrorLine message={`${planFailure.title}: ${planFailure.message}`} hint={planFailure.next} /> : null}
+        {planning.status === 'running' ? (
+          <Busy label={progress || 'preparing the transaction and simulating it…'} />
+        ) : null}
+        {planFailure ? (
+          <ErrorLine
+            message={`${planFailure.title}: ${planFailure.message}`}
+            hint={planFailure.next}
+          />
+        ) : null}
       </Box>
     </Box>
   );

@@ -13,17 +13,24 @@ export function barOf(units: number, width = BAR_WIDTH): string {
 
 export function AllocationBars({ portfolio }: { portfolio: Portfolio }) {
   const { theme } = useUi();
-  if (portfolio.tokens.length === 0) return <Text color={theme.muted}>The wallet holds no registry token.</Text>;
+  if (portfolio.tokens.length === 0)
+    return <Text color={theme.muted}>The wallet holds no registry token.</Text>;
   return (
     <Box flexDirection="column">
       {portfolio.tokens.map((t) => (
         <Text key={t.symbol} wrap="truncate-end">
           {t.symbol.padEnd(7)}
           {t.share === null ? (
-            <Text color={theme.warning}>{'unpriced'.padEnd(BAR_WIDTH)} {t.amount}</Text>
+            <Text color={theme.warning}>
+              {'unpriced'.padEnd(BAR_WIDTH)} {t.amount}
+            </Text>
           ) : (
             <>
-              <Text color={theme.accent}>{barOf(t.share.units)}</Text> {`${t.share.percent} %`.padStart(8)} <Text color={theme.muted}>${t.value?.usd} · {t.amount}</Text>
+              <Text color={theme.accent}>{barOf(t.share.units)}</Text>{' '}
+              {`${t.share.percent} %`.padStart(8)}{' '}
+              <Text color={theme.muted}>
+                ${t.value?.usd} · {t.amount}
+              </Text>
             </>
           )}
         </Text>
@@ -36,7 +43,12 @@ export function RebalanceTable({ view }: { view: RebalanceView }) {
   const { theme } = useUi();
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text bold>{'token'.padEnd(8)}{'now %'.padStart(8)}{'target %'.padStart(10)}{`after %${view.afterFrom === 'simulation' ? ' (simulated)' : ''}`.padStart(22)}</Text>
+      <Text bold>
+        {'token'.padEnd(8)}
+        {'now %'.padStart(8)}
+        {'target %'.padStart(10)}
+        {`after %${view.afterFrom === 'simulation' ? ' (simulated)' : ''}`.padStart(22)}
+      </Text>
       {view.rows.map((r) => (
         <Text key={r.symbol}>
           {r.symbol.padEnd(8)}

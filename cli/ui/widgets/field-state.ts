@@ -29,14 +29,24 @@ export function editField(state: FieldState, edit: FieldEdit, rules: FieldRules 
   const { value } = state;
   switch (edit.type) {
     case 'insert': {
-      let text = [...edit.text].filter((ch) => ch >= ' ' && ch !== '\u007f' && (rules.accept === undefined || rules.accept.test(ch))).join('');
+      let text = [...edit.text]
+        .filter(
+          (ch) =>
+            ch >= ' ' && ch !== '\u007f' && (rules.accept === undefined || rules.accept.test(ch)),
+        )
+        .join('');
       const room = (rules.maxLength ?? Infinity) - value.length;
       if (room <= 0 || text === '') return { value, cursor };
       text = text.slice(0, room);
-      return { value: value.slice(0, cursor) + text + value.slice(cursor), cursor: cursor + text.length };
+      return {
+        value: value.slice(0, cursor) + text + value.slice(cursor),
+        cursor: cursor + text.length,
+      };
     }
     case 'backspace':
-      return cursor === 0 ? { value, cursor } : { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 };
+      return cursor === 0
+        ? { value, cursor }
+        : { value: value.slice(0, cursor - 1) + value.slice(cursor), cursor: cursor - 1 };
     case 'delete':
       return { value: value.slice(0, cursor) + value.slice(cursor + 1), cursor };
     case 'left':

@@ -20,7 +20,11 @@ export function Title({ children }: { children: ReactNode }) {
  */
 export function FieldLabel({ label, focused }: { label: string; focused: boolean }) {
   const { theme } = useUi();
-  return <Text color={focused ? theme.accent : undefined}>{`${focused ? '› ' : '  '}${label.padEnd(9)}`}</Text>;
+  return (
+    <Text
+      color={focused ? theme.accent : undefined}
+    >{`${focused ? '› ' : '  '}${label.padEnd(9)}`}</Text>
+  );
 }
 
 /** A spinner, or a static mark when animation is off (TERM=dumb, tests). */
@@ -50,7 +54,10 @@ export function ErrorLine({ message, hint }: { message: string; hint?: string | 
 }
 
 /** The footer's line: the screen's keys, then Ctrl+C, which every screen has. */
-export function footerLine(actions: readonly Action[], wording?: Partial<Record<Action, string>>): string {
+export function footerLine(
+  actions: readonly Action[],
+  wording?: Partial<Record<Action, string>>,
+): string {
   const keys = footerText(actions, wording);
   return `${keys === '' ? '' : `${keys} · `}Ctrl+C quit`;
 }
@@ -74,7 +81,13 @@ export function wrappedLines(text: string, width: number): number {
 }
 
 /** Wraps rather than cuts on a narrow terminal: every key stays listed (the frame makes room). */
-export function Footer({ actions, wording }: { actions: readonly Action[]; wording?: Partial<Record<Action, string>> }) {
+export function Footer({
+  actions,
+  wording,
+}: {
+  actions: readonly Action[];
+  wording?: Partial<Record<Action, string>>;
+}) {
   const { theme } = useUi();
   return (
     <Box>

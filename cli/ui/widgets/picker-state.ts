@@ -9,7 +9,11 @@ export function filterItems<T extends PickerItem>(items: readonly T[], filter: s
   const f = filter.trim().toLowerCase();
   if (f === '') return [...items];
   const prefix = items.filter((t) => t.symbol.toLowerCase().startsWith(f));
-  const rest = items.filter((t) => !prefix.includes(t) && (t.symbol.toLowerCase().includes(f) || t.name.toLowerCase().includes(f)));
+  const rest = items.filter(
+    (t) =>
+      !prefix.includes(t) &&
+      (t.symbol.toLowerCase().includes(f) || t.name.toLowerCase().includes(f)),
+  );
   return [...prefix, ...rest];
 }
 

@@ -8,15 +8,28 @@ import type { BalanceChange, CallView, FeeView } from '../services.js';
 export function feeText(fee: FeeView): string {
   if (fee.mode === 'sponsored') return 'sponsored (you pay no gas)';
   const max = `at most ${exactAmount(fee.max, fee.decimals, fee.symbol)}`;
-  return fee.estimated === undefined ? max : `about ${amount(fee.estimated, fee.decimals, fee.symbol)}, ${max}`;
+  return fee.estimated === undefined
+    ? max
+    : `about ${amount(fee.estimated, fee.decimals, fee.symbol)}, ${max}`;
 }
 
-export function PlanCalls({ calls, changes, changesNote = '' }: { calls: readonly CallView[]; changes: readonly BalanceChange[]; changesNote?: string }) {
+export function PlanCalls({
+  calls,
+  changes,
+  changesNote = '',
+}: {
+  calls: readonly CallView[];
+  changes: readonly BalanceChange[];
+  changesNote?: string;
+}) {
   const { theme } = useUi();
   return (
     <>
       <Box marginTop={1} flexDirection="column">
-        <Text bold>What will be signed ({calls.length === 1 ? 'one call' : `${calls.length} calls`}, one transaction):</Text>
+        <Text bold>
+          What will be signed ({calls.length === 1 ? 'one call' : `${calls.length} calls`}, one
+          transaction):
+        </Text>
         {calls.map((call, i) => (
           // wrapped, not cut: a review shows each call whole (it scrolls when that is too tall)
           <Text key={`${call.entrypoint}-${i}`} wrap="wrap">

@@ -7,13 +7,24 @@ import { useUi } from '../context.js';
 import { impactLevel } from '../screens/trade-state.js';
 import { Rows } from './layout.js';
 
-
 /** `extra` rows (a review's fee) line up with the quote's. */
-export function QuoteView({ quote, slippagePercent, extra = [] }: { quote: QuoteSummary; slippagePercent: string; extra?: ReadonlyArray<readonly [string, ReactNode]> }) {
+export function QuoteView({
+  quote,
+  slippagePercent,
+  extra = [],
+}: {
+  quote: QuoteSummary;
+  slippagePercent: string;
+  extra?: ReadonlyArray<readonly [string, ReactNode]>;
+}) {
   const { theme } = useUi();
   const level = impactLevel(quote);
-  const impactColour = level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : undefined;
-  const gas = quote.gas.estimatedGasUsed === null ? 'unknown' : `${quote.gas.estimatedGasUsed} gas${quote.gas.estimatedGasUsedInUsd ? ` (~$${quote.gas.estimatedGasUsedInUsd})` : ''}`;
+  const impactColour =
+    level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : undefined;
+  const gas =
+    quote.gas.estimatedGasUsed === null
+      ? 'unknown'
+      : `${quote.gas.estimatedGasUsed} gas${quote.gas.estimatedGasUsedInUsd ? ` (~$${quote.gas.estimatedGasUsedInUsd})` : ''}`;
   const routes = quote.route.map((leg) => {
     const path = [leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ');
     const pools = leg.hops.map((h) => h.pools.map((p) => p.poolName).join(' + ')).join(', ');
@@ -24,19 +35,33 @@ export function QuoteView({ quote, slippagePercent, extra = [] }: { quote: Quote
       <Rows
         rows={[
           ['You pay', short(quote.amountIn, quote.from.decimals)],
-          ['You receive (est.)', <Text key="r" bold>{short(quote.expectedOutput, quote.to.decimals)}</Text>],
-          ['Minimum received', `${short(quote.minimumReceived, quote.to.decimals)}  (slippage ${slippagePercent})`],
+          [
+            'You receive (est.)',
+            <Text key="r" bold>
+              {short(quote.expectedOutput, quote.to.decimals)}
+            </Text>,
+          ],
+          [
+            'Minimum received',
+            `${short(quote.minimumReceived, quote.to.decimals)}  (slippage ${slippagePercent})`,
+          ],
           ['Service fee', `${quote.fee.percent}  ${short(quote.fee.amount, quote.to.decimals)}`],
           [
             'Price impact',
             <Text key="i" color={impactColour}>
               {quote.priceImpact === null ? 'unknown' : quote.priceImpact.percent}
-              {level === 'danger' ? '  very high: you may lose much of the value' : level === 'warn' ? '  high' : ''}
+              {level === 'danger'
+                ? '  very high: you may lose much of the value'
+                : level === 'warn'
+                  ? '  high'
+                  : ''}
             </Text>,
           ],
           ['Route', routes[0] ?? ''],
           ...routes.slice(1, 4).map((line): [string, string] => ['', line]),
-          ...(routes.length > 4 ? [['', `… ${routes.length - 4} more legs`] as [string, string]] : []),
+          ...(routes.length > 4
+            ? [['', `… ${routes.length - 4} more legs`] as [string, string]]
+            : []),
           ['Gas (estimate)', gas],
           ...extra,
         ]}

@@ -19,7 +19,16 @@ export interface TextFieldProps extends FieldRules {
 }
 
 function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
-  if (key.return || key.escape || key.tab || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return undefined;
+  if (
+    key.return ||
+    key.escape ||
+    key.tab ||
+    key.upArrow ||
+    key.downArrow ||
+    key.pageUp ||
+    key.pageDown
+  )
+    return undefined;
   if (key.leftArrow) return { type: 'left' };
   if (key.rightArrow) return { type: 'right' };
   if (key.home) return { type: 'home' };
@@ -33,7 +42,16 @@ function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
   return line === '' ? undefined : { type: 'insert', text: line };
 }
 
-export function TextField({ value, onChange, focused, placeholder = '', mask = false, marked = false, accept, maxLength }: TextFieldProps) {
+export function TextField({
+  value,
+  onChange,
+  focused,
+  placeholder = '',
+  mask = false,
+  marked = false,
+  accept,
+  maxLength,
+}: TextFieldProps) {
   const { theme } = useUi();
   const { isRawModeSupported } = useStdin();
   const [cursor, setCursor] = useState(value.length);
@@ -74,7 +92,11 @@ export function TextField({ value, onChange, focused, placeholder = '', mask = f
   return (
     <Text>
       {open}
-      {shown === '' && placeholder !== '' ? <Text color={theme.muted}>{placeholder} </Text> : shown.slice(0, at)}
+      {shown === '' && placeholder !== '' ? (
+        <Text color={theme.muted}>{placeholder} </Text>
+      ) : (
+        shown.slice(0, at)
+      )}
       <Text inverse>{shown[at] ?? ' '}</Text>
       {shown.slice(at + 1)}
       {close}

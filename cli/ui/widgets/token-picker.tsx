@@ -29,7 +29,10 @@ export function TokenPicker({
   const { isRawModeSupported } = useStdin();
   const [filter, setFilter] = useState('');
   const matches = filterItems(items, filter);
-  const index = Math.max(0, matches.findIndex((t) => t.symbol === value));
+  const index = Math.max(
+    0,
+    matches.findIndex((t) => t.symbol === value),
+  );
   // keys arrive in bursts (a paste, a held key, ↓↓↓ in one chunk) faster than React re-renders:
   // each key reads and updates this, so every key of a burst counts, not only the last
   const latest = useRef({ filter, value });
@@ -45,7 +48,10 @@ export function TokenPicker({
       const now = latest.current;
       if (key.upArrow || key.downArrow) {
         const shown = filterItems(items, now.filter);
-        const at = Math.max(0, shown.findIndex((t) => t.symbol === now.value));
+        const at = Math.max(
+          0,
+          shown.findIndex((t) => t.symbol === now.value),
+        );
         const next = shown[moveHighlight(at, key.upArrow ? -1 : 1, shown.length)];
         if (next && next.symbol !== now.value) {
           latest.current = { ...now, value: next.symbol };
@@ -55,7 +61,8 @@ export function TokenPicker({
       }
       let nextFilter: string;
       if (key.backspace || key.delete) nextFilter = now.filter.slice(0, -1);
-      else if (!key.ctrl && !key.meta && /^[\w.]+$/.test(input)) nextFilter = (now.filter + input).slice(0, 20);
+      else if (!key.ctrl && !key.meta && /^[\w.]+$/.test(input))
+        nextFilter = (now.filter + input).slice(0, 20);
       else return;
       const first = filterItems(items, nextFilter)[0];
       latest.current = { filter: nextFilter, value: first?.symbol ?? now.value };
@@ -70,7 +77,12 @@ export function TokenPicker({
     return (
       <Text>
         <Text inverse>{`[${value}]`}</Text>
-        {filter === '' ? null : <Text color={matches.length === 0 ? theme.warning : theme.muted}> {matches.length === 0 ? `no token matches "${filter}"` : `filter: ${filter}`}</Text>}
+        {filter === '' ? null : (
+          <Text color={matches.length === 0 ? theme.warning : theme.muted}>
+            {' '}
+            {matches.length === 0 ? `no token matches "${filter}"` : `filter: ${filter}`}
+          </Text>
+        )}
       </Text>
     );
   }
@@ -79,11 +91,18 @@ export function TokenPicker({
     <Box flexDirection="column">
       <Text>
         <Text inverse>{`[${value}]`}</Text>
-        <Text color={theme.muted}> {filter === '' ? 'type to filter, ↑/↓ to choose' : `filter: ${filter}`}</Text>
+        <Text color={theme.muted}>
+          {' '}
+          {filter === '' ? 'type to filter, ↑/↓ to choose' : `filter: ${filter}`}
+        </Text>
       </Text>
       {matches.length === 0 ? <Text color={theme.warning}>no token matches "{filter}"</Text> : null}
       {matches.slice(start, start + SHOWN).map((t) => (
-        <Text key={t.symbol} color={t.symbol === value ? theme.accent : theme.muted} wrap="truncate-end">
+        <Text
+          key={t.symbol}
+          color={t.symbol === value ? theme.accent : theme.muted}
+          wrap="truncate-end"
+        >
           {t.symbol === value ? '› ' : '  '}
           {t.symbol.padEnd(7)} {t.name}
         </Text>
