@@ -117,7 +117,7 @@ export function trustProxyOption(
  *
  * Lines are handed over as bytes (sonic-boom's buffer mode): in text mode it measures the UTF-8
  * length of the whole pending batch again at every line, which under load cost more CPU than
- * writing the line itself (bench/server-health.ts; README "Benchmarks").
+ * writing the line itself (bench/server-health.ts; docs/benchmarks.md).
  */
 export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
   const destination = pino.destination({

@@ -78,7 +78,7 @@ const VERIFIED_HEADER = Buffer.from(JSON.stringify({ alg: 'none' })).toString('b
 /**
  * How many verified tokens are remembered. A session sends the same token with every call, and
  * verifying it again (HMAC, base64, JSON, jose's claims checks) was the largest piece of our own
- * CPU in a signing request (README "Benchmarks"). ~1 KB each at most.
+ * CPU in a signing request (docs/benchmarks.md). ~1 KB each at most.
  */
 export const VERIFIED_TOKENS_KEPT = 10_000;
 

@@ -6,7 +6,7 @@
  * Why not ky over fetch: signing is on the hot path of every trade, and building a WHATWG Request
  * and Response, their Headers and a web-stream body per call (ky over a node:http fetch, before
  * this) took about as much CPU as the rest of a /sign/hash request; undici's own fetch was slower
- * still (bench/server-health.ts, "added latency"; README "Benchmarks").
+ * still (bench/server-health.ts, "added latency"; docs/benchmarks.md).
  *
  * What it does not do, on purpose: follow redirects (a 3xx comes back as it is: credentials must
  * never be replayed to another host), decompress (no Accept-Encoding is sent), or hold more than
