@@ -219,8 +219,8 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
 }
 
 /**
- * JSON-RPC error codes of the auth server's own refusals on POST /paymaster (README "Auth server
- * API"): clients of the relay (starknet.js PaymasterRpc) read only JSON-RPC error objects, so
+ * JSON-RPC error codes of the auth server's own refusals on POST /paymaster (docs/server-api.md
+ * "The /paymaster relay"): clients of the relay (starknet.js PaymasterRpc) read only JSON-RPC error objects, so
  * every refusal there is one, with the stable code in `data.code` and at the head of `message`.
  * The standard codes where JSON-RPC has one; ours in its implementation-defined range
  * -32000..-32099, clear of SNIP-29's positive paymaster codes.

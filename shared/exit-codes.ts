@@ -1,6 +1,6 @@
 /**
- * Every exit code a finance-tui process can end with, in one table: `--help` and README print
- * it, and nothing exits with a code that is not here (docs/architecture.md "Headless output").
+ * Every exit code a finance-tui process can end with, in one table: `--help` and the README
+ * ("Exit codes") print it, and nothing exits with a code that is not here (docs/architecture.md "Headless output").
  * 0/1/2/4 are gh's set, 3 is ours (a transaction that left the client with no known outcome); 130 and 143 are the shell's convention for a process stopped by
  * SIGINT/SIGTERM, used only when a second signal forces an exit before the command wound down.
  */

@@ -1,7 +1,7 @@
 /**
  * A third-party client against the sandbox chain, unchanged: starknet.js 10's own high-level
  * calls — RpcProvider, Account, PaymasterRpc, Contract — pointed at the emulator's URLs, as any
- * Starknet tool would be (README "Sandbox chain and paymaster"). Nothing here is our client code.
+ * Starknet tool would be (docs/sandbox-chain.md "Using it"). Nothing here is our client code.
  */
 import type { FastifyInstance } from 'fastify';
 import { Account, Contract, logger, PaymasterRpc, RpcProvider, type Abi } from 'starknet';

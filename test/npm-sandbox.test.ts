@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox` (set-up command 1 of the README) and Ctrl+C in a terminal: the terminal
+ * `npm run sandbox` (README "Set-up") and Ctrl+C in a terminal: the terminal
  * sends SIGINT to the whole foreground process group — npm, and the sandbox under it — and npm
  * forwards it to its child as well. The sandbox must stop cleanly, say so, and npm must exit 0
  * (it exited 130: the script's intermediate shell died of the SIGINT and npm re-raised it).

@@ -1,6 +1,6 @@
 /**
  * The whole sandbox as a user runs it: `finance-tui sandbox --port 0 --json` in its own process,
- * then the README's curl walk-through over real HTTP.
+ * then the curl walk-through of docs/server-api.md "Trying it with curl" over real HTTP.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

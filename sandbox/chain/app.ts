@@ -2,7 +2,7 @@
  * The chain + paymaster emulator as a Fastify app factory (returned without listening):
  * - `POST /rpc`: Starknet JSON-RPC (rpc.ts) — the client's `rpcUrl`;
  * - `POST /paymaster`: SNIP-29 (paymaster.ts) — what our auth server relays to;
- * - sandbox-only knobs under `/sandbox/…` (README "Sandbox chain"), never exposed by our server:
+ * - sandbox-only knobs under `/sandbox/…` (docs/sandbox-chain.md "Knobs"), never exposed by our server:
  *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/paymaster/tamper`, and

@@ -3,7 +3,7 @@
  * things the JSON-RPC and paymaster front ends need: a read-only call, a relayed transaction
  * (what the paymaster submits) and a simulation.
  *
- * Decisions (README "Sandbox chain"):
+ * Decisions (docs/sandbox-chain.md "What the chain does"):
  * - A relayed transaction is the relayer's INVOKE of the forwarder: `deploy_account` (for a
  *   deployment), then `execute` (the account's `execute_from_outside_v2` with what the user
  *   signed, then the refund). It is all-or-nothing: the deployment, the user's calls, the fee
@@ -70,7 +70,7 @@ import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
-/** What the faucet gives every new sandbox wallet (README "Sandbox chain"). */
+/** What the faucet gives every new sandbox wallet (docs/sandbox-chain.md "Faucet"). */
 export const FAUCET: ReadonlyArray<{ symbol: string; amount: string }> = Object.freeze([
   { symbol: 'ETH', amount: '10' },
   { symbol: 'STRK', amount: '20000' },

@@ -186,7 +186,7 @@ export interface ErrorsPluginOptions {
 export function notFoundError(method: string): AppError {
   return new AppError(
     ErrorCode.NOT_FOUND,
-    `No route serves ${method} on this path (see the API in the README)`,
+    `No route serves ${method} on this path (see docs/server-api.md)`,
     { status: 404 },
   );
 }

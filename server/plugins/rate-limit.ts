@@ -58,7 +58,7 @@ function rule(
   return { name, per, max, windowMs, capacity };
 }
 
-/** The limits of every route (README "Auth server API"). */
+/** The limits of every route (docs/server-api.md "Routes"). */
 export const RATE_LIMITS = {
   // a 6-digit code could be guessed at verify; a mailbox spammed through login
   login: [rule('login:ip', 'ip', 5, CAPACITY.open)],

@@ -15,8 +15,8 @@
  * The line of a completed request is written by hand, in the shape pino gives its lines
  * (`{"level":30,"time":…` then the logger's bindings, the fields, `"msg":"request"}`), straight
  * to the logger's destination: pino's general-purpose serialisation of the same object cost
- * about 1 µs of the ~17 µs of CPU a GET /health takes (bench/server-health.ts; README
- * "Benchmarks"). Rarer lines (aborted, failed while responding) still go through pino.
+ * about 1 µs of the ~17 µs of CPU a GET /health takes (bench/server-health.ts;
+ * docs/benchmarks.md). Rarer lines (aborted, failed while responding) still go through pino.
  */
 import {
   type FastifyBaseLogger,
