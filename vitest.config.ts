@@ -1,21 +1,37 @@
 import { defineConfig } from 'vitest/config';
+import { PROCESS_TESTS, UNIT_TESTS } from './test/kinds.js';
 
+// Two kinds of test (docs/architecture.md "Tests"): `unit` beside its module, in this process,
+// no build (`npm run test:unit`); `process` in test/, against the built bin.
 export default defineConfig({
   test: {
-    include: [
-      'cli/**/*.test.ts',
-      'cli/**/*.test.tsx',
-      'server/**/*.test.ts',
-      'shared/**/*.test.ts',
-      'sandbox/**/*.test.ts',
-      'test/**/*.test.ts',
-    ],
-    // Process tests spawn the built bin; build it once before any test file runs.
-    globalSetup: ['test/global-setup.ts'],
     reporters: ['default', './test/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores in CI: process tests each start real servers, keep the pool small.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: UNIT_TESTS,
+          // in `npm test` the unit tests run before the process tests
+          sequence: { groupOrder: 0 },
+          // checks the unit rule (test/kinds.ts); builds nothing
+          globalSetup: ['test/unit-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: PROCESS_TESTS,
+          sequence: { groupOrder: 1 },
+          // Process tests spawn the built bin; build it once before any of them runs.
+          globalSetup: ['test/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -28,7 +28,7 @@
  * Poseidon (see WORK): dependency walks and their list merging, type strings through keccak, one
  * type hash per struct instance (starknet.js does not memoise it), every element through
  * Poseidon (revision 1) or Pedersen (revision 0, ~16 times dearer), merkle pairs.
- * test/typed-data-work.test.ts checks it against a count of what starknet.js really does.
+ * server/typed-data-work.test.ts checks it against a count of what starknet.js really does.
  */
 import type { TypedData } from 'starknet';
 import { AppError, ErrorCode } from '../shared/errors.js';

@@ -1197,7 +1197,7 @@ describe('coverage', () => {
       'paymaster_executeTransaction:155', // a class is refused at build; execute of a deploy re-checks it as 155 too
       'paymaster_executeTransaction:158',
       'paymaster_executeTransaction:163',
-      'paymaster_executeTransaction:154', // chain-emulator.test.ts drives it with the gas-price knob
+      'paymaster_executeTransaction:154', // sandbox/chain/app.test.ts drives it with the gas-price knob
       'paymaster_buildTransaction:156', // build does not simulate
     ]);
     const missing: string[] = [];

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
-import { tempHome } from '../../test/helpers/process.js';
+import { tempHome } from '../../test/helpers/home.js';
 import { acquireLock, type NewHistoryEntry, openHistory, walletHistory } from './history.js';
 
 const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;

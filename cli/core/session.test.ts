@@ -1,7 +1,7 @@
 import { getStarkKey, utils } from '@scure/starknet';
 import { afterAll, describe, expect, it } from 'vitest';
 import { argentAccountAddress } from '../../shared/starknet.js';
-import { cleanEnv, tempHome } from '../../test/helpers/process.js';
+import { cleanEnv, tempHome } from '../../test/helpers/home.js';
 import { addressMatchesKey, saveSession, type Session, sessionState } from './session.js';
 
 describe('sessionState', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, tempHome } from '../../test/helpers/process.js';
+import { cleanEnv, tempHome } from '../../test/helpers/home.js';
 import { DEFAULT_SETTINGS, loadSettings, settingsProblem } from './settings.js';
 
 const { aggregatorApiKey: _key, ...stored } = DEFAULT_SETTINGS;

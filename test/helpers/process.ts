@@ -3,11 +3,13 @@
  * FINANCE_TUI_HOME, and reading its output line by line without sleeping.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanEnv } from './home.js';
+
+// the home and environment helpers, for the process tests that import them from here
+export { cleanEnv, tempHome } from './home.js';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -18,26 +20,6 @@ export async function closedPort(host: string): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-export function tempHome(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'finance-tui-test-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** The environment of a child: no inherited finance-tui or server variables, then `extra`. */
-export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (
-      /^(FINANCE_TUI_|IDENTITY_|JWT_|PAYMASTER_|REDIS_|TRUST_PROXY|ALLOWED_ORIGINS|PUBLIC_URL|PORT$|HOST$|NODE_ENV$|VITEST)/.test(
-        key,
-      )
-    )
-      continue;
-    env[key] = value;
-  }
-  return { ...env, ...extra };
 }
 
 export interface Spawned {

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import Type from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpClient, retryAfterSeconds } from '../cli/clients/http.js';
-import { failure } from './helpers/failure.js';
+import { createHttpClient, retryAfterSeconds } from './http.js';
+import { failure } from '../../test/helpers/failure.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 

@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scopedFetch } from '../cli/core/chain/fetch.js';
-import type { AppError } from '../shared/errors.js';
+import { scopedFetch } from './fetch.js';
+import type { AppError } from '../../../shared/errors.js';
 
 let server: Server;
 let url: string;

@@ -6,11 +6,11 @@
  * settings; logout; 80×24.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parsePositiveAmount } from '../cli/core/actions/rules.js';
-import { AppError, ErrorCode } from '../shared/errors.js';
-import type { Balances } from '../cli/ui/services.js';
-import { fakeServices, SESSION } from './helpers/fake-services.js';
-import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
+import { parsePositiveAmount } from '../../core/actions/rules.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { Balances } from '../services.js';
+import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
+import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
 afterEach(() => {

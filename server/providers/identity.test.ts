@@ -6,22 +6,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import type { FaultSettings } from '../sandbox/faults.js';
-import { type AppError, isAppError } from '../shared/errors.js';
-import { argentAccountAddress, verifyStarkSignature } from '../shared/starknet.js';
-import {
-  createIdentityProvider,
-  type IdentityProviderOptions,
-} from '../server/providers/identity.js';
-import { createLocalLock } from '../server/locks.js';
+import { buildIdentityEmulator } from '../../sandbox/identity/app.js';
+import type { FaultSettings } from '../../sandbox/faults.js';
+import { type AppError, isAppError } from '../../shared/errors.js';
+import { argentAccountAddress, verifyStarkSignature } from '../../shared/starknet.js';
+import { createIdentityProvider, type IdentityProviderOptions } from './identity.js';
+import { createLocalLock } from '../locks.js';
 import {
   type Provisioning,
   provisionWallet,
   SERVER_WALLET_KEY,
   verifyAndProvision,
-} from '../server/providers/identity-flow.js';
-import type { IdentityProvider } from '../server/providers/types.js';
+} from './identity-flow.js';
+import type { IdentityProvider } from './types.js';
 
 const APP_ID = 'contract-app';
 const APP_SECRET = 'contract-secret-Zq81vT0pLk';

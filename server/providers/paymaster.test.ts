@@ -5,15 +5,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymasterRelay, MAX_RESPONSE_BYTES } from '../server/providers/paymaster.js';
+import { createPaymasterRelay, MAX_RESPONSE_BYTES } from './paymaster.js';
 import {
   buildTestApp,
   errorCodeOf,
   post,
   type SeededUser,
   type TestApp,
-} from './helpers/build-test-app.js';
-import { readBody } from './helpers/http.js';
+} from '../../test/helpers/build-test-app.js';
+import { readBody } from '../../test/helpers/http.js';
 
 interface Seen {
   body: unknown;

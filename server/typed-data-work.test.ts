@@ -12,13 +12,9 @@ import fc from 'fast-check';
 import type { TypedData } from 'starknet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors.js';
-import {
-  checkTypedData,
-  type CheckedTypedData,
-  TYPED_DATA_LIMITS,
-} from '../server/typed-data-bounds.js';
-import { type CountedHash, countedHasher } from './helpers/counted-hasher.js';
-import { fannedOutTypes, STARKNET_DOMAIN } from './helpers/typed-data.js';
+import { checkTypedData, type CheckedTypedData, TYPED_DATA_LIMITS } from './typed-data-bounds.js';
+import { type CountedHash, countedHasher } from '../test/helpers/counted-hasher.js';
+import { fannedOutTypes, STARKNET_DOMAIN } from '../test/helpers/typed-data.js';
 
 let hasher: Awaited<ReturnType<typeof countedHasher>>;
 beforeAll(async () => {

@@ -6,16 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
+import { buildAggregatorEmulator } from '../../sandbox/aggregator/app.js';
 import {
   type AggregatorClientOptions,
   createAggregatorClient,
   type SwapPair,
-} from '../cli/clients/aggregator.js';
-import type { RetryInfo } from '../cli/clients/http.js';
-import { decodeSwapCalldataTail, encodeSwapCalldata } from '../shared/swap-calldata.js';
-import { failure } from './helpers/failure.js';
-import { resolveToken } from '../shared/tokens.js';
+} from './aggregator.js';
+import type { RetryInfo } from './http.js';
+import { decodeSwapCalldataTail, encodeSwapCalldata } from '../../shared/swap-calldata.js';
+import { failure } from '../../test/helpers/failure.js';
+import { resolveToken } from '../../shared/tokens.js';
 
 const t = (symbol: string) => resolveToken('mainnet', symbol);
 const ETH = t('ETH').address;

@@ -8,18 +8,18 @@ import { getStarkKey, utils } from '@scure/starknet';
 import type { FastifyInstance } from 'fastify';
 import { typedData } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SELECTOR, selectorOf, u256Felts } from '../shared/erc20.js';
+import { SELECTOR, selectorOf, u256Felts } from '../../shared/erc20.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
   padHash,
   signStarkHash,
   splitSignature,
-} from '../shared/starknet.js';
-import { resolveToken } from '../shared/tokens.js';
-import { DEFAULT_POOLS, resolvePools } from '../sandbox/aggregator/pools.js';
-import { buildChainEmulator } from '../sandbox/chain/app.js';
-import { FORWARDER_ADDRESS, RELAYER_ADDRESS } from '../sandbox/chain/contracts.js';
+} from '../../shared/starknet.js';
+import { resolveToken } from '../../shared/tokens.js';
+import { DEFAULT_POOLS, resolvePools } from '../aggregator/pools.js';
+import { buildChainEmulator } from './app.js';
+import { FORWARDER_ADDRESS, RELAYER_ADDRESS } from './contracts.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const ETH = resolveToken('mainnet', 'ETH');

@@ -1,9 +1,9 @@
 /** The Portfolio and Rebalance screens over a fake of the services port (the real port: test/cli-portfolio.test.ts runs the same core). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../shared/errors.js';
-import type { Portfolio, RebalanceView } from '../cli/ui/services.js';
-import { fakeServices, SESSION } from './helpers/fake-services.js';
-import { KEYS, type Rendered, renderWithProviders } from './helpers/tui.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { Portfolio, RebalanceView } from '../services.js';
+import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
+import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
 afterEach(() => {

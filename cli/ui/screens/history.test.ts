@@ -1,0 +1,61 @@
+/**
+ * The history screen: newest first, one transaction whole, an unreadable file.
+ * The TUI over a fake services port (pure UI logic; the real program is driven in tmux by
+ * test/tui-terminal.test.ts).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
+
+let ui: Rendered | undefined;
+afterEach(() => {
+  ui?.unmount();
+  ui = undefined;
+});
+
+describe('history', () => {
+  it("lists the wallet's transactions newest first; ↑/↓ show one whole, a revert with its reason", async () => {
+    const services = signedIn({
+      features: { history: true },
+      history: [
+        {
+          transactionHash: `0x${'a'.repeat(64)}`,
+          at: '2026-11-24T10:05:00.000Z',
+          kind: 'send',
+          summary: 'send 1 STRK to 0x0555…5555',
+          status: 'succeeded',
+        },
+        {
+          transactionHash: `0x${'b'.repeat(64)}`,
+          at: '2026-11-24T10:01:00.000Z',
+          kind: 'trade',
+          summary: 'swap 100 USDC → at least 0.03 ETH',
+          status: 'reverted',
+          revertReason: 'min_received not met',
+        },
+      ],
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'History');
+    let frame = await ui.waitForFrame((f) => f.includes('History (1 of 2'));
+    expect(frame).toMatch(/› 2026-11-24 10:05 ✓ send\s+send 1 STRK/);
+    expect(frame).toMatch(/2026-11-24 10:01 ✗ trade\s+swap 100 USDC/);
+    expect(frame).toContain(`Hash    0x${'a'.repeat(64)}`);
+    frame = await ui.press(KEYS.down);
+    expect(frame).toContain('History (2 of 2');
+    expect(frame).toContain('reverted: nothing moved but the fee');
+    expect(frame).toContain('Reason  min_received not met');
+    frame = await ui.press(KEYS.escape);
+    expect(frame).toContain('› History');
+  });
+
+  it('an unreadable history file is said, with where it was moved', async () => {
+    ui = renderWithProviders(
+      signedIn({ features: { history: true }, historySetAside: '/data/history.json.corrupt-1' }),
+    );
+    await openFromHome(ui, 'History');
+    const frame = await ui.waitForFrame((f) => f.includes('could not be read'));
+    expect(frame).toContain('moved to /data/history.json.corrupt-1');
+    expect(frame).toContain('no transactions from this wallet yet');
+  });
+});
