@@ -74,7 +74,6 @@ describe('sign-in', () => {
     const services = fakeServices({
       requestCode: async () => {
         throw new AppError(ErrorCode.RATE_LIMITED, 'too many requests', {
-          status: 429,
           details: { retryAfterSeconds: 42 },
         });
       },
@@ -234,9 +233,7 @@ describe('trade', () => {
       features: { trade: true },
       autoQuoteImpactBps: 5,
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
-          status: 502,
-        });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction');
       },
     });
     ui = renderWithProviders(services);
@@ -294,7 +291,6 @@ describe('a lost session', () => {
       balancesError: new AppError(
         ErrorCode.SESSION_EXPIRED,
         'the server no longer accepts the session of alice@example.com (TOKEN_REVOKED)',
-        { status: 401 },
       ),
     });
     ui = renderWithProviders(services);
@@ -468,7 +464,7 @@ describe('multi-swap', () => {
     const services = signedIn({
       features: { multiSwap: true },
       plan: async () => {
-        throw new AppError(ErrorCode.NO_ROUTE_FOUND, 'no route for 1 STRK to ETH', { status: 404 });
+        throw new AppError(ErrorCode.NO_ROUTE_FOUND, 'no route for 1 STRK to ETH');
       },
     });
     ui = renderWithProviders(services);
@@ -645,9 +641,7 @@ describe('send', () => {
     const services = signedIn({
       features: { send: true },
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
-          status: 502,
-        });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction');
       },
     });
     ui = renderWithProviders(services);
@@ -671,7 +665,7 @@ describe('send after it left', () => {
       features: { send: true },
       execute: async (onStep) => {
         onStep({ kind: 'submitted', hash: '0xfeed' });
-        throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering', { status: 502 });
+        throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering');
       },
     });
     ui = renderWithProviders(services);
