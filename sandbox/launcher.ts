@@ -215,9 +215,6 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
       throw new AppError(
         ErrorCode.CONFIG_ERROR,
         `port ${options.port} is in use (another sandbox or server?); pick one with --port, or --port 0`,
-        {
-          status: 400,
-        },
       );
     }
     throw error;

@@ -65,7 +65,7 @@ export interface TokenServiceOptions {
 }
 
 function unauthorized(message = 'Invalid or missing token'): AppError {
-  return new AppError(ErrorCode.UNAUTHORIZED, message, { status: 401 });
+  return new AppError(ErrorCode.UNAUTHORIZED, message);
 }
 
 function nonEmptyString(value: unknown): value is string {
@@ -103,7 +103,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
   function checkLifetime(entry: Verified, nowSeconds: number): void {
     // jose: exp at or before now is expired
     if (entry.exp <= nowSeconds || nowSeconds - entry.iat >= TOKEN_TTL_SECONDS) {
-      throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', { status: 401 });
+      throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again');
     }
     if (
       entry.iat > nowSeconds + CLOCK_SKEW_SECONDS ||
@@ -178,9 +178,7 @@ export function createTokenService(options: TokenServiceOptions): TokenService {
         }).payload as Record<string, unknown>;
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
-          throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again', {
-            status: 401,
-          });
+          throw new AppError(ErrorCode.TOKEN_EXPIRED, 'Token expired, sign in again');
         }
         // Never echo jose's reason: it would help someone probing tokens, and the caller's fix is
         // the same in every case (sign in again).

@@ -91,7 +91,6 @@ export async function startServer(
         throw new AppError(
           ErrorCode.CONFIG_ERROR,
           `REDIS_URL: ${problem} (or set REDIS_PERSISTENCE=warn to start anyway)`,
-          { status: 400 },
         );
       }
     }

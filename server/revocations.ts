@@ -74,7 +74,6 @@ export function createMemoryRevocations(
           throw new AppError(
             ErrorCode.REVOCATION_UNAVAILABLE,
             'The sign-out could not be recorded now; try again later',
-            { status: 503 },
           );
         }
         records.set(token.userId, {
@@ -148,7 +147,7 @@ export function createRedisRevocations(
     redis.defineCommand('financeTuiRevoke', { numberOfKeys: 1, lua: REVOKE });
   const client = redis as RedisWithRevoke;
   const failed = (): AppError =>
-    new AppError(ErrorCode.INTERNAL_ERROR, 'The session store is unavailable', { status: 500 });
+    new AppError(ErrorCode.INTERNAL_ERROR, 'The session store is unavailable');
 
   return {
     async revoke(token) {
@@ -164,7 +163,6 @@ export function createRedisRevocations(
         throw new AppError(
           ErrorCode.REVOCATION_UNAVAILABLE,
           'The sign-out could not be recorded now; try again later',
-          { status: 503 },
         );
       }
     },

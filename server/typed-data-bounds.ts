@@ -130,9 +130,7 @@ const REVISION_0_SCALAR = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const TUPLE = /^\(.*\)$/;
 
 function refuse(reason: string): never {
-  throw new AppError(ErrorCode.VALIDATION_ERROR, `typed data refused before hashing: ${reason}`, {
-    status: 400,
-  });
+  throw new AppError(ErrorCode.VALIDATION_ERROR, `typed data refused before hashing: ${reason}`);
 }
 
 /** A name as it may appear in an error message: printable, short, quoted. */

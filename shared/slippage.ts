@@ -26,7 +26,6 @@ export function parseSlippageBps(text: string): number {
       throw new AppError(
         ErrorCode.INVALID_SLIPPAGE,
         `${error.message} (slippage is a percent from 0.01 to 50, e.g. 0.5)`,
-        { status: 400 },
       );
     }
     throw error;
@@ -35,7 +34,6 @@ export function parseSlippageBps(text: string): number {
     throw new AppError(
       ErrorCode.INVALID_SLIPPAGE,
       `slippage must be from 0.01 % to 50 % (got "${text}")`,
-      { status: 400 },
     );
   }
   return Number(bps);
@@ -46,7 +44,6 @@ export function assertSlippageBps(bps: number): void {
     throw new AppError(
       ErrorCode.INVALID_SLIPPAGE,
       `slippage must be 1..5000 basis points (got ${bps})`,
-      { status: 400 },
     );
   }
 }

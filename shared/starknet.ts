@@ -26,12 +26,12 @@ const SIGNATURE = /^0x[0-9a-fA-F]{128}$/;
 const MAX_BITS = 252;
 
 function invalid(message: string): AppError {
-  return new AppError(ErrorCode.VALIDATION_ERROR, message, { status: 400 });
+  return new AppError(ErrorCode.VALIDATION_ERROR, message);
 }
 
 /**
  * Normalises a 0x-hex felt (hash, key or address) to 0x + 64 lower-case hex digits.
- * Throws AppError VALIDATION_ERROR (400) for anything that is not hex or is wider than 252 bits.
+ * Throws AppError VALIDATION_ERROR for anything that is not hex or is wider than 252 bits.
  */
 export function padHash(hex: string): string {
   if (typeof hex !== 'string' || !HEX.test(hex)) throw invalid('expected a 0x-prefixed hex value');

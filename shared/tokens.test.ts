@@ -75,7 +75,6 @@ describe('token registry', () => {
       } catch (error) {
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe('UNKNOWN_TOKEN');
-        expect((error as AppError).status).toBe(400);
         expect((error as AppError).message).toContain('ETH, STRK, USDC');
       }
     },

@@ -82,9 +82,7 @@ export function addressToBigInt(text: string): bigint | undefined {
 export function normalizeAddress(text: string): string {
   const value = addressToBigInt(text);
   if (value === undefined)
-    throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`, {
-      status: 400,
-    });
+    throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`);
   return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
@@ -117,9 +115,6 @@ export function resolveToken(network: Network, symbolOrAddress: string): Token {
   throw new AppError(
     ErrorCode.UNKNOWN_TOKEN,
     `unknown token "${symbolOrAddress}" on ${network} (known: ${known})`,
-    {
-      status: 400,
-      details: { network, known: REGISTRY[network].map((t) => t.symbol) },
-    },
+    { details: { network, known: REGISTRY[network].map((t) => t.symbol) } },
   );
 }

@@ -256,7 +256,6 @@ describe('POST /wallet/create', () => {
       throw new AppError(
         ErrorCode.IDENTITY_PROVIDER_ERROR,
         'identity provider answered HTTP 503 to get wallet',
-        { status: 502 },
       );
     };
     const res = await post(t.app, '/wallet/create', {}, { token });

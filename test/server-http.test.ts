@@ -192,14 +192,12 @@ describe('routing and shape', () => {
     expect(res.body.includes('secret internal detail')).toBe(exposed);
   });
 
-  it('an upstream AppError keeps its status and code', async () => {
+  it("an upstream AppError is answered with its code and the code's status", async () => {
     const { FakeIdentity } = await import('./helpers/build-test-app.js');
     const { AppError } = await import('../shared/errors.js');
     const down = new FakeIdentity();
     down.sendOtp = async () => {
-      throw new AppError('IDENTITY_PROVIDER_ERROR', 'The identity provider failed (HTTP 503)', {
-        status: 502,
-      });
+      throw new AppError('IDENTITY_PROVIDER_ERROR', 'The identity provider failed (HTTP 503)');
     };
     t = await buildTestApp({ deps: { identity: down } });
     const res = await post(t.app, '/auth/login', { email: 'a@example.com' });

@@ -158,13 +158,12 @@ export function invalidResponse(url: string, why: string): AppError {
   return new AppError(
     ErrorCode.INVALID_RESPONSE,
     `the aggregator at ${url} sent an unexpected response: ${why}`,
-    { status: 502 },
   );
 }
 
 export function noRoute(message: string | undefined, pair?: string): AppError {
   const text = printable(message ?? '') || 'no route found';
-  return new AppError(ErrorCode.NO_ROUTE_FOUND, pair ? `${pair}: ${text}` : text, { status: 404 });
+  return new AppError(ErrorCode.NO_ROUTE_FOUND, pair ? `${pair}: ${text}` : text);
 }
 
 function integer(value: number | string, url: string, what: string, max: number): number {

@@ -200,10 +200,7 @@ function checkCalldata(
     throw new AppError(
       ErrorCode.CALLDATA_MISMATCH,
       `the aggregator at ${url} sent calldata${pair === undefined ? '' : ` for pair ${pair}`} that ${why}; refusing it`,
-      {
-        status: 502,
-        details: { field, ...(pair === undefined ? {} : { pair }), ...extra },
-      },
+      { details: { field, ...(pair === undefined ? {} : { pair }), ...extra } },
     );
   };
   if (tail.tokenIn !== addressToBigInt(expected.tokenIn))
@@ -230,9 +227,7 @@ function checkCalldata(
 
 function validSwapAmount(pair: SwapPair): void {
   if (pair.amount <= 0n)
-    throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero', {
-      status: 400,
-    });
+    throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero');
   if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut))
     throw usageError('input and output are the same token');
 }
@@ -258,7 +253,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
       throw new AppError(
         ErrorCode.NETWORK_UNSUPPORTED,
         `swaps are available on mainnet only (current network: ${options.network})`,
-        { status: 400 },
       );
     }
   }

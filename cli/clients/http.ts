@@ -313,7 +313,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new AppError(
           ErrorCode.INVALID_RESPONSE,
           `the ${options.service} at ${label} sent an answer larger than ${limit} bytes`,
-          { status: 502 },
         );
       }
       const redirect = causeOf(error, RedirectRefused);
@@ -321,10 +320,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new AppError(
           ErrorCode.INVALID_RESPONSE,
           `the ${options.service} at ${label} ${redirect.message}`,
-          {
-            status: 502,
-            details: { url, status: redirect.status, redirect: true },
-          },
+          { details: { url, status: redirect.status, redirect: true } },
         );
       }
       if (options.errorBodies === 'app' && isHTTPError(error)) {
@@ -339,7 +335,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         ErrorCode.NETWORK_ERROR,
         `${options.service} request ${label} failed after ${tries}: ${describe(error, timeoutMs)}`,
         {
-          status: 502,
           details: {
             url,
             attempts,
@@ -359,14 +354,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       throw new AppError(
         ErrorCode.INVALID_RESPONSE,
         `the ${options.service} at ${label} sent a response that is not JSON`,
-        { status: 502 },
       );
     }
     if (request.schema !== undefined && !validatorOf(request.schema).Check(parsed)) {
       throw new AppError(
         ErrorCode.INVALID_RESPONSE,
         `the ${options.service} at ${label} sent an answer of the wrong shape`,
-        { status: 502 },
       );
     }
     return { url, status, body: parsed as T };

@@ -51,14 +51,11 @@ export function serverErrorOf(
   };
   if (isErrorCode(error.code)) {
     const suffix = retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`;
-    return new AppError(error.code, `${message}${suffix}`, { status, details });
+    return new AppError(error.code, `${message}${suffix}`, { details });
   }
   return new AppError(
     ErrorCode.SERVER_ERROR,
     `the ${context.service} answered ${printable(error.code, 60)}: ${message}`,
-    {
-      status,
-      details: { ...details, serverCode: printable(error.code, 60) },
-    },
+    { details: { ...details, serverCode: printable(error.code, 60) } },
   );
 }

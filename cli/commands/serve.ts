@@ -39,7 +39,6 @@ export const run: CommandRun = async (ctx) => {
       throw new AppError(
         ErrorCode.CONFIG_ERROR,
         `port ${config.port} on ${config.host} is already in use`,
-        { status: 400 },
       );
     }
     throw error;

@@ -114,7 +114,6 @@ export async function verify(
     throw new AppError(
       ErrorCode.INVALID_RESPONSE,
       'the auth server sent a session without a valid expiry time',
-      { status: 502 },
     );
   }
   const session: Session = {
@@ -314,7 +313,6 @@ export async function readOutbox(
       throw new AppError(
         ErrorCode.NOT_FOUND,
         `no code has been sent to ${email} in this sandbox; send one with: ${loginCommand(email, true)}`,
-        { status: 404 },
       );
     }
     throw error;

@@ -116,10 +116,7 @@ export function parseTargets(text: string, network: Network): Target[] {
     throw new AppError(
       ErrorCode.USAGE_ERROR,
       `--target percentages must add up to 100; they add up to ${formatShare(sum).replace(/\.00$/, '')}`,
-      {
-        status: 400,
-        details: { sum: formatShare(sum) },
-      },
+      { details: { sum: formatShare(sum) } },
     );
   }
   return targets;
@@ -201,10 +198,7 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
       throw new AppError(
         ErrorCode.NO_ROUTE_FOUND,
         `cannot rebalance: no price for ${t.token.symbol} (the aggregator has no route for it), so its value is unknown`,
-        {
-          status: 502,
-          details: { token: t.token.symbol },
-        },
+        { details: { token: t.token.symbol } },
       );
     }
     inPlay.push({ token: t.token, balance: h.balance, price: h.price, target: t.share });
@@ -245,7 +239,6 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
     throw new AppError(
       ErrorCode.INSUFFICIENT_BALANCE,
       'nothing to rebalance: the tokens in play are worth nothing',
-      { status: 400 },
     );
   }
   // |value × 100 % − target × base| ≤ band × base, exactly

@@ -62,7 +62,6 @@ export async function ensureAuthServer(
       throw new AppError(
         ErrorCode.CONFIG_ERROR,
         `the server at ${url} is a sandbox, not a production auth server; use --sandbox, or point FINANCE_TUI_SERVER_URL (serverUrl in settings) at your server`,
-        { status: 400 },
       );
     }
     return { url, started: false, ...(probe.version ? { version: probe.version } : {}) };

@@ -202,7 +202,6 @@ export async function resolveEndpoints(
       throw new AppError(
         ErrorCode.USAGE_ERROR,
         'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox',
-        { status: 400 },
       );
     }
     const { doc, child } = await sandboxEndpoints(env, dir, opts.runningSandboxOnly === true, call);

@@ -32,7 +32,6 @@ export async function rpcUrlOf(
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       'the running sandbox has no chain (its sandbox.json names no rpcUrl): restart it with this version',
-      { status: 400 },
     );
   }
   const { logger, provider } = await import('starknet');

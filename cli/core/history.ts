@@ -181,7 +181,6 @@ export interface HistoryStore {
 
 function historyError(message: string, cause?: unknown): AppError {
   return new AppError(ErrorCode.HISTORY_ERROR, message, {
-    status: 500,
     ...(cause === undefined ? {} : { cause }),
   });
 }

@@ -87,7 +87,6 @@ export async function quote(
     throw new AppError(
       ErrorCode.NETWORK_UNSUPPORTED,
       `swaps are available on mainnet only (current network: ${deps.network})`,
-      { status: 400 },
     );
   }
   const slippageBps = request.slippageBps ?? deps.defaultSlippageBps;

@@ -221,7 +221,6 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
               throw new AppError(
                 ErrorCode.CHAIN_ERROR,
                 'is_valid_outside_execution_nonce answered no boolean',
-                { status: 502 },
               );
             return BigInt(value) === 1n;
           } catch (error) {

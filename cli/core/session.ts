@@ -130,7 +130,6 @@ export function addressMismatch(
   return new AppError(
     ErrorCode.ADDRESS_MISMATCH,
     `${what}: its wallet address is not the account of its public key, so it is refused; sign in again: ${loginCommand(email, sandbox)}`,
-    { status: 401 },
   );
 }
 
@@ -138,7 +137,6 @@ export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why:
   return new AppError(
     ErrorCode.SESSION_EXPIRED,
     `${why}; sign in again: ${loginCommand(session.email, session.sandbox)}`,
-    { status: 401 },
   );
 }
 
@@ -208,7 +206,6 @@ export function requireSession(
     throw new AppError(
       ErrorCode.AUTH_REQUIRED,
       `not signed in; sign in with: ${loginCommand(undefined, endpoints.sandbox)}`,
-      { status: 401 },
     );
   }
   if (!addressMatchesKey(session.address, session.publicKey)) {
@@ -226,7 +223,6 @@ export function requireSession(
     throw new AppError(
       ErrorCode.AUTH_REQUIRED,
       `the saved session of ${session.email} is for ${describeTarget(session)}, not ${describeTarget(endpoints)}; sign in here: ${loginCommand(session.email, endpoints.sandbox)}`,
-      { status: 401 },
     );
   }
   const expiresAt = Date.parse(session.expiresAt);
@@ -300,9 +296,6 @@ export function createSignHash(
       throw new AppError(
         ErrorCode.INVALID_RESPONSE,
         "the auth server's signature does not verify against the wallet's public key; refusing it",
-        {
-          status: 502,
-        },
       );
     }
     const [r, s] = splitSignature(signature);

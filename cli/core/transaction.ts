@@ -34,7 +34,6 @@ export function parseTransactionHash(text: string): string {
     throw new AppError(
       ErrorCode.USAGE_ERROR,
       'a transaction hash is 0x followed by 1 to 64 hex digits',
-      { status: 400 },
     );
   return `0x${BigInt(text).toString(16).padStart(64, '0')}`;
 }
@@ -94,9 +93,7 @@ export async function readTransaction(
     mapChainError,
   );
   if (read === undefined)
-    throw new AppError(ErrorCode.NOT_FOUND, `the network has no transaction ${hash}`, {
-      status: 404,
-    });
+    throw new AppError(ErrorCode.NOT_FOUND, `the network has no transaction ${hash}`);
   const { status, receipt } = read;
   const changes =
     receipt === undefined

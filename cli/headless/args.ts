@@ -98,7 +98,6 @@ export function refuseNegativeAmount(
       throw new AppError(
         ErrorCode.INVALID_AMOUNT,
         `invalid amount "${arg.slice(0, 40)}": amount must not be negative`,
-        { status: 400 },
       );
     }
   }

@@ -515,7 +515,6 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           new AppError(
             ErrorCode.EXECUTION_DISABLED,
             'nothing was signed: this server is read-only. The person can restart it with --allow-execute (and caps such as --max-usd) to let you execute plans',
-            { status: 403 },
           ),
         );
       }
@@ -525,7 +524,6 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           new AppError(
             ErrorCode.PLAN_NOT_FOUND,
             `no plan ${input.planId} on this server (plans last until they expire): call a plan_* tool again`,
-            { status: 404 },
           ),
         );
       const { planned } = stored;
@@ -561,8 +559,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             await checkLimits(planned.plan, o.limits, planned.context.aggregator, {
               signal: ctx.mcpReq.signal,
             });
-            if (ctx.mcpReq.signal.aborted)
-              throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+            if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled');
             const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
             if (canAsk) {
               const answer = await ctx.mcpReq
@@ -584,31 +581,27 @@ export function createToolServer(o: ToolServerOptions): McpServer {
                 .catch((error: unknown) => {
                   // no answer is no consent (fail closed)
                   if (ctx.mcpReq.signal.aborted)
-                    throw new AppError(ErrorCode.CANCELLED, 'cancelled', { status: 499 });
+                    throw new AppError(ErrorCode.CANCELLED, 'cancelled');
                   throw new AppError(
                     ErrorCode.CONFIRMATION_REQUIRED,
                     `nothing was signed: the host could not ask the person to confirm (${String((error as Error)?.message ?? error).slice(0, 120)})`,
-                    { status: 428 },
                   );
                 });
               if (answer.action !== 'accept' || answer.content?.confirm !== true) {
                 throw new AppError(
                   ErrorCode.CONFIRMATION_REQUIRED,
                   'nothing was signed: the person did not confirm the plan',
-                  { status: 428 },
                 );
               }
               if (now() > planned.confirmBy)
                 throw new AppError(
                   ErrorCode.CONFIRMATION_REQUIRED,
                   `nothing was signed: the plan's quote expired before it was confirmed; ${replan}`,
-                  { status: 428 },
                 );
             } else if (now() > Math.min(planned.confirmBy, stored.madeAt + PLAN_FRESH_MS)) {
               throw new AppError(
                 ErrorCode.CONFIRMATION_REQUIRED,
                 `nothing was signed: the plan is older than 30 s (or its build expired) and this host cannot ask the person to confirm; ${replan}, show it, and execute it at once`,
-                { status: 428 },
               );
             }
           }

@@ -23,7 +23,6 @@ export function withDotEnv(
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `could not read ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
-      { status: 400 },
     );
   }
   return { ...parsed, ...env };
@@ -48,10 +47,7 @@ export async function loadServeConfig(
       throw new AppError(
         ErrorCode.CONFIG_ERROR,
         [...error.problems, ...(missing ? [SANDBOX_HINT] : [])].join('\n'),
-        {
-          status: 400,
-          details: { problems: error.problems },
-        },
+        { details: { problems: error.problems } },
       );
     }
     throw error;

@@ -100,7 +100,7 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`, { status: 400 });
+    throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
   }
   return value.replace(/\/+$/, '');
 }
@@ -114,7 +114,7 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `the settings file ${file} is invalid: ${problem}; fix or delete it`,
-      { status: 400, details: { file } },
+      { details: { file } },
     );
   }
   const network = env.FINANCE_TUI_NETWORK?.trim() || stored.network;
@@ -122,7 +122,6 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`,
-      { status: 400 },
     );
   }
   const gasToken =
@@ -132,9 +131,6 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `the gas token (gasToken / FINANCE_TUI_GAS_TOKEN) must be a ${network} token of the registry (got "${gasToken.slice(0, 40)}")`,
-      {
-        status: 400,
-      },
     );
   }
   return {

@@ -32,7 +32,6 @@ export function invalidStore(what: string, file: string, why: string, cause?: un
     ErrorCode.CONFIG_ERROR,
     `the ${what} file ${file} is invalid: ${why}; fix or delete it`,
     {
-      status: 400,
       details: { file },
       ...(cause === undefined ? {} : { cause }),
     },

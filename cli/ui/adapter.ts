@@ -302,8 +302,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         { signal },
       );
       const [quote] = result.quotes;
-      if (!quote)
-        throw new AppError(ErrorCode.INVALID_RESPONSE, 'no quote in the answer', { status: 502 });
+      if (!quote) throw new AppError(ErrorCode.INVALID_RESPONSE, 'no quote in the answer');
       return quote;
     },
 
@@ -329,9 +328,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
     async execute(plan, _session, { signal, onStep }) {
       const planned = plans.get(plan.handle);
       if (planned === undefined)
-        throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again', {
-          status: 400,
-        });
+        throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again');
       const { executeAction } = await import('../core/actions/index.js');
       // Above 15 % impact the review took the typed word for this plan; anything else executes
       // as the headless default, so a re-quote that crossed 15 % on the way is refused.
@@ -406,13 +403,11 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       );
       const problem = m.settings.settingsProblem({ ...store.store, ...defined });
       if (problem !== undefined)
-        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`, { status: 400 });
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`);
       try {
         store.set(defined);
       } catch (error) {
-        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`, {
-          status: 400,
-        });
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`);
       }
       return view(m.settings.loadSettings(env));
     },

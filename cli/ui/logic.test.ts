@@ -206,7 +206,6 @@ describe('sign-in flow', () => {
     expect(canResend(s, t0 + RESEND_AFTER_MS - 1)).toBe(false);
     expect(canResend(s, t0 + RESEND_AFTER_MS)).toBe(true);
     const limited = new AppError(ErrorCode.RATE_LIMITED, 'slow down', {
-      status: 429,
       details: { retryAfterSeconds: 60 },
     });
     s = signInReducer({ ...s, code: '123456' }, { type: 'failed', error: limited, now: t0 });

@@ -29,23 +29,19 @@ export function createAuthGuard(tokens: TokenService, revocations: RevocationSto
       throw new AppError(
         ErrorCode.UNAUTHORIZED,
         'Missing bearer token (Authorization: Bearer <token>)',
-        { status: 401 },
       );
     }
     const claims = await tokens.verify(match[1]);
     // checked after the signature: only a genuine token can make us look it up
     if (await revocations.isRevoked(claims))
-      throw new AppError(ErrorCode.TOKEN_REVOKED, 'This token was signed out, sign in again', {
-        status: 401,
-      });
+      throw new AppError(ErrorCode.TOKEN_REVOKED, 'This token was signed out, sign in again');
     return claims;
   };
 }
 
 /** The claims of an authenticated request; a route behind requireAuth can rely on them. */
 export function authOf(request: FastifyRequest): TokenClaims {
-  if (request.auth === null)
-    throw new AppError(ErrorCode.UNAUTHORIZED, 'Not authenticated', { status: 401 });
+  if (request.auth === null) throw new AppError(ErrorCode.UNAUTHORIZED, 'Not authenticated');
   return request.auth;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors.js';
-import { describeError } from './errors.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { describeError, HTTP_STATUS, httpStatusOf } from './errors.js';
 import { createRequestIdGenerator, isSaneRequestId } from './request-id.js';
 
 const fastifyError = (code: string, statusCode: number, message = 'msg') =>
@@ -9,8 +9,8 @@ const fastifyError = (code: string, statusCode: number, message = 'msg') =>
 describe('describeError', () => {
   it.each([
     {
-      description: 'AppError keeps status and code',
-      error: new AppError('WALLET_MISMATCH', 'no', { status: 403 }),
+      description: "AppError: its code, at the code's status",
+      error: new AppError('WALLET_MISMATCH', 'no'),
       status: 403,
       code: 'WALLET_MISMATCH',
     },
@@ -79,6 +79,73 @@ describe('describeError', () => {
       }).message,
     ).not.toContain('123456');
   });
+});
+
+describe('HTTP_STATUS: the one map from code to status', () => {
+  const codes = Object.values(ErrorCode);
+
+  it('has a 4xx or 5xx status for every code, and nothing else', () => {
+    expect(Object.keys(HTTP_STATUS).sort()).toEqual([...codes].sort());
+    for (const code of codes) {
+      expect(Number.isInteger(HTTP_STATUS[code]), code).toBe(true);
+      expect(HTTP_STATUS[code], code).toBeGreaterThanOrEqual(400);
+      expect(HTTP_STATUS[code], code).toBeLessThan(600);
+    }
+  });
+
+  // the wire contract (docs/architecture.md "Auth server contract"): a change here changes what
+  // clients see
+  it.each([
+    [400, ['VALIDATION_ERROR', 'MALFORMED_REQUEST']],
+    [401, ['UNAUTHORIZED', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'INVALID_OTP']],
+    [403, ['FORBIDDEN', 'WALLET_MISMATCH', 'EMAIL_MISMATCH', 'SPONSORED_DISABLED']],
+    [404, ['NOT_FOUND']],
+    [405, ['METHOD_NOT_ALLOWED']],
+    [408, ['REQUEST_TIMEOUT']],
+    [409, ['WALLET_EXISTS', 'PROVISIONING_IN_PROGRESS']],
+    [413, ['PAYLOAD_TOO_LARGE']],
+    [415, ['UNSUPPORTED_MEDIA_TYPE']],
+    [429, ['RATE_LIMITED', 'SPONSORED_LIMIT_REACHED']],
+    [431, ['HEADERS_TOO_LARGE']],
+    [502, ['IDENTITY_PROVIDER_ERROR', 'PAYMASTER_ERROR']],
+    [503, ['REVOCATION_UNAVAILABLE']],
+    [504, ['UPSTREAM_TIMEOUT']],
+  ] as const)('%i is exactly %j', (status, expected) => {
+    expect(codes.filter((code) => HTTP_STATUS[code] === status).sort()).toEqual(
+      [...expected].sort(),
+    );
+  });
+
+  it('every other code is 500: a bug if it reaches the handler, logged with its stack', () => {
+    const clientCodes = [ErrorCode.INVALID_AMOUNT, ErrorCode.CANCELLED, ErrorCode.SESSION_EXPIRED];
+    for (const code of clientCodes) {
+      expect(describeError(new AppError(code, 'client only'))).toMatchObject({
+        status: 500,
+        code,
+        unexpected: true,
+      });
+    }
+    expect(describeError(new AppError(ErrorCode.WALLET_EXISTS, 'taken')).unexpected).toBe(false);
+    expect(describeError(new AppError(ErrorCode.PAYMASTER_ERROR, 'down')).unexpected).toBe(false);
+  });
+
+  it('fails closed: a code outside ErrorCode (a cast) is 500', () => {
+    expect(httpStatusOf('TEAPOT' as ErrorCode)).toBe(500);
+    expect(httpStatusOf('__proto__' as ErrorCode)).toBe(500);
+    expect(describeError(new AppError('TEAPOT' as ErrorCode, 'short and stout'))).toMatchObject({
+      status: 500,
+      unexpected: true,
+    });
+  });
+
+  it.each([401, 403, 404, 405, 413, 415, 429])(
+    'a Fastify %i becomes a code whose status is that status',
+    (status) => {
+      const described = describeError(fastifyError('FST_ERR_SOMETHING', status));
+      expect(described.status).toBe(status);
+      expect(HTTP_STATUS[described.code]).toBe(status);
+    },
+  );
 });
 
 describe('request ids', () => {

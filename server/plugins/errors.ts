@@ -4,7 +4,8 @@
  * (POST /paymaster), where it leaves as a JSON-RPC error object a JSON-RPC client can report:
  * `{"jsonrpc": "2.0", "id", "error": {"code": <number>, "message": "CODE: message", "data":
  * {"code", "requestId", "retryAfter"?}}}`, HTTP status kept. `describeError` is the plain
- * mapping, testable without Fastify.
+ * mapping, testable without Fastify. Errors carry a code and no status: HTTP_STATUS below is the
+ * one place a code becomes an HTTP status (docs/architecture.md "Auth server contract").
  */
 import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -27,6 +28,7 @@ declare module 'fastify' {
 }
 
 export interface ErrorDescription {
+  /** HTTP_STATUS of the code, always */
   status: number;
   code: ErrorCode;
   message: string;
@@ -38,6 +40,93 @@ export interface ErrorDescription {
   retryAfter?: number;
 }
 
+/**
+ * The HTTP status of every code. Every code has an entry, so a new code does not compile until
+ * it has one. Codes only the client or a process raises never reach this handler; if one does, it
+ * is a bug, answered 500 and logged with its stack.
+ */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  [ErrorCode.VALIDATION_ERROR]: 400,
+  [ErrorCode.MALFORMED_REQUEST]: 400,
+  [ErrorCode.UNAUTHORIZED]: 401,
+  [ErrorCode.TOKEN_EXPIRED]: 401,
+  [ErrorCode.TOKEN_REVOKED]: 401,
+  [ErrorCode.INVALID_OTP]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.WALLET_MISMATCH]: 403,
+  [ErrorCode.EMAIL_MISMATCH]: 403,
+  [ErrorCode.SPONSORED_DISABLED]: 403,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.METHOD_NOT_ALLOWED]: 405,
+  [ErrorCode.REQUEST_TIMEOUT]: 408,
+  [ErrorCode.WALLET_EXISTS]: 409,
+  [ErrorCode.PROVISIONING_IN_PROGRESS]: 409,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [ErrorCode.RATE_LIMITED]: 429,
+  [ErrorCode.SPONSORED_LIMIT_REACHED]: 429,
+  [ErrorCode.HEADERS_TOO_LARGE]: 431,
+  [ErrorCode.INTERNAL_ERROR]: 500,
+  [ErrorCode.IDENTITY_PROVIDER_ERROR]: 502,
+  [ErrorCode.PAYMASTER_ERROR]: 502,
+  [ErrorCode.REVOCATION_UNAVAILABLE]: 503,
+  [ErrorCode.UPSTREAM_TIMEOUT]: 504,
+  // the server process's own, raised at start or stop, never in a request
+  [ErrorCode.CONFIG_ERROR]: 500,
+  [ErrorCode.SHUTDOWN_TIMEOUT]: 500,
+  // the client's own (cli/): never sent by this server
+  [ErrorCode.USAGE_ERROR]: 500,
+  [ErrorCode.UNKNOWN_TOKEN]: 500,
+  [ErrorCode.INVALID_AMOUNT]: 500,
+  [ErrorCode.INVALID_SLIPPAGE]: 500,
+  [ErrorCode.NO_ROUTE_FOUND]: 500,
+  [ErrorCode.BATCH_LIMIT_EXCEEDED]: 500,
+  [ErrorCode.NETWORK_ERROR]: 500,
+  [ErrorCode.INVALID_RESPONSE]: 500,
+  [ErrorCode.NETWORK_UNSUPPORTED]: 500,
+  [ErrorCode.CALLDATA_MISMATCH]: 500,
+  [ErrorCode.APPROVAL_MISMATCH]: 500,
+  [ErrorCode.CALLS_MISMATCH]: 500,
+  [ErrorCode.QUOTE_CHANGED]: 500,
+  [ErrorCode.PRICE_IMPACT_TOO_HIGH]: 500,
+  [ErrorCode.INSUFFICIENT_BALANCE]: 500,
+  [ErrorCode.SIMULATION_REVERTED]: 500,
+  [ErrorCode.SIMULATION_BELOW_MINIMUM]: 500,
+  [ErrorCode.SIMULATION_OVERSPEND]: 500,
+  [ErrorCode.CONFIRMATION_REQUIRED]: 500,
+  [ErrorCode.INVALID_RECIPIENT]: 500,
+  [ErrorCode.HISTORY_ERROR]: 500,
+  [ErrorCode.SERVER_UNREACHABLE]: 500,
+  [ErrorCode.SERVER_ERROR]: 500,
+  [ErrorCode.CANCELLED]: 500,
+  [ErrorCode.INVALID_ADDRESS]: 500,
+  [ErrorCode.CHAIN_UNREACHABLE]: 500,
+  [ErrorCode.CHAIN_ERROR]: 500,
+  [ErrorCode.PAYMASTER_REFUSED]: 500,
+  [ErrorCode.SIGNATURE_REFUSED]: 500,
+  [ErrorCode.FEE_ABOVE_MAX]: 500,
+  [ErrorCode.TAMPERED_TRANSACTION]: 500,
+  [ErrorCode.TRANSACTION_REVERTED]: 500,
+  [ErrorCode.TRANSACTION_PENDING]: 500,
+  [ErrorCode.SUBMITTED_UNCONFIRMED]: 500,
+  [ErrorCode.ALREADY_SUBMITTED]: 500,
+  [ErrorCode.ALREADY_BALANCED]: 500,
+  [ErrorCode.ACCOUNT_UNSUPPORTED]: 500,
+  [ErrorCode.LIMIT_EXCEEDED]: 500,
+  [ErrorCode.TOKEN_NOT_ALLOWED]: 500,
+  [ErrorCode.EXECUTION_DISABLED]: 500,
+  [ErrorCode.PLAN_NOT_FOUND]: 500,
+  [ErrorCode.AUTH_REQUIRED]: 500,
+  [ErrorCode.SESSION_EXPIRED]: 500,
+  [ErrorCode.ADDRESS_MISMATCH]: 500,
+};
+
+/** The status `code` is answered with; 500 for anything not in HTTP_STATUS (a cast, a bug). */
+export function httpStatusOf(code: ErrorCode): number {
+  return Object.hasOwn(HTTP_STATUS, code) ? HTTP_STATUS[code] : 500;
+}
+
+/** Fastify's own 4xx errors carry a status and no code of ours: the code each status means. */
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: ErrorCode.VALIDATION_ERROR,
   401: ErrorCode.UNAUTHORIZED,
@@ -57,13 +146,21 @@ export function describeError(
   error: unknown,
   options: { exposeInternals?: boolean } = {},
 ): ErrorDescription {
+  const described = classify(error, options);
+  return { ...described, status: httpStatusOf(described.code) };
+}
+
+/** What a failure means, as a code; its status is the code's (describeError). */
+function classify(
+  error: unknown,
+  options: { exposeInternals?: boolean },
+): Omit<ErrorDescription, 'status'> {
   if (error instanceof AppError) {
     const { jsonRpcCode, retryAfter } = error.details ?? {};
     return {
-      status: error.status,
       code: error.code,
       message: error.message,
-      unexpected: error.status >= 500 && error.status < 502,
+      unexpected: httpStatusOf(error.code) === 500,
       ...(typeof jsonRpcCode === 'number' ? { jsonRpcCode } : {}),
       ...(typeof retryAfter === 'number' ? { retryAfter } : {}),
     };
@@ -74,7 +171,6 @@ export function describeError(
     // Fastify's message names the field and the rule ("body/hash must match pattern ..."),
     // never the value sent.
     return {
-      status: 400,
       code: ErrorCode.VALIDATION_ERROR,
       message: `Invalid request: ${fastifyError.message}`,
       unexpected: false,
@@ -83,7 +179,6 @@ export function describeError(
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return {
-      status: 413,
       code: ErrorCode.PAYLOAD_TOO_LARGE,
       message: 'Request body is larger than 1 MB',
       unexpected: false,
@@ -91,7 +186,6 @@ export function describeError(
   }
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return {
-      status: 415,
       code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
       message: 'Send the body as application/json',
       unexpected: false,
@@ -108,7 +202,6 @@ export function describeError(
   ) {
     // Fixed text: JSON.parse messages quote the body, which may hold a code or token.
     return {
-      status: 400,
       code: ErrorCode.VALIDATION_ERROR,
       message: 'Request body is not valid JSON',
       unexpected: false,
@@ -123,7 +216,6 @@ export function describeError(
       ? (fastifyError?.message ?? 'Bad request')
       : 'Bad request';
     return {
-      status: status in CODE_BY_STATUS ? status : 400,
       code: mapped,
       message,
       unexpected: false,
@@ -131,7 +223,6 @@ export function describeError(
   }
   const detail = error instanceof Error ? error.message : String(error);
   return {
-    status: 500,
     code: ErrorCode.INTERNAL_ERROR,
     // opaque unless asked: the detail can name files, hosts or values, and is in the log anyway
     message:
@@ -187,7 +278,6 @@ export function notFoundError(method: string): AppError {
   return new AppError(
     ErrorCode.NOT_FOUND,
     `No route serves ${method} on this path (see docs/server-api.md)`,
-    { status: 404 },
   );
 }
 

@@ -387,7 +387,7 @@ function subjectOf(request: FastifyRequest, rule: LimitRule): string {
       throw new AppError(
         ErrorCode.RATE_LIMITED,
         'The client address could not be read; retry in 60 s',
-        { status: 429, details: { retryAfter: 60 } },
+        { details: { retryAfter: 60 } },
       );
     return client;
   }
@@ -471,7 +471,6 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
               message: 'Too many requests,',
             });
     throw new AppError(refusal.code, `${refusal.message} retry in ${retryAfter} s`, {
-      status: 429,
       details: { retryAfter },
     });
   }

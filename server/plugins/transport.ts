@@ -23,35 +23,29 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
 import { clientKey, trustedPeer } from '../client-key.js';
-import { notFoundError } from './errors.js';
+import { HTTP_STATUS, notFoundError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
 
-/** What each parser error becomes: status, code and a message that names the bound. */
+function parserRefusal(errorCode: string | undefined): { code: ErrorCode; message: string } {
+  if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      code: ErrorCode.REQUEST_TIMEOUT,
+      message: 'The request did not arrive in time (headers or body too slow)',
+    };
+  if (errorCode === 'HPE_HEADER_OVERFLOW')
+    return { code: ErrorCode.HEADERS_TOO_LARGE, message: 'Request headers are larger than 16 KB' };
+  return { code: ErrorCode.MALFORMED_REQUEST, message: 'The request is not valid HTTP/1.1' };
+}
+
+/** What each parser error becomes: a code, a message that names the bound, the code's status. */
 export function describeClientError(errorCode: string | undefined): {
   status: number;
   code: ErrorCode;
   message: string;
 } {
-  if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return {
-      status: 408,
-      code: ErrorCode.REQUEST_TIMEOUT,
-      message: 'The request did not arrive in time (headers or body too slow)',
-    };
-  }
-  if (errorCode === 'HPE_HEADER_OVERFLOW') {
-    return {
-      status: 431,
-      code: ErrorCode.HEADERS_TOO_LARGE,
-      message: 'Request headers are larger than 16 KB',
-    };
-  }
-  return {
-    status: 400,
-    code: ErrorCode.MALFORMED_REQUEST,
-    message: 'The request is not valid HTTP/1.1',
-  };
+  const refusal = parserRefusal(errorCode);
+  return { ...refusal, status: HTTP_STATUS[refusal.code] };
 }
 
 const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
@@ -188,9 +182,7 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
     done(
       request.is404
         ? notFoundError(request.method)
-        : new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'This route takes no request body', {
-            status: 413,
-          }),
+        : new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'This route takes no request body'),
     );
   });
 

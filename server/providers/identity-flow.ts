@@ -55,9 +55,7 @@ export interface Provisioning {
 }
 
 function providerError(message: string): AppError {
-  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `identity provider ${message}`, {
-    status: 502,
-  });
+  return new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, `identity provider ${message}`);
 }
 
 /** Serialises provisioning of one user; the lock key is the provider's user id. */
@@ -72,9 +70,6 @@ function underUserLock<T>(
       new AppError(
         ErrorCode.PROVISIONING_IN_PROGRESS,
         'A wallet is being set up for this account by another request; try again in a moment',
-        {
-          status: 409,
-        },
       ),
   });
 }
@@ -118,15 +113,12 @@ export async function provisionWallet(
     // the address still belongs to the same account (e-mails can be unlinked and relinked).
     const user = await identity.getUserByEmail(claims.email);
     if (user === null || user.id !== claims.userId) {
-      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again', {
-        status: 401,
-      });
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'This account no longer exists, sign in again');
     }
     if ((await linkedUsableWallet(identity, user)) !== null) {
       throw new AppError(
         ErrorCode.WALLET_EXISTS,
         'This account already has a usable wallet; a new one is only created when it is missing or unusable. Sign in again to use it',
-        { status: 409 },
       );
     }
     return createAndLink(identity, user);

@@ -101,7 +101,6 @@ function shapeError(operation: string): AppError {
   return new AppError(
     ErrorCode.IDENTITY_PROVIDER_ERROR,
     `${UPSTREAM} sent an unexpected response to ${operation}`,
-    { status: 502 },
   );
 }
 
@@ -152,20 +151,17 @@ function transportError(error: unknown, operation: string): AppError {
     return new AppError(
       ErrorCode.UPSTREAM_TIMEOUT,
       `${UPSTREAM} did not answer ${operation} in time`,
-      { status: 504 },
     );
   }
   if (error instanceof ResponseTooLargeError) {
     return new AppError(
       ErrorCode.IDENTITY_PROVIDER_ERROR,
       `${UPSTREAM} sent an oversized answer to ${operation}`,
-      { status: 502 },
     );
   }
   return new AppError(
     ErrorCode.IDENTITY_PROVIDER_ERROR,
     `${UPSTREAM} could not be reached for ${operation}`,
-    { status: 502 },
   );
 }
 
@@ -176,9 +172,6 @@ function statusError(answer: Answer, operation: string): AppError {
     return new AppError(
       ErrorCode.IDENTITY_PROVIDER_ERROR,
       `${UPSTREAM} answered ${operation} with a redirect (HTTP ${status}); redirects are never followed`,
-      {
-        status: 502,
-      },
     );
   }
   const code = machineCode(answer);
@@ -186,7 +179,6 @@ function statusError(answer: Answer, operation: string): AppError {
   return new AppError(
     ErrorCode.IDENTITY_PROVIDER_ERROR,
     `${UPSTREAM} answered HTTP ${status}${detail} to ${operation}`,
-    { status: 502 },
   );
 }
 
@@ -277,7 +269,6 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
       throw new AppError(
         ErrorCode.IDENTITY_PROVIDER_ERROR,
         `${UPSTREAM} sent invalid JSON for ${operation}`,
-        { status: 502 },
       );
     }
     if (!check(body)) throw shapeError(operation);
@@ -322,7 +313,6 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
               ? new AppError(
                   ErrorCode.INVALID_OTP,
                   'the code is wrong or has expired; ask for a new one',
-                  { status: 401 },
                 )
               : undefined,
         }),

@@ -25,7 +25,7 @@ export interface PaymasterRelayOptions {
 
 // No `cause`: a ky error holds the request, and the request holds the API key header.
 function paymasterError(message: string): AppError {
-  return new AppError(ErrorCode.PAYMASTER_ERROR, message, { status: 502 });
+  return new AppError(ErrorCode.PAYMASTER_ERROR, message);
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
@@ -83,9 +83,6 @@ export function createPaymasterRelay(options: PaymasterRelayOptions): PaymasterR
           throw new AppError(
             ErrorCode.UPSTREAM_TIMEOUT,
             `The paymaster did not answer within ${options.timeoutMs} ms`,
-            {
-              status: 504,
-            },
           );
         }
         throw paymasterError('The paymaster could not be reached');

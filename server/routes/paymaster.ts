@@ -62,7 +62,7 @@ function record(value: unknown): Record<string, unknown> | undefined {
 }
 
 function invalidParams(message: string): AppError {
-  return new AppError(ErrorCode.VALIDATION_ERROR, message, { status: 400 });
+  return new AppError(ErrorCode.VALIDATION_ERROR, message);
 }
 
 export interface ParamsFacts {
@@ -169,10 +169,7 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
         throw new AppError(
           ErrorCode.VALIDATION_ERROR,
           `Only these JSON-RPC methods are relayed: ${Object.keys(RELAYED_METHODS).join(', ')}`,
-          {
-            status: 400,
-            details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND },
-          },
+          { details: { jsonRpcCode: JSON_RPC_METHOD_NOT_FOUND } },
         );
       }
       // SNIP-29 params are a named object; positional (array) params would hide the transaction
@@ -192,7 +189,6 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
           throw new AppError(
             ErrorCode.WALLET_MISMATCH,
             'The transaction is not for the wallet of this session',
-            { status: 403 },
           );
         }
       }
@@ -200,7 +196,6 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
         throw new AppError(
           ErrorCode.SPONSORED_DISABLED,
           'Sponsored gas is off on this server; pay the gas in a token (fee_mode {"mode": "default", "gas_token": …})',
-          { status: 403 },
         );
       }
       if (method.executes) {

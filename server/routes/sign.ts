@@ -34,9 +34,7 @@ export interface SignRoutesOptions {
 
 function requireOwnWallet(tokenWalletId: string, walletId: string): void {
   if (walletId !== tokenWalletId) {
-    throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session', {
-      status: 403,
-    });
+    throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session');
   }
 }
 
@@ -51,7 +49,6 @@ function checkedSignature(signature: string): string {
     throw new AppError(
       ErrorCode.IDENTITY_PROVIDER_ERROR,
       'The identity provider returned a malformed signature',
-      { status: 502 },
     );
   }
   return lower;
@@ -68,9 +65,6 @@ function messageHashOf(message: unknown, walletAddress: string): string {
     throw new AppError(
       ErrorCode.VALIDATION_ERROR,
       'message is not valid SNIP-12 typed data (types, primaryType, domain, message)',
-      {
-        status: 400,
-      },
     );
   }
 }
@@ -93,7 +87,6 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
         throw new AppError(
           ErrorCode.VALIDATION_ERROR,
           'hash must be 0x-hex below 2^251 (the Stark signature range)',
-          { status: 400 },
         );
       }
       return { signature: checkedSignature(await identity.rawSign(walletId, hash)) };
@@ -118,9 +111,6 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
         throw new AppError(
           ErrorCode.VALIDATION_ERROR,
           'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else',
-          {
-            status: 400,
-          },
         );
       }
       // Untrusted typed data is classified and bounded before starknet.js hashes it (its encoder

@@ -48,9 +48,7 @@ const walletRoutes: FastifyPluginAsyncTypebox<WalletRoutesOptions> = async (fast
       // starkfi's client names the e-mail; it only ever finds the token's own wallet, so a
       // different e-mail is a mix-up (or a probe), answered as such rather than ignored
       if (request.body.email !== undefined && !sameEmail(request.body.email, claims.email)) {
-        throw new AppError(ErrorCode.EMAIL_MISMATCH, 'email is not the e-mail of this session', {
-          status: 403,
-        });
+        throw new AppError(ErrorCode.EMAIL_MISMATCH, 'email is not the e-mail of this session');
       }
       const wallet = await identity.getWallet(claims.walletId);
       return { wallet: wallet === null ? null : publicWallet(wallet) };

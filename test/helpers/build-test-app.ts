@@ -64,9 +64,7 @@ export class FakeIdentity implements IdentityProvider {
   ): Promise<{ user: IdentityUser; isNewUser: boolean }> {
     const key = email.toLowerCase();
     if (this.outbox.get(key) !== code)
-      throw new AppError(ErrorCode.INVALID_OTP, 'Invalid e-mail and code combination', {
-        status: 401,
-      });
+      throw new AppError(ErrorCode.INVALID_OTP, 'Invalid e-mail and code combination');
     this.outbox.delete(key);
     const existing = this.users.get(key);
     if (existing !== undefined) return { user: existing, isNewUser: false };
@@ -92,8 +90,7 @@ export class FakeIdentity implements IdentityProvider {
     metadata: Record<string, MetadataValue>,
   ): Promise<IdentityUser> {
     const user = [...this.users.values()].find((u) => u.id === userId);
-    if (user === undefined)
-      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'no such user', { status: 502 });
+    if (user === undefined) throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'no such user');
     user.customMetadata = { ...metadata };
     return user;
   }
@@ -120,7 +117,7 @@ export class FakeIdentity implements IdentityProvider {
   async rawSign(walletId: string, hash: string): Promise<string> {
     const entry = this.wallets.get(walletId);
     if (entry === undefined)
-      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'unknown wallet', { status: 502 });
+      throw new AppError(ErrorCode.IDENTITY_PROVIDER_ERROR, 'unknown wallet');
     this.signed.push({ walletId, hash });
     const signature = ec.starkCurve.sign(hash, entry.privateKey);
     return `0x${signature.r.toString(16).padStart(64, '0')}${signature.s.toString(16).padStart(64, '0')}`;

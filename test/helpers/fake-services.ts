@@ -167,8 +167,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async verifyCode(email, code) {
       fake.calls.push(`verifyCode ${email}`);
-      if (code !== '123456')
-        throw new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code', { status: 401 });
+      if (code !== '123456') throw new AppError(ErrorCode.INVALID_OTP, 'invalid or expired code');
       session = { ...SESSION, email };
       return session;
     },
@@ -328,9 +327,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     updateSettings(patch) {
       if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl))
-        throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL', {
-          status: 400,
-        });
+        throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL');
       fake.settingsView = { ...fake.settingsView, ...patch };
       return fake.settingsView;
     },

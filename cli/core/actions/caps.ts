@@ -54,10 +54,7 @@ export function checkAllowedTokens(
   throw new AppError(
     ErrorCode.TOKEN_NOT_ALLOWED,
     `nothing was signed: this plan moves ${refused.map((t) => t.symbol).join(', ')}, which the server's --allow-token list does not include`,
-    {
-      status: 403,
-      details: { tokens: refused.map((t) => t.symbol) },
-    },
+    { details: { tokens: refused.map((t) => t.symbol) } },
   );
 }
 
@@ -103,10 +100,7 @@ export async function checkLimits(
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
       `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so the ${dollars(limits.maxUsdCents)} cap cannot be checked`,
-      {
-        status: 403,
-        details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced },
-      },
+      { details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced } },
     );
   }
   if (cents > limits.maxUsdCents) {
@@ -114,7 +108,6 @@ export async function checkLimits(
       ErrorCode.LIMIT_EXCEEDED,
       `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`,
       {
-        status: 403,
         details: { valueUsd: formatAmount(cents, 2), maxUsd: formatAmount(limits.maxUsdCents, 2) },
       },
     );

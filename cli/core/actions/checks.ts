@@ -55,7 +55,7 @@ const swapLabel = (i: number, q: SwapQuote): string =>
   `swap ${i + 1} (${show(q.amountIn, q.from)} → ${q.to.symbol})`;
 
 function refuse(code: ErrorCode, message: string, details: Record<string, unknown>): never {
-  throw new AppError(code, message, { status: 422, details });
+  throw new AppError(code, message, { details });
 }
 
 /** The worst case that arrives when the router enforces `minReceived` and then takes `feeBps`. */
@@ -264,10 +264,7 @@ export function checkRequote(index: number, confirmed: SwapQuote, fresh: SwapQuo
     throw new AppError(
       ErrorCode.QUOTE_CHANGED,
       `${swapLabel(index, confirmed)}: the price moved; the minimum received is now ${show(fresh.minimumReceived, fresh.to)}, below the confirmed ${show(confirmed.minimumReceived, confirmed.to)}. Review the new quote and confirm again`,
-      {
-        status: 409,
-        details: { swap: index + 1, confirmed: figures(confirmed), new: figures(fresh) },
-      },
+      { details: { swap: index + 1, confirmed: figures(confirmed), new: figures(fresh) } },
     );
   }
 }
@@ -295,7 +292,6 @@ export function priceMovedInBatch(error: unknown, quotes: readonly SwapQuote[]):
     ErrorCode.QUOTE_CHANGED,
     `${swapLabel((pair as number) - 1, quoted)}: the price moved while the transaction was being prepared; it now guarantees ${show(now, quoted.to)}, below the quoted ${show(quoted.minimumReceived, quoted.to)}. Quote again`,
     {
-      status: 409,
       details: {
         swap: pair,
         confirmed: figures(quoted),

@@ -292,9 +292,6 @@ export function requireConfirmation(yes: boolean, document: PlanDocument): void 
   throw new AppError(
     ErrorCode.CONFIRMATION_REQUIRED,
     `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`,
-    {
-      status: 428,
-      details: { plan: document },
-    },
+    { details: { plan: document } },
   );
 }

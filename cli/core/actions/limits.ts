@@ -20,7 +20,6 @@ export function checkPairCount(
     throw new AppError(
       ErrorCode.BATCH_LIMIT_EXCEEDED,
       `${label}: at most ${MAX_BATCH_PAIRS} pairs (got ${count})`,
-      { status: 400 },
     );
   }
   if (count < MIN_BATCH_PAIRS) {

@@ -266,7 +266,6 @@ function legsOf(request: ActionRequest, where: Where): Legs {
     throw new AppError(
       ErrorCode.USAGE_ERROR,
       `unknown action kind "${String((request as { kind?: unknown }).kind).slice(0, 40)}"`,
-      { status: 400 },
     );
   const legs = kind.resolve(request, where);
   // counts and recipients, before any request
@@ -392,7 +391,6 @@ function gasOf(prepared: PreparedExecution, network: Network): GasQuote {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `the gas token ${prepared.fee.gasToken} is not a ${network} registry token`,
-      { status: 400 },
     );
   return {
     mode: 'default',
@@ -650,10 +648,7 @@ function alreadyExecuted(ticket: ExecutionTicket): AppError {
   return new AppError(
     ErrorCode.ALREADY_SUBMITTED,
     `${what}; it is never signed twice. Check the history before planning it again`,
-    {
-      status: 409,
-      details: { transactionHash: hash ?? null, state: ticket.state },
-    },
+    { details: { transactionHash: hash ?? null, state: ticket.state } },
   );
 }
 
@@ -737,7 +732,6 @@ async function refuseUnsettledRetry(
     ErrorCode.ALREADY_SUBMITTED,
     `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`,
     {
-      status: 409,
       details: {
         transactionHash: blocking.hash ?? null,
         state: blocking.status,

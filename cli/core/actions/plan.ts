@@ -137,7 +137,6 @@ export function checkPlanShape(input: {
       throw new AppError(
         ErrorCode.BATCH_LIMIT_EXCEEDED,
         `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${swaps})`,
-        { status: 400 },
       );
   }
   if (kind === 'batch') {
@@ -146,22 +145,18 @@ export function checkPlanShape(input: {
       throw new AppError(
         ErrorCode.BATCH_LIMIT_EXCEEDED,
         `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${swaps})`,
-        { status: 400 },
       );
     }
     if (sends.length > MAX_BATCH_SENDS) {
       throw new AppError(
         ErrorCode.BATCH_LIMIT_EXCEEDED,
         `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${sends.length})`,
-        { status: 400 },
       );
     }
   }
   return sends.map((send) => {
     if (send.amount <= 0n)
-      throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero', {
-        status: 400,
-      });
+      throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero');
     if (findToken(input.network, send.token.address) === undefined)
       throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
     return {

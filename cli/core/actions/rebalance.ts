@@ -76,7 +76,7 @@ const usd = (value: bigint): string => {
 
 function settings(spec: RebalanceSpec, network: Network) {
   if (spec === null || typeof spec !== 'object')
-    throw new AppError(ErrorCode.USAGE_ERROR, 'a rebalance needs its targets', { status: 400 });
+    throw new AppError(ErrorCode.USAGE_ERROR, 'a rebalance needs its targets');
   return {
     targets: parseTargets(spec.target, network),
     band: spec.band === undefined ? DEFAULT_BAND : parsePercent(spec.band, '--band'),
@@ -97,7 +97,6 @@ export function computeFor(request: RebalanceRequest, network: Network): Rebalan
     throw new AppError(
       ErrorCode.INTERNAL_ERROR,
       'a rebalance is planned from a snapshot of the wallet',
-      { status: 500 },
     );
   return computeRebalance({
     holdings: request.snapshot.holdings,
@@ -193,10 +192,7 @@ export function resolveRebalance(request: RebalanceRequest, network: Network): R
     throw new AppError(
       ErrorCode.ALREADY_BALANCED,
       `already balanced: every token is within ${view.band} percentage points of its target; nothing to sign`,
-      {
-        status: 200,
-        details: { rebalance: view },
-      },
+      { details: { rebalance: view } },
     );
   }
   return c.legs.map((l) => ({ from: l.from, to: l.to, amount: l.amount }));

@@ -42,7 +42,6 @@ export function swapsAllowed(network: Network): void {
     throw new AppError(
       ErrorCode.NETWORK_UNSUPPORTED,
       `swaps are available on mainnet only (current network: ${network})`,
-      { status: 400 },
     );
   }
 }
@@ -57,7 +56,6 @@ export function parsePositiveAmount(
     throw new AppError(
       ErrorCode.INVALID_AMOUNT,
       `the ${token.symbol} amount must be greater than zero`,
-      { status: 400 },
     );
   return amount;
 }
@@ -99,7 +97,6 @@ export function checkRecipient(recipient: string, context: RecipientContext): st
   );
   const refuse = (why: string): never => {
     throw new AppError(ErrorCode.INVALID_RECIPIENT, `refusing to send to ${to}: ${why}`, {
-      status: 400,
       details: { recipient: to },
     });
   };

@@ -69,7 +69,7 @@ function httpUrl(value: string, name: string): string {
   } catch {
     // reported below
   }
-  throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`, { status: 400 });
+  throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
 }
 
 export function createChainReader(options: ChainReaderOptions): ChainReader {
@@ -102,7 +102,6 @@ export function createExecutionAccount(options: ExecutionAccountOptions): Execut
     throw new AppError(
       ErrorCode.INVALID_ADDRESS,
       'the wallet address is not the ArgentX account of its public key: sign in again',
-      { status: 400 },
     );
   }
   const timeoutMs = options.requestTimeoutMs ?? 15_000;

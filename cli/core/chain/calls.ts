@@ -24,13 +24,10 @@ export function parseAddress(text: string, what = 'address'): string {
     throw new AppError(
       ErrorCode.INVALID_ADDRESS,
       `${what} "${shown}" is not a Starknet address (0x + up to 64 hex digits, below 2^251)`,
-      { status: 400 },
     );
   }
   if (value === 0n)
-    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`, {
-      status: 400,
-    });
+    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`);
   return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
@@ -39,7 +36,6 @@ function checkAmount(amount: bigint, token: Token): void {
     throw new AppError(
       ErrorCode.INVALID_AMOUNT,
       `the ${token.symbol} amount must be a positive u256 in base units`,
-      { status: 400 },
     );
   }
 }

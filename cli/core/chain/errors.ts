@@ -42,7 +42,6 @@ export function paymasterRefusal(error: {
       : undefined;
   if (typeof ours === 'string' && KNOWN_CODES.has(ours)) {
     return new AppError(ours as ErrorCode, short(error.message) || ours, {
-      status: 400,
       details: { paymasterCode: code },
     });
   }
@@ -58,19 +57,19 @@ export function paymasterRefusal(error: {
     return new AppError(
       ErrorCode.SIGNATURE_REFUSED,
       `the paymaster refused the signature: ${why}`,
-      { status: 400, details },
+      { details },
     );
   if (code === 154) {
     return new AppError(
       ErrorCode.FEE_ABOVE_MAX,
       `the fee rose above the maximum you signed: ${why}. Estimate again and confirm the new fee`,
-      { status: 400, details },
+      { details },
     );
   }
   return new AppError(
     ErrorCode.PAYMASTER_REFUSED,
     `the paymaster refused the transaction: ${why}`,
-    { status: 400, details },
+    { details },
   );
 }
 
@@ -84,15 +83,11 @@ export function mapChainError(error: unknown, scope: CallScope): unknown {
     return new AppError(
       ErrorCode.CHAIN_ERROR,
       `the Starknet RPC refused ${error.request.method}: ${short(base.message)} (${String(base.code)})${base.data === undefined ? '' : `: ${short(base.data)}`}`,
-      {
-        status: 502,
-        details: { rpcCode: base.code },
-      },
+      { details: { rpcCode: base.code } },
     );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new AppError(ErrorCode.CHAIN_ERROR, `the transaction flow failed: ${printable(message)}`, {
-    status: 502,
     cause: error,
   });
 }

@@ -134,7 +134,6 @@ const tampered = (detail: string): AppError =>
   new AppError(
     ErrorCode.TAMPERED_TRANSACTION,
     `the paymaster's transaction is not the one asked for (${detail}); nothing was signed`,
-    { status: 502 },
   );
 
 const TYPES_V2 = JSON.stringify(OutsideExecutionTypesV2);
@@ -194,8 +193,7 @@ export async function prepareExecution(
   calls: readonly ChainCall[],
   options: PrepareOptions,
 ): Promise<PreparedExecution> {
-  if (calls.length === 0)
-    throw new AppError(ErrorCode.USAGE_ERROR, 'nothing to execute: no calls', { status: 400 });
+  if (calls.length === 0) throw new AppError(ErrorCode.USAGE_ERROR, 'nothing to execute: no calls');
   return inScope(
     options.signal,
     async () => {
@@ -240,7 +238,6 @@ export async function prepareExecution(
             new AppError(
               ErrorCode.FEE_ABOVE_MAX,
               `the paymaster's maximum fee is above the ${String(options.maxFeeInGasToken)} base units you accepted; nothing was signed`,
-              { status: 400 },
             ),
           );
         }
@@ -391,9 +388,7 @@ async function waitForReceipt(
           finality_status?: string;
         };
         if (status.finality_status === 'REJECTED')
-          throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network', {
-            status: 502,
-          });
+          throw new AppError(ErrorCode.CHAIN_ERROR, 'the transaction was rejected by the network');
       } catch (error) {
         if (!notSeenYet(error)) throw error;
       }
@@ -402,10 +397,7 @@ async function waitForReceipt(
       throw new AppError(
         ErrorCode.TRANSACTION_PENDING,
         `transaction ${transactionHash} was submitted but not confirmed within ${Math.round(ea.confirmTimeoutMs / 1000)} s`,
-        {
-          status: 504,
-          details: { transactionHash },
-        },
+        { details: { transactionHash } },
       );
     }
   }
@@ -509,7 +501,6 @@ export async function executePrepared(
             1_000,
           ),
           {
-            status: 400,
             details: {
               transactionHash: receipt.transactionHash,
               revertReason: receipt.revertReason,
@@ -535,7 +526,6 @@ export async function executePrepared(
           ErrorCode.SUBMITTED_UNCONFIRMED,
           `the signed transaction was sent, but ${why}: it may have been executed; ${DO_NOT_RETRY}`,
           {
-            status: 504,
             details: {
               transactionHash: null,
               cause: mapped.code,
@@ -549,7 +539,6 @@ export async function executePrepared(
       if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
       if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
         return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, {
-          status: 504,
           details: { transactionHash: submitted },
         });
       }
@@ -558,19 +547,13 @@ export async function executePrepared(
         return new AppError(
           ErrorCode.SUBMITTED_UNCONFIRMED,
           `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`,
-          {
-            status: 499,
-            details: { transactionHash: submitted, cause: ErrorCode.CANCELLED },
-          },
+          { details: { transactionHash: submitted, cause: ErrorCode.CANCELLED } },
         );
       }
       return new AppError(
         ErrorCode.TRANSACTION_PENDING,
         `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`,
-        {
-          status: 504,
-          details: { transactionHash: submitted, cause: mapped.code },
-        },
+        { details: { transactionHash: submitted, cause: mapped.code } },
       );
     },
   );

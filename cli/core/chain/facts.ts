@@ -53,7 +53,6 @@ async function readFacts(ea: ExecutionAccount): Promise<AccountFacts> {
       new AppError(
         ErrorCode.ACCOUNT_UNSUPPORTED,
         'this account does not support outside execution (SNIP-9), which the paymaster needs',
-        { status: 400 },
       ),
     );
   }

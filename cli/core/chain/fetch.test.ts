@@ -56,8 +56,7 @@ describe('scopedFetch: our server refusals', () => {
     const error = await refusal();
     expect(error).toMatchObject({
       code: 'UNAUTHORIZED',
-      status: 401,
-      details: { requestId: 'r-1', url },
+      details: { status: 401, requestId: 'r-1', url },
     });
     // eslint-disable-next-line no-control-regex
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
@@ -81,8 +80,7 @@ describe('scopedFetch: our server refusals', () => {
     const error = await refusal();
     expect(error).toMatchObject({
       code: 'SERVER_ERROR',
-      status: 418,
-      details: { serverCode: 'TEAPOT' },
+      details: { status: 418, serverCode: 'TEAPOT' },
     });
     expect(error.message).toMatch(/paymaster relay answered TEAPOT: short and stout/);
   });

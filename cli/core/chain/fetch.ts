@@ -52,11 +52,9 @@ function unreachable(
   const extra = details === undefined ? {} : { details };
   return service === 'chain'
     ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, {
-        status: 502,
         ...extra,
       })
     : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, {
-        status: 502,
         ...extra,
       });
 }
@@ -88,7 +86,7 @@ function serverError(
   const stable = stableCodeOfJsonRpcError(error);
   const { message } = error as { message?: unknown };
   if (stable !== undefined && typeof message === 'string')
-    return new AppError(stable, printable(message, 500), { status });
+    return new AppError(stable, printable(message, 500));
   return serverErrorOf(status, body, headers, { service: "auth server's paymaster relay", url });
 }
 

@@ -91,7 +91,6 @@ export async function readBalances(
             throw new AppError(
               ErrorCode.CHAIN_ERROR,
               `the ${token.symbol} contract returned a balance that is not a u256`,
-              { status: 502 },
             );
           return { token, balance };
         }),

@@ -50,7 +50,6 @@ export class RemoteSigner extends Signer {
         new AppError(
           ErrorCode.INVALID_RESPONSE,
           'the signing service returned a malformed signature',
-          { status: 502 },
         ),
       );
     }

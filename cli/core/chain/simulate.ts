@@ -139,7 +139,6 @@ export async function simulatePrepared(
         throw new AppError(
           ErrorCode.CHAIN_ERROR,
           'the Starknet RPC answered a simulation without an execute_invocation',
-          { status: 502 },
         );
       const feeParty =
         prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined

@@ -183,7 +183,6 @@ describe('errors go with their cause', () => {
           throw new AppError(
             ErrorCode.INSUFFICIENT_BALANCE,
             'not enough STRK: you have 0, this needs 1',
-            { status: 400 },
           );
         throw new AppError(ErrorCode.INTERNAL_ERROR, 'unexpected');
       },
@@ -356,7 +355,7 @@ describe('80×24', () => {
     const services = signedIn({
       features: { send: true },
       plan: async () => {
-        throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, long, { status: 400 });
+        throw new AppError(ErrorCode.INSUFFICIENT_BALANCE, long);
       },
     });
     ui = renderWithProviders(services, { rows: 40, columns: 80 });

@@ -79,7 +79,7 @@ describe('multi-swap', () => {
     const services = signedIn({
       features: { multiSwap: true },
       plan: async () => {
-        throw new AppError(ErrorCode.NO_ROUTE_FOUND, 'no route for 1 STRK to ETH', { status: 404 });
+        throw new AppError(ErrorCode.NO_ROUTE_FOUND, 'no route for 1 STRK to ETH');
       },
     });
     ui = renderWithProviders(services);

@@ -57,7 +57,6 @@ describe('a lost session', () => {
       balancesError: new AppError(
         ErrorCode.SESSION_EXPIRED,
         'the server no longer accepts the session of alice@example.com (TOKEN_REVOKED)',
-        { status: 401 },
       ),
     });
     ui = renderWithProviders(services);

@@ -74,9 +74,7 @@ describe('send', () => {
     const services = signedIn({
       features: { send: true },
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
-          status: 502,
-        });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction');
       },
     });
     ui = renderWithProviders(services);
@@ -100,7 +98,7 @@ describe('send after it left', () => {
       features: { send: true },
       execute: async (onStep) => {
         onStep({ kind: 'submitted', hash: '0xfeed' });
-        throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering', { status: 502 });
+        throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering');
       },
     });
     ui = renderWithProviders(services);

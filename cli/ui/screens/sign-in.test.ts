@@ -63,7 +63,6 @@ describe('sign-in', () => {
     const services = fakeServices({
       requestCode: async () => {
         throw new AppError(ErrorCode.RATE_LIMITED, 'too many requests', {
-          status: 429,
           details: { retryAfterSeconds: 42 },
         });
       },

@@ -94,9 +94,7 @@ describe('trade', () => {
       features: { trade: true },
       autoQuoteImpactBps: 5,
       execute: async () => {
-        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction', {
-          status: 502,
-        });
+        throw new AppError(ErrorCode.PAYMASTER_ERROR, 'the paymaster refused the transaction');
       },
     });
     ui = renderWithProviders(services);
