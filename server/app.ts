@@ -7,6 +7,7 @@
  * limit → our plugins (request log line, auth guard, error + not-found handlers) → routes.
  */
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
@@ -106,6 +107,16 @@ export function trustProxyOption(
   return (_address, hop) => hop < value;
 }
 
+/** asyncLog's destination: pino writes to it; the sandbox also listens for its errors. */
+export interface AsyncLog extends pino.DestinationStream {
+  write(line: string): boolean;
+  /** write out what is pending, asynchronously */
+  flush(callback?: (error?: Error) => unknown): void;
+  on(event: 'error', listener: (error: Error) => void): AsyncLog;
+  /** write out what is pending, then close the file descriptor */
+  end(): void;
+}
+
 /**
  * Log lines to a file descriptor (stdout by default), asynchronously and in batches: a line waits
  * until 32 KB have gathered or 100 ms have passed, so under load one write(2) carries a hundred
@@ -117,10 +128,13 @@ export function trustProxyOption(
  *
  * Lines are handed over as bytes (sonic-boom's buffer mode): in text mode it measures the UTF-8
  * length of the whole pending batch again at every line, which under load cost more CPU than
- * writing the line itself (bench/server-health.ts; docs/benchmarks.md).
+ * writing the line itself (bench/server-health.ts; docs/benchmarks.md). pino writes strings, so
+ * what pino gets is a destination of our own (pino's documented custom-destination interface: an
+ * object with `write`) that turns each line into bytes for the sonic-boom behind it; the
+ * sonic-boom itself is left as pino.destination made it.
  */
-export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
-  const destination = pino.destination({
+export function asyncLog(fd = 1): AsyncLog {
+  const sonic = pino.destination({
     dest: fd,
     sync: false,
     minLength: 32_768,
@@ -129,11 +143,18 @@ export function asyncLog(fd = 1): ReturnType<typeof pino.destination> {
     periodicFlush: 100,
     contentMode: 'buffer',
   });
-  // pino writes strings; buffer mode takes bytes
-  const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
-  destination.write = (line: string | Buffer): boolean =>
-    writeBytes(typeof line === 'string' ? Buffer.from(line) : line);
-  return destination;
+  // sonic-boom's types declare write(string) only; in buffer mode it takes bytes
+  const writeBytes = sonic.write.bind(sonic) as unknown as (bytes: Buffer) => boolean;
+  const log: AsyncLog = {
+    write: (line) => writeBytes(Buffer.from(line)),
+    flush: (callback) => sonic.flush(callback),
+    on: (event, listener) => {
+      sonic.on(event, listener);
+      return log;
+    },
+    end: () => sonic.end(),
+  };
+  return log;
 }
 
 /**
@@ -152,14 +173,17 @@ export function deadlineCheckIntervalMs(
 
 export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
   const logStream = deps.logStream ?? asyncLog();
-  const logOptions = {
+  const logOptions: { level: string; base: Record<string, string | number | boolean> } = {
     level: deps.logLevel ?? 'info',
-    ...(config.sandbox ? { base: { pid: process.pid, sandbox: true } } : {}),
+    // pino's default base, or the sandbox's mark in place of the host name
+    base: config.sandbox
+      ? { pid: process.pid, sandbox: true }
+      : { pid: process.pid, hostname: hostname() },
   };
   // The request line has its own logger, without redaction: every field of it is ours (method,
   // route pattern or a sanitised path, status, time, address, code), and redaction's wildcard
   // paths, applied to each field of each line, were a quarter of the server's time per request.
-  const logController = new RequestLineController(pino(logOptions, logStream));
+  const logController = new RequestLineController({ ...logOptions, destination: logStream });
   const app = Fastify({
     // Fastify would take any incoming x-request-id; our generator checks it (plugins/request-id.ts).
     requestIdHeader: false,

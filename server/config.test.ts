@@ -236,3 +236,154 @@ describe('REDIS_PERSISTENCE', () => {
     ]);
   });
 });
+
+describe('the environment schema', () => {
+  it('defaults: every variable left out takes its documented value', () => {
+    expect(loadConfig(base)).toEqual({
+      identityAppId: 'app',
+      identityAppSecret: 'secret',
+      jwtSecret: base.JWT_SECRET,
+      port: 3001,
+      host: '127.0.0.1',
+      nodeEnv: 'production',
+      allowedOrigins: [],
+      publicUrl: undefined,
+      paymasterUrl: 'https://starknet.paymaster.avnu.fi/v1',
+      paymasterApiKey: undefined,
+      paymasterSponsored: false,
+      sponsoredDailyLimit: 10,
+      identityAuthUrl: 'https://auth.privy.io/api/v1',
+      identityApiUrl: 'https://api.privy.io',
+      trustProxy: false,
+      redisUrl: undefined,
+      redisPersistence: 'required',
+      upstreamTimeoutMs: 10_000,
+      ...TRANSPORT_DEFAULTS,
+      sandbox: false,
+    });
+  });
+
+  it('values are trimmed, a blank one is absent, URLs lose their trailing slashes', () => {
+    const config = loadConfig({
+      ...base,
+      PORT: ' 8080 ',
+      HOST: '  ',
+      NODE_ENV: 'test',
+      PUBLIC_URL: 'https://app.example.com//',
+      ALLOWED_ORIGINS: 'https://a.example.com/, http://localhost:5173',
+      PAYMASTER_API_KEY: ' pm-key ',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      nodeEnv: 'test',
+      publicUrl: 'https://app.example.com',
+      allowedOrigins: ['https://a.example.com', 'http://localhost:5173'],
+      paymasterApiKey: 'pm-key',
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
+  });
+
+  it.each([
+    ['PORT', '65536'],
+    ['NODE_ENV', 'staging'],
+    ['ALLOWED_ORIGINS', 'https://a.example.com/path'],
+    ['PUBLIC_URL', 'ftp://example.com'],
+    ['PAYMASTER_URL', 'not a url'],
+    ['IDENTITY_AUTH_URL', 'example.com'],
+    ['IDENTITY_API_URL', 'file:///etc/passwd'],
+    ['PAYMASTER_SPONSORED', 'on'],
+    ['PAYMASTER_SPONSORED_DAILY_LIMIT', '10000'],
+    ['TRUST_PROXY', 'everyone'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_PERSISTENCE', 'maybe'],
+    ['UPSTREAM_TIMEOUT_MS', '1000000'],
+    ['MAX_CONNECTIONS', '1000001'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', 'x'],
+    ['HEADERS_TIMEOUT_MS', '600001'],
+    ['REQUEST_TIMEOUT_MS', '99'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '5s'],
+  ])('%s=%j is one line that starts with the variable', (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]?.startsWith(name)).toBe(true);
+    expect(problems[0]).not.toContain('\n');
+  });
+
+  it('every bad variable at once: one line each, a missing one says so, a conflict too', () => {
+    let caught: unknown;
+    try {
+      loadConfig({
+        IDENTITY_APP_SECRET: ' ',
+        JWT_SECRET: 'short',
+        PORT: 'http',
+        NODE_ENV: 'prod',
+        REDIS_PERSISTENCE: 'off',
+        HEADERS_TIMEOUT_MS: '40000',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems;
+    expect(problems).toEqual([
+      'IDENTITY_APP_ID is required (the identity provider app id)',
+      'IDENTITY_APP_SECRET is required (the identity provider app secret)',
+      expect.stringMatching(/^JWT_SECRET must be at least 32 characters \(got 5\)/),
+      'PORT must be an integer from 0 to 65535 (got "http")',
+      'NODE_ENV must be development, production or test (got "prod")',
+      'REDIS_PERSISTENCE must be required or warn (got "off")',
+      'HEADERS_TIMEOUT_MS (40000) must not exceed REQUEST_TIMEOUT_MS (30000)',
+    ]);
+    // the message lists the same lines, one each
+    expect((caught as ConfigError).message.split('\n')).toHaveLength(problems.length + 1);
+  });
+
+  it('two bad origins are one ALLOWED_ORIGINS line naming both', () => {
+    expect(
+      problemsOf({ ALLOWED_ORIGINS: 'https://ok.example.com,x,https://b.example.com/p' }),
+    ).toEqual([
+      'ALLOWED_ORIGINS has "x", "https://b.example.com/p", which are not origins like https://app.example.com',
+    ]);
+  });
+
+  it('secrets are never echoed: a bad JWT_SECRET, a Redis URL with a password', () => {
+    const secrets = ['hunter2-hunter2', 'hunter2'.repeat(6), 'x'.repeat(40)];
+    for (const secret of secrets) {
+      let caught: unknown;
+      try {
+        loadConfig({ ...base, JWT_SECRET: secret, REDIS_URL: 'http://user:s3cr3t-pw@redis:6379' });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ConfigError);
+      const { problems, message } = caught as ConfigError;
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^JWT_SECRET /);
+      expect(problems[1]).toBe('REDIS_URL must start with redis:// or rediss://');
+      expect(message).not.toContain(secret);
+      expect(message).not.toContain('hunter2');
+      expect(message).not.toContain('s3cr3t-pw');
+    }
+  });
+
+  it('JWT_SECRET is taken as it is, not trimmed; a blank IDENTITY_APP_SECRET is missing, not quoted', () => {
+    const padded = ` ${base.JWT_SECRET} `;
+    expect(loadConfig({ ...base, JWT_SECRET: padded }).jwtSecret).toBe(padded);
+    expect(problemsOf({ IDENTITY_APP_SECRET: '   ' })).toEqual([
+      'IDENTITY_APP_SECRET is required (the identity provider app secret)',
+    ]);
+  });
+
+  it('a bad variable is replaced by its default for the rules between variables', () => {
+    // MAX_CONNECTIONS is bad: the per-address bound is checked against the default 512, not 0
+    expect(problemsOf({ MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_ADDRESS: '200' })).toEqual([
+      'MAX_CONNECTIONS must be an integer from 1 to 1000000 (got "0")',
+    ]);
+    expect(problemsOf({ MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_ADDRESS: '600' })).toEqual([
+      'MAX_CONNECTIONS must be an integer from 1 to 1000000 (got "0")',
+      'MAX_CONNECTIONS_PER_ADDRESS (600) must not exceed MAX_CONNECTIONS (512)',
+    ]);
+  });
+});

@@ -1,9 +1,12 @@
 /**
  * Environment validation for the auth server: a pure function of an env object, so it is
- * testable without touching process.env. Every bad variable is named on its own line; values of
+ * testable without touching process.env. The variables, their rules and how each becomes a value
+ * are one TypeBox schema (ENV_SCHEMA); every bad variable is named on its own line; values of
  * secret variables are never echoed.
  */
 import { isIP } from 'node:net';
+import Type from 'typebox';
+import { Value } from 'typebox/value';
 
 /**
  * Bounds on what one connection may hold (docs/architecture.md "Abuse bounds"): every request has
@@ -140,13 +143,6 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function present(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
 function httpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -184,201 +180,267 @@ export function parseTrustProxy(
   const parts = raw.split(',').map((p) => p.trim());
   const bad = parts.find((p) => !isProxyAddress(p));
   if (bad === undefined) return { value: parts.join(',') };
-  const shown = bad.length > 60 ? `${bad.slice(0, 60)}…` : bad;
   return {
-    problem: `TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs/CIDRs (got "${shown}", which is not an IP address or a CIDR with a valid prefix)`,
+    problem: `TRUST_PROXY must be true, false, a hop count, or a comma list of proxy IPs/CIDRs (got "${shown(bad, 60)}", which is not an IP address or a CIDR with a valid prefix)`,
   };
 }
 
-export function loadConfig(env: Env): ServerConfig {
-  const problems: string[] = [];
+/** A value as a problem line quotes it: bounded, so one bad variable stays one readable line. */
+function shown(value: string, max: number): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
 
-  const identityAppId = present(env, 'IDENTITY_APP_ID');
-  if (identityAppId === undefined)
-    problems.push('IDENTITY_APP_ID is required (the identity provider app id)');
-  const identityAppSecret = present(env, 'IDENTITY_APP_SECRET');
-  if (identityAppSecret === undefined)
-    problems.push('IDENTITY_APP_SECRET is required (the identity provider app secret)');
-  const jwtSecret = env.JWT_SECRET ?? '';
-  const secretProblem = jwtSecretProblem(jwtSecret);
-  if (secretProblem !== undefined) problems.push(secretProblem);
-
-  let port: number = DEFAULTS.port;
-  const rawPort = present(env, 'PORT');
-  if (rawPort !== undefined) {
-    if (!/^[0-9]{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
-      problems.push(`PORT must be an integer from 0 to 65535 (got "${rawPort}")`);
-    else port = Number(rawPort);
+/** ALLOWED_ORIGINS' entries, and which of them are not origins (scheme, host, port: nothing else). */
+function splitOrigins(raw: string): { origins: string[]; bad: string[] } {
+  const origins: string[] = [];
+  const bad: string[] = [];
+  for (const origin of raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    if (httpUrl(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))
+      origins.push(new URL(origin).origin);
+    else bad.push(origin);
   }
+  return { origins, bad };
+}
 
-  const host = present(env, 'HOST') ?? DEFAULTS.host;
+/** The ALLOWED_ORIGINS line: every entry that is not an origin, quoted (origins are no secret). */
+function badOrigins(bad: string[]): string {
+  const quoted = bad.map((origin) => `"${shown(origin, 100)}"`).join(', ');
+  const verb = bad.length === 1 ? 'is not an origin' : 'are not origins';
+  return `ALLOWED_ORIGINS has ${quoted}, which ${verb} like https://app.example.com`;
+}
 
+/**
+ * A variable: a string that passes `check`, else the problem line `problem` says (naming the
+ * variable, and quoting the value only where it is no secret), and the value it decodes to.
+ */
+function variable<T>(
+  check: (raw: string) => boolean,
+  problem: (raw: string) => string,
+  decode: (raw: string) => T,
+) {
+  return Type.Decode(Type.Refine(Type.String(), check, problem), decode);
+}
+
+/** A whole number within bounds, written in plain digits. */
+function integer(name: string, min: number, max: number, digits = 9) {
+  const pattern = new RegExp(`^[0-9]{1,${digits}}$`);
+  return variable(
+    (raw) => pattern.test(raw) && Number(raw) >= min && Number(raw) <= max,
+    (raw) => `${name} must be an integer from ${min} to ${max} (got "${shown(raw, 20)}")`,
+    Number,
+  );
+}
+
+/** One of a few words. */
+function oneOf<const W extends string>(name: string, words: readonly W[], said: string) {
+  return variable(
+    (raw) => (words as readonly string[]).includes(raw),
+    (raw) => `${name} must be ${said} (got "${shown(raw, 20)}")`,
+    (raw) => raw as W,
+  );
+}
+
+/** An http(s) URL, kept without its trailing slashes. */
+function url(name: string) {
+  return variable(
+    httpUrl,
+    (raw) => `${name} must be an http(s) URL (got "${shown(raw, 100)}")`,
+    (raw) => raw.replace(/\/+$/, ''),
+  );
+}
+
+/** A variable nothing checks but its presence. */
+const text = Type.String();
+
+/**
+ * Every variable the server reads, with its rule. Values arrive trimmed, and a blank one counts as
+ * absent (readEnv), except JWT_SECRET, taken as it is. A required variable's `description` says
+ * what it is, for the "is required" line.
+ */
+export const ENV_SCHEMA = Type.Object({
+  IDENTITY_APP_ID: Type.String({ description: 'the identity provider app id' }),
+  IDENTITY_APP_SECRET: Type.String({ description: 'the identity provider app secret' }),
+  // never quoted: jwtSecretProblem says what is wrong without the value
+  JWT_SECRET: variable(
+    (raw) => jwtSecretProblem(raw) === undefined,
+    (raw) => jwtSecretProblem(raw) ?? '',
+    (raw) => raw,
+  ),
+  PORT: Type.Optional(integer('PORT', 0, 65_535, 5)),
+  HOST: Type.Optional(text),
   // production unless told otherwise: development and test put internal error text in 500
   // responses, which a server started without NODE_ENV (a plain `finance-tui serve`) must not do.
-  let nodeEnv: NodeEnv = 'production';
-  const rawNodeEnv = present(env, 'NODE_ENV');
-  if (rawNodeEnv !== undefined) {
-    if (rawNodeEnv === 'development' || rawNodeEnv === 'production' || rawNodeEnv === 'test')
-      nodeEnv = rawNodeEnv;
-    else problems.push(`NODE_ENV must be development, production or test (got "${rawNodeEnv}")`);
-  }
+  NODE_ENV: Type.Optional(
+    oneOf('NODE_ENV', ['development', 'production', 'test'], 'development, production or test'),
+  ),
+  ALLOWED_ORIGINS: Type.Optional(
+    variable(
+      (raw) => splitOrigins(raw).bad.length === 0,
+      (raw) => badOrigins(splitOrigins(raw).bad),
+      (raw) => splitOrigins(raw).origins,
+    ),
+  ),
+  PUBLIC_URL: Type.Optional(url('PUBLIC_URL')),
+  PAYMASTER_URL: Type.Optional(url('PAYMASTER_URL')),
+  PAYMASTER_API_KEY: Type.Optional(text),
+  PAYMASTER_SPONSORED: Type.Optional(
+    variable(
+      (raw) => ['1', 'true', '0', 'false'].includes(raw),
+      (raw) => `PAYMASTER_SPONSORED must be 1 or 0 (got "${shown(raw, 20)}")`,
+      (raw) => raw === '1' || raw === 'true',
+    ),
+  ),
+  PAYMASTER_SPONSORED_DAILY_LIMIT: Type.Optional(
+    integer('PAYMASTER_SPONSORED_DAILY_LIMIT', 1, MAX_SPONSORED_DAILY_LIMIT, 4),
+  ),
+  IDENTITY_AUTH_URL: Type.Optional(url('IDENTITY_AUTH_URL')),
+  IDENTITY_API_URL: Type.Optional(url('IDENTITY_API_URL')),
+  TRUST_PROXY: Type.Optional(
+    variable(
+      (raw) => 'value' in parseTrustProxy(raw),
+      (raw) => {
+        const parsed = parseTrustProxy(raw);
+        return 'problem' in parsed ? parsed.problem : '';
+      },
+      (raw) => {
+        const parsed = parseTrustProxy(raw);
+        return 'value' in parsed ? parsed.value : false;
+      },
+    ),
+  ),
+  // never quoted: a Redis URL may carry its password
+  REDIS_URL: Type.Optional(
+    variable(
+      (raw) => /^rediss?:\/\//.test(raw),
+      () => 'REDIS_URL must start with redis:// or rediss://',
+      (raw) => raw,
+    ),
+  ),
+  REDIS_PERSISTENCE: Type.Optional(
+    oneOf('REDIS_PERSISTENCE', ['required', 'warn'], 'required or warn'),
+  ),
+  UPSTREAM_TIMEOUT_MS: Type.Optional(integer('UPSTREAM_TIMEOUT_MS', 100, 999_999)),
+  MAX_CONNECTIONS: Type.Optional(integer('MAX_CONNECTIONS', 1, 1_000_000)),
+  MAX_CONNECTIONS_PER_ADDRESS: Type.Optional(integer('MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000)),
+  HEADERS_TIMEOUT_MS: Type.Optional(integer('HEADERS_TIMEOUT_MS', 100, 600_000)),
+  REQUEST_TIMEOUT_MS: Type.Optional(integer('REQUEST_TIMEOUT_MS', 100, 600_000)),
+  KEEP_ALIVE_TIMEOUT_MS: Type.Optional(integer('KEEP_ALIVE_TIMEOUT_MS', 100, 600_000)),
+});
 
-  const allowedOrigins: string[] = [];
-  const rawOrigins = present(env, 'ALLOWED_ORIGINS');
-  if (rawOrigins !== undefined) {
-    for (const origin of rawOrigins
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean)) {
-      if (!httpUrl(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
-        problems.push(
-          `ALLOWED_ORIGINS has "${origin}", which is not an origin like https://app.example.com`,
-        );
-      } else allowedOrigins.push(new URL(origin).origin);
-    }
-  }
+type EnvName = keyof typeof ENV_SCHEMA.properties;
+type EnvValues = Type.StaticDecode<typeof ENV_SCHEMA>;
+const ENV_NAMES = Object.keys(ENV_SCHEMA.properties) as EnvName[];
 
-  const urlVar = (name: string, fallback: string | undefined): string | undefined => {
-    const value = present(env, name);
-    if (value === undefined) return fallback;
-    if (!httpUrl(value)) {
-      problems.push(`${name} must be an http(s) URL (got "${value}")`);
-      return fallback;
-    }
-    return value.replace(/\/+$/, '');
-  };
-  const publicUrl = urlVar('PUBLIC_URL', undefined);
-  const paymasterUrl = urlVar('PAYMASTER_URL', DEFAULTS.paymasterUrl) ?? DEFAULTS.paymasterUrl;
-  const identityAuthUrl =
-    urlVar('IDENTITY_AUTH_URL', DEFAULTS.identityAuthUrl) ?? DEFAULTS.identityAuthUrl;
-  const identityApiUrl =
-    urlVar('IDENTITY_API_URL', DEFAULTS.identityApiUrl) ?? DEFAULTS.identityApiUrl;
-
-  const parsedTrustProxy = parseTrustProxy(present(env, 'TRUST_PROXY'));
-  if ('problem' in parsedTrustProxy) problems.push(parsedTrustProxy.problem);
-  const trustProxy = 'value' in parsedTrustProxy ? parsedTrustProxy.value : false;
-
-  const redisUrl = present(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
-    problems.push('REDIS_URL must start with redis:// or rediss://');
-
-  let redisPersistence: 'required' | 'warn' = 'required';
-  const rawPersistence = present(env, 'REDIS_PERSISTENCE');
-  if (rawPersistence !== undefined) {
-    if (rawPersistence === 'required' || rawPersistence === 'warn')
-      redisPersistence = rawPersistence;
-    else
-      problems.push(
-        `REDIS_PERSISTENCE must be required or warn (got "${rawPersistence.length > 20 ? `${rawPersistence.slice(0, 20)}…` : rawPersistence}")`,
-      );
-  }
-
-  const integerVar = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = present(env, name);
-    if (raw === undefined) return fallback;
-    if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(
-        `${name} must be an integer from ${min} to ${max} (got "${raw.length > 20 ? `${raw.slice(0, 20)}…` : raw}")`,
-      );
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const upstreamTimeoutMs = integerVar(
-    'UPSTREAM_TIMEOUT_MS',
-    DEFAULTS.upstreamTimeoutMs,
-    100,
-    999_999,
-  );
-  const maxConnections = integerVar(
-    'MAX_CONNECTIONS',
-    TRANSPORT_DEFAULTS.maxConnections,
-    1,
-    1_000_000,
-  );
-  const maxConnectionsPerAddress = integerVar(
-    'MAX_CONNECTIONS_PER_ADDRESS',
-    Math.max(1, Math.floor(maxConnections / 4)),
-    1,
-    1_000_000,
-  );
-  if (maxConnectionsPerAddress > maxConnections) {
-    problems.push(
-      `MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${maxConnections})`,
-    );
-  }
-  const headersTimeoutMs = integerVar(
-    'HEADERS_TIMEOUT_MS',
-    TRANSPORT_DEFAULTS.headersTimeoutMs,
-    100,
-    600_000,
-  );
-  const requestTimeoutMs = integerVar(
-    'REQUEST_TIMEOUT_MS',
-    TRANSPORT_DEFAULTS.requestTimeoutMs,
-    100,
-    600_000,
-  );
-  const keepAliveTimeoutMs = integerVar(
-    'KEEP_ALIVE_TIMEOUT_MS',
-    TRANSPORT_DEFAULTS.keepAliveTimeoutMs,
-    100,
-    600_000,
-  );
+/**
+ * Rules between variables, over the values in force (a bad variable's default in its place, so a
+ * conflict is reported along with it): each a line of its own.
+ */
+const CONNECTION_RULES = Type.Refine(
+  Type.Refine(
+    Type.Object({
+      maxConnections: Type.Integer(),
+      maxConnectionsPerAddress: Type.Integer(),
+      headersTimeoutMs: Type.Integer(),
+      requestTimeoutMs: Type.Integer(),
+    }),
+    (bounds) => bounds.maxConnectionsPerAddress <= bounds.maxConnections,
+    (bounds) =>
+      `MAX_CONNECTIONS_PER_ADDRESS (${bounds.maxConnectionsPerAddress}) must not exceed MAX_CONNECTIONS (${bounds.maxConnections})`,
+  ),
   // Node refuses a headers deadline past the whole-request one
-  if (headersTimeoutMs > requestTimeoutMs)
-    problems.push(
-      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
-    );
+  (bounds) => bounds.headersTimeoutMs <= bounds.requestTimeoutMs,
+  (bounds) =>
+    `HEADERS_TIMEOUT_MS (${bounds.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${bounds.requestTimeoutMs})`,
+);
 
-  let paymasterSponsored = false;
-  const rawSponsored = present(env, 'PAYMASTER_SPONSORED');
-  if (rawSponsored !== undefined) {
-    if (rawSponsored === '1' || rawSponsored === 'true') paymasterSponsored = true;
-    else if (rawSponsored !== '0' && rawSponsored !== 'false')
-      problems.push(`PAYMASTER_SPONSORED must be 1 or 0 (got "${rawSponsored}")`);
+/** The schema's variables from `env`: trimmed, a blank one absent, JWT_SECRET as it is ('' when unset). */
+function readEnv(env: Env): Record<string, string> {
+  const picked: Record<string, string> = { JWT_SECRET: env.JWT_SECRET ?? '' };
+  for (const name of ENV_NAMES) {
+    if (name === 'JWT_SECRET') continue;
+    const value = env[name]?.trim();
+    if (value !== undefined && value !== '') picked[name] = value;
   }
+  return picked;
+}
 
-  let sponsoredDailyLimit: number = DEFAULTS.sponsoredDailyLimit;
-  const rawDaily = present(env, 'PAYMASTER_SPONSORED_DAILY_LIMIT');
-  if (rawDaily !== undefined) {
-    if (
-      !/^[0-9]{1,4}$/.test(rawDaily) ||
-      Number(rawDaily) < 1 ||
-      Number(rawDaily) > MAX_SPONSORED_DAILY_LIMIT
-    ) {
-      problems.push(
-        `PAYMASTER_SPONSORED_DAILY_LIMIT must be an integer from 1 to ${MAX_SPONSORED_DAILY_LIMIT} (got "${rawDaily}")`,
-      );
-    } else sponsoredDailyLimit = Number(rawDaily);
+/** The variable a schema error is about, and its line. Only our own lines: never TypeBox's text, which might quote a value. */
+function problemOf(error: {
+  keyword: string;
+  instancePath: string;
+  params: unknown;
+}): Array<{ name: string; line: string }> {
+  if (error.keyword === 'required') {
+    const names = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+    return names.map((name) => ({
+      name,
+      line: `${name} is required (${(ENV_SCHEMA.properties[name as EnvName] as { description?: string } | undefined)?.description ?? 'it has no default'})`,
+    }));
   }
+  const name = error.instancePath.slice(1);
+  const line =
+    error.keyword === '~refine'
+      ? (error.params as { message?: string }).message
+      : `${name} is not valid`;
+  return [{ name, line: line ?? `${name} is not valid` }];
+}
+
+export function loadConfig(env: Env): ServerConfig {
+  const raw = readEnv(env);
+  // one line per bad variable, in the schema's order
+  const bad = new Map<string, string>();
+  for (const error of Value.Errors(ENV_SCHEMA, raw))
+    for (const { name, line } of problemOf(error)) if (!bad.has(name)) bad.set(name, line);
+  const problems = ENV_NAMES.flatMap((name) => {
+    const line = bad.get(name);
+    return line === undefined ? [] : [line];
+  });
+
+  // every good variable's value; a bad or absent one is left out, and its default stands in
+  const values: Partial<EnvValues> = {};
+  for (const name of ENV_NAMES) {
+    const value = raw[name];
+    if (value !== undefined && !bad.has(name))
+      (values as Record<string, unknown>)[name] = Value.Decode(ENV_SCHEMA.properties[name], value);
+  }
+  const maxConnections = values.MAX_CONNECTIONS ?? TRANSPORT_DEFAULTS.maxConnections;
+  const bounds = {
+    maxConnections,
+    // a quarter of maxConnections unless set
+    maxConnectionsPerAddress:
+      values.MAX_CONNECTIONS_PER_ADDRESS ?? Math.max(1, Math.floor(maxConnections / 4)),
+    headersTimeoutMs: values.HEADERS_TIMEOUT_MS ?? TRANSPORT_DEFAULTS.headersTimeoutMs,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS ?? TRANSPORT_DEFAULTS.requestTimeoutMs,
+  };
+  for (const error of Value.Errors(CONNECTION_RULES, bounds))
+    problems.push((error.params as { message?: string }).message ?? 'connection bounds conflict');
 
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
-    identityAppId: identityAppId as string,
-    identityAppSecret: identityAppSecret as string,
-    jwtSecret,
-    port,
-    host,
-    nodeEnv,
-    allowedOrigins,
-    publicUrl,
-    paymasterUrl,
-    paymasterApiKey: present(env, 'PAYMASTER_API_KEY'),
-    paymasterSponsored,
-    sponsoredDailyLimit,
-    identityAuthUrl,
-    identityApiUrl,
-    trustProxy,
-    redisUrl,
-    redisPersistence,
-    upstreamTimeoutMs,
-    maxConnections,
-    maxConnectionsPerAddress,
-    headersTimeoutMs,
-    requestTimeoutMs,
-    keepAliveTimeoutMs,
+    identityAppId: values.IDENTITY_APP_ID as string,
+    identityAppSecret: values.IDENTITY_APP_SECRET as string,
+    jwtSecret: values.JWT_SECRET as string,
+    port: values.PORT ?? DEFAULTS.port,
+    host: values.HOST ?? DEFAULTS.host,
+    nodeEnv: values.NODE_ENV ?? 'production',
+    allowedOrigins: values.ALLOWED_ORIGINS ?? [],
+    publicUrl: values.PUBLIC_URL,
+    paymasterUrl: values.PAYMASTER_URL ?? DEFAULTS.paymasterUrl,
+    paymasterApiKey: values.PAYMASTER_API_KEY,
+    paymasterSponsored: values.PAYMASTER_SPONSORED ?? false,
+    sponsoredDailyLimit: values.PAYMASTER_SPONSORED_DAILY_LIMIT ?? DEFAULTS.sponsoredDailyLimit,
+    identityAuthUrl: values.IDENTITY_AUTH_URL ?? DEFAULTS.identityAuthUrl,
+    identityApiUrl: values.IDENTITY_API_URL ?? DEFAULTS.identityApiUrl,
+    trustProxy: values.TRUST_PROXY ?? false,
+    redisUrl: values.REDIS_URL,
+    redisPersistence: values.REDIS_PERSISTENCE ?? 'required',
+    upstreamTimeoutMs: values.UPSTREAM_TIMEOUT_MS ?? DEFAULTS.upstreamTimeoutMs,
+    ...bounds,
+    keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_MS ?? TRANSPORT_DEFAULTS.keepAliveTimeoutMs,
     sandbox: false,
   };
 }

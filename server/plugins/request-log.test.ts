@@ -1,12 +1,16 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { asyncLog } from '../app.js';
 import { RequestLineController } from './request-log.js';
 
-/** A logger writing into an array, as the app's request-line logger writes to its destination. */
-function capture(options: pino.LoggerOptions = {}): { logger: pino.Logger; lines: string[] } {
+/** A destination collecting lines, as the app's destination gets them. */
+function capture(): { destination: pino.DestinationStream; lines: string[] } {
   const lines: string[] = [];
-  return { logger: pino(options, { write: (line: string) => void lines.push(line) }), lines };
+  return { destination: { write: (line: string) => void lines.push(line) }, lines };
 }
 
 function fakeRequest(fields: {
@@ -51,9 +55,16 @@ describe('the hand-written request line', () => {
       time: 3,
     },
   ])('is the line pino writes for the same fields: $name', ({ request, status, time }) => {
-    for (const options of [{}, { base: { pid: process.pid, sandbox: true } }]) {
-      const { logger, lines } = capture(options);
-      const controller = new RequestLineController(logger);
+    // the server's base fields (pino's default ones), and the sandbox's
+    const bases: Array<Record<string, string | number | boolean>> = [
+      { pid: process.pid, hostname: hostname() },
+      { pid: process.pid, sandbox: true },
+    ];
+    for (const base of bases) {
+      const { destination, lines } = capture();
+      const controller = new RequestLineController({ level: 'info', base, destination });
+      // pino's own line, from a logger of the same options (no base option: pino's default)
+      const logger = pino(base.sandbox === true ? { base } : {}, destination);
       controller.known.add('/auth/login');
       const fake = fakeRequest(request);
       controller.requestCompleted(null, fake, {
@@ -80,15 +91,53 @@ describe('the hand-written request line', () => {
   });
 
   it('is not written when the level is above info', () => {
-    const { logger, lines } = capture({ level: 'warn' });
-    new RequestLineController(logger).requestCompleted(
-      null,
-      fakeRequest({ id: 'r-4', url: '/health', route: '/health' }),
-      {
-        statusCode: 200,
-        elapsedTime: 1,
-      } as unknown as FastifyReply,
-    );
+    const { destination, lines } = capture();
+    new RequestLineController({
+      level: 'warn',
+      base: { pid: process.pid },
+      destination,
+    }).requestCompleted(null, fakeRequest({ id: 'r-4', url: '/health', route: '/health' }), {
+      statusCode: 200,
+      elapsedTime: 1,
+    } as unknown as FastifyReply);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('asyncLog, the destination both loggers write to', () => {
+  it('delivers pino lines and hand-written ones whole, as UTF-8 bytes, in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'async-log-'));
+    try {
+      const file = join(dir, 'server.log');
+      const fd = openSync(file, 'w', 0o600);
+      const destination = asyncLog(fd);
+      const controller = new RequestLineController({
+        level: 'info',
+        base: { pid: process.pid, sandbox: true },
+        destination,
+      });
+      const logger = pino({ base: { pid: process.pid, sandbox: true } }, destination);
+      logger.info({ note: 'naïve café ✓' }, 'first');
+      controller.requestCompleted(
+        null,
+        fakeRequest({ id: 'r-5', url: '/health', route: '/health', ip: '127.0.0.1' }),
+        { statusCode: 200, elapsedTime: 1 } as unknown as FastifyReply,
+      );
+      controller.lines.info('third — ünïcode');
+      // nothing is written before a flush: 32 KB have not gathered
+      await new Promise<void>((resolve, reject) =>
+        destination.flush((error) => (error ? reject(error) : resolve())),
+      );
+      closeSync(fd);
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
+        'first',
+        'request',
+        'third — ünïcode',
+      ]);
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ note: 'naïve café ✓', sandbox: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,10 +13,13 @@
  * needs: the known paths (onRoute) and the aborted-request line.
  *
  * The line of a completed request is written by hand, in the shape pino gives its lines
- * (`{"level":30,"time":…` then the logger's bindings, the fields, `"msg":"request"}`), straight
- * to the logger's destination: pino's general-purpose serialisation of the same object cost
- * about 1 µs of the ~17 µs of CPU a GET /health takes (bench/server-health.ts;
- * docs/benchmarks.md). Rarer lines (aborted, failed while responding) still go through pino.
+ * (`{"level":30,"time":…` then the base fields, the fields, `"msg":"request"}`), straight to the
+ * log's destination: pino's general-purpose serialisation of the same object cost about 1 µs of
+ * the ~17 µs of CPU a GET /health takes (bench/server-health.ts; docs/benchmarks.md). Rarer lines
+ * (aborted, failed while responding) still go through pino. The controller is handed what it
+ * writes with (the level, the base fields and the destination) rather than reading them out of a
+ * logger: pino keeps those behind private symbols. request-log.test.ts holds the seam: for the
+ * same fields, the hand-written line is the line pino writes.
  */
 import {
   type FastifyBaseLogger,
@@ -77,20 +80,30 @@ function numberField(name: string, value: number): string {
   return `,"${name}":${Number.isFinite(value) ? value : 'null'}`;
 }
 
+/** What the request lines are written with: the same level, base fields and destination as the app's logger. */
+export interface RequestLineOptions {
+  /** pino's level name: the request line is written when info is enabled */
+  level: string;
+  /** pino's `base`: the fields every line starts with (pid, then hostname or sandbox) */
+  base: Readonly<Record<string, string | number | boolean>>;
+  destination: pino.DestinationStream;
+}
+
 export class RequestLineController extends LogController {
   readonly known = new KnownPaths();
-  /** the request lines' logger (level, bindings, destination); `request.log` (redacting) keeps everything else */
+  /** the request lines' logger, for the rarer lines; `request.log` (redacting) keeps everything else */
   readonly lines: pino.Logger;
-  /** the logger's bindings as pino writes them: `,"pid":…,"hostname":"…"` */
-  readonly #bindings: string;
+  /** the base fields as pino writes them after the time: `,"pid":…,"hostname":"…"` */
+  readonly #base: string;
   readonly #destination: pino.DestinationStream;
 
-  constructor(lines: pino.Logger) {
+  constructor(options: RequestLineOptions) {
     super();
-    this.lines = lines;
-    const internals = lines as unknown as Record<symbol, unknown>;
-    this.#bindings = internals[pino.symbols.chindingsSym] as string;
-    this.#destination = internals[pino.symbols.streamSym] as pino.DestinationStream;
+    this.lines = pino({ level: options.level, base: options.base }, options.destination);
+    this.#base = Object.entries(options.base)
+      .map(([name, value]) => `,${JSON.stringify(name)}:${JSON.stringify(value)}`)
+      .join('');
+    this.#destination = options.destination;
   }
 
   /** No "incoming request" line: the one line comes when the request is done. */
@@ -114,7 +127,7 @@ export class RequestLineController extends LogController {
     if (!this.lines.isLevelEnabled('info')) return;
     // the fields and their order are lineOf's, then status, time and code, as pino wrote them
     this.#destination.write(
-      `{"level":30,"time":${Date.now()}${this.#bindings}` +
+      `{"level":30,"time":${Date.now()}${this.#base}` +
         stringField('reqId', request.id) +
         stringField('method', request.method) +
         stringField(

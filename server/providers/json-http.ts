@@ -1,7 +1,8 @@
 /**
- * The identity adapter's transport: one request over node:http/https with keep-alive agents, its
- * answer buffered (up to a bound) as text. Retries, status handling and JSON belong to the
- * adapter (identity.ts); this only moves bytes, with a deadline.
+ * The server's one HTTP client for its upstreams: the identity adapter (identity.ts) and the
+ * paymaster relay (paymaster.ts) both go through it (docs/decisions.md). One request over
+ * node:http/https with keep-alive agents, its answer buffered (up to a bound) as text. Retries,
+ * status handling and JSON belong to the adapters; this only moves bytes, with a deadline.
  *
  * Why not ky over fetch: signing is on the hot path of every trade, and building a WHATWG Request
  * and Response, their Headers and a web-stream body per call (ky over a node:http fetch, before
@@ -10,7 +11,8 @@
  *
  * What it does not do, on purpose: follow redirects (a 3xx comes back as it is: credentials must
  * never be replayed to another host), decompress (no Accept-Encoding is sent), or hold more than
- * `maxBodyBytes` of an answer.
+ * `maxBodyBytes` of an answer. The answer's text is data for the adapter to check, never put into
+ * a message as it is: the adapters' messages carry only statuses and codes they have validated.
  */
 import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';

@@ -18,6 +18,7 @@ import { readBody } from '../../test/helpers/http.js';
 interface Seen {
   body: unknown;
   headers: IncomingMessage['headers'];
+  remotePort: number | undefined;
 }
 
 type Behaviour = (req: IncomingMessage, res: ServerResponse, body: unknown) => void;
@@ -44,7 +45,7 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     void readBody(req).then((raw) => {
       const body = JSON.parse(raw) as unknown;
-      seen.push({ body, headers: req.headers });
+      seen.push({ body, headers: req.headers, remotePort: req.socket.remotePort });
       behaviour(req, res, body);
     });
   });
@@ -102,6 +103,18 @@ describe('relay', () => {
     expect(seen[0]?.headers['x-paymaster-api-key']).toBe('pm-key-123');
     // the caller's own token never travels upstream
     expect(seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('keeps its connection to the paymaster between calls (keep-alive)', async () => {
+    await appWith();
+    for (let i = 0; i < 3; i++) {
+      const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), {
+        token: user.token,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.remotePort)).size).toBe(1);
   });
 
   it('sends no API key header when none is configured', async () => {
@@ -408,6 +421,19 @@ describe('upstream response size', () => {
       expect(seen).toHaveLength(1);
     },
   );
+
+  it('a 5xx whose body is over 1 MB → 502 PAYMASTER_ERROR, the body never buffered whole', async () => {
+    await appWith();
+    behaviour = (_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end('x'.repeat(overLimit));
+    };
+    const res = await post(t.app, '/paymaster', rpc('paymaster_isAvailable'), {
+      token: user.token,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(errorCodeOf(res.json())).toBe('PAYMASTER_ERROR');
+  });
 
   it('an answer of exactly 1 MB is still relayed', async () => {
     await appWith();
