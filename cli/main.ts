@@ -7,7 +7,7 @@
  */
 import { humanError } from './headless/output.js';
 import { run } from './run.js';
-import { ownProcessSignals, refuseWhenExitListeners } from './platform/signals.js';
+import { ownProcessSignals } from './platform/signals.js';
 import { decideMode, runWithoutCommand } from './ui/mode.js';
 import { ExitCode } from '../shared/exit-codes.js';
 
@@ -44,8 +44,7 @@ if (mode.kind === 'command') {
     signal: signals.signal,
   }).then(exitAfterFlush, crashed);
 } else {
-  // the interactive app handles its own signals (and Ink restores the terminal); when-exit must not re-raise them
-  refuseWhenExitListeners();
+  // the interactive app handles its own signals (and Ink restores the terminal)
   runWithoutCommand(mode, {
     env: process.env,
     stdout: process.stdout,

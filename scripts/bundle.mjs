@@ -75,8 +75,6 @@ const result = await build({
   banner: {
     js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url); __ftModule.enableCompileCache?.();",
   },
-  // when-exit (conf → atomically) stays a module of its own: the bin recognises its SIGINT/SIGTERM
-  // listeners by the file they are added from (cli/platform/signals.ts), which a bundle would hide.
   external: [
     'fastify',
     'fastify-plugin',
@@ -86,7 +84,6 @@ const result = await build({
     'starknet',
     'pino',
     'pino-*',
-    'when-exit',
   ],
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',

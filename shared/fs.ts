@@ -4,9 +4,11 @@ import {
   closeSync,
   fchmodSync,
   fstatSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -16,20 +18,184 @@ import { dirname, join } from 'node:path';
 import { AppError, ErrorCode } from './errors.js';
 
 /**
- * Write a file atomically with the given mode: temp file beside it (created with the mode, so
- * the secret is never world-readable, not even briefly), then rename. A crash leaves either the
- * old file or the new one, never half of one.
+ * The one way the program writes its files (docs/architecture.md "Persistence"): settings,
+ * session, sandbox state and history all go through writeFileAtomic, and a file two processes
+ * can read-modify-write goes through withFileLock / withFileLockSync around it.
+ *
+ * Write a file atomically with the given mode: a temp file beside it (created with the mode, so
+ * a secret is never world-readable, not even briefly), its bytes flushed to the disk (fsync),
+ * renamed over the old file, and the folder flushed so that the rename survives a power cut too.
+ * A crash at any point leaves the old file or the new one, never half of one; a looser old file
+ * is replaced by one with `mode`.
  */
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  let fd: number | undefined;
   try {
-    writeFileSync(temp, data, { mode, flag: 'wx' });
-    chmodSync(temp, mode); // the umask may have narrowed or the file system widened it
+    fd = openSync(temp, 'wx', mode);
+    fchmodSync(fd, mode); // the umask may have narrowed or the file system widened it
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
     renameSync(temp, path);
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     rmSync(temp, { force: true });
     throw error;
+  }
+  syncDir(dir);
+}
+
+/** Flushes a folder's entries (a rename) to the disk; some platforms cannot open a folder. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Windows and some file systems refuse: the rename is done, only its durability is the OS's
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+export interface LockOptions {
+  /** how long to wait for another process's lock (default 5 s) */
+  waitMs?: number;
+  /** the code of the error when the lock cannot be had (default CONFIG_ERROR) */
+  code?: ErrorCode;
+  /** how messages name the file: "the history", "the settings file" */
+  what?: string;
+}
+
+const LOCK_WAIT_MS = 5_000;
+/** a lock older than this is left by a process that hung or whose pid was reused: broken */
+const LOCK_STALE_MS = 15_000;
+const LOCK_POLL_MS = 20;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const readOr = (path: string, fallback: string): string => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return fallback;
+  }
+};
+
+/**
+ * One attempt at `<path>.lock`, created with O_EXCL and holding "<pid> <random>": the release
+ * function when taken; 'retry' when a stale lock (its process is gone, or it is older than
+ * LOCK_STALE_MS) was just broken; 'busy' when a live one holds it.
+ */
+function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry' | 'busy' {
+  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(lockPath, 'wx', 0o600);
+    writeFileSync(fd, token);
+    closeSync(fd);
+    // only our own lock: one broken as stale may since belong to someone else
+    return () => {
+      if (readOr(lockPath, '') === token) rmSync(lockPath, { force: true });
+    };
+  } catch (error) {
+    if (fd !== undefined) {
+      closeSync(fd);
+      rmSync(lockPath, { force: true });
+    }
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new AppError(
+        options.code ?? ErrorCode.CONFIG_ERROR,
+        `cannot lock ${options.what ?? lockPath} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        { cause: error },
+      );
+  }
+  let content: string;
+  let mtimeMs: number;
+  try {
+    content = readFileSync(lockPath, 'utf8');
+    mtimeMs = statSync(lockPath).mtimeMs;
+  } catch {
+    return 'retry'; // released in between
+  }
+  const pid = Number(content.split(' ')[0]);
+  const stale =
+    (Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) ||
+    Date.now() - mtimeMs > LOCK_STALE_MS;
+  if (!stale) return 'busy';
+  // removed only if it is still the lock judged stale: another waiter may have broken it and
+  // taken a new one since (the random part tells two locks of one pid apart)
+  if (readOr(lockPath, '') === content) rmSync(lockPath, { force: true });
+  return 'retry';
+}
+
+function lockBusy(lockPath: string, options: LockOptions): AppError {
+  return new AppError(
+    options.code ?? ErrorCode.CONFIG_ERROR,
+    `${options.what ?? lockPath} is locked by another finance-tui process (${lockPath})`,
+  );
+}
+
+/**
+ * `work` while holding `<path>.lock`: the read-modify-write of a file that two processes (the app
+ * and a headless command, two commands) may write at once. Waiting longer than `waitMs` for a
+ * live lock is an AppError with `code`. For work that awaits (the history).
+ */
+export async function withFileLock<T>(
+  path: string,
+  work: () => Promise<T> | T,
+  options: LockOptions = {},
+): Promise<T> {
+  const lockPath = `${path}.lock`;
+  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
+  for (;;) {
+    const attempt = tryLock(lockPath, options);
+    if (typeof attempt === 'function') {
+      try {
+        return await work();
+      } finally {
+        attempt();
+      }
+    }
+    if (attempt === 'busy') {
+      if (Date.now() > deadline) throw lockBusy(lockPath, options);
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+}
+
+/**
+ * withFileLock for synchronous work (settings, session: a read and a write of a small file, held
+ * for well under a millisecond). Waiting blocks the thread, at most `waitMs`.
+ */
+export function withFileLockSync<T>(path: string, work: () => T, options: LockOptions = {}): T {
+  const lockPath = `${path}.lock`;
+  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const attempt = tryLock(lockPath, options);
+    if (typeof attempt === 'function') {
+      try {
+        return work();
+      } finally {
+        attempt();
+      }
+    }
+    if (attempt === 'busy') {
+      if (Date.now() > deadline) throw lockBusy(lockPath, options);
+      Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The app's real services port (cli/ui/adapter.ts) over the real settings file: what the settings
- * screen saves is what every later command reads (conf writes, store-read.ts reads), 0600; a bad
+ * screen saves is what every later command reads (store.ts writes and reads it), 0600; a bad
  * value is refused with the reason and nothing is written.
  */
 import { readFileSync, statSync } from 'node:fs';

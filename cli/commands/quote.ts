@@ -3,7 +3,7 @@
  * what a swap would return right now. Read-only: nothing is signed or sent.
  *
  * Only light modules are imported up front, so `--help` and usage errors answer at once; the
- * aggregator client (TypeBox, ky), the settings (conf) and the stack load once the options parse.
+ * aggregator client (TypeBox, ky), the settings and the stack load once the options parse.
  */
 import { parseCommandArgs, refuseNegativeAmount } from '../headless/args.js';
 import type { CommandContext, CommandRun } from '../headless/context.js';

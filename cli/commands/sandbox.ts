@@ -5,14 +5,14 @@
  * The stop goes through the one stop path (server/main.ts closeGracefully) over all three
  * servers, then prints a stopped line (`{"event": "stopped"}` with --json) and returns: exit 0.
  */
-import { readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { exitWhenParentGone } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
-import { openPrivateLog, writeFileAtomic } from '../../shared/fs.js';
+import { removeStore, writeStore } from '../platform/store.js';
+import { openPrivateLog } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
 
@@ -50,9 +50,10 @@ export const run: CommandRun = async (ctx) => {
       : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
-  const stateFile = join(dir, 'sandbox.json');
+  // written the one way (store.ts: atomic, 0600, under its lock)
+  const state = { env: ctx.env, configName: 'sandbox', what: 'sandbox state' };
   const info = { ...handle.info, logFile };
-  writeFileAtomic(stateFile, `${JSON.stringify(info, null, 2)}\n`);
+  writeStore(state, info);
   if (ctx.json) ctx.stdout.write(`${JSON.stringify(info)}\n`);
   else {
     ctx.stdout.write(
@@ -81,12 +82,12 @@ export const run: CommandRun = async (ctx) => {
       { graceMs: CLOSE_GRACE_MS, log: (message) => handle.server.log.info(message) },
     );
   } finally {
-    // remove the state file only if it is still ours (another sandbox may have replaced it)
+    // remove the state file only if it is still ours (another sandbox may have replaced it);
+    // the check and the removal hold its lock, so a sandbox writing in between is not lost
     try {
-      if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid)
-        rmSync(stateFile, { force: true });
+      removeStore(state, (current) => current !== undefined && current.pid !== process.pid);
     } catch {
-      // already gone
+      // locked past the wait, or the folder is gone: the next reader checks the pid anyway
     }
     logStream.end();
   }

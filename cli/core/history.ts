@@ -2,11 +2,11 @@
  * The transactions this client sent, kept locally in `<data folder>/history.json` (0600):
  * time, kind, network, account, amounts, hash and status (updated when a receipt arrives).
  *
- * - Every write replaces the whole file atomically (temp file + rename, shared/fs.ts): a crash
- *   leaves the old file or the new one, never half of one.
- * - Writers are serialised across processes (a TUI and a headless command may run at once) by
- *   an exclusive lock file created with O_EXCL; a lock left by a dead process, or older than
- *   LOCK_STALE_MS, is broken. Waiting longer than LOCK_WAIT_MS is HISTORY_ERROR.
+ * - Written the one way the program writes its files (shared/fs.ts): every write replaces the
+ *   whole file atomically (temp file + fsync + rename), so a crash leaves the old file or the
+ *   new one, never half of one; and every read-modify-write holds the file's lock (a TUI and a
+ *   headless command may run at once; a lock left by a dead process is broken). Waiting longer
+ *   than LOCK_WAIT_MS is HISTORY_ERROR.
  * - Bounded: the newest MAX_ENTRIES are kept; a file over MAX_FILE_BYTES or one that does not
  *   match the schema is set aside as `history.corrupt-<time>.json` (never deleted) and a new
  *   history starts.
@@ -18,19 +18,17 @@
  * transaction reports a history failure as a warning, never as a failed transaction.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
 
 export const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const LOCK_WAIT_MS = 5_000;
-const LOCK_STALE_MS = 15_000;
-const LOCK_POLL_MS = 20;
 
 const Short = (max: number) => Type.String({ maxLength: max });
 const HistoryAmount = Type.Object(
@@ -204,54 +202,8 @@ const newId = (): string => randomBytes(8).toString('hex');
 /** The entry's key: its id, else (older entries) its hash. */
 export const entryKey = (entry: HistoryEntry): string => entry.id ?? entry.hash ?? '';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Exported for tests: the cross-process lock around every read-modify-write. */
-export async function acquireLock(lockPath: string, waitMs: number): Promise<() => Promise<void>> {
-  const deadline = Date.now() + waitMs;
-  const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(token);
-      await handle.close();
-      return async () => {
-        // only our own lock: a stale-broken lock may since belong to someone else
-        const current = await readFile(lockPath, 'utf8').catch(() => '');
-        if (current === token) await rm(lockPath, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw historyError(`cannot lock the history (${(error as Error).message})`, error);
-    }
-    const [content, info] = await Promise.all([
-      readFile(lockPath, 'utf8').catch(() => ''),
-      stat(lockPath).catch(() => undefined),
-    ]);
-    const pid = Number(content.split(' ')[0]);
-    const stale =
-      info === undefined ||
-      (Number.isSafeInteger(pid) && pid > 0 && !processAlive(pid)) ||
-      Date.now() - info.mtimeMs > LOCK_STALE_MS;
-    if (stale && info !== undefined) await rm(lockPath, { force: true });
-    else if (Date.now() > deadline)
-      throw historyError(`the history is locked by another finance-tui process (${lockPath})`);
-    else await sleep(LOCK_POLL_MS);
-  }
-}
-
 export function openHistory(dir: string, options: HistoryOptions = {}): HistoryStore {
   const path = join(dir, 'history.json');
-  const lockPath = `${path}.lock`;
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? MAX_ENTRIES;
 
@@ -298,14 +250,12 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     }
   }
 
-  async function locked<T>(work: () => Promise<T>): Promise<T> {
-    const release = await acquireLock(lockPath, options.lockWaitMs ?? LOCK_WAIT_MS);
-    try {
-      return await work();
-    } finally {
-      await release();
-    }
-  }
+  const locked = <T>(work: () => Promise<T>): Promise<T> =>
+    withFileLock(path, work, {
+      waitMs: options.lockWaitMs ?? LOCK_WAIT_MS,
+      code: ErrorCode.HISTORY_ERROR,
+      what: 'the history',
+    });
 
   return {
     path,

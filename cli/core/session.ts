@@ -1,6 +1,7 @@
 /**
- * The signed-in session (docs/architecture.md "Client behaviour"): kept with conf in
- * `<data folder>/session.json` (0600, written atomically), one at a time.
+ * The signed-in session (docs/architecture.md "Client behaviour"): kept in
+ * `<data folder>/session.json` through store.ts (0600, written atomically under the file's lock),
+ * one at a time.
  *
  * A session is used only when all of these hold, checked on every use:
  * - its address is the ArgentX v0.5.0 account of its public key (compared as numbers): the
@@ -12,7 +13,6 @@
  * - it has not expired (expiresAt, or the server answers 401): SESSION_EXPIRED.
  * Each refusal says how to sign in again. The token never appears in a message or a document.
  */
-import { rmSync } from 'node:fs';
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import {
@@ -22,8 +22,7 @@ import {
   verifyStarkSignature,
 } from '../../shared/starknet.js';
 import type { Network } from '../../shared/tokens.js';
-import { openStore } from '../platform/conf-store.js';
-import { checkStored, readStore, storeFile } from '../platform/store-read.js';
+import { checkStored, readStore, removeStore, storeFile, writeStore } from '../platform/store.js';
 import { createAuthClient } from '../clients/auth-client.js';
 import type { SignHash } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -82,8 +81,6 @@ const SessionFileSchema = Type.Object({
 type Stored = { session?: Session };
 const STORE = { configName: 'session', what: 'session' } as const;
 
-const openSessionStore = (env: NodeJS.ProcessEnv) => openStore<Stored>({ env, ...STORE });
-
 export function sessionFile(env: NodeJS.ProcessEnv): string {
   return storeFile(env, 'session');
 }
@@ -94,18 +91,21 @@ export function readSession(env: NodeJS.ProcessEnv): Session | undefined {
 }
 
 export function saveSession(env: NodeJS.ProcessEnv, session: Session): void {
-  openSessionStore(env).set('session', session);
+  writeStore({ env, ...STORE }, { session } satisfies Stored);
 }
 
 /** Removes the session file; returns the e-mail of the session that was there, if one was. */
 export function clearSession(env: NodeJS.ProcessEnv): { email?: string } {
   let email: string | undefined;
-  try {
-    email = readSession(env)?.email;
-  } catch {
-    // a corrupt file is removed all the same: logging out must always work
-  }
-  rmSync(sessionFile(env), { force: true });
+  // a corrupt file is removed all the same: logging out must always work
+  removeStore({ env, ...STORE }, (current) => {
+    try {
+      email = checkStored(SessionFileSchema, current, { env, ...STORE }).session?.email;
+    } catch {
+      // unreadable or not a session: removed, and no e-mail to name
+    }
+    return false;
+  });
   return email === undefined ? {} : { email };
 }
 

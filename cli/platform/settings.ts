@@ -1,5 +1,7 @@
 /**
- * User settings, kept with conf in `<data folder>/settings.json` (0600: it may hold an API key).
+ * User settings, kept in `<data folder>/settings.json` (0600: it may hold an API key), read and
+ * written through store.ts (atomic, under the file's lock: two app windows saving at once lose
+ * nothing).
  * Environment variables override the file for one run (scripts and tests use them):
  * FINANCE_TUI_SERVER_URL, FINANCE_TUI_AGGREGATOR_URL, FINANCE_TUI_AGGREGATOR_API_KEY,
  * FINANCE_TUI_RPC_URL, FINANCE_TUI_GAS_TOKEN, FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
@@ -7,7 +9,7 @@
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, type Network } from '../../shared/tokens.js';
-import { readStore, storedProblem, storeFile } from './store-read.js';
+import { readStore, storedProblem, storeFile, updateStore } from './store.js';
 
 export interface Settings {
   /** our auth server */
@@ -42,9 +44,8 @@ export type Stored = Omit<Settings, 'aggregatorApiKey' | 'rpcUrl' | 'gasToken'> 
 };
 
 /**
- * The file's shape, checked with TypeBox when read and before a write, rather than through
- * conf's `schema` option: that compiles the schema with ajv (and its formats) on every start,
- * which cost ~100 ms of each command's start-up.
+ * The file's shape, checked with TypeBox when read and before a write (a compiled ajv schema
+ * cost ~100 ms of each command's start-up: docs/benchmarks.md).
  */
 const StoredSchema = Type.Object({
   serverUrl: Type.String({ maxLength: 2000 }),
@@ -84,7 +85,7 @@ export function settingsProblem(stored: unknown): string | undefined {
 
 export const SETTINGS_STORE = { configName: 'settings', what: 'settings' } as const;
 
-/** What the file holds before anything is saved (conf writes these as the defaults too). */
+/** What the file holds before anything is saved (the first save writes them too). */
 export const STORED_DEFAULTS: Stored = {
   serverUrl: DEFAULT_SETTINGS.serverUrl,
   aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
@@ -143,4 +144,29 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     rpcUrl: envUrl(env, 'FINANCE_TUI_RPC_URL') ?? stored.rpcUrl,
     gasToken: gas.symbol,
   };
+}
+
+/**
+ * Saves `patch` (keys left undefined are not touched) over the file, checked as a whole first: a
+ * bad value is CONFIG_ERROR "not saved: <why>" and nothing is written.
+ */
+export function saveSettings(env: NodeJS.ProcessEnv, patch: Partial<Stored>): void {
+  const defined = Object.fromEntries(
+    Object.entries(patch).filter(([, value]) => value !== undefined),
+  );
+  try {
+    updateStore({ env, ...SETTINGS_STORE }, { ...STORED_DEFAULTS }, (current) => {
+      const next = { ...current, ...defined };
+      const problem = settingsProblem(next);
+      if (problem !== undefined)
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`);
+      return next;
+    });
+  } catch (error) {
+    if (error instanceof AppError && !error.message.startsWith('not saved: '))
+      throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${error.message}`, {
+        ...(error.details === undefined ? {} : { details: error.details }),
+      });
+    throw error;
+  }
 }

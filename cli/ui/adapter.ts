@@ -3,7 +3,7 @@
  * commands use: endpoints (finding or starting the sandbox), the saved session (login, verify,
  * logout), quotes, status, balances, the sandbox outbox — plus the settings.
  *
- * Heavy modules (conf, ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
+ * Heavy modules (ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
  * its first frame. Every plan — a send, a trade, a multi-swap, a batch — goes through the core's
  * one pipeline (planAction/executeAction, cli/core/actions); prices, the rules and expiry are the
  * core's, so this adapter only maps shapes. The
@@ -145,18 +145,16 @@ function receiptOf(result: ExecutionResult): Receipt {
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
-  const [endpoints, account, session, quote, status, settings, settingsStore, rules] =
-    await Promise.all([
-      import('../core/endpoints.js'),
-      import('../core/account.js'),
-      import('../core/session.js'),
-      import('../core/quote.js'),
-      import('../core/status.js'),
-      import('../platform/settings.js'),
-      import('../platform/settings-store.js'),
-      import('../core/actions/rules.js'),
-    ]);
-  return { endpoints, account, session, quote, status, settings, settingsStore, rules };
+  const [endpoints, account, session, quote, status, settings, rules] = await Promise.all([
+    import('../core/endpoints.js'),
+    import('../core/account.js'),
+    import('../core/session.js'),
+    import('../core/quote.js'),
+    import('../core/status.js'),
+    import('../platform/settings.js'),
+    import('../core/actions/rules.js'),
+  ]);
+  return { endpoints, account, session, quote, status, settings, rules };
 }
 
 /** The core's session as the screens show it (a saved session: whether its wallet was new is not kept). */
@@ -397,18 +395,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     updateSettings(patch: SettingsPatch) {
       const { m } = ready();
-      const store = m.settingsStore.openSettingsStore(env);
-      const defined = Object.fromEntries(
-        Object.entries(patch).filter(([, value]) => value !== undefined),
-      );
-      const problem = m.settings.settingsProblem({ ...store.store, ...defined });
-      if (problem !== undefined)
-        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`);
-      try {
-        store.set(defined);
-      } catch (error) {
-        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${(error as Error).message}`);
-      }
+      m.settings.saveSettings(env, patch);
       return view(m.settings.loadSettings(env));
     },
 
