@@ -1,8 +1,15 @@
 // ESLint (flat config) with typescript-eslint's recommended rules, without type information:
 // tsc already type-checks, and a second type-aware program would double the lint time.
+// Beside them: the React hooks rules, no import cycles, and the client's layers
+// (docs/architecture.md "Layout"; the choices are in docs/decisions.md).
 import js from '@eslint/js';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/** The faces of the client and the loose files of cli/'s root: what no lower layer imports. */
+const FACES = ['cli/commands', 'cli/headless', 'cli/ui', 'cli/mcp', 'cli/main.ts', 'cli/run.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.ci/.node/', 'coverage/'] },
@@ -29,6 +36,46 @@ export default tseslint.config(
         },
       ],
       eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // Imports are resolved as Node resolves the built code, with a `.js` specifier standing for
+    // its `.ts`/`.tsx` source (TypeScript's NodeNext rule), so no TypeScript resolver is needed.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // the core is self-contained; the platform and the service clients serve the faces and
+      // import none of them (docs/architecture.md "Layout")
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: ['cli/core', 'cli/platform', 'cli/clients'].map((layer) => ({
+            target: `./${layer}`,
+            from: FACES.map((face) => `./${face}`),
+            message: `${layer} imports no face (cli/commands, cli/headless, cli/ui, cli/mcp) and no loose file of cli/ (docs/architecture.md "Layout")`,
+          })),
+        },
+      ],
+    },
+  },
+  {
+    // The classic hooks rules, both errors; the React Compiler's rules of `recommended` are left
+    // out: this app is not compiled by it (docs/decisions.md)
+    files: ['cli/ui/**/*.{ts,tsx}', '**/*.test.tsx', 'test/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
 );

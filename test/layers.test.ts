@@ -1,61 +1,52 @@
 /**
  * The layers of the client (docs/architecture.md "Layout"): the core is self-contained. It
- * imports nothing from the faces (cli/commands, cli/headless, cli/ui) and no loose file of cli/'s
- * root; the platform (cli/platform) and the outside-service clients (cli/clients) import no face
- * either. Every relative import and dynamic import() of every source file is read, so a new
- * file is covered without being listed here.
+ * imports nothing from the faces (cli/commands, cli/headless, cli/ui, cli/mcp) and no loose file
+ * of cli/'s root; the platform (cli/platform) and the outside-service clients (cli/clients)
+ * import no face either. ESLint is where these rules live (eslint.config.js, run by `npm run
+ * lint`), with no import cycles anywhere; this proves, with the project's own config, that they
+ * fire on planted violations and stay quiet on allowed imports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
 const CLI = join(root, 'cli');
+const eslint = new ESLint({ cwd: root });
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
+/** The rules that fire on `code` as if it were the file at `path` (repo-relative). */
+async function rulesFired(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, path) });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
 }
 
-/** Relative specifiers of static imports, re-exports and dynamic import()s, resolved to repo paths. */
-export function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs = [
-    ...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])(\.{1,2}\/[^'"]+)\1/gm),
-  ].map((m) => m[2] as string);
-  return specs.map((spec) => relative(root, resolve(dirname(file), spec)));
-}
-
-const FACES = ['cli/commands/', 'cli/headless/', 'cli/ui/', 'cli/mcp/'];
-const isRootFile = (path: string): boolean => dirname(path) === 'cli';
-
-function violations(layer: string): string[] {
-  return sources(join(root, layer)).flatMap((file) =>
-    importsOf(file)
-      .filter((target) => FACES.some((face) => target.startsWith(face)) || isRootFile(target))
-      .map((target) => `${relative(root, file)} imports ${target}`),
-  );
-}
-
-describe('client layers', () => {
-  it('finds imports the way the checks below rely on (a face import in a fixture is seen)', () => {
-    expect(importsOf(join(CLI, 'headless', 'with-endpoints.ts'))).toContain(
-      'cli/core/endpoints.js',
-    );
-    expect(
-      importsOf(join(CLI, 'run.ts')).some((target) => target.startsWith('cli/commands/')),
-    ).toBe(true);
+describe('client layers (eslint.config.js)', () => {
+  it.each([
+    ['cli/core/planted.ts', "import { App } from '../ui/app.js';\nexport const a = App;\n"],
+    ['cli/core/planted.ts', "export const a = () => import('../commands/quote.js');\n"],
+    ['cli/core/planted.ts', "export { run } from '../run.js';\n"],
+    ['cli/core/actions/planted.ts', "import '../../mcp/server.js';\n"],
+    ['cli/platform/planted.ts', "import '../headless/output.js';\n"],
+    ['cli/clients/planted.ts', "import '../main.js';\n"],
+  ])('%s: %j is refused', async (path, code) => {
+    const fired = await rulesFired(path, code);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatch(/^import-x\/no-restricted-paths: .*imports no face/);
   });
 
-  it.each(['cli/core', 'cli/platform', 'cli/clients'])(
-    '%s imports no face and no loose file of cli/',
-    (layer) => {
-      expect(violations(layer)).toEqual([]);
-    },
-  );
+  it.each([
+    [
+      'cli/core/planted.ts',
+      "import { AppError } from '../../shared/errors.js';\nexport const e = AppError;\n",
+    ],
+    ['cli/platform/planted.ts', "import '../core/endpoints.js';\n"],
+    ['cli/ui/planted.ts', "import '../core/endpoints.js';\nimport '../commands/quote.js';\n"],
+    ['cli/commands/planted.ts', "import '../headless/output.js';\n"],
+  ])('%s: %j is allowed', async (path, code) => {
+    expect(await rulesFired(path, code)).toEqual([]);
+  });
 
   it('cli/ holds only the bin and the command table at its root', () => {
     const loose = readdirSync(CLI, { withFileTypes: true })
@@ -63,5 +54,30 @@ describe('client layers', () => {
       .map((e) => e.name)
       .sort();
     expect(loose).toEqual(['main.ts', 'run.ts']);
+  });
+});
+
+describe('no import cycles (eslint.config.js)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'finance-tui-cycle-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // the same config, over files of a scratch folder (a cycle needs two real files)
+  const scratch = new ESLint({ cwd: dir, overrideConfigFile: join(root, 'eslint.config.js') });
+
+  it('a cycle through a lazy import() is refused; a one-way import is not', async () => {
+    writeFileSync(join(dir, 'a.ts'), "import { b } from './b.js';\nexport const a = () => b;\n");
+    writeFileSync(
+      join(dir, 'b.ts'),
+      "export const b = 1;\nexport const late = () => import('./a.js');\n",
+    );
+    writeFileSync(join(dir, 'c.ts'), "import { b } from './b.js';\nexport const c = b;\n");
+    const results = await scratch.lintFiles(['a.ts', 'b.ts', 'c.ts']);
+    const fired = Object.fromEntries(
+      results.map((r) => [r.filePath.slice(dir.length + 1), r.messages.map((m) => m.ruleId)]),
+    );
+    expect(fired).toEqual({
+      'a.ts': ['import-x/no-cycle'],
+      'b.ts': ['import-x/no-cycle'],
+      'c.ts': [],
+    });
   });
 });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
 import { tempHome } from '../../test/helpers/home.js';
-import { type NewHistoryEntry, openHistory, walletHistory } from './history.js';
+import { type NewHistoryEntry, openHistory } from './history.js';
+import { walletHistory } from './reconcile.js';
 
 const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';

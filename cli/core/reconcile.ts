@@ -19,6 +19,7 @@ import type { ChainReader } from './chain/account.js';
 import type { Endpoints } from './endpoints.js';
 import {
   type HistoryEntry,
+  type HistoryList,
   type HistoryStore,
   type HistoryUpdate,
   entryKey,
@@ -277,4 +278,53 @@ export async function reconcileFile(
     lookups.set(chain, lookup);
   }
   return reconcileHistory(history, open, { lookupFor: (e) => lookups.get(entryChain(e)), signal });
+}
+
+/** Where a wallet's transactions belong: its account on a network (or the sandbox) and chain. */
+export interface HistoryScope {
+  account: string;
+  network: HistoryEntry['network'];
+  sandbox: boolean;
+  /**
+   * the chain in use ("sandbox:<id>", chainOf above): a sandbox wallet's history shows
+   * only this sandbox chain's entries (an earlier sandbox's chain is gone; its entries stay in
+   * the file and `finance-tui history` lists them, marked)
+   */
+  chain?: string | undefined;
+}
+
+export interface WalletHistoryOptions {
+  /** asks the chain about unresolved entries first (bounded: reconcileHistory) */
+  lookup?: ChainLookup | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The transactions of one wallet on one network, newest first (the file keeps every account's):
+ * what every face lists for the signed-in wallet. With a lookup, unresolved entries are settled
+ * from the chain first.
+ */
+export async function walletHistory(
+  history: HistoryStore,
+  scope: HistoryScope,
+  options: WalletHistoryOptions = {},
+): Promise<HistoryList> {
+  const { entries, setAside } = await history.list();
+  const account = BigInt(scope.account);
+  const sameChain = (e: HistoryEntry): boolean =>
+    !scope.sandbox || scope.chain === undefined || entryChain(e) === scope.chain;
+  const mine = entries.filter(
+    (e) =>
+      BigInt(e.account) === account &&
+      e.network === scope.network &&
+      e.sandbox === scope.sandbox &&
+      sameChain(e),
+  );
+  if (options.lookup === undefined) return { entries: mine, setAside };
+  const lookup = options.lookup;
+  const changed = await reconcileHistory(history, mine, {
+    lookupFor: () => lookup,
+    signal: options.signal,
+  }).catch(() => []);
+  return { entries: withChanges(mine, changed), setAside };
 }

@@ -310,8 +310,9 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async () => {
-        const [{ openHistory, walletHistory }, { requireSession }] = await Promise.all([
+        const [{ openHistory }, { walletHistory }, { requireSession }] = await Promise.all([
           import('../core/history.js'),
+          import('../core/reconcile.js'),
           import('../core/session.js'),
         ]);
         const session = requireSession(ep, { now });

@@ -344,7 +344,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
 
     async history(session) {
       const { e } = ready();
-      const [{ openHistory, walletHistory }, { chainOf, endpointsLookup }] = await Promise.all([
+      const [{ openHistory }, { chainOf, endpointsLookup, walletHistory }] = await Promise.all([
         import('../core/history.js'),
         import('../core/reconcile.js'),
       ]);

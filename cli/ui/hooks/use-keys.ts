@@ -17,12 +17,14 @@ export function useKeys(
 ): void {
   const { isRawModeSupported } = useStdin();
   const { setFooter } = useUi();
-  const actions = Object.keys(bindings) as Action[];
-  const footerKey = `${actions.join(',')}|${JSON.stringify(options.wording ?? {})}`;
+  // the footer follows the bound actions and their wording by content (both are new objects on
+  // every render): the effect reads them back from these strings
+  const actionList = Object.keys(bindings).join(',');
+  const wordingJson = JSON.stringify(options.wording ?? {});
   useEffect(() => {
-    setFooter({ actions, wording: options.wording ?? {} });
-    // footerKey stands for actions and wording
-  }, [footerKey, setFooter]);
+    const actions = (actionList === '' ? [] : actionList.split(',')) as Action[];
+    setFooter({ actions, wording: JSON.parse(wordingJson) as Partial<Record<Action, string>> });
+  }, [actionList, wordingJson, setFooter]);
   useEffect(() => () => setFooter(NO_FOOTER), [setFooter]);
   // the latest handlers without re-subscribing on every render
   const latest = useRef(bindings);

@@ -18,16 +18,17 @@ export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState 
   const { services, rootSignal, now } = useUi();
   const [state, dispatch] = useReducer(liveQuoteReducer, initialLiveQuote);
   const seq = useRef(0);
-  const key =
-    request === undefined
-      ? ''
-      : `${request.amount}|${request.from}|${request.to}|${request.slippageBps}`;
+  // the quote follows the request's content, not its identity (a new object on every render)
+  const { amount, from, to, slippageBps } = request ?? {};
 
   useEffect(() => {
     seq.current += 1;
     const mine = seq.current;
-    dispatch({ type: 'input', seq: mine, empty: request === undefined });
-    if (request === undefined) return;
+    const empty =
+      amount === undefined || from === undefined || to === undefined || slippageBps === undefined;
+    dispatch({ type: 'input', seq: mine, empty });
+    if (empty) return;
+    const request: QuoteRequest = { amount, from, to, slippageBps };
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, rootSignal]);
     const timers = new Set<NodeJS.Timeout>();
@@ -58,8 +59,7 @@ export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState 
       controller.abort();
       for (const timer of timers) clearTimeout(timer);
     };
-    // the key stands for the request's content
-  }, [key, services, rootSignal, now]);
+  }, [amount, from, to, slippageBps, services, rootSignal, now]);
 
   return state;
 }

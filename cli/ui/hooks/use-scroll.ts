@@ -27,7 +27,10 @@ export function useScroll(): Scroll {
   const [height, setHeight] = useState(0);
   const [wanted, setOffset] = useState(0);
   const [deepest, setDeepest] = useState(0);
-  // after every layout: the content's height (it changes as the screen's state does)
+  // after every layout: the content's height (it changes as the screen's state does). No
+  // dependency list on purpose: a layout is not a value React can name; setHeight runs only
+  // when the measure changed, so the chain stops after one render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every layout, see above
   useEffect(() => {
     if (!ref.current) return;
     const measured = measureElement(ref.current).height;

@@ -4,7 +4,7 @@
  * and say why when chosen.
  */
 import { Box, Text } from 'ink';
-import { useContext, useEffect, useState } from 'react';
+import { useCallback, useContext, useEffect, useState } from 'react';
 import { ScreenRows, useUi } from '../context.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
@@ -68,12 +68,12 @@ export function HomeScreen({
   const session = state.session;
   const rows = useContext(ScreenRows);
 
-  const refresh = (): void => {
+  const refresh = useCallback((): void => {
     if (session && services.features.balances)
       void loadBalances((signal) => services.balances(session, { signal }));
-  };
-  // load once on arrival; `r` reloads
-  useEffect(refresh, []);
+  }, [session, services, loadBalances]);
+  // load on arrival (all three are stable while the screen is shown); `r` reloads
+  useEffect(refresh, [refresh]);
 
   const open = (item: MenuItem): void => {
     if (item.needs !== undefined && !services.features[item.needs]) {

@@ -7,7 +7,7 @@
  * here, nothing to sign.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ErrorCode, isAppError } from '../../../shared/errors.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
@@ -25,13 +25,16 @@ export function PortfolioScreen() {
   const { services, dispatch, theme } = useUi();
   const [current, load] = useTask<Portfolio>();
   const [shown, setShown] = useState<Portfolio | undefined>(undefined);
-  const refresh = (fresh: boolean): void =>
-    void load((signal) => services.portfolio({ signal, fresh })).then((p) => p && setShown(p));
+  const refresh = useCallback(
+    (fresh: boolean): void =>
+      void load((signal) => services.portfolio({ signal, fresh })).then((p) => p && setShown(p)),
+    [load, services],
+  );
   useEffect(() => {
     refresh(false);
     const timer = setInterval(() => refresh(false), REFRESH_MS);
     return () => clearInterval(timer);
-  }, [load, services]);
+  }, [refresh]);
   useKeys(
     {
       submit: () => dispatch({ type: 'open', screen: { name: 'rebalance' } }),

@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import Spinner from 'ink-spinner';
 import type { ReactNode } from 'react';
+import wrapAnsi from 'wrap-ansi';
 import { useUi } from '../context.js';
 import { type Action, footerText } from '../keymap.js';
 
@@ -62,22 +63,13 @@ export function footerLine(
   return `${keys === '' ? '' : `${keys} · `}Ctrl+C quit`;
 }
 
-/** How many lines `text` takes wrapped at word boundaries to `width` columns, as Ink wraps it. */
+/**
+ * How many lines `text` takes in a `<Text wrap="wrap">` `width` columns wide: Ink's own wrap
+ * (wrap-ansi, words kept whole where they fit, a longer word cut, untrimmed) measured in terminal
+ * cells, so a wide character (CJK, emoji) counts two columns and a combining mark none.
+ */
 export function wrappedLines(text: string, width: number): number {
-  let lines = 1;
-  let used = 0;
-  for (const word of text.split(' ')) {
-    const length = [...word].length;
-    const needed = used === 0 ? length : used + 1 + length;
-    if (needed <= width) used = needed;
-    else {
-      // a word longer than the line is cut across lines
-      lines += used === 0 ? 0 : 1;
-      lines += Math.max(0, Math.ceil(length / width) - 1);
-      used = length % width || Math.min(length, width);
-    }
-  }
-  return lines;
+  return wrapAnsi(text, width, { hard: true, trim: false }).split('\n').length;
 }
 
 /** Wraps rather than cuts on a narrow terminal: every key stays listed (the frame makes room). */
