@@ -5,12 +5,11 @@
  * The stop goes through the one stop path (server/main.ts closeGracefully) over all three
  * servers, then prints a stopped line (`{"event": "stopped"}` with --json) and returns: exit 0.
  */
-import { readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
-import { exitWhenParentGone } from '../platform/child.js';
+import { exitWhenParentGone, removeSandboxFile, SANDBOX_FILE } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
 import { openPrivateLog, writeFileAtomic } from '../../shared/fs.js';
 
@@ -50,7 +49,7 @@ export const run: CommandRun = async (ctx) => {
       : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
-  const stateFile = join(dir, 'sandbox.json');
+  const stateFile = join(dir, SANDBOX_FILE);
   const info = { ...handle.info, logFile };
   writeFileAtomic(stateFile, `${JSON.stringify(info, null, 2)}\n`);
   if (ctx.json) ctx.stdout.write(`${JSON.stringify(info)}\n`);
@@ -81,13 +80,8 @@ export const run: CommandRun = async (ctx) => {
       { graceMs: CLOSE_GRACE_MS, log: (message) => handle.server.log.info(message) },
     );
   } finally {
-    // remove the state file only if it is still ours (another sandbox may have replaced it)
-    try {
-      if ((JSON.parse(readFileSync(stateFile, 'utf8')) as { pid?: number }).pid === process.pid)
-        rmSync(stateFile, { force: true });
-    } catch {
-      // already gone
-    }
+    // only if it is still ours (another sandbox may have replaced it)
+    removeSandboxFile(dir, process.pid);
     logStream.end();
   }
   const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';
