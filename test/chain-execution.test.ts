@@ -3,7 +3,7 @@
  * real sockets: auth server → paymaster relay → chain emulator, signatures through /sign/hash.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   buildTransferCall,
   createChainReader,
@@ -299,12 +299,16 @@ describe('transport and session failures', () => {
     await stack.knob('/sandbox/faults', { latencyMs: 3_000 });
     try {
       const controller = new AbortController();
+      // the chain answers after 3 s: CANCELLED (not balances) proves the abort cut the request
+      const before = stack.handle.chain.faults.requests;
       const pending = readBalances(ea, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
-      const started = Date.now();
+      await vi.waitFor(() => expect(stack.handle.chain.faults.requests).toBeGreaterThan(before), {
+        timeout: 10_000,
+        interval: 5,
+      });
+      controller.abort();
       const error = await failure(pending);
       expect(error.code).toBe(ErrorCode.CANCELLED);
-      expect(Date.now() - started).toBeLessThan(2_500);
     } finally {
       await stack.knob('/sandbox/faults', { latencyMs: 0 });
     }

@@ -11,7 +11,7 @@ import { resolveToken } from '../shared/tokens.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 
 interface Amount {
@@ -38,14 +38,30 @@ describe('balance and send through the sandbox (whole processes)', () => {
     users = await startTwoUsers();
     bobAddress = users.bobAddress;
   });
+  const homes: Array<ReturnType<typeof tempHome>> = [];
+  /** A user of the same sandbox with a wallet nothing has touched yet (not deployed). */
+  async function newUser(email: string): Promise<{ dir: string }> {
+    const home = tempHome();
+    homes.push(home);
+    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+    await signIn(home.dir, email);
+    return home;
+  }
   afterAll(async () => {
     await users?.close();
+    homes.forEach((home) => home.cleanup());
   });
 
   it('balance shows exactly the faucet amounts of a new wallet', async () => {
-    const r = await cli(users.aliceHome, ['balance', '--sandbox', '--json']);
+    // a wallet of its own: alice's changes with every send the other tests make
+    const home = await newUser('newcomer@example.com');
+    const r = await cli(home.dir, ['balance', '--sandbox', '--json']);
     expect(r.code).toBe(0);
-    expect(r.doc).toMatchObject({ email: 'alice@example.com', network: 'sandbox', sandbox: true });
+    expect(r.doc).toMatchObject({
+      email: 'newcomer@example.com',
+      network: 'sandbox',
+      sandbox: true,
+    });
     const held = new Map((r.doc.balances as Amount[]).map((b) => [b.symbol, b]));
     for (const { symbol, amount } of FAUCET) {
       const token = resolveToken('mainnet', symbol);
@@ -55,21 +71,16 @@ describe('balance and send through the sandbox (whole processes)', () => {
       expect(held.get(symbol)?.amount, symbol).toBe(amount);
     }
     expect(held.get('USDC.e')?.baseUnits).toBe('0');
-    const human = await cli(users.aliceHome, ['balance', 'strk', 'WBTC', '--sandbox']);
+    const human = await cli(home.dir, ['balance', 'strk', 'WBTC', '--sandbox']);
     expect(human.stdout).toMatch(/^ {2}STRK\s+20000$/m);
     expect(human.stdout).toMatch(/^ {2}WBTC\s+0\.5$/m);
   });
 
   it('send without --yes: the plan, nothing signed, exit 1 CONFIRMATION_REQUIRED', async () => {
-    const before = await strkOf(users.aliceHome);
-    const r = await cli(users.aliceHome, [
-      'send',
-      '1.5',
-      'STRK',
-      bobAddress,
-      '--sandbox',
-      '--json',
-    ]);
+    // a wallet of its own, not yet deployed, whatever the other tests sent before
+    const sender = await newUser('planner@example.com');
+    const before = await strkOf(sender.dir);
+    const r = await cli(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox', '--json']);
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
     expect(r.doc.error?.details?.plan).toMatchObject({
@@ -88,12 +99,12 @@ describe('balance and send through the sandbox (whole processes)', () => {
         ],
       },
     });
-    const human = await cli(users.aliceHome, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
+    const human = await cli(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Send on sandbox: send 1\.5 STRK to 0x/);
     expect(human.stdout).toMatch(/Simulation\s+ok: -1\.5 STRK/);
     expect(human.stderr).toMatch(/--yes .*\(CONFIRMATION_REQUIRED\)/);
-    expect(await strkOf(users.aliceHome)).toBe(before);
+    expect(await strkOf(sender.dir)).toBe(before);
   });
 
   it('send 1.5 STRK --yes: both balances change by exactly 1.5 STRK (+ the receipt fee if gas was not sponsored)', async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
+import { cleanEnv, closedPort, quietPort, runBin, tempHome } from './helpers/process.js';
 
 const APP_ID = 'spawn-test-app';
 const APP_SECRET = 'spawn-test-app-secret-value';
@@ -53,7 +53,9 @@ describe('the auth server, started for a command', () => {
   beforeAll(async () => {
     identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
     identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
-    serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
+    // below the ephemeral range: no other process's listen(0) or connection can take it while
+    // the tests start and stop servers there (one that did made a login fail under load)
+    serverUrl = `http://127.0.0.1:${await quietPort('127.0.0.1')}`;
   });
   afterAll(async () => {
     await identity.close();
@@ -63,7 +65,7 @@ describe('the auth server, started for a command', () => {
   it('loopback URL, nothing listening: serve is spawned, answers, logs to a file, and is gone after the command', async () => {
     expect(await answers(`${serverUrl}/health`)).toBe(false);
     const login = await runBin(['login', 'dave@example.com', '--json'], serveEnv(), home.dir);
-    expect(login.code).toBe(0);
+    expect(login.code, login.stdout + login.stderr).toBe(0);
     expect(JSON.parse(login.stdout)).toMatchObject({
       email: 'dave@example.com',
       sent: true,
@@ -90,7 +92,7 @@ describe('the auth server, started for a command', () => {
       serveEnv(),
       home.dir,
     );
-    expect(verify.code).toBe(0);
+    expect(verify.code, verify.stdout + verify.stderr).toBe(0);
     expect(JSON.parse(verify.stdout)).toMatchObject({
       email: 'dave@example.com',
       serverUrl,
@@ -104,7 +106,7 @@ describe('the auth server, started for a command', () => {
     const proc = spawnBin(['login', 'erin@example.com', '--json'], serveEnv(), home.dir, {
       nodeArgs: ['--import', TTY_STDERR],
     });
-    expect((await proc.exited).code).toBe(0);
+    expect((await proc.exited).code, proc.stdout() + proc.stderr()).toBe(0);
     expect(proc.stderr()).toContain(`starting the auth server at ${serverUrl}`);
   });
 

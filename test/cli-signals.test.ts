@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getStarkKey, utils } from '@scure/starknet';
+import { CLOSE_GRACE_MS as SANDBOX_GRACE_MS } from '../cli/commands/sandbox.js';
+import { CLOSE_GRACE_MS as SERVE_GRACE_MS } from '../cli/commands/serve.js';
 import { saveSession, type Session } from '../cli/core/session.js';
+import { CHILD_STOP_GRACE_MS } from '../cli/platform/child.js';
+import { HARD_STOP_AFTER_CUT_MS } from '../server/main.js';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
 import { argentAccountAddress } from '../shared/starknet.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
@@ -123,15 +127,19 @@ describe('sharing the signals with other libraries', () => {
 });
 
 describe('a sandbox started for a command', () => {
-  const home = tempHome();
-  afterAll(() => home.cleanup());
+  // each test its own data folder: a sandbox.json one test left behind must not be the next
+  // test's "sandbox is up" (it names a process that is gone)
+  const homes: Array<ReturnType<typeof tempHome>> = [];
+  afterAll(() => homes.forEach((home) => home.cleanup()));
 
   /** Start `quote --sandbox` against a slow sandbox and wait until its child is up. */
   async function startQuote(): Promise<{
     proc: ReturnType<typeof spawnBin>;
     childPid: number;
-    serverUrl: string;
+    file: string;
   }> {
+    const home = tempHome();
+    homes.push(home);
     const proc = spawnBin(
       ['quote', '100', 'USDC', 'ETH', '--sandbox', '--json'],
       cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SANDBOX_LATENCY_MS: '20000' }),
@@ -140,28 +148,44 @@ describe('a sandbox started for a command', () => {
     const info = await vi.waitFor(
       () => {
         expect(existsSync(file)).toBe(true);
-        return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; serverUrl: string };
+        return JSON.parse(readFileSync(file, 'utf8')) as { pid: number };
       },
       { timeout: 20_000, interval: 50 },
     );
-    return { proc, childPid: info.pid, serverUrl: info.serverUrl };
+    return { proc, childPid: info.pid, file };
   }
 
+  it('the command waits for the sandbox longer than the sandbox may take to stop itself', () => {
+    // a kill before the sandbox's own bounded stop ends cuts a stop running to plan
+    expect(CHILD_STOP_GRACE_MS).toBeGreaterThan(SANDBOX_GRACE_MS + HARD_STOP_AFTER_CUT_MS);
+    expect(CHILD_STOP_GRACE_MS).toBeGreaterThan(SERVE_GRACE_MS + HARD_STOP_AFTER_CUT_MS);
+  });
+
   it('is stopped when the command is cancelled (SIGTERM): exit 2, child gone, sandbox.json removed', async () => {
-    const { proc, childPid } = await startQuote();
+    const { proc, childPid, file } = await startQuote();
     expect(alive(childPid)).toBe(true);
     proc.kill('SIGTERM');
+    // the command exits only after its child has exited and its file is gone
     expect((await proc.exited).code).toBe(2);
     expect(JSON.parse(proc.stdout())).toMatchObject({ error: { code: 'CANCELLED' } });
     expect(alive(childPid)).toBe(false);
-    expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a sandbox that died (SIGKILL) leaves no sandbox.json once the command has ended', async () => {
+    const { proc, childPid, file } = await startQuote();
+    process.kill(childPid, 'SIGKILL');
+    expect((await proc.exited).code).not.toBe(0);
+    expect(alive(childPid)).toBe(false);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('stops itself when the command is killed outright (SIGKILL)', async () => {
-    const { proc, childPid } = await startQuote();
+    const { proc, childPid, file } = await startQuote();
     proc.kill('SIGKILL');
     await proc.exited;
-    await vi.waitFor(() => expect(alive(childPid)).toBe(false), { timeout: 10_000, interval: 50 });
-    expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
+    // the sandbox removes its file before it exits: wait for the exit, then look
+    await vi.waitFor(() => expect(alive(childPid)).toBe(false), { timeout: 20_000, interval: 50 });
+    expect(existsSync(file)).toBe(false);
   });
 });

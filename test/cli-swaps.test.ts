@@ -7,7 +7,10 @@
  * knob with every balance unchanged, and `history` listing all of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { tempHome } from './helpers/process.js';
 import { postJson } from './helpers/sandbox-session.js';
 
 interface Amount {
@@ -182,6 +185,11 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       expect(r.doc.error?.code).toBe('TRANSACTION_REVERTED');
       expect(r.doc.error?.message).toMatch(/nothing changed/);
       expect(await balances(users.aliceHome)).toEqual(before);
+      // history keeps the reverted transaction, with the chain's reason
+      const history = await cli(users.aliceHome, ['history']);
+      expect(history.stdout).toMatch(
+        /trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}sent 2000 STRK; at least [0-9.]+ USDC\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/,
+      );
     });
 
     it('the paymaster raised its fee after the build → FEE_ABOVE_MAX', async () => {
@@ -231,39 +239,43 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
   });
 
   it('history lists every transaction sent (send included), newest first, with its status', async () => {
-    const sent = await alice(['send', '1', 'STRK', users.bobAddress, '--yes']);
-    expect(sent.code, sent.stdout).toBe(0);
-    const r = await cli(users.aliceHome, ['history', '--json']);
-    expect(r.code).toBe(0);
-    const entries = r.doc.entries as Array<{
-      kind: string;
-      status: string;
-      hash: string;
-      amounts: Array<{ direction: string; symbol: string; basis: string }>;
-    }>;
-    expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual([
-      'send:succeeded',
-      'trade:reverted',
-      'batch:succeeded',
-      'multi-swap:succeeded',
-      'multi-swap:succeeded',
-      'trade:succeeded',
-    ]);
-    // one hash format: the receipt's hash is the history's, string for string
-    expect(entries[0]?.hash).toBe((sent.doc.transaction as { hash: string }).hash);
-    expect(
-      (await cli(users.aliceHome, ['history', '--limit', '2', '--json'])).doc.entries,
-    ).toHaveLength(2);
-    expect(entries.at(-1)?.amounts).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }),
-        expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' }),
-      ]),
-    );
-    const human = await cli(users.aliceHome, ['history']);
-    expect(human.stdout).toMatch(
-      /trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}sent 2000 STRK; at least [0-9.]+ USDC\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/,
-    );
-    expect(human.stdout).toMatch(/sent 1 ETH; received [0-9.]+ USDC/);
+    // its own user, so the list is what this test sent whatever ran before it
+    const home = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      await signIn(home.dir, 'historian@example.com');
+      const own = (args: string[]) => cli(home.dir, [...args, '--sandbox', '--json']);
+      const traded = await own(['trade', '1', 'ETH', 'USDC', '--yes']);
+      expect(traded.code, traded.stdout).toBe(0);
+      const sent = await own(['send', '1', 'STRK', users.bobAddress, '--yes']);
+      expect(sent.code, sent.stdout).toBe(0);
+      const r = await cli(home.dir, ['history', '--json']);
+      expect(r.code).toBe(0);
+      const entries = r.doc.entries as Array<{
+        kind: string;
+        status: string;
+        hash: string;
+        amounts: Array<{ direction: string; symbol: string; basis: string }>;
+      }>;
+      expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual([
+        'send:succeeded',
+        'trade:succeeded',
+      ]);
+      // one hash format: the receipt's hash is the history's, string for string
+      expect(entries[0]?.hash).toBe((sent.doc.transaction as { hash: string }).hash);
+      expect((await cli(home.dir, ['history', '--limit', '1', '--json'])).doc.entries).toHaveLength(
+        1,
+      );
+      expect(entries.at(-1)?.amounts).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }),
+          expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' }),
+        ]),
+      );
+      const human = await cli(home.dir, ['history']);
+      expect(human.stdout).toMatch(/sent 1 ETH; received [0-9.]+ USDC/);
+    } finally {
+      home.cleanup();
+    }
   });
 });

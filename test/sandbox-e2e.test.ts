@@ -58,6 +58,8 @@ describe('finance-tui sandbox (whole process)', () => {
   const home = tempHome();
   let proc: Spawned;
   let ready: Ready;
+  // the secrets of the sign-in test, checked against the log in that same test (no test reads
+  // what another one left)
   const secrets: string[] = [];
 
   beforeAll(async () => {
@@ -96,7 +98,7 @@ describe('finance-tui sandbox (whole process)', () => {
     expect(root).toMatchObject({ name: expect.any(String), status: 'ok', sandbox: true });
   });
 
-  it('login → code from the outbox → verify → sign: the signature verifies on the Stark curve', async () => {
+  it('login → code from the outbox → verify → sign: the signature verifies; no OTP code, JWT, Authorization header, app or JWT secret reaches the log', async () => {
     const email = 'alice@example.com';
     const login = await post(`${ready.serverUrl}/auth/login`, { email });
     expect(login.status).toBe(200);
@@ -158,9 +160,8 @@ describe('finance-tui sandbox (whole process)', () => {
       isExisting: true,
     });
     secrets.push(again.body.token as string);
-  });
 
-  it('keeps the OTP code, JWTs, Authorization header, app secret and JWT secret out of the logs', async () => {
+    // and none of it reached the log
     expect(secrets.length).toBeGreaterThanOrEqual(4);
     const { appSecret, jwtSecret } = JSON.parse(
       readFileSync(join(home.dir, 'sandbox', 'secrets.json'), 'utf8'),
@@ -180,17 +181,29 @@ describe('finance-tui sandbox (whole process)', () => {
   });
 
   it('stops on SIGTERM: a stopped line, exit 0 and sandbox.json removed', async () => {
-    proc.kill('SIGTERM');
-    const { code } = await proc.exited;
-    expect(code).toBe(0);
-    expect(
-      proc
-        .stdout()
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as { event: string })
-        .map((doc) => doc.event),
-    ).toEqual(['ready', 'stopped']);
-    expect(existsSync(join(home.dir, 'sandbox.json'))).toBe(false);
+    // its own sandbox: stopping the shared one would take it from the other tests
+    const own = tempHome();
+    try {
+      const stopping = spawnBin(
+        ['sandbox', '--port', '0', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: own.dir }),
+      );
+      await stopping.waitForLine((line) => line.startsWith('{'));
+      expect(existsSync(join(own.dir, 'sandbox.json'))).toBe(true);
+      stopping.kill('SIGTERM');
+      const { code } = await stopping.exited;
+      expect(code).toBe(0);
+      expect(
+        stopping
+          .stdout()
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { event: string })
+          .map((doc) => doc.event),
+      ).toEqual(['ready', 'stopped']);
+      expect(existsSync(join(own.dir, 'sandbox.json'))).toBe(false);
+    } finally {
+      own.cleanup();
+    }
   });
 });

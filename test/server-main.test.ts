@@ -138,14 +138,12 @@ describe('closeGracefully', () => {
     const cut = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await sendUnfinishedRequest(socket);
 
-    const started = Date.now();
+    // 'cut' says the grace timer fired (nothing else cuts without cutNow); when it fires is
+    // the fake-clock tests' business below
     expect(
       await closeGracefully(drainable(handle), { graceMs: 300, log: (m) => logged.push(m) }),
     ).toBe('cut');
-    const elapsed = Date.now() - started;
     await cut;
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(3_000);
     expect(logged.join('\n')).toContain('closing the remaining connections');
     // the request that never finished still has its one log line
     await seen('"url":"/auth/login","remoteAddress":"127.0.0.1","aborted":true');

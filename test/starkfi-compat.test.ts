@@ -59,8 +59,20 @@ describe('starkfi-style client against a real server', () => {
   const home = tempHome();
   let sandbox: SandboxHandle;
   let server: string;
+  // each test its own account where it signs in; `session` (the signer's) is made in beforeAll,
+  // so no test depends on another having run first
   const email = 'starkfi.user@example.com';
+  const signer = 'starkfi.signer@example.com';
   let session: StarkfiVerifyResponse;
+
+  /** What starkfi does to sign in: login, the code from the mail, verify. */
+  async function signIn(address: string): Promise<StarkfiVerifyResponse> {
+    await starkfiRequest(server, '/auth/login', { email: address });
+    const { code } = (await (
+      await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${address}`)
+    ).json()) as { code: string };
+    return starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', { email: address, code });
+  }
 
   beforeAll(async () => {
     sandbox = await startSandbox({
@@ -70,27 +82,28 @@ describe('starkfi-style client against a real server', () => {
       logStream: devNull,
     });
     server = sandbox.info.serverUrl;
+    session = await signIn(signer);
   });
   afterAll(async () => {
     await sandbox.close();
     home.cleanup();
   });
 
-  it('login: {email} → {success, message}', async () => {
+  it('login: {email} → {success, message}; verify: {email, code} → the six fields starkfi saves', async () => {
     const result = await starkfiRequest<{ success: boolean; message: string }>(
       server,
       '/auth/login',
       { email },
     );
     expect(result).toEqual({ success: true, message: expect.any(String) });
-  });
-
-  it('verify: {email, code} → the six fields starkfi saves in its session', async () => {
     const { code } = (await (
       await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)
     ).json()) as { code: string };
-    session = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', { email, code });
-    expect(session).toMatchObject({
+    const verified = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', {
+      email,
+      code,
+    });
+    expect(verified).toMatchObject({
       userId: expect.any(String),
       walletId: expect.any(String),
       walletAddress: expect.stringMatching(/^0x[0-9a-f]{64}$/),
@@ -152,7 +165,7 @@ describe('starkfi-style client against a real server', () => {
     const found = await starkfiRequest<{ wallet: { id: string; address: string } | null }>(
       server,
       '/wallet/find',
-      { email },
+      { email: signer },
       session.token,
     );
     expect(found.wallet).toMatchObject({ id: session.walletId, address: session.walletAddress });
@@ -162,18 +175,13 @@ describe('starkfi-style client against a real server', () => {
   });
 
   it('signing in again: isExisting true, the same wallet', async () => {
-    await starkfiRequest(server, '/auth/login', { email });
-    const { code } = (await (
-      await fetch(`${sandbox.info.identityUrl}/sandbox/outbox/${email}`)
-    ).json()) as { code: string };
-    const again = await starkfiRequest<StarkfiVerifyResponse>(server, '/auth/verify', {
-      email,
-      code,
-    });
+    const first = await signIn('starkfi.again@example.com');
+    expect(first.isExisting).toBe(false);
+    const again = await signIn('starkfi.again@example.com');
     expect(again).toMatchObject({
       isExisting: true,
-      walletId: session.walletId,
-      walletAddress: session.walletAddress,
+      walletId: first.walletId,
+      walletAddress: first.walletAddress,
     });
   });
 });

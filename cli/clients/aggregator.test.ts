@@ -1,11 +1,11 @@
 /**
  * Contract test of docs/contracts.md B: the real client against the real emulator on a loopback
- * socket. Backoff delays are injected tiny; no test sleeps.
+ * socket. Backoff delays are injected tiny; no test sleeps: waits are on a fake clock or events.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAggregatorEmulator } from '../../sandbox/aggregator/app.js';
 import {
   type AggregatorClientOptions,
@@ -41,6 +41,7 @@ afterAll(async () => {
   await app.close();
 });
 afterEach(() => {
+  vi.useRealTimers();
   app.faults.apply({ latencyMs: 0, failNext: { count: 0 } });
   app.faults.requests = 0;
   app.aggregatorStats.reset();
@@ -57,6 +58,12 @@ function client(overrides: Partial<AggregatorClientOptions> = {}) {
     ...overrides,
   });
 }
+
+/** Lets real I/O run (setImmediate is never faked here) until `done()`: an event, not a clock. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await nextTurn();
+}
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 const eth = (n: bigint) => n * 10n ** 18n;
 const usdc = (n: bigint) => n * 10n ** 6n;
@@ -198,8 +205,8 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('times out each attempt and retries the timeout, then NETWORK_ERROR', async () => {
+    // the emulator would answer after 400 ms: only the 60 ms deadline can make this fail
     app.faults.apply({ latencyMs: 400 });
-    const started = Date.now();
     const error = await failure(
       client({ timeoutMs: 60, retries: 1 }).getRoute({
         amount: eth(1n),
@@ -209,7 +216,6 @@ describe('aggregator client ↔ emulator', () => {
     );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.message).toMatch(/timed out after 60 ms/);
-    expect(Date.now() - started).toBeLessThan(400);
     expect(app.aggregatorStats.hits['/route']).toBe(2);
   });
 
@@ -322,15 +328,36 @@ describe('aggregator client ↔ emulator', () => {
     expect(full[0]).toBeCloseTo(9.99, 6);
     expect(full[1]).toBeCloseTo(19.98, 6);
     expect(full[2]).toBeCloseTo(24.975, 6);
-    // and the waits are real: three retries at random = 0.5 with base 40 ms take ≥ 20 + 40 + 50 ms
-    const started = performance.now();
-    app.faults.apply({ failNext: { count: 3, status: 503 } });
-    await client({ retries: 3, backoff: { baseMs: 40, maxMs: 100, random: () => 0.5 } }).getRoute({
-      amount: eth(1n),
-      tokenIn: ETH,
-      tokenOut: USDC,
-    });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(105);
+  });
+
+  it('the backoff wait is real: the retry goes out when its delay has passed on the clock, not before', async () => {
+    // Only setTimeout is faked: ky's wait and the attempt deadline run on the fake clock, the
+    // sockets (and setImmediate, which `until` turns on) stay real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      app.faults.apply({ failNext: { count: 1, status: 503 } });
+      let delays = 0;
+      const retried: RetryInfo[] = [];
+      const pending = client({
+        retries: 1,
+        // called as ky computes the wait it is about to take: 0.5 × 40 ms = 20 ms
+        backoff: { baseMs: 40, maxMs: 100, random: () => (delays++, 0.5) },
+        onRetry: (info) => retried.push(info),
+      }).getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC });
+      // the 503 is in and ky has computed its wait; one more turn and its timer is set
+      await until(() => delays === 1);
+      await nextTurn();
+      await vi.advanceTimersByTimeAsync(19);
+      expect(retried).toEqual([]);
+      expect(app.faults.requests).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await until(() => retried.length === 1);
+      expect(retried[0]?.delayMs).toBe(20);
+      expect((await pending).outputAmount > 0n).toBe(true);
+      expect(app.faults.requests).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('aborting the signal mid-request rejects at once with CANCELLED and makes no further attempt', async () => {
@@ -340,17 +367,18 @@ describe('aggregator client ↔ emulator', () => {
     try {
       const controller = new AbortController();
       const url = `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}`;
-      const c = client({ baseUrl: url, retries: 3, timeoutMs: 5000 });
+      let retries = 0;
+      // the emulator answers after 1 s, well within the deadline: only the abort can end the call
+      // in CANCELLED rather than a route
+      const c = client({ baseUrl: url, retries: 3, timeoutMs: 5000, onRetry: () => retries++ });
       const call = { signal: controller.signal };
       const pending = failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call));
-      while (slow.faults.requests === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      const abortedAt = performance.now();
+      await until(() => slow.faults.requests === 1);
       controller.abort();
       const error = await pending;
-      expect(performance.now() - abortedAt).toBeLessThan(100);
       expect(error.code).toBe('CANCELLED');
-      // Give a (wrong) retry every chance to show up: backoff here is ≤ 5 ms.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // no retry was started (onRetry runs before each one), and the call is over
+      expect(retries).toBe(0);
       expect(slow.faults.requests).toBe(1);
       // Already aborted: no request at all.
       expect(
@@ -363,7 +391,9 @@ describe('aggregator client ↔ emulator', () => {
         { signal: new AbortController().signal },
       );
       expect(route.outputAmount > 0n).toBe(true);
+      // a stray retry of the aborted call would have landed during that second (backoff ≤ 5 ms)
       expect(slow.faults.requests).toBe(2);
+      expect(retries).toBe(0);
     } finally {
       // the aborted request is still sleeping there: cut its socket rather than wait out keep-alive
       const closing = slow.close();
@@ -373,22 +403,33 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('aborting during a backoff wait rejects at once and makes no further attempt', async () => {
-    app.faults.apply({ failNext: { count: 5, status: 503 } });
-    const controller = new AbortController();
-    const c = client({
-      retries: 3,
-      backoff: { baseMs: 5000, maxMs: 5000, random: () => 1 },
-      onRetry: () => undefined,
-    });
-    const pending = failure(
-      c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, { signal: controller.signal }),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const abortedAt = performance.now();
-    controller.abort();
-    expect((await pending).code).toBe('CANCELLED');
-    expect(performance.now() - abortedAt).toBeLessThan(100);
-    expect(app.faults.requests).toBe(1);
+    // The fake clock never reaches the 5 s wait: only the abort can end this call.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      app.faults.apply({ failNext: { count: 5, status: 503 } });
+      const controller = new AbortController();
+      let delays = 0;
+      let retries = 0;
+      const c = client({
+        retries: 3,
+        backoff: { baseMs: 5000, maxMs: 5000, random: () => (delays++, 1) },
+        onRetry: () => retries++,
+      });
+      const pending = failure(
+        c.getRoute(
+          { amount: eth(1n), tokenIn: ETH, tokenOut: USDC },
+          { signal: controller.signal },
+        ),
+      );
+      await until(() => delays === 1);
+      await nextTurn();
+      controller.abort();
+      expect((await pending).code).toBe('CANCELLED');
+      expect(retries).toBe(0);
+      expect(app.faults.requests).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

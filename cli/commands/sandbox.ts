@@ -9,9 +9,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
-import { exitWhenParentGone } from '../platform/child.js';
+import { exitWhenParentGone, removeSandboxFile } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
-import { removeStore, writeStore } from '../platform/store.js';
+import { writeStore } from '../platform/store.js';
 import { openPrivateLog } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
@@ -82,13 +82,8 @@ export const run: CommandRun = async (ctx) => {
       { graceMs: CLOSE_GRACE_MS, log: (message) => handle.server.log.info(message) },
     );
   } finally {
-    // remove the state file only if it is still ours (another sandbox may have replaced it);
-    // the check and the removal hold its lock, so a sandbox writing in between is not lost
-    try {
-      removeStore(state, (current) => current !== undefined && current.pid !== process.pid);
-    } catch {
-      // locked past the wait, or the folder is gone: the next reader checks the pid anyway
-    }
+    // only if it is still ours (another sandbox may have replaced it), under the file's lock
+    removeSandboxFile(dir, process.pid);
     logStream.end();
   }
   const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';

@@ -5,12 +5,12 @@
  * command that started it ends, however it ends, and stops itself if that command dies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync } from 'node:fs';
+import { closeSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { openPrivateLog } from '../../shared/fs.js';
+import { openPrivateLog, withFileLockSync } from '../../shared/fs.js';
 import { isShuttingDown, track } from './child-registry.js';
 import { probeServer } from '../core/probe.js';
 
@@ -28,6 +28,38 @@ function selfCommand(): string[] {
   const source =
     main.endsWith('.js') && import.meta.url.endsWith('.ts') ? main.replace(/\.js$/, '.ts') : main;
   return [...process.execArgv, source];
+}
+
+/**
+ * How long a stopped child is given before it is killed. The child's own stop is bounded: its
+ * grace for in-flight requests (CLOSE_GRACE_MS, 5 s, in commands/serve.ts and sandbox.ts) then
+ * at most HARD_STOP_AFTER_CUT_MS (1 s, server/main.ts) — so killing it any sooner (this was
+ * 5 s) cut short a stop that was running to plan, and a sandbox killed that way left its
+ * sandbox.json behind. The margin is for a loaded machine; a stop normally takes milliseconds.
+ */
+export const CHILD_STOP_GRACE_MS = 9_000;
+
+/** Where a sandbox keeps its URLs and pid, in the data folder. */
+export const SANDBOX_FILE = 'sandbox.json';
+
+/**
+ * Remove the data folder's sandbox.json if it still names `pid` (another sandbox may have
+ * replaced it since). The sandbox does it on its way out; the command that started it does it
+ * again once the child has exited, so a sandbox that died or had to be killed leaves no file
+ * naming it, and the command never reports the sandbox stopped while its file remains.
+ */
+export function removeSandboxFile(dir: string, pid: number | undefined): void {
+  const file = join(dir, SANDBOX_FILE);
+  try {
+    // under the file's lock (cli/platform/store.ts writes it under the same one), so a sandbox
+    // writing its own file in between is not lost
+    withFileLockSync(file, () => {
+      if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid === pid)
+        rmSync(file, { force: true });
+    });
+  } catch {
+    // already gone, not a sandbox file of ours, or locked past the wait: readers check the pid
+  }
 }
 
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
@@ -77,6 +109,8 @@ interface SpawnSelfOptions {
   signal: AbortSignal;
   /** 'stdout': a ready line on stdout (stdout piped to us); else poll GET /health at this URL (stdout to the log) */
   ready: 'stdout' | { healthUrl: string };
+  /** run once the child has exited, however it ended, before its stop resolves */
+  afterExit?: (pid: number | undefined) => void;
 }
 
 /**
@@ -99,7 +133,10 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
   // tracked until it has really exited, so nobody exits the parent while it is still stopping.
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    stopping ??= stopChild(child, 5_000).finally(() => untrack());
+    stopping ??= stopChild(child, CHILD_STOP_GRACE_MS).finally(() => {
+      options.afterExit?.(child.pid);
+      untrack();
+    });
     return stopping;
   };
   const untrack = track({ stop });
@@ -179,6 +216,7 @@ export function spawnSandbox(options: {
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     ready: 'stdout',
+    afterExit: (pid) => removeSandboxFile(options.dataDir, pid),
   });
 }
 

@@ -22,6 +22,26 @@ export async function closedPort(host: string): Promise<number> {
   return port;
 }
 
+/**
+ * A free port below the kernel's ephemeral range (32768–60999 on Linux), for a test that must
+ * name a port before something listens there. A port from closedPort is in that range, so any
+ * other process's `listen(0)` or outgoing connection may take it meanwhile; this one is only
+ * taken by a program that asks for it by number.
+ */
+export async function quietPort(host: string): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+}
+
 export interface Spawned {
   child: ChildProcess;
   stdout: () => string;

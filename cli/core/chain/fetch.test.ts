@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopedFetch } from './fetch.js';
-import type { AppError } from '../../../shared/errors.js';
+import { AppError } from '../../../shared/errors.js';
 
 let server: Server;
 let url: string;
@@ -37,7 +37,7 @@ async function refusal(): Promise<AppError> {
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeDefined();
+  expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
 

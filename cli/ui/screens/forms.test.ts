@@ -241,6 +241,14 @@ describe('without colour, and in bursts', () => {
 describe('sign-in', () => {
   it('five wrong codes: the code is dead, Ctrl+F does not refill it, Ctrl+R sends a new one at once', async () => {
     const services = fakeServices();
+    // Ctrl+F reads the sandbox outbox: counted, so "it did nothing" is a count, not a pause
+    let outboxReads = 0;
+    const sandboxCode = services.sandboxCode?.bind(services);
+    expect(sandboxCode).toBeInstanceOf(Function);
+    services.sandboxCode = (...args) => {
+      outboxReads++;
+      return sandboxCode!(...args);
+    };
     ui = renderWithProviders(services);
     await ui.waitForFrame((f) => f.includes('Sign in'));
     await ui.press('alice@example.com');
@@ -258,7 +266,7 @@ describe('sign-in', () => {
     expect(frame).toContain('Press Ctrl+R to send a new code');
     expect(frame).not.toContain('Ctrl+F');
     await ui.press(KEYS.ctrlF, { change: false });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(outboxReads).toBe(0);
     expect(ui.frame()).not.toContain('code filled');
     expect(ui.frame()).not.toContain('••••••');
     await ui.press(KEYS.ctrlR);
@@ -266,6 +274,7 @@ describe('sign-in', () => {
     expect(services.calls.filter((c) => c.startsWith('requestCode'))).toHaveLength(2);
     await ui.press(KEYS.ctrlF);
     await ui.waitForFrame((f) => f.includes('code filled'));
+    expect(outboxReads).toBe(1);
     await ui.press(KEYS.enter);
     await ui.waitForFrame((f) => f.includes('Wallet'));
   });

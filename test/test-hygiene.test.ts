@@ -1,0 +1,154 @@
+/**
+ * The suite's timing hygiene (issue 17 §2), checked by reading the test files: no assertion on a
+ * wall-clock bound (`expect(Date.now() - started).toBeLessThan(…)`), no fixed sleep standing in
+ * for an event ("wait 100 ms, then assert nothing happened"), no `toBeDefined()` on an error
+ * where its stable code can be asserted. Use fake timers (vi.useFakeTimers), counters or events;
+ * a sleep that is a poll for a condition, or that paces a load generator, goes in ALLOWED with
+ * its reason.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SELF = 'test/test-hygiene.test.ts';
+
+type Rule = 'elapsed' | 'sleep' | 'error-defined';
+
+const RULES: ReadonlyArray<{ rule: Rule; pattern: RegExp; hint: string }> = [
+  {
+    rule: 'elapsed',
+    // a clock read inside an assertion, or a duration variable compared to a bound
+    pattern:
+      /expect\([^;]*(performance\.now\(|Date\.now\(\)\s*-|process\.hrtime)|expect\(\s*(elapsed\w*|\w*Elapsed|ms|\w*Ms|duration\w*|took\w*)\s*\)\s*\.\s*(not\s*\.\s*)?toBe(Less|Greater)Than/,
+    hint: 'assert on a fake clock (vi.useFakeTimers, advanceTimersByTimeAsync) or an event, not elapsed wall time',
+  },
+  {
+    rule: 'sleep',
+    // a promise that resolves after a fixed time (a poll in `while (…) await …` on the same line is a wait for a condition)
+    pattern:
+      /^(?!\s*while\s*\().*new Promise\w*(<[^>]*>)?\(\s*\(?\s*\w*\s*\)?\s*=>\s*\{?\s*setTimeout\(\s*\w+\s*,/,
+    hint: 'wait for the event (vi.waitFor, a promise the code resolves, a counter), or move the clock with fake timers',
+  },
+  {
+    rule: 'error-defined',
+    pattern:
+      /expect\(\s*\w*(err|error|failure|rejection)\w*\s*\)\s*\.\s*(toBeDefined|toBeTruthy)\(\)/i,
+    hint: "assert the error's stable code: toMatchObject({ code: '…' })",
+  },
+];
+
+/** Allowed, with why. Every entry must still match something (a stale one fails too). */
+const ALLOWED: ReadonlyArray<{ file: string; rule: Rule; why: string }> = [
+  {
+    file: 'test/helpers/tui.tsx',
+    rule: 'sleep',
+    why: 'waitForFrame polls the frame for a condition; a lone Esc is held ~20 ms by Ink itself before it fires',
+  },
+  {
+    file: 'test/helpers/terminal.ts',
+    rule: 'sleep',
+    why: 'the pause between capture-pane polls while waiting for something on screen',
+  },
+  {
+    file: 'test/server-provisioning.test.ts',
+    rule: 'sleep',
+    why: 'latency inside a fake identity provider so concurrent sign-ins interleave; outcomes are asserted by counts',
+  },
+  {
+    file: 'test/server-transport.test.ts',
+    rule: 'sleep',
+    why: 'paces a connection flood between top-ups; the assertions wait with vi.waitFor',
+  },
+  {
+    file: 'test/server-redis.test.ts',
+    rule: 'sleep',
+    why: 'polls (at most 100 tries) until the server has reconnected to the restarted Redis',
+  },
+  {
+    file: 'test/cli-money-edges.test.ts',
+    rule: 'sleep',
+    why: 'polls the history file until the expected entry appears',
+  },
+];
+
+interface Finding {
+  file: string;
+  line: number;
+  rule: Rule;
+  text: string;
+}
+
+export function findViolations(file: string, text: string): Finding[] {
+  const findings: Finding[] = [];
+  text.split('\n').forEach((line, index) => {
+    for (const { rule, pattern } of RULES)
+      if (pattern.test(line)) findings.push({ file, line: index + 1, rule, text: line.trim() });
+  });
+  return findings;
+}
+
+function testFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(path);
+      } else if (/\.test\.tsx?$/.test(entry.name) || dir.endsWith(join('test', 'helpers')))
+        files.push(relative(ROOT, path).split('\\').join('/'));
+    }
+  };
+  for (const top of ['cli', 'server', 'shared', 'sandbox', 'test']) walk(join(ROOT, top));
+  return files.filter((file) => file !== SELF);
+}
+
+describe('test hygiene: nothing timing-dependent', () => {
+  it('no test asserts on wall-clock time, sleeps in place of an event, or stops at toBeDefined() on an error', () => {
+    const files = testFiles();
+    expect(files.length).toBeGreaterThan(50);
+    const all = files.flatMap((file) =>
+      findViolations(file, readFileSync(join(ROOT, file), 'utf8')),
+    );
+    const allowed = (f: Finding) => ALLOWED.some((a) => a.file === f.file && a.rule === f.rule);
+    const report = all
+      .filter((f) => !allowed(f))
+      .map(
+        (f) =>
+          `${f.file}:${f.line} [${f.rule}] ${f.text}\n  → ${RULES.find((r) => r.rule === f.rule)?.hint}`,
+      );
+    expect(report, report.join('\n')).toEqual([]);
+    const stale = ALLOWED.filter((a) => !all.some((f) => f.file === a.file && f.rule === a.rule));
+    expect(stale, 'allowlist entries that no longer match: remove them').toEqual([]);
+  });
+
+  it.each<[string, Rule]>([
+    ['expect(Date.now() - started).toBeLessThan(400);', 'elapsed'],
+    ['expect(performance.now() - abortedAt).toBeLessThan(100);', 'elapsed'],
+    ['    expect(elapsed).toBeGreaterThanOrEqual(4_900);', 'elapsed'],
+    ['expect(ms).toBeLessThan(100);', 'elapsed'],
+    ['expect(process.hrtime.bigint() - t0 < 5n).toBe(true);', 'elapsed'],
+    ['    await new Promise((resolve) => setTimeout(resolve, 150));', 'sleep'],
+    ['const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));', 'sleep'],
+    ['await new Promise<void>((resolve) => { setTimeout(resolve, 50); });', 'sleep'],
+    ['    expect(error).toBeDefined();', 'error-defined'],
+    ['expect(thrownError).toBeTruthy();', 'error-defined'],
+  ])('catches a planted example: %s', (line, rule) => {
+    expect(findViolations('planted.test.ts', `it('x', async () => {\n${line}\n});`)).toMatchObject([
+      { rule, line: 2 },
+    ]);
+  });
+
+  it.each([
+    'expect(q.route.length).toBeGreaterThan(0);',
+    'expect(Date.parse(first.expiresAt) - Date.now()).toBeGreaterThan(WEEK - 60_000);',
+    'while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));',
+    'await new Promise((resolve) => server.close(resolve));',
+    'await vi.advanceTimersByTimeAsync(999);',
+    "expect(error).toMatchObject({ code: 'CANCELLED' });",
+    'expect(result.data.retryAfter).toBeLessThanOrEqual(60);',
+  ])('leaves alone: %s', (line) => {
+    expect(findViolations('clean.test.ts', line)).toEqual([]);
+  });
+});
