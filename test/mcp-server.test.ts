@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
 type Result = {
@@ -95,6 +95,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'execute_plan',
         'get_balances',
         'get_history',
+        'get_portfolio',
         'get_quote',
         'get_session',
         'get_status',
@@ -102,6 +103,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'login',
         'plan_batch',
         'plan_multi_swap',
+        'plan_rebalance',
         'plan_send',
         'plan_trade',
         'verify',
@@ -111,6 +113,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'get_status',
       'get_session',
       'get_balances',
+      'get_portfolio',
       'get_quote',
       'get_history',
       'get_transaction',
@@ -118,6 +121,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_trade',
       'plan_multi_swap',
       'plan_batch',
+      'plan_rebalance',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -385,6 +389,181 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(stderr()).toContain(hash);
   });
 
+  describe('portfolio tools', () => {
+    interface PToken {
+      symbol: string;
+      baseUnits: string;
+      value: { cents: string } | null;
+      cached: boolean;
+    }
+    interface PDoc {
+      tokens: PToken[];
+      total: { cents: string };
+      pricing: Record<string, unknown>;
+    }
+    interface RDoc {
+      status: string;
+      planId?: string;
+      signed?: boolean;
+      message?: string;
+      plan?: { kind: string; swaps: unknown[]; rebalance: { afterFrom: string } };
+      rebalance: { rows: Array<{ symbol: string; now: string; target: string }> };
+    }
+    const TARGET = '50 ETH, 30 USDC, 20 STRK';
+    let home: { dir: string; cleanup: () => void };
+
+    beforeAll(async () => {
+      // a faucet wallet of its own (ETH 60 %, USDC 20 %, STRK 20 % of the three), untouched by the other tests
+      home = tempHome();
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      await signIn(home.dir, 'mcp-portfolio@example.com');
+    }, 120_000);
+    afterAll(() => home?.cleanup());
+
+    const portfolioOf = async (client: Client): Promise<PDoc> => {
+      const r = await call(client, 'get_portfolio', { fresh: true });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      return r.structuredContent as unknown as PDoc;
+    };
+
+    /** Every named token within 2 percentage points of its target share of their total, exactly. */
+    function expectWithinBand(p: PDoc, targets: Record<string, number>): void {
+      const cents = (s: string) =>
+        BigInt(p.tokens.find((t) => t.symbol === s)?.value?.cents ?? '0');
+      const total = Object.keys(targets).reduce((sum, s) => sum + cents(s), 0n);
+      for (const [s, target] of Object.entries(targets)) {
+        const diff = cents(s) * 10_000n - BigInt(target * 100) * total;
+        expect((diff < 0n ? -diff : diff) <= 200n * total, `${s}: ${cents(s)} of ${total}`).toBe(
+          true,
+        );
+      }
+    }
+
+    it('get_portfolio on a funded wallet is the headless portfolio --json, exact amounts as strings', async () => {
+      const { client } = await connect([], { home: home.dir });
+      const tool = await portfolioOf(client);
+      const headless = await cli(home.dir, ['portfolio', '--sandbox', '--fresh', '--json']);
+      expect(headless.code, headless.stdout).toBe(0);
+      const doc = headless.doc as unknown as PDoc & { asOf: string };
+      // the same figures; only the moment (asOf, the prices' time) differs
+      const { asOf: _a, pricing: toolPricing, ...toolRest } = tool as PDoc & { asOf: string };
+      const { asOf: _b, pricing: cliPricing, ...cliRest } = doc;
+      expect(toolRest).toEqual(cliRest);
+      expect(toolPricing).toMatchObject({ method: cliPricing.method, fromCache: 0 });
+      expect(tool.tokens.map((t) => t.symbol).sort()).toEqual(
+        ['DAI', 'ETH', 'STRK', 'USDC', 'USDT', 'WBTC'].sort(),
+      );
+      for (const t of tool.tokens) expect(t.baseUnits).toMatch(/^[0-9]+$/);
+      expect(tool.tokens.find((t) => t.symbol === 'ETH')).toMatchObject({
+        amount: '10',
+        baseUnits: '10000000000000000000',
+      });
+    });
+
+    it('plan_rebalance → execute_plan (--allow-execute) moves the allocation within the band; then "balanced", as the headless command says', async () => {
+      const { client } = await connect(['--allow-execute'], { home: home.dir });
+      const before = await portfolioOf(client);
+      const planned = await call(client, 'plan_rebalance', { target: TARGET });
+      expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+      const doc = planned.structuredContent as unknown as RDoc;
+      expect(doc).toMatchObject({ status: 'planned', plan: { kind: 'rebalance' } });
+      expect(doc.plan?.rebalance.afterFrom).toBe('simulation');
+      expect(doc.rebalance.rows.map((r) => [r.symbol, r.target])).toEqual([
+        ['ETH', '50.00'],
+        ['USDC', '30.00'],
+        ['STRK', '20.00'],
+      ]);
+      const done = await call(client, 'execute_plan', { planId: doc.planId });
+      expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
+      expect(
+        (done.structuredContent as { result: { transaction: { status: string } } }).result
+          .transaction.status,
+      ).toBe('SUCCEEDED');
+      const after = await portfolioOf(client);
+      expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20 });
+      // the tokens the target does not name are kept
+      for (const s of ['USDT', 'DAI', 'WBTC'])
+        expect(after.tokens.find((t) => t.symbol === s)?.baseUnits).toBe(
+          before.tokens.find((t) => t.symbol === s)?.baseUnits,
+        );
+      const history = async (): Promise<number> =>
+        (
+          (await call(client, 'get_history', { limit: 100 })).structuredContent as {
+            entries: unknown[];
+          }
+        ).entries.length;
+      const count = await history();
+      const again = await call(client, 'plan_rebalance', { target: TARGET });
+      expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
+      const balanced = again.structuredContent as unknown as RDoc;
+      expect(balanced).toMatchObject({ status: 'balanced', signed: false });
+      expect(balanced.planId).toBeUndefined();
+      expect(balanced.message).toMatch(/already balanced/);
+      const headless = await cli(home.dir, [
+        'portfolio-rebalance',
+        '--target',
+        TARGET,
+        '--sandbox',
+        '--json',
+      ]);
+      expect(headless.code, headless.stdout).toBe(0);
+      expect(headless.doc).toMatchObject({
+        status: 'balanced',
+        signed: false,
+        message: balanced.message,
+      });
+      expect(await history()).toBe(count);
+    });
+
+    it('--max-usd refuses a rebalance worth more (LIMIT_EXCEEDED); nothing is signed', async () => {
+      const { client } = await connect(['--allow-execute', '--max-usd', '1'], { home: home.dir });
+      const before = await portfolioOf(client);
+      const planned = await call(client, 'plan_rebalance', { target: '20 ETH, 40 USDC, 40 STRK' });
+      const doc = planned.structuredContent as unknown as RDoc;
+      expect(doc.status).toBe('planned');
+      const refused = errorOf(await call(client, 'execute_plan', { planId: doc.planId }));
+      expect(refused.code).toBe('LIMIT_EXCEEDED');
+      const after = await portfolioOf(client);
+      expect(after.tokens.map((t) => [t.symbol, t.baseUnits])).toEqual(
+        before.tokens.map((t) => [t.symbol, t.baseUnits]),
+      );
+    });
+
+    it('the person asked to confirm a rebalance sees the allocation now, after and targeted; a decline signs nothing', async () => {
+      const asked: string[] = [];
+      const { client } = await connect(['--allow-execute'], {
+        home: home.dir,
+        elicit: (message) => {
+          asked.push(message);
+          return { action: 'decline' };
+        },
+      });
+      const planned = await call(client, 'plan_rebalance', { target: '20 ETH, 40 USDC, 40 STRK' });
+      const { planId } = planned.structuredContent as unknown as RDoc;
+      expect(errorOf(await call(client, 'execute_plan', { planId })).code).toBe(
+        'CONFIRMATION_REQUIRED',
+      );
+      expect(asked[0]).toMatch(/^Sign this rebalance/);
+      expect(asked[0]).toMatch(
+        /allocation \(now → after, target\): ETH \d+\.\d\d → \d+\.\d\d % \(20\.00 %\), USDC .* STRK \d+\.\d\d → \d+\.\d\d % \(40\.00 %\)/,
+      );
+    });
+
+    it('a target not adding up to 100, or a bad band, is an isError result with the code; nothing planned', async () => {
+      const { client } = await connect([], { home: home.dir });
+      const sum = errorOf(await call(client, 'plan_rebalance', { target: '50 ETH, 30 USDC' }));
+      expect(sum).toMatchObject({
+        code: 'USAGE_ERROR',
+        message: '--target percentages must add up to 100; they add up to 80',
+      });
+      const band = errorOf(await call(client, 'plan_rebalance', { target: TARGET, band: 'wide' }));
+      expect(band.code).toBe('USAGE_ERROR');
+      expect(
+        errorOf(await call(client, 'plan_rebalance', { target: '50 ETH, 50 NOPE' })).code,
+      ).toBe('UNKNOWN_TOKEN');
+    });
+  });
+
   it('invalid input is an isError result: a schema failure, and a domain failure with our code', async () => {
     const { client } = await connect([]);
     const bad = await call(client, 'get_quote', { pairs: [] });
@@ -488,7 +667,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
       const list = (await answer(6)) as { result?: { tools?: unknown[] } };
-      expect(list.result?.tools?.length).toBe(13);
+      expect(list.result?.tools?.length).toBe(15);
       expect(answers.has(4)).toBe(false);
       expect(child.exitCode).toBeNull();
     } finally {

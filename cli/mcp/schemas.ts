@@ -50,6 +50,21 @@ const Quote = z.looseObject({
   route: z.array(z.looseObject({ percent: z.string() })),
 });
 
+const RebalanceView = z.looseObject({
+  base: z.enum(['named-tokens', 'whole-wallet']),
+  baseNote: z.string(),
+  band: z.string(),
+  rows: z.array(
+    z.looseObject({
+      symbol: z.string(),
+      now: z.string(),
+      target: z.string(),
+      after: z.string().nullable(),
+    }),
+  ),
+  notes: z.array(z.string()),
+});
+
 export const inputs = {
   none: z.strictObject({}),
   balances: z.strictObject({
@@ -107,6 +122,33 @@ export const inputs = {
   batch: z.strictObject({
     swaps: z.array(Pair).max(3).default([]),
     sends: z.array(Transfer).max(5).default([]),
+    slippagePercent: Slippage,
+    allowHighImpact: AllowHighImpact,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  portfolio: z.strictObject({
+    fresh: z
+      .boolean()
+      .optional()
+      .describe('ask for every price now instead of reusing one up to 20 s old (default false)'),
+  }),
+  rebalance: z.strictObject({
+    target: text(1000).describe(
+      'the target allocation as "PERCENT TOKEN, …" adding up to exactly 100, at most two decimals each, e.g. "50 ETH, 30 USDC, 20 STRK"',
+    ),
+    sellUnlisted: z
+      .boolean()
+      .optional()
+      .describe(
+        'sell every held token the target does not name; the shares are then of the whole wallet (default false: they are kept, and the shares are of the named tokens together)',
+      ),
+    band: text(8)
+      .describe(
+        'no trade while every token is within this many percentage points of its target (default 2)',
+      )
+      .optional(),
+    minTrade: text(16).describe('make no swap worth less than this, in USD (default 1)').optional(),
     slippagePercent: Slippage,
     allowHighImpact: AllowHighImpact,
     gasToken: GasToken,
@@ -186,6 +228,37 @@ export const outputs = {
     expiresAt: z.string(),
     isExisting: z.boolean(),
   }),
+  portfolio: z.looseObject({
+    ...Where,
+    address: z.string(),
+    tokens: z.array(
+      z.looseObject({
+        symbol: z.string(),
+        address: z.string(),
+        decimals: z.number(),
+        amount: z.string(),
+        baseUnits: z.string(),
+        price: z.looseObject({ usd: z.string() }).nullable(),
+        value: z.looseObject({ usd: z.string(), cents: z.string() }).nullable(),
+        share: z
+          .looseObject({
+            percent: z.string(),
+            units: z.number().int().describe('hundredths of a percent'),
+          })
+          .nullable(),
+        unpriced: z.string().nullable().describe('why the token has no price'),
+      }),
+    ),
+    total: z.looseObject({ usd: z.string(), cents: z.string() }),
+    unpriced: z.array(z.looseObject({ symbol: z.string(), reason: z.string() })),
+    notes: z.array(z.string()),
+    pricing: z.looseObject({
+      method: z.string(),
+      pricesAsOf: z.string().nullable(),
+      ageSeconds: z.number().nullable(),
+    }),
+    asOf: z.string(),
+  }),
   plan: z.looseObject({
     planId: z.string(),
     confirmBy: z
@@ -203,6 +276,28 @@ export const outputs = {
       gas: z.looseObject({ mode: z.string() }),
       simulation: z.looseObject({ status: z.string() }),
     }),
+  }),
+  rebalance: z.looseObject({
+    status: z
+      .enum(['planned', 'balanced'])
+      .describe('planned: a plan to show and execute; balanced: nothing to do, nothing planned'),
+    planId: z.string().optional(),
+    confirmBy: z.string().optional(),
+    executable: z.boolean().optional(),
+    signed: z.literal(false).optional(),
+    message: z.string().optional(),
+    next: z.string().optional(),
+    plan: z
+      .looseObject({
+        kind: z.literal('rebalance'),
+        headline: z.string(),
+        swaps: z.array(z.looseObject({})),
+        gas: z.looseObject({ mode: z.string() }),
+        simulation: z.looseObject({ status: z.string() }),
+        rebalance: RebalanceView,
+      })
+      .optional(),
+    rebalance: RebalanceView.describe('the allocation: token, now %, target %, after %'),
   }),
   execution: z.looseObject({
     planId: z.string(),

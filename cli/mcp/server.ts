@@ -1,6 +1,6 @@
 /**
  * The tool-server face (docs/architecture.md "Tool server"): an MCP server whose tools are thin
- * mappings over the same core functions the headless commands call — quote, holdings,
+ * mappings over the same core functions the headless commands call — quote, holdings, portfolio,
  * walletHistory, status, login/verify, sessionState, planAction/executeAction, readTransaction.
  * It never copies a flow. Consent is never implicit: execute_plan is refused unless the server
  * was started with --allow-execute, then asks the person through the host (elicitation) where the
@@ -99,7 +99,7 @@ const INSTRUCTIONS = (o: ToolServerOptions): string =>
   [
     'finance-tui: a Starknet wallet (app-managed, keys in the identity provider) that swaps and sends tokens. Amounts are exact decimal strings in token units; every figure comes back with its base units.',
     'Sign in: login(email) sends a 6-digit code; ask the person for it, then verify(email, code). get_session says who is signed in.',
-    'Intended flow for moving money: 1) get_balances and get_quote to explore (read-only); 2) plan_trade / plan_send / plan_multi_swap / plan_batch: a checked, simulated plan and a planId (nothing is signed); 3) show the person the plan headline, what leaves, the minimum received, the fee and the recipient, and get their confirmation; 4) execute_plan(planId) within 30 s of planning (or after the host asks the person to confirm). A plan is signed at most once; an expired plan is refused: plan again.',
+    'Intended flow for moving money: 1) get_balances, get_portfolio and get_quote to explore (read-only); 2) plan_trade / plan_send / plan_multi_swap / plan_batch / plan_rebalance: a checked, simulated plan and a planId (nothing is signed); 3) show the person the plan headline, what leaves, the minimum received, the fee and the recipient, and get their confirmation; 4) execute_plan(planId) within 30 s of planning (or after the host asks the person to confirm). A plan is signed at most once; an expired plan is refused: plan again.',
     o.allowExecute
       ? `Execution is enabled on this server${o.capsText ? ` with caps: ${o.capsText}` : ''}; a plan over a cap is refused before signing.`
       : 'This server is read-only: plans can be made and shown, execute_plan is refused (the person must restart it with --allow-execute).',
@@ -140,6 +140,10 @@ function consentMessage(planned: PlannedWalletAction): string {
       `receive at least ${s.confirmedMinimumReceived.amount} ${s.confirmedMinimumReceived.symbol} (service fee ${s.fee.amount.amount} ${s.fee.amount.symbol}, ${s.fee.percent})`,
     );
   for (const s of d.sends) lines.push(`send ${s.amount.amount} ${s.amount.symbol} to ${s.to}`);
+  if (d.rebalance !== undefined)
+    lines.push(
+      `allocation (now → after, target): ${d.rebalance.rows.map((r) => `${r.symbol} ${r.now} → ${r.after ?? '?'} % (${r.target} %)`).join(', ')}`,
+    );
   lines.push(
     d.gas.mode === 'sponsored'
       ? 'gas: sponsored'
@@ -255,6 +259,25 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           ),
           unpriced: tokens.filter((t) => t.usdCents === undefined).map((t) => t.symbol),
           asOf: held.asOf,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'get_portfolio',
+    {
+      title: 'Portfolio',
+      description:
+        "What the signed-in wallet's holdings are worth: every registry token it holds with its exact amount, USD price, value and share of the priced total (shares add up to exactly 100.00 %), what selling it all at once would fetch, unpriced tokens with the reason (left out of the total, never counted as 0), the total, and the prices' age (cached up to 20 s unless fresh).",
+      inputSchema: inputs.portfolio,
+      outputSchema: outputs.portfolio,
+      annotations: { title: 'Portfolio', ...READ },
+    },
+    async (input, ctx) =>
+      handle(ctx.mcpReq.signal, async (call) => {
+        const { portfolio } = await import('../core/portfolio.js');
+        return {
+          ...(await portfolio(ep, { now, ...(input.fresh === true ? { maxAgeMs: 0 } : {}) }, call)),
         };
       }),
   );
@@ -407,6 +430,21 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     return id;
   };
 
+  /** A plan kept for execute_plan: its id, until when it may be executed, and the document to show. */
+  const planResult = (planned: PlannedWalletAction) => {
+    const planId = keep(planned);
+    const confirmBy = Math.min(planned.confirmBy, now() + PLAN_FRESH_MS);
+    return {
+      planId,
+      confirmBy: new Date(confirmBy).toISOString(),
+      executable: o.allowExecute,
+      next: o.allowExecute
+        ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy'
+        : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
+      plan: planned.document,
+    };
+  };
+
   const planTool = (
     name: string,
     title: string,
@@ -438,17 +476,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             await actionOptions(input, o.now),
             call,
           );
-          const planId = keep(planned);
-          const confirmBy = Math.min(planned.confirmBy, now() + PLAN_FRESH_MS);
-          return {
-            planId,
-            confirmBy: new Date(confirmBy).toISOString(),
-            executable: o.allowExecute,
-            next: o.allowExecute
-              ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy'
-              : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
-            plan: planned.document,
-          };
+          return planResult(planned);
         }),
     );
   };
@@ -492,6 +520,59 @@ export function createToolServer(o: ToolServerOptions): McpServer {
       swaps: Array<{ amount: string; from: string; to: string }>;
       sends: Array<{ amount: string; token: string; to: string }>;
     }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
+  );
+
+  server.registerTool(
+    'plan_rebalance',
+    {
+      title: 'Plan a rebalance',
+      description:
+        'Plans moving the wallet to a target allocation ("50 ETH, 30 USDC, 20 STRK", adding up to 100) in one transaction of up to 3 swaps, at fresh prices. Tokens the target does not name are kept (shares are then of the named tokens together) unless sellUnlisted. When every token is within the band of its target, nothing is planned: status "balanced" with the allocation. Otherwise status "planned": the plan (the swaps, minimums, fees, gas, the simulation, and the table token / now % / target % / after %) and a planId for execute_plan. Nothing is signed.',
+      inputSchema: inputs.rebalance,
+      outputSchema: outputs.rebalance,
+      annotations: {
+        title: 'Plan a rebalance',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    async (input, ctx) =>
+      handle(ctx.mcpReq.signal, async (call) => {
+        const { planAction } = await import('../core/actions/index.js');
+        // the spec as the headless portfolio-rebalance builds it: the core parses and checks it
+        const rebalance = {
+          target: input.target,
+          sellUnlisted: input.sellUnlisted === true,
+          band: input.band,
+          minTrade: input.minTrade,
+        };
+        try {
+          const planned = await planAction(
+            ep,
+            { kind: 'rebalance', rebalance },
+            await actionOptions(input, o.now),
+            call,
+          );
+          return {
+            status: 'planned',
+            ...planResult(planned),
+            rebalance: planned.document.rebalance,
+          };
+        } catch (error) {
+          // nothing to do is not a failure (the headless command's exit 0): the allocation, nothing planned
+          if (isAppError(error) && error.code === ErrorCode.ALREADY_BALANCED)
+            return {
+              status: 'balanced',
+              signed: false,
+              message: error.message,
+              next: 'nothing to execute: tell the person the wallet is already within the band of the target',
+              rebalance: error.details?.rebalance,
+            };
+          throw error;
+        }
+      }),
   );
 
   server.registerTool(
