@@ -2,15 +2,12 @@
  * The program's JSON files through store.ts: written the one way (shared/fs.ts), read with a
  * clear error. Settings and the session go through these functions.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../../test/helpers/process.js';
+import { tempHome } from '../../test/helpers/home.js';
 import { readStore, removeStore, updateStore, writeStore } from './store.js';
 
-const STORE = fileURLToPath(new URL('./store.ts', import.meta.url));
 const home = tempHome();
 afterAll(() => home.cleanup());
 const name = (configName: string) => ({
@@ -55,29 +52,5 @@ describe('store files', () => {
     expect(readStore(name('c'))).toEqual({ n: 1 });
     removeStore(name('c'));
     expect(readStore(name('c'), { gone: true })).toEqual({ gone: true });
-  });
-
-  it('two processes updating one file (as the app and a command may) lose no update', async () => {
-    writeStore(name('d'), { n: 0, kept: 'yes' });
-    const rounds = 50;
-    const bump = () => {
-      const proc = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          '--input-type=module',
-          '-e',
-          `const { updateStore } = await import(${JSON.stringify(STORE)});
-           const name = ${JSON.stringify(name('d'))};
-           for (let i = 0; i < ${rounds}; i++)
-             updateStore(name, {}, (current) => ({ ...current, n: current.n + 1 }));`,
-        ],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
-      return new Promise((resolve) => proc.on('exit', resolve));
-    };
-    expect(await Promise.all([bump(), bump()])).toEqual([0, 0]);
-    expect(readStore(name('d'))).toEqual({ n: 2 * rounds, kept: 'yes' });
   });
 });
