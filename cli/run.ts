@@ -38,7 +38,7 @@ interface CommandEntry {
 }
 
 /** Two-word names ("sandbox outbox") are matched before one-word ones. */
-const COMMANDS: Record<string, CommandEntry> = {
+export const COMMANDS: Record<string, CommandEntry> = {
   login: {
     summary: 'send a sign-in code to an e-mail address',
     load: () => import('./commands/login.js'),
@@ -119,13 +119,15 @@ export function commandNames(): string[] {
 }
 
 export function helpText(): string {
+  // the summaries start in one column, two spaces after the longest command name
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2;
   const lines = [
     `finance-tui ${packageVersion()} — token swaps on Starknet from the terminal`,
     '',
     'Usage: finance-tui <command> [options]',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)}${c.summary}`),
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
     '',
     'Global options:',
     '  --json        print exactly one JSON document on stdout; never prompt',
