@@ -21,7 +21,18 @@ import type {
   PlanRequest,
   Portfolio,
   TuiServices,
+  BalanceChange,
 } from '../../cli/ui/services.js';
+
+/** Changes summed per token, in first-seen order. */
+function perToken(changes: BalanceChange[]): BalanceChange[] {
+  const bySymbol = new Map<string, BalanceChange>();
+  for (const change of changes) {
+    const seen = bySymbol.get(change.symbol);
+    bySymbol.set(change.symbol, seen ? { ...seen, delta: seen.delta + change.delta } : change);
+  }
+  return [...bySymbol.values()];
+}
 
 export const SESSION: Session = {
   email: 'alice@example.com',
@@ -256,7 +267,8 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             description: `transfer exactly ${send.amount} ${send.token} to ${send.to}`,
           })),
         ],
-        simulatedChanges: [
+        // one change per token, as the core's simulation reports them
+        simulatedChanges: perToken([
           ...request.swaps.flatMap((pair) => [
             { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
             { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
@@ -266,7 +278,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             decimals: 18,
             delta: -parseAmount(send.amount, 18),
           })),
-        ],
+        ]),
         warnings: [],
         expiresAt: (options.now ?? Date.now)() + 30_000,
         handle: named(`planned-${request.kind === 'send' ? 'send' : 'swap'}-${++plans}`),

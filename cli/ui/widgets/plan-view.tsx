@@ -39,8 +39,9 @@ export function PlanCalls({
       </Box>
       <Box marginTop={1} flexDirection="column">
         <Text bold>Simulated balance changes{changesNote}:</Text>
-        {changes.map((c) => (
-          <Text key={c.symbol} color={c.delta < 0n ? theme.warning : theme.success}>
+        {changes.map((c, i) => (
+          // by place: two tokens outside the registry may show the same symbol
+          <Text key={`${c.symbol}-${i}`} color={c.delta < 0n ? theme.warning : theme.success}>
             {signedAmount(c.delta, c.decimals, c.symbol)}
           </Text>
         ))}
