@@ -293,7 +293,7 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   );
 
   it(
-    'rebalance --yes (named tokens): one transaction of approve → swap legs; afterwards within the band, the unlisted tokens untouched; then "already balanced"',
+    'rebalance --yes (named tokens): one transaction of approve → swap legs; afterwards within the band, the unlisted tokens untouched; then "already balanced"; history --csv lists it',
     async () => {
       const home = users.aliceHome;
       const before = await portfolioOf(home);
@@ -344,6 +344,19 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
       expect(again.code, again.stderr).toBe(0);
       expect(again.stdout).toMatch(/Already balanced/);
       expect(await historyCount(home)).toBe(count);
+      // history --csv: a header, one row per transaction, exact amounts, the rebalance among them
+      const csv = await cli(home, ['history', '--csv']);
+      expect(csv.code, csv.stderr).toBe(0);
+      const lines = csv.stdout.split('\r\n');
+      expect(lines[0]).toBe('time,kind,network,hash,left,arrived,fee,status');
+      const row = lines.find((l) => l.includes(',rebalance,'));
+      // the fee column: the gas the receipt shows paid (empty only when the paymaster sponsored it)
+      expect(row).toMatch(
+        /^\d{4}-\d\d-\d\dT[^,]+,rebalance,sandbox,0x[0-9a-f]{64},[0-9.]+ ETH,[0-9.]+ USDC,([0-9.]+ [A-Z]+)?,succeeded$/,
+      );
+      expect(lines.at(-1)).toBe('');
+      const both = await cli(home, ['history', '--csv', '--json']);
+      expect(both.doc.error?.code).toBe('USAGE_ERROR');
     },
     LONG,
   );
@@ -390,24 +403,5 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
       expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20, USDT: 0, DAI: 0, WBTC: 0 });
     },
     LONG * 2,
-  );
-
-  it(
-    'history --csv: a header, one row per transaction, exact amounts, the rebalance among them',
-    async () => {
-      const r = await cli(users.aliceHome, ['history', '--csv']);
-      expect(r.code, r.stderr).toBe(0);
-      const lines = r.stdout.split('\r\n');
-      expect(lines[0]).toBe('time,kind,network,hash,left,arrived,fee,status');
-      const row = lines.find((l) => l.includes(',rebalance,'));
-      // the fee column: the gas the receipt shows paid (empty only when the paymaster sponsored it)
-      expect(row).toMatch(
-        /^\d{4}-\d\d-\d\dT[^,]+,rebalance,sandbox,0x[0-9a-f]{64},[0-9.]+ ETH,[0-9.]+ USDC,([0-9.]+ [A-Z]+)?,succeeded$/,
-      );
-      expect(lines.at(-1)).toBe('');
-      const both = await cli(users.aliceHome, ['history', '--csv', '--json']);
-      expect(both.doc.error?.code).toBe('USAGE_ERROR');
-    },
-    LONG,
   );
 });
