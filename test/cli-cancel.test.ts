@@ -68,7 +68,7 @@ async function abortMidRequest(
   controller.abort();
   const { error } = await outcome;
   // the requests made up to the rejection; that an aborted call is never retried afterwards is
-  // aggregator-client.test.ts's (onRetry counted)
+  // cli/clients/aggregator.test.ts's (onRetry counted)
   const requests = app.faults.requests - before;
   app.aggregatorStats.reset();
   return { error, requests };

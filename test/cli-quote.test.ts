@@ -231,7 +231,9 @@ describe('finance-tui quote / status (process level)', () => {
       expect(seen?.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
       expect(existsSync(stateFile)).toBe(false);
       for (const url of [`${seen?.serverUrl}/health`, `${seen?.aggregatorUrl}/healthCheck`]) {
-        await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+        await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toMatchObject({
+          cause: { code: 'ECONNREFUSED' },
+        });
       }
     } finally {
       clearInterval(watch);

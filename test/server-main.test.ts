@@ -118,7 +118,7 @@ describe('closeGracefully', () => {
     // the listening socket is closed: a new connection is refused
     await expect(
       fetch(`${handle.url}/health`, { headers: { connection: 'close' } }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
 
     release.resolve();
     const res = await inFlight;

@@ -2,7 +2,7 @@
  * The suite's timing hygiene (issue 17 §2), checked by reading the test files: no assertion on a
  * wall-clock bound (`expect(Date.now() - started).toBeLessThan(…)`), no fixed sleep standing in
  * for an event ("wait 100 ms, then assert nothing happened"), no `toBeDefined()` on an error
- * where its stable code can be asserted. Use fake timers (vi.useFakeTimers), counters or events;
+ * where its stable code can be asserted, no bare `toThrow()`. Use fake timers (vi.useFakeTimers), counters or events;
  * a sleep that is a poll for a condition, or that paces a load generator, goes in ALLOWED with
  * its reason.
  */
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = 'test/test-hygiene.test.ts';
 
-type Rule = 'elapsed' | 'sleep' | 'error-defined';
+type Rule = 'elapsed' | 'sleep' | 'error-defined' | 'bare-throw';
 
 const RULES: ReadonlyArray<{ rule: Rule; pattern: RegExp; hint: string }> = [
   {
@@ -36,6 +36,12 @@ const RULES: ReadonlyArray<{ rule: Rule; pattern: RegExp; hint: string }> = [
     pattern:
       /expect\(\s*\w*(err|error|failure|rejection)\w*\s*\)\s*\.\s*(toBeDefined|toBeTruthy)\(\)/i,
     hint: "assert the error's stable code: toMatchObject({ code: '…' })",
+  },
+  {
+    rule: 'bare-throw',
+    // any error at all passes a bare toThrow(): a timeout where a refusal was meant, a TypeError
+    pattern: /(?<!\.not)\.toThrow(Error)?\(\s*\)/,
+    hint: "say which error: toThrow(/message/), rejects.toMatchObject({ code: '…' }) or { cause: { code: 'ECONNREFUSED' } }",
   },
 ];
 
@@ -134,6 +140,8 @@ describe('test hygiene: nothing timing-dependent', () => {
     ['await new Promise<void>((resolve) => { setTimeout(resolve, 50); });', 'sleep'],
     ['    expect(error).toBeDefined();', 'error-defined'],
     ['expect(thrownError).toBeTruthy();', 'error-defined'],
+    ['await expect(fetch(url)).rejects.toThrow();', 'bare-throw'],
+    ['expect(() => parse(x)).toThrowError();', 'bare-throw'],
   ])('catches a planted example: %s', (line, rule) => {
     expect(findViolations('planted.test.ts', `it('x', async () => {\n${line}\n});`)).toMatchObject([
       { rule, line: 2 },
@@ -148,6 +156,8 @@ describe('test hygiene: nothing timing-dependent', () => {
     'await vi.advanceTimersByTimeAsync(999);',
     "expect(error).toMatchObject({ code: 'CANCELLED' });",
     'expect(result.data.retryAfter).toBeLessThanOrEqual(60);',
+    'expect(() => parse(x)).not.toThrow();',
+    'expect(() => parse(x)).toThrow(/bad amount/);',
   ])('leaves alone: %s', (line) => {
     expect(findViolations('clean.test.ts', line)).toEqual([]);
   });

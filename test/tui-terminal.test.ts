@@ -248,7 +248,9 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
       expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
       // the sandbox child the app started has stopped
-      expect(() => process.kill(sandbox.pid, 0)).toThrow();
+      expect(() => process.kill(sandbox.pid, 0)).toThrow(
+        expect.objectContaining({ code: 'ESRCH' }),
+      );
     },
   );
 });
@@ -310,7 +312,9 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
       const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
       expect(after).toContain('EXIT:0');
       // the server the app started is gone with it; its log kept the requests, not the code
-      await expect(fetch(`${serverUrl}/health`)).rejects.toThrow();
+      await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
+        cause: { code: 'ECONNREFUSED' },
+      });
       const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
       expect(log).toContain('/auth/verify');
       expect(log).not.toContain(mail.code);

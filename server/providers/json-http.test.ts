@@ -109,10 +109,15 @@ describe('createJsonTransport', () => {
     },
   );
 
-  it('a refused connection rejects', async () => {
+  it('a refused connection rejects with the socket error, for the adapter to name', async () => {
+    // a port just bound and released: nothing listens there
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
     await expect(
-      transport({ method: 'GET', url: 'http://127.0.0.1:9/unused', headers: {}, timeoutMs: 500 }),
-    ).rejects.toThrow();
+      transport({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 500 }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('only http and https', async () => {
