@@ -39,6 +39,14 @@ export const Money = z.looseObject({
   baseUnits: z.string(),
   symbol: z.string(),
 });
+/** A registry token the wallet holds, and how much of it, exactly. */
+const TokenHolding = {
+  symbol: z.string(),
+  address: z.string(),
+  decimals: z.number(),
+  amount: z.string(),
+  baseUnits: z.string(),
+};
 const Quote = z.looseObject({
   from: z.looseObject({ symbol: z.string(), address: z.string() }),
   to: z.looseObject({ symbol: z.string(), address: z.string() }),
@@ -183,11 +191,7 @@ export const outputs = {
     address: z.string(),
     tokens: z.array(
       z.looseObject({
-        symbol: z.string(),
-        address: z.string(),
-        decimals: z.number(),
-        amount: z.string(),
-        baseUnits: z.string(),
+        ...TokenHolding,
         usd: z.string().nullable(),
       }),
     ),
@@ -233,11 +237,7 @@ export const outputs = {
     address: z.string(),
     tokens: z.array(
       z.looseObject({
-        symbol: z.string(),
-        address: z.string(),
-        decimals: z.number(),
-        amount: z.string(),
-        baseUnits: z.string(),
+        ...TokenHolding,
         price: z.looseObject({ usd: z.string() }).nullable(),
         value: z.looseObject({ usd: z.string(), cents: z.string() }).nullable(),
         share: z
