@@ -7,7 +7,7 @@
  * several starting wallets (one not holding a target token at all; one selling the unlisted
  * tokens), "already balanced" (exit 0, nothing signed), and `history --csv`.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, type Doc, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
@@ -123,6 +123,9 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
       expect(again.pricing.fromCache).toBe(p.tokens.length);
       expect(again.pricing.ageSeconds).toBeGreaterThanOrEqual(0);
       expect(again.total).toEqual(p.total);
+      // the cache is written the program's one way: whole, 0600, no temp file left beside it
+      expect(statSync(join(users.bobHome, 'price-cache.json')).mode & 0o777).toBe(0o600);
+      expect(readdirSync(users.bobHome).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     },
     LONG,
   );

@@ -16,7 +16,7 @@
  * Every token is priced in one parallel round. Prices are cached for PRICE_CACHE_MS in
  * `<data>/price-cache.json` (a price per token and quoted amount), and their age is shown.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatAmount } from '../../shared/amount.js';
 import { formatBpsAsPercent, parsePriceScaled, priceImpactBps } from '../../shared/fees.js';
@@ -28,6 +28,7 @@ import {
   type Token,
 } from '../../shared/tokens.js';
 import { isAppError } from '../../shared/errors.js';
+import { writeFileAtomic } from '../../shared/fs.js';
 import type { AggregatorClient } from '../clients/aggregator.js';
 import { formatShare, shares } from './allocation.js';
 import type { CallOptions } from './call.js';
@@ -81,20 +82,16 @@ async function readCache(dir: string): Promise<Record<string, CacheEntry>> {
   }
 }
 
-async function writeCache(
-  dir: string,
-  entries: Record<string, CacheEntry>,
-  now: number,
-): Promise<void> {
+/**
+ * Written the program's one way (shared/fs.ts: atomic, 0600), without the lock: two commands
+ * writing at once lose only one's fresh prices, which the next call asks for again.
+ */
+function writeCache(dir: string, entries: Record<string, CacheEntry>, now: number): void {
   const fresh = Object.entries(entries)
     .filter(([, e]) => typeof e?.quotedAt === 'number' && now - e.quotedAt < PRICE_CACHE_MS)
     .slice(-CACHE_MAX_ENTRIES);
-  const file = join(dir, CACHE_FILE);
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(temp, JSON.stringify(Object.fromEntries(fresh)), { mode: 0o600 });
-    await rename(temp, file);
+    writeFileAtomic(join(dir, CACHE_FILE), JSON.stringify(Object.fromEntries(fresh)));
   } catch {
     // a cache that cannot be written only costs the next call a round trip
   }
@@ -207,8 +204,7 @@ export async function priceTokens(
       }
     }),
   );
-  if (Object.keys(fresh).length > 0)
-    await writeCache(endpoints.dataDir, { ...cache, ...fresh }, now());
+  if (Object.keys(fresh).length > 0) writeCache(endpoints.dataDir, { ...cache, ...fresh }, now());
   return results;
 }
 
