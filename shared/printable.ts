@@ -17,7 +17,7 @@
  * - at most `max` characters (code points) are kept; a cut text ends in "…".
  */
 
-/* eslint-disable no-control-regex */
+/* eslint-disable no-control-regex -- this module's job is to find control characters */
 const ESCAPE_SEQUENCE = new RegExp(
   [
     // OSC, DCS, SOS, PM, APC: up to BEL or ST (ESC \ or U+009C); an unterminated one to the end

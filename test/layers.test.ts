@@ -6,7 +6,7 @@
  * lint`), with no import cycles anywhere; this proves, with the project's own config, that they
  * fire on planted violations and stay quiet on allowed imports.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ESLint } from 'eslint';
@@ -79,5 +79,25 @@ describe('no import cycles (eslint.config.js)', () => {
       'b.ts': ['import-x/no-cycle'],
       'c.ts': [],
     });
+  });
+});
+
+describe('silenced lint rules say why', () => {
+  it('every eslint-disable comment names its rules and gives a reason after " -- "', () => {
+    const unexplained: string[] = [];
+    for (const top of ['cli', 'server', 'shared', 'sandbox', 'test', 'bench', 'scripts'])
+      for (const entry of readdirSync(join(root, top), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.(ts|tsx|mjs|js)$/.test(entry.name)) continue;
+        const path = join(entry.parentPath, entry.name);
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            // written apart so this file's own source is not a match
+            const directive = line.match(new RegExp('eslint-' + 'disable(-next-line|-line)?(.*)'));
+            if (directive && !/^\s+\S.* -- \S/.test(directive[2] ?? ''))
+              unexplained.push(`${path.slice(root.length + 1)}:${i + 1}: ${line.trim()}`);
+          });
+      }
+    expect(unexplained).toEqual([]);
   });
 });

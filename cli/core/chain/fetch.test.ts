@@ -58,7 +58,7 @@ describe('scopedFetch: our server refusals', () => {
       code: 'UNAUTHORIZED',
       details: { status: 401, requestId: 'r-1', url },
     });
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- the test looks for exactly these characters
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(error.message).toContain('expired');
   });
