@@ -8,7 +8,7 @@
  * recognise (null), a merkletree* the hasher reads as raw leaves, values nested 5,000 deep (a
  * 500 from a stack overflow in the bound itself).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type SeededUser, type TestApp } from './helpers/build-test-app.js';
 import { fannedOutTypes, outsideExecution } from './helpers/typed-data.js';
 
@@ -25,6 +25,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+});
+// what each test signed, whichever ran before it
+beforeEach(() => {
+  t.identity.signed.length = 0;
 });
 
 /** `message` as a value, or as its JSON text (values too deep for JSON.stringify) */
