@@ -53,9 +53,22 @@ const strkTransfer = (to: string, amount: bigint) => ({
   calldata: [to, amount.toString(), '0'],
 });
 
-/** alice's account, deployed (by a deploy-only paymaster transaction) in the first test */
+/** alice's account, deployed in beforeAll (by a deploy-only paymaster transaction) */
 const alice = newWallet();
 const bob = newWallet();
+/** funded and never sent to: its balances stay the faucet's, whichever test ran before */
+const erin = newWallet();
+
+/** Deploys `wallet`'s account by a deploy-only paymaster transaction; its hash. */
+async function deployByPaymaster(wallet: Wallet): Promise<string> {
+  const { transaction_hash } = await accountOf(wallet).executePaymasterTransaction([], {
+    feeMode: { mode: 'default', gasToken: STRK.address },
+    deploymentData: deploymentData(wallet),
+  });
+  const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 10 });
+  expect(receipt.isSuccess()).toBe(true);
+  return transaction_hash;
+}
 
 beforeAll(async () => {
   // starknet.js warns through console when it finds fewer than 10 tips to average; the sandbox has few blocks
@@ -68,6 +81,9 @@ beforeAll(async () => {
   provider = new RpcProvider({ nodeUrl: rpcUrl });
   await fund(alice);
   await fund(bob);
+  await fund(erin);
+  // every test may use alice's account; the deployment itself is shown by a test of its own
+  await deployByPaymaster(alice);
 });
 
 afterAll(async () => {
@@ -88,18 +104,14 @@ describe('starknet.js against the sandbox chain', () => {
   });
 
   it('a deploy-only paymaster transaction (executePaymasterTransaction with no calls) deploys the account', async () => {
-    const account = accountOf(alice);
-    const { transaction_hash } = await account.executePaymasterTransaction([], {
-      feeMode: { mode: 'default', gasToken: STRK.address },
-      deploymentData: deploymentData(alice),
-    });
-    const receipt = await provider.waitForTransaction(transaction_hash, { retryInterval: 10 });
-    expect(receipt.isSuccess()).toBe(true);
-    expect(BigInt(await provider.getClassHashAt(alice.address))).toBe(
+    const dave = newWallet();
+    await fund(dave);
+    const transaction_hash = await deployByPaymaster(dave);
+    expect(BigInt(await provider.getClassHashAt(dave.address))).toBe(
       BigInt(ARGENT_X_V050_CLASS_HASH),
     );
     // nothing the account signed ran: its nonce is still 0
-    expect(BigInt(await provider.getNonceForAddress(alice.address))).toBe(0n);
+    expect(BigInt(await provider.getNonceForAddress(dave.address))).toBe(0n);
     const tx = await provider.getTransactionByHash(transaction_hash);
     expect(tx).toMatchObject({ type: 'INVOKE', version: '0x3' });
   });
@@ -206,8 +218,8 @@ describe('starknet.js against the sandbox chain', () => {
       address: USDC.address,
       providerOrAccount: provider,
     });
-    expect(await usdc.balanceOf(bob.address)).toBe(10_000_000_000n);
-    expect(await usdc.balance_of(bob.address)).toBe(10_000_000_000n);
+    expect(await usdc.balanceOf(erin.address)).toBe(10_000_000_000n);
+    expect(await usdc.balance_of(erin.address)).toBe(10_000_000_000n);
     expect(await usdc.decimals()).toBe(6n);
     expect(BigInt(await usdc.symbol())).toBe(BigInt(`0x${Buffer.from('USDC').toString('hex')}`));
     const accountClass = await provider.getClassAt(alice.address);
@@ -260,6 +272,19 @@ describe('starknet.js against the sandbox chain', () => {
   });
 
   it('getEvents pages through the Transfer events of a token with continuation tokens; getStorageAt reads a balance', async () => {
+    // a transfer of its own to a fresh address, for the events and the storage to show
+    const frank = newWallet();
+    const { transaction_hash } = await accountOf(alice).executePaymasterTransaction(
+      [
+        {
+          contractAddress: USDC.address,
+          entrypoint: 'transfer',
+          calldata: [frank.address, '5000000', '0'],
+        },
+      ],
+      { feeMode: { mode: 'default', gasToken: STRK.address } },
+    );
+    await provider.waitForTransaction(transaction_hash, { retryInterval: 10 });
     const pages: unknown[][] = [];
     let continuation: string | undefined;
     do {
@@ -271,17 +296,17 @@ describe('starknet.js against the sandbox chain', () => {
       });
       pages.push(chunk.events);
       continuation = chunk.continuation_token;
-    } while (continuation !== undefined && pages.length < 10);
+    } while (continuation !== undefined && pages.length < 20);
     const events = pages.flat() as Array<{ keys: string[]; data: string[] }>;
     // keyed layout: keys [Transfer, from, to], data [low, high]
     expect(
       events.map((e) => [BigInt(e.keys[1] ?? 0), BigInt(e.keys[2] ?? 0), BigInt(e.data[0] ?? 0)]),
-    ).toContainEqual([BigInt(alice.address), BigInt(bob.address), 5_000_000n]);
+    ).toContainEqual([BigInt(alice.address), BigInt(frank.address), 5_000_000n]);
     expect(pages.every((page) => page.length <= 1)).toBe(true);
     const storage = async (key: bigint) =>
       BigInt((await provider.getStorageAt(USDC.address, `0x${key.toString(16)}`)).value);
-    expect(await storage(balanceSlot(BigInt(bob.address)))).toBe(10_005_000_000n);
-    expect(await storage(balanceSlot(BigInt(bob.address)) + 1n)).toBe(0n);
+    expect(await storage(balanceSlot(BigInt(frank.address)))).toBe(5_000_000n);
+    expect(await storage(balanceSlot(BigInt(frank.address)) + 1n)).toBe(0n);
     // a selector, not a storage variable: an unwritten slot reads 0
     expect(await storage(selectorOf('nothing'))).toBe(0n);
   });
