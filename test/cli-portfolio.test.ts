@@ -44,55 +44,66 @@ interface RView {
 
 const LONG = 180_000;
 
-describe('portfolio and portfolio-rebalance through the sandbox (whole processes)', () => {
-  let users: TwoUsers;
-  const homes: Array<{ dir: string; cleanup: () => void }> = [];
-
-  async function newWallet(email: string): Promise<string> {
-    const home = tempHome();
-    homes.push(home);
-    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
-    await signIn(home.dir, email);
-    return home.dir;
-  }
-
-  const run = (home: string, args: string[]) => cli(home, [...args, '--sandbox', '--json']);
-
-  async function portfolioOf(home: string): Promise<PDoc> {
-    const r = await run(home, ['portfolio', '--fresh']);
-    expect(r.code, r.stdout).toBe(0);
-    return r.doc as unknown as PDoc;
-  }
-
-  /** Every named token within `bandUnits` (hundredths of a percent) of its target share of `symbols`' total, exactly. */
-  function expectWithinBand(p: PDoc, targets: Record<string, number>, bandUnits = 200n): void {
-    const cents = (s: string) => BigInt(p.tokens.find((t) => t.symbol === s)?.value?.cents ?? '0');
-    const symbols = Object.keys(targets);
-    const total = symbols.reduce((sum, s) => sum + cents(s), 0n);
-    for (const s of symbols) {
-      const diff = cents(s) * 10_000n - BigInt((targets[s] as number) * 100) * total;
-      expect(
-        (diff < 0n ? -diff : diff) <= bandUnits * total,
-        `${s}: ${cents(s)} of ${total} vs target ${targets[s]} %`,
-      ).toBe(true);
-    }
-  }
-
-  const historyCount = async (home: string): Promise<number> =>
-    ((await run(home, ['history'])).doc.entries as unknown[]).length;
-
+/**
+ * A sandbox of the describe's own, alice and bob signed in: a swap moves the sandbox's pool prices,
+ * so the tests that read exact prices or trade on them each see pools only their describe moved,
+ * whichever test ran before.
+ */
+function ownSandbox() {
+  const sb = {
+    users: undefined as unknown as TwoUsers,
+    homes: [] as Array<{ dir: string; cleanup: () => void }>,
+    /** a new faucet wallet on this sandbox, signed in: its data folder */
+    async newWallet(email: string): Promise<string> {
+      const home = tempHome();
+      sb.homes.push(home);
+      copyFileSync(join(sb.users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      await signIn(home.dir, email);
+      return home.dir;
+    },
+  };
   beforeAll(async () => {
-    users = await startTwoUsers();
+    sb.users = await startTwoUsers();
   }, LONG);
   afterAll(async () => {
-    await users?.close();
-    for (const h of homes) h.cleanup();
+    await sb.users?.close();
+    for (const h of sb.homes) h.cleanup();
   });
+  return sb;
+}
+
+const run = (home: string, args: string[]) => cli(home, [...args, '--sandbox', '--json']);
+
+async function portfolioOf(home: string): Promise<PDoc> {
+  const r = await run(home, ['portfolio', '--fresh']);
+  expect(r.code, r.stdout).toBe(0);
+  return r.doc as unknown as PDoc;
+}
+
+/** Every named token within `bandUnits` (hundredths of a percent) of its target share of `symbols`' total, exactly. */
+function expectWithinBand(p: PDoc, targets: Record<string, number>, bandUnits = 200n): void {
+  const cents = (s: string) => BigInt(p.tokens.find((t) => t.symbol === s)?.value?.cents ?? '0');
+  const symbols = Object.keys(targets);
+  const total = symbols.reduce((sum, s) => sum + cents(s), 0n);
+  for (const s of symbols) {
+    const diff = cents(s) * 10_000n - BigInt((targets[s] as number) * 100) * total;
+    expect(
+      (diff < 0n ? -diff : diff) <= bandUnits * total,
+      `${s}: ${cents(s)} of ${total} vs target ${targets[s]} %`,
+    ).toBe(true);
+  }
+}
+
+const historyCount = async (home: string): Promise<number> =>
+  ((await run(home, ['history'])).doc.entries as unknown[]).length;
+
+describe('portfolio, and rebalance plans, on untouched pools (whole processes)', () => {
+  const sb = ownSandbox();
 
   it(
     'portfolio --json: every held token, exact balances, prices, shares adding up to exactly 100.00 %; total = the values; the cache and its age',
     async () => {
-      const p = await portfolioOf(users.bobHome);
+      const p = await portfolioOf(sb.users.bobHome);
       expect(p).toMatchObject({
         network: 'sandbox',
         sandbox: true,
@@ -107,7 +118,7 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
         'USDT',
         'WBTC',
       ]);
-      const balances = (await run(users.bobHome, ['balance'])).doc.balances as Array<{
+      const balances = (await run(sb.users.bobHome, ['balance'])).doc.balances as Array<{
         symbol: string;
         baseUnits: string;
       }>;
@@ -119,13 +130,13 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
       );
       expect(p.tokens.find((t) => t.symbol === 'ETH')?.price?.usd).toBe('3000.00');
       // a second look within 20 s is served from the cache, with its age
-      const again = (await run(users.bobHome, ['portfolio'])).doc as unknown as PDoc;
+      const again = (await run(sb.users.bobHome, ['portfolio'])).doc as unknown as PDoc;
       expect(again.pricing.fromCache).toBe(p.tokens.length);
       expect(again.pricing.ageSeconds).toBeGreaterThanOrEqual(0);
       expect(again.total).toEqual(p.total);
       // the cache is written the program's one way: whole, 0600, no temp file left beside it
-      expect(statSync(join(users.bobHome, 'price-cache.json')).mode & 0o777).toBe(0o600);
-      expect(readdirSync(users.bobHome).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      expect(statSync(join(sb.users.bobHome, 'price-cache.json')).mode & 0o777).toBe(0o600);
+      expect(readdirSync(sb.users.bobHome).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     },
     LONG,
   );
@@ -133,7 +144,7 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   it(
     'portfolio (human): a table with bars, the total, the price age and how prices are derived',
     async () => {
-      const r = await cli(users.bobHome, ['portfolio', '--sandbox']);
+      const r = await cli(sb.users.bobHome, ['portfolio', '--sandbox']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/token +balance +price USD +value USD +share/);
       expect(r.stdout).toMatch(/ETH +10 +3000\.00 +30000\.00 +\d+\.\d\d % +█+·+/);
@@ -146,10 +157,10 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   it(
     'an unpriced token (no route): shown with the reason, left out of the total and the shares, never valued at 0',
     async () => {
-      const knob = `${users.urls.aggregatorUrl}/sandbox/no-route`;
+      const knob = `${sb.users.urls.aggregatorUrl}/sandbox/no-route`;
       expect((await postJson(knob, { tokenIn: 'DAI', tokenOut: 'USDC' })).status).toBe(200);
       try {
-        const p = await portfolioOf(users.bobHome);
+        const p = await portfolioOf(sb.users.bobHome);
         const dai = p.tokens.find((t) => t.symbol === 'DAI');
         expect(dai).toMatchObject({ amount: '10000', price: null, value: null, share: null });
         expect(dai?.unpriced).toMatch(/NO_ROUTE_FOUND/);
@@ -159,11 +170,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
         expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(
           p.total.cents,
         );
-        const human = await cli(users.bobHome, ['portfolio', '--sandbox', '--fresh']);
+        const human = await cli(sb.users.bobHome, ['portfolio', '--sandbox', '--fresh']);
         expect(human.stdout).toMatch(/DAI +10000 +unpriced +—/);
         expect(human.stdout).toMatch(/priced tokens only/);
         // a target without a price cannot be planned: its value is unknown
-        const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 50 DAI']);
+        const r = await run(sb.users.bobHome, [
+          'portfolio-rebalance',
+          '--target',
+          '50 ETH, 50 DAI',
+        ]);
         expect(r.code).toBe(1);
         expect(r.doc.error).toMatchObject({ code: 'NO_ROUTE_FOUND' });
         expect(r.doc.error?.message).toMatch(/no price for DAI/);
@@ -178,13 +193,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
     'the test network: balances shown, every price says why it is missing; a rebalance is refused like every swap',
     async () => {
       const home = tempHome();
-      homes.push(home);
+      sb.homes.push(home);
       // bob's wallet, as a session on sepolia whose reads go to the sandbox chain
-      const sandbox = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as {
+      const sandbox = JSON.parse(
+        readFileSync(join(sb.users.aliceHome, 'sandbox.json'), 'utf8'),
+      ) as {
         serverUrl: string;
         rpcUrl: string;
       };
-      const saved = JSON.parse(readFileSync(join(users.bobHome, 'session.json'), 'utf8')) as {
+      const saved = JSON.parse(readFileSync(join(sb.users.bobHome, 'session.json'), 'utf8')) as {
         session: Record<string, unknown>;
       };
       writeFileSync(
@@ -238,15 +255,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   it(
     'targets that do not add up to 100, or no target: a clear usage error, nothing planned',
     async () => {
-      const r = await run(users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC']);
+      const r = await run(sb.users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC']);
       expect(r.code).toBe(1);
       expect(r.doc.error).toMatchObject({
         code: 'USAGE_ERROR',
         message: '--target percentages must add up to 100; they add up to 80',
       });
-      const none = await run(users.bobHome, ['portfolio-rebalance']);
+      const none = await run(sb.users.bobHome, ['portfolio-rebalance']);
       expect(none.doc.error?.message).toMatch(/--target is required/);
-      const human = await cli(users.bobHome, [
+      const human = await cli(sb.users.bobHome, [
         'portfolio-rebalance',
         '--target',
         '60 ETH, 60 USDC',
@@ -260,7 +277,7 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   it(
     'the band: 1 point off is within the default 2 points (already balanced, exit 0, nothing signed); with --band 0.5 it is a plan',
     async () => {
-      const home = await newWallet('band@example.com');
+      const home = await sb.newWallet('band@example.com');
       // the faucet wallet: ETH 60 %, USDC 20 %, STRK 20 % of the three
       const balanced = await run(home, [
         'portfolio-rebalance',
@@ -294,11 +311,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
     },
     LONG,
   );
+});
+
+describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
+  const sb = ownSandbox();
 
   it(
     'rebalance --yes (named tokens): one transaction of approve → swap legs; afterwards within the band, the unlisted tokens untouched; then "already balanced"; history --csv lists it',
     async () => {
-      const home = users.aliceHome;
+      const home = sb.users.aliceHome;
       const before = await portfolioOf(home);
       const preview = await cli(home, [
         'portfolio-rebalance',
@@ -363,11 +384,15 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
     },
     LONG,
   );
+});
+
+describe('portfolio-rebalance --yes from other starting wallets (whole processes)', () => {
+  const sb = ownSandbox();
 
   it(
     'a target token not held at all (USDC.e) is bought; afterwards within the band',
     async () => {
-      const home = await newWallet('nousdce@example.com');
+      const home = await sb.newWallet('nousdce@example.com');
       expect((await portfolioOf(home)).tokens.some((t) => t.symbol === 'USDC.e')).toBe(false);
       const r = await run(home, ['portfolio-rebalance', '--target', '40 ETH, 60 USDC.e', '--yes']);
       expect(r.code, r.stdout).toBe(0);
@@ -379,7 +404,7 @@ describe('portfolio and portfolio-rebalance through the sandbox (whole processes
   it(
     '--sell-unlisted: shares of the whole wallet; the other tokens are sold (at most 3 swaps a run, the rest in the next); within the band after',
     async () => {
-      const home = await newWallet('sellall@example.com');
+      const home = await sb.newWallet('sellall@example.com');
       const target = [
         'portfolio-rebalance',
         '--target',
