@@ -44,6 +44,12 @@ beforeAll(async () => {
   stack = await startSandboxStack();
   alice = await stack.signIn('alice@example.com');
   ea = stack.account(alice);
+  // alice's account is deployed before any test, so each finds it the same whatever ran first
+  // (the deployment by a first transaction is shown on a wallet of its own)
+  const deployed = await executeCalls(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {
+    feeMode: 'sponsored',
+  });
+  expect(deployed.deployed).toBe(true);
 });
 
 afterAll(async () => {
@@ -52,7 +58,8 @@ afterAll(async () => {
 
 describe('faucet and reads', () => {
   it('a new wallet holds exactly the faucet amounts, and is not deployed yet', async () => {
-    const balances = await allBalances(ea);
+    const fresh = stack.account(await stack.signIn('faucet@example.com'));
+    const balances = await allBalances(fresh);
     for (const { symbol, amount } of FAUCET) {
       const token = resolveToken('mainnet', symbol);
       expect(balances.get(symbol), symbol).toBe(parseAmount(amount, token.decimals));
@@ -60,12 +67,13 @@ describe('faucet and reads', () => {
     expect(balances.get('USDC.e')).toBe(0n);
     expect(balances.get('STRK')).toBe(20_000n * 10n ** 18n);
     expect(balances.get('WBTC')).toBe(50_000_000n);
-    expect(await isDeployed(ea)).toBe(false);
+    expect(await isDeployed(fresh)).toBe(false);
   });
 });
 
 describe('transfers', () => {
   it('sponsored: the first transaction deploys the account and moves exactly 1.5 STRK', async () => {
+    const ea = stack.account(await stack.signIn('first@example.com'));
     const to = randomAddress();
     const before = await balanceOf(ea.address, STRK);
     const stages: string[] = [];
@@ -94,7 +102,7 @@ describe('transfers', () => {
     ]);
   });
 
-  it('default mode paying STRK: the second transaction is a plain invoke; the sender pays 1.5 STRK + exactly the receipt fee', async () => {
+  it('default mode paying STRK: a deployed account’s transaction is a plain invoke; the sender pays 1.5 STRK + exactly the receipt fee', async () => {
     const to = randomAddress();
     const before = await balanceOf(ea.address, STRK);
     const prepared = await prepareExecution(ea, [buildTransferCall(STRK, to, ONE_AND_A_HALF)], {

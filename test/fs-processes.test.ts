@@ -14,8 +14,11 @@ import { writeFileAtomic } from '../shared/fs.js';
 import { tempHome } from './helpers/home.js';
 
 const mode = (path: string): number => statSync(path).mode & 0o7777;
-let root: string;
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+let root: string | undefined;
+afterEach(() => {
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
 const FS = fileURLToPath(new URL('../shared/fs.ts', import.meta.url));
 
 /** Runs `script` (an ES module body; `FS` is shared/fs.ts's path) in a Node process of its own. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, tempHome } from '../../test/helpers/home.js';
 import { DEFAULT_SETTINGS, loadSettings, settingsProblem } from './settings.js';
 
@@ -60,8 +60,12 @@ describe('settings file checks', () => {
 });
 
 describe('loadSettings: rpcUrl and gasToken', () => {
-  const home = tempHome();
-  afterAll(() => home.cleanup());
+  // a data folder per test: one test writes a bad settings file
+  let home: ReturnType<typeof tempHome>;
+  beforeEach(() => {
+    home = tempHome();
+  });
+  afterEach(() => home.cleanup());
   const env = (extra: Record<string, string> = {}) =>
     cleanEnv({ FINANCE_TUI_HOME: home.dir, ...extra });
 
