@@ -10,6 +10,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores in CI: process tests each start real servers, keep the pool small.
     maxWorkers: 2,
+    // Every run takes the tests in a new order (the seed is printed; rerun one order with
+    // --sequence.seed=N): no test may depend on another having run first (docs/decisions.md).
+    sequence: { shuffle: { files: true, tests: true } },
     projects: [
       {
         extends: true,
