@@ -112,6 +112,20 @@ describe('the one way to write a file: atomic, 0600, locked', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
+  it('a lock it cannot classify (a folder in its place) is refused at once with the code and the path, never waited on', async () => {
+    root = mkdtempSync(join(tmpdir(), 'fs-test-'));
+    const file = join(root, 'x.json');
+    mkdirSync(`${file}.lock`);
+    // a wait this long would time the test out: the refusal must come from the first attempt
+    const options = { waitMs: 3_600_000, code: 'HISTORY_ERROR' as const, what: 'the history' };
+    const expected = expect.objectContaining({
+      code: 'HISTORY_ERROR',
+      message: `cannot lock the history (${file}.lock: EISDIR)`,
+    });
+    expect(() => withFileLockSync(file, () => 1, options)).toThrow(expected);
+    await expect(withFileLock(file, () => 1, options)).rejects.toEqual(expected);
+  });
+
   it('releasing removes only its own lock (one broken as stale and taken by another is left alone)', async () => {
     root = mkdtempSync(join(tmpdir(), 'fs-test-'));
     const file = join(root, 'x.json');

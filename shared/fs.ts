@@ -76,7 +76,9 @@ const LOCK_WAIT_MS = 5_000;
 const LOCK_STALE_MS = 15_000;
 const LOCK_POLL_MS = 20;
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user); not a pid: no. */
+export function processAlive(pid: unknown): boolean {
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -93,10 +95,32 @@ const readOr = (path: string, fallback: string): string => {
   }
 };
 
+const errno = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? 'error';
+
+/** A lock that cannot be taken, read or removed (a folder in its place, another user's file). */
+function lockFailed(lockPath: string, options: LockOptions, error: unknown): AppError {
+  return new AppError(
+    options.code ?? ErrorCode.CONFIG_ERROR,
+    `cannot lock ${options.what ?? 'the file'} (${lockPath}: ${errno(error)})`,
+    { cause: error },
+  );
+}
+
+/** Remove the lock file; a lock already gone is fine, anything else is `lockFailed`. */
+function removeLock(lockPath: string, options: LockOptions): void {
+  try {
+    rmSync(lockPath, { force: true });
+  } catch (error) {
+    throw lockFailed(lockPath, options, error);
+  }
+}
+
 /**
  * One attempt at `<path>.lock`, created with O_EXCL and holding "<pid> <random>": the release
  * function when taken; 'retry' when a stale lock (its process is gone, or it is older than
- * LOCK_STALE_MS) was just broken; 'busy' when a live one holds it.
+ * LOCK_STALE_MS) was just broken or the lock was released in between; 'busy' when a live one
+ * holds it. A lock it cannot classify (unreadable, not a file) is refused at once, never waited
+ * on forever nor taken.
  */
 function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry' | 'busy' {
   const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
@@ -105,29 +129,30 @@ function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry'
     fd = openSync(lockPath, 'wx', 0o600);
     writeFileSync(fd, token);
     closeSync(fd);
-    // only our own lock: one broken as stale may since belong to someone else
+    // Only our own lock: one broken as stale may since belong to someone else. Releasing never
+    // throws (it runs in a finally after the work): a lock left behind is broken as stale later.
     return () => {
-      if (readOr(lockPath, '') === token) rmSync(lockPath, { force: true });
+      try {
+        if (readFileSync(lockPath, 'utf8') === token) rmSync(lockPath, { force: true });
+      } catch {
+        // gone already, or unremovable: the next taker judges it by its pid
+      }
     };
   } catch (error) {
     if (fd !== undefined) {
       closeSync(fd);
-      rmSync(lockPath, { force: true });
+      removeLock(lockPath, options);
     }
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-      throw new AppError(
-        options.code ?? ErrorCode.CONFIG_ERROR,
-        `cannot lock ${options.what ?? lockPath} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        { cause: error },
-      );
+    if (errno(error) !== 'EEXIST') throw lockFailed(lockPath, options, error);
   }
   let content: string;
   let mtimeMs: number;
   try {
     content = readFileSync(lockPath, 'utf8');
     mtimeMs = statSync(lockPath).mtimeMs;
-  } catch {
-    return 'retry'; // released in between
+  } catch (error) {
+    if (errno(error) === 'ENOENT') return 'retry'; // released in between
+    throw lockFailed(lockPath, options, error);
   }
   const pid = Number(content.split(' ')[0]);
   const stale =
@@ -136,7 +161,7 @@ function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry'
   if (!stale) return 'busy';
   // removed only if it is still the lock judged stale: another waiter may have broken it and
   // taken a new one since (the random part tells two locks of one pid apart)
-  if (readOr(lockPath, '') === content) rmSync(lockPath, { force: true });
+  if (readOr(lockPath, '') === content) removeLock(lockPath, options);
   return 'retry';
 }
 
@@ -145,6 +170,23 @@ function lockBusy(lockPath: string, options: LockOptions): AppError {
     options.code ?? ErrorCode.CONFIG_ERROR,
     `${options.what ?? lockPath} is locked by another finance-tui process (${lockPath})`,
   );
+}
+
+/**
+ * The waiting rule both lock loops share: after an attempt that did not take the lock, how long
+ * to pause before the next one; past the deadline, lockBusy. A just-broken stale lock is retried
+ * at once, but only once in a row: every other turn pauses, so no loop can spin.
+ */
+function pauseAfter(
+  attempt: 'retry' | 'busy',
+  turn: { retried: boolean; deadline: number },
+  lockPath: string,
+  options: LockOptions,
+): number {
+  if (Date.now() > turn.deadline) throw lockBusy(lockPath, options);
+  const immediate = attempt === 'retry' && !turn.retried;
+  turn.retried = attempt === 'retry';
+  return immediate ? 0 : LOCK_POLL_MS;
 }
 
 /**
@@ -158,7 +200,7 @@ export async function withFileLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
+  const turn = { retried: false, deadline: Date.now() + (options.waitMs ?? LOCK_WAIT_MS) };
   for (;;) {
     const attempt = tryLock(lockPath, options);
     if (typeof attempt === 'function') {
@@ -168,10 +210,8 @@ export async function withFileLock<T>(
         attempt();
       }
     }
-    if (attempt === 'busy') {
-      if (Date.now() > deadline) throw lockBusy(lockPath, options);
-      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-    }
+    const pause = pauseAfter(attempt, turn, lockPath, options);
+    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }
 
@@ -181,8 +221,8 @@ export async function withFileLock<T>(
  */
 export function withFileLockSync<T>(path: string, work: () => T, options: LockOptions = {}): T {
   const lockPath = `${path}.lock`;
-  const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS);
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const turn = { retried: false, deadline: Date.now() + (options.waitMs ?? LOCK_WAIT_MS) };
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
   for (;;) {
     const attempt = tryLock(lockPath, options);
     if (typeof attempt === 'function') {
@@ -192,10 +232,8 @@ export function withFileLockSync<T>(path: string, work: () => T, options: LockOp
         attempt();
       }
     }
-    if (attempt === 'busy') {
-      if (Date.now() > deadline) throw lockBusy(lockPath, options);
-      Atomics.wait(pause, 0, 0, LOCK_POLL_MS);
-    }
+    const pause = pauseAfter(attempt, turn, lockPath, options);
+    if (pause > 0) Atomics.wait(sleeper, 0, 0, pause);
   }
 }
 
