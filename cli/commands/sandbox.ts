@@ -9,9 +9,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { parseCommandArgs, parsePort } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
-import { exitWhenParentGone, removeSandboxFile } from '../platform/child.js';
+import { exitWhenParentGone } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
-import { writeStore } from '../platform/store.js';
+import { removeSandboxState, writeSandboxState } from '../platform/sandbox-state.js';
 import { openPrivateLog } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
@@ -50,10 +50,8 @@ export const run: CommandRun = async (ctx) => {
       : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
-  // written the one way (store.ts: atomic, 0600, under its lock)
-  const state = { env: ctx.env, configName: 'sandbox', what: 'sandbox state' };
   const info = { ...handle.info, logFile };
-  writeStore(state, info);
+  writeSandboxState(ctx.env, info);
   if (ctx.json) ctx.stdout.write(`${JSON.stringify(info)}\n`);
   else {
     ctx.stdout.write(
@@ -83,7 +81,7 @@ export const run: CommandRun = async (ctx) => {
     );
   } finally {
     // only if it is still ours (another sandbox may have replaced it), under the file's lock
-    removeSandboxFile(dir, process.pid);
+    removeSandboxState(ctx.env, process.pid);
     logStream.end();
   }
   const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';

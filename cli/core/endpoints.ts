@@ -2,11 +2,11 @@
  * Where the client talks: settings + environment, and — in sandbox mode — the local sandbox
  * stack, found through `<data>/sandbox.json` or started as a child process.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
 import { spawnSandbox } from '../platform/child.js';
+import { readSandboxState, sandboxState, type SandboxState } from '../platform/sandbox-state.js';
+import { processAlive } from '../../shared/fs.js';
 import type { Stoppable } from '../platform/child-registry.js';
 import { dataDir } from '../platform/paths.js';
 import { loadSettings, type Settings } from '../platform/settings.js';
@@ -64,61 +64,18 @@ export interface EndpointOptions {
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-interface SandboxFile {
-  serverUrl: string;
-  identityUrl: string;
-  aggregatorUrl: string;
-  rpcUrl?: string;
-  paymasterUrl?: string;
-  /** the sandbox's process */
-  pid?: number;
-  chainInstance?: string;
-}
-
-function readSandboxFile(dir: string): SandboxFile | undefined {
-  try {
-    const doc = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as Partial<SandboxFile>;
-    if (
-      typeof doc.serverUrl === 'string' &&
-      typeof doc.aggregatorUrl === 'string' &&
-      typeof doc.identityUrl === 'string'
-    ) {
-      return doc as SandboxFile;
-    }
-  } catch {
-    // absent or unreadable: no running sandbox known
-  }
-  return undefined;
-}
-
 /** The chain of the sandbox the data folder's sandbox.json names (the last started there), if any. */
 export function lastSandboxChain(
   env: NodeJS.ProcessEnv,
 ): { chainInstance: string; rpcUrl: string } | undefined {
-  const doc = readSandboxFile(dataDir(env));
-  if (
-    typeof doc?.chainInstance !== 'string' ||
-    !/^[0-9a-z-]{1,64}$/.test(doc.chainInstance) ||
-    typeof doc.rpcUrl !== 'string'
-  )
-    return undefined;
+  const doc = readSandboxState(env);
+  if (doc?.chainInstance === undefined || doc.rpcUrl === undefined) return undefined;
   return { chainInstance: doc.chainInstance, rpcUrl: doc.rpcUrl };
 }
 
 /** The server URL the data folder's sandbox.json names (the sandbox that last started there), if any. */
 export function runningSandboxServerUrl(env: NodeJS.ProcessEnv): string | undefined {
-  return readSandboxFile(dataDir(env))?.serverUrl;
-}
-
-/** The process that wrote sandbox.json still runs (EPERM: it runs, as another user). */
-function processAlive(pid: unknown): boolean {
-  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return readSandboxState(env)?.serverUrl;
 }
 
 /**
@@ -128,7 +85,7 @@ function processAlive(pid: unknown): boolean {
  * aggregator is not asked: the emulators live in that process, and its ports cannot be another
  * sandbox's while it holds them (on its way out it closes the server first).
  */
-async function sandboxAlive(doc: SandboxFile, signal: AbortSignal | undefined): Promise<boolean> {
+async function sandboxAlive(doc: SandboxState, signal: AbortSignal | undefined): Promise<boolean> {
   const aggregator = processAlive(doc.pid)
     ? true
     : createHttpClient({
@@ -152,8 +109,8 @@ async function sandboxEndpoints(
   dir: string,
   runningOnly: boolean,
   call: CallOptions,
-): Promise<{ doc: SandboxFile; child?: Stoppable }> {
-  const existing = readSandboxFile(dir);
+): Promise<{ doc: SandboxState; child?: Stoppable }> {
+  const existing = readSandboxState(env);
   if (existing && (await sandboxAlive(existing, call.signal))) return { doc: existing };
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
   if (runningOnly) {
@@ -170,7 +127,15 @@ async function sandboxEndpoints(
     timeoutMs: SPAWN_TIMEOUT_MS,
     signal: call.signal ?? new AbortController().signal,
   });
-  return { doc: child.ready as unknown as SandboxFile, child };
+  const doc = sandboxState(child.ready);
+  if (doc === undefined) {
+    await child.stop();
+    throw new AppError(
+      ErrorCode.SERVER_UNREACHABLE,
+      'the sandbox started but its ready line did not name its URLs',
+    );
+  }
+  return { doc, child };
 }
 
 function releaser(children: Stoppable[]): () => Promise<void> {

@@ -5,13 +5,14 @@
  * command that started it ends, however it ends, and stops itself if that command dies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { openPrivateLog, withFileLockSync } from '../../shared/fs.js';
+import { openPrivateLog } from '../../shared/fs.js';
 import { isShuttingDown, track } from './child-registry.js';
+import { removeSandboxState } from './sandbox-state.js';
 import { probeServer } from '../core/probe.js';
 
 export interface ChildHandle {
@@ -38,29 +39,6 @@ function selfCommand(): string[] {
  * sandbox.json behind. The margin is for a loaded machine; a stop normally takes milliseconds.
  */
 export const CHILD_STOP_GRACE_MS = 9_000;
-
-/** Where a sandbox keeps its URLs and pid, in the data folder. */
-export const SANDBOX_FILE = 'sandbox.json';
-
-/**
- * Remove the data folder's sandbox.json if it still names `pid` (another sandbox may have
- * replaced it since). The sandbox does it on its way out; the command that started it does it
- * again once the child has exited, so a sandbox that died or had to be killed leaves no file
- * naming it, and the command never reports the sandbox stopped while its file remains.
- */
-export function removeSandboxFile(dir: string, pid: number | undefined): void {
-  const file = join(dir, SANDBOX_FILE);
-  try {
-    // under the file's lock (cli/platform/store.ts writes it under the same one), so a sandbox
-    // writing its own file in between is not lost
-    withFileLockSync(file, () => {
-      if ((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid === pid)
-        rmSync(file, { force: true });
-    });
-  } catch {
-    // already gone, not a sandbox file of ours, or locked past the wait: readers check the pid
-  }
-}
 
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -216,7 +194,8 @@ export function spawnSandbox(options: {
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     ready: 'stdout',
-    afterExit: (pid) => removeSandboxFile(options.dataDir, pid),
+    afterExit: (pid) =>
+      removeSandboxState({ ...options.env, FINANCE_TUI_HOME: options.dataDir }, pid),
   });
 }
 

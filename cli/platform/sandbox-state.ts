@@ -1,0 +1,57 @@
+/**
+ * `<data>/sandbox.json`: where a running sandbox publishes its URLs and pid. `finance-tui sandbox`
+ * writes it and removes it on its way out; the command that started a sandbox as its child
+ * removes it again once the child has exited; cli/core/endpoints.ts finds the sandbox through
+ * it. Read, written and removed the one way (store.ts: atomic, 0600, under the file's lock).
+ */
+import { type Static, Type } from 'typebox';
+import { readStore, removeStore, storedProblem, writeStore } from './store.js';
+
+const SandboxState = Type.Object({
+  serverUrl: Type.String(),
+  identityUrl: Type.String(),
+  aggregatorUrl: Type.String(),
+  rpcUrl: Type.Optional(Type.String()),
+  paymasterUrl: Type.Optional(Type.String()),
+  /** the sandbox's process */
+  pid: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** the chain's identity: a restarted sandbox is a new chain (cli/core/reconcile.ts) */
+  chainInstance: Type.Optional(Type.String({ pattern: '^[0-9a-z-]{1,64}$' })),
+});
+export type SandboxState = Static<typeof SandboxState>;
+
+const storeName = (env: NodeJS.ProcessEnv) => ({
+  env,
+  configName: 'sandbox',
+  what: 'sandbox state',
+});
+
+/** `value` when it is a sandbox's state (its ready line, its file), else undefined. */
+export function sandboxState(value: unknown): SandboxState | undefined {
+  return storedProblem(SandboxState, value) === undefined ? (value as SandboxState) : undefined;
+}
+
+/** The data folder's sandbox state; absent, unreadable or not a sandbox's: none known. */
+export function readSandboxState(env: NodeJS.ProcessEnv): SandboxState | undefined {
+  try {
+    return sandboxState(readStore(storeName(env)));
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeSandboxState(env: NodeJS.ProcessEnv, state: SandboxState & object): void {
+  writeStore(storeName(env), state);
+}
+
+/**
+ * Remove the sandbox state if it still names `pid` (another sandbox may have replaced it
+ * since), so a sandbox that died or had to be killed leaves no file naming it.
+ */
+export function removeSandboxState(env: NodeJS.ProcessEnv, pid: number | undefined): void {
+  try {
+    removeStore(storeName(env), (current) => current?.pid !== pid);
+  } catch {
+    // locked past the wait: readers check the pid (endpoints.ts sandboxAlive)
+  }
+}
