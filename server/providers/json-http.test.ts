@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonTransport, ResponseTooLargeError, UpstreamTimeoutError } from './json-http.js';
 
 let server: Server;
 let base: string;
+/** the server's side of each connection, by the client's port */
+const byClientPort = new Map<number, Socket>();
 const seen: Array<{ method: string; url: string; headers: Record<string, unknown>; body: string }> =
   [];
 
@@ -37,6 +40,7 @@ beforeAll(async () => {
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"nope"}');
     });
   });
+  server.on('connection', (socket) => byClientPort.set(socket.remotePort ?? 0, socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -79,6 +83,15 @@ describe('createJsonTransport', () => {
     const first = await get('/port');
     const second = await get('/port');
     expect(second.text).toBe(first.text);
+  });
+
+  it('closes a pooled socket left idle (an upstream closing it first would reset the next request)', async () => {
+    const quick = createJsonTransport({ idleSocketMs: 50 });
+    const answer = await quick({ method: 'GET', url: `${base}/port`, headers: {}, timeoutMs: 500 });
+    const socket = byClientPort.get(Number(answer.text));
+    expect(socket).toBeDefined();
+    // the server keeps it open (its keep-alive timeout is 5 s): the close is the client's
+    if (socket !== undefined && !socket.destroyed) await once(socket, 'close');
   });
 
   it('does not follow a redirect: the 3xx comes back as it is', async () => {

@@ -50,11 +50,23 @@ export interface Answer {
 
 export type JsonTransport = (request: JsonRequest) => Promise<Answer>;
 
-export function createJsonTransport(options: { maxBodyBytes?: number } = {}): JsonTransport {
+/** How long a kept-alive socket may sit idle in the pool (a server's lower Keep-Alive hint wins). */
+const IDLE_SOCKET_MS = 4_000;
+
+export function createJsonTransport(
+  options: { maxBodyBytes?: number; idleSocketMs?: number } = {},
+): JsonTransport {
   const limit = options.maxBodyBytes ?? 4 * 1_048_576;
+  // Without a timeout a pooled socket is kept forever, and an upstream that closed it (most close
+  // idle connections after seconds) turns the next request on it into ECONNRESET: a 502 for the
+  // user after every quiet spell. The agents close idle sockets first (and honour a server's
+  // shorter Keep-Alive: timeout hint, less a second). What still races (the upstream closing a
+  // socket as a request goes out) is a socket error: the identity adapter retries reads (GET)
+  // once; writes are not retried (the upstream may have acted on them).
+  const idle = options.idleSocketMs ?? IDLE_SOCKET_MS;
   const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true }),
+    http: new HttpAgent({ keepAlive: true, timeout: idle }),
+    https: new HttpsAgent({ keepAlive: true, timeout: idle }),
   };
 
   return (init) =>
