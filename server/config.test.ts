@@ -368,6 +368,18 @@ describe('the environment schema', () => {
     }
   });
 
+  it('a bad service URL is named by its scheme only (a key may ride in its userinfo or query)', () => {
+    expect(
+      problemsOf({
+        PAYMASTER_URL: 'ftp://user:pm-key-123@paymaster.example/v1?api_key=sk-456',
+        IDENTITY_API_URL: 'sk-789 pasted here',
+      }),
+    ).toEqual([
+      'PAYMASTER_URL must be an http(s) URL (got a ftp: URL)',
+      'IDENTITY_API_URL must be an http(s) URL (got something that is not a URL)',
+    ]);
+  });
+
   it('JWT_SECRET is taken as it is, not trimmed; a blank IDENTITY_APP_SECRET is missing, not quoted', () => {
     const padded = ` ${base.JWT_SECRET} `;
     expect(loadConfig({ ...base, JWT_SECRET: padded }).jwtSecret).toBe(padded);

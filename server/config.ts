@@ -7,6 +7,7 @@
 import { isIP } from 'node:net';
 import Type from 'typebox';
 import { Value } from 'typebox/value';
+import { isHttpUrl, refusedUrl } from '../shared/url.js';
 
 /**
  * Bounds on what one connection may hold (docs/architecture.md "Abuse bounds"): every request has
@@ -143,15 +144,6 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function httpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 /** proxy-addr's names for address ranges, which Fastify's trustProxy accepts in a list */
 const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -198,7 +190,7 @@ function splitOrigins(raw: string): { origins: string[]; bad: string[] } {
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean)) {
-    if (httpUrl(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))
+    if (isHttpUrl(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))
       origins.push(new URL(origin).origin);
     else bad.push(origin);
   }
@@ -246,8 +238,9 @@ function oneOf<const W extends string>(name: string, words: readonly W[], said: 
 /** An http(s) URL, kept without its trailing slashes. */
 function url(name: string) {
   return variable(
-    httpUrl,
-    (raw) => `${name} must be an http(s) URL (got "${shown(raw, 100)}")`,
+    isHttpUrl,
+    // never quoted: a URL may carry a password or a key (userinfo, query)
+    (raw) => `${name} must be an http(s) URL (got ${refusedUrl(raw)})`,
     (raw) => raw.replace(/\/+$/, ''),
   );
 }

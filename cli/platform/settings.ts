@@ -10,6 +10,7 @@ import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, type Network } from '../../shared/tokens.js';
 import { readStore, storedProblem, storeFile, updateStore } from './store.js';
+import { isHttpUrl } from '../../shared/url.js';
 
 export interface Settings {
   /** our auth server */
@@ -57,15 +58,6 @@ const StoredSchema = Type.Object({
   rpcUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   gasToken: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
 });
-
-const isHttpUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 /** What is wrong with stored settings, if anything (names the first bad key). */
 export function settingsProblem(stored: unknown): string | undefined {

@@ -11,6 +11,7 @@ import { Account, logger, PaymasterRpc, RpcProvider } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { argentAccountAddress, padHash } from '../../../shared/starknet.js';
 import type { Network } from '../../../shared/tokens.js';
+import { isHttpUrl } from '../../../shared/url.js';
 import { parseAddress } from './calls.js';
 import { type FetchLike, scopedFetch } from './fetch.js';
 import { RemoteSigner, type SignHash } from './signer.js';
@@ -63,12 +64,7 @@ export interface ExecutionAccount extends ChainReader {
 const MAX_RESPONSE_BYTES = 4 * 1_048_576;
 
 function httpUrl(value: string, name: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {
-    // reported below
-  }
+  if (isHttpUrl(value)) return value;
   throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
 }
 
