@@ -128,7 +128,9 @@ function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry'
   try {
     fd = openSync(lockPath, 'wx', 0o600);
     writeFileSync(fd, token);
-    closeSync(fd);
+    const written = fd;
+    fd = undefined;
+    closeSync(written);
     // Only our own lock: one broken as stale may since belong to someone else. Releasing never
     // throws (it runs in a finally after the work): a lock left behind is broken as stale later.
     return () => {
@@ -140,6 +142,7 @@ function tryLock(lockPath: string, options: LockOptions): (() => void) | 'retry'
     };
   } catch (error) {
     if (fd !== undefined) {
+      // created but not written: ours to remove
       closeSync(fd);
       removeLock(lockPath, options);
     }
