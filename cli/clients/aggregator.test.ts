@@ -38,7 +38,10 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  await app.close();
+  // a request a test abandoned may still sleep in an injected latency: cut, not waited out
+  const closing = app.close();
+  app.server.closeAllConnections();
+  await closing;
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -217,6 +220,8 @@ describe('aggregator client ↔ emulator', () => {
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.message).toMatch(/timed out after 60 ms/);
     expect(app.aggregatorStats.hits['/route']).toBe(2);
+    // both abandoned requests are closed on the server too: nothing of this test is left open
+    await until(() => app.aggregatorStats.inFlight === 0);
   });
 
   it('does not retry a non-transient 400', async () => {
