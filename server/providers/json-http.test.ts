@@ -36,7 +36,9 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{');
         setTimeout(() => res.end('}'), 2_000).unref();
-      } else if (req.url === '/port') res.writeHead(200).end(String(req.socket.remotePort));
+      } else if (req.url === '/later')
+        setTimeout(() => res.writeHead(200).end('{"late":true}'), 300).unref();
+      else if (req.url === '/port') res.writeHead(200).end(String(req.socket.remotePort));
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"nope"}');
     });
   });
@@ -92,6 +94,17 @@ describe('createJsonTransport', () => {
     expect(socket).toBeDefined();
     // the server keeps it open (its keep-alive timeout is 5 s): the close is the client's
     if (socket !== undefined && !socket.destroyed) await once(socket, 'close');
+  });
+
+  it('the idle limit is for pooled sockets only: an answer slower than it still arrives', async () => {
+    const quick = createJsonTransport({ idleSocketMs: 50 });
+    const answer = await quick({
+      method: 'GET',
+      url: `${base}/later`,
+      headers: {},
+      timeoutMs: 2_000,
+    });
+    expect(answer).toMatchObject({ status: 200, text: '{"late":true}' });
   });
 
   it('does not follow a redirect: the 3xx comes back as it is', async () => {
