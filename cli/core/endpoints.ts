@@ -182,12 +182,10 @@ export async function resolveEndpoints(
       // it answered (or was started, and said ready) just now
       serverSeenAt: Date.now(),
       identityUrl: doc.identityUrl,
-      rpcUrl: typeof doc.rpcUrl === 'string' ? doc.rpcUrl : undefined,
-      paymasterUrl: typeof doc.paymasterUrl === 'string' ? doc.paymasterUrl : undefined,
-      chainInstance:
-        typeof doc.chainInstance === 'string' && /^[0-9a-z-]{1,64}$/.test(doc.chainInstance)
-          ? doc.chainInstance
-          : undefined,
+      // checked by its schema (sandbox-state.ts), the chain id's pattern included
+      rpcUrl: doc.rpcUrl,
+      paymasterUrl: doc.paymasterUrl,
+      chainInstance: doc.chainInstance,
     };
   }
   const network = opts.network ?? settings.network;

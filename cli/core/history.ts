@@ -6,7 +6,7 @@
  *   whole file atomically (temp file + fsync + rename), so a crash leaves the old file or the
  *   new one, never half of one; and every read-modify-write holds the file's lock (a TUI and a
  *   headless command may run at once; a lock left by a dead process is broken). Waiting longer
- *   than LOCK_WAIT_MS is HISTORY_ERROR.
+ *   than the lock's wait (5 s unless lockWaitMs says otherwise) is HISTORY_ERROR.
  * - Bounded: the newest MAX_ENTRIES are kept; a file over MAX_FILE_BYTES or one that does not
  *   match the schema is set aside as `history.corrupt-<time>.json` (never deleted) and a new
  *   history starts.
@@ -28,7 +28,6 @@ import { printable } from '../../shared/printable.js';
 
 export const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
-const LOCK_WAIT_MS = 5_000;
 
 const Short = (max: number) => Type.String({ maxLength: max });
 const HistoryAmount = Type.Object(
@@ -252,7 +251,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
 
   const locked = <T>(work: () => Promise<T>): Promise<T> =>
     withFileLock(path, work, {
-      waitMs: options.lockWaitMs ?? LOCK_WAIT_MS,
+      ...(options.lockWaitMs === undefined ? {} : { waitMs: options.lockWaitMs }),
       code: ErrorCode.HISTORY_ERROR,
       what: 'the history',
     });

@@ -186,16 +186,16 @@ export function spawnSandbox(options: {
   timeoutMs: number;
   signal: AbortSignal;
 }): Promise<ChildHandle> {
+  const env = { ...options.env, FINANCE_TUI_HOME: options.dataDir };
   return spawnSelf({
     what: 'the sandbox',
     args: ['sandbox', '--port', '0', '--json'],
-    env: { ...options.env, FINANCE_TUI_HOME: options.dataDir },
+    env,
     logFile: join(options.dataDir, 'sandbox-child.log'),
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     ready: 'stdout',
-    afterExit: (pid) =>
-      removeSandboxState({ ...options.env, FINANCE_TUI_HOME: options.dataDir }, pid),
+    afterExit: (pid) => removeSandboxState(env, pid),
   });
 }
 

@@ -59,6 +59,9 @@ describe('the sandbox state file', () => {
     writeSandboxState(env, state);
     removeSandboxState(env, 1);
     expect(readSandboxState(env)).toMatchObject({ pid: 4242 });
+    // no pid to match (a child that never started): not known to be ours, kept
+    removeSandboxState(env, undefined);
+    expect(readSandboxState(env)).toMatchObject({ pid: 4242 });
     removeSandboxState(env, 4242);
     expect(readSandboxState(env)).toBeUndefined();
     expect(() => statSync(file)).toThrow(expect.objectContaining({ code: 'ENOENT' }));

@@ -49,6 +49,8 @@ export function writeSandboxState(env: NodeJS.ProcessEnv, state: SandboxState & 
  * since), so a sandbox that died or had to be killed leaves no file naming it.
  */
 export function removeSandboxState(env: NodeJS.ProcessEnv, pid: number | undefined): void {
+  // no pid to match (a child that never started): whatever is there is not known to be ours
+  if (pid === undefined) return;
   try {
     removeStore(storeName(env), (current) => current?.pid !== pid);
   } catch {

@@ -9,7 +9,7 @@
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, type Network } from '../../shared/tokens.js';
-import { readStore, storedProblem, storeFile, updateStore } from './store.js';
+import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';
 import { isHttpUrl } from '../../shared/url.js';
 
 export interface Settings {
@@ -89,12 +89,8 @@ export const STORED_DEFAULTS: Stored = {
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   if (!value) return undefined;
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
+  if (!isHttpUrl(value))
     throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
-  }
   return value.replace(/\/+$/, '');
 }
 
@@ -102,14 +98,8 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   const stored = readStore({ env, ...SETTINGS_STORE }, STORED_DEFAULTS) as Stored;
   const problem = settingsProblem(stored);
-  if (problem !== undefined) {
-    const file = storeFile(env, 'settings');
-    throw new AppError(
-      ErrorCode.CONFIG_ERROR,
-      `the settings file ${file} is invalid: ${problem}; fix or delete it`,
-      { details: { file } },
-    );
-  }
+  if (problem !== undefined)
+    throw invalidStore(SETTINGS_STORE.what, storeFile(env, SETTINGS_STORE.configName), problem);
   const network = env.FINANCE_TUI_NETWORK?.trim() || stored.network;
   if (network !== 'mainnet' && network !== 'sepolia') {
     throw new AppError(
@@ -158,6 +148,7 @@ export function saveSettings(env: NodeJS.ProcessEnv, patch: Partial<Stored>): vo
     if (error instanceof AppError && !error.message.startsWith('not saved: '))
       throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${error.message}`, {
         ...(error.details === undefined ? {} : { details: error.details }),
+        cause: error,
       });
     throw error;
   }

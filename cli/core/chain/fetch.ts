@@ -51,12 +51,12 @@ function unreachable(
 ): AppError {
   const extra = details === undefined ? {} : { details };
   return service === 'chain'
-    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, {
-        ...extra,
-      })
-    : new AppError(ErrorCode.SERVER_UNREACHABLE, `the auth server's paymaster relay ${detail}`, {
-        ...extra,
-      });
+    ? new AppError(ErrorCode.CHAIN_UNREACHABLE, `the Starknet RPC ${detail}`, extra)
+    : new AppError(
+        ErrorCode.SERVER_UNREACHABLE,
+        `the auth server's paymaster relay ${detail}`,
+        extra,
+      );
 }
 
 function isJsonRpcResponse(body: unknown): boolean {
