@@ -348,6 +348,16 @@ describe('the environment schema', () => {
     ]);
   });
 
+  it('a bad origin with a user, password or query is named by its scheme only', () => {
+    expect(
+      problemsOf({
+        ALLOWED_ORIGINS: 'https://user:pw-123@app.example.com,https://b.example.com/?key=k-9',
+      }),
+    ).toEqual([
+      'ALLOWED_ORIGINS has a https: URL, a https: URL, which are not origins like https://app.example.com',
+    ]);
+  });
+
   it('secrets are never echoed: a bad JWT_SECRET, a Redis URL with a password', () => {
     const secrets = ['hunter2-hunter2', 'hunter2'.repeat(6), 'x'.repeat(40)];
     for (const secret of secrets) {

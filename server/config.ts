@@ -197,9 +197,14 @@ function splitOrigins(raw: string): { origins: string[]; bad: string[] } {
   return { origins, bad };
 }
 
-/** The ALLOWED_ORIGINS line: every entry that is not an origin, quoted (origins are no secret). */
+/**
+ * The ALLOWED_ORIGINS line: every entry that is not an origin, quoted (origins are no secret),
+ * except one with a user, password or query ("@", "?"), named by its scheme only (refusedUrl).
+ */
 function badOrigins(bad: string[]): string {
-  const quoted = bad.map((origin) => `"${shown(origin, 100)}"`).join(', ');
+  const quoted = bad
+    .map((origin) => (/[@?]/.test(origin) ? refusedUrl(origin) : `"${shown(origin, 100)}"`))
+    .join(', ');
   const verb = bad.length === 1 ? 'is not an origin' : 'are not origins';
   return `ALLOWED_ORIGINS has ${quoted}, which ${verb} like https://app.example.com`;
 }

@@ -18,6 +18,7 @@ import { type FaultSettings, faults } from '../faults.js';
 import { OtpBook } from './otp.js';
 import { apiRoutes, authHostRoutes, type IdentityRouteDeps, sandboxRoutes } from './routes.js';
 import { IdentityStore, type StoredWallet } from './store.js';
+import { isHttpUrl } from '../../shared/url.js';
 
 export interface IdentityEmulatorOptions {
   appId: string;
@@ -99,12 +100,7 @@ function originCheck(allowedOrigins: string[] | undefined) {
 }
 
 function originOf(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return isHttpUrl(value) ? new URL(value).origin : undefined;
 }
 
 export async function buildIdentityEmulator(

@@ -23,10 +23,11 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
 import { clientKey, trustedPeer } from '../client-key.js';
-import { HTTP_STATUS, notFoundError } from './errors.js';
+import { httpStatusOf, notFoundError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
 
+/** What each parser error becomes: a code and a message that names the bound. */
 function parserRefusal(errorCode: string | undefined): { code: ErrorCode; message: string } {
   if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT')
     return {
@@ -36,16 +37,6 @@ function parserRefusal(errorCode: string | undefined): { code: ErrorCode; messag
   if (errorCode === 'HPE_HEADER_OVERFLOW')
     return { code: ErrorCode.HEADERS_TOO_LARGE, message: 'Request headers are larger than 16 KB' };
   return { code: ErrorCode.MALFORMED_REQUEST, message: 'The request is not valid HTTP/1.1' };
-}
-
-/** What each parser error becomes: a code, a message that names the bound, the code's status. */
-export function describeClientError(errorCode: string | undefined): {
-  status: number;
-  code: ErrorCode;
-  message: string;
-} {
-  const refusal = parserRefusal(errorCode);
-  return { ...refusal, status: HTTP_STATUS[refusal.code] };
 }
 
 const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
@@ -74,13 +65,14 @@ export function clientErrorHandler(
 ): void {
   // a reset or an already closed socket: nobody to answer
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const described = describeClientError(error.code);
+  const described = parserRefusal(error.code);
+  const status = httpStatusOf(described.code);
   const requestId = randomUUID();
   this.log.info(
     {
       reqId: requestId,
       remoteAddress: socket.remoteAddress,
-      statusCode: described.status,
+      statusCode: status,
       errorCode: described.code,
       parserError: error.code,
     },
@@ -90,7 +82,7 @@ export function clientErrorHandler(
   const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && current?.headersSent !== true) {
     socket.write(
-      clientErrorResponse(described.status, {
+      clientErrorResponse(status, {
         error: { code: described.code, message: described.message, requestId },
       }),
     );
