@@ -13,7 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-export const UNIT_DIRS = ['cli', 'server', 'shared', 'sandbox'] as const;
+const UNIT_DIRS = ['cli', 'server', 'shared', 'sandbox'] as const;
 export const UNIT_TESTS = UNIT_DIRS.map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 export const PROCESS_TESTS = ['test/**/*.test.{ts,tsx}'];
 
@@ -21,14 +21,14 @@ const HELPERS = 'test/helpers/';
 const TEST_FILE = /\.test\.tsx?$/;
 
 /** Module specifiers of static imports, re-exports, side-effect imports and dynamic import()s. */
-export function specifiersOf(text: string): string[] {
+function specifiersOf(text: string): string[] {
   return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)].map(
     (m) => m[2] as string,
   );
 }
 
 /** Why `text` (a unit test or a helper it imports) is not allowed in a unit test; [] if it is. */
-export function ownProblems(text: string): string[] {
+function ownProblems(text: string): string[] {
   const problems: string[] = [];
   if (specifiersOf(text).some((spec) => spec === 'node:child_process' || spec === 'child_process'))
     problems.push('imports node:child_process');

@@ -29,17 +29,21 @@ export async function closedPort(host: string): Promise<number> {
  * taken by a program that asks for it by number.
  */
 export async function quietPort(host: string): Promise<number> {
-  for (;;) {
+  // only a port in use is tried again (a bounded number of times); any other error is the host's
+  for (let attempt = 0; attempt < 50; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
     const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, host, () => resolve(true));
+    const taken = await new Promise<boolean>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EADDRINUSE' ? resolve(true) : reject(error),
+      );
+      server.listen(port, host, () => resolve(false));
     });
-    if (!bound) continue;
+    if (taken) continue;
     await new Promise((resolve) => server.close(resolve));
     return port;
   }
+  throw new Error(`no free port found below the ephemeral range on ${host}`);
 }
 
 export interface Spawned {

@@ -11,7 +11,7 @@ export const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) =>
 /** Home → the menu item `label` (moving up from Trade, the way a user would) → Enter. */
 export async function openFromHome(rendered: Rendered, label: string): Promise<string> {
   await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++)
+  for (let i = 0; i < 12 && !rendered.frame().includes(`› ${label}`); i++)
     await rendered.press(KEYS.up);
   return rendered.press(KEYS.enter);
 }

@@ -4,7 +4,6 @@
  * test/tui-terminal.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
 import { signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -34,7 +33,7 @@ describe('Ctrl+C', () => {
   });
 
   it('SIGTERM (a stop request from outside) stops the same way; a second one forces', async () => {
-    const services = fakeServices({ session: SESSION });
+    const services = signedIn();
     services.close = () => new Promise(() => undefined); // a child that will not stop
     ui = renderWithProviders(services);
     await ui.waitForFrame((f) => f.includes('› Trade'));

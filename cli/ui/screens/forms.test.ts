@@ -10,6 +10,7 @@ import { parsePositiveAmount } from '../../core/actions/rules.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Balances } from '../services.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
+import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -18,8 +19,6 @@ afterEach(() => {
   ui = undefined;
 });
 
-const signedIn = (options: Parameters<typeof fakeServices>[0] = {}) =>
-  fakeServices({ session: SESSION, ...options });
 const OTHER = `0x0${'5'.repeat(63)}`;
 /** the core's own words for `text` as an amount of USDC (6 decimals) */
 const coreSays = (text: string): string => {
@@ -30,13 +29,6 @@ const coreSays = (text: string): string => {
   }
   throw new Error(`${text} parsed`);
 };
-
-async function openFromHome(rendered: Rendered, label: string): Promise<string> {
-  await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 10 && !rendered.frame().includes(`› ${label}`); i++)
-    await rendered.press(KEYS.up);
-  return rendered.press(KEYS.enter);
-}
 
 const clear = async (rendered: Rendered, n: number): Promise<void> => {
   for (let i = 0; i < n; i++) await rendered.press(KEYS.backspace, { change: false });

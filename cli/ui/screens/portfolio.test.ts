@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Portfolio, RebalanceView } from '../services.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
+import { openFromHome } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -10,13 +11,6 @@ afterEach(() => {
   ui?.unmount();
   ui = undefined;
 });
-
-async function openFromHome(rendered: Rendered, label: string): Promise<string> {
-  await rendered.waitForFrame((f) => f.includes('› Trade'));
-  for (let i = 0; i < 12 && !rendered.frame().includes(`› ${label}`); i++)
-    await rendered.press(KEYS.up);
-  return rendered.press(KEYS.enter);
-}
 
 const token = (
   symbol: string,
