@@ -95,6 +95,9 @@ const READ = {
   openWorldHint: true,
 } as const;
 
+/** A planning tool: reads only, but each call makes a new plan (a new planId). */
+const PLAN = { ...READ, idempotentHint: false } as const;
+
 const INSTRUCTIONS = (o: ToolServerOptions): string =>
   [
     'finance-tui: a Starknet wallet (app-managed, keys in the identity provider) that swaps and sends tokens. Amounts are exact decimal strings in token units; every figure comes back with its base units.',
@@ -459,13 +462,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         description: `${description} Nothing is signed: returns the plan (what leaves, the minimum received, fees, price impact, gas, the simulation, the exact calls) and a planId for execute_plan.`,
         inputSchema: schema,
         outputSchema: outputs.plan,
-        annotations: {
-          title,
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: true,
-        },
+        annotations: { title, ...PLAN },
       },
       async (input: Record<string, unknown>, ctx: ServerContext) =>
         handle(ctx.mcpReq.signal, async (call) => {
@@ -530,13 +527,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         'Plans moving the wallet to a target allocation ("50 ETH, 30 USDC, 20 STRK", adding up to 100) in one transaction of up to 3 swaps, at fresh prices. Tokens the target does not name are kept (shares are then of the named tokens together) unless sellUnlisted. When every token is within the band of its target, nothing is planned: status "balanced" with the allocation. Otherwise status "planned": the plan (the swaps, minimums, fees, gas, the simulation, and the table token / now % / target % / after %) and a planId for execute_plan. Nothing is signed.',
       inputSchema: inputs.rebalance,
       outputSchema: outputs.rebalance,
-      annotations: {
-        title: 'Plan a rebalance',
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: { title: 'Plan a rebalance', ...PLAN },
     },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
