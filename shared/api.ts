@@ -4,9 +4,10 @@
  * validate responses and for typed results.
  */
 import Type from 'typebox';
+import { FELT_HEX_PATTERN } from './felt.js';
 
 /** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */
-export const HexString = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+export const HexString = Type.String({ pattern: FELT_HEX_PATTERN });
 
 // Deliberately loose: the identity provider is the judge of what a deliverable address is. But
 // no whitespace and no invisible characters (controls such as NUL, zero-width and bidi format

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromU256, parseFelt, parseTransferEvent, TRANSFER_EVENT_KEY, u256Felts } from './erc20.js';
+import { fromU256, parseTransferEvent, TRANSFER_EVENT_KEY, u256Felts } from './erc20.js';
+import { parseFelt } from './felt.js';
 
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
 const TOKEN = '0x4718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';

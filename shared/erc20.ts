@@ -6,7 +6,7 @@
  * The sandbox chain emits both (per token), and the client parses both by length.
  */
 import { hash } from 'starknet';
-import { STARK_PRIME } from './felt.js';
+import { feltHex, parseFelt } from './felt.js';
 
 const U128 = 1n << 128n;
 
@@ -46,14 +46,6 @@ export function fromU256(low: bigint, high: bigint): bigint | undefined {
   return high * U128 + low;
 }
 
-/** A felt written as 0x-hex or decimal (what JSON-RPC carries), or undefined. */
-export function parseFelt(value: unknown): bigint | undefined {
-  if (typeof value !== 'string' || value.length > 80) return undefined;
-  if (!/^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(value)) return undefined;
-  const felt = BigInt(value);
-  return felt < STARK_PRIME ? felt : undefined;
-}
-
 export interface RawEvent {
   from_address?: string;
   keys: readonly string[];
@@ -67,8 +59,6 @@ export interface Erc20Transfer {
   to: string;
   amount: bigint;
 }
-
-const address64 = (value: bigint): string => `0x${value.toString(16).padStart(64, '0')}`;
 
 /**
  * A `Transfer` event in either layout → plain data; undefined for any other event, a malformed
@@ -98,5 +88,5 @@ export function parseTransferEvent(
   const [from, to, low, high] = felts as [bigint, bigint, bigint, bigint];
   const amount = fromU256(low, high);
   if (amount === undefined) return undefined;
-  return { token: address64(emitter), from: address64(from), to: address64(to), amount };
+  return { token: feltHex(emitter), from: feltHex(from), to: feltHex(to), amount };
 }

@@ -15,7 +15,7 @@
 import { Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
-import { MAX_SIGNABLE_HASH } from './felt.js';
+import { feltHex, MAX_SIGNABLE_HASH } from './felt.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
 export const ARGENT_X_V050_CLASS_HASH =
@@ -37,7 +37,7 @@ export function padHash(hex: string): string {
   if (typeof hex !== 'string' || !HEX.test(hex)) throw invalid('expected a 0x-prefixed hex value');
   const value = BigInt(hex);
   if (value.toString(2).length > MAX_BITS) throw invalid('hex value is wider than 252 bits');
-  return `0x${value.toString(16).padStart(64, '0')}`;
+  return feltHex(value);
 }
 
 /** Constructor calldata of an ArgentX v0.5.0 account with a Starknet owner key and no guardian. */
@@ -72,7 +72,7 @@ export function splitSignature(signature: string): [string, string] {
 
 /** Joins r and s into the provider's wire form, 0x + 128 lower-case hex. */
 export function joinSignature(r: bigint, s: bigint): string {
-  return `0x${r.toString(16).padStart(64, '0')}${s.toString(16).padStart(64, '0')}`;
+  return `${feltHex(r)}${feltHex(s).slice(2)}`;
 }
 
 /**

@@ -5,6 +5,7 @@
  * destination`. The emulator encodes with this module; the client decodes the tail to check it
  * against what the user confirmed before signing.
  */
+import { parseFelt } from './felt.js';
 
 const U128 = 1n << 128n;
 export const RATE_ONE = 1_000_000n;
@@ -33,12 +34,11 @@ export function splitU256(value: bigint): [low: bigint, high: bigint] {
 
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
 
-const FELT = /^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/;
-
 /** A felt as the router layout writes it (0x-hex or decimal) → its value; RangeError otherwise. */
 function felt(text: string): bigint {
-  if (!FELT.test(text)) throw new RangeError(`not a felt: ${text.slice(0, 80)}`);
-  return BigInt(text);
+  const value = parseFelt(text);
+  if (value === undefined) throw new RangeError(`not a felt: ${text.slice(0, 80)}`);
+  return value;
 }
 
 export function encodeSwapCalldata(swaps: readonly CalldataSwap[], tail: CalldataTail): string[] {

@@ -5,7 +5,7 @@ import {
   addressToBigInt,
   findToken,
   listTokens,
-  normalizeAddress,
+  parseAddress,
   resolveToken,
   sameAddress,
 } from './tokens.js';
@@ -55,7 +55,7 @@ describe('token registry', () => {
       resolveToken('mainnet', '0X49d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7')
         .symbol,
     ).toBe('ETH');
-    expect(normalizeAddress('0XABC')).toBe(`0x${'0'.repeat(61)}abc`);
+    expect(parseAddress('0XABC')).toBe(`0x${'0'.repeat(61)}abc`);
     expect(sameAddress(upper, ETH)).toBe(true);
   });
 
@@ -63,7 +63,7 @@ describe('token registry', () => {
     for (const token of [...listTokens('mainnet'), ...listTokens('sepolia')]) {
       expect(token.address).toMatch(/^0x[0-9a-f]{64}$/);
     }
-    expect(normalizeAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
+    expect(parseAddress('0xABC')).toBe(`0x${'0'.repeat(61)}abc`);
   });
 
   it.each(['DOGE', '0x1234', 'not-an-address-0x', '', '0xZZ'])(

@@ -3,7 +3,7 @@
  * mainnet table. Addresses are compared as numbers: sources disagree on leading zeros and case.
  */
 import { AppError, ErrorCode } from './errors.js';
-import { STARK_PRIME } from './felt.js';
+import { ADDRESS_BOUND, feltHex, parseHexFelt } from './felt.js';
 
 export type Network = 'mainnet' | 'sepolia';
 
@@ -16,7 +16,7 @@ export interface Token {
 }
 
 function token(symbol: string, name: string, address: string, decimals: number): Token {
-  return Object.freeze({ symbol, name, address: normalizeAddress(address), decimals });
+  return Object.freeze({ symbol, name, address: parseAddress(address), decimals });
 }
 
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
@@ -69,21 +69,28 @@ const REGISTRY: Record<Network, readonly Token[]> = {
   ]),
 };
 
-/** A 0x-hex felt as a number, or undefined when it is not one. */
+/** A 0x-hex felt as a number (shared/felt.ts parseHexFelt: any padding, either case), or undefined. */
 export function addressToBigInt(text: string): bigint | undefined {
-  const trimmed = text.trim();
-  // Any number of leading zeros and either case of the prefix: sources (and users) differ.
-  if (trimmed.length > 200 || !/^0[xX]0*[0-9a-fA-F]{1,64}$/.test(trimmed)) return undefined;
-  const value = BigInt(trimmed);
-  return value < STARK_PRIME ? value : undefined;
+  return parseHexFelt(text);
 }
 
-/** Canonical 0x + 64 lowercase hex; throws on anything that is not a felt. */
-export function normalizeAddress(text: string): string {
-  const value = addressToBigInt(text);
-  if (value === undefined)
-    throw new AppError(ErrorCode.UNKNOWN_TOKEN, `"${text}" is not a Starknet address`);
-  return `0x${value.toString(16).padStart(64, '0')}`;
+/**
+ * The one address validator: a Starknet address as typed or sent → 0x + 64 lower-case hex.
+ * Not 0x-hex, zero, or not below 2^251 (the address range; shared/felt.ts ADDRESS_BOUND) is
+ * INVALID_ADDRESS, `what` naming the field.
+ */
+export function parseAddress(text: string, what = 'address'): string {
+  const value = parseHexFelt(text);
+  if (value === undefined || value >= ADDRESS_BOUND) {
+    const shown = typeof text === 'string' ? text.slice(0, 80) : String(text);
+    throw new AppError(
+      ErrorCode.INVALID_ADDRESS,
+      `${what} "${shown}" is not a Starknet address (0x + up to 64 hex digits, below 2^251)`,
+    );
+  }
+  if (value === 0n)
+    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`);
+  return feltHex(value);
 }
 
 export function sameAddress(a: string, b: string): boolean {

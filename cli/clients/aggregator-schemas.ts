@@ -12,12 +12,13 @@ import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
-import { addressToBigInt, normalizeAddress } from '../../shared/tokens.js';
+import { FELT_HEX_PATTERN, FELT_TEXT_PATTERN } from '../../shared/felt.js';
+import { addressToBigInt, parseAddress } from '../../shared/tokens.js';
 
 const NumberOrString = Type.Union([Type.Number(), Type.String()]);
 const BaseUnits = Type.String({ pattern: '^[0-9]{1,78}$' });
 // Either case of the 0x prefix: addresses are compared as numbers (docs/contracts.md D).
-const Felt = Type.String({ pattern: '^0[xX][0-9a-fA-F]{1,64}$' });
+const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
 const Percent = Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]+)?%$' });
 
 const WireToken = Type.Object({
@@ -80,7 +81,7 @@ function lazyCheck<T extends Type.TSchema>(
   };
 }
 
-const Calldata = Type.Array(Type.String({ pattern: '^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$' }));
+const Calldata = Type.Array(Type.String({ pattern: FELT_TEXT_PATTERN }));
 
 export const RouteResponseCheck = lazyCheck(WireRouteResponse);
 export const CalldataResponseCheck = lazyCheck(
@@ -177,7 +178,7 @@ function token(wire: Type.Static<typeof WireToken>, url: string): RouteToken {
   return {
     symbol: printable(wire.symbol, 32),
     name: wire.name === undefined ? undefined : printable(wire.name, 100),
-    address: normalizeAddress(wire.address),
+    address: parseAddress(wire.address, 'token address'),
     decimals: integer(wire.decimals, url, `decimals of ${printable(wire.symbol, 32)}`, 77),
     price: typeof wire.price === 'string' ? printable(wire.price, 40) : (wire.price ?? undefined),
   };
@@ -195,9 +196,9 @@ export function toRoute(wire: WireRouteSuccess, url: string): Route {
       hop.map((s) => ({
         protocol: integer(s.protocol, url, 'protocol', 1_000_000),
         poolName: printable(s.poolName, 100),
-        poolAddress: normalizeAddress(s.poolAddress),
-        fromTokenAddress: normalizeAddress(s.fromTokenAddress),
-        toTokenAddress: normalizeAddress(s.toTokenAddress),
+        poolAddress: parseAddress(s.poolAddress, 'pool address'),
+        fromTokenAddress: parseAddress(s.fromTokenAddress, 'token address'),
+        toTokenAddress: parseAddress(s.toTokenAddress, 'token address'),
         percent: s.percent,
       })),
     ),

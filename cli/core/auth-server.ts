@@ -12,7 +12,7 @@ import { spawnServe } from '../platform/child.js';
 import { loadServeConfig, withDotEnv } from '../platform/serve-config.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
-import { probeServer } from './probe.js';
+import { probeServer } from '../clients/probe.js';
 
 const SPAWN_TIMEOUT_MS = 20_000;
 

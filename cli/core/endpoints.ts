@@ -11,7 +11,7 @@ import type { Stoppable } from '../platform/child-registry.js';
 import { dataDir } from '../platform/paths.js';
 import { loadSettings, type Settings } from '../platform/settings.js';
 import type { CallOptions } from './call.js';
-import { probeServer } from './probe.js';
+import { probeServer } from '../clients/probe.js';
 import { createHttpClient } from '../clients/http.js';
 
 /** What output calls the network: the sandbox is mainnet-like (its token registry) but never "mainnet". */

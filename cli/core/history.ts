@@ -17,6 +17,7 @@
  * History is a local record, not the truth (the chain is): a caller that has already sent a
  * transaction reports a history failure as a warning, never as a failed transaction.
  */
+import { FELT_HEX, FELT_HEX64_PATTERN, FELT_HEX_PATTERN, feltHex } from '../../shared/felt.js';
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,17 +36,17 @@ const HistoryAmount = Type.Object(
     /** out: leaves the account; in: arrives (expected, at least `minimum`, or as received) */
     direction: Type.Union([Type.Literal('out'), Type.Literal('in')]),
     symbol: Short(16),
-    address: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+    address: Type.String({ pattern: FELT_HEX64_PATTERN }),
     amount: Short(100),
     baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
     /** how sure the figure is: sent, the confirmed minimum, or what the receipt shows arrived */
     basis: Type.Union([Type.Literal('sent'), Type.Literal('minimum'), Type.Literal('received')]),
     /** transfers: the recipient */
-    to: Type.Optional(Type.String({ pattern: '^0x[0-9a-f]{64}$' })),
+    to: Type.Optional(Type.String({ pattern: FELT_HEX64_PATTERN })),
   },
   { additionalProperties: false },
 );
-const Felt = Type.String({ pattern: '^0x[0-9a-f]{1,64}$' });
+const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
 const HistoryEntry = Type.Object(
   {
     /** this entry's own key (entries written before it had none: their hash is their key) */
@@ -66,9 +67,9 @@ const HistoryEntry = Type.Object(
      * a new chain; docs/architecture.md "History"). Absent on entries written before it was kept.
      */
     chain: Type.Optional(Type.String({ pattern: '^(mainnet|sepolia|sandbox:[0-9a-z-]{1,64})$' })),
-    account: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+    account: Type.String({ pattern: FELT_HEX64_PATTERN }),
     /** 0x + 64 lower-case hex (older files held shorter spellings: normalised when read); absent when the answer was lost */
-    hash: Type.Optional(Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' })),
+    hash: Type.Optional(Type.String({ pattern: FELT_HEX_PATTERN })),
     /**
      * pending: sent, no receipt yet; succeeded/reverted: from the chain; unknown: the signed
      * transaction left the client and how it ended is not known yet; not-sent: it provably never
@@ -187,9 +188,9 @@ function historyError(message: string, cause?: unknown): AppError {
  * receipts, events, `history --json` and the app print it, so string comparison works.
  */
 export function canonicalHash(hash: string): string {
-  if (!/^0[xX][0-9a-fA-F]{1,64}$/.test(hash.trim()))
+  if (!FELT_HEX.test(hash.trim()))
     throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
-  return `0x${BigInt(hash.trim()).toString(16).padStart(64, '0')}`;
+  return feltHex(BigInt(hash.trim()));
 }
 
 /** Entries as read: older files spelled hashes without leading zeros. */
@@ -276,7 +277,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       }),
     update: (key, patch) =>
       locked(async () => {
-        const hash = /^0[xX][0-9a-fA-F]{1,64}$/.test(key.trim()) ? canonicalHash(key) : undefined;
+        const hash = FELT_HEX.test(key.trim()) ? canonicalHash(key) : undefined;
         const { entries } = await read();
         const index = entries.findLastIndex(
           (e) => e.id === key || (hash !== undefined && e.hash === hash),

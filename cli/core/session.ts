@@ -15,6 +15,7 @@
  */
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import {
   argentAccountAddress,
   padHash,
@@ -57,7 +58,7 @@ export interface SessionView {
 }
 
 const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
-const Felt = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
 const SessionFileSchema = Type.Object({
   session: Type.Optional(
     Type.Object(

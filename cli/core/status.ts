@@ -11,7 +11,7 @@ import type { AggregatorClient, AggregatorClientOptions } from '../clients/aggre
 import { isCancelled, throwIfCancelled } from '../clients/cancel.js';
 import type { CallOptions } from './call.js';
 import type { EndpointOptions, Endpoints, NetworkName } from './endpoints.js';
-import type { ServerProbe } from './probe.js';
+import type { ServerProbe } from '../clients/probe.js';
 
 export interface StatusResult {
   network: NetworkName;
@@ -50,7 +50,7 @@ export interface StatusDeps {
 export async function loadStatusDeps(): Promise<StatusDeps> {
   const [{ resolveEndpoints }, { probeServer }, { createAggregatorClient }] = await Promise.all([
     import('./endpoints.js'),
-    import('./probe.js'),
+    import('../clients/probe.js'),
     import('../clients/aggregator.js'),
   ]);
   return { resolveEndpoints, probeServer, createAggregatorClient };

@@ -7,6 +7,7 @@
 import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { FELT_HEX, feltHex } from '../../shared/felt.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { rpcUrlOf } from './execution.js';
@@ -26,16 +27,14 @@ export interface TransactionView {
   balanceChanges: Array<{ symbol: string; address: string; amount: string; baseUnits: string }>;
 }
 
-const HASH = /^0x[0-9a-fA-F]{1,64}$/;
-
 /** A transaction hash as typed: 0x and 1–64 hex digits, else INVALID_ADDRESS-like usage error. */
 export function parseTransactionHash(text: string): string {
-  if (!HASH.test(text))
+  if (!FELT_HEX.test(text))
     throw new AppError(
       ErrorCode.USAGE_ERROR,
       'a transaction hash is 0x followed by 1 to 64 hex digits',
     );
-  return `0x${BigInt(text).toString(16).padStart(64, '0')}`;
+  return feltHex(BigInt(text));
 }
 
 interface RawStatus {

@@ -13,7 +13,7 @@ import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { openPrivateLog } from '../../shared/fs.js';
 import { isShuttingDown, track } from './child-registry.js';
 import { removeSandboxState } from './sandbox-state.js';
-import { probeServer } from '../core/probe.js';
+import { probeServer } from '../clients/probe.js';
 
 export interface ChildHandle {
   child: ChildProcess;

@@ -11,7 +11,7 @@
  * Keep it so when editing this table; sandbox/aggregator/app.test.ts checks it.
  */
 import { parseAmount } from '../../shared/amount.js';
-import { normalizeAddress, resolveToken, type Token } from '../../shared/tokens.js';
+import { parseAddress, resolveToken, type Token } from '../../shared/tokens.js';
 
 export interface PoolSpec {
   /** a felt; derived from the index when omitted */
@@ -105,7 +105,7 @@ export function resolvePools(specs: readonly PoolSpec[]): Pool[] {
     const address =
       spec.address ?? `0x5a4d${(index + 1).toString(16).padStart(4, '0')}${'0'.repeat(52)}`;
     return {
-      address: normalizeAddress(address),
+      address: parseAddress(address),
       name:
         spec.name ??
         `${PROTOCOL_NAMES[protocol] ?? `Protocol${protocol}`} ${tokenA.symbol}/${tokenB.symbol} ${spec.feeBps}bps`,

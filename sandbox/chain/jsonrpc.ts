@@ -4,7 +4,7 @@
  * (`{code, message, data?}`). Param readers throw `RpcFailure` -32602 "Invalid params" whose
  * `data` names the parameter.
  */
-import { parseFelt } from '../../shared/erc20.js';
+import { parseFelt } from '../../shared/felt.js';
 
 export class RpcFailure extends Error {
   readonly code: number;

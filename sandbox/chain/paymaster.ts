@@ -30,6 +30,7 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { OutsideExecutionTypesV2, typedData as snip12 } from 'starknet';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
+import { FELT_TEXT } from '../../shared/felt.js';
 import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../shared/starknet.js';
 import { findToken, listTokens, type Token } from '../../shared/tokens.js';
 import type { Chain, OutsideCall } from './chain.js';
@@ -160,7 +161,7 @@ export function sameTypedValue(given: unknown, stored: unknown, depth = 0): bool
 }
 
 function parseFeltLoose(text: string): bigint | undefined {
-  return /^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$/.test(text) ? BigInt(text) : undefined;
+  return FELT_TEXT.test(text) ? BigInt(text) : undefined;
 }
 
 function readCalls(value: unknown): OutsideCall[] {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { isAppError } from '../../shared/errors.js';
+import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import { padHash, signStarkHash } from '../../shared/starknet.js';
 import type { OtpBook } from './otp.js';
 import type { IdentityStore, MetadataValue, StoredUser, StoredWallet } from './store.js';
@@ -39,7 +40,7 @@ const CreateWalletBody = Type.Object({
   owner: Type.Optional(Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 200 }) })),
 });
 const RawSignBody = Type.Object({
-  params: Type.Object({ hash: Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' }) }),
+  params: Type.Object({ hash: Type.String({ pattern: FELT_HEX_PATTERN }) }),
 });
 const UserParams = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 200 }) });
 const WalletParams = Type.Object({ wallet_id: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -10,6 +10,7 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { getStarkKey, utils } from '@scure/starknet';
 import Type from 'typebox';
 import { Value } from 'typebox/value';
+import { FELT_HEX64_PATTERN } from '../../shared/felt.js';
 import { writeFileAtomic } from '../../shared/fs.js';
 import { argentAccountAddress, padHash } from '../../shared/starknet.js';
 
@@ -33,7 +34,7 @@ const StoredWalletSchema = Type.Object({
   id: Type.String(),
   address: Type.String(),
   publicKey: Type.String(),
-  privateKey: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+  privateKey: Type.String({ pattern: FELT_HEX64_PATTERN }),
   /** unix milliseconds, as the provider reports wallets */
   createdAt: Type.Number(),
   ownerId: Type.Union([Type.String(), Type.Null()]),

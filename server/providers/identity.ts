@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import { padHash } from '../../shared/starknet.js';
 import {
   type Answer,
@@ -41,7 +42,7 @@ export interface IdentityProviderOptions {
 
 const UPSTREAM = 'identity provider';
 
-const Hex = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+const Hex = Type.String({ pattern: FELT_HEX_PATTERN });
 
 const UserWire = Type.Object({
   id: Type.String({ minLength: 1 }),

@@ -13,7 +13,7 @@ import {
   textMessageTypedData,
 } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { MAX_SIGNABLE_HASH } from '../../shared/felt.js';
+import { FELT_HEX, MAX_SIGNABLE_HASH } from '../../shared/felt.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
@@ -39,7 +39,7 @@ function requireOwnWallet(tokenWalletId: string, walletId: string): void {
 }
 
 export function isSignableHash(hex: string): boolean {
-  return /^0x[0-9a-fA-F]{1,64}$/.test(hex) && BigInt(hex) <= MAX_SIGNABLE_HASH;
+  return FELT_HEX.test(hex) && BigInt(hex) <= MAX_SIGNABLE_HASH;
 }
 
 /** Normalises the provider's signature and refuses anything that is not r‖s. */

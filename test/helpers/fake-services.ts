@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
 import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
-import { parseAddress } from '../../cli/core/chain/calls.js';
+import { parseAddress } from '../../shared/tokens.js';
 import type {
   Balances,
   ExecutionStep,

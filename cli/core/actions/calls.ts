@@ -3,7 +3,8 @@
  * ERC-20 approve/transfer from its own felts, for the pre-sign checks. The approve and transfer
  * calls themselves are built by the chain library (cli/core/chain/calls.ts).
  */
-import { fromU256, parseFelt } from '../../../shared/erc20.js';
+import { fromU256 } from '../../../shared/erc20.js';
+import { parseFelt } from '../../../shared/felt.js';
 import type { ChainCall } from '../chain/calls.js';
 
 export function swapCall(router: string, calldata: readonly string[]): ChainCall {

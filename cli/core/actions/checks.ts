@@ -19,6 +19,7 @@
 import { formatAmount } from '../../../shared/amount.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { feltHex } from '../../../shared/felt.js';
 import {
   applyServiceFee,
   DIRECT_FEE_BPS,
@@ -503,7 +504,7 @@ export function checkSimulation(
   );
   for (const value of spentTokens) {
     if (value === undefined) continue;
-    const address = `0x${value.toString(16).padStart(64, '0')}`;
+    const address = feltHex(value);
     const spent = flow(address, 'out');
     const limit = allowed.find((l) => sameAddress(l.token.address, address))?.total ?? 0n;
     if (spent > limit) {

@@ -6,6 +6,7 @@
  */
 import { formatAmount, formatAmountShort } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { feltHex } from '../../../shared/felt.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
@@ -138,7 +139,7 @@ export function describeCall(
   const token = findToken(plan.network, call.contractAddress);
   const args = decodeAddressAmount(call.calldata);
   const whom = (address: bigint): string => {
-    const text = `0x${address.toString(16).padStart(64, '0')}`;
+    const text = feltHex(address);
     if (sameAddress(text, plan.router)) return `the router ${shortAddress(plan.router)}`;
     if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
     return text;

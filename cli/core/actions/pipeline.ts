@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { feltHex } from '../../../shared/felt.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient, Route } from '../../clients/aggregator.js';
@@ -659,7 +660,7 @@ function alreadyExecuted(ticket: ExecutionTicket): AppError {
  * `batch` share theirs).
  */
 export function planFingerprint(plan: ActionPlan, chain: string): string {
-  const hex = (value: string): string => `0x${BigInt(value).toString(16).padStart(64, '0')}`;
+  const hex = (value: string): string => feltHex(BigInt(value));
   const what = {
     account: hex(plan.account),
     chain,

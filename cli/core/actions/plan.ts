@@ -12,7 +12,7 @@
  * more than any single swap spends. Any allowance the account held before is overwritten too.
  */
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
-import { findToken, type Network, normalizeAddress, type Token } from '../../../shared/tokens.js';
+import { findToken, type Network, parseAddress, type Token } from '../../../shared/tokens.js';
 import { checkRecipient } from './rules.js';
 import type { Route } from '../../clients/aggregator.js';
 import { checkPairCount, MAX_BATCH_PAIRS } from './limits.js';
@@ -172,8 +172,8 @@ export function checkPlanShape(input: {
 
 /** The plan and its calls. Checks its shape (counts, recipients); the calls are verified separately (checks.ts). */
 export function buildPlan(input: PlanInput): ActionPlan {
-  const account = normalizeAddress(input.account);
-  const router = normalizeAddress(input.router);
+  const account = parseAddress(input.account, 'account');
+  const router = parseAddress(input.router, 'router');
   const checkedSends = checkPlanShape({
     kind: input.kind,
     network: input.network,

@@ -17,12 +17,12 @@ import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import {
   listTokens,
   type Network,
+  parseAddress,
   resolveToken,
   sameAddress,
   type Token,
 } from '../../../shared/tokens.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
-import { parseAddress } from '../chain/calls.js';
 
 export { parseSlippageBps, MIN_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from '../../../shared/slippage.js';
 

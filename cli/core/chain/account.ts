@@ -12,7 +12,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { argentAccountAddress, padHash } from '../../../shared/starknet.js';
 import type { Network } from '../../../shared/tokens.js';
 import { isHttpUrl } from '../../../shared/url.js';
-import { parseAddress } from './calls.js';
+import { parseAddress } from '../../../shared/tokens.js';
 import { type FetchLike, scopedFetch } from './fetch.js';
 import { RemoteSigner, type SignHash } from './signer.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, isAppError } from '../../../shared/errors.js';
 import { resolveToken } from '../../../shared/tokens.js';
-import { buildApproveCall, buildTransferCall, parseAddress } from './calls.js';
+import { parseAddress } from '../../../shared/tokens.js';
+import { buildApproveCall, buildTransferCall } from './calls.js';
 import { summarizeTransfers } from './transfers.js';
 
 const STRK = resolveToken('mainnet', 'STRK');

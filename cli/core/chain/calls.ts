@@ -5,30 +5,13 @@
 import { U256_MAX } from '../../../shared/amount.js';
 import { u256Felts } from '../../../shared/erc20.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { addressToBigInt, type Token } from '../../../shared/tokens.js';
+import { parseAddress, type Token } from '../../../shared/tokens.js';
 
 /** One call of a multicall: starknet.js's `Call` with felts as strings (0x-hex or decimal). */
 export interface ChainCall {
   contractAddress: string;
   entrypoint: string;
   calldata: string[];
-}
-
-const ADDRESS_BOUND = 1n << 251n;
-
-/** A Starknet address → 0x + 64 lower-case hex; INVALID_ADDRESS when it is not one (or is zero). */
-export function parseAddress(text: string, what = 'address'): string {
-  const value = typeof text === 'string' ? addressToBigInt(text) : undefined;
-  if (value === undefined || value >= ADDRESS_BOUND) {
-    const shown = typeof text === 'string' ? text.slice(0, 80) : String(text);
-    throw new AppError(
-      ErrorCode.INVALID_ADDRESS,
-      `${what} "${shown}" is not a Starknet address (0x + up to 64 hex digits, below 2^251)`,
-    );
-  }
-  if (value === 0n)
-    throw new AppError(ErrorCode.INVALID_ADDRESS, `${what} must not be the zero address`);
-  return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
 function checkAmount(amount: bigint, token: Token): void {

@@ -28,6 +28,7 @@ import {
 } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
+import { feltHex } from '../../../shared/felt.js';
 import { sameAddress } from '../../../shared/tokens.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
@@ -278,9 +279,7 @@ export async function prepareExecution(
         details,
       };
       if (prepared.fee.mode === 'default')
-        prepared.feeRecipient = `0x${BigInt(prepared.outsideCalls.at(-1)?.calldata[0] ?? '0')
-          .toString(16)
-          .padStart(64, '0')}`;
+        prepared.feeRecipient = feltHex(BigInt(prepared.outsideCalls.at(-1)?.calldata[0] ?? '0'));
       options.onProgress?.({ stage: 'built', fee: prepared.fee });
       return prepared;
     },
@@ -326,9 +325,7 @@ export function toExecutionReceipt(
     feeParty,
   );
   return {
-    transactionHash: `0x${BigInt(raw.transaction_hash ?? '0')
-      .toString(16)
-      .padStart(64, '0')}`,
+    transactionHash: feltHex(BigInt(raw.transaction_hash ?? '0')),
     status,
     // the chain's words, made printable where they enter (shared/printable.ts)
     revertReason:
@@ -345,7 +342,7 @@ export function toExecutionReceipt(
       feeParty === undefined
         ? null
         : {
-            token: `0x${BigInt(feeParty.gasToken).toString(16).padStart(64, '0')}`,
+            token: feltHex(BigInt(feeParty.gasToken)),
             amount: summary.feePaid,
           },
     transfers: summary.transfers,
@@ -413,8 +410,7 @@ export interface OutsideIdentity {
   executeBefore: number;
 }
 
-const felt64 = (value: unknown): string =>
-  `0x${BigInt(String(value)).toString(16).padStart(64, '0')}`;
+const felt64 = (value: unknown): string => feltHex(BigInt(String(value)));
 
 export function outsideIdentity(prepared: PreparedExecution): OutsideIdentity {
   const typed = typedDataOf(prepared.transaction);
@@ -481,7 +477,7 @@ export async function executePrepared(
         executable,
         prepared.transaction.parameters,
       );
-      submitted = `0x${BigInt(transaction_hash).toString(16).padStart(64, '0')}`;
+      submitted = feltHex(BigInt(transaction_hash));
       options.onProgress?.({ stage: 'submitted', transactionHash: submitted });
       const receipt = toExecutionReceipt(
         await waitForReceipt(ea, submitted, options.onProgress),

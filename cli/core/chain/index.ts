@@ -17,7 +17,8 @@ export {
   prefetchAccountFacts,
   takeAccountFacts,
 } from './facts.js';
-export { buildApproveCall, buildTransferCall, type ChainCall, parseAddress } from './calls.js';
+export { buildApproveCall, buildTransferCall, type ChainCall } from './calls.js';
+export { parseAddress } from '../../../shared/tokens.js';
 export {
   executeCalls,
   executePrepared,

@@ -8,6 +8,7 @@
  */
 import { type Signature, Signer } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { FELT_HEX } from '../../../shared/felt.js';
 import { padHash } from '../../../shared/starknet.js';
 import { currentSignal, record } from './scope.js';
 
@@ -16,8 +17,6 @@ export type SignHash = (
   hashHex64: string,
   signal: AbortSignal,
 ) => Promise<{ r: string; s: string }>;
-
-const FELT = /^0x[0-9a-fA-F]{1,64}$/;
 
 export class RemoteSigner extends Signer {
   readonly #publicKey: string;
@@ -45,7 +44,7 @@ export class RemoteSigner extends Signer {
       if (isAppError(error)) throw record(error);
       throw error;
     }
-    if (!FELT.test(signature?.r ?? '') || !FELT.test(signature?.s ?? '')) {
+    if (!FELT_HEX.test(signature?.r ?? '') || !FELT_HEX.test(signature?.s ?? '')) {
       throw record(
         new AppError(
           ErrorCode.INVALID_RESPONSE,

@@ -5,7 +5,7 @@
  */
 import { HealthResponse, RootResponse } from '../../shared/api.js';
 import { isAppError } from '../../shared/errors.js';
-import { createHttpClient } from '../clients/http.js';
+import { createHttpClient } from './http.js';
 
 export interface ServerProbe {
   reachable: boolean;
