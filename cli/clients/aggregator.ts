@@ -2,10 +2,11 @@
  * Client of the swap aggregator (docs/contracts.md B, Fibrous). The same code talks to the real
  * service and to the sandbox emulator; only the base URL differs.
  *
- * Pair rules of multi-swap quotes (docs/architecture.md "Client behaviour"): 2–3 pairs; one
- * output token for all → one /routeBatch; otherwise one /route per pair, concurrently. The 2–3 rule holds for every batch
- * function (quoteMulti, getRouteBatch, getCalldataBatch) and is checked before any request.
- * Swaps are mainnet-only: on Sepolia every swap function refuses before any request.
+ * Multi-swap quotes: one output token for all → one /routeBatch; otherwise one /route per pair,
+ * concurrently. This client fetches and validates; it holds no domain rule and imports nothing
+ * from the core (docs/architecture.md "Layout"): where swaps run (mainnet only), how many pairs
+ * a multi-swap takes, that an amount is positive and a swap's two tokens differ are the core's
+ * rules (cli/core/actions/rules.ts, limits.ts), checked by its callers before any request.
  *
  * Calldata is checked before it is returned (money safety: a signer must never get calldata
  * that differs from what was asked): its tail must name the asked input and output tokens, the
@@ -35,11 +36,9 @@ import {
   toRoute,
   type WireRouteSuccess,
 } from './aggregator-schemas.js';
-import { checkPairCount } from '../core/actions/limits.js';
 import { type BackoffOptions, createHttpClient, type RetryInfo } from './http.js';
 
 export type { Route, RouteLeg, RouteSwap, RouteToken } from './aggregator-schemas.js';
-export { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
 
 export interface AggregatorClientOptions {
   baseUrl: string;
@@ -155,14 +154,11 @@ function executionQuery(params: ExecutionParams): Record<string, string> {
   };
 }
 
-/** Before any batch request: one input token per amount, 2–3 pairs, each a valid swap. */
+/** Before any batch request: a well-formed request (one input token per amount, at least one). */
 function checkBatch(request: BatchRequest): void {
   if (request.amounts.length !== request.tokensIn.length)
     throw usageError('amounts and tokensIn must be of the same length');
-  checkPairCount(request.amounts.length);
-  request.amounts.forEach((amount, i) =>
-    validSwapAmount({ amount, tokenIn: request.tokensIn[i] ?? '', tokenOut: request.tokenOut }),
-  );
+  if (request.amounts.length === 0) throw usageError('a batch needs at least one pair');
 }
 
 interface ExpectedSwap {
@@ -225,13 +221,6 @@ function checkCalldata(
   }
 }
 
-function validSwapAmount(pair: SwapPair): void {
-  if (pair.amount <= 0n)
-    throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to swap must be greater than zero');
-  if (addressToBigInt(pair.tokenIn) === addressToBigInt(pair.tokenOut))
-    throw usageError('input and output are the same token');
-}
-
 export function createAggregatorClient(options: AggregatorClientOptions): AggregatorClient {
   const http = createHttpClient({
     baseUrl: options.baseUrl,
@@ -247,15 +236,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     query: Record<string, string> | undefined,
     call: AggregatorCall = {},
   ) => http.get(path, { ...(query ? { query } : {}), signal: call.signal });
-
-  function swapsAllowed(): void {
-    if (options.network !== 'mainnet') {
-      throw new AppError(
-        ErrorCode.NETWORK_UNSUPPORTED,
-        `swaps are available on mainnet only (current network: ${options.network})`,
-      );
-    }
-  }
 
   function success(body: unknown, url: string, pair?: SwapPair): Route {
     if (!RouteResponseCheck.Check(body)) throw invalidResponse(url, 'not a route response');
@@ -273,8 +253,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
   }
 
   async function getRoute(request: RouteRequest, call?: AggregatorCall): Promise<Route> {
-    swapsAllowed();
-    validSwapAmount(request);
     const { url, body } = await get('route', routeQuery(request), call);
     const route = success(body, url, request);
     checkRouteMatches(route, request, url);
@@ -285,8 +263,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     request: RouteRequest & ExecutionParams,
     call?: AggregatorCall,
   ): Promise<{ route: Route; calldata: string[] }> {
-    swapsAllowed();
-    validSwapAmount(request);
     const { url, body } = await get(
       'calldata',
       { ...routeQuery(request), ...executionQuery(request) },
@@ -312,7 +288,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
   }
 
   async function getRouteBatch(request: BatchRequest, call?: AggregatorCall): Promise<Route[]> {
-    swapsAllowed();
     checkBatch(request);
     const { url, body } = await get('routeBatch', batchQuery(request), call);
     if (!RouteBatchCheck.Check(body)) throw invalidResponse(url, 'not a route batch');
@@ -338,7 +313,6 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     request: BatchCalldataRequest,
     call?: AggregatorCall,
   ): Promise<string[][]> {
-    swapsAllowed();
     checkBatch(request);
     if (request.quotedOutputs.length !== request.amounts.length)
       throw usageError('quotedOutputs must give one quoted output per pair');
@@ -383,9 +357,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
   }
 
   async function quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote> {
-    swapsAllowed();
-    checkPairCount(pairs.length);
-    for (const pair of pairs) validSwapAmount(pair);
+    if (pairs.length === 0) throw usageError('nothing to quote');
     const out = addressToBigInt(pairs[0]?.tokenOut ?? '');
     if (pairs.every((p) => addressToBigInt(p.tokenOut) === out)) {
       const routes = await getRouteBatch(

@@ -34,6 +34,7 @@ import { formatShare, shares } from './allocation.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 import { balances as readWalletBalances, type TokenAmount } from './funds.js';
+import { swapsSupported } from './actions/rules.js';
 import { aggregatorFor } from './quote.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
@@ -142,7 +143,7 @@ export async function priceTokens(
   options: PriceOptions = {},
   call: CallOptions = {},
 ): Promise<PriceResult[]> {
-  if (endpoints.network !== 'mainnet') {
+  if (!swapsSupported(endpoints.network)) {
     const reason = `no price on ${endpoints.network}: prices come from the swap aggregator, which serves mainnet only`;
     return items.map(() => ({ ok: false, reason }));
   }
@@ -396,7 +397,7 @@ export async function usdPriceOf(
   call: CallOptions = {},
 ): Promise<unknown> {
   const quoteIn = pricedAgainst(network, token);
-  if (quoteIn === undefined || amount <= 0n) return undefined;
+  if (!swapsSupported(network) || quoteIn === undefined || amount <= 0n) return undefined;
   return client
     .getRoute({ amount, tokenIn: token, tokenOut: quoteIn.address }, { signal: call.signal })
     .then(

@@ -4,16 +4,17 @@
  * request per pair in parallel), summarise with fee, minimum received and price impact.
  * Read-only: nothing is signed or sent.
  */
-import { parseAmount } from '../../shared/amount.js';
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { usageError } from '../../shared/errors.js';
 import { formatBpsAsPercent } from '../../shared/fees.js';
-import { resolveToken, type Network, type Token } from '../../shared/tokens.js';
+import type { Network } from '../../shared/tokens.js';
 import {
   type AggregatorClient,
   createAggregatorClient,
   type Route,
   type SwapPair,
 } from '../clients/aggregator.js';
+import { checkPairCount } from './actions/limits.js';
+import { resolvePair, swapsAllowed } from './actions/rules.js';
 import { type QuoteSummary, summarizeQuote } from './quote-summary.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -83,19 +84,11 @@ export async function quote(
   deps: QuoteDeps,
   call: CallOptions = {},
 ): Promise<QuoteResult> {
-  if (deps.network !== 'mainnet') {
-    throw new AppError(
-      ErrorCode.NETWORK_UNSUPPORTED,
-      `swaps are available on mainnet only (current network: ${deps.network})`,
-    );
-  }
+  // the rules of a swap, before any request (actions/rules.ts, actions/limits.ts)
+  swapsAllowed(deps.network);
+  if (request.multi) checkPairCount(request.pairs.length, { label: '--pairs' });
   const slippageBps = request.slippageBps ?? deps.defaultSlippageBps;
-  const resolved = request.pairs.map((p) => {
-    const from = resolveToken(deps.network, p.from);
-    const to = resolveToken(deps.network, p.to);
-    if (from.address === to.address) throw usageError(`cannot swap ${from.symbol} for itself`);
-    return { from, to, amount: parseAmount(p.amount, from.decimals, { label: from.symbol }) };
-  });
+  const resolved = request.pairs.map((p) => resolvePair(deps.network, p));
   const swaps: SwapPair[] = resolved.map((r) => ({
     amount: r.amount,
     tokenIn: r.from.address,
@@ -116,7 +109,7 @@ export async function quote(
     routes = [await deps.client.getRoute(single, aggregatorCall)];
   }
   const quotes = routes.map((route, i) => {
-    const r = resolved[i] as { from: Token; to: Token };
+    const r = resolved[i] as (typeof resolved)[number];
     return summarizeQuote(route, r.from, r.to, slippageBps, deps.network);
   });
   return {

@@ -7,6 +7,7 @@
  * 3001, the default server URL) is reported as not usable: it is not the configured server.
  */
 import { ErrorCode, isAppError } from '../../shared/errors.js';
+import { swapsSupported } from './actions/rules.js';
 import type { AggregatorClient, AggregatorClientOptions } from '../clients/aggregator.js';
 import { isCancelled, throwIfCancelled } from '../clients/cancel.js';
 import type { CallOptions } from './call.js';
@@ -120,7 +121,7 @@ export async function statusOf(
   return {
     network: endpoints.networkName,
     sandbox: endpoints.sandbox,
-    swapsSupported: endpoints.network === 'mainnet',
+    swapsSupported: swapsSupported(endpoints.network),
     aggregator,
     server: {
       url: endpoints.serverUrl,

@@ -36,9 +36,17 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
   return bps > SLIPPAGE_WARN_BPS ? 'high' : 'ok';
 }
 
-/** Swaps run on mainnet only (and the mainnet-like sandbox). */
+/**
+ * Where swaps run: mainnet only (and the mainnet-like sandbox), since the swap aggregator serves
+ * mainnet only. The one place that says so: quotes, plans, prices and `status` ask here.
+ */
+export function swapsSupported(network: Network): boolean {
+  return network === 'mainnet';
+}
+
+/** A swap (or a quote, or a price from the aggregator) on `network`, else NETWORK_UNSUPPORTED. */
 export function swapsAllowed(network: Network): void {
-  if (network !== 'mainnet') {
+  if (!swapsSupported(network)) {
     throw new AppError(
       ErrorCode.NETWORK_UNSUPPORTED,
       `swaps are available on mainnet only (current network: ${network})`,
