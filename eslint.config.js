@@ -55,15 +55,23 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       // the core is self-contained; the platform and the service clients serve the faces and
-      // import none of them (docs/architecture.md "Layout")
+      // import none of them, and sit below the core: they import nothing from it either
+      // (docs/architecture.md "Layout")
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: ['cli/core', 'cli/platform', 'cli/clients'].map((layer) => ({
-            target: `./${layer}`,
-            from: FACES.map((face) => `./${face}`),
-            message: `${layer} imports no face (cli/commands, cli/headless, cli/ui, cli/mcp) and no loose file of cli/ (docs/architecture.md "Layout")`,
-          })),
+          zones: [
+            ...['cli/core', 'cli/platform', 'cli/clients'].map((layer) => ({
+              target: `./${layer}`,
+              from: FACES.map((face) => `./${face}`),
+              message: `${layer} imports no face (cli/commands, cli/headless, cli/ui, cli/mcp) and no loose file of cli/ (docs/architecture.md "Layout")`,
+            })),
+            ...['cli/platform', 'cli/clients'].map((layer) => ({
+              target: `./${layer}`,
+              from: './cli/core',
+              message: `${layer} imports nothing from cli/core: the outside-service clients and the platform sit below the core and hold no domain rule (docs/architecture.md "Layout")`,
+            })),
+          ],
         },
       ],
     },

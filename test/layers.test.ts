@@ -2,7 +2,7 @@
  * The layers of the client (docs/architecture.md "Layout"): the core is self-contained. It
  * imports nothing from the faces (cli/commands, cli/headless, cli/ui, cli/mcp) and no loose file
  * of cli/'s root; the platform (cli/platform) and the outside-service clients (cli/clients)
- * import no face either. ESLint is where these rules live (eslint.config.js, run by `npm run
+ * import no face either, and nothing from the core (they sit below it and hold no domain rule). ESLint is where these rules live (eslint.config.js, run by `npm run
  * lint`), with no import cycles anywhere; this proves, with the project's own config, that they
  * fire on planted violations and stay quiet on allowed imports.
  */
@@ -38,10 +38,29 @@ describe('client layers (eslint.config.js)', () => {
 
   it.each([
     [
+      'cli/clients/planted.ts',
+      "import { checkPairCount } from '../core/actions/limits.js';\nexport const c = checkPairCount;\n",
+    ],
+    ['cli/clients/planted.ts', "export const p = () => import('../core/status.js');\n"],
+    ['cli/platform/planted.ts', "import '../core/endpoints.js';\n"],
+    ['cli/platform/planted.ts', "export { swapsAllowed } from '../core/actions/rules.js';\n"],
+  ])('%s: %j is refused (below the core)', async (path, code) => {
+    const fired = await rulesFired(path, code);
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatch(/^import-x\/no-restricted-paths: .*imports nothing from cli\/core/);
+  });
+
+  it.each([
+    [
       'cli/core/planted.ts',
       "import { AppError } from '../../shared/errors.js';\nexport const e = AppError;\n",
     ],
-    ['cli/platform/planted.ts', "import '../core/endpoints.js';\n"],
+    ['cli/platform/planted.ts', "import '../clients/probe.js';\nimport '../../shared/felt.js';\n"],
+    [
+      'cli/clients/planted.ts',
+      "import '../platform/paths.js';\nimport '../../shared/tokens.js';\n",
+    ],
+    ['cli/core/planted.ts', "import '../clients/probe.js';\nimport '../platform/paths.js';\n"],
     ['cli/ui/planted.ts', "import '../core/endpoints.js';\nimport '../commands/quote.js';\n"],
     ['cli/commands/planted.ts', "import '../headless/output.js';\n"],
   ])('%s: %j is allowed', async (path, code) => {
