@@ -87,6 +87,19 @@ export function parseAmount(
   return value;
 }
 
+/**
+ * The one rule for an amount that moves, in base units (what parseAmount guarantees for typed
+ * text, for amounts that arrive as bigints: built calls, plan legs): above zero and within a
+ * u256. INVALID_AMOUNT naming `symbol` otherwise. Returns the amount.
+ */
+export function checkBaseUnits(amount: bigint, symbol: string): bigint {
+  if (typeof amount !== 'bigint' || amount <= 0n)
+    throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${symbol} amount must be greater than zero`);
+  if (amount > U256_MAX)
+    throw new AppError(ErrorCode.INVALID_AMOUNT, `the ${symbol} amount is too large for a u256`);
+  return amount;
+}
+
 export interface FormatAmountOptions {
   /** cut (never round up) the fraction to this many digits: for human screens only */
   maxFractionDigits?: number;

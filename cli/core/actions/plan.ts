@@ -11,6 +11,7 @@
  * allowance and swap2 would revert, or the sum would have to be approved at once, which is
  * more than any single swap spends. Any allowance the account held before is overwritten too.
  */
+import { checkBaseUnits } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { findToken, type Network, parseAddress, type Token } from '../../../shared/tokens.js';
 import { checkRecipient } from './rules.js';
@@ -155,8 +156,7 @@ export function checkPlanShape(input: {
     }
   }
   return sends.map((send) => {
-    if (send.amount <= 0n)
-      throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount to send must be greater than zero');
+    checkBaseUnits(send.amount, send.token.symbol);
     if (findToken(input.network, send.token.address) === undefined)
       throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
     return {

@@ -6,8 +6,9 @@
  *
  * - swaps are mainnet-only (the sandbox is mainnet-like): NETWORK_UNSUPPORTED elsewhere;
  * - a token is a registry token of the network (symbol or address);
- * - an amount is an exact decimal of the token (shared/amount.ts parseAmount), above zero;
- * - a swap's two tokens differ;
+ * - an amount is an exact decimal of the token (shared/amount.ts parseAmount), above zero and
+ *   within a u256; one in base units the same (shared/amount.ts checkBaseUnits);
+ * - a swap's two tokens differ (pairProblem);
  * - a recipient is a Starknet address (not zero) that keeps the funds: not a registry token
  *   contract, not the router (neither hands tokens back), not the sender's own account;
  * - slippage is 0.01–50 % (shared/slippage.ts).
@@ -54,18 +55,32 @@ export function swapsAllowed(network: Network): void {
   }
 }
 
-/** An exact amount of `token`, above zero. */
+/**
+ * The one reading of a typed amount: an exact decimal of `token` (shared/amount.ts parseAmount:
+ * no rounding, no float), above zero and within a u256. Every face and the core read amounts
+ * with it; amounts that arrive as base units are held to the same rule by checkBaseUnits.
+ */
 export function parsePositiveAmount(
   text: string,
   token: Pick<Token, 'symbol' | 'decimals'>,
 ): bigint {
-  const amount = parseAmount(text, token.decimals, { label: token.symbol });
-  if (amount <= 0n)
-    throw new AppError(
-      ErrorCode.INVALID_AMOUNT,
-      `the ${token.symbol} amount must be greater than zero`,
-    );
-  return amount;
+  return parseAmount(text, token.decimals, { label: token.symbol });
+}
+
+/**
+ * A swap's two tokens differ: why they do not, or undefined. Compared by address when both
+ * sides carry one (case and padding do not matter), else by registry symbol (a form that holds
+ * symbols only).
+ */
+export function pairProblem(
+  from: Pick<Token, 'symbol'> & Partial<Pick<Token, 'address'>>,
+  to: Pick<Token, 'symbol'> & Partial<Pick<Token, 'address'>>,
+): string | undefined {
+  const same =
+    from.address !== undefined && to.address !== undefined
+      ? sameAddress(from.address, to.address)
+      : from.symbol.toUpperCase() === to.symbol.toUpperCase();
+  return same ? `cannot swap ${from.symbol} for itself` : undefined;
 }
 
 export interface ResolvedPair {
@@ -81,8 +96,8 @@ export function resolvePair(
 ): ResolvedPair {
   const from = resolveToken(network, spec.from);
   const to = resolveToken(network, spec.to);
-  if (sameAddress(from.address, to.address))
-    throw usageError(`cannot swap ${from.symbol} for itself`);
+  const problem = pairProblem(from, to);
+  if (problem !== undefined) throw usageError(problem);
   return { from, to, amount: parsePositiveAmount(spec.amount, from) };
 }
 

@@ -5,7 +5,7 @@
  * the headless commands refuse the same text with the same words; the recipient read by the
  * core's own address parsing). The fields never filter keystrokes: what was typed is shown.
  */
-import { parsePositiveAmount } from '../../core/actions/rules.js';
+import { pairProblem as corePairProblem, parsePositiveAmount } from '../../core/actions/rules.js';
 import { isAppError } from '../../../shared/errors.js';
 
 /**
@@ -38,9 +38,9 @@ export function amountProblem(
   }
 }
 
-/** Why `from` cannot be swapped for `to`. */
+/** Why `from` cannot be swapped for `to` (symbols of the picker): the core's rule. */
 export function pairProblem(from: string, to: string): string | undefined {
-  return from === to ? `cannot swap ${from} for itself` : undefined;
+  return corePairProblem({ symbol: from }, { symbol: to });
 }
 
 /** The core's reading of a recipient: the address normalised, or why it is not one. */
