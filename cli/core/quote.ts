@@ -86,7 +86,7 @@ export async function quote(
 ): Promise<QuoteResult> {
   // the rules of a swap, before any request (actions/rules.ts, actions/limits.ts)
   swapsAllowed(deps.network);
-  if (request.multi) checkPairCount(request.pairs.length, { label: '--pairs' });
+  if (request.multi) checkPairCount(request.pairs.length);
   const slippageBps = request.slippageBps ?? deps.defaultSlippageBps;
   const resolved = request.pairs.map((p) => resolvePair(deps.network, p));
   const swaps: SwapPair[] = resolved.map((r) => ({

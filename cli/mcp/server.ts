@@ -14,6 +14,7 @@ import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import { packageVersion } from '../../shared/version.js';
 import type { ActionLimits, ActionRequest, PlannedWalletAction } from '../core/actions/index.js';
+import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
 import type { CallOptions, ProgressEvent } from '../core/call.js';
 import type { Endpoints } from '../core/endpoints.js';
 import { inputs, outputs } from './schemas.js';
@@ -31,8 +32,6 @@ export interface ToolServerOptions {
   now?: () => number;
 }
 
-/** Without the person's confirmation through the host, only a plan this fresh is executed (the app's quote age). */
-export const PLAN_FRESH_MS = 30_000;
 /** Plans kept at once; the oldest goes first. A plan past its expiry is of no use anyway. */
 const MAX_PLANS = 32;
 
@@ -297,15 +296,9 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     },
     async (input, ctx) =>
       handle(ctx.mcpReq.signal, async (call) => {
-        const [
-          { quote, quoteDeps },
-          { parseSlippageBps },
-          { QUOTE_MAX_AGE_MS },
-          { checkPairCount },
-        ] = await Promise.all([
+        const [{ quote, quoteDeps }, { parseSlippageBps }, { checkPairCount }] = await Promise.all([
           import('../core/quote.js'),
           import('../core/actions/rules.js'),
-          import('../core/actions/checks.js'),
           import('../core/actions/limits.js'),
         ]);
         const multi = input.pairs.length > 1;
@@ -436,7 +429,8 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   /** A plan kept for execute_plan: its id, until when it may be executed, and the document to show. */
   const planResult = (planned: PlannedWalletAction) => {
     const planId = keep(planned);
-    const confirmBy = Math.min(planned.confirmBy, now() + PLAN_FRESH_MS);
+    // without the person's confirmation through the host, only a plan as fresh as a quote holds
+    const confirmBy = Math.min(planned.confirmBy, now() + QUOTE_MAX_AGE_MS);
     return {
       planId,
       confirmBy: new Date(confirmBy).toISOString(),
@@ -671,10 +665,10 @@ export function createToolServer(o: ToolServerOptions): McpServer {
                   ErrorCode.CONFIRMATION_REQUIRED,
                   `nothing was signed: the plan's quote expired before it was confirmed; ${replan}`,
                 );
-            } else if (now() > Math.min(planned.confirmBy, stored.madeAt + PLAN_FRESH_MS)) {
+            } else if (now() > Math.min(planned.confirmBy, stored.madeAt + QUOTE_MAX_AGE_MS)) {
               throw new AppError(
                 ErrorCode.CONFIRMATION_REQUIRED,
-                `nothing was signed: the plan is older than 30 s (or its build expired) and this host cannot ask the person to confirm; ${replan}, show it, and execute it at once`,
+                `nothing was signed: the plan is older than ${QUOTE_MAX_AGE_MS / 1000} s (or its build expired) and this host cannot ask the person to confirm; ${replan}, show it, and execute it at once`,
               );
             }
           }

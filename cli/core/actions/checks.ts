@@ -29,17 +29,18 @@ import {
 import { type CalldataTail, decodeSwapCalldata } from '../../../shared/swap-calldata.js';
 import { addressToBigInt, findToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import {
+  impactLevel,
   PRICE_IMPACT_HIGH_BPS,
   PRICE_IMPACT_VERY_HIGH_BPS,
-  priceImpactWarning,
 } from '../quote-summary.js';
 import type { ChainCall } from '../chain/calls.js';
 import type { BalanceChange } from '../chain/transfers.js';
 import { decodeAddressAmount } from './calls.js';
 import type { PlannedSwap, ActionPlan, SwapQuote } from './plan.js';
+import { QUOTE_MAX_AGE_MS } from './rules.js';
 
-/** A quote older than this is re-fetched before signing. */
-export const QUOTE_MAX_AGE_MS = 30_000;
+/** A quote older than this is re-fetched before signing (the rule: rules.ts). */
+export { QUOTE_MAX_AGE_MS };
 
 /** A paymaster build this close to its deadline (seconds) is built again before signing. */
 export const EXPIRY_MARGIN_S = 60;
@@ -308,14 +309,8 @@ export function priceMovedInBatch(error: unknown, quotes: readonly SwapQuote[]):
   );
 }
 
-export type ImpactLevel = 'ok' | 'warn' | 'high' | 'unknown';
-
-/** The quote's warning (quote-summary.ts priceImpactWarning) as a plan's verdict: unknown impact is a level of its own. */
-export function impactLevel(bps: number | undefined): ImpactLevel {
-  if (bps === undefined) return 'unknown';
-  const warning = priceImpactWarning(bps);
-  return warning === 'very-high' ? 'high' : warning === 'high' ? 'warn' : 'ok';
-}
+/** The one price-impact vocabulary (quote-summary.ts). */
+export { impactLevel, type ImpactLevel } from '../quote-summary.js';
 
 /**
  * Price impact of each executing swap: above 5 % a warning, above 15 % refused unless

@@ -11,7 +11,8 @@
  * - a swap's two tokens differ (pairProblem);
  * - a recipient is a Starknet address (not zero) that keeps the funds: not a registry token
  *   contract, not the router (neither hands tokens back), not the sender's own account;
- * - slippage is 0.01–50 % (shared/slippage.ts).
+ * - slippage is 0.01–50 % (shared/slippage.ts);
+ * - a quote holds QUOTE_MAX_AGE_MS (30 s).
  */
 import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
@@ -26,6 +27,13 @@ import {
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 
 export { parseSlippageBps, MIN_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from '../../../shared/slippage.js';
+
+/**
+ * How long a quote holds: older, it is fetched again before signing (checks.ts staleSwaps), a
+ * plan's document says until when it holds, and the tool server executes without the person's
+ * confirmation only a plan this fresh.
+ */
+export const QUOTE_MAX_AGE_MS = 30_000;
 
 /** Slippage above this warns (form and review); above SLIPPAGE_CONFIRM_BPS it needs the typed word, like high impact. */
 export const SLIPPAGE_WARN_BPS = 500;
