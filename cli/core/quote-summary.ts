@@ -77,6 +77,19 @@ export function priceImpactWarning(impactBps: number | undefined): PriceImpactWa
   return null;
 }
 
+/**
+ * The one price-impact vocabulary, for plans, reviews and the app alike: 'warn' above
+ * PRICE_IMPACT_HIGH_BPS, 'high' above PRICE_IMPACT_VERY_HIGH_BPS (refused without its
+ * acknowledgment), 'unknown' when the impact could not be measured (missing or junk prices).
+ */
+export type ImpactLevel = 'ok' | 'warn' | 'high' | 'unknown';
+
+export function impactLevel(bps: number | undefined): ImpactLevel {
+  if (bps === undefined) return 'unknown';
+  const warning = priceImpactWarning(bps);
+  return warning === 'very-high' ? 'high' : warning === 'high' ? 'warn' : 'ok';
+}
+
 function money(value: bigint, token: Token): Money {
   return {
     amount: formatAmount(value, token.decimals),

@@ -79,7 +79,7 @@ function planView(
       to: s.to,
     })),
     slippageBps: planned.slippageBps,
-    impact: level === 'high' ? 'danger' : level,
+    impact: level,
     fee: feeView(planned.gas),
     deploysAccount: document.deploysAccount,
     calls: document.calls.map((c) => ({
@@ -337,7 +337,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
           onProgress: (event) =>
             event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
         },
-        { highImpactConfirmed: plan.impact === 'danger' },
+        { highImpactConfirmed: plan.impact === 'high' },
       );
       return receiptOf(result);
     },

@@ -18,7 +18,6 @@ import {
 } from './screens/sign-in-state.js';
 import { menuWindow } from './screens/home.js';
 import { SLIPPAGE_CONFIRM_BPS, SLIPPAGE_WARN_BPS, slippageLevel } from '../core/actions/rules.js';
-import { priceImpactWarning } from '../core/quote-summary.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../core/actions/limits.js';
 import { MAX_BATCH_SENDS } from '../core/actions/plan.js';
 import {
@@ -29,7 +28,7 @@ import {
   type RowsAction,
   type RowsForm,
 } from './screens/rows-state.js';
-import { impactLevel, initialTrade, requestOf } from './screens/trade-state.js';
+import { initialTrade, quoteImpactLevel, requestOf } from './screens/trade-state.js';
 import { appReducer, initialState } from './state.js';
 import type { PlanView } from './services.js';
 import { historyWindow } from './screens/info.js';
@@ -305,16 +304,13 @@ describe('trade form', () => {
   });
   it("impact colours follow the core's priceImpactWarning (above 5 % warns, above 15 % needs typing)", () => {
     const level = (bps: number | undefined) =>
-      impactLevel({
-        priceImpact: bps === undefined ? null : { bps, percent: '' },
-        priceImpactWarning: priceImpactWarning(bps),
-      });
+      quoteImpactLevel({ priceImpact: bps === undefined ? null : { bps, percent: '' } });
     expect([undefined, 500, 501, 1500, 1501].map(level)).toEqual([
       'unknown',
       'ok',
       'warn',
       'warn',
-      'danger',
+      'high',
     ]);
   });
 });

@@ -6,7 +6,7 @@
  * Every call that leaves the process takes an AbortSignal: a screen aborts its request when the
  * input changes, when it is left, and on Ctrl+C.
  */
-import type { QuoteSummary } from '../core/quote-summary.js';
+import type { ImpactLevel, QuoteSummary } from '../core/quote-summary.js';
 import type { StatusResult } from '../core/status.js';
 import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
@@ -120,7 +120,7 @@ export interface PlanView {
   sends: Array<{ symbol: string; decimals: number; amount: bigint; to: string }>;
   slippageBps: number;
   /** the worst price impact of the plan's swaps, as the core rates it */
-  impact: 'ok' | 'warn' | 'danger' | 'unknown';
+  impact: ImpactLevel;
   fee: FeeView;
   deploysAccount: boolean;
   calls: CallView[];

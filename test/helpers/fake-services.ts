@@ -4,7 +4,11 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { listTokens } from '../../shared/tokens.js';
-import { priceImpactWarning, type QuoteSummary } from '../../cli/core/quote-summary.js';
+import {
+  impactLevel,
+  priceImpactWarning,
+  type QuoteSummary,
+} from '../../cli/core/quote-summary.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { parseAddress } from '../../shared/tokens.js';
 import type {
@@ -240,12 +244,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
           to: parseAddress(s.to, 'recipient'),
         })),
         slippageBps: request.slippageBps,
-        impact:
-          priceImpactWarning(impact) === 'very-high'
-            ? 'danger'
-            : priceImpactWarning(impact) === 'high'
-              ? 'warn'
-              : 'ok',
+        impact: impactLevel(impact),
         fee: options.fee ?? { mode: 'sponsored' },
         deploysAccount: false,
         calls: [

@@ -21,7 +21,7 @@ import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
-import { CONFIRM_WORD, impactLevel } from './trade-state.js';
+import { CONFIRM_WORD, quoteImpactLevel } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
 
 const TITLES: Record<PlanView['request']['kind'], string> = {
@@ -43,9 +43,9 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const slippage = formatBpsAsPercent(plan.slippageBps);
   // a plain transfer has no slippage: only swaps are judged by it
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
-  const mustType = plan.impact === 'danger' || slippageLoud === 'very-high';
+  const mustType = plan.impact === 'high' || slippageLoud === 'very-high';
   const typeWhy = [
-    plan.impact === 'danger' ? 'Price impact is very high' : '',
+    plan.impact === 'high' ? 'Price impact is very high' : '',
     slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : '',
   ]
     .filter(Boolean)
@@ -109,7 +109,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         <Box flexDirection="column">
           <Text wrap="wrap">{plan.headline}</Text>
           {plan.quotes.map((q, i) => {
-            const level = impactLevel(q);
+            const level = quoteImpactLevel(q);
             return (
               <Text key={`swap-${i}`} wrap="wrap">
                 {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least{' '}
@@ -120,11 +120,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
                 </Text>
                 <Text
                   color={
-                    level === 'danger'
-                      ? theme.danger
-                      : level === 'warn'
-                        ? theme.warning
-                        : theme.muted
+                    level === 'high' ? theme.danger : level === 'warn' ? theme.warning : theme.muted
                   }
                 >
                   {q.priceImpact === null ? 'unknown' : q.priceImpact.percent}

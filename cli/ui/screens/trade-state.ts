@@ -4,7 +4,7 @@
  */
 import { isAppError } from '../../../shared/errors.js';
 import { parseSlippageBps } from '../../../shared/slippage.js';
-import type { QuoteSummary } from '../../core/quote-summary.js';
+import { impactLevel, type ImpactLevel, type QuoteSummary } from '../../core/quote-summary.js';
 import type { QuoteRequest } from '../services.js';
 import { amountProblem, DEFAULT_PAIR, pairProblem } from './form-fields.js';
 
@@ -85,16 +85,10 @@ export function requestOf(
   };
 }
 
-export type ImpactLevel = 'ok' | 'warn' | 'danger' | 'unknown';
-
 /**
- * How loud the price impact is, from the core's own verdict on the quote (priceImpactWarning),
- * so the TUI and the headless output never disagree on where "high" starts.
+ * How loud a quote's price impact is: the core's own rating (quote-summary.ts impactLevel), so
+ * the app, the plans and the headless output never disagree on where "high" starts.
  */
-export function impactLevel(
-  quote: Pick<QuoteSummary, 'priceImpact' | 'priceImpactWarning'>,
-): ImpactLevel {
-  if (quote.priceImpactWarning === 'very-high') return 'danger';
-  if (quote.priceImpactWarning === 'high') return 'warn';
-  return quote.priceImpact === null || quote.priceImpact === undefined ? 'unknown' : 'ok';
+export function quoteImpactLevel(quote: Pick<QuoteSummary, 'priceImpact'>): ImpactLevel {
+  return impactLevel(quote.priceImpact?.bps);
 }

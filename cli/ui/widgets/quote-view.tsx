@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { QuoteSummary } from '../../core/quote-summary.js';
 import { money as short } from '../format.js';
 import { useUi } from '../context.js';
-import { impactLevel } from '../screens/trade-state.js';
+import { quoteImpactLevel } from '../screens/trade-state.js';
 import { Rows } from './layout.js';
 
 /** `extra` rows (a review's fee) line up with the quote's. */
@@ -18,9 +18,9 @@ export function QuoteView({
   extra?: ReadonlyArray<readonly [string, ReactNode]>;
 }) {
   const { theme } = useUi();
-  const level = impactLevel(quote);
+  const level = quoteImpactLevel(quote);
   const impactColour =
-    level === 'danger' ? theme.danger : level === 'warn' ? theme.warning : undefined;
+    level === 'high' ? theme.danger : level === 'warn' ? theme.warning : undefined;
   const gas =
     quote.gas.estimatedGasUsed === null
       ? 'unknown'
@@ -50,7 +50,7 @@ export function QuoteView({
             'Price impact',
             <Text key="i" color={impactColour}>
               {quote.priceImpact === null ? 'unknown' : quote.priceImpact.percent}
-              {level === 'danger'
+              {level === 'high'
                 ? '  very high: you may lose much of the value'
                 : level === 'warn'
                   ? '  high'
