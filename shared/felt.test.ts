@@ -4,6 +4,7 @@ import {
   FELT_HEX,
   FELT_HEX64_PATTERN,
   feltHex,
+  hexValue,
   parseFelt,
   parseHexFelt,
   STARK_PRIME,
@@ -63,6 +64,15 @@ describe('parseHexFelt: a felt typed or sent, by value', () => {
     ['not a string', 12],
   ])('%s → undefined', (_, text) => {
     expect(parseHexFelt(text)).toBeUndefined();
+  });
+});
+
+describe('hexValue: the same reading without the field bound', () => {
+  it('reads values at and above the prime (a 252-bit key or hash), not 65 digits', () => {
+    expect(hexValue(hex(STARK_PRIME))).toBe(STARK_PRIME);
+    expect(hexValue(` 0X${'F'.repeat(64)} `)).toBe((1n << 256n) - 1n);
+    expect(hexValue(`0x1${'0'.repeat(64)}`)).toBeUndefined();
+    expect(hexValue('')).toBeUndefined();
   });
 });
 

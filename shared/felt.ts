@@ -1,7 +1,7 @@
 /**
  * Stark field facts and the felt's spellings, each in one place and free of imports (the quote
  * path loads this). Every check of a `0x` + hex string in the repo reads its pattern from here
- * (docs/architecture.md "Rules, once").
+ * (docs/architecture.md "Layout").
  */
 
 /** The Stark field prime P = 2^251 + 17·2^192 + 1: a felt is an integer in [0, P). */
@@ -40,15 +40,18 @@ export function parseFelt(value: unknown): bigint | undefined {
 }
 
 /**
- * A felt typed or sent as 0x-hex, read by its value: surrounding whitespace and any number of
- * leading zeros are allowed (sources and people pad differently), then FELT_HEX; below P.
- * Undefined for anything else (empty, decimal, 65 significant digits, ≥ P).
+ * The value of 0x-hex text as typed or sent: surrounding whitespace and any number of leading
+ * zeros are allowed (sources and people pad differently), then FELT_HEX. Undefined for anything
+ * else (empty, decimal, 65 significant digits). No field bound: see parseHexFelt.
  */
-export function parseHexFelt(text: unknown): bigint | undefined {
+export function hexValue(text: unknown): bigint | undefined {
   if (typeof text !== 'string' || text.length > 200) return undefined;
-  const trimmed = text.trim();
-  const unpadded = trimmed.replace(/^(0[xX])0+(?=[0-9a-fA-F])/, '$1');
-  if (!FELT_HEX.test(unpadded)) return undefined;
-  const value = BigInt(unpadded);
-  return value < STARK_PRIME ? value : undefined;
+  const unpadded = text.trim().replace(/^(0[xX])0+(?=[0-9a-fA-F])/, '$1');
+  return FELT_HEX.test(unpadded) ? BigInt(unpadded) : undefined;
+}
+
+/** A felt typed or sent as 0x-hex (hexValue), below P; undefined otherwise. */
+export function parseHexFelt(text: unknown): bigint | undefined {
+  const value = hexValue(text);
+  return value !== undefined && value < STARK_PRIME ? value : undefined;
 }

@@ -15,13 +15,12 @@
 import { Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
-import { feltHex, MAX_SIGNABLE_HASH } from './felt.js';
+import { feltHex, hexValue, MAX_SIGNABLE_HASH } from './felt.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
 export const ARGENT_X_V050_CLASS_HASH =
   '0x073414441639dcd11d1846f287650a00c60c416b9d3ba45d31c651672125b2c2';
 
-const HEX = /^0x[0-9a-fA-F]+$/;
 const SIGNATURE = /^0x[0-9a-fA-F]{128}$/;
 const MAX_BITS = 252;
 
@@ -34,8 +33,8 @@ function invalid(message: string): AppError {
  * Throws AppError VALIDATION_ERROR for anything that is not hex or is wider than 252 bits.
  */
 export function padHash(hex: string): string {
-  if (typeof hex !== 'string' || !HEX.test(hex)) throw invalid('expected a 0x-prefixed hex value');
-  const value = BigInt(hex);
+  const value = hexValue(hex);
+  if (value === undefined) throw invalid('expected a 0x-prefixed hex value');
   if (value.toString(2).length > MAX_BITS) throw invalid('hex value is wider than 252 bits');
   return feltHex(value);
 }
