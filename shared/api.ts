@@ -4,7 +4,7 @@
  * validate responses and for typed results.
  */
 import Type from 'typebox';
-import { FELT_HEX_PATTERN } from './felt.js';
+import { FELT_HEX_PATTERN, SIGNATURE_HEX_PATTERN } from './felt.js';
 
 /** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */
 export const HexString = Type.String({ pattern: FELT_HEX_PATTERN });
@@ -82,7 +82,7 @@ export const SignHashRequest = Type.Object(
   { additionalProperties: false },
 );
 export type SignHashRequest = Type.Static<typeof SignHashRequest>;
-export const Signature = Type.String({ pattern: '^0x[0-9a-f]{128}$' });
+export const Signature = Type.String({ pattern: SIGNATURE_HEX_PATTERN });
 export const SignHashResponse = Type.Object({ signature: Signature });
 export type SignHashResponse = Type.Static<typeof SignHashResponse>;
 

@@ -23,6 +23,10 @@ export const FELT_HEX = new RegExp(FELT_HEX_PATTERN);
 /** A felt as this repo writes it (feltHex): `0x` and exactly 64 lower-case hex digits. */
 export const FELT_HEX64_PATTERN = '^0x[0-9a-f]{64}$';
 
+/** A Stark signature as one string, r‖s: `0x` and 128 lower-case hex digits (the API's form). */
+export const SIGNATURE_HEX_PATTERN = '^0x[0-9a-f]{128}$';
+export const SIGNATURE_HEX = new RegExp(SIGNATURE_HEX_PATTERN);
+
 /** A felt as JSON-RPC and calldata carry it: 0x-hex as above, or 1–78 decimal digits. */
 export const FELT_TEXT_PATTERN = '^(0[xX][0-9a-fA-F]{1,64}|[0-9]{1,78})$';
 export const FELT_TEXT = new RegExp(FELT_TEXT_PATTERN);

@@ -15,13 +15,12 @@
 import { Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
-import { feltHex, hexValue, MAX_SIGNABLE_HASH } from './felt.js';
+import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
 export const ARGENT_X_V050_CLASS_HASH =
   '0x073414441639dcd11d1846f287650a00c60c416b9d3ba45d31c651672125b2c2';
 
-const SIGNATURE = /^0x[0-9a-fA-F]{128}$/;
 const MAX_BITS = 252;
 
 function invalid(message: string): AppError {
@@ -62,10 +61,9 @@ export function argentAccountAddress(publicKey: string): string {
 
 /** Splits a 64-byte r‖s signature (0x + 128 hex) into [r, s], each 0x + 64 lower-case hex. */
 export function splitSignature(signature: string): [string, string] {
-  if (typeof signature !== 'string' || !SIGNATURE.test(signature)) {
-    throw invalid('expected a signature of 0x + 128 hex digits');
-  }
-  const body = signature.slice(2).toLowerCase();
+  const lower = typeof signature === 'string' ? signature.toLowerCase() : '';
+  if (!SIGNATURE_HEX.test(lower)) throw invalid('expected a signature of 0x + 128 hex digits');
+  const body = lower.slice(2);
   return [`0x${body.slice(0, 64)}`, `0x${body.slice(64)}`];
 }
 

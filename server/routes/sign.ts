@@ -13,7 +13,7 @@ import {
   textMessageTypedData,
 } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { FELT_HEX, MAX_SIGNABLE_HASH } from '../../shared/felt.js';
+import { FELT_HEX, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from '../../shared/felt.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
@@ -45,7 +45,7 @@ export function isSignableHash(hex: string): boolean {
 /** Normalises the provider's signature and refuses anything that is not r‖s. */
 function checkedSignature(signature: string): string {
   const lower = signature.toLowerCase();
-  if (!/^0x[0-9a-f]{128}$/.test(lower)) {
+  if (!SIGNATURE_HEX.test(lower)) {
     throw new AppError(
       ErrorCode.IDENTITY_PROVIDER_ERROR,
       'The identity provider returned a malformed signature',
