@@ -5,7 +5,14 @@
 import { AppError, ErrorCode } from './errors.js';
 import { ADDRESS_BOUND, feltHex, parseHexFelt } from './felt.js';
 
-export type Network = 'mainnet' | 'sepolia';
+/** The networks the client knows (the sandbox is mainnet-like and uses mainnet's). */
+export const NETWORKS = ['mainnet', 'sepolia'] as const;
+export type Network = (typeof NETWORKS)[number];
+
+/** Whether `value` names a network: the one check of a --network flag or a setting. */
+export function isNetwork(value: unknown): value is Network {
+  return (NETWORKS as readonly unknown[]).includes(value);
+}
 
 export interface Token {
   symbol: string;

@@ -3,7 +3,7 @@
  * other faces (cli/mcp/server.ts). Read-only unless --allow-execute; caps with --max-usd and
  * --allow-token. stdout carries the protocol only; the log goes to stderr.
  */
-import { parseCommandArgs } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { usageError } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
@@ -33,9 +33,7 @@ export const run: CommandRun = async (ctx) => {
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0)
     throw usageError(`mcp takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
-  const network = values.network;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
+  const network = parseNetworkFlag(values.network);
   const [
     { parseAmount },
     { resolveToken },

@@ -1,5 +1,5 @@
 /** `finance-tui portfolio [--fresh] [--network NAME] [--sandbox] [--json]`: what the wallet is worth. */
-import { parseCommandArgs } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
@@ -28,9 +28,7 @@ export const run: CommandRun = async (ctx) => {
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0)
     throw usageError(`portfolio takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
-  const network = values.network;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network.slice(0, 20)}")`);
+  const network = parseNetworkFlag(values.network);
   const [{ portfolio }, { renderPortfolio }] = await Promise.all([
     import('../core/portfolio.js'),
     import('../headless/portfolio-render.js'),

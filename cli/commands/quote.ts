@@ -5,7 +5,7 @@
  * Only light modules are imported up front, so `--help` and usage errors answer at once; the
  * aggregator client (TypeBox, ky), the settings and the stack load once the options parse.
  */
-import { parseCommandArgs, refuseNegativeAmount } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount } from '../headless/args.js';
 import type { CommandContext, CommandRun } from '../headless/context.js';
 import type { PairSpec } from '../core/quote.js';
 import { parsePairList } from '../headless/pairs.js';
@@ -54,12 +54,7 @@ export function parseQuoteOptions(argv: string[]): QuoteOptions {
     network: { type: 'string' },
   });
   const help = values.help === true;
-  let network: Network | undefined;
-  if (values.network !== undefined) {
-    if (values.network !== 'mainnet' && values.network !== 'sepolia')
-      throw usageError(`--network must be mainnet or sepolia (got "${values.network}")`);
-    network = values.network;
-  }
+  const network = parseNetworkFlag(values.network);
   const slippageBps = values.slippage === undefined ? undefined : parseSlippageBps(values.slippage);
   let pairs: PairSpec[] = [];
   const multi = values.pairs !== undefined;

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { isNetwork, NETWORKS, type Network } from '../../shared/tokens.js';
 import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -101,4 +102,10 @@ export function refuseNegativeAmount(
       );
     }
   }
+}
+
+/** `--network NAME` as given: a known network, or undefined when absent; USAGE_ERROR otherwise. */
+export function parseNetworkFlag(value: string | undefined): Network | undefined {
+  if (value === undefined || isNetwork(value)) return value;
+  throw usageError(`--network must be ${NETWORKS.join(' or ')} (got "${value.slice(0, 20)}")`);
 }

@@ -5,11 +5,10 @@
  * under --json), with --yes sign exactly that plan. Light at import: the core and the renderers
  * load once the options parse.
  */
-import { parseCommandArgs, refuseNegativeAmount } from './args.js';
+import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount } from './args.js';
 import type { CommandContext, CommandResult } from './context.js';
 import type { ActionOptions, ActionRequest } from '../core/actions/index.js';
 import { withEndpoints } from './with-endpoints.js';
-import { usageError } from '../../shared/errors.js';
 import { parseSlippageBps } from '../core/actions/rules.js';
 import type { Network } from '../../shared/tokens.js';
 
@@ -78,15 +77,13 @@ export function parseSigningArgs(
     ...extra,
   });
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  const network = values.network as string | undefined;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  const network = parseNetworkFlag(values.network as string | undefined);
   const slippage = values.slippage as string | undefined;
   const options: SigningOptions = {
     yes: values.yes === true,
     sandbox: values.sandbox === true,
     help: values.help === true,
-    network: network as Network | undefined,
+    network,
     slippageBps: slippage === undefined ? undefined : parseSlippageBps(slippage),
     allowHighImpact: values['allow-high-impact'] === true,
     gasToken: values['gas-token'] as string | undefined,

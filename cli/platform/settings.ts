@@ -8,7 +8,7 @@
  */
 import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { findToken, type Network } from '../../shared/tokens.js';
+import { findToken, isNetwork, type Network } from '../../shared/tokens.js';
 import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';
 import { isHttpUrl } from '../../shared/url.js';
 
@@ -101,7 +101,7 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   if (problem !== undefined)
     throw invalidStore(SETTINGS_STORE.what, storeFile(env, SETTINGS_STORE.configName), problem);
   const network = env.FINANCE_TUI_NETWORK?.trim() || stored.network;
-  if (network !== 'mainnet' && network !== 'sepolia') {
+  if (!isNetwork(network)) {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`,

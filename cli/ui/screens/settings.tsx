@@ -8,6 +8,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
+import { swapsSupported } from '../../core/actions/rules.js';
 import { useUi } from '../context.js';
 import { describeFailure, type Failure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
@@ -100,7 +101,7 @@ export function SettingsScreen() {
         {mark('network')}
         {'Network           '}
         {draft.network}
-        {draft.network === 'sepolia' ? ' (no swaps on Sepolia)' : ''}
+        {swapsSupported(draft.network) ? '' : ' (no swaps on Sepolia)'}
       </Text>
       <Box>
         <Text color={row === 'serverUrl' ? theme.accent : undefined}>

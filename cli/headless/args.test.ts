@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '../../shared/errors.js';
+import { isNetwork } from '../../shared/tokens.js';
+import { parseNetworkFlag } from './args.js';
+
+describe('--network: the one check (shared/tokens.ts isNetwork)', () => {
+  it('knows mainnet and sepolia, as written', () => {
+    expect(['mainnet', 'sepolia', 'Mainnet', 'sandbox', '', undefined].map(isNetwork)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('parseNetworkFlag passes a network or nothing, and refuses the rest as USAGE_ERROR', () => {
+    expect(parseNetworkFlag(undefined)).toBeUndefined();
+    expect(parseNetworkFlag('sepolia')).toBe('sepolia');
+    let caught: unknown;
+    try {
+      parseNetworkFlag(`goerli${'x'.repeat(100)}`);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isAppError(caught) && caught.code).toBe('USAGE_ERROR');
+    expect(isAppError(caught) && caught.message).toBe(
+      '--network must be mainnet or sepolia (got "goerlixxxxxxxxxxxxxx")',
+    );
+  });
+});
