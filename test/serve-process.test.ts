@@ -227,4 +227,44 @@ describe('finance-tui serve: running', () => {
     expect(proc.stdout()).toContain('finishing in-flight requests (up to 5000 ms)');
     expect(proc.stdout()).toContain('closing the remaining connections');
   });
+
+  // `finance-tui serve --port 0 | head -1`: the reader is gone after the first line; the exit
+  // handler's flush used to retry the EPIPE write forever, so no SIGTERM was ever handled again
+  it('stdout closed by its reader after the first line: SIGTERM still stops it, exit 0', async () => {
+    const { proc } = await startServe();
+    try {
+      // nothing else is logged before the signal: the stop's own lines are the first to meet the
+      // broken pipe (a request's line, written 100 ms later, would have revealed it earlier)
+      proc.child.stdout?.destroy();
+      proc.kill('SIGTERM');
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  });
+
+  it('stdout closed, a request hanging: a second SIGTERM forces exit 143', async () => {
+    const { proc, url } = await startServe();
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    try {
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const continued = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.write(
+        'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+      );
+      await continued;
+      proc.child.stdout?.destroy();
+      // signals within 250 ms of the first count as the first (cli/platform/signals.ts): keep
+      // signalling until the process answers one as the second
+      const signalling = setInterval(() => proc.kill('SIGTERM'), 100);
+      proc.kill('SIGTERM');
+      const exited = await proc.exited;
+      clearInterval(signalling);
+      expect(exited).toEqual({ code: 143, signal: null });
+    } finally {
+      socket.destroy();
+      proc.kill('SIGKILL');
+    }
+  });
 });
