@@ -112,7 +112,7 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close();
-    throw error;
+    throw hostRefusal(error, config.host) ?? error;
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -122,6 +122,29 @@ export async function startServer(
     close: () => app.close(),
     flushLog: writeOutLog,
   };
+}
+
+/** getaddrinfo's answers for a name that does not resolve (now, or at all) */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
+
+/**
+ * A listen error that is HOST's fault, as a CONFIG_ERROR naming HOST (config.ts checks only its
+ * form: whether a name resolves, and to an address of this machine, only listening can tell);
+ * undefined for any other error (EADDRINUSE is the caller's to word).
+ */
+export function hostRefusal(error: unknown, host: string): AppError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRNOTAVAIL')
+    return new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `HOST ${host} is not an address of this machine (${code}); use 127.0.0.1, 0.0.0.0 (every interface) or one of this machine's addresses`,
+    );
+  if (code !== undefined && UNRESOLVED.has(code))
+    return new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `HOST ${host} does not resolve to an address (${code}); use an IP address such as 127.0.0.1 or 0.0.0.0, or a host name this machine resolves`,
+    );
+  return undefined;
 }
 
 /** How long after the forced cut a close that still hangs is given before giving up on it. */

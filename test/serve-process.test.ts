@@ -78,6 +78,33 @@ describe('finance-tui serve: configuration', () => {
     },
   );
 
+  // a name that does not resolve (.invalid never does), an address of another machine, a malformed
+  // value: each one line naming HOST and exit 1, never INTERNAL_ERROR
+  it.each([
+    ['nonsense.invalid', 'does not resolve'],
+    ['8.8.8.8', 'is not an address of this machine'],
+    ['bad_host!', 'must be an IP address or a host name'],
+  ])('HOST=%s is one line naming HOST (%s), exit 1', async (host, said) => {
+    const result = await runBin(
+      ['serve', '--port', '0'],
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET,
+        HOST: host,
+      }),
+      home.dir,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`HOST ${host === 'bad_host!' ? 'must' : host}`);
+    expect(lines[0]).toContain(said);
+    expect(result.stderr).not.toContain('INTERNAL_ERROR');
+    expect(result.stdout).not.toContain('Server listening');
+  });
+
   it('a guessable JWT_SECRET (32 × "a") is refused at start in one line saying how to make one', async () => {
     const weak = 'a'.repeat(32);
     const proc = spawnBin(
