@@ -283,7 +283,13 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test',
   });
 
-  await app.register(rootRoutes, { version: deps.version ?? '0.0.0', sandbox: config.sandbox });
+  const redis = deps.redis;
+  await app.register(rootRoutes, {
+    version: deps.version ?? '0.0.0',
+    sandbox: config.sandbox,
+    // ioredis's state ('ready' once connected; 'connecting', 'reconnecting', 'end' while not)
+    unavailable: () => (redis === undefined || redis.status === 'ready' ? [] : ['redis']),
+  });
   const provisioning = {
     identity: deps.identity,
     lock:

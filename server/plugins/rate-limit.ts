@@ -16,8 +16,8 @@
  * only authenticated calls count.
  *
  * Counters live in memory (MemoryCounterStore: bounded, see there) or, with a Redis client, in
- * Redis, shared by every instance. A Redis failure fails closed: the request is refused (500)
- * rather than let through unlimited.
+ * Redis, shared by every instance. A Redis failure fails closed: the request is refused (503
+ * DEPENDENCY_UNAVAILABLE) rather than let through unlimited.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -25,6 +25,7 @@ import type { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { clientKey, networkKey } from '../client-key.js';
 import { TOKEN_TTL_SECONDS } from '../jwt.js';
+import { redisUnavailable } from '../redis-unavailable.js';
 
 export interface LimitRule {
   /** the counter space: one per route (or call) and subject */
@@ -354,10 +355,17 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async hit(rule: LimitRule, subject: string): Promise<Hit> {
-    const [count, ttl] = await this.redis.financeTuiHit(
-      `${this.prefix}${rule.name}:${subject}`,
-      rule.windowMs,
-    );
+    let answer: [number, number];
+    try {
+      answer = await this.redis.financeTuiHit(
+        `${this.prefix}${rule.name}:${subject}`,
+        rule.windowMs,
+      );
+    } catch {
+      // fail closed, and say what is down (never the error: it could quote the URL)
+      throw redisUnavailable();
+    }
+    const [count, ttl] = answer;
     return { count, resetMs: ttl };
   }
 }
