@@ -231,6 +231,52 @@ describe('finance-tui serve: running', () => {
     }
   });
 
+  // issue 27: from one network in 8.6 s, 1,000 codes mailed to one address and 5,000 guesses
+  // passed to the identity provider. Now per e-mail, whatever the (forwarded) source address.
+  it('codes and guesses per e-mail from many addresses: 5 mailed, 10 tried, then the code is burnt', async () => {
+    const { proc, url } = await startServe({ TRUST_PROXY: 'true' });
+    const email = 'flooded@example.com';
+    const call = (path: string, body: unknown, address: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify(body),
+      }).then(async (res) => ({
+        status: res.status,
+        code: ((await res.json()) as { error?: { code: string } }).error?.code,
+      }));
+    const statuses = (answers: Array<{ status: number }>) =>
+      answers.map((a) => a.status).sort((a, b) => a - b);
+    const outbox = async (): Promise<string> =>
+      ((await (await fetch(`${emulatorUrl}/sandbox/outbox/${email}`)).json()) as { code: string })
+        .code;
+    try {
+      const seen = emulator.faults.requests;
+      const sends = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => call('/auth/login', { email }, `10.1.0.${i + 1}`)),
+      );
+      expect(statuses(sends)).toEqual([...Array(5).fill(200), ...Array(25).fill(429)]);
+      expect(emulator.faults.requests - seen).toBe(5);
+      const code = await outbox();
+      const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call('/auth/verify', { email, code: wrong(i) }, `10.2.0.${i + 1}`),
+        ),
+      );
+      expect(statuses(guesses)).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+      // the code's tries are spent: the right one is refused too, without reaching the provider
+      expect(await call('/auth/verify', { email, code }, '10.3.0.1')).toEqual({
+        status: 429,
+        code: 'RATE_LIMITED',
+      });
+      expect(proc.stdout()).not.toContain(email);
+    } finally {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+  });
+
   it('a hung client connection is cut after 5 s and the process exits', async () => {
     const { proc, url } = await startServe();
     const { port } = new URL(url);

@@ -85,6 +85,44 @@ describe.skipIf(redisServerPath === undefined)(
       expect(mailed() - mailedBefore).toBe(5);
     });
 
+    it('two instances share the per-e-mail limits; the counter keys hold no e-mail address', async () => {
+      const [a, b] = apps as [TestApp, TestApp];
+      const email = 'shared-victim@example.com';
+      const sends = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          post(
+            i % 2 === 0 ? a.app : b.app,
+            '/auth/login',
+            { email },
+            {
+              remoteAddress: `198.51.100.${i + 1}`,
+            },
+          ),
+        ),
+      );
+      expect(sends.filter((r) => r.statusCode === 200)).toHaveLength(5);
+      expect(sends.filter((r) => r.statusCode === 429)).toHaveLength(7);
+      // the newest code was mailed by one of the two fakes
+      const code = a.identity.outbox.get(email) ?? (b.identity.outbox.get(email) as string);
+      const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+      const guesses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          post(
+            i % 2 === 0 ? a.app : b.app,
+            '/auth/verify',
+            { email, code: wrong(i) },
+            {
+              remoteAddress: `198.51.101.${i + 1}`,
+            },
+          ),
+        ),
+      );
+      expect(guesses.filter((r) => r.statusCode === 429)).toHaveLength(6);
+      const keys = await (clients[0] as Redis).keys('finance-tui-rl:*:email:*');
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      for (const key of keys) expect(key.toLowerCase()).not.toContain('victim');
+    });
+
     it('another IP is counted separately', async () => {
       const [a] = apps as [TestApp];
       const res = await post(
