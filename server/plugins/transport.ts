@@ -187,7 +187,8 @@ export const MAX_UNANSWERED_PER_SOCKET = 16;
 export const MAX_REQUESTS_PER_SOCKET = 10_000;
 
 const kUnanswered = Symbol('finance-tui.unanswered');
-type CountedSocket = Socket & { [kUnanswered]?: number };
+const kAnswered = Symbol('finance-tui.answered');
+type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void };
 
 /**
  * Puts a bound in front of the server's request handler (Fastify's): a request over
@@ -212,9 +213,11 @@ export function boundPipelining(server: Server, onRefused: () => void): void {
       return;
     }
     socket[kUnanswered] = unanswered;
-    response.once('close', () => {
+    // one listener function per connection, not a closure per request (a response closes once)
+    socket[kAnswered] ??= () => {
       socket[kUnanswered] = (socket[kUnanswered] ?? 1) - 1;
-    });
+    };
+    response.on('close', socket[kAnswered]);
     for (const handler of handlers) handler.call(this, request, response);
   });
 }
