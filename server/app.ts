@@ -132,6 +132,13 @@ export interface AsyncLog extends pino.DestinationStream {
  * what pino gets is a destination of our own (pino's documented custom-destination interface: an
  * object with `write`) that turns each line into bytes for the sonic-boom behind it; the
  * sonic-boom itself is left as pino.destination made it.
+ *
+ * A reader that went away (`serve | head -1`): pino's exit handler flushes what is pending with
+ * sonic-boom's flushSync, which retries a write that failed with EPIPE every 100 ms, forever,
+ * on the main thread, so no signal handler ever ran again and only SIGKILL stopped the server.
+ * pino turns flushSync into a no-op once an asynchronous write has failed with EPIPE, so the
+ * server (main.ts startServer) flushes asynchronously when it closes and again after its last
+ * line (flushLog): a broken pipe is found before the process exits, never inside its exit handler.
  */
 export function asyncLog(fd = 1): AsyncLog {
   const sonic = pino.destination({
@@ -143,10 +150,12 @@ export function asyncLog(fd = 1): AsyncLog {
     periodicFlush: 100,
     contentMode: 'buffer',
   });
-  // sonic-boom's types declare write(string) only; in buffer mode it takes bytes
-  const writeBytes = sonic.write.bind(sonic) as unknown as (bytes: Buffer) => boolean;
+  // sonic-boom's types declare write(string) only; in buffer mode it takes bytes. Looked up at
+  // each line, not bound once: on EPIPE (the reader is gone: `serve | head -1`) pino replaces the
+  // stream's write and flushSync with no-ops, and lines must stop piling up from then on.
+  const sonicWrite = sonic as unknown as { write(bytes: Buffer): boolean };
   const log: AsyncLog = {
-    write: (line) => writeBytes(Buffer.from(line)),
+    write: (line) => sonicWrite.write(Buffer.from(line)),
     flush: (callback) => sonic.flush(callback),
     on: (event, listener) => {
       sonic.on(event, listener);
@@ -169,6 +178,25 @@ export function deadlineCheckIntervalMs(
     10,
     Math.min(1_000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs) / 4)),
   );
+}
+
+/** How long a flush of the log is waited for (a reader that stopped reading). */
+export const LOG_FLUSH_WAIT_MS = 1_000;
+
+/**
+ * Writes out what the log holds, asynchronously (asyncLog: a broken pipe is found here, and pino
+ * stops writing to it, rather than in the exit handler's flushSync); resolves when written, when
+ * the write failed, or after LOG_FLUSH_WAIT_MS.
+ */
+export function flushLog(log: Pick<AsyncLog, 'flush'>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, LOG_FLUSH_WAIT_MS);
+    timer.unref();
+    log.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
@@ -255,7 +283,13 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test',
   });
 
-  await app.register(rootRoutes, { version: deps.version ?? '0.0.0', sandbox: config.sandbox });
+  const redis = deps.redis;
+  await app.register(rootRoutes, {
+    version: deps.version ?? '0.0.0',
+    sandbox: config.sandbox,
+    // ioredis's state ('ready' once connected; 'connecting', 'reconnecting', 'end' while not)
+    unavailable: () => (redis === undefined || redis.status === 'ready' ? [] : ['redis']),
+  });
   const provisioning = {
     identity: deps.identity,
     lock:

@@ -4,6 +4,7 @@ import { trustProxyOption } from './app.js';
 import { randomBytes } from 'node:crypto';
 import {
   ConfigError,
+  isHostForm,
   jwtSecretProblem,
   loadConfig,
   parseTrustProxy,
@@ -26,6 +27,26 @@ function problemsOf(env: Record<string, string>): string[] {
     throw error;
   }
 }
+
+describe('HOST', () => {
+  it.each(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost', 'api.example.com', 'nonsense'])(
+    '%s has the form of a host (whether it resolves, listening tells)',
+    (host) => {
+      expect(isHostForm(host)).toBe(true);
+      expect(loadConfig({ ...base, HOST: host }).host).toBe(host);
+    },
+  );
+
+  it.each(['bad_host', 'a..b', '-a.example.com', '[::1]', '127.0.0.1:3001', 'x'.repeat(64)])(
+    '%s is refused by name',
+    (host) => {
+      expect(isHostForm(host)).toBe(false);
+      expect(problemsOf({ HOST: host })).toEqual([
+        expect.stringMatching(/^HOST must be an IP address or a host name/),
+      ]);
+    },
+  );
+});
 
 describe('TRUST_PROXY', () => {
   it.each([
@@ -287,6 +308,8 @@ describe('the environment schema', () => {
 
   it.each([
     ['PORT', '65536'],
+    ['HOST', 'bad host!'],
+    ['HOST', 'http://example.com'],
     ['NODE_ENV', 'staging'],
     ['ALLOWED_ORIGINS', 'https://a.example.com/path'],
     ['PUBLIC_URL', 'ftp://example.com'],

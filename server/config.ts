@@ -177,6 +177,20 @@ export function parseTrustProxy(
   };
 }
 
+/**
+ * HOST's form: an IP address, or a host name (letters, digits and hyphens in dot-separated labels
+ * of at most 63, 253 in all). Whether a name resolves, and to an address of this machine, only
+ * listening tells (main.ts hostRefusal names HOST then too).
+ */
+export function isHostForm(raw: string): boolean {
+  if (isIP(raw) !== 0) return true;
+  if (raw.length > 253) return false;
+  return raw
+    .replace(/\.$/, '')
+    .split('.')
+    .every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(label));
+}
+
 /** A value as a problem line quotes it: bounded, so one bad variable stays one readable line. */
 function shown(value: string, max: number): string {
   return value.length > max ? `${value.slice(0, max)}…` : value;
@@ -268,7 +282,14 @@ export const ENV_SCHEMA = Type.Object({
     (raw) => raw,
   ),
   PORT: Type.Optional(integer('PORT', 0, 65_535, 5)),
-  HOST: Type.Optional(text),
+  HOST: Type.Optional(
+    variable(
+      isHostForm,
+      (raw) =>
+        `HOST must be an IP address or a host name, like 127.0.0.1 or 0.0.0.0 (got "${shown(raw, 60)}")`,
+      (raw) => raw,
+    ),
+  ),
   // production unless told otherwise: development and test put internal error text in 500
   // responses, which a server started without NODE_ENV (a plain `finance-tui serve`) must not do.
   NODE_ENV: Type.Optional(

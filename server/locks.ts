@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { redisUnavailable } from './redis-unavailable.js';
 
 export interface KeyedLock {
   /**
@@ -91,7 +92,13 @@ export function createRedisLock(redis: Redis, options: RedisLockOptions = {}): K
           const redisKey = `${prefix}${key}`;
           const token = randomUUID();
           for (;;) {
-            if ((await client.set(redisKey, token, 'PX', ttlMs, 'NX')) === 'OK') break;
+            let taken: string | null;
+            try {
+              taken = await client.set(redisKey, token, 'PX', ttlMs, 'NX');
+            } catch {
+              throw redisUnavailable();
+            }
+            if (taken === 'OK') break;
             if (Date.now() - started >= waitMs) throw onTimeout();
             await sleep(25 + Math.floor(Math.random() * 75));
           }

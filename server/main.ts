@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { packageVersion } from '../shared/version.js';
-import { type AppDeps, buildApp } from './app.js';
+import { type AppDeps, asyncLog, buildApp, flushLog } from './app.js';
 import type { ServerConfig } from './config.js';
 import { createIdentityProvider } from './providers/identity.js';
 import { createPaymasterRelay } from './providers/paymaster.js';
@@ -21,6 +21,12 @@ export interface ServerHandle {
   url: string;
   /** Stops accepting, waits for in-flight requests, then releases Redis. */
   close(): Promise<void>;
+  /**
+   * Writes out the log asynchronously (at most LOG_FLUSH_WAIT_MS): called after the last line, so
+   * a reader that went away is found before the process exits (app.ts asyncLog). A no-op when
+   * the caller gave its own logStream.
+   */
+  flushLog(): Promise<void>;
 }
 
 /** Builds the real adapters (unless given in `deps`), builds the app and listens on config.host:config.port. */
@@ -61,13 +67,19 @@ export async function startServer(
     redis = ownRedis;
   }
 
+  // stdout unless the caller gave a destination; flushed on close (and by flushLog)
+  const ownLog = deps.logStream === undefined ? asyncLog() : undefined;
   const app = await buildApp(config, {
     version: packageVersion(),
     ...deps,
+    ...(ownLog === undefined ? {} : { logStream: ownLog }),
     identity,
     paymaster,
     ...(redis === undefined ? {} : { redis }),
   });
+  const writeOutLog = (): Promise<void> =>
+    ownLog === undefined ? Promise.resolve() : flushLog(ownLog);
+  app.addHook('onClose', writeOutLog);
   if (ownRedis !== undefined) {
     const client = ownRedis;
     // The code only: a message could one day quote the connection string and its password.
@@ -100,11 +112,39 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close();
-    throw error;
+    throw hostRefusal(error, config.host) ?? error;
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { app, url: `http://${host}:${address.port}`, close: () => app.close() };
+  return {
+    app,
+    url: `http://${host}:${address.port}`,
+    close: () => app.close(),
+    flushLog: writeOutLog,
+  };
+}
+
+/** getaddrinfo's answers for a name that does not resolve (now, or at all) */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
+
+/**
+ * A listen error that is HOST's fault, as a CONFIG_ERROR naming HOST (config.ts checks only its
+ * form: whether a name resolves, and to an address of this machine, only listening can tell);
+ * undefined for any other error (EADDRINUSE is the caller's to word).
+ */
+export function hostRefusal(error: unknown, host: string): AppError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRNOTAVAIL')
+    return new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `HOST ${host} is not an address of this machine (${code}); use 127.0.0.1, 0.0.0.0 (every interface) or one of this machine's addresses`,
+    );
+  if (code !== undefined && UNRESOLVED.has(code))
+    return new AppError(
+      ErrorCode.CONFIG_ERROR,
+      `HOST ${host} does not resolve to an address (${code}); use an IP address such as 127.0.0.1 or 0.0.0.0, or a host name this machine resolves`,
+    );
+  return undefined;
 }
 
 /** How long after the forced cut a close that still hangs is given before giving up on it. */

@@ -14,11 +14,13 @@
  * they expire) or, with REDIS_URL, in Redis: shared by every instance and kept across restarts.
  * The in-memory store holds at most MAX_USERS records; when full of unexpired records a sign-out
  * is refused (503 REVOCATION_UNAVAILABLE, the client says the token could not be ended) rather
- * than forget an earlier one. A Redis failure fails closed on check (500) as the rate limiter does.
+ * than forget an earlier one. A Redis failure fails closed on check (503 DEPENDENCY_UNAVAILABLE)
+ * as the rate limiter does.
  */
 import type { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { TOKEN_TTL_SECONDS } from './jwt.js';
+import { redisUnavailable } from './redis-unavailable.js';
 
 /** The claims a revocation needs: who, which token, when it was issued. */
 export interface RevocableToken {
@@ -146,8 +148,6 @@ export function createRedisRevocations(
   if (!('financeTuiRevoke' in redis))
     redis.defineCommand('financeTuiRevoke', { numberOfKeys: 1, lua: REVOKE });
   const client = redis as RedisWithRevoke;
-  const failed = (): AppError =>
-    new AppError(ErrorCode.INTERNAL_ERROR, 'The session store is unavailable');
 
   return {
     async revoke(token) {
@@ -172,7 +172,7 @@ export function createRedisRevocations(
       try {
         fields = await client.hmget(`${prefix}${token.userId}`, 'through', `j:${token.jti}`);
       } catch {
-        throw failed();
+        throw redisUnavailable();
       }
       const [through, id] = fields;
       if (through === null || through === undefined) return false;

@@ -133,6 +133,12 @@ export const RootResponse = Type.Object({
 export type RootResponse = Type.Static<typeof RootResponse>;
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
 export type HealthResponse = Type.Static<typeof HealthResponse>;
+/** GET /health's 503: the server runs, but a store it needs does not answer (docs/server-api.md) */
+export const DegradedHealthResponse = Type.Object({
+  status: Type.Literal('degraded'),
+  unavailable: Type.Array(Type.Literal('redis'), { minItems: 1 }),
+});
+export type DegradedHealthResponse = Type.Static<typeof DegradedHealthResponse>;
 
 /**
  * What POST /sign/message signs when `message` is a plain string: never the text as a hash, but

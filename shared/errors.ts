@@ -13,6 +13,8 @@ export const ErrorCode = {
   TOKEN_REVOKED: 'TOKEN_REVOKED',
   /** a sign-out could not be recorded (store full or unavailable): the token still works */
   REVOCATION_UNAVAILABLE: 'REVOCATION_UNAVAILABLE',
+  /** a store the request needs (Redis: limits, sign-outs, locks) is unreachable; details.dependency names it */
+  DEPENDENCY_UNAVAILABLE: 'DEPENDENCY_UNAVAILABLE',
   FORBIDDEN: 'FORBIDDEN',
   WALLET_MISMATCH: 'WALLET_MISMATCH',
   // the account already has a usable wallet: creating another would unlink it (and its funds)
@@ -238,6 +240,7 @@ export const JSON_RPC_ERROR_CODES: Readonly<Partial<Record<ErrorCode, number>>> 
   [ErrorCode.PAYMASTER_ERROR]: -32010,
   [ErrorCode.UPSTREAM_TIMEOUT]: -32011,
   [ErrorCode.TOKEN_REVOKED]: -32012,
+  [ErrorCode.DEPENDENCY_UNAVAILABLE]: -32013,
 };
 export const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_INVALID_REQUEST = -32600;

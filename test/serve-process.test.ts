@@ -78,6 +78,33 @@ describe('finance-tui serve: configuration', () => {
     },
   );
 
+  // a name that does not resolve (.invalid never does), an address of another machine, a malformed
+  // value: each one line naming HOST and exit 1, never INTERNAL_ERROR
+  it.each([
+    ['nonsense.invalid', 'does not resolve'],
+    ['8.8.8.8', 'is not an address of this machine'],
+    ['bad_host!', 'must be an IP address or a host name'],
+  ])('HOST=%s is one line naming HOST (%s), exit 1', async (host, said) => {
+    const result = await runBin(
+      ['serve', '--port', '0'],
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET,
+        HOST: host,
+      }),
+      home.dir,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`HOST ${host === 'bad_host!' ? 'must' : host}`);
+    expect(lines[0]).toContain(said);
+    expect(result.stderr).not.toContain('INTERNAL_ERROR');
+    expect(result.stdout).not.toContain('Server listening');
+  });
+
   it('a guessable JWT_SECRET (32 × "a") is refused at start in one line saying how to make one', async () => {
     const weak = 'a'.repeat(32);
     const proc = spawnBin(
@@ -204,6 +231,52 @@ describe('finance-tui serve: running', () => {
     }
   });
 
+  // issue 27: from one network in 8.6 s, 1,000 codes mailed to one address and 5,000 guesses
+  // passed to the identity provider. Now per e-mail, whatever the (forwarded) source address.
+  it('codes and guesses per e-mail from many addresses: 5 mailed, 10 tried, then the code is burnt', async () => {
+    const { proc, url } = await startServe({ TRUST_PROXY: 'true' });
+    const email = 'flooded@example.com';
+    const call = (path: string, body: unknown, address: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify(body),
+      }).then(async (res) => ({
+        status: res.status,
+        code: ((await res.json()) as { error?: { code: string } }).error?.code,
+      }));
+    const statuses = (answers: Array<{ status: number }>) =>
+      answers.map((a) => a.status).sort((a, b) => a - b);
+    const outbox = async (): Promise<string> =>
+      ((await (await fetch(`${emulatorUrl}/sandbox/outbox/${email}`)).json()) as { code: string })
+        .code;
+    try {
+      const seen = emulator.faults.requests;
+      const sends = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => call('/auth/login', { email }, `10.1.0.${i + 1}`)),
+      );
+      expect(statuses(sends)).toEqual([...Array(5).fill(200), ...Array(25).fill(429)]);
+      expect(emulator.faults.requests - seen).toBe(5);
+      const code = await outbox();
+      const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call('/auth/verify', { email, code: wrong(i) }, `10.2.0.${i + 1}`),
+        ),
+      );
+      expect(statuses(guesses)).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+      // the code's tries are spent: the right one is refused too, without reaching the provider
+      expect(await call('/auth/verify', { email, code }, '10.3.0.1')).toEqual({
+        status: 429,
+        code: 'RATE_LIMITED',
+      });
+      expect(proc.stdout()).not.toContain(email);
+    } finally {
+      proc.kill('SIGKILL');
+      await proc.exited;
+    }
+  });
+
   it('a hung client connection is cut after 5 s and the process exits', async () => {
     const { proc, url } = await startServe();
     const { port } = new URL(url);
@@ -226,5 +299,45 @@ describe('finance-tui serve: running', () => {
     // fake-clock business), then a clean exit
     expect(proc.stdout()).toContain('finishing in-flight requests (up to 5000 ms)');
     expect(proc.stdout()).toContain('closing the remaining connections');
+  });
+
+  // `finance-tui serve --port 0 | head -1`: the reader is gone after the first line; the exit
+  // handler's flush used to retry the EPIPE write forever, so no SIGTERM was ever handled again
+  it('stdout closed by its reader after the first line: SIGTERM still stops it, exit 0', async () => {
+    const { proc } = await startServe();
+    try {
+      // nothing else is logged before the signal: the stop's own lines are the first to meet the
+      // broken pipe (a request's line, written 100 ms later, would have revealed it earlier)
+      proc.child.stdout?.destroy();
+      proc.kill('SIGTERM');
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  });
+
+  it('stdout closed, a request hanging: a second SIGTERM forces exit 143', async () => {
+    const { proc, url } = await startServe();
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    try {
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const continued = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.write(
+        'POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+      );
+      await continued;
+      proc.child.stdout?.destroy();
+      // signals within 250 ms of the first count as the first (cli/platform/signals.ts): keep
+      // signalling until the process answers one as the second
+      const signalling = setInterval(() => proc.kill('SIGTERM'), 100);
+      proc.kill('SIGTERM');
+      const exited = await proc.exited;
+      clearInterval(signalling);
+      expect(exited).toEqual({ code: 143, signal: null });
+    } finally {
+      socket.destroy();
+      proc.kill('SIGKILL');
+    }
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Per-IP limits: 5/min on /auth/* and /wallet/create, 30/min on /sign/*; IPv6 clients count per
- * /64. The window is moved with a faked Date (the in-memory store reads Date.now()), never by
+ * /64. Per e-mail, whatever the address: 5 codes sent and 10 tries of a code per 15 minutes. The window is moved with a faked Date (the in-memory store reads Date.now()), never by
  * sleeping.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryCounterStore } from '../server/plugins/rate-limit.js';
+import { EMAIL_GUESSES, EMAIL_SENDS, MemoryCounterStore } from '../server/plugins/rate-limit.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;
@@ -327,5 +327,104 @@ describe('strangers filling the limiter (issue 15: 100,000 forwarded addresses Ã
     expect((await send('/auth/login', { email: 'four@example.com' }, '203.0.113.4')).status).toBe(
       200,
     );
+  });
+});
+
+describe('sign-in codes per e-mail, whatever the source address (issue 27)', () => {
+  const victim = 'victim@example.com';
+  const from = (i: number) => `198.51.100.${(i % 250) + 1}`;
+
+  it('a burst of 40 logins for one address from 40 addresses mails 5 codes; the rest are 429', async () => {
+    t = await buildTestApp();
+    const sent = vi.spyOn(t.identity, 'sendOtp');
+    // the address spelled as people type it: one mailbox, one counter
+    const spellings = [victim, 'Victim@Example.com', 'VICTIM@EXAMPLE.COM'];
+    const { ok, limited } = await burst(40, (i) =>
+      post(t.app, '/auth/login', { email: spellings[i % 3] }, { remoteAddress: from(i) }),
+    );
+    expect(ok).toHaveLength(EMAIL_SENDS.max);
+    expect(limited).toHaveLength(40 - EMAIL_SENDS.max);
+    expect(sent).toHaveBeenCalledTimes(EMAIL_SENDS.max);
+    const refusal = limited[0]?.json().error;
+    expect(refusal.code).toBe('RATE_LIMITED');
+    expect(refusal.message).toMatch(/codes were sent to this e-mail address.*retry in \d+ s/);
+    expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(60);
+    expect(Number(limited[0]?.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    // another address is not touched
+    expect(
+      (await post(t.app, '/auth/login', { email: 'other@example.com' }, { remoteAddress: from(1) }))
+        .statusCode,
+    ).toBe(200);
+    // the e-mail is never in a log line, raw or lower-cased
+    expect(t.logs().toLowerCase()).not.toContain(victim);
+  });
+
+  it('a flooded address still signs in with its newest code', async () => {
+    t = await buildTestApp();
+    await burst(12, (i) =>
+      post(t.app, '/auth/login', { email: victim }, { remoteAddress: from(i) }),
+    );
+    const newest = t.identity.outbox.get(victim) as string;
+    const res = await post(
+      t.app,
+      '/auth/verify',
+      { email: victim, code: newest },
+      { remoteAddress: '192.0.2.200' },
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('guesses from 60 addresses: 10 reach the provider, then the code is burnt; a new code works', async () => {
+    t = await buildTestApp();
+    expect(
+      (await post(t.app, '/auth/login', { email: victim }, { remoteAddress: '192.0.2.10' }))
+        .statusCode,
+    ).toBe(200);
+    const code = t.identity.outbox.get(victim) as string;
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const checked = vi.spyOn(t.identity, 'verifyOtp');
+    const { all } = await burst(60, (i) =>
+      post(t.app, '/auth/verify', { email: victim, code: wrong(i) }, { remoteAddress: from(i) }),
+    );
+    expect(all.filter((r) => r.statusCode === 401)).toHaveLength(EMAIL_GUESSES.max);
+    const limited = all.filter((r) => r.statusCode === 429);
+    expect(limited).toHaveLength(60 - EMAIL_GUESSES.max);
+    expect(limited[0]?.json().error.message).toMatch(/current code no longer works here/);
+    expect(checked).toHaveBeenCalledTimes(EMAIL_GUESSES.max);
+    // the right code, now: refused without reaching the provider (burnt)
+    const burnt = await post(
+      t.app,
+      '/auth/verify',
+      { email: victim, code },
+      { remoteAddress: '192.0.2.11' },
+    );
+    expect(burnt.statusCode).toBe(429);
+    expect(checked).toHaveBeenCalledTimes(EMAIL_GUESSES.max);
+    // a new code (the second of five) gets its tries again, and signs in
+    expect(
+      (await post(t.app, '/auth/login', { email: victim }, { remoteAddress: '192.0.2.12' }))
+        .statusCode,
+    ).toBe(200);
+    const fresh = t.identity.outbox.get(victim) as string;
+    const signedIn = await post(
+      t.app,
+      '/auth/verify',
+      { email: victim.toUpperCase(), code: fresh },
+      { remoteAddress: '192.0.2.12' },
+    );
+    expect(signedIn.statusCode).toBe(200);
+  });
+
+  it('the windows close after 15 minutes (fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    t = await buildTestApp();
+    const send = (i: number) =>
+      post(t.app, '/auth/login', { email: victim }, { remoteAddress: from(i) });
+    expect((await burst(6, send)).ok).toHaveLength(EMAIL_SENDS.max);
+    vi.setSystemTime(new Date('2030-01-01T00:14:59Z'));
+    expect((await send(50)).statusCode).toBe(429);
+    vi.setSystemTime(new Date('2030-01-01T00:15:00Z'));
+    expect((await send(51)).statusCode).toBe(200);
   });
 });

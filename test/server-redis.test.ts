@@ -4,7 +4,8 @@
  * provision one wallet per user however the calls are spread between them. `serve` checks at start
  * that Redis will keep sign-outs (an append-only file, no eviction), and with one a signed-out
  * token stays refused across a Redis restart. Skipped (with the reason) only when redis-server is
- * not installed.
+ * not installed. With REDIS_PERSISTENCE=warn and a Redis that does not answer, `serve` starts,
+ * /health says degraded and the requests that need Redis are 503 DEPENDENCY_UNAVAILABLE.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,14 @@ import { createTokenService } from '../server/jwt.js';
 import { createRedisRevocations, MAX_IDS_PER_SECOND } from '../server/revocations.js';
 import { createIdentityProvider } from '../server/providers/identity.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
-import { type Spawned, serveEnv, spawnBin, spawnServe, tempHome } from './helpers/process.js';
+import {
+  closedPort,
+  type Spawned,
+  serveEnv,
+  spawnBin,
+  spawnServe,
+  tempHome,
+} from './helpers/process.js';
 import {
   freePort,
   type RedisOptions,
@@ -75,6 +83,44 @@ describe.skipIf(redisServerPath === undefined)(
       expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
       // both instances served some and refused some: the counter really is shared
       expect(mailed() - mailedBefore).toBe(5);
+    });
+
+    it('two instances share the per-e-mail limits; the counter keys hold no e-mail address', async () => {
+      const [a, b] = apps as [TestApp, TestApp];
+      const email = 'shared-victim@example.com';
+      const sends = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          post(
+            i % 2 === 0 ? a.app : b.app,
+            '/auth/login',
+            { email },
+            {
+              remoteAddress: `198.51.100.${i + 1}`,
+            },
+          ),
+        ),
+      );
+      expect(sends.filter((r) => r.statusCode === 200)).toHaveLength(5);
+      expect(sends.filter((r) => r.statusCode === 429)).toHaveLength(7);
+      // the newest code was mailed by one of the two fakes
+      const code = a.identity.outbox.get(email) ?? (b.identity.outbox.get(email) as string);
+      const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+      const guesses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          post(
+            i % 2 === 0 ? a.app : b.app,
+            '/auth/verify',
+            { email, code: wrong(i) },
+            {
+              remoteAddress: `198.51.101.${i + 1}`,
+            },
+          ),
+        ),
+      );
+      expect(guesses.filter((r) => r.statusCode === 429)).toHaveLength(6);
+      const keys = await (clients[0] as Redis).keys('finance-tui-rl:*:email:*');
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      for (const key of keys) expect(key.toLowerCase()).not.toContain('victim');
     });
 
     it('another IP is counted separately', async () => {
@@ -400,9 +446,10 @@ describe.skipIf(redisServerPath === undefined)(
           await redis.stopped();
           redis = await startRedisServer({ persistence, dir: dir.dir, port });
           redises.push(redis);
-          // until the server has reconnected, a check fails closed (500)
+          // until the server has reconnected, a check fails closed (503 DEPENDENCY_UNAVAILABLE)
           let after = await logout();
-          for (let tries = 0; after.status === 500 && tries < 100; tries++) {
+          for (let tries = 0; after.status === 503 && tries < 100; tries++) {
+            expect(after.code).toBe('DEPENDENCY_UNAVAILABLE');
             await new Promise((resolve) => setTimeout(resolve, 100));
             after = await logout();
           }
@@ -418,3 +465,67 @@ describe.skipIf(redisServerPath === undefined)(
     );
   },
 );
+
+// No redis-server needed: nothing listens at the URL. A deployment that set REDIS_PERSISTENCE=warn
+// (a managed Redis without CONFIG) starts on it; before, /health said ok and every login was a 500.
+describe('serve with a Redis that does not answer (REDIS_PERSISTENCE=warn)', () => {
+  const APP_ID = 'redis-down-app';
+  const APP_SECRET = 'redis-down-app-secret-value';
+  const JWT_SECRET = 'redis-down-jwt-secret-0123456789abcdef';
+  const PASSWORD = 'redis-down-password-7f3a';
+  const home = tempHome();
+  let emulator: FastifyInstance;
+  let served: { proc: Spawned; url: string } | undefined;
+
+  beforeAll(async () => {
+    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    const emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    const env = serveEnv(
+      { home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl },
+      {
+        REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${await closedPort('127.0.0.1')}`,
+        REDIS_PERSISTENCE: 'warn',
+      },
+    );
+    served = await spawnServe(env, home.dir);
+  });
+  afterAll(async () => {
+    served?.proc.kill('SIGKILL');
+    await served?.proc.exited;
+    await emulator?.close();
+    home.cleanup();
+  });
+
+  it('/health is 503 degraded naming redis; login, verify and an authenticated call are 503 DEPENDENCY_UNAVAILABLE', async () => {
+    const { url, proc } = served as { proc: Spawned; url: string };
+    const health = await fetch(`${url}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'degraded', unavailable: ['redis'] });
+
+    const { token } = await createTokenService({ secret: JWT_SECRET }).issue({
+      userId: 'did:privy:redis-down',
+      email: 'down@example.com',
+      walletId: 'w',
+      walletAddress: '0x1',
+    });
+    const calls: Array<[string, unknown, Record<string, string>]> = [
+      ['/auth/login', { email: 'down@example.com' }, {}],
+      ['/auth/verify', { email: 'down@example.com', code: '123456' }, {}],
+      ['/wallet/find', {}, { authorization: `Bearer ${token}` }],
+    ];
+    for (const [path, body, headers] of calls) {
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, path).toBe(503);
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect(answer.error.code, path).toBe('DEPENDENCY_UNAVAILABLE');
+      expect(answer.error.message).toContain('Redis');
+    }
+    // the stores' errors are logged by their code: the URL and its password never
+    expect(proc.stdout()).toContain('"errorCode":"DEPENDENCY_UNAVAILABLE"');
+    expect(proc.stdout()).not.toContain(PASSWORD);
+  });
+});

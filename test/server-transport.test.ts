@@ -5,12 +5,13 @@
  * cap, bodies refused before they are read on routes that take none, parser errors in our error
  * shape, and unknown paths that are neither echoed nor logged.
  */
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ServerConfig } from '../server/config.js';
 import { type ServerHandle, startServer } from '../server/main.js';
 import { SECURITY_HEADERS } from '../server/plugins/security.js';
+import { MAX_REQUESTS_PER_SOCKET, MAX_UNANSWERED_PER_SOCKET } from '../server/plugins/transport.js';
 import { FakeIdentity, testConfig } from './helpers/build-test-app.js';
 
 interface Raw {
@@ -317,6 +318,89 @@ describe('connections per client address (issue 15: one address took every slot)
     });
     expect(await idleFrom(port, '127.0.0.5', 10)).toHaveLength(10);
     expect(await idleFrom(port, '127.0.0.6', 10)).toHaveLength(4);
+  });
+});
+
+describe('pipelining (issue 27: 50,000 pipelined GET /health per connection, never read, took 2.6 GB)', () => {
+  it('connections pipelining thousands of requests without reading are closed; what reached the routes stays bounded; another client is served', async () => {
+    const port = await start();
+    const attackers = await Promise.all(Array.from({ length: 4 }, () => open(port, '127.0.0.3')));
+    const health = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+    for (const raw of attackers) {
+      // never read an answer
+      raw.socket.pause();
+      raw.socket.write(health.repeat(5_000));
+    }
+    // (writing on until the server's close shows: a paused socket reads no FIN)
+    await Promise.all(attackers.map((raw) => trickleUntilClosed(raw, health)));
+    expect(await healthFrom(port, '127.0.0.2')).toBe(200);
+    await vi.waitFor(() =>
+      expect(logs).toContain(
+        `connections closed: more than ${MAX_UNANSWERED_PER_SOCKET} requests waiting unanswered on one`,
+      ),
+    );
+    // of 20,000 requests sent, at most the bound per connection became requests in flight
+    // (each logs one line when it ends, answered or cut), plus the probe's
+    await handle?.flushLog();
+    const reached = logs.split('\n').filter((line) => line.includes('"url":"/health"')).length;
+    expect(reached).toBeGreaterThan(0);
+    expect(reached).toBeLessThanOrEqual(4 * MAX_UNANSWERED_PER_SOCKET + 1);
+    expect(handle?.app.server.maxRequestsPerSocket).toBe(MAX_REQUESTS_PER_SOCKET);
+  });
+
+  it('a client that pipelines within the bound and reads gets every answer, in order', async () => {
+    const port = await start();
+    const raw = await open(port, '127.0.0.4');
+    const count = MAX_UNANSWERED_PER_SOCKET;
+    raw.socket.write(
+      Array.from(
+        { length: count },
+        (_, i) => `GET /health?i=${i} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      ).join(''),
+    );
+    await vi.waitFor(() => expect(raw.received().split('HTTP/1.1 200 OK').length - 1).toBe(count), {
+      timeout: 5_000,
+      interval: 10,
+    });
+    expect(raw.socket.destroyed).toBe(false);
+  });
+});
+
+describe('connections per IPv6 /48 (issue 27: 171 /64s of one /48 took every slot)', () => {
+  // The loopback has one IPv6 address (::1), so connections from other IPv6 sources cannot be
+  // made for real. A front listener hands each accepted socket to the server as its
+  // 'connection' (Node's documented way to inject a connection), with the peer address a /64 of
+  // one /48 would have: the real socket, the real HTTP server and the real ledger decide.
+  let front: Server | undefined;
+  afterEach(async () => {
+    await new Promise((resolve) =>
+      front === undefined ? resolve(undefined) : front.close(resolve),
+    );
+    front = undefined;
+  });
+
+  it("60 connections from 20 /64s of one /48 hold a client's share (16); another /48 and IPv4 are served", async () => {
+    const port = await start({ maxConnections: 64, maxConnectionsPerAddress: 16 });
+    const server = handle?.app.server as NonNullable<typeof handle>['app']['server'];
+    let accepted = 0;
+    front = createServer((socket) => {
+      const i = accepted++;
+      const peer = i < 60 ? `2001:db8:1:${Math.floor(i / 3).toString(16)}::1` : '2001:db8:2::1';
+      Object.defineProperty(socket, 'remoteAddress', { value: peer });
+      server.emit('connection', socket);
+    });
+    const frontPort = await new Promise<number>((resolve) =>
+      (front as Server).listen(0, '127.0.0.1', () =>
+        resolve(((front as Server).address() as { port: number }).port),
+      ),
+    );
+    expect(await idleFrom(frontPort, '127.0.0.1', 60)).toHaveLength(16);
+    await vi.waitFor(() =>
+      expect(logs).toContain('connections refused: a client address is at its share'),
+    );
+    // the next /48 has its own share
+    expect(await healthFrom(frontPort, '127.0.0.1')).toBe(200);
+    expect(await healthFrom(port, '127.0.0.2')).toBe(200);
   });
 });
 

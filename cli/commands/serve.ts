@@ -51,5 +51,8 @@ export const run: CommandRun = async (ctx) => {
     { close: () => handle.close(), servers: [handle.app.server] },
     { graceMs: CLOSE_GRACE_MS, log },
   );
+  // the last lines out before the exit: a reader that went away (`serve | head -1`) is found
+  // here, not by the exit handler's flush, which would retry forever (server/app.ts asyncLog)
+  await handle.flushLog();
   return undefined;
 };

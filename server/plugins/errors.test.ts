@@ -108,7 +108,7 @@ describe('HTTP_STATUS: the one map from code to status', () => {
     [429, ['RATE_LIMITED', 'SPONSORED_LIMIT_REACHED']],
     [431, ['HEADERS_TOO_LARGE']],
     [502, ['IDENTITY_PROVIDER_ERROR', 'PAYMASTER_ERROR']],
-    [503, ['REVOCATION_UNAVAILABLE']],
+    [503, ['REVOCATION_UNAVAILABLE', 'DEPENDENCY_UNAVAILABLE']],
     [504, ['UPSTREAM_TIMEOUT']],
   ] as const)('%i is exactly %j', (status, expected) => {
     expect(codes.filter((code) => HTTP_STATUS[code] === status).sort()).toEqual(

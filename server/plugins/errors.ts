@@ -70,6 +70,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.IDENTITY_PROVIDER_ERROR]: 502,
   [ErrorCode.PAYMASTER_ERROR]: 502,
   [ErrorCode.REVOCATION_UNAVAILABLE]: 503,
+  [ErrorCode.DEPENDENCY_UNAVAILABLE]: 503,
   [ErrorCode.UPSTREAM_TIMEOUT]: 504,
   // the server process's own, raised at start or stop, never in a request
   [ErrorCode.CONFIG_ERROR]: 500,

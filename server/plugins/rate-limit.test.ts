@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KnownClients, type LimitRule, MemoryCounterStore } from './rate-limit.js';
+import { emailKey, KnownClients, type LimitRule, MemoryCounterStore } from './rate-limit.js';
 
 const rule = (overrides: Partial<LimitRule> = {}): LimitRule => ({
   name: 'login:ip',
@@ -151,5 +151,27 @@ describe('KnownClients', () => {
     expect([known.has('a'), known.has('b'), known.has('c')]).toEqual([false, true, true]);
     vi.setSystemTime(7 * 24 * 3600 * 1000);
     expect(known.has('b')).toBe(false);
+  });
+});
+
+describe('per e-mail counters', () => {
+  it('key an address trimmed and lower-cased, hashed: the key never shows it', () => {
+    const key = emailKey('Victim@Example.com');
+    expect(emailKey(' victim@example.com ')).toBe(key);
+    expect(emailKey('victim2@example.com')).not.toBe(key);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(key.toLowerCase()).not.toContain('victim');
+  });
+
+  it('reset closes a window, exhausted or not (a new code: its tries start again)', () => {
+    const store = new MemoryCounterStore();
+    const guesses = rule({ name: 'verify:email', per: 'email', max: 2 });
+    const key = emailKey('a@example.com');
+    for (let i = 0; i < 3; i++) store.hit(guesses, key);
+    expect(store.hit(guesses, key).count).toBe(4);
+    store.reset(guesses, key);
+    expect(store.hit(guesses, key).count).toBe(1);
+    expect(store.size()).toBe(1);
+    store.reset(rule({ name: 'never-used' }), key);
   });
 });

@@ -16,20 +16,23 @@
  * only authenticated calls count.
  *
  * Counters live in memory (MemoryCounterStore: bounded, see there) or, with a Redis client, in
- * Redis, shared by every instance. A Redis failure fails closed: the request is refused (500)
- * rather than let through unlimited.
+ * Redis, shared by every instance. A Redis failure fails closed: the request is refused (503
+ * DEPENDENCY_UNAVAILABLE) rather than let through unlimited.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { clientKey, networkKey } from '../client-key.js';
 import { TOKEN_TTL_SECONDS } from '../jwt.js';
+import { redisUnavailable } from '../redis-unavailable.js';
 
 export interface LimitRule {
   /** the counter space: one per route (or call) and subject */
   name: string;
-  per: 'ip' | 'user';
+  /** the client (client-key.ts), the token's user, or the e-mail address a sign-in names (hashed: emailKey) */
+  per: 'ip' | 'user' | 'email';
   max: number;
   windowMs: number;
   /** in-memory store: most windows this space keeps open at once (see MemoryCounterStore) */
@@ -58,11 +61,35 @@ function rule(
   return { name, per, max, windowMs, capacity };
 }
 
+/** Codes sent to one e-mail address, whatever the source (docs/server-security.md "Sign-in codes per e-mail"). */
+export const EMAIL_SENDS = { max: 5, windowMs: 15 * MINUTE } as const;
+/** Verify attempts against one e-mail address's current code, whatever the source. */
+export const EMAIL_GUESSES = { max: 10, windowMs: 15 * MINUTE } as const;
+
 /** The limits of every route (docs/server-api.md "Routes"). */
 export const RATE_LIMITS = {
   // a 6-digit code could be guessed at verify; a mailbox spammed through login
   login: [rule('login:ip', 'ip', 5, CAPACITY.open)],
   verify: [rule('verify:ip', 'ip', 5, CAPACITY.open)],
+  // per e-mail, counted once the body is read (auth.ts): an attacker's many addresses share them
+  loginEmail: [
+    {
+      ...rule('login:email', 'email', EMAIL_SENDS.max, CAPACITY.open, EMAIL_SENDS.windowMs),
+      exceeded: {
+        code: ErrorCode.RATE_LIMITED,
+        message: `${EMAIL_SENDS.max} codes were sent to this e-mail address in the last ${EMAIL_SENDS.windowMs / MINUTE} minutes; use the newest one, or`,
+      },
+    },
+  ],
+  verifyEmail: [
+    {
+      ...rule('verify:email', 'email', EMAIL_GUESSES.max, CAPACITY.open, EMAIL_GUESSES.windowMs),
+      exceeded: {
+        code: ErrorCode.RATE_LIMITED,
+        message: `Too many codes were tried for this e-mail address: its current code no longer works here; ask for a new one (a new code gets ${EMAIL_GUESSES.max} tries), or`,
+      },
+    },
+  ],
   walletFind: [rule('wallet-find:user', 'user', 30), rule('wallet-find:ip', 'ip', 60)],
   // each call that gets through may make an upstream wallet: as tight as sign-in per address
   walletCreate: [rule('wallet-create:ip', 'ip', 5), rule('wallet-create:user', 'user', 10)],
@@ -103,6 +130,8 @@ export interface HitContext {
 
 export interface CounterStore {
   hit(rule: LimitRule, subject: string, context?: HitContext): Hit | Promise<Hit>;
+  /** closes `subject`'s window now (a new sign-in code: its tries start again); absent: windows only expire */
+  reset?(rule: LimitRule, subject: string): void | Promise<void>;
 }
 
 /** Counts up to 1023 are kept exactly; more only ever means "over the limit". */
@@ -212,6 +241,13 @@ export class MemoryCounterStore implements CounterStore {
     where.set(subject, pack(resetAt, count));
     if (where === space.open && count >= rule.max) move(space.open, space.exhausted, subject);
     return { count, resetMs: resetAt - now };
+  }
+
+  reset(rule: LimitRule, subject: string): void {
+    const space = this.spaces.get(rule.name);
+    if (space === undefined) return;
+    for (const map of [space.open, space.exhausted, space.reserved])
+      if (map.has(subject)) forget(space, map, subject);
   }
 
   /** Windows held (tests and the memory measurement). */
@@ -354,11 +390,26 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async hit(rule: LimitRule, subject: string): Promise<Hit> {
-    const [count, ttl] = await this.redis.financeTuiHit(
-      `${this.prefix}${rule.name}:${subject}`,
-      rule.windowMs,
-    );
+    let answer: [number, number];
+    try {
+      answer = await this.redis.financeTuiHit(
+        `${this.prefix}${rule.name}:${subject}`,
+        rule.windowMs,
+      );
+    } catch {
+      // fail closed, and say what is down (never the error: it could quote the URL)
+      throw redisUnavailable();
+    }
+    const [count, ttl] = answer;
     return { count, resetMs: ttl };
+  }
+
+  async reset(rule: LimitRule, subject: string): Promise<void> {
+    try {
+      await this.redis.del(`${this.prefix}${rule.name}:${subject}`);
+    } catch {
+      throw redisUnavailable();
+    }
   }
 }
 
@@ -368,18 +419,40 @@ declare module 'fastify' {
     rateLimit(
       rules: readonly LimitRule[],
     ): (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** counts one hit against each rule (user rules first); throws 429 RATE_LIMITED (Retry-After set) when one is over */
+    /**
+     * counts one hit against each rule (user rules first); throws 429 RATE_LIMITED (Retry-After
+     * set) when one is over. `email`: the address e-mail rules count (normalised and hashed here).
+     */
     enforceLimits(
       request: FastifyRequest,
       reply: FastifyReply,
       rules: readonly LimitRule[],
+      subjects?: { email?: string },
     ): Promise<void>;
+    /** closes the e-mail rules' windows of `email` (a new code was sent: its tries start again) */
+    resetEmailLimits(rules: readonly LimitRule[], email: string): Promise<void>;
     /** marks the request's client known-good (it has just signed in) */
     rememberClient(request: FastifyRequest): void;
   }
 }
 
-function subjectOf(request: FastifyRequest, rule: LimitRule): string {
+/**
+ * The counter key of an e-mail address: trimmed and lower-cased (as the identity provider reads
+ * it), then hashed, so neither a counter key in Redis nor a dump of the store shows an address.
+ */
+export function emailKey(email: string): string {
+  return createHash('sha256')
+    .update(`finance-tui-email:${email.trim().toLowerCase()}`)
+    .digest('base64url')
+    .slice(0, 32);
+}
+
+function subjectOf(request: FastifyRequest, rule: LimitRule, email: string | undefined): string {
+  if (rule.per === 'email') {
+    // an e-mail rule counted without its address is a wiring bug
+    if (email === undefined) throw new Error(`rate limit ${rule.name} needs an e-mail address`);
+    return emailKey(email);
+  }
   if (rule.per === 'ip') {
     const client = clientKey(request.ip);
     // an address we cannot read is no client: refused rather than counted under a shared key
@@ -414,11 +487,12 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     request: FastifyRequest,
     rules: readonly LimitRule[],
     context: HitContext,
+    email?: string,
   ): Promise<Counted[]> =>
     Promise.all(
       rules.map(async (limit) => ({
         limit,
-        hit: await store.hit(limit, subjectOf(request, limit), context),
+        hit: await store.hit(limit, subjectOf(request, limit, email), context),
       })),
     );
 
@@ -426,6 +500,7 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     request: FastifyRequest,
     reply: FastifyReply,
     rules: readonly LimitRule[],
+    subjects: { email?: string } = {},
   ): Promise<void> {
     // known-good: an authenticated request (its user's rules are counted first), or a client that signed in lately
     const client = request.auth === null ? clientKey(request.ip) : undefined;
@@ -437,10 +512,10 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
       context,
     );
     const userOver = userHits.some((entry) => entry.hit.count > entry.limit.max);
-    const ipRules = rules.filter((limit) => limit.per === 'ip');
+    const otherRules = rules.filter((limit) => limit.per !== 'user');
     let hits = userHits;
-    if (!userOver && ipRules.length > 0)
-      hits = [...userHits, ...(await count(request, ipRules, context))];
+    if (!userOver && otherRules.length > 0)
+      hits = [...userHits, ...(await count(request, otherRules, context, subjects.email))];
     // the headers describe the tightest rule; Retry-After the longest wait among those over
     let tightest = hits[0];
     let over: (typeof hits)[number] | undefined;
@@ -476,6 +551,10 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
   }
 
   fastify.decorate('enforceLimits', enforceLimits);
+  fastify.decorate('resetEmailLimits', async (rules: readonly LimitRule[], email: string) => {
+    for (const limit of rules)
+      if (limit.per === 'email') await store.reset?.(limit, emailKey(email));
+  });
   fastify.decorate('rememberClient', (request: FastifyRequest) => {
     const client = clientKey(request.ip);
     if (client !== undefined) known.remember(client);

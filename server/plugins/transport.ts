@@ -10,11 +10,19 @@
  *   or header, a request that missed its deadline) are answered in our error shape with a
  *   stable code, instead of Fastify's own body.
  * - Connections are bounded per client address as well as in total (ConnectionLedger): an
- *   address may hold at most maxConnectionsPerAddress, and the last quarter of the slots is kept
- *   for addresses holding fewer than LIGHT_CLIENT, so neither one address nor a few heavy ones
- *   can take every slot (docs/server-security.md "Connections"). A connection refused is closed
- *   as soon as it is accepted, without a byte of answer, as Node does past maxConnections; we log
- *   how many, at most once every 10 s (a flood must not become a log flood).
+ *   address (an IPv6 /64) may hold at most maxConnectionsPerAddress, and so may an IPv6 /48 in
+ *   all (as the limiter groups them: 171 /64s of one /48 used to take every slot), and the last
+ *   quarter of the slots is kept for addresses holding fewer than LIGHT_CLIENT, so neither one
+ *   address nor a few heavy ones can take every slot (docs/server-security.md "Connections"). A
+ *   connection refused is closed as soon as it is accepted, without a byte of answer, as Node does
+ *   past maxConnections; we log how many, at most once every 10 s (a flood must not become a log
+ *   flood).
+ * - Requests per connection are bounded (docs/server-security.md "Pipelining"): at most
+ *   MAX_UNANSWERED_PER_SOCKET may wait for their answers at once (a client that pipelines more
+ *   without reading its answers has its connection closed, and nothing past the bound reaches a
+ *   route), and a connection carries at most MAX_REQUESTS_PER_SOCKET in all (Node then closes it).
+ *   Every request counts: /health, / and 404s too. Node itself stops reading a connection whose
+ *   answers pile up unread (its writable side full).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -22,7 +30,8 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
-import { clientKey, trustedPeer } from '../client-key.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { clientKey, networkKey, trustedPeer } from '../client-key.js';
 import { httpStatusOf, notFoundError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
@@ -101,14 +110,14 @@ const DROP_LOG_INTERVAL_MS = 10_000;
 /** Connections an address may hold and still be given one of the reserved slots. */
 export const LIGHT_CLIENT = 4;
 
-export type Admission = 'ok' | 'per-address' | 'reserved' | 'full' | 'unknown';
+export type Admission = 'ok' | 'per-address' | 'per-network' | 'reserved' | 'full' | 'unknown';
 
 /**
  * Who holds how many connections, and whether one more may be taken: at most `max` in all, at
- * most `perAddress` per client (client-key.ts: IPv4 address, IPv6 /64), and once only a quarter
- * of `max` is left, only for clients holding fewer than LIGHT_CLIENT. A trusted proxy's
- * connections carry many clients: they are bounded by `max` only. A socket whose address cannot
- * be read is refused.
+ * most `perAddress` per client (client-key.ts: IPv4 address, IPv6 /64) and as many per IPv6 /48
+ * (client-key.ts networkKey: all its /64s together), and once only a quarter of `max` is left,
+ * only for clients holding fewer than LIGHT_CLIENT. A trusted proxy's connections carry many
+ * clients: they are bounded by `max` only. A socket whose address cannot be read is refused.
  */
 export class ConnectionLedger {
   readonly max: number;
@@ -116,6 +125,8 @@ export class ConnectionLedger {
   /** slots kept for light clients */
   readonly reserved: number;
   private readonly held = new Map<string, number>();
+  /** per IPv6 /48 */
+  private readonly heldInNetwork = new Map<string, number>();
   private total = 0;
 
   constructor(limits: { max: number; perAddress: number }) {
@@ -132,16 +143,26 @@ export class ConnectionLedger {
     return this.held.get(key) ?? 0;
   }
 
+  /** connections held by every client of `key`'s IPv6 /48 (0 for IPv4) */
+  heldByNetwork(key: string): number {
+    const network = networkKey(key);
+    return network === undefined ? 0 : (this.heldInNetwork.get(network) ?? 0);
+  }
+
   /** Takes a slot for `key` (`trusted`: a trusted proxy), or says why not. */
   admit(key: string | undefined, trusted: boolean): Admission {
     if (key === undefined) return 'unknown';
     if (this.total >= this.max) return 'full';
     const held = this.heldBy(key);
+    const network = networkKey(key);
+    const inNetwork = network === undefined ? 0 : (this.heldInNetwork.get(network) ?? 0);
     if (!trusted) {
       if (held >= this.perAddress) return 'per-address';
+      if (inNetwork >= this.perAddress) return 'per-network';
       if (this.total >= this.max - this.reserved && held >= LIGHT_CLIENT) return 'reserved';
     }
     this.held.set(key, held + 1);
+    if (network !== undefined) this.heldInNetwork.set(network, inNetwork + 1);
     this.total += 1;
     return 'ok';
   }
@@ -150,8 +171,55 @@ export class ConnectionLedger {
     const held = this.heldBy(key);
     if (held <= 1) this.held.delete(key);
     else this.held.set(key, held - 1);
+    const network = networkKey(key);
+    if (network !== undefined) {
+      const inNetwork = this.heldInNetwork.get(network) ?? 1;
+      if (inNetwork <= 1) this.heldInNetwork.delete(network);
+      else this.heldInNetwork.set(network, inNetwork - 1);
+    }
     this.total -= 1;
   }
+}
+
+/** Requests of one connection that may wait for their answers at once (pipelined, unread). */
+export const MAX_UNANSWERED_PER_SOCKET = 16;
+/** Requests one connection carries in all; Node then answers with Connection: close. */
+export const MAX_REQUESTS_PER_SOCKET = 10_000;
+
+const kUnanswered = Symbol('finance-tui.unanswered');
+const kAnswered = Symbol('finance-tui.answered');
+type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void };
+
+/**
+ * Puts a bound in front of the server's request handler (Fastify's): a request over
+ * MAX_UNANSWERED_PER_SOCKET waiting on its connection closes that connection and reaches no
+ * route, nor does any request parsed after it from the same read; `onRefused` is called once per
+ * connection closed. Node parses a whole read (64 KB: ~1,600 pipelined `GET /health`) before it
+ * looks at backpressure, so without this bound every one of them became a request in flight.
+ */
+export function boundPipelining(server: Server, onRefused: () => void): void {
+  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
+  const handlers = server.listeners('request') as Array<
+    (request: IncomingMessage, response: ServerResponse) => void
+  >;
+  server.removeAllListeners('request');
+  server.on('request', function bounded(this: Server, request, response) {
+    const socket = request.socket as CountedSocket;
+    if (socket.destroyed) return;
+    const unanswered = (socket[kUnanswered] ?? 0) + 1;
+    if (unanswered > MAX_UNANSWERED_PER_SOCKET) {
+      onRefused();
+      socket.destroy();
+      return;
+    }
+    socket[kUnanswered] = unanswered;
+    // one listener function per connection, not a closure per request (a response closes once)
+    socket[kAnswered] ??= () => {
+      socket[kUnanswered] = (socket[kUnanswered] ?? 1) - 1;
+    };
+    response.on('close', socket[kAnswered]);
+    for (const handler of handlers) handler.call(this, request, response);
+  });
 }
 
 export interface TransportOptions {
@@ -178,14 +246,17 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
     );
   });
 
-  const refused: Record<Exclude<Admission, 'ok'>, number> = {
+  type Refusal = Exclude<Admission, 'ok'> | 'pipelined';
+  const refused: Record<Refusal, number> = {
     full: 0,
     'per-address': 0,
+    'per-network': 0,
     reserved: 0,
     unknown: 0,
+    pipelined: 0,
   };
   let lastLog = 0;
-  const countRefusal = (reason: Exclude<Admission, 'ok'>): void => {
+  const countRefusal = (reason: Refusal): void => {
     refused[reason] += 1;
     const now = Date.now();
     if (now - lastLog < DROP_LOG_INTERVAL_MS) return;
@@ -197,7 +268,9 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
       },
       reason === 'full'
         ? 'connections refused: the server is at its connection cap'
-        : 'connections refused: a client address is at its share of the connections',
+        : reason === 'pipelined'
+          ? `connections closed: more than ${MAX_UNANSWERED_PER_SOCKET} requests waiting unanswered on one`
+          : 'connections refused: a client address is at its share of the connections',
     );
     lastLog = now;
     for (const key of Object.keys(refused) as Array<keyof typeof refused>) refused[key] = 0;
@@ -208,6 +281,7 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
     perAddress: options.maxConnectionsPerAddress,
   });
   const trusted = trustedPeer(options.trustProxy);
+  boundPipelining(fastify.server, () => countRefusal('pipelined'));
   // Node closes what is over maxConnections before it becomes a connection (the same total)
   fastify.server.on('drop', () => countRefusal('full'));
   fastify.server.on('connection', (socket: Socket) => {

@@ -1,6 +1,10 @@
 /**
  * E-mail OTP sign-in. Both routes are limited to 5 a minute per IP (each its own counter): verify
- * is where a 6-digit code could be guessed, login is where someone could spam a mailbox. A
+ * is where a 6-digit code could be guessed, login is where someone could spam a mailbox. And per
+ * e-mail address, whatever the source (docs/server-security.md "Sign-in codes per e-mail"): 5
+ * codes sent per 15 minutes, and 10 tries of the current code; a new code sent (within the 5)
+ * starts its tries again, and once a code's tries are spent it no longer works here (it is never
+ * handed to the identity provider again), so guessing needs far longer than a code lives. A
  * client that signs in is remembered as known-good for the limiter's degraded mode.
  * Sign-out (POST /auth/logout, authenticated): the presented token and every earlier token of
  * its user stop working (revocations.ts).
@@ -36,8 +40,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
       onRequest: fastify.rateLimit(RATE_LIMITS.login),
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
-    async (request) => {
-      await identity.sendOtp(request.body.email);
+    async (request, reply) => {
+      const { email } = request.body;
+      await fastify.enforceLimits(request, reply, RATE_LIMITS.loginEmail, { email });
+      await identity.sendOtp(email);
+      // a new code: its tries start again
+      await fastify.resetEmailLimits(RATE_LIMITS.verifyEmail, email);
       return { success: true as const, message: 'A one-time code was sent to that e-mail address' };
     },
   );
@@ -48,9 +56,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
       onRequest: fastify.rateLimit(RATE_LIMITS.verify),
       schema: { body: VerifyRequest, response: { 200: VerifyResponse } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email, code } = request.body;
+      // counted before the provider sees the code: concurrent guesses cannot overrun the tries
+      await fastify.enforceLimits(request, reply, RATE_LIMITS.verifyEmail, { email });
       const { user, wallet, isExisting } = await verifyAndProvision(provisioning, email, code);
+      await fastify.resetEmailLimits(RATE_LIMITS.verifyEmail, email);
       // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
       const issued = await tokens.issue({
         userId: user.id,
