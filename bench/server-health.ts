@@ -45,7 +45,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // BENCH_SERVER_BIN measures another build of the bin (an older commit's dist/, say) the same way
 const BIN = process.env.BENCH_SERVER_BIN ?? join(ROOT, 'dist', 'cli', 'main.js');
 const CHILDREN = join(ROOT, 'bench', 'server-children.ts');
-const JWT_SECRET = 'bench-jwt-secret-0123456789abcdefghijklmnop';
+const JWT_SECRET = 'j5s43GaQs9hCX8e3ma_LmHUzoYAxAM2b_peMgnYh9S0';
 
 const THROUGHPUT = { connections: 10, durationS: 8, rounds: 3, warmupS: 2, target: 0.6 };
 const LATENCY = { rate: 100, durationS: 20, warmupS: 2, addresses: 100, targetMs: 2 };
