@@ -18,7 +18,9 @@
  * Exits 1 when a target is missed. Linux only (binds 127.x.y.z, reads /proc/<pid>/status).
  *
  * Run: npm run bench:server   (builds dist/ first); `npm run bench:server -- throughput` (or
- * `latency`, `memory`) runs only the phases named.
+ * `latency`, `memory`) runs only the phases named. BENCH_BEFORE_BIN=<another build's
+ * dist/cli/main.js> adds that build to the throughput rounds (bare, ours, before, alternating)
+ * and prints P1 for both.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -44,8 +46,11 @@ import { BENCH_APP_ID, BENCH_APP_SECRET } from './server-children.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // BENCH_SERVER_BIN measures another build of the bin (an older commit's dist/, say) the same way
 const BIN = process.env.BENCH_SERVER_BIN ?? join(ROOT, 'dist', 'cli', 'main.js');
+// BENCH_BEFORE_BIN: a second build (the commit before a change) joins the throughput rounds,
+// alternating with ours and bare, so both P1 figures come from the same run
+const BEFORE_BIN = process.env.BENCH_BEFORE_BIN;
 const CHILDREN = join(ROOT, 'bench', 'server-children.ts');
-const JWT_SECRET = 'bench-jwt-secret-0123456789abcdefghijklmnop';
+const JWT_SECRET = 'j5s43GaQs9hCX8e3ma_LmHUzoYAxAM2b_peMgnYh9S0';
 
 const THROUGHPUT = { connections: 10, durationS: 8, rounds: 3, warmupS: 2, target: 0.6 };
 const LATENCY = { rate: 100, durationS: 20, warmupS: 2, addresses: 100, targetMs: 2 };
@@ -101,12 +106,13 @@ async function startOurs(
   home: string,
   logFile: string,
   unthrottled = false,
+  bin = BIN,
 ): Promise<Proc> {
   const fd = openSync(logFile, 'a', 0o600);
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const args = unthrottled
     ? ['--import', 'tsx', CHILDREN, 'unthrottled']
-    : [BIN, 'serve', '--port', '0'];
+    : [bin, 'serve', '--port', '0'];
   const child = spawn(process.execPath, args, {
     cwd: unthrottled ? ROOT : home,
     env: {
@@ -409,7 +415,18 @@ async function main(): Promise<void> {
     procs.push(ours);
 
     // 1. throughput
-    if (phase('throughput')) await throughputPhase(bare, ours, logFile, results);
+    if (phase('throughput')) {
+      const before =
+        BEFORE_BIN === undefined
+          ? undefined
+          : await startOurs(identity.port, home, join(home, 'before.log'), false, BEFORE_BIN);
+      if (before !== undefined) procs.push(before);
+      await throughputPhase(bare, ours, logFile, results, before);
+      if (before !== undefined) {
+        await before.stop();
+        procs.splice(procs.indexOf(before), 1);
+      }
+    }
 
     await ours.stop();
     procs.splice(procs.indexOf(ours), 1);
@@ -459,6 +476,7 @@ async function throughputPhase(
   ours: Proc,
   logFile: string,
   results: Results,
+  before?: Proc,
 ): Promise<void> {
   const targets = [
     {
@@ -473,6 +491,16 @@ async function throughputPhase(
       rps: [] as number[],
       total: 0,
     },
+    ...(before === undefined
+      ? []
+      : [
+          {
+            name: 'before (serve)',
+            url: `http://127.0.0.1:${before.port}/health`,
+            rps: [] as number[],
+            total: 0,
+          },
+        ]),
   ];
   for (const target of targets)
     target.total += (await throughput(target.url, THROUGHPUT.warmupS)).requests.total;
@@ -486,8 +514,21 @@ async function throughputPhase(
       );
     }
   }
-  const [bareT, oursT] = targets as [(typeof targets)[0], (typeof targets)[0]];
+  const [bareT, oursT, beforeT] = targets as [
+    (typeof targets)[0],
+    (typeof targets)[0],
+    (typeof targets)[0] | undefined,
+  ];
   const ratio = mean(oursT.rps) / mean(bareT.rps);
+  if (beforeT !== undefined) {
+    // P1 per round (each against the bare server of its own round), then their means
+    const perRound = (rps: number[]) => rps.map((value, i) => value / (bareT.rps[i] as number));
+    const p1Ours = mean(perRound(oursT.rps));
+    const p1Before = mean(perRound(beforeT.rps));
+    console.log(
+      `P1 (ours / bare, mean of ${THROUGHPUT.rounds} rounds): before ${p1Before.toFixed(3)}, after ${p1Ours.toFixed(3)}, difference ${(p1Ours - p1Before).toFixed(3)}`,
+    );
+  }
   results.push({
     pass: ratio >= THROUGHPUT.target,
     line: `throughput /health: ours ${Math.round(mean(oursT.rps))} req/s, bare ${Math.round(mean(bareT.rps))} req/s = ${ratio.toFixed(2)} × bare (target ≥ ${THROUGHPUT.target})`,

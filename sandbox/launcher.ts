@@ -22,7 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { ensurePrivateDir, narrowFilesIn, writeFileAtomic } from '../shared/fs.js';
 import type { AppDeps } from '../server/app.js';
-import { loadConfig, type ServerConfig } from '../server/config.js';
+import { jwtSecretProblem, loadConfig, type ServerConfig } from '../server/config.js';
 import { startServer } from '../server/main.js';
 import { buildIdentityEmulator } from './identity/app.js';
 import { buildAggregatorEmulator } from './aggregator/app.js';
@@ -97,7 +97,7 @@ function loadOrCreateSecrets(dir: string, inMemory: boolean): SandboxSecrets {
       const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxSecrets>;
       if (
         typeof parsed.jwtSecret === 'string' &&
-        parsed.jwtSecret.length >= 32 &&
+        jwtSecretProblem(parsed.jwtSecret) === undefined &&
         parsed.appId &&
         parsed.appSecret
       ) {
@@ -127,8 +127,11 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   const secrets = loadOrCreateSecrets(dir, options.inMemory === true);
   const appId = env.IDENTITY_APP_ID?.trim() || secrets.appId;
   const appSecret = env.IDENTITY_APP_SECRET?.trim() || secrets.appSecret;
+  // the server's own rule (server/config.ts): a secret it would refuse is not used
   const jwtSecret =
-    env.JWT_SECRET && env.JWT_SECRET.length >= 32 ? env.JWT_SECRET : secrets.jwtSecret;
+    env.JWT_SECRET && jwtSecretProblem(env.JWT_SECRET) === undefined
+      ? env.JWT_SECRET
+      : secrets.jwtSecret;
 
   const started: FastifyInstance[] = [];
   const closeAll = async (): Promise<void> => {

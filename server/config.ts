@@ -48,17 +48,39 @@ export function tokenAudience(config: { sandbox: boolean }): string {
 }
 
 /**
- * JWT_SECRET must be hard to guess (docs/server-security.md "JWT_SECRET"): at least 32
- * characters, not a shorter pattern repeated, and at least MIN_SECRET_BITS of entropy as
- * estimated from how often each of its characters occurs (length × Shannon entropy per
- * character). A random secret of 32 base64 characters estimates ~140 bits, 64 hex digits ~235;
- * 32 × "a" estimates 0, "abcd" × 8 64. The check refuses what is plainly guessable; it cannot
- * prove a secret random.
+ * JWT_SECRET must be a generated secret (docs/server-security.md "JWT_SECRET"): at least 32
+ * random bytes written as base64 or base64url (43+ characters) or hex (64+ digits). A person's
+ * choice rarely has that form; when it has, the estimate below refuses what is plainly not
+ * random in those alphabets. The estimate is the smaller of two: the Shannon entropy of its
+ * character frequencies (length × bits per character), and the bits of the characters that no
+ * simple pattern predicts (the third of a run that steps evenly by at most 3, `aaa`, `abc`,
+ * `ace`, `cba`, also every other character, `a1b2c3`; the third of a walk along a keyboard row; a 3-character piece seen before; a
+ * common word), at the bits of its alphabet each. It must reach MIN_SECRET_BITS, half of what 32 random bytes hold: a random
+ * secret of the documented recipes estimates ~190–250 bits, and falls below 128 with a
+ * probability under 1e-8 (server/config.test.ts draws thousands). The check refuses what is
+ * plainly guessable; it cannot prove a secret random.
  */
-export const MIN_SECRET_LENGTH = 32;
-export const MIN_SECRET_BITS = 96;
+export const MIN_SECRET_BYTES = 32;
+/** base64 of 32 bytes without padding: 43 characters; hex: 64 digits */
+export const MIN_BASE64_LENGTH = Math.ceil((MIN_SECRET_BYTES * 4) / 3);
+export const MIN_HEX_LENGTH = MIN_SECRET_BYTES * 2;
+export const MIN_SECRET_BITS = 128;
 export const SECRET_ADVICE =
   "generate one with `openssl rand -base64 48` (or `node -e \"console.log(require('crypto').randomBytes(48).toString('base64url'))\"`)";
+
+const HEX = /^[0-9a-fA-F]+$/;
+/** base64 and base64url (either alphabet), padding at the end only */
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/** The alphabet of a secret in a generated form and its size, or undefined when it has none. */
+function generatedForm(secret: string): { alphabet: 'hex' | 'base64'; size: number } | undefined {
+  // all hex digits is hex, however long (random base64 is all hex digits with odds of 1e-20)
+  if (HEX.test(secret))
+    return secret.length >= MIN_HEX_LENGTH ? { alphabet: 'hex', size: 16 } : undefined;
+  if (BASE64.test(secret) && secret.replace(/=+$/, '').length >= MIN_BASE64_LENGTH)
+    return { alphabet: 'base64', size: 64 };
+  return undefined;
+}
 
 /** Estimated entropy of `secret` in bits: its length times the Shannon entropy of its character frequencies. */
 export function secretEntropyBits(secret: string): number {
@@ -68,6 +90,61 @@ export function secretEntropyBits(secret: string): number {
   let bitsPerChar = 0;
   for (const count of counts.values()) bitsPerChar -= (count / length) * Math.log2(count / length);
   return bitsPerChar * length;
+}
+
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+/** Words people build secrets from (3+ letters, lower case): passwords, fillers, the pangram's. */
+const COMMON_WORDS = (
+  'password passwd secret token key jwt admin root user login letmein welcome changeme default ' +
+  'test demo example sample dev prod production staging local server auth finance wallet money ' +
+  'starknet dragon monkey master shadow sunshine princess football baseball iloveyou trustno ' +
+  'the and for are but not you all any can her was one our out day get has him his how man new ' +
+  'now old see two way who boy did its let put say she too use this that with have from they ' +
+  'will would there their what about which when make like time just know take people into year ' +
+  'your good some could them other than then look only come over think also back after work ' +
+  'first well even want because these give most very quick brown fox jumps jumped lazy dog ' +
+  'sphinx black quartz judge vow pack box five dozen liquor jugs hello world abc xyz qwerty ' +
+  'asdf zxcv'
+).split(' ');
+
+/** How many characters of `secret` a simple pattern predicts (see the comment above). */
+function predictableChars(secret: string): number {
+  const chars = [...secret];
+  const predictable = new Array<boolean>(chars.length).fill(false);
+  const code = (i: number): number => chars[i]?.codePointAt(0) ?? 0;
+  const onRow = (a: string | undefined, b: string | undefined, c: string | undefined): boolean =>
+    KEYBOARD_ROWS.some((row) => {
+      const at = [a, b, c].map((char) => row.indexOf((char ?? '').toLowerCase()));
+      return (
+        at.every((index) => index >= 0) &&
+        Math.abs((at[1] as number) - (at[0] as number)) === 1 &&
+        (at[2] as number) - (at[1] as number) === (at[1] as number) - (at[0] as number)
+      );
+    });
+  // each rule needs three characters, so one chance pair in a random secret predicts nothing
+  for (let i = 2; i < chars.length; i++) {
+    const step = code(i) - code(i - 1);
+    const stride2 = i >= 4 ? code(i) - code(i - 2) : Number.NaN;
+    const run =
+      (step === code(i - 1) - code(i - 2) && Math.abs(step) <= 3) ||
+      (stride2 === code(i - 2) - code(i - 4) && Math.abs(stride2) <= 3);
+    const keyboard = onRow(chars[i - 2], chars[i - 1], chars[i]);
+    const seen = secret.slice(0, i - 1).includes(chars.slice(i - 2, i + 1).join(''));
+    if (run || keyboard || seen) predictable[i] = true;
+  }
+  const lower = secret.toLowerCase();
+  for (const word of COMMON_WORDS) {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1))
+      for (let i = at; i < at + word.length; i++) predictable[i] = true;
+  }
+  return predictable.filter(Boolean).length;
+}
+
+/** Estimated bits of a secret in a generated form: the smaller of the two estimates above. */
+export function secretEstimateBits(secret: string): number {
+  const size = generatedForm(secret)?.size ?? 64;
+  const unpredicted = [...secret].length - predictableChars(secret);
+  return Math.min(secretEntropyBits(secret), unpredicted * Math.log2(size));
 }
 
 /** `secret` is a shorter string repeated (its smallest period is at most half its length). */
@@ -84,11 +161,17 @@ function repeatsPattern(secret: string): boolean {
 /** What is wrong with a JWT_SECRET, in one line that never quotes it; undefined when it will do. */
 export function jwtSecretProblem(secret: string): string | undefined {
   if (secret.length === 0)
-    return `JWT_SECRET is required (at least ${MIN_SECRET_LENGTH} random characters; ${SECRET_ADVICE})`;
-  if (secret.length < MIN_SECRET_LENGTH)
-    return `JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (got ${secret.length}); ${SECRET_ADVICE}`;
-  if (repeatsPattern(secret) || secretEntropyBits(secret) < MIN_SECRET_BITS) {
-    return `JWT_SECRET is too easy to guess (a repeated pattern, or too few distinct characters for its length); ${SECRET_ADVICE}`;
+    return `JWT_SECRET is required (at least ${MIN_SECRET_BYTES} random bytes as base64 or hex; ${SECRET_ADVICE})`;
+  if (generatedForm(secret) === undefined) {
+    const alphabet = HEX.test(secret)
+      ? 'hex digits'
+      : BASE64.test(secret)
+        ? 'base64 characters'
+        : 'characters, some outside base64 and hex';
+    return `JWT_SECRET must be at least ${MIN_SECRET_BYTES} random bytes written as base64 or base64url (${MIN_BASE64_LENGTH}+ characters) or hex (${MIN_HEX_LENGTH}+ digits); got ${secret.length} ${alphabet}; ${SECRET_ADVICE}`;
+  }
+  if (repeatsPattern(secret) || secretEstimateBits(secret) < MIN_SECRET_BITS) {
+    return `JWT_SECRET is too easy to guess (a pattern, a word or too few distinct characters for its length); ${SECRET_ADVICE}`;
   }
   return undefined;
 }

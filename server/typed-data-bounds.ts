@@ -50,30 +50,39 @@ export const TYPED_DATA_LIMITS = {
   /** leaves of one merkletree */
   maxMerkleLeaves: 256,
   /**
-   * Upper bound on the hashing work, in elements hashed by Poseidon (~0.1–0.2 ms each on one
-   * core). 1,000 is ~0.1–0.2 s of hashing: an OutsideExecution with ~900 calldata felts.
+   * Upper bound on the hashing work, in elements hashed by Poseidon (~0.15–0.2 ms each on one
+   * core): the heaviest shape accepted costs 1.1–1.4 × 380 elements as measured, ~0.1 s at most
+   * (docs/server-security.md "Typed data"); an OutsideExecution of 10 calls × 20 calldata felts
+   * is 374. bench/typed-data-cost.ts measures the heaviest accepted shape of each family.
    */
-  maxWork: 1_000,
+  maxWork: 380,
 } as const;
 
 export type TypedDataLimits = { [K in keyof typeof TYPED_DATA_LIMITS]: number };
 
 /**
- * What starknet.js's steps cost, in elements hashed by Poseidon (measured with starknet.js 10.8:
- * an element ~0.15 ms, a Poseidon pair ~0.3 ms, a Pedersen hash ~2.4 ms, keccak ~0.1 µs a byte,
- * a step of the dependency walk ~0.2 µs).
+ * What starknet.js's steps cost, in elements hashed by Poseidon (measured with starknet.js 10.8,
+ * relative to an element of a long poseidonHashMany in the same run: a call of it ~2–3 elements
+ * more than its elements, a Poseidon pair ~2, a Pedersen hash ~7–15, a struct field's encoding
+ * and reads ~1.3 elements with the element, a keccak call ~0.2 and ~1/1000 a byte). Issue 27
+ * found the heaviest accepted shapes at 1.1–1.5× their estimate (many small structs, presets):
+ * the fixed cost of each hash call and of each field read were missing.
  */
 export const WORK = {
   /** one element through poseidonHashMany */
   poseidonElement: 1,
+  /** one call of poseidonHashMany, whatever its length (its padding permutation and conversions) */
+  poseidonCall: 3,
   /** one poseidonHash(a, b) (a revision 1 merkle pair) */
   poseidonPair: 3,
   /** one Pedersen hash: revision 0 hashes every element, and every merkle pair, with one */
   pedersen: 16,
   /** one byte of a type string (or a selector name) through keccak */
   keccakByte: 1 / 1_000,
+  /** one keccak call (a type hash, a selector by name), whatever its length */
+  keccakCall: 1 / 2,
   /** one read of a field's name, type or contains by the encoder (a step of its walks) */
-  fieldRead: 1 / 1_000,
+  fieldRead: 1 / 20,
   /** one comparison of getDependencies' list merging (`includes`) */
   listStep: 1 / 100_000,
 } as const;
@@ -452,6 +461,7 @@ function typeHashWork(schema: Schema, walk: number, deps: Set<string>): number {
     (2 * walk + 3 * fields) * WORK.fieldRead +
     2 * walk * list * list * WORK.listStep +
     encoded * WORK.keccakByte +
+    WORK.keccakCall +
     (schema.types.size + 8) * WORK.listStep * 16
   );
 }
@@ -481,7 +491,7 @@ interface Walk {
 /** Work of hashing `elements` values together (hashMethod): Poseidon, or Pedersen over each and the length. */
 function hashOf(walk: Walk, elements: number): number {
   return walk.schema.revision === '1'
-    ? elements * WORK.poseidonElement
+    ? WORK.poseidonCall + elements * WORK.poseidonElement
     : (elements + 1) * WORK.pedersen;
 }
 
@@ -604,7 +614,8 @@ function walkScalar(walk: Walk, type: string, value: unknown, path: string): unk
   if (value.length > walk.limits.maxScalarLength)
     refuse(`${path} is longer than ${walk.limits.maxScalarLength} characters`);
   // a selector given by name goes through keccak
-  if (type === 'selector') walk.budget.spend(Buffer.byteLength(value) * WORK.keccakByte);
+  if (type === 'selector')
+    walk.budget.spend(WORK.keccakCall + Buffer.byteLength(value) * WORK.keccakByte);
   return value;
 }
 

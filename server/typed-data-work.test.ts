@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../shared/errors.js';
 import { checkTypedData, type CheckedTypedData, TYPED_DATA_LIMITS } from './typed-data-bounds.js';
 import { type CountedHash, countedHasher } from '../test/helpers/counted-hasher.js';
-import { fannedOutTypes, STARKNET_DOMAIN } from '../test/helpers/typed-data.js';
+import { fannedOutTypes, SHAPE_FAMILIES, STARKNET_DOMAIN } from '../test/helpers/typed-data.js';
 
 let hasher: Awaited<ReturnType<typeof countedHasher>>;
 beforeAll(async () => {
@@ -578,6 +578,64 @@ describe('the attack shapes of issue 15, refused by the bound with its reason', 
         message: where === 'message' ? { n: deep } : { n: '0x1' },
       };
       expect(refusal(data)).toMatch(/nested deeper than 64 levels/);
+    },
+  );
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 27: the heaviest shapes the old budget accepted (1,000 units, without the fixed cost of
+// each hash call and field read) took 1.1–1.5× their estimate, 212–357 ms. Counted, not timed:
+// bench/typed-data-cost.ts times them.
+
+describe('the heaviest shapes of each family: refused, or counted within the budget', () => {
+  const refusal = (data: unknown): string => {
+    try {
+      checkTypedData(data);
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'VALIDATION_ERROR' });
+      return (error as Error).message;
+    }
+    throw new Error('not refused');
+  };
+  const sizeOf = (name: string) => SHAPE_FAMILIES.find(([family]) => family === name)?.[1];
+
+  it.each([
+    ['struct of 1 felt * (revision 1)', 324],
+    ['struct of 8 felts * (revision 1)', 96],
+    ['TokenAmount* (presets)', 135],
+    ['OutsideExecution, calls × 80 felts', 11],
+    ['felt* (revision 1)', 988],
+    ['bool*', 988],
+    ['u256*', 242],
+  ] as const)('%s at the size the old budget accepted (%i) is refused now', (name, size) => {
+    const build = sizeOf(name);
+    expect(build).toBeTypeOf('function');
+    const data = (build as (size: number) => unknown)(size);
+    expect(refusal(data)).toMatch(/too much work/);
+    // and what the hasher would have done is well over the budget
+    expect(hasher.hash(data as TypedData).work).toBeGreaterThan(TYPED_DATA_LIMITS.maxWork);
+  });
+
+  it.each(SHAPE_FAMILIES.map(([name, build]) => [name, build] as const))(
+    '%s: the largest accepted is counted within its estimate and the budget',
+    (_name, build) => {
+      const accepted = (size: number) => check(build(size)) !== 'refused';
+      if (!accepted(1)) return;
+      let low = 1;
+      let high = 2;
+      while (high <= 4_096 && accepted(high)) {
+        low = high;
+        high *= 2;
+      }
+      while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (accepted(mid)) low = mid;
+        else high = mid;
+      }
+      const data = build(low);
+      const checked = check(data) as CheckedTypedData;
+      expect(checked.work).toBeLessThanOrEqual(TYPED_DATA_LIMITS.maxWork);
+      expectBounded(data, checked);
     },
   );
 });

@@ -17,7 +17,7 @@ import { cleanEnv, closedPort, quietPort, runBin, tempHome } from './helpers/pro
 
 const APP_ID = 'spawn-test-app';
 const APP_SECRET = 'spawn-test-app-secret-value';
-const JWT_SECRET = 'spawn-test-jwt-secret-0123456789abcdef';
+const JWT_SECRET = '-yvs1O8Dd809QI3z3H3DS6sechPj2vWF2DAG3n5ypJY';
 
 async function answers(url: string): Promise<boolean> {
   try {

@@ -356,7 +356,10 @@ describe('an allowlist of the SNIP-29 methods the client uses, each metered by w
     ).resolves.toMatchObject({ transaction_hash: '0x1234' });
     const build = {
       transaction: { type: 'invoke', invoke: { user_address: user.wallet.address, calls: [] } },
-      parameters: { version: '0x1', fee_mode: payInStrk.feeMode },
+      parameters: {
+        version: '0x1',
+        fee_mode: { mode: 'default', gas_token: payInStrk.feeMode.gasToken },
+      },
     };
     await expect(client(user.token).raw('paymaster_buildTransaction', build)).resolves.toBe(true);
     expect(upstreamCalls).toEqual([

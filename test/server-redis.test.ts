@@ -172,7 +172,7 @@ describe.skipIf(redisServerPath === undefined)(
   () => {
     const APP_ID = 'redis-lock-app';
     const APP_SECRET = 'redis-lock-app-secret-value';
-    const JWT_SECRET = 'redis-lock-jwt-secret-0123456789abcdef';
+    const JWT_SECRET = 'YAcZSvR8XIlUgpWGx3fiNS6rqdHlr1HtgbKP7fMnKWU';
     const home = tempHome();
     const dataFile = join(home.dir, 'identity.json');
     let redis: RedisServer;
@@ -284,7 +284,7 @@ describe.skipIf(redisServerPath === undefined)(
   () => {
     const APP_ID = 'redis-persistence-app';
     const APP_SECRET = 'redis-persistence-app-secret';
-    const JWT_SECRET = 'redis-persistence-jwt-secret-0123456789abcdef';
+    const JWT_SECRET = 'JkrbcpL56oHnoPQ5g-dgqvk_qwzycL-7Q8gz2fbA0Gs';
     const home = tempHome();
     let emulator: FastifyInstance;
     let emulatorUrl: string;

@@ -283,7 +283,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
         FINANCE_TUI_SERVER_URL: serverUrl,
         IDENTITY_APP_ID: APP_ID,
         IDENTITY_APP_SECRET: APP_SECRET,
-        JWT_SECRET: 'tui-terminal-jwt-secret-0123456789abcdef',
+        JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
         IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
         IDENTITY_API_URL: identityUrl,
         NODE_ENV: 'test',

@@ -12,7 +12,10 @@
  *   and its tracking id names no account we could check).
  * - Params must be a named object (as SNIP-29 defines them; else -32602), bounded in nesting and
  *   size before anything walks or relays them, and of the method's shape: none for the two
- *   queries, exactly {transaction, parameters} for build and execute.
+ *   queries, exactly {transaction, parameters} for build and execute, each exactly of the
+ *   SNIP-29 schema with no unknown key at any level (server/snip29-params.ts): `fee_mode` is
+ *   required there, so a request without one (or with `feeMode`) is refused, never relayed for
+ *   the paymaster to default.
  * - A transaction's user_address (and deployment address) must be the token's wallet, else 403
  *   WALLET_MISMATCH: the relay spends our API key, so one user must not act for another.
  * - Limits: 60/min per user and 120/min per IP on the route; 10/min per user on each call that
@@ -29,6 +32,7 @@ import { sameAddress } from '../../shared/tokens.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS, sponsoredDailyRule } from '../plugins/rate-limit.js';
 import type { PaymasterRelay } from '../providers/types.js';
+import { snip29ParamsProblem, type TransactionMethod } from '../snip29-params.js';
 
 export interface PaymasterRoutesOptions {
   paymaster: PaymasterRelay;
@@ -191,6 +195,16 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
             'The transaction is not for the wallet of this session',
           );
         }
+      }
+      // exactly the SNIP-29 schema, no unknown key at any level: what we did not classify
+      // (`feeMode`, no fee mode, a key the paymaster may also read) is not relayed
+      if (method.params === 'transaction') {
+        const problem = snip29ParamsProblem(
+          rpc.method as TransactionMethod,
+          rpc.params as Parameters<typeof snip29ParamsProblem>[1],
+        );
+        if (problem !== undefined)
+          throw invalidParams(`${rpc.method} params are not SNIP-29's: ${problem}`);
       }
       if (facts.sponsored && !options.sponsored) {
         throw new AppError(

@@ -32,6 +32,39 @@ export interface SignRoutesOptions {
   messageChainId: string;
 }
 
+/**
+ * Message signings in flight at once, server-wide (docs/server-security.md "Typed data"): from
+ * before the typed data is hashed until the provider's signature is back. Each hash may hold the
+ * event loop up to the work bound (~0.1 s); per-user and per-IP limits alone let eight accounts
+ * keep it 91 % busy (issue 27). Past it, 429 RATE_LIMITED with Retry-After: 1, at once (no queue:
+ * a queue would only move the wait into the loop).
+ */
+export const MAX_MESSAGE_SIGNINGS = 2;
+const SIGNINGS_RETRY_AFTER_S = 1;
+
+/** A counting semaphore that refuses rather than waits; `inFlight` for tests and logs. */
+export function createSlots(limit: number): {
+  tryAcquire(): (() => void) | undefined;
+  readonly inFlight: number;
+} {
+  let used = 0;
+  return {
+    tryAcquire() {
+      if (used >= limit) return undefined;
+      used += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        used -= 1;
+      };
+    },
+    get inFlight() {
+      return used;
+    },
+  };
+}
+
 function requireOwnWallet(tokenWalletId: string, walletId: string): void {
   if (walletId !== tokenWalletId) {
     throw new AppError(ErrorCode.WALLET_MISMATCH, 'walletId is not the wallet of this session');
@@ -71,6 +104,7 @@ function messageHashOf(message: unknown, walletAddress: string): string {
 
 const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify, options) => {
   const { identity, messageChainId } = options;
+  const signings = createSlots(MAX_MESSAGE_SIGNINGS);
   fastify.addHook('onRequest', fastify.requireAuth);
 
   fastify.post(
@@ -99,31 +133,52 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
       onRequest: fastify.rateLimit(RATE_LIMITS.signMessage),
       schema: { body: SignMessageRequest, response: { 200: SignMessageResponse } },
     },
-    async (request) => {
+    async (request, reply) => {
       const claims = authOf(request);
       const { walletId, message } = request.body;
       requireOwnWallet(claims.walletId, walletId);
-      // A string is wrapped in our fixed SNIP-12 type (shared/api.ts textMessageTypedData), never
-      // signed as if it were a hash: that would let "text" be a transaction hash in disguise.
-      if (typeof message === 'string' && !PRINTABLE_ASCII.test(message)) {
-        // starknet.js encodes SNIP-12 long strings as ASCII only; escaping would sign something
-        // other than what the user read.
+      const release = signings.tryAcquire();
+      if (release === undefined) {
+        reply.header('retry-after', SIGNINGS_RETRY_AFTER_S);
         throw new AppError(
-          ErrorCode.VALIDATION_ERROR,
-          'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else',
+          ErrorCode.RATE_LIMITED,
+          `The server is signing too many messages at once, retry in ${SIGNINGS_RETRY_AFTER_S} s`,
+          { details: { retryAfter: SIGNINGS_RETRY_AFTER_S } },
         );
       }
-      // Untrusted typed data is classified and bounded before starknet.js hashes it (its encoder
-      // is exponential in the depth of fanned-out types, and slow per element): 400 at once,
-      // never a frozen loop. What is hashed is the checked copy, not the request.
-      const { data } = checkTypedData(
-        typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message,
-      );
-      const messageHash = messageHashOf(data, claims.walletAddress);
-      const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
-      return { signature, messageHash };
+      try {
+        return await signMessage(claims.walletAddress, walletId, message);
+      } finally {
+        release();
+      }
     },
   );
+
+  async function signMessage(
+    walletAddress: string,
+    walletId: string,
+    message: unknown,
+  ): Promise<{ signature: string; messageHash: string }> {
+    // A string is wrapped in our fixed SNIP-12 type (shared/api.ts textMessageTypedData), never
+    // signed as if it were a hash: that would let "text" be a transaction hash in disguise.
+    if (typeof message === 'string' && !PRINTABLE_ASCII.test(message)) {
+      // starknet.js encodes SNIP-12 long strings as ASCII only; escaping would sign something
+      // other than what the user read.
+      throw new AppError(
+        ErrorCode.VALIDATION_ERROR,
+        'A text message must be printable ASCII on one line; send SNIP-12 typed data for anything else',
+      );
+    }
+    // Untrusted typed data is classified and bounded before starknet.js hashes it (its encoder
+    // is exponential in the depth of fanned-out types, and slow per element): 400 at once,
+    // never a frozen loop. What is hashed is the checked copy, not the request.
+    const { data } = checkTypedData(
+      typeof message === 'string' ? textMessageTypedData(message, messageChainId) : message,
+    );
+    const messageHash = messageHashOf(data, walletAddress);
+    const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
+    return { signature, messageHash };
+  }
 };
 
 export default signRoutes;

@@ -18,7 +18,7 @@ import type {
   PaymasterRelay,
 } from '../../server/providers/types.js';
 
-export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789-abcdefghijklmnop';
+export const TEST_JWT_SECRET = 'ebsxU3TmisYF7gbKg94CxDqlS48nAcUKaVf1GCx430c';
 export const TEST_APP_SECRET = 'test-identity-app-secret-zyxwvutsrq';
 
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {

@@ -19,8 +19,11 @@ import { WORK } from '../../server/typed-data-bounds.js';
 export interface HashCount {
   pedersen: number;
   poseidonElements: number;
+  /** calls of poseidonHashMany */
+  poseidonCalls: number;
   poseidonPairs: number;
   keccakBytes: number;
+  keccakCalls: number;
   fieldReads: number;
   listSteps: number;
   /** the primitive of the last hash: the final message hash shows the revision starknet.js chose */
@@ -41,8 +44,10 @@ function freshCount(): HashCount {
   return {
     pedersen: 0,
     poseidonElements: 0,
+    poseidonCalls: 0,
     poseidonPairs: 0,
     keccakBytes: 0,
+    keccakCalls: 0,
     fieldReads: 0,
     listSteps: 0,
     last: undefined,
@@ -62,8 +67,8 @@ const count = () => globalThis.__financeTuiHashCount;
 const mix = (a, b) => (BigInt(a) * 0x9e3779b97f4a7c15f39cc0605cedc834n + BigInt(b) + 1n) % P;
 export function pedersen(a, b) { const c = count(); if (c) { c.pedersen += 1; c.last = 'pedersen'; } return mix(a, b); }
 export function poseidonHash(a, b) { const c = count(); if (c) { c.poseidonPairs += 1; c.last = 'poseidon'; } return mix(a, b); }
-export function poseidonHashMany(values) { const c = count(); if (c) { c.poseidonElements += values.length; c.last = 'poseidon'; } return values.reduce((h, v) => mix(h, v), BigInt(values.length)); }
-export function keccak(data) { const c = count(); if (c) c.keccakBytes += data.length; let h = 7n; for (const b of data) h = (h * 31n + BigInt(b)) % (2n ** 250n); return h; }
+export function poseidonHashMany(values) { const c = count(); if (c) { c.poseidonElements += values.length; c.poseidonCalls += 1; c.last = 'poseidon'; } return values.reduce((h, v) => mix(h, v), BigInt(values.length)); }
+export function keccak(data) { const c = count(); if (c) { c.keccakBytes += data.length; c.keccakCalls += 1; } let h = 7n; for (const b of data) h = (h * 31n + BigInt(b)) % (2n ** 250n); return h; }
 `;
 }
 
@@ -128,8 +133,10 @@ export function workOf(count: HashCount): number {
   return (
     count.pedersen * WORK.pedersen +
     count.poseidonElements * WORK.poseidonElement +
+    count.poseidonCalls * WORK.poseidonCall +
     count.poseidonPairs * WORK.poseidonPair +
     count.keccakBytes * WORK.keccakByte +
+    count.keccakCalls * WORK.keccakCall +
     count.fieldReads * WORK.fieldRead +
     count.listSteps * WORK.listStep
   );

@@ -165,3 +165,169 @@ export function fannedOutTypes(depth: number, width = 2) {
     message: {},
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Families of shapes, each grown by a size: the heaviest accepted one of each is what issue 27
+// measured (server/typed-data-work.test.ts counts its work, bench/typed-data-cost.ts times it).
+
+export type Family = [name: string, build: (size: number) => unknown];
+
+const felt = (i: number): string => `0x${(i * 7919 + 1).toString(16)}`;
+const domain1 = { name: 'bench', version: '1', chainId: 'SN_MAIN', revision: '1' };
+const domain0 = { name: 'bench', version: '1', chainId: 1 };
+
+/** A chain of `depth` struct types, each with `fields` fields of the next (the last holds felts). */
+function deepStructs(depth: number, fields: number, revision: '0' | '1') {
+  const types: Record<string, Array<{ name: string; type: string }>> = revision === '1'
+    ? { StarknetDomain: STARKNET_DOMAIN }
+    : { StarkNetDomain: LEGACY_TYPES.StarkNetDomain };
+  const name = (level: number) => `Level${level}WithALongishTypeNameToHash`;
+  for (let level = 0; level < depth; level++)
+    types[name(level)] = Array.from({ length: fields }, (_, i) => ({
+      name: `field_number_${i}`,
+      type: level + 1 < depth ? name(level + 1) : 'felt',
+    }));
+  const value = (level: number): unknown =>
+    level + 1 < depth
+      ? Object.fromEntries(
+          Array.from({ length: fields }, (_, i) => [`field_number_${i}`, value(level + 1)]),
+        )
+      : Object.fromEntries(
+          Array.from({ length: fields }, (_, i) => [`field_number_${i}`, felt(i)]),
+        );
+  return {
+    types,
+    primaryType: name(0),
+    domain: revision === '1' ? domain1 : domain0,
+    message: value(0),
+  };
+}
+
+/** One array of `n` instances of a struct of `fields` felts: a type hash per instance. */
+function structArray(n: number, fields: number, revision: '0' | '1', typeName = 'Entry') {
+  const types: Record<string, Array<{ name: string; type: string }>> = {
+    ...(revision === '1'
+      ? { StarknetDomain: STARKNET_DOMAIN }
+      : { StarkNetDomain: LEGACY_TYPES.StarkNetDomain }),
+    [typeName]: Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, type: 'felt' })),
+    Main: [{ name: 'entries', type: `${typeName}*` }],
+  };
+  const entry = Object.fromEntries(Array.from({ length: fields }, (_, i) => [`f${i}`, felt(i)]));
+  return {
+    types,
+    primaryType: 'Main',
+    domain: revision === '1' ? domain1 : domain0,
+    message: { entries: Array.from({ length: n }, () => entry) },
+  };
+}
+
+/** `n` fields of one scalar type in one struct (revision 1). */
+function scalars(type: string, value: (i: number) => unknown, revision: '0' | '1' = '1') {
+  return (n: number) => ({
+    types: {
+      ...(revision === '1'
+        ? { StarknetDomain: STARKNET_DOMAIN }
+        : { StarkNetDomain: LEGACY_TYPES.StarkNetDomain }),
+      Main: [{ name: 'values', type: `${type}*` }],
+    },
+    primaryType: 'Main',
+    domain: revision === '1' ? domain1 : domain0,
+    message: { values: Array.from({ length: n }, (_, i) => value(i)) },
+  });
+}
+
+function merkle(n: number, revision: '0' | '1') {
+  return {
+    types: {
+      ...(revision === '1'
+        ? { StarknetDomain: STARKNET_DOMAIN }
+        : { StarkNetDomain: LEGACY_TYPES.StarkNetDomain }),
+      Leaf: [{ name: 'a', type: 'felt' }],
+      Main: [{ name: 'root', type: 'merkletree', contains: 'Leaf' }],
+    },
+    primaryType: 'Main',
+    domain: revision === '1' ? domain1 : domain0,
+    message: { root: Array.from({ length: n }, (_, i) => ({ a: felt(i) })) },
+  };
+}
+
+/** Many preset instances (u256 inside TokenAmount): two type hashes per element. */
+const tokenAmounts = (n: number) => ({
+  types: { StarknetDomain: STARKNET_DOMAIN, Main: [{ name: 'amounts', type: 'TokenAmount*' }] },
+  primaryType: 'Main',
+  domain: domain1,
+  message: {
+    amounts: Array.from({ length: n }, (_, i) => ({
+      token_address: felt(i),
+      amount: { low: felt(i), high: '0x0' },
+    })),
+  },
+});
+
+/** Many enum values of a type with `variants` tuple variants. */
+const enums = (n: number) => ({
+  types: {
+    StarknetDomain: STARKNET_DOMAIN,
+    Choice: Array.from({ length: 32 }, (_, i) => ({ name: `Variant${i}`, type: '(felt,felt)' })),
+    Main: [{ name: 'choices', type: 'enum*', contains: 'Choice' }],
+  },
+  primaryType: 'Main',
+  domain: domain1,
+  message: {
+    choices: Array.from({ length: n }, (_, i) => ({
+      [`Variant${i % 32}`]: [felt(i), felt(i + 1)],
+    })),
+  },
+});
+
+/** Many structs with 64 fields of types named at length (type strings through keccak). */
+function wideTypes(n: number) {
+  const longName = (i: number) => `AStructTypeWithAVeryLongNameSoThatItsTypeStringIsLong${i}`;
+  const types: Record<string, Array<{ name: string; type: string }>> = {
+    StarknetDomain: STARKNET_DOMAIN,
+  };
+  const count = 8;
+  for (let t = 0; t < count; t++)
+    types[longName(t)] = Array.from({ length: 64 }, (_, i) => ({
+      name: `a_field_with_a_long_name_number_${i}`,
+      type: t + 1 < count && i === 0 ? longName(t + 1) : 'felt',
+    }));
+  types.Main = [{ name: 'items', type: `${longName(0)}*` }];
+  const value = (t: number): unknown =>
+    Object.fromEntries(
+      Array.from({ length: 64 }, (_, i) => [
+        `a_field_with_a_long_name_number_${i}`,
+        t + 1 < count && i === 0 ? value(t + 1) : felt(i),
+      ]),
+    );
+  return {
+    types,
+    primaryType: 'Main',
+    domain: domain1,
+    message: { items: Array.from({ length: n }, () => value(0)) },
+  };
+}
+
+export const SHAPE_FAMILIES: Family[] = [
+  ['OutsideExecution, calls × 80 felts', (n) => outsideExecution(n, 80)],
+  ['OutsideExecution, 1 call × felts', (n) => outsideExecution(1, n)],
+  ['felt* (revision 1)', scalars('felt', felt)],
+  ['felt* (revision 0, Pedersen)', scalars('felt', felt, '0')],
+  ['shortstring*', scalars('shortstring', (i) => `short string ${i}`)],
+  ['selector*', scalars('selector', (i) => `a_long_entry_point_name_to_hash_${i}`)],
+  ['string* of 200 characters', scalars('string', (i) => `${'x'.repeat(190)}${i}`.slice(0, 200))],
+  ['u256*', scalars('u256', (i) => ({ low: felt(i), high: '0x1' }))],
+  ['bool*', scalars('bool', (i) => i % 2 === 0)],
+  ['TokenAmount* (presets)', tokenAmounts],
+  ['enum* of 32 variants', enums],
+  ['struct of 1 felt * (revision 1)', (n) => structArray(n, 1, '1')],
+  ['struct of 1 felt * (revision 0)', (n) => structArray(n, 1, '0')],
+  ['struct of 8 felts * (revision 1)', (n) => structArray(n, 8, '1')],
+  ['merkletree (revision 1)', (n) => merkle(n, '1')],
+  ['merkletree (revision 0)', (n) => merkle(n, '0')],
+  ['structs 8 deep × fields (revision 1)', (n) => deepStructs(8, n, '1')],
+  ['structs 8 deep × fields (revision 0)', (n) => deepStructs(8, n, '0')],
+  ['structs n deep × 2 fields', (n) => deepStructs(n, 2, '1')],
+  ['fanned-out types, 8 deep × width', (n) => ({ ...fannedOutTypes(8, n), message: {} })],
+  ['8 long types × 64 fields, items', wideTypes],
+];
