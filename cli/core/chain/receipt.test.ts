@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toHexFelt, TRANSFER_EVENT_KEY, u256Felts } from '../../../shared/erc20.js';
 import { resolveToken } from '../../../shared/tokens.js';
+import { AppError } from '../../../shared/errors.js';
+import { type PreparedExecution, toExecutionReceipt } from './execute.js';
 import { receiptOutcome } from './receipt.js';
 
 const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
@@ -85,5 +87,49 @@ describe('receiptOutcome: only a coherent receipt of this hash is an outcome', (
         network: 'mainnet',
       }),
     ).toMatchObject({ outcome: 'unknown', reason: 'contradiction' });
+  });
+});
+
+describe('toExecutionReceipt: the submitted hash, or no receipt at all', () => {
+  const prepared = {
+    account: ACCOUNT,
+    kind: 'invoke',
+    fee: { mode: 'sponsored' },
+  } as unknown as PreparedExecution;
+
+  it('records the submitted hash (padded), never the receipt field', () => {
+    const receipt = toExecutionReceipt(
+      { transaction_hash: '0x1234', execution_status: 'SUCCEEDED' },
+      prepared,
+      'mainnet',
+      '0x1234',
+    );
+    expect(receipt).toMatchObject({ transactionHash: HASH, status: 'SUCCEEDED' });
+  });
+
+  it.each([
+    [{ transaction_hash: '0x0bad', execution_status: 'SUCCEEDED' }, 'another transaction'],
+    [{ execution_status: 'REVERTED' }, 'names no transaction hash'],
+    [{ transaction_hash: HASH }, 'no execution status'],
+    [
+      {
+        transaction_hash: HASH,
+        execution_status: 'REVERTED',
+        events: [transfer(USDC, ACCOUNT, OTHER, 1n)],
+      },
+      "account's tokens moving",
+    ],
+  ])('%j is TRANSACTION_PENDING naming the submitted hash', (raw, problem) => {
+    let error: unknown;
+    try {
+      toExecutionReceipt(raw, prepared, 'mainnet', HASH);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: 'TRANSACTION_PENDING',
+      details: { transactionHash: HASH, receiptProblem: expect.stringContaining(problem) },
+    });
   });
 });
