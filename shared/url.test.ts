@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isHttpUrl, refusedUrl } from './url.js';
+import {
+  isHttpUrl,
+  isLoopbackUrl,
+  isPrivateServiceUrl,
+  privateServiceUrlProblem,
+  refusedUrl,
+} from './url.js';
 
 describe('service URLs', () => {
   it.each([
@@ -17,5 +23,51 @@ describe('service URLs', () => {
     expect(refusedUrl('ftp://user:hunter2@host.example/p?key=sk-123')).toBe('a ftp: URL');
     expect(refusedUrl('sk-123 not a url')).toBe('something that is not a URL');
     expect(refusedUrl(`${'x'.repeat(40)}://host`)).toBe('a URL of another scheme');
+  });
+});
+
+describe('isLoopbackUrl', () => {
+  it.each([
+    ['http://127.0.0.1:3001', true],
+    ['http://127.8.9.10', true],
+    ['http://localhost:3001/', true],
+    ['http://LOCALHOST', true],
+    ['http://[::1]:3001', true],
+    ['http://128.0.0.1', false],
+    ['http://0.0.0.0:3001', false],
+    ['http://192.0.2.2:3001', false],
+    ['https://auth.example.com', false],
+    ['http://localhost.example.com', false],
+    ['http://127.0.0.1.nip.io', false],
+    ['http://[::ffff:127.0.0.1]', false],
+    ['not a url', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isLoopbackUrl(url)).toBe(expected);
+  });
+});
+
+describe('a URL the client sends a token or data to: https, or http to this machine only', () => {
+  it.each([
+    ['https://auth.example.com', true],
+    ['https://192.0.2.1:3001', true],
+    ['http://127.0.0.1:3001', true],
+    ['http://localhost:3001', true],
+    ['http://[::1]:8545/rpc', true],
+    ['http://192.0.2.1:3001', false],
+    ['http://0.0.0.0:3001', false],
+    ['http://auth.example.com', false],
+    ['http://localhost.example.com', false],
+    ['ftp://127.0.0.1', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isPrivateServiceUrl(url)).toBe(expected);
+    expect(privateServiceUrlProblem(url, 'X') === undefined).toBe(expected);
+  });
+
+  it('the refusal says https is required and why, naming neither host nor key', () => {
+    const message = privateServiceUrlProblem('http://user:sk-1@192.0.2.1:3001/?k=sk-2', 'SERVER');
+    expect(message).toMatch(
+      /SERVER must be an https URL: plain http is allowed only to this machine/,
+    );
+    expect(message).not.toMatch(/192\.0\.2\.1|sk-1|sk-2/);
   });
 });

@@ -1,7 +1,11 @@
 /**
  * The one rule for a configured service URL (the server's upstreams, the client's settings, the
- * chain's RPC): it parses, and its scheme is http or https.
+ * chain's RPC): it parses, and its scheme is http or https. A URL the client sends a token or the
+ * person's data to must also be private on the wire (`isPrivateServiceUrl`): https, or plain http
+ * only to this machine (docs/architecture.md "Trusting nothing from outside").
  */
+import { isIP } from 'node:net';
+
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -9,6 +13,36 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: addresses that never leave this machine. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+/** https anywhere, plain http only to a loopback address; anything else is refused. */
+export function isPrivateServiceUrl(value: string): boolean {
+  if (!isHttpUrl(value)) return false;
+  return new URL(value).protocol === 'https:' || isLoopbackUrl(value);
+}
+
+/**
+ * Why `value` (named `name`) is refused as a client service URL, or undefined when it passes
+ * `isPrivateServiceUrl`. Names the scheme only (refusedUrl).
+ */
+export function privateServiceUrlProblem(value: string, name: string): string | undefined {
+  if (!isHttpUrl(value)) return `${name} must be an http(s) URL (got ${refusedUrl(value)})`;
+  if (isPrivateServiceUrl(value)) return undefined;
+  return `${name} must be an https URL: plain http is allowed only to this machine (127.0.0.0/8, ::1, localhost), since the token, codes and account data sent to it would cross the network in clear`;
 }
 
 /**

@@ -132,7 +132,8 @@ describe('the auth server, started for a command', () => {
   it('a remote-looking URL that does not answer: SERVER_UNREACHABLE, never a spawn', async () => {
     const bare = tempHome();
     try {
-      const remote = `http://0.0.0.0:${await closedPort('0.0.0.0')}`;
+      // https: plain http to a non-loopback address is refused before anything is sent
+      const remote = `https://0.0.0.0:${await closedPort('0.0.0.0')}`;
       const r = await runBin(
         ['login', 'dave@example.com', '--json'],
         serveEnv({ FINANCE_TUI_HOME: bare.dir, FINANCE_TUI_SERVER_URL: remote }),

@@ -488,3 +488,82 @@ describe('outside text is made printable where it enters', () => {
     }
   });
 });
+
+// ---- plain http to another machine ------------------------------------------------------------
+
+describe('plain http only to this machine (issue 27 item 8)', () => {
+  /** A listener on every interface, reached as http://0.0.0.0:<port>: not a loopback URL. */
+  let open: Server;
+  const openHits: Seen[] = [];
+  let port: number;
+  beforeAll(async () => {
+    open = createServer((req, res) => {
+      void readBody(req).then((body) => {
+        openHits.push({ method: req.method, url: req.url, headers: req.headers, body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => open.listen(0, '0.0.0.0', resolve));
+    port = (open.address() as AddressInfo).port;
+  });
+  afterAll(() => close(open));
+  afterEach(() => {
+    openHits.length = 0;
+  });
+
+  it.each([
+    ['FINANCE_TUI_SERVER_URL', ['login', 'victim@example.com', '--json']],
+    ['FINANCE_TUI_AGGREGATOR_URL', ['quote', '1', 'ETH', 'USDC', '--json']],
+    ['FINANCE_TUI_RPC_URL', ['status', '--json']],
+  ])(
+    '%s=http://<not loopback> (built bin): CONFIG_ERROR saying https is required; nothing reaches it',
+    async (name, args) => {
+      const dir = tempHome();
+      try {
+        const r = await runBin(
+          args,
+          cleanEnv({
+            FINANCE_TUI_HOME: dir.dir,
+            FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
+            [name]: `http://0.0.0.0:${port}`,
+          }),
+        );
+        expect(r.code).toBe(1);
+        const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+        expect(error.code).toBe('CONFIG_ERROR');
+        expect(error.message).toContain(`${name} must be an https URL`);
+        expect(error.message).toMatch(/only to this machine/);
+        expect(openHits).toEqual([]);
+      } finally {
+        dir.cleanup();
+      }
+    },
+  );
+
+  it('a saved serverUrl of plain http to another machine is refused too (settings.json)', async () => {
+    const dir = tempHome();
+    try {
+      writeFileSync(
+        join(dir.dir, 'settings.json'),
+        JSON.stringify({
+          serverUrl: `http://0.0.0.0:${port}`,
+          aggregatorUrl: 'https://api.fibrous.finance/starknet',
+          network: 'mainnet',
+          sandbox: false,
+          slippageBps: 100,
+        }),
+        { mode: 0o600 },
+      );
+      const r = await runBin(
+        ['login', 'victim@example.com', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: dir.dir }),
+      );
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('CONFIG_ERROR');
+      expect(error.message).toContain('serverUrl must be an https URL');
+      expect(openHits).toEqual([]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

@@ -6,11 +6,13 @@ import { usageError } from '../../shared/errors.js';
 export const USAGE = `Usage: finance-tui history [--limit N] [--offline] [--csv | --json]
 
 The transactions this client sent (send, trade, multi-swap, batch), newest first, from
-history.json in the data folder: time, kind, network (a sandbox entry names its sandbox chain;
-"earlier sandbox" when that chain is gone), amounts, hash (0x + 64 hex), and status: pending
-(sent, no receipt yet), unknown (sent, but the answer was lost: it may have executed),
-succeeded, reverted, or not-sent (provably never executed). Before listing, the newest
-unresolved entries (at most 8, 5 s) are asked of their chain and updated. The chain is the truth.
+history.json in the data folder: time, kind, network (mainnet, sepolia or sandbox — "earlier
+sandbox" when that sandbox's chain is gone; --json adds the chain: mainnet, sepolia or
+sandbox:<id>), amounts, hash (0x + 64 hex), and status: pending (sent, no receipt yet), unknown
+(sent, but the answer was lost: it may have executed), succeeded, reverted, not-sent (provably
+never executed), or orphaned (unresolved on a sandbox that has stopped: it can no longer be
+settled). Before listing, the newest unresolved entries (at most 8, 5 s) are asked of their chain
+and updated. The chain is the truth.
 
   --limit N   show the newest N (default: all kept, at most 1000)
   --offline   do not ask the chain; list the file as it is
@@ -35,13 +37,14 @@ export const run: CommandRun = async (ctx) => {
       );
     limit = Number(values.limit);
   }
-  const [{ openHistory }, { dataDir }, { renderHistory }, reconcile, { lastSandboxChain }] =
+  const [{ openHistory }, { dataDir }, { renderHistory }, reconcile, { lastSandboxChain }, view] =
     await Promise.all([
       import('../core/history.js'),
       import('../platform/paths.js'),
       import('../headless/plan-render.js'),
       import('../core/reconcile.js'),
       import('../core/endpoints.js'),
+      import('../core/history-view.js'),
     ]);
   const history = openHistory(dataDir(ctx.env));
   const listed = await history.list();
@@ -49,7 +52,10 @@ export const run: CommandRun = async (ctx) => {
     values.offline === true
       ? []
       : await reconcile.reconcileFile(ctx.env, history, listed.entries, ctx.signal);
-  const entries = reconcile.withChanges(listed.entries, changed);
+  const running = view.runningSandboxChain(ctx.env);
+  const entries = reconcile
+    .withChanges(listed.entries, changed)
+    .map((entry) => view.listedEntry(entry, running));
   const sandbox = lastSandboxChain(ctx.env);
   const current = sandbox === undefined ? undefined : `sandbox:${sandbox.chainInstance}`;
   const data = {

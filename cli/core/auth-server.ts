@@ -6,29 +6,15 @@
  * A remote URL that does not answer is SERVER_UNREACHABLE, never a spawn. In sandbox mode the
  * endpoints already point at a sandbox that answered (or was started).
  */
-import { isIP } from 'node:net';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { spawnServe } from '../platform/child.js';
 import { loadServeConfig, withDotEnv } from '../platform/serve-config.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { probeServer } from '../clients/probe.js';
+import { isLoopbackUrl } from '../../shared/url.js';
 
 const SPAWN_TIMEOUT_MS = 20_000;
-
-/** 127.0.0.0/8, ::1 and localhost: addresses that never leave this machine. */
-export function isLoopbackUrl(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
-  return false;
-}
 
 export interface AuthServerState {
   url: string;

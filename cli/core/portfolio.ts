@@ -29,7 +29,6 @@ import {
 } from '../../shared/tokens.js';
 import { isAppError } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/fs.js';
-import type { AggregatorClient } from '../clients/aggregator.js';
 import { formatShare, shares } from './allocation.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -382,28 +381,6 @@ export interface Holdings {
   /** tokens without a price, left out of the total */
   unpriced: string[];
   asOf: string;
-}
-
-/**
- * The aggregator's USD price of `token` on a route of `amount` into USDC (USDC itself: into ETH),
- * as sent (display data, read with shared/fees.ts); undefined when it has no route or no price.
- * The one pricing rule: holdings and the spending caps (actions/caps.ts) both use it.
- */
-export async function usdPriceOf(
-  client: AggregatorClient,
-  network: Network,
-  token: string,
-  amount: bigint,
-  call: CallOptions = {},
-): Promise<unknown> {
-  const quoteIn = pricedAgainst(network, token);
-  if (!swapsSupported(network) || quoteIn === undefined || amount <= 0n) return undefined;
-  return client
-    .getRoute({ amount, tokenIn: token, tokenOut: quoteIn.address }, { signal: call.signal })
-    .then(
-      (route) => route.inputToken.price,
-      () => undefined,
-    );
 }
 
 /** The session wallet's non-zero balances, each with its USD value where the aggregator has a price (the portfolio's figures). */

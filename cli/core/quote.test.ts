@@ -11,7 +11,6 @@ import type { Network } from '../../shared/tokens.js';
 import { resolveToken } from '../../shared/tokens.js';
 import { failure } from '../../test/helpers/failure.js';
 import { createAggregatorClient } from '../clients/aggregator.js';
-import { usdPriceOf } from './portfolio.js';
 import { quote, type QuoteRequest } from './quote.js';
 
 let app: FastifyInstance;
@@ -87,16 +86,5 @@ describe('quote: the swap rules, before any request', () => {
   ])('%s is refused', async (_, request, code) => {
     expect((await failure(quoteOn('mainnet', request))).code).toBe(code);
     expect(app.faults.requests).toBe(0);
-  });
-});
-
-describe('usdPriceOf: prices come from the aggregator, so only where swaps run', () => {
-  it('is undefined on sepolia without a request, a price on mainnet', async () => {
-    const usdc = resolveToken('mainnet', 'USDC');
-    expect(await usdPriceOf(client('sepolia'), 'sepolia', usdc.address, 10n ** 6n)).toBe(undefined);
-    expect(app.faults.requests).toBe(0);
-    expect(await usdPriceOf(client('mainnet'), 'mainnet', usdc.address, 10n ** 6n)).not.toBe(
-      undefined,
-    );
   });
 });

@@ -14,6 +14,7 @@
  * earlier sandbox) are never asked of this one.
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import type { Endpoints } from './endpoints.js';
@@ -28,9 +29,14 @@ import {
 
 /** What the chain says about a transaction; undefined: it does not know it (yet). */
 export interface ChainLookup {
+  /**
+   * How `hash` ended, by a receipt that names it and says SUCCEEDED or REVERTED coherently for
+   * `account` (chain/receipt.ts); undefined: the chain does not say (yet)
+   */
   receipt(
     hash: string,
     call: CallOptions,
+    account: string,
   ): Promise<{ status: 'succeeded' | 'reverted'; revertReason?: string } | undefined>;
   /** whether `account` may still use this outside-execution nonce (false once an execution with it succeeded) */
   nonceAvailable(account: string, nonce: string, call: CallOptions): Promise<boolean>;
@@ -67,7 +73,7 @@ export async function settleEntry(
   call: CallOptions,
 ): Promise<HistoryUpdate | undefined> {
   if (entry.hash !== undefined) {
-    const receipt = await lookup.receipt(entry.hash, call);
+    const receipt = await lookup.receipt(entry.hash, call, entry.account);
     if (receipt !== undefined) {
       return {
         status: receipt.status,
@@ -172,29 +178,39 @@ export async function endpointsLookup(endpoints: Endpoints): Promise<ChainLookup
 
 /** A lookup over a chain reader's provider (the execution account's, before signing). */
 export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
-  const [{ inScope }, { mapChainError }, { RpcError }] = await Promise.all([
+  const [{ inScope }, { mapChainError }, { RpcError }, { receiptOutcome }] = await Promise.all([
     import('./chain/scope.js'),
     import('./chain/errors.js'),
     import('starknet'),
+    import('./chain/receipt.js'),
   ]);
   const rpcCode = (error: unknown): unknown =>
     error instanceof RpcError ? (error.baseError as { code?: unknown }).code : undefined;
   return {
-    receipt: (hash, call) =>
+    receipt: (hash, call, account) =>
       inScope(
         call.signal,
         async () => {
           try {
             const raw = (await reader.provider.channel.getTransactionReceipt(hash)) as unknown as {
-              execution_status?: string;
-              revert_reason?: string;
+              transaction_hash?: unknown;
+              execution_status?: unknown;
+              revert_reason?: unknown;
+              events?: unknown;
             };
-            if (raw.execution_status === 'REVERTED')
+            // a receipt of another hash, without an outcome, or contradicting itself: not known
+            const verdict = receiptOutcome(raw, hash, { account, network: reader.network });
+            if (verdict.outcome === 'reverted')
               return {
                 status: 'reverted' as const,
-                revertReason: String(raw.revert_reason ?? 'reverted (no reason given)'),
+                revertReason: printable(
+                  typeof raw.revert_reason === 'string' && raw.revert_reason !== ''
+                    ? raw.revert_reason
+                    : 'reverted (no reason given)',
+                  1000,
+                ),
               };
-            if (raw.execution_status === 'SUCCEEDED') return { status: 'succeeded' as const };
+            if (verdict.outcome === 'succeeded') return { status: 'succeeded' as const };
             return undefined;
           } catch (error) {
             // 29 TXN_HASH_NOT_FOUND: not (yet) on this chain

@@ -43,9 +43,10 @@ interface RawStatus {
 }
 
 interface RawReceipt {
+  transaction_hash?: unknown;
   block_number?: number;
   revert_reason?: string;
-  execution_status?: string;
+  execution_status?: unknown;
   actual_fee?: { amount?: string; unit?: string };
   events?: Array<{ from_address?: string; keys: string[]; data: string[] }>;
 }
@@ -58,14 +59,21 @@ export async function readTransaction(
 ): Promise<TransactionView> {
   const hash = parseTransactionHash(hashText);
   const session = requireSession(endpoints);
-  const [{ createChainReader }, { inScope }, { mapChainError }, { summarizeTransfers }, rpcUrl] =
-    await Promise.all([
-      import('./chain/account.js'),
-      import('./chain/scope.js'),
-      import('./chain/errors.js'),
-      import('./chain/transfers.js'),
-      rpcUrlOf(endpoints),
-    ]);
+  const [
+    { createChainReader },
+    { inScope },
+    { mapChainError },
+    { summarizeTransfers },
+    { receiptOutcome },
+    rpcUrl,
+  ] = await Promise.all([
+    import('./chain/account.js'),
+    import('./chain/scope.js'),
+    import('./chain/errors.js'),
+    import('./chain/transfers.js'),
+    import('./chain/receipt.js'),
+    rpcUrlOf(endpoints),
+  ]);
   const reader = createChainReader({
     address: session.address,
     rpcUrl,
@@ -93,7 +101,17 @@ export async function readTransaction(
   );
   if (read === undefined)
     throw new AppError(ErrorCode.NOT_FOUND, `the network has no transaction ${hash}`);
-  const { status, receipt } = read;
+  const { status } = read;
+  // a receipt of another transaction (or of none) says nothing about this one (chain/receipt.ts)
+  const verdict =
+    read.receipt === undefined
+      ? undefined
+      : receiptOutcome(read.receipt, hash, {
+          account: session.address,
+          network: endpoints.network,
+        });
+  const receipt =
+    verdict?.outcome === 'unknown' && verdict.reason === 'hash' ? undefined : read.receipt;
   const changes =
     receipt === undefined
       ? []
@@ -103,12 +121,14 @@ export async function readTransaction(
           endpoints.network,
           undefined,
         ).balanceChanges;
-  const execution =
-    status.execution_status === 'REVERTED'
-      ? 'REVERTED'
-      : status.execution_status === 'SUCCEEDED'
-        ? 'SUCCEEDED'
+  // an outcome only when the receipt proves one and the status agrees; else unknown (null)
+  const proven =
+    verdict?.outcome === 'succeeded'
+      ? 'SUCCEEDED'
+      : verdict?.outcome === 'reverted'
+        ? 'REVERTED'
         : null;
+  const execution = proven !== null && status.execution_status === proven ? proven : null;
   return {
     hash,
     network: endpoints.networkName,

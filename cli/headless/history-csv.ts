@@ -5,6 +5,7 @@
  * (starting with = + - @) is prefixed with ' so it stays text.
  */
 import type { HistoryEntry } from '../core/history.js';
+import type { ListedEntry } from '../core/history-view.js';
 
 export const CSV_HEADER = [
   'time',
@@ -22,7 +23,7 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const flow = (e: HistoryEntry, direction: 'out' | 'in'): string =>
+const flow = (e: HistoryEntry | ListedEntry, direction: 'out' | 'in'): string =>
   e.amounts
     .filter((a) => a.direction === direction)
     .map(
@@ -32,10 +33,10 @@ const flow = (e: HistoryEntry, direction: 'out' | 'in'): string =>
     .join('; ');
 
 /** The gas the account paid, from the receipt; empty when sponsored, not settled, or recorded by an older version. */
-const fee = (e: HistoryEntry): string =>
+const fee = (e: HistoryEntry | ListedEntry): string =>
   e.fee === undefined ? '' : `${e.fee.amount} ${e.fee.symbol}`;
 
-export function renderHistoryCsv(entries: readonly HistoryEntry[]): string {
+export function renderHistoryCsv(entries: ReadonlyArray<HistoryEntry | ListedEntry>): string {
   const rows = entries.map((e) => [
     e.time,
     e.kind,

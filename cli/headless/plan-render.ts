@@ -7,6 +7,7 @@ import { formatAmountShort } from '../../shared/amount.js';
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
 import type { HistoryEntry } from '../core/history.js';
+import type { ListedEntry } from '../core/history-view.js';
 import type { Money } from '../core/quote-summary.js';
 import { renderRebalanceTable } from './portfolio-render.js';
 
@@ -131,7 +132,7 @@ function shortReason(reason: string): string {
 
 /** `currentSandbox`: the chain of the sandbox last started here ("sandbox:<id>"); other sandbox entries are an earlier chain's. */
 export function renderHistory(
-  entries: readonly HistoryEntry[],
+  entries: ReadonlyArray<HistoryEntry | ListedEntry>,
   setAside: string | null,
   currentSandbox?: string,
 ): string {
@@ -157,6 +158,7 @@ export function renderHistory(
     );
     if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
     if (e.note !== undefined) lines.push(`    ${e.note}`);
+    if (e.status === 'orphaned') lines.push('    can no longer be settled: its sandbox stopped');
     if (e.status === 'unknown' || e.status === 'pending')
       lines.push('    not settled yet: do not send it again before it is');
   }

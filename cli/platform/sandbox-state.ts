@@ -5,6 +5,7 @@
  * it. Read, written and removed the one way (store.ts: atomic, 0600, under the file's lock).
  */
 import { type Static, Type } from 'typebox';
+import { isPrivateServiceUrl } from '../../shared/url.js';
 import { readStore, removeStore, storedProblem, writeStore } from './store.js';
 
 const SandboxState = Type.Object({
@@ -26,9 +27,17 @@ const storeName = (env: NodeJS.ProcessEnv) => ({
   what: 'sandbox state',
 });
 
-/** `value` when it is a sandbox's state (its ready line, its file), else undefined. */
+const URL_KEYS = ['serverUrl', 'identityUrl', 'aggregatorUrl', 'rpcUrl', 'paymasterUrl'] as const;
+
+/**
+ * `value` when it is a sandbox's state (its ready line, its file), else undefined. Its URLs pass
+ * the client's one URL rule (shared/url.ts: https, or http to this machine only).
+ */
 export function sandboxState(value: unknown): SandboxState | undefined {
-  return storedProblem(SandboxState, value) === undefined ? (value as SandboxState) : undefined;
+  if (storedProblem(SandboxState, value) !== undefined) return undefined;
+  const state = value as SandboxState;
+  const urls = URL_KEYS.map((key) => state[key]).filter((u): u is string => u !== undefined);
+  return urls.every(isPrivateServiceUrl) ? state : undefined;
 }
 
 /** The data folder's sandbox state; absent, unreadable or not a sandbox's: none known. */

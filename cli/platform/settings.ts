@@ -10,7 +10,7 @@ import Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, isNetwork, type Network } from '../../shared/tokens.js';
 import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';
-import { isHttpUrl } from '../../shared/url.js';
+import { privateServiceUrlProblem } from '../../shared/url.js';
 
 export interface Settings {
   /** our auth server */
@@ -66,7 +66,8 @@ export function settingsProblem(stored: unknown): string | undefined {
   const urls = stored as Stored;
   for (const key of ['serverUrl', 'aggregatorUrl', 'rpcUrl'] as const) {
     const value = urls[key];
-    if (value !== undefined && !isHttpUrl(value)) return `${key} must be an http(s) URL`;
+    const problem = value === undefined ? undefined : privateServiceUrlProblem(value, key);
+    if (problem !== undefined) return problem;
   }
   // a gas token of another network would make every later start fail: refuse it when saved
   const network = urls.network ?? DEFAULT_SETTINGS.network;
@@ -89,8 +90,8 @@ export const STORED_DEFAULTS: Stored = {
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   if (!value) return undefined;
-  if (!isHttpUrl(value))
-    throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
+  const problem = privateServiceUrlProblem(value, name);
+  if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, problem);
   return value.replace(/\/+$/, '');
 }
 

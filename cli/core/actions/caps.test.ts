@@ -13,12 +13,13 @@ import {
 } from '../../../test/helpers/swap-fixtures.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
 
-/** An aggregator that only prices: STRK at $0.50, anything else unpriced. */
+/** An aggregator that only routes STRK, at $0.50 (route and price field agreeing); anything else has no route. */
 const pricer = (): AggregatorClient =>
   ({
+    network: 'mainnet',
     getRoute: async (r: { amount: bigint; tokenIn: string; tokenOut: string }) => {
       if (r.tokenIn !== STRK.address) throw new Error('no route');
-      return routeOf(STRK, USDC, r.amount, 1n, { prices: ['0.5', 1] });
+      return routeOf(STRK, USDC, r.amount, r.amount / 2n / 10n ** 12n, { prices: ['0.5', 1] });
     },
   }) as unknown as AggregatorClient;
 
@@ -37,9 +38,9 @@ const batch = planOf(
 );
 
 describe('spending caps (checked before signing)', () => {
-  it('values what leaves: a swap at its own quote, a transfer at the aggregator price, exactly in cents', async () => {
-    expect((await outgoingUsdCents(trade, pricer())).cents).toBe(300_000n);
-    expect((await outgoingUsdCents(batch, pricer())).cents).toBe(300_500n);
+  it('values what leaves: a swap into USDC at its own route, a transfer at a route into USDC, exactly in cents', async () => {
+    expect(await outgoingUsdCents(trade, pricer())).toBe(300_000n);
+    expect(await outgoingUsdCents(batch, pricer())).toBe(300_500n);
   });
 
   it('refuses above --max-usd, allows at it; no caps asks nothing', async () => {
@@ -56,11 +57,27 @@ describe('spending caps (checked before signing)', () => {
     ).toBe('ok');
   });
 
-  it('fails closed: an amount without a price cannot pass a cap', async () => {
-    const sendUsdc = planOf('send', [], [{ token: USDC, amount: 1n, to: OTHER }]);
-    expect(await codeOf(checkLimits(sendUsdc, { maxUsdCents: 10n ** 9n }, pricer()))).toBe(
+  it('fails closed: an amount without a route into USDC cannot pass a cap', async () => {
+    const sendEth = planOf('send', [], [{ token: ETH, amount: 1n, to: OTHER }]);
+    expect(await codeOf(checkLimits(sendEth, { maxUsdCents: 10n ** 9n }, pricer()))).toBe(
       'LIMIT_EXCEEDED',
     );
+  });
+
+  it('a swap whose price field is a millionth of its route rate is refused, whatever the cap', async () => {
+    const lying = planOf('trade', [
+      plannedSwap(
+        quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n, { prices: ['0.003', '0.000001'] }),
+      ),
+    ]);
+    const error = await checkLimits(lying, { maxUsdCents: 5_000n }, pricer()).catch(
+      (e: unknown) => e as AppError,
+    );
+    expect(error).toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      details: { reason: 'prices-disagree', tokens: ['ETH'], maxUsd: '50' },
+    });
+    expect((error as AppError).message).toMatch(/\$50 cap cannot be checked/);
   });
 
   it('refuses a token outside --allow-token, in or out', async () => {

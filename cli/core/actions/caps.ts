@@ -4,19 +4,19 @@
  * right before signing, on exactly the plan that would be signed (after any re-quote). A plan
  * whose value cannot be known is refused, never waved through (fail closed).
  *
- * What counts: every amount the plan's swaps and transfers take from the account, valued at the
- * aggregator's USD price (a swap's own quote; a transfer's token priced on a route into USDC,
- * portfolio.ts usdPriceOf). Gas is bounded by the plan's maximum fee, not by the cap. Every token
- * a swap or a transfer moves, in or out, must be allowed.
+ * What counts: every amount the plan's swaps and transfers take from the account, valued by
+ * value.ts from what a route itself exchanges (a stablecoin at face value; the swap's own route
+ * when it goes into a stablecoin; else a route into USDC), the aggregator's USD price field
+ * checked against it (docs/checks.md "What the caps trust"). Gas is bounded by the plan's maximum
+ * fee, not by the cap. Every token a swap or a transfer moves, in or out, must be allowed.
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { usdCentsAt } from '../../../shared/fees.js';
 import { sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { CallOptions } from '../call.js';
-import { usdPriceOf } from '../portfolio.js';
 import type { ActionPlan } from './plan.js';
+import { type Outflow, valueOutflows } from './value.js';
 
 export interface ActionLimits {
   /** refuse a plan whose outgoing value is above this many US cents */
@@ -58,31 +58,29 @@ export function checkAllowedTokens(
   );
 }
 
-/** The plan's outgoing value in cents, undefined when an amount cannot be priced. */
+/** What the plan takes from the account, as the valuation (value.ts) reads it. */
+export function planOutflows(plan: ActionPlan): Outflow[] {
+  return [
+    ...plan.swaps.map((s) => ({
+      token: s.executing.from,
+      amount: s.executing.amountIn,
+      quote: {
+        to: s.executing.to,
+        grossOutput: s.executing.grossOutput,
+        inputPrice: s.executing.inputPrice,
+      },
+    })),
+    ...plan.sends.map((s) => ({ token: s.token, amount: s.amount })),
+  ];
+}
+
+/** The plan's outgoing value in cents (value.ts valueOutflows: refuses what it cannot value). */
 export async function outgoingUsdCents(
   plan: ActionPlan,
   aggregator: AggregatorClient,
   call: CallOptions = {},
-): Promise<{ cents: bigint | undefined; unpriced: string[] }> {
-  const values = await Promise.all([
-    ...plan.swaps.map(async (s) => ({
-      token: s.executing.from,
-      cents: usdCentsAt(s.executing.amountIn, s.executing.from.decimals, s.executing.inputPrice),
-    })),
-    ...plan.sends.map(async (s) => ({
-      token: s.token,
-      cents: usdCentsAt(
-        s.amount,
-        s.token.decimals,
-        await usdPriceOf(aggregator, plan.network, s.token.address, s.amount, call),
-      ),
-    })),
-  ]);
-  const unpriced = values.filter((v) => v.cents === undefined).map((v) => v.token.symbol);
-  return {
-    cents: unpriced.length > 0 ? undefined : values.reduce((sum, v) => sum + (v.cents ?? 0n), 0n),
-    unpriced,
-  };
+): Promise<bigint> {
+  return (await valueOutflows(planOutflows(plan), aggregator, call)).cents;
 }
 
 /** Refuses (before signing) a plan over the caps; with no caps set it asks nothing. */
@@ -95,21 +93,20 @@ export async function checkLimits(
   if (limits === undefined) return;
   checkAllowedTokens(plan, limits.allowTokens);
   if (limits.maxUsdCents === undefined) return;
-  const { cents, unpriced } = await outgoingUsdCents(plan, aggregator, call);
-  if (cents === undefined) {
+  const maxUsd = formatAmount(limits.maxUsdCents, 2);
+  const cents = await outgoingUsdCents(plan, aggregator, call).catch((error: unknown) => {
+    if (!(error instanceof AppError) || error.code !== ErrorCode.LIMIT_EXCEEDED) throw error;
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
-      `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so the ${dollars(limits.maxUsdCents)} cap cannot be checked`,
-      { details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced } },
+      `${error.message}: the ${dollars(limits.maxUsdCents ?? 0n)} cap cannot be checked`,
+      { details: { ...error.details, maxUsd } },
     );
-  }
+  });
   if (cents > limits.maxUsdCents) {
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
       `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`,
-      {
-        details: { valueUsd: formatAmount(cents, 2), maxUsd: formatAmount(limits.maxUsdCents, 2) },
-      },
+      { details: { valueUsd: formatAmount(cents, 2), maxUsd } },
     );
   }
 }

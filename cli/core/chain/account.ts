@@ -11,7 +11,7 @@ import { Account, logger, PaymasterRpc, RpcProvider } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { argentAccountAddress, padHash } from '../../../shared/starknet.js';
 import type { Network } from '../../../shared/tokens.js';
-import { isHttpUrl } from '../../../shared/url.js';
+import { privateServiceUrlProblem } from '../../../shared/url.js';
 import { parseAddress } from '../../../shared/tokens.js';
 import { type FetchLike, scopedFetch } from './fetch.js';
 import { RemoteSigner, type SignHash } from './signer.js';
@@ -64,8 +64,9 @@ export interface ExecutionAccount extends ChainReader {
 const MAX_RESPONSE_BYTES = 4 * 1_048_576;
 
 function httpUrl(value: string, name: string): string {
-  if (isHttpUrl(value)) return value;
-  throw new AppError(ErrorCode.CONFIG_ERROR, `${name} must be an http(s) URL`);
+  const problem = privateServiceUrlProblem(value, name);
+  if (problem === undefined) return value;
+  throw new AppError(ErrorCode.CONFIG_ERROR, problem);
 }
 
 export function createChainReader(options: ChainReaderOptions): ChainReader {

@@ -36,7 +36,8 @@ import { mapChainError } from './errors.js';
 import { type AccountFacts, takeAccountFacts } from './facts.js';
 import { deploymentData } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
-import { type BalanceChange, summarizeTransfers } from './transfers.js';
+import { receiptOutcome } from './receipt.js';
+import { type BalanceChange, type FeeParty, summarizeTransfers } from './transfers.js';
 import { printable } from '../../../shared/printable.js';
 
 /** Sponsored (the operator pays) or default mode paying gas in `gasToken` (an address). */
@@ -301,23 +302,44 @@ export const REVERT_REASON_MAX = 1000;
 
 interface RawReceipt {
   transaction_hash?: string;
-  execution_status?: string;
+  execution_status?: unknown;
   revert_reason?: string;
   block_number?: number;
   actual_fee?: { amount?: string; unit?: string };
   events?: Array<{ from_address?: string; keys: string[]; data: string[] }>;
 }
 
+const FELT = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** Who the account pays its fee to, in which token (default mode), so the fee is told apart. */
+function feePartyOf(prepared: PreparedExecution): FeeParty | undefined {
+  return prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined
+    ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken }
+    : undefined;
+}
+
+/**
+ * The receipt of `submitted` (the hash the paymaster answered with; the receipt's own field is
+ * never what is recorded) as plain data. Only a receipt that receipt.ts reads as SUCCEEDED or
+ * REVERTED becomes one; anything else is TRANSACTION_PENDING: how it ended is not known.
+ */
 export function toExecutionReceipt(
   raw: RawReceipt,
   prepared: PreparedExecution,
   network: ExecutionAccount['network'],
+  submitted: string = String(raw.transaction_hash ?? ''),
 ): ExecutionReceipt {
-  const status = raw.execution_status === 'REVERTED' ? 'REVERTED' : 'SUCCEEDED';
-  const feeParty =
-    prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined
-      ? { recipient: prepared.feeRecipient, gasToken: prepared.fee.gasToken }
-      : undefined;
+  const feeParty = feePartyOf(prepared);
+  const hash = `0x${(FELT.test(submitted) ? BigInt(submitted) : 0n).toString(16).padStart(64, '0')}`;
+  const verdict = receiptOutcome(raw, hash, { account: prepared.account, network, fee: feeParty });
+  if (verdict.outcome === 'unknown') {
+    throw new AppError(
+      ErrorCode.TRANSACTION_PENDING,
+      `transaction ${hash} was submitted, but the chain's answer does not say how it ended (${verdict.problem})`,
+      { details: { transactionHash: hash, receiptProblem: verdict.problem } },
+    );
+  }
+  const status = verdict.outcome === 'reverted' ? 'REVERTED' : 'SUCCEEDED';
   const summary = summarizeTransfers(
     (raw.events ?? []).map((event) => ({ event })),
     prepared.account,
@@ -325,7 +347,7 @@ export function toExecutionReceipt(
     feeParty,
   );
   return {
-    transactionHash: feltHex(BigInt(raw.transaction_hash ?? '0')),
+    transactionHash: hash,
     status,
     // the chain's words, made printable where they enter (shared/printable.ts)
     revertReason:
@@ -483,6 +505,7 @@ export async function executePrepared(
         await waitForReceipt(ea, submitted, options.onProgress),
         prepared,
         ea.network,
+        submitted,
       );
       options.onProgress?.({
         stage: 'confirmed',
@@ -535,7 +558,7 @@ export async function executePrepared(
       if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
       if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
         return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, {
-          details: { transactionHash: submitted },
+          details: { ...mapped.details, transactionHash: submitted },
         });
       }
       // after submission the transaction exists whatever went wrong here: name it

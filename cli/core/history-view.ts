@@ -1,0 +1,45 @@
+/**
+ * The history as the faces list it (docs/commands.md "history"): each entry names the chain it
+ * ran on, so a script that keeps `network == "mainnet"` never counts a sandbox trade, and an
+ * unresolved entry of a sandbox chain that has stopped says it can no longer be settled (each
+ * sandbox start is a new chain: a stopped one never answers again).
+ */
+import { processAlive } from '../../shared/fs.js';
+import { readSandboxState } from '../platform/sandbox-state.js';
+import type { NetworkName } from './endpoints.js';
+import { type HistoryEntry, type HistoryStatus, UNRESOLVED } from './history.js';
+import { entryChain } from './reconcile.js';
+
+export interface ListedEntry extends Omit<HistoryEntry, 'network' | 'status' | 'chain'> {
+  /** mainnet, sepolia, or sandbox (never "mainnet" for a sandbox entry) */
+  network: NetworkName;
+  /** the chain it ran on: mainnet, sepolia, sandbox:<id>, or sandbox:unknown (an older entry) */
+  chain: string;
+  /** the recorded status, or orphaned: unresolved on a sandbox chain that has stopped */
+  status: HistoryStatus | 'orphaned';
+  /** present (true) when it can never be settled */
+  unsettleable?: true;
+}
+
+/**
+ * The chain of the sandbox running for this data folder ("sandbox:<id>"), if one is: its
+ * sandbox.json names it and the process that wrote it is alive.
+ */
+export function runningSandboxChain(env: NodeJS.ProcessEnv): string | undefined {
+  const state = readSandboxState(env);
+  if (state?.chainInstance === undefined || !processAlive(state.pid)) return undefined;
+  return `sandbox:${state.chainInstance}`;
+}
+
+/** One entry as listed, with `running` the running sandbox's chain (runningSandboxChain). */
+export function listedEntry(entry: HistoryEntry, running: string | undefined): ListedEntry {
+  const chain = entryChain(entry);
+  const orphaned = entry.sandbox && UNRESOLVED.has(entry.status) && chain !== running;
+  return {
+    ...entry,
+    network: entry.sandbox ? 'sandbox' : entry.network,
+    chain,
+    status: orphaned ? 'orphaned' : entry.status,
+    ...(orphaned ? { unsettleable: true as const } : {}),
+  };
+}
