@@ -206,6 +206,22 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       tmux('send-keys', '-t', 'app', 'Escape');
       await waitFor('› History');
 
+      // keys that arrive together (one send-keys, as a paste or a fast typist): "100", Tab ×3
+      // and "50" fill row 1 and row 2 — never "10050" in row 1
+      await menuTo('Multi-swap');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitUntil(
+        () => /Multi-swap[\s\S]*1\. swap amount\s+USDC → ETH/.test(visible()),
+        'the multi-swap form',
+      );
+      tmux('send-keys', '-t', 'app', '-l', '100\t\t\t50');
+      await waitUntil(() => /2\. swap 50\s+USDC → ETH/.test(visible()), 'row 2 typed');
+      const rows = visible();
+      expect(rows).toMatch(/1\. swap 100 USDC → ETH/);
+      expect(rows).not.toContain('10050');
+      tmux('send-keys', '-t', 'app', 'Escape');
+      await waitFor('› Multi-swap');
+
       // 80×24: every menu entry drawn, the cursor reaches Log out; the sandbox's settings say so
       tmux('resize-window', '-t', 'app', '-x', '80', '-y', '24');
       const labels = [

@@ -5,10 +5,10 @@
  * Ctrl+C or q (the user left), 2 for a signal (stopped from outside); a second one forces the
  * exit at once.
  */
-import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
+import { Box, Text, useApp, useStdin, useWindowSize } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { type FooterSpec, NO_FOOTER, ScreenRows, type Ui, UiProvider, useUi } from './context.js';
-import { isInterrupt } from './keymap.js';
+import { KeyRouterContext, useKeyRouter } from './hooks/use-key-input.js';
 import { ScreenView } from './screens/index.js';
 import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
@@ -31,6 +31,8 @@ export interface AppProps {
   onExitCode: (code: number) => void;
   /** start on this state (tests) */
   initial?: AppState;
+  /** every key press received so far has been applied (tests wait for it) */
+  onKeysApplied?: () => void;
 }
 
 export function App({
@@ -41,6 +43,7 @@ export function App({
   force,
   onExitCode,
   initial,
+  onKeysApplied,
 }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initial ?? initialState);
   const root = useMemo(() => new AbortController(), []);
@@ -70,13 +73,9 @@ export function App({
     [exit, force, onExitCode, root, services],
   );
 
-  useInput(
-    (input, key) => {
-      // Ctrl+C is how one leaves the app: a clean exit (0), like q
-      if (isInterrupt(input, key)) shutdown(0);
-    },
-    { isActive: isRawModeSupported },
-  );
+  // the one key input: every key press of a burst in order, each applied before the next; Ctrl+C
+  // is how one leaves the app: a clean exit (0), like q
+  const keys = useKeyRouter(() => shutdown(0), isRawModeSupported, onKeysApplied);
 
   useEffect(() => {
     const onStop = (): void => shutdown(2);
@@ -102,7 +101,9 @@ export function App({
   const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now, setFooter };
   return (
     <UiProvider value={ui}>
-      <Frame quit={() => shutdown(0)} footer={footer} />
+      <KeyRouterContext.Provider value={keys}>
+        <Frame quit={() => shutdown(0)} footer={footer} />
+      </KeyRouterContext.Provider>
     </UiProvider>
   );
 }
