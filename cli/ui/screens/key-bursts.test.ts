@@ -35,20 +35,42 @@ describe('key bursts', () => {
     expect(frame).toContain('2. swap 50 STRK → at least');
   });
 
-  it('trade: Tab Tab, "usdt" + Tab, Tab, "25" in one write sets from, moves on and types the amount', async () => {
-    const services = signedIn({ features: { trade: true }, autoQuoteImpactBps: 5 });
+  it('trade: Tab Tab, "usdt" + Tab, Tab, "25" and Enter in one write: from set, amount typed, reviewed once the quote is in', async () => {
+    const services = signedIn({ features: { trade: true } });
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Trade');
-    await ui.press('\t\tusdt\t\t25');
-    const frame = await ui.waitForFrame((f) => f.includes('Minimum'));
+    let frame = await ui.press('\t\tusdt\t\t25\r');
     expect(frame).toMatch(/From +USDT/);
     expect(frame).toMatch(/› Amount +25/);
-    expect(services.calls).toContain('quote 25 USDT>ETH 100');
-    // nothing else was ever quoted: no key of the burst went to the wrong field
-    expect(services.calls.filter((c) => c.startsWith('quote'))).toEqual(['quote 25 USDT>ETH 100']);
-    await ui.press(KEYS.enter);
+    // Enter came before the quote: remembered for this form, not lost
+    frame = await ui.waitForFrame(() => services.quotes.length === 1);
+    expect(frame).toContain('the review opens once the quote is in');
+    const asked = services.quotes[0]!;
+    expect(asked.request).toMatchObject({ amount: '25', from: 'USDT', to: 'ETH' });
+    const { quoteFixture } = await import('../../../test/helpers/fake-services.js');
+    asked.resolve(quoteFixture(asked.request));
     await ui.waitForFrame((f) => f.includes('Review the swap'));
-    expect(services.calls).toContain('plan trade 25 USDT>ETH');
+    // nothing else was ever quoted or planned: no key of the burst went to the wrong field
+    expect(services.calls.filter((c) => /^(quote|plan) /.test(c))).toEqual([
+      'quote 25 USDT>ETH 100',
+      'plan trade 25 USDT>ETH',
+    ]);
+  });
+
+  it('trade: an Enter waiting for the quote is forgotten when the form changes', async () => {
+    const services = signedIn({ features: { trade: true } });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Trade');
+    await ui.press('25\r');
+    await ui.waitForFrame((f) => f.includes('the review opens once the quote is in'));
+    const frame = await ui.press('0');
+    expect(frame).not.toContain('the review opens once the quote is in');
+    await ui.waitForFrame(() => services.quotes.some((q) => q.request.amount === '250'));
+    const { quoteFixture } = await import('../../../test/helpers/fake-services.js');
+    const fresh = services.quotes.find((q) => q.request.amount === '250')!;
+    fresh.resolve(quoteFixture(fresh.request));
+    await ui.waitForFrame((f) => f.includes('Minimum'));
+    expect(services.calls.some((c) => c.startsWith('plan '))).toBe(false);
   });
 
   it('review: the typed word and Enter in one write confirm a very high impact swap', async () => {
