@@ -68,11 +68,15 @@ export function useKeyRouter(
       return;
     }
     applying.current = true;
-    for (const subscriber of [...subscribers.current])
-      if (subscriber.active.current) subscriber.handler.current(press.input, press.key);
-    // a render of the whole tree, even for a key nothing took: the effect below then runs after
-    // every effect of that commit (the new screen's handlers are registered by then)
-    setDelivered((n) => n + 1);
+    try {
+      for (const subscriber of [...subscribers.current])
+        if (subscriber.active.current) subscriber.handler.current(press.input, press.key);
+    } finally {
+      // a render of the whole tree, even for a key nothing took (or one whose handler threw: the
+      // queue never stalls): the effect below then runs after every effect of that commit (the
+      // new screen's handlers are registered by then)
+      setDelivered((n) => n + 1);
+    }
   }, []);
 
   useEffect(() => {
@@ -88,7 +92,7 @@ export function useKeyRouter(
       if (isInterrupt(input, key)) {
         queue.current = [];
         onInterrupt();
-        if (!applying.current) onIdle?.();
+        if (!applying.current) idle.current?.();
         return;
       }
       queue.current.push(...splitBurst(input, key));
