@@ -18,6 +18,7 @@ import {
   ensurePrivateDir,
   narrowFilesIn,
   openPrivateLog,
+  watchLockWaits,
   withFileLock,
   withFileLockSync,
   writeFileAtomic,
@@ -131,6 +132,46 @@ describe('the one way to write a file: atomic, 0600, locked', () => {
     const file = join(root, 'x.json');
     await withFileLock(file, () => writeFileSync(`${file}.lock`, '1 another-owner'));
     expect(readFileSync(`${file}.lock`, 'utf8')).toBe('1 another-owner');
+  });
+
+  it('waiting for a live lock keeps the event loop free and tells watchers when it starts and ends', async () => {
+    root = mkdtempSync(join(tmpdir(), 'fs-test-'));
+    const file = join(root, 'settings.json');
+    writeFileSync(`${file}.lock`, `${process.pid} someone-else`);
+    const events: string[] = [];
+    let release: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stop = watchLockWaits((wait, waiting) => {
+      events.push(`${waiting ? 'waiting' : 'done'} ${wait.what} ${wait.lockPath}`);
+      if (waiting) release();
+    });
+    try {
+      const saved = withFileLock(file, () => 'saved', { what: 'the settings file' });
+      // the wait has begun and this code still runs: the lock is waited for on timers
+      await started;
+      expect(events).toEqual([`waiting the settings file ${file}.lock`]);
+      rmSync(`${file}.lock`);
+      expect(await saved).toBe('saved');
+      expect(events).toEqual([
+        `waiting the settings file ${file}.lock`,
+        `done the settings file ${file}.lock`,
+      ]);
+      // a wait given up ends too
+      writeFileSync(`${file}.lock`, `${process.pid} someone-else`);
+      await expect(withFileLock(file, () => 1, { waitMs: 40, what: 'x' })).rejects.toMatchObject({
+        code: 'CONFIG_ERROR',
+      });
+      expect(events.slice(2)).toEqual([`waiting x ${file}.lock`, `done x ${file}.lock`]);
+    } finally {
+      stop();
+    }
+    // unsubscribed: told nothing more
+    await expect(withFileLock(file, () => 1, { waitMs: 40, what: 'y' })).rejects.toMatchObject({
+      code: 'CONFIG_ERROR',
+    });
+    expect(events).toHaveLength(4);
   });
 
   it('work that throws releases the lock and writes nothing', () => {

@@ -20,7 +20,8 @@ import { AppError, ErrorCode } from './errors.js';
 /**
  * The one way the program writes its files (docs/architecture.md "Persistence"): settings,
  * session, sandbox state and history all go through writeFileAtomic, and a file two processes
- * can read-modify-write goes through withFileLock / withFileLockSync around it.
+ * can read-modify-write goes through withFileLock around it (never a lock that blocks the event
+ * loop: see withFileLockSync).
  *
  * Write a file atomically with the given mode: a temp file beside it (created with the mode, so
  * a secret is never world-readable, not even briefly), its bytes flushed to the disk (fsync),
@@ -192,10 +193,40 @@ function pauseAfter(
   return immediate ? 0 : LOCK_POLL_MS;
 }
 
+/** A wait for another process's lock: the file's lock and how messages name the file. */
+export interface LockWait {
+  lockPath: string;
+  what: string;
+}
+
+const lockWaitWatchers = new Set<(wait: LockWait, waiting: boolean) => void>();
+
+/**
+ * Be told when withFileLock starts waiting for a lock another process holds (`waiting` true) and
+ * when that wait ends, taken or given up (false): the app says it is waiting. Returns the
+ * unsubscription.
+ */
+export function watchLockWaits(watcher: (wait: LockWait, waiting: boolean) => void): () => void {
+  lockWaitWatchers.add(watcher);
+  return () => lockWaitWatchers.delete(watcher);
+}
+
+function tellWatchers(wait: LockWait, waiting: boolean): void {
+  for (const watcher of [...lockWaitWatchers]) {
+    try {
+      watcher(wait, waiting);
+    } catch {
+      // a watcher only shows the wait: it never decides the lock
+    }
+  }
+}
+
 /**
  * `work` while holding `<path>.lock`: the read-modify-write of a file that two processes (the app
  * and a headless command, two commands) may write at once. Waiting longer than `waitMs` for a
- * live lock is an AppError with `code`. For work that awaits (the history).
+ * live lock is an AppError with `code`. The wait never blocks the event loop (it polls on a
+ * timer), and watchers (watchLockWaits) hear when it starts and ends. Every lock of the program
+ * is taken this way: settings, session, sandbox state, history.
  */
 export async function withFileLock<T>(
   path: string,
@@ -204,23 +235,39 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const lockPath = `${path}.lock`;
   const turn = { retried: false, deadline: Date.now() + (options.waitMs ?? LOCK_WAIT_MS) };
-  for (;;) {
-    const attempt = tryLock(lockPath, options);
-    if (typeof attempt === 'function') {
-      try {
-        return await work();
-      } finally {
-        attempt();
+  const wait: LockWait = { lockPath, what: options.what ?? lockPath };
+  let waiting = false;
+  try {
+    for (;;) {
+      const attempt = tryLock(lockPath, options);
+      if (typeof attempt === 'function') {
+        if (waiting) {
+          waiting = false;
+          tellWatchers(wait, false);
+        }
+        try {
+          return await work();
+        } finally {
+          attempt();
+        }
       }
+      const pause = pauseAfter(attempt, turn, lockPath, options);
+      if (attempt === 'busy' && !waiting) {
+        waiting = true;
+        tellWatchers(wait, true);
+      }
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     }
-    const pause = pauseAfter(attempt, turn, lockPath, options);
-    if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+  } finally {
+    if (waiting) tellWatchers(wait, false);
   }
 }
 
 /**
- * withFileLock for synchronous work (settings, session: a read and a write of a small file, held
- * for well under a millisecond). Waiting blocks the thread, at most `waitMs`.
+ * withFileLock for synchronous work: waiting blocks the thread, at most `waitMs`. Only where no
+ * event loop matters — a process that serves nothing and draws nothing while it waits; no path of
+ * the program uses it today (the app, the tool server and the sandbox must not: a lock held by
+ * another process would freeze them for up to `waitMs`). See docs/architecture.md "Persistence".
  */
 export function withFileLockSync<T>(path: string, work: () => T, options: LockOptions = {}): T {
   const lockPath = `${path}.lock`;

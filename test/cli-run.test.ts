@@ -160,7 +160,7 @@ describe('run(argv, io): the saved session', () => {
   });
 
   it('expired by expiresAt: SESSION_EXPIRED, exit 4, with the way back in', async () => {
-    saveSession(env, sessionFor(CONFIGURED, { expiresAt: '2020-01-01T00:00:00.000Z' }));
+    await saveSession(env, sessionFor(CONFIGURED, { expiresAt: '2020-01-01T00:00:00.000Z' }));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
     expect(r.json.error).toMatchObject({
@@ -171,7 +171,7 @@ describe('run(argv, io): the saved session', () => {
 
   it("an address that is not its key's account: ADDRESS_MISMATCH, exit 4", async () => {
     const other = keyPair();
-    saveSession(env, sessionFor(CONFIGURED, { address: other.address }));
+    await saveSession(env, sessionFor(CONFIGURED, { address: other.address }));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
     expect(r.json.error).toMatchObject({
@@ -181,14 +181,14 @@ describe('run(argv, io): the saved session', () => {
   });
 
   it('a session of another server, or of the sandbox: AUTH_REQUIRED, exit 4', async () => {
-    saveSession(env, sessionFor('http://127.0.0.1:4000'));
+    await saveSession(env, sessionFor('http://127.0.0.1:4000'));
     const r = await runIn(['wallet', '--json'], env);
     expect(r.code).toBe(4);
     expect(r.json.error).toMatchObject({
       code: 'AUTH_REQUIRED',
       message: expect.stringContaining('mainnet at http://127.0.0.1:4000'),
     });
-    saveSession(env, sessionFor('http://127.0.0.1:5000', { sandbox: true }));
+    await saveSession(env, sessionFor('http://127.0.0.1:5000', { sandbox: true }));
     const s = await runIn(['wallet', '--json'], env);
     expect(s.json.error).toMatchObject({
       code: 'AUTH_REQUIRED',
@@ -219,7 +219,7 @@ describe('run(argv, io): the saved session', () => {
   });
 
   it('logout: removes the session once, then says there was none', async () => {
-    saveSession(env, sessionFor(CONFIGURED));
+    await saveSession(env, sessionFor(CONFIGURED));
     expect(statSync(join(home.dir, 'session.json')).mode & 0o777).toBe(0o600);
     // the configured server is not running: the file goes all the same, with a warning saying what it means
     const out = await runIn(['logout', '--json'], env);
@@ -235,7 +235,7 @@ describe('run(argv, io): the saved session', () => {
     expect(out.stdout).not.toContain(TOKEN);
     expect(existsSync(join(home.dir, 'session.json'))).toBe(false);
     expect((await runIn(['logout', '--json'], env)).json).toEqual({ loggedOut: false });
-    saveSession(
+    await saveSession(
       env,
       sessionFor(CONFIGURED, { expiresAt: new Date(Date.now() - 1000).toISOString() }),
     );
@@ -322,7 +322,7 @@ describe('run(argv, io) against a stand-in auth server', () => {
   });
 
   it('a 401 TOKEN_EXPIRED from the server ends the session: SESSION_EXPIRED, exit 4', async () => {
-    saveSession(localEnv, sessionFor(url));
+    await saveSession(localEnv, sessionFor(url));
     reply = (_path, _body, response) =>
       json(response, 401, {
         error: { code: 'TOKEN_EXPIRED', message: 'Token expired, sign in again', requestId: 'r1' },
@@ -336,7 +336,7 @@ describe('run(argv, io) against a stand-in auth server', () => {
   });
 
   it('wallet --create stores the fresh token and wallet it returns', async () => {
-    saveSession(localEnv, sessionFor(url));
+    await saveSession(localEnv, sessionFor(url));
     const seen: string[] = [];
     reply = (path, _body, response) => {
       seen.push(path);

@@ -105,7 +105,7 @@ describe('sharing the signals with other libraries', () => {
       FINANCE_TUI_SERVER_URL: SERVER_URL,
       FINANCE_TUI_RPC_URL: `${aggregatorUrl}/rpc`,
     });
-    saveSession(env, sessionFor(SERVER_URL));
+    await saveSession(env, sessionFor(SERVER_URL));
     const before = aggregator.faults.requests;
     const proc = spawnBin(['balance', '--json'], env, undefined, {
       nodeArgs: ['--import', preload],

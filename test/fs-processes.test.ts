@@ -111,14 +111,14 @@ describe('store files across processes', () => {
   });
 
   it('two processes updating one file (as the app and a command may) lose no update', async () => {
-    writeStore(name('d'), { n: 0, kept: 'yes' });
+    await writeStore(name('d'), { n: 0, kept: 'yes' });
     const rounds = 50;
     const bump = () =>
       child(`
         const { updateStore } = await import(${JSON.stringify(STORE)});
         const name = ${JSON.stringify(name('d'))};
         for (let i = 0; i < ${rounds}; i++)
-          updateStore(name, {}, (current) => ({ ...current, n: current.n + 1 }));
+          await updateStore(name, {}, (current) => ({ ...current, n: current.n + 1 }));
       `);
     expect(await Promise.all([bump(), bump()])).toEqual([
       { code: 0, signal: null },

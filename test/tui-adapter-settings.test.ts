@@ -24,7 +24,7 @@ describe('settings through the real adapter', () => {
         gasToken: 'STRK',
         network: 'mainnet',
       });
-      expect(services.updateSettings({ slippageBps: 250, gasToken: 'ETH' })).toMatchObject({
+      expect(await services.updateSettings({ slippageBps: 250, gasToken: 'ETH' })).toMatchObject({
         slippageBps: 250,
         gasToken: 'ETH',
       });
@@ -33,10 +33,10 @@ describe('settings through the real adapter', () => {
       expect(loadSettings(env)).toMatchObject({ slippageBps: 250, gasToken: 'ETH' });
 
       const before = readFileSync(file, 'utf8');
-      expect(() => services.updateSettings({ network: 'sepolia', gasToken: 'WBTC' })).toThrow(
-        /not saved: gasToken must be a sepolia token of the registry/,
-      );
-      expect(() => services.updateSettings({ serverUrl: 'ftp://example.com' })).toThrow(
+      await expect(
+        services.updateSettings({ network: 'sepolia', gasToken: 'WBTC' }),
+      ).rejects.toThrow(/not saved: gasToken must be a sepolia token of the registry/);
+      await expect(services.updateSettings({ serverUrl: 'ftp://example.com' })).rejects.toThrow(
         /not saved: serverUrl must be an http\(s\) URL/,
       );
       expect(readFileSync(file, 'utf8')).toBe(before);

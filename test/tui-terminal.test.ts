@@ -2,13 +2,16 @@
  * The whole program in a real terminal: the built `finance-tui --sandbox` in tmux, signed in
  * with the code from the sandbox outbox, the funded wallet's balances, a live quote, a real swap
  * of 100 USDC for ETH (review, confirm, receipt), a real transfer of 1 STRK to another address
- * through to its receipt, a batch of a swap and a transfer, all three in the history, then Ctrl+C — and the terminal must be restored
+ * through to its receipt, a batch of a swap and a transfer, all three in the history, keys sent in
+ * one burst, a settings save that waits for another process's file lock without freezing the
+ * screen, then Ctrl+C — and the terminal must be restored
  * (stty shows icanon and echo again) and the sandbox child gone. And without the sandbox: nothing
  * answers at the loopback server URL, so the app starts the bundled auth server, says so, signs
  * in through it, and stops it on Ctrl+C.
  * Skipped, saying why, only when tmux is not installed.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FastifyInstance } from 'fastify';
@@ -206,6 +209,22 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       tmux('send-keys', '-t', 'app', 'Escape');
       await waitFor('› History');
 
+      // keys that arrive together (one send-keys, as a paste or a fast typist): "100", Tab ×3
+      // and "50" fill row 1 and row 2 — never "10050" in row 1
+      await menuTo('Multi-swap');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitUntil(
+        () => /Multi-swap[\s\S]*1\. swap amount\s+USDC → ETH/.test(visible()),
+        'the multi-swap form',
+      );
+      tmux('send-keys', '-t', 'app', '-l', '100\t\t\t50');
+      await waitUntil(() => /2\. swap 50\s+USDC → ETH/.test(visible()), 'row 2 typed');
+      const rows = visible();
+      expect(rows).toMatch(/1\. swap 100 USDC → ETH/);
+      expect(rows).not.toContain('10050');
+      tmux('send-keys', '-t', 'app', 'Escape');
+      await waitFor('› Multi-swap');
+
       // 80×24: every menu entry drawn, the cursor reaches Log out; the sandbox's settings say so
       tmux('resize-window', '-t', 'app', '-x', '80', '-y', '24');
       const labels = [
@@ -233,6 +252,32 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       const settings = await waitFor('In use now');
       expect(settings).toContain('In use now: the sandbox');
       expect(settings).toMatch(/Aggregator\s+http:\/\/127\.0\.0\.1:\d+/);
+
+      // another process holds the settings file's lock (a live pid, not the app's): saving waits
+      // for it without freezing the screen, says so, takes keys meanwhile, and saves once released
+      const holder = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const lock = join(home.dir, 'settings.json.lock');
+      const WAITING = 'waiting for another finance-tui to finish writing the settings file…';
+      try {
+        writeFileSync(lock, `${holder.pid} held-by-another-finance-tui`, { mode: 0o600 });
+        tmux('send-keys', '-t', 'app', 'Right'); // the default slippage: 1% → 2%
+        await waitUntil(() => /› Default slippage\s+2%/.test(visible()), 'the slippage changed');
+        tmux('send-keys', '-t', 'app', 'Enter');
+        await waitUntil(() => visible().includes(WAITING), 'the app saying it waits for the lock');
+        tmux('send-keys', '-t', 'app', 'Down');
+        await waitUntil(() => visible().includes('› Gas token'), 'a key handled while it waits');
+        expect(visible()).toContain(WAITING);
+        expect(visible()).not.toContain('saved;');
+        rmSync(lock); // the other process is done with the file
+        await waitUntil(() => visible().includes('saved;'), 'the settings saved');
+      } finally {
+        holder.kill();
+        rmSync(lock, { force: true });
+      }
+      expect(visible()).not.toContain(WAITING);
+      expect(JSON.parse(readFileSync(join(home.dir, 'settings.json'), 'utf8'))).toMatchObject({
+        slippageBps: 200,
+      });
       tmux('send-keys', '-t', 'app', 'Escape');
       await waitFor('› Settings');
       await menuTo('Log out');

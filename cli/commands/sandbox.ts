@@ -51,7 +51,7 @@ export const run: CommandRun = async (ctx) => {
   const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
 
   const info = { ...handle.info, logFile };
-  writeSandboxState(ctx.env, info);
+  await writeSandboxState(ctx.env, info);
   if (ctx.json) ctx.stdout.write(`${JSON.stringify(info)}\n`);
   else {
     ctx.stdout.write(
@@ -81,7 +81,7 @@ export const run: CommandRun = async (ctx) => {
     );
   } finally {
     // only if it is still ours (another sandbox may have replaced it), under the file's lock
-    removeSandboxState(ctx.env, process.pid);
+    await removeSandboxState(ctx.env, process.pid);
     logStream.end();
   }
   const cut = outcome === 'cut' ? ' (connections still open after 5 s were cut)' : '';

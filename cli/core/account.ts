@@ -128,7 +128,7 @@ export async function verify(
     network: endpoints.network,
     sandbox: endpoints.sandbox,
   };
-  saveSession(endpoints.env, session);
+  await saveSession(endpoints.env, session);
   return {
     ...viewOf(session),
     isExisting: answer.isExisting,
@@ -172,7 +172,7 @@ export async function logout(
     // a corrupt file is removed all the same: logging out must always work
   }
   if (session === undefined) {
-    clearSession(env);
+    await clearSession(env);
     return { loggedOut: false };
   }
   try {
@@ -182,7 +182,7 @@ export async function logout(
       ...(await tellServer(env, session, call, (options.now ?? Date.now)())),
     };
   } finally {
-    clearSession(env);
+    await clearSession(env);
   }
 }
 
@@ -253,7 +253,7 @@ export async function wallet(
     if (options.create) {
       const made = await client.createWallet(session.token, { signal: call.signal });
       checked(made.wallet);
-      saveSession(endpoints.env, {
+      await saveSession(endpoints.env, {
         ...session,
         token: made.token,
         expiresAt: made.expiresAt,

@@ -29,9 +29,9 @@ describe('sessionState', () => {
   };
   const now = () => Date.parse('2029-06-01T00:00:00Z');
 
-  it('none, usable (the same server URL with a trailing slash), expired: as data, never the token', () => {
+  it('none, usable (the same server URL with a trailing slash), expired: as data, never the token', async () => {
     expect(sessionState(where, { now })).toMatchObject({ signedIn: false, code: 'AUTH_REQUIRED' });
-    saveSession(env, session);
+    await saveSession(env, session);
     const state = sessionState(where, { now });
     expect(state).toMatchObject({
       signedIn: true,

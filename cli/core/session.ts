@@ -91,15 +91,15 @@ export function readSession(env: NodeJS.ProcessEnv): Session | undefined {
   return checkStored(SessionFileSchema, readStore({ env, ...STORE }), { env, ...STORE }).session;
 }
 
-export function saveSession(env: NodeJS.ProcessEnv, session: Session): void {
-  writeStore({ env, ...STORE }, { session } satisfies Stored);
+export async function saveSession(env: NodeJS.ProcessEnv, session: Session): Promise<void> {
+  await writeStore({ env, ...STORE }, { session } satisfies Stored);
 }
 
 /** Removes the session file; returns the e-mail of the session that was there, if one was. */
-export function clearSession(env: NodeJS.ProcessEnv): { email?: string } {
+export async function clearSession(env: NodeJS.ProcessEnv): Promise<{ email?: string }> {
   let email: string | undefined;
   // a corrupt file is removed all the same: logging out must always work
-  removeStore({ env, ...STORE }, (current) => {
+  await removeStore({ env, ...STORE }, (current) => {
     try {
       email = checkStored(SessionFileSchema, current, { env, ...STORE }).session?.email;
     } catch {

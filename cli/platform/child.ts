@@ -87,8 +87,8 @@ interface SpawnSelfOptions {
   signal: AbortSignal;
   /** 'stdout': a ready line on stdout (stdout piped to us); else poll GET /health at this URL (stdout to the log) */
   ready: 'stdout' | { healthUrl: string };
-  /** run once the child has exited, however it ended, before its stop resolves */
-  afterExit?: (pid: number | undefined) => void;
+  /** run (and awaited) once the child has exited, however it ended, before its stop resolves */
+  afterExit?: (pid: number | undefined) => Promise<void> | void;
 }
 
 /**
@@ -111,9 +111,12 @@ async function spawnSelf(options: SpawnSelfOptions): Promise<ChildHandle> {
   // tracked until it has really exited, so nobody exits the parent while it is still stopping.
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    stopping ??= stopChild(child, CHILD_STOP_GRACE_MS).finally(() => {
-      options.afterExit?.(child.pid);
-      untrack();
+    stopping ??= stopChild(child, CHILD_STOP_GRACE_MS).finally(async () => {
+      try {
+        await options.afterExit?.(child.pid);
+      } finally {
+        untrack();
+      }
     });
     return stopping;
   };

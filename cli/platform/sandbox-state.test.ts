@@ -31,10 +31,10 @@ const state = {
 };
 
 describe('the sandbox state file', () => {
-  it('round-trips at 0600; none when absent', () => {
+  it('round-trips at 0600; none when absent', async () => {
     const { env, file } = fresh();
     expect(readSandboxState(env)).toBeUndefined();
-    writeSandboxState(env, { ...state, logFile: '/x/server.log' } as typeof state);
+    await writeSandboxState(env, { ...state, logFile: '/x/server.log' } as typeof state);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readSandboxState(env)).toMatchObject(state);
   });
@@ -54,17 +54,17 @@ describe('the sandbox state file', () => {
     expect(sandboxState(state)).toEqual(state);
   });
 
-  it('is removed only while it names the given pid (another sandbox may have replaced it)', () => {
+  it('is removed only while it names the given pid (another sandbox may have replaced it)', async () => {
     const { env, file } = fresh();
-    writeSandboxState(env, state);
-    removeSandboxState(env, 1);
+    await writeSandboxState(env, state);
+    await removeSandboxState(env, 1);
     expect(readSandboxState(env)).toMatchObject({ pid: 4242 });
     // no pid to match (a child that never started): not known to be ours, kept
-    removeSandboxState(env, undefined);
+    await removeSandboxState(env, undefined);
     expect(readSandboxState(env)).toMatchObject({ pid: 4242 });
-    removeSandboxState(env, 4242);
+    await removeSandboxState(env, 4242);
     expect(readSandboxState(env)).toBeUndefined();
     expect(() => statSync(file)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
-    removeSandboxState(env, 4242); // already gone: nothing to do
+    await removeSandboxState(env, 4242); // already gone: nothing to do
   });
 });

@@ -49,19 +49,25 @@ export function readSandboxState(env: NodeJS.ProcessEnv): SandboxState | undefin
   }
 }
 
-export function writeSandboxState(env: NodeJS.ProcessEnv, state: SandboxState & object): void {
-  writeStore(storeName(env), state);
+export async function writeSandboxState(
+  env: NodeJS.ProcessEnv,
+  state: SandboxState & object,
+): Promise<void> {
+  await writeStore(storeName(env), state);
 }
 
 /**
  * Remove the sandbox state if it still names `pid` (another sandbox may have replaced it
  * since), so a sandbox that died or had to be killed leaves no file naming it.
  */
-export function removeSandboxState(env: NodeJS.ProcessEnv, pid: number | undefined): void {
+export async function removeSandboxState(
+  env: NodeJS.ProcessEnv,
+  pid: number | undefined,
+): Promise<void> {
   // no pid to match (a child that never started): whatever is there is not known to be ours
   if (pid === undefined) return;
   try {
-    removeStore(storeName(env), (current) => current?.pid !== pid);
+    await removeStore(storeName(env), (current) => current?.pid !== pid);
   } catch {
     // locked past the wait: readers check the pid (endpoints.ts sandboxAlive)
   }

@@ -133,12 +133,12 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
  * Saves `patch` (keys left undefined are not touched) over the file, checked as a whole first: a
  * bad value is CONFIG_ERROR "not saved: <why>" and nothing is written.
  */
-export function saveSettings(env: NodeJS.ProcessEnv, patch: Partial<Stored>): void {
+export async function saveSettings(env: NodeJS.ProcessEnv, patch: Partial<Stored>): Promise<void> {
   const defined = Object.fromEntries(
     Object.entries(patch).filter(([, value]) => value !== undefined),
   );
   try {
-    updateStore({ env, ...SETTINGS_STORE }, { ...STORED_DEFAULTS }, (current) => {
+    await updateStore({ env, ...SETTINGS_STORE }, { ...STORED_DEFAULTS }, (current) => {
       const next = { ...current, ...defined };
       const problem = settingsProblem(next);
       if (problem !== undefined)

@@ -4,7 +4,8 @@
  *
  * - Written atomically (temp file + fsync + rename), mode 0600 in a 0700 folder, each write under
  *   the file's lock, so the app and a headless command saving at once lose nothing (updateStore
- *   reads, changes and writes under one lock). A write that fails is CONFIG_ERROR naming the
+ *   reads, changes and writes under one lock). The lock is waited for asynchronously: a lock held
+ *   by another process never freezes the app's screen (it says it is waiting). A write that fails is CONFIG_ERROR naming the
  *   file, and leaves the old file whole.
  * - Read: a missing file is the defaults; a file that does not parse, is not a JSON object, or
  *   does not match its schema is CONFIG_ERROR naming the file — never a crash, and never a quote
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { narrowMode, withFileLockSync, writeFileAtomic } from '../../shared/fs.js';
+import { narrowMode, withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { dataDir } from './paths.js';
 
 export interface StoreName {
@@ -111,22 +112,22 @@ function writeLocked(name: StoreName, file: string, value: Record<string, unknow
 }
 
 /** Replaces the file with `value`: atomic, 0600, under the file's lock. */
-export function writeStore(name: StoreName, value: Record<string, unknown>): void {
+export async function writeStore(name: StoreName, value: Record<string, unknown>): Promise<void> {
   const file = storeFile(name.env, name.configName);
-  withFileLockSync(file, () => writeLocked(name, file, value), lockOptions(name));
+  await withFileLock(file, () => writeLocked(name, file, value), lockOptions(name));
 }
 
 /**
  * Read-modify-write under the file's lock: `change` gets the file over `defaults` (as readStore)
  * and returns what to write; a throw from it writes nothing. Returns what was written.
  */
-export function updateStore(
+export async function updateStore(
   name: StoreName,
   defaults: Record<string, unknown>,
   change: (current: Record<string, unknown>) => Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const file = storeFile(name.env, name.configName);
-  return withFileLockSync(
+  return withFileLock(
     file,
     () => {
       const next = change(readStore(name, defaults));
@@ -138,12 +139,12 @@ export function updateStore(
 }
 
 /** Removes the file under its lock; `keep` (given the contents, or undefined when unreadable) may veto. */
-export function removeStore(
+export async function removeStore(
   name: StoreName,
   keep: (current: Record<string, unknown> | undefined) => boolean = () => false,
-): void {
+): Promise<void> {
   const file = storeFile(name.env, name.configName);
-  withFileLockSync(
+  await withFileLock(
     file,
     () => {
       let current: Record<string, unknown> | undefined;

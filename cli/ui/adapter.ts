@@ -14,6 +14,7 @@ import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { watchLockWaits } from '../../shared/fs.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -393,9 +394,9 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       return view(ready().m.settings.loadSettings(env));
     },
 
-    updateSettings(patch: SettingsPatch) {
+    async updateSettings(patch: SettingsPatch) {
       const { m } = ready();
-      m.settings.saveSettings(env, patch);
+      await m.settings.saveSettings(env, patch);
       return view(m.settings.loadSettings(env));
     },
 
@@ -408,6 +409,8 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         throw error;
       }
     },
+
+    watchLockWaits,
 
     tokens() {
       return listTokens(endpoints?.network ?? 'mainnet').map((t) => ({

@@ -5,10 +5,11 @@
  * Ctrl+C or q (the user left), 2 for a signal (stopped from outside); a second one forces the
  * exit at once.
  */
-import { Box, Text, useApp, useInput, useStdin, useWindowSize } from 'ink';
+import { Box, Text, useApp, useStdin, useWindowSize } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { type FooterSpec, NO_FOOTER, ScreenRows, type Ui, UiProvider, useUi } from './context.js';
-import { isInterrupt } from './keymap.js';
+import { KeyRouterContext, useKeyRouter } from './hooks/use-key-input.js';
+import { useLockWaits } from './hooks/use-lock-waits.js';
 import { ScreenView } from './screens/index.js';
 import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
@@ -31,6 +32,8 @@ export interface AppProps {
   onExitCode: (code: number) => void;
   /** start on this state (tests) */
   initial?: AppState;
+  /** every key press received so far has been applied (tests wait for it) */
+  onKeysApplied?: () => void;
 }
 
 export function App({
@@ -41,6 +44,7 @@ export function App({
   force,
   onExitCode,
   initial,
+  onKeysApplied,
 }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initial ?? initialState);
   const root = useMemo(() => new AbortController(), []);
@@ -70,13 +74,9 @@ export function App({
     [exit, force, onExitCode, root, services],
   );
 
-  useInput(
-    (input, key) => {
-      // Ctrl+C is how one leaves the app: a clean exit (0), like q
-      if (isInterrupt(input, key)) shutdown(0);
-    },
-    { isActive: isRawModeSupported },
-  );
+  // the one key input: every key press of a burst in order, each applied before the next; Ctrl+C
+  // is how one leaves the app: a clean exit (0), like q
+  const keys = useKeyRouter(() => shutdown(0), isRawModeSupported, onKeysApplied);
 
   useEffect(() => {
     const onStop = (): void => shutdown(2);
@@ -98,11 +98,14 @@ export function App({
       });
   }, [initial, root, services]);
 
+  const lockWaits = useLockWaits(services);
   const [footer, setFooter] = useState<FooterSpec>(NO_FOOTER);
   const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now, setFooter };
   return (
     <UiProvider value={ui}>
-      <Frame quit={() => shutdown(0)} footer={footer} />
+      <KeyRouterContext.Provider value={keys}>
+        <Frame quit={() => shutdown(0)} footer={footer} lockWaits={lockWaits} />
+      </KeyRouterContext.Provider>
     </UiProvider>
   );
 }
@@ -112,16 +115,29 @@ export function App({
  * the terminal (a taller one would scroll and leave copies of old frames in the scrollback): the
  * screen is clipped to the rows left, and the footer always shows. Resizing re-renders.
  */
-function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
+function Frame({
+  quit,
+  footer,
+  lockWaits,
+}: {
+  quit: () => void;
+  footer: FooterSpec;
+  /** the files whose lock another finance-tui holds while we wait to write them */
+  lockWaits: readonly string[];
+}) {
   const { state, theme } = useUi();
   const { columns, rows } = useWindowSize();
   const env = state.environment;
   const actions = state.stopping ? [] : footer.actions;
   const width = Math.max(20, columns);
-  // header, child line, gap, gap + the footer's lines (it wraps on a narrow terminal)
+  const waitLines = lockWaits.map(
+    (what) => `waiting for another finance-tui to finish writing ${what}…`,
+  );
+  // header, child line, lock waits, gap, gap + the footer's lines (it wraps on a narrow terminal)
   const chrome =
     1 +
     (env?.startedChild ? 1 : 0) +
+    waitLines.reduce((rows, line) => rows + wrappedLines(line, width), 0) +
     1 +
     1 +
     wrappedLines(footerLine(actions, footer.wording), width);
@@ -151,6 +167,11 @@ function Frame({ quit, footer }: { quit: () => void; footer: FooterSpec }) {
           started {env.startedChild.what} for this session (logs: {env.startedChild.logFile})
         </Text>
       ) : null}
+      {waitLines.map((line) => (
+        <Text key={line} color={theme.warning} wrap="wrap">
+          {line}
+        </Text>
+      ))}
       <Box marginTop={1} flexDirection="column" maxHeight={screenRows} overflow="hidden">
         {/* natural height inside, clipped by the box above (not squeezed line over line) */}
         <Box flexDirection="column" flexShrink={0}>

@@ -254,7 +254,13 @@ export interface TuiServices {
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };
   status(call: Call): Promise<StatusResult>;
   settings(): SettingsView;
-  updateSettings(patch: SettingsPatch): SettingsView;
+  /** saved under the file's lock, waited for without blocking (the root says it is waiting) */
+  updateSettings(patch: SettingsPatch): Promise<SettingsView>;
+  /**
+   * Be told while this process waits for a file lock another finance-tui holds (`what` names the
+   * file: "the settings file"), and when the wait ends; returns the unsubscription.
+   */
+  watchLockWaits(watcher: (wait: { what: string }, waiting: boolean) => void): () => void;
   /** the tokens the pickers offer */
   tokens(): Array<{ symbol: string; name: string; decimals: number }>;
   /** stop whatever connect started (a child sandbox), within a bounded time */

@@ -3,6 +3,7 @@
  * call recorded with its signal, quotes answered on demand so stale ones can be tested.
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { watchLockWaits } from '../../shared/fs.js';
 import { listTokens } from '../../shared/tokens.js';
 import {
   impactLevel,
@@ -336,12 +337,14 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     settings() {
       return fake.settingsView;
     },
-    updateSettings(patch) {
+    async updateSettings(patch) {
       if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl))
         throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL');
       fake.settingsView = { ...fake.settingsView, ...patch };
       return fake.settingsView;
     },
+    // the real one: a test that saves through the real store sees its waits
+    watchLockWaits,
     tokens() {
       return listTokens('mainnet').map((t) => ({
         symbol: t.symbol,

@@ -78,6 +78,8 @@ export function renderWithProviders(
   };
   let code: number | undefined;
   let forced = false;
+  // how many times the app has applied every key press written so far
+  let keysApplied = 0;
   const stopRequests = options.stopRequests ?? new EventTarget();
   const theme = options.theme ?? { ...themeFor({ NO_COLOR: '1' }), animate: false };
   const instance = render(
@@ -87,6 +89,7 @@ export function renderWithProviders(
       stopRequests={stopRequests}
       force={() => (forced = true)}
       onExitCode={(c) => (code = c)}
+      onKeysApplied={() => (keysApplied += 1)}
       {...(options.now ? { now: options.now } : {})}
       {...(options.initial ? { initial: options.initial } : {})}
     />,
@@ -114,14 +117,28 @@ export function renderWithProviders(
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
+  const waitFor = async (
+    condition: () => boolean,
+    timeoutMs = 10_000,
+    what: string,
+  ): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+      await macrotask();
+    }
+  };
   const press = async (
     keys: string,
     opts: { timeoutMs?: number; change?: boolean } = {},
   ): Promise<string> => {
     const before = frame();
+    const applied = keysApplied;
     instance.stdin.write(keys);
     // a lone Esc is held ~20 ms by Ink before it fires
     if (keys === KEYS.escape) await new Promise((resolve) => setTimeout(resolve, 40));
+    // every key press of what was written has been applied (a burst is applied key by key)
+    await waitFor(() => keysApplied > applied, opts.timeoutMs, 'the keys were not all applied');
     if (opts.change === false) {
       await macrotask();
       return frame();

@@ -1,7 +1,9 @@
 /**
  * Settings: default slippage, the gas token (what gas is paid in when the server does not sponsor
  * it: any registry token of the network; the paymaster's build refuses one it does not take),
- * network, auth server URL. ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json.
+ * network, auth server URL. ↑/↓ pick a row, ←/→ change it, Enter saves to settings.json (under
+ * its lock, waited for without freezing the screen: the root says when another finance-tui
+ * holds it).
  * Above them, what this session really talks to: a sandbox session runs on the sandbox's own
  * local services (mainnet-like, no real funds), whatever the saved network and server say.
  */
@@ -32,6 +34,7 @@ export function SettingsScreen() {
   const [row, setRow] = useState<Row>('slippage');
   const [failure, setFailure] = useState<Failure | undefined>(undefined);
   const [saved, setSaved] = useState(false);
+  const [saving, setSaving] = useState(false);
   const gasTokens = services.tokens().map((t) => t.symbol);
   const edit = (patch: Partial<SettingsView>): void => {
     setDraft((d) => ({ ...d, ...patch }));
@@ -54,19 +57,24 @@ export function SettingsScreen() {
     up: () => setRow((r) => cycle(ROWS, r, -1)),
     down: () => setRow((r) => cycle(ROWS, r, 1)),
     submit: () => {
-      try {
-        setDraft(
-          services.updateSettings({
-            slippageBps: draft.slippageBps,
-            gasToken: draft.gasToken,
-            network: draft.network,
-            serverUrl: draft.serverUrl.trim(),
-          }),
-        );
-        setSaved(true);
-      } catch (error) {
-        setFailure(describeFailure(error));
-      }
+      if (saving) return;
+      setSaving(true);
+      setFailure(undefined);
+      void services
+        .updateSettings({
+          slippageBps: draft.slippageBps,
+          gasToken: draft.gasToken,
+          network: draft.network,
+          serverUrl: draft.serverUrl.trim(),
+        })
+        .then(
+          (view) => {
+            setDraft(view);
+            setSaved(true);
+          },
+          (error: unknown) => setFailure(describeFailure(error)),
+        )
+        .finally(() => setSaving(false));
     },
     back: () => dispatch({ type: 'back' }),
   };
@@ -116,6 +124,7 @@ export function SettingsScreen() {
         />
       </Box>
       {failure ? <ErrorLine message={failure.message} hint={failure.next} /> : null}
+      {saving ? <Text color={theme.muted}>saving…</Text> : null}
       {saved ? (
         <Text color={theme.success}>saved; the network and server apply from the next start</Text>
       ) : null}

@@ -1,9 +1,11 @@
 /**
  * Trade: token pickers, amount (with the balance and a "max" key), slippage presets or custom;
- * a live quote that follows the form; Enter plans the trade and opens the review.
+ * a live quote that follows the form; Enter plans the trade and opens the review — at once when
+ * the quote is in, else as soon as the quote for the same form arrives ("25" and Enter typed fast,
+ * or in one paste, do what they do typed slowly).
  */
 import { Box, Text } from 'ink';
-import { useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
@@ -41,6 +43,8 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const [planning, plan] = useTask<PlanView>();
   const [progress, setProgress] = useState('');
   const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
+  // Enter pressed while the form's quote was still coming: the form it was pressed on
+  const [submitWhenQuoted, setSubmitWhenQuoted] = useState<string | undefined>(undefined);
   const session = app.session;
 
   const decimalsOf = (symbol: string): number | undefined =>
@@ -54,29 +58,52 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const set = (patch: Partial<TradeForm>): void => setForm((f) => ({ ...f, ...patch }));
   const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
 
+  const planTrade = (): void => {
+    if (!request || !session || !services.features.trade) return;
+    const swap = {
+      kind: 'trade' as const,
+      swaps: [{ amount: request.amount, from: request.from, to: request.to }],
+      sends: [],
+      slippageBps: request.slippageBps,
+    };
+    setProgress('');
+    setPlannedFor(JSON.stringify(request));
+    void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then(
+      (p) => {
+        if (p)
+          dispatch({
+            type: 'open',
+            screen: { name: 'review', plan: p },
+            returnTo: { name: 'trade', form },
+          });
+      },
+    );
+  };
+  const quoting = live.status === 'waiting' || live.status === 'loading';
+  const asked = request === undefined ? undefined : JSON.stringify(request);
+  // the quote Enter waited for: plan once it is in for the same form; a change or a failed
+  // quote forgets the Enter
+  const planLatest = useRef(planTrade);
+  useLayoutEffect(() => {
+    planLatest.current = planTrade;
+  });
+  useEffect(() => {
+    if (submitWhenQuoted === undefined) return;
+    if (submitWhenQuoted !== asked || (!quoting && live.status !== 'ready')) {
+      setSubmitWhenQuoted(undefined);
+      return;
+    }
+    if (live.status === 'ready') {
+      setSubmitWhenQuoted(undefined);
+      planLatest.current();
+    }
+  }, [submitWhenQuoted, asked, quoting, live.status]);
+
   const bindings: Bindings = {
     nextField: () => set({ focus: nextFocus(form.focus) }),
     submit: () => {
-      if (!request || live.status !== 'ready' || !session) return;
-      if (!services.features.trade) return;
-      const swap = {
-        kind: 'trade' as const,
-        swaps: [{ amount: request.amount, from: request.from, to: request.to }],
-        sends: [],
-        slippageBps: request.slippageBps,
-      };
-      setProgress('');
-      setPlannedFor(JSON.stringify(request));
-      void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then(
-        (p) => {
-          if (p)
-            dispatch({
-              type: 'open',
-              screen: { name: 'review', plan: p },
-              returnTo: { name: 'trade', form },
-            });
-        },
-      );
+      if (live.status === 'ready') planTrade();
+      else if (quoting && asked !== undefined) setSubmitWhenQuoted(asked);
     },
     swapTokens: () => set({ from: form.to, to: form.from }),
   };
@@ -145,6 +172,9 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
           <Text color={theme.muted}>enter an amount to see a quote</Text>
         ) : null}
         {live.spinner ? <Busy label="getting a quote…" /> : null}
+        {submitWhenQuoted !== undefined ? (
+          <Text color={theme.muted}>the review opens once the quote is in</Text>
+        ) : null}
         {live.failure ? (
           <ErrorLine
             message={`${live.failure.title}: ${live.failure.message}`}

@@ -1,11 +1,12 @@
 /**
- * The text field: its one useInput (only while focused and raw mode works) turns key presses
- * into edits; Enter, Esc, Tab, arrows up/down and Ctrl/Meta keys are left to the screen's key
+ * The text field: its one key handler (useKeyInput, only while focused) turns key presses into
+ * edits; Enter, Esc, Tab, arrows up/down and Ctrl/Meta keys are left to the screen's key
  * router. A masked field shows • for each character and never renders the value.
  */
-import { Text, useInput, useStdin } from 'ink';
+import { Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { useUi } from '../context.js';
+import { useKeyInput } from '../hooks/use-key-input.js';
 import { editField, type FieldEdit, type FieldRules } from './field-state.js';
 
 export interface TextFieldProps extends FieldRules {
@@ -37,9 +38,7 @@ function editFor(input: string, key: import('ink').Key): FieldEdit | undefined {
   if (key.delete) return { type: 'delete' };
   if (key.ctrl && input === 'u') return { type: 'clear' };
   if (key.ctrl || key.meta) return undefined;
-  // one line: of text that arrives with Enter in it, the part before it (Enter is the screen's)
-  const line = input.split(/[\r\n]/, 1)[0] ?? '';
-  return line === '' ? undefined : { type: 'insert', text: line };
+  return input === '' ? undefined : { type: 'insert', text: input };
 }
 
 export function TextField({
@@ -53,7 +52,6 @@ export function TextField({
   maxLength,
 }: TextFieldProps) {
   const { theme } = useUi();
-  const { isRawModeSupported } = useStdin();
   const [cursor, setCursor] = useState(value.length);
   const latest = useRef({ value, cursor, onChange });
   latest.current = { value, cursor: Math.min(cursor, value.length), onChange };
@@ -64,13 +62,13 @@ export function TextField({
     emitted.current = value;
   }, [value]);
 
-  useInput(
+  useKeyInput(
     (input, key) => {
       const edit = editFor(input, key);
       if (edit === undefined) return;
       const now = latest.current;
       const next = editField({ value: now.value, cursor: now.cursor }, edit, { accept, maxLength });
-      // the next key press may come before React re-renders: keep the ref current now
+      // the field's own view of its value and cursor, current as soon as an edit is made
       latest.current = { ...now, value: next.value, cursor: next.cursor };
       setCursor(next.cursor);
       if (next.value !== now.value) {
@@ -78,7 +76,7 @@ export function TextField({
         now.onChange(next.value);
       }
     },
-    { isActive: focused && isRawModeSupported },
+    { isActive: focused },
   );
 
   const shown = mask ? '•'.repeat(value.length) : value;

@@ -4,9 +4,10 @@
  * `inline` keeps it on its line (a row of a multi-swap or batch): the choice and the filter,
  * without the list below.
  */
-import { Box, Text, useInput, useStdin } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { useUi } from '../context.js';
+import { useKeyInput } from '../hooks/use-key-input.js';
 import { isInterrupt } from '../keymap.js';
 import { filterItems, moveHighlight, type PickerItem } from './picker-state.js';
 
@@ -26,15 +27,14 @@ export function TokenPicker({
   inline?: boolean;
 }) {
   const { theme } = useUi();
-  const { isRawModeSupported } = useStdin();
   const [filter, setFilter] = useState('');
   const matches = filterItems(items, filter);
   const index = Math.max(
     0,
     matches.findIndex((t) => t.symbol === value),
   );
-  // keys arrive in bursts (a paste, a held key, ↓↓↓ in one chunk) faster than React re-renders:
-  // each key reads and updates this, so every key of a burst counts, not only the last
+  // what this picker's own keys have made of it, read and updated by each key press (the key
+  // router applies a burst one key at a time: hooks/use-key-input.ts)
   const latest = useRef({ filter, value });
   latest.current = { filter, value };
 
@@ -42,7 +42,7 @@ export function TokenPicker({
     if (!focused) setFilter('');
   }, [focused]);
 
-  useInput(
+  useKeyInput(
     (input, key) => {
       if (isInterrupt(input, key) || key.return || key.escape || key.tab) return;
       const now = latest.current;
@@ -69,7 +69,7 @@ export function TokenPicker({
       setFilter(nextFilter);
       if (first && first.symbol !== now.value) onChange(first.symbol);
     },
-    { isActive: focused && isRawModeSupported },
+    { isActive: focused },
   );
 
   if (!focused) return <Text>{value}</Text>;
