@@ -12,6 +12,8 @@ export interface ServerProbe {
   version?: string;
   /** the server says it runs in the sandbox (GET / has `sandbox: true`) */
   sandbox?: boolean;
+  /** GET /health answered 503: the server runs, a store it needs (its Redis) does not answer */
+  degraded?: true;
   error?: string;
 }
 
@@ -27,18 +29,29 @@ export async function probeServer(
     timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
     retries: 0,
   });
+  let degraded = false;
   try {
     await http.get('health', { signal: options.signal, schema: HealthResponse });
   } catch (error) {
     if (options.signal?.aborted) return { reachable: false, error: 'cancelled' };
-    return { reachable: false, error: isAppError(error) ? error.message : 'not reachable' };
+    // 503: our server runs but a store it needs does not answer (docs/server-api.md "Routes"):
+    // it is there (never start another on its port), and its requests say what is down
+    degraded = isAppError(error) && error.details?.status === 503;
+    if (!degraded)
+      return { reachable: false, error: isAppError(error) ? error.message : 'not reachable' };
   }
+  const mark = degraded ? { degraded: true as const } : {};
   try {
     const root = await http.get<RootResponse>('', { signal: options.signal, schema: RootResponse });
-    return { reachable: true, version: root.body.version, sandbox: root.body.sandbox === true };
+    return {
+      reachable: true,
+      version: root.body.version,
+      sandbox: root.body.sandbox === true,
+      ...mark,
+    };
   } catch {
     if (options.signal?.aborted) return { reachable: false, error: 'cancelled' };
     // answers /health but not a readable GET /: reachable, version unknown
-    return { reachable: true, sandbox: false };
+    return { reachable: true, sandbox: false, ...mark };
   }
 }
