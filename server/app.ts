@@ -113,6 +113,7 @@ export interface AsyncLog extends pino.DestinationStream {
   /** write out what is pending, asynchronously */
   flush(callback?: (error?: Error) => unknown): void;
   on(event: 'error', listener: (error: Error) => void): AsyncLog;
+  on(event: 'close', listener: () => void): AsyncLog;
   /** write out what is pending, then close the file descriptor */
   end(): void;
 }

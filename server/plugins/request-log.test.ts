@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -128,7 +128,12 @@ describe('asyncLog, the destination both loggers write to', () => {
       await new Promise<void>((resolve, reject) =>
         destination.flush((error) => (error ? reject(error) : resolve())),
       );
-      closeSync(fd);
+      // the stream closes its descriptor itself: closing it here under its periodic flush was an
+      // EBADF write in a later test
+      await new Promise<void>((resolve) => {
+        destination.on('close', () => resolve());
+        destination.end();
+      });
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
       expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([
         'first',
