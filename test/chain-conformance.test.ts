@@ -18,6 +18,13 @@ import { buildChainEmulator } from '../sandbox/chain/app.js';
 import { balanceSlot, ERC20_STORAGE } from '../sandbox/chain/storage.js';
 import { FORWARDER_ADDRESS } from '../sandbox/chain/contracts.js';
 import { SANDBOX_CHAIN_ID_HEX } from '../sandbox/chain/rpc.js';
+import { DENOMINATION, i257Felts, VESU_POOL_SELECTOR, vesuFor } from '../shared/vesu.js';
+import {
+  findValidator,
+  POOL_SELECTOR,
+  STAKING_CONTRACT,
+  validatorsFor,
+} from '../shared/staking.js';
 import {
   canonical,
   deploymentOf,
@@ -33,6 +40,41 @@ import { OpenRpcValidator } from './helpers/openrpc.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const USDC = resolveToken('mainnet', 'USDC');
+const ALPHA = findValidator(validatorsFor('mainnet', { sandbox: true }), 'Sandbox Alpha')!;
+/** approve + enter_delegation_pool: the staking calls a client sends */
+const stakeCalls = (member: string, amount: bigint) => [
+  {
+    to: canonical(STRK.address),
+    selector: hex(SELECTOR.approve),
+    calldata: [canonical(ALPHA.pool), hex(amount), '0x0'],
+  },
+  {
+    to: canonical(ALPHA.pool),
+    selector: hex(POOL_SELECTOR.enter_delegation_pool),
+    calldata: [canonical(member), hex(amount)],
+  },
+];
+const VESU_POOL = vesuFor('mainnet')!.pools[0]!.address;
+const ETH_ADDRESS = resolveToken('mainnet', 'ETH').address;
+/** approve + modify_position: 1 ETH of collateral, 100 USDC borrowed */
+const borrowCalls = (user: string) => [
+  {
+    to: canonical(ETH_ADDRESS),
+    selector: hex(SELECTOR.approve),
+    calldata: [canonical(VESU_POOL), hex(10n ** 18n), '0x0'],
+  },
+  {
+    to: canonical(VESU_POOL),
+    selector: hex(VESU_POOL_SELECTOR.modify_position),
+    calldata: [
+      canonical(ETH_ADDRESS),
+      canonical(USDC.address),
+      canonical(user),
+      ...[DENOMINATION.Assets, ...i257Felts(10n ** 18n)].map(hex),
+      ...[DENOMINATION.Assets, ...i257Felts(100_000_000n)].map(hex),
+    ],
+  },
+];
 const API_KEY = 'conformance-paymaster-key';
 
 const spec = new OpenRpcValidator();
@@ -91,6 +133,10 @@ interface World {
   bobBuilt: Record<string, unknown> & { typed_data: unknown; parameters: unknown };
   /** a build of alice's already executed in beforeAll: for the replay */
   executed: Record<string, unknown> & { typed_data: unknown; parameters: unknown };
+  /** alice's stake in a delegation pool (its events), after the clock moved an epoch on */
+  stakeTx: string;
+  /** alice's borrow on the lending pool (ModifyPosition) */
+  borrowTx: string;
 }
 let world: World;
 
@@ -186,6 +232,10 @@ beforeAll(async () => {
     transaction_hash: string;
     tracking_id: string;
   };
+  // the sandbox clock moves (an empty block at the new time), then alice stakes
+  await knob('/sandbox/chain/advance', { seconds: 3_600 });
+  const stakeTx = await transact(alice, stakeCalls(alice.address, 10n ** 18n), false);
+  const borrowTx = await transact(alice, borrowCalls(alice.address), false);
   const built = await build(
     alice,
     [transferCall(STRK.address, bob.address, 5n)],
@@ -212,6 +262,8 @@ beforeAll(async () => {
     built: built.result as World['built'],
     bobBuilt: bobBuilt.result as World['built'],
     executed,
+    stakeTx,
+    borrowTx,
   };
 });
 
@@ -563,6 +615,66 @@ const STARKNET_CASES: Case[] = [
     endpoint: '/rpc',
     method: 'starknet_getClassAt',
     params: () => ({ ...latest, contract_address: hex(FORWARDER_ADDRESS) }),
+  },
+  {
+    name: 'class of the staking contract',
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(STAKING_CONTRACT.mainnet) }),
+  },
+  {
+    name: 'class of a delegation pool',
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(ALPHA.pool) }),
+  },
+  {
+    name: 'call of a delegation pool view',
+    endpoint: '/rpc',
+    method: 'starknet_call',
+    params: (w) => ({
+      ...latest,
+      request: {
+        contract_address: canonical(ALPHA.pool),
+        entry_point_selector: hex(POOL_SELECTOR.get_pool_member_info_v1),
+        calldata: [canonical(w.alice.address)],
+      },
+    }),
+  },
+  {
+    name: 'receipt of a stake (delegation pool events)',
+    endpoint: '/rpc',
+    method: 'starknet_getTransactionReceipt',
+    params: (w) => ({ transaction_hash: w.stakeTx }),
+  },
+  {
+    name: 'simulation of a stake',
+    endpoint: '/rpc',
+    method: 'starknet_simulateTransactions',
+    params: (w) => ({
+      ...latest,
+      transactions: [invokeTx(w.bob.address, stakeCalls(w.bob.address, 10n ** 18n))],
+      simulation_flags: ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+    }),
+  },
+  ...(
+    [
+      ['the lending pool', VESU_POOL],
+      ['the lending pool factory', vesuFor('mainnet')!.poolFactory],
+      ['the lending oracle', '0x53414e44424f585f564553555f4f5241434c45'],
+      ['a vToken', '0x53414e44424f585f56544f4b454e5f55534443'],
+    ] as const
+  ).map(([what, address]): Case => ({
+    name: `class of ${what}`,
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(address) }),
+  })),
+  {
+    name: 'receipt of a borrow (ModifyPosition)',
+    endpoint: '/rpc',
+    method: 'starknet_getTransactionReceipt',
+    params: (w) => ({ transaction_hash: w.borrowTx }),
   },
   {
     name: 'class at nothing is 20',
