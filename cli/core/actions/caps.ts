@@ -7,22 +7,30 @@
  * What counts: every amount the plan's swaps and transfers take from the account, valued at the
  * aggregator's USD price (a swap's own quote; a transfer's token priced on a route into USDC,
  * portfolio.ts usdPriceOf). Gas is bounded by the plan's maximum fee, not by the cap. Every token
- * a swap or a transfer moves, in or out, must be allowed.
+ * a swap or a transfer moves, in or out, must be allowed. Every third party a leg pays must be on
+ * the recipient list when one is set (recipients.ts). A rolling budget (../budget.ts) is checked
+ * here at the same value, and the pipeline reserves that value right before signing.
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { usdCentsAt } from '../../../shared/fees.js';
 import { sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
+import type { SpendBudget } from '../budget.js';
 import type { CallOptions } from '../call.js';
 import { usdPriceOf } from '../portfolio.js';
 import type { ActionPlan } from './plan.js';
+import { checkRecipients } from './recipients.js';
 
 export interface ActionLimits {
   /** refuse a plan whose outgoing value is above this many US cents */
   maxUsdCents?: bigint | undefined;
   /** only these tokens (registry addresses) may be moved; undefined: any registry token */
   allowTokens?: readonly string[] | undefined;
+  /** only these third parties may be paid; undefined: any recipient the rules allow */
+  allowRecipients?: readonly string[] | undefined;
+  /** the rolling budget the plan's value is counted against (reserved before signing) */
+  budget?: SpendBudget | undefined;
 }
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
@@ -85,25 +93,40 @@ export async function outgoingUsdCents(
   };
 }
 
-/** Refuses (before signing) a plan over the caps; with no caps set it asks nothing. */
+/**
+ * Refuses (before signing) a plan over the caps; with no caps set it asks nothing. Returns the
+ * plan's value in US cents when a cap needed it (the value a budget counts), else undefined.
+ */
 export async function checkLimits(
   plan: ActionPlan,
   limits: ActionLimits | undefined,
   aggregator: AggregatorClient,
   call: CallOptions = {},
-): Promise<void> {
-  if (limits === undefined) return;
+): Promise<bigint | undefined> {
+  if (limits === undefined) return undefined;
   checkAllowedTokens(plan, limits.allowTokens);
-  if (limits.maxUsdCents === undefined) return;
+  checkRecipients(plan, limits.allowRecipients);
+  if (limits.maxUsdCents === undefined && limits.budget === undefined) return undefined;
   const { cents, unpriced } = await outgoingUsdCents(plan, aggregator, call);
+  const cap =
+    limits.maxUsdCents === undefined
+      ? `the ${dollars(limits.budget?.limitCents ?? 0n)} budget`
+      : `the ${dollars(limits.maxUsdCents)} cap`;
   if (cents === undefined) {
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
-      `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so the ${dollars(limits.maxUsdCents)} cap cannot be checked`,
-      { details: { maxUsd: formatAmount(limits.maxUsdCents, 2), unpriced } },
+      `nothing was signed: the aggregator has no USD price for ${unpriced.join(', ')}, so ${cap} cannot be checked`,
+      {
+        details: {
+          ...(limits.maxUsdCents === undefined
+            ? {}
+            : { maxUsd: formatAmount(limits.maxUsdCents, 2) }),
+          unpriced,
+        },
+      },
     );
   }
-  if (cents > limits.maxUsdCents) {
+  if (limits.maxUsdCents !== undefined && cents > limits.maxUsdCents) {
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
       `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`,
@@ -112,4 +135,6 @@ export async function checkLimits(
       },
     );
   }
+  await limits.budget?.check(cents);
+  return cents;
 }
