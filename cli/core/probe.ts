@@ -5,6 +5,7 @@
  */
 import { HealthResponse, RootResponse } from '../../shared/api.js';
 import { isAppError } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
 import { createHttpClient } from '../clients/http.js';
 
 export interface ServerProbe {
@@ -35,7 +36,13 @@ export async function probeServer(
   }
   try {
     const root = await http.get<RootResponse>('', { signal: options.signal, schema: RootResponse });
-    return { reachable: true, version: root.body.version, sandbox: root.body.sandbox === true };
+    const { version } = root.body;
+    // the server's words: outside text, made printable where it enters
+    return {
+      reachable: true,
+      ...(typeof version === 'string' ? { version: printable(version, 40) } : {}),
+      sandbox: root.body.sandbox === true,
+    };
   } catch {
     if (options.signal?.aborted) return { reachable: false, error: 'cancelled' };
     // answers /health but not a readable GET /: reachable, version unknown

@@ -14,7 +14,7 @@ describe('outside text in tool results', () => {
         execution: 'REVERTED',
       },
       ['revertReason', 'poolName'],
-    ) as {
+    ) as unknown as {
       untrusted: { revertReason: string };
       quotes: Array<{ route: Array<Record<string, unknown>> }>;
       execution: string;

@@ -50,6 +50,8 @@ export const ERROR_TEXT_KEYS = [
   'serverMessage',
   'requestId',
   'poolName',
+  'paymasterMessage',
+  'paymasterData',
 ] as const;
 
 /**
