@@ -222,7 +222,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       return accept ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
     });
     const declined = errorOf(await planAndExecute(asking, 'plan_send', send));
-    expect(declined.code).toBe('CONFIRMATION_REQUIRED');
+    expect(declined.code).toBe('RECIPIENT_NOT_ALLOWED');
     expect(asked).toHaveLength(1);
     const bob = `0x${BigInt(users.bobAddress).toString(16).padStart(64, '0')}`;
     expect(asked[0]).toContain(bob);

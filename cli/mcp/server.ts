@@ -196,7 +196,7 @@ async function ask(
   message: string,
   title: string,
   description: string,
-  refused: string,
+  refused: AppError,
 ): Promise<void> {
   const answer = await ctx.mcpReq
     .elicitInput({
@@ -215,8 +215,7 @@ async function ask(
         `nothing was signed: the host could not ask the person to confirm (${printable(String((error as Error)?.message ?? error), 120)})`,
       );
     });
-  if (answer.action !== 'accept' || answer.content?.confirm !== true)
-    throw new AppError(ErrorCode.CONFIRMATION_REQUIRED, `nothing was signed: ${refused}`);
+  if (answer.action !== 'accept' || answer.content?.confirm !== true) throw refused;
 }
 
 export function createToolServer(o: ToolServerOptions): McpServer {
@@ -698,23 +697,32 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           // a plan already sent (or being sent) is refused by the core with its hash, before any question
           if (planned.ticket.state === 'ready') {
             const unlisted = unlistedPayees(planned.plan, o.limits?.allowRecipients);
-            if (unlisted.length > 0 && canAsk) {
+            const askRecipients = unlisted.length > 0 && canAsk;
+            // the same caps the core enforces before signing, refused before the person is asked
+            // anything (a recipient the person may still accept is asked about next)
+            await checkLimits(
+              planned.plan,
+              askRecipients ? { ...o.limits, allowRecipients: undefined } : o.limits,
+              planned.context.aggregator,
+              { signal: ctx.mcpReq.signal },
+            );
+            if (askRecipients) {
               await ask(
                 ctx,
                 recipientMessage(unlisted),
                 'Pay this recipient',
                 'true pays the address(es) above, for this plan only',
-                'the person did not accept the recipient',
+                new AppError(
+                  ErrorCode.RECIPIENT_NOT_ALLOWED,
+                  'nothing was signed: the person did not accept the recipient outside the server’s list; tell them, do not send elsewhere',
+                  { details: { recipients: unlisted } },
+                ),
               );
               limits = {
                 ...o.limits,
                 allowRecipients: [...(o.limits?.allowRecipients ?? []), ...unlisted],
               };
             }
-            // the same caps the core enforces before signing: refused before the person is asked
-            await checkLimits(planned.plan, limits, planned.context.aggregator, {
-              signal: ctx.mcpReq.signal,
-            });
             if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled');
             if (canAsk) {
               await ask(
@@ -722,7 +730,10 @@ export function createToolServer(o: ToolServerOptions): McpServer {
                 consentMessage(planned),
                 'Sign and send',
                 'true signs and sends exactly this plan',
-                'the person did not confirm the plan',
+                new AppError(
+                  ErrorCode.CONFIRMATION_REQUIRED,
+                  'nothing was signed: the person did not confirm the plan',
+                ),
               );
               if (now() > planned.confirmBy)
                 throw new AppError(
