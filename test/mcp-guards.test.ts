@@ -312,7 +312,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     }
   });
 
-  it('plans and quotes send progress when given a token', async () => {
+  it('plans and quotes send progress when given a token; a sandbox error does not say mainnet', async () => {
     const client = await connect(users.aliceHome, []);
     const seen: string[] = [];
     const quoted = await call(
@@ -331,6 +331,13 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(planned.isError).toBeFalsy();
     expect(seen).toContain('quote quoting 1 swap…');
     expect(seen.some((s) => s.startsWith('plan quoting'))).toBe(true);
+    // an error in the sandbox names the sandbox, not mainnet
+    const unknown = errorOf(
+      await call(client, 'get_quote', { pairs: [{ amount: '1', from: 'NOPE', to: 'USDC' }] }),
+    );
+    expect(unknown.code).toBe('UNKNOWN_TOKEN');
+    expect(unknown.message).toMatch(/in the sandbox/);
+    expect(unknown.message).not.toMatch(/mainnet/);
     // route pool names are the aggregator's words: only inside untrusted
     const text = JSON.stringify(quoted.structuredContent);
     const named = text.split('"poolName"').length - 1;
