@@ -174,7 +174,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       spends: Array<{ cents: string }>;
     };
     expect(record.spends.map((s) => s.cents)).toEqual(['3000', '3000']);
-  });
+  }, 120_000);
 
   it('--allow-execute without caps on a host that cannot ask: execute_plan refuses, naming --max-usd and --budget-usd', async () => {
     const client = await connect(users.aliceHome, ['--allow-execute']);
@@ -202,7 +202,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     );
     expect(send.code).toBe('EXECUTION_DISABLED');
     expect(send.message).toMatch(/--allow-recipient/);
-  });
+  }, 120_000);
 
   it('a recipient outside --allow-recipient: refused before signing without elicitation; with it, paid only after the person accepts', async () => {
     const home = await freshHome('mcp-recipients@example.com');
@@ -237,7 +237,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(asked).toHaveLength(3);
       expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 2_000_000n);
     }
-  });
+  }, 120_000);
 
   it('a planted revert reason (ESC, BEL, U+202E, a newline) is clean and marked untrusted in execute_plan, get_transaction, get_history, and clean in history --json, history and the app history screen', async () => {
     const home = await freshHome('mcp-revert@example.com');
@@ -310,7 +310,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       ui.unmount();
       await services.close();
     }
-  });
+  }, 120_000);
 
   it('plans and quotes send progress when given a token; a sandbox error does not say mainnet', async () => {
     const client = await connect(users.aliceHome, []);
@@ -343,7 +343,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     const named = text.split('"poolName"').length - 1;
     expect(named).toBeGreaterThan(0);
     expect(text.split('"untrusted":{"poolName"').length - 1).toBe(named);
-  });
+  }, 120_000);
 
   it('a line that is not JSON gets -32700 with id null, a batch -32600, an oversized line an error naming the limit', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], {
@@ -388,5 +388,5 @@ describe('finance-tui mcp guards (sandbox)', () => {
       child.stdin.end();
       await new Promise((resolve) => child.once('exit', resolve));
     }
-  });
+  }, 120_000);
 });

@@ -795,8 +795,15 @@ export async function executeAction(
     const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
     const fingerprint = planFingerprint(plan, chain);
     await refuseUnsettledRetry(ctx, chain, fingerprint, track);
-    if (options.limits?.budget !== undefined)
-      reservation = await options.limits.budget.reserve(value ?? 0n);
+    if (options.limits?.budget !== undefined) {
+      // a budget counts the caps' value; a plan without one is never waved through (fail closed)
+      if (value === undefined)
+        throw new AppError(
+          ErrorCode.LIMIT_EXCEEDED,
+          'nothing was signed: the plan could not be valued, so the budget cannot be checked',
+        );
+      reservation = await options.limits.budget.reserve(value);
+    }
     const tracker = trackTransaction(ctx.history, {
       kind: plan.kind,
       network: ctx.account.network,
