@@ -117,6 +117,10 @@ export const ErrorCode = {
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
   // a token the plan moves is not in the allow-list set at start (`mcp --allow-token`)
   TOKEN_NOT_ALLOWED: 'TOKEN_NOT_ALLOWED',
+  // the plan's value would take the rolling 24 h budget set at start (`mcp --budget-usd`) over it
+  BUDGET_EXCEEDED: 'BUDGET_EXCEEDED',
+  // a leg pays a third party outside the recipient list set at start (`mcp --allow-recipient`)
+  RECIPIENT_NOT_ALLOWED: 'RECIPIENT_NOT_ALLOWED',
   // the tool server was started without --allow-execute: it plans, it never signs
   EXECUTION_DISABLED: 'EXECUTION_DISABLED',
   // no plan with this id (never made by this server, or forgotten after its expiry)

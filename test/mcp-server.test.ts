@@ -27,6 +27,9 @@ const errorOf = (
     .error;
 };
 
+/** Execution on a host that cannot ask the person needs a per-plan cap and a budget (issue 26). */
+const CAPS = ['--allow-execute', '--max-usd', '1000000', '--budget-usd', '100000000'];
+
 describe('finance-tui mcp over stdio (sandbox)', () => {
   let users: TwoUsers;
   const open: Client[] = [];
@@ -249,7 +252,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   });
 
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
-    const { client } = await connect(['--allow-execute']);
+    const { client } = await connect(CAPS);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
     const { planId, plan } = planned.structuredContent as {
       planId: string;
@@ -302,6 +305,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       '--allow-execute',
       '--max-usd',
       '1',
+      '--budget-usd',
+      '1000000',
       '--allow-token',
       'ETH',
       '--allow-token',
@@ -354,7 +359,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   });
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {
-    const { client, stderr } = await connect(['--allow-execute']);
+    const { client, stderr } = await connect([...CAPS, '--allow-recipient', users.bobAddress]);
     const planned = await call(client, 'plan_send', {
       amount: '0.001',
       token: 'ETH',
@@ -462,7 +467,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     });
 
     it('plan_rebalance → execute_plan (--allow-execute) moves the allocation within the band; then "balanced", as the headless command says', async () => {
-      const { client } = await connect(['--allow-execute'], { home: home.dir });
+      const { client } = await connect(CAPS, { home: home.dir });
       const before = await portfolioOf(client);
       const planned = await call(client, 'plan_rebalance', { target: TARGET });
       expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
@@ -517,7 +522,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     });
 
     it('--max-usd refuses a rebalance worth more (LIMIT_EXCEEDED); nothing is signed', async () => {
-      const { client } = await connect(['--allow-execute', '--max-usd', '1'], { home: home.dir });
+      const { client } = await connect(
+        ['--allow-execute', '--max-usd', '1', '--budget-usd', '1000000'],
+        {
+          home: home.dir,
+        },
+      );
       const before = await portfolioOf(client);
       const planned = await call(client, 'plan_rebalance', { target: '20 ETH, 40 USDC, 40 STRK' });
       const doc = planned.structuredContent as unknown as RDoc;
@@ -636,6 +646,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       child.stdin.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
       child.stdin.write('not json at all\n');
+      // each answered with -32700 and id null (test/mcp-guards.test.ts reads those answers)
       send({
         jsonrpc: '2.0',
         id: 3,
@@ -644,7 +655,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       });
       const unknown = await answer(3);
       expect(JSON.stringify(unknown)).toMatch(/no_such_tool/);
-      // over the line bound: dropped whole
+      // over the line bound: dropped whole (answered with id null, naming the limit)
       send({
         jsonrpc: '2.0',
         id: 4,
@@ -678,9 +689,10 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   });
 
   it('an expired plan is refused without a confirmation through the host (in-process, fake clock)', async () => {
-    const [{ createToolServer }, { resolveEndpoints }] = await Promise.all([
+    const [{ createToolServer }, { resolveEndpoints }, { openBudget }] = await Promise.all([
       import('../cli/mcp/server.js'),
       import('../cli/core/endpoints.js'),
+      import('../cli/core/budget.js'),
     ]);
     const endpoints = await resolveEndpoints(cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }), {
       sandbox: true,
@@ -689,7 +701,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const server = createToolServer({
       endpoints,
       allowExecute: true,
-      limits: undefined,
+      // no person in the loop: caps (issue 26)
+      limits: {
+        maxUsdCents: 100_000_000n,
+        allowRecipients: [users.bobAddress],
+        budget: openBudget(endpoints.dataDir, { limitCents: 10_000_000_000n, chain: 'in-process' }),
+      },
       capsText: '',
       log: () => undefined,
       now: () => Date.now() + offset,

@@ -5,6 +5,7 @@
  */
 import { HealthResponse, RootResponse } from '../../shared/api.js';
 import { isAppError } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
 import { createHttpClient } from './http.js';
 
 export interface ServerProbe {
@@ -43,9 +44,11 @@ export async function probeServer(
   const mark = degraded ? { degraded: true as const } : {};
   try {
     const root = await http.get<RootResponse>('', { signal: options.signal, schema: RootResponse });
+    const { version } = root.body;
+    // the server's words: outside text, made printable where it enters
     return {
       reachable: true,
-      version: root.body.version,
+      ...(typeof version === 'string' ? { version: printable(version, 40) } : {}),
       sandbox: root.body.sandbox === true,
       ...mark,
     };

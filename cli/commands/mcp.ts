@@ -1,22 +1,29 @@
 /**
  * `finance-tui mcp`: the tool server for AI agents (MCP over stdio), over the same core as the
- * other faces (cli/mcp/server.ts). Read-only unless --allow-execute; caps with --max-usd and
- * --allow-token. stdout carries the protocol only; the log goes to stderr.
+ * other faces (cli/mcp/server.ts). Read-only unless --allow-execute; caps with --max-usd,
+ * --budget-usd, --allow-token and --allow-recipient. stdout carries the protocol only; the log
+ * goes to stderr.
  */
 import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { usageError } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
 
-export const USAGE = `Usage: finance-tui mcp [--sandbox] [--network NAME] [--allow-execute] [--max-usd N] [--allow-token T]…
+export const USAGE = `Usage: finance-tui mcp [--sandbox] [--network NAME] [--allow-execute] [--max-usd N]
+                    [--budget-usd N] [--allow-token T]… [--allow-recipient ADDRESS]…
 
 Serves the Model Context Protocol on stdin/stdout for an AI agent's host (Claude Desktop, Claude
 Code, Cursor, …): balances, quotes, history, sign-in, and plans — read-only by default.
 
   --allow-execute     let execute_plan sign and send plans (the host asks the person to confirm
-                      when it can; otherwise only a plan made less than 30 s before)
+                      when it can; otherwise only a plan made less than 30 s before, and only
+                      with --max-usd and --budget-usd, and --allow-recipient for payments)
   --max-usd N         refuse any plan moving more than N US dollars (at the aggregator's prices)
+  --budget-usd N      refuse a plan that would take what was submitted in the last 24 hours
+                      over N US dollars (kept in the data folder across restarts)
   --allow-token T     only plans moving these tokens (repeat the flag); others are refused
+  --allow-recipient A only pay these addresses (repeat the flag); another is refused, or on a
+                      host that can ask, shown to the person to accept for that plan only
   --network NAME      mainnet or sepolia
   --sandbox           use the local sandbox (starts it when none is running)
 
@@ -28,6 +35,8 @@ export const run: CommandRun = async (ctx) => {
     'allow-execute': { type: 'boolean' },
     'max-usd': { type: 'string' },
     'allow-token': { type: 'string', multiple: true },
+    'budget-usd': { type: 'string' },
+    'allow-recipient': { type: 'string', multiple: true },
     network: { type: 'string' },
   });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
@@ -41,6 +50,9 @@ export const run: CommandRun = async (ctx) => {
     { createToolServer },
     { StdioServerTransport },
     { boundedLines, MAX_LINE_BYTES },
+    { openBudget },
+    { parseRecipientFlag },
+    { chainOf },
   ] = await Promise.all([
     import('../../shared/amount.js'),
     import('../../shared/tokens.js'),
@@ -48,6 +60,9 @@ export const run: CommandRun = async (ctx) => {
     import('../mcp/server.js'),
     import('@modelcontextprotocol/server/stdio'),
     import('../mcp/stdio.js'),
+    import('../core/budget.js'),
+    import('../mcp/guards.js'),
+    import('../core/reconcile.js'),
   ]);
   const log = (line: string): void => {
     ctx.stderr.write(`finance-tui mcp: ${line.replace(/[^\x20-\x7e]/g, '?')}\n`);
@@ -56,6 +71,11 @@ export const run: CommandRun = async (ctx) => {
     values['max-usd'] === undefined
       ? undefined
       : parseAmount(values['max-usd'], 2, { label: '--max-usd (US dollars)' });
+  const budgetCents =
+    values['budget-usd'] === undefined
+      ? undefined
+      : parseAmount(values['budget-usd'], 2, { label: '--budget-usd (US dollars)' });
+  const allowRecipients = values['allow-recipient']?.map(parseRecipientFlag);
   const endpoints = await resolveEndpoints(
     ctx.env,
     { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
@@ -63,9 +83,17 @@ export const run: CommandRun = async (ctx) => {
   );
   try {
     const allowTokens = values['allow-token']?.map((t) => resolveToken(endpoints.network, t));
+    const budget =
+      budgetCents === undefined
+        ? undefined
+        : openBudget(endpoints.dataDir, { limitCents: budgetCents, chain: chainOf(endpoints) });
     const capsText = [
       maxUsdCents === undefined ? '' : `at most $${values['max-usd']} per plan`,
+      budgetCents === undefined ? '' : `at most $${values['budget-usd']} in any 24 hours`,
       allowTokens === undefined ? '' : `only ${allowTokens.map((t) => t.symbol).join(', ')}`,
+      allowRecipients === undefined
+        ? ''
+        : `paying only ${allowRecipients.length} listed recipient${allowRecipients.length === 1 ? '' : 's'}`,
     ]
       .filter(Boolean)
       .join('; ');
@@ -73,16 +101,26 @@ export const run: CommandRun = async (ctx) => {
       endpoints,
       allowExecute: values['allow-execute'] === true,
       limits:
-        maxUsdCents === undefined && allowTokens === undefined
+        maxUsdCents === undefined &&
+        allowTokens === undefined &&
+        budget === undefined &&
+        allowRecipients === undefined
           ? undefined
-          : { maxUsdCents, allowTokens: allowTokens?.map((t) => t.address) },
+          : {
+              maxUsdCents,
+              allowTokens: allowTokens?.map((t) => t.address),
+              allowRecipients,
+              budget,
+            },
       capsText,
       log,
     });
     const stdin = process.stdin.pipe(
-      boundedLines(MAX_LINE_BYTES, (bytes) =>
-        log(`dropped an input line of ${bytes} bytes (over ${MAX_LINE_BYTES})`),
-      ),
+      // a line the SDK could not take is answered here (-32700, -32600), never left in silence
+      boundedLines(MAX_LINE_BYTES, {
+        reply: (message) => process.stdout.write(`${JSON.stringify(message)}\n`),
+        log,
+      }),
     );
     const transport = new StdioServerTransport(
       stdin,

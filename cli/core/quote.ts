@@ -95,6 +95,8 @@ export async function quote(
     tokenOut: r.to.address,
   }));
   const aggregatorCall = { signal: call.signal };
+  // the network wait: a face shows it (the tool server as progress notifications)
+  call.onProgress?.({ kind: 'quoting', swaps: swaps.length, batch: request.multi });
 
   let mode: QuoteResult['mode'];
   let routes: Route[];

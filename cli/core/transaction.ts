@@ -8,6 +8,7 @@ import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
+import { printable } from '../../shared/printable.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { rpcUrlOf } from './execution.js';
@@ -134,19 +135,20 @@ export async function readTransaction(
     network: endpoints.networkName,
     sandbox: endpoints.sandbox,
     account: session.address,
-    finality: String(status.finality_status ?? 'UNKNOWN').slice(0, 40),
+    finality: printable(String(status.finality_status ?? 'UNKNOWN'), 40),
     execution,
     blockNumber: typeof receipt?.block_number === 'number' ? receipt.block_number : null,
     revertReason:
       execution === 'REVERTED'
-        ? String(receipt?.revert_reason ?? 'reverted (no reason given)').slice(0, 1000)
+        ? // the chain's words: outside text, made printable where it enters
+          printable(String(receipt?.revert_reason ?? ''), 1000) || 'reverted (no reason given)'
         : null,
     actualFee:
       receipt?.actual_fee === undefined
         ? null
         : {
-            amount: String(receipt.actual_fee.amount ?? '0').slice(0, 80),
-            unit: String(receipt.actual_fee.unit ?? 'FRI').slice(0, 10),
+            amount: printable(String(receipt.actual_fee.amount ?? '0'), 80),
+            unit: printable(String(receipt.actual_fee.unit ?? 'FRI'), 10),
           },
     balanceChanges: changes.map((c) => {
       const magnitude = c.amount < 0n ? -c.amount : c.amount;

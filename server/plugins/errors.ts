@@ -115,6 +115,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.ACCOUNT_UNSUPPORTED]: 500,
   [ErrorCode.LIMIT_EXCEEDED]: 500,
   [ErrorCode.TOKEN_NOT_ALLOWED]: 500,
+  [ErrorCode.BUDGET_EXCEEDED]: 500,
+  [ErrorCode.RECIPIENT_NOT_ALLOWED]: 500,
   [ErrorCode.EXECUTION_DISABLED]: 500,
   [ErrorCode.PLAN_NOT_FOUND]: 500,
   [ErrorCode.AUTH_REQUIRED]: 500,

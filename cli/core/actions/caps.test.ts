@@ -92,3 +92,31 @@ describe('spending caps (checked before signing)', () => {
     ).toBe('TOKEN_NOT_ALLOWED');
   });
 });
+
+describe('caps: recipients and the budget', () => {
+  const THIRD = `0x${'ca201'.padStart(64, '0')}`;
+  const sendStrk = planOf('send', [], [{ token: STRK, amount: 10n * 10n ** 18n, to: THIRD }]);
+
+  it('a payee outside the recipient list is refused before any price is asked', async () => {
+    const noAsk = {
+      getRoute: () => Promise.reject(new Error('asked')),
+    } as unknown as AggregatorClient;
+    expect(await codeOf(checkLimits(sendStrk, { allowRecipients: [OTHER] }, noAsk))).toBe(
+      'RECIPIENT_NOT_ALLOWED',
+    );
+  });
+
+  it('a budget is checked at the caps’ value, which is returned for the reservation', async () => {
+    const checked: bigint[] = [];
+    const budget = {
+      limitCents: 100n,
+      status: () => Promise.reject(new Error('unused')),
+      check: async (cents: bigint) => {
+        checked.push(cents);
+      },
+      reserve: () => Promise.reject(new Error('unused')),
+    };
+    expect(await checkLimits(sendStrk, { budget, allowRecipients: [THIRD] }, pricer())).toBe(500n);
+    expect(checked).toEqual([500n]);
+  });
+});

@@ -8,21 +8,30 @@
  * value.ts from what a route itself exchanges (a stablecoin at face value; the swap's own route
  * when it goes into a stablecoin; else a route into USDC), the aggregator's USD price field
  * checked against it (docs/checks.md "What the caps trust"). Gas is bounded by the plan's maximum
- * fee, not by the cap. Every token a swap or a transfer moves, in or out, must be allowed.
+ * fee, not by the cap. Every token a swap or a transfer moves, in or out, must be allowed. Every
+ * third party a leg pays must be on the recipient list when one is set (recipients.ts). A rolling
+ * budget (../budget.ts) is checked here at the same value, and the pipeline reserves that value
+ * right before signing.
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
+import type { SpendBudget } from '../budget.js';
 import type { CallOptions } from '../call.js';
 import type { ActionPlan } from './plan.js';
 import { type Outflow, valueOutflows } from './value.js';
+import { checkRecipients } from './recipients.js';
 
 export interface ActionLimits {
   /** refuse a plan whose outgoing value is above this many US cents */
   maxUsdCents?: bigint | undefined;
   /** only these tokens (registry addresses) may be moved; undefined: any registry token */
   allowTokens?: readonly string[] | undefined;
+  /** only these third parties may be paid; undefined: any recipient the rules allow */
+  allowRecipients?: readonly string[] | undefined;
+  /** the rolling budget the plan's value is counted against (reserved before signing) */
+  budget?: SpendBudget | undefined;
 }
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
@@ -53,7 +62,7 @@ export function checkAllowedTokens(
   if (refused.length === 0) return;
   throw new AppError(
     ErrorCode.TOKEN_NOT_ALLOWED,
-    `nothing was signed: this plan moves ${refused.map((t) => t.symbol).join(', ')}, which the server's --allow-token list does not include`,
+    `nothing was signed: this plan moves ${refused.map((t) => t.symbol).join(', ')}, which the server's list of allowed tokens does not include`,
     { details: { tokens: refused.map((t) => t.symbol) } },
   );
 }
@@ -83,30 +92,39 @@ export async function outgoingUsdCents(
   return (await valueOutflows(planOutflows(plan), aggregator, call)).cents;
 }
 
-/** Refuses (before signing) a plan over the caps; with no caps set it asks nothing. */
+/**
+ * Refuses (before signing) a plan over the caps; with no caps set it asks nothing. Returns the
+ * plan's value in US cents when a cap needed it (the value a budget counts), else undefined.
+ */
 export async function checkLimits(
   plan: ActionPlan,
   limits: ActionLimits | undefined,
   aggregator: AggregatorClient,
   call: CallOptions = {},
-): Promise<void> {
-  if (limits === undefined) return;
+): Promise<bigint | undefined> {
+  if (limits === undefined) return undefined;
   checkAllowedTokens(plan, limits.allowTokens);
-  if (limits.maxUsdCents === undefined) return;
-  const maxUsd = formatAmount(limits.maxUsdCents, 2);
+  checkRecipients(plan, limits.allowRecipients);
+  if (limits.maxUsdCents === undefined && limits.budget === undefined) return undefined;
+  const cap =
+    limits.maxUsdCents === undefined
+      ? `the ${dollars(limits.budget?.limitCents ?? 0n)} budget`
+      : `the ${dollars(limits.maxUsdCents)} cap`;
+  const maxUsd =
+    limits.maxUsdCents === undefined ? {} : { maxUsd: formatAmount(limits.maxUsdCents, 2) };
   const cents = await outgoingUsdCents(plan, aggregator, call).catch((error: unknown) => {
     if (!(error instanceof AppError) || error.code !== ErrorCode.LIMIT_EXCEEDED) throw error;
-    throw new AppError(
-      ErrorCode.LIMIT_EXCEEDED,
-      `${error.message}: the ${dollars(limits.maxUsdCents ?? 0n)} cap cannot be checked`,
-      { details: { ...error.details, maxUsd } },
-    );
+    throw new AppError(ErrorCode.LIMIT_EXCEEDED, `${error.message}: ${cap} cannot be checked`, {
+      details: { ...error.details, ...maxUsd },
+    });
   });
-  if (cents > limits.maxUsdCents) {
+  if (limits.maxUsdCents !== undefined && cents > limits.maxUsdCents) {
     throw new AppError(
       ErrorCode.LIMIT_EXCEEDED,
-      `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)} (--max-usd); plan a smaller amount`,
-      { details: { valueUsd: formatAmount(cents, 2), maxUsd } },
+      `nothing was signed: this plan moves about ${dollars(cents)}, above the server's cap of ${dollars(limits.maxUsdCents)}; plan a smaller amount`,
+      { details: { valueUsd: formatAmount(cents, 2), ...maxUsd } },
     );
   }
+  await limits.budget?.check(cents);
+  return cents;
 }

@@ -22,6 +22,7 @@ import { findToken, type Network, sameAddress, type Token } from '../../../share
 import type { AggregatorClient, Route } from '../../clients/aggregator.js';
 import { checkPairCount } from './limits.js';
 import { type ActionLimits, checkLimits } from './caps.js';
+import type { BudgetReservation } from '../budget.js';
 import type { CallOptions } from '../call.js';
 import type { ActionEvent } from '../events.js';
 import type { ExecutionAccount } from '../chain/account.js';
@@ -771,6 +772,8 @@ export async function executeAction(
       call.onProgress?.(event);
     },
   };
+  // the budget's record of this spend, made right before signing (caps.ts, ../budget.ts)
+  let reservation: BudgetReservation | undefined;
   try {
     let current = planned;
     const allowHighImpact = options.highImpactConfirmed === true || planned.allowHighImpact;
@@ -789,10 +792,19 @@ export async function executeAction(
       );
     }
     const { plan, document } = current;
-    await checkLimits(plan, options.limits, ctx.aggregator, track);
+    const value = await checkLimits(plan, options.limits, ctx.aggregator, track);
     const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
     const fingerprint = planFingerprint(plan, chain);
     await refuseUnsettledRetry(ctx, chain, fingerprint, track);
+    if (options.limits?.budget !== undefined) {
+      // a budget counts the caps' value; a plan without one is never waved through (fail closed)
+      if (value === undefined)
+        throw new AppError(
+          ErrorCode.LIMIT_EXCEEDED,
+          'nothing was signed: the plan could not be valued, so the budget cannot be checked',
+        );
+      reservation = await options.limits.budget.reserve(value);
+    }
     const tracker = trackTransaction(ctx.history, {
       kind: plan.kind,
       network: ctx.account.network,
@@ -859,8 +871,11 @@ export async function executeAction(
       },
     };
   } catch (error) {
-    // nothing left the client: the plan may be tried again
-    if (ticket.state === 'executing') ticket.state = 'ready';
+    // nothing left the client: the plan may be tried again, and its spend is not counted
+    if (ticket.state === 'executing') {
+      ticket.state = 'ready';
+      await reservation?.release().catch(() => undefined);
+    }
     throw error;
   }
 }
