@@ -19,6 +19,7 @@ import { stopAllChildren } from './platform/child-registry.js';
 import { errorBody, formatJson, humanError } from './headless/output.js';
 import { closest } from './headless/suggest.js';
 import { packageVersion } from '../shared/version.js';
+import { ACTION_KINDS } from './core/actions/kinds.js';
 
 export interface ProgramIO {
   env: NodeJS.ProcessEnv;
@@ -57,7 +58,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/balance.js'),
   },
   send: {
-    summary: 'send a token to an address (--yes signs)',
+    summary: ACTION_KINDS.send.summary,
     load: () => import('./commands/send.js'),
   },
   quote: {
@@ -65,15 +66,15 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/quote.js'),
   },
   trade: {
-    summary: 'swap one token for another (--yes signs)',
+    summary: ACTION_KINDS.trade.summary,
     load: () => import('./commands/trade.js'),
   },
   'multi-swap': {
-    summary: '2–3 swaps in one transaction (--yes signs)',
+    summary: ACTION_KINDS['multi-swap'].summary,
     load: () => import('./commands/multi-swap.js'),
   },
   batch: {
-    summary: 'swaps and transfers in one transaction (--yes signs)',
+    summary: ACTION_KINDS.batch.summary,
     load: () => import('./commands/batch.js'),
   },
   history: {
@@ -108,7 +109,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/portfolio.js'),
   },
   'portfolio-rebalance': {
-    summary: 'move the wallet to a target allocation (--yes signs)',
+    summary: ACTION_KINDS.rebalance.summary,
     load: () => import('./commands/portfolio-rebalance.js'),
   },
 };

@@ -6,6 +6,7 @@
 import { formatAmountShort } from '../../shared/amount.js';
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
+import { byKind } from '../core/actions/kinds.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { Money } from '../core/quote-summary.js';
 import { renderRebalanceTable } from './portfolio-render.js';
@@ -20,13 +21,7 @@ function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const TITLES: Record<PlanDocument['kind'], string> = {
-  send: 'Send',
-  trade: 'Trade',
-  'multi-swap': 'Multi-swap',
-  batch: 'Batch',
-  rebalance: 'Rebalance',
-};
+const TITLES: Record<PlanDocument['kind'], string> = byKind((k) => k.label);
 
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
@@ -149,7 +144,7 @@ export function renderHistory(
     const network = e.sandbox ? (earlier ? 'earlier sandbox' : 'sandbox') : e.network;
     const flows = e.amounts.map(
       (a) =>
-        `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
+        `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : a.basis === 'exact' ? 'exactly' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
     );
     lines.push(
       `${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`,

@@ -13,6 +13,7 @@ import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import { packageVersion } from '../../shared/version.js';
+import { ACTION_KINDS } from '../core/actions/kinds.js';
 import type { ActionLimits, ActionRequest, PlannedWalletAction } from '../core/actions/index.js';
 import type { CallOptions, ProgressEvent } from '../core/call.js';
 import type { Endpoints } from '../core/endpoints.js';
@@ -479,7 +480,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   };
 
   planTool(
-    'plan_send',
+    ACTION_KINDS.send.tool,
     'Plan a transfer',
     'Plans sending an amount of a token to an address.',
     inputs.send,
@@ -489,7 +490,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_trade',
+    ACTION_KINDS.trade.tool,
     'Plan a swap',
     'Plans swapping an amount of one token for another (approve then swap, one transaction).',
     inputs.trade,
@@ -499,7 +500,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_multi_swap',
+    ACTION_KINDS['multi-swap'].tool,
     'Plan 2–3 swaps',
     'Plans 2 or 3 swaps in one transaction.',
     inputs.multiSwap,
@@ -509,7 +510,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_batch',
+    ACTION_KINDS.batch.tool,
     'Plan a batch',
     'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).',
     inputs.batch,
@@ -520,7 +521,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   );
 
   server.registerTool(
-    'plan_rebalance',
+    ACTION_KINDS.rebalance.tool,
     {
       title: 'Plan a rebalance',
       description:

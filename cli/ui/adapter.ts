@@ -14,6 +14,7 @@ import type { Endpoints } from '../core/endpoints.js';
 import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { byKind } from '../core/actions/kinds.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -102,13 +103,7 @@ function planView(
   };
 }
 
-const HEADLINES: Record<ExecutionResult['kind'], string> = {
-  send: 'Sent',
-  trade: 'Swap confirmed',
-  'multi-swap': 'Multi-swap confirmed',
-  batch: 'Batch confirmed',
-  rebalance: 'Rebalance confirmed',
-};
+const HEADLINES: Record<ExecutionResult['kind'], string> = byKind((k) => k.done);
 
 /** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
 function sentHeadline(result: ExecutionResult): string {

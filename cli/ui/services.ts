@@ -12,6 +12,7 @@ import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
+import type { ActionKind } from '../core/actions/kinds.js';
 
 export type { Portfolio, RebalanceSpec, RebalanceView };
 
@@ -78,7 +79,7 @@ export interface PairRequest {
  * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
  */
 export interface PlanRequest {
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
+  kind: ActionKind;
   swaps: PairRequest[];
   /** send: exactly one; batch: any */
   sends: SendRequest[];
@@ -163,7 +164,7 @@ export interface HistoryEntry {
   transactionHash: string;
   /** ISO time it was sent */
   at: string;
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
+  kind: ActionKind;
   summary: string;
   /** pending: no receipt yet; unknown: the answer was lost, may have executed; not-sent: provably never executed */
   status: 'succeeded' | 'reverted' | 'pending' | 'unknown' | 'not-sent';

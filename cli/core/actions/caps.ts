@@ -4,18 +4,21 @@
  * right before signing, on exactly the plan that would be signed (after any re-quote). A plan
  * whose value cannot be known is refused, never waved through (fail closed).
  *
- * What counts: every amount the plan's swaps and transfers take from the account, valued at the
- * aggregator's USD price (a swap's own quote; a transfer's token priced on a route into USDC,
- * portfolio.ts usdPriceOf). Gas is bounded by the plan's maximum fee, not by the cap. Every token
- * a swap or a transfer moves, in or out, must be allowed.
+ * What counts: every `out` effect of the plan's legs (legs/: what leaves the account, whatever
+ * the leg — a swap's input, a transfer, a stake), each valued by one function, usdCentsOfOut
+ * (the price quoted with the leg, else the token priced on a route into USDC, portfolio.ts
+ * usdPriceOf). An outflow that cannot be valued refuses the plan under a cap. Gas is bounded by
+ * the plan's maximum fee, not by the cap. Every token the plan's effects name — out, in, or a
+ * position — must be allowed.
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { usdCentsAt } from '../../../shared/fees.js';
-import { sameAddress, type Token } from '../../../shared/tokens.js';
+import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { CallOptions } from '../call.js';
 import { usdPriceOf } from '../portfolio.js';
+import { effectsOf, type OutEffect } from './legs/index.js';
 import type { ActionPlan } from './plan.js';
 
 export interface ActionLimits {
@@ -27,17 +30,14 @@ export interface ActionLimits {
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
 
-/** Every token the plan moves (swap inputs and outputs, transfers), once each. */
+/** Every token the plan's effects name (out, in, positions), once each. */
 function movedTokens(plan: ActionPlan): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token): void => {
     if (!tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
   };
-  for (const s of plan.swaps) {
-    add(s.confirmed.from);
-    add(s.confirmed.to);
-  }
-  for (const s of plan.sends) add(s.token);
+  const effects = effectsOf(plan.legs, plan);
+  for (const e of [...effects.out, ...effects.in, ...effects.positions]) add(e.token);
   return tokens;
 }
 
@@ -58,26 +58,35 @@ export function checkAllowedTokens(
   );
 }
 
-/** The plan's outgoing value in cents, undefined when an amount cannot be priced. */
+/**
+ * One outflow in US cents, undefined when it cannot be priced: the price quoted with its leg (a
+ * swap's route), else the token's price on a route into USDC. The one place a cap prices a token.
+ */
+export async function usdCentsOfOut(
+  out: OutEffect,
+  network: Network,
+  aggregator: AggregatorClient,
+  call: CallOptions = {},
+): Promise<bigint | undefined> {
+  const price =
+    out.quotedPrice !== undefined
+      ? out.quotedPrice
+      : await usdPriceOf(aggregator, network, out.token.address, out.amount, call);
+  return usdCentsAt(out.amount, out.token.decimals, price);
+}
+
+/** The plan's outgoing value in cents (its `out` effects), undefined when an amount cannot be priced. */
 export async function outgoingUsdCents(
   plan: ActionPlan,
   aggregator: AggregatorClient,
   call: CallOptions = {},
 ): Promise<{ cents: bigint | undefined; unpriced: string[] }> {
-  const values = await Promise.all([
-    ...plan.swaps.map(async (s) => ({
-      token: s.executing.from,
-      cents: usdCentsAt(s.executing.amountIn, s.executing.from.decimals, s.executing.inputPrice),
+  const values = await Promise.all(
+    effectsOf(plan.legs, plan).out.map(async (out) => ({
+      token: out.token,
+      cents: await usdCentsOfOut(out, plan.network, aggregator, call),
     })),
-    ...plan.sends.map(async (s) => ({
-      token: s.token,
-      cents: usdCentsAt(
-        s.amount,
-        s.token.decimals,
-        await usdPriceOf(aggregator, plan.network, s.token.address, s.amount, call),
-      ),
-    })),
-  ]);
+  );
   const unpriced = values.filter((v) => v.cents === undefined).map((v) => v.token.symbol);
   return {
     cents: unpriced.length > 0 ? undefined : values.reduce((sum, v) => sum + (v.cents ?? 0n), 0n),

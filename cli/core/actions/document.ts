@@ -4,13 +4,12 @@
  * account, what arrives at least, at what price impact and gas, what the simulation showed, and
  * the exact calls in plain words: a person should be able to check it in five seconds.
  */
-import { formatAmount, formatAmountShort } from '../../../shared/amount.js';
+import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
-import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
+import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
-import type { ChainCall } from '../chain/calls.js';
-import { decodeAddressAmount } from './calls.js';
+import { describeLegCalls, legHeadline } from './legs/index.js';
 import {
   type GasQuote,
   impactLevel,
@@ -126,48 +125,12 @@ const money = (value: bigint, t: Token): Money => ({
   baseUnits: value.toString(),
   symbol: t.symbol,
 });
-const short = (value: bigint, t: Token): string =>
-  `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
-const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
-/** One call in words, read from the call itself (so a wrong call reads wrong). */
-export function describeCall(
-  call: ChainCall,
-  plan: Pick<ActionPlan, 'network' | 'router' | 'account'>,
-): string {
-  const token = findToken(plan.network, call.contractAddress);
-  const args = decodeAddressAmount(call.calldata);
-  const whom = (address: bigint): string => {
-    const text = `0x${address.toString(16).padStart(64, '0')}`;
-    if (sameAddress(text, plan.router)) return `the router ${shortAddress(plan.router)}`;
-    if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
-    return text;
-  };
-  if (token !== undefined && args !== undefined && call.entrypoint === 'approve')
-    return `approve ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer')
-    return `transfer ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router))
-    return `swap on the router ${shortAddress(plan.router)}`;
-  return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
-}
-
-function describeSwap(plan: ActionPlan, call: ChainCall, index: number): string {
-  const swap = plan.swaps[index];
-  if (swap === undefined) return describeCall(call, plan);
-  const q = swap.executing;
-  return `swap ${short(q.amountIn, q.from)} for at least ${short(swap.confirmed.minimumReceived, q.to)} (expected ${short(q.expectedOutput, q.to)}) to your account, on the router ${shortAddress(plan.router)}`;
-}
+export { describeCall } from './legs/words.js';
 
 function headline(plan: ActionPlan): string {
-  const parts = plan.swaps.map(
-    (s) =>
-      `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`,
-  );
-  const sends = plan.sends.map((s) => `send ${short(s.amount, s.token)} to ${shortAddress(s.to)}`);
-  const swapText = parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
   return (
-    [...swapText, ...sends].join('; ') +
+    legHeadline(plan.legs, plan).join('; ') +
     (plan.calls.length > 1 ? ` (one transaction, ${plan.calls.length} calls)` : '')
   );
 }
@@ -230,17 +193,13 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     const next = impactLevel(s.executing.priceImpactBps);
     return order.indexOf(next) > order.indexOf(l) ? next : l;
   }, 'ok');
-  let swapIndex = 0;
-  const calls = plan.calls.map((call) => {
-    const description =
-      call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);
-    return {
-      description,
-      contractAddress: call.contractAddress,
-      entrypoint: call.entrypoint,
-      calldata: [...call.calldata],
-    };
-  });
+  const words = describeLegCalls(plan.legs, plan.calls, plan);
+  const calls = plan.calls.map((call, i) => ({
+    description: words[i] ?? '',
+    contractAddress: call.contractAddress,
+    entrypoint: call.entrypoint,
+    calldata: [...call.calldata],
+  }));
   const slippageBps = plan.swaps[0]?.confirmed.slippageBps;
   const oldest = plan.swaps.reduce<number | undefined>(
     (t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t),

@@ -29,6 +29,7 @@ import type {
   ExecutionResult,
   PlannedAction,
 } from './pipeline.js';
+import type { ActionKind } from './kinds.js';
 import type { RebalanceRequest, RebalanceSnapshot } from './rebalance.js';
 
 export type {
@@ -60,6 +61,24 @@ export interface PlannedWalletAction extends PlannedAction {
   readonly session: Session;
 }
 
+type Prepare<R extends ActionRequest> = (
+  endpoints: Endpoints,
+  request: R,
+  options: ActionOptions,
+  call: CallOptions,
+) => Promise<R>;
+
+/**
+ * What a kind reads from the wallet before its legs can be resolved (kinds.ts lists the kinds;
+ * most need nothing): a rebalance plans from a snapshot of the wallet.
+ */
+const PREPARE: { [K in ActionKind]?: Prepare<Extract<ActionRequest, { kind: K }>> } = {
+  rebalance: async (endpoints, request, options, call) =>
+    request.snapshot === undefined
+      ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) }
+      : request,
+};
+
 /** Plans `request` for the session's wallet: checked, built, simulated; nothing is signed. */
 export async function planAction(
   endpoints: Endpoints,
@@ -87,12 +106,11 @@ export async function planAction(
       chain: chainOf(endpoints),
       ...(options.now ? { now: options.now } : {}),
     };
-    const withSnapshot =
-      request.kind === 'rebalance' && request.snapshot === undefined
-        ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) }
-        : request;
-    const planned = await pipeline.planAction(
-      withSnapshot,
+    const prepare = PREPARE[request.kind] as Prepare<ActionRequest> | undefined;
+    const ready =
+      prepare === undefined ? request : await prepare(endpoints, request, options, call);
+    const planned = await pipeline.planPipeline(
+      ready,
       { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee },
       ctx,
       call,
@@ -111,7 +129,7 @@ export async function executeAction(
 ): Promise<ExecutionResult> {
   const pipeline = await import('./pipeline.js');
   try {
-    return await pipeline.executeAction(planned, call, options);
+    return await pipeline.executePipeline(planned, call, options);
   } catch (error) {
     throw mapSessionError(planned.session, error);
   }

@@ -23,14 +23,9 @@ import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, impactLevel } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
+import { byKind } from '../../core/actions/kinds.js';
 
-const TITLES: Record<PlanView['request']['kind'], string> = {
-  send: 'Review the transfer',
-  trade: 'Review the swap',
-  'multi-swap': 'Review the multi-swap',
-  batch: 'Review the batch',
-  rebalance: 'Review the rebalance',
-};
+const TITLES: Record<PlanView['request']['kind'], string> = byKind((k) => k.review);
 
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();

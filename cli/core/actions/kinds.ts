@@ -1,0 +1,94 @@
+/**
+ * The action kinds, listed once (docs/architecture.md "Adding a leg type"): the requests a face
+ * sends to the pipeline, each composing legs (legs/). Every face derives its list from this
+ * table — the headless commands' help, the tool server's plan tools, the app's menu and review
+ * titles, the history's labels, the docs' command table — through `Record<ActionKind, …>`
+ * maps, so a kind missing from a face fails typecheck, and test/kinds-faces.test.ts fails when
+ * a face leaves one out. Pure data: no imports, so the lightest face may read it.
+ */
+
+export interface ActionKindInfo {
+  /** one word as a title: the plan's and the history's label */
+  label: string;
+  /** the headless command that plans it (`unstake --complete` is a flag of `unstake`) */
+  command: string;
+  /** the headless help's line for the command */
+  summary: string;
+  /** the tool server's plan tool */
+  tool: string;
+  /** the app's review title */
+  review: string;
+  /** the app's receipt headline */
+  done: string;
+  /** the app's home menu entry; null: reached from another screen (named in `via`) */
+  menu: string | null;
+  via?: string;
+}
+
+const TABLE = {
+  send: {
+    label: 'Send',
+    command: 'send',
+    summary: 'send a token to an address (--yes signs)',
+    tool: 'plan_send',
+    review: 'Review the transfer',
+    done: 'Sent',
+    menu: 'Send',
+  },
+  trade: {
+    label: 'Trade',
+    command: 'trade',
+    summary: 'swap one token for another (--yes signs)',
+    tool: 'plan_trade',
+    review: 'Review the swap',
+    done: 'Swap confirmed',
+    menu: 'Trade',
+  },
+  'multi-swap': {
+    label: 'Multi-swap',
+    command: 'multi-swap',
+    summary: '2–3 swaps in one transaction (--yes signs)',
+    tool: 'plan_multi_swap',
+    review: 'Review the multi-swap',
+    done: 'Multi-swap confirmed',
+    menu: 'Multi-swap',
+  },
+  batch: {
+    label: 'Batch',
+    command: 'batch',
+    summary: 'swaps and transfers in one transaction (--yes signs)',
+    tool: 'plan_batch',
+    review: 'Review the batch',
+    done: 'Batch confirmed',
+    menu: 'Batch',
+  },
+  rebalance: {
+    label: 'Rebalance',
+    command: 'portfolio-rebalance',
+    summary: 'move the wallet to a target allocation (--yes signs)',
+    tool: 'plan_rebalance',
+    review: 'Review the rebalance',
+    done: 'Rebalance confirmed',
+    menu: null,
+    via: 'Portfolio',
+  },
+} as const satisfies Record<string, ActionKindInfo>;
+
+/** A kind of action: the request a face sends (pipeline.ts ActionRequest is a union by it). */
+export type ActionKind = keyof typeof TABLE;
+
+/** Every action kind with its words, once. */
+export const ACTION_KINDS: Readonly<Record<ActionKind, ActionKindInfo>> = TABLE;
+
+/** The kinds, in the table's order. */
+export const ACTION_KIND_NAMES = Object.keys(TABLE) as ActionKind[];
+
+/** A face's words for each kind, from the table. */
+export function byKind<T>(
+  pick: (info: ActionKindInfo, kind: ActionKind) => T,
+): Record<ActionKind, T> {
+  return Object.fromEntries(ACTION_KIND_NAMES.map((k) => [k, pick(ACTION_KINDS[k], k)])) as Record<
+    ActionKind,
+    T
+  >;
+}
