@@ -38,6 +38,9 @@ interface CommandEntry {
   load: () => Promise<{ run: CommandRun }>;
 }
 
+/** An action kind's summary (kinds.ts) in the headless idiom: its signing flag. */
+const signs = (summary: string): string => `${summary} (--yes signs)`;
+
 /** Two-word names ("sandbox outbox") are matched before one-word ones. */
 export const COMMANDS: Record<string, CommandEntry> = {
   login: {
@@ -58,7 +61,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/balance.js'),
   },
   send: {
-    summary: ACTION_KINDS.send.summary,
+    summary: signs(ACTION_KINDS.send.summary),
     load: () => import('./commands/send.js'),
   },
   quote: {
@@ -66,15 +69,15 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/quote.js'),
   },
   trade: {
-    summary: ACTION_KINDS.trade.summary,
+    summary: signs(ACTION_KINDS.trade.summary),
     load: () => import('./commands/trade.js'),
   },
   'multi-swap': {
-    summary: ACTION_KINDS['multi-swap'].summary,
+    summary: signs(ACTION_KINDS['multi-swap'].summary),
     load: () => import('./commands/multi-swap.js'),
   },
   batch: {
-    summary: ACTION_KINDS.batch.summary,
+    summary: signs(ACTION_KINDS.batch.summary),
     load: () => import('./commands/batch.js'),
   },
   history: {
@@ -109,7 +112,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/portfolio.js'),
   },
   'portfolio-rebalance': {
-    summary: ACTION_KINDS.rebalance.summary,
+    summary: signs(ACTION_KINDS.rebalance.summary),
     load: () => import('./commands/portfolio-rebalance.js'),
   },
 };

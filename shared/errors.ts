@@ -73,6 +73,8 @@ export const ErrorCode = {
   SIMULATION_OVERSPEND: 'SIMULATION_OVERSPEND',
   /** the plan was shown and nothing was signed: --yes (headless) signs it; or the confirmed plan expired */
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  // the plan needs an acknowledgment the person has not given (details.remedy: the ids)
+  ACKNOWLEDGMENT_REQUIRED: 'ACKNOWLEDGMENT_REQUIRED',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
   /** the local transaction history could not be read or written (the transaction itself is unaffected) */

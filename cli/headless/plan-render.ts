@@ -13,6 +13,8 @@ import { renderRebalanceTable } from './portfolio-render.js';
 
 const short = (m: Money, decimals: number): string =>
   `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+/** What is signed, what leaves, what is guaranteed and maximums: every digit, never cut. */
+const exact = (m: Money): string => `${m.amount} ${m.symbol}`;
 const signed = (m: Money, decimals: number): string =>
   m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`;
 
@@ -30,7 +32,7 @@ function gasLine(doc: PlanDocument): string {
     doc.gas.estimatedFee === null
       ? ''
       : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
-  return `at most ${short(doc.gas.maxFee, doc.gas.token.decimals)}${estimate} (the unused part is refunded)`;
+  return `at most ${exact(doc.gas.maxFee)}${estimate} (the unused part is refunded)`;
 }
 
 function simulationLine(doc: PlanDocument): string {
@@ -56,11 +58,11 @@ export function renderPlan(doc: PlanDocument): string {
       .join(', ');
     lines.push(
       ...rows([
-        ['You pay', short(s.amountIn, s.from.decimals)],
+        ['You pay', exact(s.amountIn)],
         ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
         [
           'At least',
-          `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
+          `${exact(s.confirmedMinimumReceived)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
         ],
         ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
         [
@@ -74,7 +76,7 @@ export function renderPlan(doc: PlanDocument): string {
     );
   });
   for (const send of doc.sends)
-    lines.push(...rows([['Send', `${short(send.amount, send.token.decimals)} to ${send.to}`]]));
+    lines.push(...rows([['Send', `${exact(send.amount)} to ${send.to}`]]));
   lines.push(
     '',
     ...rows([
@@ -84,7 +86,7 @@ export function renderPlan(doc: PlanDocument): string {
         doc.spend
           .map(
             (l) =>
-              `${short(l.total, l.token.decimals)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
+              `${exact(l.total)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
           )
           .join(', '),
       ],

@@ -97,6 +97,7 @@ function planView(
           }))
         : [],
     warnings: document.warnings,
+    acknowledgments: document.acknowledgments,
     ...(document.rebalance === undefined ? {} : { rebalance: document.rebalance }),
     expiresAt: planned.confirmBy,
     handle,
@@ -305,12 +306,13 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         import('../core/actions/index.js'),
         import('../core/events.js'),
       ]);
-      // the review asks for the typed word above 15 % impact before anything is signed, so the
-      // core plans such a swap instead of refusing it (the headless --allow-high-impact)
+      // the review asks for the typed word for each acknowledgment the plan lists (a price impact
+      // or a slippage above 15 %, …) before anything is signed, so the core lists them instead
+      // of refusing (the headless flags give them up front)
       const planned = await actions.planAction(
         e,
         actionRequest(request),
-        { slippageBps: request.slippageBps, allowHighImpact: true },
+        { slippageBps: request.slippageBps, askAtConfirmation: true },
         { signal, onProgress: (event) => onProgress?.(describeEvent(event)) },
       );
       const handle = Object.freeze({}) as PlanHandle;
@@ -323,16 +325,16 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       if (planned === undefined)
         throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again');
       const { executeAction } = await import('../core/actions/index.js');
-      // Above 15 % impact the review took the typed word for this plan; anything else executes
-      // as the headless default, so a re-quote that crossed 15 % on the way is refused.
+      // The review took the typed word for exactly the acknowledgments this plan listed; one a
+      // re-quote adds on the way (an impact that crossed 15 %) is refused by the core.
       const result = await executeAction(
-        { ...planned, allowHighImpact: false },
+        planned,
         {
           signal,
           onProgress: (event) =>
             event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
         },
-        { highImpactConfirmed: plan.impact === 'danger' },
+        { acknowledged: plan.acknowledgments.map((a) => a.id) },
       );
       return receiptOf(result);
     },

@@ -13,6 +13,7 @@ import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
 import type { ActionKind } from '../core/actions/kinds.js';
+import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 
 export type { Portfolio, RebalanceSpec, RebalanceView };
 
@@ -122,6 +123,8 @@ export interface PlanView {
   slippageBps: number;
   /** the worst price impact of the plan's swaps, as the core rates it */
   impact: 'ok' | 'warn' | 'danger' | 'unknown';
+  /** what the person must acknowledge (the typed word) before this plan is signed: the core's list */
+  acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
   fee: FeeView;
   deploysAccount: boolean;
   calls: CallView[];

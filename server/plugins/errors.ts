@@ -94,6 +94,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.SIMULATION_BELOW_MINIMUM]: 500,
   [ErrorCode.SIMULATION_OVERSPEND]: 500,
   [ErrorCode.CONFIRMATION_REQUIRED]: 500,
+  [ErrorCode.ACKNOWLEDGMENT_REQUIRED]: 500,
   [ErrorCode.INVALID_RECIPIENT]: 500,
   [ErrorCode.HISTORY_ERROR]: 500,
   [ErrorCode.SERVER_UNREACHABLE]: 500,

@@ -17,7 +17,8 @@ import {
   priceImpactWarning,
 } from '../quote-summary.js';
 import type { BalanceChange } from '../chain/transfers.js';
-import { effectsOf, verifyLegCalls } from './legs/index.js';
+import { requireAcknowledgments } from './acknowledgments.js';
+import { effectsOf, legAcknowledgments, verifyLegCalls } from './legs/index.js';
 import { swapLabel } from './legs/swap.js';
 import { exact } from './legs/words.js';
 import type { ActionPlan, SwapQuote } from './plan.js';
@@ -33,7 +34,7 @@ export const EXPIRY_MARGIN_S = 60;
 export const CONFIRM_MARGIN_MS = 2_000;
 /** Price impact above this warns (the quote's own 'high' warning). */
 const IMPACT_WARN_BPS = PRICE_IMPACT_HIGH_BPS;
-/** Price impact above this ('very-high' on a quote) is refused unless the user allows it (--allow-high-impact). */
+/** Price impact above this ('very-high' on a quote) needs the person's acknowledgment ('high-impact'). */
 const IMPACT_REFUSE_BPS = PRICE_IMPACT_VERY_HIGH_BPS;
 
 const show = exact;
@@ -136,22 +137,20 @@ export function impactLevel(bps: number | undefined): ImpactLevel {
 
 /**
  * Price impact of each executing swap: above 5 % a warning, above 15 % refused unless
- * `allowHighImpact`. An unknown impact (missing or junk prices) warns: the real API does not
- * always price every token, and refusing would block those swaps outright. Returns the warnings.
+ * `allowHighImpact` (the plan's 'high-impact' acknowledgment, acknowledgments.ts). An unknown
+ * impact (missing or junk prices) warns: the real API does not always price every token, and
+ * refusing would block those swaps outright. Returns the warnings.
  */
 export function checkPriceImpact(plan: ActionPlan, allowHighImpact: boolean): string[] {
+  requireAcknowledgments(
+    legAcknowledgments(plan.legs, plan).filter((a) => a.id === 'high-impact'),
+    allowHighImpact ? ['high-impact'] : [],
+  );
   const warnings: string[] = [];
   plan.swaps.forEach((swap, i) => {
     const q = swap.executing;
     const level = impactLevel(q.priceImpactBps);
     const percent = q.priceImpactBps === undefined ? '' : formatBpsAsPercent(q.priceImpactBps);
-    if (level === 'high' && !allowHighImpact) {
-      refuse(
-        ErrorCode.PRICE_IMPACT_TOO_HIGH,
-        `${swapLabel(i, q)}: price impact ${percent} is above ${formatBpsAsPercent(IMPACT_REFUSE_BPS)}; pass --allow-high-impact to accept it`,
-        { swap: i + 1, bps: q.priceImpactBps, percent, limitBps: IMPACT_REFUSE_BPS },
-      );
-    }
     if (level === 'high' || level === 'warn')
       warnings.push(
         `${swapLabel(i, q)}: price impact ${percent} is above ${formatBpsAsPercent(level === 'high' ? IMPACT_REFUSE_BPS : IMPACT_WARN_BPS)}`,

@@ -19,6 +19,7 @@ import {
   spendByToken,
   type SimulationResult,
 } from './checks.js';
+import type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
 import type { PlanKind, ActionPlan } from './plan.js';
 import type { RebalanceView } from './rebalance.js';
 
@@ -96,6 +97,11 @@ export interface PlanDocument {
   /** ISO time after which the paymaster refuses this build; null when not built */
   expiresAt: string | null;
   warnings: string[];
+  /**
+   * what the person must acknowledge explicitly before this plan is signed (acknowledgments.ts):
+   * each face asks in its own idiom (a flag, the app's typed word, an elicitation)
+   */
+  acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
   /** a rebalance: the table (token, now %, target %, after % from the simulation) and what the shares are of */
   rebalance?: RebalanceView;
 }
@@ -113,6 +119,7 @@ export interface DocumentExtras {
   /** epoch ms */
   buildExpiresAt?: number;
   rebalance?: RebalanceView;
+  acknowledgments?: readonly Acknowledgment[];
 }
 
 const ref = (t: Token): TokenRef => ({
@@ -241,16 +248,20 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     expiresAt:
       extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
     warnings: [...(extras.warnings ?? [])],
+    acknowledgments: (extras.acknowledgments ?? []).map((a) => ({ id: a.id, reason: a.reason })),
     ...(extras.rebalance === undefined ? {} : { rebalance: extras.rebalance }),
   };
 }
 
-/** Headless without --yes: nothing is signed; the plan travels in the error document (details.plan). */
-export function requireConfirmation(yes: boolean, document: PlanDocument): void {
-  if (yes) return;
+/**
+ * Not confirmed: nothing is signed; the plan travels in the error document (details.plan) and
+ * `details.remedy` is 'confirm' — each face words it (headless: run again with --yes).
+ */
+export function requireConfirmation(confirmed: boolean, document: PlanDocument): void {
+  if (confirmed) return;
   throw new AppError(
     ErrorCode.CONFIRMATION_REQUIRED,
-    `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`,
-    { details: { plan: document } },
+    `nothing was signed: ${document.headline}. Check the plan`,
+    { details: { plan: document, remedy: ['confirm'] } },
   );
 }

@@ -15,6 +15,7 @@ import {
 } from '../chain/execute.js';
 import { executeTracked } from '../execution.js';
 import { type HistoryAmount, trackTransaction } from '../history.js';
+import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
 import { type ActionLimits, checkLimits } from './caps.js';
 import { EXPIRY_MARGIN_S, staleSwaps } from './checks.js';
 import { planFingerprint, refuseUnsettledRetry } from './fingerprint.js';
@@ -52,10 +53,12 @@ function historyAmounts(plan: ActionPlan): HistoryAmount[] {
 
 export interface ExecuteOptions {
   /**
-   * The face took the person's explicit confirmation of a price impact above 15 % for this plan
-   * (the app's typed word): a re-quote may then stay above 15 %. Without it, execution holds the
-   * plan's own allowHighImpact.
+   * What the face took the person's explicit acknowledgment of for this plan at confirmation
+   * (the app's typed word, an elicitation): with what was acknowledged when planning, it must
+   * cover every acknowledgment the plan — after any re-quote — needs (acknowledgments.ts).
    */
+  acknowledged?: readonly AcknowledgmentId[] | undefined;
+  /** the same as acknowledging 'high-impact' */
   highImpactConfirmed?: boolean;
   /** caps the face set at start (the tool server's --max-usd, --allow-token), checked right before signing */
   limits?: ActionLimits | undefined;
@@ -113,7 +116,11 @@ export async function executePipeline(
   };
   try {
     let current = planned;
-    const allowHighImpact = options.highImpactConfirmed === true || planned.allowHighImpact;
+    const acknowledged: AcknowledgmentId[] = [
+      ...planned.acknowledged,
+      ...(options.acknowledged ?? []),
+      ...(options.highImpactConfirmed === true ? (['high-impact'] as const) : []),
+    ];
     const stale = staleSwaps(current.plan, clock(ctx));
     const expiring = current.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
     if (stale.length > 0 || expiring) {
@@ -122,13 +129,21 @@ export async function executePipeline(
       current = await finalize(
         planned.request,
         plan,
-        { mode: current.mode, slippageBps: current.slippageBps, allowHighImpact, maxFee },
+        {
+          mode: current.mode,
+          slippageBps: current.slippageBps,
+          acknowledged,
+          askAtConfirmation: true,
+          maxFee,
+        },
         ctx,
         track,
         ticket,
       );
     }
     const { plan, document } = current;
+    // every acknowledgment this exact plan needs (a re-quote may have added one) was given
+    requireAcknowledgments(document.acknowledgments, acknowledged);
     await checkLimits(plan, options.limits, ctx.aggregator, track);
     const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
     const fingerprint = planFingerprint(plan, chain);

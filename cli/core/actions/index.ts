@@ -29,6 +29,7 @@ import type {
   ExecutionResult,
   PlannedAction,
 } from './pipeline.js';
+import type { AcknowledgmentId } from './acknowledgments.js';
 import type { ActionKind } from './kinds.js';
 import type { RebalanceRequest, RebalanceSnapshot } from './rebalance.js';
 
@@ -43,11 +44,18 @@ export type {
 export type { RebalanceSpec, RebalanceView } from './rebalance.js';
 export type { PlanDocument } from './document.js';
 export type { ActionLimits } from './caps.js';
+export type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
+export { ACKNOWLEDGMENT_IDS } from './acknowledgments.js';
 export { EXPIRY_MARGIN_S, CONFIRM_MARGIN_MS } from './checks.js';
 
 export interface ActionOptions {
   slippageBps?: number | undefined;
+  /** the same as acknowledging 'high-impact' */
   allowHighImpact?: boolean | undefined;
+  /** what the person acknowledged up front (acknowledgments.ts): a headless flag per id */
+  acknowledged?: readonly AcknowledgmentId[] | undefined;
+  /** the face asks for the plan's acknowledgments at confirmation (PlanOptions.askAtConfirmation) */
+  askAtConfirmation?: boolean | undefined;
   /** pay gas in this token (symbol or address) instead of asking for sponsorship first */
   gasToken?: string | undefined;
   /** refuse a plan whose maximum gas fee is above this, in gas-token units ("0.5") */
@@ -111,7 +119,13 @@ export async function planAction(
       prepare === undefined ? request : await prepare(endpoints, request, options, call);
     const planned = await pipeline.planPipeline(
       ready,
-      { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee },
+      {
+        slippageBps: options.slippageBps,
+        allowHighImpact: options.allowHighImpact,
+        acknowledged: options.acknowledged,
+        askAtConfirmation: options.askAtConfirmation,
+        maxFee,
+      },
       ctx,
       call,
     );

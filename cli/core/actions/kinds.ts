@@ -29,7 +29,7 @@ const TABLE = {
   send: {
     label: 'Send',
     command: 'send',
-    summary: 'send a token to an address (--yes signs)',
+    summary: 'send a token to an address',
     tool: 'plan_send',
     review: 'Review the transfer',
     done: 'Sent',
@@ -38,7 +38,7 @@ const TABLE = {
   trade: {
     label: 'Trade',
     command: 'trade',
-    summary: 'swap one token for another (--yes signs)',
+    summary: 'swap one token for another',
     tool: 'plan_trade',
     review: 'Review the swap',
     done: 'Swap confirmed',
@@ -47,7 +47,7 @@ const TABLE = {
   'multi-swap': {
     label: 'Multi-swap',
     command: 'multi-swap',
-    summary: '2–3 swaps in one transaction (--yes signs)',
+    summary: '2–3 swaps in one transaction',
     tool: 'plan_multi_swap',
     review: 'Review the multi-swap',
     done: 'Multi-swap confirmed',
@@ -56,7 +56,7 @@ const TABLE = {
   batch: {
     label: 'Batch',
     command: 'batch',
-    summary: 'swaps and transfers in one transaction (--yes signs)',
+    summary: 'swaps and transfers in one transaction',
     tool: 'plan_batch',
     review: 'Review the batch',
     done: 'Batch confirmed',
@@ -65,7 +65,7 @@ const TABLE = {
   rebalance: {
     label: 'Rebalance',
     command: 'portfolio-rebalance',
-    summary: 'move the wallet to a target allocation (--yes signs)',
+    summary: 'move the wallet to a target allocation',
     tool: 'plan_rebalance',
     review: 'Review the rebalance',
     done: 'Rebalance confirmed',

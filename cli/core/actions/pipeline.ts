@@ -21,6 +21,7 @@ import type { ExecutionAccount } from '../chain/account.js';
 import type { PreparedExecution } from '../chain/execute.js';
 import type { FeeChoice } from '../execution.js';
 import type { HistoryStore } from '../history.js';
+import type { AcknowledgmentId } from './acknowledgments.js';
 import type { GasQuote } from './checks.js';
 import type { PlanDocument } from './document.js';
 import type { ActionPlan } from './plan.js';
@@ -71,7 +72,15 @@ export type ActionRequest =
 
 export interface PlanOptions {
   slippageBps?: number | undefined;
+  /** the same as acknowledging 'high-impact' */
   allowHighImpact?: boolean | undefined;
+  /** what the person acknowledged up front (acknowledgments.ts) */
+  acknowledged?: readonly AcknowledgmentId[] | undefined;
+  /**
+   * the face asks for the plan's acknowledgments at confirmation (the app's typed word, an
+   * elicitation): planning lists them instead of refusing; executePipeline still requires them
+   */
+  askAtConfirmation?: boolean | undefined;
   /** refuse (FEE_ABOVE_MAX) a paymaster build whose maximum fee is above this, in gas-token base units */
   maxFee?: bigint | undefined;
 }
@@ -97,7 +106,8 @@ export interface PlannedAction {
   document: PlanDocument;
   mode: QuoteMode;
   slippageBps: number;
-  allowHighImpact: boolean;
+  /** what the person acknowledged when planning (acknowledgments.ts) */
+  acknowledged: readonly AcknowledgmentId[];
   gas: GasQuote;
   /** the paymaster's build that was simulated: what executeAction signs */
   prepared: PreparedExecution;

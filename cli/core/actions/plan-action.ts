@@ -28,7 +28,8 @@ import {
   verifyCalls,
 } from './checks.js';
 import { planDocument } from './document.js';
-import { effectsOf } from './legs/index.js';
+import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
+import { effectsOf, legAcknowledgments } from './legs/index.js';
 import { quoteSwaps } from './legs/swap-quote.js';
 import type {
   ActionContext,
@@ -81,7 +82,10 @@ function confirmByOf(plan: ActionPlan, prepared: PreparedExecution): number {
 export interface FinalizeOptions {
   mode: QuoteMode;
   slippageBps: number;
-  allowHighImpact: boolean;
+  /** what the person acknowledged so far */
+  acknowledged: readonly AcknowledgmentId[];
+  /** list the plan's acknowledgments without refusing (the face asks at confirmation) */
+  askAtConfirmation: boolean;
   maxFee?: bigint | undefined;
   /** the balances of the plan's tokens, read while it was quoted (planAction); default: read with the build */
   balances?: Promise<TokenBalance[]> | undefined;
@@ -109,7 +113,11 @@ export async function finalize(
   ticket: ExecutionTicket,
 ): Promise<PlannedAction> {
   verifyCalls(plan);
-  const warnings = checkPriceImpact(plan, options.allowHighImpact);
+  // one confirmation level per plan, decided here: a face that asks at confirmation gets the
+  // list; one that gave its acknowledgments up front is refused what it did not give
+  const acknowledgments = legAcknowledgments(plan.legs, plan);
+  if (!options.askAtConfirmation) requireAcknowledgments(acknowledgments, options.acknowledged);
+  const warnings = checkPriceImpact(plan, true);
   const [prepared, balances] = await Promise.all([
     prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call),
     options.balances ??
@@ -142,6 +150,7 @@ export async function finalize(
     balances: held,
     simulation,
     warnings,
+    acknowledgments,
     quoteMode: options.mode,
     deploysAccount: prepared.kind === 'deploy_and_invoke',
     confirmBy,
@@ -154,7 +163,7 @@ export async function finalize(
     document,
     mode: options.mode,
     slippageBps: options.slippageBps,
-    allowHighImpact: options.allowHighImpact,
+    acknowledged: options.acknowledged,
     gas,
     prepared,
     confirmBy,
@@ -211,7 +220,11 @@ export async function planPipeline(
     {
       mode: legs.mode,
       slippageBps,
-      allowHighImpact: options.allowHighImpact === true,
+      acknowledged: [
+        ...(options.acknowledged ?? []),
+        ...(options.allowHighImpact === true ? (['high-impact'] as const) : []),
+      ],
+      askAtConfirmation: options.askAtConfirmation === true,
       maxFee: options.maxFee,
       balances,
     },

@@ -36,14 +36,19 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
   const slippage = formatBpsAsPercent(plan.slippageBps);
-  // a plain transfer has no slippage: only swaps are judged by it
+  // a plain transfer has no slippage: only swaps are judged by it (a warning line; the typed
+  // word follows the core's list)
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
-  const mustType = plan.impact === 'danger' || slippageLoud === 'very-high';
-  const typeWhy = [
-    plan.impact === 'danger' ? 'Price impact is very high' : '',
-    slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : '',
-  ]
-    .filter(Boolean)
+  // the core decides what must be acknowledged (the plan's list); the app asks for its typed word
+  const mustType = plan.acknowledgments.length > 0;
+  const typeWhy = plan.acknowledgments
+    .map((a) =>
+      a.id === 'high-impact'
+        ? 'Price impact is very high'
+        : a.id === 'high-slippage'
+          ? `Slippage ${slippage} is very high`
+          : a.reason,
+    )
     .join('; ');
   // taller than the window: read to the end (↓) before anything can be confirmed
   const scroll = useScroll();
@@ -108,7 +113,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
             return (
               <Text key={`swap-${i}`} wrap="wrap">
                 {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least{' '}
-                {short(q.minimumReceived, q.to.decimals)}
+                {exactAmount(BigInt(q.minimumReceived.baseUnits), q.to.decimals, q.to.symbol)}
                 <Text color={theme.muted}>
                   {' '}
                   (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact{' '}

@@ -5,6 +5,7 @@
  */
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { ChainCall } from '../../chain/calls.js';
+import { type Acknowledgment, mergeAcknowledgments } from '../acknowledgments.js';
 import { type SwapLeg, swapLegType } from './swap.js';
 import { type TransferLeg, transferLegType } from './transfer.js';
 import type { Effects, LegPlan, LegType } from './types.js';
@@ -81,6 +82,18 @@ export function effectsOf(legs: readonly PlannedLeg[], plan: LegPlan): Effects {
     in: all.flatMap((e) => e.in),
     positions: all.flatMap((e) => e.positions),
   };
+}
+
+/** The acknowledgments the legs need, one per id (acknowledgments.ts). */
+export function legAcknowledgments(legs: readonly PlannedLeg[], plan: LegPlan): Acknowledgment[] {
+  const seen: Partial<Record<LegTypeName, number>> = {};
+  return mergeAcknowledgments(
+    legs.flatMap((leg) => {
+      const index = seen[leg.type] ?? 0;
+      seen[leg.type] = index + 1;
+      return typeOf(leg).acknowledgments?.(leg, plan, index) ?? [];
+    }),
+  );
 }
 
 /** What identifies each leg beyond its effects, with its type (fingerprint.ts). */

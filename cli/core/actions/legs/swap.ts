@@ -36,7 +36,14 @@ import {
   type Token,
 } from '../../../../shared/tokens.js';
 import type { Route } from '../../../clients/aggregator.js';
-import { type QuoteSummary, summarizeQuote } from '../../quote-summary.js';
+import {
+  PRICE_IMPACT_VERY_HIGH_BPS,
+  priceImpactWarning,
+  type QuoteSummary,
+  summarizeQuote,
+} from '../../quote-summary.js';
+import type { Acknowledgment } from '../acknowledgments.js';
+import { SLIPPAGE_CONFIRM_BPS, slippageLevel } from '../rules.js';
 import { buildApproveCall, type ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount, swapCall } from '../calls.js';
 import type { LegPlan, LegType } from './types.js';
@@ -227,6 +234,32 @@ function checkSwap(
   }
 }
 
+/** A price impact above 15 % or a slippage above 15 % needs the person's explicit acknowledgment. */
+function swapAcknowledgments(swap: PlannedSwap, index: number): Acknowledgment[] {
+  const q = swap.executing;
+  const acks: Acknowledgment[] = [];
+  if (priceImpactWarning(q.priceImpactBps) === 'very-high') {
+    const percent = formatBpsAsPercent(q.priceImpactBps as number);
+    acks.push({
+      id: 'high-impact',
+      reason: `${swapLabel(index, q)}: price impact ${percent} is above ${formatBpsAsPercent(PRICE_IMPACT_VERY_HIGH_BPS)}`,
+      details: {
+        swap: index + 1,
+        bps: q.priceImpactBps,
+        percent,
+        limitBps: PRICE_IMPACT_VERY_HIGH_BPS,
+      },
+    });
+  }
+  if (slippageLevel(swap.confirmed.slippageBps) === 'very-high')
+    acks.push({
+      id: 'high-slippage',
+      reason: `slippage ${formatBpsAsPercent(swap.confirmed.slippageBps)} is above ${formatBpsAsPercent(SLIPPAGE_CONFIRM_BPS)}: the swap may return that much less than quoted`,
+      details: { bps: swap.confirmed.slippageBps, limitBps: SLIPPAGE_CONFIRM_BPS },
+    });
+  return acks;
+}
+
 export const swapLegType: LegType<SwapLeg> = {
   calls: ({ swap }, plan) => [
     buildApproveCall(swap.confirmed.from, plan.router, swap.confirmed.amountIn),
@@ -251,6 +284,7 @@ export const swapLegType: LegType<SwapLeg> = {
     in: [{ token: swap.confirmed.to, amount: swap.confirmed.minimumReceived, basis: 'minimum' }],
     positions: [],
   }),
+  acknowledgments: ({ swap }, _plan, index) => swapAcknowledgments(swap, index),
   // the output token: the minimum moves with the quote, the token does not
   identity: ({ swap }) => [swap.confirmed.to.address],
   headline: (legs) => {

@@ -10,6 +10,7 @@
  */
 import type { Network, Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
+import type { Acknowledgment } from '../acknowledgments.js';
 
 /** A token leaving the account, exactly `amount`; `to` names the third party paid (a transfer's recipient). */
 export interface OutEffect {
@@ -76,6 +77,8 @@ export interface LegType<L> {
   identity(leg: L): string[];
   /** the headline's words for the legs of this type, in order (exact amounts) */
   headline(legs: readonly L[], plan: LegPlan): string[];
+  /** what the person must acknowledge explicitly before this leg is signed (acknowledgments.ts) */
+  acknowledgments?(leg: L, plan: LegPlan, index: number): Acknowledgment[];
   /** each call of this leg in words, read from the call itself (so a wrong call reads wrong) */
   describeCalls(leg: L, calls: readonly ChainCall[], plan: LegPlan): string[];
 }

@@ -17,8 +17,8 @@ export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>)
 export const short = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
   `${formatAmountShort(amount, token.decimals)} ${token.symbol}`;
 
-/** What a plan line says: the amount as signed. */
-export const said = short;
+/** What a plan line says: the amount exactly as signed (never cut). */
+export const said = exact;
 
 export const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
