@@ -107,6 +107,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'print the latest sign-in code sent to an e-mail (sandbox only)',
     load: () => import('./commands/outbox.js'),
   },
+  'sandbox advance': {
+    summary: "move the running sandbox chain's clock forward (e.g. 2h, 8d)",
+    load: () => import('./commands/sandbox-advance.js'),
+  },
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),

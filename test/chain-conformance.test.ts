@@ -19,6 +19,12 @@ import { balanceSlot, ERC20_STORAGE } from '../sandbox/chain/storage.js';
 import { FORWARDER_ADDRESS } from '../sandbox/chain/contracts.js';
 import { SANDBOX_CHAIN_ID_HEX } from '../sandbox/chain/rpc.js';
 import {
+  findValidator,
+  POOL_SELECTOR,
+  STAKING_CONTRACT,
+  validatorsFor,
+} from '../shared/staking.js';
+import {
   canonical,
   deploymentOf,
   hex,
@@ -33,6 +39,20 @@ import { OpenRpcValidator } from './helpers/openrpc.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const USDC = resolveToken('mainnet', 'USDC');
+const ALPHA = findValidator(validatorsFor('mainnet', { sandbox: true }), 'Sandbox Alpha')!;
+/** approve + enter_delegation_pool: the staking calls a client sends */
+const stakeCalls = (member: string, amount: bigint) => [
+  {
+    to: canonical(STRK.address),
+    selector: hex(SELECTOR.approve),
+    calldata: [canonical(ALPHA.pool), hex(amount), '0x0'],
+  },
+  {
+    to: canonical(ALPHA.pool),
+    selector: hex(POOL_SELECTOR.enter_delegation_pool),
+    calldata: [canonical(member), hex(amount)],
+  },
+];
 const API_KEY = 'conformance-paymaster-key';
 
 const spec = new OpenRpcValidator();
@@ -91,6 +111,8 @@ interface World {
   bobBuilt: Record<string, unknown> & { typed_data: unknown; parameters: unknown };
   /** a build of alice's already executed in beforeAll: for the replay */
   executed: Record<string, unknown> & { typed_data: unknown; parameters: unknown };
+  /** alice's stake in a delegation pool (its events), after the clock moved an epoch on */
+  stakeTx: string;
 }
 let world: World;
 
@@ -186,6 +208,9 @@ beforeAll(async () => {
     transaction_hash: string;
     tracking_id: string;
   };
+  // the sandbox clock moves (an empty block at the new time), then alice stakes
+  await knob('/sandbox/chain/advance', { seconds: 3_600 });
+  const stakeTx = await transact(alice, stakeCalls(alice.address, 10n ** 18n), false);
   const built = await build(
     alice,
     [transferCall(STRK.address, bob.address, 5n)],
@@ -212,6 +237,7 @@ beforeAll(async () => {
     built: built.result as World['built'],
     bobBuilt: bobBuilt.result as World['built'],
     executed,
+    stakeTx,
   };
 });
 
@@ -563,6 +589,47 @@ const STARKNET_CASES: Case[] = [
     endpoint: '/rpc',
     method: 'starknet_getClassAt',
     params: () => ({ ...latest, contract_address: hex(FORWARDER_ADDRESS) }),
+  },
+  {
+    name: 'class of the staking contract',
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(STAKING_CONTRACT.mainnet) }),
+  },
+  {
+    name: 'class of a delegation pool',
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(ALPHA.pool) }),
+  },
+  {
+    name: 'call of a delegation pool view',
+    endpoint: '/rpc',
+    method: 'starknet_call',
+    params: (w) => ({
+      ...latest,
+      request: {
+        contract_address: canonical(ALPHA.pool),
+        entry_point_selector: hex(POOL_SELECTOR.get_pool_member_info_v1),
+        calldata: [canonical(w.alice.address)],
+      },
+    }),
+  },
+  {
+    name: 'receipt of a stake (delegation pool events)',
+    endpoint: '/rpc',
+    method: 'starknet_getTransactionReceipt',
+    params: (w) => ({ transaction_hash: w.stakeTx }),
+  },
+  {
+    name: 'simulation of a stake',
+    endpoint: '/rpc',
+    method: 'starknet_simulateTransactions',
+    params: (w) => ({
+      ...latest,
+      transactions: [invokeTx(w.bob.address, stakeCalls(w.bob.address, 10n ** 18n))],
+      simulation_flags: ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
+    }),
   },
   {
     name: 'class at nothing is 20',

@@ -117,7 +117,7 @@ async function sandboxEndpoints(
     throw new AppError(
       ErrorCode.SERVER_UNREACHABLE,
       'no sandbox is running: start one in another terminal with `finance-tui sandbox` (or `npm run sandbox`) and keep it running — ' +
-        'the sign-in code lives in its outbox, which a sandbox started just for this command would take with it',
+        'a sandbox started just for this command would take its state (the sign-in codes in its outbox, the chain and its clock) with it',
     );
   }
   call.onProgress?.({ kind: 'sandbox-start' });

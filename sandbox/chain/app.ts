@@ -5,8 +5,8 @@
  * - sandbox-only knobs under `/sandbox/…` (docs/sandbox-chain.md "Knobs"), never exposed by our server:
  *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
- *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/paymaster/tamper`, and
- *   `GET /sandbox/chain/state`.
+ *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
+ *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
  */
@@ -84,6 +84,12 @@ const TradeBody = Type.Object(
     amount: Type.String({ maxLength: 100 }),
     when: Type.Optional(Type.Union([Type.Literal('now'), Type.Literal('before-next-execution')])),
   },
+  { additionalProperties: false },
+);
+/** The longest single move of the clock `sandbox advance` takes (400 days). */
+export const MAX_ADVANCE_SECONDS = 400 * 86_400;
+const AdvanceBody = Type.Object(
+  { seconds: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_SECONDS }) },
   { additionalProperties: false },
 );
 const TamperBody = Type.Object(
@@ -259,6 +265,12 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     }
   });
 
+  app.post('/sandbox/chain/advance', { schema: { body: AdvanceBody } }, async (request) => {
+    const { seconds } = request.body as { seconds: number };
+    const chainTime = chain.advance(seconds);
+    return { advancedBy: seconds, chainTime: Number(chainTime) };
+  });
+
   app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {
     const body = request.body as { mode: TamperMode | 'off'; count?: number };
     paymaster.knobs.tamper =
@@ -277,6 +289,7 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     },
     revertNext: chain.revertNext,
     confirmDelayMs: chain.confirmDelayMs,
+    chainTime: Number(chain.chainTime()),
   }));
 
   return app;

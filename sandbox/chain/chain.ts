@@ -67,6 +67,7 @@ import {
   type TransactionRecord,
 } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
+import { stakingContracts } from './staking.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
@@ -136,6 +137,10 @@ export class Chain {
   confirmDelayMs = 0;
   /** knob: actions run right before the next relayed transaction (a third party's trade) */
   readonly beforeNextExecution: Array<() => void> = [];
+  /** how far `sandbox advance` has moved the chain's clock ahead of the wall clock, in ms */
+  #clockOffsetMs = 0;
+  /** the chain's start (unix seconds): epoch 0 of the staking contract begins here */
+  readonly genesisTime: bigint;
 
   constructor(options: ChainOptions) {
     this.ledger = new Ledger(options.pools);
@@ -143,14 +148,44 @@ export class Chain {
     this.contracts = new Contracts(options.pools, BigInt(ROUTER_ADDRESS));
     this.contracts.add(BigInt(ROUTER_ADDRESS), new RouterContract(options.pools));
     this.now = options.now ?? Date.now;
+    this.genesisTime = this.chainTime();
+    const clock = { now: () => this.chainTime(), genesis: this.genesisTime };
+    for (const { address, contract } of stakingContracts(clock))
+      this.contracts.add(address, contract);
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
     this.#sealBlock([], 0);
+  }
+
+  /**
+   * The chain's clock in ms: the wall clock plus what `sandbox advance` added. Block timestamps
+   * and the contracts' time (epochs, exit windows, interest) follow it; the node's own
+   * bookkeeping (confirmation delays) and the paymaster's time bounds stay on the wall clock.
+   */
+  chainTimeMs(): number {
+    return this.now() + this.#clockOffsetMs;
+  }
+
+  /** The chain's time in unix seconds (what a contract reads as the block timestamp). */
+  chainTime(): bigint {
+    return BigInt(Math.floor(this.chainTimeMs() / 1000));
+  }
+
+  /**
+   * Moves the chain's clock forward by `seconds` and seals an empty block at the new time, so
+   * the latest block shows it. Returns the new chain time (unix seconds).
+   */
+  advance(seconds: number): bigint {
+    if (!Number.isSafeInteger(seconds) || seconds <= 0)
+      throw new RangeError('advance by a positive whole number of seconds');
+    this.#clockOffsetMs += seconds * 1000;
+    this.#sealBlock([], 0);
+    return this.chainTime();
   }
 
   #sealBlock(transactions: bigint[], visibleAt: number): BlockRecord {
     return this.ledger.sealBlock({
       hashOf: blockHashOf,
-      timestamp: Math.floor(this.now() / 1000),
+      timestamp: Math.floor(this.chainTimeMs() / 1000),
       gasPrices: { ...this.gasPrices },
       gasPricesWei: this.#inWei(this.gasPrices),
       transactions,

@@ -8,7 +8,8 @@
  * - ArgentX v0.5.0 accounts (the entry points the emulator implements, with ArgentX's types);
  * - the aggregator's router (`swap` in the layout of shared/swap-calldata.ts);
  * - the paymaster's forwarder (`execute`, `deploy_account`; the relayer alone may call them);
- * - the pools, which have no entry point (the router moves their reserves).
+ * - the pools, which have no entry point (the router moves their reserves);
+ * - the staking contract and the delegation pools (staking.ts), with Starkware's types.
  *
  * The classes are TypeScript, not Sierra: `sierra_program` is empty and the class hashes are
  * labels (contracts.ts CLASS_HASH), except ArgentX's, which is real so that account addresses are
@@ -20,6 +21,7 @@ import { selectorOf } from '../../shared/erc20.js';
 import { CLASS_HASH, POOL_CLASS_HASH } from './contracts.js';
 import { hex } from './executor.js';
 import { ROUTER_CLASS_HASH } from './router.js';
+import { DELEGATION_POOL_CLASS_HASH, STAKING_CLASS_HASH } from './staking.js';
 
 type AbiEntry = Record<string, unknown>;
 
@@ -310,6 +312,227 @@ const POOL_ABI: AbiEntry[] = [
   { type: 'event', name: 'sandbox::constant_product_pool::Event', kind: 'enum', variants: [] },
 ];
 
+const U64 = 'core::integer::u64';
+const U128T = 'core::integer::u128';
+const U16 = 'core::integer::u16';
+const TIMESTAMP = 'starkware_utils::time::time::Timestamp';
+const TIME_DELTA = 'starkware_utils::time::time::TimeDelta';
+const option = (type: string): AbiEntry => ({
+  type: 'enum',
+  name: `core::option::Option::<${type}>`,
+  variants: [
+    { name: 'Some', type },
+    { name: 'None', type: '()' },
+  ],
+});
+const struct = (name: string, members: Array<[string, string]>): AbiEntry => ({
+  type: 'struct',
+  name,
+  members: members.map(([member, type]) => input(member, type)),
+});
+const structEvent = (
+  base: string,
+  name: string,
+  members: Array<[string, string, 'key' | 'data']>,
+): AbiEntry => ({
+  type: 'event',
+  name: `${base}::${name}`,
+  kind: 'struct',
+  members: members.map(([member, type, kind]) => ({ name: member, type, kind })),
+});
+
+const MEMBER_INFO = 'staking::pool::interface::PoolMemberInfoV1';
+const POOL_INFO = 'staking::pool::interface::PoolContractInfoV1';
+const POOL_EVENTS = 'staking::pool::interface::Events';
+const DELEGATION_POOL_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'PoolImpl', interface_name: 'staking::pool::interface::IPool' },
+  ...CORE_TYPES,
+  struct(TIMESTAMP, [['seconds', U64]]),
+  option(TIMESTAMP),
+  struct(MEMBER_INFO, [
+    ['reward_address', ADDRESS],
+    ['amount', U128T],
+    ['unclaimed_rewards', U128T],
+    ['commission', U16],
+    ['unpool_amount', U128T],
+    ['unpool_time', `core::option::Option::<${TIMESTAMP}>`],
+  ]),
+  option(MEMBER_INFO),
+  struct(POOL_INFO, [
+    ['staker_address', ADDRESS],
+    ['staker_removed', BOOL],
+    ['staking_contract', ADDRESS],
+    ['token_address', ADDRESS],
+    ['commission', U16],
+  ]),
+  {
+    type: 'interface',
+    name: 'staking::pool::interface::IPool',
+    items: [
+      fn(
+        'enter_delegation_pool',
+        [input('reward_address', ADDRESS), input('amount', U128T)],
+        [],
+        'external',
+      ),
+      fn(
+        'add_to_delegation_pool',
+        [input('pool_member', ADDRESS), input('amount', U128T)],
+        [U128T],
+        'external',
+      ),
+      fn('exit_delegation_pool_intent', [input('amount', U128T)], [], 'external'),
+      fn('exit_delegation_pool_action', [input('pool_member', ADDRESS)], [U128T], 'external'),
+      fn('claim_rewards', [input('pool_member', ADDRESS)], [U128T], 'external'),
+      fn(
+        'switch_delegation_pool',
+        [input('to_staker', ADDRESS), input('to_pool', ADDRESS), input('amount', U128T)],
+        [U128T],
+        'external',
+      ),
+      fn('change_reward_address', [input('reward_address', ADDRESS)], [], 'external'),
+      fn(
+        'get_pool_member_info_v1',
+        [input('pool_member', ADDRESS)],
+        [`core::option::Option::<${MEMBER_INFO}>`],
+        'view',
+      ),
+      fn('pool_member_info_v1', [input('pool_member', ADDRESS)], [MEMBER_INFO], 'view'),
+      fn('contract_parameters_v1', [], [POOL_INFO], 'view'),
+      // the target pool's side of a switch (another pool of the sandbox alone may call it)
+      fn(
+        'sandbox_enter_from_switch',
+        [input('pool_member', ADDRESS), input('reward_address', ADDRESS), input('amount', U128T)],
+        [U128T],
+        'external',
+      ),
+    ],
+  },
+  structEvent(POOL_EVENTS, 'PoolMemberExitIntent', [
+    ['pool_member', ADDRESS, 'key'],
+    ['exit_timestamp', TIMESTAMP, 'data'],
+    ['amount', U128T, 'data'],
+  ]),
+  structEvent(POOL_EVENTS, 'PoolMemberExitAction', [
+    ['pool_member', ADDRESS, 'key'],
+    ['unpool_amount', U128T, 'data'],
+  ]),
+  structEvent(POOL_EVENTS, 'PoolMemberBalanceChanged', [
+    ['pool_member', ADDRESS, 'key'],
+    ['old_delegated_stake', U128T, 'data'],
+    ['new_delegated_stake', U128T, 'data'],
+  ]),
+  structEvent(POOL_EVENTS, 'PoolMemberRewardClaimed', [
+    ['pool_member', ADDRESS, 'key'],
+    ['reward_address', ADDRESS, 'key'],
+    ['amount', U128T, 'data'],
+  ]),
+  structEvent(POOL_EVENTS, 'NewPoolMember', [
+    ['pool_member', ADDRESS, 'key'],
+    ['staker_address', ADDRESS, 'key'],
+    ['reward_address', ADDRESS, 'data'],
+    ['amount', U128T, 'data'],
+  ]),
+  structEvent(POOL_EVENTS, 'PoolMemberRewardAddressChanged', [
+    ['pool_member', ADDRESS, 'key'],
+    ['new_address', ADDRESS, 'data'],
+    ['old_address', ADDRESS, 'data'],
+  ]),
+  {
+    type: 'event',
+    name: 'staking::pool::pool::Pool::Event',
+    kind: 'enum',
+    variants: [
+      'PoolMemberExitIntent',
+      'PoolMemberExitAction',
+      'PoolMemberBalanceChanged',
+      'PoolMemberRewardClaimed',
+      'NewPoolMember',
+      'PoolMemberRewardAddressChanged',
+    ].map((name) => ({ name, type: `${POOL_EVENTS}::${name}`, kind: 'nested' })),
+  },
+];
+
+const POOL_INFO_V2 = 'staking::staking::interface::PoolInfo';
+const STAKER_POOL_INFO_V2 = 'staking::staking::interface::StakerPoolInfoV2';
+const STAKER_POOL_INFO_V1 = 'staking::staking::interface::StakerPoolInfoV1';
+const STAKER_INFO_V1 = 'staking::staking::interface::StakerInfoV1';
+const STAKING_INFO_V1 = 'staking::staking::interface::StakingContractInfoV1';
+const STAKING_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'StakingImpl', interface_name: 'staking::staking::interface::IStaking' },
+  ...CORE_TYPES,
+  struct(TIMESTAMP, [['seconds', U64]]),
+  struct(TIME_DELTA, [['seconds', U64]]),
+  option(TIMESTAMP),
+  option(U16),
+  struct(POOL_INFO_V2, [
+    ['pool_contract', ADDRESS],
+    ['token_address', ADDRESS],
+    ['amount', U128T],
+  ]),
+  {
+    type: 'struct',
+    name: `core::array::Span::<${POOL_INFO_V2}>`,
+    members: [{ name: 'snapshot', type: `@core::array::Array::<${POOL_INFO_V2}>` }],
+  },
+  struct(STAKER_POOL_INFO_V2, [
+    ['commission', `core::option::Option::<${U16}>`],
+    ['pools', `core::array::Span::<${POOL_INFO_V2}>`],
+  ]),
+  struct(STAKER_POOL_INFO_V1, [
+    ['pool_contract', ADDRESS],
+    ['amount', U128T],
+    ['commission', U16],
+  ]),
+  option(STAKER_POOL_INFO_V1),
+  struct(STAKER_INFO_V1, [
+    ['reward_address', ADDRESS],
+    ['operational_address', ADDRESS],
+    ['unstake_time', `core::option::Option::<${TIMESTAMP}>`],
+    ['amount_own', U128T],
+    ['unclaimed_rewards_own', U128T],
+    ['pool_info', `core::option::Option::<${STAKER_POOL_INFO_V1}>`],
+  ]),
+  option(STAKER_INFO_V1),
+  struct(STAKING_INFO_V1, [
+    ['min_stake', U128T],
+    ['token_address', ADDRESS],
+    ['attestation_contract', ADDRESS],
+    ['pool_contract_class_hash', 'core::starknet::class_hash::ClassHash'],
+    ['reward_supplier', ADDRESS],
+    ['exit_wait_window', TIME_DELTA],
+  ]),
+  {
+    type: 'struct',
+    name: 'core::array::Span::<core::starknet::contract_address::ContractAddress>',
+    members: [{ name: 'snapshot', type: `@core::array::Array::<${ADDRESS}>` }],
+  },
+  {
+    type: 'interface',
+    name: 'staking::staking::interface::IStaking',
+    items: [
+      fn('staker_pool_info', [input('staker_address', ADDRESS)], [STAKER_POOL_INFO_V2], 'view'),
+      fn('staker_info_v1', [input('staker_address', ADDRESS)], [STAKER_INFO_V1], 'view'),
+      fn(
+        'get_staker_info_v1',
+        [input('staker_address', ADDRESS)],
+        [`core::option::Option::<${STAKER_INFO_V1}>`],
+        'view',
+      ),
+      fn('get_current_epoch', [], [U64], 'view'),
+      fn(
+        'get_active_tokens',
+        [],
+        ['core::array::Span::<core::starknet::contract_address::ContractAddress>'],
+        'view',
+      ),
+      fn('contract_parameters_v1', [], [STAKING_INFO_V1], 'view'),
+      fn('is_paused', [], [BOOL], 'view'),
+    ],
+  },
+  { type: 'event', name: 'staking::staking::staking::Staking::Event', kind: 'enum', variants: [] },
+];
+
 /** The entry points of an ABI, as Sierra lists them: sorted by selector, function_idx in ABI order. */
 function entryPoints(abi: readonly AbiEntry[]): Record<string, unknown> {
   const names: string[] = [];
@@ -349,6 +572,8 @@ export function contractClassOf(classHash: bigint): Record<string, unknown> | un
     [CLASS_HASH.forwarder, contractClass(FORWARDER_ABI)],
     [ROUTER_CLASS_HASH, contractClass(ROUTER_ABI)],
     [POOL_CLASS_HASH, contractClass(POOL_ABI)],
+    [STAKING_CLASS_HASH, contractClass(STAKING_ABI)],
+    [DELEGATION_POOL_CLASS_HASH, contractClass(DELEGATION_POOL_ABI)],
   ]);
   return classes.get(classHash);
 }

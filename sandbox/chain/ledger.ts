@@ -1,7 +1,8 @@
 /**
  * The sandbox chain's state, in memory: ERC-20 balances and allowances of the registry tokens,
  * deployed accounts with their public keys, account nonces, the pools (the SAME objects the
- * aggregator emulator quotes from) and the transactions with their receipts.
+ * aggregator emulator quotes from), the other contracts' own state (staking, lending: immutable
+ * records by key, `stored`/`store`) and the transactions with their receipts.
  *
  * Every change goes through a `StateView`, an overlay over the ledger: a transaction applies its
  * calls to a view and the view is committed only when every call succeeded (all-or-nothing); a
@@ -77,6 +78,8 @@ export interface StateReader {
   account(address: bigint): DeployedAccount | undefined;
   reserves(pool: Pool): { reserveA: bigint; reserveB: bigint };
   readonly pools: readonly Pool[];
+  /** a contract's own state beyond ERC-20s (staking, lending): immutable records by key */
+  stored<T>(key: string): T | undefined;
 }
 
 /** What a view's changes are, and where a view writes them at commit (the ledger or an outer view). */
@@ -85,6 +88,9 @@ export interface StateChanges {
   allowances: Map<string, bigint>;
   accounts: Map<bigint, DeployedAccount>;
   reserves: Map<Pool, { reserveA: bigint; reserveB: bigint }>;
+  records: Map<string, unknown>;
+  /** tokens minted or burnt by contracts (rewards, interest): the change of each total supply */
+  supply: Map<bigint, bigint>;
 }
 
 export interface StateBase extends StateReader {
@@ -106,9 +112,14 @@ export class Ledger implements StateBase {
   readonly #slots = new Map<string, SlotEntry>();
   /** balance and allowance keys not hashed into #slots yet */
   readonly #unindexed: Array<{ kind: 'balance' | 'allowance'; key: string }> = [];
+  readonly #records = new Map<string, unknown>();
 
   constructor(pools: readonly Pool[]) {
     this.pools = pools;
+  }
+
+  stored<T>(key: string): T | undefined {
+    return this.#records.get(key) as T | undefined;
   }
 
   balanceOf(token: bigint, owner: bigint): bigint {
@@ -235,6 +246,9 @@ export class Ledger implements StateBase {
       pool.reserveA = r.reserveA;
       pool.reserveB = r.reserveB;
     }
+    for (const [k, v] of changes.records) this.#records.set(k, v);
+    for (const [token, delta] of changes.supply)
+      this.#supply.set(token, this.totalSupply(token) + delta);
   }
 }
 
@@ -249,6 +263,8 @@ export class StateView implements StateBase {
   readonly #allowances = new Map<string, bigint>();
   readonly #accounts = new Map<bigint, DeployedAccount>();
   readonly #reserves = new Map<Pool, { reserveA: bigint; reserveB: bigint }>();
+  readonly #records = new Map<string, unknown>();
+  readonly #supply = new Map<bigint, bigint>();
 
   constructor(base: StateBase) {
     this.#base = base;
@@ -279,7 +295,24 @@ export class StateView implements StateBase {
   }
 
   totalSupply(token: bigint): bigint {
-    return this.#base.totalSupply(token);
+    return this.#base.totalSupply(token) + (this.#supply.get(token) ?? 0n);
+  }
+
+  /** New tokens for `owner` (a contract's rewards or interest): raises the supply too. */
+  mint(token: bigint, owner: bigint, amount: bigint): void {
+    if (amount < 0n) throw new RangeError('mint amount must not be negative');
+    this.setBalance(token, owner, this.balanceOf(token, owner) + amount);
+    this.#supply.set(token, (this.#supply.get(token) ?? 0n) + amount);
+  }
+
+  stored<T>(key: string): T | undefined {
+    return (this.#records.has(key) ? this.#records.get(key) : this.#base.stored(key)) as
+      T | undefined;
+  }
+
+  /** Records are replaced whole, never changed in place: a view's base must not see them. */
+  store(key: string, value: unknown): void {
+    this.#records.set(key, Object.freeze(value));
   }
 
   account(address: bigint): DeployedAccount | undefined {
@@ -304,6 +337,9 @@ export class StateView implements StateBase {
     for (const [k, v] of changes.allowances) this.#allowances.set(k, v);
     for (const [k, v] of changes.accounts) this.#accounts.set(k, v);
     for (const [pool, r] of changes.reserves) this.#reserves.set(pool, r);
+    for (const [k, v] of changes.records) this.#records.set(k, v);
+    for (const [token, delta] of changes.supply)
+      this.#supply.set(token, (this.#supply.get(token) ?? 0n) + delta);
   }
 
   commit(): void {
@@ -312,6 +348,8 @@ export class StateView implements StateBase {
       allowances: this.#allowances,
       accounts: this.#accounts,
       reserves: this.#reserves,
+      records: this.#records,
+      supply: this.#supply,
     });
   }
 }

@@ -133,7 +133,7 @@ function blockOf(
 ): Record<string, unknown> {
   const resolved = resolveBlockId(chain, params.block_id, 'block_id');
   if (resolved.kind === 'pre_confirmed')
-    return { ...preConfirmedHeaderJson(resolved.latest, chain.now()), transactions: [] };
+    return { ...preConfirmedHeaderJson(resolved.latest, chain.chainTimeMs()), transactions: [] };
   return blockJson(resolved.block, chain.ledger, kind);
 }
 

@@ -1,0 +1,72 @@
+/**
+ * The running sandbox's controls (docs/sandbox-chain.md "The clock"): `sandbox advance` moves its
+ * chain's clock through the chain emulator's sandbox-only route (our auth server never exposes
+ * it). The chain emulator is found through the running sandbox's `rpcUrl` (its `/rpc`), as
+ * `--sandbox` finds the sandbox through the data folder.
+ */
+import { Type } from 'typebox';
+import { usageError } from '../../shared/errors.js';
+import { createHttpClient } from '../clients/http.js';
+import type { CallOptions } from './call.js';
+import type { Endpoints } from './endpoints.js';
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+/** The longest single move of the clock (the chain emulator's own bound too). */
+export const MAX_ADVANCE_SECONDS = 400 * 86_400;
+
+/** `30s`, `90m`, `2h`, `8d` → seconds; anything else, zero or above 400 days is a USAGE_ERROR. */
+export function parseDuration(text: string): number {
+  const match = /^([0-9]{1,9})([smhd])$/.exec(text.trim());
+  const unit = match === null ? undefined : UNIT_SECONDS[match[2] as string];
+  if (match === null || unit === undefined)
+    throw usageError(
+      `"${text.slice(0, 40)}" is not a duration: a whole number and a unit, e.g. 30s, 90m, 2h, 8d`,
+    );
+  const seconds = Number(match[1]) * unit;
+  if (seconds <= 0) throw usageError('the duration must be more than 0');
+  if (seconds > MAX_ADVANCE_SECONDS)
+    throw usageError('the sandbox clock moves at most 400 days at a time (400d)');
+  return seconds;
+}
+
+export interface AdvanceResult {
+  /** seconds the clock moved */
+  advancedBy: number;
+  /** the chain's time now, ISO 8601 (UTC) */
+  chainTime: string;
+  /** the same, unix seconds (the latest block's timestamp) */
+  chainTimestamp: number;
+}
+
+const AdvanceAnswer = Type.Object({ advancedBy: Type.Integer(), chainTime: Type.Integer() });
+
+/** The chain emulator's base URL: the running sandbox's rpcUrl without its `/rpc`. */
+function chainUrlOf(endpoints: Endpoints): string {
+  if (!endpoints.sandbox || endpoints.rpcUrl === undefined)
+    throw usageError('the clock can be moved only in the sandbox: real chains keep their own time');
+  return new URL('/', endpoints.rpcUrl).toString();
+}
+
+/** Moves the running sandbox chain's clock forward by `seconds`. */
+export async function advanceSandbox(
+  endpoints: Endpoints,
+  seconds: number,
+  call: CallOptions = {},
+): Promise<AdvanceResult> {
+  const http = createHttpClient({
+    baseUrl: chainUrlOf(endpoints),
+    service: 'sandbox chain',
+    retries: 0,
+    timeoutMs: 5_000,
+  });
+  const { body } = await http.post<{ advancedBy: number; chainTime: number }>(
+    'sandbox/chain/advance',
+    { seconds },
+    { signal: call.signal, schema: AdvanceAnswer },
+  );
+  return {
+    advancedBy: body.advancedBy,
+    chainTime: new Date(body.chainTime * 1000).toISOString(),
+    chainTimestamp: body.chainTime,
+  };
+}
