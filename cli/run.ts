@@ -80,6 +80,22 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: signs(ACTION_KINDS.batch.summary),
     load: () => import('./commands/batch.js'),
   },
+  stake: {
+    summary: signs(ACTION_KINDS.stake.summary),
+    load: () => import('./commands/stake.js'),
+  },
+  unstake: {
+    summary: signs(ACTION_KINDS.unstake.summary),
+    load: () => import('./commands/unstake.js'),
+  },
+  'claim-rewards': {
+    summary: signs(ACTION_KINDS['claim-rewards'].summary),
+    load: () => import('./commands/claim-rewards.js'),
+  },
+  staking: {
+    summary: 'the validators known for the network and your staking positions',
+    load: () => import('./commands/staking.js'),
+  },
   history: {
     summary: 'the transactions this client sent',
     load: () => import('./commands/history.js'),

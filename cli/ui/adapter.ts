@@ -58,6 +58,25 @@ function actionRequest(request: PlanRequest): ActionRequest {
       return { kind: 'batch', swaps: request.swaps, transfers: request.sends };
     case 'rebalance':
       return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
+    case 'stake':
+      return {
+        kind: 'stake',
+        stake: {
+          amount: request.staking?.amount ?? '',
+          validator: request.staking?.validator ?? '',
+        },
+      };
+    case 'unstake':
+      return {
+        kind: 'unstake',
+        unstake: {
+          amount: request.staking?.amount ?? '',
+          validator: request.staking?.validator ?? '',
+        },
+      };
+    case 'unstake-complete':
+    case 'claim-rewards':
+      return { kind: request.kind, validator: request.staking?.validator ?? '' };
   }
 }
 

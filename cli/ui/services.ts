@@ -87,6 +87,8 @@ export interface PlanRequest {
   slippageBps: number;
   /** a rebalance: the targets and its settings (the core picks the legs) */
   rebalance?: RebalanceSpec;
+  /** a staking action: the validator (name or staker address) and, to stake or exit, the amount */
+  staking?: { validator: string; amount?: string };
 }
 
 declare const planHandle: unique symbol;

@@ -68,7 +68,18 @@ export type ActionRequest =
   | { kind: 'trade'; swap: PairSpec }
   | { kind: 'multi-swap'; swaps: PairSpec[] }
   | { kind: 'batch'; swaps: PairSpec[]; transfers: TransferSpec[] }
-  | RebalanceRequest;
+  | RebalanceRequest
+  | { kind: 'stake'; stake: StakeSpec }
+  | { kind: 'unstake'; unstake: { amount: string; validator: string } }
+  | { kind: 'unstake-complete'; validator: string }
+  | { kind: 'claim-rewards'; validator: string };
+
+/** "1000 STRK with Braavos": the amount, the token (default STRK), the validator (name or staker address). */
+export interface StakeSpec {
+  amount: string;
+  token?: string | undefined;
+  validator: string;
+}
 
 export interface PlanOptions {
   slippageBps?: number | undefined;

@@ -30,6 +30,7 @@ import {
 import { planDocument } from './document.js';
 import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
 import { effectsOf, legAcknowledgments } from './legs/index.js';
+import { readStakingLegs } from './legs/staking-read.js';
 import { quoteSwaps } from './legs/swap-quote.js';
 import type {
   ActionContext,
@@ -196,14 +197,22 @@ export async function planPipeline(
     ctx,
     call,
     involvedTokens(
-      [...legs.swaps.map((s) => s.from), ...legs.transfers.map((t) => t.token)],
+      [
+        ...legs.swaps.map((s) => s.from),
+        ...legs.transfers.map((t) => t.token),
+        ...(legs.staking ?? []).filter((s) => s.type === 'stake').map((s) => s.token),
+      ],
       ctx.fee.gasToken,
     ),
   );
   // awaited after the build (a quote's failure is the one reported); never an unhandled rejection
   balances.catch(() => undefined);
   prefetchAccountFacts(ctx.account, call.signal);
-  const swaps = await quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call);
+  // each leg type's reads before planning: the swaps' quotes, the staking legs' chain state
+  const [swaps, others] = await Promise.all([
+    quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call),
+    readStakingLegs(legs.staking ?? [], ctx, call),
+  ]);
   const plan = buildPlan({
     kind: request.kind,
     network: ctx.account.network,
@@ -212,6 +221,7 @@ export async function planPipeline(
     router,
     swaps,
     sends: legs.transfers,
+    legs: others,
   });
   const ticket: ExecutionTicket = { state: 'ready', hash: undefined };
   return finalize(

@@ -64,6 +64,11 @@ const others = (n: LegCounts, ...allowed: LegTypeName[]): number =>
     .filter((t) => !allowed.includes(t))
     .reduce((sum, t) => sum + n[t], 0);
 
+const exactlyOne = (n: LegCounts, type: LegTypeName, what: string): void => {
+  if (n[type] !== 1 || others(n, type) !== 0)
+    throw usageError(`${what} is exactly one ${type} leg`);
+};
+
 /** Each kind's legs, counted (kinds.ts lists the kinds; a kind without its shape fails typecheck). */
 const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
   send: (n) => {
@@ -86,6 +91,10 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
         `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${n.swap})`,
       );
   },
+  stake: (n) => exactlyOne(n, 'stake', 'a stake'),
+  unstake: (n) => exactlyOne(n, 'unstake-intent', 'an exit intent'),
+  'unstake-complete': (n) => exactlyOne(n, 'unstake', 'a withdrawal'),
+  'claim-rewards': (n) => exactlyOne(n, 'claim', 'a claim'),
   batch: (n) => {
     if (others(n, 'swap', 'transfer') !== 0)
       throw usageError('a batch holds swaps and transfers only');

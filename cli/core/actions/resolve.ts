@@ -3,9 +3,10 @@
  * the rules of rules.ts applied, before any request is made. The kinds and their words are listed
  * once in kinds.ts; this is the one resolver per kind (a missing one fails typecheck). Pure.
  */
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
-import { type Network, sameAddress } from '../../../shared/tokens.js';
+import { parseAmount } from '../../../shared/amount.js';
+import { type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { ActionKind } from './kinds.js';
 import type { PlannedTransfer } from './legs/transfer.js';
 import { checkPairCount } from './limits.js';
@@ -14,14 +15,61 @@ import { checkPlanShape } from './plan.js';
 import { rebalanceView, resolveRebalance } from './rebalance.js';
 import type { SimulationResult } from './checks.js';
 import type { DocumentExtras } from './document.js';
-import { type ResolvedPair, resolvePair, resolveTransfer, swapsAllowed } from './rules.js';
+import {
+  networkAllows,
+  parsePositiveAmount,
+  type ResolvedPair,
+  resolvePair,
+  resolveTransfer,
+  swapsAllowed,
+} from './rules.js';
 
 /** The swaps and transfers a request moves, every rule applied; `mode` is how its routes are fetched. */
 export interface Legs {
   swaps: ResolvedPair[];
   transfers: PlannedTransfer[];
   mode: QuoteMode;
+  /** staking legs, before their reads (legs/staking-read.ts) */
+  staking?: StakingSpec[];
 }
+
+/** A staking leg as a request names it; its reads (the validator, the membership) come next. */
+export interface StakingSpec {
+  type: 'stake' | 'unstake-intent' | 'unstake' | 'claim';
+  /** preset name or staker address */
+  validator: string;
+  token: Token;
+  /** stake and exit intent: the amount (an intent of 0 cancels) */
+  amount?: bigint;
+}
+
+const validatorKey = (text: unknown): string => {
+  if (typeof text !== 'string' || text.trim() === '' || text.length > 100)
+    throw usageError('--validator is required: a validator name or staker address');
+  return text.trim();
+};
+
+const stakingOnly = (
+  network: Network,
+  type: StakingSpec['type'],
+  validator: unknown,
+  amount?: bigint,
+): Legs => {
+  networkAllows('staking', network);
+  return {
+    swaps: [],
+    transfers: [],
+    mode: 'single',
+    staking: [
+      {
+        type,
+        validator: validatorKey(validator),
+        token: resolveToken(network, 'STRK'),
+        ...(amount === undefined ? {} : { amount }),
+      },
+    ],
+  };
+};
 
 /**
  * An action kind: how its request resolves into swaps and transfers (rules.ts applied, before any
@@ -90,6 +138,36 @@ const KINDS: Kinds = {
       rebalance: rebalanceView(request, network, simulation),
     }),
   },
+  stake: {
+    resolve: ({ stake }, { network }) => {
+      networkAllows('staking', network);
+      const token = resolveToken(network, stake.token ?? 'STRK');
+      if (!sameAddress(token.address, resolveToken(network, 'STRK').address))
+        throw usageError(`only STRK is staked here (got ${token.symbol})`);
+      return stakingOnly(
+        network,
+        'stake',
+        stake.validator,
+        parsePositiveAmount(stake.amount, token),
+      );
+    },
+  },
+  unstake: {
+    // 0 cancels a running exit
+    resolve: ({ unstake }, { network }) => {
+      const strk = resolveToken(network, 'STRK');
+      const amount = parseAmount(unstake.amount, strk.decimals, { label: strk.symbol });
+      if (amount < 0n)
+        throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount must not be negative');
+      return stakingOnly(network, 'unstake-intent', unstake.validator, amount);
+    },
+  },
+  'unstake-complete': {
+    resolve: (request, { network }) => stakingOnly(network, 'unstake', request.validator),
+  },
+  'claim-rewards': {
+    resolve: (request, { network }) => stakingOnly(network, 'claim', request.validator),
+  },
 };
 
 export interface Where {
@@ -129,6 +207,7 @@ export function legsOf(request: ActionRequest, where: Where): Legs {
     account: where.account,
     swapCount: legs.swaps.length,
     sends: legs.transfers,
+    legs: legs.staking ?? [],
   });
   return legs;
 }

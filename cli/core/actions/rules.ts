@@ -36,14 +36,35 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
   return bps > SLIPPAGE_WARN_BPS ? 'high' : 'ok';
 }
 
-/** Swaps run on mainnet only (and the mainnet-like sandbox). */
-export function swapsAllowed(network: Network): void {
-  if (network !== 'mainnet') {
+/**
+ * Which networks each family of action runs on, in one place: swaps on mainnet only (and the
+ * mainnet-like sandbox: the aggregator serves mainnet); native staking on mainnet and on the
+ * test network (Sepolia has its own staking contract, shared/staking.ts).
+ */
+export const NETWORKS_OF = {
+  swaps: ['mainnet'],
+  staking: ['mainnet', 'sepolia'],
+} as const satisfies Record<string, readonly Network[]>;
+
+const FAMILY_WORDS: Record<keyof typeof NETWORKS_OF, string> = {
+  swaps: 'swaps are',
+  staking: 'staking is',
+};
+
+/** NETWORK_UNSUPPORTED when `family` does not run on `network`. */
+export function networkAllows(family: keyof typeof NETWORKS_OF, network: Network): void {
+  const allowed: readonly Network[] = NETWORKS_OF[family];
+  if (!allowed.includes(network)) {
     throw new AppError(
       ErrorCode.NETWORK_UNSUPPORTED,
-      `swaps are available on mainnet only (current network: ${network})`,
+      `${FAMILY_WORDS[family]} available on ${allowed.join(' and ')} only (current network: ${network})`,
     );
   }
+}
+
+/** Swaps run on mainnet only (and the mainnet-like sandbox). */
+export function swapsAllowed(network: Network): void {
+  networkAllows('swaps', network);
 }
 
 /** An exact amount of `token`, above zero. */

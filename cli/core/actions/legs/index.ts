@@ -6,7 +6,11 @@
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { ChainCall } from '../../chain/calls.js';
 import { type Acknowledgment, mergeAcknowledgments } from '../acknowledgments.js';
+import { type ClaimLeg, claimLegType } from './claim.js';
+import { type StakeLeg, stakeLegType } from './stake.js';
 import { type SwapLeg, swapLegType } from './swap.js';
+import { type UnstakeIntentLeg, unstakeIntentLegType } from './unstake-intent.js';
+import { type UnstakeLeg, unstakeLegType } from './unstake.js';
 import { type TransferLeg, transferLegType } from './transfer.js';
 import type { Effects, LegPlan, LegType } from './types.js';
 import { describeCall } from './words.js';
@@ -14,7 +18,8 @@ import { describeCall } from './words.js';
 export type { Effects, InEffect, LegPlan, OutEffect, PositionEffect } from './types.js';
 
 /** One leg of a plan, by its type. */
-export type PlannedLeg = SwapLeg | TransferLeg;
+export type PlannedLeg =
+  SwapLeg | TransferLeg | StakeLeg | UnstakeIntentLeg | UnstakeLeg | ClaimLeg;
 export type LegTypeName = PlannedLeg['type'];
 
 type LegTypes = { [T in LegTypeName]: LegType<Extract<PlannedLeg, { type: T }>> };
@@ -23,6 +28,10 @@ type LegTypes = { [T in LegTypeName]: LegType<Extract<PlannedLeg, { type: T }>> 
 export const LEG_TYPES: LegTypes = {
   swap: swapLegType,
   transfer: transferLegType,
+  stake: stakeLegType,
+  'unstake-intent': unstakeIntentLegType,
+  unstake: unstakeLegType,
+  claim: claimLegType,
 };
 
 /** The leg types' names, in the table's order. */
