@@ -107,6 +107,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'plan_send',
         'plan_trade',
         'verify',
+        'get_staking',
+        'plan_stake',
+        'plan_unstake',
+        'plan_unstake_complete',
+        'plan_claim_rewards',
       ].sort(),
     );
     const readOnly = new Set([
@@ -122,6 +127,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_multi_swap',
       'plan_batch',
       'plan_rebalance',
+      'get_staking',
+      'plan_stake',
+      'plan_unstake',
+      'plan_unstake_complete',
+      'plan_claim_rewards',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();

@@ -115,6 +115,7 @@ async function actionOptions(
   input: {
     slippagePercent?: string | undefined;
     allowHighImpact?: boolean | undefined;
+    restartExit?: boolean | undefined;
     gasToken?: string | undefined;
     maxFee?: string | undefined;
   },
@@ -125,6 +126,7 @@ async function actionOptions(
     slippageBps:
       input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent),
     allowHighImpact: input.allowHighImpact === true,
+    acknowledged: input.restartExit === true ? (['exit-restart'] as const) : [],
     gasToken: input.gasToken,
     maxFee: input.maxFee,
     ...(now ? { now } : {}),
@@ -453,7 +455,15 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     name: string,
     title: string,
     description: string,
-    schema: (typeof inputs)['send' | 'trade' | 'multiSwap' | 'batch'],
+    schema: (typeof inputs)[
+      | 'send'
+      | 'trade'
+      | 'multiSwap'
+      | 'batch'
+      | 'stake'
+      | 'unstake'
+      | 'unstakeComplete'
+      | 'claimRewards'],
     request: (input: never) => ActionRequest,
   ): void => {
     server.registerTool(
@@ -518,6 +528,58 @@ export function createToolServer(o: ToolServerOptions): McpServer {
       swaps: Array<{ amount: string; from: string; to: string }>;
       sends: Array<{ amount: string; token: string; to: string }>;
     }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
+  );
+
+  planTool(
+    ACTION_KINDS.stake.tool,
+    'Plan a stake',
+    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving is refused.",
+    inputs.stake,
+    (i: { amount: string; validator: string }) => ({
+      kind: 'stake',
+      stake: { amount: i.amount, validator: i.validator },
+    }),
+  );
+  planTool(
+    ACTION_KINDS.unstake.tool,
+    'Plan an exit from staking',
+    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: that needs restartExit, which the person must have accepted.',
+    inputs.unstake,
+    (i: { amount: string; validator: string }) => ({
+      kind: 'unstake',
+      unstake: { amount: i.amount, validator: i.validator },
+    }),
+  );
+  planTool(
+    ACTION_KINDS['unstake-complete'].tool,
+    'Plan a withdrawal of exited stake',
+    'Plans withdrawing the exited STRK once its window has passed (before: EXIT_NOT_READY with the time left).',
+    inputs.unstakeComplete,
+    (i: { validator: string }) => ({ kind: 'unstake-complete', validator: i.validator }),
+  );
+  planTool(
+    ACTION_KINDS['claim-rewards'].tool,
+    'Plan a claim of staking rewards',
+    'Plans claiming exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
+    inputs.claimRewards,
+    (i: { validator: string }) => ({ kind: 'claim-rewards', validator: i.validator }),
+  );
+
+  server.registerTool(
+    'get_staking',
+    {
+      title: 'Staking validators and positions',
+      description:
+        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts.",
+      inputSchema: inputs.staking,
+      outputSchema: outputs.staking,
+      annotations: { title: 'Staking validators and positions', ...READ },
+    },
+    async (_input, ctx) =>
+      handle(ctx.mcpReq.signal, async (call) => {
+        const { stakingPositions } = await import('../core/staking.js');
+        return { ...(await stakingPositions(ep, { now }, call)) };
+      }),
   );
 
   server.registerTool(
