@@ -297,6 +297,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       };
     },
 
+    async staking({ signal }) {
+      const { e } = ready();
+      const { stakingPositions } = await import('../core/staking.js');
+      return stakingPositions(e, {}, { signal });
+    },
+
     async portfolio({ signal, fresh }) {
       const { e } = ready();
       const { portfolio } = await import('../core/portfolio.js');

@@ -11,6 +11,7 @@ import type { StatusResult } from '../core/status.js';
 import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
+import type { StakingDocument } from '../core/staking.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
 import type { ActionKind } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
@@ -235,6 +236,8 @@ export interface TuiServices {
   balances(session: Session, call: Call): Promise<Balances>;
   /** the core's portfolio: balances, prices, values, shares (to exactly 100.00 %), the total; `fresh` skips the price cache */
   portfolio(call: Call & { fresh?: boolean }): Promise<Portfolio>;
+  /** the validators known for the network and the session wallet's staking positions (absent: not offered) */
+  staking?(call: Call): Promise<StakingDocument>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
   plan(

@@ -41,6 +41,10 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
   // the core decides what must be acknowledged (the plan's list); the app asks for its typed word
   const mustType = plan.acknowledgments.length > 0;
+  // the typed word names what is acknowledged: a swap's figures, or restarting an exit's timer
+  const word = plan.acknowledgments.every((a) => a.id === 'exit-restart')
+    ? 'RESTART'
+    : CONFIRM_WORD;
   const typeWhy = plan.acknowledgments
     .map((a) =>
       a.id === 'high-impact'
@@ -55,8 +59,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
 
   const confirm = (): void => {
     // the clock itself, not the last tick: a key pressed just past the expiry must not sign
-    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD))
-      return;
+    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== word)) return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -184,7 +187,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         {mustType && !expired ? (
           <Box flexDirection="column">
             <Text color={theme.danger} wrap="wrap">
-              {typeWhy}. Type {CONFIRM_WORD} and press Enter to confirm anyway.
+              {typeWhy}. Type {word} and press Enter to confirm anyway.
             </Text>
             <Box>
               <Text>Confirm </Text>
