@@ -115,6 +115,23 @@ describe('staking through the sandbox (whole processes)', () => {
     const after = await position();
     expect(after?.exiting.baseUnits).toBe('0');
     expect(after?.withdrawableAt).toBeNull();
+
+    // the portfolio counts the stake as its own line in the total, not in the wallet's balance
+    const folio = await alice(['portfolio', '--fresh']);
+    expect(folio.code, folio.stderr).toBe(0);
+    const lines = folio.doc.staking as Array<{
+      kind: string;
+      baseUnits: string;
+      value: { cents: string } | null;
+    }>;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'staked', baseUnits: (120n * STRK).toString() }),
+      ]),
+    );
+    const tokens = folio.doc.tokens as Array<{ value: { cents: string } | null }>;
+    const sum = [...tokens, ...lines].reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n);
+    expect((folio.doc.total as { cents: string }).cents).toBe(sum.toString());
   }, 300_000);
 
   it('an inactive validator is refused with its reason; an unknown one by name', async () => {
