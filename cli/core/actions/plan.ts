@@ -1,15 +1,11 @@
 /**
- * A swap plan: what the user confirmed, the aggregator calldata that will execute it, and the
- * exact calls to sign (one multicall). Pure: no I/O, no clock (quote times are passed in).
+ * A plan: its legs (legs/: swaps, transfers, staking legs, …) in the order their calls are
+ * signed, and the exact calls (one multicall). Pure: no I/O, no clock (quote times are passed in).
  *
- * Calls, in order: for each swap `approve(router, exactly amount_in)` on its input token then
- * `swap` on the router; then the plain transfers of a batch. Each approve sits directly before
- * its own swap because ERC-20 `approve` SETS the allowance (it does not add to it): two swaps
- * from the same token as approve1, swap1, approve2, swap2 give the router exactly amount1, then
- * exactly amount2, and nothing is left approved afterwards. Approving both first would leave
- * only amount2 approved (approve2 overwrites approve1), so swap1 would spend from swap2's
- * allowance and swap2 would revert, or the sum would have to be approved at once, which is
- * more than any single swap spends. Any allowance the account held before is overwritten too.
+ * Each leg type builds its own calls (a swap: `approve(router, exactly amount_in)` directly
+ * before its `swap`, so ERC-20's SET-not-add approve never leaves an allowance behind; see
+ * legs/swap.ts). Each kind's shape — how many legs of which type it holds — is SHAPES below,
+ * checked before any request and again when the plan is built.
  */
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { findToken, type Network, normalizeAddress } from '../../../shared/tokens.js';
