@@ -41,7 +41,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
 
   useEffect(() => {
     if (staking !== undefined) void load((signal) => staking({ signal }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the screen opens
   }, []);
 
   const cycle = (step: number): void => {
