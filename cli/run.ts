@@ -19,6 +19,7 @@ import { stopAllChildren } from './platform/child-registry.js';
 import { errorBody, formatJson, humanError } from './headless/output.js';
 import { closest } from './headless/suggest.js';
 import { packageVersion } from '../shared/version.js';
+import { ACTION_KINDS } from './core/actions/kinds.js';
 
 export interface ProgramIO {
   env: NodeJS.ProcessEnv;
@@ -36,6 +37,9 @@ interface CommandEntry {
   longRunning?: true;
   load: () => Promise<{ run: CommandRun }>;
 }
+
+/** An action kind's summary (kinds.ts) in the headless idiom: its signing flag. */
+const signs = (summary: string): string => `${summary} (--yes signs)`;
 
 /** Two-word names ("sandbox outbox") are matched before one-word ones. */
 export const COMMANDS: Record<string, CommandEntry> = {
@@ -57,7 +61,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/balance.js'),
   },
   send: {
-    summary: 'send a token to an address (--yes signs)',
+    summary: signs(ACTION_KINDS.send.summary),
     load: () => import('./commands/send.js'),
   },
   quote: {
@@ -65,16 +69,32 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/quote.js'),
   },
   trade: {
-    summary: 'swap one token for another (--yes signs)',
+    summary: signs(ACTION_KINDS.trade.summary),
     load: () => import('./commands/trade.js'),
   },
   'multi-swap': {
-    summary: '2–3 swaps in one transaction (--yes signs)',
+    summary: signs(ACTION_KINDS['multi-swap'].summary),
     load: () => import('./commands/multi-swap.js'),
   },
   batch: {
-    summary: 'swaps and transfers in one transaction (--yes signs)',
+    summary: signs(ACTION_KINDS.batch.summary),
     load: () => import('./commands/batch.js'),
+  },
+  stake: {
+    summary: signs(ACTION_KINDS.stake.summary),
+    load: () => import('./commands/stake.js'),
+  },
+  unstake: {
+    summary: signs(ACTION_KINDS.unstake.summary),
+    load: () => import('./commands/unstake.js'),
+  },
+  'claim-rewards': {
+    summary: signs(ACTION_KINDS['claim-rewards'].summary),
+    load: () => import('./commands/claim-rewards.js'),
+  },
+  staking: {
+    summary: 'the validators known for the network and your staking positions',
+    load: () => import('./commands/staking.js'),
   },
   history: {
     summary: 'the transactions this client sent',
@@ -116,7 +136,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     load: () => import('./commands/portfolio.js'),
   },
   'portfolio-rebalance': {
-    summary: 'move the wallet to a target allocation (--yes signs)',
+    summary: signs(ACTION_KINDS.rebalance.summary),
     load: () => import('./commands/portfolio-rebalance.js'),
   },
 };

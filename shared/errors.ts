@@ -75,6 +75,16 @@ export const ErrorCode = {
   SIMULATION_OVERSPEND: 'SIMULATION_OVERSPEND',
   /** the plan was shown and nothing was signed: --yes (headless) signs it; or the confirmed plan expired */
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  // the plan needs an acknowledgment the person has not given (details.remedy: the ids)
+  ACKNOWLEDGMENT_REQUIRED: 'ACKNOWLEDGMENT_REQUIRED',
+  // staking: no such validator (name or staker address) on the network
+  UNKNOWN_VALIDATOR: 'UNKNOWN_VALIDATOR',
+  // staking: the validator is leaving (exit announced) or removed: it takes no new stake
+  VALIDATOR_INACTIVE: 'VALIDATOR_INACTIVE',
+  // staking: the account is not staked with the validator, or has nothing to exit, withdraw or claim
+  NOTHING_STAKED: 'NOTHING_STAKED',
+  // staking: the exit window has not passed yet (details.withdrawableAt, details.secondsLeft)
+  EXIT_NOT_READY: 'EXIT_NOT_READY',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
   /** the local transaction history could not be read or written (the transaction itself is unaffected) */

@@ -208,6 +208,31 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       expect(await balances(users.aliceHome)).toEqual(before);
     });
 
+    it('trade --slippage 20 --yes: refused without --allow-high-slippage (nothing signed), signed with it', async () => {
+      const before = await balances(users.aliceHome);
+      const refused = await alice(['trade', '0.01', 'ETH', 'USDC', '--slippage', '20', '--yes']);
+      expect(refused.code).toBe(1);
+      expect(refused.doc.error).toMatchObject({
+        code: 'ACKNOWLEDGMENT_REQUIRED',
+        details: { remedy: ['high-slippage'] },
+      });
+      const human = await cli(users.aliceHome, [
+        ...['trade', '0.01', 'ETH', 'USDC', '--slippage', '20', '--yes', '--sandbox'],
+      ]);
+      expect(human.stderr).toMatch(
+        /pass --allow-high-slippage to accept it \(ACKNOWLEDGMENT_REQUIRED\)/,
+      );
+      expect(await balances(users.aliceHome)).toEqual(before);
+      const signed = await alice([
+        ...['trade', '0.01', 'ETH', 'USDC', '--slippage', '20', '--allow-high-slippage', '--yes'],
+      ]);
+      expect(signed.doc.error).toBeUndefined();
+      expect(signed.doc.transaction).toMatchObject({ status: 'SUCCEEDED' });
+      expect(signed.doc.acknowledgments).toEqual([
+        { id: 'high-slippage', reason: expect.stringContaining('slippage 20% is above 15%') },
+      ]);
+    });
+
     it('a price impact above 15 % → PRICE_IMPACT_TOO_HIGH; more than the wallet holds → INSUFFICIENT_BALANCE', async () => {
       const impact = await alice(['trade', '1500', 'ETH', 'USDC', '--yes']);
       expect(impact.doc.error?.code).toBe('PRICE_IMPACT_TOO_HIGH');

@@ -110,6 +110,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'plan_send',
         'plan_trade',
         'verify',
+        'get_staking',
+        'plan_stake',
+        'plan_unstake',
+        'plan_unstake_complete',
+        'plan_claim_rewards',
       ].sort(),
     );
     const readOnly = new Set([
@@ -125,6 +130,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_multi_swap',
       'plan_batch',
       'plan_rebalance',
+      'get_staking',
+      'plan_stake',
+      'plan_unstake',
+      'plan_unstake_complete',
+      'plan_claim_rewards',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -679,7 +689,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
       const list = (await answer(6)) as { result?: { tools?: unknown[] } };
-      expect(list.result?.tools?.length).toBe(15);
+      expect(list.result?.tools?.length).toBe(20);
       expect(answers.has(4)).toBe(false);
       expect(child.exitCode).toBeNull();
     } finally {

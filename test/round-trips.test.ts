@@ -96,4 +96,12 @@ describe('sequential round trips of a money command (whole processes)', () => {
     expect(send.steps, send.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
     expect(send.requests.filter((q) => q.endsWith(' starknet_getNonce'))).toHaveLength(1);
   });
+
+  it(`stake --yes: at most ${MAX_ROUND_TRIPS}, as a send (its chain reads run beside the balances)`, async () => {
+    const stake = await counted([
+      ...['stake', '10', '--validator', 'Sandbox Alpha', '--yes', '--json', '--sandbox'],
+    ]);
+    expect(stake.doc).toMatchObject({ kind: 'stake', transaction: { status: 'SUCCEEDED' } });
+    expect(stake.steps, stake.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+  });
 });

@@ -11,9 +11,9 @@ import { openHistory } from '../cli/core/history.js';
 import type { CallOptions, ProgressEvent } from '../cli/core/call.js';
 import {
   type ActionContext,
-  executeAction,
+  executePipeline as executeAction,
   type PairSpec,
-  planAction,
+  planPipeline as planAction,
   type PlanOptions,
   type TransferSpec,
 } from '../cli/core/actions/pipeline.js';

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { ACTION_KIND_NAMES, type ActionKind } from './actions/kinds.js';
 import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
 
@@ -39,8 +40,13 @@ const HistoryAmount = Type.Object(
     address: Type.String({ pattern: FELT_HEX64_PATTERN }),
     amount: Short(100),
     baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
-    /** how sure the figure is: sent, the confirmed minimum, or what the receipt shows arrived */
-    basis: Type.Union([Type.Literal('sent'), Type.Literal('minimum'), Type.Literal('received')]),
+    /** how sure the figure is: sent, the confirmed minimum, an exact amount (a claim), or what the receipt shows arrived */
+    basis: Type.Union([
+      Type.Literal('sent'),
+      Type.Literal('minimum'),
+      Type.Literal('exact'),
+      Type.Literal('received'),
+    ]),
     /** transfers: the recipient */
     to: Type.Optional(Type.String({ pattern: FELT_HEX64_PATTERN })),
   },
@@ -53,13 +59,8 @@ const HistoryEntry = Type.Object(
     id: Type.Optional(Type.String({ pattern: '^[0-9a-f]{16,32}$' })),
     time: Short(40),
     updatedAt: Short(40),
-    kind: Type.Union([
-      Type.Literal('send'),
-      Type.Literal('trade'),
-      Type.Literal('multi-swap'),
-      Type.Literal('batch'),
-      Type.Literal('rebalance'),
-    ]),
+    /** the action kind (kinds.ts, listed once) */
+    kind: Type.Unsafe<ActionKind>(Type.Union(ACTION_KIND_NAMES.map((k) => Type.Literal(k)))),
     network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
     sandbox: Type.Boolean(),
     /**

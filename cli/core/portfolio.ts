@@ -246,7 +246,12 @@ export interface Portfolio {
   address: string;
   email: string;
   tokens: PortfolioToken[];
-  /** priced tokens only */
+  /**
+   * native staking, each its own line — staked, in its exit window, unclaimed rewards — never
+   * part of the wallet balance above (the pool holds it); priced lines count in the total
+   */
+  staking: StakingLine[];
+  /** priced tokens and staking lines only */
   total: { usd: string; cents: string };
   unpriced: Array<{ symbol: string; reason: string }>;
   notes: string[];
@@ -262,6 +267,59 @@ export interface Portfolio {
   asOf: string;
 }
 
+export interface StakingLine {
+  validator: string;
+  pool: string;
+  kind: 'staked' | 'exiting' | 'unclaimed';
+  symbol: string;
+  amount: string;
+  baseUnits: string;
+  value: { usd: string; cents: string } | null;
+}
+
+/** The wallet's staking positions as portfolio lines (amounts only; priced by the caller); [] off-network or unread. */
+async function stakingLines(
+  endpoints: Endpoints,
+  call: CallOptions,
+): Promise<{ lines: Array<Omit<StakingLine, 'value'> & { token: Token }>; note?: string }> {
+  const [{ stakingPositions }, { NETWORKS_OF }] = await Promise.all([
+    import('./staking.js'),
+    import('./actions/rules.js'),
+  ]);
+  if (!(NETWORKS_OF.staking as readonly string[]).includes(endpoints.network)) return { lines: [] };
+  try {
+    const doc = await stakingPositions(endpoints, {}, call);
+    const strk = findToken(endpoints.network, 'STRK');
+    if (strk === undefined) return { lines: [] };
+    const lines = doc.positions.flatMap((p) =>
+      (
+        [
+          ['staked', p.staked],
+          ['exiting', p.exiting],
+          ['unclaimed', p.unclaimedRewards],
+        ] as const
+      )
+        .filter(([, m]) => m.baseUnits !== '0')
+        .map(([kind, m]) => ({
+          validator: p.validator,
+          pool: p.pool,
+          kind,
+          symbol: strk.symbol,
+          amount: m.amount,
+          baseUnits: m.baseUnits,
+          token: strk,
+        })),
+    );
+    return { lines };
+  } catch (error) {
+    if (call.signal?.aborted) throw error;
+    return {
+      lines: [],
+      note: 'staking positions could not be read: they are left out of the total',
+    };
+  }
+}
+
 export const PRICING_METHOD =
   "price = the aggregator USD price per unit quoted with a route of the whole held amount into USDC (USDC: into ETH); value = balance × price; ifSoldNow = that route's output";
 
@@ -275,14 +333,31 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  const read = await readWalletBalances(endpoints, {}, call);
+  const [read, staked] = await Promise.all([
+    readWalletBalances(endpoints, {}, call),
+    stakingLines(endpoints, call),
+  ]);
   const held = read.balances.filter((b) => b.baseUnits !== '0');
   const registry = listTokens(endpoints.network);
   const items = held.map((b) => ({
     token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
     amount: BigInt(b.baseUnits),
   }));
-  const prices = await priceTokens(endpoints, items, options, call);
+  const [prices, stakePrices] = await Promise.all([
+    priceTokens(endpoints, items, options, call),
+    priceTokens(
+      endpoints,
+      staked.lines.map((l) => ({ token: l.token, amount: BigInt(l.baseUnits) })),
+      options,
+      call,
+    ),
+  ]);
+  const staking: StakingLine[] = staked.lines.map(({ token, ...l }, i) => {
+    const p = stakePrices[i];
+    const c =
+      p?.ok === true ? centsAt(BigInt(l.baseUnits), token.decimals, p.price.scaled) : undefined;
+    return { ...l, value: c === undefined ? null : { usd: usdText(c), cents: c.toString() } };
+  });
   const cents = items.map((it, i) => {
     const p = prices[i];
     return p?.ok === true ? centsAt(it.amount, it.token.decimals, p.price.scaled) : undefined;
@@ -324,7 +399,10 @@ export async function portfolio(
       cached: p.price.cached,
     };
   });
-  const total = cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n);
+  // the staking lines count in the total, beside (never inside) the wallet's balances
+  const total =
+    cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n) +
+    staking.reduce<bigint>((s, l) => s + BigInt(l.value?.cents ?? '0'), 0n);
   const unpriced = tokens
     .filter((t) => t.unpriced !== null)
     .map((t) => ({ symbol: t.symbol, reason: t.unpriced as string }));
@@ -333,7 +411,7 @@ export async function portfolio(
     (o, p) => (o === undefined || p.price.quotedAt < o ? p.price.quotedAt : o),
     undefined,
   );
-  const notes: string[] = [];
+  const notes: string[] = staked.note === undefined ? [] : [staked.note];
   if (unpriced.length > 0)
     notes.push(
       `${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`,
@@ -354,6 +432,7 @@ export async function portfolio(
     address: read.address,
     email: read.email,
     tokens,
+    staking,
     total: { usd: usdText(total), cents: total.toString() },
     unpriced,
     notes,

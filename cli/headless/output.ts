@@ -27,9 +27,27 @@ export function errorBody(error: unknown): ErrorBody {
   };
 }
 
-/** One `error:` line per line of the message; the code closes the last one. */
+/**
+ * The headless words for a refusal's remedy (the core names no flag: `details.remedy` lists what
+ * is missing — 'confirm', or an acknowledgment id, cli/core/actions/acknowledgments.ts).
+ */
+export const REMEDY_WORDS: Record<string, string> = {
+  confirm: 'then run again with --yes to sign it',
+  'high-impact': 'pass --allow-high-impact to accept it',
+  'high-slippage': 'pass --allow-high-slippage to accept it',
+  'exit-restart': 'pass --restart-exit to restart the exit timer',
+};
+
+function remedyOf(details: Record<string, unknown> | undefined): string {
+  const remedy = details?.remedy;
+  if (!Array.isArray(remedy)) return '';
+  const words = remedy.map((r) => (typeof r === 'string' ? REMEDY_WORDS[r] : undefined));
+  return words.every((w) => w !== undefined) && words.length > 0 ? `, ${words.join('; ')}` : '';
+}
+
+/** One `error:` line per line of the message (and the remedy in headless words); the code closes the last one. */
 export function humanError(error: unknown): string {
   const body = errorBody(error);
-  const lines = body.error.message.split('\n');
+  const lines = `${body.error.message}${remedyOf(body.error.details)}`.split('\n');
   return `${lines.map((line, i) => `error: ${line}${i === lines.length - 1 ? ` (${body.error.code})` : ''}`).join('\n')}\n`;
 }

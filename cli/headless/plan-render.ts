@@ -6,6 +6,7 @@
 import { formatAmountShort } from '../../shared/amount.js';
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
+import { byKind } from '../core/actions/kinds.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { ListedEntry } from '../core/history-view.js';
 import type { Money } from '../core/quote-summary.js';
@@ -13,6 +14,8 @@ import { renderRebalanceTable } from './portfolio-render.js';
 
 const short = (m: Money, decimals: number): string =>
   `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+/** What is signed, what leaves, what is guaranteed and maximums: every digit, never cut. */
+const exact = (m: Money): string => `${m.amount} ${m.symbol}`;
 const signed = (m: Money, decimals: number): string =>
   m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`;
 
@@ -21,13 +24,7 @@ function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
 }
 
-const TITLES: Record<PlanDocument['kind'], string> = {
-  send: 'Send',
-  trade: 'Trade',
-  'multi-swap': 'Multi-swap',
-  batch: 'Batch',
-  rebalance: 'Rebalance',
-};
+const TITLES: Record<PlanDocument['kind'], string> = byKind((k) => k.label);
 
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
@@ -36,7 +33,7 @@ function gasLine(doc: PlanDocument): string {
     doc.gas.estimatedFee === null
       ? ''
       : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
-  return `at most ${short(doc.gas.maxFee, doc.gas.token.decimals)}${estimate} (the unused part is refunded)`;
+  return `at most ${exact(doc.gas.maxFee)}${estimate} (the unused part is refunded)`;
 }
 
 function simulationLine(doc: PlanDocument): string {
@@ -62,11 +59,11 @@ export function renderPlan(doc: PlanDocument): string {
       .join(', ');
     lines.push(
       ...rows([
-        ['You pay', short(s.amountIn, s.from.decimals)],
+        ['You pay', exact(s.amountIn)],
         ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
         [
           'At least',
-          `${short(s.confirmedMinimumReceived, s.to.decimals)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
+          `${exact(s.confirmedMinimumReceived)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
         ],
         ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
         [
@@ -80,7 +77,7 @@ export function renderPlan(doc: PlanDocument): string {
     );
   });
   for (const send of doc.sends)
-    lines.push(...rows([['Send', `${short(send.amount, send.token.decimals)} to ${send.to}`]]));
+    lines.push(...rows([['Send', `${exact(send.amount)} to ${send.to}`]]));
   lines.push(
     '',
     ...rows([
@@ -90,7 +87,7 @@ export function renderPlan(doc: PlanDocument): string {
         doc.spend
           .map(
             (l) =>
-              `${short(l.total, l.token.decimals)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
+              `${exact(l.total)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
           )
           .join(', '),
       ],
@@ -150,7 +147,7 @@ export function renderHistory(
     const network = e.sandbox ? (earlier ? 'earlier sandbox' : 'sandbox') : e.network;
     const flows = e.amounts.map(
       (a) =>
-        `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
+        `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : a.basis === 'exact' ? 'exactly' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
     );
     lines.push(
       `${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`,

@@ -41,6 +41,10 @@ export function renderPortfolio(p: Portfolio): string {
       ),
     );
   }
+  for (const l of p.staking)
+    lines.push(
+      `  ${l.kind === 'staked' ? 'staked with' : l.kind === 'exiting' ? 'exiting from' : 'unclaimed rewards at'} ${l.validator}: ${l.amount} ${l.symbol}  ${l.value === null ? 'unpriced' : `${l.value.usd} USD`}`,
+    );
   lines.push(`  Total: ${p.total.usd} USD${p.unpriced.length > 0 ? ' (priced tokens only)' : ''}`);
   for (const t of p.tokens) {
     if (t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > 100)

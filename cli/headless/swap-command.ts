@@ -27,6 +27,8 @@ export const SIGNING_HELP = `  --yes               sign and send the plan (witho
 /** The flags of the commands that swap, then every signing flag. */
 export const SIGNING_OPTIONS_HELP = `  --slippage PERCENT  tolerance for the minimum received, 0.01–50 (default from settings, 1)
   --allow-high-impact accept a price impact above 15 % (refused otherwise)
+  --allow-high-slippage
+                      accept a slippage above 15 % (refused otherwise)
 ${SIGNING_HELP}`;
 
 const SIGNING_FLAGS = {
@@ -39,6 +41,7 @@ const SIGNING_FLAGS = {
 const SWAP_FLAGS = {
   slippage: { type: 'string' },
   'allow-high-impact': { type: 'boolean' },
+  'allow-high-slippage': { type: 'boolean' },
 } as const;
 
 export interface SigningOptions extends ActionOptions {
@@ -85,7 +88,11 @@ export function parseSigningArgs(
     help: values.help === true,
     network,
     slippageBps: slippage === undefined ? undefined : parseSlippageBps(slippage),
-    allowHighImpact: values['allow-high-impact'] === true,
+    // each acknowledgment the core may ask for, given up front by its flag (output.ts REMEDY_WORDS)
+    acknowledged: [
+      ...(values['allow-high-impact'] === true ? (['high-impact'] as const) : []),
+      ...(values['allow-high-slippage'] === true ? (['high-slippage'] as const) : []),
+    ],
     gasToken: values['gas-token'] as string | undefined,
     maxFee: values['max-fee'] as string | undefined,
   };

@@ -23,6 +23,11 @@ export const Transfer = z.strictObject({
 const Slippage = text(8)
   .describe('tolerance for the minimum received, in percent, 0.01–50 (default from settings, 1)')
   .optional();
+const Validator = z
+  .string()
+  .min(1)
+  .max(100)
+  .describe('the validator: a preset name (get_staking lists them) or a staker address');
 const GasToken = TokenName.describe(
   'pay gas in this token (default: sponsored when offered, else the gasToken setting)',
 ).optional();
@@ -135,6 +140,27 @@ export const inputs = {
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
+  staking: z.strictObject({}),
+  stake: z.strictObject({
+    amount: Amount,
+    validator: Validator,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  unstake: z.strictObject({
+    amount: Amount.describe('STRK to take out of the pool (0 cancels a running exit)'),
+    validator: Validator,
+    restartExit: z
+      .boolean()
+      .optional()
+      .describe(
+        'the person accepted that a new exit replaces the running one and restarts its timer',
+      ),
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  unstakeComplete: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
+  claimRewards: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
   portfolio: z.strictObject({
     fresh: z
       .boolean()
@@ -170,6 +196,12 @@ export const inputs = {
 const Where = { network: z.string(), sandbox: z.boolean() };
 
 export const outputs = {
+  staking: z.looseObject({
+    network: z.string(),
+    account: z.string(),
+    validators: z.array(z.looseObject({ name: z.string(), staker: z.string(), pool: z.string() })),
+    positions: z.array(z.looseObject({ validator: z.string(), pool: z.string() })),
+  }),
   status: z.looseObject({
     ...Where,
     swapsSupported: z.boolean(),

@@ -17,6 +17,7 @@ import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { packageVersion } from '../../shared/version.js';
+import { ACTION_KINDS } from '../core/actions/kinds.js';
 import type { ActionLimits, ActionRequest, PlannedWalletAction } from '../core/actions/index.js';
 import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
 import type { CallOptions } from '../core/call.js';
@@ -134,6 +135,7 @@ async function actionOptions(
   input: {
     slippagePercent?: string | undefined;
     allowHighImpact?: boolean | undefined;
+    restartExit?: boolean | undefined;
     gasToken?: string | undefined;
     maxFee?: string | undefined;
   },
@@ -144,6 +146,7 @@ async function actionOptions(
     slippageBps:
       input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent),
     allowHighImpact: input.allowHighImpact === true,
+    acknowledged: input.restartExit === true ? (['exit-restart'] as const) : [],
     gasToken: input.gasToken,
     maxFee: input.maxFee,
     ...(now ? { now } : {}),
@@ -519,7 +522,15 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     name: string,
     title: string,
     description: string,
-    schema: (typeof inputs)['send' | 'trade' | 'multiSwap' | 'batch'],
+    schema: (typeof inputs)[
+      | 'send'
+      | 'trade'
+      | 'multiSwap'
+      | 'batch'
+      | 'stake'
+      | 'unstake'
+      | 'unstakeComplete'
+      | 'claimRewards'],
     request: (input: never) => ActionRequest,
   ): void => {
     server.registerTool(
@@ -546,7 +557,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   };
 
   planTool(
-    'plan_send',
+    ACTION_KINDS.send.tool,
     'Plan a transfer',
     'Plans sending an amount of a token to an address.',
     inputs.send,
@@ -556,7 +567,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_trade',
+    ACTION_KINDS.trade.tool,
     'Plan a swap',
     'Plans swapping an amount of one token for another (approve then swap, one transaction).',
     inputs.trade,
@@ -566,7 +577,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_multi_swap',
+    ACTION_KINDS['multi-swap'].tool,
     'Plan 2–3 swaps',
     'Plans 2 or 3 swaps in one transaction.',
     inputs.multiSwap,
@@ -576,7 +587,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }),
   );
   planTool(
-    'plan_batch',
+    ACTION_KINDS.batch.tool,
     'Plan a batch',
     'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).',
     inputs.batch,
@@ -586,8 +597,60 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
   );
 
+  planTool(
+    ACTION_KINDS.stake.tool,
+    'Plan a stake',
+    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving is refused.",
+    inputs.stake,
+    (i: { amount: string; validator: string }) => ({
+      kind: 'stake',
+      stake: { amount: i.amount, validator: i.validator },
+    }),
+  );
+  planTool(
+    ACTION_KINDS.unstake.tool,
+    'Plan an exit from staking',
+    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: that needs restartExit, which the person must have accepted.',
+    inputs.unstake,
+    (i: { amount: string; validator: string }) => ({
+      kind: 'unstake',
+      unstake: { amount: i.amount, validator: i.validator },
+    }),
+  );
+  planTool(
+    ACTION_KINDS['unstake-complete'].tool,
+    'Plan a withdrawal of exited stake',
+    'Plans withdrawing the exited STRK once its window has passed (before: EXIT_NOT_READY with the time left).',
+    inputs.unstakeComplete,
+    (i: { validator: string }) => ({ kind: 'unstake-complete', validator: i.validator }),
+  );
+  planTool(
+    ACTION_KINDS['claim-rewards'].tool,
+    'Plan a claim of staking rewards',
+    'Plans claiming exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
+    inputs.claimRewards,
+    (i: { validator: string }) => ({ kind: 'claim-rewards', validator: i.validator }),
+  );
+
   server.registerTool(
-    'plan_rebalance',
+    'get_staking',
+    {
+      title: 'Staking validators and positions',
+      description:
+        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts.",
+      inputSchema: inputs.staking,
+      outputSchema: outputs.staking,
+      annotations: { title: 'Staking validators and positions', ...READ },
+    },
+    async (_input, ctx) =>
+      handle(ctx, [], async (call) => {
+        const { stakingPositions } = await import('../core/staking.js');
+        return { ...(await stakingPositions(ep, { now }, call)) };
+      }),
+  );
+
+  server.registerTool(
+    ACTION_KINDS.rebalance.tool,
     {
       title: 'Plan a rebalance',
       description:

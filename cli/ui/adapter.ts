@@ -15,6 +15,7 @@ import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
+import { byKind } from '../core/actions/kinds.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -58,6 +59,25 @@ function actionRequest(request: PlanRequest): ActionRequest {
       return { kind: 'batch', swaps: request.swaps, transfers: request.sends };
     case 'rebalance':
       return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
+    case 'stake':
+      return {
+        kind: 'stake',
+        stake: {
+          amount: request.staking?.amount ?? '',
+          validator: request.staking?.validator ?? '',
+        },
+      };
+    case 'unstake':
+      return {
+        kind: 'unstake',
+        unstake: {
+          amount: request.staking?.amount ?? '',
+          validator: request.staking?.validator ?? '',
+        },
+      };
+    case 'unstake-complete':
+    case 'claim-rewards':
+      return { kind: request.kind, validator: request.staking?.validator ?? '' };
   }
 }
 
@@ -97,19 +117,14 @@ function planView(
           }))
         : [],
     warnings: document.warnings,
+    acknowledgments: document.acknowledgments,
     ...(document.rebalance === undefined ? {} : { rebalance: document.rebalance }),
     expiresAt: planned.confirmBy,
     handle,
   };
 }
 
-const HEADLINES: Record<ExecutionResult['kind'], string> = {
-  send: 'Sent',
-  trade: 'Swap confirmed',
-  'multi-swap': 'Multi-swap confirmed',
-  batch: 'Batch confirmed',
-  rebalance: 'Rebalance confirmed',
-};
+const HEADLINES: Record<ExecutionResult['kind'], string> = byKind((k) => k.done);
 
 /** "Sent 1.5 STRK to 0x…": exact, with the whole recipient address. */
 function sentHeadline(result: ExecutionResult): string {
@@ -283,6 +298,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       };
     },
 
+    async staking({ signal }) {
+      const { e } = ready();
+      const { stakingPositions } = await import('../core/staking.js');
+      return stakingPositions(e, {}, { signal });
+    },
+
     async portfolio({ signal, fresh }) {
       const { e } = ready();
       const { portfolio } = await import('../core/portfolio.js');
@@ -311,12 +332,13 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         import('../core/actions/index.js'),
         import('../core/events.js'),
       ]);
-      // the review asks for the typed word above 15 % impact before anything is signed, so the
-      // core plans such a swap instead of refusing it (the headless --allow-high-impact)
+      // the review asks for the typed word for each acknowledgment the plan lists (a price impact
+      // or a slippage above 15 %, …) before anything is signed, so the core lists them instead
+      // of refusing (the headless flags give them up front)
       const planned = await actions.planAction(
         e,
         actionRequest(request),
-        { slippageBps: request.slippageBps, allowHighImpact: true },
+        { slippageBps: request.slippageBps, askAtConfirmation: true },
         { signal, onProgress: (event) => onProgress?.(describeEvent(event)) },
       );
       const handle = Object.freeze({}) as PlanHandle;
@@ -329,16 +351,16 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       if (planned === undefined)
         throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again');
       const { executeAction } = await import('../core/actions/index.js');
-      // Above 15 % impact the review took the typed word for this plan; anything else executes
-      // as the headless default, so a re-quote that crossed 15 % on the way is refused.
+      // The review took the typed word for exactly the acknowledgments this plan listed; one a
+      // re-quote adds on the way (an impact that crossed 15 %) is refused by the core.
       const result = await executeAction(
-        { ...planned, allowHighImpact: false },
+        planned,
         {
           signal,
           onProgress: (event) =>
             event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
         },
-        { highImpactConfirmed: plan.impact === 'high' },
+        { acknowledged: plan.acknowledgments.map((a) => a.id) },
       );
       return receiptOf(result);
     },

@@ -11,7 +11,10 @@ import type { StatusResult } from '../core/status.js';
 import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
+import type { StakingDocument } from '../core/staking.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
+import type { ActionKind } from '../core/actions/kinds.js';
+import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 
 export type { Portfolio, RebalanceSpec, RebalanceView };
 
@@ -78,13 +81,15 @@ export interface PairRequest {
  * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
  */
 export interface PlanRequest {
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
+  kind: ActionKind;
   swaps: PairRequest[];
   /** send: exactly one; batch: any */
   sends: SendRequest[];
   slippageBps: number;
   /** a rebalance: the targets and its settings (the core picks the legs) */
   rebalance?: RebalanceSpec;
+  /** a staking action: the validator (name or staker address) and, to stake or exit, the amount */
+  staking?: { validator: string; amount?: string };
 }
 
 declare const planHandle: unique symbol;
@@ -121,6 +126,8 @@ export interface PlanView {
   slippageBps: number;
   /** the worst price impact of the plan's swaps, as the core rates it */
   impact: ImpactLevel;
+  /** what the person must acknowledge (the typed word) before this plan is signed: the core's list */
+  acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
   fee: FeeView;
   deploysAccount: boolean;
   calls: CallView[];
@@ -163,7 +170,7 @@ export interface HistoryEntry {
   transactionHash: string;
   /** ISO time it was sent */
   at: string;
-  kind: 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
+  kind: ActionKind;
   summary: string;
   /** pending: no receipt yet; unknown: the answer was lost, may have executed; not-sent: provably never executed */
   status: 'succeeded' | 'reverted' | 'pending' | 'unknown' | 'not-sent';
@@ -229,6 +236,8 @@ export interface TuiServices {
   balances(session: Session, call: Call): Promise<Balances>;
   /** the core's portfolio: balances, prices, values, shares (to exactly 100.00 %), the total; `fresh` skips the price cache */
   portfolio(call: Call & { fresh?: boolean }): Promise<Portfolio>;
+  /** the validators known for the network and the session wallet's staking positions (absent: not offered) */
+  staking?(call: Call): Promise<StakingDocument>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
   plan(

@@ -7,6 +7,14 @@ import type { RowsForm } from './screens/rows-state.js';
 import type { SendForm } from './screens/form-fields.js';
 import type { TradeForm } from './screens/trade-state.js';
 
+/** The staking screen's form, restored when Esc or `n` comes back from the review. */
+export interface StakingForm {
+  kind: 'stake' | 'unstake' | 'unstake-complete' | 'claim-rewards';
+  validator: string;
+  amount: string;
+  focus: 'validator' | 'amount';
+}
+
 export type Screen =
   | { name: 'connecting' }
   /** email: filled in (after a logout); note: said first */
@@ -28,6 +36,8 @@ export type Screen =
   | { name: 'portfolio' }
   /** form: the targets as typed, restored when Esc comes back from the review */
   | { name: 'rebalance'; form?: { target: string; band: string; sellUnlisted: boolean } }
+  /** staking: positions, and a stake, exit, withdrawal or claim through the shared review */
+  | { name: 'staking'; form?: StakingForm }
   | { name: 'status' }
   | { name: 'settings' }
   | { name: 'logout' }

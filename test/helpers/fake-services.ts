@@ -245,6 +245,15 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
           to: parseAddress(s.to, 'recipient'),
         })),
         slippageBps: request.slippageBps,
+        // the core's rule (acknowledgments.ts): impact or slippage above 15 % on a swap
+        acknowledgments: [
+          ...(priceImpactWarning(impact) === 'very-high' && quotes.length > 0
+            ? [{ id: 'high-impact' as const, reason: 'price impact above 15%' }]
+            : []),
+          ...(request.slippageBps > 1500 && quotes.length > 0
+            ? [{ id: 'high-slippage' as const, reason: 'slippage above 15%' }]
+            : []),
+        ],
         impact: impactLevel(impact),
         fee: options.fee ?? { mode: 'sponsored' },
         deploysAccount: false,

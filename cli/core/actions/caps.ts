@@ -4,14 +4,15 @@
  * right before signing, on exactly the plan that would be signed (after any re-quote). A plan
  * whose value cannot be known is refused, never waved through (fail closed).
  *
- * What counts: every amount the plan's swaps and transfers take from the account, valued by
- * value.ts from what a route itself exchanges (a stablecoin at face value; the swap's own route
- * when it goes into a stablecoin; else a route into USDC), the aggregator's USD price field
- * checked against it (docs/checks.md "What the caps trust"). Gas is bounded by the plan's maximum
- * fee, not by the cap. Every token a swap or a transfer moves, in or out, must be allowed. Every
- * third party a leg pays must be on the recipient list when one is set (recipients.ts). A rolling
- * budget (../budget.ts) is checked here at the same value, and the pipeline reserves that value
- * right before signing.
+ * What counts: every `out` effect of the plan's legs (legs/: what leaves the account, whatever
+ * the leg — a swap's input, a transfer, a stake), valued by value.ts from what a route itself
+ * exchanges (a stablecoin at face value; a swap's own route when it goes into a stablecoin; else
+ * a route into USDC), the aggregator's USD price field checked against it (docs/checks.md "What
+ * the caps trust"). An outflow that cannot be valued refuses the plan under a cap. Gas is bounded
+ * by the plan's maximum fee, not by the cap. Every token the plan's effects name — out, in, or a
+ * position — must be allowed. Every third party a leg pays must be on the recipient list when one
+ * is set (recipients.ts). A rolling budget (../budget.ts) is checked here at the same value, and
+ * the pipeline reserves that value right before signing.
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
@@ -19,6 +20,7 @@ import { sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { SpendBudget } from '../budget.js';
 import type { CallOptions } from '../call.js';
+import { effectsOf } from './legs/index.js';
 import type { ActionPlan } from './plan.js';
 import { type Outflow, valueOutflows } from './value.js';
 import { checkRecipients } from './recipients.js';
@@ -36,17 +38,14 @@ export interface ActionLimits {
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
 
-/** Every token the plan moves (swap inputs and outputs, transfers), once each. */
+/** Every token the plan's effects name (out, in, positions), once each. */
 function movedTokens(plan: ActionPlan): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token): void => {
     if (!tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
   };
-  for (const s of plan.swaps) {
-    add(s.confirmed.from);
-    add(s.confirmed.to);
-  }
-  for (const s of plan.sends) add(s.token);
+  const effects = effectsOf(plan.legs, plan);
+  for (const e of [...effects.out, ...effects.in, ...effects.positions]) add(e.token);
   return tokens;
 }
 
@@ -67,20 +66,21 @@ export function checkAllowedTokens(
   );
 }
 
-/** What the plan takes from the account, as the valuation (value.ts) reads it. */
+/** What the plan takes from the account (its legs' `out` effects), as the valuation (value.ts) reads it. */
 export function planOutflows(plan: ActionPlan): Outflow[] {
-  return [
-    ...plan.swaps.map((s) => ({
-      token: s.executing.from,
-      amount: s.executing.amountIn,
-      quote: {
-        to: s.executing.to,
-        grossOutput: s.executing.grossOutput,
-        inputPrice: s.executing.inputPrice,
-      },
-    })),
-    ...plan.sends.map((s) => ({ token: s.token, amount: s.amount })),
-  ];
+  return effectsOf(plan.legs, plan).out.map((out) => ({
+    token: out.token,
+    amount: out.amount,
+    ...(out.route === undefined
+      ? {}
+      : {
+          quote: {
+            to: out.route.to,
+            grossOutput: out.route.grossOutput,
+            inputPrice: out.quotedPrice,
+          },
+        }),
+  }));
 }
 
 /** The plan's outgoing value in cents (value.ts valueOutflows: refuses what it cannot value). */

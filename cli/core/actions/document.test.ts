@@ -146,8 +146,9 @@ describe('requireConfirmation', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('CONFIRMATION_REQUIRED');
-      expect((error as AppError).details).toEqual({ plan: doc });
-      expect((error as AppError).message).toContain('--yes');
+      // the core names no flag: the remedy is data, each face words it
+      expect((error as AppError).details).toEqual({ plan: doc, remedy: ['confirm'] });
+      expect((error as AppError).message).not.toContain('--');
     }
   });
 });

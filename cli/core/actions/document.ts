@@ -4,14 +4,13 @@
  * account, what arrives at least, at what price impact and gas, what the simulation showed, and
  * the exact calls in plain words: a person should be able to check it in five seconds.
  */
-import { formatAmount, formatAmountShort } from '../../../shared/amount.js';
+import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { feltHex } from '../../../shared/felt.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
-import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
+import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
-import type { ChainCall } from '../chain/calls.js';
-import { decodeAddressAmount } from './calls.js';
+import { describeLegCalls, legHeadline } from './legs/index.js';
 import {
   type GasQuote,
   impactLevel,
@@ -21,6 +20,7 @@ import {
   spendByToken,
   type SimulationResult,
 } from './checks.js';
+import type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
 import type { PlanKind, ActionPlan } from './plan.js';
 import type { RebalanceView } from './rebalance.js';
 
@@ -98,6 +98,11 @@ export interface PlanDocument {
   /** ISO time after which the paymaster refuses this build; null when not built */
   expiresAt: string | null;
   warnings: string[];
+  /**
+   * what the person must acknowledge explicitly before this plan is signed (acknowledgments.ts):
+   * each face asks in its own idiom (a flag, the app's typed word, an elicitation)
+   */
+  acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
   /** a rebalance: the table (token, now %, target %, after % from the simulation) and what the shares are of */
   rebalance?: RebalanceView;
 }
@@ -115,6 +120,7 @@ export interface DocumentExtras {
   /** epoch ms */
   buildExpiresAt?: number;
   rebalance?: RebalanceView;
+  acknowledgments?: readonly Acknowledgment[];
 }
 
 const ref = (t: Token): TokenRef => ({
@@ -127,48 +133,12 @@ const money = (value: bigint, t: Token): Money => ({
   baseUnits: value.toString(),
   symbol: t.symbol,
 });
-const short = (value: bigint, t: Token): string =>
-  `${formatAmountShort(value, t.decimals)} ${t.symbol}`;
-const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
-/** One call in words, read from the call itself (so a wrong call reads wrong). */
-export function describeCall(
-  call: ChainCall,
-  plan: Pick<ActionPlan, 'network' | 'router' | 'account'>,
-): string {
-  const token = findToken(plan.network, call.contractAddress);
-  const args = decodeAddressAmount(call.calldata);
-  const whom = (address: bigint): string => {
-    const text = feltHex(address);
-    if (sameAddress(text, plan.router)) return `the router ${shortAddress(plan.router)}`;
-    if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
-    return text;
-  };
-  if (token !== undefined && args !== undefined && call.entrypoint === 'approve')
-    return `approve ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer')
-    return `transfer ${short(args.amount, token)} to ${whom(args.address)}`;
-  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router))
-    return `swap on the router ${shortAddress(plan.router)}`;
-  return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
-}
-
-function describeSwap(plan: ActionPlan, call: ChainCall, index: number): string {
-  const swap = plan.swaps[index];
-  if (swap === undefined) return describeCall(call, plan);
-  const q = swap.executing;
-  return `swap ${short(q.amountIn, q.from)} for at least ${short(swap.confirmed.minimumReceived, q.to)} (expected ${short(q.expectedOutput, q.to)}) to your account, on the router ${shortAddress(plan.router)}`;
-}
+export { describeCall } from './legs/words.js';
 
 function headline(plan: ActionPlan): string {
-  const parts = plan.swaps.map(
-    (s) =>
-      `${short(s.confirmed.amountIn, s.confirmed.from)} → at least ${short(s.confirmed.minimumReceived, s.confirmed.to)}`,
-  );
-  const sends = plan.sends.map((s) => `send ${short(s.amount, s.token)} to ${shortAddress(s.to)}`);
-  const swapText = parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
   return (
-    [...swapText, ...sends].join('; ') +
+    legHeadline(plan.legs, plan).join('; ') +
     (plan.calls.length > 1 ? ` (one transaction, ${plan.calls.length} calls)` : '')
   );
 }
@@ -231,17 +201,13 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     const next = impactLevel(s.executing.priceImpactBps);
     return order.indexOf(next) > order.indexOf(l) ? next : l;
   }, 'ok');
-  let swapIndex = 0;
-  const calls = plan.calls.map((call) => {
-    const description =
-      call.entrypoint === 'swap' ? describeSwap(plan, call, swapIndex++) : describeCall(call, plan);
-    return {
-      description,
-      contractAddress: call.contractAddress,
-      entrypoint: call.entrypoint,
-      calldata: [...call.calldata],
-    };
-  });
+  const words = describeLegCalls(plan.legs, plan.calls, plan);
+  const calls = plan.calls.map((call, i) => ({
+    description: words[i] ?? '',
+    contractAddress: call.contractAddress,
+    entrypoint: call.entrypoint,
+    calldata: [...call.calldata],
+  }));
   const slippageBps = plan.swaps[0]?.confirmed.slippageBps;
   const oldest = plan.swaps.reduce<number | undefined>(
     (t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t),
@@ -283,16 +249,20 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     expiresAt:
       extras.buildExpiresAt === undefined ? null : new Date(extras.buildExpiresAt).toISOString(),
     warnings: [...(extras.warnings ?? [])],
+    acknowledgments: (extras.acknowledgments ?? []).map((a) => ({ id: a.id, reason: a.reason })),
     ...(extras.rebalance === undefined ? {} : { rebalance: extras.rebalance }),
   };
 }
 
-/** Headless without --yes: nothing is signed; the plan travels in the error document (details.plan). */
-export function requireConfirmation(yes: boolean, document: PlanDocument): void {
-  if (yes) return;
+/**
+ * Not confirmed: nothing is signed; the plan travels in the error document (details.plan) and
+ * `details.remedy` is 'confirm' — each face words it (headless: run again with --yes).
+ */
+export function requireConfirmation(confirmed: boolean, document: PlanDocument): void {
+  if (confirmed) return;
   throw new AppError(
     ErrorCode.CONFIRMATION_REQUIRED,
-    `nothing was signed: ${document.headline}. Check the plan, then run again with --yes to sign it`,
-    { details: { plan: document } },
+    `nothing was signed: ${document.headline}. Check the plan`,
+    { details: { plan: document, remedy: ['confirm'] } },
   );
 }

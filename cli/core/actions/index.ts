@@ -29,6 +29,8 @@ import type {
   ExecutionResult,
   PlannedAction,
 } from './pipeline.js';
+import type { AcknowledgmentId } from './acknowledgments.js';
+import type { ActionKind } from './kinds.js';
 import type { RebalanceRequest, RebalanceSnapshot } from './rebalance.js';
 
 export type {
@@ -42,11 +44,18 @@ export type {
 export type { RebalanceSpec, RebalanceView } from './rebalance.js';
 export type { PlanDocument } from './document.js';
 export type { ActionLimits } from './caps.js';
+export type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
+export { ACKNOWLEDGMENT_IDS } from './acknowledgments.js';
 export { EXPIRY_MARGIN_S, CONFIRM_MARGIN_MS } from './checks.js';
 
 export interface ActionOptions {
   slippageBps?: number | undefined;
+  /** the same as acknowledging 'high-impact' */
   allowHighImpact?: boolean | undefined;
+  /** what the person acknowledged up front (acknowledgments.ts): a headless flag per id */
+  acknowledged?: readonly AcknowledgmentId[] | undefined;
+  /** the face asks for the plan's acknowledgments at confirmation (PlanOptions.askAtConfirmation) */
+  askAtConfirmation?: boolean | undefined;
   /** pay gas in this token (symbol or address) instead of asking for sponsorship first */
   gasToken?: string | undefined;
   /** refuse a plan whose maximum gas fee is above this, in gas-token units ("0.5") */
@@ -59,6 +68,24 @@ export interface ActionOptions {
 export interface PlannedWalletAction extends PlannedAction {
   readonly session: Session;
 }
+
+type Prepare<R extends ActionRequest> = (
+  endpoints: Endpoints,
+  request: R,
+  options: ActionOptions,
+  call: CallOptions,
+) => Promise<R>;
+
+/**
+ * What a kind reads from the wallet before its legs can be resolved (kinds.ts lists the kinds;
+ * most need nothing): a rebalance plans from a snapshot of the wallet.
+ */
+const PREPARE: { [K in ActionKind]?: Prepare<Extract<ActionRequest, { kind: K }>> } = {
+  rebalance: async (endpoints, request, options, call) =>
+    request.snapshot === undefined
+      ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) }
+      : request,
+};
 
 /** Plans `request` for the session's wallet: checked, built, simulated; nothing is signed. */
 export async function planAction(
@@ -87,13 +114,18 @@ export async function planAction(
       chain: chainOf(endpoints),
       ...(options.now ? { now: options.now } : {}),
     };
-    const withSnapshot =
-      request.kind === 'rebalance' && request.snapshot === undefined
-        ? { ...request, snapshot: await rebalanceSnapshot(endpoints, request, options, call) }
-        : request;
-    const planned = await pipeline.planAction(
-      withSnapshot,
-      { slippageBps: options.slippageBps, allowHighImpact: options.allowHighImpact, maxFee },
+    const prepare = PREPARE[request.kind] as Prepare<ActionRequest> | undefined;
+    const ready =
+      prepare === undefined ? request : await prepare(endpoints, request, options, call);
+    const planned = await pipeline.planPipeline(
+      ready,
+      {
+        slippageBps: options.slippageBps,
+        allowHighImpact: options.allowHighImpact,
+        acknowledged: options.acknowledged,
+        askAtConfirmation: options.askAtConfirmation,
+        maxFee,
+      },
       ctx,
       call,
     );
@@ -111,7 +143,7 @@ export async function executeAction(
 ): Promise<ExecutionResult> {
   const pipeline = await import('./pipeline.js');
   try {
-    return await pipeline.executeAction(planned, call, options);
+    return await pipeline.executePipeline(planned, call, options);
   } catch (error) {
     throw mapSessionError(planned.session, error);
   }

@@ -1,96 +1,33 @@
 /**
- * A swap plan: what the user confirmed, the aggregator calldata that will execute it, and the
- * exact calls to sign (one multicall). Pure: no I/O, no clock (quote times are passed in).
+ * A plan: its legs (legs/: swaps, transfers, staking legs, …) in the order their calls are
+ * signed, and the exact calls (one multicall). Pure: no I/O, no clock (quote times are passed in).
  *
- * Calls, in order: for each swap `approve(router, exactly amount_in)` on its input token then
- * `swap` on the router; then the plain transfers of a batch. Each approve sits directly before
- * its own swap because ERC-20 `approve` SETS the allowance (it does not add to it): two swaps
- * from the same token as approve1, swap1, approve2, swap2 give the router exactly amount1, then
- * exactly amount2, and nothing is left approved afterwards. Approving both first would leave
- * only amount2 approved (approve2 overwrites approve1), so swap1 would spend from swap2's
- * allowance and swap2 would revert, or the sum would have to be approved at once, which is
- * more than any single swap spends. Any allowance the account held before is overwritten too.
+ * Each leg type builds its own calls (a swap: `approve(router, exactly amount_in)` directly
+ * before its `swap`, so ERC-20's SET-not-add approve never leaves an allowance behind; see
+ * legs/swap.ts). Each kind's shape — how many legs of which type it holds — is SHAPES below,
+ * checked before any request and again when the plan is built.
  */
 import { checkBaseUnits } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { findToken, type Network, parseAddress, type Token } from '../../../shared/tokens.js';
 import { checkRecipient } from './rules.js';
-import type { Route } from '../../clients/aggregator.js';
 import { checkPairCount, MAX_BATCH_PAIRS } from './limits.js';
-import { type QuoteSummary, summarizeQuote } from '../quote-summary.js';
-import { buildApproveCall, buildTransferCall, type ChainCall } from '../chain/calls.js';
-import { swapCall } from './calls.js';
+import type { ChainCall } from '../chain/calls.js';
+import type { ActionKind } from './kinds.js';
+import { LEG_TYPE_NAMES, legCalls, type LegTypeName, type PlannedLeg } from './legs/index.js';
+import type { PlannedSwap, SwapQuote } from './legs/swap.js';
+import type { PlannedTransfer } from './legs/transfer.js';
 
-/** The kinds of action the pipeline plans (pipeline.ts KINDS): each compiles to swaps and transfers. */
-export type PlanKind = 'send' | 'trade' | 'multi-swap' | 'batch' | 'rebalance';
+/** The kinds of action the pipeline plans (kinds.ts, listed once): each composes legs (legs/). */
+export type PlanKind = ActionKind;
 
 /** A batch holds at most this many transfers: bounded work and a plan one screen can show. */
 export const MAX_BATCH_SENDS = 5;
 
-/** One quote as bigints, with the figures the user is shown (`summary`, as `quote --json` prints). */
-export interface SwapQuote {
-  from: Token;
-  to: Token;
-  amountIn: bigint;
-  /** the aggregator's outputAmount (before the service fee) */
-  grossOutput: bigint;
-  /** net of the service fee */
-  expectedOutput: bigint;
-  /** the guaranteed minimum shown to the user (shared/fees.ts guaranteedMinimum) */
-  minimumReceived: bigint;
-  /** floor(gross × (10000 − slippage) / 10000): what honest calldata carries as min_received */
-  calldataMinimumReceived: bigint;
-  feeBps: number;
-  slippageBps: number;
-  priceImpactBps: number | undefined;
-  /** ms since the epoch, when the route was fetched */
-  quotedAt: number;
-  /** the aggregator's USD price of the input token, as sent (display data: the spending caps value a plan with it) */
-  inputPrice: unknown;
-  summary: QuoteSummary;
-}
-
-export function toSwapQuote(
-  route: Route,
-  from: Token,
-  to: Token,
-  slippageBps: number,
-  network: Network,
-  quotedAt: number,
-): SwapQuote {
-  const summary = summarizeQuote(route, from, to, slippageBps, network);
-  return {
-    from,
-    to,
-    amountIn: route.inputAmount,
-    grossOutput: route.outputAmount,
-    expectedOutput: BigInt(summary.expectedOutput.baseUnits),
-    minimumReceived: BigInt(summary.minimumReceived.baseUnits),
-    calldataMinimumReceived: BigInt(summary.calldataMinimumReceived.baseUnits),
-    feeBps: summary.fee.bps,
-    slippageBps,
-    priceImpactBps: summary.priceImpact?.bps,
-    quotedAt,
-    inputPrice: route.inputToken.price,
-    summary,
-  };
-}
-
-export interface PlannedSwap {
-  /** what the user saw and accepted: every check compares against this */
-  confirmed: SwapQuote;
-  /** the quote the calldata came with (the same as `confirmed`, or a newer re-quote) */
-  executing: SwapQuote;
-  /** the aggregator's router calldata, verbatim */
-  calldata: string[];
-}
-
-export interface PlannedTransfer {
-  token: Token;
-  amount: bigint;
-  /** normalised address */
-  to: string;
-}
+export type { PlannedSwap, SwapQuote } from './legs/swap.js';
+export { toSwapQuote } from './legs/swap.js';
+export type { PlannedTransfer } from './legs/transfer.js';
+export type { PlannedLeg } from './legs/index.js';
 
 export interface ActionPlan {
   kind: PlanKind;
@@ -99,20 +36,87 @@ export interface ActionPlan {
   /** the user's account: every swap's destination */
   account: string;
   router: string;
+  /** every leg, in the order its calls are signed */
+  legs: PlannedLeg[];
+  /** the swap legs (a view of `legs`, for the swap-only checks: quotes, impact, re-quotes) */
   swaps: PlannedSwap[];
+  /** the transfer legs (a view of `legs`) */
   sends: PlannedTransfer[];
   /** exactly what is signed, in order */
   calls: ChainCall[];
 }
 
-export type PlanInput = Omit<ActionPlan, 'calls' | 'sends'> & { sends?: PlannedTransfer[] };
+/** A plan's swaps and transfers (in that order), then any other legs. */
+export type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'legs'> & {
+  sends?: PlannedTransfer[];
+  /** legs other than swaps and transfers, after them */
+  legs?: PlannedLeg[];
+};
+
+/** How many legs of each type a plan holds. */
+export type LegCounts = Record<LegTypeName, number>;
+
+const others = (n: LegCounts, ...allowed: LegTypeName[]): number =>
+  (Object.keys(n) as LegTypeName[])
+    .filter((t) => !allowed.includes(t))
+    .reduce((sum, t) => sum + n[t], 0);
+
+const exactlyOne = (n: LegCounts, type: LegTypeName, what: string): void => {
+  if (n[type] !== 1 || others(n, type) !== 0)
+    throw usageError(`${what} is exactly one ${type} leg`);
+};
+
+/** Each kind's legs, counted (kinds.ts lists the kinds; a kind without its shape fails typecheck). */
+const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
+  send: (n) => {
+    if (n.transfer !== 1 || others(n, 'transfer') !== 0)
+      throw usageError('a send is exactly one transfer');
+  },
+  trade: (n) => {
+    if (n.swap !== 1 || others(n, 'swap') !== 0) throw usageError('a trade is exactly one swap');
+  },
+  'multi-swap': (n) => {
+    if (others(n, 'swap') !== 0)
+      throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
+    checkPairCount(n.swap);
+  },
+  rebalance: (n) => {
+    if (others(n, 'swap') !== 0) throw usageError('a rebalance holds swaps only');
+    if (n.swap > MAX_BATCH_PAIRS)
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${n.swap})`,
+      );
+  },
+  stake: (n) => exactlyOne(n, 'stake', 'a stake'),
+  unstake: (n) => exactlyOne(n, 'unstake-intent', 'an exit intent'),
+  'unstake-complete': (n) => exactlyOne(n, 'unstake', 'a withdrawal'),
+  'claim-rewards': (n) => exactlyOne(n, 'claim', 'a claim'),
+  batch: (n) => {
+    if (others(n, 'swap', 'transfer') !== 0)
+      throw usageError('a batch holds swaps and transfers only');
+    if (n.swap + n.transfer === 0) throw usageError('a batch needs at least one --swap or --send');
+    if (n.swap > MAX_BATCH_PAIRS) {
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${n.swap})`,
+      );
+    }
+    if (n.transfer > MAX_BATCH_SENDS) {
+      throw new AppError(
+        ErrorCode.BATCH_LIMIT_EXCEEDED,
+        `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${n.transfer})`,
+      );
+    }
+  },
+};
 
 /**
- * The counts and transfers of a plan, checked before any request: a send is exactly one
- * transfer; a trade is one swap; a multi-swap 2–3 swaps and no transfer; a batch at least one
- * item, at most 3 swaps and MAX_BATCH_SENDS transfers. Each transfer is positive, of a registry
- * token, to a recipient that keeps the funds (rules.ts checkRecipient). Returns the transfers
- * with normalised recipients.
+ * The counts and transfers of a plan, checked before any request: each kind's own shape
+ * (SHAPES: a send is exactly one transfer; a trade one swap; a multi-swap 2–3 swaps and no
+ * transfer; a batch at least one item, at most 3 swaps and MAX_BATCH_SENDS transfers; …). Each
+ * transfer is positive, of a registry token, to a recipient that keeps the funds (rules.ts
+ * checkRecipient). Returns the transfers with normalised recipients.
  */
 export function checkPlanShape(input: {
   kind: PlanKind;
@@ -121,40 +125,20 @@ export function checkPlanShape(input: {
   account: string | undefined;
   swapCount: number;
   sends: readonly PlannedTransfer[];
+  /** the legs other than swaps and transfers, by type */
+  legs?: ReadonlyArray<{ type: LegTypeName }>;
 }): PlannedTransfer[] {
-  const { kind, swapCount: swaps, sends } = input;
-  if (kind === 'send' && (swaps !== 0 || sends.length !== 1))
-    throw usageError('a send is exactly one transfer');
-  if (kind === 'trade' && (swaps !== 1 || sends.length > 0))
-    throw usageError('a trade is exactly one swap');
-  if (kind === 'multi-swap') {
-    if (sends.length > 0)
-      throw usageError('a multi-swap holds swaps only (use batch to add transfers)');
-    checkPairCount(swaps);
-  }
-  if (kind === 'rebalance') {
-    if (sends.length > 0) throw usageError('a rebalance holds swaps only');
-    if (swaps > MAX_BATCH_PAIRS)
-      throw new AppError(
-        ErrorCode.BATCH_LIMIT_EXCEEDED,
-        `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${swaps})`,
-      );
-  }
-  if (kind === 'batch') {
-    if (swaps + sends.length === 0) throw usageError('a batch needs at least one --swap or --send');
-    if (swaps > MAX_BATCH_PAIRS) {
-      throw new AppError(
-        ErrorCode.BATCH_LIMIT_EXCEEDED,
-        `a batch holds at most ${MAX_BATCH_PAIRS} swaps (got ${swaps})`,
-      );
-    }
-    if (sends.length > MAX_BATCH_SENDS) {
-      throw new AppError(
-        ErrorCode.BATCH_LIMIT_EXCEEDED,
-        `a batch holds at most ${MAX_BATCH_SENDS} transfers (got ${sends.length})`,
-      );
-    }
-  }
+  const { sends } = input;
+  const counts = Object.fromEntries(
+    LEG_TYPE_NAMES.map((t) => [t, (input.legs ?? []).filter((l) => l.type === t).length]),
+  ) as LegCounts;
+  counts.swap = input.swapCount;
+  counts.transfer = sends.length;
+  const shape = SHAPES[input.kind] as ((n: LegCounts) => void) | undefined;
+  // a guard that cannot classify its input refuses it
+  if (shape === undefined)
+    throw usageError(`unknown action kind "${String(input.kind).slice(0, 40)}"`);
+  shape(counts);
   return sends.map((send) => {
     checkBaseUnits(send.amount, send.token.symbol);
     if (findToken(input.network, send.token.address) === undefined)
@@ -181,24 +165,23 @@ export function buildPlan(input: PlanInput): ActionPlan {
     account,
     swapCount: input.swaps.length,
     sends: input.sends ?? [],
+    legs: input.legs ?? [],
   });
-  const calls: ChainCall[] = [];
-  for (const swap of input.swaps) {
-    calls.push(
-      buildApproveCall(swap.confirmed.from, router, swap.confirmed.amountIn),
-      swapCall(router, swap.calldata),
-    );
-  }
-  for (const send of checkedSends) calls.push(buildTransferCall(send.token, send.to, send.amount));
+  const legs: PlannedLeg[] = [
+    ...input.swaps.map((swap) => ({ type: 'swap' as const, swap })),
+    ...checkedSends.map((transfer) => ({ type: 'transfer' as const, transfer })),
+    ...(input.legs ?? []).filter((l) => l.type !== 'swap' && l.type !== 'transfer'),
+  ];
   return {
     kind: input.kind,
     network: input.network,
     sandbox: input.sandbox,
     account,
     router,
+    legs,
     swaps: input.swaps,
     sends: checkedSends,
-    calls,
+    calls: legCalls(legs, { network: input.network, account, router }),
   };
 }
 
@@ -210,5 +193,5 @@ export function withExecuting(
   calldata: string[],
 ): ActionPlan {
   const swaps = plan.swaps.map((s, i) => (i === index ? { ...s, executing, calldata } : s));
-  return buildPlan({ ...plan, swaps });
+  return buildPlan({ ...plan, swaps, legs: plan.legs });
 }

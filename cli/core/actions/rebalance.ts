@@ -1,5 +1,5 @@
 /**
- * The `rebalance` action kind (docs/portfolio.md, docs/architecture.md "Adding an action kind"):
+ * The `rebalance` action kind (docs/portfolio.md, docs/architecture.md "Adding a leg type"):
  * its request (targets, band, minimum trade, whether unlisted tokens are sold) and the wallet's
  * snapshot (balances and prices, taken by the core before planning) resolve into swap legs
  * (cli/core/allocation.ts); everything after — quotes, calls, checks, build, simulation,

@@ -46,21 +46,41 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
 }
 
 /**
- * Where swaps run: mainnet only (and the mainnet-like sandbox), since the swap aggregator serves
- * mainnet only. The one place that says so: quotes, plans, prices and `status` ask here.
+ * Which networks each family of action runs on, in one place: swaps on mainnet only (and the
+ * mainnet-like sandbox: the aggregator serves mainnet); native staking on mainnet and on the
+ * test network (Sepolia has its own staking contract, shared/staking.ts).
  */
-export function swapsSupported(network: Network): boolean {
-  return network === 'mainnet';
-}
+export const NETWORKS_OF = {
+  swaps: ['mainnet'],
+  staking: ['mainnet', 'sepolia'],
+} as const satisfies Record<string, readonly Network[]>;
 
-/** A swap (or a quote, or a price from the aggregator) on `network`, else NETWORK_UNSUPPORTED. */
-export function swapsAllowed(network: Network): void {
-  if (!swapsSupported(network)) {
+const FAMILY_WORDS: Record<keyof typeof NETWORKS_OF, string> = {
+  swaps: 'swaps are',
+  staking: 'staking is',
+};
+
+/** NETWORK_UNSUPPORTED when `family` does not run on `network`. */
+export function networkAllows(family: keyof typeof NETWORKS_OF, network: Network): void {
+  const allowed: readonly Network[] = NETWORKS_OF[family];
+  if (!allowed.includes(network)) {
     throw new AppError(
       ErrorCode.NETWORK_UNSUPPORTED,
-      `swaps are available on mainnet only (current network: ${network})`,
+      `${FAMILY_WORDS[family]} available on ${allowed.join(' and ')} only (current network: ${network})`,
     );
   }
+}
+
+/**
+ * Whether swaps run on `network` (NETWORKS_OF): quotes, plans, prices and `status` ask here.
+ */
+export function swapsSupported(network: Network): boolean {
+  return (NETWORKS_OF.swaps as readonly Network[]).includes(network);
+}
+
+/** Swaps run on mainnet only (and the mainnet-like sandbox). */
+export function swapsAllowed(network: Network): void {
+  networkAllows('swaps', network);
 }
 
 /**

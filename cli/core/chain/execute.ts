@@ -28,7 +28,7 @@ import {
 } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
-import { feltHex } from '../../../shared/felt.js';
+import { feltHex, parseHexFelt } from '../../../shared/felt.js';
 import { sameAddress } from '../../../shared/tokens.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
@@ -309,8 +309,6 @@ interface RawReceipt {
   events?: Array<{ from_address?: string; keys: string[]; data: string[] }>;
 }
 
-const FELT = /^0x[0-9a-fA-F]{1,64}$/;
-
 /** Who the account pays its fee to, in which token (default mode), so the fee is told apart. */
 function feePartyOf(prepared: PreparedExecution): FeeParty | undefined {
   return prepared.fee.mode === 'default' && prepared.feeRecipient !== undefined
@@ -330,7 +328,7 @@ export function toExecutionReceipt(
   submitted: string = String(raw.transaction_hash ?? ''),
 ): ExecutionReceipt {
   const feeParty = feePartyOf(prepared);
-  const hash = `0x${(FELT.test(submitted) ? BigInt(submitted) : 0n).toString(16).padStart(64, '0')}`;
+  const hash = feltHex(parseHexFelt(submitted) ?? 0n);
   const verdict = receiptOutcome(raw, hash, { account: prepared.account, network, fee: feeParty });
   if (verdict.outcome === 'unknown') {
     throw new AppError(

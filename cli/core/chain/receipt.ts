@@ -15,6 +15,7 @@
  *
  * Fails closed: whatever is not one of the two coherent outcomes is `unknown`, with why.
  */
+import { parseHexFelt } from '../../../shared/felt.js';
 import type { RawEvent } from '../../../shared/erc20.js';
 import type { Network } from '../../../shared/tokens.js';
 import { type FeeParty, summarizeTransfers } from './transfers.js';
@@ -36,12 +37,8 @@ export type ReceiptOutcome =
       problem: string;
     };
 
-const FELT = /^0x[0-9a-fA-F]{1,64}$/;
-
-/** The felt `value` names, or undefined when it is not one. */
-function feltOf(value: unknown): bigint | undefined {
-  return typeof value === 'string' && FELT.test(value) ? BigInt(value) : undefined;
-}
+/** The felt `value` names, or undefined when it is not one (shared/felt.ts, the one format). */
+const feltOf = (value: unknown): bigint | undefined => parseHexFelt(value);
 
 /** Whether the events move the account's registry tokens, the fee to `fee`'s recipient aside. */
 export function accountTokensMoved(

@@ -337,13 +337,14 @@ describe('80×24', () => {
       'History',
       'Status',
       'Portfolio',
+      'Staking',
       'Settings',
       'Log out',
     ])
       expect(frame).toContain(label);
     expect(frame).toMatch(/123456\.789012 DAI +\$12,345\.67/);
     expect(frame).toContain('Total $1,234,567.89');
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 9; i++) {
       frame = await ui.press(KEYS.down);
       expect(frame).toMatch(/› \w/);
     }

@@ -30,6 +30,8 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Status', screen: { name: 'status' } },
   // Rebalance opens from the Portfolio screen (Enter): one entry keeps the home within 80×24
   { label: 'Portfolio', screen: { name: 'portfolio' }, needs: 'portfolio' },
+  // stake, exit, withdraw and claim open from the Staking screen, through the shared review
+  { label: 'Staking', screen: { name: 'staking' } },
   { label: 'Settings', screen: { name: 'settings' } },
   { label: 'Log out', screen: { name: 'logout' } },
 ];

@@ -1,4 +1,5 @@
 /** The current screen, by the state's discriminated union. */
+import { StakingScreen } from './staking.js';
 import { Text } from 'ink';
 import { useUi } from '../context.js';
 import { Busy } from '../widgets/layout.js';
@@ -53,6 +54,8 @@ export function ScreenView({ quit }: { quit: () => void }) {
       return <StatusScreen />;
     case 'portfolio':
       return <PortfolioScreen />;
+    case 'staking':
+      return <StakingScreen initial={screen.form} />;
     case 'rebalance':
       return <RebalanceScreen initial={screen.form} />;
     case 'settings':

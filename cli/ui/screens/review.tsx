@@ -23,14 +23,9 @@ import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
 import { CONFIRM_WORD, quoteImpactLevel } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
+import { byKind } from '../../core/actions/kinds.js';
 
-const TITLES: Record<PlanView['request']['kind'], string> = {
-  send: 'Review the transfer',
-  trade: 'Review the swap',
-  'multi-swap': 'Review the multi-swap',
-  batch: 'Review the batch',
-  rebalance: 'Review the rebalance',
-};
+const TITLES: Record<PlanView['request']['kind'], string> = byKind((k) => k.review);
 
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
@@ -41,22 +36,30 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const now = useNow(true);
   const expired = now >= plan.expiresAt;
   const slippage = formatBpsAsPercent(plan.slippageBps);
-  // a plain transfer has no slippage: only swaps are judged by it
+  // a plain transfer has no slippage: only swaps are judged by it (a warning line; the typed
+  // word follows the core's list)
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
-  const mustType = plan.impact === 'high' || slippageLoud === 'very-high';
-  const typeWhy = [
-    plan.impact === 'high' ? 'Price impact is very high' : '',
-    slippageLoud === 'very-high' ? `Slippage ${slippage} is very high` : '',
-  ]
-    .filter(Boolean)
+  // the core decides what must be acknowledged (the plan's list); the app asks for its typed word
+  const mustType = plan.acknowledgments.length > 0;
+  // the typed word names what is acknowledged: a swap's figures, or restarting an exit's timer
+  const word = plan.acknowledgments.every((a) => a.id === 'exit-restart')
+    ? 'RESTART'
+    : CONFIRM_WORD;
+  const typeWhy = plan.acknowledgments
+    .map((a) =>
+      a.id === 'high-impact'
+        ? 'Price impact is very high'
+        : a.id === 'high-slippage'
+          ? `Slippage ${slippage} is very high`
+          : a.reason,
+    )
     .join('; ');
   // taller than the window: read to the end (↓) before anything can be confirmed
   const scroll = useScroll();
 
   const confirm = (): void => {
     // the clock itself, not the last tick: a key pressed just past the expiry must not sign
-    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== CONFIRM_WORD))
-      return;
+    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== word)) return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -113,7 +116,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
             return (
               <Text key={`swap-${i}`} wrap="wrap">
                 {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least{' '}
-                {short(q.minimumReceived, q.to.decimals)}
+                {exactAmount(BigInt(q.minimumReceived.baseUnits), q.to.decimals, q.to.symbol)}
                 <Text color={theme.muted}>
                   {' '}
                   (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact{' '}
@@ -180,7 +183,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         {mustType && !expired ? (
           <Box flexDirection="column">
             <Text color={theme.danger} wrap="wrap">
-              {typeWhy}. Type {CONFIRM_WORD} and press Enter to confirm anyway.
+              {typeWhy}. Type {word} and press Enter to confirm anyway.
             </Text>
             <Box>
               <Text>Confirm </Text>

@@ -1,0 +1,45 @@
+/** `finance-tui staking [--network N] [--sandbox] [--json]`: the validators known for the network and your positions. */
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
+import { withEndpoints } from '../headless/with-endpoints.js';
+import { usageError } from '../../shared/errors.js';
+import type { Network } from '../../shared/tokens.js';
+
+export const USAGE = `Usage: finance-tui staking [--network mainnet|sepolia] [--sandbox] [--json]
+
+The validators known for the network (preset names, staker and pool addresses, commission,
+whether each takes new stakes) and your positions with them: staked, unclaimed rewards, the
+amount in its exit window and when it can be withdrawn, and where rewards are paid. Exact
+amounts; --json gives each as { amount, baseUnits }.
+`;
+
+export const run: CommandRun = async (ctx) => {
+  const { values } = parseCommandArgs(ctx.argv, { network: { type: 'string' } });
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
+  const network = values.network as string | undefined;
+  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
+    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  const { stakingPositions } = await import('../core/staking.js');
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    (endpoints, call) => stakingPositions(endpoints, {}, call),
+  );
+  return {
+    data,
+    human: () => {
+      const lines = [`Validators on ${data.network}:`];
+      for (const v of data.validators)
+        lines.push(
+          `  ${v.name.padEnd(22)} commission ${(v.commissionBps / 100).toFixed(2)} %  ${v.active ? 'active' : `inactive: ${v.inactiveReason ?? ''}`}`,
+          `    staker ${v.staker}  pool ${v.pool}`,
+        );
+      lines.push('', data.positions.length === 0 ? 'No positions.' : 'Your positions:');
+      for (const p of data.positions)
+        lines.push(
+          `  ${p.validator}: staked ${p.staked.amount} ${p.token}, unclaimed ${p.unclaimedRewards.amount} ${p.token}${p.exiting.baseUnits === '0' ? '' : `, exiting ${p.exiting.amount} ${p.token} (withdrawable at ${p.withdrawableAt ?? '?'})`}${p.rewardAddress === data.account ? '' : `, rewards paid to ${p.rewardAddress}`}`,
+        );
+      return `${lines.join('\n')}\n`;
+    },
+  };
+};

@@ -1,0 +1,269 @@
+/**
+ * Signing (docs/architecture.md "The action pipeline"): a checked plan signed and sent once —
+ * re-quoted and rebuilt first when a quote went stale or the build nears its deadline — under
+ * the face's caps and the retry guard, tracked to its receipt and recorded in the history, whose
+ * amounts and the received figures come from the legs' effects.
+ */
+import { formatAmount } from '../../../shared/amount.js';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { findToken, sameAddress, type Token } from '../../../shared/tokens.js';
+import type { BudgetReservation } from '../budget.js';
+import type { CallOptions } from '../call.js';
+import {
+  type ExecutionReceipt,
+  outsideIdentity,
+  type PreparedExecution,
+} from '../chain/execute.js';
+import { executeTracked } from '../execution.js';
+import { type HistoryAmount, trackTransaction } from '../history.js';
+import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
+import { type ActionLimits, checkLimits } from './caps.js';
+import { EXPIRY_MARGIN_S, staleSwaps } from './checks.js';
+import { planFingerprint, refuseUnsettledRetry } from './fingerprint.js';
+import { effectsOf } from './legs/index.js';
+import { requote } from './legs/swap-quote.js';
+import type { ExecutionResult, ExecutionTicket, PlannedAction } from './pipeline.js';
+import { finalize } from './plan-action.js';
+import type { ActionPlan } from './plan.js';
+
+const clock = (ctx: PlannedAction['context']): number => (ctx.now ?? Date.now)();
+
+/** The history's amounts, from the plan's effects: what leaves (sent), what arrives at least or exactly. */
+function historyAmounts(plan: ActionPlan): HistoryAmount[] {
+  const money = (
+    direction: 'out' | 'in',
+    token: Token,
+    value: bigint,
+    basis: HistoryAmount['basis'],
+    to?: string,
+  ): HistoryAmount => ({
+    direction,
+    symbol: token.symbol,
+    address: token.address,
+    amount: formatAmount(value, token.decimals),
+    baseUnits: value.toString(),
+    basis,
+    ...(to === undefined ? {} : { to }),
+  });
+  const effects = effectsOf(plan.legs, plan);
+  return [
+    ...effects.out.map((o) => money('out', o.token, o.amount, 'sent', o.to)),
+    ...effects.in.map((i) => money('in', i.token, i.amount, i.basis, i.to)),
+  ];
+}
+
+export interface ExecuteOptions {
+  /**
+   * What the face took the person's explicit acknowledgment of for this plan at confirmation
+   * (the app's typed word, an elicitation): with what was acknowledged when planning, it must
+   * cover every acknowledgment the plan — after any re-quote — needs (acknowledgments.ts).
+   */
+  acknowledged?: readonly AcknowledgmentId[] | undefined;
+  /** the same as acknowledging 'high-impact' */
+  highImpactConfirmed?: boolean;
+  /** caps the face set at start (the tool server's --max-usd, --allow-token), checked right before signing */
+  limits?: ActionLimits | undefined;
+}
+
+function alreadyExecuted(ticket: ExecutionTicket): AppError {
+  const hash = ticket.hash;
+  const what =
+    ticket.state === 'executing'
+      ? 'this plan is being executed already'
+      : hash !== undefined
+        ? `this plan was already submitted as ${hash}`
+        : 'this plan was already sent to the network and may have been executed';
+  return new AppError(
+    ErrorCode.ALREADY_SUBMITTED,
+    `${what}; it is never signed twice. Check the history before planning it again`,
+    { details: { transactionHash: hash ?? null, state: ticket.state } },
+  );
+}
+
+/** What identifies the signed outside execution, for settling it later; none when it cannot be read (it is still sent). */
+function outsideOf(prepared: PreparedExecution): { outside?: ReturnType<typeof outsideIdentity> } {
+  try {
+    return { outside: outsideIdentity(prepared) };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Signs and sends a checked plan, once. A quote older than 30 s is re-fetched first and the
+ * whole plan checked, built and simulated again (the confirmed minimums and gas maximum stay
+ * the bounds); so is a paymaster build near its deadline. The transaction is recorded in the
+ * history when submitted and updated from its receipt.
+ */
+export async function executePipeline(
+  planned: PlannedAction,
+  call: CallOptions = {},
+  options: ExecuteOptions = {},
+): Promise<ExecutionResult> {
+  const { ticket } = planned;
+  if (ticket.state !== 'ready') throw alreadyExecuted(ticket);
+  ticket.state = 'executing';
+  const ctx = planned.context;
+  const track: CallOptions = {
+    signal: call.signal,
+    onProgress: (event) => {
+      if (event.kind === 'submitting') ticket.state = 'submitting';
+      if (event.kind === 'submitted') {
+        ticket.state = 'submitted';
+        ticket.hash = event.hash;
+      }
+      call.onProgress?.(event);
+    },
+  };
+  // the budget's record of this spend, made right before signing (caps.ts, ../budget.ts)
+  let reservation: BudgetReservation | undefined;
+  try {
+    let current = planned;
+    const acknowledged: AcknowledgmentId[] = [
+      ...planned.acknowledged,
+      ...(options.acknowledged ?? []),
+      ...(options.highImpactConfirmed === true ? (['high-impact'] as const) : []),
+    ];
+    const stale = staleSwaps(current.plan, clock(ctx));
+    const expiring = current.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
+    if (stale.length > 0 || expiring) {
+      const plan = stale.length > 0 ? await requote(current, stale, track) : current.plan;
+      const maxFee = current.gas.mode === 'default' ? current.gas.maxFee : undefined;
+      current = await finalize(
+        planned.request,
+        plan,
+        {
+          mode: current.mode,
+          slippageBps: current.slippageBps,
+          acknowledged,
+          askAtConfirmation: true,
+          maxFee,
+        },
+        ctx,
+        track,
+        ticket,
+      );
+    }
+    const { plan, document } = current;
+    // every acknowledgment this exact plan needs (a re-quote may have added one) was given
+    requireAcknowledgments(document.acknowledgments, acknowledged);
+    const value = await checkLimits(plan, options.limits, ctx.aggregator, track);
+    const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
+    const fingerprint = planFingerprint(plan, chain);
+    await refuseUnsettledRetry(ctx, chain, fingerprint, track);
+    if (options.limits?.budget !== undefined) {
+      // a budget counts the caps' value; a plan without one is never waved through (fail closed)
+      if (value === undefined)
+        throw new AppError(
+          ErrorCode.LIMIT_EXCEEDED,
+          'nothing was signed: the plan could not be valued, so the budget cannot be checked',
+        );
+      reservation = await options.limits.budget.reserve(value);
+    }
+    const tracker = trackTransaction(ctx.history, {
+      kind: plan.kind,
+      network: ctx.account.network,
+      sandbox: ctx.sandbox,
+      ...(chain === 'sandbox:unknown' ? {} : { chain }),
+      account: plan.account,
+      summary: document.headline.slice(0, 500),
+      amounts: historyAmounts(plan),
+      fingerprint,
+      ...outsideOf(current.prepared),
+    });
+    const receipt = await executeTracked(ctx.account, current.prepared, tracker, track);
+    ticket.state = 'done';
+    const received = receivedAmounts(plan, receipt);
+    const fee = receipt.feePaid;
+    const feeToken = fee === null ? undefined : findToken(ctx.account.network, fee.token);
+    await tracker.settled(receipt.transactionHash, {
+      status: 'succeeded',
+      amounts: [
+        ...historyAmounts(plan).filter((a) => a.direction === 'out'),
+        ...received.map((r) => ({
+          direction: 'in' as const,
+          symbol: r.symbol,
+          address: r.address,
+          amount: r.amount,
+          baseUnits: r.baseUnits,
+          basis: 'received' as const,
+        })),
+      ],
+      ...(fee === null || feeToken === undefined
+        ? {}
+        : {
+            fee: {
+              symbol: feeToken.symbol,
+              amount: formatAmount(fee.amount, feeToken.decimals),
+              baseUnits: fee.amount.toString(),
+            },
+          }),
+    });
+    return {
+      ...document,
+      transaction: {
+        hash: receipt.transactionHash,
+        status: 'SUCCEEDED',
+        blockNumber: receipt.blockNumber,
+        received,
+        balanceChanges: receipt.balanceChanges.map((c) => ({
+          symbol: c.symbol,
+          address: c.token,
+          decimals: c.decimals,
+          amount: formatAmount(c.amount, c.decimals),
+          baseUnits: c.amount.toString(),
+        })),
+        feePaid:
+          fee === null || feeToken === undefined
+            ? null
+            : {
+                symbol: feeToken.symbol,
+                amount: formatAmount(fee.amount, feeToken.decimals),
+                baseUnits: fee.amount.toString(),
+              },
+        deployedAccount: receipt.deployed,
+        ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
+      },
+    };
+  } catch (error) {
+    // nothing left the client: the plan may be tried again, and its spend is not counted
+    if (ticket.state === 'executing') {
+      ticket.state = 'ready';
+      await reservation?.release().catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** Per token arriving at the account (the plan's `in` effects): what the receipt's transfers brought, against the sum of confirmed minimums. */
+function receivedAmounts(
+  plan: ActionPlan,
+  receipt: ExecutionReceipt,
+): ExecutionResult['transaction']['received'] {
+  const arriving = effectsOf(plan.legs, plan).in.filter(
+    (e) => e.to === undefined || sameAddress(e.to, plan.account),
+  );
+  const outputs: Token[] = [];
+  for (const e of arriving)
+    if (!outputs.some((t) => sameAddress(t.address, e.token.address))) outputs.push(e.token);
+  return outputs.map((token) => {
+    const amount = receipt.transfers
+      .filter(
+        (t) =>
+          sameAddress(t.token, token.address) &&
+          sameAddress(t.to, plan.account) &&
+          !sameAddress(t.from, plan.account),
+      )
+      .reduce((sum, t) => sum + t.amount, 0n);
+    const minimum = arriving
+      .filter((e) => sameAddress(e.token.address, token.address))
+      .reduce((sum, e) => sum + e.amount, 0n);
+    return {
+      symbol: token.symbol,
+      address: token.address,
+      amount: formatAmount(amount, token.decimals),
+      baseUnits: amount.toString(),
+      minimum: { amount: formatAmount(minimum, token.decimals), baseUnits: minimum.toString() },
+    };
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * The action kinds, listed once (docs/architecture.md "Adding a leg type"): the requests a face
+ * sends to the pipeline, each composing legs (legs/). Every face derives its list from this
+ * table — the headless commands' help, the tool server's plan tools, the app's menu and review
+ * titles, the history's labels, the docs' command table — through `Record<ActionKind, …>`
+ * maps, so a kind missing from a face fails typecheck, and test/kinds-faces.test.ts fails when
+ * a face leaves one out. Pure data: no imports, so the lightest face may read it.
+ */
+
+export interface ActionKindInfo {
+  /** one word as a title: the plan's and the history's label */
+  label: string;
+  /** the headless command that plans it (`unstake --complete` is a flag of `unstake`) */
+  command: string;
+  /** the headless help's line for the command */
+  summary: string;
+  /** the tool server's plan tool */
+  tool: string;
+  /** the app's review title */
+  review: string;
+  /** the app's receipt headline */
+  done: string;
+  /** the app's home menu entry; null: reached from another screen (named in `via`) */
+  menu: string | null;
+  via?: string;
+}
+
+const TABLE = {
+  send: {
+    label: 'Send',
+    command: 'send',
+    summary: 'send a token to an address',
+    tool: 'plan_send',
+    review: 'Review the transfer',
+    done: 'Sent',
+    menu: 'Send',
+  },
+  trade: {
+    label: 'Trade',
+    command: 'trade',
+    summary: 'swap one token for another',
+    tool: 'plan_trade',
+    review: 'Review the swap',
+    done: 'Swap confirmed',
+    menu: 'Trade',
+  },
+  'multi-swap': {
+    label: 'Multi-swap',
+    command: 'multi-swap',
+    summary: '2–3 swaps in one transaction',
+    tool: 'plan_multi_swap',
+    review: 'Review the multi-swap',
+    done: 'Multi-swap confirmed',
+    menu: 'Multi-swap',
+  },
+  batch: {
+    label: 'Batch',
+    command: 'batch',
+    summary: 'swaps and transfers in one transaction',
+    tool: 'plan_batch',
+    review: 'Review the batch',
+    done: 'Batch confirmed',
+    menu: 'Batch',
+  },
+  rebalance: {
+    label: 'Rebalance',
+    command: 'portfolio-rebalance',
+    summary: 'move the wallet to a target allocation',
+    tool: 'plan_rebalance',
+    review: 'Review the rebalance',
+    done: 'Rebalance confirmed',
+    menu: null,
+    via: 'Portfolio',
+  },
+  stake: {
+    label: 'Stake',
+    command: 'stake',
+    summary: 'stake STRK with a validator (delegation pool)',
+    tool: 'plan_stake',
+    review: 'Review the stake',
+    done: 'Staked',
+    menu: null,
+    via: 'Staking',
+  },
+  unstake: {
+    label: 'Unstake',
+    command: 'unstake',
+    summary: 'start the exit of staked STRK (0 cancels; --complete withdraws after the window)',
+    tool: 'plan_unstake',
+    review: 'Review the exit',
+    done: 'Exit started',
+    menu: null,
+    via: 'Staking',
+  },
+  'unstake-complete': {
+    label: 'Withdraw',
+    command: 'unstake --complete',
+    summary: 'withdraw staked STRK once its exit window has passed',
+    tool: 'plan_unstake_complete',
+    review: 'Review the withdrawal',
+    done: 'Withdrawn',
+    menu: null,
+    via: 'Staking',
+  },
+  'claim-rewards': {
+    label: 'Claim rewards',
+    command: 'claim-rewards',
+    summary: "claim a validator pool's staking rewards",
+    tool: 'plan_claim_rewards',
+    review: 'Review the claim',
+    done: 'Rewards claimed',
+    menu: null,
+    via: 'Staking',
+  },
+} as const satisfies Record<string, ActionKindInfo>;
+
+/** A kind of action: the request a face sends (pipeline.ts ActionRequest is a union by it). */
+export type ActionKind = keyof typeof TABLE;
+
+/** Every action kind with its words, once. */
+export const ACTION_KINDS: Readonly<Record<ActionKind, ActionKindInfo>> = TABLE;
+
+/** The kinds, in the table's order. */
+export const ACTION_KIND_NAMES = Object.keys(TABLE) as ActionKind[];
+
+/** A face's words for each kind, from the table. */
+export function byKind<T>(
+  pick: (info: ActionKindInfo, kind: ActionKind) => T,
+): Record<ActionKind, T> {
+  return Object.fromEntries(ACTION_KIND_NAMES.map((k) => [k, pick(ACTION_KINDS[k], k)])) as Record<
+    ActionKind,
+    T
+  >;
+}

@@ -1,0 +1,72 @@
+/**
+ * The `claim` leg type: `claim_rewards(the account)` on the validator's pool pays the unclaimed
+ * rewards (up to the current epoch) to the member's reward address — which may not be the wallet:
+ * the plan says so. Its read before planning is the membership. Effects: exactly the unclaimed
+ * rewards arrive, at the reward address.
+ */
+import { sameAddress } from '../../../../shared/tokens.js';
+import { addressValue, checkPoolCall, type StakingValidator } from './staking-common.js';
+import type { LegType } from './types.js';
+import { exact, shortAddress } from './words.js';
+
+export interface ClaimLeg {
+  type: 'claim';
+  validator: StakingValidator;
+  /** the unclaimed rewards read before planning */
+  amount: bigint;
+  /** where the pool pays them */
+  rewardAddress: string;
+}
+
+const whereTo = (leg: ClaimLeg, account: string): string =>
+  sameAddress(leg.rewardAddress, account)
+    ? `your account ${shortAddress(account)}`
+    : `the reward address ${leg.rewardAddress} (not this wallet)`;
+
+export const claimLegType: LegType<ClaimLeg> = {
+  calls: (leg, plan) => [
+    { contractAddress: leg.validator.pool, entrypoint: 'claim_rewards', calldata: [plan.account] },
+  ],
+  verify: (leg, calls, at, index, plan) => {
+    checkPoolCall(
+      calls[at],
+      {
+        contract: leg.validator.pool,
+        entrypoint: 'claim_rewards',
+        args: [addressValue(plan.account)],
+      },
+      `claim ${index + 1} (${leg.validator.name})`,
+      at,
+    );
+    return 1;
+  },
+  effects: (leg, plan) => ({
+    out: [],
+    in: [
+      {
+        token: leg.validator.token,
+        amount: leg.amount,
+        basis: 'exact',
+        ...(sameAddress(leg.rewardAddress, plan.account) ? {} : { to: leg.rewardAddress }),
+      },
+    ],
+    positions: [
+      {
+        kind: 'staking',
+        pool: leg.validator.pool,
+        token: leg.validator.token,
+        change: 'claim',
+        amount: leg.amount,
+      },
+    ],
+  }),
+  identity: (leg) => [leg.validator.pool],
+  headline: (legs, plan) =>
+    legs.map(
+      (l) =>
+        `claim ${exact(l.amount, l.validator.token)} of rewards from ${l.validator.name}, paid to ${whereTo(l, plan.account)}`,
+    ),
+  describeCalls: (leg, _calls, plan) => [
+    `claim the rewards of the ${leg.validator.name} pool (${exact(leg.amount, leg.validator.token)}), paid to ${whereTo(leg, plan.account)}`,
+  ],
+};

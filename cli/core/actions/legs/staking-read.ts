@@ -1,0 +1,126 @@
+/**
+ * The staking leg types' reads before planning (docs/architecture.md "Adding a leg type"): the
+ * validator (staking contract), the account's pool membership and, to withdraw, the chain's time —
+ * in parallel, and in parallel with the balances and the account's facts. Each rule that needs
+ * them is applied here, before anything is built: an inactive validator takes no stake (its
+ * reason said), an exit needs a stake, a withdrawal a finished window (the time left said), a
+ * claim something to claim.
+ */
+import { formatAmount } from '../../../../shared/amount.js';
+import { AppError, ErrorCode } from '../../../../shared/errors.js';
+import { findValidator, validatorsFor } from '../../../../shared/staking.js';
+import type { CallOptions } from '../../call.js';
+import { readChainTime, readPoolMember, readValidator } from '../../staking.js';
+import type { ActionContext } from '../pipeline.js';
+import type { StakingSpec } from '../resolve.js';
+import type { PlannedLeg } from './index.js';
+import type { PoolMember, StakingValidator } from './staking-common.js';
+
+const show = (amount: bigint, v: StakingValidator): string =>
+  `${formatAmount(amount, v.token.decimals)} ${v.token.symbol}`;
+
+const nothing = (message: string, details: Record<string, unknown> = {}): AppError =>
+  new AppError(ErrorCode.NOTHING_STAKED, message, { details });
+
+/** "2 d 3 h 4 min" (at least "0 min"). */
+export function durationWords(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3_600);
+  const m = Math.ceil((s % 3_600) / 60);
+  return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
+}
+
+/** One staking leg from its spec and what the chain says. Pure (the reads are passed in). */
+export function stakingLegOf(
+  spec: StakingSpec,
+  validator: StakingValidator,
+  member: PoolMember | undefined,
+  now: number | undefined,
+): PlannedLeg {
+  switch (spec.type) {
+    case 'stake':
+      if (!validator.active)
+        throw new AppError(
+          ErrorCode.VALIDATOR_INACTIVE,
+          `${validator.name} takes no new stake: ${validator.inactiveReason ?? 'it is not active'}`,
+          { details: { validator: validator.name, staker: validator.staker } },
+        );
+      return { type: 'stake', validator, amount: spec.amount ?? 0n, enter: member === undefined };
+    case 'unstake-intent': {
+      const amount = spec.amount ?? 0n;
+      if (member === undefined)
+        throw nothing(`you have no stake with ${validator.name}: nothing to exit`);
+      if (amount === 0n && member.unpoolAmount === 0n)
+        throw nothing(`no exit from ${validator.name} is running: nothing to cancel`);
+      const available = member.amount + member.unpoolAmount;
+      if (amount > available)
+        throw new AppError(
+          ErrorCode.INVALID_AMOUNT,
+          `you have ${show(available, validator)} with ${validator.name} (staked and exiting); cannot exit ${show(amount, validator)}`,
+          { details: { available: available.toString(), amount: amount.toString() } },
+        );
+      return { type: 'unstake-intent', validator, amount, member };
+    }
+    case 'unstake': {
+      if (member === undefined || member.unpoolAmount === 0n || member.unpoolTime === undefined)
+        throw nothing(
+          `no exit from ${validator.name} is running: start one first (unstake AMOUNT), then withdraw once its window has passed`,
+        );
+      if (now !== undefined && now < member.unpoolTime) {
+        const left = member.unpoolTime - now;
+        throw new AppError(
+          ErrorCode.EXIT_NOT_READY,
+          `nothing was signed: the exit of ${show(member.unpoolAmount, validator)} from ${validator.name} can be withdrawn at ${new Date(member.unpoolTime * 1000).toISOString()}, in ${durationWords(left)}`,
+          {
+            details: {
+              withdrawableAt: new Date(member.unpoolTime * 1000).toISOString(),
+              secondsLeft: left,
+              exiting: member.unpoolAmount.toString(),
+            },
+          },
+        );
+      }
+      return { type: 'unstake', validator, amount: member.unpoolAmount };
+    }
+    case 'claim':
+      if (member === undefined) throw nothing(`you have no stake with ${validator.name}`);
+      if (member.unclaimedRewards === 0n)
+        throw nothing(`no rewards from ${validator.name} to claim yet`);
+      return {
+        type: 'claim',
+        validator,
+        amount: member.unclaimedRewards,
+        rewardAddress: member.rewardAddress,
+      };
+  }
+}
+
+/**
+ * The staking legs of a plan, read: for a preset validator the membership is read beside the
+ * validator (its pool is known), so a stake's reads are one round of parallel calls.
+ */
+export async function readStakingLegs(
+  specs: readonly StakingSpec[],
+  ctx: ActionContext,
+  call: CallOptions,
+): Promise<PlannedLeg[]> {
+  const options = { signal: call.signal, sandbox: ctx.sandbox };
+  const reader = ctx.account;
+  return Promise.all(
+    specs.map(async (spec) => {
+      const preset = findValidator(
+        validatorsFor(reader.network, { sandbox: ctx.sandbox }),
+        spec.validator,
+      );
+      const [validator, early, now] = await Promise.all([
+        readValidator(reader, spec.validator, options),
+        preset === undefined ? undefined : readPoolMember(reader, preset, options),
+        spec.type === 'unstake' ? readChainTime(reader, options) : undefined,
+      ]);
+      const member =
+        preset === undefined ? await readPoolMember(reader, validator, options) : early;
+      return stakingLegOf(spec, validator, member, now);
+    }),
+  );
+}

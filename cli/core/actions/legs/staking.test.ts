@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../../shared/errors.js';
+import type { AggregatorClient } from '../../../clients/aggregator.js';
+import { routeOf, STRK, USDC } from '../../../../test/helpers/swap-fixtures.js';
+import { checkLimits } from '../caps.js';
+import { checkSimulation, verifyCalls } from '../checks.js';
+import { planDocument } from '../document.js';
+import { planFingerprint } from '../fingerprint.js';
+import { type ActionPlan, buildPlan } from '../plan.js';
+import { legAcknowledgments, type PlannedLeg } from './index.js';
+import type { PoolMember, StakingValidator } from './staking-common.js';
+import { durationWords, stakingLegOf } from './staking-read.js';
+
+const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
+const POOL = `0x${'9001'.padStart(64, '0')}`;
+const validator: StakingValidator = {
+  name: 'Alpha',
+  staker: `0x${'5a'.padStart(64, '0')}`,
+  pool: POOL,
+  token: STRK,
+  commissionBps: 500,
+  active: true,
+};
+const member = (over: Partial<PoolMember> = {}): PoolMember => ({
+  rewardAddress: ACCOUNT,
+  amount: 100n * 10n ** 18n,
+  unclaimedRewards: 7n,
+  commissionBps: 500,
+  unpoolAmount: 0n,
+  unpoolTime: undefined,
+  ...over,
+});
+const ONE_HUNDRED = 100n * 10n ** 18n;
+
+const planOf = (kind: ActionPlan['kind'], leg: PlannedLeg): ActionPlan =>
+  buildPlan({
+    kind,
+    network: 'mainnet',
+    sandbox: true,
+    account: ACCOUNT,
+    router: `0x${'40'.padStart(64, '0')}`,
+    swaps: [],
+    legs: [leg],
+  });
+
+function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { code: error.code, details: error.details ?? {} };
+  }
+  throw new Error('expected a refusal, nothing was thrown');
+}
+
+/** STRK at $0.50; anything else unpriced. */
+const pricer = (): AggregatorClient =>
+  ({
+    getRoute: async (r: { amount: bigint; tokenIn: string }) => {
+      if (r.tokenIn !== STRK.address) throw new Error('no route');
+      return routeOf(STRK, USDC, r.amount, 1n, { prices: ['0.5', 1] });
+    },
+  }) as unknown as AggregatorClient;
+const codeOf = async (work: Promise<unknown>): Promise<string> =>
+  work.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`),
+  );
+
+describe('staking legs', () => {
+  it('a first stake enters the pool, a later one adds: chosen from the membership read', () => {
+    const enter = planOf(
+      'stake',
+      stakingLegOf(
+        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+        validator,
+        undefined,
+        undefined,
+      ),
+    );
+    expect(enter.calls.map((c) => c.entrypoint)).toEqual(['approve', 'enter_delegation_pool']);
+    expect(enter.calls[1]?.calldata).toEqual([ACCOUNT, `0x${ONE_HUNDRED.toString(16)}`]);
+    const add = planOf(
+      'stake',
+      stakingLegOf(
+        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+        validator,
+        member(),
+        undefined,
+      ),
+    );
+    expect(add.calls.map((c) => c.entrypoint)).toEqual(['approve', 'add_to_delegation_pool']);
+    expect(() => verifyCalls(add)).not.toThrow();
+    // read back: an approve for more than the stake is refused
+    const tampered = {
+      ...add,
+      calls: add.calls.map((c, i) => (i === 0 ? { ...c, calldata: [POOL, '0x1', '0x1'] } : c)),
+    };
+    expect(refusal(() => verifyCalls(tampered)).code).toBe('APPROVAL_MISMATCH');
+  });
+
+  it('an inactive validator is refused with its reason', () => {
+    expect(
+      refusal(() =>
+        stakingLegOf(
+          { type: 'stake', validator: 'x', token: STRK, amount: 1n },
+          { ...validator, active: false, inactiveReason: 'it has announced its exit' },
+          undefined,
+          undefined,
+        ),
+      ),
+    ).toMatchObject({ code: 'VALIDATOR_INACTIVE' });
+  });
+
+  it('a withdrawal before the window: EXIT_NOT_READY with the time left; after: the exact amount arrives', () => {
+    const exiting = member({ unpoolAmount: 30n, unpoolTime: 1_000_000 });
+    const early = refusal(() =>
+      stakingLegOf(
+        { type: 'unstake', validator: 'x', token: STRK },
+        validator,
+        exiting,
+        1_000_000 - 90_061,
+      ),
+    );
+    expect(early).toMatchObject({ code: 'EXIT_NOT_READY', details: { secondsLeft: 90_061 } });
+    expect(durationWords(90_061)).toBe('1 d 1 h 2 min');
+    const plan = planOf(
+      'unstake-complete',
+      stakingLegOf({ type: 'unstake', validator: 'x', token: STRK }, validator, exiting, 1_000_000),
+    );
+    expect(planDocument(plan).headline).toContain('withdraw 0.00000000000000003 STRK');
+    // the simulation must show the exact amount arriving
+    expect(
+      refusal(() =>
+        checkSimulation(
+          plan,
+          { mode: 'sponsored' },
+          { reverted: false, transfers: [], balanceChanges: [] },
+        ),
+      ).code,
+    ).toBe('SIMULATION_BELOW_MINIMUM');
+    expect(() =>
+      checkSimulation(
+        plan,
+        { mode: 'sponsored' },
+        {
+          reverted: false,
+          transfers: [{ token: STRK.address, from: POOL, to: ACCOUNT, amount: 30n }],
+          balanceChanges: [],
+        },
+      ),
+    ).not.toThrow();
+  });
+
+  it('an exit intent over a running exit needs exit-restart; the first does not', () => {
+    const running = planOf(
+      'unstake',
+      stakingLegOf(
+        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+        validator,
+        member({ unpoolAmount: 30n, unpoolTime: 5 }),
+        undefined,
+      ),
+    );
+    expect(legAcknowledgments(running.legs, running)).toEqual([
+      {
+        id: 'exit-restart',
+        reason: expect.stringContaining('restarts the exit timer'),
+        details: expect.anything(),
+      },
+    ]);
+    const first = planOf(
+      'unstake',
+      stakingLegOf(
+        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+        validator,
+        member(),
+        undefined,
+      ),
+    );
+    expect(legAcknowledgments(first.legs, first)).toEqual([]);
+  });
+
+  it('a stake and an exit of the same amount have distinct fingerprints; the same stake twice the same', () => {
+    const stake = planOf(
+      'stake',
+      stakingLegOf(
+        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+        validator,
+        member(),
+        undefined,
+      ),
+    );
+    const exit = planOf(
+      'unstake',
+      stakingLegOf(
+        { type: 'unstake-intent', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+        validator,
+        member(),
+        undefined,
+      ),
+    );
+    expect(planFingerprint(stake, 'sandbox:x')).not.toBe(planFingerprint(exit, 'sandbox:x'));
+    expect(planFingerprint(stake, 'sandbox:x')).toBe(planFingerprint({ ...stake }, 'sandbox:x'));
+  });
+
+  it('caps value the stake: above --max-usd is LIMIT_EXCEEDED; an unpriced outflow is refused (fail closed)', async () => {
+    const stake = planOf(
+      'stake',
+      stakingLegOf(
+        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+        validator,
+        member(),
+        undefined,
+      ),
+    );
+    // 100 STRK at $0.50 = $50
+    expect(await codeOf(checkLimits(stake, { maxUsdCents: 4_999n }, pricer()))).toBe(
+      'LIMIT_EXCEEDED',
+    );
+    expect(await codeOf(checkLimits(stake, { maxUsdCents: 5_000n }, pricer()))).toBe('ok');
+    const unpriced = {
+      getRoute: () => Promise.reject(new Error('no route')),
+    } as unknown as AggregatorClient;
+    expect(await codeOf(checkLimits(stake, { maxUsdCents: 10n ** 9n }, unpriced))).toBe(
+      'LIMIT_EXCEEDED',
+    );
+  });
+});

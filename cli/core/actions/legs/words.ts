@@ -1,0 +1,45 @@
+/**
+ * The words every leg type uses for amounts, addresses and calls. Amounts in what will be
+ * signed are exact (docs/architecture.md "The action pipeline"); a call is said from its own
+ * felts, so a wrong call reads wrong. Pure.
+ */
+import { feltHex } from '../../../../shared/felt.js';
+import { formatAmount, formatAmountShort } from '../../../../shared/amount.js';
+import { findToken, sameAddress, type Token } from '../../../../shared/tokens.js';
+import type { ChainCall } from '../../chain/calls.js';
+import { decodeAddressAmount } from '../calls.js';
+import type { LegPlan } from './types.js';
+
+/** `1.999999999 ETH`: the exact amount, never cut. */
+export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
+  `${formatAmount(amount, token.decimals)} ${token.symbol}`;
+
+/** A shortened amount, for a display that stands beside the exact one. */
+export const short = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
+  `${formatAmountShort(amount, token.decimals)} ${token.symbol}`;
+
+/** What a plan line says: the amount exactly as signed (never cut). */
+export const said = exact;
+
+export const shortAddress = (a: string): string => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+/** An address as the plan names it: the router, the account, or the address itself. */
+export function whom(address: bigint | string, plan: Pick<LegPlan, 'router' | 'account'>): string {
+  const text = typeof address === 'bigint' ? feltHex(address) : address;
+  if (sameAddress(text, plan.router)) return `the router ${shortAddress(plan.router)}`;
+  if (sameAddress(text, plan.account)) return `your account ${shortAddress(plan.account)}`;
+  return text;
+}
+
+/** One call in words, read from the call itself: an ERC-20 approve or transfer, or its entrypoint. */
+export function describeCall(call: ChainCall, plan: LegPlan): string {
+  const token = findToken(plan.network, call.contractAddress);
+  const args = decodeAddressAmount(call.calldata);
+  if (token !== undefined && args !== undefined && call.entrypoint === 'approve')
+    return `approve ${said(args.amount, token)} to ${whom(args.address, plan)}`;
+  if (token !== undefined && args !== undefined && call.entrypoint === 'transfer')
+    return `transfer ${said(args.amount, token)} to ${whom(args.address, plan)}`;
+  if (call.entrypoint === 'swap' && sameAddress(call.contractAddress, plan.router))
+    return `swap on the router ${shortAddress(plan.router)}`;
+  return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
+}

@@ -1,0 +1,221 @@
+/**
+ * How each action kind's request resolves into legs (docs/architecture.md "Adding a leg type"):
+ * the rules of rules.ts applied, before any request is made. The kinds and their words are listed
+ * once in kinds.ts; this is the one resolver per kind (a missing one fails typecheck). Pure.
+ */
+import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
+import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
+import { parseAmount } from '../../../shared/amount.js';
+import { type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
+import type { ActionKind } from './kinds.js';
+import type { PlannedTransfer } from './legs/transfer.js';
+import { checkPairCount } from './limits.js';
+import type { ActionRequest, QuoteMode } from './pipeline.js';
+import { checkPlanShape } from './plan.js';
+import { rebalanceView, resolveRebalance } from './rebalance.js';
+import type { SimulationResult } from './checks.js';
+import type { DocumentExtras } from './document.js';
+import {
+  networkAllows,
+  parsePositiveAmount,
+  type ResolvedPair,
+  resolvePair,
+  resolveTransfer,
+  swapsAllowed,
+} from './rules.js';
+
+/** The swaps and transfers a request moves, every rule applied; `mode` is how its routes are fetched. */
+export interface Legs {
+  swaps: ResolvedPair[];
+  transfers: PlannedTransfer[];
+  mode: QuoteMode;
+  /** staking legs, before their reads (legs/staking-read.ts) */
+  staking?: StakingSpec[];
+}
+
+/** A staking leg as a request names it; its reads (the validator, the membership) come next. */
+export interface StakingSpec {
+  type: 'stake' | 'unstake-intent' | 'unstake' | 'claim';
+  /** preset name or staker address */
+  validator: string;
+  token: Token;
+  /** stake and exit intent: the amount (an intent of 0 cancels) */
+  amount?: bigint;
+}
+
+const validatorKey = (text: unknown): string => {
+  if (typeof text !== 'string' || text.trim() === '' || text.length > 100)
+    throw usageError('--validator is required: a validator name or staker address');
+  return text.trim();
+};
+
+const stakingOnly = (
+  network: Network,
+  type: StakingSpec['type'],
+  validator: unknown,
+  amount?: bigint,
+): Legs => {
+  networkAllows('staking', network);
+  return {
+    swaps: [],
+    transfers: [],
+    mode: 'single',
+    staking: [
+      {
+        type,
+        validator: validatorKey(validator),
+        token: resolveToken(network, 'STRK'),
+        ...(amount === undefined ? {} : { amount }),
+      },
+    ],
+  };
+};
+
+/**
+ * An action kind: how its request resolves into swaps and transfers (rules.ts applied, before any
+ * request). Everything after — quotes, calls, checks, build, simulation, signing, the receipt and
+ * the history — is the pipeline's, the same for every kind. See docs/architecture.md "Adding a
+ * leg type"; the kinds' words are kinds.ts's table.
+ */
+interface KindResolver<R extends ActionRequest> {
+  resolve(request: R, where: Where): Legs;
+  /** what the kind adds to the plan document (a rebalance: its allocation table) */
+  document?(request: R, network: Network, simulation: SimulationResult): Partial<DocumentExtras>;
+}
+
+type Kinds = { [K in ActionKind]: KindResolver<Extract<ActionRequest, { kind: K }>> };
+
+const sameOutput = (swaps: readonly ResolvedPair[]): boolean =>
+  swaps.every((s) => sameAddress(s.to.address, swaps[0]?.to.address ?? ''));
+
+const KINDS: Kinds = {
+  send: {
+    resolve: (request, where) => ({
+      swaps: [],
+      transfers: [resolveTransfer(request.transfer, where)],
+      mode: 'single',
+    }),
+  },
+  trade: {
+    resolve: (request, { network }) => {
+      swapsAllowed(network);
+      return { swaps: [resolvePair(network, request.swap)], transfers: [], mode: 'single' };
+    },
+  },
+  'multi-swap': {
+    resolve: (request, { network }) => {
+      swapsAllowed(network);
+      checkPairCount(request.swaps.length, {
+        label: '--pairs',
+        hint: 'for one swap use: trade <amount> <from> <to>',
+      });
+      const swaps = request.swaps.map((p) => resolvePair(network, p));
+      // one output token: one route batch and one calldata batch; else one request per pair in parallel
+      return { swaps, transfers: [], mode: sameOutput(swaps) ? 'batch' : 'parallel' };
+    },
+  },
+  batch: {
+    resolve: (request, where) => {
+      if (request.swaps.length > 0) swapsAllowed(where.network);
+      const swaps = request.swaps.map((p) => resolvePair(where.network, p));
+      const transfers = request.transfers.map((t) => resolveTransfer(t, where));
+      return { swaps, transfers, mode: swaps.length === 1 ? 'single' : 'parallel' };
+    },
+  },
+  rebalance: {
+    // the targets + the snapshot's balances and prices → swap legs (at most a batch's 3);
+    // nothing to do is ALREADY_BALANCED (rebalance.ts)
+    resolve: (request, { network }) => {
+      swapsAllowed(network);
+      const swaps = resolveRebalance(request, network);
+      return {
+        swaps,
+        transfers: [],
+        mode: swaps.length <= 1 ? 'single' : sameOutput(swaps) ? 'batch' : 'parallel',
+      };
+    },
+    document: (request, network, simulation) => ({
+      rebalance: rebalanceView(request, network, simulation),
+    }),
+  },
+  stake: {
+    resolve: ({ stake }, { network }) => {
+      networkAllows('staking', network);
+      const token = resolveToken(network, stake.token ?? 'STRK');
+      if (!sameAddress(token.address, resolveToken(network, 'STRK').address))
+        throw usageError(`only STRK is staked here (got ${token.symbol})`);
+      return stakingOnly(
+        network,
+        'stake',
+        stake.validator,
+        parsePositiveAmount(stake.amount, token),
+      );
+    },
+  },
+  unstake: {
+    // 0 cancels a running exit
+    resolve: ({ unstake }, { network }) => {
+      const strk = resolveToken(network, 'STRK');
+      const amount = parseAmount(unstake.amount, strk.decimals, { label: strk.symbol });
+      if (amount < 0n)
+        throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount must not be negative');
+      return stakingOnly(network, 'unstake-intent', unstake.validator, amount);
+    },
+  },
+  'unstake-complete': {
+    resolve: (request, { network }) => stakingOnly(network, 'unstake', request.validator),
+  },
+  'claim-rewards': {
+    resolve: (request, { network }) => stakingOnly(network, 'claim', request.validator),
+  },
+};
+
+export interface Where {
+  network: Network;
+  /** the sender; undefined before the session is known (the rules that need it wait) */
+  account: string | undefined;
+  router: string;
+}
+
+const resolverOf = (request: ActionRequest): KindResolver<ActionRequest> => {
+  const kind = KINDS[request.kind] as KindResolver<ActionRequest> | undefined;
+  // a guard that cannot classify its input refuses it
+  if (kind === undefined)
+    throw new AppError(
+      ErrorCode.USAGE_ERROR,
+      `unknown action kind "${String((request as { kind?: unknown }).kind).slice(0, 40)}"`,
+    );
+  return kind;
+};
+
+/** What the request's kind adds to its plan document. */
+export function kindDocument(
+  request: ActionRequest,
+  network: Network,
+  simulation: SimulationResult,
+): Partial<DocumentExtras> {
+  return resolverOf(request).document?.(request, network, simulation) ?? {};
+}
+
+export function legsOf(request: ActionRequest, where: Where): Legs {
+  const legs = resolverOf(request).resolve(request, where);
+  // counts and recipients, before any request
+  checkPlanShape({
+    kind: request.kind,
+    network: where.network,
+    router: where.router,
+    account: where.account,
+    swapCount: legs.swaps.length,
+    sends: legs.transfers,
+    legs: legs.staking ?? [],
+  });
+  return legs;
+}
+
+/**
+ * The rules a request can be held to before anything else (the session included): a request
+ * that can never be planned on `network` is refused as such, not as "sign in first".
+ */
+export function checkActionRequest(request: ActionRequest, network: Network): void {
+  legsOf(request, { network, account: undefined, router: ROUTER_ADDRESS });
+}

@@ -1,0 +1,263 @@
+/**
+ * Native STRK staking reads (docs/architecture.md "Adding a leg type"; the fact sheet's views):
+ * the validators known for a network (shared/staking.ts presets, or any staker address, checked
+ * against the staking contract), a validator's commission and whether it takes new stakes, the
+ * account's pool membership, the chain's time, and the `staking` command's document. Every read
+ * is a view call; reads of one plan run in parallel.
+ */
+import { formatAmount } from '../../shared/amount.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { findValidator, stakingContractFor, validatorsFor } from '../../shared/staking.js';
+import { FELT_HEX, feltHex } from '../../shared/felt.js';
+import { findToken, type Network, parseAddress, resolveToken } from '../../shared/tokens.js';
+import type { CallOptions } from './call.js';
+import type { ChainReader } from './chain/account.js';
+import type { Endpoints } from './endpoints.js';
+import { rpcUrlOf } from './execution.js';
+import { requireSession } from './session.js';
+import { networkAllows } from './actions/rules.js';
+import { mapChainError } from './chain/errors.js';
+import { inScope } from './chain/scope.js';
+import type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
+
+export type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
+
+export interface StakingReadOptions {
+  signal?: AbortSignal | undefined;
+  sandbox?: boolean | undefined;
+}
+
+const view = async (
+  reader: ChainReader,
+  contractAddress: string,
+  entrypoint: string,
+  calldata: string[] = [],
+): Promise<bigint[]> =>
+  (await reader.provider.callContract({ contractAddress, entrypoint, calldata })).map((f) =>
+    BigInt(f),
+  );
+
+const hex = (value: bigint | undefined): string => feltHex(value ?? 0n);
+
+const garbled = (what: string): AppError =>
+  new AppError(
+    ErrorCode.CHAIN_ERROR,
+    `the staking contract answered ${what} in a shape we do not know`,
+  );
+
+/** get_pool_member_info_v1 → Option<PoolMemberInfoV1> (Some = 0 then the fields; None = 1). */
+export function decodeMember(felts: readonly bigint[]): PoolMember | undefined {
+  if (felts[0] === 1n && felts.length === 1) return undefined;
+  if (felts[0] !== 0n || felts.length < 7) throw garbled('get_pool_member_info_v1');
+  const [, reward, amount, unclaimed, commission, unpoolAmount, option, time] = felts as bigint[];
+  if (option !== 0n && option !== 1n) throw garbled('get_pool_member_info_v1');
+  return {
+    rewardAddress: hex(reward),
+    amount: amount as bigint,
+    unclaimedRewards: unclaimed as bigint,
+    commissionBps: Number(commission),
+    unpoolAmount: unpoolAmount as bigint,
+    unpoolTime: option === 0n && time !== undefined ? Number(time) : undefined,
+  };
+}
+
+/** The account's membership of `validator`'s pool; undefined when it is not a member. */
+export async function readPoolMember(
+  reader: ChainReader,
+  validator: Pick<StakingValidator, 'pool'>,
+  options: StakingReadOptions = {},
+): Promise<PoolMember | undefined> {
+  return inScope(
+    options.signal,
+    async () =>
+      decodeMember(await view(reader, validator.pool, 'get_pool_member_info_v1', [reader.address])),
+    mapChainError,
+  );
+}
+
+/** The chain's time (the latest block's timestamp, seconds): what an exit window is measured on. */
+export async function readChainTime(
+  reader: ChainReader,
+  options: StakingReadOptions = {},
+): Promise<number> {
+  return inScope(
+    options.signal,
+    async () => Number((await reader.provider.getBlock('latest')).timestamp),
+    mapChainError,
+  );
+}
+
+/**
+ * A validator by preset name (case-insensitive), staker address or pool address, read from the
+ * staking contract: its STRK pool, commission and whether it takes new stakes (an announced
+ * exit, or a pool whose staker was removed, does not). UNKNOWN_VALIDATOR when it is none.
+ */
+export async function readValidator(
+  reader: ChainReader,
+  nameOrAddress: string,
+  options: StakingReadOptions = {},
+): Promise<StakingValidator> {
+  const network = reader.network;
+  const strk = resolveToken(network, 'STRK');
+  const presets = validatorsFor(network, { sandbox: options.sandbox === true });
+  const preset = findValidator(presets, nameOrAddress);
+  const key = nameOrAddress.trim();
+  if (preset === undefined && !FELT_HEX.test(key))
+    throw new AppError(
+      ErrorCode.UNKNOWN_VALIDATOR,
+      `no validator named "${key.slice(0, 60)}" on ${network}${presets.length === 0 ? ' (no presets: give the staker address)' : ` (known: ${presets.map((v) => v.name).join(', ')}; or give a staker address)`}`,
+    );
+  const staker = preset?.staker ?? parseAddress(key, 'validator');
+  const staking = stakingContractFor(network);
+  return inScope(
+    options.signal,
+    async () => {
+      const [poolInfo, stakerInfo] = await Promise.all([
+        view(reader, staking, 'staker_pool_info', [staker]).catch(() => undefined),
+        view(reader, staking, 'get_staker_info_v1', [staker]).catch(() => undefined),
+      ]);
+      if (poolInfo === undefined || stakerInfo === undefined || stakerInfo[0] === 1n)
+        throw new AppError(
+          ErrorCode.UNKNOWN_VALIDATOR,
+          `${preset?.name ?? staker} is not a validator of the ${network} staking contract`,
+        );
+      // StakerPoolInfoV2: commission Option, then pools (len, then pool_contract, token_address, amount each)
+      const withCommission = poolInfo[0] === 0n;
+      const commission = withCommission ? Number(poolInfo[1]) : 0;
+      const at = withCommission ? 2 : 1;
+      const count = Number(poolInfo[at] ?? 0n);
+      const pools = Array.from({ length: count }, (_, i) => ({
+        pool: hex(poolInfo[at + 1 + i * 3]),
+        token: hex(poolInfo[at + 2 + i * 3]),
+      }));
+      const strkPool = pools.find((p) => BigInt(p.token) === BigInt(strk.address));
+      if (strkPool === undefined)
+        throw new AppError(
+          ErrorCode.UNKNOWN_VALIDATOR,
+          `${preset?.name ?? staker} has no STRK delegation pool`,
+        );
+      if (preset !== undefined && BigInt(preset.pool) !== BigInt(strkPool.pool))
+        throw new AppError(
+          ErrorCode.CHAIN_ERROR,
+          `the staking contract names ${strkPool.pool} as ${preset.name}'s pool, not the preset ${preset.pool}: refusing`,
+        );
+      // StakerInfoV1 after the Option's 0: reward_address, operational_address, unstake_time Option…
+      const leaving = stakerInfo[3] === 0n ? Number(stakerInfo[4]) : undefined;
+      const token = findToken(network, strk.address) ?? strk;
+      return {
+        name: preset?.name ?? `staker ${staker.slice(0, 8)}…${staker.slice(-4)}`,
+        staker,
+        pool: strkPool.pool,
+        token,
+        commissionBps: commission,
+        active: leaving === undefined,
+        ...(leaving === undefined
+          ? {}
+          : {
+              inactiveReason: `it has announced its exit from staking (it leaves at ${new Date(leaving * 1000).toISOString()}) and takes no new stake`,
+            }),
+      };
+    },
+    mapChainError,
+  );
+}
+
+const amountOf = (value: bigint, decimals: number) => ({
+  amount: formatAmount(value, decimals),
+  baseUnits: value.toString(),
+});
+
+/** The `staking` command's document: the validators known for the network and the account's positions. */
+export interface StakingDocument {
+  network: Network | 'sandbox';
+  account: string;
+  validators: Array<{
+    name: string;
+    staker: string;
+    pool: string;
+    token: string;
+    commissionBps: number;
+    active: boolean;
+    inactiveReason?: string;
+  }>;
+  positions: Array<{
+    validator: string;
+    staker: string;
+    pool: string;
+    token: string;
+    staked: { amount: string; baseUnits: string };
+    unclaimedRewards: { amount: string; baseUnits: string };
+    exiting: { amount: string; baseUnits: string };
+    withdrawableAt: string | null;
+    rewardAddress: string;
+  }>;
+}
+
+/** Every known validator of the network (read in parallel) and the account's membership of each. */
+export async function stakingOf(
+  reader: ChainReader,
+  options: StakingReadOptions = {},
+): Promise<StakingDocument> {
+  const presets = validatorsFor(reader.network, { sandbox: options.sandbox === true });
+  const read = await Promise.all(
+    presets.map(async (p) => {
+      const validator = await readValidator(reader, p.name, options);
+      const member = await readPoolMember(reader, validator, options);
+      return { validator, member };
+    }),
+  );
+  return {
+    network: options.sandbox === true ? 'sandbox' : reader.network,
+    account: reader.address,
+    validators: read.map(({ validator: v }) => ({
+      name: v.name,
+      staker: v.staker,
+      pool: v.pool,
+      token: v.token.symbol,
+      commissionBps: v.commissionBps,
+      active: v.active,
+      ...(v.inactiveReason === undefined ? {} : { inactiveReason: v.inactiveReason }),
+    })),
+    positions: read.flatMap(({ validator: v, member: m }) =>
+      m === undefined || (m.amount === 0n && m.unpoolAmount === 0n && m.unclaimedRewards === 0n)
+        ? []
+        : [
+            {
+              validator: v.name,
+              staker: v.staker,
+              pool: v.pool,
+              token: v.token.symbol,
+              staked: amountOf(m.amount, v.token.decimals),
+              unclaimedRewards: amountOf(m.unclaimedRewards, v.token.decimals),
+              exiting: amountOf(m.unpoolAmount, v.token.decimals),
+              withdrawableAt:
+                m.unpoolAmount === 0n || m.unpoolTime === undefined
+                  ? null
+                  : new Date(m.unpoolTime * 1000).toISOString(),
+              rewardAddress: m.rewardAddress,
+            },
+          ],
+    ),
+  };
+}
+
+/** The session wallet's staking: the known validators of the network and its positions (`staking`). */
+export async function stakingPositions(
+  endpoints: Endpoints,
+  options: { now?: () => number } = {},
+  call: CallOptions = {},
+): Promise<StakingDocument & { email: string }> {
+  networkAllows('staking', endpoints.network);
+  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
+  const [{ createChainReader }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    rpcUrlOf(endpoints),
+  ]);
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
+  const doc = await stakingOf(reader, { signal: call.signal, sandbox: endpoints.sandbox });
+  return { email: session.email, ...doc };
+}

@@ -1,0 +1,159 @@
+/**
+ * Staking: the wallet's positions (staked, unclaimed, exiting and when withdrawable), and one
+ * form for the four staking actions — stake, exit, withdraw, claim (↑/↓ chooses) — with the
+ * validator (a preset name or a staker address) and, to stake or exit, the amount. Enter plans
+ * it through the core (checked, built, simulated; nothing signed) and opens the one review every
+ * plan has, which asks the typed word for any acknowledgment the core lists (an exit that
+ * restarts a running timer).
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { ACTION_KINDS } from '../../core/actions/kinds.js';
+import type { StakingDocument } from '../../core/staking.js';
+import { useUi } from '../context.js';
+import { describeFailure } from '../failure.js';
+import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useTask } from '../hooks/use-task.js';
+import type { PlanView } from '../services.js';
+import type { StakingForm } from '../state.js';
+import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { TextField } from '../widgets/text-field.js';
+
+const KINDS: ReadonlyArray<StakingForm['kind']> = [
+  'stake',
+  'unstake',
+  'unstake-complete',
+  'claim-rewards',
+];
+const needsAmount = (kind: StakingForm['kind']): boolean => kind === 'stake' || kind === 'unstake';
+
+export function StakingScreen({ initial }: { initial?: StakingForm | undefined }) {
+  const { services, state: app, dispatch, theme } = useUi();
+  const [form, setForm] = useState<StakingForm>(
+    () => initial ?? { kind: 'stake', validator: '', amount: '', focus: 'validator' },
+  );
+  const [loading, load] = useTask<StakingDocument>();
+  const [planning, plan] = useTask<PlanView>();
+  const [progress, setProgress] = useState('');
+  const session = app.session;
+  const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
+  const staking = services.staking?.bind(services);
+
+  useEffect(() => {
+    if (staking !== undefined) void load((signal) => staking({ signal }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the screen opens
+  }, []);
+
+  const cycle = (step: number): void => {
+    const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
+    const kind = KINDS[at] ?? 'stake';
+    set({ kind, focus: needsAmount(kind) ? form.focus : 'validator' });
+  };
+  const ready =
+    form.validator.trim() !== '' && (!needsAmount(form.kind) || form.amount.trim() !== '');
+  const bindings: Bindings = {
+    // ↑/↓: the text fields keep ←/→ for their cursor
+    up: () => cycle(-1),
+    down: () => cycle(1),
+    nextField: () =>
+      set({
+        focus: form.focus === 'validator' && needsAmount(form.kind) ? 'amount' : 'validator',
+      }),
+    submit: () => {
+      if (!ready || !session) {
+        set({ focus: form.validator.trim() === '' ? 'validator' : 'amount' });
+        return;
+      }
+      setProgress('');
+      const action = {
+        kind: form.kind,
+        swaps: [],
+        sends: [],
+        slippageBps: services.settings().slippageBps,
+        staking: {
+          validator: form.validator.trim(),
+          ...(needsAmount(form.kind) ? { amount: form.amount.trim() } : {}),
+        },
+      };
+      void plan((signal) =>
+        services.plan(action, session, {
+          signal,
+          onProgress: (message) => !signal.aborted && setProgress(message),
+        }),
+      ).then((p) => {
+        if (p)
+          dispatch({
+            type: 'open',
+            screen: { name: 'review', plan: p },
+            returnTo: { name: 'staking', form },
+          });
+      });
+    },
+    back: () => dispatch({ type: 'back' }),
+  };
+  useKeys(bindings, {
+    isActive: planning.status !== 'running',
+    wording: { up: 'action', down: 'action', submit: 'review' },
+  });
+  const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  const doc = loading.status === 'done' ? loading.value : undefined;
+
+  return (
+    <Box flexDirection="column">
+      <Title>Staking</Title>
+      {loading.status === 'running' ? <Busy label="reading validators and positions…" /> : null}
+      {doc !== undefined ? (
+        <Box flexDirection="column">
+          {doc.positions.length === 0 ? <Text color={theme.muted}>No positions.</Text> : null}
+          {doc.positions.map((p) => (
+            <Text key={p.pool} wrap="wrap">
+              {p.validator}: staked {p.staked.amount} {p.token}, unclaimed{' '}
+              {p.unclaimedRewards.amount} {p.token}
+              {p.exiting.baseUnits === '0'
+                ? ''
+                : `, exiting ${p.exiting.amount} ${p.token} (withdrawable at ${p.withdrawableAt ?? '?'})`}
+            </Text>
+          ))}
+          <Text color={theme.muted} wrap="wrap">
+            Validators:{' '}
+            {doc.validators.map((v) => `${v.name}${v.active ? '' : ' (leaving)'}`).join(', ')}
+          </Text>
+        </Box>
+      ) : null}
+      <Box marginTop={1}>
+        <FieldLabel label="Action" focused={false} />
+        <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
+      </Box>
+      <Box>
+        <FieldLabel label="Validator" focused={form.focus === 'validator'} />
+        <TextField
+          value={form.validator}
+          onChange={(validator) => set({ validator })}
+          focused={form.focus === 'validator' && planning.status !== 'running'}
+          maxLength={80}
+          placeholder="a name or a staker address"
+        />
+      </Box>
+      {needsAmount(form.kind) ? (
+        <Box>
+          <FieldLabel label="Amount" focused={form.focus === 'amount'} />
+          <TextField
+            value={form.amount}
+            onChange={(amount) => set({ amount })}
+            focused={form.focus === 'amount' && planning.status !== 'running'}
+            maxLength={40}
+            placeholder={form.kind === 'unstake' ? 'STRK to exit (0 cancels)' : 'STRK'}
+          />
+        </Box>
+      ) : null}
+      <Box marginTop={1} flexDirection="column">
+        {planning.status === 'running' ? (
+          <Busy label={progress || 'checking, building and simulating…'} />
+        ) : null}
+        {failure ? (
+          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
+        ) : null}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * Native staking through the built bin and the sandbox (docs/commands.md "Staking"): stake (enter,
+ * then add), `sandbox advance`, rewards, claim of exactly the unclaimed amount, an exit intent, a
+ * withdrawal refused with the time left, a second intent that needs --restart-exit, the window
+ * passed, the withdrawal of exactly the exited amount; and the validator refusals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+
+interface Money {
+  amount: string;
+  baseUnits: string;
+}
+interface Position {
+  validator: string;
+  staked: Money;
+  unclaimedRewards: Money;
+  exiting: Money;
+  withdrawableAt: string | null;
+  rewardAddress: string;
+}
+
+const STRK = 10n ** 18n;
+
+describe('staking through the sandbox (whole processes)', () => {
+  let users: TwoUsers;
+  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const position = async (): Promise<Position | undefined> => {
+    const r = await alice(['staking']);
+    expect(r.code, r.stderr).toBe(0);
+    return (r.doc.positions as Position[]).find((p) => p.validator === 'Sandbox Alpha');
+  };
+  const advance = async (duration: string): Promise<void> => {
+    const r = await cli(users.aliceHome, ['sandbox', 'advance', duration, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+  };
+  const alpha = ['--validator', 'Sandbox Alpha', '--yes'];
+
+  beforeAll(async () => {
+    users = await startTwoUsers();
+  }, 120_000);
+  afterAll(async () => {
+    await users?.close();
+  });
+
+  it('stake → advance → rewards → claim exactly them → exit → refused early → restart needs its flag → withdraw', async () => {
+    const listed = await alice(['staking']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.doc.validators).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Sandbox Alpha', token: 'STRK', active: true }),
+        expect.objectContaining({ name: 'Sandbox Leaving', active: false }),
+      ]),
+    );
+
+    // the first stake enters the pool, the next adds: chosen from the chain
+    const first = await alice(['stake', '100', ...alpha]);
+    expect(first.doc.error, first.stderr).toBeUndefined();
+    expect(first.doc).toMatchObject({
+      kind: 'stake',
+      calls: [{ entrypoint: 'approve' }, { entrypoint: 'enter_delegation_pool' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const second = await alice(['stake', '50', ...alpha]);
+    expect(second.doc).toMatchObject({
+      calls: [{ entrypoint: 'approve' }, { entrypoint: 'add_to_delegation_pool' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    expect((await position())?.staked.baseUnits).toBe((150n * STRK).toString());
+
+    await advance('3h');
+    const accrued = await position();
+    const unclaimed = BigInt(accrued?.unclaimedRewards.baseUnits ?? '0');
+    expect(unclaimed).toBeGreaterThan(0n);
+
+    const claim = await alice(['claim-rewards', ...alpha]);
+    expect(claim.doc.error, claim.stderr).toBeUndefined();
+    const received = (claim.doc.transaction as { received: Money[] }).received;
+    expect(received).toEqual([
+      expect.objectContaining({ baseUnits: unclaimed.toString(), symbol: 'STRK' }),
+    ]);
+    expect((await position())?.unclaimedRewards.baseUnits).toBe('0');
+
+    const exit = await alice(['unstake', '30', ...alpha]);
+    expect(exit.doc.error, exit.stderr).toBeUndefined();
+    const exiting = await position();
+    expect(exiting?.exiting.baseUnits).toBe((30n * STRK).toString());
+    expect(exiting?.withdrawableAt).not.toBeNull();
+
+    const early = await alice(['unstake', '--complete', ...alpha]);
+    expect(early.doc.error).toMatchObject({
+      code: 'EXIT_NOT_READY',
+      details: { withdrawableAt: exiting?.withdrawableAt },
+    });
+    expect(
+      Number((early.doc.error?.details as { secondsLeft: number }).secondsLeft),
+    ).toBeGreaterThan(0);
+
+    // a second intent restarts the running timer: refused without its acknowledgment
+    const again = await alice(['unstake', '10', ...alpha]);
+    expect(again.doc.error).toMatchObject({
+      code: 'ACKNOWLEDGMENT_REQUIRED',
+      details: { remedy: ['exit-restart'] },
+    });
+    const human = await cli(users.aliceHome, ['unstake', '10', ...alpha, '--sandbox']);
+    expect(human.stderr).toMatch(/restarts the exit timer[\s\S]*--restart-exit/);
+    expect((await position())?.exiting.baseUnits).toBe((30n * STRK).toString());
+
+    await advance('8d');
+    const withdrawn = await alice(['unstake', '--complete', ...alpha]);
+    expect(withdrawn.doc.error, withdrawn.stderr).toBeUndefined();
+    expect((withdrawn.doc.transaction as { received: Money[] }).received).toEqual([
+      expect.objectContaining({ baseUnits: (30n * STRK).toString(), symbol: 'STRK' }),
+    ]);
+    const after = await position();
+    expect(after?.exiting.baseUnits).toBe('0');
+    expect(after?.withdrawableAt).toBeNull();
+
+    // the portfolio counts the stake as its own line in the total, not in the wallet's balance
+    const folio = await alice(['portfolio', '--fresh']);
+    expect(folio.code, folio.stderr).toBe(0);
+    const lines = folio.doc.staking as Array<{
+      kind: string;
+      baseUnits: string;
+      value: { cents: string } | null;
+    }>;
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'staked', baseUnits: (120n * STRK).toString() }),
+      ]),
+    );
+    const tokens = folio.doc.tokens as Array<{ value: { cents: string } | null }>;
+    const sum = [...tokens, ...lines].reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n);
+    expect((folio.doc.total as { cents: string }).cents).toBe(sum.toString());
+  }, 300_000);
+
+  it('an inactive validator is refused with its reason; an unknown one by name', async () => {
+    const leaving = await alice(['stake', '1', '--validator', 'Sandbox Leaving', '--yes']);
+    expect(leaving.doc.error).toMatchObject({ code: 'VALIDATOR_INACTIVE' });
+    expect(leaving.doc.error?.message).toMatch(/announced its exit/);
+    const unknown = await alice(['stake', '1', '--validator', 'Nobody', '--yes']);
+    expect(unknown.doc.error).toMatchObject({ code: 'UNKNOWN_VALIDATOR' });
+  }, 120_000);
+});
