@@ -121,6 +121,10 @@ export const ErrorCode = {
   // a rebalance with nothing to do: every token is within the band of its target (not a failure:
   // portfolio-rebalance exits 0 with the allocation; nothing is signed)
   ALREADY_BALANCED: 'ALREADY_BALANCED',
+  // a rebalance this run could not bring within its band: more legs than one transaction holds,
+  // legs left out below the minimum trade, or the simulated allocation after it outside the band
+  // (details.reason, details.rebalance): nothing is signed
+  REBALANCE_OUTSIDE_BAND: 'REBALANCE_OUTSIDE_BAND',
   // the deployed account does not support outside execution (SNIP-9), which the paymaster needs
   ACCOUNT_UNSUPPORTED: 'ACCOUNT_UNSUPPORTED',
   // a cap set at start (`mcp --max-usd`) refuses the plan before signing, or its value cannot be known

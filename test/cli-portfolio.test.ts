@@ -5,7 +5,8 @@
  * an unpriced token (the aggregator's no-route knob), the test network, an unbalanced target,
  * the band, `portfolio-rebalance --yes` leaving the allocation within the band of the target for
  * several starting wallets (one not holding a target token at all; one selling the unlisted
- * tokens), "already balanced" (exit 0, nothing signed), and `history --csv`.
+ * tokens in one transaction of 5 legs, issue 25), "already balanced" (exit 0, nothing signed), a
+ * run refused before signing because it could not reach the band, and `history --csv`.
  */
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -402,9 +403,18 @@ describe('portfolio-rebalance --yes from other starting wallets (whole processes
   );
 
   it(
-    '--sell-unlisted: shares of the whole wallet; the other tokens are sold (at most 3 swaps a run, the rest in the next); within the band after',
+    'issue 25: --sell-unlisted of ETH, STRK, USDC, USDT, DAI, WBTC to 50 ETH, 30 USDC, 20 STRK: one transaction of every leg ends within the band; a second run says already balanced',
     async () => {
       const home = await sb.newWallet('sellall@example.com');
+      const before = await portfolioOf(home);
+      expect(before.tokens.map((t) => t.symbol).sort()).toEqual([
+        'DAI',
+        'ETH',
+        'STRK',
+        'USDC',
+        'USDT',
+        'WBTC',
+      ]);
       const target = [
         'portfolio-rebalance',
         '--target',
@@ -417,19 +427,59 @@ describe('portfolio-rebalance --yes from other starting wallets (whole processes
       expect(plan.rebalance.baseNote).toMatch(
         /of the whole \(priced\) wallet; tokens the target does not name are sold/,
       );
-      expect(plan.swaps.length).toBeLessThanOrEqual(3);
-      let runs = 0;
-      for (; runs < 4; runs++) {
-        const r = await run(home, [...target, '--yes']);
-        expect(r.code, r.stdout).toBe(0);
-        if (r.doc.status === 'balanced') break;
-        expect((r.doc as { calls: unknown[] }).calls.length).toBeLessThanOrEqual(6);
-      }
-      expect(runs).toBeGreaterThanOrEqual(1);
-      expect(runs).toBeLessThan(4);
+      // WBTC → ETH, WBTC → USDC, DAI → STRK, USDT → USDC, USDT → STRK: more than the aggregator's 3-pair batch
+      expect(plan.swaps).toHaveLength(5);
+      const r = await run(home, [...target, '--yes']);
+      expect(r.code, r.stdout).toBe(0);
+      const doc = r.doc as Doc & {
+        rebalance: RView;
+        calls: Array<{ entrypoint: string }>;
+        transaction: { status: string; hash: string };
+      };
+      expect(doc.transaction.status).toBe('SUCCEEDED');
+      expect(doc.calls.map((c) => c.entrypoint)).toEqual(
+        Array.from({ length: 5 }, () => ['approve', 'swap']).flat(),
+      );
+      for (const row of doc.rebalance.rows)
+        expect(Math.abs(Number(row.after) - Number(row.target))).toBeLessThanOrEqual(2);
+      // read afterwards as anyone would: portfolio --json
       const after = await portfolioOf(home);
       expectWithinBand(after, { ETH: 50, USDC: 30, STRK: 20, USDT: 0, DAI: 0, WBTC: 0 });
+      for (const s of ['USDT', 'DAI', 'WBTC'])
+        expect(after.tokens.find((t) => t.symbol === s)?.baseUnits ?? '0').toBe('0');
+      // a second run: already balanced, nothing signed
+      const count = await historyCount(home);
+      const again = await run(home, [...target, '--yes']);
+      expect(again.code, again.stdout).toBe(0);
+      expect(again.doc).toMatchObject({ status: 'balanced', signed: false });
+      expect(await historyCount(home)).toBe(count);
     },
     LONG * 2,
+  );
+
+  it(
+    'a run that could not reach the band is refused before signing: legs below the minimum trade would leave tokens outside it',
+    async () => {
+      const home = await sb.newWallet('mintrade@example.com');
+      const r = await run(home, [
+        ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
+        ...['--min-trade', '12000', '--yes'],
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.doc.error).toMatchObject({
+        code: 'REBALANCE_OUTSIDE_BAND',
+        details: { reason: 'minimum-trade', remedy: ['min-trade'] },
+      });
+      expect(r.doc.error?.message).toMatch(/minimum trade of 12000\.00 USD/);
+      expect(await historyCount(home)).toBe(0);
+      const human = await cli(home, [
+        ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
+        ...['--min-trade', '12000', '--yes', '--sandbox'],
+      ]);
+      expect(human.stderr).toMatch(
+        /nothing is signed, a lower --min-trade makes those swaps too \(REBALANCE_OUTSIDE_BAND\)/,
+      );
+    },
+    LONG,
   );
 });

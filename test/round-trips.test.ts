@@ -6,15 +6,17 @@
  * sandbox's latency knob holds every emulator answer back, so requests that are sent together
  * are all under way before the first answers (the count is of the order of events, not of time).
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FETCH_PROBE, readProbe } from '../bench/fetch-probe.js';
 import type { Doc } from './helpers/cli-sandbox.js';
-import { startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { cleanEnv, spawnBin } from './helpers/process.js';
+import { signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
 
 const MAX_ROUND_TRIPS = 7;
+/** a rebalance first takes the wallet's snapshot: its balances, then their prices (one parallel round) */
+const MAX_REBALANCE_ROUND_TRIPS = MAX_ROUND_TRIPS + 2;
 /** long against the client's own work between requests sent together, even on a busy machine */
 const LATENCY_MS = 200;
 
@@ -49,8 +51,10 @@ describe('sequential round trips of a money command (whole processes)', () => {
     }
     // a sandbox process and two sign-ins through the bin: slow on a busy shared machine
   }, 90_000);
+  const homes: Array<{ cleanup: () => void }> = [];
   afterAll(async () => {
     await users?.close();
+    for (const h of homes) h.cleanup();
   });
 
   it(`send --yes (the account's first transaction, which deploys it): at most ${MAX_ROUND_TRIPS}`, async () => {
@@ -103,5 +107,27 @@ describe('sequential round trips of a money command (whole processes)', () => {
     ]);
     expect(stake.doc).toMatchObject({ kind: 'stake', transaction: { status: 'SUCCEEDED' } });
     expect(stake.steps, stake.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+  });
+
+  it(`portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`, async () => {
+    // a faucet wallet of its own (ETH, STRK, USDC, USDT, DAI, WBTC): selling the unlisted tokens takes 5 legs
+    const home = tempHome();
+    homes.push(home);
+    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+    await signIn(home.dir, 'rebalance-trips@example.com');
+    const r = await counted(
+      [
+        ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
+        ...['--yes', '--json', '--sandbox'],
+      ],
+      home.dir,
+    );
+    expect(r.doc).toMatchObject({ kind: 'rebalance', transaction: { status: 'SUCCEEDED' } });
+    const swaps = (r.doc.swaps as unknown[]).length;
+    expect(swaps).toBe(5);
+    expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_REBALANCE_ROUND_TRIPS);
+    // each leg: its own route and calldata request; the aggregator's batch routing is not used
+    expect(r.requests.filter((q) => / \/calldata\b/.test(q))).toHaveLength(swaps);
+    expect(r.requests.filter((q) => /\/(routeBatch|executeBatch)\b/.test(q))).toEqual([]);
   });
 });

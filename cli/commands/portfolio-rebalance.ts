@@ -12,10 +12,12 @@ sandbox) only. The targets are percentages that must add up to 100. Tokens the t
 name are kept, and the shares are of what the named tokens are worth together; with
 --sell-unlisted they are sold and the shares are of the whole wallet. When every token is
 within the band of its target nothing is signed ("already balanced", exit 0). Otherwise every
-token goes back to its target: legs sell the largest surplus into the largest deficit; one
-transaction holds at most 3 swaps (the largest legs; the preview says what is left for another
-run). The preview shows token, now %, target %, after % (from the simulation), fees, gas and the
-worst-case minimums.
+token goes back to its target: legs sell the largest surplus into the largest deficit, every
+leg in one transaction (at most 8 swaps, each priced with its own route request, in parallel).
+A run that could not end within the band (more legs than that, legs below --min-trade, or the
+simulated allocation after it) is refused before signing (REBALANCE_OUTSIDE_BAND). The preview
+shows token, now %, target %, after % (from the simulation), fees, gas and the worst-case
+minimums.
 
   --target LIST       "PERCENT TOKEN, …", adding up to 100
   --sell-unlisted     sell every held token the target does not name

@@ -9,12 +9,13 @@
  *   exactly 100.
  * - A rebalance is a list of legs (sell token A for token B worth V), chosen by matching the
  *   largest surplus with the largest deficit until none is left: at most sellers + buyers − 1
- *   legs, of which the largest MAX_REBALANCE_LEGS (a batch's swap limit) go into one transaction;
- *   the rest is reported, and a second run does it. A leg never sells more than is held.
+ *   legs, all of them in one transaction (at most MAX_REBALANCE_LEGS, else the rebalance is
+ *   refused: cli/core/actions/rebalance.ts). A leg never sells more than is held. The allocation
+ *   the legs would leave at the plan's prices is computed too, so a run that could not end within
+ *   its band (legs left out below the minimum trade) is known before anything is asked.
  */
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { type Network, resolveToken, sameAddress, type Token } from '../../shared/tokens.js';
-import { MAX_BATCH_PAIRS } from './actions/limits.js';
 
 /** 100.00 % in hundredths of a percent. */
 export const SHARE_SCALE = 10_000n;
@@ -22,8 +23,8 @@ export const SHARE_SCALE = 10_000n;
 export const PRICE_SCALE = 10n ** 18n;
 /** Values (USD) carry this scale too. */
 export const VALUE_SCALE = PRICE_SCALE;
-/** The swaps of one rebalance transaction: a batch's limit. */
-export const MAX_REBALANCE_LEGS = MAX_BATCH_PAIRS;
+/** The swaps of one rebalance transaction (cli/core/actions/limits.ts). */
+export { MAX_REBALANCE_LEGS } from './actions/limits.js';
 /** Default band: 2 percentage points (in hundredths of a percent). */
 export const DEFAULT_BAND = 200n;
 /** Default minimum trade: 1 USD. */
@@ -138,7 +139,6 @@ export interface RebalanceInput {
   band: bigint;
   /** value units: a leg worth less is not made */
   minTrade: bigint;
-  maxLegs?: number;
 }
 
 export interface RebalanceRow {
@@ -165,11 +165,19 @@ export interface RebalanceComputation {
   base: 'named-tokens' | 'whole-wallet';
   baseValue: bigint;
   balanced: boolean;
+  /** every leg at or above the minimum trade, the largest first: one transaction */
   legs: RebalanceLeg[];
   /** legs below the minimum trade, not made */
   belowMinimum: RebalanceLeg[];
-  /** legs past MAX_REBALANCE_LEGS, left for another run */
-  deferred: RebalanceLeg[];
+  /**
+   * the shares (aligned with rows) the legs would leave at the plan's prices, and whether every
+   * one is within the band: false only when legs left out below the minimum trade keep a token
+   * outside it
+   */
+  expected: bigint[];
+  /** the values behind `expected` (value units) */
+  expectedValues: bigint[];
+  expectedWithinBand: boolean;
   /** held tokens that are neither targets nor sold (kept), and unpriced tokens left alone */
   kept: Token[];
   unpriced: Token[];
@@ -186,7 +194,6 @@ const valueOf = (balance: bigint, price: bigint, decimals: number): bigint =>
  * A target without a price is refused (its value is unknown).
  */
 export function computeRebalance(input: RebalanceInput): RebalanceComputation {
-  const maxLegs = input.maxLegs ?? MAX_REBALANCE_LEGS;
   const find = (t: Token): HoldingInput | undefined =>
     input.holdings.find((h) => sameAddress(h.token.address, t.address));
   const unpriced: Token[] = [];
@@ -224,29 +231,27 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
     now: now[i] as bigint,
     target: p.target,
   }));
-  const base = input.sellUnlisted ? 'whole-wallet' : 'named-tokens';
+  const base: RebalanceComputation['base'] = input.sellUnlisted ? 'whole-wallet' : 'named-tokens';
   const empty = {
     rows,
     base,
     baseValue,
-    legs: [],
-    belowMinimum: [],
-    deferred: [],
+    legs: [] as RebalanceLeg[],
+    belowMinimum: [] as RebalanceLeg[],
+    expected: now,
+    expectedValues: values,
+    expectedWithinBand: true,
     kept,
     unpriced,
-  } as const;
+  };
   if (baseValue === 0n) {
     throw new AppError(
       ErrorCode.INSUFFICIENT_BALANCE,
       'nothing to rebalance: the tokens in play are worth nothing',
     );
   }
-  // |value × 100 % − target × base| ≤ band × base, exactly
-  const balanced = inPlay.every((p, i) => {
-    const diff = (values[i] as bigint) * SHARE_SCALE - p.target * baseValue;
-    return (diff < 0n ? -diff : diff) <= input.band * baseValue;
-  });
-  if (balanced) return { ...empty, legs: [], belowMinimum: [], deferred: [], balanced: true };
+  const targets = inPlay.map((p) => p.target);
+  if (withinBand(values, targets, baseValue, input.band)) return { ...empty, balanced: true };
 
   const sellers = inPlay
     .map((p, i) => ({
@@ -280,16 +285,38 @@ export function computeRebalance(input: RebalanceInput): RebalanceComputation {
     if (buyer.left === 0n) b += 1;
   }
   const belowMinimum = all.filter((l) => l.value < input.minTrade);
-  const big = all
+  const legs = all
     .filter((l) => l.value >= input.minTrade)
     .sort((x, y) => (x.value === y.value ? 0 : x.value > y.value ? -1 : 1));
+  // what the legs made leave, each moving its value at the plan's prices
+  const after = [...values];
+  const at = (t: Token): number => inPlay.findIndex((p) => sameAddress(p.token.address, t.address));
+  for (const l of legs) {
+    after[at(l.from)] = (after[at(l.from)] as bigint) - l.value;
+    after[at(l.to)] = (after[at(l.to)] as bigint) + l.value;
+  }
   return {
     ...empty,
-    balanced: big.length === 0,
-    legs: big.slice(0, maxLegs),
+    balanced: false,
+    legs,
     belowMinimum,
-    deferred: big.slice(maxLegs),
+    expected: shares(after.map((v) => (v < 0n ? 0n : v))),
+    expectedValues: after,
+    expectedWithinBand: withinBand(after, targets, baseValue, input.band),
   };
+}
+
+/** Every value within `band` of its target share of `base`: |value × 100 % − target × base| ≤ band × base, exactly. */
+export function withinBand(
+  values: readonly bigint[],
+  targets: readonly bigint[],
+  base: bigint,
+  band: bigint,
+): boolean {
+  return values.every((v, i) => {
+    const diff = v * SHARE_SCALE - (targets[i] ?? 0n) * base;
+    return (diff < 0n ? -diff : diff) <= band * base;
+  });
 }
 
 /** Shares of `balances` (aligned with `rows`) at the rows' prices: the allocation after. */

@@ -36,6 +36,9 @@ export const REMEDY_WORDS: Record<string, string> = {
   'high-impact': 'pass --allow-high-impact to accept it',
   'high-slippage': 'pass --allow-high-slippage to accept it',
   'exit-restart': 'pass --restart-exit to restart the exit timer',
+  // a rebalance that would not reach its band (REBALANCE_OUTSIDE_BAND)
+  band: 'a wider --band accepts it',
+  'min-trade': 'a lower --min-trade makes those swaps too',
 };
 
 function remedyOf(details: Record<string, unknown> | undefined): string {

@@ -654,7 +654,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     {
       title: 'Plan a rebalance',
       description:
-        'Plans moving the wallet to a target allocation ("50 ETH, 30 USDC, 20 STRK", adding up to 100) in one transaction of up to 3 swaps, at fresh prices. Tokens the target does not name are kept (shares are then of the named tokens together) unless sellUnlisted. When every token is within the band of its target, nothing is planned: status "balanced" with the allocation. Otherwise status "planned": the plan (the swaps, minimums, fees, gas, the simulation, and the table token / now % / target % / after %) and a planId for execute_plan. Nothing is signed.',
+        'Plans moving the wallet to a target allocation ("50 ETH, 30 USDC, 20 STRK", adding up to 100) in one transaction of up to 8 swaps (each priced on its own), at fresh prices; a run that could not end within the band is refused before signing (REBALANCE_OUTSIDE_BAND, details.reason). Tokens the target does not name are kept (shares are then of the named tokens together) unless sellUnlisted. When every token is within the band of its target, nothing is planned: status "balanced" with the allocation. Otherwise status "planned": the plan (the swaps, minimums, fees, gas, the simulation, and the table token / now % / target % / after %) and a planId for execute_plan. Nothing is signed.',
       inputSchema: inputs.rebalance,
       outputSchema: outputs.rebalance,
       annotations: { title: 'Plan a rebalance', ...PLAN },

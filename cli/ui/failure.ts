@@ -157,6 +157,10 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
     title: 'The same transaction is already on its way',
     next: 'Nothing was signed. Check the history; once it has settled you can send it again.',
   },
+  [ErrorCode.REBALANCE_OUTSIDE_BAND]: {
+    title: 'This rebalance would not reach its band',
+    next: 'Nothing was signed. Widen the band, lower the minimum trade, or rebalance a smaller part of the wallet.',
+  },
 };
 
 /**

@@ -117,6 +117,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.SUBMITTED_UNCONFIRMED]: 500,
   [ErrorCode.ALREADY_SUBMITTED]: 500,
   [ErrorCode.ALREADY_BALANCED]: 500,
+  [ErrorCode.REBALANCE_OUTSIDE_BAND]: 500,
   [ErrorCode.ACCOUNT_UNSUPPORTED]: 500,
   [ErrorCode.LIMIT_EXCEEDED]: 500,
   [ErrorCode.TOKEN_NOT_ALLOWED]: 500,

@@ -41,7 +41,7 @@ import type {
   QuoteMode,
 } from './pipeline.js';
 import { type ActionPlan, buildPlan } from './plan.js';
-import { kindDocument, legsOf } from './resolve.js';
+import { checkKindSimulation, kindDocument, legsOf } from './resolve.js';
 
 const emit = (call: CallOptions, event: ActionEvent): void => call.onProgress?.(event);
 
@@ -145,6 +145,7 @@ export async function finalize(
           balanceChanges: simulated.balanceChanges,
         };
   checkSimulation(plan, gas, simulation);
+  checkKindSimulation(request, ctx.account.network, simulation);
   const confirmBy = confirmByOf(plan, prepared);
   const document = planDocument(plan, {
     gas,

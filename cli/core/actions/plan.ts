@@ -11,7 +11,7 @@ import { checkBaseUnits } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
 import { findToken, type Network, parseAddress, type Token } from '../../../shared/tokens.js';
 import { checkRecipient } from './rules.js';
-import { checkPairCount, MAX_BATCH_PAIRS } from './limits.js';
+import { checkPairCount, MAX_BATCH_PAIRS, MAX_REBALANCE_LEGS } from './limits.js';
 import type { ChainCall } from '../chain/calls.js';
 import type { ActionKind } from './kinds.js';
 import { LEG_TYPE_NAMES, legCalls, type LegTypeName, type PlannedLeg } from './legs/index.js';
@@ -82,10 +82,10 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
   },
   rebalance: (n) => {
     if (others(n, 'swap') !== 0) throw usageError('a rebalance holds swaps only');
-    if (n.swap > MAX_BATCH_PAIRS)
+    if (n.swap > MAX_REBALANCE_LEGS)
       throw new AppError(
         ErrorCode.BATCH_LIMIT_EXCEEDED,
-        `a rebalance holds at most ${MAX_BATCH_PAIRS} swaps per transaction (got ${n.swap})`,
+        `a rebalance holds at most ${MAX_REBALANCE_LEGS} swaps per transaction (got ${n.swap})`,
       );
   },
   stake: (n) => exactlyOne(n, 'stake', 'a stake'),
@@ -114,7 +114,8 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
 /**
  * The counts and transfers of a plan, checked before any request: each kind's own shape
  * (SHAPES: a send is exactly one transfer; a trade one swap; a multi-swap 2–3 swaps and no
- * transfer; a batch at least one item, at most 3 swaps and MAX_BATCH_SENDS transfers; …). Each
+ * transfer; a batch at least one item, at most 3 swaps and MAX_BATCH_SENDS transfers; a
+ * rebalance swaps only, at most MAX_REBALANCE_LEGS; …). Each
  * transfer is positive, of a registry token, to a recipient that keeps the funds (rules.ts
  * checkRecipient). Returns the transfers with normalised recipients.
  */

@@ -5,7 +5,10 @@
  * (cli/core/allocation.ts); everything after — quotes, calls, checks, build, simulation,
  * confirmation, signing, history — is the pipeline's. `rebalanceView` is the preview table
  * (token, now %, target %, after %), the after column from the simulation's balance changes.
- * Pure: no I/O.
+ * One run ends within the band or is refused before signing (REBALANCE_OUTSIDE_BAND): more legs
+ * than one transaction holds (MAX_REBALANCE_LEGS) or legs left out below the minimum trade are
+ * refused when resolving, a simulated allocation outside the band after the simulation
+ * (`checkRebalanceAfter`). Pure: no I/O.
  */
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { type Network, sameAddress } from '../../../shared/tokens.js';
@@ -22,7 +25,10 @@ import {
   type RebalanceLeg,
   sharesAt,
   VALUE_SCALE,
+  valueOf,
+  withinBand,
 } from '../allocation.js';
+import { MAX_REBALANCE_LEGS } from './limits.js';
 import type { SimulationResult } from './checks.js';
 import type { ResolvedPair } from './rules.js';
 
@@ -64,7 +70,6 @@ export interface RebalanceView {
   kept: string[];
   unpriced: string[];
   belowMinimum: Array<{ from: string; to: string; usd: string }>;
-  deferred: Array<{ from: string; to: string; usd: string }>;
   notes: string[];
   pricedAt: string;
 }
@@ -109,6 +114,65 @@ export function computeFor(request: RebalanceRequest, network: Network): Rebalan
 
 const legText = (l: RebalanceLeg) => ({ from: l.from.symbol, to: l.to.symbol, usd: usd(l.value) });
 
+/** The rows' balances after the simulated transaction, and the plan's prices of them. */
+function simulatedAfter(
+  c: RebalanceComputation,
+  snapshot: RebalanceSnapshot,
+  simulation: Extract<SimulationResult, { reverted: false }>,
+): { balances: bigint[]; prices: bigint[] } {
+  return {
+    balances: c.rows.map(
+      (r) =>
+        r.balance +
+        simulation.balanceChanges
+          .filter((ch) => sameAddress(ch.token, r.token.address))
+          .reduce((sum, ch) => sum + ch.amount, 0n),
+    ),
+    prices: c.rows.map(
+      (r) =>
+        snapshot.holdings.find((h) => sameAddress(h.token.address, r.token.address))?.price ?? 0n,
+    ),
+  };
+}
+
+/** A run that would not end within the band: refused before signing, the table in details.rebalance. */
+function outsideBand(
+  request: RebalanceRequest,
+  network: Network,
+  reason: 'legs' | 'minimum-trade' | 'simulation',
+  message: string,
+  simulation?: SimulationResult,
+  extra: Record<string, unknown> = {},
+): AppError {
+  return new AppError(ErrorCode.REBALANCE_OUTSIDE_BAND, `${message}; nothing is signed`, {
+    details: {
+      reason,
+      ...extra,
+      // the face words each remedy (the core names no flag)
+      remedy: reason === 'legs' ? [] : reason === 'minimum-trade' ? ['min-trade'] : ['band'],
+      rebalance: rebalanceView(request, network, simulation),
+    },
+  });
+}
+
+/** "USDC 26.10 % (target 30.00 %)" for every row outside the band. */
+function offRows(
+  c: RebalanceComputation,
+  shown: readonly bigint[],
+  values: readonly bigint[],
+  base: bigint,
+  band: bigint,
+): string {
+  return c.rows
+    .map((r, i) =>
+      withinBand([values[i] as bigint], [r.target], base, band)
+        ? ''
+        : `${r.token.symbol} ${formatShare(shown[i] as bigint)} % (target ${formatShare(r.target)} %)`,
+    )
+    .filter((text) => text !== '')
+    .join(', ');
+}
+
 /**
  * The preview table. `simulation`: the balance changes of exactly what would be signed give the
  * after column; 'unchanged' (already balanced) repeats now.
@@ -127,25 +191,11 @@ export function rebalanceView(
     after = c.rows.map((r) => formatShare(r.now));
     afterFrom = 'unchanged';
   } else if (simulation !== undefined && !simulation.reverted) {
-    const balances = c.rows.map(
-      (r) =>
-        r.balance +
-        simulation.balanceChanges
-          .filter((ch) => sameAddress(ch.token, r.token.address))
-          .reduce((sum, ch) => sum + ch.amount, 0n),
-    );
-    const prices = c.rows.map(
-      (r) =>
-        snapshot.holdings.find((h) => sameAddress(h.token.address, r.token.address))?.price ?? 0n,
-    );
+    const { balances, prices } = simulatedAfter(c, snapshot, simulation);
     after = sharesAt(c.rows, balances, prices).map(formatShare);
     afterFrom = 'simulation';
   }
   const notes: string[] = [];
-  if (c.deferred.length > 0)
-    notes.push(
-      `${c.deferred.length} more leg(s) needed: one transaction holds at most ${c.legs.length} swaps (the largest first); run portfolio-rebalance again for the rest`,
-    );
   if (c.belowMinimum.length > 0)
     notes.push(
       `${c.belowMinimum.length} leg(s) below the minimum trade of ${usd(s.minTrade)} USD are not made`,
@@ -173,7 +223,6 @@ export function rebalanceView(
     kept: c.kept.map((t) => t.symbol),
     unpriced: c.unpriced.map((t) => t.symbol),
     belowMinimum: c.belowMinimum.map(legText),
-    deferred: c.deferred.map(legText),
     notes,
     pricedAt: new Date(snapshot.pricedAt).toISOString(),
   };
@@ -184,10 +233,10 @@ export function rebalanceView(
  * ALREADY_BALANCED, with the table in details.rebalance; a face shows it and exits 0.
  */
 export function resolveRebalance(request: RebalanceRequest, network: Network): ResolvedPair[] {
-  settings(request.rebalance, network);
+  const s = settings(request.rebalance, network);
   if (request.snapshot === undefined) return [];
   const c = computeFor(request, network);
-  if (c.legs.length === 0) {
+  if (c.balanced) {
     const view = rebalanceView(request, network, 'unchanged');
     throw new AppError(
       ErrorCode.ALREADY_BALANCED,
@@ -195,5 +244,52 @@ export function resolveRebalance(request: RebalanceRequest, network: Network): R
       { details: { rebalance: view } },
     );
   }
+  if (c.legs.length > MAX_REBALANCE_LEGS)
+    throw outsideBand(
+      request,
+      network,
+      'legs',
+      `this rebalance needs ${c.legs.length} swaps; one transaction holds at most ${MAX_REBALANCE_LEGS}, so one run cannot reach the band`,
+      undefined,
+      { legs: c.legs.length, maxLegs: MAX_REBALANCE_LEGS },
+    );
+  if (!c.expectedWithinBand) {
+    throw outsideBand(
+      request,
+      network,
+      'minimum-trade',
+      `the swaps below the minimum trade of ${usd(s.minTrade)} USD are left out, and without them ${offRows(c, c.expected, c.expectedValues, c.baseValue, s.band)} would stay outside the band of ${formatShare(s.band)} points`,
+    );
+  }
   return c.legs.map((l) => ({ from: l.from, to: l.to, amount: l.amount }));
+}
+
+/**
+ * The simulation's check of a rebalance: the allocation after exactly what would be signed (the
+ * simulated balance changes, valued at the plan's prices) must be within the band of every
+ * target; else REBALANCE_OUTSIDE_BAND before signing (price impact and fees moved it).
+ */
+export function checkRebalanceAfter(
+  request: RebalanceRequest,
+  network: Network,
+  simulation: SimulationResult,
+): void {
+  if (simulation.reverted || request.snapshot === undefined) return;
+  const s = settings(request.rebalance, network);
+  const c = computeFor(request, network);
+  if (c.balanced) return;
+  const { balances, prices } = simulatedAfter(c, request.snapshot, simulation);
+  const values = c.rows.map((r, i) =>
+    valueOf(balances[i] as bigint, prices[i] as bigint, r.token.decimals),
+  );
+  const base = values.reduce((sum, v) => sum + v, 0n);
+  const targets = c.rows.map((r) => r.target);
+  if (base > 0n && withinBand(values, targets, base, s.band)) return;
+  throw outsideBand(
+    request,
+    network,
+    'simulation',
+    `the simulated allocation after this rebalance is outside the band of ${formatShare(s.band)} points: ${offRows(c, sharesAt(c.rows, balances, prices), values, base, s.band)} (price impact and fees)`,
+    simulation,
+  );
 }

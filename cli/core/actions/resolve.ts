@@ -12,7 +12,7 @@ import type { PlannedTransfer } from './legs/transfer.js';
 import { checkPairCount } from './limits.js';
 import type { ActionRequest, QuoteMode } from './pipeline.js';
 import { checkPlanShape } from './plan.js';
-import { rebalanceView, resolveRebalance } from './rebalance.js';
+import { checkRebalanceAfter, rebalanceView, resolveRebalance } from './rebalance.js';
 import type { SimulationResult } from './checks.js';
 import type { DocumentExtras } from './document.js';
 import {
@@ -81,6 +81,8 @@ interface KindResolver<R extends ActionRequest> {
   resolve(request: R, where: Where): Legs;
   /** what the kind adds to the plan document (a rebalance: its allocation table) */
   document?(request: R, network: Network, simulation: SimulationResult): Partial<DocumentExtras>;
+  /** the kind's own check of the simulation, after every leg's (a rebalance: the band reached) */
+  checkSimulation?(request: R, network: Network, simulation: SimulationResult): void;
 }
 
 type Kinds = { [K in ActionKind]: KindResolver<Extract<ActionRequest, { kind: K }>> };
@@ -123,20 +125,20 @@ const KINDS: Kinds = {
     },
   },
   rebalance: {
-    // the targets + the snapshot's balances and prices → swap legs (at most a batch's 3);
-    // nothing to do is ALREADY_BALANCED (rebalance.ts)
+    // the targets + the snapshot's balances and prices → swap legs (at most MAX_REBALANCE_LEGS,
+    // all in one transaction); nothing to do is ALREADY_BALANCED (rebalance.ts). Each leg is
+    // priced with its own route request, in parallel: the aggregator's batch routing (3 pairs)
+    // is not used, so its limit does not bound the legs
     resolve: (request, { network }) => {
       swapsAllowed(network);
       const swaps = resolveRebalance(request, network);
-      return {
-        swaps,
-        transfers: [],
-        mode: swaps.length <= 1 ? 'single' : sameOutput(swaps) ? 'batch' : 'parallel',
-      };
+      return { swaps, transfers: [], mode: swaps.length <= 1 ? 'single' : 'parallel' };
     },
     document: (request, network, simulation) => ({
       rebalance: rebalanceView(request, network, simulation),
     }),
+    checkSimulation: (request, network, simulation) =>
+      checkRebalanceAfter(request, network, simulation),
   },
   stake: {
     resolve: ({ stake }, { network }) => {
@@ -195,6 +197,15 @@ export function kindDocument(
   simulation: SimulationResult,
 ): Partial<DocumentExtras> {
   return resolverOf(request).document?.(request, network, simulation) ?? {};
+}
+
+/** The request's kind's own check of the simulation (after every leg's check). */
+export function checkKindSimulation(
+  request: ActionRequest,
+  network: Network,
+  simulation: SimulationResult,
+): void {
+  resolverOf(request).checkSimulation?.(request, network, simulation);
 }
 
 export function legsOf(request: ActionRequest, where: Where): Legs {

@@ -92,7 +92,6 @@ describe('rebalance screen', () => {
       kept: ['DAI'],
       unpriced: [],
       belowMinimum: [],
-      deferred: [],
       notes: [],
       pricedAt: '2026-11-25T10:00:00.000Z',
     };
