@@ -6,7 +6,6 @@
  */
 import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import { feltHex } from '../../../shared/felt.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';

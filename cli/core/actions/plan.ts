@@ -9,7 +9,7 @@
  */
 import { checkBaseUnits } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
-import { findToken, type Network, parseAddress, type Token } from '../../../shared/tokens.js';
+import { findToken, type Network, parseAddress } from '../../../shared/tokens.js';
 import { checkRecipient } from './rules.js';
 import { checkPairCount, MAX_BATCH_PAIRS, MAX_REBALANCE_LEGS } from './limits.js';
 import type { ChainCall } from '../chain/calls.js';

@@ -56,9 +56,11 @@ function refusal(run: () => unknown): { code: string; details: Record<string, un
 /** STRK at $0.50; anything else unpriced. */
 const pricer = (): AggregatorClient =>
   ({
+    network: 'mainnet',
+    // an honest route at $0.50 a STRK: what it pays in USDC agrees with its price field (value.ts)
     getRoute: async (r: { amount: bigint; tokenIn: string }) => {
       if (r.tokenIn !== STRK.address) throw new Error('no route');
-      return routeOf(STRK, USDC, r.amount, 1n, { prices: ['0.5', 1] });
+      return routeOf(STRK, USDC, r.amount, r.amount / 2n / 10n ** 12n, { prices: ['0.5', 1] });
     },
   }) as unknown as AggregatorClient;
 const codeOf = async (work: Promise<unknown>): Promise<string> =>
@@ -220,6 +222,7 @@ describe('staking legs', () => {
     );
     expect(await codeOf(checkLimits(stake, { maxUsdCents: 5_000n }, pricer()))).toBe('ok');
     const unpriced = {
+      network: 'mainnet',
       getRoute: () => Promise.reject(new Error('no route')),
     } as unknown as AggregatorClient;
     expect(await codeOf(checkLimits(stake, { maxUsdCents: 10n ** 9n }, unpriced))).toBe(
