@@ -239,6 +239,40 @@ describe('finance-tui mcp guards (sandbox)', () => {
     }
   }, 120_000);
 
+  it('a trade at 20 % slippage: refused without a person to acknowledge it; on a host that asks, the person is asked naming it before the plan is signed', async () => {
+    const home = await freshHome('mcp-acknowledge@example.com');
+    const caps = ['--allow-execute', '--max-usd', '50', '--budget-usd', '1000'];
+    // the agent's own allowHighImpact says nothing for the person: it is never the acknowledgment
+    const trade = { amount: '5', from: 'USDC', to: 'STRK', slippagePercent: '20' };
+    const before = await usdcOf(home);
+    const plain = await connect(home, caps);
+    const refused = errorOf(await planAndExecute(plain, 'plan_trade', trade));
+    expect(refused.code).toBe('ACKNOWLEDGMENT_REQUIRED');
+    expect(JSON.stringify(refused.details)).toContain('high-slippage');
+    expect(await usdcOf(home)).toBe(before);
+
+    const asked: string[] = [];
+    let accept = false;
+    const asking = await connect(home, caps, (message) => {
+      asked.push(message);
+      return accept ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    const declined = errorOf(await planAndExecute(asking, 'plan_trade', trade));
+    expect(declined.code).toBe('ACKNOWLEDGMENT_REQUIRED');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('high-slippage');
+    expect(await usdcOf(home)).toBe(before);
+    accept = true;
+    const done = await planAndExecute(asking, 'plan_trade', trade);
+    if (done.isError)
+      expect(errorOf(done).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
+    else {
+      // asked twice more: the acknowledgment, then the plan itself
+      expect(asked).toHaveLength(3);
+      expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 5_000_000n);
+    }
+  }, 120_000);
+
   it('a planted revert reason (ESC, BEL, U+202E, a newline) is clean and marked untrusted in execute_plan, get_transaction, get_history, and clean in history --json, history and the app history screen', async () => {
     const home = await freshHome('mcp-revert@example.com');
     const client = await connect(home, [

@@ -36,7 +36,9 @@ const MaxFee = Amount.describe(
 ).optional();
 const AllowHighImpact = z
   .boolean()
-  .describe('accept a price impact above 15 % (refused otherwise)')
+  .describe(
+    "ignored: a price impact above 15 % is the person's to acknowledge; execute_plan asks them through the host",
+  )
   .optional();
 
 export const Money = z.looseObject({
@@ -154,7 +156,7 @@ export const inputs = {
       .boolean()
       .optional()
       .describe(
-        'the person accepted that a new exit replaces the running one and restarts its timer',
+        "ignored: a new exit that restarts a running one's timer is the person's to acknowledge; execute_plan asks them through the host",
       ),
     gasToken: GasToken,
     maxFee: MaxFee,

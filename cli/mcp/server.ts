@@ -18,6 +18,7 @@ import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { packageVersion } from '../../shared/version.js';
 import { ACTION_KINDS } from '../core/actions/kinds.js';
+import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import type { ActionLimits, ActionRequest, PlannedWalletAction } from '../core/actions/index.js';
 import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
 import type { CallOptions } from '../core/call.js';
@@ -145,8 +146,11 @@ async function actionOptions(
   return {
     slippageBps:
       input.slippagePercent === undefined ? undefined : parseSlippageBps(input.slippagePercent),
-    allowHighImpact: input.allowHighImpact === true,
-    acknowledged: input.restartExit === true ? (['exit-restart'] as const) : [],
+    // what must be acknowledged (a high impact or slippage, an exit that restarts its timer) is
+    // the person's to acknowledge, never the agent's: execute_plan asks for it through the host
+    // (elicitation) and a host that cannot ask is refused (ACKNOWLEDGMENT_REQUIRED). The agent's
+    // allowHighImpact / restartExit only say it means to plan such a plan.
+    askAtConfirmation: true,
     gasToken: input.gasToken,
     maxFee: input.maxFee,
     ...(now ? { now } : {}),
@@ -181,6 +185,15 @@ function consentMessage(planned: PlannedWalletAction): string {
         : 'gas: unknown',
   );
   return lines.join('\n').slice(0, 4000);
+}
+
+/** What the person is asked to acknowledge: each risk the core named, in its words. */
+function acknowledgmentMessage(needed: ReadonlyArray<{ id: string; reason: string }>): string {
+  return [
+    'This plan needs your explicit acknowledgment before it is signed:',
+    ...needed.map((a) => `- ${a.reason} (${a.id})`),
+    'Accepting acknowledges it for this plan only.',
+  ].join('\n');
 }
 
 /** What the person is asked about recipients outside the list: each address in full and in its checksum form. */
@@ -751,6 +764,8 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           }
           // the caps for this plan: a recipient the person accepted is allowed for it only
           let limits = o.limits;
+          // what the person acknowledged through the host, for this plan only
+          let acknowledged: AcknowledgmentId[] = [];
           // a plan already sent (or being sent) is refused by the core with its hash, before any question
           if (planned.ticket.state === 'ready') {
             const unlisted = unlistedPayees(planned.plan, o.limits?.allowRecipients);
@@ -781,6 +796,21 @@ export function createToolServer(o: ToolServerOptions): McpServer {
               };
             }
             if (ctx.mcpReq.signal.aborted) throw new AppError(ErrorCode.CANCELLED, 'cancelled');
+            const needed = planned.document.acknowledgments;
+            if (canAsk && needed.length > 0) {
+              await ask(
+                ctx,
+                acknowledgmentMessage(needed),
+                'Accept this risk',
+                'true accepts what is named above, for this plan only',
+                new AppError(
+                  ErrorCode.ACKNOWLEDGMENT_REQUIRED,
+                  'nothing was signed: the person did not accept what this plan needs acknowledged',
+                  { details: { remedy: needed.map((a) => a.id) } },
+                ),
+              );
+              acknowledged = needed.map((a) => a.id);
+            }
             if (canAsk) {
               await ask(
                 ctx,
@@ -804,7 +834,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
               );
             }
           }
-          const result = await executeAction(planned, call, { limits });
+          const result = await executeAction(planned, call, { limits, acknowledged });
           return { planId: input.planId, result };
         },
         (error) =>

@@ -97,6 +97,12 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.CONFIG_ERROR,
   ErrorCode.SERVER_UNREACHABLE,
   ErrorCode.NOT_FOUND,
+  ErrorCode.ACKNOWLEDGMENT_REQUIRED,
+  ErrorCode.UNKNOWN_VALIDATOR,
+  ErrorCode.VALIDATOR_INACTIVE,
+  ErrorCode.NOTHING_STAKED,
+  ErrorCode.EXIT_NOT_READY,
+  ErrorCode.REBALANCE_OUTSIDE_BAND,
 ]);
 
 /** Our own sentence for a code whose message may carry a service's words. */
