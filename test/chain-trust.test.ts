@@ -148,7 +148,19 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
     const home = homeThrough('aggregatorUrl');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BIN, 'mcp', '--sandbox', '--allow-execute', '--max-usd', '50'],
+      // every cap a host without elicitation needs (docs/commands.md "Tool server for AI agents")
+      args: [
+        BIN,
+        'mcp',
+        '--sandbox',
+        '--allow-execute',
+        '--max-usd',
+        '50',
+        '--budget-usd',
+        '1000',
+        '--allow-recipient',
+        users.bobAddress,
+      ],
       env: cleanEnv({ FINANCE_TUI_HOME: home.dir }) as Record<string, string>,
       stderr: 'pipe',
     });

@@ -240,7 +240,8 @@ describe('finance-tui mcp guards (sandbox)', () => {
   }, 120_000);
 
   it('a trade at 20 % slippage: refused without a person to acknowledge it; on a host that asks, the person is asked naming it before the plan is signed', async () => {
-    const home = await freshHome('mcp-acknowledge@example.com');
+    // alice's signed-in folder: one more sign-in would pass the sandbox's 5 codes a minute per address
+    const home = users.aliceHome;
     const caps = ['--allow-execute', '--max-usd', '50', '--budget-usd', '1000'];
     // the agent's own allowHighImpact says nothing for the person: it is never the acknowledgment
     const trade = { amount: '5', from: 'USDC', to: 'STRK', slippagePercent: '20' };

@@ -471,7 +471,7 @@ describe.skipIf(redisServerPath === undefined)(
 describe('serve with a Redis that does not answer (REDIS_PERSISTENCE=warn)', () => {
   const APP_ID = 'redis-down-app';
   const APP_SECRET = 'redis-down-app-secret-value';
-  const JWT_SECRET = 'redis-down-jwt-secret-0123456789abcdef';
+  const JWT_SECRET = 't9klMlRFI2bh7LHvzzCDoXhzgHxPbOOAJBufZeSQZVE';
   const PASSWORD = 'redis-down-password-7f3a';
   const home = tempHome();
   let emulator: FastifyInstance;

@@ -141,7 +141,9 @@ export function errorBody(
     sandbox ? text.replace(/\bon mainnet\b/g, 'in the sandbox') : text;
   const clean = where(printable(message, OUTSIDE_MAX));
   const own = OWN_WORDS.has(code);
-  const walked = details === undefined ? undefined : withUntrusted(details, ERROR_TEXT_KEYS);
+  // an own-words code's `reason` is ours too (a refusal's kind: 'prices-disagree', 'legs', …)
+  const keys = own ? ERROR_TEXT_KEYS.filter((k) => k !== 'reason') : ERROR_TEXT_KEYS;
+  const walked = details === undefined ? undefined : withUntrusted(details, keys);
   const { untrusted: fromDetails, ...rest } = (walked ?? {}) as Record<string, unknown>;
   const untrusted = {
     ...(own ? {} : { message: clean }),
