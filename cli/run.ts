@@ -127,6 +127,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "move the running sandbox chain's clock forward (e.g. 2h, 8d)",
     load: () => import('./commands/sandbox-advance.js'),
   },
+  'sandbox price': {
+    summary: "set a token's USD price on the running sandbox (oracle and market)",
+    load: () => import('./commands/sandbox-price.js'),
+  },
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),

@@ -151,6 +151,7 @@ export const VESU_ERROR = Object.freeze({
   DUSTY_COLLATERAL_BALANCE: 'dusty-collateral-balance',
   DEBT_CAP_EXCEEDED: 'debt-cap-exceeded',
   UTILIZATION_EXCEEDED: 'utilization-exceeded',
+  /** the sandbox's word: the real pool goes into recovery mode on an invalid price */
   INVALID_ORACLE_PRICE: 'invalid-oracle-price',
   CONTRACT_PAUSED: 'contract-paused',
   NO_DELEGATION: 'no-delegation',

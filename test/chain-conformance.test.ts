@@ -18,6 +18,7 @@ import { buildChainEmulator } from '../sandbox/chain/app.js';
 import { balanceSlot, ERC20_STORAGE } from '../sandbox/chain/storage.js';
 import { FORWARDER_ADDRESS } from '../sandbox/chain/contracts.js';
 import { SANDBOX_CHAIN_ID_HEX } from '../sandbox/chain/rpc.js';
+import { DENOMINATION, i257Felts, VESU_POOL_SELECTOR, vesuFor } from '../shared/vesu.js';
 import {
   findValidator,
   POOL_SELECTOR,
@@ -51,6 +52,27 @@ const stakeCalls = (member: string, amount: bigint) => [
     to: canonical(ALPHA.pool),
     selector: hex(POOL_SELECTOR.enter_delegation_pool),
     calldata: [canonical(member), hex(amount)],
+  },
+];
+const VESU_POOL = vesuFor('mainnet')!.pools[0]!.address;
+const ETH_ADDRESS = resolveToken('mainnet', 'ETH').address;
+/** approve + modify_position: 1 ETH of collateral, 100 USDC borrowed */
+const borrowCalls = (user: string) => [
+  {
+    to: canonical(ETH_ADDRESS),
+    selector: hex(SELECTOR.approve),
+    calldata: [canonical(VESU_POOL), hex(10n ** 18n), '0x0'],
+  },
+  {
+    to: canonical(VESU_POOL),
+    selector: hex(VESU_POOL_SELECTOR.modify_position),
+    calldata: [
+      canonical(ETH_ADDRESS),
+      canonical(USDC.address),
+      canonical(user),
+      ...[DENOMINATION.Assets, ...i257Felts(10n ** 18n)].map(hex),
+      ...[DENOMINATION.Assets, ...i257Felts(100_000_000n)].map(hex),
+    ],
   },
 ];
 const API_KEY = 'conformance-paymaster-key';
@@ -113,6 +135,8 @@ interface World {
   executed: Record<string, unknown> & { typed_data: unknown; parameters: unknown };
   /** alice's stake in a delegation pool (its events), after the clock moved an epoch on */
   stakeTx: string;
+  /** alice's borrow on the lending pool (ModifyPosition) */
+  borrowTx: string;
 }
 let world: World;
 
@@ -211,6 +235,7 @@ beforeAll(async () => {
   // the sandbox clock moves (an empty block at the new time), then alice stakes
   await knob('/sandbox/chain/advance', { seconds: 3_600 });
   const stakeTx = await transact(alice, stakeCalls(alice.address, 10n ** 18n), false);
+  const borrowTx = await transact(alice, borrowCalls(alice.address), false);
   const built = await build(
     alice,
     [transferCall(STRK.address, bob.address, 5n)],
@@ -238,6 +263,7 @@ beforeAll(async () => {
     bobBuilt: bobBuilt.result as World['built'],
     executed,
     stakeTx,
+    borrowTx,
   };
 });
 
@@ -630,6 +656,25 @@ const STARKNET_CASES: Case[] = [
       transactions: [invokeTx(w.bob.address, stakeCalls(w.bob.address, 10n ** 18n))],
       simulation_flags: ['SKIP_VALIDATE', 'SKIP_FEE_CHARGE'],
     }),
+  },
+  ...(
+    [
+      ['the lending pool', VESU_POOL],
+      ['the lending pool factory', vesuFor('mainnet')!.poolFactory],
+      ['the lending oracle', '0x53414e44424f585f564553555f4f5241434c45'],
+      ['a vToken', '0x53414e44424f585f56544f4b454e5f55534443'],
+    ] as const
+  ).map(([what, address]): Case => ({
+    name: `class of ${what}`,
+    endpoint: '/rpc',
+    method: 'starknet_getClassAt',
+    params: () => ({ ...latest, contract_address: canonical(address) }),
+  })),
+  {
+    name: 'receipt of a borrow (ModifyPosition)',
+    endpoint: '/rpc',
+    method: 'starknet_getTransactionReceipt',
+    params: (w) => ({ transaction_hash: w.borrowTx }),
   },
   {
     name: 'class at nothing is 20',

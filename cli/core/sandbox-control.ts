@@ -1,11 +1,15 @@
 /**
- * The running sandbox's controls (docs/sandbox-chain.md "The clock"): `sandbox advance` moves its
- * chain's clock through the chain emulator's sandbox-only route (our auth server never exposes
- * it). The chain emulator is found through the running sandbox's `rpcUrl` (its `/rpc`), as
+ * The running sandbox's controls (docs/sandbox-chain.md "The clock", "Lending"): `sandbox advance`
+ * moves its chain's clock, `sandbox price` sets a token's price for the lending oracle and the
+ * market, each through a sandbox-only route of the chain emulator (our auth server never exposes
+ * them). The chain emulator is found through the running sandbox's `rpcUrl` (its `/rpc`), as
  * `--sandbox` finds the sandbox through the data folder.
  */
 import { Type } from 'typebox';
-import { usageError } from '../../shared/errors.js';
+import { formatAmount, parseAmount } from '../../shared/amount.js';
+import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { SANDBOX_MARKET_UNIT } from '../../shared/sandbox.js';
+import { resolveToken, sameAddress } from '../../shared/tokens.js';
 import { createHttpClient } from '../clients/http.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
@@ -69,4 +73,65 @@ export async function advanceSandbox(
     chainTime: new Date(body.chainTime * 1000).toISOString(),
     chainTimestamp: body.chainTime,
   };
+}
+
+export interface PriceResult {
+  token: string;
+  address: string;
+  /** the oracle's price now, exact (USD per whole token) */
+  usd: string;
+  /** the market's (the aggregator's) price after its pools moved to it: as close as reserves allow */
+  marketUsd: string;
+}
+
+const PriceAnswer = Type.Object({
+  token: Type.String(),
+  symbol: Type.String(),
+  usd: Type.String(),
+  marketUsd: Type.String(),
+});
+
+/**
+ * Sets the running sandbox's USD price of a token: the lending oracle's, and the market's (its
+ * pools move to it, so the aggregator quotes it). `usd` is an exact decimal (at most 18 places).
+ */
+export async function setSandboxPrice(
+  endpoints: Endpoints,
+  tokenText: string,
+  usdText: string,
+  call: CallOptions = {},
+): Promise<PriceResult> {
+  const token = resolveToken(endpoints.network, tokenText);
+  if (sameAddress(token.address, resolveToken(endpoints.network, SANDBOX_MARKET_UNIT).address))
+    throw usageError(
+      `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price is 1 and stays so`,
+    );
+  const usd = parseAmount(usdText, 18, { label: 'USD' });
+  const http = createHttpClient({
+    baseUrl: chainUrlOf(endpoints),
+    service: 'sandbox chain',
+    retries: 0,
+    timeoutMs: 5_000,
+  });
+  try {
+    const { body } = await http.post<{ marketUsd: string }>(
+      'sandbox/chain/price',
+      { token: token.address, usd: formatAmount(usd, 18) },
+      { signal: call.signal, schema: PriceAnswer },
+    );
+    return {
+      token: token.symbol,
+      address: token.address,
+      usd: formatAmount(usd, 18),
+      marketUsd: body.marketUsd,
+    };
+  } catch (error) {
+    // the emulator refuses a price its market cannot take (a pool left without a reserve)
+    if (error instanceof AppError && error.details?.status === 400)
+      throw new AppError(
+        ErrorCode.USAGE_ERROR,
+        `the sandbox cannot move ${token.symbol} to $${formatAmount(usd, 18)}: try a less extreme price`,
+      );
+    throw error;
+  }
 }

@@ -6,13 +6,14 @@
  *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
+ *   `/sandbox/chain/price` (the lending oracle's and the market's price of a token),
  *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { parseAmount } from '../../shared/amount.js';
+import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { addressToBigInt, findToken } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
@@ -83,6 +84,16 @@ const TradeBody = Type.Object(
     tokenOut: Type.String({ maxLength: 80 }),
     amount: Type.String({ maxLength: 100 }),
     when: Type.Optional(Type.Union([Type.Literal('now'), Type.Literal('before-next-execution')])),
+  },
+  { additionalProperties: false },
+);
+const PriceBody = Type.Object(
+  {
+    token: Type.String({ maxLength: 80 }),
+    /** USD per whole token, a plain decimal (at most 18 decimals) */
+    usd: Type.String({ maxLength: 100 }),
+    /** false: the oracle answers the price with is_valid = false */
+    valid: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -269,6 +280,37 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     const { seconds } = request.body as { seconds: number };
     const chainTime = chain.advance(seconds);
     return { advancedBy: seconds, chainTime: Number(chainTime) };
+  });
+
+  app.post('/sandbox/chain/price', { schema: { body: PriceBody } }, async (request, reply) => {
+    const body = request.body as { token: string; usd: string; valid?: boolean };
+    const token = findToken('mainnet', body.token);
+    if (token === undefined)
+      return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
+    let usd: bigint;
+    try {
+      usd = parseAmount(body.usd, 18);
+    } catch {
+      return reply.code(400).send({
+        error: 'usd must be a positive plain decimal with at most 18 decimals',
+        code: 'invalid_body',
+      });
+    }
+    try {
+      const set = chain.setPrice(token, usd, body.valid ?? true);
+      return {
+        token: token.address,
+        symbol: token.symbol,
+        usd: formatAmount(set.usd, 18),
+        marketUsd: formatAmount(set.marketUsd, 18),
+        valid: body.valid ?? true,
+      };
+    } catch (error) {
+      return reply.code(400).send({
+        error: error instanceof RangeError ? error.message : 'price not set',
+        code: 'invalid_body',
+      });
+    }
   });
 
   app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {

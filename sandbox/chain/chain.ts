@@ -23,6 +23,7 @@ import { hash } from 'starknet';
 import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
+import { SANDBOX_MARKET_UNIT } from '../../shared/sandbox.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
@@ -68,6 +69,7 @@ import {
 } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { stakingContracts } from './staking.js';
+import { type VesuDeployment, vesuContracts } from './vesu.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
@@ -88,6 +90,7 @@ export const faucetAmounts = (): Array<{ token: string; amount: bigint }> =>
   });
 
 const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
+const USDC_ADDRESS = resolveToken('mainnet', SANDBOX_MARKET_UNIT).address;
 /** Whoever trades on the pools besides our users (the price-move knob). */
 const THIRD_PARTY_ADDRESS = 0x53414e44424f585f4d41524b4554n; // "SANDBOX_MARKET"
 /** The relayer's float; topped up whenever it runs low (the paymaster's own money, not the user's). */
@@ -141,6 +144,8 @@ export class Chain {
   #clockOffsetMs = 0;
   /** the chain's start (unix seconds): epoch 0 of the staking contract begins here */
   readonly genesisTime: bigint;
+  /** the Vesu-like lending pool, its oracle and vTokens (vesu.ts) */
+  readonly vesu: VesuDeployment;
 
   constructor(options: ChainOptions) {
     this.ledger = new Ledger(options.pools);
@@ -152,6 +157,12 @@ export class Chain {
     const clock = { now: () => this.chainTime(), genesis: this.genesisTime };
     for (const { address, contract } of stakingContracts(clock))
       this.contracts.add(address, contract);
+    this.vesu = vesuContracts(() => this.chainTime());
+    for (const { address, contract } of this.vesu.contracts) this.contracts.add(address, contract);
+    const seed = new StateView(this.ledger);
+    // the oracle starts at the market's prices (the aggregator quotes the same pools)
+    this.vesu.seed(seed, spotPrices(this.ledger.pools, USDC_ADDRESS));
+    seed.commit();
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
     this.#sealBlock([], 0);
   }
@@ -180,6 +191,40 @@ export class Chain {
     this.#clockOffsetMs += seconds * 1000;
     this.#sealBlock([], 0);
     return this.chainTime();
+  }
+
+  /**
+   * The price knob (`finance-tui sandbox price`): sets the lending oracle's USD price of `token`
+   * (18 decimals; `valid: false` makes the oracle say the price is not valid) and moves the
+   * market to it: every pool holding the token has that token's reserve rescaled by old price /
+   * new price, so the pools stay mutually consistent and the aggregator quotes the new price.
+   * USDC is the market's unit of account (its price is 1 by definition there): refused.
+   */
+  setPrice(token: Token, usd: bigint, valid = true): { usd: bigint; marketUsd: bigint } {
+    if (usd <= 0n) throw new RangeError('the price must be positive');
+    if (token.address === USDC_ADDRESS)
+      throw new RangeError(
+        `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,
+      );
+    const old = spotPrices(this.ledger.pools, USDC_ADDRESS).get(token.address);
+    if (old === undefined || old === 0n)
+      throw new RangeError(`${token.symbol} has no market price in the sandbox`);
+    for (const pool of this.ledger.pools) {
+      const scale = (reserve: bigint): bigint => {
+        const next = (reserve * old) / usd;
+        if (next <= 0n) throw new RangeError('that price leaves a pool without reserves');
+        return next;
+      };
+      if (pool.tokenA.address === token.address) pool.reserveA = scale(pool.reserveA);
+      if (pool.tokenB.address === token.address) pool.reserveB = scale(pool.reserveB);
+    }
+    const view = new StateView(this.ledger);
+    this.vesu.oracle.setPrice(view, BigInt(token.address), usd, valid);
+    view.commit();
+    return {
+      usd,
+      marketUsd: spotPrices(this.ledger.pools, USDC_ADDRESS).get(token.address) ?? 0n,
+    };
   }
 
   #sealBlock(transactions: bigint[], visibleAt: number): BlockRecord {

@@ -9,7 +9,8 @@
  * - the aggregator's router (`swap` in the layout of shared/swap-calldata.ts);
  * - the paymaster's forwarder (`execute`, `deploy_account`; the relayer alone may call them);
  * - the pools, which have no entry point (the router moves their reserves);
- * - the staking contract and the delegation pools (staking.ts), with Starkware's types.
+ * - the staking contract and the delegation pools (staking.ts), with Starkware's types;
+ * - the Vesu-like pool, its factory, oracle and vTokens (vesu.ts), with Vesu v2's types.
  *
  * The classes are TypeScript, not Sierra: `sierra_program` is empty and the class hashes are
  * labels (contracts.ts CLASS_HASH), except ArgentX's, which is real so that account addresses are
@@ -22,6 +23,12 @@ import { CLASS_HASH, POOL_CLASS_HASH } from './contracts.js';
 import { hex } from './executor.js';
 import { ROUTER_CLASS_HASH } from './router.js';
 import { DELEGATION_POOL_CLASS_HASH, STAKING_CLASS_HASH } from './staking.js';
+import {
+  VESU_FACTORY_CLASS_HASH,
+  VESU_ORACLE_CLASS_HASH,
+  VESU_POOL_CLASS_HASH,
+  VTOKEN_CLASS_HASH,
+} from './vesu.js';
 
 type AbiEntry = Record<string, unknown>;
 
@@ -533,6 +540,224 @@ const STAKING_ABI: AbiEntry[] = [
   { type: 'event', name: 'staking::staking::staking::Staking::Event', kind: 'enum', variants: [] },
 ];
 
+const I257 = 'alexandria_math::i257::i257';
+const AMOUNT = 'vesu::data_model::Amount';
+const DENOM = 'vesu::data_model::AmountDenomination';
+const MODIFY_PARAMS = 'vesu::data_model::ModifyPositionParams';
+const UPDATE_RESPONSE = 'vesu::data_model::UpdatePositionResponse';
+const POSITION = 'vesu::data_model::Position';
+const ASSET_CONFIG = 'vesu::data_model::AssetConfig';
+const ASSET_PRICE = 'vesu::data_model::AssetPrice';
+const VESU_TYPES: AbiEntry[] = [
+  ...CORE_TYPES,
+  struct(I257, [
+    ['abs', U256],
+    ['is_negative', BOOL],
+  ]),
+  {
+    type: 'enum',
+    name: DENOM,
+    variants: [
+      { name: 'Native', type: '()' },
+      { name: 'Assets', type: '()' },
+    ],
+  },
+  struct(AMOUNT, [
+    ['denomination', DENOM],
+    ['value', I257],
+  ]),
+  struct(MODIFY_PARAMS, [
+    ['collateral_asset', ADDRESS],
+    ['debt_asset', ADDRESS],
+    ['user', ADDRESS],
+    ['collateral', AMOUNT],
+    ['debt', AMOUNT],
+  ]),
+  struct(UPDATE_RESPONSE, [
+    ['collateral_delta', I257],
+    ['collateral_shares_delta', I257],
+    ['debt_delta', I257],
+    ['nominal_debt_delta', I257],
+    ['bad_debt', U256],
+  ]),
+  struct(POSITION, [
+    ['collateral_shares', U256],
+    ['nominal_debt', U256],
+  ]),
+  struct(ASSET_CONFIG, [
+    ['total_collateral_shares', U256],
+    ['total_nominal_debt', U256],
+    ['reserve', U256],
+    ['max_utilization', U256],
+    ['floor', U256],
+    ['scale', U256],
+    ['is_legacy', BOOL],
+    ['last_updated', U64],
+    ['last_rate_accumulator', U256],
+    ['last_full_utilization_rate', U256],
+    ['fee_rate', U256],
+    ['fee_shares', U256],
+  ]),
+  struct('vesu::data_model::LTVConfig', [['max_ltv', U64]]),
+  struct('vesu::data_model::LiquidationConfig', [['liquidation_factor', U64]]),
+  struct(ASSET_PRICE, [
+    ['value', U256],
+    ['is_valid', BOOL],
+  ]),
+];
+const pairInputs = [input('collateral_asset', ADDRESS), input('debt_asset', ADDRESS)];
+const VESU_POOL_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'PoolImpl', interface_name: 'vesu::pool::IPool' },
+  ...VESU_TYPES,
+  {
+    type: 'interface',
+    name: 'vesu::pool::IPool',
+    items: [
+      fn('modify_position', [input('params', MODIFY_PARAMS)], [UPDATE_RESPONSE], 'external'),
+      fn(
+        'position',
+        [...pairInputs, input('user', ADDRESS)],
+        [`(${POSITION}, ${U256}, ${U256})`],
+        'view',
+      ),
+      fn(
+        'check_collateralization',
+        [...pairInputs, input('user', ADDRESS)],
+        [`(${BOOL}, ${U256}, ${U256})`],
+        'view',
+      ),
+      fn('ltv_config', pairInputs, ['vesu::data_model::LTVConfig'], 'view'),
+      fn('liquidation_config', pairInputs, ['vesu::data_model::LiquidationConfig'], 'view'),
+      fn('debt_caps', pairInputs, [U256], 'view'),
+      fn('asset_config', [input('asset', ADDRESS)], [ASSET_CONFIG], 'view'),
+      fn('utilization', [input('asset', ADDRESS)], [U256], 'view'),
+      fn('oracle', [], [ADDRESS], 'view'),
+      fn('is_paused', [], [BOOL], 'view'),
+      fn('pool_name', [], [FELT], 'view'),
+      // a vToken's withdrawal, the pool's side (that asset's vToken alone may call it)
+      fn(
+        'sandbox_v_token_withdraw',
+        [
+          input('asset', ADDRESS),
+          input('receiver', ADDRESS),
+          input('assets', U256),
+          input('shares', U256),
+        ],
+        [],
+        'external',
+      ),
+    ],
+  },
+  structEvent('vesu::pool::Pool', 'ModifyPosition', [
+    ['collateral_asset', ADDRESS, 'key'],
+    ['debt_asset', ADDRESS, 'key'],
+    ['user', ADDRESS, 'key'],
+    ['collateral_delta', I257, 'data'],
+    ['collateral_shares_delta', I257, 'data'],
+    ['debt_delta', I257, 'data'],
+    ['nominal_debt_delta', I257, 'data'],
+  ]),
+  {
+    type: 'event',
+    name: 'vesu::pool::Pool::Event',
+    kind: 'enum',
+    variants: [
+      { name: 'ModifyPosition', type: 'vesu::pool::Pool::ModifyPosition', kind: 'nested' },
+    ],
+  },
+];
+
+const VTOKEN_BASE = 'vesu::v_token::VToken';
+const VTOKEN_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'VTokenImpl', interface_name: 'vesu::v_token::IVToken' },
+  ...CORE_TYPES,
+  {
+    type: 'interface',
+    name: 'vesu::v_token::IVToken',
+    items: [
+      fn('deposit', [input('assets', U256), input('receiver', ADDRESS)], [U256], 'external'),
+      fn(
+        'withdraw',
+        [input('assets', U256), input('receiver', ADDRESS), input('owner', ADDRESS)],
+        [U256],
+        'external',
+      ),
+      fn(
+        'redeem',
+        [input('shares', U256), input('receiver', ADDRESS), input('owner', ADDRESS)],
+        [U256],
+        'external',
+      ),
+      fn('balance_of', [input('account', ADDRESS)], [U256], 'view'),
+      fn('balanceOf', [input('account', ADDRESS)], [U256], 'view'),
+      fn('total_supply', [], [U256], 'view'),
+      fn('total_assets', [], [U256], 'view'),
+      fn('convert_to_assets', [input('shares', U256)], [U256], 'view'),
+      fn('convert_to_shares', [input('assets', U256)], [U256], 'view'),
+      fn('preview_deposit', [input('assets', U256)], [U256], 'view'),
+      fn('preview_redeem', [input('shares', U256)], [U256], 'view'),
+      fn('max_withdraw', [input('owner', ADDRESS)], [U256], 'view'),
+      fn('max_redeem', [input('owner', ADDRESS)], [U256], 'view'),
+      fn('asset', [], [ADDRESS], 'view'),
+      fn('decimals', [], ['core::integer::u8'], 'view'),
+      fn('symbol', [], [FELT], 'view'),
+      fn('name', [], [FELT], 'view'),
+    ],
+  },
+  structEvent(VTOKEN_BASE, 'Deposit', [
+    ['sender', ADDRESS, 'key'],
+    ['owner', ADDRESS, 'key'],
+    ['assets', U256, 'data'],
+    ['shares', U256, 'data'],
+  ]),
+  structEvent(VTOKEN_BASE, 'Withdraw', [
+    ['sender', ADDRESS, 'key'],
+    ['receiver', ADDRESS, 'key'],
+    ['owner', ADDRESS, 'key'],
+    ['assets', U256, 'data'],
+    ['shares', U256, 'data'],
+  ]),
+  structEvent(VTOKEN_BASE, 'Transfer', [
+    ['from', ADDRESS, 'key'],
+    ['to', ADDRESS, 'key'],
+    ['value', U256, 'data'],
+  ]),
+  {
+    type: 'event',
+    name: `${VTOKEN_BASE}::Event`,
+    kind: 'enum',
+    variants: ['Deposit', 'Withdraw', 'Transfer'].map((name) => ({
+      name,
+      type: `${VTOKEN_BASE}::${name}`,
+      kind: 'nested',
+    })),
+  },
+];
+
+const VESU_ORACLE_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'OracleImpl', interface_name: 'vesu::oracle::IOracle' },
+  ...VESU_TYPES,
+  {
+    type: 'interface',
+    name: 'vesu::oracle::IOracle',
+    items: [fn('price', [input('asset', ADDRESS)], [ASSET_PRICE], 'view')],
+  },
+  { type: 'event', name: 'vesu::oracle::Oracle::Event', kind: 'enum', variants: [] },
+];
+
+const VESU_FACTORY_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'PoolFactoryImpl', interface_name: 'vesu::pool_factory::IPoolFactory' },
+  ...CORE_TYPES,
+  {
+    type: 'interface',
+    name: 'vesu::pool_factory::IPoolFactory',
+    items: [
+      fn('v_token_for_asset', [input('pool', ADDRESS), input('asset', ADDRESS)], [ADDRESS], 'view'),
+    ],
+  },
+  { type: 'event', name: 'vesu::pool_factory::PoolFactory::Event', kind: 'enum', variants: [] },
+];
+
 /** The entry points of an ABI, as Sierra lists them: sorted by selector, function_idx in ABI order. */
 function entryPoints(abi: readonly AbiEntry[]): Record<string, unknown> {
   const names: string[] = [];
@@ -574,6 +799,10 @@ export function contractClassOf(classHash: bigint): Record<string, unknown> | un
     [POOL_CLASS_HASH, contractClass(POOL_ABI)],
     [STAKING_CLASS_HASH, contractClass(STAKING_ABI)],
     [DELEGATION_POOL_CLASS_HASH, contractClass(DELEGATION_POOL_ABI)],
+    [VESU_POOL_CLASS_HASH, contractClass(VESU_POOL_ABI)],
+    [VTOKEN_CLASS_HASH, contractClass(VTOKEN_ABI)],
+    [VESU_ORACLE_CLASS_HASH, contractClass(VESU_ORACLE_ABI)],
+    [VESU_FACTORY_CLASS_HASH, contractClass(VESU_FACTORY_ABI)],
   ]);
   return classes.get(classHash);
 }

@@ -3,29 +3,25 @@
  * SNIP-29 paymaster on 127.0.0.1: views through starknet.js's RpcProvider.callContract, stakes
  * through signed outside executions, the sandbox clock through `/sandbox/chain/advance`.
  */
-import { getStarkKey, utils } from '@scure/starknet';
-import type { FastifyInstance } from 'fastify';
-import { RpcProvider, typedData } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import {
+  findValidator,
   POOL_EVENT,
   POOL_SELECTOR,
   STAKING_CONTRACT,
   STAKING_SELECTOR,
   validatorsFor,
-  findValidator,
 } from '../../shared/staking.js';
-import {
-  ARGENT_X_V050_CLASS_HASH,
-  argentAccountAddress,
-  padHash,
-  signStarkHash,
-  splitSignature,
-} from '../../shared/starknet.js';
 import { resolveToken } from '../../shared/tokens.js';
-import { DEFAULT_POOLS, resolvePools } from '../aggregator/pools.js';
-import { buildChainEmulator } from './app.js';
+import {
+  approveCall,
+  type Emulator,
+  type EmulatorCall,
+  type EmulatorReceipt as Receipt,
+  type EmulatorWallet as Wallet,
+  hex,
+  startEmulator,
+} from '../../test/helpers/chain-emulator.js';
 import { EPOCH_SECONDS, EXIT_WINDOW_SECONDS, memberRewards } from './staking.js';
 
 const STRK = resolveToken('mainnet', 'STRK').address;
@@ -37,141 +33,30 @@ const BRAAVOS = findValidator(VALIDATORS, 'Braavos')!;
 const ALPHA_COMMISSION = 500n;
 const E18 = 10n ** 18n;
 
-let app: FastifyInstance;
-let url: string;
-let provider: RpcProvider;
+let emu: Emulator;
 
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
-
-interface Wallet {
-  privateKey: string;
-  publicKey: string;
-  address: string;
-  deployed: boolean;
-}
-
-async function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
-
-let id = 0;
-async function rpc(
-  path: '/rpc' | '/paymaster',
-  method: string,
-  params: unknown,
-): Promise<{ result?: never; error?: { code: number; message: string; data?: unknown } }> {
-  id += 1;
-  const { json } = await post(path, { jsonrpc: '2.0', id, method, params });
-  return json as never;
-}
-
-async function newWallet(): Promise<Wallet> {
-  const privateKey = padHash(`0x${Buffer.from(utils.randomPrivateKey()).toString('hex')}`);
-  const publicKey = padHash(getStarkKey(privateKey));
-  const wallet = {
-    privateKey,
-    publicKey,
-    address: argentAccountAddress(publicKey),
-    deployed: false,
-  };
-  expect((await post('/sandbox/chain/fund', { address: wallet.address })).status).toBe(200);
-  return wallet;
-}
-
-interface Receipt {
-  execution_status: string;
-  revert_reason?: string;
-  events: Array<{ from_address: string; keys: string[]; data: string[] }>;
-}
-
-/** Builds, signs and executes `calls` (sponsored); returns the receipt. */
-async function transact(
-  wallet: Wallet,
-  calls: Array<{ to: string; selector: bigint; calldata: bigint[] }>,
-): Promise<Receipt> {
-  const invoke = {
-    user_address: wallet.address,
-    calls: calls.map((c) => ({
-      to: c.to,
-      selector: hex(c.selector),
-      calldata: c.calldata.map(hex),
-    })),
-  };
-  const deployment = {
-    address: wallet.address,
-    class_hash: ARGENT_X_V050_CLASS_HASH,
-    salt: wallet.publicKey,
-    calldata: ['0x0', wallet.publicKey, '0x1'],
-    version: 1,
-  };
-  const transaction = wallet.deployed
-    ? { type: 'invoke', invoke }
-    : { type: 'deploy_and_invoke', invoke, deployment };
-  const parameters = { version: '0x1', fee_mode: { mode: 'sponsored' } };
-  const built = (await rpc('/paymaster', 'paymaster_buildTransaction', { transaction, parameters }))
-    .result as unknown as {
-    type: string;
-    typed_data: unknown;
-    parameters: unknown;
-    deployment?: unknown;
-  };
-  const hash = typedData.getMessageHash(built.typed_data as never, wallet.address);
-  const signature = splitSignature(signStarkHash(hash, wallet.privateKey));
-  const executed = await rpc('/paymaster', 'paymaster_executeTransaction', {
-    transaction: {
-      type: built.type,
-      invoke: { user_address: wallet.address, typed_data: built.typed_data, signature },
-      ...(built.deployment === undefined ? {} : { deployment: built.deployment }),
-    },
-    parameters: built.parameters,
-  });
-  expect(executed.error).toBeUndefined();
-  const receipt = await rpc('/rpc', 'starknet_getTransactionReceipt', {
-    transaction_hash: (executed.result as unknown as { transaction_hash: string }).transaction_hash,
-  });
-  const result = receipt.result as unknown as Receipt;
-  // all-or-nothing: a reverted deploy_and_invoke deploys nothing either
-  if (result.execution_status === 'SUCCEEDED') wallet.deployed = true;
-  return result;
-}
-
-const approve = (spender: string, amount: bigint) => ({
-  to: STRK,
-  selector: SELECTOR.approve,
-  calldata: [BigInt(spender), ...u256Felts(amount).map(BigInt)],
-});
-const enter = (pool: string, rewardAddress: string, amount: bigint) => ({
+const newWallet = (): Promise<Wallet> => emu.wallet();
+const transact = (wallet: Wallet, calls: EmulatorCall[]): Promise<Receipt> =>
+  emu.transact(wallet, calls);
+const rpc = (path: '/rpc' | '/paymaster', method: string, params: unknown) =>
+  emu.rpc(path, method, params);
+const post = (path: string, body: unknown) => emu.post(path, body);
+const view = (address: string, entrypoint: string, calldata: string[] = []) =>
+  emu.view(address, entrypoint, calldata);
+const strkBalance = (owner: string): Promise<bigint> => emu.balance(STRK, owner);
+const advance = (seconds: number): Promise<number> => emu.advance(seconds);
+const approve = (spender: string, amount: bigint): EmulatorCall =>
+  approveCall(STRK, spender, amount);
+const enter = (pool: string, rewardAddress: string, amount: bigint): EmulatorCall => ({
   to: pool,
   selector: POOL_SELECTOR.enter_delegation_pool,
   calldata: [BigInt(rewardAddress), amount],
 });
-const poolCall = (pool: string, selector: bigint, calldata: bigint[]) => ({
+const poolCall = (pool: string, selector: bigint, calldata: bigint[]): EmulatorCall => ({
   to: pool,
   selector,
   calldata,
 });
-
-async function view(address: string, entrypoint: string, calldata: string[] = []) {
-  return (await provider.callContract({ contractAddress: address, entrypoint, calldata })).map(
-    BigInt,
-  );
-}
-
-async function strkBalance(owner: string): Promise<bigint> {
-  const [low, high] = await view(STRK, 'balance_of', [owner]);
-  return (low as bigint) + ((high as bigint) << 128n);
-}
-
-async function advance(seconds: number): Promise<number> {
-  const { status, json } = await post('/sandbox/chain/advance', { seconds });
-  expect(status).toBe(200);
-  return (json as { chainTime: number }).chainTime;
-}
 
 async function stake(wallet: Wallet, pool: string, amount: bigint): Promise<Receipt> {
   const receipt = await transact(wallet, [
@@ -186,14 +71,11 @@ const memberInfo = async (pool: string, member: string) =>
   view(pool, 'get_pool_member_info_v1', [member]);
 
 beforeAll(async () => {
-  app = await buildChainEmulator({ pools: resolvePools(DEFAULT_POOLS) });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  provider = new RpcProvider({ nodeUrl: `${url}/rpc` });
+  emu = await startEmulator();
 });
 
 afterAll(async () => {
-  await app?.close();
+  await emu?.close();
 });
 
 describe('staking contract views', () => {
@@ -439,9 +321,9 @@ describe('delegation pool', () => {
 
 describe('the sandbox clock', () => {
   it('advance moves the latest block timestamp and refuses a bad duration', async () => {
-    const before = (await provider.getBlock('latest')).timestamp;
+    const before = (await emu.provider.getBlock('latest')).timestamp;
     const chainTime = await advance(7_200);
-    const latest = await provider.getBlock('latest');
+    const latest = await emu.provider.getBlock('latest');
     expect(latest.timestamp).toBe(chainTime);
     expect(chainTime).toBeGreaterThanOrEqual(before + 7_200);
     expect((await post('/sandbox/chain/advance', { seconds: 0 })).status).toBe(400);

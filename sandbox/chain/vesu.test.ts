@@ -1,0 +1,423 @@
+/**
+ * The Vesu-like lending pool of the chain emulator over its JSON-RPC and paymaster: the factory,
+ * the oracle and the pool's views through starknet.js's callContract, supply and withdraw through
+ * a vToken, borrow / repay / close through `modify_position` with signed transactions, interest on
+ * the sandbox clock, and the price knob.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveToken } from '../../shared/tokens.js';
+import {
+  DENOMINATION,
+  i257Felts,
+  VESU_EVENT,
+  VESU_POOL_SELECTOR,
+  VTOKEN_SELECTOR,
+  vesuFor,
+} from '../../shared/vesu.js';
+import {
+  approveCall,
+  type Emulator,
+  type EmulatorCall,
+  type EmulatorWallet,
+  startEmulator,
+  u256Of,
+} from '../../test/helpers/chain-emulator.js';
+
+const ETH = resolveToken('mainnet', 'ETH');
+const USDC = resolveToken('mainnet', 'USDC');
+const USDT = resolveToken('mainnet', 'USDT');
+const STRK = resolveToken('mainnet', 'STRK');
+const WBTC = resolveToken('mainnet', 'WBTC');
+const DAI = resolveToken('mainnet', 'DAI');
+const VESU = vesuFor('mainnet')!;
+const POOL = VESU.pools[0]!.address;
+const E18 = 10n ** 18n;
+const E6 = 10n ** 6n;
+
+let emu: Emulator;
+
+/** modify_position's 11 felts: collateral_asset, debt_asset, user, collateral Amount, debt Amount */
+function modify(
+  wallet: EmulatorWallet,
+  collateral: string,
+  debt: string,
+  collateralAmount: { value: bigint; native?: boolean },
+  debtAmount: { value: bigint; native?: boolean },
+): EmulatorCall {
+  const amount = (a: { value: bigint; native?: boolean }): bigint[] => [
+    a.native === true ? DENOMINATION.Native : DENOMINATION.Assets,
+    ...i257Felts(a.value),
+  ];
+  return {
+    to: POOL,
+    selector: VESU_POOL_SELECTOR.modify_position,
+    calldata: [
+      BigInt(collateral),
+      BigInt(debt),
+      BigInt(wallet.address),
+      ...amount(collateralAmount),
+      ...amount(debtAmount),
+    ],
+  };
+}
+
+async function position(wallet: EmulatorWallet, collateral: string, debt: string) {
+  const felts = await emu.view(POOL, 'position', [collateral, debt, wallet.address]);
+  return {
+    shares: u256Of(felts, 0),
+    nominalDebt: u256Of(felts, 2),
+    collateral: u256Of(felts, 4),
+    debt: u256Of(felts, 6),
+  };
+}
+
+async function collateralization(wallet: EmulatorWallet, collateral: string, debt: string) {
+  const felts = await emu.view(POOL, 'check_collateralization', [collateral, debt, wallet.address]);
+  return { ok: felts[0] === 1n, collateralValue: u256Of(felts, 1), debtValue: u256Of(felts, 3) };
+}
+
+async function vTokenOf(asset: string): Promise<string> {
+  const [vToken] = await emu.view(VESU.poolFactory, 'v_token_for_asset', [POOL, asset]);
+  return `0x${(vToken as bigint).toString(16)}`;
+}
+
+/** deposits `eth` ETH as collateral and borrows `usdc` USDC in one modify_position */
+async function borrow(wallet: EmulatorWallet, eth: bigint, usdc: bigint) {
+  return emu.transact(wallet, [
+    approveCall(ETH.address, POOL, eth),
+    modify(wallet, ETH.address, USDC.address, { value: eth }, { value: usdc }),
+  ]);
+}
+
+const reason = (receipt: { revert_reason?: string }) => receipt.revert_reason ?? '';
+
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+describe('factory, oracle and pool views', () => {
+  it('the factory finds one vToken per listed asset, none for others', async () => {
+    const seen = new Set<string>();
+    for (const token of [ETH, WBTC, STRK, USDC, USDT]) {
+      const vToken = await vTokenOf(token.address);
+      expect(BigInt(vToken)).not.toBe(0n);
+      seen.add(vToken);
+      expect(await emu.view(vToken, 'asset')).toEqual([BigInt(token.address)]);
+    }
+    expect(seen.size).toBe(5);
+    expect(await emu.view(VESU.poolFactory, 'v_token_for_asset', [POOL, DAI.address])).toEqual([
+      0n,
+    ]);
+    expect(await emu.view(VESU.poolFactory, 'v_token_for_asset', ['0x1', ETH.address])).toEqual([
+      0n,
+    ]);
+  });
+
+  it('the oracle prices at the market; the pool names its limits', async () => {
+    const [oracle] = await emu.view(POOL, 'oracle');
+    const eth = await emu.view(`0x${(oracle as bigint).toString(16)}`, 'price', [ETH.address]);
+    expect(eth).toEqual([3000n * E18, 0n, 1n]);
+    expect(await emu.view(POOL, 'ltv_config', [ETH.address, USDC.address])).toEqual([
+      (8n * E18) / 10n,
+    ]);
+    expect(await emu.view(POOL, 'ltv_config', [STRK.address, USDC.address])).toEqual([
+      (7n * E18) / 10n,
+    ]);
+    expect(await emu.view(POOL, 'liquidation_config', [ETH.address, USDC.address])).toEqual([
+      (9n * E18) / 10n,
+    ]);
+    expect(u256Of(await emu.view(POOL, 'debt_caps', [WBTC.address, USDT.address]))).toBe(
+      1000n * E6,
+    );
+    expect(u256Of(await emu.view(POOL, 'debt_caps', [ETH.address, USDC.address]))).toBe(0n);
+    const config = await emu.view(POOL, 'asset_config', [USDC.address]);
+    expect(config).toHaveLength(22);
+    expect(u256Of(config, 6)).toBe((95n * E18) / 100n); // max_utilization
+    expect(u256Of(config, 8)).toBe(10n * E18); // floor: $10
+    expect(u256Of(config, 10)).toBe(E6); // scale
+    const unlisted = await emu.rpc('/rpc', 'starknet_call', {
+      request: {
+        contract_address: POOL,
+        entry_point_selector: `0x${VESU_POOL_SELECTOR.asset_config.toString(16)}`,
+        calldata: [DAI.address],
+      },
+      block_id: 'latest',
+    });
+    expect(JSON.stringify(unlisted.error?.data)).toContain('asset-config-nonexistent');
+  });
+});
+
+describe('supply and withdraw through the vToken', () => {
+  it('deposit, interest on the sandbox clock, then redeem every share leaves no vToken', async () => {
+    const wallet = await emu.wallet();
+    // a borrower makes the supply earn
+    const borrower = await emu.wallet();
+    const lent = await borrow(borrower, 5n * E18, 6_000n * E6);
+    expect(lent.execution_status, reason(lent)).toBe('SUCCEEDED');
+
+    const vUsdc = await vTokenOf(USDC.address);
+    const before = await emu.balance(USDC.address, wallet.address);
+    const preview = u256Of(
+      await emu.view(vUsdc, 'preview_deposit', ['0x' + (1000n * E6).toString(16), '0x0']),
+    );
+    const deposit = await emu.transact(wallet, [
+      approveCall(USDC.address, vUsdc, 1000n * E6),
+      {
+        to: vUsdc,
+        selector: VTOKEN_SELECTOR.deposit,
+        calldata: [1000n * E6, 0n, BigInt(wallet.address)],
+      },
+    ]);
+    expect(deposit.execution_status, reason(deposit)).toBe('SUCCEEDED');
+    const shares = u256Of(await emu.view(vUsdc, 'balance_of', [wallet.address]));
+    // a second has passed since the preview, and the borrower's interest with it: a hair fewer
+    expect(shares).toBeLessThanOrEqual(preview);
+    expect(shares).toBeGreaterThan((preview * 9_999n) / 10_000n);
+    const worth = u256Of(
+      await emu.view(vUsdc, 'convert_to_assets', ['0x' + shares.toString(16), '0x0']),
+    );
+    expect(worth).toBeLessThanOrEqual(1000n * E6);
+    expect(worth).toBeGreaterThanOrEqual(1000n * E6 - 1n);
+
+    await emu.advance(30 * 86_400);
+    const grown = u256Of(
+      await emu.view(vUsdc, 'convert_to_assets', ['0x' + shares.toString(16), '0x0']),
+    );
+    expect(grown).toBeGreaterThan(worth);
+
+    const maxRedeem = u256Of(await emu.view(vUsdc, 'max_redeem', [wallet.address]));
+    expect(maxRedeem).toBe(shares);
+    const redeem = await emu.transact(wallet, [
+      {
+        to: vUsdc,
+        selector: VTOKEN_SELECTOR.redeem,
+        calldata: [maxRedeem, 0n, BigInt(wallet.address), BigInt(wallet.address)],
+      },
+    ]);
+    expect(redeem.execution_status).toBe('SUCCEEDED');
+    expect(u256Of(await emu.view(vUsdc, 'balance_of', [wallet.address]))).toBe(0n);
+    expect(await emu.balance(USDC.address, wallet.address)).toBe(before - 1000n * E6 + grown);
+  });
+
+  it('withdraw takes exact assets; above the holding it reverts', async () => {
+    const wallet = await emu.wallet();
+    const vStrk = await vTokenOf(STRK.address);
+    await emu.transact(wallet, [
+      approveCall(STRK.address, vStrk, 100n * E18),
+      {
+        to: vStrk,
+        selector: VTOKEN_SELECTOR.deposit,
+        calldata: [100n * E18, 0n, BigInt(wallet.address)],
+      },
+    ]);
+    const before = await emu.balance(STRK.address, wallet.address);
+    const out = await emu.transact(wallet, [
+      {
+        to: vStrk,
+        selector: VTOKEN_SELECTOR.withdraw,
+        calldata: [40n * E18, 0n, BigInt(wallet.address), BigInt(wallet.address)],
+      },
+    ]);
+    expect(out.execution_status, reason(out)).toBe('SUCCEEDED');
+    expect(await emu.balance(STRK.address, wallet.address)).toBe(before + 40n * E18);
+    const tooMuch = await emu.transact(wallet, [
+      {
+        to: vStrk,
+        selector: VTOKEN_SELECTOR.withdraw,
+        calldata: [61n * E18, 0n, BigInt(wallet.address), BigInt(wallet.address)],
+      },
+    ]);
+    expect(reason(tooMuch)).toContain('exceeded max withdraw');
+  });
+});
+
+describe('borrow, repay, close', () => {
+  it('a borrow in one modify_position: amounts, values, health as computed by hand, the event', async () => {
+    const wallet = await emu.wallet();
+    const receipt = await borrow(wallet, 2n * E18, 3_000n * E6);
+    expect(receipt.execution_status).toBe('SUCCEEDED');
+    const event = receipt.events.find(
+      (e) => BigInt(e.keys[0] as string) === VESU_EVENT.ModifyPosition,
+    );
+    expect(event?.keys.slice(1).map(BigInt)).toEqual([
+      BigInt(ETH.address),
+      BigInt(USDC.address),
+      BigInt(wallet.address),
+    ]);
+    // collateral_delta, collateral_shares_delta, debt_delta, nominal_debt_delta: i257 each
+    expect(event?.data).toHaveLength(12);
+    expect(event?.data.slice(0, 3).map(BigInt)).toEqual(i257Felts(2n * E18));
+    expect(event?.data.slice(6, 9).map(BigInt)).toEqual(i257Felts(3_000n * E6));
+    const p = await position(wallet, ETH.address, USDC.address);
+    // rounded up in the pool's favour, and interest accrues by the second
+    expect(p.debt).toBeGreaterThanOrEqual(3_000n * E6);
+    expect(p.debt).toBeLessThanOrEqual(3_000n * E6 + 1n);
+    expect(p.collateral).toBeLessThanOrEqual(2n * E18);
+    expect(p.collateral).toBeGreaterThanOrEqual(2n * E18 - 1n);
+    const c = await collateralization(wallet, ETH.address, USDC.address);
+    expect(c.ok).toBe(true);
+    expect(c.debtValue).toBe((p.debt * 3_000n * E18) / (3_000n * E6));
+    // health = collateral value × max_ltv / debt value = 6000 × 0.8 / 3000 = 1.6
+    const health = (c.collateralValue * 8n * E18) / 10n / c.debtValue;
+    expect(health).toBeGreaterThanOrEqual((1599n * E18) / 1000n);
+    expect(health).toBeLessThanOrEqual((16n * E18) / 10n);
+  });
+
+  it('refuses identical assets, a borrow not collateralised, dust, the cap and the utilisation limit', async () => {
+    const wallet = await emu.wallet();
+    const identical = await emu.transact(wallet, [
+      modify(wallet, ETH.address, ETH.address, { value: 0n }, { value: 0n }),
+    ]);
+    expect(reason(identical)).toContain('identical-assets');
+    // 1 ETH ($3000) × 0.8 = $2400 at most
+    const over = await borrow(wallet, E18, 2_401n * E6);
+    expect(reason(over)).toContain('not-collateralized');
+    const dust = await borrow(wallet, E18, 5n * E6);
+    expect(reason(dust)).toContain('dusty-debt-balance');
+    const capped = await emu.transact(wallet, [
+      approveCall(WBTC.address, POOL, 10_000_000n),
+      modify(wallet, WBTC.address, USDT.address, { value: 10_000_000n }, { value: 1_001n * E6 }),
+    ]);
+    expect(reason(capped)).toContain('debt-cap-exceeded');
+    // USDT's reserve is 20 000 (less what others borrowed): 19 500 is above 95 % of it
+    const utilisation = await emu.transact(wallet, [
+      approveCall(ETH.address, POOL, 10n * E18),
+      modify(wallet, ETH.address, USDT.address, { value: 10n * E18 }, { value: 19_500n * E6 }),
+    ]);
+    expect(reason(utilisation)).toContain('utilization-exceeded');
+    const unlisted = await emu.transact(wallet, [
+      modify(wallet, DAI.address, USDC.address, { value: 0n }, { value: 0n }),
+    ]);
+    expect(reason(unlisted)).toContain('asset-config-nonexistent');
+  });
+
+  it('another user’s position is refused (no-delegation)', async () => {
+    const wallet = await emu.wallet();
+    const other = await emu.wallet();
+    const call = modify(other, ETH.address, USDC.address, { value: E18 }, { value: 0n });
+    const refused = await emu.transact(wallet, [approveCall(ETH.address, POOL, E18), call]);
+    expect(reason(refused)).toContain('no-delegation');
+  });
+
+  it('an exact-asset partial repay that leaves dust reverts; repay all (Native) leaves 0; close returns the collateral', async () => {
+    const wallet = await emu.wallet();
+    const ethBefore = await emu.balance(ETH.address, wallet.address);
+    expect((await borrow(wallet, 2n * E18, 1_000n * E6)).execution_status).toBe('SUCCEEDED');
+    await emu.advance(10 * 86_400);
+    const owed = (await position(wallet, ETH.address, USDC.address)).debt;
+    expect(owed).toBeGreaterThan(1_000n * E6);
+
+    const dusty = await emu.transact(wallet, [
+      approveCall(USDC.address, POOL, owed),
+      modify(wallet, ETH.address, USDC.address, { value: 0n }, { value: -(owed - 5n * E6) }),
+    ]);
+    expect(reason(dusty)).toContain('dusty-debt-balance');
+
+    const { nominalDebt, shares } = await position(wallet, ETH.address, USDC.address);
+    const usdcBefore = await emu.balance(USDC.address, wallet.address);
+    const repay = await emu.transact(wallet, [
+      approveCall(USDC.address, POOL, owed + E6),
+      modify(
+        wallet,
+        ETH.address,
+        USDC.address,
+        { value: 0n },
+        { value: -nominalDebt, native: true },
+      ),
+    ]);
+    expect(repay.execution_status).toBe('SUCCEEDED');
+    const repaid = await position(wallet, ETH.address, USDC.address);
+    expect(repaid.nominalDebt).toBe(0n);
+    expect(repaid.debt).toBe(0n);
+    // exactly the debt the event reports left the wallet: at least what was owed a moment before
+    const event = repay.events.find(
+      (e) => BigInt(e.keys[0] as string) === VESU_EVENT.ModifyPosition,
+    );
+    const [low, high, negative] = (event?.data.slice(6, 9) ?? []).map(BigInt) as [
+      bigint,
+      bigint,
+      bigint,
+    ];
+    expect(negative).toBe(1n);
+    const paid = low + (high << 128n);
+    expect(paid).toBeGreaterThanOrEqual(owed);
+    expect(await emu.balance(USDC.address, wallet.address)).toBe(usdcBefore - paid);
+
+    const close = await emu.transact(wallet, [
+      modify(wallet, ETH.address, USDC.address, { value: -shares, native: true }, { value: 0n }),
+    ]);
+    expect(close.execution_status).toBe('SUCCEEDED');
+    const closed = await position(wallet, ETH.address, USDC.address);
+    expect(closed.shares).toBe(0n);
+    // the collateral earned the borrowers' interest meanwhile: at least what went in comes back
+    expect(await emu.balance(ETH.address, wallet.address)).toBeGreaterThanOrEqual(ethBefore - 1n);
+  });
+
+  it('an over-repay in assets is clamped to the debt', async () => {
+    const wallet = await emu.wallet();
+    await borrow(wallet, 2n * E18, 500n * E6);
+    const usdcBefore = await emu.balance(USDC.address, wallet.address);
+    const owed = (await position(wallet, ETH.address, USDC.address)).debt;
+    const repay = await emu.transact(wallet, [
+      approveCall(USDC.address, POOL, 5_000n * E6),
+      modify(wallet, ETH.address, USDC.address, { value: 0n }, { value: -5_000n * E6 }),
+    ]);
+    expect(repay.execution_status).toBe('SUCCEEDED');
+    expect((await position(wallet, ETH.address, USDC.address)).debt).toBe(0n);
+    const paid = usdcBefore - (await emu.balance(USDC.address, wallet.address));
+    expect(paid).toBeGreaterThanOrEqual(owed);
+    expect(paid).toBeLessThanOrEqual(owed + 1n);
+  });
+});
+
+describe('the price knob', () => {
+  let own: Emulator;
+  beforeAll(async () => {
+    own = await startEmulator();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('moves the oracle and the market; the health factor follows; an invalid price refuses a borrow', async () => {
+    const saved = emu;
+    emu = own;
+    try {
+      const wallet = await emu.wallet();
+      expect((await borrow(wallet, 2n * E18, 3_000n * E6)).execution_status).toBe('SUCCEEDED');
+      const set = await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '2000' });
+      expect(set.status).toBe(200);
+      expect(set.json).toMatchObject({ symbol: 'ETH', usd: '2000', valid: true });
+      const market = Number((set.json as { marketUsd: string }).marketUsd);
+      expect(market).toBeGreaterThan(1999.99);
+      expect(market).toBeLessThan(2000.01);
+      const c = await collateralization(wallet, ETH.address, USDC.address);
+      expect(c.collateralValue).toBeLessThanOrEqual(4_000n * E18);
+      expect(c.collateralValue).toBeGreaterThan(3_999n * E18);
+      // health 4000 × 0.8 / 3000 ≈ 1.07: still collateralised; at $1800 it is not
+      expect(c.ok).toBe(true);
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '1800.5' });
+      expect((await collateralization(wallet, ETH.address, USDC.address)).ok).toBe(false);
+
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '3000', valid: false });
+      const other = await emu.wallet();
+      const refused = await borrow(other, E18, 100n * E6);
+      expect(reason(refused)).toContain('invalid-oracle-price');
+
+      for (const bad of [
+        { token: 'USDC', usd: '1.01' },
+        { token: 'ETH', usd: '0' },
+        { token: 'ETH', usd: '1e3' },
+        { token: 'ETH', usd: '-5' },
+        { token: 'NOPE', usd: '1' },
+      ])
+        expect((await emu.post('/sandbox/chain/price', bad)).status, JSON.stringify(bad)).toBe(400);
+    } finally {
+      emu = saved;
+    }
+  });
+});
