@@ -36,6 +36,7 @@ export const REMEDY_WORDS: Record<string, string> = {
   'high-impact': 'pass --allow-high-impact to accept it',
   'high-slippage': 'pass --allow-high-slippage to accept it',
   'exit-restart': 'pass --restart-exit to restart the exit timer',
+  'low-health': 'pass --accept-low-health to accept the low health factor',
 };
 
 function remedyOf(details: Record<string, unknown> | undefined): string {

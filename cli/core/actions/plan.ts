@@ -95,6 +95,11 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
   unstake: (n) => exactlyOne(n, 'unstake-intent', 'an exit intent'),
   'unstake-complete': (n) => exactlyOne(n, 'unstake', 'a withdrawal'),
   'claim-rewards': (n) => exactlyOne(n, 'claim', 'a claim'),
+  supply: (n) => exactlyOne(n, 'supply', 'a supply'),
+  withdraw: (n) => exactlyOne(n, 'withdraw', 'a withdrawal'),
+  borrow: (n) => exactlyOne(n, 'position', 'a borrow'),
+  repay: (n) => exactlyOne(n, 'position', 'a repayment'),
+  'close-position': (n) => exactlyOne(n, 'position', 'a close'),
   batch: (n) => {
     if (others(n, 'swap', 'transfer') !== 0)
       throw usageError('a batch holds swaps and transfers only');
