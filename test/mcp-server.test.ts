@@ -112,6 +112,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'plan_unstake',
         'plan_unstake_complete',
         'plan_claim_rewards',
+        'get_lending',
+        'plan_supply',
+        'plan_withdraw',
+        'plan_borrow',
+        'plan_repay',
+        'plan_close_position',
       ].sort(),
     );
     const readOnly = new Set([
@@ -132,6 +138,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_unstake',
       'plan_unstake_complete',
       'plan_claim_rewards',
+      'get_lending',
+      'plan_supply',
+      'plan_withdraw',
+      'plan_borrow',
+      'plan_repay',
+      'plan_close_position',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
