@@ -171,6 +171,45 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(await read()).toBeUndefined();
   }, 300_000);
 
+  it('a batch of supply + stake + send is one transaction with one hash', async () => {
+    const r = await alice([
+      'batch',
+      '--supply',
+      '100 USDT',
+      '--stake',
+      '10 STRK>Sandbox Alpha',
+      '--send',
+      `1 USDC>${users.bobAddress}`,
+      '--yes',
+    ]);
+    expect(r.doc.error, r.stderr).toBeUndefined();
+    expect(r.doc).toMatchObject({
+      kind: 'batch',
+      calls: [
+        { entrypoint: 'transfer' },
+        { entrypoint: 'approve' },
+        { entrypoint: 'enter_delegation_pool' },
+        { entrypoint: 'approve' },
+        { entrypoint: 'deposit' },
+      ],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const hash = (r.doc.transaction as { hash: string }).hash;
+    expect(hash).toMatch(/^0x[0-9a-f]+$/);
+    const history = await alice(['history']);
+    const entries = (history.doc.entries as Array<{ hash: string; kind: string }>).filter(
+      (e) => e.hash === hash,
+    );
+    expect(entries).toEqual([expect.objectContaining({ kind: 'batch' })]);
+    expect((await lending(alice)).supplied).toEqual(
+      expect.arrayContaining([expect.objectContaining({ token: 'USDT', pool: 'Prime' })]),
+    );
+    const staking = await alice(['staking']);
+    expect(staking.doc.positions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ validator: 'Sandbox Alpha' })]),
+    );
+  }, 300_000);
+
   it('no pool on sepolia: refused, nothing signed', async () => {
     const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);
     expect(r.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });

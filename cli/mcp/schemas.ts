@@ -145,6 +145,16 @@ export const inputs = {
   batch: z.strictObject({
     swaps: z.array(Pair).max(3).default([]),
     sends: z.array(Transfer).max(5).default([]),
+    supplies: z
+      .array(z.strictObject({ amount: Amount, token: TokenName }))
+      .max(5)
+      .default([])
+      .describe("supplies to the network's main Vesu pool"),
+    stakes: z
+      .array(z.strictObject({ amount: Amount, token: TokenName, validator: Validator }))
+      .max(5)
+      .default([])
+      .describe('stakes with validators'),
     slippagePercent: Slippage,
     allowHighImpact: AllowHighImpact,
     gasToken: GasToken,

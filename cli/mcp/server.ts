@@ -531,12 +531,20 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   planTool(
     ACTION_KINDS.batch.tool,
     'Plan a batch',
-    'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).',
+    'Plans up to 3 swaps, up to 5 transfers, supplies (to the main Vesu pool) and stakes in one transaction (swaps first, then transfers, stakes, supplies).',
     inputs.batch,
     (i: {
       swaps: Array<{ amount: string; from: string; to: string }>;
       sends: Array<{ amount: string; token: string; to: string }>;
-    }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
+      supplies?: Array<{ amount: string; token: string }>;
+      stakes?: Array<{ amount: string; token: string; validator: string }>;
+    }) => ({
+      kind: 'batch',
+      swaps: i.swaps,
+      transfers: i.sends,
+      supplies: i.supplies ?? [],
+      stakes: i.stakes ?? [],
+    }),
   );
 
   planTool(

@@ -67,7 +67,15 @@ export type ActionRequest =
   | { kind: 'send'; transfer: TransferSpec }
   | { kind: 'trade'; swap: PairSpec }
   | { kind: 'multi-swap'; swaps: PairSpec[] }
-  | { kind: 'batch'; swaps: PairSpec[]; transfers: TransferSpec[] }
+  | {
+      kind: 'batch';
+      swaps: PairSpec[];
+      transfers: TransferSpec[];
+      /** supplies to the network's main Vesu pool ("100 USDC") */
+      supplies?: LendSpec[] | undefined;
+      /** stakes ("1000 STRK" with a validator) */
+      stakes?: StakeSpec[] | undefined;
+    }
   | RebalanceRequest
   | { kind: 'stake'; stake: StakeSpec }
   | { kind: 'unstake'; unstake: { amount: string; validator: string } }

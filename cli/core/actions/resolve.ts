@@ -149,7 +149,20 @@ const KINDS: Kinds = {
       if (request.swaps.length > 0) swapsAllowed(where.network);
       const swaps = request.swaps.map((p) => resolvePair(where.network, p));
       const transfers = request.transfers.map((t) => resolveTransfer(t, where));
-      return { swaps, transfers, mode: swaps.length === 1 ? 'single' : 'parallel' };
+      // supplies and stakes: each the same spec as its own command's (the same rules)
+      const lending = (request.supplies ?? []).flatMap(
+        (supply) => KINDS.supply.resolve({ kind: 'supply', supply }, where).lending ?? [],
+      );
+      const staking = (request.stakes ?? []).flatMap(
+        (stake) => KINDS.stake.resolve({ kind: 'stake', stake }, where).staking ?? [],
+      );
+      return {
+        swaps,
+        transfers,
+        mode: swaps.length === 1 ? 'single' : 'parallel',
+        ...(lending.length > 0 ? { lending } : {}),
+        ...(staking.length > 0 ? { staking } : {}),
+      };
     },
   },
   rebalance: {
