@@ -210,6 +210,48 @@ describe('lending through the sandbox (whole processes)', () => {
     );
   }, 300_000);
 
+  it('portfolio --json: positions each a line, debt negative with its health factor, net = the sum of the lines', async () => {
+    const supply = await alice(['supply', '50', 'USDC', '--yes']);
+    expect(supply.doc.error, supply.stderr).toBeUndefined();
+    const borrow = await alice(['borrow', '100', 'USDT', '--collateral', '1000', 'STRK', '--yes']);
+    expect(borrow.doc.error, borrow.stderr).toBeUndefined();
+    const r = await alice(['portfolio', '--fresh']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = r.doc as unknown as {
+      tokens: Array<{ value: { cents: string } | null }>;
+      positions: Array<{
+        kind: string;
+        symbol: string;
+        baseUnits: string;
+        value: { cents: string } | null;
+        healthFactor?: string | null;
+      }>;
+      total: { cents: string };
+      net: { cents: string };
+      notes: string[];
+    };
+    expect(doc.positions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'supplied', symbol: 'USDC' }),
+        expect.objectContaining({ kind: 'collateral', symbol: 'STRK' }),
+        expect.objectContaining({
+          kind: 'debt',
+          symbol: 'USDT',
+          healthFactor: expect.stringMatching(/^\d+(\.\d+)?$/),
+        }),
+      ]),
+    );
+    const debt = doc.positions.find((p) => p.kind === 'debt');
+    expect(BigInt(debt?.baseUnits ?? '0')).toBeLessThan(0n);
+    expect(BigInt(debt?.value?.cents ?? '0')).toBeLessThan(0n);
+    const lines = [
+      ...doc.tokens.map((t) => BigInt(t.value?.cents ?? '0')),
+      ...doc.positions.map((p) => BigInt(p.value?.cents ?? '0')),
+    ];
+    expect(BigInt(doc.net.cents)).toBe(lines.reduce((s, c) => s + c, 0n));
+    expect(doc.notes.join(' ')).toMatch(/rebalance acts on wallet tokens only/);
+  }, 300_000);
+
   it('no pool on sepolia: refused, nothing signed', async () => {
     const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);
     expect(r.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });

@@ -35,6 +35,9 @@ import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 import { balances as readWalletBalances, type TokenAmount } from './funds.js';
 import { aggregatorFor } from './quote.js';
+import { requireSession } from './session.js';
+import { rpcUrlOf } from './execution.js';
+import { type PortfolioPosition, positionLine, type PositionRead, signedUsd } from './positions.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
 export const PRICE_CACHE_MS = 20_000;
@@ -249,6 +252,13 @@ export interface Portfolio {
   /** priced tokens only */
   total: { usd: string; cents: string };
   unpriced: Array<{ symbol: string; reason: string }>;
+  /**
+   * staking and lending positions, each its own line (a debt negative, its health factor beside
+   * it), valued at the same prices as the tokens (cli/core/positions.ts)
+   */
+  positions?: PortfolioPosition[];
+  /** the wallet's priced total plus every priced position line (debt subtracted): the sum of the lines */
+  net?: { usd: string; cents: string };
   notes: string[];
   pricing: {
     method: string;
@@ -260,6 +270,26 @@ export interface Portfolio {
     fromCache: number;
   };
   asOf: string;
+}
+
+/** The session wallet's positions (cli/core/positions.ts); none when there is no session reader. */
+async function positionsOf(
+  endpoints: Endpoints,
+  options: PriceOptions,
+  call: CallOptions,
+): Promise<PositionRead> {
+  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
+  const [{ createChainReader }, { readPositions }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    import('./positions.js'),
+    rpcUrlOf(endpoints),
+  ]);
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
+  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox });
 }
 
 export const PRICING_METHOD =
@@ -275,14 +305,32 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  const read = await readWalletBalances(endpoints, {}, call);
+  // the positions are read beside the balances: one parallel round, whatever their number
+  const [read, positionRead] = await Promise.all([
+    readWalletBalances(endpoints, {}, call),
+    positionsOf(endpoints, options, call),
+  ]);
   const held = read.balances.filter((b) => b.baseUnits !== '0');
   const registry = listTokens(endpoints.network);
   const items = held.map((b) => ({
     token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
     amount: BigInt(b.baseUnits),
   }));
-  const prices = await priceTokens(endpoints, items, options, call);
+  // one pricing round for the wallet's tokens and the positions' alike
+  const allPrices = await priceTokens(
+    endpoints,
+    [...items, ...positionRead.items.map((p) => ({ token: p.token, amount: p.amount }))],
+    options,
+    call,
+  );
+  const prices = allPrices.slice(0, items.length);
+  const positions = positionRead.items.map((p, i) => {
+    const price = allPrices[items.length + i];
+    return positionLine(
+      p,
+      price?.ok === true ? centsAt(p.amount, p.token.decimals, price.price.scaled) : undefined,
+    );
+  });
   const cents = items.map((it, i) => {
     const p = prices[i];
     return p?.ok === true ? centsAt(it.amount, it.token.decimals, p.price.scaled) : undefined;
@@ -325,6 +373,7 @@ export async function portfolio(
     };
   });
   const total = cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n);
+  const net = positions.reduce<bigint>((s, p) => s + BigInt(p.value?.cents ?? '0'), total);
   const unpriced = tokens
     .filter((t) => t.unpriced !== null)
     .map((t) => ({ symbol: t.symbol, reason: t.unpriced as string }));
@@ -338,6 +387,13 @@ export async function portfolio(
     notes.push(
       `${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`,
     );
+  notes.push(...positionRead.notes);
+  if (positions.length > 0)
+    notes.push(
+      'positions (staked, supplied, collateral, debt) count in the net total only: a rebalance acts on wallet tokens only',
+    );
+  if (positions.some((p) => p.value === null))
+    notes.push('unpriced position lines are left out of the net total (not counted as 0)');
   const thin = tokens.filter(
     (t) =>
       t.ifSoldNow?.impactBps !== null &&
@@ -355,6 +411,8 @@ export async function portfolio(
     email: read.email,
     tokens,
     total: { usd: usdText(total), cents: total.toString() },
+    positions,
+    net: { usd: signedUsd(net), cents: net.toString() },
     unpriced,
     notes,
     pricing: {
