@@ -690,7 +690,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
       const list = (await answer(6)) as { result?: { tools?: unknown[] } };
-      expect(list.result?.tools?.length).toBe(15);
+      expect(list.result?.tools?.length).toBe(26);
       expect(answers.has(4)).toBe(false);
       expect(child.exitCode).toBeNull();
     } finally {
