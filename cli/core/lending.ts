@@ -403,8 +403,19 @@ export async function readLending(
     tokens.filter((d) => d.address !== c.address).map((d) => ({ c, d })),
   );
   return scoped(options, async () => {
-    const [supplies, positions] = await Promise.all([
-      Promise.all(tokens.map((t) => readSupply(reader, pool, t, options).catch(() => undefined))),
+    // round 1: the oracle, each token's vToken, each pair's position; the prices follow the
+    // oracle at once, beside the shares: three parallel rounds in all
+    const oracle = view(reader, pool.address, 'oracle').then((f) => hex(f[0] ?? 0n));
+    oracle.catch(() => undefined);
+    const [supplyReads, positions] = await Promise.all([
+      Promise.all(
+        tokens.map((t) =>
+          Promise.all([
+            readSupply(reader, pool, t, options).catch(() => undefined),
+            oracle.then((o) => readPrice(reader, o, t)).catch(() => undefined),
+          ]),
+        ),
+      ),
       Promise.all(
         pairs.map(({ c, d }) =>
           view(reader, pool.address, 'position', [c.address, d.address, reader.address]).then(
@@ -420,13 +431,11 @@ export async function readLending(
     const pairStates = await Promise.all(
       held.map((p) => readPair(reader, pool, p.c, p.d, options)),
     );
-    const supplied = supplies.filter((s): s is SupplyState => s !== undefined && s.shares !== 0n);
-    const prices = await Promise.all(
-      supplied.map(async (s) => {
-        const oracle = hex((await view(reader, pool.address, 'oracle'))[0] ?? 0n);
-        return readPrice(reader, oracle, s.token).catch(() => undefined);
-      }),
+    const kept = supplyReads.filter(
+      (r): r is [SupplyState, OraclePrice | undefined] => r[0] !== undefined && r[0].shares !== 0n,
     );
+    const supplied = kept.map((r) => r[0]);
+    const prices = kept.map((r) => r[1]);
     return {
       network,
       account: reader.address,

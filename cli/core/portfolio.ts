@@ -305,27 +305,32 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  // the positions are read beside the balances: one parallel round, whatever their number
-  const [read, positionRead] = await Promise.all([
-    readWalletBalances(endpoints, {}, call),
-    positionsOf(endpoints, options, call),
-  ]);
-  const held = read.balances.filter((b) => b.baseUnits !== '0');
-  const registry = listTokens(endpoints.network);
-  const items = held.map((b) => ({
-    token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
-    amount: BigInt(b.baseUnits),
+  // the positions are read beside the balances, and each side is priced as soon as it is read:
+  // a fixed number of parallel rounds, whatever the number of positions
+  const walletSide = readWalletBalances(endpoints, {}, call).then(async (read) => {
+    const held = read.balances.filter((b) => b.baseUnits !== '0');
+    const registry = listTokens(endpoints.network);
+    const items = held.map((b) => ({
+      token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
+      amount: BigInt(b.baseUnits),
+    }));
+    return { read, held, items, prices: await priceTokens(endpoints, items, options, call) };
+  });
+  const positionSide = positionsOf(endpoints, options, call).then(async (positionRead) => ({
+    positionRead,
+    prices: await priceTokens(
+      endpoints,
+      positionRead.items.map((p) => ({ token: p.token, amount: p.amount })),
+      options,
+      call,
+    ),
   }));
-  // one pricing round for the wallet's tokens and the positions' alike
-  const allPrices = await priceTokens(
-    endpoints,
-    [...items, ...positionRead.items.map((p) => ({ token: p.token, amount: p.amount }))],
-    options,
-    call,
-  );
-  const prices = allPrices.slice(0, items.length);
+  // never an unhandled rejection while the other side is awaited
+  positionSide.catch(() => undefined);
+  const { read, held, items, prices } = await walletSide;
+  const { positionRead, prices: positionPrices } = await positionSide;
   const positions = positionRead.items.map((p, i) => {
-    const price = allPrices[items.length + i];
+    const price = positionPrices[i];
     return positionLine(
       p,
       price?.ok === true ? centsAt(p.amount, p.token.decimals, price.price.scaled) : undefined,
