@@ -132,6 +132,27 @@ describe('lending through the sandbox (whole processes)', () => {
       code: 'ACKNOWLEDGMENT_REQUIRED',
       details: { remedy: ['low-health'] },
     });
+    // a person is told the remedy in words; with it, reads the plan (health factor before → after)
+    const words = await cli(users.aliceHome, [
+      'borrow',
+      '50',
+      'USDC',
+      '--collateral',
+      'ETH',
+      '--sandbox',
+    ]);
+    expect(words.stderr).toMatch(/health factor at \d+(\.\d+)?[\s\S]*--accept-low-health/);
+    const shown = await cli(users.aliceHome, [
+      'borrow',
+      '50',
+      'USDC',
+      '--collateral',
+      'ETH',
+      '--accept-low-health',
+      '--sandbox',
+    ]);
+    expect(shown.stdout).toMatch(/health factor \d+(\.\d+)? → \d+(\.\d+)?/);
+    expect(shown.stderr).toMatch(/--yes/);
     // nothing was borrowed (the debt moved by seconds of interest only)
     expect(BigInt((await read())?.debt.baseUnits ?? '0') - debtNow).toBeLessThan(USDC);
 
