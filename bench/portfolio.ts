@@ -1,8 +1,10 @@
 /**
  * `portfolio --json --fresh --sandbox` of the built bin for a wallet holding every registry token
  * (the mainnet registry has 7; a faucet wallet holds 6, a small trade adds USDC.e), with the
- * aggregator emulator's latency knob at 200 ms per request. Every token is priced in one
- * parallel round, so the command should cost its own start-up plus about one round trip.
+ * aggregator emulator's latency knob at 200 ms per request, and positions (a stake, a supply, a
+ * borrow). Every token and every position line is priced in one parallel round, the positions
+ * read beside the balances, so the command should cost its own start-up plus about one round trip
+ * (it prints that count: (portfolio − start-up) / one round trip, rounded).
  *
  * Measured in the same run, one of each per round (medians over BENCH_RUNS, default 5):
  *  - start-up: `balance --json --sandbox` (the same process start, session and chain reads,
@@ -80,17 +82,22 @@ async function main(): Promise<void> {
     ) as { code: string };
     run(['verify', 'bench@example.com', code, '--sandbox', '--json']);
     run(['trade', '10', 'USDC', 'USDC.e', '--yes', '--sandbox', '--json']); // the 7th registry token
+    // positions: a stake, a supply, a borrow (collateral + debt), read beside the balances
+    run(['stake', '100', '--validator', 'Sandbox Alpha', '--yes', '--sandbox', '--json']);
+    run(['supply', '100', 'USDC', '--yes', '--sandbox', '--json']);
+    run(['borrow', '100', 'USDT', '--collateral', '1 ETH', '--yes', '--sandbox', '--json']);
     const knob = await fetch(`${aggregatorUrl}/sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ latencyMs: LATENCY_MS }),
     });
     if (!knob.ok) throw new Error(`the latency knob answered ${knob.status}`);
-    const held = (
-      JSON.parse(run(['portfolio', '--json', '--fresh', '--sandbox']).stdout) as {
-        tokens: unknown[];
-      }
-    ).tokens.length; // warms the caches
+    const warm = JSON.parse(run(['portfolio', '--json', '--fresh', '--sandbox']).stdout) as {
+      tokens: unknown[];
+      positions?: unknown[];
+    }; // warms the caches
+    const held = warm.tokens.length;
+    const positions = warm.positions?.length ?? 0;
     const startups: number[] = [];
     const trips: number[] = [];
     const portfolios: number[] = [];
@@ -107,6 +114,8 @@ async function main(): Promise<void> {
     console.log(
       [
         `held tokens priced                            ${String(held).padStart(5)}  (aggregator latency ${LATENCY_MS} ms per request)`,
+        `position lines priced in the same round       ${String(positions).padStart(5)}  (staked, supplied, collateral, debt)`,
+        `aggregator round trips in portfolio           ${(portfolio - startup > 0 ? Math.round((portfolio - startup) / trip) : 0).toString().padStart(5)}  (portfolio − start-up, in round trips)`,
         `start-up: balance --json --sandbox            ${startup.toFixed(0).padStart(5)} ms`,
         `one aggregator round trip (GET /route)        ${trip.toFixed(0).padStart(5)} ms`,
         `portfolio --json --fresh --sandbox            ${portfolio.toFixed(0).padStart(5)} ms`,

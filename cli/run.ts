@@ -96,6 +96,30 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'the validators known for the network and your staking positions',
     load: () => import('./commands/staking.js'),
   },
+  supply: {
+    summary: signs(ACTION_KINDS.supply.summary),
+    load: () => import('./commands/supply.js'),
+  },
+  withdraw: {
+    summary: signs(ACTION_KINDS.withdraw.summary),
+    load: () => import('./commands/withdraw.js'),
+  },
+  borrow: {
+    summary: signs(ACTION_KINDS.borrow.summary),
+    load: () => import('./commands/borrow.js'),
+  },
+  repay: {
+    summary: signs(ACTION_KINDS.repay.summary),
+    load: () => import('./commands/repay.js'),
+  },
+  'close-position': {
+    summary: signs(ACTION_KINDS['close-position'].summary),
+    load: () => import('./commands/close-position.js'),
+  },
+  lending: {
+    summary: 'your Vesu lending positions, with the health factor of each borrow',
+    load: () => import('./commands/lending.js'),
+  },
   history: {
     summary: 'the transactions this client sent',
     load: () => import('./commands/history.js'),

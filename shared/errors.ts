@@ -85,6 +85,14 @@ export const ErrorCode = {
   NOTHING_STAKED: 'NOTHING_STAKED',
   // staking: the exit window has not passed yet (details.withdrawableAt, details.secondsLeft)
   EXIT_NOT_READY: 'EXIT_NOT_READY',
+  // lending: no such pool on the network (a name or address not in shared/vesu.ts)
+  UNKNOWN_POOL: 'UNKNOWN_POOL',
+  // lending: nothing supplied, no position to repay or close
+  NO_POSITION: 'NO_POSITION',
+  // lending: the health factor after the action would be at or below 1 (details.healthFactor)
+  HEALTH_TOO_LOW: 'HEALTH_TOO_LOW',
+  // lending: a pool rule refuses it before signing (details.reason: debt-floor, debt-cap, utilization, invalid-price, not-listed)
+  LENDING_LIMIT: 'LENDING_LIMIT',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
   /** the local transaction history could not be read or written (the transaction itself is unaffected) */

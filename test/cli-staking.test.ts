@@ -116,10 +116,10 @@ describe('staking through the sandbox (whole processes)', () => {
     expect(after?.exiting.baseUnits).toBe('0');
     expect(after?.withdrawableAt).toBeNull();
 
-    // the portfolio counts the stake as its own line in the total, not in the wallet's balance
+    // the portfolio counts the stake as its own line in the net total, not in the wallet's balance
     const folio = await alice(['portfolio', '--fresh']);
     expect(folio.code, folio.stderr).toBe(0);
-    const lines = folio.doc.staking as Array<{
+    const lines = folio.doc.positions as Array<{
       kind: string;
       baseUnits: string;
       value: { cents: string } | null;
@@ -131,7 +131,7 @@ describe('staking through the sandbox (whole processes)', () => {
     );
     const tokens = folio.doc.tokens as Array<{ value: { cents: string } | null }>;
     const sum = [...tokens, ...lines].reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n);
-    expect((folio.doc.total as { cents: string }).cents).toBe(sum.toString());
+    expect((folio.doc.net as { cents: string }).cents).toBe(sum.toString());
   }, 300_000);
 
   it('an inactive validator is refused with its reason; an unknown one by name', async () => {

@@ -115,6 +115,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'plan_unstake',
         'plan_unstake_complete',
         'plan_claim_rewards',
+        'get_lending',
+        'plan_supply',
+        'plan_withdraw',
+        'plan_borrow',
+        'plan_repay',
+        'plan_close_position',
       ].sort(),
     );
     const readOnly = new Set([
@@ -135,6 +141,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_unstake',
       'plan_unstake_complete',
       'plan_claim_rewards',
+      'get_lending',
+      'plan_supply',
+      'plan_withdraw',
+      'plan_borrow',
+      'plan_repay',
+      'plan_close_position',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -689,7 +701,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
       const list = (await answer(6)) as { result?: { tools?: unknown[] } };
-      expect(list.result?.tools?.length).toBe(20);
+      expect(list.result?.tools?.length).toBe(26);
       expect(answers.has(4)).toBe(false);
       expect(child.exitCode).toBeNull();
     } finally {

@@ -35,6 +35,9 @@ import type { Endpoints, NetworkName } from './endpoints.js';
 import { balances as readWalletBalances, type TokenAmount } from './funds.js';
 import { swapsSupported } from './actions/rules.js';
 import { aggregatorFor } from './quote.js';
+import { requireSession } from './session.js';
+import { rpcUrlOf } from './execution.js';
+import { type PortfolioPosition, positionLine, type PositionRead, signedUsd } from './positions.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
 export const PRICE_CACHE_MS = 20_000;
@@ -246,14 +249,16 @@ export interface Portfolio {
   address: string;
   email: string;
   tokens: PortfolioToken[];
-  /**
-   * native staking, each its own line — staked, in its exit window, unclaimed rewards — never
-   * part of the wallet balance above (the pool holds it); priced lines count in the total
-   */
-  staking: StakingLine[];
-  /** priced tokens and staking lines only */
+  /** priced wallet tokens only (the positions count in `net`) */
   total: { usd: string; cents: string };
   unpriced: Array<{ symbol: string; reason: string }>;
+  /**
+   * staking and lending positions, each its own line (a debt negative, its health factor beside
+   * it), valued at the same prices as the tokens (cli/core/positions.ts)
+   */
+  positions?: PortfolioPosition[];
+  /** the wallet's priced total plus every priced position line (debt subtracted): the sum of the lines */
+  net?: { usd: string; cents: string };
   notes: string[];
   pricing: {
     method: string;
@@ -267,57 +272,24 @@ export interface Portfolio {
   asOf: string;
 }
 
-export interface StakingLine {
-  validator: string;
-  pool: string;
-  kind: 'staked' | 'exiting' | 'unclaimed';
-  symbol: string;
-  amount: string;
-  baseUnits: string;
-  value: { usd: string; cents: string } | null;
-}
-
-/** The wallet's staking positions as portfolio lines (amounts only; priced by the caller); [] off-network or unread. */
-async function stakingLines(
+/** The session wallet's positions (cli/core/positions.ts); none when there is no session reader. */
+async function positionsOf(
   endpoints: Endpoints,
+  options: PriceOptions,
   call: CallOptions,
-): Promise<{ lines: Array<Omit<StakingLine, 'value'> & { token: Token }>; note?: string }> {
-  const [{ stakingPositions }, { NETWORKS_OF }] = await Promise.all([
-    import('./staking.js'),
-    import('./actions/rules.js'),
+): Promise<PositionRead> {
+  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
+  const [{ createChainReader }, { readPositions }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    import('./positions.js'),
+    rpcUrlOf(endpoints),
   ]);
-  if (!(NETWORKS_OF.staking as readonly string[]).includes(endpoints.network)) return { lines: [] };
-  try {
-    const doc = await stakingPositions(endpoints, {}, call);
-    const strk = findToken(endpoints.network, 'STRK');
-    if (strk === undefined) return { lines: [] };
-    const lines = doc.positions.flatMap((p) =>
-      (
-        [
-          ['staked', p.staked],
-          ['exiting', p.exiting],
-          ['unclaimed', p.unclaimedRewards],
-        ] as const
-      )
-        .filter(([, m]) => m.baseUnits !== '0')
-        .map(([kind, m]) => ({
-          validator: p.validator,
-          pool: p.pool,
-          kind,
-          symbol: strk.symbol,
-          amount: m.amount,
-          baseUnits: m.baseUnits,
-          token: strk,
-        })),
-    );
-    return { lines };
-  } catch (error) {
-    if (call.signal?.aborted) throw error;
-    return {
-      lines: [],
-      note: 'staking positions could not be read: they are left out of the total',
-    };
-  }
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
+  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox });
 }
 
 export const PRICING_METHOD =
@@ -333,30 +305,36 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  const [read, staked] = await Promise.all([
-    readWalletBalances(endpoints, {}, call),
-    stakingLines(endpoints, call),
-  ]);
-  const held = read.balances.filter((b) => b.baseUnits !== '0');
-  const registry = listTokens(endpoints.network);
-  const items = held.map((b) => ({
-    token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
-    amount: BigInt(b.baseUnits),
-  }));
-  const [prices, stakePrices] = await Promise.all([
-    priceTokens(endpoints, items, options, call),
-    priceTokens(
+  // the positions are read beside the balances, and each side is priced as soon as it is read:
+  // a fixed number of parallel rounds, whatever the number of positions
+  const walletSide = readWalletBalances(endpoints, {}, call).then(async (read) => {
+    const held = read.balances.filter((b) => b.baseUnits !== '0');
+    const registry = listTokens(endpoints.network);
+    const items = held.map((b) => ({
+      token: registry.find((t) => sameAddress(t.address, b.address)) as Token,
+      amount: BigInt(b.baseUnits),
+    }));
+    return { read, held, items, prices: await priceTokens(endpoints, items, options, call) };
+  });
+  const positionSide = positionsOf(endpoints, options, call).then(async (positionRead) => ({
+    positionRead,
+    prices: await priceTokens(
       endpoints,
-      staked.lines.map((l) => ({ token: l.token, amount: BigInt(l.baseUnits) })),
+      positionRead.items.map((p) => ({ token: p.token, amount: p.amount })),
       options,
       call,
     ),
-  ]);
-  const staking: StakingLine[] = staked.lines.map(({ token, ...l }, i) => {
-    const p = stakePrices[i];
-    const c =
-      p?.ok === true ? centsAt(BigInt(l.baseUnits), token.decimals, p.price.scaled) : undefined;
-    return { ...l, value: c === undefined ? null : { usd: usdText(c), cents: c.toString() } };
+  }));
+  // never an unhandled rejection while the other side is awaited
+  positionSide.catch(() => undefined);
+  const { read, held, items, prices } = await walletSide;
+  const { positionRead, prices: positionPrices } = await positionSide;
+  const positions = positionRead.items.map((p, i) => {
+    const price = positionPrices[i];
+    return positionLine(
+      p,
+      price?.ok === true ? centsAt(p.amount, p.token.decimals, price.price.scaled) : undefined,
+    );
   });
   const cents = items.map((it, i) => {
     const p = prices[i];
@@ -399,10 +377,8 @@ export async function portfolio(
       cached: p.price.cached,
     };
   });
-  // the staking lines count in the total, beside (never inside) the wallet's balances
-  const total =
-    cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n) +
-    staking.reduce<bigint>((s, l) => s + BigInt(l.value?.cents ?? '0'), 0n);
+  const total = cents.reduce<bigint>((s, c) => s + (c ?? 0n), 0n);
+  const net = positions.reduce<bigint>((s, p) => s + BigInt(p.value?.cents ?? '0'), total);
   const unpriced = tokens
     .filter((t) => t.unpriced !== null)
     .map((t) => ({ symbol: t.symbol, reason: t.unpriced as string }));
@@ -411,11 +387,18 @@ export async function portfolio(
     (o, p) => (o === undefined || p.price.quotedAt < o ? p.price.quotedAt : o),
     undefined,
   );
-  const notes: string[] = staked.note === undefined ? [] : [staked.note];
+  const notes: string[] = [];
   if (unpriced.length > 0)
     notes.push(
       `${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`,
     );
+  notes.push(...positionRead.notes);
+  if (positions.length > 0)
+    notes.push(
+      'positions (staked, supplied, collateral, debt) count in the net total only: a rebalance acts on wallet tokens only',
+    );
+  if (positions.some((p) => p.value === null))
+    notes.push('unpriced position lines are left out of the net total (not counted as 0)');
   const thin = tokens.filter(
     (t) =>
       t.ifSoldNow?.impactBps !== null &&
@@ -432,8 +415,9 @@ export async function portfolio(
     address: read.address,
     email: read.email,
     tokens,
-    staking,
     total: { usd: usdText(total), cents: total.toString() },
+    positions,
+    net: { usd: signedUsd(net), cents: net.toString() },
     unpriced,
     notes,
     pricing: {

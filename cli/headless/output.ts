@@ -39,6 +39,7 @@ export const REMEDY_WORDS: Record<string, string> = {
   // a rebalance that would not reach its band (REBALANCE_OUTSIDE_BAND)
   band: 'a wider --band accepts it',
   'min-trade': 'a lower --min-trade makes those swaps too',
+  'low-health': 'pass --accept-low-health to accept the low health factor',
 };
 
 function remedyOf(details: Record<string, unknown> | undefined): string {

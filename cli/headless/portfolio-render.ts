@@ -41,11 +41,17 @@ export function renderPortfolio(p: Portfolio): string {
       ),
     );
   }
-  for (const l of p.staking)
-    lines.push(
-      `  ${l.kind === 'staked' ? 'staked with' : l.kind === 'exiting' ? 'exiting from' : 'unclaimed rewards at'} ${l.validator}: ${l.amount} ${l.symbol}  ${l.value === null ? 'unpriced' : `${l.value.usd} USD`}`,
-    );
   lines.push(`  Total: ${p.total.usd} USD${p.unpriced.length > 0 ? ' (priced tokens only)' : ''}`);
+  // positions: each its own line, a debt negative with its health factor (cli/core/positions.ts)
+  if (p.positions !== undefined && p.positions.length > 0) {
+    lines.push('', '  Positions:');
+    for (const x of p.positions)
+      lines.push(
+        `    ${x.kind.padEnd(18)} ${`${x.amount} ${x.symbol}`.padEnd(28)} ${x.value === null ? 'unpriced' : `${x.value.usd} USD`}  ${x.source}${x.healthFactor === undefined ? '' : `  health factor ${x.healthFactor ?? '—'}`}`,
+      );
+    if (p.net !== undefined)
+      lines.push(`  Net: ${p.net.usd} USD (wallet + positions, debt subtracted)`);
+  }
   for (const t of p.tokens) {
     if (t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > 100)
       lines.push(

@@ -28,6 +28,18 @@ const Validator = z
   .min(1)
   .max(100)
   .describe('the validator: a preset name (get_staking lists them) or a staker address');
+const Pool = z
+  .string()
+  .min(1)
+  .max(80)
+  .describe("the Vesu pool's name or address (default: the network's main pool)")
+  .optional();
+const AcceptLowHealth = z
+  .boolean()
+  .optional()
+  .describe(
+    "ignored: a health factor left below 1.2 is the person's to acknowledge; execute_plan asks them through the host (at or below 1 is always refused)",
+  );
 const GasToken = TokenName.describe(
   'pay gas in this token (default: sponsored when offered, else the gasToken setting)',
 ).optional();
@@ -137,6 +149,16 @@ export const inputs = {
   batch: z.strictObject({
     swaps: z.array(Pair).max(3).default([]),
     sends: z.array(Transfer).max(5).default([]),
+    supplies: z
+      .array(z.strictObject({ amount: Amount, token: TokenName }))
+      .max(5)
+      .default([])
+      .describe("supplies to the network's main Vesu pool"),
+    stakes: z
+      .array(z.strictObject({ amount: Amount, token: TokenName, validator: Validator }))
+      .max(5)
+      .default([])
+      .describe('stakes with validators'),
     slippagePercent: Slippage,
     allowHighImpact: AllowHighImpact,
     gasToken: GasToken,
@@ -163,6 +185,47 @@ export const inputs = {
   }),
   unstakeComplete: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
   claimRewards: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
+  supply: z.strictObject({
+    amount: Amount,
+    token: TokenName,
+    pool: Pool,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  withdraw: z.strictObject({
+    amount: Amount.describe('the amount to withdraw, or "all" (every vToken share)'),
+    token: TokenName,
+    pool: Pool,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  borrow: z.strictObject({
+    amount: Amount,
+    token: TokenName.describe('the token borrowed'),
+    collateral: TokenName.describe('the collateral token'),
+    collateralAmount: Amount.describe('collateral to deposit with the borrow').optional(),
+    pool: Pool,
+    acceptLowHealth: AcceptLowHealth,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  repay: z.strictObject({
+    amount: Amount.describe('the amount to repay, or "all" (the whole debt, no dust)'),
+    token: TokenName.describe('the debt token'),
+    collateral: TokenName.describe("the position's collateral token"),
+    pool: Pool,
+    acceptLowHealth: AcceptLowHealth,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  closePosition: z.strictObject({
+    collateral: TokenName.describe("the position's collateral token"),
+    debt: TokenName.describe("the position's debt token"),
+    pool: Pool,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  lending: z.strictObject({ pool: Pool }),
   portfolio: z.strictObject({
     fresh: z
       .boolean()
@@ -198,6 +261,14 @@ export const inputs = {
 const Where = { network: z.string(), sandbox: z.boolean() };
 
 export const outputs = {
+  lending: z.looseObject({
+    network: z.string(),
+    account: z.string(),
+    supplied: z.array(z.looseObject({ pool: z.string(), token: z.string(), amount: z.string() })),
+    borrows: z.array(
+      z.looseObject({ pool: z.string(), healthFactor: z.string().nullable(), maxLtv: z.string() }),
+    ),
+  }),
   staking: z.looseObject({
     network: z.string(),
     account: z.string(),

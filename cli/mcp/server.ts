@@ -137,6 +137,7 @@ async function actionOptions(
     slippagePercent?: string | undefined;
     allowHighImpact?: boolean | undefined;
     restartExit?: boolean | undefined;
+    acceptLowHealth?: boolean | undefined;
     gasToken?: string | undefined;
     maxFee?: string | undefined;
   },
@@ -543,7 +544,12 @@ export function createToolServer(o: ToolServerOptions): McpServer {
       | 'stake'
       | 'unstake'
       | 'unstakeComplete'
-      | 'claimRewards'],
+      | 'claimRewards'
+      | 'supply'
+      | 'withdraw'
+      | 'borrow'
+      | 'repay'
+      | 'closePosition'],
     request: (input: never) => ActionRequest,
   ): void => {
     server.registerTool(
@@ -602,12 +608,20 @@ export function createToolServer(o: ToolServerOptions): McpServer {
   planTool(
     ACTION_KINDS.batch.tool,
     'Plan a batch',
-    'Plans up to 3 swaps and up to 5 transfers in one transaction (swaps first).',
+    'Plans up to 3 swaps, up to 5 transfers, supplies (to the main Vesu pool) and stakes in one transaction (swaps first, then transfers, stakes, supplies).',
     inputs.batch,
     (i: {
       swaps: Array<{ amount: string; from: string; to: string }>;
       sends: Array<{ amount: string; token: string; to: string }>;
-    }) => ({ kind: 'batch', swaps: i.swaps, transfers: i.sends }),
+      supplies?: Array<{ amount: string; token: string }>;
+      stakes?: Array<{ amount: string; token: string; validator: string }>;
+    }) => ({
+      kind: 'batch',
+      swaps: i.swaps,
+      transfers: i.sends,
+      supplies: i.supplies ?? [],
+      stakes: i.stakes ?? [],
+    }),
   );
 
   planTool(
@@ -643,6 +657,88 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     'Plans claiming exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
     inputs.claimRewards,
     (i: { validator: string }) => ({ kind: 'claim-rewards', validator: i.validator }),
+  );
+
+  planTool(
+    ACTION_KINDS.supply.tool,
+    'Plan a supply to a Vesu pool',
+    "Plans supplying a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. No pool on sepolia: refused.",
+    inputs.supply,
+    (i: { amount: string; token: string; pool?: string }) => ({
+      kind: 'supply',
+      supply: { amount: i.amount, token: i.token, pool: i.pool },
+    }),
+  );
+  planTool(
+    ACTION_KINDS.withdraw.tool,
+    'Plan a withdrawal from a Vesu pool',
+    'Plans withdrawing a supplied token (an amount, or "all": every vToken share).',
+    inputs.withdraw,
+    (i: { amount: string; token: string; pool?: string }) => ({
+      kind: 'withdraw',
+      withdraw: { amount: i.amount, token: i.token, pool: i.pool },
+    }),
+  );
+  planTool(
+    ACTION_KINDS.borrow.tool,
+    'Plan a borrow on Vesu',
+    "Plans borrowing against collateral (deposited with it when collateralAmount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused, below 1.2 it needs acceptLowHealth, which the person must have accepted.",
+    inputs.borrow,
+    (i: {
+      amount: string;
+      token: string;
+      collateral: string;
+      collateralAmount?: string;
+      pool?: string;
+    }) => ({
+      kind: 'borrow',
+      borrow: {
+        amount: i.amount,
+        token: i.token,
+        collateral: i.collateral,
+        collateralAmount: i.collateralAmount,
+        pool: i.pool,
+      },
+    }),
+  );
+  planTool(
+    ACTION_KINDS.repay.tool,
+    'Plan a repayment on Vesu',
+    'Plans repaying a debt (an amount, or "all": the whole nominal debt, no dust). The collateral stays in the position.',
+    inputs.repay,
+    (i: { amount: string; token: string; collateral: string; pool?: string }) => ({
+      kind: 'repay',
+      repay: { amount: i.amount, token: i.token, collateral: i.collateral, pool: i.pool },
+    }),
+  );
+  planTool(
+    ACTION_KINDS['close-position'].tool,
+    'Plan closing a Vesu position',
+    'Plans repaying the whole debt and withdrawing all the collateral of a position in one transaction.',
+    inputs.closePosition,
+    (i: { collateral: string; debt: string; pool?: string }) => ({
+      kind: 'close-position',
+      close: { collateral: i.collateral, debt: i.debt, pool: i.pool },
+    }),
+  );
+
+  server.registerTool(
+    'get_lending',
+    {
+      title: 'Lending positions',
+      description:
+        "The signed-in wallet's Vesu positions: supplied tokens and their worth now; each borrow's collateral, debt, health factor (collateral value × max LTV / debt value; below 1 it can be liquidated), max LTV, liquidation price and the pool's limits; exact amounts. No pool on sepolia: refused.",
+      inputSchema: inputs.lending,
+      outputSchema: outputs.lending,
+      annotations: { title: 'Lending positions', ...READ },
+    },
+    async (input: { pool?: string | undefined }, ctx) =>
+      handle(ctx, [], async (call) => {
+        const { lendingPositions } = await import('../core/lending.js');
+        return {
+          ...(await lendingPositions(ep, { pool: input.pool, now }, call)),
+        };
+      }),
   );
 
   server.registerTool(

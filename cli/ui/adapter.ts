@@ -78,6 +78,37 @@ function actionRequest(request: PlanRequest): ActionRequest {
     case 'unstake-complete':
     case 'claim-rewards':
       return { kind: request.kind, validator: request.staking?.validator ?? '' };
+    case 'supply':
+    case 'withdraw': {
+      const l = request.lending;
+      const spec = { amount: l?.amount ?? '', token: l?.token ?? '', pool: l?.pool };
+      return request.kind === 'supply'
+        ? { kind: 'supply', supply: spec }
+        : { kind: 'withdraw', withdraw: spec };
+    }
+    case 'borrow':
+    case 'repay': {
+      const l = request.lending;
+      const spec = {
+        amount: l?.amount ?? '',
+        token: l?.token ?? '',
+        collateral: l?.collateral ?? '',
+        collateralAmount: l?.collateralAmount,
+        pool: l?.pool,
+      };
+      return request.kind === 'borrow'
+        ? { kind: 'borrow', borrow: spec }
+        : { kind: 'repay', repay: spec };
+    }
+    case 'close-position':
+      return {
+        kind: 'close-position',
+        close: {
+          collateral: request.lending?.collateral ?? '',
+          debt: request.lending?.token ?? '',
+          pool: request.lending?.pool,
+        },
+      };
   }
 }
 

@@ -2,14 +2,20 @@
  * One confirmation level per plan, decided by the core (docs/architecture.md "The action
  * pipeline"): a plan lists the acknowledgments it needs, as data — a swap's price impact above
  * 15 % ('high-impact'), a slippage above 15 % ('high-slippage'), an exit intent that restarts a
- * running exit timer ('exit-restart') — each leg type saying which of its legs need which. The
+ * running exit timer ('exit-restart'), a lending position left with a health factor below the
+ * safety margin ('low-health', legs/lending-common.ts) — each leg type saying which of its legs need which. The
  * pipeline refuses to sign a plan whose acknowledgments were not all given, with a stable code
  * and `details.remedy` = the missing ids; each face words the remedy in its own idiom (a flag,
  * the app's typed word, an elicitation). The core names no flag. Pure.
  */
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 
-export const ACKNOWLEDGMENT_IDS = ['high-impact', 'high-slippage', 'exit-restart'] as const;
+export const ACKNOWLEDGMENT_IDS = [
+  'high-impact',
+  'high-slippage',
+  'exit-restart',
+  'low-health',
+] as const;
 export type AcknowledgmentId = (typeof ACKNOWLEDGMENT_IDS)[number];
 
 export interface Acknowledgment {

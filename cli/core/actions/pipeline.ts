@@ -67,12 +67,44 @@ export type ActionRequest =
   | { kind: 'send'; transfer: TransferSpec }
   | { kind: 'trade'; swap: PairSpec }
   | { kind: 'multi-swap'; swaps: PairSpec[] }
-  | { kind: 'batch'; swaps: PairSpec[]; transfers: TransferSpec[] }
+  | {
+      kind: 'batch';
+      swaps: PairSpec[];
+      transfers: TransferSpec[];
+      /** supplies to the network's main Vesu pool ("100 USDC") */
+      supplies?: LendSpec[] | undefined;
+      /** stakes ("1000 STRK" with a validator) */
+      stakes?: StakeSpec[] | undefined;
+    }
   | RebalanceRequest
   | { kind: 'stake'; stake: StakeSpec }
   | { kind: 'unstake'; unstake: { amount: string; validator: string } }
   | { kind: 'unstake-complete'; validator: string }
-  | { kind: 'claim-rewards'; validator: string };
+  | { kind: 'claim-rewards'; validator: string }
+  | { kind: 'supply'; supply: LendSpec }
+  | { kind: 'withdraw'; withdraw: LendSpec }
+  | { kind: 'borrow'; borrow: BorrowSpec }
+  | { kind: 'repay'; repay: BorrowSpec }
+  | {
+      kind: 'close-position';
+      close: { collateral: string; debt: string; pool?: string | undefined };
+    };
+
+/** "100 USDC" in a Vesu pool (default: the network's documented main pool); withdraw takes "all". */
+export interface LendSpec {
+  amount: string;
+  token: string;
+  pool?: string | undefined;
+}
+
+/** "500 USDC against 1 ETH": the debt amount (repay: or "all") and token, the collateral (and for a borrow, how much to deposit with it). */
+export interface BorrowSpec {
+  amount: string;
+  token: string;
+  collateral: string;
+  collateralAmount?: string | undefined;
+  pool?: string | undefined;
+}
 
 /** "1000 STRK with Braavos": the amount, the token (default STRK), the validator (name or staker address). */
 export interface StakeSpec {

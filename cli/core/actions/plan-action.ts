@@ -31,6 +31,7 @@ import { planDocument } from './document.js';
 import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
 import { effectsOf, legAcknowledgments } from './legs/index.js';
 import { readStakingLegs } from './legs/staking-read.js';
+import { readLendingLegs } from './legs/lending-read.js';
 import { quoteSwaps } from './legs/swap-quote.js';
 import type {
   ActionContext,
@@ -202,6 +203,17 @@ export async function planPipeline(
         ...legs.swaps.map((s) => s.from),
         ...legs.transfers.map((t) => t.token),
         ...(legs.staking ?? []).filter((s) => s.type === 'stake').map((s) => s.token),
+        // a supply spends its token; a borrow its collateral; a repay or close the debt token
+        ...(legs.lending ?? []).flatMap((s) =>
+          s.type === 'supply'
+            ? [s.token]
+            : s.type === 'position'
+              ? [
+                  ...(s.collateral && s.action === 'borrow' ? [s.collateral] : []),
+                  ...(s.action === 'borrow' ? [] : [s.token]),
+                ]
+              : [],
+        ),
       ],
       ctx.fee.gasToken,
     ),
@@ -210,10 +222,12 @@ export async function planPipeline(
   balances.catch(() => undefined);
   prefetchAccountFacts(ctx.account, call.signal);
   // each leg type's reads before planning: the swaps' quotes, the staking legs' chain state
-  const [swaps, others] = await Promise.all([
+  const [swaps, staking, lending] = await Promise.all([
     quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call),
     readStakingLegs(legs.staking ?? [], ctx, call),
+    readLendingLegs(legs.lending ?? [], ctx, call),
   ]);
+  const others = [...staking, ...lending];
   const plan = buildPlan({
     kind: request.kind,
     network: ctx.account.network,

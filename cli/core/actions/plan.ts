@@ -92,10 +92,25 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
   unstake: (n) => exactlyOne(n, 'unstake-intent', 'an exit intent'),
   'unstake-complete': (n) => exactlyOne(n, 'unstake', 'a withdrawal'),
   'claim-rewards': (n) => exactlyOne(n, 'claim', 'a claim'),
+  supply: (n) => exactlyOne(n, 'supply', 'a supply'),
+  withdraw: (n) => exactlyOne(n, 'withdraw', 'a withdrawal'),
+  borrow: (n) => exactlyOne(n, 'position', 'a borrow'),
+  repay: (n) => exactlyOne(n, 'position', 'a repayment'),
+  'close-position': (n) => exactlyOne(n, 'position', 'a close'),
   batch: (n) => {
-    if (others(n, 'swap', 'transfer') !== 0)
-      throw usageError('a batch holds swaps and transfers only');
-    if (n.swap + n.transfer === 0) throw usageError('a batch needs at least one --swap or --send');
+    if (others(n, 'swap', 'transfer', 'supply', 'stake') !== 0)
+      throw usageError('a batch holds swaps, transfers, supplies and stakes only');
+    if (n.swap + n.transfer + n.supply + n.stake === 0)
+      throw usageError('a batch needs at least one --swap, --send, --supply or --stake');
+    for (const [count, what] of [
+      [n.supply, 'supplies'],
+      [n.stake, 'stakes'],
+    ] as const)
+      if (count > MAX_BATCH_SENDS)
+        throw new AppError(
+          ErrorCode.BATCH_LIMIT_EXCEEDED,
+          `a batch holds at most ${MAX_BATCH_SENDS} ${what} (got ${count})`,
+        );
     if (n.swap > MAX_BATCH_PAIRS) {
       throw new AppError(
         ErrorCode.BATCH_LIMIT_EXCEEDED,

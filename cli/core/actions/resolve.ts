@@ -9,6 +9,8 @@ import { parseAmount } from '../../../shared/amount.js';
 import { type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { ActionKind } from './kinds.js';
 import type { PlannedTransfer } from './legs/transfer.js';
+import type { LendingSpec } from './legs/lending-read.js';
+import { lendingPool } from '../lending.js';
 import { checkPairCount } from './limits.js';
 import type { ActionRequest, QuoteMode } from './pipeline.js';
 import { checkPlanShape } from './plan.js';
@@ -31,6 +33,8 @@ export interface Legs {
   mode: QuoteMode;
   /** staking legs, before their reads (legs/staking-read.ts) */
   staking?: StakingSpec[];
+  /** lending legs, before their reads (legs/lending-read.ts) */
+  lending?: LendingSpec[];
 }
 
 /** A staking leg as a request names it; its reads (the validator, the membership) come next. */
@@ -69,6 +73,32 @@ const stakingOnly = (
       },
     ],
   };
+};
+
+/** An amount of `token`, or undefined for "all" (where `all` is allowed). */
+const amountOrAll = (text: string, token: Token): bigint | undefined =>
+  text.trim().toLowerCase() === 'all' ? undefined : parsePositiveAmount(text, token);
+
+const lendingOnly = (spec: LendingSpec): Legs => ({
+  swaps: [],
+  transfers: [],
+  mode: 'single',
+  lending: [spec],
+});
+
+/** A position's pair: the debt token and the collateral, which must differ (the pool refuses identical assets). */
+const pairOf = (
+  network: Network,
+  debt: string,
+  collateral: string,
+): { debt: Token; collateral: Token } => {
+  const d = resolveToken(network, debt);
+  const c = resolveToken(network, collateral);
+  if (sameAddress(c.address, d.address))
+    throw usageError(
+      `the collateral and the debt must be different assets (both ${d.symbol}): the pool refuses identical assets`,
+    );
+  return { debt: d, collateral: c };
 };
 
 /**
@@ -121,7 +151,20 @@ const KINDS: Kinds = {
       if (request.swaps.length > 0) swapsAllowed(where.network);
       const swaps = request.swaps.map((p) => resolvePair(where.network, p));
       const transfers = request.transfers.map((t) => resolveTransfer(t, where));
-      return { swaps, transfers, mode: swaps.length === 1 ? 'single' : 'parallel' };
+      // supplies and stakes: each the same spec as its own command's (the same rules)
+      const lending = (request.supplies ?? []).flatMap(
+        (supply) => KINDS.supply.resolve({ kind: 'supply', supply }, where).lending ?? [],
+      );
+      const staking = (request.stakes ?? []).flatMap(
+        (stake) => KINDS.stake.resolve({ kind: 'stake', stake }, where).staking ?? [],
+      );
+      return {
+        swaps,
+        transfers,
+        mode: swaps.length === 1 ? 'single' : 'parallel',
+        ...(lending.length > 0 ? { lending } : {}),
+        ...(staking.length > 0 ? { staking } : {}),
+      };
     },
   },
   rebalance: {
@@ -169,6 +212,68 @@ const KINDS: Kinds = {
   },
   'claim-rewards': {
     resolve: (request, { network }) => stakingOnly(network, 'claim', request.validator),
+  },
+  supply: {
+    resolve: ({ supply }, { network }) => {
+      const pool = lendingPool(network, supply.pool);
+      const token = resolveToken(network, supply.token);
+      return lendingOnly({
+        type: 'supply',
+        pool,
+        token,
+        amount: parsePositiveAmount(supply.amount, token),
+      });
+    },
+  },
+  withdraw: {
+    resolve: ({ withdraw }, { network }) => {
+      const pool = lendingPool(network, withdraw.pool);
+      const token = resolveToken(network, withdraw.token);
+      return lendingOnly({
+        type: 'withdraw',
+        pool,
+        token,
+        amount: amountOrAll(withdraw.amount, token),
+      });
+    },
+  },
+  borrow: {
+    resolve: ({ borrow }, { network }) => {
+      const pool = lendingPool(network, borrow.pool);
+      const { debt, collateral } = pairOf(network, borrow.token, borrow.collateral);
+      return lendingOnly({
+        type: 'position',
+        action: 'borrow',
+        pool,
+        token: debt,
+        collateral,
+        amount: parsePositiveAmount(borrow.amount, debt),
+        ...(borrow.collateralAmount === undefined
+          ? {}
+          : { collateralAmount: parsePositiveAmount(borrow.collateralAmount, collateral) }),
+      });
+    },
+  },
+  repay: {
+    resolve: ({ repay }, { network }) => {
+      const pool = lendingPool(network, repay.pool);
+      const { debt, collateral } = pairOf(network, repay.token, repay.collateral);
+      return lendingOnly({
+        type: 'position',
+        action: 'repay',
+        pool,
+        token: debt,
+        collateral,
+        amount: amountOrAll(repay.amount, debt),
+      });
+    },
+  },
+  'close-position': {
+    resolve: ({ close }, { network }) => {
+      const pool = lendingPool(network, close.pool);
+      const { debt, collateral } = pairOf(network, close.debt, close.collateral);
+      return lendingOnly({ type: 'position', action: 'close', pool, token: debt, collateral });
+    },
   },
 };
 
@@ -218,7 +323,7 @@ export function legsOf(request: ActionRequest, where: Where): Legs {
     account: where.account,
     swapCount: legs.swaps.length,
     sends: legs.transfers,
-    legs: legs.staking ?? [],
+    legs: [...(legs.staking ?? []), ...(legs.lending ?? [])],
   });
   return legs;
 }

@@ -53,11 +53,14 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
 export const NETWORKS_OF = {
   swaps: ['mainnet'],
   staking: ['mainnet', 'sepolia'],
+  // shared/vesu.ts: no confirmed Vesu v2 deployment on sepolia, so no pool there (never guessed)
+  lending: ['mainnet'],
 } as const satisfies Record<string, readonly Network[]>;
 
 const FAMILY_WORDS: Record<keyof typeof NETWORKS_OF, string> = {
   swaps: 'swaps are',
   staking: 'staking is',
+  lending: 'lending (Vesu) is',
 };
 
 /** NETWORK_UNSUPPORTED when `family` does not run on `network`. */

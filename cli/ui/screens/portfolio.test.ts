@@ -37,7 +37,6 @@ const PORTFOLIO = (ethPercent: string, units: number): Portfolio => ({
   sandbox: true,
   address: SESSION.walletAddress,
   email: SESSION.email,
-  staking: [],
   tokens: [
     token('ETH', '10', { percent: ethPercent, units }, '30000.00'),
     token('USDC', '10000', { percent: '25.00', units: 10_000 - units }, '10000.00'),

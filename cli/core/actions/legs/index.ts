@@ -12,6 +12,9 @@ import { type SwapLeg, swapLegType } from './swap.js';
 import { type UnstakeIntentLeg, unstakeIntentLegType } from './unstake-intent.js';
 import { type UnstakeLeg, unstakeLegType } from './unstake.js';
 import { type TransferLeg, transferLegType } from './transfer.js';
+import { type SupplyLeg, supplyLegType } from './supply.js';
+import { type WithdrawLeg, withdrawLegType } from './withdraw.js';
+import { type PositionLeg, positionLegType } from './position.js';
 import type { Effects, LegPlan, LegType } from './types.js';
 import { describeCall } from './words.js';
 
@@ -19,7 +22,15 @@ export type { Effects, InEffect, LegPlan, OutEffect, PositionEffect } from './ty
 
 /** One leg of a plan, by its type. */
 export type PlannedLeg =
-  SwapLeg | TransferLeg | StakeLeg | UnstakeIntentLeg | UnstakeLeg | ClaimLeg;
+  | SwapLeg
+  | TransferLeg
+  | StakeLeg
+  | UnstakeIntentLeg
+  | UnstakeLeg
+  | ClaimLeg
+  | SupplyLeg
+  | WithdrawLeg
+  | PositionLeg;
 export type LegTypeName = PlannedLeg['type'];
 
 type LegTypes = { [T in LegTypeName]: LegType<Extract<PlannedLeg, { type: T }>> };
@@ -32,6 +43,9 @@ export const LEG_TYPES: LegTypes = {
   'unstake-intent': unstakeIntentLegType,
   unstake: unstakeLegType,
   claim: claimLegType,
+  supply: supplyLegType,
+  withdraw: withdrawLegType,
+  position: positionLegType,
 };
 
 /** The leg types' names, in the table's order. */

@@ -35,13 +35,23 @@ export interface InEffect {
   to?: string | undefined;
 }
 
-/** A position the leg changes (staking: the pool member's stake, exit, rewards). */
+/** A position the leg changes (staking: the pool member's stake, exit, rewards; lending: Vesu's supply, collateral, debt). */
 export interface PositionEffect {
-  kind: 'staking';
-  /** the delegation pool contract */
+  kind: 'staking' | 'lending';
+  /** the delegation pool contract, or the lending pool */
   pool: string;
   token: Token;
-  change: 'stake' | 'exit-intent' | 'exit' | 'claim';
+  change:
+    | 'stake'
+    | 'exit-intent'
+    | 'exit'
+    | 'claim'
+    | 'supply'
+    | 'withdraw'
+    | 'collateral'
+    | 'collateral-withdraw'
+    | 'borrow'
+    | 'repay';
   amount: bigint;
 }
 

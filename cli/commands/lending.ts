@@ -1,0 +1,50 @@
+/** `finance-tui lending [--pool P] [--network N] [--sandbox] [--json]`: your Vesu positions, with the health factor of each borrow. */
+import { parseCommandArgs } from '../headless/args.js';
+import type { CommandRun } from '../headless/context.js';
+import { withEndpoints } from '../headless/with-endpoints.js';
+import { usageError } from '../../shared/errors.js';
+import type { Network } from '../../shared/tokens.js';
+
+export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--network mainnet|sepolia] [--sandbox] [--json]
+
+Your positions in a Vesu pool (default: the network's main pool): what you supplied and what it is
+worth now; each borrow's collateral and debt, its health factor (collateral value × max LTV / debt
+value at the pool's own prices: below 1 it can be liquidated), the max LTV, the collateral price
+at which it would reach 1, and the pool's limits that apply (debt floor, cap, utilisation).
+Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd}] and borrows:
+[{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}].
+`;
+
+export const run: CommandRun = async (ctx) => {
+  const { values } = parseCommandArgs(ctx.argv, {
+    network: { type: 'string' },
+    pool: { type: 'string' },
+  });
+  if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
+  const network = values.network as string | undefined;
+  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
+    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  const { lendingPositions } = await import('../core/lending.js');
+  const data = await withEndpoints(
+    ctx,
+    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    (endpoints, call) =>
+      lendingPositions(endpoints, { pool: values.pool as string | undefined }, call),
+  );
+  return {
+    data,
+    human: () => {
+      const lines = [`Vesu ${data.pools.map((p) => p.name).join(', ')} pool on ${data.network}:`];
+      lines.push(data.supplied.length === 0 ? '  Supplied: nothing.' : '  Supplied:');
+      for (const s of data.supplied)
+        lines.push(`    ${s.amount} ${s.token}${s.valueUsd === null ? '' : ` ($${s.valueUsd})`}`);
+      lines.push(data.borrows.length === 0 ? '  Borrows: none.' : '  Borrows:');
+      for (const b of data.borrows)
+        lines.push(
+          `    ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token}: health factor ${b.healthFactor ?? '— (no debt)'} (max LTV ${b.maxLtv}${b.liquidationPrice === null ? '' : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`})`,
+          `      limits: debt floor $${b.limits.debtFloorUsd}${b.limits.debtCap === null ? '' : `, cap ${b.limits.debtCap} ${b.debt.token}`}, utilisation up to ${b.limits.maxUtilization}`,
+        );
+      return `${lines.join('\n')}\n`;
+    },
+  };
+};

@@ -1,0 +1,234 @@
+/**
+ * The lending leg types' reads before planning (docs/architecture.md "Adding a leg type";
+ * cli/core/lending.ts): a supply's vToken, a withdrawal's shares, a position's state, prices, max
+ * LTV and limits — in parallel with each other and with the balances and the account's facts.
+ * Every pre-sign rule of lending is applied here, before anything is built (docs/checks.md
+ * "Lending"): the health factor after the action from the pool's own prices and max LTV (at or
+ * below 1 refused: HEALTH_TOO_LOW; below the margin the leg asks 'low-health'), the debt floor,
+ * the pair's cap, the utilisation limit and an invalid oracle price (LENDING_LIMIT with the
+ * reason), nothing to withdraw, repay or close (NO_POSITION).
+ */
+import { formatAmount } from '../../../../shared/amount.js';
+import { AppError, ErrorCode } from '../../../../shared/errors.js';
+import type { Token } from '../../../../shared/tokens.js';
+import type { VesuPool } from '../../../../shared/vesu.js';
+import type { CallOptions } from '../../call.js';
+import {
+  checkBorrowLimits,
+  healthWords,
+  type PairState,
+  pairHealth,
+  readPair,
+  readSupply,
+  readVToken,
+} from '../../lending.js';
+import type { ActionContext } from '../pipeline.js';
+import type { PlannedLeg } from './index.js';
+import { REPAY_ALL_MARGIN_DIVISOR } from './position.js';
+
+/** A lending leg as a request names it; its reads come next. */
+export interface LendingSpec {
+  type: 'supply' | 'withdraw' | 'position';
+  /** a position's change */
+  action?: 'borrow' | 'repay' | 'close' | undefined;
+  pool: VesuPool;
+  /** the token supplied or withdrawn, or the debt token */
+  token: Token;
+  /** a position's collateral */
+  collateral?: Token | undefined;
+  /** undefined: all (withdraw, repay) */
+  amount?: bigint | undefined;
+  /** a borrow's collateral deposited with it */
+  collateralAmount?: bigint | undefined;
+}
+
+const show = (amount: bigint, token: Token): string =>
+  `${formatAmount(amount, token.decimals)} ${token.symbol}`;
+
+const none = (message: string): AppError => new AppError(ErrorCode.NO_POSITION, message);
+
+/** A borrow's or a withdrawal's health after: refused at or below 1. */
+function checkHealth(after: bigint | undefined, pair: PairState): void {
+  if (after !== undefined && after <= 10n ** 18n)
+    throw new AppError(
+      ErrorCode.HEALTH_TOO_LOW,
+      `nothing was signed: this would leave the ${pair.collateral.symbol}/${pair.debt.symbol} position with a health factor of ${healthWords(after)} (at or below 1 it can be liquidated; max LTV ${formatAmount(pair.maxLtv * 100n, 18)} %)`,
+      { details: { healthFactor: healthWords(after) } },
+    );
+}
+
+/** A position leg from its spec and the pair as read. Pure. */
+export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
+  const base = {
+    type: 'position' as const,
+    pool: spec.pool,
+    collateral: pair.collateral,
+    debt: pair.debt,
+  };
+  const before = pairHealth(pair, pair.collateralAmount, pair.debtAmount);
+  const bound = (debt: bigint): bigint => debt + debt / REPAY_ALL_MARGIN_DIVISOR + 1n;
+  switch (spec.action) {
+    case 'borrow': {
+      const deposit = spec.collateralAmount ?? 0n;
+      const borrow = spec.amount ?? 0n;
+      const collateralAfter = pair.collateralAmount + deposit;
+      const debtAfter = pair.debtAmount + borrow;
+      if (collateralAfter === 0n)
+        throw new AppError(
+          ErrorCode.HEALTH_TOO_LOW,
+          `nothing was signed: there is no ${pair.collateral.symbol} collateral in this position; give --collateral AMOUNT ${pair.collateral.symbol}`,
+        );
+      checkBorrowLimits(pair, borrow, debtAfter);
+      const after = pairHealth(pair, collateralAfter, debtAfter);
+      checkHealth(after, pair);
+      return {
+        ...base,
+        action: 'borrow',
+        collateralDelta: { native: false, value: deposit },
+        debtDelta: { native: false, value: borrow },
+        depositApprove: deposit,
+        repayApprove: 0n,
+        repayAll: false,
+        borrowed: borrow,
+        collateralOut: 0n,
+        health: { before, after },
+      };
+    }
+    case 'repay': {
+      if (pair.nominalDebt === 0n)
+        throw none(
+          `you have no ${pair.debt.symbol} debt against ${pair.collateral.symbol} in the ${spec.pool.name} pool`,
+        );
+      if (spec.amount === undefined || spec.amount >= pair.debtAmount) {
+        if (spec.amount !== undefined && spec.amount > bound(pair.debtAmount))
+          throw new AppError(
+            ErrorCode.INVALID_AMOUNT,
+            `the debt is ${show(pair.debtAmount, pair.debt)}: repay it all with "repay all ${pair.debt.symbol}"`,
+          );
+        return {
+          ...base,
+          action: 'repay',
+          collateralDelta: { native: false, value: 0n },
+          debtDelta: { native: true, value: -pair.nominalDebt },
+          depositApprove: 0n,
+          repayApprove: bound(pair.debtAmount),
+          repayAll: true,
+          borrowed: 0n,
+          collateralOut: 0n,
+          health: { before, after: undefined },
+        };
+      }
+      const debtAfter = pair.debtAmount - spec.amount;
+      checkBorrowLimits(pair, 0n, debtAfter);
+      return {
+        ...base,
+        action: 'repay',
+        collateralDelta: { native: false, value: 0n },
+        debtDelta: { native: false, value: -spec.amount },
+        depositApprove: 0n,
+        repayApprove: spec.amount,
+        repayAll: false,
+        borrowed: 0n,
+        collateralOut: 0n,
+        health: { before, after: pairHealth(pair, pair.collateralAmount, debtAfter) },
+      };
+    }
+    case 'close': {
+      if (pair.collateralShares === 0n && pair.nominalDebt === 0n)
+        throw none(
+          `you have no ${pair.collateral.symbol}/${pair.debt.symbol} position in the ${spec.pool.name} pool`,
+        );
+      if (
+        pair.collateralShares !== 0n &&
+        (!pair.prices.collateral.valid || !pair.prices.debt.valid)
+      )
+        throw new AppError(
+          ErrorCode.LENDING_LIMIT,
+          `nothing was signed: the pool's oracle has no valid price for ${pair.prices.collateral.valid ? pair.debt.symbol : pair.collateral.symbol}: the pool refuses to release collateral`,
+          { details: { reason: 'invalid-price' } },
+        );
+      const debt = pair.nominalDebt !== 0n;
+      return {
+        ...base,
+        action: 'close',
+        collateralDelta: { native: true, value: -pair.collateralShares },
+        debtDelta: { native: true, value: -pair.nominalDebt },
+        depositApprove: 0n,
+        repayApprove: debt ? bound(pair.debtAmount) : 0n,
+        repayAll: debt,
+        borrowed: 0n,
+        collateralOut: pair.collateralAmount,
+        health: { before, after: undefined },
+      };
+    }
+    default:
+      throw new AppError(ErrorCode.USAGE_ERROR, 'unknown position change');
+  }
+}
+
+/** The lending legs of a plan, read (each spec's reads in parallel with the others). */
+export async function readLendingLegs(
+  specs: readonly LendingSpec[],
+  ctx: ActionContext,
+  call: CallOptions,
+): Promise<PlannedLeg[]> {
+  const options = { signal: call.signal };
+  const reader = ctx.account;
+  return Promise.all(
+    specs.map(async (spec): Promise<PlannedLeg> => {
+      switch (spec.type) {
+        case 'supply':
+          return {
+            type: 'supply',
+            pool: spec.pool,
+            token: spec.token,
+            vToken: await readVToken(reader, spec.pool, spec.token, options),
+            amount: spec.amount ?? 0n,
+          };
+        case 'withdraw': {
+          const s = await readSupply(reader, spec.pool, spec.token, options);
+          if (s.shares === 0n)
+            throw none(`you have no ${spec.token.symbol} supplied to the ${spec.pool.name} pool`);
+          if (spec.amount !== undefined) {
+            if (spec.amount > s.assets)
+              throw new AppError(
+                ErrorCode.INVALID_AMOUNT,
+                `you have ${show(s.assets, s.token)} supplied to the ${spec.pool.name} pool; cannot withdraw ${show(spec.amount, s.token)} (withdraw all takes everything)`,
+                { details: { supplied: s.assets.toString() } },
+              );
+            return {
+              type: 'withdraw',
+              pool: spec.pool,
+              token: spec.token,
+              vToken: s.vToken,
+              mode: 'assets',
+              amount: spec.amount,
+              shares: 0n,
+            };
+          }
+          if (s.maxRedeem < s.shares)
+            throw new AppError(
+              ErrorCode.LENDING_LIMIT,
+              `nothing was signed: the ${spec.pool.name} pool lends out too much ${spec.token.symbol} to pay back all of your supply now (its utilisation limit); withdraw a smaller amount`,
+              { details: { reason: 'utilization' } },
+            );
+          return {
+            type: 'withdraw',
+            pool: spec.pool,
+            token: spec.token,
+            vToken: s.vToken,
+            mode: 'shares',
+            amount: s.assets,
+            shares: s.shares,
+          };
+        }
+        case 'position': {
+          if (spec.collateral === undefined)
+            throw new AppError(ErrorCode.USAGE_ERROR, 'a position needs its collateral token');
+          const pair = await readPair(reader, spec.pool, spec.collateral, spec.token, options);
+          return positionLegOf(spec, pair);
+        }
+      }
+    }),
+  );
+}

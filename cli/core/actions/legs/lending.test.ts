@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../../../shared/errors.js';
+import { ETH, USDC } from '../../../../test/helpers/swap-fixtures.js';
+import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
+import { verifyCalls } from '../checks.js';
+import { type ActionPlan, buildPlan } from '../plan.js';
+import { legAcknowledgments, type PlannedLeg } from './index.js';
+import { positionLegOf } from './lending-read.js';
+
+const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
+const E18 = 10n ** 18n;
+const pool = lendingPool('mainnet');
+
+/** 1 ETH collateral at $3000 against `debt` USDC, max LTV 0.8. */
+const pair = (debt: bigint, over: Partial<PairState> = {}): PairState => ({
+  pool,
+  collateral: ETH,
+  debt: USDC,
+  collateralShares: E18,
+  nominalDebt: debt * 10n ** 12n,
+  collateralAmount: E18,
+  debtAmount: debt,
+  maxLtv: (8n * E18) / 10n,
+  prices: { collateral: { value: 3000n * E18, valid: true }, debt: { value: E18, valid: true } },
+  debtLimits: {
+    reserve: 500_000n * 10n ** 6n,
+    totalNominalDebt: 0n,
+    maxUtilization: (95n * E18) / 100n,
+    floor: 10n * E18,
+    scale: 10n ** 6n,
+    accumulator: E18,
+  },
+  debtCap: 0n,
+  ...over,
+});
+
+const planOf = (kind: ActionPlan['kind'], leg: PlannedLeg): ActionPlan =>
+  buildPlan({
+    kind,
+    network: 'mainnet',
+    sandbox: true,
+    account: ACCOUNT,
+    router: `0x${'40'.padStart(64, '0')}`,
+    swaps: [],
+    legs: [leg],
+  });
+
+function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { code: error.code, details: error.details ?? {} };
+  }
+  throw new Error('expected a refusal, nothing was thrown');
+}
+
+const borrow = (amount: bigint, collateralAmount?: bigint) => ({
+  type: 'position' as const,
+  action: 'borrow' as const,
+  pool,
+  token: USDC,
+  collateral: ETH,
+  amount,
+  collateralAmount,
+});
+
+describe('lending legs', () => {
+  it('health factor = collateral value × max LTV / debt value, exact; liquidation price', () => {
+    const p = pair(1500n * 10n ** 6n);
+    expect(pairHealth(p, E18, 1500n * 10n ** 6n)).toBe((16n * E18) / 10n);
+    expect(pairHealth(p, E18, 0n)).toBeUndefined();
+    // 1500 / (1 × 0.8) = $1875
+    expect(liquidationPrice(p, E18, 1500n * 10n ** 6n)).toBe(1875n * E18);
+  });
+
+  it('a borrow: approve the pool for the collateral exactly, one modify_position, read back', () => {
+    const leg = positionLegOf(
+      borrow(1000n * 10n ** 6n, E18),
+      pair(0n, { collateralAmount: 0n, collateralShares: 0n }),
+    );
+    const plan = planOf('borrow', leg);
+    expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position']);
+    expect(plan.calls[0]?.contractAddress).toBe(ETH.address);
+    expect(BigInt(plan.calls[0]?.calldata[0] ?? '0')).toBe(BigInt(pool.address));
+    expect(plan.calls[1]?.calldata).toHaveLength(11);
+    verifyCalls(plan);
+    const tampered = {
+      ...plan,
+      calls: [{ ...plan.calls[0]!, calldata: [ACCOUNT, '0x1', '0x0'] }, plan.calls[1]!],
+    };
+    expect(refusal(() => verifyCalls(tampered)).code).toBe('APPROVAL_MISMATCH');
+  });
+
+  it('at or below 1 refused; below 1.2 needs low-health; above it nothing', () => {
+    expect(
+      refusal(() => positionLegOf(borrow(900n * 10n ** 6n), pair(1500n * 10n ** 6n))).code,
+    ).toBe('HEALTH_TOO_LOW');
+    const low = positionLegOf(borrow(600n * 10n ** 6n), pair(1500n * 10n ** 6n));
+    expect(legAcknowledgments([low], planOf('borrow', low))).toEqual([
+      expect.objectContaining({ id: 'low-health' }),
+    ]);
+    const fine = positionLegOf(borrow(100n * 10n ** 6n), pair(1000n * 10n ** 6n));
+    expect(legAcknowledgments([fine], planOf('borrow', fine))).toEqual([]);
+  });
+
+  it('the pool limits refuse with their reason before signing', () => {
+    const reason = (p: PairState, amount: bigint) =>
+      refusal(() => positionLegOf(borrow(amount), p)).details.reason;
+    expect(reason(pair(0n), 5n * 10n ** 6n)).toBe('debt-floor');
+    expect(reason(pair(0n, { debtCap: 100n * 10n ** 6n }), 200n * 10n ** 6n)).toBe('debt-cap');
+    const thin = pair(0n);
+    thin.debtLimits = { ...thin.debtLimits, reserve: 1000n * 10n ** 6n };
+    expect(reason(thin, 990n * 10n ** 6n)).toBe('utilization');
+    const invalid = pair(0n);
+    invalid.prices = { ...invalid.prices, collateral: { value: 0n, valid: false } };
+    expect(reason(invalid, 100n * 10n ** 6n)).toBe('invalid-price');
+  });
+
+  it('repay all is the Native nominal debt with a bounded approve cleared after; close withdraws every share', () => {
+    const debt = 1500n * 10n ** 6n;
+    const all = positionLegOf({ ...borrow(0n), action: 'repay', amount: undefined }, pair(debt));
+    const plan = planOf('repay', all);
+    expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position', 'approve']);
+    // debt Amount: Native (0), abs = the nominal debt, negative
+    const felts = plan.calls[1]?.calldata.map(BigInt) ?? [];
+    expect(felts.slice(7)).toEqual([0n, debt * 10n ** 12n, 0n, 1n]);
+    expect(plan.calls[2]?.calldata.slice(1).map(BigInt)).toEqual([0n, 0n]);
+    verifyCalls(plan);
+    // a partial repay leaving dust is refused
+    expect(
+      refusal(() =>
+        positionLegOf(
+          { ...borrow(0n), action: 'repay', amount: debt - 5n * 10n ** 6n },
+          pair(debt),
+        ),
+      ).details.reason,
+    ).toBe('debt-floor');
+    const close = positionLegOf({ ...borrow(0n), action: 'close', amount: undefined }, pair(debt));
+    const closed = planOf('close-position', close);
+    const c = closed.calls[1]?.calldata.map(BigInt) ?? [];
+    expect(c.slice(3, 7)).toEqual([0n, E18, 0n, 1n]);
+    verifyCalls(closed);
+  });
+
+  it('no pool on sepolia; an unknown pool by name', () => {
+    expect(refusal(() => lendingPool('sepolia')).code).toBe('NETWORK_UNSUPPORTED');
+    expect(refusal(() => lendingPool('mainnet', 'Nowhere')).code).toBe('UNKNOWN_POOL');
+    expect(lendingPool('mainnet', 'prime').address).toBe(pool.address);
+  });
+});

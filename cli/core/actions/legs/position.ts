@@ -1,0 +1,190 @@
+/**
+ * The `position` leg type: one `modify_position` on a Vesu pool's (collateral, debt) position of
+ * the account — a borrow (collateral deposited when an amount is given, debt > 0), a repay
+ * (debt < 0; "all" is the whole **nominal** debt in the Native denomination, so no dust is left)
+ * or a close (both: the whole nominal debt repaid and every collateral share withdrawn, in one
+ * call). The pool is the spender for what it takes: `approve(pool, collateral)` before a deposit,
+ * `approve(pool, repay)` before a repay — exact for an amount; for "all" the debt read plus
+ * REPAY_ALL_MARGIN (interest accrues per second until it runs), cleared to 0 right after, so no
+ * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
+ * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
+ * there (≤ 1 refused, below the margin acknowledged: lending-common.ts). Effects: the collateral
+ * deposited and the repay's bound leave; the borrowed amount arrives exactly, withdrawn
+ * collateral at least as read.
+ */
+import { addressToBigInt, type Token } from '../../../../shared/tokens.js';
+import { buildApproveCall } from '../../chain/calls.js';
+import { checkPoolCall } from './staking-common.js';
+import {
+  amountValues,
+  checkApprove,
+  type HealthChange,
+  healthChangeWords,
+  hexFelt,
+  lowHealth,
+  poolWords,
+  type VesuPool,
+} from './lending-common.js';
+import type { PositionEffect } from './types.js';
+import type { LegType } from './types.js';
+import { exact, shortAddress } from './words.js';
+
+/** Repay all: the approve covers the debt read plus 1/1000 (plus 1 unit) for the interest until it runs. */
+export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
+
+export interface PositionLeg {
+  type: 'position';
+  action: 'borrow' | 'repay' | 'close';
+  pool: VesuPool;
+  collateral: Token;
+  debt: Token;
+  /** the collateral `Amount`: + deposit (asset units), − every share (Native, a close), or 0 */
+  collateralDelta: { native: boolean; value: bigint };
+  /** the debt `Amount`: + borrow (asset units), − repay (asset units, or Native nominal for all) */
+  debtDelta: { native: boolean; value: bigint };
+  /** approve(pool, this) of the collateral before a deposit; 0: none */
+  depositApprove: bigint;
+  /** approve(pool, this) of the debt token before a repay; 0: none */
+  repayApprove: bigint;
+  /** the repay is "all": its approve is a bound, cleared to 0 after the call */
+  repayAll: boolean;
+  /** the debt borrowed (arrives exactly) */
+  borrowed: bigint;
+  /** the collateral withdrawn (arrives, at least) */
+  collateralOut: bigint;
+  health: HealthChange;
+}
+
+const modify = (leg: PositionLeg, account: string) => ({
+  contract: leg.pool.address,
+  entrypoint: 'modify_position',
+  args: [
+    addressToBigInt(leg.collateral.address) ?? -1n,
+    addressToBigInt(leg.debt.address) ?? -1n,
+    addressToBigInt(account) ?? -1n,
+    ...amountValues(leg.collateralDelta.native, leg.collateralDelta.value),
+    ...amountValues(leg.debtDelta.native, leg.debtDelta.value),
+  ],
+});
+
+const risky = (leg: PositionLeg): boolean =>
+  leg.debtDelta.value > 0n || leg.collateralDelta.value < 0n;
+
+const what = (leg: PositionLeg): string =>
+  leg.action === 'borrow'
+    ? `borrowing ${exact(leg.borrowed, leg.debt)} against ${leg.collateral.symbol}`
+    : leg.action === 'repay'
+      ? `repaying ${leg.repayAll ? 'all' : exact(-leg.debtDelta.value, leg.debt)} of the ${leg.debt.symbol} debt`
+      : `closing the ${leg.collateral.symbol}/${leg.debt.symbol} position`;
+
+export const positionLegType: LegType<PositionLeg> = {
+  calls: (leg, plan) => {
+    const m = modify(leg, plan.account);
+    return [
+      ...(leg.depositApprove > 0n
+        ? [buildApproveCall(leg.collateral, leg.pool.address, leg.depositApprove)]
+        : []),
+      ...(leg.repayApprove > 0n
+        ? [buildApproveCall(leg.debt, leg.pool.address, leg.repayApprove)]
+        : []),
+      { contractAddress: m.contract, entrypoint: m.entrypoint, calldata: m.args.map(hexFelt) },
+      // the allowance cleared: buildApproveCall takes positive amounts only
+      ...(leg.repayAll
+        ? [
+            {
+              contractAddress: leg.debt.address,
+              entrypoint: 'approve',
+              calldata: [leg.pool.address, '0x0', '0x0'],
+            },
+          ]
+        : []),
+    ];
+  },
+  verify: (leg, calls, at, index, plan) => {
+    const words = `position ${index + 1} (${what(leg)} in ${poolWords(leg.pool)})`;
+    let n = at;
+    if (leg.depositApprove > 0n)
+      checkApprove(
+        calls[n],
+        leg.collateral,
+        leg.pool.address,
+        leg.depositApprove,
+        words,
+        n++,
+        'the pool',
+      );
+    if (leg.repayApprove > 0n)
+      checkApprove(calls[n], leg.debt, leg.pool.address, leg.repayApprove, words, n++, 'the pool');
+    checkPoolCall(calls[n], modify(leg, plan.account), words, n);
+    n++;
+    if (leg.repayAll)
+      checkApprove(calls[n], leg.debt, leg.pool.address, 0n, words, n++, 'the pool');
+    return n - at;
+  },
+  effects: (leg) => {
+    const positions: PositionEffect[] = [];
+    const add = (token: Token, change: PositionEffect['change'], amount: bigint): void => {
+      positions.push({ kind: 'lending', pool: leg.pool.address, token, change, amount });
+    };
+    if (leg.collateralDelta.value !== 0n)
+      add(
+        leg.collateral,
+        leg.collateralDelta.value > 0n ? 'collateral' : 'collateral-withdraw',
+        leg.collateralDelta.value < 0n ? leg.collateralOut : leg.depositApprove,
+      );
+    if (leg.debtDelta.value > 0n) add(leg.debt, 'borrow', leg.borrowed);
+    if (leg.debtDelta.value < 0n) add(leg.debt, 'repay', leg.repayAll ? 0n : leg.repayApprove);
+    return {
+      out: [
+        ...(leg.depositApprove > 0n ? [{ token: leg.collateral, amount: leg.depositApprove }] : []),
+        ...(leg.repayApprove > 0n ? [{ token: leg.debt, amount: leg.repayApprove }] : []),
+      ],
+      in: [
+        ...(leg.borrowed > 0n
+          ? [{ token: leg.debt, amount: leg.borrowed, basis: 'exact' as const }]
+          : []),
+        ...(leg.collateralOut > 0n
+          ? [{ token: leg.collateral, amount: leg.collateralOut, basis: 'minimum' as const }]
+          : []),
+      ],
+      positions,
+    };
+  },
+  identity: (leg) => [leg.pool.address, leg.action, leg.collateral.address, leg.debt.address],
+  headline: (legs) =>
+    legs.map(
+      (l) => `${what(l)} in ${poolWords(l.pool)} (health factor ${healthChangeWords(l.health)})`,
+    ),
+  acknowledgments: (leg) => lowHealth(leg.health, risky(leg), what(leg)),
+  describeCalls: (leg) => [
+    ...(leg.depositApprove > 0n
+      ? [
+          `approve ${exact(leg.depositApprove, leg.collateral)} to ${poolWords(leg.pool)} ${shortAddress(leg.pool.address)} (collateral)`,
+        ]
+      : []),
+    ...(leg.repayApprove > 0n
+      ? [
+          `approve ${leg.repayAll ? 'at most ' : ''}${exact(leg.repayApprove, leg.debt)} to ${poolWords(leg.pool)} ${shortAddress(leg.pool.address)} (repayment)`,
+        ]
+      : []),
+    `modify_position ${leg.collateral.symbol}/${leg.debt.symbol}: ${[
+      leg.collateralDelta.value > 0n
+        ? `deposit ${exact(leg.collateralDelta.value, leg.collateral)} collateral`
+        : '',
+      leg.collateralDelta.value < 0n
+        ? `withdraw all collateral (at least ${exact(leg.collateralOut, leg.collateral)})`
+        : '',
+      leg.debtDelta.value > 0n ? `borrow ${exact(leg.borrowed, leg.debt)}` : '',
+      leg.debtDelta.value < 0n
+        ? leg.repayAll
+          ? `repay the whole debt (nominal ${-leg.debtDelta.value}, Native)`
+          : `repay ${exact(-leg.debtDelta.value, leg.debt)}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(', ')}; health factor ${healthChangeWords(leg.health)}`,
+    ...(leg.repayAll
+      ? [`approve 0 ${leg.debt.symbol} to ${poolWords(leg.pool)} (clears what the repayment left)`]
+      : []),
+  ],
+};

@@ -1,0 +1,499 @@
+/**
+ * Vesu v2 lending reads and health math (docs/architecture.md "Adding a leg type", docs/checks.md
+ * "Lending"): the pool of a network (shared/vesu.ts; none on sepolia, never guessed), a pair's
+ * position, the oracle's prices, the pair's max LTV, the debt asset's config and cap, a vToken and
+ * the account's shares — each a view call, the reads of one plan in parallel — and the health
+ * factor, exact in bigint: collateral value × max LTV / debt value, values in USD with 18
+ * decimals at the pool's own oracle prices (the pool's own rule, docs/sandbox-chain.md "Lending").
+ */
+import { formatAmount } from '../../shared/amount.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
+import { printable } from '../../shared/printable.js';
+import { feltHex } from '../../shared/felt.js';
+import { listTokens, type Network, type Token } from '../../shared/tokens.js';
+import { findVesuPool, type VesuPool, VESU_SCALE, vesuFor } from '../../shared/vesu.js';
+import type { CallOptions } from './call.js';
+import type { ChainReader } from './chain/account.js';
+import { mapChainError } from './chain/errors.js';
+import { inScope } from './chain/scope.js';
+import type { Endpoints } from './endpoints.js';
+import { rpcUrlOf } from './execution.js';
+import { requireSession } from './session.js';
+import { networkAllows } from './actions/rules.js';
+
+export { VESU_SCALE } from '../../shared/vesu.js';
+
+/**
+ * The safety margin: a plan that leaves a position's health factor below 1.2 needs the
+ * 'low-health' acknowledgment; at or below 1 it is refused (docs/decisions.md "Lending margin").
+ */
+export const HEALTH_MARGIN = (12n * VESU_SCALE) / 10n;
+
+export interface LendingReadOptions {
+  signal?: AbortSignal | undefined;
+}
+
+const U128 = 1n << 128n;
+const u256 = (f: readonly bigint[], at: number): bigint =>
+  (f[at] ?? 0n) + ((f[at + 1] ?? 0n) << 128n);
+const hex = (v: bigint): string => feltHex(v);
+
+/**
+ * The pool a lending command uses on `network`: `--pool` by name or address, else the documented
+ * default. NETWORK_UNSUPPORTED where the network has no known pool; UNKNOWN_POOL for a pool that
+ * is not one of the network's.
+ */
+export function lendingPool(network: Network, nameOrAddress?: string | undefined): VesuPool {
+  networkAllows('lending', network);
+  const deployment = vesuFor(network);
+  if (deployment === undefined)
+    throw new AppError(
+      ErrorCode.NETWORK_UNSUPPORTED,
+      `no Vesu pool is known on ${network}: nothing can be lent or borrowed there`,
+    );
+  const key = nameOrAddress ?? deployment.defaultPool;
+  const pool = findVesuPool(deployment, key);
+  if (pool === undefined)
+    throw new AppError(
+      ErrorCode.UNKNOWN_POOL,
+      `no Vesu pool "${printable(key).slice(0, 70)}" on ${network} (known: ${deployment.pools.map((p) => `${p.name} ${p.address}`).join(', ')})`,
+    );
+  return pool;
+}
+
+/** The PoolFactory of the pool's network (lendingPool already accepted it). */
+function factoryOf(network: Network): string {
+  const deployment = vesuFor(network);
+  if (deployment === undefined)
+    throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `no Vesu deployment on ${network}`);
+  return deployment.poolFactory;
+}
+
+const view = async (
+  reader: ChainReader,
+  contractAddress: string,
+  entrypoint: string,
+  calldata: string[] = [],
+): Promise<bigint[]> =>
+  (await reader.provider.callContract({ contractAddress, entrypoint, calldata })).map((f) =>
+    BigInt(f),
+  );
+
+const scoped = <T>(options: LendingReadOptions, run: () => Promise<T>): Promise<T> =>
+  inScope(options.signal, run, mapChainError);
+
+export interface OraclePrice {
+  /** USD, 18 decimals */
+  value: bigint;
+  valid: boolean;
+}
+
+/** The debt asset's config (AssetConfig, docs/sandbox-chain.md "Lending"): what the limits need. */
+export interface AssetLimits {
+  reserve: bigint;
+  totalNominalDebt: bigint;
+  /** 1e18 scale */
+  maxUtilization: bigint;
+  /** USD, 18 decimals: a debt worth more than 0 and at most this is dust */
+  floor: bigint;
+  scale: bigint;
+  accumulator: bigint;
+}
+
+export function decodeAssetConfig(f: readonly bigint[]): AssetLimits | undefined {
+  if (f.length < 16) return undefined;
+  return {
+    totalNominalDebt: u256(f, 2),
+    reserve: u256(f, 4),
+    maxUtilization: u256(f, 6),
+    floor: u256(f, 8),
+    scale: u256(f, 10),
+    accumulator: u256(f, 14),
+  };
+}
+
+/** A (collateral, debt) pair of the account in a pool, as the pool reports it now. */
+export interface PairState {
+  pool: VesuPool;
+  collateral: Token;
+  debt: Token;
+  collateralShares: bigint;
+  nominalDebt: bigint;
+  /** asset units */
+  collateralAmount: bigint;
+  debtAmount: bigint;
+  /** 1e18 scale */
+  maxLtv: bigint;
+  prices: { collateral: OraclePrice; debt: OraclePrice };
+  debtLimits: AssetLimits;
+  /** asset units of the debt token; 0 = no cap */
+  debtCap: bigint;
+}
+
+/** USD value (18 decimals) of `amount` base units at `price` (the pool's own rounding: down). */
+export const usdValue = (amount: bigint, price: bigint, token: Token): bigint =>
+  (amount * price) / 10n ** BigInt(token.decimals);
+
+/**
+ * Health factor × 1e18 = collateral value × max LTV / debt value (rounded down); undefined with no
+ * debt. Below 1e18 the position can be liquidated.
+ */
+export function healthFactor(
+  collateralValue: bigint,
+  debtValue: bigint,
+  maxLtv: bigint,
+): bigint | undefined {
+  if (debtValue === 0n) return undefined;
+  return (collateralValue * maxLtv) / debtValue;
+}
+
+/** The health factor of `collateral`/`debt` amounts of a pair at its prices. */
+export function pairHealth(
+  pair: Pick<PairState, 'collateral' | 'debt' | 'maxLtv' | 'prices'>,
+  collateral: bigint,
+  debt: bigint,
+): bigint | undefined {
+  return healthFactor(
+    usdValue(collateral, pair.prices.collateral.value, pair.collateral),
+    usdValue(debt, pair.prices.debt.value, pair.debt),
+    pair.maxLtv,
+  );
+}
+
+/**
+ * The collateral's price (USD, 18 decimals) at which the position reaches a health factor of 1:
+ * debt value × 10^decimals / (collateral × max LTV / 1e18), rounded up; undefined with no debt.
+ */
+export function liquidationPrice(
+  pair: Pick<PairState, 'collateral' | 'debt' | 'maxLtv' | 'prices'>,
+  collateral: bigint,
+  debt: bigint,
+): bigint | undefined {
+  if (debt === 0n) return undefined;
+  const debtValue = usdValue(debt, pair.prices.debt.value, pair.debt);
+  const denominator = collateral * pair.maxLtv;
+  if (denominator === 0n) return undefined;
+  const numerator = debtValue * VESU_SCALE * 10n ** BigInt(pair.collateral.decimals);
+  return (numerator + denominator - 1n) / denominator;
+}
+
+/** A health factor (×1e18) as a decimal string, 4 decimals, rounded down; null without debt. */
+export function healthWords(hf: bigint | undefined): string | null {
+  if (hf === undefined) return null;
+  return formatAmount((hf / 10n ** 14n) * 10n ** 14n, 18);
+}
+
+/** Debt in asset units of a nominal debt (the pool's rounding: up), from the asset's accumulator. */
+const debtOfNominal = (nominal: bigint, a: AssetLimits): bigint => {
+  const n = nominal * a.accumulator * a.scale;
+  const d = VESU_SCALE * VESU_SCALE;
+  return (n + d - 1n) / d;
+};
+
+/**
+ * The pool's rules for a borrow of `borrow` more (refused before signing with the reason): an
+ * invalid oracle price, a debt left at or under the floor, the pair's cap, the utilisation limit.
+ * Pure.
+ */
+export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bigint): void {
+  const limit = (reason: string, message: string, details: Record<string, unknown> = {}): never => {
+    throw new AppError(ErrorCode.LENDING_LIMIT, `nothing was signed: ${message}`, {
+      details: { reason, ...details },
+    });
+  };
+  if (!pair.prices.collateral.valid || !pair.prices.debt.valid)
+    limit(
+      'invalid-price',
+      `the pool's oracle has no valid price for ${!pair.prices.collateral.valid ? pair.collateral.symbol : pair.debt.symbol}: the pool refuses to add risk`,
+    );
+  const debtValue = usdValue(debtAfter, pair.prices.debt.value, pair.debt);
+  if (debtValue !== 0n && debtValue <= pair.debtLimits.floor)
+    limit(
+      'debt-floor',
+      `the debt would be worth $${formatAmount(debtValue, 18, { maxFractionDigits: 2 })}, at or under the pool's floor of $${formatAmount(pair.debtLimits.floor, 18)}: borrow more, or repay all`,
+      { floorUsd: formatAmount(pair.debtLimits.floor, 18) },
+    );
+  if (borrow <= 0n) return;
+  if (pair.debtCap !== 0n && debtAfter > pair.debtCap)
+    limit(
+      'debt-cap',
+      `the pool caps ${pair.collateral.symbol}/${pair.debt.symbol} debt at ${formatAmount(pair.debtCap, pair.debt.decimals)} ${pair.debt.symbol}`,
+      { cap: pair.debtCap.toString() },
+    );
+  const a = pair.debtLimits;
+  const totalDebt = debtOfNominal(a.totalNominalDebt, a) + borrow;
+  const reserve = a.reserve - borrow;
+  if (reserve < 0n || totalDebt * VESU_SCALE > a.maxUtilization * (reserve + totalDebt))
+    limit(
+      'utilization',
+      `the pool has not enough ${pair.debt.symbol} to lend: a borrow of ${formatAmount(borrow, pair.debt.decimals)} ${pair.debt.symbol} would take its utilisation above ${formatAmount(a.maxUtilization * 100n, 18)} %`,
+    );
+}
+
+/** The oracle's price of an asset, as `price(asset) → { value: u256, is_valid }`. */
+async function readPrice(reader: ChainReader, oracle: string, asset: Token): Promise<OraclePrice> {
+  const f = await view(reader, oracle, 'price', [asset.address]);
+  return { value: u256(f, 0), valid: f[2] === 1n };
+}
+
+const garbled = (what: string): AppError =>
+  new AppError(ErrorCode.CHAIN_ERROR, `the Vesu pool answered ${what} in a shape we do not know`);
+
+/**
+ * The account's (collateral, debt) pair in `pool`, with what the checks need — in two parallel
+ * rounds (the oracle's address, then its prices beside everything else).
+ */
+export async function readPair(
+  reader: ChainReader,
+  pool: VesuPool,
+  collateral: Token,
+  debt: Token,
+  options: LendingReadOptions = {},
+): Promise<PairState> {
+  if (BigInt(collateral.address) === BigInt(debt.address))
+    throw new AppError(
+      ErrorCode.USAGE_ERROR,
+      `the collateral and the debt must be different assets (both ${debt.symbol}): the pool refuses identical assets`,
+    );
+  return scoped(options, async () => {
+    const listed = async <T>(run: () => Promise<T>, token: Token): Promise<T> =>
+      run().catch((e: unknown) => {
+        throw new AppError(
+          ErrorCode.LENDING_LIMIT,
+          `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
+          { details: { reason: 'not-listed', token: token.symbol }, cause: e },
+        );
+      });
+    const pair = [collateral.address, debt.address];
+    const [oracle, position, ltv, config, cap] = await Promise.all([
+      view(reader, pool.address, 'oracle'),
+      listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
+      view(reader, pool.address, 'ltv_config', pair),
+      listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
+      view(reader, pool.address, 'debt_caps', pair),
+    ]);
+    const oracleAddress = hex(oracle[0] ?? 0n);
+    const [cPrice, dPrice] = await Promise.all([
+      readPrice(reader, oracleAddress, collateral),
+      readPrice(reader, oracleAddress, debt),
+    ]);
+    const limits = decodeAssetConfig(config);
+    if (position.length < 8 || limits === undefined || ltv[0] === undefined)
+      throw garbled('a position');
+    return {
+      pool,
+      collateral,
+      debt,
+      collateralShares: u256(position, 0),
+      nominalDebt: u256(position, 2),
+      collateralAmount: u256(position, 4),
+      debtAmount: u256(position, 6),
+      maxLtv: ltv[0],
+      prices: { collateral: cPrice, debt: dPrice },
+      debtLimits: limits,
+      debtCap: u256(cap, 0),
+    };
+  });
+}
+
+/** A vToken and the account's shares in it, with what they are worth now. */
+export interface SupplyState {
+  pool: VesuPool;
+  token: Token;
+  vToken: string;
+  shares: bigint;
+  /** what the shares redeem for now (preview_redeem) */
+  assets: bigint;
+  /** what may be redeemed now (max_redeem: the reserve allows it) */
+  maxRedeem: bigint;
+}
+
+/** The vToken of `token` in `pool` (the factory's `v_token_for_asset`); NOT listed refused. */
+export async function readVToken(
+  reader: ChainReader,
+  pool: VesuPool,
+  token: Token,
+  options: LendingReadOptions = {},
+): Promise<string> {
+  return scoped(options, async () => {
+    const [address] = await view(reader, factoryOf(reader.network), 'v_token_for_asset', [
+      pool.address,
+      token.address,
+    ]);
+    if (address === undefined || address === 0n)
+      throw new AppError(
+        ErrorCode.LENDING_LIMIT,
+        `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
+        { details: { reason: 'not-listed', token: token.symbol } },
+      );
+    return hex(address);
+  });
+}
+
+/** The account's supply of `token` in `pool`: its vToken, shares and their worth now. */
+export async function readSupply(
+  reader: ChainReader,
+  pool: VesuPool,
+  token: Token,
+  options: LendingReadOptions = {},
+): Promise<SupplyState> {
+  const vToken = await readVToken(reader, pool, token, options);
+  return scoped(options, async () => {
+    const [balance, maxRedeem] = await Promise.all([
+      view(reader, vToken, 'balance_of', [reader.address]),
+      view(reader, vToken, 'max_redeem', [reader.address]),
+    ]);
+    const shares = u256(balance, 0);
+    const assets =
+      shares === 0n
+        ? 0n
+        : u256(
+            await view(reader, vToken, 'preview_redeem', [
+              `0x${(shares % U128).toString(16)}`,
+              `0x${(shares >> 128n).toString(16)}`,
+            ]),
+            0,
+          );
+    return { pool, token, vToken, shares, assets, maxRedeem: u256(maxRedeem, 0) };
+  });
+}
+
+/** The `lending` command's document (docs/commands.md "Lending"). */
+export interface LendingDocument {
+  network: Network;
+  account: string;
+  pools: Array<{ name: string; address: string }>;
+  supplied: Array<{
+    pool: string;
+    token: string;
+    amount: string;
+    baseUnits: string;
+    valueUsd: string | null;
+    vToken: string;
+  }>;
+  borrows: Array<{
+    pool: string;
+    collateral: { token: string; amount: string; baseUnits: string };
+    debt: { token: string; amount: string; baseUnits: string };
+    healthFactor: string | null;
+    maxLtv: string;
+    liquidationPrice: string | null;
+    limits: { debtFloorUsd: string; debtCap: string | null; maxUtilization: string };
+  }>;
+}
+
+const money = (amount: bigint, token: Token) => ({
+  token: token.symbol,
+  amount: formatAmount(amount, token.decimals),
+  baseUnits: amount.toString(),
+});
+
+/**
+ * Every position of the account in the network's pools: each registry token's supply (its vToken
+ * found by the factory) and each ordered pair's position — the pairs and vTokens in one parallel
+ * round, then the prices, limits and shares' worth of what is held.
+ */
+export async function readLending(
+  reader: ChainReader,
+  options: LendingReadOptions & { pool?: string | undefined } = {},
+): Promise<LendingDocument> {
+  const network = reader.network;
+  const pool = lendingPool(network, options.pool);
+  const tokens = listTokens(network);
+  const pairs = tokens.flatMap((c) =>
+    tokens.filter((d) => d.address !== c.address).map((d) => ({ c, d })),
+  );
+  return scoped(options, async () => {
+    // round 1: the oracle, each token's vToken, each pair's position; the prices follow the
+    // oracle at once, beside the shares: three parallel rounds in all
+    const oracle = view(reader, pool.address, 'oracle').then((f) => hex(f[0] ?? 0n));
+    oracle.catch(() => undefined);
+    const [supplyReads, positions] = await Promise.all([
+      Promise.all(
+        tokens.map((t) =>
+          Promise.all([
+            readSupply(reader, pool, t, options).catch(() => undefined),
+            oracle.then((o) => readPrice(reader, o, t)).catch(() => undefined),
+          ]),
+        ),
+      ),
+      Promise.all(
+        pairs.map(({ c, d }) =>
+          view(reader, pool.address, 'position', [c.address, d.address, reader.address]).then(
+            (f) => ({ c, d, shares: u256(f, 0), nominal: u256(f, 2) }),
+            () => undefined,
+          ),
+        ),
+      ),
+    ]);
+    const held = positions.filter(
+      (p): p is NonNullable<typeof p> => p !== undefined && (p.shares !== 0n || p.nominal !== 0n),
+    );
+    const pairStates = await Promise.all(
+      held.map((p) => readPair(reader, pool, p.c, p.d, options)),
+    );
+    const kept = supplyReads.filter(
+      (r): r is [SupplyState, OraclePrice | undefined] => r[0] !== undefined && r[0].shares !== 0n,
+    );
+    const supplied = kept.map((r) => r[0]);
+    const prices = kept.map((r) => r[1]);
+    return {
+      network,
+      account: reader.address,
+      pools: [{ name: pool.name, address: pool.address }],
+      supplied: supplied.map((s, i) => {
+        const price = prices[i];
+        return {
+          pool: pool.name,
+          ...money(s.assets, s.token),
+          valueUsd:
+            price === undefined || !price.valid
+              ? null
+              : formatAmount(usdValue(s.assets, price.value, s.token), 18, {
+                  maxFractionDigits: 2,
+                }),
+          vToken: s.vToken,
+        };
+      }),
+      borrows: pairStates.map((p) => {
+        const hf = pairHealth(p, p.collateralAmount, p.debtAmount);
+        const liq = liquidationPrice(p, p.collateralAmount, p.debtAmount);
+        return {
+          pool: pool.name,
+          collateral: money(p.collateralAmount, p.collateral),
+          debt: money(p.debtAmount, p.debt),
+          healthFactor: healthWords(hf),
+          maxLtv: formatAmount(p.maxLtv, 18),
+          liquidationPrice:
+            liq === undefined ? null : formatAmount(liq, 18, { maxFractionDigits: 6 }),
+          limits: {
+            debtFloorUsd: formatAmount(p.debtLimits.floor, 18),
+            debtCap: p.debtCap === 0n ? null : formatAmount(p.debtCap, p.debt.decimals),
+            maxUtilization: formatAmount(p.debtLimits.maxUtilization, 18),
+          },
+        };
+      }),
+    };
+  });
+}
+
+/** The `lending` command: the session wallet's positions on the chosen network, read-only. */
+export async function lendingPositions(
+  endpoints: Endpoints,
+  options: { pool?: string | undefined; now?: () => number },
+  call: CallOptions = {},
+): Promise<LendingDocument & { email: string }> {
+  lendingPool(endpoints.network, options.pool);
+  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
+  const [{ createChainReader }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    rpcUrlOf(endpoints),
+  ]);
+  const reader = createChainReader({
+    address: session.address,
+    rpcUrl,
+    network: endpoints.network,
+  });
+  const doc = await readLending(reader, { pool: options.pool, signal: call.signal });
+  return { email: session.email, ...doc };
+}

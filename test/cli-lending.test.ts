@@ -1,0 +1,281 @@
+/**
+ * Lending on the sandbox's Vesu-like pool through the built bin (docs/commands.md "Lending"):
+ * supply → `sandbox advance` → worth more → withdraw all leaves no share; borrow against
+ * collateral → the health factor as computed by hand from the pool's prices and max LTV →
+ * `sandbox price` drops the collateral → `lending` shows the lower health factor → a borrow that
+ * would leave it at or below 1 refused before signing, one below the margin needs its flag →
+ * repay all leaves no debt (no dust) → close returns the collateral; no pool on sepolia.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+
+interface Money {
+  token: string;
+  amount: string;
+  baseUnits: string;
+}
+interface Supplied extends Money {
+  pool: string;
+  valueUsd: string | null;
+}
+interface Borrow {
+  pool: string;
+  collateral: Money;
+  debt: Money;
+  healthFactor: string | null;
+  maxLtv: string;
+  liquidationPrice: string | null;
+}
+
+const E18 = 10n ** 18n;
+const USDC = 10n ** 6n;
+
+/** The health factor by hand: collateral value × max LTV / debt value, 4 decimals, rounded down. */
+function byHand(
+  collateralEth: bigint,
+  ethUsd: bigint,
+  debtUsdc: bigint,
+  maxLtvTenths: bigint,
+): string {
+  const cv = collateralEth * ethUsd * E18;
+  const dv = (debtUsdc * E18) / USDC;
+  const hf = (cv * ((maxLtvTenths * E18) / 10n)) / dv;
+  const four = hf / 10n ** 14n;
+  const text = `${four / 10_000n}.${(four % 10_000n).toString().padStart(4, '0')}`;
+  return text.replace(/\.?0+$/, '');
+}
+
+describe('lending through the sandbox (whole processes)', () => {
+  let users: TwoUsers;
+  const as = (home: () => string) => (args: string[]) =>
+    cli(home(), [...args, '--sandbox', '--json']);
+  const alice = as(() => users.aliceHome);
+  const bob = as(() => users.bobHome);
+  const lending = async (who: typeof alice) => {
+    const r = await who(['lending']);
+    expect(r.code, r.stderr).toBe(0);
+    return r.doc as unknown as { supplied: Supplied[]; borrows: Borrow[] };
+  };
+
+  beforeAll(async () => {
+    users = await startTwoUsers();
+  }, 120_000);
+  afterAll(async () => {
+    await users?.close();
+  });
+
+  it('supply → advance → the supply has grown → withdraw all leaves no share', async () => {
+    // someone borrows USDT, so suppliers earn
+    const borrow = await bob(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
+    expect(borrow.doc.error, borrow.stderr).toBeUndefined();
+
+    const supply = await bob(['supply', '1000', 'USDT', '--yes']);
+    expect(supply.doc.error, supply.stderr).toBeUndefined();
+    expect(supply.doc).toMatchObject({
+      kind: 'supply',
+      calls: [{ entrypoint: 'approve' }, { entrypoint: 'deposit' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const first = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
+    expect(BigInt(first?.baseUnits ?? '0')).toBeGreaterThanOrEqual(1000n * USDC - 1n);
+
+    const advanced = await cli(users.bobHome, ['sandbox', 'advance', '30d', '--json']);
+    expect(advanced.code, advanced.stderr).toBe(0);
+    const grown = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
+    expect(BigInt(grown?.baseUnits ?? '0')).toBeGreaterThan(BigInt(first?.baseUnits ?? '0'));
+
+    const out = await bob(['withdraw', 'all', 'USDT', '--yes']);
+    expect(out.doc.error, out.stderr).toBeUndefined();
+    expect(out.doc).toMatchObject({ calls: [{ entrypoint: 'redeem' }] });
+    const received = (out.doc.transaction as { received: Array<{ baseUnits: string }> }).received;
+    expect(BigInt(received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
+      BigInt(grown?.baseUnits ?? '0'),
+    );
+    expect((await lending(bob)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
+  }, 300_000);
+
+  it('borrow → health by hand → price drop → lower health → refusals → repay all → close', async () => {
+    const borrowed = await alice(['borrow', '1500', 'USDC', '--collateral', '1', 'ETH', '--yes']);
+    expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+    expect(borrowed.doc).toMatchObject({
+      kind: 'borrow',
+      calls: [{ entrypoint: 'approve' }, { entrypoint: 'modify_position' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const read = async (): Promise<Borrow | undefined> =>
+      (await lending(alice)).borrows.find(
+        (b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC',
+      );
+    const before = await read();
+    expect(before).toMatchObject({
+      pool: 'Prime',
+      maxLtv: '0.8',
+      collateral: { baseUnits: E18.toString() },
+    });
+    const debt = BigInt(before?.debt.baseUnits ?? '0');
+    expect(debt).toBeGreaterThanOrEqual(1500n * USDC);
+    expect(before?.healthFactor).toBe(byHand(1n, 3000n, debt, 8n));
+
+    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '2000', '--json']);
+    expect(priced.code, priced.stderr).toBe(0);
+    const lower = await read();
+    const debtNow = BigInt(lower?.debt.baseUnits ?? '0');
+    expect(lower?.healthFactor).toBe(byHand(1n, 2000n, debtNow, 8n));
+    expect(Number(lower?.healthFactor)).toBeLessThan(Number(before?.healthFactor));
+
+    // 1600 of borrowing power against 1500 + 200: at or below 1, refused before signing
+    const over = await alice(['borrow', '200', 'USDC', '--collateral', 'ETH', '--yes']);
+    expect(over.doc.error).toMatchObject({ code: 'HEALTH_TOO_LOW' });
+    // 1600 / 1550: above 1, below the 1.2 margin: its acknowledgment first
+    const low = await alice(['borrow', '50', 'USDC', '--collateral', 'ETH', '--yes']);
+    expect(low.doc.error).toMatchObject({
+      code: 'ACKNOWLEDGMENT_REQUIRED',
+      details: { remedy: ['low-health'] },
+    });
+    // a person is told the remedy in words; with it, reads the plan (health factor before → after)
+    const words = await cli(users.aliceHome, [
+      'borrow',
+      '50',
+      'USDC',
+      '--collateral',
+      'ETH',
+      '--sandbox',
+    ]);
+    expect(words.stderr).toMatch(/health factor at \d+(\.\d+)?[\s\S]*--accept-low-health/);
+    const shown = await cli(users.aliceHome, [
+      'borrow',
+      '50',
+      'USDC',
+      '--collateral',
+      'ETH',
+      '--accept-low-health',
+      '--sandbox',
+    ]);
+    expect(shown.stdout).toMatch(/health factor \d+(\.\d+)? → \d+(\.\d+)?/);
+    expect(shown.stderr).toMatch(/--yes/);
+    // nothing was borrowed (the debt moved by seconds of interest only)
+    expect(BigInt((await read())?.debt.baseUnits ?? '0') - debtNow).toBeLessThan(USDC);
+
+    const repaid = await alice(['repay', 'all', 'USDC', '--collateral', 'ETH', '--yes']);
+    expect(repaid.doc.error, repaid.stderr).toBeUndefined();
+    expect(repaid.doc).toMatchObject({
+      calls: [
+        { entrypoint: 'approve' },
+        { entrypoint: 'modify_position' },
+        { entrypoint: 'approve' },
+      ],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const cleared = await read();
+    expect(cleared).toMatchObject({ debt: { baseUnits: '0' }, healthFactor: null });
+
+    const balance = async (): Promise<bigint> => {
+      const r = await alice(['balance']);
+      const eth = (r.doc.balances as Array<{ symbol: string; baseUnits: string }>).find(
+        (b) => b.symbol === 'ETH',
+      );
+      return BigInt(eth?.baseUnits ?? '0');
+    };
+    const ethBefore = await balance();
+    const closed = await alice([
+      'close-position',
+      '--collateral',
+      'ETH',
+      '--debt',
+      'USDC',
+      '--yes',
+    ]);
+    expect(closed.doc.error, closed.stderr).toBeUndefined();
+    const ethAfter = await balance();
+    // the whole collateral back (the sandbox's gas is sponsored or paid in STRK)
+    expect(ethAfter - ethBefore).toBeGreaterThanOrEqual(E18);
+    expect(await read()).toBeUndefined();
+  }, 300_000);
+
+  it('a batch of supply + stake + send is one transaction with one hash', async () => {
+    const r = await alice([
+      'batch',
+      '--supply',
+      '100 USDT',
+      '--stake',
+      '10 STRK>Sandbox Alpha',
+      '--send',
+      `1 USDC>${users.bobAddress}`,
+      '--yes',
+    ]);
+    expect(r.doc.error, r.stderr).toBeUndefined();
+    expect(r.doc).toMatchObject({
+      kind: 'batch',
+      calls: [
+        { entrypoint: 'transfer' },
+        { entrypoint: 'approve' },
+        { entrypoint: 'enter_delegation_pool' },
+        { entrypoint: 'approve' },
+        { entrypoint: 'deposit' },
+      ],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const hash = (r.doc.transaction as { hash: string }).hash;
+    expect(hash).toMatch(/^0x[0-9a-f]+$/);
+    const history = await alice(['history']);
+    const entries = (history.doc.entries as Array<{ hash: string; kind: string }>).filter(
+      (e) => e.hash === hash,
+    );
+    expect(entries).toEqual([expect.objectContaining({ kind: 'batch' })]);
+    expect((await lending(alice)).supplied).toEqual(
+      expect.arrayContaining([expect.objectContaining({ token: 'USDT', pool: 'Prime' })]),
+    );
+    const staking = await alice(['staking']);
+    expect(staking.doc.positions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ validator: 'Sandbox Alpha' })]),
+    );
+  }, 300_000);
+
+  it('portfolio --json: positions each a line, debt negative with its health factor, net = the sum of the lines', async () => {
+    const supply = await alice(['supply', '50', 'USDC', '--yes']);
+    expect(supply.doc.error, supply.stderr).toBeUndefined();
+    const borrow = await alice(['borrow', '100', 'USDT', '--collateral', '1000', 'STRK', '--yes']);
+    expect(borrow.doc.error, borrow.stderr).toBeUndefined();
+    const r = await alice(['portfolio', '--fresh']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = r.doc as unknown as {
+      tokens: Array<{ value: { cents: string } | null }>;
+      positions: Array<{
+        kind: string;
+        symbol: string;
+        baseUnits: string;
+        value: { cents: string } | null;
+        healthFactor?: string | null;
+      }>;
+      total: { cents: string };
+      net: { cents: string };
+      notes: string[];
+    };
+    expect(doc.positions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'supplied', symbol: 'USDC' }),
+        expect.objectContaining({ kind: 'collateral', symbol: 'STRK' }),
+        expect.objectContaining({
+          kind: 'debt',
+          symbol: 'USDT',
+          healthFactor: expect.stringMatching(/^\d+(\.\d+)?$/),
+        }),
+      ]),
+    );
+    const debt = doc.positions.find((p) => p.kind === 'debt');
+    expect(BigInt(debt?.baseUnits ?? '0')).toBeLessThan(0n);
+    expect(BigInt(debt?.value?.cents ?? '0')).toBeLessThan(0n);
+    const lines = [
+      ...doc.tokens.map((t) => BigInt(t.value?.cents ?? '0')),
+      ...doc.positions.map((p) => BigInt(p.value?.cents ?? '0')),
+    ];
+    expect(BigInt(doc.net.cents)).toBe(lines.reduce((s, c) => s + c, 0n));
+    expect(doc.notes.join(' ')).toMatch(/rebalance acts on wallet tokens only/);
+  }, 300_000);
+
+  it('no pool on sepolia: refused, nothing signed', async () => {
+    const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);
+    expect(r.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });
+    expect(r.doc.error?.message).toMatch(/lending/i);
+  }, 60_000);
+});
