@@ -141,6 +141,22 @@ export const DENOMINATION = Object.freeze({ Native: 0n, Assets: 1n } as const);
 /** 1e18: the scale of max_ltv, utilisation, prices and USD values. */
 export const VESU_SCALE = 10n ** 18n;
 
+/**
+ * The safety margin: a plan that leaves a position's health factor below 1.2 needs the
+ * 'low-health' acknowledgment; at or below 1 it is refused (docs/decisions.md "Lending margin").
+ */
+export const HEALTH_MARGIN = (12n * VESU_SCALE) / 10n;
+
+/**
+ * How a health factor (×1e18; undefined: no debt) stands against the margin: 'liquidatable' at or
+ * below 1, 'low' below the margin, else 'ok'. Pure; the faces word it.
+ */
+export function healthLevel(hf: bigint | undefined): 'ok' | 'low' | 'liquidatable' {
+  if (hf === undefined) return 'ok';
+  if (hf <= VESU_SCALE) return 'liquidatable';
+  return hf < HEALTH_MARGIN ? 'low' : 'ok';
+}
+
 /** Revert reasons of the pool that a client explains in words. */
 export const VESU_ERROR = Object.freeze({
   IDENTICAL_ASSETS: 'identical-assets',

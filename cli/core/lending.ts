@@ -21,13 +21,7 @@ import { rpcUrlOf } from './execution.js';
 import { requireSession } from './session.js';
 import { networkAllows } from './actions/rules.js';
 
-export { VESU_SCALE } from '../../shared/vesu.js';
-
-/**
- * The safety margin: a plan that leaves a position's health factor below 1.2 needs the
- * 'low-health' acknowledgment; at or below 1 it is refused (docs/decisions.md "Lending margin").
- */
-export const HEALTH_MARGIN = (12n * VESU_SCALE) / 10n;
+export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
 
 export interface LendingReadOptions {
   signal?: AbortSignal | undefined;

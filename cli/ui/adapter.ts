@@ -335,6 +335,12 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       return stakingPositions(e, {}, { signal });
     },
 
+    async lending({ signal }) {
+      const { e } = ready();
+      const { lendingPositions } = await import('../core/lending.js');
+      return lendingPositions(e, {}, { signal });
+    },
+
     async portfolio({ signal, fresh }) {
       const { e } = ready();
       const { portfolio } = await import('../core/portfolio.js');

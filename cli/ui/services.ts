@@ -11,6 +11,7 @@ import type { StatusResult } from '../core/status.js';
 import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
+import type { LendingDocument } from '../core/lending.js';
 import type { StakingDocument } from '../core/staking.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
 import type { ActionKind } from '../core/actions/kinds.js';
@@ -246,6 +247,8 @@ export interface TuiServices {
   portfolio(call: Call & { fresh?: boolean }): Promise<Portfolio>;
   /** the validators known for the network and the session wallet's staking positions (absent: not offered) */
   staking?(call: Call): Promise<StakingDocument>;
+  /** the session wallet's lending positions in the network's pool: supplies, borrows with their health factor (absent: not offered) */
+  lending?(call: Call): Promise<LendingDocument>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
   plan(

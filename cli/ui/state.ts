@@ -15,6 +15,20 @@ export interface StakingForm {
   focus: 'validator' | 'amount';
 }
 
+/** The lending screen's form, restored when Esc or `n` comes back from the review. */
+export interface LendingForm {
+  kind: 'supply' | 'withdraw' | 'borrow' | 'repay' | 'close-position';
+  /** what is supplied or withdrawn; for a position, the debt token */
+  token: string;
+  /** the token's amount ("all" to withdraw or repay everything); a close takes none */
+  amount: string;
+  /** a position's collateral token */
+  collateral: string;
+  /** a borrow: how much collateral to deposit with it (empty: none more) */
+  collateralAmount: string;
+  focus: 'token' | 'amount' | 'collateral' | 'collateralAmount';
+}
+
 export type Screen =
   | { name: 'connecting' }
   /** email: filled in (after a logout); note: said first */
@@ -38,6 +52,8 @@ export type Screen =
   | { name: 'rebalance'; form?: { target: string; band: string; sellUnlisted: boolean } }
   /** staking: positions, and a stake, exit, withdrawal or claim through the shared review */
   | { name: 'staking'; form?: StakingForm }
+  /** lending: positions with their health factor, and a supply, withdrawal, borrow, repayment or close through the shared review */
+  | { name: 'lending'; form?: LendingForm }
   | { name: 'status' }
   | { name: 'settings' }
   | { name: 'logout' }

@@ -28,6 +28,7 @@ import type {
   TuiServices,
   BalanceChange,
 } from '../../cli/ui/services.js';
+import type { LendingDocument } from '../../cli/core/lending.js';
 
 /** Changes summed per token, in first-seen order. */
 function perToken(changes: BalanceChange[]): BalanceChange[] {
@@ -111,6 +112,8 @@ export interface FakeOptions {
   plan?: (request: PlanRequest) => Promise<PlanView>;
   history?: HistoryEntry[];
   historySetAside?: string;
+  /** what lending() answers (absent: no positions) */
+  lending?: LendingDocument;
   /** the clock of the plans' expiry */
   now?: () => number;
 }
@@ -123,6 +126,10 @@ export type FakeServices = TuiServices & {
   closed: boolean;
   settingsView: SettingsView;
 };
+
+/** A lending request in the call log: "USDC 100 against ETH 1" (only what was asked). */
+const lendingWords = (l: NonNullable<PlanRequest['lending']>): string =>
+  `${l.token}${l.amount === undefined ? '' : ` ${l.amount}`}${l.collateral === undefined ? '' : ` against ${l.collateral}${l.collateralAmount === undefined ? '' : ` ${l.collateralAmount}`}`}`;
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
@@ -194,6 +201,18 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       fake.calls.push('logout');
       session = null;
     },
+    async lending() {
+      fake.calls.push('lending');
+      return (
+        options.lending ?? {
+          network: 'mainnet',
+          account: SESSION.walletAddress,
+          pools: [{ name: 'Prime', address: '0x451' }],
+          supplied: [],
+          borrows: [],
+        }
+      );
+    },
     async portfolio({ fresh }) {
       fake.calls.push(`portfolio${fresh === true ? ' fresh' : ''}`);
       const list = options.portfolios ?? [];
@@ -221,7 +240,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         throw options.rebalanceError;
       }
       fake.calls.push(
-        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}`,
+        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
       );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
@@ -231,12 +250,14 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       );
       return {
         request,
-        headline: quotes
-          .map(
-            (q) =>
-              `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
-          )
-          .join('; '),
+        headline: request.lending
+          ? `${request.kind} ${lendingWords(request.lending)}`
+          : quotes
+              .map(
+                (q) =>
+                  `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
+              )
+              .join('; '),
         quotes,
         sends: request.sends.map((s) => ({
           symbol: s.token,

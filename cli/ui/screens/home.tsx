@@ -32,6 +32,8 @@ export const MENU: readonly MenuItem[] = [
   { label: 'Portfolio', screen: { name: 'portfolio' }, needs: 'portfolio' },
   // stake, exit, withdraw and claim open from the Staking screen, through the shared review
   { label: 'Staking', screen: { name: 'staking' } },
+  // supply, withdraw, borrow, repay and close open from the Lending screen, through the review
+  { label: 'Lending', screen: { name: 'lending' } },
   { label: 'Settings', screen: { name: 'settings' } },
   { label: 'Log out', screen: { name: 'logout' } },
 ];

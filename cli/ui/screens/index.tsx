@@ -1,4 +1,5 @@
 /** The current screen, by the state's discriminated union. */
+import { LendingScreen } from './lending.js';
 import { StakingScreen } from './staking.js';
 import { Text } from 'ink';
 import { useUi } from '../context.js';
@@ -56,6 +57,8 @@ export function ScreenView({ quit }: { quit: () => void }) {
       return <PortfolioScreen />;
     case 'staking':
       return <StakingScreen initial={screen.form} />;
+    case 'lending':
+      return <LendingScreen initial={screen.form} />;
     case 'rebalance':
       return <RebalanceScreen initial={screen.form} />;
     case 'settings':

@@ -27,6 +27,13 @@ import { byKind } from '../../core/actions/kinds.js';
 
 const TITLES: Record<PlanView['request']['kind'], string> = byKind((k) => k.review);
 
+/** The word the review takes for a plan's acknowledgments (docs/app.md "High price impact"). */
+export function ackWord(ids: readonly string[]): string {
+  if (ids.length > 0 && ids.every((id) => id === 'exit-restart')) return 'RESTART';
+  if (ids.length > 0 && ids.every((id) => id === 'low-health')) return 'RISK';
+  return CONFIRM_WORD;
+}
+
 export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
   const [plan, setPlan] = useState(initial);
@@ -41,10 +48,9 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const slippageLoud = plan.quotes.length > 0 ? slippageLevel(plan.slippageBps) : 'ok';
   // the core decides what must be acknowledged (the plan's list); the app asks for its typed word
   const mustType = plan.acknowledgments.length > 0;
-  // the typed word names what is acknowledged: a swap's figures, or restarting an exit's timer
-  const word = plan.acknowledgments.every((a) => a.id === 'exit-restart')
-    ? 'RESTART'
-    : CONFIRM_WORD;
+  // the typed word names what is acknowledged: a swap's figures, restarting an exit's timer, or a
+  // lending position left below the health margin
+  const word = ackWord(plan.acknowledgments.map((a) => a.id));
   const typeWhy = plan.acknowledgments
     .map((a) =>
       a.id === 'high-impact'

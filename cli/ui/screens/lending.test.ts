@@ -1,0 +1,174 @@
+/**
+ * The lending screen: Lending on the home menu; the positions with their health factor and the
+ * warnings below the margin, ↑/↓ chooses the action, its fields are typed, Enter plans it through
+ * the services port and opens the shared review, which takes RISK for a low health factor.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LendingDocument } from '../../core/lending.js';
+import { SESSION } from '../../../test/helpers/fake-services.js';
+import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
+import { healthOf, lendingRequest } from './lending.js';
+import { ackWord } from './review.js';
+
+let ui: Rendered | undefined;
+afterEach(() => {
+  ui?.unmount();
+  ui = undefined;
+});
+
+const borrow = (debt: string, collateral: string, healthFactor: string | null, token = 'ETH') => ({
+  pool: 'Prime',
+  collateral: { token, amount: collateral, baseUnits: '0' },
+  debt: { token: 'USDC', amount: debt, baseUnits: '0' },
+  healthFactor,
+  maxLtv: '0.8',
+  liquidationPrice: '1750',
+  limits: { debtFloorUsd: '10', debtCap: null, maxUtilization: '0.9' },
+});
+
+const positions = (borrows: LendingDocument['borrows']): LendingDocument => ({
+  network: 'mainnet',
+  account: SESSION.walletAddress,
+  pools: [{ name: 'Prime', address: '0x451' }],
+  supplied: [
+    {
+      pool: 'Prime',
+      token: 'USDC',
+      amount: '100',
+      baseUnits: '100000000',
+      valueUsd: '100.00',
+      vToken: '0x1',
+    },
+  ],
+  borrows,
+});
+
+describe('lending screen', () => {
+  it('shows each supply with its value and each borrow with its health factor and max LTV', async () => {
+    const services = signedIn({ lending: positions([borrow('500', '1', '1.7000')]) });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    const frame = await ui.waitForFrame((f) => f.includes('Borrowed'));
+    expect(frame).toContain('Supplied 100 USDC ($100.00) in Prime');
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'Borrowed 500 USDC against 1 ETH in Prime: health factor 1.7000, max LTV 0.8',
+    );
+    expect(frame).not.toContain('below 1.2');
+    expect(frame).not.toContain('liquidated now');
+  });
+
+  it('warns below the 1.2 margin, and louder at or below 1', async () => {
+    const services = signedIn({
+      lending: positions([borrow('500', '1', '1.1500'), borrow('900', '4000', '1.0000', 'STRK')]),
+    });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    const frame = (await ui.waitForFrame((f) => f.includes('liquidated now'))).replace(/\s+/g, ' ');
+    expect(frame).toContain('Health factor 1.1500 is below 1.2: close to liquidation');
+    expect(frame).toContain(
+      'Health factor 1.0000 is at or below 1: this position can be liquidated now',
+    );
+  });
+
+  it('borrow: ↓ ↓, the debt, its amount, the collateral and the deposit → Enter → the review', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    const opened = await openFromHome(ui, 'Lending');
+    expect(opened).toContain('↑ Supply ↓');
+    await ui.press(KEYS.down);
+    expect(await ui.press(KEYS.down)).toContain('↑ Borrow ↓');
+    await ui.type('USDC');
+    await ui.press(KEYS.tab);
+    await ui.type('500');
+    await ui.press(KEYS.tab);
+    await ui.type('ETH');
+    await ui.press(KEYS.tab);
+    await ui.type('1');
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review the borrow'));
+    expect(services.calls).toContain('plan borrow USDC 500 against ETH 1');
+  });
+
+  it('a low health factor after the borrow: the review takes RISK, then executes', async () => {
+    const base = signedIn();
+    const services = signedIn({
+      plan: async (request) => ({
+        ...(await base.plan(request, SESSION, { signal: new AbortController().signal })),
+        headline: 'borrow 500 USDC against 1 ETH; health factor — → 1.1000',
+        acknowledgments: [
+          {
+            id: 'low-health',
+            reason: 'the borrow leaves the health factor at 1.1, below the safety margin of 1.2',
+          },
+        ],
+      }),
+    });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    await ui.press(`USDC\t500\tETH\t1\r`);
+    const review = (await ui.waitForFrame((f) => f.includes('Type RISK'))).replace(/\s+/g, ' ');
+    expect(review).toContain('health factor — → 1.1000');
+    expect(review).toContain('below the safety margin of 1.2');
+    await ui.type('SWAP');
+    await ui.press(KEYS.enter, { change: false });
+    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
+    for (let i = 0; i < 4; i++) await ui.press(KEYS.backspace);
+    await ui.type('RISK');
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame(() => services.calls.some((c) => c.startsWith('execute')));
+  });
+
+  it('close takes the position’s two tokens only; ↑ from supply wraps to it', async () => {
+    ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    const close = await ui.press(KEYS.up);
+    expect(close).toContain('↑ Close position ↓');
+    expect(close).not.toContain('Amount');
+    expect(close).toContain('Collateral');
+  });
+});
+
+describe('lending logic', () => {
+  it('builds the plan request from the fields the action takes', () => {
+    const form = {
+      kind: 'repay' as const,
+      token: ' USDC ',
+      amount: 'all',
+      collateral: 'ETH',
+      collateralAmount: '5',
+      focus: 'token' as const,
+    };
+    expect(lendingRequest(form, 100).lending).toEqual({
+      token: 'USDC',
+      amount: 'all',
+      collateral: 'ETH',
+    });
+    expect(lendingRequest({ ...form, kind: 'close-position' }, 100).lending).toEqual({
+      token: 'USDC',
+      collateral: 'ETH',
+    });
+    expect(lendingRequest({ ...form, kind: 'borrow', collateralAmount: '' }, 100).lending).toEqual({
+      token: 'USDC',
+      amount: 'all',
+      collateral: 'ETH',
+    });
+  });
+
+  it('reads a health factor exactly against the margin; an unreadable one is the worst case', () => {
+    expect(healthOf(null)).toBe('ok');
+    expect(healthOf('1.2000')).toBe('ok');
+    expect(healthOf('1.1999')).toBe('low');
+    expect(healthOf('1.0001')).toBe('low');
+    expect(healthOf('1.0000')).toBe('liquidatable');
+    expect(healthOf('abc')).toBe('liquidatable');
+  });
+
+  it('the review’s word: RISK for low health, RESTART for an exit, SWAP otherwise', () => {
+    expect(ackWord(['low-health'])).toBe('RISK');
+    expect(ackWord(['exit-restart'])).toBe('RESTART');
+    expect(ackWord(['high-impact', 'low-health'])).toBe('SWAP');
+  });
+});

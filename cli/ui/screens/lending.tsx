@@ -1,0 +1,237 @@
+/**
+ * Lending: the wallet's positions in the network's Vesu pool — each supply with its value, each
+ * borrow with its collateral, debt, health factor and max LTV, and a warning line when a health
+ * factor is below the safety margin (a stronger one at or below 1: it can be liquidated) — and one
+ * form for the five lending actions — supply, withdraw, borrow, repay, close (↑/↓ chooses). Enter
+ * plans it through the core (checked, built, simulated; nothing signed) and opens the one review
+ * every plan has: its headline carries the health factor before → after, and it asks the typed
+ * word for the `low-health` acknowledgment when the core lists it (docs/app.md "Lending").
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { formatAmount, parseAmount } from '../../../shared/amount.js';
+import { HEALTH_MARGIN, healthLevel } from '../../../shared/vesu.js';
+import { ACTION_KINDS } from '../../core/actions/kinds.js';
+import type { LendingDocument } from '../../core/lending.js';
+import { useUi } from '../context.js';
+import { describeFailure } from '../failure.js';
+import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useTask } from '../hooks/use-task.js';
+import type { PlanRequest, PlanView } from '../services.js';
+import type { LendingForm } from '../state.js';
+import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { TextField } from '../widgets/text-field.js';
+
+type Kind = LendingForm['kind'];
+type Field = LendingForm['focus'];
+
+const KINDS: readonly Kind[] = ['supply', 'withdraw', 'borrow', 'repay', 'close-position'];
+
+/** The fields each action takes, in Tab order (a close: the position's two tokens only). */
+export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {
+  supply: ['token', 'amount'],
+  withdraw: ['token', 'amount'],
+  borrow: ['token', 'amount', 'collateral', 'collateralAmount'],
+  repay: ['token', 'amount', 'collateral'],
+  'close-position': ['token', 'collateral'],
+};
+
+/** Fields that may stay empty: a borrow against collateral already deposited. */
+const OPTIONAL: readonly Field[] = ['collateralAmount'];
+
+/** The lending screen's request as the services port's plan request. */
+export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequest {
+  const has = (f: Field): boolean => FIELDS[form.kind].includes(f);
+  const text = (v: string): string | undefined => (v.trim() === '' ? undefined : v.trim());
+  return {
+    kind: form.kind,
+    swaps: [],
+    sends: [],
+    slippageBps,
+    lending: {
+      token: form.token.trim(),
+      ...(has('amount') ? { amount: form.amount.trim() } : {}),
+      ...(has('collateral') ? { collateral: form.collateral.trim() } : {}),
+      ...(has('collateralAmount') && text(form.collateralAmount) !== undefined
+        ? { collateralAmount: form.collateralAmount.trim() }
+        : {}),
+    },
+  };
+}
+
+/**
+ * A health factor as the core words it ("1.1500", 18 decimals at most) against the margin; a text
+ * that does not read as one is treated as the worst case (fail closed).
+ */
+export function healthOf(words: string | null): 'ok' | 'low' | 'liquidatable' {
+  if (words === null) return 'ok';
+  try {
+    return healthLevel(parseAmount(words, 18));
+  } catch {
+    return 'liquidatable';
+  }
+}
+
+/** "1.2": the margin as the warning words it. */
+const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
+
+const LABELS: Record<Field, string> = {
+  token: 'Token',
+  amount: 'Amount',
+  collateral: 'Collateral',
+  collateralAmount: 'Deposit',
+};
+
+const placeholder = (kind: Kind, field: Field): string => {
+  switch (field) {
+    case 'token':
+      return kind === 'supply' || kind === 'withdraw' ? 'USDC, ETH, STRK…' : 'the debt token';
+    case 'amount':
+      return kind === 'withdraw' || kind === 'repay' ? 'an amount or all' : 'an amount';
+    case 'collateral':
+      return 'the collateral token';
+    case 'collateralAmount':
+      return 'collateral to deposit (empty: none)';
+  }
+};
+
+export function LendingScreen({ initial }: { initial?: LendingForm | undefined }) {
+  const { services, state: app, dispatch, theme } = useUi();
+  const [form, setForm] = useState<LendingForm>(
+    () =>
+      initial ?? {
+        kind: 'supply',
+        token: '',
+        amount: '',
+        collateral: '',
+        collateralAmount: '',
+        focus: 'token',
+      },
+  );
+  const [loading, load] = useTask<LendingDocument>();
+  const [planning, plan] = useTask<PlanView>();
+  const [progress, setProgress] = useState('');
+  const session = app.session;
+  const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
+  const lending = services.lending?.bind(services);
+
+  useEffect(() => {
+    if (lending !== undefined) void load((signal) => lending({ signal }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the screen opens
+  }, []);
+
+  const fields = FIELDS[form.kind];
+  const cycle = (step: number): void => {
+    const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
+    const kind = KINDS[at] ?? 'supply';
+    set({ kind, focus: FIELDS[kind].includes(form.focus) ? form.focus : 'token' });
+  };
+  const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
+  const bindings: Bindings = {
+    // ↑/↓: the text fields keep ←/→ for their cursor
+    up: () => cycle(-1),
+    down: () => cycle(1),
+    nextField: () =>
+      set({ focus: fields[(fields.indexOf(form.focus) + 1) % fields.length] ?? 'token' }),
+    submit: () => {
+      if (missing !== undefined || !session) {
+        if (missing !== undefined) set({ focus: missing });
+        return;
+      }
+      setProgress('');
+      const request = lendingRequest(form, services.settings().slippageBps);
+      void plan((signal) =>
+        services.plan(request, session, {
+          signal,
+          onProgress: (message) => !signal.aborted && setProgress(message),
+        }),
+      ).then((p) => {
+        if (p)
+          dispatch({
+            type: 'open',
+            screen: { name: 'review', plan: p },
+            returnTo: { name: 'lending', form },
+          });
+      });
+    },
+    back: () => dispatch({ type: 'back' }),
+  };
+  useKeys(bindings, {
+    isActive: planning.status !== 'running',
+    wording: { up: 'action', down: 'action', submit: 'review' },
+  });
+  const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
+  const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
+  const doc = loading.status === 'done' ? loading.value : undefined;
+
+  return (
+    <Box flexDirection="column">
+      <Title>Lending</Title>
+      {loading.status === 'running' ? <Busy label="reading positions…" /> : null}
+      {readFailure ? <ErrorLine message={`${readFailure.title}: ${readFailure.message}`} /> : null}
+      {doc !== undefined ? (
+        <Box flexDirection="column">
+          {doc.supplied.length === 0 && doc.borrows.length === 0 ? (
+            <Text color={theme.muted}>No positions.</Text>
+          ) : null}
+          {doc.supplied.map((s) => (
+            <Text key={`s-${s.pool}-${s.token}`} wrap="wrap">
+              Supplied {s.amount} {s.token}
+              {s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`} in {s.pool}
+            </Text>
+          ))}
+          {doc.borrows.map((b) => {
+            const level = healthOf(b.healthFactor);
+            return (
+              <Box key={`b-${b.pool}-${b.collateral.token}-${b.debt.token}`} flexDirection="column">
+                <Text wrap="wrap">
+                  Borrowed {b.debt.amount} {b.debt.token} against {b.collateral.amount}{' '}
+                  {b.collateral.token} in {b.pool}: health factor {b.healthFactor ?? '—'}, max LTV{' '}
+                  {b.maxLtv}
+                  {b.liquidationPrice === null
+                    ? ''
+                    : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`}
+                </Text>
+                {level === 'liquidatable' ? (
+                  <Text color={theme.danger} bold wrap="wrap">
+                    ✖ Health factor {b.healthFactor} is at or below 1: this position can be
+                    liquidated now — repay or add collateral.
+                  </Text>
+                ) : level === 'low' ? (
+                  <Text color={theme.warning} wrap="wrap">
+                    ⚠ Health factor {b.healthFactor} is below {MARGIN_WORDS}: close to liquidation —
+                    consider repaying or adding collateral.
+                  </Text>
+                ) : null}
+              </Box>
+            );
+          })}
+        </Box>
+      ) : null}
+      <Box marginTop={1}>
+        <FieldLabel label="Action" focused={false} />
+        <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
+      </Box>
+      {fields.map((f) => (
+        <Box key={f}>
+          <FieldLabel label={LABELS[f]} focused={form.focus === f} />
+          <TextField
+            value={form[f]}
+            onChange={(value) => set({ [f]: value })}
+            focused={form.focus === f && planning.status !== 'running'}
+            maxLength={40}
+            placeholder={placeholder(form.kind, f)}
+          />
+        </Box>
+      ))}
+      <Box marginTop={1} flexDirection="column">
+        {planning.status === 'running' ? (
+          <Busy label={progress || 'reading the position, building and simulating…'} />
+        ) : null}
+        {failure ? (
+          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
+        ) : null}
+      </Box>
+    </Box>
+  );
+}
