@@ -143,7 +143,7 @@ export const VESU_SCALE = 10n ** 18n;
 
 /**
  * The safety margin: a plan that leaves a position's health factor below 1.2 needs the
- * 'low-health' acknowledgment; at or below 1 it is refused (docs/decisions.md "Lending margin").
+ * 'low-health' acknowledgment; at or below 1 it is refused (docs/decisions.md "Lending (issue 25)").
  */
 export const HEALTH_MARGIN = (12n * VESU_SCALE) / 10n;
 
