@@ -1,13 +1,15 @@
 /**
  * The TUI's real services port (cli/ui/adapter.ts) over a sandbox in its own process: what the
- * screens get from the core when they sign in, plan and sign a trade, a multi-swap and a batch,
- * and read the history. The screens themselves are tested over a fake port (cli/ui/screens/) and,
+ * screens get from the core when they sign in, plan and sign a trade, a multi-swap, a batch, a
+ * supply and a borrow, and read the lending positions and the history. The screens themselves are tested over a fake port (cli/ui/screens/) and,
  * whole, in a terminal (tui-terminal); this proves the port under them is the real core.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
 import type { Receipt, Session, PlanView, PlanRequest, TuiServices } from '../cli/ui/services.js';
 import { AppError, ErrorCode } from '../shared/errors.js';
+import { parseAmount } from '../shared/amount.js';
+import { HEALTH_MARGIN } from '../shared/vesu.js';
 import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js';
 
 const RECIPIENT = `0x0${'7'.repeat(63)}`;
@@ -146,6 +148,37 @@ describe('the TUI services port over a real sandbox', () => {
       ['multi-swap', 'succeeded'],
     ]);
     expect(BigInt(history[0]?.transactionHash ?? '0')).toBe(BigInt(receipt.transactionHash));
+  });
+
+  it('lending: a supply and a borrow planned and signed through the port, then its positions with the health factor', async () => {
+    const supply = await plan({
+      kind: 'supply',
+      swaps: [],
+      sends: [],
+      lending: { token: 'USDC', amount: '10' },
+    });
+    expect(supply.acknowledgments).toEqual([]);
+    expect((await execute(supply)).receipt).toMatchObject({ status: 'succeeded' });
+    // 0.5 ETH (about $1 500) × max LTV 0.8 against 500 USDC: a health factor well above 1.2
+    const borrow = await plan({
+      kind: 'borrow',
+      swaps: [],
+      sends: [],
+      lending: { token: 'USDC', amount: '500', collateral: 'ETH', collateralAmount: '0.5' },
+    });
+    expect(borrow.headline).toMatch(/health factor — → [0-9.]+/);
+    expect(borrow.acknowledgments).toEqual([]);
+    expect((await execute(borrow)).receipt).toMatchObject({ status: 'succeeded' });
+
+    const doc = await services.lending?.({ signal });
+    expect(doc?.supplied.find((s) => s.token === 'USDC')?.amount).toMatch(/^10(\.[0-9]+)?$/);
+    const position = doc?.borrows.find(
+      (b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC',
+    );
+    expect(position?.collateral.amount).toBe('0.5');
+    expect(position?.debt.amount).toMatch(/^500(\.[0-9]+)?$/);
+    expect(parseAmount(position?.healthFactor ?? '0', 18)).toBeGreaterThan(HEALTH_MARGIN);
+    expect(position?.maxLtv).toMatch(/^0\.[0-9]+$/);
   });
 
   it('refusals reach the screens as the core’s codes, and nothing is signed', async () => {
