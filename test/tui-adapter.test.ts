@@ -1,8 +1,9 @@
 /**
  * The TUI's real services port (cli/ui/adapter.ts) over a sandbox in its own process: what the
  * screens get from the core when they sign in, plan and sign a trade, a multi-swap, a batch, a
- * supply and a borrow, and read the lending positions and the history. The screens themselves are tested over a fake port (cli/ui/screens/) and,
- * whole, in a terminal (tui-terminal); this proves the port under them is the real core.
+ * supply and a borrow, and read the lending positions and the history. The screens themselves are
+ * tested over a fake port (cli/ui/screens/) and, whole, in a terminal (tui-terminal); this proves
+ * the port under them is the real core.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
