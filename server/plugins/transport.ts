@@ -20,7 +20,9 @@
  * - Requests per connection are bounded (docs/server-security.md "Pipelining"): at most
  *   MAX_UNANSWERED_PER_SOCKET may wait for their answers at once (a client that pipelines more
  *   without reading its answers has its connection closed, and nothing past the bound reaches a
- *   route), and a connection carries at most MAX_REQUESTS_PER_SOCKET in all (Node then closes it).
+ *   route). No total per connection: Node's maxRequestsPerSocket answers past it with 503 on a
+ *   client that keeps the connection, and what a connection holds is already bounded by the
+ *   unanswered count, the keep-alive timeout and the request deadlines (docs/decisions.md).
  *   Every request counts: /health, / and 404s too. Node itself stops reading a connection whose
  *   answers pile up unread (its writable side full).
  */
@@ -183,8 +185,6 @@ export class ConnectionLedger {
 
 /** Requests of one connection that may wait for their answers at once (pipelined, unread). */
 export const MAX_UNANSWERED_PER_SOCKET = 16;
-/** Requests one connection carries in all; Node then answers with Connection: close. */
-export const MAX_REQUESTS_PER_SOCKET = 10_000;
 
 const kUnanswered = Symbol('finance-tui.unanswered');
 const kAnswered = Symbol('finance-tui.answered');
@@ -198,7 +198,6 @@ type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void
  * looks at backpressure, so without this bound every one of them became a request in flight.
  */
 export function boundPipelining(server: Server, onRefused: () => void): void {
-  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   const handlers = server.listeners('request') as Array<
     (request: IncomingMessage, response: ServerResponse) => void
   >;
