@@ -315,11 +315,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const again = errorOf(await call(client, 'execute_plan', { planId }));
     expect(again.code).toBe('ALREADY_SUBMITTED');
     const history = await call(client, 'get_history', { limit: 5 });
-    expect(
-      BigInt(
-        (history.structuredContent as { entries: Array<{ hash: string }> }).entries[0]?.hash ?? '0',
-      ),
-    ).toBe(BigInt(tx.hash));
+    const entries = (
+      history.structuredContent as { entries: Array<{ hash: string; network: string }> }
+    ).entries;
+    expect(BigInt(entries[0]?.hash ?? '0')).toBe(BigInt(tx.hash));
+    // listed as history --json lists it: a sandbox trade is never labelled mainnet
+    expect(entries[0]?.network).toBe('sandbox');
   });
 
   it('caps: over --max-usd is LIMIT_EXCEEDED, a token outside --allow-token is TOKEN_NOT_ALLOWED; nothing signed', async () => {

@@ -419,10 +419,11 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     },
     async (input, ctx) =>
       handle(ctx, ['revertReason'], async () => {
-        const [{ openHistory }, { walletHistory }, { requireSession }] = await Promise.all([
+        const [{ openHistory }, { walletHistory }, { requireSession }, view] = await Promise.all([
           import('../core/history.js'),
           import('../core/reconcile.js'),
           import('../core/session.js'),
+          import('../core/history-view.js'),
         ]);
         const session = requireSession(ep, { now });
         const list = await walletHistory(openHistory(ep.dataDir), {
@@ -434,7 +435,10 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           network: ep.networkName,
           sandbox: ep.sandbox,
           account: session.address,
-          entries: list.entries.slice(0, input.limit ?? 20),
+          // as `history --json` lists them: a sandbox entry says sandbox, never mainnet
+          entries: list.entries
+            .slice(0, input.limit ?? 20)
+            .map((entry) => view.listedEntry(entry, view.runningSandboxChain(process.env))),
           setAside: list.setAside ?? null,
         };
       }),
