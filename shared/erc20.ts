@@ -13,6 +13,13 @@ const U128 = 1n << 128n;
 /** sn_keccak selector of an entry point or event name, as a bigint. */
 export const selectorOf = (name: string): bigint => BigInt(hash.getSelectorFromName(name));
 
+/** The selectors of a table of entrypoint (or event) names, by the same keys. */
+export type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
+export const selectorsOf = <T extends Record<string, string>>(names: T): Selectors<T> =>
+  Object.freeze(
+    Object.fromEntries(Object.entries(names).map(([k, v]) => [k, selectorOf(v)])),
+  ) as Selectors<T>;
+
 export const SELECTOR = {
   transfer: selectorOf('transfer'),
   transfer_from: selectorOf('transfer_from'),

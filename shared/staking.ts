@@ -19,7 +19,7 @@
  * index first: `Some` = 0 followed by T, `None` = 1 alone.
  */
 import { shortString } from 'starknet';
-import { selectorOf } from './erc20.js';
+import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
 export interface Validator {
@@ -141,11 +141,7 @@ export const STAKING_ENTRYPOINT = Object.freeze({
   contract_parameters_v1: 'contract_parameters_v1',
 } as const);
 
-type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
-const selectors = <T extends Record<string, string>>(names: T): Selectors<T> =>
-  Object.freeze(
-    Object.fromEntries(Object.entries(names).map(([k, v]) => [k, selectorOf(v)])),
-  ) as Selectors<T>;
+const selectors = selectorsOf;
 
 export const POOL_SELECTOR = selectors(POOL_ENTRYPOINT);
 export const STAKING_SELECTOR = selectors(STAKING_ENTRYPOINT);

@@ -14,7 +14,7 @@
  * value: i257 } and i257 = { abs: u256 (low, high), is_negative: bool } → 4 felts per Amount.
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
-import { selectorOf } from './erc20.js';
+import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
 export interface VesuPool {
@@ -111,11 +111,7 @@ export const VTOKEN_ENTRYPOINT = Object.freeze({
   asset: 'asset',
 } as const);
 
-type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
-const selectors = <T extends Record<string, string>>(names: T): Selectors<T> =>
-  Object.freeze(
-    Object.fromEntries(Object.entries(names).map(([k, v]) => [k, selectorOf(v)])),
-  ) as Selectors<T>;
+const selectors = selectorsOf;
 
 export const VESU_POOL_SELECTOR = selectors(VESU_POOL_ENTRYPOINT);
 export const VESU_FACTORY_SELECTOR = selectors(VESU_FACTORY_ENTRYPOINT);

@@ -14,6 +14,7 @@ import type {
   AccountFacts,
   ChainCall,
   ExecutionAccount,
+  ChainReader,
   ExecutionProgress,
   ExecutionReceipt,
   FeeModeOption,
@@ -21,9 +22,25 @@ import type {
 } from './chain/index.js';
 import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
-import { createSignHash, type Session } from './session.js';
+import { createSignHash, requireSession, type Session } from './session.js';
 
 /** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
+/** A read-only chain reader of the session wallet on `endpoints` (staking, lending, positions). */
+export async function sessionReader(
+  endpoints: Endpoints,
+  options: { now?: (() => number) | undefined } = {},
+): Promise<{ session: Session; reader: ChainReader }> {
+  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
+  const [{ createChainReader }, rpcUrl] = await Promise.all([
+    import('./chain/index.js'),
+    rpcUrlOf(endpoints),
+  ]);
+  return {
+    session,
+    reader: createChainReader({ address: session.address, rpcUrl, network: endpoints.network }),
+  };
+}
+
 export async function rpcUrlOf(
   endpoints: Pick<Endpoints, 'rpcUrl' | 'sandbox' | 'network'>,
 ): Promise<string> {

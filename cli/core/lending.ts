@@ -17,8 +17,7 @@ import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
 import type { Endpoints } from './endpoints.js';
-import { rpcUrlOf } from './execution.js';
-import { requireSession } from './session.js';
+import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
 
 export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
@@ -478,16 +477,7 @@ export async function lendingPositions(
   call: CallOptions = {},
 ): Promise<LendingDocument & { email: string }> {
   lendingPool(endpoints.network, options.pool);
-  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
-  const [{ createChainReader }, rpcUrl] = await Promise.all([
-    import('./chain/index.js'),
-    rpcUrlOf(endpoints),
-  ]);
-  const reader = createChainReader({
-    address: session.address,
-    rpcUrl,
-    network: endpoints.network,
-  });
+  const { session, reader } = await sessionReader(endpoints, options);
   const doc = await readLending(reader, { pool: options.pool, signal: call.signal });
   return { email: session.email, ...doc };
 }

@@ -35,8 +35,7 @@ import type { Endpoints, NetworkName } from './endpoints.js';
 import { balances as readWalletBalances, type TokenAmount } from './funds.js';
 import { swapsSupported } from './actions/rules.js';
 import { aggregatorFor } from './quote.js';
-import { requireSession } from './session.js';
-import { rpcUrlOf } from './execution.js';
+import { sessionReader } from './execution.js';
 import { type PortfolioPosition, positionLine, type PositionRead, signedUsd } from './positions.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
@@ -278,17 +277,10 @@ async function positionsOf(
   options: PriceOptions,
   call: CallOptions,
 ): Promise<PositionRead> {
-  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
-  const [{ createChainReader }, { readPositions }, rpcUrl] = await Promise.all([
-    import('./chain/index.js'),
+  const [{ reader }, { readPositions }] = await Promise.all([
+    sessionReader(endpoints, options),
     import('./positions.js'),
-    rpcUrlOf(endpoints),
   ]);
-  const reader = createChainReader({
-    address: session.address,
-    rpcUrl,
-    network: endpoints.network,
-  });
   return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox });
 }
 

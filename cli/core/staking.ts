@@ -13,8 +13,7 @@ import { findToken, type Network, parseAddress, resolveToken } from '../../share
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import type { Endpoints } from './endpoints.js';
-import { rpcUrlOf } from './execution.js';
-import { requireSession } from './session.js';
+import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
@@ -248,16 +247,7 @@ export async function stakingPositions(
   call: CallOptions = {},
 ): Promise<StakingDocument & { email: string }> {
   networkAllows('staking', endpoints.network);
-  const session = requireSession(endpoints, options.now ? { now: options.now } : {});
-  const [{ createChainReader }, rpcUrl] = await Promise.all([
-    import('./chain/index.js'),
-    rpcUrlOf(endpoints),
-  ]);
-  const reader = createChainReader({
-    address: session.address,
-    rpcUrl,
-    network: endpoints.network,
-  });
+  const { session, reader } = await sessionReader(endpoints, options);
   const doc = await stakingOf(reader, { signal: call.signal, sandbox: endpoints.sandbox });
   return { email: session.email, ...doc };
 }
