@@ -17,14 +17,15 @@ import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, isAppError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { packageVersion } from '../../shared/version.js';
-import { ACTION_KINDS } from '../core/actions/kinds.js';
+import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
-import type { ActionLimits, ActionRequest, PlannedWalletAction } from '../core/actions/index.js';
+import type { ActionLimits, PlannedWalletAction } from '../core/actions/index.js';
 import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
 import type { CallOptions } from '../core/call.js';
 import type { Endpoints } from '../core/endpoints.js';
 import { budgetView, checksumForm, humanlessRefusal, RECIPIENT_FLAG } from './guards.js';
 import { progressReporter } from './progress.js';
+import { type PlanTool, PLAN_TOOLS, planToolKinds } from './plan-tools.js';
 import { inputs, outputs } from './schemas.js';
 import { errorBody, UNTRUSTED_NOTE, withUntrusted } from './untrusted.js';
 
@@ -536,26 +537,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     };
   };
 
-  const planTool = (
-    name: string,
-    title: string,
-    description: string,
-    schema: (typeof inputs)[
-      | 'send'
-      | 'trade'
-      | 'multiSwap'
-      | 'batch'
-      | 'stake'
-      | 'unstake'
-      | 'unstakeComplete'
-      | 'claimRewards'
-      | 'supply'
-      | 'withdraw'
-      | 'borrow'
-      | 'repay'
-      | 'closePosition'],
-    request: (input: never) => ActionRequest,
-  ): void => {
+  const planTool = (name: string, { title, description, schema, request }: PlanTool): void => {
     server.registerTool(
       name,
       {
@@ -579,152 +561,8 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     );
   };
 
-  planTool(
-    ACTION_KINDS.send.tool,
-    'Plan a transfer',
-    'Plans sending an amount of a token to an address.',
-    inputs.send,
-    (i: { amount: string; token: string; to: string }) => ({
-      kind: 'send',
-      transfer: { amount: i.amount, token: i.token, to: i.to },
-    }),
-  );
-  planTool(
-    ACTION_KINDS.trade.tool,
-    'Plan a swap',
-    'Plans swapping an amount of one token for another (approve then swap, one transaction).',
-    inputs.trade,
-    (i: { amount: string; from: string; to: string }) => ({
-      kind: 'trade',
-      swap: { amount: i.amount, from: i.from, to: i.to },
-    }),
-  );
-  planTool(
-    ACTION_KINDS['multi-swap'].tool,
-    'Plan 2–3 swaps',
-    'Plans 2 or 3 swaps in one transaction.',
-    inputs.multiSwap,
-    (i: { pairs: Array<{ amount: string; from: string; to: string }> }) => ({
-      kind: 'multi-swap',
-      swaps: i.pairs,
-    }),
-  );
-  planTool(
-    ACTION_KINDS.batch.tool,
-    'Plan a batch',
-    'Plans up to 3 swaps, up to 5 transfers, supplies (to the main Vesu pool) and stakes in one transaction (swaps first, then transfers, stakes, supplies).',
-    inputs.batch,
-    (i: {
-      swaps: Array<{ amount: string; from: string; to: string }>;
-      sends: Array<{ amount: string; token: string; to: string }>;
-      supplies?: Array<{ amount: string; token: string }>;
-      stakes?: Array<{ amount: string; token: string; validator: string }>;
-    }) => ({
-      kind: 'batch',
-      swaps: i.swaps,
-      transfers: i.sends,
-      supplies: i.supplies ?? [],
-      stakes: i.stakes ?? [],
-    }),
-  );
-
-  planTool(
-    ACTION_KINDS.stake.tool,
-    'Plan a stake',
-    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving is refused.",
-    inputs.stake,
-    (i: { amount: string; validator: string }) => ({
-      kind: 'stake',
-      stake: { amount: i.amount, validator: i.validator },
-    }),
-  );
-  planTool(
-    ACTION_KINDS.unstake.tool,
-    'Plan an exit from staking',
-    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: that needs restartExit, which the person must have accepted.',
-    inputs.unstake,
-    (i: { amount: string; validator: string }) => ({
-      kind: 'unstake',
-      unstake: { amount: i.amount, validator: i.validator },
-    }),
-  );
-  planTool(
-    ACTION_KINDS['unstake-complete'].tool,
-    'Plan a withdrawal of exited stake',
-    'Plans withdrawing the exited STRK once its window has passed (before: EXIT_NOT_READY with the time left).',
-    inputs.unstakeComplete,
-    (i: { validator: string }) => ({ kind: 'unstake-complete', validator: i.validator }),
-  );
-  planTool(
-    ACTION_KINDS['claim-rewards'].tool,
-    'Plan a claim of staking rewards',
-    'Plans claiming exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
-    inputs.claimRewards,
-    (i: { validator: string }) => ({ kind: 'claim-rewards', validator: i.validator }),
-  );
-
-  planTool(
-    ACTION_KINDS.supply.tool,
-    'Plan a supply to a Vesu pool',
-    "Plans supplying a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. No pool on sepolia: refused.",
-    inputs.supply,
-    (i: { amount: string; token: string; pool?: string }) => ({
-      kind: 'supply',
-      supply: { amount: i.amount, token: i.token, pool: i.pool },
-    }),
-  );
-  planTool(
-    ACTION_KINDS.withdraw.tool,
-    'Plan a withdrawal from a Vesu pool',
-    'Plans withdrawing a supplied token (an amount, or "all": every vToken share).',
-    inputs.withdraw,
-    (i: { amount: string; token: string; pool?: string }) => ({
-      kind: 'withdraw',
-      withdraw: { amount: i.amount, token: i.token, pool: i.pool },
-    }),
-  );
-  planTool(
-    ACTION_KINDS.borrow.tool,
-    'Plan a borrow on Vesu',
-    "Plans borrowing against collateral (deposited with it when collateralAmount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused, below 1.2 it needs acceptLowHealth, which the person must have accepted.",
-    inputs.borrow,
-    (i: {
-      amount: string;
-      token: string;
-      collateral: string;
-      collateralAmount?: string;
-      pool?: string;
-    }) => ({
-      kind: 'borrow',
-      borrow: {
-        amount: i.amount,
-        token: i.token,
-        collateral: i.collateral,
-        collateralAmount: i.collateralAmount,
-        pool: i.pool,
-      },
-    }),
-  );
-  planTool(
-    ACTION_KINDS.repay.tool,
-    'Plan a repayment on Vesu',
-    'Plans repaying a debt (an amount, or "all": the whole nominal debt, no dust). The collateral stays in the position.',
-    inputs.repay,
-    (i: { amount: string; token: string; collateral: string; pool?: string }) => ({
-      kind: 'repay',
-      repay: { amount: i.amount, token: i.token, collateral: i.collateral, pool: i.pool },
-    }),
-  );
-  planTool(
-    ACTION_KINDS['close-position'].tool,
-    'Plan closing a Vesu position',
-    'Plans repaying the whole debt and withdrawing all the collateral of a position in one transaction.',
-    inputs.closePosition,
-    (i: { collateral: string; debt: string; pool?: string }) => ({
-      kind: 'close-position',
-      close: { collateral: i.collateral, debt: i.debt, pool: i.pool },
-    }),
-  );
+  for (const kind of planToolKinds(ACTION_KIND_NAMES))
+    planTool(ACTION_KINDS[kind].tool, PLAN_TOOLS[kind]);
 
   server.registerTool(
     'get_lending',
