@@ -3,10 +3,10 @@
  * borrow with its collateral, debt, health factor and max LTV, and a warning line when a health
  * factor is below the safety margin (a stronger one at or below 1: it can be liquidated) — and one
  * form for the seven lending actions — supply, withdraw, borrow, add or withdraw collateral, repay,
- * close (↑/↓ chooses). Enter
- * plans it through the core (checked, built, simulated; nothing signed) and opens the one review
- * every plan has: its headline carries the health factor before → after, and it asks the typed
- * word for the `low-health` acknowledgment when the core lists it (docs/app.md "Lending").
+ * close (↑/↓ chooses). Enter plans it through the core (checked, built, simulated; nothing signed)
+ * and opens the one review every plan has: its headline carries the health factor before → after,
+ * and it asks the typed word for the `low-health` acknowledgment when the core lists it
+ * (docs/app.md "Lending").
  */
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
@@ -142,7 +142,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
     const kind = KINDS[at] ?? 'supply';
-    set({ kind, focus: FIELDS[kind].includes(form.focus) ? form.focus : 'token' });
+    // the new action's first field: the collateral actions start with the collateral
+    set({ kind, focus: FIELDS[kind][0] ?? 'token' });
   };
   const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
   const bindings: Bindings = {
