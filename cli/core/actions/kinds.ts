@@ -155,7 +155,7 @@ const TABLE = {
   'add-collateral': {
     label: 'Add collateral',
     command: 'add-collateral',
-    summary: 'add collateral to a Vesu position (raises its health factor; borrows nothing)',
+    summary: 'add collateral to a Vesu position, borrowing nothing',
     tool: 'plan_add_collateral',
     review: 'Review the added collateral',
     done: 'Collateral added',
@@ -165,7 +165,7 @@ const TABLE = {
   'withdraw-collateral': {
     label: 'Withdraw collateral',
     command: 'withdraw-collateral',
-    summary: 'withdraw collateral from a Vesu position (all: every share, once no debt is left)',
+    summary: 'withdraw collateral from a Vesu position (all: every share)',
     tool: 'plan_withdraw_collateral',
     review: 'Review the collateral withdrawal',
     done: 'Collateral withdrawn',
