@@ -6,7 +6,8 @@
  * "Lending"): the health factor after the action from the pool's own prices and max LTV (at or
  * below 1 refused: HEALTH_TOO_LOW; below the margin the leg asks 'low-health'), the debt floor,
  * the pair's cap, the utilisation limit and an invalid oracle price (LENDING_LIMIT with the
- * reason), nothing to withdraw, repay or close (NO_POSITION).
+ * reason), nothing to withdraw, repay or close (NO_POSITION), more collateral withdrawn than the
+ * position holds (INVALID_AMOUNT).
  */
 import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';

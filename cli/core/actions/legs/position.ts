@@ -4,8 +4,9 @@
  * (debt < 0; "all" is the whole **nominal** debt in the Native denomination, so no dust is left),
  * a close (both: the whole nominal debt repaid and every collateral share withdrawn, in one
  * call), or collateral alone (debt 0): added (asset units), or withdrawn (asset units, or every
- * share in the Native denomination for all, so no dust share is left). The pool is the spender for what it takes: `approve(pool, collateral)` before a deposit,
- * `approve(pool, repay)` before a repay — exact for an amount; for "all" the debt read plus
+ * share in the Native denomination for all, so no dust share is left). The pool is the spender
+ * for what it takes: `approve(pool, collateral)` before a deposit, `approve(pool, repay)` before
+ * a repay — exact for an amount; for "all" the debt read plus
  * REPAY_ALL_MARGIN (interest accrues per second until it runs), cleared to 0 right after, so no
  * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
  * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
