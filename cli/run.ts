@@ -108,6 +108,14 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: signs(ACTION_KINDS.borrow.summary),
     load: () => import('./commands/borrow.js'),
   },
+  'add-collateral': {
+    summary: signs(ACTION_KINDS['add-collateral'].summary),
+    load: () => import('./commands/add-collateral.js'),
+  },
+  'withdraw-collateral': {
+    summary: signs(ACTION_KINDS['withdraw-collateral'].summary),
+    load: () => import('./commands/withdraw-collateral.js'),
+  },
   repay: {
     summary: signs(ACTION_KINDS.repay.summary),
     load: () => import('./commands/repay.js'),

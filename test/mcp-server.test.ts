@@ -121,6 +121,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         'plan_borrow',
         'plan_repay',
         'plan_close_position',
+        'plan_add_collateral',
+        'plan_withdraw_collateral',
       ].sort(),
     );
     const readOnly = new Set([
@@ -147,6 +149,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       'plan_borrow',
       'plan_repay',
       'plan_close_position',
+      'plan_add_collateral',
+      'plan_withdraw_collateral',
     ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
@@ -271,6 +275,33 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(errorOf(await call(client, 'execute_plan', { planId: doc.planId })).code).toBe(
       'EXECUTION_DISABLED',
     );
+  });
+
+  it('plan_add_collateral and plan_withdraw_collateral plan through the core; nothing to withdraw is NO_POSITION', async () => {
+    const { client } = await connect([]);
+    const added = await call(client, 'plan_add_collateral', {
+      amount: '0.1',
+      token: 'ETH',
+      debt: 'USDC',
+    });
+    expect(added.isError, JSON.stringify(added.structuredContent)).toBeFalsy();
+    expect(added.structuredContent).toMatchObject({
+      executable: false,
+      plan: {
+        kind: 'add-collateral',
+        calls: [{ entrypoint: 'approve' }, { entrypoint: 'modify_position' }],
+        simulation: { status: 'ok' },
+      },
+    });
+    expect(
+      errorOf(
+        await call(client, 'plan_withdraw_collateral', {
+          amount: 'all',
+          token: 'WBTC',
+          debt: 'USDC',
+        }),
+      ).code,
+    ).toBe('NO_POSITION');
   });
 
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
@@ -702,7 +733,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(huge.result?.isError).toBe(true);
       send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
       const list = (await answer(6)) as { result?: { tools?: unknown[] } };
-      expect(list.result?.tools?.length).toBe(26);
+      expect(list.result?.tools?.length).toBe(28);
       expect(answers.has(4)).toBe(false);
       expect(child.exitCode).toBeNull();
     } finally {

@@ -15,7 +15,7 @@ describe('finance-tui without a command', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('the interactive app needs a terminal');
     expect(stderr).toContain(
-      'quote, trade, multi-swap, batch, stake, unstake, claim-rewards, staking, supply, withdraw, borrow, repay, close-position, lending, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance',
+      'quote, trade, multi-swap, batch, stake, unstake, claim-rewards, staking, supply, withdraw, borrow, add-collateral, withdraw-collateral, repay, close-position, lending, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance',
     );
     expect(modules.filter((url) => UI_MODULES.test(url))).toEqual([]);
   });

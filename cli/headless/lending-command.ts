@@ -1,8 +1,8 @@
 /**
- * What the lending commands share (`supply`, `withdraw`, `borrow`, `repay`, `close-position`;
- * docs/commands.md "Lending"): the signing flags plus `--pool` and `--accept-low-health` (the
- * 'low-health' acknowledgment, cli/core/actions/acknowledgments.ts), and `--collateral [AMOUNT]
- * TOKEN`. Light at import.
+ * What the lending commands share (`supply`, `withdraw`, `borrow`, `add-collateral`,
+ * `withdraw-collateral`, `repay`, `close-position`; docs/commands.md "Lending"): the signing
+ * flags plus `--pool` and `--accept-low-health` (the 'low-health' acknowledgment,
+ * cli/core/actions/acknowledgments.ts), and `--collateral [AMOUNT] TOKEN`. Light at import.
  */
 import type { CommandContext, CommandResult } from './context.js';
 import type { ActionRequest } from '../core/actions/index.js';

@@ -27,7 +27,9 @@ type PlanInput = (typeof inputs)[
   | 'withdraw'
   | 'borrow'
   | 'repay'
-  | 'closePosition'];
+  | 'closePosition'
+  | 'addCollateral'
+  | 'withdrawCollateral'];
 
 export interface PlanTool {
   title: string;
@@ -149,6 +151,24 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
     (i) => ({
       kind: 'close-position',
       close: { collateral: i.collateral, debt: i.debt, pool: i.pool },
+    }),
+  ),
+  'add-collateral': tool(
+    'Plan adding collateral on Vesu',
+    "Plans adding collateral to a position without borrowing: approve the pool for exactly the amount, then one modify_position (debt unchanged). The plan's headline shows the health factor before → after. The position needs no debt yet.",
+    inputs.addCollateral,
+    (i) => ({
+      kind: 'add-collateral',
+      collateral: { amount: i.amount, token: i.token, debt: i.debt, pool: i.pool },
+    }),
+  ),
+  'withdraw-collateral': tool(
+    'Plan withdrawing collateral on Vesu',
+    'Plans withdrawing collateral from a position without closing it (an amount, or "all": every collateral share, no dust), in one modify_position (debt unchanged). With a debt the health factor after is checked: at or below 1 refused, below 1.2 it needs acceptLowHealth, which the person must have accepted. More than the position holds: INVALID_AMOUNT.',
+    inputs.withdrawCollateral,
+    (i) => ({
+      kind: 'withdraw-collateral',
+      collateral: { amount: i.amount, token: i.token, debt: i.debt, pool: i.pool },
     }),
   ),
 };

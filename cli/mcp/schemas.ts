@@ -225,6 +225,25 @@ export const inputs = {
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
+  addCollateral: z.strictObject({
+    amount: Amount.describe('the collateral to add'),
+    token: TokenName.describe('the collateral token'),
+    debt: TokenName.describe("the position's debt token (with the collateral, names the position)"),
+    pool: Pool,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
+  withdrawCollateral: z.strictObject({
+    amount: Amount.describe(
+      'the collateral to withdraw, or "all" (every collateral share, no dust)',
+    ),
+    token: TokenName.describe('the collateral token'),
+    debt: TokenName.describe("the position's debt token (with the collateral, names the position)"),
+    pool: Pool,
+    acceptLowHealth: AcceptLowHealth,
+    gasToken: GasToken,
+    maxFee: MaxFee,
+  }),
   lending: z.strictObject({ pool: Pool }),
   portfolio: z.strictObject({
     fresh: z

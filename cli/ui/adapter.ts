@@ -109,6 +109,18 @@ function actionRequest(request: PlanRequest): ActionRequest {
           pool: request.lending?.pool,
         },
       };
+    case 'add-collateral':
+    case 'withdraw-collateral':
+      // the amount is the collateral's; the token names the position's debt
+      return {
+        kind: request.kind,
+        collateral: {
+          amount: request.lending?.amount ?? '',
+          token: request.lending?.collateral ?? '',
+          debt: request.lending?.token ?? '',
+          pool: request.lending?.pool,
+        },
+      };
   }
 }
 

@@ -91,7 +91,7 @@ export interface PlanRequest {
   rebalance?: RebalanceSpec;
   /** a staking action: the validator (name or staker address) and, to stake or exit, the amount */
   staking?: { validator: string; amount?: string };
-  /** a lending action: the token (the debt token for a position), the amount ("all" to withdraw or repay everything), the collateral */
+  /** a lending action: the token (the debt token for a position), the amount ("all" to withdraw or repay everything; adding or withdrawing collateral: the collateral's), the collateral */
   lending?: {
     token: string;
     amount?: string;

@@ -17,10 +17,20 @@ export interface StakingForm {
 
 /** The lending screen's form, restored when Esc or `n` comes back from the review. */
 export interface LendingForm {
-  kind: 'supply' | 'withdraw' | 'borrow' | 'repay' | 'close-position';
+  kind:
+    | 'supply'
+    | 'withdraw'
+    | 'borrow'
+    | 'repay'
+    | 'close-position'
+    | 'add-collateral'
+    | 'withdraw-collateral';
   /** what is supplied or withdrawn; for a position, the debt token */
   token: string;
-  /** the token's amount ("all" to withdraw or repay everything); a close takes none */
+  /**
+   * the token's amount ("all" to withdraw or repay everything); adding or withdrawing
+   * collateral: the collateral's; a close takes none
+   */
   amount: string;
   /** a position's collateral token */
   collateral: string;

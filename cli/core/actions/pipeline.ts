@@ -88,7 +88,20 @@ export type ActionRequest =
   | {
       kind: 'close-position';
       close: { collateral: string; debt: string; pool?: string | undefined };
-    };
+    }
+  | { kind: 'add-collateral'; collateral: CollateralSpec }
+  | { kind: 'withdraw-collateral'; collateral: CollateralSpec };
+
+/**
+ * "0.5 ETH" of collateral in the (ETH, `debt`) position: the amount (withdraw: or "all") and the
+ * collateral token, the position's debt token (it names the pair, with or without a debt).
+ */
+export interface CollateralSpec {
+  amount: string;
+  token: string;
+  debt: string;
+  pool?: string | undefined;
+}
 
 /** "100 USDC" in a Vesu pool (default: the network's documented main pool); withdraw takes "all". */
 export interface LendSpec {

@@ -203,15 +203,19 @@ export async function planPipeline(
         ...legs.swaps.map((s) => s.from),
         ...legs.transfers.map((t) => t.token),
         ...(legs.staking ?? []).filter((s) => s.type === 'stake').map((s) => s.token),
-        // a supply spends its token; a borrow its collateral; a repay or close the debt token
+        // a supply spends its token; a borrow or added collateral the collateral; a repay or
+        // close the debt token; a withdrawal of collateral nothing
         ...(legs.lending ?? []).flatMap((s) =>
           s.type === 'supply'
             ? [s.token]
             : s.type === 'position'
-              ? [
-                  ...(s.collateral && s.action === 'borrow' ? [s.collateral] : []),
-                  ...(s.action === 'borrow' ? [] : [s.token]),
-                ]
+              ? s.action === 'borrow' || s.action === 'add-collateral'
+                ? s.collateral
+                  ? [s.collateral]
+                  : []
+                : s.action === 'repay' || s.action === 'close'
+                  ? [s.token]
+                  : []
               : [],
         ),
       ],

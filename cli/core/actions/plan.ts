@@ -97,6 +97,8 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
   borrow: (n) => exactlyOne(n, 'position', 'a borrow'),
   repay: (n) => exactlyOne(n, 'position', 'a repayment'),
   'close-position': (n) => exactlyOne(n, 'position', 'a close'),
+  'add-collateral': (n) => exactlyOne(n, 'position', 'an addition of collateral'),
+  'withdraw-collateral': (n) => exactlyOne(n, 'position', 'a withdrawal of collateral'),
   batch: (n) => {
     if (others(n, 'swap', 'transfer', 'supply', 'stake') !== 0)
       throw usageError('a batch holds swaps, transfers, supplies and stakes only');

@@ -275,6 +275,36 @@ const KINDS: Kinds = {
       return lendingOnly({ type: 'position', action: 'close', pool, token: debt, collateral });
     },
   },
+  // a position may hold collateral only: adding needs no debt (docs/decisions.md)
+  'add-collateral': {
+    resolve: ({ collateral: spec }, { network }) => {
+      const pool = lendingPool(network, spec.pool);
+      const { debt, collateral } = pairOf(network, spec.debt, spec.token);
+      return lendingOnly({
+        type: 'position',
+        action: 'add-collateral',
+        pool,
+        token: debt,
+        collateral,
+        collateralAmount: parsePositiveAmount(spec.amount, collateral),
+      });
+    },
+  },
+  'withdraw-collateral': {
+    resolve: ({ collateral: spec }, { network }) => {
+      const pool = lendingPool(network, spec.pool);
+      const { debt, collateral } = pairOf(network, spec.debt, spec.token);
+      const amount = amountOrAll(spec.amount, collateral);
+      return lendingOnly({
+        type: 'position',
+        action: 'withdraw-collateral',
+        pool,
+        token: debt,
+        collateral,
+        ...(amount === undefined ? {} : { collateralAmount: amount }),
+      });
+    },
+  },
 };
 
 export interface Where {

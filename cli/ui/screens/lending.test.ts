@@ -121,6 +121,51 @@ describe('lending screen', () => {
     await ui.waitForFrame(() => services.calls.some((c) => c.startsWith('execute')));
   });
 
+  it('add collateral: ↓ ↓ ↓, the collateral, its amount, the debt → Enter → the review with the health factor before → after', async () => {
+    const base = signedIn();
+    const services = signedIn({
+      plan: async (request) => ({
+        ...(await base.plan(request, SESSION, { signal: new AbortController().signal })),
+        headline:
+          'adding 0.5 ETH of collateral to the ETH/USDC position in the Vesu Prime pool (health factor 1.0666 → 1.6000)',
+      }),
+    });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    const form = await ui.press(KEYS.down);
+    expect(form).toContain('↑ Add collateral ↓');
+    // the collateral first, then its amount, then the position's debt
+    expect(form.indexOf('Collateral')).toBeLessThan(form.indexOf('Amount'));
+    expect(form.indexOf('Amount')).toBeLessThan(form.indexOf('Token'));
+    await ui.type('ETH');
+    await ui.press(KEYS.tab);
+    await ui.type('0.5');
+    await ui.press(KEYS.tab);
+    await ui.type('USDC');
+    await ui.press(KEYS.enter);
+    const review = (
+      await ui.waitForFrame((f) => f.includes('Review the added collateral'))
+    ).replace(/\s+/g, ' ');
+    expect(review).toContain('health factor 1.0666 → 1.6000');
+    expect(services.calls).toContain('plan add-collateral USDC 0.5 against ETH');
+  });
+
+  it('withdraw collateral: ↑ ↑ ↑ from supply, all of it → Enter → the review', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.up);
+    const form = await ui.press(KEYS.up);
+    expect(form).toContain('↑ Withdraw collateral ↓');
+    expect(form).toContain('collateral to withdraw, or all');
+    await ui.press('ETH\tall\tUSDC\r');
+    await ui.waitForFrame((f) => f.includes('Review the collateral withdrawal'));
+    expect(services.calls).toContain('plan withdraw-collateral USDC all against ETH');
+  });
+
   it('close takes the position’s two tokens only; ↑ from supply wraps to it', async () => {
     ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
@@ -146,6 +191,14 @@ describe('lending logic', () => {
       amount: 'all',
       collateral: 'ETH',
     });
+    // collateral alone: the amount is the collateral's, the token the position's debt
+    expect(lendingRequest({ ...form, kind: 'withdraw-collateral' }, 100)).toMatchObject({
+      kind: 'withdraw-collateral',
+      lending: { token: 'USDC', amount: 'all', collateral: 'ETH' },
+    });
+    expect(lendingRequest({ ...form, kind: 'add-collateral', amount: '0.5' }, 100).lending).toEqual(
+      { token: 'USDC', amount: '0.5', collateral: 'ETH' },
+    );
     expect(lendingRequest({ ...form, kind: 'close-position' }, 100).lending).toEqual({
       token: 'USDC',
       collateral: 'ETH',

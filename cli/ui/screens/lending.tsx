@@ -2,10 +2,11 @@
  * Lending: the wallet's positions in the network's Vesu pool — each supply with its value, each
  * borrow with its collateral, debt, health factor and max LTV, and a warning line when a health
  * factor is below the safety margin (a stronger one at or below 1: it can be liquidated) — and one
- * form for the five lending actions — supply, withdraw, borrow, repay, close (↑/↓ chooses). Enter
- * plans it through the core (checked, built, simulated; nothing signed) and opens the one review
- * every plan has: its headline carries the health factor before → after, and it asks the typed
- * word for the `low-health` acknowledgment when the core lists it (docs/app.md "Lending").
+ * form for the seven lending actions — supply, withdraw, borrow, add or withdraw collateral, repay,
+ * close (↑/↓ chooses). Enter plans it through the core (checked, built, simulated; nothing signed)
+ * and opens the one review every plan has: its headline carries the health factor before → after,
+ * and it asks the typed word for the `low-health` acknowledgment when the core lists it
+ * (docs/app.md "Lending").
  */
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
@@ -25,7 +26,15 @@ import { TextField } from '../widgets/text-field.js';
 type Kind = LendingForm['kind'];
 type Field = LendingForm['focus'];
 
-const KINDS: readonly Kind[] = ['supply', 'withdraw', 'borrow', 'repay', 'close-position'];
+const KINDS: readonly Kind[] = [
+  'supply',
+  'withdraw',
+  'borrow',
+  'add-collateral',
+  'withdraw-collateral',
+  'repay',
+  'close-position',
+];
 
 /** The fields each action takes, in Tab order (a close: the position's two tokens only). */
 export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {
@@ -34,6 +43,9 @@ export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {
   borrow: ['token', 'amount', 'collateral', 'collateralAmount'],
   repay: ['token', 'amount', 'collateral'],
   'close-position': ['token', 'collateral'],
+  // the amount is the collateral's; the token names the position's debt
+  'add-collateral': ['collateral', 'amount', 'token'],
+  'withdraw-collateral': ['collateral', 'amount', 'token'],
 };
 
 /** Fields that may stay empty: a borrow against collateral already deposited. */
@@ -87,7 +99,13 @@ const placeholder = (kind: Kind, field: Field): string => {
     case 'token':
       return kind === 'supply' || kind === 'withdraw' ? 'USDC, ETH, STRK…' : 'the debt token';
     case 'amount':
-      return kind === 'withdraw' || kind === 'repay' ? 'an amount or all' : 'an amount';
+      return kind === 'add-collateral'
+        ? 'collateral to add'
+        : kind === 'withdraw-collateral'
+          ? 'collateral to withdraw, or all'
+          : kind === 'withdraw' || kind === 'repay'
+            ? 'an amount or all'
+            : 'an amount';
     case 'collateral':
       return 'the collateral token';
     case 'collateralAmount':
@@ -124,7 +142,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
     const kind = KINDS[at] ?? 'supply';
-    set({ kind, focus: FIELDS[kind].includes(form.focus) ? form.focus : 'token' });
+    // the new action's first field: the collateral actions start with the collateral
+    set({ kind, focus: FIELDS[kind][0] ?? 'token' });
   };
   const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
   const bindings: Bindings = {

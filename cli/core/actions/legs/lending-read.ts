@@ -6,7 +6,8 @@
  * "Lending"): the health factor after the action from the pool's own prices and max LTV (at or
  * below 1 refused: HEALTH_TOO_LOW; below the margin the leg asks 'low-health'), the debt floor,
  * the pair's cap, the utilisation limit and an invalid oracle price (LENDING_LIMIT with the
- * reason), nothing to withdraw, repay or close (NO_POSITION).
+ * reason), nothing to withdraw, repay or close (NO_POSITION), more collateral withdrawn than the
+ * position holds (INVALID_AMOUNT).
  */
 import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
@@ -30,7 +31,7 @@ import { REPAY_ALL_MARGIN_DIVISOR } from './position.js';
 export interface LendingSpec {
   type: 'supply' | 'withdraw' | 'position';
   /** a position's change */
-  action?: 'borrow' | 'repay' | 'close' | undefined;
+  action?: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral' | undefined;
   pool: VesuPool;
   /** the token supplied or withdrawn, or the debt token */
   token: Token;
@@ -38,7 +39,9 @@ export interface LendingSpec {
   collateral?: Token | undefined;
   /** undefined: all (withdraw, repay) */
   amount?: bigint | undefined;
-  /** a borrow's collateral deposited with it */
+  /**
+   * a borrow's collateral deposited with it; the collateral added, or withdrawn (undefined: all)
+   */
   collateralAmount?: bigint | undefined;
 }
 
@@ -54,6 +57,16 @@ function checkHealth(after: bigint | undefined, pair: PairState): void {
       ErrorCode.HEALTH_TOO_LOW,
       `nothing was signed: this would leave the ${pair.collateral.symbol}/${pair.debt.symbol} position with a health factor of ${healthWords(after)} (at or below 1 it can be liquidated; max LTV ${formatAmount(pair.maxLtv * 100n, 18)} %)`,
       { details: { healthFactor: healthWords(after) } },
+    );
+}
+
+/** Collateral leaves only at valid prices: the pool refuses to release it otherwise. */
+function checkReleasePrices(pair: PairState): void {
+  if (!pair.prices.collateral.valid || !pair.prices.debt.valid)
+    throw new AppError(
+      ErrorCode.LENDING_LIMIT,
+      `nothing was signed: the pool's oracle has no valid price for ${pair.prices.collateral.valid ? pair.debt.symbol : pair.collateral.symbol}: the pool refuses to release collateral`,
+      { details: { reason: 'invalid-price' } },
     );
 }
 
@@ -138,15 +151,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
         throw none(
           `you have no ${pair.collateral.symbol}/${pair.debt.symbol} position in the ${spec.pool.name} pool`,
         );
-      if (
-        pair.collateralShares !== 0n &&
-        (!pair.prices.collateral.valid || !pair.prices.debt.valid)
-      )
-        throw new AppError(
-          ErrorCode.LENDING_LIMIT,
-          `nothing was signed: the pool's oracle has no valid price for ${pair.prices.collateral.valid ? pair.debt.symbol : pair.collateral.symbol}: the pool refuses to release collateral`,
-          { details: { reason: 'invalid-price' } },
-        );
+      if (pair.collateralShares !== 0n) checkReleasePrices(pair);
       const debt = pair.nominalDebt !== 0n;
       return {
         ...base,
@@ -159,6 +164,64 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
         borrowed: 0n,
         collateralOut: pair.collateralAmount,
         health: { before, after: undefined },
+      };
+    }
+    case 'add-collateral': {
+      // no debt needed: a position may hold collateral only (docs/decisions.md); adding adds no
+      // risk, so the pool asks no valid price of it
+      const deposit = spec.collateralAmount ?? 0n;
+      if (deposit <= 0n)
+        throw new AppError(ErrorCode.INVALID_AMOUNT, 'the collateral to add must be positive');
+      return {
+        ...base,
+        action: 'add-collateral',
+        collateralDelta: { native: false, value: deposit },
+        debtDelta: { native: false, value: 0n },
+        depositApprove: deposit,
+        repayApprove: 0n,
+        repayAll: false,
+        borrowed: 0n,
+        collateralOut: 0n,
+        health: {
+          before,
+          after: pairHealth(pair, pair.collateralAmount + deposit, pair.debtAmount),
+        },
+      };
+    }
+    case 'withdraw-collateral': {
+      if (pair.collateralShares === 0n)
+        throw none(
+          `you have no ${pair.collateral.symbol} collateral against ${pair.debt.symbol} in the ${spec.pool.name} pool`,
+        );
+      const amount = spec.collateralAmount;
+      if (amount !== undefined && amount > pair.collateralAmount)
+        throw new AppError(
+          ErrorCode.INVALID_AMOUNT,
+          `nothing was signed: the position holds ${show(pair.collateralAmount, pair.collateral)} of collateral; cannot withdraw ${show(amount, pair.collateral)} (withdrawing all takes every share)`,
+          { details: { collateral: pair.collateralAmount.toString() } },
+        );
+      checkReleasePrices(pair);
+      // the whole collateral (asked as all, or as exactly what it holds): every share, Native, so
+      // no dust share is left behind
+      const all = amount === undefined || amount === pair.collateralAmount;
+      const out = all ? pair.collateralAmount : amount;
+      const after = pairHealth(pair, pair.collateralAmount - out, pair.debtAmount);
+      // the same rules as a borrow's: at or below 1 refused (all with a debt is 0), the debt floor
+      checkHealth(after, pair);
+      checkBorrowLimits(pair, 0n, pair.debtAmount);
+      return {
+        ...base,
+        action: 'withdraw-collateral',
+        collateralDelta: all
+          ? { native: true, value: -pair.collateralShares }
+          : { native: false, value: -out },
+        debtDelta: { native: false, value: 0n },
+        depositApprove: 0n,
+        repayApprove: 0n,
+        repayAll: false,
+        borrowed: 0n,
+        collateralOut: out,
+        health: { before, after },
       };
     }
     default:

@@ -65,6 +65,20 @@ const borrow = (amount: bigint, collateralAmount?: bigint) => ({
   collateralAmount,
 });
 
+const add = (collateralAmount: bigint) => ({
+  ...borrow(0n),
+  action: 'add-collateral' as const,
+  amount: undefined,
+  collateralAmount,
+});
+
+const withdraw = (collateralAmount: bigint | undefined) => ({
+  ...borrow(0n),
+  action: 'withdraw-collateral' as const,
+  amount: undefined,
+  collateralAmount,
+});
+
 describe('lending legs', () => {
   it('health factor = collateral value × max LTV / debt value, exact; liquidation price', () => {
     const p = pair(1500n * 10n ** 6n);
@@ -141,6 +155,105 @@ describe('lending legs', () => {
     const c = closed.calls[1]?.calldata.map(BigInt) ?? [];
     expect(c.slice(3, 7)).toEqual([0n, E18, 0n, 1n]);
     verifyCalls(closed);
+  });
+
+  it('add collateral: approve the pool for exactly the amount, debt 0, the health factor rises', () => {
+    const debt = 1500n * 10n ** 6n;
+    // 1 ETH at $2000 against 1500 USDC: 1600 / 1500 = 1.0666…; + 0.5 ETH: 2400 / 1500 = 1.6
+    const low = pair(debt, {
+      prices: {
+        collateral: { value: 2000n * E18, valid: true },
+        debt: { value: E18, valid: true },
+      },
+    });
+    const leg = positionLegOf(add(E18 / 2n), low);
+    expect(leg).toMatchObject({
+      action: 'add-collateral',
+      health: { before: (16n * E18) / 15n, after: (16n * E18) / 10n },
+    });
+    const plan = planOf('add-collateral', leg);
+    expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position']);
+    // approve(pool, exactly 0.5 ETH) on the collateral token
+    expect(plan.calls[0]?.contractAddress).toBe(ETH.address);
+    expect(plan.calls[0]?.calldata.map(BigInt)).toEqual([BigInt(pool.address), E18 / 2n, 0n]);
+    // collateral Amount: Assets (1), +0.5 ETH; debt Amount: Assets, 0
+    const felts = plan.calls[1]?.calldata.map(BigInt) ?? [];
+    expect(felts.slice(3)).toEqual([1n, E18 / 2n, 0n, 0n, 1n, 0n, 0n, 0n]);
+    verifyCalls(plan);
+    // adding adds no risk: no acknowledgment even when the factor stays below the margin
+    const still = positionLegOf(add(E18 / 100n), low);
+    expect(legAcknowledgments([still], planOf('add-collateral', still))).toEqual([]);
+    const tampered = {
+      ...plan,
+      calls: [{ ...plan.calls[0]!, calldata: [pool.address, '0x1', '0x0'] }, plan.calls[1]!],
+    };
+    expect(refusal(() => verifyCalls(tampered)).code).toBe('APPROVAL_MISMATCH');
+  });
+
+  it('add collateral with no debt, or to no position yet: allowed, no health factor', () => {
+    const leg = positionLegOf(add(E18), pair(0n, { collateralAmount: 0n, collateralShares: 0n }));
+    expect(leg).toMatchObject({ health: { before: undefined, after: undefined } });
+    verifyCalls(planOf('add-collateral', leg));
+  });
+
+  it('withdraw some collateral: Assets −amount, no approve, held to a borrow’s health rules', () => {
+    const debt = 1000n * 10n ** 6n;
+    // 1 ETH at $3000 × 0.8 = 2400 against 1000: 2.4; −0.25 ETH: 1800 / 1000 = 1.8
+    const leg = positionLegOf(withdraw(E18 / 4n), pair(debt));
+    expect(leg).toMatchObject({
+      action: 'withdraw-collateral',
+      collateralOut: E18 / 4n,
+      health: { before: (24n * E18) / 10n, after: (18n * E18) / 10n },
+    });
+    const plan = planOf('withdraw-collateral', leg);
+    expect(plan.calls.map((c) => c.entrypoint)).toEqual(['modify_position']);
+    const felts = plan.calls[0]?.calldata.map(BigInt) ?? [];
+    // collateral Amount: Assets, −0.25 ETH (abs, sign 1); debt Amount: Assets, 0
+    expect(felts.slice(3)).toEqual([1n, E18 / 4n, 0n, 1n, 1n, 0n, 0n, 0n]);
+    verifyCalls(plan);
+    expect(legAcknowledgments([leg], plan)).toEqual([]);
+    // −0.5 ETH: 1200 / 1000 = 1.2, at the margin: fine; −0.55: 1.08 needs low-health
+    const low = positionLegOf(withdraw((55n * E18) / 100n), pair(debt));
+    expect(low.type === 'position' && low.health.after).toBe((108n * E18) / 100n);
+    expect(legAcknowledgments([low], planOf('withdraw-collateral', low))).toEqual([
+      expect.objectContaining({ id: 'low-health' }),
+    ]);
+    // −0.6 ETH: 960 / 1000 < 1, refused
+    expect(refusal(() => positionLegOf(withdraw((6n * E18) / 10n), pair(debt))).code).toBe(
+      'HEALTH_TOO_LOW',
+    );
+    // all with a debt: nothing left against it
+    expect(refusal(() => positionLegOf(withdraw(undefined), pair(debt))).code).toBe(
+      'HEALTH_TOO_LOW',
+    );
+  });
+
+  it('withdraw collateral: more than held refused with the amount held; none: NO_POSITION; invalid price', () => {
+    const over = refusal(() => positionLegOf(withdraw(E18 + 1n), pair(0n)));
+    expect(over).toEqual({ code: 'INVALID_AMOUNT', details: { collateral: E18.toString() } });
+    expect(
+      refusal(() =>
+        positionLegOf(withdraw(1n), pair(0n, { collateralAmount: 0n, collateralShares: 0n })),
+      ).code,
+    ).toBe('NO_POSITION');
+    const invalid = pair(0n);
+    invalid.prices = { ...invalid.prices, collateral: { value: 0n, valid: false } };
+    expect(refusal(() => positionLegOf(withdraw(1n), invalid)).details.reason).toBe(
+      'invalid-price',
+    );
+  });
+
+  it('withdraw all collateral (or exactly what it holds) is every share, Native: no dust', () => {
+    const shares = E18 + 12345n;
+    for (const amount of [undefined, E18]) {
+      const leg = positionLegOf(withdraw(amount), pair(0n, { collateralShares: shares }));
+      expect(leg).toMatchObject({ collateralOut: E18, health: { after: undefined } });
+      const plan = planOf('withdraw-collateral', leg);
+      const felts = plan.calls[0]?.calldata.map(BigInt) ?? [];
+      // collateral Amount: Native (0), −every share
+      expect(felts.slice(3, 7)).toEqual([0n, shares, 0n, 1n]);
+      verifyCalls(plan);
+    }
   });
 
   it('no pool on sepolia; an unknown pool by name', () => {

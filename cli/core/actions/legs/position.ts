@@ -1,10 +1,12 @@
 /**
  * The `position` leg type: one `modify_position` on a Vesu pool's (collateral, debt) position of
  * the account — a borrow (collateral deposited when an amount is given, debt > 0), a repay
- * (debt < 0; "all" is the whole **nominal** debt in the Native denomination, so no dust is left)
- * or a close (both: the whole nominal debt repaid and every collateral share withdrawn, in one
- * call). The pool is the spender for what it takes: `approve(pool, collateral)` before a deposit,
- * `approve(pool, repay)` before a repay — exact for an amount; for "all" the debt read plus
+ * (debt < 0; "all" is the whole **nominal** debt in the Native denomination, so no dust is left),
+ * a close (both: the whole nominal debt repaid and every collateral share withdrawn, in one
+ * call), or collateral alone (debt 0): added (asset units), or withdrawn (asset units, or every
+ * share in the Native denomination for all, so no dust share is left). The pool is the spender
+ * for what it takes: `approve(pool, collateral)` before a deposit, `approve(pool, repay)` before
+ * a repay — exact for an amount; for "all" the debt read plus
  * REPAY_ALL_MARGIN (interest accrues per second until it runs), cleared to 0 right after, so no
  * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
  * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
@@ -34,11 +36,14 @@ export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
 
 export interface PositionLeg {
   type: 'position';
-  action: 'borrow' | 'repay' | 'close';
+  action: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral';
   pool: VesuPool;
   collateral: Token;
   debt: Token;
-  /** the collateral `Amount`: + deposit (asset units), − every share (Native, a close), or 0 */
+  /**
+   * the collateral `Amount`: + deposit (asset units), − an amount (asset units), − every share
+   * (Native: a close, a withdrawal of all), or 0
+   */
   collateralDelta: { native: boolean; value: bigint };
   /** the debt `Amount`: + borrow (asset units), − repay (asset units, or Native nominal for all) */
   debtDelta: { native: boolean; value: bigint };
@@ -70,12 +75,24 @@ const modify = (leg: PositionLeg, account: string) => ({
 const risky = (leg: PositionLeg): boolean =>
   leg.debtDelta.value > 0n || leg.collateralDelta.value < 0n;
 
-const what = (leg: PositionLeg): string =>
-  leg.action === 'borrow'
-    ? `borrowing ${exact(leg.borrowed, leg.debt)} against ${leg.collateral.symbol}`
-    : leg.action === 'repay'
-      ? `repaying ${leg.repayAll ? 'all' : exact(-leg.debtDelta.value, leg.debt)} of the ${leg.debt.symbol} debt`
-      : `closing the ${leg.collateral.symbol}/${leg.debt.symbol} position`;
+const pairWords = (leg: PositionLeg): string => `${leg.collateral.symbol}/${leg.debt.symbol}`;
+
+const what = (leg: PositionLeg): string => {
+  switch (leg.action) {
+    case 'borrow':
+      return `borrowing ${exact(leg.borrowed, leg.debt)} against ${leg.collateral.symbol}`;
+    case 'repay':
+      return `repaying ${leg.repayAll ? 'all' : exact(-leg.debtDelta.value, leg.debt)} of the ${leg.debt.symbol} debt`;
+    case 'close':
+      return `closing the ${pairWords(leg)} position`;
+    case 'add-collateral':
+      return `adding ${exact(leg.depositApprove, leg.collateral)} of collateral to the ${pairWords(leg)} position`;
+    case 'withdraw-collateral':
+      return leg.collateralDelta.native
+        ? `withdrawing all the ${leg.collateral.symbol} collateral from the ${pairWords(leg)} position`
+        : `withdrawing ${exact(leg.collateralOut, leg.collateral)} of collateral from the ${pairWords(leg)} position`;
+  }
+};
 
 export const positionLegType: LegType<PositionLeg> = {
   calls: (leg, plan) => {
@@ -172,7 +189,9 @@ export const positionLegType: LegType<PositionLeg> = {
         ? `deposit ${exact(leg.collateralDelta.value, leg.collateral)} collateral`
         : '',
       leg.collateralDelta.value < 0n
-        ? `withdraw all collateral (at least ${exact(leg.collateralOut, leg.collateral)})`
+        ? leg.collateralDelta.native
+          ? `withdraw all collateral (at least ${exact(leg.collateralOut, leg.collateral)})`
+          : `withdraw ${exact(leg.collateralOut, leg.collateral)} collateral`
         : '',
       leg.debtDelta.value > 0n ? `borrow ${exact(leg.borrowed, leg.debt)}` : '',
       leg.debtDelta.value < 0n

@@ -1,0 +1,188 @@
+/**
+ * Collateral on its own through the built bin and the sandbox's Vesu-like pool (docs/commands.md
+ * "Lending"): borrow → `sandbox price` drops the collateral → the health factor is low →
+ * add-collateral raises it to what is computed by hand → withdraw-collateral of more than held is
+ * refused before signing (so are one that would leave it at or below 1 and, without its flag, one
+ * below the margin) → withdraw-collateral some → repay all → withdraw-collateral all leaves no
+ * collateral. Its own sandbox: the price knob moves the ETH price for every position in it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+
+interface Money {
+  token: string;
+  amount: string;
+  baseUnits: string;
+}
+interface Borrow {
+  pool: string;
+  collateral: Money;
+  debt: Money;
+  healthFactor: string | null;
+}
+interface Call {
+  contractAddress: string;
+  entrypoint: string;
+  calldata: string[];
+}
+
+const E18 = 10n ** 18n;
+const USDC = 10n ** 6n;
+
+/**
+ * The health factor by hand: collateral value × max LTV / debt value, 4 decimals, rounded down
+ * (`collateral` in ETH base units, `ethUsd` whole dollars, `debt` in USDC base units, max LTV 0.8).
+ */
+function byHand(collateral: bigint, ethUsd: bigint, debt: bigint): string {
+  const cv = collateral * ethUsd;
+  const dv = (debt * E18) / USDC;
+  const hf = (cv * ((8n * E18) / 10n)) / dv;
+  const four = hf / 10n ** 14n;
+  const text = `${four / 10_000n}.${(four % 10_000n).toString().padStart(4, '0')}`;
+  return text.replace(/\.?0+$/, '');
+}
+
+describe('collateral on its own through the sandbox (whole processes)', () => {
+  let users: TwoUsers;
+  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const read = async (): Promise<Borrow | undefined> => {
+    const r = await alice(['lending']);
+    expect(r.code, r.stderr).toBe(0);
+    return (r.doc.borrows as Borrow[]).find(
+      (b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC',
+    );
+  };
+  const ethBalance = async (): Promise<bigint> => {
+    const r = await alice(['balance']);
+    const eth = (r.doc.balances as Array<{ symbol: string; baseUnits: string }>).find(
+      (b) => b.symbol === 'ETH',
+    );
+    return BigInt(eth?.baseUnits ?? '0');
+  };
+
+  beforeAll(async () => {
+    users = await startTwoUsers();
+  }, 120_000);
+  afterAll(async () => {
+    await users?.close();
+  });
+
+  it('borrow → price drop → add → refusals → withdraw some → repay all → withdraw all', async () => {
+    const borrowed = await alice(['borrow', '700', 'USDC', '--collateral', '0.5', 'ETH', '--yes']);
+    expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '2000', '--json']);
+    expect(priced.code, priced.stderr).toBe(0);
+    const low = await read();
+    const debt = BigInt(low?.debt.baseUnits ?? '0');
+    // 0.5 ETH × $2000 × 0.8 / ~700 ≈ 1.14: below the 1.2 margin
+    expect(low?.healthFactor).toBe(byHand(E18 / 2n, 2000n, debt));
+    expect(Number(low?.healthFactor)).toBeLessThan(1.2);
+
+    // add 0.25 ETH: approve the pool for exactly 0.25 ETH, then modify_position (debt 0)
+    const added = await alice(['add-collateral', '0.25', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(added.doc.error, added.stderr).toBeUndefined();
+    expect(added.doc).toMatchObject({
+      kind: 'add-collateral',
+      calls: [{ entrypoint: 'approve' }, { entrypoint: 'modify_position' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const [approve, modify] = added.doc.calls as Call[];
+    expect(BigInt(approve?.calldata[0] ?? '0')).toBe(BigInt(modify?.contractAddress ?? '1'));
+    expect(approve?.calldata.slice(1).map(BigInt)).toEqual([E18 / 4n, 0n]);
+    expect(String(added.doc.headline)).toMatch(/health factor \d+\.\d+ → \d+\.\d+/);
+    const raised = await read();
+    const debtNow = BigInt(raised?.debt.baseUnits ?? '0');
+    expect(raised?.collateral.baseUnits).toBe(((3n * E18) / 4n).toString());
+    // 0.75 ETH × $2000 × 0.8 / ~700 ≈ 1.71: raised by the amount, as computed by hand
+    expect(raised?.healthFactor).toBe(byHand((3n * E18) / 4n, 2000n, debtNow));
+    expect(Number(raised?.healthFactor)).toBeGreaterThan(Number(low?.healthFactor));
+
+    // more than the position holds: refused before signing, with what it holds
+    const tooMuch = await alice(['withdraw-collateral', '1', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(tooMuch.doc.error).toMatchObject({
+      code: 'INVALID_AMOUNT',
+      details: { collateral: ((3n * E18) / 4n).toString() },
+    });
+    // 0.4 ETH left: 640 of borrowing power against ~700, at or below 1
+    const under = await alice(['withdraw-collateral', '0.35', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(under.doc.error).toMatchObject({ code: 'HEALTH_TOO_LOW' });
+    // 0.45 ETH left: ~1.03, below the margin: its acknowledgment first
+    const risky = await alice(['withdraw-collateral', '0.3', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(risky.doc.error).toMatchObject({
+      code: 'ACKNOWLEDGMENT_REQUIRED',
+      details: { remedy: ['low-health'] },
+    });
+    expect((await read())?.collateral.baseUnits).toBe(((3n * E18) / 4n).toString());
+
+    // withdraw 0.1 ETH (0.65 left: ~1.49): one modify_position, no approve; it arrives
+    const ethBefore = await ethBalance();
+    const some = await alice(['withdraw-collateral', '0.1', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(some.doc.error, some.stderr).toBeUndefined();
+    expect(some.doc).toMatchObject({
+      kind: 'withdraw-collateral',
+      calls: [{ entrypoint: 'modify_position' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    expect((await ethBalance()) - ethBefore).toBeGreaterThanOrEqual(E18 / 10n);
+    const less = await read();
+    expect(less?.collateral.baseUnits).toBe(((65n * E18) / 100n).toString());
+    expect(less?.healthFactor).toBe(
+      byHand((65n * E18) / 100n, 2000n, BigInt(less?.debt.baseUnits ?? '0')),
+    );
+
+    // with the debt left, all is refused (nothing against the debt); repay all, then all
+    const allWithDebt = await alice([
+      'withdraw-collateral',
+      'all',
+      'ETH',
+      '--debt',
+      'USDC',
+      '--yes',
+    ]);
+    expect(allWithDebt.doc.error).toMatchObject({ code: 'HEALTH_TOO_LOW' });
+    const repaid = await alice(['repay', 'all', 'USDC', '--collateral', 'ETH', '--yes']);
+    expect(repaid.doc.error, repaid.stderr).toBeUndefined();
+    const ethBeforeAll = await ethBalance();
+    const all = await alice(['withdraw-collateral', 'all', 'ETH', '--debt', 'USDC', '--yes']);
+    expect(all.doc.error, all.stderr).toBeUndefined();
+    expect(all.doc).toMatchObject({
+      calls: [{ entrypoint: 'modify_position' }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    expect((await ethBalance()) - ethBeforeAll).toBeGreaterThanOrEqual((65n * E18) / 100n);
+    expect((await read())?.collateral.baseUnits ?? '0').toBe('0');
+
+    // the history records both kinds under their own names
+    const history = await alice(['history']);
+    const kinds = (history.doc.entries as Array<{ kind: string }>).map((e) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['add-collateral', 'withdraw-collateral']));
+  }, 300_000);
+
+  it('collateral first, borrow later: add-collateral needs no debt; no pool on sepolia', async () => {
+    const added = await alice(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
+    expect(added.doc.error, added.stderr).toBeUndefined();
+    const r = await alice(['lending']);
+    const held = (r.doc.borrows as Borrow[]).find(
+      (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
+    );
+    expect(held).toMatchObject({
+      collateral: { baseUnits: (1000n * E18).toString() },
+      debt: { baseUnits: '0' },
+      healthFactor: null,
+    });
+    const borrowed = await alice(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
+    expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+
+    const sepolia = await cli(users.aliceHome, [
+      'add-collateral',
+      '1',
+      'ETH',
+      '--debt',
+      'USDC',
+      '--network',
+      'sepolia',
+      '--json',
+    ]);
+    expect(sepolia.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });
+  }, 300_000);
+});
