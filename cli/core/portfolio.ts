@@ -277,11 +277,14 @@ async function positionsOf(
   options: PriceOptions,
   call: CallOptions,
 ): Promise<PositionRead> {
-  const [{ reader }, { readPositions }] = await Promise.all([
+  const [{ reader }, { readPositions }, vTokens] = await Promise.all([
     sessionReader(endpoints, options),
     import('./positions.js'),
+    import('./vtoken-hints.js').then((m) =>
+      m.loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
+    ),
   ]);
-  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox });
+  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox, vTokens });
 }
 
 export const PRICING_METHOD =
