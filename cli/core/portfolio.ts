@@ -300,8 +300,8 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  // the positions are read beside the balances, and each side is priced as soon as it is read:
-  // a fixed number of parallel rounds, whatever the number of positions
+  // the positions' first chain round runs beside the balances, then one round for what is held
+  // (docs/portfolio.md "Positions"); each side is priced as soon as it is read
   const walletSide = readWalletBalances(endpoints, {}, call).then(async (read) => {
     const held = read.balances.filter((b) => b.baseUnits !== '0');
     const registry = listTokens(endpoints.network);

@@ -1,6 +1,7 @@
 /**
- * View calls (`starknet_call`) sent as JSON-RPC batches (docs/architecture.md "Chain reads in
- * batches"): every view asked in the same turn of the event loop joins one round, sent as batches
+ * View calls (`starknet_call`) sent as JSON-RPC batches (docs/architecture.md "Execution",
+ * docs/decisions.md "Position reads: one round, batched"): every view asked in the same turn of
+ * the event loop joins one round, sent as batches
  * of at most VIEW_BATCH_MAX requests, in parallel, through the reader's own bounded fetch
  * (fetch.ts: the scope's signal, one deadline, a size cap, no redirect). One answer per view, in
  * the shape `provider.callContract` gives: felts on success, starknet.js's `RpcError` when the
