@@ -55,6 +55,7 @@ interface Ran {
   stdout: string;
   steps: number;
   chainSteps: number;
+  cpuMs: number;
   requests: string[];
 }
 
@@ -70,13 +71,15 @@ function run(args: string[], probe = false): Ran {
     throw new Error(
       `finance-tui ${args.join(' ')} exited ${result.status}: ${(result.stdout + result.stderr).slice(0, 800)}`,
     );
-  if (!probe) return { wallMs, stdout: result.stdout, steps: 0, chainSteps: 0, requests: [] };
+  if (!probe)
+    return { wallMs, stdout: result.stdout, steps: 0, chainSteps: 0, cpuMs: 0, requests: [] };
   const report = readProbe(result.stderr);
   return {
     wallMs,
     stdout: result.stdout,
     steps: report.steps,
     chainSteps: report.chainSteps,
+    cpuMs: report.cpuMs,
     requests: report.requests,
   };
 }
@@ -161,6 +164,7 @@ async function main(): Promise<void> {
     const portfolios: number[] = [];
     const extraChain: number[] = [];
     const extraAggregator: number[] = [];
+    const cpu: { balance: number[]; portfolio: number[] } = { balance: [], portfolio: [] };
     let last: { balance: Ran; portfolio: Ran } | undefined;
     for (let round = 0; round < RUNS; round++) {
       const balance = run(['balance', '--json', '--sandbox'], true);
@@ -173,6 +177,8 @@ async function main(): Promise<void> {
       const chainExtra = portfolio.chainSteps - balance.chainSteps;
       extraChain.push(chainExtra);
       extraAggregator.push(portfolio.steps - balance.steps - chainExtra);
+      cpu.balance.push(balance.cpuMs);
+      cpu.portfolio.push(portfolio.cpuMs);
       last = { balance, portfolio };
     }
     const startup = median(startups);
@@ -199,6 +205,7 @@ async function main(): Promise<void> {
         `aggregator rounds of portfolio beyond balance ${String(aggregatorRounds).padStart(5)}  (target ≤ ${MAX_EXTRA_AGGREGATOR_ROUNDS}${roundsFailed ? '; FAILED' : ''})`,
         `chain requests (calls) balance / portfolio    ${last === undefined ? '' : `${chainRequests(last.balance)} (${chainCalls(last.balance)}) / ${chainRequests(last.portfolio)} (${chainCalls(last.portfolio)})`}`,
         `round trips in portfolio − start-up, by time  ${(portfolio - startup > 0 ? (portfolio - startup) / aggregatorTrip : 0).toFixed(1).padStart(5)}  (in ${LATENCY_MS} ms trips)`,
+        `process CPU balance / portfolio               ${median(cpu.balance).toFixed(0)} / ${median(cpu.portfolio).toFixed(0)} ms`,
         `start-up: balance --json --sandbox            ${startup.toFixed(0).padStart(5)} ms`,
         `one aggregator round trip (GET /route)        ${aggregatorTrip.toFixed(0).padStart(5)} ms`,
         `one chain round trip (starknet_chainId)       ${chainTripMs.toFixed(0).padStart(5)} ms`,

@@ -406,9 +406,12 @@ export interface VTokenHints {
   put(pool: string, found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>): void;
 }
 
-/** A view whose call the node refused (a revert: e.g. a pair the pool does not list) → undefined. */
+/**
+ * A view the contract reverted (Starknet JSON-RPC error 40 CONTRACT_ERROR: e.g. a pair the pool
+ * does not list) → undefined; any other failure (the node, a limit, the transport) is thrown.
+ */
 const unlessReverted = (error: unknown): undefined => {
-  if (error instanceof RpcError) return undefined;
+  if (error instanceof RpcError && error.code === 40) return undefined;
   throw error;
 };
 

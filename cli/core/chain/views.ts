@@ -16,6 +16,7 @@
 import { CallData, hash, RpcError } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import type { ChainReader } from './account.js';
+import { currentScope } from './scope.js';
 
 /** The sandbox chain's limit (sandbox/chain/jsonrpc.ts MAX_BATCH), and modest for any node. */
 export const VIEW_BATCH_MAX = 20;
@@ -82,6 +83,9 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
       for (const p of chunk) p.reject(error);
       return;
     }
+    // the refusal is not this scope's failure (fetch.ts recorded it): the singles decide
+    const scope = currentScope();
+    if (scope !== undefined && scope.failure === error) scope.failure = undefined;
     refusesBatches.add(reader);
     return singles(reader, chunk);
   }
