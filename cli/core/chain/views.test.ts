@@ -55,7 +55,8 @@ beforeAll(async () => {
             id: null,
             error: { code: -32600, message: 'Invalid Request' },
           });
-        return json(200, (body as Request[]).map(answer));
+        // answered in reverse: the client matches the answers by id
+        return json(200, (body as Request[]).map(answer).reverse());
       }
       return json(200, answer(body as Request));
     });

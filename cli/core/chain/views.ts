@@ -89,11 +89,13 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     refusesBatches.add(reader);
     return singles(reader, chunk);
   }
-  const byId = new Map<unknown, Record<string, unknown>>();
+  // matched by id, in any order (a node may answer "1" for 1)
+  const byId = new Map<string, Record<string, unknown>>();
   for (const a of answers as unknown[])
-    if (typeof a === 'object' && a !== null) byId.set((a as { id?: unknown }).id, a as never);
+    if (typeof a === 'object' && a !== null)
+      byId.set(String((a as { id?: unknown }).id), a as Record<string, unknown>);
   chunk.forEach((p, i) => {
-    const answer = byId.get(i + 1);
+    const answer = byId.get(String(i + 1));
     const result = answer?.result;
     if (answer !== undefined && Array.isArray(result)) {
       try {
