@@ -7,7 +7,9 @@
  *  - steps: the sequential round trips — the longest chain of answered requests in which each
  *    started after the one before it had answered (told by the order of the events, no clock).
  *    GET /health and GET / (our server's own liveness answers, which reach no upstream) are
- *    left out, as are requests that were abandoned (aborted).
+ *    left out, as are requests that were abandoned (aborted);
+ *  - chainSteps: the same count over the Starknet JSON-RPC requests alone (path `/rpc`: the
+ *    sandbox chain's): how many chain rounds follow one another.
  * Used by bench/trade.ts and by test/round-trips.test.ts (docs/execution.md "Round trips").
  */
 
@@ -20,7 +22,7 @@ globalThis.fetch = async (input, init) => {
   const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
   let rpc = '';
   try { const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined; rpc = Array.isArray(body) ? body.map((b) => b.method).join('+') : (body?.method ?? ''); } catch {}
-  const entry = { what: (method + ' ' + url.pathname + ' ' + rpc).trim(), liveness: method === 'GET' && (url.pathname === '/health' || url.pathname === '/'), start: ++events, end: 0 };
+  const entry = { path: url.pathname, what: (method + ' ' + url.pathname + ' ' + rpc).trim(), liveness: method === 'GET' && (url.pathname === '/health' || url.pathname === '/'), start: ++events, end: 0 };
   if (inFlight++ === 0) since = performance.now();
   try {
     const response = await original(input, init);
@@ -31,10 +33,14 @@ globalThis.fetch = async (input, init) => {
 };
 process.on('exit', () => {
   const counted = done.filter((r) => !r.liveness).sort((a, b) => a.start - b.start);
-  const depth = new Map();
-  for (const r of counted) depth.set(r, 1 + Math.max(0, ...counted.filter((q) => q.end < r.start).map((q) => depth.get(q))));
+  const stepsOf = (rs) => {
+    const depth = new Map();
+    for (const r of rs) depth.set(r, 1 + Math.max(0, ...rs.filter((q) => q.end < r.start).map((q) => depth.get(q))));
+    return Math.max(0, ...depth.values());
+  };
+  const chain = (r) => r.path === '/rpc';
   const cpu = process.cpuUsage();
-  const report = { cpuMs: (cpu.user + cpu.system) / 1000, waitMs: waited, rssKb: process.resourceUsage().maxRSS, steps: Math.max(0, ...depth.values()), requests: done.sort((a, b) => a.start - b.start).map((r) => r.what) };
+  const report = { cpuMs: (cpu.user + cpu.system) / 1000, waitMs: waited, rssKb: process.resourceUsage().maxRSS, steps: stepsOf(counted), chainSteps: stepsOf(counted.filter(chain)), requests: done.sort((a, b) => a.start - b.start).map((r) => r.what) };
   process.stderr.write('BENCH ' + JSON.stringify(report) + '\\n');
 });
 `;
@@ -47,6 +53,8 @@ export interface ProbeReport {
   rssKb: number;
   /** sequential round trips that reach an upstream (see above) */
   steps: number;
+  /** sequential round trips to the Starknet JSON-RPC (`/rpc`) alone */
+  chainSteps: number;
   requests: string[];
 }
 

@@ -19,6 +19,11 @@ export interface FaultSettings {
    * lost: `drop` closes the connection, `hang` never answers (until the client gives up)
    */
   loseAnswer?: { count: number; method?: string; mode?: 'drop' | 'hang' };
+  /**
+   * answer every JSON-RPC batch (a JSON array body) with HTTP 400 and one "Invalid Request"
+   * error, as a node that takes no batches does: clients must fall back to single requests
+   */
+  refuseBatches?: boolean;
 }
 
 export class FaultState {
@@ -33,6 +38,9 @@ export class FaultState {
   lost = 0;
   /** requests seen (admin calls excluded): lets tests count upstream calls */
   requests = 0;
+  refuseBatches = false;
+  /** batches refused so far */
+  refusedBatches = 0;
 
   constructor(initial: FaultSettings = {}) {
     this.apply(initial);
@@ -40,6 +48,7 @@ export class FaultState {
 
   apply(settings: FaultSettings): void {
     if (settings.latencyMs !== undefined) this.latencyMs = settings.latencyMs;
+    if (settings.refuseBatches !== undefined) this.refuseBatches = settings.refuseBatches;
     if (settings.failNext !== undefined) {
       this.failCount = settings.failNext.count;
       this.failStatus = settings.failNext.status ?? 500;
@@ -86,6 +95,7 @@ const FaultBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    refuseBatches: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -125,6 +135,16 @@ async function faultsPlugin(
     }
   });
 
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isAdmin(request) || !state.refuseBatches || !Array.isArray(request.body)) return;
+    state.refusedBatches += 1;
+    return reply.code(400).send({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request', data: 'batches are not accepted here' },
+    });
+  });
+
   // after the handler ran: the work is done, only its answer goes missing
   app.addHook('onSend', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
     if (isAdmin(request) || !state.takeLoss(request.body)) return payload;
@@ -150,6 +170,7 @@ async function faultsPlugin(
         method: state.loseMethod ?? null,
         mode: state.loseMode,
       },
+      refuseBatches: state.refuseBatches,
     };
   });
   app.get('/sandbox/faults', async () => ({
@@ -157,6 +178,7 @@ async function faultsPlugin(
     failCount: state.failCount,
     requests: state.requests,
     lostAnswers: state.lost,
+    refusedBatches: state.refusedBatches,
   }));
 }
 

@@ -5,6 +5,8 @@
  * reports the longest chain of requests each started after the one before had answered. The
  * sandbox's latency knob holds every emulator answer back, so requests that are sent together
  * are all under way before the first answers (the count is of the order of events, not of time).
+ * Issue 25 "Speed": `portfolio` with positions costs one more chain round than `balance`
+ * (docs/portfolio.md "Positions"), its views sent as JSON-RPC batches.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ describe('sequential round trips of a money command (whole processes)', () => {
   async function counted(
     args: string[],
     home = users.aliceHome,
-  ): Promise<{ doc: Doc; steps: number; requests: string[] }> {
+  ): Promise<{ doc: Doc; steps: number; chainSteps: number; requests: string[] }> {
     const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: home }), undefined, {
       nodeArgs: ['--import', FETCH_PROBE],
     });
@@ -108,6 +110,65 @@ describe('sequential round trips of a money command (whole processes)', () => {
     expect(stake.doc).toMatchObject({ kind: 'stake', transaction: { status: 'SUCCEEDED' } });
     expect(stake.steps, stake.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
   });
+
+  it('portfolio with positions: one chain round beside the balances, then one for what is held, as batches; a node that refuses batches still works', async () => {
+    // a faucet wallet of its own, with a stake, a supply and a borrow
+    const home = tempHome();
+    homes.push(home);
+    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+    await signIn(home.dir, 'positions-trips@example.com');
+    for (const args of [
+      ['stake', '100', '--validator', 'Sandbox Alpha'],
+      ['supply', '100', 'USDC'],
+      ['borrow', '100', 'USDT', '--collateral', '1 ETH'],
+    ])
+      expect(
+        (await counted([...args, '--yes', '--json', '--sandbox'], home.dir)).doc,
+      ).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+    const kinds = (doc: Doc): string[] =>
+      (doc.positions as Array<{ kind: string; symbol: string }>)
+        .map((p) => `${p.kind} ${p.symbol}`)
+        .sort();
+    const held = ['collateral ETH', 'debt USDT', 'staked STRK', 'supplied USDC'];
+    const posts = (requests: string[]): string[] =>
+      requests.filter((q) => q.startsWith('POST /rpc'));
+    const balance = await counted(['balance', '--json', '--sandbox'], home.dir);
+    // the first read finds the vTokens through the factory: their shares, then what they are worth
+    const cold = await counted(['portfolio', '--json', '--sandbox'], home.dir);
+    expect(kinds(cold.doc)).toEqual(held);
+    expect(cold.chainSteps - balance.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(2);
+    // later reads ask the hinted vToken's shares in the first round, the factory beside them
+    const warm = await counted(['portfolio', '--json', '--sandbox'], home.dir);
+    expect(kinds(warm.doc)).toEqual(held);
+    expect(warm.chainSteps - balance.chainSteps, warm.requests.join('\n')).toBeLessThanOrEqual(1);
+    // beyond the balances: the positions' one chain round and the one pricing round
+    expect(warm.steps - balance.steps, warm.requests.join('\n')).toBeLessThanOrEqual(2);
+    // some 80 views, sent as a few batches (each answers up to 20 views)
+    expect(posts(warm.requests).length - posts(balance.requests).length).toBeLessThanOrEqual(8);
+    expect(warm.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
+
+    const knob = (refuseBatches: boolean) =>
+      fetch(`${users.urls.chainUrl}/sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refuseBatches }),
+      });
+    expect((await knob(true)).ok).toBe(true);
+    try {
+      const singles = await counted(['portfolio', '--json', '--sandbox'], home.dir);
+      expect(kinds(singles.doc)).toEqual(held);
+      expect(singles.doc.notes).toEqual(warm.doc.notes);
+      // one refused batch, then one request per view, in the same rounds
+      expect(singles.chainSteps - balance.chainSteps).toBeLessThanOrEqual(2);
+      expect(posts(singles.requests).length).toBeGreaterThan(posts(warm.requests).length + 40);
+    } finally {
+      await knob(false);
+    }
+    const state = (await (await fetch(`${users.urls.chainUrl}/sandbox/faults`)).json()) as {
+      refusedBatches: number;
+    };
+    expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
+  }, 120_000);
 
   it(`portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`, async () => {
     // a faucet wallet of its own (ETH, STRK, USDC, USDT, DAI, WBTC): selling the unlisted tokens takes 5 legs

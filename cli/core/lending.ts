@@ -6,6 +6,7 @@
  * factor, exact in bigint: collateral value × max LTV / debt value, values in USD with 18
  * decimals at the pool's own oracle prices (the pool's own rule, docs/sandbox-chain.md "Lending").
  */
+import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
@@ -16,9 +17,11 @@ import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
+import { batchedViews, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
+import { loadVTokenHints } from './vtoken-hints.js';
 
 export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
 
@@ -270,23 +273,33 @@ export async function readPair(
       readPrice(reader, oracleAddress, collateral),
       readPrice(reader, oracleAddress, debt),
     ]);
-    const limits = decodeAssetConfig(config);
-    if (position.length < 8 || limits === undefined || ltv[0] === undefined)
-      throw garbled('a position');
-    return {
-      pool,
-      collateral,
-      debt,
-      collateralShares: u256(position, 0),
-      nominalDebt: u256(position, 2),
-      collateralAmount: u256(position, 4),
-      debtAmount: u256(position, 6),
-      maxLtv: ltv[0],
-      prices: { collateral: cPrice, debt: dPrice },
-      debtLimits: limits,
-      debtCap: u256(cap, 0),
-    };
+    return pairStateOf({ pool, collateral, debt }, { position, ltv, config, cap }, [
+      cPrice,
+      dPrice,
+    ]);
   });
+}
+
+/** A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt, `debt_caps`). */
+function pairStateOf(
+  of: { pool: VesuPool; collateral: Token; debt: Token },
+  f: { position: bigint[]; ltv: bigint[]; config: bigint[]; cap: bigint[] },
+  [collateralPrice, debtPrice]: [OraclePrice, OraclePrice],
+): PairState {
+  const limits = decodeAssetConfig(f.config);
+  if (f.position.length < 8 || limits === undefined || f.ltv[0] === undefined)
+    throw garbled('a position');
+  return {
+    ...of,
+    collateralShares: u256(f.position, 0),
+    nominalDebt: u256(f.position, 2),
+    collateralAmount: u256(f.position, 4),
+    debtAmount: u256(f.position, 6),
+    maxLtv: f.ltv[0],
+    prices: { collateral: collateralPrice, debt: debtPrice },
+    debtLimits: limits,
+    debtCap: u256(f.cap, 0),
+  };
 }
 
 /** A vToken and the account's shares in it, with what they are worth now. */
@@ -382,72 +395,183 @@ const money = (amount: bigint, token: Token) => ({
 });
 
 /**
+ * Where a read remembers each asset's vToken (the factory's `v_token_for_asset` answer), so that
+ * the next read can ask the vToken's balance in its first round. Only a hint: the factory is
+ * asked every time beside it, and a hint it contradicts is dropped (docs/decisions.md
+ * "Position reads: one round, batched").
+ */
+export interface VTokenHints {
+  get(pool: string, asset: string): string | undefined;
+  /** the factory's answers for `pool` of this read, replacing that pool's (an unlisted asset left out) */
+  put(pool: string, found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>): void;
+}
+
+/**
+ * A view the contract reverted (Starknet JSON-RPC error 40 CONTRACT_ERROR: e.g. a pair the pool
+ * does not list) → undefined; any other failure (the node, a limit, the transport) is thrown.
+ */
+const unlessReverted = (error: unknown): undefined => {
+  if (error instanceof RpcError && error.code === 40) return undefined;
+  throw error;
+};
+
+/**
  * Every position of the account in the network's pools: each registry token's supply (its vToken
- * found by the factory) and each ordered pair's position — the pairs and vTokens in one parallel
- * round, then the prices, limits and shares' worth of what is held.
+ * found by the factory) and each ordered pair's position (docs/portfolio.md "Positions").
+ * Round 1, every view at once, as JSON-RPC batches (chain/views.ts): the oracle's address, each
+ * token's vToken from the factory and — where a hint names it — the account's shares in it, and
+ * every pair's position (its amounts included). Round 2, only for what is held, all at once: what
+ * the shares redeem for (`preview_redeem`, the vault's own rounding), the held pairs' max LTV,
+ * debt config and cap, and the oracle's prices of the held tokens. Without a hint (or with one the
+ * factory contradicts) the shares are asked in round 2 and their worth in a third. A failed read
+ * fails the whole document (positions leaves the family out with a note); only a revert of a
+ * pair's `position` (an unlisted pair) is skipped as "not held".
  */
 export async function readLending(
   reader: ChainReader,
-  options: LendingReadOptions & { pool?: string | undefined } = {},
+  options: LendingReadOptions & {
+    pool?: string | undefined;
+    views?: Viewer | undefined;
+    vTokens?: VTokenHints | undefined;
+  } = {},
 ): Promise<LendingDocument> {
   const network = reader.network;
   const pool = lendingPool(network, options.pool);
+  const factory = factoryOf(network);
   const tokens = listTokens(network);
   const pairs = tokens.flatMap((c) =>
     tokens.filter((d) => d.address !== c.address).map((d) => ({ c, d })),
   );
+  const views = options.views ?? batchedViews(reader);
+  const v = (contractAddress: string, entrypoint: string, calldata: string[] = []) =>
+    views({ contractAddress, entrypoint, calldata });
+  const quiet = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined); // awaited later, maybe after another read failed
+    return p;
+  };
   return scoped(options, async () => {
-    // round 1: the oracle, each token's vToken, each pair's position; the prices follow the
-    // oracle at once, beside the shares: three parallel rounds in all
-    const oracle = view(reader, pool.address, 'oracle').then((f) => hex(f[0] ?? 0n));
-    oracle.catch(() => undefined);
-    const [supplyReads, positions] = await Promise.all([
-      Promise.all(
-        tokens.map((t) =>
-          Promise.all([
-            readSupply(reader, pool, t, options).catch(() => undefined),
-            oracle.then((o) => readPrice(reader, o, t)).catch(() => undefined),
-          ]),
+    // round 1
+    const oracle = quiet(v(pool.address, 'oracle').then((f) => hex(f[0] ?? 0n)));
+    const supplyRows = tokens.map((token) => {
+      const hint = options.vTokens?.get(pool.address, token.address);
+      return {
+        token,
+        hint,
+        found: quiet(
+          v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
         ),
-      ),
+        hintedShares:
+          hint === undefined
+            ? undefined
+            : quiet(v(hint, 'balance_of', [reader.address]).then((f) => u256(f, 0))),
+      };
+    });
+    const positions = quiet(
       Promise.all(
         pairs.map(({ c, d }) =>
-          view(reader, pool.address, 'position', [c.address, d.address, reader.address]).then(
-            (f) => ({ c, d, shares: u256(f, 0), nominal: u256(f, 2) }),
-            () => undefined,
+          v(pool.address, 'position', [c.address, d.address, reader.address]).then(
+            (f) => ({ c, d, f }),
+            unlessReverted,
           ),
         ),
       ),
-    ]);
-    const held = positions.filter(
-      (p): p is NonNullable<typeof p> => p !== undefined && (p.shares !== 0n || p.nominal !== 0n),
     );
-    const pairStates = await Promise.all(
-      held.map((p) => readPair(reader, pool, p.c, p.d, options)),
+    // round 2 (held only): each price asked once, whoever needs it
+    const priceReads = new Map<string, Promise<OraclePrice>>();
+    const priceOf = (token: Token): Promise<OraclePrice> => {
+      let read = priceReads.get(token.address);
+      if (read === undefined) {
+        read = quiet(
+          oracle
+            .then((o) => v(o, 'price', [token.address]))
+            .then((f) => ({
+              value: u256(f, 0),
+              valid: f[2] === 1n,
+            })),
+        );
+        priceReads.set(token.address, read);
+      }
+      return read;
+    };
+    const supplies = quiet(
+      Promise.all(
+        supplyRows.map(async (row) => {
+          const found = await row.found;
+          if (found === 0n) return undefined; // not listed in this pool
+          const vToken = hex(found);
+          const hinted = row.hint !== undefined && BigInt(row.hint) === found;
+          const shares =
+            hinted && row.hintedShares !== undefined
+              ? await row.hintedShares
+              : u256(await v(vToken, 'balance_of', [reader.address]), 0);
+          if (shares === 0n) return { token: row.token, vToken, found, shares, assets: 0n };
+          const [assets, price] = await Promise.all([
+            v(vToken, 'preview_redeem', [
+              `0x${(shares % U128).toString(16)}`,
+              `0x${(shares >> 128n).toString(16)}`,
+            ]).then((f) => u256(f, 0)),
+            priceOf(row.token).catch(() => undefined),
+          ]);
+          return { token: row.token, vToken, found, shares, assets, price };
+        }),
+      ),
     );
-    const kept = supplyReads.filter(
-      (r): r is [SupplyState, OraclePrice | undefined] => r[0] !== undefined && r[0].shares !== 0n,
+    const borrows = quiet(
+      positions.then((all) =>
+        Promise.all(
+          all
+            .filter((p): p is NonNullable<typeof p> => p !== undefined)
+            .filter((p) => {
+              if (p.f.length < 8) throw garbled('a position');
+              return u256(p.f, 0) !== 0n || u256(p.f, 2) !== 0n;
+            })
+            .map(async ({ c, d, f }) => {
+              const pair = [c.address, d.address];
+              const [ltv, config, cap, cPrice, dPrice] = await Promise.all([
+                v(pool.address, 'ltv_config', pair),
+                v(pool.address, 'asset_config', [d.address]),
+                v(pool.address, 'debt_caps', pair),
+                priceOf(c),
+                priceOf(d),
+              ]);
+              return pairStateOf(
+                { pool, collateral: c, debt: d },
+                { position: f, ltv, config, cap },
+                [cPrice, dPrice],
+              );
+            }),
+        ),
+      ),
     );
-    const supplied = kept.map((r) => r[0]);
-    const prices = kept.map((r) => r[1]);
+    const [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+    const listed = supplyStates.filter((s): s is NonNullable<typeof s> => s !== undefined);
+    if (
+      options.vTokens !== undefined &&
+      supplyRows.some((row) => {
+        const s = listed.find((l) => l.token === row.token);
+        return s === undefined ? row.hint !== undefined : row.hint !== s.vToken;
+      })
+    )
+      options.vTokens.put(
+        pool.address,
+        listed.map((s) => ({ pool: pool.address, asset: s.token.address, vToken: s.vToken })),
+      );
+    const supplied = listed.filter((s) => s.shares !== 0n);
     return {
       network,
       account: reader.address,
       pools: [{ name: pool.name, address: pool.address }],
-      supplied: supplied.map((s, i) => {
-        const price = prices[i];
-        return {
-          pool: pool.name,
-          ...money(s.assets, s.token),
-          valueUsd:
-            price === undefined || !price.valid
-              ? null
-              : formatAmount(usdValue(s.assets, price.value, s.token), 18, {
-                  maxFractionDigits: 2,
-                }),
-          vToken: s.vToken,
-        };
-      }),
+      supplied: supplied.map((s) => ({
+        pool: pool.name,
+        ...money(s.assets, s.token),
+        valueUsd:
+          s.price === undefined || !s.price.valid
+            ? null
+            : formatAmount(usdValue(s.assets, s.price.value, s.token), 18, {
+                maxFractionDigits: 2,
+              }),
+        vToken: s.vToken,
+      })),
       borrows: pairStates.map((p) => {
         const hf = pairHealth(p, p.collateralAmount, p.debtAmount);
         const liq = liquidationPrice(p, p.collateralAmount, p.debtAmount);
@@ -477,7 +601,10 @@ export async function lendingPositions(
   call: CallOptions = {},
 ): Promise<LendingDocument & { email: string }> {
   lendingPool(endpoints.network, options.pool);
-  const { session, reader } = await sessionReader(endpoints, options);
-  const doc = await readLending(reader, { pool: options.pool, signal: call.signal });
+  const [{ session, reader }, vTokens] = await Promise.all([
+    sessionReader(endpoints, options),
+    loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
+  ]);
+  const doc = await readLending(reader, { pool: options.pool, signal: call.signal, vTokens });
   return { email: session.email, ...doc };
 }

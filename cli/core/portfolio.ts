@@ -277,11 +277,14 @@ async function positionsOf(
   options: PriceOptions,
   call: CallOptions,
 ): Promise<PositionRead> {
-  const [{ reader }, { readPositions }] = await Promise.all([
+  const [{ reader }, { readPositions }, vTokens] = await Promise.all([
     sessionReader(endpoints, options),
     import('./positions.js'),
+    import('./vtoken-hints.js').then((m) =>
+      m.loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
+    ),
   ]);
-  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox });
+  return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox, vTokens });
 }
 
 export const PRICING_METHOD =
@@ -297,8 +300,8 @@ export async function portfolio(
   call: CallOptions = {},
 ): Promise<Portfolio> {
   const now = options.now ?? Date.now;
-  // the positions are read beside the balances, and each side is priced as soon as it is read:
-  // a fixed number of parallel rounds, whatever the number of positions
+  // the positions' first chain round runs beside the balances, then one round for what is held
+  // (docs/portfolio.md "Positions"); each side is priced as soon as it is read
   const walletSide = readWalletBalances(endpoints, {}, call).then(async (read) => {
     const held = read.balances.filter((b) => b.baseUnits !== '0');
     const registry = listTokens(endpoints.network);

@@ -3,14 +3,16 @@
  * in an exit window and unclaimed rewards (cli/core/staking.ts), Vesu supplies and collateral as
  * holdings, Vesu debt as a negative line with the borrow's health factor beside it
  * (cli/core/lending.ts). They are not wallet balances (a supply is held as vToken shares, a stake
- * by the pool), so nothing is counted twice. Every position read runs at once, in parallel with the
- * wallet's balances: a fixed number of parallel rounds, whatever the number of positions. A read
- * that fails leaves its family out with a note, never a guessed amount.
+ * by the pool), so nothing is counted twice. The position reads start beside the wallet's balances:
+ * one round of every view at once, then one round for what is held (docs/portfolio.md
+ * "Positions"), whatever the number of positions. A read that fails leaves its family out with a
+ * note, never a guessed amount.
  */
 import { formatAmount } from '../../shared/amount.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
-import { readLending } from './lending.js';
+import { batchedViews } from './chain/views.js';
+import { readLending, type VTokenHints } from './lending.js';
 import { NETWORKS_OF } from './actions/rules.js';
 import { stakingOf } from './staking.js';
 
@@ -37,27 +39,37 @@ export interface PositionRead {
 const tokenOf = (reader: ChainReader, symbol: string): Token =>
   resolveToken(reader.network, symbol);
 
-/** Every position of the account on its network (staking and lending), in one go. */
+/**
+ * Every position of the account on its network (staking and lending), in one go: one viewer for
+ * both families, so their first-round views leave together as JSON-RPC batches (chain/views.ts).
+ */
 export async function readPositions(
   reader: ChainReader,
-  options: { signal?: AbortSignal | undefined; sandbox?: boolean | undefined } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    sandbox?: boolean | undefined;
+    vTokens?: VTokenHints | undefined;
+  } = {},
 ): Promise<PositionRead> {
   const network = reader.network;
   const stakingRuns = (NETWORKS_OF.staking as readonly string[]).includes(network);
   const lendingRuns = (NETWORKS_OF.lending as readonly string[]).includes(network);
+  const views = batchedViews(reader);
   const notes: string[] = [];
   const [staking, lending] = await Promise.all([
     stakingRuns
-      ? stakingOf(reader, options).catch(() => {
+      ? stakingOf(reader, { ...options, views }).catch(() => {
           notes.push('staking positions could not be read: left out of the net total');
           return undefined;
         })
       : undefined,
     lendingRuns
-      ? readLending(reader, { signal: options.signal }).catch(() => {
-          notes.push('lending positions could not be read: left out of the net total');
-          return undefined;
-        })
+      ? readLending(reader, { signal: options.signal, views, vTokens: options.vTokens }).catch(
+          () => {
+            notes.push('lending positions could not be read: left out of the net total');
+            return undefined;
+          },
+        )
       : undefined,
   ]);
   const items: PositionItem[] = [];

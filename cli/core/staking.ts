@@ -17,6 +17,7 @@ import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
+import { batchedViews, type Viewer } from './chain/views.js';
 import type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
 
 export type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
@@ -24,17 +25,19 @@ export type { PoolMember, StakingValidator } from './actions/legs/staking-common
 export interface StakingReadOptions {
   signal?: AbortSignal | undefined;
   sandbox?: boolean | undefined;
+  /** the round the views join (chain/views.ts); a fresh one when not given */
+  views?: Viewer | undefined;
 }
 
-const view = async (
-  reader: ChainReader,
+const viewsOf = (reader: ChainReader, options: StakingReadOptions): Viewer =>
+  options.views ?? batchedViews(reader);
+
+const view = (
+  views: Viewer,
   contractAddress: string,
   entrypoint: string,
   calldata: string[] = [],
-): Promise<bigint[]> =>
-  (await reader.provider.callContract({ contractAddress, entrypoint, calldata })).map((f) =>
-    BigInt(f),
-  );
+): Promise<bigint[]> => views({ contractAddress, entrypoint, calldata });
 
 const hex = (value: bigint | undefined): string => feltHex(value ?? 0n);
 
@@ -69,7 +72,11 @@ export async function readPoolMember(
   return inScope(
     options.signal,
     async () =>
-      decodeMember(await view(reader, validator.pool, 'get_pool_member_info_v1', [reader.address])),
+      decodeMember(
+        await view(viewsOf(reader, options), validator.pool, 'get_pool_member_info_v1', [
+          reader.address,
+        ]),
+      ),
     mapChainError,
   );
 }
@@ -108,12 +115,13 @@ export async function readValidator(
     );
   const staker = preset?.staker ?? parseAddress(key, 'validator');
   const staking = stakingContractFor(network);
+  const views = viewsOf(reader, options);
   return inScope(
     options.signal,
     async () => {
       const [poolInfo, stakerInfo] = await Promise.all([
-        view(reader, staking, 'staker_pool_info', [staker]).catch(() => undefined),
-        view(reader, staking, 'get_staker_info_v1', [staker]).catch(() => undefined),
+        view(views, staking, 'staker_pool_info', [staker]).catch(() => undefined),
+        view(views, staking, 'get_staker_info_v1', [staker]).catch(() => undefined),
       ]);
       if (poolInfo === undefined || stakerInfo === undefined || stakerInfo[0] === 1n)
         throw new AppError(
@@ -192,17 +200,24 @@ export interface StakingDocument {
   }>;
 }
 
-/** Every known validator of the network (read in parallel) and the account's membership of each. */
+/**
+ * Every known validator of the network and the account's membership of each, in ONE parallel
+ * round: the membership is asked of the preset's pool beside the validator's own reads, and
+ * counts only once the staking contract has named that same pool (readValidator refuses a preset
+ * whose pool the contract does not name), so a stale preset can never show a stake.
+ */
 export async function stakingOf(
   reader: ChainReader,
   options: StakingReadOptions = {},
 ): Promise<StakingDocument> {
   const presets = validatorsFor(reader.network, { sandbox: options.sandbox === true });
+  const shared = { ...options, views: viewsOf(reader, options) };
   const read = await Promise.all(
     presets.map(async (p) => {
-      const validator = await readValidator(reader, p.name, options);
-      const member = await readPoolMember(reader, validator, options);
-      return { validator, member };
+      const member = readPoolMember(reader, p, shared);
+      member.catch(() => undefined); // awaited below, after the validator is confirmed
+      const validator = await readValidator(reader, p.name, shared);
+      return { validator, member: await member };
     }),
   );
   return {

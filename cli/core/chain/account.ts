@@ -50,6 +50,11 @@ export interface ChainReader {
   readonly provider: RpcProvider;
   readonly pollIntervalMs: number;
   readonly confirmTimeoutMs: number;
+  /**
+   * POSTs a JSON-RPC batch to the node through the same bounded fetch as the provider and returns
+   * the parsed answer (views.ts sends its rounds so); absent on a reader that cannot batch
+   */
+  readonly sendBatch?: (requests: readonly unknown[]) => Promise<unknown>;
 }
 
 export interface ExecutionAccount extends ChainReader {
@@ -73,19 +78,26 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   logger.setLogLevel('OFF');
   const address = parseAddress(options.address, 'account address');
   const timeoutMs = options.requestTimeoutMs ?? 15_000;
-  const provider = new RpcProvider({
-    nodeUrl: httpUrl(options.rpcUrl, 'rpcUrl'),
-    baseFetch: scopedFetch({
-      service: 'chain',
-      timeoutMs,
-      maxResponseBytes: MAX_RESPONSE_BYTES,
-      ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }),
-    }),
+  const nodeUrl = httpUrl(options.rpcUrl, 'rpcUrl');
+  const chainFetch = scopedFetch({
+    service: 'chain',
+    timeoutMs,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }),
   });
+  const provider = new RpcProvider({ nodeUrl, baseFetch: chainFetch });
   return {
     address,
     network: options.network ?? 'mainnet',
     provider,
+    sendBatch: async (requests) =>
+      (
+        await chainFetch(nodeUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(requests),
+        })
+      ).json(),
     pollIntervalMs: options.pollIntervalMs ?? 1_000,
     confirmTimeoutMs: options.confirmTimeoutMs ?? 180_000,
   };

@@ -139,7 +139,9 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
       body = JSON.parse(text);
     } catch {
       throw record(
-        unreachable(options.service, `sent an answer that is not JSON (HTTP ${status})`),
+        unreachable(options.service, `sent an answer that is not JSON (HTTP ${status})`, {
+          status,
+        }),
       );
     }
     if (isJsonRpcResponse(body) && status < 500) {
@@ -152,7 +154,9 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
       options.service === 'server' ? serverError(body, status, headers, urlOf(input)) : undefined;
     if (ours !== undefined) throw record(ours);
     throw record(
-      unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`),
+      unreachable(options.service, `sent an answer that is not JSON-RPC (HTTP ${status})`, {
+        status,
+      }),
     );
   };
 }

@@ -1,0 +1,135 @@
+/**
+ * Views as JSON-RPC batches (cli/core/chain/views.ts), against a real socket: the views of one
+ * turn leave as batches of at most VIEW_BATCH_MAX, each answered in its own shape (felts, or the
+ * node's RpcError for a revert); a node that refuses batches is asked one request each, then and
+ * later; a node that cannot be reached is not asked twice.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RpcError } from 'starknet';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { createChainReader } from './account.js';
+import { batchedViews, VIEW_BATCH_MAX, type ViewCall } from './views.js';
+
+type Mode = 'batch' | 'refuse' | 'drop';
+let server: Server;
+let url: string;
+let mode: Mode;
+/** each POST body received: an array for a batch, an object for a single request */
+let bodies: unknown[];
+
+interface Request {
+  id: unknown;
+  method: string;
+  params: { request: { contract_address: string; calldata: string[] } };
+}
+
+/** `echo` contract: answers its calldata back with 1 added; contract 0xbad reverts. */
+const answer = (r: Request): Record<string, unknown> =>
+  BigInt(r.params.request.contract_address) === 0xbadn
+    ? { jsonrpc: '2.0', id: r.id, error: { code: 40, message: 'Contract error' } }
+    : {
+        jsonrpc: '2.0',
+        id: r.id,
+        result: r.params.request.calldata.map((f) => `0x${(BigInt(f) + 1n).toString(16)}`),
+      };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      bodies.push(body);
+      if (mode === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      const json = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (Array.isArray(body)) {
+        if (mode === 'refuse')
+          return json(400, {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32600, message: 'Invalid Request' },
+          });
+        // answered in reverse: the client matches the answers by id
+        return json(200, (body as Request[]).map(answer).reverse());
+      }
+      return json(200, answer(body as Request));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  bodies = [];
+  mode = 'batch';
+});
+
+const reader = () =>
+  createChainReader({ address: `0x${'1'.repeat(63)}`, rpcUrl: url, requestTimeoutMs: 5_000 });
+const call = (n: number, contract = '0x123'): ViewCall => ({
+  contractAddress: contract,
+  entrypoint: 'echo',
+  calldata: [`0x${n.toString(16)}`],
+});
+const settle = (ps: Array<Promise<bigint[]>>) =>
+  Promise.all(
+    ps.map((p) =>
+      p.then(
+        (felts) => ({ felts }),
+        (error: unknown) => ({ error }),
+      ),
+    ),
+  );
+
+describe('views as JSON-RPC batches', () => {
+  it(`the views of one turn leave as batches of at most ${VIEW_BATCH_MAX}, each answered as its own call`, async () => {
+    const views = batchedViews(reader());
+    const count = 2 * VIEW_BATCH_MAX + 5;
+    const results = await settle([
+      ...Array.from({ length: count }, (_, i) => views(call(i))),
+      views(call(7, '0xbad')),
+    ]);
+    // sent in parallel: in any order
+    expect(
+      bodies.map((b) => (Array.isArray(b) ? b.length : 'single')).sort((x, y) => +y - +x),
+    ).toEqual([VIEW_BATCH_MAX, VIEW_BATCH_MAX, 6]);
+    for (let i = 0; i < count; i++) expect(results[i]).toEqual({ felts: [BigInt(i) + 1n] });
+    const reverted = results[count] as { error: unknown };
+    expect(reverted.error).toBeInstanceOf(RpcError);
+    expect((reverted.error as RpcError).code).toBe(40);
+    // a later turn is a round of its own
+    await expect(views(call(1))).resolves.toEqual([2n]);
+    expect(bodies).toHaveLength(4);
+  });
+
+  it('a node that refuses batches is asked one request each, then and for the later rounds', async () => {
+    mode = 'refuse';
+    const views = batchedViews(reader());
+    const results = await settle([views(call(1)), views(call(2)), views(call(3, '0xbad'))]);
+    expect(results.slice(0, 2)).toEqual([{ felts: [2n] }, { felts: [3n] }]);
+    expect((results[2] as { error: unknown }).error).toBeInstanceOf(RpcError);
+    expect(bodies.filter(Array.isArray)).toHaveLength(1);
+    const before = bodies.length;
+    await expect(Promise.all([views(call(4)), views(call(5))])).resolves.toEqual([[5n], [6n]]);
+    expect(bodies.slice(before).every((b) => !Array.isArray(b))).toBe(true);
+    expect(bodies.length - before).toBe(2);
+  });
+
+  it('a node that cannot be reached fails each view with CHAIN_UNREACHABLE, asked once', async () => {
+    mode = 'drop';
+    const views = batchedViews(reader());
+    const results = await settle([views(call(1)), views(call(2))]);
+    for (const r of results) {
+      const error = (r as { error: unknown }).error;
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe(ErrorCode.CHAIN_UNREACHABLE);
+    }
+    expect(bodies).toHaveLength(1);
+  });
+});

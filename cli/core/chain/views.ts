@@ -1,0 +1,147 @@
+/**
+ * View calls (`starknet_call`) sent as JSON-RPC batches (docs/architecture.md "Execution",
+ * docs/decisions.md "Position reads: one round, batched"): every view asked in the same turn of
+ * the event loop joins one round, sent as batches
+ * of at most VIEW_BATCH_MAX requests, in parallel, through the reader's own bounded fetch
+ * (fetch.ts: the scope's signal, one deadline, a size cap, no redirect). One answer per view, in
+ * the shape `provider.callContract` gives: felts on success, starknet.js's `RpcError` when the
+ * node answered that call with an error (a revert, an unknown entry point), anything else (the
+ * node unreachable, cancelled) for a failure of the transport.
+ *
+ * A node that refuses batches (answers a batch with something that is not one answer per request)
+ * still works: that batch's views are asked again one request each, and so is every later view
+ * of that reader. A batch that timed out or could not be sent is not asked again (the node is
+ * down: asking twice would only double the wait).
+ */
+import { CallData, hash, RpcError } from 'starknet';
+import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import type { ChainReader } from './account.js';
+import { currentScope } from './scope.js';
+
+/** The sandbox chain's limit (sandbox/chain/jsonrpc.ts MAX_BATCH), and modest for any node. */
+export const VIEW_BATCH_MAX = 20;
+
+export interface ViewCall {
+  contractAddress: string;
+  entrypoint: string;
+  calldata?: string[];
+}
+
+/** One view → its felts; views asked in the same turn are sent together. */
+export type Viewer = (call: ViewCall) => Promise<bigint[]>;
+
+interface Pending {
+  call: ViewCall;
+  resolve: (felts: bigint[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Readers whose node refused a batch: their views go one request each from then on. */
+const refusesBatches = new WeakSet<object>();
+
+const single = async (reader: ChainReader, call: ViewCall): Promise<bigint[]> =>
+  (
+    await reader.provider.callContract({
+      contractAddress: call.contractAddress,
+      entrypoint: call.entrypoint,
+      calldata: call.calldata ?? [],
+    })
+  ).map((f) => BigInt(f));
+
+const requestOf = (call: ViewCall, id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'starknet_call',
+  params: {
+    request: {
+      contract_address: call.contractAddress,
+      entry_point_selector: hash.getSelectorFromName(call.entrypoint),
+      calldata: CallData.toHex(call.calldata ?? []),
+    },
+    block_id: 'latest',
+  },
+});
+
+/** The node answered, but not as a batch: a reason to ask one by one, not a failure. */
+class NotABatch extends Error {}
+
+/** The node answered the request with something (an HTTP status): it is up, it refused the form. */
+const answeredOtherwise = (error: unknown): boolean =>
+  isAppError(error) &&
+  error.code === ErrorCode.CHAIN_UNREACHABLE &&
+  typeof (error.details as { status?: unknown } | undefined)?.status === 'number';
+
+async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
+  const send = reader.sendBatch;
+  if (send === undefined || refusesBatches.has(reader)) return singles(reader, chunk);
+  let answers: unknown;
+  try {
+    answers = await send(chunk.map((p, i) => requestOf(p.call, i + 1)));
+    if (!Array.isArray(answers) || answers.length !== chunk.length) throw new NotABatch();
+  } catch (error) {
+    if (!(error instanceof NotABatch) && !answeredOtherwise(error)) {
+      for (const p of chunk) p.reject(error);
+      return;
+    }
+    // the refusal is not this scope's failure (fetch.ts recorded it): the singles decide
+    const scope = currentScope();
+    if (scope !== undefined && scope.failure === error) scope.failure = undefined;
+    refusesBatches.add(reader);
+    return singles(reader, chunk);
+  }
+  // matched by id, in any order (a node may answer "1" for 1)
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const a of answers as unknown[])
+    if (typeof a === 'object' && a !== null)
+      byId.set(String((a as { id?: unknown }).id), a as Record<string, unknown>);
+  chunk.forEach((p, i) => {
+    const answer = byId.get(String(i + 1));
+    const result = answer?.result;
+    if (answer !== undefined && Array.isArray(result)) {
+      try {
+        p.resolve(result.map((f) => BigInt(f as string)));
+      } catch {
+        p.reject(garbled());
+      }
+    } else if (answer !== undefined && typeof answer.error === 'object' && answer.error !== null) {
+      const { params } = requestOf(p.call, i + 1);
+      p.reject(new RpcError(answer.error as never, 'starknet_call', params));
+    } else p.reject(garbled());
+  });
+}
+
+const garbled = (): AppError =>
+  new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a call in a shape we do not know');
+
+async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
+  await Promise.all(
+    chunk.map((p) =>
+      single(reader, p.call).then(p.resolve, (error: unknown) => {
+        p.reject(error);
+      }),
+    ),
+  );
+}
+
+/**
+ * A viewer over `reader`: the views asked before the event loop turns are one round, sent as
+ * batches. Use one viewer per read (inside its scope, so every batch carries its signal).
+ */
+export function batchedViews(reader: ChainReader): Viewer {
+  let queue: Pending[] = [];
+  const flush = (): void => {
+    const round = queue;
+    queue = [];
+    for (let at = 0; at < round.length; at += VIEW_BATCH_MAX) {
+      const chunk = round.slice(at, at + VIEW_BATCH_MAX);
+      sendChunk(reader, chunk).catch((error: unknown) => {
+        for (const p of chunk) p.reject(error);
+      });
+    }
+  };
+  return (call) =>
+    new Promise<bigint[]>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({ call, resolve, reject });
+    });
+}

@@ -1,0 +1,50 @@
+/**
+ * `<data>/vtoken-hints.json` (cli/core/vtoken-hints.ts): what a read put is found by the next,
+ * per network; a pool's answers replace its old ones; a file that is not ours reads as no hints.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
+
+const dirs: string[] = [];
+const dir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'finance-tui-hints-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const POOL = '0x451fe483d5921a2919ddd81d0de6696669bccdacd859f72a4fba7656b97c3b5';
+const felt = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
+
+describe('vToken hints', () => {
+  it('a put is read back by the next load, per network; a pool put replaces its old hints', async () => {
+    const d = dir();
+    const first = await loadVTokenHints(d, 'sandbox');
+    expect(first.get(POOL, '0x1')).toBeUndefined();
+    first.put(POOL, [
+      { pool: POOL, asset: '0x1', vToken: '0xa1' },
+      { pool: POOL, asset: '0x2', vToken: '0xa2' },
+    ]);
+    const again = await loadVTokenHints(d, 'sandbox');
+    expect(again.get(POOL, felt(1))).toBe(felt(0xa1));
+    expect((await loadVTokenHints(d, 'mainnet')).get(POOL, '0x1')).toBeUndefined();
+    again.put(POOL, [{ pool: POOL, asset: '0x2', vToken: '0xb2' }]);
+    const last = await loadVTokenHints(d, 'sandbox');
+    expect(last.get(POOL, '0x1')).toBeUndefined();
+    expect(last.get(POOL, '0x2')).toBe(felt(0xb2));
+  });
+
+  it('a file that is not ours (not JSON, an array, values that are not felts) gives no hints', async () => {
+    const d = dir();
+    for (const text of ['not json', '[1,2]', JSON.stringify({ [`sandbox|${POOL}|x`]: 'rm -rf' })]) {
+      writeFileSync(join(d, VTOKEN_HINTS_FILE), text);
+      const hints = await loadVTokenHints(d, 'sandbox');
+      expect(hints.get(POOL, '0x1')).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * `<data>/vtoken-hints.json`: each Vesu asset's vToken as the factory last named it, per network
+ * ("sandbox" apart from mainnet), so the next position read asks the account's shares in its
+ * first round (cli/core/lending.ts readLending; docs/decisions.md "Position reads: one round,
+ * batched"). Not a secret, written the program's one way (shared/fs.ts: atomic). Only a hint:
+ * the factory is asked beside it every time and a hint it contradicts is replaced, so a wrong or
+ * tampered entry costs one more round, never a wrong amount. An unreadable file is an empty one.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FELT_HEX, feltHex } from '../../shared/felt.js';
+import { writeFileAtomic } from '../../shared/fs.js';
+import type { VTokenHints } from './lending.js';
+
+export const VTOKEN_HINTS_FILE = 'vtoken-hints.json';
+/** far above the registry's tokens × pools: a file grown past it is not ours */
+const MAX_ENTRIES = 200;
+
+const keyOf = (scope: string, pool: string, asset: string): string =>
+  `${scope}|${feltHex(BigInt(pool))}|${feltHex(BigInt(asset))}`;
+
+async function readHints(file: string): Promise<Record<string, string>> {
+  try {
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>)
+        .filter((e): e is [string, string] => typeof e[1] === 'string' && FELT_HEX.test(e[1]))
+        .slice(0, MAX_ENTRIES),
+    );
+  } catch {
+    return {}; // absent or unreadable: no hints (the factory is asked anyway)
+  }
+}
+
+/** The hints of `scope` ('sandbox', 'mainnet', 'sepolia') kept in `dataDir`. */
+export async function loadVTokenHints(dataDir: string, scope: string): Promise<VTokenHints> {
+  const file = join(dataDir, VTOKEN_HINTS_FILE);
+  const entries = await readHints(file);
+  return {
+    get: (pool, asset) => entries[keyOf(scope, pool, asset)],
+    put(pool, found) {
+      const prefix = `${scope}|${feltHex(BigInt(pool))}|`;
+      for (const key of Object.keys(entries)) if (key.startsWith(prefix)) delete entries[key];
+      for (const f of found) entries[keyOf(scope, f.pool, f.asset)] = feltHex(BigInt(f.vToken));
+      try {
+        writeFileAtomic(
+          file,
+          JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-MAX_ENTRIES))),
+        );
+      } catch {
+        // a hint that cannot be written only costs the next read a round
+      }
+    },
+  };
+}
