@@ -5,22 +5,21 @@
  * has: exactly what leaves, to whom, the fee (or "sponsored"); `y` signs and sends it, and the
  * executing screen follows it to a receipt.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useMemo, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { useUi } from '../context.js';
-import { amount as showAmount } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import type { PlanRequest, SendRequest } from '../services.js';
+import { AmountRow } from '../widgets/amount-row.js';
 import { ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 import {
   ADDRESS_FIELD_LENGTH,
-  AMOUNT_FIELD_LENGTH,
   amountProblem,
   DEFAULT_SEND_TOKEN,
   type RecipientCheck,
@@ -46,7 +45,7 @@ function sendRequestOf(
 
 /** `initial`: the form as it was left for the review (Esc or `n` comes back to it). */
 export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
-  const { services, state: app, dispatch, theme } = useUi();
+  const { services, state: app, dispatch } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<SendForm>(
     () => initial ?? { token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' },
@@ -99,22 +98,13 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
           focused={focus('token')}
         />
       </Box>
-      <Box>
-        <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField
-          value={form.amount}
-          onChange={(value) => set({ amount: value })}
-          focused={focus('amount')}
-          maxLength={AMOUNT_FIELD_LENGTH}
-          placeholder={`in ${form.token}`}
-        />
-        {held ? (
-          <Text color={theme.muted}>
-            {'  balance '}
-            {showAmount(held.amount, held.decimals, held.symbol)}
-          </Text>
-        ) : null}
-      </Box>
+      <AmountRow
+        value={form.amount}
+        onChange={(amount) => set({ amount })}
+        focused={focus('amount')}
+        token={form.token}
+        held={held}
+      />
       <Box>
         <FieldLabel label="To" focused={focus('to')} />
         <TextField

@@ -9,20 +9,18 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
-import { amount as showAmount } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import type { PlanRequest } from '../services.js';
+import { AmountRow } from '../widgets/amount-row.js';
 import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
-import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import { AMOUNT_FIELD_LENGTH } from './form-fields.js';
 import {
   type Field,
   initialTrade,
@@ -129,22 +127,13 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
           focused={focus('to')}
         />
       </Box>
-      <Box>
-        <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField
-          value={form.amount}
-          onChange={(amount) => set({ amount })}
-          focused={focus('amount')}
-          maxLength={AMOUNT_FIELD_LENGTH}
-          placeholder={`in ${form.from}`}
-        />
-        {held ? (
-          <Text color={theme.muted}>
-            {'  balance '}
-            {showAmount(held.amount, held.decimals, held.symbol)}
-          </Text>
-        ) : null}
-      </Box>
+      <AmountRow
+        value={form.amount}
+        onChange={(amount) => set({ amount })}
+        focused={focus('amount')}
+        token={form.from}
+        held={held}
+      />
       <SlippageField value={form} onChange={set} focused={focus('slippage')} />
       <Box marginTop={1} flexDirection="column">
         {'problem' in wanted && wanted.problem !== undefined ? (
