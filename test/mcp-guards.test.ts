@@ -15,28 +15,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import {
+  askedPerson,
   callTool as call,
   connectMcp,
   type Elicit,
+  errorOf,
   expectCleanAndMarked as cleanAndMarked,
+  planAndExecute,
   strings,
-  type ToolResult as Result,
 } from './helpers/mcp.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 import { openFromHome } from './helpers/screens.js';
 import { renderWithProviders } from './helpers/tui.js';
-
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-  untrusted?: Record<string, unknown>;
-}
-
-const errorOf = (r: Result): ErrorBody => {
-  expect(r.isError, JSON.stringify(r.content)).toBe(true);
-  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: ErrorBody }).error;
-};
 
 /** The characters a hostile revert reason carries: ESC, BEL, RIGHT-TO-LEFT OVERRIDE, a newline. */
 // eslint-disable-next-line no-control-regex -- the characters this test looks for
@@ -57,18 +47,6 @@ describe('finance-tui mcp guards (sandbox)', () => {
     open.push(client);
     return client;
   }
-
-  const planAndExecute = async (
-    client: Client,
-    tool: string,
-    args: Record<string, unknown>,
-    extra: Parameters<Client['callTool']>[1] = undefined,
-  ): Promise<Result> => {
-    const planned = await call(client, tool, args);
-    expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
-    const { planId } = planned.structuredContent as { planId: string };
-    return call(client, 'execute_plan', { planId }, extra);
-  };
 
   /** A data folder of its own on the running sandbox, signed in (a funded wallet). */
   async function freshHome(email: string): Promise<string> {
@@ -173,26 +151,22 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(refused.code).toBe('RECIPIENT_NOT_ALLOWED');
     expect(await usdcOf(home)).toBe(before);
 
-    const asked: string[] = [];
-    let accept = false;
-    const asking = await connect(home, [...caps, '--allow-recipient', elsewhere], (message) => {
-      asked.push(message);
-      return accept ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
-    });
+    const person = askedPerson();
+    const asking = await connect(home, [...caps, '--allow-recipient', elsewhere], person.elicit);
     const declined = errorOf(await planAndExecute(asking, 'plan_send', send));
     expect(declined.code).toBe('RECIPIENT_NOT_ALLOWED');
-    expect(asked).toHaveLength(1);
+    expect(person.asked).toHaveLength(1);
     const bob = `0x${BigInt(users.bobAddress).toString(16).padStart(64, '0')}`;
-    expect(asked[0]).toContain(bob);
-    expect(asked[0]).toContain(getChecksumAddress(bob));
+    expect(person.asked[0]).toContain(bob);
+    expect(person.asked[0]).toContain(getChecksumAddress(bob));
     expect(await usdcOf(home)).toBe(before);
-    accept = true;
+    person.accept = true;
     const paid = await planAndExecute(asking, 'plan_send', send);
     if (paid.isError)
       expect(errorOf(paid).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
     else {
       // asked twice more: the recipient, then the plan itself
-      expect(asked).toHaveLength(3);
+      expect(person.asked).toHaveLength(3);
       expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 2_000_000n);
     }
   }, 120_000);
@@ -210,24 +184,20 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(JSON.stringify(refused.details)).toContain('high-slippage');
     expect(await usdcOf(home)).toBe(before);
 
-    const asked: string[] = [];
-    let accept = false;
-    const asking = await connect(home, caps, (message) => {
-      asked.push(message);
-      return accept ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
-    });
+    const person = askedPerson();
+    const asking = await connect(home, caps, person.elicit);
     const declined = errorOf(await planAndExecute(asking, 'plan_trade', trade));
     expect(declined.code).toBe('ACKNOWLEDGMENT_REQUIRED');
-    expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('high-slippage');
+    expect(person.asked).toHaveLength(1);
+    expect(person.asked[0]).toContain('high-slippage');
     expect(await usdcOf(home)).toBe(before);
-    accept = true;
+    person.accept = true;
     const done = await planAndExecute(asking, 'plan_trade', trade);
     if (done.isError)
       expect(errorOf(done).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
     else {
       // asked twice more: the acknowledgment, then the plan itself
-      expect(asked).toHaveLength(3);
+      expect(person.asked).toHaveLength(3);
       expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 5_000_000n);
     }
   }, 120_000);

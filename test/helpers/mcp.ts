@@ -21,6 +21,24 @@ export type Elicit = (message: string) => {
 };
 
 /**
+ * A person the server can ask: each question is kept in `asked`; the answer is no until
+ * `accept` is set, then yes (confirm: true).
+ */
+export function askedPerson(): { asked: string[]; accept: boolean; elicit: Elicit } {
+  const person = {
+    asked: [] as string[],
+    accept: false,
+    elicit: (message: string) => {
+      person.asked.push(message);
+      return person.accept
+        ? { action: 'accept' as const, content: { confirm: true } }
+        : { action: 'decline' as const };
+    },
+  };
+  return person;
+}
+
+/**
  * A client connected to `finance-tui mcp …args` under a clean environment plus `env`; with
  * `elicit`, a host that can ask the person (else one that cannot). Its stderr is read and dropped.
  */
@@ -54,6 +72,34 @@ export const callTool = async (
   args: Record<string, unknown>,
   extra: Parameters<Client['callTool']>[1] = undefined,
 ): Promise<ToolResult> => (await client.callTool({ name, arguments: args }, extra)) as ToolResult;
+
+/** A tool's error as the agent reads it (the result's text). */
+export interface ToolError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  untrusted?: Record<string, unknown>;
+}
+
+/** The error of a result that must be one. */
+export const errorOf = (r: ToolResult): ToolError => {
+  expect(r.isError, JSON.stringify(r.content)).toBe(true);
+  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: ToolError }).error;
+};
+
+/** `tool` must plan (a plan id, no error); then execute_plan of that plan, as it answers. */
+export async function planAndExecute(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  extra: Parameters<Client['callTool']>[1] = undefined,
+): Promise<ToolResult> {
+  const planned = await callTool(client, tool, args);
+  expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+  const { planId } = planned.structuredContent as { planId?: unknown };
+  expect(planId, planned.content[0]?.text).toBeTypeOf('string');
+  return callTool(client, 'execute_plan', { planId }, extra);
+}
 
 /** Every string in `value`, at any depth, with whether it sits inside an `untrusted` object. */
 export function strings(
