@@ -32,7 +32,13 @@ import {
   validatorsFor,
 } from '../../shared/staking.js';
 import { resolveToken } from '../../shared/tokens.js';
-import { type CallContext, type Contract, EntryPointNotFound, Revert } from './executor.js';
+import {
+  type CallContext,
+  type Contract,
+  EntryPointNotFound,
+  expectArgs,
+  Revert,
+} from './executor.js';
 import type { StateView } from './ledger.js';
 
 export const EPOCH_SECONDS = 3_600n;
@@ -95,11 +101,6 @@ interface Member {
 interface PoolTotals {
   /** the members' pooled amounts */
   pooled: bigint;
-}
-
-function expectArgs(calldata: readonly bigint[], count: number): void {
-  if (calldata.length !== count)
-    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
 }
 
 /** A u128 `Amount` argument (one felt). */
