@@ -136,10 +136,12 @@ export function plannedSwap(quote: SwapQuote, calldata = honestCalldata(quote)):
   return { confirmed: quote, executing: quote, calldata };
 }
 
+/** A mainnet sandbox plan of ACCOUNT: the swaps, the transfers, then any other legs. */
 export function planOf(
   kind: PlanKind,
   swaps: PlannedSwap[],
   sends: PlannedTransfer[] = [],
+  legs: PlannedLeg[] = [],
 ): ActionPlan {
   return buildPlan({
     kind,
@@ -149,21 +151,13 @@ export function planOf(
     router: ROUTER_ADDRESS,
     swaps,
     sends,
+    legs,
   });
 }
 
 /** The plan of one leg of its own type (a stake, a supply, a borrow…): nothing else in it. */
-export function legPlanOf(kind: PlanKind, leg: PlannedLeg): ActionPlan {
-  return buildPlan({
-    kind,
-    network: 'mainnet',
-    sandbox: true,
-    account: ACCOUNT,
-    router: ROUTER_ADDRESS,
-    swaps: [],
-    legs: [leg],
-  });
-}
+export const legPlanOf = (kind: PlanKind, leg: PlannedLeg): ActionPlan =>
+  planOf(kind, [], [], [leg]);
 
 /**
  * An aggregator that prices STRK alone, at $0.50 (an honest route: what it pays in USDC agrees
