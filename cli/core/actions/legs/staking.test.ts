@@ -35,27 +35,27 @@ const member = (over: Partial<PoolMember> = {}): PoolMember => ({
 });
 const ONE_HUNDRED = 100n * 10n ** 18n;
 
+/** The plan of one staking request with Alpha, by a member as read (undefined: not one yet). */
+const planned = (
+  kind: Parameters<typeof legPlanOf>[0],
+  spec: Parameters<typeof stakingLegOf>[0],
+  membership: PoolMember | undefined,
+  now?: number,
+) => legPlanOf(kind, stakingLegOf(spec, validator, membership, now));
+
 describe('staking legs', () => {
   it('a first stake enters the pool, a later one adds: chosen from the membership read', () => {
-    const enter = legPlanOf(
+    const enter = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        undefined,
-        undefined,
-      ),
+      { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+      undefined,
     );
     expect(enter.calls.map((c) => c.entrypoint)).toEqual(['approve', 'enter_delegation_pool']);
     expect(enter.calls[1]?.calldata).toEqual([ACCOUNT, `0x${ONE_HUNDRED.toString(16)}`]);
-    const add = legPlanOf(
+    const add = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     expect(add.calls.map((c) => c.entrypoint)).toEqual(['approve', 'add_to_delegation_pool']);
     expect(() => verifyCalls(add)).not.toThrow();
@@ -92,9 +92,11 @@ describe('staking legs', () => {
     );
     expect(early).toMatchObject({ code: 'EXIT_NOT_READY', details: { secondsLeft: 90_061 } });
     expect(durationWords(90_061)).toBe('1 d 1 h 2 min');
-    const plan = legPlanOf(
+    const plan = planned(
       'unstake-complete',
-      stakingLegOf({ type: 'unstake', validator: 'x', token: STRK }, validator, exiting, 1_000_000),
+      { type: 'unstake', validator: 'x', token: STRK },
+      exiting,
+      1_000_000,
     );
     expect(planDocument(plan).headline).toContain('withdraw 0.00000000000000003 STRK');
     // the simulation must show the exact amount arriving
@@ -121,14 +123,10 @@ describe('staking legs', () => {
   });
 
   it('an exit intent over a running exit needs exit-restart; the first does not', () => {
-    const running = legPlanOf(
+    const running = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
-        validator,
-        member({ unpoolAmount: 30n, unpoolTime: 5 }),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+      member({ unpoolAmount: 30n, unpoolTime: 5 }),
     );
     expect(legAcknowledgments(running.legs, running)).toEqual([
       {
@@ -137,50 +135,34 @@ describe('staking legs', () => {
         details: expect.anything(),
       },
     ]);
-    const first = legPlanOf(
+    const first = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+      member(),
     );
     expect(legAcknowledgments(first.legs, first)).toEqual([]);
   });
 
   it('a stake and an exit of the same amount have distinct fingerprints; the same stake twice the same', () => {
-    const stake = legPlanOf(
+    const stake = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
-    const exit = legPlanOf(
+    const exit = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     expect(planFingerprint(stake, 'sandbox:x')).not.toBe(planFingerprint(exit, 'sandbox:x'));
     expect(planFingerprint(stake, 'sandbox:x')).toBe(planFingerprint({ ...stake }, 'sandbox:x'));
   });
 
   it('caps value the stake: above --max-usd is LIMIT_EXCEEDED; an unpriced outflow is refused (fail closed)', async () => {
-    const stake = legPlanOf(
+    const stake = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     // 100 STRK at $0.50 = $50
     expect(await codeOf(checkLimits(stake, { maxUsdCents: 4_999n }, pricer()))).toBe(
