@@ -10,26 +10,15 @@
  */
 import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { readBody } from './helpers/http.js';
-import { BIN, cleanEnv, tempHome } from './helpers/process.js';
+import { close, listen, readBody } from './helpers/http.js';
+import { connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
+import { tempHome } from './helpers/process.js';
 
 const HASH = /^0x[0-9a-f]{64}$/;
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-const close = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 /** A proxy to `upstream` (an origin) that may rewrite each JSON answer. */
 function proxy(
@@ -146,46 +135,26 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
 
   it('prices divided by 10⁶ (routes honest): --max-usd 50 refuses a 1 ETH send and a 2 ETH swap; nothing is signed', async () => {
     const home = homeThrough('aggregatorUrl');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      // every cap a host without elicitation needs (docs/commands.md "Tool server for AI agents")
-      args: [
-        BIN,
-        'mcp',
-        '--sandbox',
-        '--allow-execute',
-        '--max-usd',
-        '50',
-        '--budget-usd',
-        '1000',
-        '--allow-recipient',
-        users.bobAddress,
-      ],
-      env: cleanEnv({ FINANCE_TUI_HOME: home.dir }) as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: {} });
+    let client: Client | undefined;
     try {
       const ethBefore = await baseUnitsOf(users.aliceHome, 'ETH');
-      await client.connect(transport);
-      const refusal = async (tool: string, args: Record<string, string>) => {
-        const planned = (await client.callTool({ name: tool, arguments: args })) as {
-          structuredContent?: { planId?: string };
-          content: Array<{ text?: string }>;
-        };
-        const planId = planned.structuredContent?.planId;
-        expect(planId, planned.content[0]?.text).toBeTypeOf('string');
-        const done = (await client.callTool({
-          name: 'execute_plan',
-          arguments: { planId },
-        })) as { isError?: boolean; content: Array<{ text?: string }> };
-        expect(done.isError).toBe(true);
-        return (
-          JSON.parse(done.content[0]?.text ?? '{}') as {
-            error: { code: string; message: string; details?: Record<string, unknown> };
-          }
-        ).error;
-      };
+      // every cap a host without elicitation needs (docs/commands.md "Tool server for AI agents")
+      client = await connectMcp(
+        [
+          '--sandbox',
+          '--allow-execute',
+          '--max-usd',
+          '50',
+          '--budget-usd',
+          '1000',
+          '--allow-recipient',
+          users.bobAddress,
+        ],
+        { FINANCE_TUI_HOME: home.dir },
+      );
+      const mcp = client;
+      const refusal = async (tool: string, args: Record<string, string>) =>
+        errorOf(await planAndExecute(mcp, tool, args));
       aggregatorSeen.length = 0;
       const send = await refusal('plan_send', {
         amount: '1',
@@ -202,7 +171,7 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
       expect(aggregatorSeen.length).toBeGreaterThan(0);
       expect(await baseUnitsOf(users.aliceHome, 'ETH')).toBe(ethBefore);
     } finally {
-      await client.close().catch(() => undefined);
+      await client?.close().catch(() => undefined);
       home.cleanup();
     }
   }, 120_000);

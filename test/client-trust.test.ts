@@ -28,7 +28,7 @@ import type { Endpoints } from '../cli/core/endpoints.js';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { resolveToken } from '../shared/tokens.js';
 import { failure } from './helpers/failure.js';
-import { readBody } from './helpers/http.js';
+import { close, listen, readBody } from './helpers/http.js';
 import { cleanEnv, runBin, tempHome } from './helpers/process.js';
 
 const ETH = resolveToken('mainnet', 'ETH').address;
@@ -49,16 +49,6 @@ interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
 }
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-const close = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 /** Every string anywhere in `value`. */
 function strings(value: unknown, out: string[] = []): string[] {

@@ -7,11 +7,14 @@
 import { RpcProvider } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApproveCall, type ExecutionAccount, executeCalls } from '../cli/core/chain/index.js';
-import { writeSandboxState } from '../cli/platform/sandbox-state.js';
 import { resolveToken } from '../shared/tokens.js';
 import { DENOMINATION, i257Felts, vesuFor } from '../shared/vesu.js';
-import { cleanEnv, runBin, tempHome } from './helpers/process.js';
-import { type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
+import { cleanEnv, runBin } from './helpers/process.js';
+import {
+  homeNamingSandbox,
+  type SandboxStack,
+  startSandboxStack,
+} from './helpers/sandbox-session.js';
 
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -36,18 +39,7 @@ beforeAll(async () => {
   stack = await startSandboxStack();
   ea = stack.account(await stack.signIn('lender@example.com'));
   provider = new RpcProvider({ nodeUrl: stack.handle.info.rpcUrl });
-  home = tempHome();
-  const { serverUrl, identityUrl, aggregatorUrl, rpcUrl, paymasterUrl, chainInstance } =
-    stack.handle.info;
-  writeSandboxState(cleanEnv({ FINANCE_TUI_HOME: home.dir }), {
-    serverUrl,
-    identityUrl,
-    aggregatorUrl,
-    rpcUrl,
-    paymasterUrl,
-    chainInstance,
-    pid: process.pid,
-  });
+  home = homeNamingSandbox(stack);
 });
 
 afterAll(async () => {

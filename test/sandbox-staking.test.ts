@@ -14,12 +14,15 @@ import {
   executeCalls,
   readBalances,
 } from '../cli/core/chain/index.js';
-import { writeSandboxState } from '../cli/platform/sandbox-state.js';
 import { findValidator, validatorsFor } from '../shared/staking.js';
 import { resolveToken } from '../shared/tokens.js';
 import { EPOCH_SECONDS, memberRewards } from '../sandbox/chain/staking.js';
 import { cleanEnv, runBin, tempHome } from './helpers/process.js';
-import { type SandboxStack, startSandboxStack } from './helpers/sandbox-session.js';
+import {
+  homeNamingSandbox,
+  type SandboxStack,
+  startSandboxStack,
+} from './helpers/sandbox-session.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const ALPHA = findValidator(validatorsFor('mainnet', { sandbox: true }), 'Sandbox Alpha')!;
@@ -54,20 +57,9 @@ beforeAll(async () => {
   stack = await startSandboxStack();
   ea = stack.account(await stack.signIn('staker@example.com'));
   provider = new RpcProvider({ nodeUrl: stack.handle.info.rpcUrl });
-  home = tempHome();
-  empty = tempHome();
   // the data folder names this running sandbox, as `finance-tui sandbox` would write it
-  const { serverUrl, identityUrl, aggregatorUrl, rpcUrl, paymasterUrl, chainInstance } =
-    stack.handle.info;
-  writeSandboxState(cleanEnv({ FINANCE_TUI_HOME: home.dir }), {
-    serverUrl,
-    identityUrl,
-    aggregatorUrl,
-    rpcUrl,
-    paymasterUrl,
-    chainInstance,
-    pid: process.pid,
-  });
+  home = homeNamingSandbox(stack);
+  empty = tempHome();
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
+import { codeOf } from '../../test/helpers/failure.js';
 import { tempHome } from '../../test/helpers/home.js';
 import { BUDGET_FILE, BUDGET_WINDOW_MS, openBudget } from './budget.js';
 
@@ -14,12 +15,6 @@ function home(): string {
 afterEach(() => {
   while (homes.length > 0) homes.pop()?.();
 });
-
-const codeOf = async (work: Promise<unknown>): Promise<string> =>
-  work.then(
-    () => 'ok',
-    (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`),
-  );
 
 describe('the rolling spending budget', () => {
   it('counts reserved spends: 30 + 30 of 60 pass, a third is BUDGET_EXCEEDED; a reopened record still counts them', async () => {

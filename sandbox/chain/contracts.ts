@@ -21,7 +21,6 @@
 import { hash, shortString } from 'starknet';
 import {
   APPROVAL_EVENT_KEY,
-  fromU256,
   selectorOf,
   SELECTOR,
   TRANSFER_EVENT_KEY,
@@ -37,8 +36,10 @@ import {
   type Contract,
   type ContractResolver,
   EntryPointNotFound,
+  expectArgs,
   hex,
   Revert,
+  u256At,
 } from './executor.js';
 import type { Pool } from '../aggregator/pools.js';
 import type { Ledger, StateView } from './ledger.js';
@@ -84,17 +85,6 @@ export const ACCOUNT_SELECTOR = {
 } as const;
 
 const VALID = label('VALID');
-
-function expectArgs(calldata: readonly bigint[], count: number): void {
-  if (calldata.length !== count)
-    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
-}
-
-function u256At(calldata: readonly bigint[], index: number): bigint {
-  const value = fromU256(calldata[index] ?? -1n, calldata[index + 1] ?? -1n);
-  if (value === undefined) throw new Revert(`Failed to deserialize param #${index + 1}`);
-  return value;
-}
 
 const u256Out = (value: bigint): bigint[] => [value % U128, value / U128];
 

@@ -5,6 +5,7 @@
  * contract the failure passes through, and `revertReason` renders them the way a Starknet node
  * words a revert.
  */
+import { fromU256 } from '../../shared/erc20.js';
 import type { StateView } from './ledger.js';
 
 export const hex = (value: bigint): string => `0x${value.toString(16)}`;
@@ -17,6 +18,19 @@ export class Revert extends Error {
     this.name = 'Revert';
     this.reason = reason;
   }
+}
+
+/** Exactly `count` calldata felts, else the revert Cairo gives a call it cannot deserialize. */
+export function expectArgs(calldata: readonly bigint[], count: number): void {
+  if (calldata.length !== count)
+    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
+}
+
+/** The u256 (low, high) at `index`, else the revert Cairo gives a call it cannot deserialize. */
+export function u256At(calldata: readonly bigint[], index: number): bigint {
+  const value = fromU256(calldata[index] ?? -1n, calldata[index + 1] ?? -1n);
+  if (value === undefined) throw new Revert(`Failed to deserialize param #${index + 1}`);
+  return value;
 }
 
 /** A call to an entry point the contract does not have (starknet_call answers 21 when it is the called contract's). */

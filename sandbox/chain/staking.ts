@@ -32,7 +32,13 @@ import {
   validatorsFor,
 } from '../../shared/staking.js';
 import { resolveToken } from '../../shared/tokens.js';
-import { type CallContext, type Contract, EntryPointNotFound, Revert } from './executor.js';
+import {
+  type CallContext,
+  type Contract,
+  EntryPointNotFound,
+  expectArgs,
+  Revert,
+} from './executor.js';
 import type { StateView } from './ledger.js';
 
 export const EPOCH_SECONDS = 3_600n;
@@ -95,11 +101,6 @@ interface Member {
 interface PoolTotals {
   /** the members' pooled amounts */
   pooled: bigint;
-}
-
-function expectArgs(calldata: readonly bigint[], count: number): void {
-  if (calldata.length !== count)
-    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
 }
 
 /** A u128 `Amount` argument (one felt). */
@@ -228,26 +229,33 @@ export class DelegationPoolContract implements Contract {
     amount: bigint,
   ): bigint {
     this.#assertActive();
-    const existing = this.member(ctx.state, member);
-    if (existing === undefined) {
-      this.#write(ctx, member, {
-        rewardAddress,
-        amount,
-        unclaimed: 0n,
-        settledEpoch: epochAt(this.#clock),
-        unpoolAmount: 0n,
-        unpoolTime: undefined,
-      });
-      ctx.emit([POOL_EVENT.NewPoolMember, member, this.staker], [rewardAddress, amount]);
-      this.#balanceChanged(ctx, member, 0n, amount);
-      this.#addPooled(ctx, amount);
-      return amount;
-    }
+    if (this.member(ctx.state, member) !== undefined) return this.#add(ctx, member, amount);
+    this.#enter(ctx, member, rewardAddress, amount);
+    return amount;
+  }
+
+  /** A new member with `amount` (already in the pool's hands): its record, the total, the events. */
+  #enter(ctx: CallContext, member: bigint, rewardAddress: bigint, amount: bigint): void {
+    this.#write(ctx, member, {
+      rewardAddress,
+      amount,
+      unclaimed: 0n,
+      settledEpoch: epochAt(this.#clock),
+      unpoolAmount: 0n,
+      unpoolTime: undefined,
+    });
+    this.#addPooled(ctx, amount);
+    ctx.emit([POOL_EVENT.NewPoolMember, member, this.staker], [rewardAddress, amount]);
+    this.#balanceChanged(ctx, member, 0n, amount);
+  }
+
+  /** `amount` more (already in the pool's hands) for a member, its rewards settled first: the new amount. */
+  #add(ctx: CallContext, member: bigint, amount: bigint): bigint {
     const settled = this.#settle(ctx, member);
     const next = settled.amount + amount;
     this.#write(ctx, member, { ...settled, amount: next });
-    this.#balanceChanged(ctx, member, settled.amount, next);
     this.#addPooled(ctx, amount);
+    this.#balanceChanged(ctx, member, settled.amount, next);
     return next;
   }
 
@@ -278,17 +286,7 @@ export class DelegationPoolContract implements Contract {
         if (ctx.caller === this.token) throw new Revert('POOL_MEMBER_IS_TOKEN');
         if (rewardAddress === this.token) throw new Revert('REWARD_ADDRESS_IS_TOKEN');
         this.#pull(ctx, ctx.caller, amount);
-        this.#write(ctx, ctx.caller, {
-          rewardAddress,
-          amount,
-          unclaimed: 0n,
-          settledEpoch: epochAt(this.#clock),
-          unpoolAmount: 0n,
-          unpoolTime: undefined,
-        });
-        this.#addPooled(ctx, amount);
-        ctx.emit([POOL_EVENT.NewPoolMember, ctx.caller, this.staker], [rewardAddress, amount]);
-        this.#balanceChanged(ctx, ctx.caller, 0n, amount);
+        this.#enter(ctx, ctx.caller, rewardAddress, amount);
         return [];
       }
       case POOL_SELECTOR.add_to_delegation_pool: {
@@ -303,12 +301,7 @@ export class DelegationPoolContract implements Contract {
           throw new Revert('CALLER_CANNOT_ADD_TO_POOL');
         if (amount === 0n) throw new Revert('AMOUNT_IS_ZERO');
         this.#pull(ctx, ctx.caller, amount);
-        const settled = this.#settle(ctx, address);
-        const next = settled.amount + amount;
-        this.#write(ctx, address, { ...settled, amount: next });
-        this.#addPooled(ctx, amount);
-        this.#balanceChanged(ctx, address, settled.amount, next);
-        return [next];
+        return [this.#add(ctx, address, amount)];
       }
       case POOL_SELECTOR.exit_delegation_pool_intent: {
         // exit_delegation_pool_intent(amount): replaces an earlier intent and restarts its timer; 0 cancels

@@ -23,7 +23,7 @@
  * State lives in the ledger's records (ledger.ts), so a reverted transaction leaves it untouched.
  */
 import { shortString } from 'starknet';
-import { fromU256, selectorOf, SELECTOR } from '../../shared/erc20.js';
+import { selectorOf, SELECTOR } from '../../shared/erc20.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import {
   fromI257Felts,
@@ -36,7 +36,14 @@ import {
   vesuFor,
   VTOKEN_SELECTOR,
 } from '../../shared/vesu.js';
-import { type CallContext, type Contract, EntryPointNotFound, Revert } from './executor.js';
+import {
+  type CallContext,
+  type Contract,
+  EntryPointNotFound,
+  expectArgs,
+  Revert,
+  u256At,
+} from './executor.js';
 import type { StateReader, StateView } from './ledger.js';
 
 const SCALE = VESU_SCALE;
@@ -117,17 +124,6 @@ export interface OraclePrice {
 
 const u256 = (value: bigint): bigint[] => [value % U128, value / U128];
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
-
-function expectArgs(calldata: readonly bigint[], count: number): void {
-  if (calldata.length !== count)
-    throw new Revert(`Failed to deserialize param #${Math.min(calldata.length, count) + 1}`);
-}
-
-function u256At(calldata: readonly bigint[], index: number): bigint {
-  const value = fromU256(calldata[index] ?? -1n, calldata[index + 1] ?? -1n);
-  if (value === undefined) throw new Revert(`Failed to deserialize param #${index + 1}`);
-  return value;
-}
 
 /** An `Amount` at `index` (4 felts: denomination, i257). */
 function amountAt(

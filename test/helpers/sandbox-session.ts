@@ -13,10 +13,12 @@ import {
   type ExecutionAccountOptions,
   type SignHash,
 } from '../../cli/core/chain/index.js';
+import { writeSandboxState } from '../../cli/platform/sandbox-state.js';
 import { SELECTOR } from '../../shared/erc20.js';
 import { splitSignature } from '../../shared/starknet.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { type SandboxHandle, startSandbox } from '../../sandbox/launcher.js';
+import { cleanEnv, tempHome } from './home.js';
 
 export interface Session {
   email: string;
@@ -109,6 +111,27 @@ export async function startSandboxStack(): Promise<SandboxStack> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A data folder whose sandbox.json names this process's `stack`, as `finance-tui sandbox` writes
+ * it: the built bin run with FINANCE_TUI_HOME = `dir` finds the stack as any `--sandbox` command
+ * finds a running sandbox.
+ */
+export function homeNamingSandbox(stack: SandboxStack): { dir: string; cleanup: () => void } {
+  const home = tempHome();
+  const { serverUrl, identityUrl, aggregatorUrl, rpcUrl, paymasterUrl, chainInstance } =
+    stack.handle.info;
+  writeSandboxState(cleanEnv({ FINANCE_TUI_HOME: home.dir }), {
+    serverUrl,
+    identityUrl,
+    aggregatorUrl,
+    rpcUrl,
+    paymasterUrl,
+    chainInstance,
+    pid: process.pid,
+  });
+  return home;
 }
 
 /** The router's ERC-20 allowance from `owner` on `token`, read with a plain starknet_call. */

@@ -2,10 +2,11 @@
  * Routes, quotes and honest router calldata for the swap-plan unit tests: what an honest
  * aggregator would send for a pair, built with the same calldata layout the emulator uses.
  */
-import type { Route } from '../../cli/clients/aggregator.js';
+import type { AggregatorClient, Route } from '../../cli/clients/aggregator.js';
 import {
   buildPlan,
   type PlanKind,
+  type PlannedLeg,
   type PlannedTransfer,
   type PlannedSwap,
   type ActionPlan,
@@ -135,10 +136,12 @@ export function plannedSwap(quote: SwapQuote, calldata = honestCalldata(quote)):
   return { confirmed: quote, executing: quote, calldata };
 }
 
+/** A mainnet sandbox plan of ACCOUNT: the swaps, the transfers, then any other legs. */
 export function planOf(
   kind: PlanKind,
   swaps: PlannedSwap[],
   sends: PlannedTransfer[] = [],
+  legs: PlannedLeg[] = [],
 ): ActionPlan {
   return buildPlan({
     kind,
@@ -148,8 +151,26 @@ export function planOf(
     router: ROUTER_ADDRESS,
     swaps,
     sends,
+    legs,
   });
 }
+
+/** The plan of one leg of its own type (a stake, a supply, a borrow…): nothing else in it. */
+export const legPlanOf = (kind: PlanKind, leg: PlannedLeg): ActionPlan =>
+  planOf(kind, [], [], [leg]);
+
+/**
+ * An aggregator that prices STRK alone, at $0.50 (an honest route: what it pays in USDC agrees
+ * with its price field, value.ts); anything else has no route.
+ */
+export const strkPricer = (): AggregatorClient =>
+  ({
+    network: 'mainnet',
+    getRoute: async (r: { amount: bigint; tokenIn: string }) => {
+      if (r.tokenIn !== STRK.address) throw new Error('no route');
+      return routeOf(STRK, USDC, r.amount, r.amount / 2n / 10n ** 12n, { prices: ['0.5', 1] });
+    },
+  }) as unknown as AggregatorClient;
 
 /** 1 ETH → 3000 USDC through one pool: the plan of `trade 1 ETH USDC`. */
 export function ethToUsdcTrade(

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/errors.js';
+import { refusal } from '../../../test/helpers/failure.js';
 import { ETH, planOf, plannedSwap, quoteOf, USDC } from '../../../test/helpers/swap-fixtures.js';
 import { mergeAcknowledgments, requireAcknowledgments } from './acknowledgments.js';
 import { planDocument } from './document.js';
 import { legAcknowledgments } from './legs/index.js';
-
-/** The thrown AppError's code and details. */
-function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, details: error.details ?? {} };
-  }
-  throw new Error('expected a refusal, nothing was thrown');
-}
 
 // 1 ETH at $3000 for this many USDC (impact = 1 − out / 3000), at this slippage
 const trade = (usdc: bigint, slippageBps = 100) =>

@@ -7,27 +7,12 @@ import {
   planOf,
   plannedSwap,
   quoteOf,
-  routeOf,
   STRK,
+  strkPricer as pricer,
   USDC,
 } from '../../../test/helpers/swap-fixtures.js';
+import { codeOf } from '../../../test/helpers/failure.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
-
-/** An aggregator that only routes STRK, at $0.50 (route and price field agreeing); anything else has no route. */
-const pricer = (): AggregatorClient =>
-  ({
-    network: 'mainnet',
-    getRoute: async (r: { amount: bigint; tokenIn: string; tokenOut: string }) => {
-      if (r.tokenIn !== STRK.address) throw new Error('no route');
-      return routeOf(STRK, USDC, r.amount, r.amount / 2n / 10n ** 12n, { prices: ['0.5', 1] });
-    },
-  }) as unknown as AggregatorClient;
-
-const codeOf = async (work: Promise<unknown>): Promise<string> =>
-  work.then(
-    () => 'ok',
-    (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`),
-  );
 
 // 1 ETH at the quote's $3000 price, plus 10 STRK sent at $0.50
 const trade = planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))]);

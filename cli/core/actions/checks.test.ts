@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/errors.js';
+import { refusal } from '../../../test/helpers/failure.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { decodeSwapCalldataTail, encodeSwapCalldata } from '../../../shared/swap-calldata.js';
 import { type Token } from '../../../shared/tokens.js';
@@ -32,17 +32,6 @@ import {
   worstCaseArrival,
 } from './checks.js';
 import { type ActionPlan, withExecuting } from './plan.js';
-
-/** The thrown AppError's code and details (fails the test when nothing is thrown). */
-function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, details: error.details ?? {} };
-  }
-  throw new Error('expected a refusal, nothing was thrown');
-}
 
 const withCalls = (plan: ActionPlan, edit: (calls: Call[]) => Call[]): ActionPlan => ({
   ...plan,

@@ -17,10 +17,12 @@ import type { LendingDocument } from '../../core/lending.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
-import type { PlanRequest, PlanView } from '../services.js';
+import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
 import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
 type Kind = LendingForm['kind'];
@@ -127,8 +129,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
       },
   );
   const [loading, load] = useTask<LendingDocument>();
-  const [planning, plan] = useTask<PlanView>();
-  const [progress, setProgress] = useState('');
+  const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
   const lending = services.lending?.bind(services);
@@ -157,29 +158,14 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         if (missing !== undefined) set({ focus: missing });
         return;
       }
-      setProgress('');
-      const request = lendingRequest(form, services.settings().slippageBps);
-      void plan((signal) =>
-        services.plan(request, session, {
-          signal,
-          onProgress: (message) => !signal.aborted && setProgress(message),
-        }),
-      ).then((p) => {
-        if (p)
-          dispatch({
-            type: 'open',
-            screen: { name: 'review', plan: p },
-            returnTo: { name: 'lending', form },
-          });
-      });
+      review.plan(lendingRequest(form, services.settings().slippageBps), { name: 'lending', form });
     },
     back: () => dispatch({ type: 'back' }),
   };
   useKeys(bindings, {
-    isActive: planning.status !== 'running',
+    isActive: !review.running,
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
-  const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
   const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
   const doc = loading.status === 'done' ? loading.value : undefined;
 
@@ -237,19 +223,18 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
           <TextField
             value={form[f]}
             onChange={(value) => set({ [f]: value })}
-            focused={form.focus === f && planning.status !== 'running'}
+            focused={form.focus === f && !review.running}
             maxLength={40}
             placeholder={placeholder(form.kind, f)}
           />
         </Box>
       ))}
       <Box marginTop={1} flexDirection="column">
-        {planning.status === 'running' ? (
-          <Busy label={progress || 'reading the position, building and simulating…'} />
-        ) : null}
-        {failure ? (
-          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="reading the position, building and simulating…"
+          failure={review.failure}
+        />
       </Box>
     </Box>
   );

@@ -12,10 +12,12 @@ import { ErrorCode, isAppError } from '../../../shared/errors.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
-import type { PlanView, Portfolio, RebalanceView } from '../services.js';
+import type { Portfolio, RebalanceView } from '../services.js';
 import { AllocationBars, RebalanceTable } from '../widgets/allocation.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
 /** How often an open Portfolio screen refreshes: the price cache's 20 s. */
@@ -100,11 +102,10 @@ export function RebalanceScreen({
   const { services, state: app, dispatch, theme } = useUi();
   const [form, setForm] = useState(initial ?? { target: '', band: '2', sellUnlisted: false });
   const [focus, setFocus] = useState<Field>('target');
-  const [planning, plan] = useTask<PlanView>();
+  const review = usePlanReview();
   const [balanced, setBalanced] = useState<RebalanceView | undefined>(undefined);
-  const [progress, setProgress] = useState('');
   const session = app.session;
-  const running = planning.status === 'running';
+  const running = review.running;
 
   useKeys(
     {
@@ -113,7 +114,6 @@ export function RebalanceScreen({
       submit: () => {
         if (!session || form.target.trim() === '') return;
         setBalanced(undefined);
-        setProgress('');
         const request = {
           kind: 'rebalance' as const,
           swaps: [],
@@ -125,27 +125,18 @@ export function RebalanceScreen({
             sellUnlisted: form.sellUnlisted,
           },
         };
-        void plan(async (signal) => {
-          try {
-            return await services.plan(request, session, {
-              signal,
-              onProgress: (message) => !signal.aborted && setProgress(message),
-            });
-          } catch (error) {
-            if (isAppError(error) && error.code === ErrorCode.ALREADY_BALANCED) {
+        review.plan(
+          request,
+          { name: 'rebalance', form },
+          {
+            // already in its band: said here, nothing to review
+            settle: (error) => {
+              if (!isAppError(error) || error.code !== ErrorCode.ALREADY_BALANCED) return false;
               setBalanced(error.details?.rebalance as RebalanceView);
-              return undefined as unknown as PlanView;
-            }
-            throw error;
-          }
-        }).then((p) => {
-          if (p)
-            dispatch({
-              type: 'open',
-              screen: { name: 'review', plan: p },
-              returnTo: { name: 'rebalance', form },
-            });
-        });
+              return true;
+            },
+          },
+        );
       },
       back: () => dispatch({ type: 'back' }),
     },
@@ -154,7 +145,6 @@ export function RebalanceScreen({
       wording: { submit: 'review', toggle: form.sellUnlisted ? 'keep unlisted' : 'sell unlisted' },
     },
   );
-  const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
   return (
     <Box flexDirection="column">
       <Title>Rebalance</Title>
@@ -189,9 +179,6 @@ export function RebalanceScreen({
         </Text>
       </Text>
       <Box marginTop={1} flexDirection="column">
-        {running ? (
-          <Busy label={progress || 'pricing, planning and simulating the rebalance…'} />
-        ) : null}
         {balanced ? (
           <>
             <Text color={theme.success}>
@@ -200,9 +187,11 @@ export function RebalanceScreen({
             <RebalanceTable view={balanced} />
           </>
         ) : null}
-        {failure ? (
-          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="pricing, planning and simulating the rebalance…"
+          failure={review.failure}
+        />
       </Box>
     </Box>
   );

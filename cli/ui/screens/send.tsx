@@ -5,22 +5,21 @@
  * has: exactly what leaves, to whom, the fee (or "sponsored"); `y` signs and sends it, and the
  * executing screen follows it to a receipt.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useMemo, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
-import { amount as showAmount } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
-import { useTask } from '../hooks/use-task.js';
-import type { PlanView, SendRequest } from '../services.js';
-import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
+import type { PlanRequest, SendRequest } from '../services.js';
+import { AmountRow } from '../widgets/amount-row.js';
+import { ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
 import {
   ADDRESS_FIELD_LENGTH,
-  AMOUNT_FIELD_LENGTH,
   amountProblem,
   DEFAULT_SEND_TOKEN,
   type RecipientCheck,
@@ -46,15 +45,13 @@ function sendRequestOf(
 
 /** `initial`: the form as it was left for the review (Esc or `n` comes back to it). */
 export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
-  const { services, state: app, dispatch, theme } = useUi();
+  const { services, state: app, dispatch } = useUi();
   const tokens = useMemo(() => services.tokens(), [services]);
   const [form, setForm] = useState<SendForm>(
     () => initial ?? { token: DEFAULT_SEND_TOKEN, amount: '', to: '', focus: 'amount' },
   );
   const heldOf = useHeld();
-  const [planning, plan] = useTask<PlanView>();
-  const [progress, setProgress] = useState('');
-  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
+  const review = usePlanReview();
   const session = app.session;
 
   const decimals = tokens.find((t) => t.symbol === form.token)?.decimals;
@@ -62,51 +59,32 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
     ? sendRequestOf(form, decimals, (text) => services.checkRecipient(text, session))
     : { problem: 'not signed in' };
   const request = 'request' in wanted ? wanted.request : undefined;
+  const action: PlanRequest | undefined = request && {
+    kind: 'send',
+    swaps: [],
+    sends: [request],
+    slippageBps: services.settings().slippageBps,
+  };
   const held = heldOf(form.token);
   const set = (patch: Partial<SendForm>): void => setForm((f) => ({ ...f, ...patch }));
-  const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
+  const focus = (field: Field): boolean => form.focus === field && !review.running;
 
   const bindings: Bindings = {
     nextField: () =>
       set({ focus: FIELDS[(FIELDS.indexOf(form.focus) + 1) % FIELDS.length] ?? 'amount' }),
     submit: () => {
-      if (!request || !session) {
+      if (!action || !session) {
         // Enter on an unfinished form moves on to the next empty field
         set({ focus: form.amount.trim() === '' ? 'amount' : 'to' });
         return;
       }
-      setProgress('');
-      setPlannedFor(JSON.stringify(request));
-      const action = {
-        kind: 'send' as const,
-        swaps: [],
-        sends: [request],
-        slippageBps: services.settings().slippageBps,
-      };
-      void plan((signal) =>
-        services.plan(action, session, {
-          signal,
-          onProgress: (message) => !signal.aborted && setProgress(message),
-        }),
-      ).then((p) => {
-        if (p)
-          dispatch({
-            type: 'open',
-            screen: { name: 'review', plan: p },
-            returnTo: { name: 'send', form },
-          });
-      });
+      review.plan(action, { name: 'send', form });
     },
     back: () => dispatch({ type: 'back' }),
   };
   if (form.focus === 'amount' && held)
     bindings.max = () => set({ amount: formatAmount(held.amount, held.decimals) });
-  useKeys(bindings, { isActive: planning.status !== 'running', wording: { submit: 'review' } });
-  // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure =
-    planning.status === 'failed' && plannedFor === JSON.stringify(request)
-      ? describeFailure(planning.error)
-      : undefined;
+  useKeys(bindings, { isActive: !review.running, wording: { submit: 'review' } });
 
   return (
     <Box flexDirection="column">
@@ -120,22 +98,13 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
           focused={focus('token')}
         />
       </Box>
-      <Box>
-        <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField
-          value={form.amount}
-          onChange={(value) => set({ amount: value })}
-          focused={focus('amount')}
-          maxLength={AMOUNT_FIELD_LENGTH}
-          placeholder={`in ${form.token}`}
-        />
-        {held ? (
-          <Text color={theme.muted}>
-            {'  balance '}
-            {showAmount(held.amount, held.decimals, held.symbol)}
-          </Text>
-        ) : null}
-      </Box>
+      <AmountRow
+        value={form.amount}
+        onChange={(amount) => set({ amount })}
+        focused={focus('amount')}
+        token={form.token}
+        held={held}
+      />
       <Box>
         <FieldLabel label="To" focused={focus('to')} />
         <TextField
@@ -150,15 +119,12 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
         {'problem' in wanted && wanted.problem !== undefined ? (
           <ErrorLine message={wanted.problem} />
         ) : null}
-        {planning.status === 'running' ? (
-          <Busy label={progress || 'checking, building and simulating the transfer…'} />
-        ) : null}
-        {planFailure ? (
-          <ErrorLine
-            message={`${planFailure.title}: ${planFailure.message}`}
-            hint={planFailure.next}
-          />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="checking, building and simulating the transfer…"
+          // a failed plan is said while the form still asks for what failed: a change clears it
+          failure={review.failureWhile(action)}
+        />
       </Box>
     </Box>
   );

@@ -11,12 +11,12 @@ import { useEffect, useState } from 'react';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { StakingDocument } from '../../core/staking.js';
 import { useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
-import type { PlanView } from '../services.js';
 import type { StakingForm } from '../state.js';
-import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { Busy, FieldLabel, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
 const KINDS: ReadonlyArray<StakingForm['kind']> = [
@@ -33,8 +33,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     () => initial ?? { kind: 'stake', validator: '', amount: '', focus: 'validator' },
   );
   const [loading, load] = useTask<StakingDocument>();
-  const [planning, plan] = useTask<PlanView>();
-  const [progress, setProgress] = useState('');
+  const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
   const staking = services.staking?.bind(services);
@@ -64,7 +63,6 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         set({ focus: form.validator.trim() === '' ? 'validator' : 'amount' });
         return;
       }
-      setProgress('');
       const action = {
         kind: form.kind,
         swaps: [],
@@ -75,27 +73,14 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
           ...(needsAmount(form.kind) ? { amount: form.amount.trim() } : {}),
         },
       };
-      void plan((signal) =>
-        services.plan(action, session, {
-          signal,
-          onProgress: (message) => !signal.aborted && setProgress(message),
-        }),
-      ).then((p) => {
-        if (p)
-          dispatch({
-            type: 'open',
-            screen: { name: 'review', plan: p },
-            returnTo: { name: 'staking', form },
-          });
-      });
+      review.plan(action, { name: 'staking', form });
     },
     back: () => dispatch({ type: 'back' }),
   };
   useKeys(bindings, {
-    isActive: planning.status !== 'running',
+    isActive: !review.running,
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
-  const failure = planning.status === 'failed' ? describeFailure(planning.error) : undefined;
   const doc = loading.status === 'done' ? loading.value : undefined;
 
   return (
@@ -129,7 +114,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         <TextField
           value={form.validator}
           onChange={(validator) => set({ validator })}
-          focused={form.focus === 'validator' && planning.status !== 'running'}
+          focused={form.focus === 'validator' && !review.running}
           maxLength={80}
           placeholder="a name or a staker address"
         />
@@ -140,19 +125,18 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
           <TextField
             value={form.amount}
             onChange={(amount) => set({ amount })}
-            focused={form.focus === 'amount' && planning.status !== 'running'}
+            focused={form.focus === 'amount' && !review.running}
             maxLength={40}
             placeholder={form.kind === 'unstake' ? 'STRK to exit (0 cancels)' : 'STRK'}
           />
         </Box>
       ) : null}
       <Box marginTop={1} flexDirection="column">
-        {planning.status === 'running' ? (
-          <Busy label={progress || 'checking, building and simulating…'} />
-        ) : null}
-        {failure ? (
-          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="checking, building and simulating…"
+          failure={review.failure}
+        />
       </Box>
     </Box>
   );

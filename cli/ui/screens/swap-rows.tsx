@@ -6,16 +6,16 @@
  * rows' rules and limits are rows-state.ts.
  */
 import { Box, Text } from 'ink';
-import { useMemo, useReducer, useState } from 'react';
+import { useMemo, useReducer } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
 import { amount as showAmount, shortAddress } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
-import { useTask } from '../hooks/use-task.js';
-import type { PlanView, TokenBalance } from '../services.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
+import type { TokenBalance } from '../services.js';
+import { ErrorLine, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import type { PickerItem } from '../widgets/picker-state.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
 import { TextField } from '../widgets/text-field.js';
@@ -63,11 +63,9 @@ export function SwapRowsScreen({
     (typed) => typed ?? initialRows(kind, defaultSlippageBps),
   );
   const heldOf = useHeld();
-  const [planning, plan] = useTask<PlanView>();
-  const [progress, setProgress] = useState('');
-  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
+  const review = usePlanReview();
   const session = app.session;
-  const running = planning.status === 'running';
+  const running = review.running;
 
   const checkRecipient: RecipientCheck = (text) =>
     session ? services.checkRecipient(text, session) : { problem: 'not signed in' };
@@ -88,21 +86,7 @@ export function SwapRowsScreen({
       }
       const request = check.request;
       if (!request || !session) return;
-      setProgress('');
-      setPlannedFor(JSON.stringify(request));
-      void plan((signal) =>
-        services.plan(request, session, {
-          signal,
-          onProgress: (message) => !signal.aborted && setProgress(message),
-        }),
-      ).then((p) => {
-        if (p)
-          dispatch({
-            type: 'open',
-            screen: { name: 'review', plan: p },
-            returnTo: { name: SCREEN[kind], form },
-          });
-      });
+      review.plan(request, { name: SCREEN[kind], form });
     },
     back: () => dispatch({ type: 'back' }),
     addSwap: () => update({ type: 'addSwap' }),
@@ -145,11 +129,6 @@ export function SwapRowsScreen({
     focus !== 'slippage' &&
     focus.field !== 'amount' &&
     !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
-  // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure =
-    planning.status === 'failed' && plannedFor === JSON.stringify(check.request)
-      ? describeFailure(planning.error)
-      : undefined;
 
   return (
     <Box flexDirection="column">
@@ -185,15 +164,12 @@ export function SwapRowsScreen({
         )}
         {check.slippageProblem !== undefined ? <ErrorLine message={check.slippageProblem} /> : null}
         {form.notice !== undefined ? <Text color={theme.warning}>{form.notice}</Text> : null}
-        {running ? (
-          <Busy label={progress || 'quoting, checking, building and simulating…'} />
-        ) : null}
-        {planFailure ? (
-          <ErrorLine
-            message={`${planFailure.title}: ${planFailure.message}`}
-            hint={planFailure.next}
-          />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="quoting, checking, building and simulating…"
+          // a failed plan is said while the form still asks for what failed: a change clears it
+          failure={review.failureWhile(check.request)}
+        />
       </Box>
     </Box>
   );

@@ -9,20 +9,18 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
-import { amount as showAmount } from '../format.js';
 import { useHeld } from '../hooks/use-held.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { useLiveQuote } from '../hooks/use-live-quote.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
-import { useTask } from '../hooks/use-task.js';
-import type { PlanView } from '../services.js';
+import { usePlanReview } from '../hooks/use-plan-review.js';
+import type { PlanRequest } from '../services.js';
+import { AmountRow } from '../widgets/amount-row.js';
 import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { PlanStatus } from '../widgets/plan-status.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
-import { TextField } from '../widgets/text-field.js';
 import { TokenPicker } from '../widgets/token-picker.js';
-import { AMOUNT_FIELD_LENGTH } from './form-fields.js';
 import {
   type Field,
   initialTrade,
@@ -40,9 +38,7 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
     () => initial ?? initialTrade(services.settings().slippageBps),
   );
   const heldOf = useHeld();
-  const [planning, plan] = useTask<PlanView>();
-  const [progress, setProgress] = useState('');
-  const [plannedFor, setPlannedFor] = useState<string | undefined>(undefined);
+  const review = usePlanReview();
   // Enter pressed while the form's quote was still coming: the form it was pressed on
   const [submitWhenQuoted, setSubmitWhenQuoted] = useState<string | undefined>(undefined);
   const session = app.session;
@@ -51,33 +47,22 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
     tokens.find((t) => t.symbol === symbol)?.decimals;
   const wanted = requestOf(form, decimalsOf);
   const request = 'request' in wanted ? wanted.request : undefined;
+  const swap: PlanRequest | undefined = request && {
+    kind: 'trade',
+    swaps: [{ amount: request.amount, from: request.from, to: request.to }],
+    sends: [],
+    slippageBps: request.slippageBps,
+  };
   const live = useLiveQuote(request);
   const now = useNow(live.status === 'ready');
 
   const held = heldOf(form.from);
   const set = (patch: Partial<TradeForm>): void => setForm((f) => ({ ...f, ...patch }));
-  const focus = (field: Field): boolean => form.focus === field && planning.status !== 'running';
+  const focus = (field: Field): boolean => form.focus === field && !review.running;
 
   const planTrade = (): void => {
-    if (!request || !session || !services.features.trade) return;
-    const swap = {
-      kind: 'trade' as const,
-      swaps: [{ amount: request.amount, from: request.from, to: request.to }],
-      sends: [],
-      slippageBps: request.slippageBps,
-    };
-    setProgress('');
-    setPlannedFor(JSON.stringify(request));
-    void plan((signal) => services.plan(swap, session, { signal, onProgress: setProgress })).then(
-      (p) => {
-        if (p)
-          dispatch({
-            type: 'open',
-            screen: { name: 'review', plan: p },
-            returnTo: { name: 'trade', form },
-          });
-      },
-    );
+    if (!swap || !session || !services.features.trade) return;
+    review.plan(swap, { name: 'trade', form });
   };
   const quoting = live.status === 'waiting' || live.status === 'loading';
   const asked = request === undefined ? undefined : JSON.stringify(request);
@@ -113,18 +98,13 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   if (form.focus === 'slippage') Object.assign(bindings, slippageKeys(form, set));
   bindings.back = () => dispatch({ type: 'back' });
   useKeys(bindings, {
-    isActive: planning.status !== 'running',
+    isActive: !review.running,
     wording: { submit: 'review', up: 'slippage', down: 'slippage' },
   });
 
   const slippage = slippageOf(form);
   const slippageText = 'bps' in slippage ? formatBpsAsPercent(slippage.bps) : '?';
   const refreshIn = live.refreshAt === undefined ? undefined : secondsUntil(live.refreshAt, now);
-  // a failed plan is said while the form still asks for what failed: a change clears it
-  const planFailure =
-    planning.status === 'failed' && plannedFor === JSON.stringify(request)
-      ? describeFailure(planning.error)
-      : undefined;
 
   return (
     <Box flexDirection="column">
@@ -147,22 +127,13 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
           focused={focus('to')}
         />
       </Box>
-      <Box>
-        <FieldLabel label="Amount" focused={focus('amount')} />
-        <TextField
-          value={form.amount}
-          onChange={(amount) => set({ amount })}
-          focused={focus('amount')}
-          maxLength={AMOUNT_FIELD_LENGTH}
-          placeholder={`in ${form.from}`}
-        />
-        {held ? (
-          <Text color={theme.muted}>
-            {'  balance '}
-            {showAmount(held.amount, held.decimals, held.symbol)}
-          </Text>
-        ) : null}
-      </Box>
+      <AmountRow
+        value={form.amount}
+        onChange={(amount) => set({ amount })}
+        focused={focus('amount')}
+        token={form.from}
+        held={held}
+      />
       <SlippageField value={form} onChange={set} focused={focus('slippage')} />
       <Box marginTop={1} flexDirection="column">
         {'problem' in wanted && wanted.problem !== undefined ? (
@@ -190,15 +161,12 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
             Signing and sending swaps is not in this version: this screen quotes only.
           </Text>
         ) : null}
-        {planning.status === 'running' ? (
-          <Busy label={progress || 'preparing the transaction and simulating it…'} />
-        ) : null}
-        {planFailure ? (
-          <ErrorLine
-            message={`${planFailure.title}: ${planFailure.message}`}
-            hint={planFailure.next}
-          />
-        ) : null}
+        <PlanStatus
+          review={review}
+          busy="preparing the transaction and simulating it…"
+          // a failed plan is said while the form still asks for what failed: a change clears it
+          failure={review.failureWhile(swap)}
+        />
       </Box>
     </Box>
   );

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../shared/errors.js';
-import { ETH, USDC } from '../../../../test/helpers/swap-fixtures.js';
+import { refusal } from '../../../../test/helpers/failure.js';
+import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fixtures.js';
 import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
 import { verifyCalls } from '../checks.js';
-import { type ActionPlan, buildPlan } from '../plan.js';
-import { legAcknowledgments, type PlannedLeg } from './index.js';
+import { legAcknowledgments } from './index.js';
 import { positionLegOf } from './lending-read.js';
 
-const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
 const E18 = 10n ** 18n;
 const pool = lendingPool('mainnet');
 
@@ -33,27 +31,6 @@ const pair = (debt: bigint, over: Partial<PairState> = {}): PairState => ({
   debtCap: 0n,
   ...over,
 });
-
-const planOf = (kind: ActionPlan['kind'], leg: PlannedLeg): ActionPlan =>
-  buildPlan({
-    kind,
-    network: 'mainnet',
-    sandbox: true,
-    account: ACCOUNT,
-    router: `0x${'40'.padStart(64, '0')}`,
-    swaps: [],
-    legs: [leg],
-  });
-
-function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, details: error.details ?? {} };
-  }
-  throw new Error('expected a refusal, nothing was thrown');
-}
 
 const borrow = (amount: bigint, collateralAmount?: bigint) => ({
   type: 'position' as const,
@@ -93,7 +70,7 @@ describe('lending legs', () => {
       borrow(1000n * 10n ** 6n, E18),
       pair(0n, { collateralAmount: 0n, collateralShares: 0n }),
     );
-    const plan = planOf('borrow', leg);
+    const plan = legPlanOf('borrow', leg);
     expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position']);
     expect(plan.calls[0]?.contractAddress).toBe(ETH.address);
     expect(BigInt(plan.calls[0]?.calldata[0] ?? '0')).toBe(BigInt(pool.address));
@@ -111,11 +88,11 @@ describe('lending legs', () => {
       refusal(() => positionLegOf(borrow(900n * 10n ** 6n), pair(1500n * 10n ** 6n))).code,
     ).toBe('HEALTH_TOO_LOW');
     const low = positionLegOf(borrow(600n * 10n ** 6n), pair(1500n * 10n ** 6n));
-    expect(legAcknowledgments([low], planOf('borrow', low))).toEqual([
+    expect(legAcknowledgments([low], legPlanOf('borrow', low))).toEqual([
       expect.objectContaining({ id: 'low-health' }),
     ]);
     const fine = positionLegOf(borrow(100n * 10n ** 6n), pair(1000n * 10n ** 6n));
-    expect(legAcknowledgments([fine], planOf('borrow', fine))).toEqual([]);
+    expect(legAcknowledgments([fine], legPlanOf('borrow', fine))).toEqual([]);
   });
 
   it('the pool limits refuse with their reason before signing', () => {
@@ -134,7 +111,7 @@ describe('lending legs', () => {
   it('repay all is the Native nominal debt with a bounded approve cleared after; close withdraws every share', () => {
     const debt = 1500n * 10n ** 6n;
     const all = positionLegOf({ ...borrow(0n), action: 'repay', amount: undefined }, pair(debt));
-    const plan = planOf('repay', all);
+    const plan = legPlanOf('repay', all);
     expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position', 'approve']);
     // debt Amount: Native (0), abs = the nominal debt, negative
     const felts = plan.calls[1]?.calldata.map(BigInt) ?? [];
@@ -151,7 +128,7 @@ describe('lending legs', () => {
       ).details.reason,
     ).toBe('debt-floor');
     const close = positionLegOf({ ...borrow(0n), action: 'close', amount: undefined }, pair(debt));
-    const closed = planOf('close-position', close);
+    const closed = legPlanOf('close-position', close);
     const c = closed.calls[1]?.calldata.map(BigInt) ?? [];
     expect(c.slice(3, 7)).toEqual([0n, E18, 0n, 1n]);
     verifyCalls(closed);

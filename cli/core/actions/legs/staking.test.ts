@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../shared/errors.js';
-import type { AggregatorClient } from '../../../clients/aggregator.js';
-import { routeOf, STRK, USDC } from '../../../../test/helpers/swap-fixtures.js';
+import { codeOf, refusal } from '../../../../test/helpers/failure.js';
+import {
+  ACCOUNT,
+  legPlanOf,
+  POOL,
+  strkPricer as pricer,
+  STRK,
+} from '../../../../test/helpers/swap-fixtures.js';
 import { checkLimits } from '../caps.js';
 import { checkSimulation, verifyCalls } from '../checks.js';
 import { planDocument } from '../document.js';
 import { planFingerprint } from '../fingerprint.js';
-import { type ActionPlan, buildPlan } from '../plan.js';
-import { legAcknowledgments, type PlannedLeg } from './index.js';
+import { legAcknowledgments } from './index.js';
+import type { AggregatorClient } from '../../../clients/aggregator.js';
 import type { PoolMember, StakingValidator } from './staking-common.js';
 import { durationWords, stakingLegOf } from './staking-read.js';
 
-const ACCOUNT = `0x${'a11ce'.padStart(64, '0')}`;
-const POOL = `0x${'9001'.padStart(64, '0')}`;
 const validator: StakingValidator = {
   name: 'Alpha',
   staker: `0x${'5a'.padStart(64, '0')}`,
@@ -32,64 +35,27 @@ const member = (over: Partial<PoolMember> = {}): PoolMember => ({
 });
 const ONE_HUNDRED = 100n * 10n ** 18n;
 
-const planOf = (kind: ActionPlan['kind'], leg: PlannedLeg): ActionPlan =>
-  buildPlan({
-    kind,
-    network: 'mainnet',
-    sandbox: true,
-    account: ACCOUNT,
-    router: `0x${'40'.padStart(64, '0')}`,
-    swaps: [],
-    legs: [leg],
-  });
-
-function refusal(run: () => unknown): { code: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { code: error.code, details: error.details ?? {} };
-  }
-  throw new Error('expected a refusal, nothing was thrown');
-}
-
-/** STRK at $0.50; anything else unpriced. */
-const pricer = (): AggregatorClient =>
-  ({
-    network: 'mainnet',
-    // an honest route at $0.50 a STRK: what it pays in USDC agrees with its price field (value.ts)
-    getRoute: async (r: { amount: bigint; tokenIn: string }) => {
-      if (r.tokenIn !== STRK.address) throw new Error('no route');
-      return routeOf(STRK, USDC, r.amount, r.amount / 2n / 10n ** 12n, { prices: ['0.5', 1] });
-    },
-  }) as unknown as AggregatorClient;
-const codeOf = async (work: Promise<unknown>): Promise<string> =>
-  work.then(
-    () => 'ok',
-    (e: unknown) => (e instanceof AppError ? e.code : `not an AppError: ${String(e)}`),
-  );
+/** The plan of one staking request with Alpha, by a member as read (undefined: not one yet). */
+const planned = (
+  kind: Parameters<typeof legPlanOf>[0],
+  spec: Parameters<typeof stakingLegOf>[0],
+  membership: PoolMember | undefined,
+  now?: number,
+) => legPlanOf(kind, stakingLegOf(spec, validator, membership, now));
 
 describe('staking legs', () => {
   it('a first stake enters the pool, a later one adds: chosen from the membership read', () => {
-    const enter = planOf(
+    const enter = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        undefined,
-        undefined,
-      ),
+      { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+      undefined,
     );
     expect(enter.calls.map((c) => c.entrypoint)).toEqual(['approve', 'enter_delegation_pool']);
     expect(enter.calls[1]?.calldata).toEqual([ACCOUNT, `0x${ONE_HUNDRED.toString(16)}`]);
-    const add = planOf(
+    const add = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'Alpha', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     expect(add.calls.map((c) => c.entrypoint)).toEqual(['approve', 'add_to_delegation_pool']);
     expect(() => verifyCalls(add)).not.toThrow();
@@ -126,9 +92,11 @@ describe('staking legs', () => {
     );
     expect(early).toMatchObject({ code: 'EXIT_NOT_READY', details: { secondsLeft: 90_061 } });
     expect(durationWords(90_061)).toBe('1 d 1 h 2 min');
-    const plan = planOf(
+    const plan = planned(
       'unstake-complete',
-      stakingLegOf({ type: 'unstake', validator: 'x', token: STRK }, validator, exiting, 1_000_000),
+      { type: 'unstake', validator: 'x', token: STRK },
+      exiting,
+      1_000_000,
     );
     expect(planDocument(plan).headline).toContain('withdraw 0.00000000000000003 STRK');
     // the simulation must show the exact amount arriving
@@ -155,14 +123,10 @@ describe('staking legs', () => {
   });
 
   it('an exit intent over a running exit needs exit-restart; the first does not', () => {
-    const running = planOf(
+    const running = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
-        validator,
-        member({ unpoolAmount: 30n, unpoolTime: 5 }),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+      member({ unpoolAmount: 30n, unpoolTime: 5 }),
     );
     expect(legAcknowledgments(running.legs, running)).toEqual([
       {
@@ -171,50 +135,34 @@ describe('staking legs', () => {
         details: expect.anything(),
       },
     ]);
-    const first = planOf(
+    const first = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+      member(),
     );
     expect(legAcknowledgments(first.legs, first)).toEqual([]);
   });
 
   it('a stake and an exit of the same amount have distinct fingerprints; the same stake twice the same', () => {
-    const stake = planOf(
+    const stake = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
-    const exit = planOf(
+    const exit = planned(
       'unstake',
-      stakingLegOf(
-        { type: 'unstake-intent', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'unstake-intent', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     expect(planFingerprint(stake, 'sandbox:x')).not.toBe(planFingerprint(exit, 'sandbox:x'));
     expect(planFingerprint(stake, 'sandbox:x')).toBe(planFingerprint({ ...stake }, 'sandbox:x'));
   });
 
   it('caps value the stake: above --max-usd is LIMIT_EXCEEDED; an unpriced outflow is refused (fail closed)', async () => {
-    const stake = planOf(
+    const stake = planned(
       'stake',
-      stakingLegOf(
-        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-        validator,
-        member(),
-        undefined,
-      ),
+      { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+      member(),
     );
     // 100 STRK at $0.50 = $50
     expect(await codeOf(checkLimits(stake, { maxUsdCents: 4_999n }, pricer()))).toBe(

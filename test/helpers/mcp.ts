@@ -1,0 +1,129 @@
+/**
+ * The tool server as an agent meets it: the MCP SDK's own client over stdio to the built bin's
+ * `mcp` (process tests only), its tool results, and the check that outside text reaches the agent
+ * clean and only inside `untrusted` objects (docs/commands.md "Tool server for AI agents").
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { expect } from 'vitest';
+import { BIN, cleanEnv } from './process.js';
+
+export type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
+
+/** What a person answers when the server asks (an elicitation), given the question. */
+export type Elicit = (message: string) => {
+  action: 'accept' | 'decline';
+  content?: Record<string, string | number | boolean>;
+};
+
+/**
+ * A person the server can ask: each question is kept in `asked`; the answer is no until
+ * `accept` is set, then yes (confirm: true).
+ */
+export function askedPerson(): { asked: string[]; accept: boolean; elicit: Elicit } {
+  const person = {
+    asked: [] as string[],
+    accept: false,
+    elicit: (message: string) => {
+      person.asked.push(message);
+      return person.accept
+        ? { action: 'accept' as const, content: { confirm: true } }
+        : { action: 'decline' as const };
+    },
+  };
+  return person;
+}
+
+/**
+ * A client connected to `finance-tui mcp …args` under a clean environment plus `env`; with
+ * `elicit`, a host that can ask the person (else one that cannot). Its stderr is read and dropped.
+ */
+export async function connectMcp(
+  args: string[],
+  env: Record<string, string | undefined>,
+  elicit?: Elicit,
+): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env: cleanEnv(env) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', () => undefined);
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
+  if (elicit)
+    client.setRequestHandler('elicitation/create', async (request) =>
+      elicit(String((request.params as { message?: string }).message ?? '')),
+    );
+  await client.connect(transport);
+  return client;
+}
+
+export const callTool = async (
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  extra: Parameters<Client['callTool']>[1] = undefined,
+): Promise<ToolResult> => (await client.callTool({ name, arguments: args }, extra)) as ToolResult;
+
+/** A tool's error as the agent reads it (the result's text). */
+export interface ToolError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  untrusted?: Record<string, unknown>;
+}
+
+/** The error of a result that must be one. */
+export const errorOf = (r: ToolResult): ToolError => {
+  expect(r.isError, JSON.stringify(r.content)).toBe(true);
+  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: ToolError }).error;
+};
+
+/** `tool` must plan (a plan id, no error); then execute_plan of that plan, as it answers. */
+export async function planAndExecute(
+  client: Client,
+  tool: string,
+  args: Record<string, unknown>,
+  extra: Parameters<Client['callTool']>[1] = undefined,
+): Promise<ToolResult> {
+  const planned = await callTool(client, tool, args);
+  expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+  const { planId } = planned.structuredContent as { planId?: unknown };
+  expect(planId, planned.content[0]?.text).toBeTypeOf('string');
+  return callTool(client, 'execute_plan', { planId }, extra);
+}
+
+/** Every string in `value`, at any depth, with whether it sits inside an `untrusted` object. */
+export function strings(
+  value: unknown,
+  inside = false,
+): Array<{ text: string; untrusted: boolean }> {
+  if (typeof value === 'string') return [{ text: value, untrusted: inside }];
+  if (Array.isArray(value)) return value.flatMap((v) => strings(v, inside));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => strings(v, inside || k === 'untrusted'));
+  return [];
+}
+
+/**
+ * No string in `value` matches `unprintable`; the planted text (strings holding `planted`)
+ * appears, and only inside `untrusted` objects.
+ */
+export function expectCleanAndMarked(
+  value: unknown,
+  { unprintable, planted }: { unprintable: RegExp; planted: string },
+): void {
+  const all = strings(value);
+  for (const s of all) expect(s.text, s.text).not.toMatch(unprintable);
+  const found = all.filter((s) => s.text.includes(planted));
+  expect(found.length).toBeGreaterThan(0);
+  for (const s of found) expect(s.untrusted, s.text).toBe(true);
+}
