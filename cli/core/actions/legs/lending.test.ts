@@ -148,7 +148,7 @@ describe('lending legs', () => {
       action: 'add-collateral',
       health: { before: (16n * E18) / 15n, after: (16n * E18) / 10n },
     });
-    const plan = planOf('add-collateral', leg);
+    const plan = legPlanOf('add-collateral', leg);
     expect(plan.calls.map((c) => c.entrypoint)).toEqual(['approve', 'modify_position']);
     // approve(pool, exactly 0.5 ETH) on the collateral token
     expect(plan.calls[0]?.contractAddress).toBe(ETH.address);
@@ -159,7 +159,7 @@ describe('lending legs', () => {
     verifyCalls(plan);
     // adding adds no risk: no acknowledgment even when the factor stays below the margin
     const still = positionLegOf(add(E18 / 100n), low);
-    expect(legAcknowledgments([still], planOf('add-collateral', still))).toEqual([]);
+    expect(legAcknowledgments([still], legPlanOf('add-collateral', still))).toEqual([]);
     const tampered = {
       ...plan,
       calls: [{ ...plan.calls[0]!, calldata: [pool.address, '0x1', '0x0'] }, plan.calls[1]!],
@@ -170,7 +170,7 @@ describe('lending legs', () => {
   it('add collateral with no debt, or to no position yet: allowed, no health factor', () => {
     const leg = positionLegOf(add(E18), pair(0n, { collateralAmount: 0n, collateralShares: 0n }));
     expect(leg).toMatchObject({ health: { before: undefined, after: undefined } });
-    verifyCalls(planOf('add-collateral', leg));
+    verifyCalls(legPlanOf('add-collateral', leg));
   });
 
   it('withdraw some collateral: Assets −amount, no approve, held to a borrow’s health rules', () => {
@@ -182,7 +182,7 @@ describe('lending legs', () => {
       collateralOut: E18 / 4n,
       health: { before: (24n * E18) / 10n, after: (18n * E18) / 10n },
     });
-    const plan = planOf('withdraw-collateral', leg);
+    const plan = legPlanOf('withdraw-collateral', leg);
     expect(plan.calls.map((c) => c.entrypoint)).toEqual(['modify_position']);
     const felts = plan.calls[0]?.calldata.map(BigInt) ?? [];
     // collateral Amount: Assets, −0.25 ETH (abs, sign 1); debt Amount: Assets, 0
@@ -192,7 +192,7 @@ describe('lending legs', () => {
     // −0.5 ETH: 1200 / 1000 = 1.2, at the margin: fine; −0.55: 1.08 needs low-health
     const low = positionLegOf(withdraw((55n * E18) / 100n), pair(debt));
     expect(low.type === 'position' && low.health.after).toBe((108n * E18) / 100n);
-    expect(legAcknowledgments([low], planOf('withdraw-collateral', low))).toEqual([
+    expect(legAcknowledgments([low], legPlanOf('withdraw-collateral', low))).toEqual([
       expect.objectContaining({ id: 'low-health' }),
     ]);
     // −0.6 ETH: 960 / 1000 < 1, refused
@@ -225,7 +225,7 @@ describe('lending legs', () => {
     for (const amount of [undefined, E18]) {
       const leg = positionLegOf(withdraw(amount), pair(0n, { collateralShares: shares }));
       expect(leg).toMatchObject({ collateralOut: E18, health: { after: undefined } });
-      const plan = planOf('withdraw-collateral', leg);
+      const plan = legPlanOf('withdraw-collateral', leg);
       const felts = plan.calls[0]?.calldata.map(BigInt) ?? [];
       // collateral Amount: Native (0), −every share
       expect(felts.slice(3, 7)).toEqual([0n, shares, 0n, 1n]);
