@@ -5,8 +5,7 @@
  * collateral only: no debt is needed (docs/decisions.md).
  */
 import type { CommandRun } from '../headless/context.js';
-import { LENDING_HELP, parseLendingArgs, runLending } from '../headless/lending-command.js';
-import { usageError } from '../../shared/errors.js';
+import { collateralCommand, LENDING_HELP } from '../headless/lending-command.js';
 
 export const USAGE = `Usage: finance-tui add-collateral <amount> <TOKEN> --debt <TOKEN> [options]
 
@@ -19,19 +18,4 @@ given.
   --debt TOKEN        the position's debt asset (with the collateral, it names the position)
 ${LENDING_HELP}`;
 
-export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
-    debt: { type: 'string' },
-  });
-  if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const debt = values.debt as string | undefined;
-  if (positionals.length !== 2 || debt === undefined || debt.trim() === '')
-    throw usageError(
-      'expected <amount> <TOKEN> --debt TOKEN; see finance-tui add-collateral --help',
-    );
-  const [amount = '', token = ''] = positionals;
-  return runLending(ctx, options, {
-    kind: 'add-collateral',
-    collateral: { amount, token, debt, pool },
-  });
-};
+export const run: CommandRun = collateralCommand('add-collateral', USAGE, '<amount>');

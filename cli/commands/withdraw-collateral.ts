@@ -6,8 +6,7 @@
  * borrow's rules before signing.
  */
 import type { CommandRun } from '../headless/context.js';
-import { LENDING_HELP, parseLendingArgs, runLending } from '../headless/lending-command.js';
-import { usageError } from '../../shared/errors.js';
+import { collateralCommand, LENDING_HELP } from '../headless/lending-command.js';
 
 export const USAGE = `Usage: finance-tui withdraw-collateral <amount>|all <TOKEN> --debt <TOKEN> [options]
 
@@ -20,19 +19,4 @@ than the position holds is refused. Signs nothing unless --yes is given.
   --debt TOKEN        the position's debt asset (with the collateral, it names the position)
 ${LENDING_HELP}`;
 
-export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
-    debt: { type: 'string' },
-  });
-  if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const debt = values.debt as string | undefined;
-  if (positionals.length !== 2 || debt === undefined || debt.trim() === '')
-    throw usageError(
-      'expected <amount>|all <TOKEN> --debt TOKEN; see finance-tui withdraw-collateral --help',
-    );
-  const [amount = '', token = ''] = positionals;
-  return runLending(ctx, options, {
-    kind: 'withdraw-collateral',
-    collateral: { amount, token, debt, pool },
-  });
-};
+export const run: CommandRun = collateralCommand('withdraw-collateral', USAGE, '<amount>|all');

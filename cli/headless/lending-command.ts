@@ -4,7 +4,7 @@
  * flags plus `--pool` and `--accept-low-health` (the 'low-health' acknowledgment,
  * cli/core/actions/acknowledgments.ts), and `--collateral [AMOUNT] TOKEN`. Light at import.
  */
-import type { CommandContext, CommandResult } from './context.js';
+import type { CommandContext, CommandResult, CommandRun } from './context.js';
 import type { ActionRequest } from '../core/actions/index.js';
 import { parseSigningArgs, runSigning, SIGNING_HELP } from './swap-command.js';
 import { usageError } from '../../shared/errors.js';
@@ -70,3 +70,23 @@ export const runLending = (
   options: Parameters<typeof runSigning>[1],
   request: ActionRequest,
 ): Promise<CommandResult> => runSigning(ctx, options, request);
+
+/**
+ * `add-collateral` and `withdraw-collateral`: `AMOUNT TOKEN --debt TOKEN`, the collateral and the
+ * debt naming the position; one command body, each command its words.
+ */
+export const collateralCommand =
+  (kind: 'add-collateral' | 'withdraw-collateral', usage: string, amountWord: string): CommandRun =>
+  async (ctx) => {
+    const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+      debt: { type: 'string' },
+    });
+    if (options.help) return { data: { usage }, human: () => usage };
+    const debt = values.debt as string | undefined;
+    if (positionals.length !== 2 || debt === undefined || debt.trim() === '')
+      throw usageError(
+        `expected ${amountWord} <TOKEN> --debt TOKEN; see finance-tui ${kind} --help`,
+      );
+    const [amount = '', token = ''] = positionals;
+    return runLending(ctx, options, { kind, collateral: { amount, token, debt, pool } });
+  };
