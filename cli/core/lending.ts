@@ -366,7 +366,8 @@ export async function readSupply(
 
 /** The `lending` command's document (docs/commands.md "Lending"). */
 export interface LendingDocument {
-  network: Network;
+  /** `sandbox` on the sandbox (mainnet-like: its pool is at mainnet's address) */
+  network: Network | 'sandbox';
   account: string;
   pools: Array<{ name: string; address: string }>;
   supplied: Array<{
@@ -606,5 +607,6 @@ export async function lendingPositions(
     loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
   ]);
   const doc = await readLending(reader, { pool: options.pool, signal: call.signal, vTokens });
-  return { email: session.email, ...doc };
+  // the sandbox is mainnet-like, but its positions are the sandbox's (as `staking` says)
+  return { email: session.email, ...doc, network: endpoints.sandbox ? 'sandbox' : doc.network };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { E18, vesuPair } from '../../test/helpers/lending-fixtures.js';
 import {
   ETH,
   ethToUsdcTrade,
+  legPlanOf,
   OTHER,
   planOf,
   plannedSwap,
@@ -9,6 +11,8 @@ import {
   USDC,
 } from '../../test/helpers/swap-fixtures.js';
 import { planDocument } from '../core/actions/document.js';
+import { positionLegOf } from '../core/actions/legs/lending-read.js';
+import { lendingPool } from '../core/lending.js';
 import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';
 
@@ -124,5 +128,29 @@ describe('renderHistory', () => {
       'set aside as /x/history.corrupt-1.json',
     );
     expect(renderHistory([], null)).toContain('No transactions');
+  });
+
+  it('a plan that takes nothing out of the account says so, with one blank line before the gas', () => {
+    // withdrawing collateral: nothing leaves, gas is sponsored
+    const leg = positionLegOf(
+      {
+        type: 'position',
+        action: 'withdraw-collateral',
+        pool: lendingPool('mainnet'),
+        token: USDC,
+        collateral: ETH,
+        amount: undefined,
+        collateralAmount: E18 / 4n,
+      },
+      vesuPair(1000n * 10n ** 6n),
+    );
+    const text = renderPlan(
+      planDocument(legPlanOf('withdraw-collateral', leg), {
+        gas: { mode: 'sponsored' },
+        simulation: { reverted: false, transfers: [], balanceChanges: [] },
+      }),
+    );
+    expect(text).toMatch(/Leaves the account\s+nothing\n/);
+    expect(text).not.toContain('\n\n\n');
   });
 });

@@ -78,18 +78,20 @@ export function renderPlan(doc: PlanDocument): string {
   });
   for (const send of doc.sends)
     lines.push(...rows([['Send', `${exact(send.amount)} to ${send.to}`]]));
+  if (lines.at(-1) !== '') lines.push('');
   lines.push(
-    '',
     ...rows([
       ['Gas', gasLine(doc)],
       [
         'Leaves the account',
-        doc.spend
-          .map(
-            (l) =>
-              `${exact(l.total)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
-          )
-          .join(', '),
+        doc.spend.length === 0
+          ? 'nothing'
+          : doc.spend
+              .map(
+                (l) =>
+                  `${exact(l.total)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
+              )
+              .join(', '),
       ],
       ['Simulation', simulationLine(doc)],
     ]),

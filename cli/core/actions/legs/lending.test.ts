@@ -2,35 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { refusal } from '../../../../test/helpers/failure.js';
 import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fixtures.js';
 import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
+import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';
 import { legAcknowledgments } from './index.js';
 import { positionLegOf } from './lending-read.js';
 
-const E18 = 10n ** 18n;
 const pool = lendingPool('mainnet');
-
-/** 1 ETH collateral at $3000 against `debt` USDC, max LTV 0.8. */
-const pair = (debt: bigint, over: Partial<PairState> = {}): PairState => ({
-  pool,
-  collateral: ETH,
-  debt: USDC,
-  collateralShares: E18,
-  nominalDebt: debt * 10n ** 12n,
-  collateralAmount: E18,
-  debtAmount: debt,
-  maxLtv: (8n * E18) / 10n,
-  prices: { collateral: { value: 3000n * E18, valid: true }, debt: { value: E18, valid: true } },
-  debtLimits: {
-    reserve: 500_000n * 10n ** 6n,
-    totalNominalDebt: 0n,
-    maxUtilization: (95n * E18) / 100n,
-    floor: 10n * E18,
-    scale: 10n ** 6n,
-    accumulator: E18,
-  },
-  debtCap: 0n,
-  ...over,
-});
 
 const borrow = (amount: bigint, collateralAmount?: bigint) => ({
   type: 'position' as const,
