@@ -45,10 +45,19 @@ export function renderPortfolio(p: Portfolio): string {
   // positions: each its own line, a debt negative with its health factor (cli/core/positions.ts)
   if (p.positions !== undefined && p.positions.length > 0) {
     lines.push('', '  Positions:');
-    for (const x of p.positions)
-      lines.push(
-        `    ${x.kind.padEnd(18)} ${`${x.amount} ${x.symbol}`.padEnd(28)} ${x.value === null ? 'unpriced' : `${x.value.usd} USD`}  ${x.source}${x.healthFactor === undefined ? '' : `  health factor ${x.healthFactor ?? '—'}`}`,
-      );
+    lines.push(
+      ...table(
+        ['position', 'amount', 'value USD', 'where', ''],
+        p.positions.map((x) => [
+          x.kind,
+          `${x.amount} ${x.symbol}`,
+          x.value?.usd ?? 'unpriced',
+          x.source,
+          x.healthFactor === undefined ? '' : `health factor ${x.healthFactor ?? '—'}`,
+        ]),
+        new Set([2]),
+      ).map((line) => `  ${line}`),
+    );
     if (p.net !== undefined)
       lines.push(`  Net: ${p.net.usd} USD (wallet + positions, debt subtracted)`);
   }
