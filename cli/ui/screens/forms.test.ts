@@ -188,7 +188,7 @@ describe('errors go with their cause', () => {
     await ui.waitForFrame((f) => f.includes('not enough STRK'));
     await ui.press(KEYS.tab); // → token
     await ui.press(KEYS.down);
-    const frame = await ui.waitForFrame((f) => !f.includes('Token    STRK') && !/\[STRK\]/.test(f));
+    const frame = await ui.waitForFrame((f) => !/Token +STRK/.test(f) && !/\[STRK\]/.test(f));
     expect(frame).not.toContain('not enough STRK');
   });
 });
@@ -220,7 +220,7 @@ describe('without colour, and in bursts', () => {
     const expected = tokens[(start + 3) % tokens.length]!;
     // one chunk, as a held key or tmux sends it
     await ui.press(KEYS.down + KEYS.down + KEYS.down);
-    let frame = await ui.waitForFrame((f) => f.includes(`From     [${expected}]`));
+    let frame = await ui.waitForFrame((f) => f.includes(`From       [${expected}]`));
     expect(frame).toContain(`[${expected}]`);
     frame = await ui.press('STRK');
     expect(frame).toContain('filter: STRK');

@@ -16,7 +16,8 @@ export function Title({ children }: { children: ReactNode }) {
 }
 
 /**
- * A form field's label, "› " before it while the field has the focus: focus is seen without
+ * A form field's label, padded so the longest ("Collateral", "Validator") keeps a space before its
+ * value, "› " before it while the field has the focus: focus is seen without
  * colour or inverse video too (NO_COLOR, a terminal that drops attributes).
  */
 export function FieldLabel({ label, focused }: { label: string; focused: boolean }) {
@@ -24,7 +25,7 @@ export function FieldLabel({ label, focused }: { label: string; focused: boolean
   return (
     <Text
       color={focused ? theme.accent : undefined}
-    >{`${focused ? '› ' : '  '}${label.padEnd(9)}`}</Text>
+    >{`${focused ? '› ' : '  '}${label.padEnd(11)}`}</Text>
   );
 }
 
