@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
@@ -93,6 +94,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
+    // every action kind's plan tool, as the kinds table names it (cli/core/actions/kinds.ts)
+    for (const kind of ACTION_KIND_NAMES) expect(names).toContain(ACTION_KINDS[kind].tool);
     expect(names).toEqual(
       [
         'execute_plan',

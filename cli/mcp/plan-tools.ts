@@ -92,7 +92,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
   ),
   unstake: tool(
     'Plan an exit from staking',
-    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: that needs restartExit, which the person must have accepted.',
+    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: the person is asked to accept that at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED).',
     inputs.unstake,
     (i) => ({ kind: 'unstake', unstake: { amount: i.amount, validator: i.validator } }),
   ),
@@ -122,7 +122,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
   ),
   borrow: tool(
     'Plan a borrow on Vesu',
-    "Plans borrowing against collateral (deposited with it when collateralAmount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused, below 1.2 it needs acceptLowHealth, which the person must have accepted.",
+    "Plans borrowing against collateral (deposited with it when collateralAmount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused; below 1.2 the person is asked to accept the risk at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED).",
     inputs.borrow,
     (i) => ({
       kind: 'borrow',
@@ -164,7 +164,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
   ),
   'withdraw-collateral': tool(
     'Plan withdrawing collateral on Vesu',
-    'Plans withdrawing collateral from a position without closing it (an amount, or "all": every collateral share, no dust), in one modify_position (debt unchanged). With a debt the health factor after is checked: at or below 1 refused, below 1.2 it needs acceptLowHealth, which the person must have accepted. More than the position holds: INVALID_AMOUNT.',
+    'Plans withdrawing collateral from a position without closing it (an amount, or "all": every collateral share, no dust), in one modify_position (debt unchanged). With a debt the health factor after is checked: at or below 1 refused; below 1.2 the person is asked to accept the risk at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED). More than the position holds: INVALID_AMOUNT.',
     inputs.withdrawCollateral,
     (i) => ({
       kind: 'withdraw-collateral',

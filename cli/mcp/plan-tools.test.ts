@@ -1,0 +1,145 @@
+/**
+ * Each plan tool turns its input into exactly the core's request: every field lands where the
+ * core reads it (collateral and debt never swapped), through the tool's own schema.
+ */
+import { describe, expect, it } from 'vitest';
+import { PLAN_TOOLS, type PlanToolKind } from './plan-tools.js';
+
+const ADDR = `0x${'1'.repeat(64)}`;
+
+/** A sample input per kind and the request it must give (a new kind needs its sample). */
+const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: unknown }> = {
+  send: {
+    input: { amount: '1.5', token: 'USDC', to: ADDR },
+    request: { kind: 'send', transfer: { amount: '1.5', token: 'USDC', to: ADDR } },
+  },
+  trade: {
+    input: { amount: '2', from: 'ETH', to: 'USDC', slippagePercent: '1' },
+    request: { kind: 'trade', swap: { amount: '2', from: 'ETH', to: 'USDC' } },
+  },
+  'multi-swap': {
+    input: {
+      pairs: [
+        { amount: '1', from: 'ETH', to: 'USDC' },
+        { amount: '3', from: 'STRK', to: 'DAI' },
+      ],
+    },
+    request: {
+      kind: 'multi-swap',
+      swaps: [
+        { amount: '1', from: 'ETH', to: 'USDC' },
+        { amount: '3', from: 'STRK', to: 'DAI' },
+      ],
+    },
+  },
+  batch: {
+    input: {
+      swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }],
+      sends: [{ amount: '4', token: 'DAI', to: ADDR }],
+      supplies: [{ amount: '5', token: 'USDT' }],
+      stakes: [{ amount: '6', token: 'STRK', validator: 'Braavos' }],
+    },
+    request: {
+      kind: 'batch',
+      swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }],
+      transfers: [{ amount: '4', token: 'DAI', to: ADDR }],
+      supplies: [{ amount: '5', token: 'USDT' }],
+      stakes: [{ amount: '6', token: 'STRK', validator: 'Braavos' }],
+    },
+  },
+  stake: {
+    input: { amount: '100', validator: 'Braavos' },
+    request: { kind: 'stake', stake: { amount: '100', validator: 'Braavos' } },
+  },
+  unstake: {
+    input: { amount: '40', validator: 'Ready', restartExit: true },
+    request: { kind: 'unstake', unstake: { amount: '40', validator: 'Ready' } },
+  },
+  'unstake-complete': {
+    input: { validator: 'Ready' },
+    request: { kind: 'unstake-complete', validator: 'Ready' },
+  },
+  'claim-rewards': {
+    input: { validator: 'Braavos' },
+    request: { kind: 'claim-rewards', validator: 'Braavos' },
+  },
+  supply: {
+    input: { amount: '7', token: 'USDC', pool: 'Prime' },
+    request: { kind: 'supply', supply: { amount: '7', token: 'USDC', pool: 'Prime' } },
+  },
+  withdraw: {
+    input: { amount: 'all', token: 'USDC' },
+    request: { kind: 'withdraw', withdraw: { amount: 'all', token: 'USDC', pool: undefined } },
+  },
+  borrow: {
+    input: {
+      amount: '500',
+      token: 'USDC',
+      collateral: 'ETH',
+      collateralAmount: '1',
+      pool: 'Prime',
+    },
+    request: {
+      kind: 'borrow',
+      borrow: {
+        amount: '500',
+        token: 'USDC',
+        collateral: 'ETH',
+        collateralAmount: '1',
+        pool: 'Prime',
+      },
+    },
+  },
+  repay: {
+    input: { amount: 'all', token: 'USDC', collateral: 'ETH' },
+    request: {
+      kind: 'repay',
+      repay: { amount: 'all', token: 'USDC', collateral: 'ETH', pool: undefined },
+    },
+  },
+  'close-position': {
+    input: { collateral: 'ETH', debt: 'USDC' },
+    request: {
+      kind: 'close-position',
+      close: { collateral: 'ETH', debt: 'USDC', pool: undefined },
+    },
+  },
+  'add-collateral': {
+    input: { amount: '0.5', token: 'ETH', debt: 'USDC' },
+    request: {
+      kind: 'add-collateral',
+      collateral: { amount: '0.5', token: 'ETH', debt: 'USDC', pool: undefined },
+    },
+  },
+  'withdraw-collateral': {
+    input: { amount: '0.2', token: 'ETH', debt: 'USDC', pool: 'Prime' },
+    request: {
+      kind: 'withdraw-collateral',
+      collateral: { amount: '0.2', token: 'ETH', debt: 'USDC', pool: 'Prime' },
+    },
+  },
+};
+
+describe('plan tools', () => {
+  it.each(Object.keys(SAMPLES) as PlanToolKind[])(
+    '%s: its schema takes the sample and the request is exactly the core’s',
+    (kind) => {
+      const tool = PLAN_TOOLS[kind];
+      const { input, request } = SAMPLES[kind];
+      const parsed = tool.schema.parse(input);
+      expect(tool.request(parsed as never)).toStrictEqual(request);
+    },
+  );
+
+  it('an acknowledgment an agent sends is not part of any request', () => {
+    const borrow = PLAN_TOOLS.borrow.request(
+      PLAN_TOOLS.borrow.schema.parse({
+        amount: '1',
+        token: 'USDC',
+        collateral: 'ETH',
+        acceptLowHealth: true,
+      }) as never,
+    );
+    expect(JSON.stringify(borrow)).not.toMatch(/acceptLowHealth|acknowledg/);
+  });
+});
