@@ -307,8 +307,11 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
   let identity: FastifyInstance;
   let term: Terminal | undefined;
 
+  let identityUrl: string;
+
   beforeAll(async () => {
     identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
     term?.close();
@@ -320,7 +323,6 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
     'starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C',
     { timeout: 120_000 },
     async () => {
-      const identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
       const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
       const env = cleanEnv({
         FINANCE_TUI_HOME: home.dir,
@@ -363,6 +365,52 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
       const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
       expect(log).toContain('/auth/verify');
       expect(log).not.toContain(mail.code);
+    },
+  );
+
+  it(
+    'a terminal that goes away stops the app and its auth server quietly: no stack, no orphan',
+    { timeout: 120_000 },
+    async () => {
+      const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
+      const env = cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        TERM: 'xterm-256color',
+        FINANCE_TUI_SERVER_URL: serverUrl,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
+        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+        IDENTITY_API_URL: identityUrl,
+        NODE_ENV: 'test',
+      });
+      const pidFile = join(home.dir, 'app.pid');
+      const errFile = join(home.dir, 'app.stderr');
+      const gone = openTerminal(
+        'hangup',
+        env,
+        `echo $$ > '${pidFile}'; exec '${process.execPath}' '${BIN}' 2> '${errFile}'`,
+      );
+      try {
+        await gone.waitFor('Sign in');
+        expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
+      } finally {
+        gone.close(); // the terminal closes: SIGHUP, then every write fails
+      }
+      const pid = Number(readFileSync(pidFile, 'utf8').trim());
+      const alive = (): boolean => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await gone.waitUntil(() => !alive(), 'the app to exit after its terminal went away');
+      expect(readFileSync(errFile, 'utf8')).not.toMatch(/Error|\n\s+at /);
+      await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
+        cause: { code: 'ECONNREFUSED' },
+      });
     },
   );
 });

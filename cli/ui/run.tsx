@@ -26,6 +26,13 @@ export async function runInteractive(options: {
     stopRequests.dispatchEvent(new Event('stop'));
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
+  // the terminal went away (a closed window, a dropped ssh): every write fails with EIO or EPIPE.
+  // Stop as for a signal — in-flight work aborted, children stopped — without a word or a stack.
+  const onTerminalGone = (): void => {
+    onSignal();
+  };
+  process.stdout.on('error', onTerminalGone);
+  process.stdin.on('error', onTerminalGone);
   try {
     instance = render(
       <App
@@ -45,5 +52,6 @@ export async function runInteractive(options: {
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);
     await services.close().catch(() => undefined);
+    // the listeners stay: Ink may still flush a last frame into the closed terminal
   }
 }
