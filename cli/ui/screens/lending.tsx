@@ -117,6 +117,9 @@ export function healthOf(words: string | null): 'ok' | 'low' | 'liquidatable' {
 /** "1.2": the margin as the warning words it. */
 const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
 
+/** The label column: LABEL_WIDTH, or room for "Deposit (USDC)" and a space. */
+const LABEL_COLUMN = Math.max(LABEL_WIDTH, 'Deposit (USDC)'.length + 1);
+
 /** A typed token as a label names it: as typed, an address shortened. */
 const tokenWords = (typed: string): string => shortAddress(typed.trim());
 
@@ -195,8 +198,9 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   // what Enter would plan now: a refusal is said only while the form still asks for it
   const request = lendingRequest(form, services.settings().slippageBps);
   const labels = fields.map((f) => labelOf(form, f));
-  // one label column, as wide as the longest label and a space
-  const labelWidth = Math.max(LABEL_WIDTH, ...labels.map((l) => l.length + 1));
+  // one label column, as wide as the longest label and a space; room for a usual symbol from the
+  // start, so typing the token does not move the values
+  const labelWidth = Math.max(LABEL_COLUMN, ...labels.map((l) => l.length + 1));
   const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
   const bindings: Bindings = {
     // ↑/↓: the text fields keep ←/→ for their cursor
