@@ -70,7 +70,8 @@ export const AMOUNT_IN: Readonly<Record<Kind, 'token' | 'collateral' | undefined
  * The form for another action: the amount stays only when the new action's amount is in the same
  * field's token (supply ↔ withdraw, borrow ↔ repay; add ↔ withdraw collateral), else it is cleared
  * — a typed 0.5 USDC must never become 0.5 ETH. Passing through a close (no amount) clears it
- * too. The cursor goes to the new action's first field (docs/app.md "Lending").
+ * too. The cursor goes to the new action's first field (docs/decisions.md "An app form's amount
+ * and its token").
  */
 export function withKind(form: LendingForm, kind: Kind): LendingForm {
   const from = AMOUNT_IN[form.kind];
