@@ -6,7 +6,7 @@
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { type Ui, UiProvider } from '../context.js';
 import type { PlanRequest, PlanView, TuiServices } from '../services.js';
@@ -149,8 +149,10 @@ describe('usePlanReview', () => {
     expect(review.running).toBe(false);
     expect(review.failure?.code).toBe(ErrorCode.ACKNOWLEDGMENT_REQUIRED);
     expect(review.failure?.message).toBe('the plan needs a yes');
-    expect(review.planning.status === 'failed' && review.planning.error).toBe(refusal);
-    expect(refusal.details?.remedy).toEqual(['confirm']);
+    // the remedy as the hook exposes it: the core's error, details and all
+    const error = review.planning.status === 'failed' ? review.planning.error : undefined;
+    expect(isAppError(error) && error.details?.remedy).toEqual(['confirm']);
+    expect(error).toBe(refusal);
     // said while the form asks for what failed; a change (or no request) clears it
     expect(review.failureWhile({ ...SEND })?.code).toBe(ErrorCode.ACKNOWLEDGMENT_REQUIRED);
     expect(review.failureWhile({ ...SEND, slippageBps: 50 })).toBeUndefined();

@@ -4,11 +4,12 @@
  * the services port and opens the shared review, which takes RISK for a low health factor.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
-import { healthOf, lendingRequest } from './lending.js';
+import { AMOUNT_IN, healthOf, labelOf, lendingRequest, withKind } from './lending.js';
 import { ackWord } from './review.js';
 
 let ui: Rendered | undefined;
@@ -138,7 +139,7 @@ describe('lending screen', () => {
     expect(form).toContain('↑ Add collateral ↓');
     // the collateral first, then its amount, then the position's debt
     expect(form.indexOf('Collateral')).toBeLessThan(form.indexOf('Amount'));
-    expect(form.indexOf('Amount')).toBeLessThan(form.indexOf('Token'));
+    expect(form.indexOf('Amount')).toBeLessThan(form.indexOf('Debt'));
     await ui.type('ETH');
     await ui.press(KEYS.tab);
     await ui.type('0.5');
@@ -164,6 +165,85 @@ describe('lending screen', () => {
     await ui.press('ETH\tall\tUSDC\r');
     await ui.waitForFrame((f) => f.includes('Review the collateral withdrawal'));
     expect(services.calls).toContain('plan withdraw-collateral USDC all against ETH');
+  });
+
+  it('the amount is labelled with its token and never carried into an action whose amount is in another token', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    expect(ui.frame()).toMatch(/ Amount +an amount/);
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    const borrow = await ui.press('USDC\t0.5\tETH');
+    // the borrowed amount is in the debt token; a longer label still leaves a space before its value
+    expect(borrow).toMatch(/Amount \(USDC\) +0\.5/);
+    expect(borrow).toMatch(/Debt +USDC/);
+    expect(borrow).toMatch(/Deposit \(ETH\) +collateral to deposit/);
+    // ↓ ↓: withdraw collateral, whose amount is in ETH: the 0.5 (USDC) is not carried into it
+    await ui.press(KEYS.down);
+    const withdraw = await ui.press(KEYS.down);
+    expect(withdraw).toContain('↑ Withdraw collateral ↓');
+    expect(withdraw).toMatch(/Amount \(ETH\) +collateral to withdraw, or all/);
+    expect(withdraw).not.toContain('0.5');
+    // Enter asks for the amount instead of planning 0.5 ETH
+    expect(await ui.press(KEYS.enter)).toMatch(/› Amount \(ETH\)/);
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual([]);
+    await ui.type('0.2');
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review the collateral withdrawal'));
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual([
+      'plan withdraw-collateral USDC 0.2 against ETH',
+    ]);
+  });
+
+  it('an amount in the same token stays when the action changes (supply → withdraw supply); a close clears it', async () => {
+    ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press('USDC\t100');
+    const withdraw = await ui.press(KEYS.down);
+    expect(withdraw).toContain('↑ Withdraw supply ↓');
+    expect(withdraw).toMatch(/Amount \(USDC\) +100/);
+    // add collateral's amount is the collateral's: cleared
+    await ui.press(KEYS.down);
+    expect(await ui.press(KEYS.down)).not.toContain('100');
+    // supply → close → repay: the same field's token, but through an action that has no amount
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.up);
+    expect(await ui.press(KEYS.up)).toContain('↑ Supply ↓');
+    await ui.press(KEYS.tab);
+    await ui.type('100');
+    await ui.press(KEYS.up);
+    const repay = await ui.press(KEYS.up);
+    expect(repay).toContain('↑ Repay ↓');
+    expect(repay).not.toContain('100');
+  });
+
+  it('a refusal is said only while the form asks for what was refused', async () => {
+    const services = signedIn({
+      plan: () =>
+        Promise.reject(
+          new AppError(
+            ErrorCode.HEALTH_TOO_LOW,
+            'nothing was signed: the health factor would fall to 0.9',
+          ),
+        ),
+    });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.up);
+    await ui.press(KEYS.up);
+    await ui.press('ETH\tall\tUSDC\r');
+    await ui.waitForFrame((f) => f.includes('health factor would fall to 0.9'));
+    // ↑: add collateral — another request: the refusal is not its own
+    const add = await ui.press(KEYS.up);
+    expect(add).toContain('↑ Add collateral ↓');
+    expect(add).not.toContain('health factor would fall');
+    // back to what was refused: said again
+    expect(await ui.press(KEYS.down)).toContain('health factor would fall to 0.9');
+    // a changed amount is another request too
+    await ui.press(KEYS.tab);
+    expect(await ui.press(KEYS.backspace)).not.toContain('health factor would fall');
   });
 
   it('close takes the position’s two tokens only; ↑ from supply wraps to it', async () => {
@@ -209,6 +289,54 @@ describe('lending logic', () => {
       amount: 'all',
       collateral: 'ETH',
     });
+  });
+
+  it('another action keeps the amount only when it is in the same field’s token', () => {
+    const form = {
+      kind: 'borrow' as const,
+      token: 'USDC',
+      amount: '0.5',
+      collateral: 'ETH',
+      collateralAmount: '1',
+      focus: 'collateralAmount' as const,
+    };
+    const kinds = Object.keys(AMOUNT_IN) as Array<keyof typeof AMOUNT_IN>;
+    for (const from of kinds)
+      for (const to of kinds) {
+        const next = withKind({ ...form, kind: from }, to);
+        const kept = AMOUNT_IN[from] !== undefined && AMOUNT_IN[from] === AMOUNT_IN[to];
+        expect(next.amount, `${from} → ${to}`).toBe(kept ? '0.5' : '');
+        expect(next.kind).toBe(to);
+      }
+    expect(withKind(form, 'withdraw-collateral')).toMatchObject({
+      amount: '',
+      focus: 'collateral',
+    });
+    // the other fields stay as typed
+    expect(withKind(form, 'repay')).toMatchObject({
+      token: 'USDC',
+      amount: '0.5',
+      collateral: 'ETH',
+    });
+  });
+
+  it('labels the amount and the deposit with their token; a position’s token is its debt', () => {
+    const form = {
+      kind: 'add-collateral' as const,
+      token: 'USDC',
+      amount: '0.5',
+      collateral: ' eth ',
+      collateralAmount: '',
+      focus: 'amount' as const,
+    };
+    expect(labelOf(form, 'amount')).toBe('Amount (eth)');
+    expect(labelOf(form, 'token')).toBe('Debt');
+    expect(labelOf({ ...form, kind: 'supply' }, 'token')).toBe('Token');
+    expect(labelOf({ ...form, kind: 'repay' }, 'amount')).toBe('Amount (USDC)');
+    expect(labelOf({ ...form, kind: 'repay', token: '' }, 'amount')).toBe('Amount');
+    expect(labelOf({ ...form, kind: 'borrow' }, 'collateralAmount')).toBe('Deposit (eth)');
+    const address = `0x${'4'.repeat(63)}7`;
+    expect(labelOf({ ...form, collateral: address }, 'amount')).toBe('Amount (0x4444…4447)');
   });
 
   it('reads a health factor exactly against the margin; an unreadable one is the worst case', () => {

@@ -21,7 +21,8 @@ import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
-import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { shortAddress } from '../format.js';
+import { Busy, ErrorLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -49,6 +50,34 @@ export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {
   'add-collateral': ['collateral', 'amount', 'token'],
   'withdraw-collateral': ['collateral', 'amount', 'token'],
 };
+
+/**
+ * The field naming the token an action's amount is in: the collateral for the collateral actions,
+ * the Token field otherwise; a close has no amount. The borrow's deposit is always the
+ * collateral's.
+ */
+export const AMOUNT_IN: Readonly<Record<Kind, 'token' | 'collateral' | undefined>> = {
+  supply: 'token',
+  withdraw: 'token',
+  borrow: 'token',
+  repay: 'token',
+  'add-collateral': 'collateral',
+  'withdraw-collateral': 'collateral',
+  'close-position': undefined,
+};
+
+/**
+ * The form for another action: the amount stays only when the new action's amount is in the same
+ * field's token (supply ↔ withdraw, borrow ↔ repay; add ↔ withdraw collateral), else it is cleared
+ * — a typed 0.5 USDC must never become 0.5 ETH. Passing through a close (no amount) clears it
+ * too. The cursor goes to the new action's first field (docs/decisions.md "An app form's amount
+ * and its token").
+ */
+export function withKind(form: LendingForm, kind: Kind): LendingForm {
+  const from = AMOUNT_IN[form.kind];
+  const same = from !== undefined && from === AMOUNT_IN[kind];
+  return { ...form, kind, focus: FIELDS[kind][0] ?? 'token', ...(same ? {} : { amount: '' }) };
+}
 
 /** Fields that may stay empty: a borrow against collateral already deposited. */
 const OPTIONAL: readonly Field[] = ['collateralAmount'];
@@ -89,12 +118,35 @@ export function healthOf(words: string | null): 'ok' | 'low' | 'liquidatable' {
 /** "1.2": the margin as the warning words it. */
 const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
 
-const LABELS: Record<Field, string> = {
-  token: 'Token',
-  amount: 'Amount',
-  collateral: 'Collateral',
-  collateralAmount: 'Deposit',
-};
+/** The label column: LABEL_WIDTH, or room for "Deposit (USDC)" and a space. */
+const LABEL_COLUMN = Math.max(LABEL_WIDTH, 'Deposit (USDC)'.length + 1);
+
+/** A typed token as a label names it: as typed, an address shortened. */
+const tokenWords = (typed: string): string => shortAddress(typed.trim());
+
+/** "Amount (USDC)": an amount field's label names the token it is in, once that is typed. */
+const inToken = (label: string, typed: string): string =>
+  typed.trim() === '' ? label : `${label} (${tokenWords(typed)})`;
+
+/**
+ * A field's label on the form as it is: the amount and the deposit name their token; the Token
+ * field of a position action is its debt ("Debt"), so "Amount (ETH)" above "Debt USDC" cannot
+ * read as 0.5 USDC.
+ */
+export function labelOf(form: LendingForm, field: Field): string {
+  switch (field) {
+    case 'token':
+      return form.kind === 'supply' || form.kind === 'withdraw' ? 'Token' : 'Debt';
+    case 'amount': {
+      const of = AMOUNT_IN[form.kind];
+      return of === undefined ? 'Amount' : inToken('Amount', form[of]);
+    }
+    case 'collateral':
+      return 'Collateral';
+    case 'collateralAmount':
+      return inToken('Deposit', form.collateral);
+  }
+}
 
 const placeholder = (kind: Kind, field: Field): string => {
   switch (field) {
@@ -142,10 +194,14 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const fields = FIELDS[form.kind];
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
-    const kind = KINDS[at] ?? 'supply';
-    // the new action's first field: the collateral actions start with the collateral
-    set({ kind, focus: FIELDS[kind][0] ?? 'token' });
+    setForm((f) => withKind(f, KINDS[at] ?? 'supply'));
   };
+  // what Enter would plan now: a refusal is said only while the form still asks for it
+  const request = lendingRequest(form, services.settings().slippageBps);
+  const labels = fields.map((f) => labelOf(form, f));
+  // one label column, as wide as the longest label and a space; room for a usual symbol from the
+  // start, so typing the token does not move the values
+  const labelWidth = Math.max(LABEL_COLUMN, ...labels.map((l) => l.length + 1));
   const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
   const bindings: Bindings = {
     // ↑/↓: the text fields keep ←/→ for their cursor
@@ -158,7 +214,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         if (missing !== undefined) set({ focus: missing });
         return;
       }
-      review.plan(lendingRequest(form, services.settings().slippageBps), { name: 'lending', form });
+      review.plan(request, { name: 'lending', form });
     },
     back: () => dispatch({ type: 'back' }),
   };
@@ -214,12 +270,12 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         </Box>
       ) : null}
       <Box marginTop={1}>
-        <FieldLabel label="Action" focused={false} />
+        <FieldLabel label="Action" focused={false} width={labelWidth} />
         <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
       </Box>
-      {fields.map((f) => (
+      {fields.map((f, i) => (
         <Box key={f}>
-          <FieldLabel label={LABELS[f]} focused={form.focus === f} />
+          <FieldLabel label={labels[i] ?? ''} focused={form.focus === f} width={labelWidth} />
           <TextField
             value={form[f]}
             onChange={(value) => set({ [f]: value })}
@@ -233,7 +289,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         <PlanStatus
           review={review}
           busy="reading the position, building and simulating…"
-          failure={review.failure}
+          // a refusal is said while the form still asks for what was refused: a change clears it
+          failure={review.failureWhile(request)}
         />
       </Box>
     </Box>

@@ -117,5 +117,32 @@ describe('rebalance screen', () => {
     expect(frame).toMatch(/ETH +75\.00 +75\.00 +75\.00/);
     expect(frame).toContain('DAI kept');
     expect(services.calls).toContain('plan rebalance 75 ETH, 25 USDC');
+    // said for the form it answered: selling unlisted tokens is another question
+    expect(await ui.press('\u000f')).not.toContain('Already balanced');
+  });
+
+  it('a refusal is said only while the form asks for what was refused', async () => {
+    const services = fakeServices({
+      session: SESSION,
+      features: { portfolio: true },
+      portfolios: [PORTFOLIO('75.00', 7500)],
+      rebalanceError: new AppError(
+        ErrorCode.REBALANCE_OUTSIDE_BAND,
+        'the ETH leg is below the minimum trade',
+      ),
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Portfolio');
+    await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Target'));
+    await ui.press('75 ETH, 25 USDC');
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('below the minimum trade'));
+    // Ctrl+O sells unlisted tokens: another request, the refusal is not its own
+    expect(await ui.press('\u000f')).not.toContain('below the minimum trade');
+    expect(await ui.press('\u000f')).toContain('below the minimum trade');
+    // another target too
+    expect(await ui.type('0')).not.toContain('below the minimum trade');
   });
 });

@@ -14,7 +14,7 @@ import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
-import type { Portfolio, RebalanceView } from '../services.js';
+import type { PlanRequest, Portfolio, RebalanceView } from '../services.js';
 import { AllocationBars, RebalanceTable } from '../widgets/allocation.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
@@ -103,9 +103,25 @@ export function RebalanceScreen({
   const [form, setForm] = useState(initial ?? { target: '', band: '2', sellUnlisted: false });
   const [focus, setFocus] = useState<Field>('target');
   const review = usePlanReview();
-  const [balanced, setBalanced] = useState<RebalanceView | undefined>(undefined);
+  // "already balanced" with the request it answered: said only while the form still asks for it
+  const [balanced, setBalanced] = useState<{ for: string; view: RebalanceView } | undefined>(
+    undefined,
+  );
   const session = app.session;
   const running = review.running;
+  // what Enter would plan now: a refusal is said only while the form still asks for it
+  const request: PlanRequest = {
+    kind: 'rebalance',
+    swaps: [],
+    sends: [],
+    slippageBps: services.settings().slippageBps,
+    rebalance: {
+      target: form.target,
+      band: form.band.trim() || undefined,
+      sellUnlisted: form.sellUnlisted,
+    },
+  };
+  const shownBalanced = balanced?.for === JSON.stringify(request) ? balanced.view : undefined;
 
   useKeys(
     {
@@ -114,17 +130,7 @@ export function RebalanceScreen({
       submit: () => {
         if (!session || form.target.trim() === '') return;
         setBalanced(undefined);
-        const request = {
-          kind: 'rebalance' as const,
-          swaps: [],
-          sends: [],
-          slippageBps: services.settings().slippageBps,
-          rebalance: {
-            target: form.target,
-            band: form.band.trim() || undefined,
-            sellUnlisted: form.sellUnlisted,
-          },
-        };
+        const asked = JSON.stringify(request);
         review.plan(
           request,
           { name: 'rebalance', form },
@@ -132,7 +138,7 @@ export function RebalanceScreen({
             // already in its band: said here, nothing to review
             settle: (error) => {
               if (!isAppError(error) || error.code !== ErrorCode.ALREADY_BALANCED) return false;
-              setBalanced(error.details?.rebalance as RebalanceView);
+              setBalanced({ for: asked, view: error.details?.rebalance as RebalanceView });
               return true;
             },
           },
@@ -179,18 +185,19 @@ export function RebalanceScreen({
         </Text>
       </Text>
       <Box marginTop={1} flexDirection="column">
-        {balanced ? (
+        {shownBalanced ? (
           <>
             <Text color={theme.success}>
               Already balanced: every token is within the band of its target. Nothing to sign.
             </Text>
-            <RebalanceTable view={balanced} />
+            <RebalanceTable view={shownBalanced} />
           </>
         ) : null}
         <PlanStatus
           review={review}
           busy="pricing, planning and simulating the rebalance…"
-          failure={review.failure}
+          // a refusal is said while the form still asks for what was refused: a change clears it
+          failure={review.failureWhile(request)}
         />
       </Box>
     </Box>

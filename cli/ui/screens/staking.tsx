@@ -14,8 +14,9 @@ import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
+import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
-import { Busy, FieldLabel, Title } from '../widgets/layout.js';
+import { Busy, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -25,6 +26,11 @@ const KINDS: ReadonlyArray<StakingForm['kind']> = [
   'unstake-complete',
   'claim-rewards',
 ];
+/** What is staked and exited: the validators' STRK delegation pools (the core stakes STRK only). */
+const STAKED_TOKEN = 'STRK';
+const AMOUNT_LABEL = `Amount (${STAKED_TOKEN})`;
+/** One label column for every action, as wide as the amount's label and a space. */
+const LABEL_COLUMN = Math.max(LABEL_WIDTH, AMOUNT_LABEL.length + 1);
 const needsAmount = (kind: StakingForm['kind']): boolean => kind === 'stake' || kind === 'unstake';
 
 export function StakingScreen({ initial }: { initial?: StakingForm | undefined }) {
@@ -48,6 +54,17 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     const kind = KINDS[at] ?? 'stake';
     set({ kind, focus: needsAmount(kind) ? form.focus : 'validator' });
   };
+  // what Enter would plan now: a refusal is said only while the form still asks for it
+  const request: PlanRequest = {
+    kind: form.kind,
+    swaps: [],
+    sends: [],
+    slippageBps: services.settings().slippageBps,
+    staking: {
+      validator: form.validator.trim(),
+      ...(needsAmount(form.kind) ? { amount: form.amount.trim() } : {}),
+    },
+  };
   const ready =
     form.validator.trim() !== '' && (!needsAmount(form.kind) || form.amount.trim() !== '');
   const bindings: Bindings = {
@@ -63,17 +80,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         set({ focus: form.validator.trim() === '' ? 'validator' : 'amount' });
         return;
       }
-      const action = {
-        kind: form.kind,
-        swaps: [],
-        sends: [],
-        slippageBps: services.settings().slippageBps,
-        staking: {
-          validator: form.validator.trim(),
-          ...(needsAmount(form.kind) ? { amount: form.amount.trim() } : {}),
-        },
-      };
-      review.plan(action, { name: 'staking', form });
+      review.plan(request, { name: 'staking', form });
     },
     back: () => dispatch({ type: 'back' }),
   };
@@ -106,11 +113,11 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         </Box>
       ) : null}
       <Box marginTop={1}>
-        <FieldLabel label="Action" focused={false} />
+        <FieldLabel label="Action" focused={false} width={LABEL_COLUMN} />
         <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
       </Box>
       <Box>
-        <FieldLabel label="Validator" focused={form.focus === 'validator'} />
+        <FieldLabel label="Validator" focused={form.focus === 'validator'} width={LABEL_COLUMN} />
         <TextField
           value={form.validator}
           onChange={(validator) => set({ validator })}
@@ -121,13 +128,13 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
       </Box>
       {needsAmount(form.kind) ? (
         <Box>
-          <FieldLabel label="Amount" focused={form.focus === 'amount'} />
+          <FieldLabel label={AMOUNT_LABEL} focused={form.focus === 'amount'} width={LABEL_COLUMN} />
           <TextField
             value={form.amount}
             onChange={(amount) => set({ amount })}
             focused={form.focus === 'amount' && !review.running}
             maxLength={40}
-            placeholder={form.kind === 'unstake' ? 'STRK to exit (0 cancels)' : 'STRK'}
+            placeholder={form.kind === 'unstake' ? 'to exit (0 cancels)' : 'to stake'}
           />
         </Box>
       ) : null}
@@ -135,7 +142,8 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         <PlanStatus
           review={review}
           busy="checking, building and simulating…"
-          failure={review.failure}
+          // a refusal is said while the form still asks for what was refused: a change clears it
+          failure={review.failureWhile(request)}
         />
       </Box>
     </Box>

@@ -15,17 +15,30 @@ export function Title({ children }: { children: ReactNode }) {
   );
 }
 
+/** The label column of a form: the longest plain label ("Collateral", "Validator") and a space. */
+export const LABEL_WIDTH = 11;
+
 /**
- * A form field's label, padded so the longest ("Collateral", "Validator") keeps a space before its
- * value, "› " before it while the field has the focus: focus is seen without
- * colour or inverse video too (NO_COLOR, a terminal that drops attributes).
+ * A form field's label, padded to `width` (the form's label column, LABEL_WIDTH unless a form
+ * sizes it to a longer label such as "Amount (USDC)") and never narrower than the label and a
+ * space, so the value always has a space before it; "› " before it while the field has the
+ * focus: focus is seen without colour or inverse video too (NO_COLOR, a terminal that drops
+ * attributes).
  */
-export function FieldLabel({ label, focused }: { label: string; focused: boolean }) {
+export function FieldLabel({
+  label,
+  focused,
+  width = LABEL_WIDTH,
+}: {
+  label: string;
+  focused: boolean;
+  width?: number;
+}) {
   const { theme } = useUi();
   return (
-    <Text
-      color={focused ? theme.accent : undefined}
-    >{`${focused ? '› ' : '  '}${label.padEnd(11)}`}</Text>
+    <Text color={focused ? theme.accent : undefined}>{`${focused ? '› ' : '  '}${label.padEnd(
+      Math.max(width, label.length + 1),
+    )}`}</Text>
   );
 }
 

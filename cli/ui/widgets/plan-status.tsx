@@ -15,7 +15,7 @@ export function PlanStatus({
   review: PlanReview;
   /** what the running plan says before the core's first progress message */
   busy: string;
-  /** the failure to say: review.failure, or review.failureWhile(what the form asks now) */
+  /** the failure to say: review.failureWhile(what the form would plan now), so a change clears it */
   failure: Failure | undefined;
 }) {
   return (
