@@ -4,6 +4,7 @@ import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fix
 import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
 import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';
+import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
 import { positionLegOf } from './lending-read.js';
 
@@ -208,6 +209,29 @@ describe('lending legs', () => {
       expect(felts.slice(3, 7)).toEqual([0n, shares, 0n, 1n]);
       verifyCalls(plan);
     }
+  });
+
+  it('withdraw all collateral (and close) fingerprint alike as the collateral grows, as repay all does', () => {
+    // the same "all" asked twice, the collateral grown with interest between: one fingerprint
+    const fingerprint = (collateral: bigint, action: 'withdraw-collateral' | 'close') => {
+      const p = pair(0n, { collateralAmount: collateral, collateralShares: E18 });
+      const leg = positionLegOf(
+        action === 'close' ? { ...borrow(0n), action, amount: undefined } : withdraw(undefined),
+        p,
+      );
+      return planFingerprint(legPlanOf(action === 'close' ? 'close-position' : action, leg), 'c');
+    };
+    expect(fingerprint(E18 + 7n, 'withdraw-collateral')).toBe(
+      fingerprint(E18, 'withdraw-collateral'),
+    );
+    expect(fingerprint(E18 + 7n, 'close')).toBe(fingerprint(E18, 'close'));
+    // a given amount stays in the fingerprint: another amount is another request
+    const some = (amount: bigint) =>
+      planFingerprint(
+        legPlanOf('withdraw-collateral', positionLegOf(withdraw(amount), pair(0n))),
+        'c',
+      );
+    expect(some(E18 / 4n)).not.toBe(some(E18 / 2n));
   });
 
   it('no pool on sepolia; an unknown pool by name', () => {
