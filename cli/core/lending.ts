@@ -17,7 +17,7 @@ import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
-import { batchedViews, type Viewer } from './chain/views.js';
+import { batchedViews, feltsOf, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
@@ -71,9 +71,7 @@ const view = async (
   entrypoint: string,
   calldata: string[] = [],
 ): Promise<bigint[]> =>
-  (await reader.provider.callContract({ contractAddress, entrypoint, calldata })).map((f) =>
-    BigInt(f),
-  );
+  feltsOf(await reader.provider.callContract({ contractAddress, entrypoint, calldata }));
 
 const scoped = <T>(options: LendingReadOptions, run: () => Promise<T>): Promise<T> =>
   inScope(options.signal, run, mapChainError);

@@ -25,15 +25,35 @@ interface Request {
   params: { request: { contract_address: string; calldata: string[] } };
 }
 
-/** `echo` contract: answers its calldata back with 1 added; contract 0xbad reverts. */
+/** What a node might send where a felt belongs, none of it one (contract 0x6a5 answers them). */
+const NOT_FELTS: unknown[] = [
+  '',
+  ' ',
+  true,
+  '-1',
+  '12',
+  ' 0x1',
+  '0x',
+  `0x${'f'.repeat(64)}`, // above the field prime
+  `0x${'0'.repeat(65)}1`,
+  null,
+  1,
+];
+
+/**
+ * `echo` contract: answers its calldata back with 1 added; contract 0xbad reverts; contract 0x6a5
+ * answers NOT_FELTS[its calldata].
+ */
 const answer = (r: Request): Record<string, unknown> =>
   BigInt(r.params.request.contract_address) === 0xbadn
     ? { jsonrpc: '2.0', id: r.id, error: { code: 40, message: 'Contract error' } }
-    : {
-        jsonrpc: '2.0',
-        id: r.id,
-        result: r.params.request.calldata.map((f) => `0x${(BigInt(f) + 1n).toString(16)}`),
-      };
+    : BigInt(r.params.request.contract_address) === 0x6a5n
+      ? { jsonrpc: '2.0', id: r.id, result: [NOT_FELTS[Number(r.params.request.calldata[0])]] }
+      : {
+          jsonrpc: '2.0',
+          id: r.id,
+          result: r.params.request.calldata.map((f) => `0x${(BigInt(f) + 1n).toString(16)}`),
+        };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -119,6 +139,24 @@ describe('views as JSON-RPC batches', () => {
     await expect(Promise.all([views(call(4)), views(call(5))])).resolves.toEqual([[5n], [6n]]);
     expect(bodies.slice(before).every((b) => !Array.isArray(b))).toBe(true);
     expect(bodies.length - before).toBe(2);
+  });
+
+  it('an answer that is not a felt (empty, blank, a boolean, negative, decimal, past the prime) is CHAIN_ERROR, batched or single', async () => {
+    for (const m of ['batch', 'refuse'] as const) {
+      mode = m;
+      const views = batchedViews(reader());
+      const results = await settle([
+        ...NOT_FELTS.map((_, i) => views(call(i, '0x6a5'))),
+        views(call(0x41)),
+      ]);
+      for (const r of results.slice(0, NOT_FELTS.length)) {
+        const error = (r as { error: unknown }).error;
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe(ErrorCode.CHAIN_ERROR);
+      }
+      // a felt in either case, up to 64 digits, below the prime, is read
+      expect(results[NOT_FELTS.length]).toEqual({ felts: [0x42n] });
+    }
   });
 
   it('a node that cannot be reached fails each view with CHAIN_UNREACHABLE, asked once', async () => {

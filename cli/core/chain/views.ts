@@ -15,6 +15,7 @@
  */
 import { CallData, hash, RpcError } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { FELT_HEX, parseHexFelt } from '../../../shared/felt.js';
 import type { ChainReader } from './account.js';
 import { currentScope } from './scope.js';
 
@@ -39,14 +40,31 @@ interface Pending {
 /** Readers whose node refused a batch: their views go one request each from then on. */
 const refusesBatches = new WeakSet<object>();
 
+const garbled = (): AppError =>
+  new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a call in a shape we do not know');
+
+/**
+ * A view's answer as felts: each one 0x-hex of 1–64 digits below the field prime (shared/felt.ts),
+ * as the node sends them; anything else (empty, blank, a boolean, a sign, decimal, past the prime)
+ * is a garbled answer (CHAIN_ERROR), never read as a number.
+ */
+export function feltsOf(answer: unknown): bigint[] {
+  if (!Array.isArray(answer)) throw garbled();
+  return answer.map((f: unknown) => {
+    const felt = typeof f === 'string' && FELT_HEX.test(f) ? parseHexFelt(f) : undefined;
+    if (felt === undefined) throw garbled();
+    return felt;
+  });
+}
+
 const single = async (reader: ChainReader, call: ViewCall): Promise<bigint[]> =>
-  (
+  feltsOf(
     await reader.provider.callContract({
       contractAddress: call.contractAddress,
       entrypoint: call.entrypoint,
       calldata: call.calldata ?? [],
-    })
-  ).map((f) => BigInt(f));
+    }),
+  );
 
 const requestOf = (call: ViewCall, id: number) => ({
   jsonrpc: '2.0',
@@ -99,9 +117,9 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     const result = answer?.result;
     if (answer !== undefined && Array.isArray(result)) {
       try {
-        p.resolve(result.map((f) => BigInt(f as string)));
-      } catch {
-        p.reject(garbled());
+        p.resolve(feltsOf(result));
+      } catch (error) {
+        p.reject(error);
       }
     } else if (answer !== undefined && typeof answer.error === 'object' && answer.error !== null) {
       const { params } = requestOf(p.call, i + 1);
@@ -109,9 +127,6 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     } else p.reject(garbled());
   });
 }
-
-const garbled = (): AppError =>
-  new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a call in a shape we do not know');
 
 async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
   await Promise.all(
