@@ -402,7 +402,22 @@ const money = (amount: bigint, token: Token) => ({
 export interface VTokenHints {
   get(pool: string, asset: string): string | undefined;
   /** the factory's answers for `pool` of this read, replacing that pool's (an unlisted asset left out) */
-  put(pool: string, found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>): void;
+  put(
+    pool: string,
+    found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>,
+  ): Promise<void>;
+}
+
+/** What a promise has come to so far: `value` once it is fulfilled (read synchronously later). */
+function settledOf<T>(p: Promise<T>): { value?: T } {
+  const now: { value?: T } = {};
+  p.then(
+    (value) => {
+      now.value = value;
+    },
+    () => undefined,
+  );
+  return now;
 }
 
 /**
@@ -424,7 +439,8 @@ const unlessReverted = (error: unknown): undefined => {
  * debt config and cap, and the oracle's prices of the held tokens. Without a hint (or with one the
  * factory contradicts) the shares are asked in round 2 and their worth in a third. A failed read
  * fails the whole document (positions leaves the family out with a note); only a revert of a
- * pair's `position` (an unlisted pair) is skipped as "not held".
+ * pair's `position` where the factory names no vToken for one of its assets (an unlisted pair) is
+ * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR).
  */
 export async function readLending(
   reader: ChainReader,
@@ -453,24 +469,45 @@ export async function readLending(
     const oracle = quiet(v(pool.address, 'oracle').then((f) => hex(f[0] ?? 0n)));
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
+      const found = quiet(
+        v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
+      );
+      const hintedShares =
+        hint === undefined
+          ? undefined
+          : quiet(v(hint, 'balance_of', [reader.address]).then((f) => u256(f, 0)));
       return {
         token,
         hint,
-        found: quiet(
-          v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
-        ),
-        hintedShares:
-          hint === undefined
-            ? undefined
-            : quiet(v(hint, 'balance_of', [reader.address]).then((f) => u256(f, 0))),
+        found,
+        hintedShares,
+        // what each has come to so far: the hints are rewritten from it, even when the read fails
+        foundNow: settledOf(found),
+        hintedSharesNow: hintedShares === undefined ? undefined : settledOf(hintedShares),
       };
     });
+    const listedNow = (token: Token): Promise<boolean> =>
+      (supplyRows.find((row) => row.token === token)?.found ?? Promise.resolve(0n)).then(
+        (found) => found !== 0n,
+      );
     const positions = quiet(
       Promise.all(
         pairs.map(({ c, d }) =>
           v(pool.address, 'position', [c.address, d.address, reader.address]).then(
             (f) => ({ c, d, f }),
-            unlessReverted,
+            async (error: unknown) => {
+              unlessReverted(error);
+              // not held only when the pool does not list one of the two (the factory names no
+              // vToken for it, answered in this same round); a listed pair whose view reverts may
+              // hold a debt: its amounts are unknown, never guessed as zero
+              const [cListed, dListed] = await Promise.all([listedNow(c), listedNow(d)]);
+              if (!cListed || !dListed) return undefined;
+              throw new AppError(
+                ErrorCode.CHAIN_ERROR,
+                `the ${pool.name} pool could not report the ${c.symbol}/${d.symbol} position (its view reverted though both are listed): its amounts are unknown`,
+                { details: { collateral: c.symbol, debt: d.symbol }, cause: error },
+              );
+            },
           ),
         ),
       ),
@@ -542,19 +579,36 @@ export async function readLending(
         ),
       ),
     );
-    const [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+    /**
+     * The hints rewritten when this read learnt otherwise: each asset the factory named in this
+     * read (none for an unlisted one), except where the read used the hint and its shares' view
+     * failed or never answered. Run when the read fails too, so a hint that fails, hangs or is
+     * contradicted is gone from the file, not kept to fail or stall every later read.
+     */
+    const rewriteHints = async (): Promise<void> => {
+      if (options.vTokens === undefined) return;
+      const vouched = supplyRows.flatMap((row) => {
+        const found = row.foundNow.value;
+        if (found === undefined || found === 0n) return [];
+        const used = row.hint !== undefined && BigInt(row.hint) === found;
+        if (used && row.hintedSharesNow?.value === undefined) return [];
+        return [{ pool: pool.address, asset: row.token.address, vToken: hex(found) }];
+      });
+      if (
+        supplyRows.some(
+          (row) => row.hint !== vouched.find((x) => x.asset === row.token.address)?.vToken,
+        )
+      )
+        await options.vTokens.put(pool.address, vouched);
+    };
+    let supplyStates: Awaited<typeof supplies>;
+    let pairStates: Awaited<typeof borrows>;
+    try {
+      [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+    } finally {
+      await rewriteHints();
+    }
     const listed = supplyStates.filter((s): s is NonNullable<typeof s> => s !== undefined);
-    if (
-      options.vTokens !== undefined &&
-      supplyRows.some((row) => {
-        const s = listed.find((l) => l.token === row.token);
-        return s === undefined ? row.hint !== undefined : row.hint !== s.vToken;
-      })
-    )
-      options.vTokens.put(
-        pool.address,
-        listed.map((s) => ({ pool: pool.address, asset: s.token.address, vToken: s.vToken })),
-      );
     const supplied = listed.filter((s) => s.shares !== 0n);
     return {
       network,
