@@ -82,7 +82,7 @@ export interface OraclePrice {
   valid: boolean;
 }
 
-/** The debt asset's config (AssetConfig, docs/sandbox-chain.md "Lending"): what the limits need. */
+/** An asset's config (AssetConfig, docs/sandbox-chain.md "Lending"): what the limits need. */
 export interface AssetLimits {
   reserve: bigint;
   totalNominalDebt: bigint;
@@ -120,6 +120,8 @@ export interface PairState {
   maxLtv: bigint;
   prices: { collateral: OraclePrice; debt: OraclePrice };
   debtLimits: AssetLimits;
+  /** the collateral asset's config: its reserve and utilisation bound what collateral may leave */
+  collateralLimits: AssetLimits;
   /** asset units of the debt token; 0 = no cap */
   debtCap: bigint;
 }
@@ -185,6 +187,32 @@ const debtOfNominal = (nominal: bigint, a: AssetLimits): bigint => {
 };
 
 /**
+ * The pool's utilisation rule for an asset `leaving` its reserve while its lent total grows by
+ * `lent` (a borrow: both the amount; a collateral withdrawal: leaving only): the reserve must
+ * cover it and total debt / (reserve + total debt) stay at or under the asset's limit. Pure.
+ */
+function utilizationAllows(a: AssetLimits, leaving: bigint, lent: bigint): boolean {
+  const totalDebt = debtOfNominal(a.totalNominalDebt, a) + lent;
+  const reserve = a.reserve - leaving;
+  return reserve >= 0n && totalDebt * VESU_SCALE <= a.maxUtilization * (reserve + totalDebt);
+}
+
+/**
+ * Collateral leaving the pool (a withdrawal of `out` collateral): refused before signing when the
+ * collateral asset's reserve cannot cover it or its utilisation would pass its limit (the pool
+ * refuses with utilization-exceeded), LENDING_LIMIT with reason 'utilization', as a borrow. Pure.
+ */
+export function checkCollateralRelease(pair: PairState, out: bigint): void {
+  const a = pair.collateralLimits;
+  if (out > 0n && !utilizationAllows(a, out, 0n))
+    throw new AppError(
+      ErrorCode.LENDING_LIMIT,
+      `nothing was signed: the pool has not enough ${pair.collateral.symbol} in reserve to release ${formatAmount(out, pair.collateral.decimals)} ${pair.collateral.symbol} of collateral now: its utilisation would go above ${formatAmount(a.maxUtilization * 100n, 18)} % (it lends out the rest); withdraw less, or later`,
+      { details: { reason: 'utilization' } },
+    );
+}
+
+/**
  * The pool's rules for a borrow of `borrow` more (refused before signing with the reason): an
  * invalid oracle price, a debt left at or under the floor, the pair's cap, the utilisation limit.
  * Pure.
@@ -215,9 +243,7 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
       { cap: pair.debtCap.toString() },
     );
   const a = pair.debtLimits;
-  const totalDebt = debtOfNominal(a.totalNominalDebt, a) + borrow;
-  const reserve = a.reserve - borrow;
-  if (reserve < 0n || totalDebt * VESU_SCALE > a.maxUtilization * (reserve + totalDebt))
+  if (!utilizationAllows(a, borrow, borrow))
     limit(
       'utilization',
       `the pool has not enough ${pair.debt.symbol} to lend: a borrow of ${formatAmount(borrow, pair.debt.decimals)} ${pair.debt.symbol} would take its utilisation above ${formatAmount(a.maxUtilization * 100n, 18)} %`,
@@ -259,11 +285,12 @@ export async function readPair(
         );
       });
     const pair = [collateral.address, debt.address];
-    const [oracle, position, ltv, config, cap] = await Promise.all([
+    const [oracle, position, ltv, config, collateralConfig, cap] = await Promise.all([
       view(reader, pool.address, 'oracle'),
       listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
       view(reader, pool.address, 'ltv_config', pair),
       listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
+      listed(() => view(reader, pool.address, 'asset_config', [collateral.address]), collateral),
       view(reader, pool.address, 'debt_caps', pair),
     ]);
     const oracleAddress = hex(oracle[0] ?? 0n);
@@ -271,21 +298,37 @@ export async function readPair(
       readPrice(reader, oracleAddress, collateral),
       readPrice(reader, oracleAddress, debt),
     ]);
-    return pairStateOf({ pool, collateral, debt }, { position, ltv, config, cap }, [
-      cPrice,
-      dPrice,
-    ]);
+    return pairStateOf(
+      { pool, collateral, debt },
+      { position, ltv, config, collateralConfig, cap },
+      [cPrice, dPrice],
+    );
   });
 }
 
-/** A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt, `debt_caps`). */
+/**
+ * A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt and
+ * of the collateral, `debt_caps`).
+ */
 function pairStateOf(
   of: { pool: VesuPool; collateral: Token; debt: Token },
-  f: { position: bigint[]; ltv: bigint[]; config: bigint[]; cap: bigint[] },
+  f: {
+    position: bigint[];
+    ltv: bigint[];
+    config: bigint[];
+    collateralConfig: bigint[];
+    cap: bigint[];
+  },
   [collateralPrice, debtPrice]: [OraclePrice, OraclePrice],
 ): PairState {
   const limits = decodeAssetConfig(f.config);
-  if (f.position.length < 8 || limits === undefined || f.ltv[0] === undefined)
+  const collateralLimits = decodeAssetConfig(f.collateralConfig);
+  if (
+    f.position.length < 8 ||
+    limits === undefined ||
+    collateralLimits === undefined ||
+    f.ltv[0] === undefined
+  )
     throw garbled('a position');
   return {
     ...of,
@@ -296,6 +339,7 @@ function pairStateOf(
     maxLtv: f.ltv[0],
     prices: { collateral: collateralPrice, debt: debtPrice },
     debtLimits: limits,
+    collateralLimits,
     debtCap: u256(f.cap, 0),
   };
 }
@@ -563,16 +607,17 @@ export async function readLending(
             })
             .map(async ({ c, d, f }) => {
               const pair = [c.address, d.address];
-              const [ltv, config, cap, cPrice, dPrice] = await Promise.all([
+              const [ltv, config, collateralConfig, cap, cPrice, dPrice] = await Promise.all([
                 v(pool.address, 'ltv_config', pair),
                 v(pool.address, 'asset_config', [d.address]),
+                v(pool.address, 'asset_config', [c.address]),
                 v(pool.address, 'debt_caps', pair),
                 priceOf(c),
                 priceOf(d),
               ]);
               return pairStateOf(
                 { pool, collateral: c, debt: d },
-                { position: f, ltv, config, cap },
+                { position: f, ltv, config, collateralConfig, cap },
                 [cPrice, dPrice],
               );
             }),
