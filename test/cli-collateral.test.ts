@@ -158,6 +158,35 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
     expect(kinds).toEqual(expect.arrayContaining(['add-collateral', 'withdraw-collateral']));
   }, 300_000);
 
+  it("withdraw-collateral past the collateral asset's reserve: LENDING_LIMIT utilization before signing; less passes", async () => {
+    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    // alice: 1000 USDT of collateral (the pool's USDT: 20,000 + 1000 in reserve)
+    const added = await alice(['add-collateral', '1000', 'USDT', '--debt', 'ETH', '--yes']);
+    expect(added.doc.error, added.stderr).toBeUndefined();
+    // bob borrows 19,500 of it against 9 ETH at $5000: 19,500 / 21,000 lent (limit 95 %)
+    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '5000', '--json']);
+    expect(priced.code, priced.stderr).toBe(0);
+    const lent = await bob(['borrow', '19500', 'USDT', '--collateral', '9', 'ETH', '--yes']);
+    expect(lent.doc.error, lent.stderr).toBeUndefined();
+    try {
+      // all of alice's 1000 would leave 500 in reserve: 19,500 / 20,000 = 97.5 %, refused unsigned
+      const all = await alice(['withdraw-collateral', 'all', 'USDT', '--debt', 'ETH', '--yes']);
+      expect(all.doc.error).toMatchObject({
+        code: 'LENDING_LIMIT',
+        details: { reason: 'utilization' },
+      });
+      expect(all.doc.transaction).toBeUndefined();
+      // 400 leaves 1100: 19,500 / 20,600 ≈ 94.7 %, under the limit: it goes through
+      const some = await alice(['withdraw-collateral', '400', 'USDT', '--debt', 'ETH', '--yes']);
+      expect(some.doc.error, some.stderr).toBeUndefined();
+      expect(some.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+    } finally {
+      // the pool's USDT back for the other tests of this sandbox
+      const repaid = await bob(['repay', 'all', 'USDT', '--collateral', 'ETH', '--yes']);
+      expect(repaid.doc.error, repaid.stderr).toBeUndefined();
+    }
+  }, 300_000);
+
   it('collateral first, borrow later: add-collateral needs no debt; no pool on sepolia', async () => {
     const added = await alice(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();

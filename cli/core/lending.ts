@@ -17,7 +17,7 @@ import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
-import { batchedViews, type Viewer } from './chain/views.js';
+import { batchedViews, feltsOf, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
@@ -71,9 +71,7 @@ const view = async (
   entrypoint: string,
   calldata: string[] = [],
 ): Promise<bigint[]> =>
-  (await reader.provider.callContract({ contractAddress, entrypoint, calldata })).map((f) =>
-    BigInt(f),
-  );
+  feltsOf(await reader.provider.callContract({ contractAddress, entrypoint, calldata }));
 
 const scoped = <T>(options: LendingReadOptions, run: () => Promise<T>): Promise<T> =>
   inScope(options.signal, run, mapChainError);
@@ -84,7 +82,7 @@ export interface OraclePrice {
   valid: boolean;
 }
 
-/** The debt asset's config (AssetConfig, docs/sandbox-chain.md "Lending"): what the limits need. */
+/** An asset's config (AssetConfig, docs/sandbox-chain.md "Lending"): what the limits need. */
 export interface AssetLimits {
   reserve: bigint;
   totalNominalDebt: bigint;
@@ -122,6 +120,8 @@ export interface PairState {
   maxLtv: bigint;
   prices: { collateral: OraclePrice; debt: OraclePrice };
   debtLimits: AssetLimits;
+  /** the collateral asset's config: its reserve and utilisation bound what collateral may leave */
+  collateralLimits: AssetLimits;
   /** asset units of the debt token; 0 = no cap */
   debtCap: bigint;
 }
@@ -187,6 +187,32 @@ const debtOfNominal = (nominal: bigint, a: AssetLimits): bigint => {
 };
 
 /**
+ * The pool's utilisation rule for an asset `leaving` its reserve while its lent total grows by
+ * `lent` (a borrow: both the amount; a collateral withdrawal: leaving only): the reserve must
+ * cover it and total debt / (reserve + total debt) stay at or under the asset's limit. Pure.
+ */
+function utilizationAllows(a: AssetLimits, leaving: bigint, lent: bigint): boolean {
+  const totalDebt = debtOfNominal(a.totalNominalDebt, a) + lent;
+  const reserve = a.reserve - leaving;
+  return reserve >= 0n && totalDebt * VESU_SCALE <= a.maxUtilization * (reserve + totalDebt);
+}
+
+/**
+ * Collateral leaving the pool (a withdrawal of `out` collateral): refused before signing when the
+ * collateral asset's reserve cannot cover it or its utilisation would pass its limit (the pool
+ * refuses with utilization-exceeded), LENDING_LIMIT with reason 'utilization', as a borrow. Pure.
+ */
+export function checkCollateralRelease(pair: PairState, out: bigint): void {
+  const a = pair.collateralLimits;
+  if (out > 0n && !utilizationAllows(a, out, 0n))
+    throw new AppError(
+      ErrorCode.LENDING_LIMIT,
+      `nothing was signed: the pool has not enough ${pair.collateral.symbol} in reserve to release ${formatAmount(out, pair.collateral.decimals)} ${pair.collateral.symbol} of collateral now: its utilisation would go above ${formatAmount(a.maxUtilization * 100n, 18)} % (it lends out the rest); withdraw less, or later`,
+      { details: { reason: 'utilization' } },
+    );
+}
+
+/**
  * The pool's rules for a borrow of `borrow` more (refused before signing with the reason): an
  * invalid oracle price, a debt left at or under the floor, the pair's cap, the utilisation limit.
  * Pure.
@@ -217,9 +243,7 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
       { cap: pair.debtCap.toString() },
     );
   const a = pair.debtLimits;
-  const totalDebt = debtOfNominal(a.totalNominalDebt, a) + borrow;
-  const reserve = a.reserve - borrow;
-  if (reserve < 0n || totalDebt * VESU_SCALE > a.maxUtilization * (reserve + totalDebt))
+  if (!utilizationAllows(a, borrow, borrow))
     limit(
       'utilization',
       `the pool has not enough ${pair.debt.symbol} to lend: a borrow of ${formatAmount(borrow, pair.debt.decimals)} ${pair.debt.symbol} would take its utilisation above ${formatAmount(a.maxUtilization * 100n, 18)} %`,
@@ -261,11 +285,12 @@ export async function readPair(
         );
       });
     const pair = [collateral.address, debt.address];
-    const [oracle, position, ltv, config, cap] = await Promise.all([
+    const [oracle, position, ltv, config, collateralConfig, cap] = await Promise.all([
       view(reader, pool.address, 'oracle'),
       listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
       view(reader, pool.address, 'ltv_config', pair),
       listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
+      listed(() => view(reader, pool.address, 'asset_config', [collateral.address]), collateral),
       view(reader, pool.address, 'debt_caps', pair),
     ]);
     const oracleAddress = hex(oracle[0] ?? 0n);
@@ -273,21 +298,37 @@ export async function readPair(
       readPrice(reader, oracleAddress, collateral),
       readPrice(reader, oracleAddress, debt),
     ]);
-    return pairStateOf({ pool, collateral, debt }, { position, ltv, config, cap }, [
-      cPrice,
-      dPrice,
-    ]);
+    return pairStateOf(
+      { pool, collateral, debt },
+      { position, ltv, config, collateralConfig, cap },
+      [cPrice, dPrice],
+    );
   });
 }
 
-/** A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt, `debt_caps`). */
+/**
+ * A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt and
+ * of the collateral, `debt_caps`).
+ */
 function pairStateOf(
   of: { pool: VesuPool; collateral: Token; debt: Token },
-  f: { position: bigint[]; ltv: bigint[]; config: bigint[]; cap: bigint[] },
+  f: {
+    position: bigint[];
+    ltv: bigint[];
+    config: bigint[];
+    collateralConfig: bigint[];
+    cap: bigint[];
+  },
   [collateralPrice, debtPrice]: [OraclePrice, OraclePrice],
 ): PairState {
   const limits = decodeAssetConfig(f.config);
-  if (f.position.length < 8 || limits === undefined || f.ltv[0] === undefined)
+  const collateralLimits = decodeAssetConfig(f.collateralConfig);
+  if (
+    f.position.length < 8 ||
+    limits === undefined ||
+    collateralLimits === undefined ||
+    f.ltv[0] === undefined
+  )
     throw garbled('a position');
   return {
     ...of,
@@ -298,6 +339,7 @@ function pairStateOf(
     maxLtv: f.ltv[0],
     prices: { collateral: collateralPrice, debt: debtPrice },
     debtLimits: limits,
+    collateralLimits,
     debtCap: u256(f.cap, 0),
   };
 }
@@ -404,7 +446,22 @@ const money = (amount: bigint, token: Token) => ({
 export interface VTokenHints {
   get(pool: string, asset: string): string | undefined;
   /** the factory's answers for `pool` of this read, replacing that pool's (an unlisted asset left out) */
-  put(pool: string, found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>): void;
+  put(
+    pool: string,
+    found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>,
+  ): Promise<void>;
+}
+
+/** What a promise has come to so far: `value` once it is fulfilled (read synchronously later). */
+function settledOf<T>(p: Promise<T>): { value?: T } {
+  const now: { value?: T } = {};
+  p.then(
+    (value) => {
+      now.value = value;
+    },
+    () => undefined,
+  );
+  return now;
 }
 
 /**
@@ -426,7 +483,8 @@ const unlessReverted = (error: unknown): undefined => {
  * debt config and cap, and the oracle's prices of the held tokens. Without a hint (or with one the
  * factory contradicts) the shares are asked in round 2 and their worth in a third. A failed read
  * fails the whole document (positions leaves the family out with a note); only a revert of a
- * pair's `position` (an unlisted pair) is skipped as "not held".
+ * pair's `position` where the factory names no vToken for one of its assets (an unlisted pair) is
+ * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR).
  */
 export async function readLending(
   reader: ChainReader,
@@ -455,24 +513,45 @@ export async function readLending(
     const oracle = quiet(v(pool.address, 'oracle').then((f) => hex(f[0] ?? 0n)));
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
+      const found = quiet(
+        v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
+      );
+      const hintedShares =
+        hint === undefined
+          ? undefined
+          : quiet(v(hint, 'balance_of', [reader.address]).then((f) => u256(f, 0)));
       return {
         token,
         hint,
-        found: quiet(
-          v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
-        ),
-        hintedShares:
-          hint === undefined
-            ? undefined
-            : quiet(v(hint, 'balance_of', [reader.address]).then((f) => u256(f, 0))),
+        found,
+        hintedShares,
+        // what each has come to so far: the hints are rewritten from it, even when the read fails
+        foundNow: settledOf(found),
+        hintedSharesNow: hintedShares === undefined ? undefined : settledOf(hintedShares),
       };
     });
+    const listedNow = (token: Token): Promise<boolean> =>
+      (supplyRows.find((row) => row.token === token)?.found ?? Promise.resolve(0n)).then(
+        (found) => found !== 0n,
+      );
     const positions = quiet(
       Promise.all(
         pairs.map(({ c, d }) =>
           v(pool.address, 'position', [c.address, d.address, reader.address]).then(
             (f) => ({ c, d, f }),
-            unlessReverted,
+            async (error: unknown) => {
+              unlessReverted(error);
+              // not held only when the pool does not list one of the two (the factory names no
+              // vToken for it, answered in this same round); a listed pair whose view reverts may
+              // hold a debt: its amounts are unknown, never guessed as zero
+              const [cListed, dListed] = await Promise.all([listedNow(c), listedNow(d)]);
+              if (!cListed || !dListed) return undefined;
+              throw new AppError(
+                ErrorCode.CHAIN_ERROR,
+                `the ${pool.name} pool could not report the ${c.symbol}/${d.symbol} position (its view reverted though both are listed): its amounts are unknown`,
+                { details: { collateral: c.symbol, debt: d.symbol }, cause: error },
+              );
+            },
           ),
         ),
       ),
@@ -528,35 +607,53 @@ export async function readLending(
             })
             .map(async ({ c, d, f }) => {
               const pair = [c.address, d.address];
-              const [ltv, config, cap, cPrice, dPrice] = await Promise.all([
+              const [ltv, config, collateralConfig, cap, cPrice, dPrice] = await Promise.all([
                 v(pool.address, 'ltv_config', pair),
                 v(pool.address, 'asset_config', [d.address]),
+                v(pool.address, 'asset_config', [c.address]),
                 v(pool.address, 'debt_caps', pair),
                 priceOf(c),
                 priceOf(d),
               ]);
               return pairStateOf(
                 { pool, collateral: c, debt: d },
-                { position: f, ltv, config, cap },
+                { position: f, ltv, config, collateralConfig, cap },
                 [cPrice, dPrice],
               );
             }),
         ),
       ),
     );
-    const [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+    /**
+     * The hints rewritten when this read learnt otherwise: each asset the factory named in this
+     * read (none for an unlisted one), except where the read used the hint and its shares' view
+     * failed or never answered. Run when the read fails too, so a hint that fails, hangs or is
+     * contradicted is gone from the file, not kept to fail or stall every later read.
+     */
+    const rewriteHints = async (): Promise<void> => {
+      if (options.vTokens === undefined) return;
+      const vouched = supplyRows.flatMap((row) => {
+        const found = row.foundNow.value;
+        if (found === undefined || found === 0n) return [];
+        const used = row.hint !== undefined && BigInt(row.hint) === found;
+        if (used && row.hintedSharesNow?.value === undefined) return [];
+        return [{ pool: pool.address, asset: row.token.address, vToken: hex(found) }];
+      });
+      if (
+        supplyRows.some(
+          (row) => row.hint !== vouched.find((x) => x.asset === row.token.address)?.vToken,
+        )
+      )
+        await options.vTokens.put(pool.address, vouched);
+    };
+    let supplyStates: Awaited<typeof supplies>;
+    let pairStates: Awaited<typeof borrows>;
+    try {
+      [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+    } finally {
+      await rewriteHints();
+    }
     const listed = supplyStates.filter((s): s is NonNullable<typeof s> => s !== undefined);
-    if (
-      options.vTokens !== undefined &&
-      supplyRows.some((row) => {
-        const s = listed.find((l) => l.token === row.token);
-        return s === undefined ? row.hint !== undefined : row.hint !== s.vToken;
-      })
-    )
-      options.vTokens.put(
-        pool.address,
-        listed.map((s) => ({ pool: pool.address, asset: s.token.address, vToken: s.vToken })),
-      );
     const supplied = listed.filter((s) => s.shares !== 0n);
     return {
       network,

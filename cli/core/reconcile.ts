@@ -17,6 +17,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
+import { feltsOf } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import {
   type HistoryEntry,
@@ -233,13 +234,13 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
               },
               'latest',
             );
-            const value = result[0];
-            if (value === undefined || !/^0x[01]$/.test(`0x${BigInt(value).toString(16)}`))
+            const value = feltsOf(result)[0];
+            if (value === undefined || value > 1n)
               throw new AppError(
                 ErrorCode.CHAIN_ERROR,
                 'is_valid_outside_execution_nonce answered no boolean',
               );
-            return BigInt(value) === 1n;
+            return value === 1n;
           } catch (error) {
             // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
             if (rpcCode(error) === 20) return true;

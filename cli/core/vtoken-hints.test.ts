@@ -26,14 +26,14 @@ describe('vToken hints', () => {
     const d = dir();
     const first = await loadVTokenHints(d, 'sandbox');
     expect(first.get(POOL, '0x1')).toBeUndefined();
-    first.put(POOL, [
+    await first.put(POOL, [
       { pool: POOL, asset: '0x1', vToken: '0xa1' },
       { pool: POOL, asset: '0x2', vToken: '0xa2' },
     ]);
     const again = await loadVTokenHints(d, 'sandbox');
     expect(again.get(POOL, felt(1))).toBe(felt(0xa1));
     expect((await loadVTokenHints(d, 'mainnet')).get(POOL, '0x1')).toBeUndefined();
-    again.put(POOL, [{ pool: POOL, asset: '0x2', vToken: '0xb2' }]);
+    await again.put(POOL, [{ pool: POOL, asset: '0x2', vToken: '0xb2' }]);
     const last = await loadVTokenHints(d, 'sandbox');
     expect(last.get(POOL, '0x1')).toBeUndefined();
     expect(last.get(POOL, '0x2')).toBe(felt(0xb2));
@@ -41,10 +41,38 @@ describe('vToken hints', () => {
 
   it('a file that is not ours (not JSON, an array, values that are not felts) gives no hints', async () => {
     const d = dir();
-    for (const text of ['not json', '[1,2]', JSON.stringify({ [`sandbox|${POOL}|x`]: 'rm -rf' })]) {
-      writeFileSync(join(d, VTOKEN_HINTS_FILE), text);
+    // keyed as a real entry is (the pool's and the asset's felts), so the value check is what refuses it
+    const key = `sandbox|0x${BigInt(POOL).toString(16).padStart(64, '0')}|${felt(1)}`;
+    const texts = [
+      'not json',
+      '[1,2]',
+      ...['rm -rf', '', '0x', 7, null].map((v) => ({ [key]: v })),
+    ];
+    for (const text of texts) {
+      writeFileSync(
+        join(d, VTOKEN_HINTS_FILE),
+        typeof text === 'string' ? text : JSON.stringify(text),
+      );
       const hints = await loadVTokenHints(d, 'sandbox');
       expect(hints.get(POOL, '0x1')).toBeUndefined();
     }
+    // the same key with a felt is a hint: the refusals above are the value's
+    writeFileSync(join(d, VTOKEN_HINTS_FILE), JSON.stringify({ [key]: felt(0xa1) }));
+    expect((await loadVTokenHints(d, 'sandbox')).get(POOL, '0x1')).toBe(felt(0xa1));
+  });
+
+  it("two networks written at once keep each other's hints (each write merges into the file)", async () => {
+    const d = dir();
+    // both loaded before either writes: each holds a snapshot without the other's entries
+    const [sandbox, mainnet] = await Promise.all([
+      loadVTokenHints(d, 'sandbox'),
+      loadVTokenHints(d, 'mainnet'),
+    ]);
+    await Promise.all([
+      sandbox.put(POOL, [{ pool: POOL, asset: '0x1', vToken: '0xa1' }]),
+      mainnet.put(POOL, [{ pool: POOL, asset: '0x1', vToken: '0xb1' }]),
+    ]);
+    expect((await loadVTokenHints(d, 'sandbox')).get(POOL, '0x1')).toBe(felt(0xa1));
+    expect((await loadVTokenHints(d, 'mainnet')).get(POOL, '0x1')).toBe(felt(0xb1));
   });
 });

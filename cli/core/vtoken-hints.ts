@@ -2,14 +2,15 @@
  * `<data>/vtoken-hints.json`: each Vesu asset's vToken as the factory last named it, per network
  * ("sandbox" apart from mainnet), so the next position read asks the account's shares in its
  * first round (cli/core/lending.ts readLending; docs/decisions.md "Position reads: one round,
- * batched"). Not a secret, written the program's one way (shared/fs.ts: atomic). Only a hint:
+ * batched"). Not a secret, written the program's one way (shared/fs.ts: atomic), each write merged
+ * into the file as it is then, under its lock (two reads at once keep each other's). Only a hint:
  * the factory is asked beside it every time and a hint it contradicts is replaced, so a wrong or
  * tampered entry costs one more round, never a wrong amount. An unreadable file is an empty one.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import type { VTokenHints } from './lending.js';
 
 export const VTOKEN_HINTS_FILE = 'vtoken-hints.json';
@@ -33,20 +34,43 @@ async function readHints(file: string): Promise<Record<string, string>> {
   }
 }
 
+/** `found` in place of the pool's entries of `scope` in `entries`. */
+function replacePool(
+  entries: Record<string, string>,
+  scope: string,
+  pool: string,
+  found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>,
+): void {
+  const prefix = `${scope}|${feltHex(BigInt(pool))}|`;
+  for (const key of Object.keys(entries)) if (key.startsWith(prefix)) delete entries[key];
+  for (const f of found) entries[keyOf(scope, f.pool, f.asset)] = feltHex(BigInt(f.vToken));
+}
+
+/** A writer of the hints waits at most this for another's lock, then leaves them as they are. */
+const LOCK_WAIT_MS = 1_000;
+
 /** The hints of `scope` ('sandbox', 'mainnet', 'sepolia') kept in `dataDir`. */
 export async function loadVTokenHints(dataDir: string, scope: string): Promise<VTokenHints> {
   const file = join(dataDir, VTOKEN_HINTS_FILE);
   const entries = await readHints(file);
   return {
     get: (pool, asset) => entries[keyOf(scope, pool, asset)],
-    put(pool, found) {
-      const prefix = `${scope}|${feltHex(BigInt(pool))}|`;
-      for (const key of Object.keys(entries)) if (key.startsWith(prefix)) delete entries[key];
-      for (const f of found) entries[keyOf(scope, f.pool, f.asset)] = feltHex(BigInt(f.vToken));
+    async put(pool, found) {
+      replacePool(entries, scope, pool, found);
       try {
-        writeFileAtomic(
+        // merged into the file as it is now, under its lock: another read (another network,
+        // another pool, another process) may have written since this one loaded it
+        await withFileLock(
           file,
-          JSON.stringify(Object.fromEntries(Object.entries(entries).slice(-MAX_ENTRIES))),
+          async () => {
+            const current = await readHints(file);
+            replacePool(current, scope, pool, found);
+            writeFileAtomic(
+              file,
+              JSON.stringify(Object.fromEntries(Object.entries(current).slice(-MAX_ENTRIES))),
+            );
+          },
+          { waitMs: LOCK_WAIT_MS, what: 'the vToken hints' },
         );
       } catch {
         // a hint that cannot be written only costs the next read a round

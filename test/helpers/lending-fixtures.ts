@@ -27,6 +27,14 @@ export const vesuPair = (debt: bigint, over: Partial<PairState> = {}): PairState
     scale: 10n ** 6n,
     accumulator: E18,
   },
+  collateralLimits: {
+    reserve: 1_000n * E18,
+    totalNominalDebt: 0n,
+    maxUtilization: (95n * E18) / 100n,
+    floor: 10n * E18,
+    scale: E18,
+    accumulator: E18,
+  },
   debtCap: 0n,
   ...over,
 });

@@ -11,7 +11,8 @@
  *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
  *   WALLET_MISMATCH, PAYMASTER_ERROR, …; mapped by services/server-error.ts as every other call
  *   to our server is, so an unknown code is SERVER_ERROR and the text is made printable), and anything else that is not JSON-RPC (a 5xx, HTML, a
- *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE. Our server answers its
+ *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE; so does a node's 408 or
+ *   429, whatever it carries (the node failed the request: it did not answer the call). Our server answers its
  *   refusals as JSON-RPC errors with the stable code in `data.code`: below 500 they pass on to
  *   starknet.js (errors.ts maps them), from 500 up (PAYMASTER_ERROR, UPSTREAM_TIMEOUT) they become
  *   that AppError here. The AppError is recorded
@@ -110,6 +111,18 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
             options.service,
             `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`,
             { status, redirect: true },
+          ),
+        );
+      }
+      // a node that is busy (429) or timed the request out (408) failed this request, whatever
+      // JSON-RPC it sends with it: the transport's failure, never the call's answer
+      if (options.service === 'chain' && (status === 408 || status === 429)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw record(
+          unreachable(
+            options.service,
+            `answered HTTP ${status} (${status === 429 ? 'too many requests' : 'request timeout'})`,
+            { status },
           ),
         );
       }

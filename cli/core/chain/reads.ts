@@ -15,6 +15,7 @@ import { listTokens, type Token } from '../../../shared/tokens.js';
 import type { ChainReader } from './account.js';
 import { mapChainError } from './errors.js';
 import { inScope } from './scope.js';
+import { feltsOf } from './views.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -78,15 +79,15 @@ export async function readBalances(
     () =>
       Promise.all(
         tokens.map(async (token) => {
-          const result = await reader.provider.callContract({
-            contractAddress: token.address,
-            entrypoint: 'balance_of',
-            calldata: [reader.address],
-          });
+          const result = feltsOf(
+            await reader.provider.callContract({
+              contractAddress: token.address,
+              entrypoint: 'balance_of',
+              calldata: [reader.address],
+            }),
+          );
           const balance =
-            result.length === 2
-              ? fromU256(BigInt(result[0] as string), BigInt(result[1] as string))
-              : undefined;
+            result.length === 2 ? fromU256(result[0] as bigint, result[1] as bigint) : undefined;
           if (balance === undefined)
             throw new AppError(
               ErrorCode.CHAIN_ERROR,

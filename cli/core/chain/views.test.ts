@@ -12,12 +12,14 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { createChainReader } from './account.js';
 import { batchedViews, VIEW_BATCH_MAX, type ViewCall } from './views.js';
 
-type Mode = 'batch' | 'refuse' | 'drop';
+type Mode = 'batch' | 'refuse' | 'drop' | 'status';
 let server: Server;
 let url: string;
 let mode: Mode;
 /** each POST body received: an array for a batch, an object for a single request */
 let bodies: unknown[];
+/** mode 'status': a batch is answered with this status and body (a JSON value, or raw text) */
+let batchAnswer: { status: number; body: unknown };
 
 interface Request {
   id: unknown;
@@ -25,15 +27,35 @@ interface Request {
   params: { request: { contract_address: string; calldata: string[] } };
 }
 
-/** `echo` contract: answers its calldata back with 1 added; contract 0xbad reverts. */
+/** What a node might send where a felt belongs, none of it one (contract 0x6a5 answers them). */
+const NOT_FELTS: unknown[] = [
+  '',
+  ' ',
+  true,
+  '-1',
+  '12',
+  ' 0x1',
+  '0x',
+  `0x${'f'.repeat(64)}`, // above the field prime
+  `0x${'0'.repeat(65)}1`,
+  null,
+  1,
+];
+
+/**
+ * `echo` contract: answers its calldata back with 1 added; contract 0xbad reverts; contract 0x6a5
+ * answers NOT_FELTS[its calldata].
+ */
 const answer = (r: Request): Record<string, unknown> =>
   BigInt(r.params.request.contract_address) === 0xbadn
     ? { jsonrpc: '2.0', id: r.id, error: { code: 40, message: 'Contract error' } }
-    : {
-        jsonrpc: '2.0',
-        id: r.id,
-        result: r.params.request.calldata.map((f) => `0x${(BigInt(f) + 1n).toString(16)}`),
-      };
+    : BigInt(r.params.request.contract_address) === 0x6a5n
+      ? { jsonrpc: '2.0', id: r.id, result: [NOT_FELTS[Number(r.params.request.calldata[0])]] }
+      : {
+          jsonrpc: '2.0',
+          id: r.id,
+          result: r.params.request.calldata.map((f) => `0x${(BigInt(f) + 1n).toString(16)}`),
+        };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -49,6 +71,15 @@ beforeAll(async () => {
       const json = (status: number, value: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (Array.isArray(body)) {
+        if (mode === 'status') {
+          const { status, body: reply } = batchAnswer;
+          res.writeHead(status, {
+            'content-type': typeof reply === 'string' ? 'text/html' : 'application/json',
+            ...(status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {}),
+          });
+          res.end(typeof reply === 'string' ? reply : JSON.stringify(reply));
+          return;
+        }
         if (mode === 'refuse')
           return json(400, {
             jsonrpc: '2.0',
@@ -119,6 +150,75 @@ describe('views as JSON-RPC batches', () => {
     await expect(Promise.all([views(call(4)), views(call(5))])).resolves.toEqual([[5n], [6n]]);
     expect(bodies.slice(before).every((b) => !Array.isArray(b))).toBe(true);
     expect(bodies.length - before).toBe(2);
+  });
+
+  it('an answer that is not a felt (empty, blank, a boolean, negative, decimal, past the prime) is CHAIN_ERROR, batched or single', async () => {
+    for (const m of ['batch', 'refuse'] as const) {
+      mode = m;
+      const views = batchedViews(reader());
+      const results = await settle([
+        ...NOT_FELTS.map((_, i) => views(call(i, '0x6a5'))),
+        views(call(0x41)),
+      ]);
+      for (const r of results.slice(0, NOT_FELTS.length)) {
+        const error = (r as { error: unknown }).error;
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe(ErrorCode.CHAIN_ERROR);
+      }
+      // a felt in either case, up to 64 digits, below the prime, is read
+      expect(results[NOT_FELTS.length]).toEqual({ felts: [0x42n] });
+    }
+  });
+
+  it('a batch refused as a form (a 4xx, a JSON-RPC error for the batch) is asked one by one', async () => {
+    const rpcError = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } };
+    for (const refusal of [
+      { status: 200, body: rpcError },
+      { status: 400, body: '<html>bad request</html>' },
+      { status: 413, body: rpcError },
+      { status: 405, body: { error: 'batches not allowed' } },
+    ]) {
+      mode = 'status';
+      batchAnswer = refusal;
+      bodies = [];
+      const views = batchedViews(reader());
+      await expect(Promise.all([views(call(1)), views(call(2))])).resolves.toEqual([[2n], [3n]]);
+      expect(bodies.map((b) => Array.isArray(b))).toEqual([true, false, false]);
+    }
+  });
+
+  it('a batch answered 3xx, 408, 429 or 5xx is a failed transport: CHAIN_UNREACHABLE, not asked again, the reader still batches', async () => {
+    const rpcError = (code: number) => ({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code, message: 'slow down' },
+    });
+    for (const failure of [
+      { status: 429, body: rpcError(-32005) },
+      { status: 429, body: 'Too Many Requests' },
+      { status: 408, body: rpcError(-32000) },
+      { status: 503, body: rpcError(-32603) },
+      { status: 502, body: '<html>bad gateway</html>' },
+      { status: 302, body: '' },
+    ]) {
+      mode = 'status';
+      batchAnswer = failure;
+      bodies = [];
+      const r = reader();
+      const views = batchedViews(r);
+      const results = await settle([views(call(1)), views(call(2))]);
+      for (const x of results) {
+        const error = (x as { error: unknown }).error;
+        expect(error).toBeInstanceOf(AppError);
+        expect((error as AppError).code).toBe(ErrorCode.CHAIN_UNREACHABLE);
+        expect((error as AppError).details).toMatchObject({ status: failure.status });
+      }
+      expect(bodies).toHaveLength(1);
+      // the node is not marked as refusing batches: the next round is a batch again
+      mode = 'batch';
+      await expect(Promise.all([views(call(3)), views(call(4))])).resolves.toEqual([[4n], [5n]]);
+      expect(bodies.map((b) => Array.isArray(b))).toEqual([true, true]);
+    }
   });
 
   it('a node that cannot be reached fails each view with CHAIN_UNREACHABLE, asked once', async () => {

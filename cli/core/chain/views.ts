@@ -8,13 +8,15 @@
  * node answered that call with an error (a revert, an unknown entry point), anything else (the
  * node unreachable, cancelled) for a failure of the transport.
  *
- * A node that refuses batches (answers a batch with something that is not one answer per request)
- * still works: that batch's views are asked again one request each, and so is every later view
- * of that reader. A batch that timed out or could not be sent is not asked again (the node is
- * down: asking twice would only double the wait).
+ * A node that refuses batches (answers a batch with a JSON-RPC answer that is not one answer per
+ * request, or with an HTTP 4xx) still works: that batch's views are asked again one request each,
+ * and so is every later view of that reader. A batch that timed out, could not be sent, or was
+ * answered with a redirect, a 5xx, a 408 or a 429 failed: its views fail, not asked again (the
+ * node is down or busy: asking each alone would only multiply the wait and the load).
  */
 import { CallData, hash, RpcError } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import { FELT_HEX, parseHexFelt } from '../../../shared/felt.js';
 import type { ChainReader } from './account.js';
 import { currentScope } from './scope.js';
 
@@ -39,14 +41,31 @@ interface Pending {
 /** Readers whose node refused a batch: their views go one request each from then on. */
 const refusesBatches = new WeakSet<object>();
 
+const garbled = (): AppError =>
+  new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a call in a shape we do not know');
+
+/**
+ * A view's answer as felts: each one 0x-hex of 1–64 digits below the field prime (shared/felt.ts),
+ * as the node sends them; anything else (empty, blank, a boolean, a sign, decimal, past the prime)
+ * is a garbled answer (CHAIN_ERROR), never read as a number.
+ */
+export function feltsOf(answer: unknown): bigint[] {
+  if (!Array.isArray(answer)) throw garbled();
+  return answer.map((f: unknown) => {
+    const felt = typeof f === 'string' && FELT_HEX.test(f) ? parseHexFelt(f) : undefined;
+    if (felt === undefined) throw garbled();
+    return felt;
+  });
+}
+
 const single = async (reader: ChainReader, call: ViewCall): Promise<bigint[]> =>
-  (
+  feltsOf(
     await reader.provider.callContract({
       contractAddress: call.contractAddress,
       entrypoint: call.entrypoint,
       calldata: call.calldata ?? [],
-    })
-  ).map((f) => BigInt(f));
+    }),
+  );
 
 const requestOf = (call: ViewCall, id: number) => ({
   jsonrpc: '2.0',
@@ -65,11 +84,18 @@ const requestOf = (call: ViewCall, id: number) => ({
 /** The node answered, but not as a batch: a reason to ask one by one, not a failure. */
 class NotABatch extends Error {}
 
-/** The node answered the request with something (an HTTP status): it is up, it refused the form. */
-const answeredOtherwise = (error: unknown): boolean =>
-  isAppError(error) &&
-  error.code === ErrorCode.CHAIN_UNREACHABLE &&
-  typeof (error.details as { status?: unknown } | undefined)?.status === 'number';
+/**
+ * The node refused the batch as a form: an HTTP 4xx (its body not JSON-RPC, fetch.ts). Not a
+ * redirect, a 5xx, a 408 or a 429: those failed the request (the node is down, busy or slow), and
+ * asking each view alone would only multiply the requests to a node that already has too many.
+ */
+const refusedTheForm = (error: unknown): boolean => {
+  if (!isAppError(error) || error.code !== ErrorCode.CHAIN_UNREACHABLE) return false;
+  const status = (error.details as { status?: unknown } | undefined)?.status;
+  return (
+    typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429
+  );
+};
 
 async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
   const send = reader.sendBatch;
@@ -79,7 +105,7 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     answers = await send(chunk.map((p, i) => requestOf(p.call, i + 1)));
     if (!Array.isArray(answers) || answers.length !== chunk.length) throw new NotABatch();
   } catch (error) {
-    if (!(error instanceof NotABatch) && !answeredOtherwise(error)) {
+    if (!(error instanceof NotABatch) && !refusedTheForm(error)) {
       for (const p of chunk) p.reject(error);
       return;
     }
@@ -99,9 +125,9 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     const result = answer?.result;
     if (answer !== undefined && Array.isArray(result)) {
       try {
-        p.resolve(result.map((f) => BigInt(f as string)));
-      } catch {
-        p.reject(garbled());
+        p.resolve(feltsOf(result));
+      } catch (error) {
+        p.reject(error);
       }
     } else if (answer !== undefined && typeof answer.error === 'object' && answer.error !== null) {
       const { params } = requestOf(p.call, i + 1);
@@ -109,9 +135,6 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
     } else p.reject(garbled());
   });
 }
-
-const garbled = (): AppError =>
-  new AppError(ErrorCode.CHAIN_ERROR, 'the Starknet RPC answered a call in a shape we do not know');
 
 async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
   await Promise.all(

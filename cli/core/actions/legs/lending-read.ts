@@ -5,8 +5,8 @@
  * Every pre-sign rule of lending is applied here, before anything is built (docs/checks.md
  * "Lending"): the health factor after the action from the pool's own prices and max LTV (at or
  * below 1 refused: HEALTH_TOO_LOW; below the margin the leg asks 'low-health'), the debt floor,
- * the pair's cap, the utilisation limit and an invalid oracle price (LENDING_LIMIT with the
- * reason), nothing to withdraw, repay or close (NO_POSITION), more collateral withdrawn than the
+ * the pair's cap, the utilisation limit (of the debt asset for a borrow, of the collateral asset
+ * for collateral withdrawn) and an invalid oracle price (LENDING_LIMIT with the reason), nothing to withdraw, repay or close (NO_POSITION), more collateral withdrawn than the
  * position holds (INVALID_AMOUNT).
  */
 import { formatAmount } from '../../../../shared/amount.js';
@@ -16,6 +16,7 @@ import type { VesuPool } from '../../../../shared/vesu.js';
 import type { CallOptions } from '../../call.js';
 import {
   checkBorrowLimits,
+  checkCollateralRelease,
   healthWords,
   type PairState,
   pairHealth,
@@ -151,7 +152,10 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
         throw none(
           `you have no ${pair.collateral.symbol}/${pair.debt.symbol} position in the ${spec.pool.name} pool`,
         );
-      if (pair.collateralShares !== 0n) checkReleasePrices(pair);
+      if (pair.collateralShares !== 0n) {
+        checkReleasePrices(pair);
+        checkCollateralRelease(pair, pair.collateralAmount);
+      }
       const debt = pair.nominalDebt !== 0n;
       return {
         ...base,
@@ -206,9 +210,11 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
       const all = amount === undefined || amount === pair.collateralAmount;
       const out = all ? pair.collateralAmount : amount;
       const after = pairHealth(pair, pair.collateralAmount - out, pair.debtAmount);
-      // the same rules as a borrow's: at or below 1 refused (all with a debt is 0), the debt floor
+      // the same rules as a borrow's: at or below 1 refused (all with a debt is 0), the debt floor;
+      // and what leaves must be in the collateral asset's reserve, under its utilisation limit
       checkHealth(after, pair);
       checkBorrowLimits(pair, 0n, pair.debtAmount);
+      checkCollateralRelease(pair, out);
       return {
         ...base,
         action: 'withdraw-collateral',

@@ -4,6 +4,7 @@ import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fix
 import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
 import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';
+import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
 import { positionLegOf } from './lending-read.js';
 
@@ -197,6 +198,43 @@ describe('lending legs', () => {
     );
   });
 
+  it("withdraw collateral past the collateral asset's reserve or utilisation limit: LENDING_LIMIT utilization, as a borrow", () => {
+    const debt = 1000n * 10n ** 6n;
+    // ETH lent out: 19 ETH borrowed against a reserve of 1.25 ETH (93.8 %, limit 95 %)
+    const lent = (reserve: bigint) =>
+      pair(debt, {
+        collateralLimits: {
+          reserve,
+          totalNominalDebt: 19n * E18,
+          maxUtilization: (95n * E18) / 100n,
+          floor: 10n * E18,
+          scale: E18,
+          accumulator: E18,
+        },
+      });
+    // −0.25 ETH: 19 / 20 = 95 %, at the limit: fine
+    expect(positionLegOf(withdraw(E18 / 4n), lent((5n * E18) / 4n))).toMatchObject({
+      collateralOut: E18 / 4n,
+    });
+    // −0.3 ETH: 19 / 19.95 > 95 %: the pool would refuse (utilization-exceeded)
+    const over = refusal(() => positionLegOf(withdraw((3n * E18) / 10n), lent((5n * E18) / 4n)));
+    expect(over).toMatchObject({ code: 'LENDING_LIMIT', details: { reason: 'utilization' } });
+    // more than the reserve holds, no debt on the position: refused the same way
+    const dry = pair(0n, {
+      collateralLimits: { ...lent(0n).collateralLimits, reserve: E18 / 2n, totalNominalDebt: 0n },
+    });
+    expect(refusal(() => positionLegOf(withdraw(undefined), dry))).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: { reason: 'utilization' },
+    });
+    // closing releases the collateral too
+    const close = { ...borrow(0n), action: 'close' as const, amount: undefined };
+    expect(refusal(() => positionLegOf(close, dry))).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: { reason: 'utilization' },
+    });
+  });
+
   it('withdraw all collateral (or exactly what it holds) is every share, Native: no dust', () => {
     const shares = E18 + 12345n;
     for (const amount of [undefined, E18]) {
@@ -208,6 +246,29 @@ describe('lending legs', () => {
       expect(felts.slice(3, 7)).toEqual([0n, shares, 0n, 1n]);
       verifyCalls(plan);
     }
+  });
+
+  it('withdraw all collateral (and close) fingerprint alike as the collateral grows, as repay all does', () => {
+    // the same "all" asked twice, the collateral grown with interest between: one fingerprint
+    const fingerprint = (collateral: bigint, action: 'withdraw-collateral' | 'close') => {
+      const p = pair(0n, { collateralAmount: collateral, collateralShares: E18 });
+      const leg = positionLegOf(
+        action === 'close' ? { ...borrow(0n), action, amount: undefined } : withdraw(undefined),
+        p,
+      );
+      return planFingerprint(legPlanOf(action === 'close' ? 'close-position' : action, leg), 'c');
+    };
+    expect(fingerprint(E18 + 7n, 'withdraw-collateral')).toBe(
+      fingerprint(E18, 'withdraw-collateral'),
+    );
+    expect(fingerprint(E18 + 7n, 'close')).toBe(fingerprint(E18, 'close'));
+    // a given amount stays in the fingerprint: another amount is another request
+    const some = (amount: bigint) =>
+      planFingerprint(
+        legPlanOf('withdraw-collateral', positionLegOf(withdraw(amount), pair(0n))),
+        'c',
+      );
+    expect(some(E18 / 4n)).not.toBe(some(E18 / 2n));
   });
 
   it('no pool on sepolia; an unknown pool by name', () => {

@@ -143,11 +143,17 @@ export const positionLegType: LegType<PositionLeg> = {
     const add = (token: Token, change: PositionEffect['change'], amount: bigint): void => {
       positions.push({ kind: 'lending', pool: leg.pool.address, token, change, amount });
     };
+    // every share (withdraw all, close) is recorded as 0, as a repay of all the debt is: what it
+    // pays out grows with interest, and the retry guard must know the same "all" asked twice
     if (leg.collateralDelta.value !== 0n)
       add(
         leg.collateral,
         leg.collateralDelta.value > 0n ? 'collateral' : 'collateral-withdraw',
-        leg.collateralDelta.value < 0n ? leg.collateralOut : leg.depositApprove,
+        leg.collateralDelta.value > 0n
+          ? leg.depositApprove
+          : leg.collateralDelta.native
+            ? 0n
+            : leg.collateralOut,
       );
     if (leg.debtDelta.value > 0n) add(leg.debt, 'borrow', leg.borrowed);
     if (leg.debtDelta.value < 0n) add(leg.debt, 'repay', leg.repayAll ? 0n : leg.repayApprove);
