@@ -308,6 +308,19 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
   let term: Terminal | undefined;
 
   let identityUrl: string;
+  /** the app without the sandbox: it starts its own auth server at `serverUrl` */
+  const appEnv = (serverUrl: string): NodeJS.ProcessEnv =>
+    cleanEnv({
+      FINANCE_TUI_HOME: home.dir,
+      TERM: 'xterm-256color',
+      FINANCE_TUI_SERVER_URL: serverUrl,
+      IDENTITY_APP_ID: APP_ID,
+      IDENTITY_APP_SECRET: APP_SECRET,
+      JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
+      IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+      IDENTITY_API_URL: identityUrl,
+      NODE_ENV: 'test',
+    });
 
   beforeAll(async () => {
     identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
@@ -324,17 +337,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
     { timeout: 120_000 },
     async () => {
       const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-      const env = cleanEnv({
-        FINANCE_TUI_HOME: home.dir,
-        TERM: 'xterm-256color',
-        FINANCE_TUI_SERVER_URL: serverUrl,
-        IDENTITY_APP_ID: APP_ID,
-        IDENTITY_APP_SECRET: APP_SECRET,
-        JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
-        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
-        IDENTITY_API_URL: identityUrl,
-        NODE_ENV: 'test',
-      });
+      const env = appEnv(serverUrl);
       term = openTerminal('serve', env, appThen(''));
       const signIn = await term.waitFor('Sign in');
       expect(signIn).toContain(
@@ -373,17 +376,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
     { timeout: 120_000 },
     async () => {
       const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-      const env = cleanEnv({
-        FINANCE_TUI_HOME: home.dir,
-        TERM: 'xterm-256color',
-        FINANCE_TUI_SERVER_URL: serverUrl,
-        IDENTITY_APP_ID: APP_ID,
-        IDENTITY_APP_SECRET: APP_SECRET,
-        JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
-        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
-        IDENTITY_API_URL: identityUrl,
-        NODE_ENV: 'test',
-      });
+      const env = appEnv(serverUrl);
       const pidFile = join(home.dir, 'app.pid');
       const errFile = join(home.dir, 'app.stderr');
       const gone = openTerminal(
