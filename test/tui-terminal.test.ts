@@ -15,7 +15,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { BIN, cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
 import { hasTmux, openTerminal, type Terminal } from './helpers/terminal.js';
@@ -372,34 +372,42 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
   );
 
   it(
-    'a terminal that goes away stops the app and its auth server quietly: no stack, no orphan',
+    'a terminal that goes away stops the app and its auth server as a signal does: exit 2, no stack, no orphan',
     { timeout: 120_000 },
     async () => {
       const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-      const env = appEnv(serverUrl);
-      const pidFile = join(home.dir, 'app.pid');
       const errFile = join(home.dir, 'app.stderr');
+      const exitFile = join(home.dir, 'app.exit');
+      const shellFile = join(home.dir, 'app.shell');
+      // the shell outlives the hang-up (its trap runs once the app is done) to write the exit code
       const gone = openTerminal(
         'hangup',
-        env,
-        `echo $$ > '${pidFile}'; exec '${process.execPath}' '${BIN}' 2> '${errFile}'`,
+        appEnv(serverUrl),
+        `echo $$ > '${shellFile}'; trap 'true' HUP; '${process.execPath}' '${BIN}' 2> '${errFile}'; echo $? > '${exitFile}'`,
       );
       try {
         await gone.waitFor('Sign in');
         expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
+        // as an interactive shell passes the hang-up on: SIGHUP to the app, then the terminal ends
+        const shell = readFileSync(shellFile, 'utf8').trim();
+        const app = Number(
+          readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0],
+        );
+        process.kill(app, 'SIGHUP');
       } finally {
-        gone.close(); // the terminal closes: SIGHUP, then every write fails
+        gone.close(); // the terminal closes: its input ends, every write fails
       }
-      const pid = Number(readFileSync(pidFile, 'utf8').trim());
-      const alive = (): boolean => {
+      const exitCode = (): string => {
         try {
-          process.kill(pid, 0);
-          return true;
+          return readFileSync(exitFile, 'utf8').trim();
         } catch {
-          return false;
+          return '';
         }
       };
-      await gone.waitUntil(() => !alive(), 'the app to exit after its terminal went away');
+      // the terminal is gone (its screen cannot be read): wait for the shell's word
+      await vi.waitFor(() => expect(exitCode()).not.toBe(''), { timeout: 60_000, interval: 100 });
+      // 2: stopped from outside, through the graceful path (a forced exit is 130)
+      expect(exitCode()).toBe('2');
       expect(readFileSync(errFile, 'utf8')).not.toMatch(/Error|\n\s+at /);
       await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
         cause: { code: 'ECONNREFUSED' },

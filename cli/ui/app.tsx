@@ -24,7 +24,7 @@ export interface AppProps {
   services: TuiServices;
   theme: Theme;
   now?: () => number;
-  /** emits 'stop' for a signal from outside (SIGTERM, SIGHUP, SIGINT) */
+  /** emits 'stop' for a signal from outside (SIGTERM, SIGHUP, SIGINT), 'gone' when the terminal went away */
   stopRequests?: EventTarget;
   /** the second Ctrl+C: leave now */
   force: () => void;
@@ -80,8 +80,17 @@ export function App({
 
   useEffect(() => {
     const onStop = (): void => shutdown(2);
+    // the terminal went away: stop as for a signal, but never escalate to a forced exit (a hang-up
+    // brings SIGHUP and then failed writes: two requests that are one event)
+    const onGone = (): void => {
+      if (!stopping.current) shutdown(2);
+    };
     stopRequests?.addEventListener('stop', onStop);
-    return () => stopRequests?.removeEventListener('stop', onStop);
+    stopRequests?.addEventListener('gone', onGone);
+    return () => {
+      stopRequests?.removeEventListener('stop', onStop);
+      stopRequests?.removeEventListener('gone', onGone);
+    };
   }, [shutdown, stopRequests]);
 
   useEffect(() => {

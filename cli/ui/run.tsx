@@ -27,12 +27,15 @@ export async function runInteractive(options: {
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
   // the terminal went away (a closed window, a dropped ssh): every write fails with EIO or EPIPE.
-  // Stop as for a signal — in-flight work aborted, children stopped — without a word or a stack.
+  // Stop as for a signal — in-flight work aborted, children stopped — without a word or a stack,
+  // and never forced (the SIGHUP that comes with it was the first request; app.tsx "gone").
   const onTerminalGone = (): void => {
-    onSignal();
+    stopRequests.dispatchEvent(new Event('gone'));
   };
   process.stdout.on('error', onTerminalGone);
   process.stdin.on('error', onTerminalGone);
+  // in raw mode a key never ends the input (Ctrl+D is a byte): its end is the terminal's hang-up
+  process.stdin.on('end', onTerminalGone);
   try {
     instance = render(
       <App
