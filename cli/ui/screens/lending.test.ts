@@ -9,7 +9,7 @@ import type { LendingDocument } from '../../core/lending.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
-import { AMOUNT_IN, healthOf, labelOf, lendingRequest, withKind } from './lending.js';
+import { AMOUNT_IN, healthOf, labelOf, lendingRequest, withField, withKind } from './lending.js';
 import { ackWord } from './review.js';
 
 let ui: Rendered | undefined;
@@ -196,18 +196,19 @@ describe('lending screen', () => {
     ]);
   });
 
-  it('an amount in the same token stays when the action changes (supply → withdraw supply); a close clears it', async () => {
+  it('an amount stays only for the action’s inverse (supply → withdraw supply, not → borrow); a close clears it', async () => {
     ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
     await ui.press('USDC\t100');
     const withdraw = await ui.press(KEYS.down);
     expect(withdraw).toContain('↑ Withdraw supply ↓');
     expect(withdraw).toMatch(/Amount \(USDC\) +100/);
-    // add collateral's amount is the collateral's: cleared
-    await ui.press(KEYS.down);
-    expect(await ui.press(KEYS.down)).not.toContain('100');
-    // supply → close → repay: the same field's token, but through an action that has no amount
-    await ui.press(KEYS.up);
+    // a borrow's amount is in the same field's token but is another side's (a debt): cleared
+    const borrowing = await ui.press(KEYS.down);
+    expect(borrowing).toContain('↑ Borrow ↓');
+    expect(borrowing).toMatch(/Amount \(USDC\) +an amount/);
+    expect(borrowing).not.toContain('100');
+    // supply → close → repay: through an action that has no amount, to another side's
     await ui.press(KEYS.up);
     expect(await ui.press(KEYS.up)).toContain('↑ Supply ↓');
     await ui.press(KEYS.tab);
@@ -216,6 +217,64 @@ describe('lending screen', () => {
     const repay = await ui.press(KEYS.up);
     expect(repay).toContain('↑ Repay ↓');
     expect(repay).not.toContain('100');
+  });
+
+  it('an edit of the token clears the amount typed in it: 100 USDC never becomes 100 ETH', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    expect(await ui.press('USDC\t100')).toMatch(/Amount \(USDC\) +100/);
+    // Tab wraps to the token: USDC → ETH
+    await ui.press(KEYS.tab);
+    for (let i = 0; i < 4; i++) await ui.press(KEYS.backspace);
+    const eth = await ui.press('ETH');
+    expect(eth).toMatch(/Amount \(ETH\) +an amount/);
+    expect(eth).not.toContain('100');
+    // Enter asks for the amount instead of planning 100 ETH
+    expect(await ui.press(KEYS.enter)).toMatch(/› Amount \(ETH\)/);
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual([]);
+    // the amount, then an edit of its token: the amount goes at the first keystroke
+    expect(await ui.press('7')).toMatch(/Amount \(ETH\) +7/);
+    await ui.press(KEYS.tab);
+    expect(await ui.press(KEYS.backspace)).toMatch(/Amount \(ET\) +an amount/);
+    // in the form's order (the token, then its amount) it plans what was typed
+    const strk = await ui.press(`${KEYS.backspace}${KEYS.backspace}STRK${KEYS.tab}7`);
+    expect(strk).toMatch(/Amount \(STRK\) +7/);
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review the supply'));
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual(['plan supply STRK 7']);
+  });
+
+  it('an edit of the collateral clears the borrow’s deposit and the collateral actions’ amount; the deposit does not outlive the borrow', async () => {
+    const services = signedIn();
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    expect(await ui.press('USDC\t500\tETH\t1')).toMatch(/Deposit \(ETH\) +1/);
+    // Tab → the debt, Tab → its amount, Tab → the collateral: ETH → STRK
+    await ui.press(`${KEYS.tab}${KEYS.tab}${KEYS.tab}`);
+    for (let i = 0; i < 3; i++) await ui.press(KEYS.backspace);
+    const strk = await ui.press('STRK');
+    expect(strk).toMatch(/Deposit \(STRK\) +collateral to deposit/);
+    // the borrowed amount is the debt's, which did not change
+    expect(strk).toMatch(/Amount \(USDC\) +500/);
+    // a deposit typed again, then ↓ ↑: away from the borrow and back, the deposit is gone
+    await ui.press(`${KEYS.tab}2`);
+    await ui.press(KEYS.down);
+    const back = await ui.press(KEYS.up);
+    expect(back).toContain('↑ Borrow ↓');
+    expect(back).toMatch(/Deposit \(STRK\) +collateral to deposit/);
+    // add collateral: its amount is the collateral's; a changed collateral clears it
+    await ui.press(KEYS.down);
+    expect(await ui.press(`${KEYS.tab}0.5`)).toMatch(/Amount \(STRK\) +0\.5/);
+    await ui.press(`${KEYS.tab}${KEYS.tab}`);
+    for (let i = 0; i < 4; i++) await ui.press(KEYS.backspace);
+    const eth = await ui.press('ETH');
+    expect(eth).toMatch(/Amount \(ETH\) +collateral to add/);
+    expect(eth).not.toContain('0.5');
+    await ui.press(KEYS.enter);
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual([]);
   });
 
   it('a refusal is said only while the form asks for what was refused', async () => {
@@ -291,7 +350,7 @@ describe('lending logic', () => {
     });
   });
 
-  it('another action keeps the amount only when it is in the same field’s token', () => {
+  it('another action keeps the amount only when it is the action’s inverse; the deposit never', () => {
     const form = {
       kind: 'borrow' as const,
       token: 'USDC',
@@ -300,13 +359,24 @@ describe('lending logic', () => {
       collateralAmount: '1',
       focus: 'collateralAmount' as const,
     };
+    const inverse = new Set([
+      'supply withdraw',
+      'withdraw supply',
+      'borrow repay',
+      'repay borrow',
+      'add-collateral withdraw-collateral',
+      'withdraw-collateral add-collateral',
+    ]);
     const kinds = Object.keys(AMOUNT_IN) as Array<keyof typeof AMOUNT_IN>;
     for (const from of kinds)
       for (const to of kinds) {
+        if (from === to) continue;
         const next = withKind({ ...form, kind: from }, to);
-        const kept = AMOUNT_IN[from] !== undefined && AMOUNT_IN[from] === AMOUNT_IN[to];
-        expect(next.amount, `${from} → ${to}`).toBe(kept ? '0.5' : '');
+        expect(next.amount, `${from} → ${to}`).toBe(inverse.has(`${from} ${to}`) ? '0.5' : '');
+        expect(next.collateralAmount, `${from} → ${to}`).toBe('');
         expect(next.kind).toBe(to);
+        // a kept amount is always in the same field's token
+        if (next.amount !== '') expect(AMOUNT_IN[to]).toBe(AMOUNT_IN[from]);
       }
     expect(withKind(form, 'withdraw-collateral')).toMatchObject({
       amount: '',
@@ -318,6 +388,43 @@ describe('lending logic', () => {
       amount: '0.5',
       collateral: 'ETH',
     });
+  });
+
+  it('an edit of the field naming a token clears what is typed in that token', () => {
+    const form = {
+      kind: 'borrow' as const,
+      token: 'USDC',
+      amount: '0.5',
+      collateral: 'ETH',
+      collateralAmount: '1',
+      focus: 'token' as const,
+    };
+    // the debt token: the borrowed amount goes, the deposit (the collateral's) stays
+    expect(withField(form, 'token', 'USD')).toMatchObject({
+      token: 'USD',
+      amount: '',
+      collateralAmount: '1',
+    });
+    // the collateral: the deposit goes, the borrowed amount stays
+    expect(withField(form, 'collateral', 'ETHX')).toMatchObject({
+      amount: '0.5',
+      collateralAmount: '',
+    });
+    // any change counts, even one a trim would not see
+    expect(withField(form, 'token', 'USDC ').amount).toBe('');
+    // the collateral actions: the amount is the collateral's, the debt token does not move it
+    const add = { ...form, kind: 'add-collateral' as const };
+    expect(withField(add, 'token', 'STRK').amount).toBe('0.5');
+    expect(withField(add, 'collateral', 'STRK').amount).toBe('');
+    // the amount itself, or no change at all, clears nothing
+    expect(withField(form, 'amount', '0.75')).toMatchObject({
+      amount: '0.75',
+      collateralAmount: '1',
+    });
+    expect(withField(form, 'token', 'USDC')).toBe(form);
+    // typing a token after its amount is a change too
+    expect(withField({ ...form, token: '' }, 'token', 'U').amount).toBe('');
+    expect(withField({ ...form, collateral: '' }, 'collateral', 'E').collateralAmount).toBe('');
   });
 
   it('labels the amount and the deposit with their token; a position’s token is its debt', () => {

@@ -67,16 +67,55 @@ export const AMOUNT_IN: Readonly<Record<Kind, 'token' | 'collateral' | undefined
 };
 
 /**
- * The form for another action: the amount stays only when the new action's amount is in the same
- * field's token (supply ↔ withdraw, borrow ↔ repay; add ↔ withdraw collateral), else it is cleared
- * — a typed 0.5 USDC must never become 0.5 ETH. Passing through a close (no amount) clears it
- * too. The cursor goes to the new action's first field (docs/decisions.md "An app form's amount
- * and its token").
+ * Which side of the wallet's Vesu account an action's amount moves: an action and its inverse share
+ * one (supply ↔ withdraw, borrow ↔ repay, add ↔ withdraw collateral); a close has no amount.
+ */
+const SIDE: Readonly<Record<Kind, 'supply' | 'debt' | 'collateral' | undefined>> = {
+  supply: 'supply',
+  withdraw: 'supply',
+  borrow: 'debt',
+  repay: 'debt',
+  'add-collateral': 'collateral',
+  'withdraw-collateral': 'collateral',
+  'close-position': undefined,
+};
+
+/**
+ * The form for another action: the amount stays only for the action's inverse (supply ↔ withdraw,
+ * borrow ↔ repay, add ↔ withdraw collateral: the same field's token and the same side), else it is
+ * cleared — a typed 0.5 USDC must never become 0.5 ETH, nor a supply's 100 a borrow's. Passing
+ * through a close (no amount) clears it too. The borrow's deposit is cleared by any change of
+ * action: only a borrow has one. The cursor goes to the new action's first field
+ * (docs/decisions.md "An app form's amount and its token").
  */
 export function withKind(form: LendingForm, kind: Kind): LendingForm {
-  const from = AMOUNT_IN[form.kind];
-  const same = from !== undefined && from === AMOUNT_IN[kind];
-  return { ...form, kind, focus: FIELDS[kind][0] ?? 'token', ...(same ? {} : { amount: '' }) };
+  const from = SIDE[form.kind];
+  const same = from !== undefined && from === SIDE[kind];
+  return {
+    ...form,
+    kind,
+    focus: FIELDS[kind][0] ?? 'token',
+    ...(same ? {} : { amount: '' }),
+    ...(kind === form.kind ? {} : { collateralAmount: '' }),
+  };
+}
+
+/**
+ * The form with one field edited: any change of the field naming the amount's token clears the
+ * amount, and any change of the collateral clears the borrow's deposit (it is the collateral's).
+ * Every keystroke counts, not only a change to another symbol: "USDC" edited back to "USDC" passed
+ * through "USD", and telling a respelling from a new token would be a guess; the Token field comes
+ * before the amount, so typing the form in its order loses nothing (docs/decisions.md "An app
+ * form's amount and its token").
+ */
+export function withField(form: LendingForm, field: Field, value: string): LendingForm {
+  if (form[field] === value) return form;
+  return {
+    ...form,
+    [field]: value,
+    ...(field === AMOUNT_IN[form.kind] ? { amount: '' } : {}),
+    ...(field === 'collateral' ? { collateralAmount: '' } : {}),
+  };
 }
 
 /** Fields that may stay empty: a borrow against collateral already deposited. */
@@ -278,7 +317,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
           <FieldLabel label={labels[i] ?? ''} focused={form.focus === f} width={labelWidth} />
           <TextField
             value={form[f]}
-            onChange={(value) => set({ [f]: value })}
+            onChange={(value) => setForm((now) => withField(now, f, value))}
             focused={form.focus === f && !review.running}
             maxLength={40}
             placeholder={placeholder(form.kind, f)}
