@@ -271,6 +271,30 @@ describe('lending legs', () => {
     expect(some(E18 / 4n)).not.toBe(some(E18 / 2n));
   });
 
+  it('repay all and close with a debt fingerprint alike as the debt grows; an exact repay does not', () => {
+    // the same "all" asked twice, the debt grown with interest between (5 base units): the
+    // bounded approval moves with it, the fingerprint must not
+    const debt = 1500n * 10n ** 6n;
+    const fingerprint = (owed: bigint, action: 'repay' | 'close') => {
+      const leg = positionLegOf({ ...borrow(0n), action, amount: undefined }, pair(owed));
+      return planFingerprint(legPlanOf(action === 'close' ? 'close-position' : action, leg), 'c');
+    };
+    expect(fingerprint(debt + 5n, 'repay')).toBe(fingerprint(debt, 'repay'));
+    expect(fingerprint(debt + 5n, 'close')).toBe(fingerprint(debt, 'close'));
+    expect(fingerprint(debt, 'repay')).not.toBe(fingerprint(debt, 'close'));
+    // an exact repay is its amount: another amount is another request, and not "all"
+    const exact = (amount: bigint) =>
+      planFingerprint(
+        legPlanOf(
+          'repay',
+          positionLegOf({ ...borrow(0n), action: 'repay', amount }, pair(debt + 100n * 10n ** 6n)),
+        ),
+        'c',
+      );
+    expect(exact(40n * 10n ** 6n)).not.toBe(exact(50n * 10n ** 6n));
+    expect(exact(40n * 10n ** 6n)).not.toBe(fingerprint(debt, 'repay'));
+  });
+
   it('no pool on sepolia; an unknown pool by name', () => {
     expect(refusal(() => lendingPool('sepolia')).code).toBe('NETWORK_UNSUPPORTED');
     expect(refusal(() => lendingPool('mainnet', 'Nowhere')).code).toBe('UNKNOWN_POOL');
