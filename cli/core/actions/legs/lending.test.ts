@@ -86,6 +86,28 @@ describe('lending legs', () => {
     expect(reason(invalid, 100n * 10n ** 6n)).toBe('invalid-price');
   });
 
+  it("the debt cap bounds the pair's total debt, every borrower's, not the account's alone", () => {
+    const E6 = 10n ** 6n;
+    // others owe 950 of the pair's 1000 cap (nominal at scale 1e6, accumulator 1: ×1e12)
+    const crowded = (own: bigint) =>
+      pair(own, { debtCap: 1000n * E6, pairNominalDebt: (950n * E6 + own) * 10n ** 12n });
+    const error = refusal(() => positionLegOf(borrow(100n * E6), crowded(0n)));
+    expect(error).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: {
+        reason: 'debt-cap',
+        cap: (1000n * E6).toString(),
+        pairDebt: (950n * E6).toString(),
+        available: (50n * E6).toString(),
+      },
+    });
+    // within the room left: allowed, whatever the account already owes
+    expect(positionLegOf(borrow(40n * E6), crowded(0n))).toMatchObject({ borrowed: 40n * E6 });
+    expect(refusal(() => positionLegOf(borrow(60n * E6), crowded(20n * E6))).details).toMatchObject(
+      { reason: 'debt-cap', available: (30n * E6).toString() },
+    );
+  });
+
   it('repay all is the Native nominal debt with a bounded approve cleared after; close withdraws every share', () => {
     const debt = 1500n * 10n ** 6n;
     const all = positionLegOf({ ...borrow(0n), action: 'repay', amount: undefined }, pair(debt));
