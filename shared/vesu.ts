@@ -75,6 +75,11 @@ export const VESU_POOL_ENTRYPOINT = Object.freeze({
   liquidation_config: 'liquidation_config',
   /** (collateral_asset, debt_asset) → u256 (asset units; 0 = no cap) */
   debt_caps: 'debt_caps',
+  /**
+   * (collateral_asset, debt_asset) → Pair { total_collateral_shares: u256, total_nominal_debt: u256 }:
+   * the pair's totals across all users (1e18 scale); the pair's debt cap bounds this total debt
+   */
+  pairs: 'pairs',
   /** (asset) → AssetConfig (see docs/sandbox-chain.md "Lending" for its 16 felts) */
   asset_config: 'asset_config',
   /** (asset) → u256 (1e18 scale) */

@@ -187,6 +187,38 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
     }
   }, 300_000);
 
+  it("the debt cap bounds the pair's total debt: another borrower's debt counts, refused before signing", async () => {
+    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    // WBTC/USDT is capped at 1000 USDT for all borrowers together: bob owes 600 of it (alice signs
+    // nothing here: the auth server takes 10 transactions a minute from her, and this file's tests
+    // run within one)
+    const lent = await bob(['borrow', '600', 'USDT', '--collateral', '0.1 WBTC', '--yes']);
+    expect(lent.doc.error, lent.stderr).toBeUndefined();
+    try {
+      // alice owes nothing: 500 is under the cap for her, over it for the pair
+      const over = await alice(['borrow', '500', 'USDT', '--collateral', '0.1 WBTC', '--yes']);
+      expect(over.doc.error).toMatchObject({
+        code: 'LENDING_LIMIT',
+        details: { reason: 'debt-cap', cap: (1000n * USDC).toString() },
+      });
+      // the room left: the cap less bob's 600 and the interest on it since
+      const room = BigInt(String(over.doc.error?.details?.available));
+      expect(room).toBeLessThanOrEqual(400n * USDC);
+      expect(room).toBeGreaterThan(399n * USDC);
+      expect(over.doc.transaction).toBeUndefined();
+    } finally {
+      const closed = await bob([
+        'close-position',
+        '--collateral',
+        'WBTC',
+        '--debt',
+        'USDT',
+        '--yes',
+      ]);
+      expect(closed.doc.error, closed.stderr).toBeUndefined();
+    }
+  }, 300_000);
+
   it('collateral first, borrow later: add-collateral needs no debt; no pool on sepolia', async () => {
     const added = await alice(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();

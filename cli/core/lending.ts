@@ -1,10 +1,11 @@
 /**
  * Vesu v2 lending reads and health math (docs/architecture.md "Adding a leg type", docs/checks.md
  * "Lending"): the pool of a network (shared/vesu.ts; none on sepolia, never guessed), a pair's
- * position, the oracle's prices, the pair's max LTV, the debt asset's config and cap, a vToken and
- * the account's shares — each a view call, the reads of one plan in parallel — and the health
- * factor, exact in bigint: collateral value × max LTV / debt value, values in USD with 18
- * decimals at the pool's own oracle prices (the pool's own rule, docs/sandbox-chain.md "Lending").
+ * position, the oracle's prices, the pair's max LTV, the debt asset's config, the pair's cap and
+ * its totals, a vToken and the account's shares — each a view call, the reads of one plan in
+ * parallel — and the health factor, exact in bigint: collateral value × max LTV / debt value,
+ * values in USD with 18 decimals at the pool's own oracle prices (the pool's own rule,
+ * docs/sandbox-chain.md "Lending").
  */
 import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
@@ -122,8 +123,10 @@ export interface PairState {
   debtLimits: AssetLimits;
   /** the collateral asset's config: its reserve and utilisation bound what collateral may leave */
   collateralLimits: AssetLimits;
-  /** asset units of the debt token; 0 = no cap */
+  /** asset units of the debt token; 0 = no cap. It bounds the pair's total debt, all users'. */
   debtCap: bigint;
+  /** the pair's total nominal debt across all users (the pool's `pairs` view, 1e18 scale) */
+  pairNominalDebt: bigint;
 }
 
 /** USD value (18 decimals) of `amount` base units at `price` (the pool's own rounding: down). */
@@ -236,13 +239,20 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
       { floorUsd: formatAmount(pair.debtLimits.floor, 18) },
     );
   if (borrow <= 0n) return;
-  if (pair.debtCap !== 0n && debtAfter > pair.debtCap)
+  const a = pair.debtLimits;
+  // the cap bounds the pair's total debt, every borrower's, as the pool counts it (vesu.md: its
+  // total nominal debt in assets, rounded up) — not this account's alone
+  const pairDebt = debtOfNominal(pair.pairNominalDebt, a);
+  if (pair.debtCap !== 0n && pairDebt + borrow > pair.debtCap) {
+    const room = pair.debtCap > pairDebt ? pair.debtCap - pairDebt : 0n;
+    const amount = (v: bigint): string =>
+      `${formatAmount(v, pair.debt.decimals)} ${pair.debt.symbol}`;
     limit(
       'debt-cap',
-      `the pool caps ${pair.collateral.symbol}/${pair.debt.symbol} debt at ${formatAmount(pair.debtCap, pair.debt.decimals)} ${pair.debt.symbol}`,
-      { cap: pair.debtCap.toString() },
+      `the pool caps the ${pair.collateral.symbol}/${pair.debt.symbol} pair's total debt (all borrowers') at ${amount(pair.debtCap)}; it is ${amount(pairDebt)} now, so at most ${amount(room)} more can be borrowed against ${pair.collateral.symbol}`,
+      { cap: pair.debtCap.toString(), pairDebt: pairDebt.toString(), available: room.toString() },
     );
-  const a = pair.debtLimits;
+  }
   if (!utilizationAllows(a, borrow, borrow))
     limit(
       'utilization',
@@ -285,13 +295,14 @@ export async function readPair(
         );
       });
     const pair = [collateral.address, debt.address];
-    const [oracle, position, ltv, config, collateralConfig, cap] = await Promise.all([
+    const [oracle, position, ltv, config, collateralConfig, cap, totals] = await Promise.all([
       view(reader, pool.address, 'oracle'),
       listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
       view(reader, pool.address, 'ltv_config', pair),
       listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
       listed(() => view(reader, pool.address, 'asset_config', [collateral.address]), collateral),
       view(reader, pool.address, 'debt_caps', pair),
+      view(reader, pool.address, 'pairs', pair),
     ]);
     const oracleAddress = hex(oracle[0] ?? 0n);
     const [cPrice, dPrice] = await Promise.all([
@@ -300,7 +311,7 @@ export async function readPair(
     ]);
     return pairStateOf(
       { pool, collateral, debt },
-      { position, ltv, config, collateralConfig, cap },
+      { position, ltv, config, collateralConfig, cap, totals },
       [cPrice, dPrice],
     );
   });
@@ -308,7 +319,7 @@ export async function readPair(
 
 /**
  * A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt and
- * of the collateral, `debt_caps`).
+ * of the collateral, `debt_caps`, `pairs`: Pair { total_collateral_shares, total_nominal_debt }).
  */
 function pairStateOf(
   of: { pool: VesuPool; collateral: Token; debt: Token },
@@ -318,6 +329,7 @@ function pairStateOf(
     config: bigint[];
     collateralConfig: bigint[];
     cap: bigint[];
+    totals: bigint[];
   },
   [collateralPrice, debtPrice]: [OraclePrice, OraclePrice],
 ): PairState {
@@ -327,7 +339,8 @@ function pairStateOf(
     f.position.length < 8 ||
     limits === undefined ||
     collateralLimits === undefined ||
-    f.ltv[0] === undefined
+    f.ltv[0] === undefined ||
+    f.totals.length < 4
   )
     throw garbled('a position');
   return {
@@ -341,6 +354,7 @@ function pairStateOf(
     debtLimits: limits,
     collateralLimits,
     debtCap: u256(f.cap, 0),
+    pairNominalDebt: u256(f.totals, 2),
   };
 }
 
@@ -607,17 +621,19 @@ export async function readLending(
             })
             .map(async ({ c, d, f }) => {
               const pair = [c.address, d.address];
-              const [ltv, config, collateralConfig, cap, cPrice, dPrice] = await Promise.all([
-                v(pool.address, 'ltv_config', pair),
-                v(pool.address, 'asset_config', [d.address]),
-                v(pool.address, 'asset_config', [c.address]),
-                v(pool.address, 'debt_caps', pair),
-                priceOf(c),
-                priceOf(d),
-              ]);
+              const [ltv, config, collateralConfig, cap, totals, cPrice, dPrice] =
+                await Promise.all([
+                  v(pool.address, 'ltv_config', pair),
+                  v(pool.address, 'asset_config', [d.address]),
+                  v(pool.address, 'asset_config', [c.address]),
+                  v(pool.address, 'debt_caps', pair),
+                  v(pool.address, 'pairs', pair),
+                  priceOf(c),
+                  priceOf(d),
+                ]);
               return pairStateOf(
                 { pool, collateral: c, debt: d },
-                { position: f, ltv, config, collateralConfig, cap },
+                { position: f, ltv, config, collateralConfig, cap, totals },
                 [cPrice, dPrice],
               );
             }),

@@ -546,6 +546,7 @@ const DENOM = 'vesu::data_model::AmountDenomination';
 const MODIFY_PARAMS = 'vesu::data_model::ModifyPositionParams';
 const UPDATE_RESPONSE = 'vesu::data_model::UpdatePositionResponse';
 const POSITION = 'vesu::data_model::Position';
+const PAIR = 'vesu::data_model::Pair';
 const ASSET_CONFIG = 'vesu::data_model::AssetConfig';
 const ASSET_PRICE = 'vesu::data_model::AssetPrice';
 const VESU_TYPES: AbiEntry[] = [
@@ -583,6 +584,10 @@ const VESU_TYPES: AbiEntry[] = [
   struct(POSITION, [
     ['collateral_shares', U256],
     ['nominal_debt', U256],
+  ]),
+  struct(PAIR, [
+    ['total_collateral_shares', U256],
+    ['total_nominal_debt', U256],
   ]),
   struct(ASSET_CONFIG, [
     ['total_collateral_shares', U256],
@@ -629,6 +634,7 @@ const VESU_POOL_ABI: AbiEntry[] = [
       fn('ltv_config', pairInputs, ['vesu::data_model::LTVConfig'], 'view'),
       fn('liquidation_config', pairInputs, ['vesu::data_model::LiquidationConfig'], 'view'),
       fn('debt_caps', pairInputs, [U256], 'view'),
+      fn('pairs', pairInputs, [PAIR], 'view'),
       fn('asset_config', [input('asset', ADDRESS)], [ASSET_CONFIG], 'view'),
       fn('utilization', [input('asset', ADDRESS)], [U256], 'view'),
       fn('oracle', [], [ADDRESS], 'view'),

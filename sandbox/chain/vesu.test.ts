@@ -295,6 +295,35 @@ describe('borrow, repay, close', () => {
     expect(reason(unlisted)).toContain('asset-config-nonexistent');
   });
 
+  it("the pair's totals (`pairs`) count every borrower; the cap bounds that total, not one account's", async () => {
+    const totals = async () => {
+      const f = await emu.view(POOL, 'pairs', [WBTC.address, USDT.address]);
+      expect(f).toHaveLength(4); // Pair { total_collateral_shares: u256, total_nominal_debt: u256 }
+      return { shares: u256Of(f, 0), nominalDebt: u256Of(f, 2) };
+    };
+    const before = await totals();
+    const wallets = [await emu.wallet(), await emu.wallet()];
+    for (const wallet of wallets) {
+      const receipt = await emu.transact(wallet, [
+        approveCall(WBTC.address, POOL, 10_000_000n),
+        modify(wallet, WBTC.address, USDT.address, { value: 10_000_000n }, { value: 400n * E6 }),
+      ]);
+      expect(receipt.execution_status, reason(receipt)).toBe('SUCCEEDED');
+    }
+    const held = await Promise.all(wallets.map((w) => position(w, WBTC.address, USDT.address)));
+    expect(await totals()).toEqual({
+      shares: before.shares + held.reduce((t, p) => t + p.shares, 0n),
+      nominalDebt: before.nominalDebt + held.reduce((t, p) => t + p.nominalDebt, 0n),
+    });
+    // 300 more is far under the 1 000 cap for this account, above it for the pair
+    const third = await emu.wallet();
+    const capped = await emu.transact(third, [
+      approveCall(WBTC.address, POOL, 10_000_000n),
+      modify(third, WBTC.address, USDT.address, { value: 10_000_000n }, { value: 300n * E6 }),
+    ]);
+    expect(reason(capped)).toContain('debt-cap-exceeded');
+  });
+
   it('another user’s position is refused (no-delegation)', async () => {
     const wallet = await emu.wallet();
     const other = await emu.wallet();

@@ -199,6 +199,21 @@ export class VesuPoolContract implements Contract {
   static #pairKey = (c: bigint, d: bigint): string =>
     `vesu:pair:${c.toString(16)}:${d.toString(16)}`;
 
+  static #pairSharesKey = (c: bigint, d: bigint): string =>
+    `vesu:pair-shares:${c.toString(16)}:${d.toString(16)}`;
+
+  /** The pair's totals across all users, as the pool's `pairs` view gives them (1e18 scale). */
+  pairTotals(
+    state: Pick<StateReader, 'stored'>,
+    c: bigint,
+    d: bigint,
+  ): { collateralShares: bigint; nominalDebt: bigint } {
+    return {
+      collateralShares: state.stored<bigint>(VesuPoolContract.#pairSharesKey(c, d)) ?? 0n,
+      nominalDebt: state.stored<bigint>(VesuPoolContract.#pairKey(c, d)) ?? 0n,
+    };
+  }
+
   /** The asset's state with interest accrued up to now (not written). */
   asset(state: Pick<StateReader, 'stored'>, asset: bigint): AssetState {
     const stored = state.stored<AssetState>(VesuPoolContract.#assetKey(asset)) ?? {
@@ -429,6 +444,8 @@ export class VesuPoolContract implements Contract {
     const pairKey = VesuPoolContract.#pairKey(c.address, d.address);
     const pairNominal = (ctx.state.stored<bigint>(pairKey) ?? 0n) + nominalDelta;
     ctx.state.store(pairKey, pairNominal);
+    const pairSharesKey = VesuPoolContract.#pairSharesKey(c.address, d.address);
+    ctx.state.store(pairSharesKey, (ctx.state.stored<bigint>(pairSharesKey) ?? 0n) + sharesDelta);
 
     // the invariants, on the state after the change
     const collateral = this.collateralOf(next.shares, ca, c.scale, false);
@@ -535,6 +552,13 @@ export class VesuPoolContract implements Contract {
       case VESU_POOL_SELECTOR.debt_caps:
         expectArgs(calldata, 2);
         return u256(this.debtCap(calldata[0] as bigint, calldata[1] as bigint));
+      case VESU_POOL_SELECTOR.pairs: {
+        expectArgs(calldata, 2);
+        const c = this.#listed(calldata[0] as bigint);
+        const d = this.#listed(calldata[1] as bigint);
+        const totals = this.pairTotals(ctx.state, c.address, d.address);
+        return [...u256(totals.collateralShares), ...u256(totals.nominalDebt)];
+      }
       case VESU_POOL_SELECTOR.asset_config:
         expectArgs(calldata, 1);
         return this.#assetConfig(ctx.state, this.#listed(calldata[0] as bigint));

@@ -36,5 +36,6 @@ export const vesuPair = (debt: bigint, over: Partial<PairState> = {}): PairState
     accumulator: E18,
   },
   debtCap: 0n,
+  pairNominalDebt: 0n,
   ...over,
 });

@@ -16,8 +16,10 @@ import type { ActionPlan } from './plan.js';
  * What a plan moves, as a sha-256 (hex): the account, the chain, and each leg's type, identity
  * and effects — what leaves (token, exact amount, recipient), the tokens that arrive (not the
  * quoted minimum, which moves with the market) and the positions changed — never the quote or
- * the fee. So a script that runs the same `send` or `trade` again gets the same fingerprint (and
- * `send` and a one-transfer `batch` share theirs), while a stake and an exit of the same amount
+ * the fee. An outflow that is a bound on "all" of a position (repay all, close with a debt: the
+ * debt plus a margin) counts as 'all', not the bound, which grows with interest. So a script that
+ * runs the same `send` or `trade` again gets the same fingerprint (and `send` and a one-transfer
+ * `batch` share theirs), while a stake and an exit of the same amount
  * differ (their leg types and position changes do).
  */
 export function planFingerprint(plan: ActionPlan, chain: string): string {
@@ -30,7 +32,12 @@ export function planFingerprint(plan: ActionPlan, chain: string): string {
       const e = effects[i] as Effects;
       return {
         identity: identity.map((x) => (/^0x[0-9a-fA-F]+$/.test(x) ? hex(x) : x)),
-        out: e.out.map((o) => [hex(o.token.address), o.amount.toString(), o.to ? hex(o.to) : '']),
+        // a bound on "all" (repay all, close) moves with interest: 'all' is the request
+        out: e.out.map((o) => [
+          hex(o.token.address),
+          o.all === true ? 'all' : o.amount.toString(),
+          o.to ? hex(o.to) : '',
+        ]),
         in: e.in.map((x) => [hex(x.token.address), x.basis, x.to ? hex(x.to) : '']),
         // a claim's amount is whatever has accrued by then: the pool identifies it
         positions: e.positions.map((p) => [

@@ -170,13 +170,21 @@ describe('views as JSON-RPC batches', () => {
     }
   });
 
-  it('a batch refused as a form (a 4xx, a JSON-RPC error for the batch) is asked one by one', async () => {
-    const rpcError = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batches' } };
+  it('a batch refused as a form (HTTP 400/405/413/415, -32600/-32700/-32601, too few answers) is asked one by one', async () => {
+    const rpcError = (code: number) => ({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code, message: 'no batches' },
+    });
     for (const refusal of [
-      { status: 200, body: rpcError },
+      { status: 200, body: rpcError(-32600) },
+      { status: 200, body: rpcError(-32700) },
+      { status: 200, body: rpcError(-32601) },
+      { status: 200, body: [{ jsonrpc: '2.0', id: 1, result: ['0x2'] }] },
       { status: 400, body: '<html>bad request</html>' },
-      { status: 413, body: rpcError },
+      { status: 413, body: rpcError(-32600) },
       { status: 405, body: { error: 'batches not allowed' } },
+      { status: 415, body: 'unsupported media type' },
     ]) {
       mode = 'status';
       batchAnswer = refusal;
@@ -187,19 +195,31 @@ describe('views as JSON-RPC batches', () => {
     }
   });
 
-  it('a batch answered 3xx, 408, 429 or 5xx is a failed transport: CHAIN_UNREACHABLE, not asked again, the reader still batches', async () => {
+  it('a batch answered 3xx, 401/403/404, 408, 429, 5xx or one JSON-RPC error is a failed transport: not asked again, the reader still batches', async () => {
     const rpcError = (code: number) => ({
       jsonrpc: '2.0',
       id: null,
       error: { code, message: 'slow down' },
     });
+    const unreachable = (status: number) => ({
+      code: ErrorCode.CHAIN_UNREACHABLE,
+      details: { status },
+    });
+    const refused = (rpcCode: number) => ({ code: ErrorCode.CHAIN_ERROR, details: { rpcCode } });
     for (const failure of [
-      { status: 429, body: rpcError(-32005) },
-      { status: 429, body: 'Too Many Requests' },
-      { status: 408, body: rpcError(-32000) },
-      { status: 503, body: rpcError(-32603) },
-      { status: 502, body: '<html>bad gateway</html>' },
-      { status: 302, body: '' },
+      { status: 429, body: rpcError(-32005), expected: unreachable(429) },
+      { status: 429, body: 'Too Many Requests', expected: unreachable(429) },
+      { status: 408, body: rpcError(-32000), expected: unreachable(408) },
+      { status: 503, body: rpcError(-32603), expected: unreachable(503) },
+      { status: 502, body: '<html>bad gateway</html>', expected: unreachable(502) },
+      { status: 302, body: '', expected: unreachable(302) },
+      { status: 401, body: '<html>unauthorized</html>', expected: unreachable(401) },
+      { status: 403, body: { error: 'invalid api key' }, expected: unreachable(403) },
+      { status: 404, body: 'not found', expected: unreachable(404) },
+      // a rate limit or a refused key told in JSON-RPC (HTTP 200, or a 4xx with a JSON-RPC body)
+      { status: 200, body: rpcError(-32005), expected: refused(-32005) },
+      { status: 401, body: rpcError(-32001), expected: refused(-32001) },
+      { status: 200, body: rpcError(-32603), expected: refused(-32603) },
     ]) {
       mode = 'status';
       batchAnswer = failure;
@@ -210,8 +230,7 @@ describe('views as JSON-RPC batches', () => {
       for (const x of results) {
         const error = (x as { error: unknown }).error;
         expect(error).toBeInstanceOf(AppError);
-        expect((error as AppError).code).toBe(ErrorCode.CHAIN_UNREACHABLE);
-        expect((error as AppError).details).toMatchObject({ status: failure.status });
+        expect(error).toMatchObject(failure.expected);
       }
       expect(bodies).toHaveLength(1);
       // the node is not marked as refusing batches: the next round is a batch again

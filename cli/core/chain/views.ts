@@ -8,17 +8,21 @@
  * node answered that call with an error (a revert, an unknown entry point), anything else (the
  * node unreachable, cancelled) for a failure of the transport.
  *
- * A node that refuses batches (answers a batch with a JSON-RPC answer that is not one answer per
- * request, or with an HTTP 4xx) still works: that batch's views are asked again one request each,
- * and so is every later view of that reader. A batch that timed out, could not be sent, or was
- * answered with a redirect, a 5xx, a 408 or a 429 failed: its views fail, not asked again (the
- * node is down or busy: asking each alone would only multiply the wait and the load).
+ * A node that refuses batches still works: a batch answered with what means "I do not take
+ * batches" — one JSON-RPC error object with code -32600, -32700 or -32601, an array of the wrong
+ * length, or an HTTP 400, 405, 413 or 415 — is asked again one request each, and so is every later
+ * view of that reader. Anything else failed the request, not the form: a batch that timed out,
+ * could not be sent, or was answered with a redirect, a 401/403/404, a 408, a 429 or a 5xx
+ * (CHAIN_UNREACHABLE with the status), or with one JSON-RPC error of another code (a rate limit:
+ * CHAIN_ERROR with `details.rpcCode`): its views fail, not asked again, and later reads still batch
+ * (asking each alone would only multiply the wait and the load).
  */
 import { CallData, hash, RpcError } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { FELT_HEX, parseHexFelt } from '../../../shared/felt.js';
 import type { ChainReader } from './account.js';
-import { currentScope } from './scope.js';
+import { printable } from '../../../shared/printable.js';
+import { currentScope, record } from './scope.js';
 
 /** The sandbox chain's limit (sandbox/chain/jsonrpc.ts MAX_BATCH), and modest for any node. */
 export const VIEW_BATCH_MAX = 20;
@@ -81,21 +85,46 @@ const requestOf = (call: ViewCall, id: number) => ({
   },
 });
 
-/** The node answered, but not as a batch: a reason to ask one by one, not a failure. */
+/** The node answered that it does not take batches: a reason to ask one by one, not a failure. */
 class NotABatch extends Error {}
 
+/** JSON-RPC codes that refuse the request's form: invalid request, parse error, no such method. */
+const FORM_CODES = new Set([-32600, -32700, -32601]);
+
 /**
- * The node refused the batch as a form: an HTTP 4xx (its body not JSON-RPC, fetch.ts). Not a
- * redirect, a 5xx, a 408 or a 429: those failed the request (the node is down, busy or slow), and
- * asking each view alone would only multiply the requests to a node that already has too many.
+ * The node refused the batch as a form: an HTTP 400, 405, 413 or 415 whose body is not JSON-RPC
+ * (fetch.ts). Nothing else: a redirect, a 401/403/404 (a wrong key or URL), a 408, a 429 or a 5xx
+ * failed the request, and asking each view alone would only multiply the failing requests.
  */
+const FORM_STATUSES = new Set([400, 405, 413, 415]);
 const refusedTheForm = (error: unknown): boolean => {
   if (!isAppError(error) || error.code !== ErrorCode.CHAIN_UNREACHABLE) return false;
   const status = (error.details as { status?: unknown } | undefined)?.status;
-  return (
-    typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429
-  );
+  return typeof status === 'number' && FORM_STATUSES.has(status);
 };
+
+/**
+ * A batch answered with one object instead of one answer per request: its error says whether the
+ * node does not take batches (NotABatch) or failed the whole request (a rate limit, an unknown
+ * key: CHAIN_ERROR with the node's code, recorded in the scope as fetch.ts records its failures).
+ */
+function notOnePerRequest(answer: unknown): Error {
+  const error = (answer as { error?: unknown } | null)?.error;
+  const code =
+    typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === 'number' && FORM_CODES.has(code)) return new NotABatch();
+  if (typeof code !== 'number') return record(garbled());
+  const message = (error as { message?: unknown }).message;
+  return record(
+    new AppError(
+      ErrorCode.CHAIN_ERROR,
+      `the Starknet RPC failed the request (JSON-RPC error ${code}${
+        typeof message === 'string' ? `: ${printable(message, 200)}` : ''
+      })`,
+      { details: { rpcCode: code } },
+    ),
+  );
+}
 
 async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
   const send = reader.sendBatch;
@@ -103,7 +132,8 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
   let answers: unknown;
   try {
     answers = await send(chunk.map((p, i) => requestOf(p.call, i + 1)));
-    if (!Array.isArray(answers) || answers.length !== chunk.length) throw new NotABatch();
+    if (!Array.isArray(answers)) throw notOnePerRequest(answers);
+    if (answers.length !== chunk.length) throw new NotABatch();
   } catch (error) {
     if (!(error instanceof NotABatch) && !refusedTheForm(error)) {
       for (const p of chunk) p.reject(error);

@@ -86,6 +86,28 @@ describe('lending legs', () => {
     expect(reason(invalid, 100n * 10n ** 6n)).toBe('invalid-price');
   });
 
+  it("the debt cap bounds the pair's total debt, every borrower's, not the account's alone", () => {
+    const E6 = 10n ** 6n;
+    // others owe 950 of the pair's 1000 cap (nominal at scale 1e6, accumulator 1: ×1e12)
+    const crowded = (own: bigint) =>
+      pair(own, { debtCap: 1000n * E6, pairNominalDebt: (950n * E6 + own) * 10n ** 12n });
+    const error = refusal(() => positionLegOf(borrow(100n * E6), crowded(0n)));
+    expect(error).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: {
+        reason: 'debt-cap',
+        cap: (1000n * E6).toString(),
+        pairDebt: (950n * E6).toString(),
+        available: (50n * E6).toString(),
+      },
+    });
+    // within the room left: allowed, whatever the account already owes
+    expect(positionLegOf(borrow(40n * E6), crowded(0n))).toMatchObject({ borrowed: 40n * E6 });
+    expect(refusal(() => positionLegOf(borrow(60n * E6), crowded(20n * E6))).details).toMatchObject(
+      { reason: 'debt-cap', available: (30n * E6).toString() },
+    );
+  });
+
   it('repay all is the Native nominal debt with a bounded approve cleared after; close withdraws every share', () => {
     const debt = 1500n * 10n ** 6n;
     const all = positionLegOf({ ...borrow(0n), action: 'repay', amount: undefined }, pair(debt));
@@ -269,6 +291,30 @@ describe('lending legs', () => {
         'c',
       );
     expect(some(E18 / 4n)).not.toBe(some(E18 / 2n));
+  });
+
+  it('repay all and close with a debt fingerprint alike as the debt grows; an exact repay does not', () => {
+    // the same "all" asked twice, the debt grown with interest between (5 base units): the
+    // bounded approval moves with it, the fingerprint must not
+    const debt = 1500n * 10n ** 6n;
+    const fingerprint = (owed: bigint, action: 'repay' | 'close') => {
+      const leg = positionLegOf({ ...borrow(0n), action, amount: undefined }, pair(owed));
+      return planFingerprint(legPlanOf(action === 'close' ? 'close-position' : action, leg), 'c');
+    };
+    expect(fingerprint(debt + 5n, 'repay')).toBe(fingerprint(debt, 'repay'));
+    expect(fingerprint(debt + 5n, 'close')).toBe(fingerprint(debt, 'close'));
+    expect(fingerprint(debt, 'repay')).not.toBe(fingerprint(debt, 'close'));
+    // an exact repay is its amount: another amount is another request, and not "all"
+    const exact = (amount: bigint) =>
+      planFingerprint(
+        legPlanOf(
+          'repay',
+          positionLegOf({ ...borrow(0n), action: 'repay', amount }, pair(debt + 100n * 10n ** 6n)),
+        ),
+        'c',
+      );
+    expect(exact(40n * 10n ** 6n)).not.toBe(exact(50n * 10n ** 6n));
+    expect(exact(40n * 10n ** 6n)).not.toBe(fingerprint(debt, 'repay'));
   });
 
   it('no pool on sepolia; an unknown pool by name', () => {

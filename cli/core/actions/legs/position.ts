@@ -143,8 +143,9 @@ export const positionLegType: LegType<PositionLeg> = {
     const add = (token: Token, change: PositionEffect['change'], amount: bigint): void => {
       positions.push({ kind: 'lending', pool: leg.pool.address, token, change, amount });
     };
-    // every share (withdraw all, close) is recorded as 0, as a repay of all the debt is: what it
-    // pays out grows with interest, and the retry guard must know the same "all" asked twice
+    // every share (withdraw all, close) is recorded as 0, as a repay of all the debt is (whose
+    // bounded approval, below, is marked `all`): what it pays out or in grows with interest, and
+    // the retry guard must know the same "all" asked twice
     if (leg.collateralDelta.value !== 0n)
       add(
         leg.collateral,
@@ -160,7 +161,15 @@ export const positionLegType: LegType<PositionLeg> = {
     return {
       out: [
         ...(leg.depositApprove > 0n ? [{ token: leg.collateral, amount: leg.depositApprove }] : []),
-        ...(leg.repayApprove > 0n ? [{ token: leg.debt, amount: leg.repayApprove }] : []),
+        ...(leg.repayApprove > 0n
+          ? [
+              {
+                token: leg.debt,
+                amount: leg.repayApprove,
+                ...(leg.repayAll ? { all: true as const } : {}),
+              },
+            ]
+          : []),
       ],
       in: [
         ...(leg.borrowed > 0n

@@ -18,6 +18,11 @@ export interface OutEffect {
   amount: bigint;
   to?: string | undefined;
   /**
+   * the amount is a bound on "all" of a position (repay all, close: the debt plus a margin, which
+   * grows with interest): the retry fingerprint sees 'all', never the bound (fingerprint.ts)
+   */
+  all?: true | undefined;
+  /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
    * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one
    */
