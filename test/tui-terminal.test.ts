@@ -10,7 +10,7 @@
  * in through it, and stops it on Ctrl+C.
  * Skipped, saying why, only when tmux is not installed.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -390,9 +390,15 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)
         expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
         // as an interactive shell passes the hang-up on: SIGHUP to the app, then the terminal ends
         const shell = readFileSync(shellFile, 'utf8').trim();
-        const app = Number(
-          readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/)[0],
-        );
+        const children = (): string => {
+          try {
+            return readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8');
+          } catch {
+            // a kernel without that file: ps reads the same table
+            return execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' });
+          }
+        };
+        const app = Number(children().trim().split(/\s+/)[0]);
         process.kill(app, 'SIGHUP');
       } finally {
         gone.close(); // the terminal closes: its input ends, every write fails
