@@ -15,7 +15,7 @@ import { listTokens, type Token } from '../../../shared/tokens.js';
 import type { ChainReader } from './account.js';
 import { mapChainError } from './errors.js';
 import { inScope } from './scope.js';
-import { feltsOf } from './views.js';
+import { batchedViews } from './views.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -76,16 +76,16 @@ export async function readBalances(
   const tokens = options.tokens ?? listTokens(reader.network);
   return inScope(
     options.signal,
-    () =>
-      Promise.all(
+    () => {
+      // one round, sent as JSON-RPC batches (views.ts): one request for the whole registry
+      const view = batchedViews(reader);
+      return Promise.all(
         tokens.map(async (token) => {
-          const result = feltsOf(
-            await reader.provider.callContract({
-              contractAddress: token.address,
-              entrypoint: 'balance_of',
-              calldata: [reader.address],
-            }),
-          );
+          const result = await view({
+            contractAddress: token.address,
+            entrypoint: 'balance_of',
+            calldata: [reader.address],
+          });
           const balance =
             result.length === 2 ? fromU256(result[0] as bigint, result[1] as bigint) : undefined;
           if (balance === undefined)
@@ -95,7 +95,8 @@ export async function readBalances(
             );
           return { token, balance };
         }),
-      ),
+      );
+    },
     mapChainError,
   );
 }
