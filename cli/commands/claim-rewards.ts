@@ -3,7 +3,8 @@
  * to your reward address (said when it is not this wallet). The `claim` leg type.
  */
 import type { CommandRun } from '../headless/context.js';
-import { parseSigningArgs, runSigning, SIGNING_HELP } from '../headless/swap-command.js';
+import { parseStakingArgs } from '../headless/staking-command.js';
+import { runSigning, SIGNING_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui claim-rewards --validator NAME|ADDRESS [options]
@@ -15,15 +16,11 @@ STRK to your reward address (your account, unless it was changed: the plan says 
 ${SIGNING_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(
-    ctx.argv,
-    { validator: { type: 'string' } },
-    { swaps: false },
-  );
+  const { options, positionals, validator } = parseStakingArgs(ctx.argv);
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0) throw usageError('claim-rewards takes no argument but --validator');
   return runSigning(ctx, options, {
     kind: 'claim-rewards',
-    validator: (values.validator as string | undefined) ?? '',
+    validator,
   });
 };

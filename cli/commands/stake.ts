@@ -4,7 +4,8 @@
  * first stake enters the pool, later ones add to it: chosen from the chain, never guessed.
  */
 import type { CommandRun } from '../headless/context.js';
-import { parseSigningArgs, runSigning, SIGNING_HELP } from '../headless/swap-command.js';
+import { parseStakingArgs } from '../headless/staking-command.js';
+import { runSigning, SIGNING_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui stake <amount> [STRK] --validator NAME|ADDRESS [options]
@@ -19,17 +20,13 @@ sepolia (and the mainnet-like sandbox). Signs nothing unless --yes is given.
 ${SIGNING_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(
-    ctx.argv,
-    { validator: { type: 'string' } },
-    { swaps: false },
-  );
+  const { options, positionals, validator } = parseStakingArgs(ctx.argv);
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length < 1 || positionals.length > 2)
     throw usageError('expected <amount> [TOKEN]; see finance-tui stake --help');
   const [amount = '', token] = positionals;
   return runSigning(ctx, options, {
     kind: 'stake',
-    stake: { amount, token, validator: (values.validator as string | undefined) ?? '' },
+    stake: { amount, token, validator },
   });
 };

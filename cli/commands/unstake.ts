@@ -5,7 +5,8 @@
  * leg types).
  */
 import type { CommandRun } from '../headless/context.js';
-import { parseSigningArgs, runSigning, SIGNING_HELP } from '../headless/swap-command.js';
+import { parseStakingArgs } from '../headless/staking-command.js';
+import { runSigning, SIGNING_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui unstake <amount> --validator NAME|ADDRESS [options]
@@ -23,17 +24,11 @@ has passed (before: refused with the time left, nothing signed).
 ${SIGNING_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals } = parseSigningArgs(
-    ctx.argv,
-    {
-      validator: { type: 'string' },
-      complete: { type: 'boolean' },
-      'restart-exit': { type: 'boolean' },
-    },
-    { swaps: false },
-  );
+  const { options, values, positionals, validator } = parseStakingArgs(ctx.argv, {
+    complete: { type: 'boolean' },
+    'restart-exit': { type: 'boolean' },
+  });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const validator = (values.validator as string | undefined) ?? '';
   const acknowledged = [
     ...(options.acknowledged ?? []),
     ...(values['restart-exit'] === true ? (['exit-restart'] as const) : []),
