@@ -17,6 +17,7 @@ import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox
 import {
   askedPerson,
   callTool as call,
+  callWithProgress,
   connectMcp,
   type Elicit,
   errorOf,
@@ -226,11 +227,8 @@ describe('finance-tui mcp guards (sandbox)', () => {
     });
     expect(knob.status).toBe(200);
     const progress: number[] = [];
-    const reverted = await call(
-      client,
-      'execute_plan',
-      { planId },
-      { onprogress: (p) => progress.push(p.progress) },
+    const reverted = await callWithProgress(client, 'execute_plan', { planId }, (p) =>
+      progress.push(p.progress),
     );
     const error = errorOf(reverted);
     expect(error.code).toBe('TRANSACTION_REVERTED');
@@ -278,18 +276,18 @@ describe('finance-tui mcp guards (sandbox)', () => {
   it('plans and quotes send progress when given a token; a sandbox error does not say mainnet', async () => {
     const client = await connect(users.aliceHome, []);
     const seen: string[] = [];
-    const quoted = await call(
+    const quoted = await callWithProgress(
       client,
       'get_quote',
       { pairs: [{ amount: '1', from: 'ETH', to: 'USDC' }] },
-      { onprogress: (p) => seen.push(`quote ${String(p.message)}`) },
+      (p) => seen.push(`quote ${String(p.message)}`),
     );
     expect(quoted.isError).toBeFalsy();
-    const planned = await call(
+    const planned = await callWithProgress(
       client,
       'plan_trade',
       { amount: '0.01', from: 'ETH', to: 'USDC' },
-      { onprogress: (p) => seen.push(`plan ${String(p.message)}`) },
+      (p) => seen.push(`plan ${String(p.message)}`),
     );
     expect(planned.isError).toBeFalsy();
     expect(seen).toContain('quote quoting 1 swap…');

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { callWithProgress } from './helpers/mcp.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
 type Result = {
@@ -291,11 +292,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       plan: { swaps: Array<{ confirmedMinimumReceived: { baseUnits: string } }> };
     };
     const progress: string[] = [];
-    const done = await call(
-      client,
-      'execute_plan',
-      { planId },
-      { onprogress: (p) => progress.push(String(p.message)) },
+    const done = await callWithProgress(client, 'execute_plan', { planId }, (p) =>
+      progress.push(String(p.message)),
     );
     expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
     const tx = (
@@ -401,20 +399,18 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { planId } = planned.structuredContent as { planId: string };
     const abort = new AbortController();
     let hash: string | undefined;
-    const outcome = await call(
+    const outcome = await callWithProgress(
       client,
       'execute_plan',
       { planId },
-      {
-        signal: abort.signal,
-        onprogress: (p) => {
-          const m = /^sent (0x[0-9a-f]{64})/.exec(String(p.message));
-          if (m) {
-            hash = m[1];
-            abort.abort();
-          }
-        },
+      (p) => {
+        const m = /^sent (0x[0-9a-f]{64})/.exec(String(p.message));
+        if (m) {
+          hash = m[1];
+          abort.abort();
+        }
       },
+      abort.signal,
     ).then(
       () => 'answered',
       () => 'cancelled',

@@ -73,6 +73,75 @@ export const callTool = async (
   extra: Parameters<Client['callTool']>[1] = undefined,
 ): Promise<ToolResult> => (await client.callTool({ name, arguments: args }, extra)) as ToolResult;
 
+/** A progress notification's params, as the server sent them. */
+export interface Progress {
+  progress: number;
+  message?: string;
+  _meta?: Record<string, unknown>;
+}
+
+interface Tap {
+  /** the listener of the next tools/call the client sends */
+  next?: (p: Progress) => void;
+  /** by request id (= its progress token), until the answer to it passes */
+  live: Map<string, (p: Progress) => void>;
+}
+const taps = new WeakMap<Client, Tap>();
+
+/**
+ * Progress read off the wire, in the order the server wrote it. The SDK's client (2.4) hands a
+ * notification to `onprogress` a microtask late but settles the call's answer at once, so a
+ * notification that arrives in the same read as the answer is dropped as an unknown token
+ * (modelcontextprotocol/typescript-sdk#2580): what the server sent is asserted here, not what
+ * that race lets through. A notification after the call's answer reaches nobody.
+ */
+function progressTap(client: Client): Tap {
+  const existing = taps.get(client);
+  if (existing) return existing;
+  const tap: Tap = { live: new Map() };
+  taps.set(client, tap);
+  const transport = client.transport;
+  if (!transport) throw new Error('progressTap: the client is not connected');
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: unknown; method?: unknown };
+    if (m.method === 'tools/call' && tap.next && m.id !== undefined) {
+      tap.live.set(String(m.id), tap.next);
+      tap.next = undefined;
+    }
+    return send(message, options);
+  };
+  const inner = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: unknown; method?: unknown; params?: unknown };
+    if (m.method === 'notifications/progress' && typeof m.params === 'object' && m.params) {
+      const p = m.params as Progress & { progressToken?: unknown };
+      tap.live.get(String(p.progressToken))?.(p);
+    } else if (m.method === undefined && m.id !== undefined) tap.live.delete(String(m.id));
+    inner?.(message, extra);
+  };
+  return tap;
+}
+
+/**
+ * `callTool` with a progress token; every progress notification the server writes for it before
+ * its answer reaches `onProgress`, in order (read off the wire: see `progressTap`).
+ */
+export async function callWithProgress(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  onProgress: (p: Progress) => void,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  const tap = progressTap(client);
+  tap.next = onProgress;
+  return callTool(client, name, args, {
+    onprogress: () => undefined,
+    ...(signal ? { signal } : {}),
+  });
+}
+
 /** A tool's error as the agent reads it (the result's text). */
 export interface ToolError {
   code: string;
