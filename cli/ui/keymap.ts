@@ -41,6 +41,8 @@ export const KEYMAP = {
   quit: { keys: [{ char: 'q' }], label: 'q', help: 'quit' },
   showAddress: { keys: [{ char: 'a' }], label: 'a', help: 'full address' },
   refresh: { keys: [{ char: 'r' }], label: 'r', help: 'refresh' },
+  /** refresh where a text field takes the letters (the Lending form) */
+  reload: { keys: [{ ctrl: 'r' }], label: 'Ctrl+R', help: 'refresh' },
   resend: { keys: [{ ctrl: 'r' }], label: 'Ctrl+R', help: 'resend code' },
   fillCode: { keys: [{ ctrl: 'f' }], label: 'Ctrl+F', help: 'fill code from sandbox outbox' },
   max: { keys: [{ ctrl: 'x' }], label: 'Ctrl+X', help: 'max' },

@@ -112,8 +112,8 @@ export interface FakeOptions {
   plan?: (request: PlanRequest) => Promise<PlanView>;
   history?: HistoryEntry[];
   historySetAside?: string;
-  /** what lending() answers (absent: no positions) */
-  lending?: LendingDocument;
+  /** what lending() answers (absent: no positions); a list: each call in order, the last repeats (an Error is thrown) */
+  lending?: LendingDocument | Array<LendingDocument | Error>;
   /** the clock of the plans' expiry */
   now?: () => number;
 }
@@ -134,6 +134,7 @@ const lendingWords = (l: NonNullable<PlanRequest['lending']>): string =>
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
   let portfolioCalls = 0;
+  let lendingCalls = 0;
   const named = (name: string): PlanHandle => {
     const handle = Object.freeze({}) as PlanHandle;
     names.set(handle, name);
@@ -203,8 +204,11 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async lending() {
       fake.calls.push('lending');
+      const answers = Array.isArray(options.lending) ? options.lending : [options.lending];
+      const next = answers[Math.min(lendingCalls++, answers.length - 1)];
+      if (next instanceof Error) throw next;
       return (
-        options.lending ?? {
+        next ?? {
           network: 'mainnet',
           account: SESSION.walletAddress,
           pools: [{ name: 'Prime', address: '0x451' }],

@@ -3,19 +3,28 @@
  * warnings below the margin, ↑/↓ chooses the action, its fields are typed, Enter plans it through
  * the services port and opens the shared review, which takes RISK for a low health factor.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
-import { AMOUNT_IN, healthOf, labelOf, lendingRequest, withField, withKind } from './lending.js';
+import {
+  AMOUNT_IN,
+  healthOf,
+  labelOf,
+  lendingRequest,
+  REFRESH_MS,
+  withField,
+  withKind,
+} from './lending.js';
 import { ackWord } from './review.js';
 
 let ui: Rendered | undefined;
 afterEach(() => {
   ui?.unmount();
   ui = undefined;
+  vi.useRealTimers();
 });
 
 const borrow = (debt: string, collateral: string, healthFactor: string | null, token = 'ETH') => ({
@@ -70,6 +79,64 @@ describe('lending screen', () => {
     expect(frame).toContain(
       'Health factor 1.0000 is at or below 1: this position can be liquidated now',
     );
+  });
+
+  it('reads the positions again every REFRESH_MS while open: a falling health factor shows, and warns, without a key', async () => {
+    // only the poll's clock is faked: the frames are still waited for in real time
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const services = signedIn({
+      lending: [
+        positions([borrow('1500', '1', '1.6000')]),
+        positions([borrow('1500', '1', '1.0666')]),
+      ],
+    });
+    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    await openFromHome(ui, 'Lending');
+    const first = (await ui.waitForFrame((f) => f.includes('Borrowed'))).replace(/\s+/g, ' ');
+    expect(first).toContain('health factor 1.6000');
+    expect(first).toContain(`read again every ${REFRESH_MS / 1000} s while open`);
+    expect(first).not.toContain('below 1.2');
+    // a tick short of the interval reads nothing
+    vi.advanceTimersByTime(REFRESH_MS - 1);
+    expect(services.calls.filter((c) => c === 'lending')).toEqual(['lending']);
+    vi.advanceTimersByTime(1);
+    const lower = (await ui.waitForFrame((f) => f.includes('below 1.2'))).replace(/\s+/g, ' ');
+    expect(lower).toContain('health factor 1.0666');
+    expect(lower).toContain('⚠ Health factor 1.0666 is below 1.2: close to liquidation');
+    expect(services.calls.filter((c) => c === 'lending')).toEqual(['lending', 'lending']);
+    // the form is still there and still takes keys
+    expect(await ui.press('USDC')).toMatch(/› Token +USDC/);
+  });
+
+  it('Ctrl+R reads again at once, even in a text field; a failed read keeps the last positions and says so', async () => {
+    const services = signedIn({
+      lending: [
+        positions([borrow('1500', '1', '1.6000')]),
+        new AppError(ErrorCode.CHAIN_UNREACHABLE, 'the chain did not answer'),
+        positions([borrow('1500', '1', '1.0000')]),
+      ],
+    });
+    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    await openFromHome(ui, 'Lending');
+    await ui.waitForFrame((f) => f.includes('health factor 1.6000'));
+    expect(ui.frame()).toContain('Ctrl+R refresh');
+    await ui.press(KEYS.ctrlR);
+    const failed = (await ui.waitForFrame((f) => f.includes('did not answer'))).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(failed).toContain('health factor 1.6000');
+    expect(failed).toContain('the positions below are from the last read');
+    // the key typed nothing into the focused field
+    expect(failed).toMatch(/› Token USDC, ETH, STRK…/);
+    await ui.press(KEYS.ctrlR);
+    const liquidatable = (await ui.waitForFrame((f) => f.includes('liquidated now'))).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(liquidatable).toContain('health factor 1.0000');
+    expect(liquidatable).not.toContain('did not answer');
+    expect(services.calls.filter((c) => c === 'lending')).toHaveLength(3);
   });
 
   it('borrow: ↓ ↓, the debt, its amount, the collateral and the deposit → Enter → the review', async () => {

@@ -1,7 +1,10 @@
 /**
  * Lending: the wallet's positions in the network's Vesu pool — each supply with its value, each
  * borrow with its collateral, debt, health factor and max LTV, and a warning line when a health
- * factor is below the safety margin (a stronger one at or below 1: it can be liquidated) — and one
+ * factor is below the safety margin (a stronger one at or below 1: it can be liquidated), read
+ * again every REFRESH_MS while the screen is open and at once with Ctrl+R, so a falling price
+ * shows without leaving the screen (docs/decisions.md "The Lending screen reads its positions
+ * again") — and one
  * form for the seven lending actions — supply, withdraw, borrow, add or withdraw collateral, repay,
  * close (↑/↓ chooses). Enter plans it through the core (checked, built, simulated; nothing signed)
  * and opens the one review every plan has: its headline carries the health factor before → after,
@@ -9,7 +12,7 @@
  * (docs/app.md "Lending").
  */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAmount, parseAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevel } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
@@ -206,6 +209,12 @@ const placeholder = (kind: Kind, field: Field): string => {
   }
 };
 
+/**
+ * How often an open Lending screen reads the positions again: a health factor moves with the
+ * oracle's prices, and a person watching it must see it fall without a key.
+ */
+export const REFRESH_MS = 15_000;
+
 export function LendingScreen({ initial }: { initial?: LendingForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const [form, setForm] = useState<LendingForm>(
@@ -220,15 +229,32 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
       },
   );
   const [loading, load] = useTask<LendingDocument>();
+  // the positions last read: kept on screen while they are read again (no flicker), and after a
+  // failed read, which is said above them
+  const [shown, setShown] = useState<LendingDocument | undefined>(undefined);
+  const reading = useRef(false);
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
-  const lending = services.lending?.bind(services);
 
+  const read = useCallback((): void => {
+    const lending = services.lending?.bind(services);
+    if (lending === undefined) return;
+    reading.current = true;
+    void load((signal) => lending({ signal })).then((doc) => {
+      reading.current = false;
+      if (doc !== undefined) setShown(doc);
+    });
+  }, [load, services]);
   useEffect(() => {
-    if (lending !== undefined) void load((signal) => lending({ signal }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the screen opens
-  }, []);
+    read();
+    // a tick while a read is still out skips: a slow chain is not asked twice, nor its read
+    // aborted before it can answer
+    const timer = setInterval(() => {
+      if (!reading.current) read();
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [read]);
 
   const fields = FIELDS[form.kind];
   const cycle = (step: number): void => {
@@ -255,6 +281,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
       }
       review.plan(request, { name: 'lending', form });
     },
+    // Ctrl+R: the letters are the fields'
+    reload: read,
     back: () => dispatch({ type: 'back' }),
   };
   useKeys(bindings, {
@@ -262,13 +290,24 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
   const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
-  const doc = loading.status === 'done' ? loading.value : undefined;
+  const doc = shown;
 
   return (
     <Box flexDirection="column">
       <Title>Lending</Title>
-      {loading.status === 'running' ? <Busy label="reading positions…" /> : null}
-      {readFailure ? <ErrorLine message={`${readFailure.title}: ${readFailure.message}`} /> : null}
+      {loading.status === 'running' && doc === undefined ? (
+        <Busy label="reading positions…" />
+      ) : null}
+      {readFailure ? (
+        <ErrorLine
+          message={`${readFailure.title}: ${readFailure.message}`}
+          hint={
+            doc === undefined
+              ? 'Ctrl+R to try again'
+              : 'the positions below are from the last read; Ctrl+R to try again'
+          }
+        />
+      ) : null}
       {doc !== undefined ? (
         <Box flexDirection="column">
           {doc.supplied.length === 0 && doc.borrows.length === 0 ? (
@@ -306,6 +345,10 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
               </Box>
             );
           })}
+          <Text color={theme.muted} wrap="truncate-end">
+            read again every {REFRESH_MS / 1000} s while open
+            {loading.status === 'running' ? ' · reading…' : ''}
+          </Text>
         </Box>
       ) : null}
       <Box marginTop={1}>
