@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { healthByHand as byHand } from './helpers/health.js';
 
 interface Money {
   token: string;
@@ -29,21 +30,6 @@ interface Borrow {
 
 const E18 = 10n ** 18n;
 const USDC = 10n ** 6n;
-
-/** The health factor by hand: collateral value × max LTV / debt value, 4 decimals, rounded down. */
-function byHand(
-  collateralEth: bigint,
-  ethUsd: bigint,
-  debtUsdc: bigint,
-  maxLtvTenths: bigint,
-): string {
-  const cv = collateralEth * ethUsd * E18;
-  const dv = (debtUsdc * E18) / USDC;
-  const hf = (cv * ((maxLtvTenths * E18) / 10n)) / dv;
-  const four = hf / 10n ** 14n;
-  const text = `${four / 10_000n}.${(four % 10_000n).toString().padStart(4, '0')}`;
-  return text.replace(/\.?0+$/, '');
-}
 
 describe('lending through the sandbox (whole processes)', () => {
   let users: TwoUsers;

@@ -18,16 +18,19 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { BIN, cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
-import { hasTmux, openTerminal, type Terminal } from './helpers/terminal.js';
+import {
+  appThen,
+  hasTmux,
+  menuTo as menuOf,
+  openTerminal,
+  signInFromOutbox,
+  type Terminal,
+} from './helpers/terminal.js';
 
 if (!hasTmux)
   console.warn(
     'tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)',
   );
-
-/** The app, then its exit code and the terminal's modes once it has left. */
-const appThen = (args: string): string =>
-  `'${process.execPath}' '${BIN}' ${args}; echo "EXIT:$?"; stty -a; sleep 600`;
 
 describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   const home = tempHome();
@@ -39,21 +42,9 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   const waitUntil = (done: () => boolean, what: string, timeoutMs?: number): Promise<void> =>
     term.waitUntil(done, what, timeoutMs);
 
-  /** the home menu's highlighted item */
-  const selectedItem = (): string => /› (\S+)/.exec(visible())?.[1] ?? '';
-  /** the visible pane only (a resize may leave an older frame in the scrollback) */
-  const visible = (): string => tmux('capture-pane', '-p', '-t', 'app');
+  const visible = (): string => term.visible();
   const RECIPIENT = `0x0${'5'.repeat(63)}`;
-
-  /** down the home menu to `label`, each key waited for (the marker moves) */
-  async function menuTo(label: string): Promise<void> {
-    for (let i = 0; i < 8 && !visible().includes(`› ${label}`); i++) {
-      const before = selectedItem();
-      tmux('send-keys', '-t', 'app', 'Down');
-      await waitUntil(() => selectedItem() !== before, 'the menu selection to move');
-    }
-    expect(visible()).toContain(`› ${label}`);
-  }
+  const menuTo = (label: string): Promise<void> => menuOf(term, label);
 
   /** an SGR sequence that turns on inverse video (7), alone or among other attributes */
   const INVERSE = new RegExp(`${String.fromCharCode(27)}\\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`);
@@ -89,15 +80,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       await waitFor('Sign in');
       expect(screen()).toContain('SANDBOX');
       expect(screen()).toContain('started the local sandbox for this session');
-      tmux('send-keys', '-t', 'app', '-l', 'alice@example.com');
-      tmux('send-keys', '-t', 'app', 'Enter');
-      await waitFor('code sent to alice@example.com');
-      tmux('send-keys', '-t', 'app', 'C-f');
-      await waitFor('code filled from the sandbox outbox');
-      expect(screen()).toContain('••••••');
-      tmux('send-keys', '-t', 'app', 'Enter');
-      const homeScreen = await waitFor('Wallet');
-      expect(homeScreen).toMatch(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+      await signInFromOutbox(term, 'alice@example.com');
       // the sandbox funds a new wallet: balances from its chain, valued at the aggregator's prices
       expect(await waitFor(/Total \$[0-9,]+\.[0-9]{2}/)).toMatch(
         /10000 USDC\s+\$[0-9,]+\.[0-9]{2}/,
@@ -234,6 +217,9 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
         'Send',
         'History',
         'Status',
+        'Portfolio',
+        'Staking',
+        'Lending',
         'Settings',
         'Log out',
       ];

@@ -157,6 +157,19 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
     title: 'The same transaction is already on its way',
     next: 'Nothing was signed. Check the history; once it has settled you can send it again.',
   },
+  [ErrorCode.HEALTH_TOO_LOW]: {
+    title: 'The health factor would be too low',
+    next: 'Nothing was signed. Borrow or withdraw less, add collateral, or repay first.',
+  },
+  [ErrorCode.LENDING_LIMIT]: {
+    title: "The pool's limits refuse it",
+    next: 'Nothing was signed. Change the amount as said above.',
+  },
+  [ErrorCode.NO_POSITION]: {
+    title: 'No such position',
+    next: 'Nothing was signed. Check the tokens against the positions above.',
+  },
+  [ErrorCode.UNKNOWN_POOL]: { title: 'Unknown lending pool', next: 'Check the pool name.' },
   [ErrorCode.REBALANCE_OUTSIDE_BAND]: {
     title: 'This rebalance would not reach its band',
     next: 'Nothing was signed. Widen the band, lower the minimum trade, or rebalance a smaller part of the wallet.',

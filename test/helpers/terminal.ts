@@ -3,6 +3,8 @@
  * with capture-pane, every wait a wait for something on screen (never a fixed sleep).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { expect } from 'vitest';
+import { BIN } from './process.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -10,6 +12,8 @@ export interface Terminal {
   tmux(...args: string[]): string;
   /** the pane's text, with 50 lines of scrollback */
   screen(): string;
+  /** the visible pane only (a resize or a receipt may leave older frames in the scrollback) */
+  visible(): string;
   /** send keys: tmux key names (Enter, Escape, C-c, Down), or `{ text }` typed literally */
   keys(...keys: Array<string | { text: string }>): void;
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
@@ -49,6 +53,7 @@ export function openTerminal(
   return {
     tmux,
     screen,
+    visible: () => tmux('capture-pane', '-p', '-t', 'app'),
     keys(...keys) {
       for (const key of keys) {
         if (typeof key === 'string') tmux('send-keys', '-t', 'app', key);
@@ -77,4 +82,36 @@ export function openTerminal(
       spawnSync('tmux', ['-L', socket, 'kill-server'], { env: childEnv });
     },
   };
+}
+
+/** A shell line: the app, then its exit code and the terminal's modes once it has left. */
+export const appThen = (args: string): string =>
+  `'${process.execPath}' '${BIN}' ${args}; echo "EXIT:$?"; stty -a; sleep 600`;
+
+/** the home menu's highlighted item */
+const selectedItem = (term: Terminal): string => /› (\S+)/.exec(term.visible())?.[1] ?? '';
+
+/** Down the home menu to `label`, each key waited for (the marker moves). */
+export async function menuTo(term: Terminal, label: string): Promise<void> {
+  for (let i = 0; i < 12 && !term.visible().includes(`› ${label}`); i++) {
+    const before = selectedItem(term);
+    term.keys('Down');
+    await term.waitUntil(() => selectedItem(term) !== before, 'the menu selection to move');
+  }
+  expect(term.visible()).toContain(`› ${label}`);
+}
+
+/**
+ * Signs in on a sandbox app's sign-in screen as a person does: the e-mail, Enter, Ctrl+F (the
+ * code from the sandbox outbox), Enter; resolves with the home screen.
+ */
+export async function signInFromOutbox(term: Terminal, email: string): Promise<string> {
+  await term.waitFor('Sign in');
+  term.keys({ text: email }, 'Enter');
+  await term.waitFor(`code sent to ${email}`);
+  term.keys('C-f');
+  await term.waitFor('code filled from the sandbox outbox');
+  expect(term.screen()).toContain('••••••');
+  term.keys('Enter');
+  return term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
 }

@@ -90,7 +90,7 @@ describe('lending screen', () => {
         positions([borrow('1500', '1', '1.0666')]),
       ],
     });
-    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    ui = renderWithProviders(services, { rows: 24 });
     await openFromHome(ui, 'Lending');
     const first = (await ui.waitForFrame((f) => f.includes('Borrowed'))).replace(/\s+/g, ' ');
     expect(first).toContain('health factor 1.6000');
@@ -116,7 +116,7 @@ describe('lending screen', () => {
         positions([borrow('1500', '1', '1.0000')]),
       ],
     });
-    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    ui = renderWithProviders(services, { rows: 24 });
     await openFromHome(ui, 'Lending');
     await ui.waitForFrame((f) => f.includes('health factor 1.6000'));
     expect(ui.frame()).toContain('Ctrl+R refresh');
@@ -137,6 +137,44 @@ describe('lending screen', () => {
     expect(liquidatable).toContain('health factor 1.0000');
     expect(liquidatable).not.toContain('did not answer');
     expect(services.calls.filter((c) => c === 'lending')).toHaveLength(3);
+  });
+
+  it('in a short window the positions that do not fit in full go compact, so the form and a whole refusal stay on screen', async () => {
+    const twoSupplies = positions([borrow('1500.000103', '1', '1.0666')]);
+    twoSupplies.supplied.push({ ...twoSupplies.supplied[0]!, token: 'USDT', vToken: '0x2' });
+    const services = signedIn({
+      lending: twoSupplies,
+      plan: () =>
+        Promise.reject(
+          new AppError(
+            ErrorCode.HEALTH_TOO_LOW,
+            'nothing was signed: this would leave the ETH/USDC position with a health factor of 0.7999 (at or below 1 it can be liquidated; max LTV 0.8)',
+          ),
+        ),
+    });
+    // 21 rows of 100 columns (the test terminal's width): in full, the positions would push the
+    // refusal's last lines under the footer
+    ui = renderWithProviders(services, { rows: 21 });
+    await openFromHome(ui, 'Lending');
+    await ui.waitForFrame((f) => f.includes('Borrowed'));
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    await ui.press('USDC\t500\tETH\r');
+    const frame = await ui.waitForFrame((f) => f.includes('Borrow or withdraw less'));
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(21);
+    const flat = frame.replace(/\s+/g, ' ');
+    // compact: the supplies on one line, the borrow with its warning folded in
+    expect(flat).toContain('Supplied in Prime: 100 USDC ($100.00), 100 USDT ($100.00)');
+    expect(flat).toContain(
+      'Borrowed 1500.000103 USDC against 1 ETH in Prime: health factor 1.0666 ⚠ below 1.2: close to liquidation',
+    );
+    expect(flat).toContain('a taller window shows each in full');
+    // the whole form and the whole refusal, then the footer
+    expect(flat).toMatch(/› Collateral +ETH/);
+    expect(flat).toContain('Deposit (ETH)');
+    expect(flat).toContain('max LTV 0.8) Nothing was signed. Borrow or withdraw less');
+    expect(flat).toContain('Enter review');
   });
 
   it('borrow: ↓ ↓, the debt, its amount, the collateral and the deposit → Enter → the review', async () => {
@@ -360,7 +398,10 @@ describe('lending screen', () => {
     await ui.press(KEYS.up);
     await ui.press(KEYS.up);
     await ui.press('ETH\tall\tUSDC\r');
-    await ui.waitForFrame((f) => f.includes('health factor would fall to 0.9'));
+    const refused = await ui.waitForFrame((f) => f.includes('health factor would fall to 0.9'));
+    // in the words of a refusal, not of a fault
+    expect(refused).toContain('✗ The health factor would be too low:');
+    expect(refused).toContain('Nothing was signed. Borrow or withdraw less, add collateral');
     // ↑: add collateral — another request: the refusal is not its own
     const add = await ui.press(KEYS.up);
     expect(add).toContain('↑ Add collateral ↓');

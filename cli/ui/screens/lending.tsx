@@ -11,13 +11,13 @@
  * and it asks the typed word for the `low-health` acknowledgment when the core lists it
  * (docs/app.md "Lending").
  */
-import { Box, Text } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Box, Text, useWindowSize } from 'ink';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { formatAmount, parseAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevel } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
-import { useUi } from '../context.js';
+import { ScreenRows, useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
@@ -25,7 +25,14 @@ import { useTask } from '../hooks/use-task.js';
 import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
 import { shortAddress } from '../format.js';
-import { Busy, ErrorLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
+import {
+  Busy,
+  ErrorLine,
+  FieldLabel,
+  LABEL_WIDTH,
+  Title,
+  wrappedLines,
+} from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -209,6 +216,94 @@ const placeholder = (kind: Kind, field: Field): string => {
   }
 };
 
+/** A line of the positions: its words and how it is coloured. */
+export interface PositionLine {
+  text: string;
+  tone?: 'warning' | 'danger' | 'muted';
+}
+
+/**
+ * The positions as lines, in full — each supply; each borrow with its max LTV and liquidation
+ * price, and a warning line under it below the margin — or compact: the supplies of a pool on one
+ * line, and each borrow on one line with its warning folded in (the figures a person acts on: the
+ * debt, the collateral, the health factor and how close it is to liquidation).
+ */
+export function positionLines(doc: LendingDocument, compact: boolean): PositionLine[] {
+  if (doc.supplied.length === 0 && doc.borrows.length === 0)
+    return [{ text: 'No positions.', tone: 'muted' }];
+  const worth = (s: LendingDocument['supplied'][number]): string =>
+    `${s.amount} ${s.token}${s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`}`;
+  const supplies: PositionLine[] = compact
+    ? [...new Set(doc.supplied.map((s) => s.pool))].map((pool) => ({
+        text: `Supplied in ${pool}: ${doc.supplied
+          .filter((s) => s.pool === pool)
+          .map(worth)
+          .join(', ')}`,
+      }))
+    : doc.supplied.map((s) => ({ text: `Supplied ${worth(s)} in ${s.pool}` }));
+  const borrows = doc.borrows.flatMap((b): PositionLine[] => {
+    const level = healthOf(b.healthFactor);
+    const head = `Borrowed ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token} in ${b.pool}: health factor ${b.healthFactor ?? '—'}`;
+    if (compact) {
+      if (level === 'liquidatable')
+        return [{ text: `${head} ✖ at or below 1: can be liquidated now`, tone: 'danger' }];
+      if (level === 'low')
+        return [{ text: `${head} ⚠ below ${MARGIN_WORDS}: close to liquidation`, tone: 'warning' }];
+      return [{ text: head }];
+    }
+    const line = {
+      text: `${head}, max LTV ${b.maxLtv}${
+        b.liquidationPrice === null
+          ? ''
+          : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`
+      }`,
+    };
+    if (level === 'liquidatable')
+      return [
+        line,
+        {
+          text: `✖ Health factor ${b.healthFactor} is at or below 1: this position can be liquidated now — repay or add collateral.`,
+          tone: 'danger',
+        },
+      ];
+    if (level === 'low')
+      return [
+        line,
+        {
+          text: `⚠ Health factor ${b.healthFactor} is below ${MARGIN_WORDS}: close to liquidation — consider repaying or adding collateral.`,
+          tone: 'warning',
+        },
+      ];
+    return [line];
+  });
+  return [...supplies, ...borrows];
+}
+
+/**
+ * The rows the form takes below the positions at most: the title, the refresh line, a gap, the
+ * action, four fields, a gap, and a refusal in words with what to do next (four lines). The
+ * positions get what is left of the screen, so the form and a refusal under it are never cut
+ * off at 80×24 (the frame clips the screen's bottom).
+ */
+export const FORM_ROWS = 13;
+
+/**
+ * The positions in full when they fit in `rows` lines of `width` columns, else compact (which
+ * may still not fit: then the frame clips the screen's bottom, as on any screen).
+ */
+export function fitPositions(
+  doc: LendingDocument | undefined,
+  width: number,
+  rows: number,
+): { lines: PositionLine[]; compact: boolean } {
+  if (doc === undefined) return { lines: [], compact: false };
+  const full = positionLines(doc, false);
+  const height = full.reduce((n, line) => n + wrappedLines(line.text, width), 0);
+  return height <= rows
+    ? { lines: full, compact: false }
+    : { lines: positionLines(doc, true), compact: true };
+}
+
 /**
  * How often an open Lending screen reads the positions again: a health factor moves with the
  * oracle's prices, and a person watching it must see it fall without a key.
@@ -217,6 +312,8 @@ export const REFRESH_MS = 15_000;
 
 export function LendingScreen({ initial }: { initial?: LendingForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
+  const rows = useContext(ScreenRows);
+  const { columns } = useWindowSize();
   const [form, setForm] = useState<LendingForm>(
     () =>
       initial ?? {
@@ -291,6 +388,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   });
   const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
   const doc = shown;
+  const positions = fitPositions(doc, Math.max(20, columns), rows - FORM_ROWS);
 
   return (
     <Box flexDirection="column">
@@ -310,43 +408,27 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
       ) : null}
       {doc !== undefined ? (
         <Box flexDirection="column">
-          {doc.supplied.length === 0 && doc.borrows.length === 0 ? (
-            <Text color={theme.muted}>No positions.</Text>
-          ) : null}
-          {doc.supplied.map((s) => (
-            <Text key={`s-${s.pool}-${s.token}`} wrap="wrap">
-              Supplied {s.amount} {s.token}
-              {s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`} in {s.pool}
+          {positions.lines.map((line, i) => (
+            <Text
+              key={i}
+              color={
+                line.tone === 'danger'
+                  ? theme.danger
+                  : line.tone === 'warning'
+                    ? theme.warning
+                    : line.tone === 'muted'
+                      ? theme.muted
+                      : undefined
+              }
+              bold={line.tone === 'danger'}
+              wrap="wrap"
+            >
+              {line.text}
             </Text>
           ))}
-          {doc.borrows.map((b) => {
-            const level = healthOf(b.healthFactor);
-            return (
-              <Box key={`b-${b.pool}-${b.collateral.token}-${b.debt.token}`} flexDirection="column">
-                <Text wrap="wrap">
-                  Borrowed {b.debt.amount} {b.debt.token} against {b.collateral.amount}{' '}
-                  {b.collateral.token} in {b.pool}: health factor {b.healthFactor ?? '—'}, max LTV{' '}
-                  {b.maxLtv}
-                  {b.liquidationPrice === null
-                    ? ''
-                    : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`}
-                </Text>
-                {level === 'liquidatable' ? (
-                  <Text color={theme.danger} bold wrap="wrap">
-                    ✖ Health factor {b.healthFactor} is at or below 1: this position can be
-                    liquidated now — repay or add collateral.
-                  </Text>
-                ) : level === 'low' ? (
-                  <Text color={theme.warning} wrap="wrap">
-                    ⚠ Health factor {b.healthFactor} is below {MARGIN_WORDS}: close to liquidation —
-                    consider repaying or adding collateral.
-                  </Text>
-                ) : null}
-              </Box>
-            );
-          })}
           <Text color={theme.muted} wrap="truncate-end">
             read again every {REFRESH_MS / 1000} s while open
+            {positions.compact ? ' · a taller window shows each in full' : ''}
             {loading.status === 'running' ? ' · reading…' : ''}
           </Text>
         </Box>

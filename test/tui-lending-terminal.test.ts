@@ -1,0 +1,186 @@
+/**
+ * The Lending screen in a real terminal, at 80×24, the way a person uses it: the built
+ * `finance-tui --sandbox` in tmux, signed in from the outbox on a fresh funded wallet; supply
+ * 100 USDC through the review and see it among the positions; borrow 1500 USDC against a deposit
+ * of 1 ETH, the review giving the health factor before → after, and see the borrow with its
+ * health factor (computed here by hand from the sandbox's prices and max LTV); then the real
+ * `finance-tui sandbox price ETH 2000` in another process on the same data folder, and — no key
+ * pressed — the open screen shows the lower health factor and its warning; then repay all, and
+ * the debt is 0 (no dust), on screen and in `lending --sandbox --json`.
+ * Skipped, saying why, only when tmux is not installed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAmount } from '../shared/amount.js';
+import { healthByHand } from './helpers/health.js';
+import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+import {
+  appThen,
+  hasTmux,
+  menuTo,
+  openTerminal,
+  signInFromOutbox,
+  type Terminal,
+} from './helpers/terminal.js';
+
+if (!hasTmux)
+  console.warn(
+    'tui-lending-terminal: tmux is not installed; the Lending screen terminal test is skipped (.ci/run installs it)',
+  );
+
+const USDC = 10n ** 6n;
+/** the sandbox's ETH price at the start (its oracle's) and the pair's max LTV, in tenths */
+const ETH_USD = 3000n;
+const MAX_LTV_TENTHS = 8n;
+
+/**
+ * the ETH/USDC borrow as the Lending screen draws it, in full or compact (its line may wrap: read
+ * flattened)
+ */
+const BORROW = /Borrowed (\S+) USDC against 1 ETH in Prime: health factor ([0-9.]+|—)/;
+/** the warning below the margin, in full (its own line) or compact (folded into the borrow's) */
+const LOW =
+  /⚠ Health factor ([0-9.]+) is below 1\.2: close to liquidation|health factor ([0-9.]+) ⚠ below 1\.2: close to liquidation/;
+
+interface BorrowLine {
+  debt: bigint;
+  healthFactor: string;
+}
+
+describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () => {
+  const home = tempHome();
+  const env = cleanEnv({ FINANCE_TUI_HOME: home.dir, TERM: 'xterm-256color' });
+  let term: Terminal;
+
+  /** the visible pane with its line breaks as spaces: what wraps at 80 columns reads whole */
+  const flat = (): string => term.visible().replace(/\s+/g, ' ');
+  /** waits until the visible pane (not the scrollback) matches */
+  const seen = async (pattern: RegExp, timeoutMs = 60_000): Promise<string> => {
+    await term.waitUntil(() => pattern.test(flat()), `${String(pattern)} on screen`, timeoutMs);
+    return flat();
+  };
+  const borrowLine = (text: string): BorrowLine | undefined => {
+    const m = BORROW.exec(text);
+    return m?.[1] === undefined || m[2] === undefined
+      ? undefined
+      : { debt: parseAmount(m[1], 6), healthFactor: m[2] };
+  };
+  /** the receipt (its first line may be in the scrollback), then Enter: home */
+  const confirmed = async (headline: string): Promise<void> => {
+    await term.waitFor(new RegExp(`✓ ${headline}\\s+0x[0-9a-f]+`), 90_000);
+    await seen(/Enter home/);
+    term.keys('Enter');
+    await seen(/› Trade/);
+  };
+  const openLending = async (): Promise<void> => {
+    await menuTo(term, 'Lending');
+    term.keys('Enter');
+    await seen(/read again every 15 s while open/);
+  };
+
+  beforeAll(() => {
+    term = openTerminal('lending', env, appThen('--sandbox'), { columns: 80, rows: 24 });
+  });
+  afterAll(() => {
+    term?.close();
+    home.cleanup();
+  });
+
+  it(
+    'supply, borrow with the health factor before → after, a price drop seen and warned of while watching, repay all to a debt of 0',
+    { timeout: 420_000 },
+    async () => {
+      await signInFromOutbox(term, 'dora@example.com');
+      await seen(/10000 USDC .*Total \$/);
+
+      // supply 100 USDC through the review
+      await openLending();
+      expect(flat()).toContain('No positions.');
+      expect(flat()).toContain('Ctrl+R refresh');
+      term.keys({ text: 'USDC' }, 'Tab', { text: '100' });
+      await seen(/› Amount \(USDC\) +100 /);
+      term.keys('Enter');
+      const supplyReview = await seen(/Review the supply.*y sign and send/);
+      expect(supplyReview).toContain('supply 100 USDC to the Vesu Prime pool');
+      expect(supplyReview).toContain('−100 USDC');
+      term.keys({ text: 'y' });
+      await confirmed('Supplied');
+      await openLending();
+      const supplied = /Supplied (\S+) USDC \(\$[0-9,.]+\) in Prime/.exec(
+        await seen(/Supplied \S+ USDC/),
+      );
+      // the vToken's shares round down by at most a unit
+      expect(parseAmount(supplied?.[1] ?? '0', 6)).toBeGreaterThanOrEqual(100n * USDC - 1n);
+
+      // borrow 1500 USDC against a deposit of 1 ETH: 1 × 3000 × 0.8 / 1500 = 1.6
+      term.keys('Down', 'Down');
+      await seen(/↑ Borrow ↓/);
+      term.keys({ text: 'USDC' }, 'Tab', { text: '1500' }, 'Tab', { text: 'ETH' }, 'Tab', {
+        text: '1',
+      });
+      await seen(/› Deposit \(ETH\) +1 /);
+      term.keys('Enter');
+      const borrowReview = await seen(/Review the borrow.*y sign and send/);
+      const planned = healthByHand(1n, ETH_USD, 1500n * USDC, MAX_LTV_TENTHS);
+      expect(planned).toBe('1.6');
+      // before → after: no debt yet, then the new position's
+      expect(borrowReview).toContain(`(health factor — → ${planned})`);
+      expect(borrowReview).toContain('deposit 1 ETH collateral, borrow 1500 USDC');
+      term.keys({ text: 'y' });
+      await confirmed('Borrowed');
+      await openLending();
+      const before = borrowLine(await seen(BORROW));
+      if (before === undefined) throw new Error('no ETH/USDC borrow on screen');
+      // the debt as read (a few seconds of interest above 1500), and its health factor by hand
+      expect(before.debt).toBeGreaterThanOrEqual(1500n * USDC);
+      expect(before.healthFactor).toBe(healthByHand(1n, ETH_USD, before.debt, MAX_LTV_TENTHS));
+      expect(flat()).not.toMatch(/⚠|✖/);
+
+      // the collateral's price falls, in another process; the open screen is not touched
+      const priced = await runBin(['sandbox', 'price', 'ETH', '2000', '--json'], env);
+      expect(priced.code, priced.stderr).toBe(0);
+      // 1 × 2000 × 0.8 / 1500.000… = 1.0666: below the 1.2 margin, still above 1
+      const lower = await seen(LOW, 90_000);
+      const after = borrowLine(lower);
+      if (after === undefined) throw new Error('no ETH/USDC borrow on screen');
+      expect(after.healthFactor).toBe(healthByHand(1n, 2000n, after.debt, MAX_LTV_TENTHS));
+      expect(after.healthFactor).toMatch(/^1\.066\d$/);
+      const warned = LOW.exec(lower);
+      expect(warned?.[1] ?? warned?.[2]).toBe(after.healthFactor);
+
+      // repay all: the review names the health factor before (the one on screen) → none
+      term.keys('Up', 'Up');
+      await seen(/↑ Repay ↓/);
+      term.keys({ text: 'USDC' }, 'Tab', { text: 'all' }, 'Tab', { text: 'ETH' });
+      await seen(/› Collateral +ETH /);
+      term.keys('Enter');
+      const repayReview = await seen(/Review the repayment.*y sign and send/);
+      const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
+      // read again for the plan: seconds more of interest move it by 0.0001 at most
+      const gap = parseAmount(after.healthFactor, 4) - parseAmount(reviewed, 4);
+      expect(gap >= 0n && gap <= 1n, `${after.healthFactor} → ${reviewed}`).toBe(true);
+      term.keys({ text: 'y' });
+      await confirmed('Repaid');
+      await openLending();
+      const repaid = await seen(/Borrowed \S+ USDC against 1 ETH/);
+      expect(repaid).toContain('Borrowed 0 USDC against 1 ETH in Prime: health factor —');
+      expect(repaid).not.toMatch(/⚠|✖/);
+
+      // the same, headless: no debt left, not a unit
+      const read = await runBin(['lending', '--sandbox', '--json'], env);
+      expect(read.code, read.stderr).toBe(0);
+      const doc = JSON.parse(read.stdout) as {
+        borrows: Array<{
+          collateral: { token: string };
+          debt: { token: string; baseUnits: string };
+          healthFactor: string | null;
+        }>;
+      };
+      expect(
+        doc.borrows.filter((b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC'),
+      ).toMatchObject([{ debt: { baseUnits: '0' }, healthFactor: null }]);
+
+      term.keys('C-c');
+      expect(await term.waitFor(/EXIT:\d+/)).toContain('EXIT:0');
+    },
+  );
+});
