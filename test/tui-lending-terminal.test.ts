@@ -39,7 +39,7 @@ const MAX_LTV_TENTHS = 8n;
 const BORROW = /Borrowed (\S+) USDC against 1 ETH in Prime: health factor ([0-9.]+|—)/;
 /** the warning below the margin, in full (its own line) or compact (folded into the borrow's) */
 const LOW =
-  /⚠ Health factor ([0-9.]+) is below 1\.2: close to liquidation|health factor ([0-9.]+) ⚠ below 1\.2: close to liquidation/;
+  /⚠ Health factor ([0-9.]+) is below 1\.2: close to liquidation|health factor ([0-9.]+) ⚠ below 1\.2: liquidation at ETH \$/;
 
 interface BorrowLine {
   debt: bigint;

@@ -106,12 +106,13 @@ export async function menuTo(term: Terminal, label: string): Promise<void> {
  * code from the sandbox outbox), Enter; resolves with the home screen.
  */
 export async function signInFromOutbox(term: Terminal, email: string): Promise<string> {
-  await term.waitFor('Sign in');
+  // the sandbox starts first: generous on a loaded machine
+  await term.waitFor('Sign in', 90_000);
   term.keys({ text: email }, 'Enter');
   await term.waitFor(`code sent to ${email}`);
   term.keys('C-f');
   await term.waitFor('code filled from the sandbox outbox');
   expect(term.screen()).toContain('••••••');
   term.keys('Enter');
-  return term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+  return term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/, 60_000);
 }

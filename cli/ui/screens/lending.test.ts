@@ -167,7 +167,7 @@ describe('lending screen', () => {
     // compact: the supplies on one line, the borrow with its warning folded in
     expect(flat).toContain('Supplied in Prime: 100 USDC ($100.00), 100 USDT ($100.00)');
     expect(flat).toContain(
-      'Borrowed 1500.000103 USDC against 1 ETH in Prime: health factor 1.0666 ⚠ below 1.2: close to liquidation',
+      'Borrowed 1500.000103 USDC against 1 ETH in Prime: health factor 1.0666 ⚠ below 1.2: liquidation at ETH $1750',
     );
     expect(flat).toContain('a taller window shows each in full');
     // the whole form and the whole refusal, then the footer

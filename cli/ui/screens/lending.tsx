@@ -226,7 +226,8 @@ export interface PositionLine {
  * The positions as lines, in full — each supply; each borrow with its max LTV and liquidation
  * price, and a warning line under it below the margin — or compact: the supplies of a pool on one
  * line, and each borrow on one line with its warning folded in (the figures a person acts on: the
- * debt, the collateral, the health factor and how close it is to liquidation).
+ * debt, the collateral, the health factor and the price at which it is liquidated; not the max
+ * LTV).
  */
 export function positionLines(doc: LendingDocument, compact: boolean): PositionLine[] {
   if (doc.supplied.length === 0 && doc.borrows.length === 0)
@@ -244,20 +245,23 @@ export function positionLines(doc: LendingDocument, compact: boolean): PositionL
   const borrows = doc.borrows.flatMap((b): PositionLine[] => {
     const level = healthOf(b.healthFactor);
     const head = `Borrowed ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token} in ${b.pool}: health factor ${b.healthFactor ?? '—'}`;
+    const at =
+      b.liquidationPrice === null
+        ? undefined
+        : `liquidation at ${b.collateral.token} $${b.liquidationPrice}`;
     if (compact) {
       if (level === 'liquidatable')
         return [{ text: `${head} ✖ at or below 1: can be liquidated now`, tone: 'danger' }];
       if (level === 'low')
-        return [{ text: `${head} ⚠ below ${MARGIN_WORDS}: close to liquidation`, tone: 'warning' }];
-      return [{ text: head }];
+        return [
+          {
+            text: `${head} ⚠ below ${MARGIN_WORDS}: ${at ?? 'close to liquidation'}`,
+            tone: 'warning',
+          },
+        ];
+      return [{ text: at === undefined ? head : `${head}, ${at}` }];
     }
-    const line = {
-      text: `${head}, max LTV ${b.maxLtv}${
-        b.liquidationPrice === null
-          ? ''
-          : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`
-      }`,
-    };
+    const line = { text: `${head}, max LTV ${b.maxLtv}${at === undefined ? '' : `, ${at}`}` };
     if (level === 'liquidatable')
       return [
         line,
