@@ -2,10 +2,10 @@
  * Vesu v2 lending reads and health math (docs/architecture.md "Adding a leg type", docs/checks.md
  * "Lending"): the pool of a network (shared/vesu.ts; none on sepolia, never guessed), a pair's
  * position, the oracle's prices, the pair's max LTV, the debt asset's config, the pair's cap and
- * its totals, a vToken and the account's shares — each a view call, the reads of one plan in
- * parallel — and the health factor, exact in bigint: collateral value × max LTV / debt value,
- * values in USD with 18 decimals at the pool's own oracle prices (the pool's own rule,
- * docs/sandbox-chain.md "Lending").
+ * its totals, a vToken and the account's shares — each a view call, the reads of one plan in one
+ * round where it can (docs/decisions.md "A plan's lending reads: one round") — and the health
+ * factor, exact in bigint: collateral value × max LTV / debt value, values in USD with 18 decimals
+ * at the pool's own oracle prices (the pool's own rule, docs/sandbox-chain.md "Lending").
  */
 import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
@@ -18,7 +18,7 @@ import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
-import { batchedViews, feltsOf, type Viewer } from './chain/views.js';
+import { batchedViews, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
@@ -65,14 +65,6 @@ function factoryOf(network: Network): string {
     throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `no Vesu deployment on ${network}`);
   return deployment.poolFactory;
 }
-
-const view = async (
-  reader: ChainReader,
-  contractAddress: string,
-  entrypoint: string,
-  calldata: string[] = [],
-): Promise<bigint[]> =>
-  feltsOf(await reader.provider.callContract({ contractAddress, entrypoint, calldata }));
 
 const scoped = <T>(options: LendingReadOptions, run: () => Promise<T>): Promise<T> =>
   inScope(options.signal, run, mapChainError);
@@ -347,12 +339,14 @@ export async function readPair(
         );
       });
     const pair = [collateral.address, debt.address];
-    const [position, config, collateralConfig, ltv, cap, totals, context] = await allInOrder<
+    // the assets' configs first: each names the asset the pool does not list (the other views
+    // revert too then, and would name none)
+    const [config, collateralConfig, position, ltv, cap, totals, context] = await allInOrder<
       [bigint[], bigint[], bigint[], bigint[], bigint[], bigint[], bigint[]]
     >([
-      listed(v('position', [...pair, reader.address]), collateral),
       listed(v('asset_config', [debt.address]), debt),
       listed(v('asset_config', [collateral.address]), collateral),
+      v('position', [...pair, reader.address]),
       v('ltv_config', pair),
       v('debt_caps', pair),
       v('pairs', pair),
@@ -428,14 +422,18 @@ export async function readVToken(
   reader: ChainReader,
   pool: VesuPool,
   token: Token,
-  options: LendingReadOptions & { vTokens?: VTokenHints | undefined } = {},
+  options: PlanReadOptions & { vTokens?: VTokenHints | undefined } = {},
 ): Promise<string> {
   return scoped(options, async () => {
-    const [address] = await view(reader, factoryOf(reader.network), 'v_token_for_asset', [
-      pool.address,
-      token.address,
-    ]);
-    const named = address === undefined || address === 0n ? undefined : hex(address);
+    const views = options.views ?? batchedViews(reader);
+    const f = await views({
+      contractAddress: factoryOf(reader.network),
+      entrypoint: 'v_token_for_asset',
+      calldata: [pool.address, token.address],
+    });
+    const address = f.length === 1 ? (f[0] as bigint) : undefined;
+    if (address === undefined) throw garbled('a vToken address');
+    const named = address === 0n ? undefined : hex(address);
     if (options.vTokens !== undefined && options.vTokens.get(pool.address, token.address) !== named)
       await options.vTokens.putOne(pool.address, token.address, named);
     if (named === undefined)
