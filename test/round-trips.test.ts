@@ -6,7 +6,9 @@
  * sandbox's latency knob holds every emulator answer back, so requests that are sent together
  * are all under way before the first answers (the count is of the order of events, not of time).
  * Issue 25 "Speed": `portfolio` with positions costs one more chain round than `balance`
- * (docs/portfolio.md "Positions"), its views sent as JSON-RPC batches.
+ * (docs/portfolio.md "Positions"), its views sent as JSON-RPC batches; a lending plan's own reads
+ * (a borrow's pair, a withdrawal's hinted vToken) take no round beyond a send's plan
+ * (docs/decisions.md "A plan's lending reads: one round").
  */
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -197,6 +199,8 @@ describe('sequential round trips of a money command (whole processes)', () => {
     // the pair's views and the hinted vToken's sit in the round of the balances: no round more
     expect(borrow.chainSteps, borrow.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
     expect(withdraw.chainSteps, withdraw.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
+    expect(borrow.steps - send.steps, borrow.requests.join('\n')).toBeLessThanOrEqual(0);
+    expect(withdraw.steps - send.steps, withdraw.requests.join('\n')).toBeLessThanOrEqual(0);
     expect(borrow.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
     // without the hint (the first read ever): the factory first, then the shares — one round more
     rmSync(join(home.dir, VTOKEN_HINTS_FILE), { force: true });
@@ -205,9 +209,6 @@ describe('sequential round trips of a money command (whole processes)', () => {
     // and the hint is back: the next plan reads in one round again
     const again = await plan(['withdraw', '10', 'USDC']);
     expect(again.chainSteps, again.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
-    console.log(
-      `chain rounds: send plan ${send.chainSteps}/${send.steps}, borrow plan ${borrow.chainSteps}/${borrow.steps}, withdraw plan ${withdraw.chainSteps}/${withdraw.steps} (cold ${cold.chainSteps}/${cold.steps})`,
-    );
   }, 120_000);
 
   it(`portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`, async () => {
