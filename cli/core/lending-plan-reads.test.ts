@@ -60,6 +60,8 @@ interface Supply {
   maxWithdraw?: bigint;
   /** convert_to_assets(1e18) */
   perShare: bigint;
+  /** balance_of answered in a shape that is not a u256 */
+  garbled?: bigint[];
 }
 
 interface Node {
@@ -135,7 +137,7 @@ function scripted(node: Node): { views: Viewer; rounds: ViewCall[][] } {
     const s = node.supply?.get(at) ?? { shares: 0n, worth: 0n, perShare: 10n ** 6n };
     switch (call.entrypoint) {
       case 'balance_of':
-        return u256(s.shares);
+        return s.garbled ?? u256(s.shares);
       case 'max_redeem':
         return u256(s.maxRedeem ?? s.shares);
       case 'max_withdraw':
@@ -352,6 +354,14 @@ describe('readSupply', () => {
       expect(node.rounds).toHaveLength(2);
       expect(node.rounds[1]?.map((c) => c.entrypoint)).toEqual(['preview_redeem']);
       expect(s.assets).toBe(supply.worth);
+    }
+  });
+
+  it('a vToken amount that is not a u256 is garbled (CHAIN_ERROR), never read as shares', async () => {
+    for (const garbled of [[1n], [1n, 0n, 0n], [U128, 0n], [0n, U128]]) {
+      const node = scripted({ supply: new Map([[vTokenOf(USDC), { ...usdcSupply, garbled }]]) });
+      const error = await failure(readSupply(reader, pool, USDC, { views: node.views }));
+      expect(error.code).toBe(ErrorCode.CHAIN_ERROR);
     }
   });
 

@@ -456,13 +456,17 @@ interface OwnerShares {
   perShare: bigint;
 }
 
+/** A vToken's u256 answer: exactly two limbs, each below 2^128, or a garbled one (CHAIN_ERROR). */
+const vTokenAmount = (views: Viewer, vToken: string, entrypoint: string, calldata: string[]) =>
+  views({ contractAddress: vToken, entrypoint, calldata }).then((f) => {
+    if (f.length !== 2 || (f[0] as bigint) >= U128 || (f[1] as bigint) >= U128)
+      throw garbled('a vToken amount');
+    return u256(f, 0);
+  });
+
 const ownerShares = (views: Viewer, vToken: string, owner: string): Promise<OwnerShares> => {
   const v = (entrypoint: string, calldata: string[]) =>
-    views({ contractAddress: vToken, entrypoint, calldata }).then((f) => {
-      if (f.length !== 2 || (f[0] as bigint) >= U128 || (f[1] as bigint) >= U128)
-        throw garbled('a vToken amount');
-      return u256(f, 0);
-    });
+    vTokenAmount(views, vToken, entrypoint, calldata);
   return allInOrder<[bigint, bigint, bigint, bigint]>([
     v('balance_of', [owner]),
     v('max_redeem', [owner]),
@@ -491,12 +495,7 @@ async function worthOf(views: Viewer, vToken: string, owned: OwnerShares): Promi
   const { shares, maxRedeem, maxWithdraw, perShare } = owned;
   if (shares === 0n) return 0n;
   if (maxRedeem === shares && perShare < VESU_SCALE) return maxWithdraw;
-  const f = await views({
-    contractAddress: vToken,
-    entrypoint: 'preview_redeem',
-    calldata: [hex(shares % U128), hex(shares >> 128n)],
-  });
-  return u256(f, 0);
+  return vTokenAmount(views, vToken, 'preview_redeem', [hex(shares % U128), hex(shares >> 128n)]);
 }
 
 /**
