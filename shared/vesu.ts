@@ -80,8 +80,15 @@ export const VESU_POOL_ENTRYPOINT = Object.freeze({
    * the pair's totals across all users (1e18 scale); the pair's debt cap bounds this total debt
    */
   pairs: 'pairs',
-  /** (asset) → AssetConfig (see docs/sandbox-chain.md "Lending" for its 16 felts) */
+  /** (asset) → AssetConfig (see docs/sandbox-chain.md "Lending" for its 22 felts) */
   asset_config: 'asset_config',
+  /**
+   * (collateral_asset, debt_asset, user) → Context { collateral_asset, debt_asset,
+   * collateral_asset_config: AssetConfig, debt_asset_config: AssetConfig, collateral_asset_price:
+   * AssetPrice, debt_asset_price: AssetPrice, max_ltv: u64, user, position: Position }: the pair as
+   * the pool sees it, the prices asked of its own oracle
+   */
+  context: 'context',
   /** (asset) → u256 (1e18 scale) */
   utilization: 'utilization',
   /** () → ContractAddress */

@@ -6,12 +6,15 @@
  * sandbox's latency knob holds every emulator answer back, so requests that are sent together
  * are all under way before the first answers (the count is of the order of events, not of time).
  * Issue 25 "Speed": `portfolio` with positions costs one more chain round than `balance`
- * (docs/portfolio.md "Positions"), its views sent as JSON-RPC batches.
+ * (docs/portfolio.md "Positions"), its views sent as JSON-RPC batches; a lending plan's own reads
+ * (a borrow's pair, a withdrawal's hinted vToken) take no round beyond a send's plan
+ * (docs/decisions.md "A plan's lending reads: one round").
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FETCH_PROBE, readProbe } from '../bench/fetch-probe.js';
+import { VTOKEN_HINTS_FILE } from '../cli/core/vtoken-hints.js';
 import type { Doc } from './helpers/cli-sandbox.js';
 import { signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
@@ -28,13 +31,14 @@ describe('sequential round trips of a money command (whole processes)', () => {
   async function counted(
     args: string[],
     home = users.aliceHome,
+    exitCode = 0,
   ): Promise<{ doc: Doc; steps: number; chainSteps: number; requests: string[] }> {
     const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: home }), undefined, {
       nodeArgs: ['--import', FETCH_PROBE],
     });
     const { code } = await spawned.exited;
     const doc = JSON.parse(spawned.stdout()) as Doc;
-    expect(code, spawned.stdout() + spawned.stderr()).toBe(0);
+    expect(code, spawned.stdout() + spawned.stderr()).toBe(exitCode);
     return { doc, ...readProbe(spawned.stderr()) };
   }
 
@@ -168,6 +172,43 @@ describe('sequential round trips of a money command (whole processes)', () => {
       refusedBatches: number;
     };
     expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+
+  it("a lending plan's own chain reads take one round, beside the balances: a borrow's (the prices through the pool) and a withdrawal's (its vToken hinted)", async () => {
+    // a faucet wallet of its own, with a supply (which keeps the USDC vToken as a hint) and a borrow
+    const home = tempHome();
+    homes.push(home);
+    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+    await signIn(home.dir, 'plan-reads-trips@example.com');
+    for (const args of [
+      ['supply', '100', 'USDC'],
+      ['borrow', '100', 'USDT', '--collateral', '1 ETH'],
+    ])
+      expect(
+        (await counted([...args, '--yes', '--json', '--sandbox'], home.dir)).doc,
+      ).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+    // plans only (nothing signed: CONFIRMATION_REQUIRED, exit 1), against a send's plan
+    const plan = async (args: string[]) => {
+      const r = await counted([...args, '--json', '--sandbox'], home.dir, 1);
+      expect(r.doc).toMatchObject({ error: { code: 'CONFIRMATION_REQUIRED' } });
+      return r;
+    };
+    const send = await plan(['send', '1', 'STRK', users.bobAddress]);
+    const borrow = await plan(['borrow', '10', 'USDT', '--collateral', '0.1 ETH']);
+    const withdraw = await plan(['withdraw', '10', 'USDC']);
+    // the pair's views and the hinted vToken's sit in the round of the balances: no round more
+    expect(borrow.chainSteps, borrow.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
+    expect(withdraw.chainSteps, withdraw.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
+    expect(borrow.steps - send.steps, borrow.requests.join('\n')).toBeLessThanOrEqual(0);
+    expect(withdraw.steps - send.steps, withdraw.requests.join('\n')).toBeLessThanOrEqual(0);
+    expect(borrow.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
+    // without the hint (the first read ever): the factory first, then the shares — one round more
+    rmSync(join(home.dir, VTOKEN_HINTS_FILE), { force: true });
+    const cold = await plan(['withdraw', '10', 'USDC']);
+    expect(cold.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps + 1);
+    // and the hint is back: the next plan reads in one round again
+    const again = await plan(['withdraw', '10', 'USDC']);
+    expect(again.chainSteps, again.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
   }, 120_000);
 
   it(`portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`, async () => {

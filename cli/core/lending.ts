@@ -2,10 +2,10 @@
  * Vesu v2 lending reads and health math (docs/architecture.md "Adding a leg type", docs/checks.md
  * "Lending"): the pool of a network (shared/vesu.ts; none on sepolia, never guessed), a pair's
  * position, the oracle's prices, the pair's max LTV, the debt asset's config, the pair's cap and
- * its totals, a vToken and the account's shares — each a view call, the reads of one plan in
- * parallel — and the health factor, exact in bigint: collateral value × max LTV / debt value,
- * values in USD with 18 decimals at the pool's own oracle prices (the pool's own rule,
- * docs/sandbox-chain.md "Lending").
+ * its totals, a vToken and the account's shares — each a view call, the reads of one plan in one
+ * round where it can (docs/decisions.md "A plan's lending reads: one round") — and the health
+ * factor, exact in bigint: collateral value × max LTV / debt value, values in USD with 18 decimals
+ * at the pool's own oracle prices (the pool's own rule, docs/sandbox-chain.md "Lending").
  */
 import { RpcError } from 'starknet';
 import { formatAmount } from '../../shared/amount.js';
@@ -18,7 +18,7 @@ import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
-import { batchedViews, feltsOf, type Viewer } from './chain/views.js';
+import { batchedViews, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
@@ -65,14 +65,6 @@ function factoryOf(network: Network): string {
     throw new AppError(ErrorCode.NETWORK_UNSUPPORTED, `no Vesu deployment on ${network}`);
   return deployment.poolFactory;
 }
-
-const view = async (
-  reader: ChainReader,
-  contractAddress: string,
-  entrypoint: string,
-  calldata: string[] = [],
-): Promise<bigint[]> =>
-  feltsOf(await reader.provider.callContract({ contractAddress, entrypoint, calldata }));
 
 const scoped = <T>(options: LendingReadOptions, run: () => Promise<T>): Promise<T> =>
   inScope(options.signal, run, mapChainError);
@@ -260,25 +252,72 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
     );
 }
 
-/** The oracle's price of an asset, as `price(asset) → { value: u256, is_valid }`. */
-async function readPrice(reader: ChainReader, oracle: string, asset: Token): Promise<OraclePrice> {
-  const f = await view(reader, oracle, 'price', [asset.address]);
-  return { value: u256(f, 0), valid: f[2] === 1n };
-}
-
 const garbled = (what: string): AppError =>
   new AppError(ErrorCode.CHAIN_ERROR, `the Vesu pool answered ${what} in a shape we do not know`);
 
+/** Options of a plan's own reads: a viewer of the caller's (tests), else one of the reader's. */
+export interface PlanReadOptions extends LendingReadOptions {
+  views?: Viewer | undefined;
+}
+
 /**
- * The account's (collateral, debt) pair in `pool`, with what the checks need — in two parallel
- * rounds (the oracle's address, then its prices beside everything else).
+ * The oracle's prices of a pair as the pool's `context(collateral, debt, user)` view gives them
+ * (Vesu v2's `Context`: collateral_asset, debt_asset, the two AssetConfigs, the two AssetPrices
+ * { value: u256, is_valid: bool }, max_ltv, user, Position { collateral_shares, nominal_debt }):
+ * the pool asks its own oracle, so the prices come in the same round as everything else
+ * (docs/decisions.md "A plan's lending reads: one round"). Decoded from both ends, so the length
+ * of an AssetConfig (22 felts in Vesu v2) is read from the answer, never assumed; an answer that
+ * does not name the pair and the user asked, or whose prices are not a u256 and a bool, is a
+ * garbled one (CHAIN_ERROR), never read as a price.
+ */
+export function decodeContextPrices(
+  f: readonly bigint[],
+  collateral: Token,
+  debt: Token,
+  user: string,
+): { collateral: OraclePrice; debt: OraclePrice } {
+  // 2 addresses, 2 configs of n felts each, 2 prices (3 each), max_ltv, user, a position (4)
+  const n = (f.length - 14) / 2;
+  if (!Number.isInteger(n) || n < 16) throw garbled('a pair context');
+  const at = 2 + 2 * n;
+  const price = (i: number): OraclePrice => {
+    const [low, high, valid] = [f[i], f[i + 1], f[i + 2]] as [bigint, bigint, bigint];
+    if (low >= U128 || high >= U128 || (valid !== 0n && valid !== 1n))
+      throw garbled('a pair context');
+    return { value: low + (high << 128n), valid: valid === 1n };
+  };
+  if (
+    f[0] !== BigInt(collateral.address) ||
+    f[1] !== BigInt(debt.address) ||
+    f[at + 7] !== BigInt(user)
+  )
+    throw garbled('a pair context');
+  return { collateral: price(at), debt: price(at + 3) };
+}
+
+/**
+ * Every outcome of `reads`, then the first failure in their order (not the first to arrive): a
+ * pair with an unlisted asset fails several views at once, and the one that names it must win.
+ */
+async function allInOrder<T extends readonly unknown[]>(reads: {
+  [K in keyof T]: Promise<T[K]>;
+}): Promise<T> {
+  const settled = await Promise.allSettled(reads);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
+ * The account's (collateral, debt) pair in `pool`, with what the checks need — in one round, as
+ * JSON-RPC batches (chain/views.ts): the position, max LTV, both assets' configs, the pair's cap and
+ * totals, and the oracle's prices through the pool's own `context` view.
  */
 export async function readPair(
   reader: ChainReader,
   pool: VesuPool,
   collateral: Token,
   debt: Token,
-  options: LendingReadOptions = {},
+  options: PlanReadOptions = {},
 ): Promise<PairState> {
   if (BigInt(collateral.address) === BigInt(debt.address))
     throw new AppError(
@@ -286,8 +325,13 @@ export async function readPair(
       `the collateral and the debt must be different assets (both ${debt.symbol}): the pool refuses identical assets`,
     );
   return scoped(options, async () => {
-    const listed = async <T>(run: () => Promise<T>, token: Token): Promise<T> =>
-      run().catch((e: unknown) => {
+    const views = options.views ?? batchedViews(reader);
+    const v = (entrypoint: string, calldata: string[]) =>
+      views({ contractAddress: pool.address, entrypoint, calldata });
+    // a revert of the pool's view names an unlisted asset; a failed transport stays what it is
+    const listed = <T>(read: Promise<T>, token: Token): Promise<T> =>
+      read.catch((e: unknown) => {
+        if (!(e instanceof RpcError && e.code === 40)) throw e;
         throw new AppError(
           ErrorCode.LENDING_LIMIT,
           `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
@@ -295,24 +339,24 @@ export async function readPair(
         );
       });
     const pair = [collateral.address, debt.address];
-    const [oracle, position, ltv, config, collateralConfig, cap, totals] = await Promise.all([
-      view(reader, pool.address, 'oracle'),
-      listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
-      view(reader, pool.address, 'ltv_config', pair),
-      listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
-      listed(() => view(reader, pool.address, 'asset_config', [collateral.address]), collateral),
-      view(reader, pool.address, 'debt_caps', pair),
-      view(reader, pool.address, 'pairs', pair),
+    // the assets' configs first: each names the asset the pool does not list (the other views
+    // revert too then, and would name none)
+    const [config, collateralConfig, position, ltv, cap, totals, context] = await allInOrder<
+      [bigint[], bigint[], bigint[], bigint[], bigint[], bigint[], bigint[]]
+    >([
+      listed(v('asset_config', [debt.address]), debt),
+      listed(v('asset_config', [collateral.address]), collateral),
+      v('position', [...pair, reader.address]),
+      v('ltv_config', pair),
+      v('debt_caps', pair),
+      v('pairs', pair),
+      v('context', [...pair, reader.address]),
     ]);
-    const oracleAddress = hex(oracle[0] ?? 0n);
-    const [cPrice, dPrice] = await Promise.all([
-      readPrice(reader, oracleAddress, collateral),
-      readPrice(reader, oracleAddress, debt),
-    ]);
+    const prices = decodeContextPrices(context, collateral, debt, reader.address);
     return pairStateOf(
       { pool, collateral, debt },
       { position, ltv, config, collateralConfig, cap, totals },
-      [cPrice, dPrice],
+      [prices.collateral, prices.debt],
     );
   });
 }
@@ -370,53 +414,154 @@ export interface SupplyState {
   maxRedeem: bigint;
 }
 
-/** The vToken of `token` in `pool` (the factory's `v_token_for_asset`); NOT listed refused. */
+/**
+ * The vToken of `token` in `pool` (the factory's `v_token_for_asset`); NOT listed refused. The
+ * answer is kept as the asset's hint (a later withdrawal asks its shares in its first round).
+ */
 export async function readVToken(
   reader: ChainReader,
   pool: VesuPool,
   token: Token,
-  options: LendingReadOptions = {},
+  options: PlanReadOptions & { vTokens?: VTokenHints | undefined } = {},
 ): Promise<string> {
   return scoped(options, async () => {
-    const [address] = await view(reader, factoryOf(reader.network), 'v_token_for_asset', [
-      pool.address,
-      token.address,
-    ]);
-    if (address === undefined || address === 0n)
+    const views = options.views ?? batchedViews(reader);
+    const f = await views({
+      contractAddress: factoryOf(reader.network),
+      entrypoint: 'v_token_for_asset',
+      calldata: [pool.address, token.address],
+    });
+    const address = f.length === 1 ? (f[0] as bigint) : undefined;
+    if (address === undefined) throw garbled('a vToken address');
+    const named = address === 0n ? undefined : hex(address);
+    if (options.vTokens !== undefined && options.vTokens.get(pool.address, token.address) !== named)
+      await options.vTokens.putOne(pool.address, token.address, named);
+    if (named === undefined)
       throw new AppError(
         ErrorCode.LENDING_LIMIT,
         `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
         { details: { reason: 'not-listed', token: token.symbol } },
       );
-    return hex(address);
+    return named;
   });
 }
 
-/** The account's supply of `token` in `pool`: its vToken, shares and their worth now. */
+/** The account's shares in a vToken as its owner-keyed views give them, in one round. */
+interface OwnerShares {
+  shares: bigint;
+  maxRedeem: bigint;
+  /** `max_withdraw(owner)`: the shares' worth, capped by what the pool can release now */
+  maxWithdraw: bigint;
+  /** `convert_to_assets` of 1e18 shares, rounded down: says whether a share is worth < 1 unit */
+  perShare: bigint;
+}
+
+/** A vToken's u256 answer: exactly two limbs, each below 2^128, or a garbled one (CHAIN_ERROR). */
+const vTokenAmount = (views: Viewer, vToken: string, entrypoint: string, calldata: string[]) =>
+  views({ contractAddress: vToken, entrypoint, calldata }).then((f) => {
+    if (f.length !== 2 || (f[0] as bigint) >= U128 || (f[1] as bigint) >= U128)
+      throw garbled('a vToken amount');
+    return u256(f, 0);
+  });
+
+const ownerShares = (views: Viewer, vToken: string, owner: string): Promise<OwnerShares> => {
+  const v = (entrypoint: string, calldata: string[]) =>
+    vTokenAmount(views, vToken, entrypoint, calldata);
+  return allInOrder<[bigint, bigint, bigint, bigint]>([
+    v('balance_of', [owner]),
+    v('max_redeem', [owner]),
+    v('max_withdraw', [owner]),
+    v('convert_to_assets', [hex(VESU_SCALE % U128), hex(VESU_SCALE >> 128n)]),
+  ]).then(([shares, maxRedeem, maxWithdraw, perShare]) => ({
+    shares,
+    maxRedeem,
+    maxWithdraw,
+    perShare,
+  }));
+};
+
+/**
+ * What `shares` redeem for now, without a further round where the vToken's own answers prove it:
+ * Vesu v2's `max_withdraw(owner)` is the worth of the owner's whole balance (the pool's
+ * `calculate_collateral`, rounded down: what `preview_redeem` of it gives) capped at the assets
+ * the pool can release (R); `max_redeem(owner)` is the balance capped at R's shares, rounded up.
+ * When `max_redeem` is the whole balance B, B ≤ ⌈R·S/A⌉ < R·S/A + 1, so the worth ⌊B·A/S⌋ < R +
+ * A/S: with a share worth less than one base unit (A/S < 1, i.e. `convert_to_assets(1e18)` <
+ * 1e18) the worth is at most R and `max_withdraw` is exactly it. Otherwise (an 18-decimal asset,
+ * or a reserve that binds) `preview_redeem(shares)` is asked in one more round (docs/decisions.md
+ * "A plan's lending reads: one round").
+ */
+async function worthOf(views: Viewer, vToken: string, owned: OwnerShares): Promise<bigint> {
+  const { shares, maxRedeem, maxWithdraw, perShare } = owned;
+  if (shares === 0n) return 0n;
+  if (maxRedeem === shares && perShare < VESU_SCALE) return maxWithdraw;
+  return vTokenAmount(views, vToken, 'preview_redeem', [hex(shares % U128), hex(shares >> 128n)]);
+}
+
+/**
+ * The account's supply of `token` in `pool`: its vToken, shares and their worth now. Round 1, one
+ * batch: the factory's vToken and — where a hint names it — the account's shares in the hinted
+ * vToken (`balance_of`, `max_redeem`, `max_withdraw`, `convert_to_assets`); their worth follows
+ * from them where it can (worthOf), else in a second round. Without a hint (the first read) or with
+ * one the factory contradicts, the shares are asked of the factory's vToken in round 2 (a wrong
+ * hint costs a round, never an amount: only the vToken the factory names now is counted), and the
+ * hint is rewritten; as readLending does, it is rewritten when the read fails too.
+ */
 export async function readSupply(
   reader: ChainReader,
   pool: VesuPool,
   token: Token,
-  options: LendingReadOptions = {},
+  options: PlanReadOptions & { vTokens?: VTokenHints | undefined } = {},
 ): Promise<SupplyState> {
-  const vToken = await readVToken(reader, pool, token, options);
+  const factory = factoryOf(reader.network);
   return scoped(options, async () => {
-    const [balance, maxRedeem] = await Promise.all([
-      view(reader, vToken, 'balance_of', [reader.address]),
-      view(reader, vToken, 'max_redeem', [reader.address]),
-    ]);
-    const shares = u256(balance, 0);
-    const assets =
-      shares === 0n
-        ? 0n
-        : u256(
-            await view(reader, vToken, 'preview_redeem', [
-              `0x${(shares % U128).toString(16)}`,
-              `0x${(shares >> 128n).toString(16)}`,
-            ]),
-            0,
-          );
-    return { pool, token, vToken, shares, assets, maxRedeem: u256(maxRedeem, 0) };
+    const views = options.views ?? batchedViews(reader);
+    const hint = options.vTokens?.get(pool.address, token.address);
+    const found = views({
+      contractAddress: factory,
+      entrypoint: 'v_token_for_asset',
+      calldata: [pool.address, token.address],
+    }).then((f) => {
+      if (f.length !== 1) throw garbled('a vToken address');
+      return f[0] as bigint;
+    });
+    const hinted = hint === undefined ? undefined : ownerShares(views, hint, reader.address);
+    hinted?.catch(() => undefined); // awaited only when the factory confirms the hint
+    const foundNow = settledOf(found);
+    const hintedNow = hinted === undefined ? undefined : settledOf(hinted);
+    /**
+     * The hint as this read leaves it (run when the read fails too): the factory's vToken, none
+     * for an unlisted asset, none when the factory did not answer or when the hint was used and
+     * its views failed or never answered.
+     */
+    const rewriteHint = async (): Promise<void> => {
+      if (options.vTokens === undefined) return;
+      const named = foundNow.value;
+      const used = hint !== undefined && named !== undefined && BigInt(hint) === named;
+      const keep =
+        named === undefined || named === 0n || (used && hintedNow?.value === undefined)
+          ? undefined
+          : hex(named);
+      if (keep !== hint) await options.vTokens.putOne(pool.address, token.address, keep);
+    };
+    try {
+      const address = await found;
+      if (address === 0n)
+        throw new AppError(
+          ErrorCode.LENDING_LIMIT,
+          `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
+          { details: { reason: 'not-listed', token: token.symbol } },
+        );
+      const vToken = hex(address);
+      const owned =
+        hinted !== undefined && BigInt(hint as string) === address
+          ? await hinted
+          : await ownerShares(views, vToken, reader.address);
+      const assets = await worthOf(views, vToken, owned);
+      return { pool, token, vToken, shares: owned.shares, assets, maxRedeem: owned.maxRedeem };
+    } finally {
+      await rewriteHint();
+    }
   });
 }
 
@@ -464,6 +609,8 @@ export interface VTokenHints {
     pool: string,
     found: ReadonlyArray<{ pool: string; asset: string; vToken: string }>,
   ): Promise<void>;
+  /** one asset's entry of `pool` as a plan's read left it (undefined: none), the others kept */
+  putOne(pool: string, asset: string, vToken: string | undefined): Promise<void>;
 }
 
 /** What a promise has come to so far: `value` once it is fulfilled (read synchronously later). */

@@ -1,6 +1,7 @@
 /**
  * `<data>/vtoken-hints.json` (cli/core/vtoken-hints.ts): what a read put is found by the next,
- * per network; a pool's answers replace its old ones; a file that is not ours reads as no hints.
+ * per network; a pool's answers replace its old ones, a plan's one entry only its own; a file that
+ * is not ours reads as no hints.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,31 @@ describe('vToken hints', () => {
     const last = await loadVTokenHints(d, 'sandbox');
     expect(last.get(POOL, '0x1')).toBeUndefined();
     expect(last.get(POOL, '0x2')).toBe(felt(0xb2));
+  });
+
+  it("a plan's one entry (putOne) replaces or drops only its own, and merges with what was written since", async () => {
+    const d = dir();
+    const positions = await loadVTokenHints(d, 'sandbox');
+    const plan = await loadVTokenHints(d, 'sandbox'); // loaded before the positions wrote
+    await positions.put(POOL, [
+      { pool: POOL, asset: '0x1', vToken: '0xa1' },
+      { pool: POOL, asset: '0x2', vToken: '0xa2' },
+    ]);
+    await plan.putOne(POOL, '0x2', '0xb2');
+    await plan.putOne(POOL, '0x3', '0xa3');
+    let now = await loadVTokenHints(d, 'sandbox');
+    expect([now.get(POOL, '0x1'), now.get(POOL, '0x2'), now.get(POOL, '0x3')]).toEqual([
+      felt(0xa1),
+      felt(0xb2),
+      felt(0xa3),
+    ]);
+    await now.putOne(POOL, '0x2', undefined);
+    now = await loadVTokenHints(d, 'sandbox');
+    expect([now.get(POOL, '0x1'), now.get(POOL, '0x2'), now.get(POOL, '0x3')]).toEqual([
+      felt(0xa1),
+      undefined,
+      felt(0xa3),
+    ]);
   });
 
   it('a file that is not ours (not JSON, an array, values that are not felts) gives no hints', async () => {

@@ -1,9 +1,10 @@
 /**
  * `<data>/vtoken-hints.json`: each Vesu asset's vToken as the factory last named it, per network
- * ("sandbox" apart from mainnet), so the next position read asks the account's shares in its
- * first round (cli/core/lending.ts readLending; docs/decisions.md "Position reads: one round,
- * batched"). Not a secret, written the program's one way (shared/fs.ts: atomic), each write merged
- * into the file as it is then, under its lock (two reads at once keep each other's). Only a hint:
+ * ("sandbox" apart from mainnet), so the next position read — or a plan's withdrawal — asks the
+ * account's shares in its first round (cli/core/lending.ts readLending, readSupply;
+ * docs/decisions.md "Position reads: one round, batched", "A plan's lending reads: one round").
+ * Not a secret, written the program's one way (shared/fs.ts: atomic), each write merged into the
+ * file as it is then, under its lock (two reads at once keep each other's). Only a hint:
  * the factory is asked beside it every time and a hint it contradicts is replaced, so a wrong or
  * tampered entry costs one more round, never a wrong amount. An unreadable file is an empty one.
  */
@@ -53,28 +54,36 @@ const LOCK_WAIT_MS = 1_000;
 export async function loadVTokenHints(dataDir: string, scope: string): Promise<VTokenHints> {
   const file = join(dataDir, VTOKEN_HINTS_FILE);
   const entries = await readHints(file);
+  /** `change` applied here, then to the file as it is now, under its lock */
+  const write = async (change: (entries: Record<string, string>) => void): Promise<void> => {
+    change(entries);
+    try {
+      // merged into the file as it is now, under its lock: another read (another network,
+      // another pool, another process) may have written since this one loaded it
+      await withFileLock(
+        file,
+        async () => {
+          const current = await readHints(file);
+          change(current);
+          writeFileAtomic(
+            file,
+            JSON.stringify(Object.fromEntries(Object.entries(current).slice(-MAX_ENTRIES))),
+          );
+        },
+        { waitMs: LOCK_WAIT_MS, what: 'the vToken hints' },
+      );
+    } catch {
+      // a hint that cannot be written only costs the next read a round
+    }
+  };
   return {
     get: (pool, asset) => entries[keyOf(scope, pool, asset)],
-    async put(pool, found) {
-      replacePool(entries, scope, pool, found);
-      try {
-        // merged into the file as it is now, under its lock: another read (another network,
-        // another pool, another process) may have written since this one loaded it
-        await withFileLock(
-          file,
-          async () => {
-            const current = await readHints(file);
-            replacePool(current, scope, pool, found);
-            writeFileAtomic(
-              file,
-              JSON.stringify(Object.fromEntries(Object.entries(current).slice(-MAX_ENTRIES))),
-            );
-          },
-          { waitMs: LOCK_WAIT_MS, what: 'the vToken hints' },
-        );
-      } catch {
-        // a hint that cannot be written only costs the next read a round
-      }
-    },
+    put: (pool, found) => write((e) => replacePool(e, scope, pool, found)),
+    putOne: (pool, asset, vToken) =>
+      write((e) => {
+        const key = keyOf(scope, pool, asset);
+        if (vToken === undefined) delete e[key];
+        else e[key] = feltHex(BigInt(vToken));
+      }),
   };
 }

@@ -149,6 +149,45 @@ describe('factory, oracle and pool views', () => {
     });
     expect(JSON.stringify(unlisted.error?.data)).toContain('asset-config-nonexistent');
   });
+
+  it("context answers as Vesu v2's: the pair, both configs, the oracle's prices, max LTV, the user, the position", async () => {
+    const wallet = await emu.wallet();
+    expect((await borrow(wallet, E18, 1_000n * E6)).execution_status).toBe('SUCCEEDED');
+    const f = await emu.view(POOL, 'context', [ETH.address, USDC.address, wallet.address]);
+    expect(f).toHaveLength(2 + 22 + 22 + 3 + 3 + 1 + 1 + 4);
+    const [oracle] = await emu.view(POOL, 'oracle');
+    const price = (asset: string) =>
+      emu.view(`0x${(oracle as bigint).toString(16)}`, 'price', [asset]);
+    const held = await position(wallet, ETH.address, USDC.address);
+    expect(f).toEqual([
+      BigInt(ETH.address),
+      BigInt(USDC.address),
+      ...(await emu.view(POOL, 'asset_config', [ETH.address])),
+      ...(await emu.view(POOL, 'asset_config', [USDC.address])),
+      ...(await price(ETH.address)),
+      ...(await price(USDC.address)),
+      ...(await emu.view(POOL, 'ltv_config', [ETH.address, USDC.address])),
+      BigInt(wallet.address),
+      held.shares % (1n << 128n),
+      held.shares >> 128n,
+      held.nominalDebt % (1n << 128n),
+      held.nominalDebt >> 128n,
+    ]);
+    for (const [pair, refusal] of [
+      [[ETH.address, ETH.address], 'identical-assets'],
+      [[DAI.address, USDC.address], 'asset-config-nonexistent'],
+    ] as const) {
+      const refused = await emu.rpc('/rpc', 'starknet_call', {
+        request: {
+          contract_address: POOL,
+          entry_point_selector: `0x${VESU_POOL_SELECTOR.context.toString(16)}`,
+          calldata: [...pair, wallet.address],
+        },
+        block_id: 'latest',
+      });
+      expect(JSON.stringify(refused.error?.data)).toContain(refusal);
+    }
+  });
 });
 
 describe('supply and withdraw through the vToken', () => {

@@ -538,6 +538,32 @@ export class VesuPoolContract implements Contract {
         const ok = collateralValue * this.maxLtv(c.address) >= debtValue * SCALE;
         return [ok ? 1n : 0n, ...u256(collateralValue), ...u256(debtValue)];
       }
+      case VESU_POOL_SELECTOR.context: {
+        // Vesu v2's Context: the pair's configs, its prices (the pool asks its oracle), max LTV,
+        // the user and the position's shares and nominal debt
+        expectArgs(calldata, 3);
+        const [cAddress, dAddress, user] = calldata as [bigint, bigint, bigint];
+        if (cAddress === dAddress) throw new Revert('identical-assets');
+        const c = this.#listed(cAddress);
+        const d = this.#listed(dAddress);
+        const price = (asset: ListedAsset): bigint[] => {
+          const p = this.#oracle.price(ctx.state, asset.address);
+          return [...u256(p.value), p.valid ? 1n : 0n];
+        };
+        const position = this.position(ctx.state, c.address, d.address, user);
+        return [
+          c.address,
+          d.address,
+          ...this.#assetConfig(ctx.state, c),
+          ...this.#assetConfig(ctx.state, d),
+          ...price(c),
+          ...price(d),
+          this.maxLtv(c.address),
+          user,
+          ...u256(position.shares),
+          ...u256(position.nominalDebt),
+        ];
+      }
       case VESU_POOL_SELECTOR.ltv_config: {
         expectArgs(calldata, 2);
         const c = this.#listed(calldata[0] as bigint);

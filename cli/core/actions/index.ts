@@ -22,6 +22,7 @@ import { openHistory } from '../history.js';
 import { chainOf } from '../reconcile.js';
 import { aggregatorFor } from '../quote.js';
 import { mapSessionError, requireSession, type Session } from '../session.js';
+import { loadVTokenHints } from '../vtoken-hints.js';
 import type {
   ActionContext,
   ActionRequest,
@@ -103,7 +104,10 @@ export async function planAction(
       ? undefined
       : parseAmount(options.maxFee, gasToken.decimals, { label: `--max-fee (${gasToken.symbol})` });
   try {
-    const account = await openExecutionAccount(endpoints, session, call);
+    const [account, vTokens] = await Promise.all([
+      openExecutionAccount(endpoints, session, call),
+      loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
+    ]);
     const ctx: ActionContext = {
       aggregator: aggregatorFor(endpoints),
       account,
@@ -112,6 +116,7 @@ export async function planAction(
       defaultSlippageBps: endpoints.settings.slippageBps,
       history: openHistory(endpoints.dataDir),
       chain: chainOf(endpoints),
+      vTokens,
       ...(options.now ? { now: options.now } : {}),
     };
     const prepare = PREPARE[request.kind] as Prepare<ActionRequest> | undefined;

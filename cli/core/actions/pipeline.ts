@@ -21,6 +21,7 @@ import type { ExecutionAccount } from '../chain/account.js';
 import type { PreparedExecution } from '../chain/execute.js';
 import type { FeeChoice } from '../execution.js';
 import type { HistoryStore } from '../history.js';
+import type { VTokenHints } from '../lending.js';
 import type { AcknowledgmentId } from './acknowledgments.js';
 import type { GasQuote } from './checks.js';
 import type { PlanDocument } from './document.js';
@@ -46,6 +47,8 @@ export interface ActionContext {
   history?: HistoryStore | undefined;
   /** the chain this runs on: "mainnet", "sepolia" or "sandbox:<id>" (reconcile.ts chainOf) */
   chain?: string | undefined;
+  /** the Vesu vToken hints (vtoken-hints.ts): a withdrawal's shares asked in its first round */
+  vTokens?: VTokenHints | undefined;
 }
 
 /** "100 USDC>ETH" as given: decimal amount in token units, symbols or addresses. */

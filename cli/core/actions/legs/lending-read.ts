@@ -241,7 +241,7 @@ export async function readLendingLegs(
   ctx: ActionContext,
   call: CallOptions,
 ): Promise<PlannedLeg[]> {
-  const options = { signal: call.signal };
+  const options = { signal: call.signal, vTokens: ctx.vTokens };
   const reader = ctx.account;
   return Promise.all(
     specs.map(async (spec): Promise<PlannedLeg> => {
