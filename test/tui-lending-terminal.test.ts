@@ -161,8 +161,9 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       term.keys({ text: 'y' });
       await confirmed('Repaid');
       await openLending();
-      const repaid = await seen(/Borrowed \S+ USDC against 1 ETH/);
-      expect(repaid).toContain('Borrowed 0 USDC against 1 ETH in Prime: health factor —');
+      const repaid = await seen(/Collateral 1 ETH in Prime, no USDC borrowed/);
+      expect(repaid).toContain('Collateral 1 ETH in Prime, no USDC borrowed: health factor —');
+      expect(repaid).not.toMatch(/Borrowed \S+ USDC against 1 ETH/);
       expect(repaid).not.toMatch(/⚠|✖/);
 
       // the same, headless: no debt left, not a unit

@@ -4,6 +4,7 @@
  * the services port and opens the shared review, which takes RISK for a low health factor.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
@@ -14,6 +15,7 @@ import {
   healthOf,
   labelOf,
   lendingRequest,
+  positionLines,
   REFRESH_MS,
   withField,
   withKind,
@@ -29,8 +31,12 @@ afterEach(() => {
 
 const borrow = (debt: string, collateral: string, healthFactor: string | null, token = 'ETH') => ({
   pool: 'Prime',
-  collateral: { token, amount: collateral, baseUnits: '0' },
-  debt: { token: 'USDC', amount: debt, baseUnits: '0' },
+  collateral: { token, amount: collateral, baseUnits: parseAmount(collateral, 18).toString() },
+  debt: {
+    token: 'USDC',
+    amount: debt,
+    baseUnits: debt === '0' ? '0' : parseAmount(debt, 6).toString(),
+  },
   healthFactor,
   maxLtv: '0.8',
   liquidationPrice: '1750',
@@ -66,6 +72,17 @@ describe('lending screen', () => {
     );
     expect(frame).not.toContain('below 1.2');
     expect(frame).not.toContain('liquidated now');
+  });
+
+  it('collateral without debt reads as collateral, not "Borrowed 0", in full and compact', async () => {
+    const doc = positions([{ ...borrow('0', '1', null), liquidationPrice: null }]);
+    for (const compact of [false, true]) {
+      const text = positionLines(doc, compact)
+        .map((l) => l.text)
+        .join('\n');
+      expect(text).toContain('Collateral 1 ETH in Prime, no USDC borrowed: health factor —');
+      expect(text).not.toContain('Borrowed');
+    }
   });
 
   it('warns below the 1.2 margin, and louder at or below 1', async () => {

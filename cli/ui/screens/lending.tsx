@@ -244,7 +244,11 @@ export function positionLines(doc: LendingDocument, compact: boolean): PositionL
     : doc.supplied.map((s) => ({ text: `Supplied ${worth(s)} in ${s.pool}` }));
   const borrows = doc.borrows.flatMap((b): PositionLine[] => {
     const level = healthOf(b.healthFactor);
-    const head = `Borrowed ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token} in ${b.pool}: health factor ${b.healthFactor ?? '—'}`;
+    // collateral with no debt (all repaid, or added before a borrow) is not "Borrowed 0"
+    const head =
+      b.debt.baseUnits === '0'
+        ? `Collateral ${b.collateral.amount} ${b.collateral.token} in ${b.pool}, no ${b.debt.token} borrowed: health factor —`
+        : `Borrowed ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token} in ${b.pool}: health factor ${b.healthFactor ?? '—'}`;
     const at =
       b.liquidationPrice === null
         ? undefined
