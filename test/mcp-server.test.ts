@@ -284,6 +284,49 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     ).toBe('NO_POSITION');
   });
 
+  it('lending refusals are our own words with details.reason, naming the asset the pool does not list', async () => {
+    const { client } = await connect([]);
+    // under the debt floor: the reason an agent acts on sits in details, as docs/commands.md says
+    const floor = errorOf(
+      await call(client, 'plan_borrow', {
+        amount: '5',
+        token: 'USDC',
+        collateral: 'ETH',
+        collateralAmount: '1',
+      }),
+    ) as { code: string; message: string; details?: Record<string, unknown>; untrusted?: unknown };
+    expect(floor).toMatchObject({ code: 'LENDING_LIMIT', details: { reason: 'debt-floor' } });
+    expect(floor.message).toMatch(/floor of \$10/);
+    expect(floor.untrusted).toBeUndefined();
+    // the debt asset is the unlisted one (ETH is listed): the refusal names DAI
+    const unlisted = errorOf(
+      await call(client, 'plan_borrow', {
+        amount: '100',
+        token: 'DAI',
+        collateral: 'ETH',
+        collateralAmount: '1',
+      }),
+    );
+    expect(unlisted).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: { reason: 'not-listed', token: 'DAI' },
+    });
+    expect(unlisted.message).toMatch(/DAI is not listed/);
+    // no collateral in the position: the remedy names no command-line flag
+    const bare = errorOf(
+      await call(client, 'plan_borrow', { amount: '100', token: 'USDC', collateral: 'WBTC' }),
+    );
+    expect(bare.code).toBe('HEALTH_TOO_LOW');
+    expect(bare.message).toMatch(/holds no WBTC collateral/);
+    expect(bare.message).not.toMatch(/--/);
+    const pool = errorOf(
+      await call(client, 'plan_supply', { amount: '10', token: 'USDT', pool: 'Nope' }),
+    ) as { code: string; message: string; untrusted?: unknown };
+    expect(pool.code).toBe('UNKNOWN_POOL');
+    expect(pool.message).toMatch(/no Vesu pool "Nope"/);
+    expect(pool.untrusted).toBeUndefined();
+  });
+
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
     const { client } = await connect(CAPS);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });

@@ -266,6 +266,9 @@ async function readPrice(reader: ChainReader, oracle: string, asset: Token): Pro
   return { value: u256(f, 0), valid: f[2] === 1n };
 }
 
+/** A view the contract reverted (Starknet JSON-RPC error 40 CONTRACT_ERROR), not a failed read. */
+const reverted = (error: unknown): boolean => error instanceof RpcError && error.code === 40;
+
 const garbled = (what: string): AppError =>
   new AppError(ErrorCode.CHAIN_ERROR, `the Vesu pool answered ${what} in a shape we do not know`);
 
@@ -286,21 +289,40 @@ export async function readPair(
       `the collateral and the debt must be different assets (both ${debt.symbol}): the pool refuses identical assets`,
     );
   return scoped(options, async () => {
+    // an asset's config view reverts for an asset the pool does not list; any other failure (the
+    // node, a limit, the transport) is not a listing and keeps its own error
     const listed = async <T>(run: () => Promise<T>, token: Token): Promise<T> =>
       run().catch((e: unknown) => {
-        throw new AppError(
-          ErrorCode.LENDING_LIMIT,
-          `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
-          { details: { reason: 'not-listed', token: token.symbol }, cause: e },
-        );
+        if (reverted(e))
+          throw new AppError(
+            ErrorCode.LENDING_LIMIT,
+            `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
+            { details: { reason: 'not-listed', token: token.symbol }, cause: e },
+          );
+        throw e;
       });
     const pair = [collateral.address, debt.address];
-    const [oracle, position, ltv, config, collateralConfig, cap, totals] = await Promise.all([
+    const debtConfig = listed(
+      () => view(reader, pool.address, 'asset_config', [debt.address]),
+      debt,
+    );
+    const collateralConfig = listed(
+      () => view(reader, pool.address, 'asset_config', [collateral.address]),
+      collateral,
+    );
+    // the position view reverts when either asset is unlisted: the configs say which one
+    const position = view(reader, pool.address, 'position', [...pair, reader.address]).catch(
+      async (e: unknown) => {
+        await Promise.all([collateralConfig, debtConfig]);
+        throw e;
+      },
+    );
+    const [oracle, positionFelts, ltv, config, collateralFelts, cap, totals] = await Promise.all([
       view(reader, pool.address, 'oracle'),
-      listed(() => view(reader, pool.address, 'position', [...pair, reader.address]), collateral),
+      position,
       view(reader, pool.address, 'ltv_config', pair),
-      listed(() => view(reader, pool.address, 'asset_config', [debt.address]), debt),
-      listed(() => view(reader, pool.address, 'asset_config', [collateral.address]), collateral),
+      debtConfig,
+      collateralConfig,
       view(reader, pool.address, 'debt_caps', pair),
       view(reader, pool.address, 'pairs', pair),
     ]);
@@ -311,7 +333,7 @@ export async function readPair(
     ]);
     return pairStateOf(
       { pool, collateral, debt },
-      { position, ltv, config, collateralConfig, cap, totals },
+      { position: positionFelts, ltv, config, collateralConfig: collateralFelts, cap, totals },
       [cPrice, dPrice],
     );
   });
@@ -483,7 +505,7 @@ function settledOf<T>(p: Promise<T>): { value?: T } {
  * does not list) → undefined; any other failure (the node, a limit, the transport) is thrown.
  */
 const unlessReverted = (error: unknown): undefined => {
-  if (error instanceof RpcError && error.code === 40) return undefined;
+  if (reverted(error)) return undefined;
   throw error;
 };
 

@@ -103,6 +103,12 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.NOTHING_STAKED,
   ErrorCode.EXIT_NOT_READY,
   ErrorCode.REBALANCE_OUTSIDE_BAND,
+  // the lending refusals are worded by the core from the pool's numbers (cli/core/lending.ts,
+  // legs/lending-read.ts); their `reason` is ours (docs/commands.md "Lending": details.reason)
+  ErrorCode.UNKNOWN_POOL,
+  ErrorCode.NO_POSITION,
+  ErrorCode.HEALTH_TOO_LOW,
+  ErrorCode.LENDING_LIMIT,
 ]);
 
 /** Our own sentence for a code whose message may carry a service's words. */

@@ -90,7 +90,9 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
       if (collateralAfter === 0n)
         throw new AppError(
           ErrorCode.HEALTH_TOO_LOW,
-          `nothing was signed: there is no ${pair.collateral.symbol} collateral in this position; give --collateral AMOUNT ${pair.collateral.symbol}`,
+          // the core names no face's flag (docs/architecture.md): each face's input says how
+          `nothing was signed: the ${pair.collateral.symbol}/${pair.debt.symbol} position holds no ${pair.collateral.symbol} collateral, so any debt would leave a health factor of 0: deposit some with the borrow (give an amount of ${pair.collateral.symbol} as the collateral)`,
+          { details: { healthFactor: '0' } },
         );
       checkBorrowLimits(pair, borrow, debtAfter);
       const after = pairHealth(pair, collateralAfter, debtAfter);
