@@ -7,7 +7,10 @@
  * repay all leaves no debt (no dust) → close returns the collateral; no pool on sepolia.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { tempHome } from './helpers/process.js';
 
 interface Money {
   token: string;
@@ -191,6 +194,52 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(ethAfter - ethBefore).toBeGreaterThanOrEqual(E18);
     expect(await read()).toBeUndefined();
   }, 300_000);
+
+  it('repay all with the debt in hand but not the interest margin: repaid, no dust', async () => {
+    // a third user, whose USDT is only what the test leaves them
+    const carol = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(carol.dir, 'sandbox.json'));
+      await signIn(carol.dir, 'carol@example.com');
+      const as = (args: string[]) => cli(carol.dir, [...args, '--sandbox', '--json']);
+      const borrowed = await as([
+        'borrow',
+        '1000',
+        'USDT',
+        '--collateral',
+        '10000',
+        'STRK',
+        '--yes',
+      ]);
+      expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+      // keep 1000.5 USDT: the debt (1000 and seconds of interest) but not its 0.1 % margin
+      const held = 1000n * USDC + USDC / 2n;
+      const start = (await as(['balance', 'USDT'])).doc.balances as Array<{ baseUnits: string }>;
+      const away = BigInt(start[0]?.baseUnits ?? '0') - held;
+      const sent = await as([
+        'send',
+        `${away / USDC}.${(away % USDC).toString().padStart(6, '0')}`,
+        'USDT',
+        users.bobAddress,
+        '--yes',
+      ]);
+      expect(sent.doc.error, sent.stderr).toBeUndefined();
+
+      const repaid = await as(['repay', 'all', 'USDT', '--collateral', 'STRK', '--yes']);
+      expect(repaid.doc.error, repaid.stderr).toBeUndefined();
+      expect(repaid.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+      // the approve was what is held, not more
+      const approve = (repaid.doc.calls as Array<{ calldata: string[] }>)[0];
+      expect(BigInt(approve?.calldata[1] ?? '0')).toBe(held);
+      const after = (await as(['lending'])).doc as unknown as { borrows: Borrow[] };
+      const position = after.borrows.find(
+        (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
+      );
+      expect(position?.debt.baseUnits).toBe('0');
+    } finally {
+      carol.cleanup();
+    }
+  }, 120_000);
 
   it('a batch of supply + stake + send is one transaction with one hash', async () => {
     const r = await alice([
