@@ -235,7 +235,7 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
   if (debtValue !== 0n && debtValue <= pair.debtLimits.floor)
     limit(
       'debt-floor',
-      `the debt would be worth $${formatAmount(debtValue, 18, { maxFractionDigits: 2 })}, at or under the pool's floor of $${formatAmount(pair.debtLimits.floor, 18)}: borrow more, or repay all`,
+      `the debt would be worth ${debtValue < 10n ** 16n ? 'less than $0.01' : `$${formatAmount(debtValue, 18, { maxFractionDigits: 2 })}`}, at or under the pool's floor of $${formatAmount(pair.debtLimits.floor, 18)}: borrow more, or repay all`,
       { floorUsd: formatAmount(pair.debtLimits.floor, 18) },
     );
   if (borrow <= 0n) return;

@@ -222,8 +222,15 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
       const all = amount === undefined || amount === pair.collateralAmount;
       const out = all ? pair.collateralAmount : amount;
       const after = pairHealth(pair, pair.collateralAmount - out, pair.debtAmount);
-      // the same rules as a borrow's: at or below 1 refused (all with a debt is 0), the debt floor;
-      // and what leaves must be in the collateral asset's reserve, under its utilisation limit
+      // all of it under a debt: its own words, with the way out docs/commands.md gives
+      if (all && pair.debtAmount > 0n)
+        throw new AppError(
+          ErrorCode.HEALTH_TOO_LOW,
+          `nothing was signed: the ${pair.collateral.symbol}/${pair.debt.symbol} position still owes ${show(pair.debtAmount, pair.debt)}: taking all its collateral would leave a health factor of 0; repay the debt first, or close the position (repays it and takes the collateral back in one transaction)`,
+          { details: { healthFactor: '0' } },
+        );
+      // the same rules as a borrow's: at or below 1 refused, the debt floor; and what leaves must
+      // be in the collateral asset's reserve, under its utilisation limit
       checkHealth(after, pair);
       checkBorrowLimits(pair, 0n, pair.debtAmount);
       checkCollateralRelease(pair, out);
