@@ -52,6 +52,24 @@ describe('finance-tui bin basics', () => {
     );
   });
 
+  it('a reading command that takes no arguments refuses a stray word before reading anything', async () => {
+    const home = tempHome();
+    try {
+      for (const command of ['lending', 'staking']) {
+        const result = await runBin(
+          [command, 'USDC', '--json'],
+          cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+        );
+        expect(result.code, command).toBe(1);
+        expect(JSON.parse(result.stdout)).toMatchObject({
+          error: { code: 'USAGE_ERROR', message: `${command} takes no arguments (got "USDC")` },
+        });
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {

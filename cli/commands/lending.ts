@@ -1,9 +1,8 @@
 /** `finance-tui lending [--pool P] [--network N] [--sandbox] [--json]`: your Vesu positions, with the health factor of each borrow. */
-import { parseCommandArgs } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
-import type { Network } from '../../shared/tokens.js';
 
 export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--network mainnet|sepolia] [--sandbox] [--json]
 
@@ -16,18 +15,18 @@ Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd
 `;
 
 export const run: CommandRun = async (ctx) => {
-  const { values } = parseCommandArgs(ctx.argv, {
+  const { values, positionals } = parseCommandArgs(ctx.argv, {
     network: { type: 'string' },
     pool: { type: 'string' },
   });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const network = values.network as string | undefined;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  if (positionals.length > 0)
+    throw usageError(`lending takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  const network = parseNetworkFlag(values.network);
   const { lendingPositions } = await import('../core/lending.js');
   const data = await withEndpoints(
     ctx,
-    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
     (endpoints, call) =>
       lendingPositions(endpoints, { pool: values.pool as string | undefined }, call),
   );
