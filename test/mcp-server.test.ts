@@ -284,7 +284,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     ).toBe('NO_POSITION');
   });
 
-  it('lending refusals are our own words with details.reason, naming the asset the pool does not list', async () => {
+  it('lending refusals are our own words with details.reason, naming the asset the pool does not list and no flag', async () => {
     const { client } = await connect([]);
     // under the debt floor: the reason an agent acts on sits in details, as docs/commands.md says
     const floor = errorOf(
@@ -325,6 +325,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(pool.code).toBe('UNKNOWN_POOL');
     expect(pool.message).toMatch(/no Vesu pool "Nope"/);
     expect(pool.untrusted).toBeUndefined();
+    // an empty batch: the agent is told what to give in its own terms, not the command's flags
+    const empty = errorOf(await call(client, 'plan_batch', {}));
+    expect(empty.code).toBe('USAGE_ERROR');
+    expect(empty.message).toMatch(/at least one swap, transfer, supply or stake/);
+    expect(empty.message).not.toMatch(/--/);
   });
 
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
