@@ -195,7 +195,7 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(await read()).toBeUndefined();
   }, 300_000);
 
-  it('repay all with the debt in hand but not the interest margin: repaid, no dust', async () => {
+  it('repay all with the debt in hand but not the interest margin: repaid, no dust; history says what it took', async () => {
     // a third user, whose USDT is only what the test leaves them
     const carol = tempHome();
     try {
@@ -231,6 +231,19 @@ describe('lending through the sandbox (whole processes)', () => {
       // the approve was what is held, not more
       const approve = (repaid.doc.calls as Array<{ calldata: string[] }>)[0];
       expect(BigInt(approve?.calldata[1] ?? '0')).toBe(held);
+      // the history records what the repayment took (the receipt), not the approve's bound
+      const took = (
+        (repaid.doc.transaction as { balanceChanges: Array<{ symbol: string; baseUnits: string }> })
+          .balanceChanges ?? []
+      ).find((c) => c.symbol === 'USDT');
+      expect(BigInt(took?.baseUnits ?? '0')).toBeLessThan(-(1000n * USDC) + 1n);
+      const history = (await cli(carol.dir, ['history', '--offline', '--json'])).doc as {
+        entries: Array<{ kind: string; amounts: Array<{ direction: string; baseUnits: string }> }>;
+      };
+      const entry = history.entries.find((e) => e.kind === 'repay');
+      expect(entry?.amounts.find((a) => a.direction === 'out')?.baseUnits).toBe(
+        (-BigInt(took?.baseUnits ?? '0')).toString(),
+      );
       const after = (await as(['lending'])).doc as unknown as { borrows: Borrow[] };
       const position = after.borrows.find(
         (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
