@@ -125,6 +125,12 @@ describe('lending through the sandbox (whole processes)', () => {
     const debtNow = BigInt(lower?.debt.baseUnits ?? '0');
     expect(lower?.healthFactor).toBe(byHand(1n, 2000n, debtNow, 8n));
     expect(Number(lower?.healthFactor)).toBeLessThan(Number(before?.healthFactor));
+    // a person reading the positions is warned, with the commands that raise it
+    const shownLow = await cli(users.aliceHome, ['lending', '--sandbox']);
+    expect(shownLow.stdout).toMatch(/! health factor [\d.]+ is below 1\.2: close to liquidation/);
+    expect(shownLow.stdout).toContain('finance-tui repay AMOUNT USDC --collateral ETH --sandbox');
+    const folio = await cli(users.aliceHome, ['portfolio', '--sandbox']);
+    expect(folio.stdout).toMatch(/health factor [\d.]+ \(below 1\.2: close to liquidation\)/);
 
     // 1600 of borrowing power against 1500 + 200: at or below 1, refused before signing
     const over = await alice(['borrow', '200', 'USDC', '--collateral', 'ETH', '--yes']);

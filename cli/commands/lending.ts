@@ -2,7 +2,9 @@
 import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
+import { formatAmount } from '../../shared/amount.js';
 import { usageError } from '../../shared/errors.js';
+import { HEALTH_MARGIN, healthLevelOfWords } from '../../shared/vesu.js';
 
 export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--network mainnet|sepolia] [--sandbox] [--json]
 
@@ -13,6 +15,23 @@ at which it would reach 1, and the pool's limits that apply (debt floor, cap, ut
 Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd}] and borrows:
 [{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}].
 `;
+
+/** A borrow's health against the margin, in words with the commands that raise it; none when fine. */
+function healthWarning(
+  hf: string | null,
+  pair: { collateral: string; debt: string; sandbox: boolean },
+): string[] {
+  const level = healthLevelOfWords(hf);
+  if (level === 'ok') return [];
+  const { collateral, debt } = pair;
+  const where = pair.sandbox ? ' --sandbox' : '';
+  const remedy = `repay (finance-tui repay AMOUNT ${debt} --collateral ${collateral}${where}) or add collateral (finance-tui add-collateral AMOUNT ${collateral} --debt ${debt}${where})`;
+  return [
+    level === 'liquidatable'
+      ? `      ! health factor ${hf} is at or below 1: this position can be liquidated now — ${remedy}`
+      : `      ! health factor ${hf} is below ${formatAmount(HEALTH_MARGIN, 18)}: close to liquidation — ${remedy}`,
+  ];
+}
 
 export const run: CommandRun = async (ctx) => {
   const { values, positionals } = parseCommandArgs(ctx.argv, {
@@ -42,6 +61,11 @@ export const run: CommandRun = async (ctx) => {
         lines.push(
           `    ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token}: health factor ${b.healthFactor ?? '— (no debt)'} (max LTV ${b.maxLtv}${b.liquidationPrice === null ? '' : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`})`,
           `      limits: debt floor $${b.limits.debtFloorUsd}${b.limits.debtCap === null ? '' : `, cap ${b.limits.debtCap} ${b.debt.token}`}, utilisation up to ${b.limits.maxUtilization}`,
+          ...healthWarning(b.healthFactor, {
+            collateral: b.collateral.token,
+            debt: b.debt.token,
+            sandbox: data.network === 'sandbox',
+          }),
         );
       return `${lines.join('\n')}\n`;
     },
