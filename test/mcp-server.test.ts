@@ -332,6 +332,49 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(empty.message).not.toMatch(/--/);
   });
 
+  it('caps: a borrow counts the debt it takes on — over --max-usd it is LIMIT_EXCEEDED, nothing signed', async () => {
+    // collateral first, under a server whose caps it fits
+    const { client: roomy } = await connect(CAPS);
+    const added = await call(roomy, 'plan_add_collateral', {
+      amount: '1000',
+      token: 'STRK',
+      debt: 'USDC',
+    });
+    const addId = (added.structuredContent as { planId: string }).planId;
+    const done = await call(roomy, 'execute_plan', { planId: addId });
+    expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
+    // $500 of STRK at 0.7: borrowing 100 USDC moves nothing out, but owes $100: above a $50 cap
+    const { client: capped } = await connect([
+      '--allow-execute',
+      '--max-usd',
+      '50',
+      '--budget-usd',
+      '100000000',
+    ]);
+    const planned = await call(capped, 'plan_borrow', {
+      amount: '100',
+      token: 'USDC',
+      collateral: 'STRK',
+    });
+    expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+    const refused = errorOf(
+      await call(capped, 'execute_plan', {
+        planId: (planned.structuredContent as { planId: string }).planId,
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { valueUsd: '100' } });
+    const lending = await call(capped, 'get_lending', {});
+    const pair = (
+      lending.structuredContent as {
+        borrows: Array<{
+          collateral: { token: string };
+          debt: { token: string; baseUnits: string };
+        }>;
+      }
+    ).borrows.find((b) => b.collateral.token === 'STRK' && b.debt.token === 'USDC');
+    expect(pair?.debt.baseUnits).toBe('0');
+  });
+
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
     const { client } = await connect(CAPS);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });
