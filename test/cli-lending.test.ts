@@ -341,6 +341,15 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(doc.notes.join(' ')).toMatch(/rebalance acts on wallet tokens only/);
   }, 300_000);
 
+  it('on the sandbox a refusal names the sandbox, never mainnet', async () => {
+    const token = await alice(['supply', '10', 'FOO']);
+    expect(token.doc.error).toMatchObject({ code: 'UNKNOWN_TOKEN' });
+    expect(token.doc.error?.message).toMatch(/unknown token "FOO" in the sandbox/);
+    const pool = await alice(['supply', '10', 'USDT', '--pool', 'Nope']);
+    expect(pool.doc.error).toMatchObject({ code: 'UNKNOWN_POOL' });
+    expect(pool.doc.error?.message).not.toMatch(/mainnet/);
+  }, 60_000);
+
   it('no pool on sepolia: refused, nothing signed', async () => {
     const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);
     expect(r.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });

@@ -8,6 +8,7 @@
  */
 import { ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
+import { sandboxWording } from '../../shared/tokens.js';
 
 /** One sentence for the instructions and the descriptions. */
 export const UNTRUSTED_NOTE =
@@ -143,8 +144,7 @@ export function errorBody(
   hint: string | undefined,
   sandbox: boolean,
 ): Record<string, unknown> {
-  const where = (text: string): string =>
-    sandbox ? text.replace(/\bon mainnet\b/g, 'in the sandbox') : text;
+  const where = (text: string): string => (sandbox ? sandboxWording(text) : text);
   const clean = where(printable(message, OUTSIDE_MAX));
   const own = OWN_WORDS.has(code);
   // an own-words code's `reason` is ours too (a refusal's kind: 'prices-disagree', 'legs', …)
