@@ -70,6 +70,23 @@ describe('finance-tui bin basics', () => {
     }
   });
 
+  it('repay without --collateral names the flag as repay takes it (a token, no amount)', async () => {
+    const home = tempHome();
+    try {
+      const result = await runBin(
+        ['repay', '10', 'USDC', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      expect(result.code).toBe(1);
+      const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('USAGE_ERROR');
+      expect(error.message).toMatch(/^--collateral TOKEN is required/);
+      expect(error.message).not.toMatch(/AMOUNT/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {

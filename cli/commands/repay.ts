@@ -28,6 +28,9 @@ export const run: CommandRun = async (ctx) => {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
+  // repay's collateral is the position's token alone: say so when it is missing too
+  if (typeof values.collateral !== 'string' || values.collateral.trim() === '')
+    throw usageError('--collateral TOKEN is required: the collateral of the position to repay');
   const c = collateralOf(values.collateral, positionals, 2);
   if (c.amount !== undefined) throw usageError('repay takes --collateral TOKEN (no amount)');
   if (c.rest.length !== 2)
