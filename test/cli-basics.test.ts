@@ -87,6 +87,22 @@ describe('finance-tui bin basics', () => {
     }
   });
 
+  it('borrow with one argument too many says so, not that the collateral lacks its token', async () => {
+    const home = tempHome();
+    try {
+      const result = await runBin(
+        ['borrow', '100', 'USDC', '--collateral', '1', 'ETH', '2', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      expect(result.code).toBe(1);
+      const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('USAGE_ERROR');
+      expect(error.message).toMatch(/^too many arguments/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {
