@@ -121,6 +121,15 @@ export function findToken(network: Network, symbolOrAddress: string): Token | un
   return tokens.find((t) => t.symbol.toUpperCase() === upper);
 }
 
+/**
+ * A message about the network, as a sandbox user should read it: the sandbox runs mainnet's
+ * registry (and pools), so the core words its lookups "on mainnet"; each face says "in the
+ * sandbox" instead, so no one on the sandbox is told they are on mainnet.
+ */
+export function sandboxWording(text: string): string {
+  return text.replace(/\bon mainnet\b/g, 'in the sandbox');
+}
+
 /** Lookup for user input: unknown → UNKNOWN_TOKEN naming the known symbols of that network. */
 export function resolveToken(network: Network, symbolOrAddress: string): Token {
   const found = findToken(network, symbolOrAddress);

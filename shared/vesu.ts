@@ -14,6 +14,7 @@
  * value: i257 } and i257 = { abs: u256 (low, high), is_negative: bool } → 4 felts per Amount.
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
+import { parseAmount } from './amount.js';
 import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
@@ -163,6 +164,19 @@ export function healthLevel(hf: bigint | undefined): 'ok' | 'low' | 'liquidatabl
   if (hf === undefined) return 'ok';
   if (hf <= VESU_SCALE) return 'liquidatable';
   return hf < HEALTH_MARGIN ? 'low' : 'ok';
+}
+
+/**
+ * A health factor as the core words it ("1.1500"; null: no debt) against the margin, for the
+ * faces' warnings; a text that does not read as one is the worst case (fail closed).
+ */
+export function healthLevelOfWords(words: string | null): 'ok' | 'low' | 'liquidatable' {
+  if (words === null) return 'ok';
+  try {
+    return healthLevel(parseAmount(words, 18));
+  } catch {
+    return 'liquidatable';
+  }
 }
 
 /** Revert reasons of the pool that a client explains in words. */

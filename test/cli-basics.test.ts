@@ -52,6 +52,57 @@ describe('finance-tui bin basics', () => {
     );
   });
 
+  it('a reading command that takes no arguments refuses a stray word before reading anything', async () => {
+    const home = tempHome();
+    try {
+      for (const command of ['lending', 'staking']) {
+        const result = await runBin(
+          [command, 'USDC', '--json'],
+          cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+        );
+        expect(result.code, command).toBe(1);
+        expect(JSON.parse(result.stdout)).toMatchObject({
+          error: { code: 'USAGE_ERROR', message: `${command} takes no arguments (got "USDC")` },
+        });
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('repay without --collateral names the flag as repay takes it (a token, no amount)', async () => {
+    const home = tempHome();
+    try {
+      const result = await runBin(
+        ['repay', '10', 'USDC', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      expect(result.code).toBe(1);
+      const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('USAGE_ERROR');
+      expect(error.message).toMatch(/^--collateral TOKEN is required/);
+      expect(error.message).not.toMatch(/AMOUNT/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('borrow with one argument too many says so, not that the collateral lacks its token', async () => {
+    const home = tempHome();
+    try {
+      const result = await runBin(
+        ['borrow', '100', 'USDC', '--collateral', '1', 'ETH', '2', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      expect(result.code).toBe(1);
+      const { error } = JSON.parse(result.stdout) as { error: { code: string; message: string } };
+      expect(error.code).toBe('USAGE_ERROR');
+      expect(error.message).toMatch(/^too many arguments/);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {

@@ -140,6 +140,24 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
       '--yes',
     ]);
     expect(allWithDebt.doc.error).toMatchObject({ code: 'HEALTH_TOO_LOW' });
+    expect(String(allWithDebt.doc.error?.message)).toMatch(
+      /still owes [\d.]+ USDC.*repay the debt first, or close the position/,
+    );
+    // repaying all but one unit leaves dust under the floor: refused, its worth said in words
+    const short = BigInt((await read())?.debt.baseUnits ?? '0') - 1n;
+    const dusty = await alice([
+      'repay',
+      `${short / 10n ** 6n}.${(short % 10n ** 6n).toString().padStart(6, '0')}`,
+      'USDC',
+      '--collateral',
+      'ETH',
+      '--yes',
+    ]);
+    expect(dusty.doc.error).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: { reason: 'debt-floor' },
+    });
+    expect(String(dusty.doc.error?.message)).toMatch(/worth less than \$0\.01/);
     const repaid = await alice(['repay', 'all', 'USDC', '--collateral', 'ETH', '--yes']);
     expect(repaid.doc.error, repaid.stderr).toBeUndefined();
     const ethBeforeAll = await ethBalance();

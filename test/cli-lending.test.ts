@@ -7,8 +7,11 @@
  * repay all leaves no debt (no dust) → close returns the collateral; no pool on sepolia.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { healthByHand as byHand } from './helpers/health.js';
+import { tempHome } from './helpers/process.js';
 
 interface Money {
   token: string;
@@ -108,6 +111,12 @@ describe('lending through the sandbox (whole processes)', () => {
     const debtNow = BigInt(lower?.debt.baseUnits ?? '0');
     expect(lower?.healthFactor).toBe(byHand(1n, 2000n, debtNow, 8n));
     expect(Number(lower?.healthFactor)).toBeLessThan(Number(before?.healthFactor));
+    // a person reading the positions is warned, with the commands that raise it
+    const shownLow = await cli(users.aliceHome, ['lending', '--sandbox']);
+    expect(shownLow.stdout).toMatch(/! health factor [\d.]+ is below 1\.2: close to liquidation/);
+    expect(shownLow.stdout).toContain('finance-tui repay AMOUNT USDC --collateral ETH --sandbox');
+    const folio = await cli(users.aliceHome, ['portfolio', '--sandbox']);
+    expect(folio.stdout).toMatch(/health factor [\d.]+ \(below 1\.2: close to liquidation\)/);
 
     // 1600 of borrowing power against 1500 + 200: at or below 1, refused before signing
     const over = await alice(['borrow', '200', 'USDC', '--collateral', 'ETH', '--yes']);
@@ -177,6 +186,65 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(ethAfter - ethBefore).toBeGreaterThanOrEqual(E18);
     expect(await read()).toBeUndefined();
   }, 300_000);
+
+  it('repay all with the debt in hand but not the interest margin: repaid, no dust; history says what it took', async () => {
+    // a third user, whose USDT is only what the test leaves them
+    const carol = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(carol.dir, 'sandbox.json'));
+      await signIn(carol.dir, 'carol@example.com');
+      const as = (args: string[]) => cli(carol.dir, [...args, '--sandbox', '--json']);
+      const borrowed = await as([
+        'borrow',
+        '1000',
+        'USDT',
+        '--collateral',
+        '10000',
+        'STRK',
+        '--yes',
+      ]);
+      expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+      // keep 1000.5 USDT: the debt (1000 and seconds of interest) but not its 0.1 % margin
+      const held = 1000n * USDC + USDC / 2n;
+      const start = (await as(['balance', 'USDT'])).doc.balances as Array<{ baseUnits: string }>;
+      const away = BigInt(start[0]?.baseUnits ?? '0') - held;
+      const sent = await as([
+        'send',
+        `${away / USDC}.${(away % USDC).toString().padStart(6, '0')}`,
+        'USDT',
+        users.bobAddress,
+        '--yes',
+      ]);
+      expect(sent.doc.error, sent.stderr).toBeUndefined();
+
+      const repaid = await as(['repay', 'all', 'USDT', '--collateral', 'STRK', '--yes']);
+      expect(repaid.doc.error, repaid.stderr).toBeUndefined();
+      expect(repaid.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
+      // the approve was what is held, not more
+      const approve = (repaid.doc.calls as Array<{ calldata: string[] }>)[0];
+      expect(BigInt(approve?.calldata[1] ?? '0')).toBe(held);
+      // the history records what the repayment took (the receipt), not the approve's bound
+      const took = (
+        (repaid.doc.transaction as { balanceChanges: Array<{ symbol: string; baseUnits: string }> })
+          .balanceChanges ?? []
+      ).find((c) => c.symbol === 'USDT');
+      expect(BigInt(took?.baseUnits ?? '0')).toBeLessThan(-(1000n * USDC) + 1n);
+      const history = (await cli(carol.dir, ['history', '--offline', '--json'])).doc as {
+        entries: Array<{ kind: string; amounts: Array<{ direction: string; baseUnits: string }> }>;
+      };
+      const entry = history.entries.find((e) => e.kind === 'repay');
+      expect(entry?.amounts.find((a) => a.direction === 'out')?.baseUnits).toBe(
+        (-BigInt(took?.baseUnits ?? '0')).toString(),
+      );
+      const after = (await as(['lending'])).doc as unknown as { borrows: Borrow[] };
+      const position = after.borrows.find(
+        (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
+      );
+      expect(position?.debt.baseUnits).toBe('0');
+    } finally {
+      carol.cleanup();
+    }
+  }, 120_000);
 
   it('a batch of supply + stake + send is one transaction with one hash', async () => {
     const r = await alice([
@@ -258,6 +326,15 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(BigInt(doc.net.cents)).toBe(lines.reduce((s, c) => s + c, 0n));
     expect(doc.notes.join(' ')).toMatch(/rebalance acts on wallet tokens only/);
   }, 300_000);
+
+  it('on the sandbox a refusal names the sandbox, never mainnet', async () => {
+    const token = await alice(['supply', '10', 'FOO']);
+    expect(token.doc.error).toMatchObject({ code: 'UNKNOWN_TOKEN' });
+    expect(token.doc.error?.message).toMatch(/unknown token "FOO" in the sandbox/);
+    const pool = await alice(['supply', '10', 'USDT', '--pool', 'Nope']);
+    expect(pool.doc.error).toMatchObject({ code: 'UNKNOWN_POOL' });
+    expect(pool.doc.error?.message).not.toMatch(/mainnet/);
+  }, 60_000);
 
   it('no pool on sepolia: refused, nothing signed', async () => {
     const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);

@@ -284,6 +284,97 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     ).toBe('NO_POSITION');
   });
 
+  it('lending refusals are our own words with details.reason, naming the asset the pool does not list and no flag', async () => {
+    const { client } = await connect([]);
+    // under the debt floor: the reason an agent acts on sits in details, as docs/commands.md says
+    const floor = errorOf(
+      await call(client, 'plan_borrow', {
+        amount: '5',
+        token: 'USDC',
+        collateral: 'ETH',
+        collateralAmount: '1',
+      }),
+    ) as { code: string; message: string; details?: Record<string, unknown>; untrusted?: unknown };
+    expect(floor).toMatchObject({ code: 'LENDING_LIMIT', details: { reason: 'debt-floor' } });
+    expect(floor.message).toMatch(/floor of \$10/);
+    expect(floor.untrusted).toBeUndefined();
+    // the debt asset is the unlisted one (ETH is listed): the refusal names DAI
+    const unlisted = errorOf(
+      await call(client, 'plan_borrow', {
+        amount: '100',
+        token: 'DAI',
+        collateral: 'ETH',
+        collateralAmount: '1',
+      }),
+    );
+    expect(unlisted).toMatchObject({
+      code: 'LENDING_LIMIT',
+      details: { reason: 'not-listed', token: 'DAI' },
+    });
+    expect(unlisted.message).toMatch(/DAI is not listed/);
+    // no collateral in the position: the remedy names no command-line flag
+    const bare = errorOf(
+      await call(client, 'plan_borrow', { amount: '100', token: 'USDC', collateral: 'WBTC' }),
+    );
+    expect(bare.code).toBe('HEALTH_TOO_LOW');
+    expect(bare.message).toMatch(/holds no WBTC collateral/);
+    expect(bare.message).not.toMatch(/--/);
+    const pool = errorOf(
+      await call(client, 'plan_supply', { amount: '10', token: 'USDT', pool: 'Nope' }),
+    ) as { code: string; message: string; untrusted?: unknown };
+    expect(pool.code).toBe('UNKNOWN_POOL');
+    expect(pool.message).toMatch(/no Vesu pool "Nope"/);
+    expect(pool.untrusted).toBeUndefined();
+    // an empty batch: the agent is told what to give in its own terms, not the command's flags
+    const empty = errorOf(await call(client, 'plan_batch', {}));
+    expect(empty.code).toBe('USAGE_ERROR');
+    expect(empty.message).toMatch(/at least one swap, transfer, supply or stake/);
+    expect(empty.message).not.toMatch(/--/);
+  });
+
+  it('caps: a borrow counts the debt it takes on — over --max-usd it is LIMIT_EXCEEDED, nothing signed', async () => {
+    // collateral first, under a server whose caps it fits
+    const { client: roomy } = await connect(CAPS);
+    const added = await call(roomy, 'plan_add_collateral', {
+      amount: '1000',
+      token: 'STRK',
+      debt: 'USDC',
+    });
+    const addId = (added.structuredContent as { planId: string }).planId;
+    const done = await call(roomy, 'execute_plan', { planId: addId });
+    expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
+    // $500 of STRK at 0.7: borrowing 100 USDC moves nothing out, but owes $100: above a $50 cap
+    const { client: capped } = await connect([
+      '--allow-execute',
+      '--max-usd',
+      '50',
+      '--budget-usd',
+      '100000000',
+    ]);
+    const planned = await call(capped, 'plan_borrow', {
+      amount: '100',
+      token: 'USDC',
+      collateral: 'STRK',
+    });
+    expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+    const refused = errorOf(
+      await call(capped, 'execute_plan', {
+        planId: (planned.structuredContent as { planId: string }).planId,
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'LIMIT_EXCEEDED', details: { valueUsd: '100' } });
+    const lending = await call(capped, 'get_lending', {});
+    const pair = (
+      lending.structuredContent as {
+        borrows: Array<{
+          collateral: { token: string };
+          debt: { token: string; baseUnits: string };
+        }>;
+      }
+    ).borrows.find((b) => b.collateral.token === 'STRK' && b.debt.token === 'USDC');
+    expect(pair?.debt.baseUnits).toBe('0');
+  });
+
   it('--allow-execute: plan and execute a trade, progress in order, exact amounts, the chain agrees; never twice', async () => {
     const { client } = await connect(CAPS);
     const planned = await call(client, 'plan_trade', { amount: '0.01', from: 'ETH', to: 'USDC' });

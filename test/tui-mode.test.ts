@@ -28,6 +28,20 @@ describe('finance-tui without a command', () => {
     });
   });
 
+  it('a command after a global flag: the message puts the command first', async () => {
+    const result = await runBin(
+      ['--json', '--sandbox', 'batch', '--supply', '10 USDT'],
+      cleanEnv({}),
+    );
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      error: {
+        code: 'USAGE_ERROR',
+        message: expect.stringContaining('finance-tui batch --supply "10 USDT" --json --sandbox'),
+      },
+    });
+  });
+
   it('an unknown flag is named', async () => {
     const result = await runBin(['--sandbx'], cleanEnv({}));
     expect(result.code).toBe(1);

@@ -1,9 +1,10 @@
 /** `finance-tui lending [--pool P] [--network N] [--sandbox] [--json]`: your Vesu positions, with the health factor of each borrow. */
-import { parseCommandArgs } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
+import { formatAmount } from '../../shared/amount.js';
 import { usageError } from '../../shared/errors.js';
-import type { Network } from '../../shared/tokens.js';
+import { HEALTH_MARGIN, healthLevelOfWords } from '../../shared/vesu.js';
 
 export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--network mainnet|sepolia] [--sandbox] [--json]
 
@@ -15,19 +16,36 @@ Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd
 [{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}].
 `;
 
+/** A borrow's health against the margin, in words with the commands that raise it; none when fine. */
+function healthWarning(
+  hf: string | null,
+  pair: { collateral: string; debt: string; sandbox: boolean },
+): string[] {
+  const level = healthLevelOfWords(hf);
+  if (level === 'ok') return [];
+  const { collateral, debt } = pair;
+  const where = pair.sandbox ? ' --sandbox' : '';
+  const remedy = `repay (finance-tui repay AMOUNT ${debt} --collateral ${collateral}${where}) or add collateral (finance-tui add-collateral AMOUNT ${collateral} --debt ${debt}${where})`;
+  return [
+    level === 'liquidatable'
+      ? `      ! health factor ${hf} is at or below 1: this position can be liquidated now — ${remedy}`
+      : `      ! health factor ${hf} is below ${formatAmount(HEALTH_MARGIN, 18)}: close to liquidation — ${remedy}`,
+  ];
+}
+
 export const run: CommandRun = async (ctx) => {
-  const { values } = parseCommandArgs(ctx.argv, {
+  const { values, positionals } = parseCommandArgs(ctx.argv, {
     network: { type: 'string' },
     pool: { type: 'string' },
   });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const network = values.network as string | undefined;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  if (positionals.length > 0)
+    throw usageError(`lending takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  const network = parseNetworkFlag(values.network);
   const { lendingPositions } = await import('../core/lending.js');
   const data = await withEndpoints(
     ctx,
-    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
     (endpoints, call) =>
       lendingPositions(endpoints, { pool: values.pool as string | undefined }, call),
   );
@@ -43,6 +61,11 @@ export const run: CommandRun = async (ctx) => {
         lines.push(
           `    ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token}: health factor ${b.healthFactor ?? '— (no debt)'} (max LTV ${b.maxLtv}${b.liquidationPrice === null ? '' : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`})`,
           `      limits: debt floor $${b.limits.debtFloorUsd}${b.limits.debtCap === null ? '' : `, cap ${b.limits.debtCap} ${b.debt.token}`}, utilisation up to ${b.limits.maxUtilization}`,
+          ...healthWarning(b.healthFactor, {
+            collateral: b.collateral.token,
+            debt: b.debt.token,
+            sandbox: data.network === 'sandbox',
+          }),
         );
       return `${lines.join('\n')}\n`;
     },

@@ -13,11 +13,15 @@ round; where selling it all at once would fetch noticeably less (price impact ab
 is shown too. A token without a route is unpriced: shown, and left out of the total (never
 counted as 0). Prices are cached for 20 s; their age is shown. On sepolia the aggregator does
 not work: balances are shown and the prices say why they are missing.
+Positions are lines of their own: staked, exiting and unclaimed STRK, Vesu supplies and
+collateral as holdings, debt as negative (its health factor beside it), and the net total
+(wallet + positions); a rebalance acts on wallet tokens only.
 
   --fresh          ask for every price now (ignore the 20 s cache)
   --network NAME   mainnet or sepolia
   --json           one JSON document: tokens (balance, price, value, share, ifSoldNow,
-                   unpriced), total, unpriced, notes, pricing (method, cache, age)
+                   unpriced), total, positions, net, unpriced, notes, pricing (method, cache,
+                   age)
 `;
 
 export const run: CommandRun = async (ctx) => {

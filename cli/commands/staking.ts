@@ -1,9 +1,8 @@
 /** `finance-tui staking [--network N] [--sandbox] [--json]`: the validators known for the network and your positions. */
-import { parseCommandArgs } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
-import type { Network } from '../../shared/tokens.js';
 
 export const USAGE = `Usage: finance-tui staking [--network mainnet|sepolia] [--sandbox] [--json]
 
@@ -14,15 +13,15 @@ amounts; --json gives each as { amount, baseUnits }.
 `;
 
 export const run: CommandRun = async (ctx) => {
-  const { values } = parseCommandArgs(ctx.argv, { network: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs(ctx.argv, { network: { type: 'string' } });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const network = values.network as string | undefined;
-  if (network !== undefined && network !== 'mainnet' && network !== 'sepolia')
-    throw usageError(`--network must be mainnet or sepolia (got "${network}")`);
+  if (positionals.length > 0)
+    throw usageError(`staking takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
+  const network = parseNetworkFlag(values.network);
   const { stakingPositions } = await import('../core/staking.js');
   const data = await withEndpoints(
     ctx,
-    { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
+    { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
     (endpoints, call) => stakingPositions(endpoints, {}, call),
   );
   return {

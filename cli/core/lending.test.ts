@@ -3,6 +3,8 @@
  * "not held" only for a pair with an unlisted asset; a listed pair whose view reverts fails the
  * read, never a guessed zero. The vToken hints are rewritten from what the read learnt even when
  * it fails: a hint that failed or was contradicted is dropped, one the read confirmed is kept.
+ * readPair names the asset the pool does not list (whichever view reverts first), and a read that
+ * fails in transport keeps its own error: it is never taken for an unlisted asset.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import { feltHex } from '../../shared/felt.js';
 import { listTokens, resolveToken } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
-import { lendingPool, readLending } from './lending.js';
+import { lendingPool, readLending, readPair } from './lending.js';
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);
@@ -155,5 +157,44 @@ describe('readLending', () => {
     );
     expect(error.code).toBe(ErrorCode.CHAIN_UNREACHABLE);
     expect((await hintsOf(d))(ETH.address)).toBeUndefined();
+  });
+});
+
+describe('readPair', () => {
+  const DAI = resolveToken('mainnet', 'DAI');
+  /** A node whose pool lists every asset but DAI; `position` answers first, as `failPosition` says. */
+  const pairReader = (failPosition: 'revert' | 'down'): ChainReader =>
+    ({
+      address: ACCOUNT,
+      network: 'mainnet',
+      provider: {
+        callContract: async (call: { entrypoint: string; calldata?: string[] }) => {
+          const args = (call.calldata ?? []).map((x) => BigInt(x));
+          switch (call.entrypoint) {
+            case 'position':
+              throw failPosition === 'revert' ? reverted() : unreachable();
+            case 'asset_config':
+              // a later answer than the position's: the refusal must still name this asset
+              await new Promise((resolve) => setImmediate(resolve));
+              if (args[0] === BigInt(DAI.address)) throw reverted();
+              return Array.from({ length: 22 }, () => '0x0');
+            case 'oracle':
+              return [feltHex(ORACLE)];
+            default:
+              return Array.from({ length: 4 }, () => '0x0');
+          }
+        },
+      },
+    }) as unknown as ChainReader;
+
+  it('names the unlisted debt asset, not the collateral, when the position view reverts first', async () => {
+    const error = await failure(readPair(pairReader('revert'), pool, ETH, DAI));
+    expect(error.code).toBe(ErrorCode.LENDING_LIMIT);
+    expect(error.details).toMatchObject({ reason: 'not-listed', token: 'DAI' });
+  });
+
+  it('a position read that fails in transport is that failure, never "not listed"', async () => {
+    const error = await failure(readPair(pairReader('down'), pool, ETH, USDC));
+    expect(error.code).toBe(ErrorCode.CHAIN_UNREACHABLE);
   });
 });

@@ -227,7 +227,7 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
   if (debtValue !== 0n && debtValue <= pair.debtLimits.floor)
     limit(
       'debt-floor',
-      `the debt would be worth $${formatAmount(debtValue, 18, { maxFractionDigits: 2 })}, at or under the pool's floor of $${formatAmount(pair.debtLimits.floor, 18)}: borrow more, or repay all`,
+      `the debt would be worth ${debtValue < 10n ** 16n ? 'less than $0.01' : `$${formatAmount(debtValue, 18, { maxFractionDigits: 2 })}`}, at or under the pool's floor of $${formatAmount(pair.debtLimits.floor, 18)}: borrow more, or repay all`,
       { floorUsd: formatAmount(pair.debtLimits.floor, 18) },
     );
   if (borrow <= 0n) return;
@@ -251,6 +251,9 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
       `the pool has not enough ${pair.debt.symbol} to lend: a borrow of ${formatAmount(borrow, pair.debt.decimals)} ${pair.debt.symbol} would take its utilisation above ${formatAmount(a.maxUtilization * 100n, 18)} %`,
     );
 }
+
+/** A view the contract reverted (Starknet JSON-RPC error 40 CONTRACT_ERROR), not a failed read. */
+const reverted = (error: unknown): boolean => error instanceof RpcError && error.code === 40;
 
 const garbled = (what: string): AppError =>
   new AppError(ErrorCode.CHAIN_ERROR, `the Vesu pool answered ${what} in a shape we do not know`);
@@ -331,7 +334,7 @@ export async function readPair(
     // a revert of the pool's view names an unlisted asset; a failed transport stays what it is
     const listed = <T>(read: Promise<T>, token: Token): Promise<T> =>
       read.catch((e: unknown) => {
-        if (!(e instanceof RpcError && e.code === 40)) throw e;
+        if (!reverted(e)) throw e;
         throw new AppError(
           ErrorCode.LENDING_LIMIT,
           `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
@@ -630,7 +633,7 @@ function settledOf<T>(p: Promise<T>): { value?: T } {
  * does not list) → undefined; any other failure (the node, a limit, the transport) is thrown.
  */
 const unlessReverted = (error: unknown): undefined => {
-  if (error instanceof RpcError && error.code === 40) return undefined;
+  if (reverted(error)) return undefined;
   throw error;
 };
 

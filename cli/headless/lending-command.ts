@@ -52,8 +52,12 @@ export function collateralOf(
   const parts = value.trim().split(/\s+/);
   if (parts.length === 2) return { amount: parts[0], token: parts[1] as string, rest: positionals };
   if (parts.length === 1 && /^[0-9.]+$/.test(parts[0] as string)) {
-    if (positionals.length !== expected + 1)
+    if (positionals.length < expected + 1)
       throw usageError('--collateral AMOUNT needs its token: --collateral 1 ETH');
+    if (positionals.length > expected + 1)
+      throw usageError(
+        `too many arguments: ${positionals.map((p) => `"${p.slice(0, 40)}"`).join(' ')} (expected <amount> <TOKEN> and the collateral's token)`,
+      );
     return {
       amount: parts[0],
       token: positionals[expected] as string,

@@ -4,6 +4,15 @@
  */
 import type { Portfolio } from '../core/portfolio.js';
 import type { RebalanceView } from '../core/actions/rebalance.js';
+import { formatAmount } from '../../shared/amount.js';
+import { HEALTH_MARGIN, healthLevelOfWords } from '../../shared/vesu.js';
+
+/** What a borrow's health factor means, beside it (shared/vesu.ts healthLevel). */
+const HEALTH_NOTE = {
+  ok: '',
+  low: ` (below ${formatAmount(HEALTH_MARGIN, 18)}: close to liquidation)`,
+  liquidatable: ' (at or below 1: can be liquidated now)',
+} as const;
 
 const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 
@@ -53,7 +62,9 @@ export function renderPortfolio(p: Portfolio): string {
           `${x.amount} ${x.symbol}`,
           x.value?.usd ?? 'unpriced',
           x.source,
-          x.healthFactor === undefined ? '' : `health factor ${x.healthFactor ?? '—'}`,
+          x.healthFactor === undefined
+            ? ''
+            : `health factor ${x.healthFactor ?? '—'}${HEALTH_NOTE[healthLevelOfWords(x.healthFactor ?? null)]}`,
         ]),
         new Set([2]),
       ).map((line) => `  ${line}`),

@@ -2,6 +2,8 @@ import type { CommandContext } from './context.js';
 import type { CallOptions } from '../core/call.js';
 import type { EndpointOptions, Endpoints } from '../core/endpoints.js';
 import { progressTo } from './progress.js';
+import { AppError, isAppError } from '../../shared/errors.js';
+import { sandboxWording } from '../../shared/tokens.js';
 
 /**
  * What every command that talks to the outside does around its core call: resolve where to talk
@@ -18,6 +20,17 @@ export async function withEndpoints<T>(
   const endpoints = await resolveEndpoints(ctx.env, options, call);
   try {
     return await work(endpoints, call);
+  } catch (error) {
+    // the sandbox runs mainnet's registry: a refusal naming mainnet names the sandbox instead
+    if (endpoints.sandbox && isAppError(error)) {
+      const words = sandboxWording(error.message);
+      if (words !== error.message)
+        throw new AppError(error.code, words, {
+          ...(error.details === undefined ? {} : { details: error.details }),
+          cause: error,
+        });
+    }
+    throw error;
   } finally {
     await endpoints.release();
   }

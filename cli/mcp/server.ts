@@ -361,7 +361,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     {
       title: 'Portfolio',
       description:
-        "What the signed-in wallet's holdings are worth: every registry token it holds with its exact amount, USD price, value and share of the priced total (shares add up to exactly 100.00 %), what selling it all at once would fetch, unpriced tokens with the reason (left out of the total, never counted as 0), the total, and the prices' age (cached up to 20 s unless fresh).",
+        "What the signed-in wallet's holdings are worth: every registry token it holds with its exact amount, USD price, value and share of the priced total (shares add up to exactly 100.00 %), what selling it all at once would fetch, unpriced tokens with the reason (left out of the total, never counted as 0), the total, the positions as lines of their own (staked, exiting and unclaimed STRK, Vesu supplies and collateral as holdings, debt as negative with its health factor) and the net total (wallet + positions), and the prices' age (cached up to 20 s unless fresh).",
       inputSchema: inputs.portfolio,
       outputSchema: outputs.portfolio,
       annotations: { title: 'Portfolio', ...READ },

@@ -8,6 +8,7 @@
  */
 import { ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
+import { sandboxWording } from '../../shared/tokens.js';
 
 /** One sentence for the instructions and the descriptions. */
 export const UNTRUSTED_NOTE =
@@ -103,6 +104,12 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.NOTHING_STAKED,
   ErrorCode.EXIT_NOT_READY,
   ErrorCode.REBALANCE_OUTSIDE_BAND,
+  // the lending refusals are worded by the core from the pool's numbers (cli/core/lending.ts,
+  // legs/lending-read.ts); their `reason` is ours (docs/commands.md "Lending": details.reason)
+  ErrorCode.UNKNOWN_POOL,
+  ErrorCode.NO_POSITION,
+  ErrorCode.HEALTH_TOO_LOW,
+  ErrorCode.LENDING_LIMIT,
 ]);
 
 /** Our own sentence for a code whose message may carry a service's words. */
@@ -137,8 +144,7 @@ export function errorBody(
   hint: string | undefined,
   sandbox: boolean,
 ): Record<string, unknown> {
-  const where = (text: string): string =>
-    sandbox ? text.replace(/\bon mainnet\b/g, 'in the sandbox') : text;
+  const where = (text: string): string => (sandbox ? sandboxWording(text) : text);
   const clean = where(printable(message, OUTSIDE_MAX));
   const own = OWN_WORDS.has(code);
   // an own-words code's `reason` is ours too (a refusal's kind: 'prices-disagree', 'legs', …)

@@ -5,6 +5,7 @@
  * "Client behaviour"), so `--json` and every command stay free of them.
  */
 import { parseArgs } from 'node:util';
+import { printable } from '../../shared/printable.js';
 
 export interface ModeInput {
   argv: readonly string[];
@@ -38,6 +39,23 @@ export function decideMode(input: ModeInput): Mode {
   if (first !== undefined && !first.startsWith('-')) return { kind: 'command' };
   if (input.argv.some((a) => a === '--help' || a === '-h' || a === '--version' || a === '-v'))
     return { kind: 'command' };
+
+  // a command after a global flag (`finance-tui --json balance`): say where the command goes
+  const word = input.argv.find((a) => !a.startsWith('-'));
+  if (word !== undefined && HEADLESS.split(', ').includes(word)) {
+    const at = input.argv.indexOf(word);
+    const globals = input.argv.slice(0, at).filter((a) => a === '--json' || a === '--sandbox');
+    const quoted = (a: string): string => {
+      const clean = printable(a, 80);
+      return /^[\w.@:/+=,-]+$/.test(clean) ? clean : `"${clean.replace(/["\\$`]/g, '\\$&')}"`;
+    };
+    const line = [...input.argv.slice(at), ...globals].map(quoted).join(' ');
+    return {
+      kind: 'refused',
+      json: input.argv.includes('--json'),
+      message: `the command comes first, then its flags: finance-tui ${line.slice(0, 400)}`,
+    };
+  }
 
   let sandbox: boolean;
   let json: boolean;

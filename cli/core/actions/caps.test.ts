@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/errors.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import {
   ETH,
+  legPlanOf,
   OTHER,
   planOf,
   plannedSwap,
@@ -12,7 +13,10 @@ import {
   USDC,
 } from '../../../test/helpers/swap-fixtures.js';
 import { codeOf } from '../../../test/helpers/failure.js';
+import { vesuPair } from '../../../test/helpers/lending-fixtures.js';
+import { lendingPool } from '../lending.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
+import { positionLegOf } from './legs/lending-read.js';
 
 // 1 ETH at the quote's $3000 price, plus 10 STRK sent at $0.50
 const trade = planOf('trade', [plannedSwap(quoteOf(ETH, USDC, 10n ** 18n, 3_000_000_000n))]);
@@ -40,6 +44,27 @@ describe('spending caps (checked before signing)', () => {
         } as unknown as AggregatorClient),
       ),
     ).toBe('ok');
+  });
+
+  it('a borrow counts the debt it takes on, though nothing leaves: over --max-usd it is refused', async () => {
+    // 1000 USDC borrowed against the collateral the position holds (1 ETH): no outflow at all
+    const leg = positionLegOf(
+      {
+        type: 'position',
+        action: 'borrow',
+        pool: lendingPool('mainnet'),
+        token: USDC,
+        collateral: ETH,
+        amount: 1000n * 10n ** 6n,
+      },
+      vesuPair(0n),
+    );
+    const borrow = legPlanOf('borrow', leg);
+    expect(await outgoingUsdCents(borrow, pricer())).toBe(100_000n);
+    expect(await codeOf(checkLimits(borrow, { maxUsdCents: 5_000n }, pricer()))).toBe(
+      'LIMIT_EXCEEDED',
+    );
+    expect(await codeOf(checkLimits(borrow, { maxUsdCents: 100_000n }, pricer()))).toBe('ok');
   });
 
   it('fails closed: an amount without a route into USDC cannot pass a cap', async () => {

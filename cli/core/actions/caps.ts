@@ -21,6 +21,7 @@ import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { SpendBudget } from '../budget.js';
 import type { CallOptions } from '../call.js';
 import { effectsOf } from './legs/index.js';
+import type { OutEffect } from './legs/types.js';
 import type { ActionPlan } from './plan.js';
 import { type Outflow, valueOutflows } from './value.js';
 import { checkRecipients } from './recipients.js';
@@ -66,9 +67,9 @@ export function checkAllowedTokens(
   );
 }
 
-/** What the plan takes from the account (its legs' `out` effects), as the valuation (value.ts) reads it. */
-export function planOutflows(plan: ActionPlan): Outflow[] {
-  return effectsOf(plan.legs, plan).out.map((out) => ({
+/** The legs' `out` effects as the valuation reads them (a swap's own route with it). */
+const outflowsOf = (outs: readonly OutEffect[]): Outflow[] =>
+  outs.map((out) => ({
     token: out.token,
     amount: out.amount,
     ...(out.route === undefined
@@ -81,6 +82,18 @@ export function planOutflows(plan: ActionPlan): Outflow[] {
           },
         }),
   }));
+
+/**
+ * What the plan takes from the account (its legs' `out` effects) and the debt it takes on (a
+ * borrow's amount: nothing leaves, but the account now owes it and its collateral can be
+ * liquidated — docs/decisions.md "Caps count a borrow"), as the valuation (value.ts) reads it.
+ */
+export function planOutflows(plan: ActionPlan): Outflow[] {
+  const effects = effectsOf(plan.legs, plan);
+  const borrowed = effects.positions
+    .filter((p) => p.kind === 'lending' && p.change === 'borrow' && p.amount > 0n)
+    .map((p) => ({ token: p.token, amount: p.amount }));
+  return [...outflowsOf(effects.out), ...borrowed];
 }
 
 /** The plan's outgoing value in cents (value.ts valueOutflows: refuses what it cannot value). */

@@ -28,8 +28,33 @@ import type { ActionPlan } from './plan.js';
 
 const clock = (ctx: PlannedAction['context']): number => (ctx.now ?? Date.now)();
 
-/** The history's amounts, from the plan's effects: what leaves (sent), what arrives at least or exactly. */
-function historyAmounts(plan: ActionPlan): HistoryAmount[] {
+/**
+ * What an "all" outflow (repay all, close: the approve is a bound on the debt) took, from the
+ * receipt: the account's transfers of that token less the fee paid in it, never above the bound.
+ * Undefined when the plan has another outflow of the token (the receipt cannot split them).
+ */
+function paidOfAll(plan: ActionPlan, token: Token, receipt: ExecutionReceipt): bigint | undefined {
+  const outs = effectsOf(plan.legs, plan).out.filter((o) =>
+    sameAddress(o.token.address, token.address),
+  );
+  const only = outs.length === 1 ? outs[0] : undefined;
+  if (only?.all !== true) return undefined;
+  const sent = receipt.transfers
+    .filter((t) => sameAddress(t.token, token.address) && sameAddress(t.from, plan.account))
+    .reduce((sum, t) => sum + t.amount, 0n);
+  const fee =
+    receipt.feePaid !== null && sameAddress(receipt.feePaid.token, token.address)
+      ? receipt.feePaid.amount
+      : 0n;
+  const paid = sent - fee;
+  return paid < 0n ? 0n : paid > only.amount ? only.amount : paid;
+}
+
+/**
+ * The history's amounts, from the plan's effects: what leaves (sent), what arrives at least or
+ * exactly. With the receipt, an "all" outflow is what it took, not its bound.
+ */
+function historyAmounts(plan: ActionPlan, receipt?: ExecutionReceipt): HistoryAmount[] {
   const money = (
     direction: 'out' | 'in',
     token: Token,
@@ -47,7 +72,15 @@ function historyAmounts(plan: ActionPlan): HistoryAmount[] {
   });
   const effects = effectsOf(plan.legs, plan);
   return [
-    ...effects.out.map((o) => money('out', o.token, o.amount, 'sent', o.to)),
+    ...effects.out.map((o) =>
+      money(
+        'out',
+        o.token,
+        (receipt === undefined ? undefined : paidOfAll(plan, o.token, receipt)) ?? o.amount,
+        'sent',
+        o.to,
+      ),
+    ),
     ...effects.in.map((i) => money('in', i.token, i.amount, i.basis, i.to)),
   ];
 }
@@ -179,7 +212,7 @@ export async function executePipeline(
     await tracker.settled(receipt.transactionHash, {
       status: 'succeeded',
       amounts: [
-        ...historyAmounts(plan).filter((a) => a.direction === 'out'),
+        ...historyAmounts(plan, receipt).filter((a) => a.direction === 'out'),
         ...received.map((r) => ({
           direction: 'in' as const,
           symbol: r.symbol,

@@ -229,7 +229,7 @@ export async function planPipeline(
   const [swaps, staking, lending] = await Promise.all([
     quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call),
     readStakingLegs(legs.staking ?? [], ctx, call),
-    readLendingLegs(legs.lending ?? [], ctx, call),
+    readLendingLegs(legs.lending ?? [], ctx, call, balances),
   ]);
   const others = [...staking, ...lending];
   const plan = buildPlan({

@@ -103,7 +103,8 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
     if (others(n, 'swap', 'transfer', 'supply', 'stake') !== 0)
       throw usageError('a batch holds swaps, transfers, supplies and stakes only');
     if (n.swap + n.transfer + n.supply + n.stake === 0)
-      throw usageError('a batch needs at least one --swap, --send, --supply or --stake');
+      // the core names no face's flag (docs/architecture.md): the words fit every face's input
+      throw usageError('a batch needs at least one swap, transfer, supply or stake');
     for (const [count, what] of [
       [n.supply, 'supplies'],
       [n.stake, 'stakes'],

@@ -13,8 +13,8 @@
  */
 import { Box, Text, useWindowSize } from 'ink';
 import { useCallback, useContext, useEffect, useRef, useState } from 'react';
-import { formatAmount, parseAmount } from '../../../shared/amount.js';
-import { HEALTH_MARGIN, healthLevel } from '../../../shared/vesu.js';
+import { formatAmount } from '../../../shared/amount.js';
+import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { ScreenRows, useUi } from '../context.js';
@@ -156,12 +156,7 @@ export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequ
  * that does not read as one is treated as the worst case (fail closed).
  */
 export function healthOf(words: string | null): 'ok' | 'low' | 'liquidatable' {
-  if (words === null) return 'ok';
-  try {
-    return healthLevel(parseAmount(words, 18));
-  } catch {
-    return 'liquidatable';
-  }
+  return healthLevelOfWords(words);
 }
 
 /** "1.2": the margin as the warning words it. */

@@ -11,9 +11,10 @@
  */
 import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import type { Token } from '../../../../shared/tokens.js';
+import { sameAddress, type Token } from '../../../../shared/tokens.js';
 import type { VesuPool } from '../../../../shared/vesu.js';
 import type { CallOptions } from '../../call.js';
+import type { TokenBalance } from '../../chain/reads.js';
 import {
   checkBorrowLimits,
   checkCollateralRelease,
@@ -71,8 +72,11 @@ function checkReleasePrices(pair: PairState): void {
     );
 }
 
-/** A position leg from its spec and the pair as read. Pure. */
-export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
+/**
+ * A position leg from its spec and the pair as read, and — for a repay or a close — how much of
+ * the debt token the account holds (`held`). Pure.
+ */
+export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint): PlannedLeg {
   const base = {
     type: 'position' as const,
     pool: spec.pool,
@@ -80,7 +84,13 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
     debt: pair.debt,
   };
   const before = pairHealth(pair, pair.collateralAmount, pair.debtAmount);
-  const bound = (debt: bigint): bigint => debt + debt / REPAY_ALL_MARGIN_DIVISOR + 1n;
+  // repay all's approve: the debt read plus a margin for the interest until it runs — capped at
+  // what the account holds when that covers the debt read, so a wallet holding the debt but not
+  // the margin can still repay it all (docs/decisions.md "Repay all with what is held")
+  const bound = (debt: bigint): bigint => {
+    const margin = debt + debt / REPAY_ALL_MARGIN_DIVISOR + 1n;
+    return held !== undefined && held >= debt && held < margin ? held : margin;
+  };
   switch (spec.action) {
     case 'borrow': {
       const deposit = spec.collateralAmount ?? 0n;
@@ -90,7 +100,9 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
       if (collateralAfter === 0n)
         throw new AppError(
           ErrorCode.HEALTH_TOO_LOW,
-          `nothing was signed: there is no ${pair.collateral.symbol} collateral in this position; give --collateral AMOUNT ${pair.collateral.symbol}`,
+          // the core names no face's flag (docs/architecture.md): each face's input says how
+          `nothing was signed: the ${pair.collateral.symbol}/${pair.debt.symbol} position holds no ${pair.collateral.symbol} collateral, so any debt would leave a health factor of 0: deposit some with the borrow (give an amount of ${pair.collateral.symbol} as the collateral)`,
+          { details: { healthFactor: '0' } },
         );
       checkBorrowLimits(pair, borrow, debtAfter);
       const after = pairHealth(pair, collateralAfter, debtAfter);
@@ -210,8 +222,15 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
       const all = amount === undefined || amount === pair.collateralAmount;
       const out = all ? pair.collateralAmount : amount;
       const after = pairHealth(pair, pair.collateralAmount - out, pair.debtAmount);
-      // the same rules as a borrow's: at or below 1 refused (all with a debt is 0), the debt floor;
-      // and what leaves must be in the collateral asset's reserve, under its utilisation limit
+      // all of it under a debt: its own words, with the way out docs/commands.md gives
+      if (all && pair.debtAmount > 0n)
+        throw new AppError(
+          ErrorCode.HEALTH_TOO_LOW,
+          `nothing was signed: the ${pair.collateral.symbol}/${pair.debt.symbol} position still owes ${show(pair.debtAmount, pair.debt)}: taking all its collateral would leave a health factor of 0; repay the debt first, or close the position (repays it and takes the collateral back in one transaction)`,
+          { details: { healthFactor: '0' } },
+        );
+      // the same rules as a borrow's: at or below 1 refused, the debt floor; and what leaves must
+      // be in the collateral asset's reserve, under its utilisation limit
       checkHealth(after, pair);
       checkBorrowLimits(pair, 0n, pair.debtAmount);
       checkCollateralRelease(pair, out);
@@ -235,11 +254,15 @@ export function positionLegOf(spec: LendingSpec, pair: PairState): PlannedLeg {
   }
 }
 
-/** The lending legs of a plan, read (each spec's reads in parallel with the others). */
+/**
+ * The lending legs of a plan, read (each spec's reads in parallel with the others); `balances`,
+ * the account's balances being read beside them, caps a repay-all's approve (positionLegOf).
+ */
 export async function readLendingLegs(
   specs: readonly LendingSpec[],
   ctx: ActionContext,
   call: CallOptions,
+  balances?: Promise<readonly TokenBalance[]>,
 ): Promise<PlannedLeg[]> {
   const options = { signal: call.signal, vTokens: ctx.vTokens };
   const reader = ctx.account;
@@ -294,8 +317,17 @@ export async function readLendingLegs(
         case 'position': {
           if (spec.collateral === undefined)
             throw new AppError(ErrorCode.USAGE_ERROR, 'a position needs its collateral token');
-          const pair = await readPair(reader, spec.pool, spec.collateral, spec.token, options);
-          return positionLegOf(spec, pair);
+          const repays = spec.action === 'repay' || spec.action === 'close';
+          const [pair, held] = await Promise.all([
+            readPair(reader, spec.pool, spec.collateral, spec.token, options),
+            repays && balances !== undefined
+              ? balances.then(
+                  (all) =>
+                    all.find((b) => sameAddress(b.token.address, spec.token.address))?.balance,
+                )
+              : undefined,
+          ]);
+          return positionLegOf(spec, pair, held);
         }
       }
     }),

@@ -134,6 +134,25 @@ describe('lending legs', () => {
     verifyCalls(closed);
   });
 
+  it("repay all's approve is capped at what is held when that covers the debt read", () => {
+    const debt = 1000n * 10n ** 6n;
+    const margin = debt + debt / 1000n + 1n;
+    const approveOf = (action: 'repay' | 'close', held: bigint | undefined) => {
+      const leg = positionLegOf({ ...borrow(0n), action, amount: undefined }, pair(debt), held);
+      return leg.type === 'position' ? leg.repayApprove : undefined;
+    };
+    for (const action of ['repay', 'close'] as const) {
+      // holds the debt and half a unit of the margin: approve exactly what is held
+      expect(approveOf(action, debt + 500_000n)).toBe(debt + 500_000n);
+      expect(approveOf(action, debt)).toBe(debt);
+      // holds the whole margin or more, or nothing known: the margin
+      expect(approveOf(action, margin + 1n)).toBe(margin);
+      expect(approveOf(action, undefined)).toBe(margin);
+      // short of the debt itself: the margin, which the balance check refuses
+      expect(approveOf(action, debt - 1n)).toBe(margin);
+    }
+  });
+
   it('add collateral: approve the pool for exactly the amount, debt 0, the health factor rises', () => {
     const debt = 1500n * 10n ** 6n;
     // 1 ETH at $2000 against 1500 USDC: 1600 / 1500 = 1.0666…; + 0.5 ETH: 2400 / 1500 = 1.6
