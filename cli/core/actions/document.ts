@@ -9,7 +9,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
-import { describeLegCalls, legHeadline } from './legs/index.js';
+import { describeLegCalls, legHeadline, type LegView, legViews } from './legs/index.js';
 import {
   type GasQuote,
   impactLevel,
@@ -82,6 +82,11 @@ export interface PlanDocument {
   quoteMode: 'single' | 'batch' | 'parallel' | 'none';
   /** ISO time the oldest quote turns 30 s old: signing after it re-quotes first; null without swaps */
   quoteValidUntil: string | null;
+  /**
+   * every leg, in call order: its type and its own exact fields (legs/types.ts LegView; each leg
+   * type describes itself). `swaps` and `sends` stay beside it (docs/decisions.md)
+   */
+  legs: LegView[];
   swaps: PlanSwapView[];
   sends: PlanSendView[];
   priceImpact: { level: ImpactLevel; worst: { bps: number; percent: string } | null };
@@ -229,6 +234,7 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
         : (extras.quoteMode ?? (plan.swaps.length === 1 ? 'single' : 'parallel')),
     quoteValidUntil:
       oldest === undefined ? null : new Date(oldest + QUOTE_MAX_AGE_MS).toISOString(),
+    legs: legViews(plan.legs, plan),
     swaps,
     sends: plan.sends.map((s) => ({
       token: ref(s.token),

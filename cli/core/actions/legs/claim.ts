@@ -5,9 +5,14 @@
  * rewards arrive, at the reward address.
  */
 import { sameAddress } from '../../../../shared/tokens.js';
-import { addressValue, checkPoolCall, type StakingValidator } from './staking-common.js';
+import {
+  addressValue,
+  checkPoolCall,
+  type StakingValidator,
+  validatorView,
+} from './staking-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface ClaimLeg {
   type: 'claim';
@@ -61,6 +66,12 @@ export const claimLegType: LegType<ClaimLeg> = {
     ],
   }),
   identity: (leg) => [leg.validator.pool],
+  describe: (leg) => ({
+    type: 'claim',
+    amount: legAmount(leg.amount, leg.validator.token),
+    validator: validatorView(leg.validator),
+    rewardAddress: leg.rewardAddress,
+  }),
   headline: (legs, plan) =>
     legs.map(
       (l) =>

@@ -15,10 +15,18 @@ import { type TransferLeg, transferLegType } from './transfer.js';
 import { type SupplyLeg, supplyLegType } from './supply.js';
 import { type WithdrawLeg, withdrawLegType } from './withdraw.js';
 import { type PositionLeg, positionLegType } from './position.js';
-import type { Effects, LegPlan, LegType } from './types.js';
+import type { Effects, LegPlan, LegType, LegView } from './types.js';
 import { describeCall } from './words.js';
 
-export type { Effects, InEffect, LegPlan, OutEffect, PositionEffect } from './types.js';
+export type {
+  Effects,
+  InEffect,
+  LegAmount,
+  LegPlan,
+  LegView,
+  OutEffect,
+  PositionEffect,
+} from './types.js';
 
 /** One leg of a plan, by its type. */
 export type PlannedLeg =
@@ -117,6 +125,11 @@ export function legAcknowledgments(legs: readonly PlannedLeg[], plan: LegPlan): 
       return typeOf(leg).acknowledgments?.(leg, plan, index) ?? [];
     }),
   );
+}
+
+/** The legs as the plan document lists them: each leg type describes its own, in call order. */
+export function legViews(legs: readonly PlannedLeg[], plan: LegPlan): LegView[] {
+  return legs.map((leg) => typeOf(leg).describe(leg, plan));
 }
 
 /** What identifies each leg beyond its effects, with its type (fingerprint.ts). */

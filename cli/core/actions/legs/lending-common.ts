@@ -12,6 +12,7 @@ import type { ChainCall } from '../../chain/calls.js';
 import { HEALTH_MARGIN, healthWords } from '../../lending.js';
 import type { Acknowledgment } from '../acknowledgments.js';
 import { decodeAddressAmount } from '../calls.js';
+import type { LegPool } from './types.js';
 import { exact } from './words.js';
 
 export type { VesuPool } from '../../../../shared/vesu.js';
@@ -76,5 +77,14 @@ export function checkApprove(
       { details: { field: 'approve', call: at + 1 } },
     );
 }
+
+/** A Vesu pool as the plan document lists it (legs/types.ts LegPool). */
+export const poolView = (pool: VesuPool): LegPool => ({ name: pool.name, address: pool.address });
+
+/** The health factor before and after, as the plan document lists it. */
+export const healthView = (h: HealthChange): { before: string | null; after: string | null } => ({
+  before: healthWords(h.before),
+  after: healthWords(h.after),
+});
 
 export const poolWords = (pool: VesuPool): string => `the Vesu ${pool.name} pool`;

@@ -22,14 +22,16 @@ import {
   checkApprove,
   type HealthChange,
   healthChangeWords,
+  healthView,
   hexFelt,
   lowHealth,
+  poolView,
   poolWords,
   type VesuPool,
 } from './lending-common.js';
 import type { PositionEffect } from './types.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 /** Repay all: the approve covers the debt read plus 1/1000 (plus 1 unit) for the interest until it runs. */
 export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
@@ -183,6 +185,36 @@ export const positionLegType: LegType<PositionLeg> = {
     };
   },
   identity: (leg) => [leg.pool.address, leg.action, leg.collateral.address, leg.debt.address],
+  describe: (leg) => ({
+    type: 'position',
+    action: leg.action,
+    pool: poolView(leg.pool),
+    collateralToken: { symbol: leg.collateral.symbol, address: leg.collateral.address },
+    debtToken: { symbol: leg.debt.symbol, address: leg.debt.address },
+    ...(leg.collateralDelta.value > 0n
+      ? { deposit: legAmount(leg.depositApprove, leg.collateral) }
+      : {}),
+    ...(leg.collateralDelta.value < 0n
+      ? {
+          withdrawCollateral: leg.collateralDelta.native
+            ? { all: true as const, minimum: legAmount(leg.collateralOut, leg.collateral) }
+            : { all: false as const, amount: legAmount(leg.collateralOut, leg.collateral) },
+        }
+      : {}),
+    ...(leg.debtDelta.value > 0n ? { borrow: legAmount(leg.borrowed, leg.debt) } : {}),
+    ...(leg.debtDelta.value < 0n
+      ? {
+          repay: leg.repayAll
+            ? {
+                all: true as const,
+                maximum: legAmount(leg.repayApprove, leg.debt),
+                nominalDebt: (-leg.debtDelta.value).toString(),
+              }
+            : { all: false as const, amount: legAmount(-leg.debtDelta.value, leg.debt) },
+        }
+      : {}),
+    health: healthView(leg.health),
+  }),
   headline: (legs) =>
     legs.map(
       (l) => `${what(l)} in ${poolWords(l.pool)} (health factor ${healthChangeWords(l.health)})`,

@@ -14,9 +14,10 @@ import {
   amountFelt,
   checkPoolCall,
   type StakingValidator,
+  validatorView,
 } from './staking-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface StakeLeg {
   type: 'stake';
@@ -85,6 +86,12 @@ export const stakeLegType: LegType<StakeLeg> = {
     ],
   }),
   identity: (leg) => [leg.validator.pool],
+  describe: (leg) => ({
+    type: 'stake',
+    amount: legAmount(leg.amount, leg.validator.token),
+    validator: validatorView(leg.validator),
+    entry: leg.enter ? 'enter' : 'add',
+  }),
   headline: (legs) =>
     legs.map(
       (l) =>

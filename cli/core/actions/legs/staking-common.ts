@@ -8,6 +8,7 @@ import { parseFelt } from '../../../../shared/felt.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { addressToBigInt, sameAddress, type Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
+import type { LegValidator } from './types.js';
 
 /** A validator as the plan uses it: read from the staking contract (or a preset, checked there). */
 export interface StakingValidator {
@@ -22,6 +23,13 @@ export interface StakingValidator {
   /** why it takes no new stake (exit announced, removed) */
   inactiveReason?: string | undefined;
 }
+
+/** A validator as the plan document lists it (legs/types.ts LegValidator). */
+export const validatorView = (v: StakingValidator): LegValidator => ({
+  name: v.name,
+  staker: v.staker,
+  pool: v.pool,
+});
 
 /** The account's membership of a pool (get_pool_member_info_v1), exact. */
 export interface PoolMember {

@@ -9,9 +9,16 @@ import { addressToBigInt } from '../../../../shared/tokens.js';
 import type { Token } from '../../../../shared/tokens.js';
 import { buildApproveCall } from '../../chain/calls.js';
 import { checkPoolCall } from './staking-common.js';
-import { checkApprove, hexFelt, poolWords, u256Values, type VesuPool } from './lending-common.js';
+import {
+  checkApprove,
+  hexFelt,
+  poolView,
+  poolWords,
+  u256Values,
+  type VesuPool,
+} from './lending-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface SupplyLeg {
   type: 'supply';
@@ -56,6 +63,12 @@ export const supplyLegType: LegType<SupplyLeg> = {
     ],
   }),
   identity: (leg) => [leg.pool.address, leg.vToken],
+  describe: (leg) => ({
+    type: 'supply',
+    amount: legAmount(leg.amount, leg.token),
+    pool: poolView(leg.pool),
+    vToken: leg.vToken,
+  }),
   headline: (legs) => legs.map((l) => `supply ${exact(l.amount, l.token)} to ${poolWords(l.pool)}`),
   describeCalls: (leg) => [
     `approve ${exact(leg.amount, leg.token)} to the ${leg.token.symbol} vToken ${shortAddress(leg.vToken)}`,

@@ -47,7 +47,7 @@ import { SLIPPAGE_CONFIRM_BPS, slippageLevel } from '../rules.js';
 import { buildApproveCall, type ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount, swapCall } from '../calls.js';
 import type { LegPlan, LegType } from './types.js';
-import { describeCall, exact, said, shortAddress } from './words.js';
+import { describeCall, exact, legAmount, said, shortAddress } from './words.js';
 
 /** One quote as bigints, with the figures the user is shown (`summary`, as `quote --json` prints). */
 export interface SwapQuote {
@@ -289,6 +289,14 @@ export const swapLegType: LegType<SwapLeg> = {
   acknowledgments: ({ swap }, _plan, index) => swapAcknowledgments(swap, index),
   // the output token: the minimum moves with the quote, the token does not
   identity: ({ swap }) => [swap.confirmed.to.address],
+  describe: ({ swap }, plan) => ({
+    type: 'swap',
+    sell: legAmount(swap.confirmed.amountIn, swap.confirmed.from),
+    minimum: legAmount(swap.confirmed.minimumReceived, swap.confirmed.to),
+    expected: legAmount(swap.executing.expectedOutput, swap.executing.to),
+    slippageBps: swap.confirmed.slippageBps,
+    router: plan.router,
+  }),
   headline: (legs) => {
     const parts = legs.map(
       ({ swap: s }) =>

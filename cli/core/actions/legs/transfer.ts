@@ -9,7 +9,7 @@ import { addressToBigInt, sameAddress, type Token } from '../../../../shared/tok
 import { buildTransferCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
 import type { LegType } from './types.js';
-import { describeCall, exact, said, shortAddress } from './words.js';
+import { describeCall, exact, legAmount, said, shortAddress } from './words.js';
 
 export interface PlannedTransfer {
   token: Token;
@@ -55,6 +55,11 @@ export const transferLegType: LegType<TransferLeg> = {
     positions: [],
   }),
   identity: () => [],
+  describe: ({ transfer }) => ({
+    type: 'transfer',
+    amount: legAmount(transfer.amount, transfer.token),
+    to: transfer.to,
+  }),
   headline: (legs) =>
     legs.map(({ transfer: s }) => `send ${said(s.amount, s.token)} to ${shortAddress(s.to)}`),
   describeCalls: (_leg, calls, plan) => calls.map((c) => describeCall(c, plan)),

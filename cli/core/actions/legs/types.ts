@@ -68,6 +68,115 @@ export interface Effects {
 
 export const noEffects = (): Effects => ({ out: [], in: [], positions: [] });
 
+/**
+ * An exact amount of a token as the plan document lists it (docs/commands.md "Plan JSON"):
+ * `baseUnits` is the exact integer, `amount` the same value in decimal units, never rounded.
+ */
+export interface LegAmount {
+  /** the token's symbol */
+  token: string;
+  /** the token's contract (0x + 64 hex) */
+  tokenAddress: string;
+  amount: string;
+  baseUnits: string;
+}
+
+/** A token of the plan's network, without an amount (a lending pair's tokens). */
+export interface LegTokenRef {
+  symbol: string;
+  address: string;
+}
+
+/** A staking leg's validator: its name, its staker address and its delegation pool. */
+export interface LegValidator {
+  name: string;
+  staker: string;
+  pool: string;
+}
+
+/** A Vesu pool: its name and address. */
+export interface LegPool {
+  name: string;
+  address: string;
+}
+
+/**
+ * A leg as the plan document lists it (`legs`, one per leg, in call order): its type and its
+ * own structured fields, exact. Each leg type describes itself (`LegType.describe`); no face
+ * derives these from the words or the calls.
+ */
+export type LegView =
+  | {
+      type: 'swap';
+      /** leaves exactly (the router is approved for exactly this) */
+      sell: LegAmount;
+      /** arrives at least: the minimum the person confirmed */
+      minimum: LegAmount;
+      /** what the executing quote expects, net of the service fee (not guaranteed) */
+      expected: LegAmount;
+      slippageBps: number;
+      router: string;
+    }
+  | { type: 'transfer'; amount: LegAmount; to: string }
+  | {
+      type: 'stake';
+      amount: LegAmount;
+      validator: LegValidator;
+      /** enter: a first stake in this pool; add: to the account's stake */
+      entry: 'enter' | 'add';
+    }
+  | {
+      type: 'unstake-intent';
+      /** the amount the exit window starts for; 0 cancels the running exit */
+      amount: LegAmount;
+      cancel: boolean;
+      validator: LegValidator;
+    }
+  | { type: 'unstake'; amount: LegAmount; validator: LegValidator }
+  | {
+      type: 'claim';
+      amount: LegAmount;
+      validator: LegValidator;
+      /** where the pool pays the rewards (may not be the account) */
+      rewardAddress: string;
+    }
+  | { type: 'supply'; amount: LegAmount; pool: LegPool; vToken: string }
+  | {
+      type: 'withdraw';
+      pool: LegPool;
+      vToken: string;
+      /** all: every share is redeemed (`shares`), worth at least `minimum` */
+      all: boolean;
+      /** arrives exactly (an amount); absent for all */
+      amount?: LegAmount;
+      /** arrives at least (all); absent for an amount */
+      minimum?: LegAmount;
+      shares?: string;
+    }
+  | {
+      type: 'position';
+      action: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral';
+      pool: LegPool;
+      collateralToken: LegTokenRef;
+      debtToken: LegTokenRef;
+      /** collateral deposited, exactly (the pool is approved for exactly this) */
+      deposit?: LegAmount;
+      /** collateral withdrawn: an amount, exactly; all (every share), at least `minimum` */
+      withdrawCollateral?: { all: false; amount: LegAmount } | { all: true; minimum: LegAmount };
+      /** borrowed: arrives exactly */
+      borrow?: LegAmount;
+      /**
+       * repaid: an amount, exactly; all (the whole nominal debt): the pool is approved for at
+       * most `maximum` (the debt read plus a margin), cleared to 0 after
+       */
+      repay?:
+        { all: false; amount: LegAmount } | { all: true; maximum: LegAmount; nominalDebt: string };
+      /** the health factor before and after, as the plan words it (null: no debt) */
+      health: { before: string | null; after: string | null };
+    };
+
+type LegTypeOf<L> = L extends { type: infer T } ? T : never;
+
 /** What a leg type knows of the plan around it. */
 export interface LegPlan {
   network: Network;
@@ -96,6 +205,11 @@ export interface LegType<L> {
   headline(legs: readonly L[], plan: LegPlan): string[];
   /** what the person must acknowledge explicitly before this leg is signed (acknowledgments.ts) */
   acknowledgments?(leg: L, plan: LegPlan, index: number): Acknowledgment[];
+  /**
+   * the leg as the plan document lists it (`legs`): its type and exact fields. Required: a leg
+   * type that does not describe itself does not compile (and legs/describe.test.ts fails).
+   */
+  describe(leg: L, plan: LegPlan): Extract<LegView, { type: LegTypeOf<L> }>;
   /** each call of this leg in words, read from the call itself (so a wrong call reads wrong) */
   describeCalls(leg: L, calls: readonly ChainCall[], plan: LegPlan): string[];
 }

@@ -12,9 +12,10 @@ import {
   checkPoolCall,
   type PoolMember,
   type StakingValidator,
+  validatorView,
 } from './staking-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface UnstakeIntentLeg {
   type: 'unstake-intent';
@@ -80,6 +81,12 @@ export const unstakeIntentLegType: LegType<UnstakeIntentLeg> = {
     ];
   },
   identity: (leg) => [leg.validator.pool],
+  describe: (leg) => ({
+    type: 'unstake-intent',
+    amount: legAmount(leg.amount, leg.validator.token),
+    cancel: leg.amount === 0n,
+    validator: validatorView(leg.validator),
+  }),
   headline: (legs) =>
     legs.map((l) =>
       l.amount === 0n

@@ -5,9 +5,14 @@
  * the time left (cli/core/staking.ts), nothing signed. Effects: the exiting amount arrives
  * exactly; the position's exit closes.
  */
-import { addressValue, checkPoolCall, type StakingValidator } from './staking-common.js';
+import {
+  addressValue,
+  checkPoolCall,
+  type StakingValidator,
+  validatorView,
+} from './staking-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface UnstakeLeg {
   type: 'unstake';
@@ -51,6 +56,11 @@ export const unstakeLegType: LegType<UnstakeLeg> = {
     ],
   }),
   identity: (leg) => [leg.validator.pool],
+  describe: (leg) => ({
+    type: 'unstake',
+    amount: legAmount(leg.amount, leg.validator.token),
+    validator: validatorView(leg.validator),
+  }),
   headline: (legs) =>
     legs.map(
       (l) =>

@@ -9,9 +9,9 @@
 import { addressToBigInt } from '../../../../shared/tokens.js';
 import type { Token } from '../../../../shared/tokens.js';
 import { checkPoolCall } from './staking-common.js';
-import { hexFelt, poolWords, u256Values, type VesuPool } from './lending-common.js';
+import { hexFelt, poolView, poolWords, u256Values, type VesuPool } from './lending-common.js';
 import type { LegType } from './types.js';
-import { exact, shortAddress } from './words.js';
+import { exact, legAmount, shortAddress } from './words.js';
 
 export interface WithdrawLeg {
   type: 'withdraw';
@@ -60,6 +60,14 @@ export const withdrawLegType: LegType<WithdrawLeg> = {
     ],
   }),
   identity: (leg) => [leg.pool.address, leg.vToken, leg.mode],
+  describe: (leg) => ({
+    type: 'withdraw',
+    pool: poolView(leg.pool),
+    vToken: leg.vToken,
+    ...(leg.mode === 'assets'
+      ? { all: false, amount: legAmount(leg.amount, leg.token) }
+      : { all: true, minimum: legAmount(leg.amount, leg.token), shares: leg.shares.toString() }),
+  }),
   headline: (legs) =>
     legs.map((l) =>
       l.mode === 'assets'

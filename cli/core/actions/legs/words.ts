@@ -8,7 +8,7 @@ import { formatAmount, formatAmountShort } from '../../../../shared/amount.js';
 import { findToken, sameAddress, type Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
-import type { LegPlan } from './types.js';
+import type { LegAmount, LegPlan } from './types.js';
 
 /** `1.999999999 ETH`: the exact amount, never cut. */
 export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
@@ -43,3 +43,11 @@ export function describeCall(call: ChainCall, plan: LegPlan): string {
     return `swap on the router ${shortAddress(plan.router)}`;
   return `${call.entrypoint} on ${call.contractAddress} (${call.calldata.length} felts)`;
 }
+
+/** An exact amount as the plan document lists it (legs/types.ts LegAmount). */
+export const legAmount = (amount: bigint, token: Token): LegAmount => ({
+  token: token.symbol,
+  tokenAddress: token.address,
+  amount: formatAmount(amount, token.decimals),
+  baseUnits: amount.toString(),
+});
