@@ -53,6 +53,90 @@ const AllowHighImpact = z
   )
   .optional();
 
+/** An exact amount in a plan's `legs` (cli/core/actions/legs/types.ts LegAmount). */
+const LegAmount = z.looseObject({
+  token: z.string().describe('the symbol'),
+  tokenAddress: z.string(),
+  amount: z.string().describe('exact, in token units'),
+  baseUnits: z.string().describe('exact, the integer in base units'),
+});
+const LegValidator = z.looseObject({ name: z.string(), staker: z.string(), pool: z.string() });
+const LegPool = z.looseObject({ name: z.string(), address: z.string() });
+const LegTokenRef = z.looseObject({ symbol: z.string(), address: z.string() });
+/**
+ * One leg of a plan, by its type (docs/commands.md "Plan JSON"): every leg type of
+ * cli/core/actions/legs/index.ts LEG_TYPES has its member here (cli/mcp/schemas.test.ts).
+ */
+export const LegView = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('swap'),
+    sell: LegAmount.describe('leaves exactly'),
+    minimum: LegAmount.describe('arrives at least (the confirmed minimum)'),
+    expected: LegAmount.describe('expected, not guaranteed'),
+    slippageBps: z.number(),
+    router: z.string(),
+  }),
+  z.looseObject({ type: z.literal('transfer'), amount: LegAmount, to: z.string() }),
+  z.looseObject({
+    type: z.literal('stake'),
+    amount: LegAmount,
+    validator: LegValidator,
+    entry: z.enum(['enter', 'add']),
+  }),
+  z.looseObject({
+    type: z.literal('unstake-intent'),
+    amount: LegAmount.describe('0 cancels the running exit'),
+    cancel: z.boolean(),
+    validator: LegValidator,
+  }),
+  z.looseObject({ type: z.literal('unstake'), amount: LegAmount, validator: LegValidator }),
+  z.looseObject({
+    type: z.literal('claim'),
+    amount: LegAmount,
+    validator: LegValidator,
+    rewardAddress: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal('supply'),
+    amount: LegAmount,
+    pool: LegPool,
+    vToken: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal('withdraw'),
+    pool: LegPool,
+    vToken: z.string(),
+    all: z.boolean(),
+    amount: LegAmount.optional().describe('arrives exactly (an amount)'),
+    minimum: LegAmount.optional().describe('arrives at least (all)'),
+    shares: z.string().optional(),
+  }),
+  z.looseObject({
+    type: z.literal('position'),
+    action: z.enum(['borrow', 'repay', 'close', 'add-collateral', 'withdraw-collateral']),
+    pool: LegPool,
+    collateralToken: LegTokenRef,
+    debtToken: LegTokenRef,
+    deposit: LegAmount.optional(),
+    withdrawCollateral: z
+      .union([
+        z.looseObject({ all: z.literal(false), amount: LegAmount }),
+        z.looseObject({ all: z.literal(true), minimum: LegAmount }),
+      ])
+      .optional(),
+    borrow: LegAmount.optional(),
+    repay: z
+      .union([
+        z.looseObject({ all: z.literal(false), amount: LegAmount }),
+        z.looseObject({ all: z.literal(true), maximum: LegAmount, nominalDebt: z.string() }),
+      ])
+      .optional()
+      .describe('all: the pool is approved for at most `maximum`, cleared to 0 after'),
+    health: z.looseObject({ before: z.string().nullable(), after: z.string().nullable() }),
+  }),
+]);
+const Legs = z.array(LegView).describe('every leg of the plan, in call order, exact');
+
 export const Money = z.looseObject({
   amount: z.string(),
   baseUnits: z.string(),
@@ -395,6 +479,7 @@ export const outputs = {
     plan: z.looseObject({
       kind: z.string(),
       headline: z.string(),
+      legs: Legs,
       swaps: z.array(z.looseObject({})),
       sends: z.array(z.looseObject({})),
       gas: z.looseObject({ mode: z.string() }),
@@ -415,6 +500,7 @@ export const outputs = {
       .looseObject({
         kind: z.literal('rebalance'),
         headline: z.string(),
+        legs: Legs,
         swaps: z.array(z.looseObject({})),
         gas: z.looseObject({ mode: z.string() }),
         simulation: z.looseObject({ status: z.string() }),
@@ -427,6 +513,7 @@ export const outputs = {
     planId: z.string(),
     result: z.looseObject({
       headline: z.string(),
+      legs: Legs,
       transaction: z.looseObject({
         hash: z.string(),
         status: z.literal('SUCCEEDED'),
