@@ -16,6 +16,7 @@ import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { byKind } from '../core/actions/kinds.js';
+import { spendWords } from '../core/actions/spend-words.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -135,6 +136,12 @@ function planView(
   return {
     request,
     headline: document.headline,
+    terms: [
+      ...document.spend
+        .filter((s) => s.amount.baseUnits !== '0')
+        .map((s) => `leaves the wallet: ${spendWords(s, false)}`),
+      ...document.terms,
+    ],
     quotes: document.swaps,
     sends: document.sends.map((s) => ({
       symbol: s.token.symbol,

@@ -117,6 +117,11 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
       ) : (
         <Box flexDirection="column">
           <Text wrap="wrap">{plan.headline}</Text>
+          {plan.terms.map((t) => (
+            <Text key={t} wrap="wrap">
+              {t}
+            </Text>
+          ))}
           {plan.quotes.map((q, i) => {
             const level = quoteImpactLevel(q);
             return (

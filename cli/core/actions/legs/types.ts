@@ -23,6 +23,11 @@ export interface OutEffect {
    */
   all?: true | undefined;
   /**
+   * with `all`: what the leg is expected to take (the debt as read); `amount` is then only the
+   * bound — every face says "at most" it (document.ts spendWords)
+   */
+  expected?: bigint | undefined;
+  /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
    * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one
    */
@@ -96,6 +101,11 @@ export interface LegType<L> {
   headline(legs: readonly L[], plan: LegPlan): string[];
   /** what the person must acknowledge explicitly before this leg is signed (acknowledgments.ts) */
   acknowledgments?(leg: L, plan: LegPlan, index: number): Acknowledgment[];
+  /**
+   * what the person consents to beyond what leaves (document.ts `terms`), one fact a line: what
+   * arrives and why, a position as it is left (a lending leg's debt, collateral, health factor)
+   */
+  terms?(leg: L, plan: LegPlan): string[];
   /** each call of this leg in words, read from the call itself (so a wrong call reads wrong) */
   describeCalls(leg: L, calls: readonly ChainCall[], plan: LegPlan): string[];
 }
