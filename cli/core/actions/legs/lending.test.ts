@@ -354,19 +354,16 @@ describe('lending legs', () => {
       expect(usdc?.amount.amount).toBe('1501.500001');
       expect(usdc?.expected?.amount).toBe('1500');
       expect(spendWords(usdc!, false)).toMatch(
-        /^at most 1501\.500001 USDC \(expected 1500 USDC: the debt as read plus the interest until it runs; the rest stays in the wallet\)$/,
-      );
-      expect(d.terms[0]).toBe(
-        'repays the whole USDC debt: 1500 USDC as read, plus the interest until it runs; at most 1501.500001 USDC can leave the wallet',
+        /^at most 1501\.500001 USDC \(expected 1500 USDC: the debt as read plus interest until it runs\)$/,
       );
       expect(d.terms.at(-1)).toContain('position after: owes nothing');
       expect(d.terms.at(-1)).toContain('health factor 1.6 → —');
     }
-    expect(doc('repay').terms.at(-1)).toContain('holds 1 ETH of collateral');
+    expect(doc('repay').terms.at(-1)).toContain('1 ETH collateral');
     expect(doc('close').terms).toContain(
       'arrives in the wallet: at least 1 ETH (collateral withdrawn)',
     );
-    expect(doc('close').terms.at(-1)).toContain('holds no collateral');
+    expect(doc('close').terms.at(-1)).toContain('no collateral');
     // an exact repay is no bound: its amount, no "at most"
     const exact = planDocument(
       legPlanOf(
@@ -377,7 +374,7 @@ describe('lending legs', () => {
     expect(exact.spend[0]?.expected).toBeNull();
     expect(spendWords(exact.spend[0]!, false)).toBe('500 USDC');
     expect(exact.terms).toEqual([
-      'the ETH/USDC position after: owes 1000 USDC, holds 1 ETH of collateral; health factor 1.6 → 2.4',
+      'position after: owes 1000 USDC, 1 ETH collateral; health factor 1.6 → 2.4',
     ]);
   });
 
@@ -387,7 +384,7 @@ describe('lending legs', () => {
     );
     expect(borrowed.terms).toEqual([
       'arrives in the wallet: 500 USDC (borrowed)',
-      'the ETH/USDC position after: owes 1500 USDC, holds 2 ETH of collateral; health factor 2.4 → 3.2',
+      'position after: owes 1500 USDC, 2 ETH collateral; health factor 2.4 → 3.2',
     ]);
     // the collateral deposited leaves, exactly
     expect(spendWords(borrowed.spend[0]!, false)).toBe('1 ETH');
@@ -395,7 +392,7 @@ describe('lending legs', () => {
       legPlanOf('add-collateral', positionLegOf(add(E18 / 2n), pair(1500n * 10n ** 6n))),
     );
     expect(added.terms).toEqual([
-      'the ETH/USDC position after: owes 1500 USDC, holds 1.5 ETH of collateral; health factor 1.6 → 2.4',
+      'position after: owes 1500 USDC, 1.5 ETH collateral; health factor 1.6 → 2.4',
     ]);
     const taken = planDocument(
       legPlanOf('withdraw-collateral', positionLegOf(withdraw(E18 / 4n), pair(1000n * 10n ** 6n))),
@@ -403,7 +400,7 @@ describe('lending legs', () => {
     expect(taken.spend).toEqual([]);
     expect(taken.terms).toEqual([
       'arrives in the wallet: 0.25 ETH (collateral withdrawn)',
-      'the ETH/USDC position after: owes 1000 USDC, holds 0.75 ETH of collateral; health factor 2.4 → 1.8',
+      'position after: owes 1000 USDC, 0.75 ETH collateral; health factor 2.4 → 1.8',
     ]);
   });
 

@@ -199,13 +199,8 @@ export const positionLegType: LegType<PositionLeg> = {
     const held =
       leg.after.collateral === 0n
         ? 'no collateral'
-        : `${exact(leg.after.collateral, leg.collateral)} of collateral`;
+        : `${exact(leg.after.collateral, leg.collateral)} collateral`;
     return [
-      ...(leg.repayAll
-        ? [
-            `repays the whole ${leg.debt.symbol} debt: ${exact(leg.debtNow, leg.debt)} as read, plus the interest until it runs; at most ${exact(leg.repayApprove, leg.debt)} can leave the wallet`,
-          ]
-        : []),
       ...(leg.borrowed > 0n
         ? [`arrives in the wallet: ${exact(leg.borrowed, leg.debt)} (borrowed)`]
         : []),
@@ -214,7 +209,7 @@ export const positionLegType: LegType<PositionLeg> = {
             `arrives in the wallet: ${leg.collateralDelta.native ? 'at least ' : ''}${exact(leg.collateralOut, leg.collateral)} (collateral withdrawn)`,
           ]
         : []),
-      `the ${pairWords(leg)} position after: owes ${debtAfter}, holds ${held}; health factor ${healthChangeWords(leg.health)}`,
+      `position after: owes ${debtAfter}, ${held}; health factor ${healthChangeWords(leg.health)}`,
     ];
   },
   describeCalls: (leg) => [
