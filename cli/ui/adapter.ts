@@ -136,12 +136,17 @@ function planView(
   return {
     request,
     headline: document.headline,
-    terms: [
-      ...document.spend
-        .filter((s) => s.amount.baseUnits !== '0')
-        .map((s) => `leaves the wallet: ${spendWords(s, false)}`),
-      ...document.terms,
-    ],
+    // what leaves, where the headline does not say it (a swap's, a send's, a stake's does): a
+    // lending position's plan, and any bound ("at most")
+    terms:
+      document.terms.length > 0 || document.spend.some((s) => s.expected !== null)
+        ? [
+            ...document.spend
+              .filter((s) => s.amount.baseUnits !== '0')
+              .map((s) => `leaves the wallet: ${spendWords(s, false)}`),
+            ...document.terms,
+          ]
+        : [],
     quotes: document.swaps,
     sends: document.sends.map((s) => ({
       symbol: s.token.symbol,
