@@ -204,7 +204,9 @@ describe('finance-tui mcp guards (sandbox)', () => {
   }, 120_000);
 
   it('lending consent: the borrow question names what arrives, the debt after and the health after; repay all and close say "at most" the bound with the debt', async () => {
-    const home = await freshHome('mcp-consent@example.com');
+    // bob's signed-in folder (no other test here signs with it): one more sign-in would pass the
+    // sandbox's 5 codes a minute per address; bob holds no lending position
+    const home = users.bobHome;
     // a person in the loop: no caps needed (the collateral alone is worth more than a small cap)
     const person = askedPerson();
     const client = await connect(home, ['--allow-execute'], person.elicit);
