@@ -246,6 +246,55 @@ describe('lending through the sandbox (whole processes)', () => {
     }
   }, 120_000);
 
+  it('the review without --yes says what is consented to: a borrow what arrives, the debt and health after; repay all and close "at most" the bound, the debt expected', async () => {
+    // a user of its own: its debt is only what this test borrows
+    const dave = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(dave.dir, 'sandbox.json'));
+      await signIn(dave.dir, 'dave@example.com');
+      const human = (args: string[]) => cli(dave.dir, [...args, '--sandbox']);
+      const borrowed = await cli(dave.dir, [
+        ...['borrow', '100', 'USDC', '--collateral', '1', 'ETH', '--yes'],
+        ...['--sandbox', '--json'],
+      ]);
+      expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+
+      const borrow = await human(['borrow', '50', 'USDC', '--collateral', '0.5', 'ETH']);
+      expect(borrow.code).not.toBe(0);
+      const review = borrow.stdout + borrow.stderr;
+      expect(review).toMatch(/Leaves the account\s+0\.5 ETH/);
+      expect(review).toContain('arrives in the wallet: 50 USDC (borrowed)');
+      // the debt as read (100 and seconds of interest) + 50; health factor before → after
+      expect(review).toMatch(
+        /position after: owes 150(\.\d+)? USDC, 1\.5 ETH collateral; health factor \d[\d.]* → \d/,
+      );
+
+      for (const args of [
+        ['repay', 'all', 'USDC', '--collateral', 'ETH'],
+        ['close-position', '--collateral', 'ETH', '--debt', 'USDC'],
+      ]) {
+        const r = await human(args);
+        expect(r.code).not.toBe(0);
+        const text = r.stdout + r.stderr;
+        const leaves =
+          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(expected (\d+(?:\.\d+)?) USDC: the debt as read plus interest until it runs\)/.exec(
+            text,
+          );
+        expect(leaves, text).not.toBeNull();
+        const [bound, debt] = [Number(leaves?.[1]), Number(leaves?.[2])];
+        expect(bound).toBeGreaterThan(debt);
+        expect(debt).toBeGreaterThanOrEqual(100);
+        expect(text).toMatch(/position after: owes nothing, /);
+      }
+      const close = await human(['close-position', '--collateral', 'ETH', '--debt', 'USDC']);
+      expect(close.stdout + close.stderr).toContain(
+        'arrives in the wallet: at least 1 ETH (collateral withdrawn)',
+      );
+    } finally {
+      dave.cleanup();
+    }
+  }, 120_000);
+
   it('a batch of supply + stake + send is one transaction with one hash', async () => {
     const r = await alice([
       'batch',

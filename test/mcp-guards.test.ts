@@ -203,6 +203,66 @@ describe('finance-tui mcp guards (sandbox)', () => {
     }
   }, 120_000);
 
+  it('lending consent: the borrow question names what arrives, the debt after and the health after; repay all and close say "at most" the bound with the debt', async () => {
+    // bob's signed-in folder (no other test here signs with it): one more sign-in would pass the
+    // sandbox's 5 codes a minute per address; bob holds no lending position
+    const home = users.bobHome;
+    // a person in the loop: no caps needed (the collateral alone is worth more than a small cap)
+    const person = askedPerson();
+    const client = await connect(home, ['--allow-execute'], person.elicit);
+    const planId = async (tool: string, args: Record<string, unknown>) => {
+      const planned = await call(client, tool, args);
+      expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+      return planned.structuredContent as {
+        planId: string;
+        plan: {
+          spend: Array<{ amount: { amount: string }; expected: { amount: string } | null }>;
+        };
+      };
+    };
+    const askedOn = async (id: string): Promise<string> => {
+      const before = person.asked.length;
+      expect(errorOf(await call(client, 'execute_plan', { planId: id })).code).toBe(
+        'CONFIRMATION_REQUIRED',
+      );
+      expect(person.asked).toHaveLength(before + 1);
+      return person.asked.at(-1) ?? '';
+    };
+    const borrow = { amount: '100', token: 'USDC', collateral: 'ETH', collateralAmount: '1' };
+    const borrowQuestion = await askedOn((await planId('plan_borrow', borrow)).planId);
+    expect(borrowQuestion).toContain('leaves the wallet: 1 ETH');
+    expect(borrowQuestion).toContain('arrives in the wallet: 100 USDC (borrowed)');
+    expect(borrowQuestion).toMatch(
+      /position after: owes 100 USDC, 1 ETH collateral; health factor — → \d/,
+    );
+    person.accept = true;
+    const borrowed = await call(client, 'execute_plan', {
+      planId: (await planId('plan_borrow', borrow)).planId,
+    });
+    expect(borrowed.isError, JSON.stringify(borrowed.content)).toBeFalsy();
+    person.accept = false;
+
+    const repay = await planId('plan_repay', { amount: 'all', token: 'USDC', collateral: 'ETH' });
+    const close = await planId('plan_close_position', { collateral: 'ETH', debt: 'USDC' });
+    for (const planned of [repay, close]) {
+      // the bound (the debt + a margin for interest) is not what leaves: at most it, the debt expected
+      const [usdc] = planned.plan.spend;
+      const bound = usdc?.amount.amount ?? 'none';
+      const debt = usdc?.expected?.amount ?? 'none';
+      expect(Number(bound)).toBeGreaterThan(Number(debt));
+      expect(Number(debt)).toBeGreaterThanOrEqual(100);
+      const question = await askedOn(planned.planId);
+      expect(question).toContain(
+        `leaves the wallet: at most ${bound} USDC (expected ${debt} USDC: the debt as read`,
+      );
+      expect(question).toMatch(/position after: owes nothing, .*health factor \d[\d.]* → —/);
+      expect(question).not.toMatch(/leaves the wallet: \d/);
+    }
+    expect(person.asked.at(-1)).toContain(
+      'arrives in the wallet: at least 1 ETH (collateral withdrawn)',
+    );
+  }, 120_000);
+
   it('a planted revert reason (ESC, BEL, U+202E, a newline) is clean and marked untrusted in execute_plan, get_transaction, get_history, and clean in history --json, history and the app history screen', async () => {
     const home = await freshHome('mcp-revert@example.com');
     const client = await connect(home, [

@@ -159,6 +159,8 @@ describe('the TUI services port over a real sandbox', () => {
       lending: { token: 'USDC', amount: '10' },
     });
     expect(supply.acknowledgments).toEqual([]);
+    // the headline says what a supply takes: no more lines for it
+    expect(supply.terms).toEqual([]);
     expect((await execute(supply)).receipt).toMatchObject({ status: 'succeeded' });
     // 0.5 ETH (about $1 500) × max LTV 0.8 against 500 USDC: a health factor well above 1.2
     const borrow = await plan({
@@ -168,6 +170,14 @@ describe('the TUI services port over a real sandbox', () => {
       lending: { token: 'USDC', amount: '500', collateral: 'ETH', collateralAmount: '0.5' },
     });
     expect(borrow.headline).toMatch(/health factor — → [0-9.]+/);
+    // what the person consents to, in the core's words: what leaves, arrives, is owed after
+    expect(borrow.terms.slice(0, 2)).toEqual([
+      'leaves the wallet: 0.5 ETH',
+      'arrives in the wallet: 500 USDC (borrowed)',
+    ]);
+    expect(borrow.terms[2]).toMatch(
+      /^position after: owes 500(\.\d+)? USDC, 0\.5 ETH collateral; health factor — → [0-9.]+$/,
+    );
     expect(borrow.acknowledgments).toEqual([]);
     expect((await execute(borrow)).receipt).toMatchObject({ status: 'succeeded' });
 

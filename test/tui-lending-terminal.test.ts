@@ -125,6 +125,12 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       // before → after: no debt yet, then the new position's
       expect(borrowReview).toContain(`(health factor — → ${planned})`);
       expect(borrowReview).toContain('deposit 1 ETH collateral, borrow 1500 USDC');
+      // what the person consents to: what leaves, what arrives, what is owed after
+      expect(borrowReview).toContain('leaves the wallet: 1 ETH');
+      expect(borrowReview).toContain('arrives in the wallet: 1500 USDC (borrowed)');
+      expect(borrowReview).toContain(
+        `position after: owes 1500 USDC, 1 ETH collateral; health factor — → ${planned}`,
+      );
       term.keys({ text: 'y' });
       await confirmed('Borrowed');
       await openLending();
@@ -155,6 +161,11 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       term.keys('Enter');
       const repayReview = await seen(/Review the repayment.*y sign and send/);
       const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
+      // the approve's bound is at most what leaves; the debt as read is what is expected
+      expect(repayReview).toMatch(
+        /leaves the wallet: at most 15\d\d\.\d+ USDC \(expected 1500\.\d+ USDC: the debt as read plus interest until it runs\)/,
+      );
+      expect(repayReview).toContain('position after: owes nothing, 1 ETH collateral');
       // read again for the plan: seconds more of interest move it by 0.0001 at most
       const gap = parseAmount(after.healthFactor, 4) - parseAmount(reviewed, 4);
       expect(gap >= 0n && gap <= 1n, `${after.healthFactor} → ${reviewed}`).toBe(true);

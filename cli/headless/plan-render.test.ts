@@ -130,6 +130,32 @@ describe('renderHistory', () => {
     expect(renderHistory([], null)).toContain('No transactions');
   });
 
+  it('repay all: what leaves is "at most" the bound with the debt expected; the position after', () => {
+    const leg = positionLegOf(
+      {
+        type: 'position',
+        action: 'repay',
+        pool: lendingPool('mainnet'),
+        token: USDC,
+        collateral: ETH,
+        amount: undefined,
+      },
+      vesuPair(1000n * 10n ** 6n),
+    );
+    const text = renderPlan(
+      planDocument(legPlanOf('repay', leg), {
+        gas: { mode: 'sponsored' },
+        balances: [{ token: USDC.address, amount: 2000n * 10n ** 6n }],
+      }),
+    );
+    expect(text).toMatch(
+      /Leaves the account\s+at most 1001\.000001 USDC of 2000 USDC \(expected 1000 USDC: the debt as read plus interest until it runs\)\n/,
+    );
+    expect(text).toContain(
+      'position after: owes nothing, 1 ETH collateral; health factor 2.4 → —\n',
+    );
+  });
+
   it('a plan that takes nothing out of the account says so, with one blank line before the gas', () => {
     // withdrawing collateral: nothing leaves, gas is sponsored
     const leg = positionLegOf(

@@ -6,6 +6,7 @@
 import { formatAmountShort } from '../../shared/amount.js';
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
+import { spendWords } from '../core/actions/spend-words.js';
 import { byKind } from '../core/actions/kinds.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { ListedEntry } from '../core/history-view.js';
@@ -87,12 +88,16 @@ export function renderPlan(doc: PlanDocument): string {
         doc.spend.length === 0
           ? 'nothing'
           : doc.spend
-              .map(
-                (l) =>
-                  `${exact(l.total)}${l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`}`,
+              .map((l) =>
+                spendWords(
+                  l,
+                  true,
+                  l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`,
+                ),
               )
               .join(', '),
       ],
+      ...doc.terms.map((t): [string, string] => ['', t]),
       ['Simulation', simulationLine(doc)],
     ]),
     '',

@@ -21,6 +21,7 @@ import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import type { ActionLimits, PlannedWalletAction } from '../core/actions/index.js';
 import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
+import { spendWords } from '../core/actions/spend-words.js';
 import type { CallOptions } from '../core/call.js';
 import type { Endpoints } from '../core/endpoints.js';
 import { budgetView, checksumForm, humanlessRefusal, RECIPIENT_FLAG } from './guards.js';
@@ -159,14 +160,18 @@ async function actionOptions(
   };
 }
 
-/** What the person is asked to confirm: what leaves, the minimum received, the fee, the recipients. */
+/**
+ * What the person is asked to confirm: what leaves ("at most" a bound), the minimum received,
+ * the fee, the recipients, and the plan's terms (what arrives, a lending position as it is left).
+ */
 function consentMessage(planned: PlannedWalletAction): string {
   const d = planned.document;
   const lines = [`Sign this ${d.kind} on ${d.network}? ${d.headline}`];
   for (const s of d.spend)
     lines.push(
-      `leaves the wallet: ${s.amount.amount} ${s.token.symbol}${s.gas.baseUnits !== '0' ? ` (+ up to ${s.gas.amount} ${s.token.symbol} gas)` : ''}`,
+      `leaves the wallet: ${spendWords(s, false)}${s.gas.baseUnits !== '0' ? ` (+ up to ${s.gas.amount} ${s.token.symbol} gas)` : ''}`,
     );
+  lines.push(...d.terms);
   for (const s of d.swaps)
     lines.push(
       `receive at least ${s.confirmedMinimumReceived.amount} ${s.confirmedMinimumReceived.symbol} (service fee ${s.fee.amount.amount} ${s.fee.amount.symbol}, ${s.fee.percent})`,

@@ -16,6 +16,7 @@ import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { byKind } from '../core/actions/kinds.js';
+import { spendWords } from '../core/actions/spend-words.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -135,6 +136,17 @@ function planView(
   return {
     request,
     headline: document.headline,
+    // what leaves, where the headline does not say it (a swap's, a send's, a stake's does): a
+    // lending position's plan, and any bound ("at most")
+    terms:
+      document.terms.length > 0 || document.spend.some((s) => s.expected !== null)
+        ? [
+            ...document.spend
+              .filter((s) => s.amount.baseUnits !== '0')
+              .map((s) => `leaves the wallet: ${spendWords(s, false)}`),
+            ...document.terms,
+          ]
+        : [],
     quotes: document.swaps,
     sends: document.sends.map((s) => ({
       symbol: s.token.symbol,

@@ -128,6 +128,11 @@ export interface PlanView {
   request: PlanRequest;
   /** one line: what goes out and what comes back at least */
   headline: string;
+  /**
+   * what the person consents to, in the core's words (document.ts spendWords, `terms`): what
+   * leaves ("at most" a bound), what arrives, a lending position as it is left
+   */
+  terms: string[];
   /** each swap's quote, as executed (the minimum received is what the user confirms) */
   quotes: QuoteSummary[];
   /** a batch's plain transfers */

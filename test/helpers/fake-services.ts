@@ -262,6 +262,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
                   `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
               )
               .join('; '),
+        terms: [],
         quotes,
         sends: request.sends.map((s) => ({
           symbol: s.token,

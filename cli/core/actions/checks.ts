@@ -167,6 +167,11 @@ export interface SpendLine {
   token: Token;
   /** swapped away and sent */
   amount: bigint;
+  /**
+   * what `amount` is expected to be when part of it is a bound (repay all, close: the debt as
+   * read, not the approve's margin); undefined when `amount` is exact
+   */
+  expected: bigint | undefined;
   /** the max gas fee, when this token pays it */
   gas: bigint;
   total: bigint;
@@ -178,12 +183,19 @@ export function spendByToken(plan: ActionPlan, gas: GasQuote): SpendLine[] {
   const line = (token: Token): SpendLine => {
     let found = lines.find((l) => sameAddress(l.token.address, token.address));
     if (found === undefined) {
-      found = { token, amount: 0n, gas: 0n, total: 0n };
+      found = { token, amount: 0n, expected: undefined, gas: 0n, total: 0n };
       lines.push(found);
     }
     return found;
   };
-  for (const out of effectsOf(plan.legs, plan).out) line(out.token).amount += out.amount;
+  const outs = effectsOf(plan.legs, plan).out;
+  for (const out of outs) line(out.token).amount += out.amount;
+  // a bound's line: what it is expected to take, the exact outflows of the token beside it
+  for (const l of lines)
+    if (outs.some((o) => o.all === true && sameAddress(o.token.address, l.token.address)))
+      l.expected = outs
+        .filter((o) => sameAddress(o.token.address, l.token.address))
+        .reduce((sum, o) => sum + (o.all === true ? (o.expected ?? o.amount) : o.amount), 0n);
   if (gas.mode === 'default') line(gas.token).gas += gas.maxFee;
   for (const l of lines) l.total = l.amount + l.gas;
   return lines;

@@ -9,7 +9,7 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
-import { describeLegCalls, legHeadline, type LegView, legViews } from './legs/index.js';
+import { describeLegCalls, legHeadline, legTerms, type LegView, legViews } from './legs/index.js';
 import {
   type GasQuote,
   impactLevel,
@@ -49,7 +49,13 @@ export type GasView =
 
 export interface SpendView {
   token: TokenRef;
+  /** what leaves: exact, or — when `expected` is set — a bound that at most leaves */
   amount: Money;
+  /**
+   * when `amount` is a bound (repay all, close: the debt plus a margin for the interest until it
+   * runs), what is expected to leave: the debt as read; null when `amount` is exact
+   */
+  expected: Money | null;
   gas: Money;
   total: Money;
   balance: Money | null;
@@ -93,6 +99,12 @@ export interface PlanDocument {
   gas: GasView;
   /** per token leaving the account: amount, max gas, total, and the balance read before */
   spend: SpendView[];
+  /**
+   * what the person consents to beyond what leaves, one fact a line, in the words every face
+   * shows (docs/commands.md "Review before signing"): what arrives and why, a lending position as
+   * it is left (its debt, its collateral, the health factor before → after)
+   */
+  terms: string[];
   simulation: SimulationView;
   calls: CallView[];
   /** the transaction also deploys the account (its first) */
@@ -139,6 +151,7 @@ const money = (value: bigint, t: Token): Money => ({
 });
 
 export { describeCall } from './legs/words.js';
+export { spendWords } from './spend-words.js';
 
 function headline(plan: ActionPlan): string {
   return (
@@ -164,6 +177,7 @@ function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): Sp
     return {
       token: ref(l.token),
       amount: money(l.amount, l.token),
+      expected: l.expected === undefined ? null : money(l.expected, l.token),
       gas: money(l.gas, l.token),
       total: money(l.total, l.token),
       balance: balance === undefined ? null : money(balance, l.token),
@@ -247,6 +261,7 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     },
     gas: gasView(extras.gas),
     spend: spendView(spendByToken(plan, extras.gas ?? { mode: 'sponsored' }), extras.balances),
+    terms: legTerms(plan.legs, plan),
     simulation: simulationView(extras.simulation),
     calls,
     deploysAccount: extras.deploysAccount === true,

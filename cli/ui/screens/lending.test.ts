@@ -244,6 +244,31 @@ describe('lending screen', () => {
     await ui.waitForFrame(() => services.calls.some((c) => c.startsWith('execute')));
   });
 
+  it("the review shows the plan's terms in the core's words, under its headline", async () => {
+    const base = signedIn();
+    const terms = [
+      'leaves the wallet: 1 ETH',
+      'arrives in the wallet: 500 USDC (borrowed)',
+      'position after: owes 500 USDC, 1 ETH collateral; health factor — → 4.8',
+    ];
+    const services = signedIn({
+      plan: async (request) => ({
+        ...(await base.plan(request, SESSION, { signal: new AbortController().signal })),
+        headline: 'borrowing 500 USDC against ETH in the Vesu Prime pool (health factor — → 4.8)',
+        terms,
+      }),
+    });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    await ui.press(KEYS.down);
+    await ui.press(KEYS.down);
+    await ui.press(`USDC\t500\tETH\t1\r`);
+    const review = await ui.waitForFrame((f) => f.includes('Review the borrow'));
+    const at = terms.map((t) => review.indexOf(t));
+    expect(at.every((i) => i > review.indexOf('health factor — → 4.8)'))).toBe(true);
+    expect(at).toEqual([...at].sort((x, y) => x - y));
+  });
+
   it('add collateral: ↓ ↓ ↓, the collateral, its amount, the debt → Enter → the review with the health factor before → after', async () => {
     const base = signedIn();
     const services = signedIn({

@@ -1,5 +1,6 @@
 /**
  * Review of any swap plan (trade, multi-swap, batch): what leaves and what comes back at least,
+ * a lending plan's terms in the core's words ("at most" a bound, what arrives, the position after),
  * the fee, the exact calls in human terms and the balance changes the simulation produced; `y`
  * signs and sends. A very high price impact needs the confirmation word typed instead. A plan
  * whose quote is older than 30 s must be planned again (`r`: re-quoted, re-checked, simulated)
@@ -117,6 +118,11 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
       ) : (
         <Box flexDirection="column">
           <Text wrap="wrap">{plan.headline}</Text>
+          {plan.terms.map((t, i) => (
+            <Text key={`term-${i}`} wrap="wrap">
+              {t}
+            </Text>
+          ))}
           {plan.quotes.map((q, i) => {
             const level = quoteImpactLevel(q);
             return (

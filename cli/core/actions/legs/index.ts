@@ -147,6 +147,11 @@ export function legHeadline(legs: readonly PlannedLeg[], plan: LegPlan): string[
   });
 }
 
+/** What the person consents to beyond what leaves, each leg's lines in leg order (document.ts `terms`). */
+export function legTerms(legs: readonly PlannedLeg[], plan: LegPlan): string[] {
+  return legs.flatMap((leg) => typeOf(leg).terms?.(leg, plan) ?? []);
+}
+
 /**
  * The plan's calls in words: each leg says its own calls (as many as it builds); calls beyond
  * the legs' (a tampered plan) are said from their felts alone.

@@ -117,6 +117,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         repayAll: false,
         borrowed: borrow,
         collateralOut: 0n,
+        debtNow: pair.debtAmount,
+        after: { debt: debtAfter, collateral: collateralAfter },
         health: { before, after },
       };
     }
@@ -141,6 +143,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
           repayAll: true,
           borrowed: 0n,
           collateralOut: 0n,
+          debtNow: pair.debtAmount,
+          after: { debt: 0n, collateral: pair.collateralAmount },
           health: { before, after: undefined },
         };
       }
@@ -156,6 +160,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         repayAll: false,
         borrowed: 0n,
         collateralOut: 0n,
+        debtNow: pair.debtAmount,
+        after: { debt: debtAfter, collateral: pair.collateralAmount },
         health: { before, after: pairHealth(pair, pair.collateralAmount, debtAfter) },
       };
     }
@@ -179,6 +185,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         repayAll: debt,
         borrowed: 0n,
         collateralOut: pair.collateralAmount,
+        debtNow: pair.debtAmount,
+        after: { debt: 0n, collateral: 0n },
         health: { before, after: undefined },
       };
     }
@@ -198,6 +206,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         repayAll: false,
         borrowed: 0n,
         collateralOut: 0n,
+        debtNow: pair.debtAmount,
+        after: { debt: pair.debtAmount, collateral: pair.collateralAmount + deposit },
         health: {
           before,
           after: pairHealth(pair, pair.collateralAmount + deposit, pair.debtAmount),
@@ -246,6 +256,8 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         repayAll: false,
         borrowed: 0n,
         collateralOut: out,
+        debtNow: pair.debtAmount,
+        after: { debt: pair.debtAmount, collateral: pair.collateralAmount - out },
         health: { before, after },
       };
     }

@@ -4,6 +4,8 @@ import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fix
 import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
 import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';
+import { planDocument } from '../document.js';
+import { spendWords } from '../spend-words.js';
 import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
 import { positionLegOf } from './lending-read.js';
@@ -334,6 +336,72 @@ describe('lending legs', () => {
       );
     expect(exact(40n * 10n ** 6n)).not.toBe(exact(50n * 10n ** 6n));
     expect(exact(40n * 10n ** 6n)).not.toBe(fingerprint(debt, 'repay'));
+  });
+
+  it('what the person consents to: repay all and close say "at most" the bound and the debt read', () => {
+    const debt = 1500n * 10n ** 6n;
+    const doc = (action: 'repay' | 'close') =>
+      planDocument(
+        legPlanOf(
+          action === 'close' ? 'close-position' : action,
+          positionLegOf({ ...borrow(0n), action, amount: undefined }, pair(debt)),
+        ),
+      );
+    for (const action of ['repay', 'close'] as const) {
+      const d = doc(action);
+      const [usdc] = d.spend;
+      // the bound: the debt + 1/1000 + 1 unit; what is expected: the debt as read
+      expect(usdc?.amount.amount).toBe('1501.500001');
+      expect(usdc?.expected?.amount).toBe('1500');
+      expect(spendWords(usdc!, false)).toMatch(
+        /^at most 1501\.500001 USDC \(expected 1500 USDC: the debt as read plus interest until it runs\)$/,
+      );
+      expect(d.terms.at(-1)).toContain('position after: owes nothing');
+      expect(d.terms.at(-1)).toContain('health factor 1.6 → —');
+    }
+    expect(doc('repay').terms.at(-1)).toContain('1 ETH collateral');
+    expect(doc('close').terms).toContain(
+      'arrives in the wallet: at least 1 ETH (collateral withdrawn)',
+    );
+    expect(doc('close').terms.at(-1)).toContain('no collateral');
+    // an exact repay is no bound: its amount, no "at most"
+    const exact = planDocument(
+      legPlanOf(
+        'repay',
+        positionLegOf({ ...borrow(0n), action: 'repay', amount: 500n * 10n ** 6n }, pair(debt)),
+      ),
+    );
+    expect(exact.spend[0]?.expected).toBeNull();
+    expect(spendWords(exact.spend[0]!, false)).toBe('500 USDC');
+    expect(exact.terms).toEqual([
+      'position after: owes 1000 USDC, 1 ETH collateral; health factor 1.6 → 2.4',
+    ]);
+  });
+
+  it('what the person consents to: a borrow names what arrives, the debt after and the health after', () => {
+    const borrowed = planDocument(
+      legPlanOf('borrow', positionLegOf(borrow(500n * 10n ** 6n, E18), pair(1000n * 10n ** 6n))),
+    );
+    expect(borrowed.terms).toEqual([
+      'arrives in the wallet: 500 USDC (borrowed)',
+      'position after: owes 1500 USDC, 2 ETH collateral; health factor 2.4 → 3.2',
+    ]);
+    // the collateral deposited leaves, exactly
+    expect(spendWords(borrowed.spend[0]!, false)).toBe('1 ETH');
+    const added = planDocument(
+      legPlanOf('add-collateral', positionLegOf(add(E18 / 2n), pair(1500n * 10n ** 6n))),
+    );
+    expect(added.terms).toEqual([
+      'position after: owes 1500 USDC, 1.5 ETH collateral; health factor 1.6 → 2.4',
+    ]);
+    const taken = planDocument(
+      legPlanOf('withdraw-collateral', positionLegOf(withdraw(E18 / 4n), pair(1000n * 10n ** 6n))),
+    );
+    expect(taken.spend).toEqual([]);
+    expect(taken.terms).toEqual([
+      'arrives in the wallet: 0.25 ETH (collateral withdrawn)',
+      'position after: owes 1000 USDC, 0.75 ETH collateral; health factor 2.4 → 1.8',
+    ]);
   });
 
   it('no pool on sepolia; an unknown pool by name', () => {

@@ -11,8 +11,10 @@
  * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
  * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
  * there (≤ 1 refused, below the margin acknowledged: lending-common.ts). Effects: the collateral
- * deposited and the repay's bound leave; the borrowed amount arrives exactly, withdrawn
- * collateral at least as read.
+ * deposited and the repay's bound leave (for "all", a bound: the debt read is what it is expected
+ * to take); the borrowed amount arrives exactly, withdrawn collateral at least as read. Its terms
+ * (what the person consents to, beside what leaves): what arrives, the debt and the collateral
+ * the position is left with, the health factor before → after.
  */
 import { addressToBigInt, type Token } from '../../../../shared/tokens.js';
 import { buildApproveCall } from '../../chain/calls.js';
@@ -59,6 +61,10 @@ export interface PositionLeg {
   borrowed: bigint;
   /** the collateral withdrawn (arrives, at least) */
   collateralOut: bigint;
+  /** the debt as read before planning (what repaying all is expected to take, before interest) */
+  debtNow: bigint;
+  /** the position as it is left: its debt and its collateral, in asset units, as read plus this change */
+  after: { debt: bigint; collateral: bigint };
   health: HealthChange;
 }
 
@@ -168,7 +174,7 @@ export const positionLegType: LegType<PositionLeg> = {
               {
                 token: leg.debt,
                 amount: leg.repayApprove,
-                ...(leg.repayAll ? { all: true as const } : {}),
+                ...(leg.repayAll ? { all: true as const, expected: leg.debtNow } : {}),
               },
             ]
           : []),
@@ -220,6 +226,24 @@ export const positionLegType: LegType<PositionLeg> = {
       (l) => `${what(l)} in ${poolWords(l.pool)} (health factor ${healthChangeWords(l.health)})`,
     ),
   acknowledgments: (leg) => lowHealth(leg.health, risky(leg), what(leg)),
+  terms: (leg) => {
+    const debtAfter = leg.after.debt === 0n ? 'nothing' : exact(leg.after.debt, leg.debt);
+    const held =
+      leg.after.collateral === 0n
+        ? 'no collateral'
+        : `${exact(leg.after.collateral, leg.collateral)} collateral`;
+    return [
+      ...(leg.borrowed > 0n
+        ? [`arrives in the wallet: ${exact(leg.borrowed, leg.debt)} (borrowed)`]
+        : []),
+      ...(leg.collateralOut > 0n
+        ? [
+            `arrives in the wallet: ${leg.collateralDelta.native ? 'at least ' : ''}${exact(leg.collateralOut, leg.collateral)} (collateral withdrawn)`,
+          ]
+        : []),
+      `position after: owes ${debtAfter}, ${held}; health factor ${healthChangeWords(leg.health)}`,
+    ];
+  },
   describeCalls: (leg) => [
     ...(leg.depositApprove > 0n
       ? [

@@ -23,6 +23,11 @@ export interface OutEffect {
    */
   all?: true | undefined;
   /**
+   * with `all`: what the leg is expected to take (the debt as read); `amount` is then only the
+   * bound — every face says "at most" it (document.ts spendWords)
+   */
+  expected?: bigint | undefined;
+  /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
    * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one
    */
@@ -210,6 +215,11 @@ export interface LegType<L> {
    * type that does not describe itself does not compile (and legs/describe.test.ts fails).
    */
   describe(leg: L, plan: LegPlan): Extract<LegView, { type: LegTypeOf<L> }>;
+  /**
+   * what the person consents to beyond what leaves (document.ts `terms`), one fact a line: what
+   * arrives and why, a position as it is left (a lending leg's debt, collateral, health factor)
+   */
+  terms?(leg: L, plan: LegPlan): string[];
   /** each call of this leg in words, read from the call itself (so a wrong call reads wrong) */
   describeCalls(leg: L, calls: readonly ChainCall[], plan: LegPlan): string[];
 }
