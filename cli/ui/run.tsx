@@ -7,7 +7,8 @@ import { App } from './app.js';
 import { createServices } from './adapter.js';
 import type { Theme } from './theme.js';
 
-const SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+/** a second one of these forces the exit (app.tsx); a hang-up never does (onTerminalGone) */
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 export async function runInteractive(options: {
   sandbox: boolean;
@@ -32,6 +33,9 @@ export async function runInteractive(options: {
   const onTerminalGone = (): void => {
     stopRequests.dispatchEvent(new Event('gone'));
   };
+  // a hang-up is the same event, and comes more than once: the kernel signals the terminal's
+  // foreground group and the shell passes its own on to its jobs, so SIGHUP never forces
+  process.on('SIGHUP', onTerminalGone);
   process.stdout.on('error', onTerminalGone);
   process.stdin.on('error', onTerminalGone);
   // in raw mode a key never ends the input (Ctrl+D is a byte): its end is the terminal's hang-up
@@ -54,6 +58,7 @@ export async function runInteractive(options: {
     return code;
   } finally {
     for (const signal of SIGNALS) process.off(signal, onSignal);
+    process.off('SIGHUP', onTerminalGone);
     await services.close().catch(() => undefined);
     // the listeners stay: Ink may still flush a last frame into the closed terminal
   }
