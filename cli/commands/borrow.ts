@@ -27,11 +27,11 @@ Signs nothing unless --yes is given.
 ${LENDING_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const c = collateralOf(values.collateral, positionals, 2);
+  const c = collateralOf(values.collateral, positionals, tokens, 2);
   if (c.rest.length !== 2)
     throw usageError(
       'expected <amount> <TOKEN> --collateral [AMOUNT] TOKEN; see finance-tui borrow --help',

@@ -24,14 +24,14 @@ the position (close-position takes it back). Signs nothing unless --yes is given
 ${LENDING_HELP}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   // repay's collateral is the position's token alone: say so when it is missing too
   if (typeof values.collateral !== 'string' || values.collateral.trim() === '')
     throw usageError('--collateral TOKEN is required: the collateral of the position to repay');
-  const c = collateralOf(values.collateral, positionals, 2);
+  const c = collateralOf(values.collateral, positionals, tokens, 2);
   if (c.amount !== undefined) throw usageError('repay takes --collateral TOKEN (no amount)');
   if (c.rest.length !== 2)
     throw usageError(
