@@ -5,12 +5,7 @@
  * under --json), with --yes sign exactly that plan. Light at import: the core and the renderers
  * load once the options parse.
  */
-import {
-  parseCommandArgs,
-  parseNetworkFlag,
-  refuseNegativeAmount,
-  type ArgToken,
-} from './args.js';
+import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount, type ArgToken } from './args.js';
 import type { CommandContext, CommandResult } from './context.js';
 import type { ActionOptions, ActionRequest } from '../core/actions/index.js';
 import { withEndpoints } from './with-endpoints.js';
