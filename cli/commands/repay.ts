@@ -5,7 +5,7 @@
 import type { CommandRun } from '../headless/context.js';
 import {
   collateralOf,
-  LENDING_HELP,
+  lendingHelp,
   parseLendingArgs,
   runLending,
 } from '../headless/lending-command.js';
@@ -21,10 +21,10 @@ repay that would leave a debt at or under the pool's floor is refused. The colla
 the position (close-position takes it back). Signs nothing unless --yes is given.
 
   --collateral TOKEN  the position's collateral asset
-${LENDING_HELP}`;
+${lendingHelp('repay')}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, 'repay', {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };

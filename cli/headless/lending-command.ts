@@ -1,24 +1,46 @@
 /**
  * What the lending commands share (`supply`, `withdraw`, `borrow`, `add-collateral`,
  * `withdraw-collateral`, `repay`, `close-position`; docs/commands.md "Lending"): the signing
- * flags plus `--pool` and `--accept-low-health` (the 'low-health' acknowledgment,
- * cli/core/actions/acknowledgments.ts), and `--collateral [AMOUNT] TOKEN`. Light at import.
+ * flags plus `--pool`, `--accept-low-health` (the 'low-health' acknowledgment,
+ * cli/core/actions/acknowledgments.ts; only where the kinds table says the plan can ask it), and
+ * `--collateral [AMOUNT] TOKEN`. Light at import.
  */
 import type { CommandContext, CommandResult, CommandRun } from './context.js';
 import type { ActionRequest } from '../core/actions/index.js';
 import { parseSigningArgs, runSigning, SIGNING_HELP } from './swap-command.js';
 import { usageError } from '../../shared/errors.js';
+import { ACTION_KINDS } from '../core/actions/kinds.js';
 import type { ArgToken } from './args.js';
 
-export const LENDING_HELP = `  --pool NAME|ADDRESS the Vesu pool (default: the network's main pool, Prime on mainnet); lending
+type LendingKind =
+  | 'supply'
+  | 'withdraw'
+  | 'borrow'
+  | 'repay'
+  | 'add-collateral'
+  | 'withdraw-collateral'
+  | 'close-position';
+
+/** Whether the kind's plan can ask 'low-health' (the kinds table, cli/core/actions/kinds.ts). */
+const takesLowHealth = (kind: LendingKind): boolean =>
+  ACTION_KINDS[kind].acknowledges?.includes('low-health') === true;
+
+/** The lending flags' help for `kind`: --accept-low-health only where it can mean something. */
+export const lendingHelp = (
+  kind: LendingKind,
+): string => `  --pool NAME|ADDRESS the Vesu pool (default: the network's main pool, Prime on mainnet); lending
                       runs where a pool is known: mainnet (and the mainnet-like sandbox), not
                       sepolia
-  --accept-low-health accept a health factor left below 1.2 (at or below 1 is always refused)
-${SIGNING_HELP}`;
+${takesLowHealth(kind) ? '  --accept-low-health accept a health factor left below 1.2 (at or below 1 is always refused)\n' : ''}${SIGNING_HELP}`;
 
-/** Parse a lending command's flags; `extra` adds its own. */
+/**
+ * Parse a lending command's flags; `extra` adds its own. `--accept-low-health` given to a command
+ * whose plan never asks it (supply, repay, …: they add no risk) is a USAGE_ERROR, not silently
+ * ignored (docs/decisions.md "An acknowledgment flag only where it can mean something").
+ */
 export function parseLendingArgs(
   argv: string[],
+  kind: LendingKind,
   extra: Record<string, { type: 'string' | 'boolean' }> = {},
 ) {
   const parsed = parseSigningArgs(
@@ -27,6 +49,10 @@ export function parseLendingArgs(
     { swaps: false },
   );
   const { options, values } = parsed;
+  if (values['accept-low-health'] === true && !takesLowHealth(kind))
+    throw usageError(
+      `--accept-low-health means nothing to ${kind}: it leaves no health factor lower (only borrow and withdraw-collateral can)`,
+    );
   const acknowledged = [
     ...(options.acknowledged ?? []),
     ...(values['accept-low-health'] === true ? (['low-health'] as const) : []),
@@ -95,7 +121,7 @@ export const runLending = (
 export const collateralCommand =
   (kind: 'add-collateral' | 'withdraw-collateral', usage: string, amountWord: string): CommandRun =>
   async (ctx) => {
-    const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+    const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, kind, {
       debt: { type: 'string' },
     });
     if (options.help) return { data: { usage }, human: () => usage };
