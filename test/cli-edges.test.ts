@@ -80,6 +80,8 @@ describe('argument edges (whole processes, one sandbox)', () => {
     ['trade --slippage', ['trade', '1', 'ETH', 'USDC', '--slippage', '-1'], 'INVALID_SLIPPAGE'],
     ['history --limit', ['history', '--limit', '-5'], 'USAGE_ERROR'],
     ['supply', ['supply', '-1', 'USDC'], 'INVALID_AMOUNT'],
+    ['sandbox price', ['sandbox', 'price', 'ETH', '-5'], 'USAGE_ERROR'],
+    ['sandbox advance', ['sandbox', 'advance', '-1d'], 'USAGE_ERROR'],
   ])('a negative number in %s is refused by its own check', async (_name, args, code) => {
     const r = await alice(args);
     expect(r.code).toBe(1);

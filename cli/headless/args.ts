@@ -51,6 +51,15 @@ export function parseCommandArgs<T extends Options>(
       error instanceof Error
         ? error.message.replace(/\. To specify a positional.*$/s, '')
         : String(error);
+    // `sandbox price ETH -5`, `sandbox advance -1d`: a negative number where an argument
+    // stands is no option (signing commands say INVALID_AMOUNT first: refuseNegativeAmount)
+    const negative = /^Unknown option '(-[0-9.][^']*)'/.exec(message)?.[1];
+    if (negative !== undefined && NEGATIVE_VALUE.test(negative)) {
+      const whole = argv.find((arg) => arg.startsWith(negative)) ?? negative;
+      throw usageError(
+        `"${whole.slice(0, 40)}" is negative: the numbers this command takes never are`,
+      );
+    }
     const unknown =
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
         ? /Unknown option '(--[^'=]+)/.exec(message)?.[1]
