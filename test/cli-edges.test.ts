@@ -34,6 +34,17 @@ describe('argument edges (whole processes, one sandbox)', () => {
     ['flag between', ['borrow', '100', '--collateral', '1', 'ETH', 'USDC']],
     ['inline value', ['borrow', '--collateral=1', 'ETH', '100', 'USDC']],
     ['one quoted value', ['borrow', '--collateral', '1 ETH', '100', 'USDC']],
+    [
+      'the token by its address',
+      [
+        'borrow',
+        '--collateral',
+        '1',
+        '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        '100',
+        'USDC',
+      ],
+    ],
   ])(
     'borrow --collateral 1 ETH, %s: borrows 100 USDC against exactly 1 ETH',
     async (_name, args) => {

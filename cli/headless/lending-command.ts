@@ -64,8 +64,11 @@ export function parseLendingArgs(
   };
 }
 
-/** What `--collateral`'s first word is an amount of: a number, signed or not ("1", ".5", "-1"). */
-const AMOUNT_WORD = /^[-+]?(?:[0-9]|\.[0-9])/;
+/**
+ * `--collateral`'s first word is an amount when it is a plain number, signed or not ("1", ".5",
+ * "-1"); a token address ("0x04…") is a token.
+ */
+const AMOUNT_WORD = /^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
 
 /**
  * `--collateral [AMOUNT] TOKEN`: "--collateral ETH", "--collateral '1 ETH'" or
