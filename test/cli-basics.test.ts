@@ -103,6 +103,43 @@ describe('finance-tui bin basics', () => {
     }
   });
 
+  it('an acknowledgment flag is refused where it means nothing, and listed only where it does', async () => {
+    const home = tempHome();
+    const run = (args: string[]) =>
+      runBin([...args, '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
+    try {
+      for (const args of [
+        ['supply', '10', 'USDC'],
+        ['withdraw', '10', 'USDC'],
+        ['repay', '10', 'USDC', '--collateral', 'ETH'],
+        ['add-collateral', '1', 'ETH', '--debt', 'USDC'],
+        ['close-position', '--collateral', 'ETH', '--debt', 'USDC'],
+      ]) {
+        const result = await run([...args, '--accept-low-health']);
+        expect(result.code, args[0]).toBe(1);
+        expect(JSON.parse(result.stdout), args[0]).toMatchObject({
+          error: {
+            code: 'USAGE_ERROR',
+            message: `--accept-low-health means nothing to ${args[0]}: it leaves no health factor lower (only borrow and withdraw-collateral can)`,
+          },
+        });
+        const help = await runBin([args[0] ?? '', '--help'], env);
+        expect(help.stdout, args[0]).not.toContain('--accept-low-health');
+      }
+      for (const command of ['borrow', 'withdraw-collateral'])
+        expect((await runBin([command, '--help'], env)).stdout).toContain('--accept-low-health');
+      const complete = await run(['unstake', '--complete', '--validator', 'X', '--restart-exit']);
+      expect(JSON.parse(complete.stdout)).toMatchObject({
+        error: {
+          code: 'USAGE_ERROR',
+          message: expect.stringMatching(/^--restart-exit means nothing/),
+        },
+      });
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an unknown flag names the flag', async () => {
     const home = tempHome();
     try {

@@ -137,7 +137,10 @@ describe('staking through the sandbox (whole processes)', () => {
   it('an inactive validator is refused with its reason; an unknown one by name', async () => {
     const leaving = await alice(['stake', '1', '--validator', 'Sandbox Leaving', '--yes']);
     expect(leaving.doc.error).toMatchObject({ code: 'VALIDATOR_INACTIVE' });
-    expect(leaving.doc.error?.message).toMatch(/announced its exit/);
+    // the reason once: "… takes no new stake: it has announced its exit from staking (it leaves at …)"
+    expect(leaving.doc.error?.message).toMatch(
+      /^Sandbox Leaving takes no new stake: it has announced its exit from staking \(it leaves at [0-9T:.-]+Z\)$/,
+    );
     const unknown = await alice(['stake', '1', '--validator', 'Nobody', '--yes']);
     expect(unknown.doc.error).toMatchObject({ code: 'UNKNOWN_VALIDATOR' });
   }, 120_000);

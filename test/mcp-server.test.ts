@@ -208,6 +208,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         signedIn: false,
         code: 'AUTH_REQUIRED',
       });
+      // a tool that needs a session says who signs in: the person, through login/verify or a terminal
+      const refused = errorOf(await call(client, 'get_balances', {}));
+      expect(refused.code).toBe('AUTH_REQUIRED');
+      expect(refused.message).toMatch(
+        /^not signed in\. The person signs in, not you: .*call login .*or they run `finance-tui login <email> --sandbox` in a terminal themselves/,
+      );
       const sent = await call(client, 'login', { email: 'carol@example.com' });
       expect(sent.structuredContent).toMatchObject({
         sent: true,

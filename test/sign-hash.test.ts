@@ -121,7 +121,8 @@ describe('createSignHash', () => {
         createSignHash(session, { serverUrl: url })(HASH, new AbortController().signal),
       ).rejects.toMatchObject({
         code: 'SESSION_EXPIRED',
-        message: expect.stringContaining('finance-tui login frank@example.com --sandbox'),
+        // the way back as data: each face words it (core/remedy.ts)
+        details: { remedy: ['sign-in'], signIn: { email: 'frank@example.com', sandbox: true } },
       });
     });
 

@@ -5,7 +5,7 @@
  * collateral only: no debt is needed (docs/decisions.md).
  */
 import type { CommandRun } from '../headless/context.js';
-import { collateralCommand, LENDING_HELP } from '../headless/lending-command.js';
+import { collateralCommand, lendingHelp } from '../headless/lending-command.js';
 
 export const USAGE = `Usage: finance-tui add-collateral <amount> <TOKEN> --debt <TOKEN> [options]
 
@@ -16,6 +16,6 @@ first and borrowed against later (borrow … --collateral TOKEN). Signs nothing 
 given.
 
   --debt TOKEN        the position's debt asset (with the collateral, it names the position)
-${LENDING_HELP}`;
+${lendingHelp('add-collateral')}`;
 
 export const run: CommandRun = collateralCommand('add-collateral', USAGE, '<amount>');

@@ -34,7 +34,7 @@ export const run: CommandRun = async (ctx) => {
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0)
     throw usageError(
-      `batch takes its items as --swap and --send, not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
+      `batch takes each item as one quoted flag value (--supply "100 USDC", --swap "1 ETH>USDC"), not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
     );
   const swaps = ((values.swap as string[] | undefined) ?? []).map((item) => {
     const { amount, left, right } = parseArrowItem(

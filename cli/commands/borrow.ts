@@ -7,7 +7,7 @@
 import type { CommandRun } from '../headless/context.js';
 import {
   collateralOf,
-  LENDING_HELP,
+  lendingHelp,
   parseLendingArgs,
   runLending,
 } from '../headless/lending-command.js';
@@ -24,14 +24,14 @@ Signs nothing unless --yes is given.
 
   --collateral [AMOUNT] TOKEN
                       the collateral asset, and how much of it to deposit with the borrow
-${LENDING_HELP}`;
+${lendingHelp('borrow')}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, 'borrow', {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
-  const c = collateralOf(values.collateral, positionals, 2);
+  const c = collateralOf(values.collateral, positionals, tokens, 2);
   if (c.rest.length !== 2)
     throw usageError(
       'expected <amount> <TOKEN> --collateral [AMOUNT] TOKEN; see finance-tui borrow --help',

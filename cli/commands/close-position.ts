@@ -4,7 +4,7 @@
  * leg type).
  */
 import type { CommandRun } from '../headless/context.js';
-import { LENDING_HELP, parseLendingArgs, runLending } from '../headless/lending-command.js';
+import { lendingHelp, parseLendingArgs, runLending } from '../headless/lending-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui close-position --collateral <TOKEN> --debt <TOKEN> [options]
@@ -14,10 +14,10 @@ every collateral share back to your account. Signs nothing unless --yes is given
 
   --collateral TOKEN  the position's collateral asset
   --debt TOKEN        the position's debt asset
-${LENDING_HELP}`;
+${lendingHelp('close-position')}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, 'close-position', {
     collateral: { type: 'string' },
     debt: { type: 'string' },
   });

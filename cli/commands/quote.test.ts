@@ -28,9 +28,9 @@ describe('parseQuoteOptions', () => {
     },
   );
 
-  it("a negative flag value is the flag's problem, not an amount", () => {
+  it("a negative flag value is the flag's problem, not an amount: its own check refuses it", () => {
     expect(codeOf(() => parseQuoteOptions(['1', 'ETH', 'USDC', '--slippage', '-1']))).toMatch(
-      /^USAGE_ERROR/,
+      /^INVALID_SLIPPAGE: .*must not be negative/,
     );
   });
 

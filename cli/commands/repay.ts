@@ -5,7 +5,7 @@
 import type { CommandRun } from '../headless/context.js';
 import {
   collateralOf,
-  LENDING_HELP,
+  lendingHelp,
   parseLendingArgs,
   runLending,
 } from '../headless/lending-command.js';
@@ -21,17 +21,17 @@ repay that would leave a debt at or under the pool's floor is refused. The colla
 the position (close-position takes it back). Signs nothing unless --yes is given.
 
   --collateral TOKEN  the position's collateral asset
-${LENDING_HELP}`;
+${lendingHelp('repay')}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, values, positionals, pool } = parseLendingArgs(ctx.argv, {
+  const { options, values, positionals, tokens, pool } = parseLendingArgs(ctx.argv, 'repay', {
     collateral: { type: 'string' },
   });
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   // repay's collateral is the position's token alone: say so when it is missing too
   if (typeof values.collateral !== 'string' || values.collateral.trim() === '')
     throw usageError('--collateral TOKEN is required: the collateral of the position to repay');
-  const c = collateralOf(values.collateral, positionals, 2);
+  const c = collateralOf(values.collateral, positionals, tokens, 2);
   if (c.amount !== undefined) throw usageError('repay takes --collateral TOKEN (no amount)');
   if (c.rest.length !== 2)
     throw usageError(

@@ -4,7 +4,7 @@
  * amount, then deposit.
  */
 import type { CommandRun } from '../headless/context.js';
-import { LENDING_HELP, parseLendingArgs, runLending } from '../headless/lending-command.js';
+import { lendingHelp, parseLendingArgs, runLending } from '../headless/lending-command.js';
 import { usageError } from '../../shared/errors.js';
 
 export const USAGE = `Usage: finance-tui supply <amount> <TOKEN> [options]
@@ -14,10 +14,10 @@ approve the vToken for exactly the amount, then deposit; the shares come to your
 in value as borrowers pay interest. See \`finance-tui lending\`; \`withdraw\` takes it back.
 Signs nothing unless --yes is given.
 
-${LENDING_HELP}`;
+${lendingHelp('supply')}`;
 
 export const run: CommandRun = async (ctx) => {
-  const { options, positionals, pool } = parseLendingArgs(ctx.argv);
+  const { options, positionals, pool } = parseLendingArgs(ctx.argv, 'supply');
   if (options.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length !== 2)
     throw usageError('expected <amount> <TOKEN>; see finance-tui supply --help');

@@ -36,6 +36,11 @@ export const run: CommandRun = async (ctx) => {
   if (values.complete === true) {
     if (positionals.length > 0)
       throw usageError('unstake --complete takes no amount: it withdraws the whole exited amount');
+    // the kinds table: unstake-complete asks no acknowledgment (docs/decisions.md)
+    if (values['restart-exit'] === true)
+      throw usageError(
+        '--restart-exit means nothing to unstake --complete: it starts no exit (only unstake AMOUNT can restart one)',
+      );
     return runSigning(ctx, { ...options, acknowledged }, { kind: 'unstake-complete', validator });
   }
   if (positionals.length !== 1)

@@ -6,7 +6,7 @@
  * borrow's rules before signing.
  */
 import type { CommandRun } from '../headless/context.js';
-import { collateralCommand, LENDING_HELP } from '../headless/lending-command.js';
+import { collateralCommand, lendingHelp } from '../headless/lending-command.js';
 
 export const USAGE = `Usage: finance-tui withdraw-collateral <amount>|all <TOKEN> --debt <TOKEN> [options]
 
@@ -17,6 +17,6 @@ at the pool's own prices) — at or below 1 refused, below 1.2 only with --accep
 than the position holds is refused. Signs nothing unless --yes is given.
 
   --debt TOKEN        the position's debt asset (with the collateral, it names the position)
-${LENDING_HELP}`;
+${lendingHelp('withdraw-collateral')}`;
 
 export const run: CommandRun = collateralCommand('withdraw-collateral', USAGE, '<amount>|all');

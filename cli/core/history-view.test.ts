@@ -51,3 +51,24 @@ describe('listedEntry: every entry names its chain; a stopped sandbox orphans wh
     );
   });
 });
+
+describe('listedEntry: an entry that moved nothing lists no amounts', () => {
+  const out = {
+    direction: 'out' as const,
+    symbol: 'USDC',
+    address: `0x${'2'.padStart(64, '0')}`,
+    amount: '100',
+    baseUnits: '100000000',
+    basis: 'sent' as const,
+  };
+  it.each(['reverted', 'not-sent'] as const)('%s: amounts empty, the plan as planned', (status) => {
+    const listed = listedEntry({ ...base, status, amounts: [out] }, undefined);
+    expect(listed.amounts).toEqual([]);
+    expect(listed.planned).toEqual([out]);
+  });
+  it.each(['succeeded', 'pending', 'unknown'] as const)('%s: amounts as recorded', (status) => {
+    const listed = listedEntry({ ...base, status, amounts: [out] }, undefined);
+    expect(listed.amounts).toEqual([out]);
+    expect(listed.planned).toBeUndefined();
+  });
+});

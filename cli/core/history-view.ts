@@ -2,7 +2,9 @@
  * The history as the faces list it (docs/commands.md "history"): each entry names the chain it
  * ran on, so a script that keeps `network == "mainnet"` never counts a sandbox trade, and an
  * unresolved entry of a sandbox chain that has stopped says it can no longer be settled (each
- * sandbox start is a new chain: a stopped one never answers again).
+ * sandbox start is a new chain: a stopped one never answers again). An entry that moved nothing —
+ * `reverted` (a revert undoes every call; only its fee, when not sponsored, is paid) or `not-sent`
+ * — lists no `amounts`: what its plan would have moved is `planned`, so no face says it was sent.
  */
 import { processAlive } from '../../shared/fs.js';
 import { readSandboxState } from '../platform/sandbox-state.js';
@@ -19,7 +21,15 @@ export interface ListedEntry extends Omit<HistoryEntry, 'network' | 'status' | '
   status: HistoryStatus | 'orphaned';
   /** present (true) when it can never be settled */
   unsettleable?: true;
+  /** reverted or not-sent: what the plan would have moved (`amounts` is then empty: nothing moved) */
+  planned?: HistoryEntry['amounts'];
 }
+
+/** Statuses of an entry that moved nothing (its fee aside). */
+export const MOVED_NOTHING: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>([
+  'reverted',
+  'not-sent',
+]);
 
 /**
  * The chain of the sandbox running for this data folder ("sandbox:<id>"), if one is: its
@@ -41,5 +51,6 @@ export function listedEntry(entry: HistoryEntry, running: string | undefined): L
     chain,
     status: orphaned ? 'orphaned' : entry.status,
     ...(orphaned ? { unsettleable: true as const } : {}),
+    ...(MOVED_NOTHING.has(entry.status) ? { amounts: [], planned: entry.amounts } : {}),
   };
 }

@@ -8,7 +8,7 @@
 import { Type } from 'typebox';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { SANDBOX_MARKET_UNIT } from '../../shared/sandbox.js';
+import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
 import { resolveToken, sameAddress } from '../../shared/tokens.js';
 import { createHttpClient } from '../clients/http.js';
 import type { CallOptions } from './call.js';
@@ -107,6 +107,10 @@ export async function setSandboxPrice(
       `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price is 1 and stays so`,
     );
   const usd = parseAmount(usdText, 18, { label: 'USD' });
+  // the emulator's own bound, said before asking it (shared/sandbox.ts)
+  const outOfRange = sandboxPriceRefusal(usd);
+  if (outOfRange !== undefined)
+    throw usageError(`${token.symbol} cannot be set to $${formatAmount(usd, 18)}: ${outOfRange}`);
   const http = createHttpClient({
     baseUrl: chainUrlOf(endpoints),
     service: 'sandbox chain',

@@ -14,6 +14,7 @@
  * Each refusal says how to sign in again. The token never appears in a message or a document.
  */
 import Type from 'typebox';
+import { signInRemedy } from './remedy.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import {
@@ -110,9 +111,7 @@ export async function clearSession(env: NodeJS.ProcessEnv): Promise<{ email?: st
   return email === undefined ? {} : { email };
 }
 
-export function loginCommand(email: string | undefined, sandbox: boolean): string {
-  return `finance-tui login ${email ?? '<email>'}${sandbox ? ' --sandbox' : ''}`;
-}
+export { loginCommand } from './remedy.js';
 
 /** Whether `address` is the ArgentX v0.5.0 account of `publicKey`, as numbers. */
 export function addressMatchesKey(address: string, publicKey: string): boolean {
@@ -130,15 +129,15 @@ export function addressMismatch(
 ): AppError {
   return new AppError(
     ErrorCode.ADDRESS_MISMATCH,
-    `${what}: its wallet address is not the account of its public key, so it is refused; sign in again: ${loginCommand(email, sandbox)}`,
+    `${what}: its wallet address is not the account of its public key, so it is refused`,
+    { details: { ...signInRemedy(email, sandbox) } },
   );
 }
 
 export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why: string): AppError {
-  return new AppError(
-    ErrorCode.SESSION_EXPIRED,
-    `${why}; sign in again: ${loginCommand(session.email, session.sandbox)}`,
-  );
+  return new AppError(ErrorCode.SESSION_EXPIRED, why, {
+    details: { ...signInRemedy(session.email, session.sandbox) },
+  });
 }
 
 /** A 401 from the server on a session's token means the session is over (expired or revoked). */
@@ -204,10 +203,9 @@ export function requireSession(
 ): Session {
   const session = readSession(endpoints.env);
   if (session === undefined) {
-    throw new AppError(
-      ErrorCode.AUTH_REQUIRED,
-      `not signed in; sign in with: ${loginCommand(undefined, endpoints.sandbox)}`,
-    );
+    throw new AppError(ErrorCode.AUTH_REQUIRED, 'not signed in', {
+      details: { ...signInRemedy(undefined, endpoints.sandbox) },
+    });
   }
   if (!addressMatchesKey(session.address, session.publicKey)) {
     throw addressMismatch(
@@ -223,7 +221,8 @@ export function requireSession(
   if (!sameTarget) {
     throw new AppError(
       ErrorCode.AUTH_REQUIRED,
-      `the saved session of ${session.email} is for ${describeTarget(session)}, not ${describeTarget(endpoints)}; sign in here: ${loginCommand(session.email, endpoints.sandbox)}`,
+      `the saved session of ${session.email} is for ${describeTarget(session)}, not ${describeTarget(endpoints)}`,
+      { details: { ...signInRemedy(session.email, endpoints.sandbox) } },
     );
   }
   const expiresAt = Date.parse(session.expiresAt);

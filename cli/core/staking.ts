@@ -161,7 +161,7 @@ export async function readValidator(
         ...(leaving === undefined
           ? {}
           : {
-              inactiveReason: `it has announced its exit from staking (it leaves at ${new Date(leaving * 1000).toISOString()}) and takes no new stake`,
+              inactiveReason: `it has announced its exit from staking (it leaves at ${new Date(leaving * 1000).toISOString()})`,
             }),
       };
     },

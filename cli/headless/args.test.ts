@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../shared/errors.js';
 import { isNetwork } from '../../shared/tokens.js';
-import { parseNetworkFlag } from './args.js';
+import { parseCommandArgs, parseNetworkFlag } from './args.js';
 
 describe('--network: the one check (shared/tokens.ts isNetwork)', () => {
   it('knows mainnet and sepolia, as written', () => {
@@ -28,5 +28,17 @@ describe('--network: the one check (shared/tokens.ts isNetwork)', () => {
     expect(isAppError(caught) && caught.message).toBe(
       '--network must be mainnet or sepolia (got "goerlixxxxxxxxxxxxxx")',
     );
+  });
+});
+
+describe('a negative number after a flag that takes a value is its value', () => {
+  it('reads --collateral -1 ETH as the value "-1" (its own check refuses it), not Node’s error', () => {
+    const parsed = parseCommandArgs(['100', 'USDC', '--collateral', '-1', 'ETH'], {
+      collateral: { type: 'string' },
+    });
+    expect(parsed.values.collateral).toBe('-1');
+    expect(parsed.positionals).toEqual(['100', 'USDC', 'ETH']);
+    const quoted = parseCommandArgs(['--supply', '-1 USDC'], { supply: { type: 'string' } });
+    expect(quoted.values.supply).toBe('-1 USDC');
   });
 });

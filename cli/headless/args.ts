@@ -5,6 +5,15 @@ import { closest } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** One of parseArgs' tokens: a flag or an argument, and where it stood in argv. */
+export interface ArgToken {
+  kind: string;
+  index: number;
+  name?: string;
+  value?: string | undefined;
+  inlineValue?: boolean | undefined;
+}
+
 /** Flags every command accepts (main reads them too). */
 export const GLOBAL_OPTIONS = {
   json: { type: 'boolean' },
@@ -30,12 +39,27 @@ export function parseCommandArgs<T extends Options>(
   const all = { ...GLOBAL_OPTIONS, ...options };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: all, allowPositionals, strict: true, tokens: true });
+    parsed = parseArgs({
+      args: attachNegativeValues(argv, all),
+      options: all,
+      allowPositionals,
+      strict: true,
+      tokens: true,
+    });
   } catch (error) {
     let message =
       error instanceof Error
         ? error.message.replace(/\. To specify a positional.*$/s, '')
         : String(error);
+    // `sandbox price ETH -5`, `sandbox advance -1d`: a negative number where an argument
+    // stands is no option (signing commands say INVALID_AMOUNT first: refuseNegativeAmount)
+    const negative = /^Unknown option '(-[0-9.][^']*)'/.exec(message)?.[1];
+    if (negative !== undefined && NEGATIVE_VALUE.test(negative)) {
+      const whole = argv.find((arg) => arg.startsWith(negative)) ?? negative;
+      throw usageError(
+        `"${whole.slice(0, 40)}" is negative: the numbers this command takes never are`,
+      );
+    }
     const unknown =
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
         ? /Unknown option '(--[^'=]+)/.exec(message)?.[1]
@@ -50,8 +74,41 @@ export function parseCommandArgs<T extends Options>(
     throw usageError(message);
   }
   refuseRepeatedFlags(parsed.tokens, all);
-  const { tokens: _tokens, ...result } = parsed;
-  return result;
+  return parsed;
+}
+
+/** A negative number, alone or leading a value ("-1", "-.5", "-1 USDC"). */
+const NEGATIVE_VALUE = /^-\s*(?:[0-9]|\.[0-9])/;
+
+/**
+ * `--collateral -1 ETH`, `--max-fee -1`, `--supply "-1 USDC"`, `--limit -5`: parseArgs calls a
+ * value starting with "-" ambiguous and answers in its own words. A negative number after a flag
+ * that takes a value is that flag's value (as `--flag=-1` would be), so the flag's own check
+ * refuses it with its code (INVALID_AMOUNT "must not be negative", --limit's range, …).
+ */
+function attachNegativeValues(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const option = /^--([^=]+)$/.exec(arg)?.[1];
+    if (
+      option !== undefined &&
+      options[option]?.type === 'string' &&
+      next !== undefined &&
+      NEGATIVE_VALUE.test(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 /** Every option token names a declared flag (strict mode checked that); each may appear once unless `multiple`. */

@@ -1,4 +1,5 @@
 import { type ErrorBody, isAppError } from '../../shared/errors.js';
+import { loginCommand, signInRemedyOf } from '../core/remedy.js';
 
 /** docs/architecture.md "Headless output": 2-space indented on a TTY, compact when piped; always one trailing newline. */
 export function formatJson(value: unknown, pretty: boolean): string {
@@ -11,10 +12,15 @@ export function formatJson(value: unknown, pretty: boolean): string {
  */
 export function errorBody(error: unknown): ErrorBody {
   if (isAppError(error)) {
+    // a session refusal's remedy (core/remedy.ts), in the headless words: the command to run
+    const signIn = signInRemedyOf(error.details);
     return {
       error: {
         code: error.code,
-        message: error.message,
+        message:
+          signIn === undefined
+            ? error.message
+            : `${error.message}; sign in ${error.code === 'AUTH_REQUIRED' ? 'with' : 'again'}: ${loginCommand(signIn.email, signIn.sandbox)}`,
         ...(error.details ? { details: error.details } : {}),
       },
     };

@@ -156,9 +156,12 @@ export function renderHistory(
       (a) =>
         `${a.direction === 'out' ? 'sent' : a.basis === 'received' ? 'received' : a.basis === 'exact' ? 'exactly' : 'at least'} ${a.amount} ${a.symbol}${a.to === undefined ? '' : ` to ${a.to}`}`,
     );
+    const planned = 'planned' in e ? e.planned : undefined;
     lines.push(
       `${e.time}  ${e.kind.padEnd(10)}  ${e.status.padEnd(9)}  ${network}  ${e.hash ?? '(hash not received)'}`,
-      `    ${flows.join('; ') || e.summary}`,
+      planned === undefined
+        ? `    ${flows.join('; ') || e.summary}`
+        : `    moved nothing${e.fee === undefined ? '' : ` but its fee, ${e.fee.amount} ${e.fee.symbol}`}; planned: ${e.summary}`,
     );
     if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
     if (e.note !== undefined) lines.push(`    ${e.note}`);

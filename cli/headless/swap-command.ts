@@ -5,7 +5,7 @@
  * under --json), with --yes sign exactly that plan. Light at import: the core and the renderers
  * load once the options parse.
  */
-import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount } from './args.js';
+import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount, type ArgToken } from './args.js';
 import type { CommandContext, CommandResult } from './context.js';
 import type { ActionOptions, ActionRequest } from '../core/actions/index.js';
 import { withEndpoints } from './with-endpoints.js';
@@ -63,6 +63,8 @@ export function parseSigningArgs(
   options: SigningOptions;
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
+  /** parseArgs' tokens: where each flag and argument stood (`--collateral 1 ETH`'s token). */
+  tokens: ArgToken[];
 } {
   const valueFlags = new Set([
     '--gas-token',
@@ -96,7 +98,7 @@ export function parseSigningArgs(
     gasToken: values['gas-token'] as string | undefined,
     maxFee: values['max-fee'] as string | undefined,
   };
-  return { options, values, positionals: parsed.positionals };
+  return { options, values, positionals: parsed.positionals, tokens: parsed.tokens };
 }
 
 /** Plan the action, then show it (no --yes) or sign it (--yes). */

@@ -142,4 +142,11 @@ describe('plan tools', () => {
     );
     expect(JSON.stringify(borrow)).not.toMatch(/acceptLowHealth|acknowledg/);
   });
+
+  it('acceptLowHealth is offered only by the plans that can lower a health factor', () => {
+    const repay = { amount: '1', token: 'USDC', collateral: 'ETH', acceptLowHealth: true };
+    expect(PLAN_TOOLS.repay.schema.safeParse(repay).success).toBe(false);
+    const { acceptLowHealth: _drop, ...plain } = repay;
+    expect(PLAN_TOOLS.repay.schema.safeParse(plain).success).toBe(true);
+  });
 });

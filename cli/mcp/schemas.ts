@@ -298,7 +298,7 @@ export const inputs = {
     token: TokenName.describe('the debt token'),
     collateral: TokenName.describe("the position's collateral token"),
     pool: Pool,
-    acceptLowHealth: AcceptLowHealth,
+    // no acceptLowHealth: a repay lowers no health factor (the kinds table's `acknowledges`)
     gasToken: GasToken,
     maxFee: MaxFee,
   }),

@@ -450,6 +450,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         summary: entry.summary,
         status: entry.status,
         ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
+        ...(entry.fee === undefined ? {} : { fee: `${entry.fee.amount} ${entry.fee.symbol}` }),
       }));
       return { entries: mine, setAside };
     },

@@ -189,6 +189,8 @@ export interface HistoryEntry {
   /** pending: no receipt yet; unknown: the answer was lost, may have executed; not-sent: provably never executed */
   status: 'succeeded' | 'reverted' | 'pending' | 'unknown' | 'not-sent';
   revertReason?: string;
+  /** the gas fee the account paid, from the receipt ("0.01 STRK"); absent: sponsored or not known */
+  fee?: string;
 }
 
 export interface SettingsView {

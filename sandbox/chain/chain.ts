@@ -23,7 +23,7 @@ import { hash } from 'starknet';
 import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
-import { SANDBOX_MARKET_UNIT } from '../../shared/sandbox.js';
+import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
@@ -202,6 +202,8 @@ export class Chain {
    */
   setPrice(token: Token, usd: bigint, valid = true): { usd: bigint; marketUsd: bigint } {
     if (usd <= 0n) throw new RangeError('the price must be positive');
+    const outOfRange = sandboxPriceRefusal(usd);
+    if (outOfRange !== undefined) throw new RangeError(outOfRange);
     if (token.address === USDC_ADDRESS)
       throw new RangeError(
         `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,

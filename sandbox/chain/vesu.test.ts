@@ -481,6 +481,9 @@ describe('the price knob', () => {
         { token: 'ETH', usd: '0' },
         { token: 'ETH', usd: '1e3' },
         { token: 'ETH', usd: '-5' },
+        { token: 'ETH', usd: '99999999999999999999' },
+        { token: 'ETH', usd: '10000000.000000000000000001' },
+        { token: 'ETH', usd: '0.0000009' },
         { token: 'NOPE', usd: '1' },
       ])
         expect((await emu.post('/sandbox/chain/price', bad)).status, JSON.stringify(bad)).toBe(400);

@@ -23,6 +23,11 @@ export interface ActionKindInfo {
   /** the app's home menu entry; null: reached from another screen (named in `via`) */
   menu: string | null;
   via?: string;
+  /**
+   * the acknowledgments its plan can ask (acknowledgments.ts ACKNOWLEDGMENT_IDS; absent: none):
+   * a face offers a way to give one up front (a flag) only where it can mean something
+   */
+  acknowledges?: readonly ('high-impact' | 'high-slippage' | 'exit-restart' | 'low-health')[];
 }
 
 const TABLE = {
@@ -43,6 +48,7 @@ const TABLE = {
     review: 'Review the swap',
     done: 'Swap confirmed',
     menu: 'Trade',
+    acknowledges: ['high-impact', 'high-slippage'],
   },
   'multi-swap': {
     label: 'Multi-swap',
@@ -52,6 +58,7 @@ const TABLE = {
     review: 'Review the multi-swap',
     done: 'Multi-swap confirmed',
     menu: 'Multi-swap',
+    acknowledges: ['high-impact', 'high-slippage'],
   },
   batch: {
     label: 'Batch',
@@ -61,6 +68,7 @@ const TABLE = {
     review: 'Review the batch',
     done: 'Batch confirmed',
     menu: 'Batch',
+    acknowledges: ['high-impact', 'high-slippage'],
   },
   rebalance: {
     label: 'Rebalance',
@@ -71,6 +79,7 @@ const TABLE = {
     done: 'Rebalance confirmed',
     menu: null,
     via: 'Portfolio',
+    acknowledges: ['high-impact', 'high-slippage'],
   },
   stake: {
     label: 'Stake',
@@ -91,6 +100,7 @@ const TABLE = {
     done: 'Exit started',
     menu: null,
     via: 'Staking',
+    acknowledges: ['exit-restart'],
   },
   'unstake-complete': {
     label: 'Withdraw',
@@ -141,6 +151,7 @@ const TABLE = {
     done: 'Borrowed',
     menu: null,
     via: 'Lending',
+    acknowledges: ['low-health'],
   },
   repay: {
     label: 'Repay',
@@ -171,6 +182,7 @@ const TABLE = {
     done: 'Collateral withdrawn',
     menu: null,
     via: 'Lending',
+    acknowledges: ['low-health'],
   },
   'close-position': {
     label: 'Close position',

@@ -32,6 +32,7 @@ describe('history', () => {
           summary: 'swap 100 USDC → at least 0.03 ETH',
           status: 'reverted',
           revertReason: 'min_received not met',
+          fee: '0.012 STRK',
         },
       ],
     });
@@ -43,7 +44,8 @@ describe('history', () => {
     expect(frame).toContain(`Hash    0x${'a'.repeat(64)}`);
     frame = await ui.press(KEYS.down);
     expect(frame).toContain('History (2 of 2');
-    expect(frame).toContain('reverted: nothing moved but the fee');
+    expect(frame).toContain('reverted: nothing moved but its fee, 0.012 STRK');
+    expect(frame).toContain('Planned swap 100 USDC');
     expect(frame).toContain('Reason  min_received not met');
     frame = await ui.press(KEYS.escape);
     expect(frame).toContain('› History');

@@ -81,7 +81,7 @@ const STATUS_MARK: Record<HistoryEntry['status'], string> = {
 };
 const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
   succeeded: 'succeeded',
-  reverted: 'reverted: nothing moved but the fee',
+  reverted: 'reverted: nothing moved',
   pending: 'sent, no receipt yet',
   unknown: 'no receipt in time: check the chain before sending again',
   'not-sent': 'never executed: its deadline passed unused',
@@ -157,7 +157,10 @@ export function HistoryScreen() {
         <Box marginTop={1} flexDirection="column">
           {/* the selected entry whole (the list above cuts long lines): wrapped, never cut */}
           <Text wrap="wrap">
-            {'What    '}
+            {/* a reverted or never-executed transaction moved nothing: its summary is only a plan */}
+            {current.status === 'reverted' || current.status === 'not-sent'
+              ? 'Planned '
+              : 'What    '}
             {current.summary}
           </Text>
           <Text wrap="wrap">
@@ -167,6 +170,11 @@ export function HistoryScreen() {
           <Text wrap="wrap">
             {'Status  '}
             {STATUS_TEXT[current.status]}
+            {current.status === 'reverted'
+              ? current.fee === undefined
+                ? ' (no fee recorded: sponsored, or not known)'
+                : ` but its fee, ${current.fee}`
+              : ''}
           </Text>
           {current.revertReason ? (
             <Text wrap="wrap">
