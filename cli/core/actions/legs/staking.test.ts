@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf, refusal } from '../../../../test/helpers/failure.js';
+import { validator } from '../../../../test/helpers/leg-fixtures.js';
 import {
   ACCOUNT,
   legPlanOf,
@@ -13,17 +14,9 @@ import { planDocument } from '../document.js';
 import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
 import type { AggregatorClient } from '../../../clients/aggregator.js';
-import type { PoolMember, StakingValidator } from './staking-common.js';
+import type { PoolMember } from './staking-common.js';
 import { durationWords, stakingLegOf } from './staking-read.js';
 
-const validator: StakingValidator = {
-  name: 'Alpha',
-  staker: `0x${'5a'.padStart(64, '0')}`,
-  pool: POOL,
-  token: STRK,
-  commissionBps: 500,
-  active: true,
-};
 const member = (over: Partial<PoolMember> = {}): PoolMember => ({
   rewardAddress: ACCOUNT,
   amount: 100n * 10n ** 18n,
