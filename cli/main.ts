@@ -35,6 +35,9 @@ const mode = decideMode({
 });
 if (mode.kind === 'command') {
   const signals = ownProcessSignals({ stderr: process.stderr, stderrIsTTY });
+  // a terminal or reader that went away (EIO, EPIPE) fails our writes, not the run: a command that
+  // has signed still records its transaction before it ends (platform/signals.ts, SIGHUP)
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   run(argv, {
     env: process.env,
     stdout: process.stdout,

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv, spawnBin } from './helpers/process.js';
 
@@ -192,6 +192,32 @@ describe('money edges through whole processes', () => {
     } finally {
       await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });
     }
+  }, 120_000);
+
+  it("the terminal hangs up (SIGHUP) while the relayed transaction's answer is awaited: recorded as unknown (exit 3), the retry refused, paid once", async () => {
+    const amount = '900000000000000000'; // 0.9 STRK
+    const bobBefore = await strkOf(users.bobHome);
+    await knob('/sandbox/faults', {
+      loseAnswer: { count: 1, method: 'paymaster_executeTransaction', mode: 'hang' },
+    });
+    const args = ['send', '0.9', 'STRK', users.bobAddress, '--yes', '--sandbox', '--json'];
+    const proc = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }));
+    // the paymaster relayed it (bob is paid); only its answer is held
+    await vi.waitFor(
+      async () => expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount)),
+      { timeout: 60_000, interval: 200 },
+    );
+    // left to its default, SIGHUP would kill the command before it records what it signed
+    proc.kill('SIGHUP');
+    proc.kill('SIGHUP'); // the shell passes its own on: one event
+    const { code } = await proc.exited;
+    expect(code, proc.stderr()).toBe(3);
+    expect(JSON.parse(proc.stdout()).error?.code).toBe('SUBMITTED_UNCONFIRMED');
+    expect(historyFile(users.aliceHome).find(toBob(amount))?.status).toBe('unknown');
+    const retry = await cli(users.aliceHome, args);
+    expect(retry.code).toBe(1);
+    expect(retry.doc.error?.code).toBe('ALREADY_SUBMITTED');
+    expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
   }, 120_000);
 
   it("the paymaster's answer is lost after it relayed the transaction: SUBMITTED_UNCONFIRMED (exit 3), recorded; the retry is refused and nothing is paid twice", async () => {

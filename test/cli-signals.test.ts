@@ -59,7 +59,7 @@ describe('cancelling a headless command', () => {
     home.cleanup();
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     it(`${signal} during a request: one CANCELLED document, exit 2`, async () => {
       const before = aggregator.faults.requests;
       const proc = spawnBin(

@@ -41,6 +41,30 @@ describe('ownProcessSignals', () => {
     signals.dispose();
   });
 
+  it('a hang-up stops as a signal does, says nothing, and never forces; Ctrl+C after it still does', () => {
+    const stderr = new PassThrough();
+    const target = new EventEmitter();
+    const exits: number[] = [];
+    let now = 1_000;
+    const signals = ownProcessSignals({
+      stderr,
+      stderrIsTTY: true,
+      target,
+      exit: (code) => exits.push(code),
+      now: () => now,
+    });
+    target.emit('SIGHUP', 'SIGHUP');
+    expect((signals.signal.reason as { code?: string }).code).toBe('CANCELLED');
+    now += COALESCE_MS * 10;
+    target.emit('SIGHUP', 'SIGHUP');
+    expect(exits).toEqual([]);
+    expect(stderr.read()).toBeNull();
+    target.emit('SIGINT', 'SIGINT');
+    expect(exits).toEqual([130]);
+    signals.dispose();
+    expect(target.listeners('SIGHUP')).toEqual([]);
+  });
+
   it('leaves other listeners alone, and dispose removes only its own', () => {
     const { target, signals } = owner();
     const foreign = (): void => undefined;

@@ -11,11 +11,17 @@
  * Signals arriving within COALESCE_MS of the first count as that first one: `npm run` forwards
  * the terminal's Ctrl+C to its child, which the terminal has already signalled (the whole
  * foreground process group gets it), so a single keypress arrives twice.
+ *
+ * SIGHUP (the terminal went away: a closed window, a dropped ssh) stops a command the same way,
+ * and never forces: left to its default it would kill the process between a signed transaction
+ * leaving and its history entry, so a retry could not know it was sent. It comes more than once
+ * (the kernel signals the foreground group, the shell passes its own on) and the terminal cannot
+ * show a word, so it writes none.
  */
 import { markShuttingDown } from './child-registry.js';
 import { cancelledError, ExitCode } from '../../shared/errors.js';
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type OwnedSignal = (typeof SIGNALS)[number];
 
 export const COALESCE_MS = 250;
@@ -46,11 +52,12 @@ export function ownProcessSignals(options: SignalOwnerOptions): SignalOwner {
     if (firstAt === undefined) {
       firstAt = now();
       markShuttingDown();
-      if (options.stderrIsTTY) options.stderr.write('stopping… (press Ctrl+C again to force)\n');
+      if (options.stderrIsTTY && signal !== 'SIGHUP')
+        options.stderr.write('stopping… (press Ctrl+C again to force)\n');
       controller.abort(cancelledError());
       return;
     }
-    if (now() - firstAt < COALESCE_MS) return;
+    if (signal === 'SIGHUP' || now() - firstAt < COALESCE_MS) return;
     exit(signal === 'SIGINT' ? ExitCode.FORCED_SIGINT : ExitCode.FORCED_SIGTERM);
   };
 
