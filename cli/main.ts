@@ -34,7 +34,9 @@ const mode = decideMode({
   env: process.env,
 });
 if (mode.kind === 'command') {
-  const signals = ownProcessSignals({ stderr: process.stderr, stderrIsTTY });
+  // the servers keep SIGHUP's default (nohup works); every other command owns it (signals.ts)
+  const server = argv[0] === 'serve' || argv[0] === 'sandbox';
+  const signals = ownProcessSignals({ stderr: process.stderr, stderrIsTTY, hangup: !server });
   // a terminal or reader that went away (EIO, EPIPE) fails our writes, not the run: a command that
   // has signed still records its transaction before it ends (platform/signals.ts, SIGHUP)
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);

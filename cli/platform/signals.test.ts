@@ -65,6 +65,20 @@ describe('ownProcessSignals', () => {
     expect(target.listeners('SIGHUP')).toEqual([]);
   });
 
+  it('hangup: false (serve, sandbox) leaves SIGHUP alone', () => {
+    const target = new EventEmitter();
+    const signals = ownProcessSignals({
+      stderr: new PassThrough(),
+      stderrIsTTY: false,
+      hangup: false,
+      target,
+      exit: () => undefined,
+    });
+    expect(target.listeners('SIGHUP')).toEqual([]);
+    expect(target.listeners('SIGTERM')).toHaveLength(1);
+    signals.dispose();
+  });
+
   it('leaves other listeners alone, and dispose removes only its own', () => {
     const { target, signals } = owner();
     const foreign = (): void => undefined;

@@ -16,7 +16,9 @@
  * and never forces: left to its default it would kill the process between a signed transaction
  * leaving and its history entry, so a retry could not know it was sent. It comes more than once
  * (the kernel signals the foreground group, the shell passes its own on) and the terminal cannot
- * show a word, so it writes none.
+ * show a word, so it writes none. Not for the long-running servers (`serve`, `sandbox`: option
+ * `hangup: false`): they keep SIGHUP's default, so `nohup finance-tui serve` still outlives its
+ * terminal (a listener would override the ignored disposition nohup sets).
  */
 import { markShuttingDown } from './child-registry.js';
 import { cancelledError, ExitCode } from '../../shared/errors.js';
@@ -29,6 +31,8 @@ export const COALESCE_MS = 250;
 export interface SignalOwnerOptions {
   stderr: NodeJS.WritableStream;
   stderrIsTTY: boolean;
+  /** own SIGHUP too (default true): false for serve and sandbox */
+  hangup?: boolean;
   /** seams for tests */
   target?: NodeJS.EventEmitter;
   exit?: (code: number) => void;
@@ -61,11 +65,12 @@ export function ownProcessSignals(options: SignalOwnerOptions): SignalOwner {
     exit(signal === 'SIGINT' ? ExitCode.FORCED_SIGINT : ExitCode.FORCED_SIGTERM);
   };
 
-  for (const signal of SIGNALS) target.on(signal, onSignal);
+  const owned = SIGNALS.filter((s) => s !== 'SIGHUP' || options.hangup !== false);
+  for (const signal of owned) target.on(signal, onSignal);
   return {
     signal: controller.signal,
     dispose: () => {
-      for (const signal of SIGNALS) target.off(signal, onSignal);
+      for (const signal of owned) target.off(signal, onSignal);
     },
   };
 }
