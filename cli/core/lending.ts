@@ -417,6 +417,30 @@ export interface SupplyState {
   maxRedeem: bigint;
 }
 
+/** The factory's `v_token_for_asset(pool, asset)`: one felt (0: no vToken), else garbled. */
+const factoryVToken = (
+  views: Viewer,
+  factory: string,
+  pool: VesuPool,
+  token: Token,
+): Promise<bigint> =>
+  views({
+    contractAddress: factory,
+    entrypoint: 'v_token_for_asset',
+    calldata: [pool.address, token.address],
+  }).then((f) => {
+    if (f.length !== 1) throw garbled('a vToken address');
+    return f[0] as bigint;
+  });
+
+/** An asset the factory names no vToken for: nothing to supply to or withdraw from. */
+const noVToken = (pool: VesuPool, token: Token): AppError =>
+  new AppError(
+    ErrorCode.LENDING_LIMIT,
+    `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
+    { details: { reason: 'not-listed', token: token.symbol } },
+  );
+
 /**
  * The vToken of `token` in `pool` (the factory's `v_token_for_asset`); NOT listed refused. The
  * answer is kept as the asset's hint (a later withdrawal asks its shares in its first round).
@@ -429,22 +453,11 @@ export async function readVToken(
 ): Promise<string> {
   return scoped(options, async () => {
     const views = options.views ?? batchedViews(reader);
-    const f = await views({
-      contractAddress: factoryOf(reader.network),
-      entrypoint: 'v_token_for_asset',
-      calldata: [pool.address, token.address],
-    });
-    const address = f.length === 1 ? (f[0] as bigint) : undefined;
-    if (address === undefined) throw garbled('a vToken address');
+    const address = await factoryVToken(views, factoryOf(reader.network), pool, token);
     const named = address === 0n ? undefined : hex(address);
     if (options.vTokens !== undefined && options.vTokens.get(pool.address, token.address) !== named)
       await options.vTokens.putOne(pool.address, token.address, named);
-    if (named === undefined)
-      throw new AppError(
-        ErrorCode.LENDING_LIMIT,
-        `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
-        { details: { reason: 'not-listed', token: token.symbol } },
-      );
+    if (named === undefined) throw noVToken(pool, token);
     return named;
   });
 }
@@ -520,14 +533,7 @@ export async function readSupply(
   return scoped(options, async () => {
     const views = options.views ?? batchedViews(reader);
     const hint = options.vTokens?.get(pool.address, token.address);
-    const found = views({
-      contractAddress: factory,
-      entrypoint: 'v_token_for_asset',
-      calldata: [pool.address, token.address],
-    }).then((f) => {
-      if (f.length !== 1) throw garbled('a vToken address');
-      return f[0] as bigint;
-    });
+    const found = factoryVToken(views, factory, pool, token);
     const hinted = hint === undefined ? undefined : ownerShares(views, hint, reader.address);
     hinted?.catch(() => undefined); // awaited only when the factory confirms the hint
     const foundNow = settledOf(found);
@@ -549,12 +555,7 @@ export async function readSupply(
     };
     try {
       const address = await found;
-      if (address === 0n)
-        throw new AppError(
-          ErrorCode.LENDING_LIMIT,
-          `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool (no vToken)`,
-          { details: { reason: 'not-listed', token: token.symbol } },
-        );
+      if (address === 0n) throw noVToken(pool, token);
       const vToken = hex(address);
       const owned =
         hinted !== undefined && BigInt(hint as string) === address
@@ -677,9 +678,7 @@ export async function readLending(
     const oracle = quiet(v(pool.address, 'oracle').then((f) => hex(f[0] ?? 0n)));
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
-      const found = quiet(
-        v(factory, 'v_token_for_asset', [pool.address, token.address]).then((f) => f[0] ?? 0n),
-      );
+      const found = quiet(factoryVToken(views, factory, pool, token));
       const hintedShares =
         hint === undefined
           ? undefined
