@@ -6,13 +6,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { healthLevelOfWords as healthOf } from '../../../shared/vesu.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 import {
   AMOUNT_IN,
-  healthOf,
   labelOf,
   lendingRequest,
   positionLines,

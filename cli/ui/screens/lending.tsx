@@ -151,14 +151,6 @@ export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequ
   };
 }
 
-/**
- * A health factor as the core words it ("1.1500", 18 decimals at most) against the margin; a text
- * that does not read as one is treated as the worst case (fail closed).
- */
-export function healthOf(words: string | null): 'ok' | 'low' | 'liquidatable' {
-  return healthLevelOfWords(words);
-}
-
 /** "1.2": the margin as the warning words it. */
 const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
 
@@ -238,7 +230,7 @@ export function positionLines(doc: LendingDocument, compact: boolean): PositionL
       }))
     : doc.supplied.map((s) => ({ text: `Supplied ${worth(s)} in ${s.pool}` }));
   const borrows = doc.borrows.flatMap((b): PositionLine[] => {
-    const level = healthOf(b.healthFactor);
+    const level = healthLevelOfWords(b.healthFactor);
     // collateral with no debt (all repaid, or added before a borrow) is not "Borrowed 0"
     const head =
       b.debt.baseUnits === '0'
