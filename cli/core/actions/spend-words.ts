@@ -6,9 +6,9 @@
 import type { SpendView } from './document.js';
 
 /**
- * The amount (with the max gas when `withGas`; `held` said right after it: " of 10 ETH"), exact — or, when part of it is a bound (repay
- * all, close: the debt plus a margin for the interest), "at most" it with what is expected to
- * leave (docs/commands.md "Review before signing").
+ * The amount (with the max gas when `withGas`; `held` said right after it: " of 10 ETH"), exact
+ * — or, when part of it is a bound (repay all, close: the debt plus a margin for the interest),
+ * "at most" it with what is expected to leave (docs/commands.md "Review before signing").
  */
 export function spendWords(s: SpendView, withGas: boolean, held = ''): string {
   const amount = withGas ? s.total : s.amount;
