@@ -16,14 +16,35 @@ export type Signatures<T extends Readonly<Record<string, string>>> = Readonly<
   Record<keyof T, EntrypointSignature>
 >;
 
+/**
+ * What the client expects of a contract's event: the types of its `#[key]` members (after the
+ * selector key) and of its data members, in order, spelled as the ABI spells them.
+ */
+export interface EventSignature {
+  readonly keys: readonly string[];
+  readonly data: readonly string[];
+}
+
+/** One signature per entry of an event-name table: a missing one fails typecheck. */
+export type EventSignatures<T extends Readonly<Record<string, string>>> = Readonly<
+  Record<keyof T, EventSignature>
+>;
+
 /** Cairo type names used across the signature tables. */
 export const CAIRO = Object.freeze({
   felt: 'core::felt252',
   bool: 'core::bool',
   u8: 'core::integer::u8',
+  u16: 'core::integer::u16',
+  u32: 'core::integer::u32',
   u64: 'core::integer::u64',
   u128: 'core::integer::u128',
   u256: 'core::integer::u256',
   address: 'core::starknet::contract_address::ContractAddress',
   byteArray: 'core::byte_array::ByteArray',
+  classHash: 'core::starknet::class_hash::ClassHash',
 } as const);
+
+/** `Option<T>` and `Span<T>` as the ABI spells them. */
+export const option = (type: string): string => `core::option::Option::<${type}>`;
+export const span = (type: string): string => `core::array::Span::<${type}>`;

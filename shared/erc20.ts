@@ -6,6 +6,7 @@
  * The sandbox chain emits both (per token), and the client parses both by length.
  */
 import { hash } from 'starknet';
+import { CAIRO, type EventSignatures, type Signatures } from './entrypoints.js';
 import { feltHex, parseFelt } from './felt.js';
 
 const U128 = 1n << 128n;
@@ -20,24 +21,61 @@ export const selectorsOf = <T extends Record<string, string>>(names: T): Selecto
     Object.fromEntries(Object.entries(names).map(([k, v]) => [k, selectorOf(v)])),
   ) as Selectors<T>;
 
-export const SELECTOR = {
-  transfer: selectorOf('transfer'),
-  transfer_from: selectorOf('transfer_from'),
-  transferFrom: selectorOf('transferFrom'),
-  approve: selectorOf('approve'),
-  balance_of: selectorOf('balance_of'),
-  balanceOf: selectorOf('balanceOf'),
-  allowance: selectorOf('allowance'),
-  decimals: selectorOf('decimals'),
-  symbol: selectorOf('symbol'),
-  name: selectorOf('name'),
-  total_supply: selectorOf('total_supply'),
-  totalSupply: selectorOf('totalSupply'),
-} as const;
+/** The ERC-20 entry points, in both spellings the tokens have (snake_case and camelCase). */
+export const ERC20_ENTRYPOINT = Object.freeze({
+  transfer: 'transfer',
+  transfer_from: 'transfer_from',
+  transferFrom: 'transferFrom',
+  approve: 'approve',
+  balance_of: 'balance_of',
+  balanceOf: 'balanceOf',
+  allowance: 'allowance',
+  decimals: 'decimals',
+  symbol: 'symbol',
+  name: 'name',
+  total_supply: 'total_supply',
+  totalSupply: 'totalSupply',
+} as const);
+
+export const SELECTOR = selectorsOf(ERC20_ENTRYPOINT);
+
+const ADDRESS_AMOUNT = [CAIRO.address, CAIRO.u256];
+const FROM_TO_AMOUNT = [CAIRO.address, CAIRO.address, CAIRO.u256];
+
+/**
+ * The types the client expects of each entry point (shared/entrypoints.ts), held against
+ * OpenZeppelin's ERC-20 by the conformance suite (docs/contracts.md "Official interfaces").
+ * `name` and `symbol` are ByteArray in OpenZeppelin's metadata.
+ */
+export const ERC20_SIGNATURE: Signatures<typeof ERC20_ENTRYPOINT> = Object.freeze({
+  transfer: { inputs: ADDRESS_AMOUNT, outputs: [CAIRO.bool] },
+  transfer_from: { inputs: FROM_TO_AMOUNT, outputs: [CAIRO.bool] },
+  transferFrom: { inputs: FROM_TO_AMOUNT, outputs: [CAIRO.bool] },
+  approve: { inputs: ADDRESS_AMOUNT, outputs: [CAIRO.bool] },
+  balance_of: { inputs: [CAIRO.address], outputs: [CAIRO.u256] },
+  balanceOf: { inputs: [CAIRO.address], outputs: [CAIRO.u256] },
+  allowance: { inputs: [CAIRO.address, CAIRO.address], outputs: [CAIRO.u256] },
+  decimals: { inputs: [], outputs: [CAIRO.u8] },
+  symbol: { inputs: [], outputs: [CAIRO.byteArray] },
+  name: { inputs: [], outputs: [CAIRO.byteArray] },
+  total_supply: { inputs: [], outputs: [CAIRO.u256] },
+  totalSupply: { inputs: [], outputs: [CAIRO.u256] },
+});
+
+export const ERC20_EVENT_NAME = Object.freeze({
+  Transfer: 'Transfer',
+  Approval: 'Approval',
+} as const);
+
+/** The keyed layout (OpenZeppelin's component); the legacy one carries the same types as data. */
+export const ERC20_EVENT_SIGNATURE: EventSignatures<typeof ERC20_EVENT_NAME> = Object.freeze({
+  Transfer: { keys: [CAIRO.address, CAIRO.address], data: [CAIRO.u256] },
+  Approval: { keys: [CAIRO.address, CAIRO.address], data: [CAIRO.u256] },
+});
 
 /** `Transfer` event key: 0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9. */
-export const TRANSFER_EVENT_KEY = selectorOf('Transfer');
-export const APPROVAL_EVENT_KEY = selectorOf('Approval');
+export const TRANSFER_EVENT_KEY = selectorOf(ERC20_EVENT_NAME.Transfer);
+export const APPROVAL_EVENT_KEY = selectorOf(ERC20_EVENT_NAME.Approval);
 
 export const toHexFelt = (value: bigint): string => `0x${value.toString(16)}`;
 

@@ -19,6 +19,7 @@
  * index first: `Some` = 0 followed by T, `None` = 1 alone.
  */
 import { shortString } from 'starknet';
+import { CAIRO, option, span, type EventSignatures, type Signatures } from './entrypoints.js';
 import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
@@ -139,7 +140,51 @@ export const STAKING_ENTRYPOINT = Object.freeze({
   get_active_tokens: 'get_active_tokens',
   /** () → StakingContractInfoV1 { min_stake, token_address, attestation_contract, pool_contract_class_hash, reward_supplier, exit_wait_window (seconds) } */
   contract_parameters_v1: 'contract_parameters_v1',
+  /** () → Amount: the last total stake of STRK (the name says no token for backwards compatibility) */
+  get_total_stake: 'get_total_stake',
+  /** (token_address) → Amount: the total stake of that token, in its own decimals */
+  get_total_stake_for_token: 'get_total_stake_for_token',
 } as const);
+
+/*
+ * The types the client expects of each call (shared/entrypoints.ts), checked against the official
+ * ABI (docs/contracts.md "Official interfaces"). Amount is u128, Commission u16, Epoch u64,
+ * Timestamp and TimeDelta a struct { seconds: u64 } — one felt each on the wire.
+ */
+const AMOUNT = CAIRO.u128;
+const TIMESTAMP = 'starkware_utils::time::time::Timestamp';
+const POOL_TYPE = 'staking::pool::interface';
+const STAKING_TYPE = 'staking::staking::interface';
+
+export const POOL_SIGNATURE: Signatures<typeof POOL_ENTRYPOINT> = Object.freeze({
+  enter_delegation_pool: { inputs: [CAIRO.address, AMOUNT], outputs: [] },
+  add_to_delegation_pool: { inputs: [CAIRO.address, AMOUNT], outputs: [AMOUNT] },
+  exit_delegation_pool_intent: { inputs: [AMOUNT], outputs: [] },
+  exit_delegation_pool_action: { inputs: [CAIRO.address], outputs: [AMOUNT] },
+  claim_rewards: { inputs: [CAIRO.address], outputs: [AMOUNT] },
+  switch_delegation_pool: { inputs: [CAIRO.address, CAIRO.address, AMOUNT], outputs: [AMOUNT] },
+  change_reward_address: { inputs: [CAIRO.address], outputs: [] },
+  get_pool_member_info_v1: {
+    inputs: [CAIRO.address],
+    outputs: [option(`${POOL_TYPE}::PoolMemberInfoV1`)],
+  },
+  pool_member_info_v1: { inputs: [CAIRO.address], outputs: [`${POOL_TYPE}::PoolMemberInfoV1`] },
+  contract_parameters_v1: { inputs: [], outputs: [`${POOL_TYPE}::PoolContractInfoV1`] },
+});
+
+export const STAKING_SIGNATURE: Signatures<typeof STAKING_ENTRYPOINT> = Object.freeze({
+  staker_pool_info: { inputs: [CAIRO.address], outputs: [`${STAKING_TYPE}::StakerPoolInfoV2`] },
+  get_staker_info_v1: {
+    inputs: [CAIRO.address],
+    outputs: [option(`${STAKING_TYPE}::StakerInfoV1`)],
+  },
+  staker_info_v1: { inputs: [CAIRO.address], outputs: [`${STAKING_TYPE}::StakerInfoV1`] },
+  get_current_epoch: { inputs: [], outputs: [CAIRO.u64] },
+  get_active_tokens: { inputs: [], outputs: [span(CAIRO.address)] },
+  contract_parameters_v1: { inputs: [], outputs: [`${STAKING_TYPE}::StakingContractInfoV1`] },
+  get_total_stake: { inputs: [], outputs: [AMOUNT] },
+  get_total_stake_for_token: { inputs: [CAIRO.address], outputs: [AMOUNT] },
+});
 
 const selectors = selectorsOf;
 
@@ -154,6 +199,8 @@ export const STAKING_SELECTOR = selectors(STAKING_ENTRYPOINT);
  * - PoolMemberRewardClaimed {#pool_member, #reward_address, amount}
  * - NewPoolMember {#pool_member, #staker_address, reward_address, amount}
  * - PoolMemberRewardAddressChanged {#pool_member, new_address, old_address}
+ * - StakerRemoved {#staker_address}: the staking contract removed the pool's staker; members may
+ *   still exit (the intent's window is already over) and claim, never enter or add
  */
 export const POOL_EVENT_NAME = Object.freeze({
   PoolMemberExitIntent: 'PoolMemberExitIntent',
@@ -162,9 +209,20 @@ export const POOL_EVENT_NAME = Object.freeze({
   PoolMemberRewardClaimed: 'PoolMemberRewardClaimed',
   NewPoolMember: 'NewPoolMember',
   PoolMemberRewardAddressChanged: 'PoolMemberRewardAddressChanged',
+  StakerRemoved: 'StakerRemoved',
 } as const);
 
 export const POOL_EVENT = selectors(POOL_EVENT_NAME);
+
+export const POOL_EVENT_SIGNATURE: EventSignatures<typeof POOL_EVENT_NAME> = Object.freeze({
+  PoolMemberExitIntent: { keys: [CAIRO.address], data: [TIMESTAMP, AMOUNT] },
+  PoolMemberExitAction: { keys: [CAIRO.address], data: [AMOUNT] },
+  PoolMemberBalanceChanged: { keys: [CAIRO.address], data: [AMOUNT, AMOUNT] },
+  PoolMemberRewardClaimed: { keys: [CAIRO.address, CAIRO.address], data: [AMOUNT] },
+  NewPoolMember: { keys: [CAIRO.address, CAIRO.address], data: [CAIRO.address, AMOUNT] },
+  PoolMemberRewardAddressChanged: { keys: [CAIRO.address], data: [CAIRO.address, CAIRO.address] },
+  StakerRemoved: { keys: [CAIRO.address], data: [] },
+});
 
 /** Revert reasons of the pool and the staking contract that a client explains in words. */
 export const STAKING_ERROR = Object.freeze({
