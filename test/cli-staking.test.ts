@@ -134,6 +134,42 @@ describe('staking through the sandbox (whole processes)', () => {
     expect((folio.doc.net as { cents: string }).cents).toBe(sum.toString());
   }, 300_000);
 
+  it("each validator's share of the total stake (get_total_stake), in --json and in words", async () => {
+    interface Listed {
+      name: string;
+      stake: { amount: string; baseUnits: string };
+      shareOfTotalStake: string | null;
+    }
+    const before = await alice(['staking']);
+    expect(before.code, before.stderr).toBe(0);
+    const total = BigInt((before.doc.totalStake as { baseUnits: string }).baseUnits);
+    const validators = before.doc.validators as Listed[];
+    // the sandbox deploys every validator it counts: the stakes add up to the total exactly
+    expect(validators.reduce((sum, v) => sum + BigInt(v.stake.baseUnits), 0n)).toBe(total);
+    for (const v of validators) {
+      const cut = (BigInt(v.stake.baseUnits) * 10_000n) / total;
+      expect(v.shareOfTotalStake, v.name).toBe(
+        `${cut / 100n}${cut % 100n === 0n ? '' : `.${(cut % 100n).toString().padStart(2, '0').replace(/0$/, '')}`}`,
+      );
+    }
+    // a stake moves the validator's stake and the total by exactly its amount
+    // Sandbox Beta: the other cases here stake with Alpha and expect a first entry there
+    const betaBefore = validators.find((v) => v.name === 'Sandbox Beta')!;
+    const staked = await alice(['stake', '7', '--validator', 'Sandbox Beta', '--yes']);
+    expect(staked.doc.error, staked.stderr).toBeUndefined();
+    const after = await alice(['staking']);
+    const betaAfter = (after.doc.validators as Listed[]).find((v) => v.name === 'Sandbox Beta')!;
+    expect(BigInt(betaAfter.stake.baseUnits) - BigInt(betaBefore.stake.baseUnits)).toBe(7n * STRK);
+    expect(BigInt((after.doc.totalStake as { baseUnits: string }).baseUnits) - total).toBe(
+      7n * STRK,
+    );
+    const words = await cli(users.aliceHome, ['staking', '--sandbox']);
+    expect(words.code, words.stderr).toBe(0);
+    expect(words.stdout).toContain(
+      `stake ${betaAfter.stake.amount} STRK (${betaAfter.shareOfTotalStake} % of the total stake`,
+    );
+  }, 120_000);
+
   it('an inactive validator is refused with its reason; an unknown one by name', async () => {
     const leaving = await alice(['stake', '1', '--validator', 'Sandbox Leaving', '--yes']);
     expect(leaving.doc.error).toMatchObject({ code: 'VALIDATOR_INACTIVE' });

@@ -31,6 +31,7 @@ export const run: CommandRun = async (ctx) => {
       for (const v of data.validators)
         lines.push(
           `  ${v.name.padEnd(22)} commission ${(v.commissionBps / 100).toFixed(2)} %  ${v.active ? 'active' : `inactive: ${v.inactiveReason ?? ''}`}`,
+          `    stake ${v.stake.amount} ${v.token} (${v.shareOfTotalStake === null ? 'no share' : `${v.shareOfTotalStake} %`} of the total stake ${data.totalStake.amount} ${v.token})`,
           `    staker ${v.staker}  pool ${v.pool}`,
         );
       lines.push('', data.positions.length === 0 ? 'No positions.' : 'Your positions:');

@@ -136,6 +136,7 @@ export async function readValidator(
       const pools = Array.from({ length: count }, (_, i) => ({
         pool: hex(poolInfo[at + 1 + i * 3]),
         token: hex(poolInfo[at + 2 + i * 3]),
+        amount: poolInfo[at + 3 + i * 3] ?? 0n,
       }));
       const strkPool = pools.find((p) => BigInt(p.token) === BigInt(strk.address));
       if (strkPool === undefined)
@@ -150,6 +151,8 @@ export async function readValidator(
         );
       // StakerInfoV1 after the Option's 0: reward_address, operational_address, unstake_time Option…
       const leaving = stakerInfo[3] === 0n ? Number(stakerInfo[4]) : undefined;
+      // … then amount_own (the staker's own stake)
+      const own = stakerInfo[leaving === undefined ? 4 : 5] ?? 0n;
       const token = findToken(network, strk.address) ?? strk;
       return {
         name: preset?.name ?? `staker ${staker.slice(0, 8)}…${staker.slice(-4)}`,
@@ -157,6 +160,7 @@ export async function readValidator(
         pool: strkPool.pool,
         token,
         commissionBps: commission,
+        stake: own + strkPool.amount,
         active: leaving === undefined,
         ...(leaving === undefined
           ? {}
@@ -174,6 +178,12 @@ const amountOf = (value: bigint, decimals: number) => ({
   baseUnits: value.toString(),
 });
 
+/** `part` of `total` in percent with two decimals, cut toward zero; null when the total is 0. */
+export function shareOf(part: bigint, total: bigint): string | null {
+  if (total <= 0n) return null;
+  return formatAmount((part * 10_000n) / total, 2);
+}
+
 /** The `staking` command's document: the validators known for the network and the account's positions. */
 export interface StakingDocument {
   network: Network | 'sandbox';
@@ -186,7 +196,16 @@ export interface StakingDocument {
     commissionBps: number;
     active: boolean;
     inactiveReason?: string;
+    /** its own stake plus its STRK pool's */
+    stake: { amount: string; baseUnits: string };
+    /**
+     * its share of the contract's total STRK stake (get_total_stake), in percent with two
+     * decimals, cut (never rounded up); null when the total is 0
+     */
+    shareOfTotalStake: string | null;
   }>;
+  /** the staking contract's total STRK stake (get_total_stake) */
+  totalStake: { amount: string; baseUnits: string };
   positions: Array<{
     validator: string;
     staker: string;
@@ -212,6 +231,21 @@ export async function stakingOf(
 ): Promise<StakingDocument> {
   const presets = validatorsFor(reader.network, { sandbox: options.sandbox === true });
   const shared = { ...options, views: viewsOf(reader, options) };
+  const strk = resolveToken(reader.network, 'STRK');
+  const totalRead = inScope(
+    options.signal,
+    async () => {
+      const [total] = await view(
+        shared.views,
+        stakingContractFor(reader.network),
+        'get_total_stake',
+      );
+      if (total === undefined) throw garbled('get_total_stake');
+      return total;
+    },
+    mapChainError,
+  );
+  totalRead.catch(() => undefined); // awaited below, beside the validators
   const read = await Promise.all(
     presets.map(async (p) => {
       const member = readPoolMember(reader, p, shared);
@@ -220,9 +254,11 @@ export async function stakingOf(
       return { validator, member: await member };
     }),
   );
+  const total = await totalRead;
   return {
     network: options.sandbox === true ? 'sandbox' : reader.network,
     account: reader.address,
+    totalStake: amountOf(total, strk.decimals),
     validators: read.map(({ validator: v }) => ({
       name: v.name,
       staker: v.staker,
@@ -231,6 +267,8 @@ export async function stakingOf(
       commissionBps: v.commissionBps,
       active: v.active,
       ...(v.inactiveReason === undefined ? {} : { inactiveReason: v.inactiveReason }),
+      stake: amountOf(v.stake ?? 0n, v.token.decimals),
+      shareOfTotalStake: shareOf(v.stake ?? 0n, total),
     })),
     positions: read.flatMap(({ validator: v, member: m }) =>
       m === undefined || (m.amount === 0n && m.unpoolAmount === 0n && m.unclaimedRewards === 0n)

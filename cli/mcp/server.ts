@@ -593,7 +593,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     {
       title: 'Staking validators and positions',
       description:
-        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts.",
+        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes, its stake and share of the contract's total stake in percent, cut to two decimals) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts.",
       inputSchema: inputs.staking,
       outputSchema: outputs.staking,
       annotations: { title: 'Staking validators and positions', ...READ },

@@ -534,6 +534,8 @@ const STAKING_ABI: AbiEntry[] = [
         'view',
       ),
       fn('contract_parameters_v1', [], [STAKING_INFO_V1], 'view'),
+      fn('get_total_stake', [], [U128T], 'view'),
+      fn('get_total_stake_for_token', [input('token_address', ADDRESS)], [U128T], 'view'),
       fn('is_paused', [], [BOOL], 'view'),
     ],
   },

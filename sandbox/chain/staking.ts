@@ -481,6 +481,13 @@ export class StakingContract implements Contract {
     ];
   }
 
+  /** Every staker's own stake (MIN_STAKE each) plus what its pool holds. */
+  #totalStake(ctx: CallContext): bigint {
+    let total = 0n;
+    for (const pool of this.#registry.pools()) total += MIN_STAKE + pool.totals(ctx.state).pooled;
+    return total;
+  }
+
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
     switch (selector) {
       case STAKING_SELECTOR.staker_pool_info: {
@@ -521,6 +528,16 @@ export class StakingContract implements Contract {
           label('SANDBOX_REWARD_SUPPLIER'),
           EXIT_WINDOW_SECONDS,
         ];
+      case STAKING_SELECTOR.get_total_stake:
+        // the STRK total: every staker's own stake and its pool's (docs/sandbox-chain.md "Staking")
+        expectArgs(calldata, 0);
+        return [this.#totalStake(ctx)];
+      case STAKING_SELECTOR.get_total_stake_for_token: {
+        // STRK is the only token: any other is not one the contract knows (its INVALID_TOKEN_ADDRESS)
+        expectArgs(calldata, 1);
+        if (calldata[0] !== STRK) throw new Revert('INVALID_TOKEN_ADDRESS');
+        return [this.#totalStake(ctx)];
+      }
       case IS_PAUSED:
         expectArgs(calldata, 0);
         return [0n];

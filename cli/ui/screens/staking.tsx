@@ -108,7 +108,12 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
           ))}
           <Text color={theme.muted} wrap="wrap">
             Validators:{' '}
-            {doc.validators.map((v) => `${v.name}${v.active ? '' : ' (leaving)'}`).join(', ')}
+            {doc.validators
+              .map(
+                (v) =>
+                  `${v.name} (${v.shareOfTotalStake === null ? 'no' : `${v.shareOfTotalStake} %`} of the total stake${v.active ? '' : '; leaving'})`,
+              )
+              .join(', ')}
           </Text>
         </Box>
       ) : null}

@@ -22,6 +22,8 @@ export interface StakingValidator {
   active: boolean;
   /** why it takes no new stake (exit announced, removed) */
   inactiveReason?: string | undefined;
+  /** its stake as the staking contract reads it: its own plus its STRK pool's (base units) */
+  stake?: bigint | undefined;
 }
 
 /** A validator as the plan document lists it (legs/types.ts LegValidator). */
