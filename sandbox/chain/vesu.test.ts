@@ -22,6 +22,7 @@ import {
   approveCall,
   type Emulator,
   type EmulatorCall,
+  type EmulatorReceipt,
   type EmulatorWallet,
   startEmulator,
   u256Of,
