@@ -91,5 +91,5 @@ describe('sandbox liquidate → lending shows the liquidation (whole processes)'
     expect(human.stdout).toContain(
       `liquidated: ${answer.collateralSeized} ETH of collateral seized, 1000 USDC of debt repaid`,
     );
-  });
+  }, 240_000);
 });
