@@ -163,6 +163,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "set a token's USD price on the running sandbox (oracle and market)",
     load: () => import('./commands/sandbox-price.js'),
   },
+  'sandbox liquidate': {
+    summary: "liquidate a lending position on the running sandbox (its pool's liquidate_position)",
+    load: () => import('./commands/sandbox-liquidate.js'),
+  },
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),

@@ -93,6 +93,8 @@ export const ErrorCode = {
   HEALTH_TOO_LOW: 'HEALTH_TOO_LOW',
   // lending: a pool rule refuses it before signing (details.reason: debt-floor, debt-cap, utilization, invalid-price, not-listed)
   LENDING_LIMIT: 'LENDING_LIMIT',
+  // sandbox liquidate: the pool refuses to liquidate a collateralised position (not-undercollateralized)
+  POSITION_HEALTHY: 'POSITION_HEALTHY',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */
   INVALID_RECIPIENT: 'INVALID_RECIPIENT',
   /** the local transaction history could not be read or written (the transaction itself is unaffected) */

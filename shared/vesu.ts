@@ -218,3 +218,15 @@ export function fromI257Felts(low: bigint, high: bigint, negative: bigint): bigi
   if (negative === 1n && abs === 0n) return undefined;
   return negative === 1n ? -abs : abs;
 }
+
+/**
+ * Liquidation (issue 31 §4), read by the client, emitted by the sandbox's pool: Vesu v2's event
+ * `LiquidatePosition`, keys `[selector, collateral_asset, debt_asset, user, liquidator]`, data
+ * collateral_delta, collateral_shares_delta, debt_delta, nominal_debt_delta (i257, 3 felts each:
+ * negative, what left the position) and bad_debt (u256): 14 felts.
+ */
+export const VESU_LIQUIDATE_POSITION_EVENT = selectorsOf({
+  LiquidatePosition: 'LiquidatePosition',
+} as const).LiquidatePosition;
+/** the pool's refusal of a collateralised position */
+export const VESU_NOT_UNDERCOLLATERALIZED = 'not-undercollateralized';

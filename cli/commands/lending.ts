@@ -13,7 +13,11 @@ worth now; each borrow's collateral and debt, its health factor (collateral valu
 value at the pool's own prices: below 1 it can be liquidated), the max LTV, the collateral price
 at which it would reach 1, and the pool's limits that apply (debt floor, cap, utilisation).
 Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd}] and borrows:
-[{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}].
+[{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}]. A position that was
+liquidated says so, read from the pool's LiquidatePosition events: what was taken (collateral
+seized, debt repaid, bad debt) and what is left; --json gives liquidations: [{pool,
+transactionHash, blockNumber, liquidator, collateral: {token, seized, seizedBaseUnits}, debt:
+{token, repaid, repaidBaseUnits, badDebt, badDebtBaseUnits}, left: {collateral, debt, …}}].
 `;
 
 /** A borrow's health against the margin, in words with the commands that raise it; none when fine. */
@@ -42,7 +46,10 @@ export const run: CommandRun = async (ctx) => {
   if (positionals.length > 0)
     throw usageError(`lending takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   const network = parseNetworkFlag(values.network);
-  const { lendingPositions } = await import('../core/lending.js');
+  const [{ lendingPositions }, { liquidationWords }] = await Promise.all([
+    import('../core/lending.js'),
+    import('../core/liquidations.js'),
+  ]);
   const data = await withEndpoints(
     ctx,
     { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
@@ -67,6 +74,9 @@ export const run: CommandRun = async (ctx) => {
             sandbox: data.network === 'sandbox',
           }),
         );
+      if (data.liquidations.length > 0) lines.push('  Liquidations:');
+      for (const l of data.liquidations)
+        lines.push(`    ${l.collateral.token}/${l.debt.token} ${liquidationWords(l)}`);
       return `${lines.join('\n')}\n`;
     },
   };

@@ -23,6 +23,7 @@ import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
 import { loadVTokenHints } from './vtoken-hints.js';
+import { type Liquidation, readLiquidations } from './liquidations.js';
 
 export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
 
@@ -862,13 +863,22 @@ export async function lendingPositions(
   endpoints: Endpoints,
   options: { pool?: string | undefined; now?: () => number },
   call: CallOptions = {},
-): Promise<LendingDocument & { email: string }> {
+): Promise<LendingDocument & { email: string; liquidations: Liquidation[] }> {
   lendingPool(endpoints.network, options.pool);
   const [{ session, reader }, vTokens] = await Promise.all([
     sessionReader(endpoints, options),
     loadVTokenHints(endpoints.dataDir, endpoints.sandbox ? 'sandbox' : endpoints.network),
   ]);
-  const doc = await readLending(reader, { pool: options.pool, signal: call.signal, vTokens });
+  const [doc, liquidations] = await Promise.all([
+    readLending(reader, { pool: options.pool, signal: call.signal, vTokens }),
+    // the chain's LiquidatePosition events for this wallet (liquidations.ts)
+    readLiquidations(reader, lendingPool(endpoints.network, options.pool)),
+  ]);
   // the sandbox is mainnet-like, but its positions are the sandbox's (as `staking` says)
-  return { email: session.email, ...doc, network: endpoints.sandbox ? 'sandbox' : doc.network };
+  return {
+    email: session.email,
+    ...doc,
+    network: endpoints.sandbox ? 'sandbox' : doc.network,
+    liquidations,
+  };
 }

@@ -9,7 +9,9 @@ import { Type } from 'typebox';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
-import { resolveToken, sameAddress } from '../../shared/tokens.js';
+import { parseAddress, resolveToken, sameAddress } from '../../shared/tokens.js';
+import { printable } from '../../shared/printable.js';
+import { VESU_NOT_UNDERCOLLATERALIZED } from '../../shared/vesu.js';
 import { createHttpClient } from '../clients/http.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
@@ -138,4 +140,118 @@ export async function setSandboxPrice(
       );
     throw error;
   }
+}
+
+/** The chain emulator's refusal word (`{error, code}` body of a 409), outside text: made printable by the caller. */
+function refusalCode(error: AppError): unknown {
+  const data = (error.cause as { data?: unknown } | undefined)?.data;
+  return typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
+}
+
+export interface LiquidateResult {
+  transactionHash: string;
+  collateral: string;
+  debt: string;
+  user: string;
+  /** exact amounts in token units, and the same in base units */
+  collateralSeized: string;
+  debtRepaid: string;
+  badDebt: string;
+  collateralLeft: string;
+  debtLeft: string;
+  baseUnits: {
+    collateralSeized: string;
+    debtRepaid: string;
+    badDebt: string;
+    collateralLeft: string;
+    debtLeft: string;
+  };
+}
+
+const Digits = Type.String({ pattern: '^[0-9]{1,78}$' });
+const LiquidateAnswer = Type.Object({
+  transactionHash: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+  collateralSeized: Digits,
+  debtRepaid: Digits,
+  badDebt: Digits,
+  collateralLeft: Digits,
+  debtLeft: Digits,
+});
+
+/**
+ * Liquidates `user`'s position on the pair (collateral, debt) on the running sandbox: the
+ * sandbox's own liquidator calls the pool's `liquidate_position`, repaying `repay` (token units;
+ * default all the debt). The pool refuses a collateralised position: POSITION_HEALTHY, with
+ * details.reason 'not-undercollateralized' (the pool's word); any other refusal of the pool is
+ * LENDING_LIMIT with its word as details.reason.
+ */
+export async function liquidateSandbox(
+  endpoints: Endpoints,
+  params: { collateral: string; debt: string; user: string; repay?: string | undefined },
+  call: CallOptions = {},
+): Promise<LiquidateResult> {
+  const collateral = resolveToken(endpoints.network, params.collateral);
+  const debt = resolveToken(endpoints.network, params.debt);
+  if (sameAddress(collateral.address, debt.address))
+    throw usageError('the collateral and the debt are two different tokens');
+  const user = parseAddress(params.user, 'user');
+  const repay =
+    params.repay === undefined
+      ? undefined
+      : formatAmount(
+          parseAmount(params.repay, debt.decimals, { label: debt.symbol }),
+          debt.decimals,
+        );
+  const http = createHttpClient({
+    baseUrl: chainUrlOf(endpoints),
+    service: 'sandbox chain',
+    retries: 0,
+    timeoutMs: 5_000,
+  });
+  let body: Type.Static<typeof LiquidateAnswer>;
+  try {
+    ({ body } = await http.post<Type.Static<typeof LiquidateAnswer>>(
+      'sandbox/chain/liquidate',
+      {
+        collateral: collateral.address,
+        debt: debt.address,
+        user,
+        ...(repay === undefined ? {} : { debtToRepay: repay }),
+      },
+      { signal: call.signal, schema: LiquidateAnswer },
+    ));
+  } catch (error) {
+    if (error instanceof AppError && error.details?.status === 409) {
+      const reason = printable(String(refusalCode(error) ?? 'refused')).slice(0, 80);
+      if (reason === VESU_NOT_UNDERCOLLATERALIZED)
+        throw new AppError(
+          ErrorCode.POSITION_HEALTHY,
+          `the ${collateral.symbol}/${debt.symbol} position of ${user} is collateralised: the pool refuses to liquidate it (lower the ${collateral.symbol} price first)`,
+          { details: { reason } },
+        );
+      throw new AppError(ErrorCode.LENDING_LIMIT, `the pool refused the liquidation: ${reason}`, {
+        details: { reason },
+      });
+    }
+    throw error;
+  }
+  const units = (value: string, decimals: number): string => formatAmount(BigInt(value), decimals);
+  return {
+    transactionHash: body.transactionHash,
+    collateral: collateral.symbol,
+    debt: debt.symbol,
+    user,
+    collateralSeized: units(body.collateralSeized, collateral.decimals),
+    debtRepaid: units(body.debtRepaid, debt.decimals),
+    badDebt: units(body.badDebt, debt.decimals),
+    collateralLeft: units(body.collateralLeft, collateral.decimals),
+    debtLeft: units(body.debtLeft, debt.decimals),
+    baseUnits: {
+      collateralSeized: body.collateralSeized,
+      debtRepaid: body.debtRepaid,
+      badDebt: body.badDebt,
+      collateralLeft: body.collateralLeft,
+      debtLeft: body.debtLeft,
+    },
+  };
 }

@@ -7,6 +7,7 @@
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
  *   `/sandbox/chain/price` (the lending oracle's and the market's price of a token),
+ *   `/sandbox/chain/liquidate` (the sandbox's liquidator liquidates a position),
  *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
@@ -17,7 +18,8 @@ import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { addressToBigInt, findToken } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
-import { Chain } from './chain.js';
+import { Chain, LiquidationRefused } from './chain.js';
+import { fromI257Felts } from '../../shared/vesu.js';
 import { dispatch, type MethodTable } from './jsonrpc.js';
 import { createPaymaster, type PaymasterKnobs, type TamperMode } from './paymaster.js';
 import { starknetMethods } from './rpc.js';
@@ -94,6 +96,19 @@ const PriceBody = Type.Object(
     usd: Type.String({ maxLength: 100 }),
     /** false: the oracle answers the price with is_valid = false */
     valid: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const LiquidateBody = Type.Object(
+  {
+    collateral: Type.String({ maxLength: 80 }),
+    debt: Type.String({ maxLength: 80 }),
+    /** the position's owner */
+    user: Type.String({ maxLength: 80 }),
+    /** debt asset units to repay (a plain decimal); absent: all of it */
+    debtToRepay: Type.Optional(Type.String({ maxLength: 100 })),
+    /** collateral asset units the liquidator takes at least (a plain decimal); absent: 0 */
+    minCollateral: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );
@@ -312,6 +327,76 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
       });
     }
   });
+
+  app.post(
+    '/sandbox/chain/liquidate',
+    { schema: { body: LiquidateBody } },
+    async (request, reply) => {
+      const body = request.body as {
+        collateral: string;
+        debt: string;
+        user: string;
+        debtToRepay?: string;
+        minCollateral?: string;
+      };
+      const collateral = findToken('mainnet', body.collateral);
+      const debt = findToken('mainnet', body.debt);
+      const user = addressToBigInt(body.user);
+      if (collateral === undefined || debt === undefined || collateral === debt)
+        return reply
+          .code(400)
+          .send({ error: 'two different registry tokens are needed', code: 'invalid_body' });
+      if (user === undefined || user === 0n)
+        return reply.code(400).send({ error: 'user must be an address', code: 'invalid_body' });
+      let debtToRepay: bigint | undefined;
+      let minCollateral: bigint | undefined;
+      try {
+        if (body.debtToRepay !== undefined)
+          debtToRepay = parseAmount(body.debtToRepay, debt.decimals);
+        if (body.minCollateral !== undefined)
+          minCollateral = parseAmount(body.minCollateral, collateral.decimals);
+      } catch {
+        return reply.code(400).send({
+          error: 'amounts must be positive decimals in token units',
+          code: 'invalid_body',
+        });
+      }
+      try {
+        const { record, result } = chain.liquidate({
+          collateral,
+          debt,
+          user,
+          debtToRepay,
+          minCollateral,
+        });
+        // UpdatePositionResponse: four i257 (3 felts each), bad_debt u256
+        const i257 = (at: number): bigint =>
+          fromI257Felts(result[at] ?? -1n, result[at + 1] ?? -1n, result[at + 2] ?? -1n) ?? 0n;
+        const badDebt = (result[12] ?? 0n) + ((result[13] ?? 0n) << 128n);
+        const pool = chain.vesu.pool;
+        const c = pool.assets.get(BigInt(collateral.address));
+        const d = pool.assets.get(BigInt(debt.address));
+        const left =
+          c === undefined || d === undefined
+            ? { collateral: 0n, debt: 0n }
+            : pool.amounts(chain.ledger, c, d, user);
+        return {
+          transactionHash: `0x${record.hash.toString(16).padStart(64, '0')}`,
+          collateral: collateral.symbol,
+          debt: debt.symbol,
+          user: `0x${user.toString(16).padStart(64, '0')}`,
+          collateralSeized: (-i257(0)).toString(),
+          debtRepaid: (-i257(6)).toString(),
+          badDebt: badDebt.toString(),
+          collateralLeft: left.collateral.toString(),
+          debtLeft: left.debt.toString(),
+        };
+      } catch (error) {
+        if (!(error instanceof LiquidationRefused)) throw error;
+        return reply.code(409).send({ error: error.message, code: error.reason });
+      }
+    },
+  );
 
   app.post('/sandbox/paymaster/tamper', { schema: { body: TamperBody } }, async (request) => {
     const body = request.body as { mode: TamperMode | 'off'; count?: number };

@@ -69,7 +69,7 @@ import {
 } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { stakingContracts } from './staking.js';
-import { type VesuDeployment, vesuContracts } from './vesu.js';
+import { LIQUIDATE_POSITION_SELECTOR, type VesuDeployment, vesuContracts } from './vesu.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
@@ -93,6 +93,8 @@ const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
 const USDC_ADDRESS = resolveToken('mainnet', SANDBOX_MARKET_UNIT).address;
 /** Whoever trades on the pools besides our users (the price-move knob). */
 const THIRD_PARTY_ADDRESS = 0x53414e44424f585f4d41524b4554n; // "SANDBOX_MARKET"
+/** the sandbox's liquidator (the liquidation knob's sender) */
+export const LIQUIDATOR_ADDRESS = 0x53414e44424f585f4c495155494441544f52n; // "SANDBOX_LIQUIDATOR"
 /** The relayer's float; topped up whenever it runs low (the paymaster's own money, not the user's). */
 const RELAYER_FLOAT = 10n ** 27n;
 
@@ -123,6 +125,15 @@ export interface RelayedTransaction {
 }
 
 export class ContractNotFound extends Error {}
+
+/** The pool refused a liquidation: `reason` is its revert word (not-undercollateralized, …). */
+export class LiquidationRefused extends Error {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
 
 export interface ChainOptions {
   pools: readonly Pool[];
@@ -307,6 +318,93 @@ export class Chain {
     ).result;
     view.commit();
     return (result[0] ?? 0n) + ((result[1] ?? 0n) << 128n);
+  }
+
+  /**
+   * The liquidation knob (`finance-tui sandbox liquidate`, docs/sandbox-chain.md "Liquidation"):
+   * the sandbox's own liquidator repays `debtToRepay` (default: all) of `user`'s position on the
+   * pair through the pool's real `liquidate_position` — in one transaction of its own, in a block,
+   * with its events, so a client reads the `LiquidatePosition` event as it would read a peer's.
+   * The liquidator is minted the debt asset it may need. The pool's refusal (a collateralised
+   * position: `not-undercollateralized`) throws LiquidationRefused and records nothing.
+   */
+  liquidate(params: {
+    collateral: Token;
+    debt: Token;
+    user: bigint;
+    debtToRepay?: bigint | undefined;
+    minCollateral?: bigint | undefined;
+  }): { record: TransactionRecord; result: bigint[] } {
+    const pool = this.vesu.pool;
+    const c = pool.assets.get(BigInt(params.collateral.address));
+    const d = pool.assets.get(BigInt(params.debt.address));
+    if (c === undefined || d === undefined || c === d)
+      throw new LiquidationRefused('asset-config-nonexistent', 'two different listed assets');
+    const owed = pool.amounts(new StateView(this.ledger), c, d, params.user).debt;
+    const repay = params.debtToRepay ?? owed;
+    const calls = [
+      {
+        // the liquidator approves the pool for the debt asset it repays
+        to: d.address,
+        selector: SELECTOR.approve,
+        calldata: [pool.address, ...u256Felts(repay).map(BigInt)],
+      },
+      {
+        to: pool.address,
+        selector: LIQUIDATE_POSITION_SELECTOR,
+        calldata: [
+          c.address,
+          d.address,
+          params.user,
+          ...u256Felts(params.minCollateral ?? 0n).map(BigInt),
+          ...u256Felts(repay).map(BigInt),
+        ],
+      },
+    ];
+    const view = new StateView(this.ledger);
+    view.mint(d.address, LIQUIDATOR_ADDRESS, repay);
+    const executor = new Executor(view, this.contracts);
+    let roots: Invocation[];
+    try {
+      roots = calls.map((call) =>
+        executor.invoke(LIQUIDATOR_ADDRESS, call.to, call.selector, call.calldata),
+      );
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      throw new LiquidationRefused(error.reason, revertReason(error));
+    }
+    view.commit();
+    const events = roots.flatMap((root) =>
+      flattenEvents(root).map(({ from, event }) => receiptEvent(from, event.keys, event.data)),
+    );
+    const nonce = this.ledger.nonce(LIQUIDATOR_ADDRESS);
+    this.ledger.bumpNonce(LIQUIDATOR_ADDRESS);
+    const txHash = BigInt(
+      hash.computePoseidonHashOnElements([
+        0x53414e44424f585f5458n /* "SANDBOX_TX" */,
+        BigInt(this.ledger.transactionCount),
+        LIQUIDATOR_ADDRESS,
+        nonce,
+      ]),
+    );
+    const block = this.#sealBlock([txHash], 0);
+    const record: TransactionRecord = {
+      hash: txHash,
+      sender: LIQUIDATOR_ADDRESS,
+      nonce,
+      calldata: encodeMulticall(calls),
+      status: 'SUCCEEDED',
+      revertReason: undefined,
+      actualFee: 0n,
+      events,
+      blockNumber: block.number,
+      blockHash: block.hash,
+      l2Gas: 0n,
+      l1DataGas: 0n,
+      visibleAt: 0,
+    };
+    this.ledger.record(record);
+    return { record, result: roots[1]?.result ?? [] };
   }
 
   classHashAt(address: bigint): bigint | undefined {

@@ -547,6 +547,7 @@ const AMOUNT = 'vesu::data_model::Amount';
 const DENOM = 'vesu::data_model::AmountDenomination';
 const MODIFY_PARAMS = 'vesu::data_model::ModifyPositionParams';
 const UPDATE_RESPONSE = 'vesu::data_model::UpdatePositionResponse';
+const LIQUIDATE_PARAMS = 'vesu::data_model::LiquidatePositionParams';
 const POSITION = 'vesu::data_model::Position';
 const PAIR = 'vesu::data_model::Pair';
 const ASSET_CONFIG = 'vesu::data_model::AssetConfig';
@@ -575,6 +576,13 @@ const VESU_TYPES: AbiEntry[] = [
     ['user', ADDRESS],
     ['collateral', AMOUNT],
     ['debt', AMOUNT],
+  ]),
+  struct(LIQUIDATE_PARAMS, [
+    ['collateral_asset', ADDRESS],
+    ['debt_asset', ADDRESS],
+    ['user', ADDRESS],
+    ['min_collateral_to_receive', U256],
+    ['debt_to_repay', U256],
   ]),
   struct(UPDATE_RESPONSE, [
     ['collateral_delta', I257],
@@ -621,6 +629,7 @@ const VESU_POOL_ABI: AbiEntry[] = [
     name: 'vesu::pool::IPool',
     items: [
       fn('modify_position', [input('params', MODIFY_PARAMS)], [UPDATE_RESPONSE], 'external'),
+      fn('liquidate_position', [input('params', LIQUIDATE_PARAMS)], [UPDATE_RESPONSE], 'external'),
       fn(
         'position',
         [...pairInputs, input('user', ADDRESS)],
@@ -665,52 +674,141 @@ const VESU_POOL_ABI: AbiEntry[] = [
     ['debt_delta', I257, 'data'],
     ['nominal_debt_delta', I257, 'data'],
   ]),
+  structEvent('vesu::pool::Pool', 'LiquidatePosition', [
+    ['collateral_asset', ADDRESS, 'key'],
+    ['debt_asset', ADDRESS, 'key'],
+    ['user', ADDRESS, 'key'],
+    ['liquidator', ADDRESS, 'key'],
+    ['collateral_delta', I257, 'data'],
+    ['collateral_shares_delta', I257, 'data'],
+    ['debt_delta', I257, 'data'],
+    ['nominal_debt_delta', I257, 'data'],
+    ['bad_debt', U256, 'data'],
+  ]),
   {
     type: 'event',
     name: 'vesu::pool::Pool::Event',
     kind: 'enum',
     variants: [
       { name: 'ModifyPosition', type: 'vesu::pool::Pool::ModifyPosition', kind: 'nested' },
+      { name: 'LiquidatePosition', type: 'vesu::pool::Pool::LiquidatePosition', kind: 'nested' },
     ],
   },
 ];
 
 const VTOKEN_BASE = 'vesu::v_token::VToken';
+const BYTE_ARRAY = 'core::byte_array::ByteArray';
+const OZ_ERC20 = 'openzeppelin_token::erc20::erc20::ERC20Component';
+const transferFromInputs = [
+  input('sender', ADDRESS),
+  input('recipient', ADDRESS),
+  input('amount', U256),
+];
+/**
+ * Vesu v2's VToken (src/v_token.cairo at d4b21c8): OpenZeppelin 2.0.0's ERC20Impl and
+ * ERC20MetadataImpl embedded (snake_case only), IVToken and IERC4626, and its events (the ERC-20
+ * component's flat, then Deposit and Withdraw).
+ */
 const VTOKEN_ABI: AbiEntry[] = [
-  { type: 'impl', name: 'VTokenImpl', interface_name: 'vesu::v_token::IVToken' },
+  {
+    type: 'impl',
+    name: 'ERC20Impl',
+    interface_name: 'openzeppelin_token::erc20::interface::IERC20',
+  },
   ...CORE_TYPES,
+  {
+    type: 'struct',
+    name: BYTE_ARRAY,
+    members: [
+      { name: 'data', type: 'core::array::Array::<core::bytes_31::bytes31>' },
+      { name: 'pending_word', type: FELT },
+      { name: 'pending_word_len', type: 'core::integer::u32' },
+    ],
+  },
+  {
+    type: 'interface',
+    name: 'openzeppelin_token::erc20::interface::IERC20',
+    items: [
+      fn('total_supply', [], [U256], 'view'),
+      fn('balance_of', [input('account', ADDRESS)], [U256], 'view'),
+      fn('allowance', [input('owner', ADDRESS), input('spender', ADDRESS)], [U256], 'view'),
+      fn('transfer', [input('recipient', ADDRESS), input('amount', U256)], [BOOL], 'external'),
+      fn('transfer_from', transferFromInputs, [BOOL], 'external'),
+      fn('approve', [input('spender', ADDRESS), input('amount', U256)], [BOOL], 'external'),
+    ],
+  },
+  {
+    type: 'impl',
+    name: 'ERC20MetadataImpl',
+    interface_name: 'openzeppelin_token::erc20::interface::IERC20Metadata',
+  },
+  {
+    type: 'interface',
+    name: 'openzeppelin_token::erc20::interface::IERC20Metadata',
+    items: [
+      fn('name', [], [BYTE_ARRAY], 'view'),
+      fn('symbol', [], [BYTE_ARRAY], 'view'),
+      fn('decimals', [], ['core::integer::u8'], 'view'),
+    ],
+  },
+  { type: 'impl', name: 'VTokenImpl', interface_name: 'vesu::v_token::IVToken' },
   {
     type: 'interface',
     name: 'vesu::v_token::IVToken',
+    items: [fn('pool_contract', [], [ADDRESS], 'view'), fn('approve_pool', [], [], 'external')],
+  },
+  { type: 'impl', name: 'ERC4626Impl', interface_name: 'vesu::v_token::IERC4626' },
+  {
+    type: 'interface',
+    name: 'vesu::v_token::IERC4626',
     items: [
+      fn('asset', [], [ADDRESS], 'view'),
+      fn('total_assets', [], [U256], 'view'),
+      fn('convert_to_shares', [input('assets', U256)], [U256], 'view'),
+      fn('convert_to_assets', [input('shares', U256)], [U256], 'view'),
+      fn('max_deposit', [input('receiver', ADDRESS)], [U256], 'view'),
+      fn('preview_deposit', [input('assets', U256)], [U256], 'view'),
       fn('deposit', [input('assets', U256), input('receiver', ADDRESS)], [U256], 'external'),
+      fn('max_mint', [input('receiver', ADDRESS)], [U256], 'view'),
+      fn('preview_mint', [input('shares', U256)], [U256], 'view'),
+      fn('mint', [input('shares', U256), input('receiver', ADDRESS)], [U256], 'external'),
+      fn('max_withdraw', [input('owner', ADDRESS)], [U256], 'view'),
+      fn('preview_withdraw', [input('assets', U256)], [U256], 'view'),
       fn(
         'withdraw',
         [input('assets', U256), input('receiver', ADDRESS), input('owner', ADDRESS)],
         [U256],
         'external',
       ),
+      fn('max_redeem', [input('owner', ADDRESS)], [U256], 'view'),
+      fn('preview_redeem', [input('shares', U256)], [U256], 'view'),
       fn(
         'redeem',
         [input('shares', U256), input('receiver', ADDRESS), input('owner', ADDRESS)],
         [U256],
         'external',
       ),
-      fn('balance_of', [input('account', ADDRESS)], [U256], 'view'),
-      fn('balanceOf', [input('account', ADDRESS)], [U256], 'view'),
-      fn('total_supply', [], [U256], 'view'),
-      fn('total_assets', [], [U256], 'view'),
-      fn('convert_to_assets', [input('shares', U256)], [U256], 'view'),
-      fn('convert_to_shares', [input('assets', U256)], [U256], 'view'),
-      fn('preview_deposit', [input('assets', U256)], [U256], 'view'),
-      fn('preview_redeem', [input('shares', U256)], [U256], 'view'),
-      fn('max_withdraw', [input('owner', ADDRESS)], [U256], 'view'),
-      fn('max_redeem', [input('owner', ADDRESS)], [U256], 'view'),
-      fn('asset', [], [ADDRESS], 'view'),
-      fn('decimals', [], ['core::integer::u8'], 'view'),
-      fn('symbol', [], [FELT], 'view'),
-      fn('name', [], [FELT], 'view'),
     ],
+  },
+  structEvent(OZ_ERC20, 'Transfer', [
+    ['from', ADDRESS, 'key'],
+    ['to', ADDRESS, 'key'],
+    ['value', U256, 'data'],
+  ]),
+  structEvent(OZ_ERC20, 'Approval', [
+    ['owner', ADDRESS, 'key'],
+    ['spender', ADDRESS, 'key'],
+    ['value', U256, 'data'],
+  ]),
+  {
+    type: 'event',
+    name: `${OZ_ERC20}::Event`,
+    kind: 'enum',
+    variants: ['Transfer', 'Approval'].map((name) => ({
+      name,
+      type: `${OZ_ERC20}::${name}`,
+      kind: 'nested',
+    })),
   },
   structEvent(VTOKEN_BASE, 'Deposit', [
     ['sender', ADDRESS, 'key'],
@@ -725,20 +823,15 @@ const VTOKEN_ABI: AbiEntry[] = [
     ['assets', U256, 'data'],
     ['shares', U256, 'data'],
   ]),
-  structEvent(VTOKEN_BASE, 'Transfer', [
-    ['from', ADDRESS, 'key'],
-    ['to', ADDRESS, 'key'],
-    ['value', U256, 'data'],
-  ]),
   {
     type: 'event',
     name: `${VTOKEN_BASE}::Event`,
     kind: 'enum',
-    variants: ['Deposit', 'Withdraw', 'Transfer'].map((name) => ({
-      name,
-      type: `${VTOKEN_BASE}::${name}`,
-      kind: 'nested',
-    })),
+    variants: [
+      { name: 'ERC20Event', type: `${OZ_ERC20}::Event`, kind: 'flat' },
+      { name: 'Deposit', type: `${VTOKEN_BASE}::Deposit`, kind: 'nested' },
+      { name: 'Withdraw', type: `${VTOKEN_BASE}::Withdraw`, kind: 'nested' },
+    ],
   },
 ];
 
@@ -761,6 +854,12 @@ const VESU_FACTORY_ABI: AbiEntry[] = [
     name: 'vesu::pool_factory::IPoolFactory',
     items: [
       fn('v_token_for_asset', [input('pool', ADDRESS), input('asset', ADDRESS)], [ADDRESS], 'view'),
+      fn(
+        'asset_for_v_token',
+        [input('pool', ADDRESS), input('v_token', ADDRESS)],
+        [ADDRESS],
+        'view',
+      ),
     ],
   },
   { type: 'event', name: 'vesu::pool_factory::PoolFactory::Event', kind: 'enum', variants: [] },

@@ -6,9 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToken } from '../../shared/tokens.js';
+import { byteArray } from 'starknet';
+import { APPROVAL_EVENT_KEY, selectorOf, TRANSFER_EVENT_KEY } from '../../shared/erc20.js';
 import {
   DENOMINATION,
+  fromI257Felts,
   i257Felts,
+  VESU_LIQUIDATE_POSITION_EVENT,
   VESU_EVENT,
   VESU_POOL_SELECTOR,
   VTOKEN_SELECTOR,
@@ -18,6 +22,7 @@ import {
   approveCall,
   type Emulator,
   type EmulatorCall,
+  type EmulatorReceipt,
   type EmulatorWallet,
   startEmulator,
   u256Of,
@@ -270,7 +275,8 @@ describe('supply and withdraw through the vToken', () => {
         calldata: [61n * E18, 0n, BigInt(wallet.address), BigInt(wallet.address)],
       },
     ]);
-    expect(reason(tooMuch)).toContain('exceeded max withdraw');
+    // the shares burn first, as OpenZeppelin's ERC-20 inside the vToken refuses it
+    expect(reason(tooMuch)).toContain('ERC20: insufficient balance');
   });
 });
 
@@ -487,6 +493,303 @@ describe('the price knob', () => {
         { token: 'NOPE', usd: '1' },
       ])
         expect((await emu.post('/sandbox/chain/price', bad)).status, JSON.stringify(bad)).toBe(400);
+    } finally {
+      emu = saved;
+    }
+  });
+});
+
+describe('the vToken speaks ERC-20 and the whole ERC-4626 (Vesu v2 VToken, OpenZeppelin ERC20)', () => {
+  const call = (to: string, name: string, calldata: bigint[]): EmulatorCall => ({
+    to,
+    selector: selectorOf(name),
+    calldata,
+  });
+  const u = (value: bigint): bigint[] => [value % (1n << 128n), value >> 128n];
+  const h = (value: bigint): string[] => u(value).map((f) => '0x' + f.toString(16));
+
+  it('name and symbol are ByteArrays; decimals 18; pool_contract; the factory maps both ways', async () => {
+    const vEth = await vTokenOf(ETH.address);
+    const name = await emu.view(vEth, 'name');
+    expect(name).toEqual([0n, BigInt(byteArray.byteArrayFromString('Vesu ETH').pending_word), 8n]);
+    const symbol = await emu.view(vEth, 'symbol');
+    expect(symbol[symbol.length - 1]).toBe(4n);
+    expect(await emu.view(vEth, 'decimals')).toEqual([18n]);
+    expect(await emu.view(vEth, 'pool_contract')).toEqual([BigInt(POOL)]);
+    expect(await emu.view(VESU.poolFactory, 'asset_for_v_token', [POOL, vEth])).toEqual([
+      BigInt(ETH.address),
+    ]);
+    expect(await emu.view(VESU.poolFactory, 'asset_for_v_token', [POOL, ETH.address])).toEqual([
+      0n,
+    ]);
+    expect(await emu.view(VESU.poolFactory, 'asset_for_v_token', [ETH.address, vEth])).toEqual([
+      0n,
+    ]);
+    // snake_case only, as the vToken embeds OpenZeppelin's ERC20Impl
+    const camel = await emu.rpc('/rpc', 'starknet_call', {
+      request: {
+        contract_address: vEth,
+        entry_point_selector: '0x' + selectorOf('balanceOf').toString(16),
+        calldata: [POOL],
+      },
+      block_id: 'latest',
+    });
+    expect(camel.error).toBeDefined();
+  });
+
+  it('shares are sent, approved and spent (transfer, approve, allowance, transfer_from) with their events', async () => {
+    const alice = await emu.wallet();
+    const bob = await emu.wallet();
+    const vUsdc = await vTokenOf(USDC.address);
+    const deposit = await emu.transact(alice, [
+      approveCall(USDC.address, vUsdc, 500n * E6),
+      call(vUsdc, 'deposit', [...u(500n * E6), BigInt(alice.address)]),
+    ]);
+    expect(deposit.execution_status, reason(deposit)).toBe('SUCCEEDED');
+    const shares = u256Of(await emu.view(vUsdc, 'balance_of', [alice.address]));
+    expect(shares).toBeGreaterThan(0n);
+    // the asset went caller -> vToken -> pool, as the real vToken settles a deposit
+    const assetMoves = deposit.events.filter(
+      (e) =>
+        BigInt(e.from_address) === BigInt(USDC.address) &&
+        BigInt(e.keys[0] as string) === TRANSFER_EVENT_KEY,
+    );
+    expect(assetMoves.map((e) => e.keys.slice(1).map(BigInt))).toEqual([
+      [BigInt(alice.address), BigInt(vUsdc)],
+      [BigInt(vUsdc), BigInt(POOL)],
+    ]);
+
+    const half = shares / 2n;
+    const sent = await emu.transact(alice, [
+      call(vUsdc, 'transfer', [BigInt(bob.address), ...u(half)]),
+    ]);
+    expect(sent.execution_status, reason(sent)).toBe('SUCCEEDED');
+    const transfer = sent.events.find(
+      (e) =>
+        BigInt(e.from_address) === BigInt(vUsdc) &&
+        BigInt(e.keys[0] as string) === TRANSFER_EVENT_KEY,
+    );
+    expect(transfer?.keys.slice(1).map(BigInt)).toEqual([
+      BigInt(alice.address),
+      BigInt(bob.address),
+    ]);
+    expect(transfer?.data.map(BigInt)).toEqual(u(half));
+    expect(u256Of(await emu.view(vUsdc, 'balance_of', [bob.address]))).toBe(half);
+
+    const approved = await emu.transact(alice, [
+      call(vUsdc, 'approve', [BigInt(bob.address), ...u(100n)]),
+    ]);
+    expect(approved.events.some((e) => BigInt(e.keys[0] as string) === APPROVAL_EVENT_KEY)).toBe(
+      true,
+    );
+    expect(u256Of(await emu.view(vUsdc, 'allowance', [alice.address, bob.address]))).toBe(100n);
+    const over = await emu.transact(bob, [
+      call(vUsdc, 'transfer_from', [BigInt(alice.address), BigInt(bob.address), ...u(101n)]),
+    ]);
+    expect(reason(over)).toContain('ERC20: insufficient allowance');
+    const spent = await emu.transact(bob, [
+      call(vUsdc, 'transfer_from', [BigInt(alice.address), BigInt(bob.address), ...u(60n)]),
+    ]);
+    expect(spent.execution_status, reason(spent)).toBe('SUCCEEDED');
+    expect(u256Of(await emu.view(vUsdc, 'allowance', [alice.address, bob.address]))).toBe(40n);
+    expect(u256Of(await emu.view(vUsdc, 'balance_of', [bob.address]))).toBe(half + 60n);
+    const tooMuch = await emu.transact(alice, [
+      call(vUsdc, 'transfer', [BigInt(bob.address), ...u(shares)]),
+    ]);
+    expect(reason(tooMuch)).toContain('ERC20: insufficient balance');
+
+    // a spender redeems for the owner by spending its allowance; without one it is refused
+    const refused = await emu.transact(bob, [
+      call(vUsdc, 'redeem', [...u(41n), BigInt(bob.address), BigInt(alice.address)]),
+    ]);
+    expect(reason(refused)).toContain('ERC20: insufficient allowance');
+    const redeemed = await emu.transact(bob, [
+      call(vUsdc, 'redeem', [...u(40n), BigInt(bob.address), BigInt(alice.address)]),
+    ]);
+    expect(redeemed.execution_status, reason(redeemed)).toBe('SUCCEEDED');
+    expect(u256Of(await emu.view(vUsdc, 'allowance', [alice.address, bob.address]))).toBe(0n);
+  });
+
+  it('mint, preview_mint, preview_withdraw, max_deposit, max_mint round as the source: the pool never loses', async () => {
+    const wallet = await emu.wallet();
+    const vEth = await vTokenOf(ETH.address);
+    const shares = 10n ** 17n + 7n;
+    const previewMint = u256Of(await emu.view(vEth, 'preview_mint', h(shares)));
+    const toAssetsDown = u256Of(await emu.view(vEth, 'convert_to_assets', h(shares)));
+    // mint rounds the assets up, convert_to_assets down
+    expect(previewMint - toAssetsDown).toBeGreaterThanOrEqual(0n);
+    expect(previewMint - toAssetsDown).toBeLessThanOrEqual(1n);
+    const before = await emu.balance(ETH.address, wallet.address);
+    const minted = await emu.transact(wallet, [
+      approveCall(ETH.address, vEth, previewMint + 10n),
+      call(vEth, 'mint', [...u(shares), BigInt(wallet.address)]),
+    ]);
+    expect(minted.execution_status, reason(minted)).toBe('SUCCEEDED');
+    expect(u256Of(await emu.view(vEth, 'balance_of', [wallet.address]))).toBe(shares);
+    const paid = before - (await emu.balance(ETH.address, wallet.address));
+    expect(paid).toBeGreaterThanOrEqual(previewMint);
+    expect(paid).toBeLessThanOrEqual(previewMint + 1n);
+
+    const assets = 5n * 10n ** 16n;
+    const previewWithdraw = u256Of(await emu.view(vEth, 'preview_withdraw', h(assets)));
+    const toSharesDown = u256Of(await emu.view(vEth, 'convert_to_shares', h(assets)));
+    expect(previewWithdraw - toSharesDown).toBeGreaterThanOrEqual(0n);
+    expect(previewWithdraw - toSharesDown).toBeLessThanOrEqual(1n);
+
+    const config = await emu.view(POOL, 'asset_config', [ETH.address]);
+    const maxMint = u256Of(await emu.view(vEth, 'max_mint', [wallet.address]));
+    expect(maxMint).toBe((1n << 128n) - 1n - u256Of(config, 0));
+    expect(u256Of(await emu.view(vEth, 'max_deposit', [wallet.address]))).toBeGreaterThan(0n);
+    const total = u256Of(await emu.view(vEth, 'total_assets'));
+    const supply = u256Of(await emu.view(vEth, 'total_supply'));
+    expect(total).toBe(u256Of(await emu.view(vEth, 'convert_to_assets', h(supply))));
+  });
+});
+
+describe('liquidation (liquidate_position, the LiquidatePosition event, the knob)', () => {
+  let own: Emulator;
+  beforeAll(async () => {
+    own = await startEmulator();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  const liquidateCall = (
+    user: EmulatorWallet,
+    minCollateral: bigint,
+    debtToRepay: bigint,
+  ): EmulatorCall => ({
+    to: POOL,
+    selector: selectorOf('liquidate_position'),
+    calldata: [
+      BigInt(ETH.address),
+      BigInt(USDC.address),
+      BigInt(user.address),
+      minCollateral % (1n << 128n),
+      minCollateral >> 128n,
+      debtToRepay % (1n << 128n),
+      debtToRepay >> 128n,
+    ],
+  });
+
+  it('a healthy position is refused (not-undercollateralized); below max LTV a peer liquidates part, with its bonus', async () => {
+    const saved = emu;
+    emu = own;
+    try {
+      // tests run shuffled: this one sets the price it starts from
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '3000' });
+      const borrower = await emu.wallet();
+      const liquidator = await emu.wallet();
+      const lent = await borrow(borrower, 2n * E18, 4_000n * E6);
+      expect(lent.execution_status, reason(lent)).toBe('SUCCEEDED');
+      const healthy = await emu.transact(liquidator, [
+        approveCall(USDC.address, POOL, 1_000n * E6),
+        liquidateCall(borrower, 0n, 1_000n * E6),
+      ]);
+      expect(reason(healthy)).toContain('not-undercollateralized');
+      // $3000 → $2400: 4800 × 0.8 = 3840 < 4000, liquidatable; the collateral still covers the debt
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '2400' });
+      const before = await position(borrower, ETH.address, USDC.address);
+      const ethBefore = await emu.balance(ETH.address, liquidator.address);
+      const usdcBefore = await emu.balance(USDC.address, liquidator.address);
+      const repay = 1_000n * E6;
+      const tooGreedy = await emu.transact(liquidator, [
+        approveCall(USDC.address, POOL, repay),
+        liquidateCall(borrower, E18, repay),
+      ]);
+      expect(reason(tooGreedy)).toContain('less-than-min-collateral');
+      const done = await emu.transact(liquidator, [
+        approveCall(USDC.address, POOL, repay),
+        liquidateCall(borrower, 0n, repay),
+      ]);
+      expect(done.execution_status, reason(done)).toBe('SUCCEEDED');
+      // collateral = 1000 USD / 2400 / 0.9, rounded down at each step as the source
+      const seized = (((((repay * E18) / E6) * E18) / (2_400n * E18)) * E18) / ((9n * E18) / 10n);
+      const event = done.events.find(
+        (e) => BigInt(e.keys[0] as string) === VESU_LIQUIDATE_POSITION_EVENT,
+      );
+      expect(event?.keys.slice(1).map(BigInt)).toEqual([
+        BigInt(ETH.address),
+        BigInt(USDC.address),
+        BigInt(borrower.address),
+        BigInt(liquidator.address),
+      ]);
+      expect(event?.data).toHaveLength(14);
+      const data = (event?.data ?? []).map(BigInt);
+      expect(fromI257Felts(data[0]!, data[1]!, data[2]!)).toBe(-seized);
+      expect(fromI257Felts(data[6]!, data[7]!, data[8]!)).toBe(-repay);
+      expect(u256Of(data, 12)).toBe(0n);
+      expect(await emu.balance(ETH.address, liquidator.address)).toBe(ethBefore + seized);
+      expect(await emu.balance(USDC.address, liquidator.address)).toBe(usdcBefore - repay);
+      const after = await position(borrower, ETH.address, USDC.address);
+      expect(after.collateral).toBeLessThanOrEqual(before.collateral - seized + 1n);
+      expect(after.collateral).toBeGreaterThanOrEqual(before.collateral - seized - 1n);
+      // interest accrues by the second between the read and the liquidation (~10 units a second)
+      expect(after.debt).toBeLessThanOrEqual(before.debt - repay + 200n);
+      expect(after.debt).toBeGreaterThanOrEqual(before.debt - repay);
+    } finally {
+      emu = saved;
+    }
+  });
+
+  it('the knob liquidates all; under water the shortfall is bad debt the lenders bear; a second time it is refused', async () => {
+    const saved = emu;
+    emu = own;
+    try {
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '3000' });
+      const borrower = await emu.wallet();
+      expect((await borrow(borrower, E18, 2_000n * E6)).execution_status).toBe('SUCCEEDED');
+      const healthy = await emu.post('/sandbox/chain/liquidate', {
+        collateral: 'ETH',
+        debt: 'USDC',
+        user: borrower.address,
+      });
+      expect(healthy.status).toBe(409);
+      expect(healthy.json).toMatchObject({ code: 'not-undercollateralized' });
+      // $1500: 1 ETH × 0.9 = $1350 of collateral against $2000 of debt
+      await emu.post('/sandbox/chain/price', { token: 'ETH', usd: '1500' });
+      const usdcReserve = u256Of(await emu.view(POOL, 'asset_config', [USDC.address]), 4);
+      const p = await position(borrower, ETH.address, USDC.address);
+      const done = await emu.post('/sandbox/chain/liquidate', {
+        collateral: 'ETH',
+        debt: 'USDC',
+        user: borrower.address,
+      });
+      expect(done.status, JSON.stringify(done.json)).toBe(200);
+      const answer = done.json as Record<string, string>;
+      expect(answer.collateralSeized).toBe(p.collateral.toString());
+      expect(answer.debtRepaid).toBe(p.debt.toString());
+      // bad debt = (debt value − collateral value × 0.9) in USDC, rounded down
+      const debtValue = (p.debt * E18 + E6 - 1n) / E6;
+      const factored = (((p.collateral * 1_500n * E18) / E18) * 9n) / 10n;
+      expect(BigInt(answer.badDebt!)).toBe(((debtValue - factored) * E6) / E18);
+      expect(answer.collateralLeft).toBe('0');
+      expect(answer.debtLeft).toBe('0');
+      const receipt = (
+        await emu.rpc('/rpc', 'starknet_getTransactionReceipt', {
+          transaction_hash: answer.transactionHash,
+        })
+      ).result as EmulatorReceipt;
+      expect(receipt.execution_status).toBe('SUCCEEDED');
+      expect(
+        receipt.events.some((e) => BigInt(e.keys[0] as string) === VESU_LIQUIDATE_POSITION_EVENT),
+      ).toBe(true);
+      // the reserve got back what the liquidator paid: the debt less the bad debt
+      const reserveAfter = u256Of(await emu.view(POOL, 'asset_config', [USDC.address]), 4);
+      expect(reserveAfter - usdcReserve).toBe(p.debt - BigInt(answer.badDebt!));
+      const again = await emu.post('/sandbox/chain/liquidate', {
+        collateral: 'ETH',
+        debt: 'USDC',
+        user: borrower.address,
+      });
+      expect(again.status).toBe(409);
+      for (const bad of [
+        { collateral: 'ETH', debt: 'ETH', user: borrower.address },
+        { collateral: 'ETH', debt: 'USDC', user: 'nope' },
+        { collateral: 'ETH', debt: 'USDC', user: borrower.address, debtToRepay: '-1' },
+      ])
+        expect((await emu.post('/sandbox/chain/liquidate', bad)).status).toBe(400);
     } finally {
       emu = saved;
     }

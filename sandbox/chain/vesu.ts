@@ -22,14 +22,21 @@
  *
  * State lives in the ledger's records (ledger.ts), so a reverted transaction leaves it untouched.
  */
-import { shortString } from 'starknet';
-import { selectorOf, SELECTOR } from '../../shared/erc20.js';
+import { byteArray, shortString } from 'starknet';
+import {
+  APPROVAL_EVENT_KEY,
+  selectorOf,
+  selectorsOf,
+  SELECTOR,
+  TRANSFER_EVENT_KEY,
+} from '../../shared/erc20.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import {
   fromI257Felts,
   i257Felts,
   VESU_EVENT,
   VESU_FACTORY_SELECTOR,
+  VESU_LIQUIDATE_POSITION_EVENT,
   VESU_ORACLE_SELECTOR,
   VESU_POOL_SELECTOR,
   VESU_SCALE,
@@ -48,6 +55,7 @@ import type { StateReader, StateView } from './ledger.js';
 
 const SCALE = VESU_SCALE;
 const U128 = 1n << 128n;
+const U256_MAX = (1n << 256n) - 1n;
 const YEAR_SECONDS = 365n * 86_400n;
 /** the borrow rate: 8 % a year */
 export const BORROW_APR = (8n * SCALE) / 100n;
@@ -55,12 +63,34 @@ export const MAX_UTILIZATION = (95n * SCALE) / 100n;
 /** the Prime pool's floor: $10 */
 export const FLOOR_USD = 10n * SCALE;
 export const LIQUIDATION_FACTOR = (9n * SCALE) / 10n;
+/** Vesu v2's MIN_LIQUIDATION_AMOUNT (units.cairo): a partial liquidation with bad debt repays more. */
+const MIN_LIQUIDATION_AMOUNT = 2000n;
 
 const label = (text: string): bigint => BigInt(shortString.encodeShortString(text));
 export const VESU_ORACLE_ADDRESS = label('SANDBOX_VESU_ORACLE');
 const LIQUIDITY_PROVIDER = label('SANDBOX_VESU_LIQUIDITY');
 /** Sandbox-only: a vToken's withdrawal, the pool's side (the vToken of that asset alone may call it). */
 const V_TOKEN_WITHDRAW_SELECTOR = selectorOf('sandbox_v_token_withdraw');
+/**
+ * The vToken's entry points the client never calls (the sandbox's own table; the client's are
+ * shared/vesu.ts VTOKEN_ENTRYPOINT): the rest of Vesu v2's IERC4626 and IVToken.
+ */
+const V_TOKEN_SELECTOR = Object.freeze({
+  ...VTOKEN_SELECTOR,
+  ...selectorsOf({
+    max_deposit: 'max_deposit',
+    max_mint: 'max_mint',
+    preview_mint: 'preview_mint',
+    mint: 'mint',
+    preview_withdraw: 'preview_withdraw',
+    pool_contract: 'pool_contract',
+    approve_pool: 'approve_pool',
+  } as const),
+});
+/** The factory's reverse lookup (the client never calls it). */
+const ASSET_FOR_V_TOKEN_SELECTOR = selectorOf('asset_for_v_token');
+/** The pool's liquidation (the sandbox's liquidator calls it; the client reads its event). */
+export const LIQUIDATE_POSITION_SELECTOR = selectorOf('liquidate_position');
 export const VESU_POOL_CLASS_HASH = selectorOf('sandbox::vesu_pool');
 export const VTOKEN_CLASS_HASH = selectorOf('sandbox::vesu_v_token');
 export const VESU_ORACLE_CLASS_HASH = selectorOf('sandbox::vesu_oracle');
@@ -325,15 +355,20 @@ export class VesuPoolContract implements Contract {
 
   /** Supply (a vToken's deposit): the pool's side. Returns the shares minted. */
   supply(state: StateView, asset: ListedAsset, assets: bigint): bigint {
-    const a = this.asset(state, asset.address);
-    const shares = this.sharesOf(assets, a, asset.scale, false);
+    const shares = this.sharesOf(assets, this.asset(state, asset.address), asset.scale, false);
+    this.supplyShares(state, asset, assets, shares);
+    return shares;
+  }
+
+  /** A vToken's deposit or mint, the pool's side: `assets` join the reserve as `shares`. */
+  supplyShares(state: StateView, asset: ListedAsset, assets: bigint, shares: bigint): void {
     if (shares === 0n) throw new Revert('zero-shares');
+    const a = this.asset(state, asset.address);
     this.#writeAsset(state, asset.address, {
       ...a,
       reserve: a.reserve + assets,
       totalShares: a.totalShares + shares,
     });
-    return shares;
   }
 
   /** Withdrawal (a vToken's withdraw or redeem): the pool's side; pays `receiver` from the pool. */
@@ -491,6 +526,136 @@ export class VesuPoolContract implements Contract {
     return [...deltas, 0n, 0n];
   }
 
+  /**
+   * `liquidate_position(LiquidatePositionParams)` as Vesu v2's pool (docs/sandbox-chain.md
+   * "Liquidation"): refused while the position is collateralised (`not-undercollateralized`);
+   * else the liquidator repays up to the debt and receives collateral worth that repayment
+   * divided by the liquidation factor (its bonus), at most all of it; when the collateral, at the
+   * factor, is worth less than the debt, the shortfall is bad debt — the lenders of the debt asset
+   * bear it (the reserve gets back only what the liquidator paid). The floor still holds for what
+   * is left. Emits `LiquidatePosition {#collateral_asset, #debt_asset, #user, #liquidator,
+   * collateral_delta, collateral_shares_delta, debt_delta, nominal_debt_delta, bad_debt}`.
+   */
+  #liquidatePosition(ctx: CallContext, calldata: readonly bigint[]): bigint[] {
+    // LiquidatePositionParams: collateral_asset, debt_asset, user, min_collateral_to_receive: u256, debt_to_repay: u256
+    expectArgs(calldata, 7);
+    const [cAddress, dAddress, user] = calldata as [bigint, bigint, bigint];
+    const minCollateral = u256At(calldata, 3);
+    const requested = u256At(calldata, 5);
+    if (cAddress === dAddress) throw new Revert('identical-assets');
+    const c = this.#listed(cAddress);
+    const d = this.#listed(dAddress);
+    const ca = this.asset(ctx.state, c.address);
+    const da = this.asset(ctx.state, d.address);
+    const position = this.position(ctx.state, c.address, d.address, user);
+    const cPrice = this.#oracle.price(ctx.state, c.address);
+    const dPrice = this.#oracle.price(ctx.state, d.address);
+    if (!cPrice.valid || !dPrice.valid || cPrice.value === 0n) throw new Revert('invalid-oracle');
+
+    // calculate_collateral_and_debt_value: collateral and its value rounded down, debt up
+    const collateral = this.collateralOf(position.shares, ca, c.scale, false);
+    const debt = this.debtOf(position.nominalDebt, da, d.scale, true);
+    const collateralValue = (collateral * cPrice.value) / c.scale;
+    const debtValue = ceilDiv(debt * dPrice.value, d.scale);
+
+    // compute_liquidation_amounts
+    let debtToRepay = requested > debt ? debt : requested;
+    const valueToReceive = (debtToRepay * dPrice.value) / d.scale;
+    let collateralToReceive =
+      (((valueToReceive * SCALE) / cPrice.value) * c.scale) / LIQUIDATION_FACTOR;
+    if (collateralToReceive > collateral) collateralToReceive = collateral;
+    const factoredValue = (collateralValue * LIQUIDATION_FACTOR) / SCALE;
+    if (collateralToReceive < minCollateral) throw new Revert('less-than-min-collateral');
+    let badDebt = 0n;
+    if (factoredValue < debtValue) {
+      if (factoredValue < ceilDiv(debtToRepay * dPrice.value, d.scale)) {
+        badDebt = ((debtValue - factoredValue) * d.scale) / dPrice.value;
+        debtToRepay = debt;
+      } else {
+        if (debtToRepay <= MIN_LIQUIDATION_AMOUNT)
+          throw new Revert('less-than-min-liquidation-amount');
+        badDebt = (debtToRepay * (debtValue - factoredValue)) / factoredValue;
+        debtToRepay += badDebt;
+      }
+    }
+    if (collateralValue * this.maxLtv(c.address) >= debtValue * SCALE)
+      throw new Revert('not-undercollateralized');
+
+    // apply_position_update_to_context: collateral out (Assets, shares rounded up, at most the
+    // position's), debt repaid (Assets, nominal rounded down, at most the position's)
+    let collateralDelta = -collateralToReceive;
+    let sharesDelta = -this.sharesOf(collateralToReceive, ca, c.scale, true);
+    if (-sharesDelta > position.shares) {
+      sharesDelta = -position.shares;
+      collateralDelta = -this.collateralOf(position.shares, ca, c.scale, false);
+    }
+    if (ca.reserve < -collateralDelta) throw new Revert('insufficient-reserve');
+    let nominal = debtToRepay === 0n ? 0n : this.nominalOf(debtToRepay, da, d.scale, false);
+    let debtDelta = -debtToRepay;
+    if (nominal > position.nominalDebt) {
+      nominal = position.nominalDebt;
+      debtDelta = -this.debtOf(nominal, da, d.scale, true);
+    }
+    const nominalDelta = -nominal;
+    if ((collateralDelta === 0n) !== (sharesDelta === 0n)) throw new Revert('zero-collateral');
+    if ((debtDelta === 0n) !== (nominalDelta === 0n)) throw new Revert('zero-debt');
+    const nextCa = {
+      ...ca,
+      reserve: ca.reserve + collateralDelta,
+      totalShares: ca.totalShares + sharesDelta,
+    };
+    this.#writeAsset(ctx.state, c.address, nextCa);
+    const freshDa = this.asset(ctx.state, d.address);
+    const nextDa = {
+      ...freshDa,
+      // bad debt is not paid back: the debt asset's lenders bear it
+      reserve: freshDa.reserve - debtDelta - badDebt,
+      totalNominalDebt: freshDa.totalNominalDebt + nominalDelta,
+    };
+    this.#writeAsset(ctx.state, d.address, nextDa);
+    const next: PositionState = {
+      shares: position.shares + sharesDelta,
+      nominalDebt: position.nominalDebt + nominalDelta,
+    };
+    ctx.state.store(VesuPoolContract.#positionKey(c.address, d.address, user), next);
+    const pairKey = VesuPoolContract.#pairKey(c.address, d.address);
+    ctx.state.store(pairKey, (ctx.state.stored<bigint>(pairKey) ?? 0n) + nominalDelta);
+    const pairSharesKey = VesuPoolContract.#pairSharesKey(c.address, d.address);
+    ctx.state.store(pairSharesKey, (ctx.state.stored<bigint>(pairSharesKey) ?? 0n) + sharesDelta);
+
+    // the floor invariant on what is left (the collateralisation one is skipped: a liquidation)
+    const leftCollateralValue =
+      (this.collateralOf(next.shares, nextCa, c.scale, false) * cPrice.value) / c.scale;
+    const leftDebtValue = ceilDiv(
+      this.debtOf(next.nominalDebt, nextDa, d.scale, true) * dPrice.value,
+      d.scale,
+    );
+    if (next.nominalDebt !== 0n && leftCollateralValue <= FLOOR_USD)
+      throw new Revert('dusty-collateral-balance');
+    if (leftDebtValue !== 0n && leftDebtValue <= FLOOR_USD) throw new Revert('dusty-debt-balance');
+
+    const deltas = [
+      ...i257Felts(collateralDelta),
+      ...i257Felts(sharesDelta),
+      ...i257Felts(debtDelta),
+      ...i257Felts(nominalDelta),
+    ];
+    ctx.emit(
+      [VESU_LIQUIDATE_POSITION_EVENT, c.address, d.address, user, ctx.caller],
+      [...deltas, ...u256(badDebt)],
+    );
+    // settle_position: the liquidator gets the collateral and pays the debt less the bad debt
+    if (collateralDelta < 0n)
+      ctx.call(c.address, SELECTOR.transfer, [ctx.caller, ...u256(-collateralDelta)]);
+    if (debtDelta < 0n)
+      ctx.call(d.address, SELECTOR.transfer_from, [
+        ctx.caller,
+        this.address,
+        ...u256(-debtDelta - badDebt),
+      ]);
+    return [...deltas, ...u256(badDebt)];
+  }
+
   /** AssetConfig, 22 felts (see docs/sandbox-chain.md "Lending"). */
   #assetConfig(state: Pick<StateReader, 'stored'>, asset: ListedAsset): bigint[] {
     const a = this.asset(state, asset.address);
@@ -516,6 +681,8 @@ export class VesuPoolContract implements Contract {
         return this.#modifyPosition(ctx, calldata);
       case V_TOKEN_WITHDRAW_SELECTOR:
         return this.#unsupply(ctx, calldata);
+      case LIQUIDATE_POSITION_SELECTOR:
+        return this.#liquidatePosition(ctx, calldata);
       case VESU_POOL_SELECTOR.position: {
         expectArgs(calldata, 3);
         const c = this.#listed(calldata[0] as bigint);
@@ -608,84 +775,161 @@ export class VesuPoolContract implements Contract {
   }
 }
 
-/** The vToken of one asset: ERC-4626 over the pool; its shares are the pool's collateral shares (18 decimals). */
+/**
+ * The vToken of one asset (docs/sandbox-chain.md "The vToken"): Vesu v2's `VToken` — ERC-4626
+ * over the pool, with OpenZeppelin's ERC-20 embedded (`ERC20Impl`, `ERC20MetadataImpl`: snake_case
+ * only, ByteArray `name`/`symbol`, 18 decimals) — so its shares can be sent and approved, and a
+ * spender with an allowance may withdraw or redeem for the owner. Its shares are the pool's
+ * collateral shares of the asset; the views round as the source's `calculate_collateral` and
+ * `calculate_collateral_shares` do (the holder's favour never: deposit and redeem round down,
+ * mint and withdraw up). "Can modify position" (the source asks the pool's invariants and
+ * pause flag) is here: the oracle's price of the asset is valid; when it is not, the `max_*` and
+ * `preview_*` views answer 0 as the source's do.
+ */
 export class VTokenContract implements Contract {
   readonly classHash = VTOKEN_CLASS_HASH;
   readonly asset: ListedAsset;
   readonly #pool: VesuPoolContract;
+  readonly #oracle: VesuOracleContract;
 
-  constructor(asset: ListedAsset, pool: VesuPoolContract) {
+  constructor(asset: ListedAsset, pool: VesuPoolContract, oracle: VesuOracleContract) {
     this.asset = asset;
     this.#pool = pool;
+    this.#oracle = oracle;
   }
 
-  #balanceKey(owner: bigint): string {
-    return `vesu:vtoken:${this.asset.vToken.toString(16)}:balance:${owner.toString(16)}`;
+  /** ERC20Metadata: the name and symbol the factory gave the vToken (ByteArray in the ABI). */
+  get name(): string {
+    return `Vesu ${this.asset.token.symbol}`;
   }
 
-  #supplyKey(): string {
-    return `vesu:vtoken:${this.asset.vToken.toString(16)}:supply`;
+  get symbol(): string {
+    return `v${this.asset.token.symbol}`;
+  }
+
+  #key(what: string): string {
+    return `vesu:vtoken:${this.asset.vToken.toString(16)}:${what}`;
   }
 
   balanceOf(state: Pick<StateReader, 'stored'>, owner: bigint): bigint {
-    return state.stored<bigint>(this.#balanceKey(owner)) ?? 0n;
+    return state.stored<bigint>(this.#key(`balance:${owner.toString(16)}`)) ?? 0n;
+  }
+
+  totalSupply(state: Pick<StateReader, 'stored'>): bigint {
+    return state.stored<bigint>(this.#key('supply')) ?? 0n;
+  }
+
+  allowance(state: Pick<StateReader, 'stored'>, owner: bigint, spender: bigint): bigint {
+    return (
+      state.stored<bigint>(this.#key(`allowance:${owner.toString(16)}:${spender.toString(16)}`)) ??
+      0n
+    );
   }
 
   #setBalance(state: StateView, owner: bigint, value: bigint): void {
-    state.store(this.#balanceKey(owner), value);
+    state.store(this.#key(`balance:${owner.toString(16)}`), value);
   }
 
-  #addSupply(state: StateView, delta: bigint): void {
-    state.store(this.#supplyKey(), (state.stored<bigint>(this.#supplyKey()) ?? 0n) + delta);
+  /** OpenZeppelin's ERC20 `update`: mint (from 0), burn (to 0) or move, and its Transfer event. */
+  #update(ctx: CallContext, from: bigint, to: bigint, amount: bigint): void {
+    if (from === 0n) {
+      ctx.state.store(this.#key('supply'), this.totalSupply(ctx.state) + amount);
+    } else {
+      const balance = this.balanceOf(ctx.state, from);
+      if (balance < amount) throw new Revert('ERC20: insufficient balance');
+      this.#setBalance(ctx.state, from, balance - amount);
+    }
+    if (to === 0n) ctx.state.store(this.#key('supply'), this.totalSupply(ctx.state) - amount);
+    else this.#setBalance(ctx.state, to, this.balanceOf(ctx.state, to) + amount);
+    ctx.emit([TRANSFER_EVENT_KEY, from, to], u256(amount));
+  }
+
+  #transfer(ctx: CallContext, from: bigint, to: bigint, amount: bigint): void {
+    if (from === 0n) throw new Revert('ERC20: transfer from 0');
+    if (to === 0n) throw new Revert('ERC20: transfer to 0');
+    this.#update(ctx, from, to, amount);
+  }
+
+  #approve(ctx: CallContext, owner: bigint, spender: bigint, amount: bigint): void {
+    if (owner === 0n) throw new Revert('ERC20: approve from 0');
+    if (spender === 0n) throw new Revert('ERC20: approve to 0');
+    ctx.state.store(this.#key(`allowance:${owner.toString(16)}:${spender.toString(16)}`), amount);
+    ctx.emit([APPROVAL_EVENT_KEY, owner, spender], u256(amount));
+  }
+
+  /** OpenZeppelin's `_spend_allowance`: an unlimited (u256 max) allowance is never spent. */
+  #spendAllowance(ctx: CallContext, owner: bigint, spender: bigint, amount: bigint): void {
+    const current = this.allowance(ctx.state, owner, spender);
+    if (current === U256_MAX) return;
+    if (current < amount) throw new Revert('ERC20: insufficient allowance');
+    this.#approve(ctx, owner, spender, current - amount);
   }
 
   /** Mints shares for assets already in the pool (the sandbox's initial liquidity). */
   seed(state: StateView, owner: bigint, assets: bigint): void {
     const shares = this.#pool.supply(state, this.asset, assets);
     this.#setBalance(state, owner, this.balanceOf(state, owner) + shares);
-    this.#addSupply(state, shares);
+    state.store(this.#key('supply'), this.totalSupply(state) + shares);
   }
 
   #state(state: Pick<StateReader, 'stored'>) {
     return this.#pool.asset(state, this.asset.address);
   }
 
+  /** The source's `calculate_collateral(shares)`: assets of `shares`, rounded up or down. */
   #toAssets(state: Pick<StateReader, 'stored'>, shares: bigint, up: boolean): bigint {
     return this.#pool.collateralOf(shares, this.#state(state), this.asset.scale, up);
   }
 
+  /** The source's `calculate_collateral_shares(assets)`: shares of `assets`, rounded up or down. */
   #toShares(state: Pick<StateReader, 'stored'>, assets: bigint, up: boolean): bigint {
     return this.#pool.sharesOf(assets, this.#state(state), this.asset.scale, up);
   }
 
-  /** What can leave the pool now: the reserve, down to the maximum utilisation. */
+  #canModify(state: Pick<StateReader, 'stored'>): boolean {
+    return this.#oracle.price(state, this.asset.address).valid;
+  }
+
+  /**
+   * The source's `calculate_withdrawable_assets`: 0 once utilisation (rounded up) reaches the
+   * maximum, else (reserve + total debt) − ⌈total debt / max utilisation⌉.
+   */
   #withdrawable(state: Pick<StateReader, 'stored'>): bigint {
     const a = this.#state(state);
+    if (this.#pool.utilization(a, this.asset.scale) + 1n >= MAX_UTILIZATION) return 0n;
     const debt = this.#pool.debtOf(a.totalNominalDebt, a, this.asset.scale, false);
-    // reserve − x ≥ debt × (1 − u_max) / u_max
-    const minReserve = ceilDiv(debt * (SCALE - MAX_UTILIZATION), MAX_UTILIZATION);
-    return a.reserve > minReserve ? a.reserve - minReserve : 0n;
+    const room = a.reserve + debt - ceilDiv(debt * SCALE, MAX_UTILIZATION);
+    return room > 0n ? room : 0n;
   }
 
-  #maxWithdraw(state: Pick<StateReader, 'stored'>, owner: bigint): bigint {
-    const own = this.#toAssets(state, this.balanceOf(state, owner), false);
-    const available = this.#withdrawable(state);
-    return own < available ? own : available;
+  /** Room under the pool's share bound: u128 max − total collateral shares (max_mint). */
+  #shareRoom(state: Pick<StateReader, 'stored'>): bigint {
+    const room = U128 - 1n - this.#state(state).totalShares;
+    return room > 0n ? room : 0n;
   }
 
+  /** Asset in: the caller pays the vToken, the vToken pays the pool (as the real one settles). */
+  #enter(ctx: CallContext, assets: bigint, shares: bigint, receiver: bigint): void {
+    ctx.call(this.asset.address, SELECTOR.transfer_from, [ctx.caller, ctx.self, ...u256(assets)]);
+    ctx.call(this.asset.address, SELECTOR.transfer, [this.#pool.address, ...u256(assets)]);
+    this.#pool.supplyShares(ctx.state, this.asset, assets, shares);
+    if (receiver === 0n) throw new Revert('ERC20: mint to 0');
+    this.#update(ctx, 0n, receiver, shares);
+    ctx.emit([VESU_EVENT.Deposit, ctx.caller, receiver], [...u256(assets), ...u256(shares)]);
+  }
+
+  /** Asset out: the owner's shares burn (an allowance spent for another caller), the pool pays. */
   #exit(ctx: CallContext, assets: bigint, shares: bigint, receiver: bigint, owner: bigint): void {
-    if (ctx.caller !== owner) throw new Revert('ERC4626: caller is not the owner');
-    const balance = this.balanceOf(ctx.state, owner);
-    if (shares > balance) throw new Revert('ERC4626: exceeded max withdraw');
+    if (ctx.caller !== owner) this.#spendAllowance(ctx, owner, ctx.caller, shares);
+    if (owner === 0n) throw new Revert('ERC20: burn from 0');
+    this.#update(ctx, owner, 0n, shares);
     ctx.call(this.#pool.address, V_TOKEN_WITHDRAW_SELECTOR, [
       this.asset.address,
-      receiver,
+      ctx.self,
       ...u256(assets),
       ...u256(shares),
     ]);
-    this.#setBalance(ctx.state, owner, balance - shares);
-    this.#addSupply(ctx.state, -shares);
-    ctx.emit([SELECTOR_TRANSFER_EVENT, owner, 0n], u256(shares));
+    if (assets > 0n) ctx.call(this.asset.address, SELECTOR.transfer, [receiver, ...u256(assets)]);
     ctx.emit(
       [VESU_EVENT.Withdraw, ctx.caller, receiver, owner],
       [...u256(assets), ...u256(shares)],
@@ -693,95 +937,163 @@ export class VTokenContract implements Contract {
   }
 
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
+    const state = ctx.state;
+    const gated = (value: () => bigint): bigint[] => u256(this.#canModify(state) ? value() : 0n);
     switch (selector) {
-      case VTOKEN_SELECTOR.deposit: {
-        // deposit(assets: u256, receiver) -> shares
+      // ERC-4626 (vesu::v_token::IERC4626)
+      case V_TOKEN_SELECTOR.asset:
+        expectArgs(calldata, 0);
+        return [this.asset.address];
+      case V_TOKEN_SELECTOR.total_assets:
+        expectArgs(calldata, 0);
+        return u256(this.#toAssets(state, this.totalSupply(state), false));
+      case V_TOKEN_SELECTOR.convert_to_shares:
+        expectArgs(calldata, 2);
+        return u256(this.#toShares(state, u256At(calldata, 0), false));
+      case V_TOKEN_SELECTOR.convert_to_assets:
+        expectArgs(calldata, 2);
+        return u256(this.#toAssets(state, u256At(calldata, 0), false));
+      case V_TOKEN_SELECTOR.max_deposit:
+        expectArgs(calldata, 1);
+        return gated(() => this.#toAssets(state, this.#shareRoom(state), true));
+      case V_TOKEN_SELECTOR.preview_deposit: {
+        expectArgs(calldata, 2);
+        const assets = u256At(calldata, 0);
+        return gated(() => this.#toShares(state, assets, false));
+      }
+      case V_TOKEN_SELECTOR.deposit: {
+        // deposit(assets: u256, receiver) -> shares: Assets in, shares rounded down
         expectArgs(calldata, 3);
         const assets = u256At(calldata, 0);
         const receiver = calldata[2] as bigint;
         if (assets === 0n) throw new Revert('ERC4626: zero assets');
-        ctx.call(this.asset.address, SELECTOR.transfer_from, [
-          ctx.caller,
-          this.#pool.address,
-          ...u256(assets),
-        ]);
-        const shares = this.#pool.supply(ctx.state, this.asset, assets);
-        this.#setBalance(ctx.state, receiver, this.balanceOf(ctx.state, receiver) + shares);
-        this.#addSupply(ctx.state, shares);
-        ctx.emit([SELECTOR_TRANSFER_EVENT, 0n, receiver], u256(shares));
-        ctx.emit([VESU_EVENT.Deposit, ctx.caller, receiver], [...u256(assets), ...u256(shares)]);
+        const shares = this.#toShares(state, assets, false);
+        this.#enter(ctx, assets, shares, receiver);
         return u256(shares);
       }
-      case VTOKEN_SELECTOR.withdraw: {
-        // withdraw(assets: u256, receiver, owner) -> shares
+      case V_TOKEN_SELECTOR.max_mint:
+        expectArgs(calldata, 1);
+        return gated(() => this.#shareRoom(state));
+      case V_TOKEN_SELECTOR.preview_mint: {
+        expectArgs(calldata, 2);
+        const shares = u256At(calldata, 0);
+        return gated(() => this.#toAssets(state, shares, true));
+      }
+      case V_TOKEN_SELECTOR.mint: {
+        // mint(shares: u256, receiver) -> assets: Native in, assets rounded up
+        expectArgs(calldata, 3);
+        const shares = u256At(calldata, 0);
+        const receiver = calldata[2] as bigint;
+        if (shares === 0n) throw new Revert('ERC4626: zero shares');
+        const assets = this.#toAssets(state, shares, true);
+        this.#enter(ctx, assets, shares, receiver);
+        return u256(assets);
+      }
+      case V_TOKEN_SELECTOR.max_withdraw: {
+        expectArgs(calldata, 1);
+        const owner = calldata[0] as bigint;
+        return gated(() => {
+          const room = this.#withdrawable(state);
+          const own = this.#toAssets(state, this.balanceOf(state, owner), false);
+          return own > room ? room : own;
+        });
+      }
+      case V_TOKEN_SELECTOR.preview_withdraw: {
+        expectArgs(calldata, 2);
+        const assets = u256At(calldata, 0);
+        return gated(() => this.#toShares(state, assets, true));
+      }
+      case V_TOKEN_SELECTOR.withdraw: {
+        // withdraw(assets: u256, receiver, owner) -> shares: Assets out, shares rounded up
         expectArgs(calldata, 4);
         const assets = u256At(calldata, 0);
         const [receiver, owner] = [calldata[2] as bigint, calldata[3] as bigint];
-        const shares = this.#toShares(ctx.state, assets, true);
+        const shares = this.#toShares(state, assets, true);
         this.#exit(ctx, assets, shares, receiver, owner);
         return u256(shares);
       }
-      case VTOKEN_SELECTOR.redeem: {
-        // redeem(shares: u256, receiver, owner) -> assets
+      case V_TOKEN_SELECTOR.max_redeem: {
+        expectArgs(calldata, 1);
+        const owner = calldata[0] as bigint;
+        return gated(() => {
+          const room = this.#toShares(state, this.#withdrawable(state), true);
+          const shares = this.balanceOf(state, owner);
+          return shares > room ? room : shares;
+        });
+      }
+      case V_TOKEN_SELECTOR.preview_redeem: {
+        expectArgs(calldata, 2);
+        const shares = u256At(calldata, 0);
+        return gated(() => this.#toAssets(state, shares, false));
+      }
+      case V_TOKEN_SELECTOR.redeem: {
+        // redeem(shares: u256, receiver, owner) -> assets: Native out, assets rounded down
         expectArgs(calldata, 4);
         const shares = u256At(calldata, 0);
         const [receiver, owner] = [calldata[2] as bigint, calldata[3] as bigint];
-        const assets = this.#toAssets(ctx.state, shares, false);
+        const assets = this.#toAssets(state, shares, false);
         this.#exit(ctx, assets, shares, receiver, owner);
         return u256(assets);
       }
-      case VTOKEN_SELECTOR.balance_of:
-      case SELECTOR.balanceOf:
-        expectArgs(calldata, 1);
-        return u256(this.balanceOf(ctx.state, calldata[0] as bigint));
+      // vesu::v_token::IVToken
+      case V_TOKEN_SELECTOR.pool_contract:
+        expectArgs(calldata, 0);
+        return [this.#pool.address];
+      case V_TOKEN_SELECTOR.approve_pool:
+        expectArgs(calldata, 0);
+        ctx.call(this.asset.address, SELECTOR.approve, [this.#pool.address, ...u256(U256_MAX)]);
+        return [];
+      // OpenZeppelin's ERC20Impl and ERC20MetadataImpl (snake_case only, as the vToken embeds them)
       case SELECTOR.total_supply:
         expectArgs(calldata, 0);
-        return u256(ctx.state.stored<bigint>(this.#supplyKey()) ?? 0n);
-      case VTOKEN_SELECTOR.total_assets: {
-        expectArgs(calldata, 0);
-        return u256(this.#pool.totalAssets(this.#state(ctx.state), this.asset.scale));
-      }
-      case VTOKEN_SELECTOR.convert_to_assets:
-        expectArgs(calldata, 2);
-        return u256(this.#toAssets(ctx.state, u256At(calldata, 0), false));
-      case VTOKEN_SELECTOR.convert_to_shares:
-        expectArgs(calldata, 2);
-        return u256(this.#toShares(ctx.state, u256At(calldata, 0), false));
-      case VTOKEN_SELECTOR.preview_deposit:
-        expectArgs(calldata, 2);
-        return u256(this.#toShares(ctx.state, u256At(calldata, 0), false));
-      case VTOKEN_SELECTOR.preview_redeem:
-        expectArgs(calldata, 2);
-        return u256(this.#toAssets(ctx.state, u256At(calldata, 0), false));
-      case VTOKEN_SELECTOR.max_withdraw:
+        return u256(this.totalSupply(state));
+      case SELECTOR.balance_of:
         expectArgs(calldata, 1);
-        return u256(this.#maxWithdraw(ctx.state, calldata[0] as bigint));
-      case VTOKEN_SELECTOR.max_redeem: {
-        expectArgs(calldata, 1);
-        const owner = calldata[0] as bigint;
-        const balance = this.balanceOf(ctx.state, owner);
-        const available = this.#toShares(ctx.state, this.#withdrawable(ctx.state), false);
-        return u256(balance < available ? balance : available);
+        return u256(this.balanceOf(state, calldata[0] as bigint));
+      case SELECTOR.allowance:
+        expectArgs(calldata, 2);
+        return u256(this.allowance(state, calldata[0] as bigint, calldata[1] as bigint));
+      case SELECTOR.transfer:
+        expectArgs(calldata, 3);
+        this.#transfer(ctx, ctx.caller, calldata[0] as bigint, u256At(calldata, 1));
+        return [1n];
+      case SELECTOR.transfer_from: {
+        expectArgs(calldata, 4);
+        const [sender, recipient] = [calldata[0] as bigint, calldata[1] as bigint];
+        const amount = u256At(calldata, 2);
+        this.#spendAllowance(ctx, sender, ctx.caller, amount);
+        this.#transfer(ctx, sender, recipient, amount);
+        return [1n];
       }
-      case VTOKEN_SELECTOR.asset:
+      case SELECTOR.approve:
+        expectArgs(calldata, 3);
+        this.#approve(ctx, ctx.caller, calldata[0] as bigint, u256At(calldata, 1));
+        return [1n];
+      case SELECTOR.name:
         expectArgs(calldata, 0);
-        return [this.asset.address];
+        return byteArrayFelts(this.name);
+      case SELECTOR.symbol:
+        expectArgs(calldata, 0);
+        return byteArrayFelts(this.symbol);
       case SELECTOR.decimals:
         expectArgs(calldata, 0);
         return [18n];
-      case SELECTOR.symbol:
-        expectArgs(calldata, 0);
-        return [label(`v${this.asset.token.symbol}`)];
-      case SELECTOR.name:
-        expectArgs(calldata, 0);
-        return [label(`Vesu ${this.asset.token.symbol}`)];
       default:
         throw new EntryPointNotFound(selector);
     }
   }
 }
 
-const SELECTOR_TRANSFER_EVENT = selectorOf('Transfer');
+/** A Cairo ByteArray's serialisation: full 31-byte words (count first), pending word, its length. */
+export function byteArrayFelts(text: string): bigint[] {
+  const encoded = byteArray.byteArrayFromString(text);
+  return [
+    BigInt(encoded.data.length),
+    ...encoded.data.map((word) => BigInt(word)),
+    BigInt(encoded.pending_word),
+    BigInt(encoded.pending_word_len),
+  ];
+}
 
 export class VesuFactoryContract implements Contract {
   readonly classHash = VESU_FACTORY_CLASS_HASH;
@@ -792,12 +1104,24 @@ export class VesuFactoryContract implements Contract {
   }
 
   invoke(_ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
-    if (selector !== VESU_FACTORY_SELECTOR.v_token_for_asset)
-      throw new EntryPointNotFound(selector);
-    expectArgs(calldata, 2);
-    const [pool, asset] = calldata as [bigint, bigint];
-    if (pool !== this.#pool.address) return [0n];
-    return [this.#pool.assets.get(asset)?.vToken ?? 0n];
+    switch (selector) {
+      case VESU_FACTORY_SELECTOR.v_token_for_asset: {
+        expectArgs(calldata, 2);
+        const [pool, asset] = calldata as [bigint, bigint];
+        if (pool !== this.#pool.address) return [0n];
+        return [this.#pool.assets.get(asset)?.vToken ?? 0n];
+      }
+      case ASSET_FOR_V_TOKEN_SELECTOR: {
+        // asset_for_v_token(pool, v_token) -> asset (0 when the pool has no such vToken)
+        expectArgs(calldata, 2);
+        const [pool, vToken] = calldata as [bigint, bigint];
+        if (pool !== this.#pool.address) return [0n];
+        const listed = [...this.#pool.assets.values()].find((a) => a.vToken === vToken);
+        return [listed?.address ?? 0n];
+      }
+      default:
+        throw new EntryPointNotFound(selector);
+    }
   }
 }
 
@@ -813,7 +1137,7 @@ export interface VesuDeployment {
 export function vesuContracts(now: () => bigint): VesuDeployment {
   const oracle = new VesuOracleContract();
   const pool = new VesuPoolContract(now, oracle);
-  const vTokens = [...pool.assets.values()].map((asset) => new VTokenContract(asset, pool));
+  const vTokens = [...pool.assets.values()].map((asset) => new VTokenContract(asset, pool, oracle));
   return {
     pool,
     oracle,

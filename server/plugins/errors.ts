@@ -104,6 +104,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.NO_POSITION]: 500,
   [ErrorCode.HEALTH_TOO_LOW]: 500,
   [ErrorCode.LENDING_LIMIT]: 500,
+  [ErrorCode.POSITION_HEALTHY]: 500,
   [ErrorCode.INVALID_RECIPIENT]: 500,
   [ErrorCode.HISTORY_ERROR]: 500,
   [ErrorCode.SERVER_UNREACHABLE]: 500,

@@ -1,0 +1,95 @@
+/**
+ * A liquidation through the built bin (docs/commands.md "sandbox liquidate"): borrow → the
+ * pool refuses to liquidate a healthy position (POSITION_HEALTHY) → `sandbox price` drops the
+ * collateral → `sandbox liquidate` repays part of the debt through the pool's
+ * `liquidate_position` → `lending --json` says the position was liquidated, what was taken and
+ * what is left, in exact amounts read from the chain's LiquidatePosition event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+
+interface Liquidation {
+  transactionHash: string;
+  liquidator: string;
+  collateral: { token: string; seized: string; seizedBaseUnits: string };
+  debt: { token: string; repaid: string; repaidBaseUnits: string; badDebtBaseUnits: string };
+  left: { collateralBaseUnits: string; debtBaseUnits: string };
+}
+
+const E18 = 10n ** 18n;
+const E6 = 10n ** 6n;
+
+describe('sandbox liquidate → lending shows the liquidation (whole processes)', () => {
+  let users: TwoUsers;
+  beforeAll(async () => {
+    users = await startTwoUsers();
+  }, 120_000);
+  afterAll(async () => {
+    await users?.close();
+  });
+
+  it('borrow → healthy refused → price drop → liquidate 1000 USDC → lending --json: taken and left', async () => {
+    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    const borrow = await bob(['borrow', '3000', 'USDC', '--collateral', '2 ETH', '--yes']);
+    expect(borrow.doc.error, borrow.stderr).toBeUndefined();
+    const liquidate = (extra: string[] = []) =>
+      cli(users.bobHome, [
+        'sandbox',
+        'liquidate',
+        'ETH',
+        'USDC',
+        '--user',
+        users.bobAddress,
+        ...extra,
+        '--json',
+      ]);
+
+    const healthy = await liquidate();
+    expect(healthy.code).not.toBe(0);
+    expect(healthy.doc.error).toMatchObject({ code: 'POSITION_HEALTHY' });
+
+    const before = await bob(['lending']);
+    expect(before.doc.liquidations).toEqual([]);
+
+    // $1800: 2 ETH × 1800 × 0.8 = 2880 < 3000 — liquidatable; × 0.9 = 3240 covers it: no bad debt
+    const price = await cli(users.bobHome, ['sandbox', 'price', 'ETH', '1800', '--json']);
+    expect(price.code, price.stderr).toBe(0);
+    const done = await liquidate(['--repay', '1000']);
+    expect(done.code, done.stderr).toBe(0);
+    const answer = done.doc as unknown as {
+      collateralSeized: string;
+      debtRepaid: string;
+      badDebt: string;
+      baseUnits: { collateralSeized: string; collateralLeft: string; debtLeft: string };
+      transactionHash: string;
+    };
+    // 1000 USDC at $1 / $1800 / 0.9, each step rounded down as the pool does
+    const seized = (((((1000n * E6 * E18) / E6) * E18) / (1800n * E18)) * E18) / ((9n * E18) / 10n);
+    expect(answer.baseUnits.collateralSeized).toBe(seized.toString());
+    expect(answer.debtRepaid).toBe('1000');
+    expect(answer.badDebt).toBe('0');
+
+    const after = await bob(['lending']);
+    expect(after.code, after.stderr).toBe(0);
+    const liquidations = after.doc.liquidations as Liquidation[];
+    expect(liquidations).toHaveLength(1);
+    const l = liquidations[0] as Liquidation;
+    expect(l.transactionHash).toBe(answer.transactionHash);
+    expect(l.collateral).toMatchObject({ token: 'ETH', seizedBaseUnits: seized.toString() });
+    expect(l.debt).toMatchObject({ token: 'USDC', repaidBaseUnits: (1000n * E6).toString() });
+    expect(l.debt.badDebtBaseUnits).toBe('0');
+    // what is left: the collateral exactly; the debt, plus the interest of the seconds since
+    expect(l.left.collateralBaseUnits).toBe(answer.baseUnits.collateralLeft);
+    expect(BigInt(l.left.debtBaseUnits)).toBeGreaterThanOrEqual(BigInt(answer.baseUnits.debtLeft));
+    expect(BigInt(l.left.debtBaseUnits)).toBeLessThan(BigInt(answer.baseUnits.debtLeft) + 1000n);
+    expect(BigInt(l.left.collateralBaseUnits)).toBe(2n * E18 - seized);
+    // the borrow row agrees with what is left
+    const row = (after.doc.borrows as Array<{ collateral: { baseUnits: string } }>)[0];
+    expect(row?.collateral.baseUnits).toBe(l.left.collateralBaseUnits);
+
+    const human = await cli(users.bobHome, ['lending', '--sandbox']);
+    expect(human.stdout).toContain(
+      `liquidated: ${answer.collateralSeized} ETH of collateral seized, 1000 USDC of debt repaid`,
+    );
+  }, 240_000);
+});
