@@ -5,7 +5,7 @@
  * same server in-process with a fake clock (the only knob the app has for time).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -484,6 +484,50 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
           .transaction.status,
       ).toBe('SUCCEEDED');
     expect(asked).toHaveLength(2);
+  });
+
+  it('get_history describes an entry without a hash (answer lost while sending) and validates', async () => {
+    const home = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      const account = String((await signIn(home.dir, 'mcp-nohash@example.com')).address);
+      const padded = `0x${BigInt(account).toString(16).padStart(64, '0')}`;
+      const base = {
+        time: '2026-11-20T10:00:00.000Z',
+        updatedAt: '2026-11-20T10:00:00.000Z',
+        kind: 'send',
+        network: 'mainnet',
+        sandbox: true,
+        account: padded,
+        summary: 'send 0.001 ETH',
+        amounts: [],
+      };
+      const entries = [
+        { ...base, id: '00000000000000a1', status: 'not-sent', note: 'its deadline passed' },
+        {
+          ...base,
+          id: '00000000000000a2',
+          status: 'succeeded',
+          hash: `0x${'ab'.repeat(32)}`,
+        },
+      ];
+      writeFileSync(join(home.dir, 'history.json'), JSON.stringify({ version: 1, entries }), {
+        mode: 0o600,
+      });
+      const { client } = await connect([], { home: home.dir });
+      // the SDK client validates structuredContent against the tool's output schema
+      const r = await call(client, 'get_history', { limit: 10 });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      const listed = (
+        r.structuredContent as { entries: Array<{ hash: string | null; hashNote?: string }> }
+      ).entries;
+      expect(listed).toHaveLength(2);
+      const missing = listed.find((e) => e.hash === null);
+      expect(missing?.hashNote).toMatch(/hash not received/);
+      expect(listed.find((e) => e.hash !== null)?.hashNote).toBeUndefined();
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {

@@ -41,6 +41,13 @@ export function runningSandboxChain(env: NodeJS.ProcessEnv): string | undefined 
   return `sandbox:${state.chainInstance}`;
 }
 
+/**
+ * What an entry without a transaction hash is: its answer was lost while sending (a cancellation,
+ * a dropped connection); the entry is settled from the chain by its outside execution's nonce.
+ */
+export const HASH_NOT_RECEIVED =
+  'hash not received: the answer was lost while sending (for example a cancellation); the entry is settled from the chain by its signed nonce when it can be';
+
 /** One entry as listed, with `running` the running sandbox's chain (runningSandboxChain). */
 export function listedEntry(entry: HistoryEntry, running: string | undefined): ListedEntry {
   const chain = entryChain(entry);

@@ -419,7 +419,15 @@ export const outputs = {
     ...Where,
     account: z.string(),
     entries: z.array(
-      z.looseObject({ hash: z.string(), kind: z.string(), status: z.string(), time: z.string() }),
+      z.looseObject({
+        // null: the transaction's answer was lost while sending (a cancellation, a dropped
+        // connection); `hashNote` says so and what settles it (docs/architecture.md "Tool server")
+        hash: z.string().nullable(),
+        hashNote: z.string().optional(),
+        kind: z.string(),
+        status: z.string(),
+        time: z.string(),
+      }),
     ),
   }),
   transaction: z.looseObject({

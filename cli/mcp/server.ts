@@ -442,9 +442,13 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           sandbox: ep.sandbox,
           account: session.address,
           // as `history --json` lists them: a sandbox entry says sandbox, never mainnet
-          entries: list.entries
-            .slice(0, input.limit ?? 20)
-            .map((entry) => view.listedEntry(entry, view.runningSandboxChain(process.env))),
+          entries: list.entries.slice(0, input.limit ?? 20).map((entry) => {
+            const listed = view.listedEntry(entry, view.runningSandboxChain(process.env));
+            // an entry without a hash is described, never dropped (issue 32 item 6)
+            return entry.hash === undefined
+              ? { ...listed, hash: null, hashNote: view.HASH_NOT_RECEIVED }
+              : listed;
+          }),
           setAside: list.setAside ?? null,
         };
       }),

@@ -84,7 +84,7 @@ describe('lines that are JSON but not a JSON-RPC 2.0 message (issue 32 item 6)',
       '{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}',
     ];
     const r = await through(
-      [...ok, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}', ''].join('\n'),
+      [[...ok, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}', ''].join('\n')],
       4096,
     );
     expect(r.passed).toBe(`${ok.join('\n')}\n`);
