@@ -346,6 +346,9 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       token: 'STRK',
       debt: 'USDC',
     });
+    // within every cap: executable, no reason given (issue 32 item 6)
+    expect(added.structuredContent).toMatchObject({ executable: true });
+    expect(added.structuredContent).not.toHaveProperty('notExecutable');
     const addId = (added.structuredContent as { planId: string }).planId;
     const done = await call(roomy, 'execute_plan', { planId: addId });
     expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
@@ -363,6 +366,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       collateral: 'STRK',
     });
     expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+    // the plan already says execute_plan would refuse it, with the reason and the cap
+    expect(planned.structuredContent).toMatchObject({
+      executable: false,
+      notExecutable: { code: 'LIMIT_EXCEEDED', details: { valueUsd: '100', maxUsd: '50' } },
+    });
     const refused = errorOf(
       await call(capped, 'execute_plan', {
         planId: (planned.structuredContent as { planId: string }).planId,

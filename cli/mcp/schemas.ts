@@ -363,6 +363,11 @@ export const inputs = {
 
 const Where = { network: z.string(), sandbox: z.boolean() };
 
+/** Why execute_plan would refuse a plan for a cap the server holds: the error it would answer. */
+const NotExecutable = z
+  .looseObject({ code: z.string(), message: z.string(), details: z.looseObject({}).optional() })
+  .describe('why execute_plan would refuse this plan (a cap the server holds), as its error');
+
 export const outputs = {
   lending: z.looseObject({
     network: z.string(),
@@ -482,7 +487,10 @@ export const outputs = {
       .describe('ISO time: execute_plan refuses this plan after it (plan again)'),
     executable: z
       .boolean()
-      .describe('whether this server may execute plans (started with --allow-execute)'),
+      .describe(
+        'whether execute_plan may execute this plan: the server was started with --allow-execute and the plan is within every cap the server holds',
+      ),
+    notExecutable: NotExecutable.optional(),
     next: z.string(),
     plan: z.looseObject({
       kind: z.string(),
@@ -501,6 +509,7 @@ export const outputs = {
     planId: z.string().optional(),
     confirmBy: z.string().optional(),
     executable: z.boolean().optional(),
+    notExecutable: NotExecutable.optional(),
     signed: z.literal(false).optional(),
     message: z.string().optional(),
     next: z.string().optional(),

@@ -530,18 +530,63 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     return id;
   };
 
+  /**
+   * Why execute_plan would refuse this plan for a cap the server holds (issue 32 item 6), or
+   * undefined: the same checks execute_plan makes before it asks anything (humanlessRefusal, the
+   * core's checkLimits; a budget is checked, not reserved). A recipient outside the list is not a
+   * refusal where the host can ask the person about it.
+   */
+  const capRefusal = async (
+    planned: PlannedWalletAction,
+    canAsk: boolean,
+    signal: AbortSignal,
+  ): Promise<AppError | undefined> => {
+    const [{ checkLimits }, { payees }] = await Promise.all([
+      import('../core/actions/caps.js'),
+      import('../core/actions/recipients.js'),
+    ]);
+    try {
+      if (!canAsk) {
+        const refusal = humanlessRefusal(o.limits, payees(planned.plan).length > 0);
+        if (refusal !== undefined) return refusal;
+      }
+      const limits = canAsk && o.limits ? { ...o.limits, allowRecipients: undefined } : o.limits;
+      await checkLimits(planned.plan, limits, planned.context.aggregator, { signal });
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.code !== ErrorCode.CANCELLED) return error;
+      throw error;
+    }
+  };
+
   /** A plan kept for execute_plan: its id, until when it may be executed, and the document to show. */
-  const planResult = (planned: PlannedWalletAction) => {
+  const planResult = async (planned: PlannedWalletAction, ctx: ServerContext) => {
     const planId = keep(planned);
     // without the person's confirmation through the host, only a plan as fresh as a quote holds
     const confirmBy = Math.min(planned.confirmBy, now() + QUOTE_MAX_AGE_MS);
+    const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
+    const refused = o.allowExecute
+      ? await capRefusal(planned, canAsk, ctx.mcpReq.signal)
+      : undefined;
+    const executable = o.allowExecute && refused === undefined;
     return {
       planId,
       confirmBy: new Date(confirmBy).toISOString(),
-      executable: o.allowExecute,
-      next: o.allowExecute
+      executable,
+      ...(refused === undefined
+        ? {}
+        : {
+            notExecutable: {
+              code: refused.code,
+              message: printable(refused.message),
+              ...(refused.details === undefined ? {} : { details: refused.details }),
+            },
+          }),
+      next: executable
         ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy'
-        : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
+        : refused !== undefined
+          ? 'execute_plan would refuse this plan (notExecutable says why and names the cap): show the person the plan and the reason; plan a smaller amount or another recipient'
+          : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
       plan: planned.document,
     };
   };
@@ -565,7 +610,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             await actionOptions(input, o.now),
             call,
           );
-          return planResult(planned);
+          return planResult(planned, ctx);
         }),
     );
   };
@@ -638,7 +683,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           );
           return {
             status: 'planned',
-            ...planResult(planned),
+            ...(await planResult(planned, ctx)),
             rebalance: planned.document.rebalance,
           };
         } catch (error) {
@@ -692,7 +737,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           o.endpoints,
         );
       const { planned } = stored;
-      const replan = `call plan_${planned.document.kind.replace('-', '_')} again and confirm the new figures`;
+      const replan = `call ${ACTION_KINDS[planned.document.kind].tool} again and confirm the new figures`;
       return handle(
         ctx,
         PLAN_OUTSIDE,
