@@ -228,7 +228,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(person.asked).toHaveLength(before + 1);
       return person.asked.at(-1) ?? '';
     };
-    const borrow = { amount: '100', token: 'USDC', collateral: 'ETH', collateralAmount: '1' };
+    const borrow = { amount: '100', debt: 'USDC', collateral: 'ETH', collateralAmount: '1' };
     const borrowQuestion = await askedOn((await planId('plan_borrow', borrow)).planId);
     expect(borrowQuestion).toContain('leaves the wallet: 1 ETH');
     expect(borrowQuestion).toContain('arrives in the wallet: 100 USDC (borrowed)');
@@ -242,7 +242,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(borrowed.isError, JSON.stringify(borrowed.content)).toBeFalsy();
     person.accept = false;
 
-    const repay = await planId('plan_repay', { amount: 'all', token: 'USDC', collateral: 'ETH' });
+    const repay = await planId('plan_repay', { amount: 'all', debt: 'USDC', collateral: 'ETH' });
     const close = await planId('plan_close_position', { collateral: 'ETH', debt: 'USDC' });
     for (const planned of [repay, close]) {
       // the bound (the debt + a margin for interest) is not what leaves: at most it, the debt expected

@@ -267,7 +267,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const added = await call(client, 'plan_add_collateral', {
       amount: '0.1',
-      token: 'ETH',
+      collateral: 'ETH',
       debt: 'USDC',
     });
     expect(added.isError, JSON.stringify(added.structuredContent)).toBeFalsy();
@@ -283,7 +283,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       errorOf(
         await call(client, 'plan_withdraw_collateral', {
           amount: 'all',
-          token: 'WBTC',
+          collateral: 'WBTC',
           debt: 'USDC',
         }),
       ).code,
@@ -296,7 +296,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const floor = errorOf(
       await call(client, 'plan_borrow', {
         amount: '5',
-        token: 'USDC',
+        debt: 'USDC',
         collateral: 'ETH',
         collateralAmount: '1',
       }),
@@ -308,7 +308,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const unlisted = errorOf(
       await call(client, 'plan_borrow', {
         amount: '100',
-        token: 'DAI',
+        debt: 'DAI',
         collateral: 'ETH',
         collateralAmount: '1',
       }),
@@ -320,7 +320,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(unlisted.message).toMatch(/DAI is not listed/);
     // no collateral in the position: the remedy names no command-line flag
     const bare = errorOf(
-      await call(client, 'plan_borrow', { amount: '100', token: 'USDC', collateral: 'WBTC' }),
+      await call(client, 'plan_borrow', { amount: '100', debt: 'USDC', collateral: 'WBTC' }),
     );
     expect(bare.code).toBe('HEALTH_TOO_LOW');
     expect(bare.message).toMatch(/holds no WBTC collateral/);
@@ -343,7 +343,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client: roomy } = await connect(CAPS);
     const added = await call(roomy, 'plan_add_collateral', {
       amount: '1000',
-      token: 'STRK',
+      collateral: 'STRK',
       debt: 'USDC',
     });
     // within every cap: executable, no reason given (issue 32 item 6)
@@ -362,7 +362,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     ]);
     const planned = await call(capped, 'plan_borrow', {
       amount: '100',
-      token: 'USDC',
+      debt: 'USDC',
       collateral: 'STRK',
     });
     expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
@@ -536,7 +536,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     } finally {
       home.cleanup();
     }
-  });
+  }, 120_000);
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {
     const { client, stderr } = await connect([...CAPS, '--allow-recipient', users.bobAddress]);
