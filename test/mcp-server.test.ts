@@ -155,6 +155,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     });
     expect(client.getInstructions()).toMatch(/quote.*plan.*confirm.*execute_plan/s);
     expect(client.getInstructions()).toMatch(/read-only/);
+    // every family and every plan tool is named (issue 32 item 6)
+    const instructions = client.getInstructions() ?? '';
+    for (const word of ['get_staking', 'get_lending', 'stakes', 'borrows', 'batch'])
+      expect(instructions).toContain(word);
+    for (const kind of ACTION_KIND_NAMES) expect(instructions).toContain(ACTION_KINDS[kind].tool);
   });
 
   it('get_session and get_quote (single and multi-pair), exact amounts with minimum, fee, impact, route and expiry', async () => {

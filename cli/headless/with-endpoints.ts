@@ -18,6 +18,7 @@ export async function withEndpoints<T>(
   const { resolveEndpoints } = await import('../core/endpoints.js');
   const call: CallOptions = { signal: ctx.signal, onProgress: progressTo(ctx) };
   const endpoints = await resolveEndpoints(ctx.env, options, call);
+  if (endpoints.sandboxStarted !== undefined) sandboxStartedNotice(ctx, endpoints.sandboxStarted);
   try {
     return await work(endpoints, call);
   } catch (error) {
@@ -34,4 +35,20 @@ export async function withEndpoints<T>(
   } finally {
     await endpoints.release();
   }
+}
+
+/**
+ * A sandbox started for this command only is a new, empty chain: said on stderr whether or not
+ * it is a terminal when one had run here before (its balances, positions and sign-ins are not on
+ * the new chain — issue 32 item 7), and in the --json document (run.ts).
+ */
+function sandboxStartedNotice(
+  ctx: CommandContext,
+  started: { previousChain: string | null },
+): void {
+  ctx.notices = { ...ctx.notices, sandboxStarted: started };
+  if (started.previousChain === null) return;
+  ctx.stderr.write(
+    `note: the sandbox that ran here before (sandbox:${started.previousChain}) is gone; a new one was started for this command only — a new, empty chain: the old balances, positions and sign-ins are not on it, and it stops when the command ends. Keep one running with \`finance-tui sandbox\`.\n`,
+  );
 }
