@@ -235,14 +235,6 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     return ExitCode.OK;
   }
 
-  const fail = (error: unknown): ExitCode => {
-    if (io.env.FINANCE_TUI_DEBUG === '1')
-      io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    if (json) io.stdout.write(formatJson(withNotices(errorBody(error)), io.stdoutIsTTY));
-    else io.stderr.write(humanError(error));
-    return exitCodeFor(error);
-  };
-
   let ctx: CommandContext | undefined;
   /** A --json document (an object) with what the command learned on the way (context.ts notices). */
   const withNotices = <T>(doc: T): T =>
@@ -252,6 +244,14 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     !Array.isArray(doc)
       ? { ...doc, sandboxStarted: ctx.notices.sandboxStarted }
       : doc;
+
+  const fail = (error: unknown): ExitCode => {
+    if (io.env.FINANCE_TUI_DEBUG === '1')
+      io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
+    if (json) io.stdout.write(formatJson(withNotices(errorBody(error)), io.stdoutIsTTY));
+    else io.stderr.write(humanError(error));
+    return exitCodeFor(error);
+  };
 
   try {
     const { entry, rest } = findCommand(argv);

@@ -21,6 +21,11 @@ export interface ListedEntry extends Omit<HistoryEntry, 'network' | 'status' | '
   status: HistoryStatus | 'orphaned';
   /** present (true) when it can never be settled */
   unsettleable?: true;
+  /**
+   * present (true) on a sandbox entry whose chain no longer runs (each sandbox start is a new
+   * chain): its balances and positions are gone with it (issue 32 item 7)
+   */
+  chainGone?: true;
   /** reverted or not-sent: what the plan would have moved (`amounts` is then empty: nothing moved) */
   planned?: HistoryEntry['amounts'];
 }
@@ -58,6 +63,7 @@ export function listedEntry(entry: HistoryEntry, running: string | undefined): L
     chain,
     status: orphaned ? 'orphaned' : entry.status,
     ...(orphaned ? { unsettleable: true as const } : {}),
+    ...(entry.sandbox && chain !== running ? { chainGone: true as const } : {}),
     ...(MOVED_NOTHING.has(entry.status) ? { amounts: [], planned: entry.amounts } : {}),
   };
 }

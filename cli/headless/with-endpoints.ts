@@ -38,17 +38,20 @@ export async function withEndpoints<T>(
 }
 
 /**
- * A sandbox started for this command only is a new, empty chain: said on stderr whether or not
- * it is a terminal when one had run here before (its balances, positions and sign-ins are not on
- * the new chain — issue 32 item 7), and in the --json document (run.ts).
+ * A sandbox started for this command only is a new, empty chain that stops with the command:
+ * said on stderr whether or not it is a terminal (issue 32 item 7) — naming the chain that ran
+ * here before when sandbox.json still names one — and in the --json document (run.ts).
  */
 function sandboxStartedNotice(
   ctx: CommandContext,
   started: { previousChain: string | null },
 ): void {
   ctx.notices = { ...ctx.notices, sandboxStarted: started };
-  if (started.previousChain === null) return;
+  const before =
+    started.previousChain === null
+      ? 'no sandbox was running'
+      : `the sandbox that ran here before (sandbox:${started.previousChain}) is gone`;
   ctx.stderr.write(
-    `note: the sandbox that ran here before (sandbox:${started.previousChain}) is gone; a new one was started for this command only — a new, empty chain: the old balances, positions and sign-ins are not on it, and it stops when the command ends. Keep one running with \`finance-tui sandbox\`.\n`,
+    `note: ${before}; a new one was started for this command only: a new, empty chain (earlier balances, positions and sign-ins are not on it) that stops when the command ends. Keep one running with \`finance-tui sandbox\`.\n`,
   );
 }
