@@ -239,17 +239,27 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     return ExitCode.OK;
   }
 
+  let ctx: CommandContext | undefined;
+  /** A --json document (an object) with what the command learned on the way (context.ts notices). */
+  const withNotices = <T>(doc: T): T =>
+    ctx?.notices?.sandboxStarted !== undefined &&
+    typeof doc === 'object' &&
+    doc !== null &&
+    !Array.isArray(doc)
+      ? { ...doc, sandboxStarted: ctx.notices.sandboxStarted }
+      : doc;
+
   const fail = (error: unknown): ExitCode => {
     if (io.env.FINANCE_TUI_DEBUG === '1')
       io.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    if (json) io.stdout.write(formatJson(errorBody(error), io.stdoutIsTTY));
+    if (json) io.stdout.write(formatJson(withNotices(errorBody(error)), io.stdoutIsTTY));
     else io.stderr.write(humanError(error));
     return exitCodeFor(error);
   };
 
   try {
     const { entry, rest } = findCommand(argv);
-    const ctx: CommandContext = {
+    ctx = {
       argv: rest,
       env: io.env,
       stdout: io.stdout,
@@ -276,7 +286,9 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     try {
       const result = await Promise.race([runCommand(ctx), abandoned]);
       if (result !== undefined) {
-        io.stdout.write(json ? formatJson(result.data, io.stdoutIsTTY) : result.human());
+        io.stdout.write(
+          json ? formatJson(withNotices(result.data), io.stdoutIsTTY) : result.human(),
+        );
       }
       return ExitCode.OK;
     } finally {

@@ -235,6 +235,23 @@ describe('finance-tui quote / status (process level)', () => {
           cause: { code: 'ECONNREFUSED' },
         });
       }
+      // said on stderr (not a terminal here) and in the document: a new, empty chain (issue 32 item 7)
+      expect(r.stderr).toMatch(
+        /no sandbox was running; a new one was started for this command only/,
+      );
+      expect(r.json).toMatchObject({ sandboxStarted: { previousChain: null } });
+      // a sandbox.json left by one that is gone: the next command names the chain it replaces
+      const gone = seen as unknown as { chainInstance: string };
+      writeFileSync(stateFile, JSON.stringify(seen), { mode: 0o600 });
+      const again = await runJson(
+        ['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'],
+        envFor(fresh.dir),
+      );
+      expect(again.code).toBe(0);
+      expect(again.stderr).toContain(
+        `the sandbox that ran here before (sandbox:${gone.chainInstance}) is gone`,
+      );
+      expect(again.json).toMatchObject({ sandboxStarted: { previousChain: gone.chainInstance } });
     } finally {
       clearInterval(watch);
       fresh.cleanup();

@@ -228,7 +228,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(person.asked).toHaveLength(before + 1);
       return person.asked.at(-1) ?? '';
     };
-    const borrow = { amount: '100', token: 'USDC', collateral: 'ETH', collateralAmount: '1' };
+    const borrow = { amount: '100', debt: 'USDC', collateral: 'ETH', collateralAmount: '1' };
     const borrowQuestion = await askedOn((await planId('plan_borrow', borrow)).planId);
     expect(borrowQuestion).toContain('leaves the wallet: 1 ETH');
     expect(borrowQuestion).toContain('arrives in the wallet: 100 USDC (borrowed)');
@@ -242,7 +242,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(borrowed.isError, JSON.stringify(borrowed.content)).toBeFalsy();
     person.accept = false;
 
-    const repay = await planId('plan_repay', { amount: 'all', token: 'USDC', collateral: 'ETH' });
+    const repay = await planId('plan_repay', { amount: 'all', debt: 'USDC', collateral: 'ETH' });
     const close = await planId('plan_close_position', { collateral: 'ETH', debt: 'USDC' });
     for (const planned of [repay, close]) {
       // the bound (the debt + a margin for interest) is not what leaves: at most it, the debt expected
@@ -382,7 +382,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(text.split('"untrusted":{"poolName"').length - 1).toBe(named);
   }, 120_000);
 
-  it('a line that is not JSON gets -32700 with id null, a batch -32600, an oversized line an error naming the limit', async () => {
+  it('a line that is not JSON gets -32700 with id null, a batch -32600, an oversized line an error naming the limit, a JSON value that is no JSON-RPC message -32600', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--sandbox'], {
       env: cleanEnv({ FINANCE_TUI_HOME: users.aliceHome }),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -420,6 +420,26 @@ describe('finance-tui mcp guards (sandbox)', () => {
         [null, -32600],
       ]);
       expect((messages[2]?.error as { message: string }).message).toMatch(/1048576 bytes/);
+      // JSON that is not a JSON-RPC 2.0 message: each gets an answer (issue 32 item 6)
+      const malformed: Array<[string, string | number | null]> = [
+        ['42', null],
+        ['null', null],
+        ['"ping"', null],
+        ['{"jsonrpc":"2.0","id":5}', 5],
+        ['{"jsonrpc":"1.0","id":6,"method":"ping"}', 6],
+        ['{"id":7,"method":"ping"}', 7],
+        ['{"jsonrpc":"2.0","id":{"n":8},"method":"ping"}', null],
+      ];
+      for (const [line, id] of malformed) {
+        const before = messages.length;
+        child.stdin.write(`${line}\n`);
+        await until(before + 1);
+        expect(messages[before], line).toMatchObject({ id, error: { code: -32600 } });
+      }
+      // and the server goes on: a well-formed request after them is answered
+      child.stdin.write('{"jsonrpc":"2.0","id":9,"method":"ping"}\n');
+      await until(messages.length + 1);
+      expect(messages.at(-1)).toMatchObject({ id: 9, result: {} });
       expect(child.exitCode).toBeNull();
     } finally {
       child.stdin.end();

@@ -5,7 +5,7 @@
  * same server in-process with a fake clock (the only knob the app has for time).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -155,6 +155,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     });
     expect(client.getInstructions()).toMatch(/quote.*plan.*confirm.*execute_plan/s);
     expect(client.getInstructions()).toMatch(/read-only/);
+    // every family and every plan tool is named (issue 32 item 6)
+    const instructions = client.getInstructions() ?? '';
+    for (const word of ['get_staking', 'get_lending', 'stakes', 'borrows', 'batch'])
+      expect(instructions).toContain(word);
+    for (const kind of ACTION_KIND_NAMES) expect(instructions).toContain(ACTION_KINDS[kind].tool);
   });
 
   it('get_session and get_quote (single and multi-pair), exact amounts with minimum, fee, impact, route and expiry', async () => {
@@ -267,7 +272,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client } = await connect([]);
     const added = await call(client, 'plan_add_collateral', {
       amount: '0.1',
-      token: 'ETH',
+      collateral: 'ETH',
       debt: 'USDC',
     });
     expect(added.isError, JSON.stringify(added.structuredContent)).toBeFalsy();
@@ -283,7 +288,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       errorOf(
         await call(client, 'plan_withdraw_collateral', {
           amount: 'all',
-          token: 'WBTC',
+          collateral: 'WBTC',
           debt: 'USDC',
         }),
       ).code,
@@ -296,7 +301,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const floor = errorOf(
       await call(client, 'plan_borrow', {
         amount: '5',
-        token: 'USDC',
+        debt: 'USDC',
         collateral: 'ETH',
         collateralAmount: '1',
       }),
@@ -308,7 +313,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const unlisted = errorOf(
       await call(client, 'plan_borrow', {
         amount: '100',
-        token: 'DAI',
+        debt: 'DAI',
         collateral: 'ETH',
         collateralAmount: '1',
       }),
@@ -320,7 +325,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     expect(unlisted.message).toMatch(/DAI is not listed/);
     // no collateral in the position: the remedy names no command-line flag
     const bare = errorOf(
-      await call(client, 'plan_borrow', { amount: '100', token: 'USDC', collateral: 'WBTC' }),
+      await call(client, 'plan_borrow', { amount: '100', debt: 'USDC', collateral: 'WBTC' }),
     );
     expect(bare.code).toBe('HEALTH_TOO_LOW');
     expect(bare.message).toMatch(/holds no WBTC collateral/);
@@ -343,9 +348,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const { client: roomy } = await connect(CAPS);
     const added = await call(roomy, 'plan_add_collateral', {
       amount: '1000',
-      token: 'STRK',
+      collateral: 'STRK',
       debt: 'USDC',
     });
+    // within every cap: executable, no reason given (issue 32 item 6)
+    expect(added.structuredContent).toMatchObject({ executable: true });
+    expect(added.structuredContent).not.toHaveProperty('notExecutable');
     const addId = (added.structuredContent as { planId: string }).planId;
     const done = await call(roomy, 'execute_plan', { planId: addId });
     expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
@@ -359,10 +367,15 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     ]);
     const planned = await call(capped, 'plan_borrow', {
       amount: '100',
-      token: 'USDC',
+      debt: 'USDC',
       collateral: 'STRK',
     });
     expect(planned.isError, JSON.stringify(planned.content)).toBeFalsy();
+    // the plan already says execute_plan would refuse it, with the reason and the cap
+    expect(planned.structuredContent).toMatchObject({
+      executable: false,
+      notExecutable: { code: 'LIMIT_EXCEEDED', details: { valueUsd: '100', maxUsd: '50' } },
+    });
     const refused = errorOf(
       await call(capped, 'execute_plan', {
         planId: (planned.structuredContent as { planId: string }).planId,
@@ -485,6 +498,50 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       ).toBe('SUCCEEDED');
     expect(asked).toHaveLength(2);
   });
+
+  it('get_history describes an entry without a hash (answer lost while sending) and validates', async () => {
+    const home = tempHome();
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      const account = String((await signIn(home.dir, 'mcp-nohash@example.com')).address);
+      const padded = `0x${BigInt(account).toString(16).padStart(64, '0')}`;
+      const base = {
+        time: '2026-11-20T10:00:00.000Z',
+        updatedAt: '2026-11-20T10:00:00.000Z',
+        kind: 'send',
+        network: 'mainnet',
+        sandbox: true,
+        account: padded,
+        summary: 'send 0.001 ETH',
+        amounts: [],
+      };
+      const entries = [
+        { ...base, id: '00000000000000a1', status: 'not-sent', note: 'its deadline passed' },
+        {
+          ...base,
+          id: '00000000000000a2',
+          status: 'succeeded',
+          hash: `0x${'ab'.repeat(32)}`,
+        },
+      ];
+      writeFileSync(join(home.dir, 'history.json'), JSON.stringify({ version: 1, entries }), {
+        mode: 0o600,
+      });
+      const { client } = await connect([], { home: home.dir });
+      // the SDK client validates structuredContent against the tool's output schema
+      const r = await call(client, 'get_history', { limit: 10 });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      const listed = (
+        r.structuredContent as { entries: Array<{ hash: string | null; hashNote?: string }> }
+      ).entries;
+      expect(listed).toHaveLength(2);
+      const missing = listed.find((e) => e.hash === null);
+      expect(missing?.hashNote).toMatch(/hash not received/);
+      expect(listed.find((e) => e.hash !== null)?.hashNote).toBeUndefined();
+    } finally {
+      home.cleanup();
+    }
+  }, 120_000);
 
   it('a cancellation after submission reports the hash; the plan is never sent twice', async () => {
     const { client, stderr } = await connect([...CAPS, '--allow-recipient', users.bobAddress]);

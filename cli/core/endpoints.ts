@@ -35,6 +35,12 @@ export interface Endpoints {
   paymasterUrl: string | undefined;
   /** the running sandbox chain's id (each start is a new chain): which history entries are its */
   chainInstance?: string | undefined;
+  /**
+   * set when no sandbox was running and one was started for this command only: a new, empty
+   * chain. `previousChain` is the chain of the sandbox that last ran in this data folder (gone
+   * now, with its balances and positions), null when none had (docs/commands.md "Sandbox").
+   */
+  sandboxStarted?: { previousChain: string | null } | undefined;
   /** gas token symbol when gas is not sponsored */
   gasToken: string;
   /** the effective settings (file + environment), loaded once */
@@ -109,7 +115,7 @@ async function sandboxEndpoints(
   dir: string,
   runningOnly: boolean,
   call: CallOptions,
-): Promise<{ doc: SandboxState; child?: Stoppable }> {
+): Promise<{ doc: SandboxState; child?: Stoppable; previousChain?: string | null }> {
   const existing = readSandboxState(env);
   if (existing && (await sandboxAlive(existing, call.signal))) return { doc: existing };
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
@@ -135,7 +141,7 @@ async function sandboxEndpoints(
       'the sandbox started but its ready line did not name its URLs',
     );
   }
-  return { doc, child };
+  return { doc, child, previousChain: existing?.chainInstance ?? null };
 }
 
 function releaser(children: Stoppable[]): () => Promise<void> {
@@ -169,7 +175,12 @@ export async function resolveEndpoints(
         'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox',
       );
     }
-    const { doc, child } = await sandboxEndpoints(env, dir, opts.runningSandboxOnly === true, call);
+    const { doc, child, previousChain } = await sandboxEndpoints(
+      env,
+      dir,
+      opts.runningSandboxOnly === true,
+      call,
+    );
     if (child) children.push(child);
     return {
       ...common,
@@ -186,6 +197,7 @@ export async function resolveEndpoints(
       rpcUrl: doc.rpcUrl,
       paymasterUrl: doc.paymasterUrl,
       chainInstance: doc.chainInstance,
+      ...(child === undefined ? {} : { sandboxStarted: { previousChain: previousChain ?? null } }),
     };
   }
   const network = opts.network ?? settings.network;

@@ -52,6 +52,21 @@ describe('listedEntry: every entry names its chain; a stopped sandbox orphans wh
   });
 });
 
+describe('listedEntry: a settled entry of a sandbox that no longer runs is marked (issue 32 item 7)', () => {
+  const settled = { ...base, sandbox: true, chain: 'sandbox:a1', status: 'succeeded' as const };
+  it.each([
+    ['its sandbox runs', 'sandbox:a1', undefined],
+    ['another sandbox runs', 'sandbox:b2', true],
+    ['no sandbox runs', undefined, true],
+  ])('%s → chainGone %s', (_why, running, gone) => {
+    expect(listedEntry(settled, running).chainGone).toBe(gone);
+    expect(listedEntry(settled, running).status).toBe('succeeded');
+  });
+  it('never on a mainnet entry', () => {
+    expect(listedEntry({ ...base, status: 'succeeded' }, undefined).chainGone).toBeUndefined();
+  });
+});
+
 describe('listedEntry: an entry that moved nothing lists no amounts', () => {
   const out = {
     direction: 'out' as const,

@@ -21,6 +21,11 @@ export interface ListedEntry extends Omit<HistoryEntry, 'network' | 'status' | '
   status: HistoryStatus | 'orphaned';
   /** present (true) when it can never be settled */
   unsettleable?: true;
+  /**
+   * present (true) on a sandbox entry whose chain no longer runs (each sandbox start is a new
+   * chain): its balances and positions are gone with it (issue 32 item 7)
+   */
+  chainGone?: true;
   /** reverted or not-sent: what the plan would have moved (`amounts` is then empty: nothing moved) */
   planned?: HistoryEntry['amounts'];
 }
@@ -41,6 +46,13 @@ export function runningSandboxChain(env: NodeJS.ProcessEnv): string | undefined 
   return `sandbox:${state.chainInstance}`;
 }
 
+/**
+ * What an entry without a transaction hash is: its answer was lost while sending (a cancellation,
+ * a dropped connection); the entry is settled from the chain by its outside execution's nonce.
+ */
+export const HASH_NOT_RECEIVED =
+  'hash not received: the answer was lost while sending (for example a cancellation); the entry is settled from the chain by its signed nonce when it can be';
+
 /** One entry as listed, with `running` the running sandbox's chain (runningSandboxChain). */
 export function listedEntry(entry: HistoryEntry, running: string | undefined): ListedEntry {
   const chain = entryChain(entry);
@@ -51,6 +63,7 @@ export function listedEntry(entry: HistoryEntry, running: string | undefined): L
     chain,
     status: orphaned ? 'orphaned' : entry.status,
     ...(orphaned ? { unsettleable: true as const } : {}),
+    ...(entry.sandbox && chain !== running ? { chainGone: true as const } : {}),
     ...(MOVED_NOTHING.has(entry.status) ? { amounts: [], planned: entry.amounts } : {}),
   };
 }

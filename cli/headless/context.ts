@@ -10,6 +10,11 @@ export interface CommandContext {
   stderrIsTTY: boolean;
   /** Aborted on SIGINT/SIGTERM; long-running commands stop on it. */
   signal: AbortSignal;
+  /**
+   * What the command learned on the way that its --json document must say whatever the command
+   * (run.ts adds it): a sandbox started for this command only (withEndpoints sets it).
+   */
+  notices?: { sandboxStarted?: { previousChain: string | null } };
 }
 
 /**

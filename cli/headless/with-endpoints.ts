@@ -18,6 +18,7 @@ export async function withEndpoints<T>(
   const { resolveEndpoints } = await import('../core/endpoints.js');
   const call: CallOptions = { signal: ctx.signal, onProgress: progressTo(ctx) };
   const endpoints = await resolveEndpoints(ctx.env, options, call);
+  if (endpoints.sandboxStarted !== undefined) sandboxStartedNotice(ctx, endpoints.sandboxStarted);
   try {
     return await work(endpoints, call);
   } catch (error) {
@@ -34,4 +35,23 @@ export async function withEndpoints<T>(
   } finally {
     await endpoints.release();
   }
+}
+
+/**
+ * A sandbox started for this command only is a new, empty chain that stops with the command:
+ * said on stderr whether or not it is a terminal (issue 32 item 7) — naming the chain that ran
+ * here before when sandbox.json still names one — and in the --json document (run.ts).
+ */
+function sandboxStartedNotice(
+  ctx: CommandContext,
+  started: { previousChain: string | null },
+): void {
+  ctx.notices = { ...ctx.notices, sandboxStarted: started };
+  const before =
+    started.previousChain === null
+      ? 'no sandbox was running'
+      : `the sandbox that ran here before (sandbox:${started.previousChain}) is gone`;
+  ctx.stderr.write(
+    `note: ${before}; a new one was started for this command only: a new, empty chain (earlier balances, positions and sign-ins are not on it) that stops when the command ends. Keep one running with \`finance-tui sandbox\`.\n`,
+  );
 }

@@ -74,7 +74,7 @@ const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: u
   borrow: {
     input: {
       amount: '500',
-      token: 'USDC',
+      debt: 'USDC',
       collateral: 'ETH',
       collateralAmount: '1',
       pool: 'Prime',
@@ -91,7 +91,7 @@ const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: u
     },
   },
   repay: {
-    input: { amount: 'all', token: 'USDC', collateral: 'ETH' },
+    input: { amount: 'all', debt: 'USDC', collateral: 'ETH' },
     request: {
       kind: 'repay',
       repay: { amount: 'all', token: 'USDC', collateral: 'ETH', pool: undefined },
@@ -105,14 +105,14 @@ const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: u
     },
   },
   'add-collateral': {
-    input: { amount: '0.5', token: 'ETH', debt: 'USDC' },
+    input: { amount: '0.5', collateral: 'ETH', debt: 'USDC' },
     request: {
       kind: 'add-collateral',
       collateral: { amount: '0.5', token: 'ETH', debt: 'USDC', pool: undefined },
     },
   },
   'withdraw-collateral': {
-    input: { amount: '0.2', token: 'ETH', debt: 'USDC', pool: 'Prime' },
+    input: { amount: '0.2', collateral: 'ETH', debt: 'USDC', pool: 'Prime' },
     request: {
       kind: 'withdraw-collateral',
       collateral: { amount: '0.2', token: 'ETH', debt: 'USDC', pool: 'Prime' },
@@ -135,7 +135,7 @@ describe('plan tools', () => {
     const borrow = PLAN_TOOLS.borrow.request(
       PLAN_TOOLS.borrow.schema.parse({
         amount: '1',
-        token: 'USDC',
+        debt: 'USDC',
         collateral: 'ETH',
         acceptLowHealth: true,
       }) as never,
@@ -144,9 +144,24 @@ describe('plan tools', () => {
   });
 
   it('acceptLowHealth is offered only by the plans that can lower a health factor', () => {
-    const repay = { amount: '1', token: 'USDC', collateral: 'ETH', acceptLowHealth: true };
+    const repay = { amount: '1', debt: 'USDC', collateral: 'ETH', acceptLowHealth: true };
     expect(PLAN_TOOLS.repay.schema.safeParse(repay).success).toBe(false);
     const { acceptLowHealth: _drop, ...plain } = repay;
     expect(PLAN_TOOLS.repay.schema.safeParse(plain).success).toBe(true);
+  });
+
+  it('in every lending plan tool, collateral and debt name the position and token is not taken', () => {
+    const position = [
+      'borrow',
+      'repay',
+      'close-position',
+      'add-collateral',
+      'withdraw-collateral',
+    ] as const;
+    for (const kind of position) {
+      const shape = PLAN_TOOLS[kind].schema.shape as Record<string, unknown>;
+      expect(Object.keys(shape), kind).toEqual(expect.arrayContaining(['collateral', 'debt']));
+      expect(Object.keys(shape), kind).not.toContain('token');
+    }
   });
 });

@@ -128,7 +128,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
       kind: 'borrow',
       borrow: {
         amount: i.amount,
-        token: i.token,
+        token: i.debt,
         collateral: i.collateral,
         collateralAmount: i.collateralAmount,
         pool: i.pool,
@@ -141,7 +141,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
     inputs.repay,
     (i) => ({
       kind: 'repay',
-      repay: { amount: i.amount, token: i.token, collateral: i.collateral, pool: i.pool },
+      repay: { amount: i.amount, token: i.debt, collateral: i.collateral, pool: i.pool },
     }),
   ),
   'close-position': tool(
@@ -159,7 +159,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
     inputs.addCollateral,
     (i) => ({
       kind: 'add-collateral',
-      collateral: { amount: i.amount, token: i.token, debt: i.debt, pool: i.pool },
+      collateral: { amount: i.amount, token: i.collateral, debt: i.debt, pool: i.pool },
     }),
   ),
   'withdraw-collateral': tool(
@@ -168,7 +168,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
     inputs.withdrawCollateral,
     (i) => ({
       kind: 'withdraw-collateral',
-      collateral: { amount: i.amount, token: i.token, debt: i.debt, pool: i.pool },
+      collateral: { amount: i.amount, token: i.collateral, debt: i.debt, pool: i.pool },
     }),
   ),
 };

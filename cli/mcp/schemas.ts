@@ -34,6 +34,15 @@ const Pool = z
   .max(80)
   .describe("the Vesu pool's name or address (default: the network's main pool)")
   .optional();
+/**
+ * In every lending tool `collateral` names the position's collateral token and `debt` its debt
+ * token, whatever the tool does with them; `amount` is the tool's own amount (issue 32 item 6:
+ * one meaning per argument name across tools).
+ */
+const CollateralToken = TokenName.describe(
+  "the position's collateral token (a symbol or its 0x address)",
+);
+const DebtToken = TokenName.describe("the position's debt token (a symbol or its 0x address)");
 const AcceptLowHealth = z
   .boolean()
   .optional()
@@ -284,9 +293,9 @@ export const inputs = {
     maxFee: MaxFee,
   }),
   borrow: z.strictObject({
-    amount: Amount,
-    token: TokenName.describe('the token borrowed'),
-    collateral: TokenName.describe('the collateral token'),
+    amount: Amount.describe('the amount to borrow, in the debt token'),
+    debt: DebtToken.describe("the token borrowed: the position's debt token"),
+    collateral: CollateralToken,
     collateralAmount: Amount.describe('collateral to deposit with the borrow').optional(),
     pool: Pool,
     acceptLowHealth: AcceptLowHealth,
@@ -295,34 +304,34 @@ export const inputs = {
   }),
   repay: z.strictObject({
     amount: Amount.describe('the amount to repay, or "all" (the whole debt, no dust)'),
-    token: TokenName.describe('the debt token'),
-    collateral: TokenName.describe("the position's collateral token"),
+    debt: DebtToken,
+    collateral: CollateralToken,
     pool: Pool,
     // no acceptLowHealth: a repay lowers no health factor (the kinds table's `acknowledges`)
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
   closePosition: z.strictObject({
-    collateral: TokenName.describe("the position's collateral token"),
-    debt: TokenName.describe("the position's debt token"),
+    collateral: CollateralToken,
+    debt: DebtToken,
     pool: Pool,
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
   addCollateral: z.strictObject({
-    amount: Amount.describe('the collateral to add'),
-    token: TokenName.describe('the collateral token'),
-    debt: TokenName.describe("the position's debt token (with the collateral, names the position)"),
+    amount: Amount.describe('the amount of collateral to add, in the collateral token'),
+    collateral: CollateralToken,
+    debt: DebtToken,
     pool: Pool,
     gasToken: GasToken,
     maxFee: MaxFee,
   }),
   withdrawCollateral: z.strictObject({
     amount: Amount.describe(
-      'the collateral to withdraw, or "all" (every collateral share, no dust)',
+      'the amount of collateral to withdraw, in the collateral token, or "all" (every collateral share, no dust)',
     ),
-    token: TokenName.describe('the collateral token'),
-    debt: TokenName.describe("the position's debt token (with the collateral, names the position)"),
+    collateral: CollateralToken,
+    debt: DebtToken,
     pool: Pool,
     acceptLowHealth: AcceptLowHealth,
     gasToken: GasToken,
@@ -362,6 +371,11 @@ export const inputs = {
 };
 
 const Where = { network: z.string(), sandbox: z.boolean() };
+
+/** Why execute_plan would refuse a plan for a cap the server holds: the error it would answer. */
+const NotExecutable = z
+  .looseObject({ code: z.string(), message: z.string(), details: z.looseObject({}).optional() })
+  .describe('why execute_plan would refuse this plan (a cap the server holds), as its error');
 
 export const outputs = {
   lending: z.looseObject({
@@ -419,7 +433,15 @@ export const outputs = {
     ...Where,
     account: z.string(),
     entries: z.array(
-      z.looseObject({ hash: z.string(), kind: z.string(), status: z.string(), time: z.string() }),
+      z.looseObject({
+        // null: the transaction's answer was lost while sending (a cancellation, a dropped
+        // connection); `hashNote` says so and what settles it (docs/architecture.md "Tool server")
+        hash: z.string().nullable(),
+        hashNote: z.string().optional(),
+        kind: z.string(),
+        status: z.string(),
+        time: z.string(),
+      }),
     ),
   }),
   transaction: z.looseObject({
@@ -474,7 +496,10 @@ export const outputs = {
       .describe('ISO time: execute_plan refuses this plan after it (plan again)'),
     executable: z
       .boolean()
-      .describe('whether this server may execute plans (started with --allow-execute)'),
+      .describe(
+        'whether execute_plan may execute this plan: the server was started with --allow-execute and the plan is within every cap the server holds',
+      ),
+    notExecutable: NotExecutable.optional(),
     next: z.string(),
     plan: z.looseObject({
       kind: z.string(),
@@ -493,6 +518,7 @@ export const outputs = {
     planId: z.string().optional(),
     confirmBy: z.string().optional(),
     executable: z.boolean().optional(),
+    notExecutable: NotExecutable.optional(),
     signed: z.literal(false).optional(),
     message: z.string().optional(),
     next: z.string().optional(),

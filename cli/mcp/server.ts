@@ -118,9 +118,9 @@ const PLAN_OUTSIDE = ['poolName', 'reason', 'revertReason'] as const;
 
 const INSTRUCTIONS = (o: ToolServerOptions): string =>
   [
-    'finance-tui: a Starknet wallet (app-managed, keys in the identity provider) that swaps and sends tokens. Amounts are exact decimal strings in token units; every figure comes back with its base units.',
+    'finance-tui: a Starknet wallet (app-managed, keys in the identity provider) that swaps and sends tokens, stakes STRK with validators (native staking), and supplies, borrows and repays on Vesu lending pools; batches combine them in one transaction. Swaps run on mainnet only; staking and lending on mainnet and sepolia. Amounts are exact decimal strings in token units; every figure comes back with its base units.',
     'Sign in: login(email) sends a 6-digit code; ask the person for it, then verify(email, code). get_session says who is signed in.',
-    'Intended flow for moving money: 1) get_balances, get_portfolio and get_quote to explore (read-only); 2) plan_trade / plan_send / plan_multi_swap / plan_batch / plan_rebalance: a checked, simulated plan and a planId (nothing is signed); 3) show the person the plan headline, what leaves, the minimum received, the fee and the recipient, and get their confirmation; 4) execute_plan(planId) within 30 s of planning (or after the host asks the person to confirm). A plan is signed at most once; an expired plan is refused: plan again.',
+    `Intended flow for moving money: 1) explore (read-only): get_balances, get_portfolio, get_quote (swaps), get_staking (validators, staked, rewards, exits), get_lending (supplied, borrows, health factors); 2) plan — a checked, simulated plan and a planId, nothing is signed: ${ACTION_KIND_NAMES.map((k) => ACTION_KINDS[k].tool).join(' / ')}; 3) show the person the plan headline, what leaves, what arrives (the minimum received, or a bound where the chain decides the amount), the fee, the recipient and, for lending, the health factor before → after, and get their confirmation; 4) execute_plan(planId) within 30 s of planning (or after the host asks the person to confirm). A plan is signed at most once; an expired plan is refused: plan again.`,
     o.allowExecute
       ? `Execution is enabled on this server${o.capsText ? ` with caps: ${o.capsText}` : ''}; a plan over a cap is refused before signing.`
       : 'This server is read-only: plans can be made and shown, execute_plan is refused (the person must restart it with --allow-execute).',
@@ -442,9 +442,13 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           sandbox: ep.sandbox,
           account: session.address,
           // as `history --json` lists them: a sandbox entry says sandbox, never mainnet
-          entries: list.entries
-            .slice(0, input.limit ?? 20)
-            .map((entry) => view.listedEntry(entry, view.runningSandboxChain(process.env))),
+          entries: list.entries.slice(0, input.limit ?? 20).map((entry) => {
+            const listed = view.listedEntry(entry, view.runningSandboxChain(process.env));
+            // an entry without a hash is described, never dropped (issue 32 item 6)
+            return entry.hash === undefined
+              ? { ...listed, hash: null, hashNote: view.HASH_NOT_RECEIVED }
+              : listed;
+          }),
           setAside: list.setAside ?? null,
         };
       }),
@@ -526,18 +530,63 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     return id;
   };
 
+  /**
+   * Why execute_plan would refuse this plan for a cap the server holds (issue 32 item 6), or
+   * undefined: the same checks execute_plan makes before it asks anything (humanlessRefusal, the
+   * core's checkLimits; a budget is checked, not reserved). A recipient outside the list is not a
+   * refusal where the host can ask the person about it.
+   */
+  const capRefusal = async (
+    planned: PlannedWalletAction,
+    canAsk: boolean,
+    signal: AbortSignal,
+  ): Promise<AppError | undefined> => {
+    const [{ checkLimits }, { payees }] = await Promise.all([
+      import('../core/actions/caps.js'),
+      import('../core/actions/recipients.js'),
+    ]);
+    try {
+      if (!canAsk) {
+        const refusal = humanlessRefusal(o.limits, payees(planned.plan).length > 0);
+        if (refusal !== undefined) return refusal;
+      }
+      const limits = canAsk && o.limits ? { ...o.limits, allowRecipients: undefined } : o.limits;
+      await checkLimits(planned.plan, limits, planned.context.aggregator, { signal });
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError && error.code !== ErrorCode.CANCELLED) return error;
+      throw error;
+    }
+  };
+
   /** A plan kept for execute_plan: its id, until when it may be executed, and the document to show. */
-  const planResult = (planned: PlannedWalletAction) => {
+  const planResult = async (planned: PlannedWalletAction, ctx: ServerContext) => {
     const planId = keep(planned);
     // without the person's confirmation through the host, only a plan as fresh as a quote holds
     const confirmBy = Math.min(planned.confirmBy, now() + QUOTE_MAX_AGE_MS);
+    const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
+    const refused = o.allowExecute
+      ? await capRefusal(planned, canAsk, ctx.mcpReq.signal)
+      : undefined;
+    const executable = o.allowExecute && refused === undefined;
     return {
       planId,
       confirmBy: new Date(confirmBy).toISOString(),
-      executable: o.allowExecute,
-      next: o.allowExecute
+      executable,
+      ...(refused === undefined
+        ? {}
+        : {
+            notExecutable: {
+              code: refused.code,
+              message: printable(refused.message),
+              ...(refused.details === undefined ? {} : { details: refused.details }),
+            },
+          }),
+      next: executable
         ? 'show the person the plan and get their confirmation, then call execute_plan(planId) before confirmBy'
-        : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
+        : refused !== undefined
+          ? 'execute_plan would refuse this plan (notExecutable says why and names the cap): show the person the plan and the reason; plan a smaller amount or another recipient'
+          : 'this server is read-only: show the plan; executing it needs the server started with --allow-execute',
       plan: planned.document,
     };
   };
@@ -561,7 +610,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             await actionOptions(input, o.now),
             call,
           );
-          return planResult(planned);
+          return planResult(planned, ctx);
         }),
     );
   };
@@ -634,7 +683,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           );
           return {
             status: 'planned',
-            ...planResult(planned),
+            ...(await planResult(planned, ctx)),
             rebalance: planned.document.rebalance,
           };
         } catch (error) {
@@ -688,7 +737,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           o.endpoints,
         );
       const { planned } = stored;
-      const replan = `call plan_${planned.document.kind.replace('-', '_')} again and confirm the new figures`;
+      const replan = `call ${ACTION_KINDS[planned.document.kind].tool} again and confirm the new figures`;
       return handle(
         ctx,
         PLAN_OUTSIDE,

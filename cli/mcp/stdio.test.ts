@@ -20,8 +20,11 @@ async function through(
 
 describe('the tool server’s input lines', () => {
   it('passes JSON objects on, whole, even split across chunks', async () => {
-    const r = await through(['{"a":', '1}\n{"b":2}\n\n']);
-    expect(r.passed).toBe('{"a":1}\n{"b":2}\n');
+    const r = await through(
+      ['{"jsonrpc":"2.0","method":', '"a"}\n{"jsonrpc":"2.0","method":"b"}\n\n'],
+      4096,
+    );
+    expect(r.passed).toBe('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n');
     expect(r.replies).toEqual([]);
   });
 
@@ -29,9 +32,9 @@ describe('the tool server’s input lines', () => {
     const r = await through([
       '{"jsonrpc": "2.0", "id": 2, "method": \n',
       '[{"id":1}]\n',
-      '{"ok":1}\n',
+      '{"jsonrpc":"2.0","method":"ok"}\n',
     ]);
-    expect(r.passed).toBe('{"ok":1}\n');
+    expect(r.passed).toBe('{"jsonrpc":"2.0","method":"ok"}\n');
     expect(r.replies.map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
       [null, -32700],
       [null, -32600],
@@ -39,12 +42,52 @@ describe('the tool server’s input lines', () => {
   });
 
   it('answers a line over the bound with an error naming the limit and drops it whole', async () => {
-    const r = await through([`{"x":"${'y'.repeat(50)}`, `${'z'.repeat(50)}"}\n`, '{"ok":1}\n']);
-    expect(r.passed).toBe('{"ok":1}\n');
+    const ok = '{"jsonrpc":"2.0","method":"ok"}';
+    const r = await through([`{"x":"${'y'.repeat(50)}`, `${'z'.repeat(50)}"}\n`, `${ok}\n`]);
+    expect(r.passed).toBe(`${ok}\n`);
     expect(r.replies).toHaveLength(1);
     expect((r.replies[0]?.error as { code: number; message: string }).message).toMatch(
       /limit of 64 bytes/,
     );
     expect(r.replies[0]?.id).toBeNull();
+  });
+});
+
+describe('lines that are JSON but not a JSON-RPC 2.0 message (issue 32 item 6)', () => {
+  const cases: Array<[string, string | number | null]> = [
+    ['42', null],
+    ['null', null],
+    ['"ping"', null],
+    ['true', null],
+    ['{"jsonrpc":"2.0","id":3}', 3],
+    ['{"jsonrpc":"1.0","id":4,"method":"ping"}', 4],
+    ['{"id":5,"method":"ping"}', 5],
+    ['{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', null],
+    ['{"jsonrpc":"2.0","id":null,"method":"ping"}', null],
+    ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null],
+    ['{"jsonrpc":"2.0","id":"x","method":7}', 'x'],
+    ['{"jsonrpc":"2.0","id":6,"method":"ping","params":"no"}', 6],
+  ];
+  it.each(cases)('%s is answered -32600 with id %s, not passed on', async (line, id) => {
+    const r = await through([`${line}\n`], 4096);
+    expect(r.passed).toBe('');
+    expect(r.replies).toHaveLength(1);
+    expect(r.replies[0]).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32600 } });
+  });
+
+  it('passes requests, notifications and responses on; drops a malformed response unanswered', async () => {
+    const ok = [
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","id":2,"result":{}}',
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}',
+    ];
+    const r = await through(
+      [[...ok, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}', ''].join('\n')],
+      4096,
+    );
+    expect(r.passed).toBe(`${ok.join('\n')}\n`);
+    expect(r.replies).toEqual([]);
   });
 });
