@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 const FACES = ['cli/commands', 'cli/headless', 'cli/ui', 'cli/mcp', 'cli/main.ts', 'cli/run.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.ci/.node/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', '.ci/.node/', 'coverage/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

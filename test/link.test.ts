@@ -5,14 +5,20 @@
  * keep it fast) puts `finance-tui` on the PATH the docs promise (~/.local/bin), where a new shell —
  * with only the machine's own Node first on PATH — runs it; and the MCP host form the README gives
  * (the launcher's absolute path) starts the tool server with a bare PATH.
+ *
+ * Nothing here reaches off the machine (docs/decisions.md "Tests never reach off the machine"):
+ * the clone's .ci/.node is the Node this run already has, as `source .ci/node.sh` would have
+ * left it, so the bootstrap downloads nothing; and the new shell keeps what a person's own shell
+ * carries (CA bundle, proxy, npm config: newShellEnv), npm's update check off.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newShellEnv } from './helpers/home.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const VERSION = (
@@ -37,16 +43,23 @@ beforeAll(() => {
   // what `npm ci` would make, reused: the dependencies and the built dist/ of this checkout
   symlinkSync(join(REPO, 'node_modules'), join(clone, 'node_modules'));
   symlinkSync(join(REPO, 'dist'), join(clone, 'dist'));
-  if (existsSync(join(REPO, '.ci', '.node')))
-    symlinkSync(join(REPO, '.ci', '.node'), join(clone, '.ci', '.node'));
+  // what `source .ci/node.sh` leaves on a machine whose own Node is older than 22: a Node >= 22
+  // at .ci/.node/node_modules/.bin/node. This run's Node is one (vitest needs it), whether or not
+  // this checkout has a .ci/.node: the clone's bootstrap then has nothing to download.
+  const nodeBin = join(clone, '.ci', '.node', 'node_modules', '.bin');
+  mkdirSync(nodeBin, { recursive: true });
+  symlinkSync(process.execPath, join(nodeBin, 'node'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** npm asks the registry for a newer npm now and then; not the subject here, and off the machine. */
+const NO_UPDATE_CHECK = { npm_config_update_notifier: 'false' };
 
 /** bash in the clone, with a new shell's environment. */
 const shell = (script: string, path = freshPath) =>
   spawnSync('bash', ['-c', script], {
     cwd: clone,
-    env: { HOME: home, PATH: path, LANG: 'C.UTF-8' },
+    env: newShellEnv(home, path, NO_UPDATE_CHECK),
     encoding: 'utf8',
   });
 
@@ -73,7 +86,7 @@ describe('the command on PATH from a clean clone', () => {
     mkdirSync(other);
     const linked = spawnSync('bash', ['-c', 'source .ci/node.sh && npm run --silent link'], {
       cwd: clone,
-      env: { HOME: other, PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' },
+      env: newShellEnv(other, '/usr/local/bin:/usr/bin:/bin', NO_UPDATE_CHECK),
       encoding: 'utf8',
     });
     expect(linked.status, linked.stderr).toBe(0);

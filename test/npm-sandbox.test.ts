@@ -29,7 +29,8 @@ describe('npm run sandbox', () => {
       {
         cwd: ROOT,
         detached: true, // its own process group, like a terminal's foreground job
-        env: cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+        // npm's occasional check for a newer npm would ask the registry: tests stay on the machine
+        env: cleanEnv({ FINANCE_TUI_HOME: home.dir, npm_config_update_notifier: 'false' }),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
