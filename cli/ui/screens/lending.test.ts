@@ -57,6 +57,17 @@ const positions = (borrows: LendingDocument['borrows']): LendingDocument => ({
       vToken: '0x1',
     },
   ],
+  markets: [
+    {
+      pool: 'Prime',
+      token: 'USDC',
+      utilization: '40.00',
+      supplyApr: '3.20',
+      supplyApy: '3.25',
+      borrowApr: '8.00',
+      borrowApy: '8.32',
+    },
+  ],
   borrows,
 });
 
