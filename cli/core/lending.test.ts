@@ -163,6 +163,22 @@ describe('readLending', () => {
     });
   });
 
+  it("rates: false (the portfolio's read) lists no markets and asks none of their views", async () => {
+    const asked: string[] = [];
+    const node = nodeOf({});
+    const doc = await readLending(reader, {
+      rates: false,
+      views: (call) => {
+        asked.push(call.entrypoint);
+        return node(call);
+      },
+    });
+    expect(doc.markets).toEqual([]);
+    expect(
+      asked.filter((e) => ['asset_config', 'utilization', 'interest_rate'].includes(e)),
+    ).toEqual([]);
+  });
+
   it("a listed asset whose asset_config reverts fails the read (CHAIN_ERROR), never 'not listed'", async () => {
     const error = await failure(
       readLending(reader, { views: nodeOf({ configReverts: ['USDC'] }) }),

@@ -694,15 +694,18 @@ const unlessReverted = (error: unknown): undefined => {
 /**
  * Every position of the account in the network's pools: each registry token's supply (its vToken
  * found by the factory) and each ordered pair's position (docs/portfolio.md "Positions").
- * Round 1, every view at once, as JSON-RPC batches (chain/views.ts): the oracle's address, each
+ * Round 1, every view at once, as JSON-RPC batches (chain/views.ts): each
  * token's vToken from the factory and — where a hint names it — the account's shares in it, and
  * every pair's position (its amounts included). Round 2, only for what is held, all at once: what
- * the shares redeem for (`preview_redeem`, the vault's own rounding), the held pairs' max LTV,
- * debt config and cap, and the oracle's prices of the held tokens. Without a hint (or with one the
+ * the shares redeem for (`preview_redeem`, the vault's own rounding), the held pairs'
+ * `pair_config` (max LTV, debt cap) and totals, and the pool's `price` of the held tokens. Without a hint (or with one the
  * factory contradicts) the shares are asked in round 2 and their worth in a third. A failed read
  * fails the whole document (positions leaves the family out with a note); only a revert of a
  * pair's `position` where the factory names no vToken for one of its assets (an unlisted pair) is
- * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR).
+ * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR). With the
+ * rates (the default; not the portfolio's read), each token's `asset_config` and `utilization`
+ * are asked in round 1 and each listed asset's `interest_rate` in round 2: the `markets`
+ * (cli/core/lending-rates.ts).
  */
 export async function readLending(
   reader: ChainReader,
@@ -710,6 +713,8 @@ export async function readLending(
     pool?: string | undefined;
     views?: Viewer | undefined;
     vTokens?: VTokenHints | undefined;
+    /** false: no `markets` (positions only; the portfolio's read), none of their views asked */
+    rates?: boolean | undefined;
   } = {},
 ): Promise<LendingDocument> {
   const network = reader.network;
@@ -726,14 +731,20 @@ export async function readLending(
     p.catch(() => undefined); // awaited later, maybe after another read failed
     return p;
   };
+  const withRates = options.rates !== false;
   return scoped(options, async () => {
     // round 1
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
       const found = quiet(factoryVToken(views, factory, pool, token));
-      // the asset's config and utilisation: its rates (and a held pair's limits) follow from them
-      const config = quiet(v(pool.address, 'asset_config', [token.address]));
-      const utilization = quiet(v(pool.address, 'utilization', [token.address]));
+      // the asset's config and utilisation in round 1 where the rates are asked: they follow from
+      // them (and a held pair's limits); else the config is asked in round 2, for a held pair only
+      const config = withRates
+        ? quiet(v(pool.address, 'asset_config', [token.address]))
+        : undefined;
+      const utilization = withRates
+        ? quiet(v(pool.address, 'utilization', [token.address]))
+        : undefined;
       const hintedShares =
         hint === undefined
           ? undefined
@@ -790,9 +801,10 @@ export async function readLending(
      * A listed asset's config and utilisation as round 1 read them; a revert where the factory
      * names a vToken is the pool failing to answer (CHAIN_ERROR), never "not listed".
      */
+    const lateConfigs = new Map<Token, Promise<bigint[]>>();
     const listedState = async (
       row: (typeof supplyRows)[number],
-    ): Promise<{ config: bigint[]; utilization: bigint } | undefined> => {
+    ): Promise<{ config: bigint[]; utilization: bigint | undefined } | undefined> => {
       if ((await row.found) === 0n) return undefined;
       const failed = (error: unknown): never => {
         throw new AppError(
@@ -801,12 +813,18 @@ export async function readLending(
           { details: { token: row.token.symbol }, cause: error },
         );
       };
+      let configRead = row.config ?? lateConfigs.get(row.token);
+      if (configRead === undefined) {
+        configRead = quiet(v(pool.address, 'asset_config', [row.token.address]));
+        lateConfigs.set(row.token, configRead);
+      }
       const [config, utilization] = await Promise.all([
-        row.config.catch(failed),
-        row.utilization.catch(failed),
+        configRead.catch(failed),
+        row.utilization?.catch(failed),
       ]);
-      if (config.length !== 22 || utilization.length !== 2) throw garbled('an asset config');
-      return { config, utilization: u256(utilization, 0) };
+      if (config.length !== 22 || (utilization !== undefined && utilization.length !== 2))
+        throw garbled('an asset config');
+      return { config, utilization: utilization === undefined ? undefined : u256(utilization, 0) };
     };
     const configOf = async (token: Token): Promise<bigint[]> => {
       const row = supplyRows.find((r) => r.token === token);
@@ -816,10 +834,11 @@ export async function readLending(
     };
     const markets = quiet(
       Promise.all(
-        supplyRows.map(async (row) => {
+        (withRates ? supplyRows : []).map(async (row) => {
           const state = await listedState(row);
           if (state === undefined) return undefined;
-          const { config, utilization } = state;
+          const { config } = state;
+          const utilization = state.utilization ?? 0n;
           // interest_rate(asset, utilization: u256, last_updated: u64, last_full_utilization_rate:
           // u256), with the config accrued to now: the rate per second from this block on
           const rate = await v(pool.address, 'interest_rate', [
