@@ -1,8 +1,9 @@
 /**
  * A Vesu-v2-like lending pool on the sandbox chain (docs/sandbox-chain.md "Lending"): the Prime
  * pool and the PoolFactory at their mainnet addresses (shared/vesu.ts), an oracle, and one vToken
- * (ERC-4626) per listed asset, speaking the fact sheet's entry points, calldata, event and errors,
- * so the client's builders are mainnet's.
+ * (ERC-4626) per listed asset, speaking Vesu v2's entry points, calldata, event and errors as
+ * its official source has them (shared/vesu.ts, docs/contracts.md "Vesu v2"), so the client's
+ * builders and reads are mainnet's.
  *
  * The model (amounts bigint, exact, rounded in the pool's favour):
  * - Per asset: `reserve` (asset units the pool holds), `total_collateral_shares` (SCALE = 1e18)
