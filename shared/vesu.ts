@@ -15,6 +15,7 @@
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
 import { parseAmount } from './amount.js';
+import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
@@ -63,6 +64,11 @@ export function findVesuPool(
   return deployment.pools.find((p) => p.name.toLowerCase() === lower);
 }
 
+/**
+ * The pool's entry points the client and the sandbox use, as Vesu v2's `IPool` names them
+ * (vesuxyz/vesu-v2 d4b21c8, src/pool.cairo; docs/contracts.md "Vesu v2"). v1's `ltv_config`,
+ * `liquidation_config` and `debt_caps` are not among them: v2 has one `pair_config`.
+ */
 export const VESU_POOL_ENTRYPOINT = Object.freeze({
   /** (ModifyPositionParams: 11 felts) → UpdatePositionResponse { collateral_delta, collateral_shares_delta, debt_delta, nominal_debt_delta: i257, bad_debt: u256 } */
   modify_position: 'modify_position',
@@ -70,18 +76,17 @@ export const VESU_POOL_ENTRYPOINT = Object.freeze({
   position: 'position',
   /** (collateral_asset, debt_asset, user) → (bool, collateral_value: u256, debt_value: u256) in USD, 18 decimals */
   check_collateralization: 'check_collateralization',
-  /** (collateral_asset, debt_asset) → LTVConfig { max_ltv: u64 } (1e18 scale) */
-  ltv_config: 'ltv_config',
-  /** (collateral_asset, debt_asset) → LiquidationConfig { liquidation_factor: u64 } (1e18 scale) */
-  liquidation_config: 'liquidation_config',
-  /** (collateral_asset, debt_asset) → u256 (asset units; 0 = no cap) */
-  debt_caps: 'debt_caps',
+  /**
+   * (collateral_asset, debt_asset) → PairConfig { max_ltv: u64, liquidation_factor: u64 (1e18
+   * scale), debt_cap: u128 (debt asset units; 0 = no cap) }: zeros for a pair never configured
+   */
+  pair_config: 'pair_config',
   /**
    * (collateral_asset, debt_asset) → Pair { total_collateral_shares: u256, total_nominal_debt: u256 }:
    * the pair's totals across all users (1e18 scale); the pair's debt cap bounds this total debt
    */
   pairs: 'pairs',
-  /** (asset) → AssetConfig (see docs/sandbox-chain.md "Lending" for its 22 felts) */
+  /** (asset) → AssetConfig (22 felts, docs/sandbox-chain.md "Lending"), accrued to now; reverts `asset-config-nonexistent` for an asset the pool does not list */
   asset_config: 'asset_config',
   /**
    * (collateral_asset, debt_asset, user) → Context { collateral_asset, debt_asset,
@@ -90,8 +95,28 @@ export const VESU_POOL_ENTRYPOINT = Object.freeze({
    * the pool sees it, the prices asked of its own oracle
    */
   context: 'context',
-  /** (asset) → u256 (1e18 scale) */
+  /** (asset) → AssetPrice { value: u256 (USD, 18 decimals), is_valid: bool }: the pool asks its oracle */
+  price: 'price',
+  /** (asset) → u256 (1e18 scale): the asset's rate accumulator now */
+  rate_accumulator: 'rate_accumulator',
+  /** (asset) → u256 (1e18 scale): total debt / (reserve + total debt), at the last accumulator */
   utilization: 'utilization',
+  /**
+   * (asset, utilization: u256, last_updated: u64, last_full_utilization_rate: u256) → u256: the
+   * borrow rate per second (1e18 scale) the model gives (docs/contracts.md "Interest rates")
+   */
+  interest_rate: 'interest_rate',
+  /**
+   * (asset) → InterestRateConfig { min_target_utilization, max_target_utilization,
+   * target_utilization (1e5 scale), min_full_utilization_rate, max_full_utilization_rate,
+   * zero_utilization_rate (per second, 1e18 scale), rate_half_life (seconds), target_rate_percent
+   * (1e18 scale) }: u256 each
+   */
+  interest_rate_config: 'interest_rate_config',
+  /** (nominal_debt: i257, rate_accumulator: u256, asset_scale: u256) → debt: u256 (asset units; rounded up when nominal_debt is negative) */
+  calculate_debt: 'calculate_debt',
+  /** (asset, collateral_shares: i257) → collateral: u256 (asset units; rounded up when shares are positive) */
+  calculate_collateral: 'calculate_collateral',
   /** () → ContractAddress */
   oracle: 'oracle',
   /** () → bool */
@@ -123,6 +148,71 @@ export const VTOKEN_ENTRYPOINT = Object.freeze({
   total_assets: 'total_assets',
   asset: 'asset',
 } as const);
+
+const ADDRESS = CAIRO.address;
+const U256 = CAIRO.u256;
+const I257 = 'alexandria_math::i257::i257';
+const PAIR_IN = [ADDRESS, ADDRESS] as const;
+const POSITION_IN = [ADDRESS, ADDRESS, ADDRESS] as const;
+const sig = (inputs: readonly string[], outputs: readonly string[]): EntrypointSignature =>
+  Object.freeze({ inputs: Object.freeze([...inputs]), outputs: Object.freeze([...outputs]) });
+
+/**
+ * Each pool entry point's Cairo signature, transcribed from Vesu v2's `IPool` (vesuxyz/vesu-v2
+ * d4b21c8, src/pool.cairo; the structs in src/data_model.cairo, InterestRateConfig in
+ * src/interest_rate_model.cairo). A tuple return is one output, spelled as the ABI spells it.
+ */
+export const VESU_POOL_SIGNATURE: Signatures<typeof VESU_POOL_ENTRYPOINT> = Object.freeze({
+  modify_position: sig(
+    ['vesu::data_model::ModifyPositionParams'],
+    ['vesu::data_model::UpdatePositionResponse'],
+  ),
+  position: sig(POSITION_IN, [`(vesu::data_model::Position, ${U256}, ${U256})`]),
+  check_collateralization: sig(POSITION_IN, [`(${CAIRO.bool}, ${U256}, ${U256})`]),
+  pair_config: sig(PAIR_IN, ['vesu::data_model::PairConfig']),
+  pairs: sig(PAIR_IN, ['vesu::data_model::Pair']),
+  asset_config: sig([ADDRESS], ['vesu::data_model::AssetConfig']),
+  context: sig(POSITION_IN, ['vesu::data_model::Context']),
+  price: sig([ADDRESS], ['vesu::data_model::AssetPrice']),
+  rate_accumulator: sig([ADDRESS], [U256]),
+  utilization: sig([ADDRESS], [U256]),
+  interest_rate: sig([ADDRESS, U256, CAIRO.u64, U256], [U256]),
+  interest_rate_config: sig([ADDRESS], ['vesu::interest_rate_model::InterestRateConfig']),
+  calculate_debt: sig([I257, U256, U256], [U256]),
+  calculate_collateral: sig([ADDRESS, I257], [U256]),
+  oracle: sig([], [ADDRESS]),
+  is_paused: sig([], [CAIRO.bool]),
+  pool_name: sig([], [CAIRO.felt]),
+});
+
+/** The PoolFactory's (vesuxyz/vesu-v2 d4b21c8, src/pool_factory.cairo `IPoolFactory`). */
+export const VESU_FACTORY_SIGNATURE: Signatures<typeof VESU_FACTORY_ENTRYPOINT> = Object.freeze({
+  v_token_for_asset: sig([ADDRESS, ADDRESS], [ADDRESS]),
+});
+
+/** The oracle's (vesuxyz/vesu-v2 d4b21c8, src/oracle.cairo `IOracle`). */
+export const VESU_ORACLE_SIGNATURE: Signatures<typeof VESU_ORACLE_ENTRYPOINT> = Object.freeze({
+  price: sig([ADDRESS], ['vesu::data_model::AssetPrice']),
+});
+
+/**
+ * A vToken's (vesuxyz/vesu-v2 d4b21c8, src/v_token.cairo `IERC4626`; `balance_of` is
+ * OpenZeppelin's ERC20 it embeds).
+ */
+export const VTOKEN_SIGNATURE: Signatures<typeof VTOKEN_ENTRYPOINT> = Object.freeze({
+  deposit: sig([U256, ADDRESS], [U256]),
+  withdraw: sig([U256, ADDRESS, ADDRESS], [U256]),
+  redeem: sig([U256, ADDRESS, ADDRESS], [U256]),
+  balance_of: sig([ADDRESS], [U256]),
+  convert_to_assets: sig([U256], [U256]),
+  convert_to_shares: sig([U256], [U256]),
+  max_withdraw: sig([ADDRESS], [U256]),
+  max_redeem: sig([ADDRESS], [U256]),
+  preview_deposit: sig([U256], [U256]),
+  preview_redeem: sig([U256], [U256]),
+  total_assets: sig([], [U256]),
+  asset: sig([], [ADDRESS]),
+});
 
 const selectors = selectorsOf;
 

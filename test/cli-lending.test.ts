@@ -83,6 +83,37 @@ describe('lending through the sandbox (whole processes)', () => {
     expect((await lending(bob)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
   }, 300_000);
 
+  it("lending lists each asset the pool lists with its supply and borrow rates, from the pool's rate views", async () => {
+    const r = await bob(['lending']);
+    expect(r.code, r.stderr).toBe(0);
+    const markets = r.doc.markets as Array<Record<string, string>>;
+    // the sandbox lists ETH, WBTC, STRK, USDC and USDT (docs/sandbox-chain.md "Lending")
+    expect(markets.map((m) => m.token).sort()).toEqual(['ETH', 'STRK', 'USDC', 'USDT', 'WBTC']);
+    const hundredths = (words: string | undefined): bigint => {
+      expect(words).toMatch(/^[0-9]+\.[0-9]{2}$/);
+      return BigInt((words as string).replace('.', ''));
+    };
+    for (const m of markets) {
+      // the sandbox's model is flat at 8 % a year (rounded down per second): APR 7.99…, APY 8.32…
+      expect(m).toMatchObject({ pool: 'Prime', borrowApr: '7.99', borrowApy: '8.32' });
+      // suppliers earn the borrow rate × utilisation (no fee on the sandbox), to within rounding
+      const expected = (799n * hundredths(m.utilization)) / 10_000n;
+      const supply = hundredths(m.supplyApr);
+      expect(supply >= expected - 1n && supply <= expected + 1n, JSON.stringify(m)).toBe(true);
+      expect(hundredths(m.supplyApy)).toBeGreaterThanOrEqual(supply);
+    }
+    // USDT is borrowed (the test before): its suppliers earn something
+    expect(hundredths(markets.find((m) => m.token === 'USDT')?.supplyApr)).toBeGreaterThan(0n);
+    const human = await cli(users.bobHome, ['lending', '--sandbox']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(
+      'Rates now (supply earns / borrow costs; APY, APR in brackets):',
+    );
+    expect(human.stdout).toMatch(
+      / {4}USDT: supply [0-9]+\.[0-9]{2} % \([0-9]+\.[0-9]{2} %\), borrow 8\.32 % \(7\.99 %\), utilisation [0-9]+\.[0-9]{2} %/,
+    );
+  }, 120_000);
+
   it('borrow → health by hand → price drop → lower health → refusals → repay all → close', async () => {
     const borrowed = await alice(['borrow', '1500', 'USDC', '--collateral', '1', 'ETH', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();

@@ -93,7 +93,8 @@ describe('sandbox lending through real processes', () => {
         USDC.address,
         ea.address,
       ]);
-      const [maxLtv] = await view(POOL, 'ltv_config', [ETH.address, USDC.address]);
+      // Vesu v2's PairConfig { max_ltv, liquidation_factor, debt_cap }
+      const [maxLtv] = await view(POOL, 'pair_config', [ETH.address, USDC.address]);
       return (u256(c, 1) * (maxLtv as bigint)) / u256(c, 3);
     };
     const high = await health();

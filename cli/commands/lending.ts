@@ -11,8 +11,11 @@ export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--networ
 Your positions in a Vesu pool (default: the network's main pool): what you supplied and what it is
 worth now; each borrow's collateral and debt, its health factor (collateral value × max LTV / debt
 value at the pool's own prices: below 1 it can be liquidated), the max LTV, the collateral price
-at which it would reach 1, and the pool's limits that apply (debt floor, cap, utilisation).
-Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd}] and borrows:
+at which it would reach 1, and the pool's limits that apply (debt floor, cap, utilisation); and
+each asset the pool lists with what supplying earns and borrowing costs now (APY and APR, percent
+with 2 decimals rounded down, from the pool's own rate views) and its utilisation.
+Exact amounts; --json gives supplied: [{pool, token, amount, baseUnits, valueUsd}], markets:
+[{pool, token, utilization, supplyApr, supplyApy, borrowApr, borrowApy}] and borrows:
 [{pool, collateral, debt, healthFactor, maxLtv, liquidationPrice, limits}]. A position that was
 liquidated says so, read from the pool's LiquidatePosition events: what was taken (collateral
 seized, debt repaid, bad debt) and what is left; --json gives liquidations: [{pool,
@@ -77,6 +80,14 @@ export const run: CommandRun = async (ctx) => {
       if (data.liquidations.length > 0) lines.push('  Liquidations:');
       for (const l of data.liquidations)
         lines.push(`    ${l.collateral.token}/${l.debt.token} ${liquidationWords(l)}`);
+
+      if (data.markets.length > 0) {
+        lines.push('  Rates now (supply earns / borrow costs; APY, APR in brackets):');
+        for (const m of data.markets)
+          lines.push(
+            `    ${m.token}: supply ${m.supplyApy} % (${m.supplyApr} %), borrow ${m.borrowApy} % (${m.borrowApr} %), utilisation ${m.utilization} %`,
+          );
+      }
       return `${lines.join('\n')}\n`;
     },
   };

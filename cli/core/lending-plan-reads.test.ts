@@ -15,7 +15,14 @@ import { feltHex } from '../../shared/felt.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
-import { decodeContextPrices, lendingPool, readPair, readSupply, readVToken } from './lending.js';
+import {
+  decodeContextPrices,
+  decodePairConfig,
+  lendingPool,
+  readPair,
+  readSupply,
+  readVToken,
+} from './lending.js';
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);
@@ -107,10 +114,9 @@ function scripted(node: Node): { views: Viewer; rounds: ViewCall[][] } {
           return [...u256(2n * SCALE), ...u256(0n), ...u256(2n * SCALE), ...u256(0n)];
         case 'asset_config':
           return assetConfig(asset(a) === BigInt(USDC.address) ? 10n ** 12n : 10n ** 21n);
-        case 'ltv_config':
-          return [(8n * SCALE) / 10n];
-        case 'debt_caps':
-          return u256(0n);
+        case 'pair_config':
+          // PairConfig { max_ltv: u64, liquidation_factor: u64, debt_cap: u128 }
+          return [(8n * SCALE) / 10n, (9n * SCALE) / 10n, 0n];
         case 'pairs':
           return [...u256(0n), ...u256(0n)];
         case 'context': {
@@ -132,6 +138,10 @@ function scripted(node: Node): { views: Viewer; rounds: ViewCall[][] } {
         }
         case 'oracle':
           throw new Error('the plan asks the prices through the pool, not its oracle');
+        case 'ltv_config':
+        case 'liquidation_config':
+        case 'debt_caps':
+          throw new Error(`${call.entrypoint} is Vesu v1's: v2's pool has no such view`);
       }
     if (call.entrypoint === 'v_token_for_asset') return [listed(b) ? b + 1n : 0n];
     const s = node.supply?.get(at) ?? { shares: 0n, worth: 0n, perShare: 10n ** 6n };
@@ -204,15 +214,7 @@ describe('readPair', () => {
     const pair = await readPair(reader, pool, ETH, USDC, { views: node.views });
     expect(node.rounds).toHaveLength(1);
     expect(node.rounds[0]?.map((c) => c.entrypoint).sort()).toEqual(
-      [
-        'asset_config',
-        'asset_config',
-        'context',
-        'debt_caps',
-        'ltv_config',
-        'pairs',
-        'position',
-      ].sort(),
+      ['asset_config', 'asset_config', 'context', 'pair_config', 'pairs', 'position'].sort(),
     );
     expect(pair.prices).toEqual({
       collateral: { value: 3000n * SCALE, valid: true },
@@ -254,6 +256,22 @@ describe('readPair', () => {
       const error = await failure(readPair(reader, pool, ETH, USDC, { views: node.views }));
       expect(error.code).toBe(ErrorCode.CHAIN_ERROR);
     }
+  });
+
+  it("a pair_config that is not v2's PairConfig (3 felts: u64, u64, u128) is garbled (CHAIN_ERROR)", () => {
+    expect(decodePairConfig([1n, 2n, 3n])).toEqual({
+      maxLtv: 1n,
+      liquidationFactor: 2n,
+      debtCap: 3n,
+    });
+    for (const f of [
+      [1n],
+      [1n, 2n, 3n, 4n],
+      [1n << 64n, 0n, 0n],
+      [0n, 1n << 64n, 0n],
+      [0n, 0n, U128],
+    ])
+      expect(() => decodePairConfig(f)).toThrow(AppError);
   });
 
   it('decodes an AssetConfig of any length from both ends', () => {

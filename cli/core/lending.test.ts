@@ -25,7 +25,9 @@ const pool = lendingPool('mainnet');
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
 const STRK = resolveToken('mainnet', 'STRK');
-const ORACLE = 0x0dac1en;
+const E18 = 10n ** 18n;
+/** the borrow rate per second every listed asset's interest_rate answers: ~8 % a year */
+const RATE = 2_536_783_358n;
 /** each listed asset's vToken: its address + 1 */
 const vTokenOf = (asset: string): bigint => BigInt(asset) + 1n;
 
@@ -41,7 +43,25 @@ interface Node {
   position?: Record<string, 'revert' | 'down'>;
   /** a contract's `balance_of` fails in transport */
   downBalances?: bigint[];
+  /** assets whose `asset_config` reverts though the factory lists them */
+  configReverts?: string[];
 }
+
+/** An AssetConfig of 22 felts: reserve 60, total nominal debt 40 (1e18 scale), fee 10 %. */
+const assetConfig = (scale: bigint): bigint[] => [
+  ...[100n * E18, 0n],
+  ...[40n * E18, 0n],
+  ...[60n * scale, 0n],
+  ...[(95n * E18) / 100n, 0n],
+  ...[10n * E18, 0n],
+  ...[scale, 0n],
+  0n,
+  1_700_000_000n,
+  ...[E18, 0n],
+  ...[RATE, 0n],
+  ...[E18 / 10n, 0n],
+  ...[0n, 0n],
+];
 
 /** The pool's views as a node answers them: no position held, nothing supplied. */
 const nodeOf =
@@ -50,9 +70,21 @@ const nodeOf =
     const args = (call.calldata ?? []).map((x) => BigInt(x));
     const symbolOf = (address: bigint) =>
       listTokens('mainnet').find((t) => BigInt(t.address) === address)?.symbol;
+    const listed = (address: bigint) => !node.unlisted?.includes(symbolOf(address) ?? '');
     switch (call.entrypoint) {
-      case 'oracle':
-        return [ORACLE];
+      case 'asset_config': {
+        const asset = args[0] as bigint;
+        if (!listed(asset) || node.configReverts?.includes(symbolOf(asset) ?? '')) throw reverted();
+        const token = listTokens('mainnet').find((t) => BigInt(t.address) === asset);
+        return assetConfig(10n ** BigInt(token?.decimals ?? 18));
+      }
+      case 'utilization':
+        if (!listed(args[0] as bigint)) throw reverted();
+        return [(4n * E18) / 10n, 0n];
+      case 'interest_rate':
+        // (asset, utilization, last_updated, last_full_utilization_rate) as asset_config gave them
+        expect(args.slice(1)).toEqual([(4n * E18) / 10n, 0n, 1_700_000_000n, RATE, 0n]);
+        return [RATE, 0n];
       case 'v_token_for_asset': {
         const asset = args[1] as bigint;
         const symbol = symbolOf(asset);
@@ -112,6 +144,48 @@ describe('readLending', () => {
     });
     expect(doc.borrows).toEqual([]);
     expect(doc.supplied).toEqual([]);
+  });
+
+  it("lists each asset the pool lists with its rates, from the pool's own rate views", async () => {
+    const doc = await readLending(reader, { views: nodeOf({ unlisted: ['STRK'] }) });
+    const listed = listTokens('mainnet').filter((t) => t.symbol !== 'STRK');
+    expect(doc.markets.map((m) => m.token)).toEqual(listed.map((t) => t.symbol));
+    // r = 2536783358 / s: APR r × 365 days = 7.9999…%; APY (1 + r)^year − 1 = 8.3287…%; the
+    // supply rate r × utilisation 40 % × (1 − fee 10 %) = 36 % of it: 2.8799…% APR, 2.9219…% APY
+    expect(doc.markets[0]).toEqual({
+      pool: 'Prime',
+      token: listed[0]?.symbol,
+      utilization: '40.00',
+      borrowApr: '7.99',
+      borrowApy: '8.32',
+      supplyApr: '2.87',
+      supplyApy: '2.92',
+    });
+  });
+
+  it("rates: false (the portfolio's read) lists no markets and asks none of their views", async () => {
+    const asked: string[] = [];
+    const node = nodeOf({});
+    const doc = await readLending(reader, {
+      rates: false,
+      views: (call) => {
+        asked.push(call.entrypoint);
+        return node(call);
+      },
+    });
+    expect(doc.markets).toEqual([]);
+    expect(
+      asked.filter((e) => ['asset_config', 'utilization', 'interest_rate'].includes(e)),
+    ).toEqual([]);
+  });
+
+  it("a listed asset whose asset_config reverts fails the read (CHAIN_ERROR), never 'not listed'", async () => {
+    const error = await failure(
+      readLending(reader, { views: nodeOf({ configReverts: ['USDC'] }) }),
+    );
+    expect(error.code).toBe(ErrorCode.CHAIN_ERROR);
+    expect(error.message).toContain('USDC');
+    expect(error.details).not.toMatchObject({ reason: 'not-listed' });
   });
 
   it('a reverted position of a pair whose two assets are listed fails the read (CHAIN_ERROR), never a zero', async () => {
@@ -178,8 +252,8 @@ describe('readPair', () => {
               await new Promise((resolve) => setImmediate(resolve));
               if (args[0] === BigInt(DAI.address)) throw reverted();
               return Array.from({ length: 22 }, () => '0x0');
-            case 'oracle':
-              return [feltHex(ORACLE)];
+            case 'v_token_for_asset':
+              return [args[1] === BigInt(DAI.address) ? '0x0' : feltHex((args[1] as bigint) + 1n)];
             default:
               return Array.from({ length: 4 }, () => '0x0');
           }
@@ -191,6 +265,24 @@ describe('readPair', () => {
     const error = await failure(readPair(pairReader('revert'), pool, ETH, DAI));
     expect(error.code).toBe(ErrorCode.LENDING_LIMIT);
     expect(error.details).toMatchObject({ reason: 'not-listed', token: 'DAI' });
+  });
+
+  it("an asset_config that reverts where the factory lists the asset is CHAIN_ERROR, never 'not listed'", async () => {
+    const listedButReverting = {
+      address: ACCOUNT,
+      network: 'mainnet',
+      provider: {
+        callContract: async (call: { entrypoint: string; calldata?: string[] }) => {
+          const args = (call.calldata ?? []).map((x) => BigInt(x));
+          if (call.entrypoint === 'asset_config') throw reverted();
+          if (call.entrypoint === 'v_token_for_asset') return [feltHex((args[1] as bigint) + 1n)];
+          return Array.from({ length: 4 }, () => '0x0');
+        },
+      },
+    } as unknown as ChainReader;
+    const error = await failure(readPair(listedButReverting, pool, ETH, USDC));
+    expect(error.code).toBe(ErrorCode.CHAIN_ERROR);
+    expect(error.details).toEqual({ token: 'USDC' });
   });
 
   it('a position read that fails in transport is that failure, never "not listed"', async () => {

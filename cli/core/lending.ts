@@ -22,6 +22,7 @@ import { batchedViews, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
+import { marketRates, percentWords } from './lending-rates.js';
 import { loadVTokenHints } from './vtoken-hints.js';
 import { type Liquidation, readLiquidations } from './liquidations.js';
 
@@ -232,6 +233,11 @@ export function checkBorrowLimits(pair: PairState, borrow: bigint, debtAfter: bi
       { floorUsd: formatAmount(pair.debtLimits.floor, 18) },
     );
   if (borrow <= 0n) return;
+  if (pair.maxLtv === 0n)
+    limit(
+      'pair-not-lent',
+      `the ${pair.pool.name} pool lends no ${pair.debt.symbol} against ${pair.collateral.symbol}: its pair config allows no loan (max LTV 0)`,
+    );
   const a = pair.debtLimits;
   // the cap bounds the pair's total debt, every borrower's, as the pool counts it (vesu.md: its
   // total nominal debt in assets, rounded up) — not this account's alone
@@ -299,6 +305,14 @@ export function decodeContextPrices(
   return { collateral: price(at), debt: price(at + 3) };
 }
 
+/** The pool's `price(asset)`: AssetPrice { value: u256, is_valid: bool }, else garbled. */
+export function decodePrice(f: readonly bigint[]): OraclePrice {
+  const [low, high, valid] = f as [bigint, bigint, bigint];
+  if (f.length !== 3 || low >= U128 || high >= U128 || (valid !== 0n && valid !== 1n))
+    throw garbled('a price');
+  return { value: low + (high << 128n), valid: valid === 1n };
+}
+
 /**
  * Every outcome of `reads`, then the first failure in their order (not the first to arrive): a
  * pair with an unlisted asset fails several views at once, and the one that names it must win.
@@ -332,51 +346,77 @@ export async function readPair(
     const views = options.views ?? batchedViews(reader);
     const v = (entrypoint: string, calldata: string[]) =>
       views({ contractAddress: pool.address, entrypoint, calldata });
-    // a revert of the pool's view names an unlisted asset; a failed transport stays what it is
+    // a revert of the pool's asset_config is "not listed" only when the factory says so too (it
+    // names no vToken for the asset); else the pool failed to answer: CHAIN_ERROR, never blamed
+    // on the token (docs/contracts.md "Vesu v2")
+    const factory = factoryOf(reader.network);
     const listed = <T>(read: Promise<T>, token: Token): Promise<T> =>
-      read.catch((e: unknown) => {
+      read.catch(async (e: unknown) => {
         if (!reverted(e)) throw e;
+        const named = await factoryVToken(views, factory, pool, token).catch(() => undefined);
+        if (named === 0n)
+          throw new AppError(
+            ErrorCode.LENDING_LIMIT,
+            `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
+            { details: { reason: 'not-listed', token: token.symbol }, cause: e },
+          );
         throw new AppError(
-          ErrorCode.LENDING_LIMIT,
-          `nothing was signed: ${token.symbol} is not listed in the ${pool.name} pool`,
-          { details: { reason: 'not-listed', token: token.symbol }, cause: e },
+          ErrorCode.CHAIN_ERROR,
+          `the ${pool.name} pool's asset_config view reverted for ${token.symbol}${named === undefined ? '' : ' though its factory lists it'}: nothing was signed`,
+          { details: { token: token.symbol }, cause: e },
         );
       });
     const pair = [collateral.address, debt.address];
     // the assets' configs first: each names the asset the pool does not list (the other views
     // revert too then, and would name none)
-    const [config, collateralConfig, position, ltv, cap, totals, context] = await allInOrder<
-      [bigint[], bigint[], bigint[], bigint[], bigint[], bigint[], bigint[]]
+    const [config, collateralConfig, position, pairConfig, totals, context] = await allInOrder<
+      [bigint[], bigint[], bigint[], bigint[], bigint[], bigint[]]
     >([
       listed(v('asset_config', [debt.address]), debt),
       listed(v('asset_config', [collateral.address]), collateral),
       v('position', [...pair, reader.address]),
-      v('ltv_config', pair),
-      v('debt_caps', pair),
+      v('pair_config', pair),
       v('pairs', pair),
       v('context', [...pair, reader.address]),
     ]);
     const prices = decodeContextPrices(context, collateral, debt, reader.address);
     return pairStateOf(
       { pool, collateral, debt },
-      { position, ltv, config, collateralConfig, cap, totals },
+      { position, pairConfig, config, collateralConfig, totals },
       [prices.collateral, prices.debt],
     );
   });
 }
 
+/** The pool's `pair_config` answer: PairConfig { max_ltv: u64, liquidation_factor: u64, debt_cap: u128 }. */
+export interface PairConfig {
+  /** 1e18 scale; 0: the pool does not lend against this pair */
+  maxLtv: bigint;
+  /** 1e18 scale */
+  liquidationFactor: bigint;
+  /** debt asset units; 0 = no cap */
+  debtCap: bigint;
+}
+
+/** Three felts → a PairConfig, or a garbled answer (CHAIN_ERROR). */
+export function decodePairConfig(f: readonly bigint[]): PairConfig {
+  const [maxLtv, liquidationFactor, debtCap] = f as [bigint, bigint, bigint];
+  if (f.length !== 3 || maxLtv >= 1n << 64n || liquidationFactor >= 1n << 64n || debtCap >= U128)
+    throw garbled('a pair config');
+  return { maxLtv, liquidationFactor, debtCap };
+}
+
 /**
- * A pair's state from the pool's answers (`position`, `ltv_config`, `asset_config` of the debt and
- * of the collateral, `debt_caps`, `pairs`: Pair { total_collateral_shares, total_nominal_debt }).
+ * A pair's state from the pool's answers (`position`, `pair_config`, `asset_config` of the debt
+ * and of the collateral, `pairs`: Pair { total_collateral_shares, total_nominal_debt }).
  */
 function pairStateOf(
   of: { pool: VesuPool; collateral: Token; debt: Token },
   f: {
     position: bigint[];
-    ltv: bigint[];
+    pairConfig: bigint[];
     config: bigint[];
     collateralConfig: bigint[];
-    cap: bigint[];
     totals: bigint[];
   },
   [collateralPrice, debtPrice]: [OraclePrice, OraclePrice],
@@ -387,21 +427,21 @@ function pairStateOf(
     f.position.length < 8 ||
     limits === undefined ||
     collateralLimits === undefined ||
-    f.ltv[0] === undefined ||
     f.totals.length < 4
   )
     throw garbled('a position');
+  const pairConfig = decodePairConfig(f.pairConfig);
   return {
     ...of,
     collateralShares: u256(f.position, 0),
     nominalDebt: u256(f.position, 2),
     collateralAmount: u256(f.position, 4),
     debtAmount: u256(f.position, 6),
-    maxLtv: f.ltv[0],
+    maxLtv: pairConfig.maxLtv,
     prices: { collateral: collateralPrice, debt: debtPrice },
     debtLimits: limits,
     collateralLimits,
-    debtCap: u256(f.cap, 0),
+    debtCap: pairConfig.debtCap,
     pairNominalDebt: u256(f.totals, 2),
   };
 }
@@ -584,6 +624,19 @@ export interface LendingDocument {
     valueUsd: string | null;
     vToken: string;
   }>;
+  /**
+   * Each asset the pool lists, with what supplying earns and borrowing costs now (percent, 2
+   * decimals, rounded down; cli/core/lending-rates.ts) and its utilisation
+   */
+  markets: Array<{
+    pool: string;
+    token: string;
+    utilization: string;
+    supplyApr: string;
+    supplyApy: string;
+    borrowApr: string;
+    borrowApy: string;
+  }>;
   borrows: Array<{
     pool: string;
     collateral: { token: string; amount: string; baseUnits: string };
@@ -642,15 +695,18 @@ const unlessReverted = (error: unknown): undefined => {
 /**
  * Every position of the account in the network's pools: each registry token's supply (its vToken
  * found by the factory) and each ordered pair's position (docs/portfolio.md "Positions").
- * Round 1, every view at once, as JSON-RPC batches (chain/views.ts): the oracle's address, each
+ * Round 1, every view at once, as JSON-RPC batches (chain/views.ts): each
  * token's vToken from the factory and — where a hint names it — the account's shares in it, and
  * every pair's position (its amounts included). Round 2, only for what is held, all at once: what
- * the shares redeem for (`preview_redeem`, the vault's own rounding), the held pairs' max LTV,
- * debt config and cap, and the oracle's prices of the held tokens. Without a hint (or with one the
+ * the shares redeem for (`preview_redeem`, the vault's own rounding), the held pairs'
+ * `pair_config` (max LTV, debt cap) and totals, and the pool's `price` of the held tokens. Without a hint (or with one the
  * factory contradicts) the shares are asked in round 2 and their worth in a third. A failed read
  * fails the whole document (positions leaves the family out with a note); only a revert of a
  * pair's `position` where the factory names no vToken for one of its assets (an unlisted pair) is
- * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR).
+ * skipped as "not held"; a listed pair's reverted view fails the read (CHAIN_ERROR). With the
+ * rates (the default; not the portfolio's read), each token's `asset_config` and `utilization`
+ * are asked in round 1 and each listed asset's `interest_rate` in round 2: the `markets`
+ * (cli/core/lending-rates.ts).
  */
 export async function readLending(
   reader: ChainReader,
@@ -658,6 +714,8 @@ export async function readLending(
     pool?: string | undefined;
     views?: Viewer | undefined;
     vTokens?: VTokenHints | undefined;
+    /** false: no `markets` (positions only; the portfolio's read), none of their views asked */
+    rates?: boolean | undefined;
   } = {},
 ): Promise<LendingDocument> {
   const network = reader.network;
@@ -674,12 +732,20 @@ export async function readLending(
     p.catch(() => undefined); // awaited later, maybe after another read failed
     return p;
   };
+  const withRates = options.rates !== false;
   return scoped(options, async () => {
     // round 1
-    const oracle = quiet(v(pool.address, 'oracle').then((f) => hex(f[0] ?? 0n)));
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
       const found = quiet(factoryVToken(views, factory, pool, token));
+      // the asset's config and utilisation in round 1 where the rates are asked: they follow from
+      // them (and a held pair's limits); else the config is asked in round 2, for a held pair only
+      const config = withRates
+        ? quiet(v(pool.address, 'asset_config', [token.address]))
+        : undefined;
+      const utilization = withRates
+        ? quiet(v(pool.address, 'utilization', [token.address]))
+        : undefined;
       const hintedShares =
         hint === undefined
           ? undefined
@@ -688,6 +754,8 @@ export async function readLending(
         token,
         hint,
         found,
+        config,
+        utilization,
         hintedShares,
         // what each has come to so far: the hints are rewritten from it, even when the read fails
         foundNow: settledOf(found),
@@ -720,23 +788,78 @@ export async function readLending(
         ),
       ),
     );
-    // round 2 (held only): each price asked once, whoever needs it
+    // round 2: each price asked once, whoever needs it, of the pool's own `price` view
     const priceReads = new Map<string, Promise<OraclePrice>>();
     const priceOf = (token: Token): Promise<OraclePrice> => {
       let read = priceReads.get(token.address);
       if (read === undefined) {
-        read = quiet(
-          oracle
-            .then((o) => v(o, 'price', [token.address]))
-            .then((f) => ({
-              value: u256(f, 0),
-              valid: f[2] === 1n,
-            })),
-        );
+        read = quiet(v(pool.address, 'price', [token.address]).then(decodePrice));
         priceReads.set(token.address, read);
       }
       return read;
     };
+    /**
+     * A listed asset's config and utilisation as round 1 read them; a revert where the factory
+     * names a vToken is the pool failing to answer (CHAIN_ERROR), never "not listed".
+     */
+    const lateConfigs = new Map<Token, Promise<bigint[]>>();
+    const listedState = async (
+      row: (typeof supplyRows)[number],
+    ): Promise<{ config: bigint[]; utilization: bigint | undefined } | undefined> => {
+      if ((await row.found) === 0n) return undefined;
+      const failed = (error: unknown): never => {
+        throw new AppError(
+          ErrorCode.CHAIN_ERROR,
+          `the ${pool.name} pool could not report ${row.token.symbol} (its view reverted though its factory lists it)`,
+          { details: { token: row.token.symbol }, cause: error },
+        );
+      };
+      let configRead = row.config ?? lateConfigs.get(row.token);
+      if (configRead === undefined) {
+        configRead = quiet(v(pool.address, 'asset_config', [row.token.address]));
+        lateConfigs.set(row.token, configRead);
+      }
+      const [config, utilization] = await Promise.all([
+        configRead.catch(failed),
+        row.utilization?.catch(failed),
+      ]);
+      if (config.length !== 22 || (utilization !== undefined && utilization.length !== 2))
+        throw garbled('an asset config');
+      return { config, utilization: utilization === undefined ? undefined : u256(utilization, 0) };
+    };
+    const configOf = async (token: Token): Promise<bigint[]> => {
+      const row = supplyRows.find((r) => r.token === token);
+      const state = row === undefined ? undefined : await listedState(row);
+      if (state === undefined) throw garbled('a position of an asset it does not list');
+      return state.config;
+    };
+    const markets = quiet(
+      Promise.all(
+        (withRates ? supplyRows : []).map(async (row) => {
+          const state = await listedState(row);
+          if (state === undefined) return undefined;
+          const { config } = state;
+          const utilization = state.utilization ?? 0n;
+          // interest_rate(asset, utilization: u256, last_updated: u64, last_full_utilization_rate:
+          // u256), with the config accrued to now: the rate per second from this block on
+          const rate = await v(pool.address, 'interest_rate', [
+            row.token.address,
+            hex(utilization % U128),
+            hex(utilization >> 128n),
+            hex(config[13] as bigint),
+            hex(config[16] as bigint),
+            hex(config[17] as bigint),
+          ]);
+          if (rate.length !== 2 || (rate[0] as bigint) >= U128 || (rate[1] as bigint) >= U128)
+            throw garbled('an interest rate');
+          return {
+            token: row.token,
+            utilization,
+            rates: marketRates(u256(rate, 0), utilization, u256(config, 18)),
+          };
+        }),
+      ),
+    );
     const supplies = quiet(
       Promise.all(
         supplyRows.map(async (row) => {
@@ -771,19 +894,18 @@ export async function readLending(
             })
             .map(async ({ c, d, f }) => {
               const pair = [c.address, d.address];
-              const [ltv, config, collateralConfig, cap, totals, cPrice, dPrice] =
+              const [pairConfig, config, collateralConfig, totals, cPrice, dPrice] =
                 await Promise.all([
-                  v(pool.address, 'ltv_config', pair),
-                  v(pool.address, 'asset_config', [d.address]),
-                  v(pool.address, 'asset_config', [c.address]),
-                  v(pool.address, 'debt_caps', pair),
+                  v(pool.address, 'pair_config', pair),
+                  configOf(d),
+                  configOf(c),
                   v(pool.address, 'pairs', pair),
                   priceOf(c),
                   priceOf(d),
                 ]);
               return pairStateOf(
                 { pool, collateral: c, debt: d },
-                { position: f, ltv, config, collateralConfig, cap, totals },
+                { position: f, pairConfig, config, collateralConfig, totals },
                 [cPrice, dPrice],
               );
             }),
@@ -814,8 +936,9 @@ export async function readLending(
     };
     let supplyStates: Awaited<typeof supplies>;
     let pairStates: Awaited<typeof borrows>;
+    let marketStates: Awaited<typeof markets>;
     try {
-      [supplyStates, pairStates] = await Promise.all([supplies, borrows]);
+      [supplyStates, pairStates, marketStates] = await Promise.all([supplies, borrows, markets]);
     } finally {
       await rewriteHints();
     }
@@ -836,6 +959,17 @@ export async function readLending(
               }),
         vToken: s.vToken,
       })),
+      markets: marketStates
+        .filter((m): m is NonNullable<typeof m> => m !== undefined)
+        .map(({ token, utilization, rates }) => ({
+          pool: pool.name,
+          token: token.symbol,
+          utilization: percentWords(utilization),
+          supplyApr: percentWords(rates.supplyApr),
+          supplyApy: percentWords(rates.supplyApy),
+          borrowApr: percentWords(rates.borrowApr),
+          borrowApy: percentWords(rates.borrowApy),
+        })),
       borrows: pairStates.map((p) => {
         const hf = pairHealth(p, p.collateralAmount, p.debtAmount);
         const liq = liquidationPrice(p, p.collateralAmount, p.debtAmount);

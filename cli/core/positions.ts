@@ -64,12 +64,15 @@ export async function readPositions(
         })
       : undefined,
     lendingRuns
-      ? readLending(reader, { signal: options.signal, views, vTokens: options.vTokens }).catch(
-          () => {
-            notes.push('lending positions could not be read: left out of the net total');
-            return undefined;
-          },
-        )
+      ? readLending(reader, {
+          signal: options.signal,
+          views,
+          vTokens: options.vTokens,
+          rates: false,
+        }).catch(() => {
+          notes.push('lending positions could not be read: left out of the net total');
+          return undefined;
+        })
       : undefined,
   ]);
   const items: PositionItem[] = [];

@@ -382,6 +382,17 @@ export const outputs = {
     network: z.string(),
     account: z.string(),
     supplied: z.array(z.looseObject({ pool: z.string(), token: z.string(), amount: z.string() })),
+    markets: z.array(
+      z.looseObject({
+        pool: z.string(),
+        token: z.string(),
+        utilization: z.string(),
+        supplyApr: z.string(),
+        supplyApy: z.string(),
+        borrowApr: z.string(),
+        borrowApy: z.string(),
+      }),
+    ),
     borrows: z.array(
       z.looseObject({ pool: z.string(), healthFactor: z.string().nullable(), maxLtv: z.string() }),
     ),

@@ -552,6 +552,9 @@ const POSITION = 'vesu::data_model::Position';
 const PAIR = 'vesu::data_model::Pair';
 const ASSET_CONFIG = 'vesu::data_model::AssetConfig';
 const ASSET_PRICE = 'vesu::data_model::AssetPrice';
+const PAIR_CONFIG = 'vesu::data_model::PairConfig';
+const CONTEXT = 'vesu::data_model::Context';
+const RATE_CONFIG = 'vesu::interest_rate_model::InterestRateConfig';
 const VESU_TYPES: AbiEntry[] = [
   ...CORE_TYPES,
   struct(I257, [
@@ -613,11 +616,35 @@ const VESU_TYPES: AbiEntry[] = [
     ['fee_rate', U256],
     ['fee_shares', U256],
   ]),
-  struct('vesu::data_model::LTVConfig', [['max_ltv', U64]]),
-  struct('vesu::data_model::LiquidationConfig', [['liquidation_factor', U64]]),
+  struct(PAIR_CONFIG, [
+    ['max_ltv', U64],
+    ['liquidation_factor', U64],
+    ['debt_cap', U128T],
+  ]),
   struct(ASSET_PRICE, [
     ['value', U256],
     ['is_valid', BOOL],
+  ]),
+  struct(CONTEXT, [
+    ['collateral_asset', ADDRESS],
+    ['debt_asset', ADDRESS],
+    ['collateral_asset_config', ASSET_CONFIG],
+    ['debt_asset_config', ASSET_CONFIG],
+    ['collateral_asset_price', ASSET_PRICE],
+    ['debt_asset_price', ASSET_PRICE],
+    ['max_ltv', U64],
+    ['user', ADDRESS],
+    ['position', POSITION],
+  ]),
+  struct(RATE_CONFIG, [
+    ['min_target_utilization', U256],
+    ['max_target_utilization', U256],
+    ['target_utilization', U256],
+    ['min_full_utilization_rate', U256],
+    ['max_full_utilization_rate', U256],
+    ['zero_utilization_rate', U256],
+    ['rate_half_life', U256],
+    ['target_rate_percent', U256],
   ]),
 ];
 const pairInputs = [input('collateral_asset', ADDRESS), input('debt_asset', ADDRESS)];
@@ -642,12 +669,37 @@ const VESU_POOL_ABI: AbiEntry[] = [
         [`(${BOOL}, ${U256}, ${U256})`],
         'view',
       ),
-      fn('ltv_config', pairInputs, ['vesu::data_model::LTVConfig'], 'view'),
-      fn('liquidation_config', pairInputs, ['vesu::data_model::LiquidationConfig'], 'view'),
-      fn('debt_caps', pairInputs, [U256], 'view'),
+      fn('context', [...pairInputs, input('user', ADDRESS)], [CONTEXT], 'view'),
+      fn('pair_config', pairInputs, [PAIR_CONFIG], 'view'),
       fn('pairs', pairInputs, [PAIR], 'view'),
       fn('asset_config', [input('asset', ADDRESS)], [ASSET_CONFIG], 'view'),
+      fn('price', [input('asset', ADDRESS)], [ASSET_PRICE], 'view'),
+      fn('rate_accumulator', [input('asset', ADDRESS)], [U256], 'view'),
       fn('utilization', [input('asset', ADDRESS)], [U256], 'view'),
+      fn(
+        'interest_rate',
+        [
+          input('asset', ADDRESS),
+          input('utilization', U256),
+          input('last_updated', U64),
+          input('last_full_utilization_rate', U256),
+        ],
+        [U256],
+        'view',
+      ),
+      fn('interest_rate_config', [input('asset', ADDRESS)], [RATE_CONFIG], 'view'),
+      fn(
+        'calculate_debt',
+        [input('nominal_debt', I257), input('rate_accumulator', U256), input('asset_scale', U256)],
+        [U256],
+        'view',
+      ),
+      fn(
+        'calculate_collateral',
+        [input('asset', ADDRESS), input('collateral_shares', I257)],
+        [U256],
+        'view',
+      ),
       fn('oracle', [], [ADDRESS], 'view'),
       fn('is_paused', [], [BOOL], 'view'),
       fn('pool_name', [], [FELT], 'view'),

@@ -122,23 +122,34 @@ describe('factory, oracle and pool views', () => {
     ]);
   });
 
-  it('the oracle prices at the market; the pool names its limits', async () => {
+  it("the oracle prices at the market; the pool's own price and pair_config views (Vesu v2's)", async () => {
     const [oracle] = await emu.view(POOL, 'oracle');
     const eth = await emu.view(`0x${(oracle as bigint).toString(16)}`, 'price', [ETH.address]);
     expect(eth).toEqual([3000n * E18, 0n, 1n]);
-    expect(await emu.view(POOL, 'ltv_config', [ETH.address, USDC.address])).toEqual([
+    // the pool's price(asset) asks its oracle: AssetPrice { value: u256, is_valid: bool }
+    expect(await emu.view(POOL, 'price', [ETH.address])).toEqual(eth);
+    // PairConfig { max_ltv: u64, liquidation_factor: u64, debt_cap: u128 }
+    expect(await emu.view(POOL, 'pair_config', [ETH.address, USDC.address])).toEqual([
       (8n * E18) / 10n,
-    ]);
-    expect(await emu.view(POOL, 'ltv_config', [STRK.address, USDC.address])).toEqual([
-      (7n * E18) / 10n,
-    ]);
-    expect(await emu.view(POOL, 'liquidation_config', [ETH.address, USDC.address])).toEqual([
       (9n * E18) / 10n,
+      0n,
     ]);
-    expect(u256Of(await emu.view(POOL, 'debt_caps', [WBTC.address, USDT.address]))).toBe(
+    expect(await emu.view(POOL, 'pair_config', [STRK.address, USDC.address])).toEqual([
+      (7n * E18) / 10n,
+      (9n * E18) / 10n,
+      0n,
+    ]);
+    expect(await emu.view(POOL, 'pair_config', [WBTC.address, USDT.address])).toEqual([
+      (8n * E18) / 10n,
+      (9n * E18) / 10n,
       1000n * E6,
-    );
-    expect(u256Of(await emu.view(POOL, 'debt_caps', [ETH.address, USDC.address]))).toBe(0n);
+    ]);
+    // a pair never configured reads as zeros, as v2's storage read does (no revert)
+    expect(await emu.view(POOL, 'pair_config', [DAI.address, USDC.address])).toEqual([0n, 0n, 0n]);
+    // v1's views are gone: the pool answers ENTRYPOINT_NOT_FOUND
+    for (const v1 of ['ltv_config', 'liquidation_config', 'debt_caps']) {
+      await expect(emu.view(POOL, v1, [ETH.address, USDC.address])).rejects.toThrow();
+    }
     const config = await emu.view(POOL, 'asset_config', [USDC.address]);
     expect(config).toHaveLength(22);
     expect(u256Of(config, 6)).toBe((95n * E18) / 100n); // max_utilization
@@ -171,7 +182,7 @@ describe('factory, oracle and pool views', () => {
       ...(await emu.view(POOL, 'asset_config', [USDC.address])),
       ...(await price(ETH.address)),
       ...(await price(USDC.address)),
-      ...(await emu.view(POOL, 'ltv_config', [ETH.address, USDC.address])),
+      (await emu.view(POOL, 'pair_config', [ETH.address, USDC.address]))[0] as bigint,
       BigInt(wallet.address),
       held.shares % (1n << 128n),
       held.shares >> 128n,
@@ -192,6 +203,130 @@ describe('factory, oracle and pool views', () => {
       });
       expect(JSON.stringify(refused.error?.data)).toContain(refusal);
     }
+  });
+});
+
+describe("the pool's rate and utility views (Vesu v2's)", () => {
+  const i257 = (v: bigint): string[] => i257Felts(v).map((f) => `0x${f.toString(16)}`);
+  const hex = (v: bigint): string => `0x${v.toString(16)}`;
+
+  it('rate_accumulator and asset_config agree; interest_rate_config is the struct of 8 u256', async () => {
+    const config = await emu.view(POOL, 'asset_config', [USDC.address]);
+    expect(u256Of(await emu.view(POOL, 'rate_accumulator', [USDC.address]))).toBe(
+      u256Of(config, 14),
+    );
+    const rates = await emu.view(POOL, 'interest_rate_config', [USDC.address]);
+    expect(rates).toHaveLength(16);
+    const field = (i: number) => u256Of(rates, 2 * i);
+    // min ≤ target ≤ max target utilisation (1e5 scale), zero ≤ min-full ≤ max-full rate
+    expect(field(0) <= field(2) && field(2) <= field(1) && field(1) < 100_000n).toBe(true);
+    expect(field(5) <= field(3) && field(3) <= field(4)).toBe(true);
+    expect(field(5)).toBeGreaterThan(0n);
+    // an asset the pool does not list: a storage read of zeros, as v2's
+    expect(await emu.view(POOL, 'interest_rate_config', [DAI.address])).toEqual(
+      new Array(16).fill(0n),
+    );
+    await expect(emu.view(POOL, 'rate_accumulator', [DAI.address])).rejects.toThrow(
+      /asset-config-nonexistent/,
+    );
+  });
+
+  it("interest_rate is the model's borrow rate per second; 8 % a year on the sandbox", async () => {
+    const config = await emu.view(POOL, 'asset_config', [USDC.address]);
+    const utilization = u256Of(await emu.view(POOL, 'utilization', [USDC.address]));
+    const rate = u256Of(
+      await emu.view(POOL, 'interest_rate', [
+        USDC.address,
+        hex(utilization % (1n << 128n)),
+        hex(utilization >> 128n),
+        hex(config[13] as bigint), // last_updated: now (asset_config accrues to now)
+        hex(config[16] as bigint), // last_full_utilization_rate
+        hex(config[17] as bigint),
+      ]),
+    );
+    // per second, 1e18 scale: × a year's seconds is 8 % to within a second's rounding
+    const year = 365n * 86_400n;
+    expect(rate * year).toBeLessThanOrEqual((8n * E18) / 100n);
+    expect(rate * year).toBeGreaterThan((8n * E18) / 100n - year);
+    // a last_updated after the chain's clock underflows, as Cairo's u64 does
+    await expect(
+      emu.view(POOL, 'interest_rate', [USDC.address, '0x0', '0x0', hex(1n << 40n), '0x0', '0x0']),
+    ).rejects.toThrow();
+  });
+
+  it('calculate_debt and calculate_collateral round as v2 does: by the sign', async () => {
+    // debt = nominal × accumulator × scale / 1e36: up for a negative nominal, else down
+    const acc = (E18 * 3n) / 2n + 1n;
+    const args = (nominal: bigint) => [...i257(nominal), hex(acc), '0x0', hex(E6), '0x0'];
+    const exact = 7n * E18 * acc * E6;
+    expect(u256Of(await emu.view(POOL, 'calculate_debt', args(7n * E18)))).toBe(
+      exact / (E18 * E18),
+    );
+    expect(u256Of(await emu.view(POOL, 'calculate_debt', args(-7n * E18)))).toBe(
+      exact / (E18 * E18) + 1n,
+    );
+    expect(
+      u256Of(await emu.view(POOL, 'calculate_debt', [...i257(5n), '0x0', '0x0', hex(E6), '0x0'])),
+    ).toBe(0n);
+    // collateral of shares: the vToken's own conversion (rounded down) for negative shares
+    const vUsdc = await vTokenOf(USDC.address);
+    const shares = 123_456_789n * E18;
+    const down = u256Of(
+      await emu.view(vUsdc, 'convert_to_assets', [hex(shares % (1n << 128n)), hex(shares >> 128n)]),
+    );
+    const viaPool = async (v: bigint) =>
+      u256Of(await emu.view(POOL, 'calculate_collateral', [USDC.address, ...i257(v)]));
+    expect(await viaPool(-shares)).toBe(down);
+    const up = await viaPool(shares);
+    expect(up === down || up === down + 1n).toBe(true);
+    await expect(
+      emu.view(POOL, 'calculate_collateral', [DAI.address, ...i257(1n)]),
+    ).rejects.toThrow(/asset-config-nonexistent/);
+  });
+
+  it("the pool's class ABI lists every view it serves, with v2's names and types", async () => {
+    const cls = (await emu.rpc('/rpc', 'starknet_getClassAt', {
+      block_id: 'latest',
+      contract_address: POOL,
+    })) as { result: { abi: string } };
+    const abi = JSON.parse(cls.result.abi) as Array<{
+      type: string;
+      name: string;
+      items?: Array<{
+        name: string;
+        inputs: Array<{ type: string }>;
+        outputs: Array<{ type: string }>;
+      }>;
+      members?: Array<{ name: string; type: string }>;
+    }>;
+    const items = abi.find((e) => e.type === 'interface')?.items ?? [];
+    const names = items.map((i) => i.name);
+    for (const view of [
+      'context',
+      'position',
+      'pair_config',
+      'pairs',
+      'asset_config',
+      'price',
+      'rate_accumulator',
+      'utilization',
+      'interest_rate',
+      'interest_rate_config',
+      'calculate_debt',
+      'calculate_collateral',
+    ])
+      expect(names).toContain(view);
+    for (const v1 of ['ltv_config', 'liquidation_config', 'debt_caps'])
+      expect(names).not.toContain(v1);
+    const pairConfig = abi.find((e) => e.name === 'vesu::data_model::PairConfig');
+    expect(pairConfig?.members).toEqual([
+      { name: 'max_ltv', type: 'core::integer::u64' },
+      { name: 'liquidation_factor', type: 'core::integer::u64' },
+      { name: 'debt_cap', type: 'core::integer::u128' },
+    ]);
+    expect(items.find((i) => i.name === 'context')?.outputs).toEqual([
+      { type: 'vesu::data_model::Context' },
+    ]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * A Vesu-v2-like lending pool on the sandbox chain (docs/sandbox-chain.md "Lending"): the Prime
  * pool and the PoolFactory at their mainnet addresses (shared/vesu.ts), an oracle, and one vToken
- * (ERC-4626) per listed asset, speaking the fact sheet's entry points, calldata, event and errors,
- * so the client's builders are mainnet's.
+ * (ERC-4626) per listed asset, speaking Vesu v2's entry points, calldata, event and errors as
+ * its official source has them (shared/vesu.ts, docs/contracts.md "Vesu v2"), so the client's
+ * builders and reads are mainnet's.
  *
  * The model (amounts bigint, exact, rounded in the pool's favour):
  * - Per asset: `reserve` (asset units the pool holds), `total_collateral_shares` (SCALE = 1e18)
@@ -59,6 +60,97 @@ const U256_MAX = (1n << 256n) - 1n;
 const YEAR_SECONDS = 365n * 86_400n;
 /** the borrow rate: 8 % a year */
 export const BORROW_APR = (8n * SCALE) / 100n;
+/**
+ * The borrow rate per second (1e18 scale) the sandbox's interest-rate model gives at every
+ * utilisation: BORROW_APR / year, rounded down. The model is Vesu v2's (its `interest_rate` view
+ * computes it), with a flat configuration: zero-, min- and max-full-utilisation rates all this
+ * rate (docs/sandbox-chain.md "Lending").
+ */
+export const RATE_PER_SECOND = BORROW_APR / YEAR_SECONDS;
+/** Vesu v2's InterestRateConfig (src/interest_rate_model.cairo), its field order kept. */
+export interface InterestRateConfig {
+  /** utilisation bounds and target, 1e5 scale */
+  minTargetUtilization: bigint;
+  maxTargetUtilization: bigint;
+  targetUtilization: bigint;
+  /** per second, 1e18 scale */
+  minFullUtilizationRate: bigint;
+  maxFullUtilizationRate: bigint;
+  zeroUtilizationRate: bigint;
+  /** seconds */
+  rateHalfLife: bigint;
+  /** 1e18 scale */
+  targetRatePercent: bigint;
+}
+/** The sandbox's InterestRateConfig of every listed asset. */
+export const INTEREST_RATE_CONFIG: Readonly<InterestRateConfig> = Object.freeze({
+  minTargetUtilization: 75_000n,
+  maxTargetUtilization: 85_000n,
+  targetUtilization: 80_000n,
+  minFullUtilizationRate: RATE_PER_SECOND,
+  maxFullUtilizationRate: RATE_PER_SECOND,
+  zeroUtilizationRate: RATE_PER_SECOND,
+  rateHalfLife: 172_800n,
+  targetRatePercent: (2n * SCALE) / 10n,
+});
+const ZERO_RATE_CONFIG: Readonly<InterestRateConfig> = Object.freeze({
+  minTargetUtilization: 0n,
+  maxTargetUtilization: 0n,
+  targetUtilization: 0n,
+  minFullUtilizationRate: 0n,
+  maxFullUtilizationRate: 0n,
+  zeroUtilizationRate: 0n,
+  rateHalfLife: 0n,
+  targetRatePercent: 0n,
+});
+const UTILIZATION_SCALE = 100_000n;
+
+/**
+ * Vesu v2's interest-rate model (vesuxyz/vesu-v2 d4b21c8, src/interest_rate_model.cairo
+ * `calculate_interest_rate` and `full_utilization_rate`): the borrow rate per second (1e18 scale)
+ * at `utilization` (1e18 scale), `elapsed` seconds after the full-utilisation rate was
+ * `lastFull`. Integer division rounds down as Cairo's does; a subtraction below zero reverts as
+ * Cairo's u256 does.
+ */
+export function modelInterestRate(
+  config: InterestRateConfig,
+  utilization: bigint,
+  elapsed: bigint,
+  lastFull: bigint,
+): bigint {
+  const sub = (a: bigint, b: bigint): bigint => {
+    if (a < b) throw new Revert('u256_sub Overflow');
+    return a - b;
+  };
+  const div = (a: bigint, b: bigint): bigint => {
+    if (b === 0n) throw new Revert('Division by 0');
+    return a / b;
+  };
+  const u = utilization / 10n ** 13n;
+  const halfLife = config.rateHalfLife * SCALE;
+  let full: bigint;
+  if (u < config.minTargetUtilization) {
+    const delta = div(sub(config.minTargetUtilization, u) * SCALE, config.minTargetUtilization);
+    full = div(lastFull * halfLife, halfLife + delta * elapsed);
+  } else if (u > config.maxTargetUtilization) {
+    const delta = div(
+      sub(u, config.maxTargetUtilization) * SCALE,
+      sub(UTILIZATION_SCALE, config.maxTargetUtilization),
+    );
+    full = div(lastFull * (halfLife + delta * elapsed), halfLife);
+  } else full = lastFull;
+  if (full > config.maxFullUtilizationRate) full = config.maxFullUtilizationRate;
+  else if (full < config.minFullUtilizationRate) full = config.minFullUtilizationRate;
+  const zero = config.zeroUtilizationRate;
+  const target = (sub(full, zero) * config.targetRatePercent) / SCALE + zero;
+  return u < config.targetUtilization
+    ? zero + div(u * sub(target, zero), config.targetUtilization)
+    : target +
+        div(
+          sub(u, config.targetUtilization) * sub(full, target),
+          sub(UTILIZATION_SCALE, config.targetUtilization),
+        );
+}
 export const MAX_UTILIZATION = (95n * SCALE) / 100n;
 /** the Prime pool's floor: $10 */
 export const FLOOR_USD = 10n * SCALE;
@@ -172,6 +264,17 @@ function amountAt(
   return { native: denomination === 0n, value };
 }
 
+/** An `i257` at `index` (3 felts: abs low, abs high, is_negative). */
+function i257At(calldata: readonly bigint[], index: number, param: number): bigint {
+  const value = fromI257Felts(
+    calldata[index] ?? -1n,
+    calldata[index + 1] ?? -1n,
+    calldata[index + 2] ?? -1n,
+  );
+  if (value === undefined) throw new Revert(`Failed to deserialize param #${param}`);
+  return value;
+}
+
 /** The oracle: USD prices with 18 decimals, set by the sandbox's price knob. */
 export class VesuOracleContract implements Contract {
   readonly classHash = VESU_ORACLE_CLASS_HASH;
@@ -215,6 +318,10 @@ export class VesuPoolContract implements Contract {
         return [`${resolveToken('mainnet', collateral).address}:${debtToken.address}`, units];
       }),
     );
+  }
+
+  #rateConfig(asset: bigint): InterestRateConfig {
+    return this.assets.has(asset) ? INTEREST_RATE_CONFIG : ZERO_RATE_CONFIG;
   }
 
   #listed(asset: bigint): ListedAsset {
@@ -669,7 +776,7 @@ export class VesuPoolContract implements Contract {
       0n,
       a.lastUpdated,
       ...u256(a.accumulator),
-      ...u256(BORROW_APR),
+      ...u256(RATE_PER_SECOND),
       ...u256(0n),
       ...u256(0n),
     ];
@@ -731,26 +838,87 @@ export class VesuPoolContract implements Contract {
           ...u256(position.nominalDebt),
         ];
       }
-      case VESU_POOL_SELECTOR.ltv_config: {
+      case VESU_POOL_SELECTOR.pair_config: {
+        // PairConfig { max_ltv: u64, liquidation_factor: u64, debt_cap: u128 }: zeros for a pair
+        // never configured, as Vesu v2's storage read gives them (no revert)
         expectArgs(calldata, 2);
-        const c = this.#listed(calldata[0] as bigint);
-        this.#listed(calldata[1] as bigint);
-        return [this.maxLtv(c.address)];
+        const [c, d] = [
+          this.assets.get(calldata[0] as bigint),
+          this.assets.get(calldata[1] as bigint),
+        ];
+        if (c === undefined || d === undefined || c === d) return [0n, 0n, 0n];
+        return [this.maxLtv(c.address), LIQUIDATION_FACTOR, this.debtCap(c.address, d.address)];
       }
-      case VESU_POOL_SELECTOR.liquidation_config:
-        expectArgs(calldata, 2);
-        this.#listed(calldata[0] as bigint);
-        this.#listed(calldata[1] as bigint);
-        return [LIQUIDATION_FACTOR];
-      case VESU_POOL_SELECTOR.debt_caps:
-        expectArgs(calldata, 2);
-        return u256(this.debtCap(calldata[0] as bigint, calldata[1] as bigint));
       case VESU_POOL_SELECTOR.pairs: {
         expectArgs(calldata, 2);
-        const c = this.#listed(calldata[0] as bigint);
-        const d = this.#listed(calldata[1] as bigint);
-        const totals = this.pairTotals(ctx.state, c.address, d.address);
+        const totals = this.pairTotals(ctx.state, calldata[0] as bigint, calldata[1] as bigint);
         return [...u256(totals.collateralShares), ...u256(totals.nominalDebt)];
+      }
+      case VESU_POOL_SELECTOR.price: {
+        // the pool asks its oracle
+        expectArgs(calldata, 1);
+        const p = this.#oracle.price(ctx.state, calldata[0] as bigint);
+        return [...u256(p.value), p.valid ? 1n : 0n];
+      }
+      case VESU_POOL_SELECTOR.rate_accumulator: {
+        expectArgs(calldata, 1);
+        const asset = this.#listed(calldata[0] as bigint);
+        return u256(this.asset(ctx.state, asset.address).accumulator);
+      }
+      case VESU_POOL_SELECTOR.interest_rate_config: {
+        // a storage read: zeros for an asset without a config
+        expectArgs(calldata, 1);
+        const config = this.#rateConfig(calldata[0] as bigint);
+        return [
+          config.minTargetUtilization,
+          config.maxTargetUtilization,
+          config.targetUtilization,
+          config.minFullUtilizationRate,
+          config.maxFullUtilizationRate,
+          config.zeroUtilizationRate,
+          config.rateHalfLife,
+          config.targetRatePercent,
+        ].flatMap(u256);
+      }
+      case VESU_POOL_SELECTOR.interest_rate: {
+        // (asset, utilization: u256, last_updated: u64, last_full_utilization_rate: u256)
+        expectArgs(calldata, 6);
+        const utilization = u256At(calldata, 1);
+        const lastUpdated = calldata[3] as bigint;
+        if (lastUpdated >= 1n << 64n) throw new Revert('Failed to deserialize param #3');
+        const now = this.#now();
+        if (lastUpdated > now) throw new Revert('u64_sub Overflow');
+        return u256(
+          modelInterestRate(
+            this.#rateConfig(calldata[0] as bigint),
+            utilization,
+            now - lastUpdated,
+            u256At(calldata, 4),
+          ),
+        );
+      }
+      case VESU_POOL_SELECTOR.calculate_debt: {
+        // (nominal_debt: i257, rate_accumulator: u256, asset_scale: u256): rounded up when the
+        // nominal debt is negative (Vesu v2's own rule)
+        expectArgs(calldata, 7);
+        const nominal = i257At(calldata, 0, 1);
+        const accumulator = u256At(calldata, 3);
+        const scale = u256At(calldata, 5);
+        if (accumulator === 0n) return u256(0n);
+        const n = (nominal < 0n ? -nominal : nominal) * accumulator * scale;
+        return u256(nominal < 0n ? ceilDiv(n, SCALE * SCALE) : n / (SCALE * SCALE));
+      }
+      case VESU_POOL_SELECTOR.calculate_collateral: {
+        // (asset, collateral_shares: i257): rounded up when the shares are positive
+        expectArgs(calldata, 4);
+        const asset = this.#listed(calldata[0] as bigint);
+        const shares = i257At(calldata, 1, 2);
+        const a = this.asset(ctx.state, asset.address);
+        if (a.totalShares === 0n) throw new Revert('unexpected-zero-collateral-shares');
+        const up = shares >= 0n;
+        const total = a.reserve + this.debtOf(a.totalNominalDebt, a, asset.scale, up);
+        const n = (shares < 0n ? -shares : shares) * total;
+        return u256(up ? ceilDiv(n, a.totalShares) : n / a.totalShares);
       }
       case VESU_POOL_SELECTOR.asset_config:
         expectArgs(calldata, 1);

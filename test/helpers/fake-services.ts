@@ -213,6 +213,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
           account: SESSION.walletAddress,
           pools: [{ name: 'Prime', address: '0x451' }],
           supplied: [],
+          markets: [],
           borrows: [],
         }
       );

@@ -57,6 +57,17 @@ const positions = (borrows: LendingDocument['borrows']): LendingDocument => ({
       vToken: '0x1',
     },
   ],
+  markets: [
+    {
+      pool: 'Prime',
+      token: 'USDC',
+      utilization: '40.00',
+      supplyApr: '3.20',
+      supplyApy: '3.25',
+      borrowApr: '8.00',
+      borrowApy: '8.32',
+    },
+  ],
   borrows,
 });
 
@@ -72,6 +83,22 @@ describe('lending screen', () => {
     );
     expect(frame).not.toContain('below 1.2');
     expect(frame).not.toContain('liquidated now');
+    // what supplying earns and borrowing costs, in the core's words
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'USDC in Prime: supplying earns 3.25 % APY (3.20 % APR), borrowing costs 8.32 % APY (8.00 % APR); utilisation 40.00 %',
+    );
+  });
+
+  it('shows the rates with no position too; compact, on one line of APYs', () => {
+    const doc = { ...positions([]), supplied: [] };
+    expect(positionLines(doc, false).map((l) => l.text)).toEqual([
+      'No positions.',
+      'USDC in Prime: supplying earns 3.25 % APY (3.20 % APR), borrowing costs 8.32 % APY (8.00 % APR); utilisation 40.00 %',
+    ]);
+    expect(positionLines(doc, true).map((l) => l.text)).toEqual([
+      'No positions.',
+      'Rates in Prime (APY, supply/borrow): USDC 3.25/8.32 %',
+    ]);
   });
 
   it('collateral without debt reads as collateral, not "Borrowed 0", in full and compact', async () => {

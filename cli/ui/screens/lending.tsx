@@ -216,9 +216,14 @@ export interface PositionLine {
  * debt, the collateral, the health factor and the price at which it is liquidated; not the max
  * LTV).
  */
-export function positionLines(doc: LendingDocument, compact: boolean): PositionLine[] {
+export function positionLines(
+  doc: LendingDocument,
+  compact: boolean,
+  rateForm: 'full' | 'compact' | 'none' = compact ? 'compact' : 'full',
+): PositionLine[] {
+  const rates = rateForm === 'none' ? [] : rateLines(doc, rateForm === 'compact');
   if (doc.supplied.length === 0 && doc.borrows.length === 0)
-    return [{ text: 'No positions.', tone: 'muted' }];
+    return [{ text: 'No positions.', tone: 'muted' }, ...rates];
   const worth = (s: LendingDocument['supplied'][number]): string =>
     `${s.amount} ${s.token}${s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`}`;
   const supplies: PositionLine[] = compact
@@ -271,7 +276,28 @@ export function positionLines(doc: LendingDocument, compact: boolean): PositionL
       ];
     return [line];
   });
-  return [...supplies, ...borrows];
+  return [...supplies, ...borrows, ...rates];
+}
+
+/**
+ * What supplying earns and borrowing costs in each asset the pool lists, as the core words it
+ * (percent, 2 decimals, rounded down: cli/core/lending-rates.ts): a line per asset, or one line
+ * of APYs when compact.
+ */
+function rateLines(doc: LendingDocument, compact: boolean): PositionLine[] {
+  if (doc.markets.length === 0) return [];
+  if (compact)
+    return [...new Set(doc.markets.map((m) => m.pool))].map((pool) => ({
+      text: `Rates in ${pool} (APY, supply/borrow): ${doc.markets
+        .filter((m) => m.pool === pool)
+        .map((m) => `${m.token} ${m.supplyApy}/${m.borrowApy} %`)
+        .join(', ')}`,
+      tone: 'muted' as const,
+    }));
+  return doc.markets.map((m) => ({
+    text: `${m.token} in ${m.pool}: supplying earns ${m.supplyApy} % APY (${m.supplyApr} % APR), borrowing costs ${m.borrowApy} % APY (${m.borrowApr} % APR); utilisation ${m.utilization} %`,
+    tone: 'muted' as const,
+  }));
 }
 
 /**
@@ -284,7 +310,8 @@ export const FORM_ROWS = 13;
 
 /**
  * The positions in full when they fit in `rows` lines of `width` columns, else compact (which
- * may still not fit: then the frame clips the screen's bottom, as on any screen).
+ * may still not fit: then the frame clips the screen's bottom, as on any screen). The rates give
+ * way first: in full, then on one line, then left out, before the positions go compact.
  */
 export function fitPositions(
   doc: LendingDocument | undefined,
@@ -292,11 +319,19 @@ export function fitPositions(
   rows: number,
 ): { lines: PositionLine[]; compact: boolean } {
   if (doc === undefined) return { lines: [], compact: false };
-  const full = positionLines(doc, false);
-  const height = full.reduce((n, line) => n + wrappedLines(line.text, width), 0);
-  return height <= rows
-    ? { lines: full, compact: false }
-    : { lines: positionLines(doc, true), compact: true };
+  const forms = [
+    [false, 'full'],
+    [false, 'compact'],
+    [false, 'none'],
+    [true, 'compact'],
+    [true, 'none'],
+  ] as const;
+  for (const [compact, rates] of forms) {
+    const lines = positionLines(doc, compact, rates);
+    if (lines.reduce((n, line) => n + wrappedLines(line.text, width), 0) <= rows)
+      return { lines, compact };
+  }
+  return { lines: positionLines(doc, true, 'none'), compact: true };
 }
 
 /**
