@@ -140,12 +140,18 @@ export function findToken(network: Network, symbolOrAddress: string): Token | un
 }
 
 /**
- * A message about the network, as a sandbox user should read it: the sandbox runs mainnet's
- * registry (and pools), so the core words its lookups "on mainnet"; each face says "in the
- * sandbox" instead, so no one on the sandbox is told they are on mainnet.
+ * A message about the network, as a sandbox user should read it: a sandbox runs the registry (and
+ * deployments) of the network it is shaped like, so the core words its lookups "on mainnet" (or
+ * "on sepolia"); each face says "in the sandbox" instead, so no one on the sandbox is told they are
+ * on the real network, and a refusal's "current network" names the sandbox and its shape.
  */
-export function sandboxWording(text: string): string {
-  return text.replace(/\bon mainnet\b/g, 'in the sandbox');
+export function sandboxWording(text: string, network: Network = 'mainnet'): string {
+  return text
+    .replace(new RegExp(`\\bon ${network}\\b`, 'g'), 'in the sandbox')
+    .replace(
+      new RegExp(`\\(current network: ${network}\\)`, 'g'),
+      `(current network: the sandbox, shaped like ${network})`,
+    );
 }
 
 /** Lookup for user input: unknown → UNKNOWN_TOKEN naming the known symbols of that network. */

@@ -32,7 +32,7 @@ import { OutsideExecutionTypesV2, typedData as snip12 } from 'starknet';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { FELT_TEXT } from '../../shared/felt.js';
 import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../shared/starknet.js';
-import { findToken, listTokens, type Token } from '../../shared/tokens.js';
+import { findToken, listTokens, type Network, type Token } from '../../shared/tokens.js';
 import type { Chain, OutsideCall } from './chain.js';
 import { accountSignatureValid, argentOwner, FORWARDER_ADDRESS } from './contracts.js';
 import { hex } from './executor.js';
@@ -216,7 +216,7 @@ function readTip(value: unknown): Tip | undefined {
   );
 }
 
-function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
+function readFeeMode(parameters: Record<string, unknown>, network: Network): FeeModeParam {
   const feeMode = objectParam(parameters.fee_mode, 'parameters.fee_mode');
   const mode = stringParam(feeMode.mode, 'parameters.fee_mode.mode');
   const tip = readTip(feeMode.tip);
@@ -225,7 +225,7 @@ function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
   if (mode !== 'default')
     throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
   const gasToken = feltParam(feeMode.gas_token, 'parameters.fee_mode.gas_token');
-  const token = findToken('mainnet', hex(gasToken));
+  const token = findToken(network, hex(gasToken));
   if (token === undefined)
     throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
   return { mode, token, ...withTip };
@@ -377,8 +377,8 @@ export function createPaymaster(options: PaymasterOptions): {
     decimals: number;
     price_in_strk: string;
   }> {
-    const prices = pricesInStrk(chain.ledger.pools);
-    return listTokens('mainnet').flatMap((token) => {
+    const prices = chain.strkPrices();
+    return listTokens(chain.network).flatMap((token) => {
       const price = prices.get(token.address);
       return price === undefined
         ? []
@@ -409,7 +409,7 @@ export function createPaymaster(options: PaymasterOptions): {
       };
       return { fee, max: maxStrk };
     }
-    const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
+    const price = chain.strkPrices().get(feeMode.token.address);
     if (price === undefined)
       throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
     const max = friToToken(maxStrk, feeMode.token, price);
@@ -469,7 +469,7 @@ export function createPaymaster(options: PaymasterOptions): {
     const parameters = objectParam(params.parameters, 'parameters');
     const type = readType(transaction);
     readVersion(parameters);
-    const feeMode = readFeeMode(parameters);
+    const feeMode = readFeeMode(parameters, chain.network);
     checkSponsor(feeMode, context);
     return { transaction, parameters, type, feeMode };
   };
@@ -728,7 +728,7 @@ export function createPaymaster(options: PaymasterOptions): {
 
         let refund: { token: bigint; amount: bigint } | undefined;
         if (build.feeMode.mode === 'default') {
-          const price = pricesInStrk(chain.ledger.pools).get(build.feeMode.token.address);
+          const price = chain.strkPrices().get(build.feeMode.token.address);
           if (price === undefined)
             throw refuse(
               'TRANSACTION_EXECUTION_ERROR',
