@@ -372,6 +372,30 @@ export class Chain {
     return new Executor(view, this.contracts).invoke(0n, to, selector, calldata).result;
   }
 
+  /**
+   * What the paymaster's build asks before it answers (paymaster.ts, as AVNU simulates): `calls`
+   * run in order as `account` runs them from outside (each with the account as caller) on a view
+   * that is thrown away, after deploying the account there when `deployment` is given. Returns the
+   * revert reason of the first call that fails, or undefined when they all succeed. Knobs that
+   * act at execution (revertNext, beforeNextExecution) are left for the execution.
+   */
+  outsideRevert(
+    account: bigint,
+    calls: readonly OutsideCall[],
+    deployment?: { classHash: bigint; publicKey: bigint },
+  ): string | undefined {
+    const view = new StateView(this.ledger);
+    if (deployment !== undefined) view.deploy({ address: account, ...deployment });
+    const executor = new Executor(view, this.contracts);
+    try {
+      for (const call of calls) executor.invoke(account, call.to, call.selector, call.calldata);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      return revertReason(error);
+    }
+  }
+
   usageOf(calls: readonly OutsideCall[], deploy: boolean): GasUsage {
     return gasUsage(calls, deploy);
   }

@@ -12,8 +12,12 @@
  * signature is then checked over the stored copy's message hash against the account's key (the
  * deployed account's, or the deployment's for deploy_and_invoke), both y parities.
  *
- * Unlike AVNU, build does not simulate the calls: a transaction that would fail is accepted and
- * yields a REVERTED receipt (the client simulates before confirming).
+ * Build simulates the calls, as AVNU does: the user's calls and, in default fee mode, the fee
+ * transfer run as the account would run them (deployed first for deploy_and_invoke) on a view that
+ * is thrown away; a call list that would revert is refused there with 156
+ * TRANSACTION_EXECUTION_ERROR, `data.execution_error` the revert reason, and nothing is remembered
+ * or relayed (docs/sandbox-chain.md "Paymaster"). A revert at execution is still possible (the
+ * state moved between build and execute, or the revertNext knob): it yields a REVERTED receipt.
  *
  * A deploy-only transaction (type deploy) has nothing signed that could carry a fee: the
  * paymaster pays it in either fee mode (sponsored still needs the API key); its `fee` says what it
@@ -580,6 +584,14 @@ export function createPaymaster(options: PaymasterOptions): {
           });
           buildFee = { mode: 'default', token: feeMode.token, max };
         }
+        const revert = chain.outsideRevert(
+          user,
+          outsideCalls,
+          deployment === undefined
+            ? undefined
+            : { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: deployment.publicKey },
+        );
+        if (revert !== undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', revert);
 
         const nonce = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
         const domain: Record<string, unknown> = {
