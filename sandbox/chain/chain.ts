@@ -24,7 +24,13 @@ import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
-import { findToken, listTokens, type Network, resolveToken, type Token } from '../../shared/tokens.js';
+import {
+  findToken,
+  listTokens,
+  type Network,
+  resolveToken,
+  type Token,
+} from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
   accountSignatureValid,
@@ -254,7 +260,9 @@ export class Chain {
         `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,
       );
     const old =
-      market === undefined ? undefined : spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address);
+      market === undefined
+        ? undefined
+        : spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address);
     if (market === undefined || old === undefined || old === 0n)
       throw new RangeError(`${token.symbol} has no market price in the sandbox`);
     for (const pool of this.ledger.pools) {

@@ -125,7 +125,9 @@ export function vesuSetup(network: Network): VesuSetup {
     pool: BigInt(pool.address),
     factory: BigInt(deployment.poolFactory),
     oracle:
-      deployment.oracle === undefined ? VESU_ORACLE_ADDRESS : BigInt(parseAddress(deployment.oracle)),
+      deployment.oracle === undefined
+        ? VESU_ORACLE_ADDRESS
+        : BigInt(parseAddress(deployment.oracle)),
   };
 }
 
