@@ -770,7 +770,9 @@ describe('paymaster execute', () => {
       code: 156,
       message: 'An error occurred (TRANSACTION_EXECUTION_ERROR)',
     });
-    expect(refused.error.data.execution_error).toContain('ERC20: insufficient balance');
+    expect((refused.error?.data as { execution_error: string }).execution_error).toContain(
+      'ERC20: insufficient balance',
+    );
     expect(
       await Promise.all([STRK, USDC, ETH].map((t) => balance(t.address, wallet.address))),
     ).toEqual(before);
