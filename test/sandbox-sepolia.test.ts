@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 import { copyFileSync } from 'node:fs';
+import { SELECTOR } from '../shared/erc20.js';
 
 interface Money {
   token: string;
@@ -196,6 +197,66 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
       stranger.cleanup();
     }
   }, 120_000);
+
+  it('the paymaster simulates at build: a call list that would revert is refused with its reason, nothing relayed', async () => {
+    const { session } = JSON.parse(readFileSync(join(users.aliceHome, 'session.json'), 'utf8')) as {
+      session: { token: string; address: string };
+    };
+    const rpc = async (url: string, method: string, params: unknown, token?: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return (await response.json()) as {
+        result?: unknown;
+        error?: { code: number; message: string; data?: { execution_error?: string } };
+      };
+    };
+    const nonce = () =>
+      rpc(users.urls.rpcUrl, 'starknet_getNonce', {
+        block_id: 'latest',
+        contract_address: session.address,
+      });
+    const nonceBefore = (await nonce()).result;
+    const held = await balances();
+    // more USDC than the wallet holds, through our server's /paymaster relay
+    const transfer = {
+      to: SEPOLIA_USDC,
+      selector: `0x${SELECTOR.transfer.toString(16)}`,
+      calldata: ['0x1234', '0xffffffffffffffffffffffff', '0x0'],
+    };
+    const built = await rpc(
+      `${users.urls.serverUrl}/paymaster`,
+      'paymaster_buildTransaction',
+      {
+        transaction: {
+          type: 'invoke',
+          invoke: { user_address: session.address, calls: [transfer] },
+        },
+        parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } },
+      },
+      session.token,
+    );
+    expect(built.error).toMatchObject({
+      code: 156,
+      message: 'An error occurred (TRANSACTION_EXECUTION_ERROR)',
+    });
+    expect(built.error?.data?.execution_error).toMatch(/ERC20: insufficient balance/);
+    expect((await nonce()).result).toBe(nonceBefore);
+    expect(await balances()).toEqual(held);
+
+    // the same call list through the client's words (cli/core/chain/errors.ts)
+    const { paymasterRefusal } = await import('../cli/core/chain/errors.js');
+    const words = paymasterRefusal(built.error ?? {});
+    expect(words.code).toBe('PAYMASTER_REFUSED');
+    expect(words.message).toMatch(
+      /^the paymaster refused the transaction, nothing was sent: it would fail \(TRANSACTION_EXECUTION_ERROR, 156\): .*ERC20: insufficient balance/,
+    );
+  }, 60_000);
 
   it('portfolio works; asking this sandbox for mainnet is refused with its shape', async () => {
     const portfolio = await alice(['portfolio']);
