@@ -46,7 +46,6 @@ import {
   type GasPrices,
   gasUsage,
   type GasUsage,
-  pricesInStrk,
   suggestedMax,
 } from './gas.js';
 import {
