@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AppError, ErrorCode } from '../shared/errors.js';
+import type { Network } from '../shared/tokens.js';
 import { ensurePrivateDir, narrowFilesIn, writeFileAtomic } from '../shared/fs.js';
 import type { AppDeps } from '../server/app.js';
 import { jwtSecretProblem, loadConfig, type ServerConfig } from '../server/config.js';
@@ -48,6 +49,11 @@ export interface SandboxOptions {
   faults?: { identity?: FaultSettings; aggregator?: FaultSettings; chain?: FaultSettings };
   /** identity-provider call timeout of the auth server */
   upstreamTimeoutMs?: number;
+  /**
+   * the network the sandbox is shaped like (docs/sandbox-chain.md "Networks"): its token
+   * registry, staking contract and Vesu deployment; mainnet by default
+   */
+  network?: Network;
 }
 
 export interface SandboxInfo {
@@ -63,6 +69,8 @@ export interface SandboxInfo {
   /** SNIP-29 endpoint of the sandbox paymaster (clients go through <serverUrl>/paymaster) */
   paymasterUrl: string;
   chainId: string;
+  /** the network the sandbox is shaped like: clients hold --sandbox commands to its rules */
+  network: Network;
   /** this start's chain: a new in-memory chain each time (the client keys its history by it) */
   chainInstance: string;
   pid: number;
@@ -141,10 +149,12 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   try {
     const pools = resolvePools(DEFAULT_POOLS);
     const paymasterApiKey = randomBytes(24).toString('base64url');
+    const network = options.network ?? 'mainnet';
     const chain = await buildChainEmulator({
       pools,
       paymasterApiKey,
       faults: options.faults?.chain,
+      network,
     });
     started.push(chain);
     await chain.listen({ host: '127.0.0.1', port: 0 });
@@ -207,6 +217,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
       rpcUrl: `${chainUrl}/rpc`,
       paymasterUrl,
       chainId: SANDBOX_CHAIN_ID,
+      network,
       chainInstance: randomUUID(),
       pid: process.pid,
       startedAt: new Date().toISOString(),

@@ -37,6 +37,16 @@ describe('token registry', () => {
     );
     expect(resolveToken('sepolia', 'ETH').address).toBe(resolveToken('mainnet', 'ETH').address);
     expect(findToken('sepolia', 'DAI')).toBeUndefined();
+    // Vesu's Sepolia assets (vesu-v2 deployment-sepolia.json @ f4d1eed6) and the bridged USDC.e
+    // beside Circle's USDC: two USD coins, two symbols, two addresses
+    expect(resolveToken('sepolia', 'WBTC')).toMatchObject({
+      address: '0x04861ba938aed21f2cd7740acd3765ac4d2974783a3218367233de0153490cb6',
+      decimals: 8,
+    });
+    expect(resolveToken('sepolia', 'usdc.e').address).toBe(
+      '0x053b40a647cedfca6ca84f542a0fe36736031905a9639a7f19a3c1e66bfd5080',
+    );
+    expect(resolveToken('sepolia', 'usdc').symbol).toBe('USDC');
     expect(listTokens('mainnet').map((t) => t.symbol)).toEqual([
       'ETH',
       'STRK',

@@ -1,11 +1,17 @@
 /**
- * The token registry per network (docs/contracts.md D). The sandbox is mainnet-like and uses the
- * mainnet table. Addresses are compared as numbers: sources disagree on leading zeros and case.
+ * The token registry per network (docs/contracts.md D). A sandbox uses the table of the network it
+ * is shaped like (`finance-tui sandbox --network`, mainnet by default). Addresses are compared as
+ * numbers: sources disagree on leading zeros and case.
+ *
+ * Sepolia: USDC (Circle's, 6 decimals) and WBTC (8 decimals) are the assets of Vesu v2's Sepolia
+ * deployment (vesuxyz/vesu-v2 `deployment-sepolia.json` at f4d1eed6), cross-checked with starkzap's
+ * Sepolia token presets; USDC.e is the bridged USDC of the same presets, a different token with its
+ * own symbol (docs/decisions.md "Lending on Sepolia").
  */
 import { AppError, ErrorCode } from './errors.js';
 import { ADDRESS_BOUND, feltHex, parseHexFelt } from './felt.js';
 
-/** The networks the client knows (the sandbox is mainnet-like and uses mainnet's). */
+/** The networks the client knows (a sandbox is shaped like one of them and uses its tables). */
 export const NETWORKS = ['mainnet', 'sepolia'] as const;
 export type Network = (typeof NETWORKS)[number];
 
@@ -73,6 +79,18 @@ const REGISTRY: Record<Network, readonly Token[]> = {
       '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343',
       6,
     ),
+    token(
+      'USDC.e',
+      'Bridged USD Coin',
+      '0x053b40a647cedfca6ca84f542a0fe36736031905a9639a7f19a3c1e66bfd5080',
+      6,
+    ),
+    token(
+      'WBTC',
+      'Wrapped BTC',
+      '0x04861ba938aed21f2cd7740acd3765ac4d2974783a3218367233de0153490cb6',
+      8,
+    ),
   ]),
 };
 
@@ -122,12 +140,18 @@ export function findToken(network: Network, symbolOrAddress: string): Token | un
 }
 
 /**
- * A message about the network, as a sandbox user should read it: the sandbox runs mainnet's
- * registry (and pools), so the core words its lookups "on mainnet"; each face says "in the
- * sandbox" instead, so no one on the sandbox is told they are on mainnet.
+ * A message about the network, as a sandbox user should read it: a sandbox runs the registry (and
+ * deployments) of the network it is shaped like, so the core words its lookups "on mainnet" (or
+ * "on sepolia"); each face says "in the sandbox" instead, so no one on the sandbox is told they are
+ * on the real network, and a refusal's "current network" names the sandbox and its shape.
  */
-export function sandboxWording(text: string): string {
-  return text.replace(/\bon mainnet\b/g, 'in the sandbox');
+export function sandboxWording(text: string, network: Network = 'mainnet'): string {
+  return text
+    .replace(new RegExp(`\\bon ${network}\\b`, 'g'), 'in the sandbox')
+    .replace(
+      new RegExp(`\\(current network: ${network}\\)`, 'g'),
+      `(current network: the sandbox, shaped like ${network})`,
+    );
 }
 
 /** Lookup for user input: unknown → UNKNOWN_TOKEN naming the known symbols of that network. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findVesuPool, fromI257Felts, i257Felts, vesuErrorIn, vesuFor } from './vesu.js';
 
 describe('vesu registry', () => {
-  it('has the mainnet factory and Prime pool, and nothing on Sepolia', () => {
+  it("has the mainnet factory and Prime pool, and Sepolia's WBTC Prime Sepolia", () => {
     const mainnet = vesuFor('mainnet');
     expect(mainnet?.poolFactory).toBe(
       '0x03760f903a37948f97302736f89ce30290e45f441559325026842b7a6fb388c0',
@@ -15,7 +15,18 @@ describe('vesu registry', () => {
         ?.name,
     ).toBe('Prime');
     expect(findVesuPool(mainnet!, 'other')).toBeUndefined();
-    expect(vesuFor('sepolia')).toBeUndefined();
+    // vesuxyz/vesu-v2 deployment-sepolia.json @ f4d1eed6
+    const sepolia = vesuFor('sepolia');
+    expect(sepolia?.poolFactory).toBe(
+      '0x03ac869e64b1164aaee7f3fd251f86581eab8bfbbd2abdf1e49c773282d4a092',
+    );
+    expect(findVesuPool(sepolia!, 'wbtc prime sepolia')?.address).toBe(
+      '0x06227c13372b8c7b7f38ad1cfe05b5cf515b4e5c596dd05fe8437ab9747b2093',
+    );
+    expect(sepolia?.oracle).toBe(
+      '0x06df962cf92b281dfe2a400e241b8f3da07339698add3303f66664f7880ae880',
+    );
+    expect(findVesuPool(sepolia!, 'prime')).toBeUndefined();
   });
 
   it('writes and reads i257 as abs (u256) then the sign', () => {

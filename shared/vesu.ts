@@ -4,10 +4,12 @@
  * the calldata layout of `modify_position`, and the pool's revert reasons.
  *
  * Addresses: mainnet's PoolFactory and Prime pool come from Vesu's own repositories and docs
- * (docs/decisions.md "Vesu pools"). Sepolia has no confirmed v2 deployment: no pool, and the
- * lending commands say so rather than guess. The sandbox is mainnet-like: it deploys a Vesu-like
- * PoolFactory and Prime pool at the mainnet addresses, with its own oracle and one vToken per
- * asset found through `v_token_for_asset(pool, asset)` (labels, never real addresses).
+ * (docs/decisions.md "Vesu pools"). Sepolia's PoolFactory, its one pool ("WBTC Prime Sepolia") and
+ * oracle come from vesuxyz/vesu-v2 `deployment-sepolia.json` at commit f4d1eed6, cross-checked with
+ * starkzap's Vesu Sepolia preset (docs/decisions.md "Lending on Sepolia"). A sandbox deploys a
+ * Vesu-like PoolFactory and pool at the addresses of the network it is shaped like, with an oracle
+ * and one vToken per asset found through `v_token_for_asset(pool, asset)` (labels, never real
+ * addresses). What a pool lists is read from its factory, never assumed from this table.
  *
  * `modify_position(ModifyPositionParams)` takes 11 felts: collateral_asset, debt_asset, user,
  * collateral: Amount, debt: Amount, where Amount = { denomination (Native = 0, Assets = 1),
@@ -29,6 +31,11 @@ export interface VesuDeployment {
   pools: readonly VesuPool[];
   /** the pool the commands use without `--pool` */
   defaultPool: string;
+  /**
+   * the deployment's oracle as its deployment file names it, where one does (the client asks the
+   * pool's `oracle()` view; a sandbox shaped like the network deploys its oracle here)
+   */
+  oracle?: string;
 }
 
 const PRIME = parseAddress('0x451fe483d5921a2919ddd81d0de6696669bccdacd859f72a4fba7656b97c3b5');
@@ -39,11 +46,22 @@ const DEPLOYMENTS: Readonly<Record<Network, VesuDeployment | undefined>> = Objec
     pools: Object.freeze([Object.freeze({ name: 'Prime', address: PRIME })]),
     defaultPool: 'Prime',
   }),
-  // no confirmed Vesu v2 deployment on Sepolia: never a guessed address
-  sepolia: undefined,
+  // vesuxyz/vesu-v2 deployment-sepolia.json @ f4d1eed62924f44b6ccc492b2059aa9be909c503; the same
+  // factory and pool as starkzap's Vesu SN_SEPOLIA preset (on-chain pool name "WBTC Prime Sepolia")
+  sepolia: Object.freeze({
+    poolFactory: parseAddress('0x3ac869e64b1164aaee7f3fd251f86581eab8bfbbd2abdf1e49c773282d4a092'),
+    pools: Object.freeze([
+      Object.freeze({
+        name: 'WBTC Prime Sepolia',
+        address: parseAddress('0x6227c13372b8c7b7f38ad1cfe05b5cf515b4e5c596dd05fe8437ab9747b2093'),
+      }),
+    ]),
+    defaultPool: 'WBTC Prime Sepolia',
+    oracle: parseAddress('0x6df962cf92b281dfe2a400e241b8f3da07339698add3303f66664f7880ae880'),
+  }),
 });
 
-/** The Vesu deployment of a network (the sandbox's is mainnet's), or undefined when it has none. */
+/** The Vesu deployment of a network (a sandbox's is that of the network it is shaped like), or undefined when it has none. */
 export function vesuFor(network: Network): VesuDeployment | undefined {
   return DEPLOYMENTS[network];
 }

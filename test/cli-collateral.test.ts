@@ -237,7 +237,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
     }
   }, 300_000);
 
-  it('collateral first, borrow later: add-collateral needs no debt; no pool on sepolia', async () => {
+  it('collateral first, borrow later: add-collateral needs no debt', async () => {
     const added = await alice(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();
     const r = await alice(['lending']);
@@ -251,17 +251,5 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
     });
     const borrowed = await alice(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
-
-    const sepolia = await cli(users.aliceHome, [
-      'add-collateral',
-      '1',
-      'ETH',
-      '--debt',
-      'USDC',
-      '--network',
-      'sepolia',
-      '--json',
-    ]);
-    expect(sepolia.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });
   }, 300_000);
 });

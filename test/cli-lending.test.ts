@@ -4,7 +4,8 @@
  * collateral → the health factor as computed by hand from the pool's prices and max LTV →
  * `sandbox price` drops the collateral → `lending` shows the lower health factor → a borrow that
  * would leave it at or below 1 refused before signing, one below the margin needs its flag →
- * repay all leaves no debt (no dust) → close returns the collateral; no pool on sepolia.
+ * repay all leaves no debt (no dust) → close returns the collateral (Sepolia's pool:
+ * test/sandbox-sepolia.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
@@ -414,11 +415,5 @@ describe('lending through the sandbox (whole processes)', () => {
     const pool = await alice(['supply', '10', 'USDT', '--pool', 'Nope']);
     expect(pool.doc.error).toMatchObject({ code: 'UNKNOWN_POOL' });
     expect(pool.doc.error?.message).not.toMatch(/mainnet/);
-  }, 60_000);
-
-  it('no pool on sepolia: refused, nothing signed', async () => {
-    const r = await cli(users.aliceHome, ['supply', '1', 'USDC', '--network', 'sepolia', '--json']);
-    expect(r.doc.error).toMatchObject({ code: 'NETWORK_UNSUPPORTED' });
-    expect(r.doc.error?.message).toMatch(/lending/i);
   }, 60_000);
 });

@@ -34,7 +34,7 @@ describe('settings through the real adapter', () => {
 
       const before = readFileSync(file, 'utf8');
       await expect(
-        services.updateSettings({ network: 'sepolia', gasToken: 'WBTC' }),
+        services.updateSettings({ network: 'sepolia', gasToken: 'DAI' }),
       ).rejects.toThrow(/not saved: gasToken must be a sepolia token of the registry/);
       await expect(services.updateSettings({ serverUrl: 'ftp://example.com' })).rejects.toThrow(
         /not saved: serverUrl must be an http\(s\) URL/,

@@ -1,5 +1,6 @@
 /**
- * `finance-tui sandbox [--port N] [--json]`: the emulators and our auth server wired to them,
+ * `finance-tui sandbox [--port N] [--network NAME] [--json]`: the emulators and our auth server
+ * wired to them, shaped like mainnet (the default) or Sepolia (docs/sandbox-chain.md "Networks"),
  * in this process, until Ctrl+C / SIGTERM. Prints one ready line (JSON with --json) and writes
  * the same URLs to `<data>/sandbox.json`; the auth server's logs go to `<data>/sandbox/server.log`.
  * The stop goes through the one stop path (server/main.ts closeGracefully) over all three
@@ -7,27 +8,35 @@
  */
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { parseCommandArgs, parsePort } from '../headless/args.js';
+import { parseCommandArgs, parseNetworkFlag, parsePort } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { exitWhenParentGone } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
 import { removeSandboxState, writeSandboxState } from '../platform/sandbox-state.js';
 import { openPrivateLog } from '../../shared/fs.js';
 
-export const USAGE = `Usage: finance-tui sandbox [--port N] [--json]
+export const USAGE = `Usage: finance-tui sandbox [--port N] [--network mainnet|sepolia] [--json]
 
 Runs the local sandbox: identity-provider, swap-aggregator and chain + paymaster emulators, and
 the auth server wired to them. Nothing leaves this machine; the chain id is SN_SANDBOX.
 
-  --port N   auth server port (default $PORT or 3001; 0 = any free port)
-  --json     print the ready document as one JSON line
+  --port N          auth server port (default $PORT or 3001; 0 = any free port)
+  --network NAME    the network the sandbox is shaped like (default mainnet): its tokens, staking
+                    contract and Vesu pool at their addresses, and its rules (on sepolia, no swaps);
+                    every --sandbox command then acts as on that network
+  --json            print the ready document as one JSON line
 `;
 
 export const CLOSE_GRACE_MS = 5_000;
 
 export const run: CommandRun = async (ctx) => {
-  const { values } = parseCommandArgs(ctx.argv, { port: { type: 'string' } }, false);
+  const { values } = parseCommandArgs(
+    ctx.argv,
+    { port: { type: 'string' }, network: { type: 'string' } },
+    false,
+  );
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
+  const network = parseNetworkFlag(values.network) ?? 'mainnet';
   const port =
     parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
   const dir = dataDir(ctx.env);
@@ -48,7 +57,14 @@ export const run: CommandRun = async (ctx) => {
     latencyMs === undefined
       ? undefined
       : { identity: { latencyMs }, aggregator: { latencyMs }, chain: { latencyMs } };
-  const handle = await startSandbox({ port, dataDir: dir, env: ctx.env, logStream, faults });
+  const handle = await startSandbox({
+    port,
+    dataDir: dir,
+    env: ctx.env,
+    logStream,
+    faults,
+    network,
+  });
 
   const info = { ...handle.info, logFile };
   await writeSandboxState(ctx.env, info);
@@ -56,7 +72,7 @@ export const run: CommandRun = async (ctx) => {
   else {
     ctx.stdout.write(
       [
-        'finance-tui sandbox is running (chain SN_SANDBOX; nothing leaves this machine)',
+        `finance-tui sandbox is running, shaped like ${network} (chain SN_SANDBOX; nothing leaves this machine)`,
         `  auth server  ${info.serverUrl}`,
         `  identity     ${info.identityUrl}   (sign-in codes: finance-tui sandbox outbox <email>)`,
         `  aggregator   ${info.aggregatorUrl}`,

@@ -14,7 +14,7 @@ import type { CallOptions } from './call.js';
 import { probeServer } from '../clients/probe.js';
 import { createHttpClient } from '../clients/http.js';
 
-/** What output calls the network: the sandbox is mainnet-like (its token registry) but never "mainnet". */
+/** What output calls the network: a sandbox is shaped like a network (its registry, rules) but is never called it. */
 export type NetworkName = Network | 'sandbox';
 
 export interface Endpoints {
@@ -22,7 +22,10 @@ export interface Endpoints {
   serverUrl: string;
   aggregatorUrl: string;
   aggregatorApiKey: string | undefined;
-  /** the token registry and the swap rules: 'mainnet' in the sandbox */
+  /**
+   * the token registry, deployments and rules: in the sandbox, the network the running sandbox is
+   * shaped like, as its sandbox.json says (cli/platform/sandbox-state.ts)
+   */
   network: Network;
   /** what screens and --json documents say: 'sandbox' when the sandbox is on */
   networkName: NetworkName;
@@ -58,7 +61,10 @@ export interface Endpoints {
 export interface EndpointOptions {
   /** --sandbox (settings and FINANCE_TUI_SANDBOX=1 turn it on too) */
   sandbox?: boolean;
-  /** --network */
+  /**
+   * --network. With the sandbox: the shape the sandbox must have (a running one of another shape
+   * is refused; one started for the command is started with it); absent, whatever runs
+   */
   network?: Network;
   /**
    * Only a sandbox that is already running will do (login, verify, outbox): a sandbox started
@@ -115,9 +121,19 @@ async function sandboxEndpoints(
   dir: string,
   runningOnly: boolean,
   call: CallOptions,
+  network: Network | undefined,
 ): Promise<{ doc: SandboxState; child?: Stoppable; previousChain?: string | null }> {
   const existing = readSandboxState(env);
-  if (existing && (await sandboxAlive(existing, call.signal))) return { doc: existing };
+  if (existing && (await sandboxAlive(existing, call.signal))) {
+    const shape = sandboxNetwork(existing);
+    if (network !== undefined && network !== shape)
+      throw new AppError(
+        ErrorCode.USAGE_ERROR,
+        `the running sandbox is shaped like ${shape}, not ${network}: stop it and start one shaped like ${network}, or leave the network out`,
+        { details: { sandboxNetwork: shape, requested: network } },
+      );
+    return { doc: existing };
+  }
   if (call.signal?.aborted) throw cancelledError(call.signal.reason);
   if (runningOnly) {
     throw new AppError(
@@ -132,6 +148,7 @@ async function sandboxEndpoints(
     dataDir: dir,
     timeoutMs: SPAWN_TIMEOUT_MS,
     signal: call.signal ?? new AbortController().signal,
+    network,
   });
   const doc = sandboxState(child.ready);
   if (doc === undefined) {
@@ -142,6 +159,11 @@ async function sandboxEndpoints(
     );
   }
   return { doc, child, previousChain: existing?.chainInstance ?? null };
+}
+
+/** The network a sandbox is shaped like: its state says; a state without one is mainnet's (the only shape before). */
+export function sandboxNetwork(doc: SandboxState): Network {
+  return doc.network ?? 'mainnet';
 }
 
 function releaser(children: Stoppable[]): () => Promise<void> {
@@ -169,17 +191,12 @@ export async function resolveEndpoints(
     gasToken: settings.gasToken,
   };
   if (sandbox) {
-    if (opts.network === 'sepolia') {
-      throw new AppError(
-        ErrorCode.USAGE_ERROR,
-        'the sandbox is a mainnet-like network; --network sepolia cannot be combined with --sandbox',
-      );
-    }
     const { doc, child, previousChain } = await sandboxEndpoints(
       env,
       dir,
       opts.runningSandboxOnly === true,
       call,
+      opts.network,
     );
     if (child) children.push(child);
     return {
@@ -187,7 +204,7 @@ export async function resolveEndpoints(
       serverUrl: doc.serverUrl,
       aggregatorUrl: doc.aggregatorUrl,
       aggregatorApiKey: undefined,
-      network: 'mainnet',
+      network: sandboxNetwork(doc),
       networkName: 'sandbox',
       sandbox: true,
       // it answered (or was started, and said ready) just now

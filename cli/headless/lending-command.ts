@@ -28,9 +28,8 @@ const takesLowHealth = (kind: LendingKind): boolean =>
 /** The lending flags' help for `kind`: --accept-low-health only where it can mean something. */
 export const lendingHelp = (
   kind: LendingKind,
-): string => `  --pool NAME|ADDRESS the Vesu pool (default: the network's main pool, Prime on mainnet); lending
-                      runs where a pool is known: mainnet (and the mainnet-like sandbox), not
-                      sepolia
+): string => `  --pool NAME|ADDRESS the Vesu pool (default: the network's main pool: Prime on mainnet, WBTC
+                      Prime Sepolia on sepolia; a sandbox has its shape's)
 ${takesLowHealth(kind) ? '  --accept-low-health accept a health factor left below 1.2 (at or below 1 is always refused)\n' : ''}${SIGNING_HELP}`;
 
 /**

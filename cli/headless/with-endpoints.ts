@@ -22,9 +22,9 @@ export async function withEndpoints<T>(
   try {
     return await work(endpoints, call);
   } catch (error) {
-    // the sandbox runs mainnet's registry: a refusal naming mainnet names the sandbox instead
+    // a sandbox runs its network's registry: a refusal naming that network names the sandbox
     if (endpoints.sandbox && isAppError(error)) {
-      const words = sandboxWording(error.message);
+      const words = sandboxWording(error.message, endpoints.network);
       if (words !== error.message)
         throw new AppError(error.code, words, {
           ...(error.details === undefined ? {} : { details: error.details }),

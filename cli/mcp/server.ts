@@ -29,6 +29,7 @@ import { progressReporter } from './progress.js';
 import { type PlanTool, PLAN_TOOLS, planToolKinds } from './plan-tools.js';
 import { inputs, outputs } from './schemas.js';
 import { errorBody, UNTRUSTED_NOTE, withUntrusted } from './untrusted.js';
+import type { Network } from '../../shared/tokens.js';
 
 export interface ToolServerOptions {
   endpoints: Endpoints;
@@ -66,7 +67,11 @@ const ok = (data: Record<string, unknown>): ToolResult => ({
  * A domain failure as a tool result: our code and a message to act on; a bug is INTERNAL_ERROR
  * with no internals. Outside words in it sit in `untrusted` (untrusted.ts errorBody).
  */
-export function toolError(error: unknown, hint?: string, where?: { sandbox: boolean }): ToolResult {
+export function toolError(
+  error: unknown,
+  hint?: string,
+  where?: { sandbox: boolean; network?: Network },
+): ToolResult {
   let body: Record<string, unknown>;
   if (isAppError(error)) {
     // cancelled after the transaction left the client: it exists, its outcome is not known here
@@ -84,6 +89,7 @@ export function toolError(error: unknown, hint?: string, where?: { sandbox: bool
         error.details ? (jsonSafe(error.details) as Record<string, unknown>) : undefined,
         hint,
         where?.sandbox === true,
+        where?.network,
       );
     }
   } else {

@@ -9,7 +9,7 @@
 import { loginCommand, signInRemedyOf } from '../core/remedy.js';
 import { ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
-import { sandboxWording } from '../../shared/tokens.js';
+import { type Network, sandboxWording } from '../../shared/tokens.js';
 
 /** One sentence for the instructions and the descriptions. */
 export const UNTRUSTED_NOTE =
@@ -144,8 +144,10 @@ export function errorBody(
   details: Record<string, unknown> | undefined,
   hint: string | undefined,
   sandbox: boolean,
+  /** the network a sandbox is shaped like (its registry's words); mainnet when not given */
+  network: Network = 'mainnet',
 ): Record<string, unknown> {
-  const where = (text: string): string => (sandbox ? sandboxWording(text) : text);
+  const where = (text: string): string => (sandbox ? sandboxWording(text, network) : text);
   const clean = where(printable(message, OUTSIDE_MAX));
   const own = OWN_WORDS.has(code);
   // an own-words code's `reason` is ours too (a refusal's kind: 'prices-disagree', 'legs', …)

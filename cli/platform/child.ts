@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { openPrivateLog } from '../../shared/fs.js';
+import type { Network } from '../../shared/tokens.js';
 import { isShuttingDown, track } from './child-registry.js';
 import { removeSandboxState } from './sandbox-state.js';
 import { probeServer } from '../clients/probe.js';
@@ -188,11 +189,14 @@ export function spawnSandbox(options: {
   dataDir: string;
   timeoutMs: number;
   signal: AbortSignal;
+  /** the network the sandbox is to be shaped like; mainnet when absent */
+  network?: Network | undefined;
 }): Promise<ChildHandle> {
   const env = { ...options.env, FINANCE_TUI_HOME: options.dataDir };
+  const network = options.network === undefined ? [] : ['--network', options.network];
   return spawnSelf({
     what: 'the sandbox',
-    args: ['sandbox', '--port', '0', '--json'],
+    args: ['sandbox', '--port', '0', '--json', ...network],
     env,
     logFile: join(options.dataDir, 'sandbox-child.log'),
     timeoutMs: options.timeoutMs,

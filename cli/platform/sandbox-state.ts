@@ -5,6 +5,7 @@
  * it. Read, written and removed the one way (store.ts: atomic, 0600, under the file's lock).
  */
 import { type Static, Type } from 'typebox';
+import type { Network } from '../../shared/tokens.js';
 import { isPrivateServiceUrl } from '../../shared/url.js';
 import { readStore, removeStore, storedProblem, writeStore } from './store.js';
 
@@ -18,8 +19,17 @@ const SandboxState = Type.Object({
   pid: Type.Optional(Type.Integer({ minimum: 1 })),
   /** the chain's identity: a restarted sandbox is a new chain (cli/core/reconcile.ts) */
   chainInstance: Type.Optional(Type.String({ pattern: '^[0-9a-z-]{1,64}$' })),
+  /**
+   * the network the sandbox is shaped like (`sandbox --network`): the one place a --sandbox
+   * command learns which network's rules, registry and deployments hold (cli/core/endpoints.ts).
+   * Absent (a sandbox of an older version): mainnet, the only shape there was.
+   */
+  network: Type.Optional(Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')])),
 });
 export type SandboxState = Static<typeof SandboxState>;
+// the schema's literals are shared/tokens.ts NETWORKS: a network added there fails to compile here
+const _networks: Network extends NonNullable<SandboxState['network']> ? true : never = true;
+void _networks;
 
 const storeName = (env: NodeJS.ProcessEnv) => ({
   env,

@@ -26,7 +26,7 @@ describe('settings file checks', () => {
     ['an empty gas token', { gasToken: '' }, 'gasToken'],
     [
       'a gas token the network does not have',
-      { network: 'sepolia', gasToken: 'WBTC' },
+      { network: 'sepolia', gasToken: 'DAI' },
       'gasToken must be a sepolia token of the registry',
     ],
     [

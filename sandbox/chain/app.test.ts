@@ -497,6 +497,7 @@ describe('paymaster build', () => {
 
   it('sponsored: no fee call, and the API key is required', async () => {
     const wallet = newWallet();
+    await fund(wallet);
     const without = await build(
       wallet,
       [transferCall(STRK.address, '0x1234', 5n)],
@@ -755,17 +756,58 @@ describe('paymaster execute', () => {
     const before = await Promise.all(
       [STRK, USDC, ETH].map((t) => balance(t.address, wallet.address)),
     );
-    // the first call succeeds, the second fails: the first must not stick
+    // the build simulates: calls that would revert are refused there with the reason, nothing relayed
+    const refused = await build(
+      wallet,
+      [
+        transferCall(STRK.address, '0x1234', 10n ** 18n),
+        transferCall(USDC.address, '0x1234', 10n ** 30n),
+      ],
+      payIn(STRK.address),
+      false,
+    );
+    expect(refused.error).toMatchObject({
+      code: 156,
+      message: 'An error occurred (TRANSACTION_EXECUTION_ERROR)',
+    });
+    expect((refused.error?.data as { execution_error: string }).execution_error).toContain(
+      'ERC20: insufficient balance',
+    );
+    expect(
+      await Promise.all([STRK, USDC, ETH].map((t) => balance(t.address, wallet.address))),
+    ).toEqual(before);
+    // built while it would succeed, then the USDC leaves before the execution: it reverts there,
+    // the first call succeeds, the second fails, and the first must not stick
+    const usdcHeld = before[1] as bigint;
     const calls = [
       transferCall(STRK.address, '0x1234', 10n ** 18n),
-      transferCall(USDC.address, '0x1234', 10n ** 30n),
+      transferCall(USDC.address, '0x1234', usdcHeld),
     ];
-    const { receipt } = await transact(wallet, calls, payIn(STRK.address), false);
+    const pending = await build(wallet, calls, payIn(STRK.address), false);
+    expect(pending.error).toBeUndefined();
+    const drained = await transact(
+      wallet,
+      [transferCall(USDC.address, '0x1234', 1n)],
+      sponsored,
+      false,
+      { 'x-paymaster-api-key': API_KEY },
+    );
+    expect(drained.receipt.execution_status).toBe('SUCCEEDED');
+    const afterDrain = await Promise.all(
+      [STRK, USDC, ETH].map((t) => balance(t.address, wallet.address)),
+    );
+    const executed = await execute(wallet, pending.result, sign(wallet, pending.result.typed_data));
+    expect(executed.error).toBeUndefined();
+    const receipt = (
+      await rpc('/rpc', 'starknet_getTransactionReceipt', {
+        transaction_hash: executed.result.transaction_hash,
+      })
+    ).result as ReceiptJson;
     expect(receipt.execution_status).toBe('REVERTED');
     expect(receipt.revert_reason).toContain('ERC20: insufficient balance');
     expect(
       await Promise.all([STRK, USDC, ETH].map((t) => balance(t.address, wallet.address))),
-    ).toEqual(before);
+    ).toEqual(afterDrain);
     expect(receipt.events).toHaveLength(1); // the relayer's network fee only
     expect(
       (
@@ -774,7 +816,7 @@ describe('paymaster execute', () => {
           contract_address: wallet.address,
         })
       ).result,
-    ).toBe('0x2');
+    ).toBe('0x3');
     const status = await rpc('/rpc', 'starknet_getTransactionStatus', {
       transaction_hash: receipt.transaction_hash,
     });

@@ -15,7 +15,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
-import { addressToBigInt, findToken } from '../../shared/tokens.js';
+import { addressToBigInt, findToken, type Network } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
 import { Chain, LiquidationRefused } from './chain.js';
@@ -32,6 +32,8 @@ export interface ChainEmulatorOptions {
   faults?: FaultSettings;
   now?: () => number;
   logger?: boolean;
+  /** the network the chain is shaped like (chain.ts ChainOptions.network); mainnet by default */
+  network?: Network;
 }
 
 declare module 'fastify' {
@@ -152,6 +154,7 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
   const chain = new Chain({
     pools: options.pools,
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.network === undefined ? {} : { network: options.network }),
   });
   const paymaster = createPaymaster({
     chain,
@@ -227,7 +230,7 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
   app.post('/sandbox/chain/mint', { schema: { body: MintBody } }, async (request, reply) => {
     const body = request.body as { address: string; token: string; amount: string };
     const owner = addressToBigInt(body.address);
-    const token = findToken('mainnet', body.token);
+    const token = findToken(chain.network, body.token);
     if (owner === undefined || token === undefined)
       return reply.code(400).send({ error: 'unknown token or bad address', code: 'invalid_body' });
     let amount: bigint;
@@ -299,7 +302,7 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
 
   app.post('/sandbox/chain/price', { schema: { body: PriceBody } }, async (request, reply) => {
     const body = request.body as { token: string; usd: string; valid?: boolean };
-    const token = findToken('mainnet', body.token);
+    const token = findToken(chain.network, body.token);
     if (token === undefined)
       return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
     let usd: bigint;

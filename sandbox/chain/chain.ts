@@ -24,7 +24,13 @@ import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
 import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
-import { resolveToken, type Token } from '../../shared/tokens.js';
+import {
+  findToken,
+  listTokens,
+  type Network,
+  resolveToken,
+  type Token,
+} from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import {
   accountSignatureValid,
@@ -83,10 +89,15 @@ export const FAUCET: ReadonlyArray<{ symbol: string; amount: string }> = Object.
   { symbol: 'DAI', amount: '10000' },
 ]);
 
-export const faucetAmounts = (): Array<{ token: string; amount: bigint }> =>
-  FAUCET.map(({ symbol, amount }) => {
-    const token = resolveToken('mainnet', symbol);
-    return { token: token.address, amount: parseAmount(amount, token.decimals) };
+/** The faucet on a chain shaped like `network`: its registry's tokens of FAUCET's symbols. */
+export const faucetAmounts = (
+  network: Network = 'mainnet',
+): Array<{ token: string; amount: bigint }> =>
+  FAUCET.flatMap(({ symbol, amount }) => {
+    const token = findToken(network, symbol);
+    return token === undefined
+      ? []
+      : [{ token: token.address, amount: parseAmount(amount, token.decimals) }];
   });
 
 const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
@@ -138,9 +149,16 @@ export class LiquidationRefused extends Error {
 export interface ChainOptions {
   pools: readonly Pool[];
   now?: () => number;
+  /**
+   * the network the chain is shaped like (docs/sandbox-chain.md "Networks"): its token registry,
+   * staking contract and Vesu deployment at their addresses; mainnet by default
+   */
+  network?: Network;
 }
 
 export class Chain {
+  /** the network this chain is shaped like */
+  readonly network: Network;
   readonly ledger: Ledger;
   readonly contracts: Contracts;
   readonly now: () => number;
@@ -159,6 +177,7 @@ export class Chain {
   readonly vesu: VesuDeployment;
 
   constructor(options: ChainOptions) {
+    this.network = options.network ?? 'mainnet';
     this.ledger = new Ledger(options.pools);
     // the router alone moves tokens in and out of pools
     this.contracts = new Contracts(options.pools, BigInt(ROUTER_ADDRESS));
@@ -166,16 +185,47 @@ export class Chain {
     this.now = options.now ?? Date.now;
     this.genesisTime = this.chainTime();
     const clock = { now: () => this.chainTime(), genesis: this.genesisTime };
-    for (const { address, contract } of stakingContracts(clock))
+    for (const { address, contract } of stakingContracts(clock, this.network))
       this.contracts.add(address, contract);
-    this.vesu = vesuContracts(() => this.chainTime());
+    this.vesu = vesuContracts(() => this.chainTime(), this.network);
     for (const { address, contract } of this.vesu.contracts) this.contracts.add(address, contract);
     const seed = new StateView(this.ledger);
     // the oracle starts at the market's prices (the aggregator quotes the same pools)
-    this.vesu.seed(seed, spotPrices(this.ledger.pools, USDC_ADDRESS));
+    this.vesu.seed(seed, this.usdPrices());
     seed.commit();
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
     this.#sealBlock([], 0);
+  }
+
+  /**
+   * The market token that prices `token` of this chain's network: the sandbox market's pools are
+   * over mainnet's registry (sandbox/aggregator/pools.ts), so a token of a Sepolia-shaped chain is
+   * priced by the mainnet token of its symbol (docs/decisions.md "Sandbox shaped like Sepolia");
+   * on a mainnet-shaped chain, the token itself. Undefined: the market does not trade it.
+   */
+  marketTokenOf(token: Token): Token | undefined {
+    return this.network === 'mainnet' ? token : findToken('mainnet', token.symbol);
+  }
+
+  /** `prices` (keyed by market token address) re-keyed by this network's registry addresses. */
+  #onNetwork(prices: ReadonlyMap<string, bigint>): Map<string, bigint> {
+    const out = new Map<string, bigint>();
+    for (const token of listTokens(this.network)) {
+      const market = this.marketTokenOf(token);
+      const price = market === undefined ? undefined : prices.get(market.address);
+      if (price !== undefined) out.set(token.address, price);
+    }
+    return out;
+  }
+
+  /** USD prices (18 decimals) of this network's registry tokens, by address, from the market. */
+  usdPrices(): Map<string, bigint> {
+    return this.#onNetwork(spotPrices(this.ledger.pools, USDC_ADDRESS));
+  }
+
+  /** Prices in fri per whole token of this network's registry tokens (gas.ts pricesInStrk), by address. */
+  strkPrices(): Map<string, bigint> {
+    return this.#onNetwork(pricesInStrk(this.ledger.pools));
   }
 
   /**
@@ -215,12 +265,16 @@ export class Chain {
     if (usd <= 0n) throw new RangeError('the price must be positive');
     const outOfRange = sandboxPriceRefusal(usd);
     if (outOfRange !== undefined) throw new RangeError(outOfRange);
-    if (token.address === USDC_ADDRESS)
+    const market = this.marketTokenOf(token);
+    if (market?.address === USDC_ADDRESS)
       throw new RangeError(
         `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,
       );
-    const old = spotPrices(this.ledger.pools, USDC_ADDRESS).get(token.address);
-    if (old === undefined || old === 0n)
+    const old =
+      market === undefined
+        ? undefined
+        : spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address);
+    if (market === undefined || old === undefined || old === 0n)
       throw new RangeError(`${token.symbol} has no market price in the sandbox`);
     for (const pool of this.ledger.pools) {
       const scale = (reserve: bigint): bigint => {
@@ -228,15 +282,15 @@ export class Chain {
         if (next <= 0n) throw new RangeError('that price leaves a pool without reserves');
         return next;
       };
-      if (pool.tokenA.address === token.address) pool.reserveA = scale(pool.reserveA);
-      if (pool.tokenB.address === token.address) pool.reserveB = scale(pool.reserveB);
+      if (pool.tokenA.address === market.address) pool.reserveA = scale(pool.reserveA);
+      if (pool.tokenB.address === market.address) pool.reserveB = scale(pool.reserveB);
     }
     const view = new StateView(this.ledger);
     this.vesu.oracle.setPrice(view, BigInt(token.address), usd, valid);
     view.commit();
     return {
       usd,
-      marketUsd: spotPrices(this.ledger.pools, USDC_ADDRESS).get(token.address) ?? 0n,
+      marketUsd: spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address) ?? 0n,
     };
   }
 
@@ -284,7 +338,7 @@ export class Chain {
   /** The faucet: credits FAUCET to `address` once per chain; false when it already had it. */
   fund(address: bigint): boolean {
     if (!this.ledger.markFunded(address)) return false;
-    for (const { token, amount } of faucetAmounts())
+    for (const { token, amount } of faucetAmounts(this.network))
       this.ledger.mint(BigInt(token), address, amount);
     return true;
   }
@@ -422,6 +476,30 @@ export class Chain {
       throw missing;
     }
     return new Executor(view, this.contracts).invoke(0n, to, selector, calldata).result;
+  }
+
+  /**
+   * What the paymaster's build asks before it answers (paymaster.ts, as AVNU simulates): `calls`
+   * run in order as `account` runs them from outside (each with the account as caller) on a view
+   * that is thrown away, after deploying the account there when `deployment` is given. Returns the
+   * revert reason of the first call that fails, or undefined when they all succeed. Knobs that
+   * act at execution (revertNext, beforeNextExecution) are left for the execution.
+   */
+  outsideRevert(
+    account: bigint,
+    calls: readonly OutsideCall[],
+    deployment?: { classHash: bigint; publicKey: bigint },
+  ): string | undefined {
+    const view = new StateView(this.ledger);
+    if (deployment !== undefined) view.deploy({ address: account, ...deployment });
+    const executor = new Executor(view, this.contracts);
+    try {
+      for (const call of calls) executor.invoke(account, call.to, call.selector, call.calldata);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      return revertReason(error);
+    }
   }
 
   usageOf(calls: readonly OutsideCall[], deploy: boolean): GasUsage {

@@ -12,8 +12,12 @@
  * signature is then checked over the stored copy's message hash against the account's key (the
  * deployed account's, or the deployment's for deploy_and_invoke), both y parities.
  *
- * Unlike AVNU, build does not simulate the calls: a transaction that would fail is accepted and
- * yields a REVERTED receipt (the client simulates before confirming).
+ * Build simulates the calls, as AVNU does: the user's calls and, in default fee mode, the fee
+ * transfer run as the account would run them (deployed first for deploy_and_invoke) on a view that
+ * is thrown away; a call list that would revert is refused there with 156
+ * TRANSACTION_EXECUTION_ERROR, `data.execution_error` the revert reason, and nothing is remembered
+ * or relayed (docs/sandbox-chain.md "Paymaster"). A revert at execution is still possible (the
+ * state moved between build and execute, or the revertNext knob): it yields a REVERTED receipt.
  *
  * A deploy-only transaction (type deploy) has nothing signed that could carry a fee: the
  * paymaster pays it in either fee mode (sponsored still needs the API key); its `fee` says what it
@@ -32,7 +36,7 @@ import { OutsideExecutionTypesV2, typedData as snip12 } from 'starknet';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { FELT_TEXT } from '../../shared/felt.js';
 import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../shared/starknet.js';
-import { findToken, listTokens, type Token } from '../../shared/tokens.js';
+import { findToken, listTokens, type Network, type Token } from '../../shared/tokens.js';
 import type { Chain, OutsideCall } from './chain.js';
 import { accountSignatureValid, argentOwner, FORWARDER_ADDRESS } from './contracts.js';
 import { hex } from './executor.js';
@@ -42,7 +46,6 @@ import {
   type GasPrices,
   gasUsage,
   type GasUsage,
-  pricesInStrk,
   suggestedMax,
 } from './gas.js';
 import {
@@ -216,7 +219,7 @@ function readTip(value: unknown): Tip | undefined {
   );
 }
 
-function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
+function readFeeMode(parameters: Record<string, unknown>, network: Network): FeeModeParam {
   const feeMode = objectParam(parameters.fee_mode, 'parameters.fee_mode');
   const mode = stringParam(feeMode.mode, 'parameters.fee_mode.mode');
   const tip = readTip(feeMode.tip);
@@ -225,7 +228,7 @@ function readFeeMode(parameters: Record<string, unknown>): FeeModeParam {
   if (mode !== 'default')
     throw invalidParams('parameters.fee_mode.mode must be "sponsored" or "default"');
   const gasToken = feltParam(feeMode.gas_token, 'parameters.fee_mode.gas_token');
-  const token = findToken('mainnet', hex(gasToken));
+  const token = findToken(network, hex(gasToken));
   if (token === undefined)
     throw refuse('TOKEN_NOT_SUPPORTED', `${hex(gasToken)} is not a supported gas token`);
   return { mode, token, ...withTip };
@@ -377,8 +380,8 @@ export function createPaymaster(options: PaymasterOptions): {
     decimals: number;
     price_in_strk: string;
   }> {
-    const prices = pricesInStrk(chain.ledger.pools);
-    return listTokens('mainnet').flatMap((token) => {
+    const prices = chain.strkPrices();
+    return listTokens(chain.network).flatMap((token) => {
       const price = prices.get(token.address);
       return price === undefined
         ? []
@@ -409,7 +412,7 @@ export function createPaymaster(options: PaymasterOptions): {
       };
       return { fee, max: maxStrk };
     }
-    const price = pricesInStrk(chain.ledger.pools).get(feeMode.token.address);
+    const price = chain.strkPrices().get(feeMode.token.address);
     if (price === undefined)
       throw refuse('TOKEN_NOT_SUPPORTED', `no price for ${feeMode.token.symbol}`);
     const max = friToToken(maxStrk, feeMode.token, price);
@@ -469,7 +472,7 @@ export function createPaymaster(options: PaymasterOptions): {
     const parameters = objectParam(params.parameters, 'parameters');
     const type = readType(transaction);
     readVersion(parameters);
-    const feeMode = readFeeMode(parameters);
+    const feeMode = readFeeMode(parameters, chain.network);
     checkSponsor(feeMode, context);
     return { transaction, parameters, type, feeMode };
   };
@@ -580,6 +583,14 @@ export function createPaymaster(options: PaymasterOptions): {
           });
           buildFee = { mode: 'default', token: feeMode.token, max };
         }
+        const revert = chain.outsideRevert(
+          user,
+          outsideCalls,
+          deployment === undefined
+            ? undefined
+            : { classHash: BigInt(ARGENT_X_V050_CLASS_HASH), publicKey: deployment.publicKey },
+        );
+        if (revert !== undefined) throw refuse('TRANSACTION_EXECUTION_ERROR', revert);
 
         const nonce = hex(BigInt(`0x${randomBytes(16).toString('hex')}`));
         const domain: Record<string, unknown> = {
@@ -728,7 +739,7 @@ export function createPaymaster(options: PaymasterOptions): {
 
         let refund: { token: bigint; amount: bigint } | undefined;
         if (build.feeMode.mode === 'default') {
-          const price = pricesInStrk(chain.ledger.pools).get(build.feeMode.token.address);
+          const price = chain.strkPrices().get(build.feeMode.token.address);
           if (price === undefined)
             throw refuse(
               'TRANSACTION_EXECUTION_ERROR',

@@ -156,7 +156,7 @@ describe('delegation pool', () => {
       approve(ALPHA.pool, E18),
       enter(ALPHA.pool, wallet.address, E18),
     ]);
-    expect(again.execution_status).toBe('REVERTED');
+    expect(again.execution_status).toBe('REFUSED_AT_BUILD');
     expect(again.revert_reason).toContain('POOL_MEMBER_EXISTS');
   });
 
@@ -186,7 +186,7 @@ describe('delegation pool', () => {
       approve(LEAVING.pool, E18),
       enter(LEAVING.pool, wallet.address, E18),
     ]);
-    expect(refused.execution_status).toBe('REVERTED');
+    expect(refused.execution_status).toBe('REFUSED_AT_BUILD');
     expect(refused.revert_reason).toContain('STAKER_INACTIVE');
     const zero = await transact(wallet, [enter(BRAAVOS.pool, wallet.address, 0n)]);
     expect(zero.revert_reason).toContain('AMOUNT_IS_ZERO');

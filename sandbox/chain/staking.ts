@@ -1,8 +1,9 @@
 /**
  * Native STRK staking on the sandbox chain (docs/sandbox-chain.md "Staking"): the staking contract
- * at its mainnet address and one delegation pool per validator (shared/staking.ts: the mainnet
- * presets at their addresses and the sandbox-only ones), speaking the entry points, calldata,
- * events and revert reasons of Starkware's contracts, so the client's builders are mainnet's.
+ * at the address it has on the network the sandbox is shaped like, and one delegation pool per
+ * validator (shared/staking.ts: that network's presets at their addresses — Sepolia has none — and
+ * the sandbox-only ones), speaking the entry points, calldata, events and revert reasons of
+ * Starkware's contracts, so the client's builders are the real network's.
  *
  * The model, on the sandbox's clock (the chain's block timestamp, which `sandbox advance` moves):
  * - epochs of EPOCH_SECONDS from the chain's start; the exit window is EXIT_WINDOW_SECONDS (7 days,
@@ -28,10 +29,11 @@ import {
   POOL_SELECTOR,
   STAKING_CONTRACT,
   STAKING_SELECTOR,
+  stakingContractFor,
   type Validator,
   validatorsFor,
 } from '../../shared/staking.js';
-import { resolveToken } from '../../shared/tokens.js';
+import { type Network, resolveToken } from '../../shared/tokens.js';
 import {
   type CallContext,
   type Contract,
@@ -79,8 +81,9 @@ const SETUP: Readonly<Record<string, { commissionBps: bigint; active: boolean }>
   'Sandbox Leaving': { commissionBps: 800n, active: false },
 };
 
-export function sandboxValidators(): ValidatorSetup[] {
-  return validatorsFor('mainnet', { sandbox: true }).map((validator) => {
+/** The validators a sandbox shaped like `network` deploys: that network's presets and the sandbox's own. */
+export function sandboxValidators(network: Network = 'mainnet'): ValidatorSetup[] {
+  return validatorsFor(network, { sandbox: true }).map((validator) => {
     const setup = SETUP[validator.name] ?? { commissionBps: 1_000n, active: true };
     return { validator, ...setup };
   });
@@ -416,7 +419,7 @@ export class DelegationPoolContract implements Contract {
         return [
           this.staker,
           0n,
-          BigInt(STAKING_CONTRACT.mainnet),
+          this.#registry.stakingContract,
           this.token,
           this.setup.commissionBps,
         ];
@@ -428,7 +431,14 @@ export class DelegationPoolContract implements Contract {
 
 /** The pools by address, for the staking contract and for switches between pools. */
 export class StakingRegistry {
+  /** the staking contract's address (the pools name it in contract_parameters_v1) */
+  readonly stakingContract: bigint;
   readonly #pools = new Map<bigint, DelegationPoolContract>();
+
+  constructor(stakingContract: bigint = BigInt(STAKING_CONTRACT.mainnet)) {
+    this.stakingContract = stakingContract;
+  }
+
   readonly #byStaker = new Map<bigint, DelegationPoolContract>();
 
   add(pool: DelegationPoolContract): void {
@@ -548,12 +558,15 @@ export class StakingContract implements Contract {
 }
 
 /** The staking contract and every validator's pool, ready to plug into the chain's contracts. */
-export function stakingContracts(clock: StakingClock): { address: bigint; contract: Contract }[] {
-  const registry = new StakingRegistry();
-  for (const setup of sandboxValidators())
+export function stakingContracts(
+  clock: StakingClock,
+  network: Network = 'mainnet',
+): { address: bigint; contract: Contract }[] {
+  const registry = new StakingRegistry(BigInt(stakingContractFor(network)));
+  for (const setup of sandboxValidators(network))
     registry.add(new DelegationPoolContract(setup, clock, registry));
   return [
-    { address: BigInt(STAKING_CONTRACT.mainnet), contract: new StakingContract(clock, registry) },
+    { address: registry.stakingContract, contract: new StakingContract(clock, registry) },
     ...[...registry.pools()].map((pool) => ({ address: pool.address, contract: pool })),
   ];
 }

@@ -1,9 +1,10 @@
 /**
- * A Vesu-v2-like lending pool on the sandbox chain (docs/sandbox-chain.md "Lending"): the Prime
- * pool and the PoolFactory at their mainnet addresses (shared/vesu.ts), an oracle, and one vToken
- * (ERC-4626) per listed asset, speaking Vesu v2's entry points, calldata, event and errors as
- * its official source has them (shared/vesu.ts, docs/contracts.md "Vesu v2"), so the client's
- * builders and reads are mainnet's.
+ * A Vesu-v2-like lending pool on the sandbox chain (docs/sandbox-chain.md "Lending"): the pool
+ * and the PoolFactory at the addresses of the network the sandbox is shaped like (shared/vesu.ts:
+ * mainnet's Prime, or Sepolia's WBTC Prime Sepolia with its oracle's address; VesuSetup below), an
+ * oracle, and one vToken (ERC-4626) per listed asset, speaking Vesu v2's entry points,
+ * calldata, events and errors as its official source has them (shared/vesu.ts, docs/contracts.md
+ * "Vesu v2"), so the client's builders and reads are the real network's.
  *
  * The model (amounts bigint, exact, rounded in the pool's favour):
  * - Per asset: `reserve` (asset units the pool holds), `total_collateral_shares` (SCALE = 1e18)
@@ -31,7 +32,7 @@ import {
   SELECTOR,
   TRANSFER_EVENT_KEY,
 } from '../../shared/erc20.js';
-import { resolveToken, type Token } from '../../shared/tokens.js';
+import { type Network, parseAddress, resolveToken, type Token } from '../../shared/tokens.js';
 import {
   fromI257Felts,
   i257Felts,
@@ -188,24 +189,73 @@ export const VTOKEN_CLASS_HASH = selectorOf('sandbox::vesu_v_token');
 export const VESU_ORACLE_CLASS_HASH = selectorOf('sandbox::vesu_oracle');
 export const VESU_FACTORY_CLASS_HASH = selectorOf('sandbox::vesu_pool_factory');
 
-const PRIME = vesuFor('mainnet');
-if (PRIME === undefined) throw new Error('the mainnet Vesu deployment is missing');
-export const PRIME_POOL_ADDRESS = BigInt(PRIME.pools[0]?.address as string);
-export const POOL_FACTORY_ADDRESS = BigInt(PRIME.poolFactory);
+/**
+ * The deployment parameters of the sandbox's Vesu for the network it is shaped like: where the
+ * pool, factory and oracle sit (shared/vesu.ts; mainnet's oracle is a label, Sepolia's the one
+ * its deployment file names), the pool's on-chain name, the listed assets with their initial
+ * liquidity (supplied by the sandbox's own provider; a vToken label each), and the pairs with a
+ * debt cap (asset units of the debt; the others have none, 0).
+ */
+export interface VesuSetup {
+  network: Network;
+  pool: bigint;
+  factory: bigint;
+  oracle: bigint;
+  name: string;
+  listed: ReadonlyArray<{ symbol: string; liquidity: bigint }>;
+  debtCaps: ReadonlyArray<{ collateral: string; debt: string; cap: string }>;
+}
 
-/** The listed assets: initial liquidity (supplied by the sandbox's own provider) and their vToken label. */
-const LISTED: ReadonlyArray<{ symbol: string; liquidity: bigint }> = [
-  { symbol: 'ETH', liquidity: 100n },
-  { symbol: 'WBTC', liquidity: 5n },
-  { symbol: 'STRK', liquidity: 1_000_000n },
-  { symbol: 'USDC', liquidity: 500_000n },
-  { symbol: 'USDT', liquidity: 20_000n },
-];
+function deploymentOf(network: Network): NonNullable<ReturnType<typeof vesuFor>> {
+  const deployment = vesuFor(network);
+  if (deployment === undefined) throw new Error(`no Vesu deployment on ${network}`);
+  return deployment;
+}
 
-/** Pairs with a debt cap (asset units of the debt); the others have none (0). */
-const DEBT_CAPS: ReadonlyArray<{ collateral: string; debt: string; cap: string }> = [
-  { collateral: 'WBTC', debt: 'USDT', cap: '1000' },
-];
+const SETUPS: Readonly<Record<Network, Omit<VesuSetup, 'pool' | 'factory' | 'oracle'>>> = {
+  mainnet: {
+    network: 'mainnet',
+    name: 'Prime',
+    listed: [
+      { symbol: 'ETH', liquidity: 100n },
+      { symbol: 'WBTC', liquidity: 5n },
+      { symbol: 'STRK', liquidity: 1_000_000n },
+      { symbol: 'USDC', liquidity: 500_000n },
+      { symbol: 'USDT', liquidity: 20_000n },
+    ],
+    debtCaps: [{ collateral: 'WBTC', debt: 'USDT', cap: '1000' }],
+  },
+  // the assets vesu-v2's deployment-sepolia.json lists (no STRK): WBTC and Circle's USDC
+  sepolia: {
+    network: 'sepolia',
+    name: 'WBTC Prime Sepolia',
+    listed: [
+      { symbol: 'WBTC', liquidity: 5n },
+      { symbol: 'USDC', liquidity: 500_000n },
+    ],
+    debtCaps: [],
+  },
+};
+
+/** The sandbox's Vesu parameters for `network` (the deployment's addresses from shared/vesu.ts). */
+export function vesuSetup(network: Network): VesuSetup {
+  const deployment = deploymentOf(network);
+  const pool = deployment.pools.find((p) => p.name === deployment.defaultPool);
+  if (pool === undefined) throw new Error(`no default Vesu pool on ${network}`);
+  return {
+    ...SETUPS[network],
+    pool: BigInt(pool.address),
+    factory: BigInt(deployment.poolFactory),
+    oracle:
+      deployment.oracle === undefined
+        ? VESU_ORACLE_ADDRESS
+        : BigInt(parseAddress(deployment.oracle)),
+  };
+}
+
+const MAINNET = vesuSetup('mainnet');
+export const PRIME_POOL_ADDRESS = MAINNET.pool;
+export const POOL_FACTORY_ADDRESS = MAINNET.factory;
 
 export interface ListedAsset {
   token: Token;
@@ -214,9 +264,9 @@ export interface ListedAsset {
   vToken: bigint;
 }
 
-export function listedAssets(): ListedAsset[] {
-  return LISTED.map(({ symbol }) => {
-    const token = resolveToken('mainnet', symbol);
+export function listedAssets(setup: VesuSetup = MAINNET): ListedAsset[] {
+  return setup.listed.map(({ symbol }) => {
+    const token = resolveToken(setup.network, symbol);
     return {
       token,
       address: BigInt(token.address),
@@ -301,21 +351,24 @@ export class VesuOracleContract implements Contract {
 
 export class VesuPoolContract implements Contract {
   readonly classHash = VESU_POOL_CLASS_HASH;
-  readonly address = PRIME_POOL_ADDRESS;
+  readonly address: bigint;
+  readonly setup: VesuSetup;
   readonly assets: ReadonlyMap<bigint, ListedAsset>;
   readonly #now: () => bigint;
   readonly #oracle: VesuOracleContract;
   readonly #caps: ReadonlyMap<string, bigint>;
 
-  constructor(now: () => bigint, oracle: VesuOracleContract) {
+  constructor(now: () => bigint, oracle: VesuOracleContract, setup: VesuSetup = MAINNET) {
     this.#now = now;
     this.#oracle = oracle;
-    this.assets = new Map(listedAssets().map((asset) => [asset.address, asset]));
+    this.setup = setup;
+    this.address = setup.pool;
+    this.assets = new Map(listedAssets(setup).map((asset) => [asset.address, asset]));
     this.#caps = new Map(
-      DEBT_CAPS.map(({ collateral, debt, cap }) => {
-        const debtToken = resolveToken('mainnet', debt);
+      setup.debtCaps.map(({ collateral, debt, cap }) => {
+        const debtToken = resolveToken(setup.network, debt);
         const units = BigInt(cap) * 10n ** BigInt(debtToken.decimals);
-        return [`${resolveToken('mainnet', collateral).address}:${debtToken.address}`, units];
+        return [`${resolveToken(setup.network, collateral).address}:${debtToken.address}`, units];
       }),
     );
   }
@@ -930,13 +983,13 @@ export class VesuPoolContract implements Contract {
       }
       case VESU_POOL_SELECTOR.oracle:
         expectArgs(calldata, 0);
-        return [VESU_ORACLE_ADDRESS];
+        return [this.setup.oracle];
       case VESU_POOL_SELECTOR.is_paused:
         expectArgs(calldata, 0);
         return [0n];
       case VESU_POOL_SELECTOR.pool_name:
         expectArgs(calldata, 0);
-        return [label('Prime')];
+        return [label(this.setup.name)];
       default:
         throw new EntryPointNotFound(selector);
     }
@@ -1302,9 +1355,10 @@ export interface VesuDeployment {
   seed(view: StateView, usdPrices: ReadonlyMap<string, bigint>): void;
 }
 
-export function vesuContracts(now: () => bigint): VesuDeployment {
+export function vesuContracts(now: () => bigint, network: Network = 'mainnet'): VesuDeployment {
+  const setup = vesuSetup(network);
   const oracle = new VesuOracleContract();
-  const pool = new VesuPoolContract(now, oracle);
+  const pool = new VesuPoolContract(now, oracle, setup);
   const vTokens = [...pool.assets.values()].map((asset) => new VTokenContract(asset, pool, oracle));
   return {
     pool,
@@ -1312,8 +1366,8 @@ export function vesuContracts(now: () => bigint): VesuDeployment {
     vTokens,
     contracts: [
       { address: pool.address, contract: pool },
-      { address: POOL_FACTORY_ADDRESS, contract: new VesuFactoryContract(pool) },
-      { address: VESU_ORACLE_ADDRESS, contract: oracle },
+      { address: setup.factory, contract: new VesuFactoryContract(pool) },
+      { address: setup.oracle, contract: oracle },
       ...vTokens.map((v) => ({ address: v.asset.vToken, contract: v })),
     ],
     seed(view, usdPrices) {
@@ -1324,7 +1378,7 @@ export function vesuContracts(now: () => bigint): VesuDeployment {
           value: price ?? 0n,
           valid: price !== undefined && price > 0n,
         });
-        const liquidity = LISTED.find((l) => l.symbol === token.symbol)?.liquidity ?? 0n;
+        const liquidity = setup.listed.find((l) => l.symbol === token.symbol)?.liquidity ?? 0n;
         const assets = liquidity * scale;
         view.mint(vToken.asset.address, pool.address, assets);
         vToken.seed(view, LIQUIDITY_PROVIDER, assets);

@@ -34,6 +34,11 @@ export interface EmulatorCall {
 }
 
 export interface EmulatorReceipt {
+  /**
+   * the receipt's status, or 'REFUSED_AT_BUILD' when the paymaster's build simulated the calls
+   * and refused them (156 TRANSACTION_EXECUTION_ERROR; `revert_reason` is its execution_error, no
+   * events, nothing was relayed)
+   */
   execution_status: string;
   revert_reason?: string;
   events: Array<{ from_address: string; keys: string[]; data: string[] }>;
@@ -51,7 +56,7 @@ export interface Emulator {
   ): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
   /** a fresh key's account, funded by the faucet (deployed by its first transaction) */
   wallet(): Promise<EmulatorWallet>;
-  /** builds, signs and executes `calls` (sponsored); the receipt */
+  /** builds, signs and executes `calls` (sponsored); the receipt, or the build's refusal (see EmulatorReceipt) */
   transact(wallet: EmulatorWallet, calls: EmulatorCall[]): Promise<EmulatorReceipt>;
   view(address: string, entrypoint: string, calldata?: string[]): Promise<bigint[]>;
   balance(token: string, owner: string): Promise<bigint>;
@@ -130,9 +135,22 @@ export async function startEmulator(): Promise<Emulator> {
         ? { type: 'invoke', invoke }
         : { type: 'deploy_and_invoke', invoke, deployment };
       const parameters = { version: '0x1', fee_mode: { mode: 'sponsored' } };
-      const built = (
-        await rpc('/paymaster', 'paymaster_buildTransaction', { transaction, parameters })
-      ).result as { type: string; typed_data: unknown; parameters: unknown; deployment?: unknown };
+      const answer = await rpc('/paymaster', 'paymaster_buildTransaction', {
+        transaction,
+        parameters,
+      });
+      if (answer.error !== undefined) {
+        // the build simulates the calls: a revert is refused there, with its reason
+        expect(answer.error.code).toBe(156);
+        const reason = (answer.error.data as { execution_error: string }).execution_error;
+        return { execution_status: 'REFUSED_AT_BUILD', revert_reason: reason, events: [] };
+      }
+      const built = answer.result as {
+        type: string;
+        typed_data: unknown;
+        parameters: unknown;
+        deployment?: unknown;
+      };
       const hash = typedData.getMessageHash(built.typed_data as never, wallet.address);
       const signature = splitSignature(signStarkHash(hash, wallet.privateKey));
       const executed = await rpc('/paymaster', 'paymaster_executeTransaction', {

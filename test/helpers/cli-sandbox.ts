@@ -48,12 +48,18 @@ export interface TwoUsers {
   close(): Promise<void>;
 }
 
-/** Starts the sandbox (alice's data folder), copies its sandbox.json to bob's, signs both in. */
-export async function startTwoUsers(): Promise<TwoUsers> {
+/**
+ * Starts the sandbox (alice's data folder; shaped like `options.network`, mainnet by default),
+ * copies its sandbox.json to bob's, signs both in.
+ */
+export async function startTwoUsers(
+  options: { network?: 'mainnet' | 'sepolia' } = {},
+): Promise<TwoUsers> {
   const alice = tempHome();
   const bob = tempHome();
+  const network = options.network === undefined ? [] : ['--network', options.network];
   const sandbox = spawnBin(
-    ['sandbox', '--port', '0', '--json'],
+    ['sandbox', '--port', '0', '--json', ...network],
     cleanEnv({ FINANCE_TUI_HOME: alice.dir }),
   );
   const close = async (): Promise<void> => {

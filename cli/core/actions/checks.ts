@@ -252,6 +252,18 @@ export type SimulationResult =
     };
 
 /**
+ * A simulated revert (ours, or the paymaster's at build): SIMULATION_REVERTED with its reason,
+ * nothing signed.
+ */
+export function refuseReverted(reason: string): never {
+  return refuse(
+    ErrorCode.SIMULATION_REVERTED,
+    `the simulated transaction reverts: ${reason.slice(0, 300)}; nothing was signed`,
+    { reason: reason.slice(0, 1000) },
+  );
+}
+
+/**
  * The simulated multicall against the plan: a revert is SIMULATION_REVERTED with its reason;
  * for each output token, what the account receives from others must be at least the sum of the
  * confirmed minimums of the swaps into it (SIMULATION_BELOW_MINIMUM); each planned transfer must
@@ -263,15 +275,7 @@ export function checkSimulation(
   gas: GasQuote,
   simulation: SimulationResult,
 ): void {
-  if (simulation.reverted) {
-    refuse(
-      ErrorCode.SIMULATION_REVERTED,
-      `the simulated transaction reverts: ${simulation.reason.slice(0, 300)}; nothing was signed`,
-      {
-        reason: simulation.reason.slice(0, 1000),
-      },
-    );
-  }
+  if (simulation.reverted) refuseReverted(simulation.reason);
   const effects = effectsOf(plan.legs, plan);
   const flowTo = (token: string, to: string): bigint =>
     simulation.transfers

@@ -13,6 +13,7 @@ import type { ActionEvent } from '../events.js';
 import type { PreparedExecution } from '../chain/execute.js';
 import { prefetchAccountFacts } from '../chain/facts.js';
 import { readBalances, type TokenBalance } from '../chain/reads.js';
+import { paymasterSimulationRevert } from '../chain/errors.js';
 import { simulatePrepared } from '../chain/simulate.js';
 import { prepareWithFee } from '../execution.js';
 import {
@@ -26,6 +27,7 @@ import {
   QUOTE_MAX_AGE_MS,
   type SimulationResult,
   verifyCalls,
+  refuseReverted,
 } from './checks.js';
 import { planDocument } from './document.js';
 import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
@@ -120,17 +122,30 @@ export async function finalize(
   const acknowledgments = legAcknowledgments(plan.legs, plan);
   if (!options.askAtConfirmation) requireAcknowledgments(acknowledgments, options.acknowledged);
   const warnings = checkPriceImpact(plan, true);
-  const [prepared, balances] = await Promise.all([
-    prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call),
+  const heldNow =
     options.balances ??
-      balancesOf(
-        ctx,
-        call,
-        involvedTokens(
-          effectsOf(plan.legs, plan).out.map((o) => o.token),
-          ctx.fee.gasToken,
-        ),
+    balancesOf(
+      ctx,
+      call,
+      involvedTokens(
+        effectsOf(plan.legs, plan).out.map((o) => o.token),
+        ctx.fee.gasToken,
       ),
+    );
+  const [prepared, balances] = await Promise.all([
+    prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call).catch(
+      async (error: unknown) => {
+        // the paymaster simulates at build (as AVNU does): a revert there is our simulation's
+        // revert, after the balance check that would have named a shortfall (without the gas,
+        // which the refused build never quoted)
+        const reason = paymasterSimulationRevert(error);
+        if (reason === undefined) throw error;
+        const held = (await heldNow).map((b) => ({ token: b.token.address, amount: b.balance }));
+        checkBalances(plan, { mode: 'sponsored' }, held);
+        return refuseReverted(reason);
+      },
+    ),
+    heldNow,
   ]);
   const gas = gasOf(prepared, ctx.account.network);
   const held: Balance[] = balances.map((b) => ({ token: b.token.address, amount: b.balance }));

@@ -4,7 +4,7 @@
  * a person types (the app's forms, the tool server's inputs), so a refusal reads the same
  * everywhere. Pure: no I/O.
  *
- * - swaps are mainnet-only (the sandbox is mainnet-like): NETWORK_UNSUPPORTED elsewhere;
+ * - swaps are mainnet-only (a sandbox counts as the network it is shaped like): NETWORK_UNSUPPORTED elsewhere;
  * - a token is a registry token of the network (symbol or address);
  * - an amount is an exact decimal of the token (shared/amount.ts parseAmount), above zero and
  *   within a u256; one in base units the same (shared/amount.ts checkBaseUnits);
@@ -46,15 +46,16 @@ export function slippageLevel(bps: number): 'ok' | 'high' | 'very-high' {
 }
 
 /**
- * Which networks each family of action runs on, in one place: swaps on mainnet only (and the
- * mainnet-like sandbox: the aggregator serves mainnet); native staking on mainnet and on the
- * test network (Sepolia has its own staking contract, shared/staking.ts).
+ * Which networks each family of action runs on, in one place: swaps on mainnet only (the
+ * aggregator serves mainnet; a sandbox is held to the network it is shaped like); native staking
+ * and lending on mainnet and on the test network (Sepolia has its own staking contract,
+ * shared/staking.ts, and its own Vesu v2 deployment, shared/vesu.ts).
  */
 export const NETWORKS_OF = {
   swaps: ['mainnet'],
   staking: ['mainnet', 'sepolia'],
-  // shared/vesu.ts: no confirmed Vesu v2 deployment on sepolia, so no pool there (never guessed)
-  lending: ['mainnet'],
+  // shared/vesu.ts: Vesu v2 is deployed on both (docs/decisions.md "Lending on Sepolia")
+  lending: ['mainnet', 'sepolia'],
 } as const satisfies Record<string, readonly Network[]>;
 
 const FAMILY_WORDS: Record<keyof typeof NETWORKS_OF, string> = {
@@ -81,7 +82,7 @@ export function swapsSupported(network: Network): boolean {
   return (NETWORKS_OF.swaps as readonly Network[]).includes(network);
 }
 
-/** Swaps run on mainnet only (and the mainnet-like sandbox). */
+/** Swaps run on mainnet only (and a mainnet-shaped sandbox). */
 export function swapsAllowed(network: Network): void {
   networkAllows('swaps', network);
 }

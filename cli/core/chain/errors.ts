@@ -22,6 +22,9 @@ const SNIP29_NAMES: Readonly<Record<number, string>> = {
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
 
+/** A revert reason is bounded at 1000 characters (docs/architecture.md "Client behaviour"). */
+const REVERT_REASON_MAX = 1000;
+
 /** The paymaster's or the node's words: one printable line, bounded (shared/printable.ts). */
 const short = (value: unknown): string => {
   const text = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
@@ -59,6 +62,20 @@ export function paymasterRefusal(error: {
       `the paymaster refused the signature: ${why}`,
       { details },
     );
+  // the paymaster simulates at build, as AVNU does: a call list that would revert is refused with
+  // the revert reason in data.execution_error (SNIP-29; docs/sandbox-chain.md "Paymaster")
+  const executionError =
+    code === 156 && typeof error.data === 'object' && error.data !== null
+      ? (error.data as { execution_error?: unknown }).execution_error
+      : undefined;
+  if (typeof executionError === 'string' && executionError.trim() !== '') {
+    const reason = printable(executionError, REVERT_REASON_MAX);
+    return new AppError(
+      ErrorCode.PAYMASTER_REFUSED,
+      `the paymaster refused the transaction, nothing was sent: it would fail (TRANSACTION_EXECUTION_ERROR, 156): ${reason}`,
+      { details: { ...details, revertReason: reason } },
+    );
+  }
   if (code === 154) {
     return new AppError(
       ErrorCode.FEE_ABOVE_MAX,
@@ -71,6 +88,17 @@ export function paymasterRefusal(error: {
     `the paymaster refused the transaction: ${why}`,
     { details },
   );
+}
+
+/**
+ * The revert reason when `error` is the paymaster's build refusing a call list its simulation saw
+ * revert (156 with `execution_error`, worded by paymasterRefusal), else undefined: the planner
+ * treats it as its own simulation's revert (cli/core/actions/plan-action.ts).
+ */
+export function paymasterSimulationRevert(error: unknown): string | undefined {
+  if (!isAppError(error) || error.code !== ErrorCode.PAYMASTER_REFUSED) return undefined;
+  const reason = error.details?.revertReason;
+  return error.details?.paymasterCode === 156 && typeof reason === 'string' ? reason : undefined;
 }
 
 export function mapChainError(error: unknown, scope: CallScope): unknown {

@@ -404,8 +404,9 @@ describe('lending legs', () => {
     ]);
   });
 
-  it('no pool on sepolia; an unknown pool by name', () => {
-    expect(refusal(() => lendingPool('sepolia')).code).toBe('NETWORK_UNSUPPORTED');
+  it("sepolia's own pool; an unknown pool by name", () => {
+    expect(lendingPool('sepolia').name).toBe('WBTC Prime Sepolia');
+    expect(refusal(() => lendingPool('sepolia', 'prime')).code).toBe('UNKNOWN_POOL');
     expect(refusal(() => lendingPool('mainnet', 'Nowhere')).code).toBe('UNKNOWN_POOL');
     expect(lendingPool('mainnet', 'prime').address).toBe(pool.address);
   });
