@@ -243,7 +243,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     // shape; the listening socket is already closed and main.ts bounds the drain to 5 s.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.server.maxConnections = config.maxConnections;
+  // one over ours: the transport plugin takes the newcomer past the cap and closes the connection
+  // idle the longest in its place (plugins/transport.ts; docs/server-security.md "Connections")
+  app.server.maxConnections = config.maxConnections + 1;
   // TypeBox's own checker instead of Fastify's Ajv defaults (coerceTypes, removeAdditional): a
   // wrong type or an unknown property is a 400, never quietly rewritten input.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);

@@ -1,7 +1,8 @@
 /**
  * Per-IP limits: 5/min on /auth/* and /wallet/create, 30/min on /sign/*; IPv6 clients count per
- * /64. Per e-mail, whatever the address: 5 codes sent and 10 tries of a code per 15 minutes. The window is moved with a faked Date (the in-memory store reads Date.now()), never by
- * sleeping.
+ * /64. Per e-mail: 3 codes sent and 5 tries per source (IPv4 address, IPv6 /48) and 30 and 50 from
+ * all sources per 15 minutes. The window is moved with a faked Date (the in-memory store reads
+ * Date.now()), never by sleeping.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EMAIL_GUESSES, EMAIL_SENDS, MemoryCounterStore } from '../server/plugins/rate-limit.js';
@@ -38,7 +39,8 @@ describe('login limit', () => {
       expect(res.headers['x-ratelimit-limit']).toBe('5');
       expect(res.headers['x-ratelimit-remaining']).toBe('0');
     }
-    expect(ok[0]?.headers['x-ratelimit-limit']).toBe('5');
+    // an answered login's headers describe its tightest rule: codes to that e-mail from this source
+    expect(ok[0]?.headers['x-ratelimit-limit']).toBe(String(EMAIL_SENDS.perSource));
     expect(t.identity.outbox.size).toBe(5);
   });
 
@@ -164,11 +166,11 @@ describe('X-Forwarded-For', () => {
     const { ok } = await burst(20, (i) => fromSpoofer(t.app, i));
     expect(ok).toHaveLength(20);
     // â€¦and one forwarded client is still limited
-    const same = await burst(8, () =>
+    const same = await burst(8, (i) =>
       post(
         t.app,
         '/auth/login',
-        { email: 'x@example.com' },
+        { email: `x${i}@example.com` },
         { remoteAddress: '203.0.113.50', headers: { 'x-forwarded-for': '10.8.8.8' } },
       ),
     );
@@ -330,101 +332,126 @@ describe('strangers filling the limiter (issue 15: 100,000 forwarded addresses Ã
   });
 });
 
-describe('sign-in codes per e-mail, whatever the source address (issue 27)', () => {
+describe('sign-in codes per e-mail, per source and in all (issues 27, 33)', () => {
   const victim = 'victim@example.com';
   const from = (i: number) => `198.51.100.${(i % 250) + 1}`;
+  const login = (email: string, remoteAddress: string) =>
+    post(t.app, '/auth/login', { email }, { remoteAddress });
+  const verify = (email: string, code: string, remoteAddress: string) =>
+    post(t.app, '/auth/verify', { email, code }, { remoteAddress });
+  const wrongFor = (code: string) => (i: number) =>
+    String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
 
-  it('a burst of 40 logins for one address from 40 addresses mails 5 codes; the rest are 429', async () => {
+  it('a burst of 40 logins for one address from 40 addresses mails 30 codes; the rest are 429', async () => {
     t = await buildTestApp();
     const sent = vi.spyOn(t.identity, 'sendOtp');
     // the address spelled as people type it: one mailbox, one counter
     const spellings = [victim, 'Victim@Example.com', 'VICTIM@EXAMPLE.COM'];
-    const { ok, limited } = await burst(40, (i) =>
-      post(t.app, '/auth/login', { email: spellings[i % 3] }, { remoteAddress: from(i) }),
-    );
+    const { ok, limited } = await burst(40, (i) => login(spellings[i % 3] as string, from(i)));
     expect(ok).toHaveLength(EMAIL_SENDS.max);
     expect(limited).toHaveLength(40 - EMAIL_SENDS.max);
     expect(sent).toHaveBeenCalledTimes(EMAIL_SENDS.max);
     const refusal = limited[0]?.json().error;
     expect(refusal.code).toBe('RATE_LIMITED');
-    expect(refusal.message).toMatch(/codes were sent to this e-mail address.*retry in \d+ s/);
+    expect(refusal.message).toMatch(/30 codes were sent to this e-mail address.*retry in \d+ s/);
     expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(60);
     expect(Number(limited[0]?.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     // another address is not touched
-    expect(
-      (await post(t.app, '/auth/login', { email: 'other@example.com' }, { remoteAddress: from(1) }))
-        .statusCode,
-    ).toBe(200);
+    expect((await login('other@example.com', from(1))).statusCode).toBe(200);
     // the e-mail is never in a log line, raw or lower-cased
     expect(t.logs().toLowerCase()).not.toContain(victim);
   });
 
-  it('a flooded address still signs in with its newest code', async () => {
+  it('one source mails 3 codes to an address; one IPv6 /48 is one source, whatever its /64s', async () => {
     t = await buildTestApp();
-    await burst(12, (i) =>
-      post(t.app, '/auth/login', { email: victim }, { remoteAddress: from(i) }),
+    const sent = vi.spyOn(t.identity, 'sendOtp');
+    const fromOne = await burst(5, () => login(victim, '203.0.113.70'));
+    expect(fromOne.ok).toHaveLength(EMAIL_SENDS.perSource);
+    expect(fromOne.limited[0]?.json().error.message).toMatch(
+      /3 codes were sent to this e-mail address from your network.*use the newest one/,
     );
-    const newest = t.identity.outbox.get(victim) as string;
-    const res = await post(
-      t.app,
-      '/auth/verify',
-      { email: victim, code: newest },
-      { remoteAddress: '192.0.2.200' },
-    );
-    expect(res.statusCode).toBe(200);
+    const fromSite = await burst(20, (i) => login(victim, `2001:db8:33:${i.toString(16)}::1`));
+    expect(fromSite.ok).toHaveLength(EMAIL_SENDS.perSource);
+    // what a source may not send costs the address's ceiling nothing
+    expect(sent).toHaveBeenCalledTimes(2 * EMAIL_SENDS.perSource);
   });
 
-  it('guesses from 60 addresses: 10 reach the provider, then the code is burnt; a new code works', async () => {
+  it('a stranger sending 20 logins and 20 wrong codes for the address from other sources: the person still signs in', async () => {
     t = await buildTestApp();
-    expect(
-      (await post(t.app, '/auth/login', { email: victim }, { remoteAddress: '192.0.2.10' }))
-        .statusCode,
-    ).toBe(200);
-    const code = t.identity.outbox.get(victim) as string;
-    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const person = '192.0.2.200';
     const checked = vi.spyOn(t.identity, 'verifyOtp');
-    const { all } = await burst(60, (i) =>
-      post(t.app, '/auth/verify', { email: victim, code: wrong(i) }, { remoteAddress: from(i) }),
+    // the stranger first, from 20 IPv4 addresses and the /64s of one /48
+    await burst(20, (i) => login(victim, from(i)));
+    await burst(20, (i) => login(victim, `2001:db8:66:${i.toString(16)}::1`));
+    const stolen = t.identity.outbox.get(victim) as string;
+    const wrong = wrongFor(stolen);
+    const guesses = await burst(20, (i) => verify(victim, wrong(i), from(i % 4)));
+    expect(guesses.all.filter((r) => r.statusCode === 401)).toHaveLength(20);
+    // the person asks for a code and signs in with it
+    expect((await login(victim, person)).statusCode).toBe(200);
+    const code = t.identity.outbox.get(victim) as string;
+    const signedIn = await verify(victim, code, person);
+    expect(signedIn.statusCode).toBe(200);
+    expect(checked).toHaveBeenCalledTimes(21);
+  });
+
+  it('a source has 5 tries of codes for an address; a new code from it starts them again', async () => {
+    t = await buildTestApp();
+    const here = '192.0.2.30';
+    expect((await login(victim, here)).statusCode).toBe(200);
+    const wrong = wrongFor(t.identity.outbox.get(victim) as string);
+    const tries = [];
+    // the per-client verify limit is 5 a minute: the fake clock moves a minute between rounds
+    for (let i = 0; i < EMAIL_GUESSES.perSource + 1; i++) {
+      tries.push((await verify(victim, wrong(i), here)).statusCode);
+      if (i === 3) {
+        vi.useFakeTimers({ toFake: ['Date'] });
+        vi.setSystemTime(Date.now() + 60_000);
+      }
+    }
+    expect(tries).toEqual([401, 401, 401, 401, 401, 429]);
+    // another source still has its tries (the address's ceiling is far)
+    expect((await verify(victim, wrong(9), '192.0.2.31')).statusCode).toBe(401);
+    expect((await login(victim, here)).statusCode).toBe(200);
+    expect((await verify(victim, t.identity.outbox.get(victim) as string, here)).statusCode).toBe(
+      200,
     );
+  });
+
+  it('guesses from 60 addresses: 50 reach the provider, then no code works here until the window closes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    t = await buildTestApp();
+    expect((await login(victim, '192.0.2.10')).statusCode).toBe(200);
+    const code = t.identity.outbox.get(victim) as string;
+    const wrong = wrongFor(code);
+    const checked = vi.spyOn(t.identity, 'verifyOtp');
+    const { all } = await burst(60, (i) => verify(victim, wrong(i), from(i)));
     expect(all.filter((r) => r.statusCode === 401)).toHaveLength(EMAIL_GUESSES.max);
     const limited = all.filter((r) => r.statusCode === 429);
     expect(limited).toHaveLength(60 - EMAIL_GUESSES.max);
-    expect(limited[0]?.json().error.message).toMatch(/current code no longer works here/);
+    expect(limited[0]?.json().error.message).toMatch(/no code works here until the window closes/);
     expect(checked).toHaveBeenCalledTimes(EMAIL_GUESSES.max);
-    // the right code, now: refused without reaching the provider (burnt)
-    const burnt = await post(
-      t.app,
-      '/auth/verify',
-      { email: victim, code },
-      { remoteAddress: '192.0.2.11' },
-    );
-    expect(burnt.statusCode).toBe(429);
-    expect(checked).toHaveBeenCalledTimes(EMAIL_GUESSES.max);
-    // a new code (the second of five) gets its tries again, and signs in
-    expect(
-      (await post(t.app, '/auth/login', { email: victim }, { remoteAddress: '192.0.2.12' }))
-        .statusCode,
-    ).toBe(200);
+    // the right code, now: refused without reaching the provider; a new code does not reopen it
+    expect((await verify(victim, code, '192.0.2.11')).statusCode).toBe(429);
+    expect((await login(victim, '192.0.2.12')).statusCode).toBe(200);
     const fresh = t.identity.outbox.get(victim) as string;
-    const signedIn = await post(
-      t.app,
-      '/auth/verify',
-      { email: victim.toUpperCase(), code: fresh },
-      { remoteAddress: '192.0.2.12' },
-    );
-    expect(signedIn.statusCode).toBe(200);
+    expect((await verify(victim, fresh, '192.0.2.12')).statusCode).toBe(429);
+    expect(checked).toHaveBeenCalledTimes(EMAIL_GUESSES.max);
+    // the window closes: the newest code signs in, and the count starts again
+    vi.setSystemTime(new Date('2030-01-01T00:15:00Z'));
+    expect((await verify(victim.toUpperCase(), fresh, '192.0.2.12')).statusCode).toBe(200);
   });
 
   it('the windows close after 15 minutes (fake clock)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
     t = await buildTestApp();
-    const send = (i: number) =>
-      post(t.app, '/auth/login', { email: victim }, { remoteAddress: from(i) });
-    expect((await burst(6, send)).ok).toHaveLength(EMAIL_SENDS.max);
+    const here = '198.51.100.9';
+    expect((await burst(4, () => login(victim, here))).ok).toHaveLength(EMAIL_SENDS.perSource);
     vi.setSystemTime(new Date('2030-01-01T00:14:59Z'));
-    expect((await send(50)).statusCode).toBe(429);
+    expect((await login(victim, here)).statusCode).toBe(429);
     vi.setSystemTime(new Date('2030-01-01T00:15:00Z'));
-    expect((await send(51)).statusCode).toBe(200);
+    expect((await login(victim, here)).statusCode).toBe(200);
   });
 });

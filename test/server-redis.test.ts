@@ -1,6 +1,6 @@
 /**
  * With Redis, instances share limits: two app instances on one real redis-server allow 5
- * logins per IP between them, and a token signed out on one is refused by the other. And two `finance-tui serve` processes on one redis-server
+ * logins per IP between them, and the per-e-mail limits (per source and in all), and a token signed out on one is refused by the other. And two `finance-tui serve` processes on one redis-server
  * provision one wallet per user however the calls are spread between them. `serve` checks at start
  * that Redis will keep sign-outs (an append-only file, no eviction), and with one a signed-out
  * token stays refused across a Redis restart. Skipped (with the reason) only when redis-server is
@@ -88,8 +88,23 @@ describe.skipIf(redisServerPath === undefined)(
     it('two instances share the per-e-mail limits; the counter keys hold no e-mail address', async () => {
       const [a, b] = apps as [TestApp, TestApp];
       const email = 'shared-victim@example.com';
+      // one source: 3 codes to the address, the two instances together
+      const fromOne = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          post(
+            i % 2 === 0 ? a.app : b.app,
+            '/auth/login',
+            { email },
+            {
+              remoteAddress: '198.51.99.1',
+            },
+          ),
+        ),
+      );
+      expect(fromOne.filter((r) => r.statusCode === 200)).toHaveLength(3);
+      // 37 more sources: 30 codes to the address in all
       const sends = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
+        Array.from({ length: 37 }, (_, i) =>
           post(
             i % 2 === 0 ? a.app : b.app,
             '/auth/login',
@@ -100,13 +115,13 @@ describe.skipIf(redisServerPath === undefined)(
           ),
         ),
       );
-      expect(sends.filter((r) => r.statusCode === 200)).toHaveLength(5);
-      expect(sends.filter((r) => r.statusCode === 429)).toHaveLength(7);
+      expect(sends.filter((r) => r.statusCode === 200)).toHaveLength(27);
+      expect(sends.filter((r) => r.statusCode === 429)).toHaveLength(10);
       // the newest code was mailed by one of the two fakes
       const code = a.identity.outbox.get(email) ?? (b.identity.outbox.get(email) as string);
       const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
       const guesses = await Promise.all(
-        Array.from({ length: 16 }, (_, i) =>
+        Array.from({ length: 56 }, (_, i) =>
           post(
             i % 2 === 0 ? a.app : b.app,
             '/auth/verify',
@@ -117,9 +132,13 @@ describe.skipIf(redisServerPath === undefined)(
           ),
         ),
       );
+      expect(guesses.filter((r) => r.statusCode === 401)).toHaveLength(50);
       expect(guesses.filter((r) => r.statusCode === 429)).toHaveLength(6);
-      const keys = await (clients[0] as Redis).keys('finance-tui-rl:*:email:*');
-      expect(keys.length).toBeGreaterThanOrEqual(2);
+      const keys = [
+        ...(await (clients[0] as Redis).keys('finance-tui-rl:*:email:*')),
+        ...(await (clients[0] as Redis).keys('finance-tui-rl:*:email-source:*')),
+      ];
+      expect(keys.length).toBeGreaterThanOrEqual(4);
       for (const key of keys) expect(key.toLowerCase()).not.toContain('victim');
     });
 

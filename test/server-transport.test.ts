@@ -31,6 +31,7 @@ interface Parsed {
 }
 
 let handle: ServerHandle | undefined;
+let identity = new FakeIdentity();
 let logs = '';
 const openSockets: Socket[] = [];
 
@@ -48,8 +49,9 @@ async function start(overrides: Partial<ServerConfig> = {}): Promise<number> {
       callback();
     },
   });
+  identity = new FakeIdentity();
   handle = await startServer(testConfig({ port: 0, ...overrides }), {
-    identity: new FakeIdentity(),
+    identity,
     logStream,
   });
   return Number(new URL(handle.url).port);
@@ -177,15 +179,16 @@ describe('deadlines', () => {
 });
 
 describe('connection cap', () => {
-  it('refuses connections past maxConnections, and takes new ones once a slot frees', async () => {
+  it('refuses connections past maxConnections while every one has a request in flight, and takes new ones once a slot frees', async () => {
     const port = await start({ maxConnections: 3 });
     const held: Raw[] = [];
     for (let i = 0; i < 3; i++) {
       const raw = await open(port);
-      raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-      expect((await response(raw)).status).toBe(200);
+      // a body that never comes: the request stays in flight (until the request deadline)
+      raw.socket.write(loginHead(100));
       held.push(raw);
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
     // the fourth is accepted by the kernel and closed by the server without a byte of answer
     const extra = await open(port);
     extra.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -194,6 +197,7 @@ describe('connection cap', () => {
     await vi.waitFor(() =>
       expect(logs).toContain('connections refused: the server is at its connection cap'),
     );
+    expect(held.every((raw) => !raw.socket.destroyed)).toBe(true);
 
     held[0]?.socket.destroy();
     await vi.waitFor(
@@ -210,7 +214,46 @@ describe('connection cap', () => {
       { timeout: 5_000, interval: 50 },
     );
   });
+
+  it('with every slot taken, a newcomer gets the slot of the connection idle the longest', async () => {
+    const port = await start({ maxConnections: 3 });
+    const held: Raw[] = [];
+    for (let i = 0; i < 3; i++) {
+      const raw = await open(port, `127.0.0.${10 + i}`);
+      raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect((await response(raw)).status).toBe(200);
+      held.push(raw);
+    }
+    // the first becomes busy again: the second is now the longest idle
+    held[0]?.socket.write(loginHead(100));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await healthFrom(port, '127.0.0.20')).toBe(200);
+    await held[1]?.closed;
+    expect([held[0], held[2]].every((raw) => !raw?.socket.destroyed)).toBe(true);
+    await vi.waitFor(() => expect(logs).toContain('idle connections closed: every slot was taken'));
+  });
 });
+
+/** POST `body` to `path` on a fresh connection from `localAddress`: the status and the parsed body, or 'closed'. */
+async function postFrom(
+  port: number,
+  localAddress: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> } | 'closed'> {
+  const raw = await open(port, localAddress);
+  const json = JSON.stringify(body);
+  raw.socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
+  const first = await Promise.race([
+    raw.closed.then(() => 'closed' as const),
+    raw.receivedText('\r\n\r\n').then(() => 'answered' as const),
+  ]);
+  if (first === 'closed' && !raw.received().includes('\r\n\r\n')) return 'closed';
+  const parsed = await response(raw);
+  return { status: parsed.status, body: JSON.parse(parsed.body) as Record<string, unknown> };
+}
 
 /** GET /health on a fresh connection from `localAddress`: the status, or 'closed' when the server closed it unanswered. */
 async function healthFrom(port: number, localAddress: string): Promise<number | 'closed'> {
@@ -318,6 +361,35 @@ describe('connections per client address (issue 15: one address took every slot)
     });
     expect(await idleFrom(port, '127.0.0.5', 10)).toHaveLength(10);
     expect(await idleFrom(port, '127.0.0.6', 10)).toHaveLength(4);
+  });
+});
+
+describe('idle connections from many sources (issue 33: 171 IPv4 addresses × 3 idle took every slot)', () => {
+  it('200 addresses × 3 idle keep-alive connections: /health and sign-in from others are still served', async () => {
+    // the defaults (512 in all, 128 per address); idle connections kept a minute
+    const port = await start({ keepAliveTimeoutMs: 60_000 });
+    const sources = Array.from(
+      { length: 200 },
+      (_, i) => `127.1.${Math.floor(i / 100)}.${(i % 100) + 1}`,
+    );
+    const holders = (await Promise.all(sources.map((source) => idleFrom(port, source, 3)))).flat();
+    // 600 tried, at most 512 held (each newcomer past the cap took the longest idle's slot)
+    await vi.waitFor(() =>
+      expect(holders.filter((raw) => !raw.socket.destroyed).length).toBeLessThanOrEqual(512),
+    );
+    expect(holders.filter((raw) => !raw.socket.destroyed).length).toBeGreaterThan(400);
+    const answers: Array<number | 'closed'> = [];
+    for (let i = 0; i < 18; i++) answers.push(await healthFrom(port, `127.2.0.${i + 1}`));
+    expect(answers).toEqual(Array(18).fill(200));
+    const email = 'person@example.com';
+    const sent = await postFrom(port, '127.3.0.1', '/auth/login', { email });
+    expect(sent !== 'closed' && sent.status).toBe(200);
+    const signedIn = await postFrom(port, '127.3.0.1', '/auth/verify', {
+      email,
+      code: identity.outbox.get(email),
+    });
+    expect(signedIn !== 'closed' && signedIn.status).toBe(200);
+    expect(signedIn !== 'closed' && typeof signedIn.body.token).toBe('string');
   });
 });
 

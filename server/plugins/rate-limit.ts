@@ -31,8 +31,12 @@ import { redisUnavailable } from '../redis-unavailable.js';
 export interface LimitRule {
   /** the counter space: one per route (or call) and subject */
   name: string;
-  /** the client (client-key.ts), the token's user, or the e-mail address a sign-in names (hashed: emailKey) */
-  per: 'ip' | 'user' | 'email';
+  /**
+   * the client (client-key.ts), the token's user, the e-mail address a sign-in names (hashed:
+   * emailKey), or that address from one source (`email-source`: the client's IPv4 address or
+   * IPv6 /48, see sourceKey)
+   */
+  per: 'ip' | 'user' | 'email' | 'email-source';
   max: number;
   windowMs: number;
   /** in-memory store: most windows this space keeps open at once (see MemoryCounterStore) */
@@ -61,32 +65,66 @@ function rule(
   return { name, per, max, windowMs, capacity };
 }
 
-/** Codes sent to one e-mail address, whatever the source (docs/server-security.md "Sign-in codes per e-mail"). */
-export const EMAIL_SENDS = { max: 5, windowMs: 15 * MINUTE } as const;
-/** Verify attempts against one e-mail address's current code, whatever the source. */
-export const EMAIL_GUESSES = { max: 10, windowMs: 15 * MINUTE } as const;
+/**
+ * Sign-in codes per e-mail address (docs/server-security.md "Sign-in codes per e-mail"): each
+ * source (an IPv4 address or an IPv6 /48) has its own small allowance for an address, and the
+ * address a ceiling over all sources, several times higher, so that a stranger from a few sources
+ * cannot use up the person's allowance, while guesses stay bounded whatever the number of sources.
+ */
+export const EMAIL_SENDS = { perSource: 3, max: 30, windowMs: 15 * MINUTE } as const;
+/** Tries of codes for one e-mail address: per source (a new code from it starts them again), and in all per window. */
+export const EMAIL_GUESSES = { perSource: 5, max: 50, windowMs: 15 * MINUTE } as const;
+
+const minutes = (ms: number): number => ms / MINUTE;
 
 /** The limits of every route (docs/server-api.md "Routes"). */
 export const RATE_LIMITS = {
   // a 6-digit code could be guessed at verify; a mailbox spammed through login
   login: [rule('login:ip', 'ip', 5, CAPACITY.open)],
   verify: [rule('verify:ip', 'ip', 5, CAPACITY.open)],
-  // per e-mail, counted once the body is read (auth.ts): an attacker's many addresses share them
+  // per e-mail, counted once the body is read (auth.ts): per source first, the ceiling only for
+  // what a source may still send (a source over its own allowance costs the address nothing)
   loginEmail: [
+    {
+      ...rule(
+        'login:email-source',
+        'email-source',
+        EMAIL_SENDS.perSource,
+        CAPACITY.open,
+        EMAIL_SENDS.windowMs,
+      ),
+      exceeded: {
+        code: ErrorCode.RATE_LIMITED,
+        message: `${EMAIL_SENDS.perSource} codes were sent to this e-mail address from your network in the last ${minutes(EMAIL_SENDS.windowMs)} minutes; use the newest one, or`,
+      },
+    },
     {
       ...rule('login:email', 'email', EMAIL_SENDS.max, CAPACITY.open, EMAIL_SENDS.windowMs),
       exceeded: {
         code: ErrorCode.RATE_LIMITED,
-        message: `${EMAIL_SENDS.max} codes were sent to this e-mail address in the last ${EMAIL_SENDS.windowMs / MINUTE} minutes; use the newest one, or`,
+        message: `${EMAIL_SENDS.max} codes were sent to this e-mail address in the last ${minutes(EMAIL_SENDS.windowMs)} minutes; use the newest one, or`,
       },
     },
   ],
   verifyEmail: [
     {
+      ...rule(
+        'verify:email-source',
+        'email-source',
+        EMAIL_GUESSES.perSource,
+        CAPACITY.open,
+        EMAIL_GUESSES.windowMs,
+      ),
+      exceeded: {
+        code: ErrorCode.RATE_LIMITED,
+        message: `Too many codes were tried for this e-mail address from your network; ask for a new one (a new code gets ${EMAIL_GUESSES.perSource} tries), or`,
+      },
+    },
+    {
       ...rule('verify:email', 'email', EMAIL_GUESSES.max, CAPACITY.open, EMAIL_GUESSES.windowMs),
       exceeded: {
         code: ErrorCode.RATE_LIMITED,
-        message: `Too many codes were tried for this e-mail address: its current code no longer works here; ask for a new one (a new code gets ${EMAIL_GUESSES.max} tries), or`,
+        message: `Too many codes (${EMAIL_GUESSES.max}) were tried for this e-mail address in the last ${minutes(EMAIL_GUESSES.windowMs)} minutes, from many networks: no code works here until the window closes;`,
       },
     },
   ],
@@ -429,8 +467,15 @@ declare module 'fastify' {
       rules: readonly LimitRule[],
       subjects?: { email?: string },
     ): Promise<void>;
-    /** closes the e-mail rules' windows of `email` (a new code was sent: its tries start again) */
-    resetEmailLimits(rules: readonly LimitRule[], email: string): Promise<void>;
+    /**
+     * closes the windows of `email` (and of `email` from the request's source) that `rules`
+     * count: a new code's tries start again for its source; a sign-in ends them all
+     */
+    resetEmailLimits(
+      request: FastifyRequest,
+      rules: readonly LimitRule[],
+      email: string,
+    ): Promise<void>;
     /** marks the request's client known-good (it has just signed in) */
     rememberClient(request: FastifyRequest): void;
   }
@@ -447,23 +492,37 @@ export function emailKey(email: string): string {
     .slice(0, 32);
 }
 
+/**
+ * The source of a sign-in for the per-e-mail rules: an IPv4 address, or an IPv6 /48 (a site's
+ * allocation: its 65,536 /64s are one source, or a stranger with one /48 would be 65,536).
+ */
+export function sourceKey(client: string): string {
+  return networkKey(client) ?? client;
+}
+
+function clientOf(request: FastifyRequest): string {
+  const client = clientKey(request.ip);
+  // an address we cannot read is no client: refused rather than counted under a shared key
+  if (client === undefined)
+    throw new AppError(
+      ErrorCode.RATE_LIMITED,
+      'The client address could not be read; retry in 60 s',
+      {
+        details: { retryAfter: 60 },
+      },
+    );
+  return client;
+}
+
 function subjectOf(request: FastifyRequest, rule: LimitRule, email: string | undefined): string {
-  if (rule.per === 'email') {
+  if (rule.per === 'email' || rule.per === 'email-source') {
     // an e-mail rule counted without its address is a wiring bug
     if (email === undefined) throw new Error(`rate limit ${rule.name} needs an e-mail address`);
-    return emailKey(email);
+    return rule.per === 'email'
+      ? emailKey(email)
+      : `${emailKey(email)}@${sourceKey(clientOf(request))}`;
   }
-  if (rule.per === 'ip') {
-    const client = clientKey(request.ip);
-    // an address we cannot read is no client: refused rather than counted under a shared key
-    if (client === undefined)
-      throw new AppError(
-        ErrorCode.RATE_LIMITED,
-        'The client address could not be read; retry in 60 s',
-        { details: { retryAfter: 60 } },
-      );
-    return client;
-  }
+  if (rule.per === 'ip') return clientOf(request);
   // user rules sit behind the JWT guard; reaching one without claims is a wiring bug
   if (request.auth === null)
     throw new Error(`rate limit ${rule.name} needs an authenticated request`);
@@ -475,6 +534,13 @@ export interface RateLimitPluginOptions {
   /** replaces both (tests) */
   store?: CounterStore;
 }
+
+/** The order rules are counted in; a stage is counted only when every earlier one is within its limits. */
+const STAGES: ReadonlyArray<ReadonlyArray<LimitRule['per']>> = [
+  ['user'],
+  ['ip', 'email-source'],
+  ['email'],
+];
 
 const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   const store =
@@ -505,17 +571,15 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
     // known-good: an authenticated request (its user's rules are counted first), or a client that signed in lately
     const client = request.auth === null ? clientKey(request.ip) : undefined;
     const context = { known: request.auth !== null || (client !== undefined && known.has(client)) };
-    // the user's rules first: a request over them opens no window for its address
-    const userHits = await count(
-      request,
-      rules.filter((limit) => limit.per === 'user'),
-      context,
-    );
-    const userOver = userHits.some((entry) => entry.hit.count > entry.limit.max);
-    const otherRules = rules.filter((limit) => limit.per !== 'user');
-    let hits = userHits;
-    if (!userOver && otherRules.length > 0)
-      hits = [...userHits, ...(await count(request, otherRules, context, subjects.email))];
+    // narrowest first: a request over its user's rules opens no window for its address, and one
+    // over its source's share of an e-mail address costs that address's ceiling nothing
+    let hits: Counted[] = [];
+    for (const stage of STAGES) {
+      const staged = rules.filter((limit) => stage.includes(limit.per));
+      if (staged.length === 0) continue;
+      hits = [...hits, ...(await count(request, staged, context, subjects.email))];
+      if (hits.some((entry) => entry.hit.count > entry.limit.max)) break;
+    }
     // the headers describe the tightest rule; Retry-After the longest wait among those over
     let tightest = hits[0];
     let over: (typeof hits)[number] | undefined;
@@ -551,10 +615,14 @@ const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = async (fasti
   }
 
   fastify.decorate('enforceLimits', enforceLimits);
-  fastify.decorate('resetEmailLimits', async (rules: readonly LimitRule[], email: string) => {
-    for (const limit of rules)
-      if (limit.per === 'email') await store.reset?.(limit, emailKey(email));
-  });
+  fastify.decorate(
+    'resetEmailLimits',
+    async (request: FastifyRequest, rules: readonly LimitRule[], email: string) => {
+      for (const limit of rules)
+        if (limit.per === 'email' || limit.per === 'email-source')
+          await store.reset?.(limit, subjectOf(request, limit, email));
+    },
+  );
   fastify.decorate('rememberClient', (request: FastifyRequest) => {
     const client = clientKey(request.ip);
     if (client !== undefined) known.remember(client);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientKey } from '../client-key.js';
-import { ConnectionLedger } from './transport.js';
+import type { Socket } from 'node:net';
+import { ConnectionLedger, IdleConnections } from './transport.js';
 
 const key = (address: string): string => clientKey(address) as string;
 
@@ -30,5 +31,25 @@ describe('ConnectionLedger per IPv6 /48 (issue 27)', () => {
     for (let i = 1; i <= 5; i++) expect(ledger.admit(key(`192.0.2.${i}`), false)).toBe('ok');
     expect(ledger.admit(key('2001:db8:1:4::1'), true)).toBe('ok');
     expect(ledger.open).toBe(8);
+  });
+});
+
+describe('IdleConnections (issue 33)', () => {
+  const fake = (): Socket => ({ destroyed: false }) as Socket;
+
+  it('hands out the connection idle the longest; a busy or closed one is skipped', () => {
+    const idle = new IdleConnections();
+    const [a, b, c] = [fake(), fake(), fake()] as [Socket, Socket, Socket];
+    idle.rest(a);
+    idle.rest(b);
+    idle.rest(c);
+    // a serves a request and rests again: now the newest idle
+    idle.busy(a);
+    idle.rest(a);
+    (b as { destroyed: boolean }).destroyed = true;
+    expect(idle.takeLongestIdle()).toBe(c);
+    expect(idle.takeLongestIdle()).toBe(a);
+    expect(idle.takeLongestIdle()).toBeUndefined();
+    expect(idle.size).toBe(0);
   });
 });

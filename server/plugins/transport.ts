@@ -17,6 +17,11 @@
  *   connection refused is closed as soon as it is accepted, without a byte of answer, as Node does
  *   past maxConnections; we log how many, at most once every 10 s (a flood must not become a log
  *   flood).
+ * - When every slot is taken, a light client (or a trusted proxy) gets the slot of the
+ *   connection idle the longest (IdleConnections: no request in flight, whether it never sent one
+ *   or waits between keep-alive requests), which is closed; only when none is idle is the
+ *   newcomer refused. So idle holders from many sources (171 IPv4 addresses × 3 used to take every
+ *   slot) cannot starve new clients (docs/server-security.md "Connections").
  * - Requests per connection are bounded (docs/server-security.md "Pipelining"): at most
  *   MAX_UNANSWERED_PER_SOCKET may wait for their answers at once (a client that pipelines more
  *   without reading its answers has its connection closed, and nothing past the bound reaches a
@@ -183,10 +188,44 @@ export class ConnectionLedger {
   }
 }
 
+/**
+ * Connections with no request in flight, the longest idle first (a Set keeps insertion order): a
+ * connection is idle from its accept until its first request, and again whenever its last
+ * unanswered request is answered.
+ */
+export class IdleConnections {
+  private readonly idle = new Set<Socket>();
+
+  /** `socket` has no request in flight from now on */
+  rest(socket: Socket): void {
+    this.idle.delete(socket);
+    if (!socket.destroyed) this.idle.add(socket);
+  }
+
+  /** `socket` has a request in flight, or is gone */
+  busy(socket: Socket): void {
+    this.idle.delete(socket);
+  }
+
+  get size(): number {
+    return this.idle.size;
+  }
+
+  /** Takes the connection idle the longest out of the set (undefined when none is). */
+  takeLongestIdle(): Socket | undefined {
+    for (const socket of this.idle) {
+      this.idle.delete(socket);
+      if (!socket.destroyed) return socket;
+    }
+    return undefined;
+  }
+}
+
 /** Requests of one connection that may wait for their answers at once (pipelined, unread). */
 export const MAX_UNANSWERED_PER_SOCKET = 16;
 
 const kUnanswered = Symbol('finance-tui.unanswered');
+const kRelease = Symbol('finance-tui.release');
 const kAnswered = Symbol('finance-tui.answered');
 type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void };
 
@@ -196,8 +235,13 @@ type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void
  * route, nor does any request parsed after it from the same read; `onRefused` is called once per
  * connection closed. Node parses a whole read (64 KB: ~1,600 pipelined `GET /health`) before it
  * looks at backpressure, so without this bound every one of them became a request in flight.
+ * `idle`, when given, learns when each connection has a request in flight and when none.
  */
-export function boundPipelining(server: Server, onRefused: () => void): void {
+export function boundPipelining(
+  server: Server,
+  onRefused: () => void,
+  idle?: IdleConnections,
+): void {
   const handlers = server.listeners('request') as Array<
     (request: IncomingMessage, response: ServerResponse) => void
   >;
@@ -212,9 +256,12 @@ export function boundPipelining(server: Server, onRefused: () => void): void {
       return;
     }
     socket[kUnanswered] = unanswered;
+    idle?.busy(socket);
     // one listener function per connection, not a closure per request (a response closes once)
     socket[kAnswered] ??= () => {
-      socket[kUnanswered] = (socket[kUnanswered] ?? 1) - 1;
+      const left = (socket[kUnanswered] ?? 1) - 1;
+      socket[kUnanswered] = left;
+      if (left === 0) idle?.rest(socket);
     };
     response.on('close', socket[kAnswered]);
     for (const handler of handlers) handler.call(this, request, response);
@@ -245,8 +292,9 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
     );
   });
 
-  type Refusal = Exclude<Admission, 'ok'> | 'pipelined';
+  type Refusal = Exclude<Admission, 'ok'> | 'pipelined' | 'idle';
   const refused: Record<Refusal, number> = {
+    idle: 0,
     full: 0,
     'per-address': 0,
     'per-network': 0,
@@ -269,7 +317,9 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
         ? 'connections refused: the server is at its connection cap'
         : reason === 'pipelined'
           ? `connections closed: more than ${MAX_UNANSWERED_PER_SOCKET} requests waiting unanswered on one`
-          : 'connections refused: a client address is at its share of the connections',
+          : reason === 'idle'
+            ? 'idle connections closed: every slot was taken, the longest idle made room'
+            : 'connections refused: a client address is at its share of the connections',
     );
     lastLog = now;
     for (const key of Object.keys(refused) as Array<keyof typeof refused>) refused[key] = 0;
@@ -280,18 +330,44 @@ const transport: FastifyPluginAsync<TransportOptions> = async (fastify, options)
     perAddress: options.maxConnectionsPerAddress,
   });
   const trusted = trustedPeer(options.trustProxy);
-  boundPipelining(fastify.server, () => countRefusal('pipelined'));
-  // Node closes what is over maxConnections before it becomes a connection (the same total)
+  const idle = new IdleConnections();
+  boundPipelining(fastify.server, () => countRefusal('pipelined'), idle);
+  // Node closes what is over its maxConnections (ours + 1, app.ts) before it becomes a connection
   fastify.server.on('drop', () => countRefusal('full'));
-  fastify.server.on('connection', (socket: Socket) => {
+  fastify.server.on('connection', (socket: Socket & { [kRelease]?: () => void }) => {
     const key = clientKey(socket.remoteAddress);
-    const admission = ledger.admit(key, trusted(socket.remoteAddress));
+    const isTrusted = trusted(socket.remoteAddress);
+    let admission = ledger.admit(key, isTrusted);
+    // every slot taken: a light client (or a proxy) gets the slot of the longest-idle connection
+    if (
+      admission === 'full' &&
+      key !== undefined &&
+      (isTrusted || ledger.heldBy(key) < LIGHT_CLIENT)
+    ) {
+      const longest = idle.takeLongestIdle() as (Socket & { [kRelease]?: () => void }) | undefined;
+      if (longest !== undefined) {
+        countRefusal('idle');
+        longest[kRelease]?.();
+        longest.destroy();
+        admission = ledger.admit(key, isTrusted);
+      }
+    }
     if (admission !== 'ok') {
       countRefusal(admission);
       socket.destroy();
       return;
     }
-    socket.once('close', () => ledger.release(key as string));
+    let held = true;
+    socket[kRelease] = () => {
+      if (!held) return;
+      held = false;
+      ledger.release(key as string);
+    };
+    idle.rest(socket);
+    socket.once('close', () => {
+      idle.busy(socket);
+      socket[kRelease]?.();
+    });
   });
 };
 

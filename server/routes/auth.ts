@@ -1,10 +1,11 @@
 /**
  * E-mail OTP sign-in. Both routes are limited to 5 a minute per IP (each its own counter): verify
  * is where a 6-digit code could be guessed, login is where someone could spam a mailbox. And per
- * e-mail address, whatever the source (docs/server-security.md "Sign-in codes per e-mail"): 5
- * codes sent per 15 minutes, and 10 tries of the current code; a new code sent (within the 5)
- * starts its tries again, and once a code's tries are spent it no longer works here (it is never
- * handed to the identity provider again), so guessing needs far longer than a code lives. A
+ * e-mail address (docs/server-security.md "Sign-in codes per e-mail"): from each source (IPv4
+ * address, IPv6 /48) 3 codes sent and 5 tries per 15 minutes (a new code from that source starts
+ * its tries again), and from all sources together 30 codes sent and 50 tries, so a stranger from
+ * a few sources cannot spend the person's allowance, and guessing stays bounded however many
+ * sources the guesser has. Tries are counted before the identity provider sees the code. A
  * client that signs in is remembered as known-good for the limiter's degraded mode.
  * Sign-out (POST /auth/logout, authenticated): the presented token and every earlier token of
  * its user stop working (revocations.ts).
@@ -44,8 +45,12 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
       const { email } = request.body;
       await fastify.enforceLimits(request, reply, RATE_LIMITS.loginEmail, { email });
       await identity.sendOtp(email);
-      // a new code: its tries start again
-      await fastify.resetEmailLimits(RATE_LIMITS.verifyEmail, email);
+      // a new code: this source's tries start again (the address's ceiling does not)
+      await fastify.resetEmailLimits(
+        request,
+        RATE_LIMITS.verifyEmail.filter((limit) => limit.per === 'email-source'),
+        email,
+      );
       return { success: true as const, message: 'A one-time code was sent to that e-mail address' };
     },
   );
@@ -61,7 +66,8 @@ const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (fastify,
       // counted before the provider sees the code: concurrent guesses cannot overrun the tries
       await fastify.enforceLimits(request, reply, RATE_LIMITS.verifyEmail, { email });
       const { user, wallet, isExisting } = await verifyAndProvision(provisioning, email, code);
-      await fastify.resetEmailLimits(RATE_LIMITS.verifyEmail, email);
+      // signed in: this source's tries and the address's ceiling start again
+      await fastify.resetEmailLimits(request, RATE_LIMITS.verifyEmail, email);
       // The provider's e-mail (lower-cased) is what getUserByEmail finds again on /wallet/create.
       const issued = await tokens.issue({
         userId: user.id,
