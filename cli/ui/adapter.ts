@@ -126,9 +126,9 @@ function actionRequest(request: PlanRequest): ActionRequest {
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */
-function planView(
+export function planView(
   request: PlanRequest,
-  planned: PlannedWalletAction,
+  planned: Pick<PlannedWalletAction, 'document' | 'slippageBps' | 'gas' | 'confirmBy'>,
   handle: PlanHandle,
 ): PlanView {
   const { document } = planned;
@@ -190,7 +190,7 @@ function sentHeadline(result: ExecutionResult): string {
 }
 
 /** An executed plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
-function receiptOf(result: ExecutionResult): Receipt {
+export function receiptOf(result: ExecutionResult): Receipt {
   const { transaction } = result;
   return {
     headline: result.kind === 'send' ? sentHeadline(result) : HEADLINES[result.kind],

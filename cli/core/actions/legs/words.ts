@@ -4,7 +4,7 @@
  * felts, so a wrong call reads wrong. Pure.
  */
 import { feltHex } from '../../../../shared/felt.js';
-import { formatAmount, formatAmountShort } from '../../../../shared/amount.js';
+import { formatAmount } from '../../../../shared/amount.js';
 import { findToken, sameAddress, type Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
@@ -13,10 +13,6 @@ import type { LegAmount, LegPlan } from './types.js';
 /** `1.999999999 ETH`: the exact amount, never cut. */
 export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
   `${formatAmount(amount, token.decimals)} ${token.symbol}`;
-
-/** A shortened amount, for a display that stands beside the exact one. */
-export const short = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
-  `${formatAmountShort(amount, token.decimals)} ${token.symbol}`;
 
 /** What a plan line says: the amount exactly as signed (never cut). */
 export const said = exact;
