@@ -47,3 +47,12 @@ export const legAmount = (amount: bigint, token: Token): LegAmount => ({
   amount: formatAmount(amount, token.decimals),
   baseUnits: amount.toString(),
 });
+
+/** "2 d 3 h 4 min" (at least "0 min"). */
+export function durationWords(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3_600);
+  const m = Math.ceil((s % 3_600) / 60);
+  return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
+}
