@@ -94,9 +94,9 @@ describe('staking through the sandbox (whole processes)', () => {
       terms[1] ?? '',
     )?.[1];
     // planned from the chain's time a few seconds before the transaction landed
-    const early = Date.parse(exiting?.withdrawableAt ?? '') - Date.parse(about ?? '');
-    expect(early).toBeGreaterThanOrEqual(0);
-    expect(early).toBeLessThan(5 * 60_000);
+    const ahead = Date.parse(exiting?.withdrawableAt ?? '') - Date.parse(about ?? '');
+    expect(ahead).toBeGreaterThanOrEqual(0);
+    expect(ahead).toBeLessThan(5 * 60_000);
 
     const early = await alice(['unstake', '--complete', ...alpha]);
     expect(early.doc.error).toMatchObject({

@@ -259,7 +259,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         throw options.rebalanceError;
       }
       fake.calls.push(
-        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
+        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${(request.stakes ?? []).map((p) => `; stake ${p.amount} ${p.token}>${p.validator}`).join('')}${(request.supplies ?? []).map((p) => `; supply ${p.amount} ${p.token}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
       );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
