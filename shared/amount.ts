@@ -101,11 +101,18 @@ export function checkBaseUnits(amount: bigint, symbol: string): bigint {
 }
 
 export interface FormatAmountOptions {
-  /** cut (never round up) the fraction to this many digits: for human screens only */
+  /**
+   * cut (never round up) the fraction to this many digits: only for a dollar value or a price
+   * shown beside the amounts, never for an amount (docs/decisions.md "Amounts are shown exact,
+   * everywhere")
+   */
   maxFractionDigits?: number;
 }
 
-/** Base units → decimal string, trailing zeros trimmed ("1.5", "0", "1"). Exact unless cut. */
+/**
+ * Base units → decimal string, trailing zeros trimmed ("1.5", "0", "1"). Exact unless cut: the one
+ * rendering of an amount in every face.
+ */
 export function formatAmount(
   value: bigint,
   decimals: number,
@@ -119,25 +126,4 @@ export function formatAmount(
     fraction = fraction.slice(0, options.maxFractionDigits);
   fraction = fraction.replace(/0+$/, '');
   return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
-}
-
-/**
- * A human number: exact to `significant` significant fractional digits below 1, else to
- * `maxFractionDigits`; truncated towards zero. Used only for screens (JSON carries exact values).
- */
-export function formatAmountShort(
-  value: bigint,
-  decimals: number,
-  maxFractionDigits = 6,
-  significant = 4,
-): string {
-  const exact = formatAmount(value, decimals);
-  const [whole, fraction = ''] = exact.replace(/^-/, '').split('.');
-  if (fraction === '') return exact;
-  let keep = maxFractionDigits;
-  if (whole === '0') {
-    const zeros = /^0*/.exec(fraction)?.[0].length ?? 0;
-    keep = Math.max(maxFractionDigits, zeros + significant);
-  }
-  return formatAmount(value, decimals, { maxFractionDigits: keep });
 }

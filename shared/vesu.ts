@@ -16,7 +16,7 @@
  * value: i257 } and i257 = { abs: u256 (low, high), is_negative: bool } → 4 felts per Amount.
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
-import { parseAmount } from './amount.js';
+import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorsOf } from './erc20.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
@@ -285,6 +285,24 @@ export function healthLevelOfWords(words: string | null): 'ok' | 'low' | 'liquid
   } catch {
     return 'liquidatable';
   }
+}
+
+/**
+ * What a debt line's health factor means, in the words every face puts beside it
+ * (healthLevel above); the faces put it beside the figure: its level, and the note ('' when it is safe).
+ */
+export function healthNote(healthFactor: string | null): {
+  level: 'ok' | 'low' | 'liquidatable';
+  note: string;
+} {
+  const level = healthLevelOfWords(healthFactor);
+  const note =
+    level === 'liquidatable'
+      ? 'at or below 1: can be liquidated now'
+      : level === 'low'
+        ? `below ${formatAmount(HEALTH_MARGIN, 18)}: close to liquidation`
+        : '';
+  return { level, note };
 }
 
 /** Revert reasons of the pool that a client explains in words. */

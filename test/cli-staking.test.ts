@@ -86,6 +86,17 @@ describe('staking through the sandbox (whole processes)', () => {
     const exiting = await position();
     expect(exiting?.exiting.baseUnits).toBe((30n * STRK).toString());
     expect(exiting?.withdrawableAt).not.toBeNull();
+    // the plan and its receipt say when: the pool's exit window (7 days in the sandbox) from the
+    // chain's time, the same instant the position reads back
+    const terms = exit.doc.terms as string[];
+    expect(terms[0]).toBe('after it 30 STRK is exiting from Sandbox Alpha');
+    const about = /exit window of 7 d 0 min has passed from when this lands: about (\S+)$/.exec(
+      terms[1] ?? '',
+    )?.[1];
+    // planned from the chain's time a few seconds before the transaction landed
+    const ahead = Date.parse(exiting?.withdrawableAt ?? '') - Date.parse(about ?? '');
+    expect(ahead).toBeGreaterThanOrEqual(0);
+    expect(ahead).toBeLessThan(5 * 60_000);
 
     const early = await alice(['unstake', '--complete', ...alpha]);
     expect(early.doc.error).toMatchObject({

@@ -81,6 +81,33 @@ export async function readPoolMember(
   );
 }
 
+/**
+ * The staking contract's exit window in seconds: `contract_parameters_v1()` →
+ * StakingContractInfoV1 {min_stake, token_address, attestation_contract,
+ * pool_contract_class_hash, reward_supplier, exit_wait_window: TimeDelta {seconds}} (starknet-staking
+ * src/staking/interface.cairo at 7a7add26). How long an exit intent waits before its withdrawal.
+ */
+export async function readExitWindow(
+  reader: ChainReader,
+  options: StakingReadOptions = {},
+): Promise<number> {
+  return inScope(
+    options.signal,
+    async () => {
+      const felts = await view(
+        viewsOf(reader, options),
+        stakingContractFor(reader.network),
+        'contract_parameters_v1',
+      );
+      const window = felts[5];
+      if (felts.length !== 6 || window === undefined || window > BigInt(Number.MAX_SAFE_INTEGER))
+        throw garbled('contract_parameters_v1');
+      return Number(window);
+    },
+    mapChainError,
+  );
+}
+
 /** The chain's time (the latest block's timestamp, seconds): what an exit window is measured on. */
 export async function readChainTime(
   reader: ChainReader,

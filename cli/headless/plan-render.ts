@@ -1,9 +1,8 @@
 /**
  * Human renderings of the swap plan document, of an executed plan and of the history: one
  * screen, what leaves, what arrives at least, the checks' verdicts, then the exact calls.
- * Amounts are shortened for the eye (truncated, never rounded up); `--json` carries them exact.
+ * Amounts are exact, as in every face (docs/decisions.md "Amounts are shown exact, everywhere").
  */
-import { formatAmountShort } from '../../shared/amount.js';
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
 import { spendWords } from '../core/actions/spend-words.js';
@@ -13,12 +12,9 @@ import type { ListedEntry } from '../core/history-view.js';
 import type { Money } from '../core/quote-summary.js';
 import { renderRebalanceTable } from './portfolio-render.js';
 
-const short = (m: Money, decimals: number): string =>
-  `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
-/** What is signed, what leaves, what is guaranteed and maximums: every digit, never cut. */
+/** Every amount, every digit, never cut (Money.amount is shared/amount.ts formatAmount's). */
 const exact = (m: Money): string => `${m.amount} ${m.symbol}`;
-const signed = (m: Money, decimals: number): string =>
-  m.baseUnits.startsWith('-') ? short(m, decimals) : `+${short(m, decimals)}`;
+const signed = (m: Money): string => (m.baseUnits.startsWith('-') ? exact(m) : `+${exact(m)}`);
 
 function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
   const width = Math.max(...pairs.map(([label]) => label.length));
@@ -30,10 +26,7 @@ const TITLES: Record<PlanDocument['kind'], string> = byKind((k) => k.label);
 function gasLine(doc: PlanDocument): string {
   if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
   if (doc.gas.mode === 'unknown') return 'not estimated';
-  const estimate =
-    doc.gas.estimatedFee === null
-      ? ''
-      : `, about ${short(doc.gas.estimatedFee, doc.gas.token.decimals)}`;
+  const estimate = doc.gas.estimatedFee === null ? '' : `, about ${exact(doc.gas.estimatedFee)}`;
   return `at most ${exact(doc.gas.maxFee)}${estimate} (the unused part is refunded)`;
 }
 
@@ -42,7 +35,7 @@ function simulationLine(doc: PlanDocument): string {
   if (sim.status === 'not-run') return 'not run';
   if (sim.status === 'reverted') return `REVERTS: ${sim.reason}`;
   if (sim.balanceChanges.length === 0) return 'ok, no balance changes';
-  return `ok: ${sim.balanceChanges.map((c) => signed(c.change, c.token.decimals)).join(', ')}`;
+  return `ok: ${sim.balanceChanges.map((c) => signed(c.change)).join(', ')}`;
 }
 
 export function renderPlan(doc: PlanDocument): string {
@@ -61,12 +54,12 @@ export function renderPlan(doc: PlanDocument): string {
     lines.push(
       ...rows([
         ['You pay', exact(s.amountIn)],
-        ['You receive (est.)', short(s.expectedOutput, s.to.decimals)],
+        ['You receive (est.)', exact(s.expectedOutput)],
         [
           'At least',
           `${exact(s.confirmedMinimumReceived)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
         ],
-        ['Service fee', `${s.fee.percent}  ${short(s.fee.amount, s.to.decimals)}`],
+        ['Service fee', `${s.fee.percent}  ${exact(s.fee.amount)}`],
         [
           'Price impact',
           s.priceImpact === null
@@ -88,13 +81,7 @@ export function renderPlan(doc: PlanDocument): string {
         doc.spend.length === 0
           ? 'nothing'
           : doc.spend
-              .map((l) =>
-                spendWords(
-                  l,
-                  true,
-                  l.balance === null ? '' : ` of ${short(l.balance, l.token.decimals)}`,
-                ),
-              )
+              .map((l) => spendWords(l, true, l.balance === null ? '' : ` of ${exact(l.balance)}`))
               .join(', '),
       ],
       ...doc.terms.map((t): [string, string] => ['', t]),

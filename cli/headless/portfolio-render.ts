@@ -4,15 +4,13 @@
  */
 import type { Portfolio } from '../core/portfolio.js';
 import type { RebalanceView } from '../core/actions/rebalance.js';
-import { formatAmount } from '../../shared/amount.js';
-import { HEALTH_MARGIN, healthLevelOfWords } from '../../shared/vesu.js';
+import { healthNote } from '../../shared/vesu.js';
 
-/** What a borrow's health factor means, beside it (shared/vesu.ts healthLevel). */
-const HEALTH_NOTE = {
-  ok: '',
-  low: ` (below ${formatAmount(HEALTH_MARGIN, 18)}: close to liquidation)`,
-  liquidatable: ' (at or below 1: can be liquidated now)',
-} as const;
+/** What a borrow's health factor means, beside it (shared/vesu.ts healthNote). */
+const noteOf = (healthFactor: string | null): string => {
+  const { note } = healthNote(healthFactor);
+  return note === '' ? '' : ` (${note})`;
+};
 
 const SANDBOX_BANNER = 'SANDBOX — local emulators, no real funds';
 
@@ -64,7 +62,7 @@ export function renderPortfolio(p: Portfolio): string {
           x.source,
           x.healthFactor === undefined
             ? ''
-            : `health factor ${x.healthFactor ?? '—'}${HEALTH_NOTE[healthLevelOfWords(x.healthFactor ?? null)]}`,
+            : `health factor ${x.healthFactor ?? '—'}${noteOf(x.healthFactor ?? null)}`,
         ]),
         new Set([2]),
       ).map((line) => `  ${line}`),

@@ -1,14 +1,14 @@
 /**
  * Human renderings of `quote` and `status` results: aligned label/value tables. Amounts are
- * shortened for the eye (truncated, never rounded up); `--json` carries the exact values.
+ * exact, as in every face (docs/decisions.md "Amounts are shown exact, everywhere").
  */
-import { formatAmountShort } from '../../shared/amount.js';
 import type { QuoteResult } from '../core/quote.js';
 import type { StatusResult } from '../core/status.js';
 import type { Money, QuoteSummary } from '../core/quote-summary.js';
 
-function short(m: Money, decimals: number): string {
-  return `${formatAmountShort(BigInt(m.baseUnits), decimals)} ${m.symbol}`;
+/** Every digit (Money.amount is shared/amount.ts formatAmount's). */
+function exact(m: Money): string {
+  return `${m.amount} ${m.symbol}`;
 }
 
 function table(rows: Array<[string, string]>, indent = '  '): string[] {
@@ -52,10 +52,10 @@ function quoteRows(q: QuoteSummary, slippage: string): string[] {
       ? 'unknown'
       : `${q.gas.estimatedGasUsed} gas${q.gas.estimatedGasUsedInUsd ? ` (~$${q.gas.estimatedGasUsedInUsd})` : ''}`;
   return table([
-    ['You pay', short(q.amountIn, q.from.decimals)],
-    ['You receive (est.)', short(q.expectedOutput, q.to.decimals)],
-    ['Minimum received', `${short(q.minimumReceived, q.to.decimals)}  (slippage ${slippage})`],
-    ['Service fee', `${q.fee.percent}  ${short(q.fee.amount, q.to.decimals)}`],
+    ['You pay', exact(q.amountIn)],
+    ['You receive (est.)', exact(q.expectedOutput)],
+    ['Minimum received', `${exact(q.minimumReceived)}  (slippage ${slippage})`],
+    ['Service fee', `${q.fee.percent}  ${exact(q.fee.amount)}`],
     ['Price impact', priceImpactText(q)],
     ['Rate', `1 ${q.from.symbol} = ${q.rate} ${q.to.symbol}`],
     ['Route', routes[0] ?? ''],

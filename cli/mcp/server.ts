@@ -58,8 +58,11 @@ type ToolResult = {
   isError?: boolean;
 };
 
+/** A tool result's text: the document as JSON, every amount the exact decimal string it holds. */
+export const toolText = (data: Record<string, unknown>): string => JSON.stringify(data);
+
 const ok = (data: Record<string, unknown>): ToolResult => ({
-  content: [{ type: 'text', text: JSON.stringify(data) }],
+  content: [{ type: 'text', text: toolText(data) }],
   structuredContent: data,
 });
 

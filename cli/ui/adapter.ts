@@ -57,7 +57,13 @@ function actionRequest(request: PlanRequest): ActionRequest {
     case 'multi-swap':
       return { kind: 'multi-swap', swaps: request.swaps };
     case 'batch':
-      return { kind: 'batch', swaps: request.swaps, transfers: request.sends };
+      return {
+        kind: 'batch',
+        swaps: request.swaps,
+        transfers: request.sends,
+        ...(request.supplies?.length ? { supplies: request.supplies } : {}),
+        ...(request.stakes?.length ? { stakes: request.stakes } : {}),
+      };
     case 'rebalance':
       return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
     case 'stake':
@@ -126,9 +132,9 @@ function actionRequest(request: PlanRequest): ActionRequest {
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */
-function planView(
+export function planView(
   request: PlanRequest,
-  planned: PlannedWalletAction,
+  planned: Pick<PlannedWalletAction, 'document' | 'slippageBps' | 'gas' | 'confirmBy'>,
   handle: PlanHandle,
 ): PlanView {
   const { document } = planned;
@@ -190,7 +196,7 @@ function sentHeadline(result: ExecutionResult): string {
 }
 
 /** An executed plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
-function receiptOf(result: ExecutionResult): Receipt {
+export function receiptOf(result: ExecutionResult): Receipt {
   const { transaction } = result;
   return {
     headline: result.kind === 'send' ? sentHeadline(result) : HEADLINES[result.kind],
@@ -200,6 +206,8 @@ function receiptOf(result: ExecutionResult): Receipt {
       .filter((c) => c.baseUnits !== '0')
       .map((c) => ({ symbol: c.symbol, decimals: c.decimals, delta: BigInt(c.baseUnits) })),
     details: [
+      // an exit's receipt says what is exiting now and when it can be withdrawn (the leg's terms)
+      ...(result.kind === 'unstake' ? result.terms : []),
       ...transaction.received.map(
         (r) =>
           `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`,

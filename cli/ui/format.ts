@@ -1,12 +1,16 @@
 /** Human renderings shared by the screens: short addresses, amounts, USD, signed changes. */
-import { formatAmount, formatAmountShort } from '../../shared/amount.js';
+import { formatAmount } from '../../shared/amount.js';
 
 export function shortAddress(address: string): string {
   return address.length <= 14 ? address : `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
 
+/**
+ * An amount with every digit: the one amount rendering of the app, as of every face (shared/amount.ts
+ * formatAmount; docs/decisions.md "Amounts are shown exact, everywhere").
+ */
 export function amount(value: bigint, decimals: number, symbol: string): string {
-  return `${formatAmountShort(value, decimals)} ${symbol}`;
+  return `${formatAmount(value, decimals)} ${symbol}`;
 }
 
 /** Cents → "$1,234.56" (exact; bigint). */
@@ -17,20 +21,18 @@ export function usd(cents: bigint): string {
   return `${negative ? '-' : ''}$${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
-/** A quote's money (decimal strings and base units) shortened, like amount(): truncated, so a minimum never reads high. */
+/** A quote's money (decimal strings and base units), exact like amount(). */
 export function money(m: { baseUnits: string; symbol: string }, decimals: number): string {
   return amount(BigInt(m.baseUnits), decimals, m.symbol);
 }
 
-/** Every digit: for what leaves the wallet and for maximums, which a shortened figure would understate. */
-export function exactAmount(value: bigint, decimals: number, symbol: string): string {
-  return `${formatAmount(value, decimals)} ${symbol}`;
-}
+/** Every digit (the same as amount(); kept as the name call sites use for what leaves and maximums). */
+export const exactAmount = amount;
 
-/** A change: what leaves exact, what arrives shortened (truncated, so it never reads higher than it is). */
+/** A change, signed, every digit. */
 export function signedAmount(delta: bigint, decimals: number, symbol: string): string {
   return delta < 0n
-    ? `−${exactAmount(-delta, decimals, symbol)}`
+    ? `−${amount(-delta, decimals, symbol)}`
     : `+${amount(delta, decimals, symbol)}`;
 }
 

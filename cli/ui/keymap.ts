@@ -50,6 +50,8 @@ export const KEYMAP = {
   swapTokens: { keys: [{ ctrl: 'w' }], label: 'Ctrl+W', help: 'swap tokens' },
   addSwap: { keys: [{ ctrl: 'n' }], label: 'Ctrl+N', help: 'add swap' },
   addSend: { keys: [{ ctrl: 't' }], label: 'Ctrl+T', help: 'add send' },
+  addSupply: { keys: [{ ctrl: 'u' }], label: 'Ctrl+U', help: 'add supply' },
+  addStake: { keys: [{ ctrl: 'k' }], label: 'Ctrl+K', help: 'add stake' },
   removeRow: { keys: [{ ctrl: 'd' }], label: 'Ctrl+D', help: 'remove row' },
   toggle: { keys: [{ ctrl: 'o' }], label: 'Ctrl+O', help: 'toggle' },
   confirm: { keys: [{ char: 'y' }], label: 'y', help: 'confirm' },

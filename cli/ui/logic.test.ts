@@ -380,9 +380,7 @@ describe('multi-swap and batch rows', () => {
       { row: 0, field: 'token' },
       { row: 0, field: 'to' },
     ]);
-    expect(rowsReducer(form, { type: 'removeRow' }).notice).toBe(
-      'a batch needs at least one swap or send',
-    );
+    expect(rowsReducer(form, { type: 'removeRow' }).notice).toBe('a batch needs at least one row');
     expect(rowsReducer(form, { type: 'focus', focus: 'slippage' }).focus).toBe('slippage');
   });
 

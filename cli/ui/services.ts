@@ -78,7 +78,7 @@ export interface PairRequest {
 
 /**
  * What a person asks the core to plan: a send (one transfer), a trade (one swap), a multi-swap
- * (2–3 swaps) or a batch (swaps and plain transfers), all in one transaction. The same actions
+ * (2–3 swaps) or a batch (swaps, plain transfers, supplies and stakes), all in one transaction. The same actions
  * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
  */
 export interface PlanRequest {
@@ -86,6 +86,10 @@ export interface PlanRequest {
   swaps: PairRequest[];
   /** send: exactly one; batch: any */
   sends: SendRequest[];
+  /** a batch's supplies to the network's main Vesu pool ("100 USDC") */
+  supplies?: Array<{ amount: string; token: string }>;
+  /** a batch's stakes ("1000 STRK" with a validator: a preset name or a staker address) */
+  stakes?: Array<{ amount: string; token: string; validator: string }>;
   slippageBps: number;
   /** a rebalance: the targets and its settings (the core picks the legs) */
   rebalance?: RebalanceSpec;

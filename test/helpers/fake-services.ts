@@ -29,6 +29,7 @@ import type {
   BalanceChange,
 } from '../../cli/ui/services.js';
 import type { LendingDocument } from '../../cli/core/lending.js';
+import type { StakingDocument } from '../../cli/core/staking.js';
 
 /** Changes summed per token, in first-seen order. */
 function perToken(changes: BalanceChange[]): BalanceChange[] {
@@ -114,6 +115,8 @@ export interface FakeOptions {
   historySetAside?: string;
   /** what lending() answers (absent: no positions); a list: each call in order, the last repeats (an Error is thrown) */
   lending?: LendingDocument | Array<LendingDocument | Error>;
+  /** what staking() answers (absent: the port has no staking); a list: each call in order, the last repeats (an Error is thrown) */
+  staking?: StakingDocument | Array<StakingDocument | Error>;
   /** the clock of the plans' expiry */
   now?: () => number;
 }
@@ -135,6 +138,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
   let portfolioCalls = 0;
   let lendingCalls = 0;
+  let stakingCalls = 0;
   const named = (name: string): PlanHandle => {
     const handle = Object.freeze({}) as PlanHandle;
     names.set(handle, name);
@@ -202,6 +206,17 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       fake.calls.push('logout');
       session = null;
     },
+    ...(options.staking === undefined
+      ? {}
+      : {
+          async staking() {
+            fake.calls.push('staking');
+            const answers = Array.isArray(options.staking) ? options.staking : [options.staking];
+            const next = answers[Math.min(stakingCalls++, answers.length - 1)];
+            if (next instanceof Error || next === undefined) throw next ?? new Error('no answer');
+            return next;
+          },
+        }),
     async lending() {
       fake.calls.push('lending');
       const answers = Array.isArray(options.lending) ? options.lending : [options.lending];
@@ -245,7 +260,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         throw options.rebalanceError;
       }
       fake.calls.push(
-        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
+        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${(request.stakes ?? []).map((p) => `; stake ${p.amount} ${p.token}>${p.validator}`).join('')}${(request.supplies ?? []).map((p) => `; supply ${p.amount} ${p.token}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
       );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);

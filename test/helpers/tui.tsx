@@ -40,8 +40,8 @@ export interface Rendered {
   type(text: string): Promise<string>;
   waitForFrame(predicate: (frame: string) => boolean, timeoutMs?: number): Promise<string>;
   exitCode(): number | undefined;
-  /** a terminal resize to `rows` lines */
-  resize(rows: number): Promise<string>;
+  /** a terminal resize to `rows` lines (and `columns`, else as it was) */
+  resize(rows: number, columns?: number): Promise<string>;
   forced(): boolean;
   stop(): void;
   unmount(): void;
@@ -94,6 +94,11 @@ export function renderWithProviders(
       {...(options.initial ? { initial: options.initial } : {})}
     />,
   );
+  // ink-testing-library's stdout is always 100 columns wide: give it the width asked for, so a
+  // line longer than the terminal wraps or is cut here as it would be there
+  let width = columns;
+  Object.defineProperty(instance.stdout, 'columns', { get: () => width, configurable: true });
+  if (columns !== 100) instance.stdout.emit('resize');
   const frame = (): string => {
     if (actWarnings.length > 0) throw new Error(`React act() warning: ${actWarnings[0]}`);
     return instance.lastFrame() ?? '';
@@ -155,9 +160,10 @@ export function renderWithProviders(
     },
     waitForFrame,
     exitCode: () => code,
-    resize: (rows) => {
+    resize: (rows, newColumns = width) => {
       const before = frame();
-      setSize(columns, rows);
+      width = newColumns;
+      setSize(newColumns, rows);
       instance.stdout.emit('resize');
       return waitForFrame((f) => f !== before);
     },

@@ -17,6 +17,32 @@ afterEach(() => {
 describe('batch', () => {
   const OTHER = `0x0${'5'.repeat(63)}`;
 
+  it('supply and stake rows (Ctrl+U, Ctrl+K) beside a swap: Enter plans them as one batch', async () => {
+    const services = signedIn({ features: { batch: true } });
+    ui = renderWithProviders(services, { columns: 80, rows: 24 });
+    await openFromHome(ui, 'Batch');
+    await ui.waitForFrame((f) => f.includes('1. swap'));
+    let frame = await ui.press('\u0015'); // Ctrl+U
+    expect(frame).toMatch(/2\. supply \[?amount +\]? ?USDC to the main Vesu pool/);
+    await ui.type('100.000001');
+    frame = await ui.press('\u000b'); // Ctrl+K
+    expect(frame).toMatch(/3\. stake \[?amount +\]? ?STRK → validator name or staker 0x…/);
+    await ui.type('1.999999999999999999');
+    await ui.press(KEYS.tab);
+    await ui.press(KEYS.tab);
+    await ui.type('Sandbox Alpha');
+    await ui.press(KEYS.tab); // the slippage
+    await ui.press(KEYS.tab); // the swap's amount
+    frame = await ui.type('100');
+    expect(frame.replace(/\s+/g, ' ')).toContain('Ctrl+U add supply · Ctrl+K add stake');
+    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Review'));
+    expect(services.calls.filter((c) => c.startsWith('plan'))).toEqual([
+      'plan batch 100 USDC>ETH; stake 1.999999999999999999 STRK>Sandbox Alpha; supply 100.000001 USDC',
+    ]);
+  });
+
   it('a swap row and a send row with a bad then a good address; Enter plans the batch; the review shows the send', async () => {
     const services = signedIn({
       features: { batch: true, balances: true },
@@ -30,7 +56,7 @@ describe('batch', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Batch');
     let frame = await ui.waitForFrame((f) =>
-      f.includes('up to 3 swaps and 5 sends in one transaction'),
+      f.includes('up to 3 swaps, 5 sends, 5 supplies and 5 stakes in one transaction'),
     );
     expect(frame).toMatch(/1\. swap \[?amount +\]? ?USDC → ETH/);
     await ui.type('100');
@@ -90,8 +116,8 @@ describe('batch', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Batch');
     let frame = await ui.waitForFrame((f) => f.includes('Ctrl+T add send'));
-    expect(frame).toContain(
-      'Tab next · Enter review · Esc back · Ctrl+N add swap · Ctrl+T add send · Ctrl+D remove · Ctrl+C quit',
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'Tab next · Enter review · Esc back · Ctrl+N add swap · Ctrl+T add send · Ctrl+U add supply · Ctrl+K add stake · Ctrl+D remove · Ctrl+C quit',
     );
     for (let i = 0; i < 5; i++) await ui.press(KEYS.ctrlT);
     frame = await ui.press(KEYS.ctrlT);
@@ -111,7 +137,7 @@ describe('batch', () => {
     for (let i = 0; i < 4; i++) frame = await ui.press(KEYS.ctrlD);
     expect(frame).not.toContain('2. send');
     frame = await ui.press(KEYS.ctrlD);
-    expect(frame).toContain('a batch needs at least one swap or send');
+    expect(frame).toContain('a batch needs at least one row');
     expect(frame).toMatch(/1\. send \[?amount +\]? ?STRK/);
     expect(services.calls.some((c) => c.startsWith('plan'))).toBe(false);
   });

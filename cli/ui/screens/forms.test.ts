@@ -343,7 +343,7 @@ describe('80×24', () => {
       'Log out',
     ])
       expect(frame).toContain(label);
-    expect(frame).toMatch(/123456\.789012 DAI +\$12,345\.67/);
+    expect(frame).toMatch(/123456\.789012345678901234 DAI +\$12,345\.67/);
     expect(frame).toContain('Total $1,234,567.89');
     for (let i = 0; i < 10; i++) {
       frame = await ui.press(KEYS.down);

@@ -187,7 +187,10 @@ function BalancesView({
           <Text color={theme.muted}>{t.usdCents === undefined ? 'no price' : usd(t.usdCents)}</Text>
         </Text>
       ))}
-      <Text bold>Total {usd(value.totalUsdCents)}</Text>
+      <Text wrap="wrap">
+        <Text bold>Total {usd(value.totalUsdCents)}</Text>
+        <Text color={theme.muted}> wallet tokens (positions: Portfolio)</Text>
+      </Text>
     </Box>
   );
 }

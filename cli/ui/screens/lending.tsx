@@ -12,7 +12,7 @@
  * (docs/app.md "Lending").
  */
 import { Box, Text, useWindowSize } from 'ink';
-import { useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { useContext, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
@@ -21,7 +21,7 @@ import { ScreenRows, useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
-import { useTask } from '../hooks/use-task.js';
+import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
 import { shortAddress } from '../format.js';
@@ -334,11 +334,8 @@ export function fitPositions(
   return { lines: positionLines(doc, true, 'none'), compact: true };
 }
 
-/**
- * How often an open Lending screen reads the positions again: a health factor moves with the
- * oracle's prices, and a person watching it must see it fall without a key.
- */
-export const REFRESH_MS = 15_000;
+/** How often an open Lending screen reads the positions again (hooks/use-periodic-read.ts). */
+export const REFRESH_MS = LIVE_READ_MS;
 
 export function LendingScreen({ initial }: { initial?: LendingForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
@@ -355,33 +352,15 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         focus: 'token',
       },
   );
-  const [loading, load] = useTask<LendingDocument>();
   // the positions last read: kept on screen while they are read again (no flicker), and after a
   // failed read, which is said above them
-  const [shown, setShown] = useState<LendingDocument | undefined>(undefined);
-  const reading = useRef(false);
+  const { loading, shown, read } = usePeriodicRead<LendingDocument>(
+    services.lending?.bind(services),
+    REFRESH_MS,
+  );
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
-
-  const read = useCallback((): void => {
-    const lending = services.lending?.bind(services);
-    if (lending === undefined) return;
-    reading.current = true;
-    void load((signal) => lending({ signal })).then((doc) => {
-      reading.current = false;
-      if (doc !== undefined) setShown(doc);
-    });
-  }, [load, services]);
-  useEffect(() => {
-    read();
-    // a tick while a read is still out skips: a slow chain is not asked twice, nor its read
-    // aborted before it can answer
-    const timer = setInterval(() => {
-      if (!reading.current) read();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [read]);
 
   const fields = FIELDS[form.kind];
   const cycle = (step: number): void => {

@@ -74,6 +74,73 @@ describe('portfolio screen', () => {
   });
 });
 
+describe('portfolio positions', () => {
+  it('at 80×24: every position line, its health factor, the net and the liquidation warning, nothing cut', async () => {
+    const services = fakeServices({
+      session: SESSION,
+      features: { portfolio: true },
+      portfolios: [
+        {
+          ...PORTFOLIO('75.00', 7500),
+          positions: [
+            {
+              kind: 'staked',
+              source: 'Karnot',
+              symbol: 'STRK',
+              amount: '100.000000000000000001',
+              baseUnits: '1',
+              value: { usd: '50.00', cents: '5000' },
+            },
+            {
+              kind: 'supplied',
+              source: 'Vesu Prime',
+              symbol: 'USDC',
+              amount: '12.345678',
+              baseUnits: '1',
+              value: { usd: '12.34', cents: '1234' },
+            },
+            {
+              kind: 'collateral',
+              source: 'Vesu Prime',
+              symbol: 'ETH',
+              amount: '1.999999999999999999',
+              baseUnits: '1',
+              value: { usd: '5999.99', cents: '599999' },
+            },
+            {
+              kind: 'debt',
+              source: 'Vesu Prime (against ETH)',
+              symbol: 'USDC',
+              amount: '-5000.000001',
+              baseUnits: '-1',
+              value: { usd: '-5000.00', cents: '-500000' },
+              healthFactor: '0.7999',
+            },
+          ],
+          net: { usd: '41062.33', cents: '4106233' },
+        },
+      ],
+    });
+    ui = renderWithProviders(services, { columns: 80, rows: 24 });
+    await openFromHome(ui, 'Portfolio');
+    const frame = await ui.waitForFrame((f) => f.includes('Net $41062.33'));
+    expect(frame).toContain('Staked 100.000000000000000001 STRK');
+    expect(frame).toContain('Supplied 12.345678 USDC');
+    expect(frame).toContain('Collateral 1.999999999999999999 ETH');
+    expect(frame).toContain('Debt -5000.000001 USDC');
+    expect(frame).toContain('-$5000.00 · Vesu Prime (against ETH)');
+    expect(frame).toContain('health factor 0.7999 (at or below 1: can be liquidated now)');
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      '✖ The USDC debt in Vesu Prime (against ETH) can be liquidated now: repay or add collateral',
+    );
+    expect(frame).toContain('Total $40000.00 wallet tokens');
+    for (const line of frame.split('\n')) {
+      expect(line.length).toBeLessThanOrEqual(80);
+      expect(line).not.toMatch(/…$/);
+    }
+  });
+});
+
 describe('rebalance screen', () => {
   it('"already balanced" is said with the table; nothing to review', async () => {
     const view: RebalanceView = {

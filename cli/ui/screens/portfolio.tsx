@@ -1,6 +1,9 @@
 /**
- * Portfolio: the allocation drawn as bars with each share (to exactly 100.00 %), the total and
- * the price age, refreshed live while the screen is open (every REFRESH_MS; `r` now, past the
+ * Portfolio: the allocation drawn as bars with each share (to exactly 100.00 %), the wallet's
+ * total, then the positions the core reads beside it (staked, exiting, unclaimed, supplied,
+ * collateral, debt with its health factor), the net total and a warning for a borrow close to
+ * or at liquidation — the same Portfolio document `finance-tui portfolio` prints
+ * (cli/core/portfolio.ts) — and the price age, refreshed live while the screen is open (every REFRESH_MS; `r` now, past the
  * price cache); Enter opens Rebalance. Rebalance: the targets as typed ("50 ETH, 30 USDC, 20 STRK"), the band, and
  * whether unlisted tokens are sold; Enter plans it — the core's `rebalance` action, the same
  * pipeline as every swap — and opens the one review every plan has. "Already balanced" is said
@@ -15,6 +18,7 @@ import { useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanRequest, Portfolio, RebalanceView } from '../services.js';
+import { healthNote } from '../../../shared/vesu.js';
 import { AllocationBars, RebalanceTable } from '../widgets/allocation.js';
 import { Busy, ErrorLine, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
@@ -60,12 +64,14 @@ export function PortfolioScreen() {
       {shown ? (
         <>
           <AllocationBars portfolio={shown} />
-          <Text>
+          <Text wrap="wrap">
             Total <Text bold>${shown.total.usd}</Text>
-            {shown.unpriced.length > 0 ? (
-              <Text color={theme.muted}> (priced tokens only)</Text>
-            ) : null}
+            <Text color={theme.muted}>
+              {' '}
+              wallet tokens{shown.unpriced.length > 0 ? ' (priced tokens only)' : ''}
+            </Text>
           </Text>
+          <Positions portfolio={shown} />
           {shown.unpriced.map((u) => (
             <Text key={u.symbol} color={theme.warning} wrap="wrap">
               {u.symbol}: {u.reason}
@@ -88,6 +94,90 @@ export function PortfolioScreen() {
       {failure ? (
         <ErrorLine message={`${failure.title}: ${failure.message}`} hint="press r to try again" />
       ) : null}
+    </Box>
+  );
+}
+
+/** A signed value in dollars: "-$5000.00" for a debt; "(no price)" unpriced. */
+const dollars = (value: { usd: string } | null): string =>
+  value === null
+    ? '(no price)'
+    : value.usd.startsWith('-')
+      ? `-$${value.usd.slice(1)}`
+      : `$${value.usd}`;
+
+/** What each kind of position line is called. */
+const KIND_WORDS: Record<NonNullable<Portfolio['positions']>[number]['kind'], string> = {
+  staked: 'Staked',
+  exiting: 'Exiting',
+  'unclaimed-rewards': 'Unclaimed rewards',
+  supplied: 'Supplied',
+  collateral: 'Collateral',
+  debt: 'Debt',
+};
+
+/**
+ * The positions, each on its own line (wrapped, never cut: an amount has every digit), a debt
+ * with its health factor and what it means (shared/vesu.ts healthNote), then the net total and a
+ * warning for each borrow at or close to liquidation.
+ */
+function Positions({ portfolio }: { portfolio: Portfolio }) {
+  const { theme } = useUi();
+  const positions = portfolio.positions ?? [];
+  if (positions.length === 0) return null;
+  const risky = positions
+    .filter((p) => p.kind === 'debt')
+    .map((p) => ({ p, ...healthNote(p.healthFactor ?? null) }))
+    .filter((h) => h.level !== 'ok');
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>Positions</Text>
+      {positions.map((p, i) => {
+        const health = p.kind === 'debt' ? healthNote(p.healthFactor ?? null) : undefined;
+        return (
+          <Box key={`${p.kind}-${p.symbol}-${i}`} flexDirection="column">
+            <Text wrap="wrap">
+              {KIND_WORDS[p.kind]} {p.amount} {p.symbol}
+              <Text color={theme.muted}>
+                {' '}
+                {dollars(p.value)} · {p.source}
+              </Text>
+            </Text>
+            {health === undefined ? null : (
+              <Text
+                wrap="wrap"
+                color={
+                  health.level === 'liquidatable'
+                    ? theme.danger
+                    : health.level === 'low'
+                      ? theme.warning
+                      : undefined
+                }
+              >
+                {'  '}health factor {p.healthFactor ?? '—'}
+                {health.note === '' ? '' : ` (${health.note})`}
+              </Text>
+            )}
+          </Box>
+        );
+      })}
+      {portfolio.net === undefined ? null : (
+        <Text wrap="wrap">
+          Net <Text bold>${portfolio.net.usd}</Text>
+          <Text color={theme.muted}> wallet + positions, debt subtracted</Text>
+        </Text>
+      )}
+      {risky.map(({ p, level }, i) => (
+        <Text
+          key={`risk-${i}`}
+          color={level === 'liquidatable' ? theme.danger : theme.warning}
+          wrap="wrap"
+        >
+          {level === 'liquidatable'
+            ? `✖ The ${p.symbol} debt in ${p.source} can be liquidated now: repay or add collateral (Lending).`
+            : `⚠ The ${p.symbol} debt in ${p.source} is close to liquidation: consider repaying or adding collateral (Lending).`}
+        </Text>
+      ))}
     </Box>
   );
 }

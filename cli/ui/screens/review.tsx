@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { exactAmount, money as short } from '../format.js';
+import { exactAmount, money } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useScroll } from '../hooks/use-scroll.js';
@@ -131,7 +131,8 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
                 {exactAmount(BigInt(q.minimumReceived.baseUnits), q.to.decimals, q.to.symbol)}
                 <Text color={theme.muted}>
                   {' '}
-                  (est. {short(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}, impact{' '}
+                  (est. {money(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}{' '}
+                  {money(q.fee.amount, q.to.decimals)}, impact{' '}
                 </Text>
                 <Text
                   color={

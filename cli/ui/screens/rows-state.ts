@@ -1,9 +1,10 @@
 /**
- * The multi-swap and batch forms, pure: rows of swaps (amount, from, to) and of sends (amount,
- * token, recipient), the focus, rows added and removed within the core's limits, each row
+ * The multi-swap and batch forms, pure: rows of swaps (amount, from, to), of sends (amount,
+ * token, recipient) and, in a batch, of supplies (amount, token) and stakes (amount, token,
+ * validator), the focus, rows added and removed within the core's limits, each row
  * checked as it is typed, and the request the form asks the core to plan. One core, two faces
  * (docs/architecture.md "Client behaviour"): the limits are the core's own constants and the
- * request is the one `multi-swap --pairs` and `batch --swap/--send` plan.
+ * request is the one `multi-swap --pairs` and `batch --swap/--send/--supply/--stake` plan.
  */
 import { MAX_BATCH_SENDS } from '../../core/actions/plan.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/actions/limits.js';
@@ -23,7 +24,11 @@ export type RowsKind = 'multi-swap' | 'batch';
 export type SwapRow = { kind: 'swap' } & PairRequest;
 /** `to` is the recipient as typed */
 export type SendRow = { kind: 'send' } & SendRequest;
-export type Row = SwapRow | SendRow;
+/** a supply to the network's main Vesu pool */
+export type SupplyRow = { kind: 'supply'; amount: string; token: string };
+/** `to` is the validator as typed (a preset name or a staker address) */
+export type StakeRow = { kind: 'stake'; amount: string; token: string; to: string };
+export type Row = SwapRow | SendRow | SupplyRow | StakeRow;
 
 export type RowField = 'amount' | 'from' | 'to' | 'token';
 
@@ -31,6 +36,8 @@ export type RowField = 'amount' | 'from' | 'to' | 'token';
 export const ROW_FIELDS = {
   swap: ['amount', 'from', 'to'],
   send: ['amount', 'token', 'to'],
+  supply: ['amount', 'token'],
+  stake: ['amount', 'token', 'to'],
 } as const satisfies Record<Row['kind'], readonly RowField[]>;
 
 export type RowsFocus = { row: number; field: RowField } | 'slippage';
@@ -44,16 +51,30 @@ export interface RowsForm extends SlippageChoice {
   notice: string | undefined;
 }
 
-/** What each form may hold: the core's limits (a multi-swap 2–3 swaps; a batch at least one row, ≤ 3 swaps, ≤ MAX_BATCH_SENDS sends). */
-export const LIMITS: Record<RowsKind, { minSwaps: number; maxSwaps: number; maxSends: number }> = {
-  'multi-swap': { minSwaps: MIN_BATCH_PAIRS, maxSwaps: MAX_BATCH_PAIRS, maxSends: 0 },
-  batch: { minSwaps: 0, maxSwaps: MAX_BATCH_PAIRS, maxSends: MAX_BATCH_SENDS },
+/**
+ * What each form may hold: the core's limits (a multi-swap 2–3 swaps; a batch at least one row,
+ * ≤ 3 swaps, ≤ MAX_BATCH_SENDS sends, as many supplies and as many stakes).
+ */
+export const LIMITS: Record<
+  RowsKind,
+  { minSwaps: number; maxSwaps: number; maxSends: number; maxEach: number }
+> = {
+  'multi-swap': { minSwaps: MIN_BATCH_PAIRS, maxSwaps: MAX_BATCH_PAIRS, maxSends: 0, maxEach: 0 },
+  batch: {
+    minSwaps: 0,
+    maxSwaps: MAX_BATCH_PAIRS,
+    maxSends: MAX_BATCH_SENDS,
+    maxEach: MAX_BATCH_SENDS,
+  },
 };
 
 const NAME: Record<RowsKind, string> = { 'multi-swap': 'a multi-swap', batch: 'a batch' };
 
 const newSwap = (): SwapRow => ({ kind: 'swap', amount: '', ...DEFAULT_PAIR });
 const newSend = (): SendRow => ({ kind: 'send', amount: '', token: DEFAULT_SEND_TOKEN, to: '' });
+const newSupply = (): SupplyRow => ({ kind: 'supply', amount: '', token: 'USDC' });
+/** the core stakes STRK (the validators' STRK delegation pools) */
+const newStake = (): StakeRow => ({ kind: 'stake', amount: '', token: 'STRK', to: '' });
 
 /** A multi-swap starts with its fewest swaps; a batch with one swap. */
 export function initialRows(kind: RowsKind, defaultSlippageBps: number): RowsForm {
@@ -88,10 +109,13 @@ export type RowsAction =
   | { type: 'focus'; focus: RowsFocus }
   | { type: 'addSwap' }
   | { type: 'addSend' }
+  | { type: 'addSupply' }
+  | { type: 'addStake' }
   | { type: 'removeRow' };
 
 function withField(row: Row, field: RowField, value: string): Row {
   if (field === 'amount') return { ...row, amount: value };
+  if (row.kind === 'supply') return field === 'token' ? { ...row, token: value } : row;
   if (field === 'to') return { ...row, to: value };
   if (row.kind === 'swap') return field === 'from' ? { ...row, from: value } : row;
   return field === 'token' ? { ...row, token: value } : row;
@@ -127,8 +151,25 @@ export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
         rows: form.rows.toSpliced(swaps, 0, newSwap()),
         focus: { row: swaps, field: 'amount' },
       };
+    case 'addSupply':
+    case 'addStake': {
+      const kind = action.type === 'addSupply' ? 'supply' : 'stake';
+      const what = kind === 'supply' ? 'supplies' : 'stakes';
+      if (limits.maxEach === 0)
+        return {
+          ...next,
+          notice: `${NAME[form.kind]} holds swaps only (use Batch to add ${what})`,
+        };
+      if (form.rows.filter((r) => r.kind === kind).length >= limits.maxEach)
+        return { ...next, notice: `${NAME[form.kind]} holds at most ${limits.maxEach} ${what}` };
+      return {
+        ...next,
+        rows: [...form.rows, kind === 'supply' ? newSupply() : newStake()],
+        focus: { row: form.rows.length, field: 'amount' },
+      };
+    }
     case 'addSend': {
-      const sends = form.rows.length - swaps;
+      const sends = form.rows.filter((r) => r.kind === 'send').length;
       if (limits.maxSends === 0)
         return {
           ...next,
@@ -148,7 +189,7 @@ export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
       if (form.rows[row]?.kind === 'swap' && swaps <= limits.minSwaps)
         return { ...next, notice: `${NAME[form.kind]} needs at least ${limits.minSwaps} swaps` };
       if (form.rows.length <= 1)
-        return { ...next, notice: `${NAME[form.kind]} needs at least one swap or send` };
+        return { ...next, notice: `${NAME[form.kind]} needs at least one row` };
       const rows = form.rows.toSpliced(row, 1);
       return { ...next, rows, focus: { row: Math.min(row, rows.length - 1), field: 'amount' } };
     }
@@ -179,6 +220,9 @@ function rowProblem(row: Row, context: RowsContext): string | undefined {
       pairProblem(row.from, row.to) ??
       amountProblem(row.amount, row.from, context.decimalsOf(row.from))
     );
+  // a stake's validator and a supply's pool are the core's to check when it plans (it reads them)
+  if (row.kind === 'supply' || row.kind === 'stake')
+    return amountProblem(row.amount, row.token, context.decimalsOf(row.token));
   return (
     amountProblem(row.amount, row.token, context.decimalsOf(row.token)) ??
     recipientProblem(row.to, context.checkRecipient)
@@ -205,16 +249,34 @@ export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
         ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }]
         : [],
     ),
+    ...batchExtras(form.rows),
     slippageBps: 'bps' in slippage ? slippage.bps : context.defaultSlippageBps,
   };
   return { problems, slippageProblem, empty, request };
 }
 
-/** The first field still to type: a row's amount, a send's recipient. */
+/** A batch's supplies and stakes, when it has any (the request of a form without them is unchanged). */
+function batchExtras(rows: readonly Row[]): Pick<PlanRequest, 'supplies' | 'stakes'> {
+  const supplies = rows.flatMap((row) =>
+    row.kind === 'supply' ? [{ amount: row.amount.trim(), token: row.token }] : [],
+  );
+  const stakes = rows.flatMap((row) =>
+    row.kind === 'stake'
+      ? [{ amount: row.amount.trim(), token: row.token, validator: row.to.trim() }]
+      : [],
+  );
+  return {
+    ...(supplies.length > 0 ? { supplies } : {}),
+    ...(stakes.length > 0 ? { stakes } : {}),
+  };
+}
+
+/** The first field still to type: a row's amount, a send's recipient, a stake's validator. */
 function firstEmpty(rows: readonly Row[]): RowsFocus | undefined {
   for (const [row, r] of rows.entries()) {
     if (r.amount.trim() === '') return { row, field: 'amount' };
-    if (r.kind === 'send' && r.to.trim() === '') return { row, field: 'to' };
+    if ((r.kind === 'send' || r.kind === 'stake') && r.to.trim() === '')
+      return { row, field: 'to' };
   }
   return undefined;
 }

@@ -2,7 +2,9 @@
  * The staking screen: Staking on the home menu; ↑/↓ chooses the action, the validator and the
  * amount are typed, Enter plans it through the services port and opens the shared review.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { StakingDocument } from '../../core/staking.js';
+import { LIVE_READ_MS } from '../hooks/use-periodic-read.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
@@ -11,6 +13,83 @@ let ui: Rendered | undefined;
 afterEach(() => {
   ui?.unmount();
   ui = undefined;
+  vi.useRealTimers();
+});
+
+const stakingDoc = (staked: string, exiting = '0', at: string | null = null): StakingDocument => ({
+  network: 'sandbox',
+  account: `0x${'a'.repeat(64)}`,
+  validators: [
+    {
+      name: 'Alpha',
+      staker: '0x1',
+      pool: '0x2',
+      token: 'STRK',
+      commissionBps: 500,
+      active: true,
+    },
+  ],
+  positions: [
+    {
+      validator: 'Alpha',
+      staker: '0x1',
+      pool: '0x2',
+      token: 'STRK',
+      staked: { amount: staked, baseUnits: '1' },
+      unclaimedRewards: { amount: '0', baseUnits: '0' },
+      exiting: { amount: exiting, baseUnits: exiting === '0' ? '0' : '1' },
+      withdrawableAt: at,
+      rewardAddress: '0x3',
+    },
+  ],
+});
+
+describe('staking positions read again', () => {
+  it('every LIVE_READ_MS while open (after `sandbox advance` the exit shows without a key); a tick while a read is out skips', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const services = signedIn({
+      staking: [stakingDoc('100'), stakingDoc('60', '40', '2026-11-30T00:00:00.000Z')],
+    });
+    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    await openFromHome(ui, 'Staking');
+    const first = await ui.waitForFrame((f) => f.includes('staked 100 STRK'));
+    expect(first).toContain(`read again every ${LIVE_READ_MS / 1000} s while open`);
+    vi.advanceTimersByTime(LIVE_READ_MS - 1);
+    expect(services.calls.filter((c) => c === 'staking')).toEqual(['staking']);
+    vi.advanceTimersByTime(1);
+    const after = (await ui.waitForFrame((f) => f.includes('exiting 40'))).replace(/\s+/g, ' ');
+    expect(after).toContain('withdrawable at 2026-11-30T00:00:00.000Z');
+    expect(services.calls.filter((c) => c === 'staking')).toEqual(['staking', 'staking']);
+  });
+
+  it('Ctrl+R reads again at once, even in a text field; a failed read keeps the last positions and says so', async () => {
+    const services = signedIn({
+      staking: [
+        stakingDoc('100'),
+        new AppError(ErrorCode.CHAIN_UNREACHABLE, 'the chain did not answer'),
+        stakingDoc('70'),
+      ],
+    });
+    ui = renderWithProviders(services, { rows: 24, columns: 80 });
+    await openFromHome(ui, 'Staking');
+    await ui.waitForFrame((f) => f.includes('staked 100 STRK'));
+    expect(ui.frame()).toContain('Ctrl+R');
+    await ui.press(KEYS.ctrlR);
+    const failed = (await ui.waitForFrame((f) => f.includes('did not answer'))).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(failed).toContain('staked 100 STRK');
+    expect(failed).toContain('the positions below are from the last read');
+    expect(failed).toMatch(/› Validator +a name or a staker address/);
+    await ui.press(KEYS.ctrlR);
+    await ui.waitForFrame((f) => f.includes('staked 70 STRK'));
+    expect(services.calls.filter((c) => c === 'staking')).toEqual([
+      'staking',
+      'staking',
+      'staking',
+    ]);
+  });
 });
 
 describe('staking', () => {

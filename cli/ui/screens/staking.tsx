@@ -1,5 +1,7 @@
 /**
- * Staking: the wallet's positions (staked, unclaimed, exiting and when withdrawable), and one
+ * Staking: the wallet's positions (staked, unclaimed, exiting and when withdrawable), read again
+ * every LIVE_READ_MS while open and at once with Ctrl+R (the Lending screen's mechanism,
+ * hooks/use-periodic-read.ts: never two reads at once), and one
  * form for the four staking actions — stake, exit, withdraw, claim (↑/↓ chooses) — with the
  * validator (a preset name or a staker address) and, to stake or exit, the amount. Enter plans
  * it through the core (checked, built, simulated; nothing signed) and opens the one review every
@@ -7,16 +9,17 @@
  * restarts a running timer).
  */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { StakingDocument } from '../../core/staking.js';
 import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
-import { useTask } from '../hooks/use-task.js';
+import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
+import { describeFailure } from '../failure.js';
 import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
-import { Busy, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -38,16 +41,15 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
   const [form, setForm] = useState<StakingForm>(
     () => initial ?? { kind: 'stake', validator: '', amount: '', focus: 'validator' },
   );
-  const [loading, load] = useTask<StakingDocument>();
+  // the positions last read stay on screen while they are read again, and after a failed read
+  const {
+    loading,
+    shown: doc,
+    read,
+  } = usePeriodicRead<StakingDocument>(services.staking?.bind(services), LIVE_READ_MS);
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
-  const staking = services.staking?.bind(services);
-
-  useEffect(() => {
-    if (staking !== undefined) void load((signal) => staking({ signal }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once when the screen opens
-  }, []);
 
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
@@ -82,18 +84,32 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
       }
       review.plan(request, { name: 'staking', form });
     },
+    // Ctrl+R: the letters are the fields'
+    reload: read,
     back: () => dispatch({ type: 'back' }),
   };
   useKeys(bindings, {
     isActive: !review.running,
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
-  const doc = loading.status === 'done' ? loading.value : undefined;
+  const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Staking</Title>
-      {loading.status === 'running' ? <Busy label="reading validators and positions…" /> : null}
+      {loading.status === 'running' && doc === undefined ? (
+        <Busy label="reading validators and positions…" />
+      ) : null}
+      {readFailure ? (
+        <ErrorLine
+          message={`${readFailure.title}: ${readFailure.message}`}
+          hint={
+            doc === undefined
+              ? 'Ctrl+R to try again'
+              : 'the positions below are from the last read; Ctrl+R to try again'
+          }
+        />
+      ) : null}
       {doc !== undefined ? (
         <Box flexDirection="column">
           {doc.positions.length === 0 ? <Text color={theme.muted}>No positions.</Text> : null}
@@ -114,6 +130,10 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
                   `${v.name} (${v.shareOfTotalStake === null ? 'no' : `${v.shareOfTotalStake} %`} of the total stake${v.active ? '' : '; leaving'})`,
               )
               .join(', ')}
+          </Text>
+          <Text color={theme.muted} wrap="truncate-end">
+            read again every {LIVE_READ_MS / 1000} s while open
+            {loading.status === 'running' ? ' · reading…' : ''}
           </Text>
         </Box>
       ) : null}

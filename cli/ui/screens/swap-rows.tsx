@@ -1,6 +1,7 @@
 /**
  * Multi-swap and Batch: one form of rows, one line each — swaps ("100 USDC → ETH") and, in a
- * batch, sends ("5 STRK → 0x…") — each checked as it is typed, with the balance of its token;
+ * batch, sends ("5 STRK → 0x…"), supplies ("100 USDC", to the main Vesu pool) and stakes
+ * ("100 STRK → Sandbox Alpha") — each checked as it is typed, with the balance of its token;
  * the slippage applies to every swap. Enter plans the whole form as one transaction (quoted,
  * checked, built, simulated — nothing signed) and opens the review every swap plan shares. The
  * rows' rules and limits are rows-state.ts.
@@ -38,7 +39,7 @@ const TITLE: Record<RowsKind, string> = { 'multi-swap': 'Multi-swap', batch: 'Ba
 
 const ABOUT: Record<RowsKind, string> = {
   'multi-swap': `${LIMITS['multi-swap'].minSwaps} to ${LIMITS['multi-swap'].maxSwaps} swaps in one transaction`,
-  batch: `up to ${LIMITS.batch.maxSwaps} swaps and ${LIMITS.batch.maxSends} sends in one transaction`,
+  batch: `up to ${LIMITS.batch.maxSwaps} swaps, ${LIMITS.batch.maxSends} sends, ${LIMITS.batch.maxEach} supplies and ${LIMITS.batch.maxEach} stakes in one transaction`,
 };
 
 const SCREEN = { 'multi-swap': 'multiSwap', batch: 'batch' } as const satisfies Record<
@@ -91,7 +92,11 @@ export function SwapRowsScreen({
     back: () => dispatch({ type: 'back' }),
     addSwap: () => update({ type: 'addSwap' }),
   };
-  if (kind === 'batch') bindings.addSend = () => update({ type: 'addSend' });
+  if (kind === 'batch') {
+    bindings.addSend = () => update({ type: 'addSend' });
+    bindings.addSupply = () => update({ type: 'addSupply' });
+    bindings.addStake = () => update({ type: 'addStake' });
+  }
   if (focus === 'slippage')
     Object.assign(
       bindings,
@@ -128,7 +133,7 @@ export function SwapRowsScreen({
     !running &&
     focus !== 'slippage' &&
     focus.field !== 'amount' &&
-    !(focus.field === 'to' && form.rows[focus.row]?.kind === 'send');
+    !(focus.field === 'to' && form.rows[focus.row]?.kind !== 'swap');
 
   return (
     <Box flexDirection="column">
@@ -219,8 +224,9 @@ function RowLine({
       />
       <Text> </Text>
       {row.kind === 'swap' ? picker('from', row.from) : picker('token', row.token)}
-      <Text> → </Text>
-      {row.kind === 'swap' ? (
+      {row.kind === 'supply' ? <Text color={theme.muted}> to the main Vesu pool</Text> : null}
+      {row.kind === 'supply' ? null : <Text> → </Text>}
+      {row.kind === 'supply' ? null : row.kind === 'swap' ? (
         picker('to', row.to)
       ) : field === 'to' || row.to.trim() === '' ? (
         <TextField
@@ -229,10 +235,12 @@ function RowLine({
           focused={field === 'to'}
           marked
           maxLength={ADDRESS_FIELD_LENGTH}
-          placeholder="0x… recipient address"
+          placeholder={
+            row.kind === 'stake' ? 'validator name or staker 0x…' : '0x… recipient address'
+          }
         />
       ) : (
-        <Text>{shortAddress(row.to.trim())}</Text>
+        <Text>{row.kind === 'stake' ? row.to.trim() : shortAddress(row.to.trim())}</Text>
       )}
       {held ? (
         <Text

@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import type { QuoteSummary } from '../../core/quote-summary.js';
-import { money as short } from '../format.js';
+import { money } from '../format.js';
 import { useUi } from '../context.js';
 import { quoteImpactLevel } from '../screens/trade-state.js';
 import { Rows } from './layout.js';
@@ -34,18 +34,18 @@ export function QuoteView({
     <Box flexDirection="column">
       <Rows
         rows={[
-          ['You pay', short(quote.amountIn, quote.from.decimals)],
+          ['You pay', money(quote.amountIn, quote.from.decimals)],
           [
             'You receive (est.)',
             <Text key="r" bold>
-              {short(quote.expectedOutput, quote.to.decimals)}
+              {money(quote.expectedOutput, quote.to.decimals)}
             </Text>,
           ],
           [
             'Minimum received',
-            `${short(quote.minimumReceived, quote.to.decimals)}  (slippage ${slippagePercent})`,
+            `${money(quote.minimumReceived, quote.to.decimals)}  (slippage ${slippagePercent})`,
           ],
-          ['Service fee', `${quote.fee.percent}  ${short(quote.fee.amount, quote.to.decimals)}`],
+          ['Service fee', `${quote.fee.percent}  ${money(quote.fee.amount, quote.to.decimals)}`],
           [
             'Price impact',
             <Text key="i" color={impactColour}>

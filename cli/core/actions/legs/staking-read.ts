@@ -10,7 +10,7 @@ import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { findValidator, validatorsFor } from '../../../../shared/staking.js';
 import type { CallOptions } from '../../call.js';
-import { readChainTime, readPoolMember, readValidator } from '../../staking.js';
+import { readChainTime, readExitWindow, readPoolMember, readValidator } from '../../staking.js';
 import type { ActionContext } from '../pipeline.js';
 import type { StakingSpec } from '../resolve.js';
 import type { PlannedLeg } from './index.js';
@@ -22,21 +22,19 @@ const show = (amount: bigint, v: StakingValidator): string =>
 const nothing = (message: string, details: Record<string, unknown> = {}): AppError =>
   new AppError(ErrorCode.NOTHING_STAKED, message, { details });
 
-/** "2 d 3 h 4 min" (at least "0 min"). */
-export function durationWords(seconds: number): string {
-  const s = Math.max(0, Math.ceil(seconds));
-  const d = Math.floor(s / 86_400);
-  const h = Math.floor((s % 86_400) / 3_600);
-  const m = Math.ceil((s % 3_600) / 60);
-  return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
-}
+export { durationWords } from './words.js';
+import { durationWords } from './words.js';
 
-/** One staking leg from its spec and what the chain says. Pure (the reads are passed in). */
+/**
+ * One staking leg from its spec and what the chain says. Pure (the reads are passed in); `exit`
+ * is the staking contract's exit window and the chain's time, read for an exit intent.
+ */
 export function stakingLegOf(
   spec: StakingSpec,
   validator: StakingValidator,
   member: PoolMember | undefined,
   now: number | undefined,
+  exit?: { windowSeconds: number; now: number },
 ): PlannedLeg {
   switch (spec.type) {
     case 'stake':
@@ -60,7 +58,13 @@ export function stakingLegOf(
           `you have ${show(available, validator)} with ${validator.name} (staked and exiting); cannot exit ${show(amount, validator)}`,
           { details: { available: available.toString(), amount: amount.toString() } },
         );
-      return { type: 'unstake-intent', validator, amount, member };
+      return {
+        type: 'unstake-intent',
+        validator,
+        amount,
+        member,
+        ...(exit === undefined ? {} : { exit }),
+      };
     }
     case 'unstake': {
       if (member === undefined || member.unpoolAmount === 0n || member.unpoolTime === undefined)
@@ -113,14 +117,18 @@ export async function readStakingLegs(
         validatorsFor(reader.network, { sandbox: ctx.sandbox }),
         spec.validator,
       );
-      const [validator, early, now] = await Promise.all([
+      const intent = spec.type === 'unstake-intent';
+      const [validator, early, now, windowSeconds] = await Promise.all([
         readValidator(reader, spec.validator, options),
         preset === undefined ? undefined : readPoolMember(reader, preset, options),
-        spec.type === 'unstake' ? readChainTime(reader, options) : undefined,
+        spec.type === 'unstake' || intent ? readChainTime(reader, options) : undefined,
+        intent ? readExitWindow(reader, options) : undefined,
       ]);
       const member =
         preset === undefined ? await readPoolMember(reader, validator, options) : early;
-      return stakingLegOf(spec, validator, member, now);
+      const exit =
+        windowSeconds === undefined || now === undefined ? undefined : { windowSeconds, now };
+      return stakingLegOf(spec, validator, member, intent ? undefined : now, exit);
     }),
   );
 }

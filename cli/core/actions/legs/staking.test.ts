@@ -60,6 +60,59 @@ describe('staking legs', () => {
     expect(refusal(() => verifyCalls(tampered)).code).toBe('APPROVAL_MISMATCH');
   });
 
+  it("an exit says when it can be withdrawn (the pool's exit window from the chain's time) and what is exiting after a restart", () => {
+    const week = 7 * 24 * 3600;
+    const now = 1_800_000_000;
+    const exit = { windowSeconds: week, now };
+    const fresh = planDocument(
+      legPlanOf(
+        'unstake',
+        stakingLegOf(
+          { type: 'unstake-intent', validator: 'x', token: STRK, amount: 2n * 10n ** 18n - 1n },
+          validator,
+          member(),
+          undefined,
+          exit,
+        ),
+      ),
+    );
+    expect(fresh.terms).toEqual([
+      `after it 1.999999999999999999 STRK is exiting from ${validator.name}`,
+      `it can be withdrawn once the pool's exit window of 7 d 0 min has passed from when this lands: about ${new Date((now + week) * 1000).toISOString()}`,
+    ]);
+    const restart = planDocument(
+      legPlanOf(
+        'unstake',
+        stakingLegOf(
+          { type: 'unstake-intent', validator: 'x', token: STRK, amount: 5n * 10n ** 18n },
+          validator,
+          member({ unpoolAmount: 3n * 10n ** 18n, unpoolTime: now + 100 }),
+          undefined,
+          exit,
+        ),
+      ),
+    );
+    expect(restart.terms[0]).toBe(
+      `after it 5 STRK is exiting from ${validator.name} (replacing the running exit of 3 STRK, whose timer restarts)`,
+    );
+    expect(restart.terms[1]).toContain(new Date((now + week) * 1000).toISOString());
+    const cancel = planDocument(
+      legPlanOf(
+        'unstake',
+        stakingLegOf(
+          { type: 'unstake-intent', validator: 'x', token: STRK, amount: 0n },
+          validator,
+          member({ unpoolAmount: 3n * 10n ** 18n, unpoolTime: now + 100 }),
+          undefined,
+          exit,
+        ),
+      ),
+    );
+    expect(cancel.terms).toEqual([
+      `after it nothing is exiting from ${validator.name}: 3 STRK is staked again`,
+    ]);
+  });
+
   it('an inactive validator is refused with its reason', () => {
     expect(
       refusal(() =>

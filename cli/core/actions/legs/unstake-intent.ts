@@ -15,7 +15,7 @@ import {
   validatorView,
 } from './staking-common.js';
 import type { LegType } from './types.js';
-import { exact, legAmount, shortAddress } from './words.js';
+import { durationWords, exact, legAmount, shortAddress } from './words.js';
 
 export interface UnstakeIntentLeg {
   type: 'unstake-intent';
@@ -24,6 +24,8 @@ export interface UnstakeIntentLeg {
   amount: bigint;
   /** the membership read before planning (its running exit, if any) */
   member: PoolMember;
+  /** the staking contract's exit window and the chain's time when planned (seconds) */
+  exit?: { windowSeconds: number; now: number } | undefined;
 }
 
 const iso = (seconds: number): string => new Date(seconds * 1000).toISOString();
@@ -78,6 +80,24 @@ export const unstakeIntentLegType: LegType<UnstakeIntentLeg> = {
           withdrawableAt: iso(member.unpoolTime),
         },
       },
+    ];
+  },
+  // what the exit leaves behind it, and when it can be withdrawn (the pool's exit window from the
+  // chain's time now): said before signing and in the receipt
+  terms: (leg) => {
+    const { member, validator } = leg;
+    const token = validator.token;
+    const running = member.unpoolAmount === 0n ? undefined : exact(member.unpoolAmount, token);
+    if (leg.amount === 0n)
+      return [
+        `after it nothing is exiting from ${validator.name}: ${running ?? 'the exit'} is staked again`,
+      ];
+    const after = `after it ${exact(leg.amount, token)} is exiting from ${validator.name}${running === undefined ? '' : ` (replacing the running exit of ${running}, whose timer restarts)`}`;
+    if (leg.exit === undefined) return [after];
+    const at = iso(leg.exit.now + leg.exit.windowSeconds);
+    return [
+      after,
+      `it can be withdrawn once the pool's exit window of ${durationWords(leg.exit.windowSeconds)} has passed from when this lands: about ${at}`,
     ];
   },
   identity: (leg) => [leg.validator.pool],

@@ -4,7 +4,7 @@
  * felts, so a wrong call reads wrong. Pure.
  */
 import { feltHex } from '../../../../shared/felt.js';
-import { formatAmount, formatAmountShort } from '../../../../shared/amount.js';
+import { formatAmount } from '../../../../shared/amount.js';
 import { findToken, sameAddress, type Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
@@ -13,10 +13,6 @@ import type { LegAmount, LegPlan } from './types.js';
 /** `1.999999999 ETH`: the exact amount, never cut. */
 export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
   `${formatAmount(amount, token.decimals)} ${token.symbol}`;
-
-/** A shortened amount, for a display that stands beside the exact one. */
-export const short = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
-  `${formatAmountShort(amount, token.decimals)} ${token.symbol}`;
 
 /** What a plan line says: the amount exactly as signed (never cut). */
 export const said = exact;
@@ -51,3 +47,12 @@ export const legAmount = (amount: bigint, token: Token): LegAmount => ({
   amount: formatAmount(amount, token.decimals),
   baseUnits: amount.toString(),
 });
+
+/** "2 d 3 h 4 min" (at least "0 min"). */
+export function durationWords(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3_600);
+  const m = Math.ceil((s % 3_600) / 60);
+  return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
+}
