@@ -19,6 +19,7 @@ afterEach(() => {
 const stakingDoc = (staked: string, exiting = '0', at: string | null = null): StakingDocument => ({
   network: 'sandbox',
   account: `0x${'a'.repeat(64)}`,
+  totalStake: { amount: '10000', baseUnits: '10000000000000000000000' },
   validators: [
     {
       name: 'Alpha',
@@ -27,6 +28,8 @@ const stakingDoc = (staked: string, exiting = '0', at: string | null = null): St
       token: 'STRK',
       commissionBps: 500,
       active: true,
+      stake: { amount: '1000', baseUnits: '1000000000000000000000' },
+      shareOfTotalStake: '10.00',
     },
   ],
   positions: [
