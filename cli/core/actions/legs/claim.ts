@@ -77,6 +77,18 @@ export const claimLegType: LegType<ClaimLeg> = {
       (l) =>
         `claim ${exact(l.amount, l.validator.token)} of rewards from ${l.validator.name}, paid to ${whereTo(l, plan.account)}`,
     ),
+  // the review says "at least" the rewards as read: they only grow until a claim pays them; less
+  // (claimed meanwhile) or another reward address is not what was shown
+  moved: (planned, now) => [
+    ...(now.amount < planned.amount
+      ? [
+          `the unclaimed rewards from ${now.validator.name} are now ${exact(now.amount, now.validator.token)}, less than the ${exact(planned.amount, planned.validator.token)} reviewed`,
+        ]
+      : []),
+    ...(sameAddress(now.rewardAddress, planned.rewardAddress)
+      ? []
+      : [`the pool now pays the rewards to ${now.rewardAddress}, not ${planned.rewardAddress}`]),
+  ],
   describeCalls: (leg, _calls, plan) => [
     `claim the rewards of the ${leg.validator.name} pool (${exact(leg.amount, leg.validator.token)}), paid to ${whereTo(leg, plan.account)}`,
   ],
