@@ -253,7 +253,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(Number(debt)).toBeGreaterThanOrEqual(100);
       const question = await askedOn(planned.planId);
       expect(question).toContain(
-        `leaves the wallet: at most ${bound} USDC (expected ${debt} USDC: the debt as read`,
+        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC: the debt as read`,
       );
       expect(question).toMatch(/position after: owes nothing, .*health factor \d[\d.]* → —/);
       expect(question).not.toMatch(/leaves the wallet: \d/);

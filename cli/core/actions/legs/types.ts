@@ -140,6 +140,7 @@ export type LegView =
   | { type: 'unstake'; amount: LegAmount; validator: LegValidator }
   | {
       type: 'claim';
+      /** at least: the unclaimed rewards as read (the pool pays what is unclaimed when it runs) */
       amount: LegAmount;
       validator: LegValidator;
       /** where the pool pays the rewards (may not be the account) */
