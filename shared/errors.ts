@@ -75,6 +75,13 @@ export const ErrorCode = {
   SIMULATION_OVERSPEND: 'SIMULATION_OVERSPEND',
   /** the plan was shown and nothing was signed: --yes (headless) signs it; or the confirmed plan expired */
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
+  /**
+   * what a plan's terms depend on (a debt with its interest, unclaimed rewards, an exit, a
+   * position) moved between the review and the signature so that the signed calls would revert
+   * or do something else than reviewed: nothing was signed; details.plan is the new plan (to
+   * review and confirm), details.changes what moved
+   */
+  PLAN_CHANGED: 'PLAN_CHANGED',
   // the plan needs an acknowledgment the person has not given (details.remedy: the ids)
   ACKNOWLEDGMENT_REQUIRED: 'ACKNOWLEDGMENT_REQUIRED',
   // staking: no such validator (name or staker address) on the network
@@ -242,6 +249,7 @@ export function exitCodeFor(error: unknown): ExitCodeValue {
     if (error.code === ErrorCode.CANCELLED) return ExitCode.CANCELLED;
     if (SUBMITTED_CODES.has(error.code)) return ExitCode.SUBMITTED;
     if (AUTH_CODES.has(error.code)) return ExitCode.AUTH;
+    if (error.code === ErrorCode.PLAN_CHANGED) return ExitCode.PLAN_CHANGED;
   }
   return ExitCode.ERROR;
 }

@@ -1,7 +1,7 @@
 /**
  * Every exit code a finance-tui process can end with, in one table: `--help` and the README
  * ("Exit codes") print it, and nothing exits with a code that is not here (docs/architecture.md "Headless output").
- * 0/1/2/4 are gh's set, 3 is ours (a transaction that left the client with no known outcome); 130 and 143 are the shell's convention for a process stopped by
+ * 0/1/2/4 are gh's set, 3 and 5 are ours (a transaction that left the client with no known outcome; a plan that changed before signing); 130 and 143 are the shell's convention for a process stopped by
  * SIGINT/SIGTERM, used only when a second signal forces an exit before the command wound down.
  */
 export const ExitCode = {
@@ -10,6 +10,7 @@ export const ExitCode = {
   CANCELLED: 2,
   SUBMITTED: 3,
   AUTH: 4,
+  PLAN_CHANGED: 5,
   FORCED_SIGINT: 130,
   FORCED_SIGTERM: 143,
 } as const;
@@ -37,6 +38,11 @@ export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }>
   {
     code: ExitCode.AUTH,
     meaning: 'authentication needed or refused (AUTH_REQUIRED, SESSION_EXPIRED, …)',
+  },
+  {
+    code: ExitCode.PLAN_CHANGED,
+    meaning:
+      'the plan changed before signing (PLAN_CHANGED): nothing was signed; the new plan is shown (--json: error.details.plan) to review and confirm',
   },
   {
     code: ExitCode.FORCED_SIGINT,

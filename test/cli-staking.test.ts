@@ -127,6 +127,44 @@ describe('staking through the sandbox (whole processes)', () => {
     expect(after?.exiting.baseUnits).toBe('0');
     expect(after?.withdrawableAt).toBeNull();
 
+    // issue 32: `unstake 0` cancels a running exit (exit_delegation_pool_intent(0)), through
+    // the same review; refused with its code when no exit runs
+    const none = await alice(['unstake', '0', ...alpha]);
+    expect(none.doc.error).toMatchObject({ code: 'NOTHING_STAKED' });
+    expect(none.doc.error?.message).toMatch(/no exit .* nothing to cancel/);
+    expect((await alice(['unstake', '20', ...alpha])).doc.error).toBeUndefined();
+    expect((await position())?.exiting.baseUnits).toBe((20n * STRK).toString());
+    const unasked = await alice(['unstake', '0', ...alpha]);
+    expect(unasked.doc.error).toMatchObject({
+      code: 'ACKNOWLEDGMENT_REQUIRED',
+      details: { remedy: ['exit-restart'] },
+    });
+    const cancel = await alice(['unstake', '0', ...alpha, '--restart-exit']);
+    expect(cancel.doc.error, cancel.stderr).toBeUndefined();
+    expect(cancel.doc).toMatchObject({
+      legs: [{ type: 'unstake-intent', cancel: true, amount: { baseUnits: '0' } }],
+      transaction: { status: 'SUCCEEDED' },
+    });
+    const cancelled = await position();
+    expect(cancelled?.exiting.baseUnits).toBe('0');
+    expect(cancelled?.withdrawableAt).toBeNull();
+    expect(cancelled?.staked.baseUnits).toBe((120n * STRK).toString());
+
+    // a claim's review says "at least" the rewards as read; its receipt never says less
+    await advance('2d');
+    const review = await alice(['claim-rewards', '--validator', 'Sandbox Alpha']);
+    expect(review.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
+    const reviewed = (review.doc.error?.details as { plan: { headline: string } }).plan;
+    expect(reviewed.headline).toMatch(/^claim at least \d+(\.\d+)? STRK of rewards/);
+    const claimed = await alice(['claim-rewards', ...alpha]);
+    expect(claimed.doc.error, claimed.stderr).toBeUndefined();
+    const [got] = (claimed.doc.transaction as { received: Array<Money & { minimum: Money }> })
+      .received;
+    expect(BigInt(got?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
+      BigInt(got?.minimum.baseUnits ?? '1'),
+    );
+    expect(BigInt(got?.minimum.baseUnits ?? '0')).toBeGreaterThan(0n);
+
     // the portfolio counts the stake as its own line in the net total, not in the wallet's balance
     const folio = await alice(['portfolio', '--fresh']);
     expect(folio.code, folio.stderr).toBe(0);

@@ -253,7 +253,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(Number(debt)).toBeGreaterThanOrEqual(100);
       const question = await askedOn(planned.planId);
       expect(question).toContain(
-        `leaves the wallet: at most ${bound} USDC (expected ${debt} USDC: the debt as read`,
+        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC: the debt as read`,
       );
       expect(question).toMatch(/position after: owes nothing, .*health factor \d[\d.]* → —/);
       expect(question).not.toMatch(/leaves the wallet: \d/);
@@ -261,6 +261,29 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(person.asked.at(-1)).toContain(
       'arrives in the wallet: at least 1 ETH (collateral withdrawn)',
     );
+
+    // issue 32: a repay-all reviewed, then 400 days of interest before execute_plan: the bound
+    // no longer covers the debt, so nothing is signed — the plan is made again to confirm
+    const held = await planId('plan_repay', { amount: 'all', token: 'USDC', collateral: 'ETH' });
+    const advanced = await cli(home, ['sandbox', 'advance', '400d', '--json']);
+    expect(advanced.code, advanced.stderr).toBe(0);
+    const usdcBefore = await usdcOf(home);
+    person.accept = true;
+    const stale = errorOf(await call(client, 'execute_plan', { planId: held.planId }));
+    person.accept = false;
+    expect(stale.code).toBe('PLAN_CHANGED');
+    const again = stale.details as {
+      planId: string;
+      changes: string[];
+      plan: { spend: Array<{ expected: { amount: string } | null }> };
+    };
+    expect(again.planId).not.toBe(held.planId);
+    expect(again.changes.join(' ')).toMatch(/debt grew to about/);
+    expect(Number(again.plan.spend[0]?.expected?.amount ?? '0')).toBeGreaterThan(
+      Number(held.plan.spend[0]?.expected?.amount ?? '0'),
+    );
+    // nothing left the wallet: not even a fee (nothing was signed)
+    expect(await usdcOf(home)).toBe(usdcBefore);
   }, 120_000);
 
   it('a planted revert reason (ESC, BEL, U+202E, a newline) is clean and marked untrusted in execute_plan, get_transaction, get_history, and clean in history --json, history and the app history screen', async () => {

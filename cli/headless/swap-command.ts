@@ -2,7 +2,9 @@
  * What every command that moves money shares (`send`, `trade`, `multi-swap`, `batch`): the
  * signing flags, and the run — plan the action (checked and simulated), then without --yes show
  * it and sign nothing (CONFIRMATION_REQUIRED, exit 1, the plan document in `error.details.plan`
- * under --json), with --yes sign exactly that plan. Light at import: the core and the renderers
+ * under --json), with --yes sign exactly that plan — unless what it depends on moved before
+ * signing: then nothing is signed and the plan made again is shown (PLAN_CHANGED, exit 5, the new
+ * plan in `error.details.plan` under --json). Light at import: the core and the renderers
  * load once the options parse.
  */
 import { parseCommandArgs, parseNetworkFlag, refuseNegativeAmount, type ArgToken } from './args.js';
@@ -122,7 +124,15 @@ export async function runSigning(
         if (!ctx.json) ctx.stdout.write(render.renderPlan(planned.document));
         requireConfirmation(false, planned.document);
       }
-      return core.executeAction(planned, call);
+      return core.executeAction(planned, call).catch(async (error: unknown) => {
+        // what the plan depends on moved before signing: nothing was signed; the plan made
+        // again is shown as a plan is without --yes (PLAN_CHANGED, exit 5; --json: in
+        // error.details.plan)
+        const replanned = await core.replannedOf(error);
+        if (replanned !== undefined && !ctx.json)
+          ctx.stdout.write(render.renderPlan(replanned.document));
+        throw error;
+      });
     },
   );
   return { data, human: () => render.renderExecution(data) };

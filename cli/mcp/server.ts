@@ -136,7 +136,7 @@ const INSTRUCTIONS = (o: ToolServerOptions): string =>
     o.allowExecute
       ? `On a host that cannot ask the person to confirm (no elicitation), execute_plan runs only on a server started with --max-usd and --budget-usd (and, for a plan that pays someone, ${RECIPIENT_FLAG}).`
       : '',
-    'Errors are results with isError and {"error":{"code","message"}}: act on the message (e.g. QUOTE_CHANGED or CONFIRMATION_REQUIRED: plan again; AUTH_REQUIRED or SESSION_EXPIRED: the person signs in again — login, then verify with the code they read to you; BUDGET_EXCEEDED, LIMIT_EXCEEDED or RECIPIENT_NOT_ALLOWED: tell the person, do not split or reroute the payment to get around it).',
+    'Errors are results with isError and {"error":{"code","message"}}: act on the message (e.g. QUOTE_CHANGED or CONFIRMATION_REQUIRED: plan again; PLAN_CHANGED: nothing was signed, show the person the new plan in details.plan and execute details.planId once they confirm it; AUTH_REQUIRED or SESSION_EXPIRED: the person signs in again — login, then verify with the code they read to you; BUDGET_EXCEEDED, LIMIT_EXCEEDED or RECIPIENT_NOT_ALLOWED: tell the person, do not split or reroute the payment to get around it).',
     UNTRUSTED_NOTE,
   ]
     .filter(Boolean)
@@ -751,7 +751,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
         ctx,
         PLAN_OUTSIDE,
         async (call) => {
-          const [{ executeAction }, { checkLimits }, { payees, unlistedPayees }] =
+          const [{ executeAction, replannedOf }, { checkLimits }, { payees, unlistedPayees }] =
             await Promise.all([
               import('../core/actions/index.js'),
               import('../core/actions/caps.js'),
@@ -835,7 +835,22 @@ export function createToolServer(o: ToolServerOptions): McpServer {
               );
             }
           }
-          const result = await executeAction(planned, call, { limits, acknowledged });
+          const result = await executeAction(planned, call, { limits, acknowledged }).catch(
+            async (error: unknown) => {
+              const replanned = await replannedOf(error);
+              if (replanned === undefined || !isAppError(error)) throw error;
+              // the plan made again is kept for the person to confirm: a plan of its own
+              const again = planResult(replanned);
+              throw new AppError(ErrorCode.PLAN_CHANGED, error.message, {
+                details: {
+                  ...error.details,
+                  planId: again.planId,
+                  confirmBy: again.confirmBy,
+                  plan: again.plan,
+                },
+              });
+            },
+          );
           return { planId: input.planId, result };
         },
         (error) =>

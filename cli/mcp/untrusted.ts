@@ -120,6 +120,8 @@ const OUTSIDE_WORDS: Partial<Record<string, string>> = {
   [ErrorCode.SIMULATION_REVERTED]:
     'nothing was signed: the simulation of exactly what would be signed reverted; the chain’s reason is in untrusted',
   [ErrorCode.NO_ROUTE_FOUND]: 'the swap aggregator found no route for this pair and amount',
+  [ErrorCode.PLAN_CHANGED]:
+    'nothing was signed: what the plan depends on moved on the chain since it was reviewed; show the person the new plan (details.plan) and, once they confirm it, call execute_plan with details.planId (what moved is in untrusted.message)',
   [ErrorCode.NETWORK_ERROR]: 'a service could not be reached or answered an error',
   [ErrorCode.INVALID_RESPONSE]: 'a service answered something this client does not accept',
   [ErrorCode.CHAIN_ERROR]: 'the Starknet node answered an error',

@@ -17,6 +17,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { byKind } from '../core/actions/kinds.js';
 import { spendWords } from '../core/actions/spend-words.js';
+import { PlanChanged } from './plan-changed.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { GasQuote } from '../core/actions/checks.js';
@@ -419,7 +420,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       const planned = plans.get(plan.handle);
       if (planned === undefined)
         throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again');
-      const { executeAction } = await import('../core/actions/index.js');
+      const { executeAction, replannedOf } = await import('../core/actions/index.js');
       // The review took the typed word for exactly the acknowledgments this plan listed; one a
       // re-quote adds on the way (an impact that crossed 15 %) is refused by the core.
       const result = await executeAction(
@@ -430,7 +431,23 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
             event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
         },
         { acknowledged: plan.acknowledgments.map((a) => a.id) },
-      );
+      ).catch(async (error: unknown) => {
+        const replanned = await replannedOf(error);
+        if (replanned === undefined || !(error instanceof AppError)) throw error;
+        // nothing was signed: the plan made again goes back to the review, what moved said
+        const handle = Object.freeze({}) as PlanHandle;
+        plans.set(handle, replanned);
+        const changes = Array.isArray(error.details?.changes)
+          ? error.details.changes.map(String)
+          : [];
+        throw new PlanChanged(
+          {
+            ...planView(plan.request, replanned, handle),
+            changed: { changes, before: [plan.headline, ...plan.terms] },
+          },
+          error.message,
+        );
+      });
       return receiptOf(result);
     },
 

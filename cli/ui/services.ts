@@ -157,6 +157,12 @@ export interface PlanView {
   rebalance?: RebalanceView;
   /** epoch ms until which the core takes a confirmation of exactly this plan (PlannedAction.confirmBy): plan again after */
   expiresAt: number;
+  /**
+   * this plan was made again because what the reviewed one depended on moved before signing
+   * (PLAN_CHANGED): what moved, in the core's words, and the reviewed plan's headline and terms
+   * (a line not among them is new: the review highlights it)
+   */
+  changed?: { changes: string[]; before: string[] };
   readonly handle: PlanHandle;
 }
 
@@ -267,7 +273,11 @@ export interface TuiServices {
     session: Session,
     call: Call & { onProgress?: (message: string) => void },
   ): Promise<PlanView>;
-  /** signs and sends exactly the planned transaction, once (re-quoting first if it went stale); the receipt */
+  /**
+   * signs and sends exactly the planned transaction, once (re-quoting first if it went stale);
+   * the receipt. What the plan depends on moved since the review: nothing is signed, and it
+   * rejects with PlanChanged (plan-changed.ts), the plan made again
+   */
   execute(
     plan: PlanView,
     session: Session,

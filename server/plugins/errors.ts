@@ -89,6 +89,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.APPROVAL_MISMATCH]: 500,
   [ErrorCode.CALLS_MISMATCH]: 500,
   [ErrorCode.QUOTE_CHANGED]: 500,
+  [ErrorCode.PLAN_CHANGED]: 500,
   [ErrorCode.PRICE_IMPACT_TOO_HIGH]: 500,
   [ErrorCode.INSUFFICIENT_BALANCE]: 500,
   [ErrorCode.SIMULATION_REVERTED]: 500,

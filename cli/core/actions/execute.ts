@@ -1,6 +1,8 @@
 /**
  * Signing (docs/architecture.md "The action pipeline"): a checked plan signed and sent once —
- * re-quoted and rebuilt first when a quote went stale or the build nears its deadline — under
+ * re-quoted and rebuilt first when a quote went stale or the build nears its deadline, never
+ * signed when what its terms depend on moved since the review (recheck.ts: PLAN_CHANGED with the
+ * plan made again) — under
  * the face's caps and the retry guard, tracked to its receipt and recorded in the history, whose
  * amounts and the received figures come from the legs' effects.
  */
@@ -23,7 +25,8 @@ import { planFingerprint, refuseUnsettledRetry } from './fingerprint.js';
 import { effectsOf } from './legs/index.js';
 import { requote } from './legs/swap-quote.js';
 import type { ExecutionResult, ExecutionTicket, PlannedAction } from './pipeline.js';
-import { finalize } from './plan-action.js';
+import { finalize, planPipeline } from './plan-action.js';
+import { movedSinceReview, PlanChangedError } from './recheck.js';
 import type { ActionPlan } from './plan.js';
 
 const clock = (ctx: PlannedAction['context']): number => (ctx.now ?? Date.now)();
@@ -180,10 +183,37 @@ export async function executePipeline(
     const { plan, document } = current;
     // every acknowledgment this exact plan needs (a re-quote may have added one) was given
     requireAcknowledgments(document.acknowledgments, acknowledged);
-    const value = await checkLimits(plan, options.limits, ctx.aggregator, track);
     const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
     const fingerprint = planFingerprint(plan, chain);
-    await refuseUnsettledRetry(ctx, chain, fingerprint, track);
+    // the checks before signing, in one round: still true? (what the terms depend on, read
+    // again: recheck.ts), the caps' valuation, and the retry guard's question to the chain
+    const [retry, limits, recheck] = await Promise.allSettled([
+      refuseUnsettledRetry(ctx, chain, fingerprint, track),
+      checkLimits(plan, options.limits, ctx.aggregator, track),
+      movedSinceReview(current, track),
+    ]);
+    // the retry guard's refusal first (the same plan may have been sent: re-reading what it
+    // changed says nothing of that), then the caps', then the re-read's own
+    if (retry.status === 'rejected') throw retry.reason;
+    if (limits.status === 'rejected') throw limits.reason;
+    if (recheck.status === 'rejected') throw recheck.reason;
+    const value = limits.value;
+    const moved = recheck.value;
+    if (moved.length > 0) {
+      // made again from the same request for the person to review; nothing is signed
+      const replanned = await planPipeline(
+        planned.request,
+        {
+          slippageBps: current.slippageBps,
+          acknowledged: planned.acknowledged,
+          askAtConfirmation: true,
+          maxFee: current.gas.mode === 'default' ? current.gas.maxFee : undefined,
+        },
+        ctx,
+        track,
+      );
+      throw new PlanChangedError(replanned, moved);
+    }
     if (options.limits?.budget !== undefined) {
       // a budget counts the caps' value; a plan without one is never waved through (fail closed)
       if (value === undefined)

@@ -146,12 +146,31 @@ export async function executeAction(
   call: CallOptions = {},
   options: ExecuteOptions = {},
 ): Promise<ExecutionResult> {
-  const pipeline = await import('./pipeline.js');
+  const [pipeline, { isPlanChanged, PlanChangedError }] = await Promise.all([
+    import('./pipeline.js'),
+    import('./recheck.js'),
+  ]);
   try {
     return await pipeline.executePipeline(planned, call, options);
   } catch (error) {
+    // the plan made again is the same wallet's (replannedOf)
+    if (isPlanChanged(error)) {
+      const replanned: PlannedWalletAction = { ...error.replanned, session: planned.session };
+      throw new PlanChangedError(replanned, error.changes);
+    }
     throw mapSessionError(planned.session, error);
   }
+}
+
+/**
+ * PLAN_CHANGED from executeAction: the plan made again, for the face to show and confirm
+ * (docs/architecture.md "Still true when signed"); undefined for any other error.
+ */
+export async function replannedOf(error: unknown): Promise<PlannedWalletAction | undefined> {
+  const { isPlanChanged } = await import('./recheck.js');
+  return isPlanChanged(error) && 'session' in error.replanned
+    ? (error.replanned as PlannedWalletAction)
+    : undefined;
 }
 
 /**

@@ -201,9 +201,11 @@ const KINDS: Kinds = {
     // 0 cancels a running exit
     resolve: ({ unstake }, { network }) => {
       const strk = resolveToken(network, 'STRK');
-      const amount = parseAmount(unstake.amount, strk.decimals, { label: strk.symbol });
-      if (amount < 0n)
-        throw new AppError(ErrorCode.INVALID_AMOUNT, 'the amount must not be negative');
+      // the one amount that may be 0 (staking-read.ts refuses it when no exit is running)
+      const amount = parseAmount(unstake.amount, strk.decimals, {
+        label: strk.symbol,
+        allowZero: true,
+      });
       return stakingOnly(network, 'unstake-intent', unstake.validator, amount);
     },
   },

@@ -14,5 +14,6 @@ export function spendWords(s: SpendView, withGas: boolean, held = ''): string {
   const amount = withGas ? s.total : s.amount;
   if (s.expected === null) return `${amount.amount} ${amount.symbol}${held}`;
   const gas = withGas && s.gas.baseUnits !== '0' ? ', the gas apart' : '';
-  return `at most ${amount.amount} ${amount.symbol}${held} (expected ${s.expected.amount} ${s.expected.symbol}${gas}: the debt as read plus interest until it runs)`;
+  // the chain decides what it takes when it runs: never said as an exact figure
+  return `at most ${amount.amount} ${amount.symbol}${held} (about ${s.expected.amount} ${s.expected.symbol}${gas}: the debt as read before this review, plus the interest until it runs)`;
 }

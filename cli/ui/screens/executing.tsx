@@ -7,6 +7,7 @@ import { Box, Static, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { useUi } from '../context.js';
 import { describeFailure, describeFailureAfterSending } from '../failure.js';
+import { PlanChanged } from '../plan-changed.js';
 import type { ExecutionStep, PlanView } from '../services.js';
 import { Busy, Title } from '../widgets/layout.js';
 
@@ -66,6 +67,12 @@ export function ExecutingScreen({ job }: { job: Job }) {
       },
       (error: unknown) => {
         if (signal.aborted) return;
+        // what the plan depended on moved before signing: nothing was signed; the plan made
+        // again is reviewed in its place (docs/app.md "Review")
+        if (error instanceof PlanChanged) {
+          dispatch({ type: 'replace', screen: { name: 'review', plan: error.plan } });
+          return;
+        }
         const f =
           sentAs === undefined
             ? describeFailure(error)

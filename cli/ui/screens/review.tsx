@@ -4,7 +4,9 @@
  * the fee, the exact calls in human terms and the balance changes the simulation produced; `y`
  * signs and sends. A very high price impact needs the confirmation word typed instead. A plan
  * whose quote is older than 30 s must be planned again (`r`: re-quoted, re-checked, simulated)
- * and the new figures confirmed: nobody signs figures they have not seen.
+ * and the new figures confirmed: nobody signs figures they have not seen. A plan made again
+ * because what the reviewed one depended on moved before signing (PLAN_CHANGED) says what moved
+ * and marks its new lines (▸).
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
@@ -103,10 +105,27 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
   const [single] = plan.quotes;
+  // made again because the reviewed plan's terms moved before signing: a line it did not have is new
+  const isNew = (line: string): boolean =>
+    plan.changed !== undefined && !plan.changed.before.includes(line);
 
   return (
     <Box ref={scroll.ref} flexDirection="column" flexShrink={0} marginTop={-scroll.offset}>
       <Title>{TITLES[plan.request.kind]}</Title>
+      {plan.changed ? (
+        <Box flexDirection="column" marginBottom={1}>
+          <Text color={theme.warning} bold wrap="wrap">
+            ! Nothing was signed: the plan changed since you reviewed it. The new terms are marked
+            ▸; confirm them or go back.
+          </Text>
+          {plan.changed.changes.map((c, i) => (
+            <Text key={`changed-${i}`} color={theme.warning} wrap="wrap">
+              {'  '}
+              {c}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
       {scroll.hidden > 0 && !scroll.seenAll ? (
         <Text color={theme.warning} wrap="wrap">
           The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset}{' '}
@@ -117,9 +136,17 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         <QuoteView quote={single} slippagePercent={slippage} extra={[['Fee', feeText(plan.fee)]]} />
       ) : (
         <Box flexDirection="column">
-          <Text wrap="wrap">{plan.headline}</Text>
+          <Text wrap="wrap" {...(isNew(plan.headline) ? { color: theme.warning, bold: true } : {})}>
+            {isNew(plan.headline) ? '▸ ' : ''}
+            {plan.headline}
+          </Text>
           {plan.terms.map((t, i) => (
-            <Text key={`term-${i}`} wrap="wrap">
+            <Text
+              key={`term-${i}`}
+              wrap="wrap"
+              {...(isNew(t) ? { color: theme.warning, bold: true } : {})}
+            >
+              {isNew(t) ? '▸ ' : ''}
               {t}
             </Text>
           ))}

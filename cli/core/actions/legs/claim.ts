@@ -1,8 +1,9 @@
 /**
  * The `claim` leg type: `claim_rewards(the account)` on the validator's pool pays the unclaimed
  * rewards (up to the current epoch) to the member's reward address — which may not be the wallet:
- * the plan says so. Its read before planning is the membership. Effects: exactly the unclaimed
- * rewards arrive, at the reward address.
+ * the plan says so. Its read before planning is the membership. Effects: at least the unclaimed
+ * rewards as read arrive, at the reward address — the chain decides the amount when it runs
+ * (rewards only grow), so no face states it exactly.
  */
 import { sameAddress } from '../../../../shared/tokens.js';
 import {
@@ -51,7 +52,8 @@ export const claimLegType: LegType<ClaimLeg> = {
       {
         token: leg.validator.token,
         amount: leg.amount,
-        basis: 'exact',
+        // the pool pays what is unclaimed when it runs: at least what was read (rewards only grow)
+        basis: 'minimum',
         ...(sameAddress(leg.rewardAddress, plan.account) ? {} : { to: leg.rewardAddress }),
       },
     ],
@@ -75,9 +77,21 @@ export const claimLegType: LegType<ClaimLeg> = {
   headline: (legs, plan) =>
     legs.map(
       (l) =>
-        `claim ${exact(l.amount, l.validator.token)} of rewards from ${l.validator.name}, paid to ${whereTo(l, plan.account)}`,
+        `claim at least ${exact(l.amount, l.validator.token)} of rewards from ${l.validator.name} (the unclaimed rewards as read; the pool pays what is unclaimed when it runs), paid to ${whereTo(l, plan.account)}`,
     ),
+  // the review says "at least" the rewards as read: they only grow until a claim pays them; less
+  // (claimed meanwhile) or another reward address is not what was shown
+  moved: (planned, now) => [
+    ...(now.amount < planned.amount
+      ? [
+          `the unclaimed rewards from ${now.validator.name} are now ${exact(now.amount, now.validator.token)}, less than the ${exact(planned.amount, planned.validator.token)} reviewed`,
+        ]
+      : []),
+    ...(sameAddress(now.rewardAddress, planned.rewardAddress)
+      ? []
+      : [`the pool now pays the rewards to ${now.rewardAddress}, not ${planned.rewardAddress}`]),
+  ],
   describeCalls: (leg, _calls, plan) => [
-    `claim the rewards of the ${leg.validator.name} pool (${exact(leg.amount, leg.validator.token)}), paid to ${whereTo(leg, plan.account)}`,
+    `claim the rewards of the ${leg.validator.name} pool (at least ${exact(leg.amount, leg.validator.token)}), paid to ${whereTo(leg, plan.account)}`,
   ],
 };

@@ -115,6 +115,21 @@ export function effectsOf(legs: readonly PlannedLeg[], plan: LegPlan): Effects {
   };
 }
 
+/**
+ * What moved, for each leg as reviewed against the same leg read again right before signing
+ * (`now`, in the same order): each leg type's own rule (LegType.moved). A leg read as another
+ * type is a change in itself.
+ */
+export function legsMoved(
+  reviewed: readonly PlannedLeg[],
+  now: readonly PlannedLeg[],
+  plan: LegPlan,
+): string[] {
+  if (reviewed.length !== now.length || reviewed.some((leg, i) => leg.type !== now[i]?.type))
+    return ['what the chain holds no longer makes the same steps as the plan reviewed'];
+  return reviewed.flatMap((leg, i) => typeOf(leg).moved(leg, now[i] as typeof leg, plan));
+}
+
 /** The acknowledgments the legs need, one per id (acknowledgments.ts). */
 export function legAcknowledgments(legs: readonly PlannedLeg[], plan: LegPlan): Acknowledgment[] {
   const seen: Partial<Record<LegTypeName, number>> = {};

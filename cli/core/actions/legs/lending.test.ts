@@ -354,7 +354,7 @@ describe('lending legs', () => {
       expect(usdc?.amount.amount).toBe('1501.500001');
       expect(usdc?.expected?.amount).toBe('1500');
       expect(spendWords(usdc!, false)).toMatch(
-        /^at most 1501\.500001 USDC \(expected 1500 USDC: the debt as read plus interest until it runs\)$/,
+        /^at most 1501\.500001 USDC \(about 1500 USDC: the debt as read before this review, plus the interest until it runs\)$/,
       );
       expect(d.terms.at(-1)).toContain('position after: owes nothing');
       expect(d.terms.at(-1)).toContain('health factor 1.6 → —');

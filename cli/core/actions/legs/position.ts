@@ -244,6 +244,34 @@ export const positionLegType: LegType<PositionLeg> = {
       `position after: owes ${debtAfter}, ${held}; health factor ${healthChangeWords(leg.health)}`,
     ];
   },
+  // repay all, close: the nominal debt repaid, and the approved bound with room left for the
+  // interest until it runs (at least half its margin: docs/decisions.md "A plan is signed only
+  // while it is still true"); every collateral share withdrawn, worth at least as reviewed
+  moved: (planned, now) => {
+    const changes: string[] = [];
+    if (planned.repayAll) {
+      if (now.debtDelta.value !== planned.debtDelta.value)
+        changes.push(
+          `the ${now.debt.symbol} debt is no longer the one reviewed (nominal ${-now.debtDelta.value}, was ${-planned.debtDelta.value})`,
+        );
+      const margin = planned.repayApprove - planned.debtNow;
+      if (now.debtNow > planned.repayApprove - margin / 2n)
+        changes.push(
+          `the ${now.debt.symbol} debt grew to about ${exact(now.debtNow, now.debt)} with interest: the ${exact(planned.repayApprove, planned.debt)} approved for it (the debt as reviewed, ${exact(planned.debtNow, planned.debt)}, plus a margin) no longer covers it safely`,
+        );
+    }
+    if (planned.collateralDelta.native && planned.collateralDelta.value < 0n) {
+      if (now.collateralDelta.value !== planned.collateralDelta.value)
+        changes.push(
+          `the position now holds ${-now.collateralDelta.value} ${now.collateral.symbol} collateral shares, not ${-planned.collateralDelta.value}`,
+        );
+      if (now.collateralOut < planned.collateralOut)
+        changes.push(
+          `all the ${now.collateral.symbol} collateral is now worth ${exact(now.collateralOut, now.collateral)}, less than the ${exact(planned.collateralOut, planned.collateral)} reviewed`,
+        );
+    }
+    return changes;
+  },
   describeCalls: (leg) => [
     ...(leg.depositApprove > 0n
       ? [

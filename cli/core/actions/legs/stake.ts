@@ -97,6 +97,15 @@ export const stakeLegType: LegType<StakeLeg> = {
       (l) =>
         `stake ${exact(l.amount, l.validator.token)} with ${l.validator.name} (pool ${shortAddress(l.validator.pool)})`,
     ),
+  // enter_delegation_pool reverts for a member and add_to_delegation_pool for a non-member
+  moved: (planned, now) =>
+    planned.enter === now.enter
+      ? []
+      : [
+          now.enter
+            ? `you are no longer a member of the ${now.validator.name} pool: the stake now enters it`
+            : `you are now a member of the ${now.validator.name} pool: the stake now adds to it`,
+        ],
   describeCalls: (leg, calls, plan) => [
     `approve ${exact(leg.amount, leg.validator.token)} to the ${leg.validator.name} pool ${shortAddress(leg.validator.pool)}`,
     calls[1]?.entrypoint === 'enter_delegation_pool'

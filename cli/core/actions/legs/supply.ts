@@ -5,7 +5,7 @@
  * (PoolFactory.v_token_for_asset, legs/lending-read.ts). Effects: the amount leaves exactly; the
  * supply position grows by it.
  */
-import { addressToBigInt } from '../../../../shared/tokens.js';
+import { addressToBigInt, sameAddress } from '../../../../shared/tokens.js';
 import type { Token } from '../../../../shared/tokens.js';
 import { buildApproveCall } from '../../chain/calls.js';
 import { checkPoolCall } from './staking-common.js';
@@ -70,6 +70,11 @@ export const supplyLegType: LegType<SupplyLeg> = {
     vToken: leg.vToken,
   }),
   headline: (legs) => legs.map((l) => `supply ${exact(l.amount, l.token)} to ${poolWords(l.pool)}`),
+  // the vToken the deposit goes to, as the factory names it
+  moved: (planned, now) =>
+    sameAddress(planned.vToken, now.vToken)
+      ? []
+      : [`the ${now.pool.name} pool's ${now.token.symbol} vToken is now ${now.vToken}`],
   describeCalls: (leg) => [
     `approve ${exact(leg.amount, leg.token)} to the ${leg.token.symbol} vToken ${shortAddress(leg.vToken)}`,
     `deposit ${exact(leg.amount, leg.token)} into ${poolWords(leg.pool)} (vToken shares to your account)`,

@@ -304,6 +304,9 @@ export const swapLegType: LegType<SwapLeg> = {
     );
     return parts.length === 0 ? [] : [`swap ${parts.join(', ')}`];
   },
+  // a swap's terms are its quote: a stale one is re-quoted and held to the confirmed minimum
+  // before signing (execute.ts, checks.ts); nothing the chain holds moves them
+  moved: () => [],
   describeCalls: ({ swap }, calls, plan) => {
     const q = swap.executing;
     const [approve, swapped] = calls;

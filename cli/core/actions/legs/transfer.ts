@@ -62,5 +62,7 @@ export const transferLegType: LegType<TransferLeg> = {
   }),
   headline: (legs) =>
     legs.map(({ transfer: s }) => `send ${said(s.amount, s.token)} to ${shortAddress(s.to)}`),
+  // the amount and recipient are the person's own; nothing read from the chain
+  moved: () => [],
   describeCalls: (_leg, calls, plan) => calls.map((c) => describeCall(c, plan)),
 };

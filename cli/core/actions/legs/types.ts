@@ -140,6 +140,7 @@ export type LegView =
   | { type: 'unstake'; amount: LegAmount; validator: LegValidator }
   | {
       type: 'claim';
+      /** at least: the unclaimed rewards as read (the pool pays what is unclaimed when it runs) */
       amount: LegAmount;
       validator: LegValidator;
       /** where the pool pays the rewards (may not be the account) */
@@ -222,4 +223,13 @@ export interface LegType<L> {
   terms?(leg: L, plan: LegPlan): string[];
   /** each call of this leg in words, read from the call itself (so a wrong call reads wrong) */
   describeCalls(leg: L, calls: readonly ChainCall[], plan: LegPlan): string[];
+  /**
+   * What the leg's terms depend on, and whether it moved (docs/architecture.md "Still true when
+   * signed"): `planned` is the leg as reviewed, `now` the same request read again from the chain
+   * right before signing. The changes that would make the signed calls revert or do something
+   * else than the review said, in words (empty: the plan is still true). Required: a leg type
+   * that does not say what its terms depend on does not compile. A leg read from nothing that
+   * can move (a transfer; a swap, whose quote execute.ts re-quotes) returns [].
+   */
+  moved(planned: L, now: L, plan: LegPlan): string[];
 }

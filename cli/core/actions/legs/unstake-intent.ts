@@ -113,6 +113,16 @@ export const unstakeIntentLegType: LegType<UnstakeIntentLeg> = {
         ? `cancel the exit from ${l.validator.name} (pool ${shortAddress(l.validator.pool)})`
         : `start the exit of ${exact(l.amount, l.validator.token)} from ${l.validator.name} (pool ${shortAddress(l.validator.pool)})`,
     ),
+  // the running exit it replaces (or cancels) is what the review named and acknowledged
+  moved: (planned, now) =>
+    planned.member.unpoolAmount === now.member.unpoolAmount &&
+    planned.member.unpoolTime === now.member.unpoolTime
+      ? []
+      : [
+          now.member.unpoolAmount === 0n
+            ? `no exit from ${now.validator.name} is running any more (it was ${exact(planned.member.unpoolAmount, planned.validator.token)})`
+            : `the exit from ${now.validator.name} running now is ${exact(now.member.unpoolAmount, now.validator.token)}, withdrawable at ${iso(now.member.unpoolTime ?? 0)}${planned.member.unpoolAmount === 0n ? ' (none was running)' : ''}`,
+        ],
   describeCalls: (leg) => [
     leg.amount === 0n
       ? `cancel the running exit from the ${leg.validator.name} pool`

@@ -66,6 +66,13 @@ export const unstakeLegType: LegType<UnstakeLeg> = {
       (l) =>
         `withdraw ${exact(l.amount, l.validator.token)} from ${l.validator.name} (pool ${shortAddress(l.validator.pool)})`,
     ),
+  // what arrives is the exiting amount, exactly as read
+  moved: (planned, now) =>
+    planned.amount === now.amount
+      ? []
+      : [
+          `the exit from ${now.validator.name} now pays ${exact(now.amount, now.validator.token)}, not ${exact(planned.amount, planned.validator.token)}`,
+        ],
   describeCalls: (leg, _calls, plan) => [
     `complete the exit: the ${leg.validator.name} pool pays ${exact(leg.amount, leg.validator.token)} to your account ${shortAddress(plan.account)}`,
   ],

@@ -74,6 +74,23 @@ export const withdrawLegType: LegType<WithdrawLeg> = {
         ? `withdraw ${exact(l.amount, l.token)} from ${poolWords(l.pool)}`
         : `withdraw all your ${l.token.symbol} (at least ${exact(l.amount, l.token)}) from ${poolWords(l.pool)}`,
     ),
+  // all: the shares redeemed (fewer now: the redeem reverts; more: not all) and what they are
+  // worth at least; an amount: the read refuses it when no longer supplied
+  moved: (planned, now) =>
+    planned.mode !== 'shares' || now.mode !== 'shares'
+      ? []
+      : [
+          ...(now.shares !== planned.shares
+            ? [
+                `you now hold ${now.shares} shares of the ${now.pool.name} ${now.token.symbol} vToken, not ${planned.shares}`,
+              ]
+            : []),
+          ...(now.amount < planned.amount
+            ? [
+                `all of it is now worth ${exact(now.amount, now.token)}, less than the ${exact(planned.amount, planned.token)} reviewed`,
+              ]
+            : []),
+        ],
   describeCalls: (leg) => [
     leg.mode === 'assets'
       ? `withdraw ${exact(leg.amount, leg.token)} from the ${leg.token.symbol} vToken ${shortAddress(leg.vToken)} to your account`

@@ -1,0 +1,67 @@
+/**
+ * A plan is signed only while it is still true (docs/architecture.md "Still true when signed"):
+ * right before signing, what the plan's chain-read legs (staking, lending) depend on — a debt
+ * with its interest, unclaimed rewards, an exit, a position — is read again with the same reads
+ * as planning, in the round of the execution's own checks before signing (execute.ts), and each
+ * leg type says whether it moved (LegType.moved). When it did, the plan is made again from the
+ * same request and nothing is signed: PLAN_CHANGED carries the new plan for the face to show and
+ * confirm. Plans of swaps and transfers alone read nothing here (a stale quote is re-quoted).
+ */
+import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { CallOptions } from '../call.js';
+import { legsMoved } from './legs/index.js';
+import { readLendingLegs } from './legs/lending-read.js';
+import { readStakingLegs } from './legs/staking-read.js';
+import type { PlannedAction } from './pipeline.js';
+import { legsOf } from './resolve.js';
+
+/**
+ * What moved since `planned` was reviewed, in words (empty: it is still true). The same reads as
+ * planning, in parallel: one round, and none for a plan without staking or lending legs.
+ */
+export async function movedSinceReview(
+  planned: PlannedAction,
+  call: CallOptions,
+): Promise<string[]> {
+  const { plan, context: ctx } = planned;
+  const specs = legsOf(planned.request, {
+    network: plan.network,
+    account: plan.account,
+    router: plan.router,
+  });
+  const staking = specs.staking ?? [];
+  const lending = specs.lending ?? [];
+  if (staking.length + lending.length === 0) return [];
+  const [s, l] = await Promise.all([
+    readStakingLegs(staking, ctx, call),
+    readLendingLegs(lending, ctx, call),
+  ]);
+  const reviewed = plan.legs.filter((leg) => leg.type !== 'swap' && leg.type !== 'transfer');
+  return legsMoved(reviewed, [...s, ...l], plan);
+}
+
+/**
+ * PLAN_CHANGED: nothing was signed; `replanned` is the plan made again (a face shows it and asks
+ * again; the tool server keeps it under a new id). details: the new plan document and what moved.
+ */
+export class PlanChangedError extends AppError {
+  readonly replanned: PlannedAction;
+  readonly changes: readonly string[];
+
+  constructor(replanned: PlannedAction, changes: readonly string[]) {
+    super(
+      ErrorCode.PLAN_CHANGED,
+      `nothing was signed: the plan changed since it was reviewed — ${changes.join('; ')}. Review the new plan: ${replanned.document.headline}`.slice(
+        0,
+        2_000,
+      ),
+      { details: { changes: [...changes], plan: replanned.document, remedy: ['confirm'] } },
+    );
+    this.name = 'PlanChangedError';
+    this.replanned = replanned;
+    this.changes = changes;
+  }
+}
+
+export const isPlanChanged = (error: unknown): error is PlanChangedError =>
+  error instanceof PlanChangedError;
