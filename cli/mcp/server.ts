@@ -840,12 +840,16 @@ export function createToolServer(o: ToolServerOptions): McpServer {
               const replanned = await replannedOf(error);
               if (replanned === undefined || !isAppError(error)) throw error;
               // the plan made again is kept for the person to confirm: a plan of its own
-              const again = planResult(replanned);
+              const again = await planResult(replanned, ctx);
               throw new AppError(ErrorCode.PLAN_CHANGED, error.message, {
                 details: {
                   ...error.details,
                   planId: again.planId,
                   confirmBy: again.confirmBy,
+                  executable: again.executable,
+                  ...(again.notExecutable === undefined
+                    ? {}
+                    : { notExecutable: again.notExecutable }),
                   plan: again.plan,
                 },
               });
