@@ -259,6 +259,14 @@ function argFor(name: string, type: string): unknown {
     v_token: vUsdc,
     assets: 10n ** 6n,
     shares: 10n ** 6n,
+    // the pool's rate and amount views (Vesu v2): a plausible state, 1e18 scale
+    utilization: 5n * 10n ** 17n,
+    last_updated: 1n,
+    last_full_utilization_rate: 10n ** 10n,
+    nominal_debt: { abs: 10n ** 18n, is_negative: false },
+    collateral_shares: { abs: 10n ** 18n, is_negative: false },
+    rate_accumulator: 10n ** 18n,
+    asset_scale: 10n ** 6n,
   };
   if (name in byName) return byName[name];
   throw new Error(`no test value for ${name}: ${type}`);

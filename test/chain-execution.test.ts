@@ -223,14 +223,15 @@ describe('refusals', () => {
     expect(await balanceOf(to, STRK)).toBe(0n);
   });
 
-  it('a transfer of more than the balance reverts on chain with the token reason; nothing changes', async () => {
+  it('a transfer of more than the balance is refused at the paymaster build with the token reason (it simulates, as the real one does); nothing changes', async () => {
     const before = await allBalances(ea);
     const error = await failure(
       executeCalls(ea, [buildTransferCall(USDC, randomAddress(), 10n ** 30n)], {
         feeMode: 'sponsored',
       }),
     );
-    expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
+    expect(error.code).toBe(ErrorCode.PAYMASTER_REFUSED);
+    expect(error.details?.paymasterCode).toBe(156);
     expect(error.message).toContain('ERC20: insufficient balance');
     expect(await allBalances(ea)).toEqual(before);
   });
