@@ -17,6 +17,7 @@ import { formatAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
+import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { ScreenRows, useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
@@ -216,9 +217,17 @@ export interface PositionLine {
  * debt, the collateral, the health factor and the price at which it is liquidated; not the max
  * LTV).
  */
-export function positionLines(doc: LendingDocument, compact: boolean): PositionLine[] {
+export function positionLines(
+  doc: LendingDocument & { liquidations?: Liquidation[] },
+  compact: boolean,
+): PositionLine[] {
+  // a liquidation, in full or compact: what was taken and what is left (cli/core/liquidations.ts)
+  const liquidated = (doc.liquidations ?? []).map((l): PositionLine => ({
+    text: `✖ ${l.collateral.token}/${l.debt.token} in ${l.pool} ${liquidationWords(l)}`,
+    tone: 'danger',
+  }));
   if (doc.supplied.length === 0 && doc.borrows.length === 0)
-    return [{ text: 'No positions.', tone: 'muted' }];
+    return [{ text: 'No positions.', tone: 'muted' }, ...liquidated];
   const worth = (s: LendingDocument['supplied'][number]): string =>
     `${s.amount} ${s.token}${s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`}`;
   const supplies: PositionLine[] = compact
@@ -271,7 +280,7 @@ export function positionLines(doc: LendingDocument, compact: boolean): PositionL
       ];
     return [line];
   });
-  return [...supplies, ...borrows];
+  return [...supplies, ...borrows, ...liquidated];
 }
 
 /**
@@ -287,7 +296,7 @@ export const FORM_ROWS = 13;
  * may still not fit: then the frame clips the screen's bottom, as on any screen).
  */
 export function fitPositions(
-  doc: LendingDocument | undefined,
+  doc: (LendingDocument & { liquidations?: Liquidation[] }) | undefined,
   width: number,
   rows: number,
 ): { lines: PositionLine[]; compact: boolean } {
@@ -320,10 +329,12 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         focus: 'token',
       },
   );
-  const [loading, load] = useTask<LendingDocument>();
+  const [loading, load] = useTask<LendingDocument & { liquidations?: Liquidation[] }>();
   // the positions last read: kept on screen while they are read again (no flicker), and after a
   // failed read, which is said above them
-  const [shown, setShown] = useState<LendingDocument | undefined>(undefined);
+  const [shown, setShown] = useState<
+    (LendingDocument & { liquidations?: Liquidation[] }) | undefined
+  >(undefined);
   const reading = useRef(false);
   const review = usePlanReview();
   const session = app.session;
