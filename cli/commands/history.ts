@@ -180,6 +180,6 @@ function renderLiquidations(
       `  ${l.network}  ${l.pool}  ${l.collateral.token}/${l.debt.token}${l.blockNumber === null ? '' : `  block ${l.blockNumber}`}`,
       `    ${words(l)}`,
     );
-  if (read?.note != null) lines.push(read.note);
+  if (read !== null && read.note !== null) lines.push(read.note);
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
