@@ -7,7 +7,11 @@
  * `history --json` (beside the file's entries, as the chain's) and `portfolio --json`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../cli/ui/adapter.js';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cleanEnv } from './helpers/process.js';
+import { openFromHome } from './helpers/screens.js';
+import { type Rendered, renderWithProviders } from './helpers/tui.js';
 
 interface Liquidation {
   transactionHash: string;
@@ -137,5 +141,30 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
     });
     const humanPortfolio = await cli(users.bobHome, ['portfolio', '--sandbox']);
     expect(humanPortfolio.stdout).toContain(words);
-  }, 240_000);
+
+    // the app, over the real services port: the history and the Lending screen say it
+    const services = createServices({
+      env: cleanEnv({ FINANCE_TUI_HOME: users.bobHome }),
+      sandbox: true,
+    });
+    let ui: Rendered | undefined;
+    try {
+      const signal = new AbortController().signal;
+      await services.connect({ signal });
+      const session = await services.currentSession();
+      expect(session).not.toBeNull();
+      const history = await services.history(session!, { signal });
+      expect(history.liquidations?.map((l) => l.transactionHash)).toEqual([answer.transactionHash]);
+      ui = renderWithProviders(services, { rows: 50, columns: 200 });
+      await openFromHome(ui, 'Lending');
+      const frame = (await ui.waitForFrame((f) => f.includes('liquidated:'), 30_000)).replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(frame).toContain(`ETH/USDC in Prime ${words}`);
+    } finally {
+      ui?.unmount();
+      await services.close();
+    }
+  }, 300_000);
 });
