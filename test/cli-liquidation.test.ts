@@ -3,10 +3,15 @@
  * pool refuses to liquidate a healthy position (POSITION_HEALTHY) → `sandbox price` drops the
  * collateral → `sandbox liquidate` repays part of the debt through the pool's
  * `liquidate_position` → `lending --json` says the position was liquidated, what was taken and
- * what is left, in exact amounts read from the chain's LiquidatePosition event.
+ * what is left, in exact amounts read from the chain's LiquidatePosition event — and so do
+ * `history --json` (beside the file's entries, as the chain's) and `portfolio --json`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../cli/ui/adapter.js';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cleanEnv } from './helpers/process.js';
+import { openFromHome } from './helpers/screens.js';
+import { type Rendered, renderWithProviders } from './helpers/tui.js';
 
 interface Liquidation {
   transactionHash: string;
@@ -19,7 +24,7 @@ interface Liquidation {
 const E18 = 10n ** 18n;
 const E6 = 10n ** 6n;
 
-describe('sandbox liquidate → lending shows the liquidation (whole processes)', () => {
+describe('sandbox liquidate → lending, history and portfolio show the liquidation (whole processes)', () => {
   let users: TwoUsers;
   beforeAll(async () => {
     users = await startTwoUsers();
@@ -87,9 +92,79 @@ describe('sandbox liquidate → lending shows the liquidation (whole processes)'
     const row = (after.doc.borrows as Array<{ collateral: { baseUnits: string } }>)[0];
     expect(row?.collateral.baseUnits).toBe(l.left.collateralBaseUnits);
 
+    const words = `liquidated: ${answer.collateralSeized} ETH of collateral seized, 1000 USDC of debt repaid`;
     const human = await cli(users.bobHome, ['lending', '--sandbox']);
-    expect(human.stdout).toContain(
-      `liquidated: ${answer.collateralSeized} ETH of collateral seized, 1000 USDC of debt repaid`,
+    expect(human.stdout).toContain(words);
+
+    // history: the chain's liquidation beside the file's entries, marked as not sent by this client
+    const history = await bob(['history']);
+    expect(history.code, history.stderr).toBe(0);
+    const listed = history.doc.liquidations as Array<Liquidation & Record<string, unknown>>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      kind: 'liquidation',
+      source: 'chain',
+      sentByThisClient: false,
+      network: 'sandbox',
+      transactionHash: answer.transactionHash,
+      collateral: { token: 'ETH', seizedBaseUnits: seized.toString() },
+      debt: { token: 'USDC', repaidBaseUnits: (1000n * E6).toString(), badDebtBaseUnits: '0' },
+      left: { collateralBaseUnits: answer.baseUnits.collateralLeft },
+    });
+    expect(history.doc.liquidationsRead).toMatchObject({ note: null });
+    expect(String((history.doc.liquidationsRead as { scope: string }).scope)).toContain(
+      'at most 10000',
     );
-  }, 240_000);
+    // the borrow this client sent is still the file's entry; the liquidation is not in it
+    const entries = history.doc.entries as Array<{ hash?: string; kind: string }>;
+    expect(entries.some((e) => e.kind === 'borrow')).toBe(true);
+    expect(entries.some((e) => e.hash === answer.transactionHash)).toBe(false);
+    const humanHistory = await cli(users.bobHome, ['history', '--sandbox']);
+    expect(humanHistory.stdout).toContain('not sent by this client');
+    expect(humanHistory.stdout).toContain(words);
+    expect(humanHistory.stdout).toContain(answer.transactionHash);
+    // --offline asks no chain: no liquidations, and says none were read
+    const offline = await bob(['history', '--offline']);
+    expect(offline.doc.liquidations).toEqual([]);
+    expect(offline.doc.liquidationsRead).toBeNull();
+
+    // portfolio: the same liquidation, exact
+    const portfolio = await bob(['portfolio']);
+    expect(portfolio.code, portfolio.stderr).toBe(0);
+    const held = portfolio.doc.liquidations as Liquidation[];
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({
+      transactionHash: answer.transactionHash,
+      collateral: { token: 'ETH', seizedBaseUnits: seized.toString() },
+      debt: { token: 'USDC', repaidBaseUnits: (1000n * E6).toString(), badDebtBaseUnits: '0' },
+      left: { collateralBaseUnits: answer.baseUnits.collateralLeft },
+    });
+    const humanPortfolio = await cli(users.bobHome, ['portfolio', '--sandbox']);
+    expect(humanPortfolio.stdout).toContain(words);
+
+    // the app, over the real services port: the history and the Lending screen say it
+    const services = createServices({
+      env: cleanEnv({ FINANCE_TUI_HOME: users.bobHome }),
+      sandbox: true,
+    });
+    let ui: Rendered | undefined;
+    try {
+      const signal = new AbortController().signal;
+      await services.connect({ signal });
+      const session = await services.currentSession();
+      expect(session).not.toBeNull();
+      const history = await services.history(session!, { signal });
+      expect(history.liquidations?.map((l) => l.transactionHash)).toEqual([answer.transactionHash]);
+      ui = renderWithProviders(services, { rows: 50, columns: 200 });
+      await openFromHome(ui, 'Lending');
+      const frame = (await ui.waitForFrame((f) => f.includes('liquidated:'), 30_000)).replace(
+        /\s+/g,
+        ' ',
+      );
+      expect(frame).toContain(`ETH/USDC in Prime ${words}`);
+    } finally {
+      ui?.unmount();
+      await services.close();
+    }
+  }, 300_000);
 });

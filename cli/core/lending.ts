@@ -24,7 +24,12 @@ import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
 import { marketRates, percentWords } from './lending-rates.js';
 import { loadVTokenHints } from './vtoken-hints.js';
-import { type Liquidation, readLiquidations } from './liquidations.js';
+import {
+  type Liquidation,
+  type LiquidationRead,
+  liquidationScope,
+  readLiquidations,
+} from './liquidations.js';
 
 export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
 
@@ -1015,4 +1020,34 @@ export async function lendingPositions(
     network: endpoints.sandbox ? 'sandbox' : doc.network,
     liquidations,
   };
+}
+
+/**
+ * The session wallet's liquidations on the endpoints' network, for the faces beside `lending`
+ * (`history`, `portfolio`, the app; cli/core/liquidations.ts). Never throws but for a cancel: a
+ * network without a pool has none to read; no session or a chain that does not answer gives a note.
+ */
+export async function walletLiquidations(
+  endpoints: Endpoints,
+  call: CallOptions = {},
+  options: { now?: () => number } = {},
+): Promise<LiquidationRead> {
+  let pool: VesuPool;
+  try {
+    pool = lendingPool(endpoints.network);
+  } catch {
+    return { liquidations: [], scope: `no Vesu pool on ${endpoints.network}`, note: null };
+  }
+  const scope = liquidationScope(pool);
+  try {
+    const { reader } = await sessionReader(endpoints, options);
+    return { liquidations: await readLiquidations(reader, pool), scope, note: null };
+  } catch (error) {
+    if (call.signal?.aborted === true) throw error;
+    const why =
+      error instanceof AppError
+        ? `${error.code}: ${printable(error.message)}`
+        : 'the chain did not answer';
+    return { liquidations: [], scope, note: `liquidations not read (${why})`.slice(0, 300) };
+  }
 }

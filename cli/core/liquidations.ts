@@ -34,8 +34,9 @@ export interface Liquidation {
   };
 }
 
-/** The most events a read pages through (1 000 a page). */
-const MAX_PAGES = 10;
+/** The most pages a read asks for, and the events in a page: at most 10 000 events from block 0. */
+export const MAX_PAGES = 10;
+export const PAGE_SIZE = 1000;
 
 /** A LiquidatePosition event's fields, or undefined when it is not one of 5 keys and 14 felts. */
 export function decodeLiquidatePosition(
@@ -65,6 +66,8 @@ export function decodeLiquidatePosition(
     const low = d[12] as bigint;
     const high = d[13] as bigint;
     if (collateralDelta === undefined || debtDelta === undefined) return undefined;
+    // a liquidation only takes: a delta above zero is not one
+    if (collateralDelta > 0n || debtDelta > 0n) return undefined;
     if (low >= 1n << 128n || high >= 1n << 128n) return undefined;
     return {
       collateral: k[1] as bigint,
@@ -100,7 +103,7 @@ export async function readLiquidations(
       from_block: { block_number: 0 },
       to_block: 'latest',
       keys: [[feltHex(VESU_LIQUIDATE_POSITION_EVENT)], [], [], [feltHex(BigInt(reader.address))]],
-      chunk_size: 1000,
+      chunk_size: PAGE_SIZE,
       ...(continuation === undefined ? {} : { continuation_token: continuation }),
     } as Parameters<typeof reader.provider.getEvents>[0]);
     for (const e of chunk.events) {
@@ -115,16 +118,31 @@ export async function readLiquidations(
     continuation = chunk.continuation_token;
     if (continuation === undefined) break;
   }
+  // what each pair's position holds now: one read per pair, all in one parallel round
+  const nowOf = new Map<string, Promise<string[]>>();
+  const positionNow = (c: Token, d: Token): Promise<string[]> => {
+    const key = `${c.address}|${d.address}`;
+    let read = nowOf.get(key);
+    if (read === undefined) {
+      read = reader.provider.callContract({
+        contractAddress: pool.address,
+        entrypoint: 'position',
+        calldata: [c.address, d.address, reader.address],
+      });
+      // never an unhandled rejection while another pair is awaited
+      read.catch(() => undefined);
+      nowOf.set(key, read);
+    }
+    return read;
+  };
+  const known = found.flatMap((f) => {
+    const c = tokens.get(f.event.collateral);
+    const d = tokens.get(f.event.debt);
+    return c === undefined || d === undefined ? [] : [{ ...f, c, d, now: positionNow(c, d) }];
+  });
   const result: Liquidation[] = [];
-  for (const { event, hash, block } of found) {
-    const c = tokens.get(event.collateral);
-    const d = tokens.get(event.debt);
-    if (c === undefined || d === undefined) continue;
-    const now = await reader.provider.callContract({
-      contractAddress: pool.address,
-      entrypoint: 'position',
-      calldata: [c.address, d.address, reader.address],
-    });
+  for (const { event, hash, block, c, d, now: read } of known) {
+    const now = await read;
     // (Position {collateral_shares, nominal_debt}, collateral, debt): u256 each
     const u = (at: number): bigint => BigInt(now[at] ?? '0') + (BigInt(now[at + 1] ?? '0') << 128n);
     const seized = -event.collateralDelta;
@@ -162,4 +180,21 @@ export function liquidationWords(l: Liquidation): string {
   const bad =
     l.debt.badDebtBaseUnits === '0' ? '' : ` (bad debt ${l.debt.badDebt} ${l.debt.token})`;
   return `liquidated: ${l.collateral.seized} ${l.collateral.token} of collateral seized, ${l.debt.repaid} ${l.debt.token} of debt repaid${bad}; left ${l.left.collateral} ${l.collateral.token} of collateral, ${l.left.debt} ${l.debt.token} of debt (${l.transactionHash})`;
+}
+
+/**
+ * The wallet's liquidations as the faces that are not `lending` show them (`history`,
+ * `portfolio`, the app): the read is never what fails the face — a note says why none were read.
+ */
+export interface LiquidationRead {
+  liquidations: Liquidation[];
+  /** what was read, in words (the bound included) */
+  scope: string;
+  /** why none could be read; null when the read succeeded (or there is nothing to read) */
+  note: string | null;
+}
+
+/** The bound of a read, in words (docs/commands.md "history"). */
+export function liquidationScope(pool: VesuPool): string {
+  return `the ${pool.name} pool's LiquidatePosition events of this wallet from block 0 (at most ${MAX_PAGES * PAGE_SIZE})`;
 }

@@ -36,6 +36,7 @@ import { balances as readWalletBalances, type TokenAmount } from './funds.js';
 import { swapsSupported } from './actions/rules.js';
 import { aggregatorFor } from './quote.js';
 import { sessionReader } from './execution.js';
+import type { Liquidation } from './liquidations.js';
 import { type PortfolioPosition, positionLine, type PositionRead, signedUsd } from './positions.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
@@ -256,6 +257,11 @@ export interface Portfolio {
    * it), valued at the same prices as the tokens (cli/core/positions.ts)
    */
   positions?: PortfolioPosition[];
+  /**
+   * the wallet's lending positions that were liquidated: what was taken and what is left, exact,
+   * read from the chain's LiquidatePosition events (cli/core/liquidations.ts), oldest first
+   */
+  liquidations?: Liquidation[];
   /** the wallet's priced total plus every priced position line (debt subtracted): the sum of the lines */
   net?: { usd: string; cents: string };
   notes: string[];
@@ -320,10 +326,16 @@ export async function portfolio(
       call,
     ),
   }));
+  // the liquidations beside them (cli/core/lending.ts walletLiquidations: never fails the portfolio)
+  const liquidationSide = import('./lending.js').then((m) =>
+    m.walletLiquidations(endpoints, call, options),
+  );
   // never an unhandled rejection while the other side is awaited
   positionSide.catch(() => undefined);
+  liquidationSide.catch(() => undefined);
   const { read, held, items, prices } = await walletSide;
   const { positionRead, prices: positionPrices } = await positionSide;
+  const liquidated = await liquidationSide;
   const positions = positionRead.items.map((p, i) => {
     const price = positionPrices[i];
     return positionLine(
@@ -388,6 +400,7 @@ export async function portfolio(
       `${unpriced.map((u) => u.symbol).join(', ')} ${unpriced.length === 1 ? 'has' : 'have'} no price and ${unpriced.length === 1 ? 'is' : 'are'} left out of the total and the shares (not counted as 0)`,
     );
   notes.push(...positionRead.notes);
+  if (liquidated.note !== null) notes.push(liquidated.note);
   if (positions.length > 0)
     notes.push(
       'positions (staked, supplied, collateral, debt) count in the net total only: a rebalance acts on wallet tokens only',
@@ -412,6 +425,7 @@ export async function portfolio(
     tokens,
     total: { usd: usdText(total), cents: total.toString() },
     positions,
+    liquidations: liquidated.liquidations,
     net: { usd: signedUsd(net), cents: net.toString() },
     unpriced,
     notes,

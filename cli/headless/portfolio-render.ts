@@ -3,6 +3,7 @@
  * exact; values are USD cents (floored); shares add up to 100.00 % as shown.
  */
 import type { Portfolio } from '../core/portfolio.js';
+import { liquidationWords } from '../core/liquidations.js';
 import type { RebalanceView } from '../core/actions/rebalance.js';
 import { healthNote } from '../../shared/vesu.js';
 
@@ -69,6 +70,12 @@ export function renderPortfolio(p: Portfolio): string {
     );
     if (p.net !== undefined)
       lines.push(`  Net: ${p.net.usd} USD (wallet + positions, debt subtracted)`);
+  }
+  // liquidations: what was taken and what is left, in the one wording (cli/core/liquidations.ts)
+  if (p.liquidations !== undefined && p.liquidations.length > 0) {
+    lines.push('', '  Liquidations (read from the chain):');
+    for (const l of p.liquidations)
+      lines.push(`    ${l.collateral.token}/${l.debt.token} ${liquidationWords(l)}`);
   }
   for (const t of p.tokens) {
     if (t.ifSoldNow !== null && (t.ifSoldNow.impactBps ?? 0) > 100)

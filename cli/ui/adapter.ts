@@ -451,8 +451,13 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
       return receiptOf(result);
     },
 
-    async history(session) {
+    async history(session, { signal }) {
       const { e } = ready();
+      // the wallet's liquidations, read from the chain beside the file (cli/core/lending.ts)
+      const liquidated = import('../core/lending.js').then((m) =>
+        m.walletLiquidations(e, { signal }),
+      );
+      liquidated.catch(() => undefined);
       const [{ openHistory }, { chainOf, endpointsLookup, walletHistory }] = await Promise.all([
         import('../core/history.js'),
         import('../core/reconcile.js'),
@@ -477,7 +482,13 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
         ...(entry.fee === undefined ? {} : { fee: `${entry.fee.amount} ${entry.fee.symbol}` }),
       }));
-      return { entries: mine, setAside };
+      const { liquidations, note } = await liquidated;
+      return {
+        entries: mine,
+        setAside,
+        liquidations: [...liquidations].reverse(),
+        liquidationsNote: note,
+      };
     },
 
     checkRecipient(text, session) {

@@ -12,6 +12,7 @@ import type { ActionEvent } from '../core/events.js';
 import type { Network } from '../../shared/tokens.js';
 import type { Portfolio } from '../core/portfolio.js';
 import type { LendingDocument } from '../core/lending.js';
+import type { Liquidation } from '../core/liquidations.js';
 import type { StakingDocument } from '../core/staking.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
 import type { ActionKind } from '../core/actions/kinds.js';
@@ -190,6 +191,13 @@ export interface SendRequest {
   to: string;
 }
 
+export interface HistoryView {
+  entries: HistoryEntry[];
+  setAside: string | null;
+  liquidations?: Liquidation[];
+  liquidationsNote?: string | null;
+}
+
 export interface HistoryEntry {
   transactionHash: string;
   /** ISO time it was sent */
@@ -265,7 +273,7 @@ export interface TuiServices {
   /** the validators known for the network and the session wallet's staking positions (absent: not offered) */
   staking?(call: Call): Promise<StakingDocument>;
   /** the session wallet's lending positions in the network's pool: supplies, borrows with their health factor (absent: not offered) */
-  lending?(call: Call): Promise<LendingDocument>;
+  lending?(call: Call): Promise<LendingDocument & { liquidations?: Liquidation[] }>;
   quote(request: QuoteRequest, call: Call): Promise<QuoteSummary>;
   /** quotes, checks, builds and simulates a send, trade, multi-swap or batch; progress lines for the spinner */
   plan(
@@ -285,12 +293,11 @@ export interface TuiServices {
   ): Promise<Receipt>;
   /**
    * the transactions this client sent from the session's wallet, newest first; `setAside`: where
-   * an unreadable history file was moved (it starts again empty), when that just happened
+   * an unreadable history file was moved (it starts again empty), when that just happened;
+   * `liquidations`: the wallet's, read from the chain (not sent by this client), newest first,
+   * and `liquidationsNote` why they could not be read
    */
-  history(
-    session: Session,
-    call: Call,
-  ): Promise<{ entries: HistoryEntry[]; setAside: string | null }>;
+  history(session: Session, call: Call): Promise<HistoryView>;
   /** the recipient as the core's rule reads it (normalised), or why it is refused */
   checkRecipient(text: string, session: Session): { address: string } | { problem: string };
   status(call: Call): Promise<StatusResult>;

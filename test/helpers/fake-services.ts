@@ -30,6 +30,7 @@ import type {
 } from '../../cli/ui/services.js';
 import type { LendingDocument } from '../../cli/core/lending.js';
 import type { StakingDocument } from '../../cli/core/staking.js';
+import type { Liquidation } from '../../cli/core/liquidations.js';
 
 /** Changes summed per token, in first-seen order. */
 function perToken(changes: BalanceChange[]): BalanceChange[] {
@@ -113,8 +114,12 @@ export interface FakeOptions {
   plan?: (request: PlanRequest) => Promise<PlanView>;
   history?: HistoryEntry[];
   historySetAside?: string;
+  /** the wallet's liquidations history() answers beside the entries (newest first) */
+  historyLiquidations?: Liquidation[];
   /** what lending() answers (absent: no positions); a list: each call in order, the last repeats (an Error is thrown) */
-  lending?: LendingDocument | Array<LendingDocument | Error>;
+  lending?:
+    | (LendingDocument & { liquidations?: Liquidation[] })
+    | Array<(LendingDocument & { liquidations?: Liquidation[] }) | Error>;
   /** what staking() answers (absent: the port has no staking); a list: each call in order, the last repeats (an Error is thrown) */
   staking?: StakingDocument | Array<StakingDocument | Error>;
   /** the clock of the plans' expiry */
@@ -359,7 +364,13 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async history() {
       fake.calls.push('history');
-      return { entries: options.history ?? [], setAside: options.historySetAside ?? null };
+      return {
+        entries: options.history ?? [],
+        setAside: options.historySetAside ?? null,
+        ...(options.historyLiquidations === undefined
+          ? {}
+          : { liquidations: options.historyLiquidations, liquidationsNote: null }),
+      };
     },
     checkRecipient(text, current) {
       try {

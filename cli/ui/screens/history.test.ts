@@ -51,6 +51,38 @@ describe('history', () => {
     expect(frame).toContain('› History');
   });
 
+  it("the wallet's liquidations, read from the chain, are listed apart: not sent by this client, exact", async () => {
+    ui = renderWithProviders(
+      signedIn({
+        features: { history: true },
+        historyLiquidations: [
+          {
+            pool: 'Prime',
+            transactionHash: `0x${'c'.repeat(64)}`,
+            blockNumber: 7,
+            liquidator: `0x${'d'.repeat(64)}`,
+            collateral: { token: 'ETH', seized: '0.5', seizedBaseUnits: '500000000000000000' },
+            debt: {
+              token: 'USDC',
+              repaid: '900.000001',
+              repaidBaseUnits: '900000001',
+              badDebt: '12.5',
+              badDebtBaseUnits: '12500000',
+            },
+            left: { collateral: '0', collateralBaseUnits: '0', debt: '0', debtBaseUnits: '0' },
+          },
+        ],
+      }),
+    );
+    await openFromHome(ui, 'History');
+    const frame = (await ui.waitForFrame((f) => f.includes('Liquidated'))).replace(/\s+/g, ' ');
+    expect(frame).toContain('Liquidated (read from the chain; not sent by this client)');
+    expect(frame).toContain(
+      'ETH/USDC liquidated: 0.5 ETH of collateral seized, 900.000001 USDC of debt repaid (bad debt 12.5 USDC); left 0 ETH of collateral, 0 USDC of debt',
+    );
+    expect(frame).toContain('no transactions from this wallet yet');
+  });
+
   it('an unreadable history file is said, with where it was moved', async () => {
     ui = renderWithProviders(
       signedIn({ features: { history: true }, historySetAside: '/data/history.json.corrupt-1' }),

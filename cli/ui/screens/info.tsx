@@ -6,7 +6,8 @@ import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
-import type { HistoryEntry } from '../services.js';
+import { liquidationWords } from '../../core/liquidations.js';
+import type { HistoryEntry, HistoryView } from '../services.js';
 import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
 
 export function StatusScreen() {
@@ -91,7 +92,7 @@ const STATUS_TEXT: Record<HistoryEntry['status'], string> = {
 export function HistoryScreen() {
   const { services, state, dispatch, theme } = useUi();
   const { rows } = useWindowSize();
-  const [history, load] = useTask<{ entries: HistoryEntry[]; setAside: string | null }>();
+  const [history, load] = useTask<HistoryView>();
   const [selected, setSelected] = useState(0);
   const refresh = (): void => {
     const session = state.session;
@@ -128,6 +129,23 @@ export function HistoryScreen() {
       {setAside !== null ? (
         <Text color={theme.warning} wrap="wrap">
           The history file could not be read; it was moved to {setAside} and a new one begun.
+        </Text>
+      ) : null}
+      {history.status === 'done' && (history.value.liquidations ?? []).length > 0 ? (
+        <Box flexDirection="column" marginBottom={1}>
+          <Text color={theme.danger} bold>
+            Liquidated (read from the chain; not sent by this client)
+          </Text>
+          {(history.value.liquidations ?? []).map((l) => (
+            <Text key={l.transactionHash} color={theme.danger} wrap="wrap">
+              {l.collateral.token}/{l.debt.token} {liquidationWords(l)}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      {history.status === 'done' && history.value.liquidationsNote ? (
+        <Text color={theme.muted} wrap="wrap">
+          {history.value.liquidationsNote}
         </Text>
       ) : null}
       {history.status === 'done' && entries.length === 0 ? (

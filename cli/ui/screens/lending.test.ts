@@ -8,6 +8,7 @@ import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { healthLevelOfWords as healthOf } from '../../../shared/vesu.js';
 import type { LendingDocument } from '../../core/lending.js';
+import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
@@ -99,6 +100,49 @@ describe('lending screen', () => {
       'No positions.',
       'Rates in Prime (APY, supply/borrow): USDC 3.25/8.32 %',
     ]);
+  });
+
+  it('a liquidated position says so: what was taken and what is left, exact, in full and compact', async () => {
+    const liquidated: Liquidation = {
+      pool: 'Prime',
+      transactionHash: `0x${'ab'.repeat(32)}`,
+      blockNumber: 12,
+      liquidator: `0x${'cd'.repeat(32)}`,
+      collateral: {
+        token: 'ETH',
+        seized: '0.61728395061728395',
+        seizedBaseUnits: '617283950617283950',
+      },
+      debt: {
+        token: 'USDC',
+        repaid: '1000',
+        repaidBaseUnits: '1000000000',
+        badDebt: '0',
+        badDebtBaseUnits: '0',
+      },
+      left: {
+        collateral: '1.38271604938271605',
+        collateralBaseUnits: '1382716049382716050',
+        debt: '2000.000001',
+        debtBaseUnits: '2000000001',
+      },
+    };
+    const doc = {
+      ...positions([borrow('2000.000001', '1.38271604938271605', '0.9955')]),
+      liquidations: [liquidated],
+    };
+    const services = signedIn({ lending: doc });
+    ui = renderWithProviders(services, { rows: 40, columns: 100 });
+    await openFromHome(ui, 'Lending');
+    const frame = (await ui.waitForFrame((f) => f.includes('liquidated:'))).replace(/\s+/g, ' ');
+    expect(frame).toContain(
+      'ETH/USDC in Prime liquidated: 0.61728395061728395 ETH of collateral seized, 1000 USDC of debt repaid; left 1.38271604938271605 ETH of collateral, 2000.000001 USDC of debt',
+    );
+    expect(frame).toContain(liquidated.transactionHash.slice(0, 40));
+    for (const compact of [false, true])
+      expect(positionLines(doc, compact).map((l) => l.text)).toContain(
+        `✖ ETH/USDC in Prime ${liquidationWords(liquidated)}`,
+      );
   });
 
   it('collateral without debt reads as collateral, not "Borrowed 0", in full and compact', async () => {

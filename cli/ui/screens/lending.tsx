@@ -17,6 +17,7 @@ import { formatAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
+import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { ScreenRows, useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
@@ -217,13 +218,18 @@ export interface PositionLine {
  * LTV).
  */
 export function positionLines(
-  doc: LendingDocument,
+  doc: LendingDocument & { liquidations?: Liquidation[] },
   compact: boolean,
   rateForm: 'full' | 'compact' | 'none' = compact ? 'compact' : 'full',
 ): PositionLine[] {
   const rates = rateForm === 'none' ? [] : rateLines(doc, rateForm === 'compact');
+  // a liquidation, in full or compact: what was taken and what is left (cli/core/liquidations.ts)
+  const liquidated = (doc.liquidations ?? []).map((l): PositionLine => ({
+    text: `✖ ${l.collateral.token}/${l.debt.token} in ${l.pool} ${liquidationWords(l)}`,
+    tone: 'danger',
+  }));
   if (doc.supplied.length === 0 && doc.borrows.length === 0)
-    return [{ text: 'No positions.', tone: 'muted' }, ...rates];
+    return [{ text: 'No positions.', tone: 'muted' }, ...liquidated, ...rates];
   const worth = (s: LendingDocument['supplied'][number]): string =>
     `${s.amount} ${s.token}${s.valueUsd === null ? ' (no price)' : ` ($${s.valueUsd})`}`;
   const supplies: PositionLine[] = compact
@@ -276,7 +282,7 @@ export function positionLines(
       ];
     return [line];
   });
-  return [...supplies, ...borrows, ...rates];
+  return [...supplies, ...borrows, ...liquidated, ...rates];
 }
 
 /**
@@ -314,7 +320,7 @@ export const FORM_ROWS = 13;
  * way first: in full, then on one line, then left out, before the positions go compact.
  */
 export function fitPositions(
-  doc: LendingDocument | undefined,
+  doc: (LendingDocument & { liquidations?: Liquidation[] }) | undefined,
   width: number,
   rows: number,
 ): { lines: PositionLine[]; compact: boolean } {
@@ -354,10 +360,9 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   );
   // the positions last read: kept on screen while they are read again (no flicker), and after a
   // failed read, which is said above them
-  const { loading, shown, read } = usePeriodicRead<LendingDocument>(
-    services.lending?.bind(services),
-    REFRESH_MS,
-  );
+  const { loading, shown, read } = usePeriodicRead<
+    LendingDocument & { liquidations?: Liquidation[] }
+  >(services.lending?.bind(services), REFRESH_MS);
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));

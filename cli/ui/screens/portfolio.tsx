@@ -12,6 +12,7 @@
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorCode, isAppError } from '../../../shared/errors.js';
+import { liquidationWords } from '../../core/liquidations.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
 import { useKeys } from '../hooks/use-keys.js';
@@ -75,6 +76,11 @@ export function PortfolioScreen() {
           {shown.unpriced.map((u) => (
             <Text key={u.symbol} color={theme.warning} wrap="wrap">
               {u.symbol}: {u.reason}
+            </Text>
+          ))}
+          {(shown.liquidations ?? []).map((l) => (
+            <Text key={l.transactionHash} color={theme.danger} wrap="wrap">
+              {l.collateral.token}/{l.debt.token} {liquidationWords(l)}
             </Text>
           ))}
           {shown.notes.map((n) => (
