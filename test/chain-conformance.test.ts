@@ -209,7 +209,10 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const alice = newWallet();
   const bob = newWallet();
-  for (const wallet of [alice, bob]) await knob('/sandbox/chain/fund', { address: wallet.address });
+  // funded but never deployed: its deploy_and_invoke build simulates a transfer it can pay for
+  const undeployed = newWallet();
+  for (const wallet of [alice, bob, undeployed])
+    await knob('/sandbox/chain/fund', { address: wallet.address });
   const deployTx = await transact(
     alice,
     [transferCall(STRK.address, bob.address, 10n ** 18n)],
@@ -252,7 +255,7 @@ beforeAll(async () => {
   world = {
     alice,
     bob,
-    undeployed: newWallet(),
+    undeployed,
     deployTx,
     usdcTx,
     revertedTx,

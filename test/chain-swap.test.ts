@@ -163,7 +163,7 @@ describe('swaps on the sandbox chain', () => {
     expect(after.get('USDC')).toBe((before.get('USDC') ?? 0n) + net);
   });
 
-  it('the price moved between quote and execution: simulation says REVERTED, execution reverts on min_received, nothing changes', async () => {
+  it('the price moved between quote and execution: simulation says REVERTED, the paymaster refuses it at build (it simulates, as the real one does), nothing changes', async () => {
     const { calls } = await swapCalls(STRK, USDC, 2_000n * 10n ** 18n, 50);
     // a third party sells a lot of STRK into the same pools
     await stack.knob('/sandbox/chain/trade', {
@@ -177,8 +177,9 @@ describe('swaps on the sandbox chain', () => {
     expect(simulation.revertReason).toContain('Insufficient output amount');
     expect(simulation.balanceChanges).toEqual([]);
     const error = await failure(executePrepared(ea, simulation.prepared));
-    expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
-    expect(error.message).toContain('below min_received');
+    expect(error.code).toBe(ErrorCode.PAYMASTER_REFUSED);
+    expect(error.details?.paymasterCode).toBe(156);
+    expect(error.message).toContain('nothing was sent');
     expect(await balances()).toEqual(before);
     expect(await allowance(STRK)).toBe(0n);
   });
@@ -218,10 +219,10 @@ describe('swaps on the sandbox chain', () => {
     expect(receipt.balanceChanges).toEqual(simulation.balanceChanges);
   });
 
-  it('a swap without the approval reverts on the allowance', async () => {
+  it('a swap without the approval is refused at the paymaster build on the allowance; nothing is sent', async () => {
     const { calls } = await swapCalls(USDC, ETH, 1_000_000n);
     const error = await failure(executeCalls(ea, calls.slice(1), { feeMode: 'sponsored' }));
-    expect(error.code).toBe(ErrorCode.TRANSACTION_REVERTED);
+    expect(error.code).toBe(ErrorCode.PAYMASTER_REFUSED);
     expect(error.message).toContain('ERC20: insufficient allowance');
   });
 

@@ -5,6 +5,7 @@
  * (checks.ts), the paymaster build, the balance check and the simulation of exactly what would
  * be signed. Nothing is signed.
  */
+import { formatAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
@@ -108,6 +109,36 @@ const balancesOf = (
  * refuses a build whose maximum fee is above it (the user's --max-fee, or on a re-build the fee
  * the user confirmed).
  */
+/**
+ * A build the paymaster refused because its simulation of the fee transfer found no balance left
+ * for it: the amounts fit, the gas paid in the same token does not (the refused build quoted no
+ * fee, so the refusal says the gas, not a figure). INSUFFICIENT_BALANCE, as when a quote says so.
+ */
+function noRoomForGas(
+  lines: ReadonlyArray<{ token: Token; total: bigint; balance: bigint }>,
+  gasToken: Token,
+  reason: string,
+): void {
+  const line = lines.find((l) => sameAddress(l.token.address, gasToken.address));
+  if (line === undefined || !/insufficient balance/i.test(reason)) return;
+  const named = /contract address: (0x[0-9a-f]+)/i.exec(reason)?.[1];
+  if (named === undefined || !sameAddress(named, gasToken.address)) return;
+  const show = (amount: bigint): string =>
+    `${formatAmount(amount, gasToken.decimals)} ${gasToken.symbol}`;
+  throw new AppError(
+    ErrorCode.INSUFFICIENT_BALANCE,
+    `not enough ${gasToken.symbol}: this needs ${show(line.total)} plus the gas, paid in ${gasToken.symbol}; the account holds ${show(line.balance)}, which leaves no room for the gas (the paymaster's simulation of the fee transfer failed)`,
+    {
+      details: {
+        token: gasToken.symbol,
+        address: gasToken.address,
+        amount: line.total.toString(),
+        available: line.balance.toString(),
+      },
+    },
+  );
+}
+
 export async function finalize(
   request: ActionRequest,
   plan: ActionPlan,
@@ -141,7 +172,8 @@ export async function finalize(
         const reason = paymasterSimulationRevert(error);
         if (reason === undefined) throw error;
         const held = (await heldNow).map((b) => ({ token: b.token.address, amount: b.balance }));
-        checkBalances(plan, { mode: 'sponsored' }, held);
+        const lines = checkBalances(plan, { mode: 'sponsored' }, held);
+        noRoomForGas(lines, ctx.fee.gasToken, reason);
         return refuseReverted(reason);
       },
     ),
