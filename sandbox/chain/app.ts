@@ -7,6 +7,7 @@
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
  *   `/sandbox/chain/price` (the lending oracle's and the market's price of a token),
+ *   `/sandbox/chain/remove-staker` (a staker's removal, as the staking contract's unstake_action),
  *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
@@ -18,6 +19,7 @@ import { addressToBigInt, findToken } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
 import { Chain } from './chain.js';
+import { Revert, revertReason } from './executor.js';
 import { dispatch, type MethodTable } from './jsonrpc.js';
 import { createPaymaster, type PaymasterKnobs, type TamperMode } from './paymaster.js';
 import { starknetMethods } from './rpc.js';
@@ -101,6 +103,10 @@ const PriceBody = Type.Object(
 export const MAX_ADVANCE_SECONDS = 400 * 86_400;
 const AdvanceBody = Type.Object(
   { seconds: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_SECONDS }) },
+  { additionalProperties: false },
+);
+const RemoveStakerBody = Type.Object(
+  { staker: Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' }) },
   { additionalProperties: false },
 );
 const TamperBody = Type.Object(
@@ -281,6 +287,34 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     const chainTime = chain.advance(seconds);
     return { advancedBy: seconds, chainTime: Number(chainTime) };
   });
+
+  app.post(
+    '/sandbox/chain/remove-staker',
+    { schema: { body: RemoveStakerBody } },
+    async (request, reply) => {
+      const staker = addressToBigInt((request.body as { staker: string }).staker);
+      if (staker === undefined)
+        return reply.code(400).send({ error: 'not an address', code: 'invalid_body' });
+      try {
+        const events = chain.removeStaker(staker);
+        const hex = (v: bigint): string => `0x${v.toString(16)}`;
+        return {
+          staker: hex(staker),
+          events: events.map((e) => ({
+            from: hex(e.from),
+            keys: e.keys.map(hex),
+            data: e.data.map(hex),
+          })),
+        };
+      } catch (error) {
+        // STAKER_NOT_EXISTS: not a staker of the contract, or already removed
+        return reply.code(400).send({
+          error: error instanceof Revert ? revertReason(error) : 'staker not removed',
+          code: 'invalid_body',
+        });
+      }
+    },
+  );
 
   app.post('/sandbox/chain/price', { schema: { body: PriceBody } }, async (request, reply) => {
     const body = request.body as { token: string; usd: string; valid?: boolean };
