@@ -163,6 +163,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "set a token's USD price on the running sandbox (oracle and market)",
     load: () => import('./commands/sandbox-price.js'),
   },
+  'sandbox remove-staker': {
+    summary: "remove a validator's staker on the running sandbox (its pool takes no new stake)",
+    load: () => import('./commands/sandbox-remove-staker.js'),
+  },
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),

@@ -29,6 +29,7 @@ import { networkAllows } from './actions/rules.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
 import { batchedViews, type Viewer } from './chain/views.js';
+import type { ActionKind } from './actions/kinds.js';
 import type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
 
 export type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
@@ -240,16 +241,20 @@ async function readRemovedPool(
 }
 
 /**
- * What a member of a pool can still do once its staker was removed (the pool's code): start an
- * exit (withdrawable at once) when none runs, withdraw one that runs (at its time), claim rewards.
- * Action names, worded by each face.
+ * What a member of a pool can still do once its staker was removed (the pool's code,
+ * docs/contracts.md "A removed staker"): start an exit — withdrawable at once — when none runs
+ * (`unstake`), withdraw one that runs at its time (`unstake-complete`), claim the rewards earned
+ * before the removal (`claim-rewards`). Action kinds (actions/kinds.ts): each face words them.
  */
-export type RemovedPoolAction = 'exit-intent' | 'withdraw' | 'claim-rewards';
+export type RemovedPoolAction = Extract<
+  ActionKind,
+  'unstake' | 'unstake-complete' | 'claim-rewards'
+>;
 
 export function removedPoolActions(member: PoolMember): RemovedPoolAction[] {
   const actions: RemovedPoolAction[] = [];
-  if (member.amount > 0n && member.unpoolTime === undefined) actions.push('exit-intent');
-  if (member.unpoolAmount > 0n && member.unpoolTime !== undefined) actions.push('withdraw');
+  if (member.amount > 0n && member.unpoolTime === undefined) actions.push('unstake');
+  if (member.unpoolAmount > 0n && member.unpoolTime !== undefined) actions.push('unstake-complete');
   if (member.unclaimedRewards > 0n) actions.push('claim-rewards');
   return actions;
 }
