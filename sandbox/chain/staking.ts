@@ -349,12 +349,9 @@ export class DelegationPoolContract implements Contract {
         // withdrawable at once, and one already running cannot be changed (the pool's
         // undelegate_from_staking_contract_intent)
         const removed = this.removedAt(ctx.state) !== undefined;
-        if (removed && settled.unpoolTime !== undefined)
-          throw new Revert('UNDELEGATE_IN_PROGRESS');
+        if (removed && settled.unpoolTime !== undefined) throw new Revert('UNDELEGATE_IN_PROGRESS');
         const unpoolTime =
-          amount === 0n
-            ? undefined
-            : this.#clock.now() + (removed ? 0n : EXIT_WINDOW_SECONDS);
+          amount === 0n ? undefined : this.#clock.now() + (removed ? 0n : EXIT_WINDOW_SECONDS);
         this.#write(ctx, ctx.caller, {
           ...settled,
           amount: pooled,
