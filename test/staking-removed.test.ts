@@ -1,12 +1,14 @@
 /**
  * A validator whose staker was removed, through the built bin and a started sandbox (issue 31 §4;
  * docs/commands.md "Staking", docs/contracts.md "A removed staker"): `sandbox remove-staker` in
- * its own process, then `staking --json` and in words says so for a member with a position
+ * its own process, then `staking --json`, in words and the tool server's `get_staking` say so
+ * for a member with a position
  * there and what it can still do, a stake to it is refused before signing, and an exit (at once)
  * and the withdrawal and the claim still work. Its own sandbox: a removal is for good.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { callTool, connectMcp } from './helpers/mcp.js';
 
 interface Money {
   amount: string;
@@ -100,6 +102,23 @@ describe('a removed staker through the sandbox (whole processes)', () => {
       stakerRemoved: true,
       memberCan: ['unstake', 'claim-rewards'],
     });
+    // the tool server's get_staking says the same, as data
+    const mcp = await connectMcp(['--sandbox'], { FINANCE_TUI_HOME: users.aliceHome });
+    try {
+      const tool = await callTool(mcp, 'get_staking', {});
+      expect(tool.isError, JSON.stringify(tool.content)).toBeFalsy();
+      const doc = tool.structuredContent as { validators: Listed[]; positions: Position[] };
+      expect(doc.validators.find((v) => v.name === 'Sandbox Beta')).toMatchObject({
+        stakerRemoved: true,
+        active: false,
+      });
+      expect(doc.positions.find((p) => p.validator === 'Sandbox Beta')).toMatchObject({
+        stakerRemoved: true,
+        memberCan: ['unstake', 'claim-rewards'],
+      });
+    } finally {
+      await mcp.close();
+    }
     const words = await cli(users.aliceHome, ['staking', '--sandbox']);
     expect(words.code, words.stderr).toBe(0);
     expect(words.stdout).toMatch(
