@@ -167,6 +167,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "liquidate a lending position on the running sandbox (its pool's liquidate_position)",
     load: () => import('./commands/sandbox-liquidate.js'),
   },
+  'sandbox remove-staker': {
+    summary: "remove a validator's staker on the running sandbox (its pool takes no new stake)",
+    load: () => import('./commands/sandbox-remove-staker.js'),
+  },
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),

@@ -92,6 +92,8 @@ export const ErrorCode = {
   NOTHING_STAKED: 'NOTHING_STAKED',
   // staking: the exit window has not passed yet (details.withdrawableAt, details.secondsLeft)
   EXIT_NOT_READY: 'EXIT_NOT_READY',
+  // staking: a removed staker's pool cannot change an exit already running: withdraw it first (details.withdrawableAt)
+  EXIT_IN_PROGRESS: 'EXIT_IN_PROGRESS',
   // lending: no such pool on the network (a name or address not in shared/vesu.ts)
   UNKNOWN_POOL: 'UNKNOWN_POOL',
   // lending: nothing supplied, no position to repay or close

@@ -4,7 +4,9 @@
  * - every view the client's entrypoint tables name, answered by the sandbox, decodes with the
  *   real ABI and re-encodes to the same felts;
  * - every event it emits in real flows (stake, add, exit intent and action, claim, reward address,
- *   supply, withdraw, borrow, transfers) carries the real event's keys and data;
+ *   supply, withdraw, borrow, transfers, a staker's removal) carries the real event's keys and data;
+ * - once a staker is removed, its pool's and the staking contract's views still decode with the
+ *   real ABI (docs/contracts.md "A removed staker");
  * - the ABI it serves from `starknet_getClassAt` gives what it serves the real names and types.
  * The Vesu cases fail until the sandbox serves Vesu v2 (branches w/vesu-client, w/vesu-sandbox).
  */
@@ -222,6 +224,18 @@ beforeAll(async () => {
     call(STRK.address, 'transfer', [addr(BETA.pool) + 1n, ...u256(1n)]),
     call(USDC.address, 'transfer', [addr(BETA.pool) + 1n, ...u256(1n)]),
   ]);
+  // Beta's staker removed (alice is a member there, by the switch): DeleteStaker, StakerRemoved
+  const removed = await fetch(`${url}/sandbox/chain/remove-staker`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ staker: BETA.staker }),
+  });
+  expect(removed.status).toBe(200);
+  const { events } = (await removed.json()) as {
+    events: { from: string; keys: string[]; data: string[] }[];
+  };
+  for (const e of events)
+    emitted.push({ from: BigInt(e.from), keys: e.keys.map(BigInt), data: e.data.map(BigInt) });
 });
 
 afterAll(async () => {
@@ -346,8 +360,20 @@ describe('every view the client names: the sandbox answer decodes with the real 
 describe('every event the sandbox emits in real flows has the real event’s keys and data', () => {
   it('the flows emitted events of each contract the client reads', () => {
     const seen = new Set(emitted.map((e) => contractAt(e.from)));
-    for (const contract of ['staking-pool', 'erc20', 'vesu-pool', 'vesu-v-token'] as const)
+    for (const contract of [
+      'staking',
+      'staking-pool',
+      'erc20',
+      'vesu-pool',
+      'vesu-v-token',
+    ] as const)
       expect(seen, contract).toContain(contract);
+    // the removal's: the staking contract's DeleteStaker and the pool's StakerRemoved
+    for (const name of ['DeleteStaker', 'StakerRemoved'])
+      expect(
+        emitted.some((e) => e.keys[0] === selectorOf(name)),
+        name,
+      ).toBe(true);
   });
 
   it('each one: keys[0] names a real event; its keys and data decode with the real types and re-encode to the same felts', () => {
@@ -381,6 +407,37 @@ describe('every event the sandbox emits in real flows has the real event’s key
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('a removed staker: the views the client falls back on decode with the real ABI', () => {
+  const removedCases: Array<[OfficialContract, () => string, string, () => bigint[]]> = [
+    ['staking-pool', () => BETA.pool, 'contract_parameters_v1', () => []],
+    ['staking-pool', () => BETA.pool, 'get_pool_member_info_v1', () => [addr(alice.address)]],
+    ['staking-pool', () => BETA.pool, 'pool_member_info_v1', () => [addr(alice.address)]],
+    ['staking', () => STAKING_CONTRACT.mainnet, 'get_staker_info_v1', () => [addr(BETA.staker)]],
+    ['staking', () => STAKING_CONTRACT.mainnet, 'get_total_stake', () => []],
+  ];
+  it.each(removedCases.map((c) => [`${c[0]}.${c[2]}`, c] as const))('%s', async (_, c) => {
+    const [contract, to, entrypoint, calldata] = c;
+    const answer = await view(to(), entrypoint, calldata());
+    expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+    const felts = (answer.result as string[]).map(BigInt);
+    expect(roundTripOutputs(officialAbi(contract), entrypoint, felts)).toEqual(felts);
+  });
+
+  it('the pool says staker_removed and commission 0; the staking contract no longer knows the staker', async () => {
+    const params = await view(BETA.pool, 'contract_parameters_v1', []);
+    const decoded = new CallData(officialAbi('staking-pool').abi).parse(
+      'contract_parameters_v1',
+      params.result as string[],
+    ) as { staker_removed: boolean; commission: bigint };
+    expect(decoded).toMatchObject({ staker_removed: true, commission: 0n });
+    expect(
+      (await view(STAKING_CONTRACT.mainnet, 'get_staker_info_v1', [addr(BETA.staker)])).result,
+    ).toEqual(['0x1']);
+    const gone = await view(STAKING_CONTRACT.mainnet, 'staker_pool_info', [addr(BETA.staker)]);
+    expect(JSON.stringify(gone.error)).toContain('STAKER_NOT_EXISTS');
   });
 });
 

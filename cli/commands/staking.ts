@@ -9,7 +9,9 @@ export const USAGE = `Usage: finance-tui staking [--network mainnet|sepolia] [--
 The validators known for the network (preset names, staker and pool addresses, commission,
 whether each takes new stakes) and your positions with them: staked, unclaimed rewards, the
 amount in its exit window and when it can be withdrawn, and where rewards are paid. Exact
-amounts; --json gives each as { amount, baseUnits }.
+amounts; --json gives each as { amount, baseUnits }. A validator whose staker was removed from
+staking is read from its pool (stakerRemoved): it takes no stake and pays no more rewards; its
+members can still exit (withdrawable at once), withdraw and claim (memberCan).
 `;
 
 export const run: CommandRun = async (ctx) => {
@@ -18,7 +20,10 @@ export const run: CommandRun = async (ctx) => {
   if (positionals.length > 0)
     throw usageError(`staking takes no arguments (got "${String(positionals[0]).slice(0, 40)}")`);
   const network = parseNetworkFlag(values.network);
-  const { stakingPositions } = await import('../core/staking.js');
+  const [{ stakingPositions }, { ACTION_KINDS }] = await Promise.all([
+    import('../core/staking.js'),
+    import('../core/actions/kinds.js'),
+  ]);
   const data = await withEndpoints(
     ctx,
     { sandbox: values.sandbox === true, ...(network ? { network } : {}) },
@@ -35,10 +40,15 @@ export const run: CommandRun = async (ctx) => {
           `    staker ${v.staker}  pool ${v.pool}`,
         );
       lines.push('', data.positions.length === 0 ? 'No positions.' : 'Your positions:');
-      for (const p of data.positions)
+      for (const p of data.positions) {
         lines.push(
           `  ${p.validator}: staked ${p.staked.amount} ${p.token}, unclaimed ${p.unclaimedRewards.amount} ${p.token}${p.exiting.baseUnits === '0' ? '' : `, exiting ${p.exiting.amount} ${p.token} (withdrawable at ${p.withdrawableAt ?? '?'})`}${p.rewardAddress === data.account ? '' : `, rewards paid to ${p.rewardAddress}`}`,
         );
+        if (p.memberCan !== null)
+          lines.push(
+            `    its staker was removed: no more rewards, no new stake.${p.memberCan.length === 0 ? '' : ` You can still: ${p.memberCan.map((kind) => `${ACTION_KINDS[kind].command}${kind === 'unstake' ? ' AMOUNT' : ''} --validator "${p.validator}"${kind === 'unstake' ? ' (withdrawable at once)' : ''}`).join('; ')}`}`,
+          );
+      }
       return `${lines.join('\n')}\n`;
     },
   };

@@ -1,7 +1,7 @@
 /**
- * The running sandbox's controls (docs/sandbox-chain.md "The clock", "Lending"): `sandbox advance`
- * moves its chain's clock, `sandbox price` sets a token's price for the lending oracle and the
- * market, each through a sandbox-only route of the chain emulator (our auth server never exposes
+ * The running sandbox's controls (docs/sandbox-chain.md "The clock", "Lending", "Staking"):
+ * `sandbox advance` moves its chain's clock, `sandbox price` sets a token's price for the lending
+ * oracle and the market, `sandbox remove-staker` removes a validator's staker, each through a sandbox-only route of the chain emulator (our auth server never exposes
  * them). The chain emulator is found through the running sandbox's `rpcUrl` (its `/rpc`), as
  * `--sandbox` finds the sandbox through the data folder.
  */
@@ -12,6 +12,8 @@ import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.j
 import { parseAddress, resolveToken, sameAddress } from '../../shared/tokens.js';
 import { printable } from '../../shared/printable.js';
 import { VESU_NOT_UNDERCOLLATERALIZED } from '../../shared/vesu.js';
+import { FELT_HEX } from '../../shared/felt.js';
+import { findValidator, validatorsFor } from '../../shared/staking.js';
 import { createHttpClient } from '../clients/http.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
@@ -254,4 +256,79 @@ export async function liquidateSandbox(
       debtLeft: body.debtLeft,
     },
   };
+}
+
+export interface RemoveStakerResult {
+  /** the preset's name, or the staker address given */
+  validator: string;
+  staker: string;
+  /** its STRK pool, when it is a preset */
+  pool: string | null;
+  /** what the chain emitted: the staking contract's DeleteStaker, the pool's StakerRemoved */
+  events: Array<{ from: string; keys: string[]; data: string[] }>;
+}
+
+const RemoveStakerAnswer = Type.Object({
+  staker: Type.String(),
+  events: Type.Array(
+    Type.Object({
+      from: Type.String(),
+      keys: Type.Array(Type.String()),
+      data: Type.Array(Type.String()),
+    }),
+    { maxItems: 16 },
+  ),
+});
+
+/**
+ * Removes a validator's staker on the running sandbox (docs/sandbox-chain.md "Staking"): what the
+ * staking contract's `unstake_action` does, at once. The validator is a sandbox preset's name or
+ * a staker address; UNKNOWN_VALIDATOR when it is neither, or the chain knows no such staker (or
+ * it was removed already).
+ */
+export async function removeSandboxStaker(
+  endpoints: Endpoints,
+  nameOrAddress: string,
+  call: CallOptions = {},
+): Promise<RemoveStakerResult> {
+  const baseUrl = chainUrlOf(endpoints);
+  const presets = validatorsFor(endpoints.network, { sandbox: true });
+  const preset = findValidator(presets, nameOrAddress);
+  const key = nameOrAddress.trim();
+  if (preset === undefined && !FELT_HEX.test(key))
+    throw new AppError(
+      ErrorCode.UNKNOWN_VALIDATOR,
+      `no sandbox validator named "${key.slice(0, 60)}" (known: ${presets.map((v) => v.name).join(', ')}; or give a staker address)`,
+    );
+  const staker = preset?.staker ?? parseAddress(key, 'validator');
+  const http = createHttpClient({
+    baseUrl,
+    service: 'sandbox chain',
+    retries: 0,
+    timeoutMs: 5_000,
+  });
+  try {
+    const { body } = await http.post<{
+      staker: string;
+      events: Array<{ from: string; keys: string[]; data: string[] }>;
+    }>(
+      'sandbox/chain/remove-staker',
+      { staker },
+      { signal: call.signal, schema: RemoveStakerAnswer },
+    );
+    return {
+      validator: preset?.name ?? staker,
+      staker,
+      pool: preset?.pool ?? null,
+      events: body.events,
+    };
+  } catch (error) {
+    // the staking contract's STAKER_NOT_EXISTS: no such staker, or removed already
+    if (error instanceof AppError && error.details?.status === 400)
+      throw new AppError(
+        ErrorCode.UNKNOWN_VALIDATOR,
+        `${preset?.name ?? staker} is not a staker of the sandbox's staking contract (or it was removed already)`,
+      );
+    throw error;
+  }
 }

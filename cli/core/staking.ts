@@ -7,9 +7,20 @@
  */
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { findValidator, stakingContractFor, validatorsFor } from '../../shared/staking.js';
+import {
+  findValidator,
+  stakingContractFor,
+  type Validator,
+  validatorsFor,
+} from '../../shared/staking.js';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
-import { findToken, type Network, parseAddress, resolveToken } from '../../shared/tokens.js';
+import {
+  findToken,
+  type Network,
+  parseAddress,
+  resolveToken,
+  type Token,
+} from '../../shared/tokens.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import type { Endpoints } from './endpoints.js';
@@ -18,6 +29,7 @@ import { networkAllows } from './actions/rules.js';
 import { mapChainError } from './chain/errors.js';
 import { inScope } from './chain/scope.js';
 import { batchedViews, type Viewer } from './chain/views.js';
+import type { ActionKind } from './actions/kinds.js';
 import type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
 
 export type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
@@ -150,11 +162,24 @@ export async function readValidator(
         view(views, staking, 'staker_pool_info', [staker]).catch(() => undefined),
         view(views, staking, 'get_staker_info_v1', [staker]).catch(() => undefined),
       ]);
-      if (poolInfo === undefined || stakerInfo === undefined || stakerInfo[0] === 1n)
+      if (poolInfo === undefined || stakerInfo === undefined || stakerInfo[0] === 1n) {
+        // the staking contract forgets a removed staker (STAKER_NOT_EXISTS / None): the preset's
+        // pool still says so itself (docs/contracts.md "A removed staker")
+        const removed =
+          preset === undefined
+            ? undefined
+            : await readRemovedPool(
+                views,
+                preset,
+                staking,
+                findToken(network, strk.address) ?? strk,
+              );
+        if (removed !== undefined) return removed;
         throw new AppError(
           ErrorCode.UNKNOWN_VALIDATOR,
           `${preset?.name ?? staker} is not a validator of the ${network} staking contract`,
         );
+      }
       // StakerPoolInfoV2: commission Option, then pools (len, then pool_contract, token_address, amount each)
       const withCommission = poolInfo[0] === 0n;
       const commission = withCommission ? Number(poolInfo[1]) : 0;
@@ -200,6 +225,67 @@ export async function readValidator(
   );
 }
 
+/** The words every face may use for why a removed staker's pool takes no stake. */
+export const STAKER_REMOVED_REASON =
+  'its staker was removed from staking: its pool takes no stake and pays no more rewards';
+
+/**
+ * A preset's pool whose staker the staking contract removed, from the pool's own
+ * contract_parameters_v1 (PoolContractInfoV1: staker_address, staker_removed, staking_contract,
+ * token_address, commission): undefined unless it says removed, for this staker, this staking
+ * contract and STRK.
+ */
+async function readRemovedPool(
+  views: Viewer,
+  preset: Validator,
+  staking: string,
+  token: Token,
+): Promise<StakingValidator | undefined> {
+  const params = await view(views, preset.pool, 'contract_parameters_v1').catch(() => undefined);
+  if (params === undefined || params.length !== 5) return undefined;
+  const [stakerAddress, removed, stakingContract, tokenAddress] = params as bigint[];
+  if (
+    removed !== 1n ||
+    stakerAddress !== BigInt(preset.staker) ||
+    stakingContract !== BigInt(staking) ||
+    tokenAddress !== BigInt(preset.token) ||
+    tokenAddress !== BigInt(token.address)
+  )
+    return undefined;
+  return {
+    name: preset.name,
+    staker: preset.staker,
+    pool: preset.pool,
+    token,
+    // the pool says 0 once its staker is removed (no more rewards to take a share of)
+    commissionBps: 0,
+    // the staking contract no longer counts it: nothing of it is in the total stake
+    stake: 0n,
+    active: false,
+    inactiveReason: STAKER_REMOVED_REASON,
+    stakerRemoved: true,
+  };
+}
+
+/**
+ * What a member of a pool can still do once its staker was removed (the pool's code,
+ * docs/contracts.md "A removed staker"): start an exit — withdrawable at once — when none runs
+ * (`unstake`), withdraw one that runs at its time (`unstake-complete`), claim the rewards earned
+ * before the removal (`claim-rewards`). Action kinds (actions/kinds.ts): each face words them.
+ */
+export type RemovedPoolAction = Extract<
+  ActionKind,
+  'unstake' | 'unstake-complete' | 'claim-rewards'
+>;
+
+export function removedPoolActions(member: PoolMember): RemovedPoolAction[] {
+  const actions: RemovedPoolAction[] = [];
+  if (member.amount > 0n && member.unpoolTime === undefined) actions.push('unstake');
+  if (member.unpoolAmount > 0n && member.unpoolTime !== undefined) actions.push('unstake-complete');
+  if (member.unclaimedRewards > 0n) actions.push('claim-rewards');
+  return actions;
+}
+
 const amountOf = (value: bigint, decimals: number) => ({
   amount: formatAmount(value, decimals),
   baseUnits: value.toString(),
@@ -223,6 +309,8 @@ export interface StakingDocument {
     commissionBps: number;
     active: boolean;
     inactiveReason?: string;
+    /** the staking contract removed its staker: read from its pool (docs/contracts.md "A removed staker") */
+    stakerRemoved: boolean;
     /** its own stake plus its STRK pool's */
     stake: { amount: string; baseUnits: string };
     /**
@@ -243,6 +331,10 @@ export interface StakingDocument {
     exiting: { amount: string; baseUnits: string };
     withdrawableAt: string | null;
     rewardAddress: string;
+    /** the validator's staker was removed: the pool takes no stake and pays no more rewards */
+    stakerRemoved: boolean;
+    /** with a removed staker, what the member can still do (each face words it); null otherwise */
+    memberCan: RemovedPoolAction[] | null;
   }>;
 }
 
@@ -294,6 +386,7 @@ export async function stakingOf(
       commissionBps: v.commissionBps,
       active: v.active,
       ...(v.inactiveReason === undefined ? {} : { inactiveReason: v.inactiveReason }),
+      stakerRemoved: v.stakerRemoved === true,
       stake: amountOf(v.stake ?? 0n, v.token.decimals),
       shareOfTotalStake: shareOf(v.stake ?? 0n, total),
     })),
@@ -314,6 +407,8 @@ export async function stakingOf(
                   ? null
                   : new Date(m.unpoolTime * 1000).toISOString(),
               rewardAddress: m.rewardAddress,
+              stakerRemoved: v.stakerRemoved === true,
+              memberCan: v.stakerRemoved === true ? removedPoolActions(m) : null,
             },
           ],
     ),

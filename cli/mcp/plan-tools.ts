@@ -86,7 +86,7 @@ export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
   ),
   stake: tool(
     'Plan a stake',
-    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving is refused.",
+    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving, or whose staker was removed, is refused (VALIDATOR_INACTIVE).",
     inputs.stake,
     (i) => ({ kind: 'stake', stake: { amount: i.amount, validator: i.validator } }),
   ),

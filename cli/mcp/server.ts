@@ -651,7 +651,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     {
       title: 'Staking validators and positions',
       description:
-        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes, its stake and share of the contract's total stake in percent, cut to two decimals) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts.",
+        "The validators known for the network (name, staker, pool, commission, whether each takes new stakes, its stake and share of the contract's total stake in percent, cut to two decimals) and the signed-in wallet's positions: staked, unclaimed rewards, exiting and when withdrawable, reward address; exact amounts. stakerRemoved: the staking contract removed that validator's staker — its pool takes no stake (plan_stake is refused with VALIDATOR_INACTIVE) and pays no more rewards; a position's memberCan lists what the person can still do there: unstake (plan_unstake: the exit is withdrawable at once), unstake-complete (plan_unstake_complete), claim-rewards (plan_claim_rewards).",
       inputSchema: inputs.staking,
       outputSchema: outputs.staking,
       annotations: { title: 'Staking validators and positions', ...READ },

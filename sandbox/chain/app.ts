@@ -8,6 +8,7 @@
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
  *   `/sandbox/chain/price` (the lending oracle's and the market's price of a token),
  *   `/sandbox/chain/liquidate` (the sandbox's liquidator liquidates a position),
+ *   `/sandbox/chain/remove-staker` (a staker's removal, as the staking contract's unstake_action),
  *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
@@ -20,6 +21,7 @@ import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
 import { Chain, LiquidationRefused } from './chain.js';
 import { fromI257Felts } from '../../shared/vesu.js';
+import { Revert, revertReason } from './executor.js';
 import { dispatch, type MethodTable } from './jsonrpc.js';
 import { createPaymaster, type PaymasterKnobs, type TamperMode } from './paymaster.js';
 import { starknetMethods } from './rpc.js';
@@ -118,6 +120,10 @@ const LiquidateBody = Type.Object(
 export const MAX_ADVANCE_SECONDS = 400 * 86_400;
 const AdvanceBody = Type.Object(
   { seconds: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_SECONDS }) },
+  { additionalProperties: false },
+);
+const RemoveStakerBody = Type.Object(
+  { staker: Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' }) },
   { additionalProperties: false },
 );
 const TamperBody = Type.Object(
@@ -299,6 +305,34 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     const chainTime = chain.advance(seconds);
     return { advancedBy: seconds, chainTime: Number(chainTime) };
   });
+
+  app.post(
+    '/sandbox/chain/remove-staker',
+    { schema: { body: RemoveStakerBody } },
+    async (request, reply) => {
+      const staker = addressToBigInt((request.body as { staker: string }).staker);
+      if (staker === undefined)
+        return reply.code(400).send({ error: 'not an address', code: 'invalid_body' });
+      try {
+        const events = chain.removeStaker(staker);
+        const hex = (v: bigint): string => `0x${v.toString(16)}`;
+        return {
+          staker: hex(staker),
+          events: events.map((e) => ({
+            from: hex(e.from),
+            keys: e.keys.map(hex),
+            data: e.data.map(hex),
+          })),
+        };
+      } catch (error) {
+        // STAKER_NOT_EXISTS: not a staker of the contract, or already removed
+        return reply.code(400).send({
+          error: error instanceof Revert ? revertReason(error) : 'staker not removed',
+          code: 'invalid_body',
+        });
+      }
+    },
+  );
 
   app.post('/sandbox/chain/price', { schema: { body: PriceBody } }, async (request, reply) => {
     const body = request.body as { token: string; usd: string; valid?: boolean };

@@ -74,7 +74,8 @@ import {
   type TransactionRecord,
 } from './ledger.js';
 import { RouterContract, SWAP_SELECTOR } from './router.js';
-import { stakingContracts } from './staking.js';
+import { SANDBOX_REMOVE_STAKER, stakingContracts } from './staking.js';
+import { STAKING_CONTRACT } from '../../shared/staking.js';
 import { LIQUIDATE_POSITION_SELECTOR, type VesuDeployment, vesuContracts } from './vesu.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
@@ -459,6 +460,29 @@ export class Chain {
     };
     this.ledger.record(record);
     return { record, result: roots[1]?.result ?? [] };
+  }
+
+  /**
+   * The remove-staker knob (`finance-tui sandbox remove-staker`, docs/sandbox-chain.md "Staking"):
+   * what the staking contract's `unstake_action` does to a staker and its pool, at once. Returns
+   * the events it emitted (DeleteStaker, then the pool's StakerRemoved) with their emitters.
+   * A Revert (STAKER_NOT_EXISTS: unknown or already removed) leaves the state as it was.
+   */
+  removeStaker(staker: bigint): Array<{ from: bigint; keys: bigint[]; data: bigint[] }> {
+    const view = new StateView(this.ledger);
+    const root = new Executor(view, this.contracts).invoke(
+      0n,
+      BigInt(STAKING_CONTRACT[this.network]),
+      SANDBOX_REMOVE_STAKER,
+      [staker],
+    );
+    view.commit();
+    this.#sealBlock([], 0);
+    return flattenEvents(root).map(({ from, event }) => ({
+      from,
+      keys: event.keys,
+      data: event.data,
+    }));
   }
 
   classHashAt(address: bigint): bigint | undefined {

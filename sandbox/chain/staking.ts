@@ -17,7 +17,13 @@
  * - the pooled STRK stays with the pool contract (the real pool forwards it to the staking
  *   contract; nothing a client reads depends on where it sits);
  * - a validator that announced its exit (`Sandbox Leaving`) refuses new stakes with
- *   STAKER_INACTIVE; its members can still exit.
+ *   STAKER_INACTIVE; its members can still exit;
+ * - a removed staker (`sandbox remove-staker`: what the staking contract's `unstake_action` does,
+ *   docs/sandbox-chain.md "Staking"): the staking contract forgets it (its views answer
+ *   STAKER_NOT_EXISTS / None, DeleteStaker) and tells its pool (`set_staker_removed`,
+ *   StakerRemoved); the pool then refuses enter/add with STAKER_INACTIVE, pays no more rewards,
+ *   says commission 0, and an exit intent is withdrawable at once (UNDELEGATE_IN_PROGRESS when
+ *   one is already running); exit action and claim_rewards work as before.
  *
  * The state lives in the ledger's records (ledger.ts), so a reverted transaction leaves it as it
  * was, like every balance.
@@ -59,6 +65,15 @@ const label = (text: string): bigint => BigInt(shortString.encodeShortString(tex
 const SWITCH_IN_SELECTOR = selectorOf('sandbox_enter_from_switch');
 
 const IS_PAUSED = selectorOf('is_paused');
+
+/** The pool's `set_staker_removed()` (the staking contract alone calls it, from `unstake_action`). */
+export const SET_STAKER_REMOVED = selectorOf('set_staker_removed');
+/** Sandbox-only: the staking contract's `unstake_action` for a staker, without its intent and window (`sandbox remove-staker`). */
+export const SANDBOX_REMOVE_STAKER = selectorOf('sandbox_remove_staker');
+/** The staking contract's DeleteStaker {#staker_address, reward_address, operational_address, pool_contracts: Span}. */
+export const DELETE_STAKER_EVENT = selectorOf('DeleteStaker');
+const STAKER_REWARD_ADDRESS = label('SANDBOX_STAKER_REWARDS');
+const STAKER_OPERATIONAL_ADDRESS = label('SANDBOX_STAKER_OPERATOR');
 
 export const STAKING_CLASS_HASH = selectorOf('sandbox::staking');
 export const DELEGATION_POOL_CLASS_HASH = selectorOf('sandbox::delegation_pool');
@@ -163,6 +178,20 @@ export class DelegationPoolContract implements Contract {
     return `staking:pool:${this.address.toString(16)}:totals`;
   }
 
+  #removedKey(): string {
+    return `staking:pool:${this.address.toString(16)}:staker-removed`;
+  }
+
+  /** The epoch the staker was removed in (no reward after it); undefined while it is not. */
+  removedAt(state: Pick<StateView, 'stored'>): bigint | undefined {
+    return state.stored<{ epoch: bigint }>(this.#removedKey())?.epoch;
+  }
+
+  /** The commission the pool says: 0 once its staker was removed (the pool's get_commission_from_staking_contract). */
+  #commission(state: Pick<StateView, 'stored'>): bigint {
+    return this.removedAt(state) === undefined ? this.setup.commissionBps : 0n;
+  }
+
   member(state: Pick<StateView, 'stored'>, address: bigint): Member | undefined {
     return state.stored<Member>(this.#memberKey(address));
   }
@@ -171,9 +200,11 @@ export class DelegationPoolContract implements Contract {
     return state.stored<PoolTotals>(this.#totalsKey()) ?? { pooled: 0n };
   }
 
-  /** The member with its rewards settled up to the current epoch (not written). */
-  #settled(member: Member): Member {
-    const epoch = epochAt(this.#clock);
+  /** The member with its rewards settled up to the current epoch (not written); none accrue after a removal. */
+  #settled(state: Pick<StateView, 'stored'>, member: Member): Member {
+    const now = epochAt(this.#clock);
+    const removed = this.removedAt(state);
+    const epoch = removed !== undefined && removed < now ? removed : now;
     if (epoch <= member.settledEpoch) return member;
     const earned = memberRewards(
       member.amount,
@@ -187,7 +218,7 @@ export class DelegationPoolContract implements Contract {
   #settle(ctx: CallContext, address: bigint): Member {
     const member = this.member(ctx.state, address);
     if (member === undefined) throw new Revert('POOL_MEMBER_DOES_NOT_EXIST');
-    const settled = this.#settled(member);
+    const settled = this.#settled(ctx.state, member);
     const minted = settled.unclaimed - member.unclaimed;
     if (minted > 0n) ctx.state.mint(STRK, this.address, minted);
     this.#write(ctx, address, settled);
@@ -203,8 +234,9 @@ export class DelegationPoolContract implements Contract {
     ctx.state.store(this.#totalsKey(), { pooled: totals.pooled + delta });
   }
 
-  #assertActive(): void {
-    if (!this.setup.active) throw new Revert('STAKER_INACTIVE');
+  #assertActive(state: Pick<StateView, 'stored'>): void {
+    if (!this.setup.active || this.removedAt(state) !== undefined)
+      throw new Revert('STAKER_INACTIVE');
   }
 
   #pull(ctx: CallContext, from: bigint, amount: bigint): void {
@@ -231,7 +263,7 @@ export class DelegationPoolContract implements Contract {
     rewardAddress: bigint,
     amount: bigint,
   ): bigint {
-    this.#assertActive();
+    this.#assertActive(ctx.state);
     if (this.member(ctx.state, member) !== undefined) return this.#add(ctx, member, amount);
     this.#enter(ctx, member, rewardAddress, amount);
     return amount;
@@ -263,13 +295,13 @@ export class DelegationPoolContract implements Contract {
   }
 
   /** PoolMemberInfoV1: reward_address, amount, unclaimed_rewards, commission, unpool_amount, unpool_time: Option<Timestamp>. */
-  #memberInfo(member: Member): bigint[] {
-    const settled = this.#settled(member);
+  #memberInfo(state: Pick<StateView, 'stored'>, member: Member): bigint[] {
+    const settled = this.#settled(state, member);
     return [
       settled.rewardAddress,
       settled.amount,
       settled.unclaimed,
-      this.setup.commissionBps,
+      this.#commission(state),
       settled.unpoolAmount,
       ...(settled.unpoolTime === undefined ? NONE : some(settled.unpoolTime)),
     ];
@@ -282,7 +314,7 @@ export class DelegationPoolContract implements Contract {
         expectArgs(calldata, 2);
         const rewardAddress = calldata[0] as bigint;
         const amount = amountArg(calldata, 1);
-        this.#assertActive();
+        this.#assertActive(ctx.state);
         if (this.member(ctx.state, ctx.caller) !== undefined)
           throw new Revert('POOL_MEMBER_EXISTS');
         if (amount === 0n) throw new Revert('AMOUNT_IS_ZERO');
@@ -297,7 +329,7 @@ export class DelegationPoolContract implements Contract {
         expectArgs(calldata, 2);
         const address = calldata[0] as bigint;
         const amount = amountArg(calldata, 1);
-        this.#assertActive();
+        this.#assertActive(ctx.state);
         const member = this.member(ctx.state, address);
         if (member === undefined) throw new Revert('POOL_MEMBER_DOES_NOT_EXIST');
         if (ctx.caller !== address && ctx.caller !== member.rewardAddress)
@@ -316,7 +348,13 @@ export class DelegationPoolContract implements Contract {
         const total = settled.amount + settled.unpoolAmount;
         if (amount > total) throw new Revert('AMOUNT_TOO_HIGH');
         const pooled = total - amount;
-        const unpoolTime = amount === 0n ? undefined : this.#clock.now() + EXIT_WINDOW_SECONDS;
+        // once the staker is removed the STRK is already back in the pool: the intent is
+        // withdrawable at once, and one already running cannot be changed (the pool's
+        // undelegate_from_staking_contract_intent)
+        const removed = this.removedAt(ctx.state) !== undefined;
+        if (removed && settled.unpoolTime !== undefined) throw new Revert('UNDELEGATE_IN_PROGRESS');
+        const unpoolTime =
+          amount === 0n ? undefined : this.#clock.now() + (removed ? 0n : EXIT_WINDOW_SECONDS);
         this.#write(ctx, ctx.caller, {
           ...settled,
           amount: pooled,
@@ -405,24 +443,35 @@ export class DelegationPoolContract implements Contract {
       case POOL_SELECTOR.get_pool_member_info_v1: {
         expectArgs(calldata, 1);
         const member = this.member(ctx.state, calldata[0] as bigint);
-        return member === undefined ? NONE : [0n, ...this.#memberInfo(member)];
+        return member === undefined ? NONE : [0n, ...this.#memberInfo(ctx.state, member)];
       }
       case POOL_SELECTOR.pool_member_info_v1: {
         expectArgs(calldata, 1);
         const member = this.member(ctx.state, calldata[0] as bigint);
         if (member === undefined) throw new Revert('POOL_MEMBER_DOES_NOT_EXIST');
-        return this.#memberInfo(member);
+        return this.#memberInfo(ctx.state, member);
       }
       case POOL_SELECTOR.contract_parameters_v1:
         // PoolContractInfoV1: staker_address, staker_removed, staking_contract, token_address, commission
         expectArgs(calldata, 0);
         return [
           this.staker,
-          0n,
+          this.removedAt(ctx.state) === undefined ? 0n : 1n,
           this.#registry.stakingContract,
           this.token,
-          this.setup.commissionBps,
+          this.#commission(ctx.state),
         ];
+      case SET_STAKER_REMOVED: {
+        // set_staker_removed(): the staking contract alone, once
+        expectArgs(calldata, 0);
+        if (ctx.caller !== this.#registry.stakingContract)
+          throw new Revert('CALLER_IS_NOT_STAKING_CONTRACT');
+        if (this.removedAt(ctx.state) !== undefined) throw new Revert('STAKER_ALREADY_REMOVED');
+        // rewards up to the current epoch stay the members' (settled lazily, per member)
+        ctx.state.store(this.#removedKey(), { epoch: epochAt(this.#clock) });
+        ctx.emit([POOL_EVENT.StakerRemoved, this.staker], []);
+        return [];
+      }
       default:
         throw new EntryPointNotFound(selector);
     }
@@ -450,6 +499,7 @@ export class StakingRegistry {
     return this.#pools.get(address);
   }
 
+  /** The pool of a staker, removed or not (the staking contract checks `removedAt` itself). */
   byStaker(staker: bigint): DelegationPoolContract | undefined {
     return this.#byStaker.get(staker);
   }
@@ -470,8 +520,14 @@ export class StakingContract implements Contract {
     this.#registry = registry;
   }
 
-  #pool(staker: bigint): DelegationPoolContract {
+  /** A staker the contract knows: a removed one is forgotten (its staker_info is None). */
+  #known(state: Pick<StateView, 'stored'>, staker: bigint): DelegationPoolContract | undefined {
     const pool = this.#registry.byStaker(staker);
+    return pool === undefined || pool.removedAt(state) !== undefined ? undefined : pool;
+  }
+
+  #pool(state: Pick<StateView, 'stored'>, staker: bigint): DelegationPoolContract {
+    const pool = this.#known(state, staker);
     if (pool === undefined) throw new Revert('STAKER_NOT_EXISTS');
     return pool;
   }
@@ -480,8 +536,8 @@ export class StakingContract implements Contract {
   #stakerInfo(ctx: CallContext, pool: DelegationPoolContract): bigint[] {
     const unstakeTime = pool.setup.active ? undefined : this.#clock.genesis + EXIT_WINDOW_SECONDS;
     return [
-      label('SANDBOX_STAKER_REWARDS'),
-      label('SANDBOX_STAKER_OPERATOR'),
+      STAKER_REWARD_ADDRESS,
+      STAKER_OPERATIONAL_ADDRESS,
       ...(unstakeTime === undefined ? NONE : some(unstakeTime)),
       MIN_STAKE,
       0n,
@@ -494,7 +550,9 @@ export class StakingContract implements Contract {
   /** Every staker's own stake (MIN_STAKE each) plus what its pool holds. */
   #totalStake(ctx: CallContext): bigint {
     let total = 0n;
-    for (const pool of this.#registry.pools()) total += MIN_STAKE + pool.totals(ctx.state).pooled;
+    for (const pool of this.#registry.pools())
+      if (pool.removedAt(ctx.state) === undefined)
+        total += MIN_STAKE + pool.totals(ctx.state).pooled;
     return total;
   }
 
@@ -503,7 +561,7 @@ export class StakingContract implements Contract {
       case STAKING_SELECTOR.staker_pool_info: {
         // StakerPoolInfoV2 { commission: Option<Commission>, pools: Span<PoolInfo { pool_contract, token_address, amount }> }
         expectArgs(calldata, 1);
-        const pool = this.#pool(calldata[0] as bigint);
+        const pool = this.#pool(ctx.state, calldata[0] as bigint);
         return [
           ...some(pool.setup.commissionBps),
           1n,
@@ -514,11 +572,11 @@ export class StakingContract implements Contract {
       }
       case STAKING_SELECTOR.staker_info_v1: {
         expectArgs(calldata, 1);
-        return this.#stakerInfo(ctx, this.#pool(calldata[0] as bigint));
+        return this.#stakerInfo(ctx, this.#pool(ctx.state, calldata[0] as bigint));
       }
       case STAKING_SELECTOR.get_staker_info_v1: {
         expectArgs(calldata, 1);
-        const pool = this.#registry.byStaker(calldata[0] as bigint);
+        const pool = this.#known(ctx.state, calldata[0] as bigint);
         return pool === undefined ? NONE : [0n, ...this.#stakerInfo(ctx, pool)];
       }
       case STAKING_SELECTOR.get_current_epoch:
@@ -551,6 +609,22 @@ export class StakingContract implements Contract {
       case IS_PAUSED:
         expectArgs(calldata, 0);
         return [0n];
+      case SANDBOX_REMOVE_STAKER: {
+        // sandbox_remove_staker(staker): unstake_action's removal, its intent and window skipped
+        // (docs/sandbox-chain.md "Staking"); the chain's knob alone calls it (caller 0)
+        expectArgs(calldata, 1);
+        if (ctx.caller !== 0n) throw new Revert('ONLY_SANDBOX');
+        const staker = calldata[0] as bigint;
+        const pool = this.#pool(ctx.state, staker);
+        // remove_staker: DeleteStaker {#staker_address, reward_address, operational_address, pool_contracts}
+        ctx.emit(
+          [DELETE_STAKER_EVENT, staker],
+          [STAKER_REWARD_ADDRESS, STAKER_OPERATIONAL_ADDRESS, 1n, pool.address],
+        );
+        // transfer_to_pools_when_unstake: each pool learns it (the pooled STRK already sits there)
+        ctx.call(pool.address, SET_STAKER_REMOVED, []);
+        return [];
+      }
       default:
         throw new EntryPointNotFound(selector);
     }

@@ -101,6 +101,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.VALIDATOR_INACTIVE]: 500,
   [ErrorCode.NOTHING_STAKED]: 500,
   [ErrorCode.EXIT_NOT_READY]: 500,
+  [ErrorCode.EXIT_IN_PROGRESS]: 500,
   [ErrorCode.UNKNOWN_POOL]: 500,
   [ErrorCode.NO_POSITION]: 500,
   [ErrorCode.HEALTH_TOO_LOW]: 500,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StakingDocument } from '../../core/staking.js';
 import { LIVE_READ_MS } from '../hooks/use-periodic-read.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import type { StakingDocument } from '../../core/staking.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -95,7 +96,59 @@ describe('staking positions read again', () => {
   });
 });
 
+const money = (baseUnits: string, amount: string) => ({ amount, baseUnits });
+
+/** A staking document where Sandbox Beta's staker was removed and the wallet is a member there. */
+const removedDoc = (): StakingDocument => ({
+  network: 'sandbox',
+  account: '0xa11ce',
+  totalStake: money('1000', '0.000000000000001'),
+  validators: [
+    {
+      name: 'Sandbox Beta',
+      staker: '0xbe7a',
+      pool: '0xb001',
+      token: 'STRK',
+      commissionBps: 0,
+      active: false,
+      inactiveReason: 'its staker was removed from staking',
+      stakerRemoved: true,
+      stake: money('0', '0'),
+      shareOfTotalStake: '0',
+    },
+  ],
+  positions: [
+    {
+      validator: 'Sandbox Beta',
+      staker: '0xbe7a',
+      pool: '0xb001',
+      token: 'STRK',
+      staked: money('100000000000000000000', '100'),
+      unclaimedRewards: money('5', '0.000000000000000005'),
+      exiting: money('0', '0'),
+      withdrawableAt: null,
+      rewardAddress: '0xa11ce',
+      stakerRemoved: true,
+      memberCan: ['unstake', 'claim-rewards'],
+    },
+  ],
+});
+
 describe('staking', () => {
+  it("a removed staker's position says so and what the member can still do", async () => {
+    const services = signedIn({ features: { send: true } });
+    services.staking = () => Promise.resolve(removedDoc());
+    ui = renderWithProviders(services, { rows: 40, columns: 160 });
+    await openFromHome(ui, 'Staking');
+    const frame = await ui.waitForFrame((f) => f.includes('staker was removed'));
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'its staker was removed: no more rewards, no new stake; you can still Unstake (withdrawable at once), Claim rewards',
+    );
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'Sandbox Beta (0 % of the total stake; staker removed)',
+    );
+  });
+
   it('Staking from home → stake, a validator and an amount → Enter plans it → the review', async () => {
     const services = signedIn({ features: { send: true } });
     ui = renderWithProviders(services);

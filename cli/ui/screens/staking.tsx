@@ -120,6 +120,9 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
               {p.exiting.baseUnits === '0'
                 ? ''
                 : `, exiting ${p.exiting.amount} ${p.token} (withdrawable at ${p.withdrawableAt ?? '?'})`}
+              {p.memberCan === null
+                ? ''
+                : ` — its staker was removed: no more rewards, no new stake${p.memberCan.length === 0 ? '' : `; you can still ${p.memberCan.map((kind) => `${ACTION_KINDS[kind].label}${kind === 'unstake' ? ' (withdrawable at once)' : ''}`).join(', ')}`}`}
             </Text>
           ))}
           <Text color={theme.muted} wrap="wrap">
@@ -127,7 +130,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
             {doc.validators
               .map(
                 (v) =>
-                  `${v.name} (${v.shareOfTotalStake === null ? 'no' : `${v.shareOfTotalStake} %`} of the total stake${v.active ? '' : '; leaving'})`,
+                  `${v.name} (${v.shareOfTotalStake === null ? 'no' : `${v.shareOfTotalStake} %`} of the total stake${v.stakerRemoved ? '; staker removed' : v.active ? '' : '; leaving'})`,
               )
               .join(', ')}
           </Text>

@@ -22,6 +22,11 @@ export interface StakingValidator {
   active: boolean;
   /** why it takes no new stake (exit announced, removed) */
   inactiveReason?: string | undefined;
+  /**
+   * true: the staking contract removed its staker (the pool's `staker_removed`): the pool takes
+   * no stake, pays no more rewards; its members can still exit, withdraw and claim
+   */
+  stakerRemoved?: boolean | undefined;
   /** its stake as the staking contract reads it: its own plus its STRK pool's (base units) */
   stake?: bigint | undefined;
 }

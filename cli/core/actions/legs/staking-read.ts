@@ -42,7 +42,13 @@ export function stakingLegOf(
         throw new AppError(
           ErrorCode.VALIDATOR_INACTIVE,
           `${validator.name} takes no new stake: ${validator.inactiveReason ?? 'it is not active'}`,
-          { details: { validator: validator.name, staker: validator.staker } },
+          {
+            details: {
+              validator: validator.name,
+              staker: validator.staker,
+              stakerRemoved: validator.stakerRemoved === true,
+            },
+          },
         );
       return { type: 'stake', validator, amount: spec.amount ?? 0n, enter: member === undefined };
     case 'unstake-intent': {
@@ -52,6 +58,19 @@ export function stakingLegOf(
       if (amount === 0n && member.unpoolAmount === 0n)
         throw nothing(`no exit from ${validator.name} is running: nothing to cancel`);
       const available = member.amount + member.unpoolAmount;
+      // a removed staker's pool refuses to change an exit already running (its
+      // undelegate_from_staking_contract_intent: UNDELEGATE_IN_PROGRESS); withdraw it first
+      if (validator.stakerRemoved === true && member.unpoolTime !== undefined)
+        throw new AppError(
+          ErrorCode.EXIT_IN_PROGRESS,
+          `${validator.name}'s staker was removed: its pool cannot change the exit already running (${show(member.unpoolAmount, validator)}); withdraw it first, at ${new Date(member.unpoolTime * 1000).toISOString()}`,
+          {
+            details: {
+              withdrawableAt: new Date(member.unpoolTime * 1000).toISOString(),
+              exiting: member.unpoolAmount.toString(),
+            },
+          },
+        );
       if (amount > available)
         throw new AppError(
           ErrorCode.INVALID_AMOUNT,

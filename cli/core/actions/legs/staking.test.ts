@@ -16,6 +16,7 @@ import { legAcknowledgments } from './index.js';
 import type { AggregatorClient } from '../../../clients/aggregator.js';
 import type { PoolMember } from './staking-common.js';
 import { durationWords, stakingLegOf } from './staking-read.js';
+import { removedPoolActions, STAKER_REMOVED_REASON } from '../../staking.js';
 
 const member = (over: Partial<PoolMember> = {}): PoolMember => ({
   rewardAddress: ACCOUNT,
@@ -124,6 +125,68 @@ describe('staking legs', () => {
         ),
       ),
     ).toMatchObject({ code: 'VALIDATOR_INACTIVE' });
+  });
+
+  it('a removed staker: a stake is VALIDATOR_INACTIVE saying so; a new exit while one runs is EXIT_IN_PROGRESS; a first exit, a withdrawal and a claim are planned', () => {
+    const removed = {
+      ...validator,
+      active: false,
+      commissionBps: 0,
+      stakerRemoved: true,
+      inactiveReason: STAKER_REMOVED_REASON,
+    };
+    expect(
+      refusal(() =>
+        stakingLegOf(
+          { type: 'stake', validator: 'x', token: STRK, amount: 1n },
+          removed,
+          member(),
+          undefined,
+        ),
+      ),
+    ).toMatchObject({
+      code: 'VALIDATOR_INACTIVE',
+      details: { stakerRemoved: true },
+    });
+    const running = member({ unpoolAmount: 30n, unpoolTime: 5 });
+    expect(
+      refusal(() =>
+        stakingLegOf(
+          { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+          removed,
+          running,
+          undefined,
+        ),
+      ),
+    ).toMatchObject({ code: 'EXIT_IN_PROGRESS', details: { exiting: '30' } });
+    expect(
+      stakingLegOf(
+        { type: 'unstake-intent', validator: 'x', token: STRK, amount: 10n },
+        removed,
+        member(),
+        undefined,
+      ),
+    ).toMatchObject({ type: 'unstake-intent', amount: 10n });
+    expect(
+      stakingLegOf({ type: 'unstake', validator: 'x', token: STRK }, removed, running, 5),
+    ).toMatchObject({ type: 'unstake', amount: 30n });
+    expect(
+      stakingLegOf({ type: 'claim', validator: 'x', token: STRK }, removed, running, undefined),
+    ).toMatchObject({ type: 'claim', amount: 7n });
+  });
+
+  it("what a member of a removed staker's pool can still do, from its membership", () => {
+    expect(removedPoolActions(member())).toEqual(['unstake', 'claim-rewards']);
+    expect(removedPoolActions(member({ unclaimedRewards: 0n }))).toEqual(['unstake']);
+    expect(removedPoolActions(member({ amount: 0n, unpoolAmount: 30n, unpoolTime: 5 }))).toEqual([
+      'unstake-complete',
+      'claim-rewards',
+    ]);
+    // staked and exiting: a new exit is refused there (EXIT_IN_PROGRESS), the withdrawal is not
+    expect(removedPoolActions(member({ unpoolAmount: 30n, unpoolTime: 5 }))).toEqual([
+      'unstake-complete',
+      'claim-rewards',
+    ]);
   });
 
   it('a withdrawal before the window: EXIT_NOT_READY with the time left; after: the exact amount arrives', () => {
