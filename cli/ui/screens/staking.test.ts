@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StakingDocument } from '../../core/staking.js';
 import { LIVE_READ_MS } from '../hooks/use-periodic-read.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
-import type { StakingDocument } from '../../core/staking.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -29,6 +28,7 @@ const stakingDoc = (staked: string, exiting = '0', at: string | null = null): St
       token: 'STRK',
       commissionBps: 500,
       active: true,
+      stakerRemoved: false,
       stake: { amount: '1000', baseUnits: '1000000000000000000000' },
       shareOfTotalStake: '10.00',
     },
@@ -44,6 +44,8 @@ const stakingDoc = (staked: string, exiting = '0', at: string | null = null): St
       exiting: { amount: exiting, baseUnits: exiting === '0' ? '0' : '1' },
       withdrawableAt: at,
       rewardAddress: '0x3',
+      stakerRemoved: false,
+      memberCan: null,
     },
   ],
 });
