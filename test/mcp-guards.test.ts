@@ -264,7 +264,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
 
     // issue 32: a repay-all reviewed, then 400 days of interest before execute_plan: the bound
     // no longer covers the debt, so nothing is signed — the plan is made again to confirm
-    const held = await planId('plan_repay', { amount: 'all', token: 'USDC', collateral: 'ETH' });
+    const held = await planId('plan_repay', { amount: 'all', debt: 'USDC', collateral: 'ETH' });
     const advanced = await cli(home, ['sandbox', 'advance', '400d', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
     const usdcBefore = await usdcOf(home);
