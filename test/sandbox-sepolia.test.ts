@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 import { copyFileSync } from 'node:fs';
 import { SELECTOR } from '../shared/erc20.js';
@@ -61,7 +61,18 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
       network?: string;
     };
     expect(state.network).toBe('sepolia');
-    const held = await balances();
+    // a wallet of its own: the other tests spend alice's (they run in any order)
+    const home = tempHome();
+    let held: Balance[];
+    try {
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+      await signIn(home.dir, 'sepolia-faucet@example.com');
+      const r = await cli(home.dir, ['balance', '--sandbox', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      held = r.doc.balances as Balance[];
+    } finally {
+      home.cleanup();
+    }
     const bySymbol = new Map(held.map((b) => [b.symbol, b]));
     expect(bySymbol.get('WBTC')?.address).toBe(SEPOLIA_WBTC);
     expect(bySymbol.get('USDC')?.address).toBe(SEPOLIA_USDC);

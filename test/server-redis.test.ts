@@ -170,7 +170,9 @@ describe.skipIf(redisServerPath === undefined)(
 
     it('the store keeps the same rules as in memory: earlier ended, later and same-second siblings not, a crowded second ended whole', async () => {
       const store = createRedisRevocations(clients[1] as Redis, { prefix: 'test-rules:' });
-      const at = (ms: number) => new Date(Date.UTC(2026, 10, 22) + ms);
+      // a whole second of today: a fixed date would age past the store's 7-day keep and expire
+      const base = Math.floor(Date.now() / 1000) * 1000;
+      const at = (ms: number) => new Date(base + ms);
       const token = (jti: string, ms: number) => ({ userId: 'u1', jti, issuedAt: at(ms) });
       await store.revoke(token('b', 0));
       expect(await store.isRevoked(token('b', 0))).toBe(true);
