@@ -163,7 +163,7 @@ describe('swaps on the sandbox chain', () => {
     expect(after.get('USDC')).toBe((before.get('USDC') ?? 0n) + net);
   });
 
-  it('the price moved between quote and execution: simulation says REVERTED, the paymaster refuses it at build (it simulates, as the real one does), nothing changes', async () => {
+  it('the price moved between quote and execution: the paymaster refuses it at build (it simulates, as the real one does), nothing changes', async () => {
     const { calls } = await swapCalls(STRK, USDC, 2_000n * 10n ** 18n, 50);
     // a third party sells a lot of STRK into the same pools
     await stack.knob('/sandbox/chain/trade', {
@@ -172,11 +172,7 @@ describe('swaps on the sandbox chain', () => {
       amount: '500000',
     });
     const before = await balances();
-    const simulation = await simulateCalls(ea, calls, { feeMode: { gasToken: STRK.address } });
-    expect(simulation.status).toBe('REVERTED');
-    expect(simulation.revertReason).toContain('Insufficient output amount');
-    expect(simulation.balanceChanges).toEqual([]);
-    const error = await failure(executePrepared(ea, simulation.prepared));
+    const error = await failure(simulateCalls(ea, calls, { feeMode: { gasToken: STRK.address } }));
     expect(error.code).toBe(ErrorCode.PAYMASTER_REFUSED);
     expect(error.details?.paymasterCode).toBe(156);
     expect(error.message).toContain('nothing was sent');

@@ -5,7 +5,7 @@
  * same server in-process with a fake clock (the only knob the app has for time).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -236,6 +236,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         ).code,
       ).toBe('INVALID_OTP');
       const verified = await call(client, 'verify', { email: 'carol@example.com', code });
+      expect(verified.isError, JSON.stringify(verified.content)).toBeFalsy();
       expect(verified.structuredContent).toMatchObject({
         email: 'carol@example.com',
         sandbox: true,
@@ -502,8 +503,14 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   it('get_history describes an entry without a hash (answer lost while sending) and validates', async () => {
     const home = tempHome();
     try {
-      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
-      const account = String((await signIn(home.dir, 'mcp-nohash@example.com')).address);
+      // alice's session in a folder of its own (no new sign-in: the file's sign-ins stay as they
+      // were), with a history written raw
+      for (const file of ['sandbox.json', 'session.json'])
+        copyFileSync(join(users.aliceHome, file), join(home.dir, file));
+      const account = String(
+        (JSON.parse(readFileSync(join(home.dir, 'session.json'), 'utf8')) as { address: string })
+          .address,
+      );
       const padded = `0x${BigInt(account).toString(16).padStart(64, '0')}`;
       const base = {
         time: '2026-11-20T10:00:00.000Z',
