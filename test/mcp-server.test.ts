@@ -508,8 +508,11 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       for (const file of ['sandbox.json', 'session.json'])
         copyFileSync(join(users.aliceHome, file), join(home.dir, file));
       const account = String(
-        (JSON.parse(readFileSync(join(home.dir, 'session.json'), 'utf8')) as { address: string })
-          .address,
+        (
+          JSON.parse(readFileSync(join(home.dir, 'session.json'), 'utf8')) as {
+            session: { address: string };
+          }
+        ).session.address,
       );
       const padded = `0x${BigInt(account).toString(16).padStart(64, '0')}`;
       const base = {
