@@ -232,6 +232,9 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
         block_id: 'latest',
         contract_address: session.address,
       });
+    // the account deployed first (the tests run in any order): an undeployed one is 150 at build
+    const sent = await alice(['send', '1', 'USDC', users.bobAddress, '--yes']);
+    expect(sent.code, sent.stderr).toBe(0);
     const nonceBefore = (await nonce()).result;
     const held = await balances();
     // more USDC than the wallet holds, through our server's /paymaster relay
