@@ -23,7 +23,10 @@ import requestLogPlugin, { lazyChildLogger, RequestLineController } from './plug
 import securityPlugin from './plugins/security.js';
 import transportPlugin, { clientErrorHandler } from './plugins/transport.js';
 import type { IdentityProvider, PaymasterRelay } from './providers/types.js';
+import { knownContracts } from '../shared/known-contracts.js';
+import { createMemoryGrants, createRedisGrants, type GrantStore } from './grants.js';
 import authRoutes from './routes/auth.js';
+import grantRoutes from './routes/grants.js';
 import paymasterRoutes from './routes/paymaster.js';
 import rootRoutes from './routes/root.js';
 import signRoutes from './routes/sign.js';
@@ -55,6 +58,8 @@ export interface AppDeps {
   now?: () => Date;
   /** signed-out tokens; from `redis` (or in process) when absent */
   revocations?: RevocationStore;
+  /** agent grants and their ledgers; from `redis` (or in process) when absent */
+  grants?: GrantStore;
 }
 
 /**
@@ -280,7 +285,11 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
           deps.now === undefined ? {} : { now: () => (deps.now as () => Date)().getTime() },
         )
       : createRedisRevocations(deps.redis));
-  await app.register(authPlugin, { tokens, revocations });
+  const grants =
+    deps.grants ??
+    (deps.redis === undefined ? createMemoryGrants() : createRedisGrants(deps.redis));
+  const nowMs = deps.now === undefined ? Date.now : () => (deps.now as () => Date)().getTime();
+  await app.register(authPlugin, { tokens, revocations, grants, now: nowMs });
   // internals only where someone asked for them by name; any other value keeps 500s opaque
   await app.register(errorsPlugin, {
     exposeInternals: config.nodeEnv === 'development' || config.nodeEnv === 'test',
@@ -302,14 +311,23 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   };
   await app.register(authRoutes, { prefix: '/auth', provisioning, tokens, revocations });
   await app.register(walletRoutes, { prefix: '/wallet', provisioning, tokens });
+  // the contracts a grant may call, from the shared tables (docs/server-api.md "Agent grants")
+  const known = knownContracts({ sandbox: config.sandbox });
+  const feeRecipients = new Set<string>();
+  await app.register(grantRoutes, { prefix: '/grants', grants, known, now: nowMs });
   await app.register(signRoutes, {
     prefix: '/sign',
     identity: deps.identity,
     messageChainId: deps.messageChainId ?? (config.sandbox ? 'SN_SANDBOX' : 'SN_MAIN'),
+    grants,
+    known,
+    feeRecipients,
+    now: nowMs,
   });
   await app.register(paymasterRoutes, {
     prefix: '/paymaster',
     paymaster: deps.paymaster,
+    feeRecipients,
     sponsored: config.paymasterSponsored,
     sponsoredDailyLimit: config.sponsoredDailyLimit,
   });

@@ -171,3 +171,57 @@ export function textMessageTypedData(text: string, chainId: string) {
     message: { text },
   };
 }
+
+/**
+ * Agent grants (docs/server-api.md "Agent grants"): amounts are base units as decimal strings
+ * (bigint on both sides), addresses 0x-hex felts. Created, listed and revoked with the person's
+ * session; `GET /grants/current` answers the grant token's own grant.
+ */
+export const BaseUnits = Type.String({ pattern: '^[0-9]{1,78}$' });
+export const GrantDailyRequest = Type.Object(
+  { token: HexString, amount: BaseUnits },
+  { additionalProperties: false },
+);
+export const GrantCreateRequest = Type.Object(
+  {
+    daily: Type.Array(GrantDailyRequest, { minItems: 1, maxItems: 16 }),
+    recipients: Type.Array(HexString, { maxItems: 20 }),
+    /** seconds from now */
+    expiresInSeconds: Type.Integer({ minimum: 1, maximum: 90 * 24 * 60 * 60 }),
+  },
+  { additionalProperties: false },
+);
+export type GrantCreateRequest = Type.Static<typeof GrantCreateRequest>;
+export const GrantView = Type.Object({
+  id: Type.String(),
+  walletAddress: Type.String(),
+  daily: Type.Array(
+    Type.Object({
+      token: Type.String(),
+      amount: BaseUnits,
+      /** charged in the last 24 h */
+      spent: BaseUnits,
+      left: BaseUnits,
+    }),
+  ),
+  recipients: Type.Array(Type.String()),
+  /** ISO 8601 */
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+  status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+});
+export type GrantView = Type.Static<typeof GrantView>;
+export const GrantCreateResponse = Type.Object({
+  grant: GrantView,
+  /** shown once: the store keeps only its hash */
+  token: Type.String(),
+});
+export type GrantCreateResponse = Type.Static<typeof GrantCreateResponse>;
+export const GrantListResponse = Type.Object({ grants: Type.Array(GrantView) });
+export type GrantListResponse = Type.Static<typeof GrantListResponse>;
+export const GrantResponse = Type.Object({ grant: GrantView });
+export type GrantResponse = Type.Static<typeof GrantResponse>;
+export const GrantIdParams = Type.Object(
+  { id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) },
+  { additionalProperties: false },
+);

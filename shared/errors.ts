@@ -158,6 +158,23 @@ export const ErrorCode = {
   EXECUTION_DISABLED: 'EXECUTION_DISABLED',
   // no plan with this id (never made by this server, or forgotten after its expiry)
   PLAN_NOT_FOUND: 'PLAN_NOT_FOUND',
+  // agent grants (docs/server-api.md "Agent grants"): the server refuses before signing
+  /** what a request signed under a grant would move takes a token over the grant's rolling 24 h amount */
+  GRANT_EXCEEDED: 'GRANT_EXCEEDED',
+  /** a transfer under a grant pays an address outside the grant's recipients */
+  GRANT_RECIPIENT_NOT_ALLOWED: 'GRANT_RECIPIENT_NOT_ALLOWED',
+  /** a call under a grant the server does not understand, or to a contract or spender the product does not know */
+  GRANT_CALL_NOT_ALLOWED: 'GRANT_CALL_NOT_ALLOWED',
+  /** a grant token on a route a grant cannot use (raw hash signing, grants, sign-out, wallets) */
+  GRANT_FORBIDDEN: 'GRANT_FORBIDDEN',
+  /** the grant's expiry has passed */
+  GRANT_EXPIRED: 'GRANT_EXPIRED',
+  /** the person revoked the grant */
+  GRANT_REVOKED: 'GRANT_REVOKED',
+  /** no grant with this id among the person's */
+  GRANT_NOT_FOUND: 'GRANT_NOT_FOUND',
+  /** the person holds as many live grants as a user may */
+  GRANT_LIMIT_REACHED: 'GRANT_LIMIT_REACHED',
   // client: session
   AUTH_REQUIRED: 'AUTH_REQUIRED',
   SESSION_EXPIRED: 'SESSION_EXPIRED',
@@ -193,6 +210,8 @@ const AUTH_CODES: ReadonlySet<string> = new Set<string>([
   ErrorCode.UNAUTHORIZED,
   ErrorCode.TOKEN_EXPIRED,
   ErrorCode.TOKEN_REVOKED,
+  ErrorCode.GRANT_EXPIRED,
+  ErrorCode.GRANT_REVOKED,
   ErrorCode.INVALID_OTP,
   ErrorCode.AUTH_REQUIRED,
   ErrorCode.SESSION_EXPIRED,
@@ -279,6 +298,9 @@ export const JSON_RPC_ERROR_CODES: Readonly<Partial<Record<ErrorCode, number>>> 
   [ErrorCode.UPSTREAM_TIMEOUT]: -32011,
   [ErrorCode.TOKEN_REVOKED]: -32012,
   [ErrorCode.DEPENDENCY_UNAVAILABLE]: -32013,
+  [ErrorCode.GRANT_FORBIDDEN]: -32014,
+  [ErrorCode.GRANT_EXPIRED]: -32015,
+  [ErrorCode.GRANT_REVOKED]: -32016,
 };
 export const JSON_RPC_PARSE_ERROR = -32700;
 export const JSON_RPC_INVALID_REQUEST = -32600;

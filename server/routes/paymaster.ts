@@ -28,6 +28,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { JsonRpcRequest } from '../../shared/api.js';
 import { AppError, ErrorCode, JSON_RPC_METHOD_NOT_FOUND } from '../../shared/errors.js';
+import { fromU256, SELECTOR } from '../../shared/erc20.js';
+import { feltHex, parseFelt } from '../../shared/felt.js';
 import { sameAddress } from '../../shared/tokens.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS, sponsoredDailyRule } from '../plugins/rate-limit.js';
@@ -36,6 +38,11 @@ import { snip29ParamsProblem, type TransactionMethod } from '../snip29-params.js
 
 export interface PaymasterRoutesOptions {
   paymaster: PaymasterRelay;
+  /**
+   * the paymaster's fee recipients (its forwarder), learned from its own build answers: the one
+   * transfer a grant lets pay an address outside its list (server/grant-calls.ts)
+   */
+  feeRecipients?: Set<string>;
   /** PAYMASTER_SPONSORED */
   sponsored: boolean;
   /** PAYMASTER_SPONSORED_DAILY_LIMIT */
@@ -153,7 +160,8 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
   fastify,
   options,
 ) => {
-  fastify.addHook('onRequest', fastify.requireAuth);
+  // a grant's token may build and execute for its wallet: what it signs is checked at /sign/message
+  fastify.addHook('onRequest', fastify.requireAuthOrGrant);
   const sponsoredDaily = [sponsoredDailyRule(options.sponsoredDailyLimit)];
 
   fastify.post(
@@ -216,9 +224,50 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
         await fastify.enforceLimits(request, reply, RATE_LIMITS.paymasterExecute);
         if (facts.sponsored) await fastify.enforceLimits(request, reply, sponsoredDaily);
       }
-      return options.paymaster.relay(rpc);
+      const answer = await options.paymaster.relay(rpc);
+      if (rpc.method === 'paymaster_buildTransaction' && options.feeRecipients !== undefined)
+        learnFeeRecipient(rpc.params, answer, options.feeRecipients);
+      return answer;
     },
   );
 };
+
+/** How many fee recipients are remembered (a paymaster has one forwarder; a few allow a change). */
+export const MAX_FEE_RECIPIENTS = 4;
+
+/**
+ * In default fee mode the paymaster's build ends the calls with one gas-token `transfer` to its
+ * forwarder of exactly `fee.suggested_max_fee_in_gas_token` (docs/contracts.md C): that
+ * recipient, from the paymaster's own answer to this server (never from a client), is
+ * remembered, the newest first. Only a call the paymaster appended counts: the request asked for
+ * default mode in that gas token, the answer holds one call more than the request, and the
+ * amount is not zero — a client's own last call is never taken for the fee.
+ */
+export function learnFeeRecipient(params: unknown, answer: unknown, into: Set<string>): void {
+  const parameters = record(record(params)?.parameters);
+  const feeMode = record(parameters?.fee_mode);
+  const asked = record(record(record(params)?.transaction)?.invoke)?.calls;
+  const gasToken = parseFelt(feeMode?.gas_token);
+  if (feeMode?.mode !== 'default' || gasToken === undefined || !Array.isArray(asked)) return;
+  const result = record(record(answer)?.result);
+  const fee = record(result?.fee);
+  const calls = record(record(result?.typed_data)?.message)?.Calls;
+  if (!Array.isArray(calls) || calls.length !== asked.length + 1 || fee === undefined) return;
+  const last = record(calls[calls.length - 1]);
+  if (parseFelt(last?.To) !== gasToken) return;
+  const calldata = last?.Calldata;
+  if (!Array.isArray(calldata) || calldata.length !== 3) return;
+  const selector = typeof last?.Selector === 'string' ? last.Selector : '';
+  const isTransfer =
+    selector === 'transfer' || (/^0x/i.test(selector) && BigInt(selector) === SELECTOR.transfer);
+  const [to, low, high] = calldata.map((felt) => parseFelt(felt));
+  const max = parseFelt(fee.suggested_max_fee_in_gas_token);
+  if (!isTransfer || to === undefined || low === undefined || high === undefined) return;
+  if (max === undefined || max === 0n || fromU256(low, high) !== max) return;
+  const recipient = feltHex(to);
+  into.delete(recipient);
+  into.add(recipient);
+  while (into.size > MAX_FEE_RECIPIENTS) into.delete(into.values().next().value as string);
+}
 
 export default paymasterRoutes;

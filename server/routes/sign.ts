@@ -14,6 +14,9 @@ import {
 } from '../../shared/api.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from '../../shared/felt.js';
+import type { KnownContract } from '../../shared/known-contracts.js';
+import { grantOutflows, outsideExecutionCalls } from '../grant-calls.js';
+import type { Grant, GrantStore } from '../grants.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
@@ -30,6 +33,13 @@ export interface SignRoutesOptions {
   identity: IdentityProvider;
   /** chainId (short string) of the domain wrapped around plain-text messages */
   messageChainId: string;
+  /** agent grants: the store and its ledger (server/grants.ts) */
+  grants: GrantStore;
+  /** the contracts a grant may call (shared/known-contracts.ts) */
+  known: ReadonlyMap<string, KnownContract>;
+  /** the paymaster's fee recipients, learned from its build answers (routes/paymaster.ts) */
+  feeRecipients: ReadonlySet<string>;
+  now: () => number;
 }
 
 /**
@@ -105,7 +115,8 @@ function messageHashOf(message: unknown, walletAddress: string): string {
 const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify, options) => {
   const { identity, messageChainId } = options;
   const signings = createSlots(MAX_MESSAGE_SIGNINGS);
-  fastify.addHook('onRequest', fastify.requireAuth);
+  // a grant's token reaches /message only; /hash refuses it (GRANT_FORBIDDEN)
+  fastify.addHook('onRequest', fastify.requireAuthOrGrant);
 
   fastify.post(
     '/hash',
@@ -114,6 +125,12 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
       schema: { body: SignHashRequest, response: { 200: SignHashResponse } },
     },
     async (request) => {
+      // no raw hash under a grant: the server could not tell what it signs
+      if (request.grant !== null)
+        throw new AppError(
+          ErrorCode.GRANT_FORBIDDEN,
+          'A grant token cannot sign a raw hash: send the outside execution as typed data to /sign/message',
+        );
       const claims = authOf(request);
       const { walletId, hash } = request.body;
       requireOwnWallet(claims.walletId, walletId);
@@ -147,12 +164,75 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
         );
       }
       try {
+        if (request.grant !== null) return await signUnderGrant(request.grant, walletId, message);
         return await signMessage(claims.walletAddress, walletId, message);
       } finally {
         release();
       }
     },
   );
+
+  /**
+   * Under a grant (docs/server-api.md "Agent grants"): typed data only, decoded into calls the
+   * grant allows (server/grant-calls.ts), their outflows charged to the grant's ledger in one
+   * atomic step, then signed; a failed signing takes its charge back.
+   */
+  async function signUnderGrant(
+    grant: Grant,
+    walletId: string,
+    message: unknown,
+  ): Promise<{ signature: string; messageHash: string }> {
+    if (typeof message === 'string')
+      throw new AppError(
+        ErrorCode.GRANT_CALL_NOT_ALLOWED,
+        'Under a grant the server signs only an outside execution (SNIP-9 v2), not text',
+      );
+    const { data } = checkTypedData(message);
+    const calls = outsideExecutionCalls(
+      data as unknown as Parameters<typeof outsideExecutionCalls>[0],
+    );
+    const outflows = grantOutflows(calls, {
+      walletAddress: grant.walletAddress,
+      recipients: grant.recipients,
+      known: options.known,
+      feeRecipients: options.feeRecipients,
+    });
+    const messageHash = messageHashOf(data, grant.walletAddress);
+    const charged = await options.grants.charge(grant, outflows, options.now());
+    if (!charged.ok) {
+      if (charged.reason !== 'over') {
+        if (charged.reason === 'revoked')
+          throw new AppError(ErrorCode.GRANT_REVOKED, 'This grant was revoked by its owner');
+        if (charged.reason === 'expired')
+          throw new AppError(ErrorCode.GRANT_EXPIRED, 'This grant has expired');
+        throw new AppError(
+          ErrorCode.GRANT_EXCEEDED,
+          'This grant has signed as many times as its 24 h window holds; wait for older signings to leave it',
+        );
+      }
+      const symbol = options.known.get(charged.token)?.name ?? charged.token;
+      const left = charged.limit > charged.spent ? charged.limit - charged.spent : 0n;
+      throw new AppError(
+        ErrorCode.GRANT_EXCEEDED,
+        `This would move ${charged.amount} base units of ${symbol}; the grant allows ${charged.limit} in any 24 hours and ${left} are left: nothing was signed`,
+        {
+          details: {
+            token: charged.token,
+            amount: charged.amount.toString(),
+            limit: charged.limit.toString(),
+            left: left.toString(),
+          },
+        },
+      );
+    }
+    try {
+      const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
+      return { signature, messageHash };
+    } catch (error) {
+      await options.grants.refund(grant.id, charged.chargeId).catch(() => undefined);
+      throw error;
+    }
+  }
 
   async function signMessage(
     walletAddress: string,

@@ -1,0 +1,268 @@
+/**
+ * What a grant token may have signed (docs/server-api.md "Agent grants"): only a SNIP-9 v2
+ * outside execution (the typed data the paymaster builds, docs/contracts.md C), decoded into its
+ * calls, each of which the server understands:
+ *
+ * - a registry token's `transfer(recipient, amount)` to one of the grant's recipients — or, as
+ *   the last call, to the paymaster's fee recipient (its forwarder, learned from the paymaster's
+ *   own build answers through this server): the amount is an outflow of that token;
+ * - a registry token's `approve(spender, amount)` to a known contract that is not a token: the
+ *   amount is an outflow (what the spender may then take);
+ * - the swap router's `swap` paying the wallet itself (the calldata's destination);
+ * - a preset staking pool's `enter_delegation_pool`, `add_to_delegation_pool`,
+ *   `exit_delegation_pool_intent`, `exit_delegation_pool_action` and `claim_rewards`, for the
+ *   wallet itself (reward address and pool member);
+ * - a known Vesu pool's `modify_position` for the wallet itself (`user`).
+ *
+ * Anything else — another contract, another entry point, another shape of typed data, a
+ * recipient or member that is not the wallet — is refused before anything is charged or signed.
+ * The known contracts are the shared list (shared/known-contracts.ts), never a copy.
+ */
+import { AppError, ErrorCode } from '../shared/errors.js';
+import { fromU256, SELECTOR, selectorOf } from '../shared/erc20.js';
+import { parseFelt } from '../shared/felt.js';
+import type { KnownContract } from '../shared/known-contracts.js';
+import { POOL_SELECTOR } from '../shared/staking.js';
+import { decodeSwapCalldataTail } from '../shared/swap-calldata.js';
+import { VESU_POOL_SELECTOR } from '../shared/vesu.js';
+
+/** SNIP-9 v2 as the paymaster builds it (docs/contracts.md C): the types must be exactly these. */
+const OUTSIDE_EXECUTION_TYPES = {
+  OutsideExecution: [
+    { name: 'Caller', type: 'ContractAddress' },
+    { name: 'Nonce', type: 'felt' },
+    { name: 'Execute After', type: 'u128' },
+    { name: 'Execute Before', type: 'u128' },
+    { name: 'Calls', type: 'Call*' },
+  ],
+  Call: [
+    { name: 'To', type: 'ContractAddress' },
+    { name: 'Selector', type: 'selector' },
+    { name: 'Calldata', type: 'felt*' },
+  ],
+  StarknetDomain: [
+    { name: 'name', type: 'shortstring' },
+    { name: 'version', type: 'shortstring' },
+    { name: 'chainId', type: 'shortstring' },
+    { name: 'revision', type: 'shortstring' },
+  ],
+} as const;
+
+const SWAP_SELECTOR = selectorOf('swap');
+
+export interface DecodedCall {
+  to: bigint;
+  selector: bigint;
+  calldata: bigint[];
+}
+
+export interface GrantScope {
+  walletAddress: string;
+  recipients: readonly string[];
+  /** the known contracts by address (shared/known-contracts.ts) */
+  known: ReadonlyMap<string, KnownContract>;
+  /** addresses the paymaster names as its fee recipient (learned from its build answers) */
+  feeRecipients: ReadonlySet<string>;
+}
+
+function refuse(code: ErrorCode, message: string): never {
+  throw new AppError(code, message);
+}
+
+function notUnderstood(reason: string): never {
+  refuse(
+    ErrorCode.GRANT_CALL_NOT_ALLOWED,
+    `Under a grant the server signs only an outside execution (SNIP-9 v2) of calls it understands: ${reason}`,
+  );
+}
+
+const hex64 = (value: bigint): string => `0x${value.toString(16).padStart(64, '0')}`;
+
+function feltOf(value: unknown, where: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string') {
+    const felt = parseFelt(value);
+    if (felt !== undefined) return felt;
+  }
+  return notUnderstood(`${where} is not a felt`);
+}
+
+function sameFields(actual: unknown, expected: readonly { name: string; type: string }[]): boolean {
+  if (!Array.isArray(actual) || actual.length !== expected.length) return false;
+  return expected.every((field, i) => {
+    const got = actual[i] as Record<string, unknown> | undefined;
+    return (
+      got !== undefined &&
+      got.name === field.name &&
+      got.type === field.type &&
+      Object.keys(got).length === 2
+    );
+  });
+}
+
+/**
+ * The calls of a checked copy of typed data (server/typed-data-bounds.ts checkTypedData), or a
+ * refusal when it is not exactly a SNIP-9 v2 outside execution.
+ */
+export function outsideExecutionCalls(data: {
+  types: Record<string, unknown>;
+  primaryType: string;
+  domain: Record<string, unknown>;
+  message: Record<string, unknown>;
+}): DecodedCall[] {
+  const typeNames = Object.keys(data.types).sort();
+  if (
+    data.primaryType !== 'OutsideExecution' ||
+    typeNames.join(',') !== Object.keys(OUTSIDE_EXECUTION_TYPES).sort().join(',') ||
+    !Object.entries(OUTSIDE_EXECUTION_TYPES).every(([name, fields]) =>
+      sameFields(data.types[name], fields),
+    )
+  )
+    notUnderstood('the typed data is not an OutsideExecution of SNIP-9 v2');
+  if (
+    data.domain.name !== 'Account.execute_from_outside' ||
+    String(data.domain.version) !== '2' ||
+    String(data.domain.revision) !== '1'
+  )
+    notUnderstood(
+      'the typed data is not in the domain of SNIP-9 v2 (Account.execute_from_outside, version 2)',
+    );
+  const calls = data.message.Calls;
+  if (!Array.isArray(calls) || calls.length === 0) notUnderstood('it holds no calls');
+  return calls.map((raw, i) => {
+    const call = raw as Record<string, unknown>;
+    const selectorText = call.Selector;
+    // a `selector` field may be a name (hashed by sn_keccak) or its felt
+    const selector =
+      typeof selectorText === 'string' && !/^(0x|[0-9])/i.test(selectorText)
+        ? selectorOf(selectorText)
+        : feltOf(selectorText, `call ${i + 1}'s selector`);
+    const calldata = call.Calldata;
+    if (!Array.isArray(calldata)) notUnderstood(`call ${i + 1} has no calldata list`);
+    return {
+      to: feltOf(call.To, `call ${i + 1}'s contract`),
+      selector,
+      calldata: calldata.map((felt, k) => feltOf(felt, `call ${i + 1}'s calldata[${k}]`)),
+    };
+  });
+}
+
+function amountOf(low: bigint | undefined, high: bigint | undefined, where: string): bigint {
+  const amount = low === undefined || high === undefined ? undefined : fromU256(low, high);
+  if (amount === undefined) notUnderstood(`${where} is not a u256 amount`);
+  return amount;
+}
+
+/**
+ * The outflows (token address → amount) of `calls` under `scope`, or the refusal of the first
+ * call the grant does not allow.
+ */
+export function grantOutflows(
+  calls: readonly DecodedCall[],
+  scope: GrantScope,
+): Map<string, bigint> {
+  const wallet = BigInt(scope.walletAddress);
+  const outflows = new Map<string, bigint>();
+  const add = (token: string, amount: bigint): void => {
+    outflows.set(token, (outflows.get(token) ?? 0n) + amount);
+  };
+  const forWallet = (value: bigint | undefined, what: string, contract: KnownContract): void => {
+    if (value !== wallet)
+      refuse(
+        ErrorCode.GRANT_CALL_NOT_ALLOWED,
+        `A call to ${contract.name} names ${what} other than the wallet itself; a grant does not allow it`,
+      );
+  };
+  calls.forEach((call, index) => {
+    const to = hex64(call.to);
+    const contract = scope.known.get(to);
+    if (contract === undefined)
+      refuse(
+        ErrorCode.GRANT_CALL_NOT_ALLOWED,
+        `Call ${index + 1} goes to ${to}, which is not a contract this product uses (tokens, the swap router, staking pools, Vesu pools); a grant does not allow it`,
+      );
+    const data = call.calldata;
+    switch (contract.kind) {
+      case 'token': {
+        if (call.selector === SELECTOR.transfer) {
+          if (data.length !== 3)
+            notUnderstood(`call ${index + 1}'s transfer is not (recipient, u256)`);
+          const recipient = hex64(data[0] as bigint);
+          const amount = amountOf(data[1], data[2], `call ${index + 1}'s transfer amount`);
+          const isFee = index === calls.length - 1 && scope.feeRecipients.has(recipient);
+          if (!scope.recipients.includes(recipient) && !isFee)
+            refuse(
+              ErrorCode.GRANT_RECIPIENT_NOT_ALLOWED,
+              `A transfer of ${contract.name} to ${recipient}, which is not among the grant's recipients; the person can make a grant that lists it`,
+            );
+          add(to, amount);
+          return;
+        }
+        if (call.selector === SELECTOR.approve) {
+          if (data.length !== 3)
+            notUnderstood(`call ${index + 1}'s approve is not (spender, u256)`);
+          const spender = hex64(data[0] as bigint);
+          const kind = scope.known.get(spender)?.kind;
+          if (kind === undefined || kind === 'token')
+            refuse(
+              ErrorCode.GRANT_CALL_NOT_ALLOWED,
+              `An approval of ${contract.name} for ${spender}, which is not a contract this product uses; a grant does not allow it`,
+            );
+          add(to, amountOf(data[1], data[2], `call ${index + 1}'s approve amount`));
+          return;
+        }
+        return refuse(
+          ErrorCode.GRANT_CALL_NOT_ALLOWED,
+          `Call ${index + 1} to ${contract.name} is neither transfer nor approve; a grant allows only those on a token`,
+        );
+      }
+      case 'router': {
+        if (call.selector !== SWAP_SELECTOR)
+          refuse(
+            ErrorCode.GRANT_CALL_NOT_ALLOWED,
+            `Call ${index + 1} to the swap router is not a swap`,
+          );
+        let destination: bigint;
+        try {
+          destination = decodeSwapCalldataTail(
+            data.map((felt) => `0x${felt.toString(16)}`),
+          ).destination;
+        } catch {
+          return notUnderstood(`call ${index + 1}'s swap calldata is not the router's layout`);
+        }
+        forWallet(destination, 'a destination', contract);
+        return;
+      }
+      case 'staking-pool': {
+        if (call.selector === POOL_SELECTOR.enter_delegation_pool)
+          return forWallet(data[0], 'a reward address', contract);
+        if (
+          call.selector === POOL_SELECTOR.add_to_delegation_pool ||
+          call.selector === POOL_SELECTOR.exit_delegation_pool_action ||
+          call.selector === POOL_SELECTOR.claim_rewards
+        )
+          return forWallet(data[0], 'a pool member', contract);
+        if (call.selector === POOL_SELECTOR.exit_delegation_pool_intent) return undefined;
+        return refuse(
+          ErrorCode.GRANT_CALL_NOT_ALLOWED,
+          `Call ${index + 1} to ${contract.name} is not one a grant allows (stake, add, exit, claim)`,
+        );
+      }
+      case 'vesu-pool': {
+        if (call.selector !== VESU_POOL_SELECTOR.modify_position)
+          refuse(
+            ErrorCode.GRANT_CALL_NOT_ALLOWED,
+            `Call ${index + 1} to ${contract.name} is not modify_position`,
+          );
+        // ModifyPositionParams: collateral_asset, debt_asset, user, …
+        return forWallet(data[2], 'a user', contract);
+      }
+      default:
+        return refuse(
+          ErrorCode.GRANT_CALL_NOT_ALLOWED,
+          `Call ${index + 1} goes to ${contract.name}, which a grant does not call`,
+        );
+    }
+  });
+  return outflows;
+}
