@@ -136,6 +136,22 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'aggregator and auth server health',
     load: () => import('./commands/status.js'),
   },
+  grant: {
+    summary: "an AI agent's budget held by the auth server: grant create, list, revoke",
+    load: () => import('./commands/grant.js'),
+  },
+  'grant create': {
+    summary: 'create an agent grant (daily amounts, recipients, expiry); its token to --out',
+    load: () => import('./commands/grant-create.js'),
+  },
+  'grant list': {
+    summary: 'your agent grants and what each has left today',
+    load: () => import('./commands/grant-list.js'),
+  },
+  'grant revoke': {
+    summary: 'end an agent grant at once',
+    load: () => import('./commands/grant-revoke.js'),
+  },
   mcp: {
     summary: 'the tool server for AI agents (MCP on stdio; read-only unless --allow-execute)',
     longRunning: true,

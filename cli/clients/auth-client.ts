@@ -6,6 +6,15 @@
  * verify, wallet creation and signing are POSTs that may have had an effect and are not.
  */
 import {
+  GrantCreateResponse,
+  GrantListResponse,
+  GrantResponse,
+  SignMessageResponse,
+  type GrantCreateRequest,
+  type GrantCreateResponse as GrantCreateResponseT,
+  type GrantListResponse as GrantListResponseT,
+  type GrantResponse as GrantResponseT,
+  type SignMessageResponse as SignMessageResponseT,
   LoginResponse,
   LogoutResponse,
   SignHashResponse,
@@ -48,6 +57,23 @@ export interface AuthClient {
   ): Promise<SignHashResponseT>;
   /** ends `token` (and every earlier token of its account) on the server */
   logout(token: string, call?: AuthCall): Promise<LogoutResponseT>;
+  /** SNIP-12 typed data signed by the server (a grant token's only way to sign) */
+  signTypedData(
+    token: string,
+    walletId: string,
+    message: unknown,
+    call?: AuthCall,
+  ): Promise<SignMessageResponseT>;
+  /** agent grants (docs/server-api.md "Agent grants") */
+  createGrant(
+    token: string,
+    request: GrantCreateRequest,
+    call?: AuthCall,
+  ): Promise<GrantCreateResponseT>;
+  listGrants(token: string, call?: AuthCall): Promise<GrantListResponseT>;
+  revokeGrant(token: string, id: string, call?: AuthCall): Promise<GrantResponseT>;
+  /** the grant of a grant token */
+  currentGrant(grantToken: string, call?: AuthCall): Promise<GrantResponseT>;
 }
 
 export const AUTH_TIMEOUT_MS = 20_000;
@@ -103,6 +129,47 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
           { walletId, hash },
           { signal: call.signal, token, schema: SignHashResponse },
         )
+      ).body,
+    signTypedData: async (token, walletId, message, call = {}) =>
+      (
+        await http.post<SignMessageResponseT>(
+          'sign/message',
+          { walletId, message },
+          { signal: call.signal, token, schema: SignMessageResponse },
+        )
+      ).body,
+    createGrant: async (token, request, call = {}) =>
+      (
+        await http.post<GrantCreateResponseT>('grants', request, {
+          signal: call.signal,
+          token,
+          schema: GrantCreateResponse,
+        })
+      ).body,
+    listGrants: async (token, call = {}) =>
+      (
+        await http.get<GrantListResponseT>('grants', {
+          signal: call.signal,
+          token,
+          schema: GrantListResponse,
+        })
+      ).body,
+    // idempotent: revoking twice leaves it revoked
+    revokeGrant: async (token, id, call = {}) =>
+      (
+        await http.post<GrantResponseT>(
+          `grants/${encodeURIComponent(id)}/revoke`,
+          {},
+          { signal: call.signal, token, schema: GrantResponse, idempotent: true },
+        )
+      ).body,
+    currentGrant: async (grantToken, call = {}) =>
+      (
+        await http.get<GrantResponseT>('grants/current', {
+          signal: call.signal,
+          token: grantToken,
+          schema: GrantResponse,
+        })
       ).body,
     // idempotent: a repeat with the ended token is TOKEN_REVOKED, which the caller reads as done
     logout: async (token, call = {}) => {

@@ -11,6 +11,7 @@ import type { Network } from '../../shared/tokens.js';
 
 export const USAGE = `Usage: finance-tui mcp [--sandbox] [--network NAME] [--allow-execute] [--max-usd N]
                     [--budget-usd N] [--allow-token T]… [--allow-recipient ADDRESS]…
+                    [--grant FILE]
 
 Serves the Model Context Protocol on stdin/stdout for an AI agent's host (Claude Desktop, Claude
 Code, Cursor, …): balances, quotes, history, sign-in, and plans — read-only by default.
@@ -24,6 +25,10 @@ Code, Cursor, …): balances, quotes, history, sign-in, and plans — read-only 
   --allow-token T     only plans moving these tokens (repeat the flag); others are refused
   --allow-recipient A only pay these addresses (repeat the flag); another is refused, or on a
                       host that can ask, shown to the person to accept for that plan only
+  --grant FILE        act under the agent grant in FILE (finance-tui grant create --out FILE):
+                      only its token is used, never the person's session; the auth server
+                      refuses, before signing, anything over the grant's daily amounts, to a
+                      recipient it does not list, or after its expiry or revocation
   --network NAME      mainnet or sepolia
   --sandbox           use the local sandbox (starts it when none is running)
 
@@ -38,6 +43,7 @@ export const run: CommandRun = async (ctx) => {
     'budget-usd': { type: 'string' },
     'allow-recipient': { type: 'string', multiple: true },
     network: { type: 'string' },
+    grant: { type: 'string' },
   });
   if (values.help) return { data: { usage: USAGE }, human: () => USAGE };
   if (positionals.length > 0)
@@ -53,6 +59,7 @@ export const run: CommandRun = async (ctx) => {
     { openBudget },
     { parseRecipientFlag },
     { chainOf },
+    { readGrantFile },
   ] = await Promise.all([
     import('../../shared/amount.js'),
     import('../../shared/tokens.js'),
@@ -63,6 +70,7 @@ export const run: CommandRun = async (ctx) => {
     import('../core/budget.js'),
     import('../mcp/guards.js'),
     import('../core/reconcile.js'),
+    import('../core/grants.js'),
   ]);
   const log = (line: string): void => {
     ctx.stderr.write(`finance-tui mcp: ${line.replace(/[^\x20-\x7e]/g, '?')}\n`);
@@ -76,18 +84,25 @@ export const run: CommandRun = async (ctx) => {
       ? undefined
       : parseAmount(values['budget-usd'], 2, { label: '--budget-usd (US dollars)' });
   const allowRecipients = values['allow-recipient']?.map(parseRecipientFlag);
+  // read before anything starts: a bad file is a clear refusal, never a half-started server
+  const grant = values.grant === undefined ? undefined : readGrantFile(values.grant);
   const endpoints = await resolveEndpoints(
     ctx.env,
     { sandbox: values.sandbox === true, ...(network ? { network: network as Network } : {}) },
     { signal: ctx.signal, onProgress: (e) => log(e.kind) },
   );
   try {
+    // the grant stands in for the session: requireSession returns it, the session file is not read
+    if (grant !== undefined) endpoints.grant = grant;
     const allowTokens = values['allow-token']?.map((t) => resolveToken(endpoints.network, t));
     const budget =
       budgetCents === undefined
         ? undefined
         : openBudget(endpoints.dataDir, { limitCents: budgetCents, chain: chainOf(endpoints) });
     const capsText = [
+      grant === undefined
+        ? ''
+        : `under grant ${grant.grantId ?? ''} (caps held by the auth server)`,
       maxUsdCents === undefined ? '' : `at most $${values['max-usd']} per plan`,
       budgetCents === undefined ? '' : `at most $${values['budget-usd']} in any 24 hours`,
       allowTokens === undefined ? '' : `only ${allowTokens.map((t) => t.symbol).join(', ')}`,

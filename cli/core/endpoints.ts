@@ -11,6 +11,7 @@ import type { Stoppable } from '../platform/child-registry.js';
 import { dataDir } from '../platform/paths.js';
 import { loadSettings, type Settings } from '../platform/settings.js';
 import type { CallOptions } from './call.js';
+import type { Session } from './session.js';
 import { probeServer } from '../clients/probe.js';
 import { createHttpClient } from '../clients/http.js';
 
@@ -55,6 +56,11 @@ export interface Endpoints {
   serverSeenAt?: number;
   /** children started for these endpoints (the sandbox, the auth server); release stops them */
   children: Stoppable[];
+  /**
+   * an agent grant standing in for the session (`mcp --grant FILE`, cli/core/grants.ts): when
+   * set, requireSession returns it and the person's session file is never read
+   */
+  grant?: Session | undefined;
   release(): Promise<void>;
 }
 

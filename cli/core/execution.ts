@@ -22,7 +22,7 @@ import type {
 } from './chain/index.js';
 import type { TransactionTracker } from './history.js';
 import type { Endpoints } from './endpoints.js';
-import { createSignHash, requireSession, type Session } from './session.js';
+import { createSignHash, createSignTypedData, requireSession, type Session } from './session.js';
 
 /** The JSON-RPC URL for reads: the sandbox's or the setting; else starknet.js's public node. */
 /** A read-only chain reader of the session wallet on `endpoints` (staking, lending, positions). */
@@ -74,6 +74,11 @@ export async function openExecutionAccount(
     // the server this run talks to, not the one the session was saved with: a sandbox restarted
     // on new ports keeps the session (docs/architecture.md "Session"), and signs where it is now
     signHash: createSignHash(session, { serverUrl: endpoints.serverUrl }),
+    // an agent grant signs only typed data the server sees (docs/server-api.md "Agent grants")
+    signTypedData:
+      session.grantId === undefined
+        ? undefined
+        : createSignTypedData(session, { serverUrl: endpoints.serverUrl }),
     // the sandbox confirms at once: poll for the receipt often
     ...(endpoints.sandbox ? { pollIntervalMs: 200 } : {}),
   });

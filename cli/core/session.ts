@@ -26,7 +26,7 @@ import {
 import type { Network } from '../../shared/tokens.js';
 import { checkStored, readStore, removeStore, storeFile, writeStore } from '../platform/store.js';
 import { createAuthClient } from '../clients/auth-client.js';
-import type { SignHash } from './chain/index.js';
+import type { SignHash, SignTypedData } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 
 export interface Session {
@@ -43,6 +43,11 @@ export interface Session {
   serverUrl: string;
   network: Network;
   sandbox: boolean;
+  /**
+   * set when this "session" is an agent grant (cli/core/grants.ts): `token` is then the grant's
+   * token, which signs only typed data the server checks (docs/server-api.md "Agent grants")
+   */
+  grantId?: string;
 }
 
 /** A session as commands and screens show it: everything but the token. */
@@ -198,9 +203,11 @@ export function viewOf(session: Session): SessionView {
  * to sign in (see the file comment for the checks and their order).
  */
 export function requireSession(
-  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>,
+  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl' | 'grant'>,
   options: { now?: () => number } = {},
 ): Session {
+  // under an agent grant the grant stands in for the session: the person's file is never read
+  if (endpoints.grant !== undefined) return requireGrant(endpoints, endpoints.grant, options);
   const session = readSession(endpoints.env);
   if (session === undefined) {
     throw new AppError(ErrorCode.AUTH_REQUIRED, 'not signed in', {
@@ -236,6 +243,32 @@ export function requireSession(
   return session;
 }
 
+/** The checks of requireSession, on a grant's stand-in session: its key, its target, its expiry. */
+function requireGrant(
+  endpoints: Pick<Endpoints, 'sandbox' | 'network' | 'serverUrl'>,
+  grant: Session,
+  options: { now?: () => number },
+): Session {
+  if (!addressMatchesKey(grant.address, grant.publicKey))
+    throw addressMismatch('the grant file', grant.email, grant.sandbox);
+  const sameTarget =
+    grant.sandbox === endpoints.sandbox &&
+    grant.network === endpoints.network &&
+    (endpoints.sandbox || sameServer(grant.serverUrl, endpoints.serverUrl));
+  if (!sameTarget)
+    throw new AppError(
+      ErrorCode.AUTH_REQUIRED,
+      `the grant is for ${describeTarget(grant)}, not ${describeTarget(endpoints)}`,
+    );
+  const expiresAt = Date.parse(grant.expiresAt);
+  if (Number.isNaN(expiresAt) || expiresAt <= (options.now ?? Date.now)())
+    throw new AppError(
+      ErrorCode.GRANT_EXPIRED,
+      `the grant expired${Number.isNaN(expiresAt) ? '' : ` at ${new Date(expiresAt).toISOString()}`}; the person can make a new one (grant create)`,
+    );
+  return grant;
+}
+
 /** For a screen that shows who is signed in: the session, or why there is none usable. */
 export type SessionState =
   | { signedIn: true; session: SessionView }
@@ -253,7 +286,7 @@ const REFUSALS = new Set<string>([
 
 /** requireSession as data: a refusal is a state, not an error (a corrupt file still throws CONFIG_ERROR). */
 export function sessionState(
-  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl'>,
+  endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl' | 'grant'>,
   options: { now?: () => number } = {},
 ): SessionState {
   try {
@@ -296,6 +329,40 @@ export function createSignHash(
       throw new AppError(
         ErrorCode.INVALID_RESPONSE,
         "the auth server's signature does not verify against the wallet's public key; refusing it",
+      );
+    }
+    const [r, s] = splitSignature(signature);
+    return { r, s };
+  };
+}
+
+/**
+ * POST /sign/message with the typed data itself, for an agent grant (the server decodes and
+ * checks what it signs). The signature is checked against the wallet's key over the hash
+ * computed here, so the server cannot hand back a signature of anything else.
+ */
+export function createSignTypedData(
+  session: Session,
+  options: { serverUrl: string; timeoutMs?: number },
+): SignTypedData {
+  const client = createAuthClient({
+    serverUrl: options.serverUrl,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+  return async (data, accountAddress, signal) => {
+    const { typedData } = await import('starknet');
+    const hash = padHash(typedData.getMessageHash(data, accountAddress));
+    let signature: string;
+    try {
+      signature = (await client.signTypedData(session.token, session.walletId, data, { signal }))
+        .signature;
+    } catch (error) {
+      throw mapSessionError(session, error);
+    }
+    if (!verifyStarkSignature(hash, signature, session.publicKey)) {
+      throw new AppError(
+        ErrorCode.INVALID_RESPONSE,
+        "the auth server's signature does not verify against the wallet's public key over this typed data; refusing it",
       );
     }
     const [r, s] = splitSignature(signature);

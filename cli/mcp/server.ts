@@ -31,6 +31,14 @@ import { inputs, outputs } from './schemas.js';
 import { errorBody, UNTRUSTED_NOTE, withUntrusted } from './untrusted.js';
 import type { Network } from '../../shared/tokens.js';
 
+/** Sign-in through the agent under a grant: refused (the grant stands in for a session). */
+function underGrantRefusal(): AppError {
+  return new AppError(
+    ErrorCode.GRANT_FORBIDDEN,
+    'this tool server acts under an agent grant, not a session: it does not sign in; the person manages grants with finance-tui grant',
+  );
+}
+
 export interface ToolServerOptions {
   endpoints: Endpoints;
   /** --allow-execute: execute_plan may sign (after the person's consent) */
@@ -498,6 +506,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     },
     async (input, ctx) =>
       handle(ctx, ['message'], async (call) => {
+        if (ep.grant !== undefined) throw underGrantRefusal();
         const { login } = await import('../core/account.js');
         const result = await login(ep, input.email, call);
         return {
@@ -525,6 +534,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     },
     async (input, ctx) =>
       handle(ctx, ['message'], async (call) => {
+        if (ep.grant !== undefined) throw underGrantRefusal();
         const { verify } = await import('../core/account.js');
         const { sessionFile: _file, ...view } = await verify(ep, input.email, input.code, call);
         return { ...view, network: ep.networkName, sandbox: ep.sandbox };
@@ -556,7 +566,11 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     ]);
     try {
       if (!canAsk) {
-        const refusal = humanlessRefusal(o.limits, payees(planned.plan).length > 0);
+        const refusal = humanlessRefusal(
+          o.limits,
+          payees(planned.plan).length > 0,
+          ep.grant !== undefined,
+        );
         if (refusal !== undefined) return refusal;
       }
       const limits = canAsk && o.limits ? { ...o.limits, allowRecipients: undefined } : o.limits;
@@ -760,7 +774,11 @@ export function createToolServer(o: ToolServerOptions): McpServer {
           const canAsk = server.server.getClientCapabilities()?.elicitation !== undefined;
           // no person in the loop: only under caps (a per-plan cap, a budget, a recipient list)
           if (!canAsk) {
-            const refusal = humanlessRefusal(o.limits, payees(planned.plan).length > 0);
+            const refusal = humanlessRefusal(
+              o.limits,
+              payees(planned.plan).length > 0,
+              ep.grant !== undefined,
+            );
             if (refusal !== undefined) throw refusal;
           }
           // the caps for this plan: a recipient the person accepted is allowed for it only

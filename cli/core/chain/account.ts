@@ -14,7 +14,7 @@ import type { Network } from '../../../shared/tokens.js';
 import { privateServiceUrlProblem } from '../../../shared/url.js';
 import { parseAddress } from '../../../shared/tokens.js';
 import { type FetchLike, scopedFetch } from './fetch.js';
-import { RemoteSigner, type SignHash } from './signer.js';
+import { RemoteSigner, type SignHash, type SignTypedData } from './signer.js';
 
 export interface ChainReaderOptions {
   /** the wallet's account address */
@@ -41,6 +41,8 @@ export interface ExecutionAccountOptions extends ChainReaderOptions {
   /** sent with every paymaster request, e.g. `{authorization: 'Bearer <token>'}` */
   headers: Record<string, string>;
   signHash: SignHash;
+  /** an agent grant: typed data is signed by the server seeing it (signer.ts) */
+  signTypedData?: SignTypedData | undefined;
 }
 
 export interface ChainReader {
@@ -124,7 +126,7 @@ export function createExecutionAccount(options: ExecutionAccountOptions): Execut
       ...(options.baseFetch === undefined ? {} : { baseFetch: options.baseFetch }),
     }),
   });
-  const signer = new RemoteSigner(publicKey, options.signHash);
+  const signer = new RemoteSigner(publicKey, options.signHash, options.signTypedData);
   const account = new Account({
     provider: reader.provider,
     address: reader.address,

@@ -41,6 +41,6 @@ export {
   readBalances,
   type TokenBalance,
 } from './reads.js';
-export { RemoteSigner, type SignHash } from './signer.js';
+export { RemoteSigner, type SignHash, type SignTypedData } from './signer.js';
 export type { BalanceChange } from './transfers.js';
 export { type SimulationResult, simulateCalls, simulatePrepared } from './simulate.js';

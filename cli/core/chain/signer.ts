@@ -6,7 +6,7 @@
  * same). `getPubKey` returns the session's key instead of deriving one from a local key: there is
  * none, and the constructor's placeholder is never used to sign.
  */
-import { type Signature, Signer } from 'starknet';
+import { type Signature, Signer, type TypedData } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { FELT_HEX } from '../../../shared/felt.js';
 import { padHash } from '../../../shared/starknet.js';
@@ -18,17 +18,49 @@ export type SignHash = (
   signal: AbortSignal,
 ) => Promise<{ r: string; s: string }>;
 
+/**
+ * Signs SNIP-12 typed data through the server, which sees what it signs (an agent grant's only
+ * way: docs/server-api.md "Agent grants"); r and s are 0x-hex felts, already checked against the
+ * wallet's key and the locally computed hash.
+ */
+export type SignTypedData = (
+  typedData: TypedData,
+  accountAddress: string,
+  signal: AbortSignal,
+) => Promise<{ r: string; s: string }>;
+
 export class RemoteSigner extends Signer {
   readonly #publicKey: string;
   readonly #signHash: SignHash;
+  readonly #signTypedData: SignTypedData | undefined;
   /** how many hashes were sent for signing (tests prove a refused build signs nothing) */
   signatures = 0;
 
-  constructor(publicKey: string, signHash: SignHash) {
+  constructor(publicKey: string, signHash: SignHash, signTypedData?: SignTypedData) {
     // the base class wants a key; it is never used, since signRaw and getPubKey are ours
     super('0x1');
     this.#publicKey = padHash(publicKey);
     this.#signHash = signHash;
+    this.#signTypedData = signTypedData;
+  }
+
+  /**
+   * With `signTypedData` (an agent grant), the typed data itself goes to the server, which
+   * decodes and checks it before signing; otherwise the base class hashes it and signRaw sends
+   * the hash.
+   */
+  override async signMessage(typedData: TypedData, accountAddress: string): Promise<Signature> {
+    const signTypedData = this.#signTypedData;
+    if (signTypedData === undefined) return super.signMessage(typedData, accountAddress);
+    this.signatures += 1;
+    let signature: { r: string; s: string };
+    try {
+      signature = await signTypedData(typedData, accountAddress, currentSignal());
+    } catch (error) {
+      if (isAppError(error)) throw record(error);
+      throw error;
+    }
+    return [padHash(signature.r), padHash(signature.s)];
   }
 
   override async getPubKey(): Promise<string> {
