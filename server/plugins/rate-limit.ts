@@ -137,7 +137,7 @@ export const RATE_LIMITS = {
   paymasterExecute: [rule('paymaster-execute:user', 'user', 10)],
   logout: [rule('logout:user', 'user', 10), rule('logout:ip', 'ip', 30)],
   // agent grants: creating and revoking change the store; reading is cheap but still bounded
-  grantWrite: [rule('grant-write:user', 'user', 10), rule('grant-write:ip', 'ip', 30)],
+  grantWrite: [rule('grant-write:user', 'user', 20), rule('grant-write:ip', 'ip', 60)],
   grantRead: [rule('grant-read:user', 'user', 60), rule('grant-read:ip', 'ip', 120)],
 } as const satisfies Record<string, readonly LimitRule[]>;
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  EmptyRequest,
   GrantCreateRequest,
   GrantCreateResponse,
   GrantIdParams,
@@ -138,7 +139,11 @@ const grantRoutes: FastifyPluginAsyncTypebox<GrantRoutesOptions> = async (fastif
     '/:id/revoke',
     {
       onRequest: [fastify.requireAuth, fastify.rateLimit(RATE_LIMITS.grantWrite)],
-      schema: { params: GrantIdParams, response: { 200: GrantResponse } },
+      // the body is `{}`; a client that posts nothing at all means the same thing
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: { params: GrantIdParams, body: EmptyRequest, response: { 200: GrantResponse } },
     },
     async (request) => {
       const claims = authOf(request);

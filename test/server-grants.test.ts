@@ -1,0 +1,347 @@
+/**
+ * Agent grants on the auth server (docs/server-api.md "Agent grants"): created with the person's
+ * session, used with the grant's own token. Under a grant the server signs only an outside
+ * execution (SNIP-9 v2) of calls it understands, charges each token's outflow to a rolling 24 h
+ * ledger before signing, and refuses anything over it, to an unlisted recipient, to a contract
+ * the product does not use, a raw hash, text, or after revocation or expiry (a fake clock). The
+ * ledger is atomic under concurrent requests, in memory and in Redis (two app instances sharing
+ * one redis-server; skipped only when redis-server is not installed).
+ */
+import { Redis } from 'ioredis';
+import { typedData as snip12 } from 'starknet';
+import { verifyStarkSignature } from '../shared/starknet.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SELECTOR } from '../shared/erc20.js';
+import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
+import {
+  createMemoryGrants,
+  createRedisGrants,
+  type Grant,
+  type GrantStore,
+} from '../server/grants.js';
+import {
+  buildTestApp,
+  errorCodeOf,
+  post,
+  type SeededUser,
+  type TestApp,
+} from './helpers/build-test-app.js';
+import { outsideExecution } from './helpers/typed-data.js';
+import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
+
+const USDC = '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb';
+const STRK = '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d';
+const BOB = `0x${'b0b'.padStart(64, '0')}`;
+const MALLORY = `0x${'bad'.padStart(64, '0')}`;
+const usdc = (whole: number): bigint => BigInt(whole) * 1_000_000n;
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
+// the fake clock starts at the real time: the seeded sessions' tokens are issued by the real clock
+const T0 = Date.now();
+
+interface Call {
+  To: string;
+  Selector: string;
+  Calldata: string[];
+}
+const transfer = (token: string, to: string, amount: bigint): Call => ({
+  To: token,
+  Selector: hex(SELECTOR.transfer),
+  Calldata: [to, hex(amount), '0x0'],
+});
+const approve = (token: string, spender: string, amount: bigint): Call => ({
+  To: token,
+  Selector: hex(SELECTOR.approve),
+  Calldata: [spender, hex(amount), '0x0'],
+});
+function execution(calls: Call[]) {
+  const data = outsideExecution(1, 1);
+  return { ...data, message: { ...data.message, Calls: calls } };
+}
+
+async function createGrant(
+  t: TestApp,
+  user: SeededUser,
+  body: {
+    daily: Array<{ token: string; amount: string }>;
+    recipients: string[];
+    expiresInSeconds: number;
+  },
+) {
+  const res = await post(t.app, '/grants', body, { token: user.token });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { grant: { id: string; daily: Array<{ left: string }> }; token: string };
+}
+
+const signUnder = (t: TestApp, token: string, user: SeededUser, message: unknown) =>
+  post(t.app, '/sign/message', { walletId: user.wallet.id, message }, { token });
+
+describe('agent grants on the auth server (in memory, fake clock)', () => {
+  let t: TestApp;
+  let now = T0;
+  let alice: SeededUser;
+  let grant: { id: string; token: string };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ deps: { now: () => new Date(now) } });
+    alice = await t.seedUser('alice-grants@example.com');
+    const created = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(50).toString() }],
+      recipients: [BOB],
+      expiresInSeconds: 2 * 24 * 3600,
+    });
+    grant = { id: created.grant.id, token: created.token };
+    expect(created.grant.daily[0]?.left).toBe(usdc(50).toString());
+  });
+  afterAll(() => t.close());
+
+  it('signs 30 USDC to a listed recipient (a signature of exactly that typed data), refuses the next 30 (GRANT_EXCEEDED), and lets it again 24 h later', async () => {
+    const message = execution([transfer(USDC, BOB, usdc(30))]);
+    const first = await signUnder(t, grant.token, alice, message);
+    expect(first.statusCode, first.body).toBe(200);
+    const { signature, messageHash } = first.json() as { signature: string; messageHash: string };
+    expect(BigInt(messageHash)).toBe(BigInt(snip12.getMessageHash(message, alice.wallet.address)));
+    expect(verifyStarkSignature(messageHash, signature, alice.wallet.publicKey)).toBe(true);
+    const second = await signUnder(t, grant.token, alice, message);
+    expect(second.statusCode).toBe(403);
+    expect(errorCodeOf(second.json())).toBe('GRANT_EXCEEDED');
+    expect(second.json().error.message).toContain('nothing was signed');
+    // 20 are still left
+    const twenty = await signUnder(
+      t,
+      grant.token,
+      alice,
+      execution([transfer(USDC, BOB, usdc(20))]),
+    );
+    expect(twenty.statusCode, twenty.body).toBe(200);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/grants',
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    expect(list.json().grants[0].daily[0]).toMatchObject({ spent: usdc(50).toString(), left: '0' });
+    now = T0 + 24 * 3600 * 1000 + 1;
+    const later = await signUnder(t, grant.token, alice, message);
+    expect(later.statusCode, later.body).toBe(200);
+  });
+
+  it('refuses an unlisted recipient, an unknown spender or contract, a token with no daily amount, text, other typed data and a raw hash', async () => {
+    const refusals: Array<[unknown, string]> = [
+      [execution([transfer(USDC, MALLORY, 1n)]), 'GRANT_RECIPIENT_NOT_ALLOWED'],
+      [execution([approve(USDC, MALLORY, 1n)]), 'GRANT_CALL_NOT_ALLOWED'],
+      [
+        execution([
+          { To: MALLORY, Selector: hex(SELECTOR.transfer), Calldata: [BOB, '0x1', '0x0'] },
+        ]),
+        'GRANT_CALL_NOT_ALLOWED',
+      ],
+      [
+        execution([{ ...transfer(USDC, BOB, 1n), Selector: hex(SELECTOR.transfer_from) }]),
+        'GRANT_CALL_NOT_ALLOWED',
+      ],
+      [execution([transfer(STRK, BOB, 1n)]), 'GRANT_EXCEEDED'],
+      ['hello', 'GRANT_CALL_NOT_ALLOWED'],
+      [
+        {
+          ...execution([transfer(USDC, BOB, 1n)]),
+          domain: { name: 'other', version: '1', chainId: 'SN_MAIN', revision: '1' },
+        },
+        'GRANT_CALL_NOT_ALLOWED',
+      ],
+    ];
+    for (const [message, code] of refusals) {
+      const res = await signUnder(t, grant.token, alice, message);
+      expect(errorCodeOf(res.json()), JSON.stringify(message).slice(0, 200)).toBe(code);
+    }
+    const raw = await post(
+      t.app,
+      '/sign/hash',
+      { walletId: alice.wallet.id, hash: '0x1234' },
+      { token: grant.token },
+    );
+    expect(raw.statusCode).toBe(403);
+    expect(errorCodeOf(raw.json())).toBe('GRANT_FORBIDDEN');
+    // nor can a grant make grants, sign out or read wallets
+    for (const url of ['/grants', '/auth/logout', '/wallet/find']) {
+      const res = await post(t.app, url, {}, { token: grant.token });
+      expect(errorCodeOf(res.json()), url).toBe('GRANT_FORBIDDEN');
+    }
+    // the token never reaches the log
+    expect(t.logs()).not.toContain(grant.token.split('.')[2]);
+    // an approval of the router is an outflow, charged like a transfer
+    const approved = await signUnder(
+      t,
+      grant.token,
+      alice,
+      execution([approve(USDC, ROUTER_ADDRESS, 1n)]),
+    );
+    expect(approved.statusCode, approved.body).toBe(200);
+  });
+
+  it('a revoked grant signs nothing (GRANT_REVOKED); another user cannot revoke it; an expired one is GRANT_EXPIRED', async () => {
+    const bob = await t.seedUser('bob-grants@example.com');
+    const created = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(5).toString() }],
+      recipients: [BOB],
+      expiresInSeconds: 3600,
+    });
+    const byBob = await post(t.app, `/grants/${created.grant.id}/revoke`, {}, { token: bob.token });
+    expect(errorCodeOf(byBob.json())).toBe('GRANT_NOT_FOUND');
+    const ok = await signUnder(t, created.token, alice, execution([transfer(USDC, BOB, 1n)]));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const revoked = await post(
+      t.app,
+      `/grants/${created.grant.id}/revoke`,
+      {},
+      { token: alice.token },
+    );
+    expect(revoked.json().grant.status).toBe('revoked');
+    const after = await signUnder(t, created.token, alice, execution([transfer(USDC, BOB, 1n)]));
+    expect(after.statusCode).toBe(401);
+    expect(errorCodeOf(after.json())).toBe('GRANT_REVOKED');
+
+    const short = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(5).toString() }],
+      recipients: [BOB],
+      expiresInSeconds: 60,
+    });
+    now += 60_000;
+    const expired = await signUnder(t, short.token, alice, execution([transfer(USDC, BOB, 1n)]));
+    expect(errorCodeOf(expired.json())).toBe('GRANT_EXPIRED');
+    const paymaster = await post(
+      t.app,
+      '/paymaster',
+      { jsonrpc: '2.0', id: 1, method: 'paymaster_isAvailable' },
+      { token: short.token },
+    );
+    expect(errorCodeOf(paymaster.json())).toBe('GRANT_EXPIRED');
+  });
+
+  it('bounds: a grant of a token outside the registry, too many recipients, too many live grants', async () => {
+    const bad = await post(
+      t.app,
+      '/grants',
+      { daily: [{ token: MALLORY, amount: '1' }], recipients: [], expiresInSeconds: 60 },
+      { token: alice.token },
+    );
+    expect(errorCodeOf(bad.json())).toBe('VALIDATION_ERROR');
+    const many = await post(
+      t.app,
+      '/grants',
+      {
+        daily: [{ token: USDC, amount: '1' }],
+        recipients: Array.from({ length: 21 }, (_, i) => hex(BigInt(i + 1))),
+        expiresInSeconds: 60,
+      },
+      { token: alice.token },
+    );
+    expect(errorCodeOf(many.json())).toBe('VALIDATION_ERROR');
+    const carol = await t.seedUser('carol-grants@example.com');
+    const body = { daily: [{ token: USDC, amount: '1' }], recipients: [], expiresInSeconds: 3600 };
+    for (let i = 0; i < 10; i++) await createGrant(t, carol, body);
+    const eleventh = await post(t.app, '/grants', body, { token: carol.token });
+    expect(errorCodeOf(eleventh.json())).toBe('GRANT_LIMIT_REACHED');
+  });
+});
+
+/** Ten charges of 30 at once against 50: exactly one passes. */
+async function chargeRace(store: GrantStore): Promise<number> {
+  const grant: Grant = {
+    id: crypto.randomUUID(),
+    userId: 'u1',
+    email: 'u1@example.com',
+    walletId: 'w1',
+    walletAddress: BOB,
+    daily: [{ token: USDC, amount: usdc(50) }],
+    recipients: [BOB],
+    createdAt: T0,
+    expiresAt: T0 + 3600_000,
+    revoked: false,
+    secretHash: '00',
+  };
+  await store.create(grant);
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => store.charge(grant, new Map([[USDC, usdc(30)]]), T0 + 1)),
+  );
+  return results.filter((r) => r.ok).length;
+}
+
+describe('the grant ledger is charged atomically', () => {
+  it('in memory', async () => {
+    expect(await chargeRace(createMemoryGrants())).toBe(1);
+  });
+});
+
+describe.skipIf(redisServerPath === undefined)(
+  'agent grants in Redis (needs redis-server on PATH; skipped when absent)',
+  () => {
+    let redis: RedisServer;
+    const clients: Redis[] = [];
+    const apps: TestApp[] = [];
+
+    beforeAll(async () => {
+      redis = await startRedisServer();
+      for (let i = 0; i < 2; i++) {
+        const client = new Redis({
+          host: '127.0.0.1',
+          port: redis.port,
+          lazyConnect: true,
+          maxRetriesPerRequest: 1,
+        });
+        await client.connect();
+        clients.push(client);
+        apps.push(await buildTestApp({ deps: { redis: client } }));
+      }
+    });
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      for (const client of clients) client.disconnect();
+      await redis?.stop();
+    });
+
+    it('ten charges of 30 at once against 50: exactly one passes', async () => {
+      expect(await chargeRace(createRedisGrants(clients[0] as Redis, { prefix: 'race:' }))).toBe(1);
+    });
+
+    it('a grant made on one instance is spent across both: 30 on one, the next 30 refused on the other; revoked on one, refused on the other', async () => {
+      const [a, b] = apps as [TestApp, TestApp];
+      const user = await a.seedUser('redis-grants@example.com');
+      const created = await createGrant(a, user, {
+        daily: [{ token: USDC, amount: usdc(50).toString() }],
+        recipients: [BOB],
+        expiresInSeconds: 3600,
+      });
+      const first = await signUnder(
+        a,
+        created.token,
+        user,
+        execution([transfer(USDC, BOB, usdc(30))]),
+      );
+      expect(first.statusCode, first.body).toBe(200);
+      const second = await signUnder(
+        b,
+        created.token,
+        user,
+        execution([transfer(USDC, BOB, usdc(30))]),
+      );
+      expect(errorCodeOf(second.json())).toBe('GRANT_EXCEEDED');
+      const list = await b.app.inject({
+        method: 'GET',
+        url: '/grants/current',
+        headers: { authorization: `Bearer ${created.token}` },
+      });
+      expect(list.json().grant.daily[0]).toMatchObject({
+        spent: usdc(30).toString(),
+        left: usdc(20).toString(),
+      });
+      const revoked = await post(
+        a.app,
+        `/grants/${created.grant.id}/revoke`,
+        {},
+        { token: user.token },
+      );
+      expect(revoked.statusCode, revoked.body).toBe(200);
+      const after = await signUnder(b, created.token, user, execution([transfer(USDC, BOB, 1n)]));
+      expect(errorCodeOf(after.json())).toBe('GRANT_REVOKED');
+    });
+  },
+);
