@@ -97,12 +97,34 @@ describe('HTTP_STATUS: the one map from code to status', () => {
   // clients see
   it.each([
     [400, ['VALIDATION_ERROR', 'MALFORMED_REQUEST']],
-    [401, ['UNAUTHORIZED', 'TOKEN_EXPIRED', 'TOKEN_REVOKED', 'INVALID_OTP']],
-    [403, ['FORBIDDEN', 'WALLET_MISMATCH', 'EMAIL_MISMATCH', 'SPONSORED_DISABLED']],
-    [404, ['NOT_FOUND']],
+    [
+      401,
+      [
+        'UNAUTHORIZED',
+        'TOKEN_EXPIRED',
+        'TOKEN_REVOKED',
+        'INVALID_OTP',
+        'GRANT_EXPIRED',
+        'GRANT_REVOKED',
+      ],
+    ],
+    [
+      403,
+      [
+        'FORBIDDEN',
+        'WALLET_MISMATCH',
+        'EMAIL_MISMATCH',
+        'SPONSORED_DISABLED',
+        'GRANT_EXCEEDED',
+        'GRANT_RECIPIENT_NOT_ALLOWED',
+        'GRANT_CALL_NOT_ALLOWED',
+        'GRANT_FORBIDDEN',
+      ],
+    ],
+    [404, ['NOT_FOUND', 'GRANT_NOT_FOUND']],
     [405, ['METHOD_NOT_ALLOWED']],
     [408, ['REQUEST_TIMEOUT']],
-    [409, ['WALLET_EXISTS', 'PROVISIONING_IN_PROGRESS']],
+    [409, ['WALLET_EXISTS', 'PROVISIONING_IN_PROGRESS', 'GRANT_LIMIT_REACHED']],
     [413, ['PAYLOAD_TOO_LARGE']],
     [415, ['UNSUPPORTED_MEDIA_TYPE']],
     [429, ['RATE_LIMITED', 'SPONSORED_LIMIT_REACHED']],
