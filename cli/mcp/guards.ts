@@ -35,7 +35,7 @@ export function parseRecipientFlag(text: string): string {
  * Why execution is refused on a host that cannot ask the person, or undefined when the caps
  * allow it: a per-plan cap and a budget, and a recipient list when the plan pays someone. Under
  * an agent grant (`--grant FILE`) the auth server holds the caps — daily amounts, recipients,
- * expiry — and refuses before signing (docs/mcp.md "Under a grant"), so none is needed here.
+ * expiry — and refuses before signing (docs/commands.md "Agent grants"), so none is needed here.
  */
 export function humanlessRefusal(
   limits: ActionLimits | undefined,
