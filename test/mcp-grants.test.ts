@@ -95,6 +95,13 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     // the server's own words, as every outside service's, are data for the agent (untrusted)
     expect(second.untrusted?.message).toContain('nothing was signed');
     expect(await usdcOf(person)).toBe(before);
+    // the agent reads what the server says is left
+    const status = await callTool(client, 'get_status', {});
+    expect(status.structuredContent?.grant).toMatchObject({
+      id,
+      status: 'active',
+      daily: [{ symbol: 'USDC', amount: '50', spent: '30', left: '20' }],
+    });
     // still no session was read or written in the agent's folder
     expect(existsSync(join(agent, 'session.json'))).toBe(false);
 

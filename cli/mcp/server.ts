@@ -310,13 +310,28 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     async (_input, ctx) =>
       handle(ctx, ['message', 'error', 'sandboxError', 'version'], async (call) => {
         const [{ statusOf, loadStatusDeps }] = await Promise.all([import('../core/status.js')]);
-        const [status, budget] = await Promise.all([
+        const [status, budget, grant] = await Promise.all([
           statusOf(ep, await loadStatusDeps(), call),
           budgetView(o.limits),
+          grantView(call),
         ]);
-        return { ...status, budget };
+        return { ...status, budget, ...(grant === undefined ? {} : { grant }) };
       }),
   );
+
+  /** Under a grant: what the server says it has left (its own token reads it), or why not. */
+  const grantView = async (call: CallOptions): Promise<Record<string, unknown> | undefined> => {
+    if (ep.grant === undefined) return undefined;
+    const { currentGrant } = await import('../core/grants.js');
+    try {
+      return { ...(await currentGrant(ep, call)) };
+    } catch (error) {
+      return {
+        id: ep.grant.grantId,
+        error: isAppError(error) ? error.code : ErrorCode.INTERNAL_ERROR,
+      };
+    }
+  };
 
   server.registerTool(
     'get_session',
