@@ -139,6 +139,29 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     expect(listed?.daily[0]?.left).toBe('20');
   }, 180_000);
 
+  it('stable codes for bad input, nothing written: a missing flag, a bad duration, no session, a grant file that is not one', async () => {
+    const out = join(agent, 'never.json');
+    const base = ['grant', 'create', '--daily', '50 USDC', '--out', out, '--sandbox', '--json'];
+    const noExpiry = await cli(person, base);
+    expect(noExpiry.doc.error?.code).toBe('USAGE_ERROR');
+    const badExpiry = await cli(person, [...base, '--expires', '1 week']);
+    expect(badExpiry.doc.error?.code).toBe('USAGE_ERROR');
+    const badAmount = await cli(person, [
+      ...base.map((a) => (a === '50 USDC' ? '0.0000001 USDC' : a)),
+      '--expires',
+      '1h',
+    ]);
+    expect(badAmount.doc.error?.code).toBe('INVALID_AMOUNT');
+    // the agent's folder has no session: only the person can make grants
+    const noSession = await cli(agent, [...base, '--expires', '1h']);
+    expect(noSession.doc.error?.code).toBe('AUTH_REQUIRED');
+    expect(noSession.code).toBe(4);
+    expect(existsSync(out)).toBe(false);
+    // a tool server given a file that is not a grant does not start
+    const notGrant = await cli(agent, ['mcp', '--sandbox', '--grant', join(agent, 'sandbox.json')]);
+    expect(notGrant.doc.error?.code ?? notGrant.stderr).toContain('CONFIG_ERROR');
+  }, 120_000);
+
   it('revoke: the next signing is GRANT_REVOKED; an expired grant is GRANT_EXPIRED at the server', async () => {
     const file = join(agent, 'grant-revoke.json');
     const id = await createGrant(file, ['--expires', '1h']);
