@@ -164,11 +164,18 @@ describe('agent grants: mcp --grant against the sandbox', () => {
 
   it('revoke: the next signing is GRANT_REVOKED; an expired grant is GRANT_EXPIRED at the server', async () => {
     const file = join(agent, 'grant-revoke.json');
-    const id = await createGrant(file, ['--expires', '1h']);
+    const id = await createGrant(file, ['--expires', '1h', '--daily', '10 STRK']);
     const client = await connect(['--grant', file]);
     const small = { amount: '1', token: 'USDC', to: users.bobAddress };
-    const ok = await planAndExecute(client, 'plan_send', small);
+    // gas paid in STRK: the paymaster's fee transfer to its forwarder is allowed (learned from its
+    // own build answer) and charged to the grant's STRK
+    const ok = await planAndExecute(client, 'plan_send', { ...small, gasToken: 'STRK' });
     expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+    const status = await callTool(client, 'get_status', {});
+    const daily = (status.structuredContent?.grant as { daily: Array<Record<string, string>> })
+      .daily;
+    expect(daily.find((d) => d.symbol === 'USDC')?.spent).toBe('1');
+    expect(daily.find((d) => d.symbol === 'STRK')?.spent).not.toBe('0');
     const revoked = await cli(person, ['grant', 'revoke', id, '--sandbox', '--json']);
     expect(revoked.code, revoked.stdout + revoked.stderr).toBe(0);
     expect((revoked.doc.grant as { status: string }).status).toBe('revoked');
