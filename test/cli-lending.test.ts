@@ -86,7 +86,7 @@ describe('lending through the sandbox (whole processes)', () => {
 
   it("lending lists each asset the pool lists with its supply and borrow rates, from the pool's rate views", async () => {
     // USDT is borrowed here, whichever test ran first (the order is shuffled), so its suppliers earn
-    const borrow = await bob(['borrow', '20', 'USDT', '--collateral', '1 ETH', '--yes']);
+    const borrow = await bob(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
     expect(borrow.doc.error, borrow.stderr).toBeUndefined();
     const r = await bob(['lending']);
     expect(r.code, r.stderr).toBe(0);
