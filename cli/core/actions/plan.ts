@@ -207,6 +207,7 @@ export function buildPlan(input: PlanInput): ActionPlan {
     swaps: input.swaps,
     sends: checkedSends,
     calls: legCalls(legs, { network: input.network, account, router }),
+    ...(input.oracle === undefined ? {} : { oracle: input.oracle }),
   };
 }
 
