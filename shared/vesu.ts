@@ -25,6 +25,11 @@ import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 export interface VesuPool {
   name: string;
   address: string;
+  /**
+   * named by address and not one of the network's known pools: its prices, assets and vTokens are
+   * what the node says; a plan on it needs the 'unknown-pool' acknowledgment
+   */
+  unknown?: true;
 }
 
 export interface VesuDeployment {

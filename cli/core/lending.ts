@@ -12,7 +12,7 @@ import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { feltHex } from '../../shared/felt.js';
-import { listTokens, type Network, type Token } from '../../shared/tokens.js';
+import { addressToBigInt, listTokens, type Network, type Token } from '../../shared/tokens.js';
 import {
   findVesuPool,
   pinnedVToken,
@@ -52,8 +52,9 @@ const hex = (v: bigint): string => feltHex(v);
 
 /**
  * The pool a lending command uses on `network`: `--pool` by name or address, else the documented
- * default. NETWORK_UNSUPPORTED where the network has no known pool; UNKNOWN_POOL for a pool that
- * is not one of the network's.
+ * default. NETWORK_UNSUPPORTED where the network has no known pool; UNKNOWN_POOL for a name that
+ * is not one of the network's; an address that is not one of them is an unknown pool
+ * (`unknown: true`), which a plan says and asks to be acknowledged ('unknown-pool').
  */
 export function lendingPool(network: Network, nameOrAddress?: string | undefined): VesuPool {
   networkAllows('lending', network);
@@ -65,6 +66,11 @@ export function lendingPool(network: Network, nameOrAddress?: string | undefined
     );
   const key = nameOrAddress ?? deployment.defaultPool;
   const pool = findVesuPool(deployment, key);
+  // a pool named by address that is not a known one: said unknown, acknowledged by the person
+  // (legs/index.ts legAcknowledgments), never taken for a known one
+  const address = /^0x/i.test(key.trim()) ? addressToBigInt(key.trim()) : undefined;
+  if (pool === undefined && address !== undefined && address !== 0n && address < 2n ** 251n)
+    return { name: `unknown pool ${feltHex(address)}`, address: feltHex(address), unknown: true };
   if (pool === undefined)
     throw new AppError(
       ErrorCode.UNKNOWN_POOL,
