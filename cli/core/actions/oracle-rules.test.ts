@@ -22,9 +22,15 @@ const priced = (token: typeof ETH, usd: bigint): OracleQuote => ({
   lastUpdated: NOW,
 });
 const PRICES = [priced(ETH, 3000n * E18), priced(USDC, E18)];
-/** 1 ETH for a minimum of `usdc` whole USDC */
-const swap = (usdc: bigint): SwapQuote =>
-  ({ from: ETH, to: USDC, amountIn: E18, minimumReceived: usdc * 10n ** 6n }) as SwapQuote;
+/** 1 ETH for a minimum of `usdc` whole USDC (expected: `expected`, else the minimum) */
+const swap = (usdc: bigint, expected = usdc): SwapQuote =>
+  ({
+    from: ETH,
+    to: USDC,
+    amountIn: E18,
+    minimumReceived: usdc * 10n ** 6n,
+    expectedOutput: expected * 10n ** 6n,
+  }) as SwapQuote;
 
 describe("Pragma's median, judged", () => {
   it('8 decimals read as 18; a median older than the bound is stale; no sources or price 0 is no price', () => {
@@ -52,8 +58,10 @@ describe("Pragma's median, judged", () => {
 });
 
 describe('a swap held against the oracle', () => {
-  it('at 90 % or more: nothing asked; below 90 %: high-impact; below 50 %: refused', async () => {
+  it('expected at 90 % or more: nothing asked; below 90 %: high-impact; a minimum below 50 %: refused', async () => {
     expect(judgeSwap(swap(2700n), PRICES)).toMatchObject({ priced: true, bps: 9000n });
+    // a wide slippage lowers the minimum, not the expected output: the oracle asks nothing
+    expect(oracleAcknowledgment(swap(2400n, 3000n), 0, PRICES)).toBeUndefined();
     expect(oracleAcknowledgment(swap(2700n), 0, PRICES)).toBeUndefined();
     expect(oracleAcknowledgment(swap(2699n), 0, PRICES)).toMatchObject({
       id: 'high-impact',

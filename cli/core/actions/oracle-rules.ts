@@ -1,9 +1,10 @@
 /**
  * A swap held against the independent price (docs/checks.md "The oracle's price";
- * docs/decisions.md "The oracle's price"): what its minimum received is worth at Pragma's prices,
- * as a share of what leaves at Pragma's prices. Below ORACLE_ACK_BPS (90 %) the swap needs the
- * person's 'high-impact' acknowledgment; below ORACLE_REFUSE_BPS (50 %) it is refused
- * (SWAP_BELOW_ORACLE) whoever asks. A swap whose tokens the oracle cannot price needs the same
+ * docs/decisions.md "The oracle's price"): what it returns, at Pragma's prices, as a share of what
+ * leaves at Pragma's prices. Its expected output (the route's rate, net of the fee) below
+ * ORACLE_ACK_BPS (90 %) needs the person's 'high-impact' acknowledgment (the slippage the person
+ * chose is its own acknowledgment, 'high-slippage'); its minimum received below ORACLE_REFUSE_BPS
+ * (50 %) is refused (SWAP_BELOW_ORACLE) whoever asks. A swap whose tokens the oracle cannot price needs the same
  * acknowledgment (a person may accept an unchecked price; a host that cannot ask cannot). Pure:
  * the prices were read with the plan (plan.oracle).
  */
@@ -21,13 +22,23 @@ import type { Acknowledgment } from './acknowledgments.js';
 import type { SwapQuote } from './legs/swap.js';
 import { exact } from './legs/words.js';
 
-/** A minimum worth less than this share (bps) of what leaves, at the oracle's prices, needs 'high-impact'. */
+/** An expected output worth less than this share (bps) of what leaves, at the oracle's prices, needs 'high-impact'. */
 export const ORACLE_ACK_BPS = 9000n;
 /** A minimum worth less than this share (bps) of what leaves, at the oracle's prices, is refused. */
 export const ORACLE_REFUSE_BPS = 5000n;
 
 export type OracleJudgement =
-  { priced: true; inUsd: bigint; minUsd: bigint; bps: bigint } | { priced: false; why: string };
+  | {
+      priced: true;
+      inUsd: bigint;
+      /** the expected output's worth, and its share (bps) of what leaves */
+      expectedUsd: bigint;
+      expectedBps: bigint;
+      /** the minimum's worth, and its share (bps) of what leaves */
+      minUsd: bigint;
+      bps: bigint;
+    }
+  | { priced: false; why: string };
 
 const label = (i: number, q: SwapQuote): string =>
   `swap ${i + 1} (${exact(q.amountIn, q.from)} → ${q.to.symbol})`;
@@ -42,8 +53,16 @@ export function judgeSwap(q: SwapQuote, prices: OraclePrices): OracleJudgement {
     return { priced: false, why: "Pragma's prices were not read" };
   const inUsd = oracleUsdOf(q.amountIn, q.from, from.usd);
   const minUsd = oracleUsdOf(q.minimumReceived, q.to, to.usd);
-  const bps = inUsd === 0n ? 10_000n : (minUsd * 10_000n) / inUsd;
-  return { priced: true, inUsd, minUsd, bps };
+  const expectedUsd = oracleUsdOf(q.expectedOutput, q.to, to.usd);
+  const share = (usd: bigint): bigint => (inUsd === 0n ? 10_000n : (usd * 10_000n) / inUsd);
+  return {
+    priced: true,
+    inUsd,
+    expectedUsd,
+    expectedBps: share(expectedUsd),
+    minUsd,
+    bps: share(minUsd),
+  };
 }
 
 const percentOf = (bps: bigint): string => formatBpsAsPercent(Number(bps));
@@ -62,14 +81,14 @@ export function oracleAcknowledgment(
       reason: `${label(index, q)}: ${j.why}, so its minimum received cannot be checked against an independent price`,
       details: { swap: index + 1, reason: 'oracle-unpriced' },
     };
-  if (j.bps >= ORACLE_ACK_BPS) return undefined;
+  if (j.expectedBps >= ORACLE_ACK_BPS) return undefined;
   return {
     id: 'high-impact',
-    reason: `${label(index, q)}: its minimum received is worth ${dollarsOf(j.minUsd)} at Pragma's prices, ${percentOf(j.bps)} of the ${dollarsOf(j.inUsd)} that leaves (below ${percentOf(ORACLE_ACK_BPS)})`,
+    reason: `${label(index, q)}: its expected output is worth ${dollarsOf(j.expectedUsd)} at Pragma's prices, ${percentOf(j.expectedBps)} of the ${dollarsOf(j.inUsd)} that leaves (below ${percentOf(ORACLE_ACK_BPS)})`,
     details: {
       swap: index + 1,
       reason: 'below-oracle',
-      percent: percentOf(j.bps),
+      percent: percentOf(j.expectedBps),
       limitBps: Number(ORACLE_ACK_BPS),
     },
   };
