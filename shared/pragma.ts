@@ -1,6 +1,6 @@
 /**
  * Pragma's on-chain price oracle, the independent price both sides need (docs/contracts.md
- * "Pragma oracle", issue 33): where it sits per network, the spot pair that prices each registry
+ * "F. Pragma oracle", issue 33): where it sits per network, the spot pair that prices each registry
  * token in USD, the views the client asks, their Cairo signatures (judged against the official
  * ABI in shared/abi/pragma-oracle.json, astraly-labs/pragma-oracle b02ad9e4,
  * pragma-oracle/src/oracle/oracle.cairo `IPragmaABI`, pragma-oracle/src/entry/structs.cairo), and
