@@ -74,7 +74,7 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
     await price('ETH', '3000');
   }, 120_000);
 
-  it('a hostile aggregator cannot lower what the caps count: 1 ETH under --max-usd 50 is refused, the budget is charged nothing', async () => {
+  it('a hostile aggregator cannot lower what the caps count: 1 ETH under --max-usd 50 is refused, the budget is charged nothing; no oracle price: refused where no one can be asked', async () => {
     const home = await freshHome('oracle-caps@example.com');
     await price('ETH', '30', 'aggregator');
     const client = await connectMcp(
@@ -113,7 +113,36 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
     })();
     expect(spends).toEqual([]);
     await price('ETH', '3000');
-  }, 120_000);
+
+    // Pragma has no ETH price (its pair without entries): a host that cannot ask refuses
+    const knob = await fetch(`${users.urls.chainUrl}/sandbox/chain/price`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        usd: '3000',
+        valid: false,
+        only: 'pragma',
+      }),
+    });
+    expect(knob.status).toBe(200);
+    const unpriced = errorOf(
+      await planAndExecute(client, 'plan_send', {
+        amount: '0.001',
+        token: 'ETH',
+        to: users.bobAddress,
+      }),
+    );
+    expect(unpriced.code).toBe('ORACLE_PRICE_UNAVAILABLE');
+    expect(unpriced.details).toMatchObject({ tokens: ['ETH'], reasons: ['no-price'] });
+    // a person may accept a swap it cannot check, but --yes alone does not
+    const trade = await alice(['trade', '0.01', 'ETH', 'USDC', '--yes']);
+    expect(trade.doc.error, trade.stderr).toMatchObject({
+      code: 'PRICE_IMPACT_TOO_HIGH',
+      details: { remedy: ['high-impact'], reason: 'oracle-unpriced' },
+    });
+    await price('ETH', '3000');
+  }, 180_000);
 
   it("the pool's oracle alone doubles ETH: a borrow against it is refused (POOL_PRICE_DISAGREES); in agreement it goes through", async () => {
     await price('ETH', '6000', 'vesu');
