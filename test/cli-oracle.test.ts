@@ -5,7 +5,8 @@
  * refused, and the tool server's `--max-usd` and budget count Pragma's value, so nothing leaves
  * past them; the pool's oracle moved alone (a node lying about the pool's prices) — a borrow is
  * refused; a node answering another vToken (a JSON-RPC proxy rewriting `v_token_for_asset`) — the
- * approve is never built.
+ * approve is never built; a pool named by address that is not a known one (the proxy answers for it
+ * as a node would) — the plan says so and needs the 'unknown-pool' acknowledgment.
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -156,9 +157,27 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
   }, 120_000);
 
-  describe('a node that answers another vToken', () => {
+  describe('a node that answers another vToken; a pool named by address that is not a known one', () => {
     let proxy: Server;
     const vTokenSelector = `0x${selectorOf('v_token_for_asset').toString(16)}`;
+    /** lie: the factory's answers name ATTACKER; alias: UNKNOWN_POOL is answered as Prime */
+    let mode: 'lie' | 'alias' = 'lie';
+    const UNKNOWN_POOL = '0x1234';
+    const PRIME = '0x451fe483d5921a2919ddd81d0de6696669bccdacd859f72a4fba7656b97c3b5';
+    const alias = (request: unknown): void => {
+      const r = request as {
+        params?: { request?: { calldata?: string[]; contract_address?: string } };
+      };
+      const call = r.params?.request;
+      if (call === undefined) return;
+      if (
+        call.contract_address !== undefined &&
+        BigInt(call.contract_address) === BigInt(UNKNOWN_POOL)
+      )
+        call.contract_address = PRIME;
+      if (call.calldata !== undefined)
+        call.calldata = call.calldata.map((f) => (BigInt(f) === BigInt(UNKNOWN_POOL) ? PRIME : f));
+    };
 
     beforeAll(async () => {
       // forwards to the sandbox's node; rewrites every v_token_for_asset answer to ATTACKER
@@ -166,7 +185,12 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
-          const body = Buffer.concat(chunks).toString('utf8');
+          let body = Buffer.concat(chunks).toString('utf8');
+          if (mode === 'alias') {
+            const parsed = JSON.parse(body) as unknown;
+            for (const r of Array.isArray(parsed) ? parsed : [parsed]) alias(r);
+            body = JSON.stringify(parsed);
+          }
           void fetch(users.urls.rpcUrl, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
@@ -180,7 +204,11 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
                 reply: { result?: unknown },
               ) => {
                 const selector = request.params?.request?.entry_point_selector;
-                if (selector !== undefined && BigInt(selector) === BigInt(vTokenSelector))
+                if (
+                  mode === 'lie' &&
+                  selector !== undefined &&
+                  BigInt(selector) === BigInt(vTokenSelector)
+                )
                   reply.result = [ATTACKER];
               };
               if (Array.isArray(asked) && Array.isArray(json))
@@ -217,6 +245,35 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
       expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
       const history = await cli(home, ['history', '--sandbox', '--json']);
       expect(JSON.stringify(history.doc)).not.toMatch(/supply/i);
+    }, 120_000);
+
+    it("supply to a pool named by address that is not a known one: the plan says so and needs 'unknown-pool'", async () => {
+      mode = 'alias';
+      const home = await freshHome('oracle-unknown-pool@example.com');
+      const port = (proxy.address() as { port: number }).port;
+      const file = join(home, 'sandbox.json');
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...doc, rpcUrl: `http://127.0.0.1:${port}/rpc` }));
+      const args = ['supply', '10', 'USDC', '--pool', UNKNOWN_POOL, '--sandbox', '--json'];
+      const refused = await cli(home, [...args, '--yes']);
+      expect(refused.doc.error, JSON.stringify(refused.doc)).toMatchObject({
+        code: 'ACKNOWLEDGMENT_REQUIRED',
+        details: { remedy: ['unknown-pool'] },
+      });
+      expect(refused.doc.error?.message).toMatch(/not one of the known Vesu pools/);
+      const human = await cli(home, [
+        'supply',
+        '10',
+        'USDC',
+        '--pool',
+        UNKNOWN_POOL,
+        '--sandbox',
+        '--yes',
+      ]);
+      expect(human.stderr).toMatch(/--accept-unknown-pool/);
+      const accepted = await cli(home, [...args, '--yes', '--accept-unknown-pool']);
+      expect(accepted.doc.error, JSON.stringify(accepted.doc)).toBeUndefined();
+      mode = 'lie';
     }, 120_000);
   });
 });
