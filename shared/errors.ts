@@ -102,6 +102,14 @@ export const ErrorCode = {
   HEALTH_TOO_LOW: 'HEALTH_TOO_LOW',
   // lending: a pool rule refuses it before signing (details.reason: debt-floor, debt-cap, utilization, invalid-price, not-listed)
   LENDING_LIMIT: 'LENDING_LIMIT',
+  // lending: the pool's price of an asset is more than the tolerance away from Pragma's (details.token, poolUsd, oracleUsd, toleranceBps)
+  POOL_PRICE_DISAGREES: 'POOL_PRICE_DISAGREES',
+  // lending: the pool factory named a vToken other than the one pinned for the pool and asset (details.pinned, answered)
+  PINNED_ADDRESS_MISMATCH: 'PINNED_ADDRESS_MISMATCH',
+  // Pragma's oracle has no usable price (no pair, no entries, stale, unreadable) where one is required (details.tokens, reason)
+  ORACLE_PRICE_UNAVAILABLE: 'ORACLE_PRICE_UNAVAILABLE',
+  // a swap's minimum received is worth far less than what leaves, at Pragma's prices (details.swap, percent)
+  SWAP_BELOW_ORACLE: 'SWAP_BELOW_ORACLE',
   // sandbox liquidate: the pool refuses to liquidate a collateralised position (not-undercollateralized)
   POSITION_HEALTHY: 'POSITION_HEALTHY',
   /** a transfer to the zero address, a token contract or the router: funds would be lost */

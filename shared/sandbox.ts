@@ -25,3 +25,10 @@ export function sandboxPriceRefusal(usd: bigint): string | undefined {
     return `a sandbox price is from ${SANDBOX_PRICE_RANGE} per whole token`;
   return undefined;
 }
+
+/**
+ * What `sandbox price --only` moves alone (docs/sandbox-chain.md "Prices"): the market the
+ * aggregator quotes, Pragma's oracle, or the Vesu pool's oracle. Without it all three move.
+ */
+export const PRICE_SOURCES = ['aggregator', 'pragma', 'vesu'] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];

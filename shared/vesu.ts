@@ -16,6 +16,7 @@
  * value: i257 } and i257 = { abs: u256 (low, high), is_negative: bool } → 4 felts per Amount.
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
+import { shortString } from 'starknet';
 import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorsOf } from './erc20.js';
@@ -24,6 +25,11 @@ import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 export interface VesuPool {
   name: string;
   address: string;
+  /**
+   * named by address and not one of the network's known pools: its prices, assets and vTokens are
+   * what the node says; a plan on it needs the 'unknown-pool' acknowledgment
+   */
+  unknown?: true;
 }
 
 export interface VesuDeployment {
@@ -60,6 +66,44 @@ const DEPLOYMENTS: Readonly<Record<Network, VesuDeployment | undefined>> = Objec
     oracle: parseAddress('0x6df962cf92b281dfe2a400e241b8f3da07339698add3303f66664f7880ae880'),
   }),
 });
+
+/**
+ * The sandbox's vToken of a registry symbol: a label, never a real address (sandbox/chain/vesu.ts
+ * deploys its vTokens here; the client pins them for a sandbox shaped like any network).
+ */
+export const sandboxVTokenAddress = (symbol: string): string =>
+  parseAddress(
+    `0x${BigInt(shortString.encodeShortString(`SANDBOX_VTOKEN_${symbol}`)).toString(16)}`,
+  );
+
+/**
+ * vTokens pinned per pool address (lower-case canonical) and asset address, where a source the
+ * node does not control names them (docs/decisions.md "Pinned addresses"). vesuxyz/vesu-v2's
+ * deployment files (deployment.json at d4b21c8c; deployment-sepolia.json at f4d1eed6) name the
+ * factory, the pools, the oracle and the assets, but no vToken: the real networks have none
+ * pinned yet, and a factory answer for them stays unverified.
+ */
+const PINNED_VTOKENS: Readonly<
+  Record<Network, Readonly<Record<string, Readonly<Record<string, string>>>>>
+> = Object.freeze({ mainnet: Object.freeze({}), sepolia: Object.freeze({}) });
+
+/**
+ * The vToken pinned for `asset` in `pool` on `network` (a sandbox: its own, for the network's
+ * known pools), or undefined when none is pinned.
+ */
+export function pinnedVToken(
+  network: Network,
+  sandbox: boolean,
+  pool: string,
+  asset: { symbol: string; address: string },
+): string | undefined {
+  const poolKey = parseAddress(pool);
+  if (sandbox) {
+    const known = DEPLOYMENTS[network]?.pools.some((p) => BigInt(p.address) === BigInt(poolKey));
+    return known === true ? sandboxVTokenAddress(asset.symbol) : undefined;
+  }
+  return PINNED_VTOKENS[network][poolKey]?.[parseAddress(asset.address)];
+}
 
 /** The Vesu deployment of a network (a sandbox's is that of the network it is shaped like), or undefined when it has none. */
 export function vesuFor(network: Network): VesuDeployment | undefined {

@@ -11,7 +11,7 @@
  * The Vesu cases fail until the sandbox serves Vesu v2 (branches w/vesu-client, w/vesu-sandbox).
  */
 import type { FastifyInstance } from 'fastify';
-import { CallData, type Abi } from 'starknet';
+import { CairoCustomEnum, CallData, type Abi } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERC20_ENTRYPOINT, selectorOf } from '../shared/erc20.js';
 import {
@@ -23,6 +23,12 @@ import {
 } from '../shared/staking.js';
 import { resolveToken } from '../shared/tokens.js';
 import * as vesu from '../shared/vesu.js';
+import {
+  PRAGMA_ENTRYPOINT,
+  PRAGMA_ORACLE,
+  PRAGMA_OTHER_ENTRYPOINT,
+  pairIdFelt,
+} from '../shared/pragma.js';
 import { DEFAULT_POOLS, resolvePools } from '../sandbox/aggregator/pools.js';
 import { buildChainEmulator } from '../sandbox/chain/app.js';
 import {
@@ -250,6 +256,7 @@ function contractAt(address: bigint): OfficialContract | undefined {
   if (address === addr(DEPLOYMENT.poolFactory)) return 'vesu-pool-factory';
   if (address === addr(vUsdc)) return 'vesu-v-token';
   if (address === addr(oracle)) return 'vesu-oracle';
+  if (address === addr(PRAGMA_ORACLE.mainnet)) return 'pragma-oracle';
   if ([STRK, ETH, USDC].some((t) => addr(t.address) === address)) return 'erc20';
   return undefined;
 }
@@ -281,6 +288,9 @@ function argFor(name: string, type: string): unknown {
     collateral_shares: { abs: 10n ** 18n, is_negative: false },
     rate_accumulator: 10n ** 18n,
     asset_scale: 10n ** 6n,
+    // Pragma's views: DataType::SpotEntry('ETH/USD'), AggregationMode::Median
+    data_type: new CairoCustomEnum({ SpotEntry: pairIdFelt('ETH/USD') }),
+    aggregation_mode: new CairoCustomEnum({ Median: {} }),
   };
   if (name in byName) return byName[name];
   throw new Error(`no test value for ${name}: ${type}`);
@@ -334,6 +344,13 @@ const VIEW_CASES: ViewCase[] = [
     to: () => oracle,
     entrypoint,
   })),
+  ...[...Object.values(PRAGMA_ENTRYPOINT), ...Object.values(PRAGMA_OTHER_ENTRYPOINT)].map(
+    (entrypoint) => ({
+      contract: 'pragma-oracle' as const,
+      to: () => PRAGMA_ORACLE.mainnet,
+      entrypoint,
+    }),
+  ),
 ].filter(
   (c) =>
     officialAbi(c.contract).functions.get(c.entrypoint)?.mutability !== 'external' &&
@@ -472,6 +489,7 @@ describe('the ABI the sandbox serves from starknet_getClassAt names what it serv
     ['vesu-pool-factory', () => DEPLOYMENT.poolFactory],
     ['vesu-v-token', () => vUsdc],
     ['vesu-oracle', () => oracle],
+    ['pragma-oracle', () => PRAGMA_ORACLE.mainnet],
   ];
   it.each(contracts.map(([c, to], i) => [`${c} #${i}`, c, to] as const))(
     '%s',
@@ -523,4 +541,43 @@ describe('the ABI the sandbox serves from starknet_getClassAt names what it serv
       expect(problems).toEqual([]);
     },
   );
+});
+
+describe("Pragma's oracle: the median decodes with the official ABI and follows the sandbox's price knob", () => {
+  const median = async (pair: string) => {
+    const official = officialAbi('pragma-oracle');
+    const calldata = new CallData(official.abi)
+      .compile('get_data_median', [new CairoCustomEnum({ SpotEntry: pairIdFelt(pair) })])
+      .map(BigInt);
+    const answer = await view(PRAGMA_ORACLE.mainnet, 'get_data_median', calldata);
+    expect(answer.error, JSON.stringify(answer.error)).toBeUndefined();
+    const felts = (answer.result as string[]).map(BigInt);
+    expect(roundTripOutputs(official, 'get_data_median', felts)).toEqual(felts);
+    return new CallData(official.abi).parse('get_data_median', felts as never) as {
+      price: bigint;
+      decimals: bigint;
+      last_updated_timestamp: bigint;
+      num_sources_aggregated: bigint;
+    };
+  };
+
+  it('a price set for ETH alone is its median at 8 decimals, dated now; the market keeps its own', async () => {
+    await knob('/sandbox/chain/price', { token: ETH.address, usd: '1234.5', only: 'pragma' });
+    const eth = await median('ETH/USD');
+    expect(eth.price).toBe(123_450_000_000n);
+    expect(eth.decimals).toBe(8n);
+    expect(eth.num_sources_aggregated).toBeGreaterThan(0n);
+    const block = await rpc('starknet_getBlockWithTxHashes', { block_id: 'latest' });
+    const timestamp = BigInt((block.result as { timestamp: number }).timestamp);
+    expect(eth.last_updated_timestamp).toBeGreaterThanOrEqual(timestamp);
+    // the lending oracle did not move with it
+    const vesuPrice = await view(oracle, 'price', [addr(ETH.address)]);
+    const value = BigInt((vesuPrice.result as string[])[0]!);
+    expect(value).not.toBe(1234_500_000_000_000_000_000n);
+  });
+
+  it('a pair with no entries answers as the real oracle does: price 0, decimals 0, no sources', async () => {
+    const none = await median('NOPE/USD');
+    expect([none.price, none.decimals, none.num_sources_aggregated]).toEqual([0n, 0n, 0n]);
+  });
 });

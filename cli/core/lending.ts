@@ -12,8 +12,14 @@ import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { feltHex } from '../../shared/felt.js';
-import { listTokens, type Network, type Token } from '../../shared/tokens.js';
-import { findVesuPool, type VesuPool, VESU_SCALE, vesuFor } from '../../shared/vesu.js';
+import { addressToBigInt, listTokens, type Network, type Token } from '../../shared/tokens.js';
+import {
+  findVesuPool,
+  pinnedVToken,
+  type VesuPool,
+  VESU_SCALE,
+  vesuFor,
+} from '../../shared/vesu.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { mapChainError } from './chain/errors.js';
@@ -35,6 +41,8 @@ export { HEALTH_MARGIN, VESU_SCALE } from '../../shared/vesu.js';
 
 export interface LendingReadOptions {
   signal?: AbortSignal | undefined;
+  /** a sandbox's chain: its own vTokens are the pinned ones (shared/vesu.ts pinnedVToken) */
+  sandbox?: boolean | undefined;
 }
 
 const U128 = 1n << 128n;
@@ -44,8 +52,9 @@ const hex = (v: bigint): string => feltHex(v);
 
 /**
  * The pool a lending command uses on `network`: `--pool` by name or address, else the documented
- * default. NETWORK_UNSUPPORTED where the network has no known pool; UNKNOWN_POOL for a pool that
- * is not one of the network's.
+ * default. NETWORK_UNSUPPORTED where the network has no known pool; UNKNOWN_POOL for a name that
+ * is not one of the network's; an address that is not one of them is an unknown pool
+ * (`unknown: true`), which a plan says and asks to be acknowledged ('unknown-pool').
  */
 export function lendingPool(network: Network, nameOrAddress?: string | undefined): VesuPool {
   networkAllows('lending', network);
@@ -57,6 +66,11 @@ export function lendingPool(network: Network, nameOrAddress?: string | undefined
     );
   const key = nameOrAddress ?? deployment.defaultPool;
   const pool = findVesuPool(deployment, key);
+  // a pool named by address that is not a known one: said unknown, acknowledged by the person
+  // (legs/index.ts legAcknowledgments), never taken for a known one
+  const address = /^0x/i.test(key.trim()) ? addressToBigInt(key.trim()) : undefined;
+  if (pool === undefined && address !== undefined && address !== 0n && address < 2n ** 251n)
+    return { name: `unknown pool ${feltHex(address)}`, address: feltHex(address), unknown: true };
   if (pool === undefined)
     throw new AppError(
       ErrorCode.UNKNOWN_POOL,
@@ -358,7 +372,16 @@ export async function readPair(
     const listed = <T>(read: Promise<T>, token: Token): Promise<T> =>
       read.catch(async (e: unknown) => {
         if (!reverted(e)) throw e;
-        const named = await factoryVToken(views, factory, pool, token).catch(() => undefined);
+        const named = await factoryVToken(
+          views,
+          factory,
+          pool,
+          token,
+          pinsOf(reader, options),
+        ).catch((e: unknown) => {
+          if (e instanceof AppError && e.code === ErrorCode.PINNED_ADDRESS_MISMATCH) throw e;
+          return undefined;
+        });
         if (named === 0n)
           throw new AppError(
             ErrorCode.LENDING_LIMIT,
@@ -464,11 +487,17 @@ export interface SupplyState {
 }
 
 /** The factory's `v_token_for_asset(pool, asset)`: one felt (0: no vToken), else garbled. */
+/**
+ * The factory's vToken for `token` in `pool` (0: none), held against the pin where one exists
+ * (shared/vesu.ts pinnedVToken): an answer naming another contract is refused before anything is
+ * built (PINNED_ADDRESS_MISMATCH), so an approve never goes to an address the node chose.
+ */
 const factoryVToken = (
   views: Viewer,
   factory: string,
   pool: VesuPool,
   token: Token,
+  pins: { network: Network; sandbox?: boolean | undefined },
 ): Promise<bigint> =>
   views({
     contractAddress: factory,
@@ -476,8 +505,24 @@ const factoryVToken = (
     calldata: [pool.address, token.address],
   }).then((f) => {
     if (f.length !== 1) throw garbled('a vToken address');
-    return f[0] as bigint;
+    const answered = f[0] as bigint;
+    const pinned = pinnedVToken(pins.network, pins.sandbox === true, pool.address, token);
+    if (answered !== 0n && pinned !== undefined && BigInt(pinned) !== answered)
+      throw new AppError(
+        ErrorCode.PINNED_ADDRESS_MISMATCH,
+        `nothing was signed: the node says the ${token.symbol} vToken of the ${pool.name} pool is ${hex(answered)}, not the pinned ${pinned}; refusing to build anything on it`,
+        { details: { token: token.symbol, pinned, answered: hex(answered) } },
+      );
+    return answered;
   });
+
+const pinsOf = (
+  reader: Pick<ChainReader, 'network'>,
+  options: LendingReadOptions,
+): { network: Network; sandbox: boolean } => ({
+  network: reader.network,
+  sandbox: options.sandbox === true,
+});
 
 /** An asset the factory names no vToken for: nothing to supply to or withdraw from. */
 const noVToken = (pool: VesuPool, token: Token): AppError =>
@@ -499,7 +544,13 @@ export async function readVToken(
 ): Promise<string> {
   return scoped(options, async () => {
     const views = options.views ?? batchedViews(reader);
-    const address = await factoryVToken(views, factoryOf(reader.network), pool, token);
+    const address = await factoryVToken(
+      views,
+      factoryOf(reader.network),
+      pool,
+      token,
+      pinsOf(reader, options),
+    );
     const named = address === 0n ? undefined : hex(address);
     if (options.vTokens !== undefined && options.vTokens.get(pool.address, token.address) !== named)
       await options.vTokens.putOne(pool.address, token.address, named);
@@ -579,7 +630,7 @@ export async function readSupply(
   return scoped(options, async () => {
     const views = options.views ?? batchedViews(reader);
     const hint = options.vTokens?.get(pool.address, token.address);
-    const found = factoryVToken(views, factory, pool, token);
+    const found = factoryVToken(views, factory, pool, token, pinsOf(reader, options));
     const hinted = hint === undefined ? undefined : ownerShares(views, hint, reader.address);
     hinted?.catch(() => undefined); // awaited only when the factory confirms the hint
     const foundNow = settledOf(found);
@@ -742,7 +793,7 @@ export async function readLending(
     // round 1
     const supplyRows = tokens.map((token) => {
       const hint = options.vTokens?.get(pool.address, token.address);
-      const found = quiet(factoryVToken(views, factory, pool, token));
+      const found = quiet(factoryVToken(views, factory, pool, token, pinsOf(reader, options)));
       // the asset's config and utilisation in round 1 where the rates are asked: they follow from
       // them (and a held pair's limits); else the config is asked in round 2, for a held pair only
       const config = withRates

@@ -8,7 +8,11 @@
 import { Type } from 'typebox';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
+import {
+  type PriceSource,
+  SANDBOX_MARKET_UNIT,
+  sandboxPriceRefusal,
+} from '../../shared/sandbox.js';
 import { parseAddress, resolveToken, sameAddress } from '../../shared/tokens.js';
 import { printable } from '../../shared/printable.js';
 import { VESU_NOT_UNDERCOLLATERALIZED } from '../../shared/vesu.js';
@@ -84,29 +88,36 @@ export interface PriceResult {
   address: string;
   /** the oracle's price now, exact (USD per whole token) */
   usd: string;
-  /** the market's (the aggregator's) price after its pools moved to it: as close as reserves allow */
-  marketUsd: string;
+  /** the market's (the aggregator's) price now (after its pools moved to it: as close as reserves allow); absent for the market's unit */
+  marketUsd?: string;
+  /** the one source moved (absent: all three) */
+  only?: PriceSource;
 }
 
 const PriceAnswer = Type.Object({
   token: Type.String(),
   symbol: Type.String(),
   usd: Type.String(),
-  marketUsd: Type.String(),
+  marketUsd: Type.Optional(Type.String()),
 });
 
 /**
- * Sets the running sandbox's USD price of a token: the lending oracle's, and the market's (its
- * pools move to it, so the aggregator quotes it). `usd` is an exact decimal (at most 18 places).
+ * Sets the running sandbox's USD price of a token: the lending oracle's, Pragma's, and the
+ * market's (its pools move to it, so the aggregator quotes it); `only` moves one of them alone
+ * (docs/sandbox-chain.md "Prices"). `usd` is an exact decimal (at most 18 places).
  */
 export async function setSandboxPrice(
   endpoints: Endpoints,
   tokenText: string,
   usdText: string,
   call: CallOptions = {},
+  only?: PriceSource,
 ): Promise<PriceResult> {
   const token = resolveToken(endpoints.network, tokenText);
-  if (sameAddress(token.address, resolveToken(endpoints.network, SANDBOX_MARKET_UNIT).address))
+  if (
+    (only === undefined || only === 'aggregator') &&
+    sameAddress(token.address, resolveToken(endpoints.network, SANDBOX_MARKET_UNIT).address)
+  )
     throw usageError(
       `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price is 1 and stays so`,
     );
@@ -122,16 +133,17 @@ export async function setSandboxPrice(
     timeoutMs: 5_000,
   });
   try {
-    const { body } = await http.post<{ marketUsd: string }>(
+    const { body } = await http.post<{ marketUsd?: string }>(
       'sandbox/chain/price',
-      { token: token.address, usd: formatAmount(usd, 18) },
+      { token: token.address, usd: formatAmount(usd, 18), ...(only === undefined ? {} : { only }) },
       { signal: call.signal, schema: PriceAnswer },
     );
     return {
       token: token.symbol,
       address: token.address,
       usd: formatAmount(usd, 18),
-      marketUsd: body.marketUsd,
+      ...(body.marketUsd === undefined ? {} : { marketUsd: body.marketUsd }),
+      ...(only === undefined ? {} : { only }),
     };
   } catch (error) {
     // the emulator refuses a price its market cannot take (a pool left without a reserve)

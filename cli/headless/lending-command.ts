@@ -30,7 +30,8 @@ export const lendingHelp = (
   kind: LendingKind,
 ): string => `  --pool NAME|ADDRESS the Vesu pool (default: the network's main pool: Prime on mainnet, WBTC
                       Prime Sepolia on sepolia; a sandbox has its shape's)
-${takesLowHealth(kind) ? '  --accept-low-health accept a health factor left below 1.2 (at or below 1 is always refused)\n' : ''}${SIGNING_HELP}`;
+${takesLowHealth(kind) ? '  --accept-low-health accept a health factor left below 1.2 (at or below 1 is always refused)\n' : ''}  --accept-unknown-pool use a pool named by address that is not a known one
+${SIGNING_HELP}`;
 
 /**
  * Parse a lending command's flags; `extra` adds its own. `--accept-low-health` given to a command
@@ -44,7 +45,12 @@ export function parseLendingArgs(
 ) {
   const parsed = parseSigningArgs(
     argv,
-    { pool: { type: 'string' }, 'accept-low-health': { type: 'boolean' }, ...extra },
+    {
+      pool: { type: 'string' },
+      'accept-low-health': { type: 'boolean' },
+      'accept-unknown-pool': { type: 'boolean' },
+      ...extra,
+    },
     { swaps: false },
   );
   const { options, values } = parsed;
@@ -55,6 +61,7 @@ export function parseLendingArgs(
   const acknowledged = [
     ...(options.acknowledged ?? []),
     ...(values['accept-low-health'] === true ? (['low-health'] as const) : []),
+    ...(values['accept-unknown-pool'] === true ? (['unknown-pool'] as const) : []),
   ];
   return {
     ...parsed,

@@ -46,6 +46,7 @@ export const REMEDY_WORDS: Record<string, string> = {
   band: 'a wider --band accepts it',
   'min-trade': 'a lower --min-trade makes those swaps too',
   'low-health': 'pass --accept-low-health to accept the low health factor',
+  'unknown-pool': 'pass --accept-unknown-pool to use a pool that is not a known one',
 };
 
 function remedyOf(details: Record<string, unknown> | undefined): string {

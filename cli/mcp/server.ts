@@ -144,7 +144,7 @@ const INSTRUCTIONS = (o: ToolServerOptions): string =>
     o.allowExecute
       ? `On a host that cannot ask the person to confirm (no elicitation), execute_plan runs only on a server started with --max-usd and --budget-usd (and, for a plan that pays someone, ${RECIPIENT_FLAG}).`
       : '',
-    'Errors are results with isError and {"error":{"code","message"}}: act on the message (e.g. QUOTE_CHANGED or CONFIRMATION_REQUIRED: plan again; PLAN_CHANGED: nothing was signed, show the person the new plan in details.plan and execute details.planId once they confirm it; AUTH_REQUIRED or SESSION_EXPIRED: the person signs in again — login, then verify with the code they read to you; BUDGET_EXCEEDED, LIMIT_EXCEEDED or RECIPIENT_NOT_ALLOWED: tell the person, do not split or reroute the payment to get around it).',
+    'Errors are results with isError and {"error":{"code","message"}}: act on the message (e.g. QUOTE_CHANGED or CONFIRMATION_REQUIRED: plan again; PLAN_CHANGED: nothing was signed, show the person the new plan in details.plan and execute details.planId once they confirm it; AUTH_REQUIRED or SESSION_EXPIRED: the person signs in again — login, then verify with the code they read to you; BUDGET_EXCEEDED, LIMIT_EXCEEDED or RECIPIENT_NOT_ALLOWED: tell the person, do not split or reroute the payment to get around it; ORACLE_PRICE_UNAVAILABLE, SWAP_BELOW_ORACLE, POOL_PRICE_DISAGREES or PINNED_ADDRESS_MISMATCH: the prices or addresses could not be checked against an independent source, so tell the person and do not retry through another route or pool).',
     UNTRUSTED_NOTE,
   ]
     .filter(Boolean)

@@ -112,6 +112,10 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.NO_POSITION,
   ErrorCode.HEALTH_TOO_LOW,
   ErrorCode.LENDING_LIMIT,
+  ErrorCode.POOL_PRICE_DISAGREES,
+  ErrorCode.PINNED_ADDRESS_MISMATCH,
+  ErrorCode.ORACLE_PRICE_UNAVAILABLE,
+  ErrorCode.SWAP_BELOW_ORACLE,
 ]);
 
 /** Our own sentence for a code whose message may carry a service's words. */

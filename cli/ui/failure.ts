@@ -165,6 +165,22 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
     title: "The pool's limits refuse it",
     next: 'Nothing was signed. Change the amount as said above.',
   },
+  [ErrorCode.POOL_PRICE_DISAGREES]: {
+    title: "The pool's price disagrees with the oracle",
+    next: 'Nothing was signed. The health factor cannot be trusted while they disagree; try again later.',
+  },
+  [ErrorCode.PINNED_ADDRESS_MISMATCH]: {
+    title: 'The chain named an unexpected contract',
+    next: 'Nothing was signed. The node answered an address other than the pinned one: use another node.',
+  },
+  [ErrorCode.ORACLE_PRICE_UNAVAILABLE]: {
+    title: 'No independent price',
+    next: 'Nothing was signed. The oracle has no usable price for a token this moves.',
+  },
+  [ErrorCode.SWAP_BELOW_ORACLE]: {
+    title: 'The swap returns far less than it is worth',
+    next: "Nothing was signed. Its minimum is worth less than half of what leaves at the oracle's prices.",
+  },
   [ErrorCode.NO_POSITION]: {
     title: 'No such position',
     next: 'Nothing was signed. Check the tokens against the positions above.',

@@ -6,7 +6,7 @@
  *   `POST /sandbox/faults` (latency; "down" = failNext with a large count), `/sandbox/chain/revert-next`,
  *   `/sandbox/chain/gas-price`, `/sandbox/chain/confirm-delay`, `/sandbox/chain/mint`,
  *   `/sandbox/chain/fund`, `/sandbox/chain/trade`, `/sandbox/chain/advance` (the chain's clock),
- *   `/sandbox/chain/price` (the lending oracle's and the market's price of a token),
+ *   `/sandbox/chain/price` (a token's price on the lending oracle, Pragma's oracle and the market, or one alone),
  *   `/sandbox/chain/liquidate` (the sandbox's liquidator liquidates a position),
  *   `/sandbox/chain/remove-staker` (a staker's removal, as the staking contract's unstake_action),
  *   `/sandbox/paymaster/tamper`, and `GET /sandbox/chain/state`.
@@ -21,6 +21,7 @@ import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
 import { Chain, LiquidationRefused } from './chain.js';
 import { fromI257Felts } from '../../shared/vesu.js';
+import { PRICE_SOURCES, type PriceSource } from '../../shared/sandbox.js';
 import { Revert, revertReason } from './executor.js';
 import { dispatch, type MethodTable } from './jsonrpc.js';
 import { createPaymaster, type PaymasterKnobs, type TamperMode } from './paymaster.js';
@@ -98,8 +99,10 @@ const PriceBody = Type.Object(
     token: Type.String({ maxLength: 80 }),
     /** USD per whole token, a plain decimal (at most 18 decimals) */
     usd: Type.String({ maxLength: 100 }),
-    /** false: the oracle answers the price with is_valid = false */
+    /** false: the lending oracle answers the price with is_valid = false, Pragma's has no entries */
     valid: Type.Optional(Type.Boolean()),
+    /** move only this source (shared/sandbox.ts PRICE_SOURCES); all three without it */
+    only: Type.Optional(Type.Union(PRICE_SOURCES.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false },
 );
@@ -335,7 +338,12 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
   );
 
   app.post('/sandbox/chain/price', { schema: { body: PriceBody } }, async (request, reply) => {
-    const body = request.body as { token: string; usd: string; valid?: boolean };
+    const body = request.body as {
+      token: string;
+      usd: string;
+      valid?: boolean;
+      only?: PriceSource;
+    };
     const token = findToken(chain.network, body.token);
     if (token === undefined)
       return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
@@ -349,13 +357,14 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
       });
     }
     try {
-      const set = chain.setPrice(token, usd, body.valid ?? true);
+      const set = chain.setPrice(token, usd, body.valid ?? true, body.only);
       return {
         token: token.address,
         symbol: token.symbol,
         usd: formatAmount(set.usd, 18),
-        marketUsd: formatAmount(set.marketUsd, 18),
+        ...(set.marketUsd === undefined ? {} : { marketUsd: formatAmount(set.marketUsd, 18) }),
         valid: body.valid ?? true,
+        ...(body.only === undefined ? {} : { only: body.only }),
       };
     } catch (error) {
       return reply.code(400).send({

@@ -23,7 +23,11 @@ import { hash } from 'starknet';
 import { parseAmount } from '../../shared/amount.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../../shared/swap-calldata.js';
-import { SANDBOX_MARKET_UNIT, sandboxPriceRefusal } from '../../shared/sandbox.js';
+import {
+  type PriceSource,
+  SANDBOX_MARKET_UNIT,
+  sandboxPriceRefusal,
+} from '../../shared/sandbox.js';
 import {
   findToken,
   listTokens,
@@ -77,6 +81,8 @@ import { RouterContract, SWAP_SELECTOR } from './router.js';
 import { SANDBOX_REMOVE_STAKER, stakingContracts } from './staking.js';
 import { STAKING_CONTRACT } from '../../shared/staking.js';
 import { LIQUIDATE_POSITION_SELECTOR, type VesuDeployment, vesuContracts } from './vesu.js';
+import { PragmaOracleContract } from './pragma.js';
+import { PRAGMA_ORACLE, pragmaPairOf, PRAGMA_USD_DECIMALS } from '../../shared/pragma.js';
 import { findBestRoute, spotPrices } from '../aggregator/router.js';
 import { toCalldata, toRouteResponse } from '../aggregator/wire.js';
 
@@ -103,6 +109,11 @@ export const faucetAmounts = (
 
 const STRK = BigInt(resolveToken('mainnet', 'STRK').address);
 const USDC_ADDRESS = resolveToken('mainnet', SANDBOX_MARKET_UNIT).address;
+/** A USD price of 18 decimals at Pragma's 8 (rounded down; at least one unit). */
+const toPragma = (usd: bigint): bigint => {
+  const scaled = usd / 10n ** BigInt(18 - PRAGMA_USD_DECIMALS);
+  return scaled > 0n ? scaled : 1n;
+};
 /** Whoever trades on the pools besides our users (the price-move knob). */
 const THIRD_PARTY_ADDRESS = 0x53414e44424f585f4d41524b4554n; // "SANDBOX_MARKET"
 /** the sandbox's liquidator (the liquidation knob's sender) */
@@ -176,6 +187,8 @@ export class Chain {
   readonly genesisTime: bigint;
   /** the Vesu-like lending pool, its oracle and vTokens (vesu.ts) */
   readonly vesu: VesuDeployment;
+  /** the Pragma-like oracle at the network's Pragma address (pragma.ts) */
+  readonly pragma: PragmaOracleContract;
 
   constructor(options: ChainOptions) {
     this.network = options.network ?? 'mainnet';
@@ -190,9 +203,21 @@ export class Chain {
       this.contracts.add(address, contract);
     this.vesu = vesuContracts(() => this.chainTime(), this.network);
     for (const { address, contract } of this.vesu.contracts) this.contracts.add(address, contract);
+    this.pragma = new PragmaOracleContract(() => this.chainTime());
+    this.contracts.add(BigInt(PRAGMA_ORACLE[this.network]), this.pragma);
     const seed = new StateView(this.ledger);
-    // the oracle starts at the market's prices (the aggregator quotes the same pools)
-    this.vesu.seed(seed, this.usdPrices());
+    // the oracles start at the market's prices (the aggregator quotes the same pools)
+    const prices = this.usdPrices();
+    this.vesu.seed(seed, prices);
+    for (const token of listTokens(this.network)) {
+      const usd =
+        this.marketTokenOf(token)?.address === USDC_ADDRESS
+          ? 10n ** 18n
+          : prices.get(token.address);
+      const pair = pragmaPairOf(token);
+      if (pair !== undefined && usd !== undefined && usd > 0n)
+        this.pragma.setPrice(seed, pair, toPragma(usd));
+    }
     seed.commit();
     this.ledger.mint(STRK, RELAYER_ADDRESS, RELAYER_FLOAT);
     this.#sealBlock([], 0);
@@ -256,43 +281,64 @@ export class Chain {
   }
 
   /**
-   * The price knob (`finance-tui sandbox price`): sets the lending oracle's USD price of `token`
-   * (18 decimals; `valid: false` makes the oracle say the price is not valid) and moves the
-   * market to it: every pool holding the token has that token's reserve rescaled by old price /
-   * new price, so the pools stay mutually consistent and the aggregator quotes the new price.
-   * USDC is the market's unit of account (its price is 1 by definition there): refused.
+   * The price knob (`finance-tui sandbox price`): sets `token`'s USD price (18 decimals) for the
+   * lending oracle (`valid: false` makes it say the price is not valid), Pragma's oracle (its pair,
+   * 8 decimals; `valid: false` leaves the pair without entries) and the market: every pool holding
+   * the token has that token's reserve rescaled by old price / new price, so the pools stay
+   * mutually consistent and the aggregator quotes the new price. `only` moves one of the three
+   * alone, so they disagree (docs/sandbox-chain.md "Prices"). USDC is the market's unit of
+   * account (its price is 1 by definition there): moving the market's is refused.
    */
-  setPrice(token: Token, usd: bigint, valid = true): { usd: bigint; marketUsd: bigint } {
+  setPrice(
+    token: Token,
+    usd: bigint,
+    valid = true,
+    only?: PriceSource,
+  ): { usd: bigint; marketUsd: bigint | undefined } {
     if (usd <= 0n) throw new RangeError('the price must be positive');
     const outOfRange = sandboxPriceRefusal(usd);
     if (outOfRange !== undefined) throw new RangeError(outOfRange);
     const market = this.marketTokenOf(token);
-    if (market?.address === USDC_ADDRESS)
-      throw new RangeError(
-        `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,
-      );
-    const old =
+    const marketPrice = (): bigint | undefined =>
       market === undefined
         ? undefined
         : spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address);
-    if (market === undefined || old === undefined || old === 0n)
-      throw new RangeError(`${token.symbol} has no market price in the sandbox`);
-    for (const pool of this.ledger.pools) {
-      const scale = (reserve: bigint): bigint => {
-        const next = (reserve * old) / usd;
-        if (next <= 0n) throw new RangeError('that price leaves a pool without reserves');
-        return next;
-      };
-      if (pool.tokenA.address === market.address) pool.reserveA = scale(pool.reserveA);
-      if (pool.tokenB.address === market.address) pool.reserveB = scale(pool.reserveB);
+    if (only === undefined || only === 'aggregator') {
+      if (market?.address === USDC_ADDRESS)
+        throw new RangeError(
+          `${SANDBOX_MARKET_UNIT} is the sandbox market's unit of account: its price stays 1`,
+        );
+      const old = marketPrice();
+      if (market === undefined || old === undefined || old === 0n)
+        throw new RangeError(`${token.symbol} has no market price in the sandbox`);
+      // every reserve checked before any moves: a refused price leaves the market as it was
+      const scaled = this.ledger.pools.map((pool) => {
+        const scale = (reserve: bigint): bigint => {
+          const next = (reserve * old) / usd;
+          if (next <= 0n) throw new RangeError('that price leaves a pool without reserves');
+          return next;
+        };
+        return {
+          pool,
+          a: pool.tokenA.address === market.address ? scale(pool.reserveA) : pool.reserveA,
+          b: pool.tokenB.address === market.address ? scale(pool.reserveB) : pool.reserveB,
+        };
+      });
+      for (const { pool, a, b } of scaled) {
+        pool.reserveA = a;
+        pool.reserveB = b;
+      }
     }
     const view = new StateView(this.ledger);
-    this.vesu.oracle.setPrice(view, BigInt(token.address), usd, valid);
+    if (only === undefined || only === 'vesu')
+      this.vesu.oracle.setPrice(view, BigInt(token.address), usd, valid);
+    const pair = pragmaPairOf(token);
+    if (only === 'pragma' && pair === undefined)
+      throw new RangeError(`${token.symbol} has no Pragma pair in the sandbox`);
+    if ((only === undefined || only === 'pragma') && pair !== undefined)
+      this.pragma.setPrice(view, pair, valid ? toPragma(usd) : undefined);
     view.commit();
-    return {
-      usd,
-      marketUsd: spotPrices(this.ledger.pools, USDC_ADDRESS).get(market.address) ?? 0n,
-    };
+    return { usd, marketUsd: marketPrice() };
   }
 
   #sealBlock(transactions: bigint[], visibleAt: number): BlockRecord {

@@ -21,6 +21,7 @@
 import { selectorOf } from '../../shared/erc20.js';
 import { CLASS_HASH, POOL_CLASS_HASH } from './contracts.js';
 import { hex } from './executor.js';
+import { PRAGMA_CLASS_HASH } from './pragma.js';
 import { ROUTER_CLASS_HASH } from './router.js';
 import { DELEGATION_POOL_CLASS_HASH, STAKING_CLASS_HASH } from './staking.js';
 import {
@@ -917,6 +918,70 @@ const VESU_FACTORY_ABI: AbiEntry[] = [
   { type: 'event', name: 'vesu::pool_factory::PoolFactory::Event', kind: 'enum', variants: [] },
 ];
 
+const PRAGMA_DATA_TYPE = 'pragma::entry::structs::DataType';
+const PRAGMA_RESPONSE = 'pragma::entry::structs::PragmaPricesResponse';
+const PRAGMA_MODE = 'pragma::entry::structs::AggregationMode';
+const OPTION_U64 = 'core::option::Option::<core::integer::u64>';
+
+/** Pragma's oracle, the views the sandbox serves (astraly-labs/pragma-oracle b02ad9e4, `IPragmaABI`). */
+const PRAGMA_ABI: AbiEntry[] = [
+  { type: 'impl', name: 'IPragmaABIImpl', interface_name: 'pragma::oracle::oracle::IPragmaABI' },
+  ...CORE_TYPES,
+  {
+    type: 'enum',
+    name: OPTION_U64,
+    variants: [
+      { name: 'Some', type: 'core::integer::u64' },
+      { name: 'None', type: '()' },
+    ],
+  },
+  {
+    type: 'enum',
+    name: PRAGMA_DATA_TYPE,
+    variants: [
+      { name: 'SpotEntry', type: 'core::felt252' },
+      { name: 'FutureEntry', type: '(core::felt252, core::integer::u64)' },
+      { name: 'GenericEntry', type: 'core::felt252' },
+    ],
+  },
+  {
+    type: 'struct',
+    name: PRAGMA_RESPONSE,
+    members: [
+      { name: 'price', type: 'core::integer::u128' },
+      { name: 'decimals', type: 'core::integer::u32' },
+      { name: 'last_updated_timestamp', type: 'core::integer::u64' },
+      { name: 'num_sources_aggregated', type: 'core::integer::u32' },
+      { name: 'expiration_timestamp', type: OPTION_U64 },
+    ],
+  },
+  {
+    type: 'enum',
+    name: PRAGMA_MODE,
+    variants: [
+      { name: 'Median', type: '()' },
+      { name: 'Mean', type: '()' },
+      { name: 'ConversionRate', type: '()' },
+      { name: 'Error', type: '()' },
+    ],
+  },
+  {
+    type: 'interface',
+    name: 'pragma::oracle::oracle::IPragmaABI',
+    items: [
+      fn('get_decimals', [input('data_type', PRAGMA_DATA_TYPE)], ['core::integer::u32'], 'view'),
+      fn('get_data_median', [input('data_type', PRAGMA_DATA_TYPE)], [PRAGMA_RESPONSE], 'view'),
+      fn(
+        'get_data',
+        [input('data_type', PRAGMA_DATA_TYPE), input('aggregation_mode', PRAGMA_MODE)],
+        [PRAGMA_RESPONSE],
+        'view',
+      ),
+    ],
+  },
+  { type: 'event', name: 'pragma::oracle::oracle::Oracle::Event', kind: 'enum', variants: [] },
+];
+
 /** The entry points of an ABI, as Sierra lists them: sorted by selector, function_idx in ABI order. */
 function entryPoints(abi: readonly AbiEntry[]): Record<string, unknown> {
   const names: string[] = [];
@@ -962,6 +1027,7 @@ export function contractClassOf(classHash: bigint): Record<string, unknown> | un
     [VTOKEN_CLASS_HASH, contractClass(VTOKEN_ABI)],
     [VESU_ORACLE_CLASS_HASH, contractClass(VESU_ORACLE_ABI)],
     [VESU_FACTORY_CLASS_HASH, contractClass(VESU_FACTORY_ABI)],
+    [PRAGMA_CLASS_HASH, contractClass(PRAGMA_ABI)],
   ]);
   return classes.get(classHash);
 }

@@ -42,6 +42,7 @@ import {
   VESU_ORACLE_SELECTOR,
   VESU_POOL_SELECTOR,
   VESU_SCALE,
+  sandboxVTokenAddress,
   vesuFor,
   VTOKEN_SELECTOR,
 } from '../../shared/vesu.js';
@@ -271,7 +272,7 @@ export function listedAssets(setup: VesuSetup = MAINNET): ListedAsset[] {
       token,
       address: BigInt(token.address),
       scale: 10n ** BigInt(token.decimals),
-      vToken: label(`SANDBOX_VTOKEN_${symbol}`),
+      vToken: BigInt(sandboxVTokenAddress(symbol)),
     };
   });
 }

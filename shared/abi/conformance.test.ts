@@ -30,6 +30,7 @@ import {
   STAKING_SIGNATURE,
 } from '../staking.js';
 import * as vesu from '../vesu.js';
+import { PRAGMA_ENTRYPOINT, PRAGMA_SIGNATURE } from '../pragma.js';
 
 interface Table {
   name: string;
@@ -68,6 +69,12 @@ export const TABLES: Table[] = [
   vesuTable('VESU_FACTORY_SIGNATURE', 'VESU_FACTORY_ENTRYPOINT', 'vesu-pool-factory'),
   vesuTable('VTOKEN_SIGNATURE', 'VTOKEN_ENTRYPOINT', 'vesu-v-token'),
   vesuTable('VESU_ORACLE_SIGNATURE', 'VESU_ORACLE_ENTRYPOINT', 'vesu-oracle'),
+  {
+    name: 'PRAGMA_SIGNATURE',
+    contract: 'pragma-oracle',
+    entrypoints: PRAGMA_ENTRYPOINT,
+    signatures: PRAGMA_SIGNATURE,
+  },
 ];
 
 /** Every (table, key) pair, with the entrypoint name the client sends. */

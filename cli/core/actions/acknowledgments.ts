@@ -3,7 +3,8 @@
  * pipeline"): a plan lists the acknowledgments it needs, as data — a swap's price impact above
  * 15 % ('high-impact'), a slippage above 15 % ('high-slippage'), an exit intent that restarts a
  * running exit timer ('exit-restart'), a lending position left with a health factor below the
- * safety margin ('low-health', legs/lending-common.ts) — each leg type saying which of its legs need which. The
+ * safety margin ('low-health', legs/lending-common.ts), a lending pool named by address that is
+ * not a known one ('unknown-pool', legs/index.ts) — each leg type saying which of its legs need which. The
  * pipeline refuses to sign a plan whose acknowledgments were not all given, with a stable code
  * and `details.remedy` = the missing ids; each face words the remedy in its own idiom (a flag,
  * the app's typed word, an elicitation). The core names no flag. Pure.
@@ -15,6 +16,7 @@ export const ACKNOWLEDGMENT_IDS = [
   'high-slippage',
   'exit-restart',
   'low-health',
+  'unknown-pool',
 ] as const;
 export type AcknowledgmentId = (typeof ACKNOWLEDGMENT_IDS)[number];
 

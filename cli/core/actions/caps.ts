@@ -102,7 +102,7 @@ export async function outgoingUsdCents(
   aggregator: AggregatorClient,
   call: CallOptions = {},
 ): Promise<bigint> {
-  return (await valueOutflows(planOutflows(plan), aggregator, call)).cents;
+  return (await valueOutflows(planOutflows(plan), aggregator, call, plan.oracle ?? [])).cents;
 }
 
 /**

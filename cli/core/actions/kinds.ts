@@ -27,7 +27,9 @@ export interface ActionKindInfo {
    * the acknowledgments its plan can ask (acknowledgments.ts ACKNOWLEDGMENT_IDS; absent: none):
    * a face offers a way to give one up front (a flag) only where it can mean something
    */
-  acknowledges?: readonly ('high-impact' | 'high-slippage' | 'exit-restart' | 'low-health')[];
+  acknowledges?: readonly (
+    'high-impact' | 'high-slippage' | 'exit-restart' | 'low-health' | 'unknown-pool'
+  )[];
 }
 
 const TABLE = {
@@ -131,6 +133,7 @@ const TABLE = {
     done: 'Supplied',
     menu: null,
     via: 'Lending',
+    acknowledges: ['unknown-pool'],
   },
   withdraw: {
     label: 'Withdraw supply',
@@ -141,6 +144,7 @@ const TABLE = {
     done: 'Withdrawn',
     menu: null,
     via: 'Lending',
+    acknowledges: ['unknown-pool'],
   },
   borrow: {
     label: 'Borrow',
@@ -151,7 +155,7 @@ const TABLE = {
     done: 'Borrowed',
     menu: null,
     via: 'Lending',
-    acknowledges: ['low-health'],
+    acknowledges: ['low-health', 'unknown-pool'],
   },
   repay: {
     label: 'Repay',
@@ -162,6 +166,7 @@ const TABLE = {
     done: 'Repaid',
     menu: null,
     via: 'Lending',
+    acknowledges: ['unknown-pool'],
   },
   'add-collateral': {
     label: 'Add collateral',
@@ -172,6 +177,7 @@ const TABLE = {
     done: 'Collateral added',
     menu: null,
     via: 'Lending',
+    acknowledges: ['unknown-pool'],
   },
   'withdraw-collateral': {
     label: 'Withdraw collateral',
@@ -182,7 +188,7 @@ const TABLE = {
     done: 'Collateral withdrawn',
     menu: null,
     via: 'Lending',
-    acknowledges: ['low-health'],
+    acknowledges: ['low-health', 'unknown-pool'],
   },
   'close-position': {
     label: 'Close position',
@@ -193,6 +199,7 @@ const TABLE = {
     done: 'Position closed',
     menu: null,
     via: 'Lending',
+    acknowledges: ['unknown-pool'],
   },
 } as const satisfies Record<string, ActionKindInfo>;
 

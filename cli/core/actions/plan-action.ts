@@ -45,7 +45,9 @@ import type {
   QuoteMode,
 } from './pipeline.js';
 import { type ActionPlan, buildPlan } from './plan.js';
-import { checkKindSimulation, kindDocument, legsOf } from './resolve.js';
+import { checkKindSimulation, kindDocument, type Legs, legsOf } from './resolve.js';
+import { readOraclePrices } from '../oracle.js';
+import { checkSwapsAgainstOracle } from './oracle-rules.js';
 
 const emit = (call: CallOptions, event: ActionEvent): void => call.onProgress?.(event);
 
@@ -75,6 +77,18 @@ function involvedTokens(spent: readonly Token[], gasToken: Token): Token[] {
   // read even when gas may be sponsored: the build decides, and a second read would cost a round trip
   add(gasToken);
   return tokens;
+}
+
+/** Every token the legs name (what leaves, what arrives, a position's assets), for the oracle. */
+function legTokens(legs: Legs): Token[] {
+  return [
+    ...legs.swaps.flatMap((s) => [s.from, s.to]),
+    ...legs.transfers.map((t) => t.token),
+    ...(legs.staking ?? []).map((s) => s.token),
+    ...(legs.lending ?? []).flatMap((s) =>
+      s.collateral === undefined ? [s.token] : [s.token, s.collateral],
+    ),
+  ];
 }
 
 /** Until when a face may confirm this build (PlannedAction.confirmBy). */
@@ -148,6 +162,8 @@ export async function finalize(
   ticket: ExecutionTicket,
 ): Promise<PlannedAction> {
   verifyCalls(plan);
+  // a swap whose minimum is worth far less than what leaves, by the oracle, is never signed
+  checkSwapsAgainstOracle(plan.swaps, plan.oracle);
   // one confirmation level per plan, decided here: a face that asks at confirmation gets the
   // list; one that gave its acknowledgments up front is refused what it did not give
   const acknowledgments = legAcknowledgments(plan.legs, plan);
@@ -272,11 +288,18 @@ export async function planPipeline(
   // awaited after the build (a quote's failure is the one reported); never an unhandled rejection
   balances.catch(() => undefined);
   prefetchAccountFacts(ctx.account, call.signal);
+  // the independent price of every token the legs name, in the same round (../oracle.ts)
+  const oracle = readOraclePrices(ctx.account, legTokens(legs), {
+    signal: call.signal,
+    now: ctx.now,
+  });
+  oracle.catch(() => undefined);
   // each leg type's reads before planning: the swaps' quotes, the staking legs' chain state
-  const [swaps, staking, lending] = await Promise.all([
+  const [swaps, staking, lending, prices] = await Promise.all([
     quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call),
     readStakingLegs(legs.staking ?? [], ctx, call),
-    readLendingLegs(legs.lending ?? [], ctx, call, balances),
+    readLendingLegs(legs.lending ?? [], ctx, call, balances, oracle),
+    oracle,
   ]);
   const others = [...staking, ...lending];
   const plan = buildPlan({
@@ -288,6 +311,7 @@ export async function planPipeline(
     swaps,
     sends: legs.transfers,
     legs: others,
+    oracle: prices,
   });
   const ticket: ExecutionTicket = { state: 'ready', hash: undefined };
   return finalize(

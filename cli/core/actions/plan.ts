@@ -13,6 +13,7 @@ import { findToken, type Network, parseAddress } from '../../../shared/tokens.js
 import { checkRecipient } from './rules.js';
 import { checkPairCount, MAX_BATCH_PAIRS, MAX_REBALANCE_LEGS } from './limits.js';
 import type { ChainCall } from '../chain/calls.js';
+import type { OraclePrices } from '../oracle.js';
 import type { ActionKind } from './kinds.js';
 import { LEG_TYPE_NAMES, legCalls, type LegTypeName, type PlannedLeg } from './legs/index.js';
 import type { PlannedSwap, SwapQuote } from './legs/swap.js';
@@ -44,6 +45,11 @@ export interface ActionPlan {
   sends: PlannedTransfer[];
   /** exactly what is signed, in order */
   calls: ChainCall[];
+  /**
+   * Pragma's prices of the plan's tokens, read with its other reads (../oracle.ts): the swaps'
+   * minimum is held against them, the caps count them (docs/checks.md "The oracle's price")
+   */
+  oracle?: OraclePrices | undefined;
 }
 
 /** A plan's swaps and transfers (in that order), then any other legs. */
@@ -201,6 +207,7 @@ export function buildPlan(input: PlanInput): ActionPlan {
     swaps: input.swaps,
     sends: checkedSends,
     calls: legCalls(legs, { network: input.network, account, router }),
+    ...(input.oracle === undefined ? {} : { oracle: input.oracle }),
   };
 }
 

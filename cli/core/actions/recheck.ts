@@ -14,6 +14,7 @@ import { readLendingLegs } from './legs/lending-read.js';
 import { readStakingLegs } from './legs/staking-read.js';
 import type { PlannedAction } from './pipeline.js';
 import { legsOf } from './resolve.js';
+import { readOraclePrices } from '../oracle.js';
 
 /**
  * What moved since `planned` was reviewed, in words (empty: it is still true). The same reads as
@@ -32,9 +33,20 @@ export async function movedSinceReview(
   const staking = specs.staking ?? [];
   const lending = specs.lending ?? [];
   if (staking.length + lending.length === 0) return [];
+  // a position's pool prices are held against Pragma's again, read in the same round
+  const oracle =
+    lending.length === 0
+      ? undefined
+      : readOraclePrices(
+          ctx.account,
+          lending.flatMap((s) =>
+            s.collateral === undefined ? [s.token] : [s.token, s.collateral],
+          ),
+          { signal: call.signal, now: ctx.now },
+        );
   const [s, l] = await Promise.all([
     readStakingLegs(staking, ctx, call),
-    readLendingLegs(lending, ctx, call),
+    readLendingLegs(lending, ctx, call, undefined, oracle),
   ]);
   const reviewed = plan.legs.filter((leg) => leg.type !== 'swap' && leg.type !== 'transfer');
   return legsMoved(reviewed, [...s, ...l], plan);

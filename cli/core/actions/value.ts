@@ -1,7 +1,9 @@
 /**
  * What a plan's outflows are worth in US cents, from what a route itself exchanges
  * (docs/checks.md "What the caps trust"): the one valuation the spending caps (caps.ts) and the
- * tool server's budget use.
+ * tool server's budget use. With the plan's oracle prices (../oracle.ts), each outflow counts at
+ * the larger of that value and Pragma's, and an outflow Pragma cannot price is refused
+ * (ORACLE_PRICE_UNAVAILABLE): the aggregator alone never decides what a cap counts.
  *
  * Each outflow `{token, amount}`:
  * - a USD stablecoin of the registry (USDC, USDC.e, USDT, DAI) counts at face value, $1 a unit;
@@ -24,6 +26,7 @@ import { formatBpsAsPercent, usdCentsAt } from '../../../shared/fees.js';
 import { findToken, type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { CallOptions } from '../call.js';
+import { oracleCentsOf, type OraclePrices, oracleQuoteOf, requireOraclePrices } from '../oracle.js';
 
 /** How far below the route's own rate the price field may value an amount: 5 %. */
 export const PRICE_AGREEMENT_BPS = 500n;
@@ -45,8 +48,8 @@ export interface OutflowValue {
   token: Token;
   amount: bigint;
   cents: bigint;
-  /** face: a stablecoin; route: what a route pays (the price field agreeing or absent); price: the price field, above the route's rate */
-  basis: 'face' | 'route' | 'price';
+  /** face: a stablecoin; route: what a route pays (the price field agreeing or absent); price: the price field, above the route's rate; oracle: Pragma's price, above both */
+  basis: 'face' | 'route' | 'price' | 'oracle';
 }
 
 export interface Valuation {
@@ -123,6 +126,14 @@ async function valueOne(
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
 
+/** The outflow at Pragma's price when that is higher than the aggregator's value. */
+export function atLeastOracle(value: OutflowValue, oracle: OraclePrices): OutflowValue {
+  const q = oracleQuoteOf(oracle, value.token);
+  if (q === undefined || !q.ok) return value;
+  const cents = oracleCentsOf(value.amount, value.token, q.usd);
+  return cents > value.cents ? { ...value, cents, basis: 'oracle' } : value;
+}
+
 /**
  * The USD value of `outflows` (see the module's comment), asked at once. Throws LIMIT_EXCEEDED
  * ("nothing was signed: …") when one of them has no value the valuation can stand behind.
@@ -131,7 +142,15 @@ export async function valueOutflows(
   outflows: readonly Outflow[],
   aggregator: AggregatorClient,
   call: CallOptions = {},
+  oracle?: OraclePrices,
 ): Promise<Valuation> {
+  // the independent price first: an outflow it cannot price is refused before any route is asked
+  if (oracle !== undefined)
+    requireOraclePrices(
+      oracle,
+      outflows.map((o) => o.token),
+      "the plan's value",
+    );
   const usdc = findToken(aggregator.network, 'USDC');
   const valued = await Promise.all(outflows.map((o) => valueOne(o, aggregator, usdc, call)));
   const disagree = valued.filter((v) => !v.ok && v.why === 'disagree');
@@ -162,6 +181,9 @@ export async function valueOutflows(
       { details: { reason: 'unpriced', unpriced: symbols } },
     );
   }
-  const values = valued.flatMap((v) => (v.ok ? [v.value] : []));
+  // each outflow counts at the larger of the aggregator's value and the oracle's
+  const values = valued
+    .flatMap((v) => (v.ok ? [v.value] : []))
+    .map((v) => (oracle === undefined ? v : atLeastOracle(v, oracle)));
   return { cents: values.reduce((sum, v) => sum + v.cents, 0n), outflows: values };
 }

@@ -56,7 +56,8 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const word = ackWord(plan.acknowledgments.map((a) => a.id));
   const typeWhy = plan.acknowledgments
     .map((a) =>
-      a.id === 'high-impact'
+      // a high impact by the route's own figures; one against the oracle says its own words
+      a.id === 'high-impact' && /price impact/.test(a.reason)
         ? 'Price impact is very high'
         : a.id === 'high-slippage'
           ? `Slippage ${slippage} is very high`

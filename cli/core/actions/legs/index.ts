@@ -137,9 +137,22 @@ export function legAcknowledgments(legs: readonly PlannedLeg[], plan: LegPlan): 
     legs.flatMap((leg) => {
       const index = seen[leg.type] ?? 0;
       seen[leg.type] = index + 1;
-      return typeOf(leg).acknowledgments?.(leg, plan, index) ?? [];
+      return [...(typeOf(leg).acknowledgments?.(leg, plan, index) ?? []), ...unknownPool(leg)];
     }),
   );
+}
+
+/** A lending leg on a pool that is not a known one (cli/core/lending.ts lendingPool): the person must know. */
+function unknownPool(leg: PlannedLeg): Acknowledgment[] {
+  const pool = 'pool' in leg ? (leg.pool as { address?: unknown; unknown?: unknown }) : undefined;
+  if (pool?.unknown !== true || typeof pool.address !== 'string') return [];
+  return [
+    {
+      id: 'unknown-pool',
+      reason: `the pool ${pool.address} is not one of the known Vesu pools: its assets, prices and vTokens are only what the node says`,
+      details: { pool: pool.address },
+    },
+  ];
 }
 
 /** The legs as the plan document lists them: each leg type describes its own, in call order. */

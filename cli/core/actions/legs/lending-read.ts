@@ -28,6 +28,8 @@ import {
 import type { ActionContext } from '../pipeline.js';
 import type { PlannedLeg } from './index.js';
 import { REPAY_ALL_MARGIN_DIVISOR } from './position.js';
+import type { OraclePrices } from '../../oracle.js';
+import { checkPoolPrices } from '../oracle-rules.js';
 
 /** A lending leg as a request names it; its reads come next. */
 export interface LendingSpec {
@@ -275,8 +277,9 @@ export async function readLendingLegs(
   ctx: ActionContext,
   call: CallOptions,
   balances?: Promise<readonly TokenBalance[]>,
+  oracle?: Promise<OraclePrices>,
 ): Promise<PlannedLeg[]> {
-  const options = { signal: call.signal, vTokens: ctx.vTokens };
+  const options = { signal: call.signal, vTokens: ctx.vTokens, sandbox: ctx.sandbox };
   const reader = ctx.account;
   return Promise.all(
     specs.map(async (spec): Promise<PlannedLeg> => {
@@ -330,7 +333,10 @@ export async function readLendingLegs(
           if (spec.collateral === undefined)
             throw new AppError(ErrorCode.USAGE_ERROR, 'a position needs its collateral token');
           const repays = spec.action === 'repay' || spec.action === 'close';
-          const [pair, held] = await Promise.all([
+          // a borrow or a withdrawal of collateral lowers the health factor: the pool's prices
+          // it is computed from must agree with Pragma's (oracle-rules.ts checkPoolPrices)
+          const risks = spec.action === 'borrow' || spec.action === 'withdraw-collateral';
+          const [pair, held, prices] = await Promise.all([
             readPair(reader, spec.pool, spec.collateral, spec.token, options),
             repays && balances !== undefined
               ? balances.then(
@@ -338,7 +344,24 @@ export async function readLendingLegs(
                     all.find((b) => sameAddress(b.token.address, spec.token.address))?.balance,
                 )
               : undefined,
+            risks ? oracle : undefined,
           ]);
+          if (risks)
+            checkPoolPrices(
+              [
+                {
+                  token: pair.collateral,
+                  poolUsd: pair.prices.collateral.value,
+                  valid: pair.prices.collateral.valid,
+                },
+                {
+                  token: pair.debt,
+                  poolUsd: pair.prices.debt.value,
+                  valid: pair.prices.debt.valid,
+                },
+              ],
+              prices ?? [],
+            );
           return positionLegOf(spec, pair, held);
         }
       }

@@ -410,4 +410,25 @@ describe('lending legs', () => {
     expect(refusal(() => lendingPool('mainnet', 'Nowhere')).code).toBe('UNKNOWN_POOL');
     expect(lendingPool('mainnet', 'prime').address).toBe(pool.address);
   });
+
+  it("a known pool by address is the known one; another address is an unknown pool: said, and acknowledged ('unknown-pool')", () => {
+    const known = lendingPool('mainnet', pool.address.replace(/^0x0*/, '0X'));
+    expect(known).toEqual(pool);
+    const other = lendingPool('mainnet', '0x1234');
+    expect(other).toMatchObject({ unknown: true, address: `0x${'0'.repeat(60)}1234` });
+    expect(other.name).toMatch(/unknown pool/);
+    const supply = {
+      type: 'supply' as const,
+      pool: other,
+      token: USDC,
+      vToken: `0x${'0'.repeat(63)}5`,
+      amount: 10n ** 6n,
+    };
+    const acks = legAcknowledgments([supply], legPlanOf('supply', supply));
+    expect(acks).toMatchObject([{ id: 'unknown-pool', details: { pool: other.address } }]);
+    const onKnown = { ...supply, pool };
+    expect(legAcknowledgments([onKnown], legPlanOf('supply', onKnown))).toEqual([]);
+    // an address that is no address is still refused
+    expect(refusal(() => lendingPool('mainnet', '0x')).code).toBe('UNKNOWN_POOL');
+  });
 });

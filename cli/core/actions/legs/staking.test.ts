@@ -268,11 +268,15 @@ describe('staking legs', () => {
   });
 
   it('caps value the stake: above --max-usd is LIMIT_EXCEEDED; an unpriced outflow is refused (fail closed)', async () => {
-    const stake = planned(
-      'stake',
-      { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
-      member(),
-    );
+    const stake = {
+      ...planned(
+        'stake',
+        { type: 'stake', validator: 'x', token: STRK, amount: ONE_HUNDRED },
+        member(),
+      ),
+      // Pragma's price below the aggregator's: the aggregator's value counts (value.ts)
+      oracle: [{ ok: true as const, token: STRK, usd: 10n ** 16n, lastUpdated: 0 }],
+    };
     // 100 STRK at $0.50 = $50
     expect(await codeOf(checkLimits(stake, { maxUsdCents: 4_999n }, pricer()))).toBe(
       'LIMIT_EXCEEDED',

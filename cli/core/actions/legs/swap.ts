@@ -48,6 +48,7 @@ import { buildApproveCall, type ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount, swapCall } from '../calls.js';
 import type { LegPlan, LegType } from './types.js';
 import { describeCall, exact, legAmount, said, shortAddress } from './words.js';
+import { oracleAcknowledgment } from '../oracle-rules.js';
 
 /** One quote as bigints, with the figures the user is shown (`summary`, as `quote --json` prints). */
 export interface SwapQuote {
@@ -286,7 +287,10 @@ export const swapLegType: LegType<SwapLeg> = {
     in: [{ token: swap.confirmed.to, amount: swap.confirmed.minimumReceived, basis: 'minimum' }],
     positions: [],
   }),
-  acknowledgments: ({ swap }, _plan, index) => swapAcknowledgments(swap, index),
+  acknowledgments: ({ swap }, plan, index) => {
+    const oracle = oracleAcknowledgment(swap.executing, index, plan.oracle);
+    return [...swapAcknowledgments(swap, index), ...(oracle === undefined ? [] : [oracle])];
+  },
   // the output token: the minimum moves with the quote, the token does not
   identity: ({ swap }) => [swap.confirmed.to.address],
   describe: ({ swap }, plan) => ({

@@ -8,6 +8,7 @@
  * history amounts, the headline, the received amounts, the simulation check) is derived from the
  * effects, for every leg alike (legs/index.ts). Pure types: no I/O.
  */
+import type { OraclePrices } from '../../oracle.js';
 import type { Network, Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
 import type { Acknowledgment } from '../acknowledgments.js';
@@ -190,6 +191,8 @@ export interface LegPlan {
   account: string;
   /** the swap router (0x + 64 hex) */
   router: string;
+  /** Pragma's prices of the plan's tokens, when read (../../oracle.ts) */
+  oracle?: OraclePrices | undefined;
 }
 
 /**
