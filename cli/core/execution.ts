@@ -17,6 +17,7 @@ import type {
   ChainReader,
   ExecutionProgress,
   ExecutionReceipt,
+  ExpectedOutflow,
   FeeModeOption,
   PreparedExecution,
 } from './chain/index.js';
@@ -166,19 +167,22 @@ export async function prepareWithFee(
 /**
  * Signs and sends exactly `prepared`, waits for its receipt, and keeps the history in step: the
  * transaction is recorded when submitted, and a revert as such. The caller settles a success
- * (it knows what to record as received).
+ * (it knows what to record as received). `expected`, the plan's outflows, is what its receipt is
+ * checked against (chain/outcome.ts): a receipt the chain contradicts is no outcome.
  */
 export async function executeTracked(
   account: ExecutionAccount,
   prepared: PreparedExecution,
   tracker: TransactionTracker,
   call: CallOptions,
+  expected: readonly ExpectedOutflow[] = [],
 ): Promise<ExecutionReceipt> {
   const chain = await import('./chain/index.js');
   const progress = executionProgress(call);
   try {
     return await chain.executePrepared(account, prepared, {
       ...(call.signal ? { signal: call.signal } : {}),
+      expected,
       onProgress: (event) => {
         if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
         progress(event);
