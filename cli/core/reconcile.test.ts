@@ -70,13 +70,11 @@ describe('settleEntry', () => {
     const marked = await settleEntry(settled, lookup({ status: 'reverted' }, false), 0, {});
     expect(marked).toMatchObject({ status: 'unknown', contradiction: expect.any(String) });
     const contradicted = { ...settled, status: 'unknown' as const, contradiction: 'x' };
-    expect(await settleEntry(contradicted, lookup({ status: 'succeeded' }, false), 0, {})).toEqual(
-      {
-        status: 'succeeded',
-        contradiction: undefined,
-        note: expect.stringMatching(/agree now; they contradicted each other before \(x\)/),
-      },
-    );
+    expect(await settleEntry(contradicted, lookup({ status: 'succeeded' }, false), 0, {})).toEqual({
+      status: 'succeeded',
+      contradiction: undefined,
+      note: expect.stringMatching(/agree now; they contradicted each other before \(x\)/),
+    });
     // a settled entry whose receipt the node no longer gives stays as it was (never 'not-sent')
     expect(
       await settleEntry({ ...settled, status: 'reverted' }, lookup(undefined, true), 9_999, {}),

@@ -326,9 +326,7 @@ export async function reconcileFile(
   const now = Date.now();
   const open = [
     ...entries.filter((e) => UNRESOLVED.has(e.status)).slice(0, RECONCILE_LIMIT),
-    ...entries
-      .filter((e) => recentlySettled(e, now, RECHECK_SETTLED_MS))
-      .slice(0, RECONCILE_LIMIT),
+    ...entries.filter((e) => recentlySettled(e, now, RECHECK_SETTLED_MS)).slice(0, RECONCILE_LIMIT),
   ];
   if (open.length === 0) return [];
   const sandbox = lastSandboxChain(env);

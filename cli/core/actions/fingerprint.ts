@@ -128,9 +128,7 @@ export async function refuseUnsettledRetry(
         transactionHash: blocking.hash ?? null,
         state: blocking.status,
         time: blocking.time,
-        ...(blocking.contradiction === undefined
-          ? {}
-          : { contradiction: blocking.contradiction }),
+        ...(blocking.contradiction === undefined ? {} : { contradiction: blocking.contradiction }),
         ...(blocking.outside === undefined
           ? {}
           : { executeBefore: blocking.outside.executeBefore }),

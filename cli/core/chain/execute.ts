@@ -522,12 +522,19 @@ function checkedOutflows(
 async function outsideNonceUsed(ea: ExecutionAccount, nonce: string): Promise<boolean> {
   try {
     const result = await ea.provider.callContract(
-      { contractAddress: ea.address, entrypoint: 'is_valid_outside_execution_nonce', calldata: [nonce] },
+      {
+        contractAddress: ea.address,
+        entrypoint: 'is_valid_outside_execution_nonce',
+        calldata: [nonce],
+      },
       'latest',
     );
     const value = feltsOf(result)[0];
     if (value === undefined || value > 1n)
-      throw new AppError(ErrorCode.CHAIN_ERROR, 'is_valid_outside_execution_nonce answered no boolean');
+      throw new AppError(
+        ErrorCode.CHAIN_ERROR,
+        'is_valid_outside_execution_nonce answered no boolean',
+      );
     return value === 0n;
   } catch (error) {
     // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce

@@ -204,8 +204,8 @@ export function HistoryScreen() {
           {current.contradiction === undefined ? null : (
             <Text color={theme.warning} wrap="wrap">
               {'Warning '}
-              the chain&apos;s answers contradict each other ({current.contradiction}): how it
-              ended is not known; do not send it again before it is settled
+              the chain&apos;s answers contradict each other ({current.contradiction}): how it ended
+              is not known; do not send it again before it is settled
             </Text>
           )}
         </Box>
