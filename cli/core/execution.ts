@@ -126,6 +126,21 @@ const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([
   ErrorCode.PAYMASTER_REFUSED,
 ]);
 
+/** SNIP-29 TRANSACTION_EXECUTION_ERROR: the calls themselves would fail, whoever pays the gas. */
+const CALLS_WOULD_FAIL = 156;
+
+/**
+ * Whether a sponsored build's refusal means the build may be made again paying gas in a token:
+ * a refusal of sponsorship, never the paymaster saying the calls would fail (156), which a
+ * second build in the gas token would only meet again.
+ */
+export function sponsorshipDeclined(error: unknown): boolean {
+  if (!(error instanceof AppError) || !SPONSORSHIP_DECLINED.has(error.code)) return false;
+  return !(
+    error.code === ErrorCode.PAYMASTER_REFUSED && error.details?.paymasterCode === CALLS_WOULD_FAIL
+  );
+}
+
 /**
  * The paymaster build (nothing signed): sponsored first — when the paymaster or our server will
  * not sponsor, default mode in the gas token. `maxFee` refuses (FEE_ABOVE_MAX) a build whose
@@ -153,7 +168,7 @@ export async function prepareWithFee(
       onFacts: (read) => (facts = read),
     });
   } catch (error) {
-    if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
+    if (!sponsorshipDeclined(error)) throw error;
     call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
     // the same account facts for the second build: read moments ago, for this plan
     return chain.prepareExecution(account, calls, {
