@@ -20,12 +20,10 @@
  * asked in parallel, under one deadline; a lookup that fails or times out leaves its entry as it
  * was. Entries of another chain (an earlier sandbox) are never asked of this one.
  */
-import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
 import { judgeOutcome } from './chain/outcome.js';
-import { feltsOf } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import {
   type HistoryEntry,
@@ -235,11 +233,18 @@ export async function endpointsLookup(endpoints: Endpoints): Promise<ChainLookup
 
 /** A lookup over a chain reader's provider (the execution account's, before signing). */
 export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
-  const [{ inScope }, { mapChainError }, { RpcError }, { receiptOutcome }] = await Promise.all([
+  const [
+    { inScope },
+    { mapChainError },
+    { RpcError },
+    { receiptOutcome },
+    { outsideNonceAvailable },
+  ] = await Promise.all([
     import('./chain/scope.js'),
     import('./chain/errors.js'),
     import('starknet'),
     import('./chain/receipt.js'),
+    import('./chain/reads.js'),
   ]);
   const rpcCode = (error: unknown): unknown =>
     error instanceof RpcError ? (error.baseError as { code?: unknown }).code : undefined;
@@ -278,33 +283,7 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
         mapChainError,
       ),
     nonceAvailable: (account, nonce, call) =>
-      inScope(
-        call.signal,
-        async () => {
-          try {
-            const result = await reader.provider.callContract(
-              {
-                contractAddress: account,
-                entrypoint: 'is_valid_outside_execution_nonce',
-                calldata: [nonce],
-              },
-              'latest',
-            );
-            const value = feltsOf(result)[0];
-            if (value === undefined || value > 1n)
-              throw new AppError(
-                ErrorCode.CHAIN_ERROR,
-                'is_valid_outside_execution_nonce answered no boolean',
-              );
-            return value === 1n;
-          } catch (error) {
-            // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
-            if (rpcCode(error) === 20) return true;
-            throw error;
-          }
-        },
-        mapChainError,
-      ),
+      inScope(call.signal, () => outsideNonceAvailable(reader, account, nonce), mapChainError),
   };
 }
 

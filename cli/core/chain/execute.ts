@@ -34,12 +34,10 @@ import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
 import { type AccountFacts, takeAccountFacts } from './facts.js';
-import { deploymentData } from './reads.js';
+import { deploymentData, outsideNonceAvailable, readBalances } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
 import { receiptOutcome } from './receipt.js';
 import { type BalanceEvidence, judgeOutcome, type OutflowExpectation } from './outcome.js';
-import { readBalances } from './reads.js';
-import { feltsOf } from './views.js';
 import type { Token } from '../../../shared/tokens.js';
 import { type BalanceChange, type FeeParty, summarizeTransfers } from './transfers.js';
 import { printable } from '../../../shared/printable.js';
@@ -518,31 +516,6 @@ function checkedOutflows(
   }));
 }
 
-/** Whether `account` has used the outside-execution `nonce` (an account not deployed has used none). */
-async function outsideNonceUsed(ea: ExecutionAccount, nonce: string): Promise<boolean> {
-  try {
-    const result = await ea.provider.callContract(
-      {
-        contractAddress: ea.address,
-        entrypoint: 'is_valid_outside_execution_nonce',
-        calldata: [nonce],
-      },
-      'latest',
-    );
-    const value = feltsOf(result)[0];
-    if (value === undefined || value > 1n)
-      throw new AppError(
-        ErrorCode.CHAIN_ERROR,
-        'is_valid_outside_execution_nonce answered no boolean',
-      );
-    return value === 0n;
-  } catch (error) {
-    // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
-    if (error instanceof RpcError && error.code === 20) return false;
-    throw error;
-  }
-}
-
 /**
  * A receipt's outcome is final only when the chain agrees with it (outcome.ts): the receipt read
  * again, the outside-execution nonce, and the spent tokens' balances against `before`. Inside a
@@ -564,7 +537,9 @@ async function confirmOutcome(
   }
   const [raw, nonceUsed, after] = await Promise.all([
     ea.provider.channel.getTransactionReceipt(hash) as unknown as Promise<RawReceipt>,
-    nonce === undefined ? Promise.resolve(undefined) : outsideNonceUsed(ea, nonce),
+    nonce === undefined
+      ? Promise.resolve(undefined)
+      : outsideNonceAvailable(ea, ea.address, nonce).then((available) => !available),
     checked.length === 0
       ? Promise.resolve([])
       : readBalances(ea, { tokens: checked.map((c) => c.token), signal: currentSignal() }),
