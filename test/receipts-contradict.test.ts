@@ -7,13 +7,16 @@
  *   the node is honest again;
  * - a revert reported as SUCCEEDED: never exit 0; marked, then corrected to reverted, after
  *   which the same plan may be sent (it moved nothing);
- * - an entry settled honestly is asked again by `history` within 24 h: a lie then marks it.
+ * - an entry settled honestly is asked again by `history` within 24 h: a lie then marks it;
+ * - the tool server says the same: the outcome is not known, a second execution is refused, and
+ *   get_history lists the entry with its contradiction.
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { type LyingNode, startLyingNode } from './helpers/lying-node.js';
+import { callTool, connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
 import { tempHome } from './helpers/process.js';
 
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -141,6 +144,47 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
       expect(await usdcOf(users.bobHome)).toBe(bobBefore + 220_000n);
     } finally {
       node.mode = 'honest';
+      home.cleanup();
+    }
+  }, 180_000);
+
+  it('the tool server: a success reported as REVERTED is not known (never "nothing changed"); the same plan again is refused; get_history shows the contradiction', async () => {
+    const home = homeThroughNode();
+    const client = await connectMcp(
+      [
+        '--sandbox',
+        '--allow-execute',
+        '--max-usd',
+        '50',
+        '--budget-usd',
+        '1000',
+        '--allow-recipient',
+        users.bobAddress,
+      ],
+      { FINANCE_TUI_HOME: home.dir },
+    );
+    try {
+      node.mode = 'revert-successes';
+      const bobBefore = await usdcOf(users.bobHome);
+      const args = { amount: '0.24', token: 'USDC', to: users.bobAddress };
+      const first = errorOf(await planAndExecute(client, 'plan_send', args));
+      expect(first.code).toBe('TRANSACTION_PENDING');
+      expect(first.message).toMatch(/contradict each other/);
+      expect(first.message).not.toMatch(/nothing changed/);
+      const hash = first.details?.transactionHash as string;
+      expect(hash).toMatch(HASH);
+      const again = errorOf(await planAndExecute(client, 'plan_send', args));
+      expect(again.code).toBe('ALREADY_SUBMITTED');
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore + 240_000n);
+      const history = await callTool(client, 'get_history', {});
+      const entries = (history.structuredContent as { entries: Listed[] }).entries;
+      expect(entries.find((e) => e.hash === hash)).toMatchObject({
+        status: 'unknown',
+        contradiction: expect.stringMatching(/nonce is used/),
+      });
+    } finally {
+      node.mode = 'honest';
+      await client.close().catch(() => undefined);
       home.cleanup();
     }
   }, 180_000);
