@@ -89,6 +89,26 @@ async function open(port: number, localAddress?: string): Promise<Raw> {
   };
 }
 
+/**
+ * Resolves once the server has taken `count` more requests: its 'request' event, emitted when a
+ * request's head has been read and the request is in flight (the transport has marked its
+ * connection busy by then: its own listener comes first).
+ */
+function requestsTaken(count: number): Promise<void> {
+  const server = handle?.app.server;
+  if (server === undefined) throw new Error('no server started');
+  return new Promise((resolve) => {
+    let seen = 0;
+    const onRequest = (): void => {
+      seen += 1;
+      if (seen < count) return;
+      server.off('request', onRequest);
+      resolve();
+    };
+    server.on('request', onRequest);
+  });
+}
+
 function parse(raw: string): Parsed {
   const split = raw.indexOf('\r\n\r\n');
   expect(split, `no complete head in ${JSON.stringify(raw.slice(0, 200))}`).toBeGreaterThan(0);
@@ -182,13 +202,15 @@ describe('connection cap', () => {
   it('refuses connections past maxConnections while every one has a request in flight, and takes new ones once a slot frees', async () => {
     const port = await start({ maxConnections: 3 });
     const held: Raw[] = [];
+    const taken = requestsTaken(3);
     for (let i = 0; i < 3; i++) {
       const raw = await open(port);
       // a body that never comes: the request stays in flight (until the request deadline)
       raw.socket.write(loginHead(100));
       held.push(raw);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // every one has a request in flight now: none is idle
+    await taken;
     // the fourth is accepted by the kernel and closed by the server without a byte of answer
     const extra = await open(port);
     extra.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -225,8 +247,9 @@ describe('connection cap', () => {
       held.push(raw);
     }
     // the first becomes busy again: the second is now the longest idle
+    const taken = requestsTaken(1);
     held[0]?.socket.write(loginHead(100));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await taken;
     expect(await healthFrom(port, '127.0.0.20')).toBe(200);
     await held[1]?.closed;
     expect([held[0], held[2]].every((raw) => !raw?.socket.destroyed)).toBe(true);

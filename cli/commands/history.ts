@@ -122,21 +122,23 @@ async function chainLiquidations(
     import('../core/lending.js'),
   ]);
   let timer: NodeJS.Timeout | undefined;
+  // the read stops when history no longer waits for it (its deadline passed, or it listed)
+  const stopRead = new AbortController();
   const late = new Promise<LiquidationRead>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
-          liquidations: [],
-          scope: 'the chain',
-          note: `liquidations not read: the chain did not answer within ${LIQUIDATIONS_TIMEOUT_MS / 1000} s`,
-        }),
-      LIQUIDATIONS_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => {
+      stopRead.abort();
+      resolve({
+        liquidations: [],
+        scope: 'the chain',
+        note: `liquidations not read: the chain did not answer within ${LIQUIDATIONS_TIMEOUT_MS / 1000} s`,
+      });
+    }, LIQUIDATIONS_TIMEOUT_MS);
   });
+  const readCtx = { ...ctx, signal: AbortSignal.any([ctx.signal, stopRead.signal]) };
   let network = 'unknown';
   try {
     const read = await Promise.race([
-      withEndpoints(ctx, { sandbox, runningSandboxOnly: true }, (endpoints, call) => {
+      withEndpoints(readCtx, { sandbox, runningSandboxOnly: true }, (endpoints, call) => {
         network = endpoints.sandbox ? 'sandbox' : endpoints.network;
         return walletLiquidations(endpoints, call);
       }),
@@ -163,6 +165,7 @@ async function chainLiquidations(
     };
   } finally {
     clearTimeout(timer);
+    stopRead.abort();
   }
 }
 

@@ -17,6 +17,7 @@ import type {
   ChainReader,
   ExecutionProgress,
   ExecutionReceipt,
+  ExpectedOutflow,
   FeeModeOption,
   PreparedExecution,
 } from './chain/index.js';
@@ -130,6 +131,21 @@ const SPONSORSHIP_DECLINED: ReadonlySet<string> = new Set([
   ErrorCode.PAYMASTER_REFUSED,
 ]);
 
+/** SNIP-29 TRANSACTION_EXECUTION_ERROR: the calls themselves would fail, whoever pays the gas. */
+const CALLS_WOULD_FAIL = 156;
+
+/**
+ * Whether a sponsored build's refusal means the build may be made again paying gas in a token:
+ * a refusal of sponsorship, never the paymaster saying the calls would fail (156), which a
+ * second build in the gas token would only meet again.
+ */
+export function sponsorshipDeclined(error: unknown): boolean {
+  if (!(error instanceof AppError) || !SPONSORSHIP_DECLINED.has(error.code)) return false;
+  return !(
+    error.code === ErrorCode.PAYMASTER_REFUSED && error.details?.paymasterCode === CALLS_WOULD_FAIL
+  );
+}
+
 /**
  * The paymaster build (nothing signed): sponsored first — when the paymaster or our server will
  * not sponsor, default mode in the gas token. `maxFee` refuses (FEE_ABOVE_MAX) a build whose
@@ -157,7 +173,7 @@ export async function prepareWithFee(
       onFacts: (read) => (facts = read),
     });
   } catch (error) {
-    if (!(error instanceof AppError && SPONSORSHIP_DECLINED.has(error.code))) throw error;
+    if (!sponsorshipDeclined(error)) throw error;
     call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
     // the same account facts for the second build: read moments ago, for this plan
     return chain.prepareExecution(account, calls, {
@@ -171,19 +187,22 @@ export async function prepareWithFee(
 /**
  * Signs and sends exactly `prepared`, waits for its receipt, and keeps the history in step: the
  * transaction is recorded when submitted, and a revert as such. The caller settles a success
- * (it knows what to record as received).
+ * (it knows what to record as received). `expected`, the plan's outflows, is what its receipt is
+ * checked against (chain/outcome.ts): a receipt the chain contradicts is no outcome.
  */
 export async function executeTracked(
   account: ExecutionAccount,
   prepared: PreparedExecution,
   tracker: TransactionTracker,
   call: CallOptions,
+  expected: readonly ExpectedOutflow[] = [],
 ): Promise<ExecutionReceipt> {
   const chain = await import('./chain/index.js');
   const progress = executionProgress(call);
   try {
     return await chain.executePrepared(account, prepared, {
       ...(call.signal ? { signal: call.signal } : {}),
+      expected,
       onProgress: (event) => {
         if (event.stage === 'submitted') tracker.submitted(event.transactionHash);
         progress(event);

@@ -112,6 +112,12 @@ const HistoryEntry = Type.Object(
     ),
     /** how the outcome was learned, when not from a receipt */
     note: Type.Optional(Short(300)),
+    /**
+     * the chain's answers about it contradict each other (a receipt against the account's
+     * outside-execution nonce or balances: chain/outcome.ts); while present, how it ended is not
+     * known (status unknown); removed once they agree again
+     */
+    contradiction: Type.Optional(Short(300)),
   },
   { additionalProperties: false },
 );
@@ -125,9 +131,11 @@ export type HistoryEntry = Type.Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
 export type HistoryKind = HistoryEntry['kind'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
-export type HistoryUpdate = Partial<
-  Pick<HistoryEntry, 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee'>
->;
+/** A field set to undefined is removed (a contradiction once the chain agrees again). */
+export type HistoryUpdate = {
+  [K in 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee' | 'contradiction']?:
+    HistoryEntry[K] | undefined;
+};
 /** Not settled yet: the chain may still say how it ended. */
 export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>([
   'pending',
@@ -147,6 +155,9 @@ function cleanEntry(entry: HistoryEntry): HistoryEntry {
     ...(entry.revertReason === undefined
       ? {}
       : { revertReason: printable(entry.revertReason, 1000) }),
+    ...(entry.contradiction === undefined
+      ? {}
+      : { contradiction: printable(entry.contradiction, 300) }),
   };
 }
 
@@ -285,12 +296,15 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
         );
         const current = entries[index];
         if (current === undefined) return undefined;
-        const next: HistoryEntry = cleanEntry({
+        const merged: Record<string, unknown> = {
           ...current,
           ...patch,
           ...(patch.hash === undefined ? {} : { hash: canonicalHash(patch.hash) }),
           updatedAt: new Date(now()).toISOString(),
-        });
+        };
+        for (const [field, value] of Object.entries(merged))
+          if (value === undefined) delete merged[field];
+        const next: HistoryEntry = cleanEntry(merged as HistoryEntry);
         if (!isHistoryFile({ version: 1, entries: [next] }))
           throw historyError('refusing to record a malformed history update');
         entries[index] = next;
@@ -316,7 +330,8 @@ export interface TransactionTracker {
   /**
    * the flow failed: a revert (TRANSACTION_REVERTED) is recorded as such; a signed transaction
    * whose answer was lost (SUBMITTED_UNCONFIRMED with no hash) as `unknown`, with what identifies
-   * it; anything else after the hash stays pending
+   * it; a receipt the chain contradicts (TRANSACTION_PENDING with a contradiction) as `unknown`,
+   * the contradiction kept; anything else after the hash stays pending
    */
   failed(error: unknown): Promise<void>;
 }
@@ -364,6 +379,13 @@ export function trackTransaction(
           status: 'reverted',
           ...(reason === '' ? {} : { revertReason: reason }),
         });
+        return;
+      }
+      const contradiction = error.details?.contradiction;
+      if (error.code === ErrorCode.TRANSACTION_PENDING && typeof contradiction === 'string') {
+        const hash = error.details?.transactionHash;
+        if (typeof hash !== 'string') return;
+        await settled(hash, { status: 'unknown', contradiction: contradiction.slice(0, 300) });
         return;
       }
       if (error.code === ErrorCode.SUBMITTED_UNCONFIRMED && !recorded && history !== undefined) {

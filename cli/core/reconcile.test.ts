@@ -42,12 +42,43 @@ function lookup(
 describe('settleEntry', () => {
   it('a receipt settles a hash: succeeded or reverted with its reason', async () => {
     const entry = { ...base, hash: h('1'), status: 'pending' as const };
-    expect(await settleEntry(entry, lookup({ status: 'succeeded' }, true), 0, {})).toEqual({
+    expect(await settleEntry(entry, lookup({ status: 'succeeded' }, false), 0, {})).toEqual({
       status: 'succeeded',
     });
     expect(
       await settleEntry(entry, lookup({ status: 'reverted', revertReason: 'no' }, true), 0, {}),
     ).toEqual({ status: 'reverted', revertReason: 'no' });
+  });
+
+  it('a receipt the outside-execution nonce contradicts leaves the entry unknown, the contradiction kept', async () => {
+    const entry = { ...base, hash: h('1'), status: 'pending' as const };
+    expect(await settleEntry(entry, lookup({ status: 'reverted' }, false), 0, {})).toEqual({
+      status: 'unknown',
+      contradiction: expect.stringMatching(/REVERTED, but .* nonce is used/),
+    });
+    expect(await settleEntry(entry, lookup({ status: 'succeeded' }, true), 0, {})).toEqual({
+      status: 'unknown',
+      contradiction: expect.stringMatching(/SUCCEEDED, but .* still unused/),
+    });
+  });
+
+  it('a settled entry asked again: unchanged when the chain agrees; marked when it contradicts; corrected when it agrees again', async () => {
+    const settled = { ...base, hash: h('1'), status: 'succeeded' as const };
+    expect(await settleEntry(settled, lookup({ status: 'succeeded' }, false), 0, {})).toBe(
+      undefined,
+    );
+    const marked = await settleEntry(settled, lookup({ status: 'reverted' }, false), 0, {});
+    expect(marked).toMatchObject({ status: 'unknown', contradiction: expect.any(String) });
+    const contradicted = { ...settled, status: 'unknown' as const, contradiction: 'x' };
+    expect(await settleEntry(contradicted, lookup({ status: 'succeeded' }, false), 0, {})).toEqual({
+      status: 'succeeded',
+      contradiction: undefined,
+      note: expect.stringMatching(/agree now; they contradicted each other before \(x\)/),
+    });
+    // a settled entry whose receipt the node no longer gives stays as it was (never 'not-sent')
+    expect(
+      await settleEntry({ ...settled, status: 'reverted' }, lookup(undefined, true), 9_999, {}),
+    ).toBeUndefined();
   });
 
   it('no hash, nonce used: it executed', async () => {

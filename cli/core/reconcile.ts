@@ -9,15 +9,21 @@
  *   undoes the nonce too, so a used nonce is a success); a nonce still valid after the build's
  *   `execute_before` can never be used any more: the transaction was never executed (`not-sent`).
  *
- * Bounded: at most `limit` entries per call (newest first), asked in parallel, under one deadline;
- * a lookup that fails or times out leaves its entry as it was. Entries of another chain (an
- * earlier sandbox) are never asked of this one.
+ * A receipt is believed only when the account's outside-execution nonce agrees with it
+ * (chain/outcome.ts): REVERTED with the nonce used, or SUCCEEDED with it unused, is a
+ * contradiction — the entry becomes `unknown` and keeps it, until the chain's answers agree.
+ * Entries settled in the last 24 h are asked again when the history is read (a node that lied
+ * then may be honest now, or the reverse): a contradiction marks them, an honest answer corrects
+ * them.
+ *
+ * Bounded: at most `limit` entries per call (newest first), and as many recently settled ones,
+ * asked in parallel, under one deadline; a lookup that fails or times out leaves its entry as it
+ * was. Entries of another chain (an earlier sandbox) are never asked of this one.
  */
-import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import type { CallOptions } from './call.js';
 import type { ChainReader } from './chain/account.js';
-import { feltsOf } from './chain/views.js';
+import { judgeOutcome } from './chain/outcome.js';
 import type { Endpoints } from './endpoints.js';
 import {
   type HistoryEntry,
@@ -45,6 +51,16 @@ export interface ChainLookup {
 
 export const RECONCILE_LIMIT = 8;
 export const RECONCILE_TIMEOUT_MS = 5_000;
+/** Settled entries are asked again for this long after they settled (docs/architecture.md "History"). */
+export const RECHECK_SETTLED_MS = 24 * 60 * 60 * 1000;
+
+/** Settled by a receipt (it has a hash), within `withinMs` of `nowMs`: asked again when the history is read. */
+export function recentlySettled(entry: HistoryEntry, nowMs: number, withinMs: number): boolean {
+  if (entry.hash === undefined) return false;
+  if (entry.status !== 'succeeded' && entry.status !== 'reverted') return false;
+  const settledAt = Date.parse(entry.updatedAt);
+  return Number.isFinite(settledAt) && nowMs - settledAt <= withinMs;
+}
 
 /**
  * Which chain a run talks to: "mainnet", "sepolia", or "sandbox:<id>" — each sandbox start is a
@@ -73,17 +89,46 @@ export async function settleEntry(
   nowSeconds: number,
   call: CallOptions,
 ): Promise<HistoryUpdate | undefined> {
+  const settled = !UNRESOLVED.has(entry.status);
   if (entry.hash !== undefined) {
     const receipt = await lookup.receipt(entry.hash, call, entry.account);
     if (receipt !== undefined) {
+      // the receipt against the account's outside-execution nonce (chain/outcome.ts)
+      const nonceUsed =
+        entry.outside === undefined
+          ? undefined
+          : !(await lookup.nonceAvailable(entry.account, entry.outside.nonce, call));
+      const verdict = judgeOutcome({
+        receipt: receipt.status,
+        reread: receipt.status,
+        nonceUsed,
+        balances: [],
+      });
+      if (verdict.outcome === 'unknown') {
+        const problem = verdict.problem.slice(0, 300);
+        if (entry.status === 'unknown' && entry.contradiction === problem) return undefined;
+        return { status: 'unknown', contradiction: problem };
+      }
+      if (entry.status === receipt.status && entry.contradiction === undefined) return undefined;
       return {
         status: receipt.status,
         ...(receipt.revertReason === undefined
           ? {}
           : { revertReason: receipt.revertReason.slice(0, 1000) }),
+        ...(entry.contradiction === undefined
+          ? {}
+          : {
+              contradiction: undefined,
+              note: `the chain's answers agree now; they contradicted each other before (${entry.contradiction})`.slice(
+                0,
+                300,
+              ),
+            }),
       };
     }
   }
+  // a settled entry is only ever corrected by its receipt
+  if (settled) return undefined;
   const outside = entry.outside;
   if (outside === undefined) return undefined;
   const available = await lookup.nonceAvailable(entry.account, outside.nonce, call);
@@ -109,6 +154,8 @@ export interface ReconcileOptions {
   lookupFor: (entry: HistoryEntry) => ChainLookup | undefined;
   /** which entries to consider (default: every unresolved one) */
   filter?: (entry: HistoryEntry) => boolean;
+  /** also ask again the entries settled by a receipt within this many ms (RECHECK_SETTLED_MS) */
+  recheckSettledMs?: number;
   limit?: number;
   timeoutMs?: number;
   now?: () => number;
@@ -126,16 +173,23 @@ export async function reconcileHistory(
   options: ReconcileOptions,
 ): Promise<HistoryEntry[]> {
   const limit = options.limit ?? RECONCILE_LIMIT;
-  const candidates = entries
-    .filter((e) => UNRESOLVED.has(e.status) && (options.filter?.(e) ?? true))
-    .map((entry) => ({ entry, lookup: options.lookupFor(entry) }))
-    .filter((c): c is { entry: HistoryEntry; lookup: ChainLookup } => c.lookup !== undefined)
-    .slice(0, limit);
+  const nowMs = (options.now ?? Date.now)();
+  const askableOnes = (keep: (e: HistoryEntry) => boolean) =>
+    entries
+      .filter((e) => keep(e) && (options.filter?.(e) ?? true))
+      .map((entry) => ({ entry, lookup: options.lookupFor(entry) }))
+      .filter((c): c is { entry: HistoryEntry; lookup: ChainLookup } => c.lookup !== undefined)
+      .slice(0, limit);
+  const recheck = options.recheckSettledMs;
+  const candidates = [
+    ...askableOnes((e) => UNRESOLVED.has(e.status)),
+    ...(recheck === undefined ? [] : askableOnes((e) => recentlySettled(e, nowMs, recheck))),
+  ];
   if (candidates.length === 0) return [];
   const timeout = AbortSignal.timeout(options.timeoutMs ?? RECONCILE_TIMEOUT_MS);
   const signal =
     options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
-  const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
+  const nowSeconds = Math.floor(nowMs / 1000);
   const patches = await Promise.all(
     candidates.map(({ entry, lookup }) =>
       settleEntry(entry, lookup, nowSeconds, { signal }).catch(() => undefined),
@@ -179,11 +233,18 @@ export async function endpointsLookup(endpoints: Endpoints): Promise<ChainLookup
 
 /** A lookup over a chain reader's provider (the execution account's, before signing). */
 export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
-  const [{ inScope }, { mapChainError }, { RpcError }, { receiptOutcome }] = await Promise.all([
+  const [
+    { inScope },
+    { mapChainError },
+    { RpcError },
+    { receiptOutcome },
+    { outsideNonceAvailable },
+  ] = await Promise.all([
     import('./chain/scope.js'),
     import('./chain/errors.js'),
     import('starknet'),
     import('./chain/receipt.js'),
+    import('./chain/reads.js'),
   ]);
   const rpcCode = (error: unknown): unknown =>
     error instanceof RpcError ? (error.baseError as { code?: unknown }).code : undefined;
@@ -222,33 +283,7 @@ export async function readerLookup(reader: ChainReader): Promise<ChainLookup> {
         mapChainError,
       ),
     nonceAvailable: (account, nonce, call) =>
-      inScope(
-        call.signal,
-        async () => {
-          try {
-            const result = await reader.provider.callContract(
-              {
-                contractAddress: account,
-                entrypoint: 'is_valid_outside_execution_nonce',
-                calldata: [nonce],
-              },
-              'latest',
-            );
-            const value = feltsOf(result)[0];
-            if (value === undefined || value > 1n)
-              throw new AppError(
-                ErrorCode.CHAIN_ERROR,
-                'is_valid_outside_execution_nonce answered no boolean',
-              );
-            return value === 1n;
-          } catch (error) {
-            // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
-            if (rpcCode(error) === 20) return true;
-            throw error;
-          }
-        },
-        mapChainError,
-      ),
+      inScope(call.signal, () => outsideNonceAvailable(reader, account, nonce), mapChainError),
   };
 }
 
@@ -267,7 +302,11 @@ export async function reconcileFile(
     import('./endpoints.js'),
     import('../platform/settings.js'),
   ]);
-  const open = entries.filter((e) => UNRESOLVED.has(e.status)).slice(0, RECONCILE_LIMIT);
+  const now = Date.now();
+  const open = [
+    ...entries.filter((e) => UNRESOLVED.has(e.status)).slice(0, RECONCILE_LIMIT),
+    ...entries.filter((e) => recentlySettled(e, now, RECHECK_SETTLED_MS)).slice(0, RECONCILE_LIMIT),
+  ];
   if (open.length === 0) return [];
   const sandbox = lastSandboxChain(env);
   const settings = loadSettings(env);
@@ -294,7 +333,11 @@ export async function reconcileFile(
     }
     lookups.set(chain, lookup);
   }
-  return reconcileHistory(history, open, { lookupFor: (e) => lookups.get(entryChain(e)), signal });
+  return reconcileHistory(history, open, {
+    lookupFor: (e) => lookups.get(entryChain(e)),
+    signal,
+    recheckSettledMs: RECHECK_SETTLED_MS,
+  });
 }
 
 /** Where a wallet's transactions belong: its account on a network (or the sandbox) and chain. */
@@ -342,6 +385,7 @@ export async function walletHistory(
   const changed = await reconcileHistory(history, mine, {
     lookupFor: () => lookup,
     signal: options.signal,
+    recheckSettledMs: RECHECK_SETTLED_MS,
   }).catch(() => []);
   return { entries: withChanges(mine, changed), setAside };
 }

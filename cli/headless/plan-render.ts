@@ -152,6 +152,10 @@ export function renderHistory(
     );
     if (e.revertReason !== undefined) lines.push(`    reverted: ${shortReason(e.revertReason)}`);
     if (e.note !== undefined) lines.push(`    ${e.note}`);
+    if (e.contradiction !== undefined)
+      lines.push(
+        `    CONTRADICTED: the chain's answers contradict each other (${e.contradiction}): how it ended is not known`,
+      );
     if (e.status === 'orphaned') lines.push('    can no longer be settled: its sandbox stopped');
     if (e.status === 'unknown' || e.status === 'pending')
       lines.push('    not settled yet: do not send it again before it is');

@@ -481,6 +481,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         status: entry.status,
         ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
         ...(entry.fee === undefined ? {} : { fee: `${entry.fee.amount} ${entry.fee.symbol}` }),
+        ...(entry.contradiction === undefined ? {} : { contradiction: entry.contradiction }),
       }));
       const { liquidations, note } = await liquidated;
       return {

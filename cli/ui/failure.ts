@@ -192,6 +192,12 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   },
 };
 
+/** What the app says of a receipt the chain's other answers contradict. */
+const CONTRADICTED = {
+  title: 'Sent, but how it ended is not known: the chain contradicts itself',
+  next: 'Do not send it again: it may have been executed. The history asks the chain again; the same plan is refused until its answers agree.',
+};
+
 /**
  * A failure after the transaction left (its hash is known): whatever went wrong, it may still
  * be confirmed, so the advice is never "try again".
@@ -211,7 +217,12 @@ export function describeFailureAfterSending(error: unknown, transactionHash: str
 
 export function describeFailure(error: unknown): Failure {
   if (isAppError(error)) {
-    const known = NEXT[error.code];
+    // a receipt the account contradicts (core/chain/outcome.ts): not "not confirmed yet", not known
+    const known =
+      error.code === ErrorCode.TRANSACTION_PENDING &&
+      typeof error.details?.contradiction === 'string'
+        ? CONTRADICTED
+        : NEXT[error.code];
     const signIn = SESSION_LOST.has(error.code);
     return {
       code: error.code,

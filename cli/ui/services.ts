@@ -209,6 +209,8 @@ export interface HistoryEntry {
   revertReason?: string;
   /** the gas fee the account paid, from the receipt ("0.01 STRK"); absent: sponsored or not known */
   fee?: string;
+  /** the chain's answers about it contradict each other: how it ended is not known (core/history.ts) */
+  contradiction?: string;
 }
 
 export interface SettingsView {

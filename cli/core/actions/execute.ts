@@ -13,6 +13,7 @@ import type { BudgetReservation } from '../budget.js';
 import type { CallOptions } from '../call.js';
 import {
   type ExecutionReceipt,
+  type ExpectedOutflow,
   outsideIdentity,
   type PreparedExecution,
 } from '../chain/execute.js';
@@ -51,6 +52,41 @@ function paidOfAll(plan: ActionPlan, token: Token, receipt: ExecutionReceipt): b
       : 0n;
   const paid = sent - fee;
   return paid < 0n ? 0n : paid > only.amount ? only.amount : paid;
+}
+
+/** Position changes that bring a token back to the account: its balance may rise as well as fall. */
+const INFLOW_CHANGES: ReadonlySet<string> = new Set([
+  'withdraw',
+  'collateral-withdraw',
+  'borrow',
+  'exit',
+  'claim',
+]);
+
+/**
+ * What the plan's outflows predict for each spent token's balance (chain/outcome.ts): the exact
+ * amounts, and the bound of an "all". A token the plan also brings in (a swap's output, a
+ * withdrawal, a borrow, a claim) is left out: its balance moves both ways.
+ */
+export function expectedOutflows(plan: ActionPlan): ExpectedOutflow[] {
+  const effects = effectsOf(plan.legs, plan);
+  const arrives = (token: Token): boolean =>
+    effects.in.some((i) => sameAddress(i.token.address, token.address)) ||
+    effects.positions.some(
+      (p) => INFLOW_CHANGES.has(p.change) && sameAddress(p.token.address, token.address),
+    );
+  const expected: ExpectedOutflow[] = [];
+  for (const o of effects.out) {
+    if (arrives(o.token) || (o.to !== undefined && sameAddress(o.to, plan.account))) continue;
+    const known = expected.find((e) => sameAddress(e.token.address, o.token.address));
+    const exact = o.all === true ? 0n : o.amount;
+    if (known === undefined) expected.push({ token: o.token, exact, bound: o.amount });
+    else {
+      known.exact += exact;
+      known.bound += o.amount;
+    }
+  }
+  return expected;
 }
 
 /**
@@ -234,7 +270,13 @@ export async function executePipeline(
       fingerprint,
       ...outsideOf(current.prepared),
     });
-    const receipt = await executeTracked(ctx.account, current.prepared, tracker, track);
+    const receipt = await executeTracked(
+      ctx.account,
+      current.prepared,
+      tracker,
+      track,
+      expectedOutflows(plan),
+    );
     ticket.state = 'done';
     const received = receivedAmounts(plan, receipt);
     const fee = receipt.feePaid;

@@ -7,7 +7,14 @@ import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { CallOptions } from '../call.js';
 import { entryKey, type HistoryEntry, UNRESOLVED } from '../history.js';
-import { askable, entryChain, readerLookup, reconcileHistory } from '../reconcile.js';
+import {
+  askable,
+  entryChain,
+  RECHECK_SETTLED_MS,
+  readerLookup,
+  recentlySettled,
+  reconcileHistory,
+} from '../reconcile.js';
 import { type Effects, legEffects, legIdentities } from './legs/index.js';
 import type { ActionContext } from './pipeline.js';
 import type { ActionPlan } from './plan.js';
@@ -56,6 +63,8 @@ export function planFingerprint(plan: ActionPlan, chain: string): string {
  * A plan whose transaction may already be on its way is never signed again, across processes
  * too: the account's unresolved entries on this chain are first asked of the chain (bounded);
  * one with the same fingerprint that is still unresolved refuses this run (ALREADY_SUBMITTED).
+ * So does a same-fingerprint entry recorded as reverted in the last 24 h that the chain now
+ * contradicts or shows executed (a node may have lied about its receipt: chain/outcome.ts).
  */
 export async function refuseUnsettledRetry(
   ctx: ActionContext,
@@ -69,22 +78,31 @@ export async function refuseUnsettledRetry(
     BigInt(e.account) === account && entryChain(e) === chain;
   const { entries } = await ctx.history.list();
   const open = entries.filter((e) => mine(e) && UNRESOLVED.has(e.status));
-  if (!open.some((e) => e.fingerprint === fingerprint)) return;
+  const nowMs = (ctx.now ?? Date.now)();
+  const revertedLately = entries.filter(
+    (e) =>
+      mine(e) &&
+      e.fingerprint === fingerprint &&
+      e.status === 'reverted' &&
+      recentlySettled(e, nowMs, RECHECK_SETTLED_MS),
+  );
+  if (!open.some((e) => e.fingerprint === fingerprint) && revertedLately.length === 0) return;
   const lookup = await readerLookup(ctx.account);
   // the same plan first: it decides whether this run may sign
+  const sameOpen = open.filter((e) => e.fingerprint === fingerprint);
   const ordered = [
-    ...open.filter((e) => e.fingerprint === fingerprint),
+    ...sameOpen,
+    ...revertedLately,
     ...open.filter((e) => e.fingerprint !== fingerprint),
   ];
   const changed = await reconcileHistory(ctx.history, ordered, {
     lookupFor: () => lookup,
     signal: call.signal,
     now: ctx.now,
+    recheckSettledMs: RECHECK_SETTLED_MS,
   });
   const settled = new Map(changed.map((c) => [entryKey(c), c]));
-  const same = ordered
-    .filter((e) => e.fingerprint === fingerprint)
-    .map((e) => settled.get(entryKey(e)) ?? e);
+  const same = [...sameOpen, ...revertedLately].map((e) => settled.get(entryKey(e)) ?? e);
   // still unresolved: it may yet execute; just found executed: this run is the blind retry of it
   const blocking =
     same.find((e) => UNRESOLVED.has(e.status)) ?? same.find((e) => e.status === 'succeeded');
@@ -94,10 +112,14 @@ export async function refuseUnsettledRetry(
       ? ''
       : ` (it can execute until ${new Date(blocking.outside.executeBefore * 1000).toISOString()})`;
   const as = blocking.hash === undefined ? '' : ` as ${blocking.hash}`;
+  const contradicted =
+    blocking.contradiction === undefined
+      ? ''
+      : ` (the chain's answers contradict each other: ${blocking.contradiction})`;
   const what =
     blocking.status === 'succeeded'
       ? `the same plan, sent at ${blocking.time}${as}, has been executed (the chain says so now)`
-      : `the same plan was sent at ${blocking.time}${as} and how it ended is not known yet${deadline}`;
+      : `the same plan was sent at ${blocking.time}${as} and how it ended is not known yet${deadline}${contradicted}`;
   throw new AppError(
     ErrorCode.ALREADY_SUBMITTED,
     `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`,
@@ -106,6 +128,7 @@ export async function refuseUnsettledRetry(
         transactionHash: blocking.hash ?? null,
         state: blocking.status,
         time: blocking.time,
+        ...(blocking.contradiction === undefined ? {} : { contradiction: blocking.contradiction }),
         ...(blocking.outside === undefined
           ? {}
           : { executeBefore: blocking.outside.executeBefore }),

@@ -34,9 +34,11 @@ import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
 import { type AccountFacts, takeAccountFacts } from './facts.js';
-import { deploymentData } from './reads.js';
+import { deploymentData, outsideNonceAvailable, readBalances } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
 import { receiptOutcome } from './receipt.js';
+import { type BalanceEvidence, judgeOutcome, type OutflowExpectation } from './outcome.js';
+import type { Token } from '../../../shared/tokens.js';
 import { type BalanceChange, type FeeParty, summarizeTransfers } from './transfers.js';
 import { printable } from '../../../shared/printable.js';
 
@@ -56,6 +58,23 @@ export type ExecutionProgress =
 export interface ProgressOptions {
   signal?: AbortSignal;
   onProgress?: (event: ExecutionProgress) => void;
+}
+
+/** What leaves the account in one token when the plan executes (outcome.ts checks the balance against it). */
+export interface ExpectedOutflow {
+  token: Token;
+  /** what leaves for certain */
+  exact: bigint;
+  /** the most that may leave ("all" of a position: its bound) */
+  bound: bigint;
+}
+
+export interface ExecuteOptions extends ProgressOptions {
+  /**
+   * the plan's outflows per token, for the check of its receipt against the balances (outcome.ts);
+   * a token the plan also receives is left out by the caller
+   */
+  expected?: readonly ExpectedOutflow[];
 }
 
 export interface PrepareOptions extends ProgressOptions {
@@ -478,10 +497,87 @@ function definitelyNotExecuted(error: AppError): boolean {
 export const DO_NOT_RETRY =
   'do not retry: check `finance-tui history` (it asks the chain how it ended)';
 
+/** The spent tokens to check, with the most the fee may take in each (the gas token's maximum in default mode). */
+function checkedOutflows(
+  prepared: PreparedExecution,
+  expected: readonly ExpectedOutflow[],
+): Array<{ token: Token; expectation: OutflowExpectation }> {
+  return expected.map((e) => ({
+    token: e.token,
+    expectation: {
+      symbol: e.token.symbol,
+      exact: e.exact,
+      bound: e.bound,
+      feeMax:
+        prepared.fee.mode === 'default' && sameAddress(prepared.fee.gasToken, e.token.address)
+          ? prepared.fee.maxInGasToken
+          : 0n,
+    },
+  }));
+}
+
+/**
+ * A receipt's outcome is final only when the chain agrees with it (outcome.ts): the receipt read
+ * again, the outside-execution nonce, and the spent tokens' balances against `before`. Inside a
+ * scope; a disagreement is TRANSACTION_PENDING (how it ended is not known), never an outcome.
+ */
+async function confirmOutcome(
+  ea: ExecutionAccount,
+  prepared: PreparedExecution,
+  receipt: ExecutionReceipt,
+  checked: ReturnType<typeof checkedOutflows>,
+  before: readonly bigint[],
+): Promise<void> {
+  const hash = receipt.transactionHash;
+  let nonce: string | undefined;
+  try {
+    nonce = outsideIdentity(prepared).nonce;
+  } catch {
+    nonce = undefined;
+  }
+  const [raw, nonceUsed, after] = await Promise.all([
+    ea.provider.channel.getTransactionReceipt(hash) as unknown as Promise<RawReceipt>,
+    nonce === undefined
+      ? Promise.resolve(undefined)
+      : outsideNonceAvailable(ea, ea.address, nonce).then((available) => !available),
+    checked.length === 0
+      ? Promise.resolve([])
+      : readBalances(ea, { tokens: checked.map((c) => c.token), signal: currentSignal() }),
+  ]);
+  const reread = receiptOutcome(raw, hash, {
+    account: prepared.account,
+    network: ea.network,
+    fee: feePartyOf(prepared),
+  }).outcome;
+  const balances: BalanceEvidence[] = checked.map((c, i) => ({
+    ...c.expectation,
+    before: before[i] ?? 0n,
+    after: after[i]?.balance ?? 0n,
+  }));
+  const verdict = judgeOutcome({
+    receipt: receipt.status === 'SUCCEEDED' ? 'succeeded' : 'reverted',
+    reread,
+    nonceUsed,
+    balances,
+  });
+  if (verdict.outcome !== 'unknown') return;
+  throw new AppError(
+    ErrorCode.TRANSACTION_PENDING,
+    `transaction ${hash} was submitted, but the chain's answers contradict each other (${verdict.problem}): how it ended is not known`,
+    {
+      details: {
+        transactionHash: hash,
+        receiptStatus: verdict.receipt === 'succeeded' ? 'SUCCEEDED' : 'REVERTED',
+        contradiction: verdict.problem,
+      },
+    },
+  );
+}
+
 export async function executePrepared(
   ea: ExecutionAccount,
   prepared: PreparedExecution,
-  options: ProgressOptions = {},
+  options: ExecuteOptions = {},
 ): Promise<ExecutionReceipt> {
   let submitted: string | undefined;
   // the signed transaction has left the client (the execute request was started)
@@ -490,7 +586,15 @@ export async function executePrepared(
     options.signal,
     async () => {
       options.onProgress?.({ stage: 'signing' });
+      // the spent tokens' balances before anything is sent, read while it is signed
+      const checked = checkedOutflows(prepared, options.expected ?? []);
+      const reading =
+        checked.length === 0
+          ? Promise.resolve([])
+          : readBalances(ea, { tokens: checked.map((c) => c.token), signal: currentSignal() });
+      reading.catch(() => undefined);
       const executable = await ea.account.preparePaymasterTransaction(prepared.transaction);
+      const before = (await reading).map((b) => b.balance);
       leftClient = true;
       options.onProgress?.({ stage: 'submitting' });
       const { transaction_hash } = await ea.account.paymaster.executeTransaction(
@@ -505,6 +609,7 @@ export async function executePrepared(
         ea.network,
         submitted,
       );
+      await confirmOutcome(ea, prepared, receipt, checked, before);
       options.onProgress?.({
         stage: 'confirmed',
         transactionHash: submitted,

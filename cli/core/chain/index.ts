@@ -22,6 +22,8 @@ export { parseAddress } from '../../../shared/tokens.js';
 export {
   executeCalls,
   executePrepared,
+  type ExecuteOptions,
+  type ExpectedOutflow,
   type ExecutionProgress,
   type ExecutionReceipt,
   type FeeModeOption,

@@ -15,7 +15,7 @@ import { listTokens, type Token } from '../../../shared/tokens.js';
 import type { ChainReader } from './account.js';
 import { mapChainError } from './errors.js';
 import { inScope } from './scope.js';
-import { batchedViews } from './views.js';
+import { batchedViews, feltsOf } from './views.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -99,4 +99,38 @@ export async function readBalances(
     },
     mapChainError,
   );
+}
+
+/**
+ * Whether `account` may still use the outside-execution (SNIP-9) `nonce`: false once an execution
+ * with it succeeded (a revert undoes it). An account never deployed has used none. The one read of
+ * it, for the check of a receipt (execute.ts, outcome.ts) and the history's settling
+ * (../reconcile.ts).
+ */
+export async function outsideNonceAvailable(
+  reader: ChainReader,
+  account: string,
+  nonce: string,
+): Promise<boolean> {
+  try {
+    const result = await reader.provider.callContract(
+      {
+        contractAddress: account,
+        entrypoint: 'is_valid_outside_execution_nonce',
+        calldata: [nonce],
+      },
+      'latest',
+    );
+    const value = feltsOf(result)[0];
+    if (value === undefined || value > 1n)
+      throw new AppError(
+        ErrorCode.CHAIN_ERROR,
+        'is_valid_outside_execution_nonce answered no boolean',
+      );
+    return value === 1n;
+  } catch (error) {
+    // 20 CONTRACT_NOT_FOUND: an account that was never deployed used no nonce
+    if (error instanceof RpcError && error.code === 20) return true;
+    throw error;
+  }
 }

@@ -167,6 +167,7 @@ export function HistoryScreen() {
           >
             {index === selected ? '› ' : '  '}
             {entry.at.slice(0, 16).replace('T', ' ')} {STATUS_MARK[entry.status]}{' '}
+            {entry.contradiction === undefined ? '' : 'CONTRADICTED '}
             {entry.kind.padEnd(10)} {entry.summary}
           </Text>
         );
@@ -200,6 +201,13 @@ export function HistoryScreen() {
               {current.revertReason}
             </Text>
           ) : null}
+          {current.contradiction === undefined ? null : (
+            <Text color={theme.warning} wrap="wrap">
+              {'Warning '}
+              the chain&apos;s answers contradict each other ({current.contradiction}): how it ended
+              is not known; do not send it again before it is settled
+            </Text>
+          )}
         </Box>
       ) : null}
       <Text color={theme.muted}>A record kept on this computer; the chain is the truth.</Text>

@@ -1,0 +1,212 @@
+/**
+ * Receipts the chain contradicts (issue 33 item 4; docs/decisions.md "A receipt is checked
+ * against the account"), through the built bin against a real sandbox behind a lying node
+ * (helpers/lying-node.ts):
+ * - a success reported as REVERTED with its events stripped: exit 3 (how it ended is not known),
+ *   a retry of the same plan refused, paid once; history marks the entry, and corrects it once
+ *   the node is honest again;
+ * - a revert reported as SUCCEEDED: never exit 0; marked, then corrected to reverted, after
+ *   which the same plan may be sent (it moved nothing);
+ * - an entry settled honestly is asked again by `history` within 24 h: a lie then marks it;
+ * - the tool server says the same: the outcome is not known, a second execution is refused, and
+ *   get_history lists the entry with its contradiction.
+ */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { type LyingNode, startLyingNode } from './helpers/lying-node.js';
+import { callTool, connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
+import { tempHome } from './helpers/process.js';
+
+const HASH = /^0x[0-9a-f]{64}$/;
+
+interface Listed {
+  hash?: string;
+  status: string;
+  contradiction?: string;
+  note?: string;
+}
+
+describe('receipts that contradict the account (issue 33 item 4)', () => {
+  let users: TwoUsers;
+  let node: LyingNode;
+
+  beforeAll(async () => {
+    users = await startTwoUsers();
+    node = await startLyingNode(users.urls.rpcUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await node?.close();
+    await users?.close();
+  });
+
+  /** A data folder signed in as alice whose chain reads go through the lying node. */
+  function homeThroughNode(): ReturnType<typeof tempHome> {
+    const home = tempHome();
+    const state = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    state.rpcUrl = node.url;
+    writeFileSync(join(home.dir, 'sandbox.json'), JSON.stringify(state), { mode: 0o600 });
+    copyFileSync(join(users.aliceHome, 'session.json'), join(home.dir, 'session.json'));
+    return home;
+  }
+
+  const usdcOf = async (home: string): Promise<bigint> => {
+    const r = await cli(home, ['balance', 'USDC', '--sandbox', '--json']);
+    const balances = r.doc.balances as Array<{ symbol: string; baseUnits: string }>;
+    return BigInt(balances.find((b) => b.symbol === 'USDC')?.baseUnits ?? 'x');
+  };
+
+  const listed = async (home: string, hash: string): Promise<Listed | undefined> => {
+    const r = await cli(home, ['history', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    return (r.doc.entries as Listed[]).find((e) => e.hash === hash);
+  };
+
+  const send = (home: string, amount: string) =>
+    cli(home, ['send', amount, 'USDC', users.bobAddress, '--yes', '--sandbox', '--json']);
+
+  it('a success reported as REVERTED, events stripped: exit 3, a retry refused, paid once; history marks it, then corrects it', async () => {
+    const home = homeThroughNode();
+    try {
+      node.mode = 'revert-successes';
+      const bobBefore = await usdcOf(users.bobHome);
+      const first = await send(home.dir, '0.21');
+      expect(first.code, first.stdout + first.stderr).toBe(3);
+      expect(first.doc.error?.code).toBe('TRANSACTION_PENDING');
+      expect(first.doc.error?.message).toMatch(/contradict each other/);
+      expect(first.doc.error?.details?.contradiction).toMatch(/REVERTED, but .* nonce is used/);
+      const hash = first.doc.error?.details?.transactionHash as string;
+      expect(hash).toMatch(HASH);
+      expect(node.lies).toBeGreaterThan(0);
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore + 210_000n);
+
+      // the retry of the same plan is refused: nothing is paid twice
+      const again = await send(home.dir, '0.21');
+      expect(again.code, again.stdout + again.stderr).toBe(1);
+      expect(again.doc.error?.code).toBe('ALREADY_SUBMITTED');
+      expect(again.doc.error?.details?.transactionHash).toBe(hash);
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore + 210_000n);
+
+      // history, asking the same lying node, shows the contradiction, in its human form too
+      expect(await listed(home.dir, hash)).toMatchObject({
+        status: 'unknown',
+        contradiction: expect.stringMatching(/nonce is used/),
+      });
+      const human = await cli(home.dir, ['history']);
+      expect(human.stdout).toMatch(/CONTRADICTED: the chain's answers contradict each other/);
+
+      // honest again: the corrected outcome, the mark gone
+      node.mode = 'honest';
+      const corrected = await listed(home.dir, hash);
+      expect(corrected).toMatchObject({ status: 'succeeded' });
+      expect(corrected?.contradiction).toBeUndefined();
+      expect(corrected?.note).toMatch(/agree now/);
+    } finally {
+      node.mode = 'honest';
+      home.cleanup();
+    }
+  }, 180_000);
+
+  it('a revert reported as SUCCEEDED: exit 3, never 0; marked, then corrected to reverted; the plan may then be sent', async () => {
+    const home = homeThroughNode();
+    try {
+      node.mode = 'succeed-reverts';
+      const bobBefore = await usdcOf(users.bobHome);
+      const forced = await fetch(`${users.urls.chainUrl}/sandbox/chain/revert-next`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ count: 1, reason: 'sandbox: forced revert' }),
+      });
+      expect(forced.status).toBe(200);
+      const first = await send(home.dir, '0.22');
+      expect(first.code, first.stdout + first.stderr).toBe(3);
+      expect(first.doc.error?.code).toBe('TRANSACTION_PENDING');
+      expect(first.doc.error?.details?.contradiction).toMatch(/SUCCEEDED, but .* still unused/);
+      const hash = first.doc.error?.details?.transactionHash as string;
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore);
+
+      const again = await send(home.dir, '0.22');
+      expect(again.doc.error?.code).toBe('ALREADY_SUBMITTED');
+      expect(await listed(home.dir, hash)).toMatchObject({
+        status: 'unknown',
+        contradiction: expect.stringMatching(/still unused/),
+      });
+
+      node.mode = 'honest';
+      expect(await listed(home.dir, hash)).toMatchObject({ status: 'reverted' });
+      // it moved nothing: the same plan is sent now, once
+      const retry = await send(home.dir, '0.22');
+      expect(retry.code, retry.stdout + retry.stderr).toBe(0);
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore + 220_000n);
+    } finally {
+      node.mode = 'honest';
+      home.cleanup();
+    }
+  }, 180_000);
+
+  it('the tool server: a success reported as REVERTED is not known (never "nothing changed"); the same plan again is refused; get_history shows the contradiction', async () => {
+    const home = homeThroughNode();
+    const client = await connectMcp(
+      [
+        '--sandbox',
+        '--allow-execute',
+        '--max-usd',
+        '50',
+        '--budget-usd',
+        '1000',
+        '--allow-recipient',
+        users.bobAddress,
+      ],
+      { FINANCE_TUI_HOME: home.dir },
+    );
+    try {
+      node.mode = 'revert-successes';
+      const bobBefore = await usdcOf(users.bobHome);
+      const args = { amount: '0.24', token: 'USDC', to: users.bobAddress };
+      const first = errorOf(await planAndExecute(client, 'plan_send', args));
+      expect(first.code).toBe('TRANSACTION_PENDING');
+      expect(first.message).toMatch(/contradict each other/);
+      expect(first.message).not.toMatch(/nothing changed/);
+      const hash = first.details?.transactionHash as string;
+      expect(hash).toMatch(HASH);
+      const again = errorOf(await planAndExecute(client, 'plan_send', args));
+      expect(again.code).toBe('ALREADY_SUBMITTED');
+      expect(await usdcOf(users.bobHome)).toBe(bobBefore + 240_000n);
+      const history = await callTool(client, 'get_history', {});
+      const entries = (history.structuredContent as { entries: Listed[] }).entries;
+      expect(entries.find((e) => e.hash === hash)).toMatchObject({
+        status: 'unknown',
+        contradiction: expect.stringMatching(/nonce is used/),
+      });
+    } finally {
+      node.mode = 'honest';
+      await client.close().catch(() => undefined);
+      home.cleanup();
+    }
+  }, 180_000);
+
+  it('history asks again an entry settled in the last 24 h: a lie now marks it, the truth restores it', async () => {
+    const home = homeThroughNode();
+    try {
+      node.mode = 'honest';
+      const sent = await send(home.dir, '0.23');
+      expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+      const hash = (sent.doc.transaction as { hash: string }).hash;
+      expect(await listed(home.dir, hash)).toMatchObject({ status: 'succeeded' });
+      node.mode = 'revert-successes';
+      expect(await listed(home.dir, hash)).toMatchObject({
+        status: 'unknown',
+        contradiction: expect.stringMatching(/REVERTED, but .* nonce is used/),
+      });
+      node.mode = 'honest';
+      expect(await listed(home.dir, hash)).toMatchObject({ status: 'succeeded' });
+    } finally {
+      node.mode = 'honest';
+      home.cleanup();
+    }
+  }, 180_000);
+});
