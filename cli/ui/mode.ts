@@ -26,7 +26,7 @@ const TUI_OPTIONS = { sandbox: { type: 'boolean' }, json: { type: 'boolean' } } 
 
 /** Every command word (run.ts's table; a test keeps the two in step without loading run.ts here). */
 const HEADLESS =
-  'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, stake, unstake, claim-rewards, staking, supply, withdraw, borrow, add-collateral, withdraw-collateral, repay, close-position, lending, history, status, mcp, serve, sandbox, portfolio, portfolio-rebalance';
+  'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, stake, unstake, claim-rewards, staking, supply, withdraw, borrow, add-collateral, withdraw-collateral, repay, close-position, lending, history, status, grant, mcp, serve, sandbox, portfolio, portfolio-rebalance';
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
 export function isCI(env: NodeJS.ProcessEnv): boolean {
