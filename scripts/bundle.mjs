@@ -1,7 +1,7 @@
 /**
  * The published bin as an esbuild bundle (start-up speed: one file per lazy part instead of
  * hundreds of modules). Runs after `tsc` (npm run build), over its output folder: dist/cli/main.js
- * becomes the bundle's entry, with one chunk per dynamic import beside it, so `import.meta.url`
+ * becomes the bundle's entry (cli/bin.ts, which turns the compile cache on and loads main.ts), with one chunk per dynamic import beside it, so `import.meta.url`
  * keeps pointing into dist/cli/. The server-side packages stay external (loaded from
  * node_modules: long-running commands, where start-up does not matter, and packages that locate
  * files at run time). React is bundled in its production build. react-devtools-core, which Ink
@@ -61,7 +61,8 @@ const yogaWithoutFetch = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'cli/main.ts' },
+  // the entry is cli/bin.ts (it turns the compile cache on, then imports main.ts as a chunk)
+  entryPoints: { main: 'cli/bin.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -69,11 +70,10 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   chunkNames: 'chunk-[hash]',
-  // CommonJS dependencies call require() for Node built-ins. The compile cache (Node >= 22.1)
-  // keeps V8's code for every chunk loaded after the entry; NODE_DISABLE_COMPILE_CACHE=1 turns
-  // it off. Each chunk carries the banner; enabling twice is a no-op.
+  // CommonJS dependencies call require() for Node built-ins. The compile cache is turned on by
+  // the entry itself (cli/bin.ts: in the user's cache folder, before the program is compiled).
   banner: {
-    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url); __ftModule.enableCompileCache?.();",
+    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url);",
   },
   external: [
     'fastify',

@@ -47,16 +47,31 @@ export function argentAccountConstructorCalldata(publicKey: string): string[] {
   });
 }
 
+/**
+ * Addresses already computed, by padded key: a command checks its session's address, builds its
+ * account and its deployment from the same key, and each is a dozen Pedersen hashes
+ * (docs/benchmarks.md "A trade's CPU"). Bounded, for the server's many users.
+ */
+const addresses = new Map<string, string>();
+const ADDRESS_CACHE_MAX = 256;
+
 /** Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key, deployer 0). */
 export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
-  const address = hash.calculateContractAddressFromHash(
-    pubkey,
-    ARGENT_X_V050_CLASS_HASH,
-    argentAccountConstructorCalldata(pubkey),
-    0,
+  const known = addresses.get(pubkey);
+  if (known !== undefined) return known;
+  const address = padHash(
+    hash.calculateContractAddressFromHash(
+      pubkey,
+      ARGENT_X_V050_CLASS_HASH,
+      argentAccountConstructorCalldata(pubkey),
+      0,
+    ),
   );
-  return padHash(address);
+  if (addresses.size >= ADDRESS_CACHE_MAX)
+    addresses.delete(addresses.keys().next().value as string);
+  addresses.set(pubkey, address);
+  return address;
 }
 
 /** Splits a 64-byte r‖s signature (0x + 128 hex) into [r, s], each 0x + 64 lower-case hex. */
