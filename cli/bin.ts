@@ -26,6 +26,12 @@ function cacheDir(name: string): string {
   return join(process.env.XDG_CACHE_HOME || join(home, '.cache'), name);
 }
 
+// The program uses no WebSocket, and the global one is Node's lazy getter over undici (with web
+// streams): starknet.js reads `typeof WebSocket` when it loads, which alone would load all of it
+// (~25 ms of CPU; docs/benchmarks.md "A trade's CPU"). The bin runs as with Node's own
+// --no-experimental-websocket (docs/decisions.md "The client's HTTP without fetch").
+delete (globalThis as { WebSocket?: unknown }).WebSocket;
+
 try {
   // a no-op when NODE_COMPILE_CACHE already enabled it (or NODE_DISABLE_COMPILE_CACHE is set)
   enableCompileCache?.(join(cacheDir('finance-tui'), 'node-compile'));
