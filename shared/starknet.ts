@@ -12,8 +12,8 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { Signature, sign, verify } from '@scure/starknet';
-import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
+import { computeHashOnElements, Signature, sign, verify } from '@scure/starknet';
+import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
 
@@ -55,19 +55,37 @@ export function argentAccountConstructorCalldata(publicKey: string): string[] {
 const addresses = new Map<string, string>();
 const ADDRESS_CACHE_MAX = 256;
 
-/** Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key, deployer 0). */
+/** 'STARKNET_CONTRACT_ADDRESS' as a felt: the first element of a contract address's hash. */
+const CONTRACT_ADDRESS_PREFIX = BigInt(
+  `0x${Buffer.from('STARKNET_CONTRACT_ADDRESS', 'ascii').toString('hex')}`,
+);
+/** Addresses are reduced below 2^251 − 256 (L2_ADDRESS_UPPER_BOUND). */
+const ADDRESS_BOUND = 2n ** 251n - 256n;
+
+/**
+ * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
+ * deployer 0): starknet.js's calculateContractAddressFromHash — Pedersen over [prefix, deployer,
+ * salt, class hash, Pedersen(calldata)], reduced below 2^251 − 256 — computed with
+ * @scure/starknet's Pedersen, the curve code the client has loaded already (starknet.js pins an
+ * older copy whose Pedersen tables would be built for this one hash; docs/decisions.md "Hashing
+ * once per command"). shared/starknet.test.ts holds it equal to starknet.js's.
+ */
 export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
   const known = addresses.get(pubkey);
   if (known !== undefined) return known;
-  const address = padHash(
-    hash.calculateContractAddressFromHash(
-      pubkey,
-      ARGENT_X_V050_CLASS_HASH,
-      argentAccountConstructorCalldata(pubkey),
-      0,
-    ),
-  );
+  // bigint in, 0x-hex out
+  const calldataHash = computeHashOnElements(
+    argentAccountConstructorCalldata(pubkey).map(BigInt),
+  ) as string;
+  const raw = computeHashOnElements([
+    CONTRACT_ADDRESS_PREFIX,
+    0n,
+    BigInt(pubkey),
+    BigInt(ARGENT_X_V050_CLASS_HASH),
+    BigInt(calldataHash),
+  ]) as string;
+  const address = feltHex(BigInt(raw) % ADDRESS_BOUND);
   if (addresses.size >= ADDRESS_CACHE_MAX)
     addresses.delete(addresses.keys().next().value as string);
   addresses.set(pubkey, address);
