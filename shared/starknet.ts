@@ -12,7 +12,7 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { computeHashOnElements, Signature, sign, verify } from '@scure/starknet';
+import { computeHashOnElements, Point, Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
@@ -117,10 +117,70 @@ export function signStarkHash(hashHex: string, privateKey: string): string {
   return joinSignature(signature.r, signature.s);
 }
 
+/** base^exponent mod m, square-and-multiply. */
+function powMod(base: bigint, exponent: bigint, m: bigint): bigint {
+  let result = 1n;
+  let b = base % m;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * b) % m;
+    b = (b * b) % m;
+  }
+  return result;
+}
+
+/**
+ * A square root of `n` modulo the odd prime `p` (Cipolla's algorithm), or undefined when there is
+ * none. Stark's p − 1 is divisible by 2^192, which makes the Tonelli–Shanks loop the curve
+ * library uses to decompress a key cost about as much as the rest of a verification; Cipolla's
+ * costs two exponentiations. The answer is checked by squaring before it is returned.
+ */
+function sqrtMod(n: bigint, p: bigint): bigint | undefined {
+  const value = ((n % p) + p) % p;
+  if (value === 0n) return 0n;
+  const half = (p - 1n) / 2n;
+  if (powMod(value, half, p) !== 1n) return undefined;
+  // a with a² − n a non-residue (half of all a are; the first few almost always do)
+  let a = 1n;
+  let w = (a * a - value + p) % p;
+  while (powMod(w, half, p) !== p - 1n) {
+    a += 1n;
+    w = (((a * a - value) % p) + p) % p;
+  }
+  // (a + √w)^((p + 1) / 2) in F_p(√w)
+  let [r0, r1] = [1n, 0n];
+  let [b0, b1] = [a, 1n];
+  for (let e = (p + 1n) / 2n; e > 0n; e >>= 1n) {
+    if (e & 1n) [r0, r1] = [(r0 * b0 + ((r1 * b1) % p) * w) % p, (r0 * b1 + r1 * b0) % p];
+    [b0, b1] = [(b0 * b0 + ((b1 * b1) % p) * w) % p, (2n * b0 * b1) % p];
+  }
+  return (r0 * r0) % p === value ? r0 : undefined;
+}
+
+/**
+ * The two curve points with x coordinate `x` (y and p − y), as uncompressed keys (04 ‖ x ‖ y),
+ * or none when x is on no point; remembered per x (a command checks every signature of its one
+ * account against the same key).
+ */
+const pointsByX = new Map<string, string[]>();
+function pointsWithX(xHex: string): string[] {
+  const known = pointsByX.get(xHex);
+  if (known !== undefined) return known;
+  const { a, b, p } = Point.CURVE();
+  const x = BigInt(`0x${xHex}`);
+  const y = x < p ? sqrtMod(x * x * x + a * x + b, p) : undefined;
+  const hex64 = (v: bigint): string => v.toString(16).padStart(64, '0');
+  const points = y === undefined ? [] : [y, (p - y) % p].map((v) => `04${xHex}${hex64(v)}`);
+  if (pointsByX.size >= 256) pointsByX.delete(pointsByX.keys().next().value as string);
+  pointsByX.set(xHex, points);
+  return points;
+}
+
 /**
  * Checks an r‖s signature over `hashHex` against a Stark public key given as its x coordinate
  * (what the provider calls public_key). Malformed input is simply "not valid", never a throw.
- * Both y parities are tried: the account contract's check_ecdsa_signature accepts either point.
+ * Both points with that x are tried (y and −y): the account contract's check_ecdsa_signature
+ * accepts either. The points are found with one square root (sqrtMod), not one per parity by the
+ * curve library's slower one; the library still checks each is on the curve and verifies.
  */
 export function verifyStarkSignature(
   hashHex: string,
@@ -132,11 +192,11 @@ export function verifyStarkSignature(
     const message = padHash(hashHex);
     const x = padHash(publicKey).slice(2);
     const parsed = new Signature(BigInt(r), BigInt(s));
-    for (const prefix of ['02', '03']) {
+    for (const point of pointsWithX(x)) {
       try {
-        if (verify(parsed, message, `${prefix}${x}`)) return true;
+        if (verify(parsed, message, point)) return true;
       } catch {
-        // not a point on the curve with this parity, or out-of-range values
+        // out-of-range values
       }
     }
     return false;
