@@ -29,10 +29,10 @@
  * retried and rejects at once with CANCELLED; a signal already aborted makes no request.
  */
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import { isBodyTooLarge } from '../../shared/http-body.js';
 import { printable } from '../../shared/printable.js';
+import { schemaCheck, type SchemaCheck } from './schema-check.js';
 import { serverErrorOf } from './server-error.js';
 import { transport, TransportError, type TransportHeaders } from './transport.js';
 
@@ -259,11 +259,11 @@ function describe(error: unknown, timeoutMs: number): string {
   return rootCause(error);
 }
 
-const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
-function validatorOf(schema: TSchema): ReturnType<typeof Compile> {
+const validators = new WeakMap<TSchema, SchemaCheck<TSchema>>();
+function validatorOf(schema: TSchema): SchemaCheck<TSchema> {
   let validator = validators.get(schema);
   if (validator === undefined) {
-    validator = Compile(schema);
+    validator = schemaCheck(schema);
     validators.set(schema, validator);
   }
   return validator;
