@@ -257,7 +257,9 @@ async function main(): Promise<void> {
     }
     const tui = await tuiFrames();
     if (tui === undefined)
-      rows.push('TUI first frame: skipped (BENCH_TUI=0, or no `script` command for a pseudo-terminal)');
+      rows.push(
+        'TUI first frame: skipped (BENCH_TUI=0, or no `script` command for a pseudo-terminal)',
+      );
     else {
       const own = (ms: number): number => ms - tui.pty + base;
       const first = own(tui.first);
