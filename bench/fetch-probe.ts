@@ -1,6 +1,7 @@
 /**
  * A probe preloaded into a measured process (`node --import <FETCH_PROBE> dist/cli/main.js …`):
- * it wraps fetch and, on exit, prints one `BENCH {…}` line on stderr with
+ * it wraps fetch and node:http's request (the client's transport: cli/clients/transport.ts) and,
+ * on exit, prints one `BENCH {…}` line on stderr with
  *  - cpuMs: process.cpuUsage (user + system, all threads), rssKb: peak RSS;
  *  - waitMs: the time with at least one request in flight (until the response headers);
  *  - requests: every request that answered, as `METHOD path [json-rpc method]`, in start order;
@@ -14,22 +15,47 @@
  */
 
 const SOURCE = `
-const original = globalThis.fetch;
+const http = process.getBuiltinModule('node:http'); // not an ES import: that would load undici (cli/clients/transport.ts)
 let inFlight = 0, since = 0, waited = 0, events = 0;
 const done = [];
+const rpcOf = (body) => { try { const doc = typeof body === 'string' ? JSON.parse(body) : undefined; return Array.isArray(doc) ? doc.map((b) => b.method).join('+') : (doc?.method ?? ''); } catch { return ''; } };
+const track = (url, method) => {
+  const entry = { path: url.pathname, what: method + ' ' + url.pathname, liveness: method === 'GET' && (url.pathname === '/health' || url.pathname === '/'), start: ++events, end: 0 };
+  if (inFlight++ === 0) since = performance.now();
+  let open = true;
+  const close = () => { if (open) { open = false; if (--inFlight === 0) waited += performance.now() - since; } };
+  return {
+    body: (body) => { entry.what = (method + ' ' + url.pathname + ' ' + rpcOf(body)).trim(); },
+    answered: () => { if (!open) return; entry.end = ++events; done.push(entry); close(); },
+    abandoned: close,
+  };
+};
+const original = globalThis.fetch;
 globalThis.fetch = async (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
-  let rpc = '';
-  try { const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined; rpc = Array.isArray(body) ? body.map((b) => b.method).join('+') : (body?.method ?? ''); } catch {}
-  const entry = { path: url.pathname, what: (method + ' ' + url.pathname + ' ' + rpc).trim(), liveness: method === 'GET' && (url.pathname === '/health' || url.pathname === '/'), start: ++events, end: 0 };
-  if (inFlight++ === 0) since = performance.now();
+  const t = track(url, method);
+  t.body(init?.body);
   try {
     const response = await original(input, init);
-    entry.end = ++events;
-    done.push(entry);
+    t.answered();
     return response;
-  } finally { if (--inFlight === 0) waited += performance.now() - since; }
+  } finally { t.abandoned(); }
+};
+// the client's transport (cli/clients/transport.ts) calls http.request(url: URL, options) and
+// sends its whole body with end(): answered at the response's headers, as fetch resolves
+const request = http.request;
+http.request = function (url, options, callback) {
+  const req = request.call(this, url, options, callback);
+  if (url instanceof URL) {
+    const t = track(url, (options?.method ?? 'GET').toUpperCase());
+    const end = req.end;
+    req.end = function (body, ...rest) { t.body(body); return end.call(this, body, ...rest); };
+    req.once('response', t.answered);
+    req.once('close', t.abandoned);
+    req.once('error', t.abandoned);
+  }
+  return req;
 };
 process.on('exit', () => {
   const counted = done.filter((r) => !r.liveness).sort((a, b) => a.start - b.start);

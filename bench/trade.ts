@@ -6,7 +6,8 @@
  *  - where it goes: waiting on servers (the union of the intervals with an HTTP request in
  *    flight, from a fetch wrapper preloaded into the process: fetch-probe.ts) and the rest — our
  *    client (start-up, checks, hashing) and the receipt poll's sleeps; and our CPU time
- *    (process.cpuUsage: user + system over all threads, so it can overlap the waits);
+ *    (process.cpuUsage: user + system over all threads, so it can overlap the waits; target
+ *    ≤ 250 ms, printed beside `node -e 0`'s under the same probe);
  *  - peak RSS (process.resourceUsage().maxRSS at exit);
  *  - sequential round trips of a trade and of a `send 0.01 STRK <address> --yes --json`
  *    (target ≤ 7 each): (fastest wall with the sandbox's latency knob at 100 ms − fastest wall at
@@ -35,6 +36,7 @@ const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../dist/cli/main.js'
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TARGET_MS = 2000;
 const TARGET_ROUND_TRIPS = 7;
+const TARGET_CPU_MS = 250;
 const LATENCY_MS = 100;
 const root = mkdtempSync(join(tmpdir(), 'finance-tui-bench-trade-'));
 
@@ -167,10 +169,13 @@ async function main(): Promise<void> {
       }
     }
     const baseline: number[] = [];
+    const baselineCpu: number[] = [];
     const quotes: number[] = [];
     // one of each per round, so a busy spell on a shared machine slows all of them alike
     for (let round = 0; round < RUNS; round++) {
-      baseline.push(run(sandboxHome, ['-e', '0']).wallMs);
+      const bare = run(sandboxHome, ['--import', FETCH_PROBE, '-e', '0'], false);
+      baseline.push(bare.wallMs);
+      baselineCpu.push(readProbe(bare.stderr).cpuMs);
       quotes.push(
         run(sandboxHome, [BIN, 'quote', '0.01', 'ETH', 'USDC', '--sandbox', '--json']).wallMs,
       );
@@ -192,13 +197,16 @@ async function main(): Promise<void> {
     const pct = (value: number): string => `${((100 * value) / wall).toFixed(0)} %`;
     const ok = wall <= TARGET_MS;
     if (!ok) failed = true;
+    const baseCpu = median(baselineCpu);
+    const cpuOk = cpu <= TARGET_CPU_MS;
+    if (!cpuOk) failed = true;
     const lines = [
       `node -e 0 (baseline)                          ${ms(base)}`,
       `quote 0.01 ETH USDC --sandbox --json          ${ms(quote)}  ${(quote / base).toFixed(2)}× node`,
       `trade 0.01 ETH USDC --yes --json --sandbox    ${ms(wall)}  ${(wall / base).toFixed(2)}× node, ${(wall / quote).toFixed(2)}× quote  (target ≤ ${TARGET_MS} ms${ok ? '' : ' FAILED'})`,
       `  waiting on servers (a request in flight)    ${ms(wait)}  ${pct(wait)}`,
       `  the rest: our client, receipt poll sleeps   ${ms(rest)}  ${pct(rest)}`,
-      `  our CPU time (all threads)                  ${ms(cpu)}`,
+      `  our CPU time (all threads)                  ${ms(cpu)}  ${(cpu / baseCpu).toFixed(2)}× node -e 0's ${baseCpu.toFixed(0)} ms  (target ≤ ${TARGET_CPU_MS} ms${cpuOk ? '' : ' FAILED'})`,
       `  peak RSS                                    ${(median(samples.map((s) => s.rssKb)) / 1024).toFixed(0).padStart(5)} MB`,
       `sequential round trips (emulator latency 0 vs ${LATENCY_MS} ms, same run; target ≤ ${TARGET_ROUND_TRIPS}):`,
     ];

@@ -5,6 +5,7 @@
  * and runs the program: a command through run(argv, io) (run.ts, testable in process), no
  * command through the TUI (cli/ui/mode.ts, which loads Ink only then).
  */
+import { isatty } from 'node:tty';
 import { humanError } from './headless/output.js';
 import { run } from './run.js';
 import { ownProcessSignals } from './platform/signals.js';
@@ -29,7 +30,8 @@ const crashed = (error: unknown): void => {
 
 const mode = decideMode({
   argv,
-  stdinIsTTY: process.stdin.isTTY === true,
+  // fd 0 asked directly: process.stdin would build a stream a command may never read
+  stdinIsTTY: isatty(0),
   stdoutIsTTY,
   env: process.env,
 });

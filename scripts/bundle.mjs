@@ -1,11 +1,14 @@
 /**
  * The published bin as an esbuild bundle (start-up speed: one file per lazy part instead of
  * hundreds of modules). Runs after `tsc` (npm run build), over its output folder: dist/cli/main.js
- * becomes the bundle's entry, with one chunk per dynamic import beside it, so `import.meta.url`
- * keeps pointing into dist/cli/. The server-side packages stay external (loaded from
- * node_modules: long-running commands, where start-up does not matter, and packages that locate
- * files at run time). React is bundled in its production build. react-devtools-core, which Ink
- * imports only when DEV is set, is stubbed, and Yoga's wasm loader skips fetch() (see below).
+ * becomes the bundle's entry (cli/bin.ts, which turns the compile cache on and loads main.ts),
+ * with one chunk per dynamic import beside it, so `import.meta.url` keeps pointing into dist/cli/.
+ * The server-side packages stay external (loaded from node_modules: long-running commands, where
+ * start-up does not matter, and packages that locate files at run time). starknet.js is bundled
+ * (the money commands load it, and its modules resolved one by one from node_modules were part of
+ * a trade's CPU: docs/benchmarks.md "A trade's CPU"). React is bundled in its production build.
+ * react-devtools-core, which Ink imports only when DEV is set, is stubbed, and Yoga's wasm loader
+ * skips fetch() (see below).
  *
  * dist/bundle-meta.json maps every output file to the packages inside it: the module-trace
  * tests use it to tell which packages a command loaded.
@@ -61,7 +64,8 @@ const yogaWithoutFetch = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'cli/main.ts' },
+  // the entry is cli/bin.ts (it turns the compile cache on, then imports main.ts as a chunk)
+  entryPoints: { main: 'cli/bin.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -69,22 +73,12 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   chunkNames: 'chunk-[hash]',
-  // CommonJS dependencies call require() for Node built-ins. The compile cache (Node >= 22.1)
-  // keeps V8's code for every chunk loaded after the entry; NODE_DISABLE_COMPILE_CACHE=1 turns
-  // it off. Each chunk carries the banner; enabling twice is a no-op.
+  // CommonJS dependencies call require() for Node built-ins. The compile cache is turned on by
+  // the entry itself (cli/bin.ts: in the user's cache folder, before the program is compiled).
   banner: {
-    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url); __ftModule.enableCompileCache?.();",
+    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url);",
   },
-  external: [
-    'fastify',
-    'fastify-plugin',
-    '@fastify/*',
-    'ioredis',
-    'jose',
-    'starknet',
-    'pino',
-    'pino-*',
-  ],
+  external: ['fastify', 'fastify-plugin', '@fastify/*', 'ioredis', 'jose', 'pino', 'pino-*'],
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
   minifySyntax: true,

@@ -11,15 +11,30 @@ import { feltHex, parseFelt } from './felt.js';
 
 const U128 = 1n << 128n;
 
-/** sn_keccak selector of an entry point or event name, as a bigint. */
-export const selectorOf = (name: string): bigint => BigInt(hash.getSelectorFromName(name));
+const selectors = new Map<string, bigint>();
 
-/** The selectors of a table of entrypoint (or event) names, by the same keys. */
+/** sn_keccak selector of an entry point or event name, as a bigint (each name hashed once). */
+export const selectorOf = (name: string): bigint => {
+  let selector = selectors.get(name);
+  if (selector === undefined) {
+    selector = BigInt(hash.getSelectorFromName(name));
+    selectors.set(name, selector);
+  }
+  return selector;
+};
+
+/**
+ * The selectors of a table of entrypoint (or event) names, by the same keys: each hashed when
+ * first read, not when the table is made (a command reads a few of the tables' dozens; a keccak
+ * each: docs/benchmarks.md "A trade's CPU"). Frozen, enumerable, and equal to the eager table.
+ */
 export type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
-export const selectorsOf = <T extends Record<string, string>>(names: T): Selectors<T> =>
-  Object.freeze(
-    Object.fromEntries(Object.entries(names).map(([k, v]) => [k, selectorOf(v)])),
-  ) as Selectors<T>;
+export const selectorsOf = <T extends Record<string, string>>(names: T): Selectors<T> => {
+  const table = {};
+  for (const [key, name] of Object.entries(names))
+    Object.defineProperty(table, key, { enumerable: true, get: () => selectorOf(name) });
+  return Object.freeze(table) as Selectors<T>;
+};
 
 /** The ERC-20 entry points, in both spellings the tokens have (snake_case and camelCase). */
 export const ERC20_ENTRYPOINT = Object.freeze({

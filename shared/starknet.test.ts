@@ -1,4 +1,4 @@
-import { computeHashOnElements, getStarkKey, sign, utils } from '@scure/starknet';
+import { computeHashOnElements, getStarkKey, Point, sign, utils } from '@scure/starknet';
 import fc from 'fast-check';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
@@ -177,6 +177,32 @@ describe('verifyStarkSignature', () => {
       ),
       { numRuns: 10 },
     );
+  });
+
+  it('accepts either point with the key x (y and −y: the key k and n − k), refuses an x on no point', () => {
+    const n = Point.CURVE().n;
+    for (const k of [0x1234n, 0xabcdef987n, 2n ** 200n + 7n]) {
+      const x = getStarkKey(`0x${k.toString(16)}`);
+      expect(getStarkKey(`0x${(n - k).toString(16)}`)).toBe(x);
+      for (const signer of [k, n - k]) {
+        const signature = signStarkHash(message, `0x${signer.toString(16)}`);
+        expect(verifyStarkSignature(message, signature, x)).toBe(true);
+        expect(verifyStarkSignature('0x5f3e0b', signature, x)).toBe(false);
+      }
+    }
+    // an x on no point of the curve (the library refuses to decompress it): no signature is valid
+    const onNoPoint = (x: bigint): boolean => {
+      try {
+        Point.fromHex(`02${x.toString(16).padStart(64, '0')}`);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    const noPoint = [...Array(64).keys()].map((i) => BigInt(i + 2)).find(onNoPoint);
+    expect(noPoint).toBeDefined();
+    const signature = signStarkHash(message, PRIVATE_KEY);
+    expect(verifyStarkSignature(message, signature, `0x${noPoint!.toString(16)}`)).toBe(false);
   });
 
   it('refuses to sign a hash at or above 2^251', () => {

@@ -12,8 +12,8 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { Signature, sign, verify } from '@scure/starknet';
-import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
+import { computeHashOnElements, Point, Signature, sign, verify } from '@scure/starknet';
+import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
 
@@ -47,16 +47,49 @@ export function argentAccountConstructorCalldata(publicKey: string): string[] {
   });
 }
 
-/** Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key, deployer 0). */
+/**
+ * Addresses already computed, by padded key: a command checks its session's address, builds its
+ * account and its deployment from the same key, and each is a dozen Pedersen hashes
+ * (docs/benchmarks.md "A trade's CPU"). Bounded, for the server's many users.
+ */
+const addresses = new Map<string, string>();
+const ADDRESS_CACHE_MAX = 256;
+
+/** 'STARKNET_CONTRACT_ADDRESS' as a felt: the first element of a contract address's hash. */
+const CONTRACT_ADDRESS_PREFIX = BigInt(
+  `0x${Buffer.from('STARKNET_CONTRACT_ADDRESS', 'ascii').toString('hex')}`,
+);
+/** Addresses are reduced below 2^251 − 256 (L2_ADDRESS_UPPER_BOUND). */
+const ADDRESS_BOUND = 2n ** 251n - 256n;
+
+/**
+ * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
+ * deployer 0): starknet.js's calculateContractAddressFromHash — Pedersen over [prefix, deployer,
+ * salt, class hash, Pedersen(calldata)], reduced below 2^251 − 256 — computed with
+ * @scure/starknet's Pedersen, the curve code the client has loaded already (starknet.js pins an
+ * older copy whose Pedersen tables would be built for this one hash; docs/decisions.md "Hashing
+ * once per command"). shared/starknet.test.ts holds it equal to starknet.js's.
+ */
 export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
-  const address = hash.calculateContractAddressFromHash(
-    pubkey,
-    ARGENT_X_V050_CLASS_HASH,
-    argentAccountConstructorCalldata(pubkey),
-    0,
-  );
-  return padHash(address);
+  const known = addresses.get(pubkey);
+  if (known !== undefined) return known;
+  // bigint in, 0x-hex out
+  const calldataHash = computeHashOnElements(
+    argentAccountConstructorCalldata(pubkey).map(BigInt),
+  ) as string;
+  const raw = computeHashOnElements([
+    CONTRACT_ADDRESS_PREFIX,
+    0n,
+    BigInt(pubkey),
+    BigInt(ARGENT_X_V050_CLASS_HASH),
+    BigInt(calldataHash),
+  ]) as string;
+  const address = feltHex(BigInt(raw) % ADDRESS_BOUND);
+  if (addresses.size >= ADDRESS_CACHE_MAX)
+    addresses.delete(addresses.keys().next().value as string);
+  addresses.set(pubkey, address);
+  return address;
 }
 
 /** Splits a 64-byte r‖s signature (0x + 128 hex) into [r, s], each 0x + 64 lower-case hex. */
@@ -84,10 +117,70 @@ export function signStarkHash(hashHex: string, privateKey: string): string {
   return joinSignature(signature.r, signature.s);
 }
 
+/** base^exponent mod m, square-and-multiply. */
+function powMod(base: bigint, exponent: bigint, m: bigint): bigint {
+  let result = 1n;
+  let b = base % m;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * b) % m;
+    b = (b * b) % m;
+  }
+  return result;
+}
+
+/**
+ * A square root of `n` modulo the odd prime `p` (Cipolla's algorithm), or undefined when there is
+ * none. Stark's p − 1 is divisible by 2^192, which makes the Tonelli–Shanks loop the curve
+ * library uses to decompress a key cost about as much as the rest of a verification; Cipolla's
+ * costs two exponentiations. The answer is checked by squaring before it is returned.
+ */
+function sqrtMod(n: bigint, p: bigint): bigint | undefined {
+  const value = ((n % p) + p) % p;
+  if (value === 0n) return 0n;
+  const half = (p - 1n) / 2n;
+  if (powMod(value, half, p) !== 1n) return undefined;
+  // a with a² − n a non-residue (half of all a are; the first few almost always do)
+  let a = 1n;
+  let w = (a * a - value + p) % p;
+  while (powMod(w, half, p) !== p - 1n) {
+    a += 1n;
+    w = (((a * a - value) % p) + p) % p;
+  }
+  // (a + √w)^((p + 1) / 2) in F_p(√w)
+  let [r0, r1] = [1n, 0n];
+  let [b0, b1] = [a, 1n];
+  for (let e = (p + 1n) / 2n; e > 0n; e >>= 1n) {
+    if (e & 1n) [r0, r1] = [(r0 * b0 + ((r1 * b1) % p) * w) % p, (r0 * b1 + r1 * b0) % p];
+    [b0, b1] = [(b0 * b0 + ((b1 * b1) % p) * w) % p, (2n * b0 * b1) % p];
+  }
+  return (r0 * r0) % p === value ? r0 : undefined;
+}
+
+/**
+ * The two curve points with x coordinate `x` (y and p − y), as uncompressed keys (04 ‖ x ‖ y),
+ * or none when x is on no point; remembered per x (a command checks every signature of its one
+ * account against the same key).
+ */
+const pointsByX = new Map<string, string[]>();
+function pointsWithX(xHex: string): string[] {
+  const known = pointsByX.get(xHex);
+  if (known !== undefined) return known;
+  const { a, b, p } = Point.CURVE();
+  const x = BigInt(`0x${xHex}`);
+  const y = x < p ? sqrtMod(x * x * x + a * x + b, p) : undefined;
+  const hex64 = (v: bigint): string => v.toString(16).padStart(64, '0');
+  const points = y === undefined ? [] : [y, (p - y) % p].map((v) => `04${xHex}${hex64(v)}`);
+  if (pointsByX.size >= 256) pointsByX.delete(pointsByX.keys().next().value as string);
+  pointsByX.set(xHex, points);
+  return points;
+}
+
 /**
  * Checks an r‖s signature over `hashHex` against a Stark public key given as its x coordinate
  * (what the provider calls public_key). Malformed input is simply "not valid", never a throw.
- * Both y parities are tried: the account contract's check_ecdsa_signature accepts either point.
+ * Both points with that x are tried (y and −y): the account contract's check_ecdsa_signature
+ * accepts either. The points are found with one square root (sqrtMod), not one per parity by the
+ * curve library's slower one; the library still checks each is on the curve and verifies.
  */
 export function verifyStarkSignature(
   hashHex: string,
@@ -99,11 +192,11 @@ export function verifyStarkSignature(
     const message = padHash(hashHex);
     const x = padHash(publicKey).slice(2);
     const parsed = new Signature(BigInt(r), BigInt(s));
-    for (const prefix of ['02', '03']) {
+    for (const point of pointsWithX(x)) {
       try {
-        if (verify(parsed, message, `${prefix}${x}`)) return true;
+        if (verify(parsed, message, point)) return true;
       } catch {
-        // not a point on the curve with this parity, or out-of-range values
+        // out-of-range values
       }
     }
     return false;

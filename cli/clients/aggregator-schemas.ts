@@ -9,7 +9,7 @@
  * face and no file ever gets an escape sequence from it.
  */
 import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import { schemaCheck } from './schema-check.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { FELT_HEX_PATTERN, FELT_TEXT_PATTERN } from '../../shared/felt.js';
@@ -67,27 +67,13 @@ const WireRouteResponse = Type.Union([WireRouteSuccess, WireNoRoute]);
 
 export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
 
-/**
- * A schema compiled on its first Check, not at import: a command uses one or two of these
- * validators, and compiling all of them up front costs every command that loads the client.
- */
-function lazyCheck<T extends Type.TSchema>(
-  schema: T,
-): { Check(value: unknown): value is Type.Static<T> } {
-  let validator: { Check(value: unknown): boolean } | undefined;
-  return {
-    Check: (value: unknown): value is Type.Static<T> =>
-      (validator ??= Compile(schema)).Check(value),
-  };
-}
-
 const Calldata = Type.Array(Type.String({ pattern: FELT_TEXT_PATTERN }));
 
-export const RouteResponseCheck = lazyCheck(WireRouteResponse);
-export const CalldataResponseCheck = lazyCheck(
+export const RouteResponseCheck = schemaCheck(WireRouteResponse);
+export const CalldataResponseCheck = schemaCheck(
   Type.Union([Type.Object({ route: WireRouteResponse, calldata: Calldata }), WireNoRoute]),
 );
-export const RouteBatchCheck = lazyCheck(
+export const RouteBatchCheck = schemaCheck(
   Type.Union([
     Type.Array(WireRouteResponse),
     Type.Object({
@@ -97,14 +83,14 @@ export const RouteBatchCheck = lazyCheck(
     }),
   ]),
 );
-export const ExecuteBatchCheck = lazyCheck(Type.Union([Type.Array(Calldata), WireNoRoute]));
+export const ExecuteBatchCheck = schemaCheck(Type.Union([Type.Array(Calldata), WireNoRoute]));
 // A status code: a number or a numeric string ("200"). `{}` or `{"status": "ok"}` is not a
 // health answer of this service, so it is INVALID_RESPONSE rather than a guess.
 const HealthStatus = Type.Union([
   Type.Integer({ minimum: 0, maximum: 999 }),
   Type.String({ pattern: '^[0-9]{1,3}$' }),
 ]);
-export const HealthCheck = lazyCheck(
+export const HealthCheck = schemaCheck(
   Type.Union([
     // The real service misspells the field ("staus"); the correct spelling is accepted too.
     Type.Object({

@@ -1,13 +1,14 @@
 /**
  * The one HTTP client layer of the program: every outside call (aggregator, our auth server,
- * the sandbox outbox) goes through createHttpClient, over ky, with one policy:
+ * the sandbox outbox) goes through createHttpClient, over the client's transport (transport.ts:
+ * node:http, no fetch stack; it replaced ky and fetch for start-up's sake, docs/decisions.md
+ * "The client's HTTP without fetch"), with one policy:
  *
  * - JSON in and out; an optional bearer token per request; answers larger than
  *   maxResponseBytes (1 MB) are refused while they stream, never buffered whole.
  * - One deadline per attempt for the whole answer, body included (`timeoutMs`): a server that
  *   sends its headers and then a byte a second is cut at the deadline (the connection closed),
- *   NETWORK_ERROR "timed out after N ms" with `details.timedOut`. ky's own timeout ends at the
- *   headers, so it is off and the deadline lives in the fetch given to ky (guardedFetch).
+ *   NETWORK_ERROR "timed out after N ms" with `details.timedOut` (attemptOnce).
  * - No redirect is ever followed (`redirect: 'manual'`): a 3xx is INVALID_RESPONSE with
  *   `details.redirect`, and nothing is sent to the Location it names (an API key, a token, an
  *   e-mail and its code must never reach another origin).
@@ -23,17 +24,17 @@
  *   (`errorBodies: 'app'`); connection failures and other statuses are NETWORK_ERROR naming
  *   the service and URL — never a header, so never a token or an API key.
  *
- * Cancellation is per call: the caller's signal goes to that request only (ky combines it with
- * its per-attempt timeout and uses it to cut a backoff wait short). An aborted call is never
+ * Cancellation is per call: the caller's signal goes to that request only (combined with its
+ * per-attempt deadline, and cutting a backoff wait short). An aborted call is never
  * retried and rejects at once with CANCELLED; a signal already aborted makes no request.
  */
-import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { cappedResponse, isBodyTooLarge } from '../../shared/http-body.js';
+import { isBodyTooLarge } from '../../shared/http-body.js';
 import { printable } from '../../shared/printable.js';
+import { schemaCheck, type SchemaCheck } from './schema-check.js';
 import { serverErrorOf } from './server-error.js';
+import { transport, TransportError, type TransportHeaders } from './transport.js';
 
 export { retryAfterSeconds } from './server-error.js';
 
@@ -104,7 +105,6 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_BACKOFF_BASE_MS = 250;
 export const DEFAULT_BACKOFF_MAX_MS = 4000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const TRANSIENT_STATUS = (status: number): boolean =>
   status === 408 || status === 429 || status >= 500;
 
@@ -152,39 +152,79 @@ function causeOf<T extends Error>(
   return current instanceof type ? current : undefined;
 }
 
-/**
- * The fetch ky uses: follows no redirect (a 3xx rejects with RedirectRefused, its body
- * released), gives each attempt one deadline for the whole answer and reads that answer whole,
- * at most `limit` bytes (declared or streamed), before handing it to ky. So a dripping body is
- * an attempt that failed like any other timeout (aborted — its socket closed — and retried when
- * the request may be), and nothing after this fetch waits on the network.
- */
-function guardedFetch(limit: number, timeoutMs: number): typeof fetch {
-  return async (input, init) => {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new AnswerDeadline(timeoutMs)), timeoutMs);
-    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-    const signal = own ? AbortSignal.any([own, deadline.signal]) : deadline.signal;
-    try {
-      const response = await fetch(input, { ...init, signal, redirect: 'manual' });
-      if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new RedirectRefused(response.status);
-      }
-      const head = {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      };
-      if (response.body === null || NULL_BODY_STATUS.has(response.status))
-        return new Response(null, head);
-      return new Response(await cappedResponse(response, limit).arrayBuffer(), head);
-    } catch (error) {
-      throw deadline.signal.aborted && !own?.aborted ? deadline.signal.reason : error;
-    } finally {
-      clearTimeout(timer);
+/** A status outside 2xx (a 3xx never gets here: RedirectRefused), with its body as data. */
+class HttpStatusError extends Error {
+  readonly status: number;
+  readonly headers: TransportHeaders;
+  /** the body: parsed when its type is JSON, else text; undefined when empty or unparsable */
+  readonly data: unknown;
+  constructor(status: number, headers: TransportHeaders, text: string) {
+    super(`HTTP ${status}`);
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.headers = headers;
+    this.data = bodyData(text, headers.get('content-type') ?? '');
+  }
+}
+
+function bodyData(text: string, contentType: string): unknown {
+  if (text === '') return undefined;
+  // JSON subtypes too: json, problem+json, vnd.api+json
+  const mime = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (!/\/(?:.*[.+-])?json$/.test(mime)) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
     }
-  };
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * One attempt: follows no redirect (a 3xx rejects with RedirectRefused), one deadline for the
+ * whole answer, which is read whole, at most `limit` bytes (declared or streamed). So a dripping
+ * body is an attempt that failed like any other timeout (aborted — its socket closed — and
+ * retried when the request may be), and nothing after this waits on the network.
+ */
+async function attemptOnce(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | undefined },
+  own: AbortSignal | undefined,
+  limit: number,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new AnswerDeadline(timeoutMs)), timeoutMs);
+  const signal = own ? AbortSignal.any([own, deadline.signal]) : deadline.signal;
+  try {
+    const response = await transport(url, { ...init, signal, maxBytes: limit });
+    if (response.status >= 300 && response.status < 400) throw new RedirectRefused(response.status);
+    if (response.status < 200 || response.status > 299)
+      throw new HttpStatusError(response.status, response.headers, response.text);
+    return { status: response.status, text: response.text };
+  } catch (error) {
+    throw deadline.signal.aborted && !own?.aborted ? deadline.signal.reason : error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function rootCause(error: unknown): string {
@@ -205,9 +245,8 @@ function rootCause(error: unknown): string {
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  if (isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined)
-    return `timed out after ${timeoutMs} ms`;
-  if (isHTTPError(error)) {
+  if (causeOf(error, AnswerDeadline) !== undefined) return `timed out after ${timeoutMs} ms`;
+  if (error instanceof HttpStatusError) {
     const data = error.data as { error?: unknown; message?: unknown } | undefined;
     const detail =
       typeof data?.error === 'string'
@@ -215,16 +254,16 @@ function describe(error: unknown, timeoutMs: number): string {
         : typeof data?.message === 'string'
           ? data.message
           : '';
-    return `HTTP ${error.response.status}${detail ? `: ${printable(detail, 200)}` : ''}`;
+    return `HTTP ${error.status}${detail ? `: ${printable(detail, 200)}` : ''}`;
   }
   return rootCause(error);
 }
 
-const validators = new WeakMap<TSchema, ReturnType<typeof Compile>>();
-function validatorOf(schema: TSchema): ReturnType<typeof Compile> {
+const validators = new WeakMap<TSchema, SchemaCheck<TSchema>>();
+function validatorOf(schema: TSchema): SchemaCheck<TSchema> {
   let validator = validators.get(schema);
   if (validator === undefined) {
-    validator = Compile(schema);
+    validator = schemaCheck(schema);
     validators.set(schema, validator);
   }
   return validator;
@@ -236,14 +275,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const maxMs = options.backoff?.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = options.baseUrl.replace(/\/+$/, '');
-  const api: KyInstance = ky.create({
-    prefix: base,
-    // the deadline is guardedFetch's, for the whole answer; ky's would end at the headers
-    timeout: false,
-    redirect: 'manual',
-    headers: { accept: 'application/json', ...options.headers },
-    fetch: guardedFetch(limit, timeoutMs),
-  });
+  const fixedHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ accept: 'application/json', ...options.headers }))
+    fixedHeaders[name.toLowerCase()] = value;
+
+  /** Whether another attempt may fix this failure (the request itself may be repeated). */
+  const transient = (error: unknown): boolean => {
+    if (causeOf(error, RedirectRefused) !== undefined) return false;
+    if (causeOf(error, AnswerDeadline) !== undefined || error instanceof TransportError)
+      return true;
+    // a 400 or 401 will fail the same way again; an answer over the cap too
+    if (error instanceof HttpStatusError) return TRANSIENT_STATUS(error.status);
+    return false;
+  };
 
   async function send<T>(
     method: 'get' | 'post',
@@ -257,56 +301,43 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const { signal } = request;
     if (signal?.aborted) throw cancelledError(signal.reason);
     const idempotent = request.idempotent ?? method === 'get';
+    const target =
+      request.query === undefined
+        ? url
+        : `${url.replace(/\?.*$/, '')}?${new URLSearchParams(request.query).toString()}`;
+    const headers: Record<string, string> = { ...fixedHeaders };
+    if (request.token) headers.authorization = `Bearer ${request.token}`;
+    let payload: string | undefined;
+    if (method === 'post') {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body ?? {});
+    }
+    const limitOfRetries = idempotent ? retries : 0;
     let attempts = 1;
-    // Per call: the wait ky is about to take, so onRetry reports this request's own delays.
-    let pendingDelay: number | undefined;
     let status: number;
     let text: string;
     try {
-      const response = await api(relative, {
-        method,
-        ...(request.query ? { searchParams: request.query } : {}),
-        ...(method === 'post' ? { json: body ?? {} } : {}),
-        ...(request.token ? { headers: { authorization: `Bearer ${request.token}` } } : {}),
-        ...(signal ? { signal } : {}),
-        retry: {
-          limit: idempotent ? retries : 0,
-          methods: [method],
-          // The jitter is inside backoffDelayMs (ky's own jitter option is not used), so the
-          // delay reported to onRetry is exactly the one ky waits.
-          delay: (retry) => {
-            pendingDelay = backoffDelayMs(retry, options.backoff);
-            return pendingDelay;
-          },
-          backoffLimit: maxMs,
-          maxRetryAfter: maxMs,
-          // Only failures another attempt can fix; a 400 or 401 will fail the same way again,
-          // and a cancelled call must stop, whatever error the abort surfaced as.
-          shouldRetry: ({ error }) => {
-            pendingDelay = undefined;
-            if (signal?.aborted || !idempotent) return false;
-            if (causeOf(error, RedirectRefused) !== undefined) return false;
-            if (
-              isTimeoutError(error) ||
-              isNetworkError(error) ||
-              causeOf(error, AnswerDeadline) !== undefined
-            )
-              return true;
-            if (isHTTPError(error)) return TRANSIENT_STATUS(error.response.status);
-            return false;
-          },
-        },
-        hooks: {
-          beforeRetry: [
-            ({ retryCount }) => {
-              attempts = retryCount + 1;
-              options.onRetry?.({ retry: retryCount, delayMs: pendingDelay, url });
-            },
-          ],
-        },
-      });
-      status = response.status;
-      text = await response.text();
+      for (;;) {
+        try {
+          ({ status, text } = await attemptOnce(
+            target,
+            { method: method.toUpperCase(), headers, body: payload },
+            signal,
+            limit,
+            timeoutMs,
+          ));
+          break;
+        } catch (error) {
+          // a cancelled call stops, whatever error the abort surfaced as
+          if (signal?.aborted || attempts > limitOfRetries || !transient(error)) throw error;
+          // The jitter is inside backoffDelayMs, so the delay reported to onRetry is exactly
+          // the one waited.
+          const delayMs = Math.min(maxMs, backoffDelayMs(attempts, options.backoff));
+          await pause(delayMs, signal);
+          options.onRetry?.({ retry: attempts, delayMs, url });
+          attempts += 1;
+        }
+      }
     } catch (error) {
       if (signal?.aborted) throw cancelledError(error);
       if (isBodyTooLarge(error)) {
@@ -323,8 +354,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           { details: { url, status: redirect.status, redirect: true } },
         );
       }
-      if (options.errorBodies === 'app' && isHTTPError(error)) {
-        const mapped = serverErrorOf(error.response.status, error.data, error.response.headers, {
+      if (options.errorBodies === 'app' && error instanceof HttpStatusError) {
+        const mapped = serverErrorOf(error.status, error.data, error.headers, {
           service: options.service,
           url,
         });
@@ -338,10 +369,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           details: {
             url,
             attempts,
-            ...(isHTTPError(error) ? { status: error.response.status } : {}),
-            ...(isTimeoutError(error) || causeOf(error, AnswerDeadline) !== undefined
-              ? { timedOut: true }
-              : {}),
+            ...(error instanceof HttpStatusError ? { status: error.status } : {}),
+            ...(causeOf(error, AnswerDeadline) !== undefined ? { timedOut: true } : {}),
           },
           cause: error,
         },

@@ -1,13 +1,13 @@
 /**
  * Our auth server's error body as the client's AppError — one mapping for every path that talks
- * to it: the HTTP layer (http.ts, over ky) and the paymaster relay that starknet.js calls
+ * to it: the HTTP layer (http.ts) and the paymaster relay that starknet.js calls
  * (core/chain/fetch.ts, over its own fetch). docs/architecture.md "Auth server contract":
  * failures are `{"error": {code, message, requestId?}}`; a 429 carries Retry-After.
  *
  * Whatever the server sends is shown to a person: every string is made one printable line and
  * bounded by shared/printable.ts (a hostile or broken server cannot put escape sequences on the terminal), and a code
  * this client does not know becomes SERVER_ERROR with the server's code in the details.
- * No dependencies beyond shared/: the chain's chunk loads it without ky.
+ * No dependencies beyond shared/.
  */
 import { AppError, ErrorCode, isErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
@@ -32,7 +32,7 @@ export interface ServerErrorContext {
 export function serverErrorOf(
   status: number,
   data: unknown,
-  headers: Headers,
+  headers: { get(name: string): string | null },
   context: ServerErrorContext,
 ): AppError | undefined {
   const error = (

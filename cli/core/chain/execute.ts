@@ -24,7 +24,6 @@ import {
   type PaymasterDetails,
   type PreparedTransaction,
   RpcError,
-  typedData as snip12,
 } from 'starknet';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Erc20Transfer } from '../../../shared/erc20.js';
@@ -33,6 +32,7 @@ import { sameAddress } from '../../../shared/tokens.js';
 import type { ExecutionAccount } from './account.js';
 import type { ChainCall } from './calls.js';
 import { mapChainError } from './errors.js';
+import { messageHashOf } from './message-hash.js';
 import { type AccountFacts, takeAccountFacts } from './facts.js';
 import { deploymentData, outsideNonceAvailable, readBalances } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
@@ -457,7 +457,7 @@ export function outsideIdentity(prepared: PreparedExecution): OutsideIdentity {
   // the types were checked to be the standard SNIP-9 v2 ones (checkTypedData): hashing is bounded
   return {
     nonce: felt64(message.Nonce),
-    messageHash: felt64(snip12.getMessageHash(typed as never, prepared.account)),
+    messageHash: felt64(messageHashOf(typed, prepared.account)),
     executeBefore: prepared.expiresAt,
   };
 }

@@ -1,6 +1,8 @@
 /**
  * The `baseFetch` given to starknet.js's RpcProvider and PaymasterRpc (docs/execution.md: customise
  * through headers/baseFetch, never by subclassing). Every request:
+ * - goes through the client's transport (cli/clients/transport.ts: node:http, no fetch stack),
+ *   unless a test hands in its own `baseFetch`;
  * - is aborted by the current scope's signal (Ctrl+C) and by one deadline for the whole answer,
  *   body included (`timeoutMs`: a node that sends its headers and then drips is cut there);
  * - follows no redirect (a 3xx is CHAIN_UNREACHABLE / SERVER_UNREACHABLE with
@@ -24,9 +26,10 @@ import {
   ErrorCode,
   stableCodeOfJsonRpcError,
 } from '../../../shared/errors.js';
-import { readCapped } from '../../../shared/http-body.js';
+import { isBodyTooLarge, readCapped } from '../../../shared/http-body.js';
 import { printable } from '../../../shared/printable.js';
 import { serverErrorOf } from '../../clients/server-error.js';
+import { plainHeaders, transport, type TransportHeaders } from '../../clients/transport.js';
 import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -40,10 +43,30 @@ export interface ScopedFetchOptions {
 }
 
 /** Where a request went, without its query (never a credential in our URLs, but no need to repeat it). */
+const fullUrlOf = (input: string | URL | Request): string =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 const urlOf = (input: string | URL | Request): string => {
-  const raw = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const raw = fullUrlOf(input);
   return raw.split('?')[0] ?? raw;
 };
+
+/**
+ * What starknet.js reads of an answer (`json()`), without the global Response (which would load
+ * undici: cli/clients/transport.ts).
+ */
+function jsonAnswer(text: string, contentType: string): Response {
+  const answer = {
+    ok: true,
+    status: 200,
+    statusText: 'OK',
+    headers: {
+      get: (name: string) => (name.toLowerCase() === 'content-type' ? contentType : null),
+    },
+    json: () => Promise.resolve(JSON.parse(text) as unknown),
+    text: () => Promise.resolve(text),
+  };
+  return answer as unknown as Response;
+}
 
 function unreachable(
   service: ScopedFetchOptions['service'],
@@ -78,7 +101,7 @@ function isJsonRpcResponse(body: unknown): boolean {
 function serverError(
   body: unknown,
   status: number,
-  headers: Headers,
+  headers: TransportHeaders,
   url: string,
 ): AppError | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -91,42 +114,84 @@ function serverError(
   return serverErrorOf(status, body, headers, { service: "auth server's paymaster relay", url });
 }
 
+/**
+ * One request through the client's transport (no fetch stack): its status, headers and whole
+ * text (undefined when over `maxBytes`; a 3xx's text is never read).
+ */
+async function viaTransport(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<{ status: number; headers: TransportHeaders; text: string | undefined }> {
+  if (init?.body !== undefined && init.body !== null && typeof init.body !== 'string')
+    throw new TypeError('the chain fetch sends text bodies only');
+  try {
+    const response = await transport(fullUrlOf(input), {
+      method: init?.method ?? 'GET',
+      headers: plainHeaders(init?.headers),
+      body: init?.body ?? undefined,
+      signal,
+      maxBytes,
+    });
+    return response;
+  } catch (error) {
+    if (!isBodyTooLarge(error)) throw error;
+    return { status: 0, headers: { get: () => null }, text: undefined };
+  }
+}
+
+/**
+ * A status refused before its body is looked at: any redirect (never followed), and a node that
+ * is busy (429) or timed the request out (408) — it failed this request, whatever JSON-RPC it
+ * sends with it: the transport's failure, never the call's answer.
+ */
+function refusal(service: ScopedFetchOptions['service'], status: number): AppError | undefined {
+  if (status >= 300 && status < 400)
+    return unreachable(
+      service,
+      `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`,
+      { status, redirect: true },
+    );
+  if (service === 'chain' && (status === 408 || status === 429))
+    return unreachable(
+      service,
+      `answered HTTP ${status} (${status === 429 ? 'too many requests' : 'request timeout'})`,
+      { status },
+    );
+  return undefined;
+}
+
 export function scopedFetch(options: ScopedFetchOptions): FetchLike {
-  const base = options.baseFetch ?? fetch;
+  const base = options.baseFetch;
   return async (input, init) => {
     const scope = currentScope();
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = scope === undefined ? timeout : AbortSignal.any([scope.signal, timeout]);
     let status: number;
     let text: string | undefined;
-    let headers: Headers;
+    let headers: TransportHeaders;
     try {
-      const response = await base(input, { ...init, signal, redirect: 'manual' });
-      status = response.status;
-      headers = response.headers;
-      if (status >= 300 && status < 400) {
-        await response.body?.cancel().catch(() => undefined);
-        throw record(
-          unreachable(
-            options.service,
-            `answered with a redirect (HTTP ${status}), which was refused: redirects are never followed`,
-            { status, redirect: true },
-          ),
-        );
+      if (base === undefined) {
+        ({ status, headers, text } = await viaTransport(
+          input,
+          init,
+          signal,
+          options.maxResponseBytes,
+        ));
+        const refused = refusal(options.service, status);
+        if (refused !== undefined) throw record(refused);
+      } else {
+        const response = await base(input, { ...init, signal, redirect: 'manual' });
+        status = response.status;
+        headers = response.headers;
+        const refused = refusal(options.service, status);
+        if (refused !== undefined) {
+          await response.body?.cancel().catch(() => undefined);
+          throw record(refused);
+        }
+        text = await readCapped(response, options.maxResponseBytes);
       }
-      // a node that is busy (429) or timed the request out (408) failed this request, whatever
-      // JSON-RPC it sends with it: the transport's failure, never the call's answer
-      if (options.service === 'chain' && (status === 408 || status === 429)) {
-        await response.body?.cancel().catch(() => undefined);
-        throw record(
-          unreachable(
-            options.service,
-            `answered HTTP ${status} (${status === 429 ? 'too many requests' : 'request timeout'})`,
-            { status },
-          ),
-        );
-      }
-      text = await readCapped(response, options.maxResponseBytes);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (scope?.signal.aborted === true) throw record(cancelledError(scope.signal.reason));
@@ -157,12 +222,8 @@ export function scopedFetch(options: ScopedFetchOptions): FetchLike {
         }),
       );
     }
-    if (isJsonRpcResponse(body) && status < 500) {
-      return new Response(text, {
-        status: 200,
-        headers: { 'content-type': headers.get('content-type') ?? 'application/json' },
-      });
-    }
+    if (isJsonRpcResponse(body) && status < 500)
+      return jsonAnswer(text, headers.get('content-type') ?? 'application/json');
     const ours =
       options.service === 'server' ? serverError(body, status, headers, urlOf(input)) : undefined;
     if (ours !== undefined) throw record(ours);

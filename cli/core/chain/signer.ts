@@ -10,6 +10,7 @@ import { type Signature, Signer, type TypedData } from 'starknet';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { FELT_HEX } from '../../../shared/felt.js';
 import { padHash } from '../../../shared/starknet.js';
+import { messageHashOf } from './message-hash.js';
 import { currentSignal, record } from './scope.js';
 
 /** Signs a 0x + 64 hex hash with the session's wallet; r and s are 0x-hex felts. */
@@ -65,6 +66,11 @@ export class RemoteSigner extends Signer {
 
   override async getPubKey(): Promise<string> {
     return this.#publicKey;
+  }
+
+  /** As Signer's (the message hash, then signRaw), the hash shared with outsideIdentity (message-hash.ts). */
+  override async signMessage(typedData: TypedData, accountAddress: string): Promise<Signature> {
+    return this.signRaw(messageHashOf(typedData, accountAddress));
   }
 
   protected override async signRaw(msgHash: string): Promise<Signature> {

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * The published bin's entry (dist/cli/main.js is this file, bundled: scripts/bundle.mjs). It
+ * turns on Node's compile cache before any of the program is compiled, then loads the program
+ * (main.ts). An ES module's static imports are all compiled before its first line runs, so the
+ * cache has to be enabled by a file that imports next to nothing: enabled from main.ts, it would
+ * only have served what main.ts loads later.
+ *
+ * The cache lives in the user's own cache folder (`<platform cache>/finance-tui/node-compile`,
+ * env-paths' cache path: `$XDG_CACHE_HOME` or `~/.cache` on Linux), not Node's default under the
+ * shared temporary folder, where another user could plant code for us to run
+ * (docs/decisions.md "Compile cache"). NODE_COMPILE_CACHE chooses another folder and
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node documents; a folder that cannot be written
+ * only costs the speed.
+ */
+import { enableCompileCache } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** env-paths' cache folder for `name` (its rules, without loading it before the cache is on). */
+function cacheDir(name: string): string {
+  const home = homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', name);
+  if (process.platform === 'win32')
+    return join(process.env.LOCALAPPDATA ?? join(home, 'AppData', 'Local'), name, 'Cache');
+  return join(process.env.XDG_CACHE_HOME || join(home, '.cache'), name);
+}
+
+// The program uses no WebSocket, and the global one is Node's lazy getter over undici (with web
+// streams): starknet.js reads `typeof WebSocket` when it loads, which alone would load all of it
+// (~25 ms of CPU; docs/benchmarks.md "A trade's CPU"). The bin runs as with Node's own
+// --no-experimental-websocket (docs/decisions.md "The client's HTTP without fetch").
+delete (globalThis as { WebSocket?: unknown }).WebSocket;
+
+try {
+  // a no-op when NODE_COMPILE_CACHE already enabled it (or NODE_DISABLE_COMPILE_CACHE is set)
+  enableCompileCache?.(join(cacheDir('finance-tui'), 'node-compile'));
+} catch {
+  // no cache: the program runs the same, only slower to start
+}
+await import('./main.js');

@@ -1,0 +1,108 @@
+/**
+ * What a headless command loads and keeps (issue 35; docs/benchmarks.md "Start-up"): the built
+ * bin, as a user runs it, against a real server on loopback.
+ * - No fetch stack: `status --json` makes its requests through the client's transport
+ *   (cli/clients/transport.ts) and never loads undici (nor does `--version`); a probe preloaded
+ *   into the process reports Node's own list of loaded built-ins at exit.
+ * - The compile cache is written under the user's cache folder (cli/bin.ts), not Node's default
+ *   under the shared temporary folder.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, tempHome } from './helpers/home.js';
+import { spawnBin } from './helpers/process.js';
+
+const PROBE = `data:text/javascript,${encodeURIComponent(
+  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams/.test(m))) + '\\n'));",
+)}`;
+
+let server: Server;
+let url: string;
+let requests = 0;
+
+beforeAll(async () => {
+  // answers everything with a small JSON document: status reports what it makes of it
+  server = createServer((request, response) => {
+    requests += 1;
+    request.resume();
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ status: 'ok', message: 'up' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function loadedBy(
+  args: string[],
+  extra: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+  const home = tempHome();
+  try {
+    const spawned = spawnBin(
+      args,
+      cleanEnv({
+        FINANCE_TUI_HOME: home.dir,
+        FINANCE_TUI_SERVER_URL: url,
+        FINANCE_TUI_AGGREGATOR_URL: url,
+        ...extra,
+      }),
+      undefined,
+      { nodeArgs: ['--import', PROBE] },
+    );
+    const { code } = await spawned.exited;
+    const line = spawned
+      .stderr()
+      .split('\n')
+      .find((l) => l.startsWith('LOADED '));
+    expect(line, spawned.stderr()).toBeDefined();
+    return { code, stdout: spawned.stdout(), loaded: JSON.parse(line!.slice(7)) as string[] };
+  } finally {
+    home.cleanup();
+  }
+}
+
+describe('a headless command loads no fetch stack', () => {
+  it('status --json asks both services over node:http, without undici or web streams', async () => {
+    const before = requests;
+    const { code, stdout, loaded } = await loadedBy(['status', '--json']);
+    expect(code).toBe(0);
+    // the answers are not the services' shapes: what matters here is that they were asked
+    expect(JSON.parse(stdout)).toMatchObject({ aggregator: { url }, server: { url } });
+    expect(requests - before).toBeGreaterThanOrEqual(2);
+    expect(loaded).toEqual([]);
+  });
+
+  it('--version loads neither', async () => {
+    const { code, stdout, loaded } = await loadedBy(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^[0-9]+\.[0-9]+\.[0-9]+/);
+    expect(loaded).toEqual([]);
+  });
+});
+
+describe('the compile cache', () => {
+  it("is kept in the user's cache folder", async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'finance-tui-cache-'));
+    try {
+      const { code } = await loadedBy(['--version'], {
+        XDG_CACHE_HOME: cache,
+        NODE_COMPILE_CACHE: undefined,
+        NODE_DISABLE_COMPILE_CACHE: undefined,
+      });
+      expect(code).toBe(0);
+      const dir = join(cache, 'finance-tui', 'node-compile');
+      expect(existsSync(dir)).toBe(true);
+      expect(readdirSync(dir).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+});
