@@ -47,12 +47,12 @@ export class RemoteSigner extends Signer {
 
   /**
    * With `signTypedData` (an agent grant), the typed data itself goes to the server, which
-   * decodes and checks it before signing; otherwise the base class hashes it and signRaw sends
-   * the hash.
+   * decodes and checks it before signing; otherwise, as Signer's, the message hash goes to
+   * signRaw (the hash shared with outsideIdentity: message-hash.ts).
    */
   override async signMessage(typedData: TypedData, accountAddress: string): Promise<Signature> {
     const signTypedData = this.#signTypedData;
-    if (signTypedData === undefined) return super.signMessage(typedData, accountAddress);
+    if (signTypedData === undefined) return this.signRaw(messageHashOf(typedData, accountAddress));
     this.signatures += 1;
     let signature: { r: string; s: string };
     try {
@@ -66,11 +66,6 @@ export class RemoteSigner extends Signer {
 
   override async getPubKey(): Promise<string> {
     return this.#publicKey;
-  }
-
-  /** As Signer's (the message hash, then signRaw), the hash shared with outsideIdentity (message-hash.ts). */
-  override async signMessage(typedData: TypedData, accountAddress: string): Promise<Signature> {
-    return this.signRaw(messageHashOf(typedData, accountAddress));
   }
 
   protected override async signRaw(msgHash: string): Promise<Signature> {
