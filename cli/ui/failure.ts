@@ -4,6 +4,16 @@
  * bug and says so without internals.
  */
 import { ErrorCode, isAppError } from '../../shared/errors.js';
+import { type Field, fieldOf } from '../core/remedy.js';
+
+/** The app's name for each request parameter a refusal can be about: its form field's label. */
+export const FIELD_WORDS: Record<Field, string> = {
+  target: 'Target',
+  band: 'Band',
+  minTrade: 'Minimum trade',
+  validator: 'Validator',
+  maxFee: 'Maximum fee',
+};
 
 export interface Failure {
   code: string;
@@ -197,10 +207,12 @@ export function describeFailure(error: unknown): Failure {
   if (isAppError(error)) {
     const known = NEXT[error.code];
     const signIn = SESSION_LOST.has(error.code);
+    // the parameter a refusal is about, by its field's label (the core names no flag: core/remedy.ts)
+    const field = fieldOf(error.details);
     return {
       code: error.code,
       title: known?.title ?? 'Something went wrong',
-      message: error.message,
+      message: field === undefined ? error.message : `${FIELD_WORDS[field]}: ${error.message}`,
       next: signIn ? 'Press Enter to sign in again.' : (known?.next ?? 'Try again.'),
       signIn,
     };

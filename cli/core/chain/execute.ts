@@ -474,9 +474,12 @@ function definitelyNotExecuted(error: AppError): boolean {
   );
 }
 
-/** The line every "may have been sent" outcome ends with (README "Exit codes"). */
-export const DO_NOT_RETRY =
-  'do not retry: check `finance-tui history` (it asks the chain how it ended)';
+/**
+ * The words every "may have been sent" outcome ends with (README "Exit codes"); its details
+ * carry `remedy: ['history']` — the history asks the chain how it ended — worded by each face
+ * (cli/core/remedy.ts).
+ */
+export const DO_NOT_RETRY = 'do not retry';
 
 export async function executePrepared(
   ea: ExecutionAccount,
@@ -546,6 +549,7 @@ export async function executePrepared(
             details: {
               transactionHash: null,
               cause: mapped.code,
+              remedy: ['history'],
               outsideNonce: identity.nonce,
               messageHash: identity.messageHash,
               executeBefore: identity.executeBefore,
@@ -556,7 +560,7 @@ export async function executePrepared(
       if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
       if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
         return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, {
-          details: { ...mapped.details, transactionHash: submitted },
+          details: { ...mapped.details, transactionHash: submitted, remedy: ['history'] },
         });
       }
       // after submission the transaction exists whatever went wrong here: name it
@@ -564,13 +568,19 @@ export async function executePrepared(
         return new AppError(
           ErrorCode.SUBMITTED_UNCONFIRMED,
           `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`,
-          { details: { transactionHash: submitted, cause: ErrorCode.CANCELLED } },
+          {
+            details: {
+              transactionHash: submitted,
+              cause: ErrorCode.CANCELLED,
+              remedy: ['history'],
+            },
+          },
         );
       }
       return new AppError(
         ErrorCode.TRANSACTION_PENDING,
         `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`,
-        { details: { transactionHash: submitted, cause: mapped.code } },
+        { details: { transactionHash: submitted, cause: mapped.code, remedy: ['history'] } },
       );
     },
   );

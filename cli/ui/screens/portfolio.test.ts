@@ -146,7 +146,7 @@ describe('rebalance screen', () => {
     const view: RebalanceView = {
       base: 'named-tokens',
       baseNote:
-        'target shares are of what the named tokens are worth together; DAI kept as they are (--sell-unlisted sells them)',
+        'target shares are of what the named tokens are worth together; DAI kept as they are',
       baseValueUsd: '40000.00',
       band: '2.00',
       minTradeUsd: '1.00',
