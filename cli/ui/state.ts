@@ -55,7 +55,15 @@ export type Screen =
   | { name: 'send'; form?: SendForm }
   | { name: 'receipt'; receipt: Receipt }
   /** signIn: the session is gone; Enter leads to signing in again */
-  | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
+  | {
+      name: 'failure';
+      title: string;
+      message: string;
+      next: string;
+      signIn?: boolean;
+      /** the refusal's stable code, said beside its words */
+      code?: string;
+    }
   | { name: 'history' }
   | { name: 'portfolio' }
   /** form: the targets as typed, restored when Esc comes back from the review */

@@ -28,7 +28,7 @@ import type { LendingForm } from '../state.js';
 import { shortAddress } from '../format.js';
 import {
   Busy,
-  ErrorLine,
+  FailureLine,
   FieldLabel,
   LABEL_WIDTH,
   Title,
@@ -411,8 +411,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         <Busy label="reading positions…" />
       ) : null}
       {readFailure ? (
-        <ErrorLine
-          message={`${readFailure.title}: ${readFailure.message}`}
+        <FailureLine
+          failure={readFailure}
           hint={
             doc === undefined
               ? 'Ctrl+R to try again'
