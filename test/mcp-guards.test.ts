@@ -216,7 +216,11 @@ describe('finance-tui mcp guards (sandbox)', () => {
       return planned.structuredContent as {
         planId: string;
         plan: {
-          spend: Array<{ amount: { amount: string }; expected: { amount: string } | null }>;
+          spend: Array<{
+            amount: { amount: string };
+            expected: { amount: string } | null;
+            expectedAsOf: string | null;
+          }>;
         };
       };
     };
@@ -253,7 +257,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(Number(debt)).toBeGreaterThanOrEqual(100);
       const question = await askedOn(planned.planId);
       expect(question).toContain(
-        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC: the debt as read`,
+        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC as of ${usdc?.expectedAsOf ?? 'none'}: the debt as read`,
       );
       expect(question).toMatch(/position after: owes nothing, .*health factor \d[\d.]* → —/);
       expect(question).not.toMatch(/leaves the wallet: \d/);

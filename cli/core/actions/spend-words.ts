@@ -15,5 +15,6 @@ export function spendWords(s: SpendView, withGas: boolean, held = ''): string {
   if (s.expected === null) return `${amount.amount} ${amount.symbol}${held}`;
   const gas = withGas && s.gas.baseUnits !== '0' ? ', the gas apart' : '';
   // the chain decides what it takes when it runs: never said as an exact figure
-  return `at most ${amount.amount} ${amount.symbol}${held} (about ${s.expected.amount} ${s.expected.symbol}${gas}: the debt as read before this review, plus the interest until it runs)`;
+  const asOf = s.expectedAsOf === null ? '' : ` as of ${s.expectedAsOf}`;
+  return `at most ${amount.amount} ${amount.symbol}${held} (about ${s.expected.amount} ${s.expected.symbol}${asOf}${gas}: the debt as read before this review, plus the interest until it runs)`;
 }

@@ -80,7 +80,7 @@ describe('lending screen', () => {
     const frame = await ui.waitForFrame((f) => f.includes('Borrowed'));
     expect(frame).toContain('Supplied 100 USDC ($100.00) in Prime');
     expect(frame.replace(/\s+/g, ' ')).toContain(
-      'Borrowed 500 USDC against 1 ETH in Prime: health factor 1.7000, max LTV 0.8',
+      'Borrowed 500 USDC against 1 ETH in Prime: health factor 1.7000, max LTV 80 %',
     );
     expect(frame).not.toContain('below 1.2');
     expect(frame).not.toContain('liquidated now');
@@ -236,7 +236,7 @@ describe('lending screen', () => {
         Promise.reject(
           new AppError(
             ErrorCode.HEALTH_TOO_LOW,
-            'nothing was signed: this would leave the ETH/USDC position with a health factor of 0.7999 (at or below 1 it can be liquidated; max LTV 0.8)',
+            'nothing was signed: this would leave the ETH/USDC position with a health factor of 0.7999 (at or below 1 it can be liquidated; max LTV 80 %)',
           ),
         ),
     });
@@ -262,7 +262,7 @@ describe('lending screen', () => {
     expect(flat).toMatch(/› Collateral +ETH/);
     expect(flat).toContain('Deposit (ETH)');
     expect(flat).toContain(
-      'max LTV 0.8) (HEALTH_TOO_LOW) Nothing was signed. Borrow or withdraw less',
+      'max LTV 80 %) (HEALTH_TOO_LOW) Nothing was signed. Borrow or withdraw less',
     );
     expect(flat).toContain('Enter review');
   });

@@ -14,7 +14,7 @@
 import { Box, Text, useWindowSize } from 'ink';
 import { useContext, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
-import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
+import { HEALTH_MARGIN, healthLevelOfWords, ltvPercentOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
@@ -263,7 +263,9 @@ export function positionLines(
         ];
       return [{ text: at === undefined ? head : `${head}, ${at}` }];
     }
-    const line = { text: `${head}, max LTV ${b.maxLtv}${at === undefined ? '' : `, ${at}`}` };
+    const line = {
+      text: `${head}, max LTV ${ltvPercentOfWords(b.maxLtv)}${at === undefined ? '' : `, ${at}`}`,
+    };
     if (level === 'liquidatable')
       return [
         line,

@@ -56,3 +56,6 @@ export function durationWords(seconds: number): string {
   const m = Math.ceil((s % 3_600) / 60);
   return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
 }
+
+/** A chain time (seconds) a figure is as of, in ISO 8601 ("as of 2026-11-29T08:00:00.000Z"). */
+export const asOfWords = (seconds: number): string => new Date(seconds * 1000).toISOString();
