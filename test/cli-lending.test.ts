@@ -312,7 +312,7 @@ describe('lending through the sandbox (whole processes)', () => {
         expect(r.code).not.toBe(0);
         const text = r.stdout + r.stderr;
         const leaves =
-          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(about (\d+(?:\.\d+)?) USDC as of \d{4}-\d\d-\d\dT[\d:.]+Z: the debt as read before this review, plus the interest until it runs\)/.exec(
+          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(about (\d+(?:\.\d+)?) USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/.exec(
             text,
           );
         expect(leaves, text).not.toBeNull();

@@ -163,7 +163,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
       // the approve's bound is at most what leaves; the debt as read is what is expected
       expect(repayReview).toMatch(
-        /leaves the wallet: at most 15\d\d\.\d+ USDC \(about 1500\.\d+ USDC as of \d{4}-\d\d-\d\dT[\d:.]+Z: the debt as read before this review, plus the interest until it runs\)/,
+        /leaves the wallet: at most 15\d\d\.\d+ USDC \(about 1500\.\d+ USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/,
       );
       expect(repayReview).toContain('position after: owes nothing, 1 ETH collateral');
       // read again for the plan: seconds more of interest move it by 0.0001 at most

@@ -120,7 +120,7 @@ export function HomeScreen({
             'Network',
             <Text key="n">
               {state.environment?.sandbox
-                ? 'sandbox (mainnet-like, no real funds)'
+                ? `sandbox (${state.environment.network}-like, no real funds)`
                 : state.environment?.network}
             </Text>,
           ],

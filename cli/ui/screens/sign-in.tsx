@@ -161,7 +161,7 @@ export function SignInScreen({
         </Text>
       ) : null}
       {state.step === 'code' && sandbox && !dead ? (
-        <Text color={theme.muted} wrap="truncate-end">
+        <Text color={theme.muted} wrap="wrap">
           sandbox: the code is in the emulated mailbox {'(GET /sandbox/outbox/<email>)'}; Ctrl+F
           fills it
         </Text>

@@ -382,12 +382,12 @@ describe('lending legs', () => {
       // "about Y, as of <time>" (the chain's clock at the read), with the bound that is signed
       expect(usdc?.expectedAsOf).toBe('2025-11-24T16:00:00.000Z');
       expect(spendWords(usdc!, false)).toMatch(
-        /^at most 1501\.500001 USDC \(about 1500 USDC as of 2025-11-24T16:00:00\.000Z: the debt as read before this review, plus the interest until it runs\)$/,
+        /^at most 1501\.500001 USDC \(about 1500 USDC: the debt as of 2025-11-24 16:00:00 UTC, plus the interest until it runs\)$/,
       );
       // the call line says the same, never the nominal debt in the pool's own denomination
       const line = d.calls.find((c) => c.entrypoint === 'modify_position')?.description ?? '';
       expect(line).toContain(
-        'repay the whole debt: about 1500 USDC as of 2025-11-24T16:00:00.000Z (at most the 1501.500001 USDC approved',
+        'repay the whole debt: about 1500 USDC as of 2025-11-24 16:00:00 UTC, at most as approved',
       );
       expect(line).not.toMatch(/nominal|Native/);
       expect(d.terms.at(-1)).toContain('position after: owes nothing');

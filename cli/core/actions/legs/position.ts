@@ -299,7 +299,7 @@ export const positionLegType: LegType<PositionLeg> = {
       leg.debtDelta.value > 0n ? `borrow ${exact(leg.borrowed, leg.debt)}` : '',
       leg.debtDelta.value < 0n
         ? leg.repayAll
-          ? `repay the whole debt: about ${exact(leg.debtNow, leg.debt)} as of ${asOfWords(leg.debtAsOf)} (at most the ${exact(leg.repayApprove, leg.debt)} approved; the chain adds the interest until it runs)`
+          ? `repay the whole debt: about ${exact(leg.debtNow, leg.debt)} as of ${asOfWords(leg.debtAsOf)}, at most as approved`
           : `repay ${exact(-leg.debtDelta.value, leg.debt)}`
         : '',
     ]
