@@ -143,9 +143,16 @@ function Frame({
   const env = state.environment;
   const actions = state.stopping ? [] : footer.actions;
   const width = Math.max(20, columns);
-  const childLine = env?.startedChild
-    ? `started ${env.startedChild.what} for this session (logs: ${env.startedChild.logFile})`
-    : undefined;
+  // the log path is always whole: in the full sentence when it fits one line, else in a shorter
+  // one that does (80 columns), else the sentence wrapped — never cut
+  const childLine = ((): string | undefined => {
+    if (!env?.startedChild) return undefined;
+    const { what, logFile } = env.startedChild;
+    const full = `started ${what} for this session (logs: ${logFile})`;
+    const short = `${what} · logs: ${logFile}`;
+    if (wrappedLines(full, width) === 1 || wrappedLines(short, width) > 1) return full;
+    return short;
+  })();
   const waitLines = lockWaits.map(
     (what) => `waiting for another finance-tui to finish writing ${what}…`,
   );

@@ -195,11 +195,11 @@ describe('the whole app at 80×24', () => {
     ui = renderWithProviders(everything(), SIZE);
     const home = await ui.waitForFrame((f) => f.includes('› Trade'));
     expectWhole(home);
-    expect(unwrapped(home)).toContain(`(logs:${LOG})`);
+    expect(unwrapped(home)).toContain(`logs:${LOG}`);
     await openFromHome(ui, label);
     const frame = await ui.waitForFrame((f) => f.includes(shown) && !f.includes('› Trade'));
     expectWhole(frame);
-    expect(unwrapped(frame)).toContain(`(logs:${LOG})`);
+    expect(unwrapped(frame)).toContain(`logs:${LOG}`);
   });
 
   it("History: each kind's label whole in one column; only the summaries meet the edge", async () => {
