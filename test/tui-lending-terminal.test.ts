@@ -6,7 +6,8 @@
  * health factor (computed here by hand from the sandbox's prices and max LTV); then the real
  * `finance-tui sandbox price ETH 2000` in another process on the same data folder, and — no key
  * pressed — the open screen shows the lower health factor and its warning; then repay all, and
- * the debt is 0 (no dust), on screen and in `lending --sandbox --json`.
+ * the debt is 0 (no dust), on screen and in `lending --sandbox --json`. Portfolio, at the same
+ * 80×24, shows that borrow too: its collateral, its debt and health factor, the net and the warning.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,15 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
     term.keys('Enter');
     await seen(/› Trade/);
   };
+  /** the form's action by its label (↓ until it shows), not by counting keys */
+  const chooseAction = async (label: string): Promise<void> => {
+    for (let i = 0; i < 12 && !flat().includes(`↑ ${label} ↓`); i++) {
+      const before = flat();
+      term.keys('Down');
+      await term.waitUntil(() => flat() !== before, 'the action to change');
+    }
+    await seen(new RegExp(`↑ ${label} ↓`));
+  };
   const openLending = async (): Promise<void> => {
     await menuTo(term, 'Lending');
     term.keys('Enter');
@@ -112,8 +122,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(parseAmount(supplied?.[1] ?? '0', 6)).toBeGreaterThanOrEqual(100n * USDC - 1n);
 
       // borrow 1500 USDC against a deposit of 1 ETH: 1 × 3000 × 0.8 / 1500 = 1.6
-      term.keys('Down', 'Down');
-      await seen(/↑ Borrow ↓/);
+      await chooseAction('Borrow');
       term.keys({ text: 'USDC' }, 'Tab', { text: '1500' }, 'Tab', { text: 'ETH' }, 'Tab', {
         text: '1',
       });
@@ -153,9 +162,27 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       const warned = LOW.exec(lower);
       expect(warned?.[1] ?? warned?.[2]).toBe(after.healthFactor);
 
+      // Portfolio at 80×24 shows the same position: the collateral, the debt with its health
+      // factor, the net and the warning (issue 32: the app shows what the headless face shows)
+      term.keys('Escape');
+      await seen(/› Trade/);
+      await menuTo(term, 'Portfolio');
+      term.keys('Enter');
+      const folio = await seen(/Net \$[0-9.,-]+.*close to liquidation/, 90_000);
+      expect(folio).toContain('Collateral 1 ETH');
+      expect(folio).toMatch(/Debt -1500\.\d+ USDC/);
+      expect(folio).toContain(`health factor ${after.healthFactor.slice(0, 5)}`);
+      expect(folio).toContain(
+        '⚠ The USDC debt in Vesu Prime (against ETH) is close to liquidation: consider repaying or adding collateral (Lending).',
+      );
+      expect(term.visible().split('\n').length).toBeLessThanOrEqual(24);
+      term.keys('Escape');
+      await seen(/› Trade/);
+      await openLending();
+      await seen(LOW, 90_000);
+
       // repay all: the review names the health factor before (the one on screen) → none
-      term.keys('Up', 'Up');
-      await seen(/↑ Repay ↓/);
+      await chooseAction('Repay');
       term.keys({ text: 'USDC' }, 'Tab', { text: 'all' }, 'Tab', { text: 'ETH' });
       await seen(/› Collateral +ETH /);
       term.keys('Enter');
