@@ -6,7 +6,8 @@
  * health factor (computed here by hand from the sandbox's prices and max LTV); then the real
  * `finance-tui sandbox price ETH 2000` in another process on the same data folder, and — no key
  * pressed — the open screen shows the lower health factor and its warning; then repay all, and
- * the debt is 0 (no dust), on screen and in `lending --sandbox --json`. Portfolio, at the same
+ * the debt is 0 (no dust), on screen and in `lending --sandbox --json` — after a review left open
+ * across `sandbox advance 30d` was re-planned, not signed, and shown again with its new terms marked. Portfolio, at the same
  * 80×24, shows that borrow too: its collateral, its debt and health factor, the net and the warning.
  * Skipped, saying why, only when tmux is not installed.
  */
@@ -164,8 +165,9 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
 
       // Portfolio at 80×24 shows the same position: the collateral, the debt with its health
       // factor, the net and the warning (issue 32: the app shows what the headless face shows)
+      // home keeps the item it was left on
       term.keys('Escape');
-      await seen(/› Trade/);
+      await seen(/› Lending/);
       await menuTo(term, 'Portfolio');
       term.keys('Enter');
       const folio = await seen(/Net \$[0-9.,-]+.*close to liquidation/, 90_000);
@@ -177,7 +179,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       );
       expect(term.visible().split('\n').length).toBeLessThanOrEqual(24);
       term.keys('Escape');
-      await seen(/› Trade/);
+      await seen(/› Portfolio/);
       await openLending();
       await seen(LOW, 90_000);
 
@@ -196,6 +198,25 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       // read again for the plan: seconds more of interest move it by 0.0001 at most
       const gap = parseAmount(after.healthFactor, 4) - parseAmount(reviewed, 4);
       expect(gap >= 0n && gap <= 1n, `${after.healthFactor} → ${reviewed}`).toBe(true);
+
+      // the chain moves while the review is open (30 days of interest, in another process): y
+      // signs nothing — the app re-plans and returns to the review, the new terms marked ▸
+      const advanced = await runBin(['sandbox', 'advance', '30d', '--json'], env);
+      expect(advanced.code, advanced.stderr).toBe(0);
+      term.keys({ text: 'y' });
+      const changed = await seen(
+        /Nothing was signed: the plan changed since you reviewed it/,
+        90_000,
+      );
+      expect(changed).toContain('Review the repayment');
+      expect(changed).toMatch(/debt grew to about 15\d\d\.\d+ USDC with interest/);
+      expect(changed).toMatch(/▸ /);
+      for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
+        const before = flat();
+        term.keys('Down');
+        await term.waitUntil(() => flat() !== before, 'the review to scroll');
+      }
+      expect(flat()).toMatch(/▸ leaves the wallet: at most 15\d\d\.\d+ USDC/);
       term.keys({ text: 'y' });
       await confirmed('Repaid');
       await openLending();
