@@ -175,7 +175,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(folio).toMatch(/Debt -1500\.\d+ USDC/);
       expect(folio).toContain(`health factor ${after.healthFactor.slice(0, 5)}`);
       expect(folio).toContain(
-        '⚠ The USDC debt in Vesu Prime (against ETH) is close to liquidation: consider repaying or adding collateral (Lending).',
+        '⚠ The USDC debt in Prime (against ETH) is close to liquidation: consider repaying or adding collateral (Lending).',
       );
       expect(term.visible().split('\n').length).toBeLessThanOrEqual(24);
       term.keys('Escape');
