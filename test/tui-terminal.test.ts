@@ -240,8 +240,15 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       expect(threeReview).toContain(`send 3 STRK to ${RECIPIENT}`);
       expect(threeReview).toMatch(/one transaction/);
       tmux('send-keys', '-t', 'app', '-l', 'y');
-      const threeReceipt = await waitFor(/✓ Batch confirmed\s+0x[0-9a-f]+/, 90_000);
+      // the second batch receipt (the first is still in the scrollback)
+      await waitUntil(
+        () => (screen().match(/✓ Batch confirmed\s+0x[0-9a-f]+/g) ?? []).length === 2,
+        'the second batch receipt',
+        90_000,
+      );
+      const threeReceipt = screen().slice(screen().lastIndexOf('✓ Batch confirmed'));
       expect(threeReceipt).toContain('−5 USDC');
+      expect(threeReceipt).toMatch(/−4 STRK/);
       tmux('send-keys', '-t', 'app', 'Enter');
       await waitFor('› Trade');
 
