@@ -349,6 +349,23 @@ export function healthNote(healthFactor: string | null): {
   return { level, note };
 }
 
+/**
+ * A max LTV (×1e18) as every face and refusal says it: a percent, exact ("80 %", "77.5 %"), never
+ * the pool's fraction ("0.8").
+ */
+export function ltvPercent(maxLtv: bigint): string {
+  return `${formatAmount(maxLtv * 100n, 18)} %`;
+}
+
+/** The same from the fraction a lending document carries ("0.8" → "80 %"); unreadable text is shown as it is. */
+export function ltvPercentOfWords(words: string): string {
+  try {
+    return ltvPercent(parseAmount(words, 18, { allowZero: true }));
+  } catch {
+    return words;
+  }
+}
+
 /** Revert reasons of the pool that a client explains in words. */
 export const VESU_ERROR = Object.freeze({
   IDENTICAL_ASSETS: 'identical-assets',

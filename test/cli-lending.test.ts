@@ -7,12 +7,12 @@
  * repay all leaves no debt (no dust) → close returns the collateral (Sepolia's pool:
  * test/sandbox-sepolia.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { healthByHand as byHand } from './helpers/health.js';
-import { tempHome } from './helpers/process.js';
+import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
 
 interface Money {
   token: string;
@@ -53,6 +53,74 @@ describe('lending through the sandbox (whole processes)', () => {
   afterAll(async () => {
     await users?.close();
   });
+
+  it(
+    'headless: a repay all whose debt grew between the plan and the signature is not signed — exit 5, PLAN_CHANGED with the new plan',
+    { timeout: 240_000 },
+    async () => {
+      // a user of its own: its debt is only what this test borrows
+      const erin = tempHome();
+      copyFileSync(join(users.aliceHome, 'sandbox.json'), join(erin.dir, 'sandbox.json'));
+      await signIn(erin.dir, 'erin@example.com');
+      const as = (args: string[]) => cli(erin.dir, [...args, '--sandbox', '--json']);
+      const borrowed = await as(['borrow', '100', 'USDC', '--collateral', '1 ETH', '--yes']);
+      expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
+      const chain = users.urls.chainUrl;
+      const requests = async (): Promise<number> =>
+        ((await (await fetch(`${chain}/sandbox/faults`)).json()) as { requests: number }).requests;
+      const knob = (path: string, body: unknown) =>
+        fetch(`${chain}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      // what planning asks of the chain: the same plan, shown and not signed
+      let before = await requests();
+      const shown = await as(['repay', 'all', 'USDC', '--collateral', 'ETH']);
+      expect(shown.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
+      const planning = (await requests()) - before;
+      // every chain request now waits 1.5 s before it is handled: once the signing run has sent one
+      // more than planning does, planning is over and the clock moves (30 days of interest) before
+      // the reads right before signing are handled
+      expect((await knob('/sandbox/faults', { latencyMs: 1_500 })).status).toBe(200);
+      try {
+        before = await requests();
+        const proc = spawnBin(
+          ['repay', 'all', 'USDC', '--collateral', 'ETH', '--yes', '--sandbox', '--json'],
+          cleanEnv({ FINANCE_TUI_HOME: erin.dir }),
+        );
+        await vi.waitFor(
+          // planning's requests answered: the next one is the first of the round before signing
+          async () => expect((await requests()) - before).toBeGreaterThan(planning),
+          { timeout: 120_000, interval: 50 },
+        );
+        expect((await knob('/sandbox/chain/advance', { seconds: 30 * 86_400 })).status).toBe(200);
+        const { code } = await proc.exited;
+        const doc = JSON.parse(proc.stdout()) as {
+          error: {
+            code: string;
+            details: { changes: string[]; plan: { kind: string; spend: unknown[] } };
+          };
+        };
+        expect(doc.error.code, JSON.stringify(doc.error).slice(0, 1_500)).toBe('PLAN_CHANGED');
+        expect(code, proc.stderr()).toBe(5);
+        expect(doc.error.details.changes.join('\n')).toMatch(
+          /the USDC debt grew to about 100\.\d+ USDC with interest/,
+        );
+        // the new plan, to review: a repay all again, its bound taken from the debt now
+        expect(doc.error.details.plan.kind).toBe('repay');
+        // nothing was signed: the debt is still there
+        await knob('/sandbox/faults', { latencyMs: 0 });
+        const owed = (await lending(as)).borrows.find(
+          (b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC',
+        );
+        expect(BigInt(owed?.debt.baseUnits ?? '0')).toBeGreaterThan(100n * USDC);
+      } finally {
+        await knob('/sandbox/faults', { latencyMs: 0 });
+        erin.cleanup();
+      }
+    },
+  );
 
   it('supply → advance → the supply has grown → withdraw all leaves no share', async () => {
     // someone borrows USDT, so suppliers earn
@@ -312,7 +380,7 @@ describe('lending through the sandbox (whole processes)', () => {
         expect(r.code).not.toBe(0);
         const text = r.stdout + r.stderr;
         const leaves =
-          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(about (\d+(?:\.\d+)?) USDC: the debt as read before this review, plus the interest until it runs\)/.exec(
+          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(about (\d+(?:\.\d+)?) USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/.exec(
             text,
           );
         expect(leaves, text).not.toBeNull();

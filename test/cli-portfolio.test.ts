@@ -260,7 +260,9 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
       expect(r.code).toBe(1);
       expect(r.doc.error).toMatchObject({
         code: 'USAGE_ERROR',
-        message: '--target percentages must add up to 100; they add up to 80',
+        // the core says what is wrong and that it is about the target; the headless face names its flag
+        message: '--target: percentages must add up to 100; they add up to 80',
+        details: { field: 'target' },
       });
       const none = await run(sb.users.bobHome, ['portfolio-rebalance']);
       expect(none.doc.error?.message).toMatch(/--target is required/);

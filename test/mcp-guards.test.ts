@@ -13,6 +13,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { getChecksumAddress } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
+import { timeWords } from '../cli/core/actions/spend-words.js';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import {
   askedPerson,
@@ -216,7 +217,11 @@ describe('finance-tui mcp guards (sandbox)', () => {
       return planned.structuredContent as {
         planId: string;
         plan: {
-          spend: Array<{ amount: { amount: string }; expected: { amount: string } | null }>;
+          spend: Array<{
+            amount: { amount: string };
+            expected: { amount: string } | null;
+            expectedAsOf: string | null;
+          }>;
         };
       };
     };
@@ -253,7 +258,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
       expect(Number(debt)).toBeGreaterThanOrEqual(100);
       const question = await askedOn(planned.planId);
       expect(question).toContain(
-        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC: the debt as read`,
+        `leaves the wallet: at most ${bound} USDC (about ${debt} USDC: the debt as of ${timeWords(usdc?.expectedAsOf ?? 'none')}, plus`,
       );
       expect(question).toMatch(/position after: owes nothing, .*health factor \d[\d.]* → —/);
       expect(question).not.toMatch(/leaves the wallet: \d/);

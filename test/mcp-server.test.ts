@@ -758,10 +758,14 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       const sum = errorOf(await call(client, 'plan_rebalance', { target: '50 ETH, 30 USDC' }));
       expect(sum).toMatchObject({
         code: 'USAGE_ERROR',
-        message: '--target percentages must add up to 100; they add up to 80',
+        // the tool server names its own argument, never the command line's flag
+        message: 'target: percentages must add up to 100; they add up to 80',
       });
       const band = errorOf(await call(client, 'plan_rebalance', { target: TARGET, band: 'wide' }));
-      expect(band.code).toBe('USAGE_ERROR');
+      expect(band).toMatchObject({
+        code: 'USAGE_ERROR',
+        message: expect.stringMatching(/^band: must be a percentage/),
+      });
       expect(
         errorOf(await call(client, 'plan_rebalance', { target: '50 ETH, 50 NOPE' })).code,
       ).toBe('UNKNOWN_TOKEN');

@@ -6,7 +6,9 @@
  * health factor (computed here by hand from the sandbox's prices and max LTV); then the real
  * `finance-tui sandbox price ETH 2000` in another process on the same data folder, and — no key
  * pressed — the open screen shows the lower health factor and its warning; then repay all, and
- * the debt is 0 (no dust), on screen and in `lending --sandbox --json`.
+ * the debt is 0 (no dust), on screen and in `lending --sandbox --json` — after a review left open
+ * across `sandbox advance 30d` was re-planned, not signed, and shown again with its new terms marked. Portfolio, at the same
+ * 80×24, shows that borrow too: its collateral, its debt and health factor, the net and the warning.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +73,15 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
     term.keys('Enter');
     await seen(/› Trade/);
   };
+  /** the form's action by its label (↓ until it shows), not by counting keys */
+  const chooseAction = async (label: string): Promise<void> => {
+    for (let i = 0; i < 12 && !flat().includes(`↑ ${label} ↓`); i++) {
+      const before = flat();
+      term.keys('Down');
+      await term.waitUntil(() => flat() !== before, 'the action to change');
+    }
+    await seen(new RegExp(`↑ ${label} ↓`));
+  };
   const openLending = async (): Promise<void> => {
     await menuTo(term, 'Lending');
     term.keys('Enter');
@@ -112,8 +123,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(parseAmount(supplied?.[1] ?? '0', 6)).toBeGreaterThanOrEqual(100n * USDC - 1n);
 
       // borrow 1500 USDC against a deposit of 1 ETH: 1 × 3000 × 0.8 / 1500 = 1.6
-      term.keys('Down', 'Down');
-      await seen(/↑ Borrow ↓/);
+      await chooseAction('Borrow');
       term.keys({ text: 'USDC' }, 'Tab', { text: '1500' }, 'Tab', { text: 'ETH' }, 'Tab', {
         text: '1',
       });
@@ -153,9 +163,30 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       const warned = LOW.exec(lower);
       expect(warned?.[1] ?? warned?.[2]).toBe(after.healthFactor);
 
+      // Portfolio at 80×24 shows the same position: the collateral, the debt with its health
+      // factor, the net and the warning (issue 32: the app shows what the headless face shows)
+      // home keeps the item it was left on
+      term.keys('Escape');
+      await seen(/› Lending/);
+      await menuTo(term, 'Portfolio');
+      term.keys('Enter');
+      const folio = await seen(/Net \$[0-9.,-]+.*close to liquidation/, 90_000);
+      expect(folio).toContain('Collateral 1 ETH');
+      expect(folio).toMatch(/Debt -1500\.\d+ USDC/);
+      expect(folio).toContain(`health factor ${after.healthFactor.slice(0, 5)}`);
+      expect(folio).toContain(
+        '⚠ The USDC debt in Prime (against ETH) is close to liquidation: consider repaying or adding collateral (Lending).',
+      );
+      // the whole frame in the 24 rows: its header and its footer both on screen
+      expect(term.visible()).toContain('finance-tui · sandbox');
+      expect(flat()).toContain('Esc back · Ctrl+C quit');
+      term.keys('Escape');
+      await seen(/› Portfolio/);
+      await openLending();
+      await seen(LOW, 90_000);
+
       // repay all: the review names the health factor before (the one on screen) → none
-      term.keys('Up', 'Up');
-      await seen(/↑ Repay ↓/);
+      await chooseAction('Repay');
       term.keys({ text: 'USDC' }, 'Tab', { text: 'all' }, 'Tab', { text: 'ETH' });
       await seen(/› Collateral +ETH /);
       term.keys('Enter');
@@ -163,12 +194,31 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
       // the approve's bound is at most what leaves; the debt as read is what is expected
       expect(repayReview).toMatch(
-        /leaves the wallet: at most 15\d\d\.\d+ USDC \(about 1500\.\d+ USDC: the debt as read before this review, plus the interest until it runs\)/,
+        /leaves the wallet: at most 15\d\d\.\d+ USDC \(about 1500\.\d+ USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/,
       );
       expect(repayReview).toContain('position after: owes nothing, 1 ETH collateral');
       // read again for the plan: seconds more of interest move it by 0.0001 at most
       const gap = parseAmount(after.healthFactor, 4) - parseAmount(reviewed, 4);
       expect(gap >= 0n && gap <= 1n, `${after.healthFactor} → ${reviewed}`).toBe(true);
+
+      // the chain moves while the review is open (30 days of interest, in another process): y
+      // signs nothing — the app re-plans and returns to the review, the new terms marked ▸
+      const advanced = await runBin(['sandbox', 'advance', '30d', '--json'], env);
+      expect(advanced.code, advanced.stderr).toBe(0);
+      term.keys({ text: 'y' });
+      const changed = await seen(
+        /Nothing was signed: the plan changed since you reviewed it/,
+        90_000,
+      );
+      expect(changed).toContain('Review the repayment');
+      expect(changed).toMatch(/debt grew to about 15\d\d\.\d+ USDC with interest/);
+      expect(changed).toMatch(/▸ /);
+      for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
+        const before = flat();
+        term.keys('Down');
+        await term.waitUntil(() => flat() !== before, 'the review to scroll');
+      }
+      expect(flat()).toMatch(/▸ leaves the wallet: at most 15\d\d\.\d+ USDC/);
       term.keys({ text: 'y' });
       await confirmed('Repaid');
       await openLending();

@@ -186,11 +186,71 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       await menuTo('History');
       tmux('send-keys', '-t', 'app', 'Enter');
       const history = await waitFor(/History \(1 of 3/);
-      expect(history).toMatch(/› .*✓ batch\s+.*10 USDC/);
-      expect(history).toMatch(/✓ send\s+.*1 STRK/);
-      expect(history).toMatch(/✓ trade\s+.*100 USDC/);
+      // each kind by its label, in one column
+      expect(history).toMatch(/› .*✓ Batch\s+.*10 USDC/);
+      expect(history).toMatch(/✓ Send\s+.*1 STRK/);
+      expect(history).toMatch(/✓ Trade\s+.*100 USDC/);
       tmux('send-keys', '-t', 'app', 'Escape');
       await waitFor('› History');
+
+      // a batch of a supply, a stake and a send: one transaction (issue 32: Batch in the app has
+      // every row the headless batch has); the swap row it opens with is removed (Ctrl+D)
+      await menuTo('Batch');
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor(/1\. swap amount\s+USDC → ETH/);
+      tmux('send-keys', '-t', 'app', 'C-u');
+      await waitFor(/2\. supply amount\s+USDC/);
+      tmux('send-keys', '-t', 'app', '-l', '5');
+      await waitFor(/2\. supply 5\s+USDC/);
+      tmux('send-keys', '-t', 'app', 'C-k');
+      await waitFor(/3\. stake amount\s+STRK/);
+      tmux('send-keys', '-t', 'app', '-l', '1');
+      await waitFor(/3\. stake 1\s+STRK/);
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitFor('type to filter the tokens');
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitUntil(
+        () => !screen().includes('type to filter the tokens'),
+        'the cursor in the validator field',
+      );
+      tmux('send-keys', '-t', 'app', '-l', 'Sandbox Alpha');
+      await waitFor(/3\. stake 1\s+STRK → Sandbox Alpha/);
+      tmux('send-keys', '-t', 'app', 'C-t');
+      await waitFor(/4\. send amount\s+STRK/);
+      tmux('send-keys', '-t', 'app', '-l', '3');
+      await waitFor(/4\. send 3\s+STRK/);
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitFor('type to filter the tokens');
+      tmux('send-keys', '-t', 'app', 'Tab');
+      await waitUntil(
+        () => !screen().includes('type to filter the tokens'),
+        'the cursor in the recipient field',
+      );
+      tmux('send-keys', '-t', 'app', '-l', RECIPIENT);
+      await waitFor(RECIPIENT);
+      // Enter on a form with an empty field goes to it: the swap row's amount; Ctrl+D removes it
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitUntil(() => /› 1\. swap/.test(visible()), 'the focus on the empty swap row');
+      tmux('send-keys', '-t', 'app', 'C-d');
+      await waitFor(/1\. supply 5\s+USDC/);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      const threeReview = await waitFor(/Review the batch[\s\S]*y sign and send/, 60_000);
+      expect(threeReview).toMatch(/(supply|deposit) 5 USDC/);
+      expect(threeReview).toMatch(/stake 1 STRK/);
+      expect(threeReview).toContain(`send 3 STRK to ${RECIPIENT}`);
+      expect(threeReview).toMatch(/one transaction/);
+      tmux('send-keys', '-t', 'app', '-l', 'y');
+      // the second batch receipt (the first is still in the scrollback)
+      await waitUntil(
+        () => (screen().match(/✓ Batch confirmed\s+0x[0-9a-f]+/g) ?? []).length === 2,
+        'the second batch receipt',
+        90_000,
+      );
+      const threeReceipt = screen().slice(screen().lastIndexOf('✓ Batch confirmed'));
+      expect(threeReceipt).toContain('−5 USDC');
+      expect(threeReceipt).toMatch(/−4 STRK/);
+      tmux('send-keys', '-t', 'app', 'Enter');
+      await waitFor('› Trade');
 
       // keys that arrive together (one send-keys, as a paste or a fast typist): "100", Tab ×3
       // and "50" fill row 1 and row 2 — never "10050" in row 1

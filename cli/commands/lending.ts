@@ -4,7 +4,7 @@ import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { formatAmount } from '../../shared/amount.js';
 import { usageError } from '../../shared/errors.js';
-import { HEALTH_MARGIN, healthLevelOfWords } from '../../shared/vesu.js';
+import { HEALTH_MARGIN, healthLevelOfWords, ltvPercentOfWords } from '../../shared/vesu.js';
 
 export const USAGE = `Usage: finance-tui lending [--pool NAME|ADDRESS] [--network mainnet|sepolia] [--sandbox] [--json]
 
@@ -69,7 +69,7 @@ export const run: CommandRun = async (ctx) => {
       lines.push(data.borrows.length === 0 ? '  Borrows: none.' : '  Borrows:');
       for (const b of data.borrows)
         lines.push(
-          `    ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token}: health factor ${b.healthFactor ?? '— (no debt)'} (max LTV ${b.maxLtv}${b.liquidationPrice === null ? '' : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`})`,
+          `    ${b.debt.amount} ${b.debt.token} against ${b.collateral.amount} ${b.collateral.token}: health factor ${b.healthFactor ?? '— (no debt)'} (max LTV ${ltvPercentOfWords(b.maxLtv)}${b.liquidationPrice === null ? '' : `, liquidation at ${b.collateral.token} $${b.liquidationPrice}`})`,
           `      limits: debt floor $${b.limits.debtFloorUsd}${b.limits.debtCap === null ? '' : `, cap ${b.limits.debtCap} ${b.debt.token}`}, utilisation up to ${b.limits.maxUtilization}`,
           ...healthWarning(b.healthFactor, {
             collateral: b.collateral.token,

@@ -6,6 +6,7 @@ import { parseCommandArgs } from '../headless/args.js';
 import type { CommandRun } from '../headless/context.js';
 import { withEndpoints } from '../headless/with-endpoints.js';
 import { usageError } from '../../shared/errors.js';
+import type { HeadlessLogin } from '../headless/account-render.js';
 
 export const USAGE = `Usage: finance-tui login <email> [--sandbox] [--json]
 
@@ -26,7 +27,19 @@ export const run: CommandRun = async (ctx) => {
   const data = await withEndpoints(
     ctx,
     { sandbox: values.sandbox === true, runningSandboxOnly: true },
-    (endpoints, call) => login(endpoints, positionals[0] ?? '', call),
+    async (endpoints, call) => {
+      const { outbox, ...r } = await login(endpoints, positionals[0] ?? '', call);
+      // the headless words for what comes next (the core names no command: cli/core/remedy.ts)
+      const sandbox = r.sandbox ? ' --sandbox' : '';
+      const doc: HeadlessLogin = {
+        ...r,
+        ...(outbox
+          ? { outbox: { ...outbox, command: `finance-tui sandbox outbox ${r.email}` } }
+          : {}),
+        next: `finance-tui verify ${r.email} <code>${sandbox}`,
+      };
+      return doc;
+    },
   );
   return { data, human: () => renderLogin(data) };
 };

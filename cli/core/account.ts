@@ -52,9 +52,8 @@ export interface LoginResult {
   network: NetworkName;
   sandbox: boolean;
   serverUrl: string;
-  /** sandbox only: where the code is, since no mail leaves the machine */
-  outbox?: { url: string; command: string };
-  next: string;
+  /** sandbox only: where the code is, since no mail leaves the machine (each face says what comes next) */
+  outbox?: { url: string };
 }
 
 export async function login(
@@ -67,7 +66,6 @@ export async function login(
   const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).login(email, {
     signal: call.signal,
   });
-  const sandboxFlag = endpoints.sandbox ? ' --sandbox' : '';
   return {
     email,
     sent: true,
@@ -75,13 +73,9 @@ export async function login(
     ...where(endpoints),
     ...(endpoints.sandbox && endpoints.identityUrl
       ? {
-          outbox: {
-            url: `${endpoints.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`,
-            command: `finance-tui sandbox outbox ${email}`,
-          },
+          outbox: { url: `${endpoints.identityUrl}/sandbox/outbox/${encodeURIComponent(email)}` },
         }
       : {}),
-    next: `finance-tui verify ${email} <code>${sandboxFlag}`,
   };
 }
 

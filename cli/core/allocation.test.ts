@@ -64,9 +64,22 @@ describe('targets', () => {
     ['50 ETH, 50 NOPE', /unknown token "NOPE"/],
     ['ETH 50, USDC 50', /is not "PERCENT TOKEN"/],
     ['50.123 ETH, 49.877 USDC', /at most two decimals/],
-    ['', /--target is required/],
+    ['', /^required, e\.g\./],
   ])('refuses %j', (text, message) => {
     expect(() => parseTargets(text, 'mainnet')).toThrow(message);
+  });
+
+  it('a refusal says it is about the target as data, naming no flag (each face names the field)', () => {
+    try {
+      parseTargets('60 ETH, 60 USDC', 'mainnet');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: 'USAGE_ERROR',
+        message: 'percentages must add up to 100; they add up to 120',
+        details: { field: 'target', sum: '120.00' },
+      });
+    }
   });
 });
 

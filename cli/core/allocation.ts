@@ -14,8 +14,9 @@
  *   the legs would leave at the plan's prices is computed too, so a run that could not end within
  *   its band (legs left out below the minimum trade) is known before anything is asked.
  */
-import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
+import { AppError, ErrorCode } from '../../shared/errors.js';
 import { type Network, resolveToken, sameAddress, type Token } from '../../shared/tokens.js';
+import { type Field, fieldError } from './remedy.js';
 
 /** 100.00 % in hundredths of a percent. */
 export const SHARE_SCALE = 10_000n;
@@ -60,24 +61,31 @@ export function formatShare(units: bigint): string {
   return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
-/** "2.5" (percentage points or percent, at most two decimals) → 250n. */
-export function parsePercent(text: string, label: string): bigint {
+/**
+ * "2.5" (percentage points or percent, at most two decimals) → 250n. A refusal is about `field`
+ * (cli/core/remedy.ts: each face names it); `what` begins the message when the field holds more
+ * than one value (the ETH of a target allocation).
+ */
+export function parsePercent(text: string, field: Field, what?: string): bigint {
+  const lead = what === undefined ? '' : `${what} `;
   const t = text.trim().replace(/\s*%$/, '');
   if (!/^[0-9]{1,3}(\.[0-9]{1,2})?$/.test(t))
-    throw usageError(
-      `${label} must be a percentage with at most two decimals, like 2 or 2.5 (got "${text.slice(0, 20)}")`,
+    throw fieldError(
+      field,
+      `${lead}must be a percentage with at most two decimals, like 2 or 2.5 (got "${text.slice(0, 20)}")`,
     );
   const [whole = '0', fraction = ''] = t.split('.');
   const value = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
-  if (value > SHARE_SCALE) throw usageError(`${label} is at most 100 (got "${text.slice(0, 20)}")`);
+  if (value > SHARE_SCALE)
+    throw fieldError(field, `${lead}is at most 100 (got "${text.slice(0, 20)}")`);
   return value;
 }
 
-/** "10" or "10.50" USD → value units (VALUE_SCALE). */
-export function parseUsd(text: string, label: string): bigint {
+/** "10" or "10.50" USD → value units (VALUE_SCALE); a refusal is about `field`. */
+export function parseUsd(text: string, field: Field): bigint {
   const t = text.trim();
   if (!/^[0-9]{1,12}(\.[0-9]{1,2})?$/.test(t))
-    throw usageError(`${label} must be a USD amount like 10 or 10.50 (got "${text.slice(0, 20)}")`);
+    throw fieldError(field, `must be a USD amount like 10 or 10.50 (got "${text.slice(0, 20)}")`);
   const [whole = '0', fraction = ''] = t.split('.');
   return ((BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'))) * VALUE_SCALE) / 100n;
 }
@@ -98,26 +106,27 @@ export const MAX_TARGETS = 16;
  */
 export function parseTargets(text: string, network: Network): Target[] {
   if (typeof text !== 'string' || text.trim() === '')
-    throw usageError('--target is required, e.g. --target "50 ETH, 30 USDC, 20 STRK"');
-  if (text.length > 1000) throw usageError('--target is too long');
+    throw fieldError('target', 'required, e.g. "50 ETH, 30 USDC, 20 STRK"');
+  if (text.length > 1000) throw fieldError('target', 'too long');
   const items = text.split(',').map((s) => s.trim());
-  if (items.length > MAX_TARGETS) throw usageError(`--target takes at most ${MAX_TARGETS} tokens`);
+  if (items.length > MAX_TARGETS) throw fieldError('target', `at most ${MAX_TARGETS} tokens`);
   const targets: Target[] = [];
   for (const item of items) {
     const match = /^([0-9.]+)\s*%?\s+(\S+)$/.exec(item);
     if (match === null)
-      throw usageError(`--target: "${item.slice(0, 40)}" is not "PERCENT TOKEN" (e.g. "50 ETH")`);
+      throw fieldError('target', `"${item.slice(0, 40)}" is not "PERCENT TOKEN" (e.g. "50 ETH")`);
     const token = resolveToken(network, match[2] as string);
     if (targets.some((t) => sameAddress(t.token.address, token.address)))
-      throw usageError(`--target names ${token.symbol} twice`);
-    targets.push({ token, share: parsePercent(match[1] as string, `--target ${token.symbol}`) });
+      throw fieldError('target', `names ${token.symbol} twice`);
+    targets.push({ token, share: parsePercent(match[1] as string, 'target', token.symbol) });
   }
   const sum = targets.reduce((s, t) => s + t.share, 0n);
   if (sum !== SHARE_SCALE) {
-    throw new AppError(
+    throw fieldError(
+      'target',
+      `percentages must add up to 100; they add up to ${formatShare(sum).replace(/\.00$/, '')}`,
       ErrorCode.USAGE_ERROR,
-      `--target percentages must add up to 100; they add up to ${formatShare(sum).replace(/\.00$/, '')}`,
-      { details: { sum: formatShare(sum) } },
+      { sum: formatShare(sum) },
     );
   }
   return targets;

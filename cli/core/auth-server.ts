@@ -47,7 +47,8 @@ export async function ensureAuthServer(
     if (!endpoints.sandbox && probe.sandbox === true) {
       throw new AppError(
         ErrorCode.CONFIG_ERROR,
-        `the server at ${url} is a sandbox, not a production auth server; use --sandbox, or point FINANCE_TUI_SERVER_URL (serverUrl in settings) at your server`,
+        `the server at ${url} is a sandbox, not a production auth server: point FINANCE_TUI_SERVER_URL (serverUrl in settings) at your server, or use the sandbox`,
+        { details: { remedy: ['sandbox'] } },
       );
     }
     return { url, started: false, ...(probe.version ? { version: probe.version } : {}) };
@@ -67,8 +68,8 @@ export async function ensureAuthServer(
   ) {
     throw new AppError(
       ErrorCode.SERVER_UNREACHABLE,
-      `the auth server at ${url} does not answer (${probe.error ?? 'no answer'}); check FINANCE_TUI_SERVER_URL (serverUrl in settings), or use --sandbox`,
-      { details: { url } },
+      `the auth server at ${url} does not answer (${probe.error ?? 'no answer'}); check FINANCE_TUI_SERVER_URL (serverUrl in settings), or use the sandbox`,
+      { details: { url, remedy: ['sandbox'] } },
     );
   }
   // Refuse a bad environment here, with serve's own lines, rather than spawn a child that dies.

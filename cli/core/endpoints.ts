@@ -144,8 +144,9 @@ async function sandboxEndpoints(
   if (runningOnly) {
     throw new AppError(
       ErrorCode.SERVER_UNREACHABLE,
-      'no sandbox is running: start one in another terminal with `finance-tui sandbox` (or `npm run sandbox`) and keep it running — ' +
-        'a sandbox started just for this command would take its state (the sign-in codes in its outbox, the chain and its clock) with it',
+      'no sandbox is running, and one started just for this command would take its state (the sign-in codes in its outbox, the chain and its clock) with it',
+      // a sandbox kept running in another terminal: each face words how (cli/core/remedy.ts)
+      { details: { remedy: ['start-sandbox'] } },
     );
   }
   call.onProgress?.({ kind: 'sandbox-start' });

@@ -106,6 +106,11 @@ export interface AssetLimits {
   floor: bigint;
   scale: bigint;
   accumulator: bigint;
+  /**
+   * the chain time (seconds) the figures are as of: the pool's `asset_config` view accrues the
+   * interest to the block it is read at and says so in `last_updated`
+   */
+  lastUpdated: number;
 }
 
 export function decodeAssetConfig(f: readonly bigint[]): AssetLimits | undefined {
@@ -116,6 +121,7 @@ export function decodeAssetConfig(f: readonly bigint[]): AssetLimits | undefined
     maxUtilization: u256(f, 6),
     floor: u256(f, 8),
     scale: u256(f, 10),
+    lastUpdated: Number(f[13] ?? 0n),
     accumulator: u256(f, 14),
   };
 }

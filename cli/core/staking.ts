@@ -150,7 +150,7 @@ export async function readValidator(
   if (preset === undefined && !FELT_HEX.test(key))
     throw new AppError(
       ErrorCode.UNKNOWN_VALIDATOR,
-      `no validator named "${key.slice(0, 60)}" on ${network}${presets.length === 0 ? ' (no presets: give the staker address)' : ` (known: ${presets.map((v) => v.name).join(', ')}; or give a staker address)`}`,
+      `no validator named "${key.slice(0, 60)}" ${options.sandbox === true ? 'in the sandbox' : `on ${network}`}${presets.length === 0 ? ' (no presets: give the staker address)' : ` (known: ${presets.map((v) => v.name).join(', ')}; or give a staker address)`}`,
     );
   const staker = preset?.staker ?? parseAddress(key, 'validator');
   const staking = stakingContractFor(network);
@@ -177,7 +177,7 @@ export async function readValidator(
         if (removed !== undefined) return removed;
         throw new AppError(
           ErrorCode.UNKNOWN_VALIDATOR,
-          `${preset?.name ?? staker} is not a validator of the ${network} staking contract`,
+          `${preset?.name ?? staker} is not a validator of the ${options.sandbox === true ? "sandbox's" : network} staking contract`,
         );
       }
       // StakerPoolInfoV2: commission Option, then pools (len, then pool_contract, token_address, amount each)

@@ -130,7 +130,7 @@ export async function statusOf(
       ...(wrongKind
         ? {
             error:
-              'a sandbox answers at this URL, not the configured auth server (use --sandbox, or stop the sandbox / set FINANCE_TUI_SERVER_URL)',
+              'a sandbox answers at this URL, not the configured auth server (use the sandbox, or stop the sandbox / set FINANCE_TUI_SERVER_URL)',
           }
         : {}),
     },

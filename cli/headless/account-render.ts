@@ -15,7 +15,13 @@ const banner = (sandbox: boolean): string[] => (sandbox ? [SANDBOX_BANNER] : [])
 const place = (r: { sandbox: boolean; network: string; serverUrl: string }): string =>
   r.sandbox ? 'the sandbox' : `${r.network} (${r.serverUrl})`;
 
-export function renderLogin(r: LoginResult): string {
+/** The login document the headless face prints: the core's, with its own words for what comes next. */
+export interface HeadlessLogin extends Omit<LoginResult, 'outbox'> {
+  outbox?: { url: string; command: string };
+  next: string;
+}
+
+export function renderLogin(r: HeadlessLogin): string {
   const lines = [...banner(r.sandbox), `A sign-in code was sent to ${r.email} on ${place(r)}.`];
   if (r.outbox) {
     lines.push(

@@ -1,5 +1,5 @@
 import { type ErrorBody, isAppError } from '../../shared/errors.js';
-import { loginCommand, signInRemedyOf } from '../core/remedy.js';
+import { type Field, fieldOf, loginCommand, signInRemedyOf } from '../core/remedy.js';
 
 /** docs/architecture.md "Headless output": 2-space indented on a TTY, compact when piped; always one trailing newline. */
 export function formatJson(value: unknown, pretty: boolean): string {
@@ -14,13 +14,16 @@ export function errorBody(error: unknown): ErrorBody {
   if (isAppError(error)) {
     // a session refusal's remedy (core/remedy.ts), in the headless words: the command to run
     const signIn = signInRemedyOf(error.details);
+    // the parameter a refusal is about, named by its flag (core/remedy.ts "Field")
+    const field = fieldOf(error.details);
+    const message = field === undefined ? error.message : `${FIELD_FLAGS[field]}: ${error.message}`;
     return {
       error: {
         code: error.code,
         message:
           signIn === undefined
-            ? error.message
-            : `${error.message}; sign in ${error.code === 'AUTH_REQUIRED' ? 'with' : 'again'}: ${loginCommand(signIn.email, signIn.sandbox)}`,
+            ? `${message}${commandWords(error.details)}`
+            : `${message}; sign in ${error.code === 'AUTH_REQUIRED' ? 'with' : 'again'}: ${loginCommand(signIn.email, signIn.sandbox)}`,
         ...(error.details ? { details: error.details } : {}),
       },
     };
@@ -31,6 +34,33 @@ export function errorBody(error: unknown): ErrorBody {
       message: 'unexpected internal error (run with FINANCE_TUI_DEBUG=1 for details)',
     },
   };
+}
+
+/** The flag of each request parameter a refusal can be about. */
+export const FIELD_FLAGS: Record<Field, string> = {
+  target: '--target',
+  band: '--band',
+  minTrade: '--min-trade',
+  validator: '--validator',
+  maxFee: '--max-fee',
+};
+
+/**
+ * The remedies that name a command (core/remedy.ts "Remedy"), in the message itself as the
+ * sign-in command is: a script reading `--json` sees the command to run too.
+ */
+function commandWords(details: Record<string, unknown> | undefined): string {
+  const remedy = details?.remedy;
+  if (!Array.isArray(remedy)) return '';
+  const words: string[] = [];
+  if (remedy.includes('history'))
+    words.push('check `finance-tui history` (it asks the chain how it ended)');
+  if (remedy.includes('start-sandbox'))
+    words.push(
+      'start one in another terminal with `finance-tui sandbox` (or `npm run sandbox`) and keep it running',
+    );
+  if (remedy.includes('sandbox')) words.push('the flag is --sandbox');
+  return words.length === 0 ? '' : `; ${words.join('; ')}`;
 }
 
 /**

@@ -149,7 +149,7 @@ describe('renderHistory', () => {
       }),
     );
     expect(text).toMatch(
-      /Leaves the account\s+at most 1001\.000001 USDC of 2000 USDC \(about 1000 USDC: the debt as read before this review, plus the interest until it runs\)\n/,
+      /Leaves the account\s+at most 1001\.000001 USDC of 2000 USDC \(about 1000 USDC: the debt as of 2025-11-24 16:00:00 UTC, plus the interest until it runs\)\n/,
     );
     expect(text).toContain(
       'position after: owes nothing, 1 ETH collateral; health factor 2.4 → —\n',

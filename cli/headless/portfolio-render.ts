@@ -103,7 +103,11 @@ export function renderRebalanceTable(v: RebalanceView): string[] {
     v.rows.map((r) => [r.symbol, r.now, r.target, r.after ?? '—']),
     new Set([1, 2, 3]),
   );
-  lines.push(`  Shares: ${v.baseNote}; worth ${v.baseValueUsd} USD at prices of ${v.pricedAt}.`);
+  // the headless words for selling the rest (the core names no flag: cli/core/remedy.ts)
+  const sell = v.base === 'named-tokens' ? ' (--sell-unlisted sells the others)' : '';
+  lines.push(
+    `  Shares: ${v.baseNote}${sell}; worth ${v.baseValueUsd} USD at prices of ${v.pricedAt}.`,
+  );
   lines.push(`  Band ${v.band} percentage points; minimum trade ${v.minTradeUsd} USD.`);
   for (const n of v.notes) lines.push(`  note: ${n}`);
   return lines;

@@ -661,7 +661,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
     {
       title: 'Lending positions',
       description:
-        "The signed-in wallet's Vesu positions: supplied tokens and their worth now; each borrow's collateral, debt, health factor (collateral value × max LTV / debt value; below 1 it can be liquidated), max LTV, liquidation price and the pool's limits; exact amounts; and markets: each asset the pool lists with what supplying earns and borrowing costs now (supplyApy/supplyApr, borrowApy/borrowApr, utilization: percent, 2 decimals, rounded down). No pool on sepolia: refused.",
+        "The signed-in wallet's Vesu positions: supplied tokens and their worth now; each borrow's collateral, debt, health factor (collateral value × max LTV / debt value; below 1 it can be liquidated), max LTV (maxLtv, a fraction: 0.8 is 80 %), liquidation price and the pool's limits; exact amounts; and markets: each asset the pool lists with what supplying earns and borrowing costs now (supplyApy/supplyApr, borrowApy/borrowApr, utilization: percent, 2 decimals, rounded down). No pool on sepolia: refused.",
       inputSchema: inputs.lending,
       outputSchema: outputs.lending,
       annotations: { title: 'Lending positions', ...READ },

@@ -15,6 +15,7 @@ import type { TuiServices } from './services.js';
 import { appReducer, type AppState, initialState } from './state.js';
 import type { Theme } from './theme.js';
 import { describeFailure } from './failure.js';
+import { whereWords } from './format.js';
 import { Footer, footerLine, wrappedLines } from './widgets/layout.js';
 
 /** How long a child server gets to stop before the app exits anyway. */
@@ -68,7 +69,10 @@ export function App({
       void Promise.race([services.close().catch(() => undefined), timeout]).then(() => {
         clearTimeout(timer);
         onExitCode(code);
-        exit();
+        // the live area is erased before the exit (Frame draws nothing once stopped): the receipts
+        // written above it stay, "stopping…" does not (docs/app.md "Leaving, colour and terminals")
+        dispatch({ type: 'stopped' });
+        setImmediate(exit);
       });
     },
     [exit, force, onExitCode, root, services],
@@ -139,29 +143,35 @@ function Frame({
   const env = state.environment;
   const actions = state.stopping ? [] : footer.actions;
   const width = Math.max(20, columns);
+  // the log path is always whole: in the full sentence when it fits one line, else in a shorter
+  // one that does (80 columns), else the sentence wrapped — never cut
+  const childLine = ((): string | undefined => {
+    if (!env?.startedChild) return undefined;
+    const { what, logFile } = env.startedChild;
+    const full = `started ${what} for this session (logs: ${logFile})`;
+    const short = `${what} · logs: ${logFile}`;
+    if (wrappedLines(full, width) === 1 || wrappedLines(short, width) > 1) return full;
+    return short;
+  })();
   const waitLines = lockWaits.map(
     (what) => `waiting for another finance-tui to finish writing ${what}…`,
   );
   // header, child line, lock waits, gap, gap + the footer's lines (it wraps on a narrow terminal)
   const chrome =
     1 +
-    (env?.startedChild ? 1 : 0) +
+    (childLine === undefined ? 0 : wrappedLines(childLine, width)) +
     waitLines.reduce((rows, line) => rows + wrappedLines(line, width), 0) +
     1 +
     1 +
     wrappedLines(footerLine(actions, footer.wording), width);
   const screenRows = Math.max(3, rows - chrome - 1);
+  if (state.stopped === true) return null;
   return (
     <Box flexDirection="column" width={width}>
       <Box>
         <Text bold wrap="truncate-end">
           finance-tui
-          {env ? (
-            <Text color={theme.muted}>
-              {' '}
-              · {env.sandbox ? 'sandbox (mainnet-like)' : env.network}
-            </Text>
-          ) : null}
+          {env ? <Text color={theme.muted}> · {whereWords(env)}</Text> : null}
           {env?.sandbox ? (
             <Text color={theme.badge} inverse={theme.color}>
               {' '}
@@ -171,11 +181,12 @@ function Frame({
           {state.session ? <Text color={theme.muted}> · {state.session.email}</Text> : null}
         </Text>
       </Box>
-      {env?.startedChild ? (
-        <Text color={theme.muted} wrap="truncate-end">
-          started {env.startedChild.what} for this session (logs: {env.startedChild.logFile})
+      {childLine === undefined ? null : (
+        // the log path whole, wrapped: it is what a person copies when something went wrong
+        <Text color={theme.muted} wrap="wrap">
+          {childLine}
         </Text>
-      ) : null}
+      )}
       {waitLines.map((line) => (
         <Text key={line} color={theme.warning} wrap="wrap">
           {line}

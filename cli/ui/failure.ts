@@ -4,6 +4,16 @@
  * bug and says so without internals.
  */
 import { ErrorCode, isAppError } from '../../shared/errors.js';
+import { type Field, fieldOf, remediesOf } from '../core/remedy.js';
+
+/** The app's name for each request parameter a refusal can be about: its form field's label. */
+export const FIELD_WORDS: Record<Field, string> = {
+  target: 'Target',
+  band: 'Band',
+  minTrade: 'Minimum trade',
+  validator: 'Validator',
+  maxFee: 'Maximum fee',
+};
 
 export interface Failure {
   code: string;
@@ -188,8 +198,121 @@ const NEXT: Partial<Record<string, { title: string; next: string }>> = {
   [ErrorCode.UNKNOWN_POOL]: { title: 'Unknown lending pool', next: 'Check the pool name.' },
   [ErrorCode.REBALANCE_OUTSIDE_BAND]: {
     title: 'This rebalance would not reach its band',
-    next: 'Nothing was signed. Widen the band, lower the minimum trade, or rebalance a smaller part of the wallet.',
+    next: 'Nothing was signed. Widen the band, or rebalance a smaller part of the wallet.',
   },
+  [ErrorCode.USAGE_ERROR]: {
+    title: 'Not a request that can be planned',
+    next: 'Nothing was signed. Change what is named above.',
+  },
+  [ErrorCode.PLAN_CHANGED]: {
+    title: 'The plan changed before it was signed',
+    next: 'Nothing was signed. Review the new terms and confirm them, or go back.',
+  },
+  [ErrorCode.ACKNOWLEDGMENT_REQUIRED]: {
+    title: 'This plan needs your acknowledgment',
+    next: 'Nothing was signed. Plan it again and type the word its review asks for.',
+  },
+  [ErrorCode.UNKNOWN_VALIDATOR]: {
+    title: 'No such validator',
+    next: 'Nothing was signed. Pick a validator from the list on the Staking screen.',
+  },
+  [ErrorCode.VALIDATOR_INACTIVE]: {
+    title: 'This validator takes no new stake',
+    next: 'Nothing was signed. Stake with another validator.',
+  },
+  [ErrorCode.NOTHING_STAKED]: {
+    title: 'Nothing to do with this validator',
+    next: 'Nothing was signed. Check your stakes on the Staking screen.',
+  },
+  [ErrorCode.EXIT_NOT_READY]: {
+    title: 'Not withdrawable yet',
+    next: 'Nothing was signed. The exit window has not passed: withdraw at the time above.',
+  },
+  [ErrorCode.EXIT_IN_PROGRESS]: {
+    title: 'An exit is already running',
+    next: 'Nothing was signed. Withdraw it first, at the time above.',
+  },
+  [ErrorCode.POSITION_HEALTHY]: {
+    title: 'This position cannot be liquidated',
+    next: 'Nothing was signed: its health factor is above 1.',
+  },
+  [ErrorCode.ALREADY_BALANCED]: {
+    title: 'Already balanced',
+    next: 'Nothing to sign: every token is within the band of its target.',
+  },
+  [ErrorCode.CANCELLED]: { title: 'Cancelled', next: 'Nothing more was done.' },
+  [ErrorCode.CHAIN_ERROR]: {
+    title: 'The chain answered an error',
+    next: 'Nothing was signed. Check status; try again in a moment.',
+  },
+  [ErrorCode.SIGNATURE_REFUSED]: {
+    title: 'The signature was refused',
+    next: 'Nothing was sent. Sign in again, then plan it again.',
+  },
+  [ErrorCode.ACCOUNT_UNSUPPORTED]: {
+    title: 'This account cannot sign here',
+    next: 'Nothing was signed. Check the wallet in Info.',
+  },
+  [ErrorCode.ADDRESS_MISMATCH]: {
+    title: 'The session is for another wallet',
+    next: 'Nothing was signed. Sign in again.',
+  },
+  [ErrorCode.SPONSORED_DISABLED]: {
+    title: 'Sponsored gas is off on this server',
+    next: 'Nothing was sent. Pay the gas in a token: change it in settings.',
+  },
+  [ErrorCode.SPONSORED_LIMIT_REACHED]: {
+    title: 'The sponsored gas limit is reached',
+    next: 'Nothing was sent. Pay the gas in a token (settings), or wait for the countdown.',
+  },
+  [ErrorCode.HISTORY_ERROR]: {
+    title: 'The history file cannot be used',
+    next: 'Nothing was signed. Check the file named above.',
+  },
+  [ErrorCode.SERVER_ERROR]: {
+    title: 'The auth server failed',
+    next: 'Try again in a moment; if it persists, check status.',
+  },
+  [ErrorCode.INTERNAL_ERROR]: {
+    title: 'The server failed',
+    next: 'Try again in a moment; if it persists, check status.',
+  },
+};
+
+/**
+ * The app's words for a refusal's remedies (`details.remedy`: cli/core/remedy.ts and the
+ * acknowledgment ids of cli/core/actions/acknowledgments.ts): the key or screen that does it.
+ * Each replaces the code's generic next step, so no remedy the core names is lost to "try again".
+ */
+const REMEDY_WORDS: Record<string, string> = {
+  confirm: 'Nothing was signed. Plan it again and confirm the new one (y on the review).',
+  history:
+    'Do not send it again: open History (it asks the chain how it ended); once it has settled you can send it again.',
+  'start-sandbox':
+    'Start the sandbox in another terminal (npm run sandbox) and keep it running, then try again.',
+  sandbox: 'Turn the sandbox on in Settings, or set the server URL there.',
+  band: 'Nothing was signed. Widen the band and review again.',
+  'min-trade':
+    'Nothing was signed. Swaps worth less than the minimum trade were left out: rebalance a larger part, or widen the band.',
+  'high-impact': 'Nothing was signed. Plan it again and type the word the review asks for.',
+  'high-slippage': 'Nothing was signed. Plan it again and type the word the review asks for.',
+  'exit-restart': 'Nothing was signed. Plan it again and type RESTART on the review.',
+  'low-health': 'Nothing was signed. Plan it again and type RISK on the review.',
+};
+
+/** The app's next step for the remedies a refusal names, when it knows every one. */
+function remedyNext(details: Record<string, unknown> | undefined): string | undefined {
+  const words = [...new Set(remediesOf(details).map((r) => REMEDY_WORDS[r]))];
+  return words.length > 0 && words.every((w) => w !== undefined) ? words.join(' ') : undefined;
+}
+
+/**
+ * A refusal of a code the app has no words for: said as what it is, with its code, and never
+ * "try again" — nothing says trying again could help.
+ */
+const UNKNOWN = {
+  title: 'Refused',
+  next: 'Nothing in the app can change this; check status if it seems wrong.',
 };
 
 /** What the app says of a receipt the chain's other answers contradict. */
@@ -224,11 +347,15 @@ export function describeFailure(error: unknown): Failure {
         ? CONTRADICTED
         : NEXT[error.code];
     const signIn = SESSION_LOST.has(error.code);
+    // the parameter a refusal is about, by its field's label (the core names no flag: core/remedy.ts)
+    const field = fieldOf(error.details);
     return {
       code: error.code,
-      title: known?.title ?? 'Something went wrong',
-      message: error.message,
-      next: signIn ? 'Press Enter to sign in again.' : (known?.next ?? 'Try again.'),
+      title: known?.title ?? UNKNOWN.title,
+      message: field === undefined ? error.message : `${FIELD_WORDS[field]}: ${error.message}`,
+      next: signIn
+        ? 'Press Enter to sign in again.'
+        : (remedyNext(error.details) ?? known?.next ?? UNKNOWN.next),
       signIn,
     };
   }

@@ -55,7 +55,15 @@ export type Screen =
   | { name: 'send'; form?: SendForm }
   | { name: 'receipt'; receipt: Receipt }
   /** signIn: the session is gone; Enter leads to signing in again */
-  | { name: 'failure'; title: string; message: string; next: string; signIn?: boolean }
+  | {
+      name: 'failure';
+      title: string;
+      message: string;
+      next: string;
+      signIn?: boolean;
+      /** the refusal's stable code, said beside its words */
+      code?: string;
+    }
   | { name: 'history' }
   | { name: 'portfolio' }
   /** form: the targets as typed, restored when Esc comes back from the review */
@@ -78,6 +86,11 @@ export interface AppState {
   session: Session | null;
   /** set by the first Ctrl+C: in-flight work is being cancelled and the app is closing */
   stopping: boolean;
+  /**
+   * set when everything is closed, right before the app exits: the frame draws nothing, so the
+   * last thing Ink writes erases the live area and no "stopping…" stays on the terminal
+   */
+  stopped?: boolean;
   /** a connection failure before any screen could run */
   fatal: string | undefined;
 }
@@ -95,7 +108,8 @@ export type AppAction =
   | { type: 'signedIn'; session: Session }
   /** note: what the sign-in screen says first ("logged out") */
   | { type: 'signedOut'; note?: string }
-  | { type: 'stopping' };
+  | { type: 'stopping' }
+  | { type: 'stopped' };
 
 export const initialState: AppState = {
   screen: { name: 'connecting' },
@@ -157,5 +171,7 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       };
     case 'stopping':
       return { ...state, stopping: true };
+    case 'stopped':
+      return { ...state, stopped: true };
   }
 }

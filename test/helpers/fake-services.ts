@@ -27,6 +27,7 @@ import type {
   Portfolio,
   TuiServices,
   BalanceChange,
+  Environment,
 } from '../../cli/ui/services.js';
 import type { LendingDocument } from '../../cli/core/lending.js';
 import type { StakingDocument } from '../../cli/core/staking.js';
@@ -124,6 +125,8 @@ export interface FakeOptions {
   staking?: StakingDocument | Array<StakingDocument | Error>;
   /** the clock of the plans' expiry */
   now?: () => number;
+  /** laid over what connect() answers (a Sepolia-shaped sandbox, a child started with its log) */
+  environment?: Partial<Environment>;
 }
 
 export type FakeServices = TuiServices & {
@@ -176,7 +179,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     async connect() {
       fake.calls.push('connect');
       const sandbox = options.sandbox ?? true;
-      return sandbox
+      const environment: Environment = sandbox
         ? {
             sandbox,
             network: 'mainnet',
@@ -190,6 +193,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             },
           }
         : { sandbox, network: 'mainnet', serverUrl: 'http://127.0.0.1:3001' };
+      return { ...environment, ...options.environment };
     },
     async currentSession() {
       return session;

@@ -26,6 +26,7 @@ export const vesuPair = (debt: bigint, over: Partial<PairState> = {}): PairState
     floor: 10n * E18,
     scale: 10n ** 6n,
     accumulator: E18,
+    lastUpdated: 1_764_000_000,
   },
   collateralLimits: {
     reserve: 1_000n * E18,
@@ -34,6 +35,7 @@ export const vesuPair = (debt: bigint, over: Partial<PairState> = {}): PairState
     floor: 10n * E18,
     scale: E18,
     accumulator: E18,
+    lastUpdated: 1_764_000_000,
   },
   debtCap: 0n,
   pairNominalDebt: 0n,

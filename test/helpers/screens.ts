@@ -15,3 +15,11 @@ export async function openFromHome(rendered: Rendered, label: string): Promise<s
     await rendered.press(KEYS.up);
   return rendered.press(KEYS.enter);
 }
+
+/** A form's action picker (`↑ Label ↓`) → the action `label`, by its label, not by counting keys. */
+export async function chooseAction(rendered: Rendered, label: string): Promise<string> {
+  for (let i = 0; i < 12 && !rendered.frame().includes(`↑ ${label} ↓`); i++)
+    await rendered.press(KEYS.down);
+  if (!rendered.frame().includes(`↑ ${label} ↓`)) throw new Error(`no action "${label}" offered`);
+  return rendered.frame();
+}

@@ -172,6 +172,8 @@ export interface SpendLine {
    * read, not the approve's margin); undefined when `amount` is exact
    */
   expected: bigint | undefined;
+  /** with `expected`: the chain time (seconds) it is as of (the earliest read among its legs) */
+  expectedAsOf: number | undefined;
   /** the max gas fee, when this token pays it */
   gas: bigint;
   total: bigint;
@@ -183,7 +185,14 @@ export function spendByToken(plan: ActionPlan, gas: GasQuote): SpendLine[] {
   const line = (token: Token): SpendLine => {
     let found = lines.find((l) => sameAddress(l.token.address, token.address));
     if (found === undefined) {
-      found = { token, amount: 0n, expected: undefined, gas: 0n, total: 0n };
+      found = {
+        token,
+        amount: 0n,
+        expected: undefined,
+        expectedAsOf: undefined,
+        gas: 0n,
+        total: 0n,
+      };
       lines.push(found);
     }
     return found;
@@ -192,10 +201,15 @@ export function spendByToken(plan: ActionPlan, gas: GasQuote): SpendLine[] {
   for (const out of outs) line(out.token).amount += out.amount;
   // a bound's line: what it is expected to take, the exact outflows of the token beside it
   for (const l of lines)
-    if (outs.some((o) => o.all === true && sameAddress(o.token.address, l.token.address)))
-      l.expected = outs
-        .filter((o) => sameAddress(o.token.address, l.token.address))
-        .reduce((sum, o) => sum + (o.all === true ? (o.expected ?? o.amount) : o.amount), 0n);
+    if (outs.some((o) => o.all === true && sameAddress(o.token.address, l.token.address))) {
+      const mine = outs.filter((o) => sameAddress(o.token.address, l.token.address));
+      l.expected = mine.reduce(
+        (sum, o) => sum + (o.all === true ? (o.expected ?? o.amount) : o.amount),
+        0n,
+      );
+      const times = mine.flatMap((o) => (o.expectedAsOf === undefined ? [] : [o.expectedAsOf]));
+      l.expectedAsOf = times.length === 0 ? undefined : Math.min(...times);
+    }
   if (gas.mode === 'default') line(gas.token).gas += gas.maxFee;
   for (const l of lines) l.total = l.amount + l.gas;
   return lines;

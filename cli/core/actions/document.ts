@@ -56,6 +56,8 @@ export interface SpendView {
    * runs), what is expected to leave: the debt as read; null when `amount` is exact
    */
   expected: Money | null;
+  /** with `expected`: the time it is as of (ISO 8601, the chain's clock at the read); else null */
+  expectedAsOf: string | null;
   gas: Money;
   total: Money;
   balance: Money | null;
@@ -178,6 +180,10 @@ function spendView(lines: SpendLine[], balances: DocumentExtras['balances']): Sp
       token: ref(l.token),
       amount: money(l.amount, l.token),
       expected: l.expected === undefined ? null : money(l.expected, l.token),
+      expectedAsOf:
+        l.expected === undefined || l.expectedAsOf === undefined
+          ? null
+          : new Date(l.expectedAsOf * 1000).toISOString(),
       gas: money(l.gas, l.token),
       total: money(l.total, l.token),
       balance: balance === undefined ? null : money(balance, l.token),

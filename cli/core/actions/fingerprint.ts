@@ -122,9 +122,11 @@ export async function refuseUnsettledRetry(
       : `the same plan was sent at ${blocking.time}${as} and how it ended is not known yet${deadline}${contradicted}`;
   throw new AppError(
     ErrorCode.ALREADY_SUBMITTED,
-    `${what}: not sending it twice. Check \`finance-tui history\`; run it again only if you mean a second payment`,
+    `${what}: not sending it twice; run it again only if you mean a second payment`,
     {
       details: {
+        // the history asks the chain how it ended: each face words where (cli/core/remedy.ts)
+        remedy: ['history'],
         transactionHash: blocking.hash ?? null,
         state: blocking.status,
         time: blocking.time,

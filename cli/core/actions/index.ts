@@ -14,7 +14,8 @@
  * the tokens held or targeted, asked afresh in one parallel round) taken here first.
  */
 import { parseAmount } from '../../../shared/amount.js';
-import { resolveToken } from '../../../shared/tokens.js';
+import { resolveToken, type Token } from '../../../shared/tokens.js';
+import { aboutField } from '../remedy.js';
 import type { CallOptions } from '../call.js';
 import type { Endpoints } from '../endpoints.js';
 import { openExecutionAccount } from '../execution.js';
@@ -88,6 +89,15 @@ const PREPARE: { [K in ActionKind]?: Prepare<Extract<ActionRequest, { kind: K }>
       : request,
 };
 
+/** The face's maximum fee in `gasToken`; a refusal is about the `maxFee` field (cli/core/remedy.ts). */
+function parseMaxFee(text: string, gasToken: Token): bigint {
+  try {
+    return parseAmount(text, gasToken.decimals, { label: gasToken.symbol });
+  } catch (error) {
+    throw aboutField(error, 'maxFee');
+  }
+}
+
 /** Plans `request` for the session's wallet: checked, built, simulated; nothing is signed. */
 export async function planAction(
   endpoints: Endpoints,
@@ -99,10 +109,7 @@ export async function planAction(
   pipeline.checkActionRequest(request, endpoints.network);
   const session = requireSession(endpoints, options.now ? { now: options.now } : {});
   const gasToken = resolveToken(endpoints.network, options.gasToken ?? endpoints.gasToken);
-  const maxFee =
-    options.maxFee === undefined
-      ? undefined
-      : parseAmount(options.maxFee, gasToken.decimals, { label: `--max-fee (${gasToken.symbol})` });
+  const maxFee = options.maxFee === undefined ? undefined : parseMaxFee(options.maxFee, gasToken);
   try {
     const [account, vTokens] = await Promise.all([
       openExecutionAccount(endpoints, session, call),

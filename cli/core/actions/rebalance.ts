@@ -32,7 +32,7 @@ import { MAX_REBALANCE_LEGS } from './limits.js';
 import type { SimulationResult } from './checks.js';
 import type { ResolvedPair } from './rules.js';
 
-/** What a face asks for: `portfolio-rebalance --target … [--sell-unlisted] [--band PP] [--min-trade USD]`. */
+/** What a face asks for: the targets, whether unlisted tokens are sold, the band, the minimum trade. */
 export interface RebalanceSpec {
   /** "50 ETH, 30 USDC, 20 STRK" */
   target: string;
@@ -84,9 +84,8 @@ function settings(spec: RebalanceSpec, network: Network) {
     throw new AppError(ErrorCode.USAGE_ERROR, 'a rebalance needs its targets');
   return {
     targets: parseTargets(spec.target, network),
-    band: spec.band === undefined ? DEFAULT_BAND : parsePercent(spec.band, '--band'),
-    minTrade:
-      spec.minTrade === undefined ? DEFAULT_MIN_TRADE : parseUsd(spec.minTrade, '--min-trade'),
+    band: spec.band === undefined ? DEFAULT_BAND : parsePercent(spec.band, 'band'),
+    minTrade: spec.minTrade === undefined ? DEFAULT_MIN_TRADE : parseUsd(spec.minTrade, 'minTrade'),
     sellUnlisted: spec.sellUnlisted === true,
   };
 }
@@ -209,7 +208,7 @@ export function rebalanceView(
     baseNote:
       c.base === 'whole-wallet'
         ? 'target shares are of the whole (priced) wallet; tokens the target does not name are sold'
-        : `target shares are of what the named tokens are worth together; ${c.kept.length === 0 ? 'no other token is held' : `${c.kept.map((t) => t.symbol).join(', ')} kept as they are`} (--sell-unlisted sells them)`,
+        : `target shares are of what the named tokens are worth together; ${c.kept.length === 0 ? 'no other token is held' : `${c.kept.map((t) => t.symbol).join(', ')} kept as they are`}`,
     baseValueUsd: usd(c.baseValue),
     band: formatShare(s.band),
     minTradeUsd: usd(s.minTrade),

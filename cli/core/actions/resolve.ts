@@ -12,6 +12,7 @@ import type { PlannedTransfer } from './legs/transfer.js';
 import type { LendingSpec } from './legs/lending-read.js';
 import { lendingPool } from '../lending.js';
 import { checkPairCount } from './limits.js';
+import { fieldError } from '../remedy.js';
 import type { ActionRequest, QuoteMode } from './pipeline.js';
 import { checkPlanShape } from './plan.js';
 import { checkRebalanceAfter, rebalanceView, resolveRebalance } from './rebalance.js';
@@ -49,7 +50,7 @@ export interface StakingSpec {
 
 const validatorKey = (text: unknown): string => {
   if (typeof text !== 'string' || text.trim() === '' || text.length > 100)
-    throw usageError('--validator is required: a validator name or staker address');
+    throw fieldError('validator', 'required: a validator name or staker address');
   return text.trim();
 };
 
@@ -137,10 +138,7 @@ const KINDS: Kinds = {
   'multi-swap': {
     resolve: (request, { network }) => {
       swapsAllowed(network);
-      checkPairCount(request.swaps.length, {
-        label: '--pairs',
-        hint: 'for one swap use: trade <amount> <from> <to>',
-      });
+      checkPairCount(request.swaps.length);
       const swaps = request.swaps.map((p) => resolvePair(network, p));
       // one output token: one route batch and one calldata batch; else one request per pair in parallel
       return { swaps, transfers: [], mode: sameOutput(swaps) ? 'batch' : 'parallel' };

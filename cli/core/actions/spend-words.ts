@@ -15,5 +15,17 @@ export function spendWords(s: SpendView, withGas: boolean, held = ''): string {
   if (s.expected === null) return `${amount.amount} ${amount.symbol}${held}`;
   const gas = withGas && s.gas.baseUnits !== '0' ? ', the gas apart' : '';
   // the chain decides what it takes when it runs: never said as an exact figure
-  return `at most ${amount.amount} ${amount.symbol}${held} (about ${s.expected.amount} ${s.expected.symbol}${gas}: the debt as read before this review, plus the interest until it runs)`;
+  const read =
+    s.expectedAsOf === null
+      ? 'the debt as read before this review'
+      : `the debt as of ${timeWords(s.expectedAsOf)}`;
+  return `at most ${amount.amount} ${amount.symbol}${held} (about ${s.expected.amount} ${s.expected.symbol}${gas}: ${read}, plus the interest until it runs)`;
+}
+
+/**
+ * A time a figure is as of, as every face says it: "2026-11-29 08:44:28 UTC" (from ISO 8601; the
+ * chain's clock has whole seconds).
+ */
+export function timeWords(iso: string): string {
+  return `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 }

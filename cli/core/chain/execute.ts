@@ -493,9 +493,12 @@ function definitelyNotExecuted(error: AppError): boolean {
   );
 }
 
-/** The line every "may have been sent" outcome ends with (README "Exit codes"). */
-export const DO_NOT_RETRY =
-  'do not retry: check `finance-tui history` (it asks the chain how it ended)';
+/**
+ * The words every "may have been sent" outcome ends with (README "Exit codes"); its details
+ * carry `remedy: ['history']` — the history asks the chain how it ended — worded by each face
+ * (cli/core/remedy.ts).
+ */
+export const DO_NOT_RETRY = 'do not retry';
 
 /** The spent tokens to check, with the most the fee may take in each (the gas token's maximum in default mode). */
 function checkedOutflows(
@@ -651,6 +654,7 @@ export async function executePrepared(
             details: {
               transactionHash: null,
               cause: mapped.code,
+              remedy: ['history'],
               outsideNonce: identity.nonce,
               messageHash: identity.messageHash,
               executeBefore: identity.executeBefore,
@@ -661,7 +665,7 @@ export async function executePrepared(
       if (mapped.code === ErrorCode.TRANSACTION_REVERTED) return mapped;
       if (mapped.code === ErrorCode.TRANSACTION_PENDING) {
         return new AppError(ErrorCode.TRANSACTION_PENDING, `${mapped.message}; ${DO_NOT_RETRY}`, {
-          details: { ...mapped.details, transactionHash: submitted },
+          details: { ...mapped.details, transactionHash: submitted, remedy: ['history'] },
         });
       }
       // after submission the transaction exists whatever went wrong here: name it
@@ -669,13 +673,19 @@ export async function executePrepared(
         return new AppError(
           ErrorCode.SUBMITTED_UNCONFIRMED,
           `interrupted after submission: transaction ${submitted} was sent and may still confirm; ${DO_NOT_RETRY}`,
-          { details: { transactionHash: submitted, cause: ErrorCode.CANCELLED } },
+          {
+            details: {
+              transactionHash: submitted,
+              cause: ErrorCode.CANCELLED,
+              remedy: ['history'],
+            },
+          },
         );
       }
       return new AppError(
         ErrorCode.TRANSACTION_PENDING,
         `transaction ${submitted} was submitted, but its confirmation could not be read (${mapped.message}); ${DO_NOT_RETRY}`,
-        { details: { transactionHash: submitted, cause: mapped.code } },
+        { details: { transactionHash: submitted, cause: mapped.code, remedy: ['history'] } },
       );
     },
   );

@@ -81,6 +81,7 @@ export function ExecutingScreen({ job }: { job: Job }) {
           type: 'replace',
           screen: {
             name: 'failure',
+            code: f.code,
             title: f.title,
             message: f.message,
             next: f.next,

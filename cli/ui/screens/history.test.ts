@@ -39,8 +39,8 @@ describe('history', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'History');
     let frame = await ui.waitForFrame((f) => f.includes('History (1 of 2'));
-    expect(frame).toMatch(/› 2026-11-24 10:05 ✓ send\s+send 1 STRK/);
-    expect(frame).toMatch(/2026-11-24 10:01 ✗ trade\s+swap 100 USDC/);
+    expect(frame).toMatch(/› 2026-11-24 10:05 ✓ Send\s+send 1 STRK/);
+    expect(frame).toMatch(/2026-11-24 10:01 ✗ Trade\s+swap 100 USDC/);
     expect(frame).toContain(`Hash    0x${'a'.repeat(64)}`);
     frame = await ui.press(KEYS.down);
     expect(frame).toContain('History (2 of 2');

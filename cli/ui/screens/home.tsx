@@ -12,7 +12,7 @@ import { amount, shortAddress, usd } from '../format.js';
 import type { Balances, Features } from '../services.js';
 import type { Screen } from '../state.js';
 import { describeFailure } from '../failure.js';
-import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
+import { Busy, FailureLine, Rows, Title } from '../widgets/layout.js';
 
 interface MenuItem {
   label: string;
@@ -120,7 +120,7 @@ export function HomeScreen({
             'Network',
             <Text key="n">
               {state.environment?.sandbox
-                ? 'sandbox (mainnet-like, no real funds)'
+                ? `sandbox (${state.environment.network}-like, no real funds)`
                 : state.environment?.network}
             </Text>,
           ],
@@ -174,7 +174,7 @@ function BalancesView({
     return <Busy label="reading balances…" />;
   if (balances.status === 'failed') {
     const f = describeFailure(balances.error);
-    return <ErrorLine message={`${f.title}: ${f.message}`} hint="press r to try again" />;
+    return <FailureLine failure={f} hint="press r to try again" />;
   }
   const value = balances.value;
   if (!value.available) return <Text color={theme.muted}>{value.reason}</Text>;

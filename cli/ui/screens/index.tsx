@@ -47,6 +47,7 @@ export function ScreenView({ quit }: { quit: () => void }) {
           message={screen.message}
           next={screen.next}
           signIn={screen.signIn === true}
+          code={screen.code}
         />
       );
     case 'history':

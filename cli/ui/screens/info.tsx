@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import type { StatusResult } from '../../core/status.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
+import { whereWords } from '../format.js';
+import { ACTION_KINDS, type ActionKind } from '../../core/actions/kinds.js';
 import { useKeys } from '../hooks/use-keys.js';
 import { useTask } from '../hooks/use-task.js';
 import { liquidationWords } from '../../core/liquidations.js';
@@ -11,7 +13,7 @@ import type { HistoryEntry, HistoryView } from '../services.js';
 import { Busy, ErrorLine, Rows, Title } from '../widgets/layout.js';
 
 export function StatusScreen() {
-  const { services, dispatch, theme } = useUi();
+  const { services, dispatch, state, theme } = useUi();
   const [status, load] = useTask<StatusResult>();
   const refresh = (): void => void load((signal) => services.status({ signal }));
   useEffect(refresh, [load, services]);
@@ -39,7 +41,7 @@ export function StatusScreen() {
           rows={[
             [
               'Network',
-              `${status.value.sandbox ? 'sandbox (mainnet-like)' : status.value.network}${status.value.swapsSupported ? '' : ' (swaps are mainnet-only)'}`,
+              `${status.value.sandbox ? whereWords({ sandbox: true, network: state.environment?.network ?? 'mainnet' }) : status.value.network}${status.value.swapsSupported ? '' : ' (swaps are mainnet-only)'}`,
             ],
             [
               'Aggregator',
@@ -72,6 +74,15 @@ export function historyWindow(
   const first = Math.min(Math.max(0, selected - size + 1), Math.max(0, count - size));
   return { first, last: Math.min(count, first + size) };
 }
+
+/**
+ * The history's kind column: each kind's label (cli/core/actions/kinds.ts), as wide as the widest
+ * so every label is whole and the summaries start together; the summary alone is cut at the edge
+ * (the selected entry is shown whole below the list).
+ */
+const KIND_WIDTH = Math.max(...Object.values(ACTION_KINDS).map((k) => k.label.length));
+const kindLabel = (kind: string): string =>
+  (ACTION_KINDS[kind as ActionKind]?.label ?? kind).padEnd(KIND_WIDTH);
 
 const STATUS_MARK: Record<HistoryEntry['status'], string> = {
   succeeded: '✓',
@@ -168,7 +179,7 @@ export function HistoryScreen() {
             {index === selected ? '› ' : '  '}
             {entry.at.slice(0, 16).replace('T', ' ')} {STATUS_MARK[entry.status]}{' '}
             {entry.contradiction === undefined ? '' : 'CONTRADICTED '}
-            {entry.kind.padEnd(10)} {entry.summary}
+            {kindLabel(entry.kind)} {entry.summary}
           </Text>
         );
       })}

@@ -10,7 +10,7 @@ import { healthLevelOfWords as healthOf } from '../../../shared/vesu.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
-import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { chooseAction, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 import {
   AMOUNT_IN,
@@ -80,7 +80,7 @@ describe('lending screen', () => {
     const frame = await ui.waitForFrame((f) => f.includes('Borrowed'));
     expect(frame).toContain('Supplied 100 USDC ($100.00) in Prime');
     expect(frame.replace(/\s+/g, ' ')).toContain(
-      'Borrowed 500 USDC against 1 ETH in Prime: health factor 1.7000, max LTV 0.8',
+      'Borrowed 500 USDC against 1 ETH in Prime: health factor 1.7000, max LTV 80 %',
     );
     expect(frame).not.toContain('below 1.2');
     expect(frame).not.toContain('liquidated now');
@@ -236,7 +236,7 @@ describe('lending screen', () => {
         Promise.reject(
           new AppError(
             ErrorCode.HEALTH_TOO_LOW,
-            'nothing was signed: this would leave the ETH/USDC position with a health factor of 0.7999 (at or below 1 it can be liquidated; max LTV 0.8)',
+            'nothing was signed: this would leave the ETH/USDC position with a health factor of 0.7999 (at or below 1 it can be liquidated; max LTV 80 %)',
           ),
         ),
     });
@@ -261,7 +261,9 @@ describe('lending screen', () => {
     // the whole form and the whole refusal, then the footer
     expect(flat).toMatch(/› Collateral +ETH/);
     expect(flat).toContain('Deposit (ETH)');
-    expect(flat).toContain('max LTV 0.8) Nothing was signed. Borrow or withdraw less');
+    expect(flat).toContain(
+      'max LTV 80 %) (HEALTH_TOO_LOW) Nothing was signed. Borrow or withdraw less',
+    );
     expect(flat).toContain('Enter review');
   });
 
@@ -284,7 +286,7 @@ describe('lending screen', () => {
     expect(services.calls).toContain('plan borrow USDC 500 against ETH 1');
   });
 
-  it('a low health factor after the borrow: the review takes RISK, then executes', async () => {
+  it('a low health factor after the borrow: the review takes RISK (a wrong word says what to type), then executes', async () => {
     const base = signedIn();
     const services = signedIn({
       plan: async (request) => ({
@@ -300,16 +302,20 @@ describe('lending screen', () => {
     });
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Borrow');
     await ui.press(`USDC\t500\tETH\t1\r`);
     const review = (await ui.waitForFrame((f) => f.includes('Type RISK'))).replace(/\s+/g, ' ');
     expect(review).toContain('health factor — → 1.1000');
     expect(review).toContain('below the safety margin of 1.2');
-    await ui.type('SWAP');
-    await ui.press(KEYS.enter, { change: false });
-    expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
-    for (let i = 0; i < 4; i++) await ui.press(KEYS.backspace);
+    // a word that is not the one asked is said, with the word to type — never ignored
+    for (const wrong of ['y', 'risk', 'SWAP']) {
+      await ui.type(wrong);
+      const said = (await ui.press(KEYS.enter)).replace(/\s+/g, ' ');
+      expect(said).toContain(`"${wrong}" is not RISK: type RISK exactly (capital letters)`);
+      expect(services.calls.filter((c) => c.startsWith('execute'))).toEqual([]);
+      for (let i = 0; i < wrong.length; i++) await ui.press(KEYS.backspace);
+    }
+    expect(ui.frame()).not.toContain('is not RISK');
     await ui.type('RISK');
     await ui.press(KEYS.enter);
     await ui.waitForFrame(() => services.calls.some((c) => c.startsWith('execute')));

@@ -14,7 +14,7 @@
 import { Box, Text, useWindowSize } from 'ink';
 import { useContext, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
-import { HEALTH_MARGIN, healthLevelOfWords } from '../../../shared/vesu.js';
+import { HEALTH_MARGIN, healthLevelOfWords, ltvPercentOfWords } from '../../../shared/vesu.js';
 import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
@@ -28,7 +28,7 @@ import type { LendingForm } from '../state.js';
 import { shortAddress } from '../format.js';
 import {
   Busy,
-  ErrorLine,
+  FailureLine,
   FieldLabel,
   LABEL_WIDTH,
   Title,
@@ -263,7 +263,9 @@ export function positionLines(
         ];
       return [{ text: at === undefined ? head : `${head}, ${at}` }];
     }
-    const line = { text: `${head}, max LTV ${b.maxLtv}${at === undefined ? '' : `, ${at}`}` };
+    const line = {
+      text: `${head}, max LTV ${ltvPercentOfWords(b.maxLtv)}${at === undefined ? '' : `, ${at}`}`,
+    };
     if (level === 'liquidatable')
       return [
         line,
@@ -411,8 +413,8 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         <Busy label="reading positions…" />
       ) : null}
       {readFailure ? (
-        <ErrorLine
-          message={`${readFailure.title}: ${readFailure.message}`}
+        <FailureLine
+          failure={readFailure}
           hint={
             doc === undefined
               ? 'Ctrl+R to try again'

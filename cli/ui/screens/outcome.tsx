@@ -49,11 +49,13 @@ export function FailureScreen({
   message,
   next,
   signIn,
+  code,
 }: {
   title: string;
   message: string;
   next: string;
   signIn: boolean;
+  code?: string | undefined;
 }) {
   const { dispatch, services, theme } = useUi();
   // a session the server no longer accepts is forgotten here too, so the next start signs in
@@ -72,6 +74,7 @@ export function FailureScreen({
     <Box flexDirection="column">
       <Text color={theme.danger} bold>
         ✗ {title}
+        {code === undefined ? null : <Text color={theme.muted}> ({code})</Text>}
       </Text>
       <Text wrap="wrap">{message}</Text>
       <Text color={theme.muted} wrap="wrap">

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Portfolio, RebalanceView } from '../services.js';
+import { parseTargets } from '../../core/allocation.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
 import { openFromHome } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
@@ -146,7 +147,7 @@ describe('rebalance screen', () => {
     const view: RebalanceView = {
       base: 'named-tokens',
       baseNote:
-        'target shares are of what the named tokens are worth together; DAI kept as they are (--sell-unlisted sells them)',
+        'target shares are of what the named tokens are worth together; DAI kept as they are',
       baseValueUsd: '40000.00',
       band: '2.00',
       minTradeUsd: '1.00',
@@ -211,5 +212,38 @@ describe('rebalance screen', () => {
     expect(await ui.press('\u000f')).toContain('below the minimum trade');
     // another target too
     expect(await ui.type('0')).not.toContain('below the minimum trade');
+  });
+
+  it('targets not adding up to 100: the core’s refusal in the app’s words — the field, not a flag; no "try again"', async () => {
+    // the core's own refusal, as the planner throws it for this target
+    const refusal = (() => {
+      try {
+        parseTargets('60 ETH, 50 USDC', 'mainnet');
+      } catch (error) {
+        return error;
+      }
+      throw new Error('parseTargets took targets adding up to 110');
+    })();
+    const services = fakeServices({
+      session: SESSION,
+      features: { portfolio: true },
+      portfolios: [PORTFOLIO('75.00', 7500)],
+      rebalanceError: refusal as AppError,
+    });
+    ui = renderWithProviders(services);
+    await openFromHome(ui, 'Portfolio');
+    await ui.waitForFrame((f) => f.includes('Total $40000.00'));
+    await ui.press(KEYS.enter);
+    await ui.waitForFrame((f) => f.includes('Target'));
+    await ui.press('60 ETH, 50 USDC');
+    await ui.press(KEYS.enter);
+    const frame = (await ui.waitForFrame((f) => f.includes('they add up to 110'))).replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(frame).toContain('Target: percentages must add up to 100; they add up to 110');
+    expect(frame).toContain('(USAGE_ERROR)');
+    expect(frame).toContain('Nothing was signed. Change what is named above.');
+    expect(frame).not.toMatch(/--target|Try again|Something went wrong/i);
   });
 });

@@ -21,7 +21,7 @@ import { useTask } from '../hooks/use-task.js';
 import type { PlanRequest, Portfolio, RebalanceView } from '../services.js';
 import { healthNote } from '../../../shared/vesu.js';
 import { AllocationBars, RebalanceTable } from '../widgets/allocation.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { Busy, FailureLine, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -97,9 +97,7 @@ export function PortfolioScreen() {
           </Text>
         </>
       ) : null}
-      {failure ? (
-        <ErrorLine message={`${failure.title}: ${failure.message}`} hint="press r to try again" />
-      ) : null}
+      {failure ? <FailureLine failure={failure} hint="press r to try again" /> : null}
     </Box>
   );
 }

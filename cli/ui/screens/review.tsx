@@ -19,7 +19,7 @@ import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useScroll } from '../hooks/use-scroll.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanView } from '../services.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { Busy, FailureLine, Title } from '../widgets/layout.js';
 import { feeText, PlanCalls } from '../widgets/plan-view.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { RebalanceTable } from '../widgets/allocation.js';
@@ -41,6 +41,8 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   const { dispatch, services, state, theme, now: clock } = useUi();
   const [plan, setPlan] = useState(initial);
   const [typed, setTyped] = useState('');
+  // a word typed and submitted that is not the one asked: said, with the word to type
+  const [mistyped, setMistyped] = useState<string | undefined>(undefined);
   const [progress, setProgress] = useState('');
   const [replanning, replan] = useTask<PlanView>();
   const now = useNow(true);
@@ -69,7 +71,11 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
 
   const confirm = (): void => {
     // the clock itself, not the last tick: a key pressed just past the expiry must not sign
-    if (!scroll.seenAll || clock() >= plan.expiresAt || (mustType && typed !== word)) return;
+    if (mustType && typed !== word) {
+      setMistyped(typed);
+      return;
+    }
+    if (!scroll.seenAll || clock() >= plan.expiresAt) return;
     dispatch({ type: 'replace', screen: { name: 'executing', plan } });
   };
   const bindings: Bindings = { back: () => dispatch({ type: 'back' }) };
@@ -218,9 +224,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         {replanning.status === 'running' ? (
           <Busy label={progress || 're-quoting and simulating…'} />
         ) : null}
-        {failure ? (
-          <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
-        ) : null}
+        {failure ? <FailureLine failure={failure} /> : null}
         {mustType && !expired ? (
           <Box flexDirection="column">
             <Text color={theme.danger} wrap="wrap">
@@ -230,12 +234,22 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
               <Text>Confirm </Text>
               <TextField
                 value={typed}
-                onChange={setTyped}
+                onChange={(text) => {
+                  setTyped(text);
+                  setMistyped(undefined);
+                }}
                 focused={replanning.status !== 'running'}
                 maxLength={10}
                 accept={/[A-Za-z]/}
               />
             </Box>
+            {mistyped !== undefined ? (
+              <Text color={theme.warning} wrap="wrap">
+                {mistyped === ''
+                  ? `Nothing typed: type ${word} (capital letters) and press Enter to confirm, or Esc to go back.`
+                  : `"${mistyped}" is not ${word}: type ${word} exactly (capital letters) and press Enter to confirm, or Esc to go back.`}
+              </Text>
+            ) : null}
           </Box>
         ) : null}
       </Box>

@@ -151,7 +151,7 @@ function InUse({ env }: { env: Environment }) {
       <Text>
         In use now:{' '}
         <Text color={env.sandbox ? theme.badge : undefined}>
-          {env.sandbox ? 'the sandbox (local, mainnet-like, no real funds)' : env.network}
+          {env.sandbox ? `the sandbox (local, ${env.network}-like, no real funds)` : env.network}
         </Text>
       </Text>
       {rows.map(([label, url]) =>

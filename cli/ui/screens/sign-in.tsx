@@ -6,7 +6,7 @@ import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useTask } from '../hooks/use-task.js';
 import type { Session } from '../services.js';
-import { Busy, ErrorLine, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, FailureLine, Title } from '../widgets/layout.js';
 import { TextField } from '../widgets/text-field.js';
 import {
   canResend,
@@ -150,10 +150,7 @@ export function SignInScreen({
           hint="Press Ctrl+R to send a new code."
         />
       ) : state.failure ? (
-        <ErrorLine
-          message={`${state.failure.title}: ${state.failure.message}`}
-          hint={state.failure.next}
-        />
+        <FailureLine failure={state.failure} />
       ) : null}
       {blocked > 0 ? (
         <Text color={theme.warning}>rate limited: try again in {blocked} s</Text>
@@ -164,7 +161,7 @@ export function SignInScreen({
         </Text>
       ) : null}
       {state.step === 'code' && sandbox && !dead ? (
-        <Text color={theme.muted} wrap="truncate-end">
+        <Text color={theme.muted} wrap="wrap">
           sandbox: the code is in the emulated mailbox {'(GET /sandbox/outbox/<email>)'}; Ctrl+F
           fills it
         </Text>

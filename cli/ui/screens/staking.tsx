@@ -19,7 +19,7 @@ import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import { describeFailure } from '../failure.js';
 import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
-import { Busy, ErrorLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
+import { Busy, FailureLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -101,8 +101,8 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         <Busy label="reading validators and positions…" />
       ) : null}
       {readFailure ? (
-        <ErrorLine
-          message={`${readFailure.title}: ${readFailure.message}`}
+        <FailureLine
+          failure={readFailure}
           hint={
             doc === undefined
               ? 'Ctrl+R to try again'

@@ -16,7 +16,7 @@ import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import type { PlanRequest } from '../services.js';
 import { AmountRow } from '../widgets/amount-row.js';
-import { Busy, ErrorLine, FieldLabel, Title } from '../widgets/layout.js';
+import { Busy, ErrorLine, FailureLine, FieldLabel, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { QuoteView } from '../widgets/quote-view.js';
 import { SlippageField, slippageKeys } from '../widgets/slippage-field.js';
@@ -146,12 +146,7 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
         {submitWhenQuoted !== undefined ? (
           <Text color={theme.muted}>the review opens once the quote is in</Text>
         ) : null}
-        {live.failure ? (
-          <ErrorLine
-            message={`${live.failure.title}: ${live.failure.message}`}
-            hint={live.failure.next}
-          />
-        ) : null}
+        {live.failure ? <FailureLine failure={live.failure} /> : null}
         {live.quote ? <QuoteView quote={live.quote} slippagePercent={slippageText} /> : null}
         {live.quote && refreshIn !== undefined ? (
           <Text color={theme.muted}>quote refreshes in {refreshIn} s</Text>

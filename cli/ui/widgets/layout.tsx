@@ -4,6 +4,7 @@ import Spinner from 'ink-spinner';
 import type { ReactNode } from 'react';
 import wrapAnsi from 'wrap-ansi';
 import { useUi } from '../context.js';
+import type { Failure } from '../failure.js';
 import { type Action, footerText } from '../keymap.js';
 
 export function Title({ children }: { children: ReactNode }) {
@@ -64,6 +65,25 @@ export function ErrorLine({ message, hint }: { message: string; hint?: string | 
           {hint}
         </Text>
       ) : null}
+    </Box>
+  );
+}
+
+/**
+ * The app's one way to say a refusal (cli/ui/failure.ts): what happened in the app's words, the
+ * core's sentence, its stable code, then what to do — the refusal's own remedy, or `hint` where
+ * the screen offers its own way on (a read that `r` repeats).
+ */
+export function FailureLine({ failure, hint }: { failure: Failure; hint?: string | undefined }) {
+  const { theme } = useUi();
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.danger} wrap="wrap">
+        ✗ {failure.title}: {failure.message} <Text color={theme.muted}>({failure.code})</Text>
+      </Text>
+      <Text color={theme.muted} wrap="wrap">
+        {hint ?? failure.next}
+      </Text>
     </Box>
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { Failure } from '../failure.js';
 import type { PlanReview } from '../hooks/use-plan-review.js';
-import { Busy, ErrorLine } from './layout.js';
+import { Busy, FailureLine } from './layout.js';
 
 export function PlanStatus({
   review,
@@ -21,9 +21,7 @@ export function PlanStatus({
   return (
     <>
       {review.running ? <Busy label={review.progress || busy} /> : null}
-      {failure ? (
-        <ErrorLine message={`${failure.title}: ${failure.message}`} hint={failure.next} />
-      ) : null}
+      {failure ? <FailureLine failure={failure} /> : null}
     </>
   );
 }

@@ -168,3 +168,13 @@ describe('each leg type describes itself in the plan document', () => {
     expect(views.map((l) => l.type)).toEqual(names);
   });
 });
+
+describe('lending terms in words (the same lines every face shows)', () => {
+  it('withdraw all: what the shares are worth in the token, never a count of vToken shares', () => {
+    const { plan } = planOfLeg('withdraw');
+    const doc = planDocument(plan as never);
+    const words = [doc.headline, ...doc.terms, ...doc.calls.map((c) => c.description)].join('\n');
+    expect(words).toContain('every share, worth at least 251 USDC');
+    expect(words).not.toMatch(/249000000|vToken shares/);
+  });
+});

@@ -7,7 +7,7 @@
  */
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { addressToBigInt, sameAddress, type Token } from '../../../../shared/tokens.js';
-import { DENOMINATION, i257Felts, type VesuPool } from '../../../../shared/vesu.js';
+import { DENOMINATION, healthLevel, i257Felts, type VesuPool } from '../../../../shared/vesu.js';
 import type { ChainCall } from '../../chain/calls.js';
 import { HEALTH_MARGIN, healthWords } from '../../lending.js';
 import type { Acknowledgment } from '../acknowledgments.js';
@@ -40,9 +40,14 @@ export interface HealthChange {
 export const healthChangeWords = (h: HealthChange): string =>
   `${healthWords(h.before) ?? '—'} → ${healthWords(h.after) ?? '—'}`;
 
-/** The acknowledgment a position left below the safety margin needs (none when it adds no risk). */
+/**
+ * The acknowledgment a position left below the safety margin needs (none when it adds no risk).
+ * The margin is one rule with one boundary — `healthLevel` (shared/vesu.ts), the same function
+ * behind every face's "close to liquidation" warning — so a health factor of exactly 1.2 is
+ * neither asked about here nor warned about there (docs/decisions.md "The health margin: one rule").
+ */
 export function lowHealth(h: HealthChange, risky: boolean, what: string): Acknowledgment[] {
-  if (!risky || h.after === undefined || h.after >= HEALTH_MARGIN) return [];
+  if (!risky || h.after === undefined || healthLevel(h.after) === 'ok') return [];
   return [
     {
       id: 'low-health',

@@ -12,7 +12,7 @@
 import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { sameAddress, type Token } from '../../../../shared/tokens.js';
-import type { VesuPool } from '../../../../shared/vesu.js';
+import { ltvPercent, type VesuPool } from '../../../../shared/vesu.js';
 import type { CallOptions } from '../../call.js';
 import type { TokenBalance } from '../../chain/reads.js';
 import {
@@ -59,7 +59,7 @@ function checkHealth(after: bigint | undefined, pair: PairState): void {
   if (after !== undefined && after <= 10n ** 18n)
     throw new AppError(
       ErrorCode.HEALTH_TOO_LOW,
-      `nothing was signed: this would leave the ${pair.collateral.symbol}/${pair.debt.symbol} position with a health factor of ${healthWords(after)} (at or below 1 it can be liquidated; max LTV ${formatAmount(pair.maxLtv * 100n, 18)} %)`,
+      `nothing was signed: this would leave the ${pair.collateral.symbol}/${pair.debt.symbol} position with a health factor of ${healthWords(after)} (at or below 1 it can be liquidated; max LTV ${ltvPercent(pair.maxLtv)})`,
       { details: { healthFactor: healthWords(after) } },
     );
 }
@@ -120,6 +120,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         borrowed: borrow,
         collateralOut: 0n,
         debtNow: pair.debtAmount,
+        debtAsOf: pair.debtLimits.lastUpdated,
         after: { debt: debtAfter, collateral: collateralAfter },
         health: { before, after },
       };
@@ -146,6 +147,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
           borrowed: 0n,
           collateralOut: 0n,
           debtNow: pair.debtAmount,
+          debtAsOf: pair.debtLimits.lastUpdated,
           after: { debt: 0n, collateral: pair.collateralAmount },
           health: { before, after: undefined },
         };
@@ -163,6 +165,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         borrowed: 0n,
         collateralOut: 0n,
         debtNow: pair.debtAmount,
+        debtAsOf: pair.debtLimits.lastUpdated,
         after: { debt: debtAfter, collateral: pair.collateralAmount },
         health: { before, after: pairHealth(pair, pair.collateralAmount, debtAfter) },
       };
@@ -188,6 +191,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         borrowed: 0n,
         collateralOut: pair.collateralAmount,
         debtNow: pair.debtAmount,
+        debtAsOf: pair.debtLimits.lastUpdated,
         after: { debt: 0n, collateral: 0n },
         health: { before, after: undefined },
       };
@@ -209,6 +213,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         borrowed: 0n,
         collateralOut: 0n,
         debtNow: pair.debtAmount,
+        debtAsOf: pair.debtLimits.lastUpdated,
         after: { debt: pair.debtAmount, collateral: pair.collateralAmount + deposit },
         health: {
           before,
@@ -259,6 +264,7 @@ export function positionLegOf(spec: LendingSpec, pair: PairState, held?: bigint)
         borrowed: 0n,
         collateralOut: out,
         debtNow: pair.debtAmount,
+        debtAsOf: pair.debtLimits.lastUpdated,
         after: { debt: pair.debtAmount, collateral: pair.collateralAmount - out },
         health: { before, after },
       };

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../../../../test/helpers/failure.js';
 import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fixtures.js';
-import { lendingPool, liquidationPrice, type PairState, pairHealth } from '../../lending.js';
+import {
+  HEALTH_MARGIN,
+  healthWords,
+  lendingPool,
+  liquidationPrice,
+  type PairState,
+  pairHealth,
+} from '../../lending.js';
+import { healthNote } from '../../../../shared/vesu.js';
 import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';
 import { planDocument } from '../document.js';
@@ -73,6 +81,23 @@ describe('lending legs', () => {
     ]);
     const fine = positionLegOf(borrow(100n * 10n ** 6n), pair(1000n * 10n ** 6n));
     expect(legAcknowledgments([fine], legPlanOf('borrow', fine))).toEqual([]);
+  });
+
+  it('the 1.2 margin is one rule with one boundary: the acknowledgment and the warning agree at it and either side', () => {
+    // 1 ETH at $3000, max LTV 80 %: a debt of 2000 USDC is a health factor of exactly 1.2
+    const at = positionLegOf(borrow(500n * 10n ** 6n), pair(1500n * 10n ** 6n));
+    expect(at.type === 'position' && at.health.after).toBe(HEALTH_MARGIN);
+    const past = positionLegOf(borrow(500n * 10n ** 6n + 1n), pair(1500n * 10n ** 6n));
+    expect(past.type === 'position' && (past.health.after ?? 0n) < HEALTH_MARGIN).toBe(true);
+    for (const [leg, low] of [
+      [at, false],
+      [past, true],
+    ] as const) {
+      const asked = legAcknowledgments([leg], legPlanOf('borrow', leg)).length > 0;
+      const after = leg.type === 'position' ? leg.health.after : undefined;
+      const warned = healthNote(healthWords(after)).level !== 'ok';
+      expect([asked, warned]).toEqual([low, low]);
+    }
   });
 
   it('the pool limits refuse with their reason before signing', () => {
@@ -253,6 +278,7 @@ describe('lending legs', () => {
           floor: 10n * E18,
           scale: E18,
           accumulator: E18,
+          lastUpdated: 1_764_000_000,
         },
       });
     // −0.25 ETH: 19 / 20 = 95 %, at the limit: fine
@@ -353,9 +379,17 @@ describe('lending legs', () => {
       // the bound: the debt + 1/1000 + 1 unit; what is expected: the debt as read
       expect(usdc?.amount.amount).toBe('1501.500001');
       expect(usdc?.expected?.amount).toBe('1500');
+      // "about Y, as of <time>" (the chain's clock at the read), with the bound that is signed
+      expect(usdc?.expectedAsOf).toBe('2025-11-24T16:00:00.000Z');
       expect(spendWords(usdc!, false)).toMatch(
-        /^at most 1501\.500001 USDC \(about 1500 USDC: the debt as read before this review, plus the interest until it runs\)$/,
+        /^at most 1501\.500001 USDC \(about 1500 USDC: the debt as of 2025-11-24 16:00:00 UTC, plus the interest until it runs\)$/,
       );
+      // the call line says the same, never the nominal debt in the pool's own denomination
+      const line = d.calls.find((c) => c.entrypoint === 'modify_position')?.description ?? '';
+      expect(line).toContain(
+        'repay the whole debt: about 1500 USDC as of 2025-11-24 16:00:00 UTC, at most as approved',
+      );
+      expect(line).not.toMatch(/nominal|Native/);
       expect(d.terms.at(-1)).toContain('position after: owes nothing');
       expect(d.terms.at(-1)).toContain('health factor 1.6 → —');
     }

@@ -33,7 +33,7 @@ import {
 } from './lending-common.js';
 import type { PositionEffect } from './types.js';
 import type { LegType } from './types.js';
-import { exact, legAmount, shortAddress } from './words.js';
+import { asOfWords, exact, legAmount, shortAddress } from './words.js';
 
 /** Repay all: the approve covers the debt read plus 1/1000 (plus 1 unit) for the interest until it runs. */
 export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
@@ -63,6 +63,8 @@ export interface PositionLeg {
   collateralOut: bigint;
   /** the debt as read before planning (what repaying all is expected to take, before interest) */
   debtNow: bigint;
+  /** the chain time (seconds) `debtNow` is as of: the pool accrues interest to the block it is read at */
+  debtAsOf: number;
   /** the position as it is left: its debt and its collateral, in asset units, as read plus this change */
   after: { debt: bigint; collateral: bigint };
   health: HealthChange;
@@ -174,7 +176,9 @@ export const positionLegType: LegType<PositionLeg> = {
               {
                 token: leg.debt,
                 amount: leg.repayApprove,
-                ...(leg.repayAll ? { all: true as const, expected: leg.debtNow } : {}),
+                ...(leg.repayAll
+                  ? { all: true as const, expected: leg.debtNow, expectedAsOf: leg.debtAsOf }
+                  : {}),
               },
             ]
           : []),
@@ -252,7 +256,7 @@ export const positionLegType: LegType<PositionLeg> = {
     if (planned.repayAll) {
       if (now.debtDelta.value !== planned.debtDelta.value)
         changes.push(
-          `the ${now.debt.symbol} debt is no longer the one reviewed (nominal ${-now.debtDelta.value}, was ${-planned.debtDelta.value})`,
+          `the ${now.debt.symbol} debt is no longer the one reviewed: about ${exact(now.debtNow, now.debt)} as of ${asOfWords(now.debtAsOf)}, was about ${exact(planned.debtNow, planned.debt)} as of ${asOfWords(planned.debtAsOf)}`,
         );
       const margin = planned.repayApprove - planned.debtNow;
       if (now.debtNow > planned.repayApprove - margin / 2n)
@@ -263,7 +267,7 @@ export const positionLegType: LegType<PositionLeg> = {
     if (planned.collateralDelta.native && planned.collateralDelta.value < 0n) {
       if (now.collateralDelta.value !== planned.collateralDelta.value)
         changes.push(
-          `the position now holds ${-now.collateralDelta.value} ${now.collateral.symbol} collateral shares, not ${-planned.collateralDelta.value}`,
+          `the position's ${now.collateral.symbol} collateral is no longer the one reviewed: worth ${exact(now.collateralOut, now.collateral)} now, ${exact(planned.collateralOut, planned.collateral)} when reviewed`,
         );
       if (now.collateralOut < planned.collateralOut)
         changes.push(
@@ -295,7 +299,7 @@ export const positionLegType: LegType<PositionLeg> = {
       leg.debtDelta.value > 0n ? `borrow ${exact(leg.borrowed, leg.debt)}` : '',
       leg.debtDelta.value < 0n
         ? leg.repayAll
-          ? `repay the whole debt (nominal ${-leg.debtDelta.value}, Native)`
+          ? `repay the whole debt: about ${exact(leg.debtNow, leg.debt)} as of ${asOfWords(leg.debtAsOf)}, at most as approved`
           : `repay ${exact(-leg.debtDelta.value, leg.debt)}`
         : '',
     ]

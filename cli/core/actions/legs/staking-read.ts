@@ -88,7 +88,7 @@ export function stakingLegOf(
     case 'unstake': {
       if (member === undefined || member.unpoolAmount === 0n || member.unpoolTime === undefined)
         throw nothing(
-          `no exit from ${validator.name} is running: start one first (unstake AMOUNT), then withdraw once its window has passed`,
+          `no exit from ${validator.name} is running: start one first, then withdraw once its window has passed`,
         );
       if (now !== undefined && now < member.unpoolTime) {
         const left = member.unpoolTime - now;

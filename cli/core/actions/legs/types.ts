@@ -28,6 +28,8 @@ export interface OutEffect {
    * bound — every face says "at most" it (document.ts spendWords)
    */
   expected?: bigint | undefined;
+  /** with `expected`: the chain time (seconds) it is as of — the debt read, interest to then */
+  expectedAsOf?: number | undefined;
   /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
    * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one

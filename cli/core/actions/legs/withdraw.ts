@@ -82,7 +82,7 @@ export const withdrawLegType: LegType<WithdrawLeg> = {
       : [
           ...(now.shares !== planned.shares
             ? [
-                `you now hold ${now.shares} shares of the ${now.pool.name} ${now.token.symbol} vToken, not ${planned.shares}`,
+                `your ${now.token.symbol} supplied to ${poolWords(now.pool)} is no longer the one reviewed: worth ${exact(now.amount, now.token)} now, ${exact(planned.amount, planned.token)} when reviewed`,
               ]
             : []),
           ...(now.amount < planned.amount
@@ -94,6 +94,6 @@ export const withdrawLegType: LegType<WithdrawLeg> = {
   describeCalls: (leg) => [
     leg.mode === 'assets'
       ? `withdraw ${exact(leg.amount, leg.token)} from the ${leg.token.symbol} vToken ${shortAddress(leg.vToken)} to your account`
-      : `redeem all ${leg.shares} vToken shares (at least ${exact(leg.amount, leg.token)}) from ${shortAddress(leg.vToken)} to your account`,
+      : `withdraw all your ${leg.token.symbol} from the ${leg.token.symbol} vToken ${shortAddress(leg.vToken)} to your account: every share, worth at least ${exact(leg.amount, leg.token)}`,
   ],
 };

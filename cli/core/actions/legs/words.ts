@@ -9,6 +9,7 @@ import { findToken, sameAddress, type Token } from '../../../../shared/tokens.js
 import type { ChainCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
 import type { LegAmount, LegPlan } from './types.js';
+import { timeWords } from '../spend-words.js';
 
 /** `1.999999999 ETH`: the exact amount, never cut. */
 export const exact = (amount: bigint, token: Pick<Token, 'symbol' | 'decimals'>): string =>
@@ -56,3 +57,7 @@ export function durationWords(seconds: number): string {
   const m = Math.ceil((s % 3_600) / 60);
   return [d > 0 ? `${d} d` : '', h > 0 ? `${h} h` : '', `${m} min`].filter(Boolean).join(' ');
 }
+
+/** A chain time (seconds) a figure is as of, in every face's words ("2026-11-29 08:00:00 UTC"). */
+export const asOfWords = (seconds: number): string =>
+  timeWords(new Date(seconds * 1000).toISOString());
