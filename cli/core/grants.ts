@@ -22,37 +22,46 @@ import { listTokens, parseAddress, resolveToken, type Network } from '../../shar
 import { createAuthClient } from '../clients/auth-client.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
+import { parseDurationWithin } from './duration.js';
+import { aboutField, type Field, fieldError } from './remedy.js';
 import type { Endpoints } from './endpoints.js';
 import { mapSessionError, requireSession, type Session } from './session.js';
 
 /** The longest a grant may last (the server's bound, server/grants.ts GRANT_LIMITS). */
 export const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
-/** "90s", "30m", "24h", "7d" → seconds; USAGE_ERROR otherwise or past 90 days. */
-export function parseDuration(text: string, label = '--expires'): number {
-  const match = /^([0-9]{1,7})([smhd])$/.exec(text.trim());
-  const seconds = match === null ? 0 : Number(match[1]) * (UNITS[match[2] as string] as number);
-  if (match === null || seconds <= 0)
-    throw usageError(
-      `${label} must be a duration such as 30m, 24h or 7d (got "${text.trim().slice(0, 40)}")`,
-    );
-  if (seconds > MAX_GRANT_SECONDS) throw usageError(`${label} is at most 90 days (90d)`);
-  return seconds;
+/** The same refusal, about `field` (cli/core/remedy.ts: each face names the parameter). */
+function about<T>(field: Field, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw aboutField(error, field);
+  }
+}
+
+/** A grant's expiry, "90s", "30m", "24h", "7d" → seconds; USAGE_ERROR otherwise or past 90 days. */
+export function parseDuration(text: string): number {
+  return about('expires', () =>
+    parseDurationWithin(text, {
+      seconds: MAX_GRANT_SECONDS,
+      words: 'a grant lasts at most 90 days (90d)',
+    }),
+  );
 }
 
 /** "50 USDC" → the token and its base units (exact; INVALID_AMOUNT, UNKNOWN_TOKEN otherwise). */
 export function parseDaily(text: string, network: Network): { token: string; amount: bigint } {
   const parts = text.trim().split(/\s+/);
   if (parts.length !== 2)
-    throw usageError(
-      `--daily takes "AMOUNT TOKEN", e.g. "50 USDC" (got "${text.trim().slice(0, 40)}")`,
+    throw fieldError(
+      'daily',
+      `takes "AMOUNT TOKEN", e.g. "50 USDC" (got "${text.trim().slice(0, 40)}")`,
     );
-  const token = resolveToken(network, parts[1] as string);
-  const amount = parseAmount(parts[0] as string, token.decimals, {
-    label: `--daily ${token.symbol}`,
+  return about('daily', () => {
+    const token = resolveToken(network, parts[1] as string);
+    const amount = parseAmount(parts[0] as string, token.decimals, { label: token.symbol });
+    return { token: token.address, amount };
   });
-  return { token: token.address, amount };
 }
 
 export interface GrantAmountView {
@@ -137,15 +146,18 @@ export async function createGrant(
   input: GrantCreateInput,
   call: CallOptions = {},
 ): Promise<GrantCreateResult> {
-  if (input.daily.length === 0) throw usageError('grant create needs at least one --daily');
+  if (input.daily.length === 0)
+    throw fieldError('daily', 'is needed at least once (one per token)');
   const daily = input.daily.map((d) => parseDaily(d, endpoints.network));
   if (new Set(daily.map((d) => d.token)).size !== daily.length)
-    throw usageError('a token appears in two --daily flags');
-  const recipients = input.recipients.map((r) => parseAddress(r.trim(), '--allow-recipient'));
+    throw fieldError('daily', 'names a token twice (one per token)');
+  const recipients = input.recipients.map((r) =>
+    about('allowRecipient', () => parseAddress(r.trim(), 'the recipient')),
+  );
   const expiresInSeconds = parseDuration(input.expires);
   const file = resolve(input.out);
   try {
-    if (statSync(file).isDirectory()) throw usageError(`--out ${file} is a folder`);
+    if (statSync(file).isDirectory()) throw fieldError('out', `${file} is a folder`);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // absent: written below
@@ -224,7 +236,7 @@ export async function revokeGrant(
   call: CallOptions = {},
 ): Promise<{ grant: GrantListItem; network: string; sandbox: boolean }> {
   if (!/^[0-9a-f-]{36}$/.test(id.trim()))
-    throw usageError(`grant revoke takes a grant id (got "${id.trim().slice(0, 40)}")`);
+    throw usageError(`"${id.trim().slice(0, 40)}" is not a grant id`);
   const session = personalSession(endpoints);
   await ensureAuthServer(endpoints, call);
   try {
@@ -295,7 +307,7 @@ export function readGrantFile(path: string): Session {
   if (!Value.Check(GrantFileSchema, value))
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
-      `${file} is not a grant file (write one with finance-tui grant create --out FILE)`,
+      `${file} is not a grant file (creating a grant writes one)`,
     );
   return {
     email: value.email,

@@ -11,9 +11,28 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
  * written to be read after the parameter's name, and each face names the parameter its own way —
  * headless: its flag (`--target`), the app: its form field, the tool server: the tool argument.
  */
-export type Field = 'target' | 'band' | 'minTrade' | 'validator' | 'maxFee';
+export type Field =
+  | 'target'
+  | 'band'
+  | 'minTrade'
+  | 'validator'
+  | 'maxFee'
+  | 'daily'
+  | 'allowRecipient'
+  | 'expires'
+  | 'out';
 
-export const FIELDS: readonly Field[] = ['target', 'band', 'minTrade', 'validator', 'maxFee'];
+export const FIELDS: readonly Field[] = [
+  'target',
+  'band',
+  'minTrade',
+  'validator',
+  'maxFee',
+  'daily',
+  'allowRecipient',
+  'expires',
+  'out',
+];
 
 /** A refusal about `field`: `message` reads after the field's name ("target: must add up to 100"). */
 export function fieldError(

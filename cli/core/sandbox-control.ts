@@ -20,25 +20,18 @@ import { FELT_HEX } from '../../shared/felt.js';
 import { findValidator, validatorsFor } from '../../shared/staking.js';
 import { createHttpClient } from '../clients/http.js';
 import type { CallOptions } from './call.js';
+import { parseDurationWithin } from './duration.js';
 import type { Endpoints } from './endpoints.js';
 
-const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 /** The longest single move of the clock (the chain emulator's own bound too). */
 export const MAX_ADVANCE_SECONDS = 400 * 86_400;
 
 /** `30s`, `90m`, `2h`, `8d` → seconds; anything else, zero or above 400 days is a USAGE_ERROR. */
 export function parseDuration(text: string): number {
-  const match = /^([0-9]{1,9})([smhd])$/.exec(text.trim());
-  const unit = match === null ? undefined : UNIT_SECONDS[match[2] as string];
-  if (match === null || unit === undefined)
-    throw usageError(
-      `"${text.slice(0, 40)}" is not a duration: a whole number and a unit, e.g. 30s, 90m, 2h, 8d`,
-    );
-  const seconds = Number(match[1]) * unit;
-  if (seconds <= 0) throw usageError('the duration must be more than 0');
-  if (seconds > MAX_ADVANCE_SECONDS)
-    throw usageError('the sandbox clock moves at most 400 days at a time (400d)');
-  return seconds;
+  return parseDurationWithin(text, {
+    seconds: MAX_ADVANCE_SECONDS,
+    words: 'the sandbox clock moves at most 400 days at a time (400d)',
+  });
 }
 
 export interface AdvanceResult {

@@ -43,6 +43,10 @@ export const FIELD_FLAGS: Record<Field, string> = {
   minTrade: '--min-trade',
   validator: '--validator',
   maxFee: '--max-fee',
+  daily: '--daily',
+  allowRecipient: '--allow-recipient',
+  expires: '--expires',
+  out: '--out',
 };
 
 /**

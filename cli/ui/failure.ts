@@ -13,6 +13,10 @@ export const FIELD_WORDS: Record<Field, string> = {
   minTrade: 'Minimum trade',
   validator: 'Validator',
   maxFee: 'Maximum fee',
+  daily: 'Daily amount',
+  allowRecipient: 'Allowed recipient',
+  expires: 'Expires',
+  out: 'Grant file',
 };
 
 export interface Failure {
