@@ -187,7 +187,7 @@ describe('money edges through whole processes', () => {
       expect((await proc.exited).code).toBe(3);
       expect(proc.stderr()).toContain(pending.hash as string);
       expect(proc.stderr()).toMatch(
-        /do not retry: check `finance-tui history`.*\(SUBMITTED_UNCONFIRMED\)/,
+        /do not retry; check `finance-tui history`.*\(SUBMITTED_UNCONFIRMED\)/,
       );
     } finally {
       await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });

@@ -95,6 +95,13 @@ describe('agent grants on the auth server (in memory, fake clock)', () => {
   afterAll(() => t.close());
 
   it('signs 30 USDC to a listed recipient (a signature of exactly that typed data), refuses the next 30 (GRANT_EXCEEDED), and lets it again 24 h later', async () => {
+    // a grant of its own: the other tests charge the shared one, in any order
+    const own = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(50).toString() }],
+      recipients: [BOB],
+      expiresInSeconds: 2 * 24 * 3600,
+    });
+    const grant = { id: own.grant.id, token: own.token };
     const message = execution([transfer(USDC, BOB, usdc(30))]);
     const first = await signUnder(t, grant.token, alice, message);
     expect(first.statusCode, first.body).toBe(200);
@@ -118,8 +125,12 @@ describe('agent grants on the auth server (in memory, fake clock)', () => {
       url: '/grants',
       headers: { authorization: `Bearer ${alice.token}` },
     });
-    expect(list.json().grants[0].daily[0]).toMatchObject({ spent: usdc(50).toString(), left: '0' });
-    now = T0 + 24 * 3600 * 1000 + 1;
+    const listed = (list.json() as { grants: Array<{ id: string; daily: unknown[] }> }).grants;
+    expect(listed.find((g) => g.id === grant.id)?.daily[0]).toMatchObject({
+      spent: usdc(50).toString(),
+      left: '0',
+    });
+    now += 24 * 3600 * 1000 + 1;
     const later = await signUnder(t, grant.token, alice, message);
     expect(later.statusCode, later.body).toBe(200);
   });

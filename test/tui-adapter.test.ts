@@ -202,7 +202,7 @@ describe('the TUI services port over a real sandbox', () => {
     expect(
       await refused({
         kind: 'trade',
-        swaps: [{ amount: '1000000', from: 'ETH', to: 'USDC' }],
+        swaps: [{ amount: '100', from: 'ETH', to: 'USDC' }],
         sends: [],
       }),
     ).toBe(ErrorCode.INSUFFICIENT_BALANCE);
