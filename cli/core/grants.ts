@@ -16,7 +16,6 @@ import { Value } from 'typebox/value';
 import type { GrantView } from '../../shared/api.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import { writeFileAtomic } from '../../shared/fs.js';
 import { listTokens, parseAddress, resolveToken, type Network } from '../../shared/tokens.js';
 import { createAuthClient } from '../clients/auth-client.js';
@@ -25,7 +24,7 @@ import type { CallOptions } from './call.js';
 import { parseDurationWithin } from './duration.js';
 import { aboutField, type Field, fieldError } from './remedy.js';
 import type { Endpoints } from './endpoints.js';
-import { mapSessionError, requireSession, type Session } from './session.js';
+import { mapSessionError, requireSession, SESSION_FIELDS, type Session } from './session.js';
 
 /** The longest a grant may last (the server's bound, server/grants.ts GRANT_LIMITS). */
 export const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;
@@ -267,22 +266,13 @@ export async function currentGrant(
   return grantItem(view, endpoints.network);
 }
 
-const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
-const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+/** A saved session's fields, the grant's id and its token (shorter than a session's JWT). */
 const GrantFileSchema = Type.Object({
+  ...SESSION_FIELDS,
   kind: Type.Literal('finance-tui-grant'),
   version: Type.Literal(1),
-  grantId: text(64),
-  token: text(200),
-  expiresAt: text(64),
-  email: text(254),
-  userId: text(200),
-  walletId: text(200),
-  address: Felt,
-  publicKey: Felt,
-  serverUrl: text(2048),
-  network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
-  sandbox: Type.Boolean(),
+  grantId: Type.String({ minLength: 1, maxLength: 64 }),
+  token: Type.String({ minLength: 1, maxLength: 200 }),
 });
 
 /** The grant file as a stand-in session (CONFIG_ERROR naming the file, never its content). */

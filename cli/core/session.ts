@@ -65,24 +65,21 @@ export interface SessionView {
 
 const text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
+/** A saved session's fields (a grant file carries the same, its own token among them: grants.ts). */
+export const SESSION_FIELDS = {
+  email: text(254),
+  token: text(8192),
+  expiresAt: text(64),
+  userId: text(200),
+  walletId: text(200),
+  address: Felt,
+  publicKey: Felt,
+  serverUrl: text(2048),
+  network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
+  sandbox: Type.Boolean(),
+};
 const SessionFileSchema = Type.Object({
-  session: Type.Optional(
-    Type.Object(
-      {
-        email: text(254),
-        token: text(8192),
-        expiresAt: text(64),
-        userId: text(200),
-        walletId: text(200),
-        address: Felt,
-        publicKey: Felt,
-        serverUrl: text(2048),
-        network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
-        sandbox: Type.Boolean(),
-      },
-      { additionalProperties: false },
-    ),
-  ),
+  session: Type.Optional(Type.Object(SESSION_FIELDS, { additionalProperties: false })),
 });
 
 type Stored = { session?: Session };
@@ -304,10 +301,35 @@ export function sessionState(
 }
 
 /**
- * POST /sign/hash for the session's wallet. The signature is checked against the session's
- * public key before it is handed on: a server (or anything between) answering with another
- * key's signature, or garbage, is INVALID_RESPONSE rather than a transaction that fails later.
- * A 401 ends the session (SESSION_EXPIRED); 429 is RATE_LIMITED with retryAfterSeconds.
+ * The server's signature over `hash`, checked against the session's public key before it is
+ * handed on: a server (or anything between) answering with another key's signature, or garbage,
+ * is INVALID_RESPONSE rather than a transaction that fails later. `over` names what was signed.
+ */
+async function verifiedSignature(
+  session: Session,
+  hash: string,
+  sign: () => Promise<{ signature: string }>,
+  over = '',
+): Promise<{ r: string; s: string }> {
+  let signature: string;
+  try {
+    signature = (await sign()).signature;
+  } catch (error) {
+    throw mapSessionError(session, error);
+  }
+  if (!verifyStarkSignature(hash, signature, session.publicKey)) {
+    throw new AppError(
+      ErrorCode.INVALID_RESPONSE,
+      `the auth server's signature does not verify against the wallet's public key${over}; refusing it`,
+    );
+  }
+  const [r, s] = splitSignature(signature);
+  return { r, s };
+}
+
+/**
+ * POST /sign/hash for the session's wallet, its signature checked (verifiedSignature). A 401 ends
+ * the session (SESSION_EXPIRED); 429 is RATE_LIMITED with retryAfterSeconds.
  */
 export function createSignHash(
   session: Session,
@@ -317,29 +339,17 @@ export function createSignHash(
     serverUrl: options.serverUrl,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  return async (hash, signal) => {
-    let signature: string;
-    try {
-      signature = (await client.signHash(session.token, session.walletId, hash, { signal }))
-        .signature;
-    } catch (error) {
-      throw mapSessionError(session, error);
-    }
-    if (!verifyStarkSignature(hash, signature, session.publicKey)) {
-      throw new AppError(
-        ErrorCode.INVALID_RESPONSE,
-        "the auth server's signature does not verify against the wallet's public key; refusing it",
-      );
-    }
-    const [r, s] = splitSignature(signature);
-    return { r, s };
-  };
+  return (hash, signal) =>
+    verifiedSignature(session, hash, () =>
+      client.signHash(session.token, session.walletId, hash, { signal }),
+    );
 }
 
 /**
  * POST /sign/message with the typed data itself, for an agent grant (the server decodes and
  * checks what it signs). The signature is checked against the wallet's key over the hash
- * computed here, so the server cannot hand back a signature of anything else.
+ * computed here (the one message hash the signer uses: chain/message-hash.ts), so the server
+ * cannot hand back a signature of anything else.
  */
 export function createSignTypedData(
   session: Session,
@@ -350,22 +360,13 @@ export function createSignTypedData(
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   return async (data, accountAddress, signal) => {
-    const { typedData } = await import('starknet');
-    const hash = padHash(typedData.getMessageHash(data, accountAddress));
-    let signature: string;
-    try {
-      signature = (await client.signTypedData(session.token, session.walletId, data, { signal }))
-        .signature;
-    } catch (error) {
-      throw mapSessionError(session, error);
-    }
-    if (!verifyStarkSignature(hash, signature, session.publicKey)) {
-      throw new AppError(
-        ErrorCode.INVALID_RESPONSE,
-        "the auth server's signature does not verify against the wallet's public key over this typed data; refusing it",
-      );
-    }
-    const [r, s] = splitSignature(signature);
-    return { r, s };
+    const { messageHashOf } = await import('./chain/message-hash.js');
+    const hash = padHash(messageHashOf(data, accountAddress));
+    return verifiedSignature(
+      session,
+      hash,
+      () => client.signTypedData(session.token, session.walletId, data, { signal }),
+      ' over this typed data',
+    );
   };
 }
