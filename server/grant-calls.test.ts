@@ -4,7 +4,12 @@ import { SELECTOR, selectorOf } from '../shared/erc20.js';
 import { knownContracts } from '../shared/known-contracts.js';
 import { POOL_SELECTOR, SANDBOX_VALIDATORS } from '../shared/staking.js';
 import { encodeSwapCalldata, ROUTER_ADDRESS } from '../shared/swap-calldata.js';
-import { vesuFor, VESU_POOL_SELECTOR } from '../shared/vesu.js';
+import {
+  sandboxVTokenAddress,
+  vesuFor,
+  VESU_POOL_SELECTOR,
+  VTOKEN_SELECTOR,
+} from '../shared/vesu.js';
 import { type DecodedCall, grantOutflows } from './grant-calls.js';
 import { learnFeeRecipient } from './routes/paymaster.js';
 
@@ -157,6 +162,31 @@ describe('grantOutflows', () => {
     expect(() =>
       grantOutflows([fee, call(USDC, SELECTOR.transfer, [BOB, 1, 0])], scope([FORWARDER])),
     ).toThrow(expect.objectContaining({ code: 'GRANT_RECIPIENT_NOT_ALLOWED' }));
+  });
+
+  it("a pinned vToken (the sandbox's): deposit, withdraw and redeem for the wallet; the asset's approval is the outflow", () => {
+    const vToken = BigInt(sandboxVTokenAddress('USDC'));
+    const outflows = grantOutflows(
+      [
+        call(USDC, SELECTOR.approve, [vToken, 9, 0]),
+        call(vToken, VTOKEN_SELECTOR.deposit, [9, 0, WALLET]),
+        call(vToken, VTOKEN_SELECTOR.withdraw, [1, 0, WALLET, WALLET]),
+        call(vToken, VTOKEN_SELECTOR.redeem, [1, 0, WALLET, WALLET]),
+      ],
+      scope(),
+    );
+    expect([...outflows]).toEqual([[hex64(USDC), 9n]]);
+    for (const bad of [
+      call(vToken, VTOKEN_SELECTOR.deposit, [9, 0, BOB]),
+      call(vToken, VTOKEN_SELECTOR.withdraw, [1, 0, BOB, WALLET]),
+      call(vToken, VTOKEN_SELECTOR.redeem, [1, 0, WALLET, BOB]),
+      call(vToken, SELECTOR.transfer, [BOB, 1, 0]),
+    ])
+      expect(() => grantOutflows([bad], scope())).toThrow(
+        expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }),
+      );
+    // no vToken is pinned on the real networks: there a vToken is no known contract
+    expect(knownContracts({ sandbox: false }).get(hex64(vToken))).toBeUndefined();
   });
 });
 

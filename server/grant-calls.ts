@@ -24,7 +24,7 @@ import { parseFelt } from '../shared/felt.js';
 import type { KnownContract } from '../shared/known-contracts.js';
 import { POOL_SELECTOR } from '../shared/staking.js';
 import { decodeSwapCalldataTail } from '../shared/swap-calldata.js';
-import { VESU_POOL_SELECTOR } from '../shared/vesu.js';
+import { VESU_POOL_SELECTOR, VTOKEN_SELECTOR } from '../shared/vesu.js';
 
 /** SNIP-9 v2 as the paymaster builds it (docs/contracts.md C): the types must be exactly these. */
 const OUTSIDE_EXECUTION_TYPES = {
@@ -179,7 +179,7 @@ export function grantOutflows(
     if (contract === undefined)
       refuse(
         ErrorCode.GRANT_CALL_NOT_ALLOWED,
-        `Call ${index + 1} goes to ${to}, which is not a contract this product uses (tokens, the swap router, staking pools, Vesu pools); a grant does not allow it`,
+        `Call ${index + 1} goes to ${to}, which is not a contract this product uses (tokens, the swap router, staking pools, Vesu pools and their pinned vTokens); a grant does not allow it`,
       );
     const data = call.calldata;
     switch (contract.kind) {
@@ -256,6 +256,23 @@ export function grantOutflows(
           );
         // ModifyPositionParams: collateral_asset, debt_asset, user, …
         return forWallet(data[2], 'a user', contract);
+      }
+      case 'vesu-vtoken': {
+        // ERC-4626: deposit(assets: u256, receiver), withdraw and redeem(u256, receiver, owner);
+        // what leaves the wallet is the asset's approval, charged above
+        if (call.selector === VTOKEN_SELECTOR.deposit)
+          return forWallet(data.length === 3 ? data[2] : undefined, 'a receiver', contract);
+        if (
+          call.selector === VTOKEN_SELECTOR.withdraw ||
+          call.selector === VTOKEN_SELECTOR.redeem
+        ) {
+          forWallet(data.length === 4 ? data[2] : undefined, 'a receiver', contract);
+          return forWallet(data[3], 'an owner', contract);
+        }
+        return refuse(
+          ErrorCode.GRANT_CALL_NOT_ALLOWED,
+          `Call ${index + 1} to ${contract.name} is not one a grant allows (deposit, withdraw, redeem)`,
+        );
       }
       default:
         return refuse(

@@ -6,16 +6,18 @@
  * of these, and an approval only to one that is not a token: the server reads this list, never
  * its own copy.
  *
- * Vesu vTokens are not here: no table pins them yet (a factory answers them), so under a grant a
- * supply or withdrawal through a vToken is refused until one does (docs/decisions.md "Agent
- * grants").
+ * Vesu vTokens are here where one is pinned (shared/vesu.ts `pinnedVToken`: the sandbox's, for
+ * its known pools); the real networks have none pinned yet (docs/decisions.md "Pinned
+ * addresses"), so there a supply or withdrawal through a vToken is refused under a grant
+ * (docs/decisions.md "Agent grants").
  */
 import { SANDBOX_VALIDATORS, STAKING_CONTRACT, validatorsFor } from './staking.js';
 import { ROUTER_ADDRESS } from './swap-calldata.js';
 import { listTokens, NETWORKS, parseAddress, type Token } from './tokens.js';
-import { vesuFor } from './vesu.js';
+import { pinnedVToken, vesuFor } from './vesu.js';
 
-export type KnownContractKind = 'token' | 'router' | 'staking' | 'staking-pool' | 'vesu-pool';
+export type KnownContractKind =
+  'token' | 'router' | 'staking' | 'staking-pool' | 'vesu-pool' | 'vesu-vtoken';
 
 export interface KnownContract {
   kind: KnownContractKind;
@@ -46,8 +48,18 @@ export function knownContracts(options: { sandbox: boolean }): ReadonlyMap<strin
         address: validator.pool,
         name: `the ${validator.name} staking pool`,
       });
-    for (const pool of vesuFor(network)?.pools ?? [])
+    for (const pool of vesuFor(network)?.pools ?? []) {
       add({ kind: 'vesu-pool', address: pool.address, name: `the Vesu ${pool.name} pool` });
+      for (const token of listTokens(network)) {
+        const vToken = pinnedVToken(network, options.sandbox, pool.address, token);
+        if (vToken !== undefined)
+          add({
+            kind: 'vesu-vtoken',
+            address: parseAddress(vToken),
+            name: `the ${token.symbol} vToken of the Vesu ${pool.name} pool`,
+          });
+      }
+    }
   }
   add({ kind: 'router', address: parseAddress(ROUTER_ADDRESS), name: 'the swap router' });
   if (options.sandbox) {

@@ -162,6 +162,18 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     expect(notGrant.doc.error?.code ?? notGrant.stderr).toContain('CONFIG_ERROR');
   }, 120_000);
 
+  it("a supply under a grant: the approval of the sandbox's pinned vToken is charged, the deposit is for the wallet", async () => {
+    const file = join(agent, 'grant-supply.json');
+    await createGrant(file, ['--expires', '1h']);
+    const client = await connect(['--grant', file]);
+    const supplied = await planAndExecute(client, 'plan_supply', { amount: '4', token: 'USDC' });
+    expect(supplied.isError, JSON.stringify(supplied.content)).toBeFalsy();
+    const status = await callTool(client, 'get_status', {});
+    expect(status.structuredContent?.grant).toMatchObject({
+      daily: [{ symbol: 'USDC', amount: '50', spent: '4', left: '46' }],
+    });
+  }, 120_000);
+
   it('revoke: the next signing is GRANT_REVOKED; an expired grant is GRANT_EXPIRED at the server', async () => {
     const file = join(agent, 'grant-revoke.json');
     const id = await createGrant(file, ['--expires', '1h', '--daily', '10 STRK']);
