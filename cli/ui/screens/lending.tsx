@@ -19,21 +19,13 @@ import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { ScreenRows, useUi } from '../context.js';
-import { describeFailure } from '../failure.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
 import { shortAddress } from '../format.js';
-import {
-  Busy,
-  FailureLine,
-  FieldLabel,
-  LABEL_WIDTH,
-  Title,
-  wrappedLines,
-} from '../widgets/layout.js';
+import { FieldLabel, LABEL_WIDTH, ReadStatus, Title, wrappedLines } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -402,26 +394,13 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
     isActive: !review.running,
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
-  const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
   const doc = shown;
   const positions = fitPositions(doc, Math.max(20, columns), rows - FORM_ROWS);
 
   return (
     <Box flexDirection="column">
       <Title>Lending</Title>
-      {loading.status === 'running' && doc === undefined ? (
-        <Busy label="reading positions…" />
-      ) : null}
-      {readFailure ? (
-        <FailureLine
-          failure={readFailure}
-          hint={
-            doc === undefined
-              ? 'Ctrl+R to try again'
-              : 'the positions below are from the last read; Ctrl+R to try again'
-          }
-        />
-      ) : null}
+      <ReadStatus loading={loading} shown={doc !== undefined} busy="reading positions…" />
       {doc !== undefined ? (
         <Box flexDirection="column">
           {positions.lines.map((line, i) => (

@@ -16,10 +16,9 @@ import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
-import { describeFailure } from '../failure.js';
 import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
-import { Busy, FailureLine, FieldLabel, LABEL_WIDTH, Title } from '../widgets/layout.js';
+import { FieldLabel, LABEL_WIDTH, ReadStatus, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
@@ -92,24 +91,15 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     isActive: !review.running,
     wording: { up: 'action', down: 'action', submit: 'review' },
   });
-  const readFailure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
 
   return (
     <Box flexDirection="column">
       <Title>Staking</Title>
-      {loading.status === 'running' && doc === undefined ? (
-        <Busy label="reading validators and positions…" />
-      ) : null}
-      {readFailure ? (
-        <FailureLine
-          failure={readFailure}
-          hint={
-            doc === undefined
-              ? 'Ctrl+R to try again'
-              : 'the positions below are from the last read; Ctrl+R to try again'
-          }
-        />
-      ) : null}
+      <ReadStatus
+        loading={loading}
+        shown={doc !== undefined}
+        busy="reading validators and positions…"
+      />
       {doc !== undefined ? (
         <Box flexDirection="column">
           {doc.positions.length === 0 ? <Text color={theme.muted}>No positions.</Text> : null}

@@ -4,7 +4,8 @@ import Spinner from 'ink-spinner';
 import type { ReactNode } from 'react';
 import wrapAnsi from 'wrap-ansi';
 import { useUi } from '../context.js';
-import type { Failure } from '../failure.js';
+import { describeFailure, type Failure } from '../failure.js';
+import type { TaskState } from '../hooks/use-task.js';
 import { type Action, footerText } from '../keymap.js';
 
 export function Title({ children }: { children: ReactNode }) {
@@ -85,6 +86,39 @@ export function FailureLine({ failure, hint }: { failure: Failure; hint?: string
         {hint ?? failure.next}
       </Text>
     </Box>
+  );
+}
+
+/**
+ * Where a screen's periodic read stands (hooks/use-periodic-read.ts), above what it shows: busy
+ * while the first read runs, and a failed read's refusal, saying whether what is shown is the last
+ * read's. Lending and Staking share it.
+ */
+export function ReadStatus({
+  loading,
+  shown,
+  busy,
+}: {
+  loading: TaskState<unknown>;
+  /** whether an earlier read is on the screen */
+  shown: boolean;
+  busy: string;
+}) {
+  const failure = loading.status === 'failed' ? describeFailure(loading.error) : undefined;
+  return (
+    <>
+      {loading.status === 'running' && !shown ? <Busy label={busy} /> : null}
+      {failure ? (
+        <FailureLine
+          failure={failure}
+          hint={
+            shown
+              ? 'the positions below are from the last read; Ctrl+R to try again'
+              : 'Ctrl+R to try again'
+          }
+        />
+      ) : null}
+    </>
   );
 }
 
