@@ -165,7 +165,9 @@ describe('grantOutflows', () => {
   });
 
   it("a pinned vToken (the sandbox's): deposit, withdraw and redeem for the wallet; the asset's approval is the outflow", () => {
-    const vToken = BigInt(sandboxVTokenAddress('USDC'));
+    const vToken = BigInt(
+      sandboxVTokenAddress('mainnet', { symbol: 'USDC', address: hex64(USDC) }),
+    );
     const outflows = grantOutflows(
       [
         call(USDC, SELECTOR.approve, [vToken, 9, 0]),

@@ -70,22 +70,47 @@ const ADDRESS_BOUND = 2n ** 251n - 256n;
  * older copy whose Pedersen tables would be built for this one hash; docs/decisions.md "Hashing
  * once per command"). shared/starknet.test.ts holds it equal to starknet.js's.
  */
+/**
+ * The address `deploy_syscall(classHash, salt, calldata, deploy_from_zero = false)` gives a contract
+ * deployed by `deployer` (0 for a counterfactual account): starknet.js's
+ * calculateContractAddressFromHash — Pedersen over [prefix, deployer, salt, class hash,
+ * Pedersen(calldata)], reduced below 2^251 − 256 — computed with @scure/starknet's Pedersen, the
+ * curve code the client has loaded already (starknet.js pins an older copy whose Pedersen tables
+ * would be built for these few hashes; docs/decisions.md "Hashing once per command").
+ * shared/starknet.test.ts holds it equal to starknet.js's.
+ */
+export function deployedAddress(
+  deployer: bigint,
+  salt: bigint,
+  classHash: bigint,
+  calldata: readonly bigint[],
+): string {
+  // bigint in, 0x-hex out
+  const calldataHash = computeHashOnElements([...calldata]) as string;
+  const raw = computeHashOnElements([
+    CONTRACT_ADDRESS_PREFIX,
+    deployer,
+    salt,
+    classHash,
+    BigInt(calldataHash),
+  ]) as string;
+  return feltHex(BigInt(raw) % ADDRESS_BOUND);
+}
+
+/**
+ * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
+ * deployer 0), computed once per key (deployedAddress).
+ */
 export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
   const known = addresses.get(pubkey);
   if (known !== undefined) return known;
-  // bigint in, 0x-hex out
-  const calldataHash = computeHashOnElements(
-    argentAccountConstructorCalldata(pubkey).map(BigInt),
-  ) as string;
-  const raw = computeHashOnElements([
-    CONTRACT_ADDRESS_PREFIX,
+  const address = deployedAddress(
     0n,
     BigInt(pubkey),
     BigInt(ARGENT_X_V050_CLASS_HASH),
-    BigInt(calldataHash),
-  ]) as string;
-  const address = feltHex(BigInt(raw) % ADDRESS_BOUND);
+    argentAccountConstructorCalldata(pubkey).map(BigInt),
+  );
   if (addresses.size >= ADDRESS_CACHE_MAX)
     addresses.delete(addresses.keys().next().value as string);
   addresses.set(pubkey, address);

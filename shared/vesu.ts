@@ -16,10 +16,11 @@
  * value: i257 } and i257 = { abs: u256 (low, high), is_negative: bool } → 4 felts per Amount.
  * Collateral > 0 deposits, < 0 withdraws; debt > 0 borrows, < 0 repays (clamped to the debt).
  */
-import { shortString } from 'starknet';
+import { byteArray } from 'starknet';
 import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
-import { selectorsOf } from './erc20.js';
+import { selectorOf, selectorsOf } from './erc20.js';
+import { deployedAddress } from './starknet.js';
 import { addressToBigInt, parseAddress, type Network } from './tokens.js';
 
 export interface VesuPool {
@@ -38,6 +39,12 @@ export interface VesuDeployment {
   /** the pool the commands use without `--pool` */
   defaultPool: string;
   /**
+   * the assets the deployment file lists, in its order: vesu-v2's deploy script gives each asset's
+   * vToken the first other one as its `debt_asset` (lib/config.mainnet.ts), so these are the
+   * candidates a vToken's deploy address is checked with (vTokenDeployedBy)
+   */
+  assets: readonly string[];
+  /**
    * the deployment's oracle as its deployment file names it, where one does (the client asks the
    * pool's `oracle()` view; a sandbox shaped like the network deploys its oracle here)
    */
@@ -51,6 +58,17 @@ const DEPLOYMENTS: Readonly<Record<Network, VesuDeployment | undefined>> = Objec
     poolFactory: parseAddress('0x3760f903a37948f97302736f89ce30290e45f441559325026842b7a6fb388c0'),
     pools: Object.freeze([Object.freeze({ name: 'Prime', address: PRIME })]),
     defaultPool: 'Prime',
+    // vesuxyz/vesu-v2 deployment.json @ d4b21c8c8275f3c3e25cbc91195efdbf21abbd19
+    assets: Object.freeze(
+      [
+        '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7',
+        '0x03fe2b97c1fd336e750087d68b9b867997fd64a2661ff3ca5a7c771641e8e7ac',
+        '0x053c91253bc9682c04929ca02ed00b3e423f6710d2ee7e0d5ebb06f3ecf368a8',
+        '0x068f5c6a61780768455de69077e07e89787839bf8166decfbf92b645209c0fb8',
+        '0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d',
+        '0x0057912720381af14b0e5c87aa4718ed5e527eab60b3801ebf702ab09139e38b',
+      ].map((a) => parseAddress(a)),
+    ),
   }),
   // vesuxyz/vesu-v2 deployment-sepolia.json @ f4d1eed62924f44b6ccc492b2059aa9be909c503; the same
   // factory and pool as starkzap's Vesu SN_SEPOLIA preset (on-chain pool name "WBTC Prime Sepolia")
@@ -63,18 +81,143 @@ const DEPLOYMENTS: Readonly<Record<Network, VesuDeployment | undefined>> = Objec
       }),
     ]),
     defaultPool: 'WBTC Prime Sepolia',
+    assets: Object.freeze(
+      [
+        '0x04861ba938aed21f2cd7740acd3765ac4d2974783a3218367233de0153490cb6',
+        '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343',
+      ].map((a) => parseAddress(a)),
+    ),
     oracle: parseAddress('0x6df962cf92b281dfe2a400e241b8f3da07339698add3303f66664f7880ae880'),
   }),
 });
 
+/** A Cairo ByteArray's serialisation: full 31-byte words (count first), pending word, its length. */
+export function byteArrayFelts(text: string): bigint[] {
+  const encoded = byteArray.byteArrayFromString(text);
+  return [
+    BigInt(encoded.data.length),
+    ...encoded.data.map((word) => BigInt(word)),
+    BigInt(encoded.pending_word),
+    BigInt(encoded.pending_word_len),
+  ];
+}
+
 /**
- * The sandbox's vToken of a registry symbol: a label, never a real address (sandbox/chain/vesu.ts
- * deploys its vTokens here; the client pins them for a sandbox shaped like any network).
+ * Where Vesu v2's PoolFactory puts a vToken: `create_v_token` deploys it with
+ * `deploy_syscall(v_token_class_hash, salt 0, [name, symbol, pool, asset, debt_asset], false)`
+ * (vesuxyz/vesu-v2 src/pool_factory.cairo @ d4b21c8c; `name` and `symbol` are ByteArrays, as the
+ * vToken's own `name()`/`symbol()` answer them). The address binds its deployer: no one but the
+ * factory can put a contract there (docs/decisions.md "A vToken is checked by its deploy address").
  */
-export const sandboxVTokenAddress = (symbol: string): string =>
-  parseAddress(
-    `0x${BigInt(shortString.encodeShortString(`SANDBOX_VTOKEN_${symbol}`)).toString(16)}`,
+export function vTokenAddress(input: {
+  factory: string;
+  classHash: bigint;
+  name: readonly bigint[];
+  symbol: readonly bigint[];
+  pool: string;
+  asset: string;
+  debtAsset: string;
+}): string {
+  return deployedAddress(BigInt(input.factory), 0n, input.classHash, [
+    ...input.name,
+    ...input.symbol,
+    BigInt(input.pool),
+    BigInt(input.asset),
+    BigInt(input.debtAsset),
+  ]);
+}
+
+/**
+ * Whether `vToken` is the address the network's pinned PoolFactory deploys for `asset` in `pool`,
+ * given the class, name and symbol the vToken answers (whatever the node says of them: the address
+ * is the proof, since only the factory deploys there, and it binds the pool and the asset, which
+ * come from the pins and the registry, not from the node). The debt asset is not readable (the
+ * vToken keeps it in storage with no view): each of the deployment's assets and `also` (the
+ * registry's tokens) is tried, as vesu-v2's deploy script takes it from the deployment's assets.
+ */
+export function vTokenDeployedBy(
+  network: Network,
+  facts: { classHash: bigint; name: readonly bigint[]; symbol: readonly bigint[] },
+  pool: string,
+  asset: string,
+  vToken: string,
+  also: readonly string[] = [],
+): boolean {
+  const deployment = DEPLOYMENTS[network];
+  if (deployment === undefined) return false;
+  const target = BigInt(vToken);
+  const candidates = new Set(
+    [...deployment.assets, ...also].map((a) => BigInt(a)).filter((a) => a !== BigInt(asset)),
   );
+  for (const debt of candidates) {
+    const address = vTokenAddress({
+      factory: deployment.poolFactory,
+      ...facts,
+      pool,
+      asset,
+      debtAsset: `0x${debt.toString(16)}`,
+    });
+    if (BigInt(address) === target) return true;
+  }
+  return false;
+}
+
+/** The class hash the sandbox's vTokens are deployed with (a label: the sandbox's own class). */
+export const SANDBOX_VTOKEN_CLASS_HASH = selectorOf('sandbox::vesu_v_token');
+
+/** The name and symbol the sandbox's factory gives the vToken of a registry symbol. */
+export const sandboxVTokenWords = (symbol: string): { name: string; symbol: string } => ({
+  name: `Vesu ${symbol}`,
+  symbol: `v${symbol}`,
+});
+
+/**
+ * The sandbox's vToken of `asset` (a registry token) in a known pool (the default one unless
+ * named) of the network it is shaped like: where the network's PoolFactory would deploy it (vTokenAddress) with the sandbox's
+ * class, words and, as vesu-v2's deploy script does, the deployment's first other asset as its
+ * debt asset — so the client's deploy-address check holds for the sandbox as for the real pools.
+ */
+export function sandboxVTokenAddress(
+  network: Network,
+  asset: { symbol: string; address: string },
+  poolAddress?: string,
+): string {
+  const key = `${network}:${poolAddress ?? ''}:${asset.symbol}:${asset.address}`;
+  const known = sandboxVTokens.get(key);
+  if (known !== undefined) return known;
+  const address = computeSandboxVToken(network, asset, poolAddress);
+  sandboxVTokens.set(key, address);
+  return address;
+}
+
+/** The sandbox's vToken addresses already computed (a dozen Pedersen hashes each; few keys). */
+const sandboxVTokens = new Map<string, string>();
+
+function computeSandboxVToken(
+  network: Network,
+  asset: { symbol: string; address: string },
+  poolAddress?: string,
+): string {
+  const deployment = DEPLOYMENTS[network];
+  const pool =
+    poolAddress === undefined
+      ? deployment?.pools.find((p) => p.name === deployment.defaultPool)
+      : { address: poolAddress };
+  if (deployment === undefined || pool === undefined)
+    throw new Error(`no Vesu deployment on ${network}`);
+  const debtAsset = deployment.assets.find((a) => BigInt(a) !== BigInt(asset.address));
+  if (debtAsset === undefined) throw new Error(`no debt asset for ${asset.symbol} on ${network}`);
+  const words = sandboxVTokenWords(asset.symbol);
+  return vTokenAddress({
+    factory: deployment.poolFactory,
+    classHash: SANDBOX_VTOKEN_CLASS_HASH,
+    name: byteArrayFelts(words.name),
+    symbol: byteArrayFelts(words.symbol),
+    pool: pool.address,
+    asset: asset.address,
+    debtAsset,
+  });
+}
 
 /**
  * vTokens pinned per pool address (lower-case canonical) and asset address, where a source the
@@ -100,7 +243,7 @@ export function pinnedVToken(
   const poolKey = parseAddress(pool);
   if (sandbox) {
     const known = DEPLOYMENTS[network]?.pools.some((p) => BigInt(p.address) === BigInt(poolKey));
-    return known === true ? sandboxVTokenAddress(asset.symbol) : undefined;
+    return known === true ? sandboxVTokenAddress(network, asset, poolKey) : undefined;
   }
   return PINNED_VTOKENS[network][poolKey]?.[parseAddress(asset.address)];
 }

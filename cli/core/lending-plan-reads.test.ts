@@ -12,7 +12,13 @@ import { RpcError } from 'starknet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { feltHex } from '../../shared/felt.js';
-import { resolveToken, type Token } from '../../shared/tokens.js';
+import { listTokens, resolveToken, type Token } from '../../shared/tokens.js';
+import {
+  byteArrayFelts,
+  SANDBOX_VTOKEN_CLASS_HASH,
+  sandboxVTokenAddress,
+  sandboxVTokenWords,
+} from '../../shared/vesu.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
 import {
@@ -26,7 +32,12 @@ import {
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);
-const reader = { address: ACCOUNT, network: 'mainnet' } as unknown as ChainReader;
+/** the node's class hash of every vToken (the sandbox's label: the vTokens are where it puts them) */
+const reader = {
+  address: ACCOUNT,
+  network: 'mainnet',
+  provider: { getClassHashAt: () => Promise.resolve(feltHex(SANDBOX_VTOKEN_CLASS_HASH)) },
+} as unknown as ChainReader;
 const pool = lendingPool('mainnet');
 const ETH = resolveToken('mainnet', 'ETH');
 const USDC = resolveToken('mainnet', 'USDC');
@@ -34,8 +45,10 @@ const DAI = resolveToken('mainnet', 'DAI');
 const SCALE = 10n ** 18n;
 const U128 = 1n << 128n;
 const u256 = (v: bigint): bigint[] => [v % U128, v / U128];
-/** each listed asset's vToken: its address + 1 */
-const vTokenOf = (token: Token): bigint => BigInt(token.address) + 1n;
+/** each listed asset's vToken: where the factory deploys it (shared/vesu.ts vTokenAddress) */
+const vTokenOf = (token: Token): bigint => BigInt(sandboxVTokenAddress('mainnet', token));
+const tokenAt = (asset: bigint): Token | undefined =>
+  listTokens('mainnet').find((t) => BigInt(t.address) === asset);
 const PLANTED = 0xbad0n;
 
 const reverted = (): RpcError =>
@@ -143,7 +156,13 @@ function scripted(node: Node): { views: Viewer; rounds: ViewCall[][] } {
         case 'debt_caps':
           throw new Error(`${call.entrypoint} is Vesu v1's: v2's pool has no such view`);
       }
-    if (call.entrypoint === 'v_token_for_asset') return [listed(b) ? b + 1n : 0n];
+    if (call.entrypoint === 'v_token_for_asset') {
+      const token = tokenAt(b);
+      return [listed(b) && token !== undefined ? vTokenOf(token) : 0n];
+    }
+    const named = listTokens('mainnet').find((t) => vTokenOf(t) === at);
+    if (named !== undefined && (call.entrypoint === 'name' || call.entrypoint === 'symbol'))
+      return byteArrayFelts(sandboxVTokenWords(named.symbol)[call.entrypoint]);
     const s = node.supply?.get(at) ?? { shares: 0n, worth: 0n, perShare: 10n ** 6n };
     switch (call.entrypoint) {
       case 'balance_of':
@@ -416,7 +435,9 @@ describe('readVToken (a supply plan)', () => {
       vTokens: await loadVTokenHints(d, 'mainnet'),
     });
     expect(vToken).toBe(feltHex(vTokenOf(USDC)));
-    expect(node.rounds).toHaveLength(1);
+    // the factory, then the vToken's class, name and symbol (its deploy address checked)
+    expect(node.rounds).toHaveLength(2);
+    expect(node.rounds[1]?.map((c) => c.entrypoint)).toEqual(['name', 'symbol']);
     expect(await hintOf(d, USDC)).toBe(vToken);
   });
 });

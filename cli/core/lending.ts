@@ -28,6 +28,7 @@ import { batchedViews, type Viewer } from './chain/views.js';
 import type { Endpoints } from './endpoints.js';
 import { sessionReader } from './execution.js';
 import { networkAllows } from './actions/rules.js';
+import { checkVTokenOrigin } from './vtoken-origin.js';
 import { marketRates, percentWords } from './lending-rates.js';
 import { loadVTokenHints } from './vtoken-hints.js';
 import {
@@ -540,7 +541,9 @@ const noVToken = (pool: VesuPool, token: Token): AppError =>
 
 /**
  * The vToken of `token` in `pool` (the factory's `v_token_for_asset`); NOT listed refused. The
- * answer is kept as the asset's hint (a later withdrawal asks its shares in its first round).
+ * answer is kept as the asset's hint (a later withdrawal asks its shares in its first round). A
+ * known pool's vToken is then checked by its deploy address (vtoken-origin.ts, one more round):
+ * a supply approves it.
  */
 export async function readVToken(
   reader: ChainReader,
@@ -561,6 +564,8 @@ export async function readVToken(
     if (options.vTokens !== undefined && options.vTokens.get(pool.address, token.address) !== named)
       await options.vTokens.putOne(pool.address, token.address, named);
     if (named === undefined) throw noVToken(pool, token);
+    // an approve goes to it: a known pool's vToken must be where its factory deploys it
+    if (pool.unknown !== true) await checkVTokenOrigin(reader, views, pool, token, named);
     return named;
   });
 }

@@ -24,7 +24,7 @@
  *
  * State lives in the ledger's records (ledger.ts), so a reverted transaction leaves it untouched.
  */
-import { byteArray, shortString } from 'starknet';
+import { shortString } from 'starknet';
 import {
   APPROVAL_EVENT_KEY,
   selectorOf,
@@ -42,7 +42,10 @@ import {
   VESU_ORACLE_SELECTOR,
   VESU_POOL_SELECTOR,
   VESU_SCALE,
+  SANDBOX_VTOKEN_CLASS_HASH,
+  byteArrayFelts,
   sandboxVTokenAddress,
+  sandboxVTokenWords,
   vesuFor,
   VTOKEN_SELECTOR,
 } from '../../shared/vesu.js';
@@ -186,7 +189,7 @@ const ASSET_FOR_V_TOKEN_SELECTOR = selectorOf('asset_for_v_token');
 /** The pool's liquidation (the sandbox's liquidator calls it; the client reads its event). */
 export const LIQUIDATE_POSITION_SELECTOR = selectorOf('liquidate_position');
 export const VESU_POOL_CLASS_HASH = selectorOf('sandbox::vesu_pool');
-export const VTOKEN_CLASS_HASH = selectorOf('sandbox::vesu_v_token');
+export const VTOKEN_CLASS_HASH = SANDBOX_VTOKEN_CLASS_HASH;
 export const VESU_ORACLE_CLASS_HASH = selectorOf('sandbox::vesu_oracle');
 export const VESU_FACTORY_CLASS_HASH = selectorOf('sandbox::vesu_pool_factory');
 
@@ -272,7 +275,9 @@ export function listedAssets(setup: VesuSetup = MAINNET): ListedAsset[] {
       token,
       address: BigInt(token.address),
       scale: 10n ** BigInt(token.decimals),
-      vToken: BigInt(sandboxVTokenAddress(symbol)),
+      vToken: BigInt(
+        sandboxVTokenAddress(setup.network, token, parseAddress(`0x${setup.pool.toString(16)}`)),
+      ),
     };
   });
 }
@@ -1022,11 +1027,11 @@ export class VTokenContract implements Contract {
 
   /** ERC20Metadata: the name and symbol the factory gave the vToken (ByteArray in the ABI). */
   get name(): string {
-    return `Vesu ${this.asset.token.symbol}`;
+    return sandboxVTokenWords(this.asset.token.symbol).name;
   }
 
   get symbol(): string {
-    return `v${this.asset.token.symbol}`;
+    return sandboxVTokenWords(this.asset.token.symbol).symbol;
   }
 
   #key(what: string): string {
@@ -1304,17 +1309,6 @@ export class VTokenContract implements Contract {
         throw new EntryPointNotFound(selector);
     }
   }
-}
-
-/** A Cairo ByteArray's serialisation: full 31-byte words (count first), pending word, its length. */
-export function byteArrayFelts(text: string): bigint[] {
-  const encoded = byteArray.byteArrayFromString(text);
-  return [
-    BigInt(encoded.data.length),
-    ...encoded.data.map((word) => BigInt(word)),
-    BigInt(encoded.pending_word),
-    BigInt(encoded.pending_word_len),
-  ];
 }
 
 export class VesuFactoryContract implements Contract {

@@ -1,0 +1,140 @@
+/**
+ * A known pool's vToken is checked by its deploy address (vtoken-origin.ts, shared/vesu.ts
+ * vTokenDeployedBy): the address Vesu v2's PoolFactory gives `create_v_token` — deploy_syscall with
+ * salt 0 and [name, symbol, pool, asset, debt_asset] — recomputed here with starknet.js's own
+ * calculateContractAddressFromHash, so the rule is held to the library, not to itself.
+ */
+import { CallData, byteArray, hash } from 'starknet';
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '../../shared/errors.js';
+import { feltHex } from '../../shared/felt.js';
+import { resolveToken } from '../../shared/tokens.js';
+import { vesuFor, vTokenAddress, vTokenDeployedBy } from '../../shared/vesu.js';
+import type { ChainReader } from './chain/account.js';
+import type { ViewCall } from './chain/views.js';
+import { lendingPool } from './lending.js';
+import { checkVTokenOrigin } from './vtoken-origin.js';
+
+const mainnet = vesuFor('mainnet');
+if (mainnet === undefined) throw new Error('mainnet has a Vesu deployment');
+const pool = lendingPool('mainnet');
+const USDC = resolveToken('mainnet', 'USDC');
+const ETH = resolveToken('mainnet', 'ETH');
+const CLASS = 0x1234abcdn;
+const words = (text: string): bigint[] =>
+  CallData.compile([byteArray.byteArrayFromString(text)]).map(BigInt);
+const NAME = words('Vesu Prime USDC');
+const SYMBOL = words('vUSDC');
+
+/** The real vToken of USDC: its debt asset is ETH, the deployment's first other asset. */
+const real = hash.calculateContractAddressFromHash(
+  0,
+  feltHex(CLASS),
+  [...NAME, ...SYMBOL, BigInt(pool.address), BigInt(USDC.address), BigInt(ETH.address)].map((f) =>
+    feltHex(f),
+  ),
+  mainnet.poolFactory,
+);
+
+describe('vTokenAddress (the PoolFactory’s create_v_token)', () => {
+  it('is starknet.js’s deploy address with the factory as deployer and salt 0', () => {
+    expect(
+      BigInt(
+        vTokenAddress({
+          factory: mainnet.poolFactory,
+          classHash: CLASS,
+          name: NAME,
+          symbol: SYMBOL,
+          pool: pool.address,
+          asset: USDC.address,
+          debtAsset: ETH.address,
+        }),
+      ),
+    ).toBe(BigInt(real));
+  });
+
+  it('holds for the factory’s address, whichever listed asset is the debt asset', () => {
+    const facts = { classHash: CLASS, name: NAME, symbol: SYMBOL };
+    expect(vTokenDeployedBy('mainnet', facts, pool.address, USDC.address, real)).toBe(true);
+    // another asset, another pool, another class or other words: another address
+    expect(vTokenDeployedBy('mainnet', facts, pool.address, ETH.address, real)).toBe(false);
+    expect(vTokenDeployedBy('mainnet', facts, feltHex(0x9001n), USDC.address, real)).toBe(false);
+    expect(
+      vTokenDeployedBy(
+        'mainnet',
+        { ...facts, classHash: CLASS + 1n },
+        pool.address,
+        USDC.address,
+        real,
+      ),
+    ).toBe(false);
+    expect(
+      vTokenDeployedBy(
+        'mainnet',
+        { ...facts, symbol: words('vUSDT') },
+        pool.address,
+        USDC.address,
+        real,
+      ),
+    ).toBe(false);
+    // an address the node chose
+    expect(vTokenDeployedBy('mainnet', facts, pool.address, USDC.address, feltHex(0xbadn))).toBe(
+      false,
+    );
+  });
+});
+
+/** A node that answers the vToken's class, name and symbol as told. */
+function node(answers: { classHash: unknown; name: bigint[]; symbol: bigint[] }) {
+  const asked: ViewCall[] = [];
+  const reader = {
+    network: 'mainnet',
+    provider: { getClassHashAt: () => Promise.resolve(answers.classHash) },
+  } as unknown as ChainReader;
+  const views = (call: ViewCall): Promise<bigint[]> => {
+    asked.push(call);
+    return Promise.resolve(call.entrypoint === 'name' ? answers.name : answers.symbol);
+  };
+  return { reader, views, asked };
+}
+
+describe('checkVTokenOrigin', () => {
+  it('passes the factory’s vToken, asking its class, name and symbol', async () => {
+    const n = node({ classHash: feltHex(CLASS), name: NAME, symbol: SYMBOL });
+    await checkVTokenOrigin(n.reader, n.views, pool, USDC, real);
+    expect(n.asked.map((c) => [c.contractAddress, c.entrypoint])).toEqual([
+      [real, 'name'],
+      [real, 'symbol'],
+    ]);
+  });
+
+  it('refuses an address the node chose, whatever it says of its class and words', async () => {
+    const n = node({ classHash: feltHex(CLASS), name: NAME, symbol: SYMBOL });
+    const error: unknown = await checkVTokenOrigin(
+      n.reader,
+      n.views,
+      pool,
+      USDC,
+      feltHex(0xbadn),
+    ).catch((e: unknown) => e);
+    expect(isAppError(error) && error.code).toBe('PINNED_ADDRESS_MISMATCH');
+    expect(isAppError(error) && error.details).toMatchObject({
+      token: 'USDC',
+      reason: 'not-deployed-by-factory',
+    });
+  });
+
+  it('a garbled class hash or ByteArray is a chain error, never a pass', async () => {
+    for (const answers of [
+      { classHash: 'not hex', name: NAME, symbol: SYMBOL },
+      { classHash: feltHex(CLASS), name: [2n, 1n], symbol: SYMBOL },
+      { classHash: feltHex(CLASS), name: NAME, symbol: [99n, ...SYMBOL.slice(1)] },
+    ]) {
+      const n = node(answers);
+      const error: unknown = await checkVTokenOrigin(n.reader, n.views, pool, USDC, real).catch(
+        (e: unknown) => e,
+      );
+      expect(isAppError(error) && error.code).toBe('CHAIN_ERROR');
+    }
+  });
+});
