@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectorOf } from '../shared/erc20.js';
+import { byteArrayFelts } from '../shared/vesu.js';
 import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
 import { tempHome } from './helpers/process.js';
@@ -160,8 +161,13 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
   describe('a node that answers another vToken; a pool named by address that is not a known one', () => {
     let proxy: Server;
     const vTokenSelector = `0x${selectorOf('v_token_for_asset').toString(16)}`;
-    /** lie: the factory's answers name ATTACKER; alias: UNKNOWN_POOL is answered as Prime */
-    let mode: 'lie' | 'alias' = 'lie';
+    const symbolSelector = `0x${selectorOf('symbol').toString(16)}`;
+    /**
+     * lie: the factory's answers name ATTACKER; alias: UNKNOWN_POOL is answered as Prime; rename:
+     * every `symbol()` answer says "vUSDT" (the real vToken, then, is not where the factory would
+     * deploy a vToken so named)
+     */
+    let mode: 'lie' | 'alias' | 'rename' = 'lie';
     const UNKNOWN_POOL = '0x1234';
     const PRIME = '0x451fe483d5921a2919ddd81d0de6696669bccdacd859f72a4fba7656b97c3b5';
     const alias = (request: unknown): void => {
@@ -205,6 +211,12 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
               ) => {
                 const selector = request.params?.request?.entry_point_selector;
                 if (
+                  mode === 'rename' &&
+                  selector !== undefined &&
+                  BigInt(selector) === BigInt(symbolSelector)
+                )
+                  reply.result = byteArrayFelts('vUSDT').map((f) => `0x${f.toString(16)}`);
+                if (
                   mode === 'lie' &&
                   selector !== undefined &&
                   BigInt(selector) === BigInt(vTokenSelector)
@@ -245,6 +257,27 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
       expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
       const history = await cli(home, ['history', '--sandbox', '--json']);
       expect(JSON.stringify(history.doc)).not.toMatch(/supply/i);
+    }, 120_000);
+
+    it("supply: a vToken that is not where the pool's factory deploys it is refused (its deploy address checked); no approve", async () => {
+      mode = 'rename';
+      try {
+        const home = await freshHome('oracle-deploy-address@example.com');
+        const port = (proxy.address() as { port: number }).port;
+        const file = join(home, 'sandbox.json');
+        const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        writeFileSync(file, JSON.stringify({ ...doc, rpcUrl: `http://127.0.0.1:${port}/rpc` }));
+        const r = await cli(home, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
+        expect(r.doc.error, JSON.stringify(r.doc)).toMatchObject({
+          code: 'PINNED_ADDRESS_MISMATCH',
+          details: { token: 'USDC', reason: 'not-deployed-by-factory' },
+        });
+        expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
+        const history = await cli(home, ['history', '--sandbox', '--json']);
+        expect(JSON.stringify(history.doc)).not.toMatch(/supply/i);
+      } finally {
+        mode = 'lie';
+      }
     }, 120_000);
 
     it("supply to a pool named by address that is not a known one: the plan says so and needs 'unknown-pool'", async () => {
