@@ -32,10 +32,11 @@ export async function cli(home: string, args: string[]): Promise<CliResult> {
 }
 
 export async function signIn(home: string, email: string): Promise<Doc> {
-  expect((await cli(home, ['login', email, '--sandbox', '--json'])).code).toBe(0);
+  const login = await cli(home, ['login', email, '--sandbox', '--json']);
+  expect(login.code, login.stdout + login.stderr).toBe(0);
   const code = (await cli(home, ['sandbox', 'outbox', email, '--json'])).doc.code as string;
   const verified = await cli(home, ['verify', email, code, '--sandbox', '--json']);
-  expect(verified.code).toBe(0);
+  expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   return verified.doc;
 }
 
