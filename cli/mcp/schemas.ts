@@ -4,6 +4,7 @@
  * the fields an agent acts on are typed, the rest of the core's documents passes through.
  */
 import * as z from 'zod';
+import { POSITION_ACTIONS } from '../core/actions/legs/types.js';
 
 const text = (max: number) => z.string().min(1).max(max);
 export const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
@@ -122,7 +123,7 @@ export const LegView = z.discriminatedUnion('type', [
   }),
   z.looseObject({
     type: z.literal('position'),
-    action: z.enum(['borrow', 'repay', 'close', 'add-collateral', 'withdraw-collateral']),
+    action: z.enum(POSITION_ACTIONS),
     pool: LegPool,
     collateralToken: LegTokenRef,
     debtToken: LegTokenRef,

@@ -149,9 +149,11 @@ export function planOf(
     sandbox: true,
     account: ACCOUNT,
     router: ROUTER_ADDRESS,
-    swaps,
-    sends,
-    legs,
+    legs: [
+      ...swaps.map((swap) => ({ type: 'swap' as const, swap })),
+      ...sends.map((transfer) => ({ type: 'transfer' as const, transfer })),
+      ...legs,
+    ],
   });
 }
 

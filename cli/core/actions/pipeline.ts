@@ -25,6 +25,8 @@ import type { VTokenHints } from '../lending.js';
 import type { AcknowledgmentId } from './acknowledgments.js';
 import type { GasQuote } from './checks.js';
 import type { PlanDocument } from './document.js';
+import type { PlannedLeg } from './legs/index.js';
+import type { LegPlan } from './legs/types.js';
 import type { ActionPlan } from './plan.js';
 import type { RebalanceRequest } from './rebalance.js';
 
@@ -128,6 +130,17 @@ export interface StakeSpec {
   token?: string | undefined;
   validator: string;
 }
+
+/**
+ * A kind's checks after the legs' reads, before the build (docs/architecture.md "Adding a leg
+ * type"): the request, its legs as read (in call order) and the plan around them (the oracle's
+ * prices included). Throws a stable code to refuse; nothing has been built or signed.
+ */
+export type AfterReads<R extends ActionRequest = ActionRequest> = (
+  request: R,
+  legs: readonly PlannedLeg[],
+  plan: LegPlan,
+) => void;
 
 export interface PlanOptions {
   slippageBps?: number | undefined;

@@ -32,7 +32,7 @@ import {
   type VesuPool,
 } from './lending-common.js';
 import type { PositionEffect } from './types.js';
-import type { LegType } from './types.js';
+import type { LegType, PositionAction } from './types.js';
 import { asOfWords, exact, legAmount, shortAddress } from './words.js';
 
 /** Repay all: the approve covers the debt read plus 1/1000 (plus 1 unit) for the interest until it runs. */
@@ -40,7 +40,7 @@ export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
 
 export interface PositionLeg {
   type: 'position';
-  action: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral';
+  action: PositionAction;
   pool: VesuPool;
   collateral: Token;
   debt: Token;
