@@ -3,8 +3,9 @@
  * Starknet JSON-RPC URL for reads, the session's execution account (its signer posts to our
  * /sign/hash, its paymaster client to our /paymaster), and the paymaster build with the fee
  * choice — sponsored when the server offers it, else default mode paying gas in the gas token.
- * Shared by `send` (funds.ts) and the swaps (swap/flow.ts). The chain library (starknet.js) is
- * imported when a function runs, so commands that never sign stay light.
+ * Shared by every action kind (actions/plan-action.ts builds, actions/execute.ts signs). The
+ * chain library (starknet.js) is imported when a function runs, so commands that never sign stay
+ * light.
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';

@@ -9,7 +9,7 @@
  * a repay — exact for an amount; for "all" the debt read plus
  * REPAY_ALL_MARGIN (interest accrues per second until it runs), cleared to 0 right after, so no
  * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
- * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
+ * max LTV and limits (legs/position-read.ts), which give the health factor before → after, checked
  * there (≤ 1 refused, below the margin acknowledged: lending-common.ts). Effects: the collateral
  * deposited and the repay's bound leave (for "all", a bound: the debt read is what it is expected
  * to take); the borrowed amount arrives exactly, withdrawn collateral at least as read. Its terms

@@ -45,7 +45,7 @@ export interface OutEffect {
   expectedAsOf?: number | undefined;
   /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
-   * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one
+   * sent: the caps value the outflow with it (caps.ts planOutflows, value.ts); absent, they ask for one
    */
   quotedPrice?: unknown;
   /** the route the leg exchanges the amount on (a swap's), whose output values it (value.ts) */
@@ -224,7 +224,7 @@ export interface LegType<L> {
   verify(leg: L, calls: readonly ChainCall[], at: number, index: number, plan: LegPlan): number;
   effects(leg: L, plan: LegPlan): Effects;
   /**
-   * its rules on the leg as built, applied again when the plan is built (plan.ts checkPlanShape):
+   * its rules on the leg as built, applied again when the plan is built (plan.ts buildPlan):
    * a leg a request names as it is signed (a transfer) is held to the same rules before any
    * request (its LegSource.check); returns it normalised
    */
