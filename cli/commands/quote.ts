@@ -32,7 +32,7 @@ tokens are symbols (ETH, STRK, USDC, USDC.e, USDT, DAI, WBTC) or addresses.
                       received, price impact, route, gas, slippage, network, sandbox
 `;
 
-export interface QuoteOptions {
+interface QuoteOptions {
   pairs: PairSpec[];
   /** --pairs was used: the multi-swap rules apply even to the count */
   multi: boolean;

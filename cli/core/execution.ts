@@ -87,7 +87,7 @@ export async function openExecutionAccount(
 }
 
 /** The chain library's execution stages as the core's typed progress events. */
-export function executionProgress(call: CallOptions): (event: ExecutionProgress) => void {
+function executionProgress(call: CallOptions): (event: ExecutionProgress) => void {
   return (event) => {
     const emit = call.onProgress;
     if (emit === undefined) return;

@@ -7,7 +7,7 @@
 import type { HistoryEntry } from '../core/history.js';
 import type { ListedEntry } from '../core/history-view.js';
 
-export const CSV_HEADER = [
+const CSV_HEADER = [
   'time',
   'kind',
   'network',

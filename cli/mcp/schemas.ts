@@ -7,11 +7,11 @@ import * as z from 'zod';
 import { POSITION_ACTIONS } from '../core/actions/legs/types.js';
 
 const text = (max: number) => z.string().min(1).max(max);
-export const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
+const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
 export const Amount = text(40).describe(
   'a decimal amount in token units, exact ("1.5"); no signs or exponents',
 );
-export const Address = text(80).describe('a Starknet address, 0x + hex');
+const Address = text(80).describe('a Starknet address, 0x + hex');
 export const Email = text(254).describe("the person's e-mail address");
 
 export const Pair = z.strictObject({ amount: Amount, from: TokenName, to: TokenName });

@@ -44,7 +44,7 @@ export function withUntrusted<T>(value: T, keys: readonly string[]): T {
 }
 
 /** The error details' fields that may hold outside text. */
-export const ERROR_TEXT_KEYS = [
+const ERROR_TEXT_KEYS = [
   'revertReason',
   'reason',
   'message',

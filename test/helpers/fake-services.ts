@@ -111,7 +111,7 @@ interface PendingQuote {
   reject: (e: unknown) => void;
 }
 
-export interface FakeOptions {
+interface FakeOptions {
   features?: Partial<Features>;
   session?: Session | null;
   sandbox?: boolean;
@@ -147,7 +147,7 @@ export interface FakeOptions {
   environment?: Partial<Environment>;
 }
 
-export type FakeServices = TuiServices & {
+type FakeServices = TuiServices & {
   calls: string[];
   /** the name a test knows a plan by: planned-<kind>-<n> */
   nameOf(handle: PlanHandle): string;

@@ -51,7 +51,7 @@ function movedTokens(plan: ActionPlan): Token[] {
 }
 
 /** Pure: refuses a plan that moves a token outside `allowTokens`. */
-export function checkAllowedTokens(
+function checkAllowedTokens(
   plan: ActionPlan,
   allowTokens: readonly string[] | undefined,
 ): void {

@@ -101,7 +101,7 @@ export type ActionRequest =
  * "0.5 ETH" of collateral in the (ETH, `debt`) position: the amount (withdraw: or "all") and the
  * collateral token, the position's debt token (it names the pair, with or without a debt).
  */
-export interface CollateralSpec {
+interface CollateralSpec {
   amount: string;
   token: string;
   debt: string;
@@ -109,14 +109,14 @@ export interface CollateralSpec {
 }
 
 /** "100 USDC" in a Vesu pool (default: the network's documented main pool); withdraw takes "all". */
-export interface LendSpec {
+interface LendSpec {
   amount: string;
   token: string;
   pool?: string | undefined;
 }
 
 /** "500 USDC against 1 ETH": the debt amount (repay: or "all") and token, the collateral (and for a borrow, how much to deposit with it). */
-export interface BorrowSpec {
+interface BorrowSpec {
   amount: string;
   token: string;
   collateral: string;
@@ -125,7 +125,7 @@ export interface BorrowSpec {
 }
 
 /** "1000 STRK with Braavos": the amount, the token (default STRK), the validator (name or staker address). */
-export interface StakeSpec {
+interface StakeSpec {
   amount: string;
   token?: string | undefined;
   validator: string;

@@ -84,7 +84,7 @@ function confirmByOf(plan: ActionPlan, prepared: PreparedExecution): number {
   return Math.min((prepared.expiresAt - EXPIRY_MARGIN_S) * 1000, quoteLimit);
 }
 
-export interface FinalizeOptions {
+interface FinalizeOptions {
   mode: QuoteMode;
   slippageBps: number;
   /** what the person acknowledged so far */

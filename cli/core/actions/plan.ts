@@ -60,7 +60,7 @@ export interface ActionPlan {
 export type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'swaps'>;
 
 /** How many legs of each type a plan holds. */
-export type LegCounts = Record<LegTypeName, number>;
+type LegCounts = Record<LegTypeName, number>;
 
 const others = (n: LegCounts, ...allowed: LegTypeName[]): number =>
   (Object.keys(n) as LegTypeName[])

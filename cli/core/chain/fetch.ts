@@ -34,7 +34,7 @@ import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export interface ScopedFetchOptions {
+interface ScopedFetchOptions {
   /** 'chain': the Starknet RPC; 'server': our auth server's /paymaster */
   service: 'chain' | 'server';
   timeoutMs: number;

@@ -62,7 +62,7 @@ async function quoteOne(
 }
 
 /** Pairs with one output token: one route batch and one calldata batch (the calldata is checked against those routes). */
-export async function quoteBatch(
+async function quoteBatch(
   pairs: ResolvedPair[],
   slippageBps: number,
   ctx: ActionContext,

@@ -87,8 +87,6 @@ export interface Effects {
   positions: PositionEffect[];
 }
 
-export const noEffects = (): Effects => ({ out: [], in: [], positions: [] });
-
 /**
  * An exact amount of a token as the plan document lists it (docs/commands.md "Plan JSON"):
  * `baseUnits` is the exact integer, `amount` the same value in decimal units, never rounded.
