@@ -16,8 +16,7 @@ import { readLending, type VTokenHints } from './lending.js';
 import { NETWORKS_OF } from './actions/rules.js';
 import { stakingOf } from './staking.js';
 
-type PositionKind =
-  'staked' | 'exiting' | 'unclaimed-rewards' | 'supplied' | 'collateral' | 'debt';
+type PositionKind = 'staked' | 'exiting' | 'unclaimed-rewards' | 'supplied' | 'collateral' | 'debt';
 
 /** One position line before pricing: `sign` −1 for a debt. */
 interface PositionItem {

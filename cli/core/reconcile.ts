@@ -214,10 +214,7 @@ export function withChanges(
 }
 
 /** A lookup over a Starknet JSON-RPC URL (starknet.js, loaded when called). */
-async function rpcLookup(
-  rpcUrl: string,
-  network: HistoryEntry['network'],
-): Promise<ChainLookup> {
+async function rpcLookup(rpcUrl: string, network: HistoryEntry['network']): Promise<ChainLookup> {
   const { createChainReader } = await import('./chain/account.js');
   // any address will do: the reader is used for reads that name their own
   return readerLookup(

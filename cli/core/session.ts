@@ -173,11 +173,7 @@ function sameServer(a: string, b: string): boolean {
   }
 }
 
-function describeTarget(target: {
-  sandbox: boolean;
-  network: Network;
-  serverUrl: string;
-}): string {
+function describeTarget(target: { sandbox: boolean; network: Network; serverUrl: string }): string {
   return target.sandbox ? 'the sandbox' : `${target.network} at ${target.serverUrl}`;
 }
 

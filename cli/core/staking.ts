@@ -273,10 +273,7 @@ async function readRemovedPool(
  * (`unstake`), withdraw one that runs at its time (`unstake-complete`), claim the rewards earned
  * before the removal (`claim-rewards`). Action kinds (actions/kinds.ts): each face words them.
  */
-type RemovedPoolAction = Extract<
-  ActionKind,
-  'unstake' | 'unstake-complete' | 'claim-rewards'
->;
+type RemovedPoolAction = Extract<ActionKind, 'unstake' | 'unstake-complete' | 'claim-rewards'>;
 
 export function removedPoolActions(member: PoolMember): RemovedPoolAction[] {
   const actions: RemovedPoolAction[] = [];

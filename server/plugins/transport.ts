@@ -282,11 +282,7 @@ function sliceReads(socket: SlicedSocket): void {
  * within a slice of its bound rather than at the end of its read.
  * `idle`, when given, learns when each connection has a request in flight and when none.
  */
-function boundPipelining(
-  server: Server,
-  onRefused: () => void,
-  idle?: IdleConnections,
-): void {
+function boundPipelining(server: Server, onRefused: () => void, idle?: IdleConnections): void {
   // after Node's own connection listener (the server's first): the parser is attached by then
   server.on('connection', (socket: Socket) => sliceReads(socket));
   const handlers = server.listeners('request') as Array<
