@@ -235,12 +235,12 @@ export async function planPipeline(
   ctx: ActionContext,
   call: CallOptions = {},
 ): Promise<PlannedAction> {
-  const router = ctx.router ?? ROUTER_ADDRESS;
-  const legs = legsOf(request, {
+  const where = {
     network: ctx.account.network,
     account: ctx.account.address,
-    router,
-  });
+    router: ctx.router ?? ROUTER_ADDRESS,
+  };
+  const legs = legsOf(request, where);
   const slippageBps = options.slippageBps ?? ctx.defaultSlippageBps;
   // what the checks and the build need that does not depend on the legs' reads is read while
   // they run: the balances of the tokens the legs spend and the account's facts (deployed, nonce, …)
@@ -259,7 +259,6 @@ export async function planPipeline(
     readLegs(legs.specs, { ctx, call, mode: legs.mode, slippageBps, balances, oracle }),
     oracle,
   ]);
-  const where = { network: ctx.account.network, account: ctx.account.address, router };
   // the kind's own checks on what was read, before anything is built
   checkKindAfterReads(request, read, { ...where, oracle: prices });
   const plan = buildPlan({
