@@ -21,7 +21,7 @@ import { closest } from './headless/suggest.js';
 import { packageVersion } from '../shared/version.js';
 import { ACTION_KINDS } from './core/actions/kinds.js';
 
-export interface ProgramIO {
+interface ProgramIO {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

@@ -77,7 +77,7 @@ const SECRET_FIELDS = [
   'identityAppSecret',
   'paymasterApiKey',
 ];
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-paymaster-api-key"]',
@@ -113,7 +113,7 @@ export function trustProxyOption(
 }
 
 /** asyncLog's destination: pino writes to it; the sandbox also listens for its errors. */
-export interface AsyncLog extends pino.DestinationStream {
+interface AsyncLog extends pino.DestinationStream {
   write(line: string): boolean;
   /** write out what is pending, asynchronously */
   flush(callback?: (error?: Error) => unknown): void;
@@ -177,7 +177,7 @@ export function asyncLog(fd = 1): AsyncLog {
  * let a slow client overstay a 10 s deadline threefold): a quarter of the shortest deadline, at
  * most once a second.
  */
-export function deadlineCheckIntervalMs(
+function deadlineCheckIntervalMs(
   config: Pick<ServerConfig, 'headersTimeoutMs' | 'requestTimeoutMs'>,
 ): number {
   return Math.max(

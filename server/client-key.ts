@@ -11,8 +11,8 @@
 import { BlockList, isIP } from 'node:net';
 import { normalizeIP } from '@fastify/rate-limit';
 
-export const IPV6_CLIENT_PREFIX = 64;
-export const IPV6_NETWORK_PREFIX = 48;
+const IPV6_CLIENT_PREFIX = 64;
+const IPV6_NETWORK_PREFIX = 48;
 
 /** The client an address belongs to; undefined when it is not an address. */
 export function clientKey(address: string | undefined): string | undefined {

@@ -25,7 +25,7 @@ export const TRANSPORT_DEFAULTS = {
   keepAliveTimeoutMs: 5_000,
 } as const;
 
-export const DEFAULTS = {
+const DEFAULTS = {
   port: 3001,
   host: '127.0.0.1',
   paymasterUrl: 'https://starknet.paymaster.avnu.fi/v1',
@@ -36,7 +36,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Highest PAYMASTER_SPONSORED_DAILY_LIMIT accepted (the in-memory counter is exact to 1023). */
-export const MAX_SPONSORED_DAILY_LIMIT = 1_000;
+const MAX_SPONSORED_DAILY_LIMIT = 1_000;
 
 export const JWT_ISSUER = 'finance-tui-auth';
 export const JWT_AUDIENCE = 'finance-tui';
@@ -60,12 +60,12 @@ export function tokenAudience(config: { sandbox: boolean }): string {
  * probability under 1e-8 (server/config.test.ts draws thousands). The check refuses what is
  * plainly guessable; it cannot prove a secret random.
  */
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 /** base64 of 32 bytes without padding: 43 characters; hex: 64 digits */
-export const MIN_BASE64_LENGTH = Math.ceil((MIN_SECRET_BYTES * 4) / 3);
-export const MIN_HEX_LENGTH = MIN_SECRET_BYTES * 2;
+const MIN_BASE64_LENGTH = Math.ceil((MIN_SECRET_BYTES * 4) / 3);
+const MIN_HEX_LENGTH = MIN_SECRET_BYTES * 2;
 export const MIN_SECRET_BITS = 128;
-export const SECRET_ADVICE =
+const SECRET_ADVICE =
   "generate one with `openssl rand -base64 48` (or `node -e \"console.log(require('crypto').randomBytes(48).toString('base64url'))\"`)";
 
 const HEX = /^[0-9a-fA-F]+$/;
@@ -83,7 +83,7 @@ function generatedForm(secret: string): { alphabet: 'hex' | 'base64'; size: numb
 }
 
 /** Estimated entropy of `secret` in bits: its length times the Shannon entropy of its character frequencies. */
-export function secretEntropyBits(secret: string): number {
+function secretEntropyBits(secret: string): number {
   const counts = new Map<string, number>();
   for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
   const length = [...secret].length;
@@ -176,7 +176,7 @@ export function jwtSecretProblem(secret: string): string | undefined {
   return undefined;
 }
 
-export type NodeEnv = 'development' | 'production' | 'test';
+type NodeEnv = 'development' | 'production' | 'test';
 
 export interface ServerConfig {
   identityAppId: string;
@@ -355,7 +355,7 @@ const text = Type.String();
  * absent (readEnv), except JWT_SECRET, taken as it is. A required variable's `description` says
  * what it is, for the "is required" line.
  */
-export const ENV_SCHEMA = Type.Object({
+const ENV_SCHEMA = Type.Object({
   IDENTITY_APP_ID: Type.String({ description: 'the identity provider app id' }),
   IDENTITY_APP_SECRET: Type.String({ description: 'the identity provider app secret' }),
   // never quoted: jwtSecretProblem says what is wrong without the value

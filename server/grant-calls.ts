@@ -56,7 +56,7 @@ export interface DecodedCall {
   calldata: bigint[];
 }
 
-export interface GrantScope {
+interface GrantScope {
   walletAddress: string;
   recipients: readonly string[];
   /** the known contracts by address (shared/known-contracts.ts) */

@@ -26,7 +26,7 @@ import type { Redis } from 'ioredis';
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { redisUnavailable } from './redis-unavailable.js';
 
-export const GRANT_WINDOW_MS = 24 * 60 * 60 * 1000;
+const GRANT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Bounds (docs/server-security.md "Agent grants"). */
 export const GRANT_LIMITS = {
   /** live (neither expired nor revoked) grants per user */
@@ -47,10 +47,10 @@ export const GRANT_LIMITS = {
   maxGrantsInMemory: 100_000,
 } as const;
 
-export const GRANT_TOKEN_PREFIX = 'ftg1.';
+const GRANT_TOKEN_PREFIX = 'ftg1.';
 const TOKEN_PATTERN = /^ftg1\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
 
-export interface GrantDaily {
+interface GrantDaily {
   /** 0x + 64 lower-case hex */
   token: string;
   /** base units, decimal */
@@ -75,9 +75,9 @@ export interface Grant {
 }
 
 /** One signing's outflows: token address → amount (base units). */
-export type Outflows = ReadonlyMap<string, bigint>;
+type Outflows = ReadonlyMap<string, bigint>;
 
-export type ChargeResult =
+type ChargeResult =
   | { ok: true; chargeId: string }
   | { ok: false; reason: 'revoked' | 'expired' | 'busy' }
   | { ok: false; reason: 'over'; token: string; spent: bigint; limit: bigint; amount: bigint };
@@ -98,7 +98,7 @@ export interface GrantStore {
   refund(id: string, chargeId: string): Promise<void>;
 }
 
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 

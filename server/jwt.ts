@@ -29,7 +29,7 @@ export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const CLOCK_SKEW_SECONDS = 30;
 const ALGORITHM = 'HS256';
 
-export interface TokenSubject {
+interface TokenSubject {
   userId: string;
   email: string;
   walletId: string;
@@ -42,7 +42,7 @@ export interface TokenClaims extends TokenSubject {
   expiresAt: Date;
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   /** ISO 8601 */
   expiresAt: string;
@@ -57,7 +57,7 @@ export interface TokenService {
   verify(token: string): Promise<TokenClaims>;
 }
 
-export interface TokenServiceOptions {
+interface TokenServiceOptions {
   secret: string;
   now?: () => Date;
   /** default JWT_AUDIENCE; the sandbox passes JWT_SANDBOX_AUDIENCE */
@@ -80,7 +80,7 @@ const VERIFIED_HEADER = Buffer.from(JSON.stringify({ alg: 'none' })).toString('b
  * verifying it again (HMAC, base64, JSON, jose's claims checks) was the largest piece of our own
  * CPU in a signing request (docs/benchmarks.md). ~1 KB each at most.
  */
-export const VERIFIED_TOKENS_KEPT = 10_000;
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 interface Verified {
   claims: TokenClaims;

@@ -67,7 +67,7 @@ type RedisWithLock = Redis & {
   financeTuiExtend(key: string, token: string, ttlMs: number): Promise<number>;
 };
 
-export interface RedisLockOptions {
+interface RedisLockOptions {
   /** how long a lock outlives a holder that stopped refreshing it (crashed) */
   ttlMs?: number;
   prefix?: string;

@@ -156,7 +156,7 @@ export interface Drainable {
   servers: ReadonlyArray<{ closeIdleConnections(): void; closeAllConnections(): void }>;
 }
 
-export interface CloseOptions {
+interface CloseOptions {
   /** how long in-flight requests may take before the remaining connections are cut */
   graceMs?: number;
   log: (message: string) => void;
@@ -165,7 +165,7 @@ export interface CloseOptions {
 }
 
 /** How a graceful close ended: every request finished, or lingering connections were cut. */
-export type CloseOutcome = 'drained' | 'cut';
+type CloseOutcome = 'drained' | 'cut';
 
 /**
  * The one stop path of a server (`serve`, and the sandbox's three): stop accepting and let

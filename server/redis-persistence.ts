@@ -15,9 +15,7 @@
  */
 import type { Redis } from 'ioredis';
 
-export type RedisPersistenceMode = 'required' | 'warn';
-
-export interface PersistenceVerdict {
+interface PersistenceVerdict {
   verdict: 'durable' | 'snapshots' | 'none' | 'evicts' | 'unknown';
   /** what is wrong and what to change (undefined when durable); never holds the URL */
   problem: string | undefined;
@@ -26,7 +24,7 @@ export interface PersistenceVerdict {
 const CHECK_TIMEOUT_MS = 5_000;
 
 /** The verdict on Redis's own settings (the values of CONFIG GET). */
-export function judgePersistence(settings: {
+function judgePersistence(settings: {
   appendonly: string;
   save: string;
   maxmemoryPolicy: string;

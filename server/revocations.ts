@@ -23,7 +23,7 @@ import { TOKEN_TTL_SECONDS } from './jwt.js';
 import { redisUnavailable } from './redis-unavailable.js';
 
 /** The claims a revocation needs: who, which token, when it was issued. */
-export interface RevocableToken {
+interface RevocableToken {
   userId: string;
   jti: string;
   issuedAt: Date;
@@ -37,7 +37,7 @@ export interface RevocationStore {
 }
 
 export const MAX_IDS_PER_SECOND = 16;
-export const MAX_USERS = 100_000;
+const MAX_USERS = 100_000;
 
 const seconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 

@@ -170,7 +170,7 @@ function transactions(invoke: Type.TSchema): Record<TransactionType, Type.TSchem
   };
 }
 
-export const TRANSACTIONS = {
+const TRANSACTIONS = {
   paymaster_buildTransaction: transactions(UserInvoke),
   paymaster_executeTransaction: transactions(ExecutableUserInvoke),
 } as const;

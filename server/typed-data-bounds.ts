@@ -58,7 +58,7 @@ export const TYPED_DATA_LIMITS = {
   maxWork: 380,
 } as const;
 
-export type TypedDataLimits = { [K in keyof typeof TYPED_DATA_LIMITS]: number };
+type TypedDataLimits = { [K in keyof typeof TYPED_DATA_LIMITS]: number };
 
 /**
  * What starknet.js's steps cost, in elements hashed by Poseidon (measured with starknet.js 10.8,

@@ -19,7 +19,7 @@ export const U256_MAX = (1n << 256n) - 1n;
 const MAX_INPUT_LENGTH = 100;
 const DECIMAL = /^([0-9]+)(?:\.([0-9]+))?$/;
 
-export interface ParseAmountOptions {
+interface ParseAmountOptions {
   /** accept "0" (default false: an amount to swap must be positive) */
   allowZero?: boolean;
   /** names the value in error messages, e.g. the token symbol */
@@ -100,7 +100,7 @@ export function checkBaseUnits(amount: bigint, symbol: string): bigint {
   return amount;
 }
 
-export interface FormatAmountOptions {
+interface FormatAmountOptions {
   /**
    * cut (never round up) the fraction to this many digits: only for a dollar value or a price
    * shown beside the amounts, never for an amount (docs/decisions.md "Amounts are shown exact,

@@ -7,7 +7,7 @@ import Type from 'typebox';
 import { FELT_HEX_PATTERN, SIGNATURE_HEX_PATTERN } from './felt.js';
 
 /** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */
-export const HexString = Type.String({ pattern: FELT_HEX_PATTERN });
+const HexString = Type.String({ pattern: FELT_HEX_PATTERN });
 
 // Deliberately loose: the identity provider is the judge of what a deliverable address is. But
 // no whitespace and no invisible characters (controls such as NUL, zero-width and bidi format
@@ -17,7 +17,7 @@ const EMAIL_CHAR = '[^\\s@\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Z}]';
 const EMAIL_CORE = `${EMAIL_CHAR}+@${EMAIL_CHAR}+\\.${EMAIL_CHAR}+`;
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: `^${EMAIL_CORE}$` });
 /** An e-mail as a client may echo it back (starkfi's /wallet/find): surrounding spaces allowed, compared trimmed. */
-export const EmailWithSpaces = Type.String({
+const EmailWithSpaces = Type.String({
   minLength: 3,
   maxLength: 320,
   pattern: `^\\s*${EMAIL_CORE}\\s*$`,
@@ -146,8 +146,8 @@ export type DegradedHealthResponse = Type.Static<typeof DegradedHealthResponse>;
  * rebuild it to check `messageHash` (starknet.js `typedData.getMessageHash(data, address)`).
  * chainId is a short string: `SN_MAIN` on the real network, `SN_SANDBOX` in the sandbox.
  */
-export const TEXT_MESSAGE_DOMAIN_NAME = 'finance-tui';
-export const TEXT_MESSAGE_DOMAIN_VERSION = '1';
+const TEXT_MESSAGE_DOMAIN_NAME = 'finance-tui';
+const TEXT_MESSAGE_DOMAIN_VERSION = '1';
 
 export function textMessageTypedData(text: string, chainId: string) {
   return {
@@ -178,7 +178,7 @@ export function textMessageTypedData(text: string, chainId: string) {
  * session; `GET /grants/current` answers the grant token's own grant.
  */
 export const BaseUnits = Type.String({ pattern: '^[0-9]{1,78}$' });
-export const GrantDailyRequest = Type.Object(
+const GrantDailyRequest = Type.Object(
   { token: HexString, amount: BaseUnits },
   { additionalProperties: false },
 );

@@ -28,7 +28,7 @@ export const selectorOf = (name: string): bigint => {
  * first read, not when the table is made (a command reads a few of the tables' dozens; a keccak
  * each: docs/benchmarks.md "A trade's CPU"). Frozen, enumerable, and equal to the eager table.
  */
-export type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
+type Selectors<T extends Record<string, string>> = { readonly [K in keyof T]: bigint };
 export const selectorsOf = <T extends Record<string, string>>(names: T): Selectors<T> => {
   const table = {};
   for (const [key, name] of Object.entries(names))

@@ -14,7 +14,7 @@ export const ROUTED_FEE_BPS = 15;
 const BPS = 10_000n;
 
 /** The shape the fee rule needs: legs → hops → parallel pool swaps. */
-export interface RouteShape {
+interface RouteShape {
   legs: ReadonlyArray<{ hops: ReadonlyArray<ReadonlyArray<unknown>> }>;
 }
 

@@ -63,7 +63,7 @@ function syncDir(dir: string): void {
   }
 }
 
-export interface LockOptions {
+interface LockOptions {
   /** how long to wait for another process's lock (default 5 s) */
   waitMs?: number;
   /** the code of the error when the lock cannot be had (default CONFIG_ERROR) */
@@ -194,7 +194,7 @@ function pauseAfter(
 }
 
 /** A wait for another process's lock: the file's lock and how messages name the file. */
-export interface LockWait {
+interface LockWait {
   lockPath: string;
   what: string;
 }

@@ -18,7 +18,7 @@ export class BodyTooLarge extends Error {
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 /** The same response, whose body errors with BodyTooLarge (and releases the source) past `limit` bytes. */
-export function cappedResponse(response: Response, limit: number): Response {
+function cappedResponse(response: Response, limit: number): Response {
   if (response.body === null || NULL_BODY_STATUS.has(response.status)) return response;
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   let size = 0;

@@ -16,7 +16,7 @@ import { ROUTER_ADDRESS } from './swap-calldata.js';
 import { listTokens, NETWORKS, parseAddress, type Token } from './tokens.js';
 import { pinnedVToken, vesuFor } from './vesu.js';
 
-export type KnownContractKind =
+type KnownContractKind =
   'token' | 'router' | 'staking' | 'staking-pool' | 'vesu-pool' | 'vesu-vtoken';
 
 export interface KnownContract {

@@ -34,7 +34,7 @@ const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /* eslint-enable no-control-regex */
 
-export const PRINTABLE_MAX = 300;
+const PRINTABLE_MAX = 300;
 
 /** `text` as one printable line of at most `max` characters (see above). */
 export function printable(text: string, max = PRINTABLE_MAX): string {

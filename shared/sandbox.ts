@@ -15,9 +15,9 @@ export const SANDBOX_MARKET_UNIT = 'USDC';
  * sense (docs/sandbox-chain.md "Lending"). The chain emulator's knob refuses a price outside them;
  * the client says so before asking.
  */
-export const SANDBOX_PRICE_MIN = 10n ** 12n; // $0.000001
-export const SANDBOX_PRICE_MAX = 10n ** 25n; // $10,000,000
-export const SANDBOX_PRICE_RANGE = '$0.000001 to $10,000,000';
+const SANDBOX_PRICE_MIN = 10n ** 12n; // $0.000001
+const SANDBOX_PRICE_MAX = 10n ** 25n; // $10,000,000
+const SANDBOX_PRICE_RANGE = '$0.000001 to $10,000,000';
 
 /** Why `usd` (18 decimals) is not a price the sandbox takes, or undefined when it is. */
 export function sandboxPriceRefusal(usd: bigint): string | undefined {

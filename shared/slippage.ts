@@ -39,7 +39,7 @@ export function parseSlippageBps(text: string): number {
   return Number(bps);
 }
 
-export function assertSlippageBps(bps: number): void {
+function assertSlippageBps(bps: number): void {
   if (!Number.isInteger(bps) || bps < MIN_SLIPPAGE_BPS || bps > MAX_SLIPPAGE_BPS) {
     throw new AppError(
       ErrorCode.INVALID_SLIPPAGE,

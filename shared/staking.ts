@@ -225,7 +225,7 @@ export const POOL_EVENT_SIGNATURE: EventSignatures<typeof POOL_EVENT_NAME> = Obj
 });
 
 /** Revert reasons of the pool and the staking contract that a client explains in words. */
-export const STAKING_ERROR = Object.freeze({
+const STAKING_ERROR = Object.freeze({
   STAKER_INACTIVE: 'STAKER_INACTIVE',
   POOL_MEMBER_EXISTS: 'POOL_MEMBER_EXISTS',
   POOL_MEMBER_DOES_NOT_EXIST: 'POOL_MEMBER_DOES_NOT_EXIST',
@@ -240,7 +240,7 @@ export const STAKING_ERROR = Object.freeze({
   STAKER_NOT_EXISTS: 'STAKER_NOT_EXISTS',
 } as const);
 
-export type StakingError = keyof typeof STAKING_ERROR;
+type StakingError = keyof typeof STAKING_ERROR;
 
 /** The first known staking error named in a revert reason, or undefined. */
 export function stakingErrorIn(revertReason: string): StakingError | undefined {

@@ -27,7 +27,7 @@ export interface CalldataTail {
   destination: bigint;
 }
 
-export function splitU256(value: bigint): [low: bigint, high: bigint] {
+function splitU256(value: bigint): [low: bigint, high: bigint] {
   if (value < 0n || value >= U128 * U128) throw new RangeError('not a u256');
   return [value % U128, value / U128];
 }

@@ -432,7 +432,7 @@ export const VTOKEN_SELECTOR = selectors(VTOKEN_ENTRYPOINT);
  * vTokens emit ERC-4626 `Deposit {#sender, #owner, assets, shares}` and
  * `Withdraw {#sender, #receiver, #owner, assets, shares}` (u256 each).
  */
-export const VESU_EVENT_NAME = Object.freeze({
+const VESU_EVENT_NAME = Object.freeze({
   ModifyPosition: 'ModifyPosition',
   Deposit: 'Deposit',
   Withdraw: 'Withdraw',
@@ -510,7 +510,7 @@ export function ltvPercentOfWords(words: string): string {
 }
 
 /** Revert reasons of the pool that a client explains in words. */
-export const VESU_ERROR = Object.freeze({
+const VESU_ERROR = Object.freeze({
   IDENTICAL_ASSETS: 'identical-assets',
   NOT_COLLATERALIZED: 'not-collateralized',
   DUSTY_DEBT_BALANCE: 'dusty-debt-balance',
@@ -524,7 +524,7 @@ export const VESU_ERROR = Object.freeze({
   ASSET_NOT_LISTED: 'asset-config-nonexistent',
 } as const);
 
-export type VesuError = keyof typeof VESU_ERROR;
+type VesuError = keyof typeof VESU_ERROR;
 
 /** The first known pool error named in a revert reason, or undefined. */
 export function vesuErrorIn(revertReason: string): VesuError | undefined {

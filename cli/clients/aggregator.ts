@@ -57,7 +57,7 @@ export interface AggregatorClientOptions {
  * Per call: aborting `signal` cancels that call's requests at once (no retry), so a screen can
  * drop one stale quote while the client lives on.
  */
-export interface AggregatorCall {
+interface AggregatorCall {
   signal?: AbortSignal | undefined;
 }
 
@@ -68,25 +68,25 @@ export interface SwapPair {
   tokenOut: string;
 }
 
-export interface RouteRequest extends SwapPair {
+interface RouteRequest extends SwapPair {
   direct?: boolean;
   excludeProtocols?: number[];
 }
 
-export interface ExecutionParams {
+interface ExecutionParams {
   /** default 100 (1 %) */
   slippageBps?: number;
   /** the account that receives the output */
   destination: string;
 }
 
-export interface BatchRequest {
+interface BatchRequest {
   amounts: bigint[];
   tokensIn: string[];
   tokenOut: string;
 }
 
-export interface BatchCalldataRequest extends BatchRequest, ExecutionParams {
+interface BatchCalldataRequest extends BatchRequest, ExecutionParams {
   /**
    * The gross outputAmount of each pair's route as quoted (getRouteBatch) and shown to the
    * user. /executeBatch returns calldata only, so this is what each min_received is checked
@@ -96,14 +96,14 @@ export interface BatchCalldataRequest extends BatchRequest, ExecutionParams {
   quotedOutputs: bigint[];
 }
 
-export interface AggregatorHealth {
+interface AggregatorHealth {
   ok: boolean;
   /** `staus ?? status` as sent */
   status: number | string | undefined;
   message: string | undefined;
 }
 
-export interface MultiQuote {
+interface MultiQuote {
   /** how the routes were fetched: one batch request, or one request per pair in parallel */
   mode: 'batch' | 'parallel';
   routes: Route[];

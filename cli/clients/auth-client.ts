@@ -31,7 +31,7 @@ import {
 import { printable } from '../../shared/printable.js';
 import { createHttpClient, type BackoffOptions } from './http.js';
 
-export interface AuthClientOptions {
+interface AuthClientOptions {
   serverUrl: string;
   /** per attempt, for the whole answer; above the server's own upstream timeout (10 s) so its 504 arrives first */
   timeoutMs?: number;
@@ -39,11 +39,11 @@ export interface AuthClientOptions {
   backoff?: BackoffOptions;
 }
 
-export interface AuthCall {
+interface AuthCall {
   signal?: AbortSignal | undefined;
 }
 
-export interface AuthClient {
+interface AuthClient {
   readonly serverUrl: string;
   login(email: string, call?: AuthCall): Promise<LoginResponseT>;
   verify(email: string, code: string, call?: AuthCall): Promise<VerifyResponseT>;
@@ -76,7 +76,7 @@ export interface AuthClient {
   currentGrant(grantToken: string, call?: AuthCall): Promise<GrantResponseT>;
 }
 
-export const AUTH_TIMEOUT_MS = 20_000;
+const AUTH_TIMEOUT_MS = 20_000;
 
 export function createAuthClient(options: AuthClientOptions): AuthClient {
   const http = createHttpClient({

@@ -56,7 +56,7 @@ export interface RetryInfo {
   url: string;
 }
 
-export interface HttpClientOptions {
+interface HttpClientOptions {
   baseUrl: string;
   /** the service's name in messages ("aggregator", "auth server") */
   service: string;
@@ -73,7 +73,7 @@ export interface HttpClientOptions {
   maxResponseBytes?: number;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   signal?: AbortSignal | undefined;
   query?: Record<string, string>;
   /** sent as `Authorization: Bearer …`; never appears in a message */
@@ -84,13 +84,13 @@ export interface RequestOptions {
   idempotent?: boolean;
 }
 
-export interface HttpResponse<T> {
+interface HttpResponse<T> {
   url: string;
   status: number;
   body: T;
 }
 
-export interface HttpClient {
+interface HttpClient {
   readonly baseUrl: string;
   get<T = unknown>(path: string, options?: RequestOptions): Promise<HttpResponse<T>>;
   post<T = unknown>(
@@ -100,11 +100,11 @@ export interface HttpClient {
   ): Promise<HttpResponse<T>>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_RETRIES = 3;
-export const DEFAULT_BACKOFF_BASE_MS = 250;
-export const DEFAULT_BACKOFF_MAX_MS = 4000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRIES = 3;
+const DEFAULT_BACKOFF_BASE_MS = 250;
+const DEFAULT_BACKOFF_MAX_MS = 4000;
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 const TRANSIENT_STATUS = (status: number): boolean =>
   status === 408 || status === 429 || status >= 500;
 
@@ -113,7 +113,7 @@ const TRANSIENT_STATUS = (status: number): boolean =>
  * uniform in [0, min(maxMs, baseMs × 2^(retry − 1))) — so clients that failed together do not
  * come back together.
  */
-export function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): number {
+function backoffDelayMs(retry: number, backoff: BackoffOptions = {}): number {
   const baseMs = backoff.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
   const maxMs = backoff.maxMs ?? DEFAULT_BACKOFF_MAX_MS;
   const random = backoff.random ?? Math.random;

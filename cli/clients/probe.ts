@@ -18,7 +18,7 @@ export interface ServerProbe {
   error?: string;
 }
 
-export const PROBE_TIMEOUT_MS = 1_500;
+const PROBE_TIMEOUT_MS = 1_500;
 
 export async function probeServer(
   serverUrl: string,

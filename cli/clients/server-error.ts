@@ -21,7 +21,7 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-export interface ServerErrorContext {
+interface ServerErrorContext {
   /** names the service in messages: "auth server", "auth server's paymaster relay" */
   service: string;
   /** where the request went (never carries a credential) */

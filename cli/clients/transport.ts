@@ -28,7 +28,7 @@ import { BodyTooLarge } from '../../shared/http-body.js';
 const require = createRequire(import.meta.url);
 const http = require('node:http') as typeof Http;
 
-export interface TransportRequest {
+interface TransportRequest {
   method: string;
   headers?: Record<string, string>;
   /** sent as is (JSON text) */
@@ -42,7 +42,7 @@ export interface TransportHeaders {
   get(name: string): string | null;
 }
 
-export interface TransportResponse {
+interface TransportResponse {
   status: number;
   statusText: string;
   headers: TransportHeaders;

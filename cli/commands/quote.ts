@@ -32,7 +32,7 @@ tokens are symbols (ETH, STRK, USDC, USDC.e, USDT, DAI, WBTC) or addresses.
                       received, price impact, route, gas, slippage, network, sandbox
 `;
 
-export interface QuoteOptions {
+interface QuoteOptions {
   pairs: PairSpec[];
   /** --pairs was used: the multi-swap rules apply even to the count */
   multi: boolean;
@@ -89,7 +89,7 @@ export const run: CommandRun = async (ctx: CommandContext) => {
     { sandbox: opts.sandbox, ...(opts.network ? { network: opts.network } : {}) },
     (endpoints, call) => {
       // Ctrl+C while the sandbox was being found: stop here. Later, the requests carry the signal
-      // themselves (no retry after an abort; see services/http.ts).
+      // themselves (no retry after an abort; see cli/clients/http.ts).
       throwIfCancelled(ctx.signal);
       return quote(
         { pairs: opts.pairs, multi: opts.multi, slippageBps: opts.slippageBps },

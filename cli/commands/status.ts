@@ -17,12 +17,12 @@ Reports the network, and whether the swap aggregator and the auth server answer.
 Exits 0 even when a service is down (the report says so).
 `;
 
-export interface StatusOptions {
+interface StatusOptions {
   sandbox: boolean;
   help: boolean;
 }
 
-export function parseStatusOptions(argv: string[]): StatusOptions {
+function parseStatusOptions(argv: string[]): StatusOptions {
   const { values } = parseCommandArgs(argv, {}, false);
   return { sandbox: values.sandbox === true, help: values.help === true };
 }

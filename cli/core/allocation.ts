@@ -97,7 +97,7 @@ export interface Target {
 }
 
 /** The most targets one rebalance takes: bounded work, and every registry token fits. */
-export const MAX_TARGETS = 16;
+const MAX_TARGETS = 16;
 
 /**
  * "50 ETH, 30 USDC, 20 STRK" (a "%" after a number is allowed): registry tokens, each once,
@@ -139,7 +139,7 @@ export interface HoldingInput {
   price: bigint | undefined;
 }
 
-export interface RebalanceInput {
+interface RebalanceInput {
   holdings: readonly HoldingInput[];
   targets: readonly Target[];
   /** the targets are shares of the whole (priced) wallet and every other token is sold */
@@ -150,7 +150,7 @@ export interface RebalanceInput {
   minTrade: bigint;
 }
 
-export interface RebalanceRow {
+interface RebalanceRow {
   token: Token;
   balance: bigint;
   value: bigint;

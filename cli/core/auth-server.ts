@@ -16,7 +16,7 @@ import { isLoopbackUrl } from '../../shared/url.js';
 
 const SPAWN_TIMEOUT_MS = 20_000;
 
-export interface AuthServerState {
+interface AuthServerState {
   url: string;
   /** true when this call started it */
   started: boolean;
@@ -24,7 +24,7 @@ export interface AuthServerState {
 }
 
 /** How long a sandbox's answer to the endpoint resolution stands for its auth server's. */
-export const SANDBOX_SEEN_MS = 5_000;
+const SANDBOX_SEEN_MS = 5_000;
 
 export async function ensureAuthServer(
   endpoints: Endpoints,

@@ -27,7 +27,7 @@ export const BUDGET_WINDOW_MS = 24 * 60 * 60 * 1000;
 const MAX_SPENDS = 10_000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-export interface BudgetSpend {
+interface BudgetSpend {
   id: string;
   /** epoch ms when it was reserved (just before signing) */
   at: number;
@@ -37,7 +37,7 @@ export interface BudgetSpend {
   chain: string;
 }
 
-export interface BudgetStatus {
+interface BudgetStatus {
   limitCents: bigint;
   spentCents: bigint;
   leftCents: bigint;
@@ -61,7 +61,7 @@ export interface SpendBudget {
   reserve(cents: bigint): Promise<BudgetReservation>;
 }
 
-export interface BudgetOptions {
+interface BudgetOptions {
   limitCents: bigint;
   /** the chain this budget counts (spends on other chains are kept, not counted) */
   chain: string;

@@ -7,7 +7,7 @@ import { usageError } from '../../shared/errors.js';
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3_600, d: 86_400 };
 
 /** The longest a duration may be, and the words that say so when it is longer. */
-export interface DurationBound {
+interface DurationBound {
   seconds: number;
   words: string;
 }

@@ -24,7 +24,7 @@ export type ActionEvent =
   | { kind: 'confirmed'; hash: string; status: 'SUCCEEDED' | 'REVERTED' };
 
 /** Everything else the core reports while it works. */
-export type ServiceEvent =
+type ServiceEvent =
   | { kind: 'sandbox-start' }
   /** the bundled auth server is being started at `url`, logging into `logDir` */
   | { kind: 'server-start'; url: string; logDir: string };

@@ -3,8 +3,9 @@
  * Starknet JSON-RPC URL for reads, the session's execution account (its signer posts to our
  * /sign/hash, its paymaster client to our /paymaster), and the paymaster build with the fee
  * choice — sponsored when the server offers it, else default mode paying gas in the gas token.
- * Shared by `send` (funds.ts) and the swaps (swap/flow.ts). The chain library (starknet.js) is
- * imported when a function runs, so commands that never sign stay light.
+ * Shared by every action kind (actions/plan-action.ts builds, actions/execute.ts signs). The
+ * chain library (starknet.js) is imported when a function runs, so commands that never sign stay
+ * light.
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { Token } from '../../shared/tokens.js';
@@ -86,7 +87,7 @@ export async function openExecutionAccount(
 }
 
 /** The chain library's execution stages as the core's typed progress events. */
-export function executionProgress(call: CallOptions): (event: ExecutionProgress) => void {
+function executionProgress(call: CallOptions): (event: ExecutionProgress) => void {
   return (event) => {
     const emit = call.onProgress;
     if (emit === undefined) return;

@@ -21,7 +21,7 @@ export interface TokenAmount {
   baseUnits: string;
 }
 
-export function tokenAmount(
+function tokenAmount(
   token: Pick<Token, 'symbol' | 'address' | 'decimals'>,
   value: bigint,
 ): TokenAmount {

@@ -27,7 +27,7 @@ import type { Endpoints } from './endpoints.js';
 import { mapSessionError, requireSession, SESSION_FIELDS, type Session } from './session.js';
 
 /** The longest a grant may last (the server's bound, server/grants.ts GRANT_LIMITS). */
-export const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;
+const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;
 
 /** The same refusal, about `field` (cli/core/remedy.ts: each face names the parameter). */
 function about<T>(field: Field, read: () => T): T {
@@ -63,7 +63,7 @@ export function parseDaily(text: string, network: Network): { token: string; amo
   });
 }
 
-export interface GrantAmountView {
+interface GrantAmountView {
   symbol: string;
   address: string;
   /** exact decimal */
@@ -84,7 +84,7 @@ export interface GrantListItem {
 }
 
 /** A grant as the server answers it, in the registry's words (symbols, exact decimals). */
-export function grantItem(view: GrantView, network: Network): GrantListItem {
+function grantItem(view: GrantView, network: Network): GrantListItem {
   const tokens = listTokens(network);
   return {
     id: view.id,
@@ -121,7 +121,7 @@ function clientOf(endpoints: Endpoints) {
   return createAuthClient({ serverUrl: endpoints.serverUrl });
 }
 
-export interface GrantCreateInput {
+interface GrantCreateInput {
   /** "AMOUNT TOKEN" each */
   daily: readonly string[];
   recipients: readonly string[];
@@ -131,7 +131,7 @@ export interface GrantCreateInput {
   out: string;
 }
 
-export interface GrantCreateResult {
+interface GrantCreateResult {
   grant: GrantListItem;
   /** the absolute path the token was written to */
   file: string;

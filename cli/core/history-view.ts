@@ -31,10 +31,7 @@ export interface ListedEntry extends Omit<HistoryEntry, 'network' | 'status' | '
 }
 
 /** Statuses of an entry that moved nothing (its fee aside). */
-export const MOVED_NOTHING: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>([
-  'reverted',
-  'not-sent',
-]);
+const MOVED_NOTHING: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>(['reverted', 'not-sent']);
 
 /**
  * The chain of the sandbox running for this data folder ("sandbox:<id>"), if one is: its

@@ -129,7 +129,6 @@ const HistoryFile = Type.Object(
 export type HistoryAmount = Type.Static<typeof HistoryAmount>;
 export type HistoryEntry = Type.Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
-export type HistoryKind = HistoryEntry['kind'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
 /** A field set to undefined is removed (a contradiction once the chain agrees again). */
 export type HistoryUpdate = {
@@ -165,7 +164,7 @@ let validator: { Check(value: unknown): boolean } | undefined;
 const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> =>
   (validator ??= Compile(HistoryFile)).Check(value);
 
-export interface HistoryOptions {
+interface HistoryOptions {
   /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
   now?: () => number;
   maxEntries?: number;
@@ -199,7 +198,7 @@ function historyError(message: string, cause?: unknown): AppError {
  * The one hash format (docs/architecture.md "Headless output"): 0x + 64 lower-case hex, as
  * receipts, events, `history --json` and the app print it, so string comparison works.
  */
-export function canonicalHash(hash: string): string {
+function canonicalHash(hash: string): string {
   if (!FELT_HEX.test(hash.trim()))
     throw historyError(`"${hash.slice(0, 80)}" is not a transaction hash`);
   return feltHex(BigInt(hash.trim()));

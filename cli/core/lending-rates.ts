@@ -40,7 +40,7 @@ export function powScale(base: bigint, exponent: bigint): bigint {
 }
 
 /** An asset's rates, each ×1e18 (0.05e18 = 5 %). */
-export interface MarketRates {
+interface MarketRates {
   borrowPerSecond: bigint;
   supplyPerSecond: bigint;
   borrowApr: bigint;

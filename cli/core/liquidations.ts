@@ -35,8 +35,8 @@ export interface Liquidation {
 }
 
 /** The most pages a read asks for, and the events in a page: at most 10 000 events from block 0. */
-export const MAX_PAGES = 10;
-export const PAGE_SIZE = 1000;
+const MAX_PAGES = 10;
+const PAGE_SIZE = 1000;
 
 /** A LiquidatePosition event's fields, or undefined when it is not one of 5 keys and 14 felts. */
 export function decodeLiquidatePosition(

@@ -40,13 +40,13 @@ import type { Liquidation } from './liquidations.js';
 import { type PortfolioPosition, positionLine, type PositionRead, signedUsd } from './positions.js';
 
 /** How long a price is reused (the brief cache): 20 s. */
-export const PRICE_CACHE_MS = 20_000;
+const PRICE_CACHE_MS = 20_000;
 /** A sale's price impact above this (1 %) is shown beside the value. */
-export const IMPACT_NOTE_BPS = 100;
+const IMPACT_NOTE_BPS = 100;
 const CACHE_FILE = 'price-cache.json';
 const CACHE_MAX_ENTRIES = 200;
 
-export interface TokenPrice {
+interface TokenPrice {
   /** USD per whole token × 10^18 */
   scaled: bigint;
   /** the amount the route was asked for (base units) */
@@ -123,12 +123,12 @@ function fromCache(e: CacheEntry | undefined, now: number): TokenPrice | undefin
 }
 
 /** What a token is priced against: USDC, and USDC itself against ETH (the one pricing rule). */
-export function pricedAgainst(network: Network, token: string): Token | undefined {
+function pricedAgainst(network: Network, token: string): Token | undefined {
   const [usdc, eth] = [findToken(network, 'USDC'), findToken(network, 'ETH')];
   return usdc !== undefined && sameAddress(token, usdc.address) ? eth : usdc;
 }
 
-export interface PriceOptions {
+interface PriceOptions {
   /** reuse a cached price younger than this (default PRICE_CACHE_MS; 0: always ask) */
   maxAgeMs?: number;
   now?: () => number;
@@ -212,19 +212,19 @@ export async function priceTokens(
 }
 
 /** A value in USD cents of `amount` at `scaled` (floored). */
-export const centsAt = (amount: bigint, decimals: number, scaled: bigint): bigint =>
+const centsAt = (amount: bigint, decimals: number, scaled: bigint): bigint =>
   (amount * scaled * 100n) / 10n ** BigInt(decimals + 18);
 
 const usdText = (cents: bigint): string =>
   `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 
 /** A price per unit as text: at least 2 decimals, at most 8 (truncated). */
-export function priceText(scaled: bigint): string {
+function priceText(scaled: bigint): string {
   const [whole, fraction = ''] = formatAmount(scaled, 18).split('.');
   return `${whole}.${fraction.padEnd(2, '0').slice(0, Math.max(2, Math.min(8, fraction.replace(/0+$/, '').length)))}`;
 }
 
-export interface PortfolioToken extends TokenAmount {
+interface PortfolioToken extends TokenAmount {
   /** USD per unit; null when unpriced */
   price: { usd: string; scaled: string } | null;
   value: { usd: string; cents: string } | null;
@@ -293,7 +293,7 @@ async function positionsOf(
   return readPositions(reader, { signal: call.signal, sandbox: endpoints.sandbox, vTokens });
 }
 
-export const PRICING_METHOD =
+const PRICING_METHOD =
   "price = the aggregator USD price per unit quoted with a route of the whole held amount into USDC (USDC: into ETH); value = balance × price; ifSoldNow = that route's output";
 
 /**
@@ -440,12 +440,12 @@ export async function portfolio(
   };
 }
 
-export interface PricedHolding extends TokenAmount {
+interface PricedHolding extends TokenAmount {
   /** cents at the aggregator's price; undefined when it has no price for the token */
   usdCents: bigint | undefined;
 }
 
-export interface Holdings {
+interface Holdings {
   /** the registry tokens the wallet holds (zero balances left out) */
   tokens: PricedHolding[];
   /** the priced tokens only */

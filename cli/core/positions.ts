@@ -16,11 +16,10 @@ import { readLending, type VTokenHints } from './lending.js';
 import { NETWORKS_OF } from './actions/rules.js';
 import { stakingOf } from './staking.js';
 
-export type PositionKind =
-  'staked' | 'exiting' | 'unclaimed-rewards' | 'supplied' | 'collateral' | 'debt';
+type PositionKind = 'staked' | 'exiting' | 'unclaimed-rewards' | 'supplied' | 'collateral' | 'debt';
 
 /** One position line before pricing: `sign` −1 for a debt. */
-export interface PositionItem {
+interface PositionItem {
   kind: PositionKind;
   /** the validator or the pool */
   source: string;

@@ -64,7 +64,7 @@ export interface QuoteSummary {
   gas: { estimatedGasUsed: string | null; estimatedGasUsedInUsd: string | null };
 }
 
-export type PriceImpactWarning = 'high' | 'very-high' | null;
+type PriceImpactWarning = 'high' | 'very-high' | null;
 
 /** Above 5 % a quote is worth a second look; above 15 % most users are about to lose money to a thin pool. */
 export const PRICE_IMPACT_HIGH_BPS = 500;

@@ -49,8 +49,8 @@ export interface ChainLookup {
   nonceAvailable(account: string, nonce: string, call: CallOptions): Promise<boolean>;
 }
 
-export const RECONCILE_LIMIT = 8;
-export const RECONCILE_TIMEOUT_MS = 5_000;
+const RECONCILE_LIMIT = 8;
+const RECONCILE_TIMEOUT_MS = 5_000;
 /** Settled entries are asked again for this long after they settled (docs/architecture.md "History"). */
 export const RECHECK_SETTLED_MS = 24 * 60 * 60 * 1000;
 
@@ -149,7 +149,7 @@ export async function settleEntry(
   return undefined;
 }
 
-export interface ReconcileOptions {
+interface ReconcileOptions {
   /** the lookup for an entry's chain; undefined: that chain cannot be asked now */
   lookupFor: (entry: HistoryEntry) => ChainLookup | undefined;
   /** which entries to consider (default: every unresolved one) */
@@ -214,10 +214,7 @@ export function withChanges(
 }
 
 /** A lookup over a Starknet JSON-RPC URL (starknet.js, loaded when called). */
-export async function rpcLookup(
-  rpcUrl: string,
-  network: HistoryEntry['network'],
-): Promise<ChainLookup> {
+async function rpcLookup(rpcUrl: string, network: HistoryEntry['network']): Promise<ChainLookup> {
   const { createChainReader } = await import('./chain/account.js');
   // any address will do: the reader is used for reads that name their own
   return readerLookup(
@@ -341,7 +338,7 @@ export async function reconcileFile(
 }
 
 /** Where a wallet's transactions belong: its account on a network (or the sandbox) and chain. */
-export interface HistoryScope {
+interface HistoryScope {
   account: string;
   network: HistoryEntry['network'];
   sandbox: boolean;
@@ -353,7 +350,7 @@ export interface HistoryScope {
   chain?: string | undefined;
 }
 
-export interface WalletHistoryOptions {
+interface WalletHistoryOptions {
   /** asks the chain about unresolved entries first (bounded: reconcileHistory) */
   lookup?: ChainLookup | undefined;
   signal?: AbortSignal | undefined;

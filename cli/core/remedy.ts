@@ -81,7 +81,7 @@ export function remediesOf(details: Record<string, unknown> | undefined): string
  * tools with the code they read, or in a terminal — cli/mcp/untrusted.ts; the app: its sign-in
  * screen).
  */
-export interface SignInRemedy {
+interface SignInRemedy {
   remedy: ['sign-in'];
   signIn: { email: string | null; sandbox: boolean };
 }

@@ -34,7 +34,7 @@ export function parseDuration(text: string): number {
   });
 }
 
-export interface AdvanceResult {
+interface AdvanceResult {
   /** seconds the clock moved */
   advancedBy: number;
   /** the chain's time now, ISO 8601 (UTC) */
@@ -155,7 +155,7 @@ function refusalCode(error: AppError): unknown {
   return typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
 }
 
-export interface LiquidateResult {
+interface LiquidateResult {
   transactionHash: string;
   collateral: string;
   debt: string;
@@ -263,7 +263,7 @@ export async function liquidateSandbox(
   };
 }
 
-export interface RemoveStakerResult {
+interface RemoveStakerResult {
   /** the preset's name, or the staker address given */
   validator: string;
   staker: string;

@@ -136,7 +136,7 @@ export function addressMismatch(
   );
 }
 
-export function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why: string): AppError {
+function sessionExpired(session: Pick<Session, 'email' | 'sandbox'>, why: string): AppError {
   return new AppError(ErrorCode.SESSION_EXPIRED, why, {
     details: { ...signInRemedy(session.email, session.sandbox) },
   });
@@ -173,11 +173,7 @@ function sameServer(a: string, b: string): boolean {
   }
 }
 
-export function describeTarget(target: {
-  sandbox: boolean;
-  network: Network;
-  serverUrl: string;
-}): string {
+function describeTarget(target: { sandbox: boolean; network: Network; serverUrl: string }): string {
   return target.sandbox ? 'the sandbox' : `${target.network} at ${target.serverUrl}`;
 }
 
@@ -267,7 +263,7 @@ function requireGrant(
 }
 
 /** For a screen that shows who is signed in: the session, or why there is none usable. */
-export type SessionState =
+type SessionState =
   | { signedIn: true; session: SessionView }
   | {
       signedIn: false;

@@ -34,7 +34,7 @@ import type { PoolMember, StakingValidator } from './actions/legs/staking-common
 
 export type { PoolMember, StakingValidator } from './actions/legs/staking-common.js';
 
-export interface StakingReadOptions {
+interface StakingReadOptions {
   signal?: AbortSignal | undefined;
   sandbox?: boolean | undefined;
   /** the round the views join (chain/views.ts); a fresh one when not given */
@@ -60,7 +60,7 @@ const garbled = (what: string): AppError =>
   );
 
 /** get_pool_member_info_v1 → Option<PoolMemberInfoV1> (Some = 0 then the fields; None = 1). */
-export function decodeMember(felts: readonly bigint[]): PoolMember | undefined {
+function decodeMember(felts: readonly bigint[]): PoolMember | undefined {
   if (felts[0] === 1n && felts.length === 1) return undefined;
   if (felts[0] !== 0n || felts.length < 7) throw garbled('get_pool_member_info_v1');
   const [, reward, amount, unclaimed, commission, unpoolAmount, option, time] = felts as bigint[];
@@ -273,10 +273,7 @@ async function readRemovedPool(
  * (`unstake`), withdraw one that runs at its time (`unstake-complete`), claim the rewards earned
  * before the removal (`claim-rewards`). Action kinds (actions/kinds.ts): each face words them.
  */
-export type RemovedPoolAction = Extract<
-  ActionKind,
-  'unstake' | 'unstake-complete' | 'claim-rewards'
->;
+type RemovedPoolAction = Extract<ActionKind, 'unstake' | 'unstake-complete' | 'claim-rewards'>;
 
 export function removedPoolActions(member: PoolMember): RemovedPoolAction[] {
   const actions: RemovedPoolAction[] = [];
@@ -292,7 +289,7 @@ const amountOf = (value: bigint, decimals: number) => ({
 });
 
 /** `part` of `total` in percent with two decimals, cut toward zero; null when the total is 0. */
-export function shareOf(part: bigint, total: bigint): string | null {
+function shareOf(part: bigint, total: bigint): string | null {
   if (total <= 0n) return null;
   return formatAmount((part * 10_000n) / total, 2);
 }

@@ -62,7 +62,7 @@ export async function loadStatusDeps(): Promise<StatusDeps> {
  * started: report it unavailable. The configured URLs are the real services; probing them
  * would report on something the user did not ask about, under a `sandbox: true` label.
  */
-export function sandboxUnavailable(reason: string): StatusResult {
+function sandboxUnavailable(reason: string): StatusResult {
   const error = `the sandbox is not available: ${reason}`;
   return {
     network: 'sandbox',

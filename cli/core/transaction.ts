@@ -14,7 +14,7 @@ import type { Endpoints } from './endpoints.js';
 import { rpcUrlOf } from './execution.js';
 import { requireSession } from './session.js';
 
-export interface TransactionView {
+interface TransactionView {
   hash: string;
   network: Endpoints['networkName'];
   sandbox: boolean;
@@ -29,7 +29,7 @@ export interface TransactionView {
 }
 
 /** A transaction hash as typed: 0x and 1–64 hex digits, else INVALID_ADDRESS-like usage error. */
-export function parseTransactionHash(text: string): string {
+function parseTransactionHash(text: string): string {
   if (!FELT_HEX.test(text))
     throw new AppError(
       ErrorCode.USAGE_ERROR,

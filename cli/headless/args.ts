@@ -15,7 +15,7 @@ export interface ArgToken {
 }
 
 /** Flags every command accepts (main reads them too). */
-export const GLOBAL_OPTIONS = {
+const GLOBAL_OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   sandbox: { type: 'boolean' },

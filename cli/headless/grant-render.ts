@@ -13,7 +13,7 @@ function recipients(grant: GrantListItem): string[] {
     : grant.recipients.map((r) => `  may pay ${r}`);
 }
 
-export function renderGrant(grant: GrantListItem): string {
+function renderGrant(grant: GrantListItem): string {
   return [
     `grant ${grant.id} (${grant.status}, expires ${grant.expiresAt})`,
     ...amounts(grant),

@@ -7,16 +7,7 @@
 import type { HistoryEntry } from '../core/history.js';
 import type { ListedEntry } from '../core/history-view.js';
 
-export const CSV_HEADER = [
-  'time',
-  'kind',
-  'network',
-  'hash',
-  'left',
-  'arrived',
-  'fee',
-  'status',
-] as const;
+const CSV_HEADER = ['time', 'kind', 'network', 'hash', 'left', 'arrived', 'fee', 'status'] as const;
 
 export function csvField(value: string): string {
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

@@ -37,7 +37,7 @@ export function errorBody(error: unknown): ErrorBody {
 }
 
 /** The flag of each request parameter a refusal can be about. */
-export const FIELD_FLAGS: Record<Field, string> = {
+const FIELD_FLAGS: Record<Field, string> = {
   target: '--target',
   band: '--band',
   minTrade: '--min-trade',

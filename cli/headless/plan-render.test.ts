@@ -11,7 +11,7 @@ import {
   USDC,
 } from '../../test/helpers/swap-fixtures.js';
 import { planDocument } from '../core/actions/document.js';
-import { positionLegOf } from '../core/actions/legs/lending-read.js';
+import { positionLegOf } from '../core/actions/legs/position-read.js';
 import { lendingPool } from '../core/lending.js';
 import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';

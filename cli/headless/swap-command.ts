@@ -46,7 +46,7 @@ const SWAP_FLAGS = {
   'allow-high-slippage': { type: 'boolean' },
 } as const;
 
-export interface SigningOptions extends ActionOptions {
+interface SigningOptions extends ActionOptions {
   yes: boolean;
   sandbox: boolean;
   network: Network | undefined;

@@ -7,7 +7,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ProgressEvent } from '../core/call.js';
 
 /** `stop` sends what is queued, then nothing more (before the call's answer). */
-export type ProgressReporter = ((event: ProgressEvent) => void) & { stop(): Promise<void> };
+type ProgressReporter = ((event: ProgressEvent) => void) & { stop(): Promise<void> };
 
 export async function progressReporter(
   ctx: ServerContext,

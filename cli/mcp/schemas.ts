@@ -4,13 +4,14 @@
  * the fields an agent acts on are typed, the rest of the core's documents passes through.
  */
 import * as z from 'zod';
+import { POSITION_ACTIONS } from '../core/actions/legs/types.js';
 
 const text = (max: number) => z.string().min(1).max(max);
-export const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
+const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
 export const Amount = text(40).describe(
   'a decimal amount in token units, exact ("1.5"); no signs or exponents',
 );
-export const Address = text(80).describe('a Starknet address, 0x + hex');
+const Address = text(80).describe('a Starknet address, 0x + hex');
 export const Email = text(254).describe("the person's e-mail address");
 
 export const Pair = z.strictObject({ amount: Amount, from: TokenName, to: TokenName });
@@ -122,7 +123,7 @@ export const LegView = z.discriminatedUnion('type', [
   }),
   z.looseObject({
     type: z.literal('position'),
-    action: z.enum(['borrow', 'repay', 'close', 'add-collateral', 'withdraw-collateral']),
+    action: z.enum(POSITION_ACTIONS),
     pool: LegPool,
     collateralToken: LegTokenRef,
     debtToken: LegTokenRef,

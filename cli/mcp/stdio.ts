@@ -15,10 +15,10 @@ import { Transform, type TransformCallback } from 'node:stream';
 /** Longest JSON-RPC line taken; a tool's arguments are far smaller (schemas bound every field). */
 export const MAX_LINE_BYTES = 1_048_576;
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
-export interface LineReplies {
+interface LineReplies {
   /** writes one JSON-RPC message to the client (a line on stdout) */
   reply(message: Record<string, unknown>): void;
   /** one line to the log (stderr) */
@@ -51,7 +51,7 @@ const isResponseShaped = (value: unknown): boolean =>
  * request or notification has a string `method`; a response (to the server's own requests, such as
  * an elicitation) has an id and exactly one of `result` or `error`.
  */
-export function invalidMessage(value: unknown): string | undefined {
+function invalidMessage(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'a message is a JSON object';
   const m = value as Record<string, unknown>;
   if (m.jsonrpc !== '2.0') return 'a message has "jsonrpc": "2.0"';

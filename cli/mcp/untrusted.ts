@@ -44,7 +44,7 @@ export function withUntrusted<T>(value: T, keys: readonly string[]): T {
 }
 
 /** The error details' fields that may hold outside text. */
-export const ERROR_TEXT_KEYS = [
+const ERROR_TEXT_KEYS = [
   'revertReason',
   'reason',
   'message',
@@ -107,7 +107,7 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.EXIT_IN_PROGRESS,
   ErrorCode.REBALANCE_OUTSIDE_BAND,
   // the lending refusals are worded by the core from the pool's numbers (cli/core/lending.ts,
-  // legs/lending-read.ts); their `reason` is ours (docs/commands.md "Lending": details.reason)
+  // legs/lending-read.ts, legs/position-read.ts); their `reason` is ours (docs/commands.md "Lending": details.reason)
   ErrorCode.UNKNOWN_POOL,
   ErrorCode.NO_POSITION,
   ErrorCode.HEALTH_TOO_LOW,

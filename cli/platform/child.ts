@@ -16,7 +16,7 @@ import { isShuttingDown, track } from './child-registry.js';
 import { removeSandboxState } from './sandbox-state.js';
 import { probeServer } from '../clients/probe.js';
 
-export interface ChildHandle {
+interface ChildHandle {
   child: ChildProcess;
   /** what the child reported when ready (the sandbox: its URLs) */
   ready: Record<string, unknown>;
@@ -232,7 +232,7 @@ export function spawnServe(options: {
 }
 
 /** Set in the environment of a child started by spawnSelf. */
-export const SUPERVISED_ENV = 'FINANCE_TUI_SUPERVISED';
+const SUPERVISED_ENV = 'FINANCE_TUI_SUPERVISED';
 
 /**
  * In a child started by spawnSelf: when the parent goes away (its end of our stdin closes),

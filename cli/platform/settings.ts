@@ -76,10 +76,10 @@ export function settingsProblem(stored: unknown): string | undefined {
   return undefined;
 }
 
-export const SETTINGS_STORE = { configName: 'settings', what: 'settings' } as const;
+const SETTINGS_STORE = { configName: 'settings', what: 'settings' } as const;
 
 /** What the file holds before anything is saved (the first save writes them too). */
-export const STORED_DEFAULTS: Stored = {
+const STORED_DEFAULTS: Stored = {
   serverUrl: DEFAULT_SETTINGS.serverUrl,
   aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
   network: DEFAULT_SETTINGS.network,

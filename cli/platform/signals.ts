@@ -28,7 +28,7 @@ type OwnedSignal = (typeof SIGNALS)[number];
 
 export const COALESCE_MS = 250;
 
-export interface SignalOwnerOptions {
+interface SignalOwnerOptions {
   stderr: NodeJS.WritableStream;
   stderrIsTTY: boolean;
   /** own SIGHUP too (default true): false for serve and sandbox */
@@ -39,7 +39,7 @@ export interface SignalOwnerOptions {
   now?: () => number;
 }
 
-export interface SignalOwner {
+interface SignalOwner {
   /** aborted (reason: CANCELLED) by the first signal */
   signal: AbortSignal;
   dispose(): void;

@@ -20,7 +20,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { narrowMode, withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { dataDir } from './paths.js';
 
-export interface StoreName {
+interface StoreName {
   env: NodeJS.ProcessEnv;
   /** file name without .json */
   configName: string;

@@ -19,9 +19,9 @@ import { whereWords } from './format.js';
 import { Footer, footerLine, wrappedLines } from './widgets/layout.js';
 
 /** How long a child server gets to stop before the app exits anyway. */
-export const CLOSE_TIMEOUT_MS = 6_000;
+const CLOSE_TIMEOUT_MS = 6_000;
 
-export interface AppProps {
+interface AppProps {
   services: TuiServices;
   theme: Theme;
   now?: () => number;

@@ -7,7 +7,7 @@ import { ErrorCode, isAppError } from '../../shared/errors.js';
 import { type Field, fieldOf, remediesOf } from '../core/remedy.js';
 
 /** The app's name for each request parameter a refusal can be about: its form field's label. */
-export const FIELD_WORDS: Record<Field, string> = {
+const FIELD_WORDS: Record<Field, string> = {
   target: 'Target',
   band: 'Band',
   minTrade: 'Minimum trade',

@@ -5,7 +5,7 @@
  */
 import type { Key } from 'ink';
 
-export interface KeySpec {
+interface KeySpec {
   /** a printable character (matched without Ctrl/Meta) */
   char?: string;
   /** a letter with Ctrl */
@@ -22,7 +22,7 @@ export interface KeySpec {
     | 'pageDown';
 }
 
-export interface ActionDef {
+interface ActionDef {
   keys: readonly KeySpec[];
   /** what the footer shows for the key */
   label: string;
@@ -30,7 +30,7 @@ export interface ActionDef {
   help: string;
 }
 
-export const KEYMAP = {
+const KEYMAP = {
   back: { keys: [{ special: 'escape' }], label: 'Esc', help: 'back' },
   submit: { keys: [{ special: 'return' }], label: 'Enter', help: 'continue' },
   up: { keys: [{ special: 'upArrow' }], label: '↑', help: 'up' },
@@ -60,7 +60,7 @@ export const KEYMAP = {
 
 export type Action = keyof typeof KEYMAP;
 
-export function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
+function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
   if (spec.special !== undefined) return key[spec.special] === true;
   if (spec.ctrl !== undefined) return key.ctrl && input.toLowerCase() === spec.ctrl;
   if (spec.char !== undefined) return !key.ctrl && !key.meta && input === spec.char;

@@ -47,5 +47,3 @@ export function themeFor(env: NodeJS.ProcessEnv): Theme {
   const base = noColour ? PLAIN : COLOURS;
   return { ...base, animate: !dumb };
 }
-
-export const DEFAULT_THEME = COLOURS;

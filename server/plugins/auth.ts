@@ -49,7 +49,7 @@ function bearerOf(authorization: string | undefined): string {
 }
 
 /** The live grant a grant token names, or AppError (401 UNAUTHORIZED, GRANT_REVOKED, GRANT_EXPIRED). */
-export async function grantOf(grants: GrantStore, token: string, now: number): Promise<Grant> {
+async function grantOf(grants: GrantStore, token: string, now: number): Promise<Grant> {
   const parsed = parseGrantToken(token);
   const grant = parsed === undefined ? undefined : await grants.get(parsed.id);
   if (parsed === undefined || grant === undefined || !secretMatches(grant, parsed.secret))
@@ -77,9 +77,9 @@ function claimsOf(grant: Grant): TokenClaims {
   });
 }
 
-export type AuthGuard = (authorization: string | undefined) => Promise<TokenClaims>;
+type AuthGuard = (authorization: string | undefined) => Promise<TokenClaims>;
 
-export function createAuthGuard(tokens: TokenService, revocations: RevocationStore): AuthGuard {
+function createAuthGuard(tokens: TokenService, revocations: RevocationStore): AuthGuard {
   return async (authorization) => {
     const token = bearerOf(authorization);
     if (isGrantToken(token))
@@ -101,7 +101,7 @@ export function authOf(request: FastifyRequest): TokenClaims {
   return request.auth;
 }
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   tokens: TokenService;
   revocations: RevocationStore;
   grants: GrantStore;

@@ -7,7 +7,7 @@ import cors from '@fastify/cors';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 
-export interface CorsPluginOptions {
+interface CorsPluginOptions {
   allowedOrigins: readonly string[];
 }
 

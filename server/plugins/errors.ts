@@ -27,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-export interface ErrorDescription {
+interface ErrorDescription {
   /** HTTP_STATUS of the code, always */
   status: number;
   code: ErrorCode;
@@ -270,7 +270,7 @@ function jsonRpcId(request: FastifyRequest): string | number | null {
 }
 
 /** The JSON-RPC error object for a refusal (see the file comment). */
-export function jsonRpcRefusal(
+function jsonRpcRefusal(
   described: ErrorDescription,
   requestId: string,
   id: string | number | null,
@@ -292,7 +292,7 @@ export function jsonRpcRefusal(
   };
 }
 
-export interface ErrorsPluginOptions {
+interface ErrorsPluginOptions {
   /** put the internal error text in 500 bodies (development and test only); default false */
   exposeInternals?: boolean;
 }

@@ -46,7 +46,7 @@ export interface LimitRule {
 }
 
 const MINUTE = 60_000;
-export const DAY = 24 * 60 * MINUTE;
+const DAY = 24 * 60 * MINUTE;
 
 /**
  * In-memory capacities. Spaces a client without an account can fill (login, verify) hold 100,000
@@ -152,7 +152,7 @@ export function sponsoredDailyRule(max: number): LimitRule {
   };
 }
 
-export interface Hit {
+interface Hit {
   /** hits in the current window, this one included */
   count: number;
   /** ms until the window closes */
@@ -164,7 +164,7 @@ export interface Hit {
   full?: 'clients' | 'network';
 }
 
-export interface HitContext {
+interface HitContext {
   /** a known-good client (signed in from this address lately, or an authenticated request within its user's limits) */
   known?: boolean;
 }
@@ -187,9 +187,9 @@ const SWEEP_PER_HIT = 8;
 const SWEEP_WHEN_FULL = 256;
 
 /** Known-good clients' reserved windows: a tenth of a space's capacity on top of it. */
-export const RESERVE_SHARE = 0.1;
+const RESERVE_SHARE = 0.1;
 /** Windows one IPv6 /48 may hold in a space: a hundredth of its capacity (at least 16). */
-export const NETWORK_SHARE = 0.01;
+const NETWORK_SHARE = 0.01;
 
 interface Space {
   /** windows still under the limit, in window-start order (so oldest = closing first) */
@@ -374,7 +374,7 @@ function roomInReserve(space: Space, now: number): boolean {
  * space. At most MAX_KNOWN_CLIENTS (the oldest is forgotten first: losing the privilege, never
  * gaining one); becoming known takes a real sign-in, so strangers cannot fill it cheaply.
  */
-export const MAX_KNOWN_CLIENTS = 100_000;
+const MAX_KNOWN_CLIENTS = 100_000;
 
 export class KnownClients {
   private readonly until = new Map<string, number>();
@@ -419,7 +419,7 @@ type RedisWithHit = Redis & {
 };
 
 /** Counters in Redis (INCR + PEXPIRE in one script): shared by every instance, expired by Redis. */
-export class RedisCounterStore implements CounterStore {
+class RedisCounterStore implements CounterStore {
   private readonly redis: RedisWithHit;
   private readonly prefix: string;
 
@@ -499,7 +499,7 @@ export function emailKey(email: string): string {
  * The source of a sign-in for the per-e-mail rules: an IPv4 address, or an IPv6 /48 (a site's
  * allocation: its 65,536 /64s are one source, or a stranger with one /48 would be 65,536).
  */
-export function sourceKey(client: string): string {
+function sourceKey(client: string): string {
   return networkKey(client) ?? client;
 }
 
@@ -532,7 +532,7 @@ function subjectOf(request: FastifyRequest, rule: LimitRule, email: string | und
   return request.auth.userId;
 }
 
-export interface RateLimitPluginOptions {
+interface RateLimitPluginOptions {
   redis?: Redis | undefined;
   /** replaces both (tests) */
   store?: CounterStore;

@@ -39,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** Paths and first segments of the routes we serve: the only parts of an unknown URL we log. */
-export class KnownPaths {
+class KnownPaths {
   readonly #paths = new Set<string>();
   readonly #prefixes = new Set<string>();
 
@@ -81,7 +81,7 @@ function numberField(name: string, value: number): string {
 }
 
 /** What the request lines are written with: the same level, base fields and destination as the app's logger. */
-export interface RequestLineOptions {
+interface RequestLineOptions {
   /** pino's level name: the request line is written when info is enabled */
   level: string;
   /** pino's `base`: the fields every line starts with (pid, then hostname or sandbox) */
@@ -201,7 +201,7 @@ export function lazyChildLogger(
   return new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
 }
 
-export interface RequestLogPluginOptions {
+interface RequestLogPluginOptions {
   controller: RequestLineController;
 }
 

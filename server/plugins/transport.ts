@@ -60,7 +60,7 @@ const SECURITY_HEADER_LINES = Object.entries(SECURITY_HEADERS)
   .join('');
 
 /** The whole HTTP response for a parser error, written straight to the socket (there is no reply object). */
-export function clientErrorResponse(status: number, body: ErrorBody): string {
+function clientErrorResponse(status: number, body: ErrorBody): string {
   const json = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
@@ -115,9 +115,9 @@ function declaresBody(headers: Record<string, string | string[] | undefined>): b
 const DROP_LOG_INTERVAL_MS = 10_000;
 
 /** Connections an address may hold and still be given one of the reserved slots. */
-export const LIGHT_CLIENT = 4;
+const LIGHT_CLIENT = 4;
 
-export type Admission = 'ok' | 'per-address' | 'per-network' | 'reserved' | 'full' | 'unknown';
+type Admission = 'ok' | 'per-address' | 'per-network' | 'reserved' | 'full' | 'unknown';
 
 /**
  * Who holds how many connections, and whether one more may be taken: at most `max` in all, at
@@ -230,7 +230,7 @@ const kAnswered = Symbol('finance-tui.answered');
 type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void };
 
 /** Bytes of one read handed to Node's HTTP parser at a time (about 28 `GET /health`). */
-export const PARSE_SLICE_BYTES = 1024;
+const PARSE_SLICE_BYTES = 1024;
 
 type SlicedSocket = Socket & { _paused?: boolean; parser?: unknown };
 
@@ -282,11 +282,7 @@ function sliceReads(socket: SlicedSocket): void {
  * within a slice of its bound rather than at the end of its read.
  * `idle`, when given, learns when each connection has a request in flight and when none.
  */
-export function boundPipelining(
-  server: Server,
-  onRefused: () => void,
-  idle?: IdleConnections,
-): void {
+function boundPipelining(server: Server, onRefused: () => void, idle?: IdleConnections): void {
   // after Node's own connection listener (the server's first): the parser is attached by then
   server.on('connection', (socket: Socket) => sliceReads(socket));
   const handlers = server.listeners('request') as Array<
@@ -315,7 +311,7 @@ export function boundPipelining(
   });
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   maxConnections: number;
   maxConnectionsPerAddress: number;
   trustProxy: boolean | number | string;

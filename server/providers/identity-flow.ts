@@ -27,7 +27,7 @@ import type { IdentityProvider, IdentityUser, IdentityWallet } from './types.js'
 export const SERVER_WALLET_KEY = 'server_wallet_id';
 
 /** Our server can sign with a wallet only when it is Starknet and has no owner but the app. */
-export function isUsableWallet(wallet: IdentityWallet): boolean {
+function isUsableWallet(wallet: IdentityWallet): boolean {
   return wallet.chainType === 'starknet' && wallet.ownerId === null;
 }
 
@@ -36,7 +36,7 @@ export function isUsableWallet(wallet: IdentityWallet): boolean {
  * none is linked, the provider answers 404 for it, or it is not app-managed Starknet. A lookup
  * that fails any other way throws: "did not answer" must never read as "has no wallet".
  */
-export async function linkedUsableWallet(
+async function linkedUsableWallet(
   identity: IdentityProvider,
   user: IdentityUser,
 ): Promise<IdentityWallet | null> {

@@ -32,7 +32,7 @@ export class UpstreamTimeoutError extends Error {
   }
 }
 
-export interface JsonRequest {
+interface JsonRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: Readonly<Record<string, string>>;

@@ -23,7 +23,7 @@ import type { PaymasterRelay } from './types.js';
 /** Far above any SNIP-29 answer (a built transaction is a few KB), and our own body limit. */
 export const MAX_RESPONSE_BYTES = 1_048_576;
 
-export interface PaymasterRelayOptions {
+interface PaymasterRelayOptions {
   url: string;
   apiKey?: string | undefined;
   timeoutMs: number;

@@ -25,7 +25,7 @@ import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import { type Provisioning, verifyAndProvision } from '../providers/identity-flow.js';
 import type { RevocationStore } from '../revocations.js';
 
-export interface AuthRoutesOptions {
+interface AuthRoutesOptions {
   provisioning: Provisioning;
   tokens: TokenService;
   revocations: RevocationStore;

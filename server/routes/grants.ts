@@ -21,7 +21,7 @@ import { type Grant, GRANT_LIMITS, type GrantStore, isLive, newGrantToken } from
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 
-export interface GrantRoutesOptions {
+interface GrantRoutesOptions {
   grants: GrantStore;
   known: ReadonlyMap<string, KnownContract>;
   now: () => number;

@@ -36,7 +36,7 @@ import { RATE_LIMITS, sponsoredDailyRule } from '../plugins/rate-limit.js';
 import type { PaymasterRelay } from '../providers/types.js';
 import { snip29ParamsProblem, type TransactionMethod } from '../snip29-params.js';
 
-export interface PaymasterRoutesOptions {
+interface PaymasterRoutesOptions {
   paymaster: PaymasterRelay;
   /**
    * the paymaster's fee recipients (its forwarder), learned from its own build answers: the one
@@ -54,7 +54,7 @@ export interface PaymasterRoutesOptions {
  * {transaction, parameters}); `executes` puts it under the per-minute execute limit and, when
  * sponsored, the daily sponsored quota.
  */
-export const RELAYED_METHODS: Readonly<
+const RELAYED_METHODS: Readonly<
   Record<string, { params: 'none' | 'transaction'; executes: boolean }>
 > = {
   paymaster_isAvailable: { params: 'none', executes: false },
@@ -64,7 +64,7 @@ export const RELAYED_METHODS: Readonly<
 };
 
 /** SNIP-29 params nest ~8 levels (typed data calls' calldata) and hold a few thousand values. */
-export const PARAMS_LIMITS = { maxDepth: 32, maxNodes: 20_000 } as const;
+const PARAMS_LIMITS = { maxDepth: 32, maxNodes: 20_000 } as const;
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -76,7 +76,7 @@ function invalidParams(message: string): AppError {
   return new AppError(ErrorCode.VALIDATION_ERROR, message);
 }
 
-export interface ParamsFacts {
+interface ParamsFacts {
   /** every `user_address`, and every `address` of a `deployment`, wherever they sit */
   addresses: unknown[];
   /** params carry a transaction */
@@ -93,7 +93,7 @@ export interface ParamsFacts {
  * with a 400 naming the bound: a deeply nested body must neither blow the stack here nor reach
  * the relay (whose JSON encoding would fail as "could not be reached").
  */
-export function inspectParams(
+function inspectParams(
   params: unknown,
   limits: { maxDepth: number; maxNodes: number } = PARAMS_LIMITS,
 ): ParamsFacts {
@@ -233,7 +233,7 @@ const paymasterRoutes: FastifyPluginAsyncTypebox<PaymasterRoutesOptions> = async
 };
 
 /** How many fee recipients are remembered (a paymaster has one forwarder; a few allow a change). */
-export const MAX_FEE_RECIPIENTS = 4;
+const MAX_FEE_RECIPIENTS = 4;
 
 /**
  * In default fee mode the paymaster's build ends the calls with one gas-token `transfer` to its

@@ -8,7 +8,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DegradedHealthResponse, HealthResponse, RootResponse } from '../../shared/api.js';
 
-export interface RootRoutesOptions {
+interface RootRoutesOptions {
   version: string;
   sandbox: boolean;
   /** the stores that do not answer now (none: healthy) */

@@ -29,7 +29,7 @@ import { checkTypedData } from '../typed-data-bounds.js';
 // Control characters too: starknet.js 10 fails to encode a long string containing a newline.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-export interface SignRoutesOptions {
+interface SignRoutesOptions {
   identity: IdentityProvider;
   /** chainId (short string) of the domain wrapped around plain-text messages */
   messageChainId: string;
@@ -53,7 +53,7 @@ export const MAX_MESSAGE_SIGNINGS = 2;
 const SIGNINGS_RETRY_AFTER_S = 1;
 
 /** A counting semaphore that refuses rather than waits; `inFlight` for tests and logs. */
-export function createSlots(limit: number): {
+function createSlots(limit: number): {
   tryAcquire(): (() => void) | undefined;
   readonly inFlight: number;
 } {
@@ -81,7 +81,7 @@ function requireOwnWallet(tokenWalletId: string, walletId: string): void {
   }
 }
 
-export function isSignableHash(hex: string): boolean {
+function isSignableHash(hex: string): boolean {
   return FELT_HEX.test(hex) && BigInt(hex) <= MAX_SIGNABLE_HASH;
 }
 

@@ -19,7 +19,7 @@ import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import { type Provisioning, provisionWallet } from '../providers/identity-flow.js';
 import type { IdentityWallet } from '../providers/types.js';
 
-export interface WalletRoutesOptions {
+interface WalletRoutesOptions {
   provisioning: Provisioning;
   tokens: TokenService;
 }

@@ -124,7 +124,7 @@ export class FakeIdentity implements IdentityProvider {
   }
 }
 
-export const nullPaymaster: PaymasterRelay = {
+const nullPaymaster: PaymasterRelay = {
   async relay(request) {
     return { jsonrpc: '2.0', id: request.id ?? null, result: true };
   },
@@ -149,7 +149,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOverrides {
+interface TestAppOverrides {
   config?: Partial<ServerConfig>;
   deps?: Partial<AppDeps>;
 }

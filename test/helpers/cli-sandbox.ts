@@ -12,7 +12,7 @@ export type Doc = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> };
 };
 
-export interface CliResult {
+interface CliResult {
   code: number | null;
   doc: Doc;
   stdout: string;

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type { TypedData } from 'starknet';
 import { WORK } from '../../server/typed-data-bounds.js';
 
-export interface HashCount {
+interface HashCount {
   pedersen: number;
   poseidonElements: number;
   /** calls of poseidonHashMany */
@@ -129,7 +129,7 @@ export interface CountedHash {
   result: { hash: string } | { error: string };
 }
 
-export function workOf(count: HashCount): number {
+function workOf(count: HashCount): number {
   return (
     count.pedersen * WORK.pedersen +
     count.poseidonElements * WORK.poseidonElement +

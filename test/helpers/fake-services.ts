@@ -4,7 +4,9 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
-import { listTokens } from '../../shared/tokens.js';
+import { findToken, listTokens } from '../../shared/tokens.js';
+import { checkRecipient } from '../../cli/core/actions/rules.js';
+import { lendingPool } from '../../cli/core/lending.js';
 import {
   impactLevel,
   priceImpactWarning,
@@ -43,6 +45,15 @@ function perToken(changes: BalanceChange[]): BalanceChange[] {
   return [...bySymbol.values()];
 }
 
+/** The transaction hash the fake's sends report: a well-formed felt (0x + 64 hex), as the chain's are. */
+export const SEND_HASH = '0x03f1d7c2a9e84b6055c2e1f7a3b9d0864e2c5a7f1b3d9e0c6a8f2b4d7e1c3a95';
+/** The transaction hash the fake's swaps report. */
+export const SWAP_HASH = '0x0615a8e3c7b2d94f1e06a3c5b8d7f2e91c4a6b0d3e5f7a2c9b1d8e4f6a0c2b37';
+
+/** A token's registry address on mainnet, or a well-formed placeholder for a symbol the registry lacks. */
+const addressOf = (symbol: string, placeholder: string): string =>
+  findToken('mainnet', symbol)?.address ?? `0x${placeholder.padStart(64, '0')}`;
+
 export const SESSION: Session = {
   email: 'alice@example.com',
   userId: 'user-1',
@@ -59,8 +70,8 @@ export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary
     symbol,
   });
   return {
-    from: { symbol: request.from, address: '0x1', decimals: 6 },
-    to: { symbol: request.to, address: '0x2', decimals: 18 },
+    from: { symbol: request.from, address: addressOf(request.from, '1'), decimals: 6 },
+    to: { symbol: request.to, address: addressOf(request.to, '2'), decimals: 18 },
     amountIn: money(request.amount, (BigInt(request.amount) * 10n ** 6n).toString(), request.from),
     expectedOutput: money('0.0333', '33300000000000000', request.to),
     grossOutput: money('0.03331', '33310000000000000', request.to),
@@ -77,7 +88,14 @@ export function quoteFixture(request: QuoteRequest, impactBps = 5): QuoteSummary
           {
             from: request.from,
             to: request.to,
-            pools: [{ protocol: 1, poolName: 'Pool A', poolAddress: '0x9', percent: '100%' }],
+            pools: [
+              {
+                protocol: 1,
+                poolName: 'Pool A',
+                poolAddress: `0x${'9'.padStart(64, '0')}`,
+                percent: '100%',
+              },
+            ],
           },
         ],
       },
@@ -93,7 +111,7 @@ interface PendingQuote {
   reject: (e: unknown) => void;
 }
 
-export interface FakeOptions {
+interface FakeOptions {
   features?: Partial<Features>;
   session?: Session | null;
   sandbox?: boolean;
@@ -107,7 +125,7 @@ export interface FakeOptions {
   portfolios?: Portfolio[];
   /** plan() of a rebalance fails with this (e.g. ALREADY_BALANCED) */
   rebalanceError?: Error;
-  /** instead of the default success (which reports 'submitting' first); a send reports 'submitted' 0xfeed first */
+  /** instead of the default success (which reports 'submitting' first); a send reports 'submitted' SEND_HASH first */
   execute?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
   /** the fee of every plan (default: sponsored) */
   fee?: PlanView['fee'];
@@ -129,7 +147,7 @@ export interface FakeOptions {
   environment?: Partial<Environment>;
 }
 
-export type FakeServices = TuiServices & {
+type FakeServices = TuiServices & {
   calls: string[];
   /** the name a test knows a plan by: planned-<kind>-<n> */
   nameOf(handle: PlanHandle): string;
@@ -235,7 +253,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         next ?? {
           network: 'mainnet',
           account: SESSION.walletAddress,
-          pools: [{ name: 'Prime', address: '0x451' }],
+          pools: [{ name: 'Prime', address: lendingPool('mainnet').address }],
           supplied: [],
           markets: [],
           borrows: [],
@@ -322,7 +340,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             },
           ]),
           ...request.sends.map((send) => ({
-            contract: '0x4718',
+            contract: addressOf(send.token, '4718'),
             entrypoint: 'transfer',
             description: `transfer exactly ${send.amount} ${send.token} to ${send.to}`,
           })),
@@ -348,11 +366,11 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       fake.calls.push(`execute ${fake.nameOf(plan.handle)}`);
       if (options.execute) return options.execute(onStep);
       if (plan.request.kind === 'send') {
-        onStep({ kind: 'submitted', hash: '0xfeed' });
+        onStep({ kind: 'submitted', hash: SEND_HASH });
         const [send] = plan.sends;
         return {
           headline: `Sent ${formatAmount(send?.amount ?? 0n, 18)} ${send?.symbol} to ${send?.to}`,
-          transactionHash: '0xfeed',
+          transactionHash: SEND_HASH,
           status: 'succeeded',
           changes: [{ symbol: send?.symbol ?? '?', decimals: 18, delta: -(send?.amount ?? 0n) }],
         };
@@ -360,7 +378,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       onStep({ kind: 'submitting' });
       return {
         headline: 'Swap confirmed',
-        transactionHash: '0xabc',
+        transactionHash: SWAP_HASH,
         status: 'succeeded',
         changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }],
         details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'],
@@ -376,14 +394,14 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
           : { liquidations: options.historyLiquidations, liquidationsNote: null }),
       };
     },
+    // the core's rule, as the app's adapter calls it (cli/ui/adapter.ts): the fake's tokens are mainnet's
     checkRecipient(text, current) {
       try {
-        const address = parseAddress(text.trim(), 'recipient');
-        return BigInt(address) === BigInt(current.walletAddress)
-          ? { problem: 'that is your own wallet: nothing to send' }
-          : { address };
+        return {
+          address: checkRecipient(text, { network: 'mainnet', account: current.walletAddress }),
+        };
       } catch (error) {
-        return { problem: (error as Error).message };
+        return { problem: error instanceof AppError ? error.message : 'not an address' };
       }
     },
     async status() {

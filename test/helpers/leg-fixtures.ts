@@ -4,7 +4,7 @@
  */
 import { lendingPool } from '../../cli/core/lending.js';
 import type { LegTypeName, PlannedLeg } from '../../cli/core/actions/legs/index.js';
-import { positionLegOf } from '../../cli/core/actions/legs/lending-read.js';
+import { positionLegOf } from '../../cli/core/actions/legs/position-read.js';
 import type { StakingValidator } from '../../cli/core/actions/legs/staking-common.js';
 import type { PlanKind } from '../../cli/core/actions/plan.js';
 import { E18, vesuPair as pair } from './lending-fixtures.js';

@@ -13,7 +13,7 @@
 import { createServer, type Server } from 'node:http';
 import { close, listen, readBody } from './http.js';
 
-export type LyingMode = 'honest' | 'revert-successes' | 'succeed-reverts';
+type LyingMode = 'honest' | 'revert-successes' | 'succeed-reverts';
 
 export interface LyingNode {
   /** the proxy's URL, with the upstream's path */

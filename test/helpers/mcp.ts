@@ -143,7 +143,7 @@ export async function callWithProgress(
 }
 
 /** A tool's error as the agent reads it (the result's text). */
-export interface ToolError {
+interface ToolError {
   code: string;
   message: string;
   details?: Record<string, unknown>;

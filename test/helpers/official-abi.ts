@@ -44,12 +44,12 @@ interface FunctionEntry {
   state_mutability: string;
 }
 
-export interface OfficialFunction extends EntrypointSignature {
+interface OfficialFunction extends EntrypointSignature {
   readonly mutability: 'view' | 'external';
   readonly inputNames: readonly string[];
 }
 
-export interface OfficialAbi {
+interface OfficialAbi {
   readonly file: OfficialContract;
   readonly source: { repository: string; commit: string; paths: string[] };
   readonly abi: Abi;
@@ -165,7 +165,7 @@ export function encodeWith(
 }
 
 /** starknet.js's decoding of a function's answer with the official ABI (throws if it cannot). */
-export function decodeOutputs(
+function decodeOutputs(
   official: OfficialAbi,
   entrypoint: string,
   felts: readonly bigint[],

@@ -124,7 +124,7 @@ function patchDocument(document: Json): Json {
   return patched;
 }
 
-export interface SpecError {
+interface SpecError {
   code: number;
   message: string;
   data?: unknown;

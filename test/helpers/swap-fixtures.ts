@@ -25,7 +25,7 @@ export const OTHER = `0x${'b0b'.padStart(64, '0')}`;
 export const POOL = `0x${'9001'.padStart(64, '0')}`;
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
-export interface RouteOptions {
+interface RouteOptions {
   /** 1 = one direct pool (2 bps fee); 2 = through STRK (15 bps) */
   hops?: 1 | 2;
   prices?: [unknown, unknown];
@@ -149,9 +149,11 @@ export function planOf(
     sandbox: true,
     account: ACCOUNT,
     router: ROUTER_ADDRESS,
-    swaps,
-    sends,
-    legs,
+    legs: [
+      ...swaps.map((swap) => ({ type: 'swap' as const, swap })),
+      ...sends.map((transfer) => ({ type: 'transfer' as const, transfer })),
+      ...legs,
+    ],
   });
 }
 

@@ -170,7 +170,7 @@ export function fannedOutTypes(depth: number, width = 2) {
 // Families of shapes, each grown by a size: the heaviest accepted one of each is what issue 27
 // measured (server/typed-data-work.test.ts counts its work, bench/typed-data-cost.ts times it).
 
-export type Family = [name: string, build: (size: number) => unknown];
+type Family = [name: string, build: (size: number) => unknown];
 
 const felt = (i: number): string => `0x${(i * 7919 + 1).toString(16)}`;
 const domain1 = { name: 'bench', version: '1', chainId: 'SN_MAIN', revision: '1' };

@@ -39,18 +39,6 @@ export function mergeAcknowledgments(all: readonly Acknowledgment[]): Acknowledg
   return merged;
 }
 
-/** Accepts the ids a face passes (unknown text refused: a guard that cannot classify refuses). */
-export function parseAcknowledgments(ids: readonly unknown[]): AcknowledgmentId[] {
-  return ids.map((id) => {
-    if (typeof id === 'string' && (ACKNOWLEDGMENT_IDS as readonly string[]).includes(id))
-      return id as AcknowledgmentId;
-    throw new AppError(
-      ErrorCode.USAGE_ERROR,
-      `unknown acknowledgment "${String(id).slice(0, 40)}" (known: ${ACKNOWLEDGMENT_IDS.join(', ')})`,
-    );
-  });
-}
-
 /**
  * Refuses (nothing is signed) when an acknowledgment the plan needs was not given:
  * PRICE_IMPACT_TOO_HIGH when a high impact is among them (its own code, as before), else

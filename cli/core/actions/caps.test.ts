@@ -16,7 +16,7 @@ import { codeOf } from '../../../test/helpers/failure.js';
 import { vesuPair } from '../../../test/helpers/lending-fixtures.js';
 import { lendingPool } from '../lending.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
-import { positionLegOf } from './legs/lending-read.js';
+import { positionLegOf } from './legs/position-read.js';
 import type { OracleQuote } from '../oracle.js';
 import type { ActionPlan } from './plan.js';
 import type { Token } from '../../../shared/tokens.js';

@@ -51,10 +51,7 @@ function movedTokens(plan: ActionPlan): Token[] {
 }
 
 /** Pure: refuses a plan that moves a token outside `allowTokens`. */
-export function checkAllowedTokens(
-  plan: ActionPlan,
-  allowTokens: readonly string[] | undefined,
-): void {
+function checkAllowedTokens(plan: ActionPlan, allowTokens: readonly string[] | undefined): void {
   if (allowTokens === undefined) return;
   const refused = movedTokens(plan).filter(
     (t) => !allowTokens.some((a) => sameAddress(a, t.address)),

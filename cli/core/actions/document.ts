@@ -23,26 +23,26 @@ import type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
 import type { PlanKind, ActionPlan } from './plan.js';
 import type { RebalanceView } from './rebalance.js';
 
-export interface TokenRef {
+interface TokenRef {
   symbol: string;
   address: string;
   decimals: number;
 }
 
-export interface PlanSwapView extends QuoteSummary {
+interface PlanSwapView extends QuoteSummary {
   /** the minimum the user confirmed: every check holds the execution to it */
   confirmedMinimumReceived: Money;
   /** ISO time the executing quote was fetched */
   quotedAt: string;
 }
 
-export interface PlanSendView {
+interface PlanSendView {
   token: TokenRef;
   amount: Money;
   to: string;
 }
 
-export type GasView =
+type GasView =
   | { mode: 'sponsored' }
   | { mode: 'default'; token: TokenRef; maxFee: Money; estimatedFee: Money | null }
   | { mode: 'unknown' };
@@ -63,7 +63,7 @@ export interface SpendView {
   balance: Money | null;
 }
 
-export type SimulationView =
+type SimulationView =
   | { status: 'not-run' }
   | { status: 'ok'; balanceChanges: Array<{ token: TokenRef; change: Money }> }
   | { status: 'reverted'; reason: string };

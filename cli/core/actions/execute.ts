@@ -68,7 +68,7 @@ const INFLOW_CHANGES: ReadonlySet<string> = new Set([
  * amounts, and the bound of an "all". A token the plan also brings in (a swap's output, a
  * withdrawal, a borrow, a claim) is left out: its balance moves both ways.
  */
-export function expectedOutflows(plan: ActionPlan): ExpectedOutflow[] {
+function expectedOutflows(plan: ActionPlan): ExpectedOutflow[] {
   const effects = effectsOf(plan.legs, plan);
   const arrives = (token: Token): boolean =>
     effects.in.some((i) => sameAddress(i.token.address, token.address)) ||

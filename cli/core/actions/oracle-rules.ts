@@ -23,11 +23,11 @@ import type { SwapQuote } from './legs/swap.js';
 import { exact } from './legs/words.js';
 
 /** An expected output worth less than this share (bps) of what leaves, at the oracle's prices, needs 'high-impact'. */
-export const ORACLE_ACK_BPS = 9000n;
+const ORACLE_ACK_BPS = 9000n;
 /** A minimum worth less than this share (bps) of what leaves, at the oracle's prices, is refused. */
-export const ORACLE_REFUSE_BPS = 5000n;
+const ORACLE_REFUSE_BPS = 5000n;
 
-export type OracleJudgement =
+type OracleJudgement =
   | {
       priced: true;
       inUsd: bigint;
@@ -120,7 +120,7 @@ export function checkSwapsAgainstOracle(
 }
 
 /** How far a lending pool's price may be from Pragma's before its health factor is not used: 2 %. */
-export const POOL_PRICE_TOLERANCE_BPS = 200n;
+const POOL_PRICE_TOLERANCE_BPS = 200n;
 
 /**
  * A lending pair's prices as the pool gives them (USD, 18 decimals) held against Pragma's: each

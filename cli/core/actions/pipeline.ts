@@ -25,6 +25,8 @@ import type { VTokenHints } from '../lending.js';
 import type { AcknowledgmentId } from './acknowledgments.js';
 import type { GasQuote } from './checks.js';
 import type { PlanDocument } from './document.js';
+import type { PlannedLeg } from './legs/index.js';
+import type { LegPlan } from './legs/types.js';
 import type { ActionPlan } from './plan.js';
 import type { RebalanceRequest } from './rebalance.js';
 
@@ -99,7 +101,7 @@ export type ActionRequest =
  * "0.5 ETH" of collateral in the (ETH, `debt`) position: the amount (withdraw: or "all") and the
  * collateral token, the position's debt token (it names the pair, with or without a debt).
  */
-export interface CollateralSpec {
+interface CollateralSpec {
   amount: string;
   token: string;
   debt: string;
@@ -107,14 +109,14 @@ export interface CollateralSpec {
 }
 
 /** "100 USDC" in a Vesu pool (default: the network's documented main pool); withdraw takes "all". */
-export interface LendSpec {
+interface LendSpec {
   amount: string;
   token: string;
   pool?: string | undefined;
 }
 
 /** "500 USDC against 1 ETH": the debt amount (repay: or "all") and token, the collateral (and for a borrow, how much to deposit with it). */
-export interface BorrowSpec {
+interface BorrowSpec {
   amount: string;
   token: string;
   collateral: string;
@@ -123,11 +125,22 @@ export interface BorrowSpec {
 }
 
 /** "1000 STRK with Braavos": the amount, the token (default STRK), the validator (name or staker address). */
-export interface StakeSpec {
+interface StakeSpec {
   amount: string;
   token?: string | undefined;
   validator: string;
 }
+
+/**
+ * A kind's checks after the legs' reads, before the build (docs/architecture.md "Adding a leg
+ * type"): the request, its legs as read (in call order) and the plan around them (the oracle's
+ * prices included). Throws a stable code to refuse; nothing has been built or signed.
+ */
+export type AfterReads<R extends ActionRequest = ActionRequest> = (
+  request: R,
+  legs: readonly PlannedLeg[],
+  plan: LegPlan,
+) => void;
 
 export interface PlanOptions {
   slippageBps?: number | undefined;

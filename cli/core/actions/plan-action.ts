@@ -33,9 +33,7 @@ import {
 import { planDocument } from './document.js';
 import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
 import { effectsOf, legAcknowledgments } from './legs/index.js';
-import { readStakingLegs } from './legs/staking-read.js';
-import { readLendingLegs } from './legs/lending-read.js';
-import { quoteSwaps } from './legs/swap-quote.js';
+import { namedTokens, readLegs, spentTokens } from './legs/reads.js';
 import type {
   ActionContext,
   ActionRequest,
@@ -45,7 +43,7 @@ import type {
   QuoteMode,
 } from './pipeline.js';
 import { type ActionPlan, buildPlan } from './plan.js';
-import { checkKindSimulation, kindDocument, type Legs, legsOf } from './resolve.js';
+import { checkKindAfterReads, checkKindSimulation, kindDocument, legsOf } from './resolve.js';
 import { readOraclePrices } from '../oracle.js';
 import { checkSwapsAgainstOracle } from './oracle-rules.js';
 
@@ -79,18 +77,6 @@ function involvedTokens(spent: readonly Token[], gasToken: Token): Token[] {
   return tokens;
 }
 
-/** Every token the legs name (what leaves, what arrives, a position's assets), for the oracle. */
-function legTokens(legs: Legs): Token[] {
-  return [
-    ...legs.swaps.flatMap((s) => [s.from, s.to]),
-    ...legs.transfers.map((t) => t.token),
-    ...(legs.staking ?? []).map((s) => s.token),
-    ...(legs.lending ?? []).flatMap((s) =>
-      s.collateral === undefined ? [s.token] : [s.token, s.collateral],
-    ),
-  ];
-}
-
 /** Until when a face may confirm this build (PlannedAction.confirmBy). */
 function confirmByOf(plan: ActionPlan, prepared: PreparedExecution): number {
   const oldest = plan.swaps.reduce<number>((t, s) => Math.min(t, s.executing.quotedAt), Infinity);
@@ -98,7 +84,7 @@ function confirmByOf(plan: ActionPlan, prepared: PreparedExecution): number {
   return Math.min((prepared.expiresAt - EXPIRY_MARGIN_S) * 1000, quoteLimit);
 }
 
-export interface FinalizeOptions {
+interface FinalizeOptions {
   mode: QuoteMode;
   slippageBps: number;
   /** what the person acknowledged so far */
@@ -249,68 +235,37 @@ export async function planPipeline(
   ctx: ActionContext,
   call: CallOptions = {},
 ): Promise<PlannedAction> {
-  const router = ctx.router ?? ROUTER_ADDRESS;
-  const legs = legsOf(request, {
+  const where = {
     network: ctx.account.network,
     account: ctx.account.address,
-    router,
-  });
+    router: ctx.router ?? ROUTER_ADDRESS,
+  };
+  const legs = legsOf(request, where);
   const slippageBps = options.slippageBps ?? ctx.defaultSlippageBps;
-  // what the checks and the build need that does not depend on the quote is read while it is
-  // fetched: the balances of the tokens spent and the account's facts (deployed, nonce, …)
-  const balances = balancesOf(
-    ctx,
-    call,
-    involvedTokens(
-      [
-        ...legs.swaps.map((s) => s.from),
-        ...legs.transfers.map((t) => t.token),
-        ...(legs.staking ?? []).filter((s) => s.type === 'stake').map((s) => s.token),
-        // a supply spends its token; a borrow or added collateral the collateral; a repay or
-        // close the debt token; a withdrawal of collateral nothing
-        ...(legs.lending ?? []).flatMap((s) =>
-          s.type === 'supply'
-            ? [s.token]
-            : s.type === 'position'
-              ? s.action === 'borrow' || s.action === 'add-collateral'
-                ? s.collateral
-                  ? [s.collateral]
-                  : []
-                : s.action === 'repay' || s.action === 'close'
-                  ? [s.token]
-                  : []
-              : [],
-        ),
-      ],
-      ctx.fee.gasToken,
-    ),
-  );
+  // what the checks and the build need that does not depend on the legs' reads is read while
+  // they run: the balances of the tokens the legs spend and the account's facts (deployed, nonce, …)
+  const balances = balancesOf(ctx, call, involvedTokens(spentTokens(legs.specs), ctx.fee.gasToken));
   // awaited after the build (a quote's failure is the one reported); never an unhandled rejection
   balances.catch(() => undefined);
   prefetchAccountFacts(ctx.account, call.signal);
   // the independent price of every token the legs name, in the same round (../oracle.ts)
-  const oracle = readOraclePrices(ctx.account, legTokens(legs), {
+  const oracle = readOraclePrices(ctx.account, namedTokens(legs.specs), {
     signal: call.signal,
     now: ctx.now,
   });
   oracle.catch(() => undefined);
-  // each leg type's reads before planning: the swaps' quotes, the staking legs' chain state
-  const [swaps, staking, lending, prices] = await Promise.all([
-    quoteSwaps(legs.swaps, legs.mode, slippageBps, ctx, call),
-    readStakingLegs(legs.staking ?? [], ctx, call),
-    readLendingLegs(legs.lending ?? [], ctx, call, balances, oracle),
+  // each leg type's reads before planning (a swap's quotes, a stake's membership, a position's state)
+  const [read, prices] = await Promise.all([
+    readLegs(legs.specs, { ctx, call, mode: legs.mode, slippageBps, balances, oracle }),
     oracle,
   ]);
-  const others = [...staking, ...lending];
+  // the kind's own checks on what was read, before anything is built
+  checkKindAfterReads(request, read, { ...where, oracle: prices });
   const plan = buildPlan({
     kind: request.kind,
-    network: ctx.account.network,
     sandbox: ctx.sandbox,
-    account: ctx.account.address,
-    router,
-    swaps,
-    sends: legs.transfers,
-    legs: others,
+    ...where,
+    legs: read,
     oracle: prices,
   });
   const ticket: ExecutionTicket = { state: 'ready', hash: undefined };

@@ -7,15 +7,19 @@
  * legs/swap.ts). Each kind's shape — how many legs of which type it holds — is SHAPES below,
  * checked before any request and again when the plan is built.
  */
-import { checkBaseUnits } from '../../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../../shared/errors.js';
-import { findToken, type Network, parseAddress } from '../../../shared/tokens.js';
-import { checkRecipient } from './rules.js';
+import { type Network, parseAddress } from '../../../shared/tokens.js';
 import { checkPairCount, MAX_BATCH_PAIRS, MAX_REBALANCE_LEGS } from './limits.js';
 import type { ChainCall } from '../chain/calls.js';
 import type { OraclePrices } from '../oracle.js';
 import type { ActionKind } from './kinds.js';
-import { LEG_TYPE_NAMES, legCalls, type LegTypeName, type PlannedLeg } from './legs/index.js';
+import {
+  checkLegs,
+  LEG_TYPE_NAMES,
+  legCalls,
+  type LegTypeName,
+  type PlannedLeg,
+} from './legs/index.js';
 import type { PlannedSwap, SwapQuote } from './legs/swap.js';
 import type { PlannedTransfer } from './legs/transfer.js';
 
@@ -52,15 +56,11 @@ export interface ActionPlan {
   oracle?: OraclePrices | undefined;
 }
 
-/** A plan's swaps and transfers (in that order), then any other legs. */
-export type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'legs'> & {
-  sends?: PlannedTransfer[];
-  /** legs other than swaps and transfers, after them */
-  legs?: PlannedLeg[];
-};
+/** A plan's legs, in the order their calls are signed; the views and the calls are derived. */
+export type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'swaps'>;
 
 /** How many legs of each type a plan holds. */
-export type LegCounts = Record<LegTypeName, number>;
+type LegCounts = Record<LegTypeName, number>;
 
 const others = (n: LegCounts, ...allowed: LegTypeName[]): number =>
   (Object.keys(n) as LegTypeName[])
@@ -136,67 +136,30 @@ const SHAPES: Record<ActionKind, (n: LegCounts) => void> = {
 };
 
 /**
- * The counts and transfers of a plan, checked before any request: each kind's own shape
- * (SHAPES: a send is exactly one transfer; a trade one swap; a multi-swap 2–3 swaps and no
- * transfer; a batch at least one item, at most 3 swaps and MAX_BATCH_SENDS transfers; a
- * rebalance swaps only, at most MAX_REBALANCE_LEGS; …). Each
- * transfer is positive, of a registry token, to a recipient that keeps the funds (rules.ts
- * checkRecipient). Returns the transfers with normalised recipients.
+ * A kind's shape, checked before any request and again when the plan is built (SHAPES: a send is
+ * exactly one transfer; a trade one swap; a multi-swap 2–3 swaps and no transfer; a batch at
+ * least one item, at most 3 swaps and MAX_BATCH_SENDS transfers; a rebalance swaps only, at most
+ * MAX_REBALANCE_LEGS; …), from the legs' types alone.
  */
-export function checkPlanShape(input: {
-  kind: PlanKind;
-  network: Network;
-  router: string;
-  account: string | undefined;
-  swapCount: number;
-  sends: readonly PlannedTransfer[];
-  /** the legs other than swaps and transfers, by type */
-  legs?: ReadonlyArray<{ type: LegTypeName }>;
-}): PlannedTransfer[] {
-  const { sends } = input;
+export function checkLegCounts(kind: PlanKind, legs: ReadonlyArray<{ type: LegTypeName }>): void {
   const counts = Object.fromEntries(
-    LEG_TYPE_NAMES.map((t) => [t, (input.legs ?? []).filter((l) => l.type === t).length]),
+    LEG_TYPE_NAMES.map((t) => [t, legs.filter((l) => l.type === t).length]),
   ) as LegCounts;
-  counts.swap = input.swapCount;
-  counts.transfer = sends.length;
-  const shape = SHAPES[input.kind] as ((n: LegCounts) => void) | undefined;
+  const shape = SHAPES[kind] as ((n: LegCounts) => void) | undefined;
   // a guard that cannot classify its input refuses it
-  if (shape === undefined)
-    throw usageError(`unknown action kind "${String(input.kind).slice(0, 40)}"`);
+  if (shape === undefined) throw usageError(`unknown action kind "${String(kind).slice(0, 40)}"`);
   shape(counts);
-  return sends.map((send) => {
-    checkBaseUnits(send.amount, send.token.symbol);
-    if (findToken(input.network, send.token.address) === undefined)
-      throw usageError(`${send.token.symbol} is not a ${input.network} registry token`);
-    return {
-      ...send,
-      to: checkRecipient(send.to, {
-        network: input.network,
-        router: input.router,
-        account: input.account,
-      }),
-    };
-  });
 }
 
-/** The plan and its calls. Checks its shape (counts, recipients); the calls are verified separately (checks.ts). */
+/**
+ * The plan and its calls. Checks its shape (checkLegCounts) and each leg's own rules (a
+ * transfer's recipient: legs/transfer.ts); the calls are verified separately (checks.ts).
+ */
 export function buildPlan(input: PlanInput): ActionPlan {
   const account = parseAddress(input.account, 'account');
   const router = parseAddress(input.router, 'router');
-  const checkedSends = checkPlanShape({
-    kind: input.kind,
-    network: input.network,
-    router,
-    account,
-    swapCount: input.swaps.length,
-    sends: input.sends ?? [],
-    legs: input.legs ?? [],
-  });
-  const legs: PlannedLeg[] = [
-    ...input.swaps.map((swap) => ({ type: 'swap' as const, swap })),
-    ...checkedSends.map((transfer) => ({ type: 'transfer' as const, transfer })),
-    ...(input.legs ?? []).filter((l) => l.type !== 'swap' && l.type !== 'transfer'),
-  ];
+  checkLegCounts(input.kind, input.legs);
+  const legs = checkLegs(input.legs, { network: input.network, account, router });
   return {
     kind: input.kind,
     network: input.network,
@@ -204,8 +167,8 @@ export function buildPlan(input: PlanInput): ActionPlan {
     account,
     router,
     legs,
-    swaps: input.swaps,
-    sends: checkedSends,
+    swaps: legs.flatMap((l) => (l.type === 'swap' ? [l.swap] : [])),
+    sends: legs.flatMap((l) => (l.type === 'transfer' ? [l.transfer] : [])),
     calls: legCalls(legs, { network: input.network, account, router }),
     ...(input.oracle === undefined ? {} : { oracle: input.oracle }),
   };
@@ -218,6 +181,10 @@ export function withExecuting(
   executing: SwapQuote,
   calldata: string[],
 ): ActionPlan {
-  const swaps = plan.swaps.map((s, i) => (i === index ? { ...s, executing, calldata } : s));
-  return buildPlan({ ...plan, swaps, legs: plan.legs });
+  let at = -1;
+  const legs = plan.legs.map((leg): PlannedLeg => {
+    if (leg.type !== 'swap' || ++at !== index) return leg;
+    return { type: 'swap', swap: { ...leg.swap, executing, calldata } };
+  });
+  return buildPlan({ ...plan, legs });
 }

@@ -53,20 +53,18 @@ function simulated(changes: Record<string, bigint>): SimulationResult {
 describe('rebalance: one run reaches the band, or is refused before signing', () => {
   it('the issue 25 wallet: all 5 legs, each priced with its own route request in parallel (no batch route)', () => {
     const legs = legsOf(request(), { network: 'mainnet', account: undefined, router: ROUTER });
-    expect(legs.swaps.map((s) => `${s.from.symbol}>${s.to.symbol}`)).toEqual([
-      'WBTC>ETH',
-      'WBTC>USDC',
-      'DAI>STRK',
-      'USDT>USDC',
-      'USDT>STRK',
-    ]);
+    expect(
+      legs.specs.map((s) =>
+        s.type === 'swap' ? `${s.pair.from.symbol}>${s.pair.to.symbol}` : s.type,
+      ),
+    ).toEqual(['WBTC>ETH', 'WBTC>USDC', 'DAI>STRK', 'USDT>USDC', 'USDT>STRK']);
     expect(legs.mode).toBe('parallel');
     // one leg: one route request
     const one = legsOf(
       { ...request({ target: '50 ETH, 50 USDC', sellUnlisted: false }) },
       { network: 'mainnet', account: undefined, router: ROUTER },
     );
-    expect(one.swaps).toHaveLength(1);
+    expect(one.specs.map((s) => s.type)).toEqual(['swap']);
     expect(one.mode).toBe('single');
     // without a snapshot only the request's own rules are checked
     expect(() =>

@@ -90,12 +90,7 @@ function settings(spec: RebalanceSpec, network: Network) {
   };
 }
 
-/** The request's own rules (targets, band, minimum), before anything is read. */
-export function checkRebalanceSpec(spec: RebalanceSpec, network: Network): void {
-  settings(spec, network);
-}
-
-export function computeFor(request: RebalanceRequest, network: Network): RebalanceComputation {
+function computeFor(request: RebalanceRequest, network: Network): RebalanceComputation {
   const s = settings(request.rebalance, network);
   if (request.snapshot === undefined)
     throw new AppError(

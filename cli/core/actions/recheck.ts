@@ -10,8 +10,7 @@
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { CallOptions } from '../call.js';
 import { legsMoved } from './legs/index.js';
-import { readLendingLegs } from './legs/lending-read.js';
-import { readStakingLegs } from './legs/staking-read.js';
+import { isReread, readLegs, rereadOracleTokens, rereadSpecs } from './legs/reads.js';
 import type { PlannedAction } from './pipeline.js';
 import { legsOf } from './resolve.js';
 import { readOraclePrices } from '../oracle.js';
@@ -25,31 +24,30 @@ export async function movedSinceReview(
   call: CallOptions,
 ): Promise<string[]> {
   const { plan, context: ctx } = planned;
-  const specs = legsOf(planned.request, {
+  const legs = legsOf(planned.request, {
     network: plan.network,
     account: plan.account,
     router: plan.router,
   });
-  const staking = specs.staking ?? [];
-  const lending = specs.lending ?? [];
-  if (staking.length + lending.length === 0) return [];
+  const specs = rereadSpecs(legs.specs);
+  if (specs.length === 0) return [];
   // a position's pool prices are held against Pragma's again, read in the same round
+  const priced = rereadOracleTokens(specs);
   const oracle =
-    lending.length === 0
+    priced.length === 0
       ? undefined
-      : readOraclePrices(
-          ctx.account,
-          lending.flatMap((s) =>
-            s.collateral === undefined ? [s.token] : [s.token, s.collateral],
-          ),
-          { signal: call.signal, now: ctx.now },
-        );
-  const [s, l] = await Promise.all([
-    readStakingLegs(staking, ctx, call),
-    readLendingLegs(lending, ctx, call, undefined, oracle),
-  ]);
-  const reviewed = plan.legs.filter((leg) => leg.type !== 'swap' && leg.type !== 'transfer');
-  return legsMoved(reviewed, [...s, ...l], plan);
+      : readOraclePrices(ctx.account, priced, { signal: call.signal, now: ctx.now });
+  // awaited by the legs that hold prices against it; never an unhandled rejection
+  oracle?.catch(() => undefined);
+  const now = await readLegs(specs, {
+    ctx,
+    call,
+    mode: legs.mode,
+    slippageBps: planned.slippageBps,
+    oracle,
+  });
+  const reviewed = plan.legs.filter((leg) => isReread(leg.type));
+  return legsMoved(reviewed, now, plan);
 }
 
 /**

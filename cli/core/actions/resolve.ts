@@ -8,13 +8,17 @@ import { ROUTER_ADDRESS } from '../../../shared/swap-calldata.js';
 import { parseAmount } from '../../../shared/amount.js';
 import { type Network, resolveToken, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { ActionKind } from './kinds.js';
-import type { PlannedTransfer } from './legs/transfer.js';
+import type { PlannedLeg } from './legs/index.js';
 import type { LendingSpec } from './legs/lending-read.js';
+import type { PlannedTransfer } from './legs/transfer.js';
+import { checkLegSpecs, type LegSpec } from './legs/reads.js';
+import type { StakingSpec } from './legs/staking-read.js';
+import type { LegPlan, LegWhere } from './legs/types.js';
 import { lendingPool } from '../lending.js';
 import { checkPairCount } from './limits.js';
 import { fieldError } from '../remedy.js';
-import type { ActionRequest, QuoteMode } from './pipeline.js';
-import { checkPlanShape } from './plan.js';
+import type { ActionRequest, AfterReads, QuoteMode } from './pipeline.js';
+import { checkLegCounts } from './plan.js';
 import { checkRebalanceAfter, rebalanceView, resolveRebalance } from './rebalance.js';
 import type { SimulationResult } from './checks.js';
 import type { DocumentExtras } from './document.js';
@@ -27,26 +31,18 @@ import {
   swapsAllowed,
 } from './rules.js';
 
-/** The swaps and transfers a request moves, every rule applied; `mode` is how its routes are fetched. */
+/**
+ * The legs a request makes, before their reads, in call order, every rule applied (each leg type's
+ * own and the kind's shape); `mode` is how the swaps' routes are fetched.
+ */
 export interface Legs {
-  swaps: ResolvedPair[];
-  transfers: PlannedTransfer[];
+  specs: LegSpec[];
   mode: QuoteMode;
-  /** staking legs, before their reads (legs/staking-read.ts) */
-  staking?: StakingSpec[];
-  /** lending legs, before their reads (legs/lending-read.ts) */
-  lending?: LendingSpec[];
 }
 
-/** A staking leg as a request names it; its reads (the validator, the membership) come next. */
-export interface StakingSpec {
-  type: 'stake' | 'unstake-intent' | 'unstake' | 'claim';
-  /** preset name or staker address */
-  validator: string;
-  token: Token;
-  /** stake and exit intent: the amount (an intent of 0 cancels) */
-  amount?: bigint;
-}
+const swapSpec = (pair: ResolvedPair): LegSpec => ({ type: 'swap', pair });
+const transferSpec = (transfer: PlannedTransfer): LegSpec => ({ type: 'transfer', transfer });
+const single = (spec: LegSpec): Legs => ({ specs: [spec], mode: 'single' });
 
 const validatorKey = (text: unknown): string => {
   if (typeof text !== 'string' || text.trim() === '' || text.length > 100)
@@ -61,31 +57,20 @@ const stakingOnly = (
   amount?: bigint,
 ): Legs => {
   networkAllows('staking', network);
-  return {
-    swaps: [],
-    transfers: [],
-    mode: 'single',
-    staking: [
-      {
-        type,
-        validator: validatorKey(validator),
-        token: resolveToken(network, 'STRK'),
-        ...(amount === undefined ? {} : { amount }),
-      },
-    ],
+  const spec: StakingSpec = {
+    type,
+    validator: validatorKey(validator),
+    token: resolveToken(network, 'STRK'),
+    ...(amount === undefined ? {} : { amount }),
   };
+  return single(spec);
 };
 
 /** An amount of `token`, or undefined for "all" (where `all` is allowed). */
 const amountOrAll = (text: string, token: Token): bigint | undefined =>
   text.trim().toLowerCase() === 'all' ? undefined : parsePositiveAmount(text, token);
 
-const lendingOnly = (spec: LendingSpec): Legs => ({
-  swaps: [],
-  transfers: [],
-  mode: 'single',
-  lending: [spec],
-});
+const lendingOnly = (spec: LendingSpec): Legs => single(spec);
 
 /** A position's pair: the debt token and the collateral, which must differ (the pool refuses identical assets). */
 const pairOf = (
@@ -103,13 +88,14 @@ const pairOf = (
 };
 
 /**
- * An action kind: how its request resolves into swaps and transfers (rules.ts applied, before any
- * request). Everything after — quotes, calls, checks, build, simulation, signing, the receipt and
+ * An action kind: how its request resolves into legs (rules.ts applied, before any request). Everything after — quotes, calls, checks, build, simulation, signing, the receipt and
  * the history — is the pipeline's, the same for every kind. See docs/architecture.md "Adding a
  * leg type"; the kinds' words are kinds.ts's table.
  */
 interface KindResolver<R extends ActionRequest> {
-  resolve(request: R, where: Where): Legs;
+  resolve(request: R, where: LegWhere): Legs;
+  /** the kind's checks after the legs' reads, before the build */
+  afterReads?: AfterReads<R>;
   /** what the kind adds to the plan document (a rebalance: its allocation table) */
   document?(request: R, network: Network, simulation: SimulationResult): Partial<DocumentExtras>;
   /** the kind's own check of the simulation, after every leg's (a rebalance: the band reached) */
@@ -123,16 +109,12 @@ const sameOutput = (swaps: readonly ResolvedPair[]): boolean =>
 
 const KINDS: Kinds = {
   send: {
-    resolve: (request, where) => ({
-      swaps: [],
-      transfers: [resolveTransfer(request.transfer, where)],
-      mode: 'single',
-    }),
+    resolve: (request, where) => single(transferSpec(resolveTransfer(request.transfer, where))),
   },
   trade: {
     resolve: (request, { network }) => {
       swapsAllowed(network);
-      return { swaps: [resolvePair(network, request.swap)], transfers: [], mode: 'single' };
+      return single(swapSpec(resolvePair(network, request.swap)));
     },
   },
   'multi-swap': {
@@ -141,7 +123,7 @@ const KINDS: Kinds = {
       checkPairCount(request.swaps.length);
       const swaps = request.swaps.map((p) => resolvePair(network, p));
       // one output token: one route batch and one calldata batch; else one request per pair in parallel
-      return { swaps, transfers: [], mode: sameOutput(swaps) ? 'batch' : 'parallel' };
+      return { specs: swaps.map(swapSpec), mode: sameOutput(swaps) ? 'batch' : 'parallel' };
     },
   },
   batch: {
@@ -149,19 +131,17 @@ const KINDS: Kinds = {
       if (request.swaps.length > 0) swapsAllowed(where.network);
       const swaps = request.swaps.map((p) => resolvePair(where.network, p));
       const transfers = request.transfers.map((t) => resolveTransfer(t, where));
-      // supplies and stakes: each the same spec as its own command's (the same rules)
-      const lending = (request.supplies ?? []).flatMap(
-        (supply) => KINDS.supply.resolve({ kind: 'supply', supply }, where).lending ?? [],
+      // stakes and supplies: each the same spec as its own command's (the same rules)
+      const stakes = (request.stakes ?? []).flatMap(
+        (stake) => KINDS.stake.resolve({ kind: 'stake', stake }, where).specs,
       );
-      const staking = (request.stakes ?? []).flatMap(
-        (stake) => KINDS.stake.resolve({ kind: 'stake', stake }, where).staking ?? [],
+      const supplies = (request.supplies ?? []).flatMap(
+        (supply) => KINDS.supply.resolve({ kind: 'supply', supply }, where).specs,
       );
       return {
-        swaps,
-        transfers,
+        // the order the calls are signed in
+        specs: [...swaps.map(swapSpec), ...transfers.map(transferSpec), ...stakes, ...supplies],
         mode: swaps.length === 1 ? 'single' : 'parallel',
-        ...(lending.length > 0 ? { lending } : {}),
-        ...(staking.length > 0 ? { staking } : {}),
       };
     },
   },
@@ -173,7 +153,7 @@ const KINDS: Kinds = {
     resolve: (request, { network }) => {
       swapsAllowed(network);
       const swaps = resolveRebalance(request, network);
-      return { swaps, transfers: [], mode: swaps.length <= 1 ? 'single' : 'parallel' };
+      return { specs: swaps.map(swapSpec), mode: swaps.length <= 1 ? 'single' : 'parallel' };
     },
     document: (request, network, simulation) => ({
       rebalance: rebalanceView(request, network, simulation),
@@ -307,13 +287,6 @@ const KINDS: Kinds = {
   },
 };
 
-export interface Where {
-  network: Network;
-  /** the sender; undefined before the session is known (the rules that need it wait) */
-  account: string | undefined;
-  router: string;
-}
-
 const resolverOf = (request: ActionRequest): KindResolver<ActionRequest> => {
   const kind = KINDS[request.kind] as KindResolver<ActionRequest> | undefined;
   // a guard that cannot classify its input refuses it
@@ -343,19 +316,21 @@ export function checkKindSimulation(
   resolverOf(request).checkSimulation?.(request, network, simulation);
 }
 
-export function legsOf(request: ActionRequest, where: Where): Legs {
+/** The kind's checks after the legs' reads, before the build (KindResolver.afterReads). */
+export function checkKindAfterReads(
+  request: ActionRequest,
+  legs: readonly PlannedLeg[],
+  plan: LegPlan,
+): void {
+  resolverOf(request).afterReads?.(request, legs, plan);
+}
+
+/** The request's legs, before their reads: the kind's shape and each leg's own rules applied. */
+export function legsOf(request: ActionRequest, where: LegWhere): Legs {
   const legs = resolverOf(request).resolve(request, where);
-  // counts and recipients, before any request
-  checkPlanShape({
-    kind: request.kind,
-    network: where.network,
-    router: where.router,
-    account: where.account,
-    swapCount: legs.swaps.length,
-    sends: legs.transfers,
-    legs: [...(legs.staking ?? []), ...(legs.lending ?? [])],
-  });
-  return legs;
+  // counts, and each leg's rules (a transfer's recipient), before any request
+  checkLegCounts(request.kind, legs.specs);
+  return { ...legs, specs: checkLegSpecs(legs.specs, where) };
 }
 
 /**

@@ -133,7 +133,7 @@ export function resolvePair(
   return { from, to, amount: parsePositiveAmount(spec.amount, from) };
 }
 
-export interface RecipientContext {
+interface RecipientContext {
   network: Network;
   /** the sender: sending to oneself moves nothing and costs gas */
   account?: string | undefined;
@@ -164,7 +164,7 @@ export function checkRecipient(recipient: string, context: RecipientContext): st
   return to;
 }
 
-export interface ResolvedTransfer {
+interface ResolvedTransfer {
   token: Token;
   amount: bigint;
   /** 0x + 64 hex */

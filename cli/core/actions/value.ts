@@ -44,7 +44,7 @@ export interface Outflow {
   quote?: { to: Token; grossOutput: bigint; inputPrice: unknown } | undefined;
 }
 
-export interface OutflowValue {
+interface OutflowValue {
   token: Token;
   amount: bigint;
   cents: bigint;
@@ -52,12 +52,12 @@ export interface OutflowValue {
   basis: 'face' | 'route' | 'price' | 'oracle';
 }
 
-export interface Valuation {
+interface Valuation {
   cents: bigint;
   outflows: OutflowValue[];
 }
 
-export function isStablecoin(network: Network, token: Token): boolean {
+function isStablecoin(network: Network, token: Token): boolean {
   return STABLECOINS.some((symbol) => {
     const stable = findToken(network, symbol);
     return stable !== undefined && sameAddress(stable.address, token.address);
@@ -127,7 +127,7 @@ async function valueOne(
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
 
 /** The outflow at Pragma's price when that is higher than the aggregator's value. */
-export function atLeastOracle(value: OutflowValue, oracle: OraclePrices): OutflowValue {
+function atLeastOracle(value: OutflowValue, oracle: OraclePrices): OutflowValue {
   const q = oracleQuoteOf(oracle, value.token);
   if (q === undefined || !q.ok) return value;
   const cents = oracleCentsOf(value.amount, value.token, q.usd);

@@ -440,7 +440,7 @@ async function waitForReceipt(
 }
 
 /** What identifies a signed outside execution (SNIP-9) when its hash is not known: its nonce, its message hash, its deadline. */
-export interface OutsideIdentity {
+interface OutsideIdentity {
   /** 0x + 64 hex: the account's `is_valid_outside_execution_nonce(nonce)` turns false once it executed */
   nonce: string;
   /** 0x + 64 hex: the typed-data message hash that was signed */
@@ -498,7 +498,7 @@ function definitelyNotExecuted(error: AppError): boolean {
  * carry `remedy: ['history']` — the history asks the chain how it ended — worded by each face
  * (cli/core/remedy.ts).
  */
-export const DO_NOT_RETRY = 'do not retry';
+const DO_NOT_RETRY = 'do not retry';
 
 /** The spent tokens to check, with the most the fee may take in each (the gas token's maximum in default mode). */
 function checkedOutflows(

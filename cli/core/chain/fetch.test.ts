@@ -1,6 +1,6 @@
 /**
  * The paymaster relay's fetch (cli/core/chain/fetch.ts) maps our server's plain HTTP refusals
- * exactly as the rest of the client does (services/server-error.ts): known codes kept, unknown
+ * exactly as the rest of the client does (cli/clients/server-error.ts): known codes kept, unknown
  * ones SERVER_ERROR, Retry-After read, and the server's text made one printable line — a hostile
  * server cannot put escape sequences on the user's terminal. Against a real socket.
  */

@@ -11,7 +11,7 @@
  * - must come back as a JSON-RPC response. starknet.js ignores the HTTP status, so a 401 from our
  *   server would surface as "undefined: undefined": instead, our server's error body
  *   `{"error": {code, message}}` becomes that AppError (UNAUTHORIZED, RATE_LIMITED,
- *   WALLET_MISMATCH, PAYMASTER_ERROR, …; mapped by services/server-error.ts as every other call
+ *   WALLET_MISMATCH, PAYMASTER_ERROR, …; mapped by cli/clients/server-error.ts as every other call
  *   to our server is, so an unknown code is SERVER_ERROR and the text is made printable), and anything else that is not JSON-RPC (a 5xx, HTML, a
  *   dropped connection) becomes CHAIN_UNREACHABLE or SERVER_UNREACHABLE; so does a node's 408 or
  *   429, whatever it carries (the node failed the request: it did not answer the call). Our server answers its
@@ -34,7 +34,7 @@ import { currentScope, record } from './scope.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export interface ScopedFetchOptions {
+interface ScopedFetchOptions {
   /** 'chain': the Starknet RPC; 'server': our auth server's /paymaster */
   service: 'chain' | 'server';
   timeoutMs: number;
@@ -96,7 +96,7 @@ function isJsonRpcResponse(body: unknown): boolean {
  * Our server's refusal → its AppError; undefined when the body is neither of its shapes. A
  * JSON-RPC refusal carries the stable code in `data.code`; a plain HTTP refusal (401 before the
  * relay, 429, 413) is the server's `{"error": {code, message}}`, mapped as every other call to
- * our server maps it (services/server-error.ts).
+ * our server maps it (cli/clients/server-error.ts).
  */
 function serverError(
   body: unknown,

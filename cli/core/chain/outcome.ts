@@ -45,7 +45,7 @@ export interface OutcomeEvidence {
   balances: readonly BalanceEvidence[];
 }
 
-export type OutcomeVerdict =
+type OutcomeVerdict =
   | { outcome: 'succeeded' | 'reverted' }
   | { outcome: 'unknown'; receipt: 'succeeded' | 'reverted'; problem: string };
 

@@ -20,14 +20,14 @@ import type { RawEvent } from '../../../shared/erc20.js';
 import type { Network } from '../../../shared/tokens.js';
 import { type FeeParty, summarizeTransfers } from './transfers.js';
 
-export interface RawReceiptFields {
+interface RawReceiptFields {
   transaction_hash?: unknown;
   execution_status?: unknown;
   revert_reason?: unknown;
   events?: unknown;
 }
 
-export type ReceiptOutcome =
+type ReceiptOutcome =
   | { outcome: 'succeeded' }
   | { outcome: 'reverted' }
   | {
@@ -41,7 +41,7 @@ export type ReceiptOutcome =
 const feltOf = (value: unknown): bigint | undefined => parseHexFelt(value);
 
 /** Whether the events move the account's registry tokens, the fee to `fee`'s recipient aside. */
-export function accountTokensMoved(
+function accountTokensMoved(
   events: unknown,
   account: string,
   network: Network,

@@ -16,7 +16,7 @@ export interface BalanceChange {
   amount: bigint;
 }
 
-export interface TransferSummary {
+interface TransferSummary {
   /** registry-token transfers to or from the account, in event order */
   transfers: Erc20Transfer[];
   /** net per token, fee excluded; tokens whose net is zero are left out */

@@ -22,7 +22,7 @@ export interface LiveQuoteState {
   refreshAt: number | undefined;
 }
 
-export type LiveQuoteAction =
+type LiveQuoteAction =
   | { type: 'input'; seq: number; empty: boolean }
   | { type: 'ask'; seq: number }
   | { type: 'slow'; seq: number }

@@ -26,14 +26,14 @@ import {
 import { type KeyPress, splitBurst } from '../key-burst.js';
 import { isInterrupt } from '../keymap.js';
 
-export type KeyHandler = (input: string, key: Key) => void;
+type KeyHandler = (input: string, key: Key) => void;
 
 interface Subscriber {
   handler: RefObject<KeyHandler>;
   active: RefObject<boolean>;
 }
 
-export interface KeyRouter {
+interface KeyRouter {
   /** add a handler (in mount order); returns its removal */
   subscribe(subscriber: Subscriber): () => void;
 }

@@ -8,7 +8,7 @@ import { type DOMElement, measureElement } from 'ink';
 import { type RefObject, useContext, useEffect, useRef, useState } from 'react';
 import { ScreenRows } from '../context.js';
 
-export interface Scroll {
+interface Scroll {
   /** on the content's box (which takes `marginTop: -offset`) */
   ref: RefObject<DOMElement | null>;
   offset: number;

@@ -34,7 +34,7 @@ function stepText(step: ExecutionStep): string {
 }
 
 /** What is being executed: the state's own screen object, the same one for the whole visit (one execution). */
-export type Job = { name: 'executing'; plan: PlanView };
+type Job = { name: 'executing'; plan: PlanView };
 
 export function ExecutingScreen({ job }: { job: Job }) {
   const { services, state, dispatch, rootSignal, theme } = useUi();

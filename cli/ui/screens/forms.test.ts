@@ -10,7 +10,7 @@ import { parsePositiveAmount } from '../../core/actions/rules.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Balances } from '../services.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
-import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { chooseOption, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -79,7 +79,7 @@ describe('leaving a review', () => {
     ui = renderWithProviders(services);
     await openFromHome(ui, 'Trade');
     await ui.press(KEYS.tab); // → slippage
-    await ui.press(KEYS.down); // 2 %
+    await chooseOption(ui, /\[2%\]/);
     await ui.press(KEYS.tab); // → from
     await ui.press(KEYS.down); // another token
     await ui.press(KEYS.tab);
@@ -121,8 +121,7 @@ describe('slippage', () => {
     await openFromHome(rendered, 'Trade');
     await rendered.type('5');
     await rendered.press(KEYS.tab); // slippage
-    await rendered.press(KEYS.down); // 2 %
-    await rendered.press(KEYS.down); // custom
+    await chooseOption(rendered, /\[custom\]/);
     return rendered.type(percent);
   }
 

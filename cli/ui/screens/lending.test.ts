@@ -245,8 +245,7 @@ describe('lending screen', () => {
     ui = renderWithProviders(services, { rows: 21 });
     await openFromHome(ui, 'Lending');
     await ui.waitForFrame((f) => f.includes('Borrowed'));
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Borrow');
     await ui.press('USDC\t500\tETH\r');
     const frame = await ui.waitForFrame((f) => f.includes('Borrow or withdraw less'));
     const lines = frame.split('\n');
@@ -267,13 +266,12 @@ describe('lending screen', () => {
     expect(flat).toContain('Enter review');
   });
 
-  it('borrow: ↓ ↓, the debt, its amount, the collateral and the deposit → Enter → the review', async () => {
+  it('borrow: chosen by its label, the debt, its amount, the collateral and the deposit → Enter → the review', async () => {
     const services = signedIn();
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     const opened = await openFromHome(ui, 'Lending');
     expect(opened).toContain('↑ Supply ↓');
-    await ui.press(KEYS.down);
-    expect(await ui.press(KEYS.down)).toContain('↑ Borrow ↓');
+    expect(await chooseAction(ui, 'Borrow')).toContain('↑ Borrow ↓');
     await ui.type('USDC');
     await ui.press(KEYS.tab);
     await ui.type('500');
@@ -337,8 +335,7 @@ describe('lending screen', () => {
     });
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Borrow');
     await ui.press(`USDC\t500\tETH\t1\r`);
     const review = await ui.waitForFrame((f) => f.includes('Review the borrow'));
     const at = terms.map((t) => review.indexOf(t));
@@ -346,7 +343,7 @@ describe('lending screen', () => {
     expect(at).toEqual([...at].sort((x, y) => x - y));
   });
 
-  it('add collateral: ↓ ↓ ↓, the collateral, its amount, the debt → Enter → the review with the health factor before → after', async () => {
+  it('add collateral: chosen by its label, the collateral, its amount, the debt → Enter → the review with the health factor before → after', async () => {
     const base = signedIn();
     const services = signedIn({
       plan: async (request) => ({
@@ -357,10 +354,7 @@ describe('lending screen', () => {
     });
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
-    const form = await ui.press(KEYS.down);
-    expect(form).toContain('↑ Add collateral ↓');
+    const form = await chooseAction(ui, 'Add collateral');
     // the collateral first, then its amount, then the position's debt
     expect(form.indexOf('Collateral')).toBeLessThan(form.indexOf('Amount'));
     expect(form.indexOf('Amount')).toBeLessThan(form.indexOf('Debt'));
@@ -377,14 +371,11 @@ describe('lending screen', () => {
     expect(services.calls).toContain('plan add-collateral USDC 0.5 against ETH');
   });
 
-  it('withdraw collateral: ↑ ↑ ↑ from supply, all of it → Enter → the review', async () => {
+  it('withdraw collateral: chosen by its label (↑ from supply), all of it → Enter → the review', async () => {
     const services = signedIn();
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.up);
-    const form = await ui.press(KEYS.up);
-    expect(form).toContain('↑ Withdraw collateral ↓');
+    const form = await chooseAction(ui, 'Withdraw collateral', KEYS.up);
     expect(form).toContain('collateral to withdraw, or all');
     await ui.press('ETH\tall\tUSDC\r');
     await ui.waitForFrame((f) => f.includes('Review the collateral withdrawal'));
@@ -396,17 +387,14 @@ describe('lending screen', () => {
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
     expect(ui.frame()).toMatch(/ Amount +an amount/);
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Borrow');
     const borrow = await ui.press('USDC\t0.5\tETH');
     // the borrowed amount is in the debt token; a longer label still leaves a space before its value
     expect(borrow).toMatch(/Amount \(USDC\) +0\.5/);
     expect(borrow).toMatch(/Debt +USDC/);
     expect(borrow).toMatch(/Deposit \(ETH\) +collateral to deposit/);
-    // ↓ ↓: withdraw collateral, whose amount is in ETH: the 0.5 (USDC) is not carried into it
-    await ui.press(KEYS.down);
-    const withdraw = await ui.press(KEYS.down);
-    expect(withdraw).toContain('↑ Withdraw collateral ↓');
+    // withdraw collateral, whose amount is in ETH: the 0.5 (USDC) is not carried into it
+    const withdraw = await chooseAction(ui, 'Withdraw collateral');
     expect(withdraw).toMatch(/Amount \(ETH\) +collateral to withdraw, or all/);
     expect(withdraw).not.toContain('0.5');
     // Enter asks for the amount instead of planning 0.5 ETH
@@ -424,22 +412,18 @@ describe('lending screen', () => {
     ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
     await ui.press('USDC\t100');
-    const withdraw = await ui.press(KEYS.down);
-    expect(withdraw).toContain('↑ Withdraw supply ↓');
+    const withdraw = await chooseAction(ui, 'Withdraw supply');
     expect(withdraw).toMatch(/Amount \(USDC\) +100/);
     // a borrow's amount is in the same field's token but is another side's (a debt): cleared
-    const borrowing = await ui.press(KEYS.down);
-    expect(borrowing).toContain('↑ Borrow ↓');
+    const borrowing = await chooseAction(ui, 'Borrow');
     expect(borrowing).toMatch(/Amount \(USDC\) +an amount/);
     expect(borrowing).not.toContain('100');
     // supply → close → repay: through an action that has no amount, to another side's
-    await ui.press(KEYS.up);
-    expect(await ui.press(KEYS.up)).toContain('↑ Supply ↓');
+    await chooseAction(ui, 'Supply', KEYS.up);
     await ui.press(KEYS.tab);
     await ui.type('100');
-    await ui.press(KEYS.up);
-    const repay = await ui.press(KEYS.up);
-    expect(repay).toContain('↑ Repay ↓');
+    expect(await chooseAction(ui, 'Close position', KEYS.up)).not.toContain('Amount');
+    const repay = await chooseAction(ui, 'Repay', KEYS.up);
     expect(repay).not.toContain('100');
   });
 
@@ -473,8 +457,7 @@ describe('lending screen', () => {
     const services = signedIn();
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Borrow');
     expect(await ui.press('USDC\t500\tETH\t1')).toMatch(/Deposit \(ETH\) +1/);
     // Tab → the debt, Tab → its amount, Tab → the collateral: ETH → STRK
     await ui.press(`${KEYS.tab}${KEYS.tab}${KEYS.tab}`);
@@ -486,11 +469,10 @@ describe('lending screen', () => {
     // a deposit typed again, then ↓ ↑: away from the borrow and back, the deposit is gone
     await ui.press(`${KEYS.tab}2`);
     await ui.press(KEYS.down);
-    const back = await ui.press(KEYS.up);
-    expect(back).toContain('↑ Borrow ↓');
+    const back = await chooseAction(ui, 'Borrow', KEYS.up);
     expect(back).toMatch(/Deposit \(STRK\) +collateral to deposit/);
     // add collateral: its amount is the collateral's; a changed collateral clears it
-    await ui.press(KEYS.down);
+    await chooseAction(ui, 'Add collateral');
     expect(await ui.press(`${KEYS.tab}0.5`)).toMatch(/Amount \(STRK\) +0\.5/);
     await ui.press(`${KEYS.tab}${KEYS.tab}`);
     for (let i = 0; i < 4; i++) await ui.press(KEYS.backspace);
@@ -513,20 +495,19 @@ describe('lending screen', () => {
     });
     ui = renderWithProviders(services, { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.up);
-    await ui.press(KEYS.up);
+    await chooseAction(ui, 'Withdraw collateral', KEYS.up);
     await ui.press('ETH\tall\tUSDC\r');
     const refused = await ui.waitForFrame((f) => f.includes('health factor would fall to 0.9'));
     // in the words of a refusal, not of a fault
     expect(refused).toContain('✗ The health factor would be too low:');
     expect(refused).toContain('Nothing was signed. Borrow or withdraw less, add collateral');
-    // ↑: add collateral — another request: the refusal is not its own
-    const add = await ui.press(KEYS.up);
-    expect(add).toContain('↑ Add collateral ↓');
+    // add collateral — another request: the refusal is not its own
+    const add = await chooseAction(ui, 'Add collateral', KEYS.up);
     expect(add).not.toContain('health factor would fall');
     // back to what was refused: said again
-    expect(await ui.press(KEYS.down)).toContain('health factor would fall to 0.9');
+    expect(await chooseAction(ui, 'Withdraw collateral')).toContain(
+      'health factor would fall to 0.9',
+    );
     // a changed amount is another request too
     await ui.press(KEYS.tab);
     expect(await ui.press(KEYS.backspace)).not.toContain('health factor would fall');
@@ -535,8 +516,7 @@ describe('lending screen', () => {
   it('close takes the position’s two tokens only; ↑ from supply wraps to it', async () => {
     ui = renderWithProviders(signedIn(), { rows: 40, columns: 100 });
     await openFromHome(ui, 'Lending');
-    const close = await ui.press(KEYS.up);
-    expect(close).toContain('↑ Close position ↓');
+    const close = await chooseAction(ui, 'Close position', KEYS.up);
     expect(close).not.toContain('Amount');
     // the longest label keeps a space before its value (its placeholder here)
     expect(close).toMatch(/Collateral +\S/);

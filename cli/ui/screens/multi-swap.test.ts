@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Receipt } from '../services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { SWAP_HASH } from '../../../test/helpers/fake-services.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -67,12 +68,12 @@ describe('multi-swap', () => {
     expect(services.calls).toContain('execute planned-swap-1');
     finish({
       headline: 'Swap confirmed',
-      transactionHash: '0xabc',
+      transactionHash: SWAP_HASH,
       status: 'succeeded',
       changes: [],
     });
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
-    expect(frame).toContain('0xabc');
+    expect(frame).toContain(SWAP_HASH);
   });
 
   it('a failed plan is said in plain words; the form stays as typed', async () => {

@@ -4,7 +4,7 @@
  * test/tui-terminal.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { moveUntil, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -18,12 +18,12 @@ describe('navigation', () => {
     ui = renderWithProviders(signedIn());
     await ui.waitForFrame((f) => f.includes('› Trade'));
     expect(ui.frame()).toContain('Multi-swap (not yet)');
-    await ui.press(KEYS.down);
+    await moveUntil(ui, (f) => f.includes('› Multi-swap'), 'Multi-swap');
     let frame = await ui.press(KEYS.enter);
     expect(frame).toContain('not in this version');
     frame = await ui.press(KEYS.escape);
     expect(frame).toContain('› Multi-swap');
-    for (let i = 0; i < 4; i++) await ui.press(KEYS.down);
+    await moveUntil(ui, (f) => f.includes('› Status'), 'Status');
     await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Auth server'));
     expect(frame).toContain('DOWN — not reachable (ECONNREFUSED)');
@@ -60,13 +60,12 @@ describe('navigation', () => {
     expect(ui.frame()).toContain('Default slippage  2%');
     await ui.press(KEYS.enter);
     expect(services.settingsView.slippageBps).toBe(200);
-    await ui.press(KEYS.down);
+    await moveUntil(ui, (f) => f.includes('› Gas token'), 'the gas token');
     await ui.press(KEYS.right);
     expect(ui.frame()).toMatch(/› Gas token +(?!STRK)[A-Z]+ \(when gas is not sponsored\)/);
     await ui.press(KEYS.enter);
     expect(services.settingsView.gasToken).not.toBe('STRK');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.down);
+    await moveUntil(ui, (f) => f.includes('› Auth server URL'), 'the auth server URL');
     await ui.press('\u0015'); // Ctrl+U clears the field
     await ui.type('nope');
     const frame = await ui.press(KEYS.enter);

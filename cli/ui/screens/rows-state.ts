@@ -21,26 +21,26 @@ import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.
 
 export type RowsKind = 'multi-swap' | 'batch';
 
-export type SwapRow = { kind: 'swap' } & PairRequest;
+type SwapRow = { kind: 'swap' } & PairRequest;
 /** `to` is the recipient as typed */
-export type SendRow = { kind: 'send' } & SendRequest;
+type SendRow = { kind: 'send' } & SendRequest;
 /** a supply to the network's main Vesu pool */
-export type SupplyRow = { kind: 'supply'; amount: string; token: string };
+type SupplyRow = { kind: 'supply'; amount: string; token: string };
 /** `to` is the validator as typed (a preset name or a staker address) */
-export type StakeRow = { kind: 'stake'; amount: string; token: string; to: string };
+type StakeRow = { kind: 'stake'; amount: string; token: string; to: string };
 export type Row = SwapRow | SendRow | SupplyRow | StakeRow;
 
 export type RowField = 'amount' | 'from' | 'to' | 'token';
 
 /** Each row's fields, in the order of its line ("100 USDC → ETH", "5 STRK → 0x…") and of Tab. */
-export const ROW_FIELDS = {
+const ROW_FIELDS = {
   swap: ['amount', 'from', 'to'],
   send: ['amount', 'token', 'to'],
   supply: ['amount', 'token'],
   stake: ['amount', 'token', 'to'],
 } as const satisfies Record<Row['kind'], readonly RowField[]>;
 
-export type RowsFocus = { row: number; field: RowField } | 'slippage';
+type RowsFocus = { row: number; field: RowField } | 'slippage';
 
 export interface RowsForm extends SlippageChoice {
   kind: RowsKind;
@@ -99,7 +99,7 @@ export function focusStops(form: RowsForm): RowsFocus[] {
   return swapCount(form) > 0 ? [...fields, 'slippage'] : fields;
 }
 
-export const sameFocus = (a: RowsFocus, b: RowsFocus): boolean =>
+const sameFocus = (a: RowsFocus, b: RowsFocus): boolean =>
   a === 'slippage' || b === 'slippage' ? a === b : a.row === b.row && a.field === b.field;
 
 export type RowsAction =
@@ -196,7 +196,7 @@ export function rowsReducer(form: RowsForm, action: RowsAction): RowsForm {
   }
 }
 
-export interface RowsCheck {
+interface RowsCheck {
   /** each row's problem, by row (undefined: none, or nothing typed yet) */
   problems: Array<string | undefined>;
   /** the custom slippage's problem, when there are swaps */
@@ -207,7 +207,7 @@ export interface RowsCheck {
   request: PlanRequest | undefined;
 }
 
-export interface RowsContext {
+interface RowsContext {
   decimalsOf: (symbol: string) => number | undefined;
   checkRecipient: RecipientCheck;
   /** the slippage a batch without swaps carries (the core does not use it then) */

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Balances } from '../services.js';
-import { SESSION } from '../../../test/helpers/fake-services.js';
+import { SESSION, SEND_HASH } from '../../../test/helpers/fake-services.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -50,12 +50,12 @@ describe('send', () => {
     expect(services.calls.some((c) => c.startsWith('plan '))).toBe(false); // nothing planned on a bad address
     await ui.press(KEYS.backspace);
     await ui.press(SESSION.walletAddress.slice(1));
-    await ui.waitForFrame((f) => f.includes('your own wallet'));
+    await ui.waitForFrame((f) => f.includes('refusing to send to'));
     await ui.press(KEYS.enter, { change: false });
     expect(services.calls.some((c) => c.startsWith('plan '))).toBe(false);
     for (let i = 0; i < 66; i++) await ui.press(KEYS.backspace, { change: false });
     await ui.press(OTHER);
-    await ui.waitForFrame((f) => !f.includes('your own wallet') && f.includes(OTHER));
+    await ui.waitForFrame((f) => !f.includes('refusing to send to') && f.includes(OTHER));
     await ui.press(KEYS.enter);
     let frame = await ui.waitForFrame((f) => f.includes('Review the transfer'));
     expect(services.calls).toContain(`plan send ; send 1 STRK>${OTHER}`);
@@ -66,7 +66,7 @@ describe('send', () => {
     expect(services.calls.some((c) => c.startsWith('execute '))).toBe(false);
     await ui.press('y');
     frame = await ui.waitForFrame((f) => f.includes('Sent 1 STRK'));
-    expect(frame).toContain('0xfeed');
+    expect(frame).toContain(SEND_HASH);
     expect(services.calls).toContain('execute planned-send-1');
   });
 
@@ -97,7 +97,7 @@ describe('send after it left', () => {
     const services = signedIn({
       features: { send: true },
       execute: async (onStep) => {
-        onStep({ kind: 'submitted', hash: '0xfeed' });
+        onStep({ kind: 'submitted', hash: SEND_HASH });
         throw new AppError(ErrorCode.NETWORK_ERROR, 'the node stopped answering');
       },
     });
@@ -110,7 +110,7 @@ describe('send after it left', () => {
     await ui.press(KEYS.enter);
     await ui.waitForFrame((f) => f.includes('Review the transfer'));
     await ui.press('y');
-    const frame = await ui.waitForFrame((f) => f.includes('Sent as 0xfeed'));
+    const frame = await ui.waitForFrame((f) => f.includes(`Sent as ${SEND_HASH}`));
     expect(frame).toContain('Do not send it again');
     expect(frame).not.toContain('Try again');
   });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { signedIn } from '../../../test/helpers/screens.js';
+import { SWAP_HASH } from '../../../test/helpers/fake-services.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -85,7 +86,7 @@ describe('trade', () => {
     await ui.type('SWAP');
     await ui.press(KEYS.enter);
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
-    expect(frame).toContain('0xabc');
+    expect(frame).toContain(SWAP_HASH);
     expect(services.calls).toContain('execute planned-swap-1');
   });
 

@@ -6,7 +6,7 @@ import type { Portfolio, RebalanceView } from '../services.js';
 const BAR_WIDTH = 24;
 
 /** `units` hundredths of a percent as a bar of BAR_WIDTH cells for 100 % (a character, not only colour: NO_COLOR). */
-export function barOf(units: number, width = BAR_WIDTH): string {
+function barOf(units: number, width = BAR_WIDTH): string {
   const cells = Math.round((units * width) / 10_000);
   return '█'.repeat(cells) + '·'.repeat(Math.max(0, width - cells));
 }

@@ -3,7 +3,7 @@
  * to the characters the field accepts, capped at its length), delete, cursor moves. The value
  * is the screen's (controlled); the field keeps only its cursor.
  */
-export interface FieldState {
+interface FieldState {
   value: string;
   cursor: number;
 }

@@ -9,7 +9,7 @@ import { useUi } from '../context.js';
 import { useKeyInput } from '../hooks/use-key-input.js';
 import { editField, type FieldEdit, type FieldRules } from './field-state.js';
 
-export interface TextFieldProps extends FieldRules {
+interface TextFieldProps extends FieldRules {
   value: string;
   onChange: (value: string) => void;
   focused: boolean;

@@ -13,7 +13,7 @@ import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures
 import { ETH, legPlanOf, OTHER, POOL, STRK, USDC } from '../../../../test/helpers/swap-fixtures.js';
 import { planDocument } from '../document.js';
 import { LEG_TYPE_NAMES, LEG_TYPES, type LegView, legEffects, legViews } from './index.js';
-import { positionLegOf } from './lending-read.js';
+import { positionLegOf } from './position-read.js';
 import type { LegAmount, LegPlan } from './types.js';
 
 const amountOf = (amount: bigint, token: typeof ETH): LegAmount => ({

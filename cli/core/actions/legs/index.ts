@@ -15,7 +15,7 @@ import { type TransferLeg, transferLegType } from './transfer.js';
 import { type SupplyLeg, supplyLegType } from './supply.js';
 import { type WithdrawLeg, withdrawLegType } from './withdraw.js';
 import { type PositionLeg, positionLegType } from './position.js';
-import type { Effects, LegPlan, LegType, LegView } from './types.js';
+import type { Effects, LegPlan, LegType, LegView, LegWhere } from './types.js';
 import { describeCall } from './words.js';
 
 export type {
@@ -69,6 +69,11 @@ const typeOf = <L extends PlannedLeg>(leg: L): LegType<L> => {
     );
   return type;
 };
+
+/** Each leg's own rules (LegType.check: a transfer's recipient), the legs normalised. */
+export function checkLegs(legs: readonly PlannedLeg[], where: LegWhere): PlannedLeg[] {
+  return legs.map((leg) => typeOf(leg).check?.(leg, where) ?? leg);
+}
 
 /** The exact calls of the legs, in order. */
 export function legCalls(legs: readonly PlannedLeg[], plan: LegPlan): ChainCall[] {

@@ -16,7 +16,7 @@ import { planDocument } from '../document.js';
 import { spendWords } from '../spend-words.js';
 import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
-import { positionLegOf } from './lending-read.js';
+import { positionLegOf } from './position-read.js';
 
 const pool = lendingPool('mainnet');
 

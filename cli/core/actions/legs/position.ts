@@ -9,7 +9,7 @@
  * a repay — exact for an amount; for "all" the debt read plus
  * REPAY_ALL_MARGIN (interest accrues per second until it runs), cleared to 0 right after, so no
  * allowance outlives the transaction. Its reads before planning are the pair's position, prices,
- * max LTV and limits (legs/lending-read.ts), which give the health factor before → after, checked
+ * max LTV and limits (legs/position-read.ts), which give the health factor before → after, checked
  * there (≤ 1 refused, below the margin acknowledged: lending-common.ts). Effects: the collateral
  * deposited and the repay's bound leave (for "all", a bound: the debt read is what it is expected
  * to take); the borrowed amount arrives exactly, withdrawn collateral at least as read. Its terms
@@ -32,7 +32,7 @@ import {
   type VesuPool,
 } from './lending-common.js';
 import type { PositionEffect } from './types.js';
-import type { LegType } from './types.js';
+import type { LegType, PositionAction } from './types.js';
 import { asOfWords, exact, legAmount, shortAddress } from './words.js';
 
 /** Repay all: the approve covers the debt read plus 1/1000 (plus 1 unit) for the interest until it runs. */
@@ -40,7 +40,7 @@ export const REPAY_ALL_MARGIN_DIVISOR = 1000n;
 
 export interface PositionLeg {
   type: 'position';
-  action: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral';
+  action: PositionAction;
   pool: VesuPool;
   collateral: Token;
   debt: Token;

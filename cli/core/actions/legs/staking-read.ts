@@ -11,10 +11,25 @@ import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { findValidator, validatorsFor } from '../../../../shared/staking.js';
 import type { CallOptions } from '../../call.js';
 import { readChainTime, readExitWindow, readPoolMember, readValidator } from '../../staking.js';
+import type { Token } from '../../../../shared/tokens.js';
 import type { ActionContext } from '../pipeline.js';
-import type { StakingSpec } from '../resolve.js';
 import type { PlannedLeg } from './index.js';
 import type { PoolMember, StakingValidator } from './staking-common.js';
+import type { LegSource } from './types.js';
+
+type StakingType = 'stake' | 'unstake-intent' | 'unstake' | 'claim';
+
+/** A staking leg as a request names it; its reads (the validator, the membership) come next. */
+export type StakingSpec = {
+  [T in StakingType]: {
+    type: T;
+    /** preset name or staker address */
+    validator: string;
+    token: Token;
+    /** stake and exit intent: the amount (an intent of 0 cancels) */
+    amount?: bigint | undefined;
+  };
+}[StakingType];
 
 const show = (amount: bigint, v: StakingValidator): string =>
   `${formatAmount(amount, v.token.decimals)} ${v.token.symbol}`;
@@ -22,7 +37,6 @@ const show = (amount: bigint, v: StakingValidator): string =>
 const nothing = (message: string, details: Record<string, unknown> = {}): AppError =>
   new AppError(ErrorCode.NOTHING_STAKED, message, { details });
 
-export { durationWords } from './words.js';
 import { durationWords } from './words.js';
 
 /**
@@ -123,7 +137,7 @@ export function stakingLegOf(
  * The staking legs of a plan, read: for a preset validator the membership is read beside the
  * validator (its pool is known), so a stake's reads are one round of parallel calls.
  */
-export async function readStakingLegs(
+async function readStakingLegs(
   specs: readonly StakingSpec[],
   ctx: ActionContext,
   call: CallOptions,
@@ -151,3 +165,19 @@ export async function readStakingLegs(
     }),
   );
 }
+
+/** A staking leg type's source: a stake spends its amount; each reads the validator and the membership. */
+const stakingSource = <T extends StakingType>(
+  spends: boolean,
+): LegSource<Extract<StakingSpec, { type: T }>, Extract<PlannedLeg, { type: T }>> => ({
+  spends: (spec) => (spends ? [spec.token] : []),
+  names: (spec) => [spec.token],
+  reread: { oracle: false },
+  read: (specs, { ctx, call }) =>
+    readStakingLegs(specs, ctx, call) as Promise<Array<Extract<PlannedLeg, { type: T }>>>,
+});
+
+export const stakeSource = stakingSource<'stake'>(true);
+export const unstakeIntentSource = stakingSource<'unstake-intent'>(false);
+export const unstakeSource = stakingSource<'unstake'>(false);
+export const claimSource = stakingSource<'claim'>(false);

@@ -15,7 +15,8 @@ import { planFingerprint } from '../fingerprint.js';
 import { legAcknowledgments } from './index.js';
 import type { AggregatorClient } from '../../../clients/aggregator.js';
 import type { PoolMember } from './staking-common.js';
-import { durationWords, stakingLegOf } from './staking-read.js';
+import { stakingLegOf } from './staking-read.js';
+import { durationWords } from './words.js';
 import { removedPoolActions, STAKER_REMOVED_REASON } from '../../staking.js';
 
 const member = (over: Partial<PoolMember> = {}): PoolMember => ({

@@ -11,7 +11,14 @@ import { checkRequote, priceMovedInBatch } from '../checks.js';
 import type { ActionContext, PlannedAction, QuoteMode } from '../pipeline.js';
 import { type ActionPlan, withExecuting } from '../plan.js';
 import type { ResolvedPair } from '../rules.js';
-import { type PlannedSwap, type SwapQuote, toSwapQuote } from './swap.js';
+import { type PlannedSwap, type SwapLeg, type SwapQuote, toSwapQuote } from './swap.js';
+import type { LegSource } from './types.js';
+
+/** A swap as a request names it: the pair and the exact amount sold; its quote is read next. */
+export interface SwapSpec {
+  type: 'swap';
+  pair: ResolvedPair;
+}
 
 const clock = (ctx: ActionContext): number => (ctx.now ?? Date.now)();
 const emit = (call: CallOptions, event: ActionEvent): void => call.onProgress?.(event);
@@ -55,7 +62,7 @@ async function quoteOne(
 }
 
 /** Pairs with one output token: one route batch and one calldata batch (the calldata is checked against those routes). */
-export async function quoteBatch(
+async function quoteBatch(
   pairs: ResolvedPair[],
   slippageBps: number,
   ctx: ActionContext,
@@ -89,7 +96,7 @@ export async function quoteBatch(
   return quotes.map((quote, i) => ({ quote, calldata: calldata[i] ?? [] }));
 }
 
-export async function quoteSwaps(
+async function quoteSwaps(
   pairs: ResolvedPair[],
   mode: QuoteMode,
   slippageBps: number,
@@ -144,3 +151,19 @@ export async function requote(
   });
   return plan;
 }
+
+/** A swap spends what it sells; its read is its quote, every swap of the plan at once (`mode`). */
+export const swapSource: LegSource<SwapSpec, SwapLeg> = {
+  spends: ({ pair }) => [pair.from],
+  names: ({ pair }) => [pair.from, pair.to],
+  read: async (specs, { mode, slippageBps, ctx, call }) =>
+    (
+      await quoteSwaps(
+        specs.map((s) => s.pair),
+        mode,
+        slippageBps,
+        ctx,
+        call,
+      )
+    ).map((swap) => ({ type: 'swap' as const, swap })),
+};

@@ -4,11 +4,13 @@
  * effects: the amount leaves exactly, to the recipient (a third party, so the simulation must
  * show the recipient paid in full).
  */
-import { AppError, ErrorCode } from '../../../../shared/errors.js';
-import { addressToBigInt, sameAddress, type Token } from '../../../../shared/tokens.js';
+import { checkBaseUnits } from '../../../../shared/amount.js';
+import { AppError, ErrorCode, usageError } from '../../../../shared/errors.js';
+import { addressToBigInt, findToken, sameAddress, type Token } from '../../../../shared/tokens.js';
 import { buildTransferCall } from '../../chain/calls.js';
 import { decodeAddressAmount } from '../calls.js';
-import type { LegType } from './types.js';
+import { checkRecipient } from '../rules.js';
+import type { LegSource, LegType, LegWhere } from './types.js';
 import { describeCall, exact, legAmount, said, shortAddress } from './words.js';
 
 export interface PlannedTransfer {
@@ -23,7 +25,28 @@ export interface TransferLeg {
   transfer: PlannedTransfer;
 }
 
+/**
+ * A transfer's rules, before any request and again when the plan is built: a positive amount of a
+ * registry token, to a recipient that keeps the funds (rules.ts checkRecipient, normalised).
+ */
+function checkTransfer(leg: TransferLeg, where: LegWhere): TransferLeg {
+  const send = leg.transfer;
+  checkBaseUnits(send.amount, send.token.symbol);
+  if (findToken(where.network, send.token.address) === undefined)
+    throw usageError(`${send.token.symbol} is not a ${where.network} registry token`);
+  return { ...leg, transfer: { ...send, to: checkRecipient(send.to, where) } };
+}
+
+/** A transfer is named as it is signed: it spends its amount and reads nothing. */
+export const transferSource: LegSource<TransferLeg, TransferLeg> = {
+  spends: ({ transfer }) => [transfer.token],
+  names: ({ transfer }) => [transfer.token],
+  check: checkTransfer,
+  read: (specs) => Promise.resolve([...specs]),
+};
+
 export const transferLegType: LegType<TransferLeg> = {
+  check: checkTransfer,
   calls: ({ transfer }) => [buildTransferCall(transfer.token, transfer.to, transfer.amount)],
   verify: ({ transfer: send }, calls, at, n) => {
     const call = calls[at];

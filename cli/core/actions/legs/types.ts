@@ -12,6 +12,19 @@ import type { OraclePrices } from '../../oracle.js';
 import type { Network, Token } from '../../../../shared/tokens.js';
 import type { ChainCall } from '../../chain/calls.js';
 import type { Acknowledgment } from '../acknowledgments.js';
+import type { CallOptions } from '../../call.js';
+import type { TokenBalance } from '../../chain/reads.js';
+import type { ActionContext, QuoteMode } from '../pipeline.js';
+
+/** A position's changes (the `position` leg type's actions), listed once. */
+export const POSITION_ACTIONS = [
+  'borrow',
+  'repay',
+  'close',
+  'add-collateral',
+  'withdraw-collateral',
+] as const;
+export type PositionAction = (typeof POSITION_ACTIONS)[number];
 
 /** A token leaving the account, exactly `amount`; `to` names the third party paid (a transfer's recipient). */
 export interface OutEffect {
@@ -32,7 +45,7 @@ export interface OutEffect {
   expectedAsOf?: number | undefined;
   /**
    * the USD price an outside service quoted for this token with the leg (a swap's route), as
-   * sent: the caps value the outflow with it (caps.ts usdPriceOfOut); absent, they ask for one
+   * sent: the caps value the outflow with it (caps.ts planOutflows, value.ts); absent, they ask for one
    */
   quotedPrice?: unknown;
   /** the route the leg exchanges the amount on (a swap's), whose output values it (value.ts) */
@@ -73,8 +86,6 @@ export interface Effects {
   in: InEffect[];
   positions: PositionEffect[];
 }
-
-export const noEffects = (): Effects => ({ out: [], in: [], positions: [] });
 
 /**
  * An exact amount of a token as the plan document lists it (docs/commands.md "Plan JSON"):
@@ -164,7 +175,7 @@ export type LegView =
     }
   | {
       type: 'position';
-      action: 'borrow' | 'repay' | 'close' | 'add-collateral' | 'withdraw-collateral';
+      action: PositionAction;
       pool: LegPool;
       collateralToken: LegTokenRef;
       debtToken: LegTokenRef;
@@ -210,6 +221,12 @@ export interface LegType<L> {
    */
   verify(leg: L, calls: readonly ChainCall[], at: number, index: number, plan: LegPlan): number;
   effects(leg: L, plan: LegPlan): Effects;
+  /**
+   * its rules on the leg as built, applied again when the plan is built (plan.ts buildPlan):
+   * a leg a request names as it is signed (a transfer) is held to the same rules before any
+   * request (its LegSource.check); returns it normalised
+   */
+  check?(leg: L, where: LegWhere): L;
   /** what identifies the leg beyond its effects (fingerprint.ts): e.g. a swap's output token */
   identity(leg: L): string[];
   /** the headline's words for the legs of this type, in order (exact amounts) */
@@ -237,4 +254,48 @@ export interface LegType<L> {
    * can move (a transfer; a swap, whose quote execute.ts re-quotes) returns [].
    */
   moved(planned: L, now: L, plan: LegPlan): string[];
+}
+
+/** Where a plan is made, for the rules a leg is held to before any request (rules.ts). */
+export interface LegWhere {
+  network: Network;
+  /** the sender; undefined before the session is known (the rules that need it wait) */
+  account: string | undefined;
+  router: string;
+}
+
+/** What a leg type's reads get: the context, and the plan's other reads under way beside them. */
+export interface LegReadContext {
+  ctx: ActionContext;
+  call: CallOptions;
+  /** how the swaps' routes are fetched (resolve.ts) */
+  mode: QuoteMode;
+  slippageBps: number;
+  /** the balances of what the plan spends, being read (planning only) */
+  balances?: Promise<readonly TokenBalance[]> | undefined;
+  /** Pragma's prices of the tokens the plan names, being read */
+  oracle?: Promise<OraclePrices> | undefined;
+}
+
+/**
+ * A leg type before its reads (docs/architecture.md "Adding a leg type"): the leg as a request
+ * names it (`S`, made by resolve.ts) and what it takes to become a leg (`L`). Each leg type
+ * declares what it spends and what it reads; the plan's balance reads, its oracle prices, its
+ * shape check and its reads before planning and again before signing are derived from these, for
+ * every leg alike (legs/reads.ts).
+ */
+export interface LegSource<S, L> {
+  /** the tokens leaving the account: their balances are read with the plan's other reads */
+  spends(spec: S): Token[];
+  /** every token the leg names (what leaves, what arrives, a position's assets): Pragma prices them */
+  names(spec: S): Token[];
+  /** its rules before any request, on the leg as named (a transfer's recipient); returns it normalised */
+  check?(spec: S, where: LegWhere): S;
+  /**
+   * what its terms depend on is read from the chain: read again right before signing (recheck.ts);
+   * `oracle`: that read holds prices against Pragma's, so the oracle is read again with it
+   */
+  reread?: { oracle: boolean } | undefined;
+  /** its reads before planning, for every leg of this type at once (in order): the legs */
+  read(specs: readonly S[], reads: LegReadContext): Promise<L[]>;
 }
