@@ -17,6 +17,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { lazyPedersenTables } from './bundle-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli`;
@@ -87,7 +88,7 @@ const result = await build({
   minifyWhitespace: true,
   legalComments: 'none',
   metafile: true,
-  plugins: [stubDevtools, yogaWithoutFetch],
+  plugins: [stubDevtools, yogaWithoutFetch, lazyPedersenTables],
   logLevel: 'warning',
 });
 
