@@ -12,7 +12,7 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { computeHashOnElements, Point, Signature, sign, verify } from '@scure/starknet';
+import { pedersen, Point, Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
@@ -63,6 +63,42 @@ const CONTRACT_ADDRESS_PREFIX = BigInt(
 const ADDRESS_BOUND = 2n ** 251n - 256n;
 
 /**
+ * A Pedersen hash chain (`computeHashOnElements`: pedersen folded over [0, ...data, data.length])
+ * whose first elements are the same for every account of the class, started from their known
+ * state: `state` is the chain over 0 and `prefix`. Three of an address's ten hashes are such
+ * constants (docs/decisions.md "Hashing once per command"); shared/starknet.test.ts recomputes
+ * each state and holds the address equal to starknet.js's.
+ */
+interface ChainPrefix {
+  prefix: readonly bigint[];
+  state: bigint;
+}
+
+/** The constructor calldata's chain over [0, Starknet variant 0]: pedersen(0, 0). */
+export const CALLDATA_CHAIN_PREFIX: ChainPrefix = {
+  prefix: [0n],
+  state: 0x49ee3eba8c1600700ee1b87eb599f16716b0b1022947733551fde4050ca6804n,
+};
+
+/** The address's chain over [0, 'STARKNET_CONTRACT_ADDRESS', deployer 0]. */
+export const ADDRESS_CHAIN_PREFIX: ChainPrefix = {
+  prefix: [CONTRACT_ADDRESS_PREFIX, 0n],
+  state: 0x2fded809d413d52f262acd526c5c64d42a20f8295e87773f781c6febdbbdb84n,
+};
+
+/** computeHashOnElements(data), from `known`'s state when data starts with its prefix. */
+export function hashChain(data: readonly bigint[], known?: ChainPrefix): bigint {
+  const from =
+    known !== undefined &&
+    known.prefix.length <= data.length &&
+    known.prefix.every((element, i) => data[i] === element);
+  let state = from ? known.state : 0n;
+  for (const element of data.slice(from ? known.prefix.length : 0))
+    state = BigInt(pedersen(state, element));
+  return BigInt(pedersen(state, BigInt(data.length)));
+}
+
+/**
  * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
  * deployer 0): starknet.js's calculateContractAddressFromHash — Pedersen over [prefix, deployer,
  * salt, class hash, Pedersen(calldata)], reduced below 2^251 − 256 — computed with
@@ -74,18 +110,15 @@ export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
   const known = addresses.get(pubkey);
   if (known !== undefined) return known;
-  // bigint in, 0x-hex out
-  const calldataHash = computeHashOnElements(
+  const calldataHash = hashChain(
     argentAccountConstructorCalldata(pubkey).map(BigInt),
-  ) as string;
-  const raw = computeHashOnElements([
-    CONTRACT_ADDRESS_PREFIX,
-    0n,
-    BigInt(pubkey),
-    BigInt(ARGENT_X_V050_CLASS_HASH),
-    BigInt(calldataHash),
-  ]) as string;
-  const address = feltHex(BigInt(raw) % ADDRESS_BOUND);
+    CALLDATA_CHAIN_PREFIX,
+  );
+  const raw = hashChain(
+    [CONTRACT_ADDRESS_PREFIX, 0n, BigInt(pubkey), BigInt(ARGENT_X_V050_CLASS_HASH), calldataHash],
+    ADDRESS_CHAIN_PREFIX,
+  );
+  const address = feltHex(raw % ADDRESS_BOUND);
   if (addresses.size >= ADDRESS_CACHE_MAX)
     addresses.delete(addresses.keys().next().value as string);
   addresses.set(pubkey, address);
