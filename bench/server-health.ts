@@ -154,6 +154,14 @@ async function startOurs(
   throw new Error(`our server did not start; see ${logFile}`);
 }
 
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name (which may hold spaces) in parentheses
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssMb(pid: number): number {
   const kb = /VmRSS:\s+([0-9]+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   if (kb === undefined) throw new Error(`no VmRSS for ${pid}`);
@@ -495,13 +503,17 @@ async function throughputPhase(
     {
       name: 'bare node:http',
       url: `http://127.0.0.1:${bare.port}/health`,
+      pid: bare.child.pid as number,
       rps: [] as number[],
+      cpuPerRequest: [] as number[],
       total: 0,
     },
     {
       name: 'ours (serve)',
       url: `http://127.0.0.1:${ours.port}/health`,
+      pid: ours.child.pid as number,
       rps: [] as number[],
+      cpuPerRequest: [] as number[],
       total: 0,
     },
     ...(before === undefined
@@ -510,7 +522,9 @@ async function throughputPhase(
           {
             name: 'before (serve)',
             url: `http://127.0.0.1:${before.port}/health`,
+            pid: before.child.pid as number,
             rps: [] as number[],
+            cpuPerRequest: [] as number[],
             total: 0,
           },
         ]),
@@ -519,11 +533,14 @@ async function throughputPhase(
     target.total += (await throughput(target.url, THROUGHPUT.warmupS)).requests.total;
   for (let round = 1; round <= THROUGHPUT.rounds; round++) {
     for (const target of targets) {
+      const cpuBefore = cpuMs(target.pid);
       const result = await throughput(target.url, THROUGHPUT.durationS);
+      const cpuPerRequest = ((cpuMs(target.pid) - cpuBefore) * 1000) / result.requests.total;
       target.rps.push(result.requests.average);
+      target.cpuPerRequest.push(cpuPerRequest);
       target.total += result.requests.total;
       console.log(
-        `round ${round}  ${target.name.padEnd(15)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p99 ${result.latency.p99} ms`,
+        `round ${round}  ${target.name.padEnd(15)} ${Math.round(result.requests.average).toString().padStart(7)} req/s  p99 ${result.latency.p99} ms  server CPU ${cpuPerRequest.toFixed(1)} µs/request`,
       );
     }
   }
@@ -534,6 +551,13 @@ async function throughputPhase(
   ];
   // the median of the rounds' own ratios (each against the bare server of its round)
   const ratio = medianOf(oursT.rps.map((value, i) => value / (bareT.rps[i] as number)));
+  // the same ratio from the servers' own CPU per request (bare's / ours'): what the throughput
+  // ratio would be if each server had a core to itself, and less moved by other work on the machine
+  const cpuRatio = (target: (typeof targets)[0]) =>
+    medianOf(target.cpuPerRequest.map((value, i) => (bareT.cpuPerRequest[i] as number) / value));
+  console.log(
+    `server CPU per request, bare's / ours' (median of the rounds): ${cpuRatio(oursT).toFixed(2)}${beforeT === undefined ? '' : `; before: ${cpuRatio(beforeT).toFixed(2)}`}`,
+  );
   if (beforeT !== undefined) {
     // P1 per round (each against the bare server of its own round), then their means
     const perRound = (rps: number[]) => rps.map((value, i) => value / (bareT.rps[i] as number));

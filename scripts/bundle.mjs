@@ -14,9 +14,10 @@
  * tests use it to tell which packages a command loaded.
  */
 import { build } from 'esbuild';
-import { rmSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { lazyPedersenTables } from './bundle-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli`;
@@ -62,6 +63,9 @@ const yogaWithoutFetch = {
   },
 };
 
+const REQUIRE_BANNER =
+  "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url);";
+
 const result = await build({
   absWorkingDir: root,
   // the entry is cli/bin.ts (it turns the compile cache on, then imports main.ts as a chunk)
@@ -73,11 +77,10 @@ const result = await build({
   platform: 'node',
   target: 'node22',
   chunkNames: 'chunk-[hash]',
-  // CommonJS dependencies call require() for Node built-ins. The compile cache is turned on by
-  // the entry itself (cli/bin.ts: in the user's cache folder, before the program is compiled).
-  banner: {
-    js: "import * as __ftModule from 'node:module'; const require = __ftModule.createRequire(import.meta.url);",
-  },
+  // CommonJS dependencies call require() for Node built-ins (through esbuild's __require, which
+  // reads its own chunk's `require`). The compile cache is turned on by the entry itself
+  // (cli/bin.ts: in the user's cache folder, before the program is compiled).
+  banner: { js: REQUIRE_BANNER },
   external: ['fastify', 'fastify-plugin', '@fastify/*', 'ioredis', 'jose', 'pino', 'pino-*'],
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
@@ -85,9 +88,23 @@ const result = await build({
   minifyWhitespace: true,
   legalComments: 'none',
   metafile: true,
-  plugins: [stubDevtools, yogaWithoutFetch],
+  plugins: [stubDevtools, yogaWithoutFetch, lazyPedersenTables],
   logLevel: 'warning',
 });
+
+// The banner is kept only where `require` is read: esbuild's runtime chunk (its __require) and
+// any chunk that names it itself. Every other chunk would run createRequire and build its
+// import.meta at load for nothing: a trade loads ~85 chunks (docs/benchmarks.md "Issue 35").
+for (const file of Object.keys(result.metafile.outputs)) {
+  if (!file.endsWith('.js')) continue;
+  const path = `${root}${file}`;
+  const text = readFileSync(path, 'utf8');
+  const at = text.indexOf(REQUIRE_BANNER);
+  if (at === -1)
+    throw new Error(`${file}: the require banner is missing; update scripts/bundle.mjs`);
+  const rest = text.slice(0, at) + text.slice(at + REQUIRE_BANNER.length);
+  if (!/\brequire\b/.test(rest)) writeFileSync(path, rest);
+}
 
 const packageOf = (input) => {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);

@@ -1,11 +1,14 @@
-import { computeHashOnElements, getStarkKey, Point, sign, utils } from '@scure/starknet';
+import { computeHashOnElements, getStarkKey, pedersen, Point, sign, utils } from '@scure/starknet';
 import fc from 'fast-check';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { isAppError } from './errors.js';
 import {
+  ADDRESS_CHAIN_PREFIX,
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
+  CALLDATA_CHAIN_PREFIX,
+  hashChain,
   argentAccountConstructorCalldata,
   joinSignature,
   padHash,
@@ -73,6 +76,31 @@ describe('argentAccountAddress', () => {
       }),
       { numRuns: 10 },
     );
+  });
+
+  it("starts its hash chains from the class's constant states, recomputed here", () => {
+    // the chain over 0 and the prefix, element by element, as computeHashOnElements folds it
+    const stateOver = (prefix: readonly bigint[]): bigint =>
+      prefix.reduce((state, element) => BigInt(pedersen(state, element)), 0n);
+    expect(stateOver(CALLDATA_CHAIN_PREFIX.prefix)).toBe(CALLDATA_CHAIN_PREFIX.state);
+    expect(stateOver(ADDRESS_CHAIN_PREFIX.prefix)).toBe(ADDRESS_CHAIN_PREFIX.state);
+    expect(ADDRESS_CHAIN_PREFIX.prefix).toEqual([
+      BigInt(`0x${Buffer.from('STARKNET_CONTRACT_ADDRESS').toString('hex')}`),
+      0n,
+    ]);
+    // with or without a matching prefix, hashChain is computeHashOnElements
+    for (const data of [
+      [0n, 5n, 1n],
+      [7n, 5n, 1n],
+      [0n],
+      [],
+      [...ADDRESS_CHAIN_PREFIX.prefix, 3n, 4n, 5n],
+    ]) {
+      const expected = BigInt(computeHashOnElements(data) as string);
+      expect(hashChain(data, CALLDATA_CHAIN_PREFIX)).toBe(expected);
+      expect(hashChain(data, ADDRESS_CHAIN_PREFIX)).toBe(expected);
+      expect(hashChain(data)).toBe(expected);
+    }
   });
 
   it('differs for different keys (the key really is the salt and the owner)', () => {

@@ -12,7 +12,7 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { computeHashOnElements, Point, Signature, sign, verify } from '@scure/starknet';
+import { pedersen, Point, Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
@@ -63,13 +63,41 @@ const CONTRACT_ADDRESS_PREFIX = BigInt(
 const ADDRESS_BOUND = 2n ** 251n - 256n;
 
 /**
- * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
- * deployer 0): starknet.js's calculateContractAddressFromHash — Pedersen over [prefix, deployer,
- * salt, class hash, Pedersen(calldata)], reduced below 2^251 − 256 — computed with
- * @scure/starknet's Pedersen, the curve code the client has loaded already (starknet.js pins an
- * older copy whose Pedersen tables would be built for this one hash; docs/decisions.md "Hashing
- * once per command"). shared/starknet.test.ts holds it equal to starknet.js's.
+ * A Pedersen hash chain (`computeHashOnElements`: pedersen folded over [0, ...data, data.length])
+ * whose first elements are the same for every account of the class, started from their known
+ * state: `state` is the chain over 0 and `prefix`. Three of an address's ten hashes are such
+ * constants (docs/decisions.md "Hashing once per command"); shared/starknet.test.ts recomputes
+ * each state and holds the address equal to starknet.js's.
  */
+interface ChainPrefix {
+  prefix: readonly bigint[];
+  state: bigint;
+}
+
+/** The constructor calldata's chain over [0, Starknet variant 0]: pedersen(0, 0). */
+export const CALLDATA_CHAIN_PREFIX: ChainPrefix = {
+  prefix: [0n],
+  state: 0x49ee3eba8c1600700ee1b87eb599f16716b0b1022947733551fde4050ca6804n,
+};
+
+/** The address's chain over [0, 'STARKNET_CONTRACT_ADDRESS', deployer 0]. */
+export const ADDRESS_CHAIN_PREFIX: ChainPrefix = {
+  prefix: [CONTRACT_ADDRESS_PREFIX, 0n],
+  state: 0x2fded809d413d52f262acd526c5c64d42a20f8295e87773f781c6febdbbdb84n,
+};
+
+/** computeHashOnElements(data), from `known`'s state when data starts with its prefix. */
+export function hashChain(data: readonly bigint[], known?: ChainPrefix): bigint {
+  const from =
+    known !== undefined &&
+    known.prefix.length <= data.length &&
+    known.prefix.every((element, i) => data[i] === element);
+  let state = from ? known.state : 0n;
+  for (const element of data.slice(from ? known.prefix.length : 0))
+    state = BigInt(pedersen(state, element));
+  return BigInt(pedersen(state, BigInt(data.length)));
+}
+
 /**
  * The address `deploy_syscall(classHash, salt, calldata, deploy_from_zero = false)` gives a contract
  * deployed by `deployer` (0 for a counterfactual account): starknet.js's
@@ -85,16 +113,13 @@ export function deployedAddress(
   classHash: bigint,
   calldata: readonly bigint[],
 ): string {
-  // bigint in, 0x-hex out
-  const calldataHash = computeHashOnElements([...calldata]) as string;
-  const raw = computeHashOnElements([
-    CONTRACT_ADDRESS_PREFIX,
-    deployer,
-    salt,
-    classHash,
-    BigInt(calldataHash),
-  ]) as string;
-  return feltHex(BigInt(raw) % ADDRESS_BOUND);
+  // the chains start from their known states where they begin as an account's do (hashChain)
+  const calldataHash = hashChain(calldata, CALLDATA_CHAIN_PREFIX);
+  const raw = hashChain(
+    [CONTRACT_ADDRESS_PREFIX, deployer, salt, classHash, calldataHash],
+    ADDRESS_CHAIN_PREFIX,
+  );
+  return feltHex(raw % ADDRESS_BOUND);
 }
 
 /**

@@ -442,6 +442,34 @@ describe('pipelining (issue 27: 50,000 pipelined GET /health per connection, nev
     expect(reached).toBeLessThanOrEqual(4 * MAX_UNANSWERED_PER_SOCKET + 1);
   });
 
+  it('the parse stops at the request that closes the connection: the rest of its read never becomes a request', async () => {
+    const port = await start();
+    const server = handle?.app.server;
+    if (server === undefined) throw new Error('no server started');
+    // every request Node parses is emitted, the refused ones too (this listener comes after the
+    // bound's), so this counts what the parser made of each connection's reads
+    // (a destroyed socket no longer says its port: it is read when the connection is accepted)
+    const ports = new WeakMap<Socket, number>();
+    server.on('connection', (socket: Socket) => ports.set(socket, socket.remotePort ?? 0));
+    const parsed = new Map<number, number>();
+    server.on('request', (request: { socket: Socket }) => {
+      const from = ports.get(request.socket) ?? 0;
+      parsed.set(from, (parsed.get(from) ?? 0) + 1);
+    });
+    const attackers = await Promise.all(Array.from({ length: 4 }, () => open(port, '127.0.0.5')));
+    const sources = attackers.map((raw) => raw.socket.localPort);
+    const health = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+    for (const raw of attackers) {
+      raw.socket.pause();
+      // ~1,800 requests per 64 KB read: one read holds far more than the bound
+      raw.socket.write(health.repeat(5_000));
+    }
+    await Promise.all(attackers.map((raw) => trickleUntilClosed(raw, health)));
+    expect(sources.map((port) => parsed.get(port ?? -1))).toEqual(
+      Array(4).fill(MAX_UNANSWERED_PER_SOCKET + 1),
+    );
+  });
+
   it('a client that pipelines within the bound and reads gets every answer, in order', async () => {
     const port = await start();
     const raw = await open(port, '127.0.0.4');

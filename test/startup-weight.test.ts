@@ -4,20 +4,23 @@
  * - No fetch stack: `status --json` makes its requests through the client's transport
  *   (cli/clients/transport.ts) and never loads undici (nor does `--version`); a probe preloaded
  *   into the process reports Node's own list of loaded built-ins at exit.
+ * - No child-process machinery when no sandbox is started: child_process and readline are loaded
+ *   only to start one (cli/core/endpoints.ts).
+ * - Only the bundle's chunks that read `require` make one at load (scripts/bundle.mjs).
  * - The compile cache is written under the user's cache folder (cli/bin.ts), not Node's default
  *   under the shared temporary folder.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, tempHome } from './helpers/home.js';
-import { spawnBin } from './helpers/process.js';
+import { BIN, spawnBin } from './helpers/process.js';
 
 const PROBE = `data:text/javascript,${encodeURIComponent(
-  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams/.test(m))) + '\\n'));",
+  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline)$/.test(m))) + '\\n'));",
 )}`;
 
 let server: Server;
@@ -70,7 +73,7 @@ async function loadedBy(
 }
 
 describe('a headless command loads no fetch stack', () => {
-  it('status --json asks both services over node:http, without undici or web streams', async () => {
+  it('status --json asks both services over node:http, without undici, web streams or child processes', async () => {
     const before = requests;
     const { code, stdout, loaded } = await loadedBy(['status', '--json']);
     expect(code).toBe(0);
@@ -85,6 +88,25 @@ describe('a headless command loads no fetch stack', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^[0-9]+\.[0-9]+\.[0-9]+/);
     expect(loaded).toEqual([]);
+  });
+});
+
+describe('the bundle', () => {
+  it("makes a chunk's require (createRequire at load) only in the chunks that read it", () => {
+    const dir = dirname(BIN);
+    const chunks = readdirSync(dir).filter((file) => file.endsWith('.js'));
+    // the banner's own spelling (a module of ours may make its require itself: transport.ts)
+    const banner = '__ftModule.createRequire(import.meta.url)';
+    const withBanner = chunks.filter((file) =>
+      readFileSync(join(dir, file), 'utf8').includes(banner),
+    );
+    // esbuild's runtime chunk (its __require) and a few CommonJS packages' chunks: not all ~200
+    expect(withBanner.length).toBeGreaterThan(0);
+    expect(withBanner.length).toBeLessThan(chunks.length / 10);
+    for (const file of withBanner) {
+      const text = readFileSync(join(dir, file), 'utf8').replace(banner, '');
+      expect(text, file).toMatch(/\brequire\b/);
+    }
   });
 });
 

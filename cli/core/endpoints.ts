@@ -4,7 +4,6 @@
  */
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
 import type { Network } from '../../shared/tokens.js';
-import { spawnSandbox } from '../platform/child.js';
 import { readSandboxState, sandboxState, type SandboxState } from '../platform/sandbox-state.js';
 import { processAlive } from '../../shared/fs.js';
 import type { Stoppable } from '../platform/child-registry.js';
@@ -150,6 +149,9 @@ async function sandboxEndpoints(
     );
   }
   call.onProgress?.({ kind: 'sandbox-start' });
+  // loaded only to start one: a command on a running sandbox (or none) never needs
+  // child_process and readline (docs/benchmarks.md "Issue 35")
+  const { spawnSandbox } = await import('../platform/child.js');
   const child = await spawnSandbox({
     env,
     dataDir: dir,

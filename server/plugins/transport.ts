@@ -229,47 +229,30 @@ const kRelease = Symbol('finance-tui.release');
 const kAnswered = Symbol('finance-tui.answered');
 type CountedSocket = Socket & { [kUnanswered]?: number; [kAnswered]?: () => void };
 
-/** Bytes of one read handed to Node's HTTP parser at a time (about 28 `GET /health`). */
-const PARSE_SLICE_BYTES = 1024;
+/** llhttp's HPE_PAUSED: returned from its on_headers_complete callback, it stops the parse. */
+const HPE_PAUSED = 21;
 
-type SlicedSocket = Socket & { _paused?: boolean; parser?: unknown };
+type ParsedSocket = Socket & { parser?: { onIncoming?: unknown } | null };
 
 /**
- * Node's HTTP parser takes a whole read (up to 64 KB: ~1,600 pipelined `GET /health`) in one go,
- * making a request and a response object for each before anything can stop it: neither closing
- * the connection nor pausing its parser cuts the read in progress (a pause is applied after it).
- * So each read is handed over in slices of PARSE_SLICE_BYTES, and the next slice only while the
- * connection is still open and Node has not paused it: a connection closed at its 17th request
- * has at most one slice more parsed, not the rest of its read. When Node pauses a connection
- * whose answers pile up unread (its own backpressure), the rest of the read is put back in front
- * of the socket's buffer (`unshift`) and handed over when Node resumes it. A read within one slice
- * (every ordinary request) goes to the parser as it came. Adding our 'data' listener makes Node
- * stop feeding the parser from the socket's handle directly (it "unconsumes" it: the ordinary
- * stream path, as with TLS).
+ * Node's HTTP parser takes a whole read (up to 64 KB: ~1,600 pipelined `GET /health`) in one
+ * `execute`, making a request and a response object for each before anything can stop it:
+ * neither closing the connection nor pausing the socket cuts the read in progress. So the
+ * parser's per-request callback (`onIncoming`, whose answer Node hands back to llhttp from
+ * on_headers_complete) is wrapped: once the request it has just passed on has closed the
+ * connection (the bound in boundPipelining), it answers HPE_PAUSED, and llhttp stops there — the
+ * rest of the read is never parsed. Nothing is added to an ordinary connection's read path: no
+ * 'data' listener (which would make Node stop feeding its parser from the socket's handle, its
+ * fast path), one wrapped function per connection.
  */
-function sliceReads(socket: SlicedSocket): void {
-  const [nodeOnData] = socket.listeners('data') as Array<(chunk: Buffer) => void>;
-  if (nodeOnData === undefined || socket.parser === undefined || socket.parser === null) return;
-  socket.removeListener('data', nodeOnData);
-  socket.on('data', (chunk: Buffer) => {
-    if (chunk.length <= PARSE_SLICE_BYTES) {
-      nodeOnData.call(socket, chunk);
-      return;
-    }
-    for (let at = 0; at < chunk.length; at += PARSE_SLICE_BYTES) {
-      if (socket.destroyed || socket.parser === null || socket.parser === undefined) return;
-      if (socket._paused === true) {
-        // Node stopped reading this connection until its answers are read: keep the rest for then
-        try {
-          socket.unshift(chunk.subarray(at));
-        } catch {
-          socket.destroy();
-        }
-        return;
-      }
-      nodeOnData.call(socket, chunk.subarray(at, at + PARSE_SLICE_BYTES));
-    }
-  });
+function stopParseAtBound(socket: ParsedSocket): void {
+  const parser = socket.parser;
+  const onIncoming = parser?.onIncoming;
+  if (parser === undefined || parser === null || typeof onIncoming !== 'function') return;
+  parser.onIncoming = (request: IncomingMessage, keepAlive: boolean): unknown => {
+    const answer: unknown = onIncoming(request, keepAlive);
+    return socket.destroyed ? HPE_PAUSED : answer;
+  };
 }
 
 /**
@@ -278,13 +261,13 @@ function sliceReads(socket: SlicedSocket): void {
  * route, nor does any request parsed after it from the same read; `onRefused` is called once per
  * connection closed. Node parses a whole read (64 KB: ~1,600 pipelined `GET /health`) before it
  * looks at backpressure, so without this bound every one of them became a request in flight; and
- * reads are handed to the parser in slices (sliceReads), so a closed connection's parser stops
- * within a slice of its bound rather than at the end of its read.
+ * the parse stops at the request that closed the connection (stopParseAtBound), not at the end
+ * of its read.
  * `idle`, when given, learns when each connection has a request in flight and when none.
  */
 function boundPipelining(server: Server, onRefused: () => void, idle?: IdleConnections): void {
   // after Node's own connection listener (the server's first): the parser is attached by then
-  server.on('connection', (socket: Socket) => sliceReads(socket));
+  server.on('connection', (socket: Socket) => stopParseAtBound(socket));
   const handlers = server.listeners('request') as Array<
     (request: IncomingMessage, response: ServerResponse) => void
   >;
