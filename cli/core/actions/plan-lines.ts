@@ -298,8 +298,8 @@ export type LinesSource = Pick<
 
 /**
  * The plan's lines, in order: each leg's (in call order), the terms not already said, what
- * leaves of each token in all (with the gas at most; "at most" a bound), the gas, and what must
- * be acknowledged. `book`: the tokens the plan moves (their decimals).
+ * leaves of each token in all (with the gas at most; "at most" a bound; the balance read before)
+ * or that nothing does, the gas, and what must be acknowledged. `book`: the tokens the plan moves (their decimals).
  */
 export function buildPlanLines(doc: LinesSource, book: TokenBook): PlanLine[] {
   let swapAt = 0;
@@ -313,15 +313,23 @@ export function buildPlanLines(doc: LinesSource, book: TokenBook): PlanLine[] {
     const amount = lineAmount(BigInt(s.amount.baseUnits), s.token);
     const gas = lineAmount(BigInt(s.gas.baseUnits), s.token);
     const expected = s.expected === null ? [] : [lineAmount(BigInt(s.expected.baseUnits), s.token)];
+    const held = s.balance === null ? undefined : lineAmount(BigInt(s.balance.baseUnits), s.token);
     lines.push(
       line(
         s.expected === null ? 'total' : 'at-most',
         null,
-        `leaves the wallet: ${spendWords(s, false)}${gas.baseUnits > 0n ? ` (+ up to ${said(gas)} gas)` : ''}`,
-        [amount, ...expected, ...(gas.baseUnits > 0n ? [gas] : [])],
+        `leaves the wallet: ${spendWords(s, false)}${gas.baseUnits > 0n ? ` (+ up to ${said(gas)} gas)` : ''}${held === undefined ? '' : `; the wallet holds ${said(held)}`}`,
+        [
+          amount,
+          ...expected,
+          ...(gas.baseUnits > 0n ? [gas] : []),
+          ...(held === undefined ? [] : [held]),
+        ],
       ),
     );
   }
+  if (!lines.some((l) => l.kind === 'total' || l.kind === 'at-most'))
+    lines.push(line('total', null, 'leaves the wallet: nothing'));
   lines.push(gasLine(doc));
   for (const a of doc.acknowledgments)
     lines.push(line('acknowledgment', null, `to acknowledge: ${a.reason}`));
