@@ -36,7 +36,7 @@ describe('plan lines: each leg type as lines, every amount exact', () => {
       }
   });
 
-  it('a swap: what leaves exactly and arrives at least, the expectation, fee and route', () => {
+  it('a swap: what leaves exactly and arrives at least, the expectation with its fee', () => {
     const { plan } = planOfLeg('swap');
     const lines = linesOf(plan);
     const q = ONE_OF_EACH.swap.leg.swap.confirmed;
@@ -46,12 +46,17 @@ describe('plan lines: each leg type as lines, every amount exact', () => {
       ['ETH', 18, E18],
       ['USDC', 6, q.minimumReceived],
     ]);
-    expect(lines.map((l) => l.kind)).toEqual(
-      expect.arrayContaining(['expected', 'fee', 'route', 'total', 'gas']),
+    expect(lines.map((l) => l.kind)).toEqual(expect.arrayContaining(['expected', 'total', 'gas']));
+    const expected = lines.find((l) => l.kind === 'expected');
+    expect(expected?.words).toMatch(
+      new RegExp(
+        `^expected ${q.summary.expectedOutput.amount} USDC, service fee ${q.summary.fee.percent} ${q.summary.fee.amount.amount} USDC, price impact `,
+      ),
     );
-    expect(lines.find((l) => l.kind === 'fee')?.words).toBe(
-      `service fee ${q.summary.fee.percent} ${q.summary.fee.amount.amount} USDC`,
-    );
+    expect(amounts(expected)).toEqual([
+      ['USDC', 6, q.expectedOutput],
+      ['USDC', 6, BigInt(q.summary.fee.amount.baseUnits)],
+    ]);
     expect(lines.find((l) => l.kind === 'total')?.words).toBe('leaves the wallet: 1 ETH');
     expect(lines.at(-1)?.words).toBe('gas: sponsored (you pay no gas)');
   });

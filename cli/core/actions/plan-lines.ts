@@ -21,9 +21,9 @@ import type { ExecutionResult } from './pipeline.js';
  * - `leaves`: leaves the wallet exactly (a send, a stake, a supply, a deposit, a repayment)
  * - `at-most`: a bound on what leaves (repay all, close: the debt plus a margin for interest)
  * - `arrives` / `at-least`: arrives exactly / at least (a guaranteed minimum)
- * - `expected`: what a quote expects, not guaranteed; `route`: where a swap goes
- * - `fee`: a swap's service fee; `gas`: the transaction's gas; `total`: what leaves of one
- *   token in all (with the gas at most)
+ * - `expected`: what a swap's quote expects (not guaranteed), with its service fee (taken from
+ *   the output) and price impact
+ * - `gas`: the transaction's gas; `total`: what leaves of one token in all (with the gas at most)
  * - `position`: a staking or lending position changed; `term`: a fact consented to beyond what
  *   moves (a position as it is left, its health factor, an exit window)
  * - `acknowledgment`: a risk the person must accept explicitly
@@ -36,8 +36,6 @@ export type PlanLineKind =
   | 'arrives'
   | 'at-least'
   | 'expected'
-  | 'route'
-  | 'fee'
   | 'gas'
   | 'total'
   | 'position'
@@ -142,13 +140,13 @@ function swapLines(
       ? 'unknown'
       : `${quote.priceImpact.percent}${quote.priceImpactWarning === 'very-high' ? ' (VERY HIGH)' : quote.priceImpactWarning === 'high' ? ' (HIGH)' : ''}`;
   const fee = lineAmount(BigInt(quote.fee.amount.baseUnits), quote.to);
-  const route = quote.route
-    .map((r) => `${r.percent} ${[r.hops[0]?.from ?? '?', ...r.hops.map((h) => h.to)].join(' → ')}`)
-    .join(', ');
   lines.push(
-    line('expected', i, `expected ${said(expected)}, price impact ${impact}`, [expected]),
-    line('fee', i, `service fee ${quote.fee.percent} ${said(fee)}`, [fee]),
-    line('route', i, `route ${route}`),
+    line(
+      'expected',
+      i,
+      `expected ${said(expected)}, service fee ${quote.fee.percent} ${said(fee)}, price impact ${impact}`,
+      [expected, fee],
+    ),
   );
   return lines;
 }

@@ -69,7 +69,7 @@ describe('multi-swap', () => {
       headline: 'Swap confirmed',
       transactionHash: '0xabc',
       status: 'succeeded',
-      changes: [],
+      lines: [],
     });
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain('0xabc');
