@@ -37,7 +37,7 @@ export function renderLines(lines: readonly PlanLine[]): string[] {
     if (l.leg === null) return `  ${l.words}`;
     const first = !seen.has(l.leg);
     seen.add(l.leg);
-    return first ? `  ${l.leg + 1}. ${l.words}` : `       ${l.words}`;
+    return first ? `  ${l.leg + 1}. ${l.words}` : `     ${l.words}`;
   });
 }
 
