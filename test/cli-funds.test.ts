@@ -102,7 +102,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
     const human = await cli(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Send on sandbox: send 1\.5 STRK to 0x/);
-    expect(human.stdout).toMatch(/Simulation\s+ok: -1\.5 STRK/);
+    expect(human.stdout).toMatch(/simulation: ok: -1\.5 STRK/);
     expect(human.stderr).toMatch(/--yes .*\(CONFIRMATION_REQUIRED\)/);
     expect(await strkOf(sender.dir)).toBe(before);
   });
@@ -171,7 +171,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
       '--sandbox',
     ]);
     expect(human.stdout).toMatch(/^Done: transaction 0x[0-9a-f]{64} succeeded/m);
-    expect(human.stdout).toMatch(/gas paid [0-9.]+ STRK/);
+    expect(human.stdout).toMatch(/gas paid: [0-9.]+ STRK/);
   });
 
   it('refusals: exit 1 with their code, and nothing signed', async () => {

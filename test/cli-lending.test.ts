@@ -365,7 +365,7 @@ describe('lending through the sandbox (whole processes)', () => {
       const borrow = await human(['borrow', '50', 'USDC', '--collateral', '0.5', 'ETH']);
       expect(borrow.code).not.toBe(0);
       const review = borrow.stdout + borrow.stderr;
-      expect(review).toMatch(/Leaves the account\s+0\.5 ETH/);
+      expect(review).toMatch(/leaves the wallet: 0\.5 ETH/);
       expect(review).toContain('arrives in the wallet: 50 USDC (borrowed)');
       // the debt as read (100 and seconds of interest) + 50; health factor before → after
       expect(review).toMatch(
@@ -380,7 +380,7 @@ describe('lending through the sandbox (whole processes)', () => {
         expect(r.code).not.toBe(0);
         const text = r.stdout + r.stderr;
         const leaves =
-          /Leaves the account\s+at most (\d+\.\d+) USDC of [^(]*\(about (\d+(?:\.\d+)?) USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/.exec(
+          /leaves the wallet: at most (\d+\.\d+) USDC \(about (\d+(?:\.\d+)?) USDC: the debt as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, plus the interest until it runs\)/.exec(
             text,
           );
         expect(leaves, text).not.toBeNull();

@@ -16,6 +16,15 @@ const amount = (token: string, decimal: string, baseUnits: string) => ({
   baseUnits,
 });
 
+/** A line of the plan document (cli/core/actions/plan-lines.ts PlanLineJson). */
+interface Line {
+  kind: string;
+  leg: number | null;
+  words: string;
+  amounts: Array<{ symbol: string; baseUnits: string; amount: string; decimals: number | null }>;
+  to: string | null;
+}
+
 describe('a plan lists its legs (whole processes)', () => {
   let users: TwoUsers;
   beforeAll(async () => {
@@ -60,9 +69,36 @@ describe('a plan lists its legs (whole processes)', () => {
     ];
     const planned = await cli(users.aliceHome, args);
     expect(planned.doc.error?.code, planned.stderr).toBe('CONFIRMATION_REQUIRED');
-    const plan = planned.doc.error?.details?.plan as { legs: unknown[]; calls: unknown[] };
+    const plan = planned.doc.error?.details?.plan as {
+      legs: unknown[];
+      calls: unknown[];
+      lines: Line[];
+    };
     expect(plan.legs).toEqual(expectedLegs());
     expect(plan.calls).toHaveLength(5);
+    // one plan model (docs/architecture.md "One plan model"): a line per leg, in call order, the
+    // recipient in full, each amount exact with its decimals
+    expect(plan.lines.filter((l) => l.leg !== null).map((l) => [l.leg, l.words])).toEqual([
+      [0, `send 1.25 USDC to ${users.bobAddress}`],
+      [1, 'stake 10 STRK with Sandbox Alpha (a first stake in its pool)'],
+      [2, 'supply 100 USDT to the Vesu Prime pool'],
+    ]);
+    expect(plan.lines[0]?.to).toBe(users.bobAddress);
+    expect(plan.lines[0]?.amounts).toEqual([
+      {
+        symbol: 'USDC',
+        address: expect.stringMatching(HEX),
+        decimals: 6,
+        baseUnits: '1250000',
+        amount: '1.25',
+      },
+    ]);
+    // the headless text shows every line of the document, as the core words it
+    const human = await cli(
+      users.aliceHome,
+      args.filter((a) => a !== '--json'),
+    );
+    for (const l of plan.lines) expect(human.stdout + human.stderr).toContain(l.words);
 
     const client = await connectMcp(['--sandbox'], { FINANCE_TUI_HOME: users.aliceHome });
     try {
@@ -72,9 +108,11 @@ describe('a plan lists its legs (whole processes)', () => {
         sends: [{ amount: '1.25', token: 'USDC', to: users.bobAddress }],
       });
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
-      const viaMcp = (r.structuredContent?.plan as { legs: unknown[] }).legs;
+      const viaMcp = r.structuredContent?.plan as { legs: unknown[]; lines: Line[] };
       // the same legs, to the address: one description for both faces
-      expect(viaMcp).toEqual(plan.legs);
+      expect(viaMcp.legs).toEqual(plan.legs);
+      // and the same lines (same amounts, recipients, bounds)
+      expect(viaMcp.lines).toEqual(plan.lines);
     } finally {
       await client.close();
     }

@@ -335,7 +335,7 @@ describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
       expect(preview.stdout).toMatch(
         /what the named tokens are worth together; USDT, DAI, WBTC kept/,
       );
-      expect(preview.stdout).toMatch(/At least/);
+      expect(preview.stdout).toMatch(/swap [0-9.]+ \w+ → at least [0-9.]+ \w+/);
       const r = await run(home, [
         'portfolio-rebalance',
         '--target',

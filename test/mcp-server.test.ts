@@ -486,7 +486,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     const refused = errorOf(await call(client, 'execute_plan', { planId }));
     expect(refused.code).toBe('CONFIRMATION_REQUIRED');
     expect(asked[0]).toMatch(/leaves the wallet: 0\.01 ETH/);
-    expect(asked[0]).toMatch(/receive at least [0-9.]+ USDC \(service fee/);
+    expect(asked[0]).toMatch(/swap 0\.01 ETH → at least [0-9.]+ USDC\n/);
+    expect(asked[0]).toMatch(/service fee [0-9.]+% [0-9.]+ USDC, price impact /);
     // nothing was signed: the same plan can still be confirmed (inside its confirmation window)
     confirm = true;
     const signed = await call(client, 'execute_plan', { planId });

@@ -16,6 +16,10 @@ import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js
 const RECIPIENT = `0x0${'7'.repeat(63)}`;
 const ONE_ETH = 10n ** 18n;
 
+/** A receipt's balance change of one token (the core's receipt lines). */
+const changeOf = (receipt: Receipt, symbol: string) =>
+  receipt.lines.find((l) => l.kind === 'change' && l.amounts[0]?.symbol === symbol)?.amounts[0];
+
 describe('the TUI services port over a real sandbox', () => {
   const home = tempHome();
   let sandbox: Spawned;
@@ -99,10 +103,11 @@ describe('the TUI services port over a real sandbox', () => {
     expect(steps).toEqual(expect.arrayContaining(['signing', 'submitted', 'confirmed']));
     expect(receipt).toMatchObject({ status: 'succeeded', headline: 'Swap confirmed' });
     expect(receipt.transactionHash).toMatch(/^0x[0-9a-f]+$/);
-    const usdc = receipt.changes.find((c) => c.symbol === 'USDC');
-    expect(usdc?.delta).toBeGreaterThanOrEqual(minimum);
+    // the core's receipt lines: the balance changes exact (bigint, with decimals), then each output
+    const usdc = changeOf(receipt, 'USDC');
+    expect(usdc?.baseUnits).toBeGreaterThanOrEqual(minimum);
     expect(usdc?.decimals).toBe(6);
-    expect(receipt.details?.[0]).toMatch(
+    expect(receipt.lines.find((l) => l.kind === 'arrives')?.words).toMatch(
       /^received [0-9.]+ USDC \(you confirmed at least [0-9.]+ USDC\)$/,
     );
   });
@@ -132,14 +137,16 @@ describe('the TUI services port over a real sandbox', () => {
       swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }],
       sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }],
     });
-    expect(batch.sends).toEqual([
-      { symbol: 'USDC', decimals: 6, amount: 5_000_000n, to: RECIPIENT },
+    const send = batch.lines.find((l) => l.to !== null);
+    expect(send?.words).toBe(`send 5 USDC to ${RECIPIENT}`);
+    expect(send?.amounts.map((a) => [a.symbol, a.decimals, a.baseUnits])).toEqual([
+      ['USDC', 6, 5_000_000n],
     ]);
     expect(batch.calls.map((c) => c.entrypoint)).toEqual(['approve', 'swap', 'transfer']);
     expect(batch.simulatedChanges.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
     const { receipt } = await execute(batch);
     expect(receipt.headline).toBe('Batch confirmed');
-    expect(receipt.changes.find((c) => c.symbol === 'USDC')?.delta).toBe(-15_000_000n);
+    expect(changeOf(receipt, 'USDC')?.baseUnits).toBe(-15_000_000n);
 
     const { entries: history, setAside } = await services.history(session, { signal });
     expect(setAside).toBeNull();
@@ -159,8 +166,9 @@ describe('the TUI services port over a real sandbox', () => {
       lending: { token: 'USDC', amount: '10' },
     });
     expect(supply.acknowledgments).toEqual([]);
-    // the headline says what a supply takes: no more lines for it
-    expect(supply.terms).toEqual([]);
+    // the core's lines: the supply, what leaves in all, the gas; no terms
+    expect(supply.lines.filter((l) => l.kind === 'term')).toEqual([]);
+    expect(supply.lines[0]?.words).toMatch(/^supply 10 USDC to the Vesu \w+ pool$/);
     expect((await execute(supply)).receipt).toMatchObject({ status: 'succeeded' });
     // 0.5 ETH (about $1 500) × max LTV 0.8 against 500 USDC: a health factor well above 1.2
     const borrow = await plan({
@@ -171,13 +179,15 @@ describe('the TUI services port over a real sandbox', () => {
     });
     expect(borrow.headline).toMatch(/health factor — → [0-9.]+/);
     // what the person consents to, in the core's words: what leaves, arrives, is owed after
-    expect(borrow.terms.slice(0, 2)).toEqual([
-      'leaves the wallet: 0.5 ETH',
+    const words = borrow.lines.map((l) => l.words);
+    expect(words.slice(0, 2)).toEqual([
+      expect.stringMatching(/^deposit 0\.5 ETH as collateral in the Vesu \w+ pool$/),
       'arrives in the wallet: 500 USDC (borrowed)',
     ]);
-    expect(borrow.terms[2]).toMatch(
+    expect(words[2]).toMatch(
       /^position after: owes 500(\.\d+)? USDC, 0\.5 ETH collateral; health factor — → [0-9.]+$/,
     );
+    expect(words[3]).toMatch(/^leaves the wallet: 0\.5 ETH; the wallet holds [0-9.]+ ETH$/);
     expect(borrow.acknowledgments).toEqual([]);
     expect((await execute(borrow)).receipt).toMatchObject({ status: 'succeeded' });
 

@@ -190,7 +190,19 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       term.keys({ text: 'USDC' }, 'Tab', { text: 'all' }, 'Tab', { text: 'ETH' });
       await seen(/› Collateral +ETH /);
       term.keys('Enter');
-      const repayReview = await seen(/Review the repayment.*y sign and send/);
+      // the review (the core's lines: the leg, the position after, what leaves, the gas) is
+      // taller than 80×24: read to its end (↓) before y signs
+      let repayReview = await seen(/Review the repayment/);
+      for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
+        const before = flat();
+        term.keys('Down');
+        // scrolled, or at its end (the footer offers y once the last line has been on screen)
+        await term.waitUntil(
+          () => flat() !== before || /y sign and send/.test(flat()),
+          'the review to scroll',
+        );
+      }
+      repayReview = `${repayReview}\n${flat()}`;
       const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
       // the approve's bound is at most what leaves; the debt as read is what is expected
       expect(repayReview).toMatch(
@@ -216,7 +228,11 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
         const before = flat();
         term.keys('Down');
-        await term.waitUntil(() => flat() !== before, 'the review to scroll');
+        // scrolled, or at its end (the footer offers y once the last line has been on screen)
+        await term.waitUntil(
+          () => flat() !== before || /y sign and send/.test(flat()),
+          'the review to scroll',
+        );
       }
       expect(flat()).toMatch(/▸ leaves the wallet: at most 15\d\d\.\d+ USDC/);
       term.keys({ text: 'y' });

@@ -143,7 +143,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
       const review = await waitFor('Review the transfer', 60_000);
       expect(review).toMatch(/1\. send 1 STRK to 0x/);
       expect(review).toContain(RECIPIENT);
-      expect(review).toMatch(/Fee\s+(sponsored|about [0-9.]+ STRK)/);
+      expect(review).toMatch(/gas: (sponsored|at most [0-9.]+ STRK)/);
       expect(review).toContain('−1 STRK');
       tmux('send-keys', '-t', 'app', '-l', 'y');
       const receipt = await waitFor(/✓ Sent 1 STRK to 0x[0-9a-f]+\s+0x[0-9a-f]+/, 90_000);

@@ -15,8 +15,8 @@ describe('exact amounts in the plan', () => {
     expect(doc.calls[0]?.description).toContain('transfer 1.999999999 ETH');
     expect(doc.spend[0]?.total.amount).toBe('1.999999999');
     const printed = renderPlan(doc);
-    expect(printed).toMatch(/Send +1\.999999999 ETH to/);
-    expect(printed).toMatch(/Leaves the account +1\.999999999 ETH/);
+    expect(printed).toMatch(/1\. send 1\.999999999 ETH to 0x/);
+    expect(printed).toMatch(/leaves the wallet: 1\.999999999 ETH/);
     expect(printed).not.toMatch(/1\.999999 ETH|1\.99999 ETH/);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * Human renderings of the swap plan document, of an executed plan and of the history: one
- * screen, what leaves, what arrives at least, the checks' verdicts, then the exact calls.
+ * Human renderings of the plan document, of an executed plan and of the history: one screen, the
+ * plan's lines (what leaves, what arrives at least, fees, gas, terms: the core's, plan-lines.ts),
+ * the simulation's verdict, then the exact calls.
  * Amounts are exact, as in every face (docs/decisions.md "Amounts are shown exact, everywhere").
  */
 import type { ExecutionResult } from '../core/actions/pipeline.js';
 import type { PlanDocument } from '../core/actions/document.js';
-import { spendWords } from '../core/actions/spend-words.js';
+import { type PlanLine, planLines, receiptLines } from '../core/actions/plan-lines.js';
 import { byKind } from '../core/actions/kinds.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { ListedEntry } from '../core/history-view.js';
@@ -16,19 +17,7 @@ import { renderRebalanceTable } from './portfolio-render.js';
 const exact = (m: Money): string => `${m.amount} ${m.symbol}`;
 const signed = (m: Money): string => (m.baseUnits.startsWith('-') ? exact(m) : `+${exact(m)}`);
 
-function rows(pairs: Array<[string, string]>, indent = '  '): string[] {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${indent}${label.padEnd(width)}  ${value}`);
-}
-
 const TITLES: Record<PlanDocument['kind'], string> = byKind((k) => k.label);
-
-function gasLine(doc: PlanDocument): string {
-  if (doc.gas.mode === 'sponsored') return 'sponsored (you pay no gas)';
-  if (doc.gas.mode === 'unknown') return 'not estimated';
-  const estimate = doc.gas.estimatedFee === null ? '' : `, about ${exact(doc.gas.estimatedFee)}`;
-  return `at most ${exact(doc.gas.maxFee)}${estimate} (the unused part is refunded)`;
-}
 
 function simulationLine(doc: PlanDocument): string {
   const sim = doc.simulation;
@@ -38,55 +27,30 @@ function simulationLine(doc: PlanDocument): string {
   return `ok: ${sim.balanceChanges.map((c) => signed(c.change)).join(', ')}`;
 }
 
+/**
+ * The plan's lines (docs/architecture.md "One plan model"), as text: a leg's first line numbered
+ * with the leg, its other lines under it; the lines of the plan as a whole after them.
+ */
+export function renderLines(lines: readonly PlanLine[]): string[] {
+  const seen = new Set<number>();
+  return lines.map((l) => {
+    if (l.leg === null) return `  ${l.words}`;
+    const first = !seen.has(l.leg);
+    seen.add(l.leg);
+    return first ? `  ${l.leg + 1}. ${l.words}` : `     ${l.words}`;
+  });
+}
+
 export function renderPlan(doc: PlanDocument): string {
   const lines: string[] = [];
   if (doc.sandbox) lines.push('SANDBOX — local emulators, no real funds');
   lines.push(`${TITLES[doc.kind]} on ${doc.network}: ${doc.headline}`, '');
   if (doc.rebalance !== undefined) lines.push(...renderRebalanceTable(doc.rebalance), '');
-  doc.swaps.forEach((s, i) => {
-    if (doc.swaps.length > 1) lines.push(`Swap ${i + 1}: ${s.from.symbol} → ${s.to.symbol}`);
-    const route = s.route
-      .map(
-        (leg) =>
-          `${leg.percent} ${[leg.hops[0]?.from ?? '?', ...leg.hops.map((h) => h.to)].join(' → ')}`,
-      )
-      .join(', ');
-    lines.push(
-      ...rows([
-        ['You pay', exact(s.amountIn)],
-        ['You receive (est.)', exact(s.expectedOutput)],
-        [
-          'At least',
-          `${exact(s.confirmedMinimumReceived)}${doc.slippage ? `  (slippage ${doc.slippage.percent})` : ''}`,
-        ],
-        ['Service fee', `${s.fee.percent}  ${exact(s.fee.amount)}`],
-        [
-          'Price impact',
-          s.priceImpact === null
-            ? 'unknown'
-            : `${s.priceImpact.percent}${s.priceImpactWarning === null ? '' : s.priceImpactWarning === 'very-high' ? '  VERY HIGH' : '  HIGH'}`,
-        ],
-        ['Route', route],
-      ]),
-    );
-  });
-  for (const send of doc.sends)
-    lines.push(...rows([['Send', `${exact(send.amount)} to ${send.to}`]]));
-  if (lines.at(-1) !== '') lines.push('');
+  const planned = planLines(doc);
+  lines.push(...renderLines(planned));
+  if (doc.slippage !== null) lines.push(`  slippage ${doc.slippage.percent} on every swap`);
   lines.push(
-    ...rows([
-      ['Gas', gasLine(doc)],
-      [
-        'Leaves the account',
-        doc.spend.length === 0
-          ? 'nothing'
-          : doc.spend
-              .map((l) => spendWords(l, true, l.balance === null ? '' : ` of ${exact(l.balance)}`))
-              .join(', '),
-      ],
-      ...doc.terms.map((t): [string, string] => ['', t]),
-      ['Simulation', simulationLine(doc)],
-    ]),
+    `  simulation: ${simulationLine(doc)}`,
     '',
     'Calls (one transaction, in order):',
     ...doc.calls.map((c, i) => `  ${i + 1}. ${c.description}`),
@@ -102,14 +66,7 @@ export function renderExecution(result: ExecutionResult): string {
     renderPlan(result).trimEnd(),
     '',
     `Done: transaction ${tx.hash} succeeded${tx.blockNumber === null ? '' : ` in block ${tx.blockNumber}`}.`,
-    ...tx.received.map(
-      (r) =>
-        `  received ${r.amount} ${r.symbol} (at least ${r.minimum.amount} ${r.symbol} was guaranteed)`,
-    ),
-    ...(tx.feePaid === null ? [] : [`  gas paid ${tx.feePaid.amount} ${tx.feePaid.symbol}`]),
-    ...(tx.historyWarning === undefined
-      ? []
-      : [`warning: not recorded in the history: ${tx.historyWarning}`]),
+    ...renderLines(receiptLines(result)),
     '',
   ];
   return lines.join('\n');

@@ -21,10 +21,10 @@ import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import type { ActionLimits, PlannedWalletAction } from '../core/actions/index.js';
 import { QUOTE_MAX_AGE_MS } from '../core/actions/rules.js';
-import { spendWords } from '../core/actions/spend-words.js';
 import type { CallOptions } from '../core/call.js';
 import type { Endpoints } from '../core/endpoints.js';
 import { budgetView, checksumForm, humanlessRefusal, RECIPIENT_FLAG } from './guards.js';
+import { consentMessage } from './plan-view.js';
 import { progressReporter } from './progress.js';
 import { type PlanTool, PLAN_TOOLS, planToolKinds } from './plan-tools.js';
 import { inputs, outputs } from './schemas.js';
@@ -175,40 +175,6 @@ async function actionOptions(
     maxFee: input.maxFee,
     ...(now ? { now } : {}),
   };
-}
-
-/**
- * What the person is asked to confirm: what leaves ("at most" a bound), the minimum received,
- * the fee, the recipients, and the plan's terms (what arrives, a lending position as it is left).
- */
-function consentMessage(planned: PlannedWalletAction): string {
-  const d = planned.document;
-  const lines = [`Sign this ${d.kind} on ${d.network}? ${d.headline}`];
-  for (const s of d.spend)
-    lines.push(
-      `leaves the wallet: ${spendWords(s, false)}${s.gas.baseUnits !== '0' ? ` (+ up to ${s.gas.amount} ${s.token.symbol} gas)` : ''}`,
-    );
-  lines.push(...d.terms);
-  for (const s of d.swaps)
-    lines.push(
-      `receive at least ${s.confirmedMinimumReceived.amount} ${s.confirmedMinimumReceived.symbol} (service fee ${s.fee.amount.amount} ${s.fee.amount.symbol}, ${s.fee.percent})`,
-    );
-  for (const s of d.sends)
-    lines.push(
-      `send ${s.amount.amount} ${s.amount.symbol} to ${s.to} (checksum form ${checksumForm(s.to)})`,
-    );
-  if (d.rebalance !== undefined)
-    lines.push(
-      `allocation (now → after, target): ${d.rebalance.rows.map((r) => `${r.symbol} ${r.now} → ${r.after ?? '?'} % (${r.target} %)`).join(', ')}`,
-    );
-  lines.push(
-    d.gas.mode === 'sponsored'
-      ? 'gas: sponsored'
-      : d.gas.mode === 'default'
-        ? `gas: at most ${d.gas.maxFee.amount} ${d.gas.maxFee.symbol}`
-        : 'gas: unknown',
-  );
-  return lines.join('\n').slice(0, 4000);
 }
 
 /** What the person is asked to acknowledge: each risk the core named, in its words. */
@@ -848,7 +814,7 @@ export function createToolServer(o: ToolServerOptions): McpServer {
             if (canAsk) {
               await ask(
                 ctx,
-                consentMessage(planned),
+                consentMessage(planned.document),
                 'Sign and send',
                 'true signs and sends exactly this plan',
                 new AppError(

@@ -16,16 +16,14 @@ import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { byKind } from '../core/actions/kinds.js';
-import { spendWords } from '../core/actions/spend-words.js';
+import { planLines, receiptLines } from '../core/actions/plan-lines.js';
 import { PlanChanged } from './plan-changed.js';
 import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
-import type { GasQuote } from '../core/actions/checks.js';
 import type {
   Balances,
   Call,
   Environment,
-  FeeView,
   HistoryEntry,
   PlanHandle,
   PlanRequest,
@@ -36,17 +34,6 @@ import type {
   SettingsView,
   TuiServices,
 } from './services.js';
-
-const feeView = (gas: GasQuote): FeeView =>
-  gas.mode === 'sponsored'
-    ? gas
-    : {
-        mode: 'default',
-        symbol: gas.token.symbol,
-        decimals: gas.token.decimals,
-        estimated: gas.estimatedFee,
-        max: gas.maxFee,
-      };
 
 /** The screens' request as the core's typed action request. */
 function actionRequest(request: PlanRequest): ActionRequest {
@@ -135,7 +122,7 @@ function actionRequest(request: PlanRequest): ActionRequest {
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */
 export function planView(
   request: PlanRequest,
-  planned: Pick<PlannedWalletAction, 'document' | 'slippageBps' | 'gas' | 'confirmBy'>,
+  planned: Pick<PlannedWalletAction, 'document' | 'slippageBps' | 'confirmBy'>,
   handle: PlanHandle,
 ): PlanView {
   const { document } = planned;
@@ -143,27 +130,10 @@ export function planView(
   return {
     request,
     headline: document.headline,
-    // what leaves, where the headline does not say it (a swap's, a send's, a stake's does): a
-    // lending position's plan, and any bound ("at most")
-    terms:
-      document.terms.length > 0 || document.spend.some((s) => s.expected !== null)
-        ? [
-            ...document.spend
-              .filter((s) => s.amount.baseUnits !== '0')
-              .map((s) => `leaves the wallet: ${spendWords(s, false)}`),
-            ...document.terms,
-          ]
-        : [],
+    lines: planLines(document),
     quotes: document.swaps,
-    sends: document.sends.map((s) => ({
-      symbol: s.token.symbol,
-      decimals: s.token.decimals,
-      amount: BigInt(s.amount.baseUnits),
-      to: s.to,
-    })),
     slippageBps: planned.slippageBps,
     impact: level,
-    fee: feeView(planned.gas),
     deploysAccount: document.deploysAccount,
     calls: document.calls.map((c) => ({
       contract: c.contractAddress,
@@ -196,29 +166,13 @@ function sentHeadline(result: ExecutionResult): string {
     : `${HEADLINES.send} ${send.amount.amount} ${send.amount.symbol} to ${send.to}`;
 }
 
-/** An executed plan: the exact balance changes of the receipt, each output against its confirmed minimum, the fee. */
+/** An executed plan: the core's receipt lines (each balance change, each output against its confirmed minimum, the gas). */
 export function receiptOf(result: ExecutionResult): Receipt {
-  const { transaction } = result;
   return {
     headline: result.kind === 'send' ? sentHeadline(result) : HEADLINES[result.kind],
-    transactionHash: transaction.hash,
+    transactionHash: result.transaction.hash,
     status: 'succeeded',
-    changes: transaction.balanceChanges
-      .filter((c) => c.baseUnits !== '0')
-      .map((c) => ({ symbol: c.symbol, decimals: c.decimals, delta: BigInt(c.baseUnits) })),
-    details: [
-      // an exit's receipt says what is exiting now and when it can be withdrawn (the leg's terms)
-      ...(result.kind === 'unstake' ? result.terms : []),
-      ...transaction.received.map(
-        (r) =>
-          `received ${r.amount} ${r.symbol} (you confirmed at least ${r.minimum.amount} ${r.symbol})`,
-      ),
-      transaction.feePaid === null
-        ? 'gas: sponsored'
-        : `gas paid: ${transaction.feePaid.amount} ${transaction.feePaid.symbol}`,
-      ...(transaction.deployedAccount ? ['your account was deployed with this transaction'] : []),
-      ...(transaction.historyWarning ? [`history not written: ${transaction.historyWarning}`] : []),
-    ],
+    lines: receiptLines(result),
   };
 }
 
@@ -443,7 +397,7 @@ export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boole
         throw new PlanChanged(
           {
             ...planView(plan.request, replanned, handle),
-            changed: { changes, before: [plan.headline, ...plan.terms] },
+            changed: { changes, before: [plan.headline, ...plan.lines.map((l) => l.words)] },
           },
           error.message,
         );

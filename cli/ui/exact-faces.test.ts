@@ -18,6 +18,8 @@ import { signedIn } from '../../test/helpers/screens.js';
 import { type Rendered, renderWithProviders } from '../../test/helpers/tui.js';
 import { planDocument, type PlanDocument } from '../core/actions/document.js';
 import type { GasQuote } from '../core/actions/checks.js';
+import type { PlanLine } from '../core/actions/plan-lines.js';
+import { formatAmount } from '../../shared/amount.js';
 import { renderPlan } from '../headless/plan-render.js';
 import { toolText } from '../mcp/server.js';
 import { planView } from './adapter.js';
@@ -33,6 +35,15 @@ const GAS: GasQuote = {
   maxFee: 123_456_789_123_456_789n,
   estimatedFee: 98_765_432_198_765_432n,
 };
+
+/** A receipt's balance change, as the core's receipt lines carry it. */
+const change = (symbol: string, address: string, baseUnits: bigint): PlanLine => ({
+  kind: 'change',
+  leg: null,
+  words: `${baseUnits} ${symbol} (the app signs its own)`,
+  amounts: [{ symbol, address, decimals: 18, baseUnits, amount: formatAmount(baseUnits, 18) }],
+  to: null,
+});
 
 function documentOf(): PlanDocument {
   const swap = plannedSwap(quoteOf(USDC, ETH, 6_000_000_000n, OUT, { prices: [1, 3000] }));
@@ -112,7 +123,7 @@ describe('exact amounts in every face', () => {
   it('the headless plan says every amount exactly', () => {
     const printed = flat(renderPlan(doc));
     for (const a of amounts) expect(printed).toContain(a);
-    expect(printed).toMatch(/Simulation +ok: [^\n]*-\d+\.\d{18} ETH/);
+    expect(printed).toMatch(/simulation: ok: [^\n]*-\d+\.\d{18} ETH/);
   });
 
   it('the tool server text says every amount exactly', () => {
@@ -129,7 +140,7 @@ describe('exact amounts in every face', () => {
   it("the app's review says every amount exactly", async () => {
     const plan = planView(
       request,
-      { document: doc, slippageBps: 100, gas: GAS, confirmBy: Date.now() + 60_000 },
+      { document: doc, slippageBps: 100, confirmBy: Date.now() + 60_000 },
       {} as PlanHandle,
     );
     ui = renderWithProviders(signedIn(), {
@@ -146,9 +157,9 @@ describe('exact amounts in every face', () => {
       headline: 'Batch confirmed',
       transactionHash: `0x${'ab'.repeat(32)}`,
       status: 'succeeded',
-      changes: [
-        { symbol: 'ETH', decimals: 18, delta: -SEND },
-        { symbol: 'STRK', decimals: 18, delta: 123_456_789_123_456_789n },
+      lines: [
+        change('ETH', ETH.address, -SEND),
+        change('STRK', STRK.address, 123_456_789_123_456_789n),
       ],
     };
     ui = renderWithProviders(signedIn(), {

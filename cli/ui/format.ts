@@ -26,9 +26,6 @@ export function money(m: { baseUnits: string; symbol: string }, decimals: number
   return amount(BigInt(m.baseUnits), decimals, m.symbol);
 }
 
-/** Every digit (the same as amount(); kept as the name call sites use for what leaves and maximums). */
-export const exactAmount = amount;
-
 /** A change, signed, every digit. */
 export function signedAmount(delta: bigint, decimals: number, symbol: string): string {
   return delta < 0n

@@ -17,6 +17,7 @@ import type { StakingDocument } from '../core/staking.js';
 import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
 import type { ActionKind } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
+import type { PlanLine } from '../core/actions/plan-lines.js';
 
 export type { Portfolio, RebalanceSpec, RebalanceView };
 
@@ -112,17 +113,6 @@ export interface PlanHandle {
   readonly [planHandle]: true;
 }
 
-/** Who pays the gas of a plan: the operator, or the wallet in a token (about `estimated`, at most `max`). */
-export type FeeView =
-  | { mode: 'sponsored' }
-  | {
-      mode: 'default';
-      symbol: string;
-      decimals: number;
-      estimated: bigint | undefined;
-      max: bigint;
-    };
-
 /**
  * A checked, quoted, built and simulated transaction (a send, a trade, a multi-swap or a batch),
  * waiting for the confirmation. Nothing is signed. The core's plan document, in the screens'
@@ -134,20 +124,18 @@ export interface PlanView {
   /** one line: what goes out and what comes back at least */
   headline: string;
   /**
-   * what the person consents to, in the core's words (document.ts spendWords, `terms`): what
-   * leaves ("at most" a bound), what arrives, a lending position as it is left
+   * the plan as lines, the core's one model (plan-lines.ts; docs/architecture.md "One plan
+   * model"): what leaves ("at most" a bound), what arrives, fees, gas, recipients, terms — the
+   * review only styles them
    */
-  terms: string[];
-  /** each swap's quote, as executed (the minimum received is what the user confirms) */
+  lines: PlanLine[];
+  /** each swap's quote, as executed (its price impact and age: the review's warnings) */
   quotes: QuoteSummary[];
-  /** a batch's plain transfers */
-  sends: Array<{ symbol: string; decimals: number; amount: bigint; to: string }>;
   slippageBps: number;
   /** the worst price impact of the plan's swaps, as the core rates it */
   impact: ImpactLevel;
   /** what the person must acknowledge (the typed word) before this plan is signed: the core's list */
   acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
-  fee: FeeView;
   deploysAccount: boolean;
   calls: CallView[];
   /** from the simulation of exactly what will be signed, the fee apart */
@@ -160,8 +148,8 @@ export interface PlanView {
   expiresAt: number;
   /**
    * this plan was made again because what the reviewed one depended on moved before signing
-   * (PLAN_CHANGED): what moved, in the core's words, and the reviewed plan's headline and terms
-   * (a line not among them is new: the review highlights it)
+   * (PLAN_CHANGED): what moved, in the core's words, and the reviewed plan's headline and the
+   * words of its lines (a line not among them is new: the review highlights it)
    */
   changed?: { changes: string[]; before: string[] };
   readonly handle: PlanHandle;
@@ -175,11 +163,13 @@ export interface Receipt {
   headline?: string;
   transactionHash: string;
   status: 'succeeded' | 'reverted';
-  changes: BalanceChange[];
+  /**
+   * the core's receipt lines (plan-lines.ts receiptLines): each balance change, what each output
+   * brought against its confirmed minimum, the gas paid
+   */
+  lines: PlanLine[];
   /** why it reverted, in plain words */
   revertReason?: string;
-  /** further lines: what each output brought against its confirmed minimum, the fee paid */
-  details?: string[];
 }
 
 export interface SendRequest {

@@ -32,6 +32,9 @@ import type {
   Environment,
 } from '../../cli/ui/services.js';
 import type { LendingDocument } from '../../cli/core/lending.js';
+import type { GasView, PlanSwapView, SpendView } from '../../cli/core/actions/document.js';
+import type { LegAmount, LegView } from '../../cli/core/actions/legs/types.js';
+import { buildPlanLines, type PlanLine } from '../../cli/core/actions/plan-lines.js';
 import type { StakingDocument } from '../../cli/core/staking.js';
 import type { Liquidation } from '../../cli/core/liquidations.js';
 
@@ -43,6 +46,98 @@ function perToken(changes: BalanceChange[]): BalanceChange[] {
     bySymbol.set(change.symbol, seen ? { ...seen, delta: seen.delta + change.delta } : change);
   }
   return [...bySymbol.values()];
+}
+
+/** A receipt's balance change, as the core's receipt lines carry it (18 decimals here). */
+function changeLine(symbol: string, delta: bigint): PlanLine {
+  const amount = {
+    symbol,
+    address: '0x1',
+    decimals: 18,
+    baseUnits: delta,
+    amount: formatAmount(delta, 18),
+  };
+  return {
+    kind: 'change',
+    leg: null,
+    words: `${delta > 0n ? '+' : ''}${amount.amount} ${symbol}`,
+    amounts: [amount],
+    to: null,
+  };
+}
+
+/**
+ * The plan's lines by the core's own rule (plan-lines.ts buildPlanLines), from the legs this
+ * fake plans: its swaps (quoteFixture's figures) and its sends (18 decimals), then the gas.
+ */
+function fakeLines(fixtures: QuoteSummary[], request: PlanRequest, gas: GasView): PlanLine[] {
+  // one address per symbol (quoteFixture gives every token of a side the same one)
+  const at = (symbol: string): string => `0x${Buffer.from(symbol).toString('hex')}`;
+  const quotes = fixtures.map((q) => ({
+    ...q,
+    from: { ...q.from, address: at(q.from.symbol) },
+    to: { ...q.to, address: at(q.to.symbol) },
+  }));
+  const legAmount = (
+    m: { amount: string; baseUnits: string; symbol: string },
+    address: string,
+  ): LegAmount => ({
+    token: m.symbol,
+    tokenAddress: address,
+    amount: m.amount,
+    baseUnits: m.baseUnits,
+  });
+  const legs: LegView[] = [
+    ...quotes.map((q): LegView => ({
+      type: 'swap',
+      sell: legAmount(q.amountIn, q.from.address),
+      minimum: legAmount(q.minimumReceived, q.to.address),
+      expected: legAmount(q.expectedOutput, q.to.address),
+      slippageBps: request.slippageBps,
+      router: '0x3',
+    })),
+    ...request.sends.map((s): LegView => {
+      const baseUnits = parseAmount(s.amount, 18);
+      return {
+        type: 'transfer',
+        amount: {
+          token: s.token,
+          tokenAddress: at(s.token),
+          amount: formatAmount(baseUnits, 18),
+          baseUnits: baseUnits.toString(),
+        },
+        to: parseAddress(s.to, 'recipient'),
+      };
+    }),
+  ];
+  const book = [
+    ...quotes.flatMap((q) => [q.from, q.to]),
+    ...request.sends.map((s) => ({ symbol: s.token, address: at(s.token), decimals: 18 })),
+  ];
+  const swaps = quotes as PlanSwapView[];
+  // what leaves, leg by leg (the fake merges no tokens and reads no balance)
+  const spend = [
+    ...quotes.map((q) => ({ token: q.from, amount: q.amountIn })),
+    ...legs.flatMap((l) =>
+      l.type === 'transfer'
+        ? [
+            {
+              token: { symbol: l.amount.token, address: l.amount.tokenAddress, decimals: 18 },
+              amount: { ...l.amount, symbol: l.amount.token },
+            },
+          ]
+        : [],
+    ),
+  ].map(({ token, amount }): SpendView => ({
+    token,
+    amount,
+    expected: null,
+    expectedAsOf: null,
+    gas: { amount: '0', baseUnits: '0', symbol: token.symbol },
+    total: amount,
+    balance: null,
+  }));
+  return buildPlanLines({ legs, swaps, spend, terms: [], gas, acknowledgments: [] }, book);
 }
 
 /** The transaction hash the fake's sends report: a well-formed felt (0x + 64 hex), as the chain's are. */
@@ -127,8 +222,8 @@ interface FakeOptions {
   rebalanceError?: Error;
   /** instead of the default success (which reports 'submitting' first); a send reports 'submitted' SEND_HASH first */
   execute?: (onStep: (step: ExecutionStep) => void) => Promise<Receipt>;
-  /** the fee of every plan (default: sponsored) */
-  fee?: PlanView['fee'];
+  /** the gas of every plan, as the plan document says it (default: sponsored) */
+  gas?: GasView;
   /** instead of the default plan (built from the request) */
   plan?: (request: PlanRequest) => Promise<PlanView>;
   history?: HistoryEntry[];
@@ -305,14 +400,8 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
                   `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
               )
               .join('; '),
-        terms: [],
+        lines: fakeLines(quotes, request, options.gas ?? { mode: 'sponsored' }),
         quotes,
-        sends: request.sends.map((s) => ({
-          symbol: s.token,
-          decimals: 18,
-          amount: parseAmount(s.amount, 18),
-          to: parseAddress(s.to, 'recipient'),
-        })),
         slippageBps: request.slippageBps,
         // the core's rule (acknowledgments.ts): impact or slippage above 15 % on a swap
         acknowledgments: [
@@ -324,7 +413,6 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
             : []),
         ],
         impact: impactLevel(impact),
-        fee: options.fee ?? { mode: 'sponsored' },
         deploysAccount: false,
         calls: [
           ...request.swaps.flatMap((pair) => [
@@ -367,12 +455,13 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (options.execute) return options.execute(onStep);
       if (plan.request.kind === 'send') {
         onStep({ kind: 'submitted', hash: SEND_HASH });
-        const [send] = plan.sends;
+        const [send] = plan.request.sends;
+        const amount = parseAmount(send?.amount ?? '0', 18);
         return {
-          headline: `Sent ${formatAmount(send?.amount ?? 0n, 18)} ${send?.symbol} to ${send?.to}`,
+          headline: `Sent ${formatAmount(amount, 18)} ${send?.token} to ${send?.to}`,
           transactionHash: SEND_HASH,
           status: 'succeeded',
-          changes: [{ symbol: send?.symbol ?? '?', decimals: 18, delta: -(send?.amount ?? 0n) }],
+          lines: [changeLine(send?.token ?? '?', -amount)],
         };
       }
       onStep({ kind: 'submitting' });
@@ -380,8 +469,16 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         headline: 'Swap confirmed',
         transactionHash: SWAP_HASH,
         status: 'succeeded',
-        changes: [{ symbol: 'ETH', decimals: 18, delta: 33300000000000000n }],
-        details: ['received 0.0333 ETH (you confirmed at least 0.0329 ETH)'],
+        lines: [
+          changeLine('ETH', 33300000000000000n),
+          {
+            kind: 'arrives',
+            leg: null,
+            words: 'received 0.0333 ETH (you confirmed at least 0.0329 ETH)',
+            amounts: [],
+            to: null,
+          },
+        ],
       };
     },
     async history() {

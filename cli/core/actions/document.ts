@@ -9,7 +9,14 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { type Network, sameAddress, type Token } from '../../../shared/tokens.js';
 import type { Money, QuoteSummary } from '../quote-summary.js';
-import { describeLegCalls, legHeadline, legTerms, type LegView, legViews } from './legs/index.js';
+import {
+  describeLegCalls,
+  effectsOf,
+  legHeadline,
+  legTerms,
+  type LegView,
+  legViews,
+} from './legs/index.js';
 import {
   type GasQuote,
   impactLevel,
@@ -22,14 +29,15 @@ import {
 import type { Acknowledgment, AcknowledgmentId } from './acknowledgments.js';
 import type { PlanKind, ActionPlan } from './plan.js';
 import type { RebalanceView } from './rebalance.js';
+import { buildPlanLines, jsonLines, type PlanLineJson } from './plan-lines.js';
 
-interface TokenRef {
+export interface TokenRef {
   symbol: string;
   address: string;
   decimals: number;
 }
 
-interface PlanSwapView extends QuoteSummary {
+export interface PlanSwapView extends QuoteSummary {
   /** the minimum the user confirmed: every check holds the execution to it */
   confirmedMinimumReceived: Money;
   /** ISO time the executing quote was fetched */
@@ -42,7 +50,7 @@ interface PlanSendView {
   to: string;
 }
 
-type GasView =
+export type GasView =
   | { mode: 'sponsored' }
   | { mode: 'default'; token: TokenRef; maxFee: Money; estimatedFee: Money | null }
   | { mode: 'unknown' };
@@ -123,6 +131,12 @@ export interface PlanDocument {
   acknowledgments: Array<{ id: AcknowledgmentId; reason: string }>;
   /** a rebalance: the table (token, now %, target %, after % from the simulation) and what the shares are of */
   rebalance?: RebalanceView;
+  /**
+   * the plan as lines, the one model every face renders (plan-lines.ts; docs/architecture.md
+   * "One plan model"): what leaves, what arrives, bounds, recipients, fees, gas, terms and
+   * acknowledgments, each with its exact amounts
+   */
+  lines: PlanLineJson[];
 }
 
 export interface DocumentExtras {
@@ -237,7 +251,7 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     (t, s) => (t === undefined || s.executing.quotedAt < t ? s.executing.quotedAt : t),
     undefined,
   );
-  return {
+  const document: Omit<PlanDocument, 'lines'> = {
     kind: plan.kind,
     network: plan.sandbox ? 'sandbox' : plan.network,
     sandbox: plan.sandbox,
@@ -278,6 +292,14 @@ export function planDocument(plan: ActionPlan, extras: DocumentExtras = {}): Pla
     acknowledgments: (extras.acknowledgments ?? []).map((a) => ({ id: a.id, reason: a.reason })),
     ...(extras.rebalance === undefined ? {} : { rebalance: extras.rebalance }),
   };
+  // every token the plan moves or pays gas in, with its decimals (the lines' amounts are exact)
+  const effects = effectsOf(plan.legs, plan);
+  const book = [
+    ...[...effects.out, ...effects.in, ...effects.positions].map((e) => ref(e.token)),
+    ...plan.swaps.flatMap((s) => [s.executing.summary.from, s.executing.summary.to]),
+    ...(extras.gas !== undefined && extras.gas.mode !== 'sponsored' ? [ref(extras.gas.token)] : []),
+  ];
+  return { ...document, lines: jsonLines(buildPlanLines(document, book)) };
 }
 
 /**

@@ -330,7 +330,13 @@ describe('lending screen', () => {
       plan: async (request) => ({
         ...(await base.plan(request, SESSION, { signal: new AbortController().signal })),
         headline: 'borrowing 500 USDC against ETH in the Vesu Prime pool (health factor — → 4.8)',
-        terms,
+        lines: terms.map((words) => ({
+          kind: 'term' as const,
+          leg: null,
+          words,
+          amounts: [],
+          to: null,
+        })),
       }),
     });
     ui = renderWithProviders(services, { rows: 40, columns: 100 });

@@ -70,7 +70,7 @@ describe('multi-swap', () => {
       headline: 'Swap confirmed',
       transactionHash: SWAP_HASH,
       status: 'succeeded',
-      changes: [],
+      lines: [],
     });
     frame = await ui.waitForFrame((f) => f.includes('Swap confirmed'));
     expect(frame).toContain(SWAP_HASH);

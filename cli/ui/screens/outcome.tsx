@@ -1,35 +1,30 @@
 /**
- * The end of a transaction: a receipt (kept in the terminal's scrollback through <Static>), or
+ * The end of a transaction: a receipt — the core's receipt lines (widgets/plan-lines.tsx), kept
+ * in the terminal's scrollback through <Static> — or
  * a failure in plain words with what to do next. Enter goes home.
  */
 import { Box, Static, Text } from 'ink';
 import { useUi } from '../context.js';
-import { signedAmount } from '../format.js';
 import { useKeys } from '../hooks/use-keys.js';
 import type { Receipt } from '../services.js';
 import { Title } from '../widgets/layout.js';
+import { PlanLines } from '../widgets/plan-lines.js';
 
 export function ReceiptScreen({ receipt }: { receipt: Receipt }) {
   const { dispatch, theme } = useUi();
   useKeys({ submit: () => dispatch({ type: 'home' }) }, { wording: { submit: 'home' } });
   const ok = receipt.status === 'succeeded';
-  const lines = [
-    `${ok ? `✓ ${receipt.headline ?? 'Swap confirmed'}` : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`,
-    ...(ok
-      ? receipt.changes.map((c) => `  ${signedAmount(c.delta, c.decimals, c.symbol)}`)
-      : [`  ${receipt.revertReason ?? 'no reason given'}`]),
-    ...(receipt.details ?? []).map((line) => `  ${line}`),
-  ];
+  const title = `${ok ? `✓ ${receipt.headline ?? 'Swap confirmed'}` : '✗ Transaction reverted: nothing changed'}  ${receipt.transactionHash}`;
   return (
     <Box flexDirection="column">
-      <Static items={[{ id: receipt.transactionHash, lines }]}>
+      <Static items={[{ id: receipt.transactionHash, receipt }]}>
         {(item) => (
           <Box key={item.id} flexDirection="column">
-            {item.lines.map((line, i) => (
-              <Text key={i} color={i === 0 ? (ok ? theme.success : theme.danger) : undefined}>
-                {line}
-              </Text>
-            ))}
+            <Text color={ok ? theme.success : theme.danger}>{title}</Text>
+            <Box flexDirection="column" marginLeft={2}>
+              {ok ? null : <Text>{item.receipt.revertReason ?? 'no reason given'}</Text>}
+              <PlanLines lines={item.receipt.lines} />
+            </Box>
           </Box>
         )}
       </Static>

@@ -1,7 +1,8 @@
 /**
- * Review of any swap plan (trade, multi-swap, batch): what leaves and what comes back at least,
- * a lending plan's terms in the core's words ("at most" a bound, what arrives, the position after),
- * the fee, the exact calls in human terms and the balance changes the simulation produced; `y`
+ * Review of any plan: its headline and the core's lines (widgets/plan-lines.tsx: what leaves,
+ * "at most" a bound, what arrives at least, fees, gas, recipients, a position as it is left —
+ * the same lines every face shows), the exact calls in human terms and the balance changes the
+ * simulation produced; `y`
  * signs and sends. A very high price impact needs the confirmation word typed instead. A plan
  * whose quote is older than 30 s must be planned again (`r`: re-quoted, re-checked, simulated)
  * and the new figures confirmed: nobody signs figures they have not seen. A plan made again
@@ -13,18 +14,17 @@ import { useState } from 'react';
 import { formatBpsAsPercent } from '../../../shared/fees.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
-import { exactAmount, money } from '../format.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { secondsUntil, useNow } from '../hooks/use-now.js';
 import { useScroll } from '../hooks/use-scroll.js';
 import { useTask } from '../hooks/use-task.js';
 import type { PlanView } from '../services.js';
 import { Busy, FailureLine, Title } from '../widgets/layout.js';
-import { feeText, PlanCalls } from '../widgets/plan-view.js';
-import { QuoteView } from '../widgets/quote-view.js';
+import { PlanCalls } from '../widgets/plan-view.js';
+import { PlanLines } from '../widgets/plan-lines.js';
 import { RebalanceTable } from '../widgets/allocation.js';
 import { TextField } from '../widgets/text-field.js';
-import { CONFIRM_WORD, quoteImpactLevel } from './trade-state.js';
+import { CONFIRM_WORD } from './trade-state.js';
 import { slippageLevel } from '../../core/actions/rules.js';
 import { byKind } from '../../core/actions/kinds.js';
 
@@ -111,7 +111,6 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
     },
   });
   const failure = replanning.status === 'failed' ? describeFailure(replanning.error) : undefined;
-  const [single] = plan.quotes;
   // made again because the reviewed plan's terms moved before signing: a line it did not have is new
   const isNew = (line: string): boolean =>
     plan.changed !== undefined && !plan.changed.before.includes(line);
@@ -139,58 +138,16 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
           more lines); y works once you have.
         </Text>
       ) : null}
-      {plan.request.kind === 'trade' && single !== undefined ? (
-        <QuoteView quote={single} slippagePercent={slippage} extra={[['Fee', feeText(plan.fee)]]} />
-      ) : (
-        <Box flexDirection="column">
-          <Text wrap="wrap" {...(isNew(plan.headline) ? { color: theme.warning, bold: true } : {})}>
-            {isNew(plan.headline) ? '▸ ' : ''}
-            {plan.headline}
-          </Text>
-          {plan.terms.map((t, i) => (
-            <Text
-              key={`term-${i}`}
-              wrap="wrap"
-              {...(isNew(t) ? { color: theme.warning, bold: true } : {})}
-            >
-              {isNew(t) ? '▸ ' : ''}
-              {t}
-            </Text>
-          ))}
-          {plan.quotes.map((q, i) => {
-            const level = quoteImpactLevel(q);
-            return (
-              <Text key={`swap-${i}`} wrap="wrap">
-                {i + 1}. swap {q.amountIn.amount} {q.from.symbol} → at least{' '}
-                {exactAmount(BigInt(q.minimumReceived.baseUnits), q.to.decimals, q.to.symbol)}
-                <Text color={theme.muted}>
-                  {' '}
-                  (est. {money(q.expectedOutput, q.to.decimals)}, fee {q.fee.percent}{' '}
-                  {money(q.fee.amount, q.to.decimals)}, impact{' '}
-                </Text>
-                <Text
-                  color={
-                    level === 'high' ? theme.danger : level === 'warn' ? theme.warning : theme.muted
-                  }
-                >
-                  {q.priceImpact === null ? 'unknown' : q.priceImpact.percent}
-                </Text>
-                <Text color={theme.muted}>)</Text>
-              </Text>
-            );
-          })}
-          {plan.sends.map((s, i) => (
-            <Text key={`send-${i}`} wrap="wrap">
-              {plan.quotes.length + i + 1}. send {exactAmount(s.amount, s.decimals, s.symbol)} to{' '}
-              {s.to}
-            </Text>
-          ))}
-          {plan.quotes.length > 0 ? (
-            <Text color={theme.muted}>slippage {slippage} on every swap</Text>
-          ) : null}
-          <Text>Fee {feeText(plan.fee)}</Text>
-        </Box>
-      )}
+      <Box flexDirection="column">
+        <Text wrap="wrap" {...(isNew(plan.headline) ? { color: theme.warning, bold: true } : {})}>
+          {isNew(plan.headline) ? '▸ ' : ''}
+          {plan.headline}
+        </Text>
+        <PlanLines lines={plan.lines} isNew={isNew} />
+        {plan.quotes.length > 0 ? (
+          <Text color={theme.muted}>slippage {slippage} on every swap</Text>
+        ) : null}
+      </Box>
       {plan.rebalance ? <RebalanceTable view={plan.rebalance} /> : null}
       {plan.deploysAccount ? (
         <Text color={theme.muted}>This first transaction also deploys your wallet's account.</Text>

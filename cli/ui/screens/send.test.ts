@@ -30,12 +30,11 @@ describe('send', () => {
     const services = signedIn({
       features: { send: true, balances: true },
       balances: strk(25n * 10n ** 17n),
-      fee: {
+      gas: {
         mode: 'default',
-        symbol: 'STRK',
-        decimals: 18,
-        estimated: 10n ** 15n,
-        max: 3n * 10n ** 15n,
+        token: { symbol: 'STRK', address: '0x4', decimals: 18 },
+        maxFee: { amount: '0.003', baseUnits: (3n * 10n ** 15n).toString(), symbol: 'STRK' },
+        estimatedFee: { amount: '0.001', baseUnits: (10n ** 15n).toString(), symbol: 'STRK' },
       },
     });
     ui = renderWithProviders(services);
@@ -61,7 +60,7 @@ describe('send', () => {
     expect(services.calls).toContain(`plan send ; send 1 STRK>${OTHER}`);
     expect(frame).toContain(`1. send 1 STRK to ${OTHER}`);
     expect(frame).toContain(OTHER);
-    expect(frame).toMatch(/Fee\s+about 0\.001 STRK, at most 0\.003 STRK/);
+    expect(frame).toContain('gas: at most 0.003 STRK, about 0.001 STRK');
     expect(frame).toContain('−1 STRK');
     expect(services.calls.some((c) => c.startsWith('execute '))).toBe(false);
     await ui.press('y');

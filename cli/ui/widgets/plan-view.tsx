@@ -1,17 +1,8 @@
 /** What a review shows of any plan: the calls to be signed in words, and the simulated balance changes. */
 import { Box, Text } from 'ink';
 import { useUi } from '../context.js';
-import { amount, exactAmount, signedAmount } from '../format.js';
-import type { BalanceChange, CallView, FeeView } from '../services.js';
-
-/** Who pays the gas, in words: sponsored, or about / at most so much of the gas token. */
-export function feeText(fee: FeeView): string {
-  if (fee.mode === 'sponsored') return 'sponsored (you pay no gas)';
-  const max = `at most ${exactAmount(fee.max, fee.decimals, fee.symbol)}`;
-  return fee.estimated === undefined
-    ? max
-    : `about ${amount(fee.estimated, fee.decimals, fee.symbol)}, ${max}`;
-}
+import { signedAmount } from '../format.js';
+import type { BalanceChange, CallView } from '../services.js';
 
 export function PlanCalls({
   calls,

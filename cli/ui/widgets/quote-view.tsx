@@ -1,21 +1,17 @@
 /** A quote's figures, the way the headless table shows them, with impact in warning colours. */
 import { Box, Text } from 'ink';
-import type { ReactNode } from 'react';
 import type { QuoteSummary } from '../../core/quote-summary.js';
 import { money } from '../format.js';
 import { useUi } from '../context.js';
 import { quoteImpactLevel } from '../screens/trade-state.js';
 import { Rows } from './layout.js';
 
-/** `extra` rows (a review's fee) line up with the quote's. */
 export function QuoteView({
   quote,
   slippagePercent,
-  extra = [],
 }: {
   quote: QuoteSummary;
   slippagePercent: string;
-  extra?: ReadonlyArray<readonly [string, ReactNode]>;
 }) {
   const { theme } = useUi();
   const level = quoteImpactLevel(quote);
@@ -63,7 +59,6 @@ export function QuoteView({
             ? [['', `… ${routes.length - 4} more legs`] as [string, string]]
             : []),
           ['Gas (estimate)', gas],
-          ...extra,
         ]}
       />
     </Box>
