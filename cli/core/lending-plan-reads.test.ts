@@ -15,14 +15,9 @@ import { feltHex } from '../../shared/felt.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
-import {
-  decodeContextPrices,
-  decodePairConfig,
-  lendingPool,
-  readPair,
-  readSupply,
-  readVToken,
-} from './lending.js';
+import { decodeContextPrices, decodePairConfig } from './lending-decode.js';
+import { lendingPool } from './lending-pool.js';
+import { readPair, readSupply, readVToken } from './lending-plan-reads.js';
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);

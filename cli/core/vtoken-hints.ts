@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
 import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
-import type { VTokenHints } from './lending.js';
+import type { VTokenHints } from './lending-pool.js';
 
 export const VTOKEN_HINTS_FILE = 'vtoken-hints.json';
 /** far above the registry's tokens × pools: a file grown past it is not ours */

@@ -10,7 +10,7 @@ import { type Network, resolveToken, sameAddress, type Token } from '../../../sh
 import type { ActionKind } from './kinds.js';
 import type { PlannedTransfer } from './legs/transfer.js';
 import type { LendingSpec } from './legs/lending-read.js';
-import { lendingPool } from '../lending.js';
+import { lendingPool } from '../lending-pool.js';
 import { checkPairCount } from './limits.js';
 import { fieldError } from '../remedy.js';
 import type { ActionRequest, QuoteMode } from './pipeline.js';

@@ -15,16 +15,10 @@ import { sameAddress, type Token } from '../../../../shared/tokens.js';
 import { ltvPercent, type VesuPool } from '../../../../shared/vesu.js';
 import type { CallOptions } from '../../call.js';
 import type { TokenBalance } from '../../chain/reads.js';
-import {
-  checkBorrowLimits,
-  checkCollateralRelease,
-  healthWords,
-  type PairState,
-  pairHealth,
-  readPair,
-  readSupply,
-  readVToken,
-} from '../../lending.js';
+import { checkBorrowLimits, checkCollateralRelease } from '../../lending-limits.js';
+import { healthWords, pairHealth } from '../../lending-health.js';
+import type { PairState } from '../../lending-decode.js';
+import { readPair, readSupply, readVToken } from '../../lending-plan-reads.js';
 import type { ActionContext } from '../pipeline.js';
 import type { PlannedLeg } from './index.js';
 import { REPAY_ALL_MARGIN_DIVISOR } from './position.js';
