@@ -1,5 +1,5 @@
 /**
- * The Vesu v2 pool's answers decoded (docs/contracts.md "Vesu v2", docs/sandbox-chain.md
+ * The Vesu v2 pool's answers decoded (docs/contracts.md "E. Vesu v2 (lending)", docs/sandbox-chain.md
  * "Lending"): u256 limbs, an asset's config, a pair's config, the oracle's prices from the pool's
  * `price` and `context` views, and a pair's state from its views; an answer in a shape we do not
  * know is a garbled one (CHAIN_ERROR), never read as a number. Pure.

@@ -63,7 +63,7 @@ export async function readPair(
       views({ contractAddress: pool.address, entrypoint, calldata });
     // a revert of the pool's asset_config is "not listed" only when the factory says so too (it
     // names no vToken for the asset); else the pool failed to answer: CHAIN_ERROR, never blamed
-    // on the token (docs/contracts.md "Vesu v2")
+    // on the token (docs/contracts.md "E. Vesu v2 (lending)")
     const factory = factoryOf(reader.network);
     const listed = <T>(read: Promise<T>, token: Token): Promise<T> =>
       read.catch(async (e: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * The Vesu v2 deployment a lending read uses (docs/contracts.md "Vesu v2", docs/checks.md
+ * The Vesu v2 deployment a lending read uses (docs/contracts.md "E. Vesu v2 (lending)", docs/checks.md
  * "Lending"): the pool of a network (shared/vesu.ts; none on sepolia, never guessed), its
  * PoolFactory, the factory's vToken of an asset held against its pin (shared/vesu.ts
  * pinnedVToken), and the hints where a read remembers each asset's vToken.

@@ -1,7 +1,7 @@
 /**
  * The real services port: the TUI over the headless core (cli/core/) — the same functions the
  * commands use. Its methods are modules registered on a small root (cli/ui/services/: connection,
- * session, reads, plans, history, settings; docs/architecture.md "The app's services"); this file
+ * session, reads, plans, history, settings; docs/architecture.md "Interactive app"); this file
  * holds how the screens' requests, plans and receipts map to the core's.
  *
  * Heavy modules (ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
@@ -216,7 +216,7 @@ export function receiptOf(result: ExecutionResult): Receipt {
 
 /**
  * The port over the core: its service modules registered on one root (cli/ui/services/root.ts;
- * docs/architecture.md "The app's services"). The plans module maps requests, plans and receipts
+ * docs/architecture.md "Interactive app"). The plans module maps requests, plans and receipts
  * with this file's actionRequest, planView and receiptOf.
  */
 export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boolean }): TuiServices {

@@ -16,7 +16,7 @@
  * transfer run as the account would run them (deployed first for deploy_and_invoke) on a view that
  * is thrown away; a call list that would revert is refused there with 156
  * TRANSACTION_EXECUTION_ERROR, `data.execution_error` the revert reason, and nothing is remembered
- * or relayed (docs/sandbox-chain.md "Paymaster"). A revert at execution is still possible (the
+ * or relayed (docs/sandbox-chain.md "SNIP-29 paymaster"). A revert at execution is still possible (the
  * state moved between build and execute, or the revertNext knob): it yields a REVERTED receipt.
  *
  * A deploy-only transaction (type deploy) has nothing signed that could carry a fee: the

@@ -1,5 +1,5 @@
 /**
- * The app's connection (docs/architecture.md "The app's services"): connect finds or starts the
+ * The app's connection (docs/architecture.md "Interactive app"): connect finds or starts the
  * sandbox (or the bundled auth server) through the core's endpoints, the features that follow
  * from being connected, the registry's tokens, and close.
  */

@@ -1,5 +1,5 @@
 /**
- * The app's history (docs/architecture.md "The app's services"): the wallet's entries through the
+ * The app's history (docs/architecture.md "Interactive app"): the wallet's entries through the
  * same store the `history` command reads (pending ones settled from the chain first, bounded),
  * with the wallet's liquidations read from the chain beside the file.
  */

@@ -1,5 +1,5 @@
 /**
- * The app's plans (docs/architecture.md "The app's services"): a plan through the core's one
+ * The app's plans (docs/architecture.md "Interactive app"): a plan through the core's one
  * pipeline (planAction, cli/core/actions) behind a handle the screens hold, and its execution
  * (executeAction); a plan the core made again on the way goes back to the review (PlanChanged).
  * How a request, a plan and a receipt are mapped is the adapter's (cli/ui/adapter.ts), given as

@@ -1,5 +1,5 @@
 /**
- * The app's reads (docs/architecture.md "The app's services"): balances, the staking and lending
+ * The app's reads (docs/architecture.md "Interactive app"): balances, the staking and lending
  * positions, the portfolio, a quote and the status, each over the core function the headless
  * command of the same name calls.
  */

@@ -1,5 +1,5 @@
 /**
- * The app services' root (docs/architecture.md "The app's services"): what the service modules
+ * The app services' root (docs/architecture.md "Interactive app"): what the service modules
  * register on, in the manner of a Fastify plugin. Each module (connection, session, reads, plans,
  * history, settings) is `register(root, deps)` returning its methods of the port (cli/ui/services.ts
  * `TuiServices`); `mountServices` puts them on one object, getters kept, and the port's type makes

@@ -1,5 +1,5 @@
 /**
- * The app's sign-in (docs/architecture.md "The app's services"): the saved session, the e-mail
+ * The app's sign-in (docs/architecture.md "Interactive app"): the saved session, the e-mail
  * code asked and checked, sign-out, the sandbox's outbox, and the recipient check the send form
  * runs as the person types (the core's one rule, cli/core/actions/rules.ts).
  */

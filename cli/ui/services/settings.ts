@@ -1,5 +1,5 @@
 /**
- * The app's settings (docs/architecture.md "The app's services"): read and saved through the
+ * The app's settings (docs/architecture.md "Interactive app"): read and saved through the
  * platform's one settings file, and the lock waits the header shows.
  */
 import type { Settings } from '../../platform/settings.js';

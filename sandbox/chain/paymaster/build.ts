@@ -1,5 +1,5 @@
 /**
- * paymaster_buildTransaction (docs/sandbox-chain.md "Paymaster"): SNIP-9 v2 outside-execution
+ * paymaster_buildTransaction (docs/sandbox-chain.md "SNIP-29 paymaster"): SNIP-9 v2 outside-execution
  * typed data (SNIP-12 revision 1, domain chain id SN_SANDBOX, Caller = the forwarder, a fresh
  * random Nonce, time bounds) holding the user's calls and, in default fee mode, one last gas-token
  * `transfer(forwarder, suggested_max_fee_in_gas_token)`; remembered under the Nonce for execute.

@@ -1,6 +1,6 @@
 /**
  * The account deployment a SNIP-29 request carries (deploy and deploy_and_invoke): the sandbox
- * deploys ArgentX v0.5.0 accounts only, checked field by field (docs/sandbox-chain.md "Paymaster").
+ * deploys ArgentX v0.5.0 accounts only, checked field by field (docs/sandbox-chain.md "SNIP-29 paymaster").
  */
 import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../../shared/starknet.js';
 import { argentOwner } from '../contracts.js';

@@ -1,5 +1,5 @@
 /**
- * The sandbox paymaster's refusals (docs/contracts.md C, docs/sandbox-chain.md "Paymaster"): the
+ * The sandbox paymaster's refusals (docs/contracts.md C, docs/sandbox-chain.md "SNIP-29 paymaster"): the
  * SNIP-29 error codes, and `refuse`, which every method module throws through.
  */
 import { RpcFailure } from '../jsonrpc.js';

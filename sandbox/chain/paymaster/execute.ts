@@ -1,5 +1,5 @@
 /**
- * paymaster_executeTransaction (docs/sandbox-chain.md "Paymaster"): accepts only typed data the
+ * paymaster_executeTransaction (docs/sandbox-chain.md "SNIP-29 paymaster"): accepts only typed data the
  * build made. It is compared field by field with the stored copy BEFORE anything is hashed, so
  * untrusted typed data is never hashed (docs/execution.md "SNIP-12 hashing cost"); the signature
  * is then checked over the stored copy's message hash against the account's key (the deployed

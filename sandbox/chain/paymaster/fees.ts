@@ -1,5 +1,5 @@
 /**
- * The sandbox paymaster's prices and fees (docs/sandbox-chain.md "Paymaster"): the gas tokens it
+ * The sandbox paymaster's prices and fees (docs/sandbox-chain.md "SNIP-29 paymaster"): the gas tokens it
  * takes with their STRK prices, and SNIP-29's FEE_ESTIMATE of a gas usage in a fee mode.
  */
 import { listTokens } from '../../../shared/tokens.js';

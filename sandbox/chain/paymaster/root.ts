@@ -1,5 +1,5 @@
 /**
- * The sandbox paymaster's root (docs/sandbox-chain.md "Paymaster"): what its method modules
+ * The sandbox paymaster's root (docs/sandbox-chain.md "SNIP-29 paymaster"): what its method modules
  * register on, in the manner of a Fastify plugin — each module's `register(root, deps)` adds its
  * SNIP-29 methods with `root.method`. The root owns the method table the JSON-RPC dispatch serves
  * (sandbox/chain/jsonrpc.ts: batches, params, error objects), the bounded memory of builds and

@@ -1,5 +1,5 @@
 /**
- * The build knobs (docs/sandbox-chain.md "Paymaster"): `tamper` makes the next builds return
+ * The build knobs (docs/sandbox-chain.md "SNIP-29 paymaster"): `tamper` makes the next builds return
  * typed data whose calls differ from the request, so starknet.js's safety check must refuse them.
  */
 import { SELECTOR } from '../../../shared/erc20.js';
