@@ -1,5 +1,5 @@
 /**
- * A plan's own lending reads (cli/core/lending.ts readPair, readSupply, readVToken) over a scripted
+ * A plan's own lending reads (cli/core/lending-plan-reads.ts readPair, readSupply, readVToken) over a scripted
  * node whose views are answered a round at a time, as chain/views.ts batches them: the rounds are
  * counted. readPair is one round (the prices through the pool's `context`); readSupply is one round
  * with a hint the factory confirms, and a wrong or planted hint costs a round, never an amount

@@ -1,5 +1,5 @@
 /**
- * A Vesu pair as the lending reads return it (cli/core/lending.ts `PairState`), for unit tests:
+ * A Vesu pair as the lending reads return it (cli/core/lending-decode.ts `PairState`), for unit tests:
  * 1 ETH of collateral at $3000 against `debt` USDC, max LTV 0.8, the Prime pool's limits.
  */
 import type { PairState } from '../../cli/core/lending-decode.js';

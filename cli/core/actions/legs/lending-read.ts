@@ -1,6 +1,6 @@
 /**
  * The lending leg types' reads before planning (docs/architecture.md "Adding a leg type";
- * cli/core/lending.ts): a supply's vToken, a withdrawal's shares, a position's state, prices, max
+ * cli/core/lending-plan-reads.ts, lending-limits.ts): a supply's vToken, a withdrawal's shares, a position's state, prices, max
  * LTV and limits — in parallel with each other and with the balances and the account's facts.
  * Every pre-sign rule of lending is applied here, before anything is built (docs/checks.md
  * "Lending"): the health factor after the action from the pool's own prices and max LTV (at or
