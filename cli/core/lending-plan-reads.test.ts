@@ -1,5 +1,5 @@
 /**
- * A plan's own lending reads (cli/core/lending.ts readPair, readSupply, readVToken) over a scripted
+ * A plan's own lending reads (cli/core/lending-plan-reads.ts readPair, readSupply, readVToken) over a scripted
  * node whose views are answered a round at a time, as chain/views.ts batches them: the rounds are
  * counted. readPair is one round (the prices through the pool's `context`); readSupply is one round
  * with a hint the factory confirms, and a wrong or planted hint costs a round, never an amount
@@ -21,14 +21,9 @@ import {
 } from '../../shared/vesu.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
-import {
-  decodeContextPrices,
-  decodePairConfig,
-  lendingPool,
-  readPair,
-  readSupply,
-  readVToken,
-} from './lending.js';
+import { decodeContextPrices, decodePairConfig } from './lending-decode.js';
+import { lendingPool } from './lending-pool.js';
+import { readPair, readSupply, readVToken } from './lending-plan-reads.js';
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);

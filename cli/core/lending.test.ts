@@ -16,7 +16,9 @@ import { feltHex } from '../../shared/felt.js';
 import { listTokens, resolveToken } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall, Viewer } from './chain/views.js';
-import { lendingPool, readLending, readPair } from './lending.js';
+import { lendingPool } from './lending-pool.js';
+import { readLending } from './lending.js';
+import { readPair } from './lending-plan-reads.js';
 import { loadVTokenHints, VTOKEN_HINTS_FILE } from './vtoken-hints.js';
 
 const ACCOUNT = feltHex(0xacc0n);

@@ -4,7 +4,7 @@
  * the pure rules that judge it. The aggregator does not control it; the caps and the budget count
  * the larger of its value and the aggregator's (actions/value.ts), a swap's minimum received is
  * held against it (actions/legs/swap.ts), and a lending pool's prices must agree with it
- * (lending.ts).
+ * (actions/legs/lending-read.ts).
  *
  * A price is usable when the oracle answers a well-formed median with at least one source, a
  * positive price and a timestamp no older than ORACLE_MAX_AGE_S; anything else is a quote that

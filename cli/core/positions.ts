@@ -12,7 +12,8 @@ import { formatAmount } from '../../shared/amount.js';
 import { resolveToken, type Token } from '../../shared/tokens.js';
 import type { ChainReader } from './chain/account.js';
 import { batchedViews } from './chain/views.js';
-import { readLending, type VTokenHints } from './lending.js';
+import { readLending } from './lending.js';
+import type { VTokenHints } from './lending-pool.js';
 import { NETWORKS_OF } from './actions/rules.js';
 import { stakingOf } from './staking.js';
 

@@ -1,7 +1,7 @@
 /**
  * `<data>/vtoken-hints.json`: each Vesu asset's vToken as the factory last named it, per network
  * ("sandbox" apart from mainnet), so the next position read — or a plan's withdrawal — asks the
- * account's shares in its first round (cli/core/lending.ts readLending, readSupply;
+ * account's shares in its first round (cli/core/lending.ts readLending, lending-plan-reads.ts readSupply;
  * docs/decisions.md "Position reads: one round, batched", "A plan's lending reads: one round").
  * Not a secret, written the program's one way (shared/fs.ts: atomic), each write merged into the
  * file as it is then, under its lock (two reads at once keep each other's). Only a hint:
@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
 import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
-import type { VTokenHints } from './lending.js';
+import type { VTokenHints } from './lending-pool.js';
 
 export const VTOKEN_HINTS_FILE = 'vtoken-hints.json';
 /** far above the registry's tokens × pools: a file grown past it is not ours */

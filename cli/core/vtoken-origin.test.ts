@@ -12,7 +12,7 @@ import { resolveToken } from '../../shared/tokens.js';
 import { vesuFor, vTokenAddress, vTokenDeployedBy } from '../../shared/vesu.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall } from './chain/views.js';
-import { lendingPool } from './lending.js';
+import { lendingPool } from './lending-pool.js';
 import { checkVTokenOrigin } from './vtoken-origin.js';
 
 const mainnet = vesuFor('mainnet');

@@ -12,7 +12,7 @@ import {
 } from '../../test/helpers/swap-fixtures.js';
 import { planDocument } from '../core/actions/document.js';
 import { positionLegOf } from '../core/actions/legs/position-read.js';
-import { lendingPool } from '../core/lending.js';
+import { lendingPool } from '../core/lending-pool.js';
 import type { HistoryEntry } from '../core/history.js';
 import { renderHistory, renderPlan } from './plan-render.js';
 

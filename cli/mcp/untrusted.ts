@@ -106,7 +106,7 @@ const OWN_WORDS: ReadonlySet<string> = new Set<string>([
   ErrorCode.EXIT_NOT_READY,
   ErrorCode.EXIT_IN_PROGRESS,
   ErrorCode.REBALANCE_OUTSIDE_BAND,
-  // the lending refusals are worded by the core from the pool's numbers (cli/core/lending.ts,
+  // the lending refusals are worded by the core from the pool's numbers (cli/core/lending-limits.ts,
   // legs/lending-read.ts, legs/position-read.ts); their `reason` is ours (docs/commands.md "Lending": details.reason)
   ErrorCode.UNKNOWN_POOL,
   ErrorCode.NO_POSITION,

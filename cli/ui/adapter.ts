@@ -1,39 +1,25 @@
 /**
  * The real services port: the TUI over the headless core (cli/core/) — the same functions the
- * commands use: endpoints (finding or starting the sandbox), the saved session (login, verify,
- * logout), quotes, status, balances, the sandbox outbox — plus the settings.
+ * commands use. Its methods are modules registered on a small root (cli/ui/services/: connection,
+ * session, reads, plans, history, settings; docs/architecture.md "Interactive app"); this file
+ * holds how the screens' requests, plans and receipts map to the core's.
  *
  * Heavy modules (ky, TypeBox, starknet helpers) load inside connect(), after Ink has drawn
  * its first frame. Every plan — a send, a trade, a multi-swap, a batch — goes through the core's
  * one pipeline (planAction/executeAction, cli/core/actions); prices, the rules and expiry are the
- * core's, so this adapter only maps shapes. The
- * history through the same store the `history` command reads.
+ * core's, so this adapter only maps shapes.
  */
-import { join } from 'node:path';
-import type { Endpoints } from '../core/endpoints.js';
-import type { SessionView } from '../core/session.js';
-import type { Settings } from '../platform/settings.js';
-import { AppError, ErrorCode } from '../../shared/errors.js';
-import { watchLockWaits } from '../../shared/fs.js';
 import { byKind } from '../core/actions/kinds.js';
 import { planLines, receiptLines } from '../core/actions/plan-lines.js';
-import { PlanChanged } from './plan-changed.js';
-import { listTokens } from '../../shared/tokens.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
-import type {
-  Balances,
-  Call,
-  Environment,
-  HistoryEntry,
-  PlanHandle,
-  PlanRequest,
-  PlanView,
-  Receipt,
-  Session,
-  SettingsPatch,
-  SettingsView,
-  TuiServices,
-} from './services.js';
+import type { PlanHandle, PlanRequest, PlanView, Receipt, TuiServices } from './services.js';
+import { registerConnection } from './services/connection.js';
+import { registerHistory } from './services/history.js';
+import { registerPlans } from './services/plans.js';
+import { registerReads } from './services/reads.js';
+import { createServicesRoot, mountServices } from './services/root.js';
+import { registerSession } from './services/session.js';
+import { registerSettings } from './services/settings.js';
 
 /** The screens' request as the core's typed action request. */
 function actionRequest(request: PlanRequest): ActionRequest {
@@ -176,330 +162,19 @@ export function receiptOf(result: ExecutionResult): Receipt {
   };
 }
 
-type Modules = Awaited<ReturnType<typeof loadModules>>;
-
-async function loadModules() {
-  const [endpoints, account, session, quote, status, settings, rules] = await Promise.all([
-    import('../core/endpoints.js'),
-    import('../core/account.js'),
-    import('../core/session.js'),
-    import('../core/quote.js'),
-    import('../core/status.js'),
-    import('../platform/settings.js'),
-    import('../core/actions/rules.js'),
-  ]);
-  return { endpoints, account, session, quote, status, settings, rules };
-}
-
-/** The core's session as the screens show it (a saved session: whether its wallet was new is not kept). */
-const sessionOf = (view: SessionView, isExisting = true): Session => ({
-  email: view.email,
-  userId: view.userId,
-  walletId: view.walletId,
-  walletAddress: view.address,
-  expiresAt: view.expiresAt,
-  isExisting,
-});
-
+/**
+ * The port over the core: its service modules registered on one root (cli/ui/services/root.ts;
+ * docs/architecture.md "Interactive app"). The plans module maps requests, plans and receipts
+ * with this file's actionRequest, planView and receiptOf.
+ */
 export function createServices(options: { env: NodeJS.ProcessEnv; sandbox: boolean }): TuiServices {
-  const { env } = options;
-  let modules: Modules | undefined;
-  let endpoints: Endpoints | undefined;
-  // the core's plans behind the handles the screens hold
-  const plans = new WeakMap<PlanHandle, PlannedWalletAction>();
-
-  const ready = (): { m: Modules; e: Endpoints } => {
-    if (!modules || !endpoints) throw new AppError(ErrorCode.INTERNAL_ERROR, 'not connected yet');
-    return { m: modules, e: endpoints };
-  };
-  const view = (s: Settings): SettingsView => ({
-    slippageBps: s.slippageBps,
-    network: s.network,
-    serverUrl: s.serverUrl,
-    gasToken: s.gasToken,
-  });
-
-  const services: TuiServices = {
-    // balances read the sandbox's chain, the rpcUrl setting, or starknet.js's public node
-    get features() {
-      const connected = endpoints !== undefined;
-      return {
-        balances: connected,
-        trade: connected,
-        multiSwap: connected,
-        batch: connected,
-        send: connected,
-        history: connected,
-        portfolio: connected,
-      };
-    },
-
-    async connect({ signal }: Call): Promise<Environment> {
-      modules ??= await loadModules();
-      let startedSandbox = false;
-      const found = await modules.endpoints.resolveEndpoints(
-        env,
-        { sandbox: options.sandbox },
-        { signal, onProgress: (event) => (startedSandbox ||= event.kind === 'sandbox-start') },
-      );
-      endpoints = found;
-      let startedChild: Environment['startedChild'];
-      if (startedSandbox)
-        startedChild = {
-          what: 'the local sandbox',
-          logFile: join(found.dataDir, 'sandbox-child.log'),
-        };
-      else if (!found.sandbox) {
-        // The bundled auth server, started now when nothing answers at a loopback server URL, so
-        // the header can say so. Failing here (no credentials in the environment, a remote URL
-        // down) is left to the first call that needs the server, which says it in plain words:
-        // balances and quotes work without it.
-        const { ensureAuthServer } = await import('../core/auth-server.js');
-        const server = await ensureAuthServer(found, { signal }).catch(() => undefined);
-        if (server?.started)
-          startedChild = {
-            what: 'the auth server',
-            logFile: join(found.dataDir, 'serve-child.log'),
-          };
-      }
-      const urls = {
-        server: found.serverUrl,
-        aggregator: found.aggregatorUrl,
-        chain: found.rpcUrl,
-        paymaster: found.paymasterUrl,
-        identity: found.identityUrl,
-      };
-      return {
-        sandbox: found.sandbox,
-        network: found.network,
-        serverUrl: found.serverUrl,
-        urls,
-        ...(startedChild ? { startedChild } : {}),
-      };
-    },
-
-    async currentSession() {
-      const { m, e } = ready();
-      const state = m.session.sessionState(e);
-      return state.signedIn ? sessionOf(state.session) : null;
-    },
-
-    async requestCode(email, { signal }) {
-      const { m, e } = ready();
-      await m.account.login(e, email, { signal });
-    },
-
-    async verifyCode(email, code, { signal }) {
-      const { m, e } = ready();
-      const verified = await m.account.verify(e, email, code, { signal });
-      return sessionOf(verified, verified.isExisting);
-    },
-
-    async logout() {
-      await ready().m.account.logout(env);
-    },
-
-    async balances(_current, { signal }): Promise<Balances> {
-      const { e } = ready();
-      const { holdings } = await import('../core/portfolio.js');
-      const held = await holdings(e, { signal });
-      return {
-        available: true,
-        tokens: held.tokens.map((t) => ({
-          symbol: t.symbol,
-          decimals: t.decimals,
-          amount: BigInt(t.baseUnits),
-          usdCents: t.usdCents,
-        })),
-        totalUsdCents: held.totalUsdCents,
-        asOf: held.asOf,
-      };
-    },
-
-    async staking({ signal }) {
-      const { e } = ready();
-      const { stakingPositions } = await import('../core/staking.js');
-      return stakingPositions(e, {}, { signal });
-    },
-
-    async lending({ signal }) {
-      const { e } = ready();
-      const { lendingPositions } = await import('../core/lending.js');
-      return lendingPositions(e, {}, { signal });
-    },
-
-    async portfolio({ signal, fresh }) {
-      const { e } = ready();
-      const { portfolio } = await import('../core/portfolio.js');
-      return portfolio(e, fresh === true ? { maxAgeMs: 0 } : {}, { signal });
-    },
-
-    async quote(request, { signal }) {
-      const { m, e } = ready();
-      const result = await m.quote.quote(
-        {
-          pairs: [{ amount: request.amount, from: request.from, to: request.to }],
-          multi: false,
-          slippageBps: request.slippageBps,
-        },
-        m.quote.quoteDeps(e),
-        { signal },
-      );
-      const [quote] = result.quotes;
-      if (!quote) throw new AppError(ErrorCode.INVALID_RESPONSE, 'no quote in the answer');
-      return quote;
-    },
-
-    async plan(request, _session, { signal, onProgress }) {
-      const { e } = ready();
-      const [actions, { describeEvent }] = await Promise.all([
-        import('../core/actions/index.js'),
-        import('../core/events.js'),
-      ]);
-      // the review asks for the typed word for each acknowledgment the plan lists (a price impact
-      // or a slippage above 15 %, …) before anything is signed, so the core lists them instead
-      // of refusing (the headless flags give them up front)
-      const planned = await actions.planAction(
-        e,
-        actionRequest(request),
-        { slippageBps: request.slippageBps, askAtConfirmation: true },
-        { signal, onProgress: (event) => onProgress?.(describeEvent(event)) },
-      );
-      const handle = Object.freeze({}) as PlanHandle;
-      plans.set(handle, planned);
-      return planView(request, planned, handle);
-    },
-
-    async execute(plan, _session, { signal, onStep }) {
-      const planned = plans.get(plan.handle);
-      if (planned === undefined)
-        throw new AppError(ErrorCode.INTERNAL_ERROR, 'this plan was not made here: plan it again');
-      const { executeAction, replannedOf } = await import('../core/actions/index.js');
-      // The review took the typed word for exactly the acknowledgments this plan listed; one a
-      // re-quote adds on the way (an impact that crossed 15 %) is refused by the core.
-      const result = await executeAction(
-        planned,
-        {
-          signal,
-          onProgress: (event) =>
-            event.kind !== 'sandbox-start' && event.kind !== 'server-start' && onStep(event),
-        },
-        { acknowledged: plan.acknowledgments.map((a) => a.id) },
-      ).catch(async (error: unknown) => {
-        const replanned = await replannedOf(error);
-        if (replanned === undefined || !(error instanceof AppError)) throw error;
-        // nothing was signed: the plan made again goes back to the review, what moved said
-        const handle = Object.freeze({}) as PlanHandle;
-        plans.set(handle, replanned);
-        const changes = Array.isArray(error.details?.changes)
-          ? error.details.changes.map(String)
-          : [];
-        throw new PlanChanged(
-          {
-            ...planView(plan.request, replanned, handle),
-            changed: { changes, before: [plan.headline, ...plan.lines.map((l) => l.words)] },
-          },
-          error.message,
-        );
-      });
-      return receiptOf(result);
-    },
-
-    async history(session, { signal }) {
-      const { e } = ready();
-      // the wallet's liquidations, read from the chain beside the file (cli/core/lending.ts)
-      const liquidated = import('../core/lending.js').then((m) =>
-        m.walletLiquidations(e, { signal }),
-      );
-      liquidated.catch(() => undefined);
-      const [{ openHistory }, { chainOf, endpointsLookup, walletHistory }] = await Promise.all([
-        import('../core/history.js'),
-        import('../core/reconcile.js'),
-      ]);
-      // pending entries are settled from the chain first (bounded); no chain to ask: as stored
-      const lookup = await endpointsLookup(e).catch(() => undefined);
-      const scope = {
-        account: session.walletAddress,
-        network: e.network,
-        sandbox: e.sandbox,
-        chain: chainOf(e),
-      };
-      const { entries, setAside } = await walletHistory(openHistory(e.dataDir), scope, { lookup });
-      const mine = entries.map((entry): HistoryEntry => ({
-        // 0x + 64 hex, as receipts show it; none when the paymaster's answer was lost
-        transactionHash: entry.hash ?? 'not received (the answer was lost)',
-        at: entry.time,
-        kind: entry.kind,
-        // printable already: the history cleans every entry it reads (core/history.ts)
-        summary: entry.summary,
-        status: entry.status,
-        ...(entry.revertReason === undefined ? {} : { revertReason: entry.revertReason }),
-        ...(entry.fee === undefined ? {} : { fee: `${entry.fee.amount} ${entry.fee.symbol}` }),
-        ...(entry.contradiction === undefined ? {} : { contradiction: entry.contradiction }),
-      }));
-      const { liquidations, note } = await liquidated;
-      return {
-        entries: mine,
-        setAside,
-        liquidations: [...liquidations].reverse(),
-        liquidationsNote: note,
-      };
-    },
-
-    checkRecipient(text, session) {
-      const { m, e } = ready();
-      try {
-        return {
-          address: m.rules.checkRecipient(text, {
-            network: e.network,
-            account: session.walletAddress,
-          }),
-        };
-      } catch (error) {
-        return { problem: error instanceof AppError ? error.message : 'not an address' };
-      }
-    },
-
-    async status({ signal }) {
-      const { m, e } = ready();
-      return m.status.statusOf(e, await m.status.loadStatusDeps(), { signal });
-    },
-
-    settings() {
-      return view(ready().m.settings.loadSettings(env));
-    },
-
-    async updateSettings(patch: SettingsPatch) {
-      const { m } = ready();
-      await m.settings.saveSettings(env, patch);
-      return view(m.settings.loadSettings(env));
-    },
-
-    async sandboxCode(email, { signal }) {
-      const { m, e } = ready();
-      try {
-        return (await m.account.readOutbox(e, email, { signal })).code;
-      } catch (error) {
-        if (error instanceof AppError && error.code === ErrorCode.NOT_FOUND) return null;
-        throw error;
-      }
-    },
-
-    watchLockWaits,
-
-    tokens() {
-      return listTokens(endpoints?.network ?? 'mainnet').map((t) => ({
-        symbol: t.symbol,
-        name: t.name,
-        decimals: t.decimals,
-      }));
-    },
-
-    async close() {
-      const release = endpoints?.release;
-      endpoints = undefined;
-      await release?.();
-    },
-  };
-  return services;
+  const root = createServicesRoot(options);
+  return mountServices(
+    registerConnection(root, undefined),
+    registerSession(root, undefined),
+    registerReads(root, undefined),
+    registerPlans(root, { actionRequest, planView, receiptOf }),
+    registerHistory(root, undefined),
+    registerSettings(root, undefined),
+  );
 }

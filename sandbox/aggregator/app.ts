@@ -134,6 +134,50 @@ const NoRouteBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A quote's one pair from its query (`/route`, `/calldata`). */
+function singlePair(query: Query): PairRequest {
+  return {
+    amount: parseBaseUnits(field(query, 'amount') ?? '', 'amount'),
+    tokenIn: tokenOf(field(query, 'tokenInAddress') ?? '', 'tokenInAddress'),
+    tokenOut: tokenOf(field(query, 'tokenOutAddress') ?? '', 'tokenOutAddress'),
+  };
+}
+
+/** A batch's pairs from its query (`/routeBatch`, `/executeBatch`): at most 10, one output token. */
+function batchPairs(query: Query): PairRequest[] {
+  const amounts = (field(query, 'amounts') ?? '').split(',');
+  const inputs = (field(query, 'tokenInAddresses') ?? '').split(',');
+  const outputs = (field(query, 'tokenOutAddresses') ?? '').split(',');
+  if (amounts.length !== inputs.length)
+    throw new BadQuery('amounts and tokenInAddresses must have the same length');
+  if (amounts.length > 10) throw new BadQuery('too many pairs');
+  const outs = outputs.map((o) => parseFelt(o, 'tokenOutAddresses'));
+  if (
+    outs.some((o) => o !== outs[0]) ||
+    (outputs.length !== 1 && outputs.length !== amounts.length)
+  ) {
+    throw new BadQuery('tokenOutAddresses must name one output token');
+  }
+  const tokenOut = tokenOf(outputs[0] ?? '', 'tokenOutAddresses');
+  return amounts.map((a, i) => ({
+    amount: parseBaseUnits(a, 'amounts'),
+    tokenIn: tokenOf(inputs[i] ?? '', 'tokenInAddresses'),
+    tokenOut,
+  }));
+}
+
+/** The slippage and destination of a calldata request. */
+function execution(query: Query): { bps: number; destination: bigint } {
+  const slippage = field(query, 'slippage') ?? '';
+  let bps: number;
+  try {
+    bps = parseSlippageBps(slippage);
+  } catch {
+    throw new BadQuery('slippage must be a percent from 0.01 to 50');
+  }
+  return { bps, destination: parseFelt(field(query, 'destination') ?? '', 'destination') };
+}
+
 export async function buildAggregatorEmulator(
   options: AggregatorEmulatorOptions = {},
 ): Promise<FastifyInstance> {
@@ -221,47 +265,6 @@ export async function buildAggregatorEmulator(
       };
     // priced from the reserves as they are now: trades on the shared pools move prices too
     return toRouteResponse(plan, tokenIn, tokenOut, amount, spotPrices(pools, usdc), started);
-  }
-
-  function singlePair(query: Query): PairRequest {
-    return {
-      amount: parseBaseUnits(field(query, 'amount') ?? '', 'amount'),
-      tokenIn: tokenOf(field(query, 'tokenInAddress') ?? '', 'tokenInAddress'),
-      tokenOut: tokenOf(field(query, 'tokenOutAddress') ?? '', 'tokenOutAddress'),
-    };
-  }
-
-  function batchPairs(query: Query): PairRequest[] {
-    const amounts = (field(query, 'amounts') ?? '').split(',');
-    const inputs = (field(query, 'tokenInAddresses') ?? '').split(',');
-    const outputs = (field(query, 'tokenOutAddresses') ?? '').split(',');
-    if (amounts.length !== inputs.length)
-      throw new BadQuery('amounts and tokenInAddresses must have the same length');
-    if (amounts.length > 10) throw new BadQuery('too many pairs');
-    const outs = outputs.map((o) => parseFelt(o, 'tokenOutAddresses'));
-    if (
-      outs.some((o) => o !== outs[0]) ||
-      (outputs.length !== 1 && outputs.length !== amounts.length)
-    ) {
-      throw new BadQuery('tokenOutAddresses must name one output token');
-    }
-    const tokenOut = tokenOf(outputs[0] ?? '', 'tokenOutAddresses');
-    return amounts.map((a, i) => ({
-      amount: parseBaseUnits(a, 'amounts'),
-      tokenIn: tokenOf(inputs[i] ?? '', 'tokenInAddresses'),
-      tokenOut,
-    }));
-  }
-
-  function execution(query: Query): { bps: number; destination: bigint } {
-    const slippage = field(query, 'slippage') ?? '';
-    let bps: number;
-    try {
-      bps = parseSlippageBps(slippage);
-    } catch {
-      throw new BadQuery('slippage must be a percent from 0.01 to 50');
-    }
-    return { bps, destination: parseFelt(field(query, 'destination') ?? '', 'destination') };
   }
 
   const health = async (): Promise<{ staus: number; message: string }> => ({

@@ -411,7 +411,8 @@ function blockNumberOf(resolved: ResolvedBlock, upper = false): number {
   return upper ? resolved.latest.number : resolved.latest.number + 1;
 }
 
-export function starknetMethods(chain: Chain): MethodTable {
+/** The node's chain and blocks, and the transactions in them (spec version, chain id, blocks, transactions, statuses, receipts). */
+function blockMethods(chain: Chain): MethodTable {
   return {
     starknet_specVersion: { params: [], handler: () => SPEC_VERSION },
     starknet_chainId: { params: [], handler: () => SANDBOX_CHAIN_ID_HEX },
@@ -483,7 +484,12 @@ export function starknetMethods(chain: Chain): MethodTable {
       params: ['transaction_hash'],
       handler: (params) => receiptJson(visibleTransaction(chain, params), true),
     },
+  };
+}
 
+/** The state: calls, classes, nonces, storage and events. */
+function stateMethods(chain: Chain): MethodTable {
+  return {
     starknet_call: {
       params: ['request', 'block_id'],
       handler: (params) => {
@@ -560,7 +566,12 @@ export function starknetMethods(chain: Chain): MethodTable {
     },
 
     starknet_getEvents: { params: ['filter'], handler: (params) => getEvents(chain, params) },
+  };
+}
 
+/** Fee estimates and simulations. */
+function estimateMethods(chain: Chain): MethodTable {
+  return {
     starknet_estimateFee: {
       params: ['request', 'simulation_flags', 'block_id'],
       handler: (params) => {
@@ -589,4 +600,9 @@ export function starknetMethods(chain: Chain): MethodTable {
       },
     },
   };
+}
+
+/** Every Starknet JSON-RPC method the sandbox serves (docs/sandbox-chain.md "Starknet JSON-RPC served"). */
+export function starknetMethods(chain: Chain): MethodTable {
+  return { ...blockMethods(chain), ...stateMethods(chain), ...estimateMethods(chain) };
 }

@@ -307,6 +307,32 @@ export class DelegationPoolContract implements Contract {
     ];
   }
 
+  /** A member's exiting stake moved to another pool of the same chain (its SWITCH_IN end receives it). */
+  #switchOut(ctx: CallContext, calldata: readonly bigint[]): bigint[] {
+    // switch_delegation_pool(to_staker, to_pool, amount) -> Amount (what is left in the exit window)
+    expectArgs(calldata, 3);
+    const [toStaker, toPool] = calldata as [bigint, bigint];
+    const amount = amountArg(calldata, 2);
+    if (amount === 0n) throw new Revert('AMOUNT_IS_ZERO');
+    if (this.member(ctx.state, ctx.caller) === undefined)
+      throw new Revert('POOL_MEMBER_DOES_NOT_EXIST');
+    const settled = this.#settle(ctx, ctx.caller);
+    if (settled.unpoolTime === undefined) throw new Revert('MISSING_UNDELEGATE_INTENT');
+    if (amount > settled.unpoolAmount) throw new Revert('AMOUNT_TOO_HIGH');
+    const target = this.#registry.pool(toPool);
+    if (target === undefined || target.staker !== toStaker || target === this)
+      throw new Revert('INVALID_POOL_CONTRACT');
+    const left = settled.unpoolAmount - amount;
+    this.#write(ctx, ctx.caller, {
+      ...settled,
+      unpoolAmount: left,
+      unpoolTime: left === 0n ? undefined : settled.unpoolTime,
+    });
+    this.#pay(ctx, target.address, amount);
+    ctx.call(target.address, SWITCH_IN_SELECTOR, [ctx.caller, settled.rewardAddress, amount]);
+    return [left];
+  }
+
   invoke(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] {
     switch (selector) {
       case POOL_SELECTOR.enter_delegation_pool: {
@@ -396,30 +422,8 @@ export class DelegationPoolContract implements Contract {
         ctx.emit([POOL_EVENT.PoolMemberRewardClaimed, address, settled.rewardAddress], [amount]);
         return [amount];
       }
-      case POOL_SELECTOR.switch_delegation_pool: {
-        // switch_delegation_pool(to_staker, to_pool, amount) -> Amount (what is left in the exit window)
-        expectArgs(calldata, 3);
-        const [toStaker, toPool] = calldata as [bigint, bigint];
-        const amount = amountArg(calldata, 2);
-        if (amount === 0n) throw new Revert('AMOUNT_IS_ZERO');
-        if (this.member(ctx.state, ctx.caller) === undefined)
-          throw new Revert('POOL_MEMBER_DOES_NOT_EXIST');
-        const settled = this.#settle(ctx, ctx.caller);
-        if (settled.unpoolTime === undefined) throw new Revert('MISSING_UNDELEGATE_INTENT');
-        if (amount > settled.unpoolAmount) throw new Revert('AMOUNT_TOO_HIGH');
-        const target = this.#registry.pool(toPool);
-        if (target === undefined || target.staker !== toStaker || target === this)
-          throw new Revert('INVALID_POOL_CONTRACT');
-        const left = settled.unpoolAmount - amount;
-        this.#write(ctx, ctx.caller, {
-          ...settled,
-          unpoolAmount: left,
-          unpoolTime: left === 0n ? undefined : settled.unpoolTime,
-        });
-        this.#pay(ctx, target.address, amount);
-        ctx.call(target.address, SWITCH_IN_SELECTOR, [ctx.caller, settled.rewardAddress, amount]);
-        return [left];
-      }
+      case POOL_SELECTOR.switch_delegation_pool:
+        return this.#switchOut(ctx, calldata);
       case SWITCH_IN_SELECTOR: {
         // the other end of a switch: another pool of this chain alone may call it (its STRK came first)
         if (this.#registry.pool(ctx.caller) === undefined) throw new Revert('CALLER_IS_NOT_A_POOL');

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { findToken, listTokens } from '../../shared/tokens.js';
 import { checkRecipient } from '../../cli/core/actions/rules.js';
-import { lendingPool } from '../../cli/core/lending.js';
+import { lendingPool } from '../../cli/core/lending-pool.js';
 import {
   impactLevel,
   priceImpactWarning,

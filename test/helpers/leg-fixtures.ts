@@ -2,7 +2,7 @@
  * One leg of every leg type (cli/core/actions/legs/index.ts LEG_TYPES), each in the plan of a
  * kind that carries it, for the tests of what the plan document lists (`legs`).
  */
-import { lendingPool } from '../../cli/core/lending.js';
+import { lendingPool } from '../../cli/core/lending-pool.js';
 import type { LegTypeName, PlannedLeg } from '../../cli/core/actions/legs/index.js';
 import { positionLegOf } from '../../cli/core/actions/legs/position-read.js';
 import type { StakingValidator } from '../../cli/core/actions/legs/staking-common.js';

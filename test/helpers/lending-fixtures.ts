@@ -1,8 +1,9 @@
 /**
- * A Vesu pair as the lending reads return it (cli/core/lending.ts `PairState`), for unit tests:
+ * A Vesu pair as the lending reads return it (cli/core/lending-decode.ts `PairState`), for unit tests:
  * 1 ETH of collateral at $3000 against `debt` USDC, max LTV 0.8, the Prime pool's limits.
  */
-import { lendingPool, type PairState } from '../../cli/core/lending.js';
+import type { PairState } from '../../cli/core/lending-decode.js';
+import { lendingPool } from '../../cli/core/lending-pool.js';
 import { ETH, USDC } from './swap-fixtures.js';
 
 export const E18 = 10n ** 18n;

@@ -14,7 +14,7 @@ import {
 } from '../../../test/helpers/swap-fixtures.js';
 import { codeOf } from '../../../test/helpers/failure.js';
 import { vesuPair } from '../../../test/helpers/lending-fixtures.js';
-import { lendingPool } from '../lending.js';
+import { lendingPool } from '../lending-pool.js';
 import { checkLimits, outgoingUsdCents } from './caps.js';
 import { positionLegOf } from './legs/position-read.js';
 import type { OracleQuote } from '../oracle.js';

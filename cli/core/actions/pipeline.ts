@@ -21,7 +21,7 @@ import type { ExecutionAccount } from '../chain/account.js';
 import type { PreparedExecution } from '../chain/execute.js';
 import type { FeeChoice } from '../execution.js';
 import type { HistoryStore } from '../history.js';
-import type { VTokenHints } from '../lending.js';
+import type { VTokenHints } from '../lending-pool.js';
 import type { AcknowledgmentId } from './acknowledgments.js';
 import type { GasQuote } from './checks.js';
 import type { PlanDocument } from './document.js';

@@ -14,7 +14,7 @@ import type { PlannedTransfer } from './legs/transfer.js';
 import { checkLegSpecs, type LegSpec } from './legs/reads.js';
 import type { StakingSpec } from './legs/staking-read.js';
 import type { LegPlan, LegWhere } from './legs/types.js';
-import { lendingPool } from '../lending.js';
+import { lendingPool } from '../lending-pool.js';
 import { checkPairCount } from './limits.js';
 import { fieldError } from '../remedy.js';
 import type { ActionRequest, AfterReads, QuoteMode } from './pipeline.js';

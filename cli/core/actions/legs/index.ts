@@ -147,7 +147,7 @@ export function legAcknowledgments(legs: readonly PlannedLeg[], plan: LegPlan): 
   );
 }
 
-/** A lending leg on a pool that is not a known one (cli/core/lending.ts lendingPool): the person must know. */
+/** A lending leg on a pool that is not a known one (cli/core/lending-pool.ts lendingPool): the person must know. */
 function unknownPool(leg: PlannedLeg): Acknowledgment[] {
   const pool = 'pool' in leg ? (leg.pool as { address?: unknown; unknown?: unknown }) : undefined;
   if (pool?.unknown !== true || typeof pool.address !== 'string') return [];

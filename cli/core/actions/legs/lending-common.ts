@@ -3,13 +3,14 @@
  * shared/vesu.ts): the felts of a u256 and of an `Amount` (denomination, then an i257), the
  * read-back of an approve (the right spender, the exact amount), the health factor before and
  * after a change of a position, and the 'low-health' acknowledgment below the safety margin
- * (cli/core/lending.ts HEALTH_MARGIN, 1.2). Pure.
+ * (shared/vesu.ts HEALTH_MARGIN, 1.2). Pure.
  */
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { addressToBigInt, sameAddress, type Token } from '../../../../shared/tokens.js';
 import { DENOMINATION, healthLevel, i257Felts, type VesuPool } from '../../../../shared/vesu.js';
 import type { ChainCall } from '../../chain/calls.js';
-import { HEALTH_MARGIN, healthWords } from '../../lending.js';
+import { HEALTH_MARGIN } from '../../../../shared/vesu.js';
+import { healthWords } from '../../lending-health.js';
 import type { Acknowledgment } from '../acknowledgments.js';
 import { decodeAddressAmount } from '../calls.js';
 import type { LegPool } from './types.js';

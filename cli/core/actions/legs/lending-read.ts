@@ -10,7 +10,7 @@ import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import type { Token } from '../../../../shared/tokens.js';
 import type { VesuPool } from '../../../../shared/vesu.js';
-import { readSupply, readVToken } from '../../lending.js';
+import { readSupply, readVToken } from '../../lending-plan-reads.js';
 import type { PositionSpec } from './position-read.js';
 import type { SupplyLeg } from './supply.js';
 import type { LegReadContext, LegSource } from './types.js';

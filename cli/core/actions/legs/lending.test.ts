@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../../../../test/helpers/failure.js';
 import { ACCOUNT, ETH, legPlanOf, USDC } from '../../../../test/helpers/swap-fixtures.js';
-import {
-  HEALTH_MARGIN,
-  healthWords,
-  lendingPool,
-  liquidationPrice,
-  type PairState,
-  pairHealth,
-} from '../../lending.js';
+import { HEALTH_MARGIN } from '../../../../shared/vesu.js';
+import { healthWords, liquidationPrice, pairHealth } from '../../lending-health.js';
+import { lendingPool } from '../../lending-pool.js';
+import type { PairState } from '../../lending-decode.js';
 import { healthNote } from '../../../../shared/vesu.js';
 import { E18, vesuPair as pair } from '../../../../test/helpers/lending-fixtures.js';
 import { verifyCalls } from '../checks.js';

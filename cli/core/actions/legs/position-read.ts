@@ -12,14 +12,10 @@ import { formatAmount } from '../../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../../shared/errors.js';
 import { sameAddress, type Token } from '../../../../shared/tokens.js';
 import { ltvPercent, type VesuPool } from '../../../../shared/vesu.js';
-import {
-  checkBorrowLimits,
-  checkCollateralRelease,
-  healthWords,
-  type PairState,
-  pairHealth,
-  readPair,
-} from '../../lending.js';
+import { checkBorrowLimits, checkCollateralRelease } from '../../lending-limits.js';
+import { healthWords, pairHealth } from '../../lending-health.js';
+import type { PairState } from '../../lending-decode.js';
+import { readPair } from '../../lending-plan-reads.js';
 import { checkPoolPrices } from '../oracle-rules.js';
 import { type PositionLeg, REPAY_ALL_MARGIN_DIVISOR } from './position.js';
 import type { LegSource, PositionAction } from './types.js';
