@@ -58,6 +58,30 @@ export interface Spawned {
   kill(signal?: NodeJS.Signals): void;
 }
 
+/**
+ * The children spawnBin started that are still running. A test that times out in its set-up
+ * never reaches the close it would have called (vitest abandons the hook's promise), and the
+ * worker is then ended by a signal, orphaning them: test/process-setup.ts stops what is left
+ * after each file, or a sandbox would go on taking CPU from every later test.
+ */
+const running = new Set<ChildProcess>();
+
+/** Stops (SIGTERM) every child spawnBin started that is still running; resolves once they exited. */
+export async function stopLeftoverChildren(): Promise<number> {
+  const left = [...running];
+  await Promise.all(
+    left.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          if (child.exitCode !== null || child.signalCode !== null) resolve();
+          else child.kill('SIGTERM');
+        }),
+    ),
+  );
+  return left.length;
+}
+
 export function spawnBin(
   args: string[],
   env: NodeJS.ProcessEnv,
@@ -69,6 +93,8 @@ export function spawnBin(
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
