@@ -39,6 +39,9 @@ export default defineConfig({
           // vitest's own globals and stops leftover children after each file (docs/decisions.md
           // "The process tests' workers and set-up").
           isolate: false,
+          // a file's set-up starts a sandbox and signs users in through the bin: on a loaded
+          // machine that alone can take longer than a test's 30 s (a ceiling, not a measure)
+          hookTimeout: 90_000,
           setupFiles: ['test/process-setup.ts'],
         },
       },

@@ -86,7 +86,9 @@ export async function startTwoUsers(
     bob.cleanup();
   };
   try {
-    await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
+    // no deadline of its own: a loaded machine may take longer than any fixed one, and the
+    // caller's hook timeout bounds the wait (a sandbox that exits first fails it at once)
+    await sandbox.waitForLine((line) => line.includes('"ready"'), Infinity);
     // bob's data folder finds the same running sandbox
     copyFileSync(join(alice.dir, 'sandbox.json'), join(bob.dir, 'sandbox.json'));
     const [, bobDoc] = await Promise.all([

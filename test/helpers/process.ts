@@ -52,7 +52,10 @@ export interface Spawned {
   stderr: () => string;
   /** resolves once stderr contains `text` */
   stderrIncludes(text: string): Promise<void>;
-  /** resolves with the first stdout line matching, rejects on exit or timeout */
+  /**
+   * resolves with the first stdout line matching, rejects on exit or after `timeoutMs` (15 s;
+   * Infinity: only on exit, the caller's hook or test timeout bounding the wait)
+   */
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
@@ -144,15 +147,18 @@ export function spawnBin(
       const existing = out.split('\n').find(match);
       if (existing !== undefined) return Promise.resolve(existing);
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`,
-              ),
-            ),
-          timeoutMs,
-        );
+        const timer =
+          timeoutMs === Infinity
+            ? undefined
+            : setTimeout(
+                () =>
+                  reject(
+                    new Error(
+                      `no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`,
+                    ),
+                  ),
+                timeoutMs,
+              );
         waiters.push({
           match,
           resolve: (line) => {
