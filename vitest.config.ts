@@ -33,6 +33,16 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           // Process tests spawn the built bin; build it once before any of them runs.
           globalSetup: ['test/global-setup.ts'],
+          // A process test's state lives in the processes it starts; what it imports here is
+          // constants, parsers and fixtures, so its files share a worker's loaded modules (loading
+          // them again cost about 1.8 s of CPU a file). The setup file resets
+          // vitest's own globals and stops leftover children after each file (docs/decisions.md
+          // "The process tests' workers and set-up").
+          isolate: false,
+          // a file's set-up starts a sandbox and signs users in through the bin: on a loaded
+          // machine that alone can take longer than a test's 30 s (a ceiling, not a measure)
+          hookTimeout: 90_000,
+          setupFiles: ['test/process-setup.ts'],
         },
       },
     ],

@@ -52,10 +52,37 @@ export interface Spawned {
   stderr: () => string;
   /** resolves once stderr contains `text` */
   stderrIncludes(text: string): Promise<void>;
-  /** resolves with the first stdout line matching, rejects on exit or timeout */
+  /**
+   * resolves with the first stdout line matching, rejects on exit or after `timeoutMs` (15 s;
+   * Infinity: only on exit, the caller's hook or test timeout bounding the wait)
+   */
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * The children spawnBin started that are still running. A test that times out in its set-up
+ * never reaches the close it would have called (vitest abandons the hook's promise), and the
+ * worker is then ended by a signal, orphaning them: test/process-setup.ts stops what is left
+ * after each file, or a sandbox would go on taking CPU from every later test.
+ */
+const running = new Set<ChildProcess>();
+
+/** Stops (SIGTERM) every child spawnBin started that is still running; resolves once they exited. */
+export async function stopLeftoverChildren(): Promise<number> {
+  const left = [...running];
+  await Promise.all(
+    left.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          if (child.exitCode !== null || child.signalCode !== null) resolve();
+          else child.kill('SIGTERM');
+        }),
+    ),
+  );
+  return left.length;
 }
 
 export function spawnBin(
@@ -69,6 +96,8 @@ export function spawnBin(
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
@@ -118,15 +147,18 @@ export function spawnBin(
       const existing = out.split('\n').find(match);
       if (existing !== undefined) return Promise.resolve(existing);
       return new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`,
-              ),
-            ),
-          timeoutMs,
-        );
+        const timer =
+          timeoutMs === Infinity
+            ? undefined
+            : setTimeout(
+                () =>
+                  reject(
+                    new Error(
+                      `no matching line within ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`,
+                    ),
+                  ),
+                timeoutMs,
+              );
         waiters.push({
           match,
           resolve: (line) => {

@@ -1,0 +1,18 @@
+/**
+ * Runs before every process test file (vitest.config.ts `setupFiles`). The process project's
+ * files share a worker's modules (`isolate: false`), so after each file what vitest itself holds
+ * for the whole worker goes back as it was — real timers, spies restored, stubbed environment
+ * variables and globals removed — whether or not the file's own hooks got that far; and any
+ * child the file spawned through spawnBin and left running (a sandbox whose set-up timed out
+ * before its test could keep a handle to close it) is stopped (test/helpers/process.ts).
+ */
+import { afterAll, vi } from 'vitest';
+import { stopLeftoverChildren } from './helpers/process.js';
+
+afterAll(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+  vi.unstubAllGlobals();
+  await stopLeftoverChildren();
+}, 20_000);
