@@ -4,8 +4,14 @@
  * table — the headless commands' help, the tool server's plan tools, the app's menu and review
  * titles, the history's labels, the docs' command table — through `Record<ActionKind, …>`
  * maps, so a kind missing from a face fails typecheck, and test/kinds-faces.test.ts fails when
- * a face leaves one out. Pure data: no imports, so the lightest face may read it.
+ * a face leaves one out. Each row is the kind's one declaration: its words, and beside them its
+ * parameters and the one mapping from their values to the core's request (kind-params.ts), which
+ * the headless commands, the tool server's plan tools and the app all go through. Its resolver is
+ * resolve.ts's entry under the same key (a kind without one fails typecheck there). Pure data:
+ * type imports only, so the lightest face may read it.
  */
+import type { ActionRequest } from './pipeline.js';
+import { param, type KindParams, type Params } from './kind-params.js';
 
 export interface ActionKindInfo {
   /** one word as a title: the plan's and the history's label */
@@ -32,8 +38,24 @@ export interface ActionKindInfo {
   )[];
 }
 
+/** A kind's whole declaration: its words and its parameters (kind-params.ts). */
+export interface KindDeclaration extends ActionKindInfo {
+  params: Params;
+  request: (values: never) => ActionRequest;
+}
+
+/** One row: the words as written (literals kept), the parameters and their request typed together. */
+const declare = <
+  K extends ActionRequest['kind'],
+  const W extends ActionKindInfo,
+  const P extends Params,
+>(
+  _kind: K,
+  row: W & KindParams<K, P>,
+): W & KindParams<K, P> => row;
+
 const TABLE = {
-  send: {
+  send: declare('send', {
     label: 'Send',
     command: 'send',
     summary: 'send a token to an address',
@@ -41,8 +63,32 @@ const TABLE = {
     review: 'Review the transfer',
     done: 'Sent',
     menu: 'Send',
-  },
-  trade: {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to send, in token units',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      token: param({
+        type: 'token',
+        required: true,
+        label: 'Token',
+        help: 'the token: a symbol or its 0x address',
+        headless: { positional: 1, word: '<token>' },
+      }),
+      to: param({
+        type: 'address',
+        required: true,
+        label: 'To',
+        help: 'the recipient address',
+        headless: { positional: 2, word: '<to>' },
+      }),
+    },
+    request: (v) => ({ kind: 'send', transfer: { amount: v.amount, token: v.token, to: v.to } }),
+  }),
+  trade: declare('trade', {
     label: 'Trade',
     command: 'trade',
     summary: 'swap one token for another',
@@ -51,8 +97,32 @@ const TABLE = {
     done: 'Swap confirmed',
     menu: 'Trade',
     acknowledges: ['high-impact', 'high-slippage'],
-  },
-  'multi-swap': {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to sell, in units of the token sold',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      from: param({
+        type: 'token',
+        required: true,
+        label: 'From',
+        help: 'the token sold: a symbol or its 0x address',
+        headless: { positional: 1, word: '<from>' },
+      }),
+      to: param({
+        type: 'token',
+        required: true,
+        label: 'To',
+        help: 'the token bought: a symbol or its 0x address',
+        headless: { positional: 2, word: '<to>' },
+      }),
+    },
+    request: (v) => ({ kind: 'trade', swap: { amount: v.amount, from: v.from, to: v.to } }),
+  }),
+  'multi-swap': declare('multi-swap', {
     label: 'Multi-swap',
     command: 'multi-swap',
     summary: '2–3 swaps in one transaction',
@@ -61,8 +131,19 @@ const TABLE = {
     done: 'Multi-swap confirmed',
     menu: 'Multi-swap',
     acknowledges: ['high-impact', 'high-slippage'],
-  },
-  batch: {
+    params: {
+      pairs: param({
+        type: 'pairs',
+        required: true,
+        label: 'Swaps',
+        help: '2–3 swaps "AMOUNT FROM>TO", comma separated',
+        headless: { flag: 'pairs', value: 'LIST', list: 'commas' },
+        items: { min: 2, max: 3 },
+      }),
+    },
+    request: (v) => ({ kind: 'multi-swap', swaps: v.pairs }),
+  }),
+  batch: declare('batch', {
     label: 'Batch',
     command: 'batch',
     summary: 'swaps and transfers in one transaction',
@@ -71,8 +152,49 @@ const TABLE = {
     done: 'Batch confirmed',
     menu: 'Batch',
     acknowledges: ['high-impact', 'high-slippage'],
-  },
-  rebalance: {
+    params: {
+      swaps: param({
+        type: 'pairs',
+        required: false,
+        label: 'Swaps',
+        help: 'swaps, "AMOUNT FROM>TO" each (at most 3)',
+        headless: { flag: 'swap', value: '"AMOUNT FROM>TO"', list: 'each' },
+        items: { min: 0, max: 3 },
+      }),
+      sends: param({
+        type: 'transfers',
+        required: false,
+        label: 'Transfers',
+        help: 'plain transfers, "AMOUNT TOKEN>ADDRESS" each (at most 5)',
+        headless: { flag: 'send', value: '"AMOUNT TOKEN>ADDRESS"', list: 'each' },
+        items: { min: 0, max: 5 },
+      }),
+      supplies: param({
+        type: 'supplies',
+        required: false,
+        label: 'Supplies',
+        help: 'supplies to the network\'s main Vesu pool, "AMOUNT TOKEN" each (at most 5)',
+        headless: { flag: 'supply', value: '"AMOUNT TOKEN"', list: 'each' },
+        items: { min: 0, max: 5 },
+      }),
+      stakes: param({
+        type: 'stakes',
+        required: false,
+        label: 'Stakes',
+        help: 'stakes with validators, "AMOUNT TOKEN>VALIDATOR" each (at most 5)',
+        headless: { flag: 'stake', value: '"AMOUNT TOKEN>VALIDATOR"', list: 'each' },
+        items: { min: 0, max: 5 },
+      }),
+    },
+    request: (v) => ({
+      kind: 'batch',
+      swaps: v.swaps ?? [],
+      transfers: v.sends ?? [],
+      ...(v.supplies?.length ? { supplies: v.supplies } : {}),
+      ...(v.stakes?.length ? { stakes: v.stakes } : {}),
+    }),
+  }),
+  rebalance: declare('rebalance', {
     label: 'Rebalance',
     command: 'portfolio-rebalance',
     summary: 'move the wallet to a target allocation',
@@ -82,8 +204,47 @@ const TABLE = {
     menu: null,
     via: 'Portfolio',
     acknowledges: ['high-impact', 'high-slippage'],
-  },
-  stake: {
+    params: {
+      target: param({
+        type: 'allocation',
+        required: true,
+        label: 'Target',
+        help: 'the target allocation as "PERCENT TOKEN, …" adding up to exactly 100, at most two decimals each, e.g. "50 ETH, 30 USDC, 20 STRK"',
+        headless: { flag: 'target', value: 'LIST' },
+      }),
+      sellUnlisted: param({
+        type: 'switch',
+        required: false,
+        label: 'Sell unlisted',
+        help: 'sell every held token the target does not name; the shares are then of the whole wallet (default: they are kept, and the shares are of the named tokens together)',
+        headless: { flag: 'sell-unlisted', value: '' },
+      }),
+      band: param({
+        type: 'percent',
+        required: false,
+        label: 'Band',
+        help: 'no trade while every token is within this many percentage points of its target (default 2)',
+        headless: { flag: 'band', value: 'PP' },
+      }),
+      minTrade: param({
+        type: 'usd',
+        required: false,
+        label: 'Minimum trade',
+        help: 'make no swap worth less than this, in USD (default 1)',
+        headless: { flag: 'min-trade', value: 'USD' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'rebalance',
+      rebalance: {
+        target: v.target,
+        sellUnlisted: v.sellUnlisted === true,
+        band: v.band,
+        minTrade: v.minTrade,
+      },
+    }),
+  }),
+  stake: declare('stake', {
     label: 'Stake',
     command: 'stake',
     summary: 'stake STRK with a validator (delegation pool)',
@@ -92,8 +253,35 @@ const TABLE = {
     done: 'Staked',
     menu: null,
     via: 'Staking',
-  },
-  unstake: {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the STRK to stake',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      token: param({
+        type: 'token',
+        required: false,
+        label: 'Token',
+        help: 'the token staked (STRK, the default: the only one a delegation pool takes)',
+        headless: { positional: 1, word: '[STRK]' },
+      }),
+      validator: param({
+        type: 'validator',
+        required: true,
+        label: 'Validator',
+        help: 'the validator: a preset name (the staking read lists them) or a staker address',
+        headless: { flag: 'validator', value: 'V' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'stake',
+      stake: { amount: v.amount, token: v.token, validator: v.validator },
+    }),
+  }),
+  unstake: declare('unstake', {
     label: 'Unstake',
     command: 'unstake',
     summary: 'start the exit of staked STRK (0 cancels; --complete withdraws after the window)',
@@ -103,8 +291,25 @@ const TABLE = {
     menu: null,
     via: 'Staking',
     acknowledges: ['exit-restart'],
-  },
-  'unstake-complete': {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'STRK to take out of the pool (0 cancels a running exit)',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      validator: param({
+        type: 'validator',
+        required: true,
+        label: 'Validator',
+        help: 'the validator: a preset name (the staking read lists them) or a staker address',
+        headless: { flag: 'validator', value: 'V' },
+      }),
+    },
+    request: (v) => ({ kind: 'unstake', unstake: { amount: v.amount, validator: v.validator } }),
+  }),
+  'unstake-complete': declare('unstake-complete', {
     label: 'Withdraw',
     command: 'unstake --complete',
     summary: 'withdraw staked STRK once its exit window has passed',
@@ -113,8 +318,18 @@ const TABLE = {
     done: 'Withdrawn',
     menu: null,
     via: 'Staking',
-  },
-  'claim-rewards': {
+    params: {
+      validator: param({
+        type: 'validator',
+        required: true,
+        label: 'Validator',
+        help: 'the validator: a preset name (the staking read lists them) or a staker address',
+        headless: { flag: 'validator', value: 'V' },
+      }),
+    },
+    request: (v) => ({ kind: 'unstake-complete', validator: v.validator }),
+  }),
+  'claim-rewards': declare('claim-rewards', {
     label: 'Claim rewards',
     command: 'claim-rewards',
     summary: "claim a validator pool's staking rewards",
@@ -123,8 +338,18 @@ const TABLE = {
     done: 'Rewards claimed',
     menu: null,
     via: 'Staking',
-  },
-  supply: {
+    params: {
+      validator: param({
+        type: 'validator',
+        required: true,
+        label: 'Validator',
+        help: 'the validator: a preset name (the staking read lists them) or a staker address',
+        headless: { flag: 'validator', value: 'V' },
+      }),
+    },
+    request: (v) => ({ kind: 'claim-rewards', validator: v.validator }),
+  }),
+  supply: declare('supply', {
     label: 'Supply',
     command: 'supply',
     summary: 'supply a token to a Vesu pool to earn interest',
@@ -134,8 +359,35 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['unknown-pool'],
-  },
-  withdraw: {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to supply',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      token: param({
+        type: 'token',
+        required: true,
+        label: 'Token',
+        help: 'the token supplied: a symbol or its 0x address',
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'supply',
+      supply: { amount: v.amount, token: v.token, pool: v.pool },
+    }),
+  }),
+  withdraw: declare('withdraw', {
     label: 'Withdraw supply',
     command: 'withdraw',
     summary: 'withdraw a supplied token (or all of it) from a Vesu pool',
@@ -145,8 +397,35 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['unknown-pool'],
-  },
-  borrow: {
+    params: {
+      amount: param({
+        type: 'amount-or-all',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to withdraw, or "all" (every vToken share)',
+        headless: { positional: 0, word: '<amount>|all' },
+      }),
+      token: param({
+        type: 'token',
+        required: true,
+        label: 'Token',
+        help: 'the token withdrawn: a symbol or its 0x address',
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'withdraw',
+      withdraw: { amount: v.amount, token: v.token, pool: v.pool },
+    }),
+  }),
+  borrow: declare('borrow', {
     label: 'Borrow',
     command: 'borrow',
     summary: 'borrow against collateral in a Vesu pool',
@@ -156,8 +435,55 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['low-health', 'unknown-pool'],
-  },
-  repay: {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to borrow, in the debt token',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      debt: param({
+        type: 'token',
+        required: true,
+        label: 'Token',
+        help: "the token borrowed: the position's debt token",
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      collateral: param({
+        type: 'token',
+        required: true,
+        label: 'Collateral',
+        help: "the position's collateral token (a symbol or its 0x address)",
+        headless: { flag: 'collateral', value: '[AMOUNT] TOKEN', amountInto: 'collateralAmount' },
+      }),
+      collateralAmount: param({
+        type: 'amount',
+        required: false,
+        label: 'Collateral amount',
+        help: 'collateral to deposit with the borrow (none: borrow against what the position holds)',
+        headless: { within: 'collateral' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'borrow',
+      borrow: {
+        amount: v.amount,
+        token: v.debt,
+        collateral: v.collateral,
+        collateralAmount: v.collateralAmount,
+        pool: v.pool,
+      },
+    }),
+  }),
+  repay: declare('repay', {
     label: 'Repay',
     command: 'repay',
     summary: 'repay a Vesu debt (all: the whole debt, no dust)',
@@ -167,8 +493,42 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['unknown-pool'],
-  },
-  'add-collateral': {
+    params: {
+      amount: param({
+        type: 'amount-or-all',
+        required: true,
+        label: 'Amount',
+        help: 'the amount to repay, or "all" (the whole debt, no dust)',
+        headless: { positional: 0, word: '<amount>|all' },
+      }),
+      debt: param({
+        type: 'token',
+        required: true,
+        label: 'Token',
+        help: "the token repaid: the position's debt token",
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      collateral: param({
+        type: 'token',
+        required: true,
+        label: 'Collateral',
+        help: "the position's collateral token (a symbol or its 0x address)",
+        headless: { flag: 'collateral', value: 'TOKEN' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'repay',
+      repay: { amount: v.amount, token: v.debt, collateral: v.collateral, pool: v.pool },
+    }),
+  }),
+  'add-collateral': declare('add-collateral', {
     label: 'Add collateral',
     command: 'add-collateral',
     summary: 'add collateral to a Vesu position, borrowing nothing',
@@ -178,8 +538,42 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['unknown-pool'],
-  },
-  'withdraw-collateral': {
+    params: {
+      amount: param({
+        type: 'amount',
+        required: true,
+        label: 'Amount',
+        help: 'the amount of collateral to add, in the collateral token',
+        headless: { positional: 0, word: '<amount>' },
+      }),
+      collateral: param({
+        type: 'token',
+        required: true,
+        label: 'Collateral',
+        help: "the collateral added: the position's collateral token",
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      debt: param({
+        type: 'token',
+        required: true,
+        label: 'Debt token',
+        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
+        headless: { flag: 'debt', value: 'TOKEN' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'add-collateral',
+      collateral: { amount: v.amount, token: v.collateral, debt: v.debt, pool: v.pool },
+    }),
+  }),
+  'withdraw-collateral': declare('withdraw-collateral', {
     label: 'Withdraw collateral',
     command: 'withdraw-collateral',
     summary: 'withdraw collateral from a Vesu position (all: every share)',
@@ -189,8 +583,42 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['low-health', 'unknown-pool'],
-  },
-  'close-position': {
+    params: {
+      amount: param({
+        type: 'amount-or-all',
+        required: true,
+        label: 'Amount',
+        help: 'the amount of collateral to withdraw, in the collateral token, or "all" (every collateral share, no dust)',
+        headless: { positional: 0, word: '<amount>|all' },
+      }),
+      collateral: param({
+        type: 'token',
+        required: true,
+        label: 'Collateral',
+        help: "the collateral withdrawn: the position's collateral token",
+        headless: { positional: 1, word: '<TOKEN>' },
+      }),
+      debt: param({
+        type: 'token',
+        required: true,
+        label: 'Debt token',
+        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
+        headless: { flag: 'debt', value: 'TOKEN' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'withdraw-collateral',
+      collateral: { amount: v.amount, token: v.collateral, debt: v.debt, pool: v.pool },
+    }),
+  }),
+  'close-position': declare('close-position', {
     label: 'Close position',
     command: 'close-position',
     summary: 'repay a Vesu debt and withdraw all its collateral in one transaction',
@@ -200,14 +628,54 @@ const TABLE = {
     menu: null,
     via: 'Lending',
     acknowledges: ['unknown-pool'],
-  },
-} as const satisfies Record<string, ActionKindInfo>;
+    params: {
+      collateral: param({
+        type: 'token',
+        required: true,
+        label: 'Collateral',
+        help: "the position's collateral token (a symbol or its 0x address)",
+        headless: { flag: 'collateral', value: 'TOKEN' },
+      }),
+      debt: param({
+        type: 'token',
+        required: true,
+        label: 'Debt token',
+        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
+        headless: { flag: 'debt', value: 'TOKEN' },
+      }),
+      pool: param({
+        type: 'pool',
+        required: false,
+        label: 'Pool',
+        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+      }),
+    },
+    request: (v) => ({
+      kind: 'close-position',
+      close: { collateral: v.collateral, debt: v.debt, pool: v.pool },
+    }),
+  }),
+};
 
 /** A kind of action: the request a face sends (pipeline.ts ActionRequest is a union by it). */
 export type ActionKind = keyof typeof TABLE;
 
-/** Every action kind with its words, once. */
-export const ACTION_KINDS: Readonly<Record<ActionKind, ActionKindInfo>> = TABLE;
+/** The request kinds and the table's kinds are the same set (a kind is declared once, here). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameKinds: Same<ActionKind, ActionRequest['kind']> = true;
+void sameKinds;
+
+/** Every action kind with its words and parameters, once. */
+export const ACTION_KINDS: Readonly<Record<ActionKind, KindDeclaration>> = TABLE;
+
+/** Each kind's row as declared: its literal words (`via`) and its parameters' own types. */
+export type DeclarationOf<K extends ActionKind> = (typeof TABLE)[K];
+
+/** The kinds the app reaches through the screen named `via` (the table's `via` column). */
+export type KindsVia<V extends string> = {
+  [K in ActionKind]: DeclarationOf<K> extends { via: V } ? K : never;
+}[ActionKind];
 
 /** The kinds, in the table's order. */
 export const ACTION_KIND_NAMES = Object.keys(TABLE) as ActionKind[];
