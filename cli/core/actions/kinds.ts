@@ -20,6 +20,11 @@ export interface ActionKindInfo {
   command: string;
   /** the headless help's line for the command */
   summary: string;
+  /**
+   * what it does, in a few sentences any face may show (the tool's description, the command's
+   * help): the program's own words, naming no face's flag or command
+   */
+  about: string;
   /** the tool server's plan tool */
   tool: string;
   /** the app's review title */
@@ -59,6 +64,7 @@ const TABLE = {
     label: 'Send',
     command: 'send',
     summary: 'send a token to an address',
+    about: 'Sends an amount of a token to an address: one transfer, checked and simulated.',
     tool: 'plan_send',
     review: 'Review the transfer',
     done: 'Sent',
@@ -92,6 +98,8 @@ const TABLE = {
     label: 'Trade',
     command: 'trade',
     summary: 'swap one token for another',
+    about:
+      'Swaps an amount of one token for another: approve exactly the amount, then swap, in one transaction.',
     tool: 'plan_trade',
     review: 'Review the swap',
     done: 'Swap confirmed',
@@ -126,6 +134,7 @@ const TABLE = {
     label: 'Multi-swap',
     command: 'multi-swap',
     summary: '2–3 swaps in one transaction',
+    about: 'Makes 2 or 3 swaps in one transaction.',
     tool: 'plan_multi_swap',
     review: 'Review the multi-swap',
     done: 'Multi-swap confirmed',
@@ -147,6 +156,8 @@ const TABLE = {
     label: 'Batch',
     command: 'batch',
     summary: 'swaps and transfers in one transaction',
+    about:
+      'Makes up to 3 swaps, up to 5 transfers, supplies (to the main Vesu pool) and stakes in one transaction (swaps first, then transfers, stakes, supplies).',
     tool: 'plan_batch',
     review: 'Review the batch',
     done: 'Batch confirmed',
@@ -198,6 +209,8 @@ const TABLE = {
     label: 'Rebalance',
     command: 'portfolio-rebalance',
     summary: 'move the wallet to a target allocation',
+    about:
+      'Moves the wallet to a target allocation ("50 ETH, 30 USDC, 20 STRK", adding up to 100) in one transaction of up to 8 swaps (each priced on its own), at fresh prices; a run that could not end within the band is refused before signing (REBALANCE_OUTSIDE_BAND, details.reason). Tokens the target does not name are kept (shares are then of the named tokens together) unless unlisted tokens are sold. When every token is within the band of its target, nothing is planned.',
     tool: 'plan_rebalance',
     review: 'Review the rebalance',
     done: 'Rebalance confirmed',
@@ -248,6 +261,8 @@ const TABLE = {
     label: 'Stake',
     command: 'stake',
     summary: 'stake STRK with a validator (delegation pool)',
+    about:
+      "Stakes STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving, or whose staker was removed, is refused (VALIDATOR_INACTIVE).",
     tool: 'plan_stake',
     review: 'Review the stake',
     done: 'Staked',
@@ -278,13 +293,19 @@ const TABLE = {
     },
     request: (v) => ({
       kind: 'stake',
-      stake: { amount: v.amount, token: v.token, validator: v.validator },
+      stake: {
+        amount: v.amount,
+        validator: v.validator,
+        ...(v.token === undefined ? {} : { token: v.token }),
+      },
     }),
   }),
   unstake: declare('unstake', {
     label: 'Unstake',
     command: 'unstake',
     summary: 'start the exit of staked STRK (0 cancels; --complete withdraws after the window)',
+    about:
+      'Starts the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer.',
     tool: 'plan_unstake',
     review: 'Review the exit',
     done: 'Exit started',
@@ -313,6 +334,8 @@ const TABLE = {
     label: 'Withdraw',
     command: 'unstake --complete',
     summary: 'withdraw staked STRK once its exit window has passed',
+    about:
+      'Withdraws the exited STRK once its window has passed (before: EXIT_NOT_READY with the time left).',
     tool: 'plan_unstake_complete',
     review: 'Review the withdrawal',
     done: 'Withdrawn',
@@ -333,6 +356,8 @@ const TABLE = {
     label: 'Claim rewards',
     command: 'claim-rewards',
     summary: "claim a validator pool's staking rewards",
+    about:
+      'Claims exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
     tool: 'plan_claim_rewards',
     review: 'Review the claim',
     done: 'Rewards claimed',
@@ -353,6 +378,8 @@ const TABLE = {
     label: 'Supply',
     command: 'supply',
     summary: 'supply a token to a Vesu pool to earn interest',
+    about:
+      "Supplies a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. No pool on sepolia: refused.",
     tool: 'plan_supply',
     review: 'Review the supply',
     done: 'Supplied',
@@ -391,6 +418,8 @@ const TABLE = {
     label: 'Withdraw supply',
     command: 'withdraw',
     summary: 'withdraw a supplied token (or all of it) from a Vesu pool',
+    about:
+      'Withdraws a supplied token from a Vesu pool (an amount, or "all": every vToken share). A pool that lends out too much to pay it back now is refused before signing.',
     tool: 'plan_withdraw',
     review: 'Review the withdrawal',
     done: 'Withdrawn',
@@ -429,6 +458,8 @@ const TABLE = {
     label: 'Borrow',
     command: 'borrow',
     summary: 'borrow against collateral in a Vesu pool',
+    about:
+      "Borrows against collateral (deposited with it when a collateral amount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused.",
     tool: 'plan_borrow',
     review: 'Review the borrow',
     done: 'Borrowed',
@@ -487,6 +518,8 @@ const TABLE = {
     label: 'Repay',
     command: 'repay',
     summary: 'repay a Vesu debt (all: the whole debt, no dust)',
+    about:
+      'Repays a Vesu debt (an amount, or "all": the whole nominal debt, no dust). The collateral stays in the position.',
     tool: 'plan_repay',
     review: 'Review the repayment',
     done: 'Repaid',
@@ -532,6 +565,8 @@ const TABLE = {
     label: 'Add collateral',
     command: 'add-collateral',
     summary: 'add collateral to a Vesu position, borrowing nothing',
+    about:
+      "Adds collateral to a Vesu position without borrowing: approve the pool for exactly the amount, then one modify_position (debt unchanged). The plan's headline shows the health factor before → after. The position needs no debt yet.",
     tool: 'plan_add_collateral',
     review: 'Review the added collateral',
     done: 'Collateral added',
@@ -577,6 +612,8 @@ const TABLE = {
     label: 'Withdraw collateral',
     command: 'withdraw-collateral',
     summary: 'withdraw collateral from a Vesu position (all: every share)',
+    about:
+      'Withdraws collateral from a Vesu position without closing it (an amount, or "all": every collateral share, no dust), in one modify_position (debt unchanged). With a debt the health factor after is checked: at or below 1 refused. More than the position holds: INVALID_AMOUNT.',
     tool: 'plan_withdraw_collateral',
     review: 'Review the collateral withdrawal',
     done: 'Collateral withdrawn',
@@ -622,6 +659,8 @@ const TABLE = {
     label: 'Close position',
     command: 'close-position',
     summary: 'repay a Vesu debt and withdraw all its collateral in one transaction',
+    about:
+      'Repays the whole debt and withdraws all the collateral of a Vesu position in one transaction.',
     tool: 'plan_close_position',
     review: 'Review the close',
     done: 'Position closed',
