@@ -15,7 +15,8 @@ import type { SessionView } from '../core/session.js';
 import type { Settings } from '../platform/settings.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
-import { byKind } from '../core/actions/kinds.js';
+import { ACTION_KINDS, byKind } from '../core/actions/kinds.js';
+import type { ParamType, ParamValues } from '../core/actions/kind-params.js';
 import { spendWords } from '../core/actions/spend-words.js';
 import { PlanChanged } from './plan-changed.js';
 import { listTokens } from '../../shared/tokens.js';
@@ -48,88 +49,52 @@ const feeView = (gas: GasQuote): FeeView =>
         max: gas.maxFee,
       };
 
-/** The screens' request as the core's typed action request. */
+/**
+ * Where the screens' request holds each parameter type (the app's forms: a swap row, a send row,
+ * the staking and lending forms, the rebalance settings); a parameter type the app does not
+ * place fails typecheck here.
+ */
+const PLACE: {
+  readonly [T in ParamType]: (request: PlanRequest, name: string) => ParamValues[T] | undefined;
+} = {
+  amount: (r, name) =>
+    name === 'collateralAmount'
+      ? r.lending?.collateralAmount
+      : (r.lending?.amount ?? r.staking?.amount ?? r.sends[0]?.amount ?? r.swaps[0]?.amount ?? ''),
+  'amount-or-all': (r) => r.lending?.amount ?? '',
+  // a lending form's token is the position's debt token; its collateral is the collateral's
+  token: (r, name) =>
+    name === 'from'
+      ? (r.swaps[0]?.from ?? '')
+      : name === 'to'
+        ? (r.swaps[0]?.to ?? '')
+        : name === 'collateral'
+          ? (r.lending?.collateral ?? '')
+          : name === 'debt'
+            ? (r.lending?.token ?? '')
+            : (r.lending?.token ??
+              r.sends[0]?.token ??
+              (name === 'token' && r.staking ? undefined : '')),
+  address: (r) => r.sends[0]?.to ?? '',
+  validator: (r) => r.staking?.validator ?? '',
+  pool: (r) => r.lending?.pool,
+  pairs: (r) => r.swaps,
+  transfers: (r) => r.sends,
+  supplies: (r) => r.supplies,
+  stakes: (r) => r.stakes,
+  allocation: (r) => r.rebalance?.target ?? '',
+  percent: (r) => r.rebalance?.band,
+  usd: (r) => r.rebalance?.minTrade,
+  switch: (r) => r.rebalance?.sellUnlisted,
+};
+
+/** The screens' request as the core's typed action request, through the kind's declaration. */
 function actionRequest(request: PlanRequest): ActionRequest {
-  switch (request.kind) {
-    case 'send':
-      return { kind: 'send', transfer: request.sends[0] ?? { amount: '', token: '', to: '' } };
-    case 'trade':
-      return { kind: 'trade', swap: request.swaps[0] ?? { amount: '', from: '', to: '' } };
-    case 'multi-swap':
-      return { kind: 'multi-swap', swaps: request.swaps };
-    case 'batch':
-      return {
-        kind: 'batch',
-        swaps: request.swaps,
-        transfers: request.sends,
-        ...(request.supplies?.length ? { supplies: request.supplies } : {}),
-        ...(request.stakes?.length ? { stakes: request.stakes } : {}),
-      };
-    case 'rebalance':
-      return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
-    case 'stake':
-      return {
-        kind: 'stake',
-        stake: {
-          amount: request.staking?.amount ?? '',
-          validator: request.staking?.validator ?? '',
-        },
-      };
-    case 'unstake':
-      return {
-        kind: 'unstake',
-        unstake: {
-          amount: request.staking?.amount ?? '',
-          validator: request.staking?.validator ?? '',
-        },
-      };
-    case 'unstake-complete':
-    case 'claim-rewards':
-      return { kind: request.kind, validator: request.staking?.validator ?? '' };
-    case 'supply':
-    case 'withdraw': {
-      const l = request.lending;
-      const spec = { amount: l?.amount ?? '', token: l?.token ?? '', pool: l?.pool };
-      return request.kind === 'supply'
-        ? { kind: 'supply', supply: spec }
-        : { kind: 'withdraw', withdraw: spec };
-    }
-    case 'borrow':
-    case 'repay': {
-      const l = request.lending;
-      const spec = {
-        amount: l?.amount ?? '',
-        token: l?.token ?? '',
-        collateral: l?.collateral ?? '',
-        collateralAmount: l?.collateralAmount,
-        pool: l?.pool,
-      };
-      return request.kind === 'borrow'
-        ? { kind: 'borrow', borrow: spec }
-        : { kind: 'repay', repay: spec };
-    }
-    case 'close-position':
-      return {
-        kind: 'close-position',
-        close: {
-          collateral: request.lending?.collateral ?? '',
-          debt: request.lending?.token ?? '',
-          pool: request.lending?.pool,
-        },
-      };
-    case 'add-collateral':
-    case 'withdraw-collateral':
-      // the amount is the collateral's; the token names the position's debt
-      return {
-        kind: request.kind,
-        collateral: {
-          amount: request.lending?.amount ?? '',
-          token: request.lending?.collateral ?? '',
-          debt: request.lending?.token ?? '',
-          pool: request.lending?.pool,
-        },
-      };
-  }
+  const info = ACTION_KINDS[request.kind];
+  const values = Object.fromEntries(
+    Object.entries(info.params).map(([name, p]) => [name, PLACE[p.type](request, name)]),
+  );
+  return info.request(values as never);
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */
