@@ -1,6 +1,6 @@
 /**
  * The headless command of an action kind, from its declaration (cli/core/actions/kinds.ts;
- * docs/architecture.md "A kind is one declaration"): the flags and arguments it parses, its
+ * docs/architecture.md "Adding a leg type"): the flags and arguments it parses, its
  * `--help`, and the request it sends — one path for every kind that only parses (`send`, `stake`,
  * `borrow`, …). A command word may plan several kinds (`unstake`, and `unstake --complete`: the
  * kind whose command names the switch). Every parameter type has its reading here (`READ`): a

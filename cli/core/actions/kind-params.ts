@@ -1,6 +1,5 @@
 /**
- * What a kind's declaration is made of (docs/architecture.md "Adding a leg type", "A kind is one
- * declaration"): its parameters — each with a type, whether it is required, the words a face
+ * What a kind's declaration is made of (docs/architecture.md "Adding a leg type"): its parameters — each with a type, whether it is required, the words a face
  * shows and how the headless face spells it — and the one mapping from their values to the
  * core's typed request. kinds.ts declares every kind with these; each face handles every
  * parameter type through a `Record<ParamType, …>` (a new type a face does not handle fails
