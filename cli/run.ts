@@ -19,7 +19,7 @@ import { stopAllChildren } from './platform/child-registry.js';
 import { errorBody, formatJson, humanError } from './headless/output.js';
 import { closest } from './headless/suggest.js';
 import { packageVersion } from '../shared/version.js';
-import { ACTION_KINDS } from './core/actions/kinds.js';
+import { ACTION_KIND_NAMES, ACTION_KINDS } from './core/actions/kinds.js';
 
 interface ProgramIO {
   env: NodeJS.ProcessEnv;
@@ -41,8 +41,31 @@ interface CommandEntry {
 /** An action kind's summary (kinds.ts) in the headless idiom: its signing flag. */
 const signs = (summary: string): string => `${summary} (--yes signs)`;
 
+/**
+ * The commands that parse a list their own way (their items, their words); every other action
+ * kind's command is its declaration's (headless/kind-command.ts).
+ */
+const OWN_PARSER: Record<string, CommandEntry['load']> = {
+  'multi-swap': () => import('./commands/multi-swap.js'),
+  batch: () => import('./commands/batch.js'),
+  'portfolio-rebalance': () => import('./commands/portfolio-rebalance.js'),
+};
+
+/** Each action kind's command, from the kinds table (the first kind of a word gives its summary). */
+const KIND_COMMANDS: Record<string, CommandEntry> = {};
+for (const kind of ACTION_KIND_NAMES) {
+  const word = ACTION_KINDS[kind].command.split(' ')[0] ?? kind;
+  KIND_COMMANDS[word] ??= {
+    summary: signs(ACTION_KINDS[kind].summary),
+    load:
+      OWN_PARSER[word] ??
+      (async () => ({ run: (await import('./commands/kind.js')).commandFor(word) })),
+  };
+}
+
 /** Two-word names ("sandbox outbox") are matched before one-word ones. */
 export const COMMANDS: Record<string, CommandEntry> = {
+  ...KIND_COMMANDS,
   login: {
     summary: 'send a sign-in code to an e-mail address',
     load: () => import('./commands/login.js'),
@@ -60,69 +83,13 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: "the wallet's token balances, exact",
     load: () => import('./commands/balance.js'),
   },
-  send: {
-    summary: signs(ACTION_KINDS.send.summary),
-    load: () => import('./commands/send.js'),
-  },
   quote: {
     summary: 'quote a swap (or several with --pairs)',
     load: () => import('./commands/quote.js'),
   },
-  trade: {
-    summary: signs(ACTION_KINDS.trade.summary),
-    load: () => import('./commands/trade.js'),
-  },
-  'multi-swap': {
-    summary: signs(ACTION_KINDS['multi-swap'].summary),
-    load: () => import('./commands/multi-swap.js'),
-  },
-  batch: {
-    summary: signs(ACTION_KINDS.batch.summary),
-    load: () => import('./commands/batch.js'),
-  },
-  stake: {
-    summary: signs(ACTION_KINDS.stake.summary),
-    load: () => import('./commands/stake.js'),
-  },
-  unstake: {
-    summary: signs(ACTION_KINDS.unstake.summary),
-    load: () => import('./commands/unstake.js'),
-  },
-  'claim-rewards': {
-    summary: signs(ACTION_KINDS['claim-rewards'].summary),
-    load: () => import('./commands/claim-rewards.js'),
-  },
   staking: {
     summary: 'the validators known for the network and your staking positions',
     load: () => import('./commands/staking.js'),
-  },
-  supply: {
-    summary: signs(ACTION_KINDS.supply.summary),
-    load: () => import('./commands/supply.js'),
-  },
-  withdraw: {
-    summary: signs(ACTION_KINDS.withdraw.summary),
-    load: () => import('./commands/withdraw.js'),
-  },
-  borrow: {
-    summary: signs(ACTION_KINDS.borrow.summary),
-    load: () => import('./commands/borrow.js'),
-  },
-  'add-collateral': {
-    summary: signs(ACTION_KINDS['add-collateral'].summary),
-    load: () => import('./commands/add-collateral.js'),
-  },
-  'withdraw-collateral': {
-    summary: signs(ACTION_KINDS['withdraw-collateral'].summary),
-    load: () => import('./commands/withdraw-collateral.js'),
-  },
-  repay: {
-    summary: signs(ACTION_KINDS.repay.summary),
-    load: () => import('./commands/repay.js'),
-  },
-  'close-position': {
-    summary: signs(ACTION_KINDS['close-position'].summary),
-    load: () => import('./commands/close-position.js'),
   },
   lending: {
     summary: 'your Vesu lending positions, with the health factor of each borrow',
@@ -190,10 +157,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   portfolio: {
     summary: 'what the wallet holds and is worth, with each share',
     load: () => import('./commands/portfolio.js'),
-  },
-  'portfolio-rebalance': {
-    summary: signs(ACTION_KINDS.rebalance.summary),
-    load: () => import('./commands/portfolio-rebalance.js'),
   },
 };
 

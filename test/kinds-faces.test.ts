@@ -1,17 +1,21 @@
 /**
- * The action kinds are listed once (kinds.ts) and every face derives its list from them: this
- * fails when a face leaves a kind out — the headless help, the tool server's plan tools, the
- * app's menu, the history's kinds, the docs' command tables.
+ * Every action kind reaches every face, driven through the face itself (docs/architecture.md "A
+ * kind is one declaration"): the headless program's `--help` offers its command with each
+ * declared parameter, the running tool server lists its plan tool with the declared parameters
+ * as arguments, the app's menu (or the screen named in `via`) offers it and its form kinds take
+ * it, the history records it, and the docs' command tables list it.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/home.js';
-import { helpText } from '../cli/run.js';
+import { connectMcp } from './helpers/mcp.js';
+import { run } from '../cli/run.js';
 import { MENU } from '../cli/ui/screens/home.js';
 import { openHistory } from '../cli/core/history.js';
-import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
-import { PLAN_TOOLS } from '../cli/mcp/plan-tools.js';
+import { ACTION_KIND_NAMES, ACTION_KINDS, type ActionKind } from '../cli/core/actions/kinds.js';
 
 const root = resolve(import.meta.dirname, '..');
 const text = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -20,24 +24,73 @@ afterEach(() => {
   for (const h of homes.splice(0)) h.cleanup();
 });
 
-describe('every action kind reaches every face', () => {
-  it.each(ACTION_KIND_NAMES)('%s: headless help names its command with its summary', (kind) => {
-    const { command, summary } = ACTION_KINDS[kind];
-    const word = command.split(' ')[0] as string;
-    expect(helpText()).toMatch(new RegExp(`\\n  ${word} +.*`));
-    if (!command.includes(' ')) expect(helpText()).toContain(summary);
+/** The program's answer to `argv`, run in-process as the bin runs it. */
+async function program(argv: string[]): Promise<{ code: number; stdout: string }> {
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await run(argv, {
+    env: { FINANCE_TUI_HOME: '/nonexistent-finance-tui-home' },
+    stdout,
+    stderr: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    signal: new AbortController().signal,
   });
+  return { code, stdout: out };
+}
 
-  it.each(ACTION_KIND_NAMES)('%s: the tool server registers its plan tool', (kind) => {
-    // the plan tools are one map keyed by the kinds (a kind without an entry fails typecheck),
-    // registered in one loop; the running server's list is checked in test/mcp-server.test.ts and
-    // each entry's input → request mapping in cli/mcp/plan-tools.test.ts
-    const server = text('cli/mcp/server.ts');
-    if (kind === 'rebalance') expect(server).toContain('ACTION_KINDS.rebalance.tool');
-    else {
-      expect(server).toContain('planToolKinds(ACTION_KIND_NAMES)');
-      expect(Object.keys(PLAN_TOOLS)).toContain(kind);
-    }
+const spellings = (kind: ActionKind): string[] =>
+  Object.values(ACTION_KINDS[kind].params).map((p) =>
+    'positional' in p.headless
+      ? p.headless.word
+      : 'flag' in p.headless
+        ? `--${p.headless.flag}`
+        : `${p.headless.within}`,
+  );
+
+describe('every action kind reaches every face', () => {
+  it.each(ACTION_KIND_NAMES)(
+    '%s: the headless help lists its command, whose --help spells every parameter',
+    async (kind) => {
+      const { command, summary } = ACTION_KINDS[kind];
+      const word = command.split(' ')[0] ?? '';
+      const top = await program(['--help']);
+      expect(top.stdout).toMatch(new RegExp(`\\n  ${word} +.*`));
+      if (!command.includes(' ')) expect(top.stdout).toContain(summary);
+      const help = await program([word, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`finance-tui ${command}`);
+      for (const spelled of spellings(kind))
+        if (!ACTION_KINDS[kind].params[spelled]) expect(help.stdout, spelled).toContain(spelled);
+    },
+  );
+
+  describe('the tool server', () => {
+    let client: Client;
+    let tools: Awaited<ReturnType<Client['listTools']>>['tools'];
+    beforeAll(async () => {
+      const home = tempHome();
+      homes.push(home);
+      client = await connectMcp([], { FINANCE_TUI_HOME: home.dir });
+      ({ tools } = await client.listTools());
+    });
+    afterAll(async () => client?.close());
+
+    it.each(ACTION_KIND_NAMES)(
+      '%s: tools/list has its plan tool, with every declared parameter as an argument',
+      (kind) => {
+        const info = ACTION_KINDS[kind];
+        const tool = tools.find((t) => t.name === info.tool);
+        expect(tool, info.tool).toBeDefined();
+        const properties = Object.keys(tool?.inputSchema.properties ?? {});
+        expect(properties).toEqual(expect.arrayContaining(Object.keys(info.params)));
+        const required = tool?.inputSchema.required ?? [];
+        for (const [name, p] of Object.entries(info.params))
+          expect(required.includes(name), `${info.tool} ${name}`).toBe(p.required);
+        expect(client.getInstructions()).toContain(info.tool);
+      },
+    );
   });
 
   it.each(ACTION_KIND_NAMES)('%s: the app menu opens it (itself or through its screen)', (kind) => {

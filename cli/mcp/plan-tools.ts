@@ -1,178 +1,166 @@
 /**
- * The tool server's plan tools, one per action kind (docs/architecture.md "Tool server"): each
- * entry is the kind's words for an agent, its input schema and how an input becomes the core's
- * action request. The map is keyed by the kinds table (cli/core/actions/kinds.ts), so a kind
- * without a plan tool fails typecheck; the tool's name is the table's (`ACTION_KINDS[kind].tool`).
- * A rebalance is the one kind with its own tool (server.ts): it answers "balanced" when nothing is
- * to be done, which is not a plan.
+ * The tool server's plan tools, one per action kind (docs/architecture.md "Tool server"), each
+ * built from the kind's declaration (cli/core/actions/kinds.ts): its name is the table's `tool`,
+ * its title and description the kind's words, its input schema one argument per declared
+ * parameter (named as declared, typed by `ARGUMENT`, which handles every parameter type: a new
+ * type without its schema fails typecheck) plus the signing options the kind can take, and an
+ * input becomes the core's request through the declaration's own `request`. A rebalance is the
+ * one kind with its own handler (plans.ts): it answers "balanced" when nothing is to be done,
+ * which is not a plan.
  */
-import type * as z from 'zod';
-import type { ActionKind } from '../core/actions/kinds.js';
+import * as z from 'zod';
+import {
+  ACTION_KIND_NAMES,
+  ACTION_KINDS,
+  type ActionKind,
+  type KindDeclaration,
+} from '../core/actions/kinds.js';
+import type { Param, ParamType } from '../core/actions/kind-params.js';
+import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import type { ActionRequest } from '../core/actions/index.js';
-import { inputs } from './schemas.js';
+import {
+  AcceptLowHealth,
+  Address,
+  AllowHighImpact,
+  Amount,
+  GasToken,
+  MaxFee,
+  Pair,
+  RestartExit,
+  Slippage,
+  TokenName,
+  Transfer,
+  Validator,
+  text,
+} from './schemas.js';
 
 /** Every kind with a plain plan tool. */
 export type PlanToolKind = Exclude<ActionKind, 'rebalance'>;
 
-type PlanInput = (typeof inputs)[
-  | 'send'
-  | 'trade'
-  | 'multiSwap'
-  | 'batch'
-  | 'stake'
-  | 'unstake'
-  | 'unstakeComplete'
-  | 'claimRewards'
-  | 'supply'
-  | 'withdraw'
-  | 'borrow'
-  | 'repay'
-  | 'closePosition'
-  | 'addCollateral'
-  | 'withdrawCollateral'];
+type Schema = z.ZodType;
+
+/** A list parameter's bounds (its declaration's `items`), as a default-empty list when optional. */
+const list = (item: Schema, p: Param): Schema => {
+  const items = z
+    .array(item)
+    .min(p.items?.min ?? 0)
+    .max(p.items?.max ?? 5)
+    .describe(p.help);
+  return p.required ? items : items.default([]);
+};
+
+/** Each parameter type's argument schema: bounded, described with the parameter's own words. */
+const ARGUMENT: { readonly [T in ParamType]: (p: Param) => Schema } = {
+  amount: (p) => Amount.describe(p.help),
+  'amount-or-all': (p) => Amount.describe(p.help),
+  token: (p) => TokenName.describe(p.help),
+  address: (p) => Address.describe(p.help),
+  validator: (p) => Validator.describe(p.help),
+  pool: (p) => z.string().min(1).max(80).describe(p.help),
+  pairs: (p) => list(Pair, p),
+  transfers: (p) => list(Transfer, p),
+  supplies: (p) => list(z.strictObject({ amount: Amount, token: TokenName }), p),
+  stakes: (p) =>
+    list(z.strictObject({ amount: Amount, token: TokenName, validator: Validator }), p),
+  allocation: (p) => text(1000).describe(p.help),
+  percent: (p) => text(8).describe(p.help),
+  usd: (p) => text(16).describe(p.help),
+  switch: (p) => z.boolean().describe(p.help),
+};
+
+const argument = (p: Param): Schema => {
+  const schema = ARGUMENT[p.type](p);
+  return p.required || p.items !== undefined ? schema : schema.optional();
+};
+
+/**
+ * What each acknowledgment a kind can ask adds to its tool: an argument an agent may send (and
+ * that is ignored: the acknowledgment is the person's), and the description's sentence.
+ */
+const ACKNOWLEDGMENT: {
+  readonly [A in AcknowledgmentId]: { argument?: [string, Schema]; words: string };
+} = {
+  'high-impact': {
+    argument: ['allowHighImpact', AllowHighImpact],
+    words: 'A price impact above 15 % is the person’s to accept',
+  },
+  'high-slippage': {
+    argument: ['slippagePercent', Slippage],
+    words: 'a slippage above 15 % is the person’s to accept',
+  },
+  'exit-restart': {
+    argument: ['restartExit', RestartExit],
+    words: 'An exit that restarts a running one’s timer is the person’s to accept',
+  },
+  'low-health': {
+    argument: ['acceptLowHealth', AcceptLowHealth],
+    words: 'A health factor left below 1.2 is the person’s to accept',
+  },
+  'unknown-pool': {
+    words: 'A pool named by address that is not a known one is the person’s to accept',
+  },
+};
+
+/** The tool's input schema: the kind's parameters, then the options its plans can take. */
+export function inputSchemaOf(info: KindDeclaration): z.ZodObject {
+  const shape: Record<string, Schema> = {};
+  for (const [name, p] of Object.entries(info.params)) shape[name] = argument(p);
+  for (const id of info.acknowledges ?? []) {
+    const extra = ACKNOWLEDGMENT[id].argument;
+    if (extra !== undefined) shape[extra[0]] = extra[1];
+  }
+  shape.gasToken = GasToken;
+  shape.maxFee = MaxFee;
+  return z.strictObject(shape);
+}
+
+/** The tool's description: what the kind does, what its plans may need accepted, what it returns. */
+export function descriptionOf(info: KindDeclaration): string {
+  const asks = (info.acknowledges ?? []).map((id) => ACKNOWLEDGMENT[id].words);
+  return [
+    `Plans: ${info.about}`,
+    asks.length > 0
+      ? `${asks.join('; ')}: execute_plan asks them through the host (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED).`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** The tool's title: the kind's review title as a plan ("Review the swap" → "Plan the swap"). */
+export const titleOf = (info: KindDeclaration): string => info.review.replace(/^Review\b/, 'Plan');
+
+/** A parsed input's parameter values, as the declaration's `request` takes them. */
+export function requestOf(info: KindDeclaration, input: Record<string, unknown>): ActionRequest {
+  const values = Object.fromEntries(Object.keys(info.params).map((name) => [name, input[name]]));
+  return info.request(values as never);
+}
 
 export interface PlanTool {
+  name: string;
   title: string;
-  /** what the tool plans; the server adds what every plan tool returns */
   description: string;
-  schema: PlanInput;
+  schema: z.ZodObject;
   /** the input (as the schema parsed it) → the core's request */
-  request: (input: never) => ActionRequest;
+  request: (input: Record<string, unknown>) => ActionRequest;
 }
 
-/** A kind's tool: its request is of that kind. */
-export interface KindPlanTool<K extends PlanToolKind> extends PlanTool {
-  request: (input: never) => Extract<ActionRequest, { kind: K }>;
-}
-
-/** One entry, its request typed by its own schema. */
-const tool = <K extends PlanToolKind, S extends PlanInput>(
-  title: string,
-  description: string,
-  schema: S,
-  request: (input: z.output<S>) => Extract<ActionRequest, { kind: K }>,
-): KindPlanTool<K> => ({ title, description, schema, request });
-
-export const PLAN_TOOLS: { readonly [K in PlanToolKind]: KindPlanTool<K> } = {
-  send: tool(
-    'Plan a transfer',
-    'Plans sending an amount of a token to an address.',
-    inputs.send,
-    (i) => ({ kind: 'send', transfer: { amount: i.amount, token: i.token, to: i.to } }),
-  ),
-  trade: tool(
-    'Plan a swap',
-    'Plans swapping an amount of one token for another (approve then swap, one transaction).',
-    inputs.trade,
-    (i) => ({ kind: 'trade', swap: { amount: i.amount, from: i.from, to: i.to } }),
-  ),
-  'multi-swap': tool(
-    'Plan 2–3 swaps',
-    'Plans 2 or 3 swaps in one transaction.',
-    inputs.multiSwap,
-    (i) => ({ kind: 'multi-swap', swaps: i.pairs }),
-  ),
-  batch: tool(
-    'Plan a batch',
-    'Plans up to 3 swaps, up to 5 transfers, supplies (to the main Vesu pool) and stakes in one transaction (swaps first, then transfers, stakes, supplies).',
-    inputs.batch,
-    (i) => ({
-      kind: 'batch',
-      swaps: i.swaps,
-      transfers: i.sends,
-      supplies: i.supplies,
-      stakes: i.stakes,
-    }),
-  ),
-  stake: tool(
-    'Plan a stake',
-    "Plans staking STRK with a validator's delegation pool (approve, then enter the pool or add to the stake, chosen from the chain). A validator that is leaving, or whose staker was removed, is refused (VALIDATOR_INACTIVE).",
-    inputs.stake,
-    (i) => ({ kind: 'stake', stake: { amount: i.amount, validator: i.validator } }),
-  ),
-  unstake: tool(
-    'Plan an exit from staking',
-    'Plans starting the exit window for an amount of staked STRK (0 cancels a running exit). A new exit replaces a running one and restarts its timer: the person is asked to accept that at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED).',
-    inputs.unstake,
-    (i) => ({ kind: 'unstake', unstake: { amount: i.amount, validator: i.validator } }),
-  ),
-  'unstake-complete': tool(
-    'Plan a withdrawal of exited stake',
-    'Plans withdrawing the exited STRK once its window has passed (before: EXIT_NOT_READY with the time left).',
-    inputs.unstakeComplete,
-    (i) => ({ kind: 'unstake-complete', validator: i.validator }),
-  ),
-  'claim-rewards': tool(
-    'Plan a claim of staking rewards',
-    'Plans claiming exactly the unclaimed staking rewards of a pool, paid to the reward address (said when it is not this wallet).',
-    inputs.claimRewards,
-    (i) => ({ kind: 'claim-rewards', validator: i.validator }),
-  ),
-  supply: tool(
-    'Plan a supply to a Vesu pool',
-    "Plans supplying a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. No pool on sepolia: refused.",
-    inputs.supply,
-    (i) => ({ kind: 'supply', supply: { amount: i.amount, token: i.token, pool: i.pool } }),
-  ),
-  withdraw: tool(
-    'Plan a withdrawal from a Vesu pool',
-    'Plans withdrawing a supplied token (an amount, or "all": every vToken share).',
-    inputs.withdraw,
-    (i) => ({ kind: 'withdraw', withdraw: { amount: i.amount, token: i.token, pool: i.pool } }),
-  ),
-  borrow: tool(
-    'Plan a borrow on Vesu',
-    "Plans borrowing against collateral (deposited with it when collateralAmount is given) in one modify_position. The plan's headline shows the health factor before → after; at or below 1 it is refused; below 1.2 the person is asked to accept the risk at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED).",
-    inputs.borrow,
-    (i) => ({
-      kind: 'borrow',
-      borrow: {
-        amount: i.amount,
-        token: i.debt,
-        collateral: i.collateral,
-        collateralAmount: i.collateralAmount,
-        pool: i.pool,
-      },
-    }),
-  ),
-  repay: tool(
-    'Plan a repayment on Vesu',
-    'Plans repaying a debt (an amount, or "all": the whole nominal debt, no dust). The collateral stays in the position.',
-    inputs.repay,
-    (i) => ({
-      kind: 'repay',
-      repay: { amount: i.amount, token: i.debt, collateral: i.collateral, pool: i.pool },
-    }),
-  ),
-  'close-position': tool(
-    'Plan closing a Vesu position',
-    'Plans repaying the whole debt and withdrawing all the collateral of a position in one transaction.',
-    inputs.closePosition,
-    (i) => ({
-      kind: 'close-position',
-      close: { collateral: i.collateral, debt: i.debt, pool: i.pool },
-    }),
-  ),
-  'add-collateral': tool(
-    'Plan adding collateral on Vesu',
-    "Plans adding collateral to a position without borrowing: approve the pool for exactly the amount, then one modify_position (debt unchanged). The plan's headline shows the health factor before → after. The position needs no debt yet.",
-    inputs.addCollateral,
-    (i) => ({
-      kind: 'add-collateral',
-      collateral: { amount: i.amount, token: i.collateral, debt: i.debt, pool: i.pool },
-    }),
-  ),
-  'withdraw-collateral': tool(
-    'Plan withdrawing collateral on Vesu',
-    'Plans withdrawing collateral from a position without closing it (an amount, or "all": every collateral share, no dust), in one modify_position (debt unchanged). With a debt the health factor after is checked: at or below 1 refused; below 1.2 the person is asked to accept the risk at execute_plan (an agent cannot accept it for them; a host that cannot ask gets ACKNOWLEDGMENT_REQUIRED). More than the position holds: INVALID_AMOUNT.',
-    inputs.withdrawCollateral,
-    (i) => ({
-      kind: 'withdraw-collateral',
-      collateral: { amount: i.amount, token: i.collateral, debt: i.debt, pool: i.pool },
-    }),
-  ),
+const toolOf = (kind: ActionKind): PlanTool => {
+  const info = ACTION_KINDS[kind];
+  return {
+    name: info.tool,
+    title: titleOf(info),
+    description: descriptionOf(info),
+    schema: inputSchemaOf(info),
+    request: (input) => requestOf(info, input),
+  };
 };
 
 /** The plan tools' kinds in the kinds table's order (rebalance apart). */
 export const planToolKinds = (kinds: readonly ActionKind[]): PlanToolKind[] =>
   kinds.filter((k): k is PlanToolKind => k !== 'rebalance');
+
+/** Every kind's tool, rebalance's included (its schema and words; plans.ts gives it its handler). */
+export const PLAN_TOOLS: { readonly [K in ActionKind]: PlanTool } = Object.fromEntries(
+  ACTION_KIND_NAMES.map((kind) => [kind, toolOf(kind)]),
+) as { readonly [K in ActionKind]: PlanTool };

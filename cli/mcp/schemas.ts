@@ -6,12 +6,12 @@
 import * as z from 'zod';
 import { POSITION_ACTIONS } from '../core/actions/legs/types.js';
 
-const text = (max: number) => z.string().min(1).max(max);
-const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
+export const text = (max: number) => z.string().min(1).max(max);
+export const TokenName = text(80).describe('a token symbol (ETH, USDC, STRK, …) or its 0x address');
 export const Amount = text(40).describe(
   'a decimal amount in token units, exact ("1.5"); no signs or exponents',
 );
-const Address = text(80).describe('a Starknet address, 0x + hex');
+export const Address = text(80).describe('a Starknet address, 0x + hex');
 export const Email = text(254).describe("the person's e-mail address");
 
 export const Pair = z.strictObject({ amount: Amount, from: TokenName, to: TokenName });
@@ -21,47 +21,38 @@ export const Transfer = z.strictObject({
   to: Address.describe('the recipient address'),
 });
 
-const Slippage = text(8)
+export const Slippage = text(8)
   .describe('tolerance for the minimum received, in percent, 0.01–50 (default from settings, 1)')
   .optional();
-const Validator = z
+export const Validator = z
   .string()
   .min(1)
   .max(100)
   .describe('the validator: a preset name (get_staking lists them) or a staker address');
-const Pool = z
-  .string()
-  .min(1)
-  .max(80)
-  .describe("the Vesu pool's name or address (default: the network's main pool)")
-  .optional();
-/**
- * In every lending tool `collateral` names the position's collateral token and `debt` its debt
- * token, whatever the tool does with them; `amount` is the tool's own amount (issue 32 item 6:
- * one meaning per argument name across tools).
- */
-const CollateralToken = TokenName.describe(
-  "the position's collateral token (a symbol or its 0x address)",
-);
-const DebtToken = TokenName.describe("the position's debt token (a symbol or its 0x address)");
-const AcceptLowHealth = z
+export const AcceptLowHealth = z
   .boolean()
   .optional()
   .describe(
     "ignored: a health factor left below 1.2 is the person's to acknowledge; execute_plan asks them through the host (at or below 1 is always refused)",
   );
-const GasToken = TokenName.describe(
+export const GasToken = TokenName.describe(
   'pay gas in this token (default: sponsored when offered, else the gasToken setting)',
 ).optional();
-const MaxFee = Amount.describe(
+export const MaxFee = Amount.describe(
   'refuse a plan whose maximum gas fee is above this, in gas-token units',
 ).optional();
-const AllowHighImpact = z
+export const AllowHighImpact = z
   .boolean()
   .describe(
     "ignored: a price impact above 15 % is the person's to acknowledge; execute_plan asks them through the host",
   )
   .optional();
+export const RestartExit = z
+  .boolean()
+  .optional()
+  .describe(
+    "ignored: a new exit that restarts a running one's timer is the person's to acknowledge; execute_plan asks them through the host",
+  );
 
 /** An exact amount in a plan's `legs` (cli/core/actions/legs/types.ts LegAmount). */
 const LegAmount = z.looseObject({
@@ -217,154 +208,20 @@ export const inputs = {
       .regex(/^[0-9]{6}$/)
       .describe('the 6-digit code the person read from the sign-in mail'),
   }),
-  send: z.strictObject({
-    amount: Amount,
-    token: TokenName,
-    to: Address.describe('the recipient address'),
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  trade: z.strictObject({
-    amount: Amount,
-    from: TokenName,
-    to: TokenName,
-    slippagePercent: Slippage,
-    allowHighImpact: AllowHighImpact,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  multiSwap: z.strictObject({
-    pairs: z.array(Pair).min(2).max(3),
-    slippagePercent: Slippage,
-    allowHighImpact: AllowHighImpact,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  batch: z.strictObject({
-    swaps: z.array(Pair).max(3).default([]),
-    sends: z.array(Transfer).max(5).default([]),
-    supplies: z
-      .array(z.strictObject({ amount: Amount, token: TokenName }))
-      .max(5)
-      .default([])
-      .describe("supplies to the network's main Vesu pool"),
-    stakes: z
-      .array(z.strictObject({ amount: Amount, token: TokenName, validator: Validator }))
-      .max(5)
-      .default([])
-      .describe('stakes with validators'),
-    slippagePercent: Slippage,
-    allowHighImpact: AllowHighImpact,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
   staking: z.strictObject({}),
-  stake: z.strictObject({
-    amount: Amount,
-    validator: Validator,
-    gasToken: GasToken,
-    maxFee: MaxFee,
+  lending: z.strictObject({
+    pool: z
+      .string()
+      .min(1)
+      .max(80)
+      .describe("the Vesu pool's name or address (default: the network's main pool)")
+      .optional(),
   }),
-  unstake: z.strictObject({
-    amount: Amount.describe('STRK to take out of the pool (0 cancels a running exit)'),
-    validator: Validator,
-    restartExit: z
-      .boolean()
-      .optional()
-      .describe(
-        "ignored: a new exit that restarts a running one's timer is the person's to acknowledge; execute_plan asks them through the host",
-      ),
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  unstakeComplete: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
-  claimRewards: z.strictObject({ validator: Validator, gasToken: GasToken, maxFee: MaxFee }),
-  supply: z.strictObject({
-    amount: Amount,
-    token: TokenName,
-    pool: Pool,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  withdraw: z.strictObject({
-    amount: Amount.describe('the amount to withdraw, or "all" (every vToken share)'),
-    token: TokenName,
-    pool: Pool,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  borrow: z.strictObject({
-    amount: Amount.describe('the amount to borrow, in the debt token'),
-    debt: DebtToken.describe("the token borrowed: the position's debt token"),
-    collateral: CollateralToken,
-    collateralAmount: Amount.describe('collateral to deposit with the borrow').optional(),
-    pool: Pool,
-    acceptLowHealth: AcceptLowHealth,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  repay: z.strictObject({
-    amount: Amount.describe('the amount to repay, or "all" (the whole debt, no dust)'),
-    debt: DebtToken,
-    collateral: CollateralToken,
-    pool: Pool,
-    // no acceptLowHealth: a repay lowers no health factor (the kinds table's `acknowledges`)
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  closePosition: z.strictObject({
-    collateral: CollateralToken,
-    debt: DebtToken,
-    pool: Pool,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  addCollateral: z.strictObject({
-    amount: Amount.describe('the amount of collateral to add, in the collateral token'),
-    collateral: CollateralToken,
-    debt: DebtToken,
-    pool: Pool,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  withdrawCollateral: z.strictObject({
-    amount: Amount.describe(
-      'the amount of collateral to withdraw, in the collateral token, or "all" (every collateral share, no dust)',
-    ),
-    collateral: CollateralToken,
-    debt: DebtToken,
-    pool: Pool,
-    acceptLowHealth: AcceptLowHealth,
-    gasToken: GasToken,
-    maxFee: MaxFee,
-  }),
-  lending: z.strictObject({ pool: Pool }),
   portfolio: z.strictObject({
     fresh: z
       .boolean()
       .optional()
       .describe('ask for every price now instead of reusing one up to 20 s old (default false)'),
-  }),
-  rebalance: z.strictObject({
-    target: text(1000).describe(
-      'the target allocation as "PERCENT TOKEN, …" adding up to exactly 100, at most two decimals each, e.g. "50 ETH, 30 USDC, 20 STRK"',
-    ),
-    sellUnlisted: z
-      .boolean()
-      .optional()
-      .describe(
-        'sell every held token the target does not name; the shares are then of the whole wallet (default false: they are kept, and the shares are of the named tokens together)',
-      ),
-    band: text(8)
-      .describe(
-        'no trade while every token is within this many percentage points of its target (default 2)',
-      )
-      .optional(),
-    minTrade: text(16).describe('make no swap worth less than this, in USD (default 1)').optional(),
-    slippagePercent: Slippage,
-    allowHighImpact: AllowHighImpact,
-    gasToken: GasToken,
-    maxFee: MaxFee,
   }),
   execute: z.strictObject({
     planId: z.string().uuid().describe('the planId a plan_* tool returned'),

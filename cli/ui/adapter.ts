@@ -9,7 +9,8 @@
  * one pipeline (planAction/executeAction, cli/core/actions); prices, the rules and expiry are the
  * core's, so this adapter only maps shapes.
  */
-import { byKind } from '../core/actions/kinds.js';
+import { ACTION_KINDS, byKind } from '../core/actions/kinds.js';
+import type { ParamType, ParamValues } from '../core/actions/kind-params.js';
 import { planLines, receiptLines } from '../core/actions/plan-lines.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { PlanHandle, PlanRequest, PlanView, Receipt, TuiServices } from './services.js';
@@ -21,88 +22,52 @@ import { createServicesRoot, mountServices } from './services/root.js';
 import { registerSession } from './services/session.js';
 import { registerSettings } from './services/settings.js';
 
-/** The screens' request as the core's typed action request. */
+/**
+ * Where the screens' request holds each parameter type (the app's forms: a swap row, a send row,
+ * the staking and lending forms, the rebalance settings); a parameter type the app does not
+ * place fails typecheck here.
+ */
+const PLACE: {
+  readonly [T in ParamType]: (request: PlanRequest, name: string) => ParamValues[T] | undefined;
+} = {
+  amount: (r, name) =>
+    name === 'collateralAmount'
+      ? r.lending?.collateralAmount
+      : (r.lending?.amount ?? r.staking?.amount ?? r.sends[0]?.amount ?? r.swaps[0]?.amount ?? ''),
+  'amount-or-all': (r) => r.lending?.amount ?? '',
+  // a lending form's token is the position's debt token; its collateral is the collateral's
+  token: (r, name) =>
+    name === 'from'
+      ? (r.swaps[0]?.from ?? '')
+      : name === 'to'
+        ? (r.swaps[0]?.to ?? '')
+        : name === 'collateral'
+          ? (r.lending?.collateral ?? '')
+          : name === 'debt'
+            ? (r.lending?.token ?? '')
+            : (r.lending?.token ??
+              r.sends[0]?.token ??
+              (name === 'token' && r.staking ? undefined : '')),
+  address: (r) => r.sends[0]?.to ?? '',
+  validator: (r) => r.staking?.validator ?? '',
+  pool: (r) => r.lending?.pool,
+  pairs: (r) => r.swaps,
+  transfers: (r) => r.sends,
+  supplies: (r) => r.supplies,
+  stakes: (r) => r.stakes,
+  allocation: (r) => r.rebalance?.target ?? '',
+  percent: (r) => r.rebalance?.band,
+  usd: (r) => r.rebalance?.minTrade,
+  switch: (r) => r.rebalance?.sellUnlisted,
+};
+
+/** The screens' request as the core's typed action request, through the kind's declaration. */
 function actionRequest(request: PlanRequest): ActionRequest {
-  switch (request.kind) {
-    case 'send':
-      return { kind: 'send', transfer: request.sends[0] ?? { amount: '', token: '', to: '' } };
-    case 'trade':
-      return { kind: 'trade', swap: request.swaps[0] ?? { amount: '', from: '', to: '' } };
-    case 'multi-swap':
-      return { kind: 'multi-swap', swaps: request.swaps };
-    case 'batch':
-      return {
-        kind: 'batch',
-        swaps: request.swaps,
-        transfers: request.sends,
-        ...(request.supplies?.length ? { supplies: request.supplies } : {}),
-        ...(request.stakes?.length ? { stakes: request.stakes } : {}),
-      };
-    case 'rebalance':
-      return { kind: 'rebalance', rebalance: request.rebalance ?? { target: '' } };
-    case 'stake':
-      return {
-        kind: 'stake',
-        stake: {
-          amount: request.staking?.amount ?? '',
-          validator: request.staking?.validator ?? '',
-        },
-      };
-    case 'unstake':
-      return {
-        kind: 'unstake',
-        unstake: {
-          amount: request.staking?.amount ?? '',
-          validator: request.staking?.validator ?? '',
-        },
-      };
-    case 'unstake-complete':
-    case 'claim-rewards':
-      return { kind: request.kind, validator: request.staking?.validator ?? '' };
-    case 'supply':
-    case 'withdraw': {
-      const l = request.lending;
-      const spec = { amount: l?.amount ?? '', token: l?.token ?? '', pool: l?.pool };
-      return request.kind === 'supply'
-        ? { kind: 'supply', supply: spec }
-        : { kind: 'withdraw', withdraw: spec };
-    }
-    case 'borrow':
-    case 'repay': {
-      const l = request.lending;
-      const spec = {
-        amount: l?.amount ?? '',
-        token: l?.token ?? '',
-        collateral: l?.collateral ?? '',
-        collateralAmount: l?.collateralAmount,
-        pool: l?.pool,
-      };
-      return request.kind === 'borrow'
-        ? { kind: 'borrow', borrow: spec }
-        : { kind: 'repay', repay: spec };
-    }
-    case 'close-position':
-      return {
-        kind: 'close-position',
-        close: {
-          collateral: request.lending?.collateral ?? '',
-          debt: request.lending?.token ?? '',
-          pool: request.lending?.pool,
-        },
-      };
-    case 'add-collateral':
-    case 'withdraw-collateral':
-      // the amount is the collateral's; the token names the position's debt
-      return {
-        kind: request.kind,
-        collateral: {
-          amount: request.lending?.amount ?? '',
-          token: request.lending?.collateral ?? '',
-          debt: request.lending?.token ?? '',
-          pool: request.lending?.pool,
-        },
-      };
-  }
+  const info = ACTION_KINDS[request.kind];
+  const values = Object.fromEntries(
+    Object.entries(info.params).map(([name, p]) => [name, PLACE[p.type](request, name)]),
+  );
+  return info.request(values as never);
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */

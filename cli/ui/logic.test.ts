@@ -61,7 +61,7 @@ describe('decideMode', () => {
     expect(piped).toMatchObject({
       kind: 'refused',
       json: false,
-      message: expect.stringContaining('quote, trade'),
+      message: expect.stringContaining('send, trade'),
     });
     // every command word, as run.ts's table has them
     const named = (piped as { message: string }).message

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { printable } from '../../shared/printable.js';
+import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 
 export interface ModeInput {
   argv: readonly string[];
@@ -24,9 +25,16 @@ export type Mode =
 /** The flags the TUI itself takes (`finance-tui --sandbox`). */
 const TUI_OPTIONS = { sandbox: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
-/** Every command word (run.ts's table; a test keeps the two in step without loading run.ts here). */
-const HEADLESS =
-  'login, verify, logout, wallet, balance, send, quote, trade, multi-swap, batch, stake, unstake, claim-rewards, staking, supply, withdraw, borrow, add-collateral, withdraw-collateral, repay, close-position, lending, history, status, grant, mcp, serve, sandbox, portfolio, portfolio-rebalance';
+/**
+ * Every command word, in run.ts's order (a test keeps the two in step without loading run.ts
+ * here): each action kind's command from the kinds table, then the others.
+ */
+const HEADLESS = [
+  ...new Set(ACTION_KIND_NAMES.map((k) => ACTION_KINDS[k].command.split(' ')[0] ?? k)),
+  ...'login, verify, logout, wallet, balance, quote, staking, lending, history, status, grant, mcp, serve, sandbox, portfolio'.split(
+    ', ',
+  ),
+].join(', ');
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
 export function isCI(env: NodeJS.ProcessEnv): boolean {

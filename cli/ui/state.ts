@@ -3,13 +3,15 @@
  * returns to. Screens dispatch; nothing else changes the screen. Pure, so it is unit-tested.
  */
 import type { Environment, Receipt, Session, PlanView } from './services.js';
+import type { KindsVia } from '../core/actions/kinds.js';
 import type { RowsForm } from './screens/rows-state.js';
 import type { SendForm } from './screens/form-fields.js';
 import type { TradeForm } from './screens/trade-state.js';
 
 /** The staking screen's form, restored when Esc or `n` comes back from the review. */
 export interface StakingForm {
-  kind: 'stake' | 'unstake' | 'unstake-complete' | 'claim-rewards';
+  /** the kinds the table reaches through the Staking screen */
+  kind: KindsVia<'Staking'>;
   validator: string;
   amount: string;
   focus: 'validator' | 'amount';
@@ -17,14 +19,8 @@ export interface StakingForm {
 
 /** The lending screen's form, restored when Esc or `n` comes back from the review. */
 export interface LendingForm {
-  kind:
-    | 'supply'
-    | 'withdraw'
-    | 'borrow'
-    | 'repay'
-    | 'close-position'
-    | 'add-collateral'
-    | 'withdraw-collateral';
+  /** the kinds the table reaches through the Lending screen */
+  kind: KindsVia<'Lending'>;
   /** what is supplied or withdrawn; for a position, the debt token */
   token: string;
   /**
