@@ -18,7 +18,13 @@ import { buildChainEmulator } from '../sandbox/chain/app.js';
 import { balanceSlot, ERC20_STORAGE } from '../sandbox/chain/storage.js';
 import { FORWARDER_ADDRESS } from '../sandbox/chain/contracts.js';
 import { SANDBOX_CHAIN_ID_HEX } from '../sandbox/chain/rpc.js';
-import { DENOMINATION, i257Felts, VESU_POOL_SELECTOR, vesuFor } from '../shared/vesu.js';
+import {
+  DENOMINATION,
+  i257Felts,
+  sandboxVTokenAddress,
+  VESU_POOL_SELECTOR,
+  vesuFor,
+} from '../shared/vesu.js';
 import {
   findValidator,
   POOL_SELECTOR,
@@ -665,7 +671,7 @@ const STARKNET_CASES: Case[] = [
       ['the lending pool', VESU_POOL],
       ['the lending pool factory', vesuFor('mainnet')!.poolFactory],
       ['the lending oracle', '0x53414e44424f585f564553555f4f5241434c45'],
-      ['a vToken', '0x53414e44424f585f56544f4b454e5f55534443'],
+      ['a vToken', sandboxVTokenAddress('mainnet', resolveToken('mainnet', 'USDC'))],
     ] as const
   ).map(([what, address]): Case => ({
     name: `class of ${what}`,
