@@ -53,6 +53,12 @@ describe('plan lines: each leg type as lines, every amount exact', () => {
         `^expected ${q.summary.expectedOutput.amount} USDC, service fee ${q.summary.fee.percent} ${q.summary.fee.amount.amount} USDC, price impact `,
       ),
     );
+    // the aggregator's route, each split's share and hops, as the quote gave it
+    const route = q.summary.route
+      .map((r) => `${r.percent} ${[r.hops[0]?.from, ...r.hops.map((h) => h.to)].join(' → ')}`)
+      .join(', ');
+    expect(route).not.toBe('');
+    expect(expected?.words.endsWith(`, route ${route}`)).toBe(true);
     expect(amounts(expected)).toEqual([
       ['USDC', 6, q.expectedOutput],
       ['USDC', 6, BigInt(q.summary.fee.amount.baseUnits)],

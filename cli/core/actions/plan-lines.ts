@@ -140,11 +140,18 @@ function swapLines(
       ? 'unknown'
       : `${quote.priceImpact.percent}${quote.priceImpactWarning === 'very-high' ? ' (VERY HIGH)' : quote.priceImpactWarning === 'high' ? ' (HIGH)' : ''}`;
   const fee = lineAmount(BigInt(quote.fee.amount.baseUnits), quote.to);
+  // the aggregator's route (made printable where it entered): each split's share and hops
+  const route = quote.route
+    .map(
+      (split) =>
+        `${split.percent} ${[split.hops[0]?.from ?? '?', ...split.hops.map((h) => h.to)].join(' → ')}`,
+    )
+    .join(', ');
   lines.push(
     line(
       'expected',
       i,
-      `expected ${said(expected)}, service fee ${quote.fee.percent} ${said(fee)}, price impact ${impact}`,
+      `expected ${said(expected)}, service fee ${quote.fee.percent} ${said(fee)}, price impact ${impact}${route === '' ? '' : `, route ${route}`}`,
       [expected, fee],
     ),
   );
