@@ -50,6 +50,24 @@ export interface KindDeclaration extends ActionKindInfo {
 }
 
 /** One row: the words as written (literals kept), the parameters and their request typed together. */
+/** The Vesu pool every lending kind may name (its default: the network's main pool). */
+const POOL_PARAM = param({
+  type: 'pool',
+  required: false,
+  label: 'Pool',
+  help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
+  headless: { flag: 'pool', value: 'NAME|ADDRESS' },
+});
+
+/** A position's debt token, which with its collateral names the position. */
+const DEBT_PARAM = param({
+  type: 'token',
+  required: true,
+  label: 'Debt token',
+  help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
+  headless: { flag: 'debt', value: 'TOKEN' },
+});
+
 const declare = <
   K extends ActionRequest['kind'],
   const W extends ActionKindInfo,
@@ -401,13 +419,7 @@ const TABLE = {
         help: 'the token supplied: a symbol or its 0x address',
         headless: { positional: 1, word: '<TOKEN>' },
       }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'supply',
@@ -441,13 +453,7 @@ const TABLE = {
         help: 'the token withdrawn: a symbol or its 0x address',
         headless: { positional: 1, word: '<TOKEN>' },
       }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'withdraw',
@@ -495,13 +501,7 @@ const TABLE = {
         help: 'collateral to deposit with the borrow (none: borrow against what the position holds)',
         headless: { within: 'collateral' },
       }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'borrow',
@@ -548,13 +548,7 @@ const TABLE = {
         help: "the position's collateral token (a symbol or its 0x address)",
         headless: { flag: 'collateral', value: 'TOKEN' },
       }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'repay',
@@ -588,20 +582,8 @@ const TABLE = {
         help: "the collateral added: the position's collateral token",
         headless: { positional: 1, word: '<TOKEN>' },
       }),
-      debt: param({
-        type: 'token',
-        required: true,
-        label: 'Debt token',
-        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
-        headless: { flag: 'debt', value: 'TOKEN' },
-      }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      debt: DEBT_PARAM,
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'add-collateral',
@@ -635,20 +617,8 @@ const TABLE = {
         help: "the collateral withdrawn: the position's collateral token",
         headless: { positional: 1, word: '<TOKEN>' },
       }),
-      debt: param({
-        type: 'token',
-        required: true,
-        label: 'Debt token',
-        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
-        headless: { flag: 'debt', value: 'TOKEN' },
-      }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      debt: DEBT_PARAM,
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'withdraw-collateral',
@@ -675,20 +645,8 @@ const TABLE = {
         help: "the position's collateral token (a symbol or its 0x address)",
         headless: { flag: 'collateral', value: 'TOKEN' },
       }),
-      debt: param({
-        type: 'token',
-        required: true,
-        label: 'Debt token',
-        help: "the position's debt token (a symbol or its 0x address); with the collateral, it names the position",
-        headless: { flag: 'debt', value: 'TOKEN' },
-      }),
-      pool: param({
-        type: 'pool',
-        required: false,
-        label: 'Pool',
-        help: "the Vesu pool, its name or address (default: the network's main pool: Prime on mainnet, WBTC Prime Sepolia on sepolia; a sandbox has its shape's)",
-        headless: { flag: 'pool', value: 'NAME|ADDRESS' },
-      }),
+      debt: DEBT_PARAM,
+      pool: POOL_PARAM,
     },
     request: (v) => ({
       kind: 'close-position',
