@@ -677,6 +677,14 @@ export type KindsVia<V extends string> = {
 /** The kinds, in the table's order. */
 export const ACTION_KIND_NAMES = Object.keys(TABLE) as ActionKind[];
 
+/**
+ * The kinds the app reaches through the screen named `via`, in the table's order: the screen
+ * offers exactly these (a kind added to the table with its `via` appears there with no edit).
+ */
+export function kindsVia<V extends string>(via: V): KindsVia<V>[] {
+  return ACTION_KIND_NAMES.filter((k) => ACTION_KINDS[k].via === via) as KindsVia<V>[];
+}
+
 /** A face's words for each kind, from the table. */
 export function byKind<T>(
   pick: (info: ActionKindInfo, kind: ActionKind) => T,

@@ -15,7 +15,7 @@ import { Box, Text, useWindowSize } from 'ink';
 import { useContext, useState } from 'react';
 import { formatAmount } from '../../../shared/amount.js';
 import { HEALTH_MARGIN, healthLevelOfWords, ltvPercentOfWords } from '../../../shared/vesu.js';
-import { ACTION_KINDS } from '../../core/actions/kinds.js';
+import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { ScreenRows, useUi } from '../context.js';
@@ -32,15 +32,8 @@ import { TextField } from '../widgets/text-field.js';
 type Kind = LendingForm['kind'];
 type Field = LendingForm['focus'];
 
-const KINDS: readonly Kind[] = [
-  'supply',
-  'withdraw',
-  'borrow',
-  'add-collateral',
-  'withdraw-collateral',
-  'repay',
-  'close-position',
-];
+/** The actions this screen offers: the kinds table's, in its order (kinds.ts kindsVia). */
+const KINDS = kindsVia('Lending');
 
 /** The fields each action takes, in Tab order (a close: the position's two tokens only). */
 export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {

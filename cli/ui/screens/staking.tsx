@@ -10,7 +10,7 @@
  */
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { ACTION_KINDS } from '../../core/actions/kinds.js';
+import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
 import type { StakingDocument } from '../../core/staking.js';
 import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
@@ -22,12 +22,8 @@ import { FieldLabel, LABEL_WIDTH, ReadStatus, Title } from '../widgets/layout.js
 import { PlanStatus } from '../widgets/plan-status.js';
 import { TextField } from '../widgets/text-field.js';
 
-const KINDS: ReadonlyArray<StakingForm['kind']> = [
-  'stake',
-  'unstake',
-  'unstake-complete',
-  'claim-rewards',
-];
+/** The actions this screen offers: the kinds table's, in its order (kinds.ts kindsVia). */
+const KINDS = kindsVia('Staking');
 /** What is staked and exited: the validators' STRK delegation pools (the core stakes STRK only). */
 const STAKED_TOKEN = 'STRK';
 const AMOUNT_LABEL = `Amount (${STAKED_TOKEN})`;
