@@ -5,12 +5,18 @@ import { knownContracts } from '../shared/known-contracts.js';
 import { POOL_SELECTOR, SANDBOX_VALIDATORS } from '../shared/staking.js';
 import { encodeSwapCalldata, ROUTER_ADDRESS } from '../shared/swap-calldata.js';
 import {
+  byteArrayFelts,
+  SANDBOX_VTOKEN_CLASS_HASH,
   sandboxVTokenAddress,
+  sandboxVTokenWords,
   vesuFor,
   VESU_POOL_SELECTOR,
+  type VTokenProof,
+  vTokenProofHolds,
   VTOKEN_SELECTOR,
 } from '../shared/vesu.js';
-import { type DecodedCall, grantOutflows } from './grant-calls.js';
+import { mainnetVTokenProof } from '../test/helpers/vtoken-proof.js';
+import { type DecodedCall, grantOutflows, namedBy, withProvenVTokens } from './grant-calls.js';
 import { learnFeeRecipient } from './routes/paymaster.js';
 
 const USDC = BigInt('0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb');
@@ -25,6 +31,11 @@ const scope = (fee: number[] = []) => ({
   known: knownContracts({ sandbox: true }),
   feeRecipients: new Set(fee.map(hex64)),
 });
+const hex = (v: bigint): string => `0x${v.toString(16)}`;
+const PRIME = vesuFor('mainnet')?.pools[0]?.address as string;
+
+const mainnetProof = (): VTokenProof => mainnetVTokenProof('USDC');
+
 const call = (to: bigint, selector: bigint, calldata: Array<bigint | number>): DecodedCall => ({
   to,
   selector,
@@ -164,10 +175,10 @@ describe('grantOutflows', () => {
     ).toThrow(expect.objectContaining({ code: 'GRANT_RECIPIENT_NOT_ALLOWED' }));
   });
 
-  it("a pinned vToken (the sandbox's): deposit, withdraw and redeem for the wallet; the asset's approval is the outflow", () => {
-    const vToken = BigInt(
-      sandboxVTokenAddress('mainnet', { symbol: 'USDC', address: hex64(USDC) }),
-    );
+  it("a vToken the request proves: deposit, withdraw and redeem for the wallet; the asset's approval is the outflow", () => {
+    const proof = mainnetProof();
+    const vToken = BigInt(proof.vToken);
+    const proven = { ...scope(), known: withProvenVTokens(scope().known, [proof]) };
     const outflows = grantOutflows(
       [
         call(USDC, SELECTOR.approve, [vToken, 9, 0]),
@@ -175,20 +186,78 @@ describe('grantOutflows', () => {
         call(vToken, VTOKEN_SELECTOR.withdraw, [1, 0, WALLET, WALLET]),
         call(vToken, VTOKEN_SELECTOR.redeem, [1, 0, WALLET, WALLET]),
       ],
-      scope(),
+      proven,
     );
     expect([...outflows]).toEqual([[hex64(USDC), 9n]]);
+    expect(proven.known.get(hex64(vToken))?.name).toBe('the USDC vToken of the Vesu Prime pool');
     for (const bad of [
       call(vToken, VTOKEN_SELECTOR.deposit, [9, 0, BOB]),
       call(vToken, VTOKEN_SELECTOR.withdraw, [1, 0, BOB, WALLET]),
       call(vToken, VTOKEN_SELECTOR.redeem, [1, 0, WALLET, BOB]),
       call(vToken, SELECTOR.transfer, [BOB, 1, 0]),
     ])
-      expect(() => grantOutflows([bad], scope())).toThrow(
+      expect(() => grantOutflows([bad], proven)).toThrow(
         expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }),
       );
-    // no vToken is pinned on the real networks: there a vToken is no known contract
-    expect(knownContracts({ sandbox: false }).get(hex64(vToken))).toBeUndefined();
+    // without its proof a vToken is no known contract, on any network and in the sandbox
+    for (const sandbox of [false, true])
+      expect(() =>
+        grantOutflows([call(USDC, SELECTOR.approve, [vToken, 9, 0])], {
+          ...scope(),
+          known: knownContracts({ sandbox }),
+        }),
+      ).toThrow(expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }));
+  });
+
+  it("the sandbox's vTokens prove the same way (its factory's address, class and words)", () => {
+    const deployment = vesuFor('mainnet');
+    const words = sandboxVTokenWords('USDC');
+    const debtAsset = deployment?.assets.find((a) => BigInt(a) !== USDC) as string;
+    const proof = {
+      vToken: sandboxVTokenAddress('mainnet', { symbol: 'USDC', address: hex64(USDC) }),
+      pool: PRIME,
+      asset: hex64(USDC),
+      debtAsset,
+      classHash: hex(SANDBOX_VTOKEN_CLASS_HASH),
+      name: byteArrayFelts(words.name).map(hex),
+      symbol: byteArrayFelts(words.symbol).map(hex),
+    };
+    expect(vTokenProofHolds(proof)).toMatchObject({
+      network: 'mainnet',
+      token: { symbol: 'USDC' },
+    });
+  });
+
+  it('a proof for a contract the calls do not name is refused before any hashing', () => {
+    const proof = mainnetProof();
+    const calls = [call(USDC, SELECTOR.transfer, [BOB, 1, 0])];
+    expect(() => withProvenVTokens(scope().known, [proof], namedBy(calls))).toThrow(
+      expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }),
+    );
+    const named = namedBy([call(USDC, SELECTOR.approve, [BigInt(proof.vToken), 1, 0])]);
+    expect(
+      withProvenVTokens(scope().known, [proof], named).get(hex64(BigInt(proof.vToken))),
+    ).toMatchObject({
+      kind: 'vesu-vtoken',
+    });
+  });
+
+  it.each([
+    ['another class hash', { classHash: '0x1234' }],
+    ['other words', { symbol: byteArrayFelts('vUSDT').map(hex) }],
+    ['a pool that is not a known one', { pool: hex64(0x9001) }],
+    ['an asset outside the registry', { asset: hex64(0x7777) }],
+    ['another registry asset', { asset: hex64(ETH) }],
+    ['a debt asset that is not a candidate', { debtAsset: hex64(0x8888) }],
+    ['the asset as its own debt asset', { debtAsset: hex64(USDC) }],
+    ['words that are no ByteArray', { name: ['0x9', '0x1', '0x2'] }],
+    ['a felt above the field', { classHash: `0x${'f'.repeat(64)}` }],
+  ])('a proof with %s does not hold, and the request is refused', (_what, change) => {
+    const proof = { ...mainnetProof(), ...change };
+    expect(vTokenProofHolds(proof)).toBeUndefined();
+    expect(() => withProvenVTokens(scope().known, [proof])).toThrow(
+      expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }),
+    );
   });
 });
 

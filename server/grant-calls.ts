@@ -12,7 +12,9 @@
  * - a preset staking pool's `enter_delegation_pool`, `add_to_delegation_pool`,
  *   `exit_delegation_pool_intent`, `exit_delegation_pool_action` and `claim_rewards`, for the
  *   wallet itself (reward address and pool member);
- * - a known Vesu pool's `modify_position` for the wallet itself (`user`).
+ * - a known Vesu pool's `modify_position` for the wallet itself (`user`);
+ * - a vToken's `deposit`, `withdraw` and `redeem` for the wallet itself, where the request proves
+ *   the vToken by its deploy address (server/routes/sign.ts withProvenVTokens).
  *
  * Anything else — another contract, another entry point, another shape of typed data, a
  * recipient or member that is not the wallet — is refused before anything is charged or signed.
@@ -24,7 +26,13 @@ import { parseFelt } from '../shared/felt.js';
 import type { KnownContract } from '../shared/known-contracts.js';
 import { POOL_SELECTOR } from '../shared/staking.js';
 import { decodeSwapCalldataTail } from '../shared/swap-calldata.js';
-import { VESU_POOL_SELECTOR, VTOKEN_SELECTOR } from '../shared/vesu.js';
+import {
+  VESU_POOL_SELECTOR,
+  type VTokenProof,
+  vTokenProofHolds,
+  VTOKEN_SELECTOR,
+} from '../shared/vesu.js';
+import { printable } from '../shared/printable.js';
 
 /** SNIP-9 v2 as the paymaster builds it (docs/contracts.md C): the types must be exactly these. */
 const OUTSIDE_EXECUTION_TYPES = {
@@ -179,7 +187,7 @@ export function grantOutflows(
     if (contract === undefined)
       refuse(
         ErrorCode.GRANT_CALL_NOT_ALLOWED,
-        `Call ${index + 1} goes to ${to}, which is not a contract this product uses (tokens, the swap router, staking pools, Vesu pools and their pinned vTokens); a grant does not allow it`,
+        `Call ${index + 1} goes to ${to}, which is not a contract this product uses (tokens, the swap router, staking pools, Vesu pools and the vTokens a proof shows); a grant does not allow it`,
       );
     const data = call.calldata;
     switch (contract.kind) {
@@ -282,4 +290,69 @@ export function grantOutflows(
     }
   });
   return outflows;
+}
+
+/** Proofs already shown to hold (a canonical key each), so an honest client's repeats cost no hashing. */
+const PROVEN_CACHE_SIZE = 256;
+const provenCache = new Map<string, KnownContract>();
+
+/**
+ * The known contracts and the vTokens the request proves (docs/server-api.md "Agent grants"): the
+ * server reads no chain, so the client sends each vToken's deploy-address preimage and the server
+ * recomputes the address from its own pinned factory, known pool and registry asset
+ * (shared/vesu.ts vTokenProofHolds; the client's side: cli/core/vtoken-origin.ts). A proof that
+ * does not hold, or names no contract the calls name (`named`: their targets and calldata), refuses
+ * the request before any hashing it did not need: a client that sends one is mistaken or hostile,
+ * and nothing is signed. The work is bounded: at most MAX_VTOKEN_PROOFS proofs (the schema), one
+ * address each, of at most 25 felts.
+ */
+export function withProvenVTokens(
+  known: ReadonlyMap<string, KnownContract>,
+  proofs: readonly VTokenProof[],
+  named?: ReadonlySet<string>,
+): ReadonlyMap<string, KnownContract> {
+  if (proofs.length === 0) return known;
+  const refuse = (proof: VTokenProof, why: string): never => {
+    throw new AppError(
+      ErrorCode.GRANT_CALL_NOT_ALLOWED,
+      `The proof sent for ${printable(proof.vToken)} ${why}; nothing was signed`,
+    );
+  };
+  const all = new Map(known);
+  for (const proof of proofs) {
+    const value = parseFelt(proof.vToken);
+    const address = value === undefined ? undefined : hex64(value);
+    if (address === undefined || (named !== undefined && !named.has(address)))
+      refuse(proof, 'is for no contract these calls name');
+    const key = JSON.stringify([
+      proof.vToken,
+      proof.pool,
+      proof.asset,
+      proof.debtAsset,
+      proof.classHash,
+      proof.name,
+      proof.symbol,
+    ]).toLowerCase();
+    let contract = provenCache.get(key);
+    if (contract === undefined) {
+      const shown = vTokenProofHolds(proof);
+      if (shown === undefined)
+        return refuse(proof, "does not show a vToken a known Vesu pool's factory deploys");
+      contract = {
+        kind: 'vesu-vtoken',
+        address: address as string,
+        name: `the ${shown.token.symbol} vToken of the Vesu ${shown.pool.name} pool`,
+      };
+      if (provenCache.size >= PROVEN_CACHE_SIZE)
+        provenCache.delete(provenCache.keys().next().value as string);
+      provenCache.set(key, contract);
+    }
+    if (!all.has(contract.address)) all.set(contract.address, contract);
+  }
+  return all;
+}
+
+/** What a request's calls name: their targets and every calldata felt (lower-case 0x + 64 hex). */
+export function namedBy(calls: readonly DecodedCall[]): Set<string> {
+  return new Set(calls.flatMap((call) => [call.to, ...call.calldata].map(hex64)));
 }

@@ -98,10 +98,35 @@ export const TypedData = Type.Object({
   domain: Type.Object({}, { additionalProperties: true }),
   message: Type.Object({}, { additionalProperties: true }),
 });
+/**
+ * A vToken's deploy-address proof (shared/vesu.ts VTokenProof), sent with typed data signed under
+ * an agent grant: the server recomputes the address (docs/server-api.md "Agent grants"). The words
+ * are ByteArray felts of at most 8 full words (shared/vesu.ts MAX_VTOKEN_WORDS).
+ */
+const VTokenWords = Type.Array(HexString, { minItems: 3, maxItems: 11 });
+export const VTokenProofSchema = Type.Object(
+  {
+    vToken: HexString,
+    pool: HexString,
+    asset: HexString,
+    debtAsset: HexString,
+    classHash: HexString,
+    name: VTokenWords,
+    symbol: VTokenWords,
+  },
+  { additionalProperties: false },
+);
+/**
+ * Proofs per signing: one per vToken a plan calls (a batch holds at most 5 legs); each costs the
+ * server one deploy address of at most 25 felts (server/grant-calls.ts withProvenVTokens).
+ */
+export const MAX_VTOKEN_PROOFS = 5;
+
 export const SignMessageRequest = Type.Object(
   {
     walletId: Type.String({ minLength: 1, maxLength: 200 }),
     message: Type.Union([Type.String({ minLength: 1, maxLength: 10_000 }), TypedData]),
+    vTokens: Type.Optional(Type.Array(VTokenProofSchema, { maxItems: MAX_VTOKEN_PROOFS })),
   },
   { additionalProperties: false },
 );

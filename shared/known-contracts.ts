@@ -6,15 +6,15 @@
  * of these, and an approval only to one that is not a token: the server reads this list, never
  * its own copy.
  *
- * Vesu vTokens are here where one is pinned (shared/vesu.ts `pinnedVToken`: the sandbox's, for
- * its known pools); the real networks have none pinned yet (docs/decisions.md "Pinned
- * addresses"), so there a supply or withdrawal through a vToken is refused under a grant
- * (docs/decisions.md "Agent grants").
+ * Vesu vTokens are not listed: no deployment file names them. A signing under a grant proves
+ * each vToken it calls by its deploy address, which the server recomputes from the pinned factory
+ * and pool (server/routes/sign.ts withProvenVTokens; docs/decisions.md "A vToken is checked by its
+ * deploy address"), on every network and in the sandbox alike.
  */
 import { SANDBOX_VALIDATORS, STAKING_CONTRACT, validatorsFor } from './staking.js';
 import { ROUTER_ADDRESS } from './swap-calldata.js';
 import { listTokens, NETWORKS, parseAddress, type Token } from './tokens.js';
-import { pinnedVToken, vesuFor } from './vesu.js';
+import { vesuFor } from './vesu.js';
 
 type KnownContractKind =
   'token' | 'router' | 'staking' | 'staking-pool' | 'vesu-pool' | 'vesu-vtoken';
@@ -50,15 +50,6 @@ export function knownContracts(options: { sandbox: boolean }): ReadonlyMap<strin
       });
     for (const pool of vesuFor(network)?.pools ?? []) {
       add({ kind: 'vesu-pool', address: pool.address, name: `the Vesu ${pool.name} pool` });
-      for (const token of listTokens(network)) {
-        const vToken = pinnedVToken(network, options.sandbox, pool.address, token);
-        if (vToken !== undefined)
-          add({
-            kind: 'vesu-vtoken',
-            address: parseAddress(vToken),
-            name: `the ${token.symbol} vToken of the Vesu ${pool.name} pool`,
-          });
-      }
     }
   }
   add({ kind: 'router', address: parseAddress(ROUTER_ADDRESS), name: 'the swap router' });

@@ -20,8 +20,9 @@ import { byteArray } from 'starknet';
 import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorOf, selectorsOf } from './erc20.js';
+import { parseHexFelt } from './felt.js';
 import { deployedAddress } from './starknet.js';
-import { addressToBigInt, parseAddress, type Network } from './tokens.js';
+import { addressToBigInt, listTokens, parseAddress, type Network, type Token } from './tokens.js';
 
 export interface VesuPool {
   name: string;
@@ -127,39 +128,139 @@ export function vTokenAddress(input: {
   ]);
 }
 
+/** A ByteArray longer than this many full words is no vToken name (Vesu's are a few words). */
+export const MAX_VTOKEN_WORDS = 8;
+
+/** Whether `felts` is a ByteArray as a view answers it: [n ≤ MAX_VTOKEN_WORDS, n words, pending word, pending length]. */
+export function isVTokenWords(felts: readonly bigint[]): boolean {
+  const words = felts[0];
+  return (
+    words !== undefined && words <= BigInt(MAX_VTOKEN_WORDS) && felts.length === Number(words) + 3
+  );
+}
+
+/** What a vToken answers of itself: its class and its words (ByteArray felts). */
+export interface VTokenFacts {
+  classHash: bigint;
+  name: readonly bigint[];
+  symbol: readonly bigint[];
+}
+
+/** The debt assets a vToken of `asset` may have been deployed with: the deployment's, then the registry's. */
+function debtCandidates(network: Network, asset: string): bigint[] {
+  const deployment = DEPLOYMENTS[network];
+  if (deployment === undefined) return [];
+  const own = BigInt(asset);
+  return [
+    ...new Set(
+      [...deployment.assets, ...listTokens(network).map((t) => t.address)].map((a) => BigInt(a)),
+    ),
+  ].filter((a) => a !== own);
+}
+
 /**
- * Whether `vToken` is the address the network's pinned PoolFactory deploys for `asset` in `pool`,
- * given the class, name and symbol the vToken answers (whatever the node says of them: the address
- * is the proof, since only the factory deploys there, and it binds the pool and the asset, which
- * come from the pins and the registry, not from the node). The debt asset is not readable (the
- * vToken keeps it in storage with no view): each of the deployment's assets and `also` (the
- * registry's tokens) is tried, as vesu-v2's deploy script takes it from the deployment's assets.
+ * The debt asset with which the network's pinned PoolFactory deploys `vToken` for `asset` in
+ * `pool`, given the class, name and symbol the vToken answers — or undefined when no candidate
+ * gives that address. Whatever the node says of the facts, the address is the proof: only the
+ * factory deploys there, and it binds the pool and the asset, which come from the pins and the
+ * registry, not from the node. The debt asset is not readable (the vToken keeps it in storage
+ * with no view): each of the deployment's assets, then the registry's tokens, is tried, as
+ * vesu-v2's deploy script takes it from the deployment's assets.
  */
-export function vTokenDeployedBy(
+export function vTokenDebtAsset(
   network: Network,
-  facts: { classHash: bigint; name: readonly bigint[]; symbol: readonly bigint[] },
+  facts: VTokenFacts,
   pool: string,
   asset: string,
   vToken: string,
-  also: readonly string[] = [],
-): boolean {
+): string | undefined {
   const deployment = DEPLOYMENTS[network];
-  if (deployment === undefined) return false;
+  if (deployment === undefined) return undefined;
   const target = BigInt(vToken);
-  const candidates = new Set(
-    [...deployment.assets, ...also].map((a) => BigInt(a)).filter((a) => a !== BigInt(asset)),
-  );
-  for (const debt of candidates) {
+  for (const debt of debtCandidates(network, asset)) {
+    const debtAsset = parseAddress(`0x${debt.toString(16)}`);
     const address = vTokenAddress({
       factory: deployment.poolFactory,
       ...facts,
       pool,
       asset,
-      debtAsset: `0x${debt.toString(16)}`,
+      debtAsset,
     });
-    if (BigInt(address) === target) return true;
+    if (BigInt(address) === target) return debtAsset;
   }
-  return false;
+  return undefined;
+}
+
+/** Whether `vToken` is where the network's pinned PoolFactory deploys the vToken of `asset` in `pool` (vTokenDebtAsset). */
+export const vTokenDeployedBy = (
+  network: Network,
+  facts: VTokenFacts,
+  pool: string,
+  asset: string,
+  vToken: string,
+): boolean => vTokenDebtAsset(network, facts, pool, asset, vToken) !== undefined;
+
+/**
+ * A vToken's deploy-address proof as the client sends it with typed data signed under an agent
+ * grant (docs/server-api.md "Agent grants"): the server, which reads no chain, recomputes the
+ * address from its own pinned factory and known pool (vTokenProofHolds). 0x-hex felts.
+ */
+export interface VTokenProof {
+  vToken: string;
+  pool: string;
+  asset: string;
+  debtAsset: string;
+  classHash: string;
+  name: string[];
+  symbol: string[];
+}
+
+/**
+ * What a proof shows, or undefined when it does not hold: the pool must be one of a network's
+ * known pools, the asset that network's registry token, the debt asset one of the candidates
+ * (vTokenDebtAsset), the words well-formed, and the address the factory's for all of them. One
+ * address computation: the work a stranger can ask for is bounded by the proof's size.
+ */
+export function vTokenProofHolds(
+  proof: VTokenProof,
+): { network: Network; pool: VesuPool; token: Token } | undefined {
+  const felts = (list: readonly string[]): bigint[] | undefined => {
+    const out = list.map((f) => parseHexFelt(f));
+    return out.every((f) => f !== undefined) ? (out as bigint[]) : undefined;
+  };
+  const name = felts(proof.name);
+  const symbol = felts(proof.symbol);
+  const fixed = felts([proof.vToken, proof.pool, proof.asset, proof.debtAsset, proof.classHash]);
+  if (name === undefined || symbol === undefined || fixed === undefined) return undefined;
+  if (!isVTokenWords(name) || !isVTokenWords(symbol)) return undefined;
+  const [vToken, poolKey, assetKey, debtKey, classHash] = fixed as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  for (const [network, deployment] of Object.entries(DEPLOYMENTS) as [
+    Network,
+    VesuDeployment | undefined,
+  ][]) {
+    const pool = deployment?.pools.find((p) => BigInt(p.address) === poolKey);
+    if (deployment === undefined || pool === undefined) continue;
+    const token = listTokens(network).find((t) => BigInt(t.address) === assetKey);
+    if (token === undefined || !debtCandidates(network, token.address).includes(debtKey))
+      return undefined;
+    const address = vTokenAddress({
+      factory: deployment.poolFactory,
+      classHash,
+      name,
+      symbol,
+      pool: pool.address,
+      asset: token.address,
+      debtAsset: proof.debtAsset,
+    });
+    return BigInt(address) === vToken ? { network, pool, token } : undefined;
+  }
+  return undefined;
 }
 
 /** The class hash the sandbox's vTokens are deployed with (a label: the sandbox's own class). */

@@ -162,12 +162,14 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     expect(notGrant.doc.error?.code ?? notGrant.stderr).toContain('CONFIG_ERROR');
   }, 120_000);
 
-  it("a supply under a grant: the approval of the sandbox's pinned vToken is charged, the deposit is for the wallet", async () => {
+  it('a supply and a withdrawal under a grant: the server knows the vToken only by the deploy-address proof the client sends; the approval is charged, the withdrawal moves nothing', async () => {
     const file = join(agent, 'grant-supply.json');
     await createGrant(file, ['--expires', '1h']);
     const client = await connect(['--grant', file]);
     const supplied = await planAndExecute(client, 'plan_supply', { amount: '4', token: 'USDC' });
     expect(supplied.isError, JSON.stringify(supplied.content)).toBeFalsy();
+    const withdrawn = await planAndExecute(client, 'plan_withdraw', { amount: '1', token: 'USDC' });
+    expect(withdrawn.isError, JSON.stringify(withdrawn.content)).toBeFalsy();
     const status = await callTool(client, 'get_status', {});
     expect(status.structuredContent?.grant).toMatchObject({
       daily: [{ symbol: 'USDC', amount: '50', spent: '4', left: '46' }],

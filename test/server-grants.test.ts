@@ -13,6 +13,7 @@ import { verifyStarkSignature } from '../shared/starknet.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELECTOR } from '../shared/erc20.js';
 import { ROUTER_ADDRESS } from '../shared/swap-calldata.js';
+import { VTOKEN_SELECTOR } from '../shared/vesu.js';
 import {
   createMemoryGrants,
   createRedisGrants,
@@ -27,6 +28,7 @@ import {
   type TestApp,
 } from './helpers/build-test-app.js';
 import { outsideExecution } from './helpers/typed-data.js';
+import { mainnetVTokenProof } from './helpers/vtoken-proof.js';
 import { type RedisServer, redisServerPath, startRedisServer } from './helpers/redis.js';
 
 const USDC = '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb';
@@ -186,6 +188,76 @@ describe('agent grants on the auth server (in memory, fake clock)', () => {
       execution([approve(USDC, ROUTER_ADDRESS, 1n)]),
     );
     expect(approved.statusCode, approved.body).toBe(200);
+  });
+
+  it("a supply to a mainnet vToken: signed with the vToken's deploy-address proof, refused without it or with a forged one", async () => {
+    const own = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(50).toString() }],
+      recipients: [],
+      expiresInSeconds: 3600,
+    });
+    const proof = mainnetVTokenProof('USDC');
+    const supply = execution([
+      approve(USDC, proof.vToken, usdc(4)),
+      {
+        To: proof.vToken,
+        Selector: hex(VTOKEN_SELECTOR.deposit),
+        Calldata: [hex(usdc(4)), '0x0', alice.wallet.address],
+      },
+    ]);
+    const send = (vTokens?: unknown[]) =>
+      post(
+        t.app,
+        '/sign/message',
+        { walletId: alice.wallet.id, message: supply, ...(vTokens ? { vTokens } : {}) },
+        { token: own.token },
+      );
+    // the server reads no chain: without the proof the vToken is no contract it knows
+    const bare = await send();
+    expect(errorCodeOf(bare.json()), bare.body).toBe('GRANT_CALL_NOT_ALLOWED');
+    for (const forged of [
+      { ...proof, classHash: '0x1234' },
+      { ...proof, debtAsset: USDC },
+      { ...mainnetVTokenProof('USDT') },
+      { ...proof, name: Array.from({ length: 12 }, () => '0x1') },
+      { ...proof, extra: '0x1' },
+    ]) {
+      const res = await send([forged]);
+      expect([400, 403], res.body).toContain(res.statusCode);
+      expect(['GRANT_CALL_NOT_ALLOWED', 'VALIDATION_ERROR']).toContain(errorCodeOf(res.json()));
+    }
+    const tooMany = await send(Array.from({ length: 6 }, () => proof));
+    expect(errorCodeOf(tooMany.json())).toBe('VALIDATION_ERROR');
+    // nothing was charged by the refusals
+    const signed = await send([proof]);
+    expect(signed.statusCode, signed.body).toBe(200);
+    const { signature, messageHash } = signed.json() as { signature: string; messageHash: string };
+    expect(BigInt(messageHash)).toBe(BigInt(snip12.getMessageHash(supply, alice.wallet.address)));
+    expect(verifyStarkSignature(messageHash, signature, alice.wallet.publicKey)).toBe(true);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/grants',
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    const listed = (list.json() as { grants: Array<{ id: string; daily: unknown[] }> }).grants;
+    expect(listed.find((g) => g.id === own.grant.id)?.daily[0]).toMatchObject({
+      spent: usdc(4).toString(),
+    });
+    // a deposit for someone else is refused even with the proof
+    const forBob = execution([
+      {
+        To: proof.vToken,
+        Selector: hex(VTOKEN_SELECTOR.deposit),
+        Calldata: [hex(usdc(1)), '0x0', BOB],
+      },
+    ]);
+    const bob = await post(
+      t.app,
+      '/sign/message',
+      { walletId: alice.wallet.id, message: forBob, vTokens: [proof] },
+      { token: own.token },
+    );
+    expect(errorCodeOf(bob.json())).toBe('GRANT_CALL_NOT_ALLOWED');
   });
 
   it('a revoked grant signs nothing (GRANT_REVOKED); another user cannot revoke it; an expired one is GRANT_EXPIRED', async () => {

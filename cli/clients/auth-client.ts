@@ -29,6 +29,7 @@ import {
   type WalletFindResponse as WalletFindResponseT,
 } from '../../shared/api.js';
 import { printable } from '../../shared/printable.js';
+import type { VTokenProof } from '../../shared/vesu.js';
 import { createHttpClient, type BackoffOptions } from './http.js';
 
 interface AuthClientOptions {
@@ -57,12 +58,15 @@ interface AuthClient {
   ): Promise<SignHashResponseT>;
   /** ends `token` (and every earlier token of its account) on the server */
   logout(token: string, call?: AuthCall): Promise<LogoutResponseT>;
-  /** SNIP-12 typed data signed by the server (a grant token's only way to sign) */
+  /**
+   * SNIP-12 typed data signed by the server (a grant token's only way to sign), with the
+   * deploy-address proofs of the vTokens it calls (the server reads no chain)
+   */
   signTypedData(
     token: string,
     walletId: string,
     message: unknown,
-    call?: AuthCall,
+    call?: AuthCall & { vTokens?: readonly VTokenProof[] },
   ): Promise<SignMessageResponseT>;
   /** agent grants (docs/server-api.md "Agent grants") */
   createGrant(
@@ -134,7 +138,13 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
       (
         await http.post<SignMessageResponseT>(
           'sign/message',
-          { walletId, message },
+          {
+            walletId,
+            message,
+            ...(call.vTokens === undefined || call.vTokens.length === 0
+              ? {}
+              : { vTokens: call.vTokens }),
+          },
           { signal: call.signal, token, schema: SignMessageResponse },
         )
       ).body,

@@ -229,14 +229,28 @@ export async function readSupply(
   reader: ChainReader,
   pool: VesuPool,
   token: Token,
-  options: PlanReadOptions & { vTokens?: VTokenHints | undefined } = {},
+  options: PlanReadOptions & {
+    vTokens?: VTokenHints | undefined;
+    /**
+     * a withdrawal calls the vToken: a known pool's is checked by its deploy address
+     * (checkVTokenOrigin), in the round its shares are asked — the hinted one's in round 1
+     */
+    checkOrigin?: boolean | undefined;
+  } = {},
 ): Promise<SupplyState> {
   const factory = factoryOf(reader.network);
   return scoped(options, async () => {
     const views = options.views ?? batchedViews(reader);
     const hint = options.vTokens?.get(pool.address, token.address);
     const found = factoryVToken(views, factory, pool, token, pinsOf(reader, options));
-    const hinted = hint === undefined ? undefined : ownerShares(views, hint, reader.address);
+    const origin = (vToken: string): Promise<void> =>
+      options.checkOrigin === true && pool.unknown !== true
+        ? checkVTokenOrigin(reader, views, pool, token, vToken)
+        : Promise.resolve();
+    const hinted =
+      hint === undefined
+        ? undefined
+        : Promise.all([ownerShares(views, hint, reader.address), origin(hint)]).then(([o]) => o);
     hinted?.catch(() => undefined); // awaited only when the factory confirms the hint
     const foundNow = settledOf(found);
     const hintedNow = hinted === undefined ? undefined : settledOf(hinted);
@@ -262,7 +276,9 @@ export async function readSupply(
       const owned =
         hinted !== undefined && BigInt(hint as string) === address
           ? await hinted
-          : await ownerShares(views, vToken, reader.address);
+          : await Promise.all([ownerShares(views, vToken, reader.address), origin(vToken)]).then(
+              ([o]) => o,
+            );
       const assets = await worthOf(views, vToken, owned);
       return { pool, token, vToken, shares: owned.shares, assets, maxRedeem: owned.maxRedeem };
     } finally {

@@ -341,9 +341,22 @@ export function createSignHash(
     );
 }
 
+/** The call targets and calldata felts of an outside execution's typed data (what a vToken proof may be for). */
+function feltsNamedBy(data: Parameters<SignTypedData>[0]): string[] {
+  const calls = (data.message as { Calls?: unknown }).Calls;
+  if (!Array.isArray(calls)) return [];
+  return calls.flatMap((call: unknown) => {
+    const { To, Calldata } = (call ?? {}) as { To?: unknown; Calldata?: unknown };
+    return [To, ...(Array.isArray(Calldata) ? Calldata : [])].filter(
+      (f): f is string => typeof f === 'string',
+    );
+  });
+}
+
 /**
  * POST /sign/message with the typed data itself, for an agent grant (the server decodes and
- * checks what it signs). The signature is checked against the wallet's key over the hash
+ * checks what it signs), with the deploy-address proofs of the vTokens it names (vtoken-origin.ts
+ * vTokenProofsFor: the server reads no chain, so it recomputes them). The signature is checked against the wallet's key over the hash
  * computed here (the one message hash the signer uses: chain/message-hash.ts), so the server
  * cannot hand back a signature of anything else.
  */
@@ -356,12 +369,16 @@ export function createSignTypedData(
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
   return async (data, accountAddress, signal) => {
-    const { messageHashOf } = await import('./chain/message-hash.js');
+    const [{ messageHashOf }, { vTokenProofsFor }] = await Promise.all([
+      import('./chain/message-hash.js'),
+      import('./vtoken-origin.js'),
+    ]);
     const hash = padHash(messageHashOf(data, accountAddress));
+    const vTokens = vTokenProofsFor(feltsNamedBy(data));
     return verifiedSignature(
       session,
       hash,
-      () => client.signTypedData(session.token, session.walletId, data, { signal }),
+      () => client.signTypedData(session.token, session.walletId, data, { signal, vTokens }),
       ' over this typed data',
     );
   };

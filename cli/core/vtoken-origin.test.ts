@@ -5,15 +5,15 @@
  * calculateContractAddressFromHash, so the rule is held to the library, not to itself.
  */
 import { CallData, byteArray, hash } from 'starknet';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isAppError } from '../../shared/errors.js';
 import { feltHex } from '../../shared/felt.js';
 import { resolveToken } from '../../shared/tokens.js';
-import { vesuFor, vTokenAddress, vTokenDeployedBy } from '../../shared/vesu.js';
+import { vesuFor, vTokenAddress, vTokenDeployedBy, vTokenProofHolds } from '../../shared/vesu.js';
 import type { ChainReader } from './chain/account.js';
 import type { ViewCall } from './chain/views.js';
 import { lendingPool } from './lending-pool.js';
-import { checkVTokenOrigin } from './vtoken-origin.js';
+import { checkVTokenOrigin, forgetVTokenProofs, vTokenProofsFor } from './vtoken-origin.js';
 
 const mainnet = vesuFor('mainnet');
 if (mainnet === undefined) throw new Error('mainnet has a Vesu deployment');
@@ -99,6 +99,9 @@ function node(answers: { classHash: unknown; name: bigint[]; symbol: bigint[] })
 }
 
 describe('checkVTokenOrigin', () => {
+  // a proven address is remembered for the process: each test starts with none
+  beforeEach(forgetVTokenProofs);
+
   it('passes the factory’s vToken, asking its class, name and symbol', async () => {
     const n = node({ classHash: feltHex(CLASS), name: NAME, symbol: SYMBOL });
     await checkVTokenOrigin(n.reader, n.views, pool, USDC, real);
@@ -136,5 +139,32 @@ describe('checkVTokenOrigin', () => {
       );
       expect(isAppError(error) && error.code).toBe('CHAIN_ERROR');
     }
+  });
+
+  it('a proven address is not read again; its proof goes with typed data naming it and holds at the server', async () => {
+    const n = node({ classHash: feltHex(CLASS), name: NAME, symbol: SYMBOL });
+    expect(vTokenProofsFor([real])).toEqual([]);
+    await checkVTokenOrigin(n.reader, n.views, pool, USDC, real);
+    await checkVTokenOrigin(n.reader, n.views, pool, USDC, real);
+    expect(n.asked).toHaveLength(2); // name and symbol, once
+    const proofs = vTokenProofsFor([USDC.address, real.toUpperCase().replace('0X', '0x'), real]);
+    expect(proofs).toHaveLength(1);
+    expect(proofs[0]).toMatchObject({
+      pool: pool.address,
+      asset: USDC.address,
+      debtAsset: ETH.address,
+    });
+    // the server's rule (shared/vesu.ts vTokenProofHolds) recomputes it from its own pins
+    expect(vTokenProofHolds(proofs[0] as NonNullable<(typeof proofs)[0]>)).toMatchObject({
+      network: 'mainnet',
+      pool: { address: pool.address },
+      token: { symbol: 'USDC' },
+    });
+    // remembered for this pool and asset only: the same address for another asset is read again
+    const again = await checkVTokenOrigin(n.reader, n.views, pool, ETH, real).catch(
+      (e: unknown) => e,
+    );
+    expect(isAppError(again) && again.code).toBe('PINNED_ADDRESS_MISMATCH');
+    expect(n.asked).toHaveLength(4);
   });
 });

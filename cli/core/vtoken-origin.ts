@@ -10,13 +10,15 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { feltHex, FELT_HEX, parseHexFelt } from '../../shared/felt.js';
-import { listTokens, type Token } from '../../shared/tokens.js';
-import { type VesuPool, vTokenDeployedBy } from '../../shared/vesu.js';
+import type { Token } from '../../shared/tokens.js';
+import {
+  isVTokenWords,
+  type VesuPool,
+  type VTokenProof,
+  vTokenDebtAsset,
+} from '../../shared/vesu.js';
 import type { ChainReader } from './chain/account.js';
 import type { Viewer } from './chain/views.js';
-
-/** A ByteArray longer than this many full words is no vToken name (Vesu's are a few words). */
-const MAX_WORDS = 8;
 
 const garbled = (what: string): AppError =>
   new AppError(
@@ -26,10 +28,36 @@ const garbled = (what: string): AppError =>
 
 /** A ByteArray's felts as a view answers them: [n, n words, pending word, pending length]. */
 function byteArrayAnswer(felts: readonly bigint[], what: string): bigint[] {
-  const words = felts[0];
-  if (words === undefined || words > BigInt(MAX_WORDS) || felts.length !== Number(words) + 3)
-    throw garbled(what);
+  if (!isVTokenWords(felts)) throw garbled(what);
   return [...felts];
+}
+
+/**
+ * The vTokens proven in this process, by address (0x + 64 hex). A proof is arithmetic, not a
+ * reading that can go stale: the address is where the factory deploys for that pool, asset and
+ * preimage, whatever the chain holds now. So a proven address is not read again (a plan's re-read
+ * before signing costs no round), and the proof goes with typed data signed under an agent grant
+ * (vTokenProofsFor), so the server, which reads no chain, can recompute it.
+ */
+const proven = new Map<string, VTokenProof>();
+
+/** Forgets every proof (tests that answer differently for one address in one process). */
+export function forgetVTokenProofs(): void {
+  proven.clear();
+}
+
+/**
+ * The proofs of the proven vTokens among `addresses` (a typed data's call targets and approval
+ * spenders; anything else is skipped).
+ */
+export function vTokenProofsFor(addresses: Iterable<string>): VTokenProof[] {
+  const out = new Map<string, VTokenProof>();
+  for (const address of addresses) {
+    const key = FELT_HEX.test(address) ? feltHex(BigInt(address)) : undefined;
+    const proof = key === undefined ? undefined : proven.get(key);
+    if (proof !== undefined && key !== undefined) out.set(key, proof);
+  }
+  return [...out.values()];
 }
 
 /**
@@ -44,6 +72,14 @@ export async function checkVTokenOrigin(
   token: Token,
   vToken: string,
 ): Promise<void> {
+  const key = feltHex(BigInt(vToken));
+  const known = proven.get(key);
+  if (
+    known !== undefined &&
+    BigInt(known.pool) === BigInt(pool.address) &&
+    BigInt(known.asset) === BigInt(token.address)
+  )
+    return;
   const [classHash, name, symbol] = await Promise.all([
     reader.provider.getClassHashAt(vToken).then((answer: unknown) => {
       const value =
@@ -58,18 +94,26 @@ export async function checkVTokenOrigin(
       byteArrayAnswer(f, "a vToken's symbol"),
     ),
   ]);
-  const registry = listTokens(reader.network).map((t) => t.address);
-  if (
-    vTokenDeployedBy(
-      reader.network,
-      { classHash, name, symbol },
-      pool.address,
-      token.address,
-      vToken,
-      registry,
-    )
-  )
+  const debtAsset = vTokenDebtAsset(
+    reader.network,
+    { classHash, name, symbol },
+    pool.address,
+    token.address,
+    vToken,
+  );
+  if (debtAsset !== undefined) {
+    const hex = (f: bigint): string => `0x${f.toString(16)}`;
+    proven.set(key, {
+      vToken: key,
+      pool: pool.address,
+      asset: token.address,
+      debtAsset,
+      classHash: hex(classHash),
+      name: name.map(hex),
+      symbol: symbol.map(hex),
+    });
     return;
+  }
   throw new AppError(
     ErrorCode.PINNED_ADDRESS_MISMATCH,
     `nothing was signed: the node says the ${token.symbol} vToken of the ${pool.name} pool is ${feltHex(BigInt(vToken))}, which is not an address the pool's factory deploys for it; refusing to build anything on it`,

@@ -15,7 +15,13 @@ import {
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from '../../shared/felt.js';
 import type { KnownContract } from '../../shared/known-contracts.js';
-import { grantOutflows, outsideExecutionCalls } from '../grant-calls.js';
+import type { VTokenProof } from '../../shared/vesu.js';
+import {
+  grantOutflows,
+  namedBy,
+  outsideExecutionCalls,
+  withProvenVTokens,
+} from '../grant-calls.js';
 import type { Grant, GrantStore } from '../grants.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
@@ -164,7 +170,8 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
         );
       }
       try {
-        if (request.grant !== null) return await signUnderGrant(request.grant, walletId, message);
+        if (request.grant !== null)
+          return await signUnderGrant(request.grant, walletId, message, request.body.vTokens);
         return await signMessage(claims.walletAddress, walletId, message);
       } finally {
         release();
@@ -181,6 +188,7 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
     grant: Grant,
     walletId: string,
     message: unknown,
+    proofs: readonly VTokenProof[] = [],
   ): Promise<{ signature: string; messageHash: string }> {
     if (typeof message === 'string')
       throw new AppError(
@@ -194,7 +202,7 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
     const outflows = grantOutflows(calls, {
       walletAddress: grant.walletAddress,
       recipients: grant.recipients,
-      known: options.known,
+      known: withProvenVTokens(options.known, proofs, namedBy(calls)),
       feeRecipients: options.feeRecipients,
     });
     const messageHash = messageHashOf(data, grant.walletAddress);

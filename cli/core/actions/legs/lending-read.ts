@@ -67,7 +67,11 @@ export const withdrawSource: LegSource<WithdrawSpec, WithdrawLeg> = {
   read: (specs, reads) =>
     Promise.all(
       specs.map(async (spec): Promise<WithdrawLeg> => {
-        const s = await readSupply(reads.ctx.account, spec.pool, spec.token, optionsOf(reads));
+        // the withdrawal calls the vToken: a known pool's is checked by its deploy address
+        const s = await readSupply(reads.ctx.account, spec.pool, spec.token, {
+          ...optionsOf(reads),
+          checkOrigin: true,
+        });
         if (s.shares === 0n)
           throw new AppError(
             ErrorCode.NO_POSITION,
