@@ -242,6 +242,20 @@ describe('grantOutflows', () => {
     });
   });
 
+  it('new proofs are bounded per request (MAX_PROOF_HASHES); those shown to hold cost nothing again', () => {
+    // a class hash of this test's own: proofs no other test has shown
+    const proofs = ['USDC', 'USDT', 'ETH', 'STRK'].map((symbol) =>
+      mainnetVTokenProof(symbol, 0x5eed0n),
+    );
+    expect(() => withProvenVTokens(scope().known, proofs)).toThrow(
+      expect.objectContaining({ code: 'GRANT_CALL_NOT_ALLOWED' }),
+    );
+    // the first three were shown before the fourth went over: now only the fourth costs work
+    const known = withProvenVTokens(scope().known, proofs);
+    for (const proof of proofs)
+      expect(known.get(hex64(BigInt(proof.vToken)))?.kind).toBe('vesu-vtoken');
+  });
+
   it.each([
     ['another class hash', { classHash: '0x1234' }],
     ['other words', { symbol: byteArrayFelts('vUSDT').map(hex) }],

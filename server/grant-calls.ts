@@ -297,14 +297,25 @@ const PROVEN_CACHE_SIZE = 256;
 const provenCache = new Map<string, KnownContract>();
 
 /**
+ * Pedersen hashes one request's new proofs may cost (docs/server-security.md "Typed data"): a
+ * proof's address is a chain over its constructor calldata (name, symbol, pool, asset, debt asset)
+ * and five more, ~1.2–2 ms each on one core. 48 is three proofs of a real vToken's size (words of
+ * one ByteArray chunk each: 14) — a batch of three supplies — or one of the largest words allowed
+ * (30), so the proofs hold the event loop about as long as the typed data's own bound (~0.1 s).
+ * Proofs already shown cost nothing.
+ */
+export const MAX_PROOF_HASHES = 48;
+const proofHashes = (proof: VTokenProof): number => proof.name.length + proof.symbol.length + 8;
+
+/**
  * The known contracts and the vTokens the request proves (docs/server-api.md "Agent grants"): the
  * server reads no chain, so the client sends each vToken's deploy-address preimage and the server
  * recomputes the address from its own pinned factory, known pool and registry asset
  * (shared/vesu.ts vTokenProofHolds; the client's side: cli/core/vtoken-origin.ts). A proof that
  * does not hold, or names no contract the calls name (`named`: their targets and calldata), refuses
  * the request before any hashing it did not need: a client that sends one is mistaken or hostile,
- * and nothing is signed. The work is bounded: at most MAX_VTOKEN_PROOFS proofs (the schema), one
- * address each, of at most 25 felts.
+ * and nothing is signed. The work is bounded: MAX_PROOF_HASHES per request for proofs not shown
+ * before, at most MAX_VTOKEN_PROOFS proofs (the schema).
  */
 export function withProvenVTokens(
   known: ReadonlyMap<string, KnownContract>,
@@ -319,6 +330,7 @@ export function withProvenVTokens(
     );
   };
   const all = new Map(known);
+  let work = 0;
   for (const proof of proofs) {
     const value = parseFelt(proof.vToken);
     const address = value === undefined ? undefined : hex64(value);
@@ -335,6 +347,12 @@ export function withProvenVTokens(
     ]).toLowerCase();
     let contract = provenCache.get(key);
     if (contract === undefined) {
+      work += proofHashes(proof);
+      if (work > MAX_PROOF_HASHES)
+        refuse(
+          proof,
+          `is more than one signing proves at once (${MAX_PROOF_HASHES} hashes); sign fewer vToken calls at a time`,
+        );
       const shown = vTokenProofHolds(proof);
       if (shown === undefined)
         return refuse(proof, "does not show a vToken a known Vesu pool's factory deploys");

@@ -8,8 +8,11 @@ import { byteArrayFelts, vesuFor, vTokenAddress, type VTokenProof } from '../../
 
 const hex = (v: bigint): string => `0x${v.toString(16)}`;
 
-/** Mainnet Prime's vToken of `symbol`, with ETH (or USDC for ETH) as its debt asset. */
-export function mainnetVTokenProof(symbol = 'USDC'): VTokenProof {
+/**
+ * Mainnet Prime's vToken of `symbol`, with ETH (or USDC for ETH) as its debt asset; another
+ * `classHash` gives a proof the server has not seen (it remembers those shown to hold).
+ */
+export function mainnetVTokenProof(symbol = 'USDC', classHash = 0xc1a55n): VTokenProof {
   const deployment = vesuFor('mainnet');
   const tokens = listTokens('mainnet');
   const asset = tokens.find((t) => t.symbol === symbol)?.address;
@@ -23,7 +26,7 @@ export function mainnetVTokenProof(symbol = 'USDC'): VTokenProof {
   )
     throw new Error(`mainnet has a Prime pool and ${symbol}`);
   const facts = {
-    classHash: 0xc1a55n,
+    classHash,
     name: byteArrayFelts(`Vesu Prime ${symbol}`),
     symbol: byteArrayFelts(`v${symbol}`),
   };
