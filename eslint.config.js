@@ -85,6 +85,20 @@ export default tseslint.config(
     },
   },
   {
+    // No function over 150 lines in the program's code (issue 34: split by concern, as named
+    // helpers or modules registered on a small root; docs/architecture.md "Layout"). Tests and
+    // their helpers are left out.
+    files: ['cli/**/*.{ts,tsx}', 'server/**/*.ts', 'sandbox/**/*.ts', 'shared/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: true }] },
+  },
+  {
+    // Still over 150 lines, each in a part another branch is changing now: split them there,
+    // then delete this block (the app's review and sign-in screens, the aggregator client).
+    files: ['cli/ui/screens/review.tsx', 'cli/ui/screens/sign-in.tsx', 'cli/clients/aggregator.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // The classic hooks rules, both errors; the React Compiler's rules of `recommended` are left
     // out: this app is not compiled by it (docs/decisions.md)
     files: ['cli/ui/**/*.{ts,tsx}', '**/*.test.tsx', 'test/**/*.tsx'],

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, helpText } from './run.js';
 
@@ -11,5 +13,13 @@ describe('helpText', () => {
       return row?.indexOf(command.summary);
     });
     expect(new Set(rows).size).toBe(1);
+  });
+});
+
+describe("README.md's commands table", () => {
+  it('has a row for every command of the table (its usage starts with the command)', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    const missing = Object.keys(COMMANDS).filter((name) => !readme.includes(`| \`${name}`));
+    expect(missing).toEqual([]);
   });
 });

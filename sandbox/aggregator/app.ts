@@ -178,26 +178,48 @@ function execution(query: Query): { bps: number; destination: bigint } {
   return { bps, destination: parseFelt(field(query, 'destination') ?? '', 'destination') };
 }
 
+/** What the routes and the knobs share: the pools, the routeless pairs, a pending tamper. */
+interface AggregatorState {
+  pools: Pool[];
+  usdc: string;
+  noRoute: Set<string>;
+  tamper: { kind: CalldataTamper; count: number } | undefined;
+}
+
+/**
+ * The emulator: a small root that registers its parts in a fixed order — the request counter
+ * (before the faults plugin, so in-flight time includes injected latency), the faults, the error
+ * handler, the aggregator's routes, the sandbox knobs.
+ */
 export async function buildAggregatorEmulator(
   options: AggregatorEmulatorOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger === true });
-  const pools: Pool[] = options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS);
-  const usdc = resolveToken('mainnet', 'USDC').address;
-  let tamper: { kind: CalldataTamper; count: number } | undefined;
-  const maybeTamper = (calldata: string[]): string[] => {
-    if (tamper === undefined) return calldata;
-    const { kind } = tamper;
-    tamper.count -= 1;
-    if (tamper.count <= 0) tamper = undefined;
-    return tamperTail(calldata, kind);
-  };
-  const noRoute = new Set<string>(
-    (options.noRoutePairs ?? []).map(([a, b]) =>
-      pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address),
+  const state: AggregatorState = {
+    pools: options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS),
+    usdc: resolveToken('mainnet', 'USDC').address,
+    noRoute: new Set<string>(
+      (options.noRoutePairs ?? []).map(([a, b]) =>
+        pairKey(resolveToken('mainnet', a).address, resolveToken('mainnet', b).address),
+      ),
     ),
-  );
+    tamper: undefined,
+  };
+  countRequests(app);
+  await app.register(faults, {
+    initial: {
+      ...options.faults,
+      ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+    },
+  });
+  app.setErrorHandler(answerError);
+  registerRoutes(app, state);
+  registerKnobs(app, state);
+  return app;
+}
 
+/** `app.aggregatorStats`: hits per path and the most requests in flight at once. */
+function countRequests(app: FastifyInstance): void {
   const stats: AggregatorStats = {
     inFlight: 0,
     maxInFlight: 0,
@@ -210,7 +232,6 @@ export async function buildAggregatorEmulator(
     },
   };
   app.decorate('aggregatorStats', stats);
-  // Added before the faults plugin so in-flight time includes injected latency.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '';
     stats.hits[path] = (stats.hits[path] ?? 0) + 1;
@@ -221,52 +242,70 @@ export async function buildAggregatorEmulator(
       stats.inFlight -= 1;
     });
   });
-  await app.register(faults, {
-    initial: {
-      ...options.faults,
-      ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
-    },
-  });
+}
 
-  app.setErrorHandler(
-    (error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
-      if (error instanceof BadQuery)
-        return reply.code(400).send({ error: error.message, code: 'invalid_query' });
-      if (error.validation !== undefined)
-        return reply.code(400).send({ error: error.message, code: 'invalid_body' });
-      const status =
-        error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
-          ? error.statusCode
-          : 500;
-      return reply
-        .code(status)
-        .send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });
-    },
-  );
+/** A bad query or body is 400 in the aggregator's error shape; anything else a bare 500. */
+function answerError(
+  error: Error & { statusCode?: number; validation?: unknown },
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof BadQuery)
+    return reply.code(400).send({ error: error.message, code: 'invalid_query' });
+  if (error.validation !== undefined)
+    return reply.code(400).send({ error: error.message, code: 'invalid_body' });
+  const status =
+    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+      ? error.statusCode
+      : 500;
+  return reply
+    .code(status)
+    .send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });
+}
 
-  function route(pair: PairRequest): WireRouteResponse | WireNoRoute {
-    const started = process.hrtime.bigint();
-    const { tokenIn, tokenOut, amount } = pair;
-    if (tokenIn === undefined || tokenOut === undefined)
-      return { success: false, errorMessage: 'Token not supported' };
-    if (tokenIn.address === tokenOut.address)
-      return { success: false, errorMessage: 'Input and output tokens are the same' };
-    if (noRoute.has(pairKey(tokenIn.address, tokenOut.address))) {
-      return {
-        success: false,
-        errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
-      };
-    }
-    const plan = findBestRoute(pools, tokenIn.address, tokenOut.address, amount);
-    if (plan === undefined)
-      return {
-        success: false,
-        errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
-      };
-    // priced from the reserves as they are now: trades on the shared pools move prices too
-    return toRouteResponse(plan, tokenIn, tokenOut, amount, spotPrices(pools, usdc), started);
+/** One pair's best route over the pools as they are now, or the aggregator's "no route". */
+function routeOf(state: AggregatorState, pair: PairRequest): WireRouteResponse | WireNoRoute {
+  const started = process.hrtime.bigint();
+  const { tokenIn, tokenOut, amount } = pair;
+  if (tokenIn === undefined || tokenOut === undefined)
+    return { success: false, errorMessage: 'Token not supported' };
+  if (tokenIn.address === tokenOut.address)
+    return { success: false, errorMessage: 'Input and output tokens are the same' };
+  if (state.noRoute.has(pairKey(tokenIn.address, tokenOut.address))) {
+    return {
+      success: false,
+      errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
+    };
   }
+  const plan = findBestRoute(state.pools, tokenIn.address, tokenOut.address, amount);
+  if (plan === undefined)
+    return {
+      success: false,
+      errorMessage: `No route found for ${tokenIn.symbol} -> ${tokenOut.symbol}`,
+    };
+  // priced from the reserves as they are now: trades on the shared pools move prices too
+  return toRouteResponse(
+    plan,
+    tokenIn,
+    tokenOut,
+    amount,
+    spotPrices(state.pools, state.usdc),
+    started,
+  );
+}
 
+/** Calldata as answered: tampered while the tamper knob has answers left. */
+function maybeTamper(state: AggregatorState, calldata: string[]): string[] {
+  if (state.tamper === undefined) return calldata;
+  const { kind } = state.tamper;
+  state.tamper.count -= 1;
+  if (state.tamper.count <= 0) state.tamper = undefined;
+  return tamperTail(calldata, kind);
+}
+
+/** The aggregator's own routes (docs/contracts.md B): health, route, calldata and their batches. */
+function registerRoutes(app: FastifyInstance, state: AggregatorState): void {
+  const route = (pair: PairRequest) => routeOf(state, pair);
   const health = async (): Promise<{ staus: number; message: string }> => ({
     staus: 200,
     message: 'Fibrous sandbox emulator is healthy',
@@ -285,6 +324,7 @@ export async function buildAggregatorEmulator(
     return {
       route: result,
       calldata: maybeTamper(
+        state,
         toCalldata(result, minimumReceived(BigInt(result.outputAmount), bps), destination),
       ),
     };
@@ -300,17 +340,20 @@ export async function buildAggregatorEmulator(
     const failed = routes.find((r): r is WireNoRoute => !r.success);
     if (failed !== undefined) return failed;
     return (routes as WireRouteResponse[]).map((r) =>
-      maybeTamper(toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination)),
+      maybeTamper(state, toCalldata(r, minimumReceived(BigInt(r.outputAmount), bps), destination)),
     );
   });
+}
 
+/** The sandbox-only knobs: calldata that lies, pairs without a route. */
+function registerKnobs(app: FastifyInstance, state: AggregatorState): void {
   app.post(
     '/sandbox/tamper-calldata',
     { schema: { body: TamperCalldataBody } },
     async (request) => {
       const body = request.body as { kind: CalldataTamper | 'off'; count?: number };
-      tamper = body.kind === 'off' ? undefined : { kind: body.kind, count: body.count ?? 1 };
-      return { tamper: tamper ?? null };
+      state.tamper = body.kind === 'off' ? undefined : { kind: body.kind, count: body.count ?? 1 };
+      return { tamper: state.tamper ?? null };
     },
   );
 
@@ -324,11 +367,9 @@ export async function buildAggregatorEmulator(
       if (a === undefined || b === undefined)
         return reply.code(400).send({ error: 'unknown token', code: 'invalid_body' });
       const key = pairKey(a.address, b.address);
-      if (body.clear === true) noRoute.delete(key);
-      else noRoute.add(key);
-      return { noRoutePairs: [...noRoute].map((k) => k.split('|')) };
+      if (body.clear === true) state.noRoute.delete(key);
+      else state.noRoute.add(key);
+      return { noRoutePairs: [...state.noRoute].map((k) => k.split('|')) };
     },
   );
-
-  return app;
 }

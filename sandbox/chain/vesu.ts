@@ -849,6 +849,24 @@ export class VesuPoolContract implements Contract {
         return this.#unsupply(ctx, calldata);
       case LIQUIDATE_POSITION_SELECTOR:
         return this.#liquidatePosition(ctx, calldata);
+      default: {
+        const answer =
+          this.#positionView(ctx, selector, calldata) ??
+          this.#rateView(ctx, selector, calldata) ??
+          this.#poolView(ctx, selector, calldata);
+        if (answer === undefined) throw new EntryPointNotFound(selector);
+        return answer;
+      }
+    }
+  }
+
+  /** A pair's views: a position, its collateralization, its context, config and totals; undefined for another selector. */
+  #positionView(
+    ctx: CallContext,
+    selector: bigint,
+    calldata: readonly bigint[],
+  ): bigint[] | undefined {
+    switch (selector) {
       case VESU_POOL_SELECTOR.position: {
         expectArgs(calldata, 3);
         const c = this.#listed(calldata[0] as bigint);
@@ -913,12 +931,14 @@ export class VesuPoolContract implements Contract {
         const totals = this.pairTotals(ctx.state, calldata[0] as bigint, calldata[1] as bigint);
         return [...u256(totals.collateralShares), ...u256(totals.nominalDebt)];
       }
-      case VESU_POOL_SELECTOR.price: {
-        // the pool asks its oracle
-        expectArgs(calldata, 1);
-        const p = this.#oracle.price(ctx.state, calldata[0] as bigint);
-        return [...u256(p.value), p.valid ? 1n : 0n];
-      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The interest views: the accumulator, the rate model and its config, debt and collateral of shares; undefined for another selector. */
+  #rateView(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] | undefined {
+    switch (selector) {
       case VESU_POOL_SELECTOR.rate_accumulator: {
         expectArgs(calldata, 1);
         const asset = this.#listed(calldata[0] as bigint);
@@ -979,6 +999,20 @@ export class VesuPoolContract implements Contract {
         const n = (shares < 0n ? -shares : shares) * total;
         return u256(up ? ceilDiv(n, a.totalShares) : n / a.totalShares);
       }
+      default:
+        return undefined;
+    }
+  }
+
+  /** The pool's own and its assets' views: a price, an asset's config and utilisation, the oracle, the name; undefined for another selector. */
+  #poolView(ctx: CallContext, selector: bigint, calldata: readonly bigint[]): bigint[] | undefined {
+    switch (selector) {
+      case VESU_POOL_SELECTOR.price: {
+        // the pool asks its oracle
+        expectArgs(calldata, 1);
+        const p = this.#oracle.price(ctx.state, calldata[0] as bigint);
+        return [...u256(p.value), p.valid ? 1n : 0n];
+      }
       case VESU_POOL_SELECTOR.asset_config:
         expectArgs(calldata, 1);
         return this.#assetConfig(ctx.state, this.#listed(calldata[0] as bigint));
@@ -997,7 +1031,7 @@ export class VesuPoolContract implements Contract {
         expectArgs(calldata, 0);
         return [label(this.setup.name)];
       default:
-        throw new EntryPointNotFound(selector);
+        return undefined;
     }
   }
 }

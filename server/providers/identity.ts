@@ -209,7 +209,42 @@ const isVerify = checker(VerifyWire);
 const isRawSign = checker(RawSignWire);
 const isSuccess = checker(SuccessWire);
 
+/** A call's options: its method, body, the statuses that mean "none", a status's own error. */
+interface CallInit {
+  method: 'GET' | 'POST';
+  json?: unknown;
+  nullOn?: number[];
+  onStatus?: (status: number) => AppError | undefined;
+}
+
+/**
+ * The upstream as the methods see it: one call against the auth host (OTP, with the Origin) or
+ * the API host (users, wallets), returning the validated body, or null when `nullOn` lists the
+ * status.
+ */
+type Upstream = <T>(
+  host: 'auth' | 'api',
+  operation: string,
+  path: string,
+  check: (value: unknown) => value is T,
+  init: CallInit,
+) => Promise<T | null>;
+
+/**
+ * The identity provider: its methods as modules over one upstream call (docs/architecture.md
+ * "Auth server contract", docs/contracts.md part A); a method left out fails typecheck.
+ */
 export function createIdentityProvider(opts: IdentityProviderOptions): IdentityProvider {
+  const call = identityUpstream(opts);
+  return { ...otpMethods(call), ...userMethods(call), ...walletMethods(call) };
+}
+
+/**
+ * One upstream call: returns the validated body, or null when `nullOn` lists the status.
+ * `onStatus` lets a caller turn a status into its own error (a bad code, say). Creating wallets
+ * or sending codes twice is not harmless: only reads (GET) are retried, once.
+ */
+function identityUpstream(opts: IdentityProviderOptions): Upstream {
   const credentials = {
     'privy-app-id': opts.appId,
     authorization: `Basic ${Buffer.from(`${opts.appId}:${opts.appSecret}`).toString('base64')}`,
@@ -218,33 +253,32 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
   // and the user's e-mail and OTP code to wherever the Location points. A 3xx is an upstream
   // error (statusError above).
   const transport = opts.transport ?? createJsonTransport();
-  const authHost = {
-    base: opts.authUrl.replace(/\/+$/, ''),
-    headers: { ...credentials, origin: opts.origin },
-  };
-  const apiHost = { base: opts.apiUrl.replace(/\/+$/, ''), headers: credentials };
-
-  /**
-   * One upstream call: returns the validated body, or null when `nullOn` lists the status.
-   * `onStatus` lets a caller turn a status into its own error (a bad code, say). Creating
-   * wallets or sending codes twice is not harmless: only reads (GET) are retried, once.
-   */
-  async function call<T>(
-    host: { base: string; headers: Readonly<Record<string, string>> },
-    operation: string,
-    path: string,
-    check: (value: unknown) => value is T,
-    init: {
-      method: 'GET' | 'POST';
-      json?: unknown;
-      nullOn?: number[];
-      onStatus?: (status: number) => AppError | undefined;
+  const hosts = {
+    auth: {
+      base: opts.authUrl.replace(/\/+$/, ''),
+      headers: { ...credentials, origin: opts.origin },
     },
-  ): Promise<T | null> {
+    api: { base: opts.apiUrl.replace(/\/+$/, ''), headers: credentials },
+  };
+
+  async function exchange(request: Parameters<JsonTransport>[0], retry: boolean): Promise<Answer> {
+    try {
+      const answer = await transport(request);
+      if (!retry || !RETRY_STATUSES.has(answer.status)) return answer;
+      await sleep(retryDelayMs(answer));
+    } catch (error) {
+      if (!retry || error instanceof UpstreamTimeoutError || error instanceof ResponseTooLargeError)
+        throw error;
+      await sleep(RETRY_DELAY_MS);
+    }
+    return transport(request);
+  }
+
+  return async (host, operation, path, check, init) => {
     const request = {
       method: init.method,
-      url: `${host.base}/${path}`,
-      headers: host.headers,
+      url: `${hosts[host].base}/${path}`,
+      headers: hosts[host].headers,
       json: init.json,
       timeoutMs: opts.timeoutMs,
     };
@@ -274,29 +308,19 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     }
     if (!check(body)) throw shapeError(operation);
     return body;
-  }
-
-  async function exchange(request: Parameters<JsonTransport>[0], retry: boolean): Promise<Answer> {
-    try {
-      const answer = await transport(request);
-      if (!retry || !RETRY_STATUSES.has(answer.status)) return answer;
-      await sleep(retryDelayMs(answer));
-    } catch (error) {
-      if (!retry || error instanceof UpstreamTimeoutError || error instanceof ResponseTooLargeError)
-        throw error;
-      await sleep(RETRY_DELAY_MS);
-    }
-    return transport(request);
-  }
-
-  const required = <T>(value: T | null, operation: string): T => {
-    if (value === null) throw shapeError(operation);
-    return value;
   };
+}
 
+const required = <T>(value: T | null, operation: string): T => {
+  if (value === null) throw shapeError(operation);
+  return value;
+};
+
+/** Sign-in by e-mail code: the code sent, the code checked. */
+function otpMethods(call: Upstream): Pick<IdentityProvider, 'sendOtp' | 'verifyOtp'> {
   return {
     async sendOtp(email) {
-      await call(authHost, 'send OTP', 'passwordless/init', isSuccess, {
+      await call('auth', 'send OTP', 'passwordless/init', isSuccess, {
         method: 'POST',
         json: { email: normaliseEmail(email) },
       });
@@ -305,7 +329,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     async verifyOtp(email, code) {
       const operation = 'verify OTP';
       const body = required(
-        await call(authHost, operation, 'passwordless/authenticate', isVerify, {
+        await call('auth', operation, 'passwordless/authenticate', isVerify, {
           method: 'POST',
           json: { email: normaliseEmail(email), code },
           // the provider answers a wrong or expired code with 422 (documented) or 401 (seen)
@@ -321,9 +345,16 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
       );
       return { user: toUser(body.user), isNewUser: body.is_new_user ?? false };
     },
+  };
+}
 
+/** Users: looked up by e-mail, their metadata (the linked wallet's id) written. */
+function userMethods(
+  call: Upstream,
+): Pick<IdentityProvider, 'getUserByEmail' | 'setCustomMetadata'> {
+  return {
     async getUserByEmail(email) {
-      const body = await call(apiHost, 'look up user', 'v1/users/email/address', isUser, {
+      const body = await call('api', 'look up user', 'v1/users/email/address', isUser, {
         method: 'POST',
         json: { address: normaliseEmail(email) },
         nullOn: [404],
@@ -334,7 +365,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     async setCustomMetadata(userId, metadata) {
       const operation = 'set user metadata';
       const body = await call(
-        apiHost,
+        'api',
         operation,
         `v1/users/${encodeURIComponent(userId)}/custom_metadata`,
         isUser,
@@ -345,10 +376,17 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
       );
       return toUser(required(body, operation));
     },
+  };
+}
 
+/** App-managed wallets: created, fetched, and a hash signed with one. */
+function walletMethods(
+  call: Upstream,
+): Pick<IdentityProvider, 'createWallet' | 'getWallet' | 'rawSign'> {
+  return {
     async createWallet() {
       const operation = 'create wallet';
-      const body = await call(apiHost, operation, 'v1/wallets', isWallet, {
+      const body = await call('api', operation, 'v1/wallets', isWallet, {
         method: 'POST',
         json: { chain_type: 'starknet' },
       });
@@ -358,7 +396,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     async getWallet(walletId) {
       const operation = 'get wallet';
       const body = await call(
-        apiHost,
+        'api',
         operation,
         `v1/wallets/${encodeURIComponent(walletId)}`,
         isWallet,
@@ -373,7 +411,7 @@ export function createIdentityProvider(opts: IdentityProviderOptions): IdentityP
     async rawSign(walletId, hash) {
       const operation = 'raw sign';
       const body = await call(
-        apiHost,
+        'api',
         operation,
         `v1/wallets/${encodeURIComponent(walletId)}/raw_sign`,
         isRawSign,

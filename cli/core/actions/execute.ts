@@ -176,80 +176,22 @@ export async function executePipeline(
   if (ticket.state !== 'ready') throw alreadyExecuted(ticket);
   ticket.state = 'executing';
   const ctx = planned.context;
-  const track: CallOptions = {
-    signal: call.signal,
-    onProgress: (event) => {
-      if (event.kind === 'submitting') ticket.state = 'submitting';
-      if (event.kind === 'submitted') {
-        ticket.state = 'submitted';
-        ticket.hash = event.hash;
-      }
-      call.onProgress?.(event);
-    },
-  };
+  const track = ticketTracking(ticket, call);
   // the budget's record of this spend, made right before signing (caps.ts, ../budget.ts)
   let reservation: BudgetReservation | undefined;
   try {
-    let current = planned;
     const acknowledged: AcknowledgmentId[] = [
       ...planned.acknowledged,
       ...(options.acknowledged ?? []),
       ...(options.highImpactConfirmed === true ? (['high-impact'] as const) : []),
     ];
-    const stale = staleSwaps(current.plan, clock(ctx));
-    const expiring = current.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
-    if (stale.length > 0 || expiring) {
-      const plan = stale.length > 0 ? await requote(current, stale, track) : current.plan;
-      const maxFee = current.gas.mode === 'default' ? current.gas.maxFee : undefined;
-      current = await finalize(
-        planned.request,
-        plan,
-        {
-          mode: current.mode,
-          slippageBps: current.slippageBps,
-          acknowledged,
-          askAtConfirmation: true,
-          maxFee,
-        },
-        ctx,
-        track,
-        ticket,
-      );
-    }
+    const current = await freshPlan(planned, acknowledged, track);
     const { plan, document } = current;
     // every acknowledgment this exact plan needs (a re-quote may have added one) was given
     requireAcknowledgments(document.acknowledgments, acknowledged);
     const chain = ctx.chain ?? (ctx.sandbox ? 'sandbox:unknown' : ctx.account.network);
     const fingerprint = planFingerprint(plan, chain);
-    // the checks before signing, in one round: still true? (what the terms depend on, read
-    // again: recheck.ts), the caps' valuation, and the retry guard's question to the chain
-    const [retry, limits, recheck] = await Promise.allSettled([
-      refuseUnsettledRetry(ctx, chain, fingerprint, track),
-      checkLimits(plan, options.limits, ctx.aggregator, track),
-      movedSinceReview(current, track),
-    ]);
-    // the retry guard's refusal first (the same plan may have been sent: re-reading what it
-    // changed says nothing of that), then the caps', then the re-read's own
-    if (retry.status === 'rejected') throw retry.reason;
-    if (limits.status === 'rejected') throw limits.reason;
-    if (recheck.status === 'rejected') throw recheck.reason;
-    const value = limits.value;
-    const moved = recheck.value;
-    if (moved.length > 0) {
-      // made again from the same request for the person to review; nothing is signed
-      const replanned = await planPipeline(
-        planned.request,
-        {
-          slippageBps: current.slippageBps,
-          acknowledged: planned.acknowledged,
-          askAtConfirmation: true,
-          maxFee: current.gas.mode === 'default' ? current.gas.maxFee : undefined,
-        },
-        ctx,
-        track,
-      );
-      throw new PlanChangedError(replanned, moved);
-    }
+    const value = await checkBeforeSigning(planned, current, chain, fingerprint, options, track);
     if (options.limits?.budget !== undefined) {
       // a budget counts the caps' value; a plan without one is never waved through (fail closed)
       if (value === undefined)
@@ -278,58 +220,7 @@ export async function executePipeline(
       expectedOutflows(plan),
     );
     ticket.state = 'done';
-    const received = receivedAmounts(plan, receipt);
-    const fee = receipt.feePaid;
-    const feeToken = fee === null ? undefined : findToken(ctx.account.network, fee.token);
-    await tracker.settled(receipt.transactionHash, {
-      status: 'succeeded',
-      amounts: [
-        ...historyAmounts(plan, receipt).filter((a) => a.direction === 'out'),
-        ...received.map((r) => ({
-          direction: 'in' as const,
-          symbol: r.symbol,
-          address: r.address,
-          amount: r.amount,
-          baseUnits: r.baseUnits,
-          basis: 'received' as const,
-        })),
-      ],
-      ...(fee === null || feeToken === undefined
-        ? {}
-        : {
-            fee: {
-              symbol: feeToken.symbol,
-              amount: formatAmount(fee.amount, feeToken.decimals),
-              baseUnits: fee.amount.toString(),
-            },
-          }),
-    });
-    return {
-      ...document,
-      transaction: {
-        hash: receipt.transactionHash,
-        status: 'SUCCEEDED',
-        blockNumber: receipt.blockNumber,
-        received,
-        balanceChanges: receipt.balanceChanges.map((c) => ({
-          symbol: c.symbol,
-          address: c.token,
-          decimals: c.decimals,
-          amount: formatAmount(c.amount, c.decimals),
-          baseUnits: c.amount.toString(),
-        })),
-        feePaid:
-          fee === null || feeToken === undefined
-            ? null
-            : {
-                symbol: feeToken.symbol,
-                amount: formatAmount(fee.amount, feeToken.decimals),
-                baseUnits: fee.amount.toString(),
-              },
-        deployedAccount: receipt.deployed,
-        ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
-      },
-    };
+    return await settled(current, receipt, tracker);
   } catch (error) {
     // nothing left the client: the plan may be tried again, and its spend is not counted
     if (ticket.state === 'executing') {
@@ -338,6 +229,158 @@ export async function executePipeline(
     }
     throw error;
   }
+}
+
+/** The call's progress, moving the ticket along: submitting, then submitted with its hash. */
+function ticketTracking(ticket: ExecutionTicket, call: CallOptions): CallOptions {
+  return {
+    signal: call.signal,
+    onProgress: (event) => {
+      if (event.kind === 'submitting') ticket.state = 'submitting';
+      if (event.kind === 'submitted') {
+        ticket.state = 'submitted';
+        ticket.hash = event.hash;
+      }
+      call.onProgress?.(event);
+    },
+  };
+}
+
+/**
+ * The plan as it will be signed: re-quoted when a quote went stale, and rebuilt (checked and
+ * simulated again) when it was or the paymaster's build nears its deadline.
+ */
+async function freshPlan(
+  planned: PlannedAction,
+  acknowledged: AcknowledgmentId[],
+  track: CallOptions,
+): Promise<PlannedAction> {
+  const ctx = planned.context;
+  const stale = staleSwaps(planned.plan, clock(ctx));
+  const expiring = planned.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
+  if (stale.length === 0 && !expiring) return planned;
+  const plan = stale.length > 0 ? await requote(planned, stale, track) : planned.plan;
+  const maxFee = planned.gas.mode === 'default' ? planned.gas.maxFee : undefined;
+  return finalize(
+    planned.request,
+    plan,
+    {
+      mode: planned.mode,
+      slippageBps: planned.slippageBps,
+      acknowledged,
+      askAtConfirmation: true,
+      maxFee,
+    },
+    ctx,
+    track,
+    planned.ticket,
+  );
+}
+
+/**
+ * The checks before signing, in one round: still true? (what the terms depend on, read again:
+ * recheck.ts), the caps' valuation, and the retry guard's question to the chain. The retry
+ * guard's refusal first (the same plan may have been sent: re-reading what it changed says
+ * nothing of that), then the caps', then the re-read's own; where something moved, the plan is
+ * made again from the same request for the person to review (PLAN_CHANGED), nothing signed.
+ * Returns the caps' value of the plan.
+ */
+async function checkBeforeSigning(
+  planned: PlannedAction,
+  current: PlannedAction,
+  chain: string,
+  fingerprint: string,
+  options: ExecuteOptions,
+  track: CallOptions,
+): Promise<Awaited<ReturnType<typeof checkLimits>>> {
+  const ctx = planned.context;
+  const [retry, limits, recheck] = await Promise.allSettled([
+    refuseUnsettledRetry(ctx, chain, fingerprint, track),
+    checkLimits(current.plan, options.limits, ctx.aggregator, track),
+    movedSinceReview(current, track),
+  ]);
+  if (retry.status === 'rejected') throw retry.reason;
+  if (limits.status === 'rejected') throw limits.reason;
+  if (recheck.status === 'rejected') throw recheck.reason;
+  const moved = recheck.value;
+  if (moved.length > 0) {
+    const replanned = await planPipeline(
+      planned.request,
+      {
+        slippageBps: current.slippageBps,
+        acknowledged: planned.acknowledged,
+        askAtConfirmation: true,
+        maxFee: current.gas.mode === 'default' ? current.gas.maxFee : undefined,
+      },
+      ctx,
+      track,
+    );
+    throw new PlanChangedError(replanned, moved);
+  }
+  return limits.value;
+}
+
+/** A fee paid, in its token's words; none when the receipt names no fee or an unknown token. */
+function feeWords(
+  current: PlannedAction,
+  receipt: ExecutionReceipt,
+): { symbol: string; amount: string; baseUnits: string } | undefined {
+  const fee = receipt.feePaid;
+  const feeToken = fee === null ? undefined : findToken(current.context.account.network, fee.token);
+  if (fee === null || feeToken === undefined) return undefined;
+  return {
+    symbol: feeToken.symbol,
+    amount: formatAmount(fee.amount, feeToken.decimals),
+    baseUnits: fee.amount.toString(),
+  };
+}
+
+/**
+ * The executed plan: its history entry settled from the receipt (what an "all" took, what
+ * arrived, the fee) and the result every face shows.
+ */
+async function settled(
+  current: PlannedAction,
+  receipt: ExecutionReceipt,
+  tracker: ReturnType<typeof trackTransaction>,
+): Promise<ExecutionResult> {
+  const { plan, document } = current;
+  const received = receivedAmounts(plan, receipt);
+  const fee = feeWords(current, receipt);
+  await tracker.settled(receipt.transactionHash, {
+    status: 'succeeded',
+    amounts: [
+      ...historyAmounts(plan, receipt).filter((a) => a.direction === 'out'),
+      ...received.map((r) => ({
+        direction: 'in' as const,
+        symbol: r.symbol,
+        address: r.address,
+        amount: r.amount,
+        baseUnits: r.baseUnits,
+        basis: 'received' as const,
+      })),
+    ],
+    ...(fee === undefined ? {} : { fee }),
+  });
+  return {
+    ...document,
+    transaction: {
+      hash: receipt.transactionHash,
+      status: 'SUCCEEDED',
+      blockNumber: receipt.blockNumber,
+      received,
+      balanceChanges: receipt.balanceChanges.map((c) => ({
+        symbol: c.symbol,
+        address: c.token,
+        decimals: c.decimals,
+        amount: formatAmount(c.amount, c.decimals),
+        baseUnits: c.amount.toString(),
+      })),
+      feePaid: fee === undefined ? null : { ...fee },
+      deployedAccount: receipt.deployed,
+      ...(tracker.warnings.length > 0 ? { historyWarning: tracker.warnings.join('; ') } : {}),
+    },
+  };
 }
 
 /** Per token arriving at the account (the plan's `in` effects): what the receipt's transfers brought, against the sum of confirmed minimums. */
