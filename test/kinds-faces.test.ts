@@ -2,8 +2,10 @@
  * Every action kind reaches every face, driven through the face itself (docs/architecture.md "A
  * kind is one declaration"): the headless program's `--help` offers its command with each
  * declared parameter, the running tool server lists its plan tool with the declared parameters
- * as arguments, the app's menu (or the screen named in `via`) offers it and its form kinds take
- * it, the history records it, and the docs' command tables list it.
+ * as arguments, the app's menu (or the screen named in `via`) offers it — a kind reached through
+ * the Staking or Lending form is chosen there, each required parameter typed in the field its
+ * declared label names, and planned by its declared names — the history records it, and the docs'
+ * command tables list it.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +18,10 @@ import { run } from '../cli/run.js';
 import { MENU } from '../cli/ui/screens/home.js';
 import { openHistory } from '../cli/core/history.js';
 import { ACTION_KIND_NAMES, ACTION_KINDS, type ActionKind } from '../cli/core/actions/kinds.js';
+import type { PlanRequest } from '../cli/ui/services.js';
+import { SESSION } from './helpers/fake-services.js';
+import { chooseAction, openFromHome, signedIn } from './helpers/screens.js';
+import { KEYS, renderWithProviders } from './helpers/tui.js';
 
 const root = resolve(import.meta.dirname, '..');
 const text = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -98,6 +104,56 @@ describe('every action kind reaches every face', () => {
     const labels = MENU.map((m) => m.label);
     expect(labels).toContain(info.menu ?? info.via);
   });
+
+  // a kind reached through a screen's form: its action is offered there, every required
+  // parameter has a field under its declared label, and what is typed reaches the kind's request
+  // under the declared names
+  const formKinds = ACTION_KIND_NAMES.filter((k) => {
+    const via = ACTION_KINDS[k].via;
+    return via === 'Lending' || via === 'Staking';
+  });
+  it.each(formKinds)(
+    '%s: its screen offers it; each required parameter is a field, planned by name',
+    async (kind) => {
+      const info = ACTION_KINDS[kind];
+      let asked: PlanRequest | undefined;
+      const base = signedIn();
+      const services = signedIn({
+        plan: (request) => {
+          asked = request;
+          return base.plan(request, SESSION, { signal: new AbortController().signal });
+        },
+      });
+      const ui = renderWithProviders(services, { rows: 40, columns: 100 });
+      try {
+        await openFromHome(ui, info.via ?? '');
+        await chooseAction(ui, info.label);
+        const params = Object.entries(info.params);
+        const typed: Record<string, string> = {};
+        // the focused field ("› Label"), read from the screen, typed with a value of its type
+        for (let i = 0; i < params.length; i++) {
+          const focused = /› ([A-Z][a-z]+)/.exec(ui.frame())?.[1];
+          const entry = params.find(([, p]) => p.label === focused);
+          if (entry === undefined || entry[0] in typed) break;
+          const [name, p] = entry;
+          typed[name] =
+            p.type === 'validator' ? 'Alpha' : p.type === 'token' ? `T${i}` : `${i + 1}`;
+          await ui.type(typed[name]);
+          // a form of one field stays as it is
+          await ui.press(KEYS.tab, { change: false });
+        }
+        for (const [name, p] of params)
+          if (p.required) expect(Object.keys(typed), `${kind}: ${name}`).toContain(name);
+        await ui.press(KEYS.enter);
+        await ui.waitForFrame((f) => f.includes(info.review));
+        expect(asked?.kind).toBe(kind);
+        expect(asked?.params).toEqual(typed);
+        expect(info.request(typed as never).kind).toBe(kind);
+      } finally {
+        ui.unmount();
+      }
+    },
+  );
 
   it.each(ACTION_KIND_NAMES)('%s: the history records it under its kind', async (kind) => {
     const home = tempHome();

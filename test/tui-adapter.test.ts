@@ -163,7 +163,7 @@ describe('the TUI services port over a real sandbox', () => {
       kind: 'supply',
       swaps: [],
       sends: [],
-      lending: { token: 'USDC', amount: '10' },
+      params: { amount: '10', token: 'USDC' },
     });
     expect(supply.acknowledgments).toEqual([]);
     // the core's lines: the supply, what leaves in all, the gas; no terms
@@ -175,7 +175,7 @@ describe('the TUI services port over a real sandbox', () => {
       kind: 'borrow',
       swaps: [],
       sends: [],
-      lending: { token: 'USDC', amount: '500', collateral: 'ETH', collateralAmount: '0.5' },
+      params: { debt: 'USDC', amount: '500', collateral: 'ETH', collateralAmount: '0.5' },
     });
     expect(borrow.headline).toMatch(/health factor — → [0-9.]+/);
     // what the person consents to, in the core's words: what leaves, arrives, is owed after

@@ -3,7 +3,7 @@
  * TOKEN" … --stake "AMOUNT TOKEN>VALIDATOR" … [--yes]`: one multicall.
  */
 import type { CommandRun } from '../headless/context.js';
-import { parseArrowItem } from '../headless/pairs.js';
+import { LIST_ITEMS } from '../headless/pairs.js';
 import { parseSigningArgs, runSigning, SIGNING_OPTIONS_HELP } from '../headless/swap-command.js';
 import { usageError } from '../../shared/errors.js';
 
@@ -36,39 +36,14 @@ export const run: CommandRun = async (ctx) => {
     throw usageError(
       `batch takes each item as one quoted flag value (--supply "100 USDC", --swap "1 ETH>USDC"), not as arguments (got "${String(positionals[0]).slice(0, 40)}")`,
     );
-  const swaps = ((values.swap as string[] | undefined) ?? []).map((item) => {
-    const { amount, left, right } = parseArrowItem(
-      item,
-      '--swap',
-      'AMOUNT FROM>TO (e.g. "1 ETH>USDC")',
+  const each = <T extends keyof typeof LIST_ITEMS>(flag: string, type: T) =>
+    ((values[flag] as string[] | undefined) ?? []).map(
+      (item) => LIST_ITEMS[type](item, `--${flag}`) as ReturnType<(typeof LIST_ITEMS)[T]>,
     );
-    return { amount, from: left, to: right };
-  });
-  const sends = ((values.send as string[] | undefined) ?? []).map((item) => {
-    const { amount, left, right } = parseArrowItem(
-      item,
-      '--send',
-      'AMOUNT TOKEN>ADDRESS (e.g. "5 USDC>0x…")',
-    );
-    return { amount, token: left, to: right };
-  });
-  const supplies = ((values.supply as string[] | undefined) ?? []).map((item) => {
-    const match = /^(\S+)\s+(\S+)$/.exec(item.trim());
-    if (match === null)
-      throw usageError(
-        `--supply item "${item.trim().slice(0, 80)}" is not "AMOUNT TOKEN" (e.g. "100 USDC")`,
-      );
-    return { amount: match[1] ?? '', token: match[2] ?? '' };
-  });
-  const stakes = ((values.stake as string[] | undefined) ?? []).map((item) => {
-    // the validator may be a preset name with spaces ("Sandbox Alpha")
-    const match = /^(\S+)\s+(\S+?)\s*>\s*(\S.*)$/.exec(item.trim());
-    if (match === null)
-      throw usageError(
-        `--stake item "${item.trim().slice(0, 80)}" is not "AMOUNT TOKEN>VALIDATOR" (e.g. "100 STRK>Sandbox Alpha")`,
-      );
-    return { amount: match[1] ?? '', token: match[2] ?? '', validator: (match[3] ?? '').trim() };
-  });
+  const swaps = each('swap', 'pairs');
+  const sends = each('send', 'transfers');
+  const supplies = each('supply', 'supplies');
+  const stakes = each('stake', 'stakes');
   if (swaps.length + sends.length + supplies.length + stakes.length === 0)
     throw usageError('a batch needs at least one --swap, --send, --supply or --stake');
   return runSigning(ctx, options, {

@@ -10,7 +10,7 @@
 import type { CommandContext, CommandResult } from './context.js';
 import type { ArgToken } from './args.js';
 import { collateralOf } from './lending-command.js';
-import { parseArrowItem, parsePairList } from './pairs.js';
+import { LIST_ITEMS, parsePairList } from './pairs.js';
 import {
   parseSigningArgs,
   runSigning,
@@ -105,31 +105,10 @@ const READ: { readonly [T in ParamType]: (raw: Raw, p: Param) => ParamValues[T] 
       ? undefined
       : 'list' in p.headless && p.headless.list === 'commas'
         ? parsePairList(String(raw), flagOf(p))
-        : items(raw, p).map((item) => {
-            const { amount, left, right } = parseArrowItem(item, flagOf(p), 'AMOUNT FROM>TO');
-            return { amount, from: left, to: right };
-          }),
-  transfers: (raw, p) =>
-    items(raw, p).map((item) => {
-      const { amount, left, right } = parseArrowItem(item, flagOf(p), 'AMOUNT TOKEN>ADDRESS');
-      return { amount, token: left, to: right };
-    }),
-  supplies: (raw, p) =>
-    items(raw, p).map((item) => {
-      const match = /^(\S+)\s+(\S+)$/.exec(item.trim());
-      if (match === null)
-        throw usageError(`${flagOf(p)} item "${item.trim().slice(0, 80)}" is not "AMOUNT TOKEN"`);
-      return { amount: match[1] ?? '', token: match[2] ?? '' };
-    }),
-  stakes: (raw, p) =>
-    items(raw, p).map((item) => {
-      const match = /^(\S+)\s+(\S+?)\s*>\s*(\S.*)$/.exec(item.trim());
-      if (match === null)
-        throw usageError(
-          `${flagOf(p)} item "${item.trim().slice(0, 80)}" is not "AMOUNT TOKEN>VALIDATOR"`,
-        );
-      return { amount: match[1] ?? '', token: match[2] ?? '', validator: (match[3] ?? '').trim() };
-    }),
+        : items(raw, p).map((item) => LIST_ITEMS.pairs(item, flagOf(p))),
+  transfers: (raw, p) => items(raw, p).map((item) => LIST_ITEMS.transfers(item, flagOf(p))),
+  supplies: (raw, p) => items(raw, p).map((item) => LIST_ITEMS.supplies(item, flagOf(p))),
+  stakes: (raw, p) => items(raw, p).map((item) => LIST_ITEMS.stakes(item, flagOf(p))),
   allocation: (raw) => (typeof raw === 'string' ? raw : undefined),
   percent: (raw) => (typeof raw === 'string' ? raw : undefined),
   usd: (raw) => (typeof raw === 'string' ? raw : undefined),

@@ -23,34 +23,24 @@ import { registerSession } from './services/session.js';
 import { registerSettings } from './services/settings.js';
 
 /**
- * Where the screens' request holds each parameter type (the app's forms: a swap row, a send row,
- * the staking and lending forms, the rebalance settings); a parameter type the app does not
- * place fails typecheck here.
+ * Where the rows' screens' request holds each parameter type (a swap row, a send row, the
+ * rebalance settings); a parameter type the app does not place fails typecheck here. The Staking
+ * and Lending forms give the declared parameters by name instead (PlanRequest `params`).
  */
 const PLACE: {
   readonly [T in ParamType]: (request: PlanRequest, name: string) => ParamValues[T] | undefined;
 } = {
-  amount: (r, name) =>
-    name === 'collateralAmount'
-      ? r.lending?.collateralAmount
-      : (r.lending?.amount ?? r.staking?.amount ?? r.sends[0]?.amount ?? r.swaps[0]?.amount ?? ''),
-  'amount-or-all': (r) => r.lending?.amount ?? '',
-  // a lending form's token is the position's debt token; its collateral is the collateral's
+  amount: (r) => r.sends[0]?.amount ?? r.swaps[0]?.amount ?? '',
+  'amount-or-all': () => undefined,
   token: (r, name) =>
     name === 'from'
       ? (r.swaps[0]?.from ?? '')
       : name === 'to'
         ? (r.swaps[0]?.to ?? '')
-        : name === 'collateral'
-          ? (r.lending?.collateral ?? '')
-          : name === 'debt'
-            ? (r.lending?.token ?? '')
-            : (r.lending?.token ??
-              r.sends[0]?.token ??
-              (name === 'token' && r.staking ? undefined : '')),
+        : (r.sends[0]?.token ?? ''),
   address: (r) => r.sends[0]?.to ?? '',
-  validator: (r) => r.staking?.validator ?? '',
-  pool: (r) => r.lending?.pool,
+  validator: () => undefined,
+  pool: () => undefined,
   pairs: (r) => r.swaps,
   transfers: (r) => r.sends,
   supplies: (r) => r.supplies,
@@ -61,11 +51,21 @@ const PLACE: {
   switch: (r) => r.rebalance?.sellUnlisted,
 };
 
-/** The screens' request as the core's typed action request, through the kind's declaration. */
+/**
+ * The screens' request as the core's typed action request, through the kind's declaration: a
+ * form's values by parameter name (a required one not given is empty: the core refuses it), or
+ * placed from the rows.
+ */
 function actionRequest(request: PlanRequest): ActionRequest {
   const info = ACTION_KINDS[request.kind];
+  const { params } = request;
   const values = Object.fromEntries(
-    Object.entries(info.params).map(([name, p]) => [name, PLACE[p.type](request, name)]),
+    Object.entries(info.params).map(([name, p]) => [
+      name,
+      params === undefined
+        ? PLACE[p.type](request, name)
+        : (params[name] ?? (p.required ? '' : undefined)),
+    ]),
   );
   return info.request(values as never);
 }

@@ -95,16 +95,12 @@ export interface PlanRequest {
   slippageBps: number;
   /** a rebalance: the targets and its settings (the core picks the legs) */
   rebalance?: RebalanceSpec;
-  /** a staking action: the validator (name or staker address) and, to stake or exit, the amount */
-  staking?: { validator: string; amount?: string };
-  /** a lending action: the token (the debt token for a position), the amount ("all" to withdraw or repay everything; adding or withdrawing collateral: the collateral's), the collateral */
-  lending?: {
-    token: string;
-    amount?: string;
-    collateral?: string;
-    collateralAmount?: string;
-    pool?: string;
-  };
+  /**
+   * a form's values under the kind's declared parameter names (the Staking and Lending forms,
+   * screens/kind-form.ts): the kind's one `request` (cli/core/actions/kinds.ts) takes them as
+   * they are; an optional parameter not given takes its default
+   */
+  params?: Readonly<Record<string, string>>;
 }
 
 declare const planHandle: unique symbol;

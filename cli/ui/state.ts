@@ -4,36 +4,20 @@
  */
 import type { Environment, Receipt, Session, PlanView } from './services.js';
 import type { KindsVia } from '../core/actions/kinds.js';
+import type { KindForm } from './screens/kind-form.js';
 import type { RowsForm } from './screens/rows-state.js';
 import type { SendForm } from './screens/form-fields.js';
 import type { TradeForm } from './screens/trade-state.js';
 
-/** The staking screen's form, restored when Esc or `n` comes back from the review. */
-export interface StakingForm {
-  /** the kinds the table reaches through the Staking screen */
-  kind: KindsVia<'Staking'>;
-  validator: string;
-  amount: string;
-  focus: 'validator' | 'amount';
-}
+/**
+ * The staking screen's form, restored when Esc or `n` comes back from the review: the kinds the
+ * table reaches through the Staking screen, their fields their declared parameters
+ * (screens/kind-form.ts)
+ */
+export type StakingForm = KindForm<KindsVia<'Staking'>>;
 
-/** The lending screen's form, restored when Esc or `n` comes back from the review. */
-export interface LendingForm {
-  /** the kinds the table reaches through the Lending screen */
-  kind: KindsVia<'Lending'>;
-  /** what is supplied or withdrawn; for a position, the debt token */
-  token: string;
-  /**
-   * the token's amount ("all" to withdraw or repay everything); adding or withdrawing
-   * collateral: the collateral's; a close takes none
-   */
-  amount: string;
-  /** a position's collateral token */
-  collateral: string;
-  /** a borrow: how much collateral to deposit with it (empty: none more) */
-  collateralAmount: string;
-  focus: 'token' | 'amount' | 'collateral' | 'collateralAmount';
-}
+/** The lending screen's form, restored when Esc or `n` comes back from the review (as Staking's). */
+export type LendingForm = KindForm<KindsVia<'Lending'>>;
 
 export type Screen =
   | { name: 'connecting' }

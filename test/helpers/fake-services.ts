@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
 import { findToken, listTokens } from '../../shared/tokens.js';
 import { checkRecipient } from '../../cli/core/actions/rules.js';
+import { ACTION_KINDS } from '../../cli/core/actions/kinds.js';
 import { lendingPool } from '../../cli/core/lending-pool.js';
 import {
   impactLevel,
@@ -251,9 +252,14 @@ type FakeServices = TuiServices & {
   settingsView: SettingsView;
 };
 
-/** A lending request in the call log: "USDC 100 against ETH 1" (only what was asked). */
-const lendingWords = (l: NonNullable<PlanRequest['lending']>): string =>
-  `${l.token}${l.amount === undefined ? '' : ` ${l.amount}`}${l.collateral === undefined ? '' : ` against ${l.collateral}${l.collateralAmount === undefined ? '' : ` ${l.collateralAmount}`}`}`;
+/**
+ * A lending request in the call log: "USDC 100 against ETH 1" (only what was asked: the token
+ * supplied or the position's debt, the amount, the collateral and its deposit); '' for another.
+ */
+const lendingWords = ({ kind, params: p }: PlanRequest): string =>
+  p === undefined || ACTION_KINDS[kind].via !== 'Lending'
+    ? ''
+    : `${p.token ?? p.debt ?? ''}${p.amount === undefined ? '' : ` ${p.amount}`}${p.collateral === undefined ? '' : ` against ${p.collateral}${p.collateralAmount === undefined ? '' : ` ${p.collateralAmount}`}`}`;
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
@@ -382,7 +388,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         throw options.rebalanceError;
       }
       fake.calls.push(
-        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${(request.stakes ?? []).map((p) => `; stake ${p.amount} ${p.token}>${p.validator}`).join('')}${(request.supplies ?? []).map((p) => `; supply ${p.amount} ${p.token}`).join('')}${request.lending ? lendingWords(request.lending) : ''}`,
+        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${(request.stakes ?? []).map((p) => `; stake ${p.amount} ${p.token}>${p.validator}`).join('')}${(request.supplies ?? []).map((p) => `; supply ${p.amount} ${p.token}`).join('')}${lendingWords(request)}`,
       );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
@@ -392,14 +398,15 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       );
       return {
         request,
-        headline: request.lending
-          ? `${request.kind} ${lendingWords(request.lending)}`
-          : quotes
-              .map(
-                (q) =>
-                  `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
-              )
-              .join('; '),
+        headline:
+          lendingWords(request) !== ''
+            ? `${request.kind} ${lendingWords(request)}`
+            : quotes
+                .map(
+                  (q) =>
+                    `${q.amountIn.amount} ${q.from.symbol} → at least ${q.minimumReceived.amount} ${q.to.symbol}`,
+                )
+                .join('; '),
         lines: fakeLines(quotes, request, options.gas ?? { mode: 'sponsored' }),
         quotes,
         slippageBps: request.slippageBps,

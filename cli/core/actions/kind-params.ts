@@ -65,6 +65,15 @@ export interface Param<T extends ParamType = ParamType> {
   label: string;
   /** one line on what it is (the tool server's argument description, the headless help) */
   help: string;
+  /**
+   * an amount: the parameter naming the token it is in (a `token` parameter of the same kind;
+   * cli/core/actions/kinds.test.ts holds it). A form labels the amount with that token, and
+   * clears the amount when the token changes (docs/decisions.md "An app form's amount and its
+   * token")
+   */
+  in?: string;
+  /** the app's words in the empty field (absent: the app's words for the parameter's type) */
+  hint?: string;
   headless: HeadlessSpelling;
   /** a list: at least, at most this many items */
   items?: { min: number; max: number };

@@ -12,13 +12,16 @@ import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { chooseAction, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
+import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
+import type { LendingForm } from '../state.js';
+import { labelOf, withField } from './kind-form.js';
 import {
-  AMOUNT_IN,
-  labelOf,
+  amountsIn,
+  fieldsFor,
+  LENDING_FORM,
   lendingRequest,
   positionLines,
   REFRESH_MS,
-  withField,
   withKind,
 } from './lending.js';
 import { ackWord } from './review.js';
@@ -530,48 +533,73 @@ describe('lending screen', () => {
 });
 
 describe('lending logic', () => {
-  it('builds the plan request from the fields the action takes', () => {
-    const form = {
-      kind: 'repay' as const,
+  /** A Lending form as typed: the debt (or the token supplied) is typed in the Token field. */
+  const typed = (
+    kind: LendingForm['kind'],
+    values: Record<string, string>,
+    focus = 'token',
+  ): LendingForm => ({ kind, values, focus });
+
+  it('builds the plan request from the fields the action takes, under the declared names', () => {
+    const form = typed('repay', {
       token: ' USDC ',
       amount: 'all',
       collateral: 'ETH',
       collateralAmount: '5',
-      focus: 'token' as const,
-    };
-    expect(lendingRequest(form, 100).lending).toEqual({
-      token: 'USDC',
+    });
+    expect(lendingRequest(form, 100).params).toEqual({
+      debt: 'USDC',
       amount: 'all',
       collateral: 'ETH',
     });
     // collateral alone: the amount is the collateral's, the token the position's debt
     expect(lendingRequest({ ...form, kind: 'withdraw-collateral' }, 100)).toMatchObject({
       kind: 'withdraw-collateral',
-      lending: { token: 'USDC', amount: 'all', collateral: 'ETH' },
+      params: { debt: 'USDC', amount: 'all', collateral: 'ETH' },
     });
-    expect(lendingRequest({ ...form, kind: 'add-collateral', amount: '0.5' }, 100).lending).toEqual(
-      { token: 'USDC', amount: '0.5', collateral: 'ETH' },
-    );
-    expect(lendingRequest({ ...form, kind: 'close-position' }, 100).lending).toEqual({
-      token: 'USDC',
+    expect(
+      lendingRequest(
+        { ...form, kind: 'add-collateral', values: { ...form.values, amount: '0.5' } },
+        100,
+      ).params,
+    ).toEqual({ debt: 'USDC', amount: '0.5', collateral: 'ETH' });
+    expect(lendingRequest({ ...form, kind: 'close-position' }, 100).params).toEqual({
+      debt: 'USDC',
       collateral: 'ETH',
     });
-    expect(lendingRequest({ ...form, kind: 'borrow', collateralAmount: '' }, 100).lending).toEqual({
-      token: 'USDC',
+    expect(
+      lendingRequest(
+        { ...form, kind: 'borrow', values: { ...form.values, collateralAmount: '' } },
+        100,
+      ).params,
+    ).toEqual({ debt: 'USDC', amount: 'all', collateral: 'ETH' });
+    expect(lendingRequest({ ...form, kind: 'supply' }, 100).params).toEqual({
       amount: 'all',
-      collateral: 'ETH',
+      token: 'USDC',
     });
   });
 
+  it('each action’s fields are its declared parameters, the token an amount is in before it', () => {
+    const fields = (kind: LendingForm['kind']) => fieldsFor(kind).map((f) => f.slot);
+    expect(fields('supply')).toEqual(['token', 'amount']);
+    expect(fields('withdraw')).toEqual(['token', 'amount']);
+    expect(fields('borrow')).toEqual(['token', 'amount', 'collateral', 'collateralAmount']);
+    expect(fields('repay')).toEqual(['token', 'amount', 'collateral']);
+    expect(fields('add-collateral')).toEqual(['collateral', 'amount', 'token']);
+    expect(fields('withdraw-collateral')).toEqual(['collateral', 'amount', 'token']);
+    expect(fields('close-position')).toEqual(['collateral', 'token']);
+    // every lending kind of the table, each with a field for every required parameter
+    for (const kind of kindsVia('Lending'))
+      for (const [name, p] of Object.entries(ACTION_KINDS[kind].params))
+        if (p.required) expect(fieldsFor(kind).map((f) => f.name)).toContain(name);
+  });
+
   it('another action keeps the amount only when it is the action’s inverse; the deposit never', () => {
-    const form = {
-      kind: 'borrow' as const,
-      token: 'USDC',
-      amount: '0.5',
-      collateral: 'ETH',
-      collateralAmount: '1',
-      focus: 'collateralAmount' as const,
-    };
+    const form = typed(
+      'borrow',
+      { token: 'USDC', amount: '0.5', collateral: 'ETH', collateralAmount: '1' },
+      'collateralAmount',
+    );
     const inverse = new Set([
       'supply withdraw',
       'withdraw supply',
@@ -580,23 +608,25 @@ describe('lending logic', () => {
       'add-collateral withdraw-collateral',
       'withdraw-collateral add-collateral',
     ]);
-    const kinds = Object.keys(AMOUNT_IN) as Array<keyof typeof AMOUNT_IN>;
+    const kinds = kindsVia('Lending');
     for (const from of kinds)
       for (const to of kinds) {
         if (from === to) continue;
         const next = withKind({ ...form, kind: from }, to);
-        expect(next.amount, `${from} → ${to}`).toBe(inverse.has(`${from} ${to}`) ? '0.5' : '');
-        expect(next.collateralAmount, `${from} → ${to}`).toBe('');
+        expect(next.values.amount, `${from} → ${to}`).toBe(
+          inverse.has(`${from} ${to}`) ? '0.5' : '',
+        );
+        expect(next.values.collateralAmount, `${from} → ${to}`).toBe('');
         expect(next.kind).toBe(to);
-        // a kept amount is always in the same field's token
-        if (next.amount !== '') expect(AMOUNT_IN[to]).toBe(AMOUNT_IN[from]);
+        // a kept amount is always in the same token
+        if (next.values.amount !== '') expect(amountsIn(to).amount).toBe(amountsIn(from).amount);
       }
     expect(withKind(form, 'withdraw-collateral')).toMatchObject({
-      amount: '',
+      values: { amount: '' },
       focus: 'collateral',
     });
     // the other fields stay as typed
-    expect(withKind(form, 'repay')).toMatchObject({
+    expect(withKind(form, 'repay').values).toMatchObject({
       token: 'USDC',
       amount: '0.5',
       collateral: 'ETH',
@@ -604,59 +634,70 @@ describe('lending logic', () => {
   });
 
   it('an edit of the field naming a token clears what is typed in that token', () => {
-    const form = {
-      kind: 'borrow' as const,
+    const form = typed('borrow', {
       token: 'USDC',
       amount: '0.5',
       collateral: 'ETH',
       collateralAmount: '1',
-      focus: 'token' as const,
-    };
+    });
+    const edit = (f: LendingForm, slot: string, value: string) =>
+      withField(f, LENDING_FORM, slot, value);
     // the debt token: the borrowed amount goes, the deposit (the collateral's) stays
-    expect(withField(form, 'token', 'USD')).toMatchObject({
+    expect(edit(form, 'token', 'USD').values).toMatchObject({
       token: 'USD',
       amount: '',
       collateralAmount: '1',
     });
     // the collateral: the deposit goes, the borrowed amount stays
-    expect(withField(form, 'collateral', 'ETHX')).toMatchObject({
+    expect(edit(form, 'collateral', 'ETHX').values).toMatchObject({
       amount: '0.5',
       collateralAmount: '',
     });
     // any change counts, even one a trim would not see
-    expect(withField(form, 'token', 'USDC ').amount).toBe('');
+    expect(edit(form, 'token', 'USDC ').values.amount).toBe('');
     // the collateral actions: the amount is the collateral's, the debt token does not move it
     const add = { ...form, kind: 'add-collateral' as const };
-    expect(withField(add, 'token', 'STRK').amount).toBe('0.5');
-    expect(withField(add, 'collateral', 'STRK').amount).toBe('');
+    expect(edit(add, 'token', 'STRK').values.amount).toBe('0.5');
+    expect(edit(add, 'collateral', 'STRK').values.amount).toBe('');
     // the amount itself, or no change at all, clears nothing
-    expect(withField(form, 'amount', '0.75')).toMatchObject({
+    expect(edit(form, 'amount', '0.75').values).toMatchObject({
       amount: '0.75',
       collateralAmount: '1',
     });
-    expect(withField(form, 'token', 'USDC')).toBe(form);
+    expect(edit(form, 'token', 'USDC')).toBe(form);
     // typing a token after its amount is a change too
-    expect(withField({ ...form, token: '' }, 'token', 'U').amount).toBe('');
-    expect(withField({ ...form, collateral: '' }, 'collateral', 'E').collateralAmount).toBe('');
+    expect(
+      edit({ ...form, values: { ...form.values, token: '' } }, 'token', 'U').values.amount,
+    ).toBe('');
+    expect(
+      edit({ ...form, values: { ...form.values, collateral: '' } }, 'collateral', 'E').values
+        .collateralAmount,
+    ).toBe('');
   });
 
   it('labels the amount and the deposit with their token; a position’s token is its debt', () => {
-    const form = {
-      kind: 'add-collateral' as const,
-      token: 'USDC',
-      amount: '0.5',
-      collateral: ' eth ',
-      collateralAmount: '',
-      focus: 'amount' as const,
+    const form = typed(
+      'add-collateral',
+      { token: 'USDC', amount: '0.5', collateral: ' eth ', collateralAmount: '' },
+      'amount',
+    );
+    const label = (f: LendingForm, slot: string): string => {
+      const field = fieldsFor(f.kind).find((x) => x.slot === slot);
+      if (field === undefined) throw new Error(`${f.kind} has no ${slot}`);
+      return labelOf(f, LENDING_FORM, field);
     };
-    expect(labelOf(form, 'amount')).toBe('Amount (eth)');
-    expect(labelOf(form, 'token')).toBe('Debt');
-    expect(labelOf({ ...form, kind: 'supply' }, 'token')).toBe('Token');
-    expect(labelOf({ ...form, kind: 'repay' }, 'amount')).toBe('Amount (USDC)');
-    expect(labelOf({ ...form, kind: 'repay', token: '' }, 'amount')).toBe('Amount');
-    expect(labelOf({ ...form, kind: 'borrow' }, 'collateralAmount')).toBe('Deposit (eth)');
+    expect(label(form, 'amount')).toBe('Amount (eth)');
+    expect(label(form, 'token')).toBe('Debt');
+    expect(label({ ...form, kind: 'supply' }, 'token')).toBe('Token');
+    expect(label({ ...form, kind: 'repay' }, 'amount')).toBe('Amount (USDC)');
+    expect(label({ ...form, kind: 'repay', values: { ...form.values, token: '' } }, 'amount')).toBe(
+      'Amount',
+    );
+    expect(label({ ...form, kind: 'borrow' }, 'collateralAmount')).toBe('Deposit (eth)');
     const address = `0x${'4'.repeat(63)}7`;
-    expect(labelOf({ ...form, collateral: address }, 'amount')).toBe('Amount (0x4444…4447)');
+    expect(label({ ...form, values: { ...form.values, collateral: address } }, 'amount')).toBe(
+      'Amount (0x4444…4447)',
+    );
   });
 
   it('reads a health factor exactly against the margin; an unreadable one is the worst case', () => {

@@ -5,8 +5,8 @@
  * again every REFRESH_MS while the screen is open and at once with Ctrl+R, so a falling price
  * shows without leaving the screen (docs/decisions.md "The Lending screen reads its positions
  * again") — and one
- * form for the seven lending actions — supply, withdraw, borrow, add or withdraw collateral, repay,
- * close (↑/↓ chooses). Enter plans it through the core (checked, built, simulated; nothing signed)
+ * form for the lending actions the kinds table routes here (↑/↓ chooses), its fields the chosen
+ * kind's declared parameters (kind-form.ts). Enter plans it through the core (checked, built, simulated; nothing signed)
  * and opens the one review every plan has: its headline carries the health factor before → after,
  * and it asks the typed word for the `low-health` acknowledgment when the core lists it
  * (docs/app.md "Lending").
@@ -24,116 +24,90 @@ import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import type { PlanRequest } from '../services.js';
 import type { LendingForm } from '../state.js';
-import { shortAddress } from '../format.js';
 import { FieldLabel, LABEL_WIDTH, ReadStatus, Title, wrappedLines } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
+import {
+  type Field,
+  type FormSpec,
+  type RendersAll,
+  fieldsOf,
+  formParams,
+  hintOf,
+  labelOf,
+  missingField,
+  newForm,
+  nextFocus,
+  valueOf,
+  withField,
+} from './kind-form.js';
 import { TextField } from '../widgets/text-field.js';
 
 type Kind = LendingForm['kind'];
-type Field = LendingForm['focus'];
 
 /** The actions this screen offers: the kinds table's, in its order (kinds.ts kindsVia). */
 const KINDS = kindsVia('Lending');
 
-/** The fields each action takes, in Tab order (a close: the position's two tokens only). */
-export const FIELDS: Readonly<Record<Kind, readonly Field[]>> = {
-  supply: ['token', 'amount'],
-  withdraw: ['token', 'amount'],
-  borrow: ['token', 'amount', 'collateral', 'collateralAmount'],
-  repay: ['token', 'amount', 'collateral'],
-  'close-position': ['token', 'collateral'],
-  // the amount is the collateral's; the token names the position's debt
-  'add-collateral': ['collateral', 'amount', 'token'],
-  'withdraw-collateral': ['collateral', 'amount', 'token'],
-};
-
 /**
- * The field naming the token an action's amount is in: the collateral for the collateral actions,
- * the Token field otherwise; a close has no amount. The borrow's deposit is always the
- * collateral's.
+ * The form takes each lending kind's declared parameters (kind-form.ts): tokens and amounts; a
+ * pool is not asked (the network's main one). A position's debt is typed where a supply's token
+ * is: what was typed stays when the person changes action.
  */
-export const AMOUNT_IN: Readonly<Record<Kind, 'token' | 'collateral' | undefined>> = {
-  supply: 'token',
-  withdraw: 'token',
-  borrow: 'token',
-  repay: 'token',
-  'add-collateral': 'collateral',
-  'withdraw-collateral': 'collateral',
-  'close-position': undefined,
+export const LENDING_FORM: FormSpec = {
+  types: ['token', 'amount', 'amount-or-all'],
+  slots: { debt: 'token' },
 };
 
+/** A lending kind whose required parameters this form cannot render fails typecheck here. */
+const rendersAll: RendersAll<'Lending', 'token' | 'amount' | 'amount-or-all'> = true;
+void rendersAll;
+
+/** The fields an action takes, in Tab order (a close: the position's two tokens only). */
+export const fieldsFor = (kind: Kind): Field[] => fieldsOf(kind, LENDING_FORM);
+
 /**
- * Which side of the wallet's Vesu account an action's amount moves: an action and its inverse share
- * one (supply ↔ withdraw, borrow ↔ repay, add ↔ withdraw collateral); a close has no amount.
+ * The declared token each of an action's amounts is in, by the amount's name: an action and its
+ * inverse share them (supply ↔ withdraw, borrow ↔ repay, add ↔ withdraw collateral); a close
+ * has none.
  */
-const SIDE: Readonly<Record<Kind, 'supply' | 'debt' | 'collateral' | undefined>> = {
-  supply: 'supply',
-  withdraw: 'supply',
-  borrow: 'debt',
-  repay: 'debt',
-  'add-collateral': 'collateral',
-  'withdraw-collateral': 'collateral',
-  'close-position': undefined,
-};
+export const amountsIn = (kind: Kind): Record<string, string | undefined> =>
+  Object.fromEntries(
+    fieldsFor(kind)
+      .filter((f) => f.param.type === 'amount' || f.param.type === 'amount-or-all')
+      .map((f) => [f.name, f.param.in]),
+  );
 
 /**
- * The form for another action: the amount stays only for the action's inverse (supply ↔ withdraw,
- * borrow ↔ repay, add ↔ withdraw collateral: the same field's token and the same side), else it is
- * cleared — a typed 0.5 USDC must never become 0.5 ETH, nor a supply's 100 a borrow's. Passing
- * through a close (no amount) clears it too. The borrow's deposit is cleared by any change of
- * action: only a borrow has one. The cursor goes to the new action's first field
- * (docs/decisions.md "An app form's amount and its token").
+ * The form for another action: an amount stays only where the new action has the same amount in
+ * the same declared token (an action's inverse: supply ↔ withdraw, borrow ↔ repay, add ↔ withdraw
+ * collateral), else it is cleared — a typed 0.5 USDC must never become 0.5 ETH, nor a supply's 100
+ * a borrow's. Passing through a close (no amount) clears it too, and the borrow's deposit goes
+ * with any change of action: only a borrow has one. The cursor goes to the new action's first
+ * field (docs/decisions.md "An app form's amount and its token").
  */
 export function withKind(form: LendingForm, kind: Kind): LendingForm {
-  const from = SIDE[form.kind];
-  const same = from !== undefined && from === SIDE[kind];
+  const before = amountsIn(form.kind);
+  const after = amountsIn(kind);
+  const kept = (name: string): boolean =>
+    kind === form.kind || (name in before && name in after && before[name] === after[name]);
+  const cleared = KINDS.flatMap((k) => Object.keys(amountsIn(k)))
+    .filter((name) => !kept(name))
+    .map((name) => [LENDING_FORM.slots?.[name] ?? name, '']);
   return {
     ...form,
     kind,
-    focus: FIELDS[kind][0] ?? 'token',
-    ...(same ? {} : { amount: '' }),
-    ...(kind === form.kind ? {} : { collateralAmount: '' }),
+    values: { ...form.values, ...Object.fromEntries(cleared) },
+    focus: fieldsFor(kind)[0]?.slot ?? form.focus,
   };
 }
 
-/**
- * The form with one field edited: any change of the field naming the amount's token clears the
- * amount, and any change of the collateral clears the borrow's deposit (it is the collateral's).
- * Every keystroke counts, not only a change to another symbol: "USDC" edited back to "USDC" passed
- * through "USD", and telling a respelling from a new token would be a guess; the Token field comes
- * before the amount, so typing the form in its order loses nothing (docs/decisions.md "An app
- * form's amount and its token").
- */
-export function withField(form: LendingForm, field: Field, value: string): LendingForm {
-  if (form[field] === value) return form;
-  return {
-    ...form,
-    [field]: value,
-    ...(field === AMOUNT_IN[form.kind] ? { amount: '' } : {}),
-    ...(field === 'collateral' ? { collateralAmount: '' } : {}),
-  };
-}
-
-/** Fields that may stay empty: a borrow against collateral already deposited. */
-const OPTIONAL: readonly Field[] = ['collateralAmount'];
-
-/** The lending screen's request as the services port's plan request. */
+/** The lending screen's request as the services port's plan request: the declared parameters. */
 export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequest {
-  const has = (f: Field): boolean => FIELDS[form.kind].includes(f);
-  const text = (v: string): string | undefined => (v.trim() === '' ? undefined : v.trim());
   return {
     kind: form.kind,
     swaps: [],
     sends: [],
     slippageBps,
-    lending: {
-      token: form.token.trim(),
-      ...(has('amount') ? { amount: form.amount.trim() } : {}),
-      ...(has('collateral') ? { collateral: form.collateral.trim() } : {}),
-      ...(has('collateralAmount') && text(form.collateralAmount) !== undefined
-        ? { collateralAmount: form.collateralAmount.trim() }
-        : {}),
-    },
+    params: formParams(form, LENDING_FORM),
   };
 }
 
@@ -142,52 +116,6 @@ const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
 
 /** The label column: LABEL_WIDTH, or room for "Deposit (USDC)" and a space. */
 const LABEL_COLUMN = Math.max(LABEL_WIDTH, 'Deposit (USDC)'.length + 1);
-
-/** A typed token as a label names it: as typed, an address shortened. */
-const tokenWords = (typed: string): string => shortAddress(typed.trim());
-
-/** "Amount (USDC)": an amount field's label names the token it is in, once that is typed. */
-const inToken = (label: string, typed: string): string =>
-  typed.trim() === '' ? label : `${label} (${tokenWords(typed)})`;
-
-/**
- * A field's label on the form as it is: the amount and the deposit name their token; the Token
- * field of a position action is its debt ("Debt"), so "Amount (ETH)" above "Debt USDC" cannot
- * read as 0.5 USDC.
- */
-export function labelOf(form: LendingForm, field: Field): string {
-  switch (field) {
-    case 'token':
-      return form.kind === 'supply' || form.kind === 'withdraw' ? 'Token' : 'Debt';
-    case 'amount': {
-      const of = AMOUNT_IN[form.kind];
-      return of === undefined ? 'Amount' : inToken('Amount', form[of]);
-    }
-    case 'collateral':
-      return 'Collateral';
-    case 'collateralAmount':
-      return inToken('Deposit', form.collateral);
-  }
-}
-
-const placeholder = (kind: Kind, field: Field): string => {
-  switch (field) {
-    case 'token':
-      return kind === 'supply' || kind === 'withdraw' ? 'USDC, ETH, STRK…' : 'the debt token';
-    case 'amount':
-      return kind === 'add-collateral'
-        ? 'collateral to add'
-        : kind === 'withdraw-collateral'
-          ? 'collateral to withdraw, or all'
-          : kind === 'withdraw' || kind === 'repay'
-            ? 'an amount or all'
-            : 'an amount';
-    case 'collateral':
-      return 'the collateral token';
-    case 'collateralAmount':
-      return 'collateral to deposit (empty: none)';
-  }
-};
 
 /** A line of the positions: its words and how it is coloured. */
 export interface PositionLine {
@@ -334,17 +262,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const { services, state: app, dispatch, theme } = useUi();
   const rows = useContext(ScreenRows);
   const { columns } = useWindowSize();
-  const [form, setForm] = useState<LendingForm>(
-    () =>
-      initial ?? {
-        kind: 'supply',
-        token: '',
-        amount: '',
-        collateral: '',
-        collateralAmount: '',
-        focus: 'token',
-      },
-  );
+  const [form, setForm] = useState<LendingForm>(() => initial ?? newForm(KINDS, LENDING_FORM));
   // the positions last read: kept on screen while they are read again (no flicker), and after a
   // failed read, which is said above them
   const { loading, shown, read } = usePeriodicRead<
@@ -354,27 +272,26 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
 
-  const fields = FIELDS[form.kind];
+  const fields = fieldsFor(form.kind);
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
-    setForm((f) => withKind(f, KINDS[at] ?? 'supply'));
+    setForm((f) => withKind(f, KINDS[at] ?? f.kind));
   };
   // what Enter would plan now: a refusal is said only while the form still asks for it
   const request = lendingRequest(form, services.settings().slippageBps);
-  const labels = fields.map((f) => labelOf(form, f));
+  const labels = fields.map((f) => labelOf(form, LENDING_FORM, f));
   // one label column, as wide as the longest label and a space; room for a usual symbol from the
   // start, so typing the token does not move the values
   const labelWidth = Math.max(LABEL_COLUMN, ...labels.map((l) => l.length + 1));
-  const missing = fields.find((f) => !OPTIONAL.includes(f) && form[f].trim() === '');
+  const missing = missingField(form, LENDING_FORM);
   const bindings: Bindings = {
     // ↑/↓: the text fields keep ←/→ for their cursor
     up: () => cycle(-1),
     down: () => cycle(1),
-    nextField: () =>
-      set({ focus: fields[(fields.indexOf(form.focus) + 1) % fields.length] ?? 'token' }),
+    nextField: () => set({ focus: nextFocus(form, LENDING_FORM) }),
     submit: () => {
       if (missing !== undefined || !session) {
-        if (missing !== undefined) set({ focus: missing });
+        if (missing !== undefined) set({ focus: missing.slot });
         return;
       }
       review.plan(request, { name: 'lending', form });
@@ -426,14 +343,14 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
         <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
       </Box>
       {fields.map((f, i) => (
-        <Box key={f}>
-          <FieldLabel label={labels[i] ?? ''} focused={form.focus === f} width={labelWidth} />
+        <Box key={f.slot}>
+          <FieldLabel label={labels[i] ?? ''} focused={form.focus === f.slot} width={labelWidth} />
           <TextField
-            value={form[f]}
-            onChange={(value) => setForm((now) => withField(now, f, value))}
-            focused={form.focus === f && !review.running}
+            value={valueOf(form, f.slot)}
+            onChange={(value) => setForm((now) => withField(now, LENDING_FORM, f.slot, value))}
+            focused={form.focus === f.slot && !review.running}
             maxLength={40}
-            placeholder={placeholder(form.kind, f)}
+            placeholder={hintOf(f)}
           />
         </Box>
       ))}

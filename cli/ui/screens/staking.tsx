@@ -2,8 +2,9 @@
  * Staking: the wallet's positions (staked, unclaimed, exiting and when withdrawable), read again
  * every LIVE_READ_MS while open and at once with Ctrl+R (the Lending screen's mechanism,
  * hooks/use-periodic-read.ts: never two reads at once), and one
- * form for the four staking actions — stake, exit, withdraw, claim (↑/↓ chooses) — with the
- * validator (a preset name or a staker address) and, to stake or exit, the amount. Enter plans
+ * form for the staking actions the kinds table routes here (↑/↓ chooses), its fields the chosen
+ * kind's declared parameters (kind-form.ts): the validator (a preset name or a staker address)
+ * and, to stake or exit, the amount. Enter plans
  * it through the core (checked, built, simulated; nothing signed) and opens the one review every
  * plan has, which asks the typed word for any acknowledgment the core lists (an exit that
  * restarts a running timer).
@@ -20,6 +21,18 @@ import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
 import { FieldLabel, LABEL_WIDTH, ReadStatus, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
+import {
+  type Field,
+  type FormSpec,
+  type RendersAll,
+  fieldsOf,
+  formParams,
+  hintOf,
+  missingField,
+  newForm,
+  nextFocus,
+  valueOf,
+} from './kind-form.js';
 import { TextField } from '../widgets/text-field.js';
 
 /** The actions this screen offers: the kinds table's, in its order (kinds.ts kindsVia). */
@@ -29,13 +42,24 @@ const STAKED_TOKEN = 'STRK';
 const AMOUNT_LABEL = `Amount (${STAKED_TOKEN})`;
 /** One label column for every action, as wide as the amount's label and a space. */
 const LABEL_COLUMN = Math.max(LABEL_WIDTH, AMOUNT_LABEL.length + 1);
-const needsAmount = (kind: StakingForm['kind']): boolean => kind === 'stake' || kind === 'unstake';
+
+/**
+ * The form takes each staking kind's declared validator and amount (kind-form.ts); the token is
+ * not asked (STRK, the only one a delegation pool takes).
+ */
+export const STAKING_FORM: FormSpec = { types: ['validator', 'amount'] };
+
+/** A staking kind whose required parameters this form cannot render fails typecheck here. */
+const rendersAll: RendersAll<'Staking', 'validator' | 'amount'> = true;
+void rendersAll;
+
+/** A field's label: an amount is of STRK. */
+const labelOf = (field: Field): string =>
+  field.param.type === 'amount' ? AMOUNT_LABEL : field.param.label;
 
 export function StakingScreen({ initial }: { initial?: StakingForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
-  const [form, setForm] = useState<StakingForm>(
-    () => initial ?? { kind: 'stake', validator: '', amount: '', focus: 'validator' },
-  );
+  const [form, setForm] = useState<StakingForm>(() => initial ?? newForm(KINDS, STAKING_FORM));
   // the positions last read stay on screen while they are read again, and after a failed read
   const {
     loading,
@@ -46,10 +70,13 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
   const session = app.session;
   const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
 
+  const fields = fieldsOf(form.kind, STAKING_FORM);
+  // another action keeps what is typed, and the cursor where the action has that field
   const cycle = (step: number): void => {
     const at = (KINDS.indexOf(form.kind) + step + KINDS.length) % KINDS.length;
-    const kind = KINDS[at] ?? 'stake';
-    set({ kind, focus: needsAmount(kind) ? form.focus : 'validator' });
+    const kind = KINDS[at] ?? form.kind;
+    const slots = fieldsOf(kind, STAKING_FORM).map((f) => f.slot);
+    set({ kind, focus: slots.includes(form.focus) ? form.focus : (slots[0] ?? form.focus) });
   };
   // what Enter would plan now: a refusal is said only while the form still asks for it
   const request: PlanRequest = {
@@ -57,24 +84,17 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     swaps: [],
     sends: [],
     slippageBps: services.settings().slippageBps,
-    staking: {
-      validator: form.validator.trim(),
-      ...(needsAmount(form.kind) ? { amount: form.amount.trim() } : {}),
-    },
+    params: formParams(form, STAKING_FORM),
   };
-  const ready =
-    form.validator.trim() !== '' && (!needsAmount(form.kind) || form.amount.trim() !== '');
+  const missing = missingField(form, STAKING_FORM);
   const bindings: Bindings = {
     // ↑/↓: the text fields keep ←/→ for their cursor
     up: () => cycle(-1),
     down: () => cycle(1),
-    nextField: () =>
-      set({
-        focus: form.focus === 'validator' && needsAmount(form.kind) ? 'amount' : 'validator',
-      }),
+    nextField: () => set({ focus: nextFocus(form, STAKING_FORM) }),
     submit: () => {
-      if (!ready || !session) {
-        set({ focus: form.validator.trim() === '' ? 'validator' : 'amount' });
+      if (missing !== undefined || !session) {
+        if (missing !== undefined) set({ focus: missing.slot });
         return;
       }
       review.plan(request, { name: 'staking', form });
@@ -130,28 +150,18 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
         <FieldLabel label="Action" focused={false} width={LABEL_COLUMN} />
         <Text>↑ {ACTION_KINDS[form.kind].label} ↓</Text>
       </Box>
-      <Box>
-        <FieldLabel label="Validator" focused={form.focus === 'validator'} width={LABEL_COLUMN} />
-        <TextField
-          value={form.validator}
-          onChange={(validator) => set({ validator })}
-          focused={form.focus === 'validator' && !review.running}
-          maxLength={80}
-          placeholder="a name or a staker address"
-        />
-      </Box>
-      {needsAmount(form.kind) ? (
-        <Box>
-          <FieldLabel label={AMOUNT_LABEL} focused={form.focus === 'amount'} width={LABEL_COLUMN} />
+      {fields.map((f) => (
+        <Box key={f.slot}>
+          <FieldLabel label={labelOf(f)} focused={form.focus === f.slot} width={LABEL_COLUMN} />
           <TextField
-            value={form.amount}
-            onChange={(amount) => set({ amount })}
-            focused={form.focus === 'amount' && !review.running}
-            maxLength={40}
-            placeholder={form.kind === 'unstake' ? 'to exit (0 cancels)' : 'to stake'}
+            value={valueOf(form, f.slot)}
+            onChange={(value) => set({ values: { ...form.values, [f.slot]: value } })}
+            focused={form.focus === f.slot && !review.running}
+            maxLength={f.param.type === 'validator' ? 80 : 40}
+            placeholder={hintOf(f)}
           />
         </Box>
-      ) : null}
+      ))}
       <Box marginTop={1} flexDirection="column">
         <PlanStatus
           review={review}
