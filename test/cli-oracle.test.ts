@@ -8,23 +8,20 @@
  * approve is never built; a pool named by address that is not a known one (the proxy answers for it
  * as a node would) — the plan says so and needs the 'unknown-pool' acknowledgment.
  */
-import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectorOf } from '../shared/erc20.js';
 import { byteArrayFelts } from '../shared/vesu.js';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
-import { tempHome } from './helpers/process.js';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const ATTACKER = '0xbad0bad';
 
 describe('an independent price and pinned addresses (sandbox, whole processes)', () => {
   let users: TwoUsers;
-  const cleanups: Array<() => void> = [];
-  const open: Client[] = [];
+  const { aliceThrough, close, connect, freshHome } = toolServerSetup(() => users);
   const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
   const price = async (token: string, usd: string, only?: string) => {
     const r = await cli(users.aliceHome, [
@@ -39,23 +36,13 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
     return r.doc;
   };
 
-  /** A data folder of its own on the running sandbox, signed in (a funded wallet). */
-  async function freshHome(email: string): Promise<string> {
-    const home = tempHome();
-    cleanups.push(home.cleanup);
-    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
-    await signIn(home.dir, email);
-    return home.dir;
-  }
-
   beforeAll(async () => {
     users = await startTwoUsers();
     // every source agrees to start with
     await price('ETH', '3000');
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(open.map((c) => c.close().catch(() => undefined)));
-    for (const c of cleanups) c();
+    await close();
     await users?.close();
   });
 
@@ -79,20 +66,15 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
   it('a hostile aggregator cannot lower what the caps count: 1 ETH under --max-usd 50 is refused, the budget is charged nothing; no oracle price: refused where no one can be asked', async () => {
     const home = await freshHome('oracle-caps@example.com');
     await price('ETH', '30', 'aggregator');
-    const client = await connectMcp(
-      [
-        '--sandbox',
-        '--allow-execute',
-        '--max-usd',
-        '50',
-        '--budget-usd',
-        '100',
-        '--allow-recipient',
-        users.bobAddress,
-      ],
-      { FINANCE_TUI_HOME: home },
-    );
-    open.push(client);
+    const client = await connect(home, [
+      '--allow-execute',
+      '--max-usd',
+      '50',
+      '--budget-usd',
+      '100',
+      '--allow-recipient',
+      users.bobAddress,
+    ]);
     const send = errorOf(
       await planAndExecute(client, 'plan_send', {
         amount: '1',
@@ -264,22 +246,17 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
       try {
         // alice's data folder copied (her session too): one sign-in fewer, since the sandbox's
         // server lets 5 a minute from one source, and nothing is signed here
-        const home = tempHome();
-        cleanups.push(home.cleanup);
-        cpSync(users.aliceHome, home.dir, { recursive: true });
         const port = (proxy.address() as { port: number }).port;
-        const file = join(home.dir, 'sandbox.json');
-        const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-        writeFileSync(file, JSON.stringify({ ...doc, rpcUrl: `http://127.0.0.1:${port}/rpc` }));
-        const before = await cli(home.dir, ['history', '--sandbox', '--json']);
-        const r = await cli(home.dir, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
+        const home = aliceThrough(`http://127.0.0.1:${port}/rpc`);
+        const before = await cli(home, ['history', '--sandbox', '--json']);
+        const r = await cli(home, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
         expect(r.doc.error, JSON.stringify(r.doc)).toMatchObject({
           code: 'PINNED_ADDRESS_MISMATCH',
           details: { token: 'USDC', reason: 'not-deployed-by-factory' },
         });
         expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
-        // alice's history as it was: nothing recorded
-        const history = await cli(home.dir, ['history', '--sandbox', '--json']);
+        // the history as it was: nothing recorded
+        const history = await cli(home, ['history', '--sandbox', '--json']);
         expect(history.doc).toEqual(before.doc);
       } finally {
         mode = 'lie';

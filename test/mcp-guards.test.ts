@@ -7,26 +7,24 @@
  * and the answers to lines the server cannot take.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
 import { getChecksumAddress } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
 import { timeWords } from '../cli/core/actions/spend-words.js';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import {
   askedPerson,
   callTool as call,
   callWithProgress,
-  connectMcp,
-  type Elicit,
   errorOf,
   expectCleanAndMarked as cleanAndMarked,
   planAndExecute,
   strings,
+  toolServerSetup,
 } from './helpers/mcp.js';
-import { BIN, cleanEnv, tempHome } from './helpers/process.js';
+import { BIN, cleanEnv } from './helpers/process.js';
 import { openFromHome } from './helpers/screens.js';
 import { renderWithProviders } from './helpers/tui.js';
 
@@ -42,35 +40,13 @@ const expectCleanAndMarked = (value: unknown): void =>
 
 describe('finance-tui mcp guards (sandbox)', () => {
   let users: TwoUsers;
-  const open: Client[] = [];
-
-  async function connect(home: string, args: string[], elicit?: Elicit): Promise<Client> {
-    const client = await connectMcp(['--sandbox', ...args], { FINANCE_TUI_HOME: home }, elicit);
-    open.push(client);
-    return client;
-  }
-
-  /** A data folder of its own on the running sandbox, signed in (a funded wallet). */
-  async function freshHome(email: string): Promise<string> {
-    const home = tempHome();
-    cleanups.push(home.cleanup);
-    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
-    await signIn(home.dir, email);
-    return home.dir;
-  }
-  const cleanups: Array<() => void> = [];
-
-  const usdcOf = async (home: string): Promise<string> => {
-    const r = await cli(home, ['balance', 'USDC', '--sandbox', '--json']);
-    return (r.doc.balances as Array<{ baseUnits: string }>)[0]?.baseUnits ?? 'none';
-  };
+  const { connect, freshHome, usdcOf, close } = toolServerSetup(() => users);
 
   beforeAll(async () => {
     users = await startTwoUsers();
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(open.map((c) => c.close().catch(() => undefined)));
-    for (const c of cleanups) c();
+    await close();
     await users?.close();
   });
 
@@ -169,7 +145,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     else {
       // asked twice more: the recipient, then the plan itself
       expect(person.asked).toHaveLength(3);
-      expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 2_000_000n);
+      expect(await usdcOf(home)).toBe(before - 2_000_000n);
     }
   }, 120_000);
 
@@ -200,7 +176,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     else {
       // asked twice more: the acknowledgment, then the plan itself
       expect(person.asked).toHaveLength(3);
-      expect(BigInt(await usdcOf(home))).toBe(BigInt(before) - 5_000_000n);
+      expect(await usdcOf(home)).toBe(before - 5_000_000n);
     }
   }, 120_000);
 

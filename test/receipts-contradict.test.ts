@@ -11,13 +11,10 @@
  * - the tool server says the same: the outcome is not known, a second execution is refused, and
  *   get_history lists the entry with its contradiction.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { type LyingNode, startLyingNode } from './helpers/lying-node.js';
-import { callTool, connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
-import { tempHome } from './helpers/process.js';
+import { callTool, errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const HASH = /^0x[0-9a-f]{64}$/;
 
@@ -31,34 +28,20 @@ interface Listed {
 describe('receipts that contradict the account (issue 33 item 4)', () => {
   let users: TwoUsers;
   let node: LyingNode;
+  const { aliceThrough, close, connect, usdcOf } = toolServerSetup(() => users);
 
   beforeAll(async () => {
     users = await startTwoUsers();
     node = await startLyingNode(users.urls.rpcUrl);
   }, 120_000);
   afterAll(async () => {
+    await close();
     await node?.close();
     await users?.close();
   });
 
   /** A data folder signed in as alice whose chain reads go through the lying node. */
-  function homeThroughNode(): ReturnType<typeof tempHome> {
-    const home = tempHome();
-    const state = JSON.parse(readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    state.rpcUrl = node.url;
-    writeFileSync(join(home.dir, 'sandbox.json'), JSON.stringify(state), { mode: 0o600 });
-    copyFileSync(join(users.aliceHome, 'session.json'), join(home.dir, 'session.json'));
-    return home;
-  }
-
-  const usdcOf = async (home: string): Promise<bigint> => {
-    const r = await cli(home, ['balance', 'USDC', '--sandbox', '--json']);
-    const balances = r.doc.balances as Array<{ symbol: string; baseUnits: string }>;
-    return BigInt(balances.find((b) => b.symbol === 'USDC')?.baseUnits ?? 'x');
-  };
+  const homeThroughNode = (): string => aliceThrough(node.url);
 
   const listed = async (home: string, hash: string): Promise<Listed | undefined> => {
     const r = await cli(home, ['history', '--json']);
@@ -74,7 +57,7 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
     try {
       node.mode = 'revert-successes';
       const bobBefore = await usdcOf(users.bobHome);
-      const first = await send(home.dir, '0.21');
+      const first = await send(home, '0.21');
       expect(first.code, first.stdout + first.stderr).toBe(3);
       expect(first.doc.error?.code).toBe('TRANSACTION_PENDING');
       expect(first.doc.error?.message).toMatch(/contradict each other/);
@@ -85,29 +68,28 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
       expect(await usdcOf(users.bobHome)).toBe(bobBefore + 210_000n);
 
       // the retry of the same plan is refused: nothing is paid twice
-      const again = await send(home.dir, '0.21');
+      const again = await send(home, '0.21');
       expect(again.code, again.stdout + again.stderr).toBe(1);
       expect(again.doc.error?.code).toBe('ALREADY_SUBMITTED');
       expect(again.doc.error?.details?.transactionHash).toBe(hash);
       expect(await usdcOf(users.bobHome)).toBe(bobBefore + 210_000n);
 
       // history, asking the same lying node, shows the contradiction, in its human form too
-      expect(await listed(home.dir, hash)).toMatchObject({
+      expect(await listed(home, hash)).toMatchObject({
         status: 'unknown',
         contradiction: expect.stringMatching(/nonce is used/),
       });
-      const human = await cli(home.dir, ['history']);
+      const human = await cli(home, ['history']);
       expect(human.stdout).toMatch(/CONTRADICTED: the chain's answers contradict each other/);
 
       // honest again: the corrected outcome, the mark gone
       node.mode = 'honest';
-      const corrected = await listed(home.dir, hash);
+      const corrected = await listed(home, hash);
       expect(corrected).toMatchObject({ status: 'succeeded' });
       expect(corrected?.contradiction).toBeUndefined();
       expect(corrected?.note).toMatch(/agree now/);
     } finally {
       node.mode = 'honest';
-      home.cleanup();
     }
   }, 180_000);
 
@@ -122,47 +104,42 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
         body: JSON.stringify({ count: 1, reason: 'sandbox: forced revert' }),
       });
       expect(forced.status).toBe(200);
-      const first = await send(home.dir, '0.22');
+      const first = await send(home, '0.22');
       expect(first.code, first.stdout + first.stderr).toBe(3);
       expect(first.doc.error?.code).toBe('TRANSACTION_PENDING');
       expect(first.doc.error?.details?.contradiction).toMatch(/SUCCEEDED, but .* still unused/);
       const hash = first.doc.error?.details?.transactionHash as string;
       expect(await usdcOf(users.bobHome)).toBe(bobBefore);
 
-      const again = await send(home.dir, '0.22');
+      const again = await send(home, '0.22');
       expect(again.doc.error?.code).toBe('ALREADY_SUBMITTED');
-      expect(await listed(home.dir, hash)).toMatchObject({
+      expect(await listed(home, hash)).toMatchObject({
         status: 'unknown',
         contradiction: expect.stringMatching(/still unused/),
       });
 
       node.mode = 'honest';
-      expect(await listed(home.dir, hash)).toMatchObject({ status: 'reverted' });
+      expect(await listed(home, hash)).toMatchObject({ status: 'reverted' });
       // it moved nothing: the same plan is sent now, once
-      const retry = await send(home.dir, '0.22');
+      const retry = await send(home, '0.22');
       expect(retry.code, retry.stdout + retry.stderr).toBe(0);
       expect(await usdcOf(users.bobHome)).toBe(bobBefore + 220_000n);
     } finally {
       node.mode = 'honest';
-      home.cleanup();
     }
   }, 180_000);
 
   it('the tool server: a success reported as REVERTED is not known (never "nothing changed"); the same plan again is refused; get_history shows the contradiction', async () => {
     const home = homeThroughNode();
-    const client = await connectMcp(
-      [
-        '--sandbox',
-        '--allow-execute',
-        '--max-usd',
-        '50',
-        '--budget-usd',
-        '1000',
-        '--allow-recipient',
-        users.bobAddress,
-      ],
-      { FINANCE_TUI_HOME: home.dir },
-    );
+    const client = await connect(home, [
+      '--allow-execute',
+      '--max-usd',
+      '50',
+      '--budget-usd',
+      '1000',
+      '--allow-recipient',
+      users.bobAddress,
+    ]);
     try {
       node.mode = 'revert-successes';
       const bobBefore = await usdcOf(users.bobHome);
@@ -184,8 +161,6 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
       });
     } finally {
       node.mode = 'honest';
-      await client.close().catch(() => undefined);
-      home.cleanup();
     }
   }, 180_000);
 
@@ -193,20 +168,19 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
     const home = homeThroughNode();
     try {
       node.mode = 'honest';
-      const sent = await send(home.dir, '0.23');
+      const sent = await send(home, '0.23');
       expect(sent.code, sent.stdout + sent.stderr).toBe(0);
       const hash = (sent.doc.transaction as { hash: string }).hash;
-      expect(await listed(home.dir, hash)).toMatchObject({ status: 'succeeded' });
+      expect(await listed(home, hash)).toMatchObject({ status: 'succeeded' });
       node.mode = 'revert-successes';
-      expect(await listed(home.dir, hash)).toMatchObject({
+      expect(await listed(home, hash)).toMatchObject({
         status: 'unknown',
         contradiction: expect.stringMatching(/REVERTED, but .* nonce is used/),
       });
       node.mode = 'honest';
-      expect(await listed(home.dir, hash)).toMatchObject({ status: 'succeeded' });
+      expect(await listed(home, hash)).toMatchObject({ status: 'succeeded' });
     } finally {
       node.mode = 'honest';
-      home.cleanup();
     }
   }, 180_000);
 });

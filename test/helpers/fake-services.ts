@@ -49,14 +49,23 @@ function perToken(changes: BalanceChange[]): BalanceChange[] {
   return [...bySymbol.values()];
 }
 
-/** A receipt's balance change, as the core's receipt lines carry it (18 decimals here). */
+/** The fake's tokens are mainnet's registry tokens (checkRecipient below says the same). */
+function registryToken(symbol: string): { address: string; decimals: number } {
+  const token = findToken('mainnet', symbol);
+  if (token === undefined)
+    throw new Error(`fake services: ${symbol} is not a mainnet registry token`);
+  return token;
+}
+
+/** A receipt's balance change, as the core's receipt lines carry it: the registry's token. */
 function changeLine(symbol: string, delta: bigint): PlanLine {
+  const { address, decimals } = registryToken(symbol);
   const amount = {
     symbol,
-    address: '0x1',
-    decimals: 18,
+    address,
+    decimals,
     baseUnits: delta,
-    amount: formatAmount(delta, 18),
+    amount: formatAmount(delta, decimals),
   };
   return {
     kind: 'change',
@@ -463,9 +472,10 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (plan.request.kind === 'send') {
         onStep({ kind: 'submitted', hash: SEND_HASH });
         const [send] = plan.request.sends;
-        const amount = parseAmount(send?.amount ?? '0', 18);
+        const { decimals } = registryToken(send?.token ?? '?');
+        const amount = parseAmount(send?.amount ?? '0', decimals);
         return {
-          headline: `Sent ${formatAmount(amount, 18)} ${send?.token} to ${send?.to}`,
+          headline: `Sent ${formatAmount(amount, decimals)} ${send?.token} to ${send?.to}`,
           transactionHash: SEND_HASH,
           status: 'succeeded',
           lines: [changeLine(send?.token ?? '?', -amount)],

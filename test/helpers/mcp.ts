@@ -3,10 +3,13 @@
  * `mcp` (process tests only), its tool results, and the check that outside text reaches the agent
  * clean and only inside `untrusted` objects (docs/commands.md "Tool server for AI agents").
  */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
-import { BIN, cleanEnv } from './process.js';
+import { cli, signIn, type TwoUsers } from './cli-sandbox.js';
+import { BIN, cleanEnv, tempHome } from './process.js';
 
 export type ToolResult = {
   isError?: boolean;
@@ -195,4 +198,68 @@ export function expectCleanAndMarked(
   const found = all.filter((s) => s.text.includes(planted));
   expect(found.length).toBeGreaterThan(0);
   for (const s of found) expect(s.untrusted, s.text).toBe(true);
+}
+
+/** What the tool-server files share on one running sandbox (toolServerSetup). */
+export interface ToolServerSetup {
+  /** a data folder of its own on the sandbox, signed in as `email` (a funded wallet of its own) */
+  freshHome(email: string): Promise<string>;
+  /** a data folder signed in as alice (her session copied: no sign-in), its chain reads at `rpcUrl` */
+  aliceThrough(rpcUrl: string): string;
+  /** `finance-tui mcp --sandbox …args` on `home`, closed with the file */
+  connect(home: string, args: string[], elicit?: Elicit): Promise<Client>;
+  /** the USDC balance of `home`'s wallet in base units, read through the bin */
+  usdcOf(home: string): Promise<bigint>;
+  /** every client and data folder made here, closed and removed (the file's afterAll) */
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up the tool-server files (cli-oracle, mcp-guards, receipts-contradict) had each written
+ * for itself, once: homes and clients on the sandbox `users()` started, each closed after the
+ * file. A sign-in is a bin run and counts against the server's 5 a minute from one source, so a
+ * test that signs nothing takes `aliceThrough` instead of `freshHome`.
+ */
+export function toolServerSetup(users: () => TwoUsers): ToolServerSetup {
+  const open: Client[] = [];
+  const cleanups: Array<() => void> = [];
+  const home = (): string => {
+    const made = tempHome();
+    cleanups.push(made.cleanup);
+    return made.dir;
+  };
+  return {
+    async freshHome(email) {
+      const dir = home();
+      copyFileSync(join(users().aliceHome, 'sandbox.json'), join(dir, 'sandbox.json'));
+      await signIn(dir, email);
+      return dir;
+    },
+    aliceThrough(rpcUrl) {
+      const dir = home();
+      const { aliceHome } = users();
+      const state = JSON.parse(readFileSync(join(aliceHome, 'sandbox.json'), 'utf8')) as object;
+      writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ ...state, rpcUrl }), {
+        mode: 0o600,
+      });
+      copyFileSync(join(aliceHome, 'session.json'), join(dir, 'session.json'));
+      return dir;
+    },
+    async connect(dir, args, elicit) {
+      const client = await connectMcp(['--sandbox', ...args], { FINANCE_TUI_HOME: dir }, elicit);
+      open.push(client);
+      return client;
+    },
+    async usdcOf(dir) {
+      const r = await cli(dir, ['balance', 'USDC', '--sandbox', '--json']);
+      const balances = (r.doc.balances ?? []) as Array<{ symbol: string; baseUnits: string }>;
+      const usdc = balances.find((b) => b.symbol === 'USDC');
+      expect(usdc, r.stdout + r.stderr).toBeDefined();
+      return BigInt(usdc?.baseUnits ?? 0);
+    },
+    async close() {
+      await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+      for (const cleanup of cleanups.splice(0)) cleanup();
+    },
+  };
 }
