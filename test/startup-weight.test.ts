@@ -7,6 +7,10 @@
  * - No child-process machinery when no sandbox is started: child_process and readline are loaded
  *   only to start one (cli/core/endpoints.ts).
  * - Only the bundle's chunks that read `require` make one at load (scripts/bundle.mjs).
+ * - TypeBox's interpreter only: `status --json` checks each answer and file once, and TypeBox's
+ *   compiler (with typebox/value behind it, most of TypeBox's code) is loaded only for a schema
+ *   checked many times (cli/clients/schema-check.ts); the schemas' builders are imported by name,
+ *   so the bundle leaves the rest out.
  * - The compile cache is written under the user's cache folder (cli/bin.ts), not Node's default
  *   under the shared temporary folder.
  */
@@ -17,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, tempHome } from './helpers/home.js';
-import { BIN, spawnBin } from './helpers/process.js';
+import { BIN, runBinTracingModules, spawnBin } from './helpers/process.js';
 
 const PROBE = `data:text/javascript,${encodeURIComponent(
   "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline)$/.test(m))) + '\\n'));",
@@ -81,6 +85,27 @@ describe('a headless command loads no fetch stack', () => {
     expect(JSON.parse(stdout)).toMatchObject({ aggregator: { url }, server: { url } });
     expect(requests - before).toBeGreaterThanOrEqual(2);
     expect(loaded).toEqual([]);
+  });
+
+  it("status --json loads TypeBox's interpreter, not its compiler", async () => {
+    const home = tempHome();
+    try {
+      const { code, modules } = await runBinTracingModules(
+        ['status', '--json'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          FINANCE_TUI_SERVER_URL: url,
+          FINANCE_TUI_AGGREGATOR_URL: url,
+        }),
+      );
+      expect(code).toBe(0);
+      const typebox = modules.filter((m) => m.includes('node_modules/typebox/'));
+      // the settings file and the answers were checked (the trace names TypeBox by part)
+      expect(typebox).toContain('bundled:node_modules/typebox/schema/');
+      expect(typebox.filter((m) => /typebox\/(compile|value)\b/.test(m))).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('--version loads neither', async () => {

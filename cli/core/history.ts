@@ -21,12 +21,12 @@ import { FELT_HEX, FELT_HEX64_PATTERN, FELT_HEX_PATTERN, feltHex } from '../../s
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import * as Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { ACTION_KIND_NAMES, type ActionKind } from './actions/kinds.js';
 import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
+import { schemaCheck } from '../clients/schema-check.js';
 
 export const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -160,9 +160,11 @@ function cleanEntry(entry: HistoryEntry): HistoryEntry {
   };
 }
 
-let validator: { Check(value: unknown): boolean } | undefined;
+// interpreted for a command's one or two reads, compiled for a long-lived process's many
+// (cli/clients/schema-check.ts: TypeBox's compiler is loaded only then)
+const historyCheck = schemaCheck(HistoryFile);
 const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> =>
-  (validator ??= Compile(HistoryFile)).Check(value);
+  historyCheck.Check(value);
 
 interface HistoryOptions {
   /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
