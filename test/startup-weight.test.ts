@@ -11,6 +11,9 @@
  *   compiler (with typebox/value behind it, most of TypeBox's code) is loaded only for a schema
  *   checked many times (cli/clients/schema-check.ts); the schemas' builders are imported by name,
  *   so the bundle leaves the rest out.
+ * - The bin resolves its own chunks (cli/bin.ts): Node's resolver (a stat, the real path and a
+ *   package.json look-up per chunk) never sees one; a preloaded resolve hook, which runs after
+ *   the bin's, sees no chunk specifier while every chunk is still loaded.
  * - The compile cache is written under the user's cache folder (cli/bin.ts), not Node's default
  *   under the shared temporary folder.
  */
@@ -116,7 +119,39 @@ describe('a headless command loads no fetch stack', () => {
   });
 });
 
+const RESOLVE_PROBE = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; const seen = { resolved: 0, loaded: 0 }; registerHooks({ resolve(s, c, next) { if (/chunk-/.test(s)) seen.resolved += 1; return next(s, c); }, load(u, c, next) { if (/\\/chunk-[A-Z0-9]+\\.js$/.test(u)) seen.loaded += 1; return next(u, c); } }); process.on('exit', () => process.stderr.write('CHUNKS ' + JSON.stringify(seen) + '\\n'));",
+)}`;
+
 describe('the bundle', () => {
+  it("resolves its own chunks: Node's resolver is asked for none of them", async () => {
+    const home = tempHome();
+    try {
+      const spawned = spawnBin(
+        ['status', '--json'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          FINANCE_TUI_SERVER_URL: url,
+          FINANCE_TUI_AGGREGATOR_URL: url,
+        }),
+        undefined,
+        { nodeArgs: ['--import', RESOLVE_PROBE] },
+      );
+      const { code } = await spawned.exited;
+      expect(code).toBe(0);
+      const line = spawned
+        .stderr()
+        .split('\n')
+        .find((l) => l.startsWith('CHUNKS '));
+      expect(line, spawned.stderr()).toBeDefined();
+      const seen = JSON.parse(line!.slice(7)) as { resolved: number; loaded: number };
+      expect(seen.loaded).toBeGreaterThan(10);
+      expect(seen.resolved).toBe(0);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it("makes a chunk's require (createRequire at load) only in the chunks that read it", () => {
     const dir = dirname(BIN);
     const chunks = readdirSync(dir).filter((file) => file.endsWith('.js'));

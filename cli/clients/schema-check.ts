@@ -34,6 +34,16 @@ export function loadCompiler(): Promise<void> {
   return loading;
 }
 
+/**
+ * A schema's compiled validator, for code that already waits (a file read): checks of a document
+ * of many entries (the history, up to 1000) cost more interpreted than compiled, since the
+ * interpreter builds each pattern's RegExp per value. Interpreted if the compiler cannot load.
+ */
+export async function compiledCheck(schema: TSchema): Promise<{ Check(value: unknown): boolean }> {
+  await loadCompiler();
+  return compiler !== undefined ? compiler(schema) : { Check: (value) => Check(schema, value) };
+}
+
 export interface SchemaCheck<T extends TSchema> {
   Check(value: unknown): value is Static<T>;
   /** whether this schema's checks now run compiled (tests) */
