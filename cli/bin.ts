@@ -13,7 +13,7 @@
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as Node documents; a folder that cannot be written
  * only costs the speed.
  */
-import { enableCompileCache } from 'node:module';
+import { enableCompileCache, registerHooks } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,4 +38,25 @@ try {
 } catch {
   // no cache: the program runs the same, only slower to start
 }
+// The bundle's chunks (scripts/bundle.mjs: `./chunk-<hash>.js`, beside this file) are resolved
+// here rather than by Node's resolver, which for each of them (a trade loads ~90) stats the file,
+// follows its real path and looks for the package.json above it to learn that a .js file is an
+// ES module: ~30 % of a trade's module-loading CPU (docs/benchmarks.md "Issue 35"). A chunk's URL
+// is its importer's folder and its name, the format is the one esbuild wrote; anything else
+// (Node's built-ins, the packages left out of the bundle) goes to Node's resolver. Node reads and
+// compiles the file as it would (the compile cache serves it alike). Skipped where Node has no
+// registerHooks (before 22.15): only slower.
+const CHUNK = /^\.\/chunk-[A-Z0-9]+\.js$/;
+const here = new URL('./', import.meta.url).href;
+registerHooks?.({
+  resolve(specifier, context, nextResolve) {
+    if (CHUNK.test(specifier) && context.parentURL?.startsWith(here) === true)
+      return {
+        url: new URL(specifier, context.parentURL).href,
+        format: 'module',
+        shortCircuit: true,
+      };
+    return nextResolve(specifier, context);
+  },
+});
 await import('./main.js');

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import Type from 'typebox';
+import * as Type from 'typebox';
 
 export interface FaultSettings {
   /** added to every request except /sandbox/* admin calls */

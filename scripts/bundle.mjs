@@ -10,7 +10,7 @@
  * react-devtools-core, which Ink imports only when DEV is set, is stubbed, and Yoga's wasm loader
  * skips fetch() (see below).
  *
- * dist/bundle-meta.json maps every output file to the packages inside it: the module-trace
+ * dist/bundle-meta.json maps every output file to the packages inside it (TypeBox by part): the module-trace
  * tests use it to tell which packages a command loaded.
  */
 import { build } from 'esbuild';
@@ -106,7 +106,11 @@ for (const file of Object.keys(result.metafile.outputs)) {
   if (!/\brequire\b/.test(rest)) writeFileSync(path, rest);
 }
 
+// TypeBox is named by its part (typebox/schema, typebox/compile, …): which of them a command
+// loads is a start-up cost of its own (its compiler is most of it; test/startup-weight.test.ts)
 const packageOf = (input) => {
+  const part = /node_modules\/typebox\/build\/([^/]+)\//.exec(input);
+  if (part) return `typebox/${part[1]}`;
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
   return match ? match[1] : input.startsWith('stub:') ? input : `(own) ${input}`;
 };

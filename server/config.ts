@@ -5,7 +5,7 @@
  * secret variables are never echoed.
  */
 import { isIP } from 'node:net';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Value } from 'typebox/value';
 import { isHttpUrl, refusedUrl } from '../shared/url.js';
 

@@ -21,7 +21,7 @@
  * `server/snip29-params.test.ts` compares every object here with the schema file: the same keys,
  * the same required ones.
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Compile } from 'typebox/compile';
 
 const exact = { additionalProperties: false } as const;

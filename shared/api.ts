@@ -3,7 +3,7 @@
  * The server uses these schemas for validation and serialisation; the client uses them to
  * validate responses and for typed results.
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { FELT_HEX_PATTERN, SIGNATURE_HEX_PATTERN } from './felt.js';
 
 /** 0x-prefixed hex felt; the 252-bit range check is done by the route (schemas cannot compare bigints). */

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import {
   chmodSync,
   closeSync,
@@ -16,6 +17,14 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AppError, ErrorCode } from './errors.js';
+
+// node:crypto is loaded when a file is first written or locked, not with this module: a command
+// that only reads its settings never needs it (~10 ms of CPU at load; docs/benchmarks.md "Issue 35")
+let cryptoModule: typeof Crypto | undefined;
+const randomBytes = (size: number): Buffer =>
+  (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto).randomBytes(
+    size,
+  );
 
 /**
  * The one way the program writes its files (docs/architecture.md "Persistence"): settings,

@@ -6,7 +6,17 @@
  *   into the process reports Node's own list of loaded built-ins at exit.
  * - No child-process machinery when no sandbox is started: child_process and readline are loaded
  *   only to start one (cli/core/endpoints.ts).
+ * - No node:crypto for a command that writes no file (shared/fs.ts loads it on a first write or
+ *   lock), and node:util required rather than imported (cli/ui/mode.ts, cli/headless/args.ts):
+ *   its ES facade reads every export, util.diff's modules among them.
  * - Only the bundle's chunks that read `require` make one at load (scripts/bundle.mjs).
+ * - TypeBox's interpreter only: `status --json` checks each answer and file once, and TypeBox's
+ *   compiler (with typebox/value behind it, most of TypeBox's code) is loaded only for a schema
+ *   checked many times (cli/clients/schema-check.ts); the schemas' builders are imported by name,
+ *   so the bundle leaves the rest out.
+ * - The bin resolves its own chunks (cli/bin.ts): Node's resolver (a stat, the real path and a
+ *   package.json look-up per chunk) never sees one; a preloaded resolve hook, which runs after
+ *   the bin's, sees no chunk specifier while every chunk is still loaded.
  * - The compile cache is written under the user's cache folder (cli/bin.ts), not Node's default
  *   under the shared temporary folder.
  */
@@ -17,10 +27,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, tempHome } from './helpers/home.js';
-import { BIN, spawnBin } from './helpers/process.js';
+import { BIN, runBinTracingModules, spawnBin } from './helpers/process.js';
 
 const PROBE = `data:text/javascript,${encodeURIComponent(
-  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline)$/.test(m))) + '\\n'));",
+  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline|crypto|internal\\/util\\/diff)$/.test(m))) + '\\n'));",
 )}`;
 
 let server: Server;
@@ -73,7 +83,7 @@ async function loadedBy(
 }
 
 describe('a headless command loads no fetch stack', () => {
-  it('status --json asks both services over node:http, without undici, web streams or child processes', async () => {
+  it('status --json asks both services over node:http, without undici, web streams, child processes, node:crypto or the util facade', async () => {
     const before = requests;
     const { code, stdout, loaded } = await loadedBy(['status', '--json']);
     expect(code).toBe(0);
@@ -81,6 +91,27 @@ describe('a headless command loads no fetch stack', () => {
     expect(JSON.parse(stdout)).toMatchObject({ aggregator: { url }, server: { url } });
     expect(requests - before).toBeGreaterThanOrEqual(2);
     expect(loaded).toEqual([]);
+  });
+
+  it("status --json loads TypeBox's interpreter, not its compiler", async () => {
+    const home = tempHome();
+    try {
+      const { code, modules } = await runBinTracingModules(
+        ['status', '--json'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          FINANCE_TUI_SERVER_URL: url,
+          FINANCE_TUI_AGGREGATOR_URL: url,
+        }),
+      );
+      expect(code).toBe(0);
+      const typebox = modules.filter((m) => m.includes('node_modules/typebox/'));
+      // the settings file and the answers were checked (the trace names TypeBox by part)
+      expect(typebox).toContain('bundled:node_modules/typebox/schema/');
+      expect(typebox.filter((m) => /typebox\/(compile|value)\b/.test(m))).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('--version loads neither', async () => {
@@ -91,7 +122,39 @@ describe('a headless command loads no fetch stack', () => {
   });
 });
 
+const RESOLVE_PROBE = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; const seen = { resolved: 0, loaded: 0 }; registerHooks({ resolve(s, c, next) { if (/chunk-/.test(s)) seen.resolved += 1; return next(s, c); }, load(u, c, next) { if (/\\/chunk-[A-Z0-9]+\\.js$/.test(u)) seen.loaded += 1; return next(u, c); } }); process.on('exit', () => process.stderr.write('CHUNKS ' + JSON.stringify(seen) + '\\n'));",
+)}`;
+
 describe('the bundle', () => {
+  it("resolves its own chunks: Node's resolver is asked for none of them", async () => {
+    const home = tempHome();
+    try {
+      const spawned = spawnBin(
+        ['status', '--json'],
+        cleanEnv({
+          FINANCE_TUI_HOME: home.dir,
+          FINANCE_TUI_SERVER_URL: url,
+          FINANCE_TUI_AGGREGATOR_URL: url,
+        }),
+        undefined,
+        { nodeArgs: ['--import', RESOLVE_PROBE] },
+      );
+      const { code } = await spawned.exited;
+      expect(code).toBe(0);
+      const line = spawned
+        .stderr()
+        .split('\n')
+        .find((l) => l.startsWith('CHUNKS '));
+      expect(line, spawned.stderr()).toBeDefined();
+      const seen = JSON.parse(line!.slice(7)) as { resolved: number; loaded: number };
+      expect(seen.loaded).toBeGreaterThan(10);
+      expect(seen.resolved).toBe(0);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it("makes a chunk's require (createRequire at load) only in the chunks that read it", () => {
     const dir = dirname(BIN);
     const chunks = readdirSync(dir).filter((file) => file.endsWith('.js'));

@@ -8,7 +8,7 @@
  * messages) is made printable here, where it enters the client (shared/printable.ts), so no
  * face and no file ever gets an escape sequence from it.
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { schemaCheck } from './schema-check.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';

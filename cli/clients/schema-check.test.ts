@@ -1,11 +1,11 @@
 /**
  * schemaCheck (schema-check.ts) answers as TypeBox's compiled validator does, before and after it
- * switches from interpreting to compiling.
+ * switches from interpreting to compiling (once the compiler, loaded on demand, is there).
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { describe, expect, it } from 'vitest';
-import { schemaCheck } from './schema-check.js';
+import { loadCompiler, schemaCheck } from './schema-check.js';
 
 const Schema = Type.Object({
   status: Type.Literal('ok'),
@@ -27,11 +27,24 @@ const values: unknown[] = [
 ];
 
 describe('schemaCheck', () => {
-  it("gives the compiled validator's answer for every value, on every call (interpreted, then compiled)", () => {
+  it("gives the compiled validator's answer for every value, on every call (interpreted, then compiled)", async () => {
     const compiled = Compile(Schema);
     const check = schemaCheck(Schema);
     for (let round = 0; round < 3; round++)
       for (const value of values) expect(check.Check(value)).toBe(compiled.Check(value));
+    // past its first checks it asked for the compiler; once loaded, the next check compiles
+    await loadCompiler();
+    expect(check.compiled).toBe(false);
+    for (let round = 0; round < 2; round++)
+      for (const value of values) expect(check.Check(value)).toBe(compiled.Check(value));
+    expect(check.compiled).toBe(true);
     expect(values.filter((value) => compiled.Check(value))).toHaveLength(2);
+  });
+
+  it('interprets a schema checked only a few times, whether or not the compiler is loaded', async () => {
+    await loadCompiler();
+    const check = schemaCheck(Schema);
+    for (const value of values.slice(0, 8)) check.Check(value);
+    expect(check.compiled).toBe(false);
   });
 });

@@ -3,12 +3,12 @@
  * session), logout (the server ends the token, then the file goes), the wallet (find or create), and the sandbox's outbox. Plain data in and
  * out; the token stays in the session file and never reaches a result, a message or a log.
  */
-import { Compile } from 'typebox/compile';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Email, OtpCode } from '../../shared/api.js';
 import { AppError, cancelledError, ErrorCode, usageError } from '../../shared/errors.js';
 import { createAuthClient } from '../clients/auth-client.js';
 import { createHttpClient } from '../clients/http.js';
+import { schemaCheck } from '../clients/schema-check.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
 import { type Endpoints, type NetworkName, runningSandboxServerUrl } from './endpoints.js';
@@ -27,8 +27,8 @@ import {
   viewOf,
 } from './session.js';
 
-const EmailCheck = Compile(Email);
-const CodeCheck = Compile(OtpCode);
+const EmailCheck = schemaCheck(Email);
+const CodeCheck = schemaCheck(OtpCode);
 const OutboxEntry = Type.Object({ email: Type.String(), code: OtpCode, sentAt: Type.String() });
 
 /** Trimmed and lower-cased (the identity provider's own rule), or USAGE_ERROR. */

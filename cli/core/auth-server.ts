@@ -7,8 +7,6 @@
  * endpoints already point at a sandbox that answered (or was started).
  */
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { spawnServe } from '../platform/child.js';
-import { loadServeConfig, withDotEnv } from '../platform/serve-config.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints } from './endpoints.js';
 import { probeServer } from '../clients/probe.js';
@@ -72,6 +70,13 @@ export async function ensureAuthServer(
       { details: { url, remedy: ['sandbox'] } },
     );
   }
+  // Only now the child-process machinery and serve's configuration (child_process, readline,
+  // node:util's facade): a command whose server answers never loads them (docs/benchmarks.md
+  // "Issue 35"; cli/core/endpoints.ts does the same for the sandbox).
+  const [{ spawnServe }, { loadServeConfig, withDotEnv }] = await Promise.all([
+    import('../platform/child.js'),
+    import('../platform/serve-config.js'),
+  ]);
   // Refuse a bad environment here, with serve's own lines, rather than spawn a child that dies.
   const port = parsed.port || '80';
   await loadServeConfig({ ...withDotEnv(endpoints.env, process.cwd()), PORT: port });

@@ -11,8 +11,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Type from 'typebox';
-import { Value } from 'typebox/value';
+import * as Type from 'typebox';
+import { Check } from 'typebox/schema';
 import type { GrantView } from '../../shared/api.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
@@ -294,7 +294,7 @@ export function readGrantFile(path: string): Session {
   } catch {
     throw new AppError(ErrorCode.CONFIG_ERROR, `the grant file ${file} is not JSON`);
   }
-  if (!Value.Check(GrantFileSchema, value))
+  if (!Check(GrantFileSchema, value))
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `${file} is not a grant file (creating a grant writes one)`,

@@ -21,12 +21,12 @@ import { FELT_HEX, FELT_HEX64_PATTERN, FELT_HEX_PATTERN, feltHex } from '../../s
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import * as Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { ACTION_KIND_NAMES, type ActionKind } from './actions/kinds.js';
 import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
+import { compiledCheck } from '../clients/schema-check.js';
 
 export const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -160,9 +160,11 @@ function cleanEntry(entry: HistoryEntry): HistoryEntry {
   };
 }
 
-let validator: { Check(value: unknown): boolean } | undefined;
-const isHistoryFile = (value: unknown): value is Type.Static<typeof HistoryFile> =>
-  (validator ??= Compile(HistoryFile)).Check(value);
+// compiled (up to 1000 entries, checked on every read and write), the compiler loaded on the
+// first check rather than with this module (cli/clients/schema-check.ts)
+let validator: Promise<{ Check(value: unknown): boolean }> | undefined;
+const isHistoryFile = async (value: unknown): Promise<boolean> =>
+  (await (validator ??= compiledCheck(HistoryFile))).Check(value);
 
 interface HistoryOptions {
   /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
@@ -236,8 +238,9 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     } catch {
       parsed = undefined;
     }
-    if (!isHistoryFile(parsed)) return { entries: [], setAside: await setAside() };
-    return { entries: parsed.entries.map((e) => cleanEntry(migrated(e))), setAside: null };
+    if (!(await isHistoryFile(parsed))) return { entries: [], setAside: await setAside() };
+    const file = parsed as Type.Static<typeof HistoryFile>;
+    return { entries: file.entries.map((e) => cleanEntry(migrated(e))), setAside: null };
   }
 
   async function setAside(): Promise<string> {
@@ -280,7 +283,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
           time,
           updatedAt: time,
         });
-        if (!isHistoryFile({ version: 1, entries: [stored] }))
+        if (!(await isHistoryFile({ version: 1, entries: [stored] })))
           throw historyError('refusing to record a malformed history entry');
         const { entries } = await read();
         write([...entries, stored]);
@@ -304,7 +307,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
         for (const [field, value] of Object.entries(merged))
           if (value === undefined) delete merged[field];
         const next: HistoryEntry = cleanEntry(merged as HistoryEntry);
-        if (!isHistoryFile({ version: 1, entries: [next] }))
+        if (!(await isHistoryFile({ version: 1, entries: [next] })))
           throw historyError('refusing to record a malformed history update');
         entries[index] = next;
         write(entries);

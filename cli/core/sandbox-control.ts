@@ -5,7 +5,7 @@
  * them). The chain emulator is found through the running sandbox's `rpcUrl` (its `/rpc`), as
  * `--sandbox` finds the sandbox through the data folder.
  */
-import { Type } from 'typebox';
+import * as Type from 'typebox';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import {

@@ -13,7 +13,7 @@
  * - it has not expired (expiresAt, or the server answers 401): SESSION_EXPIRED.
  * Each refusal says how to sign in again. The token never appears in a message or a document.
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { signInRemedy } from './remedy.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX_PATTERN } from '../../shared/felt.js';

@@ -1,7 +1,12 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createRequire } from 'node:module';
+import type * as Util from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
 import { isNetwork, NETWORKS, type Network } from '../../shared/tokens.js';
 import { closest } from './suggest.js';
+
+// through require, not `import` (cli/ui/mode.ts says why)
+const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

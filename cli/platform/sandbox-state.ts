@@ -4,7 +4,8 @@
  * removes it again once the child has exited; cli/core/endpoints.ts finds the sandbox through
  * it. Read, written and removed the one way (store.ts: atomic, 0600, under the file's lock).
  */
-import { type Static, Type } from 'typebox';
+import * as Type from 'typebox';
+import type { Static } from 'typebox';
 import type { Network } from '../../shared/tokens.js';
 import { isPrivateServiceUrl } from '../../shared/url.js';
 import { readStore, removeStore, storedProblem, writeStore } from './store.js';

@@ -6,7 +6,7 @@
  * FINANCE_TUI_SERVER_URL, FINANCE_TUI_AGGREGATOR_URL, FINANCE_TUI_AGGREGATOR_API_KEY,
  * FINANCE_TUI_RPC_URL, FINANCE_TUI_GAS_TOKEN, FINANCE_TUI_NETWORK, FINANCE_TUI_SANDBOX=1.
  */
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { findToken, isNetwork, type Network } from '../../shared/tokens.js';
 import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';

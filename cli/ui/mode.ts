@@ -4,9 +4,15 @@
  * heavy loads: Ink and React are imported only once this says "interactive" (docs/architecture.md
  * "Client behaviour"), so `--json` and every command stay free of them.
  */
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import type * as Util from 'node:util';
 import { printable } from '../../shared/printable.js';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
+
+// node:util through require, not `import`: an ES import builds its module facade, which reads
+// every export and loads ~40 of Node's internal modules (~10 ms of CPU) for parseArgs alone
+// (docs/benchmarks.md "Issue 35"; cli/clients/transport.ts does the same for node:http)
+const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
 export interface ModeInput {
   argv: readonly string[];

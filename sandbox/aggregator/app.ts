@@ -12,7 +12,7 @@
  * use it to prove the client's concurrency).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { U256_MAX } from '../../shared/amount.js';
 import { minimumReceived, parseSlippageBps } from '../../shared/slippage.js';
 import { addressToBigInt, findToken, resolveToken, type Token } from '../../shared/tokens.js';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { isAppError } from '../../shared/errors.js';
 import { FELT_HEX_PATTERN } from '../../shared/felt.js';
 import { padHash, signStarkHash } from '../../shared/starknet.js';

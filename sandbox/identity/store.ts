@@ -8,7 +8,7 @@
 import { randomInt } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { getStarkKey, utils } from '@scure/starknet';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Value } from 'typebox/value';
 import { FELT_HEX64_PATTERN } from '../../shared/felt.js';
 import { writeFileAtomic } from '../../shared/fs.js';

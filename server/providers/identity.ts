@@ -11,7 +11,7 @@
  * header.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX_PATTERN } from '../../shared/felt.js';

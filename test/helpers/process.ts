@@ -253,15 +253,16 @@ function expandChunks(urls: string[]): string[] {
 }
 
 /**
- * Run the bin with a resolve hook that prints every module URL it resolves (to stderr, after
- * the bin's own output): which modules a command loads, e.g. that `--help` stays light.
+ * Run the bin with a load hook that prints every module URL it loads (to stderr, after the bin's
+ * own output): which modules a command loads, e.g. that `--help` stays light. A load hook, not a
+ * resolve hook: the bin resolves its own chunks itself (cli/bin.ts), ahead of a preloaded hook.
  */
 export async function runBinTracingModules(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
   const hook = `data:text/javascript,${encodeURIComponent(
-    "import { registerHooks } from 'node:module'; registerHooks({ resolve(s, c, next) { const r = next(s, c); process.stderr.write('resolved: ' + r.url + '\\n'); return r; } });",
+    "import { registerHooks } from 'node:module'; registerHooks({ load(u, c, next) { process.stderr.write('resolved: ' + u + '\\n'); return next(u, c); } });",
   )}`;
   const child = spawn(process.execPath, ['--import', hook, BIN, ...args], {
     env,

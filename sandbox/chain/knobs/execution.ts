@@ -5,7 +5,7 @@
  * them.
  */
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import type { Chain } from '../chain.js';
 import type { createPaymaster, TamperMode } from '../paymaster.js';
 

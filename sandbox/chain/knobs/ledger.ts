@@ -4,7 +4,7 @@
  * removal. Sandbox-only: our server never exposes them.
  */
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { parseAmount } from '../../../shared/amount.js';
 import { addressToBigInt, findToken } from '../../../shared/tokens.js';
 import type { Chain } from '../chain.js';

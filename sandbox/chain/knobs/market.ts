@@ -4,7 +4,7 @@
  * position. Sandbox-only: our server never exposes them.
  */
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
+import * as Type from 'typebox';
 import { formatAmount, parseAmount } from '../../../shared/amount.js';
 import { PRICE_SOURCES, type PriceSource } from '../../../shared/sandbox.js';
 import { addressToBigInt, findToken } from '../../../shared/tokens.js';
