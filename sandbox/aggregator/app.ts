@@ -21,7 +21,7 @@ import { DEFAULT_POOLS, type Pool, type PoolSpec, resolvePools } from './pools.j
 import { findBestRoute, spotPrices } from './router.js';
 import { toCalldata, toRouteResponse, type WireNoRoute, type WireRouteResponse } from './wire.js';
 
-export interface AggregatorEmulatorOptions {
+interface AggregatorEmulatorOptions {
   latencyMs?: number;
   faults?: FaultSettings;
   pools?: PoolSpec[];
@@ -35,7 +35,7 @@ export interface AggregatorEmulatorOptions {
   logger?: boolean;
 }
 
-export interface AggregatorStats {
+interface AggregatorStats {
   inFlight: number;
   maxInFlight: number;
   /** hits per route path, e.g. { '/route': 3 } (admin calls included) */
@@ -90,7 +90,7 @@ function tokenOf(text: string, name: string): Token | undefined {
   return findToken('mainnet', text);
 }
 
-export type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
+type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
 
 const TamperCalldataBody = Type.Object(
   {

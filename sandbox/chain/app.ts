@@ -27,7 +27,7 @@ import { registerMarketKnobs } from './knobs/market.js';
 import { createPaymaster, type PaymasterKnobs } from './paymaster.js';
 import { starknetMethods } from './rpc.js';
 
-export interface ChainEmulatorOptions {
+interface ChainEmulatorOptions {
   /** the pool objects the aggregator emulator quotes from (shared: trades move its quotes) */
   pools: Pool[];
   /** when set, sponsored mode needs this `x-paymaster-api-key` */
@@ -46,7 +46,7 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT_BYTES = 1_048_576;
+const BODY_LIMIT_BYTES = 1_048_576;
 
 function rpcRoute(app: FastifyInstance, path: string, methods: MethodTable): void {
   app.post(path, async (request, reply) => {
