@@ -26,7 +26,7 @@ export interface FaultSettings {
   refuseBatches?: boolean;
 }
 
-export class FaultState {
+class FaultState {
   latencyMs = 0;
   failCount = 0;
   failStatus = 500;

@@ -33,9 +33,9 @@ import { SANDBOX_CHAIN_ID_HEX } from './chain/rpc.js';
 import type { FaultSettings } from './faults.js';
 
 /** Short string "SN_SANDBOX": nothing signed in the sandbox is valid on mainnet or Sepolia. */
-export const SANDBOX_CHAIN_ID = SANDBOX_CHAIN_ID_HEX;
+const SANDBOX_CHAIN_ID = SANDBOX_CHAIN_ID_HEX;
 
-export interface SandboxOptions {
+interface SandboxOptions {
   /** auth server port; 0 = ephemeral. Emulators always take free ports. */
   port: number;
   /** the data folder (FINANCE_TUI_HOME or the platform folder) */
@@ -56,7 +56,7 @@ export interface SandboxOptions {
   network?: Network;
 }
 
-export interface SandboxInfo {
+interface SandboxInfo {
   event: 'ready';
   sandbox: true;
   serverUrl: string;

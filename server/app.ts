@@ -187,7 +187,7 @@ function deadlineCheckIntervalMs(
 }
 
 /** How long a flush of the log is waited for (a reader that stopped reading). */
-export const LOG_FLUSH_WAIT_MS = 1_000;
+const LOG_FLUSH_WAIT_MS = 1_000;
 
 /**
  * Writes out what the log holds, asynchronously (asyncLog: a broken pipe is found here, and pino

@@ -132,7 +132,7 @@ const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 
  * form: whether a name resolves, and to an address of this machine, only listening can tell);
  * undefined for any other error (EADDRINUSE is the caller's to word).
  */
-export function hostRefusal(error: unknown, host: string): AppError | undefined {
+function hostRefusal(error: unknown, host: string): AppError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRNOTAVAIL')
     return new AppError(

@@ -26,7 +26,7 @@ import { Compile } from 'typebox/compile';
 
 const exact = { additionalProperties: false } as const;
 
-export const Felt = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
+const Felt = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$' });
 const Felts = Type.Array(Felt);
 const Timestamp = Type.Union([
   Type.String({ pattern: '^(0|[1-9][0-9]{0,19})$' }),
@@ -155,7 +155,7 @@ export const UserParameters = Type.Object(
   exact,
 );
 
-export const TRANSACTION_TYPES = ['invoke', 'deploy', 'deploy_and_invoke'] as const;
+const TRANSACTION_TYPES = ['invoke', 'deploy', 'deploy_and_invoke'] as const;
 type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** Each transaction type's exact shape, for build (USER_TRANSACTION) and execute (EXECUTABLE_USER_TRANSACTION). */

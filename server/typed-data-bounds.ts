@@ -87,7 +87,7 @@ export const WORK = {
   listStep: 1 / 100_000,
 } as const;
 
-export type Revision = '0' | '1';
+type Revision = '0' | '1';
 
 export interface CheckedTypedData {
   /** a copy of what was checked: hash this, not the request */

@@ -32,7 +32,7 @@ const CodeCheck = schemaCheck(OtpCode);
 const OutboxEntry = Type.Object({ email: Type.String(), code: OtpCode, sentAt: Type.String() });
 
 /** Trimmed and lower-cased (the identity provider's own rule), or USAGE_ERROR. */
-export function normaliseEmail(raw: string): string {
+function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (!EmailCheck.Check(email)) throw usageError(`"${raw.slice(0, 80)}" is not an e-mail address`);
   return email;

@@ -90,7 +90,7 @@ export function parseUsd(text: string, field: Field): bigint {
   return ((BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'))) * VALUE_SCALE) / 100n;
 }
 
-export interface Target {
+interface Target {
   token: Token;
   /** hundredths of a percent */
   share: bigint;

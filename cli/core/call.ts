@@ -16,6 +16,3 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((event: ProgressEvent) => void) | undefined;
 }
-
-/** A signal that never aborts, for calls made without one. */
-export const NEVER: AbortSignal = new AbortController().signal;

@@ -171,7 +171,7 @@ async function sandboxEndpoints(
 }
 
 /** The network a sandbox is shaped like: its state says; a state without one is mainnet's (the only shape before). */
-export function sandboxNetwork(doc: SandboxState): Network {
+function sandboxNetwork(doc: SandboxState): Network {
   return doc.network ?? 'mainnet';
 }
 

@@ -28,7 +28,7 @@ import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
 import { compiledCheck } from '../clients/schema-check.js';
 
-export const MAX_ENTRIES = 1000;
+const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 const Short = (max: number) => Type.String({ maxLength: max });

@@ -44,7 +44,7 @@ export interface AssetLimits {
   lastUpdated: number;
 }
 
-export function decodeAssetConfig(f: readonly bigint[]): AssetLimits | undefined {
+function decodeAssetConfig(f: readonly bigint[]): AssetLimits | undefined {
   if (f.length < 16) return undefined;
   return {
     totalNominalDebt: u256(f, 2),
@@ -123,7 +123,7 @@ export function decodePrice(f: readonly bigint[]): OraclePrice {
 }
 
 /** The pool's `pair_config` answer: PairConfig { max_ltv: u64, liquidation_factor: u64, debt_cap: u128 }. */
-export interface PairConfig {
+interface PairConfig {
   /** 1e18 scale; 0: the pool does not lend against this pair */
   maxLtv: bigint;
   /** 1e18 scale */

@@ -16,7 +16,7 @@ export const usdValue = (amount: bigint, price: bigint, token: Token): bigint =>
  * Health factor × 1e18 = collateral value × max LTV / debt value (rounded down); undefined with no
  * debt. Below 1e18 the position can be liquidated.
  */
-export function healthFactor(
+function healthFactor(
   collateralValue: bigint,
   debtValue: bigint,
   maxLtv: bigint,

@@ -114,7 +114,7 @@ export async function readPair(
 }
 
 /** A vToken and the account's shares in it, with what they are worth now. */
-export interface SupplyState {
+interface SupplyState {
   pool: VesuPool;
   token: Token;
   vToken: string;

@@ -43,7 +43,7 @@ export interface PositionsRead {
 }
 
 /** A read awaited later, maybe after another read failed: its rejection is not unhandled. */
-export const quiet = <T>(p: Promise<T>): Promise<T> => {
+const quiet = <T>(p: Promise<T>): Promise<T> => {
   p.catch(() => undefined);
   return p;
 };
@@ -58,7 +58,7 @@ const unlessReverted = (error: unknown): undefined => {
 };
 
 /** One registry token's round-1 views, and what each has come to so far. */
-export interface SupplyRow {
+interface SupplyRow {
   token: Token;
   hint: string | undefined;
   /** the factory's vToken for the token (0: not listed) */
@@ -110,7 +110,7 @@ export function supplyRowsOf(
 }
 
 /** A pair's position as the pool answered it; undefined for a pair the pool does not list. */
-export type PositionRead = { c: Token; d: Token; f: bigint[] } | undefined;
+type PositionRead = { c: Token; d: Token; f: bigint[] } | undefined;
 
 /**
  * Round 1 for each ordered pair: the account's position. Not held only when the pool does not
@@ -162,7 +162,7 @@ export function pricesOf(read: PositionsRead): (token: Token) => Promise<OracleP
 }
 
 /** A listed asset's config and utilisation (undefined where round 1 did not ask it). */
-export interface ListedState {
+interface ListedState {
   config: bigint[];
   utilization: bigint | undefined;
 }

@@ -60,7 +60,7 @@ interface TokenPrice {
   cached: boolean;
 }
 
-export type PriceResult = { ok: true; price: TokenPrice } | { ok: false; reason: string };
+type PriceResult = { ok: true; price: TokenPrice } | { ok: false; reason: string };
 
 interface CacheEntry {
   scaled: string;

@@ -76,7 +76,7 @@ export async function advanceSandbox(
   };
 }
 
-export interface PriceResult {
+interface PriceResult {
   token: string;
   address: string;
   /** the oracle's price now, exact (USD per whole token) */

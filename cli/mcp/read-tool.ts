@@ -10,7 +10,7 @@ import type { CallOptions } from '../core/call.js';
 import type { ToolDeps } from './deps.js';
 import { READ } from './tool-result.js';
 
-export interface ReadTool<I extends z.ZodObject> {
+interface ReadTool<I extends z.ZodObject> {
   title: string;
   description: string;
   input: I;

@@ -33,11 +33,6 @@ export function signedAmount(delta: bigint, decimals: number, symbol: string): s
     : `+${amount(delta, decimals, symbol)}`;
 }
 
-/** Cut a line to the terminal's width (Ink truncates Text too; this is for composed strings). */
-export function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
 /**
  * Where this session runs, in the header's words: a network, or the sandbox and the network it is
  * shaped like (its token registry and rules: `mainnet-like` or `sepolia-like`, never assumed).

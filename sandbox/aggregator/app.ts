@@ -17,11 +17,12 @@ import { U256_MAX } from '../../shared/amount.js';
 import { minimumReceived, parseSlippageBps } from '../../shared/slippage.js';
 import { addressToBigInt, findToken, resolveToken, type Token } from '../../shared/tokens.js';
 import { type FaultSettings, faults } from '../faults.js';
+import { emulatorStatus } from '../http-errors.js';
 import { DEFAULT_POOLS, type Pool, type PoolSpec, resolvePools } from './pools.js';
 import { findBestRoute, spotPrices } from './router.js';
 import { toCalldata, toRouteResponse, type WireNoRoute, type WireRouteResponse } from './wire.js';
 
-export interface AggregatorEmulatorOptions {
+interface AggregatorEmulatorOptions {
   latencyMs?: number;
   faults?: FaultSettings;
   pools?: PoolSpec[];
@@ -35,7 +36,7 @@ export interface AggregatorEmulatorOptions {
   logger?: boolean;
 }
 
-export interface AggregatorStats {
+interface AggregatorStats {
   inFlight: number;
   maxInFlight: number;
   /** hits per route path, e.g. { '/route': 3 } (admin calls included) */
@@ -90,7 +91,7 @@ function tokenOf(text: string, name: string): Token | undefined {
   return findToken('mainnet', text);
 }
 
-export type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
+type CalldataTamper = 'destination' | 'min-received' | 'token' | 'pool';
 
 const TamperCalldataBody = Type.Object(
   {
@@ -254,10 +255,7 @@ function answerError(
     return reply.code(400).send({ error: error.message, code: 'invalid_query' });
   if (error.validation !== undefined)
     return reply.code(400).send({ error: error.message, code: 'invalid_body' });
-  const status =
-    error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
-      ? error.statusCode
-      : 500;
+  const status = emulatorStatus(error);
   return reply
     .code(status)
     .send({ error: status === 500 ? 'internal error' : error.message, code: 'error' });

@@ -5,7 +5,7 @@
  */
 import { type Pool, orient, pathOutput } from './pools.js';
 
-export interface PlannedLeg {
+interface PlannedLeg {
   /** whole percent of the input sent down this leg */
   percent: number;
   path: Pool[];
@@ -22,11 +22,7 @@ const SPLIT_STEP = 5;
 /** Only the best few single paths are paired for splits: enough for a market of this size. */
 const SPLIT_CANDIDATES = 6;
 
-export function enumeratePaths(
-  pools: readonly Pool[],
-  tokenIn: string,
-  tokenOut: string,
-): Pool[][] {
+function enumeratePaths(pools: readonly Pool[], tokenIn: string, tokenOut: string): Pool[][] {
   const paths: Pool[][] = [];
   for (const first of pools) {
     const side = orient(first, tokenIn);

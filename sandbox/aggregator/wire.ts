@@ -10,7 +10,7 @@ import type { Token } from '../../shared/tokens.js';
 import { orient } from './pools.js';
 import { priceToNumber, type RoutePlan } from './router.js';
 
-export interface WireToken {
+interface WireToken {
   name: string;
   symbol: string;
   address: string;
@@ -18,7 +18,7 @@ export interface WireToken {
   price: number;
 }
 
-export interface WireSwap {
+interface WireSwap {
   protocol: number;
   poolName: string;
   poolAddress: string;

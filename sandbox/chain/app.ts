@@ -19,6 +19,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Network } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
+import { emulatorStatus } from '../http-errors.js';
 import { Chain } from './chain.js';
 import { dispatch, type MethodTable } from './jsonrpc.js';
 import { registerExecutionKnobs } from './knobs/execution.js';
@@ -27,7 +28,7 @@ import { registerMarketKnobs } from './knobs/market.js';
 import { createPaymaster, type PaymasterKnobs } from './paymaster.js';
 import { starknetMethods } from './rpc.js';
 
-export interface ChainEmulatorOptions {
+interface ChainEmulatorOptions {
   /** the pool objects the aggregator emulator quotes from (shared: trades move its quotes) */
   pools: Pool[];
   /** when set, sponsored mode needs this `x-paymaster-api-key` */
@@ -46,7 +47,7 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT_BYTES = 1_048_576;
+const BODY_LIMIT_BYTES = 1_048_576;
 
 function rpcRoute(app: FastifyInstance, path: string, methods: MethodTable): void {
   app.post(path, async (request, reply) => {
@@ -92,10 +93,7 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     }
     if (error.validation !== undefined)
       return reply.code(400).send({ error: error.message, code: 'invalid_body' });
-    const status =
-      error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
-        ? error.statusCode
-        : 500;
+    const status = emulatorStatus(error);
     return reply.code(status).send({
       error: status === 500 ? 'internal error' : error.message,
       code: status === 500 ? 'internal_error' : 'bad_request',

@@ -15,7 +15,7 @@ import { hex } from './executor.js';
 import type { BlockRecord, Ledger, TransactionRecord } from './ledger.js';
 import { SEQUENCER_ADDRESS } from './contracts.js';
 
-export const STARKNET_VERSION = '0.14.0';
+const STARKNET_VERSION = '0.14.0';
 
 const price = (fri: bigint, wei: bigint): Record<string, string> => ({
   price_in_fri: hex(fri),
@@ -34,7 +34,7 @@ function pricesJson(
   };
 }
 
-export function blockHeaderJson(block: BlockRecord, ledger: Ledger): Record<string, unknown> {
+function blockHeaderJson(block: BlockRecord, ledger: Ledger): Record<string, unknown> {
   const transactions = block.transactions.map(
     (hash) => ledger.transaction(hash) as TransactionRecord,
   );
@@ -147,7 +147,7 @@ export const EVENTS_LIMITS = {
   maxScan: 10_000,
 } as const;
 
-export interface EventFilter {
+interface EventFilter {
   fromBlock: number;
   toBlock: number;
   address: bigint | undefined;
@@ -159,7 +159,7 @@ export interface EventFilter {
 }
 
 /** A continuation token: `<block>-<event>` (decimal), where the next page starts. */
-export const continuationToken = (block: number, event: number): string => `${block}-${event}`;
+const continuationToken = (block: number, event: number): string => `${block}-${event}`;
 
 export function parseContinuationToken(
   token: string,

@@ -97,9 +97,7 @@ export const FAUCET: ReadonlyArray<{ symbol: string; amount: string }> = Object.
 ]);
 
 /** The faucet on a chain shaped like `network`: its registry's tokens of FAUCET's symbols. */
-export const faucetAmounts = (
-  network: Network = 'mainnet',
-): Array<{ token: string; amount: bigint }> =>
+const faucetAmounts = (network: Network = 'mainnet'): Array<{ token: string; amount: bigint }> =>
   FAUCET.flatMap(({ symbol, amount }) => {
     const token = findToken(network, symbol);
     return token === undefined
@@ -117,7 +115,7 @@ const toPragma = (usd: bigint): bigint => {
 /** Whoever trades on the pools besides our users (the price-move knob). */
 const THIRD_PARTY_ADDRESS = 0x53414e44424f585f4d41524b4554n; // "SANDBOX_MARKET"
 /** the sandbox's liquidator (the liquidation knob's sender) */
-export const LIQUIDATOR_ADDRESS = 0x53414e44424f585f4c495155494441544f52n; // "SANDBOX_LIQUIDATOR"
+const LIQUIDATOR_ADDRESS = 0x53414e44424f585f4c495155494441544f52n; // "SANDBOX_LIQUIDATOR"
 /** The relayer's float; topped up whenever it runs low (the paymaster's own money, not the user's). */
 const RELAYER_FLOAT = 10n ** 27n;
 
@@ -127,7 +125,7 @@ export interface OutsideCall {
   calldata: bigint[];
 }
 
-export interface RelayedTransaction {
+interface RelayedTransaction {
   account: bigint;
   /** what the account signed (absent for a deploy-only transaction); `calls` include the fee transfer */
   outside?: {
@@ -158,7 +156,7 @@ export class LiquidationRefused extends Error {
   }
 }
 
-export interface ChainOptions {
+interface ChainOptions {
   pools: readonly Pool[];
   now?: () => number;
   /**
@@ -844,10 +842,10 @@ function relayerCallsOf(tx: RelayedTransaction): OutsideCall[] {
   return calls;
 }
 
-export const blockHashOf = (blockNumber: number): bigint =>
+const blockHashOf = (blockNumber: number): bigint =>
   BigInt(hash.computePoseidonHashOnElements([0x424c4f434bn /* "BLOCK" */, BigInt(blockNumber)]));
 
-export const receiptEvent = (
+const receiptEvent = (
   from: bigint,
   keys: readonly bigint[],
   data: readonly bigint[],

@@ -46,7 +46,7 @@ import type { Ledger, StateView } from './ledger.js';
 import { balanceSlot, ERC20_STORAGE } from './storage.js';
 
 const U128 = 1n << 128n;
-export const U256_MAX = U128 * U128 - 1n;
+const U256_MAX = U128 * U128 - 1n;
 
 /** A felt spelling a label: recognisable in traces, never a real mainnet address. */
 const label = (text: string): bigint => BigInt(shortString.encodeShortString(text));
@@ -69,7 +69,7 @@ export const CLASS_HASH = {
 } as const;
 const ARGENT_CLASS_HASH = CLASS_HASH.argent;
 
-export const INTERFACE = {
+const INTERFACE = {
   SRC5: 0x3f918d17e5ee77373b56385708f855659a07f75997f365cf87748628532a055n,
   SRC6: 0x2ceccef7f994940b3962a6c67e0ba4fcd37df7d131417c604f91e03caecc1cdn,
   SNIP9_V1: 0x68cfd18b92d1907b8ba3cc324900277f5a3622099431ea85dd8089255e4181n,
@@ -88,7 +88,7 @@ const VALID = label('VALID');
 
 const u256Out = (value: bigint): bigint[] => [value % U128, value / U128];
 
-export type EventLayout = 'legacy' | 'keyed';
+type EventLayout = 'legacy' | 'keyed';
 
 export class TokenContract implements Contract {
   readonly classHash: bigint;
@@ -288,7 +288,7 @@ export function decodeMulticall(calldata: readonly bigint[]): CallData[] {
 }
 
 /** What the forwarder passes to `execute_from_outside_v2`: ArgentX's OutsideExecution, then the signature. */
-export interface OutsideExecutionCall {
+interface OutsideExecutionCall {
   caller: bigint;
   nonce: bigint;
   executeAfter: bigint;
@@ -309,7 +309,7 @@ export function encodeOutsideExecution(outside: OutsideExecutionCall): bigint[] 
   ];
 }
 
-export function decodeOutsideExecution(calldata: readonly bigint[]): OutsideExecutionCall {
+function decodeOutsideExecution(calldata: readonly bigint[]): OutsideExecutionCall {
   if (calldata.length < 5) throw new Revert('Failed to deserialize param #1');
   const [caller, nonce, executeAfter, executeBefore] = calldata as [bigint, bigint, bigint, bigint];
   const { calls, end } = readCallArray(calldata, 4, 1);
@@ -351,7 +351,7 @@ export function accountSignatureValid(
   return verifyStarkSignature(hex(hash), joinSignature(r, s), hex(publicKey));
 }
 
-export class AccountContract implements Contract {
+class AccountContract implements Contract {
   readonly classHash: bigint;
   readonly publicKey: bigint;
   /** SNIP-9: whether an outside execution with this nonce has been executed by this account */

@@ -41,7 +41,7 @@ export class EntryPointNotFound extends Revert {
   }
 }
 
-export interface EmittedEvent {
+interface EmittedEvent {
   order: number;
   keys: bigint[];
   data: bigint[];

@@ -32,7 +32,7 @@ export interface Method {
 
 export type MethodTable = Readonly<Record<string, Method>>;
 
-export const MAX_BATCH = 20;
+const MAX_BATCH = 20;
 
 type Id = string | number | null;
 

@@ -19,7 +19,7 @@ import type { Pool } from '../aggregator/pools.js';
 import type { GasPrices } from './gas.js';
 import { allowanceSlot, balanceSlot, type SlotEntry } from './storage.js';
 
-export interface DeployedAccount {
+interface DeployedAccount {
   address: bigint;
   classHash: bigint;
   publicKey: bigint;
@@ -83,7 +83,7 @@ export interface StateReader {
 }
 
 /** What a view's changes are, and where a view writes them at commit (the ledger or an outer view). */
-export interface StateChanges {
+interface StateChanges {
   balances: Map<string, bigint>;
   allowances: Map<string, bigint>;
   accounts: Map<bigint, DeployedAccount>;
@@ -93,7 +93,7 @@ export interface StateChanges {
   supply: Map<bigint, bigint>;
 }
 
-export interface StateBase extends StateReader {
+interface StateBase extends StateReader {
   write(changes: StateChanges): void;
 }
 

@@ -44,7 +44,7 @@ import { registerStatus } from './paymaster/status.js';
 
 export type { PaymasterKnobs, TamperMode } from './paymaster/root.js';
 
-export interface PaymasterOptions {
+interface PaymasterOptions {
   chain: Chain;
   /** when set, sponsored mode needs `x-paymaster-api-key` equal to it (as AVNU's does) */
   apiKey?: string;

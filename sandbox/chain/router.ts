@@ -29,7 +29,7 @@ import { type CallContext, type Contract, EntryPointNotFound, hex, Revert } from
 
 export const SWAP_SELECTOR = selectorOf('swap');
 /** Where the router's service fee goes. */
-export const FEE_COLLECTOR_ADDRESS = BigInt(shortString.encodeShortString('SANDBOX_ROUTER_FEES'));
+const FEE_COLLECTOR_ADDRESS = BigInt(shortString.encodeShortString('SANDBOX_ROUTER_FEES'));
 export const ROUTER_CLASS_HASH = selectorOf('sandbox::router');
 const U128 = 1n << 128n;
 const MAX_SWAPS = 64n;

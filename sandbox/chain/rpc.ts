@@ -45,7 +45,7 @@ import type { BlockRecord, TransactionRecord } from './ledger.js';
 import { deployAccountTransactionHash, invokeTransactionHash, readV3Fields } from './validation.js';
 
 /** The spec version served (starknet_specVersion): its schemas are the ones the conformance test validates against. */
-export const SPEC_VERSION = '0.10.0';
+const SPEC_VERSION = '0.10.0';
 export const SANDBOX_CHAIN_ID_HEX = `0x${Buffer.from('SN_SANDBOX').toString('hex')}`;
 
 const MAX_CALLDATA = 4_096;

@@ -52,7 +52,7 @@ import type { StateView } from './ledger.js';
 export const EPOCH_SECONDS = 3_600n;
 export const EXIT_WINDOW_SECONDS = 7n * 24n * 3_600n;
 /** 10 % a year, before the validator's commission */
-export const REWARD_APR_BPS = 1_000n;
+const REWARD_APR_BPS = 1_000n;
 const YEAR_SECONDS = 365n * 24n * 3_600n;
 const BPS = 10_000n;
 const U128 = 1n << 128n;
@@ -67,11 +67,11 @@ const SWITCH_IN_SELECTOR = selectorOf('sandbox_enter_from_switch');
 const IS_PAUSED = selectorOf('is_paused');
 
 /** The pool's `set_staker_removed()` (the staking contract alone calls it, from `unstake_action`). */
-export const SET_STAKER_REMOVED = selectorOf('set_staker_removed');
+const SET_STAKER_REMOVED = selectorOf('set_staker_removed');
 /** Sandbox-only: the staking contract's `unstake_action` for a staker, without its intent and window (`sandbox remove-staker`). */
 export const SANDBOX_REMOVE_STAKER = selectorOf('sandbox_remove_staker');
 /** The staking contract's DeleteStaker {#staker_address, reward_address, operational_address, pool_contracts: Span}. */
-export const DELETE_STAKER_EVENT = selectorOf('DeleteStaker');
+const DELETE_STAKER_EVENT = selectorOf('DeleteStaker');
 const STAKER_REWARD_ADDRESS = label('SANDBOX_STAKER_REWARDS');
 const STAKER_OPERATIONAL_ADDRESS = label('SANDBOX_STAKER_OPERATOR');
 
@@ -79,7 +79,7 @@ export const STAKING_CLASS_HASH = selectorOf('sandbox::staking');
 export const DELEGATION_POOL_CLASS_HASH = selectorOf('sandbox::delegation_pool');
 
 /** What the sandbox sets up for each validator (the addresses come from shared/staking.ts). */
-export interface ValidatorSetup {
+interface ValidatorSetup {
   validator: Validator;
   /** basis points of the members' rewards kept by the validator */
   commissionBps: bigint;
@@ -97,7 +97,7 @@ const SETUP: Readonly<Record<string, { commissionBps: bigint; active: boolean }>
 };
 
 /** The validators a sandbox shaped like `network` deploys: that network's presets and the sandbox's own. */
-export function sandboxValidators(network: Network = 'mainnet'): ValidatorSetup[] {
+function sandboxValidators(network: Network = 'mainnet'): ValidatorSetup[] {
   return validatorsFor(network, { sandbox: true }).map((validator) => {
     const setup = SETUP[validator.name] ?? { commissionBps: 1_000n, active: true };
     return { validator, ...setup };
@@ -133,14 +133,14 @@ const some = (value: bigint): bigint[] => [0n, value];
 const NONE = [1n];
 
 /** The sandbox clock and the epoch arithmetic shared by the staking contract and its pools. */
-export interface StakingClock {
+interface StakingClock {
   /** the chain's time, unix seconds */
   now(): bigint;
   /** the chain's start, unix seconds: epoch 0 begins there */
   readonly genesis: bigint;
 }
 
-export const epochAt = (clock: StakingClock): bigint => {
+const epochAt = (clock: StakingClock): bigint => {
   const elapsed = clock.now() - clock.genesis;
   return elapsed <= 0n ? 0n : elapsed / EPOCH_SECONDS;
 };
@@ -152,7 +152,7 @@ export function memberRewards(amount: bigint, epochs: bigint, commissionBps: big
   return gross - (gross * commissionBps) / BPS;
 }
 
-export class DelegationPoolContract implements Contract {
+class DelegationPoolContract implements Contract {
   readonly classHash = DELEGATION_POOL_CLASS_HASH;
   readonly address: bigint;
   readonly setup: ValidatorSetup;
@@ -483,7 +483,7 @@ export class DelegationPoolContract implements Contract {
 }
 
 /** The pools by address, for the staking contract and for switches between pools. */
-export class StakingRegistry {
+class StakingRegistry {
   /** the staking contract's address (the pools name it in contract_parameters_v1) */
   readonly stakingContract: bigint;
   readonly #pools = new Map<bigint, DelegationPoolContract>();
@@ -514,7 +514,7 @@ export class StakingRegistry {
 }
 
 /** The staking contract's views (the client reads validators, epochs and the exit window here). */
-export class StakingContract implements Contract {
+class StakingContract implements Contract {
   readonly classHash = STAKING_CLASS_HASH;
   readonly #clock: StakingClock;
   readonly #registry: StakingRegistry;

@@ -16,7 +16,7 @@ import { selectorOf } from '../../shared/erc20.js';
 const STORAGE_ADDRESS_BOUND = 2n ** 251n - 256n;
 
 /** Storage address of a Map entry: the keys folded into the variable's base with Pedersen. */
-export function mapSlot(base: bigint, ...keys: readonly bigint[]): bigint {
+function mapSlot(base: bigint, ...keys: readonly bigint[]): bigint {
   let slot = base;
   for (const key of keys) slot = BigInt(pedersen(slot, key));
   return slot % STORAGE_ADDRESS_BOUND;

@@ -10,7 +10,7 @@ import { hex } from './executor.js';
 
 type Version = '0x3' | '0x100000000000000000000000000000003';
 
-export interface V3Fields {
+interface V3Fields {
   version: Version;
   nonce: bigint;
   resourceBounds: Record<

@@ -64,16 +64,16 @@ const U128 = 1n << 128n;
 const U256_MAX = (1n << 256n) - 1n;
 const YEAR_SECONDS = 365n * 86_400n;
 /** the borrow rate: 8 % a year */
-export const BORROW_APR = (8n * SCALE) / 100n;
+const BORROW_APR = (8n * SCALE) / 100n;
 /**
  * The borrow rate per second (1e18 scale) the sandbox's interest-rate model gives at every
  * utilisation: BORROW_APR / year, rounded down. The model is Vesu v2's (its `interest_rate` view
  * computes it), with a flat configuration: zero-, min- and max-full-utilisation rates all this
  * rate (docs/sandbox-chain.md "Lending").
  */
-export const RATE_PER_SECOND = BORROW_APR / YEAR_SECONDS;
+const RATE_PER_SECOND = BORROW_APR / YEAR_SECONDS;
 /** Vesu v2's InterestRateConfig (src/interest_rate_model.cairo), its field order kept. */
-export interface InterestRateConfig {
+interface InterestRateConfig {
   /** utilisation bounds and target, 1e5 scale */
   minTargetUtilization: bigint;
   maxTargetUtilization: bigint;
@@ -88,7 +88,7 @@ export interface InterestRateConfig {
   targetRatePercent: bigint;
 }
 /** The sandbox's InterestRateConfig of every listed asset. */
-export const INTEREST_RATE_CONFIG: Readonly<InterestRateConfig> = Object.freeze({
+const INTEREST_RATE_CONFIG: Readonly<InterestRateConfig> = Object.freeze({
   minTargetUtilization: 75_000n,
   maxTargetUtilization: 85_000n,
   targetUtilization: 80_000n,
@@ -117,7 +117,7 @@ const UTILIZATION_SCALE = 100_000n;
  * `lastFull`. Integer division rounds down as Cairo's does; a subtraction below zero reverts as
  * Cairo's u256 does.
  */
-export function modelInterestRate(
+function modelInterestRate(
   config: InterestRateConfig,
   utilization: bigint,
   elapsed: bigint,
@@ -156,15 +156,15 @@ export function modelInterestRate(
           sub(UTILIZATION_SCALE, config.targetUtilization),
         );
 }
-export const MAX_UTILIZATION = (95n * SCALE) / 100n;
+const MAX_UTILIZATION = (95n * SCALE) / 100n;
 /** the Prime pool's floor: $10 */
-export const FLOOR_USD = 10n * SCALE;
-export const LIQUIDATION_FACTOR = (9n * SCALE) / 10n;
+const FLOOR_USD = 10n * SCALE;
+const LIQUIDATION_FACTOR = (9n * SCALE) / 10n;
 /** Vesu v2's MIN_LIQUIDATION_AMOUNT (units.cairo): a partial liquidation with bad debt repays more. */
 const MIN_LIQUIDATION_AMOUNT = 2000n;
 
 const label = (text: string): bigint => BigInt(shortString.encodeShortString(text));
-export const VESU_ORACLE_ADDRESS = label('SANDBOX_VESU_ORACLE');
+const VESU_ORACLE_ADDRESS = label('SANDBOX_VESU_ORACLE');
 const LIQUIDITY_PROVIDER = label('SANDBOX_VESU_LIQUIDITY');
 /** Sandbox-only: a vToken's withdrawal, the pool's side (the vToken of that asset alone may call it). */
 const V_TOKEN_WITHDRAW_SELECTOR = selectorOf('sandbox_v_token_withdraw');
@@ -200,7 +200,7 @@ export const VESU_FACTORY_CLASS_HASH = selectorOf('sandbox::vesu_pool_factory');
  * liquidity (supplied by the sandbox's own provider; a vToken label each), and the pairs with a
  * debt cap (asset units of the debt; the others have none, 0).
  */
-export interface VesuSetup {
+interface VesuSetup {
   network: Network;
   pool: bigint;
   factory: bigint;
@@ -242,7 +242,7 @@ const SETUPS: Readonly<Record<Network, Omit<VesuSetup, 'pool' | 'factory' | 'ora
 };
 
 /** The sandbox's Vesu parameters for `network` (the deployment's addresses from shared/vesu.ts). */
-export function vesuSetup(network: Network): VesuSetup {
+function vesuSetup(network: Network): VesuSetup {
   const deployment = deploymentOf(network);
   const pool = deployment.pools.find((p) => p.name === deployment.defaultPool);
   if (pool === undefined) throw new Error(`no default Vesu pool on ${network}`);
@@ -258,17 +258,15 @@ export function vesuSetup(network: Network): VesuSetup {
 }
 
 const MAINNET = vesuSetup('mainnet');
-export const PRIME_POOL_ADDRESS = MAINNET.pool;
-export const POOL_FACTORY_ADDRESS = MAINNET.factory;
 
-export interface ListedAsset {
+interface ListedAsset {
   token: Token;
   address: bigint;
   scale: bigint;
   vToken: bigint;
 }
 
-export function listedAssets(setup: VesuSetup = MAINNET): ListedAsset[] {
+function listedAssets(setup: VesuSetup = MAINNET): ListedAsset[] {
   return setup.listed.map(({ symbol }) => {
     const token = resolveToken(setup.network, symbol);
     return {
@@ -295,7 +293,7 @@ interface PositionState {
   nominalDebt: bigint;
 }
 
-export interface OraclePrice {
+interface OraclePrice {
   value: bigint;
   valid: boolean;
 }
@@ -332,7 +330,7 @@ function i257At(calldata: readonly bigint[], index: number, param: number): bigi
 }
 
 /** The oracle: USD prices with 18 decimals, set by the sandbox's price knob. */
-export class VesuOracleContract implements Contract {
+class VesuOracleContract implements Contract {
   readonly classHash = VESU_ORACLE_CLASS_HASH;
 
   static key(asset: bigint): string {
@@ -355,7 +353,7 @@ export class VesuOracleContract implements Contract {
   }
 }
 
-export class VesuPoolContract implements Contract {
+class VesuPoolContract implements Contract {
   readonly classHash = VESU_POOL_CLASS_HASH;
   readonly address: bigint;
   readonly setup: VesuSetup;
@@ -1047,7 +1045,7 @@ export class VesuPoolContract implements Contract {
  * pause flag) is here: the oracle's price of the asset is valid; when it is not, the `max_*` and
  * `preview_*` views answer 0 as the source's do.
  */
-export class VTokenContract implements Contract {
+class VTokenContract implements Contract {
   readonly classHash = VTOKEN_CLASS_HASH;
   readonly asset: ListedAsset;
   readonly #pool: VesuPoolContract;
@@ -1345,7 +1343,7 @@ export class VTokenContract implements Contract {
   }
 }
 
-export class VesuFactoryContract implements Contract {
+class VesuFactoryContract implements Contract {
   readonly classHash = VESU_FACTORY_CLASS_HASH;
   readonly #pool: VesuPoolContract;
 

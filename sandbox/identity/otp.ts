@@ -4,7 +4,7 @@
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 
-export interface OutboxEntry {
+interface OutboxEntry {
   email: string;
   code: string;
   /** ISO 8601 */
@@ -17,7 +17,7 @@ interface PendingCode {
   wrongTries: number;
 }
 
-export interface OtpBookOptions {
+interface OtpBookOptions {
   ttlMs: number;
   maxAttempts: number;
   now: () => number;

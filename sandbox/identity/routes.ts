@@ -20,7 +20,7 @@ export interface IdentityRouteDeps {
   onWalletCreated?: (wallet: StoredWallet) => void;
 }
 
-export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
 const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' });
 const InitBody = Type.Object({ email: Email });
@@ -55,7 +55,7 @@ const isMetadataValue = (value: unknown): value is MetadataValue =>
   typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value));
 
-export function userJson(user: StoredUser): Record<string, unknown> {
+function userJson(user: StoredUser): Record<string, unknown> {
   return {
     id: user.id,
     created_at: user.createdAt,
@@ -76,7 +76,7 @@ export function userJson(user: StoredUser): Record<string, unknown> {
 }
 
 /** Field by field on purpose: nothing else about a wallet (its key above all) goes on the wire. */
-export function walletJson(wallet: StoredWallet): Record<string, unknown> {
+function walletJson(wallet: StoredWallet): Record<string, unknown> {
   return {
     id: wallet.id,
     address: wallet.address,

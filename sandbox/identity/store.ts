@@ -53,7 +53,7 @@ type State = Type.Static<typeof StateSchema>;
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Ids shaped like the provider's (cuid-like, lower-case alphanumerics). */
-export function randomId(length: number): string {
+function randomId(length: number): string {
   let id = '';
   for (let i = 0; i < length; i += 1) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
   return id;

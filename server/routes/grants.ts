@@ -39,7 +39,7 @@ function address(text: string, what: string): string {
   return feltHex(value);
 }
 
-export async function grantView(grants: GrantStore, grant: Grant, now: number): Promise<GrantView> {
+async function grantView(grants: GrantStore, grant: Grant, now: number): Promise<GrantView> {
   const spent = await grants.spent(grant.id, now);
   return {
     id: grant.id,

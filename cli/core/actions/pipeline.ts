@@ -34,7 +34,6 @@ export { planPipeline } from './plan-action.js';
 export { executePipeline, type ExecuteOptions } from './execute.js';
 export { planFingerprint } from './fingerprint.js';
 export { checkActionRequest } from './resolve.js';
-export { ACTION_KIND_NAMES as ACTION_KINDS } from './kinds.js';
 
 export interface ActionContext {
   aggregator: AggregatorClient;

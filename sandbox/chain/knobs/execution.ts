@@ -48,7 +48,7 @@ const TamperBody = Type.Object(
   { additionalProperties: false },
 );
 
-export interface KnobDeps {
+interface KnobDeps {
   chain: Chain;
   paymaster: Pick<ReturnType<typeof createPaymaster>, 'knobs' | 'builds'>;
 }

@@ -32,7 +32,7 @@ const TradeBody = Type.Object(
   { additionalProperties: false },
 );
 /** The longest single move of the clock `sandbox advance` takes (400 days). */
-export const MAX_ADVANCE_SECONDS = 400 * 86_400;
+const MAX_ADVANCE_SECONDS = 400 * 86_400;
 const AdvanceBody = Type.Object(
   { seconds: Type.Integer({ minimum: 1, maximum: MAX_ADVANCE_SECONDS }) },
   { additionalProperties: false },

@@ -19,7 +19,7 @@ import {
 import { refuse } from './errors.js';
 
 /** Limits on what one transaction may carry (anything a stranger sends is bounded). */
-export const MAX_CALLS = 32;
+const MAX_CALLS = 32;
 const MAX_CALLDATA = 1_024;
 const MAX_TOTAL_CALLDATA = 4_096;
 const DEFAULT_WINDOW_S = 3_600;
@@ -57,7 +57,7 @@ export function address(value: unknown, name: string): bigint {
 }
 
 /** SNIP-29 TIP_PRIORITY: "slow" | "normal" | "fast" | {custom: u64}. The sandbox has no tip market: read, checked, echoed. */
-export type Tip = 'slow' | 'normal' | 'fast' | { custom: number };
+type Tip = 'slow' | 'normal' | 'fast' | { custom: number };
 
 export type FeeModeParam = ({ mode: 'sponsored' } | { mode: 'default'; token: Token }) & {
   tip?: Tip;
@@ -79,7 +79,7 @@ function readTip(value: unknown): Tip | undefined {
   );
 }
 
-export function readFeeMode(parameters: Record<string, unknown>, network: Network): FeeModeParam {
+function readFeeMode(parameters: Record<string, unknown>, network: Network): FeeModeParam {
   const feeMode = objectParam(parameters.fee_mode, 'parameters.fee_mode');
   const mode = stringParam(feeMode.mode, 'parameters.fee_mode.mode');
   const tip = readTip(feeMode.tip);
@@ -95,7 +95,7 @@ export function readFeeMode(parameters: Record<string, unknown>, network: Networ
 }
 
 /** The fee mode as SNIP-29's FEE_MODE writes it (felts canonical). */
-export const feeModeJson = (feeMode: FeeModeParam): Record<string, unknown> => ({
+const feeModeJson = (feeMode: FeeModeParam): Record<string, unknown> => ({
   mode: feeMode.mode,
   ...(feeMode.mode === 'default' ? { gas_token: hex(BigInt(feeMode.token.address)) } : {}),
   ...(feeMode.tip === undefined ? {} : { tip: feeMode.tip }),
@@ -137,14 +137,14 @@ export const parametersJson = (
       }),
 });
 
-export function readVersion(parameters: Record<string, unknown>): void {
+function readVersion(parameters: Record<string, unknown>): void {
   if (parameters.version !== '0x1') throw invalidParams('parameters.version must be "0x1"');
 }
 
-export const TRANSACTION_TYPES = ['invoke', 'deploy_and_invoke', 'deploy'] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+const TRANSACTION_TYPES = ['invoke', 'deploy_and_invoke', 'deploy'] as const;
+type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-export function readType(transaction: Record<string, unknown>): TransactionType {
+function readType(transaction: Record<string, unknown>): TransactionType {
   const type = transaction.type;
   if (!TRANSACTION_TYPES.includes(type as TransactionType))
     throw invalidParams('transaction.type must be "invoke", "deploy_and_invoke" or "deploy"');

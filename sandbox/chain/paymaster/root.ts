@@ -57,7 +57,7 @@ export interface PaymasterDeps {
   };
 }
 
-export interface PaymasterRoot {
+interface PaymasterRoot {
   /** adds a SNIP-29 method */
   method(name: `paymaster_${string}`, method: Method): void;
 }
