@@ -57,6 +57,6 @@ describe('a form from the declarations', () => {
     expect(nextFocus(form, STAKING)).toBe('amount');
     expect(nextFocus({ ...form, focus: 'amount' }, STAKING)).toBe('validator');
     expect(nextFocus({ ...form, kind: 'claim-rewards' }, STAKING)).toBe('validator');
-    expect(() => newForm([], STAKING)).toThrow();
+    expect(() => newForm([], STAKING)).toThrow(/a form needs a kind/);
   });
 });
