@@ -155,7 +155,9 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
           <FieldLabel label={labelOf(f)} focused={form.focus === f.slot} width={LABEL_COLUMN} />
           <TextField
             value={valueOf(form, f.slot)}
-            onChange={(value) => set({ values: { ...form.values, [f.slot]: value } })}
+            onChange={(value) =>
+              setForm((now) => ({ ...now, values: { ...now.values, [f.slot]: value } }))
+            }
             focused={form.focus === f.slot && !review.running}
             maxLength={f.param.type === 'validator' ? 80 : 40}
             placeholder={hintOf(f)}
