@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { PROCESS_TESTS, UNIT_TESTS } from './test/kinds.js';
+import LongestFirstSequencer from './test/sequencer.js';
 
 // Two kinds of test (docs/architecture.md "Tests"): `unit` beside its module, in this process,
 // no build (`npm run test:unit`); `process` in test/, against the built bin.
@@ -12,7 +13,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Every run takes the tests in a new order (the seed is printed; rerun one order with
     // --sequence.seed=N): no test may depend on another having run first (docs/decisions.md).
-    sequence: { shuffle: { files: true, tests: true } },
+    // Files start longest first, shuffled in small windows (test/sequencer.ts), so that no long
+    // file starts last and holds one core alone at the end.
+    sequence: { shuffle: { files: false, tests: true }, sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
