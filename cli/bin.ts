@@ -41,7 +41,7 @@ try {
 // The bundle's chunks (scripts/bundle.mjs: `./chunk-<hash>.js`, beside this file) are resolved
 // here rather than by Node's resolver, which for each of them (a trade loads ~90) stats the file,
 // follows its real path and looks for the package.json above it to learn that a .js file is an
-// ES module: ~30 % of a trade's module-loading CPU (docs/benchmarks.md "Issue 35"). A chunk's URL
+// ES module: ~30 % of a trade's module-loading CPU (docs/decisions.md "The bin resolves its own chunks"). A chunk's URL
 // is its importer's folder and its name, the format is the one esbuild wrote; anything else
 // (Node's built-ins, the packages left out of the bundle) goes to Node's resolver. Node reads and
 // compiles the file as it would (the compile cache serves it alike). Skipped where Node has no

@@ -1,4 +1,10 @@
-import { readFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+// node:fs through require, not `import`: its ES facade reads every export, fs.promises among them,
+// which loads ~30 of Node's internal modules (readline's among them) — most of what `--version`
+// loads beyond Node itself (docs/decisions.md "Built-ins required, TypeBox by name")
+const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
 
 let cached: string | undefined;
 

@@ -10,7 +10,7 @@
  * interpreter, typebox/schema's Check, which is what Value.Check calls): it is loaded only when a
  * schema has been checked INTERPRETED_CHECKS times, and checks stay interpreted until it has
  * loaded, so a command that checks each answer once or twice never loads it
- * (docs/benchmarks.md "Issue 35").
+ * (docs/decisions.md "Built-ins required, TypeBox by name").
  */
 import type { Static, TSchema } from 'typebox';
 import { Check } from 'typebox/schema';

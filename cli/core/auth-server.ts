@@ -71,8 +71,8 @@ export async function ensureAuthServer(
     );
   }
   // Only now the child-process machinery and serve's configuration (child_process, readline,
-  // node:util's facade): a command whose server answers never loads them (docs/benchmarks.md
-  // "Issue 35"; cli/core/endpoints.ts does the same for the sandbox).
+  // node:util's facade): a command whose server answers never loads them (docs/decisions.md
+  // "Built-ins required, TypeBox by name"; cli/core/endpoints.ts does the same for the sandbox).
   const [{ spawnServe }, { loadServeConfig, withDotEnv }] = await Promise.all([
     import('../platform/child.js'),
     import('../platform/serve-config.js'),

@@ -16,7 +16,7 @@ import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Static, TSchema } from 'typebox';
 // typebox/schema's Check and Errors are what Value.Check and Value.Errors call; imported from
-// there, the bundle leaves out the rest of typebox/value (docs/benchmarks.md "Issue 35")
+// there, the bundle leaves out the rest of typebox/value (docs/decisions.md "Built-ins required, TypeBox by name")
 import { Check, Errors } from 'typebox/schema';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { narrowMode, withFileLock, writeFileAtomic } from '../../shared/fs.js';

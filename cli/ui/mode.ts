@@ -11,7 +11,7 @@ import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 
 // node:util through require, not `import`: an ES import builds its module facade, which reads
 // every export and loads ~40 of Node's internal modules (~10 ms of CPU) for parseArgs alone
-// (docs/benchmarks.md "Issue 35"; cli/clients/transport.ts does the same for node:http)
+// (docs/decisions.md "Built-ins required, TypeBox by name"; transport.ts does so for node:http)
 const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
 export interface ModeInput {
