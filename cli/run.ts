@@ -42,12 +42,12 @@ interface CommandEntry {
 const signs = (summary: string): string => `${summary} (--yes signs)`;
 
 /**
- * The commands that parse a list their own way (their items, their words); every other action
- * kind's command is its declaration's (headless/kind-command.ts).
+ * The commands that keep their own parsing and help (multi-swap's pair count and its hint,
+ * rebalance's "already balanced" answer); every other action kind's command — batch's lists
+ * included — is its declaration's (headless/kind-command.ts).
  */
 const OWN_PARSER: Record<string, CommandEntry['load']> = {
   'multi-swap': () => import('./commands/multi-swap.js'),
-  batch: () => import('./commands/batch.js'),
   'portfolio-rebalance': () => import('./commands/portfolio-rebalance.js'),
 };
 

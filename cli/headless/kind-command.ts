@@ -129,14 +129,20 @@ const flagsOf = (info: KindDeclaration): Array<[string, Param & { headless: { fl
     'flag' in p.headless ? [[name, p as Param & { headless: { flag: string } }]] : [],
   );
 
-/** `send <amount> <token> <to>`, `unstake --complete --validator V`. */
+/** `send <amount> <token> <to>`, `unstake --complete --validator V`, `batch [--swap …]… [options]`. */
 export function usageLine(kind: ActionKind): string {
   const info = ACTION_KINDS[kind];
   const words = positionalsOf(info).map(([, , , word]) => word);
+  const value = (p: Param & { headless: { flag: string } }): string =>
+    'value' in p.headless ? p.headless.value : '';
   const flags = flagsOf(info)
     .filter(([, p]) => p.required)
-    .map(([, p]) => `--${p.headless.flag} ${'value' in p.headless ? p.headless.value : ''}`);
-  return [info.command, ...words, ...flags, '[options]'].join(' ');
+    .map(([, p]) => `--${p.headless.flag} ${value(p)}`);
+  // a list given item by item: each flag, repeated
+  const lists = flagsOf(info)
+    .filter(([, p]) => !p.required && 'list' in p.headless && p.headless.list === 'each')
+    .map(([, p]) => `[--${p.headless.flag} ${value(p)}]…`);
+  return [info.command, ...words, ...flags, ...lists, '[options]'].join(' ');
 }
 
 /** One flag's help line: the help wrapped at 100 columns, under its column. */

@@ -56,4 +56,11 @@ at the pool's own prices) — at or below 1 refused, below 1.2 only with --accep
 than the position holds is refused. Signs nothing unless --yes is given.`,
   'close-position': `Closes a Vesu position in one transaction: repays the whole nominal debt (no dust) and withdraws
 every collateral share back to your account. Signs nothing unless --yes is given.`,
+  batch: `Swaps (at most 3; one quote per swap), plain transfers, supplies to the main Vesu pool and stakes
+(at most 5 of each) in one transaction, one review, one simulation, one signature: the swaps'
+approve + swap pairs first, then the transfers, the stakes and the supplies, each kind in the
+order given. A batch with a swap is mainnet-only; one with a supply needs a network with a Vesu
+pool (mainnet); transfers and stakes run on mainnet and sepolia. Each item is one quoted flag
+value, repeated for more: --swap "1 ETH>USDC", --send "5 USDC>0x…", --supply "100 USDC",
+--stake "100 STRK>Sandbox Alpha". Without --yes it shows the plan and signs nothing.`,
 };
