@@ -111,7 +111,7 @@ export function register(deps: ToolDeps): void {
     {
       title: 'Lending positions',
       description:
-        "The signed-in wallet's Vesu positions: supplied tokens and their worth now; each borrow's collateral, debt, health factor (collateral value × max LTV / debt value; below 1 it can be liquidated), max LTV (maxLtv, a fraction: 0.8 is 80 %), liquidation price and the pool's limits; exact amounts; and markets: each asset the pool lists with what supplying earns and borrowing costs now (supplyApy/supplyApr, borrowApy/borrowApr, utilization: percent, 2 decimals, rounded down). No pool on sepolia: refused.",
+        "The signed-in wallet's Vesu positions: supplied tokens and their worth now; each borrow's collateral, debt, health factor (collateral value × max LTV / debt value; below 1 it can be liquidated), max LTV (maxLtv, a fraction: 0.8 is 80 %), liquidation price and the pool's limits; exact amounts; and markets: each asset the pool lists with what supplying earns and borrowing costs now (supplyApy/supplyApr, borrowApy/borrowApr, utilization: percent, 2 decimals, rounded down). On sepolia the WBTC Prime Sepolia pool.",
       input: inputs.lending,
       output: outputs.lending,
     },

@@ -403,7 +403,7 @@ const TABLE = {
     command: 'supply',
     summary: 'supply a token to a Vesu pool to earn interest',
     about:
-      "Supplies a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. No pool on sepolia: refused.",
+      "Supplies a token to a Vesu lending pool to earn interest: approve the pool's vToken for exactly the amount, then deposit. On sepolia the WBTC Prime Sepolia pool; a network with no known pool is refused.",
     tool: 'plan_supply',
     review: 'Review the supply',
     done: 'Supplied',
