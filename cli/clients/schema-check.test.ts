@@ -32,9 +32,10 @@ describe('schemaCheck', () => {
     const check = schemaCheck(Schema);
     for (let round = 0; round < 3; round++)
       for (const value of values) expect(check.Check(value)).toBe(compiled.Check(value));
-    // past its first checks it asked for the compiler; once loaded, the next check compiles
+    // past its first checks it asked for the compiler; once loaded, the next check compiles (the
+    // tests are shuffled: another may have loaded it already, so whether it compiled during the
+    // rounds above depends on the order — only that it is compiled after is the rule)
     await loadCompiler();
-    expect(check.compiled).toBe(false);
     for (let round = 0; round < 2; round++)
       for (const value of values) expect(check.Check(value)).toBe(compiled.Check(value));
     expect(check.compiled).toBe(true);
