@@ -4,12 +4,12 @@
  * the services port and opens the shared review, which takes RISK for a low health factor.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseAmount } from '../../../shared/amount.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { healthLevelOfWords as healthOf } from '../../../shared/vesu.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
+import { lendingBorrow, lendingDoc } from '../../../test/helpers/position-docs.js';
 import { chooseAction, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
@@ -33,47 +33,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const borrow = (debt: string, collateral: string, healthFactor: string | null, token = 'ETH') => ({
-  pool: 'Prime',
-  collateral: { token, amount: collateral, baseUnits: parseAmount(collateral, 18).toString() },
-  debt: {
-    token: 'USDC',
-    amount: debt,
-    baseUnits: debt === '0' ? '0' : parseAmount(debt, 6).toString(),
-  },
-  healthFactor,
-  maxLtv: '0.8',
-  liquidationPrice: '1750',
-  limits: { debtFloorUsd: '10', debtCap: null, maxUtilization: '0.9' },
-});
-
-const positions = (borrows: LendingDocument['borrows']): LendingDocument => ({
-  network: 'mainnet',
-  account: SESSION.walletAddress,
-  pools: [{ name: 'Prime', address: '0x451' }],
-  supplied: [
-    {
-      pool: 'Prime',
-      token: 'USDC',
-      amount: '100',
-      baseUnits: '100000000',
-      valueUsd: '100.00',
-      vToken: '0x1',
-    },
-  ],
-  markets: [
-    {
-      pool: 'Prime',
-      token: 'USDC',
-      utilization: '40.00',
-      supplyApr: '3.20',
-      supplyApy: '3.25',
-      borrowApr: '8.00',
-      borrowApy: '8.32',
-    },
-  ],
-  borrows,
-});
+const borrow = lendingBorrow;
+const positions = (borrows: LendingDocument['borrows']): LendingDocument => lendingDoc(borrows);
 
 describe('lending screen', () => {
   it('shows each supply with its value and each borrow with its health factor and max LTV', async () => {

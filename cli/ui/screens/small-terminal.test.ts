@@ -8,11 +8,9 @@
  * real program is driven in tmux by test/tui-*.test.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseAmount } from '../../../shared/amount.js';
-import type { LendingDocument } from '../../core/lending.js';
-import type { StakingDocument } from '../../core/staking.js';
 import type { HistoryEntry, Portfolio } from '../services.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
+import { lendingBorrow, lendingDoc, stakingDoc } from '../../../test/helpers/position-docs.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -76,67 +74,9 @@ const portfolio: Portfolio = {
   asOf: '2026-11-25T10:00:00.000Z',
 } as unknown as Portfolio;
 
-const lending: LendingDocument = {
-  network: 'mainnet',
-  account: SESSION.walletAddress,
-  pools: [{ name: 'Prime', address: '0x451' }],
-  supplied: [
-    {
-      pool: 'Prime',
-      token: 'USDC',
-      amount: '100',
-      baseUnits: '100000000',
-      valueUsd: '100.00',
-      vToken: '0x1',
-    },
-  ],
-  markets: [],
-  borrows: [
-    {
-      pool: 'Prime',
-      collateral: { token: 'ETH', amount: '1', baseUnits: parseAmount('1', 18).toString() },
-      debt: { token: 'USDC', amount: '1500', baseUnits: parseAmount('1500', 6).toString() },
-      healthFactor: '1.1500',
-      maxLtv: '0.8',
-      liquidationPrice: '1875',
-      limits: { debtFloorUsd: '10', debtCap: null, maxUtilization: '0.9' },
-    },
-  ],
-} as unknown as LendingDocument;
+const lending = lendingDoc([lendingBorrow('1500', '1', '1.1500', 'ETH', '1875')], []);
 
-const staking: StakingDocument = {
-  network: 'sandbox',
-  account: `0x${'a'.repeat(64)}`,
-  totalStake: { amount: '10000', baseUnits: '10000000000000000000000' },
-  validators: [
-    {
-      name: 'Alpha',
-      staker: '0x1',
-      pool: '0x2',
-      token: 'STRK',
-      commissionBps: 500,
-      active: true,
-      stakerRemoved: false,
-      stake: { amount: '1000', baseUnits: '1000000000000000000000' },
-      shareOfTotalStake: '10.00',
-    },
-  ],
-  positions: [
-    {
-      validator: 'Alpha',
-      staker: '0x1',
-      pool: '0x2',
-      token: 'STRK',
-      staked: { amount: '100', baseUnits: '1' },
-      unclaimedRewards: { amount: '0', baseUnits: '0' },
-      exiting: { amount: '10', baseUnits: '1' },
-      withdrawableAt: '2026-12-02T10:00:00.000Z',
-      rewardAddress: '0x3',
-      stakerRemoved: false,
-      memberCan: null,
-    },
-  ],
-} as unknown as StakingDocument;
+const staking = stakingDoc('100', '10', '2026-12-02T10:00:00.000Z');
 
 const history: HistoryEntry[] = [
   {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StakingDocument } from '../../core/staking.js';
 import { LIVE_READ_MS } from '../hooks/use-periodic-read.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { stakingDoc } from '../../../test/helpers/position-docs.js';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -14,40 +15,6 @@ afterEach(() => {
   ui?.unmount();
   ui = undefined;
   vi.useRealTimers();
-});
-
-const stakingDoc = (staked: string, exiting = '0', at: string | null = null): StakingDocument => ({
-  network: 'sandbox',
-  account: `0x${'a'.repeat(64)}`,
-  totalStake: { amount: '10000', baseUnits: '10000000000000000000000' },
-  validators: [
-    {
-      name: 'Alpha',
-      staker: '0x1',
-      pool: '0x2',
-      token: 'STRK',
-      commissionBps: 500,
-      active: true,
-      stakerRemoved: false,
-      stake: { amount: '1000', baseUnits: '1000000000000000000000' },
-      shareOfTotalStake: '10.00',
-    },
-  ],
-  positions: [
-    {
-      validator: 'Alpha',
-      staker: '0x1',
-      pool: '0x2',
-      token: 'STRK',
-      staked: { amount: staked, baseUnits: '1' },
-      unclaimedRewards: { amount: '0', baseUnits: '0' },
-      exiting: { amount: exiting, baseUnits: exiting === '0' ? '0' : '1' },
-      withdrawableAt: at,
-      rewardAddress: '0x3',
-      stakerRemoved: false,
-      memberCan: null,
-    },
-  ],
 });
 
 describe('staking positions read again', () => {
