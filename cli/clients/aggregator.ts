@@ -34,7 +34,6 @@ import {
   RouteBatchCheck,
   RouteResponseCheck,
   toRoute,
-  type WireRouteSuccess,
 } from './aggregator-schemas.js';
 import { type BackoffOptions, createHttpClient, type RetryInfo } from './http.js';
 
@@ -221,6 +220,30 @@ function checkCalldata(
   }
 }
 
+/** A route answer checked and converted, or a refusal: not a route (INVALID_RESPONSE) or no route. */
+function routeOf(body: unknown, url: string, pair?: SwapPair): Route {
+  if (!RouteResponseCheck.Check(body)) throw invalidResponse(url, 'not a route response');
+  if (!body.success) throw noRoute(body.errorMessage, pair ? pairLabel(pair) : undefined);
+  try {
+    return toRoute(body, url);
+  } catch (error) {
+    if (error instanceof AppError && error.code === ErrorCode.INVALID_RESPONSE) throw error;
+    throw invalidResponse(url, error instanceof Error ? error.message : 'bad route');
+  }
+}
+
+/** The health answer: the real service misspells the field ("staus"); the schema accepts the correct one too. */
+function healthOf(body: unknown, url: string): AggregatorHealth {
+  if (!HealthCheck.Check(body))
+    throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
+  const status = (body.staus ?? body.status) as number | string;
+  return {
+    ok: String(status) === '200',
+    status,
+    message: body.message === undefined ? undefined : printable(body.message),
+  };
+}
+
 export function createAggregatorClient(options: AggregatorClientOptions): AggregatorClient {
   const http = createHttpClient({
     baseUrl: options.baseUrl,
@@ -237,24 +260,9 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     call: AggregatorCall = {},
   ) => http.get(path, { ...(query ? { query } : {}), signal: call.signal });
 
-  function success(body: unknown, url: string, pair?: SwapPair): Route {
-    if (!RouteResponseCheck.Check(body)) throw invalidResponse(url, 'not a route response');
-    if (!body.success) throw noRoute(body.errorMessage, pair ? pairLabel(pair) : undefined);
-    return convert(body, url);
-  }
-
-  function convert(wire: WireRouteSuccess, url: string): Route {
-    try {
-      return toRoute(wire, url);
-    } catch (error) {
-      if (error instanceof AppError && error.code === ErrorCode.INVALID_RESPONSE) throw error;
-      throw invalidResponse(url, error instanceof Error ? error.message : 'bad route');
-    }
-  }
-
   async function getRoute(request: RouteRequest, call?: AggregatorCall): Promise<Route> {
     const { url, body } = await get('route', routeQuery(request), call);
-    const route = success(body, url, request);
+    const route = routeOf(body, url, request);
     checkRouteMatches(route, request, url);
     return route;
   }
@@ -272,7 +280,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
     if ('success' in body && body.success === false)
       throw noRoute(body.errorMessage, pairLabel(request));
     if (!('route' in body)) throw invalidResponse(url, 'no route in calldata response');
-    const route = success(body.route, url, request);
+    const route = routeOf(body.route, url, request);
     checkRouteMatches(route, request, url);
     checkCalldata(
       body.calldata,
@@ -303,7 +311,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
         tokenIn: request.tokensIn[i] ?? '',
         tokenOut: request.tokenOut,
       };
-      const route = success(item, url, pair);
+      const route = routeOf(item, url, pair);
       checkRouteMatches(route, pair, url);
       return route;
     });
@@ -345,15 +353,7 @@ export function createAggregatorClient(options: AggregatorClientOptions): Aggreg
 
   async function checkAggregatorHealth(call?: AggregatorCall): Promise<AggregatorHealth> {
     const { url, body } = await get('healthCheck', undefined, call);
-    if (!HealthCheck.Check(body))
-      throw invalidResponse(url, 'not a health response (no numeric "staus" or "status")');
-    // The real service misspells the field ("staus"); the schema accepts the correct one too.
-    const status = (body.staus ?? body.status) as number | string;
-    return {
-      ok: String(status) === '200',
-      status,
-      message: body.message === undefined ? undefined : printable(body.message),
-    };
+    return healthOf(body, url);
   }
 
   async function quoteMulti(pairs: SwapPair[], call?: AggregatorCall): Promise<MultiQuote> {

@@ -118,20 +118,7 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
   return (
     <Box ref={scroll.ref} flexDirection="column" flexShrink={0} marginTop={-scroll.offset}>
       <Title>{TITLES[plan.request.kind]}</Title>
-      {plan.changed ? (
-        <Box flexDirection="column" marginBottom={1}>
-          <Text color={theme.warning} bold wrap="wrap">
-            ! Nothing was signed: the plan changed since you reviewed it. The new terms are marked
-            ▸; confirm them or go back.
-          </Text>
-          {plan.changed.changes.map((c, i) => (
-            <Text key={`changed-${i}`} color={theme.warning} wrap="wrap">
-              {'  '}
-              {c}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
+      {plan.changed ? <ChangedBanner changes={plan.changed.changes} /> : null}
       {scroll.hidden > 0 && !scroll.seenAll ? (
         <Text color={theme.warning} wrap="wrap">
           The plan is taller than the window: ↓ to read all of it ({scroll.hidden - scroll.offset}{' '}
@@ -183,33 +170,75 @@ export function ReviewScreen({ plan: initial }: { plan: PlanView }) {
         ) : null}
         {failure ? <FailureLine failure={failure} /> : null}
         {mustType && !expired ? (
-          <Box flexDirection="column">
-            <Text color={theme.danger} wrap="wrap">
-              {typeWhy}. Type {word} and press Enter to confirm anyway.
-            </Text>
-            <Box>
-              <Text>Confirm </Text>
-              <TextField
-                value={typed}
-                onChange={(text) => {
-                  setTyped(text);
-                  setMistyped(undefined);
-                }}
-                focused={replanning.status !== 'running'}
-                maxLength={10}
-                accept={/[A-Za-z]/}
-              />
-            </Box>
-            {mistyped !== undefined ? (
-              <Text color={theme.warning} wrap="wrap">
-                {mistyped === ''
-                  ? `Nothing typed: type ${word} (capital letters) and press Enter to confirm, or Esc to go back.`
-                  : `"${mistyped}" is not ${word}: type ${word} exactly (capital letters) and press Enter to confirm, or Esc to go back.`}
-              </Text>
-            ) : null}
-          </Box>
+          <TypedConfirm
+            why={typeWhy}
+            word={word}
+            typed={typed}
+            mistyped={mistyped}
+            focused={replanning.status !== 'running'}
+            onChange={(text) => {
+              setTyped(text);
+              setMistyped(undefined);
+            }}
+          />
         ) : null}
       </Box>
+    </Box>
+  );
+}
+
+/** Said first when a plan was made again because its terms moved before signing. */
+function ChangedBanner({ changes }: { changes: readonly string[] }) {
+  const { theme } = useUi();
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text color={theme.warning} bold wrap="wrap">
+        ! Nothing was signed: the plan changed since you reviewed it. The new terms are marked ▸;
+        confirm them or go back.
+      </Text>
+      {changes.map((c, i) => (
+        <Text key={`changed-${i}`} color={theme.warning} wrap="wrap">
+          {'  '}
+          {c}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+/** What must be acknowledged, the field its word is typed in, and a word typed wrong. */
+function TypedConfirm(props: {
+  why: string;
+  word: string;
+  typed: string;
+  mistyped: string | undefined;
+  focused: boolean;
+  onChange: (text: string) => void;
+}) {
+  const { theme } = useUi();
+  const { why, word, mistyped } = props;
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.danger} wrap="wrap">
+        {why}. Type {word} and press Enter to confirm anyway.
+      </Text>
+      <Box>
+        <Text>Confirm </Text>
+        <TextField
+          value={props.typed}
+          onChange={props.onChange}
+          focused={props.focused}
+          maxLength={10}
+          accept={/[A-Za-z]/}
+        />
+      </Box>
+      {mistyped !== undefined ? (
+        <Text color={theme.warning} wrap="wrap">
+          {mistyped === ''
+            ? `Nothing typed: type ${word} (capital letters) and press Enter to confirm, or Esc to go back.`
+            : `"${mistyped}" is not ${word}: type ${word} exactly (capital letters) and press Enter to confirm, or Esc to go back.`}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -33,7 +33,7 @@ export interface SignInState {
   wrongTries: number;
 }
 
-type SignInAction =
+export type SignInAction =
   | { type: 'email'; value: string }
   | { type: 'code'; value: string }
   | { type: 'sending' }

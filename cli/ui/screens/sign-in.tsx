@@ -17,6 +17,8 @@ import {
   initialSignIn,
   MAX_WRONG_CODES,
   signInReducer,
+  type SignInAction,
+  type SignInState,
 } from './sign-in-state.js';
 
 /** `email`: filled in (after a logout); `note`: said first ("logged out"). */
@@ -107,35 +109,7 @@ export function SignInScreen({
   return (
     <Box flexDirection="column">
       <Title>Sign in</Title>
-      {state.step === 'email' ? (
-        <Box>
-          <Text>E-mail </Text>
-          <TextField
-            value={state.email}
-            onChange={(value) => dispatch({ type: 'email', value })}
-            focused={state.busy === undefined}
-            placeholder="you@example.com"
-            maxLength={254}
-            accept={/\S/}
-          />
-        </Box>
-      ) : (
-        <Box flexDirection="column">
-          <Text wrap="truncate-end">E-mail {state.email.trim()}</Text>
-          <Box>
-            <Text>Code </Text>
-            <TextField
-              value={state.code}
-              onChange={(value) => dispatch({ type: 'code', value })}
-              focused={state.busy === undefined}
-              mask
-              maxLength={6}
-              accept={/[0-9]/}
-              placeholder="6 digits"
-            />
-          </Box>
-        </Box>
-      )}
+      <SignInFields state={state} dispatch={dispatch} />
       {state.busy === 'sending' ? <Busy label="sending a code…" /> : null}
       {state.busy === 'verifying' ? <Busy label="checking the code…" /> : null}
       {state.busy === 'filling' ? <Busy label="reading the sandbox outbox…" /> : null}
@@ -170,5 +144,48 @@ export function SignInScreen({
         <Text color={theme.muted}>{problem}</Text>
       ) : null}
     </Box>
+  );
+}
+
+/** The e-mail field, or the e-mail said and the masked code field. */
+function SignInFields({
+  state,
+  dispatch,
+}: {
+  state: SignInState;
+  dispatch: (action: SignInAction) => void;
+}) {
+  return (
+    <>
+      {state.step === 'email' ? (
+        <Box>
+          <Text>E-mail </Text>
+          <TextField
+            value={state.email}
+            onChange={(value) => dispatch({ type: 'email', value })}
+            focused={state.busy === undefined}
+            placeholder="you@example.com"
+            maxLength={254}
+            accept={/\S/}
+          />
+        </Box>
+      ) : (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">E-mail {state.email.trim()}</Text>
+          <Box>
+            <Text>Code </Text>
+            <TextField
+              value={state.code}
+              onChange={(value) => dispatch({ type: 'code', value })}
+              focused={state.busy === undefined}
+              mask
+              maxLength={6}
+              accept={/[0-9]/}
+              placeholder="6 digits"
+            />
+          </Box>
+        </Box>
+      )}
+    </>
   );
 }
