@@ -11,7 +11,12 @@
  *
  * Run: npm run bench:startup   (builds nothing: run `npm run build` first)
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import {
+  type ChildProcess,
+  spawn,
+  spawnSync,
+  type SpawnSyncOptionsWithBufferEncoding,
+} from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,25 +39,46 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-// the child's CPU (user + system, all its threads) from GNU time, which waits for it and
-// reads its rusage: nothing is loaded into the measured process
+// the child's CPU (user + system, all its threads) from its rusage, read by a parent that waits for
+// it: nothing is loaded into the measured process. Python's getrusage(RUSAGE_CHILDREN) gives it in
+// microseconds, and the child's wall time measured around its spawn alone (not Python's start);
+// GNU time, the fallback, counts CPU in 10 ms steps, which moved the `status` ratio by ±1× between
+// runs of one build (docs/benchmarks.md "Issue 35").
+const PYTHON = ['/usr/bin/python3', '/usr/local/bin/python3'].find((path) => existsSync(path));
 const GNU_TIME = existsSync('/usr/bin/time');
+const RUSAGE_WRAPPER = [
+  'import resource, subprocess, sys, time',
+  't = time.perf_counter()',
+  'r = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL)',
+  'w = (time.perf_counter() - t) * 1000',
+  'u = resource.getrusage(resource.RUSAGE_CHILDREN)',
+  "sys.stderr.write('BENCHTIME %.6f %.6f %.3f\\n' % (u.ru_utime, u.ru_stime, w))",
+  'sys.exit(r.returncode)',
+].join('\n');
 
 interface Timing {
   wall: number;
-  /** user + system CPU of the child, ms (NaN without GNU time) */
+  /** user + system CPU of the child, ms (NaN with neither Python nor GNU time) */
   cpu: number;
+}
+
+function spawnTimed(args: string[]) {
+  const options: SpawnSyncOptionsWithBufferEncoding = { env, stdio: ['ignore', 'pipe', 'pipe'] };
+  if (PYTHON !== undefined)
+    return spawnSync(PYTHON, ['-c', RUSAGE_WRAPPER, process.execPath, ...args], options);
+  if (GNU_TIME)
+    return spawnSync(
+      '/usr/bin/time',
+      ['-f', 'BENCHTIME %U %S', process.execPath, ...args],
+      options,
+    );
+  return spawnSync(process.execPath, args, options);
 }
 
 function timeOnce(args: string[]): Timing {
   const start = performance.now();
-  const result = GNU_TIME
-    ? spawnSync('/usr/bin/time', ['-f', 'BENCHTIME %U %S', process.execPath, ...args], {
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-    : spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const wall = performance.now() - start;
+  const result = spawnTimed(args);
+  const elapsed = performance.now() - start;
   if (result.status !== 0)
     throw new Error(
       `node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`,
@@ -61,7 +87,9 @@ function timeOnce(args: string[]): Timing {
     .toString()
     .split('\n')
     .find((l) => l.startsWith('BENCHTIME '));
-  const [user = Number.NaN, system = Number.NaN] = (line?.split(' ').slice(1) ?? []).map(Number);
+  const [user = Number.NaN, system = Number.NaN, wall = elapsed] = (
+    line?.split(' ').slice(1) ?? []
+  ).map(Number);
   return { wall, cpu: (user + system) * 1000 };
 }
 
@@ -226,7 +254,7 @@ async function main(): Promise<void> {
       'status --sandbox --json (CPU)',
       statusT.cpu,
       statusT.cpu / baseT.cpu,
-      GNU_TIME ? 3.5 : undefined,
+      PYTHON !== undefined || GNU_TIME ? 3.5 : undefined,
       `  [wall ${status.toFixed(0)} ms = ${(status / base).toFixed(2)}×]`,
     );
     report(

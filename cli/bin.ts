@@ -59,4 +59,12 @@ registerHooks?.({
     return nextResolve(specifier, context);
   },
 });
-await import('./main.js');
+// `--version` (or `-v`) alone is answered from the version module, without loading the command
+// table and what it imports (~10 ms, most of what `--version` took beyond Node's own start;
+// docs/decisions.md "Built-ins required, TypeBox by name"). The answer is run.ts's, from one
+// function: with any other argument (`--version --json`) the program answers as always.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const { versionLine } = await import('../shared/version.js');
+  process.stdout.write(versionLine());
+} else await import('./main.js');

@@ -18,7 +18,7 @@ import { exitCodeLines } from '../shared/exit-codes.js';
 import { stopAllChildren } from './platform/child-registry.js';
 import { errorBody, formatJson, humanError } from './headless/output.js';
 import { closest } from './headless/suggest.js';
-import { packageVersion } from '../shared/version.js';
+import { packageVersion, versionLine } from '../shared/version.js';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from './core/actions/kinds.js';
 
 interface ProgramIO {
@@ -213,7 +213,7 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
 
   if (first === '--version' || first === '-v') {
     io.stdout.write(
-      json ? formatJson({ version: packageVersion() }, io.stdoutIsTTY) : `${packageVersion()}\n`,
+      json ? formatJson({ version: packageVersion() }, io.stdoutIsTTY) : versionLine(),
     );
     return ExitCode.OK;
   }

@@ -28,3 +28,8 @@ export function packageVersion(): string {
   cached = '0.0.0';
   return cached;
 }
+
+/** The plain answer to `--version`: the version and a newline (cli/run.ts, and cli/bin.ts's fast path). */
+export function versionLine(): string {
+  return `${packageVersion()}\n`;
+}
