@@ -42,7 +42,7 @@ export interface VesuDeployment {
   /**
    * the assets the deployment file lists, in its order: vesu-v2's deploy script gives each asset's
    * vToken the first other one as its `debt_asset` (lib/config.mainnet.ts), so these are the
-   * candidates a vToken's deploy address is checked with (vTokenDeployedBy)
+   * candidates a vToken's deploy address is checked with (vTokenDebtAsset)
    */
   assets: readonly string[];
   /**
@@ -190,15 +190,6 @@ export function vTokenDebtAsset(
   }
   return undefined;
 }
-
-/** Whether `vToken` is where the network's pinned PoolFactory deploys the vToken of `asset` in `pool` (vTokenDebtAsset). */
-export const vTokenDeployedBy = (
-  network: Network,
-  facts: VTokenFacts,
-  pool: string,
-  asset: string,
-  vToken: string,
-): boolean => vTokenDebtAsset(network, facts, pool, asset, vToken) !== undefined;
 
 /**
  * A vToken's deploy-address proof as the client sends it with typed data signed under an agent

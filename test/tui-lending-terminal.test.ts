@@ -60,6 +60,18 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
     await term.waitUntil(() => pattern.test(flat()), `${String(pattern)} on screen`, timeoutMs);
     return flat();
   };
+  /** a review taller than the window, read to its end (↓) until the footer offers y */
+  const readToEnd = async (): Promise<void> => {
+    for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
+      const before = flat();
+      term.keys('Down');
+      // scrolled, or at its end (the footer offers y once the last line has been on screen)
+      await term.waitUntil(
+        () => flat() !== before || /y sign and send/.test(flat()),
+        'the review to scroll',
+      );
+    }
+  };
   const borrowLine = (text: string): BorrowLine | undefined => {
     const m = BORROW.exec(text);
     return m?.[1] === undefined || m[2] === undefined
@@ -193,15 +205,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       // the review (the core's lines: the leg, the position after, what leaves, the gas) is
       // taller than 80×24: read to its end (↓) before y signs
       let repayReview = await seen(/Review the repayment/);
-      for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
-        const before = flat();
-        term.keys('Down');
-        // scrolled, or at its end (the footer offers y once the last line has been on screen)
-        await term.waitUntil(
-          () => flat() !== before || /y sign and send/.test(flat()),
-          'the review to scroll',
-        );
-      }
+      await readToEnd();
       repayReview = `${repayReview}\n${flat()}`;
       const reviewed = /health factor (\S+) → —\)/.exec(repayReview)?.[1] ?? '';
       // the approve's bound is at most what leaves; the debt as read is what is expected
@@ -225,15 +229,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(changed).toContain('Review the repayment');
       expect(changed).toMatch(/debt grew to about 15\d\d\.\d+ USDC with interest/);
       expect(changed).toMatch(/▸ /);
-      for (let i = 0; i < 20 && !/y sign and send/.test(flat()); i++) {
-        const before = flat();
-        term.keys('Down');
-        // scrolled, or at its end (the footer offers y once the last line has been on screen)
-        await term.waitUntil(
-          () => flat() !== before || /y sign and send/.test(flat()),
-          'the review to scroll',
-        );
-      }
+      await readToEnd();
       expect(flat()).toMatch(/▸ leaves the wallet: at most 15\d\d\.\d+ USDC/);
       term.keys({ text: 'y' });
       await confirmed('Repaid');

@@ -4,7 +4,7 @@
  * `v_token_for_asset` is the node's answer; before an approve goes to it, the client asks the
  * vToken's class hash, `name()` and `symbol()` (one round, in parallel) and requires the address to
  * be the one the network's pinned PoolFactory deploys for the pinned pool and this asset
- * (shared/vesu.ts vTokenDeployedBy). Whatever the node answers for the class and the words, no
+ * (shared/vesu.ts vTokenDebtAsset). Whatever the node answers for the class and the words, no
  * contract but the factory's own can sit at that address, so an address that passes is the pool's
  * vToken for this asset; one that does not is refused before anything is built.
  */
@@ -102,15 +102,14 @@ export async function checkVTokenOrigin(
     vToken,
   );
   if (debtAsset !== undefined) {
-    const hex = (f: bigint): string => `0x${f.toString(16)}`;
     proven.set(key, {
       vToken: key,
       pool: pool.address,
       asset: token.address,
       debtAsset,
-      classHash: hex(classHash),
-      name: name.map(hex),
-      symbol: symbol.map(hex),
+      classHash: feltHex(classHash),
+      name: name.map(feltHex),
+      symbol: symbol.map(feltHex),
     });
     return;
   }

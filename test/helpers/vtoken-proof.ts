@@ -3,10 +3,9 @@
  * PoolFactory would deploy it — a class hash and words of our own: what the server checks is that
  * the address is the factory's for them (docs/server-api.md "Agent grants").
  */
+import { feltHex } from '../../shared/felt.js';
 import { listTokens } from '../../shared/tokens.js';
 import { byteArrayFelts, vesuFor, vTokenAddress, type VTokenProof } from '../../shared/vesu.js';
-
-const hex = (v: bigint): string => `0x${v.toString(16)}`;
 
 /**
  * Mainnet Prime's vToken of `symbol`, with ETH (or USDC for ETH) as its debt asset; another
@@ -35,8 +34,8 @@ export function mainnetVTokenProof(symbol = 'USDC', classHash = 0xc1a55n): VToke
     pool,
     asset,
     debtAsset,
-    classHash: hex(facts.classHash),
-    name: facts.name.map(hex),
-    symbol: facts.symbol.map(hex),
+    classHash: feltHex(facts.classHash),
+    name: facts.name.map(feltHex),
+    symbol: facts.symbol.map(feltHex),
   };
 }
