@@ -268,14 +268,14 @@ export class Chain {
 
   /**
    * Moves the chain's clock forward by `seconds` and seals an empty block at the new time, so
-   * the latest block shows it. Returns the new chain time (unix seconds).
+   * the latest block shows it. Returns the new chain time (unix seconds): the sealed block's own
+   * timestamp, not the clock read again (a second may have turned in between).
    */
   advance(seconds: number): bigint {
     if (!Number.isSafeInteger(seconds) || seconds <= 0)
       throw new RangeError('advance by a positive whole number of seconds');
     this.#clockOffsetMs += seconds * 1000;
-    this.#sealBlock([], 0);
-    return this.chainTime();
+    return BigInt(this.#sealBlock([], 0).timestamp);
   }
 
   /**
