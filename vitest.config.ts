@@ -46,6 +46,9 @@ export default defineConfig({
           // machine that alone can take longer than a test's 30 s (a ceiling, not a measure)
           hookTimeout: 90_000,
           setupFiles: ['test/process-setup.ts'],
+          // the in-process build of the bin (test/helpers/in-process.ts) is loaded by Node as the
+          // bin loads it, not transformed: the same code, and its memos once per worker
+          server: { deps: { external: [/\/dist\/in-process\//] } },
         },
       },
     ],

@@ -12,17 +12,30 @@
  *
  * dist/bundle-meta.json maps every output file to the packages inside it (TypeBox by part): the module-trace
  * tests use it to tell which packages a command loaded.
+ *
+ * `--outdir=<dir> --entry=<name>:<source>…` builds the same bundle elsewhere with more entries
+ * (no bundle-meta.json): the process tests' in-process build (test/global-setup.ts), whose extra
+ * entries export `run` and what the tests reset between runs (docs/decisions.md "Bin runs
+ * in-process where the result is the subject"). The published build takes no argument.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { lazyPedersenTables } from './bundle-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = `${root}dist/cli`;
+const option = (name) => process.argv.slice(2).filter((arg) => arg.startsWith(`--${name}=`));
+const [outdirArg] = option('outdir');
+const published = outdirArg === undefined;
+const outdir = published ? `${root}dist/cli` : `${root}${outdirArg.slice('--outdir='.length)}`;
+const extraEntries = Object.fromEntries(
+  option('entry').map((arg) => arg.slice('--entry='.length).split(':')),
+);
 
-for (const file of readdirSync(outdir)) if (file.startsWith('chunk-')) rmSync(`${outdir}/${file}`);
+if (existsSync(outdir))
+  for (const file of readdirSync(outdir))
+    if (file.startsWith('chunk-')) rmSync(`${outdir}/${file}`);
 
 const stubDevtools = {
   name: 'stub-react-devtools-core',
@@ -69,7 +82,7 @@ const REQUIRE_BANNER =
 const result = await build({
   absWorkingDir: root,
   // the entry is cli/bin.ts (it turns the compile cache on, then imports main.ts as a chunk)
-  entryPoints: { main: 'cli/bin.ts' },
+  entryPoints: { main: 'cli/bin.ts', ...extraEntries },
   outdir,
   bundle: true,
   splitting: true,
@@ -120,4 +133,4 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
     ...new Set(Object.keys(output.inputs).map(packageOf)),
   ].sort();
 }
-writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta, null, 1)}\n`);
+if (published) writeFileSync(`${root}dist/bundle-meta.json`, `${JSON.stringify(meta, null, 1)}\n`);

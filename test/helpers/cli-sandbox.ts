@@ -6,6 +6,7 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { runInProcess } from './in-process.js';
 import { cleanEnv, runBin, spawnBin, tempHome } from './process.js';
 
 export type Doc = Record<string, unknown> & {
@@ -19,9 +20,8 @@ interface CliResult {
   stderr: string;
 }
 
-/** The bin with `home` as its data folder; `doc` is stdout parsed when it is JSON, else {}. */
-export async function cli(home: string, args: string[]): Promise<CliResult> {
-  const r = await runBin(args, cleanEnv({ FINANCE_TUI_HOME: home }));
+/** `doc` is stdout parsed when it is JSON, else {}. */
+function withDoc(r: { code: number | null; stdout: string; stderr: string }): CliResult {
   let doc: Doc = {};
   try {
     doc = JSON.parse(r.stdout) as Doc;
@@ -31,12 +31,26 @@ export async function cli(home: string, args: string[]): Promise<CliResult> {
   return { code: r.code, doc, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The bin, spawned, with `home` as its data folder: for tests whose subject is the process. */
+export async function cli(home: string, args: string[]): Promise<CliResult> {
+  return withDoc(await runBin(args, cleanEnv({ FINANCE_TUI_HOME: home })));
+}
+
+/**
+ * The same program and environment as `cli`, run in this worker (test/helpers/in-process.ts): for
+ * tests whose subject is the command's result — what it moved, planned, refused or recorded
+ * (docs/decisions.md "Bin runs in-process where the result is the subject").
+ */
+export async function cliInProcess(home: string, args: string[]): Promise<CliResult> {
+  return withDoc(await runInProcess(args, cleanEnv({ FINANCE_TUI_HOME: home })));
+}
+
 /**
  * Signs `email` in on the sandbox `home`'s sandbox.json names: the code asked for and read over
  * HTTP (the server's `/auth/login`, the identity emulator's outbox: what the `login` and `sandbox
- * outbox` commands send, tested through the bin in cli-session.test.ts), then the built bin's
- * `verify`, which checks the wallet and saves the session as a person's would be. Two processes
- * fewer than three bin runs (docs/benchmarks.md "Issue 36").
+ * outbox` commands send, tested through the bin in cli-session.test.ts), then the built program's
+ * `verify`, in this worker (cliInProcess; the bin's own `verify` is tested in cli-session), which
+ * checks the wallet and saves the session as a person's would be (docs/benchmarks.md "Issue 36").
  */
 export async function signIn(home: string, email: string): Promise<Doc> {
   const { serverUrl, identityUrl } = JSON.parse(
@@ -51,7 +65,7 @@ export async function signIn(home: string, email: string): Promise<Doc> {
   const outbox = await fetch(`${identityUrl}/sandbox/outbox/${encodeURIComponent(email)}`);
   expect(outbox.status).toBe(200);
   const { code } = (await outbox.json()) as { code: string };
-  const verified = await cli(home, ['verify', email, code, '--sandbox', '--json']);
+  const verified = await cliInProcess(home, ['verify', email, code, '--sandbox', '--json']);
   expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   return verified.doc;
 }
