@@ -77,7 +77,7 @@ export function register(deps: ToolDeps): void {
         account: session.address,
         // as `history --json` lists them: a sandbox entry says sandbox, never mainnet
         entries: list.entries.slice(0, input.limit ?? 20).map((entry) => {
-          const listed = view.listedEntry(entry, view.runningSandboxChain(process.env));
+          const listed = view.listedEntry(entry, view.runningSandboxChain(ep.env));
           // an entry without a hash is described, never dropped (issue 32 item 6)
           return entry.hash === undefined
             ? { ...listed, hash: null, hashNote: view.HASH_NOT_RECEIVED }
