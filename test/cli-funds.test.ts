@@ -11,7 +11,7 @@ import { resolveToken } from '../shared/tokens.js';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 
 interface Amount {
@@ -28,7 +28,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
   let bobAddress: string;
 
   async function strkOf(home: string): Promise<bigint> {
-    const r = await cli(home, ['balance', 'STRK', '--sandbox', '--json']);
+    const r = await cliInProcess(home, ['balance', 'STRK', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     const [strk] = r.doc.balances as Amount[];
     return BigInt(strk?.baseUnits ?? '-1');
@@ -55,7 +55,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
   it('balance shows exactly the faucet amounts of a new wallet', async () => {
     // a wallet of its own: alice's changes with every send the other tests make
     const home = await newUser('newcomer@example.com');
-    const r = await cli(home.dir, ['balance', '--sandbox', '--json']);
+    const r = await cliInProcess(home.dir, ['balance', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     expect(r.doc).toMatchObject({
       email: 'newcomer@example.com',
@@ -71,7 +71,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
       expect(held.get(symbol)?.amount, symbol).toBe(amount);
     }
     expect(held.get('USDC.e')?.baseUnits).toBe('0');
-    const human = await cli(home.dir, ['balance', 'strk', 'WBTC', '--sandbox']);
+    const human = await cliInProcess(home.dir, ['balance', 'strk', 'WBTC', '--sandbox']);
     expect(human.stdout).toMatch(/^ {2}STRK\s+20000$/m);
     expect(human.stdout).toMatch(/^ {2}WBTC\s+0\.5$/m);
   });
@@ -80,7 +80,14 @@ describe('balance and send through the sandbox (whole processes)', () => {
     // a wallet of its own, not yet deployed, whatever the other tests sent before
     const sender = await newUser('planner@example.com');
     const before = await strkOf(sender.dir);
-    const r = await cli(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox', '--json']);
+    const r = await cliInProcess(sender.dir, [
+      'send',
+      '1.5',
+      'STRK',
+      bobAddress,
+      '--sandbox',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
     expect(r.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
     expect(r.doc.error?.details?.plan).toMatchObject({
@@ -99,7 +106,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
         ],
       },
     });
-    const human = await cli(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
+    const human = await cliInProcess(sender.dir, ['send', '1.5', 'STRK', bobAddress, '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Send on sandbox: send 1\.5 STRK to 0x/);
     expect(human.stdout).toMatch(/simulation: ok: -1\.5 STRK/);
@@ -110,7 +117,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
   it('send 1.5 STRK --yes: both balances change by exactly 1.5 STRK (+ the receipt fee if gas was not sponsored)', async () => {
     const aliceBefore = await strkOf(users.aliceHome);
     const bobBefore = await strkOf(users.bobHome);
-    const r = await cli(users.aliceHome, [
+    const r = await cliInProcess(users.aliceHome, [
       'send',
       '1.5',
       'STRK',
@@ -139,7 +146,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
   it('paying gas in STRK: the sender pays exactly 1.5 STRK + the receipt fee; the recipient gets exactly 1.5', async () => {
     const aliceBefore = await strkOf(users.aliceHome);
     const bobBefore = await strkOf(users.bobHome);
-    const r = await cli(users.aliceHome, [
+    const r = await cliInProcess(users.aliceHome, [
       'send',
       '1.5',
       'STRK',
@@ -160,7 +167,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
     expect(fee <= BigInt(gas.maxFee.baseUnits)).toBe(true);
     expect(await strkOf(users.aliceHome)).toBe(aliceBefore - ONE_AND_A_HALF - fee);
     expect(await strkOf(users.bobHome)).toBe(bobBefore + ONE_AND_A_HALF);
-    const human = await cli(users.aliceHome, [
+    const human = await cliInProcess(users.aliceHome, [
       'send',
       '0.25',
       'STRK',
@@ -185,7 +192,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
     ];
     const before = await strkOf(users.aliceHome);
     for (const { args, code } of cases) {
-      const r = await cli(users.aliceHome, [...args, '--sandbox', '--json']);
+      const r = await cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
       expect({ args, exit: r.code, code: r.doc.error?.code }).toEqual({ args, exit: 1, code });
     }
     expect(await strkOf(users.aliceHome)).toBe(before);
@@ -193,7 +200,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
 
   it('send and a one-transfer batch are one action: they refuse alike (a token contract, the router, zero, malformed, yourself) and nothing is signed', async () => {
     const me = (
-      (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as {
+      (await cliInProcess(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as {
         address: string;
       }
     ).address;
@@ -207,7 +214,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
       ['0x0', 'INVALID_ADDRESS'],
       ['0xnothex', 'INVALID_ADDRESS'],
     ] as const) {
-      const send = await cli(users.aliceHome, [
+      const send = await cliInProcess(users.aliceHome, [
         'send',
         '1',
         'STRK',
@@ -216,7 +223,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
         '--sandbox',
         '--json',
       ]);
-      const batch = await cli(users.aliceHome, [
+      const batch = await cliInProcess(users.aliceHome, [
         'batch',
         '--send',
         `1 STRK>${to}`,
@@ -233,7 +240,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
     }
     expect(await strkOf(users.aliceHome)).toBe(before);
     // and succeed alike: the same plan document, kind apart
-    const send = await cli(users.aliceHome, [
+    const send = await cliInProcess(users.aliceHome, [
       'send',
       '0.5',
       'STRK',
@@ -241,7 +248,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
       '--sandbox',
       '--json',
     ]);
-    const batch = await cli(users.aliceHome, [
+    const batch = await cliInProcess(users.aliceHome, [
       'batch',
       '--send',
       `0.5 STRK>${bobAddress}`,
@@ -271,10 +278,11 @@ describe('balance and send through the sandbox (whole processes)', () => {
   });
 
   it('to yourself: refused; without a session: exit 4 AUTH_REQUIRED', async () => {
-    const me = (await cli(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc.wallet as {
+    const me = (await cliInProcess(users.aliceHome, ['wallet', '--sandbox', '--json'])).doc
+      .wallet as {
       address: string;
     };
-    const self = await cli(users.aliceHome, [
+    const self = await cliInProcess(users.aliceHome, [
       'send',
       '1',
       'STRK',
@@ -288,7 +296,7 @@ describe('balance and send through the sandbox (whole processes)', () => {
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(nobody.dir, 'sandbox.json'));
       for (const args of [['balance'], ['send', '1', 'STRK', bobAddress, '--yes']]) {
-        const r = await cli(nobody.dir, [...args, '--sandbox', '--json']);
+        const r = await cliInProcess(nobody.dir, [...args, '--sandbox', '--json']);
         expect(r.code).toBe(4);
         expect(r.doc.error?.code).toBe('AUTH_REQUIRED');
       }

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { healthByHand as byHand } from './helpers/health.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
 
@@ -38,10 +38,12 @@ const USDC = 10n ** 6n;
 describe('lending through the sandbox (whole processes)', () => {
   let users: TwoUsers;
   const as = (home: () => string) => (args: string[]) =>
-    cli(home(), [...args, '--sandbox', '--json']);
+    cliInProcess(home(), [...args, '--sandbox', '--json']);
   const alice = as(() => users.aliceHome);
   const bob = as(() => users.bobHome);
-  const lending = async (who: typeof alice) => {
+  /** bob through the bin itself: supply and withdraw keep a test of their own process */
+  const bobBin = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+  const lending = async (who: typeof bobBin) => {
     const r = await who(['lending']);
     expect(r.code, r.stderr).toBe(0);
     return r.doc as unknown as { supplied: Supplied[]; borrows: Borrow[] };
@@ -124,32 +126,32 @@ describe('lending through the sandbox (whole processes)', () => {
 
   it('supply → advance → the supply has grown → withdraw all leaves no share', async () => {
     // someone borrows USDT, so suppliers earn
-    const borrow = await bob(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
+    const borrow = await bobBin(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
     expect(borrow.doc.error, borrow.stderr).toBeUndefined();
 
-    const supply = await bob(['supply', '1000', 'USDT', '--yes']);
+    const supply = await bobBin(['supply', '1000', 'USDT', '--yes']);
     expect(supply.doc.error, supply.stderr).toBeUndefined();
     expect(supply.doc).toMatchObject({
       kind: 'supply',
       calls: [{ entrypoint: 'approve' }, { entrypoint: 'deposit' }],
       transaction: { status: 'SUCCEEDED' },
     });
-    const first = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
+    const first = (await lending(bobBin)).supplied.find((s) => s.token === 'USDT');
     expect(BigInt(first?.baseUnits ?? '0')).toBeGreaterThanOrEqual(1000n * USDC - 1n);
 
     const advanced = await cli(users.bobHome, ['sandbox', 'advance', '30d', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
-    const grown = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
+    const grown = (await lending(bobBin)).supplied.find((s) => s.token === 'USDT');
     expect(BigInt(grown?.baseUnits ?? '0')).toBeGreaterThan(BigInt(first?.baseUnits ?? '0'));
 
-    const out = await bob(['withdraw', 'all', 'USDT', '--yes']);
+    const out = await bobBin(['withdraw', 'all', 'USDT', '--yes']);
     expect(out.doc.error, out.stderr).toBeUndefined();
     expect(out.doc).toMatchObject({ calls: [{ entrypoint: 'redeem' }] });
     const received = (out.doc.transaction as { received: Array<{ baseUnits: string }> }).received;
     expect(BigInt(received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
       BigInt(grown?.baseUnits ?? '0'),
     );
-    expect((await lending(bob)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
+    expect((await lending(bobBin)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
   }, 300_000);
 
   it("lending lists each asset the pool lists with its supply and borrow rates, from the pool's rate views", async () => {
@@ -176,7 +178,7 @@ describe('lending through the sandbox (whole processes)', () => {
     }
     // USDT is borrowed (above): its suppliers earn something
     expect(hundredths(markets.find((m) => m.token === 'USDT')?.supplyApr)).toBeGreaterThan(0n);
-    const human = await cli(users.bobHome, ['lending', '--sandbox']);
+    const human = await cliInProcess(users.bobHome, ['lending', '--sandbox']);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain(
       'Rates now (supply earns / borrow costs; APY, APR in brackets):',
@@ -208,17 +210,23 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(debt).toBeGreaterThanOrEqual(1500n * USDC);
     expect(before?.healthFactor).toBe(byHand(1n, 3000n, debt, 8n));
 
-    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '2000', '--json']);
+    const priced = await cliInProcess(users.aliceHome, [
+      'sandbox',
+      'price',
+      'ETH',
+      '2000',
+      '--json',
+    ]);
     expect(priced.code, priced.stderr).toBe(0);
     const lower = await read();
     const debtNow = BigInt(lower?.debt.baseUnits ?? '0');
     expect(lower?.healthFactor).toBe(byHand(1n, 2000n, debtNow, 8n));
     expect(Number(lower?.healthFactor)).toBeLessThan(Number(before?.healthFactor));
     // a person reading the positions is warned, with the commands that raise it
-    const shownLow = await cli(users.aliceHome, ['lending', '--sandbox']);
+    const shownLow = await cliInProcess(users.aliceHome, ['lending', '--sandbox']);
     expect(shownLow.stdout).toMatch(/! health factor [\d.]+ is below 1\.2: close to liquidation/);
     expect(shownLow.stdout).toContain('finance-tui repay AMOUNT USDC --collateral ETH --sandbox');
-    const folio = await cli(users.aliceHome, ['portfolio', '--sandbox']);
+    const folio = await cliInProcess(users.aliceHome, ['portfolio', '--sandbox']);
     expect(folio.stdout).toMatch(/health factor [\d.]+ \(below 1\.2: close to liquidation\)/);
 
     // 1600 of borrowing power against 1500 + 200: at or below 1, refused before signing
@@ -231,7 +239,7 @@ describe('lending through the sandbox (whole processes)', () => {
       details: { remedy: ['low-health'] },
     });
     // a person is told the remedy in words; with it, reads the plan (health factor before → after)
-    const words = await cli(users.aliceHome, [
+    const words = await cliInProcess(users.aliceHome, [
       'borrow',
       '50',
       'USDC',
@@ -240,7 +248,7 @@ describe('lending through the sandbox (whole processes)', () => {
       '--sandbox',
     ]);
     expect(words.stderr).toMatch(/health factor at \d+(\.\d+)?[\s\S]*--accept-low-health/);
-    const shown = await cli(users.aliceHome, [
+    const shown = await cliInProcess(users.aliceHome, [
       'borrow',
       '50',
       'USDC',
@@ -296,7 +304,7 @@ describe('lending through the sandbox (whole processes)', () => {
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(carol.dir, 'sandbox.json'));
       await signIn(carol.dir, 'carol@example.com');
-      const as = (args: string[]) => cli(carol.dir, [...args, '--sandbox', '--json']);
+      const as = (args: string[]) => cliInProcess(carol.dir, [...args, '--sandbox', '--json']);
       const borrowed = await as([
         'borrow',
         '1000',
@@ -332,7 +340,7 @@ describe('lending through the sandbox (whole processes)', () => {
           .balanceChanges ?? []
       ).find((c) => c.symbol === 'USDT');
       expect(BigInt(took?.baseUnits ?? '0')).toBeLessThan(-(1000n * USDC) + 1n);
-      const history = (await cli(carol.dir, ['history', '--offline', '--json'])).doc as {
+      const history = (await cliInProcess(carol.dir, ['history', '--offline', '--json'])).doc as {
         entries: Array<{ kind: string; amounts: Array<{ direction: string; baseUnits: string }> }>;
       };
       const entry = history.entries.find((e) => e.kind === 'repay');
@@ -355,8 +363,8 @@ describe('lending through the sandbox (whole processes)', () => {
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(dave.dir, 'sandbox.json'));
       await signIn(dave.dir, 'dave@example.com');
-      const human = (args: string[]) => cli(dave.dir, [...args, '--sandbox']);
-      const borrowed = await cli(dave.dir, [
+      const human = (args: string[]) => cliInProcess(dave.dir, [...args, '--sandbox']);
+      const borrowed = await cliInProcess(dave.dir, [
         ...['borrow', '100', 'USDC', '--collateral', '1', 'ETH', '--yes'],
         ...['--sandbox', '--json'],
       ]);

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 import { postJson } from './helpers/sandbox-session.js';
 
@@ -36,10 +36,12 @@ const ONE_ETH = 10n ** 18n;
 describe('trade, multi-swap, batch and history through the sandbox (whole processes)', () => {
   let users: TwoUsers;
 
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
+  /** the bin itself, for the refusals whose subject is its exit (multi-swap's only spawned test) */
+  const aliceBin = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
 
   async function balances(home: string): Promise<Record<string, bigint>> {
-    const r = await cli(home, ['balance', '--sandbox', '--json']);
+    const r = await cliInProcess(home, ['balance', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     return Object.fromEntries(
       (r.doc.balances as Amount[]).map((b) => [b.symbol, BigInt(b.baseUnits)]),
@@ -80,7 +82,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
         ],
       },
     });
-    const human = await cli(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--sandbox']);
+    const human = await cliInProcess(users.aliceHome, ['trade', '1', 'ETH', 'USDC', '--sandbox']);
     expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/Trade on sandbox: swap 1 ETH → at least/);
     expect(human.stdout).toMatch(/ {2}1\. approve 1 ETH to the router/);
@@ -186,7 +188,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       expect(r.doc.error?.message).toMatch(/nothing changed/);
       expect(await balances(users.aliceHome)).toEqual(before);
       // history keeps the reverted transaction, with the chain's reason
-      const history = await cli(users.aliceHome, ['history']);
+      const history = await cliInProcess(users.aliceHome, ['history']);
       expect(history.stdout).toMatch(
         /trade {7}reverted {3}sandbox {2}0x[0-9a-f]+\n {4}moved nothing; planned: swap 2000 STRK → at least [0-9.]+ USDC[^\n]*\n {4}reverted: 'Insufficient output amount: [0-9]+ is below min_received [0-9]+'\.\n/,
       );
@@ -216,7 +218,7 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
         code: 'ACKNOWLEDGMENT_REQUIRED',
         details: { remedy: ['high-slippage'] },
       });
-      const human = await cli(users.aliceHome, [
+      const human = await cliInProcess(users.aliceHome, [
         ...['trade', '0.01', 'ETH', 'USDC', '--slippage', '20', '--yes', '--sandbox'],
       ]);
       expect(human.stderr).toMatch(
@@ -245,8 +247,13 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
 
     it('usage refusals: four pairs, the test network, a bad pair', async () => {
       expect(
-        (await alice(['multi-swap', '--pairs', '1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH']))
-          .doc.error?.code,
+        (
+          await aliceBin([
+            'multi-swap',
+            '--pairs',
+            '1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH, 1 USDC>ETH',
+          ])
+        ).doc.error?.code,
       ).toBe('BATCH_LIMIT_EXCEEDED');
       const sepolia = await cli(users.aliceHome, [
         'trade',
@@ -258,8 +265,12 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
         '--json',
       ]);
       expect(sepolia.doc.error?.code).toBe('NETWORK_UNSUPPORTED');
-      expect((await alice(['batch', '--swap', '1 ETH USDC'])).doc.error?.code).toBe('USAGE_ERROR');
-      expect((await alice(['trade', '-1', 'ETH', 'USDC'])).doc.error?.code).toBe('INVALID_AMOUNT');
+      expect((await aliceBin(['batch', '--swap', '1 ETH USDC'])).doc.error?.code).toBe(
+        'USAGE_ERROR',
+      );
+      expect((await aliceBin(['trade', '-1', 'ETH', 'USDC'])).doc.error?.code).toBe(
+        'INVALID_AMOUNT',
+      );
     });
   });
 
@@ -269,12 +280,12 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
       await signIn(home.dir, 'historian@example.com');
-      const own = (args: string[]) => cli(home.dir, [...args, '--sandbox', '--json']);
+      const own = (args: string[]) => cliInProcess(home.dir, [...args, '--sandbox', '--json']);
       const traded = await own(['trade', '1', 'ETH', 'USDC', '--yes']);
       expect(traded.code, traded.stdout).toBe(0);
       const sent = await own(['send', '1', 'STRK', users.bobAddress, '--yes']);
       expect(sent.code, sent.stdout).toBe(0);
-      const r = await cli(home.dir, ['history', '--json']);
+      const r = await cliInProcess(home.dir, ['history', '--json']);
       expect(r.code).toBe(0);
       const entries = r.doc.entries as Array<{
         kind: string;
@@ -288,16 +299,16 @@ describe('trade, multi-swap, batch and history through the sandbox (whole proces
       ]);
       // one hash format: the receipt's hash is the history's, string for string
       expect(entries[0]?.hash).toBe((sent.doc.transaction as { hash: string }).hash);
-      expect((await cli(home.dir, ['history', '--limit', '1', '--json'])).doc.entries).toHaveLength(
-        1,
-      );
+      expect(
+        (await cliInProcess(home.dir, ['history', '--limit', '1', '--json'])).doc.entries,
+      ).toHaveLength(1);
       expect(entries.at(-1)?.amounts).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ direction: 'out', symbol: 'ETH', basis: 'sent' }),
           expect.objectContaining({ direction: 'in', symbol: 'USDC', basis: 'received' }),
         ]),
       );
-      const human = await cli(home.dir, ['history']);
+      const human = await cliInProcess(home.dir, ['history']);
       expect(human.stdout).toMatch(/sent 1 ETH; received [0-9.]+ USDC/);
     } finally {
       home.cleanup();
