@@ -44,6 +44,21 @@ describe('finance-tui bin basics', () => {
     expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
   });
 
+  it('grant alone prints the grant commands; an unknown one of them is a usage error', async () => {
+    const usage = await runBin(['grant'], env);
+    expect(usage.code, usage.stderr).toBe(0);
+    for (const word of ['finance-tui grant create', 'finance-tui grant list', 'grant revoke ID'])
+      expect(usage.stdout).toContain(word);
+    const unknown = await runBin(['grant', 'frobnicate', '--json'], env);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({
+      error: {
+        code: 'USAGE_ERROR',
+        message: 'unknown grant command "frobnicate": create, list or revoke',
+      },
+    });
+  });
+
   it('a mistyped flag names the flag and suggests the closest one', async () => {
     const result = await runBin(['quote', '2', 'ETH', 'USDC', '--slipage', '2'], env);
     expect(result.code).toBe(1);

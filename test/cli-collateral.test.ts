@@ -7,7 +7,7 @@
  * collateral. Its own sandbox: the price knob moves the ETH price for every position in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 
 interface Money {
   token: string;
@@ -44,7 +44,9 @@ function byHand(collateral: bigint, ethUsd: bigint, debt: bigint): string {
 
 describe('collateral on its own through the sandbox (whole processes)', () => {
   let users: TwoUsers;
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
+  /** alice through the bin itself: add-collateral and withdraw-collateral keep their own process */
+  const aliceBin = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
   const read = async (): Promise<Borrow | undefined> => {
     const r = await alice(['lending']);
     expect(r.code, r.stderr).toBe(0);
@@ -70,7 +72,13 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   it('borrow → price drop → add → refusals → withdraw some → repay all → withdraw all', async () => {
     const borrowed = await alice(['borrow', '700', 'USDC', '--collateral', '0.5', 'ETH', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
-    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '2000', '--json']);
+    const priced = await cliInProcess(users.aliceHome, [
+      'sandbox',
+      'price',
+      'ETH',
+      '2000',
+      '--json',
+    ]);
     expect(priced.code, priced.stderr).toBe(0);
     const low = await read();
     const debt = BigInt(low?.debt.baseUnits ?? '0');
@@ -179,7 +187,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   it("withdraw-collateral past the collateral asset's reserve: LENDING_LIMIT utilization before signing; less passes", async () => {
     const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
     // alice: 1000 USDT of collateral (the pool's USDT: 20,000 + 1000 in reserve)
-    const added = await alice(['add-collateral', '1000', 'USDT', '--debt', 'ETH', '--yes']);
+    const added = await aliceBin(['add-collateral', '1000', 'USDT', '--debt', 'ETH', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();
     // bob borrows 19,500 of it against 9 ETH at $5000: 19,500 / 21,000 lent (limit 95 %)
     const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '5000', '--json']);
@@ -188,14 +196,14 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
     expect(lent.doc.error, lent.stderr).toBeUndefined();
     try {
       // all of alice's 1000 would leave 500 in reserve: 19,500 / 20,000 = 97.5 %, refused unsigned
-      const all = await alice(['withdraw-collateral', 'all', 'USDT', '--debt', 'ETH', '--yes']);
+      const all = await aliceBin(['withdraw-collateral', 'all', 'USDT', '--debt', 'ETH', '--yes']);
       expect(all.doc.error).toMatchObject({
         code: 'LENDING_LIMIT',
         details: { reason: 'utilization' },
       });
       expect(all.doc.transaction).toBeUndefined();
       // 400 leaves 1100: 19,500 / 20,600 ≈ 94.7 %, under the limit: it goes through
-      const some = await alice(['withdraw-collateral', '400', 'USDT', '--debt', 'ETH', '--yes']);
+      const some = await aliceBin(['withdraw-collateral', '400', 'USDT', '--debt', 'ETH', '--yes']);
       expect(some.doc.error, some.stderr).toBeUndefined();
       expect(some.doc).toMatchObject({ transaction: { status: 'SUCCEEDED' } });
     } finally {
@@ -206,7 +214,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   }, 300_000);
 
   it("the debt cap bounds the pair's total debt: another borrower's debt counts, refused before signing", async () => {
-    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    const bob = (args: string[]) => cliInProcess(users.bobHome, [...args, '--sandbox', '--json']);
     // WBTC/USDT is capped at 1000 USDT for all borrowers together: bob owes 600 of it (alice signs
     // nothing here: the auth server takes 10 transactions a minute from her, and this file's tests
     // run within one)
@@ -238,9 +246,9 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   }, 300_000);
 
   it('collateral first, borrow later: add-collateral needs no debt', async () => {
-    const added = await alice(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
+    const added = await aliceBin(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();
-    const r = await alice(['lending']);
+    const r = await aliceBin(['lending']);
     const held = (r.doc.borrows as Borrow[]).find(
       (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
     );
@@ -249,7 +257,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
       debt: { baseUnits: '0' },
       healthFactor: null,
     });
-    const borrowed = await alice(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
+    const borrowed = await aliceBin(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
   }, 300_000);
 });

@@ -5,7 +5,7 @@
  * parser words), and `sandbox price` bounded where it enters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 
 interface Spend {
   token: { symbol: string };
@@ -19,7 +19,7 @@ interface Plan {
 
 describe('argument edges (whole processes, one sandbox)', () => {
   let users: TwoUsers;
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
 
   beforeAll(async () => {
     users = await startTwoUsers();
@@ -102,7 +102,7 @@ describe('argument edges (whole processes, one sandbox)', () => {
 
   it('sandbox price refuses a price outside $0.000001..$10,000,000 and ETH stays priced', async () => {
     for (const usd of ['99999999999999999999', '10000000.01', '0.0000009']) {
-      const r = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', usd, '--json']);
+      const r = await cliInProcess(users.aliceHome, ['sandbox', 'price', 'ETH', usd, '--json']);
       expect(r.code, usd).toBe(1);
       expect(r.doc.error).toMatchObject({
         code: 'USAGE_ERROR',
@@ -111,9 +111,15 @@ describe('argument edges (whole processes, one sandbox)', () => {
     }
     const quote = await alice(['quote', '1', 'ETH', 'USDC']);
     expect(quote.code, quote.stdout).toBe(0);
-    const top = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '10000000', '--json']);
+    const top = await cliInProcess(users.aliceHome, [
+      'sandbox',
+      'price',
+      'ETH',
+      '10000000',
+      '--json',
+    ]);
     expect(top.doc).toMatchObject({ token: 'ETH', usd: '10000000' });
-    const back = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '3000', '--json']);
+    const back = await cliInProcess(users.aliceHome, ['sandbox', 'price', 'ETH', '3000', '--json']);
     expect(back.doc).toMatchObject({ token: 'ETH', usd: '3000' });
   });
 });

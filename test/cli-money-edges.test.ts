@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv, spawnBin } from './helpers/process.js';
 
 interface Amount {
@@ -71,7 +71,7 @@ describe('money edges through whole processes', () => {
   }
 
   async function strkOf(home: string): Promise<bigint> {
-    const r = await cli(home, ['balance', 'STRK', '--sandbox', '--json']);
+    const r = await cliInProcess(home, ['balance', 'STRK', '--sandbox', '--json']);
     expect(r.code).toBe(0);
     return BigInt((r.doc.balances as Amount[])[0]?.baseUnits ?? '-1');
   }
@@ -93,7 +93,7 @@ describe('money edges through whole processes', () => {
   }, 120_000);
 
   it('one hash format: the receipt, `history --json` and the file say the same 0x + 64 hex', async () => {
-    const sent = await cli(users.aliceHome, [
+    const sent = await cliInProcess(users.aliceHome, [
       'send',
       '0.1',
       'STRK',
@@ -105,7 +105,7 @@ describe('money edges through whole processes', () => {
     expect(sent.code).toBe(0);
     const hash = (sent.doc.transaction as { hash: string }).hash;
     expect(hash).toMatch(HASH);
-    const listed = await cli(users.aliceHome, ['history', '--json']);
+    const listed = await cliInProcess(users.aliceHome, ['history', '--json']);
     const entry = (listed.doc.entries as Entry[]).find((e) => e.hash === hash);
     expect(entry).toMatchObject({ hash, status: 'succeeded' });
     expect(entry?.chain).toMatch(/^sandbox:[0-9a-f-]+$/);
@@ -226,7 +226,7 @@ describe('money edges through whole processes', () => {
     await knob('/sandbox/faults', {
       loseAnswer: { count: 1, method: 'paymaster_executeTransaction', mode: 'drop' },
     });
-    const first = await cli(users.aliceHome, [
+    const first = await cliInProcess(users.aliceHome, [
       'send',
       '0.7',
       'STRK',
@@ -252,7 +252,7 @@ describe('money edges through whole processes', () => {
     // it did go through
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
-    const retry = await cli(users.aliceHome, [
+    const retry = await cliInProcess(users.aliceHome, [
       'send',
       '0.7',
       'STRK',
@@ -267,7 +267,7 @@ describe('money edges through whole processes', () => {
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
     // settled from the chain: the account used the outside-execution nonce
     expect(historyFile(users.aliceHome).find(toBob(amount))?.status).toBe('succeeded');
-    const human = await cli(users.aliceHome, ['history']);
+    const human = await cliInProcess(users.aliceHome, ['history']);
     expect(human.stdout).toContain('(hash not received)');
   }, 120_000);
 });

@@ -11,7 +11,14 @@
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type Doc, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import {
+  cli,
+  cliInProcess,
+  type Doc,
+  signIn,
+  startTwoUsers,
+  type TwoUsers,
+} from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 import { postJson } from './helpers/sandbox-session.js';
 
@@ -73,7 +80,9 @@ function ownSandbox() {
   return sb;
 }
 
-const run = (home: string, args: string[]) => cli(home, [...args, '--sandbox', '--json']);
+const run = (home: string, args: string[]) => cliInProcess(home, [...args, '--sandbox', '--json']);
+/** the bin itself: the usage refusals and the human table keep their own process */
+const runSpawned = (home: string, args: string[]) => cli(home, [...args, '--sandbox', '--json']);
 
 async function portfolioOf(home: string): Promise<PDoc> {
   const r = await run(home, ['portfolio', '--fresh']);
@@ -171,7 +180,7 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
         expect(p.tokens.reduce((s, t) => s + BigInt(t.value?.cents ?? '0'), 0n).toString()).toBe(
           p.total.cents,
         );
-        const human = await cli(sb.users.bobHome, ['portfolio', '--sandbox', '--fresh']);
+        const human = await cliInProcess(sb.users.bobHome, ['portfolio', '--sandbox', '--fresh']);
         expect(human.stdout).toMatch(/DAI +10000 +unpriced +—/);
         expect(human.stdout).toMatch(/priced tokens only/);
         // a target without a price cannot be planned: its value is unknown
@@ -225,7 +234,7 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
           network: 'sepolia',
         }),
       );
-      const r = await cli(home.dir, ['portfolio', '--json']);
+      const r = await cliInProcess(home.dir, ['portfolio', '--json']);
       expect(r.code, r.stdout).toBe(0);
       const p = r.doc as unknown as PDoc;
       expect(p).toMatchObject({
@@ -240,9 +249,9 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
           /no price on sepolia: prices come from the swap aggregator, which serves mainnet only/,
         );
       }
-      const human = await cli(home.dir, ['portfolio']);
+      const human = await cliInProcess(home.dir, ['portfolio']);
       expect(human.stdout).toMatch(/ETH +\d+(\.\d+)? +unpriced/);
-      const refused = await cli(home.dir, [
+      const refused = await cliInProcess(home.dir, [
         'portfolio-rebalance',
         '--target',
         '50 ETH, 50 STRK',
@@ -256,7 +265,11 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
   it(
     'targets that do not add up to 100, or no target: a clear usage error, nothing planned',
     async () => {
-      const r = await run(sb.users.bobHome, ['portfolio-rebalance', '--target', '50 ETH, 30 USDC']);
+      const r = await runSpawned(sb.users.bobHome, [
+        'portfolio-rebalance',
+        '--target',
+        '50 ETH, 30 USDC',
+      ]);
       expect(r.code).toBe(1);
       expect(r.doc.error).toMatchObject({
         code: 'USAGE_ERROR',
@@ -264,7 +277,7 @@ describe('portfolio, and rebalance plans, on untouched pools (whole processes)',
         message: '--target: percentages must add up to 100; they add up to 80',
         details: { field: 'target' },
       });
-      const none = await run(sb.users.bobHome, ['portfolio-rebalance']);
+      const none = await runSpawned(sb.users.bobHome, ['portfolio-rebalance']);
       expect(none.doc.error?.message).toMatch(/--target is required/);
       const human = await cli(sb.users.bobHome, [
         'portfolio-rebalance',
@@ -324,7 +337,7 @@ describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
     async () => {
       const home = sb.users.aliceHome;
       const before = await portfolioOf(home);
-      const preview = await cli(home, [
+      const preview = await cliInProcess(home, [
         'portfolio-rebalance',
         '--target',
         '50 ETH, 30 USDC, 20 STRK',
@@ -361,7 +374,7 @@ describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
         );
       // nothing left to do: exit 0, nothing signed
       const count = await historyCount(home);
-      const again = await cli(home, [
+      const again = await cliInProcess(home, [
         'portfolio-rebalance',
         '--target',
         '50 ETH, 30 USDC, 20 STRK',
@@ -372,7 +385,7 @@ describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
       expect(again.stdout).toMatch(/Already balanced/);
       expect(await historyCount(home)).toBe(count);
       // history --csv: a header, one row per transaction, exact amounts, the rebalance among them
-      const csv = await cli(home, ['history', '--csv']);
+      const csv = await cliInProcess(home, ['history', '--csv']);
       expect(csv.code, csv.stderr).toBe(0);
       const lines = csv.stdout.split('\r\n');
       expect(lines[0]).toBe('time,kind,network,hash,left,arrived,fee,status');
@@ -382,7 +395,7 @@ describe('portfolio-rebalance --yes of named tokens (whole processes)', () => {
         /^\d{4}-\d\d-\d\dT[^,]+,rebalance,sandbox,0x[0-9a-f]{64},[0-9.]+ ETH,[0-9.]+ USDC,([0-9.]+ [A-Z]+)?,succeeded$/,
       );
       expect(lines.at(-1)).toBe('');
-      const both = await cli(home, ['history', '--csv', '--json']);
+      const both = await cliInProcess(home, ['history', '--csv', '--json']);
       expect(both.doc.error?.code).toBe('USAGE_ERROR');
     },
     LONG,
@@ -474,7 +487,7 @@ describe('portfolio-rebalance --yes from other starting wallets (whole processes
       });
       expect(r.doc.error?.message).toMatch(/minimum trade of 12000\.00 USD/);
       expect(await historyCount(home)).toBe(0);
-      const human = await cli(home, [
+      const human = await cliInProcess(home, [
         ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
         ...['--min-trade', '12000', '--yes', '--sandbox'],
       ]);

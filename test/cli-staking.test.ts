@@ -5,7 +5,7 @@
  * passed, the withdrawal of exactly the exited amount; and the validator refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 
 interface Money {
   amount: string;
@@ -24,14 +24,14 @@ const STRK = 10n ** 18n;
 
 describe('staking through the sandbox (whole processes)', () => {
   let users: TwoUsers;
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
   const position = async (): Promise<Position | undefined> => {
     const r = await alice(['staking']);
     expect(r.code, r.stderr).toBe(0);
     return (r.doc.positions as Position[]).find((p) => p.validator === 'Sandbox Alpha');
   };
   const advance = async (duration: string): Promise<void> => {
-    const r = await cli(users.aliceHome, ['sandbox', 'advance', duration, '--json']);
+    const r = await cliInProcess(users.aliceHome, ['sandbox', 'advance', duration, '--json']);
     expect(r.code, r.stderr).toBe(0);
   };
   const alpha = ['--validator', 'Sandbox Alpha', '--yes'];
@@ -113,7 +113,7 @@ describe('staking through the sandbox (whole processes)', () => {
       code: 'ACKNOWLEDGMENT_REQUIRED',
       details: { remedy: ['exit-restart'] },
     });
-    const human = await cli(users.aliceHome, ['unstake', '10', ...alpha, '--sandbox']);
+    const human = await cliInProcess(users.aliceHome, ['unstake', '10', ...alpha, '--sandbox']);
     expect(human.stderr).toMatch(/restarts the exit timer[\s\S]*--restart-exit/);
     expect((await position())?.exiting.baseUnits).toBe((30n * STRK).toString());
 
@@ -212,7 +212,7 @@ describe('staking through the sandbox (whole processes)', () => {
     expect(BigInt((after.doc.totalStake as { baseUnits: string }).baseUnits) - total).toBe(
       7n * STRK,
     );
-    const words = await cli(users.aliceHome, ['staking', '--sandbox']);
+    const words = await cliInProcess(users.aliceHome, ['staking', '--sandbox']);
     expect(words.code, words.stderr).toBe(0);
     expect(words.stdout).toContain(
       `stake ${betaAfter.stake.amount} STRK (${betaAfter.shareOfTotalStake} % of the total stake`,
