@@ -11,7 +11,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { callWithProgress } from './helpers/mcp.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
@@ -225,8 +225,9 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
         email: 'carol@example.com',
         sandbox: true,
       });
-      const code = (await cli(carol.dir, ['sandbox', 'outbox', 'carol@example.com', '--json'])).doc
-        .code as string;
+      const code = (
+        await cliInProcess(carol.dir, ['sandbox', 'outbox', 'carol@example.com', '--json'])
+      ).doc.code as string;
       expect(
         errorOf(
           await call(client, 'verify', {
@@ -641,7 +642,12 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     it('get_portfolio on a funded wallet is the headless portfolio --json, exact amounts as strings', async () => {
       const { client } = await connect([], { home: home.dir });
       const tool = await portfolioOf(client);
-      const headless = await cli(home.dir, ['portfolio', '--sandbox', '--fresh', '--json']);
+      const headless = await cliInProcess(home.dir, [
+        'portfolio',
+        '--sandbox',
+        '--fresh',
+        '--json',
+      ]);
       expect(headless.code, headless.stdout).toBe(0);
       const doc = headless.doc as unknown as PDoc & { asOf: string };
       // the same figures; only the moment (asOf, the prices' time) differs
@@ -654,7 +660,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       );
       for (const t of tool.tokens) expect(t.baseUnits).toMatch(/^[0-9]+$/);
       // exact, as the chain holds it (the rebalance test may have run first and moved it)
-      const held = await cli(home.dir, ['balance', 'ETH', '--sandbox', '--json']);
+      const held = await cliInProcess(home.dir, ['balance', 'ETH', '--sandbox', '--json']);
       const [eth] = held.doc.balances as Array<{ symbol: string; baseUnits: string }>;
       expect(eth?.baseUnits).toMatch(/^[1-9][0-9]{15,}$/);
       expect(tool.tokens.find((t) => t.symbol === 'ETH')?.baseUnits).toBe(eth?.baseUnits);
@@ -699,7 +705,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
       expect(balanced).toMatchObject({ status: 'balanced', signed: false });
       expect(balanced.planId).toBeUndefined();
       expect(balanced.message).toMatch(/already balanced/);
-      const headless = await cli(home.dir, [
+      const headless = await cliInProcess(home.dir, [
         'portfolio-rebalance',
         '--target',
         TARGET,
