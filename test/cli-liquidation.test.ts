@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv } from './helpers/process.js';
 import { openFromHome } from './helpers/screens.js';
 import { type Rendered, renderWithProviders } from './helpers/tui.js';
@@ -34,7 +34,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
   });
 
   it('borrow → healthy refused → price drop → liquidate 1000 USDC → lending --json: taken and left', async () => {
-    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    const bob = (args: string[]) => cliInProcess(users.bobHome, [...args, '--sandbox', '--json']);
     const borrow = await bob(['borrow', '3000', 'USDC', '--collateral', '2 ETH', '--yes']);
     expect(borrow.doc.error, borrow.stderr).toBeUndefined();
     const liquidate = (extra: string[] = []) =>
@@ -57,7 +57,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
     expect(before.doc.liquidations).toEqual([]);
 
     // $1800: 2 ETH × 1800 × 0.8 = 2880 < 3000 — liquidatable; × 0.9 = 3240 covers it: no bad debt
-    const price = await cli(users.bobHome, ['sandbox', 'price', 'ETH', '1800', '--json']);
+    const price = await cliInProcess(users.bobHome, ['sandbox', 'price', 'ETH', '1800', '--json']);
     expect(price.code, price.stderr).toBe(0);
     const done = await liquidate(['--repay', '1000']);
     expect(done.code, done.stderr).toBe(0);
@@ -93,7 +93,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
     expect(row?.collateral.baseUnits).toBe(l.left.collateralBaseUnits);
 
     const words = `liquidated: ${answer.collateralSeized} ETH of collateral seized, 1000 USDC of debt repaid`;
-    const human = await cli(users.bobHome, ['lending', '--sandbox']);
+    const human = await cliInProcess(users.bobHome, ['lending', '--sandbox']);
     expect(human.stdout).toContain(words);
 
     // history: the chain's liquidation beside the file's entries, marked as not sent by this client
@@ -119,7 +119,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
     const entries = history.doc.entries as Array<{ hash?: string; kind: string }>;
     expect(entries.some((e) => e.kind === 'borrow')).toBe(true);
     expect(entries.some((e) => e.hash === answer.transactionHash)).toBe(false);
-    const humanHistory = await cli(users.bobHome, ['history', '--sandbox']);
+    const humanHistory = await cliInProcess(users.bobHome, ['history', '--sandbox']);
     expect(humanHistory.stdout).toContain('not sent by this client');
     expect(humanHistory.stdout).toContain(words);
     expect(humanHistory.stdout).toContain(answer.transactionHash);
@@ -139,7 +139,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
       debt: { token: 'USDC', repaidBaseUnits: (1000n * E6).toString(), badDebtBaseUnits: '0' },
       left: { collateralBaseUnits: answer.baseUnits.collateralLeft },
     });
-    const humanPortfolio = await cli(users.bobHome, ['portfolio', '--sandbox']);
+    const humanPortfolio = await cliInProcess(users.bobHome, ['portfolio', '--sandbox']);
     expect(humanPortfolio.stdout).toContain(words);
 
     // the app, over the real services port: the history and the Lending screen say it

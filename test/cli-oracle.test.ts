@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectorOf } from '../shared/erc20.js';
 import { byteArrayFelts } from '../shared/vesu.js';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const ATTACKER = '0xbad0bad';
@@ -22,9 +22,9 @@ const ATTACKER = '0xbad0bad';
 describe('an independent price and pinned addresses (sandbox, whole processes)', () => {
   let users: TwoUsers;
   const { aliceThrough, close, connect, freshHome } = toolServerSetup(() => users);
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
   const price = async (token: string, usd: string, only?: string) => {
-    const r = await cli(users.aliceHome, [
+    const r = await cliInProcess(users.aliceHome, [
       'sandbox',
       'price',
       token,
@@ -231,13 +231,13 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
       const file = join(home, 'sandbox.json');
       const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       writeFileSync(file, JSON.stringify({ ...doc, rpcUrl: `http://127.0.0.1:${port}/rpc` }));
-      const r = await cli(home, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
+      const r = await cliInProcess(home, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
       expect(r.doc.error, JSON.stringify(r.doc)).toMatchObject({
         code: 'PINNED_ADDRESS_MISMATCH',
         details: { token: 'USDC' },
       });
       expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
-      const history = await cli(home, ['history', '--sandbox', '--json']);
+      const history = await cliInProcess(home, ['history', '--sandbox', '--json']);
       expect(JSON.stringify(history.doc)).not.toMatch(/supply/i);
     }, 120_000);
 
@@ -248,15 +248,22 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
         // server lets 5 a minute from one source, and nothing is signed here
         const port = (proxy.address() as { port: number }).port;
         const home = aliceThrough(`http://127.0.0.1:${port}/rpc`);
-        const before = await cli(home, ['history', '--sandbox', '--json']);
-        const r = await cli(home, ['supply', '10', 'USDC', '--sandbox', '--json', '--yes']);
+        const before = await cliInProcess(home, ['history', '--sandbox', '--json']);
+        const r = await cliInProcess(home, [
+          'supply',
+          '10',
+          'USDC',
+          '--sandbox',
+          '--json',
+          '--yes',
+        ]);
         expect(r.doc.error, JSON.stringify(r.doc)).toMatchObject({
           code: 'PINNED_ADDRESS_MISMATCH',
           details: { token: 'USDC', reason: 'not-deployed-by-factory' },
         });
         expect(JSON.stringify(r.doc)).not.toMatch(/"approve"/);
         // the history as it was: nothing recorded
-        const history = await cli(home, ['history', '--sandbox', '--json']);
+        const history = await cliInProcess(home, ['history', '--sandbox', '--json']);
         expect(history.doc).toEqual(before.doc);
       } finally {
         mode = 'lie';
@@ -271,13 +278,13 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
       const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       writeFileSync(file, JSON.stringify({ ...doc, rpcUrl: `http://127.0.0.1:${port}/rpc` }));
       const args = ['supply', '10', 'USDC', '--pool', UNKNOWN_POOL, '--sandbox', '--json'];
-      const refused = await cli(home, [...args, '--yes']);
+      const refused = await cliInProcess(home, [...args, '--yes']);
       expect(refused.doc.error, JSON.stringify(refused.doc)).toMatchObject({
         code: 'ACKNOWLEDGMENT_REQUIRED',
         details: { remedy: ['unknown-pool'] },
       });
       expect(refused.doc.error?.message).toMatch(/not one of the known Vesu pools/);
-      const human = await cli(home, [
+      const human = await cliInProcess(home, [
         'supply',
         '10',
         'USDC',
@@ -287,7 +294,7 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
         '--yes',
       ]);
       expect(human.stderr).toMatch(/--accept-unknown-pool/);
-      const accepted = await cli(home, [...args, '--yes', '--accept-unknown-pool']);
+      const accepted = await cliInProcess(home, [...args, '--yes', '--accept-unknown-pool']);
       expect(accepted.doc.error, JSON.stringify(accepted.doc)).toBeUndefined();
       mode = 'lie';
     }, 120_000);

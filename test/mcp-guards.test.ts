@@ -13,7 +13,7 @@ import { getChecksumAddress } from 'starknet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
 import { timeWords } from '../cli/core/actions/spend-words.js';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import {
   askedPerson,
   callTool as call,
@@ -246,7 +246,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     // issue 32: a repay-all reviewed, then 400 days of interest before execute_plan: the bound
     // no longer covers the debt, so nothing is signed — the plan is made again to confirm
     const held = await planId('plan_repay', { amount: 'all', debt: 'USDC', collateral: 'ETH' });
-    const advanced = await cli(home, ['sandbox', 'advance', '400d', '--json']);
+    const advanced = await cliInProcess(home, ['sandbox', 'advance', '400d', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
     const usdcBefore = await usdcOf(home);
     person.accept = true;
@@ -317,16 +317,16 @@ describe('finance-tui mcp guards (sandbox)', () => {
       amounts: [],
       planned: [{ direction: 'out', symbol: 'USDC', amount: '1' }],
     });
-    const csv = await cli(home, ['history', '--sandbox', '--csv']);
+    const csv = await cliInProcess(home, ['history', '--sandbox', '--csv']);
     const row = csv.stdout.split('\r\n').find((l) => l.includes(hash)) ?? '';
     // left and arrived empty, fee empty (sponsored), status reverted
     expect(row).toMatch(/,send,sandbox,0x[0-9a-f]+,,,,reverted$/);
 
-    const json = await cli(home, ['history', '--sandbox', '--json']);
+    const json = await cliInProcess(home, ['history', '--sandbox', '--json']);
     expect(json.code, json.stdout).toBe(0);
     expect(json.stdout).toContain('pre-approved');
     for (const s of strings(json.doc)) expect(s.text).not.toMatch(PLANTED);
-    const human = await cli(home, ['history', '--sandbox']);
+    const human = await cliInProcess(home, ['history', '--sandbox']);
     expect(human.stdout).toContain('pre-approved');
     // eslint-disable-next-line no-control-regex -- the characters this test looks for
     expect(human.stdout).not.toMatch(/[\u001b\u0007\u202e]/);

@@ -12,7 +12,7 @@
  *   get_history lists the entry with its contradiction.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { type LyingNode, startLyingNode } from './helpers/lying-node.js';
 import { callTool, errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
@@ -44,13 +44,13 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
   const homeThroughNode = (): string => aliceThrough(node.url);
 
   const listed = async (home: string, hash: string): Promise<Listed | undefined> => {
-    const r = await cli(home, ['history', '--json']);
+    const r = await cliInProcess(home, ['history', '--json']);
     expect(r.code, r.stderr).toBe(0);
     return (r.doc.entries as Listed[]).find((e) => e.hash === hash);
   };
 
   const send = (home: string, amount: string) =>
-    cli(home, ['send', amount, 'USDC', users.bobAddress, '--yes', '--sandbox', '--json']);
+    cliInProcess(home, ['send', amount, 'USDC', users.bobAddress, '--yes', '--sandbox', '--json']);
 
   it('a success reported as REVERTED, events stripped: exit 3, a retry refused, paid once; history marks it, then corrects it', async () => {
     const home = homeThroughNode();
@@ -79,7 +79,7 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
         status: 'unknown',
         contradiction: expect.stringMatching(/nonce is used/),
       });
-      const human = await cli(home, ['history']);
+      const human = await cliInProcess(home, ['history']);
       expect(human.stdout).toMatch(/CONTRADICTED: the chain's answers contradict each other/);
 
       // honest again: the corrected outcome, the mark gone
