@@ -5,6 +5,10 @@
  * refused before signing (so are one that would leave it at or below 1 and, without its flag, one
  * below the margin) → withdraw-collateral some → repay all → withdraw-collateral all leaves no
  * collateral. Its own sandbox: the price knob moves the ETH price for every position in it.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';

@@ -3,6 +3,10 @@
  * "Lending", "Sandbox"): `--collateral AMOUNT TOKEN` read the same wherever the flag stands (or
  * refused), a negative number after a flag refused by that flag's own check (never Node's
  * parser words), and `sandbox price` bounded where it enters.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';

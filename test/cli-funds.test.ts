@@ -4,6 +4,10 @@
  * --yes shows the plan and signs nothing (exit 1 CONFIRMATION_REQUIRED) → `send 1.5 STRK <bob>
  * --yes --json` → both balances changed by exactly 1.5 STRK (+ the receipt's fee when gas is
  * not sponsored). Bob signs in from his own data folder against the same sandbox.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { FAUCET } from '../sandbox/chain/chain.js';
 import { parseAmount } from '../shared/amount.js';

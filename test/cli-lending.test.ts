@@ -6,6 +6,10 @@
  * would leave it at or below 1 refused before signing, one below the margin needs its flag →
  * repay all leaves no debt (no dust) → close returns the collateral (Sepolia's pool:
  * test/sandbox-sepolia.test.ts).
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';

@@ -5,6 +5,10 @@
  * `liquidate_position` → `lending --json` says the position was liquidated, what was taken and
  * what is left, in exact amounts read from the chain's LiquidatePosition event — and so do
  * `history --json` (beside the file's entries, as the chain's) and `portfolio --json`.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';

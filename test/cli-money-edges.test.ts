@@ -10,6 +10,10 @@
  *   recorded as `unknown`; the retry finds it executed (the account's outside-execution nonce is
  *   used) and is refused: the recipient is paid once.
  * - One hash format: the receipt's hash is the history's, string for string.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

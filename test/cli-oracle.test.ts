@@ -7,6 +7,10 @@
  * refused; a node answering another vToken (a JSON-RPC proxy rewriting `v_token_for_asset`) — the
  * approve is never built; a pool named by address that is not a known one (the proxy answers for it
  * as a node would) — the plan says so and needs the 'unknown-pool' acknowledgment.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

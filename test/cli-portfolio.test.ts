@@ -7,6 +7,10 @@
  * several starting wallets (one not holding a target token at all; one selling the unlisted
  * tokens in one transaction of 5 legs, issue 25), "already balanced" (exit 0, nothing signed), a
  * run refused before signing because it could not reach the band, and `history --csv`.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

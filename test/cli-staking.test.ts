@@ -3,6 +3,10 @@
  * then add), `sandbox advance`, rewards, claim of exactly the unclaimed amount, an exit intent, a
  * withdrawal refused with the time left, a second intent that needs --restart-exit, the window
  * passed, the withdrawal of exactly the exited amount; and the validator refusals.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';

@@ -5,6 +5,10 @@
  * receipt's transfer, at least the confirmed minimum, and the next quote moved. Multi-swap
  * through both quote paths, a batch of a swap and a transfer, each refusal through an emulator
  * knob with every balance unchanged, and `history` listing all of it.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';

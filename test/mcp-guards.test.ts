@@ -5,6 +5,10 @@
  * caps when no person is in the loop, outside text (a planted revert reason) cleaned and marked
  * as untrusted in every tool result and in the headless history, progress strictly increasing,
  * and the answers to lines the server cannot take.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

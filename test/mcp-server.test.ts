@@ -3,6 +3,10 @@
  * against the built bin and a sandbox process: tools and their schemas, quotes, plans, consent,
  * caps, progress, cancellation after submission, and hostile input. The expired plan runs the
  * same server in-process with a fake clock (the only knob the app has for time).
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';

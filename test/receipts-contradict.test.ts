@@ -10,6 +10,10 @@
  * - an entry settled honestly is asked again by `history` within 24 h: a lie then marks it;
  * - the tool server says the same: the outcome is not known, a second execution is refused, and
  *   get_history lists the entry with its contradiction.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
