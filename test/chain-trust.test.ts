@@ -7,13 +7,17 @@
  *   status removed or unknown, another transaction's hash) gets exit 3 and an unresolved entry
  *   holding the real hash; running the command again is ALREADY_SUBMITTED and nothing is paid
  *   twice.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { close, listen, readBody } from './helpers/http.js';
 import { connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
 import { tempHome } from './helpers/process.js';
@@ -128,7 +132,7 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
   }
 
   const baseUnitsOf = async (home: string, symbol: string): Promise<bigint> => {
-    const r = await cli(home, ['balance', symbol, '--sandbox', '--json']);
+    const r = await cliInProcess(home, ['balance', symbol, '--sandbox', '--json']);
     const balances = r.doc.balances as Array<{ symbol: string; baseUnits: string }>;
     return BigInt(balances.find((b) => b.symbol === symbol)?.baseUnits ?? 'x');
   };
@@ -222,7 +226,7 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
         const amount = `0.${cents}`;
         const args = ['send', amount, 'USDC', users.bobAddress, '--yes', '--sandbox', '--json'];
         const bobBefore = await baseUnitsOf(users.bobHome, 'USDC');
-        const first = await cli(home.dir, args);
+        const first = await cliInProcess(home.dir, args);
         expect(first.code, first.stdout + first.stderr).toBe(3);
         expect(first.doc.error?.code).toBe('TRANSACTION_PENDING');
         expect(first.doc.error?.message).toMatch(/does not say how it ended/);
@@ -240,13 +244,13 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
           ),
         ).toBe(false);
 
-        const again = await cli(home.dir, args);
+        const again = await cliInProcess(home.dir, args);
         expect(again.code).toBe(1);
         expect(again.doc.error?.code).toBe('ALREADY_SUBMITTED');
         expect(again.doc.error?.details?.transactionHash).toBe(hash);
         expect(await baseUnitsOf(users.bobHome, 'USDC')).toBe(bobBefore + paid);
         // history, asking the same lying node, leaves it unresolved
-        const listed = await cli(home.dir, ['history', '--json']);
+        const listed = await cliInProcess(home.dir, ['history', '--json']);
         expect(listed.doc.entries).toEqual(
           expect.arrayContaining([expect.objectContaining({ hash, status: 'pending' })]),
         );

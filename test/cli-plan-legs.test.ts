@@ -3,10 +3,14 @@
  * sandbox: `batch --supply … --stake …>VALIDATOR --send … --json` without --yes lists exactly
  * those legs, in call order, with exact base units; `plan_batch` over the tool server lists the
  * same legs (its output schema validates them); signed, the executed document echoes them.
+ *
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
+ * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectMcp } from './helpers/mcp.js';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 
 const HEX = /^0x[0-9a-f]{64}$/;
 const amount = (token: string, decimal: string, baseUnits: string) => ({
@@ -67,7 +71,7 @@ describe('a plan lists its legs (whole processes)', () => {
       '--sandbox',
       '--json',
     ];
-    const planned = await cli(users.aliceHome, args);
+    const planned = await cliInProcess(users.aliceHome, args);
     expect(planned.doc.error?.code, planned.stderr).toBe('CONFIRMATION_REQUIRED');
     const plan = planned.doc.error?.details?.plan as {
       legs: unknown[];
@@ -94,7 +98,7 @@ describe('a plan lists its legs (whole processes)', () => {
       },
     ]);
     // the headless text shows every line of the document, as the core words it
-    const human = await cli(
+    const human = await cliInProcess(
       users.aliceHome,
       args.filter((a) => a !== '--json'),
     );
@@ -117,7 +121,7 @@ describe('a plan lists its legs (whole processes)', () => {
       await client.close();
     }
 
-    const signed = await cli(users.aliceHome, [...args, '--yes']);
+    const signed = await cliInProcess(users.aliceHome, [...args, '--yes']);
     expect(signed.doc.error, signed.stderr).toBeUndefined();
     expect(signed.doc.transaction).toMatchObject({ status: 'SUCCEEDED' });
     // the executed document echoes the plan: the legs as signed
