@@ -23,6 +23,21 @@ const PEDERSEN_EAGER = [
     '    const [PEDERSEN_POINTS1, PEDERSEN_POINTS2] = pedersenTables();\n    point = pedersenSingle(point, x, PEDERSEN_POINTS1);\n    point = pedersenSingle(point, y, PEDERSEN_POINTS2);\n',
   ],
 ];
+/**
+ * starknet.js's copy also derives its Poseidon round constants when it is loaded: 273 SHA-256
+ * hashes of short strings ("Hades0", …) through @noble/hashes' JavaScript SHA-256, ~10 ms of a
+ * trade's CPU (docs/benchmarks.md "Issue 35, fifth round"). The SNIP-12 hash needs them, so they
+ * stay eager, hashed by node:crypto's SHA-256 instead (the same digest; required, not imported:
+ * docs/decisions.md "Built-ins required, TypeBox by name"). test/bundle-patches.test.ts holds the
+ * patched copy's Poseidon equal to the original's.
+ */
+const POSEIDON_SHA256 = [
+  [
+    'const val = Fp.fromBytes(sha256(utf8ToBytes(`${name}${idx}`)));',
+    "const val = Fp.fromBytes(new Uint8Array(require('node:crypto').createHash('sha256').update(`${name}${idx}`, 'utf8').digest()));",
+  ],
+];
+
 /** Our own copy (2.x): the same tables, each built by an arrow function called at once. */
 const PEDERSEN_EAGER_2 = [
   [
@@ -32,16 +47,22 @@ const PEDERSEN_EAGER_2 = [
   PEDERSEN_EAGER[1],
 ];
 
-/** `source` with each eager statement replaced by its lazy one; throws when one is not there once. */
-function lazyTables(path, source, replacements) {
+/** `source` with each statement replaced by its patched form; throws when one is not there once. */
+function replaceOnce(path, source, replacements) {
   let patched = source;
-  for (const [eager, lazy] of replacements) {
-    if (patched.split(eager).length !== 2)
+  for (const [original, replacement] of replacements) {
+    if (patched.split(original).length !== 2)
       throw new Error(
-        `${path}: the Pedersen tables changed; update lazyPedersenTables in scripts/bundle-plugins.mjs`,
+        `${path}: the code patched changed; update lazyPedersenTables in scripts/bundle-plugins.mjs`,
       );
-    patched = patched.replace(eager, lazy);
+    patched = patched.replace(original, () => replacement);
   }
+  return patched;
+}
+
+/** `source` with each eager table statement replaced by its lazy one. */
+function lazyTables(path, source, replacements) {
+  const patched = replaceOnce(path, source, replacements);
   if (patched.split('PEDERSEN_POINTS1').length !== 3)
     throw new Error(`${path}: PEDERSEN_POINTS1 is read elsewhere; update lazyPedersenTables`);
   return patched;
@@ -55,7 +76,11 @@ export const lazyPedersenTables = {
         filter: /starknet[\\/]node_modules[\\/]@scure[\\/]starknet[\\/]lib[\\/]esm[\\/]index\.js$/,
       },
       async (args) => ({
-        contents: lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER),
+        contents: replaceOnce(
+          args.path,
+          lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER),
+          POSEIDON_SHA256,
+        ),
         loader: 'js',
       }),
     );
