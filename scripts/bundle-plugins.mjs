@@ -5,12 +5,13 @@
 import { readFile } from 'node:fs/promises';
 
 /**
- * starknet.js pins an older @scure/starknet (1.1), which builds its Pedersen tables (2 × 252
- * curve points, ~500 point doublings) when it is loaded. Every money command loads starknet.js,
- * and none uses that copy's Pedersen (our own hashing is shared/starknet.ts, over @scure/starknet
- * 2), so the tables are built on first use instead: ~10 ms of CPU per command
- * (docs/benchmarks.md "Issue 35"). The same statements, run later; if the package changes them,
- * the build fails here rather than silently getting slower.
+ * @scure/starknet builds its Pedersen tables (2 × 252 curve points, ~500 point doublings) when it
+ * is loaded, in both copies the bin bundles: starknet.js's (1.1, pinned by it) and ours (2.x,
+ * shared/starknet.ts). Every money command loads both, and none hashes with Pedersen once the
+ * account's address is remembered (docs/decisions.md "Hashing once per account"; starknet.js's
+ * copy's Pedersen no command uses), so the tables are built on first use instead: ~10 ms of CPU
+ * per command for each copy (docs/benchmarks.md "Issue 35"). The same statements, run later; if
+ * a package changes them, the build fails here rather than silently getting slower.
  */
 const PEDERSEN_EAGER = [
   [
@@ -22,6 +23,51 @@ const PEDERSEN_EAGER = [
     '    const [PEDERSEN_POINTS1, PEDERSEN_POINTS2] = pedersenTables();\n    point = pedersenSingle(point, x, PEDERSEN_POINTS1);\n    point = pedersenSingle(point, y, PEDERSEN_POINTS2);\n',
   ],
 ];
+/**
+ * starknet.js's copy also derives its Poseidon round constants when it is loaded: 273 SHA-256
+ * hashes of short strings ("Hades0", …) through @noble/hashes' JavaScript SHA-256, ~10 ms of a
+ * trade's CPU (docs/benchmarks.md "Issue 35, fifth round"). The SNIP-12 hash needs them, so they
+ * stay eager, hashed by node:crypto's SHA-256 instead (the same digest; required, not imported:
+ * docs/decisions.md "Built-ins required, TypeBox by name"). test/bundle-patches.test.ts holds the
+ * patched copy's Poseidon equal to the original's.
+ */
+const POSEIDON_SHA256 = [
+  [
+    'const val = Fp.fromBytes(sha256(utf8ToBytes(`${name}${idx}`)));',
+    "const val = Fp.fromBytes(new Uint8Array(require('node:crypto').createHash('sha256').update(`${name}${idx}`, 'utf8').digest()));",
+  ],
+];
+
+/** Our own copy (2.x): the same tables, each built by an arrow function called at once. */
+const PEDERSEN_EAGER_2 = [
+  [
+    'const PEDERSEN_POINTS1 = /* @__PURE__ */ (() => pedersenPrecompute(PEDERSEN_POINTS[1], PEDERSEN_POINTS[2]))();\nconst PEDERSEN_POINTS2 = /* @__PURE__ */ (() => pedersenPrecompute(PEDERSEN_POINTS[3], PEDERSEN_POINTS[4]))();\n',
+    PEDERSEN_EAGER[0][1],
+  ],
+  PEDERSEN_EAGER[1],
+];
+
+/** `source` with each statement replaced by its patched form; throws when one is not there once. */
+function replaceOnce(path, source, replacements) {
+  let patched = source;
+  for (const [original, replacement] of replacements) {
+    if (patched.split(original).length !== 2)
+      throw new Error(
+        `${path}: the code patched changed; update lazyPedersenTables in scripts/bundle-plugins.mjs`,
+      );
+    patched = patched.replace(original, () => replacement);
+  }
+  return patched;
+}
+
+/** `source` with each eager table statement replaced by its lazy one. */
+function lazyTables(path, source, replacements) {
+  const patched = replaceOnce(path, source, replacements);
+  if (patched.split('PEDERSEN_POINTS1').length !== 3)
+    throw new Error(`${path}: PEDERSEN_POINTS1 is read elsewhere; update lazyPedersenTables`);
+  return patched;
+}
+
 export const lazyPedersenTables = {
   name: 'lazy-pedersen-tables',
   setup(b) {
@@ -29,21 +75,18 @@ export const lazyPedersenTables = {
       {
         filter: /starknet[\\/]node_modules[\\/]@scure[\\/]starknet[\\/]lib[\\/]esm[\\/]index\.js$/,
       },
-      async (args) => {
-        let source = await readFile(args.path, 'utf8');
-        for (const [eager, lazy] of PEDERSEN_EAGER) {
-          if (source.split(eager).length !== 2)
-            throw new Error(
-              `${args.path}: the Pedersen tables changed; update lazyPedersenTables in scripts/bundle.mjs`,
-            );
-          source = source.replace(eager, lazy);
-        }
-        if (source.split('PEDERSEN_POINTS1').length !== 3)
-          throw new Error(
-            `${args.path}: PEDERSEN_POINTS1 is read elsewhere; update lazyPedersenTables`,
-          );
-        return { contents: source, loader: 'js' };
-      },
+      async (args) => ({
+        contents: replaceOnce(
+          args.path,
+          lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER),
+          POSEIDON_SHA256,
+        ),
+        loader: 'js',
+      }),
     );
+    b.onLoad({ filter: /node_modules[\\/]@scure[\\/]starknet[\\/]index\.js$/ }, async (args) => ({
+      contents: lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER_2),
+      loader: 'js',
+    }));
   },
 };

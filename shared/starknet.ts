@@ -55,6 +55,38 @@ export function argentAccountConstructorCalldata(publicKey: string): string[] {
 const addresses = new Map<string, string>();
 const ADDRESS_CACHE_MAX = 256;
 
+/**
+ * Where addresses computed by an earlier process are kept (the client's data folder:
+ * cli/core/address-memo.ts; docs/decisions.md "Hashing once per account"). It is handed only what
+ * argentAccountAddress computed, and what it gives back is used as if computed here: it must be
+ * as private as the session it serves.
+ */
+export interface AddressStore {
+  read(pubkey: string): string | undefined;
+  write(pubkey: string, address: string): void;
+}
+let addressStore: AddressStore | undefined;
+
+/** Keeps addresses across processes in `store` from now on (undefined: in memory only). */
+export function keepAddressesIn(store: AddressStore | undefined): void {
+  addressStore = store;
+}
+
+function remember(pubkey: string, address: string): string {
+  if (addresses.size >= ADDRESS_CACHE_MAX)
+    addresses.delete(addresses.keys().next().value as string);
+  addresses.set(pubkey, address);
+  return address;
+}
+
+/** The stored address of `pubkey` when it is one (a felt below 2^251, written form), else undefined. */
+function storedAddress(pubkey: string): string | undefined {
+  const stored = addressStore?.read(pubkey);
+  if (stored === undefined || !/^0x[0-9a-f]{64}$/.test(stored) || BigInt(stored) >= ADDRESS_BOUND)
+    return undefined;
+  return remember(pubkey, stored);
+}
+
 /** 'STARKNET_CONTRACT_ADDRESS' as a felt: the first element of a contract address's hash. */
 const CONTRACT_ADDRESS_PREFIX = BigInt(
   `0x${Buffer.from('STARKNET_CONTRACT_ADDRESS', 'ascii').toString('hex')}`,
@@ -124,21 +156,23 @@ export function deployedAddress(
 
 /**
  * Counterfactual address of the ArgentX v0.5.0 account owned by `publicKey` (salt = key,
- * deployer 0), computed once per key (deployedAddress).
+ * deployer 0), computed once per key (deployedAddress): remembered in memory, and across
+ * processes where a store has been given (keepAddressesIn).
  */
 export function argentAccountAddress(publicKey: string): string {
   const pubkey = padHash(publicKey);
-  const known = addresses.get(pubkey);
+  const known = addresses.get(pubkey) ?? storedAddress(pubkey);
   if (known !== undefined) return known;
-  const address = deployedAddress(
-    0n,
-    BigInt(pubkey),
-    BigInt(ARGENT_X_V050_CLASS_HASH),
-    argentAccountConstructorCalldata(pubkey).map(BigInt),
+  const address = remember(
+    pubkey,
+    deployedAddress(
+      0n,
+      BigInt(pubkey),
+      BigInt(ARGENT_X_V050_CLASS_HASH),
+      argentAccountConstructorCalldata(pubkey).map(BigInt),
+    ),
   );
-  if (addresses.size >= ADDRESS_CACHE_MAX)
-    addresses.delete(addresses.keys().next().value as string);
-  addresses.set(pubkey, address);
+  addressStore?.write(pubkey, address);
   return address;
 }
 

@@ -31,6 +31,18 @@ describe('token registry', () => {
     ).toBe(true);
   });
 
+  it('finds every registry token by its own address, on its own network only, as a search would', () => {
+    for (const network of ['mainnet', 'sepolia'] as const) {
+      const tokens = listTokens(network);
+      for (const token of tokens)
+        expect(findToken(network, token.address)).toBe(
+          tokens.find((t) => BigInt(t.address) === BigInt(token.address)),
+        );
+    }
+    expect(findToken('mainnet', '0x1234')).toBeUndefined();
+    expect(findToken('mainnet', '0xnot-hex')).toBeUndefined();
+  });
+
   it('keeps networks apart: USDC differs on Sepolia, DAI is mainnet only', () => {
     expect(resolveToken('sepolia', 'USDC').address).toBe(
       '0x0512feac6339ff7889822cb5aa2a86c848e9d392bb0e3e237c008674feed8343',

@@ -127,13 +127,33 @@ export function listTokens(network: Network): readonly Token[] {
   return REGISTRY[network];
 }
 
+/**
+ * Each network's tokens by address as a number (the first of a number wins, as a search would),
+ * built on its first lookup: a receipt's transfers look up every event's token, and parsing the
+ * registry's addresses again for each was a visible part of a trade's CPU (docs/benchmarks.md
+ * "Issue 35, fifth round").
+ */
+const byAddress = new Map<Network, Map<bigint, Token>>();
+function tokenAt(network: Network, value: bigint): Token | undefined {
+  let index = byAddress.get(network);
+  if (index === undefined) {
+    index = new Map();
+    for (const t of REGISTRY[network]) {
+      const at = BigInt(t.address);
+      if (!index.has(at)) index.set(at, t);
+    }
+    byAddress.set(network, index);
+  }
+  return index.get(value);
+}
+
 /** Lookup without throwing: a symbol (case-insensitive) or an address (compared as a number). */
 export function findToken(network: Network, symbolOrAddress: string): Token | undefined {
   const key = symbolOrAddress.trim();
   const tokens = REGISTRY[network];
   if (/^0x/i.test(key)) {
     const value = addressToBigInt(key);
-    return value === undefined ? undefined : tokens.find((t) => BigInt(t.address) === value);
+    return value === undefined ? undefined : tokenAt(network, value);
   }
   const upper = key.toUpperCase();
   return tokens.find((t) => t.symbol.toUpperCase() === upper);

@@ -1,7 +1,8 @@
 /**
  * The bundle's patches of dependency code (scripts/bundle-plugins.mjs) change when work is done,
- * never its result: starknet.js's copy of @scure/starknet, bundled with and without
- * lazyPedersenTables, gives the same Pedersen hashes (random felts, small ones, a hash chain).
+ * never its result: each copy of @scure/starknet the bin bundles (starknet.js's and ours), bundled
+ * with and without lazyPedersenTables, gives the same Pedersen hashes (random felts, small ones, a
+ * hash chain) and the same Poseidon hashes.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -11,52 +12,77 @@ import { describe, expect, it } from 'vitest';
 import { lazyPedersenTables } from '../scripts/bundle-plugins.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ENTRY =
-  "export { pedersen, computeHashOnElements } from './node_modules/starknet/node_modules/@scure/starknet/lib/esm/index.js';";
+const COPIES = {
+  "starknet.js's (1.1)": './node_modules/starknet/node_modules/@scure/starknet/lib/esm/index.js',
+  'ours (2.x)': './node_modules/@scure/starknet/index.js',
+};
 
 interface PedersenModule {
   pedersen(x: bigint, y: bigint): string;
   computeHashOnElements(data: bigint[]): string;
+  poseidonHashMany(values: bigint[]): bigint;
 }
 
-async function bundled(plugins: Plugin[]): Promise<PedersenModule & { text: string }> {
+async function bundled(
+  path: string,
+  plugins: Plugin[],
+): Promise<PedersenModule & { text: string }> {
   const result = await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT },
+    stdin: {
+      contents: `export { pedersen, computeHashOnElements, poseidonHashMany } from '${path}';`,
+      resolveDir: ROOT,
+    },
     bundle: true,
     format: 'esm',
     platform: 'node',
     write: false,
     logLevel: 'silent',
     plugins,
+    // what the bin's chunks have (scripts/bundle.mjs): `require` for the built-ins a patch requires
+    banner: {
+      js: `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(`${ROOT}package.json`)});`,
+    },
   });
   const text = result.outputFiles[0]?.text ?? '';
   const module = (await import(
     `data:text/javascript,${encodeURIComponent(text)}`
   )) as PedersenModule;
-  return { pedersen: module.pedersen, computeHashOnElements: module.computeHashOnElements, text };
+  return { ...module, text };
 }
 
 const felt = (): bigint => BigInt(`0x${randomBytes(32).toString('hex')}`) % 2n ** 251n;
 
 describe('lazyPedersenTables', () => {
-  it('the patched copy hashes exactly as the original', async () => {
-    const original = await bundled([]);
-    const patched = await bundled([lazyPedersenTables as Plugin]);
-    // the tables are built on first use in the patched copy, at load in the original
-    expect(patched.text).toContain('pedersenTables()');
-    expect(original.text).not.toContain('pedersenTables()');
-    const pairs: Array<[bigint, bigint]> = [
-      [0n, 0n],
-      [1n, 2n],
-      [2n ** 251n, 3n],
-      ...Array.from({ length: 60 }, (_, i): [bigint, bigint] => [
-        felt(),
-        i % 5 === 0 ? BigInt(i) : felt(),
-      ]),
-    ];
-    for (const [x, y] of pairs)
-      expect(patched.pedersen(x, y), `${x}, ${y}`).toBe(original.pedersen(x, y));
-    const chain = [felt(), 0n, felt(), 5n];
-    expect(patched.computeHashOnElements(chain)).toBe(original.computeHashOnElements(chain));
-  });
+  it.each(Object.entries(COPIES))(
+    '%s patched copy hashes exactly as the original',
+    async (_, path) => {
+      const original = await bundled(path, []);
+      const patched = await bundled(path, [lazyPedersenTables as Plugin]);
+      // the tables are built on first use in the patched copy, at load in the original
+      expect(patched.text).toContain('pedersenTables()');
+      expect(original.text).not.toContain('pedersenTables()');
+      const pairs: Array<[bigint, bigint]> = [
+        [0n, 0n],
+        [1n, 2n],
+        [2n ** 251n, 3n],
+        ...Array.from({ length: 60 }, (_, i): [bigint, bigint] => [
+          felt(),
+          i % 5 === 0 ? BigInt(i) : felt(),
+        ]),
+      ];
+      for (const [x, y] of pairs)
+        expect(patched.pedersen(x, y), `${x}, ${y}`).toBe(original.pedersen(x, y));
+      const chain = [felt(), 0n, felt(), 5n];
+      expect(patched.computeHashOnElements(chain)).toBe(original.computeHashOnElements(chain));
+      // starknet.js's copy derives its Poseidon constants with node:crypto's SHA-256 when patched
+      for (const values of [
+        [],
+        [0n],
+        [1n, 2n],
+        [felt(), felt(), felt()],
+        pairs.flat().slice(0, 41),
+      ])
+        expect(patched.poseidonHashMany(values)).toBe(original.poseidonHashMany(values));
+    },
+  );
 });

@@ -11,7 +11,7 @@ import { getStarkKey, utils } from '@scure/starknet';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JWT_SANDBOX_AUDIENCE } from '../server/config.js';
 import { createTokenService } from '../server/jwt.js';
-import { argentAccountAddress } from '../shared/starknet.js';
+import { argentAccountAddress, padHash } from '../shared/starknet.js';
 import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
 
 interface Ready {
@@ -236,6 +236,14 @@ describe('sessions through the sandbox (whole processes)', () => {
 
   it("a session file whose address is not its key's account is refused: exit 4 ADDRESS_MISMATCH", async () => {
     await signIn();
+    // sign-in remembered the key's account (cli/core/address-memo.ts): the check reads it there
+    const { address, publicKey } = savedSession() as { address: string; publicKey: string };
+    const memo = join(home.dir, 'accounts.json');
+    const remembered = JSON.parse(readFileSync(memo, 'utf8')) as {
+      addresses: Record<string, string>;
+    };
+    expect(remembered.addresses[padHash(publicKey)]).toBe(padHash(address));
+    expect(statSync(memo).mode & 0o777).toBe(0o600);
     const stranger = argentAccountAddress(getStarkKey(utils.randomPrivateKey()));
     rewriteSession({ address: stranger });
     const r = await cli(['wallet', '--sandbox', '--json']);

@@ -9,6 +9,7 @@ import { AppError, cancelledError, ErrorCode, usageError } from '../../shared/er
 import { createAuthClient } from '../clients/auth-client.js';
 import { createHttpClient } from '../clients/http.js';
 import { schemaCheck } from '../clients/schema-check.js';
+import { keepAddressesFor } from './address-memo.js';
 import { ensureAuthServer } from './auth-server.js';
 import type { CallOptions } from './call.js';
 import { type Endpoints, type NetworkName, runningSandboxServerUrl } from './endpoints.js';
@@ -101,6 +102,7 @@ export async function verify(
   const answer = await createAuthClient({ serverUrl: endpoints.serverUrl }).verify(email, code, {
     signal: call.signal,
   });
+  keepAddressesFor(endpoints.env); // computed here once, then read back by every command
   if (!addressMatchesKey(answer.walletAddress, answer.walletPublicKey)) {
     throw addressMismatch(`the server's answer for ${email}`, email, endpoints.sandbox);
   }

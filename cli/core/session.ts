@@ -14,6 +14,7 @@
  * Each refusal says how to sign in again. The token never appears in a message or a document.
  */
 import * as Type from 'typebox';
+import { keepAddressesFor } from './address-memo.js';
 import { signInRemedy } from './remedy.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { FELT_HEX_PATTERN } from '../../shared/felt.js';
@@ -199,6 +200,8 @@ export function requireSession(
   endpoints: Pick<Endpoints, 'env' | 'sandbox' | 'network' | 'serverUrl' | 'grant'>,
   options: { now?: () => number } = {},
 ): Session {
+  // the key's address as an earlier command computed it, if one did (address-memo.ts)
+  keepAddressesFor(endpoints.env);
   // under an agent grant the grant stands in for the session: the person's file is never read
   if (endpoints.grant !== undefined) return requireGrant(endpoints, endpoints.grant, options);
   const session = readSession(endpoints.env);

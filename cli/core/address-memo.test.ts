@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getStarkKey, utils } from '@scure/starknet';
+import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ARGENT_X_V050_CLASS_HASH,
+  argentAccountAddress,
+  keepAddressesIn,
+  padHash,
+} from '../../shared/starknet.js';
+import { keepAddressesFor } from './address-memo.js';
+
+const homes: string[] = [];
+const home = (): { env: NodeJS.ProcessEnv; file: string } => {
+  const dir = mkdtempSync(join(tmpdir(), 'finance-tui-address-memo-'));
+  homes.push(dir);
+  return { env: { FINANCE_TUI_HOME: dir }, file: join(dir, 'accounts.json') };
+};
+afterEach(() => {
+  keepAddressesIn(undefined);
+  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const newKey = (): string => padHash(getStarkKey(utils.randomPrivateKey()));
+
+/** starknet.js's address of an ArgentX v0.5.0 account: the cross-check of what is remembered. */
+function addressViaStarknetJs(publicKey: string): string {
+  const calldata = CallData.compile({
+    owner: new CairoCustomEnum({ Starknet: { pubkey: publicKey } }),
+    guardian: new CairoOption<unknown>(CairoOptionVariant.None),
+  });
+  return padHash(
+    hash.calculateContractAddressFromHash(publicKey, ARGENT_X_V050_CLASS_HASH, calldata, 0),
+  );
+}
+
+const stored = (file: string): Record<string, string> =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { addresses: Record<string, string> }).addresses;
+
+describe('keepAddressesFor', () => {
+  it('keeps each computed address in <data>/accounts.json, 0600, as starknet.js computes it', () => {
+    const { env, file } = home();
+    keepAddressesFor(env);
+    const keys = [newKey(), newKey()];
+    const addresses = keys.map((key) => argentAccountAddress(key));
+    expect(stored(file)).toEqual({
+      [keys[0]!]: addressViaStarknetJs(keys[0]!),
+      [keys[1]!]: addressViaStarknetJs(keys[1]!),
+    });
+    expect(addresses).toEqual(keys.map(addressViaStarknetJs));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads an address back instead of hashing again (what another process wrote)', () => {
+    const { env, file } = home();
+    const key = newKey();
+    // a remembered value that is not the key's account shows it was read, not computed
+    const remembered = padHash('0x1234');
+    writeFileSync(file, JSON.stringify({ addresses: { [key]: remembered } }));
+    keepAddressesFor(env);
+    expect(argentAccountAddress(key)).toBe(remembered);
+  });
+
+  it('a garbled file or entry is computed again and the file rewritten; never an error', () => {
+    for (const text of ['{', '[]', '{"addresses": 5}', '{"addresses": {"0x1": "0x2"}}']) {
+      const { env, file } = home();
+      const key = newKey();
+      writeFileSync(file, text);
+      keepAddressesFor(env);
+      expect(argentAccountAddress(key)).toBe(addressViaStarknetJs(key));
+      expect(stored(file)).toEqual({ [key]: addressViaStarknetJs(key) });
+    }
+    const { env, file } = home();
+    const key = newKey();
+    // a value that is no address (2^251 − 256 or above) is not taken
+    writeFileSync(file, JSON.stringify({ addresses: { [key]: `0x${'f'.repeat(64)}` } }));
+    keepAddressesFor(env);
+    expect(argentAccountAddress(key)).toBe(addressViaStarknetJs(key));
+  });
+
+  it('keeps the 16 most recent keys', () => {
+    const { env, file } = home();
+    keepAddressesFor(env);
+    const keys = Array.from({ length: 18 }, newKey);
+    for (const key of keys) argentAccountAddress(key);
+    expect(Object.keys(stored(file))).toEqual(keys.slice(2));
+  });
+});
