@@ -26,6 +26,13 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           // checks the unit rule (test/kinds.ts); builds nothing
           globalSetup: ['test/unit-setup.ts'],
+          // The files share a worker process, not their modules: the setup file resets the module
+          // registry before each file's imports (checked), so every module of the repo is new to
+          // the file, and refuses what a file leaves in the process; Node's own loading of the
+          // third-party packages, ~0.7 s of CPU a file, is paid once per worker
+          // (docs/decisions.md "The unit tests share a worker, not their modules").
+          isolate: false,
+          setupFiles: ['test/unit-file-setup.ts'],
         },
       },
       {

@@ -82,7 +82,9 @@ function load(): Promise<CountedModule> {
     /index\.js$/,
     'index.mjs',
   );
-  registerHooks({
+  // the hooks are process-wide: they stay only while this copy is loaded (the unit project's
+  // files share a worker, test/unit-file-setup.ts)
+  const hooks = registerHooks({
     resolve(specifier, context, next) {
       if (specifier === '@scure/starknet' && context.parentURL?.includes(MARK) === true) {
         const real = next(specifier, context);
@@ -101,7 +103,8 @@ function load(): Promise<CountedModule> {
       return next(url, context);
     },
   });
-  return import(/* @vite-ignore */ `${starknetUrl}?${MARK}`) as Promise<CountedModule>;
+  const copy = import(/* @vite-ignore */ `${starknetUrl}?${MARK}`) as Promise<CountedModule>;
+  return copy.finally(() => hooks.deregister());
 }
 
 /** Field objects behind proxies that count reads of name, type and contains. */
@@ -169,7 +172,7 @@ export async function countedHasher(): Promise<{
         result = { error: error instanceof Error ? error.message : String(error) };
       } finally {
         Array.prototype.includes = includes;
-        globalThis.__financeTuiHashCount = undefined;
+        delete globalThis.__financeTuiHashCount;
       }
       const revision =
         count.last === 'pedersen' ? '0' : count.last === 'poseidon' ? '1' : undefined;
