@@ -5,7 +5,9 @@
  *    every middleware, request logging to a file) against a bare node:http server answering the
  *    same JSON, each in its own process; autocannon, 10 connections, 8 s a round, the two
  *    alternating for 3 rounds (BENCH_THROUGHPUT_ROUNDS). Target: the median of the rounds' ratios
- *    ours / bare ≥ 0.75.
+ *    ours / bare ≥ 0.75. A third server joins the rounds, not the target: Fastify alone with our
+ *    route's schema and the same response headers (server-children.ts `fastify`), the floor of any
+ *    server built on Fastify that sends them; its ratios are printed beside ours.
  * 2. Added latency: POST /sign/hash through our server at 100 requests/s for 20 s (open loop),
  *    p99, minus the p99 of the identity emulator's raw_sign called directly at the same rate, the
  *    two alternating second by second. Target: ≤ 2 ms. Our server for this phase runs serve's
@@ -89,7 +91,7 @@ function track(child: ChildProcess): () => Promise<void> {
 }
 
 /** A bench/server-children.ts process; resolves with the port it prints. */
-async function startChild(mode: 'bare' | 'identity'): Promise<Proc> {
+async function startChild(mode: 'bare' | 'fastify' | 'identity'): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILDREN, mode], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -437,7 +439,11 @@ async function main(): Promise<void> {
           ? undefined
           : await startOurs(identity.port, home, join(home, 'before.log'), false, BEFORE_BIN);
       if (before !== undefined) procs.push(before);
-      await throughputPhase(bare, ours, logFile, results, before);
+      const floor = await startChild('fastify');
+      procs.push(floor);
+      await throughputPhase(bare, floor, ours, logFile, results, before);
+      await floor.stop();
+      procs.splice(procs.indexOf(floor), 1);
       if (before !== undefined) {
         await before.stop();
         procs.splice(procs.indexOf(before), 1);
@@ -494,6 +500,7 @@ type Results = Array<{ pass: boolean; line: string }>;
 
 async function throughputPhase(
   bare: Proc,
+  floor: Proc,
   ours: Proc,
   logFile: string,
   results: Results,
@@ -504,6 +511,14 @@ async function throughputPhase(
       name: 'bare node:http',
       url: `http://127.0.0.1:${bare.port}/health`,
       pid: bare.child.pid as number,
+      rps: [] as number[],
+      cpuPerRequest: [] as number[],
+      total: 0,
+    },
+    {
+      name: 'Fastify floor',
+      url: `http://127.0.0.1:${floor.port}/health`,
+      pid: floor.child.pid as number,
       rps: [] as number[],
       cpuPerRequest: [] as number[],
       total: 0,
@@ -544,7 +559,8 @@ async function throughputPhase(
       );
     }
   }
-  const [bareT, oursT, beforeT] = targets as [
+  const [bareT, floorT, oursT, beforeT] = targets as [
+    (typeof targets)[0],
     (typeof targets)[0],
     (typeof targets)[0],
     (typeof targets)[0] | undefined,
@@ -557,6 +573,11 @@ async function throughputPhase(
     medianOf(target.cpuPerRequest.map((value, i) => (bareT.cpuPerRequest[i] as number) / value));
   console.log(
     `server CPU per request, bare's / ours' (median of the rounds): ${cpuRatio(oursT).toFixed(2)}${beforeT === undefined ? '' : `; before: ${cpuRatio(beforeT).toFixed(2)}`}`,
+  );
+  // the floor: how near bare any Fastify server sending our headers comes, in the same rounds
+  const floorRatio = medianOf(floorT.rps.map((value, i) => value / (bareT.rps[i] as number)));
+  console.log(
+    `Fastify floor (our headers, nothing else) × bare, median of the rounds: req/s ${floorRatio.toFixed(2)}, CPU per request ${cpuRatio(floorT).toFixed(2)}; ours × the floor: req/s ${medianOf(oursT.rps.map((value, i) => value / (floorT.rps[i] as number))).toFixed(2)}, CPU per request ${medianOf(oursT.cpuPerRequest.map((value, i) => (floorT.cpuPerRequest[i] as number) / value)).toFixed(2)}`,
   );
   if (beforeT !== undefined) {
     // P1 per round (each against the bare server of its own round), then their means
