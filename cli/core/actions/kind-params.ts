@@ -88,6 +88,17 @@ export type ValuesOf<P extends Params> = {
     : ParamValues[P[N]['type']] | undefined;
 };
 
+/**
+ * The values a face gives by name (the app's screens, PlanRequest `params`): every required
+ * parameter, each optional one when it has a value (absent: its default). A screen that builds
+ * them for a kind whose required parameter it does not give fails typecheck.
+ */
+export type GivenValues<P extends Params> = {
+  [N in keyof P as P[N]['required'] extends true ? N : never]: ParamValues[P[N]['type']];
+} & {
+  [N in keyof P as P[N]['required'] extends true ? never : N]?: ParamValues[P[N]['type']];
+};
+
 /** A kind's request, by its name. */
 export type RequestOf<K extends ActionRequest['kind']> = Extract<ActionRequest, { kind: K }>;
 

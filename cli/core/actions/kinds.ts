@@ -11,7 +11,7 @@
  * type imports only, so the lightest face may read it.
  */
 import type { ActionRequest } from './pipeline.js';
-import { param, type KindParams, type Params } from './kind-params.js';
+import { param, type GivenValues, type KindParams, type Params } from './kind-params.js';
 
 export interface ActionKindInfo {
   /** one word as a title: the plan's and the history's label */
@@ -691,6 +691,9 @@ export const ACTION_KINDS: Readonly<Record<ActionKind, KindDeclaration>> = TABLE
 
 /** Each kind's row as declared: its literal words (`via`) and its parameters' own types. */
 export type DeclarationOf<K extends ActionKind> = (typeof TABLE)[K];
+
+/** The values a face gives kind `K` by declared name (kind-params.ts GivenValues). */
+export type ParamsOf<K extends ActionKind> = GivenValues<DeclarationOf<K>['params']>;
 
 /** The kinds the app reaches through the screen named `via` (the table's `via` column). */
 export type KindsVia<V extends string> = {

@@ -170,7 +170,7 @@ describe('errors go with their cause', () => {
     const services = signedIn({
       features: { send: true },
       plan: async (request) => {
-        if (request.sends[0]?.token === 'STRK')
+        if (request.kind === 'send' && request.params.token === 'STRK')
           throw new AppError(
             ErrorCode.INSUFFICIENT_BALANCE,
             'not enough STRK: you have 0, this needs 1',

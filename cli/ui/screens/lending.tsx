@@ -31,7 +31,7 @@ import {
   type FormSpec,
   type RendersAll,
   fieldsOf,
-  formParams,
+  formRequest,
   hintOf,
   labelOf,
   missingField,
@@ -101,15 +101,8 @@ export function withKind(form: LendingForm, kind: Kind): LendingForm {
 }
 
 /** The lending screen's request as the services port's plan request: the declared parameters. */
-export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequest {
-  return {
-    kind: form.kind,
-    swaps: [],
-    sends: [],
-    slippageBps,
-    params: formParams(form, LENDING_FORM),
-  };
-}
+export const lendingRequest = (form: LendingForm, slippageBps: number): PlanRequest =>
+  formRequest(form, LENDING_FORM, slippageBps);
 
 /** "1.2": the margin as the warning words it. */
 const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
