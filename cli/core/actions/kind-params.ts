@@ -52,11 +52,14 @@ export type ListType = 'pairs' | 'transfers' | 'supplies' | 'stakes';
  */
 export type HeadlessSpelling =
   | { positional: number; word: string }
-  | { flag: string; value: string; amountInto?: string }
+  | { flag: string; value: string; amountInto?: string; example?: string }
   /** given inside another parameter's flag (its `amountInto`) */
   | { within: string }
-  /** a list: one flag repeated (`each`), or one flag with items separated by commas */
-  | { flag: string; value: string; list: 'each' | 'commas' };
+  /**
+   * a list: one flag repeated (`each`), or one flag with items separated by commas; `example`:
+   * a value the face shows when a required one is missing
+   */
+  | { flag: string; value: string; list: 'each' | 'commas'; example?: string };
 
 export interface Param<T extends ParamType = ParamType> {
   type: T;
@@ -75,8 +78,11 @@ export interface Param<T extends ParamType = ParamType> {
   /** the app's words in the empty field (absent: the app's words for the parameter's type) */
   hint?: string;
   headless: HeadlessSpelling;
-  /** a list: at least, at most this many items */
-  items?: { min: number; max: number };
+  /**
+   * a list: at least, at most this many items (every face holds a list to them before planning;
+   * `instead`: the kind that takes fewer, a multi-swap's one swap a trade)
+   */
+  items?: { min: number; max: number; instead?: ActionRequest['kind'] };
 }
 
 export type Params = Readonly<Record<string, Param>>;
