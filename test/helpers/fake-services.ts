@@ -289,7 +289,8 @@ function itemsOf(request: PlanRequest): {
 } {
   const r = ACTION_KINDS[request.kind].request(request.params as never);
   return {
-    swaps: r.kind === 'trade' ? [r.swap] : r.kind === 'multi-swap' || r.kind === 'batch' ? r.swaps : [],
+    swaps:
+      r.kind === 'trade' ? [r.swap] : r.kind === 'multi-swap' || r.kind === 'batch' ? r.swaps : [],
     sends: r.kind === 'send' ? [r.transfer] : r.kind === 'batch' ? r.transfers : [],
     supplies: r.kind === 'batch' ? (r.supplies ?? []) : [],
     stakes: r.kind === 'batch' ? (r.stakes ?? []) : [],

@@ -253,10 +253,9 @@ export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
 }
 
 /** A batch's transfers, supplies and stakes, each under its declared name when it has any. */
-function batchItems(rows: readonly Row[]): { sends: TransferSpec[] } & Omit<
-  ParamsOf<'batch'>,
-  'swaps' | 'sends'
-> {
+function batchItems(
+  rows: readonly Row[],
+): { sends: TransferSpec[] } & Omit<ParamsOf<'batch'>, 'swaps' | 'sends'> {
   const sends = rows.flatMap((row) =>
     row.kind === 'send' ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }] : [],
   );
