@@ -4,8 +4,9 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
+import { DEFAULT_SETTINGS, settingsProblem } from '../../cli/platform/settings.js';
 import { findToken, listTokens } from '../../shared/tokens.js';
-import { checkRecipient } from '../../cli/core/actions/rules.js';
+import { checkRecipient, slippageLevel } from '../../cli/core/actions/rules.js';
 import { ACTION_KINDS } from '../../cli/core/actions/kinds.js';
 import { lendingPool } from '../../cli/core/lending-pool.js';
 import {
@@ -447,12 +448,12 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         lines: fakeLines(quotes, request, options.gas ?? { mode: 'sponsored' }),
         quotes,
         slippageBps: request.slippageBps,
-        // the core's rule (acknowledgments.ts): impact or slippage above 15 % on a swap
+        // the core's rules (legs/swap.ts swapAcknowledgments): impact or slippage above 15 % on a swap
         acknowledgments: [
           ...(priceImpactWarning(impact) === 'very-high' && quotes.length > 0
             ? [{ id: 'high-impact' as const, reason: 'price impact above 15%' }]
             : []),
-          ...(request.slippageBps > 1500 && quotes.length > 0
+          ...(slippageLevel(request.slippageBps) === 'very-high' && quotes.length > 0
             ? [{ id: 'high-slippage' as const, reason: 'slippage above 15%' }]
             : []),
         ],
@@ -564,9 +565,16 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       return fake.settingsView;
     },
     async updateSettings(patch) {
-      if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl))
-        throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL');
-      fake.settingsView = { ...fake.settingsView, ...patch };
+      // the settings store's own rule (cli/platform/settings.ts), as the real port saves them
+      const next = { ...fake.settingsView, ...patch };
+      const problem = settingsProblem({
+        ...next,
+        aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
+        sandbox: false,
+      });
+      if (problem !== undefined)
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`);
+      fake.settingsView = next;
       return fake.settingsView;
     },
     // the real one: a test that saves through the real store sees its waits
