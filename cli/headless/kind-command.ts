@@ -30,13 +30,13 @@ import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import { HELP_PROSE } from './kind-help.js';
 
 /** The command word of a kind (`unstake --complete` → `unstake`) and its switch (`complete`). */
-export const commandWord = (kind: ActionKind): string =>
+const commandWord = (kind: ActionKind): string =>
   ACTION_KINDS[kind].command.split(' ')[0] ?? '';
 const switchOf = (kind: ActionKind): string | undefined =>
   /^--([a-z-]+)$/.exec(ACTION_KINDS[kind].command.split(' ')[1] ?? '')?.[1];
 
 /** The kinds a command word plans, in the table's order. */
-export const kindsOf = (word: string): ActionKind[] =>
+const kindsOf = (word: string): ActionKind[] =>
   ACTION_KIND_NAMES.filter((k) => commandWord(k) === word);
 
 /**
@@ -131,7 +131,7 @@ const flagsOf = (info: KindDeclaration): Array<[string, Param & { headless: { fl
   );
 
 /** `send <amount> <token> <to>`, `unstake --complete --validator V`, `batch [--swap …]… [options]`. */
-export function usageLine(kind: ActionKind): string {
+function usageLine(kind: ActionKind): string {
   const info = ACTION_KINDS[kind];
   const words = positionalsOf(info).map(([, , , word]) => word);
   const value = (p: Param & { headless: { flag: string } }): string =>

@@ -210,7 +210,7 @@ export interface Environment {
   startedChild?: { what: string; logFile: string };
 }
 
-export interface EnvironmentUrls {
+interface EnvironmentUrls {
   server: string;
   aggregator: string;
   /** Starknet JSON-RPC; undefined: starknet.js's public node for the network */

@@ -50,7 +50,7 @@ export type ListType = 'pairs' | 'transfers' | 'supplies' | 'stakes';
  * writes them), or a flag whose value may lead with this parameter's amount (`collateral` as
  * `[AMOUNT] TOKEN`: the amount is the parameter named in `amountInto`).
  */
-export type HeadlessSpelling =
+type HeadlessSpelling =
   | { positional: number; word: string }
   | { flag: string; value: string; amountInto?: string; example?: string }
   /** given inside another parameter's flag (its `amountInto`) */
@@ -88,7 +88,7 @@ export interface Param<T extends ParamType = ParamType> {
 export type Params = Readonly<Record<string, Param>>;
 
 /** The values of `P` as `request` receives them: a required parameter always has one. */
-export type ValuesOf<P extends Params> = {
+type ValuesOf<P extends Params> = {
   [N in keyof P]: P[N]['required'] extends true
     ? ParamValues[P[N]['type']]
     : ParamValues[P[N]['type']] | undefined;
@@ -106,7 +106,7 @@ export type GivenValues<P extends Params> = {
 };
 
 /** A kind's request, by its name. */
-export type RequestOf<K extends ActionRequest['kind']> = Extract<ActionRequest, { kind: K }>;
+type RequestOf<K extends ActionRequest['kind']> = Extract<ActionRequest, { kind: K }>;
 
 /** The parameter part of a kind's declaration: what it takes and the request it makes of it. */
 export interface KindParams<K extends ActionRequest['kind'], P extends Params = Params> {

@@ -14,7 +14,7 @@ import type { ErrorCode } from '../../../shared/errors.js';
 import type { ActionRequest } from './pipeline.js';
 import { param, type GivenValues, type KindParams, type Params } from './kind-params.js';
 
-export interface ActionKindInfo {
+interface ActionKindInfo {
   /** one word as a title: the plan's and the history's label */
   label: string;
   /** the headless command that plans it (`unstake --complete` is a flag of `unstake`) */

@@ -110,7 +110,7 @@ export function nextFocus(form: KindForm, spec: FormSpec): string {
 export const valueOf = (form: KindForm, slot: string): string => form.values[slot] ?? '';
 
 /** The slot of the token an amount field is in (undefined: not an amount, or in no rendered token). */
-export function amountTokenSlot(
+function amountTokenSlot(
   kind: ActionKind,
   spec: FormSpec,
   field: Field,

@@ -46,7 +46,7 @@ const LABEL_COLUMN = Math.max(LABEL_WIDTH, AMOUNT_LABEL.length + 1);
  * The form takes each staking kind's declared validator and amount (kind-form.ts); the token is
  * not asked (STRK, the only one a delegation pool takes).
  */
-export const STAKING_FORM: FormSpec = { types: ['validator', 'amount'] };
+const STAKING_FORM: FormSpec = { types: ['validator', 'amount'] };
 
 /** A staking kind whose required parameters this form cannot render fails typecheck here. */
 const rendersAll: RendersAll<'Staking', 'validator' | 'amount'> = true;
