@@ -30,8 +30,7 @@ import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import { HELP_PROSE } from './kind-help.js';
 
 /** The command word of a kind (`unstake --complete` → `unstake`) and its switch (`complete`). */
-const commandWord = (kind: ActionKind): string =>
-  ACTION_KINDS[kind].command.split(' ')[0] ?? '';
+const commandWord = (kind: ActionKind): string => ACTION_KINDS[kind].command.split(' ')[0] ?? '';
 const switchOf = (kind: ActionKind): string | undefined =>
   /^--([a-z-]+)$/.exec(ACTION_KINDS[kind].command.split(' ')[1] ?? '')?.[1];
 

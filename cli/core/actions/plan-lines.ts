@@ -73,9 +73,7 @@ export interface PlanLineJson extends Omit<PlanLine, 'amounts'> {
 }
 
 /** The tokens a document's amounts are of, by address: where each amount's decimals come from. */
-type TokenBook = ReadonlyArray<
-  Pick<TokenRef, 'symbol' | 'address'> & { decimals: number | null }
->;
+type TokenBook = ReadonlyArray<Pick<TokenRef, 'symbol' | 'address'> & { decimals: number | null }>;
 
 const said = (a: LineAmount): string => `${a.amount} ${a.symbol}`;
 

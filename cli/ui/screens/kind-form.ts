@@ -110,11 +110,7 @@ export function nextFocus(form: KindForm, spec: FormSpec): string {
 export const valueOf = (form: KindForm, slot: string): string => form.values[slot] ?? '';
 
 /** The slot of the token an amount field is in (undefined: not an amount, or in no rendered token). */
-function amountTokenSlot(
-  kind: ActionKind,
-  spec: FormSpec,
-  field: Field,
-): string | undefined {
+function amountTokenSlot(kind: ActionKind, spec: FormSpec, field: Field): string | undefined {
   if (!isAmount(field.param) || field.param.in === undefined) return undefined;
   return fieldsOf(kind, spec).find((f) => f.name === field.param.in)?.slot;
 }
