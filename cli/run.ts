@@ -42,24 +42,16 @@ interface CommandEntry {
 const signs = (summary: string): string => `${summary} (--yes signs)`;
 
 /**
- * The commands that keep their own parsing and help (multi-swap's pair count and its hint,
- * rebalance's "already balanced" answer); every other action kind's command — batch's lists
- * included — is its declaration's (headless/kind-command.ts).
+ * Each action kind's command, from the kinds table (the first kind of a word gives its summary):
+ * every one is its declaration's (headless/kind-command.ts), its lists' bounds and its answer
+ * ("already balanced") included.
  */
-const OWN_PARSER: Record<string, CommandEntry['load']> = {
-  'multi-swap': () => import('./commands/multi-swap.js'),
-  'portfolio-rebalance': () => import('./commands/portfolio-rebalance.js'),
-};
-
-/** Each action kind's command, from the kinds table (the first kind of a word gives its summary). */
 const KIND_COMMANDS: Record<string, CommandEntry> = {};
 for (const kind of ACTION_KIND_NAMES) {
   const word = ACTION_KINDS[kind].command.split(' ')[0] ?? kind;
   KIND_COMMANDS[word] ??= {
     summary: signs(ACTION_KINDS[kind].summary),
-    load:
-      OWN_PARSER[word] ??
-      (async () => ({ run: (await import('./commands/kind.js')).commandFor(word) })),
+    load: async () => ({ run: (await import('./commands/kind.js')).commandFor(word) }),
   };
 }
 

@@ -85,9 +85,8 @@ describe('a sandbox restarted on new ports keeps signing', () => {
       const plan = await services.plan(
         {
           kind: 'send',
-          swaps: [],
-          sends: [{ token: 'STRK', amount: '0.25', to: RECIPIENT }],
           slippageBps: 100,
+          params: { token: 'STRK', amount: '0.25', to: RECIPIENT },
         },
         session,
         { signal },

@@ -20,6 +20,11 @@ const ONE_ETH = 10n ** 18n;
 const changeOf = (receipt: Receipt, symbol: string) =>
   receipt.lines.find((l) => l.kind === 'change' && l.amounts[0]?.symbol === symbol)?.amounts[0];
 
+/** A plan request without its slippage (each kind's own, as the union holds them). */
+type Asked = {
+  [K in PlanRequest['kind']]: Omit<Extract<PlanRequest, { kind: K }>, 'slippageBps'>;
+}[PlanRequest['kind']];
+
 describe('the TUI services port over a real sandbox', () => {
   const home = tempHome();
   let sandbox: Spawned;
@@ -49,10 +54,10 @@ describe('the TUI services port over a real sandbox', () => {
     home.cleanup();
   });
 
-  const plan = (request: Omit<PlanRequest, 'slippageBps'>): Promise<PlanView> => {
+  const plan = (request: Asked): Promise<PlanView> => {
     const progress: string[] = [];
     return services
-      .plan({ ...request, slippageBps: 100 }, session, {
+      .plan({ ...request, slippageBps: 100 } as PlanRequest, session, {
         signal,
         onProgress: (line) => progress.push(line),
       })
@@ -78,8 +83,7 @@ describe('the TUI services port over a real sandbox', () => {
     const first = (await sent()) === 0;
     const p = await plan({
       kind: 'trade',
-      swaps: [{ amount: '1', from: 'ETH', to: 'USDC' }],
-      sends: [],
+      params: { amount: '1', from: 'ETH', to: 'USDC' },
     });
     expect(p.quotes).toHaveLength(1);
     expect(p.quotes[0]).toMatchObject({
@@ -116,11 +120,12 @@ describe('the TUI services port over a real sandbox', () => {
     const before = await sent();
     const multi = await plan({
       kind: 'multi-swap',
-      swaps: [
-        { amount: '100', from: 'USDC', to: 'ETH' },
-        { amount: '50', from: 'STRK', to: 'ETH' },
-      ],
-      sends: [],
+      params: {
+        pairs: [
+          { amount: '100', from: 'USDC', to: 'ETH' },
+          { amount: '50', from: 'STRK', to: 'ETH' },
+        ],
+      },
     });
     expect(multi.quotes.map((q) => `${q.from.symbol}>${q.to.symbol}`)).toEqual([
       'USDC>ETH',
@@ -134,8 +139,10 @@ describe('the TUI services port over a real sandbox', () => {
 
     const batch = await plan({
       kind: 'batch',
-      swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }],
-      sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }],
+      params: {
+        swaps: [{ amount: '10', from: 'USDC', to: 'STRK' }],
+        sends: [{ amount: '5', token: 'USDC', to: RECIPIENT }],
+      },
     });
     const send = batch.lines.find((l) => l.to !== null);
     expect(send?.words).toBe(`send 5 USDC to ${RECIPIENT}`);
@@ -161,8 +168,6 @@ describe('the TUI services port over a real sandbox', () => {
   it('lending: a supply and a borrow planned and signed through the port, then its positions with the health factor', async () => {
     const supply = await plan({
       kind: 'supply',
-      swaps: [],
-      sends: [],
       params: { amount: '10', token: 'USDC' },
     });
     expect(supply.acknowledgments).toEqual([]);
@@ -173,8 +178,6 @@ describe('the TUI services port over a real sandbox', () => {
     // 0.5 ETH (about $1 500) × max LTV 0.8 against 500 USDC: a health factor well above 1.2
     const borrow = await plan({
       kind: 'borrow',
-      swaps: [],
-      sends: [],
       params: { debt: 'USDC', amount: '500', collateral: 'ETH', collateralAmount: '0.5' },
     });
     expect(borrow.headline).toMatch(/health factor — → [0-9.]+/);
@@ -204,7 +207,7 @@ describe('the TUI services port over a real sandbox', () => {
 
   it('refusals reach the screens as the core’s codes, and nothing is signed', async () => {
     const before = await sent();
-    const refused = (request: Omit<PlanRequest, 'slippageBps'>) =>
+    const refused = (request: Asked) =>
       plan(request).then(
         () => undefined,
         (error: unknown) => (error instanceof AppError ? error.code : String(error)),
@@ -212,20 +215,20 @@ describe('the TUI services port over a real sandbox', () => {
     expect(
       await refused({
         kind: 'trade',
-        swaps: [{ amount: '100', from: 'ETH', to: 'USDC' }],
-        sends: [],
+        params: { amount: '100', from: 'ETH', to: 'USDC' },
       }),
     ).toBe(ErrorCode.INSUFFICIENT_BALANCE);
     expect(
       await refused({
         kind: 'multi-swap',
-        swaps: [
-          { amount: '1', from: 'USDC', to: 'ETH' },
-          { amount: '1', from: 'STRK', to: 'ETH' },
-          { amount: '1', from: 'DAI', to: 'ETH' },
-          { amount: '1', from: 'USDT', to: 'ETH' },
-        ],
-        sends: [],
+        params: {
+          pairs: [
+            { amount: '1', from: 'USDC', to: 'ETH' },
+            { amount: '1', from: 'STRK', to: 'ETH' },
+            { amount: '1', from: 'DAI', to: 'ETH' },
+            { amount: '1', from: 'USDT', to: 'ETH' },
+          ],
+        },
       }),
     ).toBe(ErrorCode.BATCH_LIMIT_EXCEEDED);
     expect(await sent()).toBe(before);

@@ -65,7 +65,7 @@ const WireNoRoute = Type.Object({
 });
 const WireRouteResponse = Type.Union([WireRouteSuccess, WireNoRoute]);
 
-export type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
+type WireRouteSuccess = Type.Static<typeof WireRouteSuccess>;
 
 const Calldata = Type.Array(Type.String({ pattern: FELT_TEXT_PATTERN }));
 

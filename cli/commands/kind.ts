@@ -1,7 +1,6 @@
 /**
- * The commands of the action kinds that only parse their declaration's parameters (`send`,
- * `trade`, `stake`, `unstake [--complete]`, `claim-rewards`, `supply`, `withdraw`, `borrow`,
- * `repay`, `add-collateral`, `withdraw-collateral`, `close-position`; docs/commands.md): one
- * path, headless/kind-command.ts, from the kinds table (cli/core/actions/kinds.ts).
+ * The command of every action kind (`send`, `trade`, `multi-swap`, `batch`,
+ * `portfolio-rebalance`, `stake`, `unstake [--complete]`, …; docs/commands.md): one path,
+ * headless/kind-command.ts, from the kinds table (cli/core/actions/kinds.ts).
  */
 export { commandFor } from '../headless/kind-command.js';

@@ -17,25 +17,25 @@ import {
   SIGNING_HELP,
   SIGNING_OPTIONS_HELP,
 } from './swap-command.js';
-import { usageError } from '../../shared/errors.js';
+import { AppError, ErrorCode, isAppError, usageError } from '../../shared/errors.js';
+import type { RebalanceView } from '../core/actions/rebalance.js';
 import {
   ACTION_KIND_NAMES,
   ACTION_KINDS,
   type ActionKind,
   type KindDeclaration,
 } from '../core/actions/kinds.js';
-import type { Param, ParamType, ParamValues } from '../core/actions/kind-params.js';
+import type { ListType, Param, ParamType, ParamValues } from '../core/actions/kind-params.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import { HELP_PROSE } from './kind-help.js';
 
 /** The command word of a kind (`unstake --complete` → `unstake`) and its switch (`complete`). */
-export const commandWord = (kind: ActionKind): string =>
-  ACTION_KINDS[kind].command.split(' ')[0] ?? '';
+const commandWord = (kind: ActionKind): string => ACTION_KINDS[kind].command.split(' ')[0] ?? '';
 const switchOf = (kind: ActionKind): string | undefined =>
   /^--([a-z-]+)$/.exec(ACTION_KINDS[kind].command.split(' ')[1] ?? '')?.[1];
 
 /** The kinds a command word plans, in the table's order. */
-export const kindsOf = (word: string): ActionKind[] =>
+const kindsOf = (word: string): ActionKind[] =>
   ACTION_KIND_NAMES.filter((k) => commandWord(k) === word);
 
 /**
@@ -130,7 +130,7 @@ const flagsOf = (info: KindDeclaration): Array<[string, Param & { headless: { fl
   );
 
 /** `send <amount> <token> <to>`, `unstake --complete --validator V`, `batch [--swap …]… [options]`. */
-export function usageLine(kind: ActionKind): string {
+function usageLine(kind: ActionKind): string {
   const info = ACTION_KINDS[kind];
   const words = positionalsOf(info).map(([, , , word]) => word);
   const value = (p: Param & { headless: { flag: string } }): string =>
@@ -234,8 +234,71 @@ export const commandFor =
       acknowledged.push(id);
     }
     const values = readValues(kind, parsed.values, parsed.positionals, parsed.tokens);
-    return runSigning(ctx, { ...parsed.options, acknowledged }, info.request(values as never));
+    const request = info.request(values as never);
+    try {
+      return await runSigning(ctx, { ...parsed.options, acknowledged }, request);
+    } catch (error) {
+      return answerOf(info, error);
+    }
   };
+
+/**
+ * How the headless face words each answer a kind may give instead of a plan (`answers` in
+ * kinds.ts), from the refusal's details: loaded once it is needed.
+ */
+const ANSWER_WORDS: Partial<
+  Record<ErrorCode, (details: Record<string, unknown>) => Promise<string>>
+> = {
+  ALREADY_BALANCED: async (details) =>
+    (await import('./portfolio-render.js')).renderBalanced(details.rebalance as RebalanceView),
+};
+
+/**
+ * The kind's answer when the refusal is the one it declares (nothing to do: exit 0, nothing
+ * signed, the refusal's message and details); any other error is thrown on.
+ */
+async function answerOf(info: KindDeclaration, error: unknown): Promise<CommandResult> {
+  const answer = info.answers;
+  if (answer === undefined || !isAppError(error) || error.code !== answer.code) throw error;
+  const details = error.details ?? {};
+  const words = (await ANSWER_WORDS[answer.code]?.(details)) ?? `${error.message}\n`;
+  return {
+    data: { status: answer.status, signed: false, message: error.message, ...details },
+    human: () => words,
+  };
+}
+
+/** How each list type's item is called where a count of them is refused. */
+const ITEM_WORDS: { readonly [T in ListType]: [one: string, many: string] } = {
+  pairs: ['swap', 'pairs'],
+  transfers: ['transfer', 'transfers'],
+  supplies: ['supply', 'supplies'],
+  stakes: ['stake', 'stakes'],
+};
+
+/**
+ * A list held to its declared bounds (`items`), as the tool server's schema holds it, before
+ * anything is asked: more is BATCH_LIMIT_EXCEEDED, fewer a usage error naming the kind that takes
+ * fewer (`instead`: "for one swap use: trade <amount> <from> <to>").
+ */
+function checkItems(p: Param & { headless: { flag: string } }, count: number): void {
+  const { items } = p;
+  if (items === undefined || !(p.type in ITEM_WORDS)) return;
+  const [one, many] = ITEM_WORDS[p.type as ListType];
+  const flag = `--${p.headless.flag}`;
+  if (count > items.max)
+    throw new AppError(
+      ErrorCode.BATCH_LIMIT_EXCEEDED,
+      `${flag}: at most ${items.max} ${many} (got ${count})`,
+    );
+  if (count < items.min) {
+    const instead =
+      items.instead === undefined
+        ? ''
+        : `; for one ${one} use: ${usageLine(items.instead).replace(/ \[options\]$/, '')}`;
+    throw usageError(`${flag} needs ${items.min} to ${items.max} ${many} (got ${count})${instead}`);
+  }
+}
 
 /** The declared parameters' values from the flags and arguments given. */
 function readValues(
@@ -253,7 +316,11 @@ function readValues(
     const missing = raw === undefined || (typeof raw === 'string' && raw.trim() === '');
     const value = 'value' in p.headless ? p.headless.value : '';
     if (missing && p.required && p.type !== 'validator')
-      throw usageError(`--${p.headless.flag} ${value} is required: ${p.help}`);
+      throw usageError(
+        'example' in p.headless && p.headless.example !== undefined
+          ? `--${p.headless.flag} is required (e.g. --${p.headless.flag} ${p.headless.example})`
+          : `--${p.headless.flag} ${value} is required: ${p.help}`,
+      );
     if (!missing && p.type === 'token') {
       const amountInto = 'amountInto' in p.headless ? p.headless.amountInto : undefined;
       if (amountInto !== undefined) {
@@ -271,6 +338,7 @@ function readValues(
         throw usageError(`${info.command} takes --${p.headless.flag} ${value} (no amount)`);
     }
     values[name] = READ[p.type](raw, p);
+    if (Array.isArray(values[name])) checkItems(p, values[name].length);
   }
   const required = places.filter(([, p]) => p.required).length;
   if (places.length === 0 && rest.length > 0)

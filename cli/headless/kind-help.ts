@@ -13,6 +13,22 @@ signs nothing unless --yes is given. The same as \`batch --send "<amount> <token
 quote → calldata → checks → simulation of exactly what would be signed. Without --yes it shows
 the plan and signs nothing; with --yes it signs one transaction: approve(router, exactly the
 amount) then swap.`,
+  'multi-swap': `2–3 swaps in one transaction: approve1, swap1, approve2, swap2, … Pairs with one output token
+are quoted in one batch request; otherwise one request per pair, in parallel. More than 3 pairs
+is BATCH_LIMIT_EXCEEDED; for one swap, use trade. Without --yes it shows the plan and signs
+nothing.`,
+  rebalance: `Moves the wallet to a target allocation in one transaction: approve exactly → swap for each
+leg, with every swap check, the simulation, the 30 s re-quote rule and --yes. Mainnet (and the
+sandbox) only. The targets are percentages that must add up to 100. Tokens the target does not
+name are kept, and the shares are of what the named tokens are worth together; with
+--sell-unlisted they are sold and the shares are of the whole wallet. When every token is
+within the band of its target nothing is signed ("already balanced", exit 0). Otherwise every
+token goes back to its target: legs sell the largest surplus into the largest deficit, every
+leg in one transaction (at most 8 swaps, each priced with its own route request, in parallel).
+A run that could not end within the band (more legs than that, legs below --min-trade, or the
+simulated allocation after it) is refused before signing (REBALANCE_OUTSIDE_BAND). The preview
+shows token, now %, target %, after % (from the simulation), fees, gas and the worst-case
+minimums.`,
   stake: `Stakes <amount> STRK with a validator: its delegation pool (approve exactly the amount, then enter
 the pool, or add to your stake when you are a member already). NAME is a preset validator (see
 \`finance-tui staking\`), ADDRESS any staker address. A validator that is leaving is refused.

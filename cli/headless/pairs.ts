@@ -11,7 +11,7 @@ import type { ListType, ParamValues } from '../core/actions/kind-params.js';
 const ITEM = /^(\S+)\s+(\S+?)\s*>\s*(\S+)$/;
 
 /** One "AMOUNT A>B" item; `flag` and `example` name it in the usage error. */
-export function parseArrowItem(
+function parseArrowItem(
   item: string,
   flag: string,
   example: string,

@@ -31,7 +31,7 @@ function simulationLine(doc: PlanDocument): string {
  * The plan's lines (docs/architecture.md "One plan model"), as text: a leg's first line numbered
  * with the leg, its other lines under it; the lines of the plan as a whole after them.
  */
-export function renderLines(lines: readonly PlanLine[]): string[] {
+function renderLines(lines: readonly PlanLine[]): string[] {
   const seen = new Set<number>();
   return lines.map((l) => {
     if (l.leg === null) return `  ${l.words}`;

@@ -10,7 +10,6 @@
  * core's, so this adapter only maps shapes.
  */
 import { ACTION_KINDS, byKind } from '../core/actions/kinds.js';
-import type { ParamType, ParamValues } from '../core/actions/kind-params.js';
 import { planLines, receiptLines } from '../core/actions/plan-lines.js';
 import type { ActionRequest, ExecutionResult, PlannedWalletAction } from '../core/actions/index.js';
 import type { PlanHandle, PlanRequest, PlanView, Receipt, TuiServices } from './services.js';
@@ -23,51 +22,12 @@ import { registerSession } from './services/session.js';
 import { registerSettings } from './services/settings.js';
 
 /**
- * Where the rows' screens' request holds each parameter type (a swap row, a send row, the
- * rebalance settings); a parameter type the app does not place fails typecheck here. The Staking
- * and Lending forms give the declared parameters by name instead (PlanRequest `params`).
- */
-const PLACE: {
-  readonly [T in ParamType]: (request: PlanRequest, name: string) => ParamValues[T] | undefined;
-} = {
-  amount: (r) => r.sends[0]?.amount ?? r.swaps[0]?.amount ?? '',
-  'amount-or-all': () => undefined,
-  token: (r, name) =>
-    name === 'from'
-      ? (r.swaps[0]?.from ?? '')
-      : name === 'to'
-        ? (r.swaps[0]?.to ?? '')
-        : (r.sends[0]?.token ?? ''),
-  address: (r) => r.sends[0]?.to ?? '',
-  validator: () => undefined,
-  pool: () => undefined,
-  pairs: (r) => r.swaps,
-  transfers: (r) => r.sends,
-  supplies: (r) => r.supplies,
-  stakes: (r) => r.stakes,
-  allocation: (r) => r.rebalance?.target ?? '',
-  percent: (r) => r.rebalance?.band,
-  usd: (r) => r.rebalance?.minTrade,
-  switch: (r) => r.rebalance?.sellUnlisted,
-};
-
-/**
- * The screens' request as the core's typed action request, through the kind's declaration: a
- * form's values by parameter name (a required one not given is empty: the core refuses it), or
- * placed from the rows.
+ * The screens' request as the core's typed action request: the values every screen gives by
+ * declared parameter name, through the kind's one `request` (cli/core/actions/kinds.ts; an
+ * optional parameter not given takes its default).
  */
 function actionRequest(request: PlanRequest): ActionRequest {
-  const info = ACTION_KINDS[request.kind];
-  const { params } = request;
-  const values = Object.fromEntries(
-    Object.entries(info.params).map(([name, p]) => [
-      name,
-      params === undefined
-        ? PLACE[p.type](request, name)
-        : (params[name] ?? (p.required ? '' : undefined)),
-    ]),
-  );
-  return info.request(values as never);
+  return ACTION_KINDS[request.kind].request(request.params as never);
 }
 
 /** The core's plan document in the screens' terms; `handle` names the planned transaction. */

@@ -88,9 +88,11 @@ function amountsOf(doc: PlanDocument): string[] {
 
 const request: PlanRequest = {
   kind: 'batch',
-  swaps: [{ amount: '6000', from: 'USDC', to: 'ETH' }],
-  sends: [{ amount: '1.999999999999999999', token: 'ETH', to: OTHER }],
   slippageBps: 100,
+  params: {
+    swaps: [{ amount: '6000', from: 'USDC', to: 'ETH' }],
+    sends: [{ amount: '1.999999999999999999', token: 'ETH', to: OTHER }],
+  },
 };
 
 const stateOn = (screen: Screen): AppState => ({

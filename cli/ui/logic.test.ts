@@ -417,12 +417,13 @@ describe('multi-swap and batch rows', () => {
     check = checkRows(form, context);
     expect(check.request).toEqual({
       kind: 'multi-swap',
-      swaps: [
-        { amount: '100', from: 'USDC', to: 'ETH' },
-        { amount: '50', from: 'STRK', to: 'ETH' },
-      ],
-      sends: [],
       slippageBps: 100,
+      params: {
+        pairs: [
+          { amount: '100', from: 'USDC', to: 'ETH' },
+          { amount: '50', from: 'STRK', to: 'ETH' },
+        ],
+      },
     });
     form = run(form, { type: 'slippage', patch: { slippageChoice: 4, customSlippage: '60' } });
     check = checkRows(form, context);
@@ -446,9 +447,11 @@ describe('multi-swap and batch rows', () => {
     form = type(form, 1, 'to', OTHER);
     expect(checkRows(form, context).request).toEqual({
       kind: 'batch',
-      swaps: [{ amount: '100', from: 'USDC', to: 'ETH' }],
-      sends: [{ token: 'STRK', amount: '5', to: OTHER }],
       slippageBps: 100,
+      params: {
+        swaps: [{ amount: '100', from: 'USDC', to: 'ETH' }],
+        sends: [{ token: 'STRK', amount: '5', to: OTHER }],
+      },
     });
     // without swaps the slippage is not asked for: a bad custom value is not in the way
     form = run(
@@ -459,7 +462,7 @@ describe('multi-swap and batch rows', () => {
     );
     expect(checkRows(form, context)).toMatchObject({
       slippageProblem: undefined,
-      request: { kind: 'batch', swaps: [], slippageBps: 100 },
+      request: { kind: 'batch', slippageBps: 100, params: { swaps: [] } },
     });
   });
 });

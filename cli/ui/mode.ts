@@ -14,7 +14,7 @@ import { ACTION_KIND_NAMES, ACTION_KINDS } from '../core/actions/kinds.js';
 // (docs/decisions.md "Built-ins required, TypeBox by name"; transport.ts does so for node:http)
 const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
-export interface ModeInput {
+interface ModeInput {
   argv: readonly string[];
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
@@ -43,7 +43,7 @@ const HEADLESS = [
 ].join(', ');
 
 /** CI=true, CI=1, … but not CI=false or CI=0 (the usual convention, as is-in-ci reads it). */
-export function isCI(env: NodeJS.ProcessEnv): boolean {
+function isCI(env: NodeJS.ProcessEnv): boolean {
   const ci = env.CI;
   return ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
 }

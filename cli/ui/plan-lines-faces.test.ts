@@ -40,9 +40,8 @@ function batchDocument() {
 
 const request: PlanRequest = {
   kind: 'batch',
-  swaps: [],
-  sends: [{ amount: '1.250001', token: 'USDC', to: OTHER }],
   slippageBps: 100,
+  params: { sends: [{ amount: '1.250001', token: 'USDC', to: OTHER }] },
 };
 
 /** The whole text, its lines joined (a wide terminal: nothing wraps; the app's marks apart). */

@@ -14,12 +14,12 @@ import type { Portfolio } from '../core/portfolio.js';
 import type { LendingDocument } from '../core/lending.js';
 import type { Liquidation } from '../core/liquidations.js';
 import type { StakingDocument } from '../core/staking.js';
-import type { RebalanceSpec, RebalanceView } from '../core/actions/rebalance.js';
-import type { ActionKind } from '../core/actions/kinds.js';
+import type { RebalanceView } from '../core/actions/rebalance.js';
+import type { ActionKind, ParamsOf } from '../core/actions/kinds.js';
 import type { AcknowledgmentId } from '../core/actions/acknowledgments.js';
 import type { PlanLine } from '../core/actions/plan-lines.js';
 
-export type { Portfolio, RebalanceSpec, RebalanceView };
+export type { Portfolio, RebalanceView };
 
 export interface Call {
   signal: AbortSignal;
@@ -71,37 +71,16 @@ export interface BalanceChange {
   delta: bigint;
 }
 
-/** One swap as typed: decimal amount in `from` units, registry symbols. */
-export interface PairRequest {
-  amount: string;
-  from: string;
-  to: string;
-}
-
 /**
- * What a person asks the core to plan: a send (one transfer), a trade (one swap), a multi-swap
- * (2–3 swaps) or a batch (swaps, plain transfers, supplies and stakes), all in one transaction. The same actions
- * the headless `send`, `trade`, `multi-swap` and `batch` commands plan.
+ * What a person asks the core to plan: a kind and its declared parameters' values by name
+ * (cli/core/actions/kinds.ts), as every screen gives them — the send, trade, multi-swap, batch
+ * and rebalance screens and the Staking and Lending forms alike; the adapter hands them to the
+ * kind's one `request`. Typed per kind: a screen that does not give a required parameter of its
+ * kind fails typecheck.
  */
-export interface PlanRequest {
-  kind: ActionKind;
-  swaps: PairRequest[];
-  /** send: exactly one; batch: any */
-  sends: SendRequest[];
-  /** a batch's supplies to the network's main Vesu pool ("100 USDC") */
-  supplies?: Array<{ amount: string; token: string }>;
-  /** a batch's stakes ("1000 STRK" with a validator: a preset name or a staker address) */
-  stakes?: Array<{ amount: string; token: string; validator: string }>;
-  slippageBps: number;
-  /** a rebalance: the targets and its settings (the core picks the legs) */
-  rebalance?: RebalanceSpec;
-  /**
-   * a form's values under the kind's declared parameter names (the Staking and Lending forms,
-   * screens/kind-form.ts): the kind's one `request` (cli/core/actions/kinds.ts) takes them as
-   * they are; an optional parameter not given takes its default
-   */
-  params?: Readonly<Record<string, string>>;
-}
+export type PlanRequest = {
+  [K in ActionKind]: { kind: K; slippageBps: number; params: ParamsOf<K> };
+}[ActionKind];
 
 declare const planHandle: unique symbol;
 /** The core's planned transaction behind a view: opaque to the screens, what execute signs. */
@@ -231,7 +210,7 @@ export interface Environment {
   startedChild?: { what: string; logFile: string };
 }
 
-export interface EnvironmentUrls {
+interface EnvironmentUrls {
   server: string;
   aggregator: string;
   /** Starknet JSON-RPC; undefined: starknet.js's public node for the network */

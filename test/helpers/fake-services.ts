@@ -4,8 +4,9 @@
  */
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { watchLockWaits } from '../../shared/fs.js';
+import { DEFAULT_SETTINGS, settingsProblem } from '../../cli/platform/settings.js';
 import { findToken, listTokens } from '../../shared/tokens.js';
-import { checkRecipient } from '../../cli/core/actions/rules.js';
+import { checkRecipient, slippageLevel } from '../../cli/core/actions/rules.js';
 import { ACTION_KINDS } from '../../cli/core/actions/kinds.js';
 import { lendingPool } from '../../cli/core/lending-pool.js';
 import {
@@ -35,6 +36,7 @@ import type {
 import type { LendingDocument } from '../../cli/core/lending.js';
 import type { GasView, PlanSwapView, SpendView } from '../../cli/core/actions/document.js';
 import type { LegAmount, LegView } from '../../cli/core/actions/legs/types.js';
+import type { PairSpec, StakeSpec, TransferSpec } from '../../cli/core/actions/pipeline.js';
 import { buildPlanLines, type PlanLine } from '../../cli/core/actions/plan-lines.js';
 import type { StakingDocument } from '../../cli/core/staking.js';
 import type { Liquidation } from '../../cli/core/liquidations.js';
@@ -81,6 +83,7 @@ function changeLine(symbol: string, delta: bigint): PlanLine {
  * fake plans: its swaps (quoteFixture's figures) and its sends (18 decimals), then the gas.
  */
 function fakeLines(fixtures: QuoteSummary[], request: PlanRequest, gas: GasView): PlanLine[] {
+  const { sends } = itemsOf(request);
   // one address per symbol (quoteFixture gives every token of a side the same one)
   const at = (symbol: string): string => `0x${Buffer.from(symbol).toString('hex')}`;
   const quotes = fixtures.map((q) => ({
@@ -106,7 +109,7 @@ function fakeLines(fixtures: QuoteSummary[], request: PlanRequest, gas: GasView)
       slippageBps: request.slippageBps,
       router: '0x3',
     })),
-    ...request.sends.map((s): LegView => {
+    ...sends.map((s): LegView => {
       const baseUnits = parseAmount(s.amount, 18);
       return {
         type: 'transfer',
@@ -122,7 +125,7 @@ function fakeLines(fixtures: QuoteSummary[], request: PlanRequest, gas: GasView)
   ];
   const book = [
     ...quotes.flatMap((q) => [q.from, q.to]),
-    ...request.sends.map((s) => ({ symbol: s.token, address: at(s.token), decimals: 18 })),
+    ...sends.map((s) => ({ symbol: s.token, address: at(s.token), decimals: 18 })),
   ];
   const swaps = quotes as PlanSwapView[];
   // what leaves, leg by leg (the fake merges no tokens and reads no balance)
@@ -265,10 +268,35 @@ type FakeServices = TuiServices & {
  * A lending request in the call log: "USDC 100 against ETH 1" (only what was asked: the token
  * supplied or the position's debt, the amount, the collateral and its deposit); '' for another.
  */
-const lendingWords = ({ kind, params: p }: PlanRequest): string =>
-  p === undefined || ACTION_KINDS[kind].via !== 'Lending'
-    ? ''
-    : `${p.token ?? p.debt ?? ''}${p.amount === undefined ? '' : ` ${p.amount}`}${p.collateral === undefined ? '' : ` against ${p.collateral}${p.collateralAmount === undefined ? '' : ` ${p.collateralAmount}`}`}`;
+function lendingWords({ kind, params }: PlanRequest): string {
+  if (ACTION_KINDS[kind].via !== 'Lending') return '';
+  const p: Readonly<Record<string, unknown>> = params;
+  const words = (name: string, before: string): string =>
+    typeof p[name] === 'string' ? `${before}${p[name]}` : '';
+  const token = words('token', '') || words('debt', '');
+  return `${token}${words('amount', ' ')}${p.collateral === undefined ? '' : `${words('collateral', ' against ')}${words('collateralAmount', ' ')}`}`;
+}
+
+/**
+ * The request's swaps, transfers, supplies and stakes as the core's request holds them: the
+ * values go through the kind's own declaration (`request`, cli/core/actions/kinds.ts), as the
+ * real adapter's do, so the fake plans what the core would be asked.
+ */
+function itemsOf(request: PlanRequest): {
+  swaps: PairSpec[];
+  sends: TransferSpec[];
+  supplies: Array<{ amount: string; token: string }>;
+  stakes: StakeSpec[];
+} {
+  const r = ACTION_KINDS[request.kind].request(request.params as never);
+  return {
+    swaps:
+      r.kind === 'trade' ? [r.swap] : r.kind === 'multi-swap' || r.kind === 'batch' ? r.swaps : [],
+    sends: r.kind === 'send' ? [r.transfer] : r.kind === 'batch' ? r.transfers : [],
+    supplies: r.kind === 'batch' ? (r.supplies ?? []) : [],
+    stakes: r.kind === 'batch' ? (r.stakes ?? []) : [],
+  };
+}
 
 export function fakeServices(options: FakeOptions = {}): FakeServices {
   let session = options.session ?? null;
@@ -393,16 +421,17 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
     },
     async plan(request: PlanRequest, _session, { onProgress }): Promise<PlanView> {
       if (request.kind === 'rebalance' && options.rebalanceError) {
-        fake.calls.push(`plan rebalance ${request.rebalance?.target ?? ''}`);
+        fake.calls.push(`plan rebalance ${request.params.target}`);
         throw options.rebalanceError;
       }
+      const { swaps, sends, supplies, stakes } = itemsOf(request);
       fake.calls.push(
-        `plan ${request.kind} ${request.swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${request.sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${(request.stakes ?? []).map((p) => `; stake ${p.amount} ${p.token}>${p.validator}`).join('')}${(request.supplies ?? []).map((p) => `; supply ${p.amount} ${p.token}`).join('')}${lendingWords(request)}`,
+        `plan ${request.kind} ${swaps.map((p) => `${p.amount} ${p.from}>${p.to}`).join(', ')}${sends.map((p) => `; send ${p.amount} ${p.token}>${p.to}`).join('')}${stakes.map((p) => `; stake ${p.amount} ${p.token ?? ''}>${p.validator}`).join('')}${supplies.map((p) => `; supply ${p.amount} ${p.token}`).join('')}${lendingWords(request)}`,
       );
       onProgress?.('simulating the transaction');
       if (options.plan) return options.plan(request);
       const impact = options.autoQuoteImpactBps ?? 5;
-      const quotes = request.swaps.map((pair) =>
+      const quotes = swaps.map((pair) =>
         quoteFixture({ ...pair, slippageBps: request.slippageBps }, impact),
       );
       return {
@@ -419,19 +448,19 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         lines: fakeLines(quotes, request, options.gas ?? { mode: 'sponsored' }),
         quotes,
         slippageBps: request.slippageBps,
-        // the core's rule (acknowledgments.ts): impact or slippage above 15 % on a swap
+        // the core's rules (legs/swap.ts swapAcknowledgments): impact or slippage above 15 % on a swap
         acknowledgments: [
           ...(priceImpactWarning(impact) === 'very-high' && quotes.length > 0
             ? [{ id: 'high-impact' as const, reason: 'price impact above 15%' }]
             : []),
-          ...(request.slippageBps > 1500 && quotes.length > 0
+          ...(slippageLevel(request.slippageBps) === 'very-high' && quotes.length > 0
             ? [{ id: 'high-slippage' as const, reason: 'slippage above 15%' }]
             : []),
         ],
         impact: impactLevel(impact),
         deploysAccount: false,
         calls: [
-          ...request.swaps.flatMap((pair) => [
+          ...swaps.flatMap((pair) => [
             {
               contract: pair.from,
               entrypoint: 'approve',
@@ -443,7 +472,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
               description: `swap ${pair.amount} ${pair.from} for at least 0.0329 ${pair.to}`,
             },
           ]),
-          ...request.sends.map((send) => ({
+          ...sends.map((send) => ({
             contract: addressOf(send.token, '4718'),
             entrypoint: 'transfer',
             description: `transfer exactly ${send.amount} ${send.token} to ${send.to}`,
@@ -451,11 +480,11 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
         ],
         // one change per token, as the core's simulation reports them
         simulatedChanges: perToken([
-          ...request.swaps.flatMap((pair) => [
+          ...swaps.flatMap((pair) => [
             { symbol: pair.from, decimals: 6, delta: -(BigInt(pair.amount) * 10n ** 6n) },
             { symbol: pair.to, decimals: 18, delta: 33300000000000000n },
           ]),
-          ...request.sends.map((send) => ({
+          ...sends.map((send) => ({
             symbol: send.token,
             decimals: 18,
             delta: -parseAmount(send.amount, 18),
@@ -471,7 +500,7 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       if (options.execute) return options.execute(onStep);
       if (plan.request.kind === 'send') {
         onStep({ kind: 'submitted', hash: SEND_HASH });
-        const [send] = plan.request.sends;
+        const [send] = itemsOf(plan.request).sends;
         const { decimals } = registryToken(send?.token ?? '?');
         const amount = parseAmount(send?.amount ?? '0', decimals);
         return {
@@ -536,9 +565,16 @@ export function fakeServices(options: FakeOptions = {}): FakeServices {
       return fake.settingsView;
     },
     async updateSettings(patch) {
-      if (patch.serverUrl !== undefined && !/^https?:\/\//.test(patch.serverUrl))
-        throw new AppError(ErrorCode.CONFIG_ERROR, 'not saved: serverUrl must be a URL');
-      fake.settingsView = { ...fake.settingsView, ...patch };
+      // the settings store's own rule (cli/platform/settings.ts), as the real port saves them
+      const next = { ...fake.settingsView, ...patch };
+      const problem = settingsProblem({
+        ...next,
+        aggregatorUrl: DEFAULT_SETTINGS.aggregatorUrl,
+        sandbox: false,
+      });
+      if (problem !== undefined)
+        throw new AppError(ErrorCode.CONFIG_ERROR, `not saved: ${problem}`);
+      fake.settingsView = next;
       return fake.settingsView;
     },
     // the real one: a test that saves through the real store sees its waits

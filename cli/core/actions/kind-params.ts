@@ -50,13 +50,16 @@ export type ListType = 'pairs' | 'transfers' | 'supplies' | 'stakes';
  * writes them), or a flag whose value may lead with this parameter's amount (`collateral` as
  * `[AMOUNT] TOKEN`: the amount is the parameter named in `amountInto`).
  */
-export type HeadlessSpelling =
+type HeadlessSpelling =
   | { positional: number; word: string }
-  | { flag: string; value: string; amountInto?: string }
+  | { flag: string; value: string; amountInto?: string; example?: string }
   /** given inside another parameter's flag (its `amountInto`) */
   | { within: string }
-  /** a list: one flag repeated (`each`), or one flag with items separated by commas */
-  | { flag: string; value: string; list: 'each' | 'commas' };
+  /**
+   * a list: one flag repeated (`each`), or one flag with items separated by commas; `example`:
+   * a value the face shows when a required one is missing
+   */
+  | { flag: string; value: string; list: 'each' | 'commas'; example?: string };
 
 export interface Param<T extends ParamType = ParamType> {
   type: T;
@@ -75,21 +78,35 @@ export interface Param<T extends ParamType = ParamType> {
   /** the app's words in the empty field (absent: the app's words for the parameter's type) */
   hint?: string;
   headless: HeadlessSpelling;
-  /** a list: at least, at most this many items */
-  items?: { min: number; max: number };
+  /**
+   * a list: at least, at most this many items (every face holds a list to them before planning;
+   * `instead`: the kind that takes fewer, a multi-swap's one swap a trade)
+   */
+  items?: { min: number; max: number; instead?: ActionRequest['kind'] };
 }
 
 export type Params = Readonly<Record<string, Param>>;
 
 /** The values of `P` as `request` receives them: a required parameter always has one. */
-export type ValuesOf<P extends Params> = {
+type ValuesOf<P extends Params> = {
   [N in keyof P]: P[N]['required'] extends true
     ? ParamValues[P[N]['type']]
     : ParamValues[P[N]['type']] | undefined;
 };
 
+/**
+ * The values a face gives by name (the app's screens, PlanRequest `params`): every required
+ * parameter, each optional one when it has a value (absent: its default). A screen that builds
+ * them for a kind whose required parameter it does not give fails typecheck.
+ */
+export type GivenValues<P extends Params> = {
+  [N in keyof P as P[N]['required'] extends true ? N : never]: ParamValues[P[N]['type']];
+} & {
+  [N in keyof P as P[N]['required'] extends true ? never : N]?: ParamValues[P[N]['type']];
+};
+
 /** A kind's request, by its name. */
-export type RequestOf<K extends ActionRequest['kind']> = Extract<ActionRequest, { kind: K }>;
+type RequestOf<K extends ActionRequest['kind']> = Extract<ActionRequest, { kind: K }>;
 
 /** The parameter part of a kind's declaration: what it takes and the request it makes of it. */
 export interface KindParams<K extends ActionRequest['kind'], P extends Params = Params> {

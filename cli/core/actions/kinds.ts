@@ -10,10 +10,11 @@
  * resolve.ts's entry under the same key (a kind without one fails typecheck there). Pure data:
  * type imports only, so the lightest face may read it.
  */
+import type { ErrorCode } from '../../../shared/errors.js';
 import type { ActionRequest } from './pipeline.js';
-import { param, type KindParams, type Params } from './kind-params.js';
+import { param, type GivenValues, type KindParams, type Params } from './kind-params.js';
 
-export interface ActionKindInfo {
+interface ActionKindInfo {
   /** one word as a title: the plan's and the history's label */
   label: string;
   /** the headless command that plans it (`unstake --complete` is a flag of `unstake`) */
@@ -41,6 +42,12 @@ export interface ActionKindInfo {
   acknowledges?: readonly (
     'high-impact' | 'high-slippage' | 'exit-restart' | 'low-health' | 'unknown-pool'
   )[];
+  /**
+   * the refusal that is this kind's answer, not a failure — nothing to do (a rebalance already
+   * within its band): its code, and the status a face answers with, exit 0, nothing signed, the
+   * refusal's message and details beside it
+   */
+  answers?: { code: ErrorCode; status: string };
 }
 
 /** A kind's whole declaration: its words and its parameters (kind-params.ts). */
@@ -167,8 +174,13 @@ const TABLE = {
         required: true,
         label: 'Swaps',
         help: '2–3 swaps "AMOUNT FROM>TO", comma separated',
-        headless: { flag: 'pairs', value: 'LIST', list: 'commas' },
-        items: { min: 2, max: 3 },
+        headless: {
+          flag: 'pairs',
+          value: 'LIST',
+          list: 'commas',
+          example: '"100 USDC>ETH, 50 STRK>ETH"',
+        },
+        items: { min: 2, max: 3, instead: 'trade' },
       }),
     },
     request: (v) => ({ kind: 'multi-swap', swaps: v.pairs }),
@@ -238,13 +250,14 @@ const TABLE = {
     menu: null,
     via: 'Portfolio',
     acknowledges: ['high-impact', 'high-slippage'],
+    answers: { code: 'ALREADY_BALANCED', status: 'balanced' },
     params: {
       target: param({
         type: 'allocation',
         required: true,
         label: 'Target',
         help: 'the target allocation as "PERCENT TOKEN, …" adding up to exactly 100, at most two decimals each, e.g. "50 ETH, 30 USDC, 20 STRK"',
-        headless: { flag: 'target', value: 'LIST' },
+        headless: { flag: 'target', value: 'LIST', example: '"50 ETH, 30 USDC, 20 STRK"' },
       }),
       sellUnlisted: param({
         type: 'switch',
@@ -691,6 +704,9 @@ export const ACTION_KINDS: Readonly<Record<ActionKind, KindDeclaration>> = TABLE
 
 /** Each kind's row as declared: its literal words (`via`) and its parameters' own types. */
 export type DeclarationOf<K extends ActionKind> = (typeof TABLE)[K];
+
+/** The values a face gives kind `K` by declared name (kind-params.ts GivenValues). */
+export type ParamsOf<K extends ActionKind> = GivenValues<DeclarationOf<K>['params']>;
 
 /** The kinds the app reaches through the screen named `via` (the table's `via` column). */
 export type KindsVia<V extends string> = {

@@ -124,7 +124,7 @@ interface BorrowSpec {
 }
 
 /** "1000 STRK with Braavos": the amount, the token (default STRK), the validator (name or staker address). */
-interface StakeSpec {
+export interface StakeSpec {
   amount: string;
   token?: string | undefined;
   validator: string;

@@ -29,7 +29,7 @@ import type { ExecutionResult } from './pipeline.js';
  * - `acknowledgment`: a risk the person must accept explicitly
  * - receipts: `change` (a balance change the transaction made), `note`
  */
-export type PlanLineKind =
+type PlanLineKind =
   | 'swap'
   | 'leaves'
   | 'at-most'
@@ -45,7 +45,7 @@ export type PlanLineKind =
   | 'note';
 
 /** An exact amount of a token: bigint base units, with the token's decimals and the exact decimal string. */
-export interface LineAmount {
+interface LineAmount {
   symbol: string;
   address: string;
   /** null only where the document does not say the token's decimals (the exact string stands) */
@@ -73,9 +73,7 @@ export interface PlanLineJson extends Omit<PlanLine, 'amounts'> {
 }
 
 /** The tokens a document's amounts are of, by address: where each amount's decimals come from. */
-export type TokenBook = ReadonlyArray<
-  Pick<TokenRef, 'symbol' | 'address'> & { decimals: number | null }
->;
+type TokenBook = ReadonlyArray<Pick<TokenRef, 'symbol' | 'address'> & { decimals: number | null }>;
 
 const said = (a: LineAmount): string => `${a.amount} ${a.symbol}`;
 
@@ -296,7 +294,7 @@ function gasLine(doc: Pick<PlanDocument, 'gas'>): PlanLine {
 }
 
 /** The part of a document the lines are made of (the document itself, before its `lines`). */
-export type LinesSource = Pick<
+type LinesSource = Pick<
   PlanDocument,
   'legs' | 'swaps' | 'spend' | 'terms' | 'gas' | 'acknowledgments'
 >;

@@ -57,7 +57,7 @@ export interface ActionPlan {
 }
 
 /** A plan's legs, in the order their calls are signed; the views and the calls are derived. */
-export type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'swaps'>;
+type PlanInput = Omit<ActionPlan, 'calls' | 'sends' | 'swaps'>;
 
 /** How many legs of each type a plan holds. */
 type LegCounts = Record<LegTypeName, number>;

@@ -16,9 +16,8 @@ import { type PlanReview, usePlanReview } from './use-plan-review.js';
 
 const SEND: PlanRequest = {
   kind: 'send',
-  swaps: [],
-  sends: [{ token: 'STRK', amount: '5', to: '0x1' }],
   slippageBps: 100,
+  params: { token: 'STRK', amount: '5', to: '0x1' },
 };
 const RETURN_TO: Screen = {
   name: 'send',

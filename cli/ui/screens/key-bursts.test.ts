@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { MENU } from './home.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -100,7 +101,9 @@ describe('key bursts', () => {
     const services = signedIn({ features: { multiSwap: true, batch: true, trade: true } });
     ui = renderWithProviders(services);
     await ui.waitForFrame((f) => f.includes('› Trade'));
-    await ui.press(`${KEYS.down}${KEYS.down}\r7\t`);
+    // as many ↓ as the menu puts between Trade and Batch (by their labels, not a count)
+    const at = (label: string): number => MENU.findIndex((m) => m.label === label);
+    await ui.press(`${KEYS.down.repeat(at('Batch') - at('Trade'))}\r7\t`);
     const frame = await ui.waitForFrame((f) => f.includes('Batch'));
     expect(frame).toMatch(/1\. swap 7 \[USDC\] → ETH/);
   });

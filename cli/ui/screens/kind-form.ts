@@ -15,6 +15,7 @@ import {
 } from '../../core/actions/kinds.js';
 import type { Param, ParamType } from '../../core/actions/kind-params.js';
 import { shortAddress } from '../format.js';
+import type { PlanRequest } from '../services.js';
 
 /** A form over kinds: the kind chosen, what is typed in each field (by its slot), the field focused. */
 export interface KindForm<K extends ActionKind = ActionKind> {
@@ -109,11 +110,7 @@ export function nextFocus(form: KindForm, spec: FormSpec): string {
 export const valueOf = (form: KindForm, slot: string): string => form.values[slot] ?? '';
 
 /** The slot of the token an amount field is in (undefined: not an amount, or in no rendered token). */
-export function amountTokenSlot(
-  kind: ActionKind,
-  spec: FormSpec,
-  field: Field,
-): string | undefined {
+function amountTokenSlot(kind: ActionKind, spec: FormSpec, field: Field): string | undefined {
   if (!isAmount(field.param) || field.param.in === undefined) return undefined;
   return fieldsOf(kind, spec).find((f) => f.name === field.param.in)?.slot;
 }
@@ -158,6 +155,14 @@ export function formParams(form: KindForm, spec: FormSpec): Record<string, strin
     }),
   );
 }
+
+/**
+ * The form's plan request: its kind and the values by declared name (formParams). Each kind's
+ * required parameters are fields of the rendered types (`RendersAll` holds it where the screen
+ * declares them), so the values are the kind's own.
+ */
+export const formRequest = (form: KindForm, spec: FormSpec, slippageBps: number): PlanRequest =>
+  ({ kind: form.kind, slippageBps, params: formParams(form, spec) }) as PlanRequest;
 
 /**
  * The form with one field edited: any change of a token clears every amount typed in it (every

@@ -31,7 +31,7 @@ import {
   type FormSpec,
   type RendersAll,
   fieldsOf,
-  formParams,
+  formRequest,
   hintOf,
   labelOf,
   missingField,
@@ -101,15 +101,8 @@ export function withKind(form: LendingForm, kind: Kind): LendingForm {
 }
 
 /** The lending screen's request as the services port's plan request: the declared parameters. */
-export function lendingRequest(form: LendingForm, slippageBps: number): PlanRequest {
-  return {
-    kind: form.kind,
-    swaps: [],
-    sends: [],
-    slippageBps,
-    params: formParams(form, LENDING_FORM),
-  };
-}
+export const lendingRequest = (form: LendingForm, slippageBps: number): PlanRequest =>
+  formRequest(form, LENDING_FORM, slippageBps);
 
 /** "1.2": the margin as the warning words it. */
 const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
@@ -118,7 +111,7 @@ const MARGIN_WORDS = formatAmount(HEALTH_MARGIN, 18);
 const LABEL_COLUMN = Math.max(LABEL_WIDTH, 'Deposit (USDC)'.length + 1);
 
 /** A line of the positions: its words and how it is coloured. */
-export interface PositionLine {
+interface PositionLine {
   text: string;
   tone?: 'warning' | 'danger' | 'muted';
 }
@@ -227,14 +220,14 @@ function rateLines(doc: LendingDocument, compact: boolean): PositionLine[] {
  * positions get what is left of the screen, so the form and a refusal under it are never cut
  * off at 80×24 (the frame clips the screen's bottom).
  */
-export const FORM_ROWS = 13;
+const FORM_ROWS = 13;
 
 /**
  * The positions in full when they fit in `rows` lines of `width` columns, else compact (which
  * may still not fit: then the frame clips the screen's bottom, as on any screen). The rates give
  * way first: in full, then on one line, then left out, before the positions go compact.
  */
-export function fitPositions(
+function fitPositions(
   doc: (LendingDocument & { liquidations?: Liquidation[] }) | undefined,
   width: number,
   rows: number,

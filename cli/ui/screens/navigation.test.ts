@@ -69,6 +69,6 @@ describe('navigation', () => {
     await ui.press('\u0015'); // Ctrl+U clears the field
     await ui.type('nope');
     const frame = await ui.press(KEYS.enter);
-    expect(frame).toContain('serverUrl must be a URL');
+    expect(frame).toContain('serverUrl must be an http(s) URL');
   });
 });

@@ -204,14 +204,13 @@ export function RebalanceScreen({
   const session = app.session;
   const running = review.running;
   // what Enter would plan now: a refusal is said only while the form still asks for it
+  const band = form.band.trim();
   const request: PlanRequest = {
     kind: 'rebalance',
-    swaps: [],
-    sends: [],
     slippageBps: services.settings().slippageBps,
-    rebalance: {
+    params: {
       target: form.target,
-      band: form.band.trim() || undefined,
+      ...(band === '' ? {} : { band }),
       sellUnlisted: form.sellUnlisted,
     },
   };

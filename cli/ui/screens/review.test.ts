@@ -79,13 +79,15 @@ describe('a review taller than the window', () => {
     const services = signedIn({ features: { batch: true } });
     const request = {
       kind: 'batch' as const,
-      swaps: [{ amount: '1', from: 'USDC', to: 'ETH' }],
-      sends: Array.from({ length: 5 }, (_, i) => ({
-        amount: `${i + 1}`,
-        token: 'STRK',
-        to: `0x0${String(i + 1).repeat(63)}`,
-      })),
       slippageBps: 100,
+      params: {
+        swaps: [{ amount: '1', from: 'USDC', to: 'ETH' }],
+        sends: Array.from({ length: 5 }, (_, i) => ({
+          amount: `${i + 1}`,
+          token: 'STRK',
+          to: `0x0${String(i + 1).repeat(63)}`,
+        })),
+      },
     };
     const plan = await services.plan(request, SESSION, { signal: new AbortController().signal });
     ui = renderWithProviders(services, {

@@ -8,7 +8,9 @@
  */
 import { MAX_BATCH_SENDS } from '../../core/actions/plan.js';
 import { MAX_BATCH_PAIRS, MIN_BATCH_PAIRS } from '../../core/actions/limits.js';
-import type { PairRequest, SendRequest, PlanRequest } from '../services.js';
+import type { ParamsOf } from '../../core/actions/kinds.js';
+import type { PairSpec, TransferSpec } from '../../core/actions/pipeline.js';
+import type { SendRequest, PlanRequest } from '../services.js';
 import {
   amountProblem,
   DEFAULT_PAIR,
@@ -21,7 +23,7 @@ import { initialSlippage, type SlippageChoice, slippageOf } from './trade-state.
 
 export type RowsKind = 'multi-swap' | 'batch';
 
-type SwapRow = { kind: 'swap' } & PairRequest;
+type SwapRow = { kind: 'swap' } & PairSpec;
 /** `to` is the recipient as typed */
 type SendRow = { kind: 'send' } & SendRequest;
 /** a supply to the network's main Vesu pool */
@@ -239,24 +241,24 @@ export function checkRows(form: RowsForm, context: RowsContext): RowsCheck {
   const fine =
     empty === undefined && slippageProblem === undefined && problems.every((p) => p === undefined);
   if (!fine) return { problems, slippageProblem, empty, request: undefined };
-  const request: PlanRequest = {
-    kind: form.kind,
-    swaps: form.rows.flatMap((row) =>
-      row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [],
-    ),
-    sends: form.rows.flatMap((row) =>
-      row.kind === 'send'
-        ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }]
-        : [],
-    ),
-    ...batchExtras(form.rows),
-    slippageBps: 'bps' in slippage ? slippage.bps : context.defaultSlippageBps,
-  };
+  const slippageBps = 'bps' in slippage ? slippage.bps : context.defaultSlippageBps;
+  const swaps = form.rows.flatMap((row) =>
+    row.kind === 'swap' ? [{ amount: row.amount.trim(), from: row.from, to: row.to }] : [],
+  );
+  const request: PlanRequest =
+    form.kind === 'multi-swap'
+      ? { kind: 'multi-swap', slippageBps, params: { pairs: swaps } }
+      : { kind: 'batch', slippageBps, params: { swaps, ...batchItems(form.rows) } };
   return { problems, slippageProblem, empty, request };
 }
 
-/** A batch's supplies and stakes, when it has any (the request of a form without them is unchanged). */
-function batchExtras(rows: readonly Row[]): Pick<PlanRequest, 'supplies' | 'stakes'> {
+/** A batch's transfers, supplies and stakes, each under its declared name when it has any. */
+function batchItems(
+  rows: readonly Row[],
+): { sends: TransferSpec[] } & Omit<ParamsOf<'batch'>, 'swaps' | 'sends'> {
+  const sends = rows.flatMap((row) =>
+    row.kind === 'send' ? [{ token: row.token, amount: row.amount.trim(), to: row.to.trim() }] : [],
+  );
   const supplies = rows.flatMap((row) =>
     row.kind === 'supply' ? [{ amount: row.amount.trim(), token: row.token }] : [],
   );
@@ -266,6 +268,7 @@ function batchExtras(rows: readonly Row[]): Pick<PlanRequest, 'supplies' | 'stak
       : [],
   );
   return {
+    sends,
     ...(supplies.length > 0 ? { supplies } : {}),
     ...(stakes.length > 0 ? { stakes } : {}),
   };

@@ -61,9 +61,8 @@ export function SendScreen({ initial }: { initial?: SendForm | undefined }) {
   const request = 'request' in wanted ? wanted.request : undefined;
   const action: PlanRequest | undefined = request && {
     kind: 'send',
-    swaps: [],
-    sends: [request],
     slippageBps: services.settings().slippageBps,
+    params: request,
   };
   const held = heldOf(form.token);
   const set = (patch: Partial<SendForm>): void => setForm((f) => ({ ...f, ...patch }));

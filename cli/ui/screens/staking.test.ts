@@ -7,7 +7,8 @@ import type { StakingDocument } from '../../core/staking.js';
 import { LIVE_READ_MS } from '../hooks/use-periodic-read.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { stakingDoc } from '../../../test/helpers/position-docs.js';
-import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
+import { chooseAction, openFromHome, signedIn } from '../../../test/helpers/screens.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
 let ui: Rendered | undefined;
@@ -132,15 +133,15 @@ describe('staking', () => {
     expect(services.calls.some((c) => c.startsWith('plan stake'))).toBe(true);
   });
 
-  it('↑/↓ cycles through the four actions; withdraw and claim take no amount', async () => {
+  it('↑/↓ cycles through the actions in the table order; withdraw and claim take no amount', async () => {
     ui = renderWithProviders(signedIn({ features: { send: true } }));
     await openFromHome(ui, 'Staking');
-    expect(await ui.press(KEYS.down)).toContain('↑ Unstake ↓');
-    const withdraw = await ui.press(KEYS.down);
-    expect(withdraw).toContain('↑ Withdraw ↓');
-    expect(withdraw).not.toContain('Amount');
-    expect(await ui.press(KEYS.down)).toContain('↑ Claim rewards ↓');
-    expect(await ui.press(KEYS.down)).toContain('↑ Stake ↓');
+    // each ↓ the next action the kinds table routes here, by its label; round to the first
+    const labels = kindsVia('Staking').map((k) => ACTION_KINDS[k].label);
+    for (const label of [...labels.slice(1), labels[0]])
+      expect(await ui.press(KEYS.down)).toContain(`↑ ${label} ↓`);
+    expect(await chooseAction(ui, 'Withdraw')).not.toContain('Amount');
+    expect(await chooseAction(ui, 'Claim rewards')).not.toContain('Amount');
   });
 
   it('the amount is labelled STRK; a refusal is said only while the form asks for what was refused', async () => {

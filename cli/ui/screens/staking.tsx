@@ -17,7 +17,6 @@ import { useUi } from '../context.js';
 import { type Bindings, useKeys } from '../hooks/use-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
-import type { PlanRequest } from '../services.js';
 import type { StakingForm } from '../state.js';
 import { FieldLabel, LABEL_WIDTH, ReadStatus, Title } from '../widgets/layout.js';
 import { PlanStatus } from '../widgets/plan-status.js';
@@ -26,7 +25,7 @@ import {
   type FormSpec,
   type RendersAll,
   fieldsOf,
-  formParams,
+  formRequest,
   hintOf,
   missingField,
   newForm,
@@ -47,7 +46,7 @@ const LABEL_COLUMN = Math.max(LABEL_WIDTH, AMOUNT_LABEL.length + 1);
  * The form takes each staking kind's declared validator and amount (kind-form.ts); the token is
  * not asked (STRK, the only one a delegation pool takes).
  */
-export const STAKING_FORM: FormSpec = { types: ['validator', 'amount'] };
+const STAKING_FORM: FormSpec = { types: ['validator', 'amount'] };
 
 /** A staking kind whose required parameters this form cannot render fails typecheck here. */
 const rendersAll: RendersAll<'Staking', 'validator' | 'amount'> = true;
@@ -79,13 +78,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     set({ kind, focus: slots.includes(form.focus) ? form.focus : (slots[0] ?? form.focus) });
   };
   // what Enter would plan now: a refusal is said only while the form still asks for it
-  const request: PlanRequest = {
-    kind: form.kind,
-    swaps: [],
-    sends: [],
-    slippageBps: services.settings().slippageBps,
-    params: formParams(form, STAKING_FORM),
-  };
+  const request = formRequest(form, STAKING_FORM, services.settings().slippageBps);
   const missing = missingField(form, STAKING_FORM);
   const bindings: Bindings = {
     // ↑/↓: the text fields keep ←/→ for their cursor

@@ -49,9 +49,8 @@ export function TradeScreen({ initial }: { initial?: TradeForm | undefined }) {
   const request = 'request' in wanted ? wanted.request : undefined;
   const swap: PlanRequest | undefined = request && {
     kind: 'trade',
-    swaps: [{ amount: request.amount, from: request.from, to: request.to }],
-    sends: [],
     slippageBps: request.slippageBps,
+    params: { amount: request.amount, from: request.from, to: request.to },
   };
   const live = useLiveQuote(request);
   const now = useNow(live.status === 'ready');

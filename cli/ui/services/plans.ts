@@ -15,7 +15,7 @@ import { PlanChanged } from '../plan-changed.js';
 import type { PlanHandle, PlanRequest, PlanView, Receipt } from '../services.js';
 import type { ServicesModule } from './root.js';
 
-export interface PlanMapping {
+interface PlanMapping {
   /** the screens' request as the core's typed action request */
   actionRequest(request: PlanRequest): ActionRequest;
   planView(

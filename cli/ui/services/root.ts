@@ -11,7 +11,7 @@ import type { Endpoints } from '../../core/endpoints.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { TuiServices } from '../services.js';
 
-export type CoreModules = Awaited<ReturnType<typeof loadModules>>;
+type CoreModules = Awaited<ReturnType<typeof loadModules>>;
 
 async function loadModules() {
   const [endpoints, account, session, quote, status, settings, rules] = await Promise.all([
@@ -26,7 +26,7 @@ async function loadModules() {
   return { endpoints, account, session, quote, status, settings, rules };
 }
 
-export interface ServicesRoot {
+interface ServicesRoot {
   readonly env: NodeJS.ProcessEnv;
   /** `--sandbox`: use or start the local sandbox */
   readonly sandbox: boolean;
