@@ -23,6 +23,7 @@ import {
   ACTION_KIND_NAMES,
   ACTION_KINDS,
   type ActionKind,
+  type AnswerCode,
   type KindDeclaration,
 } from '../core/actions/kinds.js';
 import type { ListType, Param, ParamType, ParamValues } from '../core/actions/kind-params.js';
@@ -246,9 +247,9 @@ export const commandFor =
  * How the headless face words each answer a kind may give instead of a plan (`answers` in
  * kinds.ts), from the refusal's details: loaded once it is needed.
  */
-const ANSWER_WORDS: Partial<
-  Record<ErrorCode, (details: Record<string, unknown>) => Promise<string>>
-> = {
+const ANSWER_WORDS: {
+  readonly [C in AnswerCode]: (details: Record<string, unknown>) => Promise<string>;
+} = {
   ALREADY_BALANCED: async (details) =>
     (await import('./portfolio-render.js')).renderBalanced(details.rebalance as RebalanceView),
 };
@@ -261,7 +262,7 @@ async function answerOf(info: KindDeclaration, error: unknown): Promise<CommandR
   const answer = info.answers;
   if (answer === undefined || !isAppError(error) || error.code !== answer.code) throw error;
   const details = error.details ?? {};
-  const words = (await ANSWER_WORDS[answer.code]?.(details)) ?? `${error.message}\n`;
+  const words = await ANSWER_WORDS[answer.code](details);
   return {
     data: { status: answer.status, signed: false, message: error.message, ...details },
     human: () => words,

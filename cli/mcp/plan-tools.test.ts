@@ -3,12 +3,13 @@
  * core reads it (collateral and debt never swapped), through the tool's own schema.
  */
 import { describe, expect, it } from 'vitest';
-import { PLAN_TOOLS, type PlanToolKind } from './plan-tools.js';
+import type { ActionKind } from '../core/actions/kinds.js';
+import { PLAN_TOOLS } from './plan-tools.js';
 
 const ADDR = `0x${'1'.repeat(64)}`;
 
 /** A sample input per kind and the request it must give (a new kind needs its sample). */
-const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: unknown }> = {
+const SAMPLES: Record<ActionKind, { input: Record<string, unknown>; request: unknown }> = {
   send: {
     input: { amount: '1.5', token: 'USDC', to: ADDR },
     request: { kind: 'send', transfer: { amount: '1.5', token: 'USDC', to: ADDR } },
@@ -16,6 +17,13 @@ const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: u
   trade: {
     input: { amount: '2', from: 'ETH', to: 'USDC', slippagePercent: '1' },
     request: { kind: 'trade', swap: { amount: '2', from: 'ETH', to: 'USDC' } },
+  },
+  rebalance: {
+    input: { target: '50 ETH, 50 USDC', band: '3', minTrade: '5' },
+    request: {
+      kind: 'rebalance',
+      rebalance: { target: '50 ETH, 50 USDC', sellUnlisted: false, band: '3', minTrade: '5' },
+    },
   },
   'multi-swap': {
     input: {
@@ -121,7 +129,7 @@ const SAMPLES: Record<PlanToolKind, { input: Record<string, unknown>; request: u
 };
 
 describe('plan tools', () => {
-  it.each(Object.keys(SAMPLES) as PlanToolKind[])(
+  it.each(Object.keys(SAMPLES) as ActionKind[])(
     '%s: its schema takes the sample and the request is exactly the core’s',
     (kind) => {
       const tool = PLAN_TOOLS[kind];

@@ -4,9 +4,8 @@
  * its title and description the kind's words, its input schema one argument per declared
  * parameter (named as declared, typed by `ARGUMENT`, which handles every parameter type: a new
  * type without its schema fails typecheck) plus the signing options the kind can take, and an
- * input becomes the core's request through the declaration's own `request`. A rebalance is the
- * one kind with its own handler (plans.ts): it answers "balanced" when nothing is to be done,
- * which is not a plan.
+ * input becomes the core's request through the declaration's own `request`. A kind's declared
+ * answer instead of a plan (a rebalance already balanced) is worded by plans.ts `ANSWERS`.
  */
 import * as z from 'zod';
 import {
@@ -33,9 +32,6 @@ import {
   Validator,
   text,
 } from './schemas.js';
-
-/** Every kind with a plain plan tool. */
-export type PlanToolKind = Exclude<ActionKind, 'rebalance'>;
 
 type Schema = z.ZodType;
 
@@ -156,11 +152,7 @@ const toolOf = (kind: ActionKind): PlanTool => {
   };
 };
 
-/** The plan tools' kinds in the kinds table's order (rebalance apart). */
-export const planToolKinds = (kinds: readonly ActionKind[]): PlanToolKind[] =>
-  kinds.filter((k): k is PlanToolKind => k !== 'rebalance');
-
-/** Every kind's tool, rebalance's included (its schema and words; plans.ts gives it its handler). */
+/** Every kind's tool: its name, words, input schema and request (plans.ts registers them). */
 export const PLAN_TOOLS: { readonly [K in ActionKind]: PlanTool } = Object.fromEntries(
   ACTION_KIND_NAMES.map((kind) => [kind, toolOf(kind)]),
 ) as { readonly [K in ActionKind]: PlanTool };

@@ -45,10 +45,13 @@ interface ActionKindInfo {
   /**
    * the refusal that is this kind's answer, not a failure — nothing to do (a rebalance already
    * within its band): its code, and the status a face answers with, exit 0, nothing signed, the
-   * refusal's message and details beside it
+   * refusal's message and details beside it; each face words every AnswerCode (typecheck)
    */
-  answers?: { code: ErrorCode; status: string };
+  answers?: { code: AnswerCode; status: string };
 }
+
+/** The refusals a kind may declare as its answer (`answers`): each face has words for each. */
+export type AnswerCode = typeof ErrorCode.ALREADY_BALANCED;
 
 /** A kind's whole declaration: its words and its parameters (kind-params.ts). */
 export interface KindDeclaration extends ActionKindInfo {

@@ -11,7 +11,8 @@
  */
 import { Box, Text } from 'ink';
 import { useCallback, useEffect, useState } from 'react';
-import { ErrorCode, isAppError } from '../../../shared/errors.js';
+import { isAppError } from '../../../shared/errors.js';
+import { ACTION_KINDS } from '../../core/actions/kinds.js';
 import { liquidationWords } from '../../core/liquidations.js';
 import { useUi } from '../context.js';
 import { describeFailure } from '../failure.js';
@@ -228,9 +229,10 @@ export function RebalanceScreen({
           request,
           { name: 'rebalance', form },
           {
-            // already in its band: said here, nothing to review
+            // the kind's declared answer (already in its band): said here, nothing to review
             settle: (error) => {
-              if (!isAppError(error) || error.code !== ErrorCode.ALREADY_BALANCED) return false;
+              if (!isAppError(error) || error.code !== ACTION_KINDS.rebalance.answers?.code)
+                return false;
               setBalanced({ for: asked, view: error.details?.rebalance as RebalanceView });
               return true;
             },
