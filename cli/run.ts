@@ -21,7 +21,7 @@ import { closest } from './headless/suggest.js';
 import { packageVersion, versionLine } from '../shared/version.js';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from './core/actions/kinds.js';
 
-interface ProgramIO {
+export interface ProgramIO {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;

@@ -20,18 +20,11 @@
  * the process project shares a worker's modules across files (`isolate: false`).
  */
 import { Writable } from 'node:stream';
-
-interface ProgramIO {
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  signal: AbortSignal;
-}
+import type { run } from '../../cli/run.js';
 
 interface InProcessBuild {
-  run(argv: string[], io: ProgramIO): Promise<number>;
+  /** cli/run.ts's own, as built (its type read from the source: erased, nothing loaded) */
+  run: typeof run;
   forgetVTokenProofs(): void;
 }
 
