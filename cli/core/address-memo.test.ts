@@ -58,13 +58,37 @@ describe('keepAddressesFor', () => {
     const key = newKey();
     // a remembered value that is not the key's account shows it was read, not computed
     const remembered = padHash('0x1234');
-    writeFileSync(file, JSON.stringify({ addresses: { [key]: remembered } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: { [key]: remembered } }),
+    );
     keepAddressesFor(env);
     expect(argentAccountAddress(key)).toBe(remembered);
   });
 
+  it('a file of another account class is not read: its addresses are of that class', () => {
+    const remembered = padHash('0x1234');
+    for (const classHash of [undefined, padHash('0x5678')]) {
+      const { env, file } = home();
+      const key = newKey();
+      writeFileSync(file, JSON.stringify({ classHash, addresses: { [key]: remembered } }));
+      keepAddressesFor(env);
+      expect(argentAccountAddress(key)).toBe(addressViaStarknetJs(key));
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+        classHash: ARGENT_X_V050_CLASS_HASH,
+        addresses: { [key]: addressViaStarknetJs(key) },
+      });
+    }
+  });
+
   it('a garbled file or entry is computed again and the file rewritten; never an error', () => {
-    for (const text of ['{', '[]', '{"addresses": 5}', '{"addresses": {"0x1": "0x2"}}']) {
+    const ours = `"classHash": "${ARGENT_X_V050_CLASS_HASH}"`;
+    for (const text of [
+      '{',
+      '[]',
+      `{${ours}, "addresses": 5}`,
+      `{${ours}, "addresses": {"0x1": "0x2"}}`,
+    ]) {
       const { env, file } = home();
       const key = newKey();
       writeFileSync(file, text);
@@ -75,7 +99,13 @@ describe('keepAddressesFor', () => {
     const { env, file } = home();
     const key = newKey();
     // a value that is no address (2^251 − 256 or above) is not taken
-    writeFileSync(file, JSON.stringify({ addresses: { [key]: `0x${'f'.repeat(64)}` } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        classHash: ARGENT_X_V050_CLASS_HASH,
+        addresses: { [key]: `0x${'f'.repeat(64)}` },
+      }),
+    );
     keepAddressesFor(env);
     expect(argentAccountAddress(key)).toBe(addressViaStarknetJs(key));
   });

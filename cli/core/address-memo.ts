@@ -6,11 +6,12 @@
  * writes here, and only what it computed; a session whose address is not the remembered account of
  * its key is still refused (cli/core/session.ts). A file that is missing, unreadable or garbled is
  * an empty memo (the address is computed again and the file rewritten), never an error: it is a
- * cache, not data.
+ * cache, not data. The file names the account class its addresses are of: an address depends on
+ * it, so a file of another class is not read.
  */
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../../shared/fs.js';
-import { keepAddressesIn } from '../../shared/starknet.js';
+import { ARGENT_X_V050_CLASS_HASH, keepAddressesIn } from '../../shared/starknet.js';
 import { storeFile } from '../platform/store.js';
 
 /** at most this many keys (the most recent): a person signs in with one or two wallets */
@@ -21,7 +22,11 @@ type Memo = Record<string, string>;
 
 function readMemo(file: string): Memo {
   try {
-    const parsed = (JSON.parse(readFileSync(file, 'utf8')) as { addresses?: unknown }).addresses;
+    const { classHash, addresses: parsed } = JSON.parse(readFileSync(file, 'utf8')) as {
+      classHash?: unknown;
+      addresses?: unknown;
+    };
+    if (classHash !== ARGENT_X_V050_CLASS_HASH) return {};
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
     const memo: Memo = {};
     for (const [key, address] of Object.entries(parsed))
@@ -42,7 +47,11 @@ export function keepAddressesFor(env: NodeJS.ProcessEnv): void {
       const kept = Object.entries(readMemo(file)).filter(([key]) => key !== pubkey);
       memo = Object.fromEntries([...kept.slice(-(MAX_KEYS - 1)), [pubkey, address]]);
       try {
-        writeFileAtomic(file, `${JSON.stringify({ addresses: memo }, null, 2)}\n`, 0o600);
+        writeFileAtomic(
+          file,
+          `${JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: memo }, null, 2)}\n`,
+          0o600,
+        );
       } catch {
         // not kept: the next command computes it again
       }
