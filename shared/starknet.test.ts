@@ -1,7 +1,7 @@
 import { computeHashOnElements, getStarkKey, pedersen, Point, sign, utils } from '@scure/starknet';
 import fc from 'fast-check';
-import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
+import { addressViaStarknetJs } from '../test/helpers/argent-address.js';
 import { isAppError } from './errors.js';
 import {
   ADDRESS_CHAIN_PREFIX,
@@ -19,17 +19,6 @@ import {
 
 const PRIVATE_KEY = '0x2dccce1da22003777062ee0870e9881b460a8b7eca276870f57c601f182136c';
 const PUBLIC_KEY = padHash(getStarkKey(PRIVATE_KEY));
-
-/** starknet.js, written the way Privy's recipe and starkzap's ArgentXV050Preset write it. */
-function addressViaStarknetJs(publicKey: string): string {
-  const calldata = CallData.compile({
-    owner: new CairoCustomEnum({ Starknet: { pubkey: publicKey } }),
-    guardian: new CairoOption<unknown>(CairoOptionVariant.None),
-  });
-  return padHash(
-    hash.calculateContractAddressFromHash(publicKey, ARGENT_X_V050_CLASS_HASH, calldata, 0),
-  );
-}
 
 /** The address formula by hand (Pedersen chain, mod 2^251 - 256), with the calldata written out. */
 function addressByHand(publicKey: string): string {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStarkKey, utils } from '@scure/starknet';
-import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData, hash } from 'starknet';
 import { afterEach, describe, expect, it } from 'vitest';
+import { addressViaStarknetJs } from '../../test/helpers/argent-address.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
@@ -24,17 +24,6 @@ afterEach(() => {
 });
 
 const newKey = (): string => padHash(getStarkKey(utils.randomPrivateKey()));
-
-/** starknet.js's address of an ArgentX v0.5.0 account: the cross-check of what is remembered. */
-function addressViaStarknetJs(publicKey: string): string {
-  const calldata = CallData.compile({
-    owner: new CairoCustomEnum({ Starknet: { pubkey: publicKey } }),
-    guardian: new CairoOption<unknown>(CairoOptionVariant.None),
-  });
-  return padHash(
-    hash.calculateContractAddressFromHash(publicKey, ARGENT_X_V050_CLASS_HASH, calldata, 0),
-  );
-}
 
 const stored = (file: string): Record<string, string> =>
   (JSON.parse(readFileSync(file, 'utf8')) as { addresses: Record<string, string> }).addresses;
