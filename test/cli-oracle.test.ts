@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectorOf } from '../shared/erc20.js';
 import { byteArrayFelts } from '../shared/vesu.js';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
+import { errorOf, executeCaps, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const ATTACKER = '0xbad0bad';
 
@@ -70,15 +70,7 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
   it('a hostile aggregator cannot lower what the caps count: 1 ETH under --max-usd 50 is refused, the budget is charged nothing; no oracle price: refused where no one can be asked', async () => {
     const home = await freshHome('oracle-caps@example.com');
     await price('ETH', '30', 'aggregator');
-    const client = await connect(home, [
-      '--allow-execute',
-      '--max-usd',
-      '50',
-      '--budget-usd',
-      '100',
-      '--allow-recipient',
-      users.bobAddress,
-    ]);
+    const client = await connect(home, executeCaps('100', users.bobAddress));
     const send = errorOf(
       await planAndExecute(client, 'plan_send', {
         amount: '1',

@@ -23,6 +23,7 @@ import {
   callTool as call,
   callWithProgress,
   errorOf,
+  executeCaps,
   expectCleanAndMarked as cleanAndMarked,
   planAndExecute,
   strings,
@@ -56,15 +57,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
 
   it('--max-usd 50 --budget-usd 60: 30 + 30 USDC execute, a third is BUDGET_EXCEEDED, still after a restart; get_status shows what is left', async () => {
     const home = await freshHome('mcp-budget@example.com');
-    const args = [
-      '--allow-execute',
-      '--max-usd',
-      '50',
-      '--budget-usd',
-      '60',
-      '--allow-recipient',
-      users.bobAddress,
-    ];
+    const args = executeCaps('60', users.bobAddress);
     const send = { amount: '30', token: 'USDC', to: users.bobAddress };
     let client = await connect(home, args);
     for (let i = 0; i < 2; i++) {
@@ -273,15 +266,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
 
   it('a planted revert reason (ESC, BEL, U+202E, a newline) is clean and marked untrusted in execute_plan, get_transaction, get_history, and clean in history --json, history and the app history screen', async () => {
     const home = await freshHome('mcp-revert@example.com');
-    const client = await connect(home, [
-      '--allow-execute',
-      '--max-usd',
-      '50',
-      '--budget-usd',
-      '1000',
-      '--allow-recipient',
-      users.bobAddress,
-    ]);
+    const client = await connect(home, executeCaps('1000', users.bobAddress));
     const planned = await call(client, 'plan_send', {
       amount: '1',
       token: 'USDC',

@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { type LyingNode, startLyingNode } from './helpers/lying-node.js';
-import { callTool, errorOf, planAndExecute, toolServerSetup } from './helpers/mcp.js';
+import { callTool, errorOf, executeCaps, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const HASH = /^0x[0-9a-f]{64}$/;
 
@@ -135,15 +135,7 @@ describe('receipts that contradict the account (issue 33 item 4)', () => {
 
   it('the tool server: a success reported as REVERTED is not known (never "nothing changed"); the same plan again is refused; get_history shows the contradiction', async () => {
     const home = homeThroughNode();
-    const client = await connect(home, [
-      '--allow-execute',
-      '--max-usd',
-      '50',
-      '--budget-usd',
-      '1000',
-      '--allow-recipient',
-      users.bobAddress,
-    ]);
+    const client = await connect(home, executeCaps('1000', users.bobAddress));
     try {
       node.mode = 'revert-successes';
       const bobBefore = await usdcOf(users.bobHome);

@@ -13,6 +13,21 @@ import { findToken } from '../../shared/tokens.js';
 import { signIn, type TwoUsers } from './cli-sandbox.js';
 import { BIN, cleanEnv, tempHome } from './process.js';
 
+/**
+ * The flags that let a tool server execute without a person at each step (docs/commands.md "Tool
+ * server for AI agents"): the per-plan cap of 50 USD, a 24-hour budget of `budgetUsd`, and the
+ * one recipient a send may pay.
+ */
+export const executeCaps = (budgetUsd: string, recipient: string): string[] => [
+  '--allow-execute',
+  '--max-usd',
+  '50',
+  '--budget-usd',
+  budgetUsd,
+  '--allow-recipient',
+  recipient,
+];
+
 export type ToolResult = {
   isError?: boolean;
   content: Array<{ type: string; text?: string }>;
