@@ -6,8 +6,12 @@
  * child the file spawned through spawnBin and left running (a sandbox whose set-up timed out
  * before its test could keep a handle to close it) is stopped (test/helpers/process.ts).
  */
-import { afterAll, vi } from 'vitest';
+import { afterAll, expect, vi } from 'vitest';
+import { cpuLogFile } from './helpers/cpu-log.js';
 import { stopLeftoverChildren } from './helpers/process.js';
+
+// the measurement aid (bench/cpu-log.mjs): off unless CPU_LOG is set
+const cpuLogged = cpuLogFile(expect.getState().testPath);
 
 afterAll(async () => {
   vi.useRealTimers();
@@ -15,4 +19,5 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
   await stopLeftoverChildren();
+  cpuLogged?.();
 }, 20_000);
