@@ -23,6 +23,8 @@ import { ACTION_KIND_NAMES, ACTION_KINDS } from './core/actions/kinds.js';
 
 export interface ProgramIO {
   env: NodeJS.ProcessEnv;
+  /** the input `mcp` reads its protocol from; the process's stdin when not given (main.ts) */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   stdoutIsTTY: boolean;
@@ -237,6 +239,7 @@ export async function run(argv: string[], io: ProgramIO): Promise<ExitCode> {
     ctx = {
       argv: rest,
       env: io.env,
+      ...(io.stdin === undefined ? {} : { stdin: io.stdin }),
       stdout: io.stdout,
       stderr: io.stderr,
       json,

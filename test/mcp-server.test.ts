@@ -4,19 +4,24 @@
  * caps, progress, cancellation after submission, and hostile input. The expired plan runs the
  * same server in-process with a fake clock (the only knob the app has for time).
  *
- * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
- * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
- * subject").
+ * Commands and tool servers whose result is the subject run the bin's build in this worker
+ * (cliInProcess, connectMcpInProcess: the same command, flags and stdio framing over pipes); the
+ * tool list and the hostile lines spawn the bin (its start, its stdin); the sandbox is its own
+ * process (docs/decisions.md "Bin runs in-process where the result is the subject").
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
 import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { callWithProgress } from './helpers/mcp.js';
+import {
+  callWithProgress,
+  connectMcp,
+  connectMcpInProcess,
+  type Elicit,
+} from './helpers/mcp.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
 type Result = {
@@ -42,42 +47,22 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
 
   const session = (r: Result): Record<string, unknown> | undefined => r.structuredContent;
 
+  /**
+   * `finance-tui mcp --sandbox …args` on `home` (alice's by default): the built program in this
+   * worker over pipes, as a tool's result is what these tests check (connectMcpInProcess), or,
+   * with `spawned`, the bin as its own process under the SDK's stdio client.
+   */
   async function connect(
     args: string[],
-    options: {
-      home?: string;
-      elicit?: (message: string) => {
-        action: 'accept' | 'decline';
-        content?: Record<string, string | number | boolean>;
-      };
-    } = {},
+    options: { home?: string; elicit?: Elicit; spawned?: boolean } = {},
   ): Promise<{ client: Client; stderr: () => string }> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--sandbox', ...args],
-      env: cleanEnv({ FINANCE_TUI_HOME: options.home ?? users.aliceHome }) as Record<
-        string,
-        string
-      >,
-      stderr: 'pipe',
-    });
-    let err = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    const client = new Client(
-      { name: 'test', version: '1.0.0' },
-      { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
-    );
-    if (options.elicit) {
-      const elicit = options.elicit;
-      client.setRequestHandler('elicitation/create', async (request) =>
-        elicit(String((request.params as { message?: string }).message ?? '')),
-      );
-    }
-    await client.connect(transport);
-    open.push(client);
-    return { client, stderr: () => err };
+    const mcpArgs = ['--sandbox', ...args];
+    const env = { FINANCE_TUI_HOME: options.home ?? users.aliceHome };
+    const connected = options.spawned
+      ? { client: await connectMcp(mcpArgs, env, options.elicit), stderr: () => '' }
+      : await connectMcpInProcess(mcpArgs, env, options.elicit);
+    open.push(connected.client);
+    return connected;
   }
 
   const call = async (
@@ -96,7 +81,8 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
   });
 
   it('lists every tool with a title, input and output schemas and truthful annotations; instructions give the flow', async () => {
-    const { client } = await connect([]);
+    // the bin as its own process: the tool server's start and its close on stdin's end
+    const { client } = await connect([], { spawned: true });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     // every action kind's plan tool, as the kinds table names it (cli/core/actions/kinds.ts)

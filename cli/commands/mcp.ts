@@ -130,16 +130,17 @@ export const run: CommandRun = async (ctx) => {
       capsText,
       log,
     });
-    const stdin = process.stdin.pipe(
+    // the program's streams (the bin's: the process's stdin and stdout)
+    const stdin = (ctx.stdin ?? process.stdin).pipe(
       // a line the SDK could not take is answered here (-32700, -32600), never left in silence
       boundedLines(MAX_LINE_BYTES, {
-        reply: (message) => process.stdout.write(`${JSON.stringify(message)}\n`),
+        reply: (message) => ctx.stdout.write(`${JSON.stringify(message)}\n`),
         log,
       }),
     );
     const transport = new StdioServerTransport(
       stdin,
-      process.stdout as unknown as import('node:stream').Writable,
+      ctx.stdout as unknown as import('node:stream').Writable,
     );
     // reported, never fatal: a malformed line, a client that went away mid-answer
     server.server.onerror = (error) => log(`protocol: ${String(error.message).slice(0, 200)}`);

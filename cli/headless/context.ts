@@ -2,6 +2,11 @@
 export interface CommandContext {
   argv: string[];
   env: NodeJS.ProcessEnv;
+  /**
+   * The program's input, for the one command that reads it as a stream (`mcp`'s protocol); the
+   * process's own stdin when not given (the bin gives none: a stream built for stdin holds it).
+   */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   /** --json: exactly one JSON document on stdout, never a prompt. */

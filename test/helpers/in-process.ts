@@ -65,18 +65,34 @@ export async function runInProcess(
   env: NodeJS.ProcessEnv,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await startInProcess(args, env, { stdout: stdout.stream, stderr: stderr.stream }, signal);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+/**
+ * The program with `args` and `env` on the streams given, as a bin whose stdin, stdout and
+ * stderr are pipes (no TTY): for a long-running command read and written while it runs (the tool
+ * server, `mcp`, whose protocol is its stdin and stdout: test/helpers/mcp.ts). Resolves with the
+ * exit code once the command has ended (for `mcp`: its stdin ended, or `signal` aborted).
+ */
+export async function startInProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  streams: { stdin?: NodeJS.ReadableStream; stdout: Writable; stderr: Writable },
+  signal: AbortSignal = new AbortController().signal,
+): Promise<number> {
   const { run, forgetVTokenProofs } = await inProcessBuild();
   // a new process has proven no vToken yet (see above)
   forgetVTokenProofs();
-  const stdout = collector();
-  const stderr = collector();
-  const code = await run(args, {
+  return run(args, {
     env: { ...env },
-    stdout: stdout.stream,
-    stderr: stderr.stream,
+    ...(streams.stdin === undefined ? {} : { stdin: streams.stdin }),
+    stdout: streams.stdout,
+    stderr: streams.stderr,
     stdoutIsTTY: false,
     stderrIsTTY: false,
     signal,
   });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }

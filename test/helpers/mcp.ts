@@ -1,16 +1,26 @@
 /**
  * The tool server as an agent meets it: the MCP SDK's own client over stdio to the built bin's
- * `mcp` (process tests only), its tool results, and the check that outside text reaches the agent
- * clean and only inside `untrusted` objects (docs/commands.md "Tool server for AI agents").
+ * `mcp` (process tests only) — spawned (connectMcp) where the process is the subject, or the same
+ * built program run in this worker over pipes (connectMcpInProcess) where a tool's result is —
+ * its tool results, and the check that outside text reaches the agent clean and only inside
+ * `untrusted` objects (docs/commands.md "Tool server for AI agents").
  */
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { PassThrough } from 'node:stream';
+import {
+  Client,
+  type JSONRPCMessage,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'vitest';
 import { selectorOf } from '../../shared/erc20.js';
 import { findToken } from '../../shared/tokens.js';
 import { signIn, type TwoUsers } from './cli-sandbox.js';
+import { startInProcess } from './in-process.js';
 import { BIN, cleanEnv, tempHome } from './process.js';
 
 /**
@@ -58,9 +68,23 @@ export function askedPerson(): { asked: string[]; accept: boolean; elicit: Elici
   return person;
 }
 
+/** A client of the SDK; with `elicit`, a host that can ask the person (else one that cannot). */
+function newClient(elicit?: Elicit): Client {
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
+  if (elicit)
+    client.setRequestHandler('elicitation/create', async (request) =>
+      elicit(String((request.params as { message?: string }).message ?? '')),
+    );
+  return client;
+}
+
 /**
- * A client connected to `finance-tui mcp …args` under a clean environment plus `env`; with
- * `elicit`, a host that can ask the person (else one that cannot). Its stderr is read and dropped.
+ * A client connected to `finance-tui mcp …args`, the bin spawned under a clean environment plus
+ * `env`: for tests whose subject is the process (its start, stdin, exit). With `elicit`, a host
+ * that can ask the person (else one that cannot). Its stderr is read and dropped.
  */
 export async function connectMcp(
   args: string[],
@@ -74,16 +98,106 @@ export async function connectMcp(
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
-  const client = new Client(
-    { name: 'test', version: '1.0.0' },
-    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
-  );
-  if (elicit)
-    client.setRequestHandler('elicitation/create', async (request) =>
-      elicit(String((request.params as { message?: string }).message ?? '')),
-    );
+  const client = newClient(elicit);
   await client.connect(transport);
   return client;
+}
+
+/**
+ * The client's end of a tool server run in this worker: what the SDK's stdio client does with a
+ * child's pipes (one JSON-RPC message a line, read with the SDK's own ReadBuffer), on the
+ * program's stdin and stdout. Closing it ends the server's stdin, as the stdio client does, and
+ * waits for the program to return.
+ */
+class PipeClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+  private readonly toServer: PassThrough;
+  private readonly fromServer: PassThrough;
+  private readonly exited: Promise<number>;
+
+  constructor(toServer: PassThrough, fromServer: PassThrough, exited: Promise<number>) {
+    this.toServer = toServer;
+    this.fromServer = fromServer;
+    this.exited = exited;
+  }
+
+  async start(): Promise<void> {
+    this.fromServer.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = this.buffer.readMessage();
+        } catch (error) {
+          this.onerror?.(error as Error);
+          continue;
+        }
+        if (message === null) break;
+        this.onmessage?.(message);
+      }
+    });
+    // the program returned on its own (its stdin is still open: a failure): the client hears of it
+    void this.exited.then(
+      () => this.finish(),
+      (error: unknown) => {
+        this.onerror?.(error as Error);
+        this.finish();
+      },
+    );
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('the in-process tool server has ended');
+    this.toServer.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.toServer.end();
+    await this.exited.catch(() => undefined);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
+
+/**
+ * A client connected to `finance-tui mcp …args` as the built program run in this worker
+ * (test/helpers/in-process.ts) under a clean environment plus `env`, its stdin and stdout pipes:
+ * the bin's own command, flags, stdio framing and tool server, without a new Node and the
+ * bundle's load per server — for tests whose subject is a tool's result (docs/decisions.md "Bin
+ * runs in-process where the result is the subject"). `stderr()` is the server's log so far.
+ */
+export async function connectMcpInProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  elicit?: Elicit,
+): Promise<{ client: Client; stderr: () => string }> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let log = '';
+  stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    log += chunk;
+  });
+  const exited = startInProcess(['mcp', ...args], cleanEnv(env), { stdin, stdout, stderr });
+  const client = newClient(elicit);
+  try {
+    await client.connect(new PipeClientTransport(stdin, stdout, exited));
+  } catch (error) {
+    stdin.end();
+    throw new Error(`the in-process tool server did not start: ${String(error)}\n${log}`, {
+      cause: error,
+    });
+  }
+  return { client, stderr: () => log };
 }
 
 export const callTool = async (
@@ -223,7 +337,7 @@ export interface ToolServerSetup {
   freshHome(email: string): Promise<string>;
   /** a data folder signed in as alice (her session copied: no sign-in), its chain reads at `rpcUrl` */
   aliceThrough(rpcUrl: string): string;
-  /** `finance-tui mcp --sandbox …args` on `home`, closed with the file */
+  /** `finance-tui mcp --sandbox …args` on `home`, in this worker, closed with the file */
   connect(home: string, args: string[], elicit?: Elicit): Promise<Client>;
   /** the USDC balance of `home`'s wallet in base units, read from the sandbox's node */
   usdcOf(home: string): Promise<bigint>;
@@ -263,7 +377,12 @@ export function toolServerSetup(users: () => TwoUsers): ToolServerSetup {
       return dir;
     },
     async connect(dir, args, elicit) {
-      const client = await connectMcp(['--sandbox', ...args], { FINANCE_TUI_HOME: dir }, elicit);
+      // a tool's result is the subject of these files: the program in this worker
+      const { client } = await connectMcpInProcess(
+        ['--sandbox', ...args],
+        { FINANCE_TUI_HOME: dir },
+        elicit,
+      );
       open.push(client);
       return client;
     },
