@@ -19,7 +19,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { close, listen, readBody } from './helpers/http.js';
-import { connectMcp, errorOf, executeCaps, planAndExecute } from './helpers/mcp.js';
+import { connectMcpInProcess, errorOf, executeCaps, planAndExecute } from './helpers/mcp.js';
 import { tempHome } from './helpers/process.js';
 
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -143,9 +143,10 @@ describe('checked, not believed: prices and receipts (issue 27 items 1, 2)', () 
     try {
       const ethBefore = await baseUnitsOf(users.aliceHome, 'ETH');
       // every cap a host without elicitation needs (docs/commands.md "Tool server for AI agents")
-      client = await connectMcp(['--sandbox', ...executeCaps('1000', users.bobAddress)], {
-        FINANCE_TUI_HOME: home.dir,
-      });
+      ({ client } = await connectMcpInProcess(
+        ['--sandbox', ...executeCaps('1000', users.bobAddress)],
+        { FINANCE_TUI_HOME: home.dir },
+      ));
       const mcp = client;
       const refusal = async (tool: string, args: Record<string, string>) =>
         errorOf(await planAndExecute(mcp, tool, args));

@@ -9,7 +9,7 @@
  * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, connectMcp } from './helpers/mcp.js';
+import { callTool, connectMcpInProcess } from './helpers/mcp.js';
 import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 
 const HEX = /^0x[0-9a-f]{64}$/;
@@ -104,7 +104,9 @@ describe('a plan lists its legs (whole processes)', () => {
     );
     for (const l of plan.lines) expect(human.stdout + human.stderr).toContain(l.words);
 
-    const client = await connectMcp(['--sandbox'], { FINANCE_TUI_HOME: users.aliceHome });
+    const { client } = await connectMcpInProcess(['--sandbox'], {
+      FINANCE_TUI_HOME: users.aliceHome,
+    });
     try {
       const r = await callTool(client, 'plan_batch', {
         supplies: [{ amount: '100', token: 'USDT' }],

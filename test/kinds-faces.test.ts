@@ -14,7 +14,7 @@ import { PassThrough } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers/home.js';
-import { connectMcp } from './helpers/mcp.js';
+import { connectMcpInProcess } from './helpers/mcp.js';
 import { run } from '../cli/run.js';
 import { MENU } from '../cli/ui/screens/home.js';
 import { openHistory } from '../cli/core/history.js';
@@ -190,7 +190,7 @@ describe('every action kind reaches every face', () => {
     beforeAll(async () => {
       const home = tempHome();
       homes.push(home);
-      client = await connectMcp([], { FINANCE_TUI_HOME: home.dir });
+      ({ client } = await connectMcpInProcess([], { FINANCE_TUI_HOME: home.dir }));
       ({ tools } = await client.listTools());
     });
     afterAll(async () => client?.close());

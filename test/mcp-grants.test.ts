@@ -2,7 +2,9 @@
  * The server holds the agent's budget (issue 33 item 8), through real processes: a sandbox, the
  * built bin's `grant create/list/revoke` as the signed-in person, and `finance-tui mcp --grant
  * FILE` in a data folder with no session at all, driven by the MCP SDK's client over stdio on a
- * host that cannot ask. A grant of 50 USDC a day: 30 is sent, the next 30 is refused by the auth
+ * host that cannot ask. Grants made, balances and the poll for an expiry run the built program
+ * in this worker, as the tool servers do (their result is the subject); the refusals of bad
+ * input, `grant list`, `grant revoke` and a tool server that does not start spawn the bin. A grant of 50 USDC a day: 30 is sent, the next 30 is refused by the auth
  * server even after mcp-budget.json is deleted and the tool server restarted; a transfer to an
  * address the grant does not list is refused by the server; a raw hash signed with the grant
  * token is refused; a revoked grant and an expired one sign nothing.
@@ -11,8 +13,8 @@ import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:f
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { callTool, connectMcp, errorOf, planAndExecute } from './helpers/mcp.js';
+import { cli, cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { callTool, connectMcpInProcess, errorOf, planAndExecute } from './helpers/mcp.js';
 import { tempHome } from './helpers/process.js';
 
 describe('agent grants: mcp --grant against the sandbox', () => {
@@ -29,18 +31,18 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     return h.dir;
   };
   async function connect(args: string[]): Promise<Client> {
-    const client = await connectMcp(['--sandbox', '--allow-execute', ...args], {
+    const { client } = await connectMcpInProcess(['--sandbox', '--allow-execute', ...args], {
       FINANCE_TUI_HOME: agent,
     });
     open.push(client);
     return client;
   }
   const usdcOf = async (h: string): Promise<string> => {
-    const r = await cli(h, ['balance', 'USDC', '--sandbox', '--json']);
+    const r = await cliInProcess(h, ['balance', 'USDC', '--sandbox', '--json']);
     return (r.doc.balances as Array<{ baseUnits: string }>)[0]?.baseUnits ?? 'none';
   };
   async function createGrant(file: string, extra: string[]): Promise<string> {
-    const made = await cli(person, [
+    const made = await cliInProcess(person, [
       'grant',
       'create',
       '--daily',
@@ -142,7 +144,17 @@ describe('agent grants: mcp --grant against the sandbox', () => {
   it('stable codes for bad input, nothing written: a missing flag, a bad duration, no session, a grant file that is not one', async () => {
     const out = join(agent, 'never.json');
     const base = ['grant', 'create', '--daily', '50 USDC', '--out', out, '--sandbox', '--json'];
-    const noExpiry = await cli(person, base);
+    // spelled out: the spawned `grant create` (test/spawned-commands.test.ts reads it)
+    const noExpiry = await cli(person, [
+      'grant',
+      'create',
+      '--daily',
+      '50 USDC',
+      '--out',
+      out,
+      '--sandbox',
+      '--json',
+    ]);
     expect(noExpiry.doc.error?.code).toBe('USAGE_ERROR');
     const badExpiry = await cli(person, [...base, '--expires', '1 week']);
     expect(badExpiry.doc.error?.code).toBe('USAGE_ERROR');
@@ -202,7 +214,7 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     const shortId = await createGrant(shortFile, ['--expires', '2s']);
     await vi.waitFor(
       async () => {
-        const list = await cli(person, ['grant', 'list', '--sandbox', '--json']);
+        const list = await cliInProcess(person, ['grant', 'list', '--sandbox', '--json']);
         const g = (list.doc.grants as Array<{ id: string; status: string }>).find(
           (x) => x.id === shortId,
         );

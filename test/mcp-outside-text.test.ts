@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAggregatorEmulator } from '../sandbox/aggregator/app.js';
 import {
   callTool,
-  connectMcp,
+  connectMcpInProcess,
   expectCleanAndMarked as cleanAndMarked,
   type ToolResult as Result,
 } from './helpers/mcp.js';
@@ -80,11 +80,11 @@ describe('outside text through the tool server (hostile aggregator)', () => {
       });
     });
     hostileUrl = await listen(hostile);
-    client = await connectMcp([], {
+    ({ client } = await connectMcpInProcess([], {
       FINANCE_TUI_HOME: home.dir,
       FINANCE_TUI_AGGREGATOR_URL: hostileUrl,
       FINANCE_TUI_SERVER_URL: 'http://127.0.0.1:9',
-    });
+    }));
   }, 60_000);
 
   afterAll(async () => {

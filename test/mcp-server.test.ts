@@ -16,12 +16,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_KIND_NAMES, ACTION_KINDS } from '../cli/core/actions/kinds.js';
 import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import {
-  callWithProgress,
-  connectMcp,
-  connectMcpInProcess,
-  type Elicit,
-} from './helpers/mcp.js';
+import { callWithProgress, connectMcp, connectMcpInProcess, type Elicit } from './helpers/mcp.js';
 import { BIN, cleanEnv, tempHome } from './helpers/process.js';
 
 type Result = {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
-import { callTool, connectMcp } from './helpers/mcp.js';
+import { callTool, connectMcpInProcess } from './helpers/mcp.js';
 
 interface Money {
   amount: string;
@@ -103,7 +103,9 @@ describe('a removed staker through the sandbox (whole processes)', () => {
       memberCan: ['unstake', 'claim-rewards'],
     });
     // the tool server's get_staking says the same, as data
-    const mcp = await connectMcp(['--sandbox'], { FINANCE_TUI_HOME: users.aliceHome });
+    const { client: mcp } = await connectMcpInProcess(['--sandbox'], {
+      FINANCE_TUI_HOME: users.aliceHome,
+    });
     try {
       const tool = await callTool(mcp, 'get_staking', {});
       expect(tool.isError, JSON.stringify(tool.content)).toBeFalsy();

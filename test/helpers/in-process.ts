@@ -67,7 +67,12 @@ export async function runInProcess(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = collector();
   const stderr = collector();
-  const code = await startInProcess(args, env, { stdout: stdout.stream, stderr: stderr.stream }, signal);
+  const code = await startInProcess(
+    args,
+    env,
+    { stdout: stdout.stream, stderr: stderr.stream },
+    signal,
+  );
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
