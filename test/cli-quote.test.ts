@@ -1,12 +1,17 @@
 /**
  * Whole-program tests of `quote` and `status`: the built bin (test/global-setup.ts builds dist),
- * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports.
+ * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports. A document, a table or a
+ * refusal is the subject of most: the built program runs in this worker (runJson over
+ * runInProcess); a sandbox started as the command's child, --help and the module traces spawn
+ * the bin (runJsonSpawned; docs/decisions.md "Bin runs in-process where the result is the
+ * subject").
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from './helpers/in-process.js';
 import {
   cleanEnv,
   runBin,
@@ -20,12 +25,13 @@ import {
 const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
   cleanEnv({ FINANCE_TUI_HOME: home, ...extra });
 
-/** runBin, with stdout parsed when it is one JSON document. */
-async function runJson(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string; json: unknown }> {
-  const r = await runBin(args, env);
+/** stdout parsed when it is one JSON document. */
+function withJson(r: { code: number | null; stdout: string; stderr: string }): {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: unknown;
+} {
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);
@@ -34,6 +40,14 @@ async function runJson(
   }
   return { ...r, json };
 }
+
+/** The built program in this worker, with `env`: a command whose result is the subject. */
+const runJson = async (args: string[], env: NodeJS.ProcessEnv) =>
+  withJson(await runInProcess(args, env));
+
+/** The bin, spawned: a command that starts a child, or --help. */
+const runJsonSpawned = async (args: string[], env: NodeJS.ProcessEnv) =>
+  withJson(await runBin(args, env));
 
 describe('finance-tui quote / status (process level)', () => {
   let home: ReturnType<typeof tempHome>;
@@ -217,7 +231,7 @@ describe('finance-tui quote / status (process level)', () => {
       }
     }, 5);
     try {
-      const r = await runJson(
+      const r = await runJsonSpawned(
         ['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'],
         envFor(fresh.dir),
       );
@@ -243,7 +257,7 @@ describe('finance-tui quote / status (process level)', () => {
       // a sandbox.json left by one that is gone: the next command names the chain it replaces
       const gone = seen as unknown as { chainInstance: string };
       writeFileSync(stateFile, JSON.stringify(seen), { mode: 0o600 });
-      const again = await runJson(
+      const again = await runJsonSpawned(
         ['quote', '10', 'USDT', 'USDC.e', '--sandbox', '--json'],
         envFor(fresh.dir),
       );
@@ -271,7 +285,7 @@ describe('finance-tui quote / status (process level)', () => {
     await new Promise<void>((resolve) => real.listen(0, '127.0.0.1', resolve));
     const realUrl = `http://127.0.0.1:${(real.address() as AddressInfo).port}`;
     try {
-      const r = await runJson(
+      const r = await runJsonSpawned(
         ['status', '--sandbox', '--json'],
         envFor(fresh.dir, { FINANCE_TUI_AGGREGATOR_URL: realUrl, FINANCE_TUI_SERVER_URL: realUrl }),
       );
@@ -292,7 +306,7 @@ describe('finance-tui quote / status (process level)', () => {
   it.each([['quote'], ['status']])(
     '%s --help --json prints one {"usage": …} document',
     async (command) => {
-      const r = await runJson([command, '--help', '--json'], envFor(home.dir));
+      const r = await runJsonSpawned([command, '--help', '--json'], envFor(home.dir));
       expect(r.code).toBe(0);
       expect(r.json).toEqual({ usage: expect.stringContaining(`Usage: finance-tui ${command}`) });
     },

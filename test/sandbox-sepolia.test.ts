@@ -5,12 +5,14 @@
  * and deployments from it: supply, borrow, repay all and close on the WBTC Prime Sepolia pool,
  * stake and claim on Sepolia's staking contract; every swap command is refused as mainnet-only
  * before anything is signed (signed in or not); `portfolio` works; a command that asks for
- * mainnet is told the running sandbox is Sepolia's.
+ * mainnet is told the running sandbox is Sepolia's. The sandbox is its own process; the commands,
+ * whose documents and refusals are the subject, run the built program in this worker
+ * (cliInProcess; docs/decisions.md "Bin runs in-process where the result is the subject").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { tempHome } from './helpers/process.js';
 import { copyFileSync } from 'node:fs';
 import { SELECTOR } from '../shared/erc20.js';
@@ -37,7 +39,7 @@ const STRK = 10n ** 18n;
 
 describe('a sandbox shaped like Sepolia (whole processes)', () => {
   let users: TwoUsers;
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
   const balances = async (): Promise<Balance[]> => {
     const r = await alice(['balance']);
     expect(r.code, r.stderr).toBe(0);
@@ -67,7 +69,7 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
       await signIn(home.dir, 'sepolia-faucet@example.com');
-      const r = await cli(home.dir, ['balance', '--sandbox', '--json']);
+      const r = await cliInProcess(home.dir, ['balance', '--sandbox', '--json']);
       expect(r.code, r.stderr).toBe(0);
       held = r.doc.balances as Balance[];
     } finally {
@@ -155,7 +157,7 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
       calls: [{ entrypoint: 'approve' }, { entrypoint: 'enter_delegation_pool' }],
       transaction: { status: 'SUCCEEDED' },
     });
-    const advanced = await cli(users.aliceHome, ['sandbox', 'advance', '3h', '--json']);
+    const advanced = await cliInProcess(users.aliceHome, ['sandbox', 'advance', '3h', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
     const claim = await alice(['claim-rewards', ...alpha]);
     expect(claim.doc.error, claim.stderr).toBeUndefined();
@@ -194,7 +196,7 @@ describe('a sandbox shaped like Sepolia (whole processes)', () => {
     const stranger = tempHome();
     try {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(stranger.dir, 'sandbox.json'));
-      const r = await cli(stranger.dir, [
+      const r = await cliInProcess(stranger.dir, [
         'trade',
         '10',
         'USDC',

@@ -4,10 +4,13 @@
  * its own process, then `staking --json`, in words and the tool server's `get_staking` say so
  * for a member with a position
  * there and what it can still do, a stake to it is refused before signing, and an exit (at once)
- * and the withdrawal and the claim still work. Its own sandbox: a removal is for good.
+ * and the withdrawal and the claim still work. Its own sandbox: a removal is for good. The
+ * documents and refusals run the built program in this worker (cliInProcess); the stake, the
+ * first removal, the words of `staking` and the claim spawn the bin (docs/decisions.md "Bin runs in-process where the
+ * result is the subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { callTool, connectMcpInProcess } from './helpers/mcp.js';
 
 interface Money {
@@ -37,7 +40,10 @@ const BETA = ['--validator', 'Sandbox Beta', '--yes'];
 
 describe('a removed staker through the sandbox (whole processes)', () => {
   let users: TwoUsers;
-  const alice = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
+  // the documents and refusals are the subject: the built program in this worker
+  const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
+  /** the bin itself: the stake and the claim keep their own process (test/spawned-commands.test.ts) */
+  const aliceSpawned = (args: string[]) => cli(users.aliceHome, [...args, '--sandbox', '--json']);
   const staking = async () => {
     const r = await alice(['staking']);
     expect(r.code, r.stderr).toBe(0);
@@ -57,9 +63,9 @@ describe('a removed staker through the sandbox (whole processes)', () => {
   });
 
   it('remove-staker → staking says so and what the member can do → stake refused → exit at once, withdraw, claim', async () => {
-    const staked = await alice(['stake', '100', ...BETA]);
+    const staked = await aliceSpawned(['stake', '100', ...BETA]);
     expect(staked.doc.error, staked.stderr).toBeUndefined();
-    const advanced = await cli(users.aliceHome, ['sandbox', 'advance', '3h', '--json']);
+    const advanced = await cliInProcess(users.aliceHome, ['sandbox', 'advance', '3h', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
     const before = await staking();
     expect(before.beta).toMatchObject({ active: true, stakerRemoved: false });
@@ -77,7 +83,7 @@ describe('a removed staker through the sandbox (whole processes)', () => {
     expect(removed.doc).toMatchObject({ validator: 'Sandbox Beta', events: expect.any(Array) });
     expect((removed.doc.events as unknown[]).length).toBe(2);
     // a second removal: the staking contract knows no such staker any more
-    const again = await cli(users.aliceHome, [
+    const again = await cliInProcess(users.aliceHome, [
       'sandbox',
       'remove-staker',
       'Sandbox Beta',
@@ -139,7 +145,9 @@ describe('a removed staker through the sandbox (whole processes)', () => {
     expect(refused.doc.transaction).toBeUndefined();
 
     // no reward accrues after the removal
-    expect((await cli(users.aliceHome, ['sandbox', 'advance', '3h', '--json'])).code).toBe(0);
+    expect((await cliInProcess(users.aliceHome, ['sandbox', 'advance', '3h', '--json'])).code).toBe(
+      0,
+    );
     expect((await staking()).position?.unclaimedRewards.baseUnits).toBe(earned.toString());
 
     // exit: withdrawable at once (no 7-day window), then withdrawn without moving the clock
@@ -161,7 +169,7 @@ describe('a removed staker through the sandbox (whole processes)', () => {
     ]);
 
     // the rewards earned before the removal are still claimed, exactly
-    const claim = await alice(['claim-rewards', ...BETA]);
+    const claim = await aliceSpawned(['claim-rewards', ...BETA]);
     expect(claim.doc.error, claim.stderr).toBeUndefined();
     expect((claim.doc.transaction as { received: Money[] }).received).toEqual([
       expect.objectContaining({ baseUnits: earned.toString(), symbol: 'STRK' }),
@@ -170,9 +178,14 @@ describe('a removed staker through the sandbox (whole processes)', () => {
   }, 300_000);
 
   it('remove-staker refuses an unknown validator and a missing argument', async () => {
-    const unknown = await cli(users.aliceHome, ['sandbox', 'remove-staker', 'Nobody', '--json']);
+    const unknown = await cliInProcess(users.aliceHome, [
+      'sandbox',
+      'remove-staker',
+      'Nobody',
+      '--json',
+    ]);
     expect(unknown.doc.error).toMatchObject({ code: 'UNKNOWN_VALIDATOR' });
-    const missing = await cli(users.aliceHome, ['sandbox', 'remove-staker', '--json']);
+    const missing = await cliInProcess(users.aliceHome, ['sandbox', 'remove-staker', '--json']);
     expect(missing.doc.error).toMatchObject({ code: 'USAGE_ERROR' });
   }, 60_000);
 });
