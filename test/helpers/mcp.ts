@@ -127,7 +127,13 @@ class PipeClientTransport implements Transport {
 
   async start(): Promise<void> {
     this.fromServer.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
+      try {
+        this.buffer.append(chunk);
+      } catch (error) {
+        // over the SDK's bound for one message: reported as its stdio client reports it
+        this.onerror?.(error as Error);
+        return;
+      }
       for (;;) {
         let message: JSONRPCMessage | null;
         try {
@@ -174,6 +180,9 @@ class PipeClientTransport implements Transport {
  * the bin's own command, flags, stdio framing and tool server, without a new Node and the
  * bundle's load per server — for tests whose subject is a tool's result (docs/decisions.md "Bin
  * runs in-process where the result is the subject"). `stderr()` is the server's log so far.
+ * With `--sandbox`, the sandbox must be running (sandbox.json): one the server started as its
+ * child would be stopped when any other in-process run in this worker ends (the child registry
+ * is one per worker).
  */
 export async function connectMcpInProcess(
   args: string[],
