@@ -2,9 +2,12 @@
  * A flag given twice is a usage error naming it (cli/headless/args.ts parseCommandArgs, the one
  * parser of every command): `--slippage 1 --slippage 50` must not run at 50 % without a word.
  * Flags declared repeatable (batch's --swap and --send) stay repeatable. The built bin, with no
- * service reachable: a usage error comes before any request.
+ * service reachable: a usage error comes before any request. The refusals' documents run the
+ * built program in this worker (runInProcess); the human refusal on stderr spawns the bin
+ * (docs/decisions.md "Bin runs in-process where the result is the subject").
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { runInProcess } from './helpers/in-process.js';
 import { cleanEnv, runBin, tempHome } from './helpers/process.js';
 
 const home = tempHome();
@@ -17,7 +20,7 @@ const env = cleanEnv({
 const RECIPIENT = `0x${'5'.padStart(64, '0')}`;
 
 async function usage(args: string[]): Promise<string> {
-  const r = await runBin([...args, '--json'], env);
+  const r = await runInProcess([...args, '--json'], env);
   expect(r.code).toBe(1);
   const doc = JSON.parse(r.stdout) as { error: { code: string; message: string } };
   expect(doc.error.code).toBe('USAGE_ERROR');
@@ -55,7 +58,7 @@ describe('repeated flags', () => {
   });
 
   it('batch --send and --swap stay repeatable (declared multiple): no usage error for them', async () => {
-    const r = await runBin(
+    const r = await runInProcess(
       ['batch', '--send', `1 STRK>${RECIPIENT}`, '--send', `2 STRK>${RECIPIENT}`, '--json'],
       env,
     );
