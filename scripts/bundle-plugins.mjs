@@ -25,17 +25,35 @@ const PEDERSEN_EAGER = [
 ];
 /**
  * starknet.js's copy also derives its Poseidon round constants when it is loaded: 273 SHA-256
- * hashes of short strings ("Hades0", …) through @noble/hashes' JavaScript SHA-256, ~10 ms of a
- * trade's CPU (docs/benchmarks.md "Issue 35, fifth round"). The SNIP-12 hash needs them, so they
- * stay eager, hashed by node:crypto's SHA-256 instead (the same digest; required, not imported:
- * docs/decisions.md "Built-ins required, TypeBox by name"). test/bundle-patches.test.ts holds the
- * patched copy's Poseidon equal to the original's.
+ * hashes of short strings ("Hades0", …) through @noble/hashes' JavaScript SHA-256 (~10 ms of a
+ * trade's CPU: docs/benchmarks.md "Issue 35, fifth round"). They are hashed by node:crypto's
+ * SHA-256 instead (the same digest; required, not imported: docs/decisions.md "Built-ins required,
+ * TypeBox by name"), and only when starknet.js first hashes with Poseidon: a money command's
+ * SNIP-12 hash no longer does (cli/core/chain/outside-hash.ts; docs/benchmarks.md "Issue 35,
+ * sixth round"). If starknet.js came to import `poseidonSmall` itself, the bundle would fail (the
+ * name is no longer exported). test/bundle-patches.test.ts holds the patched copy's Poseidon equal
+ * to the original's.
  */
-const POSEIDON_SHA256 = [
+const POSEIDON_SMALL =
+  'export const poseidonSmall = poseidonBasic({ Fp: Fp251, rate: 2, capacity: 1, roundsFull: 8, roundsPartial: 83 }, MDS_SMALL);';
+const POSEIDON_LAZY = [
   [
     'const val = Fp.fromBytes(sha256(utf8ToBytes(`${name}${idx}`)));',
     "const val = Fp.fromBytes(new Uint8Array(require('node:crypto').createHash('sha256').update(`${name}${idx}`, 'utf8').digest()));",
   ],
+  [
+    POSEIDON_SMALL,
+    `let POSEIDON_SMALL;\nconst poseidonSmallOf = () => (POSEIDON_SMALL ??= ${POSEIDON_SMALL.slice('export const poseidonSmall = '.length, -1)});`,
+  ],
+  ...[
+    'poseidonHash(x, y',
+    'poseidonHashFunc(x, y',
+    'poseidonHashSingle(x',
+    'poseidonHashMany(values',
+  ].map((head) => [
+    `export function ${head}, fn = poseidonSmall)`,
+    `export function ${head}, fn = poseidonSmallOf())`,
+  ]),
 ];
 
 /** Our own copy (2.x): the same tables, each built by an arrow function called at once. */
@@ -79,7 +97,7 @@ export const lazyPedersenTables = {
         contents: replaceOnce(
           args.path,
           lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER),
-          POSEIDON_SHA256,
+          POSEIDON_LAZY,
         ),
         loader: 'js',
       }),
