@@ -96,8 +96,9 @@ describe('argentAccountAddress', () => {
 
   it('deployedAddressesByLast is deployedAddress for each last element, in order', () => {
     const [deployer, salt, classHash] = [0x1234n, 0n, 0x5678n];
-    for (const head of [[], [0n], [3n, 0x4d5n, 7n]]) {
-      const lasts = [9n, 0n, 9n, 2n ** 250n];
+    // few hashes: each address here is a dozen Pedersen hashes, milliseconds each
+    for (const head of [[], [3n, 0x4d5n]]) {
+      const lasts = [9n, 0n, 9n];
       expect(deployedAddressesByLast(deployer, salt, classHash, head, lasts)).toEqual(
         lasts.map((last) => deployedAddress(deployer, salt, classHash, [...head, last])),
       );
