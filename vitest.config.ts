@@ -19,8 +19,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // React's production build, the one the bin ships (scripts/bundle.mjs): its development
+        // build spent half of a screen test's CPU on checks that print, never fail a test
+        // (docs/decisions.md "The unit tests run the React the bin ships"); its JSX to match
+        oxc: { jsx: { development: false } },
         test: {
           name: 'unit',
+          env: { NODE_ENV: 'production' },
           include: UNIT_TESTS,
           // in `npm test` the unit tests run before the process tests
           sequence: { groupOrder: 0 },

@@ -324,12 +324,12 @@ function buildValues(spec: Spec): TypedData {
     // a cyclic spec would go on for ever
     if (--budget < 0 || depth > 12) return 0;
     const fields = spec.types[type] ?? (spec.revision === '1' ? PRESETS[type] : undefined);
-    if (fields !== undefined)
-      return Object.fromEntries(
-        fields.map((field) => [field.name, value(field.type, field.contains, depth + 1)]),
-      );
-    if (type.endsWith('*'))
-      return Array.from({ length: length() }, () => value(type.slice(0, -1), undefined, depth + 1));
+    if (fields !== undefined) {
+      const struct: Record<string, unknown> = {};
+      for (const field of fields) struct[field.name] = value(field.type, field.contains, depth + 1);
+      return struct;
+    }
+    if (type.endsWith('*')) return list(length(), type.slice(0, -1), undefined, depth + 1);
     if (type === 'enum' && spec.revision === '1') {
       const variants = spec.types[contains ?? ''] ?? [];
       const variant = variants[int(variants.length - 1)];
@@ -342,10 +342,14 @@ function buildValues(spec: Spec): TypedData {
       };
     }
     if (type === 'merkletree')
-      return Array.from({ length: Math.max(1, length()) }, () =>
-        value(contains ?? 'felt', undefined, depth + 1),
-      );
+      return list(Math.max(1, length()), contains ?? 'felt', undefined, depth + 1);
     return scalar(type);
+  };
+  // `count` values of `type`, one after another (a plain loop: up to 20,000 values a run)
+  const list = (count: number, type: string, contains: string | undefined, depth: number) => {
+    const values: unknown[] = [];
+    for (let i = 0; i < count; i++) values.push(value(type, contains, depth));
+    return values;
   };
   const domain: Record<string, unknown> = {
     name: 'finance-tui tests',
@@ -362,11 +366,20 @@ function buildValues(spec: Spec): TypedData {
   } as TypedData;
 }
 
-/** Sometimes damage the message: a field gone, null, the wrong shape, deep nesting, extra keys. */
+/** JSON nested 5,000 deep (past maxValueDepth): read, never written, so built once for every run. */
+const DEEP: unknown = (() => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 5_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+  return deep;
+})();
+
+/**
+ * Sometimes damage the message: a field gone, null, the wrong shape, deep nesting, extra keys.
+ * In place: `data` is the run's own, just built (its types are the spec's, never written here).
+ */
 function damage(data: TypedData, spec: Spec): unknown {
   if (spec.damage >= 4) return data;
   const random = prng(spec.seed ^ 0x5bd1e995);
-  const copy = structuredClone(data) as { message: Record<string, unknown> };
   const objects: Array<Record<string, unknown>> = [];
   const collect = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(collect);
@@ -375,20 +388,18 @@ function damage(data: TypedData, spec: Spec): unknown {
       Object.values(node).forEach(collect);
     }
   };
-  collect(copy.message);
+  collect(data.message);
   const target = objects[Math.floor(random() * objects.length)];
   const key = target === undefined ? undefined : Object.keys(target)[0];
-  if (target === undefined || key === undefined) return copy;
-  let deep: unknown = 1;
-  for (let i = 0; i < 5_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep };
+  if (target === undefined || key === undefined) return data;
   const damages = [
     () => delete target[key],
     () => (target[key] = null),
     () => (target[key] = { unexpected: [1, 2, 3] }),
-    () => (target[key] = deep),
+    () => (target[key] = DEEP),
   ];
   damages[spec.damage]?.();
-  return copy;
+  return data;
 }
 
 describe('typed data the bound accepts is bounded, and classified as the hasher does', () => {

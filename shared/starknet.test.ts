@@ -8,6 +8,8 @@ import {
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
   CALLDATA_CHAIN_PREFIX,
+  deployedAddress,
+  deployedAddressesByLast,
   hashChain,
   argentAccountConstructorCalldata,
   joinSignature,
@@ -90,6 +92,18 @@ describe('argentAccountAddress', () => {
       expect(hashChain(data, ADDRESS_CHAIN_PREFIX)).toBe(expected);
       expect(hashChain(data)).toBe(expected);
     }
+  });
+
+  it('deployedAddressesByLast is deployedAddress for each last element, in order', () => {
+    const [deployer, salt, classHash] = [0x1234n, 0n, 0x5678n];
+    // few hashes: each address here is a dozen Pedersen hashes, milliseconds each
+    for (const head of [[], [3n, 0x4d5n]]) {
+      const lasts = [9n, 0n, 9n];
+      expect(deployedAddressesByLast(deployer, salt, classHash, head, lasts)).toEqual(
+        lasts.map((last) => deployedAddress(deployer, salt, classHash, [...head, last])),
+      );
+    }
+    expect(deployedAddressesByLast(deployer, salt, classHash, [1n], [])).toEqual([]);
   });
 
   it('differs for different keys (the key really is the salt and the owner)', () => {

@@ -21,7 +21,7 @@ import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorOf, selectorsOf } from './erc20.js';
 import { parseHexFelt } from './felt.js';
-import { deployedAddress } from './starknet.js';
+import { deployedAddress, deployedAddressesByLast } from './starknet.js';
 import { addressToBigInt, listTokens, parseAddress, type Network, type Token } from './tokens.js';
 
 export interface VesuPool {
@@ -177,18 +177,17 @@ export function vTokenDebtAsset(
   const deployment = DEPLOYMENTS[network];
   if (deployment === undefined) return undefined;
   const target = BigInt(vToken);
-  for (const debt of debtCandidates(network, asset)) {
-    const debtAsset = parseAddress(`0x${debt.toString(16)}`);
-    const address = vTokenAddress({
-      factory: deployment.poolFactory,
-      ...facts,
-      pool,
-      asset,
-      debtAsset,
-    });
-    if (BigInt(address) === target) return debtAsset;
-  }
-  return undefined;
+  const candidates = debtCandidates(network, asset);
+  // vTokenAddress for each candidate, the calldata before the debt asset hashed once
+  const addresses = deployedAddressesByLast(
+    BigInt(deployment.poolFactory),
+    0n,
+    facts.classHash,
+    [...facts.name, ...facts.symbol, BigInt(pool), BigInt(asset)],
+    candidates,
+  );
+  const found = candidates.find((_, i) => BigInt(addresses[i] as string) === target);
+  return found === undefined ? undefined : parseAddress(`0x${found.toString(16)}`);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode, isAppError } from '../../../shared/errors.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { type Ui, UiProvider } from '../context.js';
@@ -43,6 +43,14 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
   throw new Error(`never: ${what}`);
 }
+
+// ink-testing-library's stdout has no rows, so Ink asks terminal-size for the terminal's; without
+// COLUMNS and LINES that spawns `tput` and `resize` on every render, child processes a unit test
+// must not start (docs/architecture.md "Tests"). 24 rows: what the lookup answered off a terminal.
+beforeAll(() => {
+  vi.stubEnv('COLUMNS', '100');
+  vi.stubEnv('LINES', '24');
+});
 
 let unmount: (() => void) | undefined;
 afterEach(() => {
