@@ -4,15 +4,18 @@
  * for the whole worker goes back as it was — real timers, spies restored, stubbed environment
  * variables and globals removed — whether or not the file's own hooks got that far; and any
  * child the file spawned through spawnBin and left running (a sandbox whose set-up timed out
- * before its test could keep a handle to close it) is stopped (test/helpers/process.ts).
+ * before its test could keep a handle to close it) is stopped (test/helpers/process.ts), and so
+ * is any sandbox it started in this worker (test/helpers/sandbox-in-process.ts): its servers,
+ * sockets and timers would otherwise go on in the worker under the next file.
  */
 import { afterAll, vi } from 'vitest';
 import { stopLeftoverChildren } from './helpers/process.js';
+import { stopLeftoverSandboxes } from './helpers/sandbox-in-process.js';
 
 afterAll(async () => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
-  await stopLeftoverChildren();
+  await Promise.all([stopLeftoverChildren(), stopLeftoverSandboxes()]);
 }, 20_000);
