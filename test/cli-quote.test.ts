@@ -1,20 +1,15 @@
 /**
  * Whole-program tests of `quote` and `status`: the built bin (test/global-setup.ts builds dist),
- * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports.
+ * a fresh FINANCE_TUI_HOME, and a real sandbox on loopback ports (the bin's `sandbox` command, run
+ * in this worker: test/helpers/sandbox-in-process.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cleanEnv,
-  runBin,
-  runBinTracingModules,
-  type Spawned,
-  spawnBin,
-  tempHome,
-} from './helpers/process.js';
+import { cleanEnv, runBin, runBinTracingModules, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 /** A clean environment with its own data folder. */
 const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
@@ -37,18 +32,18 @@ async function runJson(
 
 describe('finance-tui quote / status (process level)', () => {
   let home: ReturnType<typeof tempHome>;
-  let sandbox: Spawned | undefined;
+  let sandbox: InProcessSandbox | undefined;
 
   beforeAll(async () => {
     home = tempHome();
     // One long-lived sandbox for the file: later --sandbox commands find it through sandbox.json.
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], envFor(home.dir));
+    sandbox = startSandboxInProcess(['sandbox', '--port', '0', '--json'], envFor(home.dir));
     await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
   });
 
   afterAll(async () => {
     if (sandbox) {
-      sandbox.kill('SIGTERM');
+      sandbox.kill();
       await sandbox.exited;
     }
     home.cleanup();
