@@ -149,6 +149,12 @@ function handles(): Record<'TCPServerWrap' | 'TCPSocketWrap' | 'Timeout', number
   };
 }
 
+/** The worker's process-wide listeners (the server's log adds an `exit` one while it runs). */
+const listeners = (): number[] =>
+  (['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'uncaughtException', 'warning'] as const).map(
+    (event) => process.listenerCount(event),
+  );
+
 describe('sandboxes in the worker, one after another', () => {
   let later: TwoUsers | undefined;
   afterAll(async () => {
@@ -186,6 +192,7 @@ describe('sandboxes in the worker, one after another', () => {
 
   it('the second starts from nothing the first held, and the first left nothing running', async () => {
     const idle = handles();
+    const idleListeners = listeners();
     const earlier = await startTwoUsers();
     let first: Awaited<ReturnType<typeof firstSend>>;
     try {
@@ -212,6 +219,7 @@ describe('sandboxes in the worker, one after another', () => {
       { timeout: 20_000, interval: 50 },
     );
     expect(handles().Timeout).toBeLessThanOrEqual(idle.Timeout);
+    expect(listeners()).toEqual(idleListeners);
 
     later = await startTwoUsers();
     const { identityUrl } = JSON.parse(
