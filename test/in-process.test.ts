@@ -86,6 +86,23 @@ describe('in-process runs of the built program', () => {
     expect(otherHistory.doc.entries).toEqual([]);
     const ownHistory = await cliInProcess(first.aliceHome, ['history', '--json']);
     expect((ownHistory.doc.entries as Array<{ hash: string }>).map((e) => e.hash)).toEqual([hash]);
+
+    // side by side in one worker: the account that sent is a contract on its own chain only, and
+    // a code asked of one sandbox is in its outbox only
+    const nonceOn = (users: TwoUsers) =>
+      rpc(users.urls.rpcUrl, 'starknet_getNonce', { block_id: 'latest', contract_address: here });
+    expect(BigInt((await nonceOn(first)).result as string)).toBeGreaterThan(0n);
+    expect((await nonceOn(second)).error?.code).toBe(20); // CONTRACT_NOT_FOUND
+    const asked = await fetch(`${first.urls.serverUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'dave@example.com' }),
+    });
+    expect(asked.status).toBe(200);
+    const outboxOf = (users: TwoUsers) =>
+      fetch(`${identityUrlOf(users.aliceHome)}/sandbox/outbox/dave%40example.com`);
+    expect((await outboxOf(first)).status).toBe(200);
+    expect((await outboxOf(second)).status).toBe(404);
   });
 
   it('the spawned bin answers what the in-process run answered', async () => {
@@ -136,6 +153,12 @@ async function rpc(
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return (await response.json()) as { result?: unknown; error?: { code: number } };
+}
+
+/** The identity emulator's URL of the sandbox `home`'s sandbox.json names. */
+function identityUrlOf(home: string): string {
+  return (JSON.parse(readFileSync(join(home, 'sandbox.json'), 'utf8')) as { identityUrl: string })
+    .identityUrl;
 }
 
 /** The worker's listening servers, sockets and timers, by kind. */
@@ -222,9 +245,6 @@ describe('sandboxes in the worker, one after another', () => {
     expect(listeners()).toEqual(idleListeners);
 
     later = await startTwoUsers();
-    const { identityUrl } = JSON.parse(
-      readFileSync(join(later.aliceHome, 'sandbox.json'), 'utf8'),
-    ) as { identityUrl: string };
     // the same e-mail, a new wallet; the first's wallet is no contract on the second's chain
     const second = await firstSend(later);
     expect(second.address).not.toBe(first.address);
@@ -239,7 +259,9 @@ describe('sandboxes in the worker, one after another', () => {
     expect(second.bobStrk).toBe(first.bobStrk);
     expect(BigInt(second.bobStrk ?? '0')).toBe(FAUCET_STRK + 10n ** BigInt(STRK.decimals));
     // the outbox: the code asked on the first was never sent by the second
-    const outbox = await fetch(`${identityUrl}/sandbox/outbox/carol%40example.com`);
+    const outbox = await fetch(
+      `${identityUrlOf(later.aliceHome)}/sandbox/outbox/carol%40example.com`,
+    );
     expect(outbox.status).toBe(404);
   }, 120_000);
 });
