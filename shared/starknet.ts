@@ -80,8 +80,8 @@ function remember(pubkey: string, address: string): string {
 }
 
 /** The stored address of `pubkey` when it is one (a felt below 2^251, written form), else undefined. */
-function storedAddress(pubkey: string): string | undefined {
-  const stored = addressStore?.read(pubkey);
+function storedAddress(pubkey: string, store: AddressStore | undefined): string | undefined {
+  const stored = store?.read(pubkey);
   if (stored === undefined || !/^0x[0-9a-f]{64}$/.test(stored) || BigInt(stored) >= ADDRESS_BOUND)
     return undefined;
   return remember(pubkey, stored);
@@ -186,8 +186,23 @@ export function deployedAddressesByLast(
  * processes where a store has been given (keepAddressesIn).
  */
 export function argentAccountAddress(publicKey: string): string {
+  return accountAddress(publicKey, addressStore);
+}
+
+/**
+ * The same address, remembered in this process's memory only: never read from nor written to the
+ * store keepAddressesIn gave, which is a client's data folder (the client that set it last in
+ * this process). For the emulators, which make and check accounts of every client: the sandbox
+ * may run in a process that also runs client commands (the process tests' workers:
+ * docs/decisions.md "Sandboxes in the worker where they are the set-up").
+ */
+export function argentAccountAddressInMemory(publicKey: string): string {
+  return accountAddress(publicKey, undefined);
+}
+
+function accountAddress(publicKey: string, store: AddressStore | undefined): string {
   const pubkey = padHash(publicKey);
-  const known = addresses.get(pubkey) ?? storedAddress(pubkey);
+  const known = addresses.get(pubkey) ?? storedAddress(pubkey, store);
   if (known !== undefined) return known;
   const address = remember(
     pubkey,
@@ -198,7 +213,7 @@ export function argentAccountAddress(publicKey: string): string {
       argentAccountConstructorCalldata(pubkey).map(BigInt),
     ),
   );
-  addressStore?.write(pubkey, address);
+  store?.write(pubkey, address);
   return address;
 }
 

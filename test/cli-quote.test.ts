@@ -4,7 +4,8 @@
  * refusal is the subject of most: the built program runs in this worker (runJson over
  * runInProcess); a sandbox started as the command's child, --help and the module traces spawn
  * the bin (runJsonSpawned; docs/decisions.md "Bin runs in-process where the result is the
- * subject").
+ * subject"). The sandbox is the bin's `sandbox` command run in this worker too
+ * (test/helpers/sandbox-in-process.ts).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -12,14 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from './helpers/in-process.js';
-import {
-  cleanEnv,
-  runBin,
-  runBinTracingModules,
-  type Spawned,
-  spawnBin,
-  tempHome,
-} from './helpers/process.js';
+import { cleanEnv, runBin, runBinTracingModules, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 /** A clean environment with its own data folder. */
 const envFor = (home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv =>
@@ -51,18 +46,18 @@ const runJsonSpawned = async (args: string[], env: NodeJS.ProcessEnv) =>
 
 describe('finance-tui quote / status (process level)', () => {
   let home: ReturnType<typeof tempHome>;
-  let sandbox: Spawned | undefined;
+  let sandbox: InProcessSandbox | undefined;
 
   beforeAll(async () => {
     home = tempHome();
     // One long-lived sandbox for the file: later --sandbox commands find it through sandbox.json.
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], envFor(home.dir));
+    sandbox = startSandboxInProcess(['sandbox', '--port', '0', '--json'], envFor(home.dir));
     await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
   });
 
   afterAll(async () => {
     if (sandbox) {
-      sandbox.kill('SIGTERM');
+      sandbox.kill();
       await sandbox.exited;
     }
     home.cleanup();

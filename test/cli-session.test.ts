@@ -1,5 +1,6 @@
 /**
- * Signing in from the client, through whole processes on loopback: a sandbox in its own process,
+ * Signing in from the client, through whole processes on loopback: a sandbox (the bin's `sandbox`
+ * command, the set-up here, run in this worker: test/helpers/sandbox-in-process.ts),
  * then the built bin for login → code from the outbox (`sandbox outbox`) → verify → wallet →
  * logout → wallet (exit 4). Then the ways a saved session is refused: expired by its date,
  * expired as the server sees it, a mismatched address — and what plain mode does when the
@@ -12,7 +13,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { JWT_SANDBOX_AUDIENCE } from '../server/config.js';
 import { createTokenService } from '../server/jwt.js';
 import { argentAccountAddress, padHash } from '../shared/starknet.js';
-import { cleanEnv, runBin, type Spawned, spawnBin, tempHome } from './helpers/process.js';
+import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 interface Ready {
   serverUrl: string;
@@ -26,7 +28,7 @@ describe('sessions through the sandbox (whole processes)', () => {
   const home = tempHome();
   const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
   const email = 'carol@example.com';
-  let sandbox: Spawned;
+  let sandbox: InProcessSandbox;
   let ready: Ready;
   /** every stdout and stderr of every command, to prove no secret reached them */
   let transcript = '';
@@ -67,13 +69,13 @@ describe('sessions through the sandbox (whole processes)', () => {
   }
 
   beforeAll(async () => {
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], env);
+    sandbox = startSandboxInProcess(['sandbox', '--port', '0', '--json'], env);
     ready = JSON.parse(
       await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000),
     ) as Ready;
   });
   afterAll(async () => {
-    sandbox.kill('SIGTERM');
+    sandbox.kill();
     await sandbox.exited;
     home.cleanup();
   });

@@ -63,6 +63,8 @@ describe('finance-tui sandbox (whole process)', () => {
   const secrets: string[] = [];
 
   beforeAll(async () => {
+    // spawned, not run in the worker (test/helpers/sandbox-in-process.ts): the sandbox process is
+    // this file's subject — its ready line on its own stdout, its files, its log, its stop
     proc = spawnBin(['sandbox', '--port', '0', '--json'], cleanEnv({ FINANCE_TUI_HOME: home.dir }));
     ready = JSON.parse(await proc.waitForLine((line) => line.startsWith('{'))) as Ready;
   });
@@ -184,6 +186,7 @@ describe('finance-tui sandbox (whole process)', () => {
     // its own sandbox: stopping the shared one would take it from the other tests
     const own = tempHome();
     try {
+      // spawned: its subject is the process's stop on a real SIGTERM and its exit code
       const stopping = spawnBin(
         ['sandbox', '--port', '0', '--json'],
         cleanEnv({ FINANCE_TUI_HOME: own.dir }),

@@ -36,6 +36,8 @@ describe('finance-tui sandbox: permissions', () => {
     chmodSync(sandboxDir, 0o755);
     chmodSync(home.dir, 0o755);
 
+    // spawned, not run in the worker: the sandbox process's own start is the subject (what it
+    // narrows before it reads a secret, and that it starts at all)
     const proc = spawnBin(
       ['sandbox', '--port', '0', '--json'],
       cleanEnv({ FINANCE_TUI_HOME: home.dir }),

@@ -2,14 +2,17 @@
  * Edge 1 of issue 14: signing after a restart. Signed in on a sandbox, the sandbox stops and a
  * new one starts on new ports with the same data folder: the saved session signs through the
  * server that runs now (its /sign/hash), never the old URL — for the headless `send --yes` (the
- * built bin) and for the app's services port alike. Whole processes throughout.
+ * built bin) and for the app's services port alike. The sandboxes, the set-up here, are the bin's
+ * `sandbox` command run in this worker (test/helpers/sandbox-in-process.ts); the clients talk to
+ * them over loopback, the headless one from a process of its own.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
 import { cli, signIn } from './helpers/cli-sandbox.js';
-import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js';
+import { cleanEnv, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 const RECIPIENT = `0x0${'5'.repeat(63)}`;
 
@@ -22,13 +25,13 @@ interface SandboxDoc {
 describe('a sandbox restarted on new ports keeps signing', () => {
   const home = tempHome();
   const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
-  let sandbox: Spawned | undefined;
+  let sandbox: InProcessSandbox | undefined;
   let address: string;
   let before: SandboxDoc;
   let after: SandboxDoc;
 
   const start = async (): Promise<SandboxDoc> => {
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], env);
+    sandbox = startSandboxInProcess(['sandbox', '--port', '0', '--json'], env);
     await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
     return JSON.parse(readFileSync(join(home.dir, 'sandbox.json'), 'utf8')) as SandboxDoc;
   };
@@ -36,7 +39,7 @@ describe('a sandbox restarted on new ports keeps signing', () => {
   beforeAll(async () => {
     before = await start();
     address = (await signIn(home.dir, 'carol@example.com')).address as string;
-    sandbox?.kill('SIGTERM');
+    sandbox?.kill();
     await sandbox?.exited;
     after = await start();
     // the new sandbox is a new, empty chain: fund the wallet there
@@ -49,7 +52,7 @@ describe('a sandbox restarted on new ports keeps signing', () => {
   }, 90_000);
 
   afterAll(async () => {
-    sandbox?.kill('SIGTERM');
+    sandbox?.kill();
     await sandbox?.exited;
     home.cleanup();
   }, 60_000);

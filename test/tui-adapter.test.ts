@@ -1,5 +1,6 @@
 /**
- * The TUI's real services port (cli/ui/adapter.ts) over a sandbox in its own process: what the
+ * The TUI's real services port (cli/ui/adapter.ts) over a real sandbox on loopback (the bin's
+ * `sandbox` command run in this worker: test/helpers/sandbox-in-process.ts): what the
  * screens get from the core when they sign in, plan and sign a trade, a multi-swap, a batch, a
  * supply and a borrow, and read the lending positions and the history. The screens themselves are
  * tested over a fake port (cli/ui/screens/) and, whole, in a terminal (tui-terminal); this proves
@@ -11,7 +12,8 @@ import type { Receipt, Session, PlanView, PlanRequest, TuiServices } from '../cl
 import { AppError, ErrorCode } from '../shared/errors.js';
 import { parseAmount } from '../shared/amount.js';
 import { HEALTH_MARGIN } from '../shared/vesu.js';
-import { cleanEnv, spawnBin, type Spawned, tempHome } from './helpers/process.js';
+import { cleanEnv, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 const RECIPIENT = `0x0${'7'.repeat(63)}`;
 const ONE_ETH = 10n ** 18n;
@@ -27,14 +29,14 @@ type Asked = {
 
 describe('the TUI services port over a real sandbox', () => {
   const home = tempHome();
-  let sandbox: Spawned;
+  let sandbox: InProcessSandbox;
   let services: TuiServices;
   let session: Session;
   const signal = new AbortController().signal;
 
   beforeAll(async () => {
     const env = cleanEnv({ FINANCE_TUI_HOME: home.dir });
-    sandbox = spawnBin(['sandbox', '--port', '0', '--json'], env);
+    sandbox = startSandboxInProcess(['sandbox', '--port', '0', '--json'], env);
     await sandbox.waitForLine((line) => line.includes('"ready"'), 25_000);
     services = createServices({ env, sandbox: true });
     const environment = await services.connect({ signal });
@@ -49,7 +51,7 @@ describe('the TUI services port over a real sandbox', () => {
 
   afterAll(async () => {
     await services?.close();
-    sandbox?.kill('SIGTERM');
+    sandbox?.kill();
     await sandbox?.exited;
     home.cleanup();
   });

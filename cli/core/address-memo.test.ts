@@ -7,6 +7,7 @@ import { addressViaStarknetJs } from '../../test/helpers/argent-address.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
+  argentAccountAddressInMemory,
   keepAddressesIn,
   padHash,
 } from '../../shared/starknet.js';
@@ -39,6 +40,22 @@ describe('keepAddressesFor', () => {
     expect(stored(file)).toEqual({ [keys[0]!]: expected[0], [keys[1]!]: expected[1] });
     expect(addresses).toEqual(expected);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("the emulators' address neither reads nor writes the client's store (argentAccountAddressInMemory)", () => {
+    const { env, file } = home();
+    const key = newKey();
+    // a remembered value that is not the key's account: read, it would be returned
+    const remembered = padHash('0x1234');
+    writeFileSync(
+      file,
+      JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: { [key]: remembered } }),
+    );
+    keepAddressesFor(env);
+    expect(argentAccountAddressInMemory(key)).toBe(addressViaStarknetJs(key));
+    const other = newKey();
+    expect(argentAccountAddressInMemory(other)).toBe(addressViaStarknetJs(other));
+    expect(stored(file)).toEqual({ [key]: remembered });
   });
 
   it('reads an address back instead of hashing again (what another process wrote)', () => {

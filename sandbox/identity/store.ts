@@ -12,7 +12,7 @@ import * as Type from 'typebox';
 import { Value } from 'typebox/value';
 import { FELT_HEX64_PATTERN } from '../../shared/felt.js';
 import { writeFileAtomic } from '../../shared/fs.js';
-import { argentAccountAddress, padHash } from '../../shared/starknet.js';
+import { argentAccountAddressInMemory, padHash } from '../../shared/starknet.js';
 
 export type MetadataValue = string | number | boolean;
 
@@ -142,7 +142,7 @@ export class IdentityStore {
     const publicKey = padHash(getStarkKey(privateKey));
     const wallet: StoredWalletWithKey = {
       id: randomId(24),
-      address: argentAccountAddress(publicKey),
+      address: argentAccountAddressInMemory(publicKey),
       publicKey,
       privateKey,
       createdAt: nowMs,

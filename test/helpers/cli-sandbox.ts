@@ -1,13 +1,16 @@
 /**
- * A sandbox in its own process and two users signed in through the built bin (login → the
- * outbox's code → verify), each with their own data folder pointing at that same sandbox: what
- * the whole-process tests of the money commands start from.
+ * A sandbox (the bin's `sandbox` command, run in this worker: test/helpers/sandbox-in-process.ts)
+ * and two users signed in through the built program (login → the outbox's code → verify), each
+ * with their own data folder pointing at that same sandbox: what the whole-program tests of the
+ * money commands start from. The commands under test reach it over HTTP on loopback, as they reach
+ * a sandbox in a process of its own.
  */
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { runInProcess } from './in-process.js';
-import { cleanEnv, runBin, spawnBin, tempHome } from './process.js';
+import { cleanEnv, runBin, tempHome } from './process.js';
+import { startSandboxInProcess } from './sandbox-in-process.js';
 
 export type Doc = Record<string, unknown> & {
   error?: { code: string; message: string; details?: Record<string, unknown> };
@@ -80,8 +83,9 @@ export interface TwoUsers {
 }
 
 /**
- * Starts the sandbox (alice's data folder; shaped like `options.network`, mainnet by default),
- * copies its sandbox.json to bob's, signs both in.
+ * Starts the sandbox in this worker (alice's data folder; shaped like `options.network`, mainnet
+ * by default), copies its sandbox.json to bob's, signs both in. The sandbox is the set-up here,
+ * not the subject (docs/decisions.md "Sandboxes in the worker where they are the set-up").
  */
 export async function startTwoUsers(
   options: { network?: 'mainnet' | 'sepolia' } = {},
@@ -89,19 +93,19 @@ export async function startTwoUsers(
   const alice = tempHome();
   const bob = tempHome();
   const network = options.network === undefined ? [] : ['--network', options.network];
-  const sandbox = spawnBin(
+  const sandbox = startSandboxInProcess(
     ['sandbox', '--port', '0', '--json', ...network],
     cleanEnv({ FINANCE_TUI_HOME: alice.dir }),
   );
   const close = async (): Promise<void> => {
-    sandbox.kill('SIGTERM');
+    sandbox.kill();
     await sandbox.exited;
     alice.cleanup();
     bob.cleanup();
   };
   try {
     // no deadline of its own: a loaded machine may take longer than any fixed one, and the
-    // caller's hook timeout bounds the wait (a sandbox that exits first fails it at once)
+    // caller's hook timeout bounds the wait (a sandbox whose run ends first fails it at once)
     await sandbox.waitForLine((line) => line.includes('"ready"'), Infinity);
     // bob's data folder finds the same running sandbox
     copyFileSync(join(alice.dir, 'sandbox.json'), join(bob.dir, 'sandbox.json'));

@@ -32,7 +32,8 @@ const BUILD = new URL('../../dist/in-process/', import.meta.url);
 
 let loaded: Promise<InProcessBuild> | undefined;
 
-function inProcessBuild(): Promise<InProcessBuild> {
+/** The in-process build, loaded once per worker (a sandbox run in the worker starts from it too). */
+export function inProcessBuild(): Promise<InProcessBuild> {
   loaded ??= Promise.all([
     import(new URL('run.js', BUILD).href) as Promise<Pick<InProcessBuild, 'run'>>,
     import(new URL('vtoken-origin.js', BUILD).href) as Promise<

@@ -98,11 +98,41 @@ export function spawnBin(
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const output = watchOutput(exited);
+  child.stdout?.setEncoding('utf8').on('data', output.onStdout);
+  child.stderr?.setEncoding('utf8').on('data', output.onStderr);
+  return {
+    child,
+    ...output.reader,
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}
+
+/** What reads a program's output as it comes: Spawned's readers, without the process. */
+export type OutputReader = Pick<Spawned, 'stdout' | 'stderr' | 'stderrIncludes' | 'waitForLine'>;
+
+/**
+ * The output of a program that ends with `exited`, fed chunk by chunk (onStdout, onStderr), read
+ * line by line without sleeping: the one reader of a spawned bin (spawnBin) and of a sandbox run
+ * in this worker (test/helpers/sandbox-in-process.ts).
+ */
+export function watchOutput(exited: Promise<{ code: number | null }>): {
+  onStdout(chunk: string): void;
+  onStderr(chunk: string): void;
+  reader: OutputReader;
+} {
   let out = '';
   let err = '';
   const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
   let pending = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+  const errWaiters: Array<{ text: string; resolve: () => void }> = [];
+  const onStdout = (chunk: string): void => {
     out += chunk;
     pending += chunk;
     let index = pending.indexOf('\n');
@@ -117,9 +147,8 @@ export function spawnBin(
       }
       index = pending.indexOf('\n');
     }
-  });
-  const errWaiters: Array<{ text: string; resolve: () => void }> = [];
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+  };
+  const onStderr = (chunk: string): void => {
     err += chunk;
     for (const waiter of [...errWaiters]) {
       if (err.includes(waiter.text)) {
@@ -127,22 +156,14 @@ export function spawnBin(
         waiter.resolve();
       }
     }
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return {
-    child,
+  };
+  const reader: OutputReader = {
     stdout: () => out,
     stderr: () => err,
     stderrIncludes: (text) =>
       err.includes(text)
         ? Promise.resolve()
         : new Promise<void>((resolve) => errWaiters.push({ text, resolve })),
-    exited,
-    kill: (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    },
     waitForLine(match, timeoutMs = 15_000) {
       const existing = out.split('\n').find(match);
       if (existing !== undefined) return Promise.resolve(existing);
@@ -177,6 +198,7 @@ export function spawnBin(
       });
     },
   };
+  return { onStdout, onStderr, reader };
 }
 
 /** The environment of `finance-tui serve` against an identity emulator at `emulatorUrl`, plus `extra`. */

@@ -2,7 +2,10 @@
  * The account deployment a SNIP-29 request carries (deploy and deploy_and_invoke): the sandbox
  * deploys ArgentX v0.5.0 accounts only, checked field by field (docs/sandbox-chain.md "SNIP-29 paymaster").
  */
-import { ARGENT_X_V050_CLASS_HASH, argentAccountAddress } from '../../../shared/starknet.js';
+import {
+  ARGENT_X_V050_CLASS_HASH,
+  argentAccountAddressInMemory,
+} from '../../../shared/starknet.js';
 import { argentOwner } from '../contracts.js';
 import { hex } from '../executor.js';
 import { feltListParam, feltParam, objectParam } from '../jsonrpc.js';
@@ -43,7 +46,7 @@ export function readDeployment(raw: unknown, user: bigint | undefined): Deployme
     );
   if (salt !== publicKey)
     throw refuse('INVALID_DEPLOYMENT_DATA', 'the salt must be the owner public key');
-  if (BigInt(argentAccountAddress(hex(publicKey))) !== addr)
+  if (BigInt(argentAccountAddressInMemory(hex(publicKey))) !== addr)
     throw refuse(
       'INVALID_DEPLOYMENT_DATA',
       'deployment.address is not the address of this class, salt and calldata',
