@@ -26,6 +26,22 @@ afterEach(() => {
 
 const newKey = (): string => padHash(getStarkKey(utils.randomPrivateKey()));
 
+/**
+ * A data folder whose store remembers, for a new key, a value that is not the key's account (so
+ * a read of it shows, and a hash would not give it), kept for the process as a command keeps it.
+ */
+function rememberingAnotherAddress(): { file: string; key: string; remembered: string } {
+  const { env, file } = home();
+  const key = newKey();
+  const remembered = padHash('0x1234');
+  writeFileSync(
+    file,
+    JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: { [key]: remembered } }),
+  );
+  keepAddressesFor(env);
+  return { file, key, remembered };
+}
+
 const stored = (file: string): Record<string, string> =>
   (JSON.parse(readFileSync(file, 'utf8')) as { addresses: Record<string, string> }).addresses;
 
@@ -43,15 +59,7 @@ describe('keepAddressesFor', () => {
   });
 
   it("the emulators' address neither reads nor writes the client's store (argentAccountAddressInMemory)", () => {
-    const { env, file } = home();
-    const key = newKey();
-    // a remembered value that is not the key's account: read, it would be returned
-    const remembered = padHash('0x1234');
-    writeFileSync(
-      file,
-      JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: { [key]: remembered } }),
-    );
-    keepAddressesFor(env);
+    const { file, key, remembered } = rememberingAnotherAddress();
     expect(argentAccountAddressInMemory(key)).toBe(addressViaStarknetJs(key));
     const other = newKey();
     expect(argentAccountAddressInMemory(other)).toBe(addressViaStarknetJs(other));
@@ -59,15 +67,7 @@ describe('keepAddressesFor', () => {
   });
 
   it('reads an address back instead of hashing again (what another process wrote)', () => {
-    const { env, file } = home();
-    const key = newKey();
-    // a remembered value that is not the key's account shows it was read, not computed
-    const remembered = padHash('0x1234');
-    writeFileSync(
-      file,
-      JSON.stringify({ classHash: ARGENT_X_V050_CLASS_HASH, addresses: { [key]: remembered } }),
-    );
-    keepAddressesFor(env);
+    const { key, remembered } = rememberingAnotherAddress();
     expect(argentAccountAddress(key)).toBe(remembered);
   });
 

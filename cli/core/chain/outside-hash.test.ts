@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { OutsideExecutionTypesV2, typedData } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { STARK_PRIME } from '../../../shared/felt.js';
+import { outsideExecution } from '../../../test/helpers/typed-data.js';
 import { messageHashOf } from './message-hash.js';
 import {
   CALL_TYPE_HASH,
@@ -86,23 +87,16 @@ describe('outsideExecutionHash', () => {
     expect(CALL_TYPE_HASH).toBe(typeHash('Call'));
   });
 
-  const base = () => ({
-    types: structuredClone(OutsideExecutionTypesV2) as unknown,
-    primaryType: 'OutsideExecution',
-    domain: {
-      name: 'Account.execute_from_outside',
-      version: '2',
-      chainId: 'SN_MAIN',
-      revision: '1',
-    } as Record<string, unknown>,
-    message: {
-      Caller: '0x414e595f43414c4c4552',
-      Nonce: '0x99',
-      'Execute After': '0x1',
-      'Execute Before': '0x6a0a7b00',
-      Calls: [{ To: '0x123', Selector: '0x456', Calldata: ['0x1', '0x2'] }],
-    } as Record<string, unknown>,
-  });
+  /** the paymaster's document (test/helpers/typed-data.ts), one call, typed loosely to change it */
+  const base = () => {
+    const doc = outsideExecution(1, 2);
+    return {
+      ...doc,
+      types: doc.types as unknown,
+      domain: doc.domain as Record<string, unknown>,
+      message: doc.message as Record<string, unknown>,
+    };
+  };
   const call = (doc: ReturnType<typeof base>) =>
     (doc.message.Calls as Array<Record<string, unknown>>)[0]!;
   const ACCOUNT = '0x2919439a098e6006c1ad7c094ef3b47009ddf1d392c24d9df552aca1965ee8d';
