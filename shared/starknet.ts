@@ -53,6 +53,11 @@ export function argentAccountConstructorCalldata(publicKey: string): string[] {
  * (docs/benchmarks.md "A trade's CPU"). Bounded, for the server's many users.
  */
 const addresses = new Map<string, string>();
+/**
+ * Addresses read back from a store (keepAddressesIn), apart from those computed here: an address
+ * asked for without the store (argentAccountAddressInMemory) never meets one.
+ */
+const readBack = new Map<string, string>();
 const ADDRESS_CACHE_MAX = 256;
 
 /**
@@ -72,10 +77,9 @@ export function keepAddressesIn(store: AddressStore | undefined): void {
   addressStore = store;
 }
 
-function remember(pubkey: string, address: string): string {
-  if (addresses.size >= ADDRESS_CACHE_MAX)
-    addresses.delete(addresses.keys().next().value as string);
-  addresses.set(pubkey, address);
+function remember(pubkey: string, address: string, memo = addresses): string {
+  if (memo.size >= ADDRESS_CACHE_MAX) memo.delete(memo.keys().next().value as string);
+  memo.set(pubkey, address);
   return address;
 }
 
@@ -84,7 +88,7 @@ function storedAddress(pubkey: string, store: AddressStore | undefined): string 
   const stored = store?.read(pubkey);
   if (stored === undefined || !/^0x[0-9a-f]{64}$/.test(stored) || BigInt(stored) >= ADDRESS_BOUND)
     return undefined;
-  return remember(pubkey, stored);
+  return remember(pubkey, stored, readBack);
 }
 
 /** 'STARKNET_CONTRACT_ADDRESS' as a felt: the first element of a contract address's hash. */
@@ -202,7 +206,9 @@ export function argentAccountAddressInMemory(publicKey: string): string {
 
 function accountAddress(publicKey: string, store: AddressStore | undefined): string {
   const pubkey = padHash(publicKey);
-  const known = addresses.get(pubkey) ?? storedAddress(pubkey, store);
+  const known =
+    addresses.get(pubkey) ??
+    (store === undefined ? undefined : (readBack.get(pubkey) ?? storedAddress(pubkey, store)));
   if (known !== undefined) return known;
   const address = remember(
     pubkey,

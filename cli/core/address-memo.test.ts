@@ -61,6 +61,10 @@ describe('keepAddressesFor', () => {
   it("the emulators' address neither reads nor writes the client's store (argentAccountAddressInMemory)", () => {
     const { file, key, remembered } = rememberingAnotherAddress();
     expect(argentAccountAddressInMemory(key)).toBe(addressViaStarknetJs(key));
+    // nor what a client read back from it before, in the same process
+    const { key: readFirst } = rememberingAnotherAddress();
+    expect(argentAccountAddress(readFirst)).toBe(remembered);
+    expect(argentAccountAddressInMemory(readFirst)).toBe(addressViaStarknetJs(readFirst));
     const other = newKey();
     expect(argentAccountAddressInMemory(other)).toBe(addressViaStarknetJs(other));
     expect(stored(file)).toEqual({ [key]: remembered });
