@@ -3,9 +3,7 @@
  * for the same seed and another for another.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { KNOWN_LONGEST, knownFirst, prng, shuffleWindows } from './sequencer.js';
+import { prng, shuffleWindows } from './sequencer.js';
 
 describe('shuffleWindows', () => {
   const ordered = Array.from({ length: 21 }, (_, i) => i);
@@ -26,19 +24,5 @@ describe('shuffleWindows', () => {
     );
     expect(orders.size).toBeGreaterThan(1);
     expect(orders.has(ordered.join(','))).toBe(false);
-  });
-});
-
-describe('knownFirst (a fresh clone: no recorded durations)', () => {
-  it('moves the known long files to the front by rank and keeps the rest in order', () => {
-    const rank = (name: string) => ({ c: 0, e: 1 })[name];
-    expect(knownFirst(['a', 'b', 'e', 'd', 'c'], rank)).toEqual(['c', 'e', 'a', 'b', 'd']);
-    expect(knownFirst(['a', 'b'], rank)).toEqual(['a', 'b']);
-  });
-
-  it('names only files that exist, each once', () => {
-    const root = join(import.meta.dirname, '..');
-    expect(KNOWN_LONGEST.filter((file) => !existsSync(join(root, file)))).toEqual([]);
-    expect(new Set(KNOWN_LONGEST).size).toBe(KNOWN_LONGEST.length);
   });
 });

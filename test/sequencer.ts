@@ -8,7 +8,6 @@
  * from run to run; the tests inside each file are shuffled as before (docs/decisions.md "Test
  * files start longest first").
  */
-import { relative, sep } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** files per shuffled window: small next to a project's ~100 files, large enough to vary */
@@ -44,58 +43,16 @@ export function shuffleWindows<T>(
   return out;
 }
 
-/**
- * The files that took longest in a full run, longest first (wall seconds inside the run, most of it
- * waiting: docs/benchmarks.md "Issue 36, fifth round: the whole run after the merge"). They start
- * first where vitest has no duration of its own for some file of their project: on a fresh clone,
- * as in CI, it orders by size, which started round-trips (~40 s, small) 24th of the process files.
- * A name that no longer matches a file, or a list gone stale, only orders less well.
- */
-export const KNOWN_LONGEST = [
-  'test/round-trips.test.ts',
-  'test/tui-lending-terminal.test.ts',
-  'test/cli-lending.test.ts',
-  'test/serve-process.test.ts',
-  'test/server-redis.test.ts',
-  'test/tui-terminal.test.ts',
-  'test/server-transport.test.ts',
-  'test/cli-signals.test.ts',
-  'sandbox/chain/vesu.test.ts',
-  'server/typed-data-work.test.ts',
-  'cli/ui/screens/forms.test.ts',
-  'cli/core/actions/checks.test.ts',
-];
-
-/**
- * `ordered` with the files `rank` knows (a lower rank, longer) moved to the front by rank, the
- * others after them in their order.
- */
-export function knownFirst<T>(ordered: readonly T[], rank: (item: T) => number | undefined): T[] {
-  const known = ordered
-    .filter((item) => rank(item) !== undefined)
-    .sort((a, b) => (rank(a) as number) - (rank(b) as number));
-  return [...known, ...ordered.filter((item) => rank(item) === undefined)];
-}
-
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ordered = await super.sort(files);
     const random = prng(Number(this.ctx.config.sequence.seed));
-    const root = this.ctx.config.root;
-    const rank = (spec: TestSpecification): number | undefined => {
-      const index = KNOWN_LONGEST.indexOf(relative(root, spec.moduleId).split(sep).join('/'));
-      return index === -1 ? undefined : index;
-    };
     // windows never mix projects: each project's files keep their group's place
     const byProject = new Map<string, TestSpecification[]>();
     for (const spec of ordered) {
       const key = `${spec.project.config.sequence.groupOrder}\u0000${spec.project.name}`;
       byProject.set(key, [...(byProject.get(key) ?? []), spec]);
     }
-    return [...byProject.values()].flatMap((group) => {
-      // vitest's order is by size where a file has no recorded run: the known long ones first
-      const unrecorded = group.some((spec) => !this.ctx.cache.getTestSpecificationResult(spec));
-      return shuffleWindows(unrecorded ? knownFirst(group, rank) : group, WINDOW, random);
-    });
+    return [...byProject.values()].flatMap((group) => shuffleWindows(group, WINDOW, random));
   }
 }
