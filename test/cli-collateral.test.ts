@@ -11,7 +11,13 @@
  * subject").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import {
+  cli,
+  cliInProcess,
+  setSandboxPrice,
+  startTwoUsers,
+  type TwoUsers,
+} from './helpers/cli-sandbox.js';
 
 interface Money {
   token: string;
@@ -76,14 +82,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   it('borrow → price drop → add → refusals → withdraw some → repay all → withdraw all', async () => {
     const borrowed = await alice(['borrow', '700', 'USDC', '--collateral', '0.5', 'ETH', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
-    const priced = await cliInProcess(users.aliceHome, [
-      'sandbox',
-      'price',
-      'ETH',
-      '2000',
-      '--json',
-    ]);
-    expect(priced.code, priced.stderr).toBe(0);
+    await setSandboxPrice(users.aliceHome, 'ETH', '2000');
     const low = await read();
     const debt = BigInt(low?.debt.baseUnits ?? '0');
     // 0.5 ETH × $2000 × 0.8 / ~700 ≈ 1.14: below the 1.2 margin

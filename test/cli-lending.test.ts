@@ -14,7 +14,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import {
+  cli,
+  cliInProcess,
+  setSandboxPrice,
+  signIn,
+  startTwoUsers,
+  type TwoUsers,
+} from './helpers/cli-sandbox.js';
 import { healthByHand as byHand } from './helpers/health.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
 
@@ -214,14 +221,7 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(debt).toBeGreaterThanOrEqual(1500n * USDC);
     expect(before?.healthFactor).toBe(byHand(1n, 3000n, debt, 8n));
 
-    const priced = await cliInProcess(users.aliceHome, [
-      'sandbox',
-      'price',
-      'ETH',
-      '2000',
-      '--json',
-    ]);
-    expect(priced.code, priced.stderr).toBe(0);
+    await setSandboxPrice(users.aliceHome, 'ETH', '2000');
     const lower = await read();
     const debtNow = BigInt(lower?.debt.baseUnits ?? '0');
     expect(lower?.healthFactor).toBe(byHand(1n, 2000n, debtNow, 8n));

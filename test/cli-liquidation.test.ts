@@ -12,7 +12,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../cli/ui/adapter.js';
-import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import {
+  cli,
+  cliInProcess,
+  setSandboxPrice,
+  startTwoUsers,
+  type TwoUsers,
+} from './helpers/cli-sandbox.js';
 import { cleanEnv } from './helpers/process.js';
 import { openFromHome } from './helpers/screens.js';
 import { type Rendered, renderWithProviders } from './helpers/tui.js';
@@ -61,8 +67,7 @@ describe('sandbox liquidate → lending, history and portfolio show the liquidat
     expect(before.doc.liquidations).toEqual([]);
 
     // $1800: 2 ETH × 1800 × 0.8 = 2880 < 3000 — liquidatable; × 0.9 = 3240 covers it: no bad debt
-    const price = await cliInProcess(users.bobHome, ['sandbox', 'price', 'ETH', '1800', '--json']);
-    expect(price.code, price.stderr).toBe(0);
+    await setSandboxPrice(users.bobHome, 'ETH', '1800');
     const done = await liquidate(['--repay', '1000']);
     expect(done.code, done.stderr).toBe(0);
     const answer = done.doc as unknown as {

@@ -18,7 +18,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectorOf } from '../shared/erc20.js';
 import { byteArrayFelts } from '../shared/vesu.js';
-import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import {
+  cliInProcess,
+  setSandboxPrice,
+  startTwoUsers,
+  type TwoUsers,
+} from './helpers/cli-sandbox.js';
 import { errorOf, executeCaps, planAndExecute, toolServerSetup } from './helpers/mcp.js';
 
 const ATTACKER = '0xbad0bad';
@@ -27,18 +32,8 @@ describe('an independent price and pinned addresses (sandbox, whole processes)',
   let users: TwoUsers;
   const { aliceThrough, close, connect, freshHome } = toolServerSetup(() => users);
   const alice = (args: string[]) => cliInProcess(users.aliceHome, [...args, '--sandbox', '--json']);
-  const price = async (token: string, usd: string, only?: string) => {
-    const r = await cliInProcess(users.aliceHome, [
-      'sandbox',
-      'price',
-      token,
-      usd,
-      ...(only === undefined ? [] : ['--only', only]),
-      '--json',
-    ]);
-    expect(r.code, r.stderr).toBe(0);
-    return r.doc;
-  };
+  const price = (token: string, usd: string, only?: string) =>
+    setSandboxPrice(users.aliceHome, token, usd, only);
 
   beforeAll(async () => {
     users = await startTwoUsers();

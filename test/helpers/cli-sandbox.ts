@@ -49,6 +49,28 @@ export async function cliInProcess(home: string, args: string[]): Promise<CliRes
 }
 
 /**
+ * `sandbox price <token> <usd> [--only <feed>]` on the sandbox `home` names, in this worker, which
+ * must succeed: a test's set-up moving the emulated oracle. Returns its JSON document.
+ */
+export async function setSandboxPrice(
+  home: string,
+  token: string,
+  usd: string,
+  only?: string,
+): Promise<Doc> {
+  const priced = await cliInProcess(home, [
+    'sandbox',
+    'price',
+    token,
+    usd,
+    ...(only === undefined ? [] : ['--only', only]),
+    '--json',
+  ]);
+  expect(priced.code, priced.stderr).toBe(0);
+  return priced.doc;
+}
+
+/**
  * Signs `email` in on the sandbox `home`'s sandbox.json names: the code asked for and read over
  * HTTP (the server's `/auth/login`, the identity emulator's outbox: what the `login` and `sandbox
  * outbox` commands send, tested through the bin in cli-session.test.ts), then the built program's
