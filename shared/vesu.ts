@@ -21,7 +21,7 @@ import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
 import { selectorOf, selectorsOf } from './erc20.js';
 import { parseHexFelt } from './felt.js';
-import { deployedAddress, deployedAddressesByLast } from './starknet.js';
+import { deployedAddressesByLast } from './starknet.js';
 import { addressToBigInt, listTokens, parseAddress, type Network, type Token } from './tokens.js';
 
 export interface VesuPool {
@@ -110,22 +110,32 @@ export function byteArrayFelts(text: string): bigint[] {
  * vToken's own `name()`/`symbol()` answer them). The address binds its deployer: no one but the
  * factory can put a contract there (docs/decisions.md "A vToken is checked by its deploy address").
  */
-export function vTokenAddress(input: {
+export function vTokenAddress(input: VTokenDeployment & { debtAsset: string }): string {
+  return vTokenAddresses(input, [BigInt(input.debtAsset)])[0] as string;
+}
+
+/** What a vToken's deployment binds but its debt asset. */
+interface VTokenDeployment {
   factory: string;
   classHash: bigint;
   name: readonly bigint[];
   symbol: readonly bigint[];
   pool: string;
   asset: string;
-  debtAsset: string;
-}): string {
-  return deployedAddress(BigInt(input.factory), 0n, input.classHash, [
-    ...input.name,
-    ...input.symbol,
-    BigInt(input.pool),
-    BigInt(input.asset),
-    BigInt(input.debtAsset),
-  ]);
+}
+
+/**
+ * vTokenAddress for each of `debtAssets`, in order: the constructor calldata [name, symbol, pool,
+ * asset, debt asset], whose part before the debt asset is hashed once for all of them.
+ */
+function vTokenAddresses(input: VTokenDeployment, debtAssets: readonly bigint[]): string[] {
+  return deployedAddressesByLast(
+    BigInt(input.factory),
+    0n,
+    input.classHash,
+    [...input.name, ...input.symbol, BigInt(input.pool), BigInt(input.asset)],
+    debtAssets,
+  );
 }
 
 /** A ByteArray longer than this many full words is no vToken name (Vesu's are a few words). */
@@ -178,12 +188,8 @@ export function vTokenDebtAsset(
   if (deployment === undefined) return undefined;
   const target = BigInt(vToken);
   const candidates = debtCandidates(network, asset);
-  // vTokenAddress for each candidate, the calldata before the debt asset hashed once
-  const addresses = deployedAddressesByLast(
-    BigInt(deployment.poolFactory),
-    0n,
-    facts.classHash,
-    [...facts.name, ...facts.symbol, BigInt(pool), BigInt(asset)],
+  const addresses = vTokenAddresses(
+    { factory: deployment.poolFactory, ...facts, pool, asset },
     candidates,
   );
   const found = candidates.find((_, i) => BigInt(addresses[i] as string) === target);
