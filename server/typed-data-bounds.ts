@@ -205,13 +205,15 @@ function classifyRevision(
   domain: Record<string, unknown>,
 ): Revision {
   const revision = Object.hasOwn(domain, 'revision') ? domain.revision : undefined;
-  if (!(
-    revision === undefined ||
-    revision === null ||
-    revision === '0' ||
-    revision === '1' ||
-    revision === 1
-  )) {
+  if (
+    !(
+      revision === undefined ||
+      revision === null ||
+      revision === '0' ||
+      revision === '1' ||
+      revision === 1
+    )
+  ) {
     refuse('domain.revision must be 1 or "1" (revision 1), or "0", null or absent (revision 0)');
   }
   if (

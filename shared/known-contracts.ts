@@ -17,7 +17,12 @@ import { listTokens, NETWORKS, parseAddress, type Token } from './tokens.js';
 import { vesuFor } from './vesu.js';
 
 type KnownContractKind =
-  'token' | 'router' | 'staking' | 'staking-pool' | 'vesu-pool' | 'vesu-vtoken';
+  | 'token'
+  | 'router'
+  | 'staking'
+  | 'staking-pool'
+  | 'vesu-pool'
+  | 'vesu-vtoken';
 
 export interface KnownContract {
   kind: KnownContractKind;

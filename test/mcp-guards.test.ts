@@ -137,8 +137,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(await usdcOf(home)).toBe(before);
     person.accept = true;
     const paid = await planAndExecute(asking, 'plan_send', send);
-    if (paid.isError)
-      expect(errorOf(paid).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
+    if (paid.isError) expect(errorOf(paid).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
     else {
       // asked twice more: the recipient, then the plan itself
       expect(person.asked).toHaveLength(3);
@@ -168,8 +167,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
     expect(await usdcOf(home)).toBe(before);
     person.accept = true;
     const done = await planAndExecute(asking, 'plan_trade', trade);
-    if (done.isError)
-      expect(errorOf(done).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
+    if (done.isError) expect(errorOf(done).code).toBe('CONFIRMATION_REQUIRED'); // slower than the quote's 30 s
     else {
       // asked twice more: the acknowledgment, then the plan itself
       expect(person.asked).toHaveLength(3);

@@ -477,8 +477,7 @@ describe('finance-tui mcp over stdio (sandbox)', () => {
     // nothing was signed: the same plan can still be confirmed (inside its confirmation window)
     confirm = true;
     const signed = await call(client, 'execute_plan', { planId });
-    if (signed.isError)
-      expect(errorOf(signed).code).toBe('CONFIRMATION_REQUIRED'); // the machine was slower than the quote's 30 s
+    if (signed.isError) expect(errorOf(signed).code).toBe('CONFIRMATION_REQUIRED'); // the machine was slower than the quote's 30 s
     else
       expect(
         (signed.structuredContent as { result: { transaction: { status: string } } }).result

@@ -103,41 +103,38 @@ function vitest(dir: string): Promise<{ files: Map<string, FileResult>; out: str
   );
 }
 
-describe.concurrent(
-  'the unit project set-up (test/unit-file-setup.ts) in one shared worker',
-  () => {
-    it('gives each file new modules and environment; refuses a listener, a global or a hook left behind, and puts them back', async ({
-      expect,
-    }) => {
-      const { files, out } = await vitest(project('shared', (text) => text));
-      expect(files.size, out).toBe(5);
-      expect(files.get('fresh-a.test.ts')?.status, out).toBe('passed');
-      expect(files.get('fresh-b.test.ts')?.status, out).toBe('passed');
-      const refusal = (file: string) => {
-        expect(files.get(file)?.status, out).toBe('failed');
-        return files.get(file)?.message ?? '';
-      };
-      expect(refusal('leaves-listener.test.ts')).toContain('1 process listener(s) for SIGUSR2');
-      expect(refusal('leaves-global.test.ts')).toContain('globals changed: financeTuiLeftBehind');
-      expect(refusal('leaves-hook.test.ts')).toContain(
-        '1 module hook registration(s) never deregistered',
-      );
-    });
+describe.concurrent('the unit project set-up (test/unit-file-setup.ts) in one shared worker', () => {
+  it('gives each file new modules and environment; refuses a listener, a global or a hook left behind, and puts them back', async ({
+    expect,
+  }) => {
+    const { files, out } = await vitest(project('shared', (text) => text));
+    expect(files.size, out).toBe(5);
+    expect(files.get('fresh-a.test.ts')?.status, out).toBe('passed');
+    expect(files.get('fresh-b.test.ts')?.status, out).toBe('passed');
+    const refusal = (file: string) => {
+      expect(files.get(file)?.status, out).toBe('failed');
+      return files.get(file)?.message ?? '';
+    };
+    expect(refusal('leaves-listener.test.ts')).toContain('1 process listener(s) for SIGUSR2');
+    expect(refusal('leaves-global.test.ts')).toContain('globals changed: financeTuiLeftBehind');
+    expect(refusal('leaves-hook.test.ts')).toContain(
+      '1 module hook registration(s) never deregistered',
+    );
+  });
 
-    it('without the module reset, the second file to run is refused by the check of it', async ({
-      expect,
-    }) => {
-      const { files, out } = await vitest(
-        project('no-reset', (text) => {
-          expect(text).toContain('\nvi.resetModules();\n');
-          return text.replace('\nvi.resetModules();\n', '\n');
-        }),
-      );
-      const refused = [...files.values()].filter((r) =>
-        r.message.includes('could not give this file its own modules'),
-      );
-      // every file after the first in the worker
-      expect(refused.length, out).toBe(files.size - 1);
-    });
-  },
-);
+  it('without the module reset, the second file to run is refused by the check of it', async ({
+    expect,
+  }) => {
+    const { files, out } = await vitest(
+      project('no-reset', (text) => {
+        expect(text).toContain('\nvi.resetModules();\n');
+        return text.replace('\nvi.resetModules();\n', '\n');
+      }),
+    );
+    const refused = [...files.values()].filter((r) =>
+      r.message.includes('could not give this file its own modules'),
+    );
+    // every file after the first in the worker
+    expect(refused.length, out).toBe(files.size - 1);
+  });
+});

@@ -133,7 +133,8 @@ export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
 /** A field set to undefined is removed (a contradiction once the chain agrees again). */
 export type HistoryUpdate = {
   [K in 'status' | 'amounts' | 'revertReason' | 'hash' | 'note' | 'fee' | 'contradiction']?:
-    HistoryEntry[K] | undefined;
+    | HistoryEntry[K]
+    | undefined;
 };
 /** Not settled yet: the chain may still say how it ended. */
 export const UNRESOLVED: ReadonlySet<HistoryStatus> = new Set<HistoryStatus>([

@@ -83,7 +83,8 @@ export function readStore(
 export function storedProblem(schema: TSchema, value: unknown): string | undefined {
   if (Check(schema, value)) return undefined;
   const first = Errors(schema, value)[1][0] as
-    { instancePath?: string; message?: string } | undefined;
+    | { instancePath?: string; message?: string }
+    | undefined;
   return `${first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || 'the file'} ${first?.message ?? 'is invalid'}`;
 }
 

@@ -307,7 +307,8 @@ export class StateView implements StateBase {
 
   stored<T>(key: string): T | undefined {
     return (this.#records.has(key) ? this.#records.get(key) : this.#base.stored(key)) as
-      T | undefined;
+      | T
+      | undefined;
   }
 
   /** Records are replaced whole, never changed in place: a view's base must not see them. */

@@ -81,7 +81,8 @@ const executionError = (index: number, error: string): RpcFailure =>
 // ── block ids ─────────────────────────────────────────────────────────────────
 
 type ResolvedBlock =
-  { kind: 'block'; block: BlockRecord } | { kind: 'pre_confirmed'; latest: BlockRecord };
+  | { kind: 'block'; block: BlockRecord }
+  | { kind: 'pre_confirmed'; latest: BlockRecord };
 
 const BLOCK_ID_SHAPE =
   'a tag (latest, pre_confirmed, l1_accepted) or {block_number} / {block_hash}';

@@ -34,4 +34,5 @@ export const allowanceSlot = (owner: bigint, spender: bigint): bigint =>
 
 /** What an indexed storage slot holds (the low half of a u256; the high half is at slot + 1). */
 export type SlotEntry =
-  { kind: 'balance'; owner: bigint } | { kind: 'allowance'; owner: bigint; spender: bigint };
+  | { kind: 'balance'; owner: bigint }
+  | { kind: 'allowance'; owner: bigint; spender: bigint };

@@ -186,7 +186,8 @@ export class OpenRpcValidator {
     const name = pointer.split('/').at(-1) as string;
     const ownerId = file === '' ? document.id : new URL(file, document.id).href;
     const error = ((owner?.components as Json | undefined)?.errors as Json | undefined)?.[name] as
-      SpecError | undefined;
+      | SpecError
+      | undefined;
     if (error === undefined) throw new Error(`unresolved error ${target} in ${document.file}`);
     return {
       ...error,

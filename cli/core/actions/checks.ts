@@ -161,7 +161,8 @@ export function checkPriceImpact(plan: ActionPlan, allowHighImpact: boolean): st
 
 /** Who pays for gas: the operator (sponsored) or the user, in `token`, at most `maxFee` (the paymaster's suggested max). */
 export type GasQuote =
-  { mode: 'sponsored' } | { mode: 'default'; token: Token; maxFee: bigint; estimatedFee?: bigint };
+  | { mode: 'sponsored' }
+  | { mode: 'default'; token: Token; maxFee: bigint; estimatedFee?: bigint };
 
 export interface SpendLine {
   token: Token;

@@ -40,7 +40,11 @@ interface ActionKindInfo {
    * a face offers a way to give one up front (a flag) only where it can mean something
    */
   acknowledges?: readonly (
-    'high-impact' | 'high-slippage' | 'exit-restart' | 'low-health' | 'unknown-pool'
+    | 'high-impact'
+    | 'high-slippage'
+    | 'exit-restart'
+    | 'low-health'
+    | 'unknown-pool'
   )[];
   /**
    * the refusal that is this kind's answer, not a failure — nothing to do (a rebalance already

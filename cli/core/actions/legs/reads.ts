@@ -22,7 +22,12 @@ import type { Token } from '../../../../shared/tokens.js';
 
 /** A leg as a request names it (resolve.ts), before its reads: one member per leg type. */
 export type LegSpec =
-  SwapSpec | TransferLeg | StakingSpec | SupplySpec | WithdrawSpec | PositionSpec;
+  | SwapSpec
+  | TransferLeg
+  | StakingSpec
+  | SupplySpec
+  | WithdrawSpec
+  | PositionSpec;
 
 type Sources = {
   [T in LegTypeName]: LegSource<Extract<LegSpec, { type: T }>, Extract<PlannedLeg, { type: T }>>;

@@ -190,7 +190,8 @@ export type LegView =
        * most `maximum` (the debt read plus a margin), cleared to 0 after
        */
       repay?:
-        { all: false; amount: LegAmount } | { all: true; maximum: LegAmount; nominalDebt: string };
+        | { all: false; amount: LegAmount }
+        | { all: true; maximum: LegAmount; nominalDebt: string };
       /** the health factor before and after, as the plan words it (null: no debt) */
       health: { before: string | null; after: string | null };
     };
