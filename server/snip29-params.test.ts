@@ -59,7 +59,7 @@ describe('the same keys as the SNIP-29 schema file, object by object', () => {
     [
       'USER_PARAMETERS v1',
       UserParameters as never,
-      (schemas.USER_PARAMETERS?.oneOf as Json[])[0] as Json,
+      (schemas.USER_PARAMETERS!.oneOf as Json[])[0] as Json,
     ],
     ['FEE_MODE sponsored', SponsoredFeeMode as never, feeModes[0] as Json],
     ['FEE_MODE default', DefaultFeeMode as never, feeModes[1] as Json],

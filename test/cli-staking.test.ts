@@ -108,7 +108,7 @@ describe('staking through the sandbox (whole processes)', () => {
       details: { withdrawableAt: exiting?.withdrawableAt },
     });
     expect(
-      Number((early.doc.error?.details as { secondsLeft: number }).secondsLeft),
+      Number((early.doc.error!.details as { secondsLeft: number }).secondsLeft),
     ).toBeGreaterThan(0);
 
     // a second intent restarts the running timer: refused without its acknowledgment
@@ -158,7 +158,7 @@ describe('staking through the sandbox (whole processes)', () => {
     await advance('2d');
     const review = await alice(['claim-rewards', '--validator', 'Sandbox Alpha']);
     expect(review.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
-    const reviewed = (review.doc.error?.details as { plan: { headline: string } }).plan;
+    const reviewed = (review.doc.error!.details as { plan: { headline: string } }).plan;
     expect(reviewed.headline).toMatch(/^claim at least \d+(\.\d+)? STRK of rewards/);
     const claimed = await alice(['claim-rewards', ...alpha]);
     expect(claimed.doc.error, claimed.stderr).toBeUndefined();

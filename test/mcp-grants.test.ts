@@ -198,7 +198,7 @@ describe('agent grants: mcp --grant against the sandbox', () => {
     const ok = await planAndExecute(client, 'plan_send', { ...small, gasToken: 'STRK' });
     expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
     const status = await callTool(client, 'get_status', {});
-    const daily = (status.structuredContent?.grant as { daily: Array<Record<string, string>> })
+    const daily = (status.structuredContent!.grant as { daily: Array<Record<string, string>> })
       .daily;
     expect(daily.find((d) => d.symbol === 'USDC')?.spent).toBe('1');
     expect(daily.find((d) => d.symbol === 'STRK')?.spent).not.toBe('0');

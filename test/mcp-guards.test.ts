@@ -410,7 +410,7 @@ describe('finance-tui mcp guards (sandbox)', () => {
         [null, -32600],
         [null, -32600],
       ]);
-      expect((messages[2]?.error as { message: string }).message).toMatch(/1048576 bytes/);
+      expect((messages[2]!.error as { message: string }).message).toMatch(/1048576 bytes/);
       // JSON that is not a JSON-RPC 2.0 message: each gets an answer (issue 32 item 6)
       const malformed: Array<[string, string | number | null]> = [
         ['42', null],

@@ -110,7 +110,7 @@ describe('concurrent provisioning on one server', () => {
         .every((r) => (r.body.error as { code: string }).code === 'WALLET_EXISTS'),
     ).toBe(true);
     expect(identity.wallets.size).toBe(1);
-    const created = (results.find((r) => r.status === 200)?.body.wallet as { id: string }).id;
+    const created = (results.find((r) => r.status === 200)!.body.wallet as { id: string }).id;
     expect(user.customMetadata).toEqual({ server_wallet_id: created });
   });
 });

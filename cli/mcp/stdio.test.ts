@@ -46,7 +46,7 @@ describe('the tool server’s input lines', () => {
     const r = await through([`{"x":"${'y'.repeat(50)}`, `${'z'.repeat(50)}"}\n`, `${ok}\n`]);
     expect(r.passed).toBe(`${ok}\n`);
     expect(r.replies).toHaveLength(1);
-    expect((r.replies[0]?.error as { code: number; message: string }).message).toMatch(
+    expect((r.replies[0]!.error as { code: number; message: string }).message).toMatch(
       /limit of 64 bytes/,
     );
     expect(r.replies[0]?.id).toBeNull();

@@ -770,7 +770,7 @@ describe('paymaster execute', () => {
       code: 156,
       message: 'An error occurred (TRANSACTION_EXECUTION_ERROR)',
     });
-    expect((refused.error?.data as { execution_error: string }).execution_error).toContain(
+    expect((refused.error!.data as { execution_error: string }).execution_error).toContain(
       'ERC20: insufficient balance',
     );
     expect(

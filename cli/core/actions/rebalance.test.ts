@@ -80,7 +80,7 @@ describe('rebalance: one run reaches the band, or is refused before signing', ()
       /minimum trade of 10000\.00 USD.*STRK 17\.39 % \(target 20\.00 %\)/,
     );
     expect(error.message).toMatch(/nothing is signed$/);
-    expect((error.details?.rebalance as { rows: unknown[] }).rows).toHaveLength(6);
+    expect((error.details!.rebalance as { rows: unknown[] }).rows).toHaveLength(6);
   });
 
   it('the simulated allocation after: within the band passes; outside it is refused with the tokens that miss it', () => {
