@@ -495,6 +495,9 @@ describe('connections per IPv6 /48 (issue 27: 171 /64s of one /48 took every slo
   // one /48 would have: the real socket, the real HTTP server and the real ledger decide.
   let front: Server | undefined;
   afterEach(async () => {
+    // the client ends first: the front's close waits for its connections, and the server would
+    // end the idle ones only at its keep-alive timeout (seconds)
+    for (const socket of openSockets.splice(0)) socket.destroy();
     await new Promise((resolve) =>
       front === undefined ? resolve(undefined) : front.close(resolve),
     );
