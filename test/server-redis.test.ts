@@ -8,9 +8,9 @@
  * /health says degraded and the requests that need Redis are 503 DEPENDENCY_UNAVAILABLE.
  *
  * The four groups, and the tests inside each, run side by side (docs/decisions.md "The server's
- * process tests run side by side"): every test has its own redis-server (or its own keys, IPs and
- * e-mail addresses on the shared one) and its own serve processes; most of their time is waiting
- * for a child to start or a Redis to come back.
+ * process tests run side by side where they wait"): every test has its own redis-server (or its
+ * own keys, IPs and e-mail addresses on the shared one) and its own serve processes; much of
+ * their time is waiting for a child to start or a Redis to come back.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
