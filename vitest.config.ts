@@ -42,8 +42,12 @@ export default defineConfig({
       },
       {
         extends: true,
+        // React's production build, as the unit project (the screens some process tests render
+        // in the worker: kinds-faces, mcp-guards, cli-liquidation)
+        oxc: { jsx: { development: false } },
         test: {
           name: 'process',
+          env: { NODE_ENV: 'production' },
           include: PROCESS_TESTS,
           sequence: { groupOrder: 1 },
           // Process tests spawn the built bin; build it once before any of them runs.

@@ -5,7 +5,12 @@
  * Date.now()), never by sleeping.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EMAIL_GUESSES, EMAIL_SENDS, MemoryCounterStore } from '../server/plugins/rate-limit.js';
+import {
+  EMAIL_GUESSES,
+  EMAIL_SENDS,
+  MemoryCounterStore,
+  RATE_LIMITS,
+} from '../server/plugins/rate-limit.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 
 let t: TestApp;
@@ -206,21 +211,47 @@ describe('IPv6 clients', () => {
 
 describe('the in-memory store does not forget', () => {
   it('an exhausted IP stays limited after 6,000 other IPs (the old 5,000-key LRU handed it fresh attempts)', async () => {
-    t = await buildTestApp();
-    const verify = (remoteAddress: string) =>
-      post(
-        t.app,
-        '/auth/verify',
-        { email: 'victim@example.com', code: '000000' },
-        { remoteAddress },
-      );
+    // the store the app counts in, with the production capacity
+    const store = new MemoryCounterStore();
+    t = await buildTestApp({ deps: { rateLimitStore: store } });
+    const verify = (remoteAddress: string, email = 'victim@example.com') =>
+      post(t.app, '/auth/verify', { email, code: '000000' }, { remoteAddress });
     const first = await burst(6, () => verify('203.0.113.66'));
     expect(first.limited).toHaveLength(1);
+    const windows = store.size();
+    // 6,000 other clients open their window in the route's own per-address space, as their
+    // verifies do (the route's counting is the other tests' subject; here the store's keeping,
+    // without 6,000 requests' CPU — the next test sends its strangers through the app)
+    const [perAddress] = RATE_LIMITS.verify;
     for (let i = 0; i < 6_000; i++)
-      await verify(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
-    const again = await verify('203.0.113.66');
+      store.hit(perAddress, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    expect(store.size()).toBe(windows + 6_000);
+    // another e-mail address: no e-mail window can refuse it, only the address's own
+    const again = await verify('203.0.113.66', 'someone-else@example.com');
     expect(again.statusCode).toBe(429);
     expect(again.json().error.code).toBe('RATE_LIMITED');
+    expect(again.json().error.message).toMatch(/^Too many requests, retry in \d+ s/);
+    expect(again.headers['x-ratelimit-limit']).toBe('5');
+  });
+
+  it('a store at its capacity makes room from the open windows, never the exhausted IP: more strangers than it holds, through the app', async () => {
+    // the capacity lowered so that a few strangers overfill it (production: 100,000 a space)
+    const store = new MemoryCounterStore({ capacity: 40 });
+    t = await buildTestApp({ deps: { rateLimitStore: store } });
+    const verify = (remoteAddress: string, email: string) =>
+      post(t.app, '/auth/verify', { email, code: '000000' }, { remoteAddress });
+    const first = await burst(6, () => verify('203.0.113.66', 'victim@example.com'));
+    expect(first.limited).toHaveLength(1);
+    // 60 strangers, one e-mail address each: every one is served (a wrong code), so room was
+    // made for each new window once the 40 were taken
+    const strangers = await burst(60, (i) =>
+      verify(`10.0.${i >> 8}.${i & 255}`, `stranger${i}@example.com`),
+    );
+    expect(strangers.all.filter((r) => r.statusCode === 401)).toHaveLength(60);
+    expect(store.size()).toBeLessThanOrEqual(3 * 40);
+    const again = await verify('203.0.113.66', 'someone-else@example.com');
+    expect(again.statusCode).toBe(429);
+    expect(again.json().error.message).toMatch(/^Too many requests, retry in \d+ s/);
   });
 
   it('at capacity, with only exhausted windows left, a new client is refused (fail closed) with Retry-After', async () => {

@@ -6,12 +6,17 @@
  * token stays refused across a Redis restart. Skipped (with the reason) only when redis-server is
  * not installed. With REDIS_PERSISTENCE=warn and a Redis that does not answer, `serve` starts,
  * /health says degraded and the requests that need Redis are 503 DEPENDENCY_UNAVAILABLE.
+ *
+ * The four groups, and the tests inside each, run side by side (docs/decisions.md "The server's
+ * process tests run side by side where they wait"): every test has its own redis-server (or its
+ * own keys, IPs and e-mail addresses on the shared one) and its own serve processes; much of
+ * their time is waiting for a child to start or a Redis to come back.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import { createTokenService } from '../server/jwt.js';
 import { createRedisRevocations, MAX_IDS_PER_SECOND } from '../server/revocations.js';
@@ -19,6 +24,7 @@ import { createIdentityProvider } from '../server/providers/identity.js';
 import { buildTestApp, post, type TestApp } from './helpers/build-test-app.js';
 import {
   closedPort,
+  quietPort,
   type Spawned,
   serveEnv,
   spawnBin,
@@ -26,15 +32,40 @@ import {
   tempHome,
 } from './helpers/process.js';
 import {
-  freePort,
   type RedisOptions,
   type RedisServer,
   redisServerPath,
   startRedisServer,
 } from './helpers/redis.js';
 
+/**
+ * At most two `serve` processes starting at once, across the file. A start is mostly CPU (the
+ * bundle's load, the app's build): more at once only queue for the two cores, and on a loaded
+ * machine miss their ready line. What runs side by side is the rest — Redises restarted, upstream
+ * calls held, reconnects, the in-process apps.
+ */
+const starting = slots(2);
+
+function slots(count: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let free = count;
+  const waiting: Array<() => void> = [];
+  return async (work) => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
+    }
+  };
+}
+
 describe.skipIf(redisServerPath === undefined)(
   'shared limits and sign-outs through Redis (needs redis-server on PATH; skipped when absent)',
+  // each test its own client IPs, e-mail addresses, users and key prefix on the shared Redis
+  { concurrent: true },
   () => {
     let redis: RedisServer;
     const clients: Redis[] = [];
@@ -61,18 +92,16 @@ describe.skipIf(redisServerPath === undefined)(
       redis?.stop();
     });
 
-    it('two instances share the 5/min login limit of one IP', async () => {
+    it('two instances share the 5/min login limit of one IP', async ({ expect }) => {
       const [a, b] = apps as [TestApp, TestApp];
+      const emails = Array.from({ length: 12 }, (_, i) => `r${i}@example.com`);
       const send = (app: TestApp, i: number) =>
-        post(
-          app.app,
-          '/auth/login',
-          { email: `r${i}@example.com` },
-          { remoteAddress: '203.0.113.77' },
-        );
-      // codes mailed by this test alone (another test mails through the same apps)
-      const mailed = () => a.identity.outbox.size + b.identity.outbox.size;
-      const mailedBefore = mailed();
+        post(app.app, '/auth/login', { email: emails[i] }, { remoteAddress: '203.0.113.77' });
+      // codes mailed by this test alone (the other tests mail through the same apps, meanwhile)
+      const mailed = () =>
+        emails.filter((email) => a.identity.outbox.has(email) || b.identity.outbox.has(email))
+          .length;
+      expect(mailed()).toBe(0);
       const responses = await Promise.all(
         Array.from({ length: 12 }, (_, i) => send(i % 2 === 0 ? a : b, i)),
       );
@@ -82,10 +111,12 @@ describe.skipIf(redisServerPath === undefined)(
       expect(limited[0]?.json().error.code).toBe('RATE_LIMITED');
       expect(Number(limited[0]?.headers['retry-after'])).toBeGreaterThan(0);
       // both instances served some and refused some: the counter really is shared
-      expect(mailed() - mailedBefore).toBe(5);
+      expect(mailed()).toBe(5);
     });
 
-    it('two instances share the per-e-mail limits; the counter keys hold no e-mail address', async () => {
+    it('two instances share the per-e-mail limits; the counter keys hold no e-mail address', async ({
+      expect,
+    }) => {
       const [a, b] = apps as [TestApp, TestApp];
       const email = 'shared-victim@example.com';
       // one source: 3 codes to the address, the two instances together
@@ -142,7 +173,7 @@ describe.skipIf(redisServerPath === undefined)(
       for (const key of keys) expect(key.toLowerCase()).not.toContain('victim');
     });
 
-    it('another IP is counted separately', async () => {
+    it('another IP is counted separately', async ({ expect }) => {
       const [a] = apps as [TestApp];
       const res = await post(
         a.app,
@@ -153,7 +184,9 @@ describe.skipIf(redisServerPath === undefined)(
       expect(res.statusCode).toBe(200);
     });
 
-    it('a token signed out on one instance is refused by the other; the record expires with the tokens it ends', async () => {
+    it('a token signed out on one instance is refused by the other; the record expires with the tokens it ends', async ({
+      expect,
+    }) => {
       const [a, b] = apps as [TestApp, TestApp];
       const seeded = await a.seedUser();
       const other = await a.seedUser();
@@ -168,7 +201,9 @@ describe.skipIf(redisServerPath === undefined)(
       expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
     });
 
-    it('the store keeps the same rules as in memory: earlier ended, later and same-second siblings not, a crowded second ended whole', async () => {
+    it('the store keeps the same rules as in memory: earlier ended, later and same-second siblings not, a crowded second ended whole', async ({
+      expect,
+    }) => {
       const store = createRedisRevocations(clients[1] as Redis, { prefix: 'test-rules:' });
       // a whole second of today: a fixed date would age past the store's 7-day keep and expire
       const base = Math.floor(Date.now() / 1000) * 1000;
@@ -190,6 +225,7 @@ describe.skipIf(redisServerPath === undefined)(
 
 describe.skipIf(redisServerPath === undefined)(
   'one wallet per user across two server processes sharing Redis (needs redis-server)',
+  { concurrent: true },
   () => {
     const APP_ID = 'redis-lock-app';
     const APP_SECRET = 'redis-lock-app-secret-value';
@@ -206,19 +242,20 @@ describe.skipIf(redisServerPath === undefined)(
       redis = await startRedisServer({ persistence: 'aof', dir: home.dir });
       emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, dataFile });
       emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
-      for (let i = 0; i < 2; i++) {
-        const env = serveEnv(
-          {
-            home: home.dir,
-            appId: APP_ID,
-            appSecret: APP_SECRET,
-            jwtSecret: JWT_SECRET,
-            emulatorUrl,
-          },
-          { REDIS_URL: redis.url },
-        );
-        servers.push(await spawnServe(env, home.dir));
-      }
+      const env = serveEnv(
+        {
+          home: home.dir,
+          appId: APP_ID,
+          appSecret: APP_SECRET,
+          jwtSecret: JWT_SECRET,
+          emulatorUrl,
+        },
+        { REDIS_URL: redis.url },
+      );
+      // both start at once (each is pushed as it listens, so afterAll stops what started)
+      await Promise.all(
+        [0, 1].map(async () => servers.push(await starting(() => spawnServe(env, home.dir)))),
+      );
     });
 
     afterAll(async () => {
@@ -234,7 +271,9 @@ describe.skipIf(redisServerPath === undefined)(
     const walletsInEmulator = (): number =>
       (JSON.parse(readFileSync(dataFile, 'utf8')) as { wallets: unknown[] }).wallets.length;
 
-    it('concurrent /wallet/create spread over both processes: one new wallet, linked; the rest 409', async () => {
+    it('concurrent /wallet/create spread over both processes: one new wallet, linked; the rest 409', async ({
+      expect,
+    }) => {
       // a user whose linked wallet no longer exists, and a token for it (made as the server would)
       const identity = createIdentityProvider({
         authUrl: `${emulatorUrl}/api/v1`,
@@ -302,6 +341,9 @@ describe.skipIf(redisServerPath === undefined)(
 
 describe.skipIf(redisServerPath === undefined)(
   'serve checks that Redis keeps sign-outs (needs redis-server)',
+  // each test its own redis-server (and folder) and serve processes; a test's time includes its
+  // wait for a start slot, behind the file's other starts: a ceiling as the hooks' (90 s)
+  { concurrent: true, timeout: 90_000 },
   () => {
     const APP_ID = 'redis-persistence-app';
     const APP_SECRET = 'redis-persistence-app-secret';
@@ -311,6 +353,7 @@ describe.skipIf(redisServerPath === undefined)(
     let emulatorUrl: string;
     const redises: RedisServer[] = [];
     const procs: Spawned[] = [];
+    const folders: Array<{ dir: string; cleanup: () => void }> = [];
 
     beforeAll(async () => {
       emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
@@ -321,10 +364,18 @@ describe.skipIf(redisServerPath === undefined)(
         proc.kill('SIGKILL');
         await proc.exited;
       }
-      for (const redis of redises) await redis.stopped();
+      await Promise.all(redises.map((redis) => redis.stopped()));
       await emulator?.close();
       home.cleanup();
+      for (const folder of folders) folder.cleanup();
     });
+
+    /** A folder of its own, removed after the file: two Redises must not share their files. */
+    function folder(): string {
+      const made = tempHome();
+      folders.push(made);
+      return made.dir;
+    }
 
     async function redisWith(options: RedisOptions): Promise<RedisServer> {
       const redis = await startRedisServer(options);
@@ -336,6 +387,13 @@ describe.skipIf(redisServerPath === undefined)(
     async function serve(
       redisUrl: string,
       extra: Record<string, string> = {},
+    ): Promise<{ url: string; proc: Spawned } | { code: number | null; stderr: string }> {
+      return starting(() => serveOnce(redisUrl, extra));
+    }
+
+    async function serveOnce(
+      redisUrl: string,
+      extra: Record<string, string>,
     ): Promise<{ url: string; proc: Spawned } | { code: number | null; stderr: string }> {
       const proc = spawnBin(
         ['serve', '--port', '0'],
@@ -364,7 +422,11 @@ describe.skipIf(redisServerPath === undefined)(
       return { code: outcome.code, stderr: proc.stderr() };
     }
 
-    const refusedWith = (outcome: Awaited<ReturnType<typeof serve>>, reason: RegExp): void => {
+    const refusedWith = (
+      expect: ExpectStatic,
+      outcome: Awaited<ReturnType<typeof serve>>,
+      reason: RegExp,
+    ): void => {
       expect(outcome).toMatchObject({ code: 1 });
       const { stderr } = outcome as { stderr: string };
       const lines = stderr.trim().split('\n');
@@ -375,38 +437,46 @@ describe.skipIf(redisServerPath === undefined)(
       expect(stderr).not.toContain('redis://');
     };
 
-    it('a Redis without persistence: serve refuses to start, saying what to set', async () => {
+    it('a Redis without persistence: serve refuses to start, saying what to set', async ({
+      expect,
+    }) => {
       const redis = await redisWith({ persistence: 'none' });
-      refusedWith(await serve(redis.url), /no persistence .*set appendonly yes/);
+      refusedWith(expect, await serve(redis.url), /no persistence .*set appendonly yes/);
     });
 
-    it('a Redis that may evict keys (sign-outs included): refused', async () => {
+    it('a Redis that may evict keys (sign-outs included): refused', async ({ expect }) => {
       const evicting = await redisWith({
         persistence: 'aof',
-        dir: home.dir,
+        dir: folder(),
         args: ['--maxmemory-policy', 'allkeys-lru'],
       });
-      refusedWith(await serve(evicting.url), /maxmemory-policy allkeys-lru.*noeviction/);
+      refusedWith(expect, await serve(evicting.url), /maxmemory-policy allkeys-lru.*noeviction/);
     });
 
-    it('a Redis whose CONFIG is disabled, and one that does not answer: refused (a check that cannot classify refuses)', async () => {
+    it('a Redis whose CONFIG is disabled, and one that does not answer: refused (a check that cannot classify refuses)', async ({
+      expect,
+    }) => {
       const noConfig = await redisWith({
         persistence: 'aof',
-        dir: home.dir,
+        dir: folder(),
         args: ['--rename-command', 'CONFIG', ''],
       });
       refusedWith(
+        expect,
         await serve(noConfig.url),
         /could not read Redis's persistence settings \(CONFIG GET: ERR\)/,
       );
       refusedWith(
-        await serve(`redis://127.0.0.1:${await freePort()}`),
+        expect,
+        await serve(`redis://127.0.0.1:${await quietPort('127.0.0.1')}`),
         /could not read Redis's persistence settings \(CONFIG GET: no answer\)/,
       );
     });
 
-    it('RDB snapshots only, or REDIS_PERSISTENCE=warn: it starts and logs the warning', async () => {
-      const snapshots = await redisWith({ persistence: 'snapshots', dir: home.dir });
+    it('RDB snapshots only, or REDIS_PERSISTENCE=warn: it starts and logs the warning', async ({
+      expect,
+    }) => {
+      const snapshots = await redisWith({ persistence: 'snapshots', dir: folder() });
       const started = await serve(snapshots.url);
       expect(started).toHaveProperty('url');
       const { proc } = started as { proc: Spawned };
@@ -424,7 +494,7 @@ describe.skipIf(redisServerPath === undefined)(
       );
     });
 
-    it.each([
+    it.for([
       {
         persistence: 'aof' as const,
         afterRestart: 'TOKEN_REVOKED',
@@ -438,10 +508,12 @@ describe.skipIf(redisServerPath === undefined)(
       },
     ])(
       'Redis with persistence $persistence restarted: a signed-out token is $afterRestart',
-      async ({ persistence, afterRestart, extra }) => {
+      async ({ persistence, afterRestart, extra }, { expect }) => {
         const dir = tempHome();
         try {
-          const port = await freePort();
+          // restarted on the same port: one below the ephemeral range, which no listen(0) of the
+          // tests running meanwhile can take while it is down
+          const port = await quietPort('127.0.0.1');
           let redis = await startRedisServer({ persistence, dir: dir.dir, port });
           const started = await serve(redis.url, extra);
           const { url } = started as { url: string };
@@ -489,64 +561,76 @@ describe.skipIf(redisServerPath === undefined)(
 
 // No redis-server needed: nothing listens at the URL. A deployment that set REDIS_PERSISTENCE=warn
 // (a managed Redis without CONFIG) starts on it; before, /health said ok and every login was a 500.
-describe('serve with a Redis that does not answer (REDIS_PERSISTENCE=warn)', () => {
-  const APP_ID = 'redis-down-app';
-  const APP_SECRET = 'redis-down-app-secret-value';
-  const JWT_SECRET = 't9klMlRFI2bh7LHvzzCDoXhzgHxPbOOAJBufZeSQZVE';
-  const PASSWORD = 'redis-down-password-7f3a';
-  const home = tempHome();
-  let emulator: FastifyInstance;
-  let served: { proc: Spawned; url: string } | undefined;
+describe(
+  'serve with a Redis that does not answer (REDIS_PERSISTENCE=warn)',
+  { concurrent: true },
+  () => {
+    const APP_ID = 'redis-down-app';
+    const APP_SECRET = 'redis-down-app-secret-value';
+    const JWT_SECRET = 't9klMlRFI2bh7LHvzzCDoXhzgHxPbOOAJBufZeSQZVE';
+    const PASSWORD = 'redis-down-password-7f3a';
+    const home = tempHome();
+    let emulator: FastifyInstance;
+    let served: { proc: Spawned; url: string } | undefined;
 
-  beforeAll(async () => {
-    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
-    const emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
-    const env = serveEnv(
-      { home: home.dir, appId: APP_ID, appSecret: APP_SECRET, jwtSecret: JWT_SECRET, emulatorUrl },
-      {
-        REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${await closedPort('127.0.0.1')}`,
-        REDIS_PERSISTENCE: 'warn',
-      },
-    );
-    served = await spawnServe(env, home.dir);
-  });
-  afterAll(async () => {
-    served?.proc.kill('SIGKILL');
-    await served?.proc.exited;
-    await emulator?.close();
-    home.cleanup();
-  });
-
-  it('/health is 503 degraded naming redis; login, verify and an authenticated call are 503 DEPENDENCY_UNAVAILABLE', async () => {
-    const { url, proc } = served as { proc: Spawned; url: string };
-    const health = await fetch(`${url}/health`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toEqual({ status: 'degraded', unavailable: ['redis'] });
-
-    const { token } = await createTokenService({ secret: JWT_SECRET }).issue({
-      userId: 'did:privy:redis-down',
-      email: 'down@example.com',
-      walletId: 'w',
-      walletAddress: '0x1',
+    beforeAll(async () => {
+      emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+      const emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+      const env = serveEnv(
+        {
+          home: home.dir,
+          appId: APP_ID,
+          appSecret: APP_SECRET,
+          jwtSecret: JWT_SECRET,
+          emulatorUrl,
+        },
+        {
+          REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${await closedPort('127.0.0.1')}`,
+          REDIS_PERSISTENCE: 'warn',
+        },
+      );
+      served = await starting(() => spawnServe(env, home.dir));
     });
-    const calls: Array<[string, unknown, Record<string, string>]> = [
-      ['/auth/login', { email: 'down@example.com' }, {}],
-      ['/auth/verify', { email: 'down@example.com', code: '123456' }, {}],
-      ['/wallet/find', {}, { authorization: `Bearer ${token}` }],
-    ];
-    for (const [path, body, headers] of calls) {
-      const res = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
+    afterAll(async () => {
+      served?.proc.kill('SIGKILL');
+      await served?.proc.exited;
+      await emulator?.close();
+      home.cleanup();
+    });
+
+    it('/health is 503 degraded naming redis; login, verify and an authenticated call are 503 DEPENDENCY_UNAVAILABLE', async ({
+      expect,
+    }) => {
+      const { url, proc } = served as { proc: Spawned; url: string };
+      const health = await fetch(`${url}/health`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ status: 'degraded', unavailable: ['redis'] });
+
+      const { token } = await createTokenService({ secret: JWT_SECRET }).issue({
+        userId: 'did:privy:redis-down',
+        email: 'down@example.com',
+        walletId: 'w',
+        walletAddress: '0x1',
       });
-      expect(res.status, path).toBe(503);
-      const answer = (await res.json()) as { error: { code: string; message: string } };
-      expect(answer.error.code, path).toBe('DEPENDENCY_UNAVAILABLE');
-      expect(answer.error.message).toContain('Redis');
-    }
-    // the stores' errors are logged by their code: the URL and its password never
-    expect(proc.stdout()).toContain('"errorCode":"DEPENDENCY_UNAVAILABLE"');
-    expect(proc.stdout()).not.toContain(PASSWORD);
-  });
-});
+      const calls: Array<[string, unknown, Record<string, string>]> = [
+        ['/auth/login', { email: 'down@example.com' }, {}],
+        ['/auth/verify', { email: 'down@example.com', code: '123456' }, {}],
+        ['/wallet/find', {}, { authorization: `Bearer ${token}` }],
+      ];
+      for (const [path, body, headers] of calls) {
+        const res = await fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, path).toBe(503);
+        const answer = (await res.json()) as { error: { code: string; message: string } };
+        expect(answer.error.code, path).toBe('DEPENDENCY_UNAVAILABLE');
+        expect(answer.error.message).toContain('Redis');
+      }
+      // the stores' errors are logged by their code: the URL and its password never
+      expect(proc.stdout()).toContain('"errorCode":"DEPENDENCY_UNAVAILABLE"');
+      expect(proc.stdout()).not.toContain(PASSWORD);
+    });
+  },
+);

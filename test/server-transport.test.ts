@@ -7,7 +7,7 @@
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { ServerConfig } from '../server/config.js';
 import { type ServerHandle, startServer } from '../server/main.js';
 import { SECURITY_HEADERS } from '../server/plugins/security.js';
@@ -57,13 +57,33 @@ async function start(overrides: Partial<ServerConfig> = {}): Promise<number> {
   return Number(new URL(handle.url).port);
 }
 
-async function open(port: number, localAddress?: string): Promise<Raw> {
+/**
+ * A server of the test's own, for tests that run side by side: closed, and its clients' sockets
+ * destroyed, when the test ends. `open` connects to it.
+ */
+async function startOwn(
+  overrides: Partial<ServerConfig>,
+): Promise<{ open: (localAddress?: string) => Promise<Raw> }> {
+  const own = await startServer(testConfig({ port: 0, ...overrides }), {
+    identity: new FakeIdentity(),
+    logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+  });
+  const sockets: Socket[] = [];
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy();
+    await own.close();
+  });
+  const port = Number(new URL(own.url).port);
+  return { open: (localAddress) => open(port, localAddress, sockets) };
+}
+
+async function open(port: number, localAddress?: string, sockets = openSockets): Promise<Raw> {
   const socket = connect({
     port,
     host: '127.0.0.1',
     ...(localAddress === undefined ? {} : { localAddress }),
   });
-  openSockets.push(socket);
+  sockets.push(socket);
   let data = '';
   const waiters: Array<{ text: string; resolve: () => void }> = [];
   socket.setEncoding('latin1');
@@ -162,10 +182,13 @@ async function trickleUntilClosed(raw: Raw, piece: string): Promise<void> {
 const loginHead = (length: number, extra = ''): string =>
   `POST /auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 
-describe('deadlines', () => {
-  it('a client that trickles its body is answered 408 REQUEST_TIMEOUT and cut at the request deadline', async () => {
-    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
-    const raw = await open(port);
+// each test its own server and sockets: they wait out the deadlines side by side
+describe.concurrent('deadlines', () => {
+  it('a client that trickles its body is answered 408 REQUEST_TIMEOUT and cut at the request deadline', async ({
+    expect,
+  }) => {
+    const own = await startOwn({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const raw = await own.open();
     raw.socket.write(loginHead(1_000));
     // a byte every 20 ms: the connection is never idle, the body never completes
     await trickleUntilClosed(raw, ' ');
@@ -174,22 +197,22 @@ describe('deadlines', () => {
   });
 
   it('headers that never finish are answered 408 and cut at the headers deadline', async () => {
-    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 5_000 });
-    const raw = await open(port);
+    const own = await startOwn({ headersTimeoutMs: 200, requestTimeoutMs: 5_000 });
+    const raw = await own.open();
     raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
     await trickleUntilClosed(raw, 'X-Slow: 1\r\n');
     expectErrorShape(parse(raw.received()), 408, 'REQUEST_TIMEOUT');
   });
 
   it('a connection that sends nothing is closed', async () => {
-    const port = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
-    const raw = await open(port);
+    const own = await startOwn({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const raw = await own.open();
     await raw.closed;
   });
 
-  it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
-    const port = await start({ keepAliveTimeoutMs: 200 });
-    const raw = await open(port);
+  it('an idle keep-alive connection is closed after the keep-alive timeout', async ({ expect }) => {
+    const own = await startOwn({ keepAliveTimeoutMs: 200 });
+    const raw = await own.open();
     raw.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
     const answer = await response(raw);
     expect(answer.status).toBe(200);
@@ -495,6 +518,9 @@ describe('connections per IPv6 /48 (issue 27: 171 /64s of one /48 took every slo
   // one /48 would have: the real socket, the real HTTP server and the real ledger decide.
   let front: Server | undefined;
   afterEach(async () => {
+    // the client ends first: the front's close waits for its connections, and the server would
+    // end the idle ones only at its keep-alive timeout (seconds)
+    for (const socket of openSockets.splice(0)) socket.destroy();
     await new Promise((resolve) =>
       front === undefined ? resolve(undefined) : front.close(resolve),
     );
