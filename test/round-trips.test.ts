@@ -12,9 +12,9 @@
  *
  * Every user is signed in, and the wallets with positions given them, before the hold is on
  * (set-up, not the subject: in this worker, docs/decisions.md "Bin runs in-process where the
- * result is the subject"). Each wallet is one test's (alice's two tests take turns), so those
- * tests run side by side; the one that makes the node refuse batches runs alone, that knob being
- * the node's (docs/decisions.md "Round trips counted side by side").
+ * result is the subject"). Each wallet is one test's (alice's two tests take turns), so the
+ * tests run side by side; the one that makes a node refuse batches has a sandbox of its own, that
+ * knob being the node's (docs/decisions.md "Round trips counted side by side").
  */
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { VTOKEN_HINTS_FILE } from '../cli/core/vtoken-hints.js';
 import type { Doc } from './helpers/cli-sandbox.js';
 import { cliInProcess, signIn, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
+import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 const MAX_ROUND_TRIPS = 7;
 /** a rebalance first takes the wallet's snapshot: its balances, then their prices (one parallel round) */
@@ -36,6 +37,7 @@ describe('sequential round trips of a money command (whole processes)', () => {
   /** each test's own wallet besides alice's and bob's, signed in (and funded) before the hold */
   const wallet = { positions: '', planReads: '', rebalance: '' };
   const homes: Array<{ cleanup: () => void }> = [];
+  const sandboxes: InProcessSandbox[] = [];
 
   /** The bin, spawned with the probe; `check` is the running test's expect (side by side). */
   const countedBy =
@@ -54,11 +56,35 @@ describe('sequential round trips of a money command (whole processes)', () => {
       return { doc, ...readProbe(spawned.stderr()) };
     };
 
-  /** A new faucet wallet on the sandbox, signed in, that has run `setUp` (each must succeed). */
-  async function newWallet(email: string, setUp: string[][] = []): Promise<string> {
+  /** The URLs of the sandbox whose sandbox.json `home` holds. */
+  const urlsOf = (home: string) =>
+    JSON.parse(readFileSync(join(home, 'sandbox.json'), 'utf8')) as {
+      identityUrl: string;
+      aggregatorUrl: string;
+      chainUrl: string;
+    };
+
+  /**
+   * A new faucet wallet, signed in, that has run `setUp` (each must succeed): on the sandbox of
+   * `sandboxHome` (alice's), or with `ownSandbox` on a sandbox of its own, whose data folder the
+   * home is.
+   */
+  async function newWallet(
+    email: string,
+    setUp: string[][] = [],
+    { ownSandbox = false, sandboxHome = users.aliceHome } = {},
+  ): Promise<string> {
     const home = tempHome();
     homes.push(home);
-    copyFileSync(join(users.aliceHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
+    if (ownSandbox) {
+      const sandbox = startSandboxInProcess(
+        ['sandbox', '--port', '0', '--json'],
+        cleanEnv({ FINANCE_TUI_HOME: home.dir }),
+      );
+      sandboxes.push(sandbox);
+      // no deadline of its own: the hook's bounds the wait (as startTwoUsers)
+      await sandbox.waitForLine((line) => line.includes('"ready"'), Infinity);
+    } else copyFileSync(join(sandboxHome, 'sandbox.json'), join(home.dir, 'sandbox.json'));
     await signIn(home.dir, email);
     for (const args of setUp) {
       const r = await cliInProcess(home.dir, [...args, '--yes', '--json', '--sandbox']);
@@ -69,32 +95,40 @@ describe('sequential round trips of a money command (whole processes)', () => {
 
   beforeAll(async () => {
     users = await startTwoUsers();
-    // sign-ins and set-up transactions, one after another, before the hold: none is counted
-    wallet.positions = await newWallet('positions-trips@example.com', [
-      ['stake', '100', '--validator', 'Sandbox Alpha'],
-      ['supply', '100', 'USDC'],
-      ['borrow', '100', 'USDT', '--collateral', '1 ETH'],
-    ]);
+    // sign-ins and set-up transactions, one after another, before the hold: none is counted.
+    // The positions' test makes its node refuse batches: that node is its own, so the test runs
+    // beside the others
+    wallet.positions = await newWallet(
+      'positions-trips@example.com',
+      [
+        ['stake', '100', '--validator', 'Sandbox Alpha'],
+        ['supply', '100', 'USDC'],
+        ['borrow', '100', 'USDT', '--collateral', '1 ETH'],
+      ],
+      { ownSandbox: true },
+    );
     // its supply keeps the USDC vToken as a hint
     wallet.planReads = await newWallet('plan-reads-trips@example.com', [
       ['supply', '100', 'USDC'],
       ['borrow', '100', 'USDT', '--collateral', '1 ETH'],
     ]);
     wallet.rebalance = await newWallet('rebalance-trips@example.com');
-    const { identityUrl } = JSON.parse(
-      readFileSync(join(users.aliceHome, 'sandbox.json'), 'utf8'),
-    ) as { identityUrl: string };
-    for (const url of [identityUrl, users.urls.aggregatorUrl, users.urls.chainUrl]) {
-      const response = await fetch(`${url}/sandbox/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ latencyMs: LATENCY_MS }),
-      });
-      expect(response.ok).toBe(true);
+    for (const home of [users.aliceHome, wallet.positions]) {
+      const { identityUrl, aggregatorUrl, chainUrl } = urlsOf(home);
+      for (const url of [identityUrl, aggregatorUrl, chainUrl]) {
+        const response = await fetch(`${url}/sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ latencyMs: LATENCY_MS }),
+        });
+        expect(response.ok).toBe(true);
+      }
     }
-    // a sandbox, five sign-ins and five transactions: slow on a busy shared machine
+    // two sandboxes, five sign-ins and five transactions: slow on a busy shared machine
   }, 90_000);
   afterAll(async () => {
+    for (const sandbox of sandboxes) sandbox.kill();
+    await Promise.all(sandboxes.map((sandbox) => sandbox.exited));
     await users?.close();
     for (const h of homes) h.cleanup();
   });
@@ -242,60 +276,67 @@ describe('sequential round trips of a money command (whole processes)', () => {
       },
       120_000,
     );
-  });
 
-  // alone: it makes the node refuse batches, which every test's requests would meet
-  describe('the node refusing batches', () => {
-    it('portfolio with positions: one chain round beside the balances, then one for what is held, as batches; a node that refuses batches still works', async () => {
-      const counted = countedBy(expect);
-      // a faucet wallet of its own, with a stake, a supply and a borrow (beforeAll)
-      const home = wallet.positions;
-      const kinds = (doc: Doc): string[] =>
-        (doc.positions as Array<{ kind: string; symbol: string }>)
-          .map((p) => `${p.kind} ${p.symbol}`)
-          .sort();
-      const held = ['collateral ETH', 'debt USDT', 'staked STRK', 'supplied USDC'];
-      const posts = (requests: string[]): string[] =>
-        requests.filter((q) => q.startsWith('POST /rpc'));
-      // the balances beside the first read (each process's probe counts its own requests);
-      // the first read finds the vTokens through the factory: their shares, then what they are worth
-      const [balance, cold] = await Promise.all([
-        counted(['balance', '--json', '--sandbox'], home),
-        counted(['portfolio', '--json', '--sandbox'], home),
-      ]);
-      expect(kinds(cold.doc)).toEqual(held);
-      expect(cold.chainSteps - balance.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(2);
-      // later reads ask the hinted vToken's shares in the first round, the factory beside them
-      const warm = await counted(['portfolio', '--json', '--sandbox'], home);
-      expect(kinds(warm.doc)).toEqual(held);
-      expect(warm.chainSteps - balance.chainSteps, warm.requests.join('\n')).toBeLessThanOrEqual(1);
-      // beyond the balances: the positions' one chain round and the one pricing round
-      expect(warm.steps - balance.steps, warm.requests.join('\n')).toBeLessThanOrEqual(2);
-      // some 80 views, sent as a few batches (each answers up to 20 views)
-      expect(posts(warm.requests).length - posts(balance.requests).length).toBeLessThanOrEqual(8);
-      expect(warm.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
+    // on a sandbox of its own: the knob that makes a node refuse batches is the node's
+    it.concurrent(
+      'portfolio with positions: one chain round beside the balances, then one for what is held, as batches; a node that refuses batches still works',
+      async ({ expect }) => {
+        const counted = countedBy(expect);
+        // a faucet wallet of its own, with a stake, a supply and a borrow (beforeAll)
+        const home = wallet.positions;
+        const { chainUrl } = urlsOf(home);
+        const kinds = (doc: Doc): string[] =>
+          (doc.positions as Array<{ kind: string; symbol: string }>)
+            .map((p) => `${p.kind} ${p.symbol}`)
+            .sort();
+        const held = ['collateral ETH', 'debt USDT', 'staked STRK', 'supplied USDC'];
+        const posts = (requests: string[]): string[] =>
+          requests.filter((q) => q.startsWith('POST /rpc'));
+        // the balances beside the first read (each process's probe counts its own requests);
+        // the first read finds the vTokens through the factory: their shares, then what they are worth
+        const [balance, cold] = await Promise.all([
+          counted(['balance', '--json', '--sandbox'], home),
+          counted(['portfolio', '--json', '--sandbox'], home),
+        ]);
+        expect(kinds(cold.doc)).toEqual(held);
+        expect(cold.chainSteps - balance.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(
+          2,
+        );
+        // later reads ask the hinted vToken's shares in the first round, the factory beside them
+        const warm = await counted(['portfolio', '--json', '--sandbox'], home);
+        expect(kinds(warm.doc)).toEqual(held);
+        expect(warm.chainSteps - balance.chainSteps, warm.requests.join('\n')).toBeLessThanOrEqual(
+          1,
+        );
+        // beyond the balances: the positions' one chain round and the one pricing round
+        expect(warm.steps - balance.steps, warm.requests.join('\n')).toBeLessThanOrEqual(2);
+        // some 80 views, sent as a few batches (each answers up to 20 views)
+        expect(posts(warm.requests).length - posts(balance.requests).length).toBeLessThanOrEqual(8);
+        expect(warm.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
 
-      const knob = (refuseBatches: boolean) =>
-        fetch(`${users.urls.chainUrl}/sandbox/faults`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ refuseBatches }),
-        });
-      expect((await knob(true)).ok).toBe(true);
-      try {
-        const singles = await counted(['portfolio', '--json', '--sandbox'], home);
-        expect(kinds(singles.doc)).toEqual(held);
-        expect(singles.doc.notes).toEqual(warm.doc.notes);
-        // one refused batch, then one request per view, in the same rounds
-        expect(singles.chainSteps - balance.chainSteps).toBeLessThanOrEqual(2);
-        expect(posts(singles.requests).length).toBeGreaterThan(posts(warm.requests).length + 40);
-      } finally {
-        await knob(false);
-      }
-      const state = (await (await fetch(`${users.urls.chainUrl}/sandbox/faults`)).json()) as {
-        refusedBatches: number;
-      };
-      expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
-    }, 120_000);
+        const knob = (refuseBatches: boolean) =>
+          fetch(`${chainUrl}/sandbox/faults`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ refuseBatches }),
+          });
+        expect((await knob(true)).ok).toBe(true);
+        try {
+          const singles = await counted(['portfolio', '--json', '--sandbox'], home);
+          expect(kinds(singles.doc)).toEqual(held);
+          expect(singles.doc.notes).toEqual(warm.doc.notes);
+          // one refused batch, then one request per view, in the same rounds
+          expect(singles.chainSteps - balance.chainSteps).toBeLessThanOrEqual(2);
+          expect(posts(singles.requests).length).toBeGreaterThan(posts(warm.requests).length + 40);
+        } finally {
+          await knob(false);
+        }
+        const state = (await (await fetch(`${chainUrl}/sandbox/faults`)).json()) as {
+          refusedBatches: number;
+        };
+        expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
+      },
+      120_000,
+    );
   });
 });
