@@ -4,9 +4,9 @@
  * then the built bin for login → code from the outbox (`sandbox outbox`) → verify → wallet →
  * logout → wallet (exit 4). Then the ways a saved session is refused: expired by its date,
  * expired as the server sees it, a mismatched address — and what plain mode does when the
- * configured URL is taken by a sandbox. The later tests' own sign-ins, their set-up, run the
- * same program in this worker (docs/decisions.md "Bin runs in-process where the result is the
- * subject"); what they test is the bin's.
+ * configured URL is taken by a sandbox. The later tests' own sign-ins, their set-up, ask and
+ * read the code with the same program in this worker (docs/decisions.md "Bin runs in-process
+ * where the result is the subject"); what they test is the bin's.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,13 +65,18 @@ describe('sessions through the sandbox (whole processes)', () => {
       mode: 0o600,
     });
 
-  /** A test's set-up: signed in (login → outbox → verify) in this worker, outputs kept. */
+  /**
+   * A test's set-up: signed in, outputs kept. The code asked and read in this worker; `verify`
+   * spawned: a new process remembers the key's account in accounts.json, which a test reads, and
+   * one in this worker may find it already known (the sandbox here computed it when it made the
+   * wallet) and write nothing.
+   */
   async function signIn(): Promise<Doc> {
     expect((await cli(['login', email, '--sandbox', '--json'], {}, true)).code).toBe(0);
     const outbox = await cli(['sandbox', 'outbox', email, '--json'], {}, true);
     const code = outbox.doc.code as string;
     secrets.push(code);
-    const verified = await cli(['verify', email, code, '--sandbox', '--json'], {}, true);
+    const verified = await cli(['verify', email, code, '--sandbox', '--json']);
     expect(verified.code).toBe(0);
     secrets.push(savedSession().token as string);
     return verified.doc;
