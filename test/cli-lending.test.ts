@@ -7,9 +7,11 @@
  * repay all leaves no debt (no dust) → close returns the collateral (Sepolia's pool:
  * test/sandbox-sepolia.test.ts).
  *
- * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
- * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
- * subject").
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess), and so
+ * does the sandbox, the set-up (docs/decisions.md "Bin runs in-process where the result is the
+ * subject", "Sandboxes in the worker where they are the set-up"). The PLAN_CHANGED test holds the
+ * chain's requests after planning's to move the clock between them (docs/decisions.md "A test
+ * acts between two requests by holding them, not by racing a delay").
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';
