@@ -1,11 +1,12 @@
 /**
  * Fault injection shared by every emulator: added latency, "the next N requests fail" with an
- * HTTP status or a dropped connection, "requests after the next N wait until released" (a test
- * acts between two requests of one client, whatever the machine's speed), and "the answer to
- * the next N requests is lost": the
- * request is handled (a paymaster relays the transaction) and then the connection is dropped or
- * never answered (docs/architecture.md "Headless output", SUBMITTED_UNCONFIRMED). Set through constructor options or, at run time,
- * through the sandbox-only admin route `POST /sandbox/faults` (never exposed by our server).
+ * HTTP status or a dropped connection, "requests after the next N wait until released" (so a test
+ * acts between two requests of one client whatever the machine's speed: docs/decisions.md "A test
+ * acts between two requests by holding them, not by racing a delay"), and "the answer to the next
+ * N requests is lost": the request is handled (a paymaster relays the transaction) and then the
+ * connection is dropped or never answered (docs/architecture.md "Headless output",
+ * SUBMITTED_UNCONFIRMED). Set through constructor options or, at run time, through the
+ * sandbox-only admin route `POST /sandbox/faults` (never exposed by our server).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
