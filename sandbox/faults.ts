@@ -1,9 +1,12 @@
 /**
  * Fault injection shared by every emulator: added latency, "the next N requests fail" with an
- * HTTP status or a dropped connection, and "the answer to the next N requests is lost": the
- * request is handled (a paymaster relays the transaction) and then the connection is dropped or
- * never answered (docs/architecture.md "Headless output", SUBMITTED_UNCONFIRMED). Set through constructor options or, at run time,
- * through the sandbox-only admin route `POST /sandbox/faults` (never exposed by our server).
+ * HTTP status or a dropped connection, "requests after the next N wait until released" (so a test
+ * acts between two requests of one client whatever the machine's speed: docs/decisions.md "A test
+ * acts between two requests by holding them, not by racing a delay"), and "the answer to the next
+ * N requests is lost": the request is handled (a paymaster relays the transaction) and then the
+ * connection is dropped or never answered (docs/architecture.md "Headless output",
+ * SUBMITTED_UNCONFIRMED). Set through constructor options or, at run time, through the
+ * sandbox-only admin route `POST /sandbox/faults` (never exposed by our server).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -24,6 +27,13 @@ export interface FaultSettings {
    * error, as a node that takes no batches does: clients must fall back to single requests
    */
   refuseBatches?: boolean;
+  /**
+   * the next `holdAfter` requests pass; every later one waits, unhandled, until `releaseHeld` or
+   * the emulator closes
+   */
+  holdAfter?: number;
+  /** true: the hold ends, every held request goes on in arrival order (after holdAfter) */
+  releaseHeld?: boolean;
 }
 
 class FaultState {
@@ -41,6 +51,10 @@ class FaultState {
   refuseBatches = false;
   /** batches refused so far */
   refusedBatches = 0;
+  /** requests still to pass before the hold (undefined: no hold) */
+  holdLeft: number | undefined = undefined;
+  /** the held requests' go-aheads, in arrival order */
+  held: Array<() => void> = [];
 
   constructor(initial: FaultSettings = {}) {
     this.apply(initial);
@@ -49,6 +63,8 @@ class FaultState {
   apply(settings: FaultSettings): void {
     if (settings.latencyMs !== undefined) this.latencyMs = settings.latencyMs;
     if (settings.refuseBatches !== undefined) this.refuseBatches = settings.refuseBatches;
+    if (settings.holdAfter !== undefined) this.holdLeft = settings.holdAfter;
+    if (settings.releaseHeld === true) this.release();
     if (settings.failNext !== undefined) {
       this.failCount = settings.failNext.count;
       this.failStatus = settings.failNext.status ?? 500;
@@ -59,6 +75,22 @@ class FaultState {
       this.loseMethod = settings.loseAnswer.method;
       this.loseMode = settings.loseAnswer.mode ?? 'drop';
     }
+  }
+
+  /** Resolves when this request may go on: at once, or once the hold is released. */
+  async passHold(): Promise<void> {
+    if (this.holdLeft === undefined) return;
+    if (this.holdLeft > 0) {
+      this.holdLeft -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.held.push(resolve));
+  }
+
+  /** Ends the hold: every held request goes on, in arrival order. */
+  release(): void {
+    this.holdLeft = undefined;
+    for (const go of this.held.splice(0)) go();
   }
 
   /** Whether this handled request's answer is to be lost (counts it down). */
@@ -96,6 +128,8 @@ const FaultBody = Type.Object(
       ),
     ),
     refuseBatches: Type.Optional(Type.Boolean()),
+    holdAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    releaseHeld: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -123,6 +157,7 @@ async function faultsPlugin(
     // a failure meant for a request that arrives after the knob was set.
     const fail = state.failCount > 0;
     if (fail) state.failCount -= 1;
+    await state.passHold();
     // unref'd: a pending injected delay never keeps a closed emulator's process alive
     if (state.latencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
@@ -160,6 +195,9 @@ async function faultsPlugin(
     return payload;
   });
 
+  // a held request never keeps the emulator from closing
+  app.addHook('preClose', async () => state.release());
+
   app.post('/sandbox/faults', { schema: { body: FaultBody } }, async (request) => {
     state.apply(request.body as FaultSettings);
     return {
@@ -171,6 +209,7 @@ async function faultsPlugin(
         mode: state.loseMode,
       },
       refuseBatches: state.refuseBatches,
+      holdAfter: state.holdLeft ?? null,
     };
   });
   app.get('/sandbox/faults', async () => ({
@@ -179,6 +218,7 @@ async function faultsPlugin(
     requests: state.requests,
     lostAnswers: state.lost,
     refusedBatches: state.refusedBatches,
+    held: state.held.length,
   }));
 }
 

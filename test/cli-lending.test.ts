@@ -7,9 +7,11 @@
  * repay all leaves no debt (no dust) → close returns the collateral (Sepolia's pool:
  * test/sandbox-sepolia.test.ts).
  *
- * Commands whose result is the subject run the bin's build in this worker (cliInProcess); the
- * sandbox is its own process (docs/decisions.md "Bin runs in-process where the result is the
- * subject").
+ * Commands whose result is the subject run the bin's build in this worker (cliInProcess), and so
+ * does the sandbox, the set-up (docs/decisions.md "Bin runs in-process where the result is the
+ * subject", "Sandboxes in the worker where they are the set-up"). The PLAN_CHANGED test holds the
+ * chain's requests after planning's to move the clock between them (docs/decisions.md "A test
+ * acts between two requests by holding them, not by racing a delay").
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync } from 'node:fs';
@@ -76,7 +78,10 @@ describe('lending through the sandbox (whole processes)', () => {
       copyFileSync(join(users.aliceHome, 'sandbox.json'), join(erin.dir, 'sandbox.json'));
       await signIn(erin.dir, 'erin@example.com');
       const as = (args: string[]) => cli(erin.dir, [...args, '--sandbox', '--json']);
-      const borrowed = await as(['borrow', '100', 'USDC', '--collateral', '1 ETH', '--yes']);
+      // set-up and the read after, in this worker; the plans whose requests are counted, and the
+      // run refused, are the bin's own processes
+      const inWorker = (args: string[]) => cliInProcess(erin.dir, [...args, '--sandbox', '--json']);
+      const borrowed = await inWorker(['borrow', '100', 'USDC', '--collateral', '1 ETH', '--yes']);
       expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
       const chain = users.urls.chainUrl;
       const requests = async (): Promise<number> =>
@@ -92,10 +97,15 @@ describe('lending through the sandbox (whole processes)', () => {
       const shown = await as(['repay', 'all', 'USDC', '--collateral', 'ETH']);
       expect(shown.doc.error?.code).toBe('CONFIRMATION_REQUIRED');
       const planning = (await requests()) - before;
-      // every chain request now waits 1.5 s before it is handled: once the signing run has sent one
-      // more than planning does, planning is over and the clock moves (30 days of interest) before
-      // the reads right before signing are handled
-      expect((await knob('/sandbox/faults', { latencyMs: 1_500 })).status).toBe(200);
+      // the signing run's first `planning` chain requests pass; the next one, the first of the
+      // round before signing, waits unhandled while the clock moves (30 days of interest), then
+      // goes on: whatever the machine's speed, the reads right before signing see the new debt
+      const faults = async (): Promise<{ requests: number; held: number }> =>
+        (await (await fetch(`${chain}/sandbox/faults`)).json()) as {
+          requests: number;
+          held: number;
+        };
+      expect((await knob('/sandbox/faults', { holdAfter: planning })).status).toBe(200);
       try {
         before = await requests();
         const proc = spawnBin(
@@ -104,10 +114,15 @@ describe('lending through the sandbox (whole processes)', () => {
         );
         await vi.waitFor(
           // planning's requests answered: the next one is the first of the round before signing
-          async () => expect((await requests()) - before).toBeGreaterThan(planning),
+          async () => {
+            const now = await faults();
+            expect(now.held).toBeGreaterThan(0);
+            expect(now.requests - before).toBeGreaterThan(planning);
+          },
           { timeout: 120_000, interval: 50 },
         );
         expect((await knob('/sandbox/chain/advance', { seconds: 30 * 86_400 })).status).toBe(200);
+        expect((await knob('/sandbox/faults', { releaseHeld: true })).status).toBe(200);
         const { code } = await proc.exited;
         const doc = JSON.parse(proc.stdout()) as {
           error: {
@@ -123,13 +138,12 @@ describe('lending through the sandbox (whole processes)', () => {
         // the new plan, to review: a repay all again, its bound taken from the debt now
         expect(doc.error.details.plan.kind).toBe('repay');
         // nothing was signed: the debt is still there
-        await knob('/sandbox/faults', { latencyMs: 0 });
-        const owed = (await lending(as)).borrows.find(
+        const owed = (await lending(inWorker)).borrows.find(
           (b) => b.collateral.token === 'ETH' && b.debt.token === 'USDC',
         );
         expect(BigInt(owed?.debt.baseUnits ?? '0')).toBeGreaterThan(100n * USDC);
       } finally {
-        await knob('/sandbox/faults', { latencyMs: 0 });
+        await knob('/sandbox/faults', { releaseHeld: true });
         erin.cleanup();
       }
     },

@@ -4,7 +4,9 @@
  * then the built bin for login → code from the outbox (`sandbox outbox`) → verify → wallet →
  * logout → wallet (exit 4). Then the ways a saved session is refused: expired by its date,
  * expired as the server sees it, a mismatched address — and what plain mode does when the
- * configured URL is taken by a sandbox.
+ * configured URL is taken by a sandbox. The later tests' own sign-ins, their set-up, ask and
+ * read the code with the same program in this worker (docs/decisions.md "Bin runs in-process
+ * where the result is the subject"); what they test is the bin's.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { JWT_SANDBOX_AUDIENCE } from '../server/config.js';
 import { createTokenService } from '../server/jwt.js';
 import { argentAccountAddress, padHash } from '../shared/starknet.js';
+import { runInProcess } from './helpers/in-process.js';
 import { cleanEnv, runBin, tempHome } from './helpers/process.js';
 import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
@@ -35,11 +38,16 @@ describe('sessions through the sandbox (whole processes)', () => {
   const secrets: string[] = [];
   const sessionPath = join(home.dir, 'session.json');
 
+  /**
+   * The bin, spawned (`inWorker`: the same program in this worker, for a set-up's sign-in whose
+   * commands the first test runs through the bin); every output joins the transcript.
+   */
   async function cli(
     args: string[],
     extraEnv: NodeJS.ProcessEnv = {},
+    inWorker = false,
   ): Promise<{ code: number | null; doc: Doc; stdout: string; stderr: string }> {
-    const r = await runBin(args, { ...env, ...extraEnv });
+    const r = await (inWorker ? runInProcess : runBin)(args, { ...env, ...extraEnv });
     transcript += r.stdout + r.stderr;
     let doc: Doc = {};
     try {
@@ -57,9 +65,15 @@ describe('sessions through the sandbox (whole processes)', () => {
       mode: 0o600,
     });
 
+  /**
+   * A test's set-up: signed in, outputs kept. The code asked and read in this worker; `verify`
+   * spawned: a new process remembers the key's account in accounts.json, which a test reads, and
+   * one in this worker may find it already known (the sandbox here computed it when it made the
+   * wallet) and write nothing.
+   */
   async function signIn(): Promise<Doc> {
-    expect((await cli(['login', email, '--sandbox', '--json'])).code).toBe(0);
-    const outbox = await cli(['sandbox', 'outbox', email, '--json']);
+    expect((await cli(['login', email, '--sandbox', '--json'], {}, true)).code).toBe(0);
+    const outbox = await cli(['sandbox', 'outbox', email, '--json'], {}, true);
     const code = outbox.doc.code as string;
     secrets.push(code);
     const verified = await cli(['verify', email, code, '--sandbox', '--json']);
