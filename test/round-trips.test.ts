@@ -134,35 +134,33 @@ describe('sequential round trips of a money command (whole processes)', () => {
   });
 
   describe('one wallet each, side by side', () => {
-    it.concurrent(
-      `send --yes (the account's first transaction, which deploys it): at most ${MAX_ROUND_TRIPS}`,
-      async ({ expect }) => {
-        const counted = countedBy(expect);
-        // bob's wallet: no other test sends from it, so this is its first transaction in any order
-        const r = await counted(
-          ['send', '1', 'STRK', `0x0${'1'.repeat(63)}`, '--yes', '--json', '--sandbox'],
-          users.bobHome,
-        );
-        expect(r.doc).toMatchObject({
-          transaction: { status: 'SUCCEEDED', deployedAccount: true },
-        });
-        expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
-        // each fact is asked once: the account's class hash, chain id and nonce, the build, the simulation
-        for (const method of [
-          'starknet_getClassHashAt',
-          'starknet_chainId',
-          'paymaster_buildTransaction',
-          'starknet_simulateTransactions',
-          'paymaster_executeTransaction',
-        ]) {
-          expect(
-            r.requests.filter((q) => q.endsWith(` ${method}`)),
-            method,
-          ).toHaveLength(1);
-        }
-      },
-      120_000,
-    );
+    it.concurrent(`send --yes (the account's first transaction, which deploys it): at most ${MAX_ROUND_TRIPS}`, async ({
+      expect,
+    }) => {
+      const counted = countedBy(expect);
+      // bob's wallet: no other test sends from it, so this is its first transaction in any order
+      const r = await counted(
+        ['send', '1', 'STRK', `0x0${'1'.repeat(63)}`, '--yes', '--json', '--sandbox'],
+        users.bobHome,
+      );
+      expect(r.doc).toMatchObject({
+        transaction: { status: 'SUCCEEDED', deployedAccount: true },
+      });
+      expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
+      // each fact is asked once: the account's class hash, chain id and nonce, the build, the simulation
+      for (const method of [
+        'starknet_getClassHashAt',
+        'starknet_chainId',
+        'paymaster_buildTransaction',
+        'starknet_simulateTransactions',
+        'paymaster_executeTransaction',
+      ]) {
+        expect(
+          r.requests.filter((q) => q.endsWith(` ${method}`)),
+          method,
+        ).toHaveLength(1);
+      }
+    }, 120_000);
 
     // alice's wallet: her two tests take turns (one nonce), beside the others
     describe.concurrent("alice's wallet", () => {
@@ -216,127 +214,117 @@ describe('sequential round trips of a money command (whole processes)', () => {
       );
     });
 
-    it.concurrent(
-      "a lending plan's own chain reads take one round, beside the balances: a borrow's (the prices through the pool) and a withdrawal's (its vToken hinted)",
-      async ({ expect }) => {
-        const counted = countedBy(expect);
-        // a faucet wallet of its own, with a supply (which keeps the USDC vToken as a hint) and a borrow (beforeAll)
-        const home = wallet.planReads;
-        // plans only (nothing signed: CONFIRMATION_REQUIRED, exit 1), against a send's plan
-        const plan = async (args: string[]) => {
-          const r = await counted([...args, '--json', '--sandbox'], home, 1);
-          expect(r.doc).toMatchObject({ error: { code: 'CONFIRMATION_REQUIRED' } });
-          return r;
-        };
-        // three plans side by side: each process's probe counts its own requests
-        const [send, borrow, withdraw] = await Promise.all([
-          plan(['send', '1', 'STRK', users.bobAddress]),
-          plan(['borrow', '10', 'USDT', '--collateral', '0.1 ETH']),
-          plan(['withdraw', '10', 'USDC']),
-        ]);
-        // the pair's views and the hinted vToken's sit in the round of the balances: no round more
-        expect(borrow.chainSteps, borrow.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
-        expect(withdraw.chainSteps, withdraw.requests.join('\n')).toBeLessThanOrEqual(
-          send.chainSteps,
-        );
-        expect(borrow.steps - send.steps, borrow.requests.join('\n')).toBeLessThanOrEqual(0);
-        expect(withdraw.steps - send.steps, withdraw.requests.join('\n')).toBeLessThanOrEqual(0);
-        expect(borrow.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
-        // without the hint (the first read ever): the factory first, then the shares — one round more
-        rmSync(join(home, VTOKEN_HINTS_FILE), { force: true });
-        const cold = await plan(['withdraw', '10', 'USDC']);
-        expect(cold.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps + 1);
-        // and the hint is back: the next plan reads in one round again
-        const again = await plan(['withdraw', '10', 'USDC']);
-        expect(again.chainSteps, again.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
-      },
-      120_000,
-    );
+    it.concurrent("a lending plan's own chain reads take one round, beside the balances: a borrow's (the prices through the pool) and a withdrawal's (its vToken hinted)", async ({
+      expect,
+    }) => {
+      const counted = countedBy(expect);
+      // a faucet wallet of its own, with a supply (which keeps the USDC vToken as a hint) and a borrow (beforeAll)
+      const home = wallet.planReads;
+      // plans only (nothing signed: CONFIRMATION_REQUIRED, exit 1), against a send's plan
+      const plan = async (args: string[]) => {
+        const r = await counted([...args, '--json', '--sandbox'], home, 1);
+        expect(r.doc).toMatchObject({ error: { code: 'CONFIRMATION_REQUIRED' } });
+        return r;
+      };
+      // three plans side by side: each process's probe counts its own requests
+      const [send, borrow, withdraw] = await Promise.all([
+        plan(['send', '1', 'STRK', users.bobAddress]),
+        plan(['borrow', '10', 'USDT', '--collateral', '0.1 ETH']),
+        plan(['withdraw', '10', 'USDC']),
+      ]);
+      // the pair's views and the hinted vToken's sit in the round of the balances: no round more
+      expect(borrow.chainSteps, borrow.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
+      expect(withdraw.chainSteps, withdraw.requests.join('\n')).toBeLessThanOrEqual(
+        send.chainSteps,
+      );
+      expect(borrow.steps - send.steps, borrow.requests.join('\n')).toBeLessThanOrEqual(0);
+      expect(withdraw.steps - send.steps, withdraw.requests.join('\n')).toBeLessThanOrEqual(0);
+      expect(borrow.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
+      // without the hint (the first read ever): the factory first, then the shares — one round more
+      rmSync(join(home, VTOKEN_HINTS_FILE), { force: true });
+      const cold = await plan(['withdraw', '10', 'USDC']);
+      expect(cold.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps + 1);
+      // and the hint is back: the next plan reads in one round again
+      const again = await plan(['withdraw', '10', 'USDC']);
+      expect(again.chainSteps, again.requests.join('\n')).toBeLessThanOrEqual(send.chainSteps);
+    }, 120_000);
 
-    it.concurrent(
-      `portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`,
-      async ({ expect }) => {
-        const counted = countedBy(expect);
-        // a faucet wallet of its own (ETH, STRK, USDC, USDT, DAI, WBTC): selling the unlisted tokens takes 5 legs
-        const home = wallet.rebalance;
-        const r = await counted(
-          [
-            ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
-            ...['--yes', '--json', '--sandbox'],
-          ],
-          home,
-        );
-        expect(r.doc).toMatchObject({ kind: 'rebalance', transaction: { status: 'SUCCEEDED' } });
-        const swaps = (r.doc.swaps as unknown[]).length;
-        expect(swaps).toBe(5);
-        expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_REBALANCE_ROUND_TRIPS);
-        // each leg: its own route and calldata request; the aggregator's batch routing is not used
-        expect(r.requests.filter((q) => / \/calldata\b/.test(q))).toHaveLength(swaps);
-        expect(r.requests.filter((q) => /\/(routeBatch|executeBatch)\b/.test(q))).toEqual([]);
-      },
-      120_000,
-    );
+    it.concurrent(`portfolio-rebalance --yes of 5 legs: at most ${MAX_REBALANCE_ROUND_TRIPS}, whatever the leg count (each leg's route asked in parallel, no batch route)`, async ({
+      expect,
+    }) => {
+      const counted = countedBy(expect);
+      // a faucet wallet of its own (ETH, STRK, USDC, USDT, DAI, WBTC): selling the unlisted tokens takes 5 legs
+      const home = wallet.rebalance;
+      const r = await counted(
+        [
+          ...['portfolio-rebalance', '--target', '50 ETH, 30 USDC, 20 STRK', '--sell-unlisted'],
+          ...['--yes', '--json', '--sandbox'],
+        ],
+        home,
+      );
+      expect(r.doc).toMatchObject({ kind: 'rebalance', transaction: { status: 'SUCCEEDED' } });
+      const swaps = (r.doc.swaps as unknown[]).length;
+      expect(swaps).toBe(5);
+      expect(r.steps, r.requests.join('\n')).toBeLessThanOrEqual(MAX_REBALANCE_ROUND_TRIPS);
+      // each leg: its own route and calldata request; the aggregator's batch routing is not used
+      expect(r.requests.filter((q) => / \/calldata\b/.test(q))).toHaveLength(swaps);
+      expect(r.requests.filter((q) => /\/(routeBatch|executeBatch)\b/.test(q))).toEqual([]);
+    }, 120_000);
 
     // on a sandbox of its own: the knob that makes a node refuse batches is the node's
-    it.concurrent(
-      'portfolio with positions: one chain round beside the balances, then one for what is held, as batches; a node that refuses batches still works',
-      async ({ expect }) => {
-        const counted = countedBy(expect);
-        // a faucet wallet of its own, with a stake, a supply and a borrow (beforeAll)
-        const home = wallet.positions;
-        const { chainUrl } = urlsOf(home);
-        const kinds = (doc: Doc): string[] =>
-          (doc.positions as Array<{ kind: string; symbol: string }>)
-            .map((p) => `${p.kind} ${p.symbol}`)
-            .sort();
-        const held = ['collateral ETH', 'debt USDT', 'staked STRK', 'supplied USDC'];
-        const posts = (requests: string[]): string[] =>
-          requests.filter((q) => q.startsWith('POST /rpc'));
-        // the balances beside the first read (each process's probe counts its own requests);
-        // the first read finds the vTokens through the factory: their shares, then what they are worth
-        const [balance, cold] = await Promise.all([
-          counted(['balance', '--json', '--sandbox'], home),
-          counted(['portfolio', '--json', '--sandbox'], home),
-        ]);
-        expect(kinds(cold.doc)).toEqual(held);
-        expect(cold.chainSteps - balance.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(
-          2,
-        );
-        // later reads ask the hinted vToken's shares in the first round, the factory beside them
-        const warm = await counted(['portfolio', '--json', '--sandbox'], home);
-        expect(kinds(warm.doc)).toEqual(held);
-        expect(warm.chainSteps - balance.chainSteps, warm.requests.join('\n')).toBeLessThanOrEqual(
-          1,
-        );
-        // beyond the balances: the positions' one chain round and the one pricing round
-        expect(warm.steps - balance.steps, warm.requests.join('\n')).toBeLessThanOrEqual(2);
-        // some 80 views, sent as a few batches (each answers up to 20 views)
-        expect(posts(warm.requests).length - posts(balance.requests).length).toBeLessThanOrEqual(8);
-        expect(warm.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
+    it.concurrent('portfolio with positions: one chain round beside the balances, then one for what is held, as batches; a node that refuses batches still works', async ({
+      expect,
+    }) => {
+      const counted = countedBy(expect);
+      // a faucet wallet of its own, with a stake, a supply and a borrow (beforeAll)
+      const home = wallet.positions;
+      const { chainUrl } = urlsOf(home);
+      const kinds = (doc: Doc): string[] =>
+        (doc.positions as Array<{ kind: string; symbol: string }>)
+          .map((p) => `${p.kind} ${p.symbol}`)
+          .sort();
+      const held = ['collateral ETH', 'debt USDT', 'staked STRK', 'supplied USDC'];
+      const posts = (requests: string[]): string[] =>
+        requests.filter((q) => q.startsWith('POST /rpc'));
+      // the balances beside the first read (each process's probe counts its own requests);
+      // the first read finds the vTokens through the factory: their shares, then what they are worth
+      const [balance, cold] = await Promise.all([
+        counted(['balance', '--json', '--sandbox'], home),
+        counted(['portfolio', '--json', '--sandbox'], home),
+      ]);
+      expect(kinds(cold.doc)).toEqual(held);
+      expect(cold.chainSteps - balance.chainSteps, cold.requests.join('\n')).toBeLessThanOrEqual(2);
+      // later reads ask the hinted vToken's shares in the first round, the factory beside them
+      const warm = await counted(['portfolio', '--json', '--sandbox'], home);
+      expect(kinds(warm.doc)).toEqual(held);
+      expect(warm.chainSteps - balance.chainSteps, warm.requests.join('\n')).toBeLessThanOrEqual(1);
+      // beyond the balances: the positions' one chain round and the one pricing round
+      expect(warm.steps - balance.steps, warm.requests.join('\n')).toBeLessThanOrEqual(2);
+      // some 80 views, sent as a few batches (each answers up to 20 views)
+      expect(posts(warm.requests).length - posts(balance.requests).length).toBeLessThanOrEqual(8);
+      expect(warm.requests.some((q) => q.includes('starknet_call+starknet_call'))).toBe(true);
 
-        const knob = (refuseBatches: boolean) =>
-          fetch(`${chainUrl}/sandbox/faults`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ refuseBatches }),
-          });
-        expect((await knob(true)).ok).toBe(true);
-        try {
-          const singles = await counted(['portfolio', '--json', '--sandbox'], home);
-          expect(kinds(singles.doc)).toEqual(held);
-          expect(singles.doc.notes).toEqual(warm.doc.notes);
-          // one refused batch, then one request per view, in the same rounds
-          expect(singles.chainSteps - balance.chainSteps).toBeLessThanOrEqual(2);
-          expect(posts(singles.requests).length).toBeGreaterThan(posts(warm.requests).length + 40);
-        } finally {
-          await knob(false);
-        }
-        const state = (await (await fetch(`${chainUrl}/sandbox/faults`)).json()) as {
-          refusedBatches: number;
-        };
-        expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
-      },
-      120_000,
-    );
+      const knob = (refuseBatches: boolean) =>
+        fetch(`${chainUrl}/sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refuseBatches }),
+        });
+      expect((await knob(true)).ok).toBe(true);
+      try {
+        const singles = await counted(['portfolio', '--json', '--sandbox'], home);
+        expect(kinds(singles.doc)).toEqual(held);
+        expect(singles.doc.notes).toEqual(warm.doc.notes);
+        // one refused batch, then one request per view, in the same rounds
+        expect(singles.chainSteps - balance.chainSteps).toBeLessThanOrEqual(2);
+        expect(posts(singles.requests).length).toBeGreaterThan(posts(warm.requests).length + 40);
+      } finally {
+        await knob(false);
+      }
+      const state = (await (await fetch(`${chainUrl}/sandbox/faults`)).json()) as {
+        refusedBatches: number;
+      };
+      expect(state.refusedBatches).toBeGreaterThanOrEqual(1);
+    }, 120_000);
   });
 });
