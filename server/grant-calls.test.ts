@@ -34,7 +34,12 @@ const scope = (fee: number[] = []) => ({
 const hex = (v: bigint): string => `0x${v.toString(16)}`;
 const PRIME = vesuFor('mainnet')?.pools[0]?.address as string;
 
-const mainnetProof = (): VTokenProof => mainnetVTokenProof('USDC');
+/**
+ * USDC's proof: fixed inputs, so the same proof every time; its ~20 Pedersen hashes are computed
+ * once for the file, and each test gets its own copy.
+ */
+let usdcProof: VTokenProof | undefined;
+const mainnetProof = (): VTokenProof => structuredClone((usdcProof ??= mainnetVTokenProof('USDC')));
 
 const call = (to: bigint, selector: bigint, calldata: Array<bigint | number>): DecodedCall => ({
   to,

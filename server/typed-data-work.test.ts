@@ -8,6 +8,7 @@
  * route hashes hashes like the request itself. Whatever the input, the bound answers or refuses
  * with 400 VALIDATION_ERROR: it never throws anything else (which the route would make a 500).
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { TypedData } from 'starknet';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,10 +44,14 @@ function expectBounded(original: unknown, checked: CheckedTypedData): CountedHas
   expect(counted.work, JSON.stringify(counted.count)).toBeLessThanOrEqual(checked.work + 1e-9);
   if ('hash' in counted.result) {
     expect(counted.revision).toBe(checked.revision);
-    // the copy is what the request means: hashed, the request itself gives the same (counted) hash
-    const direct = hasher.hash(original as TypedData);
-    expect(direct.result).toEqual(counted.result);
-    expect(direct.revision).toBe(checked.revision);
+    // the copy is what the request means: hashed, the request itself gives the same (counted)
+    // hash. A copy equal to the request, prototypes and all, hashes the same by construction (the
+    // hasher reads nothing else): only a copy that differs is hashed again, to compare.
+    if (!isDeepStrictEqual(checked.data, original)) {
+      const direct = hasher.hash(original as TypedData);
+      expect(direct.result).toEqual(counted.result);
+      expect(direct.revision).toBe(checked.revision);
+    }
   }
   return counted;
 }

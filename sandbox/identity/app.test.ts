@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { argentAccountAddress, verifyStarkSignature } from '../../shared/starknet.js';
 import { buildIdentityEmulator, type IdentityEmulatorOptions } from './app.js';
 
@@ -27,6 +27,19 @@ async function build(options: Partial<IdentityEmulatorOptions> = {}): Promise<Fa
   apps.push(app);
   return app;
 }
+
+/**
+ * One emulator of the default options for the tests whose requests change nothing in it (refused
+ * credentials, an outbox read): built once for the file, as building one is most of such a test's
+ * CPU (docs/benchmarks.md "Issue 36, sixth round: the unit project"). A refused request leaves no
+ * state behind (the credential check keeps none), so no test sees another's.
+ */
+let unchanged: Promise<FastifyInstance> | undefined;
+const unchangedApp = (): Promise<FastifyInstance> =>
+  (unchanged ??= buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET }));
+afterAll(async () => {
+  await (await unchanged)?.close();
+});
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'identity-emulator-'));
@@ -104,7 +117,7 @@ describe('app credentials', () => {
   it.each(badHeaders)(
     '%s → 401 with one indistinguishable body, on both hosts',
     async (_name, headers) => {
-      const app = await build();
+      const app = await unchangedApp();
       const api = await app.inject({
         method: 'POST',
         url: '/v1/wallets',
@@ -129,7 +142,7 @@ describe('app credentials', () => {
   );
 
   it('the sandbox outbox needs no credentials', async () => {
-    const app = await build();
+    const app = await unchangedApp();
     const response = await app.inject({
       method: 'GET',
       url: '/sandbox/outbox/nobody%40example.com',

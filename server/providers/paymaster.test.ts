@@ -75,11 +75,46 @@ async function appWith(
     deps: { paymaster },
   });
   user = await t.seedUser();
+  from = undefined;
 }
+
+/**
+ * The tests whose request is refused before anything is relayed (each holds `seen` empty) share
+ * one app of the default options, built once for the file: building the whole auth server is
+ * most of such a test's CPU (docs/benchmarks.md "Issue 36, sixth round: the unit project"). None
+ * sees another's requests: each signs in its own user (the per-user limits) and sends from its own
+ * address (the per-IP limit), and the relay, never reached, keeps no socket of theirs.
+ */
+let refusing: Promise<TestApp> | undefined;
+let refusingTests = 0;
+/** the client address of this test's requests; undefined: app.inject's own */
+let from: string | undefined;
+async function refusingApp(): Promise<void> {
+  refusing ??= buildTestApp({
+    config: { paymasterSponsored: true },
+    deps: {
+      paymaster: createPaymasterRelay({ url: upstreamUrl, apiKey: undefined, timeoutMs: 2_000 }),
+    },
+  });
+  t = await refusing;
+  user = await t.seedUser();
+  refusingTests += 1;
+  from = `10.0.${refusingTests >> 8}.${refusingTests & 255}`;
+}
+/** POST /paymaster as this test's user, from this test's address */
+const send = (body: unknown) =>
+  post(t.app, '/paymaster', body, {
+    token: user.token,
+    ...(from === undefined ? {} : { remoteAddress: from }),
+  });
+
 afterEach(async () => {
   behaviour = answer;
   seen.length = 0;
-  await t?.close();
+  if (t !== undefined && t !== (await refusing)) await t.close();
+});
+afterAll(async () => {
+  await (await refusing)?.close();
 });
 behaviour = answer;
 
@@ -174,8 +209,8 @@ describe('refusals', () => {
     'paymaster_executeRawTransaction',
     'paymaster_trackingIdToLatestHash',
   ])('method %s → 400, never sent upstream', async (method) => {
-    await appWith();
-    const res = await post(t.app, '/paymaster', rpc(method), { token: user.token });
+    await refusingApp();
+    const res = await send(rpc(method));
     expect(res.statusCode).toBe(400);
     expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
     expect(seen).toHaveLength(0);
@@ -204,14 +239,12 @@ describe('refusals', () => {
   ])(
     'a transaction with $description → 403 WALLET_MISMATCH, never sent upstream',
     async ({ transaction }) => {
-      await appWith();
+      await refusingApp();
       const params = {
         transaction: transaction('0x0123', user.wallet.address),
         parameters: { version: '0x1', fee_mode: { mode: 'sponsored' } },
       };
-      const res = await post(t.app, '/paymaster', rpc('paymaster_executeTransaction', params), {
-        token: user.token,
-      });
+      const res = await send(rpc('paymaster_executeTransaction', params));
       expect(res.statusCode).toBe(403);
       expect(errorCodeOf(res.json())).toBe('WALLET_MISMATCH');
       expect(seen).toHaveLength(0);
@@ -246,10 +279,8 @@ describe('params shape and the ownership check', () => {
   ])(
     'array params ($description) → 400 VALIDATION_ERROR, never relayed',
     async ({ method, params }) => {
-      await appWith();
-      const res = await post(t.app, '/paymaster', rpc(method, params(user.wallet.address)), {
-        token: user.token,
-      });
+      await refusingApp();
+      const res = await send(rpc(method, params(user.wallet.address)));
       expect(res.statusCode, res.body).toBe(400);
       expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
       expect(res.json().error.message).toMatch(/named object/);
@@ -290,12 +321,9 @@ describe('params shape and the ownership check', () => {
       }),
     },
   ])('object params with $description → 403 WALLET_MISMATCH, never relayed', async ({ params }) => {
-    await appWith();
-    const res = await post(
-      t.app,
-      '/paymaster',
+    await refusingApp();
+    const res = await send(
       rpc('paymaster_executeTransaction', params('0x0123', user.wallet.address)),
-      { token: user.token },
     );
     expect(res.statusCode, res.body).toBe(403);
     expect(errorCodeOf(res.json())).toBe('WALLET_MISMATCH');
@@ -329,12 +357,13 @@ describe('params shape and the ownership check', () => {
   ])(
     'params $description → 400 VALIDATION_ERROR naming the bound (not "could not be reached"), never relayed',
     async ({ body, message }) => {
-      await appWith();
+      await refusingApp();
       const res = await t.app.inject({
         method: 'POST',
         url: '/paymaster',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
         payload: body(user.wallet.address),
+        ...(from === undefined ? {} : { remoteAddress: from }),
       });
       expect(res.statusCode, res.body).toBe(400);
       expect(errorCodeOf(res.json())).toBe('VALIDATION_ERROR');
@@ -344,15 +373,12 @@ describe('params shape and the ownership check', () => {
   );
 
   it('a transaction that names no account → 400, never relayed', async () => {
-    await appWith();
-    const res = await post(
-      t.app,
-      '/paymaster',
+    await refusingApp();
+    const res = await send(
       rpc('paymaster_buildTransaction', {
         transaction: { type: 'invoke', invoke: { calls: [] } },
         parameters: sponsored,
       }),
-      { token: user.token },
     );
     expect(res.statusCode, res.body).toBe(400);
     expect(seen).toHaveLength(0);

@@ -68,7 +68,7 @@ const mix = (a, b) => (BigInt(a) * 0x9e3779b97f4a7c15f39cc0605cedc834n + BigInt(
 export function pedersen(a, b) { const c = count(); if (c) { c.pedersen += 1; c.last = 'pedersen'; } return mix(a, b); }
 export function poseidonHash(a, b) { const c = count(); if (c) { c.poseidonPairs += 1; c.last = 'poseidon'; } return mix(a, b); }
 export function poseidonHashMany(values) { const c = count(); if (c) { c.poseidonElements += values.length; c.poseidonCalls += 1; c.last = 'poseidon'; } return values.reduce((h, v) => mix(h, v), BigInt(values.length)); }
-export function keccak(data) { const c = count(); if (c) { c.keccakBytes += data.length; c.keccakCalls += 1; } let h = 7n; for (const b of data) h = (h * 31n + BigInt(b)) % (2n ** 250n); return h; }
+export function keccak(data) { const c = count(); if (c) { c.keccakBytes += data.length; c.keccakCalls += 1; } let a = 7; let b = 0x811c9dc5; for (let i = 0; i < data.length; i++) { a = (Math.imul(a, 31) + data[i]) | 0; b = Math.imul(b ^ data[i], 0x01000193); } return (BigInt(a >>> 0) << 32n) | BigInt(b >>> 0); }
 `;
 }
 
