@@ -8,7 +8,8 @@
  * interface: the "remote" address is 0.0.0.0 (not loopback to the client's rule, yet a
  * connection to it is answered by this machine's own stack), on a port nothing listens on.
  * The tests run side by side, each with its own data folder and server URL: most of their time
- * is the auth server's start and stop.
+ * is the auth server's start and stop (docs/decisions.md "A file's independent process tests run
+ * side by side").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,8 @@
  * Ctrl+C and SIGTERM through whole processes: a cancelled command prints the CANCELLED document
  * and exits 2; children it started never outlive it, even when it is killed outright.
  * The tests run side by side, each with its own processes, data folder and (where it counts the
- * requests that reach one) aggregator emulator: most of their time is a child's start.
+ * requests that reach one) aggregator emulator: most of their time is a child's start
+ * (docs/decisions.md "A file's independent process tests run side by side").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * shutdown (SIGTERM finishes in-flight requests; a hung connection is cut after 5 s).
  * Every test is its own process (or several), so they run side by side: a test that turns the
  * identity emulator's latency on or counts its requests has an emulator of its own
- * (docs/decisions.md "The terminal tests wait for the pane's output").
+ * (docs/decisions.md "A file's independent process tests run side by side").
  */
 import { connect } from 'node:net';
 import { writeFileSync } from 'node:fs';
