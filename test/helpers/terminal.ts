@@ -17,8 +17,13 @@ import { BIN } from './process.js';
 const POLL_MS = 100;
 /** after the program's first write, how long the rest of its frame has to arrive */
 const SETTLE_MS = 10;
-/** the shortest gap between two reads of the screen while the program keeps writing */
+/**
+ * the shortest gap between two reads of the screen while the program keeps writing, for a wait's
+ * first FAST_READS reads (a frame a key asked for); after them, POLL_MS as before, so a long wait
+ * through a spinner reads the pane no more often than the poll did
+ */
 const MIN_GAP_MS = 25;
+const FAST_READS = 4;
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -78,10 +83,11 @@ export function openTerminal(
   tmux('pipe-pane', '-O', '-t', 'app', `cat >> '${outputFile}'`);
   /**
    * Until the screen is worth reading again: the pane wrote after `seen` (its count of writes when
-   * the screen was last read), the frame had SETTLE_MS to finish and MIN_GAP_MS have passed since
-   * `readAt`; or POLL_MS went by without a write.
+   * the screen was last read), the frame had SETTLE_MS to finish and MIN_GAP_MS (POLL_MS after
+   * the wait's first FAST_READS `reads`) have passed since `readAt`; or POLL_MS went by without a
+   * write.
    */
-  const pause = (seen: number, readAt: number): Promise<void> =>
+  const pause = (seen: number, readAt: number, reads: number): Promise<void> =>
     new Promise((resolve) => {
       let settle: NodeJS.Timeout | undefined;
       const done = (): void => {
@@ -92,7 +98,8 @@ export function openTerminal(
       };
       const onWrite = (): void => {
         if (settle !== undefined) return;
-        const gap = Math.max(SETTLE_MS, readAt + MIN_GAP_MS - Date.now());
+        const minGap = reads < FAST_READS ? MIN_GAP_MS : POLL_MS;
+        const gap = Math.max(SETTLE_MS, readAt + minGap - Date.now());
         settle = setTimeout(done, gap);
       };
       const fallback = setTimeout(done, POLL_MS);
@@ -112,25 +119,25 @@ export function openTerminal(
     },
     async waitFor(text, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      for (let reads = 1; ; reads++) {
         const seen = writes;
         const readAt = Date.now();
         const current = screen();
         if (typeof text === 'string' ? current.includes(text) : text.test(current)) return current;
         if (Date.now() > deadline)
           throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
-        await pause(seen, readAt);
+        await pause(seen, readAt, reads);
       }
     },
     async waitUntil(done, what, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      for (let reads = 1; ; reads++) {
         const seen = writes;
         const readAt = Date.now();
         if (done()) return;
         if (Date.now() > deadline)
           throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
-        await pause(seen, readAt);
+        await pause(seen, readAt, reads);
       }
     },
     close() {
