@@ -1,6 +1,9 @@
 /**
  * Ctrl+C and SIGTERM through whole processes: a cancelled command prints the CANCELLED document
  * and exits 2; children it started never outlive it, even when it is killed outright.
+ * The tests run side by side, each with its own processes, data folder and (where it counts the
+ * requests that reach one) aggregator emulator: most of their time is a child's start
+ * (docs/decisions.md "A file's independent process tests run side by side").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,22 +48,21 @@ function alive(pid: number): boolean {
   }
 }
 
-describe('cancelling a headless command', () => {
-  let aggregator: FastifyInstance;
-  let aggregatorUrl: string;
+describe.concurrent('cancelling a headless command', () => {
+  const aggregators: FastifyInstance[] = [];
   const home = tempHome();
 
-  beforeAll(async () => {
-    aggregator = await buildAggregatorEmulator({ faults: { latencyMs: 20_000 } });
-    aggregatorUrl = await aggregator.listen({ host: '127.0.0.1', port: 0 });
-  });
   afterAll(async () => {
-    await aggregator.close();
+    await Promise.all(aggregators.map((aggregator) => aggregator.close()));
     home.cleanup();
   });
 
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    it(`${signal} during a request: one CANCELLED document, exit 2`, async () => {
+    it(`${signal} during a request: one CANCELLED document, exit 2`, async ({ expect }) => {
+      // its own slow aggregator: the request it waits for is its command's, no other test's
+      const aggregator = await buildAggregatorEmulator({ faults: { latencyMs: 20_000 } });
+      aggregators.push(aggregator);
+      const aggregatorUrl = await aggregator.listen({ host: '127.0.0.1', port: 0 });
       const before = aggregator.faults.requests;
       const proc = spawnBin(
         ['quote', '100', 'USDC', 'ETH', '--json'],
@@ -80,7 +82,7 @@ describe('cancelling a headless command', () => {
   }
 });
 
-describe('sharing the signals with other libraries', () => {
+describe.concurrent('sharing the signals with other libraries', () => {
   let aggregator: FastifyInstance;
   let aggregatorUrl: string;
   const home = tempHome();
@@ -97,7 +99,9 @@ describe('sharing the signals with other libraries', () => {
     home.cleanup();
   });
 
-  it("Ctrl+C cancels cleanly; another library's SIGINT listener runs and stays", async () => {
+  it("Ctrl+C cancels cleanly; another library's SIGINT listener runs and stays", async ({
+    expect,
+  }) => {
     // `balance` reads the session before it asks the RPC, here the slow emulator: a signed-in
     // session for the configured server first
     const env = cleanEnv({
@@ -126,7 +130,7 @@ describe('sharing the signals with other libraries', () => {
   });
 });
 
-describe('a sandbox started for a command', () => {
+describe.concurrent('a sandbox started for a command', () => {
   // each test its own data folder: a sandbox.json one test left behind must not be the next
   // test's "sandbox is up" (it names a process that is gone)
   const homes: Array<ReturnType<typeof tempHome>> = [];
@@ -155,13 +159,17 @@ describe('a sandbox started for a command', () => {
     return { proc, childPid: info.pid, file };
   }
 
-  it('the command waits for the sandbox longer than the sandbox may take to stop itself', () => {
+  it('the command waits for the sandbox longer than the sandbox may take to stop itself', ({
+    expect,
+  }) => {
     // a kill before the sandbox's own bounded stop ends cuts a stop running to plan
     expect(CHILD_STOP_GRACE_MS).toBeGreaterThan(SANDBOX_GRACE_MS + HARD_STOP_AFTER_CUT_MS);
     expect(CHILD_STOP_GRACE_MS).toBeGreaterThan(SERVE_GRACE_MS + HARD_STOP_AFTER_CUT_MS);
   });
 
-  it('is stopped when the command is cancelled (SIGTERM): exit 2, child gone, sandbox.json removed', async () => {
+  it('is stopped when the command is cancelled (SIGTERM): exit 2, child gone, sandbox.json removed', async ({
+    expect,
+  }) => {
     const { proc, childPid, file } = await startQuote();
     expect(alive(childPid)).toBe(true);
     proc.kill('SIGTERM');
@@ -172,7 +180,9 @@ describe('a sandbox started for a command', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('a sandbox that died (SIGKILL) leaves no sandbox.json once the command has ended', async () => {
+  it('a sandbox that died (SIGKILL) leaves no sandbox.json once the command has ended', async ({
+    expect,
+  }) => {
     const { proc, childPid, file } = await startQuote();
     process.kill(childPid, 'SIGKILL');
     expect((await proc.exited).code).not.toBe(0);
@@ -180,7 +190,7 @@ describe('a sandbox started for a command', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('stops itself when the command is killed outright (SIGKILL)', async () => {
+  it('stops itself when the command is killed outright (SIGKILL)', async ({ expect }) => {
     const { proc, childPid, file } = await startQuote();
     proc.kill('SIGKILL');
     await proc.exited;

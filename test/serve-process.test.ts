@@ -1,12 +1,15 @@
 /**
  * `finance-tui serve` as a process: environment validation, .env, logs on stdout, and graceful
  * shutdown (SIGTERM finishes in-flight requests; a hung connection is cut after 5 s).
+ * Every test is its own process (or several), so they run side by side: a test that turns the
+ * identity emulator's latency on or counts its requests has an emulator of its own
+ * (docs/decisions.md "A file's independent process tests run side by side").
  */
 import { connect } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
 import {
   cleanEnv,
@@ -22,11 +25,13 @@ const APP_ID = 'serve-test-app';
 const APP_SECRET = 'serve-test-app-secret-value';
 const JWT_SECRET = 'jpkpA9v67Op_tKBnBkCyFMEPYMCutowvskVlTDZJTx8';
 
-describe('finance-tui serve: configuration', () => {
+describe.concurrent('finance-tui serve: configuration', () => {
   const home = tempHome();
   afterAll(() => home.cleanup());
 
-  it('names every bad variable on its own line, exits 1, and echoes no secret', async () => {
+  it('names every bad variable on its own line, exits 1, and echoes no secret', async ({
+    expect,
+  }) => {
     const result = await runBin(
       ['serve'],
       cleanEnv({
@@ -55,9 +60,9 @@ describe('finance-tui serve: configuration', () => {
     expect(result.stdout).toBe('');
   });
 
-  it.each(['abc', '10.0.0.0/99'])(
+  it.for(['abc', '10.0.0.0/99'])(
     'TRUST_PROXY=%s is one line naming the variable and exit 1, not a crash at start',
-    async (value) => {
+    async (value, { expect }) => {
       const result = await runBin(
         ['serve', '--port', '0'],
         cleanEnv({
@@ -80,11 +85,11 @@ describe('finance-tui serve: configuration', () => {
 
   // a name that does not resolve (.invalid never does), an address of another machine, a malformed
   // value: each one line naming HOST and exit 1, never INTERNAL_ERROR
-  it.each([
+  it.for([
     ['nonsense.invalid', 'does not resolve'],
     ['8.8.8.8', 'is not an address of this machine'],
     ['bad_host!', 'must be an IP address or a host name'],
-  ])('HOST=%s is one line naming HOST (%s), exit 1', async (host, said) => {
+  ])('HOST=%s is one line naming HOST (%s), exit 1', async ([host, said], { expect }) => {
     const result = await runBin(
       ['serve', '--port', '0'],
       cleanEnv({
@@ -106,7 +111,7 @@ describe('finance-tui serve: configuration', () => {
   });
 
   // issue 27 item 9: each of these started the server (≥ 32 characters, "enough" entropy)
-  it.each([
+  it.for([
     ['"Passw0rd!" × 4 + "x"', `${'Passw0rd!'.repeat(4)}x`],
     ['"0123456789abcdef" × 2 + "xy"', `${'0123456789abcdef'.repeat(2)}xy`],
     ['the alphabet', 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'],
@@ -115,7 +120,7 @@ describe('finance-tui serve: configuration', () => {
     ['a pangram without spaces', 'TheQuickBrownFoxJumpsOverTheLazyDog0123456789'],
   ])(
     'a guessable JWT_SECRET (%s) is refused at start in one line saying how to make one',
-    async (_, weak) => {
+    async ([, weak], { expect }) => {
       const proc = spawnBin(
         ['serve', '--port', '0'],
         cleanEnv({
@@ -146,7 +151,7 @@ describe('finance-tui serve: configuration', () => {
     },
   );
 
-  it('reads .env from the current folder, and the environment wins over it', async () => {
+  it('reads .env from the current folder, and the environment wins over it', async ({ expect }) => {
     const dir = tempHome();
     try {
       writeFileSync(
@@ -169,22 +174,30 @@ describe('finance-tui serve: configuration', () => {
   });
 });
 
-describe('finance-tui serve: running', () => {
+describe.concurrent('finance-tui serve: running', () => {
   const home = tempHome();
-  let emulator: FastifyInstance;
-  let emulatorUrl: string;
+  const emulators: FastifyInstance[] = [];
+  /** the emulator of the tests that neither slow it down nor count what reaches it */
+  let shared: { emulator: FastifyInstance; url: string };
+
+  /** an identity emulator on 127.0.0.1, closed after the file */
+  async function newEmulator(): Promise<{ emulator: FastifyInstance; url: string }> {
+    const emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+    emulators.push(emulator);
+    return { emulator, url: await emulator.listen({ host: '127.0.0.1', port: 0 }) };
+  }
 
   beforeAll(async () => {
-    emulator = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
-    emulatorUrl = await emulator.listen({ host: '127.0.0.1', port: 0 });
+    shared = await newEmulator();
   });
   afterAll(async () => {
-    await emulator.close();
+    await Promise.all(emulators.map((emulator) => emulator.close()));
     home.cleanup();
   });
 
   async function startServe(
     extra: Record<string, string> = {},
+    emulatorUrl = shared.url,
   ): Promise<{ proc: Spawned; url: string }> {
     return spawnServe(
       serveEnv(
@@ -201,7 +214,7 @@ describe('finance-tui serve: running', () => {
     );
   }
 
-  it('serves /health and writes JSON log lines with request ids to stdout', async () => {
+  it('serves /health and writes JSON log lines with request ids to stdout', async ({ expect }) => {
     const { proc, url } = await startServe();
     try {
       const res = await fetch(`${url}/health`, { headers: { 'x-request-id': 'probe-123' } });
@@ -214,9 +227,11 @@ describe('finance-tui serve: running', () => {
     }
   });
 
-  it('SIGTERM while 20 slow requests are in flight: all complete, exit 0', async () => {
+  it('SIGTERM while 20 slow requests are in flight: all complete, exit 0', async ({ expect }) => {
+    // its own emulator: the latency is turned on for this test's requests only
+    const { emulator, url: emulatorUrl } = await newEmulator();
     // each request from its own (trusted) forwarded address, so the 5/min login limit is not the point
-    const { proc, url } = await startServe({ TRUST_PROXY: 'true' });
+    const { proc, url } = await startServe({ TRUST_PROXY: 'true' }, emulatorUrl);
     emulator.faults.apply({ latencyMs: 1_000 });
     const seen = emulator.faults.requests;
     try {
@@ -228,7 +243,7 @@ describe('finance-tui serve: running', () => {
         }).then((r) => r.status),
       );
       await vi.waitFor(() => expect(emulator.faults.requests - seen).toBe(20), {
-        timeout: 5_000,
+        timeout: 20_000,
         interval: 20,
       });
       proc.kill('SIGTERM');
@@ -245,8 +260,12 @@ describe('finance-tui serve: running', () => {
 
   // issue 27: from one network in 8.6 s, 1,000 codes mailed to one address and 5,000 guesses
   // passed to the identity provider. Now per e-mail, per (forwarded) source and in all.
-  it('codes and guesses per e-mail from many addresses: 30 mailed, 50 tried, then no code works', async () => {
-    const { proc, url } = await startServe({ TRUST_PROXY: 'true' });
+  it('codes and guesses per e-mail from many addresses: 30 mailed, 50 tried, then no code works', async ({
+    expect,
+  }) => {
+    // its own emulator: what reaches it is counted
+    const { emulator, url: emulatorUrl } = await newEmulator();
+    const { proc, url } = await startServe({ TRUST_PROXY: 'true' }, emulatorUrl);
     const email = 'flooded@example.com';
     const call = (path: string, body: unknown, address: string) =>
       fetch(`${url}${path}`, {
@@ -289,7 +308,7 @@ describe('finance-tui serve: running', () => {
     }
   });
 
-  it('a hung client connection is cut after 5 s and the process exits', async () => {
+  it('a hung client connection is cut after 5 s and the process exits', async ({ expect }) => {
     const { proc, url } = await startServe();
     const { port } = new URL(url);
     const socket = connect(Number(port), '127.0.0.1');
@@ -315,7 +334,9 @@ describe('finance-tui serve: running', () => {
 
   // `finance-tui serve --port 0 | head -1`: the reader is gone after the first line; the exit
   // handler's flush used to retry the EPIPE write forever, so no SIGTERM was ever handled again
-  it('stdout closed by its reader after the first line: SIGTERM still stops it, exit 0', async () => {
+  it('stdout closed by its reader after the first line: SIGTERM still stops it, exit 0', async ({
+    expect,
+  }) => {
     const { proc } = await startServe();
     try {
       // nothing else is logged before the signal: the stop's own lines are the first to meet the
@@ -328,7 +349,7 @@ describe('finance-tui serve: running', () => {
     }
   });
 
-  it('stdout closed, a request hanging: a second SIGTERM forces exit 143', async () => {
+  it('stdout closed, a request hanging: a second SIGTERM forces exit 143', async ({ expect }) => {
     const { proc, url } = await startServe();
     const socket = connect(Number(new URL(url).port), '127.0.0.1');
     socket.on('error', () => undefined);

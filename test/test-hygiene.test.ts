@@ -63,12 +63,6 @@ const ALLOWED: ReadonlyArray<{ file: string; rule: Rule; lines: number; why: str
     why: 'waitForFrame polls the frame for a condition; a lone Esc is held ~20 ms by Ink itself before it fires',
   },
   {
-    file: 'test/helpers/terminal.ts',
-    rule: 'sleep',
-    lines: 1,
-    why: 'the pause between capture-pane polls while waiting for something on screen',
-  },
-  {
     file: 'test/server-provisioning.test.ts',
     rule: 'sleep',
     lines: 1,

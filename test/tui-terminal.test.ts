@@ -8,6 +8,10 @@
  * (stty shows icanon and echo again) and the sandbox child gone. And without the sandbox: nothing
  * answers at the loopback server URL, so the app starts the bundled auth server, says so, signs
  * in through it, and stops it on Ctrl+C.
+ * The three terminals run side by side, each its own tmux server, data folder and app (and port
+ * for the auth server): the journey holds one of the run's workers for ~20 s, mostly waiting on
+ * the app, and the two without the sandbox fit in that wait (docs/decisions.md "The terminal
+ * tests wait for the pane's output").
  * Skipped, saying why, only when tmux is not installed.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -15,9 +19,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { BIN, cleanEnv, closedPort, runBin, tempHome } from './helpers/process.js';
+import { BIN, cleanEnv, quietPort, runBin, tempHome } from './helpers/process.js';
 import {
   appThen,
   hasTmux,
@@ -32,7 +36,7 @@ if (!hasTmux)
     'tui-terminal: tmux is not installed; the whole-program TUI tests are skipped (.ci/run installs it)',
   );
 
-describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
+describe.skipIf(!hasTmux).concurrent('finance-tui in a terminal (tmux)', () => {
   const home = tempHome();
   let term: Terminal;
   const tmux = (...args: string[]): string => term.tmux(...args);
@@ -76,7 +80,7 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   it(
     'signs in from the outbox, quotes live, swaps 100 USDC for ETH, sends 1 STRK, runs a batch, each to its receipt, lists them in the history, and Ctrl+C restores the terminal',
     { timeout: 300_000 },
-    async () => {
+    async ({ expect }) => {
       await waitFor('Sign in');
       expect(screen()).toContain('SANDBOX');
       expect(screen()).toContain('started the local sandbox for this session');
@@ -346,124 +350,148 @@ describe.skipIf(!hasTmux)('finance-tui in a terminal (tmux)', () => {
   );
 });
 
-describe.skipIf(!hasTmux)('finance-tui in a terminal, without the sandbox (tmux)', () => {
-  const APP_ID = 'tui-terminal-app';
-  const APP_SECRET = 'tui-terminal-app-secret-value';
-  const home = tempHome();
-  let identity: FastifyInstance;
-  let term: Terminal | undefined;
+describe
+  .skipIf(!hasTmux)
+  .concurrent('finance-tui in a terminal, without the sandbox (tmux)', () => {
+    const APP_ID = 'tui-terminal-app';
+    const APP_SECRET = 'tui-terminal-app-secret-value';
+    // each test its own data folder (session, settings, serve-child.log): they run side by side
+    const homes: Array<ReturnType<typeof tempHome>> = [];
+    const newHome = (): ReturnType<typeof tempHome> => {
+      const home = tempHome();
+      homes.push(home);
+      return home;
+    };
+    let identity: FastifyInstance;
+    let term: Terminal | undefined;
 
-  let identityUrl: string;
-  /** the app without the sandbox: it starts its own auth server at `serverUrl` */
-  const appEnv = (serverUrl: string): NodeJS.ProcessEnv =>
-    cleanEnv({
-      FINANCE_TUI_HOME: home.dir,
-      TERM: 'xterm-256color',
-      FINANCE_TUI_SERVER_URL: serverUrl,
-      IDENTITY_APP_ID: APP_ID,
-      IDENTITY_APP_SECRET: APP_SECRET,
-      JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
-      IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
-      IDENTITY_API_URL: identityUrl,
-      NODE_ENV: 'test',
+    let identityUrl: string;
+    /** ports handed out here: two tests side by side must not be given the same one */
+    const taken = new Set<number>();
+    /**
+     * A loopback URL nothing answers at, not another test's: below the ephemeral range, so the
+     * sandbox the journey beside it starts (its servers on port 0) cannot take it meanwhile.
+     */
+    const freeServerUrl = async (): Promise<string> => {
+      for (;;) {
+        const port = await quietPort('127.0.0.1');
+        if (taken.has(port)) continue;
+        taken.add(port);
+        return `http://127.0.0.1:${port}`;
+      }
+    };
+    /** the app without the sandbox: it starts its own auth server at `serverUrl` */
+    const appEnv = (home: string, serverUrl: string): NodeJS.ProcessEnv =>
+      cleanEnv({
+        FINANCE_TUI_HOME: home,
+        TERM: 'xterm-256color',
+        FINANCE_TUI_SERVER_URL: serverUrl,
+        IDENTITY_APP_ID: APP_ID,
+        IDENTITY_APP_SECRET: APP_SECRET,
+        JWT_SECRET: 'FQaItFYZMCxb83N_OP6F9SkgOKaMLGcVi1cXdBCLP7g',
+        IDENTITY_AUTH_URL: `${identityUrl}/api/v1`,
+        IDENTITY_API_URL: identityUrl,
+        NODE_ENV: 'test',
+      });
+
+    beforeAll(async () => {
+      identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
+      identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
+    });
+    afterAll(async () => {
+      term?.close();
+      await identity.close();
+      homes.forEach((home) => home.cleanup());
     });
 
-  beforeAll(async () => {
-    identity = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET });
-    identityUrl = await identity.listen({ host: '127.0.0.1', port: 0 });
-  });
-  afterAll(async () => {
-    term?.close();
-    await identity.close();
-    home.cleanup();
-  });
-
-  it(
-    'starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C',
-    { timeout: 120_000 },
-    async () => {
-      const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-      const env = appEnv(serverUrl);
-      term = openTerminal('serve', env, appThen(''));
-      const signIn = await term.waitFor('Sign in');
-      expect(signIn).toContain(
-        `started the auth server for this session (logs: ${join(home.dir, 'serve-child.log')})`,
-      );
-      expect(signIn).not.toContain('SANDBOX');
-      // no sandbox: no outbox key
-      expect(signIn).not.toContain('Ctrl+F');
-      expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
-
-      term.keys({ text: 'frank@example.com' }, 'Enter');
-      await term.waitFor('code sent to frank@example.com');
-      const mail = (await (
-        await fetch(`${identityUrl}/sandbox/outbox/frank%40example.com`)
-      ).json()) as { code: string };
-      term.keys({ text: mail.code });
-      await term.waitFor('••••••');
-      term.keys('Enter');
-      await term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
-
-      term.keys('C-c');
-      const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
-      expect(after).toContain('EXIT:0');
-      // the server the app started is gone with it; its log kept the requests, not the code
-      await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
-        cause: { code: 'ECONNREFUSED' },
-      });
-      const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
-      expect(log).toContain('/auth/verify');
-      expect(log).not.toContain(mail.code);
-    },
-  );
-
-  it(
-    'a terminal that goes away stops the app and its auth server as a signal does: exit 2, no stack, no orphan',
-    { timeout: 120_000 },
-    async () => {
-      const serverUrl = `http://127.0.0.1:${await closedPort('127.0.0.1')}`;
-      const errFile = join(home.dir, 'app.stderr');
-      const exitFile = join(home.dir, 'app.exit');
-      const shellFile = join(home.dir, 'app.shell');
-      // the shell outlives the hang-up (its trap runs once the app is done) to write the exit code
-      const gone = openTerminal(
-        'hangup',
-        appEnv(serverUrl),
-        `echo $$ > '${shellFile}'; trap 'true' HUP; '${process.execPath}' '${BIN}' 2> '${errFile}'; echo $? > '${exitFile}'`,
-      );
-      try {
-        await gone.waitFor('Sign in');
+    it(
+      'starts the bundled auth server for the session, says so, signs in through it, and stops it on Ctrl+C',
+      { timeout: 120_000 },
+      async ({ expect }) => {
+        const home = newHome();
+        const serverUrl = await freeServerUrl();
+        const env = appEnv(home.dir, serverUrl);
+        term = openTerminal('serve', env, appThen(''));
+        const signIn = await term.waitFor('Sign in');
+        expect(signIn).toContain(
+          `started the auth server for this session (logs: ${join(home.dir, 'serve-child.log')})`,
+        );
+        expect(signIn).not.toContain('SANDBOX');
+        // no sandbox: no outbox key
+        expect(signIn).not.toContain('Ctrl+F');
         expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
-        // as an interactive shell passes the hang-up on: SIGHUP to the app, then the terminal ends
-        const shell = readFileSync(shellFile, 'utf8').trim();
-        const children = (): string => {
+
+        term.keys({ text: 'frank@example.com' }, 'Enter');
+        await term.waitFor('code sent to frank@example.com');
+        const mail = (await (
+          await fetch(`${identityUrl}/sandbox/outbox/frank%40example.com`)
+        ).json()) as { code: string };
+        term.keys({ text: mail.code });
+        await term.waitFor('••••••');
+        term.keys('Enter');
+        await term.waitFor(/Wallet\s+0x[0-9a-f]{4}…[0-9a-f]{4}/);
+
+        term.keys('C-c');
+        const after = await term.waitFor(/EXIT:\d+[\s\S]*speed/);
+        expect(after).toContain('EXIT:0');
+        // the server the app started is gone with it; its log kept the requests, not the code
+        await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
+          cause: { code: 'ECONNREFUSED' },
+        });
+        const log = readFileSync(join(home.dir, 'serve-child.log'), 'utf8');
+        expect(log).toContain('/auth/verify');
+        expect(log).not.toContain(mail.code);
+      },
+    );
+
+    it(
+      'a terminal that goes away stops the app and its auth server as a signal does: exit 2, no stack, no orphan',
+      { timeout: 120_000 },
+      async ({ expect }) => {
+        const home = newHome();
+        const serverUrl = await freeServerUrl();
+        const errFile = join(home.dir, 'app.stderr');
+        const exitFile = join(home.dir, 'app.exit');
+        const shellFile = join(home.dir, 'app.shell');
+        // the shell outlives the hang-up (its trap runs once the app is done) to write the exit code
+        const gone = openTerminal(
+          'hangup',
+          appEnv(home.dir, serverUrl),
+          `echo $$ > '${shellFile}'; trap 'true' HUP; '${process.execPath}' '${BIN}' 2> '${errFile}'; echo $? > '${exitFile}'`,
+        );
+        try {
+          await gone.waitFor('Sign in');
+          expect((await fetch(`${serverUrl}/health`)).status).toBe(200);
+          // as an interactive shell passes the hang-up on: SIGHUP to the app, then the terminal ends
+          const shell = readFileSync(shellFile, 'utf8').trim();
+          const children = (): string => {
+            try {
+              return readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8');
+            } catch {
+              // a kernel without that file: ps reads the same table
+              return execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' });
+            }
+          };
+          const app = Number(children().trim().split(/\s+/)[0]);
+          process.kill(app, 'SIGHUP');
+        } finally {
+          gone.close(); // the terminal closes: its input ends, every write fails
+        }
+        const exitCode = (): string => {
           try {
-            return readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8');
+            return readFileSync(exitFile, 'utf8').trim();
           } catch {
-            // a kernel without that file: ps reads the same table
-            return execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' });
+            return '';
           }
         };
-        const app = Number(children().trim().split(/\s+/)[0]);
-        process.kill(app, 'SIGHUP');
-      } finally {
-        gone.close(); // the terminal closes: its input ends, every write fails
-      }
-      const exitCode = (): string => {
-        try {
-          return readFileSync(exitFile, 'utf8').trim();
-        } catch {
-          return '';
-        }
-      };
-      // the terminal is gone (its screen cannot be read): wait for the shell's word
-      await vi.waitFor(() => expect(exitCode()).not.toBe(''), { timeout: 60_000, interval: 100 });
-      // 2: stopped from outside, through the graceful path (a forced exit is 130)
-      expect(exitCode()).toBe('2');
-      expect(readFileSync(errFile, 'utf8')).not.toMatch(/Error|\n\s+at /);
-      await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
-        cause: { code: 'ECONNREFUSED' },
-      });
-    },
-  );
-});
+        // the terminal is gone (its screen cannot be read): wait for the shell's word
+        await vi.waitFor(() => expect(exitCode()).not.toBe(''), { timeout: 60_000, interval: 100 });
+        // 2: stopped from outside, through the graceful path (a forced exit is 130)
+        expect(exitCode()).toBe('2');
+        expect(readFileSync(errFile, 'utf8')).not.toMatch(/Error|\n\s+at /);
+        await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
+          cause: { code: 'ECONNREFUSED' },
+        });
+      },
+    );
+  });

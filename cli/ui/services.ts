@@ -223,6 +223,11 @@ interface EnvironmentUrls {
 
 export interface TuiServices {
   readonly features: Features;
+  /**
+   * how often an open Lending or Staking screen reads again, when the run says
+   * (`FINANCE_TUI_LIVE_READ_MS`); undefined: the screens' LIVE_READ_MS
+   */
+  readonly liveReadMs?: number | undefined;
   /** find or start what the client talks to (may start the sandbox as a child) */
   connect(call: Call): Promise<Environment>;
   /** the stored session, if one is valid */

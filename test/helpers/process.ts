@@ -57,6 +57,7 @@ export interface Spawned {
    * Infinity: only on exit, the caller's hook or test timeout bounding the wait)
    */
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  /** resolves once the process has exited and its stdout and stderr are read to their end */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -98,8 +99,12 @@ export function spawnBin(
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  // 'close', not 'exit': at 'exit' the last of stdout and stderr may still be unread (Node's
+  // child_process docs), and a test that reads them then saw an empty stderr under load. The
+  // bin's own children never hold its stdout or stderr (cli/platform/child.ts), so 'close' comes
+  // with its exit.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   const output = watchOutput(exited);
   child.stdout?.setEncoding('utf8').on('data', output.onStdout);

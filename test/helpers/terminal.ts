@@ -1,10 +1,29 @@
 /**
  * A program in a real terminal: tmux on its own socket, keys sent with send-keys, the screen read
- * with capture-pane, every wait a wait for something on screen (never a fixed sleep).
+ * with capture-pane, every wait a wait for something on screen (never a fixed sleep). A wait
+ * reads the screen again as soon as the program has written to its terminal — tmux's pipe-pane
+ * copies the pane's output to a file, watched here — and at the latest every POLL_MS: the frame
+ * a key asked for is seen within milliseconds of its drawing, not up to a poll later
+ * (docs/decisions.md "The terminal tests wait for the pane's output").
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import { BIN } from './process.js';
+
+/** the longest a wait goes without reading the screen again (the program wrote nothing) */
+const POLL_MS = 100;
+/** after the program's first write, how long the rest of its frame has to arrive */
+const SETTLE_MS = 10;
+/**
+ * the shortest gap between two reads of the screen while the program keeps writing, for a wait's
+ * first FAST_READS reads (a frame a key asked for); after them, POLL_MS as before, so a long wait
+ * through a spinner reads the pane no more often than the poll did
+ */
+const MIN_GAP_MS = 25;
+const FAST_READS = 4;
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -48,7 +67,45 @@ export function openTerminal(
     command,
   );
   const screen = (): string => tmux('capture-pane', '-p', '-t', 'app', '-S', '-50');
-  const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 100));
+
+  // the pane's output, copied by tmux to a file: each write to it is a sign the screen changed
+  const outputDir = mkdtempSync(join(tmpdir(), 'finance-tui-terminal-'));
+  const outputFile = join(outputDir, 'output');
+  writeFileSync(outputFile, '');
+  /** how many times the pane has written since the terminal opened */
+  let writes = 0;
+  const woken = new Set<() => void>();
+  const watcher = watch(outputFile, () => {
+    writes++;
+    for (const wake of [...woken]) wake();
+  });
+  watcher.unref();
+  tmux('pipe-pane', '-O', '-t', 'app', `cat >> '${outputFile}'`);
+  /**
+   * Until the screen is worth reading again: the pane wrote after `seen` (its count of writes when
+   * the screen was last read), the frame had SETTLE_MS to finish and MIN_GAP_MS (POLL_MS after
+   * the wait's first FAST_READS `reads`) have passed since `readAt`; or POLL_MS went by without a
+   * write.
+   */
+  const pause = (seen: number, readAt: number, reads: number): Promise<void> =>
+    new Promise((resolve) => {
+      let settle: NodeJS.Timeout | undefined;
+      const done = (): void => {
+        clearTimeout(fallback);
+        clearTimeout(settle);
+        woken.delete(onWrite);
+        resolve();
+      };
+      const onWrite = (): void => {
+        if (settle !== undefined) return;
+        const minGap = reads < FAST_READS ? MIN_GAP_MS : POLL_MS;
+        const gap = Math.max(SETTLE_MS, readAt + minGap - Date.now());
+        settle = setTimeout(done, gap);
+      };
+      const fallback = setTimeout(done, POLL_MS);
+      woken.add(onWrite);
+      if (writes !== seen) onWrite();
+    });
 
   return {
     tmux,
@@ -62,24 +119,31 @@ export function openTerminal(
     },
     async waitFor(text, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      for (let reads = 1; ; reads++) {
+        const seen = writes;
+        const readAt = Date.now();
         const current = screen();
         if (typeof text === 'string' ? current.includes(text) : text.test(current)) return current;
         if (Date.now() > deadline)
           throw new Error(`the screen never showed ${String(text)}; it shows:\n${current}`);
-        await pause();
+        await pause(seen, readAt, reads);
       }
     },
     async waitUntil(done, what, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
-      while (!done()) {
+      for (let reads = 1; ; reads++) {
+        const seen = writes;
+        const readAt = Date.now();
+        if (done()) return;
         if (Date.now() > deadline)
           throw new Error(`never saw ${what}; the screen shows:\n${screen()}`);
-        await pause();
+        await pause(seen, readAt, reads);
       }
     },
     close() {
+      watcher.close();
       spawnSync('tmux', ['-L', socket, 'kill-server'], { env: childEnv });
+      rmSync(outputDir, { recursive: true, force: true });
     },
   };
 }

@@ -257,10 +257,11 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   const { columns } = useWindowSize();
   const [form, setForm] = useState<LendingForm>(() => initial ?? newForm(KINDS, LENDING_FORM));
   // the positions last read: kept on screen while they are read again (no flicker), and after a
-  // failed read, which is said above them
+  // failed read, which is said above them; every REFRESH_MS unless the run's test knob says
+  const everyMs = services.liveReadMs ?? REFRESH_MS;
   const { loading, shown, read } = usePeriodicRead<
     LendingDocument & { liquidations?: Liquidation[] }
-  >(services.lending?.bind(services), REFRESH_MS);
+  >(services.lending?.bind(services), everyMs);
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
@@ -325,7 +326,7 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
             </Text>
           ))}
           <Text color={theme.muted} wrap="truncate-end">
-            read again every {REFRESH_MS / 1000} s while open
+            read again every {everyMs / 1000} s while open
             {positions.compact ? ' · a taller window shows each in full' : ''}
             {loading.status === 'running' ? ' · reading…' : ''}
           </Text>

@@ -59,12 +59,14 @@ const labelOf = (field: Field): string =>
 export function StakingScreen({ initial }: { initial?: StakingForm | undefined }) {
   const { services, state: app, dispatch, theme } = useUi();
   const [form, setForm] = useState<StakingForm>(() => initial ?? newForm(KINDS, STAKING_FORM));
-  // the positions last read stay on screen while they are read again, and after a failed read
+  // the positions last read stay on screen while they are read again, and after a failed read;
+  // every LIVE_READ_MS unless the run's test knob says
+  const everyMs = services.liveReadMs ?? LIVE_READ_MS;
   const {
     loading,
     shown: doc,
     read,
-  } = usePeriodicRead<StakingDocument>(services.staking?.bind(services), LIVE_READ_MS);
+  } = usePeriodicRead<StakingDocument>(services.staking?.bind(services), everyMs);
   const review = usePlanReview();
   const session = app.session;
   const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
@@ -134,7 +136,7 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
               .join(', ')}
           </Text>
           <Text color={theme.muted} wrap="truncate-end">
-            read again every {LIVE_READ_MS / 1000} s while open
+            read again every {everyMs / 1000} s while open
             {loading.status === 'running' ? ' · reading…' : ''}
           </Text>
         </Box>

@@ -7,9 +7,24 @@ import { AppError, ErrorCode } from '../../../shared/errors.js';
 import type { Balances } from '../services.js';
 import type { ServicesModule } from './root.js';
 
+/**
+ * `FINANCE_TUI_LIVE_READ_MS`, a test knob (docs/commands.md): whole milliseconds from 100 to
+ * 600000 between an open Lending or Staking screen's reads, so a test that watches a position
+ * change without a key waits a second rather than fifteen. Unset or anything else: undefined, the
+ * screens' own interval (hooks/use-periodic-read.ts LIVE_READ_MS).
+ */
+export function liveReadKnob(env: NodeJS.ProcessEnv): number | undefined {
+  const knob = env.FINANCE_TUI_LIVE_READ_MS?.trim();
+  if (knob === undefined || !/^[0-9]{3,6}$/.test(knob)) return undefined;
+  const ms = Number(knob);
+  return ms >= 100 && ms <= 600_000 ? ms : undefined;
+}
+
 export const registerReads: ServicesModule<
-  'balances' | 'staking' | 'lending' | 'portfolio' | 'quote' | 'status'
+  'liveReadMs' | 'balances' | 'staking' | 'lending' | 'portfolio' | 'quote' | 'status'
 > = (root) => ({
+  liveReadMs: liveReadKnob(root.env),
+
   async balances(_current, { signal }): Promise<Balances> {
     const { e } = root.ready();
     const { holdings } = await import('../../core/portfolio.js');
