@@ -14,6 +14,8 @@
 // `export … from`, `import()`, `require()`, `import x = require()` and a type's `import()`. A
 // relative or absolute specifier is resolved against the importing file; a bare specifier names a
 // package, outside the tree (package.json maps no `imports` or `exports` into it).
+// In a layer, a module named by anything but a constant string (`import(name)`) is refused: which
+// module it is cannot be known here.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,7 +106,11 @@ const noRestrictedPaths = {
         additionalProperties: false,
       },
     ],
-    messages: { zone: '"{{specifier}}": {{layer}} {{message}}' },
+    messages: {
+      zone: '"{{specifier}}": {{layer}} {{message}}',
+      computed:
+        'a module named by a computed specifier: {{layer}} cannot be checked against its layers; name the module in a string',
+    },
   },
   create(context) {
     const root = context.cwd;
@@ -128,8 +134,15 @@ const noRestrictedPaths = {
         ? path.replace(SCRIPT_EXTENSION, '') === from.replace(SCRIPT_EXTENSION, '')
         : inside(path, from);
     return moduleVisitor((node) => {
+      // no module named (an `export` of a local declaration)
+      if (!node) return;
       const specifier = specifierOf(node);
-      const path = specifier === undefined ? undefined : pathOf(specifier, file);
+      // a module this rule cannot name is one it cannot clear: refused, not passed
+      if (specifier === undefined) {
+        context.report({ node, messageId: 'computed', data: { layer: zones[0].layer } });
+        return;
+      }
+      const path = pathOf(specifier, file);
       if (path === undefined) return;
       for (const zone of zones)
         if (zone.from.some((from) => isFrom(path, from)))

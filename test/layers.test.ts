@@ -40,6 +40,11 @@ const LAYER_REFUSED: Array<[string, string]> = [
   ['cli/clients/planted.ts', "import '../main.js';\n"],
   ['cli/clients/planted.ts', 'export const l = () => import(`../bin.js`);\n'],
 ];
+/** A module a layer names by a computed specifier: which one cannot be known, so it is refused. */
+const COMPUTED_REFUSED: Array<[string, string]> = [
+  ['cli/core/planted.ts', 'export const l = (name: string) => import(`../${name}.js`);\n'],
+  ['cli/platform/planted.ts', 'export const l = (name: string) => import(name);\n'],
+];
 const BELOW_CORE_REFUSED: Array<[string, string]> = [
   [
     'cli/clients/planted.ts',
@@ -172,6 +177,7 @@ const cases = (list: Array<[string, string]>, from: number) =>
 const refused = cases(LAYER_REFUSED, 0);
 const belowCore = cases(BELOW_CORE_REFUSED, 100);
 const allowed = cases(ALLOWED, 200);
+const computed = cases(COMPUTED_REFUSED, 300);
 
 const scratch = mkdtempSync(join(tmpdir(), 'finance-tui-lint-'));
 /** What oxlint reported, by repo-relative file: `code: message (help: …)` each, in the file's order. */
@@ -189,6 +195,7 @@ beforeAll(async () => {
   const files: Array<readonly [string, string]> = [
     ...refused,
     ...belowCore,
+    ...computed,
     ...allowed,
     ...Object.values(FAMILIES).map((f) => [f.path, f.source] as const),
     ...Object.entries(CYCLES),
@@ -244,6 +251,14 @@ describe('client layers (.oxlintrc.json, local/no-restricted-paths)', () => {
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatch(
       /^local\(no-restricted-paths\): ".*": cli\/(platform|clients) imports nothing from cli\/core/,
+    );
+  });
+
+  it.each(computed)('%s: %j is refused (a computed specifier)', (path) => {
+    const fired = reported[path] ?? [];
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatch(
+      /^local\(no-restricted-paths\): a module named by a computed specifier: cli\/(core|platform) cannot be checked/,
     );
   });
 
