@@ -17,6 +17,9 @@ import { enableCompileCache, registerHooks } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** package.json's version, written in by the bundle (scripts/bundle.mjs); not defined unbundled. */
+declare const __FINANCE_TUI_VERSION__: string | undefined;
+
 /** env-paths' cache folder for `name` (its rules, without loading it before the cache is on). */
 function cacheDir(name: string): string {
   const home = homedir();
@@ -59,12 +62,20 @@ registerHooks?.({
     return nextResolve(specifier, context);
   },
 });
-// `--version` (or `-v`) alone is answered from the version module, without loading the command
-// table and what it imports (~10 ms, most of what `--version` took beyond Node's own start;
-// docs/decisions.md "Built-ins required, TypeBox by name"). The answer is run.ts's, from one
-// function: with any other argument (`--version --json`) the program answers as always.
+// `--version` (or `-v`) alone is answered here, without loading the command table and what it
+// imports (~10 ms, most of what `--version` took beyond Node's own start; docs/decisions.md
+// "Built-ins required, TypeBox by name"). The published bundle carries package.json's version as a
+// constant (scripts/bundle.mjs `define`), so it loads nothing more — not even the version module,
+// whose chunks and file read were half of what was left (docs/decisions.md "The version is written
+// into the bundle"). Unbundled (tsc's dist/, tsx) the version module reads package.json. The answer is
+// the version module's `versionLine`, run.ts's: with any other argument (`--version --json`) the
+// program answers as always.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  const { versionLine } = await import('../shared/version.js');
-  process.stdout.write(versionLine());
+  if (typeof __FINANCE_TUI_VERSION__ === 'string')
+    process.stdout.write(`${__FINANCE_TUI_VERSION__}\n`);
+  else {
+    const { versionLine } = await import('../shared/version.js');
+    process.stdout.write(versionLine());
+  }
 } else await import('./main.js');

@@ -95,7 +95,15 @@ const result = await build({
   // (cli/bin.ts: in the user's cache folder, before the program is compiled).
   banner: { js: REQUIRE_BANNER },
   external: ['fastify', 'fastify-plugin', '@fastify/*', 'ioredis', 'jose', 'pino', 'pino-*'],
-  define: { 'process.env.NODE_ENV': '"production"' },
+  // package.json's version as a constant: `--version` answers from the entry without loading a
+  // chunk or reading a file (cli/bin.ts, shared/version.ts; docs/decisions.md "The version is
+  // written into the bundle")
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    __FINANCE_TUI_VERSION__: JSON.stringify(
+      JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version,
+    ),
+  },
   jsx: 'automatic',
   minifySyntax: true,
   minifyWhitespace: true,

@@ -6,10 +6,18 @@ import { createRequire } from 'node:module';
 // loads beyond Node itself (docs/decisions.md "Built-ins required, TypeBox by name")
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
 
+/** package.json's version, written in by the bundle (scripts/bundle.mjs); not defined unbundled. */
+declare const __FINANCE_TUI_VERSION__: string | undefined;
+
 let cached: string | undefined;
 
-/** The package version, read from package.json above the source (shared/) or the build (dist/shared/). */
+/**
+ * The package version: in the published bundle, the one written in when it was built (cli/bin.ts
+ * answers `--version` from the same constant); otherwise read from package.json above the source
+ * (shared/) or the build (dist/shared/).
+ */
 export function packageVersion(): string {
+  if (typeof __FINANCE_TUI_VERSION__ === 'string') return __FINANCE_TUI_VERSION__;
   if (cached !== undefined) return cached;
   for (const rel of ['../package.json', '../../package.json']) {
     try {

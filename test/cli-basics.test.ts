@@ -172,10 +172,13 @@ describe('finance-tui bin basics', () => {
   });
 
   it('--version does not load the heavy modules (Fastify, starknet.js)', async () => {
-    const { modules } = await runBinTracingModules(['--version'], env);
-    // the hook saw our own imports: `--version` alone is answered from the version module, without
-    // the command table (cli/bin.ts)
-    expect(modules.some((url) => url.endsWith('dist/shared/version.js'))).toBe(true);
+    const { code, stdout, modules } = await runBinTracingModules(['--version'], env);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
+    // the hook saw our own imports: `--version` alone is answered by the entry from the version the
+    // bundle carries (cli/bin.ts), without loading a chunk — not the command table, not even the
+    // version module
+    expect(modules.some((url) => url.endsWith('dist/cli/bin.js'))).toBe(true);
+    expect(modules.filter((url) => /\/dist\/cli\/chunk-[A-Z0-9]+\.js$/.test(url))).toEqual([]);
     expect(modules.some((url) => url.endsWith('dist/cli/run.js'))).toBe(false);
     expect(
       modules.filter((url) =>
