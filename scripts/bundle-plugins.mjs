@@ -71,7 +71,7 @@ function replaceOnce(path, source, replacements) {
   for (const [original, replacement] of replacements) {
     if (patched.split(original).length !== 2)
       throw new Error(
-        `${path}: the code patched changed; update lazyPedersenTables in scripts/bundle-plugins.mjs`,
+        `${path}: the code patched changed; update its patch in scripts/bundle-plugins.mjs`,
       );
     patched = patched.replace(original, () => replacement);
   }
@@ -106,5 +106,96 @@ export const lazyPedersenTables = {
       contents: lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER_2),
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * string-width 8 (the copies Ink and its helpers bundle: ink's, widest-line's, cli-truncate's,
+ * slice-ansi's, wrap-ansi's) builds an `Intl.Segmenter` when it is loaded, and measures any string
+ * that is not printable ASCII grapheme by grapheme, through regular expressions over Unicode
+ * properties (`\p{RGI_Emoji}`, whose set V8 builds when it parses the module). Loading ICU's
+ * segmentation data and building that set took ~50 ms of the app's first frame, whose spinner and
+ * "…" are not ASCII (docs/benchmarks.md "The app's first frame and string-width"). Patched: the
+ * segmenter and the emoji expression are built on first use, and a
+ * second fast path answers the string's length for strings made of printable ASCII and of
+ * characters that, by the library's own rules, are one column wide and a grapheme of their own
+ * whatever stands beside them (decided here, at build time, by running the library itself over a
+ * few Unicode blocks: see `narrowClass`). Only with the default `ambiguousIsNarrow` (East Asian
+ * "ambiguous" characters such as "…" and "—" are one column only then). Anything else goes the
+ * library's way. test/bundle-patches.test.ts holds the patched copy's widths equal to the
+ * original's on every character of the class and on random strings mixing them.
+ */
+const STRING_WIDTH_LAZY = [
+  [
+    'const segmenter = new Intl.Segmenter();',
+    'let segmenterMade;\nconst segmenterOf = () => (segmenterMade ??= new Intl.Segmenter());',
+  ],
+  ['segmenter.segment(string)', 'segmenterOf().segment(string)'],
+  // V8 builds `\p{RGI_Emoji}`'s set when it parses the expression, at load: ~35 ms
+  [
+    'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+    "let rgiEmojiMade;\nconst rgiEmojiRegexOf = () => (rgiEmojiMade ??= new RegExp('^\\\\p{RGI_Emoji}$', 'v'));",
+  ],
+  ['rgiEmojiRegex.test(segment)', 'rgiEmojiRegexOf().test(segment)'],
+];
+const ASCII_FAST_PATH =
+  'if (/^[\\u0020-\\u007E]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n';
+
+/**
+ * The blocks looked at for the second fast path: Latin-1 and Latin Extended (A, B), Greek,
+ * Cyrillic, and U+2010–U+2BFF (punctuation, arrows, mathematical and technical symbols, box
+ * drawing, blocks, shapes, dingbats, braille: what a terminal UI draws with).
+ */
+const NARROW_BLOCKS = [
+  [0xa0, 0x24f],
+  [0x370, 0x4ff],
+  [0x2010, 0x2bff],
+];
+
+/**
+ * A character class (the body of `[…]`, as `\uXXXX` ranges) of the characters of NARROW_BLOCKS
+ * that `stringWidth` (the original, loaded from `path`) measures as one column alone, and that
+ * `Intl.Segmenter` never joins to a neighbour: between two "a"s and doubled, each stays a
+ * grapheme of its own (no combining mark, joiner, spacing mark, prepended mark, Hangul jamo).
+ * Grapheme breaks are decided pair by pair for these (their rules that look further need a
+ * joiner or a regional indicator, neither of which is here), so a string of them and of
+ * printable ASCII is as wide as it is long.
+ */
+async function narrowClass(path) {
+  const { default: stringWidth } = await import(path);
+  const segmenter = new Intl.Segmenter();
+  const count = (text) => [...segmenter.segment(text)].length;
+  const ranges = [];
+  for (const [from, to] of NARROW_BLOCKS)
+    for (let code = from; code <= to; code++) {
+      const ch = String.fromCharCode(code);
+      const narrow = stringWidth(ch) === 1 && count(`a${ch}a`) === 3 && count(`${ch}${ch}`) === 2;
+      const last = ranges.at(-1);
+      if (!narrow) continue;
+      if (last !== undefined && last[1] === code - 1) last[1] = code;
+      else ranges.push([code, code]);
+    }
+  const hex = (code) => `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return ranges.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('');
+}
+
+export const stringWidthNarrowFastPath = {
+  name: 'string-width-narrow-fast-path',
+  setup(b) {
+    const classes = new Map();
+    b.onLoad({ filter: /node_modules[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      // string-width 4 (CommonJS, starknet.js's CLI helpers) measures without a segmenter
+      if (!source.includes('Intl.Segmenter')) return undefined;
+      if (!classes.has(args.path)) classes.set(args.path, await narrowClass(args.path));
+      const fastPaths = `${ASCII_FAST_PATH}\n\t// patched (scripts/bundle-plugins.mjs): one column per character, each a grapheme alone\n\tif (ambiguousIsNarrow && /^[\\u0020-\\u007E${classes.get(args.path)}]*$/.test(string)) {\n\t\treturn string.length;\n\t}\n`;
+      return {
+        contents: replaceOnce(args.path, source, [
+          ...STRING_WIDTH_LAZY,
+          [ASCII_FAST_PATH, fastPaths],
+        ]),
+        loader: 'js',
+      };
+    });
   },
 };

@@ -2,14 +2,16 @@
  * The bundle's patches of dependency code (scripts/bundle-plugins.mjs) change when work is done,
  * never its result: each copy of @scure/starknet the bin bundles (starknet.js's and ours), bundled
  * with and without lazyPedersenTables, gives the same Pedersen hashes (random felts, small ones, a
- * hash chain) and the same Poseidon hashes.
+ * hash chain) and the same Poseidon hashes; string-width, bundled with and without
+ * stringWidthNarrowFastPath, measures every string alike.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JS (no declarations)
-import { lazyPedersenTables } from '../scripts/bundle-plugins.mjs';
+import { lazyPedersenTables, stringWidthNarrowFastPath } from '../scripts/bundle-plugins.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COPIES = {
@@ -23,13 +25,14 @@ interface PedersenModule {
   poseidonHashMany(values: bigint[]): bigint;
 }
 
-async function bundled(
+async function bundled<Module = PedersenModule>(
   path: string,
   plugins: Plugin[],
-): Promise<PedersenModule & { text: string }> {
+  names = 'pedersen, computeHashOnElements, poseidonHashMany',
+): Promise<Module & { text: string }> {
   const result = await build({
     stdin: {
-      contents: `export { pedersen, computeHashOnElements, poseidonHashMany } from '${path}';`,
+      contents: `export { ${names} } from '${path}';`,
       resolveDir: ROOT,
     },
     bundle: true,
@@ -44,9 +47,10 @@ async function bundled(
     },
   });
   const text = result.outputFiles[0]?.text ?? '';
+  // a new module each time (a comment of its own): an instance used by one test is not another's
   const module = (await import(
-    `data:text/javascript,${encodeURIComponent(text)}`
-  )) as PedersenModule;
+    `data:text/javascript,${encodeURIComponent(`${text}\n// ${randomBytes(8).toString('hex')}`)}`
+  )) as Module;
   return { ...module, text };
 }
 
@@ -85,4 +89,85 @@ describe('lazyPedersenTables', () => {
         expect(patched.poseidonHashMany(values)).toBe(original.poseidonHashMany(values));
     },
   );
+});
+
+type StringWidth = (text: string, options?: { ambiguousIsNarrow?: boolean }) => number;
+
+describe('stringWidthNarrowFastPath', () => {
+  // Ink's copy; the bin bundles four more of the same file (widest-line's, cli-truncate's, …)
+  const PATH = './node_modules/ink/node_modules/string-width/index.js';
+  const widths = async (plugins: Plugin[]): Promise<{ stringWidth: StringWidth; text: string }> =>
+    bundled<{ stringWidth: StringWidth }>(PATH, plugins, 'default as stringWidth');
+
+  it('measures every character of the blocks it looks at, and any mix, as the original', async () => {
+    const original = await widths([]);
+    const patched = await widths([stringWidthNarrowFastPath as Plugin]);
+    // the segmenter and the emoji expression are built on first use, not at load
+    expect(patched.text).toContain('segmenterOf()');
+    expect(patched.text).toContain('rgiEmojiRegexOf()');
+    expect(original.text).not.toContain('segmenterOf()');
+    const blocks: Array<[number, number]> = [
+      [0xa0, 0x24f],
+      [0x370, 0x4ff],
+      [0x2010, 0x2bff],
+    ];
+    const chars = blocks.flatMap(([from, to]) =>
+      Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
+    );
+    for (const ch of chars)
+      for (const options of [{}, { ambiguousIsNarrow: false }])
+        expect(patched.stringWidth(ch, options), `U+${ch.charCodeAt(0).toString(16)}`).toBe(
+          original.stringWidth(ch, options),
+        );
+    // the characters that would join a neighbour or are wide: combining marks, joiners,
+    // variation selectors, emoji, CJK, Hangul jamo, controls, ANSI colour
+    const others = [
+      '\u0301',
+      '\u200d',
+      '\ufe0f',
+      '\u{1f600}',
+      '\u{1f1eb}',
+      '\u{1f1f7}',
+      '\u4e2d',
+      '\u1100',
+      '\u1161',
+      '\u0007',
+      '\u001b[31m',
+      '\u001b[0m',
+      '\t',
+      '\u00ad',
+      '\u0e33',
+      '\u094d',
+    ];
+    const pieces = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...chars) },
+      { weight: 4, arbitrary: fc.string({ maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.constantFrom(...others) },
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }), fc.boolean(), (parts, narrow) => {
+        const text = parts.join('');
+        const options = { ambiguousIsNarrow: narrow };
+        expect(patched.stringWidth(text, options)).toBe(original.stringWidth(text, options));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('answers the usual text of a frame without segmenting it', async () => {
+    const patched = await widths([stringWidthNarrowFastPath as Plugin]);
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
+    const Segmenter = intl.Segmenter;
+    try {
+      intl.Segmenter = class {
+        constructor() {
+          throw new Error('segmented');
+        }
+      } as unknown as typeof Intl.Segmenter;
+      expect(patched.stringWidth('⠋ connecting… — 1.5 × 2 → ↑ · ✓ ✗ ≤ │ █')).toBe(39);
+      expect(() => patched.stringWidth('\u4e2d')).toThrow('segmented');
+    } finally {
+      intl.Segmenter = Segmenter;
+    }
+  });
 });
