@@ -1,7 +1,9 @@
 /**
  * Rendering the TUI in tests: the real App over a services port (usually the fake), through
  * ink-testing-library. press()/type() write keys and wait for the frame to change (never a
- * fixed sleep); waitForFrame() waits for a condition. React act() warnings fail the test.
+ * fixed sleep); waitForFrame() waits for a condition. Anything written to console.error while
+ * the app is rendered fails the test at its next frame read (a render that throws is shown by
+ * Ink's error screen instead, which no frame a test waits for matches).
  * Assert frames before unmount(): Ink writes a bare newline on unmount.
  */
 import { render } from 'ink-testing-library';
@@ -70,11 +72,11 @@ export function renderWithProviders(
   const columns = options.columns ?? 100;
   setSize(columns, options.rows ?? 50);
   const original = console.error;
-  const actWarnings: string[] = [];
+  // React's production build (the bin's: docs/decisions.md "The unit tests run the React the bin
+  // ships") prints no development warnings; what it prints is an error
+  const consoleErrors: string[] = [];
   console.error = (...args: unknown[]) => {
-    const text = args.map(String).join(' ');
-    if (text.includes('act(')) actWarnings.push(text);
-    else original(...args);
+    consoleErrors.push(args.map(String).join(' '));
   };
   let code: number | undefined;
   let forced = false;
@@ -100,7 +102,8 @@ export function renderWithProviders(
   Object.defineProperty(instance.stdout, 'columns', { get: () => width, configurable: true });
   if (columns !== 100) instance.stdout.emit('resize');
   const frame = (): string => {
-    if (actWarnings.length > 0) throw new Error(`React act() warning: ${actWarnings[0]}`);
+    if (consoleErrors.length > 0)
+      throw new Error(`console.error while rendering: ${consoleErrors[0]}`);
     return instance.lastFrame() ?? '';
   };
   const waitForFrame = async (
