@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hash } from 'starknet';
-import {
-  APPROVAL_EVENT_KEY,
-  ERC20_EVENT_NAME,
-  fromU256,
-  parseTransferEvent,
-  selectorOf,
-  TRANSFER_EVENT_KEY,
-  u256Felts,
-} from './erc20.js';
+import { fromU256, parseTransferEvent, TRANSFER_EVENT_KEY, u256Felts } from './erc20.js';
 import { parseFelt } from './felt.js';
 
 const hex = (value: bigint): string => `0x${value.toString(16)}`;
@@ -32,14 +23,6 @@ describe('u256 felts', () => {
     expect(parseFelt('0x' + 'f'.repeat(64))).toBeUndefined();
     expect(parseFelt('-1')).toBeUndefined();
     expect(parseFelt(16)).toBeUndefined();
-  });
-});
-
-describe('event keys', () => {
-  it("are the names' selectors, as starknet.js hashes them", () => {
-    expect(TRANSFER_EVENT_KEY).toBe(BigInt(hash.getSelectorFromName(ERC20_EVENT_NAME.Transfer)));
-    expect(APPROVAL_EVENT_KEY).toBe(BigInt(hash.getSelectorFromName(ERC20_EVENT_NAME.Approval)));
-    expect(TRANSFER_EVENT_KEY).toBe(selectorOf('Transfer'));
   });
 });
 

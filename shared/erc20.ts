@@ -88,15 +88,9 @@ export const ERC20_EVENT_SIGNATURE: EventSignatures<typeof ERC20_EVENT_NAME> = O
   Approval: { keys: [CAIRO.address, CAIRO.address], data: [CAIRO.u256] },
 });
 
-/**
- * The `Transfer` and `Approval` event keys (`selectorOf` of the names), written as numbers: hashed
- * at load, they were the first keccaks of every command and of the app's first frame, run cold
- * (docs/benchmarks.md "The app's first frame and string-width"). shared/erc20.test.ts recomputes
- * both.
- */
-export const TRANSFER_EVENT_KEY = 0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9n;
-export const APPROVAL_EVENT_KEY =
-  0x134692b230b9e1ffa39098904722134159652b09c5bc41d88d6698779d228ffn;
+/** `Transfer` event key: 0x99cd8bde557814842a3121e8ddfd433a539b8c9f14bf31ebf108d12e6196e9. */
+export const TRANSFER_EVENT_KEY = selectorOf(ERC20_EVENT_NAME.Transfer);
+export const APPROVAL_EVENT_KEY = selectorOf(ERC20_EVENT_NAME.Approval);
 
 export const toHexFelt = (value: bigint): string => `0x${value.toString(16)}`;
 

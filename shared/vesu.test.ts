@@ -1,25 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hash } from 'starknet';
-import {
-  findVesuPool,
-  fromI257Felts,
-  i257Felts,
-  SANDBOX_VTOKEN_CLASS_HASH,
-  VESU_LIQUIDATE_POSITION_EVENT,
-  vesuErrorIn,
-  vesuFor,
-} from './vesu.js';
-
-describe('the constant selectors', () => {
-  it('are the selectors of their names, as starknet.js hashes them', () => {
-    expect(VESU_LIQUIDATE_POSITION_EVENT).toBe(
-      BigInt(hash.getSelectorFromName('LiquidatePosition')),
-    );
-    expect(SANDBOX_VTOKEN_CLASS_HASH).toBe(
-      BigInt(hash.getSelectorFromName('sandbox::vesu_v_token')),
-    );
-  });
-});
+import { findVesuPool, fromI257Felts, i257Felts, vesuErrorIn, vesuFor } from './vesu.js';
 
 describe('vesu registry', () => {
   it("has the mainnet factory and Prime pool, and Sepolia's WBTC Prime Sepolia", () => {

@@ -19,7 +19,7 @@
 import { byteArray } from 'starknet';
 import { formatAmount, parseAmount } from './amount.js';
 import { CAIRO, type EntrypointSignature, type Signatures } from './entrypoints.js';
-import { selectorsOf } from './erc20.js';
+import { selectorOf, selectorsOf } from './erc20.js';
 import { parseHexFelt } from './felt.js';
 import { deployedAddressesByLast } from './starknet.js';
 import { addressToBigInt, listTokens, parseAddress, type Network, type Token } from './tokens.js';
@@ -259,13 +259,8 @@ export function vTokenProofHolds(
   return undefined;
 }
 
-/**
- * The class hash the sandbox's vTokens are deployed with (a label: the sandbox's own class),
- * `selectorOf('sandbox::vesu_v_token')` written as a number so that no command hashes it at load
- * (shared/vesu.test.ts recomputes it).
- */
-export const SANDBOX_VTOKEN_CLASS_HASH =
-  0x188de23b94d30534a54a7ea7ab1c832bb1c0d7e663d718c435775ede9107bafn;
+/** The class hash the sandbox's vTokens are deployed with (a label: the sandbox's own class). */
+export const SANDBOX_VTOKEN_CLASS_HASH = selectorOf('sandbox::vesu_v_token');
 
 /** The name and symbol the sandbox's factory gives the vToken of a registry symbol. */
 export const sandboxVTokenWords = (symbol: string): { name: string; symbol: string } => ({
@@ -655,11 +650,10 @@ export function fromI257Felts(low: bigint, high: bigint, negative: bigint): bigi
  * Liquidation (issue 31 §4), read by the client, emitted by the sandbox's pool: Vesu v2's event
  * `LiquidatePosition`, keys `[selector, collateral_asset, debt_asset, user, liquidator]`, data
  * collateral_delta, collateral_shares_delta, debt_delta, nominal_debt_delta (i257, 3 felts each:
- * negative, what left the position) and bad_debt (u256): 14 felts. The key is
- * `selectorOf('LiquidatePosition')`, written as a number so that no command hashes it at load
- * (shared/vesu.test.ts recomputes it).
+ * negative, what left the position) and bad_debt (u256): 14 felts.
  */
-export const VESU_LIQUIDATE_POSITION_EVENT =
-  0x3731bef77d4371d61d696ce475c60d128c4e2c7bba44336635a540d6b180e88n;
+export const VESU_LIQUIDATE_POSITION_EVENT = selectorsOf({
+  LiquidatePosition: 'LiquidatePosition',
+} as const).LiquidatePosition;
 /** the pool's refusal of a collateralised position */
 export const VESU_NOT_UNDERCOLLATERALIZED = 'not-undercollateralized';
