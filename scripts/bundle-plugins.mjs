@@ -3,6 +3,7 @@
  * bundled, kept apart so a test can bundle with them (test/bundle-patches.test.ts).
  */
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 
 /**
  * @scure/starknet builds its Pedersen tables (2 × 252 curve points, ~500 point doublings) when it
@@ -71,7 +72,7 @@ function replaceOnce(path, source, replacements) {
   for (const [original, replacement] of replacements) {
     if (patched.split(original).length !== 2)
       throw new Error(
-        `${path}: the code patched changed; update lazyPedersenTables in scripts/bundle-plugins.mjs`,
+        `${path}: the code patched changed; update its plugin in scripts/bundle-plugins.mjs`,
       );
     patched = patched.replace(original, () => replacement);
   }
@@ -104,6 +105,34 @@ export const lazyPedersenTables = {
     );
     b.onLoad({ filter: /node_modules[\\/]@scure[\\/]starknet[\\/]index\.js$/ }, async (args) => ({
       contents: lazyTables(args.path, await readFile(args.path, 'utf8'), PEDERSEN_EAGER_2),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * starknet.js hashes every entry-point name it sends (a call, the paymaster's safety check of the
+ * calls) with its JavaScript keccak, cold on every command: a trade ran 17 (10 names), ~8 ms of
+ * its CPU (docs/benchmarks.md "Issue 35, seventh round"). Its getSelectorFromName first looks the
+ * name up in the program's table of known selectors (shared/selectors.ts, each held equal to the
+ * hash by shared/selectors.test.ts) and hashes any other name as before. The table module imports
+ * nothing, so starknet.js's chunk gains no dependency but it. If starknet.js changes the function,
+ * the build fails here; test/bundle-patches.test.ts holds the patched function equal to the
+ * original for every known name and for others.
+ */
+const SELECTORS_MODULE = fileURLToPath(new URL('../shared/selectors.ts', import.meta.url));
+const GET_SELECTOR_FROM_NAME = [
+  [
+    'function getSelectorFromName(funcName) {\n  return toHex(starknetKeccak(funcName));\n}\n',
+    'function getSelectorFromName(funcName) {\n  return __knownSelector(funcName) ?? toHex(starknetKeccak(funcName));\n}\n',
+  ],
+];
+
+export const knownSelectors = {
+  name: 'known-selectors',
+  setup(b) {
+    b.onLoad({ filter: /node_modules[\\/]starknet[\\/]dist[\\/]index\.mjs$/ }, async (args) => ({
+      contents: `import { knownSelector as __knownSelector } from ${JSON.stringify(SELECTORS_MODULE)};\n${replaceOnce(args.path, await readFile(args.path, 'utf8'), GET_SELECTOR_FROM_NAME)}`,
       loader: 'js',
     }));
   },

@@ -2,14 +2,16 @@
  * The bundle's patches of dependency code (scripts/bundle-plugins.mjs) change when work is done,
  * never its result: each copy of @scure/starknet the bin bundles (starknet.js's and ours), bundled
  * with and without lazyPedersenTables, gives the same Pedersen hashes (random felts, small ones, a
- * hash chain) and the same Poseidon hashes.
+ * hash chain) and the same Poseidon hashes; starknet.js bundled with and without knownSelectors
+ * gives the same selector for every known name and for names it has to hash.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JS (no declarations)
-import { lazyPedersenTables } from '../scripts/bundle-plugins.mjs';
+import { knownSelectors, lazyPedersenTables } from '../scripts/bundle-plugins.mjs';
+import { KNOWN_SELECTORS } from '../shared/selectors.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COPIES = {
@@ -85,4 +87,47 @@ describe('lazyPedersenTables', () => {
         expect(patched.poseidonHashMany(values)).toBe(original.poseidonHashMany(values));
     },
   );
+});
+
+describe('knownSelectors', () => {
+  async function selectorFunction(plugins: Plugin[]): Promise<{
+    getSelectorFromName(name: string): string;
+    text: string;
+  }> {
+    const result = await build({
+      stdin: { contents: `export { hash } from 'starknet';`, resolveDir: ROOT },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      plugins,
+      banner: {
+        js: `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(`${ROOT}package.json`)});`,
+      },
+    });
+    const text = result.outputFiles[0]?.text ?? '';
+    const module = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as {
+      hash: { getSelectorFromName(name: string): string };
+    };
+    return { getSelectorFromName: module.hash.getSelectorFromName, text };
+  }
+
+  it("starknet.js's patched getSelectorFromName answers exactly as the original", async () => {
+    const original = await selectorFunction([]);
+    const patched = await selectorFunction([knownSelectors as Plugin]);
+    // the patched copy looks the name up first; the original only hashes
+    expect(patched.text).toMatch(/knownSelector\(funcName\) \?\? toHex/);
+    expect(original.text).not.toMatch(/knownSelector/i);
+    const names = [
+      ...KNOWN_SELECTORS.keys(),
+      'transfer2',
+      'Transfer ',
+      '',
+      '__proto__',
+      ...Array.from({ length: 10 }, () => `n_${randomBytes(6).toString('hex')}`),
+    ];
+    for (const name of names)
+      expect(patched.getSelectorFromName(name), name).toBe(original.getSelectorFromName(name));
+  }, 60_000);
 });
