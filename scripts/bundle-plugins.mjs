@@ -3,7 +3,9 @@
  * bundled, kept apart so a test can bundle with them (test/bundle-patches.test.ts).
  */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 /**
  * @scure/starknet builds its Pedersen tables (2 × 252 curve points, ~500 point doublings) when it
@@ -134,6 +136,66 @@ export const knownSelectors = {
     b.onLoad({ filter: /node_modules[\\/]starknet[\\/]dist[\\/]index\.mjs$/ }, async (args) => ({
       contents: `import { knownSelector as __knownSelector } from ${JSON.stringify(SELECTORS_MODULE)};\n${replaceOnce(args.path, await readFile(args.path, 'utf8'), GET_SELECTOR_FROM_NAME)}`,
       loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The history file's validator, generated when the bin is built instead of compiled by each
+ * command that records a transaction (cli/core/history-check.ts): TypeBox's `Code` turns the
+ * schema (cli/core/history-schema.ts, bundled here on its own) into a standalone module — the
+ * check's code, importing TypeBox's guard and hashing helpers, and the patterns it tests as
+ * external values — which replaces history-check.ts in the bundle, its patterns written out as
+ * RegExp literals. ~10 ms of a trade's CPU (TypeBox's compiler loaded, the code built and
+ * evaluated: docs/benchmarks.md "Issue 35, seventh round"). If TypeBox's output changes shape (an
+ * external that is not a RegExp), the build fails here; test/bundle-patches.test.ts holds the
+ * generated check to TypeBox's answers.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function historyCheckModule() {
+  const generator = await build({
+    stdin: {
+      contents:
+        "import { Code } from 'typebox/compile'; import { HistoryFile } from './cli/core/history-schema.ts'; export default Code(HistoryFile);",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+  });
+  const { default: generated } = await import(
+    `data:text/javascript,${encodeURIComponent(generator.outputFiles[0].text)}`
+  );
+  const { Code, External } = generated;
+  const variables = External?.variables;
+  if (typeof Code !== 'string' || !Array.isArray(variables) || External.identifier !== 'External')
+    throw new Error('typebox/compile Code changed its output; update standaloneHistoryCheck');
+  for (const value of variables)
+    if (!(value instanceof RegExp))
+      throw new Error(
+        `the history validator has an external ${typeof value}, not a RegExp; update standaloneHistoryCheck`,
+      );
+  return [
+    '// generated when the bin was built: scripts/bundle-plugins.mjs standaloneHistoryCheck',
+    Code,
+    `SetExternal({ variables: [${variables.map((re) => re.toString()).join(', ')}] });`,
+    'const validator = Promise.resolve({ Check });',
+    'export const historyFileCheck = () => validator;',
+    '',
+  ].join('\n');
+}
+
+export const standaloneHistoryCheck = {
+  name: 'standalone-history-check',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]cli[\\/]core[\\/]history-check\.ts$/ }, async (args) => ({
+      contents: await historyCheckModule(),
+      loader: 'js',
+      resolveDir: dirname(args.path),
     }));
   },
 };

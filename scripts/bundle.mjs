@@ -22,7 +22,7 @@ import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { knownSelectors, lazyPedersenTables } from './bundle-plugins.mjs';
+import { knownSelectors, lazyPedersenTables, standaloneHistoryCheck } from './bundle-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const option = (name) => process.argv.slice(2).filter((arg) => arg.startsWith(`--${name}=`));
@@ -101,7 +101,13 @@ const result = await build({
   minifyWhitespace: true,
   legalComments: 'none',
   metafile: true,
-  plugins: [stubDevtools, yogaWithoutFetch, lazyPedersenTables, knownSelectors],
+  plugins: [
+    stubDevtools,
+    yogaWithoutFetch,
+    lazyPedersenTables,
+    knownSelectors,
+    standaloneHistoryCheck,
+  ],
   logLevel: 'warning',
 });
 
