@@ -15,8 +15,7 @@
  * first"). Written when a signature verifies against the other point than the one kept: once per
  * key. A wrong or missing parity only costs the second try.
  */
-import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { nodeFs, writeFileAtomic } from '../../shared/fs.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
   type KeyParity,
@@ -24,6 +23,8 @@ import {
   keepKeyPointsIn,
 } from '../../shared/starknet.js';
 import { storeFile } from '../platform/store.js';
+
+const { readFileSync } = nodeFs;
 
 /** at most this many keys (the most recent): a person signs in with one or two wallets */
 const MAX_KEYS = 16;

@@ -19,11 +19,16 @@
  */
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Static } from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import {
+  readFileText,
+  renameFile,
+  statFile,
+  withFileLock,
+  writeFileAtomic,
+} from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
 import { historyFileCheck } from './history-check.js';
 import { HistoryAmount, HistoryEntry, HistoryFile, MAX_ENTRIES } from './history-schema.js';
@@ -129,9 +134,9 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
   async function read(): Promise<{ entries: HistoryEntry[]; setAside: string | null }> {
     let text: string;
     try {
-      const info = await stat(path);
+      const info = await statFile(path);
       if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
-      text = await readFile(path, 'utf8');
+      text = await readFileText(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         return { entries: [], setAside: null };
@@ -153,7 +158,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       dir,
       `history.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.json`,
     );
-    await rename(path, target);
+    await renameFile(path, target);
     return target;
   }
 
