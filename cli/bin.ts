@@ -48,14 +48,18 @@ try {
 // is its importer's folder and its name, the format is the one esbuild wrote; anything else
 // (Node's built-ins, the packages left out of the bundle) goes to Node's resolver. Node reads and
 // compiles the file as it would (the compile cache serves it alike). Skipped where Node has no
-// registerHooks (before 22.15): only slower.
+// registerHooks (before 22.15): only slower. The URL is joined as text, not parsed (a WHATWG URL
+// per import was ~3 ms of a trade: docs/benchmarks.md "Issue 35, seventh round"): the name is
+// letters, digits and `.js`, and an importer under this folder is a file: URL without a query,
+// so its folder and the name are the URL `new URL(specifier, parentURL)` gives.
 const CHUNK = /^\.\/chunk-[A-Z0-9]+\.js$/;
 const here = new URL('./', import.meta.url).href;
 registerHooks?.({
   resolve(specifier, context, nextResolve) {
-    if (CHUNK.test(specifier) && context.parentURL?.startsWith(here) === true)
+    const parent = context.parentURL;
+    if (CHUNK.test(specifier) && parent?.startsWith(here) === true && !/[?#]/.test(parent))
       return {
-        url: new URL(specifier, context.parentURL).href,
+        url: `${parent.slice(0, parent.lastIndexOf('/') + 1)}${specifier.slice(2)}`,
         format: 'module',
         shortCircuit: true,
       };

@@ -3,6 +3,9 @@
  * bundled, kept apart so a test can bundle with them (test/bundle-patches.test.ts).
  */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 /**
  * @scure/starknet builds its Pedersen tables (2 × 252 curve points, ~500 point doublings) when it
@@ -71,7 +74,7 @@ function replaceOnce(path, source, replacements) {
   for (const [original, replacement] of replacements) {
     if (patched.split(original).length !== 2)
       throw new Error(
-        `${path}: the code patched changed; update its patch in scripts/bundle-plugins.mjs`,
+        `${path}: the code patched changed; update its plugin in scripts/bundle-plugins.mjs`,
       );
     patched = patched.replace(original, () => replacement);
   }
@@ -197,5 +200,93 @@ export const stringWidthNarrowFastPath = {
         loader: 'js',
       };
     });
+  },
+};
+
+/**
+ * starknet.js hashes every entry-point name it sends (a call, the paymaster's safety check of the
+ * calls) with its JavaScript keccak, cold on every command: a trade ran 17 (10 names), ~8 ms of
+ * its CPU (docs/benchmarks.md "Issue 35, seventh round"). Its getSelectorFromName first looks the
+ * name up in the program's table of known selectors (shared/selectors.ts, each held equal to the
+ * hash by shared/selectors.test.ts) and hashes any other name as before. The table module imports
+ * nothing, so starknet.js's chunk gains no dependency but it. If starknet.js changes the function,
+ * the build fails here; test/bundle-patches.test.ts holds the patched function equal to the
+ * original for every known name and for others.
+ */
+const SELECTORS_MODULE = fileURLToPath(new URL('../shared/selectors.ts', import.meta.url));
+const GET_SELECTOR_FROM_NAME = [
+  [
+    'function getSelectorFromName(funcName) {\n  return toHex(starknetKeccak(funcName));\n}\n',
+    'function getSelectorFromName(funcName) {\n  return __knownSelector(funcName) ?? toHex(starknetKeccak(funcName));\n}\n',
+  ],
+];
+
+export const knownSelectors = {
+  name: 'known-selectors',
+  setup(b) {
+    b.onLoad({ filter: /node_modules[\\/]starknet[\\/]dist[\\/]index\.mjs$/ }, async (args) => ({
+      contents: `import { knownSelector as __knownSelector } from ${JSON.stringify(SELECTORS_MODULE)};\n${replaceOnce(args.path, await readFile(args.path, 'utf8'), GET_SELECTOR_FROM_NAME)}`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The history file's validator, generated when the bin is built instead of compiled by each
+ * command that records a transaction (cli/core/history-check.ts): TypeBox's `Code` turns the
+ * schema (cli/core/history-schema.ts, bundled here on its own) into a standalone module — the
+ * check's code, importing TypeBox's guard and hashing helpers, and the patterns it tests as
+ * external values — which replaces history-check.ts in the bundle, its patterns written out as
+ * RegExp literals. ~10 ms of a trade's CPU (TypeBox's compiler loaded, the code built and
+ * evaluated: docs/benchmarks.md "Issue 35, seventh round"). If TypeBox's output changes shape (an
+ * external that is not a RegExp), the build fails here; test/bundle-patches.test.ts holds the
+ * generated check to TypeBox's answers.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+async function historyCheckModule() {
+  const generator = await build({
+    stdin: {
+      contents:
+        "import { Code } from 'typebox/compile'; import { HistoryFile } from './cli/core/history-schema.ts'; export default Code(HistoryFile);",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+  });
+  const { default: generated } = await import(
+    `data:text/javascript,${encodeURIComponent(generator.outputFiles[0].text)}`
+  );
+  const { Code, External } = generated;
+  const variables = External?.variables;
+  if (typeof Code !== 'string' || !Array.isArray(variables) || External.identifier !== 'External')
+    throw new Error('typebox/compile Code changed its output; update standaloneHistoryCheck');
+  for (const value of variables)
+    if (!(value instanceof RegExp))
+      throw new Error(
+        `the history validator has an external ${typeof value}, not a RegExp; update standaloneHistoryCheck`,
+      );
+  return [
+    '// generated when the bin was built: scripts/bundle-plugins.mjs standaloneHistoryCheck',
+    Code,
+    `SetExternal({ variables: [${variables.map((re) => re.toString()).join(', ')}] });`,
+    'const validator = Promise.resolve({ Check });',
+    'export const historyFileCheck = () => validator;',
+    '',
+  ].join('\n');
+}
+
+export const standaloneHistoryCheck = {
+  name: 'standalone-history-check',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]cli[\\/]core[\\/]history-check\.ts$/ }, async (args) => ({
+      contents: await historyCheckModule(),
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
   },
 };

@@ -22,7 +22,12 @@ import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { lazyPedersenTables, stringWidthNarrowFastPath } from './bundle-plugins.mjs';
+import {
+  knownSelectors,
+  lazyPedersenTables,
+  standaloneHistoryCheck,
+  stringWidthNarrowFastPath,
+} from './bundle-plugins.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const option = (name) => process.argv.slice(2).filter((arg) => arg.startsWith(`--${name}=`));
@@ -109,7 +114,14 @@ const result = await build({
   minifyWhitespace: true,
   legalComments: 'none',
   metafile: true,
-  plugins: [stubDevtools, yogaWithoutFetch, lazyPedersenTables, stringWidthNarrowFastPath],
+  plugins: [
+    stubDevtools,
+    yogaWithoutFetch,
+    lazyPedersenTables,
+    knownSelectors,
+    standaloneHistoryCheck,
+    stringWidthNarrowFastPath,
+  ],
   logLevel: 'warning',
 });
 

@@ -8,16 +8,20 @@
 import { hash } from 'starknet';
 import { CAIRO, type EventSignatures, type Signatures } from './entrypoints.js';
 import { feltHex, parseFelt } from './felt.js';
+import { knownSelector } from './selectors.js';
 
 const U128 = 1n << 128n;
 
 const selectors = new Map<string, bigint>();
 
-/** sn_keccak selector of an entry point or event name, as a bigint (each name hashed once). */
+/**
+ * sn_keccak selector of an entry point or event name, as a bigint: a known one from the table
+ * (shared/selectors.ts), any other hashed once per process.
+ */
 export const selectorOf = (name: string): bigint => {
   let selector = selectors.get(name);
   if (selector === undefined) {
-    selector = BigInt(hash.getSelectorFromName(name));
+    selector = BigInt(knownSelector(name) ?? hash.getSelectorFromName(name));
     selectors.set(name, selector);
   }
   return selector;

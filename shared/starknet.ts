@@ -307,11 +307,36 @@ function pointsWithX(xHex: string): string[] {
 }
 
 /**
+ * Where the client keeps which of a key's two points (the parity of its y) its signatures verify
+ * against: a Stark public key is only x, it names two points, and a wallet's signatures always
+ * verify against the same one. Tried first, it spares the other point's full verification (~10
+ * ms, on every money command for half the keys: docs/decisions.md "A key's point tried first").
+ * It orders the tries and nothing else: every signature is still verified, against either point.
+ * The client keeps it with the addresses (cli/core/address-memo.ts); the server keeps none.
+ */
+export interface KeyPointStore {
+  read(pubkey: string): KeyParity | undefined;
+  write(pubkey: string, parity: KeyParity): void;
+}
+export type KeyParity = 'even' | 'odd';
+let keyPointStore: KeyPointStore | undefined;
+
+/** Keeps the parity of each key's verifying point in `store` from now on (undefined: none). */
+export function keepKeyPointsIn(store: KeyPointStore | undefined): void {
+  keyPointStore = store;
+}
+
+/** The parity of an uncompressed point's y (its last hex digit). */
+const parityOf = (point: string): KeyParity =>
+  Number.parseInt(point.slice(-1), 16) % 2 === 1 ? 'odd' : 'even';
+
+/**
  * Checks an r‖s signature over `hashHex` against a Stark public key given as its x coordinate
  * (what the provider calls public_key). Malformed input is simply "not valid", never a throw.
  * Both points with that x are tried (y and −y): the account contract's check_ecdsa_signature
- * accepts either. The points are found with one square root (sqrtMod), not one per parity by the
- * curve library's slower one; the library still checks each is on the curve and verifies.
+ * accepts either; the one the key's signatures verified against before first (KeyPointStore).
+ * The points are found with one square root (sqrtMod), not one per parity by the curve library's
+ * slower one; the library still checks each is on the curve and verifies.
  */
 export function verifyStarkSignature(
   hashHex: string,
@@ -321,11 +346,19 @@ export function verifyStarkSignature(
   try {
     const [r, s] = splitSignature(signature);
     const message = padHash(hashHex);
-    const x = padHash(publicKey).slice(2);
+    const key = padHash(publicKey);
     const parsed = new Signature(BigInt(r), BigInt(s));
-    for (const point of pointsWithX(x)) {
+    const points = pointsWithX(key.slice(2));
+    const preferred = keyPointStore?.read(key);
+    // the point the key's signatures verified against last time first (KeyPointStore)
+    const ordered =
+      points.length === 2 && parityOf(points[1]!) === preferred ? [points[1]!, points[0]!] : points;
+    for (const point of ordered) {
       try {
-        if (verify(parsed, message, point)) return true;
+        if (verify(parsed, message, point)) {
+          if (parityOf(point) !== preferred) keyPointStore?.write(key, parityOf(point));
+          return true;
+        }
       } catch {
         // out-of-range values
       }

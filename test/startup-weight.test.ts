@@ -8,7 +8,8 @@
  *   only to start one (cli/core/endpoints.ts).
  * - No node:crypto for a command that writes no file (shared/fs.ts loads it on a first write or
  *   lock), and node:util required rather than imported (cli/ui/mode.ts, cli/headless/args.ts):
- *   its ES facade reads every export, util.diff's modules among them.
+ *   its ES facade reads every export, util.diff's modules among them; so is node:fs (shared/fs.ts
+ *   `nodeFs`), whose facade would load fs/promises, readline and the REPL's history.
  * - Only the bundle's chunks that read `require` make one at load (scripts/bundle.mjs).
  * - TypeBox's interpreter only: `status --json` checks each answer and file once, and TypeBox's
  *   compiler (with typebox/value behind it, most of TypeBox's code) is loaded only for a schema
@@ -30,7 +31,7 @@ import { cleanEnv, tempHome } from './helpers/home.js';
 import { BIN, runBinTracingModules, spawnBin } from './helpers/process.js';
 
 const PROBE = `data:text/javascript,${encodeURIComponent(
-  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline|crypto|internal\\/util\\/diff)$/.test(m))) + '\\n'));",
+  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => /undici|webstreams|^NativeModule (child_process|readline|crypto|internal\\/util\\/diff|internal\\/fs\\/promises)$/.test(m))) + '\\n'));",
 )}`;
 
 let server: Server;
@@ -83,7 +84,7 @@ async function loadedBy(
 }
 
 describe('a headless command loads no fetch stack', () => {
-  it('status --json asks both services over node:http, without undici, web streams, child processes, node:crypto or the util facade', async () => {
+  it('status --json asks both services over node:http, without undici, web streams, child processes, node:crypto, fs/promises or the util facade', async () => {
     const before = requests;
     const { code, stdout, loaded } = await loadedBy(['status', '--json']);
     expect(code).toBe(0);

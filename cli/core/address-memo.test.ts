@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getStarkKey, utils } from '@scure/starknet';
+import { getPublicKey, getStarkKey, utils } from '@scure/starknet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressViaStarknetJs } from '../../test/helpers/argent-address.js';
 import {
@@ -9,7 +9,11 @@ import {
   argentAccountAddress,
   argentAccountAddressInMemory,
   keepAddressesIn,
+  keepKeyPointsIn,
+  type KeyParity,
   padHash,
+  signStarkHash,
+  verifyStarkSignature,
 } from '../../shared/starknet.js';
 import { keepAddressesFor } from './address-memo.js';
 
@@ -21,6 +25,7 @@ const home = (): { env: NodeJS.ProcessEnv; file: string } => {
 };
 afterEach(() => {
   keepAddressesIn(undefined);
+  keepKeyPointsIn(undefined);
   for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -127,5 +132,87 @@ describe('keepAddressesFor', () => {
     const keys = Array.from({ length: 18 }, newKey);
     for (const key of keys) argentAccountAddress(key);
     expect(Object.keys(stored(file))).toEqual(keys.slice(2));
+  });
+});
+
+describe("a key's point tried first (KeyPointStore)", () => {
+  /** a new key: its private key, its public key (x) and the parity of its point's y */
+  const newPair = (): { secret: string; key: string; parity: KeyParity } => {
+    const secret = `0x${Buffer.from(utils.randomPrivateKey()).toString('hex')}`;
+    const point = getPublicKey(secret, false);
+    return {
+      secret,
+      key: padHash(getStarkKey(secret)),
+      parity: point[point.length - 1]! % 2 === 1 ? 'odd' : 'even',
+    };
+  };
+  const points = (file: string): unknown =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { points?: unknown }).points;
+
+  it("keeps the parity of the point a key's signature verified against, beside its address", () => {
+    const { env, file } = home();
+    keepAddressesFor(env);
+    const pairs = [newPair(), newPair(), newPair()];
+    for (const { secret, key } of pairs) {
+      const address = argentAccountAddress(key);
+      expect(verifyStarkSignature('0xabc', signStarkHash('0xabc', secret), key)).toBe(true);
+      expect(stored(file)[key]).toBe(address);
+    }
+    expect(points(file)).toEqual(Object.fromEntries(pairs.map((p) => [p.key, p.parity])));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // a bad signature keeps nothing and is still refused
+    const other = newPair();
+    expect(verifyStarkSignature('0xabc', signStarkHash('0xabd', other.secret), other.key)).toBe(
+      false,
+    );
+    expect(points(file)).not.toHaveProperty(other.key);
+  });
+
+  it('orders the tries only: a wrong or garbled parity still verifies, and is corrected', () => {
+    const { env, file } = home();
+    const pair = newPair();
+    const wrong: KeyParity = pair.parity === 'odd' ? 'even' : 'odd';
+    writeFileSync(
+      file,
+      JSON.stringify({
+        classHash: ARGENT_X_V050_CLASS_HASH,
+        addresses: {},
+        points: { [pair.key]: wrong },
+      }),
+    );
+    keepAddressesFor(env);
+    expect(verifyStarkSignature('0x1', signStarkHash('0x1', pair.secret), pair.key)).toBe(true);
+    expect(points(file)).toEqual({ [pair.key]: pair.parity });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        classHash: ARGENT_X_V050_CLASS_HASH,
+        addresses: {},
+        points: { [pair.key]: 'maybe' },
+      }),
+    );
+    keepAddressesFor(env);
+    expect(verifyStarkSignature('0x2', signStarkHash('0x2', pair.secret), pair.key)).toBe(true);
+    expect(points(file)).toEqual({ [pair.key]: pair.parity });
+  });
+
+  it('writes only when the point that verified is not the one kept', () => {
+    const pair = newPair();
+    const writes: Array<[string, KeyParity]> = [];
+    let kept: KeyParity | undefined;
+    keepKeyPointsIn({
+      read: () => kept,
+      write: (key, parity) => {
+        writes.push([key, parity]);
+        kept = parity;
+      },
+    });
+    const signature = signStarkHash('0x3', pair.secret);
+    expect(verifyStarkSignature('0x3', signature, pair.key)).toBe(true);
+    expect(verifyStarkSignature('0x3', signature, pair.key)).toBe(true);
+    expect(writes).toEqual([[pair.key, pair.parity]]);
+    // another hash under the kept point: refused, nothing written
+    expect(verifyStarkSignature('0x4', signature, pair.key)).toBe(false);
+    expect(writes).toHaveLength(1);
   });
 });

@@ -15,11 +15,12 @@
  * repairs or removes it; it is never set aside silently, since that would reset the budget.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import { nodeFs, withFileLock, writeFileAtomic } from '../../shared/fs.js';
+
+const { readFileSync } = nodeFs;
 
 export const BUDGET_FILE = 'mcp-budget.json';
 export const BUDGET_WINDOW_MS = 24 * 60 * 60 * 1000;

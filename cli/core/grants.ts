@@ -9,14 +9,13 @@
  * userId, walletId, address, publicKey, serverUrl, network, sandbox}`. The token is never shown
  * or logged; a refusal names the file, never its content.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as Type from 'typebox';
 import { Check } from 'typebox/schema';
 import type { GrantView } from '../../shared/api.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { nodeFs, writeFileAtomic } from '../../shared/fs.js';
 import { listTokens, parseAddress, resolveToken, type Network } from '../../shared/tokens.js';
 import { createAuthClient } from '../clients/auth-client.js';
 import { ensureAuthServer } from './auth-server.js';
@@ -25,6 +24,8 @@ import { parseDurationWithin } from './duration.js';
 import { aboutField, type Field, fieldError } from './remedy.js';
 import type { Endpoints } from './endpoints.js';
 import { mapSessionError, requireSession, SESSION_FIELDS, type Session } from './session.js';
+
+const { readFileSync, statSync } = nodeFs;
 
 /** The longest a grant may last (the server's bound, server/grants.ts GRANT_LIMITS). */
 const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;

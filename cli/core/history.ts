@@ -17,117 +17,26 @@
  * History is a local record, not the truth (the chain is): a caller that has already sent a
  * transaction reports a history failure as a warning, never as a failed transaction.
  */
-import { FELT_HEX, FELT_HEX64_PATTERN, FELT_HEX_PATTERN, feltHex } from '../../shared/felt.js';
+import { FELT_HEX, feltHex } from '../../shared/felt.js';
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as Type from 'typebox';
+import type { Static } from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { ACTION_KIND_NAMES, type ActionKind } from './actions/kinds.js';
-import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import {
+  readFileText,
+  renameFile,
+  statFile,
+  withFileLock,
+  writeFileAtomic,
+} from '../../shared/fs.js';
 import { printable } from '../../shared/printable.js';
-import { compiledCheck } from '../clients/schema-check.js';
+import { historyFileCheck } from './history-check.js';
+import { HistoryAmount, HistoryEntry, HistoryFile, MAX_ENTRIES } from './history-schema.js';
 
-const MAX_ENTRIES = 1000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-const Short = (max: number) => Type.String({ maxLength: max });
-const HistoryAmount = Type.Object(
-  {
-    /** out: leaves the account; in: arrives (expected, at least `minimum`, or as received) */
-    direction: Type.Union([Type.Literal('out'), Type.Literal('in')]),
-    symbol: Short(16),
-    address: Type.String({ pattern: FELT_HEX64_PATTERN }),
-    amount: Short(100),
-    baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
-    /** how sure the figure is: sent, the confirmed minimum, an exact amount (a claim), or what the receipt shows arrived */
-    basis: Type.Union([
-      Type.Literal('sent'),
-      Type.Literal('minimum'),
-      Type.Literal('exact'),
-      Type.Literal('received'),
-    ]),
-    /** transfers: the recipient */
-    to: Type.Optional(Type.String({ pattern: FELT_HEX64_PATTERN })),
-  },
-  { additionalProperties: false },
-);
-const Felt = Type.String({ pattern: FELT_HEX_PATTERN });
-const HistoryEntry = Type.Object(
-  {
-    /** this entry's own key (entries written before it had none: their hash is their key) */
-    id: Type.Optional(Type.String({ pattern: '^[0-9a-f]{16,32}$' })),
-    time: Short(40),
-    updatedAt: Short(40),
-    /** the action kind (kinds.ts, listed once) */
-    kind: Type.Unsafe<ActionKind>(Type.Union(ACTION_KIND_NAMES.map((k) => Type.Literal(k)))),
-    network: Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')]),
-    sandbox: Type.Boolean(),
-    /**
-     * which chain it was sent on: "mainnet", "sepolia", or "sandbox:<id>" (each sandbox start is
-     * a new chain; docs/architecture.md "History"). Absent on entries written before it was kept.
-     */
-    chain: Type.Optional(Type.String({ pattern: '^(mainnet|sepolia|sandbox:[0-9a-z-]{1,64})$' })),
-    account: Type.String({ pattern: FELT_HEX64_PATTERN }),
-    /** 0x + 64 lower-case hex (older files held shorter spellings: normalised when read); absent when the answer was lost */
-    hash: Type.Optional(Type.String({ pattern: FELT_HEX_PATTERN })),
-    /**
-     * pending: sent, no receipt yet; succeeded/reverted: from the chain; unknown: the signed
-     * transaction left the client and how it ended is not known yet; not-sent: it provably never
-     * executed (its outside-execution deadline passed with its nonce unused)
-     */
-    status: Type.Union([
-      Type.Literal('pending'),
-      Type.Literal('succeeded'),
-      Type.Literal('reverted'),
-      Type.Literal('unknown'),
-      Type.Literal('not-sent'),
-    ]),
-    summary: Short(500),
-    amounts: Type.Array(HistoryAmount, { maxItems: 16 }),
-    revertReason: Type.Optional(Short(1000)),
-    /** what the account paid for gas, from the receipt (absent: sponsored, not settled, or an older entry) */
-    fee: Type.Optional(
-      Type.Object(
-        {
-          symbol: Short(16),
-          amount: Short(100),
-          baseUnits: Type.String({ pattern: '^[0-9]{1,78}$' }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    /** sha-256 of what the plan moves (planFingerprint): a retry of the same plan is recognised */
-    fingerprint: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
-    /** what identifies the signed outside execution when no hash is known (SNIP-9) */
-    outside: Type.Optional(
-      Type.Object(
-        {
-          nonce: Felt,
-          messageHash: Felt,
-          executeBefore: Type.Integer({ minimum: 0, maximum: 2 ** 40 }),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    /** how the outcome was learned, when not from a receipt */
-    note: Type.Optional(Short(300)),
-    /**
-     * the chain's answers about it contradict each other (a receipt against the account's
-     * outside-execution nonce or balances: chain/outcome.ts); while present, how it ended is not
-     * known (status unknown); removed once they agree again
-     */
-    contradiction: Type.Optional(Short(300)),
-  },
-  { additionalProperties: false },
-);
-const HistoryFile = Type.Object(
-  { version: Type.Literal(1), entries: Type.Array(HistoryEntry, { maxItems: MAX_ENTRIES }) },
-  { additionalProperties: false },
-);
-
-export type HistoryAmount = Type.Static<typeof HistoryAmount>;
-export type HistoryEntry = Type.Static<typeof HistoryEntry>;
+export type HistoryAmount = Static<typeof HistoryAmount>;
+export type HistoryEntry = Static<typeof HistoryEntry>;
 export type HistoryStatus = HistoryEntry['status'];
 export type NewHistoryEntry = Omit<HistoryEntry, 'time' | 'updatedAt'>;
 /** A field set to undefined is removed (a contradiction once the chain agrees again). */
@@ -161,11 +70,11 @@ function cleanEntry(entry: HistoryEntry): HistoryEntry {
   };
 }
 
-// compiled (up to 1000 entries, checked on every read and write), the compiler loaded on the
-// first check rather than with this module (cli/clients/schema-check.ts)
+// compiled (up to 1000 entries, checked on every read and write): in the bin, generated when it
+// was built (cli/core/history-check.ts)
 let validator: Promise<{ Check(value: unknown): boolean }> | undefined;
 const isHistoryFile = async (value: unknown): Promise<boolean> =>
-  (await (validator ??= compiledCheck(HistoryFile))).Check(value);
+  (await (validator ??= historyFileCheck())).Check(value);
 
 interface HistoryOptions {
   /** ms since the epoch, for the entries' times (tests inject a clock; lock staleness uses the real one) */
@@ -225,9 +134,9 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
   async function read(): Promise<{ entries: HistoryEntry[]; setAside: string | null }> {
     let text: string;
     try {
-      const info = await stat(path);
+      const info = await statFile(path);
       if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
-      text = await readFile(path, 'utf8');
+      text = await readFileText(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         return { entries: [], setAside: null };
@@ -240,7 +149,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       parsed = undefined;
     }
     if (!(await isHistoryFile(parsed))) return { entries: [], setAside: await setAside() };
-    const file = parsed as Type.Static<typeof HistoryFile>;
+    const file = parsed as Static<typeof HistoryFile>;
     return { entries: file.entries.map((e) => cleanEntry(migrated(e))), setAside: null };
   }
 
@@ -249,7 +158,7 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
       dir,
       `history.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.json`,
     );
-    await rename(path, target);
+    await renameFile(path, target);
     return target;
   }
 

@@ -16,7 +16,6 @@
  * Every token is priced in one parallel round. Prices are cached for PRICE_CACHE_MS in
  * `<data>/price-cache.json` (a price per token and quoted amount), and their age is shown.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatAmount } from '../../shared/amount.js';
 import { formatBpsAsPercent, parsePriceScaled, priceImpactBps } from '../../shared/fees.js';
@@ -28,7 +27,7 @@ import {
   type Token,
 } from '../../shared/tokens.js';
 import { isAppError } from '../../shared/errors.js';
-import { writeFileAtomic } from '../../shared/fs.js';
+import { readFileText, writeFileAtomic } from '../../shared/fs.js';
 import { formatShare, shares } from './allocation.js';
 import type { CallOptions } from './call.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
@@ -75,7 +74,7 @@ const cacheKey = (endpoints: Endpoints, token: Token, amount: bigint): string =>
 
 async function readCache(dir: string): Promise<Record<string, CacheEntry>> {
   try {
-    const parsed = JSON.parse(await readFile(join(dir, CACHE_FILE), 'utf8')) as unknown;
+    const parsed = JSON.parse(await readFileText(join(dir, CACHE_FILE))) as unknown;
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
       ? (parsed as Record<string, CacheEntry>)
       : {};

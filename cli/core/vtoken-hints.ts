@@ -8,10 +8,9 @@
  * the factory is asked beside it every time and a hint it contradicts is replaced, so a wrong or
  * tampered entry costs one more round, never a wrong amount. An unreadable file is an empty one.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FELT_HEX, feltHex } from '../../shared/felt.js';
-import { withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import { readFileText, withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import type { VTokenHints } from './lending-pool.js';
 
 export const VTOKEN_HINTS_FILE = 'vtoken-hints.json';
@@ -23,7 +22,7 @@ const keyOf = (scope: string, pool: string, asset: string): string =>
 
 async function readHints(file: string): Promise<Record<string, string>> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const parsed = JSON.parse(await readFileText(file)) as unknown;
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     return Object.fromEntries(
       Object.entries(parsed as Record<string, unknown>)

@@ -5,16 +5,17 @@
  * command that started it ends, however it ends, and stops itself if that command dies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AppError, cancelledError, ErrorCode } from '../../shared/errors.js';
-import { openPrivateLog } from '../../shared/fs.js';
+import { nodeFs, openPrivateLog } from '../../shared/fs.js';
 import type { Network } from '../../shared/tokens.js';
 import { isShuttingDown, track } from './child-registry.js';
 import { removeSandboxState } from './sandbox-state.js';
 import { probeServer } from '../clients/probe.js';
+
+const { closeSync } = nodeFs;
 
 interface ChildHandle {
   child: ChildProcess;

@@ -4,10 +4,12 @@
  * by the server's own loadConfig. Shared by `serve` and by the client commands that start
  * `serve` as a child, so both refuse a bad environment with the same lines.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import type { ServerConfig } from '../../server/config.js';
+import { nodeFs } from '../../shared/fs.js';
+
+const { existsSync, readFileSync } = nodeFs;
 
 /** The environment, with .env filling in variables the environment does not set. */
 export function withDotEnv(

@@ -12,15 +12,16 @@
  *   of the file (it may hold a token or an API key). A file found open to other users is
  *   narrowed to 0600 first.
  */
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Static, TSchema } from 'typebox';
 // typebox/schema's Check and Errors are what Value.Check and Value.Errors call; imported from
 // there, the bundle leaves out the rest of typebox/value (docs/decisions.md "Built-ins required, TypeBox by name")
 import { Check, Errors } from 'typebox/schema';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { narrowMode, withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import { narrowMode, nodeFs, withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { dataDir } from './paths.js';
+
+const { closeSync, openSync, readFileSync, rmSync } = nodeFs;
 
 interface StoreName {
   env: NodeJS.ProcessEnv;
