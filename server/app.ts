@@ -2,9 +2,10 @@
  * The auth server as a Fastify app factory: builds, registers everything in a fixed order and
  * returns without listening (main.ts listens; tests use app.inject).
  *
- * Order: request id → logger (constructor) → connection bounds (constructor: deadlines, cap,
- * parser errors) → security headers → no-body guard → body limit (constructor) → CORS → rate
- * limit → our plugins (request log line, auth guard, error + not-found handlers) → routes.
+ * Order: request id (constructor) → logger (constructor) → connection bounds (constructor:
+ * deadlines, cap, parser errors) → the id and security headers on the reply → no-body guard →
+ * body limit (constructor) → CORS → rate limit → our plugins (request log line, auth guard,
+ * error + not-found handlers) → routes.
  */
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import { hostname } from 'node:os';
@@ -18,7 +19,7 @@ import authPlugin from './plugins/auth.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin, { type CounterStore } from './plugins/rate-limit.js';
-import requestIdPlugin, { createRequestIdGenerator } from './plugins/request-id.js';
+import { createRequestIdGenerator } from './plugins/request-id.js';
 import requestLogPlugin, { lazyChildLogger, RequestLineController } from './plugins/request-log.js';
 import securityPlugin from './plugins/security.js';
 import transportPlugin, { clientErrorHandler } from './plugins/transport.js';
@@ -123,21 +124,28 @@ interface AsyncLog extends pino.DestinationStream {
   end(): void;
 }
 
+/** Characters of lines gathered before they are handed to the file's writer as one batch. */
+const LOG_BATCH_CHARS = 32_768;
+/** How long a line may wait: gathered lines are handed over and written out this often. */
+const LOG_WAIT_MS = 100;
+
 /**
  * Log lines to a file descriptor (stdout by default), asynchronously and in batches: a line waits
  * until 32 KB have gathered or 100 ms have passed, so under load one write(2) carries a hundred
  * lines or more instead of one each (a write per line was a fifth of the server's time per
  * request; 32 KB rather than 8 KB saved another µs of ~17), and a slow reader never blocks a
- * request. At most 16 MB wait: past that, lines are
- * dropped rather than letting a stuck pipe grow the heap. pino writes out what is pending when the
- * process exits.
+ * request. At most 16 MB wait: past that, batches are dropped rather than letting a stuck pipe
+ * grow the heap.
  *
- * Lines are handed over as bytes (sonic-boom's buffer mode): in text mode it measures the UTF-8
- * length of the whole pending batch again at every line, which under load cost more CPU than
- * writing the line itself (bench/server-health.ts; docs/benchmarks.md). pino writes strings, so
- * what pino gets is a destination of our own (pino's documented custom-destination interface: an
- * object with `write`) that turns each line into bytes for the sonic-boom behind it; the
- * sonic-boom itself is left as pino.destination made it.
+ * Lines are gathered here as one string and handed to the sonic-boom behind it as bytes, a batch
+ * at a time: a Buffer per line cost more than building the line (docs/benchmarks.md "Issue 35,
+ * seventh round: the server's per-request path"), and sonic-boom's text mode measures the UTF-8
+ * length of its whole pending batch again at every line. pino writes strings, so what pino gets
+ * is a destination of our own (pino's documented custom-destination interface: an object with
+ * `write`); the sonic-boom itself is left as pino.destination made it, but for its periodic
+ * flush, which is ours (the batch first, then sonic-boom's flush). Every way out hands the batch
+ * over first: flush, end, and the process's exit (prepended, so it runs before pino's exit
+ * handlers write sonic-boom out).
  *
  * A reader that went away (`serve | head -1`): pino's exit handler flushes what is pending with
  * sonic-boom's flushSync, which retries a write that failed with EPIPE every 100 ms, forever,
@@ -153,21 +161,58 @@ export function asyncLog(fd = 1): AsyncLog {
     minLength: 32_768,
     maxWrite: 65_536,
     maxLength: 16 * 1_048_576,
-    periodicFlush: 100,
     contentMode: 'buffer',
   });
   // sonic-boom's types declare write(string) only; in buffer mode it takes bytes. Looked up at
-  // each line, not bound once: on EPIPE (the reader is gone: `serve | head -1`) pino replaces the
-  // stream's write and flushSync with no-ops, and lines must stop piling up from then on.
+  // each batch, not bound once: on EPIPE (the reader is gone: `serve | head -1`) pino replaces
+  // the stream's write and flushSync with no-ops, and batches must stop piling up from then on.
   const sonicWrite = sonic as unknown as { write(bytes: Buffer): boolean };
+  let batch = '';
+  const handOver = (): boolean => {
+    if (batch === '') return true;
+    const bytes = Buffer.from(batch);
+    batch = '';
+    return sonicWrite.write(bytes);
+  };
+  const ticker = setInterval(() => {
+    handOver();
+    // sonic-boom's own periodic flush (`flush(null)`), after the batch; none once it is closed
+    if (!(sonic as unknown as { destroyed: boolean }).destroyed) sonic.flush();
+  }, LOG_WAIT_MS);
+  ticker.unref();
+  // before pino's own handlers (on-exit-leak-free's): on beforeExit it flushes asynchronously;
+  // on exit it writes what sonic-boom holds synchronously, so no asynchronous write may start
+  // then (one in flight at exit may never land)
+  const beforeExit = (): void => void handOver();
+  const onExit = (): void => {
+    (sonic as unknown as { minLength: number }).minLength = Number.POSITIVE_INFINITY;
+    handOver();
+  };
+  process.prependListener('beforeExit', beforeExit);
+  process.prependListener('exit', onExit);
+  sonic.on('close', () => {
+    clearInterval(ticker);
+    process.off('beforeExit', beforeExit);
+    process.off('exit', onExit);
+  });
   const log: AsyncLog = {
-    write: (line) => sonicWrite.write(Buffer.from(line)),
-    flush: (callback) => sonic.flush(callback),
+    write: (line) => {
+      batch += line;
+      return batch.length < LOG_BATCH_CHARS || handOver();
+    },
+    flush: (callback) => {
+      handOver();
+      sonic.flush(callback);
+    },
     on: (event, listener) => {
       sonic.on(event, listener);
       return log;
     },
-    end: () => sonic.end(),
+    end: () => {
+      handOver();
+      clearInterval(ticker);
+      sonic.end();
+    },
   };
   return log;
 }
@@ -264,7 +309,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     ...(deps.now === undefined ? {} : { now: deps.now }),
   });
 
-  await app.register(requestIdPlugin);
+  // the request id and the security headers, one hook (plugins/security.ts)
   await app.register(securityPlugin);
   // after the headers every reply carries: its refusals skip the onRequest hooks after it
   await app.register(transportPlugin, {

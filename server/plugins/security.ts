@@ -14,6 +14,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
@@ -30,10 +31,21 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-xss-protection': '0',
 });
 
+const SECURITY_HEADER_NAMES = Object.keys(SECURITY_HEADERS);
+const SECURITY_HEADER_VALUES = Object.values(SECURITY_HEADERS);
+
+/**
+ * The headers every reply carries: the request id (plugins/request-id.ts) and the security
+ * headers, in one onRequest hook (one hook less per request than a hook each), before anything
+ * can fail (parsing, validation, auth), so errors and 404s carry them too, as helmet's global mode
+ * does. Callback style: an async hook costs a promise per request on the hottest path.
+ */
 const security: FastifyPluginAsync = async (fastify) => {
-  // onRequest, so every reply carries them, errors and 404s included (as helmet's global mode does)
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    // reply.headers(SECURITY_HEADERS) lists the object's keys again on every request
+    for (let i = 0; i < SECURITY_HEADER_NAMES.length; i++)
+      reply.header(SECURITY_HEADER_NAMES[i] as string, SECURITY_HEADER_VALUES[i]);
     done();
   });
 };

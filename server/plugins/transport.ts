@@ -31,7 +31,6 @@
  *   Every request counts: /health, / and 404s too. Node itself stops reading a connection whose
  *   answers pile up unread (its writable side full).
  */
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
@@ -40,7 +39,7 @@ import { AppError, type ErrorBody, ErrorCode } from '../../shared/errors.js';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { clientKey, networkKey, trustedPeer } from '../client-key.js';
 import { httpStatusOf, notFoundError } from './errors.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { nextRequestId, REQUEST_ID_HEADER } from './request-id.js';
 import { SECURITY_HEADERS } from './security.js';
 
 /** What each parser error becomes: a code and a message that names the bound. */
@@ -83,7 +82,7 @@ export function clientErrorHandler(
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const described = parserRefusal(error.code);
   const status = httpStatusOf(described.code);
-  const requestId = randomUUID();
+  const requestId = nextRequestId();
   this.log.info(
     {
       reqId: requestId,
