@@ -29,8 +29,14 @@ export const KEYS = {
   ctrlX: '\u0018',
 } as const;
 
+/**
+ * One turn of the event loop and the start of the next: what the app queued with setImmediate
+ * (the key router's next key, React's scheduler) and the I/O between has run. Not a 0 ms timer:
+ * Node's is at least 1 ms, and the tests wait for thousands of key presses (a second or more of a
+ * worker idle per screen file: docs/benchmarks.md "Issue 36, seventh round: the unit project").
+ */
 const macrotask = (): Promise<void> =>
-  new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+  new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export interface Rendered {
   frame(): string;
