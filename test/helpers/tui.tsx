@@ -71,6 +71,12 @@ export function renderWithProviders(
     stopRequests?: EventTarget;
     rows?: number;
     columns?: number;
+    /**
+     * the live quote's pause for typing: none unless a test is about it (DEBOUNCE_MS), so a quote
+     * is asked as soon as its input is there rather than after 300 ms of a worker idle
+     * (docs/decisions.md "The screen tests quote without the pause")
+     */
+    quoteDebounceMs?: number;
   } = {},
 ): Rendered {
   const columns = options.columns ?? 100;
@@ -98,6 +104,7 @@ export function renderWithProviders(
       onKeysApplied={() => (keysApplied += 1)}
       {...(options.now ? { now: options.now } : {})}
       {...(options.initial ? { initial: options.initial } : {})}
+      quoteDebounceMs={options.quoteDebounceMs ?? 0}
     />,
   );
   // ink-testing-library's stdout is always 100 columns wide: give it the width asked for, so a
