@@ -74,7 +74,7 @@ export function renderWithProviders(
     /**
      * the live quote's pause for typing: none unless a test is about it (DEBOUNCE_MS), so a quote
      * is asked as soon as its input is there rather than after 300 ms of a worker idle
-     * (docs/decisions.md "The screen tests quote without the pause")
+     * (docs/decisions.md "The screen tests wait for events, not for the clock's turns")
      */
     quoteDebounceMs?: number;
   } = {},
