@@ -107,20 +107,33 @@ const COMMON_WORDS = (
   'asdf zxcv'
 ).split(' ');
 
+/**
+ * Where each key of KEYBOARD_ROWS is: its row and its place on the row (the rows share no key).
+ * Looked up once per character: the check runs over thousands of characters at a server's start
+ * and in its tests (docs/benchmarks.md "Issue 36, seventh round: the unit project").
+ */
+const KEY_PLACES = new Map<string, { row: number; at: number }>(
+  KEYBOARD_ROWS.flatMap((keys, row) => [...keys].map((key, at) => [key, { row, at }] as const)),
+);
+
 /** How many characters of `secret` a simple pattern predicts (see the comment above). */
 function predictableChars(secret: string): number {
   const chars = [...secret];
   const predictable = new Array<boolean>(chars.length).fill(false);
   const code = (i: number): number => chars[i]?.codePointAt(0) ?? 0;
-  const onRow = (a: string | undefined, b: string | undefined, c: string | undefined): boolean =>
-    KEYBOARD_ROWS.some((row) => {
-      const at = [a, b, c].map((char) => row.indexOf((char ?? '').toLowerCase()));
-      return (
-        at.every((index) => index >= 0) &&
-        Math.abs((at[1] as number) - (at[0] as number)) === 1 &&
-        (at[2] as number) - (at[1] as number) === (at[1] as number) - (at[0] as number)
-      );
-    });
+  // three keys in a row on one keyboard row, one apart, the same way (qwe, ewq, asd)
+  const onRow = (a: string, b: string, c: string): boolean => {
+    const [x, y, z] = [a, b, c].map((char) => KEY_PLACES.get(char.toLowerCase()));
+    return (
+      x !== undefined &&
+      y !== undefined &&
+      z !== undefined &&
+      x.row === y.row &&
+      y.row === z.row &&
+      Math.abs(y.at - x.at) === 1 &&
+      z.at - y.at === y.at - x.at
+    );
+  };
   // each rule needs three characters, so one chance pair in a random secret predicts nothing
   for (let i = 2; i < chars.length; i++) {
     const step = code(i) - code(i - 1);
@@ -128,8 +141,11 @@ function predictableChars(secret: string): number {
     const run =
       (step === code(i - 1) - code(i - 2) && Math.abs(step) <= 3) ||
       (stride2 === code(i - 2) - code(i - 4) && Math.abs(stride2) <= 3);
-    const keyboard = onRow(chars[i - 2], chars[i - 1], chars[i]);
-    const seen = secret.slice(0, i - 1).includes(chars.slice(i - 2, i + 1).join(''));
+    const keyboard = onRow(chars[i - 2] as string, chars[i - 1] as string, chars[i] as string);
+    // the three seen before, ending before the character before them (code units, as sliced)
+    const three = `${chars[i - 2]}${chars[i - 1]}${chars[i]}`;
+    const first = secret.indexOf(three);
+    const seen = first >= 0 && first + three.length <= i - 1;
     if (run || keyboard || seen) predictable[i] = true;
   }
   const lower = secret.toLowerCase();

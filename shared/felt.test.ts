@@ -74,6 +74,19 @@ describe('hexValue: the same reading without the field bound', () => {
     expect(hexValue(`0x1${'0'.repeat(64)}`)).toBeUndefined();
     expect(hexValue('')).toBeUndefined();
   });
+
+  it('reads the written form (its quick path) as any other spelling of the same value', () => {
+    for (const value of [0n, 1n, 0xabcn, STARK_PRIME - 1n, STARK_PRIME, (1n << 256n) - 1n]) {
+      const written = feltHex(value);
+      expect(hexValue(written)).toBe(value);
+      expect(hexValue(written)).toBe(hexValue(` ${hex(value).toUpperCase().replace('0X', '0x')} `));
+    }
+    // 66 characters that are not the written form still take the general reading
+    expect(hexValue(`0X${'0'.repeat(63)}a`)).toBe(10n);
+    expect(hexValue(`0x${'0'.repeat(63)}A`)).toBe(10n);
+    expect(hexValue(` 0x${'0'.repeat(62)}a`)).toBe(10n);
+    expect(hexValue(`0x${'0'.repeat(63)}g`)).toBeUndefined();
+  });
 });
 
 describe('parseFelt: hex or decimal, as JSON-RPC carries it', () => {

@@ -22,6 +22,7 @@ export const FELT_HEX = new RegExp(FELT_HEX_PATTERN);
 
 /** A felt as this repo writes it (feltHex): `0x` and exactly 64 lower-case hex digits. */
 export const FELT_HEX64_PATTERN = '^0x[0-9a-f]{64}$';
+const FELT_HEX64 = new RegExp(FELT_HEX64_PATTERN);
 
 /** A Stark signature as one string, r‖s: `0x` and 128 lower-case hex digits (the API's form). */
 export const SIGNATURE_HEX_PATTERN = '^0x[0-9a-f]{128}$';
@@ -50,6 +51,8 @@ export function parseFelt(value: unknown): bigint | undefined {
  */
 export function hexValue(text: unknown): bigint | undefined {
   if (typeof text !== 'string' || text.length > 200) return undefined;
+  // the written form (feltHex), most text read back, needs no trimming or unpadding
+  if (text.length === 66 && FELT_HEX64.test(text)) return BigInt(text);
   const unpadded = text.trim().replace(/^(0[xX])0+(?=[0-9a-fA-F])/, '$1');
   return FELT_HEX.test(unpadded) ? BigInt(unpadded) : undefined;
 }

@@ -1,5 +1,6 @@
 import { computeHashOnElements, getStarkKey, pedersen, Point, sign, utils } from '@scure/starknet';
 import fc from 'fast-check';
+import { hash } from 'starknet';
 import { describe, expect, it } from 'vitest';
 import { addressViaStarknetJs } from '../test/helpers/argent-address.js';
 import { isAppError } from './errors.js';
@@ -92,6 +93,22 @@ describe('argentAccountAddress', () => {
       expect(hashChain(data, ADDRESS_CHAIN_PREFIX)).toBe(expected);
       expect(hashChain(data)).toBe(expected);
     }
+  });
+
+  it("deployedAddress is starknet.js's calculateContractAddressFromHash for any deployment", () => {
+    // the sandbox's chain addresses every deployment with it (sandbox/chain/contracts.ts)
+    const felt = fc.bigInt({ min: 0n, max: 2n ** 251n - 1n });
+    const hex = (value: bigint): string => `0x${value.toString(16)}`;
+    fc.assert(
+      fc.property(felt, felt, felt, fc.array(felt, { maxLength: 3 }), (d, salt, cls, calldata) => {
+        expect(deployedAddress(d, salt, cls, calldata)).toBe(
+          padHash(
+            hash.calculateContractAddressFromHash(hex(salt), hex(cls), calldata.map(hex), hex(d)),
+          ),
+        );
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('deployedAddressesByLast is deployedAddress for each last element, in order', () => {

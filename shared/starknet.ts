@@ -12,10 +12,11 @@
  * enum variant 0 + pubkey, then Option::None = 1, i.e. [0, pubkey, 1]. The test recomputes the
  * address from scratch with @scure/starknet's Pedersen to pin both the calldata and the hash.
  */
-import { pedersen, Point, Signature, sign, verify } from '@scure/starknet';
+import { Point, Signature, sign, verify } from '@scure/starknet';
 import { CairoCustomEnum, CairoOption, CairoOptionVariant, CallData } from 'starknet';
 import { AppError, ErrorCode } from './errors.js';
 import { feltHex, hexValue, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from './felt.js';
+import { pedersen } from './pedersen.js';
 
 /** ArgentX v0.5.0 account class (argent-contracts-starknet deployments/account.txt). */
 export const ARGENT_X_V050_CLASS_HASH =
@@ -130,17 +131,17 @@ export function hashChain(data: readonly bigint[], known?: ChainPrefix): bigint 
     known.prefix.every((element, i) => data[i] === element);
   let state = from ? known.state : 0n;
   for (const element of data.slice(from ? known.prefix.length : 0))
-    state = BigInt(pedersen(state, element));
-  return BigInt(pedersen(state, BigInt(data.length)));
+    state = pedersen(state, element);
+  return pedersen(state, BigInt(data.length));
 }
 
 /**
  * The address `deploy_syscall(classHash, salt, calldata, deploy_from_zero = false)` gives a contract
  * deployed by `deployer` (0 for a counterfactual account): starknet.js's
  * calculateContractAddressFromHash — Pedersen over [prefix, deployer, salt, class hash,
- * Pedersen(calldata)], reduced below 2^251 − 256 — computed with @scure/starknet's Pedersen, the
- * curve code the client has loaded already (starknet.js pins an older copy whose Pedersen tables
- * would be built for these few hashes; docs/decisions.md "Hashing once per command").
+ * Pedersen(calldata)], reduced below 2^251 − 256 — computed with shared/pedersen.ts's Pedersen, on
+ * @scure/starknet's curve code, which the client has loaded already (starknet.js pins an older
+ * copy; docs/decisions.md "Hashing once per command", "One Pedersen, on fixed-base tables").
  * shared/starknet.test.ts holds it equal to starknet.js's.
  */
 export function deployedAddress(
@@ -173,7 +174,7 @@ export function deployedAddressesByLast(
 ): string[] {
   const fold = (prefix: readonly bigint[]): ChainPrefix => ({
     prefix,
-    state: prefix.reduce((state, element) => BigInt(pedersen(state, element)), 0n),
+    state: prefix.reduce((state, element) => pedersen(state, element), 0n),
   });
   const calldata = fold(head);
   const addressHead = [CONTRACT_ADDRESS_PREFIX, deployer, salt, classHash];

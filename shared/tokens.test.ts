@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { STARK_PRIME } from './felt.js';
+import { parseHexFelt, STARK_PRIME } from './felt.js';
 import {
   addressToBigInt,
   findToken,
@@ -107,5 +107,20 @@ describe('addressToBigInt field bounds', () => {
   it('accepts the largest felt (P - 1) and refuses P itself', () => {
     expect(addressToBigInt(`0x${(STARK_PRIME - 1n).toString(16)}`)).toBe(STARK_PRIME - 1n);
     expect(addressToBigInt(`0x${STARK_PRIME.toString(16)}`)).toBeUndefined();
+  });
+});
+
+describe('addressToBigInt on the registry', () => {
+  it("gives every registry address's value as the parse does, and other text as before", () => {
+    for (const network of ['mainnet', 'sepolia'] as const)
+      for (const { address } of listTokens(network)) {
+        expect(addressToBigInt(address)).toBe(parseHexFelt(address));
+        expect(addressToBigInt(` ${address.toUpperCase().replace('0X', '0x')} `)).toBe(
+          parseHexFelt(address),
+        );
+      }
+    expect(addressToBigInt('0x0')).toBe(0n);
+    expect(addressToBigInt('0xg')).toBeUndefined();
+    expect(addressToBigInt(1 as unknown as string)).toBeUndefined();
   });
 });

@@ -28,8 +28,18 @@ export interface Token {
   decimals: number;
 }
 
+/**
+ * The registry's addresses (their one written form) as numbers, parsed once: the plan checks
+ * compare every call's token, router and account with them (addressToBigInt, sameAddress), and
+ * parsing the same text on each comparison was a fifth of a check's CPU (docs/benchmarks.md "Issue
+ * 36, seventh round: the unit project").
+ */
+const REGISTRY_VALUES = new Map<string, bigint>();
+
 function token(symbol: string, name: string, address: string, decimals: number): Token {
-  return Object.freeze({ symbol, name, address: parseAddress(address), decimals });
+  const canonical = parseAddress(address);
+  REGISTRY_VALUES.set(canonical, BigInt(canonical));
+  return Object.freeze({ symbol, name, address: canonical, decimals });
 }
 
 const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
@@ -96,7 +106,7 @@ const REGISTRY: Record<Network, readonly Token[]> = {
 
 /** A 0x-hex felt as a number (shared/felt.ts parseHexFelt: any padding, either case), or undefined. */
 export function addressToBigInt(text: string): bigint | undefined {
-  return parseHexFelt(text);
+  return REGISTRY_VALUES.get(text) ?? parseHexFelt(text);
 }
 
 /**
@@ -139,7 +149,7 @@ function tokenAt(network: Network, value: bigint): Token | undefined {
   if (index === undefined) {
     index = new Map();
     for (const t of REGISTRY[network]) {
-      const at = BigInt(t.address);
+      const at = REGISTRY_VALUES.get(t.address) as bigint;
       if (!index.has(at)) index.set(at, t);
     }
     byAddress.set(network, index);

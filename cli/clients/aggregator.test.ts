@@ -364,7 +364,9 @@ describe('aggregator client ↔ emulator', () => {
         (await failure(c.getRoute({ amount: eth(1n), tokenIn: ETH, tokenOut: USDC }, call))).code,
       ).toBe('CANCELLED');
       expect(slow.faults.requests).toBe(1);
-      // The signal is the call's, not the client's: the same client still serves a new call.
+      // The signal is the call's, not the client's: the same client still serves a new call
+      // (answered at once: the latency above was for the aborted call).
+      slow.faults.apply({ latencyMs: 0 });
       const route = await c.getRoute(
         { amount: eth(1n), tokenIn: ETH, tokenOut: USDC },
         { signal: new AbortController().signal },

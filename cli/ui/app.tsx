@@ -35,6 +35,8 @@ interface AppProps {
   initial?: AppState;
   /** every key press received so far has been applied (tests wait for it) */
   onKeysApplied?: () => void;
+  /** the live quote's pause for typing (tests; DEBOUNCE_MS otherwise) */
+  quoteDebounceMs?: number;
 }
 
 export function App({
@@ -46,6 +48,7 @@ export function App({
   onExitCode,
   initial,
   onKeysApplied,
+  quoteDebounceMs,
 }: AppProps) {
   const [state, dispatch] = useReducer(appReducer, initial ?? initialState);
   const root = useMemo(() => new AbortController(), []);
@@ -113,7 +116,16 @@ export function App({
 
   const lockWaits = useLockWaits(services);
   const [footer, setFooter] = useState<FooterSpec>(NO_FOOTER);
-  const ui: Ui = { state, dispatch, services, theme, rootSignal: root.signal, now, setFooter };
+  const ui: Ui = {
+    state,
+    dispatch,
+    services,
+    theme,
+    rootSignal: root.signal,
+    now,
+    setFooter,
+    ...(quoteDebounceMs === undefined ? {} : { quoteDebounceMs }),
+  };
   return (
     <UiProvider value={ui}>
       <KeyRouterContext.Provider value={keys}>

@@ -18,6 +18,8 @@ export interface Ui {
   rootSignal: AbortSignal;
   /** the wall clock; tests replace it */
   now: () => number;
+  /** how long the live quote waits for typing to pause (DEBOUNCE_MS); tests shorten it */
+  quoteDebounceMs?: number;
   /** the current screen's key router says which keys the footer lists */
   setFooter: (footer: FooterSpec) => void;
 }

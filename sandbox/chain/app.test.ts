@@ -12,6 +12,8 @@ import { SELECTOR, selectorOf, u256Felts } from '../../shared/erc20.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
   argentAccountAddress,
+  argentAccountAddressInMemory,
+  deployedAddress as contractAddress,
   padHash,
   signStarkHash,
   splitSignature,
@@ -19,7 +21,7 @@ import {
 import { resolveToken } from '../../shared/tokens.js';
 import { DEFAULT_POOLS, resolvePools } from '../aggregator/pools.js';
 import { buildChainEmulator } from './app.js';
-import { FORWARDER_ADDRESS, RELAYER_ADDRESS } from './contracts.js';
+import { CLASS_HASH, deployedAddress, FORWARDER_ADDRESS, RELAYER_ADDRESS } from './contracts.js';
 
 const STRK = resolveToken('mainnet', 'STRK');
 const ETH = resolveToken('mainnet', 'ETH');
@@ -993,5 +995,27 @@ describe('simulateTransactions', () => {
       code: 41,
       data: { transaction_index: 0, execution_error: expect.stringContaining('validation failed') },
     });
+  });
+});
+
+describe('deployedAddress', () => {
+  it("is the formula's for any deployment, and the key's remembered address for an ArgentX account salted with its key", () => {
+    const key = BigInt(getStarkKey(utils.randomPrivateKey()));
+    const argent = [0n, key, 1n];
+    const formula = (salt: bigint, cls: bigint, calldata: bigint[]): bigint =>
+      BigInt(contractAddress(0n, salt, cls, calldata));
+    expect(deployedAddress(CLASS_HASH.argent, key, argent)).toBe(
+      formula(key, CLASS_HASH.argent, argent),
+    );
+    expect(deployedAddress(CLASS_HASH.argent, key, argent)).toBe(
+      BigInt(argentAccountAddressInMemory(`0x${key.toString(16)}`)),
+    );
+    // another salt, another class or calldata: the formula itself
+    for (const [salt, cls, calldata] of [
+      [key + 1n, CLASS_HASH.argent, argent],
+      [key, CLASS_HASH.forwarder, argent],
+      [key, CLASS_HASH.argent, [0n, key, 0n]],
+    ] as const)
+      expect(deployedAddress(cls, salt, [...calldata])).toBe(formula(salt, cls, [...calldata]));
   });
 });

@@ -18,7 +18,7 @@
  *
  * Each class's ABI is in classes.ts; storage (starknet_getStorageAt) follows storage.ts.
  */
-import { hash, shortString } from 'starknet';
+import { shortString } from 'starknet';
 import {
   APPROVAL_EVENT_KEY,
   selectorOf,
@@ -27,6 +27,8 @@ import {
 } from '../../shared/erc20.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
+  argentAccountAddressInMemory,
+  deployedAddress as contractAddress,
   joinSignature,
   verifyStarkSignature,
 } from '../../shared/starknet.js';
@@ -437,20 +439,25 @@ export function argentOwner(constructorCalldata: readonly bigint[]): bigint | un
     : undefined;
 }
 
-/** The address of a contract deployed from address 0 (as a DEPLOY_ACCOUNT or the forwarder deploys). */
+/**
+ * The address of a contract deployed from address 0 (as a DEPLOY_ACCOUNT or the forwarder
+ * deploys): the client's formula (shared/starknet.ts, held equal to starknet.js's
+ * calculateContractAddressFromHash by its tests), on its faster Pedersen. An ArgentX account
+ * salted with its owner's key (every account a client deploys) is the key's account address,
+ * which the wallet, the identity emulator and the build of the same deployment asked for
+ * already: remembered per key, not hashed again (docs/decisions.md "One Pedersen, on fixed-base
+ * tables").
+ */
 export const deployedAddress = (
   classHash: bigint,
   salt: bigint,
   constructorCalldata: readonly bigint[],
-): bigint =>
-  BigInt(
-    hash.calculateContractAddressFromHash(
-      hex(salt),
-      hex(classHash),
-      constructorCalldata.map(hex),
-      0,
-    ),
-  );
+): bigint => {
+  const owner = argentOwner(constructorCalldata);
+  if (classHash === ARGENT_CLASS_HASH && owner !== undefined && salt === owner)
+    return BigInt(argentAccountAddressInMemory(hex(owner)));
+  return BigInt(contractAddress(0n, salt, classHash, constructorCalldata));
+};
 
 class ForwarderContract implements Contract {
   readonly classHash = CLASS_HASH.forwarder;

@@ -10,15 +10,15 @@
  * each reduced modulo 2^251 − 256 (Cairo's storage address bound). A u256 takes two slots: low
  * at the address, high at the address + 1. Every other key reads 0x0, as an unwritten slot does.
  */
-import { pedersen } from '@scure/starknet';
 import { selectorOf } from '../../shared/erc20.js';
+import { pedersen } from '../../shared/pedersen.js';
 
 const STORAGE_ADDRESS_BOUND = 2n ** 251n - 256n;
 
 /** Storage address of a Map entry: the keys folded into the variable's base with Pedersen. */
 function mapSlot(base: bigint, ...keys: readonly bigint[]): bigint {
   let slot = base;
-  for (const key of keys) slot = BigInt(pedersen(slot, key));
+  for (const key of keys) slot = pedersen(slot, key);
   return slot % STORAGE_ADDRESS_BOUND;
 }
 

@@ -7,6 +7,7 @@ import { getStarkKey, utils } from '@scure/starknet';
 import type { FastifyInstance } from 'fastify';
 import { RpcProvider, typedData } from 'starknet';
 import { expect } from 'vitest';
+import { outsideExecutionHash } from '../../cli/core/chain/outside-hash.js';
 import { SELECTOR, u256Felts } from '../../shared/erc20.js';
 import {
   ARGENT_X_V050_CLASS_HASH,
@@ -151,7 +152,11 @@ export async function startEmulator(): Promise<Emulator> {
         parameters: unknown;
         deployment?: unknown;
       };
-      const hash = typedData.getMessageHash(built.typed_data as never, wallet.address);
+      // signed as the client signs it (its own SNIP-12 hash of an outside execution); the
+      // emulator checks the signature with starknet.js's hash, so the two stay held equal
+      const hash =
+        outsideExecutionHash(built.typed_data, wallet.address) ??
+        typedData.getMessageHash(built.typed_data as never, wallet.address);
       const signature = splitSignature(signStarkHash(hash, wallet.privateKey));
       const executed = await rpc('/paymaster', 'paymaster_executeTransaction', {
         transaction: {

@@ -31,8 +31,14 @@ export const KEYS = {
   ctrlX: '\u0018',
 } as const;
 
+/**
+ * One turn of the event loop and the start of the next: what the app queued with setImmediate
+ * (the key router's next key, React's scheduler) and the I/O between has run. Not a 0 ms timer:
+ * Node's is at least 1 ms, and the tests wait for thousands of key presses (a second or more of a
+ * worker idle per screen file: docs/benchmarks.md "Issue 36, seventh round: the unit project").
+ */
 const macrotask = (): Promise<void> =>
-  new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+  new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 export interface Rendered {
   frame(): string;
@@ -67,6 +73,12 @@ export function renderWithProviders(
     stopRequests?: EventTarget;
     rows?: number;
     columns?: number;
+    /**
+     * the live quote's pause for typing: none unless a test is about it (DEBOUNCE_MS), so a quote
+     * is asked as soon as its input is there rather than after 300 ms of a worker idle
+     * (docs/decisions.md "The screen tests wait for events, not for the clock's turns")
+     */
+    quoteDebounceMs?: number;
   } = {},
 ): Rendered {
   const columns = options.columns ?? 100;
@@ -94,6 +106,7 @@ export function renderWithProviders(
       onKeysApplied={() => (keysApplied += 1)}
       {...(options.now ? { now: options.now } : {})}
       {...(options.initial ? { initial: options.initial } : {})}
+      quoteDebounceMs={options.quoteDebounceMs ?? 0}
     />,
   );
   // ink-testing-library's stdout is always 100 columns wide: give it the width asked for, so a

@@ -15,7 +15,7 @@ import {
 } from './live-quote-state.js';
 
 export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState {
-  const { services, rootSignal, now } = useUi();
+  const { services, rootSignal, now, quoteDebounceMs = DEBOUNCE_MS } = useUi();
   const [state, dispatch] = useReducer(liveQuoteReducer, initialLiveQuote);
   const seq = useRef(0);
   // the quote follows the request's content, not its identity (a new object on every render)
@@ -54,12 +54,12 @@ export function useLiveQuote(request: QuoteRequest | undefined): LiveQuoteState 
         },
       );
     };
-    later(DEBOUNCE_MS, ask);
+    later(quoteDebounceMs, ask);
     return () => {
       controller.abort();
       for (const timer of timers) clearTimeout(timer);
     };
-  }, [amount, from, to, slippageBps, services, rootSignal, now]);
+  }, [amount, from, to, slippageBps, services, rootSignal, now, quoteDebounceMs]);
 
   return state;
 }

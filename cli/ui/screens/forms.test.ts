@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePositiveAmount } from '../../core/actions/rules.js';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { DEBOUNCE_MS } from '../hooks/live-quote-state.js';
 import type { Balances } from '../services.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
 import { chooseOption, moveUntil, openFromHome, signedIn } from '../../../test/helpers/screens.js';
@@ -37,7 +38,8 @@ const clear = async (rendered: Rendered, n: number): Promise<void> => {
 describe('the amount field shows what was typed', () => {
   it('1,5 / -1 / 1e999 / abc stay as typed, with the core’s error (1,5 says to write 1.5); nothing is quoted or planned', async () => {
     const services = signedIn({ features: { trade: true }, autoQuoteImpactBps: 5 });
-    ui = renderWithProviders(services);
+    // the live quote's real pause: typed a key at a time, "1" of "1,5" is never quoted
+    ui = renderWithProviders(services, { quoteDebounceMs: DEBOUNCE_MS });
     await openFromHome(ui, 'Trade');
     await ui.waitForFrame((f) => f.includes('› Amount'));
     for (const text of ['1,5', '-1', '1e999', 'abc']) {

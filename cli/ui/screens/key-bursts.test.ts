@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openFromHome, signedIn } from '../../../test/helpers/screens.js';
+import { DEBOUNCE_MS } from '../hooks/live-quote-state.js';
 import { MENU } from './home.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
 
@@ -38,7 +39,8 @@ describe('key bursts', () => {
 
   it('trade: Tab Tab, "usdt" + Tab, Tab, "25" and Enter in one write: from set, amount typed, reviewed once the quote is in', async () => {
     const services = signedIn({ features: { trade: true } });
-    ui = renderWithProviders(services);
+    // the live quote's real pause: the burst's "25" is one quote, not "2" and then "25"
+    ui = renderWithProviders(services, { quoteDebounceMs: DEBOUNCE_MS });
     await openFromHome(ui, 'Trade');
     let frame = await ui.press('\t\tusdt\t\t25\r');
     expect(frame).toMatch(/From +USDT/);

@@ -3,7 +3,7 @@
  * The TUI over a fake services port (pure UI logic; the real program is driven in tmux by
  * test/tui-terminal.test.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { SESSION } from '../../../test/helpers/fake-services.js';
 import { signedIn } from '../../../test/helpers/screens.js';
@@ -13,10 +13,13 @@ let ui: Rendered | undefined;
 afterEach(() => {
   ui?.unmount();
   ui = undefined;
+  vi.useRealTimers();
 });
 
 describe('swap review', () => {
   it('a quote older than 30 s cannot be confirmed: r plans the same request again and the new figures are confirmed', async () => {
+    // only the screen's tick is faked (useNow's interval): frames are still waited for in real time
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let now = 1_000_000;
     const services = signedIn({ features: { trade: true }, autoQuoteImpactBps: 5, now: () => now });
     ui = renderWithProviders(services, { now: () => now });
@@ -29,6 +32,8 @@ describe('swap review', () => {
     expect(frame).toContain('gas: sponsored (you pay no gas)');
     expect(frame).toContain('quote valid for 30 s');
     now += 31_000;
+    // the screen reads the clock on its once-a-second tick (useNow): one tick, not a second's wait
+    vi.advanceTimersByTime(1000);
     frame = await ui.waitForFrame((f) => f.includes('older than 30 s'));
     expect(frame).toContain('r re-quote');
     expect(frame).not.toContain('y sign and send');

@@ -3,7 +3,7 @@
  * The TUI over a fake services port (pure UI logic; the real program is driven in tmux by
  * test/tui-terminal.test.ts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { fakeServices, SESSION } from '../../../test/helpers/fake-services.js';
 import { KEYS, type Rendered, renderWithProviders } from '../../../test/helpers/tui.js';
@@ -12,6 +12,7 @@ let ui: Rendered | undefined;
 afterEach(() => {
   ui?.unmount();
   ui = undefined;
+  vi.useRealTimers();
 });
 
 describe('sign-in', () => {
@@ -59,6 +60,8 @@ describe('sign-in', () => {
   });
 
   it('rate limited: the Retry-After countdown blocks sending until it runs out', async () => {
+    // only the screen's tick is faked (useNow's interval): frames are still waited for in real time
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let now = 1_000_000;
     const services = fakeServices({
       requestCode: async () => {
@@ -77,6 +80,8 @@ describe('sign-in', () => {
     await ui.press(KEYS.enter, { change: false });
     expect(services.calls.filter((c) => c.startsWith('requestCode'))).toHaveLength(1);
     now += 43_000;
+    // the screen reads the clock on its once-a-second tick (useNow): one tick, not a second's wait
+    vi.advanceTimersByTime(1000);
     await ui.waitForFrame((f) => !f.includes('rate limited'), 3000);
     await ui.press(KEYS.enter);
     expect(services.calls.filter((c) => c.startsWith('requestCode'))).toHaveLength(2);
