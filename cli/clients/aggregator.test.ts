@@ -155,13 +155,17 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('quoteMulti with mixed outputs makes one /route per pair, all in flight at once', async () => {
-    app.faults.apply({ latencyMs: 100 });
+    // every request waits, unanswered, until all three are in: only requests sent together pass
+    app.faults.apply({ holdAfter: 0 });
     const pairs: SwapPair[] = [
       { amount: usdc(100n), tokenIn: USDC, tokenOut: ETH },
       { amount: eth(50n), tokenIn: STRK, tokenOut: USDC },
       { amount: 10n ** 7n, tokenIn: WBTC, tokenOut: DAI },
     ];
-    const result = await client().quoteMulti(pairs);
+    const answer = client().quoteMulti(pairs);
+    await until(() => app.faults.held.length === 3);
+    app.faults.apply({ releaseHeld: true });
+    const result = await answer;
     expect(result.mode).toBe('parallel');
     expect(result.routes.map((r) => r.outputToken.symbol)).toEqual(['ETH', 'USDC', 'DAI']);
     expect(app.aggregatorStats.hits).toEqual({ '/route': 3 });
@@ -208,18 +212,23 @@ describe('aggregator client ↔ emulator', () => {
   });
 
   it('times out each attempt and retries the timeout, then NETWORK_ERROR', async () => {
-    // the emulator would answer after 400 ms: only the 60 ms deadline can make this fail
-    app.faults.apply({ latencyMs: 400 });
+    // the emulator would answer after 30 s: only the 200 ms deadline can make this fail (long
+    // enough for each attempt to reach the emulator on a loaded machine; a request cut before it
+    // arrived would land in the next test)
+    app.faults.apply({ latencyMs: 30_000 });
+    let retried = 0;
     const error = await failure(
-      client({ timeoutMs: 60, retries: 1 }).getRoute({
+      client({ timeoutMs: 200, retries: 1, onRetry: () => (retried += 1) }).getRoute({
         amount: eth(1n),
         tokenIn: ETH,
         tokenOut: USDC,
       }),
     );
     expect(error.code).toBe('NETWORK_ERROR');
-    expect(error.message).toMatch(/timed out after 60 ms/);
-    expect(app.aggregatorStats.hits['/route']).toBe(2);
+    expect(error.message).toMatch(/timed out after 200 ms/);
+    // the client's count decides; the emulator saw both attempts
+    expect(retried).toBe(1);
+    await until(() => app.aggregatorStats.hits['/route'] === 2);
     // both abandoned requests are closed on the server too: nothing of this test is left open
     await until(() => app.aggregatorStats.inFlight === 0);
   });
