@@ -238,9 +238,11 @@ describe('sandboxes in the worker, one after another', () => {
         const now = handles();
         expect(now.TCPServerWrap).toBeLessThanOrEqual(idle.TCPServerWrap);
         expect(now.TCPSocketWrap).toBeLessThanOrEqual(idle.TCPSocketWrap);
-        // the log's exit listener (pino's, for its last flush) goes when its stream closes, which
-        // comes after the run has ended: a full run's busy worker saw it still there at once
-        expect(listeners()).toEqual(idleListeners);
+        // the log's exit listeners (pino's, for its last flush, and the batches' hand-over) go
+        // when its stream closes, which comes after the run has ended: a full run's busy worker
+        // saw them still there at once. No more than before: the worker's earlier files can
+        // still hold theirs when this test starts, and they may go during it
+        listeners().forEach((count, i) => expect(count).toBeLessThanOrEqual(idleListeners[i]!));
       },
       { timeout: 20_000, interval: 50 },
     );

@@ -8,9 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const APP = fileURLToPath(new URL('../dist/server/app.js', import.meta.url));
 
@@ -73,16 +72,11 @@ describe('the log hands its gathered lines over', () => {
     // the process stays (a timer) and never flushes: only the periodic hand-over can write it
     const child = run(file, `logger.info('waiting'); setInterval(() => undefined, 1_000);`);
     try {
-      let seen: string[] = [];
-      for (let waited = 0; waited < 10_000 && seen.length === 0; waited += 50) {
-        await sleep(50);
-        try {
-          seen = messages(file);
-        } catch {
-          seen = [];
-        }
-      }
-      expect(seen).toEqual(['waiting']);
+      // the file is read until the line is there (it may not exist before the first batch)
+      await vi.waitFor(() => expect(messages(file)).toEqual(['waiting']), {
+        timeout: 10_000,
+        interval: 50,
+      });
     } finally {
       child.kill();
       await child.exited;
