@@ -9,15 +9,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, it, vi } from 'vitest';
 
 const APP = fileURLToPath(new URL('../dist/server/app.js', import.meta.url));
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+/** A file in a folder of its own (removed after the file's tests). */
+const logFile = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-batches-'));
+  dirs.push(dir);
+  return join(dir, 'server.log');
+};
 
 /** Runs `body` after a log on `file` (asyncLog) and a pino logger on it are made; resolves with the exit code. */
 function run(file: string, body: string): { exited: Promise<number | null>; kill(): void } {
@@ -44,10 +49,12 @@ const messages = (file: string): string[] =>
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
-describe('the log hands its gathered lines over', () => {
-  it('on process.exit: the lines written just before it are in the file, in order', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'log-batches-'));
-    const file = join(dir, 'server.log');
+// each case is a process of its own, most of it loading the server's modules: side by side
+describe.concurrent('the log hands its gathered lines over', () => {
+  it('on process.exit: the lines written just before it are in the file, in order', async ({
+    expect,
+  }) => {
+    const file = logFile();
     const child = run(
       file,
       `for (let i = 0; i < 5; i++) logger.info('line ' + i);
@@ -58,17 +65,17 @@ describe('the log hands its gathered lines over', () => {
     expect(messages(file)).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4', 'by hand']);
   });
 
-  it('when the event loop empties (beforeExit): nothing gathered is lost', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'log-batches-'));
-    const file = join(dir, 'server.log');
+  it('when the event loop empties (beforeExit): nothing gathered is lost', async ({ expect }) => {
+    const file = logFile();
     const child = run(file, `logger.info('last words');`);
     expect(await child.exited).toBe(0);
     expect(messages(file)).toEqual(['last words']);
   });
 
-  it('without a flush or an exit: a line reaches the file once its wait is over', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'log-batches-'));
-    const file = join(dir, 'server.log');
+  it('without a flush or an exit: a line reaches the file once its wait is over', async ({
+    expect,
+  }) => {
+    const file = logFile();
     // the process stays (a timer) and never flushes: only the periodic hand-over can write it
     const child = run(file, `logger.info('waiting'); setInterval(() => undefined, 1_000);`);
     try {
