@@ -109,23 +109,10 @@ describe('knownSelectors', () => {
     getSelectorFromName(name: string): string;
     text: string;
   }> {
-    const result = await build({
-      stdin: { contents: `export { hash } from 'starknet';`, resolveDir: ROOT },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      write: false,
-      logLevel: 'silent',
-      plugins,
-      banner: {
-        js: `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(`${ROOT}package.json`)});`,
-      },
-    });
-    const text = result.outputFiles[0]?.text ?? '';
-    const module = (await import(`data:text/javascript,${encodeURIComponent(text)}`)) as {
+    const { hash, text } = await bundled<{
       hash: { getSelectorFromName(name: string): string };
-    };
-    return { getSelectorFromName: module.hash.getSelectorFromName, text };
+    }>('starknet', plugins, 'hash');
+    return { getSelectorFromName: hash.getSelectorFromName, text };
   }
 
   it("starknet.js's patched getSelectorFromName answers exactly as the original", async () => {
