@@ -124,7 +124,7 @@ export function App({
     rootSignal: root.signal,
     now,
     setFooter,
-    ...(quoteDebounceMs === undefined ? {} : { quoteDebounceMs }),
+    quoteDebounceMs,
   };
   return (
     <UiProvider value={ui}>
