@@ -3,8 +3,10 @@
  * unhandled until released (`releaseHeld`) or the emulator closes (docs/sandbox-chain.md "Knobs").
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { faults } from './faults.js';
+import { faults, HOLD_MAX } from './faults.js';
 
 const apps: FastifyInstance[] = [];
 
@@ -13,10 +15,10 @@ afterEach(async () => {
 });
 
 /** An emulator-like app: the faults plugin and one route that counts what it handled. */
-async function build(): Promise<{ app: FastifyInstance; handled: string[] }> {
+async function build(holdMax?: number): Promise<{ app: FastifyInstance; handled: string[] }> {
   const app = Fastify();
   const handled: string[] = [];
-  await app.register(faults);
+  await app.register(faults, holdMax === undefined ? {} : { holdMax });
   app.post('/rpc', async (request) => {
     const { id } = request.body as { id: string };
     handled.push(id);
@@ -74,5 +76,41 @@ describe('faults: holdAfter', () => {
     await app.close();
     await a;
     expect(handled).toEqual(['a']);
+  });
+
+  it('a held request whose client went away leaves the hold, and is never handled', async () => {
+    const { app, handled } = await build();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await knob(app, { holdAfter: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const sent = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/rpc' });
+    sent.on('error', () => undefined);
+    sent.setHeader('content-type', 'application/json');
+    sent.end(JSON.stringify({ id: 'gone' }));
+    await vi.waitFor(async () => expect(await held(app)).toBe(1));
+    sent.destroy();
+    await vi.waitFor(async () => expect(await held(app)).toBe(0));
+    await knob(app, { releaseHeld: true });
+    expect((await rpc(app, 'after')).json()).toEqual({ id: 'after' });
+    expect(handled).toEqual(['after']);
+  });
+
+  it('holds at most holdMax at once: the next is answered 503, the held ones go on when released', async () => {
+    expect(HOLD_MAX).toBe(1_000); // the emulators' bound (they pass no holdMax)
+    const holdMax = 5;
+    const { app, handled } = await build(holdMax);
+    await knob(app, { holdAfter: 0 });
+    const waiting = Array.from({ length: holdMax }, (_, i) => rpc(app, `h${i}`));
+    await vi.waitFor(async () => expect(await held(app)).toBe(holdMax));
+    const over = await rpc(app, 'over');
+    expect(over.statusCode).toBe(503);
+    expect(over.json()).toEqual({ error: 'hold full', code: 'injected_fault' });
+    expect(handled).toEqual([]);
+    await knob(app, { releaseHeld: true });
+    const answers = await Promise.all(waiting);
+    expect(answers.map((a) => a.json<{ id: string }>().id)).toEqual(
+      Array.from({ length: holdMax }, (_, i) => `h${i}`),
+    );
+    expect(handled).toHaveLength(holdMax);
   });
 });

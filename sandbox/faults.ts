@@ -29,12 +29,16 @@ export interface FaultSettings {
   refuseBatches?: boolean;
   /**
    * the next `holdAfter` requests pass; every later one waits, unhandled, until `releaseHeld` or
-   * the emulator closes
+   * the emulator closes — at most HOLD_MAX (the plugin's `holdMax`) at once (later ones are answered 503), and a held
+   * request whose client went away leaves the hold unhandled
    */
   holdAfter?: number;
   /** true: the hold ends, every held request goes on in arrival order (after holdAfter) */
   releaseHeld?: boolean;
 }
+
+/** held requests at once by default; the next one is answered 503 (the hold stays bounded) */
+export const HOLD_MAX = 1_000;
 
 class FaultState {
   latencyMs = 0;
@@ -53,10 +57,13 @@ class FaultState {
   refusedBatches = 0;
   /** requests still to pass before the hold (undefined: no hold) */
   holdLeft: number | undefined = undefined;
-  /** the held requests' go-aheads, in arrival order */
-  held: Array<() => void> = [];
+  /** the held requests' go-aheads, in arrival order (a Set iterates in insertion order) */
+  held = new Set<() => void>();
 
-  constructor(initial: FaultSettings = {}) {
+  constructor(
+    initial: FaultSettings = {},
+    readonly holdMax = HOLD_MAX,
+  ) {
     this.apply(initial);
   }
 
@@ -77,20 +84,38 @@ class FaultState {
     }
   }
 
-  /** Resolves when this request may go on: at once, or once the hold is released. */
-  async passHold(): Promise<void> {
-    if (this.holdLeft === undefined) return;
+  /**
+   * Resolves when this request may go on: 'pass' at once or once the hold is released; 'full' when
+   * `holdMax` requests are held already; 'gone' when its connection closed while it was held (it
+   * leaves the hold then, and is not to be handled).
+   */
+  async passHold(connection: NodeJS.EventEmitter): Promise<'pass' | 'full' | 'gone'> {
+    if (this.holdLeft === undefined) return 'pass';
     if (this.holdLeft > 0) {
       this.holdLeft -= 1;
-      return;
+      return 'pass';
     }
-    await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.held.size >= this.holdMax) return 'full';
+    return new Promise((resolve) => {
+      const go = (): void => {
+        connection.off('close', gone);
+        resolve('pass');
+      };
+      const gone = (): void => {
+        this.held.delete(go);
+        resolve('gone');
+      };
+      this.held.add(go);
+      connection.once('close', gone);
+    });
   }
 
   /** Ends the hold: every held request goes on, in arrival order. */
   release(): void {
     this.holdLeft = undefined;
-    for (const go of this.held.splice(0)) go();
+    const held = [...this.held];
+    this.held.clear();
+    for (const go of held) go();
   }
 
   /** Whether this handled request's answer is to be lost (counts it down). */
@@ -144,9 +169,9 @@ const isAdmin = (request: FastifyRequest): boolean => request.url.startsWith('/s
 
 async function faultsPlugin(
   app: FastifyInstance,
-  options: { initial?: FaultSettings },
+  options: { initial?: FaultSettings; holdMax?: number },
 ): Promise<void> {
-  const state = new FaultState(options.initial);
+  const state = new FaultState(options.initial, options.holdMax);
   app.decorate('faults', state);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -157,7 +182,10 @@ async function faultsPlugin(
     // a failure meant for a request that arrives after the knob was set.
     const fail = state.failCount > 0;
     if (fail) state.failCount -= 1;
-    await state.passHold();
+    const hold = await state.passHold(request.raw.socket);
+    if (hold === 'gone') return reply.hijack();
+    if (hold === 'full')
+      return reply.code(503).send({ error: 'hold full', code: 'injected_fault' });
     // unref'd: a pending injected delay never keeps a closed emulator's process alive
     if (state.latencyMs > 0)
       await new Promise((resolve) => setTimeout(resolve, state.latencyMs).unref());
@@ -218,7 +246,7 @@ async function faultsPlugin(
     requests: state.requests,
     lostAnswers: state.lost,
     refusedBatches: state.refusedBatches,
-    held: state.held.length,
+    held: state.held.size,
   }));
 }
 

@@ -163,7 +163,7 @@ describe('aggregator client ↔ emulator', () => {
       { amount: 10n ** 7n, tokenIn: WBTC, tokenOut: DAI },
     ];
     const answer = client().quoteMulti(pairs);
-    await until(() => app.faults.held.length === 3);
+    await until(() => app.faults.held.size === 3);
     app.faults.apply({ releaseHeld: true });
     const result = await answer;
     expect(result.mode).toBe('parallel');
