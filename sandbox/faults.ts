@@ -11,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import * as Type from 'typebox';
+import { LATENCY_MAX_MS } from './fault-bounds.js';
 
 export interface FaultSettings {
   /** added to every request except /sandbox/* admin calls */
@@ -60,10 +61,11 @@ class FaultState {
   /** the held requests' go-aheads, in arrival order (a Set iterates in insertion order) */
   held = new Set<() => void>();
 
-  constructor(
-    initial: FaultSettings = {},
-    readonly holdMax = HOLD_MAX,
-  ) {
+  /** held requests at once (HOLD_MAX unless the plugin is given another) */
+  readonly holdMax: number;
+
+  constructor(initial: FaultSettings = {}, holdMax = HOLD_MAX) {
+    this.holdMax = holdMax;
     this.apply(initial);
   }
 
@@ -134,7 +136,7 @@ class FaultState {
 
 const FaultBody = Type.Object(
   {
-    latencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 120_000 })),
+    latencyMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LATENCY_MAX_MS })),
     failNext: Type.Optional(
       Type.Object({
         count: Type.Integer({ minimum: 0, maximum: 1_000_000 }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXIT_CODE_TABLE } from '../shared/exit-codes.js';
 import { cleanEnv, runBin, runBinTracingModules, tempHome } from './helpers/process.js';
 
@@ -42,6 +43,30 @@ describe('finance-tui bin basics', () => {
     expect(doc.error.code).toBe('USAGE_ERROR');
     expect(doc.error.message).toContain('frobnicate');
     expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('sandbox with an unreadable latency knob: CONFIG_ERROR before anything starts, no state written', async () => {
+    const home = tempHome();
+    try {
+      for (const value of ['slow', '120001', '-5']) {
+        const result = await runBin(
+          ['sandbox', '--port', '0', '--json'],
+          cleanEnv({ FINANCE_TUI_HOME: home.dir, FINANCE_TUI_SANDBOX_LATENCY_MS: value }),
+        );
+        expect(result.code, value).toBe(1);
+        expect(JSON.parse(result.stdout), value).toEqual({
+          error: {
+            code: 'CONFIG_ERROR',
+            message: `FINANCE_TUI_SANDBOX_LATENCY_MS must be whole milliseconds from 0 to 120000 (got "${value}")`,
+          },
+        });
+        expect(result.stderr, value).toBe('');
+        expect(existsSync(join(home.dir, 'sandbox.json')), value).toBe(false);
+        expect(existsSync(join(home.dir, 'sandbox')), value).toBe(false);
+      }
+    } finally {
+      home.cleanup();
+    }
   });
 
   it('grant alone prints the grant commands; an unknown one of them is a usage error', async () => {

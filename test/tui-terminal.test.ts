@@ -445,6 +445,37 @@ describe
     );
 
     it(
+      'an unreadable test knob: the error and its code before anything starts, exit 1, the terminal as it was',
+      { timeout: 60_000 },
+      async ({ expect }) => {
+        const home = newHome();
+        const serverUrl = await freeServerUrl();
+        const knob = openTerminal(
+          'knob',
+          { ...appEnv(home.dir, serverUrl), FINANCE_TUI_LIVE_READ_MS: '1.5s' },
+          appThen(''),
+        );
+        try {
+          const after = await knob.waitFor(/EXIT:\d+[\s\S]*speed/);
+          expect(after).toContain(
+            'error: FINANCE_TUI_LIVE_READ_MS must be whole milliseconds from 100 to 600000 (got "1.5s") (CONFIG_ERROR)',
+          );
+          expect(after).toContain('EXIT:1');
+          expect(after).not.toMatch(/\n\s+at |Sign in/);
+          // Ink never took the terminal: the line discipline is as the shell left it
+          expect(after).toMatch(/(^|\s)icanon(\s|$)/m);
+          expect(after).toMatch(/(^|\s)echo(\s|$)/m);
+        } finally {
+          knob.close();
+        }
+        // no auth server was started for the session
+        await expect(fetch(`${serverUrl}/health`)).rejects.toMatchObject({
+          cause: { code: 'ECONNREFUSED' },
+        });
+      },
+    );
+
+    it(
       'a terminal that goes away stops the app and its auth server as a signal does: exit 2, no stack, no orphan',
       { timeout: 120_000 },
       async ({ expect }) => {

@@ -13,6 +13,8 @@ import type { CommandRun } from '../headless/context.js';
 import { exitWhenParentGone } from '../platform/child.js';
 import { dataDir } from '../platform/paths.js';
 import { removeSandboxState, writeSandboxState } from '../platform/sandbox-state.js';
+import { millisecondsKnob } from '../platform/knobs.js';
+import { LATENCY_MAX_MS } from '../../sandbox/fault-bounds.js';
 import { openPrivateLog } from '../../shared/fs.js';
 
 export const USAGE = `Usage: finance-tui sandbox [--port N] [--network mainnet|sepolia] [--json]
@@ -39,6 +41,12 @@ export const run: CommandRun = async (ctx) => {
   const network = parseNetworkFlag(values.network) ?? 'mainnet';
   const port =
     parsePort(values.port) ?? parsePort(ctx.env.PORT?.trim() || undefined, 'PORT') ?? 3001;
+  // test knob: latency added to every emulator request (used to catch a client mid-request), as
+  // bounded as the faults route's (sandbox/faults.ts); a value that is not one is refused
+  const latencyMs = millisecondsKnob(ctx.env, 'FINANCE_TUI_SANDBOX_LATENCY_MS', {
+    min: 0,
+    max: LATENCY_MAX_MS,
+  });
   const dir = dataDir(ctx.env);
   const logFile = join(dir, 'sandbox', 'server.log');
   const [{ startSandbox }, { closeGracefully }, { asyncLog }] = await Promise.all([
@@ -50,9 +58,6 @@ export const run: CommandRun = async (ctx) => {
   const logStream = asyncLog(openPrivateLog(logFile));
   // a full disk or a removed folder loses log lines, never the running sandbox
   logStream.on('error', () => undefined);
-  // test knob: latency added to every emulator request (used to catch a client mid-request)
-  const latency = ctx.env.FINANCE_TUI_SANDBOX_LATENCY_MS?.trim();
-  const latencyMs = latency && /^[0-9]{1,6}$/.test(latency) ? Number(latency) : undefined;
   const faults =
     latencyMs === undefined
       ? undefined

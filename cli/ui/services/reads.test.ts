@@ -8,10 +8,13 @@ describe('FINANCE_TUI_LIVE_READ_MS (a test knob)', () => {
     expect(liveReadKnob({ FINANCE_TUI_LIVE_READ_MS: '600000' })).toBe(600_000);
   });
 
-  it('unset, empty or anything else: undefined, the screens keep their own interval', () => {
+  it('unset or empty: undefined, the screens keep their own interval', () => {
+    for (const value of [undefined, '', '  '])
+      expect(liveReadKnob({ FINANCE_TUI_LIVE_READ_MS: value }), String(value)).toBeUndefined();
+  });
+
+  it('anything else is refused with CONFIG_ERROR, the value shown printable and bounded', () => {
     for (const value of [
-      undefined,
-      '',
       '99',
       '0',
       '600001',
@@ -20,7 +23,23 @@ describe('FINANCE_TUI_LIVE_READ_MS (a test knob)', () => {
       '-1000',
       '0x3e8',
       'fast',
+      '1000000000000',
     ])
-      expect(liveReadKnob({ FINANCE_TUI_LIVE_READ_MS: value }), String(value)).toBeUndefined();
+      expect(() => liveReadKnob({ FINANCE_TUI_LIVE_READ_MS: value }), value).toThrow(
+        expect.objectContaining({
+          code: 'CONFIG_ERROR',
+          message: `FINANCE_TUI_LIVE_READ_MS must be whole milliseconds from 100 to 600000 (got "${value}")`,
+        }),
+      );
+    const hostile = `\u001b]0;owned\u0007${'9'.repeat(100)}`;
+    let message = '';
+    try {
+      liveReadKnob({ FINANCE_TUI_LIVE_READ_MS: hostile });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^FINANCE_TUI_LIVE_READ_MS must be/);
+    expect([...message].some((c) => c < ' ' || c === '\u007f')).toBe(false);
+    expect(message.length).toBeLessThan(140);
   });
 });

@@ -4,20 +4,19 @@
  * command of the same name calls.
  */
 import { AppError, ErrorCode } from '../../../shared/errors.js';
+import { millisecondsKnob } from '../../platform/knobs.js';
 import type { Balances } from '../services.js';
 import type { ServicesModule } from './root.js';
 
 /**
  * `FINANCE_TUI_LIVE_READ_MS`, a test knob (docs/commands.md): whole milliseconds from 100 to
  * 600000 between an open Lending or Staking screen's reads, so a test that watches a position
- * change without a key waits a second rather than fifteen. Unset or anything else: undefined, the
- * screens' own interval (hooks/use-periodic-read.ts LIVE_READ_MS).
+ * change without a key waits a second rather than fifteen. Unset: undefined, the screens' own
+ * interval (hooks/use-periodic-read.ts LIVE_READ_MS); anything else: CONFIG_ERROR before the app
+ * draws (platform/knobs.ts millisecondsKnob).
  */
 export function liveReadKnob(env: NodeJS.ProcessEnv): number | undefined {
-  const knob = env.FINANCE_TUI_LIVE_READ_MS?.trim();
-  if (knob === undefined || !/^[0-9]{3,6}$/.test(knob)) return undefined;
-  const ms = Number(knob);
-  return ms >= 100 && ms <= 600_000 ? ms : undefined;
+  return millisecondsKnob(env, 'FINANCE_TUI_LIVE_READ_MS', { min: 100, max: 600_000 });
 }
 
 export const registerReads: ServicesModule<
