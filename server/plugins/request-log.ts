@@ -84,6 +84,25 @@ function jsonNumber(value: number): string | number {
   return Number.isFinite(value) ? value : 'null';
 }
 
+/**
+ * A duration of `ns` whole nanoseconds (0 ≤ ns < 10^15, under 12 days) in milliseconds, as JSON
+ * writes the number ns / 1e6: the shortest decimal, so no trailing zeros (a decimal of at most 15
+ * significant digits is what its nearest double prints as). Written from integers: printing a double that carries
+ * performance.now()'s full precision (0.5755389999999352) took ~1 µs, more than the rest of the
+ * line (docs/benchmarks.md "Issue 35, eighth round: the server's per-request path").
+ */
+export function msFromNs(ns: number): string {
+  const whole = Math.floor(ns / 1_000_000);
+  let fraction = ns - whole * 1_000_000;
+  if (fraction === 0) return String(whole);
+  let digits = 6;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits -= 1;
+  }
+  return `${whole}.${String(fraction).padStart(digits, '0')}`;
+}
+
 /** What the request lines are written with: the same level, base fields and destination as the app's logger. */
 interface RequestLineOptions {
   /** pino's level name: the request line is written when info is enabled */
@@ -128,7 +147,7 @@ export class RequestLineController extends LogController {
       request.log.warn({ ...line, err: error }, 'request failed while responding');
       return;
     }
-    this.#writeLine(request, reply.statusCode, reply.elapsedTime);
+    this.#writeLine(request, reply.statusCode, jsonNumber(reply.elapsedTime));
   }
 
   /**
@@ -144,7 +163,9 @@ export class RequestLineController extends LogController {
       response.writableFinished ||
       (response.writableEnded && response.socket?.destroyed === false)
     ) {
-      this.#writeLine(request, response.statusCode, performance.now() - startedAt);
+      // to the nanosecond, as it is printed (msFromNs)
+      const ns = Math.round((performance.now() - startedAt) * 1_000_000);
+      this.#writeLine(request, response.statusCode, msFromNs(ns));
       return;
     }
     this.lines.info(
@@ -153,7 +174,8 @@ export class RequestLineController extends LogController {
     );
   }
 
-  #writeLine(request: FastifyRequest, statusCode: number, responseTime: number): void {
+  /** `responseTime`: the duration in ms as JSON text */
+  #writeLine(request: FastifyRequest, statusCode: number, responseTime: string | number): void {
     if (!this.lines.isLevelEnabled('info')) return;
     // the fields and their order are lineOf's, then status, time and code, as pino writes them;
     // the constant parts are joined once (the constructor, the literals below). Written without
@@ -164,7 +186,7 @@ export class RequestLineController extends LogController {
     const ip = request.ip;
     const errorCode = request.errorCode ?? undefined;
     this.#destination.write(
-      `{"level":30,"time":${Date.now()}${this.#afterTime}"${request.id}","method":"${request.method}","url":${request.is404 ? JSON.stringify(this.known.label(request.url)) : this.#routeJson(request.routeOptions.url)}${ip === undefined ? '' : `,"remoteAddress":${this.#addressJson(ip)}`},"statusCode":${jsonNumber(statusCode)},"responseTime":${jsonNumber(responseTime)}${errorCode === undefined ? '' : `,"errorCode":"${errorCode}"`},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()}${this.#afterTime}"${request.id}","method":"${request.method}","url":${request.is404 ? JSON.stringify(this.known.label(request.url)) : this.#routeJson(request.routeOptions.url)}${ip === undefined ? '' : `,"remoteAddress":${this.#addressJson(ip)}`},"statusCode":${jsonNumber(statusCode)},"responseTime":${responseTime}${errorCode === undefined ? '' : `,"errorCode":"${errorCode}"`},"msg":"request"}\n`,
     );
   }
 
