@@ -87,9 +87,10 @@ function jsonNumber(value: number): string | number {
 /**
  * A duration of `ns` whole nanoseconds (0 ≤ ns < 10^15, under 12 days) in milliseconds, as JSON
  * writes the number ns / 1e6: the shortest decimal, so no trailing zeros (a decimal of at most 15
- * significant digits is what its nearest double prints as). Written from integers: printing a double that carries
- * performance.now()'s full precision (0.5755389999999352) took ~1 µs, more than the rest of the
- * line (docs/benchmarks.md "Issue 35, eighth round: the server's per-request path").
+ * significant digits is what its nearest double prints as). Written from integers: printing a
+ * double that carries performance.now()'s full precision (0.5755389999999352) took ~1 µs, more
+ * than the rest of the line (docs/benchmarks.md "Issue 35, eighth round: the server's per-request
+ * path").
  */
 export function msFromNs(ns: number): string {
   const whole = Math.floor(ns / 1_000_000);
@@ -288,7 +289,8 @@ const requestLog: FastifyPluginAsync<RequestLogPluginOptions> = async (fastify, 
   const { known } = controller;
   fastify.decorateRequest('errorCode', null);
   fastify.addHook('onRoute', (route) => known.add(route.url));
-  // registered first (app.ts), so it runs for every request, also one an earlier hook refuses
+  // registered before every other plugin (app.ts): it runs for every request, one that a later
+  // hook refuses too
   fastify.addHook('onRequest', (request, reply, done) => {
     const startedAt = performance.now();
     const response = reply.raw;
