@@ -2,10 +2,10 @@
  * The auth server as a Fastify app factory: builds, registers everything in a fixed order and
  * returns without listening (main.ts listens; tests use app.inject).
  *
- * Order: request id (constructor) → logger (constructor) → connection bounds (constructor:
- * deadlines, cap, parser errors) → the id and security headers on the reply → no-body guard →
- * body limit (constructor) → CORS → rate limit → our plugins (request log line, auth guard,
- * error + not-found handlers) → routes.
+ * Order: request id (constructor) → logger (ours, not Fastify's) → connection bounds (constructor:
+ * deadlines, cap, parser errors) → the request log line (its hook first, so every request has
+ * one) → the id and security headers on the reply → no-body guard → body limit (constructor) →
+ * CORS → rate limit → our plugins (auth guard, error + not-found handlers) → routes.
  */
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import { hostname } from 'node:os';
@@ -20,7 +20,10 @@ import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import rateLimitPlugin, { type CounterStore } from './plugins/rate-limit.js';
 import { createRequestIdGenerator } from './plugins/request-id.js';
-import requestLogPlugin, { lazyChildLogger, RequestLineController } from './plugins/request-log.js';
+import requestLogPlugin, {
+  lazyChildLoggers,
+  RequestLineController,
+} from './plugins/request-log.js';
 import securityPlugin from './plugins/security.js';
 import transportPlugin, { clientErrorHandler } from './plugins/transport.js';
 import type { IdentityProvider, PaymasterRelay } from './providers/types.js';
@@ -100,6 +103,11 @@ const REDACT_PATHS = [
 function requestLogFields(request: FastifyRequest): Record<string, unknown> {
   // The path only: a query string could carry a token someone pasted into a URL.
   return { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip };
+}
+
+/** A reply in a log line: its status only (what Fastify's own logger gave `res`). */
+function replyLogFields(reply: { statusCode: number }): Record<string, unknown> {
+  return { statusCode: reply.statusCode };
 }
 
 /**
@@ -263,19 +271,27 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
   // route pattern or a sanitised path, status, time, address, code), and redaction's wildcard
   // paths, applied to each field of each line, were a quarter of the server's time per request.
   const logController = new RequestLineController({ ...logOptions, destination: logStream });
+  // Everything else logs through this one, redacting, with the serializers Fastify's own logger
+  // had (`req` ours, `res` the status, `err` pino's).
+  const logger = pino(
+    {
+      ...logOptions,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: requestLogFields, res: replyLogFields, err: pino.stdSerializers.err },
+    },
+    logStream,
+  );
   const app = Fastify({
     // Fastify would take any incoming x-request-id; our generator checks it (plugins/request-id.ts).
     requestIdHeader: false,
     genReqId: createRequestIdGenerator(),
-    logger: {
-      ...logOptions,
-      stream: logStream,
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      serializers: { req: requestLogFields },
-    },
-    // one line per request, when it is done; request.log made only when used (plugins/request-log.ts)
+    // No `logger`: Fastify's own logger would make and check a child logger for every request and
+    // add two listeners and two clock reads to every response to call the controller; with it off
+    // the request line comes from the request-log plugin's one listener, and app.log (set below)
+    // is ours (docs/decisions.md "The request line without Fastify's logger").
     logController,
-    childLoggerFactory: lazyChildLogger,
+    // request.log: a child of ours, made only when used (plugins/request-log.ts)
+    childLoggerFactory: lazyChildLoggers(logger),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     // deadlines (docs/architecture.md "Abuse bounds"); requestTimeout covers receiving the whole
@@ -293,6 +309,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     // shape; the listening socket is already closed and main.ts bounds the drain to 5 s.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // the instance's logger (app.log, fastify.log in every plugin, Fastify's "Server listening" and
+  // the parser refusals' lines): ours, in place of the null logger Fastify keeps when it has none
+  app.log = logger;
   // one over ours: the transport plugin takes the newcomer past the cap and closes the connection
   // idle the longest in its place (plugins/transport.ts; docs/server-security.md "Connections")
   app.server.maxConnections = config.maxConnections + 1;
@@ -309,6 +328,9 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     ...(deps.now === undefined ? {} : { now: deps.now }),
   });
 
+  // one line per request, when its response closes: registered first, so its onRequest hook runs
+  // for every request, one that a later hook refuses too (plugins/request-log.ts)
+  await app.register(requestLogPlugin, { controller: logController });
   // the request id and the security headers, one hook (plugins/security.ts)
   await app.register(securityPlugin);
   // after the headers every reply carries: its refusals skip the onRequest hooks after it
@@ -322,7 +344,6 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     redis: deps.redis,
     ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }),
   });
-  await app.register(requestLogPlugin, { controller: logController });
   const revocations =
     deps.revocations ??
     (deps.redis === undefined

@@ -704,4 +704,55 @@ describe('unknown paths', () => {
     expect(JSON.parse(lines[0] as string).responseTime).toEqual(expect.any(Number));
     expect(logs).not.toContain('token=abc');
   });
+
+  it('a request whose client leaves before the answer has one line, the aborted one', async () => {
+    const port = await start();
+    // sign-in waits on the provider until released: the client is gone by then
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    identity.sendOtp = async () => {
+      arrived();
+      await held;
+    };
+    const raw = await open(port);
+    const body = JSON.stringify({ email: 'gone@example.com' });
+    raw.socket.write(
+      `POST /auth/login HTTP/1.1\r\nHost: x\r\nX-Request-Id: left-early\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await reached;
+    raw.socket.destroy();
+    await vi.waitFor(() => expect(logs).toContain('left-early'));
+    release();
+    // the answer the handler makes now goes nowhere, and writes no second line
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = logs.split('\n').filter((l) => l.includes('"reqId":"left-early"'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      reqId: 'left-early',
+      method: 'POST',
+      url: '/auth/login',
+      remoteAddress: '127.0.0.1',
+      aborted: true,
+      msg: 'request ended before its answer',
+    });
+  });
+
+  it("a refused request has the handler's line (request.log, its id bound) and its own", async () => {
+    const port = await start();
+    const raw = await open(port);
+    raw.socket.write(
+      'POST /auth/login HTTP/1.1\r\nHost: x\r\nX-Request-Id: refused-one\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    );
+    expect((await response(raw)).status).toBe(400);
+    await vi.waitFor(() => expect(logs).toContain('"msg":"request"'));
+    const lines = logs
+      .split('\n')
+      .filter((l) => l.includes('"reqId":"refused-one"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((line) => line.msg)).toEqual(['request rejected', 'request']);
+    expect(lines[0]).toMatchObject({ level: 30, errorCode: 'VALIDATION_ERROR', statusCode: 400 });
+    expect(lines[1]).toMatchObject({ statusCode: 400, errorCode: 'VALIDATION_ERROR' });
+  });
 });

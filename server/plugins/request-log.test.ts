@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { asyncLog } from '../app.js';
-import { RequestLineController } from './request-log.js';
+import { msFromNs, RequestLineController } from './request-log.js';
 
 /** A destination collecting lines, as the app's destination gets them. */
 function capture(): { destination: pino.DestinationStream; lines: string[] } {
@@ -101,6 +101,23 @@ describe('the hand-written request line', () => {
       elapsedTime: 1,
     } as unknown as FastifyReply);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('msFromNs, the response time as the line prints it', () => {
+  it('is the text JSON gives ns / 1e6, for durations from 0 to 12 days', () => {
+    const cases = [0, 1, 9, 10, 999_999, 1_000_000, 1_000_001, 1_500_000, 575_539, 10 ** 15 - 1];
+    // magnitudes from nanoseconds to days, each with thousands of random values
+    for (let exponent = 0; exponent < 15; exponent++)
+      for (let i = 0; i < 2_000; i++) cases.push(Math.floor(Math.random() * 10 ** (exponent + 1)));
+    for (const ns of cases) {
+      const text = msFromNs(ns);
+      if (text !== JSON.stringify(ns / 1e6))
+        expect(text, `ns ${ns}`).toBe(JSON.stringify(ns / 1e6));
+    }
+    expect(msFromNs(575_539)).toBe('0.575539');
+    expect(msFromNs(1_500_000)).toBe('1.5');
+    expect(msFromNs(3_000_000)).toBe('3');
   });
 });
 

@@ -9,8 +9,15 @@
  * routes (asked with the wrong method), else its first segment when that is one of our route
  * prefixes, and its length. A request the client gave up on before the answer gets its line too.
  *
- * The controller is Fastify's own extension point (`logController`); the plugin adds what it
- * needs: the known paths (onRoute) and the aborted-request line.
+ * Fastify's own logger is off (app.ts): with one, Fastify makes a child logger for every request
+ * and checks it, adds a 'finish' and an 'error' listener to every response and reads the clock
+ * twice, all to call the controller when the response is done. Instead the plugin's first
+ * onRequest hook adds one 'close' listener to the response, which writes the request's line:
+ * the completed line when the answer went out, the aborted line when it did not (the connection
+ * closed first); Fastify's onRequestAbort hook (a listener on the request) is not used either.
+ * The controller is still given to Fastify (`logController`), so that Fastify's own lines
+ * (incoming request, route not found) stay off. `request.log` is a child of the app's redacting
+ * logger made only when something logs through it (lazyChildLoggers).
  *
  * The line of a completed request is written by hand, in the shape pino gives its lines
  * (`{"level":30,"time":…` then the base fields, the fields, `"msg":"request"}`), straight to the
@@ -29,6 +36,8 @@ import {
   LogController,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import pino, { type Bindings, type ChildLoggerOptions } from 'pino';
 
 declare module 'fastify' {
@@ -75,6 +84,26 @@ function jsonNumber(value: number): string | number {
   return Number.isFinite(value) ? value : 'null';
 }
 
+/**
+ * A duration of `ns` whole nanoseconds (0 ≤ ns < 10^15, under 12 days) in milliseconds, as JSON
+ * writes the number ns / 1e6: the shortest decimal, so no trailing zeros (a decimal of at most 15
+ * significant digits is what its nearest double prints as). Written from integers: printing a
+ * double that carries performance.now()'s full precision (0.5755389999999352) took ~1 µs, more
+ * than the rest of the line (docs/benchmarks.md "Issue 35, eighth round: the server's per-request
+ * path").
+ */
+export function msFromNs(ns: number): string {
+  const whole = Math.floor(ns / 1_000_000);
+  let fraction = ns - whole * 1_000_000;
+  if (fraction === 0) return String(whole);
+  let digits = 6;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits -= 1;
+  }
+  return `${whole}.${String(fraction).padStart(digits, '0')}`;
+}
+
 /** What the request lines are written with: the same level, base fields and destination as the app's logger. */
 interface RequestLineOptions {
   /** pino's level name: the request line is written when info is enabled */
@@ -110,8 +139,8 @@ export class RequestLineController extends LogController {
     reply: FastifyReply,
   ): void {
     if (error) {
-      // the response stream failed (the socket died mid-write): rare, worth a warning; the error
-      // object goes through the redacting logger
+      // the response stream failed: rare, worth a warning; the error object goes through the
+      // redacting logger
       const line = lineOf(request, this.known);
       line.statusCode = reply.statusCode;
       line.responseTime = reply.elapsedTime;
@@ -119,6 +148,35 @@ export class RequestLineController extends LogController {
       request.log.warn({ ...line, err: error }, 'request failed while responding');
       return;
     }
+    this.#writeLine(request, reply.statusCode, jsonNumber(reply.elapsedTime));
+  }
+
+  /**
+   * The response has closed (its one listener, added by the plugin's hook): the request's line.
+   * Answered when the answer went out: `writableFinished` on a socket (Node has written it all
+   * and let the socket go); a response that was ended on a socket still open (app.inject's,
+   * which has no socket to flush to) counts too. Otherwise the connection closed before the
+   * answer was out (the client gave up, a deadline or the pipelining bound cut it, the server's
+   * shutdown): the aborted line, as Fastify's onRequestAbort gave it.
+   */
+  responseClosed(request: FastifyRequest, response: ServerResponse, startedAt: number): void {
+    if (
+      response.writableFinished ||
+      (response.writableEnded && response.socket?.destroyed === false)
+    ) {
+      // to the nanosecond, as it is printed (msFromNs)
+      const ns = Math.round((performance.now() - startedAt) * 1_000_000);
+      this.#writeLine(request, response.statusCode, msFromNs(ns));
+      return;
+    }
+    this.lines.info(
+      { ...lineOf(request, this.known), aborted: true },
+      'request ended before its answer',
+    );
+  }
+
+  /** `responseTime`: the duration in ms as JSON text */
+  #writeLine(request: FastifyRequest, statusCode: number, responseTime: string | number): void {
     if (!this.lines.isLevelEnabled('info')) return;
     // the fields and their order are lineOf's, then status, time and code, as pino writes them;
     // the constant parts are joined once (the constructor, the literals below). Written without
@@ -129,7 +187,7 @@ export class RequestLineController extends LogController {
     const ip = request.ip;
     const errorCode = request.errorCode ?? undefined;
     this.#destination.write(
-      `{"level":30,"time":${Date.now()}${this.#afterTime}"${request.id}","method":"${request.method}","url":${request.is404 ? JSON.stringify(this.known.label(request.url)) : this.#routeJson(request.routeOptions.url)}${ip === undefined ? '' : `,"remoteAddress":${this.#addressJson(ip)}`},"statusCode":${jsonNumber(reply.statusCode)},"responseTime":${jsonNumber(reply.elapsedTime)}${errorCode === undefined ? '' : `,"errorCode":"${errorCode}"`},"msg":"request"}\n`,
+      `{"level":30,"time":${Date.now()}${this.#afterTime}"${request.id}","method":"${request.method}","url":${request.is404 ? JSON.stringify(this.known.label(request.url)) : this.#routeJson(request.routeOptions.url)}${ip === undefined ? '' : `,"remoteAddress":${this.#addressJson(ip)}`},"statusCode":${jsonNumber(statusCode)},"responseTime":${responseTime}${errorCode === undefined ? '' : `,"errorCode":"${errorCode}"`},"msg":"request"}\n`,
     );
   }
 
@@ -207,13 +265,19 @@ for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as cons
   });
 }
 
-/** Fastify's `childLoggerFactory`. */
-export function lazyChildLogger(
+/**
+ * Fastify's `childLoggerFactory`, making `request.log` a lazy child of `logger` (the app's
+ * redacting logger). Fastify's own logger is off, so the parent it passes is its null logger.
+ */
+export function lazyChildLoggers(
+  logger: FastifyBaseLogger,
+): (
   parent: FastifyBaseLogger,
   bindings: Bindings,
   options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  return new LazyChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger;
+) => FastifyBaseLogger {
+  return (_parent, bindings, options) =>
+    new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }
 
 interface RequestLogPluginOptions {
@@ -221,14 +285,16 @@ interface RequestLogPluginOptions {
 }
 
 const requestLog: FastifyPluginAsync<RequestLogPluginOptions> = async (fastify, options) => {
-  const { known } = options.controller;
+  const { controller } = options;
+  const { known } = controller;
   fastify.decorateRequest('errorCode', null);
   fastify.addHook('onRoute', (route) => known.add(route.url));
-  fastify.addHook('onRequestAbort', (request, done) => {
-    options.controller.lines.info(
-      { ...lineOf(request, known), aborted: true },
-      'request ended before its answer',
-    );
+  // registered before every other plugin (app.ts): it runs for every request, one that a later
+  // hook refuses too
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const startedAt = performance.now();
+    const response = reply.raw;
+    response.on('close', () => controller.responseClosed(request, response, startedAt));
     done();
   });
 };
