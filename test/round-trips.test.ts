@@ -173,6 +173,10 @@ describe('sequential round trips of a money command (whole processes)', () => {
       expect(r.requests, r.requests.join('\n')).toContain(
         'POST /rpc starknet_getClassHashAt+starknet_chainId+starknet_getNonce+starknet_call+starknet_call',
       );
+      // the receipt's check (read again, the outside nonce, the spent token's balance) as one batch
+      expect(r.requests, r.requests.join('\n')).toContain(
+        'POST /rpc starknet_getTransactionReceipt+starknet_call+starknet_call',
+      );
     }, 120_000);
 
     // alice's wallet: her two tests take turns (one nonce), beside the others

@@ -17,7 +17,7 @@ import { FELT_HEX, parseHexFelt } from '../../../shared/felt.js';
 import type { ExecutionAccount } from './account.js';
 import { mapChainError } from './errors.js';
 import { inScope, record } from './scope.js';
-import { batchedRound, feltsOf, viewAsk } from './views.js';
+import { batchedRound, viewsIn } from './views.js';
 
 export interface AccountFacts {
   deployed: boolean;
@@ -74,18 +74,14 @@ async function readFacts(ea: ExecutionAccount): Promise<AccountFacts> {
   );
   // starknet.js's Account.getSnip9Version: its two SRC-5 questions (src5.supportsInterface, which
   // answers false on any failure, as here); asked of an undeployed account too, and then not used
+  const views = viewsIn(ea, round);
   const supports = (id: string): Promise<boolean> =>
-    round(
-      viewAsk(ea, {
-        contractAddress: ea.address,
-        entrypoint: 'supports_interface',
-        calldata: [`0x${BigInt(id).toString(16)}`],
-      }),
-    ).then(
-      (answer) => {
-        const [first] = feltsOf(answer);
-        return first !== undefined && first !== 0n;
-      },
+    views({
+      contractAddress: ea.address,
+      entrypoint: 'supports_interface',
+      calldata: [`0x${BigInt(id).toString(16)}`],
+    }).then(
+      ([first]) => first !== undefined && first !== 0n,
       () => false,
     );
   const [deployed, chainId, nonce, v2, v1] = await Promise.all([

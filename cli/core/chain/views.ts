@@ -188,9 +188,14 @@ async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
  * batches. Use one viewer per read (inside its scope, so every batch carries its signal).
  */
 export function batchedViews(reader: ChainReader): Viewer {
-  const round = batchedRound(reader);
-  return async (call) => feltsOf(await round(viewAsk(reader, call)));
+  return viewsIn(reader, batchedRound(reader));
 }
+
+/** Views that join `round` (shared with the caller's other requests), answered as above. */
+export const viewsIn =
+  (reader: ChainReader, round: RpcRound): Viewer =>
+  async (call) =>
+    feltsOf(await round(viewAsk(reader, call)));
 
 /**
  * Any JSON-RPC requests to `reader`'s node asked before the event loop turns, as one round sent
