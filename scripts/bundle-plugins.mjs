@@ -313,6 +313,8 @@ export const STANDALONE_CHECK_MODULES = [
   'cli/platform/settings.ts',
   'cli/platform/sandbox-state.ts',
   'cli/core/session.ts',
+  'cli/clients/probe.ts',
+  'cli/clients/auth-client.ts',
 ];
 const SCHEMA_CHECK_IMPORT =
   /import \{ schemaCheck \} from '((?:\.\.?\/)+(?:clients\/)?schema-check\.js)';\n/;
@@ -353,8 +355,15 @@ async function checksOf(file) {
       {
         name: 'record-schema-checks',
         setup(b) {
-          b.onLoad({ filter: /[\\/]cli[\\/]clients[\\/]schema-check\.ts$/ }, () => ({
-            contents: `export const schemaCheck = (schema) => { globalThis[${JSON.stringify(key)}].push(schema); return { Check: () => false, compiled: false, schema }; };`,
+          // the module's own calls are recorded; those of the modules it imports are not
+          b.onResolve({ filter: /schema-check\.js$/ }, (args) => ({
+            path: args.importer === `${ROOT}${file}` ? 'record' : 'quiet',
+            namespace: 'schema-check-stub',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'schema-check-stub' }, (args) => ({
+            contents: `export const schemaCheck = (schema) => { ${
+              args.path === 'record' ? `globalThis[${JSON.stringify(key)}].push(schema); ` : ''
+            }return { Check: () => false, compiled: false, schema }; };`,
             loader: 'js',
           }));
         },

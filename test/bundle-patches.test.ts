@@ -7,8 +7,8 @@
  * validator generated at build time (standaloneHistoryCheck) answers as TypeBox's check of the
  * schema, for good documents and for each kind of bad one; so do the checks generated for the
  * modules that make them at their top level (standaloneChecks: the aggregator's answers, the
- * settings, session and sandbox files), on their usual documents and every one-step mutation of
- * them; string-width, bundled with and without stringWidthNarrowFastPath, measures every string
+ * settings, session and sandbox files, the server's health, root and signature answers), on their
+ * usual documents and every one-step mutation of them; string-width, bundled with and without stringWidthNarrowFastPath, measures every string
  * alike.
  */
 import { randomBytes } from 'node:crypto';
@@ -305,6 +305,9 @@ describe('standaloneChecks', () => {
     [calldata, calldata],
     { staus: 200, message: 'ok' },
     { staus: '200' },
+    { status: 'ok' },
+    { name: 'finance-tui-auth', version: '1.2.3', status: 'ok', sandbox: true },
+    { signature: `0x${'0a'.repeat(64)}` },
     {
       serverUrl: 'http://127.0.0.1:3001',
       aggregatorUrl: 'https://api.fibrous.finance/starknet',
