@@ -298,10 +298,11 @@ export const standaloneHistoryCheck = {
  * (cli/clients/schema-check.ts), generated when the bin is built, as the history's is above: a
  * command checks each answer once or twice, through TypeBox's interpreter, run cold (the route
  * and calldata answers of a trade ~6 ms of its CPU, the settings and sandbox files ~4 ms:
- * docs/benchmarks.md "Issue 35, eighth round"). For each module of STANDALONE_CHECK_MODULES the
- * build runs the module once with a `schemaCheck` that records the schemas it is given, in the
- * order of its calls, and TypeBox's `Code` turns each into a standalone check (its patterns as
- * RegExp literals). In the bundle, that module's `schemaCheck` import is a generated module
+ * docs/benchmarks.md "Issue 35, eighth round"; docs/decisions.md "Answer and file checks generated
+ * at build"). For each module of STANDALONE_CHECK_MODULES the build runs the module once with a
+ * `schemaCheck` that records the schemas it is given, in the order of its own calls (not those of
+ * the modules it imports), and TypeBox's `Code` turns each into a standalone check (its patterns
+ * as RegExp literals). In the bundle, that module's `schemaCheck` import is a generated module
  * handing out the checks in the same order — so the schemas stay the one rule, and the module
  * runs unchanged but for where its checks come from. The build fails if a module's calls are not
  * all made at its top level (the count run differs from the count in its text) or TypeBox's
