@@ -2,9 +2,11 @@
  * esbuild plugins of the bin's bundle (scripts/bundle.mjs) that change a dependency's code as it is
  * bundled, kept apart so a test can bundle with them (test/bundle-patches.test.ts).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 /**
@@ -288,5 +290,165 @@ export const standaloneHistoryCheck = {
       loader: 'js',
       resolveDir: dirname(args.path),
     }));
+  },
+};
+
+/**
+ * The answer checks a module makes at its top level with `schemaCheck(schema)`
+ * (cli/clients/schema-check.ts), generated when the bin is built, as the history's is above: a
+ * command checks each answer once or twice, through TypeBox's interpreter, run cold (the route
+ * and calldata answers of a trade ~6 ms of its CPU, the settings and sandbox files ~4 ms:
+ * docs/benchmarks.md "Issue 35, eighth round"; docs/decisions.md "Answer and file checks generated
+ * at build"). For each module of STANDALONE_CHECK_MODULES the build runs the module once with a
+ * `schemaCheck` that records the schemas it is given, in the order of its own calls (not those of
+ * the modules it imports), and TypeBox's `Code` turns each into a standalone check (its patterns
+ * as RegExp literals). In the bundle, that module's `schemaCheck` import is a generated module
+ * handing out the checks in the same order — so the schemas stay the one rule, and the module
+ * runs unchanged but for where its checks come from. The build fails if a module's calls are not
+ * all made at its top level (the count run differs from the count in its text) or TypeBox's
+ * output changes shape; test/bundle-patches.test.ts holds the generated checks to TypeBox's
+ * answers.
+ */
+export const STANDALONE_CHECK_MODULES = [
+  'cli/clients/aggregator-schemas.ts',
+  'cli/platform/settings.ts',
+  'cli/platform/sandbox-state.ts',
+  'cli/core/session.ts',
+  'cli/clients/probe.ts',
+  'cli/clients/auth-client.ts',
+];
+const SCHEMA_CHECK_IMPORT =
+  /import \{ schemaCheck \} from '((?:\.\.?\/)+(?:clients\/)?schema-check\.js)';\n/;
+
+/** `Code(schema)` as a module exporting `Check`, its externals set. */
+function standaloneModule(Code, schema, what) {
+  const { Code: code, External } = Code(schema);
+  const variables = External?.variables;
+  if (typeof code !== 'string' || !Array.isArray(variables) || External.identifier !== 'External')
+    throw new Error(`${what}: typebox/compile Code changed its output; update standaloneChecks`);
+  for (const value of variables)
+    if (!(value instanceof RegExp))
+      throw new Error(
+        `${what}: an external ${typeof value}, not a RegExp; update standaloneChecks`,
+      );
+  return `${code}\nSetExternal({ variables: [${variables.map((re) => re.toString()).join(', ')}] });\n`;
+}
+
+/** The generated checks of `file` (relative to the root), in the order its top level makes them. */
+async function checksOf(file) {
+  const source = await readFile(`${ROOT}${file}`, 'utf8');
+  if (!SCHEMA_CHECK_IMPORT.test(source))
+    throw new Error(`${file}: no \`import { schemaCheck }\` line; update standaloneChecks`);
+  // where this run's schemas are recorded (the files are generated side by side)
+  const key = `__ftSchemas${Math.random().toString(36).slice(2)}`;
+  const generator = await build({
+    stdin: {
+      contents: `import { Code } from 'typebox/compile'; import ${JSON.stringify(`./${file}`)}; export { Code };`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'record-schema-checks',
+        setup(b) {
+          // the module's own calls are recorded; those of the modules it imports are not
+          b.onResolve({ filter: /schema-check\.js$/ }, (args) => ({
+            path: args.importer === `${ROOT}${file}` ? 'record' : 'quiet',
+            namespace: 'schema-check-stub',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'schema-check-stub' }, (args) => ({
+            contents: `export const schemaCheck = (schema) => { ${
+              args.path === 'record' ? `globalThis[${JSON.stringify(key)}].push(schema); ` : ''
+            }return { Check: () => false, compiled: false, schema }; };`,
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  });
+  // run from a file (a module that reads import.meta.url for createRequire needs a file URL)
+  const folder = mkdtempSync(join(tmpdir(), 'finance-tui-checks-'));
+  let Code;
+  globalThis[key] = [];
+  try {
+    writeFileSync(join(folder, 'generator.mjs'), generator.outputFiles[0].text);
+    ({ Code } = await import(pathToFileURL(join(folder, 'generator.mjs')).href));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  const schemas = globalThis[key];
+  delete globalThis[key];
+  const calls = source.split('schemaCheck(').length - 1;
+  if (schemas.length !== calls)
+    throw new Error(
+      `${file}: ${calls} schemaCheck calls in the text, ${schemas.length} made at its top level; update standaloneChecks`,
+    );
+  return schemas.map((schema, i) => standaloneModule(Code, schema, `${file} check ${i}`));
+}
+
+export const standaloneChecks = {
+  name: 'standalone-checks',
+  setup(b) {
+    // per file, its checks generated once (the module and its generated imports all wait on it)
+    const generated = new Map();
+    const checksFor = (file) => {
+      if (!generated.has(file)) generated.set(file, checksOf(file));
+      return generated.get(file);
+    };
+    const modules = new Set(STANDALONE_CHECK_MODULES.map((file) => `${ROOT}${file}`));
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!modules.has(args.path)) return undefined;
+      const file = args.path.slice(ROOT.length);
+      await checksFor(file);
+      const source = await readFile(args.path, 'utf8');
+      return {
+        contents: source.replace(
+          SCHEMA_CHECK_IMPORT,
+          `import { schemaCheck } from ${JSON.stringify(`standalone-checks:${file}`)};\n`,
+        ),
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      };
+    });
+    b.onResolve({ filter: /^standalone-check(s)?:/ }, (args) => ({
+      path: args.path.slice(args.path.indexOf(':') + 1),
+      namespace: args.path.slice(0, args.path.indexOf(':')),
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'standalone-checks' }, async (args) => {
+      const count = (await checksFor(args.path)).length;
+      const names = Array.from({ length: count }, (_, i) => `check${i}`);
+      return {
+        contents: [
+          '// generated when the bin was built: scripts/bundle-plugins.mjs standaloneChecks',
+          ...names.map(
+            (name, i) =>
+              `import { Check as ${name} } from ${JSON.stringify(`standalone-check:${args.path}#${i}`)};`,
+          ),
+          `const checks = [${names.join(', ')}];`,
+          '// the checks handed out, with the schemas they were asked for (test/bundle-patches.test.ts)',
+          'export const issued = [];',
+          'export function schemaCheck(schema) {',
+          '  const Check = checks[issued.length];',
+          "  if (Check === undefined) throw new Error('more schemaCheck calls than at build time');",
+          '  const made = { Check, compiled: true, schema };',
+          '  issued.push(made);',
+          '  return made;',
+          '}',
+          '',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: ROOT,
+      };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'standalone-check' }, async (args) => {
+      const at = args.path.lastIndexOf('#');
+      const checks = await checksFor(args.path.slice(0, at));
+      return { contents: checks[Number(args.path.slice(at + 1))], loader: 'js', resolveDir: ROOT };
+    });
   },
 };

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import {
   knownSelectors,
   lazyPedersenTables,
+  standaloneChecks,
   standaloneHistoryCheck,
   stringWidthNarrowFastPath,
 } from './bundle-plugins.mjs';
@@ -120,6 +121,7 @@ const result = await build({
     lazyPedersenTables,
     knownSelectors,
     standaloneHistoryCheck,
+    standaloneChecks,
     stringWidthNarrowFastPath,
   ],
   logLevel: 'warning',

@@ -5,27 +5,42 @@
  * hash chain) and the same Poseidon hashes; starknet.js bundled with and without knownSelectors
  * gives the same selector for every known name and for names it has to hash; the history's
  * validator generated at build time (standaloneHistoryCheck) answers as TypeBox's check of the
- * schema, for good documents and for each kind of bad one; string-width, bundled with and without
- * stringWidthNarrowFastPath, measures every string alike.
+ * schema, for good documents and for each kind of bad one; so do the checks generated for the
+ * modules that make them at their top level (standaloneChecks: the aggregator's answers, the
+ * settings, session and sandbox files, the server's health, root and signature answers), on their
+ * usual documents and every one-step mutation of them; string-width, bundled with and without stringWidthNarrowFastPath, measures every string
+ * alike.
  */
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { TSchema } from 'typebox';
 import { Check } from 'typebox/schema';
 import { HistoryFile } from '../cli/core/history-schema.js';
 // @ts-expect-error: a build script in plain JS (no declarations)
 import * as plugins from '../scripts/bundle-plugins.mjs';
 import { KNOWN_SELECTORS } from '../shared/selectors.js';
 
-const { knownSelectors, lazyPedersenTables, standaloneHistoryCheck, stringWidthNarrowFastPath } =
-  plugins as {
-    knownSelectors: Plugin;
-    lazyPedersenTables: Plugin;
-    standaloneHistoryCheck: Plugin;
-    stringWidthNarrowFastPath: Plugin;
-  };
+const {
+  knownSelectors,
+  lazyPedersenTables,
+  STANDALONE_CHECK_MODULES,
+  standaloneChecks,
+  standaloneHistoryCheck,
+  stringWidthNarrowFastPath,
+} = plugins as {
+  knownSelectors: Plugin;
+  lazyPedersenTables: Plugin;
+  STANDALONE_CHECK_MODULES: string[];
+  standaloneChecks: Plugin;
+  standaloneHistoryCheck: Plugin;
+  stringWidthNarrowFastPath: Plugin;
+};
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const COPIES = {
   "starknet.js's (1.1)": './node_modules/starknet/node_modules/@scure/starknet/lib/esm/index.js',
@@ -231,6 +246,170 @@ describe('standaloneHistoryCheck', () => {
     // both kinds were asked
     expect(good).toBe(4);
   }, 60_000);
+});
+
+describe('standaloneChecks', () => {
+  const ETH = '0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7';
+  const USDC = '0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb';
+  const account = `0x04${'d'.repeat(62)}`;
+  const route = {
+    success: true,
+    inputToken: { name: 'Ether', symbol: 'ETH', address: ETH, decimals: 18, price: 3000 },
+    outputToken: { name: 'USD Coin', symbol: 'USDC', address: USDC, decimals: '6', price: '1' },
+    inputAmount: '10000000000000000',
+    outputAmount: '29973387',
+    estimatedGasUsed: '190000',
+    estimatedGasUsedInUsd: 0.1501,
+    route: [
+      {
+        percent: '100%',
+        swaps: [
+          [
+            {
+              protocol: 3,
+              poolName: 'ETH/USDC 5bps',
+              poolAddress: `0x${'5a4d'.padEnd(64, '0')}`,
+              fromTokenAddress: ETH,
+              toTokenAddress: USDC,
+              percent: '100%',
+            },
+          ],
+        ],
+      },
+    ],
+    time: 0.0014,
+  };
+  const noRoute = { success: false, errorMessage: 'no route' };
+  const calldata = ['0x1', '123', `0x${'f'.repeat(60)}`];
+  const session = {
+    session: {
+      email: 'u1@example.com',
+      token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+      expiresAt: '2026-12-07T01:09:52.000Z',
+      userId: 'did:privy:mjzpcuqqu9gm7sgn2qmi7swme',
+      walletId: '45tz9jixz0wxn6jey76mxay6',
+      address: account,
+      publicKey: `0x00${'1'.repeat(62)}`,
+      serverUrl: 'http://127.0.0.1:32905',
+      network: 'mainnet',
+      sandbox: true,
+    },
+  };
+  /** the usual documents of each check: every check must take at least one of them */
+  const samples: unknown[] = [
+    route,
+    noRoute,
+    { route, calldata },
+    [route, route],
+    { success: true, routes: [route, noRoute] },
+    [calldata, calldata],
+    { staus: 200, message: 'ok' },
+    { staus: '200' },
+    { status: 'ok' },
+    { name: 'finance-tui-auth', version: '1.2.3', status: 'ok', sandbox: true },
+    { signature: `0x${'0a'.repeat(64)}` },
+    {
+      serverUrl: 'http://127.0.0.1:3001',
+      aggregatorUrl: 'https://api.fibrous.finance/starknet',
+      network: 'mainnet',
+      sandbox: false,
+      slippageBps: 100,
+      gasToken: 'STRK',
+    },
+    session,
+    {},
+    {
+      event: 'ready',
+      sandbox: true,
+      serverUrl: 'http://127.0.0.1:32905',
+      identityUrl: 'http://127.0.0.1:42115',
+      aggregatorUrl: 'http://127.0.0.1:43283',
+      chainUrl: 'http://127.0.0.1:43809',
+      rpcUrl: 'http://127.0.0.1:43809/rpc',
+      paymasterUrl: 'http://127.0.0.1:43809/paymaster',
+      chainId: '0x534e5f53414e44424f58',
+      network: 'mainnet',
+      chainInstance: 'ad89f48d-7aa7-4f58-a580-b817719f3ae4',
+      pid: 25961,
+      startedAt: '2026-11-30T01:09:49.662Z',
+      logFile: '/tmp/sandbox/server.log',
+    },
+  ];
+  const ODD: unknown[] = [null, 0, -1, 1.5, 1e21, 'x', '', 'x'.repeat(3000), true, [], {}, '0xZZ'];
+  /** `value` and each value one step away from it: a key removed, replaced or added, at any depth */
+  function* mutations(value: unknown, depth = 0): Generator<unknown> {
+    yield value;
+    if (depth > 6 || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      yield [];
+      yield [...value, ...value];
+      yield [...value, null];
+      for (let i = 0; i < value.length; i++)
+        for (const changed of mutations(value[i], depth + 1))
+          if (changed !== value[i]) yield value.map((v, j) => (j === i ? changed : v));
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    yield { ...record, unexpected: 1 };
+    for (const key of Object.keys(record)) {
+      const { [key]: _, ...without } = record;
+      yield without;
+      for (const odd of ODD) yield { ...record, [key]: odd };
+      for (const changed of mutations(record[key], depth + 1))
+        if (changed !== record[key]) yield { ...record, [key]: changed };
+    }
+  }
+
+  it.each(STANDALONE_CHECK_MODULES)(
+    '%s: each generated check answers as TypeBox checks its schema',
+    async (file) => {
+      const result = await build({
+        stdin: {
+          contents: `import ${JSON.stringify(`./${file}`)}; export { issued } from ${JSON.stringify(`standalone-checks:${file}`)};`,
+          resolveDir: ROOT,
+          loader: 'ts',
+        },
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        write: false,
+        logLevel: 'silent',
+        plugins: [standaloneChecks],
+      });
+      const text = result.outputFiles[0]?.text ?? '';
+      // generated at build time: no compiler and no interpreted check in the module
+      expect(text).not.toMatch(/typebox\/build\/compile/);
+      // a module that reads import.meta.url for createRequire runs from a file
+      const folder = mkdtempSync(join(tmpdir(), 'bundle-patches-'));
+      let issued: Array<{ Check(value: unknown): boolean; schema: TSchema; compiled: boolean }>;
+      try {
+        writeFileSync(join(folder, 'checks.mjs'), text);
+        ({ issued } = (await import(pathToFileURL(join(folder, 'checks.mjs')).href)) as {
+          issued: typeof issued;
+        });
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+      expect(issued.length).toBeGreaterThan(0);
+      for (const [i, check] of issued.entries()) {
+        expect(check.compiled).toBe(true);
+        let good = 0;
+        let asked = 0;
+        for (const sample of samples)
+          for (const document of mutations(sample)) {
+            const expected = Check(check.schema, document);
+            if (expected) good += 1;
+            asked += 1;
+            if (check.Check(document) !== expected)
+              expect.fail(`${file} check ${i}: ${JSON.stringify(document).slice(0, 400)}`);
+          }
+        // both kinds were asked
+        expect(good, `${file} check ${i}`).toBeGreaterThan(0);
+        expect(asked - good, `${file} check ${i}`).toBeGreaterThan(0);
+      }
+    },
+    120_000,
+  );
 });
 
 type StringWidth = (text: string, options?: { ambiguousIsNarrow?: boolean }) => number;

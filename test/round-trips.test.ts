@@ -27,6 +27,18 @@ import { cleanEnv, spawnBin, tempHome } from './helpers/process.js';
 import { type InProcessSandbox, startSandboxInProcess } from './helpers/sandbox-in-process.js';
 
 const MAX_ROUND_TRIPS = 7;
+
+/**
+ * The requests (the probe's `METHOD path [json-rpc method]`) that asked `method`, alone or in a
+ * JSON-RPC batch (the probe joins a batch's methods with `+`), once per time it was asked.
+ */
+const asked = (requests: string[], method: string): string[] =>
+  requests.flatMap((q) =>
+    (q.split(' ')[2] ?? '')
+      .split('+')
+      .filter((m) => m === method)
+      .map(() => q),
+  );
 /** a rebalance first takes the wallet's snapshot: its balances, then their prices (one parallel round) */
 const MAX_REBALANCE_ROUND_TRIPS = MAX_ROUND_TRIPS + 2;
 /** long against the client's own work between requests sent together, even on a busy machine */
@@ -155,11 +167,16 @@ describe('sequential round trips of a money command (whole processes)', () => {
         'starknet_simulateTransactions',
         'paymaster_executeTransaction',
       ]) {
-        expect(
-          r.requests.filter((q) => q.endsWith(` ${method}`)),
-          method,
-        ).toHaveLength(1);
+        expect(asked(r.requests, method), method).toHaveLength(1);
       }
+      // the account's facts (class hash, chain id, nonce, two SRC-5 questions) as one JSON-RPC batch
+      expect(r.requests, r.requests.join('\n')).toContain(
+        'POST /rpc starknet_getClassHashAt+starknet_chainId+starknet_getNonce+starknet_call+starknet_call',
+      );
+      // the receipt's check (read again, the outside nonce, the spent token's balance) as one batch
+      expect(r.requests, r.requests.join('\n')).toContain(
+        'POST /rpc starknet_getTransactionReceipt+starknet_call+starknet_call',
+      );
     }, 120_000);
 
     // alice's wallet: her two tests take turns (one nonce), beside the others
@@ -194,7 +211,7 @@ describe('sequential round trips of a money command (whole processes)', () => {
             transaction: { status: 'SUCCEEDED', deployedAccount: false },
           });
           expect(send.steps, send.requests.join('\n')).toBeLessThanOrEqual(MAX_ROUND_TRIPS);
-          expect(send.requests.filter((q) => q.endsWith(' starknet_getNonce'))).toHaveLength(1);
+          expect(asked(send.requests, 'starknet_getNonce')).toHaveLength(1);
         },
       );
 

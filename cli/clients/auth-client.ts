@@ -30,7 +30,12 @@ import {
 } from '../../shared/api.js';
 import { printable } from '../../shared/printable.js';
 import type { VTokenProof } from '../../shared/vesu.js';
-import { createHttpClient, type BackoffOptions } from './http.js';
+import { createHttpClient, type BackoffOptions, useChecks } from './http.js';
+import { schemaCheck } from './schema-check.js';
+
+// the signature's answer, which every money command checks, generated when the bin is built
+// (scripts/bundle-plugins.mjs standaloneChecks); the other answers are checked when first asked
+useChecks(schemaCheck(SignHashResponse));
 
 interface AuthClientOptions {
   serverUrl: string;

@@ -260,6 +260,17 @@ function describe(error: unknown, timeoutMs: number): string {
 }
 
 const validators = new WeakMap<TSchema, SchemaCheck<TSchema>>();
+
+/**
+ * The checks a module made at its top level for the answers it asks for (schema-check.ts
+ * `schemaCheck`): used for their schemas from then on. The bin's bundle generates such checks at
+ * build (scripts/bundle-plugins.mjs `standaloneChecks`: probe.ts, auth-client.ts); a schema with
+ * none is checked through `schemaCheck` when first answered.
+ */
+export function useChecks(...checks: ReadonlyArray<SchemaCheck<TSchema>>): void {
+  for (const check of checks) validators.set(check.schema, check);
+}
+
 function validatorOf(schema: TSchema): SchemaCheck<TSchema> {
   let validator = validators.get(schema);
   if (validator === undefined) {

@@ -6,7 +6,8 @@
 import { HealthResponse, RootResponse } from '../../shared/api.js';
 import { isAppError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
-import { createHttpClient } from './http.js';
+import { createHttpClient, useChecks } from './http.js';
+import { schemaCheck } from './schema-check.js';
 
 export interface ServerProbe {
   reachable: boolean;
@@ -19,6 +20,10 @@ export interface ServerProbe {
 }
 
 const PROBE_TIMEOUT_MS = 1_500;
+
+// generated when the bin is built (scripts/bundle-plugins.mjs standaloneChecks): every sandbox
+// command probes, and TypeBox's interpreter ran cold on these two answers
+useChecks(schemaCheck(HealthResponse), schemaCheck(RootResponse));
 
 export async function probeServer(
   serverUrl: string,

@@ -46,6 +46,8 @@ export async function compiledCheck(schema: TSchema): Promise<{ Check(value: unk
 
 export interface SchemaCheck<T extends TSchema> {
   Check(value: unknown): value is Static<T>;
+  /** the schema checked (to describe a value that fails: TypeBox's Errors) */
+  readonly schema: T;
   /** whether this schema's checks now run compiled (tests) */
   readonly compiled: boolean;
 }
@@ -69,5 +71,6 @@ export function schemaCheck<T extends TSchema>(schema: T): SchemaCheck<T> {
     get compiled() {
       return compiled !== undefined;
     },
+    schema,
   };
 }

@@ -27,6 +27,7 @@ import {
 import type { Network } from '../../shared/tokens.js';
 import { checkStored, readStore, removeStore, storeFile, writeStore } from '../platform/store.js';
 import { createAuthClient } from '../clients/auth-client.js';
+import { schemaCheck } from '../clients/schema-check.js';
 import type { SignHash, SignTypedData } from './chain/index.js';
 import type { Endpoints, NetworkName } from './endpoints.js';
 
@@ -82,6 +83,8 @@ export const SESSION_FIELDS = {
 const SessionFileSchema = Type.Object({
   session: Type.Optional(Type.Object(SESSION_FIELDS, { additionalProperties: false })),
 });
+// generated when the bin is built (scripts/bundle-plugins.mjs standaloneChecks)
+const SessionFileCheck = schemaCheck(SessionFileSchema);
 
 type Stored = { session?: Session };
 const STORE = { configName: 'session', what: 'session' } as const;
@@ -92,7 +95,7 @@ export function sessionFile(env: NodeJS.ProcessEnv): string {
 
 /** The saved session as stored (unchecked), or undefined. CONFIG_ERROR for a corrupt file. */
 export function readSession(env: NodeJS.ProcessEnv): Session | undefined {
-  return checkStored(SessionFileSchema, readStore({ env, ...STORE }), { env, ...STORE }).session;
+  return checkStored(SessionFileCheck, readStore({ env, ...STORE }), { env, ...STORE }).session;
 }
 
 export async function saveSession(env: NodeJS.ProcessEnv, session: Session): Promise<void> {
@@ -105,7 +108,7 @@ export async function clearSession(env: NodeJS.ProcessEnv): Promise<{ email?: st
   // a corrupt file is removed all the same: logging out must always work
   await removeStore({ env, ...STORE }, (current) => {
     try {
-      email = checkStored(SessionFileSchema, current, { env, ...STORE }).session?.email;
+      email = checkStored(SessionFileCheck, current, { env, ...STORE }).session?.email;
     } catch {
       // unreadable or not a session: removed, and no e-mail to name
     }

@@ -8,6 +8,7 @@ import * as Type from 'typebox';
 import type { Static } from 'typebox';
 import type { Network } from '../../shared/tokens.js';
 import { isPrivateServiceUrl } from '../../shared/url.js';
+import { schemaCheck } from '../clients/schema-check.js';
 import { readStore, removeStore, storedProblem, writeStore } from './store.js';
 
 const SandboxState = Type.Object({
@@ -28,6 +29,8 @@ const SandboxState = Type.Object({
   network: Type.Optional(Type.Union([Type.Literal('mainnet'), Type.Literal('sepolia')])),
 });
 export type SandboxState = Static<typeof SandboxState>;
+// generated when the bin is built (scripts/bundle-plugins.mjs standaloneChecks)
+const SandboxStateCheck = schemaCheck(SandboxState);
 // the schema's literals are shared/tokens.ts NETWORKS: a network added there fails to compile here
 const _networks: Network extends NonNullable<SandboxState['network']> ? true : never = true;
 void _networks;
@@ -45,7 +48,7 @@ const URL_KEYS = ['serverUrl', 'identityUrl', 'aggregatorUrl', 'rpcUrl', 'paymas
  * the client's one URL rule (shared/url.ts: https, or http to this machine only).
  */
 export function sandboxState(value: unknown): SandboxState | undefined {
-  if (storedProblem(SandboxState, value) !== undefined) return undefined;
+  if (storedProblem(SandboxStateCheck, value) !== undefined) return undefined;
   const state = value as SandboxState;
   const urls = URL_KEYS.map((key) => state[key]).filter((u): u is string => u !== undefined);
   return urls.every(isPrivateServiceUrl) ? state : undefined;

@@ -8,6 +8,7 @@
  */
 import * as Type from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
+import { schemaCheck } from '../clients/schema-check.js';
 import { findToken, isNetwork, type Network } from '../../shared/tokens.js';
 import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';
 import { privateServiceUrlProblem } from '../../shared/url.js';
@@ -58,10 +59,12 @@ const StoredSchema = Type.Object({
   rpcUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   gasToken: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
 });
+// generated when the bin is built (scripts/bundle-plugins.mjs standaloneChecks)
+const StoredCheck = schemaCheck(StoredSchema);
 
 /** What is wrong with stored settings, if anything (names the first bad key). */
 export function settingsProblem(stored: unknown): string | undefined {
-  const problem = storedProblem(StoredSchema, stored);
+  const problem = storedProblem(StoredCheck, stored);
   if (problem !== undefined) return problem;
   const urls = stored as Stored;
   for (const key of ['serverUrl', 'aggregatorUrl', 'rpcUrl'] as const) {

@@ -14,9 +14,10 @@
  */
 import { join } from 'node:path';
 import type { Static, TSchema } from 'typebox';
-// typebox/schema's Check and Errors are what Value.Check and Value.Errors call; imported from
-// there, the bundle leaves out the rest of typebox/value (docs/decisions.md "Built-ins required, TypeBox by name")
-import { Check, Errors } from 'typebox/schema';
+// typebox/schema's Errors is what Value.Errors calls; imported from there, the bundle leaves out
+// the rest of typebox/value (docs/decisions.md "Built-ins required, TypeBox by name")
+import { Errors } from 'typebox/schema';
+import type { SchemaCheck } from '../clients/schema-check.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import { narrowMode, nodeFs, withFileLock, writeFileAtomic } from '../../shared/fs.js';
 import { dataDir } from './paths.js';
@@ -80,10 +81,17 @@ export function readStore(
   return { ...defaults, ...(parsed as Record<string, unknown>) };
 }
 
-/** What is wrong with `value` against `schema`, naming the first bad key (never the value). */
-export function storedProblem(schema: TSchema, value: unknown): string | undefined {
-  if (Check(schema, value)) return undefined;
-  const first = Errors(schema, value)[1][0] as
+/**
+ * What is wrong with `value` against the check's schema, naming the first bad key (never the
+ * value). The check is the file module's own `schemaCheck`, made at its top level: the bin's
+ * bundle generates it when built (scripts/bundle-plugins.mjs `standaloneChecks`).
+ */
+export function storedProblem<S extends TSchema>(
+  check: SchemaCheck<S>,
+  value: unknown,
+): string | undefined {
+  if (check.Check(value)) return undefined;
+  const first = Errors(check.schema, value)[1][0] as
     | { instancePath?: string; message?: string }
     | undefined;
   return `${first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || 'the file'} ${first?.message ?? 'is invalid'}`;
@@ -91,11 +99,11 @@ export function storedProblem(schema: TSchema, value: unknown): string | undefin
 
 /** `value` as `schema` describes it, or CONFIG_ERROR naming the file and the first bad key. */
 export function checkStored<S extends TSchema>(
-  schema: S,
+  check: SchemaCheck<S>,
   value: unknown,
   name: StoreName,
 ): Static<S> {
-  const problem = storedProblem(schema, value);
+  const problem = storedProblem(check, value);
   if (problem !== undefined)
     throw invalidStore(name.what, storeFile(name.env, name.configName), problem);
   return value as Static<S>;

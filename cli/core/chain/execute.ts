@@ -36,6 +36,7 @@ import { messageHashOf } from './message-hash.js';
 import { type AccountFacts, takeAccountFacts } from './facts.js';
 import { deploymentData, outsideNonceAvailable, readBalances } from './reads.js';
 import { currentSignal, inScope, record } from './scope.js';
+import { batchedRound, viewsIn } from './views.js';
 import { receiptOutcome } from './receipt.js';
 import { type BalanceEvidence, judgeOutcome, type OutflowExpectation } from './outcome.js';
 import type { Token } from '../../../shared/tokens.js';
@@ -538,14 +539,26 @@ async function confirmOutcome(
   } catch {
     nonce = undefined;
   }
+  // the three reads as one JSON-RPC batch (views.ts; one request each to a node that refuses
+  // batches): docs/decisions.md "The account's facts in one batch"
+  const round = batchedRound(ea);
+  const views = viewsIn(ea, round);
   const [raw, nonceUsed, after] = await Promise.all([
-    ea.provider.channel.getTransactionReceipt(hash) as unknown as Promise<RawReceipt>,
+    round({
+      method: 'starknet_getTransactionReceipt',
+      params: { transaction_hash: `0x${BigInt(hash).toString(16)}` },
+      single: () => ea.provider.channel.getTransactionReceipt(hash),
+    }) as Promise<RawReceipt>,
     nonce === undefined
       ? Promise.resolve(undefined)
-      : outsideNonceAvailable(ea, ea.address, nonce).then((available) => !available),
+      : outsideNonceAvailable(ea, ea.address, nonce, views).then((available) => !available),
     checked.length === 0
       ? Promise.resolve([])
-      : readBalances(ea, { tokens: checked.map((c) => c.token), signal: currentSignal() }),
+      : readBalances(ea, {
+          tokens: checked.map((c) => c.token),
+          signal: currentSignal(),
+          views,
+        }),
   ]);
   const reread = receiptOutcome(raw, hash, {
     account: prepared.account,

@@ -15,7 +15,7 @@ import { listTokens, type Token } from '../../../shared/tokens.js';
 import type { ChainReader } from './account.js';
 import { mapChainError } from './errors.js';
 import { inScope } from './scope.js';
-import { batchedViews, feltsOf } from './views.js';
+import { batchedViews, feltsOf, type Viewer } from './views.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -71,14 +71,18 @@ export async function isDeployed(reader: ChainReader, options: CallOptions = {})
  */
 export async function readBalances(
   reader: ChainReader,
-  options: CallOptions & { tokens?: readonly Token[] } = {},
+  options: CallOptions & {
+    tokens?: readonly Token[];
+    /** a round the caller shares with its other reads (views.ts); else one of its own */
+    views?: Viewer;
+  } = {},
 ): Promise<TokenBalance[]> {
   const tokens = options.tokens ?? listTokens(reader.network);
   return inScope(
     options.signal,
     () => {
       // one round, sent as JSON-RPC batches (views.ts): one request for the whole registry
-      const view = batchedViews(reader);
+      const view = options.views ?? batchedViews(reader);
       return Promise.all(
         tokens.map(async (token) => {
           const result = await view({
@@ -105,23 +109,25 @@ export async function readBalances(
  * Whether `account` may still use the outside-execution (SNIP-9) `nonce`: false once an execution
  * with it succeeded (a revert undoes it). An account never deployed has used none. The one read of
  * it, for the check of a receipt (execute.ts, outcome.ts) and the history's settling
- * (../reconcile.ts).
+ * (../reconcile.ts); `views` puts it in the caller's round (views.ts), else it is asked alone.
  */
 export async function outsideNonceAvailable(
   reader: ChainReader,
   account: string,
   nonce: string,
+  views?: Viewer,
 ): Promise<boolean> {
   try {
-    const result = await reader.provider.callContract(
-      {
-        contractAddress: account,
-        entrypoint: 'is_valid_outside_execution_nonce',
-        calldata: [nonce],
-      },
-      'latest',
-    );
-    const value = feltsOf(result)[0];
+    const call = {
+      contractAddress: account,
+      entrypoint: 'is_valid_outside_execution_nonce',
+      calldata: [nonce],
+    };
+    const value = (
+      views !== undefined
+        ? await views(call)
+        : feltsOf(await reader.provider.callContract(call, 'latest'))
+    )[0];
     if (value === undefined || value > 1n)
       throw new AppError(
         ErrorCode.CHAIN_ERROR,

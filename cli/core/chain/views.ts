@@ -36,9 +36,20 @@ export interface ViewCall {
 /** One view → its felts; views asked in the same turn are sent together. */
 export type Viewer = (call: ViewCall) => Promise<bigint[]>;
 
+/** One JSON-RPC request of a round: what goes in the batch, and the same question asked alone. */
+export interface RpcAsk {
+  method: string;
+  params: Record<string, unknown>;
+  /** the request alone through the provider (a node that refuses batches); resolves to its result */
+  single: () => Promise<unknown>;
+}
+
+/** One request → its answer's `result`; requests asked in the same turn are sent together. */
+export type RpcRound = (ask: RpcAsk) => Promise<unknown>;
+
 interface Pending {
-  call: ViewCall;
-  resolve: (felts: bigint[]) => void;
+  ask: RpcAsk;
+  resolve: (result: unknown) => void;
   reject: (error: unknown) => void;
 }
 
@@ -62,18 +73,8 @@ export function feltsOf(answer: unknown): bigint[] {
   });
 }
 
-const single = async (reader: ChainReader, call: ViewCall): Promise<bigint[]> =>
-  feltsOf(
-    await reader.provider.callContract({
-      contractAddress: call.contractAddress,
-      entrypoint: call.entrypoint,
-      calldata: call.calldata ?? [],
-    }),
-  );
-
-const requestOf = (call: ViewCall, id: number) => ({
-  jsonrpc: '2.0',
-  id,
+/** A view as a request of a round: `starknet_call` at the latest block, as callContract sends it. */
+export const viewAsk = (reader: ChainReader, call: ViewCall): RpcAsk => ({
   method: 'starknet_call',
   params: {
     request: {
@@ -83,6 +84,19 @@ const requestOf = (call: ViewCall, id: number) => ({
     },
     block_id: 'latest',
   },
+  single: () =>
+    reader.provider.callContract({
+      contractAddress: call.contractAddress,
+      entrypoint: call.entrypoint,
+      calldata: call.calldata ?? [],
+    }),
+});
+
+const requestOf = (ask: RpcAsk, id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: ask.method,
+  params: ask.params,
 });
 
 /** The node answered that it does not take batches: a reason to ask one by one, not a failure. */
@@ -131,7 +145,7 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
   if (send === undefined || refusesBatches.has(reader)) return singles(reader, chunk);
   let answers: unknown;
   try {
-    answers = await send(chunk.map((p, i) => requestOf(p.call, i + 1)));
+    answers = await send(chunk.map((p, i) => requestOf(p.ask, i + 1)));
     if (!Array.isArray(answers)) throw notOnePerRequest(answers);
     if (answers.length !== chunk.length) throw new NotABatch();
   } catch (error) {
@@ -152,24 +166,17 @@ async function sendChunk(reader: ChainReader, chunk: Pending[]): Promise<void> {
       byId.set(String((a as { id?: unknown }).id), a as Record<string, unknown>);
   chunk.forEach((p, i) => {
     const answer = byId.get(String(i + 1));
-    const result = answer?.result;
-    if (answer !== undefined && Array.isArray(result)) {
-      try {
-        p.resolve(feltsOf(result));
-      } catch (error) {
-        p.reject(error);
-      }
-    } else if (answer !== undefined && typeof answer.error === 'object' && answer.error !== null) {
-      const { params } = requestOf(p.call, i + 1);
-      p.reject(new RpcError(answer.error as never, 'starknet_call', params));
-    } else p.reject(garbled());
+    if (answer !== undefined && answer.result !== undefined) p.resolve(answer.result);
+    else if (answer !== undefined && typeof answer.error === 'object' && answer.error !== null)
+      p.reject(new RpcError(answer.error as never, p.ask.method as never, p.ask.params as never));
+    else p.reject(garbled());
   });
 }
 
 async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
   await Promise.all(
     chunk.map((p) =>
-      single(reader, p.call).then(p.resolve, (error: unknown) => {
+      p.ask.single().then(p.resolve, (error: unknown) => {
         p.reject(error);
       }),
     ),
@@ -181,6 +188,23 @@ async function singles(reader: ChainReader, chunk: Pending[]): Promise<void> {
  * batches. Use one viewer per read (inside its scope, so every batch carries its signal).
  */
 export function batchedViews(reader: ChainReader): Viewer {
+  return viewsIn(reader, batchedRound(reader));
+}
+
+/** Views that join `round` (shared with the caller's other requests), answered as above. */
+export const viewsIn =
+  (reader: ChainReader, round: RpcRound): Viewer =>
+  async (call) =>
+    feltsOf(await round(viewAsk(reader, call)));
+
+/**
+ * Any JSON-RPC requests to `reader`'s node asked before the event loop turns, as one round sent
+ * as batches (the views above are its `starknet_call`s; the account's facts mix their reads with
+ * views: facts.ts). Each resolves to its answer's `result` (unchecked: the asker checks its shape)
+ * or rejects with the node's RpcError for that request; a node that refuses batches is asked one
+ * request each through `single`, as above.
+ */
+export function batchedRound(reader: ChainReader): RpcRound {
   let queue: Pending[] = [];
   const flush = (): void => {
     const round = queue;
@@ -192,9 +216,9 @@ export function batchedViews(reader: ChainReader): Viewer {
       });
     }
   };
-  return (call) =>
-    new Promise<bigint[]>((resolve, reject) => {
+  return (ask) =>
+    new Promise<unknown>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ call, resolve, reject });
+      queue.push({ ask, resolve, reject });
     });
 }
