@@ -2,7 +2,8 @@
  * Fastify's own schema compilers — Ajv for what a request carries, fast-json-stringify for the
  * replies — with each compiled function kept by the identity of the schema it was compiled from,
  * for the apps tests build one after another (the auth server of helpers/build-test-app.ts, the
- * emulators of sandbox/identity/app.test.ts and sandbox/aggregator/app.test.ts): a route's schema
+ * chain emulator of helpers/chain-emulator.ts, the emulators of sandbox/identity/app.test.ts and
+ * sandbox/aggregator/app.test.ts): a route's schema
  * is a module constant, the same object in every app built from the same modules, and compiling
  * it again for each app was most of building one (docs/decisions.md "Apps built by one test file
  * compile each schema once"). The auth server compiles its validators with TypeBox
