@@ -9,7 +9,11 @@
  */
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import { hostname } from 'node:os';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { type ServerConfig, tokenAudience } from './config.js';
@@ -64,6 +68,11 @@ export interface AppDeps {
   revocations?: RevocationStore;
   /** agent grants and their ledgers; from `redis` (or in process) when absent */
   grants?: GrantStore;
+  /**
+   * Fastify's schema compilers; its defaults when absent. Tests that build many apps pass one that
+   * keeps what it compiled (docs/decisions.md "Apps built by one test file compile each schema once").
+   */
+  schemaController?: FastifyServerOptions['schemaController'];
 }
 
 /**
@@ -308,6 +317,7 @@ export async function buildApp(config: ServerConfig, deps: AppDeps): Promise<Fas
     // Connection: close) rather than answered by Fastify's own 503 body, which is not our error
     // shape; the listening socket is already closed and main.ts bounds the drain to 5 s.
     return503OnClosing: false,
+    ...(deps.schemaController === undefined ? {} : { schemaController: deps.schemaController }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // the instance's logger (app.log, fastify.log in every plugin, Fastify's "Server listening" and
   // the parser refusals' lines): ours, in place of the null logger Fastify keeps when it has none

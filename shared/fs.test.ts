@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from './errors.js';
 import {
   ensurePrivateDir,
@@ -26,7 +26,10 @@ import {
 
 const mode = (path: string): number => statSync(path).mode & 0o7777;
 let root: string;
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(root, { recursive: true, force: true });
+});
 
 describe('private folders and files', () => {
   it('ensurePrivateDir creates 0700 and narrows an existing 0755 folder', () => {
@@ -111,6 +114,26 @@ describe('the one way to write a file: atomic, 0600, locked', () => {
     writeFileSync(`${file}.lock`, '99999999 deadbeef');
     expect(withFileLockSync(file, () => 'ran', options)).toBe('ran');
     expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a dead lock is broken and taken even when the machine stalled past the wait meanwhile', async () => {
+    root = mkdtempSync(join(tmpdir(), 'fs-test-'));
+    const file = join(root, 'settings.json');
+    const options = { waitMs: 60, code: 'HISTORY_ERROR' as const };
+    // every read of the clock 100 ms after the last: the wait is over before the first attempt
+    // ends, as on a loaded machine; a dead lock is nobody's, and is still taken at once
+    let clock = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => (clock += 100));
+    writeFileSync(`${file}.lock`, '99999999 deadbeef');
+    expect(withFileLockSync(file, () => 'ran', options)).toBe('ran');
+    writeFileSync(`${file}.lock`, '99999999 deadbeef');
+    expect(await withFileLock(file, () => 'ran', options)).toBe('ran');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    // a live one is still waited for, then refused
+    writeFileSync(`${file}.lock`, `${process.pid} someone-else`);
+    expect(() => withFileLockSync(file, () => 1, options)).toThrow(
+      expect.objectContaining({ code: 'HISTORY_ERROR' }),
+    );
   });
 
   it('a lock it cannot classify (a folder in its place) is refused at once with the code and the path, never waited on', async () => {

@@ -219,8 +219,11 @@ function lockBusy(lockPath: string, options: LockOptions): AppError {
 
 /**
  * The waiting rule both lock loops share: after an attempt that did not take the lock, how long
- * to pause before the next one; past the deadline, lockBusy. A just-broken stale lock is retried
- * at once, but only once in a row: every other turn pauses, so no loop can spin.
+ * to pause before the next one; past the deadline, lockBusy. A just-broken stale lock (or one
+ * released in between) is retried at once, deadline or not — nobody holds it, and the deadline
+ * is for waiting on a live lock: a process stalled past a short wait while it broke a dead lock
+ * must not call it busy — but only once in a row: every other turn pauses and meets the
+ * deadline, so no loop can spin.
  */
 function pauseAfter(
   attempt: 'retry' | 'busy',
@@ -228,10 +231,11 @@ function pauseAfter(
   lockPath: string,
   options: LockOptions,
 ): number {
-  if (Date.now() > turn.deadline) throw lockBusy(lockPath, options);
   const immediate = attempt === 'retry' && !turn.retried;
   turn.retried = attempt === 'retry';
-  return immediate ? 0 : LOCK_POLL_MS;
+  if (immediate) return 0;
+  if (Date.now() > turn.deadline) throw lockBusy(lockPath, options);
+  return LOCK_POLL_MS;
 }
 
 /** A wait for another process's lock: the file's lock and how messages name the file. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { priceImpactBps } from '../../shared/fees.js';
 import { decodeSwapCalldataTail } from '../../shared/swap-calldata.js';
 import { listTokens, resolveToken } from '../../shared/tokens.js';
+import { fileSchemaCompilers } from '../../test/helpers/schema-compilers.js';
 import { buildAggregatorEmulator } from './app.js';
 import { DEFAULT_POOLS, type PoolSpec, resolvePools } from './pools.js';
 import { spotPrices } from './router.js';
@@ -44,7 +45,10 @@ async function quote(
   tokenIn: string,
   tokenOut: string,
 ): Promise<WireRouteResponse> {
-  const app = await buildAggregatorEmulator(pools ? { pools } : {});
+  const app = await buildAggregatorEmulator({
+    ...(pools ? { pools } : {}),
+    schemaController: fileSchemaCompilers,
+  });
   try {
     const response = await app.inject(
       `/route?amount=${amount}&tokenInAddress=${tokenIn}&tokenOutAddress=${tokenOut}`,
@@ -120,7 +124,7 @@ describe('aggregator emulator', () => {
   });
 
   it('builds calldata in the router layout with min_received from the slippage and the destination', async () => {
-    const app = await buildAggregatorEmulator();
+    const app = await buildAggregatorEmulator({ schemaController: fileSchemaCompilers });
     const destination = '0x0777';
     const response = await app.inject(
       `/calldata?amount=${3n * E18}&tokenInAddress=${ETH}&tokenOutAddress=${DAI}&slippage=0.5&destination=${destination}`,
@@ -167,7 +171,7 @@ describe('aggregator emulator', () => {
       `/routeBatch?amounts=1,2&tokenInAddresses=${ETH},${DAI}&tokenOutAddresses=${USDC},${WBTC}`,
     ],
   ])('rejects %s with 400 and an error body', async (_name, url) => {
-    const app = await buildAggregatorEmulator();
+    const app = await buildAggregatorEmulator({ schemaController: fileSchemaCompilers });
     const response = await app.inject(url);
     await app.close();
     expect(response.statusCode).toBe(400);
@@ -175,7 +179,10 @@ describe('aggregator emulator', () => {
   });
 
   it('answers {success:false} for routeless pairs (option and admin route) and serves health', async () => {
-    const app = await buildAggregatorEmulator({ noRoutePairs: [['ETH', 'USDC']] });
+    const app = await buildAggregatorEmulator({
+      noRoutePairs: [['ETH', 'USDC']],
+      schemaController: fileSchemaCompilers,
+    });
     try {
       const none = await app.inject(
         `/route?amount=${E18}&tokenInAddress=${USDC}&tokenOutAddress=${ETH}`,
@@ -241,7 +248,7 @@ describe('aggregator emulator: prices and price impact', () => {
   }
 
   it('a small trade between any two tokens shows an impact of about the pools fees, never negative', async () => {
-    const app = await buildAggregatorEmulator();
+    const app = await buildAggregatorEmulator({ schemaController: fileSchemaCompilers });
     try {
       for (const from of tokens) {
         for (const to of tokens) {
@@ -277,7 +284,7 @@ describe('aggregator emulator: prices and price impact', () => {
   });
 
   it('impact is never negative, whatever the size and pair (fast-check)', async () => {
-    const app = await buildAggregatorEmulator();
+    const app = await buildAggregatorEmulator({ schemaController: fileSchemaCompilers });
     try {
       // Sizes spread over every order of magnitude (d × 10^e base units), dust to whale.
       const size = fc

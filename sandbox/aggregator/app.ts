@@ -11,7 +11,12 @@
  * `app.aggregatorStats` counts hits per path and the most requests in flight at once (tests
  * use it to prove the client's concurrency).
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import * as Type from 'typebox';
 import { U256_MAX } from '../../shared/amount.js';
 import { minimumReceived, parseSlippageBps } from '../../shared/slippage.js';
@@ -34,6 +39,12 @@ interface AggregatorEmulatorOptions {
   /** pairs (symbols or addresses, either direction) that have no route */
   noRoutePairs?: Array<[string, string]>;
   logger?: boolean;
+  /**
+   * Fastify's schema compilers; its defaults when absent (tests that build many emulators pass one
+   * that keeps what it compiled: docs/decisions.md "Apps built by one test file compile each schema
+   * once")
+   */
+  schemaController?: FastifyServerOptions['schemaController'];
 }
 
 interface AggregatorStats {
@@ -195,7 +206,12 @@ interface AggregatorState {
 export async function buildAggregatorEmulator(
   options: AggregatorEmulatorOptions = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger === true });
+  const app = Fastify({
+    logger: options.logger === true,
+    ...(options.schemaController === undefined
+      ? {}
+      : { schemaController: options.schemaController }),
+  });
   const state: AggregatorState = {
     pools: options.poolSet ?? resolvePools(options.pools ?? DEFAULT_POOLS),
     usdc: resolveToken('mainnet', 'USDC').address,

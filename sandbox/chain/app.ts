@@ -15,7 +15,11 @@
  *
  * Bounds: 1 MB bodies, 20 requests per batch, 32 calls per transaction, 30 s per request.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Network } from '../../shared/tokens.js';
 import type { Pool } from '../aggregator/pools.js';
 import { type FaultSettings, faults } from '../faults.js';
@@ -38,6 +42,12 @@ interface ChainEmulatorOptions {
   logger?: boolean;
   /** the network the chain is shaped like (chain.ts ChainOptions.network); mainnet by default */
   network?: Network;
+  /**
+   * Fastify's schema compilers; its defaults when absent (tests that build many emulators pass one
+   * that keeps what it compiled: docs/decisions.md "Apps built by one test file compile each schema
+   * once")
+   */
+  schemaController?: FastifyServerOptions['schemaController'];
 }
 
 declare module 'fastify' {
@@ -65,6 +75,9 @@ export async function buildChainEmulator(options: ChainEmulatorOptions): Promise
     logger: options.logger === true,
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
+    ...(options.schemaController === undefined
+      ? {}
+      : { schemaController: options.schemaController }),
   });
   const chain = new Chain({
     pools: options.pools,

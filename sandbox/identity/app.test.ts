@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { argentAccountAddress, verifyStarkSignature } from '../../shared/starknet.js';
+import { fileSchemaCompilers } from '../../test/helpers/schema-compilers.js';
 import { buildIdentityEmulator, type IdentityEmulatorOptions } from './app.js';
 
 const APP_ID = 'test-app-id';
@@ -23,7 +24,12 @@ afterEach(async () => {
 });
 
 async function build(options: Partial<IdentityEmulatorOptions> = {}): Promise<FastifyInstance> {
-  const app = await buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET, ...options });
+  const app = await buildIdentityEmulator({
+    appId: APP_ID,
+    appSecret: APP_SECRET,
+    schemaController: fileSchemaCompilers,
+    ...options,
+  });
   apps.push(app);
   return app;
 }
@@ -36,7 +42,11 @@ async function build(options: Partial<IdentityEmulatorOptions> = {}): Promise<Fa
  */
 let unchanged: Promise<FastifyInstance> | undefined;
 const unchangedApp = (): Promise<FastifyInstance> =>
-  (unchanged ??= buildIdentityEmulator({ appId: APP_ID, appSecret: APP_SECRET }));
+  (unchanged ??= buildIdentityEmulator({
+    appId: APP_ID,
+    appSecret: APP_SECRET,
+    schemaController: fileSchemaCompilers,
+  }));
 afterAll(async () => {
   await (await unchanged)?.close();
 });

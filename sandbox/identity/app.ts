@@ -13,6 +13,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
 } from 'fastify';
 import { type FaultSettings, faults } from '../faults.js';
 import { OtpBook } from './otp.js';
@@ -38,6 +39,12 @@ export interface IdentityEmulatorOptions {
   logStream?: NodeJS.WritableStream;
   /** called after each wallet is created (the sandbox launcher funds it on the chain emulator) */
   onWalletCreated?: (wallet: StoredWallet) => void;
+  /**
+   * Fastify's schema compilers; its defaults when absent (tests that build many emulators pass one
+   * that keeps what it compiled: docs/decisions.md "Apps built by one test file compile each schema
+   * once")
+   */
+  schemaController?: FastifyServerOptions['schemaController'];
 }
 
 declare module 'fastify' {
@@ -121,6 +128,9 @@ export async function buildIdentityEmulator(
   };
 
   const app = Fastify({
+    ...(options.schemaController === undefined
+      ? {}
+      : { schemaController: options.schemaController }),
     logger:
       options.logStream === undefined
         ? false

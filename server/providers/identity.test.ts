@@ -338,15 +338,17 @@ describe('upstream faults', () => {
 
   it('latency past timeoutMs → UPSTREAM_TIMEOUT 504', async () => {
     // its own emulator: requests that outlive the adapter's timeout are still sleeping in there,
-    // and close() waits for them, so they cannot bleed into the next test's fault counter
+    // and close() waits for them, so they cannot bleed into the next test's fault counter. The
+    // adapter's deadline is armed before its request is sent, the emulator's sleep after it
+    // arrives, so the deadline always fires first, however late the machine runs the timers
     const slow = await buildIdentityEmulator({
       appId: APP_ID,
       appSecret: APP_SECRET,
-      faults: { latencyMs: 600 },
+      faults: { latencyMs: 300 },
     });
     try {
       await slow.listen({ host: '127.0.0.1', port: 0 });
-      const hasty = adapter({ timeoutMs: 200 }, urlOf(slow.server));
+      const hasty = adapter({ timeoutMs: 100 }, urlOf(slow.server));
       const email = freshEmail();
       const error = await failure(hasty.verifyOtp(email, '123456'), ['123456', email]);
       expect(error).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });

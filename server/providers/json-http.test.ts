@@ -37,7 +37,7 @@ beforeAll(async () => {
         res.write('{');
         setTimeout(() => res.end('}'), 2_000).unref();
       } else if (req.url === '/later')
-        setTimeout(() => res.writeHead(200).end('{"late":true}'), 300).unref();
+        setTimeout(() => res.writeHead(200).end('{"late":true}'), 150).unref();
       else if (req.url === '/port') res.writeHead(200).end(String(req.socket.remotePort));
       else res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"nope"}');
     });

@@ -10,6 +10,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { type AppDeps, buildApp } from '../../server/app.js';
 import { type ServerConfig, TRANSPORT_DEFAULTS, tokenAudience } from '../../server/config.js';
 import { createTokenService, type TokenService } from '../../server/jwt.js';
+import { sharedSchemaCompilers } from './schema-compilers.js';
 import type {
   IdentityProvider,
   IdentityUser,
@@ -154,6 +155,14 @@ interface TestAppOverrides {
   deps?: Partial<AppDeps>;
 }
 
+/**
+ * The apps built here share their compiled reply schemas: the routes' schemas are module constants,
+ * compiled once per test file in the unit project (each file has its own modules) and once per
+ * worker in the process project (docs/decisions.md "Apps built by one test file compile each
+ * schema once").
+ */
+const schemaController = sharedSchemaCompilers();
+
 export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<TestApp> {
   const config = testConfig(overrides.config);
   const given = overrides.deps?.identity;
@@ -171,6 +180,7 @@ export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<Te
     logStream,
     logLevel: 'debug',
     version: '9.9.9-test',
+    schemaController,
     ...overrides.deps,
     identity: given ?? identity,
   });

@@ -18,6 +18,7 @@ import {
 } from '../../shared/starknet.js';
 import { DEFAULT_POOLS, resolvePools } from '../../sandbox/aggregator/pools.js';
 import { buildChainEmulator } from '../../sandbox/chain/app.js';
+import { sharedSchemaCompilers } from './schema-compilers.js';
 
 export const hex = (value: bigint): string => `0x${value.toString(16)}`;
 
@@ -75,8 +76,11 @@ export const approveCall = (token: string, spender: string, amount: bigint): Emu
 export const u256Of = (felts: readonly bigint[], at = 0): bigint =>
   (felts[at] as bigint) + ((felts[at + 1] as bigint) << 128n);
 
+/** the emulators started here share their compiled schemas (helpers/schema-compilers.ts) */
+const schemaController = sharedSchemaCompilers();
+
 export async function startEmulator(): Promise<Emulator> {
-  const app = await buildChainEmulator({ pools: resolvePools(DEFAULT_POOLS) });
+  const app = await buildChainEmulator({ pools: resolvePools(DEFAULT_POOLS), schemaController });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const provider = new RpcProvider({ nodeUrl: `${url}/rpc` });
