@@ -71,8 +71,8 @@ const ALLOWED: ReadonlyArray<{ file: string; rule: Rule; lines: number; why: str
   {
     file: 'test/server-transport.test.ts',
     rule: 'sleep',
-    lines: 1,
-    why: 'paces a connection flood between top-ups',
+    lines: 2,
+    why: 'paces a connection flood between top-ups; gives a handler released after its client left the time to answer into the closed connection, to see no second line (an absence has no event)',
   },
   {
     file: 'test/server-redis.test.ts',
