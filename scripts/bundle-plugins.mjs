@@ -2,9 +2,8 @@
  * esbuild plugins of the bin's bundle (scripts/bundle.mjs) that change a dependency's code as it is
  * bundled, kept apart so a test can bundle with them (test/bundle-patches.test.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -348,6 +347,9 @@ async function checksOf(file) {
       loader: 'ts',
     },
     bundle: true,
+    // the packages are loaded from node_modules when it runs (bundling starknet.js's 800 kB for
+    // a module that only imports it took seconds a module)
+    packages: 'external',
     format: 'esm',
     platform: 'node',
     write: false,
@@ -371,8 +373,10 @@ async function checksOf(file) {
       },
     ],
   });
-  // run from a file (a module that reads import.meta.url for createRequire needs a file URL)
-  const folder = mkdtempSync(join(tmpdir(), 'finance-tui-checks-'));
+  // run from a file (a module that reads import.meta.url for createRequire needs a file URL),
+  // in the checkout's .cache, where its packages resolve from the checkout's node_modules
+  mkdirSync(join(ROOT, '.cache'), { recursive: true });
+  const folder = mkdtempSync(join(ROOT, '.cache', 'finance-tui-checks-'));
   let Code;
   globalThis[key] = [];
   try {
