@@ -235,13 +235,16 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
       expect(room).toBeGreaterThan(399n * USDC);
       expect(over.doc.transaction).toBeUndefined();
     } finally {
-      const closed = await bob([
+      // through the bin itself: close-position's spawned run (test/spawned-commands.test.ts)
+      const closed = await cli(users.bobHome, [
         'close-position',
         '--collateral',
         'WBTC',
         '--debt',
         'USDT',
         '--yes',
+        '--sandbox',
+        '--json',
       ]);
       expect(closed.doc.error, closed.stderr).toBeUndefined();
     }
