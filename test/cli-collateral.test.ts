@@ -188,13 +188,12 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   }, 300_000);
 
   it("withdraw-collateral past the collateral asset's reserve: LENDING_LIMIT utilization before signing; less passes", async () => {
-    const bob = (args: string[]) => cli(users.bobHome, [...args, '--sandbox', '--json']);
+    const bob = (args: string[]) => cliInProcess(users.bobHome, [...args, '--sandbox', '--json']);
     // alice: 1000 USDT of collateral (the pool's USDT: 20,000 + 1000 in reserve)
     const added = await aliceBin(['add-collateral', '1000', 'USDT', '--debt', 'ETH', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();
     // bob borrows 19,500 of it against 9 ETH at $5000: 19,500 / 21,000 lent (limit 95 %)
-    const priced = await cli(users.aliceHome, ['sandbox', 'price', 'ETH', '5000', '--json']);
-    expect(priced.code, priced.stderr).toBe(0);
+    await setSandboxPrice(users.aliceHome, 'ETH', '5000');
     const lent = await bob(['borrow', '19500', 'USDT', '--collateral', '9', 'ETH', '--yes']);
     expect(lent.doc.error, lent.stderr).toBeUndefined();
     try {
@@ -236,13 +235,16 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
       expect(room).toBeGreaterThan(399n * USDC);
       expect(over.doc.transaction).toBeUndefined();
     } finally {
-      const closed = await bob([
+      // through the bin itself: close-position's spawned run (test/spawned-commands.test.ts)
+      const closed = await cli(users.bobHome, [
         'close-position',
         '--collateral',
         'WBTC',
         '--debt',
         'USDT',
         '--yes',
+        '--sandbox',
+        '--json',
       ]);
       expect(closed.doc.error, closed.stderr).toBeUndefined();
     }
@@ -251,7 +253,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
   it('collateral first, borrow later: add-collateral needs no debt', async () => {
     const added = await aliceBin(['add-collateral', '1000', 'STRK', '--debt', 'USDT', '--yes']);
     expect(added.doc.error, added.stderr).toBeUndefined();
-    const r = await aliceBin(['lending']);
+    const r = await alice(['lending']);
     const held = (r.doc.borrows as Borrow[]).find(
       (b) => b.collateral.token === 'STRK' && b.debt.token === 'USDT',
     );
@@ -260,7 +262,7 @@ describe('collateral on its own through the sandbox (whole processes)', () => {
       debt: { baseUnits: '0' },
       healthFactor: null,
     });
-    const borrowed = await aliceBin(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
+    const borrowed = await alice(['borrow', '50', 'USDT', '--collateral', 'STRK', '--yes']);
     expect(borrowed.doc.error, borrowed.stderr).toBeUndefined();
   }, 300_000);
 });

@@ -150,8 +150,8 @@ describe('lending through the sandbox (whole processes)', () => {
   );
 
   it('supply → advance → the supply has grown → withdraw all leaves no share', async () => {
-    // someone borrows USDT, so suppliers earn
-    const borrow = await bobBin(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
+    // someone borrows USDT, so suppliers earn (set-up: in this worker)
+    const borrow = await bob(['borrow', '1000', 'USDT', '--collateral', '2 ETH', '--yes']);
     expect(borrow.doc.error, borrow.stderr).toBeUndefined();
 
     const supply = await bobBin(['supply', '1000', 'USDT', '--yes']);
@@ -161,12 +161,13 @@ describe('lending through the sandbox (whole processes)', () => {
       calls: [{ entrypoint: 'approve' }, { entrypoint: 'deposit' }],
       transaction: { status: 'SUCCEEDED' },
     });
-    const first = (await lending(bobBin)).supplied.find((s) => s.token === 'USDT');
+    // the reads and the clock's move in this worker; supply and withdraw are the bin's
+    const first = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
     expect(BigInt(first?.baseUnits ?? '0')).toBeGreaterThanOrEqual(1000n * USDC - 1n);
 
-    const advanced = await cli(users.bobHome, ['sandbox', 'advance', '30d', '--json']);
+    const advanced = await cliInProcess(users.bobHome, ['sandbox', 'advance', '30d', '--json']);
     expect(advanced.code, advanced.stderr).toBe(0);
-    const grown = (await lending(bobBin)).supplied.find((s) => s.token === 'USDT');
+    const grown = (await lending(bob)).supplied.find((s) => s.token === 'USDT');
     expect(BigInt(grown?.baseUnits ?? '0')).toBeGreaterThan(BigInt(first?.baseUnits ?? '0'));
 
     const out = await bobBin(['withdraw', 'all', 'USDT', '--yes']);
@@ -176,7 +177,7 @@ describe('lending through the sandbox (whole processes)', () => {
     expect(BigInt(received[0]?.baseUnits ?? '0')).toBeGreaterThanOrEqual(
       BigInt(grown?.baseUnits ?? '0'),
     );
-    expect((await lending(bobBin)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
+    expect((await lending(bob)).supplied.filter((s) => s.token === 'USDT')).toEqual([]);
   }, 300_000);
 
   it("lending lists each asset the pool lists with its supply and borrow rates, from the pool's rate views", async () => {

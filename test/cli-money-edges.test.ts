@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cli, cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
+import { cliInProcess, startTwoUsers, type TwoUsers } from './helpers/cli-sandbox.js';
 import { cleanEnv, spawnBin } from './helpers/process.js';
 
 interface Amount {
@@ -146,7 +146,7 @@ describe('money edges through whole processes', () => {
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
     // a script that retries the same send: refused, naming the hash; nothing paid twice
-    const retry = await cli(users.aliceHome, [
+    const retry = await cliInProcess(users.aliceHome, [
       'send',
       '1.25',
       'STRK',
@@ -161,11 +161,11 @@ describe('money edges through whole processes', () => {
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));
 
     // while the node does not know it, history leaves it pending; once it does, history settles it
-    expect((await cli(users.aliceHome, ['history', '--json'])).doc.entries).toEqual(
+    expect((await cliInProcess(users.aliceHome, ['history', '--json'])).doc.entries).toEqual(
       expect.arrayContaining([expect.objectContaining({ hash: pending.hash, status: 'pending' })]),
     );
     await knob('/sandbox/chain/confirm-delay', { ms: 0, release: true });
-    const settled = await cli(users.aliceHome, ['history', '--json']);
+    const settled = await cliInProcess(users.aliceHome, ['history', '--json']);
     expect(settled.doc.entries).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ hash: pending.hash, status: 'succeeded' }),
@@ -218,7 +218,7 @@ describe('money edges through whole processes', () => {
     expect(code, proc.stderr()).toBe(3);
     expect(JSON.parse(proc.stdout()).error?.code).toBe('SUBMITTED_UNCONFIRMED');
     expect(historyFile(users.aliceHome).find(toBob(amount))?.status).toBe('unknown');
-    const retry = await cli(users.aliceHome, args);
+    const retry = await cliInProcess(users.aliceHome, args);
     expect(retry.code).toBe(1);
     expect(retry.doc.error?.code).toBe('ALREADY_SUBMITTED');
     expect(await strkOf(users.bobHome)).toBe(bobBefore + BigInt(amount));

@@ -12,12 +12,17 @@
  * The app reads the open screen's positions again every LIVE_READ_S (FINANCE_TUI_LIVE_READ_MS, a
  * test knob) rather than every 15 s: the price drop is seen within seconds, the same way. The
  * 15 s default, and its words on screen, are cli/ui/screens/lending.test.ts's, on a fake clock.
+ * The commands beside the app (`sandbox price`, `sandbox advance`, `lending --json`) run the
+ * program in this test's worker, another process than the app's, on the same data folder: their
+ * result is the subject, not their start (docs/decisions.md "Bin runs in-process where the result
+ * is the subject"), and each saved a new Node and the bundle's load on the journey's path.
  * Skipped, saying why, only when tmux is not installed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAmount } from '../shared/amount.js';
 import { healthByHand } from './helpers/health.js';
-import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+import { runInProcess } from './helpers/in-process.js';
+import { cleanEnv, tempHome } from './helpers/process.js';
 import {
   appThen,
   hasTmux,
@@ -178,7 +183,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(flat()).not.toMatch(/⚠|✖/);
 
       // the collateral's price falls, in another process; the open screen is not touched
-      const priced = await runBin(['sandbox', 'price', 'ETH', '2000', '--json'], env);
+      const priced = await runInProcess(['sandbox', 'price', 'ETH', '2000', '--json'], env);
       expect(priced.code, priced.stderr).toBe(0);
       // 1 × 2000 × 0.8 / 1500.000… = 1.0666: below the 1.2 margin, still above 1
       const lower = await seen(LOW, 90_000);
@@ -233,7 +238,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
 
       // the chain moves while the review is open (30 days of interest, in another process): y
       // signs nothing — the app re-plans and returns to the review, the new terms marked ▸
-      const advanced = await runBin(['sandbox', 'advance', '30d', '--json'], env);
+      const advanced = await runInProcess(['sandbox', 'advance', '30d', '--json'], env);
       expect(advanced.code, advanced.stderr).toBe(0);
       term.keys({ text: 'y' });
       const changed = await seen(
@@ -254,7 +259,7 @@ describe.skipIf(!hasTmux)('the Lending screen in a terminal (tmux, 80×24)', () 
       expect(repaid).not.toMatch(/⚠|✖/);
 
       // the same, headless: no debt left, not a unit
-      const read = await runBin(['lending', '--sandbox', '--json'], env);
+      const read = await runInProcess(['lending', '--sandbox', '--json'], env);
       expect(read.code, read.stderr).toBe(0);
       const doc = JSON.parse(read.stdout) as {
         borrows: Array<{

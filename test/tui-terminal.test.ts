@@ -21,7 +21,8 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { buildIdentityEmulator } from '../sandbox/identity/app.js';
-import { BIN, cleanEnv, quietPort, runBin, tempHome } from './helpers/process.js';
+import { runInProcess } from './helpers/in-process.js';
+import { BIN, cleanEnv, quietPort, tempHome } from './helpers/process.js';
 import {
   appThen,
   hasTmux,
@@ -96,7 +97,8 @@ describe.skipIf(!hasTmux).concurrent('finance-tui in a terminal (tmux)', () => {
       tmux('send-keys', '-t', 'app', '-l', '1,5');
       const comma = await waitFor('write 1.5');
       expect(comma).toMatch(/› Amount\s+1,5\s/);
-      const headless = await runBin(
+      // the headless command in this worker (its refusal is the subject, not its start)
+      const headless = await runInProcess(
         ['quote', '1,5', 'USDC', 'ETH', '--sandbox', '--json'],
         cleanEnv({ FINANCE_TUI_HOME: home.dir }),
       );
