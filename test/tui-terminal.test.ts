@@ -338,7 +338,8 @@ describe.skipIf(!hasTmux).concurrent('finance-tui in a terminal (tmux)', () => {
         pid: number;
       };
       tmux('send-keys', '-t', 'app', 'C-c');
-      const after = await waitFor(/EXIT:\d+[\s\S]*speed/);
+      // stty's local-modes line (icanon … echo) is a later write than its first: wait for it
+      const after = await waitFor(/EXIT:\d+[\s\S]*speed[\s\S]*icanon[\s\S]*echo/);
       expect(after).toContain('EXIT:0');
       // the terminal is back in cooked mode: canonical input and echo are on again
       const stty = after.slice(after.indexOf('EXIT:'));
@@ -458,7 +459,7 @@ describe
           appThen(''),
         );
         try {
-          const after = await knob.waitFor(/EXIT:\d+[\s\S]*speed/);
+          const after = await knob.waitFor(/EXIT:\d+[\s\S]*speed[\s\S]*icanon[\s\S]*echo/);
           expect(after).toContain(
             'error: FINANCE_TUI_LIVE_READ_MS must be whole milliseconds from 100 to 600000 (got "1.5s") (CONFIG_ERROR)',
           );
