@@ -333,6 +333,41 @@ function standaloneModule(Code, schema, what) {
   return `${code}\nSetExternal({ variables: [${variables.map((re) => re.toString()).join(', ')}] });\n`;
 }
 
+/**
+ * `contents` (TypeScript, its imports resolved from the checkout's root) bundled as one ES module
+ * for Node, with `plugins`; the packages stay imports, loaded from node_modules when it runs
+ * (bundling starknet.js's 800 kB for a module that only imports it took seconds a module).
+ */
+export async function bundleWithoutPackages(contents, plugins) {
+  const result = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'silent',
+    plugins,
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
+ * `text` imported as a module file (one that reads import.meta.url, for createRequire, needs a
+ * file URL) in the checkout's .cache, where its packages resolve from node_modules; the file is
+ * removed once it is loaded.
+ */
+export async function importFromCheckout(text) {
+  mkdirSync(join(ROOT, '.cache'), { recursive: true });
+  const folder = mkdtempSync(join(ROOT, '.cache', 'finance-tui-module-'));
+  try {
+    writeFileSync(join(folder, 'module.mjs'), text);
+    return await import(pathToFileURL(join(folder, 'module.mjs')).href);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** The generated checks of `file` (relative to the root), in the order its top level makes them. */
 async function checksOf(file) {
   const source = await readFile(`${ROOT}${file}`, 'utf8');
@@ -340,21 +375,9 @@ async function checksOf(file) {
     throw new Error(`${file}: no \`import { schemaCheck }\` line; update standaloneChecks`);
   // where this run's schemas are recorded (the files are generated side by side)
   const key = `__ftSchemas${Math.random().toString(36).slice(2)}`;
-  const generator = await build({
-    stdin: {
-      contents: `import { Code } from 'typebox/compile'; import ${JSON.stringify(`./${file}`)}; export { Code };`,
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    // the packages are loaded from node_modules when it runs (bundling starknet.js's 800 kB for
-    // a module that only imports it took seconds a module)
-    packages: 'external',
-    format: 'esm',
-    platform: 'node',
-    write: false,
-    logLevel: 'silent',
-    plugins: [
+  const generator = await bundleWithoutPackages(
+    `import { Code } from 'typebox/compile'; import ${JSON.stringify(`./${file}`)}; export { Code };`,
+    [
       {
         name: 'record-schema-checks',
         setup(b) {
@@ -372,19 +395,9 @@ async function checksOf(file) {
         },
       },
     ],
-  });
-  // run from a file (a module that reads import.meta.url for createRequire needs a file URL),
-  // in the checkout's .cache, where its packages resolve from the checkout's node_modules
-  mkdirSync(join(ROOT, '.cache'), { recursive: true });
-  const folder = mkdtempSync(join(ROOT, '.cache', 'finance-tui-checks-'));
-  let Code;
+  );
   globalThis[key] = [];
-  try {
-    writeFileSync(join(folder, 'generator.mjs'), generator.outputFiles[0].text);
-    ({ Code } = await import(pathToFileURL(join(folder, 'generator.mjs')).href));
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
+  const { Code } = await importFromCheckout(generator);
   const schemas = globalThis[key];
   delete globalThis[key];
   const calls = source.split('schemaCheck(').length - 1;

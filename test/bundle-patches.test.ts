@@ -8,13 +8,11 @@
  * schema, for good documents and for each kind of bad one; so do the checks generated for the
  * modules that make them at their top level (standaloneChecks: the aggregator's answers, the
  * settings, session and sandbox files, the server's health, root and signature answers), on their
- * usual documents and every one-step mutation of them; string-width, bundled with and without stringWidthNarrowFastPath, measures every string
- * alike.
+ * usual documents and every one-step mutation of them; string-width, bundled with and without
+ * stringWidthNarrowFastPath, measures every string alike.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +24,8 @@ import * as plugins from '../scripts/bundle-plugins.mjs';
 import { KNOWN_SELECTORS } from '../shared/selectors.js';
 
 const {
+  bundleWithoutPackages,
+  importFromCheckout,
   knownSelectors,
   lazyPedersenTables,
   STANDALONE_CHECK_MODULES,
@@ -33,6 +33,8 @@ const {
   standaloneHistoryCheck,
   stringWidthNarrowFastPath,
 } = plugins as {
+  bundleWithoutPackages: (contents: string, plugins: Plugin[]) => Promise<string>;
+  importFromCheckout: (text: string) => Promise<Record<string, unknown>>;
   knownSelectors: Plugin;
   lazyPedersenTables: Plugin;
   STANDALONE_CHECK_MODULES: string[];
@@ -362,38 +364,15 @@ describe('standaloneChecks', () => {
   it.each(STANDALONE_CHECK_MODULES)(
     '%s: each generated check answers as TypeBox checks its schema',
     async (file) => {
-      const result = await build({
-        stdin: {
-          contents: `import ${JSON.stringify(`./${file}`)}; export { issued } from ${JSON.stringify(`standalone-checks:${file}`)};`,
-          resolveDir: ROOT,
-          loader: 'ts',
-        },
-        bundle: true,
-        // the packages loaded from node_modules as it runs: bundling starknet.js for each module
-        // took most of this test's time
-        packages: 'external',
-        format: 'esm',
-        platform: 'node',
-        write: false,
-        logLevel: 'silent',
-        plugins: [standaloneChecks],
-      });
-      const text = result.outputFiles[0]?.text ?? '';
+      const text = (await bundleWithoutPackages(
+        `import ${JSON.stringify(`./${file}`)}; export { issued } from ${JSON.stringify(`standalone-checks:${file}`)};`,
+        [standaloneChecks],
+      )) as string;
       // generated at build time: no compiler in the module, bundled or imported
       expect(text).not.toMatch(/typebox\/(build\/)?compile/);
-      // a module that reads import.meta.url for createRequire runs from a file, in the
-      // checkout's .cache, where its packages resolve from node_modules
-      mkdirSync(join(ROOT, '.cache'), { recursive: true });
-      const folder = mkdtempSync(join(ROOT, '.cache', 'bundle-patches-'));
-      let issued: Array<{ Check(value: unknown): boolean; schema: TSchema; compiled: boolean }>;
-      try {
-        writeFileSync(join(folder, 'checks.mjs'), text);
-        ({ issued } = (await import(pathToFileURL(join(folder, 'checks.mjs')).href)) as {
-          issued: typeof issued;
-        });
-      } finally {
-        rmSync(folder, { recursive: true, force: true });
-      }
+      const { issued } = (await importFromCheckout(text)) as {
+        issued: Array<{ Check(value: unknown): boolean; schema: TSchema; compiled: boolean }>;
+      };
       expect(issued.length).toBeGreaterThan(0);
       for (const [i, check] of issued.entries()) {
         expect(check.compiled).toBe(true);
