@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { PROCESS_TESTS, UNIT_TESTS } from './test/kinds.js';
 import LongestFirstSequencer from './test/sequencer.js';
@@ -26,13 +25,9 @@ export default defineConfig({
         oxc: { jsx: { development: false } },
         test: {
           name: 'unit',
-          env: {
-            NODE_ENV: 'production',
-            // Node keeps the compiled code of the packages it loads (ink, typescript, starknet,
-            // typebox, fastify…), which each worker loads once: ~0.4 s of CPU less a worker, from
-            // the second run on (docs/decisions.md "The unit workers keep Node's compile cache")
-            NODE_COMPILE_CACHE: fileURLToPath(new URL('.cache/node-compile/unit', import.meta.url)),
-          },
+          // no NODE_COMPILE_CACHE for the workers: a checkout's first run paid more to write it than
+          // the later runs saved (docs/decisions.md "The unit workers without Node's compile cache")
+          env: { NODE_ENV: 'production' },
           include: UNIT_TESTS,
           // in `npm test` the unit tests run before the process tests
           sequence: { groupOrder: 0 },
