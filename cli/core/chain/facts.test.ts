@@ -3,8 +3,6 @@
  * one JSON-RPC batch and each answer is checked; a node that refuses batches is asked one request
  * each; an undeployed account, an account without SNIP-9 and garbled answers keep their meaning.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { constants, hash } from 'starknet';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
@@ -12,6 +10,7 @@ import { createChainReader, type ExecutionAccount } from './account.js';
 import { mapChainError } from './errors.js';
 import { takeAccountFacts } from './facts.js';
 import { inScope } from './scope.js';
+import { startJsonServer } from '../../../test/helpers/json-server.js';
 
 interface Request {
   id: unknown;
@@ -20,7 +19,7 @@ interface Request {
 }
 
 const CHAIN_ID = constants.StarknetChainId.SN_MAIN;
-let server: Server;
+let close: () => Promise<void>;
 let url: string;
 /** each POST body received: an array for a batch, an object for a single request */
 let bodies: unknown[];
@@ -64,25 +63,18 @@ const answer = (r: Request): Record<string, unknown> => {
 };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      bodies.push(body);
-      const json = (status: number, value: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (Array.isArray(body))
-        return refuseBatches
-          ? json(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batch' } })
-          : json(200, (body as Request[]).map(answer).reverse());
-      return json(200, answer(body as Request));
-    });
+  const started = await startJsonServer((body, { json }) => {
+    bodies.push(body);
+    if (Array.isArray(body))
+      return refuseBatches
+        ? json(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'no batch' } })
+        : json(200, (body as Request[]).map(answer).reverse());
+    return json(200, answer(body as Request));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  url = `${started.url}/rpc`;
+  close = started.close;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 /** a deployed SNIP-9 v2 account with nonce 42 */
 const deployedAccount = (): typeof node => ({
   classHash: { result: `0x${'3'.repeat(62)}` },

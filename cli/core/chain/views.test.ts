@@ -4,16 +4,15 @@
  * node's RpcError for a revert); a node that refuses batches is asked one request each, then and
  * later; a node that cannot be reached is not asked twice.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { RpcError } from 'starknet';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '../../../shared/errors.js';
 import { createChainReader } from './account.js';
 import { batchedViews, VIEW_BATCH_MAX, type ViewCall } from './views.js';
+import { startJsonServer } from '../../../test/helpers/json-server.js';
 
 type Mode = 'batch' | 'refuse' | 'drop' | 'status';
-let server: Server;
+let close: () => Promise<void>;
 let url: string;
 let mode: Mode;
 /** each POST body received: an array for a batch, an object for a single request */
@@ -58,44 +57,37 @@ const answer = (r: Request): Record<string, unknown> =>
         };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      bodies.push(body);
-      if (mode === 'drop') {
-        req.socket.destroy();
+  const started = await startJsonServer((body, { req, res, json }) => {
+    bodies.push(body);
+    if (mode === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    if (Array.isArray(body)) {
+      if (mode === 'status') {
+        const { status, body: reply } = batchAnswer;
+        res.writeHead(status, {
+          'content-type': typeof reply === 'string' ? 'text/html' : 'application/json',
+          ...(status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {}),
+        });
+        res.end(typeof reply === 'string' ? reply : JSON.stringify(reply));
         return;
       }
-      const json = (status: number, value: unknown) =>
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-      if (Array.isArray(body)) {
-        if (mode === 'status') {
-          const { status, body: reply } = batchAnswer;
-          res.writeHead(status, {
-            'content-type': typeof reply === 'string' ? 'text/html' : 'application/json',
-            ...(status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {}),
-          });
-          res.end(typeof reply === 'string' ? reply : JSON.stringify(reply));
-          return;
-        }
-        if (mode === 'refuse')
-          return json(400, {
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32600, message: 'Invalid Request' },
-          });
-        // answered in reverse: the client matches the answers by id
-        return json(200, (body as Request[]).map(answer).reverse());
-      }
-      return json(200, answer(body as Request));
-    });
+      if (mode === 'refuse')
+        return json(400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'Invalid Request' },
+        });
+      // answered in reverse: the client matches the answers by id
+      return json(200, (body as Request[]).map(answer).reverse());
+    }
+    return json(200, answer(body as Request));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  url = `${started.url}/rpc`;
+  close = started.close;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => close());
 beforeEach(() => {
   bodies = [];
   mode = 'batch';
