@@ -1,11 +1,11 @@
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { asyncLog } from '../app.js';
-import { msFromNs, RequestLineController } from './request-log.js';
+import requestLogPlugin, { msFromNs, RequestLineController } from './request-log.js';
 
 /** A destination collecting lines, as the app's destination gets them. */
 function capture(): { destination: pino.DestinationStream; lines: string[] } {
@@ -67,10 +67,7 @@ describe('the hand-written request line', () => {
       const logger = pino(base.sandbox === true ? { base } : {}, destination);
       controller.known.add('/auth/login');
       const fake = fakeRequest(request);
-      controller.requestCompleted(null, fake, {
-        statusCode: status,
-        elapsedTime: time,
-      } as unknown as FastifyReply);
+      controller.writeLine(fake, status, time);
       logger.info(
         {
           reqId: request.id,
@@ -96,11 +93,31 @@ describe('the hand-written request line', () => {
       level: 'warn',
       base: { pid: process.pid },
       destination,
-    }).requestCompleted(null, fakeRequest({ id: 'r-4', url: '/health', route: '/health' }), {
-      statusCode: 200,
-      elapsedTime: 1,
-    } as unknown as FastifyReply);
+    }).writeLine(fakeRequest({ id: 'r-4', url: '/health', route: '/health' }), 200, 1);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('one line a request', () => {
+  it("with an onResponse hook, which turns on Fastify's own completion call, still one line", async () => {
+    const { destination, lines } = capture();
+    const controller = new RequestLineController({ level: 'info', base: {}, destination });
+    const app = Fastify({ logController: controller });
+    await app.register(requestLogPlugin, { controller });
+    let responded = 0;
+    app.addHook('onResponse', async () => {
+      responded += 1;
+    });
+    app.get('/health', async () => ({ status: 'ok' }));
+    expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    await app.close();
+    expect(responded).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      url: '/health',
+      statusCode: 200,
+      msg: 'request',
+    });
   });
 });
 
@@ -135,10 +152,10 @@ describe('asyncLog, the destination both loggers write to', () => {
       });
       const logger = pino({ base: { pid: process.pid, sandbox: true } }, destination);
       logger.info({ note: 'naïve café ✓' }, 'first');
-      controller.requestCompleted(
-        null,
+      controller.writeLine(
         fakeRequest({ id: 'r-5', url: '/health', route: '/health', ip: '127.0.0.1' }),
-        { statusCode: 200, elapsedTime: 1 } as unknown as FastifyReply,
+        200,
+        1,
       );
       controller.lines.info('third — ünïcode');
       // nothing is written before a flush: 32 KB have not gathered

@@ -31,7 +31,6 @@
 import {
   type FastifyBaseLogger,
   type FastifyPluginAsync,
-  type FastifyReply,
   type FastifyRequest,
   LogController,
 } from 'fastify';
@@ -133,22 +132,20 @@ export class RequestLineController extends LogController {
   /** No "incoming request" line: the one line comes when the request is done. */
   override incomingRequest(): void {}
 
-  override requestCompleted(
-    error: Error | null | undefined,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): void {
-    if (error) {
-      // the response stream failed: rare, worth a warning; the error object goes through the
-      // redacting logger
-      const line = lineOf(request, this.known);
-      line.statusCode = reply.statusCode;
-      line.responseTime = reply.elapsedTime;
-      if (request.errorCode !== null) line.errorCode = request.errorCode;
-      request.log.warn({ ...line, err: error }, 'request failed while responding');
-      return;
-    }
-    this.#writeLine(request, reply.statusCode, jsonNumber(reply.elapsedTime));
+  /**
+   * Not the request's line: that is responseClosed's, from the plugin's own listener. Fastify
+   * calls this only when it sets up its own response listeners (a logger, or any onResponse hook
+   * or handler timeout); the line written here too would be a second one for the request.
+   */
+  override requestCompleted(): void {}
+
+  /** The completed request's line; `responseTime` in ms, as JSON (a number, or its text). */
+  writeLine(request: FastifyRequest, statusCode: number, responseTime: string | number): void {
+    this.#writeLine(
+      request,
+      statusCode,
+      typeof responseTime === 'number' ? jsonNumber(responseTime) : responseTime,
+    );
   }
 
   /**
