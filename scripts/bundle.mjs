@@ -22,6 +22,7 @@ import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { assertAcyclic, chunkImports, eagerFunctions } from './eager-functions.mjs';
 import {
   knownSelectors,
   lazyPedersenTables,
@@ -140,6 +141,20 @@ for (const file of Object.keys(result.metafile.outputs)) {
   const rest = text.slice(0, at) + text.slice(at + REQUIRE_BANNER.length);
   if (!/\brequire\b/.test(rest)) writeFileSync(path, rest);
 }
+
+// Every chunk's functions compiled with the chunk, so the compile cache keeps them
+// (scripts/eager-functions.mjs). Not the entry: it is compiled before it turns the cache on.
+const chunkFiles = Object.keys(result.metafile.outputs).filter((file) =>
+  /(^|\/)chunk-[A-Za-z0-9]+\.js$/.test(file),
+);
+const imports = new Map();
+for (const file of chunkFiles) {
+  const path = `${root}${file}`;
+  const text = readFileSync(path, 'utf8');
+  imports.set(file.replace(/^.*\//, ''), chunkImports(text));
+  writeFileSync(path, eagerFunctions(text, file).text);
+}
+assertAcyclic(imports);
 
 // TypeBox is named by its part (typebox/schema, typebox/compile, …): which of them a command
 // loads is a start-up cost of its own (its compiler is most of it; test/startup-weight.test.ts)
