@@ -128,31 +128,28 @@ const result = await build({
   logLevel: 'warning',
 });
 
-// The banner is kept only where `require` is read: esbuild's runtime chunk (its __require) and
-// any chunk that names it itself. Every other chunk would run createRequire and build its
-// import.meta at load for nothing: a trade loads ~85 chunks (docs/benchmarks.md "Issue 35").
+// One pass over the output, each file read and written once:
+// - the banner is kept only where `require` is read: esbuild's runtime chunk (its __require) and
+//   any chunk that names it itself. Every other chunk would run createRequire and build its
+//   import.meta at load for nothing: a trade loads ~85 chunks (docs/benchmarks.md "Issue 35");
+// - every chunk's functions are compiled with the chunk, so the compile cache keeps them
+//   (scripts/eager-functions.mjs). Not the entry: it is compiled before it turns the cache on.
+const CHUNK_FILE = /(^|\/)chunk-[A-Za-z0-9]+\.js$/;
+const imports = new Map();
 for (const file of Object.keys(result.metafile.outputs)) {
   if (!file.endsWith('.js')) continue;
   const path = `${root}${file}`;
-  const text = readFileSync(path, 'utf8');
+  let text = readFileSync(path, 'utf8');
   const at = text.indexOf(REQUIRE_BANNER);
   if (at === -1)
     throw new Error(`${file}: the require banner is missing; update scripts/bundle.mjs`);
   const rest = text.slice(0, at) + text.slice(at + REQUIRE_BANNER.length);
-  if (!/\brequire\b/.test(rest)) writeFileSync(path, rest);
-}
-
-// Every chunk's functions compiled with the chunk, so the compile cache keeps them
-// (scripts/eager-functions.mjs). Not the entry: it is compiled before it turns the cache on.
-const chunkFiles = Object.keys(result.metafile.outputs).filter((file) =>
-  /(^|\/)chunk-[A-Za-z0-9]+\.js$/.test(file),
-);
-const imports = new Map();
-for (const file of chunkFiles) {
-  const path = `${root}${file}`;
-  const text = readFileSync(path, 'utf8');
-  imports.set(file.replace(/^.*\//, ''), chunkImports(text));
-  writeFileSync(path, eagerFunctions(text, file).text);
+  if (!/\brequire\b/.test(rest)) text = rest;
+  if (CHUNK_FILE.test(file)) {
+    imports.set(file.replace(/^.*\//, ''), chunkImports(text));
+    text = eagerFunctions(text, file).text;
+  }
+  writeFileSync(path, text);
 }
 assertAcyclic(imports);
 
