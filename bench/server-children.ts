@@ -4,6 +4,9 @@
  * (the baseline), `identity` is the identity-provider emulator (in memory). Each prints one
  * `{"port": N}` line on stdout when listening and runs until killed.
  *
+ * `headers` is `bare` sending the same 16 response headers as ours (request id, the security
+ * headers, `vary: Origin`): what those headers cost node:http alone, with no framework.
+ *
  * `fastify` is the framework's floor: Fastify alone (no logger, no limits, no connection bounds)
  * answering /health with our route's response schema and the same 16 response headers ours sends
  * (request id, the security headers, `vary: Origin`), so the bench shows how near bare node:http
@@ -15,7 +18,7 @@
  * user, which the 30/min/user limit would turn into 429s. This knob exists only here; the server
  * has no environment variable that lifts its limits.
  *
- * Run by the bench as: node --import tsx bench/server-children.ts bare|fastify|identity|unthrottled
+ * Run by the bench as: node --import tsx bench/server-children.ts bare|headers|fastify|identity|unthrottled
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -39,10 +42,14 @@ export const BENCH_APP_SECRET = 'bench-identity-app-secret-0123456789';
 const HEALTH = JSON.stringify({ status: 'ok' });
 
 async function main(mode: string | undefined): Promise<void> {
-  if (mode === 'bare') {
+  if (mode === 'bare' || mode === 'headers') {
+    const ours = mode === 'headers';
     const server = createServer((req, res) => {
       if (req.url === '/health') {
         res.writeHead(200, {
+          ...(ours
+            ? { [REQUEST_ID_HEADER]: randomUUID(), ...SECURITY_HEADERS, vary: 'Origin' }
+            : {}),
           'content-type': 'application/json; charset=utf-8',
           'content-length': Buffer.byteLength(HEALTH),
         });
@@ -95,7 +102,7 @@ async function main(mode: string | undefined): Promise<void> {
     });
     return;
   }
-  process.stderr.write('usage: server-children.ts bare|fastify|identity|unthrottled\n');
+  process.stderr.write('usage: server-children.ts bare|headers|fastify|identity|unthrottled\n');
   process.exit(2);
 }
 

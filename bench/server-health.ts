@@ -5,9 +5,10 @@
  *    every middleware, request logging to a file) against a bare node:http server answering the
  *    same JSON, each in its own process; autocannon, 10 connections, 8 s a round, the two
  *    alternating for 3 rounds (BENCH_THROUGHPUT_ROUNDS). Target: the median of the rounds' ratios
- *    ours / bare ≥ 0.75. A third server joins the rounds, not the target: Fastify alone with our
- *    route's schema and the same response headers (server-children.ts `fastify`), the floor of any
- *    server built on Fastify that sends them; its ratios are printed beside ours.
+ *    ours / bare ≥ 0.75. Two more servers join the rounds, not the target: bare node:http sending
+ *    our 16 response headers (server-children.ts `headers`: what the headers alone cost), and
+ *    Fastify alone with our route's schema and the same headers (`fastify`), the floor of any
+ *    server built on Fastify that sends them; their ratios are printed beside ours.
  * 2. Added latency: POST /sign/hash through our server at 100 requests/s for 20 s (open loop),
  *    p99, minus the p99 of the identity emulator's raw_sign called directly at the same rate, the
  *    two alternating second by second. Target: ≤ 2 ms. Our server for this phase runs serve's
@@ -91,7 +92,7 @@ function track(child: ChildProcess): () => Promise<void> {
 }
 
 /** A bench/server-children.ts process; resolves with the port it prints. */
-async function startChild(mode: 'bare' | 'fastify' | 'identity'): Promise<Proc> {
+async function startChild(mode: 'bare' | 'headers' | 'fastify' | 'identity'): Promise<Proc> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILDREN, mode], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -439,11 +440,15 @@ async function main(): Promise<void> {
           ? undefined
           : await startOurs(identity.port, home, join(home, 'before.log'), false, BEFORE_BIN);
       if (before !== undefined) procs.push(before);
+      const headers = await startChild('headers');
+      procs.push(headers);
       const floor = await startChild('fastify');
       procs.push(floor);
-      await throughputPhase(bare, floor, ours, logFile, results, before);
-      await floor.stop();
-      procs.splice(procs.indexOf(floor), 1);
+      await throughputPhase(bare, headers, floor, ours, logFile, results, before);
+      for (const proc of [headers, floor]) {
+        await proc.stop();
+        procs.splice(procs.indexOf(proc), 1);
+      }
       if (before !== undefined) {
         await before.stop();
         procs.splice(procs.indexOf(before), 1);
@@ -500,6 +505,7 @@ type Results = Array<{ pass: boolean; line: string }>;
 
 async function throughputPhase(
   bare: Proc,
+  headers: Proc,
   floor: Proc,
   ours: Proc,
   logFile: string,
@@ -517,6 +523,7 @@ async function throughputPhase(
   });
   const targets = [
     measured('bare node:http', bare),
+    measured('+ our headers', headers),
     measured('Fastify floor', floor),
     measured('ours (serve)', ours),
     ...(before === undefined ? [] : [measured('before (serve)', before)]),
@@ -536,7 +543,8 @@ async function throughputPhase(
       );
     }
   }
-  const [bareT, floorT, oursT, beforeT] = targets as [
+  const [bareT, headersT, floorT, oursT, beforeT] = targets as [
+    (typeof targets)[0],
     (typeof targets)[0],
     (typeof targets)[0],
     (typeof targets)[0],
@@ -550,6 +558,10 @@ async function throughputPhase(
     medianOf(target.cpuPerRequest.map((value, i) => (bareT.cpuPerRequest[i] as number) / value));
   console.log(
     `server CPU per request, bare's / ours' (median of the rounds): ${cpuRatio(oursT).toFixed(2)}${beforeT === undefined ? '' : `; before: ${cpuRatio(beforeT).toFixed(2)}`}`,
+  );
+  // what the headers alone cost node:http: no server sending them can pass this line
+  console.log(
+    `node:http with our headers (no framework) × bare, median of the rounds: req/s ${medianOf(headersT.rps.map((value, i) => value / (bareT.rps[i] as number))).toFixed(2)}, CPU per request ${cpuRatio(headersT).toFixed(2)}`,
   );
   // the floor: how near bare any Fastify server sending our headers comes, in the same rounds
   const floorRatio = medianOf(floorT.rps.map((value, i) => value / (bareT.rps[i] as number)));
