@@ -19,7 +19,7 @@ import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
 import type { LendingDocument } from '../../core/lending.js';
 import { type Liquidation, liquidationWords } from '../../core/liquidations.js';
 import { ScreenRows, useUi } from '../context.js';
-import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useKindFormKeys } from '../hooks/use-kind-form-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import type { PlanRequest } from '../services.js';
@@ -34,9 +34,7 @@ import {
   formRequest,
   hintOf,
   labelOf,
-  missingField,
   newForm,
-  nextFocus,
   valueOf,
   withField,
 } from './kind-form.js';
@@ -252,7 +250,7 @@ function fitPositions(
 export const REFRESH_MS = LIVE_READ_MS;
 
 export function LendingScreen({ initial }: { initial?: LendingForm | undefined }) {
-  const { services, state: app, dispatch, theme } = useUi();
+  const { services, theme } = useUi();
   const rows = useContext(ScreenRows);
   const { columns } = useWindowSize();
   const [form, setForm] = useState<LendingForm>(() => initial ?? newForm(KINDS, LENDING_FORM));
@@ -263,7 +261,6 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
     LendingDocument & { liquidations?: Liquidation[] }
   >(services.lending?.bind(services), everyMs);
   const review = usePlanReview();
-  const session = app.session;
   const set = (patch: Partial<LendingForm>): void => setForm((f) => ({ ...f, ...patch }));
 
   const fields = fieldsFor(form.kind);
@@ -277,26 +274,15 @@ export function LendingScreen({ initial }: { initial?: LendingForm | undefined }
   // one label column, as wide as the longest label and a space; room for a usual symbol from the
   // start, so typing the token does not move the values
   const labelWidth = Math.max(LABEL_COLUMN, ...labels.map((l) => l.length + 1));
-  const missing = missingField(form, LENDING_FORM);
-  const bindings: Bindings = {
-    // ↑/↓: the text fields keep ←/→ for their cursor
-    up: () => cycle(-1),
-    down: () => cycle(1),
-    nextField: () => set({ focus: nextFocus(form, LENDING_FORM) }),
-    submit: () => {
-      if (missing !== undefined || !session) {
-        if (missing !== undefined) set({ focus: missing.slot });
-        return;
-      }
-      review.plan(request, { name: 'lending', form });
-    },
-    // Ctrl+R: the letters are the fields'
+  useKindFormKeys({
+    form,
+    spec: LENDING_FORM,
+    cycle,
+    focus: (slot) => set({ focus: slot }),
+    request,
+    returnTo: { name: 'lending', form },
+    review,
     reload: read,
-    back: () => dispatch({ type: 'back' }),
-  };
-  useKeys(bindings, {
-    isActive: !review.running,
-    wording: { up: 'action', down: 'action', submit: 'review' },
   });
   const doc = shown;
   const positions = fitPositions(doc, Math.max(20, columns), rows - FORM_ROWS);

@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { ACTION_KINDS, kindsVia } from '../../core/actions/kinds.js';
 import type { StakingDocument } from '../../core/staking.js';
 import { useUi } from '../context.js';
-import { type Bindings, useKeys } from '../hooks/use-keys.js';
+import { useKindFormKeys } from '../hooks/use-kind-form-keys.js';
 import { usePlanReview } from '../hooks/use-plan-review.js';
 import { LIVE_READ_MS, usePeriodicRead } from '../hooks/use-periodic-read.js';
 import type { StakingForm } from '../state.js';
@@ -27,9 +27,7 @@ import {
   fieldsOf,
   formRequest,
   hintOf,
-  missingField,
   newForm,
-  nextFocus,
   valueOf,
 } from './kind-form.js';
 import { TextField } from '../widgets/text-field.js';
@@ -57,7 +55,7 @@ const labelOf = (field: Field): string =>
   field.param.type === 'amount' ? AMOUNT_LABEL : field.param.label;
 
 export function StakingScreen({ initial }: { initial?: StakingForm | undefined }) {
-  const { services, state: app, dispatch, theme } = useUi();
+  const { services, theme } = useUi();
   const [form, setForm] = useState<StakingForm>(() => initial ?? newForm(KINDS, STAKING_FORM));
   // the positions last read stay on screen while they are read again, and after a failed read;
   // every LIVE_READ_MS unless the run's test knob says
@@ -68,7 +66,6 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
     read,
   } = usePeriodicRead<StakingDocument>(services.staking?.bind(services), everyMs);
   const review = usePlanReview();
-  const session = app.session;
   const set = (patch: Partial<StakingForm>): void => setForm((f) => ({ ...f, ...patch }));
 
   const fields = fieldsOf(form.kind, STAKING_FORM);
@@ -81,26 +78,15 @@ export function StakingScreen({ initial }: { initial?: StakingForm | undefined }
   };
   // what Enter would plan now: a refusal is said only while the form still asks for it
   const request = formRequest(form, STAKING_FORM, services.settings().slippageBps);
-  const missing = missingField(form, STAKING_FORM);
-  const bindings: Bindings = {
-    // ↑/↓: the text fields keep ←/→ for their cursor
-    up: () => cycle(-1),
-    down: () => cycle(1),
-    nextField: () => set({ focus: nextFocus(form, STAKING_FORM) }),
-    submit: () => {
-      if (missing !== undefined || !session) {
-        if (missing !== undefined) set({ focus: missing.slot });
-        return;
-      }
-      review.plan(request, { name: 'staking', form });
-    },
-    // Ctrl+R: the letters are the fields'
+  useKindFormKeys({
+    form,
+    spec: STAKING_FORM,
+    cycle,
+    focus: (slot) => set({ focus: slot }),
+    request,
+    returnTo: { name: 'staking', form },
+    review,
     reload: read,
-    back: () => dispatch({ type: 'back' }),
-  };
-  useKeys(bindings, {
-    isActive: !review.running,
-    wording: { up: 'action', down: 'action', submit: 'review' },
   });
 
   return (
