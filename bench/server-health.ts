@@ -561,7 +561,7 @@ async function throughputPhase(
   );
   // what the headers alone cost node:http: no server sending them can pass this line
   console.log(
-    `node:http with our headers (no framework) × bare, median of the rounds: req/s ${medianOf(headersT.rps.map((value, i) => value / (bareT.rps[i] as number))).toFixed(2)}, CPU per request ${cpuRatio(headersT).toFixed(2)}`,
+    `node:http with our headers (no framework) × bare, median of the rounds: req/s ${medianOf(headersT.rps.map((value, i) => value / (bareT.rps[i] as number))).toFixed(2)}, CPU per request ${cpuRatio(headersT).toFixed(2)}; ours × it: req/s ${medianOf(oursT.rps.map((value, i) => value / (headersT.rps[i] as number))).toFixed(2)}, CPU per request ${medianOf(oursT.cpuPerRequest.map((value, i) => (headersT.cpuPerRequest[i] as number) / value)).toFixed(2)}`,
   );
   // the floor: how near bare any Fastify server sending our headers comes, in the same rounds
   const floorRatio = medianOf(floorT.rps.map((value, i) => value / (bareT.rps[i] as number)));
