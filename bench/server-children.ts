@@ -5,7 +5,8 @@
  * `{"port": N}` line on stdout when listening and runs until killed.
  *
  * `headers` is `bare` sending the same 16 response headers as ours (request id, the security
- * headers, `vary: Origin`): what those headers cost node:http alone, with no framework.
+ * headers, `vary: Origin`, the content type and length): what those headers cost node:http alone,
+ * with no framework.
  *
  * `fastify` is the framework's floor: Fastify alone (no logger, no limits, no connection bounds)
  * answering /health with our route's response schema and the same 16 response headers ours sends
