@@ -266,6 +266,18 @@ describe('refusals', () => {
     expect(ea.signer.signatures).toBe(signed);
   });
 
+  it('a maximum of 0 is a maximum (starknet.js holds only a cap that is not 0): FEE_ABOVE_MAX before signing', async () => {
+    const signed = ea.signer.signatures;
+    const error = await failure(
+      executeCalls(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {
+        feeMode: { gasToken: STRK.address },
+        maxFeeInGasToken: 0n,
+      }),
+    );
+    expect(error.code).toBe(ErrorCode.FEE_ABOVE_MAX);
+    expect(ea.signer.signatures).toBe(signed);
+  });
+
   it('an unsupported gas token is the paymaster refusal 151', async () => {
     const error = await failure(
       prepareExecution(ea, [buildTransferCall(STRK, randomAddress(), 1n)], {

@@ -164,6 +164,41 @@ describe('the send action', () => {
     expect(planned.context.account.signer.signatures).toBe(signed + 1);
   });
 
+  it.each(['server', 'paymaster'] as const)(
+    'a plan confirmed with sponsored gas, built again when sponsorship is refused (by the %s): PLAN_CHANGED with a plan that pays the gas, nothing signed',
+    async (by) => {
+      refuseSponsored = false;
+      const planned = await planSend(endpoints, { amount: '1', token: 'STRK', to: BOB });
+      expect(planned.document.gas).toEqual({ mode: 'sponsored' });
+      const signed = planned.context.account.signer.signatures;
+      const before = await balances(endpoints, { tokens: ['STRK'] });
+      // past the build's deadline: built again before signing, and sponsorship is refused now
+      const later = {
+        ...planned,
+        context: { ...planned.context, now: () => planned.prepared.expiresAt * 1000 + 1_000 },
+      };
+      refuseSponsored = by;
+      try {
+        const error = await failure(executeAction(later));
+        expect(error.code).toBe('PLAN_CHANGED');
+        const details = error.details as {
+          changes: string[];
+          plan: { gas: { mode: string; maxFee?: { symbol: string } } };
+        };
+        expect(details.changes).toEqual([
+          expect.stringMatching(
+            /^the gas is no longer sponsored: the plan made again pays at most [0-9.]+ STRK for it$/,
+          ),
+        ]);
+        expect(details.plan.gas).toMatchObject({ mode: 'default', maxFee: { symbol: 'STRK' } });
+        expect(planned.context.account.signer.signatures).toBe(signed);
+        expect(await balances(endpoints, { tokens: ['STRK'] })).toEqual(before);
+      } finally {
+        refuseSponsored = false;
+      }
+    },
+  );
+
   it('the whole balance of the gas token, paying gas in it: INSUFFICIENT_BALANCE (no room for the fee)', async () => {
     const [strk] = (await balances(endpoints, { tokens: ['STRK'] })).balances;
     const error = await failure(

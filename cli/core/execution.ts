@@ -150,12 +150,13 @@ export function sponsorshipDeclined(error: unknown): boolean {
 /**
  * The paymaster build (nothing signed): sponsored first — when the paymaster or our server will
  * not sponsor, default mode in the gas token. `maxFee` refuses (FEE_ABOVE_MAX) a build whose
- * suggested maximum is above it.
+ * suggested maximum is above it. `sponsoredOnly` (a plan whose gas the person confirmed as
+ * sponsored, built again): no default mode; the refusal is the caller's to handle.
  */
 export async function prepareWithFee(
   account: ExecutionAccount,
   calls: readonly ChainCall[],
-  fee: FeeChoice & { maxFee?: bigint | undefined },
+  fee: FeeChoice & { maxFee?: bigint | undefined; sponsoredOnly?: boolean | undefined },
   call: CallOptions,
 ): Promise<PreparedExecution> {
   const chain = await import('./chain/index.js');
@@ -174,7 +175,7 @@ export async function prepareWithFee(
       onFacts: (read) => (facts = read),
     });
   } catch (error) {
-    if (!sponsorshipDeclined(error)) throw error;
+    if (fee.sponsoredOnly === true || !sponsorshipDeclined(error)) throw error;
     call.onProgress?.({ kind: 'fee-mode', gasToken: fee.gasToken.symbol });
     // the same account facts for the second build: read moments ago, for this plan
     return chain.prepareExecution(account, calls, {

@@ -17,7 +17,7 @@ import {
   outsideIdentity,
   type PreparedExecution,
 } from '../chain/execute.js';
-import { executeTracked } from '../execution.js';
+import { executeTracked, sponsorshipDeclined } from '../execution.js';
 import { type HistoryAmount, trackTransaction } from '../history.js';
 import { type AcknowledgmentId, requireAcknowledgments } from './acknowledgments.js';
 import { type ActionLimits, checkLimits } from './caps.js';
@@ -164,7 +164,8 @@ function outsideOf(prepared: PreparedExecution): { outside?: ReturnType<typeof o
 /**
  * Signs and sends a checked plan, once. A quote older than 30 s is re-fetched first and the
  * whole plan checked, built and simulated again (the confirmed minimums and gas maximum stay
- * the bounds); so is a paymaster build near its deadline. The transaction is recorded in the
+ * the bounds; gas confirmed as sponsored stays sponsored, else PLAN_CHANGED); so is a paymaster
+ * build near its deadline. The transaction is recorded in the
  * history when submitted and updated from its receipt.
  */
 export async function executePipeline(
@@ -260,21 +261,58 @@ async function freshPlan(
   const expiring = planned.prepared.expiresAt - EXPIRY_MARGIN_S <= Math.floor(clock(ctx) / 1000);
   if (stale.length === 0 && !expiring) return planned;
   const plan = stale.length > 0 ? await requote(planned, stale, track) : planned.plan;
-  const maxFee = planned.gas.mode === 'default' ? planned.gas.maxFee : undefined;
-  return finalize(
-    planned.request,
-    plan,
-    {
-      mode: planned.mode,
-      slippageBps: planned.slippageBps,
-      acknowledged,
-      askAtConfirmation: true,
-      maxFee,
-    },
-    ctx,
-    track,
-    planned.ticket,
-  );
+  // the fee terms confirmed stay the bounds: gas confirmed as sponsored is sponsored again or
+  // not signed, a maximum stays the most it may be
+  const sponsored = planned.gas.mode === 'sponsored';
+  try {
+    return await finalize(
+      planned.request,
+      plan,
+      {
+        mode: planned.mode,
+        slippageBps: planned.slippageBps,
+        acknowledged,
+        askAtConfirmation: true,
+        maxFee: feeCapOf(planned),
+        sponsoredOnly: sponsored,
+        feeCap: planned.feeCap,
+      },
+      ctx,
+      track,
+      planned.ticket,
+    );
+  } catch (error) {
+    if (!sponsored || !sponsorshipDeclined(error)) throw error;
+    // the person confirmed no fee: a plan that pays one is made again for them to review
+    const replanned = await planPipeline(
+      planned.request,
+      {
+        slippageBps: planned.slippageBps,
+        acknowledged: planned.acknowledged,
+        askAtConfirmation: true,
+        maxFee: planned.feeCap,
+      },
+      ctx,
+      track,
+    );
+    throw new PlanChangedError(replanned, [noLongerSponsored(replanned)]);
+  }
+}
+
+/** The most a build again of `planned` may ask in fees: its confirmed maximum, within its own cap. */
+function feeCapOf(planned: PlannedAction): bigint | undefined {
+  const confirmed = planned.gas.mode === 'default' ? planned.gas.maxFee : undefined;
+  const cap = planned.feeCap;
+  if (confirmed === undefined) return cap;
+  return cap === undefined || confirmed < cap ? confirmed : cap;
+}
+
+/** PLAN_CHANGED's words when sponsorship was declined at a build again. */
+function noLongerSponsored(replanned: PlannedAction): string {
+  const gas = replanned.gas;
+  return gas.mode === 'default'
+    ? `the gas is no longer sponsored: the plan made again pays at most ${formatAmount(gas.maxFee, gas.token.decimals)} ${gas.token.symbol} for it`
+    : 'the paymaster declined to sponsor the gas when the plan was built again';
 }
 
 /**
@@ -310,7 +348,7 @@ async function checkBeforeSigning(
         slippageBps: current.slippageBps,
         acknowledged: planned.acknowledged,
         askAtConfirmation: true,
-        maxFee: current.gas.mode === 'default' ? current.gas.maxFee : undefined,
+        maxFee: feeCapOf(current),
       },
       ctx,
       track,

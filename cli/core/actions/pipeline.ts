@@ -180,6 +180,11 @@ export interface PlannedAction {
   /** what the person acknowledged when planning (acknowledgments.ts) */
   acknowledged: readonly AcknowledgmentId[];
   gas: GasQuote;
+  /**
+   * the most any build of this plan may ask in fees, in gas-token base units: the person's
+   * maximum (PlanOptions.maxFee) when planning; a build again is also held to the confirmed `gas`
+   */
+  feeCap?: bigint | undefined;
   /** the paymaster's build that was simulated: what executeAction signs */
   prepared: PreparedExecution;
   /**

@@ -92,6 +92,10 @@ interface FinalizeOptions {
   /** list the plan's acknowledgments without refusing (the face asks at confirmation) */
   askAtConfirmation: boolean;
   maxFee?: bigint | undefined;
+  /** a build again of a plan confirmed with sponsored gas: sponsored or nothing (prepareWithFee) */
+  sponsoredOnly?: boolean | undefined;
+  /** the plan's own cap on fees, kept for its builds again (PlannedAction.feeCap) */
+  feeCap?: bigint | undefined;
   /** the balances of the plan's tokens, read while it was quoted (planAction); default: read with the build */
   balances?: Promise<TokenBalance[]> | undefined;
 }
@@ -166,19 +170,22 @@ export async function finalize(
       ),
     );
   const [prepared, balances] = await Promise.all([
-    prepareWithFee(ctx.account, plan.calls, { ...ctx.fee, maxFee: options.maxFee }, call).catch(
-      async (error: unknown) => {
-        // the paymaster simulates at build (as AVNU does): a revert there is our simulation's
-        // revert, after the balance check that would have named a shortfall (without the gas,
-        // which the refused build never quoted)
-        const reason = paymasterSimulationRevert(error);
-        if (reason === undefined) throw error;
-        const held = (await heldNow).map((b) => ({ token: b.token.address, amount: b.balance }));
-        const lines = checkBalances(plan, { mode: 'sponsored' }, held);
-        noRoomForGas(lines, ctx.fee.gasToken, reason);
-        return refuseReverted(reason);
-      },
-    ),
+    prepareWithFee(
+      ctx.account,
+      plan.calls,
+      { ...ctx.fee, maxFee: options.maxFee, sponsoredOnly: options.sponsoredOnly },
+      call,
+    ).catch(async (error: unknown) => {
+      // the paymaster simulates at build (as AVNU does): a revert there is our simulation's
+      // revert, after the balance check that would have named a shortfall (without the gas,
+      // which the refused build never quoted)
+      const reason = paymasterSimulationRevert(error);
+      if (reason === undefined) throw error;
+      const held = (await heldNow).map((b) => ({ token: b.token.address, amount: b.balance }));
+      const lines = checkBalances(plan, { mode: 'sponsored' }, held);
+      noRoomForGas(lines, ctx.fee.gasToken, reason);
+      return refuseReverted(reason);
+    }),
     heldNow,
   ]);
   const gas = gasOf(prepared, ctx.account.network);
@@ -217,6 +224,7 @@ export async function finalize(
     slippageBps: options.slippageBps,
     acknowledged: options.acknowledged,
     gas,
+    feeCap: options.feeCap,
     prepared,
     confirmBy,
     context: ctx,
@@ -281,6 +289,7 @@ export async function planPipeline(
       ],
       askAtConfirmation: options.askAtConfirmation === true,
       maxFee: options.maxFee,
+      feeCap: options.maxFee,
       balances,
     },
     ctx,

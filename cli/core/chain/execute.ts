@@ -158,6 +158,12 @@ const tampered = (detail: string): AppError =>
     `the paymaster's transaction is not the one asked for (${detail}); nothing was signed`,
   );
 
+const feeAboveMax = (max: bigint | undefined): AppError =>
+  new AppError(
+    ErrorCode.FEE_ABOVE_MAX,
+    `the paymaster's maximum fee is above the ${String(max)} base units you accepted; nothing was signed`,
+  );
+
 const TYPES_V2 = JSON.stringify(OutsideExecutionTypesV2);
 
 const typedDataOf = (prepared: PreparedTransaction): Record<string, unknown> =>
@@ -255,16 +261,18 @@ export async function prepareExecution(
         );
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (message.includes('Gas token price is too high')) {
-          throw record(
-            new AppError(
-              ErrorCode.FEE_ABOVE_MAX,
-              `the paymaster's maximum fee is above the ${String(options.maxFeeInGasToken)} base units you accepted; nothing was signed`,
-            ),
-          );
-        }
-        throw record(tampered(message.slice(0, 300)));
+        if (message.includes('Gas token price is too high'))
+          throw record(feeAboveMax(options.maxFeeInGasToken));
+        // the paymaster's values are quoted in it: made printable where they enter
+        throw record(tampered(printable(message, 300)));
       }
+      // the cap is held here too: starknet.js holds only one that is truthy, and 0 is a cap
+      if (
+        details.feeMode.mode === 'default' &&
+        options.maxFeeInGasToken !== undefined &&
+        BigInt(transaction.fee.suggested_max_fee_in_gas_token) > options.maxFeeInGasToken
+      )
+        throw record(feeAboveMax(options.maxFeeInGasToken));
       checkTypedData(transaction);
       checkDeployment(transaction, deployment);
       const fee = transaction.fee;
