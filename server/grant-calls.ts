@@ -155,6 +155,30 @@ export function outsideExecutionCalls(data: {
   });
 }
 
+/**
+ * How long a signature under a grant may be sent for, at most: a paymaster's build gives its
+ * outside execution an hour (docs/contracts.md C), and five minutes more cover clocks that differ.
+ */
+export const GRANT_SIGNATURE_WINDOW_MS = 65 * 60 * 1000;
+
+/**
+ * Until when (epoch ms) a signature of this outside execution can be sent: its `Execute Before`,
+ * refused when later than GRANT_SIGNATURE_WINDOW_MS from now. A signature handed out can be sent
+ * until then whatever happens to the grant (revoked, expired, its day over), so the ledger holds
+ * its charge until 24 h after it (server/grants.ts): without the bound, signatures gathered day
+ * after day and sent together would move many days' amounts at once.
+ */
+export function executableUntil(message: Record<string, unknown>, nowMs: number): number {
+  const before = feltOf(message['Execute Before'], "the outside execution's Execute Before");
+  const latest = BigInt(Math.floor((nowMs + GRANT_SIGNATURE_WINDOW_MS) / 1000));
+  if (before > latest)
+    refuse(
+      ErrorCode.GRANT_CALL_NOT_ALLOWED,
+      `Under a grant a signature may be sent for at most ${GRANT_SIGNATURE_WINDOW_MS / 60_000} minutes: this outside execution's Execute Before is later; nothing was signed`,
+    );
+  return Number(before) * 1000;
+}
+
 function amountOf(low: bigint | undefined, high: bigint | undefined, where: string): bigint {
   const amount = low === undefined || high === undefined ? undefined : fromU256(low, high);
   if (amount === undefined) notUnderstood(`${where} is not a u256 amount`);

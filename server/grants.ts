@@ -92,8 +92,11 @@ export interface GrantStore {
   revoke(userId: string, id: string): Promise<boolean>;
   /** what the window holds per token at `now` */
   spent(id: string, now: number): Promise<Map<string, bigint>>;
-  /** checks `outflows` against what is left and records them, in one atomic step */
-  charge(grant: Grant, outflows: Outflows, now: number): Promise<ChargeResult>;
+  /**
+   * checks `outflows` against what is left and records them, in one atomic step; `until` is when
+   * the signature stops being sendable (its Execute Before): the charge is held 24 h past it
+   */
+  charge(grant: Grant, outflows: Outflows, now: number, until: number): Promise<ChargeResult>;
   /** takes back a charge whose signing failed */
   refund(id: string, chargeId: string): Promise<void>;
 }
@@ -212,7 +215,7 @@ export function createMemoryGrants(): GrantStore {
       for (const c of windowOf(id, now)) sums.set(c.token, (sums.get(c.token) ?? 0n) + c.amount);
       return sums;
     },
-    async charge(grant, outflows, now) {
+    async charge(grant, outflows, now, until) {
       // no await between the check and the record: one step for the event loop
       const stored = grants.get(grant.id);
       if (stored === undefined || stored.revoked) return { ok: false, reason: 'revoked' };
@@ -227,7 +230,9 @@ export function createMemoryGrants(): GrantStore {
           return { ok: false, reason: 'over', token, spent, limit, amount };
       }
       const chargeId = randomUUID();
-      for (const [token, amount] of outflows) window.push({ id: chargeId, at: now, token, amount });
+      // dated when the signature stops being sendable: the window holds it 24 h past that
+      const at = Math.max(now, until);
+      for (const [token, amount] of outflows) window.push({ id: chargeId, at, token, amount });
       return { ok: true, chargeId };
     },
     async refund(id, chargeId) {
@@ -250,7 +255,8 @@ function tooMany(): AppError {
 
 /**
  * KEYS[1] the grant, KEYS[2] its ledger. ARGV: now, window start, charge id, max charges,
- * expire-at (seconds), then token, amount, limit for each outflow (decimal strings). Returns
+ * expire-at (seconds), the charge's date (ms: when its signature stops being sendable, at least
+ * now), then token, amount, limit for each outflow (decimal strings). Returns
  * {'ok'}, {'revoked'}, {'expired'}, {'busy'} or {'over', token, spent}.
  */
 const CHARGE = `
@@ -279,7 +285,7 @@ if revoked == '1' then return {'revoked'} end
 local expires = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if expires <= tonumber(ARGV[1]) then return {'expired'} end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[2])
-local n = (#ARGV - 5) / 3
+local n = (#ARGV - 6) / 3
 if redis.call('ZCARD', KEYS[2]) + n > tonumber(ARGV[4]) then return {'busy'} end
 local entries = redis.call('ZRANGE', KEYS[2], 0, -1)
 local sums = {}
@@ -288,12 +294,12 @@ for _, entry in ipairs(entries) do
   if token ~= nil then sums[token] = add(sums[token] or '0', amount) end
 end
 for k = 0, n - 1 do
-  local token, amount, limit = ARGV[6 + 3 * k], ARGV[7 + 3 * k], ARGV[8 + 3 * k]
+  local token, amount, limit = ARGV[7 + 3 * k], ARGV[8 + 3 * k], ARGV[9 + 3 * k]
   local spent = sums[token] or '0'
   if greater(add(spent, amount), limit) then return {'over', token, spent} end
 end
 for k = 0, n - 1 do
-  redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3] .. '|' .. ARGV[6 + 3 * k] .. '|' .. ARGV[7 + 3 * k])
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[3] .. '|' .. ARGV[7 + 3 * k] .. '|' .. ARGV[8 + 3 * k])
 end
 redis.call('EXPIREAT', KEYS[2], ARGV[5])
 return {'ok'}
@@ -443,7 +449,7 @@ export function createRedisGrants(redis: Redis, options: { prefix?: string } = {
         }
         return sums;
       }),
-    charge: (grant, outflows, now) =>
+    charge: (grant, outflows, now, until) =>
       guarded(async () => {
         const chargeId = randomUUID();
         const args = [
@@ -452,6 +458,7 @@ export function createRedisGrants(redis: Redis, options: { prefix?: string } = {
           chargeId,
           String(GRANT_LIMITS.maxChargesPerWindow),
           String(keepUntil(grant)),
+          String(Math.max(now, until)),
         ];
         for (const [token, amount] of outflows)
           args.push(token, amount.toString(), limitOf(grant, token).toString());

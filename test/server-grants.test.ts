@@ -137,6 +137,45 @@ describe('agent grants on the auth server (in memory, fake clock)', () => {
     expect(later.statusCode, later.body).toBe(200);
   });
 
+  it('a signature is sendable for at most 65 minutes (a later Execute Before is refused), and its charge is held 24 h past its end', async () => {
+    const own = await createGrant(t, alice, {
+      daily: [{ token: USDC, amount: usdc(50).toString() }],
+      recipients: [BOB],
+      expiresInSeconds: 3 * 24 * 3600,
+    });
+    const sendableFor = (ms: number) => {
+      const message = execution([transfer(USDC, BOB, usdc(50))]);
+      return {
+        ...message,
+        message: {
+          ...message.message,
+          'Execute Before': hex(BigInt(Math.floor((now + ms) / 1000))),
+        },
+      };
+    };
+    const tooLong = await signUnder(t, own.token, alice, sendableFor(2 * 3600_000));
+    expect(tooLong.statusCode).toBe(403);
+    expect(errorCodeOf(tooLong.json())).toBe('GRANT_CALL_NOT_ALLOWED');
+    expect(tooLong.json().error.message).toContain('at most 65 minutes');
+    // a day's whole amount, sendable for the paymaster's hour
+    const first = await signUnder(t, own.token, alice, sendableFor(3600_000));
+    expect(first.statusCode, first.body).toBe(200);
+    // the clock goes back after: the shared grant of the other tests (in any order) lives 2 days
+    const started = now;
+    try {
+      // a day later the first signature can still be sent for an hour: its charge still counts
+      now += 24 * 3600_000 + 60_000;
+      const early = await signUnder(t, own.token, alice, sendableFor(3600_000));
+      expect(early.statusCode).toBe(403);
+      expect(errorCodeOf(early.json())).toBe('GRANT_EXCEEDED');
+      now += 3600_000;
+      const later = await signUnder(t, own.token, alice, sendableFor(3600_000));
+      expect(later.statusCode, later.body).toBe(200);
+    } finally {
+      now = started;
+    }
+  });
+
   it('refuses an unlisted recipient, an unknown spender or contract, a token with no daily amount, text, other typed data and a raw hash', async () => {
     const refusals: Array<[unknown, string]> = [
       [execution([transfer(USDC, MALLORY, 1n)]), 'GRANT_RECIPIENT_NOT_ALLOWED'],
@@ -343,14 +382,44 @@ async function chargeRace(store: GrantStore): Promise<number> {
   };
   await store.create(grant);
   const results = await Promise.all(
-    Array.from({ length: 10 }, () => store.charge(grant, new Map([[USDC, usdc(30)]]), T0 + 1)),
+    Array.from({ length: 10 }, () =>
+      store.charge(grant, new Map([[USDC, usdc(30)]]), T0 + 1, T0 + 1),
+    ),
   );
   return results.filter((r) => r.ok).length;
+}
+
+/**
+ * A charge whose signature stays sendable for an hour: what the store holds of it 24 h after the
+ * signing (still held: the signature could be sent an hour later) and 24 h after its end.
+ */
+async function heldPastSendable(store: GrantStore, id: string): Promise<[bigint, bigint]> {
+  const grant: Grant = {
+    id,
+    email: 'held@example.com',
+    userId: 'u1',
+    walletId: 'w1',
+    walletAddress: BOB,
+    daily: [{ token: USDC, amount: usdc(50) }],
+    recipients: [BOB],
+    createdAt: T0,
+    expiresAt: T0 + 3 * 24 * 3600_000,
+    revoked: false,
+    secretHash: '00',
+  };
+  await store.create(grant);
+  const charged = await store.charge(grant, new Map([[USDC, usdc(30)]]), T0, T0 + 3600_000);
+  expect(charged.ok).toBe(true);
+  const at = async (when: number) => (await store.spent(id, when)).get(USDC) ?? 0n;
+  return [await at(T0 + 24 * 3600_000 + 1_000), await at(T0 + 25 * 3600_000 + 1_000)];
 }
 
 describe('the grant ledger is charged atomically', () => {
   it('in memory', async () => {
     expect(await chargeRace(createMemoryGrants())).toBe(1);
+  });
+  it('holds a charge until 24 h after its signature stops being sendable, in memory', async () => {
+    expect(await heldPastSendable(createMemoryGrants(), 'held-memory')).toEqual([usdc(30), 0n]);
   });
 });
 
@@ -383,6 +452,11 @@ describe.skipIf(redisServerPath === undefined)(
 
     it('ten charges of 30 at once against 50: exactly one passes', async () => {
       expect(await chargeRace(createRedisGrants(clients[0] as Redis, { prefix: 'race:' }))).toBe(1);
+    });
+
+    it('holds a charge until 24 h after its signature stops being sendable', async () => {
+      const store = createRedisGrants(clients[0] as Redis, { prefix: 'held:' });
+      expect(await heldPastSendable(store, 'held-redis')).toEqual([usdc(30), 0n]);
     });
 
     it('a grant made on one instance is spent across both: 30 on one, the next 30 refused on the other; revoked on one, refused on the other', async () => {

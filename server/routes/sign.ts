@@ -17,6 +17,7 @@ import { FELT_HEX, MAX_SIGNABLE_HASH, SIGNATURE_HEX } from '../../shared/felt.js
 import type { KnownContract } from '../../shared/known-contracts.js';
 import type { VTokenProof } from '../../shared/vesu.js';
 import {
+  executableUntil,
   grantOutflows,
   namedBy,
   outsideExecutionCalls,
@@ -206,7 +207,9 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
       feeRecipients: options.feeRecipients,
     });
     const messageHash = messageHashOf(data, grant.walletAddress);
-    const charged = await options.grants.charge(grant, outflows, options.now());
+    const now = options.now();
+    const until = executableUntil(data.message as Record<string, unknown>, now);
+    const charged = await options.grants.charge(grant, outflows, now, until);
     if (!charged.ok) {
       if (charged.reason !== 'over') {
         if (charged.reason === 'revoked')
