@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors.js';
 import { codeOf } from '../../test/helpers/failure.js';
 import { tempHome } from '../../test/helpers/home.js';
-import { BUDGET_FILE, BUDGET_WINDOW_MS, openBudget } from './budget.js';
+import { BUDGET_FILE, BUDGET_WINDOW_MS, MAX_SPENDS, openBudget } from './budget.js';
 
 const homes: Array<() => void> = [];
 function home(): string {
@@ -52,6 +52,30 @@ describe('the rolling spending budget', () => {
     t += BUDGET_WINDOW_MS;
     expect((await budget.status()).leftCents).toBe(5000n);
     expect(await codeOf(budget.reserve(5000n))).toBe('ok');
+  });
+
+  it('a spend of nothing is not recorded; a record full of spends inside the window refuses the next, never drops one', async () => {
+    const dir = home();
+    const t = 1_000_000;
+    const budget = openBudget(dir, { limitCents: 100_00n, chain: 'sandbox:a', now: () => t });
+    await budget.reserve(100_00n);
+    await budget.reserve(0n);
+    const spends = () =>
+      (JSON.parse(readFileSync(join(dir, BUDGET_FILE), 'utf8')) as { spends: unknown[] }).spends;
+    expect(spends()).toHaveLength(1);
+    // as full as a record may be, the whole budget spent among its spends
+    const full = Array.from({ length: MAX_SPENDS }, (_, i) => ({
+      id: `s${i}`,
+      at: t - i,
+      cents: i === 0 ? '10000' : '0',
+      chain: 'sandbox:a',
+    }));
+    writeFileSync(join(dir, BUDGET_FILE), JSON.stringify({ version: 1, spends: full }));
+    expect(await codeOf(budget.reserve(1n))).toBe('BUDGET_EXCEEDED');
+    const open = openBudget(dir, { limitCents: 200_00n, chain: 'sandbox:a', now: () => t });
+    expect(await codeOf(open.reserve(1n))).toBe('BUDGET_EXCEEDED');
+    expect(spends()).toHaveLength(MAX_SPENDS);
+    expect((await open.status()).spentCents).toBe(100_00n);
   });
 
   it('a released reservation (nothing left the client) is not counted', async () => {

@@ -24,8 +24,11 @@ const { readFileSync } = nodeFs;
 
 export const BUDGET_FILE = 'mcp-budget.json';
 export const BUDGET_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Spends kept at most (older ones past the window go first); a bound on the file, not on money. */
-const MAX_SPENDS = 10_000;
+/**
+ * Spends a record holds at most inside the window, a bound on the file: a spend past it is refused,
+ * never an older one dropped (that would free budget). Spends of nothing are not recorded.
+ */
+export const MAX_SPENDS = 10_000;
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 interface BudgetSpend {
@@ -174,8 +177,8 @@ export function openBudget(dir: string, options: BudgetOptions): SpendBudget {
   }
 
   function write(spends: readonly BudgetSpend[], at: number): void {
-    // spends past the window are no longer counted anywhere: dropped; the newest are kept
-    const kept = spends.filter((s) => s.at > at - windowMs).slice(-MAX_SPENDS);
+    // spends past the window are no longer counted anywhere: dropped
+    const kept = spends.filter((s) => s.at > at - windowMs);
     writeFileAtomic(path, `${JSON.stringify({ version: 1, spends: kept }, null, 2)}\n`, 0o600);
   }
 
@@ -194,6 +197,13 @@ export function openBudget(dir: string, options: BudgetOptions): SpendBudget {
         const at = now();
         const spends = read();
         refuseOver(statusOf(spends, at), cents);
+        // a spend of nothing changes no sum: not recorded (it would only crowd the record)
+        if (cents === 0n) return { release: () => Promise.resolve() };
+        if (spends.filter((s) => s.at > at - windowMs).length >= MAX_SPENDS)
+          throw new AppError(
+            ErrorCode.BUDGET_EXCEEDED,
+            `nothing was signed: the budget's record holds ${MAX_SPENDS} spends of the last ${Math.round(windowMs / 3_600_000)} h, its most; more can be spent as the oldest leave it`,
+          );
         const id = randomUUID();
         write([...spends, { id, at, cents: cents.toString(), chain }], at);
         return {
