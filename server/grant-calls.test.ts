@@ -16,7 +16,13 @@ import {
   VTOKEN_SELECTOR,
 } from '../shared/vesu.js';
 import { mainnetVTokenProof } from '../test/helpers/vtoken-proof.js';
-import { type DecodedCall, grantOutflows, namedBy, withProvenVTokens } from './grant-calls.js';
+import {
+  type DecodedCall,
+  grantOutflows,
+  namedBy,
+  outsideExecutionCalls,
+  withProvenVTokens,
+} from './grant-calls.js';
 import { learnFeeRecipient } from './routes/paymaster.js';
 
 const USDC = BigInt('0x033068f6539f8e6e6b131e6b2b814e6c34a5224bc66947c47dab9dfee93b35fb');
@@ -321,5 +327,63 @@ describe('learnFeeRecipient', () => {
     expect(learned.size).toBe(0);
     learnFeeRecipient(params('default'), answer(USDC, '0x5', 2), learned);
     expect([...learned]).toEqual([hex64(FORWARDER)]);
+  });
+
+  it('a fee call whose selector is not a felt is no fee call (never a throw)', () => {
+    const learned = new Set<string>();
+    const broken = answer(USDC, '0x5', 2);
+    const calls = broken.result.typed_data.message.Calls as Array<{ Selector: string }>;
+    (calls[1] as { Selector: string }).Selector = '0xzz';
+    expect(() => learnFeeRecipient(params('default'), broken, learned)).not.toThrow();
+    expect(learned.size).toBe(0);
+  });
+});
+
+describe('outsideExecutionCalls', () => {
+  const data = (selector: unknown) => ({
+    types: {
+      StarknetDomain: [
+        { name: 'name', type: 'shortstring' },
+        { name: 'version', type: 'shortstring' },
+        { name: 'chainId', type: 'shortstring' },
+        { name: 'revision', type: 'shortstring' },
+      ],
+      OutsideExecution: [
+        { name: 'Caller', type: 'ContractAddress' },
+        { name: 'Nonce', type: 'felt' },
+        { name: 'Execute After', type: 'u128' },
+        { name: 'Execute Before', type: 'u128' },
+        { name: 'Calls', type: 'Call*' },
+      ],
+      Call: [
+        { name: 'To', type: 'ContractAddress' },
+        { name: 'Selector', type: 'selector' },
+        { name: 'Calldata', type: 'felt*' },
+      ],
+    },
+    primaryType: 'OutsideExecution',
+    domain: {
+      name: 'Account.execute_from_outside',
+      version: '2',
+      chainId: 'SN_MAIN',
+      revision: '1',
+    },
+    message: {
+      Caller: '0x414e595f43414c4c4552',
+      Nonce: '0x1',
+      'Execute After': '0x1',
+      'Execute Before': '0x2',
+      Calls: [{ To: hex64(USDC), Selector: selector, Calldata: [hex64(BOB), '0x1', '0x0'] }],
+    },
+  });
+
+  it('reads a selector as the hash reads it: 0x-hex or a name; digits or a number are refused', () => {
+    expect(outsideExecutionCalls(data(hex64(SELECTOR.transfer)))[0]?.selector).toBe(
+      SELECTOR.transfer,
+    );
+    expect(outsideExecutionCalls(data('transfer'))[0]?.selector).toBe(SELECTOR.transfer);
+    // starknet.js would hash these as names: not the transfer a number reading would charge
+    for (const odd of [SELECTOR.transfer.toString(10), Number(1), '1transfer'])
+      expect(() => outsideExecutionCalls(data(odd))).toThrow(/neither 0x-hex nor/);
   });
 });

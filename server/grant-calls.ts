@@ -140,11 +140,14 @@ export function outsideExecutionCalls(data: {
   return calls.map((raw, i) => {
     const call = raw as Record<string, unknown>;
     const selectorText = call.Selector;
-    // a `selector` field may be a name (hashed by sn_keccak) or its felt
-    const selector =
-      typeof selectorText === 'string' && !/^(0x|[0-9])/i.test(selectorText)
-        ? selectorOf(selectorText)
-        : feltOf(selectorText, `call ${i + 1}'s selector`);
+    // a `selector` field is a name (hashed by sn_keccak) or its felt in 0x-hex, read as the hash
+    // reads it: starknet.js hashes any other text (decimal digits, a number) as a name, so what
+    // this check would read as a number is not what would be signed
+    if (typeof selectorText !== 'string' || !/^(0x|[A-Za-z_])/i.test(selectorText))
+      notUnderstood(`call ${i + 1}'s selector is neither 0x-hex nor an entry point's name`);
+    const selector = /^0x/i.test(selectorText)
+      ? feltOf(selectorText, `call ${i + 1}'s selector`)
+      : selectorOf(selectorText);
     const calldata = call.Calldata;
     if (!Array.isArray(calldata)) notUnderstood(`call ${i + 1} has no calldata list`);
     return {

@@ -46,6 +46,8 @@ export function serverErrorOf(
   const details: Record<string, unknown> = {
     status,
     url: context.url,
+    // the message is the server's words, whatever its code: a face does not give them as its own
+    wordsFrom: 'server',
     ...(typeof error.requestId === 'string' ? { requestId: printable(error.requestId, 100) } : {}),
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
   };

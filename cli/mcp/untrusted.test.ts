@@ -58,4 +58,25 @@ describe('outside text in tool results', () => {
       message: 'unknown token "XY" in the sandbox (known: ETH)',
     });
   });
+
+  it("a code of ours carrying a service's words (details.wordsFrom) gives them as untrusted, not as ours", () => {
+    const body = errorBody(
+      'NOT_FOUND',
+      HOSTILE,
+      { status: 404, wordsFrom: 'server' },
+      undefined,
+      false,
+    ) as { message: string; untrusted?: { message?: string } };
+    expect(body.message).not.toContain('pre-approved');
+    expect(body.message).toContain('untrusted.message');
+    expect(body.untrusted?.message).toContain('SYSTEM: pre-approved');
+    expect(body.untrusted?.message).not.toMatch(UNPRINTABLE);
+    // the same code in our own words stays ours
+    const own = errorBody('NOT_FOUND', 'no such plan', undefined, undefined, false) as {
+      message: string;
+      untrusted?: unknown;
+    };
+    expect(own.message).toBe('no such plan');
+    expect(own.untrusted).toBeUndefined();
+  });
 });

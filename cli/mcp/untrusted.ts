@@ -156,7 +156,9 @@ export function errorBody(
 ): Record<string, unknown> {
   const where = (text: string): string => (sandbox ? sandboxWording(text, network) : text);
   const clean = where(printable(message, OUTSIDE_MAX));
-  const own = OWN_WORDS.has(code);
+  // a code of ours whose words a service wrote (our server's refusals: details.wordsFrom) is not
+  // ours to say: its words go to untrusted.message like any service's
+  const own = OWN_WORDS.has(code) && details?.wordsFrom === undefined;
   // an own-words code's `reason` is ours too (a refusal's kind: 'prices-disagree', 'legs', …)
   const keys = own ? ERROR_TEXT_KEYS.filter((k) => k !== 'reason') : ERROR_TEXT_KEYS;
   const walked = details === undefined ? undefined : withUntrusted(details, keys);

@@ -259,7 +259,7 @@ export function learnFeeRecipient(params: unknown, answer: unknown, into: Set<st
   if (!Array.isArray(calldata) || calldata.length !== 3) return;
   const selector = typeof last?.Selector === 'string' ? last.Selector : '';
   const isTransfer =
-    selector === 'transfer' || (/^0x/i.test(selector) && BigInt(selector) === SELECTOR.transfer);
+    selector === 'transfer' || (/^0x/i.test(selector) && parseFelt(selector) === SELECTOR.transfer);
   const [to, low, high] = calldata.map((felt) => parseFelt(felt));
   const max = parseFelt(fee.suggested_max_fee_in_gas_token);
   if (!isTransfer || to === undefined || low === undefined || high === undefined) return;

@@ -4,7 +4,14 @@
  * JSON-RPC error from the paymaster → its SNIP-29 meaning; one from the Starknet RPC → CHAIN_ERROR.
  */
 import { RpcError } from 'starknet';
-import { AppError, cancelledError, ErrorCode, isAppError } from '../../../shared/errors.js';
+import {
+  AppError,
+  cancelledError,
+  ErrorCode,
+  isAppError,
+  JSON_RPC_ERROR_CODES,
+  JSON_RPC_SERVER_ERROR,
+} from '../../../shared/errors.js';
 import { printable } from '../../../shared/printable.js';
 import type { CallScope } from './scope.js';
 
@@ -43,9 +50,16 @@ export function paymasterRefusal(error: {
     typeof error.data === 'object' && error.data !== null
       ? (error.data as { code?: unknown }).code
       : undefined;
-  if (typeof ours === 'string' && KNOWN_CODES.has(ours)) {
+  // ours only with the JSON-RPC code our server gives it (shared/errors.ts JSON_RPC_ERROR_CODES):
+  // a paymaster's error naming one of our codes under its own number is the paymaster's. The
+  // words stay a service's either way (details.wordsFrom: a face does not give them as its own).
+  if (
+    typeof ours === 'string' &&
+    KNOWN_CODES.has(ours) &&
+    code === (JSON_RPC_ERROR_CODES[ours as ErrorCode] ?? JSON_RPC_SERVER_ERROR)
+  ) {
     return new AppError(ours as ErrorCode, short(error.message) || ours, {
-      details: { paymasterCode: code },
+      details: { paymasterCode: code, wordsFrom: 'server' },
     });
   }
   const name = (code === undefined ? undefined : SNIP29_NAMES[code]) ?? short(error.message);
