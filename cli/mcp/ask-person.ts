@@ -72,6 +72,7 @@ export async function askThePerson(
     askRecipients ? { ...o.limits, allowRecipients: undefined } : o.limits,
     planned.context.aggregator,
     { signal: ctx.mcpReq.signal },
+    planned.gas,
   );
   if (askRecipients) {
     await ask(

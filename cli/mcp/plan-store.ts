@@ -52,7 +52,7 @@ export function planStore({ server, options: o, endpoints: ep, now }: ToolDeps) 
         if (refusal !== undefined) return refusal;
       }
       const limits = canAsk && o.limits ? { ...o.limits, allowRecipients: undefined } : o.limits;
-      await checkLimits(planned.plan, limits, planned.context.aggregator, { signal });
+      await checkLimits(planned.plan, limits, planned.context.aggregator, { signal }, planned.gas);
       return undefined;
     } catch (error) {
       if (error instanceof AppError && error.code !== ErrorCode.CANCELLED) return error;

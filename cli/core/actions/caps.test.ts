@@ -116,6 +116,20 @@ describe('spending caps (checked before signing)', () => {
       await codeOf(checkLimits(o(batch), { allowTokens: [ETH.address, USDC.address] }, pricer())),
     ).toBe('TOKEN_NOT_ALLOWED');
   });
+
+  it('counts the token the gas is paid in: a fee in STRK moves STRK; sponsored gas moves nothing', async () => {
+    const allowed = { allowTokens: [ETH.address, USDC.address] };
+    const inStrk = { mode: 'default', token: STRK, maxFee: 10n ** 15n } as const;
+    const error = await checkLimits(o(trade), allowed, pricer(), {}, inStrk).catch(
+      (e: unknown) => e as AppError,
+    );
+    expect(error).toMatchObject({ code: 'TOKEN_NOT_ALLOWED', details: { tokens: ['STRK'] } });
+    expect(await codeOf(checkLimits(o(trade), allowed, pricer(), {}, { mode: 'sponsored' }))).toBe(
+      'ok',
+    );
+    const inEth = { mode: 'default', token: ETH, maxFee: 10n ** 15n } as const;
+    expect(await codeOf(checkLimits(o(trade), allowed, pricer(), {}, inEth))).toBe('ok');
+  });
 });
 
 describe('caps: recipients and the budget', () => {

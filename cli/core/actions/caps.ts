@@ -20,6 +20,7 @@ import { sameAddress, type Token } from '../../../shared/tokens.js';
 import type { AggregatorClient } from '../../clients/aggregator.js';
 import type { SpendBudget } from '../budget.js';
 import type { CallOptions } from '../call.js';
+import type { GasQuote } from './checks.js';
 import { effectsOf } from './legs/index.js';
 import type { OutEffect } from './legs/types.js';
 import type { ActionPlan } from './plan.js';
@@ -39,21 +40,27 @@ export interface ActionLimits {
 
 const dollars = (cents: bigint): string => `$${formatAmount(cents, 2)}`;
 
-/** Every token the plan's effects name (out, in, positions), once each. */
-function movedTokens(plan: ActionPlan): Token[] {
+/** Every token the plan's effects name (out, in, positions), and the token its gas is paid in, once each. */
+function movedTokens(plan: ActionPlan, gas: GasQuote | undefined): Token[] {
   const tokens: Token[] = [];
   const add = (t: Token): void => {
     if (!tokens.some((x) => sameAddress(x.address, t.address))) tokens.push(t);
   };
   const effects = effectsOf(plan.legs, plan);
   for (const e of [...effects.out, ...effects.in, ...effects.positions]) add(e.token);
+  // the fee leaves the account too
+  if (gas?.mode === 'default') add(gas.token);
   return tokens;
 }
 
-/** Pure: refuses a plan that moves a token outside `allowTokens`. */
-function checkAllowedTokens(plan: ActionPlan, allowTokens: readonly string[] | undefined): void {
+/** Pure: refuses a plan that moves a token (its gas's included) outside `allowTokens`. */
+function checkAllowedTokens(
+  plan: ActionPlan,
+  allowTokens: readonly string[] | undefined,
+  gas: GasQuote | undefined,
+): void {
   if (allowTokens === undefined) return;
-  const refused = movedTokens(plan).filter(
+  const refused = movedTokens(plan, gas).filter(
     (t) => !allowTokens.some((a) => sameAddress(a, t.address)),
   );
   if (refused.length === 0) return;
@@ -111,9 +118,11 @@ export async function checkLimits(
   limits: ActionLimits | undefined,
   aggregator: AggregatorClient,
   call: CallOptions = {},
+  /** how the plan's gas is paid: a fee in a token moves that token */
+  gas?: GasQuote,
 ): Promise<bigint | undefined> {
   if (limits === undefined) return undefined;
-  checkAllowedTokens(plan, limits.allowTokens);
+  checkAllowedTokens(plan, limits.allowTokens, gas);
   checkRecipients(plan, limits.allowRecipients);
   if (limits.maxUsdCents === undefined && limits.budget === undefined) return undefined;
   const cap =

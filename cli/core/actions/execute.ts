@@ -334,7 +334,7 @@ async function checkBeforeSigning(
   const ctx = planned.context;
   const [retry, limits, recheck] = await Promise.allSettled([
     refuseUnsettledRetry(ctx, chain, fingerprint, track),
-    checkLimits(current.plan, options.limits, ctx.aggregator, track),
+    checkLimits(current.plan, options.limits, ctx.aggregator, track, current.gas),
     movedSinceReview(current, track),
   ]);
   if (retry.status === 'rejected') throw retry.reason;
