@@ -135,7 +135,7 @@ export async function readTransaction(
     network: endpoints.networkName,
     sandbox: endpoints.sandbox,
     account: session.address,
-    finality: printable(String(status.finality_status ?? 'UNKNOWN'), 40),
+    finality: finalityOf(status.finality_status),
     execution,
     blockNumber: typeof receipt?.block_number === 'number' ? receipt.block_number : null,
     revertReason:
@@ -143,13 +143,7 @@ export async function readTransaction(
         ? // the chain's words: outside text, made printable where it enters
           printable(String(receipt?.revert_reason ?? ''), 1000) || 'reverted (no reason given)'
         : null,
-    actualFee:
-      receipt?.actual_fee === undefined
-        ? null
-        : {
-            amount: printable(String(receipt.actual_fee.amount ?? '0'), 80),
-            unit: printable(String(receipt.actual_fee.unit ?? 'FRI'), 10),
-          },
+    actualFee: feeOf(receipt?.actual_fee),
     balanceChanges: changes.map((c) => {
       const magnitude = c.amount < 0n ? -c.amount : c.amount;
       return {
@@ -160,4 +154,28 @@ export async function readTransaction(
       };
     }),
   };
+}
+
+/** The finality statuses of the JSON-RPC spec; anything else a node says is UNKNOWN, not its words. */
+const FINALITY = new Set([
+  'RECEIVED',
+  'CANDIDATE',
+  'PRE_CONFIRMED',
+  'ACCEPTED_ON_L2',
+  'ACCEPTED_ON_L1',
+]);
+export const finalityOf = (value: unknown): string =>
+  typeof value === 'string' && FINALITY.has(value) ? value : 'UNKNOWN';
+
+/** The receipt's fee as the spec has it (a felt and FRI or WEI); anything else is no fee, not the node's words. */
+export function feeOf(fee: { amount?: unknown; unit?: unknown } | undefined): {
+  amount: string;
+  unit: string;
+} | null {
+  if (fee === undefined) return null;
+  const amount = typeof fee.amount === 'string' ? fee.amount : undefined;
+  const unit = fee.unit === 'FRI' || fee.unit === 'WEI' ? fee.unit : undefined;
+  if (amount === undefined || !/^0x[0-9a-fA-F]{1,64}$/.test(amount) || unit === undefined)
+    return null;
+  return { amount, unit };
 }
