@@ -77,7 +77,7 @@ export interface Grant {
 /** One signing's outflows: token address → amount (base units). */
 type Outflows = ReadonlyMap<string, bigint>;
 
-type ChargeResult =
+export type ChargeResult =
   | { ok: true; chargeId: string }
   | { ok: false; reason: 'revoked' | 'expired' | 'busy' }
   | { ok: false; reason: 'over'; token: string; spent: bigint; limit: bigint; amount: bigint };

@@ -23,7 +23,7 @@ import {
   outsideExecutionCalls,
   withProvenVTokens,
 } from '../grant-calls.js';
-import type { Grant, GrantStore } from '../grants.js';
+import type { ChargeResult, Grant, GrantStore } from '../grants.js';
 import { authOf } from '../plugins/auth.js';
 import { RATE_LIMITS } from '../plugins/rate-limit.js';
 import type { IdentityProvider } from '../providers/types.js';
@@ -119,6 +119,37 @@ function messageHashOf(message: unknown, walletAddress: string): string {
   }
 }
 
+/** Why a grant's ledger refused a charge, in words (the token by its registry name). */
+function grantRefusal(
+  charged: Exclude<ChargeResult, { ok: true }>,
+  known: ReadonlyMap<string, KnownContract>,
+): AppError {
+  if (charged.reason !== 'over') {
+    if (charged.reason === 'revoked')
+      return new AppError(ErrorCode.GRANT_REVOKED, 'This grant was revoked by its owner');
+    if (charged.reason === 'expired')
+      return new AppError(ErrorCode.GRANT_EXPIRED, 'This grant has expired');
+    return new AppError(
+      ErrorCode.GRANT_EXCEEDED,
+      'This grant has signed as many times as its 24 h window holds; wait for older signings to leave it',
+    );
+  }
+  const symbol = known.get(charged.token)?.name ?? charged.token;
+  const left = charged.limit > charged.spent ? charged.limit - charged.spent : 0n;
+  return new AppError(
+    ErrorCode.GRANT_EXCEEDED,
+    `This would move ${charged.amount} base units of ${symbol}; the grant allows ${charged.limit} in any 24 hours and ${left} are left: nothing was signed`,
+    {
+      details: {
+        token: charged.token,
+        amount: charged.amount.toString(),
+        limit: charged.limit.toString(),
+        left: left.toString(),
+      },
+    },
+  );
+}
+
 const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify, options) => {
   const { identity, messageChainId } = options;
   const signings = createSlots(MAX_MESSAGE_SIGNINGS);
@@ -210,32 +241,7 @@ const signRoutes: FastifyPluginAsyncTypebox<SignRoutesOptions> = async (fastify,
     const now = options.now();
     const until = executableUntil(data.message as Record<string, unknown>, now);
     const charged = await options.grants.charge(grant, outflows, now, until);
-    if (!charged.ok) {
-      if (charged.reason !== 'over') {
-        if (charged.reason === 'revoked')
-          throw new AppError(ErrorCode.GRANT_REVOKED, 'This grant was revoked by its owner');
-        if (charged.reason === 'expired')
-          throw new AppError(ErrorCode.GRANT_EXPIRED, 'This grant has expired');
-        throw new AppError(
-          ErrorCode.GRANT_EXCEEDED,
-          'This grant has signed as many times as its 24 h window holds; wait for older signings to leave it',
-        );
-      }
-      const symbol = options.known.get(charged.token)?.name ?? charged.token;
-      const left = charged.limit > charged.spent ? charged.limit - charged.spent : 0n;
-      throw new AppError(
-        ErrorCode.GRANT_EXCEEDED,
-        `This would move ${charged.amount} base units of ${symbol}; the grant allows ${charged.limit} in any 24 hours and ${left} are left: nothing was signed`,
-        {
-          details: {
-            token: charged.token,
-            amount: charged.amount.toString(),
-            limit: charged.limit.toString(),
-            left: left.toString(),
-          },
-        },
-      );
-    }
+    if (!charged.ok) throw grantRefusal(charged, options.known);
     try {
       const signature = checkedSignature(await identity.rawSign(walletId, messageHash));
       return { signature, messageHash };
