@@ -15,6 +15,7 @@ import {
   vTokenProofHolds,
   VTOKEN_SELECTOR,
 } from '../shared/vesu.js';
+import { outsideExecution } from '../test/helpers/typed-data.js';
 import { mainnetVTokenProof } from '../test/helpers/vtoken-proof.js';
 import {
   type DecodedCall,
@@ -340,42 +341,16 @@ describe('learnFeeRecipient', () => {
 });
 
 describe('outsideExecutionCalls', () => {
-  const data = (selector: unknown) => ({
-    types: {
-      StarknetDomain: [
-        { name: 'name', type: 'shortstring' },
-        { name: 'version', type: 'shortstring' },
-        { name: 'chainId', type: 'shortstring' },
-        { name: 'revision', type: 'shortstring' },
-      ],
-      OutsideExecution: [
-        { name: 'Caller', type: 'ContractAddress' },
-        { name: 'Nonce', type: 'felt' },
-        { name: 'Execute After', type: 'u128' },
-        { name: 'Execute Before', type: 'u128' },
-        { name: 'Calls', type: 'Call*' },
-      ],
-      Call: [
-        { name: 'To', type: 'ContractAddress' },
-        { name: 'Selector', type: 'selector' },
-        { name: 'Calldata', type: 'felt*' },
-      ],
-    },
-    primaryType: 'OutsideExecution',
-    domain: {
-      name: 'Account.execute_from_outside',
-      version: '2',
-      chainId: 'SN_MAIN',
-      revision: '1',
-    },
-    message: {
-      Caller: '0x414e595f43414c4c4552',
-      Nonce: '0x1',
-      'Execute After': '0x1',
-      'Execute Before': '0x2',
-      Calls: [{ To: hex64(USDC), Selector: selector, Calldata: [hex64(BOB), '0x1', '0x0'] }],
-    },
-  });
+  const data = (selector: unknown) => {
+    const base = outsideExecution(1, 3);
+    return {
+      ...base,
+      message: {
+        ...base.message,
+        Calls: [{ To: hex64(USDC), Selector: selector, Calldata: [hex64(BOB), '0x1', '0x0'] }],
+      },
+    };
+  };
 
   it('reads a selector as the hash reads it: 0x-hex or a name; digits or a number are refused', () => {
     expect(outsideExecutionCalls(data(hex64(SELECTOR.transfer)))[0]?.selector).toBe(
