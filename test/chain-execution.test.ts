@@ -165,8 +165,8 @@ describe('refusals', () => {
     expect(await allBalances(ea)).toEqual(before);
   });
 
-  it.each(['extra-call', 'fee-amount', 'chain-id'] as const)(
-    'tampering (%s) is refused before signing too',
+  it.each(['extra-call', 'fee-amount', 'chain-id', 'selector-text'] as const)(
+    'tampering (%s) is refused before signing too, in printable words',
     async (mode) => {
       await stack.knob('/sandbox/paymaster/tamper', { mode });
       const signed = ea.signer.signatures;
@@ -176,6 +176,9 @@ describe('refusals', () => {
         }),
       );
       expect(error.code).toBe(ErrorCode.TAMPERED_TRANSACTION);
+      // the paymaster's values quoted in the refusal reach no terminal as escapes
+      // eslint-disable-next-line no-control-regex -- the characters the test looks for
+      expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
       expect(ea.signer.signatures).toBe(signed);
     },
   );

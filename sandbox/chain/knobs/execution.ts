@@ -41,6 +41,7 @@ const TamperBody = Type.Object(
       Type.Literal('extra-call'),
       Type.Literal('fee-amount'),
       Type.Literal('chain-id'),
+      Type.Literal('selector-text'),
       Type.Literal('off'),
     ]),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),

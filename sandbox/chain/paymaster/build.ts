@@ -7,7 +7,7 @@
  * TRANSACTION_EXECUTION_ERROR and nothing is remembered. A deploy-only transaction is priced only.
  */
 import { OutsideExecutionTypesV2 } from 'starknet';
-import { SELECTOR, u256Felts } from '../../../shared/erc20.js';
+import { SELECTOR, selectorOf, u256Felts } from '../../../shared/erc20.js';
 import { ARGENT_X_V050_CLASS_HASH } from '../../../shared/starknet.js';
 import type { Chain, OutsideCall } from '../chain.js';
 import { FORWARDER_ADDRESS } from '../contracts.js';
@@ -142,7 +142,8 @@ function outsideExecution(
   const said = message.Calls as Array<{ To: string; Selector: string; Calldata: string[] }>;
   const executed = said.map((call) => ({
     to: BigInt(call.To),
-    selector: BigInt(call.Selector),
+    // a selector that is not hex is a name, hashed, as the SNIP-12 hash reads it
+    selector: /^0x/i.test(call.Selector) ? BigInt(call.Selector) : selectorOf(call.Selector),
     calldata: call.Calldata.map((felt) => BigInt(felt)),
   }));
   return { typedData, executed };

@@ -18,7 +18,7 @@ const MAX_BUILDS = 10_000;
 /** Remembered tracking ids (paymaster_trackingIdToLatestHash); the oldest go first when full. */
 export const MAX_TRACKED = 10_000;
 
-export type TamperMode = 'calldata' | 'extra-call' | 'fee-amount' | 'chain-id';
+export type TamperMode = 'calldata' | 'extra-call' | 'fee-amount' | 'chain-id' | 'selector-text';
 
 export interface PaymasterKnobs {
   tamper: { mode: TamperMode; count: number } | undefined;

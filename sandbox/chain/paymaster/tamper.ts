@@ -34,6 +34,9 @@ export function tamper(
         '0xffffffffffffffffffffffffffffffff',
       ],
     });
+  } else if (knob.mode === 'selector-text') {
+    // a selector that is text with terminal escapes in it: the safety check quotes it back
+    first.Selector = `${String.fromCharCode(27)}]0;owned${String.fromCharCode(7)}${String.fromCharCode(27)}[2JSIGNED OK`;
   } else if (knob.mode === 'fee-amount') {
     const fee = calls[calls.length - 1] as { Calldata: string[] };
     fee.Calldata[1] = hex(BigInt(fee.Calldata[1] as string) * 2n);
