@@ -132,7 +132,12 @@ export function legsMoved(
 ): string[] {
   if (reviewed.length !== now.length || reviewed.some((leg, i) => leg.type !== now[i]?.type))
     return ['what the chain holds no longer makes the same steps as the plan reviewed'];
-  return reviewed.flatMap((leg, i) => typeOf(leg).moved(leg, now[i] as typeof leg, plan));
+  const moved = reviewed.flatMap((leg, i) => typeOf(leg).moved(leg, now[i] as typeof leg, plan));
+  // what the legs would ask the person now and the reviewed plan did not (a health factor that
+  // fell below the margin while prices moved): the person has not accepted it
+  const asked = new Set(legAcknowledgments(reviewed, plan).map((a) => a.id));
+  const added = legAcknowledgments(now, plan).filter((a) => !asked.has(a.id));
+  return [...moved, ...added.map((a) => `it now needs your acknowledgment: ${a.reason}`)];
 }
 
 /** The acknowledgments the legs need, one per id (acknowledgments.ts). */
