@@ -18,6 +18,7 @@ const {
   fchmodSync,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -352,6 +353,9 @@ export function narrowMode(path: string, mode: number, fd?: number): void {
   };
   if (stat.isDirectory() && (stat.mode & 0o1000) !== 0)
     refuse('is a shared folder (sticky bit): use a folder of your own');
+  // a file reached through a link may be anyone's: its mode is the person's to change, not ours
+  if (!stat.isDirectory() && lstatSync(path).isSymbolicLink())
+    refuse(`is a link to another file; run chmod ${octal(mode)} on the file it names`);
   try {
     if (fd === undefined) chmodSync(path, mode);
     else fchmodSync(fd, mode);
@@ -364,8 +368,36 @@ export function narrowMode(path: string, mode: number, fd?: number): void {
 
 /** A folder for secrets: created 0700, an existing one narrowed to 0700. */
 export function ensurePrivateDir(path: string): void {
-  mkdirSync(path, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // a file where the folder (or one above it) should be
+    if (code === 'EEXIST' || code === 'ENOTDIR')
+      throw new AppError(ErrorCode.CONFIG_ERROR, `${path} is not a folder (${code})`, {
+        cause: error,
+      });
+    throw error;
+  }
   narrowMode(path, 0o700);
+}
+
+/**
+ * A data file opened for reading that never blocks: O_NONBLOCK, as a FIFO in its place would
+ * otherwise wait for a writer forever (no signal ends that wait), then anything but a regular file
+ * is refused (an error with code ENOTREG). ENOENT and the like as openSync throws them.
+ */
+export function openDataFile(path: string): number {
+  const { O_RDONLY, O_NONBLOCK } = nodeFs.constants;
+  const fd = openSync(path, O_RDONLY | O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile())
+      throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
 
 /** Every regular file directly in `dir` narrowed to 0600 (state files and logs of the sandbox). */

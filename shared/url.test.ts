@@ -64,10 +64,22 @@ describe('a URL the client sends a token or data to: https, or http to this mach
   });
 
   it('the refusal says https is required and why, naming neither host nor key', () => {
-    const message = privateServiceUrlProblem('http://user:sk-1@192.0.2.1:3001/?k=sk-2', 'SERVER');
+    const message = privateServiceUrlProblem('http://192.0.2.1:3001/?k=sk-2', 'SERVER');
     expect(message).toMatch(
       /SERVER must be an https URL: plain http is allowed only to this machine/,
     );
-    expect(message).not.toMatch(/192\.0\.2\.1|sk-1|sk-2/);
+    expect(message).not.toMatch(/192\.0\.2\.1|sk-2/);
+  });
+
+  it('a user name or password is refused anywhere, a query or fragment where the client adds paths; the refusal repeats neither', () => {
+    const withPassword = privateServiceUrlProblem('https://user:sk-1@example.com/', 'SERVER');
+    expect(withPassword).toBe('SERVER must not carry a user name or password');
+    const appended = { appendsPaths: true };
+    for (const url of ['https://example.com/agg?api_key=sk-2', 'https://example.com/#sk-2'])
+      expect(privateServiceUrlProblem(url, 'AGG', appended)).toMatch(
+        /^AGG must not carry a query or fragment/,
+      );
+    // a node's URL is used as it is: its query stays allowed
+    expect(privateServiceUrlProblem('https://example.com/rpc?key=sk-3', 'RPC')).toBeUndefined();
   });
 });

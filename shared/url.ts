@@ -39,8 +39,19 @@ export function isPrivateServiceUrl(value: string): boolean {
  * Why `value` (named `name`) is refused as a client service URL, or undefined when it passes
  * `isPrivateServiceUrl`. Names the scheme only (refusedUrl).
  */
-export function privateServiceUrlProblem(value: string, name: string): string | undefined {
+export function privateServiceUrlProblem(
+  value: string,
+  name: string,
+  /** the client adds its own paths to it (our server, the aggregator): no query or fragment */
+  options: { appendsPaths?: boolean } = {},
+): string | undefined {
   if (!isHttpUrl(value)) return `${name} must be an http(s) URL (got ${refusedUrl(value)})`;
+  const url = new URL(value);
+  // a password in it would be repeated by every message that names the URL
+  if (url.username !== '' || url.password !== '')
+    return `${name} must not carry a user name or password`;
+  if (options.appendsPaths === true && (url.search !== '' || url.hash !== ''))
+    return `${name} must not carry a query or fragment: the client adds its own paths to it (and a key in it would be repeated by every message that names the URL)`;
   if (isPrivateServiceUrl(value)) return undefined;
   return `${name} must be an https URL: plain http is allowed only to this machine (127.0.0.0/8, ::1, localhost), since the token, codes and account data sent to it would cross the network in clear`;
 }

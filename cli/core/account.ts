@@ -35,7 +35,14 @@ const OutboxEntry = Type.Object({ email: Type.String(), code: OtpCode, sentAt: T
 /** Trimmed and lower-cased (the identity provider's own rule), or USAGE_ERROR. */
 function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!EmailCheck.Check(email)) throw usageError(`"${raw.slice(0, 80)}" is not an e-mail address`);
+  if (!EmailCheck.Check(email))
+    // what was typed is repeated only when it looks like an address: a sign-in code given in its
+    // place (the two swapped) is never printed
+    throw usageError(
+      raw.includes('@')
+        ? `"${raw.slice(0, 80)}" is not an e-mail address`
+        : 'that is not an e-mail address (the e-mail comes first, then the code)',
+    );
   return email;
 }
 

@@ -15,7 +15,7 @@ import { Check } from 'typebox/schema';
 import type { GrantView } from '../../shared/api.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { nodeFs, writeFileAtomic } from '../../shared/fs.js';
+import { narrowMode, nodeFs, writeFileAtomic } from '../../shared/fs.js';
 import { listTokens, parseAddress, resolveToken, type Network } from '../../shared/tokens.js';
 import { createAuthClient } from '../clients/auth-client.js';
 import { ensureAuthServer } from './auth-server.js';
@@ -281,9 +281,15 @@ export function readGrantFile(path: string): Session {
   const file = resolve(path);
   let raw: string;
   try {
-    if (statSync(file).size > 64 * 1024) throw new Error('too large');
+    // never opened unless a regular file (a FIFO would block the open for ever); the token in it
+    // is a secret: narrowed to 0600 as the session file is
+    const info = statSync(file);
+    if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTREG' });
+    if (info.size > 64 * 1024) throw new Error('too large');
+    narrowMode(file, 0o600);
     raw = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
       `cannot read the grant file ${file} (${(error as NodeJS.ErrnoException).code ?? 'too large'})`,

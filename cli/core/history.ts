@@ -135,6 +135,8 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
     let text: string;
     try {
       const info = await statFile(path);
+      // a FIFO or a device in its place would block the read for ever: never opened
+      if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
       if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
       text = await readFileText(path);
     } catch (error) {

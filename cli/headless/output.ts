@@ -1,3 +1,4 @@
+import { printable } from '../../shared/printable.js';
 import { type ErrorBody, isAppError } from '../../shared/errors.js';
 import { type Field, fieldOf, loginCommand, signInRemedyOf } from '../core/remedy.js';
 
@@ -90,9 +91,15 @@ function remedyOf(details: Record<string, unknown> | undefined): string {
   return words.every((w) => w !== undefined) && words.length > 0 ? `, ${words.join('; ')}` : '';
 }
 
-/** One `error:` line per line of the message (and the remedy in headless words); the code closes the last one. */
+/**
+ * One `error:` line per line of the message (and the remedy in headless words); the code closes
+ * the last one. Each line made printable: a message may repeat what was typed or set in the
+ * environment, and a terminal must not act on escapes in it.
+ */
 export function humanError(error: unknown): string {
   const body = errorBody(error);
-  const lines = `${body.error.message}${remedyOf(body.error.details)}`.split('\n');
+  const lines = `${body.error.message}${remedyOf(body.error.details)}`
+    .split('\n')
+    .map((line) => printable(line, 2_000));
   return `${lines.map((line, i) => `error: ${line}${i === lines.length - 1 ? ` (${body.error.code})` : ''}`).join('\n')}\n`;
 }

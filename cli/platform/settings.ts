@@ -11,6 +11,7 @@ import { AppError, ErrorCode } from '../../shared/errors.js';
 import { schemaCheck } from '../clients/schema-check.js';
 import { findToken, isNetwork, type Network } from '../../shared/tokens.js';
 import { invalidStore, readStore, storedProblem, storeFile, updateStore } from './store.js';
+import { printable } from '../../shared/printable.js';
 import { privateServiceUrlProblem } from '../../shared/url.js';
 
 export interface Settings {
@@ -69,7 +70,10 @@ export function settingsProblem(stored: unknown): string | undefined {
   const urls = stored as Stored;
   for (const key of ['serverUrl', 'aggregatorUrl', 'rpcUrl'] as const) {
     const value = urls[key];
-    const problem = value === undefined ? undefined : privateServiceUrlProblem(value, key);
+    const problem =
+      value === undefined
+        ? undefined
+        : privateServiceUrlProblem(value, key, { appendsPaths: key !== 'rpcUrl' });
     if (problem !== undefined) return problem;
   }
   // a gas token of another network would make every later start fail: refuse it when saved
@@ -93,7 +97,9 @@ const STORED_DEFAULTS: Stored = {
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   if (!value) return undefined;
-  const problem = privateServiceUrlProblem(value, name);
+  const problem = privateServiceUrlProblem(value, name, {
+    appendsPaths: name !== 'FINANCE_TUI_RPC_URL',
+  });
   if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, problem);
   return value.replace(/\/+$/, '');
 }
@@ -108,7 +114,7 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
   if (!isNetwork(network)) {
     throw new AppError(
       ErrorCode.CONFIG_ERROR,
-      `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${network}")`,
+      `FINANCE_TUI_NETWORK must be mainnet or sepolia (got "${printable(network, 40)}")`,
     );
   }
   const gasToken =

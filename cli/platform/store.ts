@@ -19,10 +19,16 @@ import type { Static, TSchema } from 'typebox';
 import { Errors } from 'typebox/schema';
 import type { SchemaCheck } from '../clients/schema-check.js';
 import { AppError, ErrorCode } from '../../shared/errors.js';
-import { narrowMode, nodeFs, withFileLock, writeFileAtomic } from '../../shared/fs.js';
+import {
+  narrowMode,
+  nodeFs,
+  openDataFile,
+  withFileLock,
+  writeFileAtomic,
+} from '../../shared/fs.js';
 import { dataDir } from './paths.js';
 
-const { closeSync, openSync, readFileSync, rmSync } = nodeFs;
+const { closeSync, readFileSync, rmSync } = nodeFs;
 
 interface StoreName {
   env: NodeJS.ProcessEnv;
@@ -55,10 +61,16 @@ export function readStore(
   const file = storeFile(name.env, name.configName);
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openDataFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...defaults };
-    throw invalidStore(name.what, file, 'it could not be read', error);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ...defaults };
+    throw invalidStore(
+      name.what,
+      file,
+      code === 'ENOTREG' ? 'it is not a regular file' : `it could not be read (${code ?? 'error'})`,
+      error,
+    );
   }
   let text: string;
   try {
