@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runBin, tempHome } from './helpers/process.js';
+import { cleanEnv, runBin, spawnBin, tempHome } from './helpers/process.js';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
@@ -29,6 +29,19 @@ function folder(name: string): string {
 
 const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   runBin(args, cleanEnv({ FINANCE_TUI_HOME: dir, ...env }));
+
+/**
+ * The bin on a FIFO: a process that still waits after 15 s is killed (SIGKILL: blocked opening a
+ * FIFO, it takes no other signal) and the test fails, rather than hang the run.
+ */
+async function runOnFifo(dir: string, args: string[]) {
+  const spawned = spawnBin(args, cleanEnv({ FINANCE_TUI_HOME: dir }));
+  const timer = setTimeout(() => spawned.kill('SIGKILL'), 15_000);
+  const { code, signal } = await spawned.exited;
+  clearTimeout(timer);
+  expect(signal, 'the bin waited on the FIFO').toBeNull();
+  return { code, stdout: spawned.stdout(), stderr: spawned.stderr() };
+}
 
 const codeOf = (stdout: string): string | undefined =>
   (JSON.parse(stdout) as { error?: { code?: string } }).error?.code;
@@ -44,7 +57,7 @@ describe.concurrent('data files that are not what the program wrote', () => {
   ])('a FIFO as %s: %s at once, never a wait', async (file, args, code) => {
     const dir = folder(`fifo-${file}`);
     execFileSync('mkfifo', [join(dir, file)]);
-    const { code: exit, stdout } = await run(dir, args);
+    const { code: exit, stdout } = await runOnFifo(dir, args);
     expect(exit).toBe(1);
     expect(codeOf(stdout)).toBe(code);
     expect(stdout).toMatch(/not a regular file/);
@@ -54,7 +67,7 @@ describe.concurrent('data files that are not what the program wrote', () => {
     const dir = folder('fifo-grant');
     const grant = join(dir, 'grant.json');
     execFileSync('mkfifo', [grant]);
-    const { code, stderr } = await run(dir, ['mcp', '--grant', grant]);
+    const { code, stderr } = await runOnFifo(dir, ['mcp', '--grant', grant]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/cannot read the grant file .* \(ENOTREG\) \(CONFIG_ERROR\)/);
   });
