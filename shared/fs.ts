@@ -1,6 +1,5 @@
 import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
-import type { Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AppError, ErrorCode } from './errors.js';
@@ -27,7 +26,6 @@ const {
   rename,
   renameSync,
   rmSync,
-  stat,
   statSync,
   writeFileSync,
 } = nodeFs;
@@ -41,22 +39,18 @@ const randomBytes = (size: number): Buffer =>
   );
 
 /**
- * node:fs's readFile (as UTF-8 text), rename and stat as promises, over its callback API: the same
+ * node:fs's readFile (as UTF-8 text; a path or an open descriptor) and rename as promises, over its callback API: the same
  * answers and errors as node:fs/promises, whose module loads ~14 more of Node's internal modules
  * (its file handles' readLines brings readline and the REPL's history): ~3 ms of a money command's
  * CPU (docs/benchmarks.md "Issue 35, seventh round"). Never blocks the event loop.
  */
-export const readFileText = (path: string): Promise<string> =>
+export const readFileText = (path: string | number): Promise<string> =>
   new Promise((resolve, reject) => {
     readFile(path, 'utf8', (error, text) => (error ? reject(error) : resolve(text)));
   });
 export const renameFile = (from: string, to: string): Promise<void> =>
   new Promise((resolve, reject) => {
     rename(from, to, (error) => (error ? reject(error) : resolve()));
-  });
-export const statFile = (path: string): Promise<Stats> =>
-  new Promise((resolve, reject) => {
-    stat(path, (error, stats) => (error ? reject(error) : resolve(stats)));
   });
 
 /**
@@ -392,7 +386,7 @@ export function openDataFile(path: string): number {
   const fd = openSync(path, O_RDONLY | O_NONBLOCK);
   try {
     if (!fstatSync(fd).isFile())
-      throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
   } catch (error) {
     closeSync(fd);
     throw error;

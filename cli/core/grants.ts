@@ -15,7 +15,7 @@ import { Check } from 'typebox/schema';
 import type { GrantView } from '../../shared/api.js';
 import { formatAmount, parseAmount } from '../../shared/amount.js';
 import { AppError, ErrorCode, usageError } from '../../shared/errors.js';
-import { narrowMode, nodeFs, writeFileAtomic } from '../../shared/fs.js';
+import { narrowMode, nodeFs, openDataFile, writeFileAtomic } from '../../shared/fs.js';
 import { listTokens, parseAddress, resolveToken, type Network } from '../../shared/tokens.js';
 import { createAuthClient } from '../clients/auth-client.js';
 import { ensureAuthServer } from './auth-server.js';
@@ -25,7 +25,7 @@ import { aboutField, type Field, fieldError } from './remedy.js';
 import type { Endpoints } from './endpoints.js';
 import { mapSessionError, requireSession, SESSION_FIELDS, type Session } from './session.js';
 
-const { readFileSync, statSync } = nodeFs;
+const { closeSync, fstatSync, readFileSync, statSync } = nodeFs;
 
 /** The longest a grant may last (the server's bound, server/grants.ts GRANT_LIMITS). */
 const MAX_GRANT_SECONDS = 90 * 24 * 60 * 60;
@@ -281,13 +281,16 @@ export function readGrantFile(path: string): Session {
   const file = resolve(path);
   let raw: string;
   try {
-    // never opened unless a regular file (a FIFO would block the open for ever); the token in it
-    // is a secret: narrowed to 0600 as the session file is
-    const info = statSync(file);
-    if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTREG' });
-    if (info.size > 64 * 1024) throw new Error('too large');
-    narrowMode(file, 0o600);
-    raw = readFileSync(file, 'utf8');
+    // read only if a regular file (openDataFile: a FIFO in its place would block for ever); the
+    // token in it is a secret: narrowed to 0600 as the session file is
+    const fd = openDataFile(file);
+    try {
+      if (fstatSync(fd).size > 64 * 1024) throw new Error('too large');
+      narrowMode(file, 0o600, fd);
+      raw = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError(

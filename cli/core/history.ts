@@ -23,9 +23,10 @@ import { join } from 'node:path';
 import type { Static } from 'typebox';
 import { AppError, ErrorCode } from '../../shared/errors.js';
 import {
+  nodeFs,
+  openDataFile,
   readFileText,
   renameFile,
-  statFile,
   withFileLock,
   writeFileAtomic,
 } from '../../shared/fs.js';
@@ -134,11 +135,15 @@ export function openHistory(dir: string, options: HistoryOptions = {}): HistoryS
   async function read(): Promise<{ entries: HistoryEntry[]; setAside: string | null }> {
     let text: string;
     try {
-      const info = await statFile(path);
-      // a FIFO or a device in its place would block the read for ever: never opened
-      if (!info.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTREG' });
-      if (info.size > MAX_FILE_BYTES) return { entries: [], setAside: await setAside() };
-      text = await readFileText(path);
+      // read only if a regular file (openDataFile: a FIFO in its place would block for ever)
+      const fd = openDataFile(path);
+      try {
+        if (nodeFs.fstatSync(fd).size > MAX_FILE_BYTES)
+          return { entries: [], setAside: await setAside() };
+        text = await readFileText(fd);
+      } finally {
+        nodeFs.closeSync(fd);
+      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         return { entries: [], setAside: null };

@@ -63,17 +63,26 @@ const StoredSchema = Type.Object({
 // generated when the bin is built (scripts/bundle-plugins.mjs standaloneChecks)
 const StoredCheck = schemaCheck(StoredSchema);
 
+/**
+ * The service URLs a person may set, by key and by environment variable: the client adds its own
+ * paths to all but the node's, which it uses as given (privateServiceUrlProblem `appendsPaths`).
+ */
+const SERVICE_URLS = {
+  serverUrl: { env: 'FINANCE_TUI_SERVER_URL', appendsPaths: true },
+  aggregatorUrl: { env: 'FINANCE_TUI_AGGREGATOR_URL', appendsPaths: true },
+  rpcUrl: { env: 'FINANCE_TUI_RPC_URL', appendsPaths: false },
+} as const;
+type ServiceUrlKey = keyof typeof SERVICE_URLS;
+
 /** What is wrong with stored settings, if anything (names the first bad key). */
 export function settingsProblem(stored: unknown): string | undefined {
   const problem = storedProblem(StoredCheck, stored);
   if (problem !== undefined) return problem;
   const urls = stored as Stored;
-  for (const key of ['serverUrl', 'aggregatorUrl', 'rpcUrl'] as const) {
+  for (const key of Object.keys(SERVICE_URLS) as ServiceUrlKey[]) {
     const value = urls[key];
     const problem =
-      value === undefined
-        ? undefined
-        : privateServiceUrlProblem(value, key, { appendsPaths: key !== 'rpcUrl' });
+      value === undefined ? undefined : privateServiceUrlProblem(value, key, SERVICE_URLS[key]);
     if (problem !== undefined) return problem;
   }
   // a gas token of another network would make every later start fail: refuse it when saved
@@ -94,12 +103,12 @@ const STORED_DEFAULTS: Stored = {
   slippageBps: DEFAULT_SETTINGS.slippageBps,
 };
 
-function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/** The environment's override of a service URL, checked as the file's is. */
+function envUrl(env: NodeJS.ProcessEnv, key: ServiceUrlKey): string | undefined {
+  const { env: name } = SERVICE_URLS[key];
   const value = env[name]?.trim();
   if (!value) return undefined;
-  const problem = privateServiceUrlProblem(value, name, {
-    appendsPaths: name !== 'FINANCE_TUI_RPC_URL',
-  });
+  const problem = privateServiceUrlProblem(value, name, SERVICE_URLS[key]);
   if (problem !== undefined) throw new AppError(ErrorCode.CONFIG_ERROR, problem);
   return value.replace(/\/+$/, '');
 }
@@ -127,13 +136,13 @@ export function loadSettings(env: NodeJS.ProcessEnv): Settings {
     );
   }
   return {
-    serverUrl: envUrl(env, 'FINANCE_TUI_SERVER_URL') ?? stored.serverUrl,
-    aggregatorUrl: envUrl(env, 'FINANCE_TUI_AGGREGATOR_URL') ?? stored.aggregatorUrl,
+    serverUrl: envUrl(env, 'serverUrl') ?? stored.serverUrl,
+    aggregatorUrl: envUrl(env, 'aggregatorUrl') ?? stored.aggregatorUrl,
     aggregatorApiKey: env.FINANCE_TUI_AGGREGATOR_API_KEY?.trim() || stored.aggregatorApiKey,
     network,
     sandbox: env.FINANCE_TUI_SANDBOX === '1' || stored.sandbox,
     slippageBps: stored.slippageBps,
-    rpcUrl: envUrl(env, 'FINANCE_TUI_RPC_URL') ?? stored.rpcUrl,
+    rpcUrl: envUrl(env, 'rpcUrl') ?? stored.rpcUrl,
     gasToken: gas.symbol,
   };
 }
