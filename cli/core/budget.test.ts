@@ -60,6 +60,8 @@ describe('the rolling spending budget', () => {
     const budget = openBudget(dir, { limitCents: 100_00n, chain: 'sandbox:a', now: () => t });
     await budget.reserve(100_00n);
     await budget.reserve(0n);
+    // a value below nothing is refused, never taken off what was spent
+    expect(await codeOf(budget.reserve(-1n))).toBe('BUDGET_EXCEEDED');
     const spends = () =>
       (JSON.parse(readFileSync(join(dir, BUDGET_FILE), 'utf8')) as { spends: unknown[] }).spends;
     expect(spends()).toHaveLength(1);

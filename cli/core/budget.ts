@@ -157,6 +157,12 @@ export function openBudget(dir: string, options: BudgetOptions): SpendBudget {
   }
 
   function refuseOver(status: BudgetStatus, cents: bigint): void {
+    // a value below nothing is no value a plan can have: refused, never taken off the sum
+    if (cents < 0n)
+      throw new AppError(
+        ErrorCode.BUDGET_EXCEEDED,
+        'nothing was signed: the plan was valued below nothing, so the budget cannot count it',
+      );
     if (status.spentCents + cents <= limitCents) return;
     const hours = Math.round(windowMs / 3_600_000);
     throw new AppError(
